@@ -1,0 +1,85 @@
+// Builds the bundles with esbuild: the extension (cjs, vscode external), the daemon and
+// the shim and the script agent (cjs, native modules external), and the webviews (iife,
+// browser). The build id is a hash of every bundled source, injected into all of them.
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+const watch = process.argv.includes('--watch');
+
+function sourceFiles(dir) {
+  const out = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...sourceFiles(p));
+    else if (/\.(ts|css|md)$/.test(e.name)) out.push(p);
+  }
+  return out;
+}
+
+const hash = crypto.createHash('sha256').update(pkg.version);
+for (const dir of ['shared', 'server', 'extension', 'webview']) {
+  for (const f of sourceFiles(path.join(root, dir)).sort()) hash.update(f).update(fs.readFileSync(f));
+}
+const build = hash.digest('hex').slice(0, 12);
+const define = { __SVC_VERSION__: JSON.stringify(pkg.version), __SVC_BUILD__: JSON.stringify(build) };
+
+const node = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+  define,
+  mainFields: ['module', 'main'],
+};
+
+const webviewEntries = fs.existsSync(path.join(root, 'webview'))
+  ? fs.readdirSync(path.join(root, 'webview')).filter((f) => /Main\.ts$/.test(f)).map((f) => path.join(root, 'webview', f))
+  : [];
+
+const configs = [
+  { ...node, entryPoints: { extension: 'extension/extension.ts' }, external: ['vscode'] },
+  {
+    ...node,
+    entryPoints: { daemon: 'server/main.ts', scriptAgent: 'server/harness/script/scriptAgentMain.ts' },
+    external: ['better-sqlite3'],
+  },
+  // The shim must start fast: minified, and with zod replaced by an inert stand-in.
+  { ...node, entryPoints: { svc: 'server/shim/entry.ts' }, minify: true, alias: { zod: './server/shim/zodInert.ts' } },
+  {
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    define,
+    entryPoints: webviewEntries,
+    outdir: 'dist/webview',
+    loader: { '.ttf': 'file', '.css': 'text' },
+  },
+].map((c) => ({
+  ...c,
+  absWorkingDir: root,
+  ...(c.outdir ? {} : { outdir: 'dist' }),
+  entryPoints: Object.fromEntries(
+    Object.entries(Array.isArray(c.entryPoints) ? Object.fromEntries(c.entryPoints.map((e) => [path.basename(e, '.ts'), e])) : c.entryPoints).filter(([, f]) =>
+      fs.existsSync(path.resolve(root, f)),
+    ),
+  ),
+}));
+
+fs.mkdirSync(path.join(root, 'dist'), { recursive: true });
+if (watch) {
+  for (const c of configs) await (await esbuild.context(c)).watch();
+  console.log(`watching (build ${build})`);
+} else {
+  await Promise.all(configs.filter((c) => Object.keys(c.entryPoints).length).map((c) => esbuild.build(c)));
+  fs.writeFileSync(path.join(root, 'dist', 'build.json'), JSON.stringify({ version: pkg.version, build }) + '\n');
+  console.log(`built svc ${pkg.version} (build ${build})`);
+}

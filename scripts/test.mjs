@@ -1,0 +1,21 @@
+// `npm test`: build, boundary lint, type check, then the unit and integration suites.
+// Every step must pass; the first failure stops the run with its exit code.
+import { spawnSync } from 'node:child_process';
+
+const steps = [
+  ['build', ['node', 'scripts/build.mjs']],
+  ['lint', ['node', 'scripts/lintBoundaries.mjs']],
+  ['typecheck', ['npx', 'tsc', '-p', '.', '--noEmit']],
+  ['unit', ['npx', 'mocha', '--config', '.mocharc.unit.json']],
+  ['integration', ['npx', 'mocha', '--config', '.mocharc.integration.json']],
+];
+const only = process.argv.slice(2);
+for (const [name, cmd] of steps) {
+  if (only.length && !only.includes(name)) continue;
+  console.log(`\n== ${name}: ${cmd.join(' ')}`);
+  const r = spawnSync(cmd[0], cmd.slice(1), { stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`\n== ${name} failed (exit ${r.status ?? r.signal})`);
+    process.exit(r.status || 1);
+  }
+}

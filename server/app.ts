@@ -1,0 +1,26 @@
+// The daemon's composition context: what every feature module receives. Features
+// register their RPC methods, HTTP routes and migrations from a `register…(app)` call
+// in server/daemon/daemon.ts; nothing else is global.
+import type { z } from 'zod';
+import type { ChangedParams } from '../shared/protocol/daemon';
+import type { homePaths } from '../shared/svcHome';
+import type { ConfigStore } from './config/configStore';
+import type { HttpServer } from './http/httpServer';
+import type { RpcServer } from './rpc/rpcServer';
+import type { Db } from './store/db';
+
+export interface App {
+  paths: ReturnType<typeof homePaths>;
+  db: Db;
+  config: ConfigStore;
+  rpc: RpcServer;
+  http: HttpServer;
+  /** Absolute folder holding the built bundles (dist/): the shim, the script agent. */
+  distDir: string;
+  /** Tells every client that something changed (views re-read; no polling). */
+  notify(params: z.input<typeof ChangedParams>): void;
+  /** Run at graceful stop, newest first. */
+  onStop(fn: () => Promise<void> | void): void;
+  /** Milliseconds since the epoch; injectable for tests of timers (review stall). */
+  now(): number;
+}

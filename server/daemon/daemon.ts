@@ -1,0 +1,98 @@
+// Daemon start and stop: lock, store, config, socket, HTTP, discovery file, features.
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { checkHomeFolder } from '../../shared/discovery';
+import type { Discovery } from '../../shared/discovery';
+import { changed } from '../../shared/protocol/daemon';
+import { homePaths } from '../../shared/svcHome';
+import { SVC_BUILD, SVC_VERSION } from '../../shared/version';
+import type { App } from '../app';
+import { ConfigStore, writeAtomic } from '../config/configStore';
+import { HttpServer } from '../http/httpServer';
+import { RpcServer } from '../rpc/rpcServer';
+import { openDb } from '../store/db';
+import { logger } from '../util/log';
+import { registerFeatures } from './features';
+import { InstanceLock } from './lock';
+
+const log = logger('daemon');
+
+export interface RunningDaemon {
+  app: App;
+  stop(reason: string): Promise<void>;
+}
+
+/** Starts the daemon for `home`; undefined when another daemon already holds the lock. */
+export async function startDaemon(home: string, distDir: string): Promise<RunningDaemon | undefined> {
+  const paths = homePaths(home);
+  ensurePrivateFolder(home);
+  fs.mkdirSync(paths.logs, { recursive: true, mode: 0o700 });
+  fs.mkdirSync(paths.agents, { recursive: true, mode: 0o700 });
+
+  const lock = InstanceLock.tryAcquire(paths.lock);
+  if (!lock) {
+    log.info('another daemon holds the lock; exiting');
+    return undefined;
+  }
+
+  // We hold the lock, so any socket or discovery file left behind is stale.
+  fs.rmSync(paths.socket, { force: true });
+  fs.rmSync(paths.discovery, { force: true });
+
+  const db = openDb(paths.db);
+  const token = crypto.randomBytes(32).toString('hex');
+  const rpc = new RpcServer({ name: 'svc', version: SVC_VERSION });
+  const http = new HttpServer(token);
+  const stoppers: (() => Promise<void> | void)[] = [];
+  const app: App = {
+    paths,
+    db,
+    config: new ConfigStore(paths.projects, paths.config),
+    rpc,
+    http,
+    distDir,
+    notify: (p) => rpc.broadcast(changed, p),
+    onStop: (fn) => stoppers.push(fn),
+    now: () => Date.now(),
+  };
+
+  let stopping: Promise<void> | undefined;
+  const stop = (reason: string): Promise<void> =>
+    (stopping ??= (async () => {
+      log.info(`stopping: ${reason}`);
+      fs.rmSync(paths.discovery, { force: true });
+      for (const fn of stoppers.reverse()) {
+        try {
+          await fn();
+        } catch (e) {
+          log.error('stop hook failed', e);
+        }
+      }
+      await rpc.close();
+      await http.close();
+      fs.rmSync(paths.socket, { force: true });
+      db.close();
+      lock.release();
+      log.info('stopped');
+    })());
+
+  registerFeatures(app, stop);
+  await rpc.listen(paths.socket);
+  fs.chmodSync(paths.socket, 0o600);
+  const port = await http.listen();
+
+  const discovery: Discovery = { pid: process.pid, version: SVC_VERSION, build: SVC_BUILD, socketPath: paths.socket, httpPort: port, token };
+  writeAtomic(paths.discovery, JSON.stringify(discovery, null, 2) + '\n', 0o600);
+  log.info(`started pid ${process.pid} build ${SVC_BUILD} socket ${paths.socket} http 127.0.0.1:${port}`);
+  return { app, stop };
+}
+
+function ensurePrivateFolder(home: string): void {
+  if (!fs.existsSync(home)) fs.mkdirSync(home, { recursive: true, mode: 0o700 });
+  checkHomeFolder(home);
+}
+
+export function distDirOf(entryFile: string): string {
+  return path.dirname(entryFile);
+}

@@ -1,0 +1,27 @@
+// daemon/status and daemon/stop.
+import { daemonStatus, daemonStop } from '../../shared/protocol/daemon';
+import { SVC_BUILD, SVC_VERSION } from '../../shared/version';
+import type { App } from '../app';
+
+const startedAt = Date.now();
+
+export function registerDaemonMethods(app: App, stop: (reason: string) => Promise<void>, counts: () => { conversations: number; live: number }): void {
+  const info = () => ({
+    pid: process.pid,
+    version: SVC_VERSION,
+    build: SVC_BUILD,
+    socketPath: app.paths.socket,
+    httpPort: app.http.port,
+    svcHome: app.paths.home,
+    startedAt,
+    uptimeMs: Date.now() - startedAt,
+    ...counts(),
+  });
+  app.rpc.handle(daemonStatus, () => info());
+  app.rpc.handle(daemonStop, (p) => {
+    // Answer first, then stop: the client is waiting for the reply.
+    setTimeout(() => void stop(p.reason ?? 'requested by a client').then(() => process.exit(0)), 10);
+    return { stopping: true as const };
+  });
+  app.http.route('GET', '/api/health', () => ({ status: 200, body: { ok: true, ...info() } }));
+}

@@ -1,0 +1,166 @@
+// The HTTP API on 127.0.0.1. Every route needs the bearer token from server.json,
+// except routes that verify themselves (the GitHub webhook, by HMAC). Requests whose
+// Host is not 127.0.0.1:<port> or localhost:<port> are refused (DNS rebinding).
+// No CORS headers are ever sent. Errors are JSON {error, reason}.
+import * as crypto from 'node:crypto';
+import * as http from 'node:http';
+import { HttpStatus, SvcError } from '../../shared/errors';
+import type { SvcErrorBody } from '../../shared/errors';
+import { logger } from '../util/log';
+
+const log = logger('http');
+
+export interface HttpRequest {
+  method: string;
+  path: string;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  headers: http.IncomingHttpHeaders;
+  rawBody: Buffer;
+  /** Parsed JSON body; undefined when the body is empty. Throws a 400 SvcError on bad JSON. */
+  json(): unknown;
+}
+
+export interface HttpResponse {
+  status: number;
+  body: unknown;
+  /** Sent as text/plain when set. */
+  text?: string;
+}
+
+interface Route {
+  method: string;
+  pattern: RegExp;
+  names: string[];
+  auth: 'bearer' | 'self';
+  maxBody: number;
+  handler: (req: HttpRequest) => Promise<HttpResponse> | HttpResponse;
+}
+
+export class HttpServer {
+  private routes: Route[] = [];
+  private server?: http.Server;
+  port = 0;
+
+  constructor(private readonly token: string) {}
+
+  /** `path` like `/api/lanes/:name`; `auth: 'self'` for routes that verify their own signature. */
+  route(method: string, path: string, handler: Route['handler'], opts: { auth?: Route['auth']; maxBody?: number } = {}): void {
+    const names: string[] = [];
+    const pattern = new RegExp(
+      '^' + path.replace(/:([a-zA-Z]+)/g, (_m, n: string) => (names.push(n), '([^/]+)')) + '$',
+    );
+    this.routes.push({ method, pattern, names, auth: opts.auth ?? 'bearer', maxBody: opts.maxBody ?? 1024 * 1024, handler });
+  }
+
+  listen(): Promise<number> {
+    this.server = http.createServer((req, res) => {
+      this.serve(req, res).catch((e) => {
+        log.error('unhandled', e);
+        send(res, 500, { error: 'internal error', reason: 'internal' });
+      });
+    });
+    this.server.headersTimeout = 10_000;
+    this.server.requestTimeout = 60_000;
+    return new Promise((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(0, '127.0.0.1', () => {
+        this.port = (this.server!.address() as { port: number }).port;
+        resolve(this.port);
+      });
+    });
+  }
+
+  close(): Promise<void> {
+    return new Promise((r) => {
+      if (!this.server) return r();
+      this.server.closeAllConnections();
+      this.server.close(() => r());
+    });
+  }
+
+  private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const host = req.headers.host ?? '';
+    if (host !== `127.0.0.1:${this.port}` && host !== `localhost:${this.port}`) {
+      return send(res, 403, { error: `refused Host '${host.slice(0, 100)}': only 127.0.0.1:${this.port} and localhost:${this.port} are served`, reason: 'badHost' });
+    }
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${this.port}`);
+    const candidates = this.routes.filter((r) => r.pattern.test(url.pathname));
+    if (candidates.length === 0) return send(res, 404, { error: `no route ${url.pathname}`, reason: 'noRoute' });
+    const route = candidates.find((r) => r.method === req.method);
+    if (!route) return send(res, 405, { error: `${req.method} is not allowed on ${url.pathname}`, reason: 'methodNotAllowed' });
+    if (route.auth === 'bearer' && !this.authorized(req.headers.authorization)) {
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      return send(res, 401, { error: 'missing or wrong bearer token (the token is in SVC_HOME/server.json)', reason: 'unauthorized' });
+    }
+    let rawBody: Buffer;
+    try {
+      rawBody = await readBody(req, route.maxBody);
+    } catch (e) {
+      return send(res, 413, { error: (e as Error).message, reason: 'bodyTooLarge' });
+    }
+    const match = route.pattern.exec(url.pathname)!;
+    const params: Record<string, string> = {};
+    route.names.forEach((n, i) => {
+      params[n] = decodeURIComponent(match[i + 1]);
+    });
+    const request: HttpRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      params,
+      query: url.searchParams,
+      headers: req.headers,
+      rawBody,
+      json() {
+        if (rawBody.length === 0) return undefined;
+        try {
+          return JSON.parse(rawBody.toString('utf8'));
+        } catch {
+          throw new SvcError('usage', 'badJson', 'the request body is not valid JSON');
+        }
+      },
+    };
+    try {
+      const out = await route.handler(request);
+      if (out.text !== undefined) {
+        res.writeHead(out.status, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end(out.text);
+      } else send(res, out.status, out.body);
+    } catch (e) {
+      if (e instanceof SvcError) return send(res, HttpStatus[e.kind], e.toBody());
+      log.error(`${req.method} ${url.pathname} failed`, e);
+      send(res, 500, { error: `internal error: ${(e as Error).message}`, reason: 'internal' } satisfies SvcErrorBody);
+    }
+  }
+
+  private authorized(header: string | undefined): boolean {
+    const m = /^Bearer (.+)$/.exec(header ?? '');
+    if (!m) return false;
+    const given = Buffer.from(m[1]);
+    const want = Buffer.from(this.token);
+    return given.length === want.length && crypto.timingSafeEqual(given, want);
+  }
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
+function readBody(req: http.IncomingMessage, max: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > max) {
+        reject(new Error(`request body exceeds ${max} bytes`));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}

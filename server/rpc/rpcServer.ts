@@ -1,0 +1,133 @@
+// JSON-RPC (LSP framing) over the daemon socket. One MessageConnection per client;
+// every request is validated against its zod schema and answered with a typed error,
+// never a crash. A client's LSP `exit` closes only that client's connection.
+import * as net from 'node:net';
+import {
+  createMessageConnection,
+  ResponseError,
+  SocketMessageWriter,
+  StreamMessageReader,
+} from 'vscode-jsonrpc/node';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
+import type { z } from 'zod';
+import { RpcErrorCode, SvcError } from '../../shared/errors';
+import type { NotificationDef, RequestDef } from '../../shared/protocol/rpc';
+import { logger } from '../util/log';
+import { FrameGuard } from './frameGuard';
+
+const log = logger('rpc');
+
+export interface RequestContext {
+  /** Aborted when the client that sent the request disconnects. */
+  signal: AbortSignal;
+  clientId: number;
+}
+
+type Handler = (params: unknown, ctx: RequestContext) => unknown;
+
+interface Client {
+  id: number;
+  socket: net.Socket;
+  connection: MessageConnection;
+  abort: AbortController;
+}
+
+export class RpcServer {
+  private handlers = new Map<string, { def: RequestDef<z.ZodType, z.ZodType>; fn: Handler }>();
+  private clients = new Set<Client>();
+  private nextClientId = 1;
+  private server?: net.Server;
+
+  constructor(private readonly serverInfo: { name: string; version: string }) {}
+
+  handle<P extends z.ZodType, R extends z.ZodType>(def: RequestDef<P, R>, fn: (params: z.output<P>, ctx: RequestContext) => z.input<R> | Promise<z.input<R>>): void {
+    if (this.handlers.has(def.method)) throw new Error(`handler for ${def.method} registered twice`);
+    this.handlers.set(def.method, { def: def as unknown as RequestDef<z.ZodType, z.ZodType>, fn: fn as Handler });
+  }
+
+  methods(): string[] {
+    return [...this.handlers.keys()];
+  }
+
+  broadcast<P extends z.ZodType>(def: NotificationDef<P>, params: z.input<P>): void {
+    for (const c of this.clients) {
+      c.connection.sendNotification(def.method, params).catch(() => undefined);
+    }
+  }
+
+  get clientCount(): number {
+    return this.clients.size;
+  }
+
+  listen(socketPath: string): Promise<void> {
+    this.server = net.createServer((socket) => this.accept(socket));
+    return new Promise((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(socketPath, () => {
+        this.server!.off('error', reject);
+        resolve();
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    for (const c of this.clients) {
+      c.connection.dispose();
+      c.socket.destroy();
+    }
+    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
+  }
+
+  private accept(socket: net.Socket): void {
+    const guard = new FrameGuard((why) => {
+      log.warn(`closing client: ${why}`);
+      socket.destroy();
+    });
+    socket.on('error', () => undefined);
+    socket.pipe(guard);
+    const connection = createMessageConnection(new StreamMessageReader(guard), new SocketMessageWriter(socket));
+    const client: Client = { id: this.nextClientId++, socket, connection, abort: new AbortController() };
+    this.clients.add(client);
+    const drop = () => {
+      if (!this.clients.delete(client)) return;
+      client.abort.abort();
+      connection.dispose();
+      socket.destroy();
+    };
+    connection.onClose(drop);
+    connection.onError(([err]) => {
+      log.warn(`client ${client.id}: ${err.message}; closing it`);
+      drop();
+    });
+    socket.on('close', drop);
+
+    // LSP lifecycle for vscode-languageclient; `exit` ends only this connection.
+    connection.onRequest('initialize', () => ({ capabilities: {}, serverInfo: this.serverInfo }));
+    connection.onNotification('initialized', () => undefined);
+    connection.onRequest('shutdown', () => null);
+    connection.onNotification('exit', drop);
+
+    connection.onRequest((method, raw) => this.dispatch(client, method, raw));
+    connection.listen();
+  }
+
+  private async dispatch(client: Client, method: string, raw: unknown): Promise<unknown> {
+    const entry = this.handlers.get(method);
+    if (!entry) throw new ResponseError(-32601, `unknown method '${method}'`, { error: `unknown method '${method}'`, reason: 'unknownMethod' });
+    const parsed = entry.def.params.safeParse(raw ?? {});
+    if (!parsed.success) {
+      const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'params'}: ${i.message}`).join('; ');
+      const message = `bad params for ${method}: ${detail}`;
+      throw new ResponseError(RpcErrorCode.usage, message, { error: message, reason: 'badParams' });
+    }
+    try {
+      return await entry.fn(parsed.data, { signal: client.abort.signal, clientId: client.id });
+    } catch (e) {
+      if (e instanceof SvcError) throw new ResponseError(RpcErrorCode[e.kind], e.message, e.toBody());
+      if (e instanceof ResponseError) throw e;
+      log.error(`${method} failed`, e);
+      const message = `internal error in ${method}: ${(e as Error)?.message ?? String(e)} (see svc daemon log)`;
+      throw new ResponseError(RpcErrorCode.internal, message, { error: message, reason: 'internal' });
+    }
+  }
+}

@@ -1,0 +1,118 @@
+// The shim's command model: each command is declared once (path, flags, positionals,
+// help) and the parser, `--help`, and the skill's no-drift test all read the same table.
+export type FlagType = 'string' | 'boolean' | 'int';
+
+export interface FlagSpec {
+  type: FlagType;
+  help: string;
+  short?: string;
+  /** Value placeholder shown in help, e.g. `<file>`. */
+  value?: string;
+}
+
+export interface PositionalSpec {
+  name: string;
+  required?: boolean;
+  /** Collects every remaining positional. */
+  rest?: boolean;
+}
+
+export interface Parsed {
+  flags: Record<string, string | boolean | number | undefined>;
+  positionals: string[];
+}
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  stdin(): Promise<string>;
+}
+
+export interface CommandSpec {
+  path: string[];
+  summary: string;
+  /** Synopsis lines after `svc <path>`. */
+  usage: string[];
+  flags: Record<string, FlagSpec>;
+  positionals?: PositionalSpec[];
+  details?: string;
+  run(args: Parsed, io: CliIo): Promise<number>;
+}
+
+export class UsageError extends Error {}
+
+export function parseArgs(spec: CommandSpec, argv: string[]): Parsed {
+  const flags: Parsed['flags'] = {};
+  const positionals: string[] = [];
+  const byShort = new Map(Object.entries(spec.flags).filter(([, f]) => f.short).map(([n, f]) => [f.short!, n]));
+  let onlyPositionals = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (onlyPositionals || a === '-' || !a.startsWith('-')) {
+      positionals.push(a);
+      continue;
+    }
+    if (a === '--') {
+      onlyPositionals = true;
+      continue;
+    }
+    let name: string;
+    let inline: string | undefined;
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      name = eq > 0 ? a.slice(2, eq) : a.slice(2);
+      inline = eq > 0 ? a.slice(eq + 1) : undefined;
+    } else {
+      const long = byShort.get(a.slice(1));
+      if (!long) throw new UsageError(`unknown flag ${a}`);
+      name = long;
+    }
+    const f = spec.flags[name];
+    if (!f) throw new UsageError(`unknown flag --${name}`);
+    if (flags[name] !== undefined) throw new UsageError(`--${name} given twice`);
+    if (f.type === 'boolean') {
+      if (inline !== undefined) throw new UsageError(`--${name} takes no value`);
+      flags[name] = true;
+      continue;
+    }
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new UsageError(`--${name} needs a value`);
+    if (f.type === 'int') {
+      if (!/^-?\d+$/.test(value)) throw new UsageError(`--${name} needs a whole number, got '${value}'`);
+      flags[name] = Number(value);
+    } else flags[name] = value;
+  }
+  const specs = spec.positionals ?? [];
+  const rest = specs.find((p) => p.rest);
+  if (!rest && positionals.length > specs.length) throw new UsageError(`unexpected argument '${positionals[specs.length]}'`);
+  specs.forEach((p, i) => {
+    if (p.required && positionals[i] === undefined) throw new UsageError(`missing <${p.name}>`);
+  });
+  return { flags, positionals };
+}
+
+export function helpText(spec: CommandSpec): string {
+  const lines = [`svc ${spec.path.join(' ')} — ${spec.summary}`, '', 'Usage:'];
+  for (const u of spec.usage) lines.push(`  svc ${spec.path.join(' ')}${u ? ' ' + u : ''}`);
+  const flagNames = Object.keys(spec.flags);
+  if (flagNames.length) {
+    lines.push('', 'Flags:');
+    const rows = flagNames.map((n) => {
+      const f = spec.flags[n];
+      const left = `${f.short ? `-${f.short}, ` : ''}--${n}${f.type === 'boolean' ? '' : ` ${f.value ?? (f.type === 'int' ? '<n>' : '<value>')}`}`;
+      return [left, f.help] as const;
+    });
+    const width = Math.max(...rows.map(([l]) => l.length));
+    for (const [l, h] of rows) lines.push(`  ${l.padEnd(width)}  ${h}`);
+  }
+  if (spec.details) lines.push('', spec.details);
+  return lines.join('\n') + '\n';
+}
+
+/** Common accessors, so commands read flags with their types. */
+export const str = (a: Parsed, n: string): string | undefined => a.flags[n] as string | undefined;
+export const bool = (a: Parsed, n: string): boolean => a.flags[n] === true;
+export const int = (a: Parsed, n: string): number | undefined => a.flags[n] as number | undefined;
+export const JSON_FLAG: Record<string, FlagSpec> = { json: { type: 'boolean', help: 'print JSON instead of text' } };

@@ -1,0 +1,93 @@
+// svc daemon status|stop|restart|log
+import * as fs from 'node:fs';
+import { readDiscovery } from '../../../shared/discovery';
+import { waitForExit } from '../../../shared/client/ensureDaemon';
+import { daemonStatus, daemonStop } from '../../../shared/protocol/daemon';
+import { homePaths, svcHomeFrom } from '../../../shared/svcHome';
+import { int, JSON_FLAG, bool } from '../cli';
+import type { CliIo, CommandSpec } from '../cli';
+import { connect } from '../client';
+import type { DaemonInfo } from '../../../shared/protocol/daemon';
+
+function describe(i: DaemonInfo, started: boolean): string {
+  return [
+    `svc daemon ${started ? 'started' : 'running'}: pid ${i.pid}, version ${i.version} (build ${i.build})`,
+    `  home    ${i.svcHome}`,
+    `  socket  ${i.socketPath}`,
+    `  http    http://127.0.0.1:${i.httpPort}`,
+    `  uptime  ${Math.round(i.uptimeMs / 1000)} s`,
+    `  agents  ${i.conversations} conversations, ${i.live} live`,
+  ].join('\n') + '\n';
+}
+
+/** Stops the daemon of this SVC_HOME if one runs; true when one was stopped. */
+async function stopRunning(io: CliIo): Promise<number | undefined> {
+  const paths = homePaths(svcHomeFrom(io.env));
+  const d = fs.existsSync(paths.home) ? readDiscovery(paths.discovery) : undefined;
+  if (!d) return undefined;
+  const client = await connect(io.env);
+  const pid = client.discovery.pid;
+  await client.request(daemonStop, { reason: 'svc daemon stop' });
+  client.close();
+  await waitForExit(pid, 60_000);
+  return pid;
+}
+
+export const daemonCommands: CommandSpec[] = [
+  {
+    path: ['daemon', 'status'],
+    summary: 'show the daemon of this SVC_HOME, starting it if it is not running',
+    usage: ['[--json]'],
+    flags: { ...JSON_FLAG },
+    async run(a, io) {
+      const client = await connect(io.env);
+      const info = await client.request(daemonStatus, {});
+      client.close();
+      io.out(bool(a, 'json') ? JSON.stringify({ ...info, started: client.started }, null, 2) + '\n' : describe(info, client.started));
+      return 0;
+    },
+  },
+  {
+    path: ['daemon', 'stop'],
+    summary: 'stop the daemon (live agents are stopped through the stop door first)',
+    usage: [''],
+    flags: {},
+    async run(_a, io) {
+      const pid = await stopRunning(io);
+      io.out(pid ? `svc daemon stopped (pid ${pid})\n` : 'svc daemon is not running\n');
+      return 0;
+    },
+  },
+  {
+    path: ['daemon', 'restart'],
+    summary: 'stop the daemon if it runs, then start a new one',
+    usage: [''],
+    flags: {},
+    async run(_a, io) {
+      await stopRunning(io);
+      const client = await connect(io.env);
+      const info = await client.request(daemonStatus, {});
+      client.close();
+      io.out(describe(info, true));
+      return 0;
+    },
+  },
+  {
+    path: ['daemon', 'log'],
+    summary: 'print the end of the daemon log (SVC_HOME/logs/daemon.log)',
+    usage: ['[--lines <n>]'],
+    flags: { lines: { type: 'int', help: 'how many lines from the end (default 50)', value: '<n>' } },
+    async run(a, io) {
+      const file = homePaths(svcHomeFrom(io.env)).daemonLog;
+      if (!fs.existsSync(file)) {
+        io.err(`no daemon log yet at ${file}\n`);
+        return 1;
+      }
+      const n = int(a, 'lines') ?? 50;
+      const lines = fs.readFileSync(file, 'utf8').split('\n');
+      if (lines[lines.length - 1] === '') lines.pop();
+      io.out(lines.slice(-Math.max(0, n)).join('\n') + '\n');
+      return 0;
+    },
+  },
+];

@@ -1,0 +1,116 @@
+// Finds the daemon of an SVC_HOME, starting it when absent and replacing it when it is
+// of another build. Used by the shim and the extension (which passes the user's node).
+// A stale lock, socket or discovery file never blocks: the lock is a kernel lock that
+// dies with its process, and a discovery file whose socket does not answer is ignored.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import { checkHomeFolder, readDiscovery } from '../discovery';
+import type { Discovery } from '../discovery';
+import { homePaths } from '../svcHome';
+
+export interface EnsureOptions {
+  home: string;
+  /** Absolute path of dist/daemon.js. */
+  daemonScript: string;
+  /** The node binary that runs the daemon (never Electron). */
+  nodePath: string;
+  build: string;
+  env: NodeJS.ProcessEnv;
+  /** Asks a daemon of another build to stop; resolves once it was asked. */
+  stopOther(socket: net.Socket): Promise<void>;
+  timeoutMs?: number;
+}
+
+export interface Attached {
+  discovery: Discovery;
+  socket: net.Socket;
+  started: boolean;
+}
+
+export class DaemonUnavailable extends Error {}
+
+export async function ensureDaemon(o: EnsureOptions): Promise<Attached> {
+  const paths = homePaths(o.home);
+  const deadline = Date.now() + (o.timeoutMs ?? 20_000);
+  let spawned = false;
+  let lastProblem = 'no discovery file appeared';
+  for (;;) {
+    const d = fs.existsSync(o.home) ? (checkHomeFolder(o.home), readDiscovery(paths.discovery)) : undefined;
+    if (d) {
+      const socket = await tryConnect(d.socketPath, 2000);
+      if (socket && d.build === o.build) return { discovery: d, socket, started: spawned };
+      if (socket) {
+        await o.stopOther(socket).catch(() => undefined);
+        socket.destroy();
+        await waitForExit(d.pid, 15_000);
+        continue;
+      }
+      lastProblem = `daemon pid ${d.pid} does not answer on ${d.socketPath}`;
+    }
+    if (!spawned) {
+      spawnDaemon(o);
+      spawned = true;
+    }
+    if (Date.now() > deadline) {
+      throw new DaemonUnavailable(`svc daemon did not come up within ${Math.round((o.timeoutMs ?? 20_000) / 1000)} s (${lastProblem}); see ${paths.daemonLog}`);
+    }
+    await sleep(25);
+  }
+}
+
+function spawnDaemon(o: EnsureOptions): void {
+  const paths = homePaths(o.home);
+  fs.mkdirSync(paths.logs, { recursive: true, mode: 0o700 });
+  fs.chmodSync(o.home, 0o700);
+  const log = fs.openSync(paths.daemonLog, 'a', 0o600);
+  const env: NodeJS.ProcessEnv = { ...o.env, SVC_HOME: o.home };
+  delete env.SVC_CONVERSATION; // the daemon is nobody's conversation
+  const child = spawn(o.nodePath, [o.daemonScript], {
+    detached: true,
+    cwd: o.home, // never inside a lane directory, so reap's process check never sees it
+    env,
+    stdio: ['ignore', log, log],
+  });
+  child.on('error', () => undefined); // reported through the timeout message and the log
+  child.unref();
+  fs.closeSync(log);
+}
+
+export function tryConnect(socketPath: string, timeoutMs: number): Promise<net.Socket | undefined> {
+  return new Promise((resolve) => {
+    const socket = net.connect(socketPath);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve(undefined);
+    }, timeoutMs);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      resolve(socket);
+    });
+    socket.once('error', () => {
+      clearTimeout(timer);
+      resolve(undefined);
+    });
+  });
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!isAlive(pid)) return true;
+    await sleep(25);
+  }
+  return !isAlive(pid);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

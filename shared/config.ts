@@ -1,0 +1,100 @@
+// Schemas of SVC_HOME/projects.yaml and SVC_HOME/config.yaml. The daemon validates the
+// files with these; config writes (Roles panel, `svc config set`) validate with them too.
+// Keep README.md's Configuration section in step with these.
+import { z } from 'zod';
+
+export const ROLES = ['builder', 'critic', 'verifier', 'play', 'orchestrator'] as const;
+export const Role = z.enum(ROLES);
+export type Role = z.infer<typeof Role>;
+
+export const EFFORTS = ['low', 'medium', 'high'] as const;
+export const Effort = z.enum(EFFORTS);
+export type Effort = z.infer<typeof Effort>;
+
+export const REVIEW_LANES = ['security', 'correctness', 'performance', 'requirements'] as const;
+export const ReviewLane = z.enum(REVIEW_LANES);
+export type ReviewLane = z.infer<typeof ReviewLane>;
+
+export const REVIEW_MODES = ['quick', 'full', 'none'] as const;
+export const ReviewMode = z.enum(REVIEW_MODES);
+
+const ModelName = z.string().trim().min(1, 'a model must not be empty').max(200);
+const HarnessName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'a harness name is lowercase letters, digits, - and _');
+
+export const RoleDefaults = z
+  .object({ model: ModelName.optional(), effort: Effort.optional(), harness: HarnessName.optional() })
+  .strict();
+
+export const ProjectKey = z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'a project key is lowercase letters, digits and -, at most 32 characters');
+
+export const Gauntlet = z
+  .object({
+    lanes_root: z.string().min(1).optional(),
+    sparse_checkout: z.array(z.string().min(1)).optional(),
+    roles: z.partialRecord(Role, RoleDefaults).optional(),
+  })
+  .strict();
+
+export const Project = z
+  .object({
+    path: z.string().min(1),
+    default_branch: z.string().min(1).default('main'),
+    code_host: z.enum(['local', 'github']).default('local'),
+    github: z.object({ owner: z.string().min(1), repo: z.string().min(1) }).strict().optional(),
+    /** Commands run on the head in `none` review mode (and recorded as commit statuses). */
+    check_commands: z.array(z.string().min(1)).optional(),
+    gauntlet: Gauntlet.optional(),
+  })
+  .strict();
+export type Project = z.infer<typeof Project>;
+
+export const ProjectsFile = z
+  .object({ projects: z.record(ProjectKey, Project).default({}) })
+  .strict();
+export type ProjectsFile = z.infer<typeof ProjectsFile>;
+
+export const HarnessProfile = z
+  .object({
+    command: z.string().min(1).optional(),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    /** script harness only: conversation-name glob → script file, for prompts without a block. */
+    scripts: z.record(z.string().min(1), z.string().min(1)).optional(),
+  })
+  .strict();
+export type HarnessProfile = z.infer<typeof HarnessProfile>;
+
+export const ReviewRoles = z
+  .object({
+    mode: ReviewMode.optional(),
+    model: ModelName.optional(),
+    harness: HarnessName.optional(),
+    effort: Effort.optional(),
+    sub: z.partialRecord(ReviewLane, z.object({ model: ModelName.optional(), harness: HarnessName.optional() }).strict()).optional(),
+  })
+  .strict();
+
+export const ConfigFile = z
+  .object({
+    harnesses: z.record(HarnessName, HarnessProfile).default({}),
+    roles: z
+      .object({ review: ReviewRoles.optional() })
+      .catchall(RoleDefaults)
+      .optional(),
+    codehost: z
+      .object({
+        github: z.object({ token: z.string().optional(), webhook_secret: z.string().optional() }).strict().optional(),
+        local: z.object({ reviewer: z.string().min(1).optional() }).strict().optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type ConfigFile = z.infer<typeof ConfigFile>;
+
+/** Turns zod issues into one line per field: `<file>: <field.path>: <message>`. */
+export function describeIssues(file: string, error: z.ZodError): string {
+  return error.issues
+    .map((i) => `${file}: ${i.path.length ? i.path.join('.') : '(top level)'}: ${i.message}`)
+    .join('\n');
+}

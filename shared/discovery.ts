@@ -1,0 +1,58 @@
+// The discovery file SVC_HOME/server.json: how clients find the daemon. Written by
+// server/daemon, read by the shim and the extension. Mode 0600 in a 0700 folder;
+// readers refuse a symlink or a wrong mode rather than trust another user's file.
+import * as fs from 'node:fs';
+
+// Checked by hand, not with zod: the shim reads this file on every run and must stay light.
+export interface Discovery {
+  pid: number;
+  version: string;
+  build: string;
+  socketPath: string;
+  httpPort: number;
+  token: string;
+}
+
+function isDiscovery(v: unknown): v is Discovery {
+  const d = v as Partial<Discovery> | null;
+  return (
+    typeof d === 'object' && d !== null &&
+    Number.isInteger(d.pid) && (d.pid as number) > 0 &&
+    typeof d.version === 'string' && typeof d.build === 'string' && typeof d.socketPath === 'string' &&
+    Number.isInteger(d.httpPort) && (d.httpPort as number) > 0 && (d.httpPort as number) < 65536 &&
+    typeof d.token === 'string' && d.token.length >= 32
+  );
+}
+
+export class DiscoveryError extends Error {}
+
+/** Refuses a home folder that is a symlink or readable by others. */
+export function checkHomeFolder(home: string): void {
+  const st = fs.lstatSync(home);
+  if (st.isSymbolicLink()) throw new DiscoveryError(`${home} is a symlink; svc refuses to use it (set SVC_HOME to a real folder)`);
+  if (!st.isDirectory()) throw new DiscoveryError(`${home} is not a folder`);
+  if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) {
+    throw new DiscoveryError(`${home} has mode ${(st.mode & 0o777).toString(8)}; svc needs 700 (run: chmod 700 '${home}')`);
+  }
+}
+
+/** Reads and checks server.json; undefined when there is none. */
+export function readDiscovery(file: string): Discovery | undefined {
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(file);
+  } catch {
+    return undefined;
+  }
+  if (st.isSymbolicLink()) throw new DiscoveryError(`${file} is a symlink; svc refuses it (remove it and run svc again)`);
+  if (process.platform !== 'win32' && (st.mode & 0o777) !== 0o600) {
+    throw new DiscoveryError(`${file} has mode ${(st.mode & 0o777).toString(8)}; svc needs 600 (remove it and run svc again)`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined; // half-written or garbage: treated as absent, the daemon rewrites it
+  }
+  return isDiscovery(raw) ? raw : undefined;
+}

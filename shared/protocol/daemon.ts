@@ -1,0 +1,33 @@
+// Daemon lifecycle methods. Senders: the shim (`svc daemon …`) and the extension.
+import { z } from 'zod';
+import { notification, request } from './rpc';
+
+export const DaemonInfo = z.object({
+  pid: z.number().int(),
+  version: z.string(),
+  build: z.string(),
+  socketPath: z.string(),
+  httpPort: z.number().int(),
+  svcHome: z.string(),
+  startedAt: z.number(),
+  uptimeMs: z.number(),
+  conversations: z.number().int(),
+  live: z.number().int(),
+});
+export type DaemonInfo = z.infer<typeof DaemonInfo>;
+
+/** Client → daemon. Health and identity; the client compares `build` with its own. */
+export const daemonStatus = request('daemon/status', z.object({}).strict(), DaemonInfo);
+
+/** Client → daemon. Asks the daemon to stop gracefully (live agents get the stop door). */
+export const daemonStop = request('daemon/stop', z.object({ reason: z.string().max(200).optional() }).strict(), z.object({ stopping: z.literal(true) }));
+
+export const ChangedParams = z.object({
+  /** What changed: 'conversations', 'lanes', 'runs', 'reviews', 'config', 'transcript'. */
+  topic: z.string(),
+  /** The conversation or issue concerned, when there is one. */
+  id: z.union([z.number(), z.string()]).optional(),
+});
+
+/** Daemon → every client. Something views show has changed; re-read it. */
+export const changed = notification('svc/changed', ChangedParams);

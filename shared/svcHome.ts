@@ -1,0 +1,38 @@
+// Where svc keeps its state. Shared by the daemon, the shim and the extension, so
+// they always agree on one SVC_HOME.
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export function svcHomeFrom(env: NodeJS.ProcessEnv): string {
+  const fromEnv = env.SVC_HOME;
+  if (fromEnv && fromEnv.trim() !== '') return path.resolve(fromEnv);
+  return path.join(env.HOME && env.HOME !== '' ? env.HOME : os.homedir(), '.svc');
+}
+
+export const homePaths = (home: string) => ({
+  home,
+  discovery: path.join(home, 'server.json'),
+  lock: path.join(home, 'daemon.lock'),
+  db: path.join(home, 'svc.db'),
+  logs: path.join(home, 'logs'),
+  daemonLog: path.join(home, 'logs', 'daemon.log'),
+  projects: path.join(home, 'projects.yaml'),
+  config: path.join(home, 'config.yaml'),
+  agents: path.join(home, 'agents'),
+  socket: defaultSocketPath(home),
+});
+
+/** Unix socket paths are limited to ~107 bytes; fall back to a short path keyed by home. */
+function defaultSocketPath(home: string): string {
+  if (process.platform === 'win32') return `\\\\.\\pipe\\svc-${hash(home)}`;
+  const p = path.join(home, 'svc.sock');
+  if (Buffer.byteLength(p) <= 100) return p;
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+  return path.join(os.tmpdir(), `svc-${uid}-${hash(home)}.sock`);
+}
+
+function hash(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
+}
