@@ -1,10 +1,76 @@
-// Extension entry point: activation wires the daemon connection, views and commands.
-import type * as vscode from 'vscode';
+// Extension entry point: activation wires the daemon connection, the status bar, the
+// terminal PATH, the views and the commands. The daemon outlives the window on purpose.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { SvcTestApi } from './api';
+import { AwarenessView } from './awareness/awarenessView';
+import { needsYouCount } from './commandDeck/deckModel';
+import type { DeckNode } from './commandDeck/deckModel';
+import { DeckProvider } from './commandDeck/deckProvider';
+import { registerCommands } from './commands/commands';
+import { DaemonConnection } from './connection/daemonConnection';
+import type { ConnectionState } from './connection/daemonConnection';
+import { DaemonStatusBar } from './connection/statusBar';
+import { logger, outputChannel } from './log';
+import { ReviewsProvider } from './reviews/reviewsProvider';
+import { putShimOnTerminalPath } from './terminal/terminalPath';
 
-export function activate(_context: vscode.ExtensionContext): void {
-  // Views and commands are registered by the extension feature modules.
+const log = logger('activate');
+
+export function activate(context: vscode.ExtensionContext): SvcTestApi {
+  context.subscriptions.push(outputChannel());
+  putShimOnTerminalPath(context.environmentVariableCollection, context.extensionPath, process.env);
+
+  const connection = new DaemonConnection({
+    distDir: path.join(context.extensionPath, 'dist'),
+    env: process.env,
+    nodeSetting: () => vscode.workspace.getConfiguration('svc').get<string>('nodePath'),
+  });
+  const statusBar = new DaemonStatusBar(connection);
+  const deck = new DeckProvider(connection);
+  const deckView = vscode.window.createTreeView<DeckNode>('svc.commandDeck', { treeDataProvider: deck, showCollapseAll: true });
+  const awareness = new AwarenessView(context.extensionUri, connection);
+  const reviews = new ReviewsProvider();
+
+  const setContext = (s: ConnectionState) => void vscode.commands.executeCommand('setContext', 'svc.daemon', s.kind);
+  setContext(connection.state);
+  context.subscriptions.push(
+    connection,
+    statusBar,
+    deck,
+    deckView,
+    awareness,
+    awareness.register('svc.awareness'),
+    reviews,
+    vscode.window.registerTreeDataProvider('svc.reviews', reviews),
+    connection.onDidChangeState(setContext),
+    deck.onDidChangeRows((rows) => statusBar.setNeedsYou(rows ? needsYouCount(rows) : undefined)),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('svc.nodePath') && connection.state.kind !== 'connected') void connection.start();
+    }),
+    ...registerCommands({ connection, deck, deckView }),
+  );
+
+  log.info(`activating svc (${context.extension.packageJSON.version}), SVC_HOME ${connection.home}, ui ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'}${vscode.env.remoteName ? `, remote ${vscode.env.remoteName}` : ''}`);
+  void connection.start();
+
+  return {
+    connectionState: () => connection.state,
+    deckTopLevel: () => deck.topLevel,
+    whenSettled: (timeoutMs) =>
+      new Promise((resolve) => {
+        if (connection.state.kind !== 'connecting') return resolve(connection.state);
+        const timer = setTimeout(() => (sub.dispose(), resolve(connection.state)), timeoutMs);
+        const sub = connection.onDidChangeState((s) => {
+          if (s.kind === 'connecting') return;
+          clearTimeout(timer);
+          sub.dispose();
+          resolve(s);
+        });
+      }),
+  };
 }
 
 export function deactivate(): void {
-  // The daemon outlives the window on purpose.
+  // The daemon outlives the window on purpose; disposing the connection ends only ours.
 }

@@ -75,6 +75,9 @@ const configs = [
 }));
 
 fs.mkdirSync(path.join(root, 'dist'), { recursive: true });
+// Webviews load the codicon font from the extension's own dist/ (no remote resources).
+fs.mkdirSync(path.join(root, 'dist', 'codicons'), { recursive: true });
+for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(root, 'node_modules', '@vscode', 'codicons', 'dist', f), path.join(root, 'dist', 'codicons', f));
 if (watch) {
   for (const c of configs) await (await esbuild.context(c)).watch();
   console.log(`watching (build ${build})`);

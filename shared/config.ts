@@ -40,7 +40,17 @@ export const Project = z
     path: z.string().min(1),
     default_branch: z.string().min(1).default('main'),
     code_host: z.enum(['local', 'github']).default('local'),
-    github: z.object({ owner: z.string().min(1), repo: z.string().min(1) }).strict().optional(),
+    /** The git remote whose URL is the local code host's bare repository (default `origin`). */
+    remote: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a remote name is letters, digits, ., _ and -').optional(),
+    github: z
+      .object({
+        owner: z.string().min(1),
+        repo: z.string().min(1),
+        /** API root for GitHub Enterprise (or a test fake); default https://api.github.com. */
+        api_url: z.string().url().optional(),
+      })
+      .strict()
+      .optional(),
     /** Commands run on the head in `none` review mode (and recorded as commit statuses). */
     check_commands: z.array(z.string().min(1)).optional(),
     gauntlet: Gauntlet.optional(),
@@ -83,8 +93,24 @@ export const ConfigFile = z
       .optional(),
     codehost: z
       .object({
-        github: z.object({ token: z.string().optional(), webhook_secret: z.string().optional() }).strict().optional(),
-        local: z.object({ reviewer: z.string().min(1).optional() }).strict().optional(),
+        github: z
+          .object({
+            token: z.string().optional(),
+            webhook_secret: z.string().optional(),
+            /** A second identity (bot) for reviews, comments and statuses, so reviews of svc's own PRs are formal. */
+            reviewer_token: z.string().optional(),
+          })
+          .strict()
+          .optional(),
+        local: z
+          .object({
+            /** Login that opens and merges PRs on the local host (default `svc`). */
+            user: z.string().min(1).optional(),
+            /** Login the service reviews as; default the same as `user`, so own-PR refusal → marker comments. */
+            reviewer: z.string().min(1).optional(),
+          })
+          .strict()
+          .optional(),
       })
       .strict()
       .optional(),

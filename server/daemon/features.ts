@@ -2,8 +2,14 @@
 import type { App } from '../app';
 import { registerDaemonMethods } from './daemonMethods';
 import { registerProjects } from '../projects/projectMethods';
+import { registerCodeHost } from '../codehost/registerCodeHost';
+import { registerConversations } from '../conversations/conversationMethods';
+import { registerLanes } from '../lanes/laneMethods';
 
 export function registerFeatures(app: App, stop: (reason: string) => Promise<void>): void {
-  registerDaemonMethods(app, stop, () => ({ conversations: 0, live: 0 }));
+  const conversations = registerConversations(app);
+  registerDaemonMethods(app, stop, () => conversations.counts());
   registerProjects(app);
+  registerCodeHost(app);
+  registerLanes(app, conversations, (id) => conversations.cost(id)?.amount ?? null);
 }

@@ -8,7 +8,10 @@ export class InstanceLock {
 
   /** The lock, or undefined when another daemon holds it. */
   static tryAcquire(file: string): InstanceLock | undefined {
-    const db = new Database(file, { timeout: 0 });
+    // A short busy wait, not 0: two daemons starting together both hold a shared lock
+    // while they read the schema, and with no wait each would see the other and both
+    // would give up, leaving no daemon. With it, one waits for the other to back off.
+    const db = new Database(file, { timeout: 1000 });
     try {
       db.pragma('journal_mode = DELETE');
       db.pragma('locking_mode = EXCLUSIVE');

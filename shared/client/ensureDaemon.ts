@@ -3,6 +3,7 @@
 // A stale lock, socket or discovery file never blocks: the lock is a kernel lock that
 // dies with its process, and a discovery file whose socket does not answer is ignored.
 import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import { checkHomeFolder, readDiscovery } from '../discovery';
@@ -33,6 +34,10 @@ export class DaemonUnavailable extends Error {}
 export async function ensureDaemon(o: EnsureOptions): Promise<Attached> {
   const paths = homePaths(o.home);
   const deadline = Date.now() + (o.timeoutMs ?? 20_000);
+  // The daemon we started, while it runs. One that exits without writing a discovery
+  // file lost the lock to a daemon that was stopping (or to a racing starter that lost
+  // too): start another, so that race never ends in a timeout.
+  let child: ChildProcess | undefined;
   let spawned = false;
   let lastProblem = 'no discovery file appeared';
   for (;;) {
@@ -48,8 +53,11 @@ export async function ensureDaemon(o: EnsureOptions): Promise<Attached> {
       }
       lastProblem = `daemon pid ${d.pid} does not answer on ${d.socketPath}`;
     }
-    if (!spawned) {
-      spawnDaemon(o);
+    if (child && child.exitCode !== null && child.exitCode !== 0) {
+      throw new DaemonUnavailable(`svc daemon failed to start (exit ${child.exitCode}); see ${paths.daemonLog}`);
+    }
+    if (!child || child.exitCode === 0) {
+      child = spawnDaemon(o);
       spawned = true;
     }
     if (Date.now() > deadline) {
@@ -59,7 +67,7 @@ export async function ensureDaemon(o: EnsureOptions): Promise<Attached> {
   }
 }
 
-function spawnDaemon(o: EnsureOptions): void {
+function spawnDaemon(o: EnsureOptions): ChildProcess {
   const paths = homePaths(o.home);
   fs.mkdirSync(paths.logs, { recursive: true, mode: 0o700 });
   fs.chmodSync(o.home, 0o700);
@@ -75,6 +83,7 @@ function spawnDaemon(o: EnsureOptions): void {
   child.on('error', () => undefined); // reported through the timeout message and the log
   child.unref();
   fs.closeSync(log);
+  return child;
 }
 
 export function tryConnect(socketPath: string, timeoutMs: number): Promise<net.Socket | undefined> {
@@ -98,9 +107,21 @@ export function tryConnect(socketPath: string, timeoutMs: number): Promise<net.S
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+/** A detached daemon that exited stays a zombie until its new parent reaps it, and some
+ *  init processes reap slowly (seconds): signal 0 still succeeds then, so ask /proc. */
+function isZombie(pid: number): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false;
   }
 }
 

@@ -1,0 +1,59 @@
+// The Awareness rail (webview view): one card per gauntlet run from lanes/runs, re-read
+// on `svc/changed` (never polled), and a line saying how the daemon connection is.
+import * as vscode from 'vscode';
+import { lanesRuns } from '../../shared/protocol/lanes';
+import type { AwarenessCard, AwarenessFromView, AwarenessToView, DaemonLine } from '../../webview/awarenessMessages';
+import type { ConnectionState, DaemonConnection } from '../connection/daemonConnection';
+import { LiveQuery } from '../connection/liveQuery';
+import { WebviewViewHost } from '../webviews/webviewHost';
+
+export const AWARENESS_TOPICS = ['lanes', 'runs', 'conversations'] as const;
+
+export class AwarenessView extends WebviewViewHost<AwarenessToView, AwarenessFromView> {
+  private cards: AwarenessCard[] | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(
+    extensionUri: vscode.Uri,
+    private readonly connection: DaemonConnection,
+  ) {
+    super(extensionUri, { bundle: 'awarenessMain', title: 'Awareness' });
+    this.subscriptions.push(
+      connection.onDidChangeState(() => this.send()),
+      new LiveQuery(connection, 'the Awareness rail', AWARENESS_TOPICS, async () => (await connection.request(lanesRuns, {})).cards, (v) => {
+        this.cards = v.kind === 'value' ? v.value : undefined;
+        this.send();
+      }),
+    );
+  }
+
+  protected onReady(): void {
+    this.send();
+  }
+
+  protected async onMessage(msg: AwarenessFromView): Promise<void> {
+    if (msg.type === 'openConversation') await vscode.commands.executeCommand('svc.openConversation', msg.convId);
+  }
+
+  private send(): void {
+    this.post({ type: 'state', daemon: daemonLine(this.connection.state), cards: this.cards });
+  }
+
+  override dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    super.dispose();
+  }
+}
+
+export function daemonLine(s: ConnectionState): DaemonLine {
+  switch (s.kind) {
+    case 'connected':
+      return { state: 'connected', text: `daemon ${s.info.version} · pid ${s.info.pid} · ${s.info.live} live of ${s.info.conversations} conversations` };
+    case 'connecting':
+      return { state: 'connecting', text: 'connecting to the daemon…' };
+    case 'down':
+      return { state: 'down', text: `daemon not connected: ${s.why}` };
+    case 'noNode':
+      return { state: 'noNode', text: `cannot start the daemon: ${s.problem}. Fix: ${s.fix}` };
+  }
+}

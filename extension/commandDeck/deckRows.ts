@@ -1,0 +1,31 @@
+// Joins the daemon's conversation list with its lane list into Command Deck rows. Pure:
+// the daemon computes activity, verdicts and git facts; this only merges by id.
+import type { ConversationInfo } from '../../shared/protocol/conversations';
+import type { LaneRecord } from '../../shared/protocol/lanes';
+import type { DeckRow } from './deckModel';
+
+export function deckRows(conversations: readonly ConversationInfo[], lanes: readonly LaneRecord[]): DeckRow[] {
+  const laneById = new Map(lanes.map((l) => [l.id, l]));
+  return conversations.map((c) => {
+    const row: DeckRow = {
+      id: c.id,
+      name: c.name,
+      title: c.title,
+      kind: c.kind,
+      parentId: c.parentId,
+      activity: c.activity,
+      archived: c.archived,
+    };
+    const lane = laneById.get(c.id);
+    if (lane) {
+      row.role = lane.role;
+      row.run = lane.run;
+      row.key = lane.key;
+      row.iteration = lane.iteration;
+      row.judged = lane.judged;
+      row.verdict = lane.verdict ? { verdict: lane.verdict.verdict, defects: lane.verdict.defects, by: lane.verdict.by } : null;
+      row.git = lane.git ? { branch: lane.git.branch, ahead: lane.git.ahead, dirty: lane.git.dirty } : null;
+    }
+    return row;
+  });
+}

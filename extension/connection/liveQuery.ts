@@ -1,0 +1,67 @@
+// Keeps one daemon read fresh for a view: reads on connect and on every `svc/changed`
+// of its topics (never by polling), coalescing bursts and running one read at a time.
+// Background reads never pop up messages; failures go to the log.
+import type * as vscode from 'vscode';
+import { logger } from '../log';
+import type { DaemonConnection } from './daemonConnection';
+import { DaemonDown, DaemonRefusal } from './daemonErrors';
+
+const log = logger('views');
+
+export type QueryValue<T> = { kind: 'value'; value: T } | { kind: 'down' } | { kind: 'unavailable'; why: string };
+
+export class LiveQuery<T> implements vscode.Disposable {
+  private timer?: NodeJS.Timeout;
+  private running = false;
+  private again = false;
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(
+    private readonly connection: DaemonConnection,
+    private readonly name: string,
+    topics: readonly string[],
+    private readonly read: () => Promise<T>,
+    private readonly onValue: (v: QueryValue<T>) => void,
+    private readonly debounceMs = 100,
+  ) {
+    this.subscriptions = [
+      connection.onDidChangeState((s) => (s.kind === 'connected' ? this.refresh(0) : s.kind !== 'connecting' && this.onValue({ kind: 'down' }))),
+      connection.onDidChange((c) => topics.includes(c.topic) && this.refresh()),
+    ];
+    if (connection.state.kind === 'connected') this.refresh(0);
+  }
+
+  refresh(delay = this.debounceMs): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.run();
+    }, delay);
+  }
+
+  private async run(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    try {
+      this.onValue({ kind: 'value', value: await this.read() });
+    } catch (e) {
+      if (DaemonDown.is(e)) this.onValue({ kind: 'down' });
+      else if (DaemonRefusal.is(e, 'unknownMethod')) this.onValue({ kind: 'unavailable', why: e.message });
+      else log.error(`reading ${this.name} failed`, e);
+    } finally {
+      this.running = false;
+      if (this.again) {
+        this.again = false;
+        this.refresh(0);
+      }
+    }
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    for (const s of this.subscriptions) s.dispose();
+  }
+}

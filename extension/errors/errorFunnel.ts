@@ -1,0 +1,54 @@
+// The one error funnel (STYLE 8) for commands and webview messages: a user cancellation
+// is quiet, a daemon refusal shows the daemon's message, a down daemon says why and
+// offers to start it, and anything else is a bug: logged with its stack, shown with a
+// "Show Log" action.
+import * as vscode from 'vscode';
+import { DaemonDown, DaemonRefusal } from '../connection/daemonErrors';
+import { logger, outputChannel } from '../log';
+
+const log = logger('errors');
+
+/** Thrown (or returned from a picker) when the user backs out; never shown. */
+export class UserCancelled extends Error {
+  constructor() {
+    super('cancelled');
+    this.name = 'UserCancelled';
+  }
+}
+
+export const START_DAEMON = 'Start Daemon';
+export const SHOW_DAEMON_LOG = 'Show Daemon Log';
+export const SHOW_LOG = 'Show Log';
+
+/** Runs `fn`, reporting any failure once. `what` names the action for the messages. */
+export async function funnel<T>(what: string, fn: () => T | Promise<T>): Promise<T | undefined> {
+  try {
+    return await fn();
+  } catch (e) {
+    report(what, e);
+    return undefined;
+  }
+}
+
+export function report(what: string, e: unknown): void {
+  if (e instanceof UserCancelled || e instanceof vscode.CancellationError) return;
+  if (DaemonDown.is(e)) {
+    log.warn(`${what}: ${e.message}`);
+    void vscode.window.showWarningMessage(`svc: cannot ${what}: ${e.message}.`, START_DAEMON, SHOW_DAEMON_LOG).then(followUp);
+    return;
+  }
+  if (DaemonRefusal.is(e)) {
+    log.info(`${what}: refused (${e.reason}): ${e.message}`);
+    void vscode.window.showErrorMessage(e.message);
+    return;
+  }
+  log.error(`${what} failed`, e);
+  const message = e instanceof Error ? e.message : String(e);
+  void vscode.window.showErrorMessage(`svc: ${what} failed: ${message}`, SHOW_LOG).then(followUp);
+}
+
+function followUp(choice: string | undefined): void {
+  if (choice === START_DAEMON) void vscode.commands.executeCommand('svc.startDaemon');
+  else if (choice === SHOW_DAEMON_LOG) void vscode.commands.executeCommand('svc.showDaemonLog');
+  else if (choice === SHOW_LOG) outputChannel().show(true);
+}

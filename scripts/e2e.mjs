@@ -1,0 +1,67 @@
+// `npm run test:e2e`: the extension in a real VS Code (code-server 4.100.3 + Debian
+// chromium + playwright-core, ../shared/E2E.md). Packs the .vsix, bundles the in-host
+// suite, then runs the UI suite (which also drives the in-host suite). Screenshots go to
+// .scratch/e2e-screenshots/. Extra arguments go to mocha (e.g. --grep daemon).
+// Needs: scripts/installCodeServer.sh once, and /usr/bin/chromium (scripts/ciE2e.sh does both).
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const started = Date.now();
+const step = (name, since) => console.log(`== ${name}: ${Date.now() - since} ms`);
+
+const codeServer = path.join(root, '.code-server', 'node_modules', '.bin', 'code-server');
+const chromium = process.env.SVC_E2E_CHROMIUM ?? '/usr/bin/chromium';
+const missing = [];
+if (!fs.existsSync(codeServer)) missing.push('code-server (run scripts/installCodeServer.sh)');
+if (!fs.existsSync(chromium)) missing.push(`${chromium} (apt-get install chromium)`);
+if (missing.length) {
+  console.error(`e2e prerequisites missing: ${missing.join('; ')}. scripts/ciE2e.sh installs everything.`);
+  process.exit(1);
+}
+
+let t = Date.now();
+const pack = spawnSync(process.execPath, [path.join(root, 'scripts', 'package.mjs')], { stdio: 'inherit', cwd: root });
+if (pack.status !== 0) process.exit(pack.status ?? 1);
+step('build + package', t);
+
+t = Date.now();
+const inHostDir = path.join(root, 'test', 'e2e', 'inHost');
+const outDir = path.join(root, 'out', 'test', 'e2e', 'inHost');
+fs.rmSync(outDir, { recursive: true, force: true });
+await esbuild.build({
+  absWorkingDir: root,
+  entryPoints: fs.readdirSync(inHostDir).filter((f) => f === 'index.ts' || f.endsWith('.inhost.test.ts')).map((f) => path.join(inHostDir, f)),
+  outdir: outDir,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: 'inline',
+  external: ['vscode', 'mocha'],
+  logLevel: 'warning',
+});
+step('bundle in-host tests', t);
+
+t = Date.now();
+const mocha = spawnSync(
+  process.execPath,
+  [
+    path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'),
+    '--require', 'tsx/cjs',
+    '--require', 'test/e2e/ui/session.ts',
+    '--extension', 'ts',
+    '--timeout', '120000',
+    '--reporter', 'spec',
+    'test/e2e/ui/views.e2e.test.ts',
+    'test/e2e/ui/inHost.e2e.test.ts',
+    ...process.argv.slice(2),
+  ],
+  { stdio: 'inherit', cwd: root },
+);
+step('e2e suites', t);
+step(`test:e2e total (exit ${mocha.status})`, started);
+console.log(`screenshots: ${path.relative(root, path.join(root, '.scratch', 'e2e-screenshots'))}/`);
+process.exit(mocha.status ?? 1);

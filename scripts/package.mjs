@@ -1,0 +1,36 @@
+// `npm run package`: builds, then packs the extension into out/svc-<version>.vsix with
+// @vscode/vsce 3.9 (4.x needs Node 22). vsce is not a dependency of the package: it is
+// installed with code-server into the git-ignored .code-server/ by
+// scripts/installCodeServer.sh (or taken from PATH). better-sqlite3 is native, so the
+// .vsix holds the build for this platform only.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+const out = path.join(root, 'out', `${pkg.name}-${pkg.version}.vsix`);
+
+function vscePath() {
+  const local = path.join(root, '.code-server', 'node_modules', '.bin', 'vsce');
+  if (fs.existsSync(local)) return local;
+  const which = spawnSync('sh', ['-c', 'command -v vsce'], { encoding: 'utf8' });
+  if (which.status === 0) return which.stdout.trim();
+  console.error('vsce not found: run scripts/installCodeServer.sh (installs @vscode/vsce 3.9 into .code-server/)');
+  process.exit(1);
+}
+
+const vsce = vscePath();
+if (!process.argv.includes('--no-build')) {
+  const b = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { stdio: 'inherit', cwd: root });
+  if (b.status !== 0) process.exit(b.status ?? 1);
+}
+fs.mkdirSync(path.dirname(out), { recursive: true });
+const started = Date.now();
+// No repository or LICENSE file yet: say so instead of letting vsce prompt (CI has no tty).
+const r = spawnSync(vsce, ['package', '--out', out, '--allow-missing-repository', '--skip-license'], {
+  stdio: ['ignore', 'inherit', 'inherit'],
+  cwd: root,
+});
+if (r.status !== 0) process.exit(r.status ?? 1);
+console.log(`packaged ${path.relative(root, out)} in ${Date.now() - started} ms`);

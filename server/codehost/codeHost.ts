@@ -1,0 +1,79 @@
+// The one interface the review pipeline and `svc pr` use for every code host (local,
+// github). Who must stay in sync: server/codehost/local/localHost.ts,
+// server/codehost/github/githubHost.ts and the contract suite
+// test/integration/codehostContract.integration.test.ts, which runs against both.
+import type {
+  Check,
+  Comment,
+  CommitStatus,
+  HeadChange,
+  PrState,
+  PullRequest,
+  Review,
+  ReviewEvent,
+  StatusState,
+} from '../../shared/protocol/pr';
+
+export type { Check, Comment, CommitStatus, HeadChange, PullRequest, Review, ReviewEvent };
+
+export interface CreatePullRequest {
+  branch: string;
+  title: string;
+  body?: string;
+  /** Default: the project's default branch. */
+  base?: string;
+}
+
+export interface CreateReview {
+  event: ReviewEvent;
+  /** Required for REQUEST_CHANGES and COMMENT (as on GitHub). */
+  body: string;
+  /** The commit reviewed. Always given: a review is pinned to what was actually read. */
+  commitId: string;
+}
+
+export interface SetStatus {
+  context: string;
+  state: StatusState;
+  description?: string;
+  targetUrl?: string;
+}
+
+export interface MergeResult {
+  sha: string;
+  method: 'fast-forward' | 'merge';
+}
+
+export type HeadChangeListener = (change: HeadChange) => void;
+
+export interface CodeHost {
+  readonly kind: 'local' | 'github';
+  readonly project: string;
+  /** The identity the service writes reviews, comments and statuses as (marker comments count only from it). */
+  whoami(): Promise<string>;
+  /** Opens a PR for a branch that exists on the remote; refused (`prExists`) while one is open for it. */
+  createPullRequest(input: CreatePullRequest): Promise<PullRequest>;
+  /** By number, or the open PR of a head branch (else its newest PR). */
+  getPullRequest(ref: number | { branch: string }): Promise<PullRequest | undefined>;
+  listPullRequests(opts?: { state?: PrState | 'all' }): Promise<PullRequest[]>;
+  /** The branch's commit on the remote now; null when there is no such branch. */
+  headSha(branch: string): Promise<string | null>;
+  /** APPROVE / REQUEST_CHANGES by the PR's author throw `SelfReviewRefused`. */
+  createReview(number: number, review: CreateReview): Promise<Review>;
+  /** Chronological. */
+  listReviews(number: number): Promise<Review[]>;
+  createComment(number: number, body: string): Promise<Comment>;
+  /** Chronological. */
+  listComments(number: number): Promise<Comment[]>;
+  setStatus(sha: string, status: SetStatus): Promise<CommitStatus>;
+  /** The latest status per context (empty when there are none). */
+  listStatuses(sha: string): Promise<CommitStatus[]>;
+  /** Statuses and check runs together, for readiness. */
+  listChecks(sha: string): Promise<Check[]>;
+  /** Merges exactly `sha` (which must still be the head) into the base. Callers check readiness first. */
+  mergePullRequest(number: number, opts: { sha: string }): Promise<MergeResult>;
+  /** Head changes (push, webhook, PR opened). Returns an unsubscribe function. */
+  onHeadChange(fn: HeadChangeListener): () => void;
+  /** Stops watchers; the host is not used afterwards. */
+  close(): Promise<void>;
+}

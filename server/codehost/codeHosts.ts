@@ -1,0 +1,113 @@
+// The daemon's code hosts, one per project, built on demand from the config and rebuilt
+// when its settings change. The review pipeline takes hosts and head changes from here:
+//   const hosts = codeHosts(app);
+//   hosts.onHeadChange((change) => …);      // every project, every source
+//   const host = hosts.forProject('web');
+import type { App } from '../app';
+import type { ConfigStore } from '../config/configStore';
+import type { Db } from '../store/db';
+import { logger } from '../util/log';
+import type { CodeHost, HeadChangeListener } from './codeHost';
+import { HeadEvents } from './headEvents';
+import { GithubHost } from './github/githubHost';
+import { createHost } from './hostFactory';
+import type { HostDeps } from './hostFactory';
+import { LocalHost } from './local/localHost';
+import type { RefWatcherOptions } from './local/refWatcher';
+
+const log = logger('codehost');
+
+interface Entry {
+  signature: string;
+  host: CodeHost;
+  off: () => void;
+}
+
+export interface CodeHostsDeps {
+  db: Db;
+  config: ConfigStore;
+  now: () => number;
+  env: NodeJS.ProcessEnv;
+  watch?: RefWatcherOptions;
+}
+
+export class CodeHosts {
+  private hosts = new Map<string, Entry>();
+  private relay = new HeadEvents(false);
+
+  constructor(private readonly deps: CodeHostsDeps) {}
+
+  forProject(key: string): CodeHost {
+    const project = this.deps.config.project(key);
+    const config = this.deps.config.config();
+    const signature = JSON.stringify([project, config.codehost ?? null, this.deps.env.GITHUB_TOKEN ?? null]);
+    const hit = this.hosts.get(key);
+    if (hit && hit.signature === signature) return hit.host;
+    if (hit) this.drop(key, hit);
+    const hostDeps: HostDeps = { db: this.deps.db, now: this.deps.now, env: this.deps.env, watch: this.deps.watch };
+    const host = createHost(key, project, config, hostDeps);
+    const off = host.onHeadChange((c) => this.relay.emit(c));
+    this.hosts.set(key, { signature, host, off });
+    if (host instanceof LocalHost) host.startWatching();
+    return host;
+  }
+
+  /** Head changes of every project's host. */
+  onHeadChange(fn: HeadChangeListener): () => void {
+    return this.relay.on(fn);
+  }
+
+  /** The GitHub host of the project configured with this `owner/repo`. */
+  githubHostForRepo(fullName: string): GithubHost | undefined {
+    for (const [key, p] of Object.entries(this.deps.config.projects().projects)) {
+      if (p.code_host !== 'github' || !p.github) continue;
+      if (`${p.github.owner}/${p.github.repo}`.toLowerCase() !== fullName.toLowerCase()) continue;
+      const host = this.forProject(key);
+      return host instanceof GithubHost ? host : undefined;
+    }
+    return undefined;
+  }
+
+  /** At daemon start: watch the remotes of local projects (reporting what moved while stopped). */
+  startWatching(): void {
+    let projects: string[];
+    try {
+      projects = Object.entries(this.deps.config.projects().projects)
+        .filter(([, p]) => p.code_host === 'local')
+        .map(([k]) => k);
+    } catch (e) {
+      log.warn('cannot read projects.yaml; no remote is watched', e);
+      return;
+    }
+    for (const key of projects) {
+      try {
+        this.forProject(key);
+      } catch (e) {
+        log.warn(`project ${key}: code host unavailable: ${(e as Error).message}`);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const [key, e] of this.hosts) this.drop(key, e);
+  }
+
+  private drop(key: string, e: Entry): void {
+    e.off();
+    this.hosts.delete(key);
+    void e.host.close();
+  }
+}
+
+const registries = new WeakMap<App, CodeHosts>();
+
+/** The daemon's code hosts (created by registerCodeHost). */
+export function codeHosts(app: App): CodeHosts {
+  const r = registries.get(app);
+  if (!r) throw new Error('code hosts are not registered (registerCodeHost)');
+  return r;
+}
+
+export function setCodeHosts(app: App, hosts: CodeHosts): void {
+  registries.set(app, hosts);
+}

@@ -1,0 +1,224 @@
+// The GitHub code host through @octokit/rest (ESM; bundled by esbuild, loaded through
+// require(esm) under tsx). Facts it relies on are in CODEHOST.md: reviews always pinned
+// with commit_id, the 422 own-PR refusal, combined status `pending` with total_count 0
+// meaning "no statuses", every list paginated. Head changes arrive by webhook only
+// (see webhook.ts), through `receivePullRequestEvent`.
+import { Octokit } from '@octokit/rest';
+import type { PrState, PullRequest } from '../../../shared/protocol/pr';
+import type { CodeHost, CreatePullRequest, CreateReview, HeadChangeListener, MergeResult, SetStatus } from '../codeHost';
+import { HeadEvents } from '../headEvents';
+import { checkComment, checkReview, checkStatus } from '../validate';
+import { asGithubError, ownPrRefusal } from './githubErrors';
+import { toCheck, toComment, toPr, toReview, toStatus } from './githubMap';
+import type { GhPull } from './githubMap';
+import { logger } from '../../util/log';
+
+const log = logger('github');
+const REQUEST_TIMEOUT_MS = 30_000;
+
+export interface GithubHostOptions {
+  project: string;
+  owner: string;
+  repo: string;
+  /** Opens PRs and merges (GITHUB_TOKEN or codehost.github.token). */
+  token: string;
+  /** Reviews, comments and statuses; a separate identity gets formal reviews on the service's own PRs. */
+  reviewerToken?: string;
+  /** API root; default https://api.github.com (the tests point it at a local fake). */
+  baseUrl?: string;
+  defaultBase: string;
+}
+
+function client(token: string, baseUrl?: string): Octokit {
+  return new Octokit({
+    auth: token,
+    baseUrl,
+    userAgent: 'svc',
+    log: { debug: () => undefined, info: () => undefined, warn: (m: string) => log.warn(m), error: (m: string) => log.error(m) },
+    request: { fetch: (url: string, init: RequestInit) => fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }) },
+  });
+}
+
+export class GithubHost implements CodeHost {
+  readonly kind = 'github' as const;
+  readonly project: string;
+  private readonly opener: Octokit;
+  private readonly reviewer: Octokit;
+  private readonly events = new HeadEvents();
+  private login?: Promise<string>;
+  private readonly repoArgs: { owner: string; repo: string };
+
+  constructor(private readonly o: GithubHostOptions) {
+    this.project = o.project;
+    this.repoArgs = { owner: o.owner, repo: o.repo };
+    this.opener = client(o.token, o.baseUrl);
+    this.reviewer = o.reviewerToken ? client(o.reviewerToken, o.baseUrl) : this.opener;
+  }
+
+  whoami(): Promise<string> {
+    this.login ??= this.reviewer.users.getAuthenticated().then(
+      (r) => r.data.login,
+      (e) => {
+        this.login = undefined;
+        throw asGithubError(e, 'read the authenticated user');
+      },
+    );
+    return this.login;
+  }
+
+  async createPullRequest(input: CreatePullRequest): Promise<PullRequest> {
+    try {
+      const r = await this.opener.pulls.create({ ...this.repoArgs, head: input.branch, base: input.base ?? this.o.defaultBase, title: input.title, body: input.body ?? '' });
+      return toPr(this.project, r.data as GhPull);
+    } catch (e) {
+      throw asGithubError(e, `open a PR for '${input.branch}'`);
+    }
+  }
+
+  async getPullRequest(ref: number | { branch: string }): Promise<PullRequest | undefined> {
+    if (typeof ref === 'number') {
+      try {
+        return toPr(this.project, (await this.opener.pulls.get({ ...this.repoArgs, pull_number: ref })).data as GhPull);
+      } catch (e) {
+        if ((e as { status?: number }).status === 404) return undefined;
+        throw asGithubError(e, `read PR #${ref}`);
+      }
+    }
+    const all = await this.pulls('all', `${this.o.owner}:${ref.branch}`);
+    return all.find((p) => p.state === 'open') ?? all.sort((a, b) => b.number - a.number)[0];
+  }
+
+  listPullRequests(opts: { state?: PrState | 'all' } = {}): Promise<PullRequest[]> {
+    return this.pulls(opts.state ?? 'open');
+  }
+
+  private async pulls(state: PrState | 'all', head?: string): Promise<PullRequest[]> {
+    try {
+      const apiState = state === 'merged' ? 'closed' : state;
+      const rows = await this.opener.paginate(this.opener.pulls.list, { ...this.repoArgs, state: apiState, head, per_page: 100 });
+      return rows.map((p) => toPr(this.project, p as GhPull)).filter((p) => state === 'all' || p.state === state);
+    } catch (e) {
+      throw asGithubError(e, 'list PRs');
+    }
+  }
+
+  async headSha(branch: string): Promise<string | null> {
+    try {
+      return (await this.opener.git.getRef({ ...this.repoArgs, ref: `heads/${branch}` })).data.object.sha;
+    } catch (e) {
+      if ((e as { status?: number }).status === 404) return null;
+      throw asGithubError(e, `read branch '${branch}'`);
+    }
+  }
+
+  async createReview(number: number, review: CreateReview) {
+    checkReview(review);
+    try {
+      const r = await this.reviewer.pulls.createReview({ ...this.repoArgs, pull_number: number, commit_id: review.commitId, event: review.event, body: review.body });
+      return toReview(r.data);
+    } catch (e) {
+      const own = ownPrRefusal(e, number, await this.whoami().catch(() => 'unknown'));
+      if (own) throw own;
+      throw asGithubError(e, `review PR #${number}`);
+    }
+  }
+
+  async listReviews(number: number) {
+    try {
+      return (await this.reviewer.paginate(this.reviewer.pulls.listReviews, { ...this.repoArgs, pull_number: number, per_page: 100 })).map(toReview);
+    } catch (e) {
+      throw asGithubError(e, `list the reviews of PR #${number}`);
+    }
+  }
+
+  async createComment(number: number, body: string) {
+    checkComment(body);
+    try {
+      return toComment((await this.reviewer.issues.createComment({ ...this.repoArgs, issue_number: number, body })).data);
+    } catch (e) {
+      throw asGithubError(e, `comment on PR #${number}`);
+    }
+  }
+
+  async listComments(number: number) {
+    try {
+      return (await this.reviewer.paginate(this.reviewer.issues.listComments, { ...this.repoArgs, issue_number: number, per_page: 100 })).map(toComment);
+    } catch (e) {
+      throw asGithubError(e, `list the comments of PR #${number}`);
+    }
+  }
+
+  async setStatus(sha: string, s: SetStatus) {
+    checkStatus(sha, s);
+    try {
+      const r = await this.reviewer.repos.createCommitStatus({ ...this.repoArgs, sha, state: s.state, context: s.context, description: s.description, target_url: s.targetUrl });
+      return toStatus(r.data);
+    } catch (e) {
+      throw asGithubError(e, `set status '${s.context}' on ${sha.slice(0, 7)}`);
+    }
+  }
+
+  /** The combined status, page by page; total_count 0 (reported as `pending`) means no statuses. */
+  async listStatuses(sha: string) {
+    try {
+      const out = [];
+      for (let page = 1; ; page++) {
+        const r = await this.reviewer.repos.getCombinedStatusForRef({ ...this.repoArgs, ref: sha, per_page: 100, page });
+        if (r.data.total_count === 0) return [];
+        out.push(...r.data.statuses.map(toStatus));
+        if (r.data.statuses.length === 0 || out.length >= r.data.total_count) break;
+      }
+      return out.sort((a, b) => a.context.localeCompare(b.context));
+    } catch (e) {
+      throw asGithubError(e, `read the statuses of ${sha.slice(0, 7)}`);
+    }
+  }
+
+  async listChecks(sha: string) {
+    const statuses = await this.listStatuses(sha);
+    try {
+      const runs = await this.reviewer.paginate(this.reviewer.checks.listForRef, { ...this.repoArgs, ref: sha, per_page: 100 });
+      return [...statuses.map((s) => ({ name: s.context, source: 'status' as const, state: s.state })), ...runs.map(toCheck)];
+    } catch (e) {
+      throw asGithubError(e, `read the check runs of ${sha.slice(0, 7)}`);
+    }
+  }
+
+  async mergePullRequest(number: number, opts: { sha: string }): Promise<MergeResult> {
+    try {
+      const r = await this.opener.pulls.merge({ ...this.repoArgs, pull_number: number, sha: opts.sha, merge_method: 'merge' });
+      return { sha: r.data.sha, method: 'merge' };
+    } catch (e) {
+      throw asGithubError(e, `merge PR #${number}`);
+    }
+  }
+
+  onHeadChange(fn: HeadChangeListener): () => void {
+    return this.events.on(fn);
+  }
+
+  /** A verified, first-seen `pull_request` delivery. Returns what was done, for the webhook's answer and log. */
+  receivePullRequestEvent(action: string, payload: PullRequestPayload): 'headChange' | 'ignored' {
+    const pr = payload.pull_request;
+    if (!pr || typeof pr.number !== 'number' || !pr.head?.sha || !pr.head.ref) return 'ignored';
+    let before: string | null = null;
+    let after = pr.head.sha;
+    if (action === 'synchronize') {
+      before = payload.before ?? null;
+      after = payload.after ?? pr.head.sha;
+    } else if (!['opened', 'reopened', 'ready_for_review'].includes(action)) return 'ignored';
+    if (before === after) return 'ignored';
+    this.events.emit({ project: this.project, number: pr.number, branch: pr.head.ref, before, after, source: 'webhook', action });
+    return 'headChange';
+  }
+
+  async close(): Promise<void> {}
+}
+
+export interface PullRequestPayload {
+  action?: string;
+  before?: string;
+  after?: string;
+  pull_request?: { number?: number; head?: { ref?: string; sha?: string } };
+  repository?: { full_name?: string };
+}

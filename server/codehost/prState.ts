@@ -1,0 +1,36 @@
+// A PR as `svc pr show`, merge and the review pipeline see it: the PR, its reviews,
+// comments and checks at the live head, the service's identity, and readiness computed
+// from them now (nothing stored).
+import { notFound, refused } from '../../shared/errors';
+import type { PrDetail, PullRequest } from '../../shared/protocol/pr';
+import type { CodeHost, MergeResult } from './codeHost';
+import { readiness } from './readiness';
+
+/** `12`, `#12` → that number; anything else is a head branch name. */
+export async function findPr(host: CodeHost, ref: string): Promise<PullRequest> {
+  const m = /^#?(\d{1,9})$/.exec(ref);
+  const pr = await host.getPullRequest(m ? Number(m[1]) : { branch: ref });
+  if (!pr) throw notFound('unknownPr', m ? `no PR #${m[1]} in project ${host.project}` : `no PR for branch '${ref}' in project ${host.project}`);
+  return pr;
+}
+
+export async function prDetail(host: CodeHost, pr: PullRequest): Promise<PrDetail> {
+  const [identity, reviews, comments, checks] = await Promise.all([
+    host.whoami(),
+    host.listReviews(pr.number),
+    host.listComments(pr.number),
+    pr.head ? host.listChecks(pr.head) : Promise.resolve([]),
+  ]);
+  return { codeHost: host.kind, identity, pr, reviews, comments, checks, readiness: readiness({ pr, identity, reviews, comments, checks }) };
+}
+
+/** Merges only a ready PR, and exactly the head readiness was computed for. */
+export async function mergeIfReady(host: CodeHost, ref: string): Promise<{ pr: PullRequest } & MergeResult> {
+  const detail = await prDetail(host, await findPr(host, ref));
+  const { pr } = detail;
+  if (!detail.readiness.ready) {
+    throw refused('notReady', `PR ${pr.project}#${pr.number} is not ready to merge:\n${detail.readiness.reasons.map((r) => `  - ${r}`).join('\n')}`);
+  }
+  const result = await host.mergePullRequest(pr.number, { sha: pr.head! });
+  return { pr: (await host.getPullRequest(pr.number)) ?? pr, ...result };
+}

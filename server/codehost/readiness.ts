@@ -1,0 +1,104 @@
+// Merge readiness, computed live on every read (spec rule 2; ARCHITECTURE §6; CODEHOST.md).
+// Pure: the caller fetches the PR, its reviews, comments and checks, and the service's
+// identity; nothing here is stored. Rules:
+// - per reviewer, the latest APPROVED / CHANGES_REQUESTED / DISMISSED review decides
+//   (COMMENTED and PENDING never do);
+// - an approval counts only if its commit_id is the head now and its author is not the
+//   PR's author;
+// - a marker comment `<!-- svc-verdict: … sha=… -->` counts only if the service's own
+//   identity wrote it (anyone can paste one); its latest marker decides like a review;
+// - a reviewer whose latest verdict is CHANGES_REQUESTED blocks, whatever commit it was
+//   for (as on GitHub, until that reviewer reviews again);
+// - checks green: every status / check run success, neutral or skipped (none at all is fine).
+import type { Check, Comment, PullRequest, Readiness, Review, Verdict } from '../../shared/protocol/pr';
+import { parseVerdictMarker } from './marker';
+
+export interface ReadinessInput {
+  pr: Pick<PullRequest, 'state' | 'draft' | 'author' | 'head' | 'branch'>;
+  /** The identity the service writes as (CodeHost.whoami). */
+  identity: string;
+  reviews: Review[];
+  comments: Comment[];
+  checks: Check[];
+}
+
+const GREEN = new Set(['success', 'neutral', 'skipped']);
+const PENDING = new Set(['pending', 'queued', 'in_progress', 'waiting', 'requested', 'expected']);
+
+export const short = (sha: string | null): string => (sha ? sha.slice(0, 7) : 'none');
+
+export function checksState(checks: Check[]): Readiness['checks'] {
+  if (checks.length === 0) return 'none';
+  if (checks.some((c) => !GREEN.has(c.state) && !PENDING.has(c.state))) return 'failing';
+  if (checks.some((c) => PENDING.has(c.state))) return 'pending';
+  return 'green';
+}
+
+/** The verdict that decides for each reviewer (formal reviews) plus the service's latest marker. */
+function deciding(input: ReadinessInput, notes: string[]): Verdict[] {
+  const latest = new Map<string, Review>();
+  for (const r of input.reviews) {
+    if (r.state === 'APPROVED' || r.state === 'CHANGES_REQUESTED' || r.state === 'DISMISSED') latest.set(r.author, r);
+  }
+  const out: Verdict[] = [];
+  for (const r of latest.values()) {
+    if (r.state === 'DISMISSED') continue;
+    if (r.author === input.pr.author) {
+      notes.push(`review #${r.id} by ${r.author} ignored: the PR's author`);
+      continue;
+    }
+    out.push({ by: r.author, state: r.state as Verdict['state'], sha: r.commitId, via: 'review', at: r.submittedAt ?? '', id: r.id });
+  }
+  let marker: Verdict | undefined;
+  for (const c of input.comments) {
+    const m = parseVerdictMarker(c.body);
+    if (!m) continue;
+    if (c.author !== input.identity) {
+      notes.push(`marker comment #${c.id} by ${c.author} ignored: not written by the service identity ${input.identity}`);
+      continue;
+    }
+    marker = { by: c.author, state: m.verdict, sha: m.sha, via: 'marker', at: c.createdAt, id: c.id };
+  }
+  if (marker) out.push(marker);
+  return out;
+}
+
+export function readiness(input: ReadinessInput): Readiness {
+  const { pr } = input;
+  const reasons: string[] = [];
+  const notes: string[] = [];
+  const verdicts = deciding(input, notes);
+  const head = pr.head;
+
+  if (pr.state !== 'open') reasons.push(`PR is ${pr.state}`);
+  if (pr.draft) reasons.push('PR is a draft');
+  if (!head) reasons.push(`head branch '${pr.branch}' is gone from the remote`);
+
+  const viaText = (v: Verdict) => (v.via === 'marker' ? `${v.by} (marker comment)` : v.by);
+  const approvals = verdicts.filter((v) => v.state === 'APPROVED' && head !== null && v.sha === head);
+  const blocking = verdicts.filter((v) => v.state === 'CHANGES_REQUESTED');
+  const staleApprovals = verdicts.filter((v) => v.state === 'APPROVED' && !approvals.includes(v));
+
+  for (const v of blocking) reasons.push(`changes requested by ${viaText(v)} at ${short(v.sha)}`);
+  if (head && approvals.length === 0) {
+    reasons.push(`no approval for the head ${short(head)}`);
+    for (const v of staleApprovals) reasons.push(`approval by ${viaText(v)} is for ${short(v.sha)}, not the head ${short(head)}`);
+  }
+
+  const checks = checksState(input.checks);
+  for (const c of input.checks) {
+    if (!GREEN.has(c.state)) reasons.push(`check '${c.name}' is ${c.state}`);
+  }
+
+  const latestVerdict = verdicts.reduce<Verdict | null>((best, v) => (best === null || v.at >= best.at ? v : best), null);
+  return {
+    ready: reasons.length === 0,
+    reasons,
+    notes,
+    approvals,
+    blocking,
+    latestVerdict,
+    stale: latestVerdict !== null && latestVerdict.sha !== head,
+    checks,
+  };
+}

@@ -1,0 +1,43 @@
+// The environment of an agent process. Every agent gets SVC_CONVERSATION (its id),
+// SVC_HOME and PATH with the shim's folder first, so `svc …` inside it talks to this
+// daemon as that conversation — except bare (play) lanes, launched without service context.
+import * as path from 'node:path';
+import type { Profile } from '../harness/profiles';
+import { globToRegExp } from './names';
+
+export interface EnvInput {
+  convId: number;
+  convName: string;
+  bare: boolean;
+  extraEnv: Record<string, string> | null;
+  profile: Profile;
+  svcHome: string;
+  shimDir: string;
+  base: NodeJS.ProcessEnv;
+}
+
+const SERVICE_VARS = ['SVC_CONVERSATION', 'SVC_HOME', 'SVC_SCRIPT_FILE'];
+
+export function agentEnv(i: EnvInput): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...i.base };
+  for (const k of SERVICE_VARS) delete env[k];
+  Object.assign(env, i.profile.env, i.extraEnv ?? {});
+  const parts = (env.PATH ?? '').split(path.delimiter).filter((p) => p && path.resolve(p) !== path.resolve(i.shimDir));
+  if (i.bare) {
+    env.PATH = parts.join(path.delimiter);
+    for (const k of ['SVC_CONVERSATION', 'SVC_HOME']) delete env[k];
+  } else {
+    env.SVC_CONVERSATION = String(i.convId);
+    env.SVC_HOME = i.svcHome;
+    env.PATH = [i.shimDir, ...parts].join(path.delimiter);
+  }
+  const script = scriptFor(i.profile.scripts, i.convName);
+  if (script) env.SVC_SCRIPT_FILE = path.resolve(i.svcHome, script);
+  return env;
+}
+
+/** The script file of the first glob matching the conversation's name. */
+export function scriptFor(scripts: Record<string, string>, name: string): string | undefined {
+  for (const [glob, file] of Object.entries(scripts)) if (globToRegExp(glob).test(name)) return file;
+  return undefined;
+}

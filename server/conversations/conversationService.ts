@@ -1,0 +1,502 @@
+// The conversation layer every agent stands on (roots, lanes, successors, review and
+// work agents): rows, transcripts, one harness session per live conversation, and the
+// live facts the activity rule reads. Created once by registerConversations(app);
+// other features reach it with `conversations(app)`.
+//
+// API for other features (lanes, review):
+//   insert(opts) → row (synchronous, no process: call it inside your own db.transaction)
+//   start(id) · create(opts) = insert + start · waitStarted(id, ms) → 'alive'|'failed'|'ended'|'timeout'
+//   get(id) · resolve(ref) (`#id`, id, name, `conv-<name>`; throws notFound) · list()
+//   facts(id) → {alive, working, needsYou, idleSince?, lastTurnEndedAt?} · activity(row, now?)
+//   tell(id, text, {force?}) · answer(id, a) · stop(id, {timeoutMs?, kill?}) → {stopped}
+//   archive(id) · unarchive(id) · resume(id) · recordSpawnError(id, msg) · addTellGuard(fn)
+//   outputLines(ref, n) · cost(id) · effectiveLauncher(id)
+//   events: 'changed' | 'started' | 'ended' | 'spawnError' | 'turnEnded' (id: number); onChanged(fn) → unsubscribe
+import { EventEmitter } from 'node:events';
+import * as path from 'node:path';
+import { activityOf } from '../../shared/activity';
+import type { Activity } from '../../shared/activity';
+import { conflict, notFound } from '../../shared/errors';
+import type { ConversationInfo, ConversationKind, OpenAsk } from '../../shared/protocol/conversations';
+import { SVC_VERSION } from '../../shared/version';
+import type { App } from '../app';
+import type { Answer } from '../harness/asks';
+import { HarnessSession } from '../harness/harnessSession';
+import { resolveProfile } from '../harness/profiles';
+import type { Profile } from '../harness/profiles';
+import { logger } from '../util/log';
+import { agentEnv } from './agentEnv';
+import { ConversationStore } from './conversationStore';
+import type { ConversationRow } from './conversationStore';
+import { checkName, slugify, uniqueName } from './names';
+import { lastLines } from './transcriptText';
+import { TranscriptStore } from './transcriptStore';
+
+const log = logger('conversations');
+
+export type { ConversationRow } from './conversationStore';
+
+export interface CreateOptions {
+  kind: ConversationKind;
+  name?: string;
+  title: string;
+  project?: string | null;
+  cwd: string;
+  harness: string;
+  model: string;
+  effort?: string | null;
+  parentId?: number | null;
+  issueId?: string | null;
+  /** The first message. */
+  prompt: string;
+  /** Extra environment for the agent (e.g. SVC_REVIEW_* for reviewers). */
+  extraEnv?: Record<string, string>;
+  /** Play lanes: launched without service context (no SVC_CONVERSATION, SVC_HOME, shim on PATH). */
+  bare?: boolean;
+}
+
+export interface LiveFacts {
+  alive: boolean;
+  working: boolean;
+  needsYou: boolean;
+  /** When the agent last became idle (alive, no turn, no ask); undefined unless idle. */
+  idleSince?: number;
+  lastTurnEndedAt?: number;
+}
+
+export type StartOutcome = 'alive' | 'failed' | 'ended' | 'timeout';
+export type TellGuard = (row: ConversationRow, opts: { force: boolean }) => void;
+type EventName = 'changed' | 'started' | 'ended' | 'spawnError' | 'turnEnded' | 'transcript';
+
+const services = new WeakMap<App, ConversationService>();
+
+/** The conversation service of this daemon (registered by registerConversations). */
+export function conversations(app: App): ConversationService {
+  const s = services.get(app);
+  if (!s) throw new Error('the conversations feature is not registered');
+  return s;
+}
+
+export function setConversations(app: App, s: ConversationService): void {
+  services.set(app, s);
+}
+
+export class ConversationService extends EventEmitter {
+  readonly store: ConversationStore;
+  readonly transcript: TranscriptStore;
+  private readonly sessions = new Map<number, HarnessSession>();
+  private readonly wasAlive = new Set<HarnessSession>();
+  private readonly guards: TellGuard[] = [];
+
+  constructor(private readonly app: App) {
+    super();
+    this.setMaxListeners(0);
+    this.store = new ConversationStore(app.db);
+    this.transcript = new TranscriptStore(app.db, () => app.now(), (ids) => {
+      for (const id of ids) {
+        this.emit('transcript', id);
+        app.notify({ topic: 'transcript', id });
+      }
+    });
+  }
+
+  // ---- rows ----------------------------------------------------------------------------
+
+  get(id: number): ConversationRow | undefined {
+    return this.store.get(id);
+  }
+
+  /** `#id`, id, name or `conv-<name>`; throws notFound. */
+  resolve(ref: string | number): ConversationRow {
+    const r = String(ref).trim();
+    const idMatch = /^#?(\d+)$/.exec(r);
+    const row = (idMatch ? this.store.get(Number(idMatch[1])) : undefined) ?? this.store.byName(r) ?? (r.startsWith('conv-') ? this.store.byName(r.slice(5)) : undefined);
+    if (!row) throw notFound('unknownConversation', `no conversation '${r}' (give #id, id, name or conv-<name>; see svc conv list)`);
+    return row;
+  }
+
+  list(opts: { archived?: boolean } = {}): ConversationRow[] {
+    return this.store.all(opts);
+  }
+
+  /** Inserts the row only (no process), so a caller can do it inside its own transaction. */
+  insert(o: CreateOptions): ConversationRow {
+    this.profile(o.harness); // an unknown harness is refused here, before any row exists
+    let name: string;
+    if (o.name) {
+      checkName(o.name);
+      const taken = this.store.byName(o.name);
+      if (taken) throw conflict('nameTaken', `conversation name '${o.name}' is taken by #${taken.id}`);
+      name = o.name;
+    } else name = uniqueName(slugify(o.title || o.prompt.split('\n')[0]), (n) => this.store.nameTaken(n));
+    const row = this.store.insert({
+      name,
+      title: o.title,
+      kind: o.kind,
+      parentId: o.parentId ?? null,
+      project: o.project ?? null,
+      cwd: path.resolve(o.cwd),
+      harness: o.harness,
+      model: o.model,
+      effort: o.effort ?? null,
+      issueId: o.issueId ?? null,
+      bare: o.bare ?? false,
+      extraEnv: o.extraEnv ?? null,
+      firstPrompt: o.prompt,
+      createdAt: this.app.now(),
+    });
+    this.changed(row.id);
+    return row;
+  }
+
+  create(o: CreateOptions): ConversationRow {
+    const row = this.insert(o);
+    this.start(row.id);
+    return row;
+  }
+
+  /** Spawns the harness of an inserted conversation (its first prompt follows once the session is open). */
+  start(id: number): void {
+    const row = this.mustGet(id);
+    this.spawn(row, { firstPrompt: row.firstPrompt });
+  }
+
+  /** Restarts a stopped conversation: reattach where the agent offers it, else a fresh session told it continues. */
+  resume(id: number): void {
+    const row = this.mustGet(id);
+    const s = this.sessions.get(id);
+    if (s && s.phase !== 'dead') throw conflict('alreadyRunning', `conversation #${row.id} (${row.name}) is already running`);
+    this.store.update(id, { endedAt: null, exitStatus: null, spawnError: null, archivedAt: null });
+    this.transcript.append(id, 'lifecycle', { event: 'resume', text: 'resume requested' });
+    if (row.startedAt === null) this.spawn(this.mustGet(id), { firstPrompt: row.firstPrompt });
+    else this.spawn(this.mustGet(id), { resume: { sessionId: row.sessionId, continuation: this.continuation(row) } });
+  }
+
+  recordSpawnError(id: number, message: string): void {
+    this.store.update(id, { spawnError: message, endedAt: this.app.now() });
+    this.transcript.append(id, 'lifecycle', { event: 'spawnError', text: `failed to start: ${message}` });
+    this.fire('spawnError', id);
+  }
+
+  // ---- live facts ------------------------------------------------------------------------
+
+  facts(id: number): LiveFacts {
+    const s = this.sessions.get(id);
+    if (!s || s.phase !== 'alive') return { alive: false, working: false, needsYou: false };
+    return { alive: true, working: s.working, needsYou: s.needsYou, idleSince: s.idleSince, lastTurnEndedAt: s.lastTurnEndedAt };
+  }
+
+  activity(row: ConversationRow, now = this.app.now()): Activity {
+    const f = this.facts(row.id);
+    return activityOf({
+      spawnError: row.spawnError !== null,
+      alive: f.alive,
+      needsYou: f.needsYou,
+      working: f.working,
+      ended: row.endedAt !== null,
+      archived: row.archivedAt !== null,
+      createdAt: row.createdAt,
+      now,
+    });
+  }
+
+  openAsk(id: number): OpenAsk | null {
+    return this.sessions.get(id)?.openAsk()?.info ?? null;
+  }
+
+  cost(id: number): { amount: number; currency: string } | null {
+    const row = this.store.get(id);
+    return row && row.costAmount !== null ? { amount: row.costAmount, currency: row.costCurrency ?? 'USD' } : null;
+  }
+
+  info(row: ConversationRow, now = this.app.now()): ConversationInfo {
+    const s = this.sessions.get(row.id);
+    return {
+      id: row.id,
+      name: row.name,
+      title: row.title,
+      kind: row.kind,
+      parentId: row.parentId,
+      project: row.project,
+      cwd: row.cwd,
+      harness: row.harness,
+      model: row.model,
+      effort: row.effort,
+      issueId: row.issueId,
+      activity: this.activity(row, now),
+      alive: this.facts(row.id).alive,
+      archived: row.archivedAt !== null,
+      createdAt: row.createdAt,
+      startedAt: row.startedAt,
+      endedAt: row.endedAt,
+      exitStatus: row.exitStatus,
+      spawnError: row.spawnError,
+      cost: row.costAmount !== null ? { amount: row.costAmount, currency: row.costCurrency ?? 'USD' } : null,
+      queued: s?.queued ?? 0,
+      ask: this.openAsk(row.id),
+    };
+  }
+
+  /** Resolves when the conversation is alive, failed, ended, or `timeoutMs` passed (event-driven). */
+  waitStarted(id: number, timeoutMs: number, signal?: AbortSignal): Promise<StartOutcome> {
+    const check = (): StartOutcome | undefined => {
+      const row = this.store.get(id);
+      if (!row) return 'ended';
+      if (row.spawnError !== null) return 'failed';
+      const s = this.sessions.get(id);
+      if (s && (s.alive || this.wasAlive.has(s))) return 'alive';
+      if (row.endedAt !== null) return 'ended';
+      return undefined;
+    };
+    const now = check();
+    if (now) return Promise.resolve(now);
+    return new Promise((resolve) => {
+      const done = (o: StartOutcome) => {
+        clearTimeout(timer);
+        this.off('changed', onChange);
+        signal?.removeEventListener('abort', onAbort);
+        resolve(o);
+      };
+      const onChange = (changedId: number) => {
+        if (changedId !== id) return;
+        const o = check();
+        if (o) done(o);
+      };
+      const onAbort = () => done('timeout');
+      const timer = setTimeout(() => done('timeout'), timeoutMs);
+      this.on('changed', onChange);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  onChanged(fn: (id: number) => void): () => void {
+    this.on('changed', fn);
+    return () => this.off('changed', fn);
+  }
+
+  // ---- talking to agents -----------------------------------------------------------------
+
+  addTellGuard(guard: TellGuard): void {
+    this.guards.push(guard);
+  }
+
+  tell(id: number, text: string, opts: { force?: boolean } = {}): { delivered: 'now' | 'queued'; ahead: number } {
+    const row = this.mustGet(id);
+    for (const g of this.guards) g(row, { force: opts.force ?? false });
+    const s = this.sessions.get(id);
+    if (!s || s.phase === 'dead' || row.endedAt !== null || row.spawnError !== null) {
+      throw conflict('notRunning', `conversation #${row.id} (${row.name}) is not running (${this.activity(row)}); resume it with svc conv resume #${row.id}`);
+    }
+    return s.tell(text);
+  }
+
+  answer(id: number, a: Answer): OpenAsk {
+    const row = this.mustGet(id);
+    const s = this.sessions.get(id);
+    if (!s || !s.alive || !s.openAsk()) throw conflict('noOpenAsk', `conversation #${row.id} (${row.name}) has no open request to answer`);
+    return s.answer(a).info;
+  }
+
+  /** The stop door. Never SIGKILLs unless `kill` (a person escalating). */
+  async stop(id: number, opts: { timeoutMs?: number; kill?: boolean } = {}): Promise<{ stopped: boolean }> {
+    const row = this.mustGet(id);
+    const s = this.sessions.get(id);
+    if (!s) {
+      if (row.endedAt === null && row.spawnError === null) {
+        this.store.update(id, { endedAt: this.app.now(), exitStatus: 'stopped before it started' });
+        this.fire('ended', id);
+      }
+      return { stopped: true };
+    }
+    if (s.phase !== 'dead') this.transcript.append(id, 'lifecycle', { event: 'stop', text: `stop requested${opts.kill ? ' (kill allowed)' : ''}` });
+    const stopped = await s.stop(opts);
+    return { stopped };
+  }
+
+  archive(id: number): void {
+    const row = this.mustGet(id);
+    const s = this.sessions.get(id);
+    if (s && s.phase !== 'dead') throw conflict('stillRunning', `conversation #${row.id} (${row.name}) is still running; stop it first (svc conv stop #${row.id})`);
+    if (row.archivedAt !== null) return;
+    if (row.endedAt === null && row.spawnError === null) this.store.update(id, { endedAt: this.app.now(), exitStatus: row.exitStatus ?? 'archived' });
+    this.store.update(id, { archivedAt: this.app.now() });
+    this.changed(id);
+  }
+
+  unarchive(id: number): void {
+    this.mustGet(id);
+    this.store.update(id, { archivedAt: null });
+    this.changed(id);
+  }
+
+  /** The agent's recent output as text lines (prompts, messages, tool output). */
+  outputLines(ref: string | number, n: number): string[] {
+    const row = typeof ref === 'number' ? this.mustGet(ref) : this.resolve(ref);
+    let limit = Math.max(200, n * 3);
+    for (;;) {
+      const rows = this.transcript.tail(row.id, limit);
+      const lines = lastLines(rows, n);
+      if (lines.length >= n || rows.length < limit) return lines;
+      limit *= 4;
+    }
+  }
+
+  /** Following parent links from a successor until a lane or a root (spec glossary). */
+  effectiveLauncher(id: number): ConversationRow {
+    let row = this.mustGet(id);
+    const seen = new Set<number>();
+    while (row.kind === 'successor' && row.parentId !== null && !seen.has(row.id)) {
+      seen.add(row.id);
+      row = this.mustGet(row.parentId);
+    }
+    return row;
+  }
+
+  /** Counts for daemon/status. */
+  counts(): { conversations: number; live: number } {
+    const now = this.app.now();
+    const live = this.store.unsettled().filter((r) => {
+      const a = this.activity(r, now);
+      return a === 'starting' || a === 'idle' || a === 'working' || a === 'needs-you';
+    }).length;
+    return { conversations: this.store.count(), live };
+  }
+
+  /** At daemon start: agents of a previous daemon are gone (they exit on stdin EOF). */
+  settleAfterRestart(): void {
+    const now = this.app.now();
+    for (const r of this.store.unsettled()) {
+      this.store.update(r.id, { endedAt: now, exitStatus: 'daemon restarted' });
+      this.transcript.append(r.id, 'lifecycle', { event: 'ended', text: 'the daemon restarted; the agent is gone (svc conv resume continues it)' });
+    }
+    this.transcript.flush();
+  }
+
+  /** Graceful daemon stop: every live agent through the stop door, in parallel. */
+  async stopAll(timeoutMs = 10_000): Promise<void> {
+    const live = [...this.sessions.entries()].filter(([, s]) => s.phase !== 'dead');
+    await Promise.all(live.map(([id]) => this.stop(id, { timeoutMs }).catch((e) => log.error(`stop #${id} failed`, e))));
+    await Promise.all(live.map(([, s]) => Promise.race([s.processGone, new Promise((r) => setTimeout(r, 1000))])));
+    this.transcript.flush();
+  }
+
+  // ---- internals -----------------------------------------------------------------------
+
+  private mustGet(id: number): ConversationRow {
+    const row = this.store.get(id);
+    if (!row) throw notFound('unknownConversation', `no conversation #${id}`);
+    return row;
+  }
+
+  private configFileShown(): string {
+    const home = process.env.HOME;
+    const file = this.app.paths.config;
+    return home && file.startsWith(home + path.sep) ? `~${file.slice(home.length)}` : file;
+  }
+
+  private profile(harness: string): Profile {
+    return resolveProfile(harness, this.app.config.config(), this.app.distDir, this.configFileShown());
+  }
+
+  private continuation(row: ConversationRow): string {
+    const tail = this.outputLines(row.id, 80).join('\n');
+    return [
+      `You are continuing conversation #${row.id} (${row.name}) after its agent was restarted; the earlier session could not be reattached.`,
+      `Working directory: ${row.cwd}. The conversation so far ended with:`,
+      '',
+      '```text',
+      tail,
+      '```',
+      '',
+      'Continue from there. The full transcript: svc conv log ' + `#${row.id} --lines 1000`,
+    ].join('\n');
+  }
+
+  private spawn(row: ConversationRow, what: { firstPrompt?: string; resume?: { sessionId: string | null; continuation: string } }): void {
+    const existing = this.sessions.get(row.id);
+    if (existing && existing.phase !== 'dead') throw conflict('alreadyRunning', `conversation #${row.id} (${row.name}) is already running`);
+    const profile = this.profile(row.harness);
+    const env = agentEnv({
+      convId: row.id,
+      convName: row.name,
+      bare: row.bare,
+      extraEnv: row.extraEnv,
+      profile,
+      svcHome: this.app.paths.home,
+      shimDir: path.join(this.app.distDir, '..', 'bin'),
+      base: process.env,
+    });
+    const id = row.id;
+    const now = () => this.app.now();
+    const session: HarnessSession = new HarnessSession(
+      {
+        profile,
+        cwd: row.cwd,
+        env,
+        model: row.model,
+        effort: row.effort,
+        logFile: path.join(this.app.paths.agents, `conv-${row.name}`, 'harness.log'),
+        configFileShown: this.configFileShown(),
+        clientVersion: SVC_VERSION,
+        firstPrompt: what.firstPrompt,
+        resume: what.resume,
+      },
+      {
+        transcript: (kind, payload) => this.transcript.append(id, kind, payload),
+        alive: (sessionId) => {
+          this.wasAlive.add(session);
+          this.store.update(id, { sessionId, startedAt: now() });
+          this.transcript.append(id, 'lifecycle', { event: 'started', text: `${row.harness} agent started (model ${row.model}${row.effort ? `, effort ${row.effort}` : ''})` });
+          this.fire('started', id);
+        },
+        spawnError: (message) => this.recordSpawnError(id, message),
+        ended: (exitStatus) => {
+          this.safely(() => this.store.update(id, { endedAt: now(), exitStatus }));
+          this.fire('ended', id);
+          // The connection closes ~2 ms before `exit`: record the real exit status once known.
+          void Promise.race([session.processGone, new Promise((r) => setTimeout(r, 2000))]).then(() => {
+            const real = session.exitStatus() ?? exitStatus;
+            this.safely(() => {
+              if (real !== exitStatus) this.store.update(id, { exitStatus: real });
+              this.transcript.append(id, 'lifecycle', { event: 'ended', text: `agent ended (${real})` });
+            });
+          });
+        },
+        state: () => this.changed(id),
+        turnEnded: () => this.fire('turnEnded', id),
+        usage: (u) => {
+          this.safely(() =>
+            this.store.update(id, {
+              contextUsed: u.used ?? null,
+              contextSize: u.size ?? null,
+              ...(u.cost ? { costAmount: u.cost.amount, costCurrency: u.cost.currency } : {}),
+            }),
+          );
+        },
+      },
+      now,
+    );
+    this.sessions.set(id, session);
+    this.transcript.append(id, 'lifecycle', { event: 'spawn', text: `starting ${row.harness} in ${row.cwd}` });
+    this.changed(id);
+    void session.run();
+  }
+
+  private fire(event: EventName, id: number): void {
+    if (event !== 'changed') this.emit(event, id);
+    this.changed(id);
+  }
+
+  private changed(id: number): void {
+    this.emit('changed', id);
+    this.app.notify({ topic: 'conversations', id });
+  }
+
+  private safely(fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      log.warn(`store write failed: ${(e as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,158 @@
+// Conversation rows in the store. Plain synchronous SQL so callers can insert inside
+// their own db.transaction (lanes check "no other live lane" and insert atomically).
+import type { ConversationKind } from '../../shared/protocol/conversations';
+import type { Db } from '../store/db';
+import './migrations';
+
+export interface ConversationRow {
+  id: number;
+  name: string;
+  title: string;
+  kind: ConversationKind;
+  parentId: number | null;
+  project: string | null;
+  cwd: string;
+  harness: string;
+  model: string;
+  effort: string | null;
+  issueId: string | null;
+  /** Launched without service context (play lanes). */
+  bare: boolean;
+  /** Extra environment for the agent (reviewers' SVC_REVIEW_* and the like). */
+  extraEnv: Record<string, string> | null;
+  firstPrompt: string;
+  sessionId: string | null;
+  createdAt: number;
+  startedAt: number | null;
+  endedAt: number | null;
+  exitStatus: string | null;
+  spawnError: string | null;
+  archivedAt: number | null;
+  costAmount: number | null;
+  costCurrency: string | null;
+  contextUsed: number | null;
+  contextSize: number | null;
+}
+
+const SELECT = `SELECT id, name, title, kind, parent_id AS parentId, project, cwd, harness, model, effort,
+  issue_id AS issueId, bare, extra_env AS extraEnv, first_prompt AS firstPrompt, session_id AS sessionId,
+  created_at AS createdAt, started_at AS startedAt, ended_at AS endedAt, exit_status AS exitStatus,
+  spawn_error AS spawnError, archived_at AS archivedAt, cost_amount AS costAmount, cost_currency AS costCurrency,
+  context_used AS contextUsed, context_size AS contextSize FROM conversations`;
+
+type Raw = Omit<ConversationRow, 'bare' | 'extraEnv'> & { bare: number; extraEnv: string | null };
+
+function fix(r: Raw | undefined): ConversationRow | undefined {
+  if (!r) return undefined;
+  return { ...r, bare: r.bare === 1, extraEnv: r.extraEnv ? (JSON.parse(r.extraEnv) as Record<string, string>) : null };
+}
+
+export interface RowInsert {
+  name: string;
+  title: string;
+  kind: ConversationKind;
+  parentId: number | null;
+  project: string | null;
+  cwd: string;
+  harness: string;
+  model: string;
+  effort: string | null;
+  issueId: string | null;
+  bare: boolean;
+  extraEnv: Record<string, string> | null;
+  firstPrompt: string;
+  createdAt: number;
+}
+
+/** Columns the lifecycle updates; everything else is written once at insert. */
+export type RowPatch = Partial<
+  Pick<
+    ConversationRow,
+    'sessionId' | 'startedAt' | 'endedAt' | 'exitStatus' | 'spawnError' | 'archivedAt' | 'costAmount' | 'costCurrency' | 'contextUsed' | 'contextSize'
+  >
+>;
+
+const COLUMN: Record<keyof RowPatch, string> = {
+  sessionId: 'session_id',
+  startedAt: 'started_at',
+  endedAt: 'ended_at',
+  exitStatus: 'exit_status',
+  spawnError: 'spawn_error',
+  archivedAt: 'archived_at',
+  costAmount: 'cost_amount',
+  costCurrency: 'cost_currency',
+  contextUsed: 'context_used',
+  contextSize: 'context_size',
+};
+
+export class ConversationStore {
+  private readonly byIdStmt;
+  private readonly byNameStmt;
+
+  constructor(private readonly db: Db) {
+    this.byIdStmt = db.prepare(`${SELECT} WHERE id = ?`);
+    this.byNameStmt = db.prepare(`${SELECT} WHERE name = ?`);
+  }
+
+  get(id: number): ConversationRow | undefined {
+    return fix(this.byIdStmt.get(id) as Raw | undefined);
+  }
+
+  byName(name: string): ConversationRow | undefined {
+    return fix(this.byNameStmt.get(name) as Raw | undefined);
+  }
+
+  nameTaken(name: string): boolean {
+    return this.db.prepare('SELECT 1 FROM conversations WHERE name = ?').get(name) !== undefined;
+  }
+
+  all(opts: { archived?: boolean } = {}): ConversationRow[] {
+    const where = opts.archived ? '' : ' WHERE archived_at IS NULL';
+    return (this.db.prepare(`${SELECT}${where} ORDER BY id`).all() as Raw[]).map((r) => fix(r)!);
+  }
+
+  children(parentId: number): ConversationRow[] {
+    return (this.db.prepare(`${SELECT} WHERE parent_id = ? ORDER BY id`).all(parentId) as Raw[]).map((r) => fix(r)!);
+  }
+
+  /** Rows with no recorded end and no spawn error: the ones a daemon restart must settle. */
+  unsettled(): ConversationRow[] {
+    return (this.db.prepare(`${SELECT} WHERE ended_at IS NULL AND spawn_error IS NULL ORDER BY id`).all() as Raw[]).map((r) => fix(r)!);
+  }
+
+  count(): number {
+    return this.db.prepare('SELECT COUNT(*) FROM conversations').pluck().get() as number;
+  }
+
+  insert(r: RowInsert): ConversationRow {
+    const info = this.db
+      .prepare(
+        `INSERT INTO conversations (name, title, kind, parent_id, project, cwd, harness, model, effort, issue_id, bare, extra_env, first_prompt, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        r.name,
+        r.title,
+        r.kind,
+        r.parentId,
+        r.project,
+        r.cwd,
+        r.harness,
+        r.model,
+        r.effort,
+        r.issueId,
+        r.bare ? 1 : 0,
+        r.extraEnv ? JSON.stringify(r.extraEnv) : null,
+        r.firstPrompt,
+        r.createdAt,
+      );
+    return this.get(Number(info.lastInsertRowid))!;
+  }
+
+  update(id: number, patch: RowPatch): void {
+    const keys = Object.keys(patch) as (keyof RowPatch)[];
+    if (keys.length === 0) return;
+    const sets = keys.map((k) => `${COLUMN[k]} = ?`).join(', ');
+    this.db.prepare(`UPDATE conversations SET ${sets} WHERE id = ?`).run(...keys.map((k) => patch[k] ?? null), id);
+  }
+}

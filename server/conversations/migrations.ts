@@ -1,0 +1,55 @@
+// Conversations and their transcripts. No activity is stored: it is computed on every
+// read from the row plus the live harness facts held in memory (shared/activity.ts).
+import { registerMigrations } from '../store/migrations';
+
+registerMigrations(
+  {
+    id: 101,
+    name: 'conversations',
+    sql: `
+      CREATE TABLE conversations (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL UNIQUE,
+        title TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('root','lane','successor','agent')),
+        parent_id INTEGER REFERENCES conversations(id),
+        project TEXT,
+        cwd TEXT NOT NULL,
+        harness TEXT NOT NULL,
+        model TEXT NOT NULL,
+        effort TEXT,
+        issue_id TEXT,
+        bare INTEGER NOT NULL DEFAULT 0,
+        extra_env TEXT,
+        first_prompt TEXT NOT NULL,
+        session_id TEXT,
+        created_at INTEGER NOT NULL,
+        started_at INTEGER,
+        ended_at INTEGER,
+        exit_status TEXT,
+        spawn_error TEXT,
+        archived_at INTEGER,
+        cost_amount REAL,
+        cost_currency TEXT,
+        context_used INTEGER,
+        context_size INTEGER
+      );
+      CREATE INDEX conversations_by_parent ON conversations (parent_id);
+      CREATE INDEX conversations_by_issue ON conversations (issue_id);
+    `,
+  },
+  {
+    id: 102,
+    name: 'transcript',
+    sql: `
+      CREATE TABLE transcript (
+        conv_id INTEGER NOT NULL REFERENCES conversations(id),
+        seq INTEGER NOT NULL,
+        at INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        PRIMARY KEY (conv_id, seq)
+      ) WITHOUT ROWID;
+    `,
+  },
+);

@@ -1,0 +1,39 @@
+// Conversation names: unique slugs. A name is never all digits (that reads as an id)
+// and never starts with `#` or `conv-` (those are reference prefixes).
+import { usageError } from '../../shared/errors';
+
+export const NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,79}$/;
+
+export function slugify(text: string, max = 40): string {
+  const s = text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, max)
+    .replace(/-+$/g, '');
+  return s || 'conversation';
+}
+
+export function checkName(name: string): void {
+  if (!NAME_PATTERN.test(name)) throw usageError('badName', `conversation name '${name}' must match ${NAME_PATTERN.source}`);
+  if (/^\d+$/.test(name)) throw usageError('badName', `conversation name '${name}' must not be all digits (that reads as an id)`);
+  if (name.startsWith('conv-')) throw usageError('badName', `conversation name '${name}' must not start with 'conv-' (that prefix is how names are referenced)`);
+}
+
+/** `base`, else `base-2`, `base-3`, … whichever is free. */
+export function uniqueName(base: string, taken: (n: string) => boolean): string {
+  let b = base;
+  if (/^\d+$/.test(b)) b = `c${b}`;
+  if (b.startsWith('conv-')) b = b.slice(5) || 'conversation';
+  if (!taken(b)) return b;
+  for (let i = 2; ; i++) {
+    const n = `${b}-${i}`;
+    if (!taken(n)) return n;
+  }
+}
+
+/** Converts a glob (`*`, `?`) to an anchored regular expression. */
+export function globToRegExp(glob: string): RegExp {
+  const re = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${re}$`);
+}

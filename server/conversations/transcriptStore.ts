@@ -1,0 +1,81 @@
+// The transcript: what the conversation view shows, appended in wire order. Rows are
+// queued and written in one transaction per event-loop turn, so a burst of streamed
+// chunks costs one fsync instead of one each (the store runs synchronous=FULL).
+import type { Db } from '../store/db';
+import './migrations';
+
+export interface TranscriptRow {
+  seq: number;
+  at: number;
+  kind: string;
+  payload: unknown;
+}
+
+interface Pending {
+  convId: number;
+  seq: number;
+  at: number;
+  kind: string;
+  payload: string;
+}
+
+export class TranscriptStore {
+  private readonly nextSeq = new Map<number, number>();
+  private pending: Pending[] = [];
+  private scheduled = false;
+  private readonly insertStmt;
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number,
+    /** Called after a flush with the conversations that got rows. */
+    private readonly onFlushed: (ids: Set<number>) => void,
+  ) {
+    this.insertStmt = db.prepare('INSERT INTO transcript (conv_id, seq, at, kind, payload) VALUES (?, ?, ?, ?, ?)');
+  }
+
+  /** Queues a row; returns its seq. Order of calls is the order of rows. */
+  append(convId: number, kind: string, payload: unknown): number {
+    let seq = this.nextSeq.get(convId);
+    if (seq === undefined) seq = ((this.db.prepare('SELECT MAX(seq) FROM transcript WHERE conv_id = ?').pluck().get(convId) as number | null) ?? 0) + 1;
+    this.nextSeq.set(convId, seq + 1);
+    this.pending.push({ convId, seq, at: this.now(), kind, payload: JSON.stringify(payload ?? null) });
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+    return seq;
+  }
+
+  flush(): void {
+    this.scheduled = false;
+    if (this.pending.length === 0) return;
+    const rows = this.pending;
+    this.pending = [];
+    this.db.transaction(() => {
+      for (const r of rows) this.insertStmt.run(r.convId, r.seq, r.at, r.kind, r.payload);
+    })();
+    this.onFlushed(new Set(rows.map((r) => r.convId)));
+  }
+
+  /** Rows after `afterSeq` (oldest first), at most `limit`. */
+  after(convId: number, afterSeq: number, limit = 100_000): TranscriptRow[] {
+    this.flush();
+    return this.decode(this.db.prepare('SELECT seq, at, kind, payload FROM transcript WHERE conv_id = ? AND seq > ? ORDER BY seq LIMIT ?').all(convId, afterSeq, limit));
+  }
+
+  /** The newest `limit` rows, oldest first. */
+  tail(convId: number, limit: number): TranscriptRow[] {
+    this.flush();
+    return this.decode(this.db.prepare('SELECT seq, at, kind, payload FROM transcript WHERE conv_id = ? ORDER BY seq DESC LIMIT ?').all(convId, limit)).reverse();
+  }
+
+  lastSeq(convId: number): number {
+    this.flush();
+    return (this.db.prepare('SELECT MAX(seq) FROM transcript WHERE conv_id = ?').pluck().get(convId) as number | null) ?? 0;
+  }
+
+  private decode(rows: unknown[]): TranscriptRow[] {
+    return (rows as { seq: number; at: number; kind: string; payload: string }[]).map((r) => ({ seq: r.seq, at: r.at, kind: r.kind, payload: JSON.parse(r.payload) }));
+  }
+}

@@ -1,0 +1,101 @@
+// Git for the daemon: the git CLI through execFile, judged by exit code. (simple-git
+// resolves a failed command whose stderr is empty, which turns `--quiet` probes into
+// false positives.) Never pass a user value where git could read an option: refs are
+// checked first and placed after `--end-of-options`.
+import { execFile } from 'node:child_process';
+import { usageError } from '../../shared/errors';
+
+export class GitError extends Error {
+  constructor(
+    readonly args: string[],
+    readonly code: number | null,
+    readonly stderr: string,
+  ) {
+    super(`git ${args.join(' ')} failed${code !== null ? ` (exit ${code})` : ''}: ${stderr.trim() || 'no message'}`);
+  }
+}
+
+export function git(cwd: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { cwd, maxBuffer: 256 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (err, stdout, stderr) => {
+      if (err) reject(new GitError(args, typeof err.code === 'number' ? err.code : null, String(stderr)));
+      else resolve(String(stdout));
+    });
+  });
+}
+
+export async function gitOk(cwd: string, args: string[]): Promise<boolean> {
+  try {
+    await git(cwd, args);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A user-given ref must not look like an option. */
+function refusedOptionLike(what: string, ref: string): void {
+  if (ref.startsWith('-')) throw usageError('badRef', `${what} '${ref}' looks like an option; refs cannot start with -`);
+  if (/[\0\n\r]/.test(ref)) throw usageError('badRef', `${what} contains a control character`);
+}
+
+/** Resolves a user-given commit-ish to a full SHA, or refuses it. */
+export async function resolveCommit(repo: string, ref: string, what: string): Promise<string> {
+  refusedOptionLike(what, ref);
+  try {
+    return (await git(repo, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`])).trim();
+  } catch {
+    throw usageError('badRef', `${what} '${ref}' is not a commit in ${repo}`);
+  }
+}
+
+/** Checks a user-given branch name with git check-ref-format. */
+export async function checkBranchName(repo: string, name: string): Promise<void> {
+  refusedOptionLike('branch', name);
+  if (!(await gitOk(repo, ['check-ref-format', '--branch', name]))) throw usageError('badRef', `'${name}' is not a valid branch name`);
+}
+
+export async function branchExists(repo: string, name: string): Promise<boolean> {
+  return gitOk(repo, ['show-ref', '--verify', '--quiet', `refs/heads/${name}`]);
+}
+
+export interface GitFacts {
+  branch: string | null;
+  headSha: string | null;
+  /** Commits ahead of upstream; null when there is no upstream. */
+  ahead: number | null;
+  dirty: boolean;
+  upstream: string | null;
+}
+
+/** Branch, head, ahead and dirty from one `git status --porcelain=v2 --branch`. */
+export async function gitFacts(dir: string): Promise<GitFacts> {
+  const out = await git(dir, ['--no-optional-locks', 'status', '--porcelain=v2', '--branch', '-z']);
+  const facts: GitFacts = { branch: null, headSha: null, ahead: null, dirty: false, upstream: null };
+  for (const entry of out.split('\0')) {
+    if (entry === '') continue;
+    if (entry.startsWith('# branch.oid ')) {
+      const oid = entry.slice('# branch.oid '.length);
+      facts.headSha = oid === '(initial)' ? null : oid;
+    } else if (entry.startsWith('# branch.head ')) {
+      const head = entry.slice('# branch.head '.length);
+      facts.branch = head === '(detached)' ? null : head;
+    } else if (entry.startsWith('# branch.upstream ')) {
+      facts.upstream = entry.slice('# branch.upstream '.length);
+    } else if (entry.startsWith('# branch.ab ')) {
+      facts.ahead = Number(/\+(\d+)/.exec(entry)?.[1] ?? 0);
+    } else if (!entry.startsWith('#')) {
+      facts.dirty = true;
+    }
+  }
+  return facts;
+}
+
+/** Serializes git mutations per repository (worktree add, fetch), which lock shared files. */
+const queues = new Map<string, Promise<unknown>>();
+export function serialized<T>(repo: string, fn: () => Promise<T>): Promise<T> {
+  const prev = queues.get(repo) ?? Promise.resolve();
+  const next = prev.then(fn, fn);
+  queues.set(repo, next.catch(() => undefined));
+  return next;
+}

@@ -1,0 +1,168 @@
+// One agent process in its own process group (ACP.md rule 2: signal the group, or a
+// shell's children keep the pipes open). Keeps the last 8 KB of stderr for spawn-error
+// messages and appends all of it to a log file beside the conversation's files.
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const STDERR_TAIL = 8 * 1024;
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export function describeExit(e: ExitInfo): string {
+  return e.signal ? `signal ${e.signal}` : `exit ${e.code ?? '?'}`;
+}
+
+/** Finds `command` the way spawn would: a path as is, a bare name on PATH. */
+export function findCommand(command: string, envPath: string | undefined, cwd: string): string | undefined {
+  const executable = (f: string) => {
+    try {
+      const st = fs.statSync(f);
+      return st.isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (command.includes('/')) {
+    const p = path.resolve(cwd, command);
+    return executable(p) ? p : undefined;
+  }
+  for (const dir of (envPath ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const p = path.join(dir, command);
+    if (executable(p)) return p;
+  }
+  return undefined;
+}
+
+/**
+ * Live (non-zombie) processes of process group `pgid`. On Linux read from /proc, because
+ * an orphan reparented to an init that reaps slowly stays a zombie that kill(-pgid, 0)
+ * still counts; elsewhere kill(-pgid, 0) decides (an empty list means gone).
+ */
+export function groupMembers(pgid: number): number[] {
+  if (process.platform !== 'linux') {
+    try {
+      process.kill(-pgid, 0);
+      return [pgid];
+    } catch {
+      return [];
+    }
+  }
+  const out: number[] = [];
+  let entries: string[] = [];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    if (!/^\d+$/.test(e)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses.
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (rest[0] !== 'Z' && Number(rest[2]) === pgid) out.push(Number(e));
+  }
+  return out;
+}
+
+export class AgentProcess {
+  readonly child: ChildProcessWithoutNullStreams;
+  private stderrTail = '';
+  private log?: number;
+  exit?: ExitInfo;
+  /** Resolves when the process has exited and its stdio closed. */
+  readonly closed: Promise<ExitInfo>;
+  /** Resolves with the spawn error (ENOENT, EACCES…), if spawning failed. */
+  spawnFailure?: NodeJS.ErrnoException;
+
+  constructor(command: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; logFile?: string }) {
+    if (opts.logFile) {
+      try {
+        fs.mkdirSync(path.dirname(opts.logFile), { recursive: true, mode: 0o700 });
+        this.log = fs.openSync(opts.logFile, 'a', 0o600);
+      } catch {
+        // the log is a convenience; the tail below is what messages use
+      }
+    }
+    this.child = spawn(command, args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stdin.on('error', () => undefined); // EPIPE after the agent exits
+    this.child.stderr.on('data', (d: Buffer) => {
+      this.stderrTail = (this.stderrTail + d.toString('utf8')).slice(-STDERR_TAIL);
+      if (this.log !== undefined) fs.writeSync(this.log, d);
+    });
+    this.closed = new Promise((resolve) => {
+      this.child.on('error', (e: NodeJS.ErrnoException) => {
+        this.spawnFailure ??= e;
+        if (this.child.pid === undefined) {
+          this.exit ??= { code: null, signal: null };
+          this.finish();
+          resolve(this.exit);
+        }
+      });
+      this.child.on('exit', (code, signal) => {
+        this.exit = { code, signal };
+      });
+      this.child.on('close', (code, signal) => {
+        this.exit ??= { code, signal };
+        this.finish();
+        resolve(this.exit);
+      });
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get exited(): boolean {
+    return this.exit !== undefined;
+  }
+
+  stderr(): string {
+    return this.stderrTail.trim();
+  }
+
+  /** Closes the agent's stdin: ACP agents exit on EOF. */
+  closeStdin(): void {
+    this.child.stdin.end();
+  }
+
+  /** Signals the whole process group; false when nothing is left to signal. */
+  signalGroup(sig: NodeJS.Signals): boolean {
+    const pid = this.child.pid;
+    if (pid === undefined) return false;
+    try {
+      process.kill(-pid, sig);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** True while any process of the agent's group still exists. */
+  groupAlive(): boolean {
+    const pid = this.child.pid;
+    return pid !== undefined && groupMembers(pid).length > 0;
+  }
+
+  private finish(): void {
+    if (this.log !== undefined) {
+      try {
+        fs.closeSync(this.log);
+      } catch {
+        // already closed
+      }
+      this.log = undefined;
+    }
+  }
+}

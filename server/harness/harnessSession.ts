@@ -1,0 +1,461 @@
+// One live ACP conversation: the agent process, the SDK client connection, and the live
+// facts (alive, working, needs-you, queued prompts) built from a tap on the decoded
+// stream in wire order (ACP.md rule 1). The startup sequence turns every failure into a
+// spawn error; the stop door is `stop()` (ARCHITECTURE §4).
+import * as fs from 'node:fs';
+import { Readable, Writable } from 'node:stream';
+import { client, ndJsonStream, RequestError } from '@agentclientprotocol/sdk';
+import type { AnyMessage, ClientConnection, SessionConfigOption, Stream } from '@agentclientprotocol/sdk';
+import { conflict } from '../../shared/errors';
+import { logger } from '../util/log';
+import { AgentProcess, describeExit, findCommand } from './agentProcess';
+import { askFromRequest, cancelledResponse, responseFor } from './asks';
+import type { Answer, Ask, AskResponse } from './asks';
+import { applyModelAndEffort } from './modelConfig';
+import type { Profile } from './profiles';
+import * as errs from './spawnErrors';
+import { SpawnError } from './spawnErrors';
+import { tapStream } from './wireTap';
+import type { Direction } from './wireTap';
+
+const log = logger('harness');
+
+export const INITIALIZE_TIMEOUT_MS = 30_000;
+export const SESSION_TIMEOUT_MS = 120_000;
+
+export interface SessionEvents {
+  transcript(kind: string, payload: unknown): void;
+  alive(sessionId: string): void;
+  spawnError(message: string): void;
+  /** The agent is gone after having been alive (or was stopped while starting). */
+  ended(exitStatus: string): void;
+  /** working, needs-you, queue or idle changed. */
+  state(): void;
+  turnEnded(stopReason: string | undefined, error: string | undefined): void;
+  usage(u: { used?: number; size?: number; cost?: { amount: number; currency: string } | null }): void;
+}
+
+export interface SessionPlan {
+  profile: Profile;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  model: string;
+  effort: string | null;
+  logFile?: string;
+  configFileShown: string;
+  clientVersion: string;
+  /** The first message (a new conversation) — absent on resume by load/resume. */
+  firstPrompt?: string;
+  /** Resume: reattach to `sessionId` if the agent offers it, else a fresh session told `continuation`. */
+  resume?: { sessionId: string | null; continuation: string };
+}
+
+type Phase = 'starting' | 'alive' | 'dead';
+type JsonRpcId = string | number | null;
+
+export class HarnessSession {
+  phase: Phase = 'starting';
+  /** A session/prompt is in flight (seen on the wire). */
+  working = false;
+  idleSince?: number;
+  lastTurnEndedAt?: number;
+  sessionId?: string;
+  readonly asks = new Map<string, Ask>();
+  private readonly queue: string[] = [];
+  private proc?: AgentProcess;
+  private conn?: ClientConnection;
+  private promptId?: string;
+  private firstPromptId?: string;
+  private replaying = false;
+  /** The next prompt sent is the conversation's first (auth errors on it are spawn errors). */
+  private nextPromptIsFirst = false;
+  private stopping = false;
+  private failed = false;
+  private readonly promptTexts = new Map<string, string>();
+
+  constructor(
+    private readonly plan: SessionPlan,
+    private readonly events: SessionEvents,
+    private readonly now: () => number,
+  ) {}
+
+  get alive(): boolean {
+    return this.phase === 'alive';
+  }
+
+  get needsYou(): boolean {
+    return this.asks.size > 0;
+  }
+
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  openAsk(): Ask | undefined {
+    return this.asks.values().next().value;
+  }
+
+  // ---- startup ---------------------------------------------------------------------
+
+  /** Runs the startup sequence; never throws (failures become the spawn error). */
+  async run(): Promise<void> {
+    try {
+      await this.startup();
+    } catch (e) {
+      if (e instanceof SpawnError) this.fail(e.message);
+      else {
+        log.error('startup failed', e);
+        this.fail(`harness '${this.plan.profile.name}': ${(e as Error)?.message ?? String(e)}`);
+      }
+    }
+  }
+
+  private async startup(): Promise<void> {
+    const { profile, cwd, configFileShown: cfg } = this.plan;
+    if (!isDir(cwd)) throw errs.missingCwd(profile, cwd);
+    const command = findCommand(profile.command, this.plan.env.PATH, cwd);
+    if (!command) throw errs.commandNotFound(profile, cfg);
+    if (this.stopping) return this.die('stopped before it started');
+    const proc = new AgentProcess(command, profile.args, { cwd, env: this.plan.env, logFile: this.plan.logFile });
+    this.proc = proc;
+    proc.closed.then((exit) => this.gone(describeExit(exit)));
+    if (proc.pid === undefined) {
+      await proc.closed;
+      const code = proc.spawnFailure?.code ?? 'unknown';
+      throw code === 'ENOENT' ? errs.commandNotFound(profile, cfg) : errs.notExecutable(profile, cfg, code);
+    }
+
+    const raw = ndJsonStream(Writable.toWeb(proc.child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(proc.child.stdout) as unknown as ReadableStream<Uint8Array>);
+    const stream: Stream = tapStream(raw, (dir, msg) => {
+      try {
+        this.onWire(dir, msg);
+      } catch (e) {
+        log.error('tap failed', e);
+      }
+    });
+    const app = client({ name: 'svc' })
+      .onRequest('session/request_permission', (ctx) => this.askHandler(ctx.requestId, ctx.signal) as Promise<never>)
+      .onRequest('elicitation/create', (ctx) => this.askHandler(ctx.requestId, ctx.signal) as Promise<never>)
+      .onNotification('session/update', () => undefined)
+      .onNotification('elicitation/complete', () => undefined);
+    const conn = app.connect(stream);
+    this.conn = conn;
+    conn.closed.then(() => this.gone(proc.exit ? describeExit(proc.exit) : 'connection closed'));
+
+    const init = await this.step('initialize', INITIALIZE_TIMEOUT_MS, () =>
+      conn.agent.request('initialize', {
+        protocolVersion: 1,
+        clientCapabilities: { elicitation: { form: {} } },
+        clientInfo: { name: 'svc', version: this.plan.clientVersion },
+      }),
+    );
+    const methods = (init.authMethods ?? []).map((m) => m.id);
+    if (profile.authMethod && methods.includes(profile.authMethod)) {
+      await this.step(`authenticate (${profile.authMethod})`, SESSION_TIMEOUT_MS, () => conn.agent.request('authenticate', { methodId: profile.authMethod! }));
+    }
+
+    let options: SessionConfigOption[] = [];
+    let firstPrompt = this.plan.firstPrompt;
+    let fresh = true;
+    const resume = this.plan.resume;
+    if (resume?.sessionId && !profile.preferFreshSession) {
+      const caps = init.agentCapabilities ?? {};
+      const sessionId = resume.sessionId;
+      try {
+        if (caps.loadSession) {
+          this.replaying = true;
+          const res = await this.step('session/load', SESSION_TIMEOUT_MS, () => conn.agent.request('session/load', { sessionId, cwd, mcpServers: [] }));
+          options = res?.configOptions ?? [];
+          this.sessionId = sessionId;
+          fresh = false;
+          this.events.transcript('lifecycle', { event: 'resumed', text: `resumed session ${sessionId} (session/load)` });
+        } else if (caps.sessionCapabilities?.resume) {
+          const res = await this.step('session/resume', SESSION_TIMEOUT_MS, () => conn.agent.request('session/resume', { sessionId, cwd }));
+          options = res?.configOptions ?? [];
+          this.sessionId = sessionId;
+          fresh = false;
+          this.events.transcript('lifecycle', { event: 'resumed', text: `resumed session ${sessionId} (session/resume)` });
+        }
+      } catch (e) {
+        if (!(e instanceof SpawnError) || this.proc?.exited) throw e;
+        this.events.transcript('notice', { text: `could not reattach to session ${sessionId} (${e.message}); starting a fresh session` });
+      } finally {
+        this.replaying = false;
+      }
+    }
+    if (fresh) {
+      const res = await this.step('session/new', SESSION_TIMEOUT_MS, () => conn.agent.request('session/new', { cwd, mcpServers: [] }));
+      this.sessionId = res.sessionId;
+      options = res.configOptions ?? [];
+      if (resume) {
+        firstPrompt = resume.continuation;
+        this.events.transcript('lifecycle', { event: 'resumed', text: 'resumed in a fresh session (the agent offers no reattach)' });
+      }
+    }
+    const sessionId = this.sessionId!;
+    const { notices } = await this.step('model and effort', SESSION_TIMEOUT_MS, () =>
+      applyModelAndEffort(conn.agent, sessionId, options, profile, this.plan.model, this.plan.effort),
+    );
+    for (const text of notices) this.events.transcript('notice', { text });
+    if (this.stopping || this.phase === 'dead') return;
+
+    this.phase = 'alive';
+    this.idleSince = this.now();
+    this.events.alive(sessionId);
+    if (firstPrompt !== undefined) this.queue.unshift(firstPrompt);
+    this.nextPromptIsFirst = firstPrompt !== undefined && !resume;
+    this.drain();
+  }
+
+  /** Awaits one startup request, turning death, timeouts and errors into spawn errors. */
+  private async step<T>(name: string, timeoutMs: number, send: () => Promise<T>): Promise<T> {
+    const { profile, configFileShown: cfg } = this.plan;
+    const proc = this.proc!;
+    let timer: NodeJS.Timeout | undefined;
+    const died = Symbol('died');
+    const timedOut = Symbol('timeout');
+    try {
+      const r = await Promise.race([
+        send(),
+        proc.closed.then(() => died),
+        this.conn!.closed.then(() => died),
+        new Promise<symbol>((res) => (timer = setTimeout(() => res(timedOut), timeoutMs))),
+      ]);
+      if (r === died) throw await this.earlyExit(name);
+      if (r === timedOut) throw errs.noAnswer(profile, name, Math.round(timeoutMs / 1000));
+      return r as T;
+    } catch (e) {
+      if (e instanceof SpawnError) throw e;
+      if (proc.exited || this.conn!.signal.aborted) throw await this.earlyExit(name);
+      if (e instanceof RequestError) throw errs.stepFailed(profile, cfg, name, e.message, e.code);
+      throw e;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async earlyExit(step: string): Promise<SpawnError> {
+    const proc = this.proc!;
+    // The connection closes ~2 ms before `exit`; wait briefly for the exit code and stderr.
+    await Promise.race([proc.closed, new Promise((r) => setTimeout(r, 1000))]);
+    if (this.stopping) return new SpawnError('');
+    return errs.exitedEarly(this.plan.profile, this.plan.configFileShown, step, proc.exit ? describeExit(proc.exit) : 'connection closed', proc.stderr());
+  }
+
+  private fail(message: string): void {
+    if (this.stopping && !this.failed) {
+      // Stopped on purpose while starting: an end, not a failure.
+      return this.die('stopped before it started');
+    }
+    if (this.failed) return;
+    this.failed = true;
+    this.events.spawnError(message);
+    this.die(undefined);
+    void this.stop({ timeoutMs: 10_000 });
+  }
+
+  // ---- the wire ----------------------------------------------------------------------
+
+  private onWire(dir: Direction, msg: AnyMessage): void {
+    const m = msg as { id?: JsonRpcId; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code: number; message: string } };
+    const hasId = m.id !== undefined && m.id !== null;
+    const key = hasId ? JSON.stringify(m.id) : '';
+    if (dir === 'out') {
+      if (m.method === 'session/prompt' && hasId) {
+        this.promptId = key;
+        if (this.nextPromptIsFirst) {
+          this.firstPromptId = key;
+          this.nextPromptIsFirst = false;
+        }
+        this.working = true;
+        this.idleSince = undefined;
+        const prompt = (m.params?.prompt ?? []) as { type: string; text?: string }[];
+        this.events.transcript('prompt', { text: prompt.map((b) => b.text ?? '').join('') });
+        this.events.state();
+      } else if (!m.method && hasId && this.asks.has(key)) {
+        const ask = this.asks.get(key)!;
+        this.asks.delete(key);
+        this.events.transcript('answer', { id: m.id, summary: ask.summary ?? 'answered', result: m.result ?? null });
+        this.becameIdleMaybe();
+        this.events.state();
+      } else if (m.method === 'session/cancel') {
+        this.events.transcript('lifecycle', { event: 'cancel', text: 'turn cancelled' });
+      }
+      return;
+    }
+    if (m.method && hasId) {
+      const ask = askFromRequest(key, m.method, m.params ?? {}, this.now());
+      if (ask) {
+        this.asks.set(key, ask);
+        this.idleSince = undefined;
+        this.events.transcript(m.method === 'elicitation/create' ? 'elicitation' : 'permission', { id: m.id, title: ask.info.title, kind: ask.info.kind, params: m.params });
+        this.events.state();
+      }
+    } else if (m.method === 'session/update') {
+      const update = (m.params?.update ?? {}) as { sessionUpdate?: string; used?: number; size?: number; cost?: { amount: number; currency: string } | null };
+      if (update.sessionUpdate === 'usage_update') this.events.usage(update);
+      if (!this.replaying && update.sessionUpdate) this.events.transcript(update.sessionUpdate, update);
+    } else if (m.method === '$/cancel_request') {
+      const id = (m.params as { requestId?: JsonRpcId } | undefined)?.requestId;
+      if (id !== undefined) this.withdraw(JSON.stringify(id), 'the agent withdrew it');
+    } else if (!m.method && hasId && key === this.promptId) {
+      this.turnEnd(m.result as { stopReason?: string } | undefined, m.error);
+    }
+  }
+
+  private turnEnd(result: { stopReason?: string } | undefined, error: { code: number; message: string } | undefined): void {
+    const wasFirst = this.firstPromptId === this.promptId;
+    this.promptId = undefined;
+    this.working = false;
+    this.lastTurnEndedAt = this.now();
+    for (const k of [...this.asks.keys()]) this.withdraw(k, 'the turn ended');
+    this.events.transcript('turn_end', error ? { error: error.message, code: error.code } : { stopReason: result?.stopReason ?? null });
+    if (wasFirst && error?.code === -32000) {
+      this.fail(errs.authRequired(this.plan.profile, this.plan.configFileShown, error.message).message);
+      return;
+    }
+    this.becameIdleMaybe();
+    this.events.turnEnded(result?.stopReason, error?.message);
+    this.events.state();
+    this.drain();
+  }
+
+  private becameIdleMaybe(): void {
+    if (this.phase === 'alive' && !this.working && this.asks.size === 0 && this.idleSince === undefined) this.idleSince = this.now();
+  }
+
+  private askHandler(requestId: JsonRpcId, signal: AbortSignal): Promise<AskResponse> {
+    const ask = this.asks.get(JSON.stringify(requestId));
+    if (!ask) return Promise.resolve({ outcome: { outcome: 'cancelled' } });
+    return new Promise((resolve) => {
+      ask.settle = resolve;
+      signal.addEventListener('abort', () => this.withdraw(ask.key, 'the agent withdrew it'), { once: true });
+    });
+  }
+
+  private withdraw(key: string, why: string): void {
+    const ask = this.asks.get(key);
+    if (!ask) return;
+    this.asks.delete(key);
+    this.events.transcript('withdrawn', { why });
+    ask.settle?.(cancelledResponse(ask));
+    this.becameIdleMaybe();
+    this.events.state();
+  }
+
+  // ---- prompts, answers --------------------------------------------------------------
+
+  /** Queues `text`; it is sent at once when the agent is idle. Returns how many are ahead of it. */
+  tell(text: string): { delivered: 'now' | 'queued'; ahead: number } {
+    const ahead = this.queue.length + (this.working ? 1 : 0);
+    this.queue.push(text);
+    this.drain();
+    this.events.state();
+    return ahead === 0 && this.phase === 'alive' ? { delivered: 'now', ahead: 0 } : { delivered: 'queued', ahead };
+  }
+
+  private drain(): void {
+    if (this.phase !== 'alive' || this.working || this.stopping || this.queue.length === 0) return;
+    const text = this.queue.shift()!;
+    const conn = this.conn!;
+    // Mark working now so a tell arriving before the tap sees the request queues behind it.
+    this.working = true;
+    this.idleSince = undefined;
+    conn.agent
+      .request('session/prompt', { sessionId: this.sessionId!, prompt: [{ type: 'text', text }] })
+      .catch((e) => {
+        if (!(e instanceof RequestError)) log.warn(`prompt failed: ${(e as Error).message}`);
+      });
+  }
+
+  answer(a: Answer): Ask {
+    const ask = this.openAsk();
+    if (!ask) throw conflict('noOpenAsk', 'there is no open request to answer');
+    const { response, summary } = responseFor(ask, a);
+    if (!ask.settle) throw conflict('askNotReady', 'the request is still arriving; answer again in a moment');
+    ask.summary = summary;
+    ask.settle(response);
+    return ask;
+  }
+
+  // ---- stop door and death -----------------------------------------------------------
+
+  /**
+   * The stop door: cancel the turn → answer open asks cancelled → close stdin → wait →
+   * SIGTERM the process group. SIGKILL only when `kill` (a person escalating).
+   */
+  async stop(opts: { timeoutMs?: number; kill?: boolean } = {}): Promise<boolean> {
+    const timeoutMs = opts.timeoutMs ?? 10_000;
+    const deadline = Date.now() + timeoutMs;
+    const proc = this.proc;
+    if (!this.stopping) {
+      this.stopping = true;
+      this.queue.length = 0;
+      if (this.working && this.sessionId && this.conn && !this.conn.signal.aborted) this.conn.agent.notify('session/cancel', { sessionId: this.sessionId }).catch(() => undefined);
+      for (const k of [...this.asks.keys()]) this.withdraw(k, 'the conversation was stopped');
+      // Not spawned yet (startup spawns synchronously, so it failed or never ran): nothing to stop.
+      if (this.phase === 'starting' && !proc) this.die('stopped before it started');
+    }
+    if (!proc || proc.pid === undefined) return true;
+    // Give a cancelled turn a moment to answer, then EOF: ACP agents exit on stdin EOF.
+    await waitFor(() => !this.working || proc.exited, Math.min(1000, timeoutMs / 4));
+    proc.closeStdin();
+    await waitFor(() => proc.exited, Math.min(2000, Math.max(0, deadline - Date.now())));
+    if (!proc.exited || proc.groupAlive()) {
+      proc.signalGroup('SIGTERM');
+      await waitFor(() => proc.exited && !proc.groupAlive(), Math.max(0, deadline - Date.now()));
+    }
+    if ((!proc.exited || proc.groupAlive()) && opts.kill) {
+      proc.signalGroup('SIGKILL');
+      await waitFor(() => proc.exited && !proc.groupAlive(), 5000);
+    }
+    return proc.exited && !proc.groupAlive();
+  }
+
+  /** Dead = connection closed OR child exited, whichever comes first (ACP.md rule 3). */
+  private gone(exitStatus: string): void {
+    if (this.phase === 'dead') return;
+    if (this.phase === 'starting' && !this.stopping) return; // the startup step reports it as a spawn error
+    this.die(exitStatus);
+  }
+
+  private die(exitStatus: string | undefined): void {
+    if (this.phase === 'dead') return;
+    this.phase = 'dead';
+    this.working = false;
+    this.idleSince = undefined;
+    for (const ask of this.asks.values()) ask.settle?.(cancelledResponse(ask));
+    this.asks.clear();
+    if (this.queue.length) this.events.transcript('notice', { text: `${this.queue.length} queued message(s) were not delivered` });
+    this.queue.length = 0;
+    if (exitStatus !== undefined) this.events.ended(exitStatus);
+    this.events.state();
+  }
+
+  /** The exit status once known (after `ended` the code may still be on its way). */
+  exitStatus(): string | undefined {
+    return this.proc?.exit ? describeExit(this.proc.exit) : undefined;
+  }
+
+  get processGone(): Promise<unknown> {
+    return this.proc?.closed ?? Promise.resolve();
+  }
+}
+
+function isDir(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until `cond` holds or `ms` pass; a short poll, for process-group exits (no event exists). */
+async function waitFor(cond: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() >= end) return false;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return true;
+}

@@ -1,0 +1,106 @@
+// Harness profiles: the built-ins (claude, codex, gemini, script) merged with the user's
+// `harnesses:` in SVC_HOME/config.yaml. A profile says how to spawn the ACP agent and
+// how to drive its quirks (auth method, model/effort fallbacks, resume preference).
+import * as path from 'node:path';
+import type { ConfigFile, HarnessProfile } from '../../shared/config';
+import { usageError } from '../../shared/errors';
+
+export interface Profile {
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  /** npm package that provides the built-in command, for the "not found" fix. */
+  install?: string;
+  /** `authenticate` method to call when initialize offers it. */
+  authMethod?: string;
+  /** Environment variables that carry the credentials, for the auth-failure fix. */
+  authEnv?: string[];
+  /** How model is set when no `model` config option exists. */
+  modelFallback: 'set_model' | 'none';
+  /** Config option ids tried for effort when no `thought_level` option exists. */
+  effortIds: string[];
+  /** Resume by a fresh session even if session/load is offered (gemini's load is buggy). */
+  preferFreshSession: boolean;
+  /** script harness: conversation-name glob → script file. */
+  scripts: Record<string, string>;
+  /** Extra hint appended to a session/new failure. */
+  sessionHint?: string;
+}
+
+export const BUILT_IN_HARNESSES = ['claude', 'codex', 'gemini', 'script'] as const;
+
+function builtIn(name: string, distDir: string): Omit<Profile, 'scripts'> | undefined {
+  const base = { env: {}, modelFallback: 'set_model' as const, effortIds: ['effort', 'thought_level', 'reasoning_effort'], preferFreshSession: false };
+  switch (name) {
+    case 'claude':
+      return {
+        ...base,
+        name,
+        command: 'claude-agent-acp',
+        args: [],
+        install: '@agentclientprotocol/claude-agent-acp',
+        authEnv: ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN'],
+        sessionHint: 'as root, claude-agent-acp needs IS_SANDBOX=1 (set harnesses.claude.env.IS_SANDBOX)',
+      };
+    case 'codex':
+      return {
+        ...base,
+        name,
+        command: 'codex-acp',
+        args: [],
+        install: '@agentclientprotocol/codex-acp',
+        authMethod: 'api-key',
+        authEnv: ['CODEX_API_KEY', 'OPENAI_API_KEY'],
+        effortIds: ['reasoning_effort', 'effort', 'thought_level'],
+      };
+    case 'gemini':
+      return {
+        ...base,
+        name,
+        command: 'gemini',
+        args: ['--acp'],
+        install: '@google/gemini-cli',
+        authMethod: 'gemini-api-key',
+        authEnv: ['GEMINI_API_KEY'],
+        effortIds: [],
+        preferFreshSession: true,
+      };
+    case 'script':
+      return { ...base, name, command: process.execPath, args: [path.join(distDir, 'scriptAgent.js')], modelFallback: 'none' };
+    default:
+      return undefined;
+  }
+}
+
+/** The profile for `name`: the built-in with the user's overrides, or the user's own. */
+export function resolveProfile(name: string, config: ConfigFile, distDir: string, configFileShown: string): Profile {
+  const user: HarnessProfile | undefined = config.harnesses[name];
+  const base = builtIn(name, distDir);
+  if (!base && !user) {
+    const custom = Object.keys(config.harnesses).filter((h) => !(BUILT_IN_HARNESSES as readonly string[]).includes(h));
+    throw usageError(
+      'unknownHarness',
+      `unknown harness '${name}' (built in: ${BUILT_IN_HARNESSES.join(', ')}${custom.length ? `; configured: ${custom.join(', ')}` : ''}; add one under harnesses: in ${configFileShown})`,
+    );
+  }
+  if (!base && !user?.command) throw usageError('harnessWithoutCommand', `harness '${name}' has no command; set harnesses.${name}.command in ${configFileShown}`);
+  const merged: Profile = {
+    modelFallback: 'set_model',
+    effortIds: ['effort', 'thought_level', 'reasoning_effort'],
+    preferFreshSession: false,
+    name,
+    command: '',
+    args: [],
+    env: {},
+    ...base,
+    scripts: user?.scripts ?? {},
+  };
+  if (user?.command) {
+    merged.command = user.command;
+    // A user command replaces the built-in's arguments unless args are given too.
+    merged.args = user.args ?? (base && user.command === base.command ? base.args : []);
+  } else if (user?.args) merged.args = user.args;
+  if (user?.env) merged.env = { ...merged.env, ...user.env };
+  return merged;
+}

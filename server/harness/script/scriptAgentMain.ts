@@ -1,0 +1,161 @@
+// The built-in `script` harness: a deterministic ACP agent over stdio (dist/scriptAgent.js)
+// for demos, dry runs of a gauntlet loop without spending tokens, and every test.
+// Each prompt's `svc-script` block (or the `scripts:` file the daemon names in
+// SVC_SCRIPT_FILE) is run step by step; a prompt without one gets a one-line reply.
+// Model and effort are accepted and ignored.
+//
+// Test hooks (environment, set through a harness profile's `env`):
+//   SVC_SCRIPT_INIT_DELAY_MS  answer initialize this late (the `starting` activity)
+//   SVC_SCRIPT_EXIT_BEFORE    `initialize` or `session/new`: exit 3 on receiving it
+//   SVC_SCRIPT_NO_RESUME=1    offer no session/resume (resume starts a fresh session)
+//   SVC_SCRIPT_COST_PER_TURN  report this cost (USD) per turn in a usage_update
+import * as fs from 'node:fs';
+import { Readable, Writable } from 'node:stream';
+import { agent, ndJsonStream, RequestError } from '@agentclientprotocol/sdk';
+import type { SessionConfigOption } from '@agentclientprotocol/sdk';
+import { SVC_VERSION } from '../../../shared/version';
+import { ScriptError, stepsFor } from './scriptSteps';
+import { running, runSteps, say } from './scriptTurn';
+
+interface Session {
+  id: string;
+  cwd: string;
+  model: string;
+  effort: string;
+  turn?: AbortController;
+  turns: number;
+}
+
+const sessions = new Map<string, Session>();
+let nextSession = 1;
+const env = process.env;
+
+function configOptions(s: Session): SessionConfigOption[] {
+  return [
+    { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: s.model, options: [{ value: s.model, name: s.model }] },
+    {
+      id: 'effort',
+      name: 'Effort',
+      category: 'thought_level',
+      type: 'select',
+      currentValue: s.effort,
+      options: ['low', 'medium', 'high'].map((v) => ({ value: v, name: v })),
+    },
+  ];
+}
+
+function exitBefore(step: string): void {
+  if (env.SVC_SCRIPT_EXIT_BEFORE !== step) return;
+  process.stderr.write(`script agent: exiting before answering ${step} (SVC_SCRIPT_EXIT_BEFORE)\n`, () => process.exit(3));
+}
+
+function session(id: string): Session {
+  const s = sessions.get(id);
+  if (!s) throw RequestError.resourceNotFound(id);
+  return s;
+}
+
+function newSession(cwd: string, id = `script-${process.pid}-${nextSession++}`): Session {
+  const s: Session = { id, cwd, model: 'script', effort: 'medium', turns: 0 };
+  sessions.set(id, s);
+  return s;
+}
+
+async function exitNow(code: number): Promise<never> {
+  shutdown();
+  await new Promise<void>((r) => process.stdout.write('', () => r()));
+  process.exit(code);
+}
+
+function shutdown(): void {
+  for (const c of running) c.kill('SIGTERM');
+}
+
+const app = agent({ name: 'svc-script' })
+  .onRequest('initialize', async () => {
+    exitBefore('initialize');
+    const delay = Number(env.SVC_SCRIPT_INIT_DELAY_MS ?? 0);
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    return {
+      protocolVersion: 1,
+      agentCapabilities: { loadSession: false, sessionCapabilities: env.SVC_SCRIPT_NO_RESUME === '1' ? {} : { resume: {} } },
+      authMethods: [],
+      agentInfo: { name: 'svc-script', version: SVC_VERSION },
+    };
+  })
+  .onRequest('session/new', ({ params }) => {
+    exitBefore('session/new');
+    const s = newSession(params.cwd);
+    return { sessionId: s.id, configOptions: configOptions(s) };
+  })
+  .onRequest('session/resume', ({ params }) => {
+    // Stateless: any session id can be resumed (its history lives in the daemon's transcript).
+    const s = sessions.get(params.sessionId) ?? newSession(params.cwd, params.sessionId);
+    return { configOptions: configOptions(s) };
+  })
+  .onRequest('session/set_config_option', ({ params }) => {
+    const s = session(params.sessionId);
+    if (params.configId === 'model') s.model = String(params.value);
+    else if (params.configId === 'effort') {
+      if (!['low', 'medium', 'high'].includes(String(params.value))) throw RequestError.invalidParams(undefined, `effort must be low, medium or high`);
+      s.effort = String(params.value);
+    } else throw RequestError.invalidParams(undefined, `no config option '${params.configId}'`);
+    return { configOptions: configOptions(s) };
+  })
+  .onRequest('session/prompt', async ({ params, client }) => {
+    const s = session(params.sessionId);
+    const text = params.prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');
+    const turn = new AbortController();
+    s.turn = turn;
+    s.turns++;
+    const t = { client, sessionId: s.id, cwd: s.cwd, signal: turn.signal, exit: exitNow };
+    try {
+      const fallback = env.SVC_SCRIPT_FILE ? readScriptFile(env.SVC_SCRIPT_FILE) : undefined;
+      const steps = stepsFor(text, fallback);
+      let stopReason: 'end_turn' | 'cancelled' = 'end_turn';
+      if (!steps) await say(t, `script agent (${s.model}): no svc-script block in: ${firstLine(text)}`);
+      else stopReason = (await runSteps(steps, t)) as 'end_turn' | 'cancelled';
+      const cost = Number(env.SVC_SCRIPT_COST_PER_TURN ?? 0);
+      if (cost > 0) {
+        await client.notify('session/update', {
+          sessionId: s.id,
+          update: { sessionUpdate: 'usage_update', used: 1000 * s.turns, size: 200_000, cost: { amount: Math.round(cost * s.turns * 1e6) / 1e6, currency: 'USD' } },
+        });
+      }
+      return { stopReason };
+    } catch (e) {
+      if (e instanceof ScriptError) {
+        await say(t, `script error: ${e.message}`);
+        return { stopReason: 'end_turn' };
+      }
+      throw e;
+    } finally {
+      if (s.turn === turn) s.turn = undefined;
+    }
+  })
+  .onNotification('session/cancel', ({ params }) => {
+    sessions.get(params.sessionId)?.turn?.abort();
+  });
+
+function readScriptFile(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ScriptError(`cannot read script file ${file}: ${(e as Error).message}`);
+  }
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+}
+
+const connection = app.connect(
+  ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>),
+);
+// ACP agents exit on stdin EOF; take running commands down with us.
+connection.closed.then(() => exitNow(0));
+process.on('SIGTERM', () => {
+  shutdown();
+  process.exit(143);
+});

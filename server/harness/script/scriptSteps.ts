@@ -1,0 +1,76 @@
+// The `script` harness's language (ARCHITECTURE §4): a prompt's one fenced block with
+// info string `svc-script` holds a YAML list of steps, run in order, then the turn ends.
+// Pure parsing here, so it is unit-tested without processes.
+import YAML from 'yaml';
+
+export type Step =
+  | { say: string }
+  | { run: string; check: boolean }
+  | { ask: string }
+  | { sleep: number }
+  | { write: { path: string; content: string } }
+  | { exit: number };
+
+const FENCE = /^(`{3,}|~{3,})[ \t]*svc-script[ \t]*\r?\n([\s\S]*?)^\1[ \t]*$/m;
+
+/** The body of the first `svc-script` block, or undefined when the text has none. */
+export function findScriptBlock(text: string): string | undefined {
+  const m = FENCE.exec(text);
+  return m ? m[2] : undefined;
+}
+
+export class ScriptError extends Error {}
+
+/** Parses a YAML list of steps; throws ScriptError with the step number on a bad step. */
+export function parseSteps(yamlText: string): Step[] {
+  let doc: unknown;
+  try {
+    doc = YAML.parse(yamlText);
+  } catch (e) {
+    throw new ScriptError(`the svc-script block is not YAML: ${(e as Error).message.split('\n')[0]}`);
+  }
+  if (doc === null || doc === undefined) return [];
+  if (!Array.isArray(doc)) throw new ScriptError('the svc-script block must be a YAML list of steps');
+  return doc.map((raw, i) => parseStep(raw, i + 1));
+}
+
+function parseStep(raw: unknown, n: number): Step {
+  const bad = (why: string) => new ScriptError(`step ${n}: ${why}`);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw bad('a step is a mapping like `say: hello`');
+  const o = raw as Record<string, unknown>;
+  const kinds = Object.keys(o).filter((k) => k !== 'check');
+  if (kinds.length !== 1) throw bad(`give exactly one of say, run, ask, sleep, write, exit (got ${kinds.join(', ') || 'none'})`);
+  const kind = kinds[0];
+  const v = o[kind];
+  if ('check' in o && kind !== 'run') throw bad('`check` belongs to a run step');
+  switch (kind) {
+    case 'say':
+      return { say: String(v ?? '') };
+    case 'run':
+      if (typeof v !== 'string' || v.trim() === '') throw bad('run needs a shell command');
+      return { run: v, check: o.check === true };
+    case 'ask':
+      return { ask: String(v ?? '') };
+    case 'sleep':
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw bad('sleep needs milliseconds (a number ≥ 0)');
+      return { sleep: v };
+    case 'write': {
+      const w = v as { path?: unknown; content?: unknown } | null;
+      if (!w || typeof w.path !== 'string' || w.path === '') throw bad('write needs {path, content}');
+      return { write: { path: w.path, content: w.content === undefined || w.content === null ? '' : String(w.content) } };
+    }
+    case 'exit':
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 255) throw bad('exit needs a code from 0 to 255');
+      return { exit: v };
+    default:
+      throw bad(`unknown step '${kind}' (steps: say, run, ask, sleep, write, exit)`);
+  }
+}
+
+/** The steps of a prompt: its block, else the fallback script text (a `scripts:` file), else undefined. */
+export function stepsFor(prompt: string, fallback: string | undefined): Step[] | undefined {
+  const block = findScriptBlock(prompt);
+  if (block !== undefined) return parseSteps(block);
+  if (fallback === undefined) return undefined;
+  return parseSteps(findScriptBlock(fallback) ?? fallback);
+}

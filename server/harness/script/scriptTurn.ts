@@ -1,0 +1,128 @@
+// Runs one prompt turn of the script agent: each step in order, streaming what it does
+// as ACP session updates. A cancel aborts the step in flight (a running command is
+// terminated) and the turn ends `cancelled`.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { AgentContext, StopReason } from '@agentclientprotocol/sdk';
+import type { Step } from './scriptSteps';
+
+export interface TurnContext {
+  client: AgentContext;
+  sessionId: string;
+  cwd: string;
+  signal: AbortSignal;
+  /** Called before the process exits on an `exit` step (flush stdout). */
+  exit(code: number): Promise<never>;
+}
+
+let toolSeq = 0;
+
+/** Commands in flight, terminated when the agent shuts down. */
+export const running = new Set<ChildProcess>();
+
+export async function runSteps(steps: Step[], t: TurnContext): Promise<StopReason> {
+  for (const step of steps) {
+    if (t.signal.aborted) return 'cancelled';
+    if ('say' in step) await say(t, step.say);
+    else if ('run' in step) {
+      const code = await run(t, step.run);
+      if (t.signal.aborted) return 'cancelled';
+      if (code !== 0 && step.check) {
+        await say(t, `step failed: \`${step.run}\` exited ${code}`);
+        return 'end_turn';
+      }
+    } else if ('ask' in step) {
+      const outcome = await ask(t, step.ask);
+      if (outcome === 'cancelled' || t.signal.aborted) return 'cancelled';
+      if (outcome === 'deny') return 'end_turn';
+    } else if ('sleep' in step) await sleep(step.sleep, t.signal);
+    else if ('write' in step) await write(t, step.write.path, step.write.content);
+    else if ('exit' in step) await t.exit(step.exit);
+  }
+  return t.signal.aborted ? 'cancelled' : 'end_turn';
+}
+
+export function say(t: TurnContext, text: string): Promise<void> {
+  const body = text.endsWith('\n') ? text : `${text}\n`;
+  return t.client.notify('session/update', { sessionId: t.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: body } } });
+}
+
+async function run(t: TurnContext, command: string): Promise<number> {
+  const toolCallId = `run-${++toolSeq}`;
+  await t.client.notify('session/update', {
+    sessionId: t.sessionId,
+    update: { sessionUpdate: 'tool_call', toolCallId, title: command, kind: 'execute', status: 'in_progress', rawInput: { command } },
+  });
+  const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
+    const child = spawn('sh', ['-c', command], { cwd: t.cwd, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString('utf8')));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString('utf8')));
+    const onAbort = () => child.kill('SIGTERM');
+    t.signal.addEventListener('abort', onAbort, { once: true });
+    child.on('error', (e) => {
+      t.signal.removeEventListener('abort', onAbort);
+      resolve({ code: 127, output: `${output}${e.message}\n` });
+    });
+    const finish = (c: number | null, sig: NodeJS.Signals | null) => {
+      t.signal.removeEventListener('abort', onAbort);
+      running.delete(child);
+      resolve({ code: c ?? (sig ? 128 : 1), output });
+    };
+    // A grandchild (`sh -c 'sleep 9; …'`) can hold the pipes after the shell is gone:
+    // settle on exit after a short grace instead of waiting for the pipes to close.
+    child.on('exit', (c, sig) => setTimeout(() => finish(c, sig), 200).unref());
+    child.on('close', finish);
+  });
+  await t.client.notify('session/update', {
+    sessionId: t.sessionId,
+    update: {
+      sessionUpdate: 'tool_call_update',
+      toolCallId,
+      status: code === 0 ? 'completed' : 'failed',
+      content: output ? [{ type: 'content', content: { type: 'text', text: output } }] : [],
+      rawOutput: { exitCode: code },
+    },
+  });
+  return code;
+}
+
+async function ask(t: TurnContext, question: string): Promise<'allow' | 'deny' | 'cancelled'> {
+  const toolCallId = `ask-${++toolSeq}`;
+  const res = await t.client.request('session/request_permission', {
+    sessionId: t.sessionId,
+    toolCall: { toolCallId, title: question, kind: 'other', status: 'pending' },
+    options: [
+      { optionId: 'allow', name: 'Allow', kind: 'allow_once' },
+      { optionId: 'deny', name: 'Deny', kind: 'reject_once' },
+    ],
+  });
+  if (res.outcome.outcome === 'cancelled') return 'cancelled';
+  return res.outcome.optionId === 'allow' ? 'allow' : 'deny';
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+async function write(t: TurnContext, file: string, content: string): Promise<void> {
+  const abs = path.resolve(t.cwd, file);
+  fs.mkdirSync(path.dirname(abs), { recursive: true });
+  fs.writeFileSync(abs, content);
+  await t.client.notify('session/update', {
+    sessionId: t.sessionId,
+    update: { sessionUpdate: 'tool_call', toolCallId: `write-${++toolSeq}`, title: `write ${file}`, kind: 'edit', status: 'completed', locations: [{ path: abs }] },
+  });
+}

@@ -1,0 +1,57 @@
+// What lanes need of the conversation layer (server/conversations). Kept as a narrow
+// interface so lane logic reads as lane logic and tests can see the seam.
+import type { Effort } from '../../shared/config';
+
+export interface ConvRow {
+  id: number;
+  name: string;
+  kind: 'root' | 'lane' | 'successor' | 'agent';
+  parentId: number | null;
+  project: string | null;
+  harness: string;
+  model: string;
+  cwd: string;
+  createdAt: number;
+  endedAt: number | null;
+  archivedAt: number | null;
+  spawnError: string | null;
+}
+
+export interface LiveFacts {
+  alive: boolean;
+  working: boolean;
+  needsYou: boolean;
+  /** When the agent last became idle (alive, no turn in flight); undefined when not idle. */
+  idleSince?: number;
+}
+
+export interface NewConversation {
+  kind: 'lane';
+  name: string;
+  title: string;
+  project: string;
+  cwd: string;
+  harness: string;
+  model: string;
+  effort?: Effort;
+  parentId: number;
+  prompt: string;
+  /** Play lanes: no svc context in the environment. */
+  bare?: boolean;
+}
+
+export interface ConversationsPort {
+  get(id: number): ConvRow | undefined;
+  /** `#id`, id, name or `conv-<name>`; throws a notFound SvcError. */
+  resolve(ref: string): ConvRow;
+  insert(c: NewConversation): ConvRow;
+  start(id: number): void;
+  waitStarted(id: number, timeoutMs: number): Promise<'alive' | 'failed' | 'ended' | 'timeout'>;
+  facts(id: number): LiveFacts;
+  stop(id: number, opts: { timeoutMs?: number }): Promise<{ stopped: boolean }>;
+  archive(id: number): void;
+  recordSpawnError(id: number, message: string): void;
+  addTellGuard(guard: (row: ConvRow, opts: { force: boolean }) => void): void;
+  /** Subscribes to `changed` (any state change of a conversation); returns an unsubscribe. */
+  onChanged(fn: (id: number) => void): () => void;
+}

@@ -1,0 +1,97 @@
+// Lane RPC methods and HTTP routes (spec: HTTP routes for lanes). Both transports call
+// the same functions; HTTP bodies are validated with the same zod schemas.
+import type { z } from 'zod';
+import { notFound, refused, usageError } from '../../shared/errors';
+import {
+  LaunchParams,
+  ListParams,
+  lanesGet,
+  lanesList,
+  lanesReport,
+  lanesRuns,
+  lanesShow,
+  lanesStart,
+  lanesStop,
+  lanesWait,
+} from '../../shared/protocol/lanes';
+import type { App } from '../app';
+import type { HttpRequest } from '../http/httpServer';
+import type { ConversationsPort } from './conversationsPort';
+import { launchLane } from './launch';
+import { lanesContext } from './lanesContext';
+import type { LanesContext } from './lanesContext';
+import { LaneStore } from './laneStore';
+import type { LaneRow } from './laneStore';
+import { laneRecord, laneRecords } from './records';
+import { fileReport } from './reports';
+import { runCards } from './runs';
+import { chainLine, laneLine } from './show';
+import { waitForReport } from './wait';
+
+export function registerLanes(app: App, conversations: ConversationsPort, cost: (id: number) => number | null): LanesContext {
+  const ctx = lanesContext(app, new LaneStore(app.db), conversations, cost);
+
+  const laneByRef = (ref: string): LaneRow => {
+    const conv = conversations.resolve(ref);
+    const lane = ctx.store.byId(conv.id);
+    if (!lane) throw notFound('notALane', `${ref} is a conversation, not a lane`);
+    return lane;
+  };
+  const laneOf = (p: { lane?: string; run?: string; key?: string }): LaneRow => {
+    if (p.lane) return laneByRef(p.lane);
+    if (!p.run || !p.key) throw usageError('laneOrRunKey', 'name a lane, or pass --run <key> and --key <key>');
+    const lanes = ctx.store.ofRun(p.run).filter((l) => l.key === p.key);
+    if (!lanes.length) throw notFound('noSuchLane', `run ${p.run} has no lane with key ${p.key}`);
+    return lanes[lanes.length - 1];
+  };
+  const list = async (p: z.output<typeof ListParams>) => {
+    const parentId = p.parent ? conversations.resolve(p.parent).id : undefined;
+    const rows = (p.run ? ctx.store.ofRun(p.run) : ctx.store.all()).filter(
+      (l) => (parentId === undefined || l.parentId === parentId) && (p.key === undefined || l.key === p.key),
+    );
+    return { lanes: await laneRecords(ctx, rows) };
+  };
+  const show = async (p: { lane?: string; run?: string; key?: string }) => {
+    const any = laneOf(p);
+    const lanes = await laneRecords(ctx, ctx.store.ofRun(any.run).filter((l) => l.key === any.key));
+    return { chain: chainLine(lanes), lines: lanes.map(laneLine), lanes };
+  };
+  const launch = async (p: z.output<typeof LaunchParams>) => (await launchLane(ctx, p)).record;
+
+  app.rpc.handle(lanesStart, launch);
+  app.rpc.handle(lanesList, list);
+  app.rpc.handle(lanesGet, async (p) => laneRecord(ctx, laneOf(p)));
+  app.rpc.handle(lanesShow, show);
+  app.rpc.handle(lanesReport, async (p) => {
+    const { lane, report } = await fileReport(ctx, p);
+    return { lane: lane.name, report };
+  });
+  app.rpc.handle(lanesWait, (p, rc) => waitForReport(ctx, p, rc.signal));
+  app.rpc.handle(lanesStop, async (p) => {
+    const lane = laneByRef(p.lane);
+    const { stopped } = await conversations.stop(lane.id, { timeoutMs: 30_000 });
+    return { lane: lane.name, stopped };
+  });
+  app.rpc.handle(lanesRuns, () => ({ cards: runCards(ctx) }));
+
+  // `svc tell` refuses a critic or verifier that already filed its done report (unless --force).
+  conversations.addTellGuard((row, { force }) => {
+    if (force || row.kind !== 'lane') return;
+    const lane = ctx.store.byId(row.id);
+    if (!lane || (lane.role !== 'critic' && lane.role !== 'verifier')) return;
+    if (ctx.store.reports(lane.id).some((r) => r.status === 'done')) {
+      throw refused('judgeReported', `${lane.role} ${lane.name} already filed its done report; svc tell --force to message it anyway`);
+    }
+  });
+
+  const parse = <S extends z.ZodType>(schema: S, value: unknown): z.output<S> => {
+    const r = schema.safeParse(value ?? {});
+    if (!r.success) throw usageError('badBody', `bad request: ${r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`);
+    return r.data;
+  };
+  const query = (req: HttpRequest) => Object.fromEntries([...req.query.entries()].filter(([k]) => ['run', 'parent', 'key'].includes(k)));
+  app.http.route('POST', '/api/lanes', async (req) => ({ status: 201, body: await launch(parse(LaunchParams, req.json())) }));
+  app.http.route('GET', '/api/lanes', async (req) => ({ status: 200, body: await list(parse(ListParams, query(req))) }));
+  app.http.route('GET', '/api/lanes/:name', async (req) => ({ status: 200, body: await laneRecord(ctx, laneByRef(req.params.name)) }));
+  return ctx;
+}

@@ -1,0 +1,111 @@
+// Lane rows and reports in the store. Lane rows join their conversation row; nothing
+// here computes activity (see records.ts).
+import type { Role } from '../../shared/config';
+import type { ReportStatus, Verdict } from '../../shared/keys';
+import type { LaneReport } from '../../shared/protocol/lanes';
+import type { Db } from '../store/db';
+import './migrations';
+
+export interface LaneRow {
+  id: number;
+  name: string;
+  title: string;
+  parentId: number;
+  cwd: string;
+  harness: string;
+  model: string;
+  effort: string | null;
+  createdAt: number;
+  endedAt: number | null;
+  archivedAt: number | null;
+  spawnError: string | null;
+  project: string;
+  run: string;
+  key: string;
+  role: Role;
+  iteration: number;
+  respawn: number;
+  judgedKey: string | null;
+  judgedIteration: number | null;
+  gitBacked: boolean;
+  branch: string | null;
+  dir: string;
+  lanesRoot: string;
+}
+
+const SELECT = `
+  SELECT c.id, c.name, c.title, c.parent_id AS parentId, c.cwd, c.harness, c.model, c.effort,
+         c.created_at AS createdAt, c.ended_at AS endedAt, c.archived_at AS archivedAt, c.spawn_error AS spawnError,
+         l.project, l.run_key AS run, l.lane_key AS key, l.role, l.iteration, l.respawn,
+         l.judged_key AS judgedKey, l.judged_iteration AS judgedIteration, l.git_backed AS gitBacked,
+         l.branch, l.dir, l.lanes_root AS lanesRoot
+  FROM lanes l JOIN conversations c ON c.id = l.conv_id`;
+
+function fix(r: LaneRow | undefined): LaneRow | undefined {
+  if (r) r.gitBacked = Boolean(r.gitBacked);
+  return r;
+}
+
+export class LaneStore {
+  constructor(private readonly db: Db) {}
+
+  byId(id: number): LaneRow | undefined {
+    return fix(this.db.prepare(`${SELECT} WHERE l.conv_id = ?`).get(id) as LaneRow | undefined);
+  }
+
+  all(): LaneRow[] {
+    return (this.db.prepare(`${SELECT} ORDER BY l.created_at, c.id`).all() as LaneRow[]).map((r) => fix(r)!);
+  }
+
+  ofRun(run: string): LaneRow[] {
+    return (this.db.prepare(`${SELECT} WHERE l.run_key = ? ORDER BY l.created_at, c.id`).all(run) as LaneRow[]).map((r) => fix(r)!);
+  }
+
+  /** Lanes of one run, key and role, in launch order. */
+  ofSlot(run: string, key: string, role: Role): LaneRow[] {
+    return (
+      this.db.prepare(`${SELECT} WHERE l.run_key = ? AND l.lane_key = ? AND l.role = ? ORDER BY l.created_at, c.id`).all(run, key, role) as LaneRow[]
+    ).map((r) => fix(r)!);
+  }
+
+  insertLane(l: Omit<LaneRow, 'name' | 'title' | 'parentId' | 'cwd' | 'harness' | 'model' | 'effort' | 'endedAt' | 'archivedAt' | 'spawnError'>): void {
+    this.db
+      .prepare(
+        `INSERT INTO lanes (conv_id, project, run_key, lane_key, role, iteration, respawn, judged_key, judged_iteration, git_backed, branch, dir, lanes_root, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(l.id, l.project, l.run, l.key, l.role, l.iteration, l.respawn, l.judgedKey, l.judgedIteration, l.gitBacked ? 1 : 0, l.branch, l.dir, l.lanesRoot, l.createdAt);
+  }
+
+  reports(convId: number): LaneReport[] {
+    return this.db.prepare(`${REPORT_SELECT} WHERE conv_id = ? ORDER BY seq`).all(convId) as LaneReport[];
+  }
+
+  newestReport(convId: number): LaneReport | undefined {
+    return this.db.prepare(`${REPORT_SELECT} WHERE conv_id = ? ORDER BY seq DESC LIMIT 1`).get(convId) as LaneReport | undefined;
+  }
+
+  insertReport(r: {
+    storeKey: string;
+    convId: number;
+    status: ReportStatus;
+    body: string;
+    verdict: Verdict | null;
+    defects: number | null;
+    verdictFile: string | null;
+    headSha: string | null;
+    branch: string | null;
+    at: number;
+  }): LaneReport {
+    const seq = ((this.db.prepare('SELECT MAX(seq) FROM reports WHERE conv_id = ?').pluck().get(r.convId) as number | null) ?? 0) + 1;
+    this.db
+      .prepare(
+        `INSERT INTO reports (store_key, conv_id, seq, status, body, verdict, defects, verdict_file, head_sha, branch, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(r.storeKey, r.convId, seq, r.status, r.body, r.verdict, r.defects, r.verdictFile, r.headSha, r.branch, r.at);
+    return { seq, status: r.status, body: r.body, verdict: r.verdict, defects: r.defects, verdictFile: r.verdictFile, headSha: r.headSha, branch: r.branch, at: r.at };
+  }
+}
+
+const REPORT_SELECT = `SELECT seq, status, body, verdict, defects, verdict_file AS verdictFile, head_sha AS headSha, branch, created_at AS at FROM reports`;

@@ -1,0 +1,242 @@
+// `svc lane start` / POST /api/lanes: every launch rule, then the directory, the brief,
+// the conversation with the lane contract as its first message, and the wait to start.
+// The live-lane check, the iteration and both inserts run in one synchronous
+// transaction, so concurrent launches of one run/key/role cannot both win.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { isLive } from '../../shared/activity';
+import type { Role } from '../../shared/config';
+import { conflict, refused, usageError } from '../../shared/errors';
+import type { LaneRecord, LaunchParams } from '../../shared/protocol/lanes';
+import { branchExists, checkBranchName, resolveCommit } from '../git/git';
+import { laneContract } from './contract';
+import type { ContractFacts } from './contract';
+import { checkMayLaunch, effectiveLauncher, laneKeyOf, launcherOf, runOf, settingsOf } from './launchRules';
+import { lanesRootOf } from './lanesRoot';
+import type { LanesContext } from './lanesContext';
+import type { LaneRow } from './laneStore';
+import { laneActivity, laneRecord } from './records';
+import { createPlayDir, createWorktree, defaultBranch, fetchBase, laneDir } from './workdir';
+
+export const START_WAIT_MS = 180_000;
+
+export function readBrief(p: LaunchParams): string {
+  if ((p.brief === undefined) === (p.prompt === undefined)) throw usageError('briefOrPrompt', 'pass exactly one of --brief <file> or --prompt <text>');
+  if (p.prompt !== undefined) return p.prompt;
+  const file = p.brief!;
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(file);
+  } catch {
+    throw usageError('badBrief', `brief ${file} does not exist`);
+  }
+  if (!st.isFile()) throw usageError('badBrief', `brief ${file} is not a file`);
+  if (st.size > 1_000_000) throw usageError('badBrief', `brief ${file} is larger than 1 MB`);
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw usageError('badBrief', `brief ${file} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+interface Plan {
+  role: Role;
+  run: string;
+  key: string;
+  iteration: number;
+  respawn: number;
+  dir: string;
+  branch: string | null;
+  start: string | null;
+  judged: { iteration: number; commit: string } | null;
+  answers?: ContractFacts['answers'];
+  reuse: boolean;
+}
+
+export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<{ record: LaneRecord; started: string }> {
+  const { store, conversations: convs } = ctx;
+  const role = p.role;
+  const brief = readBrief(p);
+  const key = laneKeyOf(p);
+  const launcher = launcherOf(convs, p.caller, p.parent);
+  const effective = effectiveLauncher(convs, launcher);
+  const launcherLane = effective.kind === 'lane' ? store.byId(effective.id) : undefined;
+  checkMayLaunch(effective, launcherLane, role);
+  const run = runOf(p, launcherLane);
+  const projectKey = p.project ?? launcherLane?.project ?? launcher.project ?? (p.cwd ? ctx.app.config.projectForPath(p.cwd)?.key : undefined);
+  if (!projectKey) throw usageError('noProject', 'no project: pass --project <key> (see svc project list)');
+  const project = ctx.app.config.project(projectKey);
+  const settings = settingsOf(p, project, role, ctx.app.config.config(), launcher.harness);
+  const root = lanesRootOf(project);
+  const gitBacked = role !== 'play';
+  const repo = project.path;
+
+  if (p.replace) {
+    for (const live of store.ofSlot(run, key, role).filter((l) => isLive(laneActivity(ctx, l)))) {
+      const { stopped } = await convs.stop(live.id, { timeoutMs: 30_000 });
+      if (!stopped) throw conflict('replaceStopFailed', `--replace: lane #${live.id} (${live.name}) did not stop within 30 s`);
+    }
+  }
+
+  // Git facts that need awaiting come first; the decisive checks run in the transaction.
+  const base = gitBacked ? await fetchBase(repo, project.default_branch) : null;
+  const from = p.from !== undefined ? await resolveCommit(repo, p.from, '--from') : undefined;
+  const at = p.at !== undefined ? await resolveCommit(repo, p.at, '--at') : undefined;
+  if (p.branch !== undefined) {
+    if (role !== 'builder') throw usageError('branchOnlyBuilder', `--branch is for builder lanes; a ${role} works detached`);
+    await checkBranchName(repo, p.branch);
+  }
+  const baseSha = base ? await resolveCommit(repo, base, 'base ref') : null;
+
+  const draft = plan(ctx, { p, role, run, key, root, from, at, baseSha });
+  if (draft.branch && !draft.reuse && (await branchExists(repo, draft.branch))) {
+    throw conflict('branchExists', `branch ${draft.branch} already exists; pass --branch <name> for a new one`);
+  }
+  const name = `${run}-${key}-${role}-i${draft.iteration}${draft.respawn ? `-r${draft.respawn}` : ''}`;
+  const contract = role === 'play' ? '' : laneContract({ role, run, key, iteration: draft.iteration, dir: draft.dir, branch: draft.branch, judged: draft.judged ?? undefined, answers: draft.answers });
+
+  const row = ctx.app.db.transaction(() => {
+    const again = plan(ctx, { p, role, run, key, root, from, at, baseSha });
+    if (again.iteration !== draft.iteration || again.dir !== draft.dir) {
+      throw conflict('launchRace', `another launch of ${run}/${key} ${role} won the race; run svc lane list --run ${run} and try again`);
+    }
+    const conv = convs.insert({
+      kind: 'lane',
+      name,
+      title: p.title ?? `${run}/${key} ${role} i${draft.iteration}`,
+      project: project.key,
+      cwd: draft.dir,
+      harness: settings.harness,
+      model: settings.model,
+      effort: settings.effort,
+      parentId: launcher.id,
+      prompt: contract + brief,
+      bare: role === 'play',
+    });
+    store.insertLane({
+      id: conv.id,
+      project: project.key,
+      run,
+      key,
+      role,
+      iteration: draft.iteration,
+      respawn: draft.respawn,
+      judgedKey: draft.judged ? key : null,
+      judgedIteration: draft.judged?.iteration ?? null,
+      gitBacked,
+      branch: draft.branch,
+      dir: draft.dir,
+      lanesRoot: root,
+      createdAt: conv.createdAt,
+    });
+    return store.byId(conv.id)!;
+  })();
+
+  try {
+    if (!draft.reuse) {
+      if (gitBacked) await createWorktree({ repo, dir: draft.dir, branch: draft.branch, start: draft.start!, sparse: project.gauntlet?.sparse_checkout });
+      else createPlayDir(draft.dir);
+    }
+    writeBriefOnce(ctx, row, brief);
+  } catch (e) {
+    convs.recordSpawnError(row.id, `lane directory could not be prepared: ${(e as Error).message}`);
+    throw e;
+  }
+  convs.start(row.id);
+  ctx.app.notify({ topic: 'lanes', id: row.id });
+  ctx.app.notify({ topic: 'runs' });
+  const started = p.noWait ? 'not-waited' : await convs.waitStarted(row.id, START_WAIT_MS);
+  return { record: await laneRecord(ctx, store.byId(row.id)!), started };
+}
+
+function writeBriefOnce(ctx: LanesContext, row: LaneRow, brief: string): void {
+  const dir = path.join(ctx.app.paths.agents, `conv-${row.name}`);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.writeFileSync(path.join(dir, 'lane-brief.md'), brief, { flag: 'wx', mode: 0o600 });
+}
+
+interface PlanInput {
+  p: LaunchParams;
+  role: Role;
+  run: string;
+  key: string;
+  root: string;
+  from?: string;
+  at?: string;
+  baseSha: string | null;
+}
+
+/** Iteration, directory, branch and start point; refuses what the rules forbid. Synchronous. */
+function plan(ctx: LanesContext, i: PlanInput): Plan {
+  const { store } = ctx;
+  const slot = store.ofSlot(i.run, i.key, i.role);
+  const live = slot.filter((l) => isLive(laneActivity(ctx, l)));
+  const prev = slot[slot.length - 1];
+  if (i.p.reuse) {
+    if (!prev) throw refused('nothingToReuse', `--reuse: there is no earlier ${i.role} lane ${i.run}/${i.key} to reuse`);
+    if (live.length) throw refused('reuseWhileLive', `--reuse: the earlier lane #${prev.id} (${prev.name}) is still ${laneActivity(ctx, prev)}; stop it first`);
+    if (i.role === 'builder' && store.newestReport(prev.id)?.status === 'done') {
+      throw refused('branchFrozen', `--reuse: builder ${i.key} i${prev.iteration} reported done, so its branch is frozen; launch the next iteration instead`);
+    }
+    if (!fs.existsSync(prev.dir)) throw refused('reuseDirGone', `--reuse: ${prev.dir} no longer exists (the lane was reaped); launch a new iteration instead`);
+    return {
+      role: i.role, run: i.run, key: i.key, iteration: prev.iteration,
+      respawn: slot.filter((l) => l.dir === prev.dir).length,
+      dir: prev.dir, branch: prev.branch, start: null, judged: prev.judgedIteration !== null ? { iteration: prev.judgedIteration, commit: '(as before)' } : null,
+      reuse: true,
+    };
+  }
+  if (live.length) {
+    const l = live[0];
+    throw refused('secondLiveLane', `lane ${i.run}/${i.key} ${i.role} is already live: #${l.id} (${l.name}) is ${laneActivity(ctx, l)}; wait for it, stop it, or pass --replace`);
+  }
+  const iteration = new Set(slot.map((l) => l.dir)).size + 1;
+  const dir = laneDir(i.root, i.run, i.key, i.role, iteration);
+  if (i.role === 'critic' || i.role === 'verifier') return { ...judgePlan(ctx, i, iteration), dir, respawn: 0, reuse: false };
+  if (i.role === 'builder') {
+    const answers = iteration > 1 ? answeredVerdict(ctx, i.run, i.key, iteration - 1) : undefined;
+    const start = i.from ?? (iteration > 1 ? previousBranch(ctx, i.run, i.key, iteration - 1) : undefined) ?? i.baseSha!;
+    return { role: i.role, run: i.run, key: i.key, iteration, respawn: 0, dir, branch: i.p.branch ?? defaultBranch(i.run, i.key, iteration), start, judged: null, answers, reuse: false };
+  }
+  return { role: i.role, run: i.run, key: i.key, iteration, respawn: 0, dir, branch: null, start: i.role === 'play' ? null : (i.at ?? i.baseSha!), judged: null, reuse: false };
+}
+
+function judgePlan(ctx: LanesContext, i: PlanInput, iteration: number): Omit<Plan, 'dir' | 'respawn' | 'reuse'> {
+  const common = { role: i.role, run: i.run, key: i.key, iteration, branch: null };
+  if (i.p.for === undefined) return { ...common, start: i.at ?? i.baseSha!, judged: null };
+  const builders = ctx.store.ofSlot(i.run, i.p.for, 'builder');
+  if (builders.length === 0) throw refused('noSuchBuilder', `--for ${i.p.for}: run ${i.run} has no builder with that key`);
+  const judgedIteration = builders[builders.length - 1].iteration;
+  const done = builders
+    .filter((b) => b.iteration === judgedIteration)
+    .flatMap((b) => ctx.store.reports(b.id).filter((r) => r.status === 'done' && r.headSha))
+    .sort((a, b) => a.at - b.at)
+    .pop();
+  let commit = i.at;
+  if (commit === undefined) {
+    if (done) commit = done.headSha!;
+    else if (i.role === 'critic') throw refused('noDoneReport', `builder ${i.p.for} i${judgedIteration} has no done report; pass --at <sha>`);
+    else commit = i.baseSha!;
+  }
+  return { ...common, start: commit, judged: { iteration: judgedIteration, commit } };
+}
+
+/** Branch freeze: iteration n+1 starts from the branch iteration n's newest report recorded. */
+function previousBranch(ctx: LanesContext, run: string, key: string, iteration: number): string | undefined {
+  const lanes = ctx.store.ofSlot(run, key, 'builder').filter((b) => b.iteration === iteration);
+  const reported = lanes.flatMap((b) => ctx.store.reports(b.id)).filter((r) => r.branch).sort((a, b) => a.at - b.at).pop();
+  return reported?.branch ?? lanes[lanes.length - 1]?.branch ?? undefined;
+}
+
+/** Critic rule 4: the newest critic of iteration n−1 created before this builder, with its verdict. */
+function answeredVerdict(ctx: LanesContext, run: string, key: string, iteration: number): ContractFacts['answers'] {
+  const now = ctx.now();
+  const judges = ctx.store
+    .ofRun(run)
+    .filter((l) => (l.role === 'critic' || l.role === 'verifier') && l.judgedKey === key && l.judgedIteration === iteration && l.createdAt <= now);
+  for (const j of judges.reverse()) {
+    const v = ctx.store.reports(j.id).find((r) => r.status === 'done' && r.verdict);
+    if (v) return { criticId: j.id, verdict: v.verdict!, defects: v.defects ?? 0, verdictFile: v.verdictFile };
+  }
+  return undefined;
+}

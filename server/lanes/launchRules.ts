@@ -1,0 +1,91 @@
+// Launch rules that need no git: who may launch which role, keys, run, model. Each
+// refusal message of the spec's Refusal table is produced here, once.
+import type { ConfigFile, Project, Role } from '../../shared/config';
+import { refused, usageError } from '../../shared/errors';
+import type { LaunchParams } from '../../shared/protocol/lanes';
+import type { ConversationsPort, ConvRow } from './conversationsPort';
+import type { LaneRow } from './laneStore';
+
+/** Follows successor links up to a lane or a root (spec glossary: effective launcher). */
+export function effectiveLauncher(convs: ConversationsPort, row: ConvRow): ConvRow {
+  let cur = row;
+  for (let hops = 0; cur.kind === 'successor' && cur.parentId !== null && hops < 1000; hops++) {
+    const up = convs.get(cur.parentId);
+    if (!up) break;
+    cur = up;
+  }
+  return cur;
+}
+
+/** The launching conversation: the caller itself, or a person's `--parent`. */
+export function launcherOf(convs: ConversationsPort, caller: string | undefined, parent: string | undefined): ConvRow {
+  if (caller) {
+    const self = convs.resolve(caller);
+    if (parent && convs.resolve(parent).id !== self.id) {
+      throw refused('parentNotSelf', `--parent ${parent} is not this conversation (#${self.id}); an agent launches lanes as itself`);
+    }
+    return self;
+  }
+  if (!parent) throw usageError('noLauncher', 'svc lane start needs a launching conversation: run it inside one (SVC_CONVERSATION) or pass --parent <conv>');
+  return convs.resolve(parent);
+}
+
+const MAY_LAUNCH: Record<Role, ('root' | 'orchestrator')[]> = {
+  orchestrator: ['root'],
+  builder: ['root', 'orchestrator'],
+  critic: ['root'],
+  verifier: ['root', 'orchestrator'],
+  play: ['root', 'orchestrator'],
+};
+
+const an = (word: string) => `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`;
+
+/** Authorisation on the effective launcher and role (spec Authentication 2). */
+export function checkMayLaunch(effective: ConvRow, launcherLane: LaneRow | undefined, role: Role): void {
+  const as: 'root' | 'orchestrator' | string = effective.kind === 'lane' ? (launcherLane?.role ?? 'lane') : 'root';
+  if (!(MAY_LAUNCH[role] as string[]).includes(as)) {
+    const who = as === 'root' ? 'a root conversation' : `${an(as)} lane`;
+    const allowed = MAY_LAUNCH[role].map((x) => (x === 'root' ? 'a root conversation' : 'an orchestrator lane')).join(' or ');
+    throw refused('roleNotPermitted', `${who} may not launch ${an(role)} lane; ${an(role)} is launched by ${allowed}`);
+  }
+}
+
+/** `--key`/`--for` rules (critic and verifier rule 1). Returns the lane key. */
+export function laneKeyOf(p: LaunchParams): string {
+  if (p.for !== undefined && p.role !== 'critic' && p.role !== 'verifier') {
+    throw usageError('forOnJudges', `--for is for critic and verifier lanes, not a ${p.role}`);
+  }
+  if (p.role === 'critic' && p.for === undefined) throw refused('criticWithoutFor', 'a critic needs --for <builder key>: the builder it judges');
+  if (p.for !== undefined && p.key !== undefined && p.key !== p.for) {
+    throw refused('keyDiffersFromFor', `--key ${p.key} differs from --for ${p.for}; a ${p.role} takes the key of the builder it judges`);
+  }
+  const key = p.key ?? p.for;
+  if (key === undefined) throw usageError('noKey', 'pass --key <key> (or --for <builder key> for a critic or verifier)');
+  return key;
+}
+
+/** The run: `--run` from a root; inherited from an orchestrator lane (launch rule 1). */
+export function runOf(p: LaunchParams, launcherLane: LaneRow | undefined): string {
+  if (launcherLane) {
+    if (p.run !== undefined && p.run !== launcherLane.run) {
+      throw refused('runMismatch', `an orchestrator lane's lanes join its run '${launcherLane.run}'; drop --run ${p.run}`);
+    }
+    return launcherLane.run;
+  }
+  if (p.run === undefined) throw refused('runRequired', '--run <key> is required when launching from a root conversation');
+  return p.run;
+}
+
+/** Model, effort and harness: flags, then the project's gauntlet role defaults (rule 6). */
+export function settingsOf(p: LaunchParams, project: Project & { key: string }, role: Role, config: ConfigFile, launcherHarness: string) {
+  const defaults = project.gauntlet?.roles?.[role] ?? {};
+  const model = p.model ?? defaults.model;
+  if (!model) {
+    throw refused('noModel', `no model for the ${role} role: pass --model <m> or set gauntlet.roles.${role}.model for project '${project.key}' in projects.yaml (there is no default model)`);
+  }
+  const harness = p.harness ?? defaults.harness ?? launcherHarness;
+  if (!['claude', 'codex', 'gemini', 'script'].includes(harness) && !config.harnesses[harness]) {
+    throw usageError('unknownHarness', `unknown harness '${harness}': use claude, codex, gemini, script or a profile of config.yaml`);
+  }
+  return { model, effort: p.effort ?? defaults.effort, harness };
+}

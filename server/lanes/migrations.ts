@@ -1,0 +1,59 @@
+// Lanes and the worker report store. The four launch facts (parent, run, key, role) and
+// the judged row are written once: triggers refuse any UPDATE of them. No lane status,
+// no run table: activity is computed on every read.
+import { registerMigrations } from '../store/migrations';
+
+registerMigrations(
+  {
+    id: 201,
+    name: 'lanes',
+    sql: `
+      CREATE TABLE lanes (
+        conv_id INTEGER PRIMARY KEY REFERENCES conversations(id),
+        project TEXT NOT NULL,
+        run_key TEXT NOT NULL,
+        lane_key TEXT NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('builder','critic','verifier','play','orchestrator')),
+        iteration INTEGER NOT NULL,
+        respawn INTEGER NOT NULL DEFAULT 0,
+        judged_key TEXT,
+        judged_iteration INTEGER,
+        git_backed INTEGER NOT NULL,
+        branch TEXT,
+        dir TEXT NOT NULL,
+        lanes_root TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX lanes_by_run ON lanes (run_key, lane_key, role);
+      CREATE TRIGGER lanes_launch_facts_write_once
+        BEFORE UPDATE OF conv_id, run_key, lane_key, role, iteration, judged_key, judged_iteration ON lanes
+        BEGIN SELECT RAISE(ABORT, 'lane launch facts are written once'); END;
+      CREATE TRIGGER lanes_parent_write_once
+        BEFORE UPDATE OF parent_id ON conversations
+        WHEN EXISTS (SELECT 1 FROM lanes WHERE conv_id = OLD.id) AND OLD.parent_id IS NOT NEW.parent_id
+        BEGIN SELECT RAISE(ABORT, 'a lane''s parent is written once'); END;
+    `,
+  },
+  {
+    id: 202,
+    name: 'reports',
+    sql: `
+      CREATE TABLE reports (
+        id INTEGER PRIMARY KEY,
+        store_key TEXT NOT NULL,
+        conv_id INTEGER NOT NULL REFERENCES conversations(id),
+        seq INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('done','blocked','failed')),
+        body TEXT NOT NULL,
+        verdict TEXT,
+        defects INTEGER,
+        verdict_file TEXT,
+        head_sha TEXT,
+        branch TEXT,
+        created_at INTEGER NOT NULL,
+        UNIQUE (conv_id, seq)
+      );
+      CREATE INDEX reports_by_key ON reports (store_key, seq);
+    `,
+  },
+);

@@ -1,0 +1,125 @@
+// `svc lane report`: the Report rules and the critic/verifier verdict rules, then the
+// report recorded in the worker report store under `conv-<name>` with head and branch.
+import * as fs from 'node:fs';
+import { refused, usageError } from '../../shared/errors';
+import { BLOCKED_KINDS } from '../../shared/keys';
+import type { Verdict } from '../../shared/keys';
+import { laneReported } from '../../shared/protocol/lanes';
+import type { LaneReport } from '../../shared/protocol/lanes';
+import type { z } from 'zod';
+import type { ReportParams } from '../../shared/protocol/lanes';
+import { git, gitFacts } from '../git/git';
+import type { LanesContext } from './lanesContext';
+import type { LaneRow } from './laneStore';
+
+type Params = z.output<typeof ReportParams>;
+
+export const NOT_INSIDE_A_LANE = 'not inside a lane';
+
+export function callerLane(ctx: LanesContext, caller: string | undefined): LaneRow {
+  if (!caller) throw refused('notInsideALane', NOT_INSIDE_A_LANE);
+  let conv;
+  try {
+    conv = ctx.conversations.resolve(caller);
+  } catch {
+    throw refused('notInsideALane', NOT_INSIDE_A_LANE);
+  }
+  const lane = conv.kind === 'lane' ? ctx.store.byId(conv.id) : undefined;
+  if (!lane) throw refused('notInsideALane', NOT_INSIDE_A_LANE);
+  return lane;
+}
+
+const BLOCKED_START = new RegExp(`^\\s*(?:#+\\s*)?(${BLOCKED_KINDS.join('|')})\\b`);
+
+/** Reads a verdict file: JSON with a `defects` array. Returns the array's length. */
+export function readVerdictFile(file: string): number {
+  let text: string;
+  try {
+    if (!fs.statSync(file).isFile()) throw new Error('not a file');
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw usageError('badVerdictFile', `verdict file ${file} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw usageError('badVerdictFile', `verdict file ${file} is not JSON`);
+  }
+  const defects = (json as { defects?: unknown } | null)?.defects;
+  if (!Array.isArray(defects)) throw usageError('badVerdictFile', `verdict file ${file} has no "defects" array`);
+  return defects.length;
+}
+
+export async function fileReport(ctx: LanesContext, p: Params): Promise<{ lane: LaneRow; report: LaneReport }> {
+  const lane = callerLane(ctx, p.caller);
+  const judge = lane.role === 'critic' || lane.role === 'verifier';
+  if (p.status === 'blocked' && !BLOCKED_START.test(p.body)) {
+    throw refused('blockedBody', `a blocked report's body must start with one of ${BLOCKED_KINDS.join(', ')}`);
+  }
+  let verdict: Verdict | null = null;
+  let defects: number | null = null;
+  if (p.verdict !== undefined || p.verdictFile !== undefined || p.defects !== undefined) {
+    if (!judge) throw refused('verdictOnRole', `--verdict is for critic and verifier lanes; this is a ${lane.role} lane`);
+    if (p.status !== 'done') throw refused('verdictOnBlocked', `--verdict goes with a done report, not a ${p.status} one`);
+  }
+  if (judge && p.status === 'done') {
+    if (p.verdict === undefined) throw refused('verdictRequired', `a ${lane.role}'s done report needs --verdict <WOWED|IMPRESSED|NOT_YET|PASS|DEFECTS>`);
+    if (ctx.store.reports(lane.id).some((r) => r.status === 'done')) {
+      throw refused('secondVerdict', `this ${lane.role} already filed its done report; a ${lane.role} files exactly one verdict`);
+    }
+    verdict = p.verdict;
+    defects = p.defects ?? (p.verdictFile !== undefined ? readVerdictFile(p.verdictFile) : 0);
+    if (p.defects !== undefined && p.verdictFile !== undefined) readVerdictFile(p.verdictFile); // still validated
+  }
+
+  let headSha: string | null = null;
+  let branch: string | null = null;
+  if (lane.gitBacked) {
+    const facts = await gitFacts(lane.dir).catch(() => undefined);
+    if (!facts) throw refused('noWorktree', `lane directory ${lane.dir} is not a git worktree any more`);
+    headSha = facts.headSha;
+    branch = facts.branch;
+    if (lane.role === 'builder' && p.status === 'done') await checkBuilderDone(lane, facts, p.allowUnpushed === true);
+  }
+
+  const report = ctx.app.db.transaction(() => {
+    if (judge && p.status === 'done' && ctx.store.reports(lane.id).some((r) => r.status === 'done')) {
+      throw refused('secondVerdict', `this ${lane.role} already filed its done report; a ${lane.role} files exactly one verdict`);
+    }
+    return ctx.store.insertReport({
+      storeKey: `conv-${lane.name}`,
+      convId: lane.id,
+      status: p.status,
+      body: p.body,
+      verdict,
+      defects,
+      verdictFile: p.verdictFile ?? null,
+      headSha,
+      branch,
+      at: ctx.now(),
+    });
+  })();
+  ctx.events.emit('report', lane.id);
+  ctx.app.rpc.broadcast(laneReported, { lane: lane.name, run: lane.run, seq: report.seq });
+  ctx.app.notify({ topic: 'lanes', id: lane.id });
+  ctx.app.notify({ topic: 'runs' });
+  return { lane, report };
+}
+
+/** Report rule 1: clean tree always; every commit on the upstream unless --allow-unpushed. */
+async function checkBuilderDone(lane: LaneRow, facts: { dirty: boolean; branch: string | null; upstream: string | null }, allowUnpushed: boolean): Promise<void> {
+  if (facts.dirty) {
+    throw refused('dirtyTree', `the working tree of ${lane.dir} has uncommitted changes; commit them (or discard them) and report again`);
+  }
+  if (allowUnpushed) return;
+  if (!facts.branch) throw refused('detachedBuilder', `${lane.dir} is not on a branch; a builder reports done from its pushed branch`);
+  const upstreamExists = facts.upstream ? await git(lane.dir, ['rev-parse', '--verify', '--quiet', `${facts.upstream}^{commit}`]).then(() => true, () => false) : false;
+  if (!upstreamExists) {
+    throw refused('unpushed', `branch ${facts.branch} has no upstream on origin; push it (git push -u origin HEAD) or pass --allow-unpushed`);
+  }
+  const ahead = Number((await git(lane.dir, ['rev-list', '--count', `${facts.upstream}..HEAD`])).trim());
+  if (ahead > 0) {
+    throw refused('unpushed', `branch ${facts.branch} has ${ahead} commit(s) that ${facts.upstream} lacks; push them (git push) or pass --allow-unpushed`);
+  }
+}

@@ -1,0 +1,61 @@
+// Awareness rail cards (spec: derived on every read, nothing stored): one card per
+// gauntlet run, grouped by project and run key, with the counts line and latest event.
+import { ACTIVITIES } from '../../shared/activity';
+import { ROLES } from '../../shared/config';
+import type { RunCard } from '../../shared/protocol/lanes';
+import type { LanesContext } from './lanesContext';
+import type { LaneRow } from './laneStore';
+import { laneActivity } from './records';
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function latestEvent(ctx: LanesContext, lanes: LaneRow[]): RunCard['latest'] {
+  let latest: RunCard['latest'] = { at: 0, text: '', kind: 'launch' };
+  const consider = (at: number, kind: RunCard['latest']['kind'], text: string) => {
+    if (at >= latest.at) latest = { at, kind, text };
+  };
+  for (const l of lanes) {
+    const tag = `${l.run} ${l.role} i${l.iteration}`;
+    consider(l.createdAt, 'launch', `${tag} launched`);
+    if (l.spawnError !== null) consider(l.endedAt ?? l.createdAt, 'failed-start', `${tag} failed to start`);
+    else if (l.endedAt !== null) consider(l.endedAt, 'end', `${tag} ended`);
+    for (const r of ctx.store.reports(l.id)) {
+      consider(r.at, 'report', `${tag} reported ${r.status}${r.verdict ? ` · verdict ${r.verdict}` : ''}`);
+    }
+  }
+  return latest;
+}
+
+export function runCards(ctx: LanesContext): RunCard[] {
+  const groups = new Map<string, LaneRow[]>();
+  for (const l of ctx.store.all()) {
+    const id = `${l.project}\0${l.run}`;
+    groups.set(id, [...(groups.get(id) ?? []), l]);
+  }
+  const cards: RunCard[] = [];
+  for (const lanes of groups.values()) {
+    const counts: Record<string, number> = {};
+    for (const l of lanes) {
+      counts[l.role] = (counts[l.role] ?? 0) + 1;
+      const a = laneActivity(ctx, l);
+      counts[a] = (counts[a] ?? 0) + 1;
+    }
+    const parts = [
+      ...ROLES.filter((r) => counts[r]).map((r) => plural(counts[r], r)),
+      ...ACTIVITIES.filter((a) => counts[a]).map((a) => `${counts[a]} ${a}`),
+    ];
+    const first = lanes[0];
+    const launcher = ctx.conversations.get(first.parentId);
+    cards.push({
+      project: first.project,
+      run: first.run,
+      launcherId: first.parentId,
+      launcherName: launcher?.name ?? `#${first.parentId}`,
+      lanes: lanes.length,
+      counts,
+      countsLine: parts.join(' · '),
+      latest: latestEvent(ctx, lanes),
+    });
+  }
+  return cards.sort((a, b) => a.project.localeCompare(b.project) || a.run.localeCompare(b.run));
+}

@@ -1,0 +1,40 @@
+// `svc lane show`: the builder-to-critic chain of one run and key, then one line per lane.
+// Chain form (spec): `i1 built → critic c1: NOT_YET (2 defects) → i2 built → critic c2: PASS`.
+import type { LaneRecord } from '../../shared/protocol/lanes';
+
+function judgeStep(j: LaneRecord): string {
+  const letter = j.role === 'critic' ? 'c' : 'v';
+  const head = `${j.role} ${letter}${j.iteration}`;
+  if (!j.verdict) return `${head}: ${j.activity}`;
+  const n = j.verdict.defects;
+  return `${head}: ${j.verdict.verdict}${n > 0 ? ` (${n} ${n === 1 ? 'defect' : 'defects'})` : ''}`;
+}
+
+function builderStep(iteration: number, lanes: LaneRecord[]): string {
+  const reports = lanes.map((l) => l.report).filter((r) => r !== null).sort((a, b) => a.at - b.at);
+  if (reports.some((r) => r.status === 'done')) return `i${iteration} built`;
+  const newest = reports[reports.length - 1];
+  if (newest) return `i${iteration} ${newest.status}`;
+  return `i${iteration} ${lanes[lanes.length - 1].activity}`;
+}
+
+/** `lanes`: every lane of one run and key, in launch order. */
+export function chainLine(lanes: LaneRecord[]): string {
+  const builders = lanes.filter((l) => l.role === 'builder');
+  const judges = lanes.filter((l) => (l.role === 'critic' || l.role === 'verifier') && l.judged);
+  const iterations = [...new Set(builders.map((b) => b.iteration))].sort((a, b) => a - b);
+  const steps: string[] = [];
+  for (const i of iterations) {
+    steps.push(builderStep(i, builders.filter((b) => b.iteration === i)));
+    for (const j of judges.filter((x) => x.judged!.iteration === i)) steps.push(judgeStep(j));
+  }
+  const others = lanes.filter((l) => l.role !== 'builder' && !((l.role === 'critic' || l.role === 'verifier') && l.judged));
+  for (const o of others) steps.push(`${o.role} i${o.iteration}: ${o.verdict ? o.verdict.verdict : o.activity}`);
+  return steps.join(' → ');
+}
+
+/** `#<id> <role> i<n> <activity> <verdict> <verdict file>`. */
+export function laneLine(l: LaneRecord): string {
+  const own = l.role === 'critic' || l.role === 'verifier' ? l.verdict : null;
+  return `#${l.id} ${l.role} i${l.iteration} ${l.activity} ${own?.verdict ?? '-'} ${own?.verdictFile ?? '-'}`;
+}

@@ -1,0 +1,68 @@
+// Lane working directories (spec Launch rules table) and their creation.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Role } from '../../shared/config';
+import { conflict } from '../../shared/errors';
+import { git, gitOk, serialized } from '../git/git';
+
+export function laneDir(root: string, run: string, key: string, role: Role, iteration: number): string {
+  const base = `${run}-${key}`;
+  const i = `i${iteration}`;
+  switch (role) {
+    case 'builder':
+      return path.join(root, iteration === 1 ? base : `${base}-${i}`);
+    case 'critic':
+      return path.join(root, `${base}-critic-${i}`);
+    case 'verifier':
+      return path.join(root, `${base}-verify-${i}`);
+    case 'orchestrator':
+      return path.join(root, iteration === 1 ? `${base}-orch` : `${base}-orch-${i}`);
+    case 'play':
+      return path.join(root, `${base}-play-${i}`);
+  }
+}
+
+export function defaultBranch(run: string, key: string, iteration: number): string {
+  return iteration === 1 ? `${run}/${key}` : `${run}/${key}-i${iteration}`;
+}
+
+/** `origin/<default>` after fetching it; the local branch when the project has no origin. */
+export async function fetchBase(repo: string, defaultBranchName: string): Promise<string> {
+  if (!(await gitOk(repo, ['remote', 'get-url', 'origin']))) return defaultBranchName;
+  await serialized(repo, () => git(repo, ['fetch', '--quiet', 'origin']));
+  return `origin/${defaultBranchName}`;
+}
+
+export interface WorktreeSpec {
+  repo: string;
+  dir: string;
+  /** A new branch at `start`, or detached at `start` when null. */
+  branch: string | null;
+  start: string;
+  sparse?: string[];
+}
+
+export async function createWorktree(s: WorktreeSpec): Promise<void> {
+  if (fs.existsSync(s.dir)) throw conflict('dirExists', `lane directory ${s.dir} already exists; reap the lane that used it or choose another key`);
+  fs.mkdirSync(path.dirname(s.dir), { recursive: true });
+  const sparse = s.sparse && s.sparse.length > 0;
+  const args = ['worktree', 'add', '--quiet'];
+  if (sparse) args.push('--no-checkout');
+  if (s.branch) args.push('-b', s.branch, s.dir, s.start);
+  else args.push('--detach', s.dir, s.start);
+  await serialized(s.repo, () => git(s.repo, args));
+  if (s.branch) {
+    // So a plain `git push` works and `@{u}` names the branch the builder must push.
+    await git(s.dir, ['config', `branch.${s.branch}.remote`, 'origin']);
+    await git(s.dir, ['config', `branch.${s.branch}.merge`, `refs/heads/${s.branch}`]);
+  }
+  if (sparse) {
+    await git(s.dir, ['sparse-checkout', 'set', '--no-cone', '--', ...s.sparse!]);
+    await git(s.dir, ['read-tree', '-mu', 'HEAD']);
+  }
+}
+
+export function createPlayDir(dir: string): void {
+  if (fs.existsSync(dir)) throw conflict('dirExists', `lane directory ${dir} already exists; reap the lane that used it or choose another key`);
+  fs.mkdirSync(dir, { recursive: true });
+}

@@ -1,0 +1,99 @@
+// Raw git for reap. Parking needs what simple-git does not give: a per-call
+// GIT_INDEX_FILE, byte-exact binary output streamed to a file, NUL-separated output
+// read as bytes, and an explicit environment (tests run these functions in-process
+// against scratch homes). Nothing here takes a user value where git reads options.
+import { spawn } from 'node:child_process';
+import { SvcError } from '../../shared/errors';
+
+/** Options shared by every reap helper that runs git. */
+export interface GitEnv {
+  /** Environment for git (HOME, GIT_CONFIG_*, author); default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface GitCall extends GitEnv {
+  /** Extra variables for this call only (e.g. GIT_INDEX_FILE). */
+  extra?: Record<string, string>;
+  /** A file descriptor that receives stdout instead of a buffer (large patches). */
+  stdoutFd?: number;
+  /** Exit codes that are answers, not failures (e.g. 1 for `symbolic-ref -q`). */
+  okCodes?: number[];
+}
+
+export interface GitOut {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+}
+
+// Variables that point git at another repository, index or object store. A daemon
+// started from inside a git hook would inherit them and park the wrong tree.
+const LOCATING_VARS = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_ALTERNATE_OBJECT_DIRECTORIES',
+  'GIT_COMMON_DIR',
+  'GIT_NAMESPACE',
+  'GIT_PREFIX',
+  'GIT_IMPLICIT_WORK_TREE',
+  'GIT_GRAFT_FILE',
+  'GIT_SHALLOW_FILE',
+  'GIT_REPLACE_REF_BASE',
+  'GIT_NO_REPLACE_OBJECTS',
+];
+
+function gitEnvironment(base: NodeJS.ProcessEnv, extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', PAGER: 'cat' };
+  for (const name of LOCATING_VARS) delete env[name];
+  return { ...env, ...extra };
+}
+
+/** Runs git in `cwd`; throws SvcError('internal', 'gitFailed') on an unexpected exit code. */
+export function runGit(cwd: string, args: string[], call: GitCall = {}): Promise<GitOut> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, {
+      cwd,
+      env: gitEnvironment(call.env ?? process.env, call.extra),
+      stdio: ['ignore', call.stdoutFd ?? 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout?.on('data', (d: Buffer) => out.push(d));
+    child.stderr?.on('data', (d: Buffer) => err.push(d));
+    child.on('error', (e) => reject(new SvcError('internal', 'gitFailed', `git ${args.join(' ')} could not start: ${e.message}`)));
+    child.on('close', (code, signal) => {
+      const result = { code: code ?? -1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') };
+      if (result.code === 0 || call.okCodes?.includes(result.code)) resolve(result);
+      else reject(gitFailure(args, cwd, result, signal));
+    });
+  });
+}
+
+function gitFailure(args: string[], cwd: string, r: GitOut, signal: NodeJS.Signals | null): SvcError {
+  const why = signal ? `killed by ${signal}` : `exit ${r.code}`;
+  const detail = r.stderr.trim() || why;
+  return new SvcError('internal', 'gitFailed', `git ${args.join(' ')} failed in ${cwd} (${why}): ${detail}`);
+}
+
+/** Runs git and returns stdout as trimmed UTF-8 text. */
+export async function gitText(cwd: string, args: string[], call: GitCall = {}): Promise<string> {
+  return (await runGit(cwd, args, call)).stdout.toString('utf8').trim();
+}
+
+/**
+ * Splits NUL-terminated git output (`-z`) into raw byte fields, dropping the final empty
+ * one. Paths stay bytes: a file name need not be UTF-8, and decoding it would make the
+ * cleaner miss (or worse, hit) the wrong file.
+ */
+export function splitNul(buf: Buffer): Buffer[] {
+  const parts: Buffer[] = [];
+  let start = 0;
+  for (let i = buf.indexOf(0); i !== -1; i = buf.indexOf(0, start)) {
+    parts.push(buf.subarray(start, i));
+    start = i + 1;
+  }
+  if (start < buf.length) parts.push(buf.subarray(start));
+  return parts;
+}

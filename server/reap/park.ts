@@ -1,0 +1,139 @@
+// `reap --park`: save every uncommitted change of a worktree to ONE binary patch, prove
+// the patch reproduces it, and only then clean the tree. Order, and why:
+//   1. capture the work into a temporary index (the real index is not touched);
+//   2. write the patch to a temporary file beside its final name;
+//   3. verify that file against the captured tree (the verifier is a parameter);
+//   4. capture again: HEAD and the tree must not have moved meanwhile;
+//   5. publish the patch under its final name (hard link: never overwrites), fsync;
+//   6. clean only what was saved.
+// Any failure before 6 leaves the worktree, its index and the patch folder as they were.
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { SvcError, errorMessage } from '../../shared/errors';
+import type { GitEnv } from './gitExec';
+import { GITLINK_MODE, captureWork, writePatch } from './parkCapture';
+import { cleanSavedWork } from './parkClean';
+import { verifyPatch } from './parkVerify';
+import type { PatchVerifier } from './parkVerify';
+import { notAWorktreeError, parkChangedError, parkUnsupportedError, parkVerifyFailedError, patchExistsError, patchInsideWorktreeError } from './reapErrors';
+import { restoreAfterRemove, restoreInPlace } from './restoreCommand';
+import { headOf, worktreeInfo } from './worktreeInfo';
+import type { WorktreeInfo } from './worktreeInfo';
+
+export interface ParkOptions extends GitEnv {
+  /** Checks the written patch; default `verifyPatch`. Inject a failing one to test the abort. */
+  verify?: PatchVerifier;
+}
+
+export interface ParkResult {
+  patchFile: string;
+  /** Paths the patch changes (added, modified, deleted; a rename counts twice). */
+  files: number;
+  /** The commit the patch applies to. */
+  head: string;
+  branch: string | null;
+  /** Restores into the worktree where it is now (clean, at `head`). */
+  restoreCommand: string;
+  /** Re-creates the removed worktree (on its branch, or detached at `head`) and restores. */
+  restoreAfterRemoveCommand: string;
+}
+
+/** Parks the work of `worktreeDir` in `patchFile`; null when there was nothing to park. */
+export async function parkWorktree(worktreeDir: string, patchFile: string, opts: ParkOptions = {}): Promise<ParkResult | null> {
+  const info = await worktreeInfo(worktreeDir, opts);
+  const head = info.head;
+  if (head === null) throw notAWorktreeError(worktreeDir, 'HEAD has no commit');
+  const target = path.resolve(patchFile);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const realTarget = path.join(fs.realpathSync(path.dirname(target)), path.basename(target));
+  if (isInside(realTarget, info.top)) throw patchInsideWorktreeError(target, info.top);
+  if (fs.existsSync(target)) throw patchExistsError(target);
+
+  const scratch = fs.mkdtempSync(path.join(info.gitDir, 'svc-park-'));
+  const tmpPatch = `${target}.${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`;
+  let published = false;
+  try {
+    const work = await captureWork(info, head, path.join(scratch, 'work.index'), opts);
+    if (work.changes.length === 0) return null;
+    const gitlinks = work.changes.filter((c) => c.oldMode === GITLINK_MODE || c.newMode === GITLINK_MODE);
+    if (gitlinks.length) throw parkUnsupportedError(info.top, gitlinks.map((c) => c.path.toString('utf8')));
+
+    const restore = {
+      restoreCommand: restoreInPlace(info.top, target),
+      restoreAfterRemoveCommand: restoreAfterRemove({ repoDir: info.repoDir, worktree: info.top, branch: info.branch, head, patchFile: target }),
+    };
+    await writePatchFile(info, head, path.join(scratch, 'work.index'), tmpPatch, preamble(info, head, work.changes.length, restore.restoreAfterRemoveCommand), opts);
+
+    const verify = opts.verify ?? verifyPatch;
+    let outcome;
+    try {
+      outcome = await verify({ top: info.top, head, expectedTree: work.tree, patchFile: tmpPatch, scratchDir: scratch, env: opts.env });
+    } catch (e) {
+      outcome = { ok: false as const, detail: errorMessage(e) };
+    }
+    if (!outcome.ok) throw parkVerifyFailedError(info.top, outcome.detail);
+
+    const now = await captureWork(info, head, path.join(scratch, 'again.index'), opts);
+    if ((await headOf(info.top, opts)) !== head || now.tree !== work.tree) throw parkChangedError(info.top);
+
+    publish(tmpPatch, target);
+    published = true;
+    await cleanSavedWork(info.top, work.changes, opts);
+    return { patchFile: target, files: work.changes.length, head, branch: info.branch, ...restore };
+  } catch (e) {
+    if (published) {
+      throw new SvcError('internal', 'parkCleanFailed', `the work of ${info.top} is parked in ${target}, but cleaning the tree failed: ${errorMessage(e)}`);
+    }
+    throw e;
+  } finally {
+    fs.rmSync(tmpPatch, { force: true });
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** A self-describing header; `git apply` skips everything before the first `diff --git`. */
+function preamble(info: WorktreeInfo, head: string, files: number, restore: string): string {
+  return [
+    'svc parked patch: uncommitted work saved by `svc lane reap --park`.',
+    `worktree: ${JSON.stringify(info.top)}`,
+    `branch: ${info.branch === null ? '(detached)' : JSON.stringify(info.branch)}`,
+    `head: ${head}`,
+    `paths: ${files}`,
+    `restore: ${JSON.stringify(restore)}`,
+    '',
+    '',
+  ].join('\n');
+}
+
+async function writePatchFile(info: WorktreeInfo, head: string, indexFile: string, file: string, header: string, opts: GitEnv): Promise<void> {
+  const fd = fs.openSync(file, 'wx', 0o600);
+  try {
+    fs.writeSync(fd, header);
+    await writePatch(info, head, indexFile, fd, opts);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Hard-links the verified file to its final name (fails rather than overwrite), then syncs the folder. */
+function publish(tmp: string, target: string): void {
+  try {
+    fs.linkSync(tmp, target);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw patchExistsError(target);
+    throw e;
+  }
+  const dirFd = fs.openSync(path.dirname(target), 'r');
+  try {
+    fs.fsyncSync(dirFd);
+  } finally {
+    fs.closeSync(dirFd);
+  }
+}
+
+function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}

@@ -1,0 +1,115 @@
+// Every refusal reap can give, each message produced here and nowhere else (STYLE 7).
+// All are kind 'refused' (exit 1 from the shim, 409 over HTTP) and all mean the same
+// thing to the user: nothing was archived, removed or cleaned. Match on `reason`
+// (`SvcError.is(e, 'dirty')`), never on the text.
+import { refused, usageError } from '../../shared/errors';
+import type { SvcError } from '../../shared/errors';
+
+export const REAP_REFUSALS = [
+  'harnessAlive',
+  'outsideLanesRoot',
+  'processesInside',
+  'dirty',
+  'parkVerifyFailed',
+  'parkChanged',
+  'parkUnsupported',
+  'playHasGit',
+  'playUnreadable',
+  'notAWorktree',
+  'worktreeRemoveFailed',
+] as const;
+export type ReapRefusal = (typeof REAP_REFUSALS)[number];
+
+export interface ProcessInside {
+  pid: number;
+  command: string;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** Step 1: the stop door was used and the harness did not end in time. */
+export function harnessAliveError(conv: string, waitedS: number): SvcError {
+  return refused(
+    'harnessAlive',
+    `conv ${conv} is still alive ${waitedS} s after the stop request; reap never kills a process: end it with svc conv stop --kill ${conv}, then reap again`,
+  );
+}
+
+/** Step 2: `real` is the directory with symlinks resolved, `root` the real lanes root. */
+export function outsideLanesRootError(dir: string, real: string, root: string): SvcError {
+  const via = real === dir ? '' : ` (it resolves to ${real})`;
+  return refused('outsideLanesRoot', `${dir}${via} is outside the lanes root ${root}; reap only removes lane directories`);
+}
+
+/** Step 3: one line per process, PID then command line. */
+export function processesInsideError(dir: string, procs: ProcessInside[]): SvcError {
+  const lines = procs.map((p) => `  ${p.pid} ${p.command}`);
+  return refused(
+    'processesInside',
+    `${plural(procs.length, 'process has its', 'processes have their')} working directory inside ${dir}; reap never kills a process: end ${procs.length === 1 ? 'it' : 'them'} or move ${procs.length === 1 ? 'it' : 'them'} out, then reap again\n${lines.join('\n')}`,
+  );
+}
+
+const SHOWN_PATHS = 10;
+
+/** A path as one readable line: control characters (a newline in a name) are escaped. */
+export function printablePath(p: string): string {
+  return p.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/** Step 4 without --park; `paths` are the changed or untracked paths, as git names them. */
+export function dirtyError(dir: string, paths: string[]): SvcError {
+  const shown = paths.slice(0, SHOWN_PATHS).map((p) => `  ${printablePath(p)}`);
+  if (paths.length > SHOWN_PATHS) shown.push(`  … and ${paths.length - SHOWN_PATHS} more`);
+  return refused(
+    'dirty',
+    `${dir} has uncommitted work (${plural(paths.length, 'path', 'paths')}); commit it, or reap with --park to save it to a patch\n${shown.join('\n')}`,
+  );
+}
+
+/** Step 4 with --park: the written patch did not reproduce the work. */
+export function parkVerifyFailedError(dir: string, detail: string): SvcError {
+  return refused('parkVerifyFailed', `the parked patch does not reproduce the work in ${dir} (${detail}); nothing was cleaned and no patch was kept`);
+}
+
+/** Step 4 with --park: the tree or HEAD moved between saving and cleaning. */
+export function parkChangedError(dir: string): SvcError {
+  return refused('parkChanged', `the work in ${dir} changed while it was being parked; nothing was cleaned and no patch was kept: reap again`);
+}
+
+/** Step 4 with --park: work a patch cannot carry (a nested repository or submodule change). */
+export function parkUnsupportedError(dir: string, paths: string[]): SvcError {
+  return refused(
+    'parkUnsupported',
+    `${dir} holds a nested git repository or submodule change at ${paths.map(printablePath).join(', ')}; a patch cannot save it: commit or move it, then reap again`,
+  );
+}
+
+/** Step 6 for a play lane. */
+export function playHasGitError(dir: string, gitPath: string): SvcError {
+  return refused('playHasGit', `play directory ${dir} holds a git repository (${gitPath}); reap removes a play directory only when it holds no .git`);
+}
+
+/** Step 6 for a play lane: a folder inside could not be searched for a .git. */
+export function playUnreadableError(dir: string, folder: string): SvcError {
+  return refused('playUnreadable', `play directory ${dir} holds a folder reap cannot read (${folder}); it removes a play directory only when it holds no .git`);
+}
+
+export function notAWorktreeError(dir: string, why: string): SvcError {
+  return refused('notAWorktree', `${dir} is not a linked git worktree (${why}); reap removes only lane worktrees`);
+}
+
+/** Step 6: git itself refused `worktree remove` (never forced). */
+export function worktreeRemoveFailedError(dir: string, gitMessage: string): SvcError {
+  return refused('worktreeRemoveFailed', `git refused to remove the worktree ${dir}: ${gitMessage}; reap never forces it`);
+}
+
+/** The caller asked for a patch path inside the tree that is about to be cleaned. */
+export function patchInsideWorktreeError(patchFile: string, dir: string): SvcError {
+  return usageError('patchInsideWorktree', `the parked patch ${patchFile} would be inside the worktree ${dir} it cleans`);
+}
+
+/** Never overwrite an earlier parked patch. */
+export function patchExistsError(patchFile: string): SvcError {
+  return usageError('patchExists', `${patchFile} already exists; parked patches are never overwritten`);
+}

@@ -1,0 +1,68 @@
+// The result of a reap: the JSON answer of `POST /api/lanes/:name/reap` and
+// `lanes/reap`, and the text `svc lane reap` prints from it. Pure (no node imports), so
+// the shim can format what the daemon answers. It says what was done and what was kept:
+// the branch, unpushed commits, the parked patch and the exact command restoring it.
+import type { ParkResult } from './park';
+import type { UnpushedCommit } from './unpushed';
+
+export type ArchiveOutcome = { state: 'archived' } | { state: 'kept' } | { state: 'failed'; error: string };
+
+export interface ReapReport {
+  /** `id` is printed as given (`conv <id>`), so the caller picks its form once. */
+  conv: { id: string | number; name: string };
+  dir: string;
+  /** Step 6: a worktree removed, a play directory removed, or nothing left to remove. */
+  removed: 'worktree' | 'playDir' | 'alreadyGone';
+  branch: string | null;
+  head: string | null;
+  /** Short upstream name the unpushed commits were measured against; null: every remote branch. */
+  upstream: string | null;
+  unpushed: UnpushedCommit[];
+  /** A branch created to hold commits of a detached HEAD that nothing else held. */
+  keptBranch: string | null;
+  park: ParkResult | null;
+  archive: ArchiveOutcome;
+  /** Orchestrator lanes: names of builders it launched that are not reaped yet. */
+  orphaned: string[];
+}
+
+const SHOWN_COMMITS = 10;
+const short = (sha: string) => sha.slice(0, 7);
+
+/** The one place this line is written (spec, Reap step 7). */
+export function archiveFailedLine(error: string, convId: string | number): string {
+  return `reaped, but archiving failed: ${error}; archive conv ${convId} from the Command Deck`;
+}
+
+export function formatReapReport(r: ReapReport): string {
+  const lines = [`reaped conv ${r.conv.id} (${r.conv.name})`];
+  if (r.park) {
+    lines.push(`parked ${r.park.files} ${r.park.files === 1 ? 'path' : 'paths'} in ${r.park.patchFile}`);
+    lines.push(`  restore with: ${r.removed === 'worktree' ? r.park.restoreAfterRemoveCommand : r.park.restoreCommand}`);
+  }
+  if (r.removed === 'worktree') lines.push(`removed worktree ${r.dir}`);
+  else if (r.removed === 'playDir') lines.push(`removed play directory ${r.dir}`);
+  else lines.push(`${r.dir} was already gone`);
+  if (r.branch !== null) lines.push(`kept branch ${r.branch}${r.head ? ` at ${short(r.head)}` : ''}`);
+  if (r.keptBranch !== null) lines.push(`kept the detached commits on new branch ${r.keptBranch}`);
+  lines.push(...unpushedLines(r));
+  if (r.orphaned.length && r.archive.state !== 'kept') {
+    lines.push(`warning: builders launched by this lane are not reaped and are now orphaned: ${r.orphaned.join(', ')}`);
+  }
+  if (r.archive.state === 'archived') lines.push(`archived conv ${r.conv.id}`);
+  else if (r.archive.state === 'kept') lines.push(`kept conv ${r.conv.id} in the Command Deck (--keep)`);
+  else lines.push(archiveFailedLine(r.archive.error, r.conv.id));
+  return lines.join('\n');
+}
+
+function unpushedLines(r: ReapReport): string[] {
+  const n = r.unpushed.length;
+  if (n === 0) return [];
+  const what = `${n} ${n === 1 ? 'commit' : 'commits'}`;
+  const where = r.branch !== null ? `on ${r.branch}` : `at detached ${r.head ? short(r.head) : 'HEAD'}`;
+  const against = r.upstream !== null ? `not on ${r.upstream}` : 'on no remote branch';
+  const lines = [`warning: ${what} ${where} ${n === 1 ? 'is' : 'are'} ${against}:`];
+  for (const c of r.unpushed.slice(0, SHOWN_COMMITS)) lines.push(`  ${short(c.sha)} ${c.subject}`);
+  if (n > SHOWN_COMMITS) lines.push(`  … and ${n - SHOWN_COMMITS} more`);
+  return lines;
+}

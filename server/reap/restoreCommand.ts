@@ -1,0 +1,31 @@
+// The exact shell commands that bring parked work back. Printed to the user and run
+// verbatim by the tests, so they are quoted for a POSIX shell (sh, bash, zsh).
+
+/** Quotes one word for a POSIX shell; plain words stay bare for readability. */
+export function shellQuote(word: string): string {
+  if (word !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+const q = shellQuote;
+
+/** Applies the patch to the worktree at its place, clean at the parked HEAD. */
+export function restoreInPlace(worktree: string, patchFile: string): string {
+  return `git -C ${q(worktree)} apply --index --whitespace=nowarn ${q(patchFile)}`;
+}
+
+export interface RecreateSpec {
+  /** Where `git -C` runs `worktree add`: the main worktree, or the bare common dir. */
+  repoDir: string;
+  worktree: string;
+  /** Recreate on this branch; null recreates a detached worktree at `head`. */
+  branch: string | null;
+  head: string;
+  patchFile: string;
+}
+
+/** Re-creates the removed worktree, then applies the patch there. */
+export function restoreAfterRemove(s: RecreateSpec): string {
+  const add = s.branch === null ? `worktree add --detach ${q(s.worktree)} ${s.head}` : `worktree add ${q(s.worktree)} ${q(s.branch)}`;
+  return `git -C ${q(s.repoDir)} ${add} && ${restoreInPlace(s.worktree, s.patchFile)}`;
+}

@@ -1,0 +1,94 @@
+// Text forms of conversations for the shim: the Command Deck tree (`svc conv list`),
+// `svc conv show`, `svc status`, and the result line of commands that start one.
+import type { AgentStatus, ConversationInfo, Created } from '../../../shared/protocol/conversations';
+
+function label(c: ConversationInfo): string {
+  const parts = [`#${c.id} ${c.name}`, c.archived ? `${c.activity} (archived)` : c.activity, `${c.harness}/${c.model}`];
+  if (c.kind === 'lane') parts.push('lane');
+  if (c.kind === 'successor' && c.parentId !== null) parts.push(`continues ← #${c.parentId}`);
+  if (c.title) parts.push(c.title);
+  return parts.join('  ');
+}
+
+/** Roots, then each conversation's children (lanes, successors, agents) indented under it. */
+export function deckTree(list: ConversationInfo[]): string {
+  const byId = new Map(list.map((c) => [c.id, c]));
+  const children = new Map<number, ConversationInfo[]>();
+  const roots: ConversationInfo[] = [];
+  for (const c of list) {
+    if (c.parentId !== null && byId.has(c.parentId)) {
+      const arr = children.get(c.parentId) ?? [];
+      arr.push(c);
+      children.set(c.parentId, arr);
+    } else roots.push(c);
+  }
+  const lines: string[] = [];
+  const walk = (c: ConversationInfo, depth: number, seen: Set<number>) => {
+    if (seen.has(c.id)) return;
+    seen.add(c.id);
+    lines.push(`${'  '.repeat(depth)}${label(c)}`);
+    for (const k of children.get(c.id) ?? []) walk(k, depth + 1, seen);
+  };
+  const seen = new Set<number>();
+  for (const r of roots) walk(r, 0, seen);
+  return lines.length ? lines.join('\n') + '\n' : 'no conversations (start one with: svc conv new --project <key> --harness <h> --model <m> --prompt <text>)\n';
+}
+
+const when = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
+
+export function showText(c: ConversationInfo): string {
+  const rows: [string, string][] = [
+    ['title', c.title],
+    ['kind', c.kind + (c.kind === 'successor' && c.parentId !== null ? ` (continues ← #${c.parentId})` : '')],
+    ['activity', c.archived ? `${c.activity} (archived)` : c.activity],
+    ['alive', String(c.alive)],
+    ['harness', c.harness],
+    ['model', c.model],
+    ['effort', c.effort ?? '-'],
+    ['project', c.project ?? '-'],
+    ['cwd', c.cwd],
+    ['parent', c.parentId === null ? '-' : `#${c.parentId}`],
+    ['created', when(c.createdAt)],
+    ['started', when(c.startedAt)],
+    ['ended', c.endedAt === null ? '-' : `${when(c.endedAt)}${c.exitStatus ? ` (${c.exitStatus})` : ''}`],
+    ['cost', c.cost ? `${c.cost.amount} ${c.cost.currency}` : '-'],
+    ['queued', String(c.queued)],
+  ];
+  if (c.issueId) rows.push(['issue', c.issueId]);
+  if (c.spawnError) rows.push(['spawn error', c.spawnError]);
+  if (c.ask) {
+    const opts = c.ask.options.length ? ` — options: ${c.ask.options.map((o) => `${o.id} (${o.kind})`).join(', ')}` : c.ask.fields.length ? ` — fields: ${c.ask.fields.join(', ')}` : '';
+    rows.push(['needs you', `${c.ask.kind}: ${c.ask.title}${opts}`]);
+  }
+  const width = Math.max(...rows.map(([k]) => k.length)) + 1;
+  return [`#${c.id} ${c.name}`, ...rows.map(([k, v]) => `  ${(k + ':').padEnd(width)} ${v}`)].join('\n') + '\n';
+}
+
+export function statusTable(agents: AgentStatus[]): string {
+  if (agents.length === 0) return 'no agents\n';
+  const head = ['ID', 'NAME', 'KIND', 'ACTIVITY', 'ALIVE', 'HARNESS', 'MODEL', 'COST'];
+  const rows = agents.map((a) => [`#${a.id}`, a.name, a.kind, a.archived ? `${a.activity} (archived)` : a.activity, a.alive ? 'yes' : 'no', a.harness, a.model, a.cost ? `${a.cost.amount} ${a.cost.currency}` : '-']);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  return [head, ...rows].map((r) => r.map((v, i) => (i === r.length - 1 ? v : v.padEnd(widths[i]))).join('  ')).join('\n') + '\n';
+}
+
+/** Prints the result of a command that starts a conversation; returns the exit code. */
+export function reportCreated(r: Created, json: boolean, io: { out(t: string): void; err(t: string): void }): number {
+  const c = r.conversation;
+  if (json) io.out(JSON.stringify(r, null, 2) + '\n');
+  else io.out(`Conversation #${c.id} (${c.name}) in ${c.cwd}\n`);
+  switch (r.outcome) {
+    case 'alive':
+    case 'notWaited':
+      return 0;
+    case 'failed':
+      io.err(`${c.spawnError ?? 'failed to start'}\n`);
+      return 1;
+    case 'ended':
+      io.err(`conversation #${c.id} (${c.name}) ended before it started${c.exitStatus ? ` (${c.exitStatus})` : ''}\n`);
+      return 1;
+    default:
+      io.err(`conversation #${c.id} (${c.name}) has not started after 180 s (${c.activity}); see svc conv show #${c.id}\n`);
+      return 1;
+  }
+}

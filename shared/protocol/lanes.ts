@@ -1,0 +1,163 @@
+// Lane methods (spec part A). Senders: the shim (`svc lane …`), the extension, and the
+// HTTP routes /api/lanes (which validate bodies with the same schemas).
+import { z } from 'zod';
+import { Effort, Role } from '../config';
+import { LANE_KEY, LANE_KEY_RULE, REPORT_STATUSES, RUN_KEY, RUN_KEY_RULE, VERDICTS } from '../keys';
+import { ACTIVITIES } from '../activity';
+import { notification, request } from './rpc';
+
+const RunKey = z.string().regex(RUN_KEY, RUN_KEY_RULE);
+const LaneKey = z.string().regex(LANE_KEY, LANE_KEY_RULE);
+/** `#id`, id, name or `conv-<name>`. */
+const LaneRef = z.string().min(1).max(200);
+const Ref = z.string().min(1).max(255);
+const Caller = z.string().max(40).optional();
+
+export const LaunchParams = z
+  .object({
+    /** SVC_CONVERSATION of the launching agent; absent for a person. */
+    caller: Caller,
+    key: LaneKey.optional(),
+    for: LaneKey.optional(),
+    role: Role,
+    /** Absolute path of the brief file (the daemon reads it), or the text with `prompt`. */
+    brief: z.string().min(1).max(4096).optional(),
+    prompt: z.string().min(1).max(1_000_000).optional(),
+    run: RunKey.optional(),
+    parent: LaneRef.optional(),
+    project: z.string().min(1).max(32).optional(),
+    model: z.string().trim().min(1).max(200).optional(),
+    harness: z.string().min(1).max(32).optional(),
+    effort: Effort.optional(),
+    title: z.string().min(1).max(200).optional(),
+    branch: Ref.optional(),
+    from: Ref.optional(),
+    at: Ref.optional(),
+    reuse: z.boolean().optional(),
+    replace: z.boolean().optional(),
+    noWait: z.boolean().optional(),
+    /** The caller's working directory, to find the project when none is named. */
+    cwd: z.string().min(1).max(4096).optional(),
+  })
+  .strict();
+export type LaunchParams = z.infer<typeof LaunchParams>;
+
+export const LaneReport = z.object({
+  seq: z.number().int(),
+  status: z.enum(REPORT_STATUSES),
+  body: z.string(),
+  verdict: z.enum(VERDICTS).nullable(),
+  defects: z.number().int().nullable(),
+  verdictFile: z.string().nullable(),
+  headSha: z.string().nullable(),
+  branch: z.string().nullable(),
+  at: z.number(),
+});
+export type LaneReport = z.infer<typeof LaneReport>;
+
+export const LaneRecord = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  title: z.string(),
+  project: z.string(),
+  run: z.string(),
+  key: z.string(),
+  role: Role,
+  iteration: z.number().int(),
+  respawn: z.number().int(),
+  parentId: z.number().int(),
+  cwd: z.string(),
+  gitBacked: z.boolean(),
+  judged: z.object({ key: z.string(), iteration: z.number().int() }).nullable(),
+  activity: z.enum(ACTIVITIES),
+  /** The recorded spawn error of a failed-to-start lane. */
+  spawnError: z.string().nullable(),
+  archived: z.boolean(),
+  createdAt: z.number(),
+  endedAt: z.number().nullable(),
+  model: z.string(),
+  harness: z.string(),
+  effort: z.string().nullable(),
+  cost: z.number().nullable(),
+  /** The newest report, if any. */
+  report: LaneReport.nullable(),
+  /** A critic's or verifier's own verdict; for a builder its newest critic's verdict. */
+  verdict: z.object({ verdict: z.enum(VERDICTS), defects: z.number().int(), by: z.number().int(), verdictFile: z.string().nullable() }).nullable(),
+  /** Live git facts for git-backed, non-archived lanes. */
+  git: z.object({ branch: z.string().nullable(), headSha: z.string().nullable(), ahead: z.number().int().nullable(), dirty: z.boolean() }).nullable(),
+});
+export type LaneRecord = z.infer<typeof LaneRecord>;
+
+/** Client → daemon. `svc lane start`: launch a lane (all launch rules checked here). */
+export const lanesStart = request('lanes/start', LaunchParams, LaneRecord);
+
+export const ListParams = z.object({ run: RunKey.optional(), parent: LaneRef.optional(), key: LaneKey.optional() }).strict();
+/** Client → daemon. `svc lane list`, GET /api/lanes: lanes with activity and git facts. */
+export const lanesList = request('lanes/list', ListParams, z.object({ lanes: z.array(LaneRecord) }));
+
+/** Client → daemon. One lane by reference, or by run and key (the newest lane). */
+export const lanesGet = request('lanes/get', z.object({ lane: LaneRef.optional(), run: RunKey.optional(), key: LaneKey.optional() }).strict(), LaneRecord);
+
+/** Client → daemon. `svc lane show`: the builder-to-critic chain of a key and its lanes. */
+export const lanesShow = request(
+  'lanes/show',
+  z.object({ lane: LaneRef.optional(), run: RunKey.optional(), key: LaneKey.optional() }).strict(),
+  z.object({ chain: z.string(), lines: z.array(z.string()), lanes: z.array(LaneRecord) }),
+);
+
+export const ReportParams = z
+  .object({
+    caller: Caller,
+    status: z.enum(REPORT_STATUSES).default('done'),
+    body: z.string().max(1_000_000),
+    verdict: z.enum(VERDICTS).optional(),
+    defects: z.number().int().min(0).max(100_000).optional(),
+    /** Absolute path; the daemon reads it and counts its `defects` array. */
+    verdictFile: z.string().min(1).max(4096).optional(),
+    allowUnpushed: z.boolean().optional(),
+  })
+  .strict();
+/** Lane agent → daemon. `svc lane report`: file a report (report rules checked here). */
+export const lanesReport = request('lanes/report', ReportParams, z.object({ lane: z.string(), report: LaneReport }));
+
+export const WaitParams = z
+  .object({
+    lane: LaneRef.optional(),
+    run: RunKey.optional(),
+    parent: LaneRef.optional(),
+    after: z.string().max(300).optional(),
+    timeoutS: z.number().int().min(0).max(86_400).optional(),
+  })
+  .strict();
+export const WaitResult = z.object({
+  /** report: a report was filed; silent: the lane exited or sat idle 10 minutes without one; timeout. */
+  outcome: z.enum(['report', 'silent', 'timeout']),
+  lane: z.string().nullable(),
+  report: LaneReport.nullable(),
+  /** Why a silent outcome: `exited` or `idle`. */
+  why: z.string().nullable(),
+  /** The command to run next (with the new cursor). */
+  next: z.string(),
+});
+/** Client → daemon. `svc lane wait`: blocks until the next report (event-driven). */
+export const lanesWait = request('lanes/wait', WaitParams, WaitResult);
+
+/** Client → daemon. `svc lane stop`: the conversation stop door. */
+export const lanesStop = request('lanes/stop', z.object({ lane: LaneRef }).strict(), z.object({ lane: z.string(), stopped: z.boolean() }));
+
+export const RunCard = z.object({
+  project: z.string(),
+  run: z.string(),
+  launcherId: z.number().int(),
+  launcherName: z.string(),
+  lanes: z.number().int(),
+  counts: z.record(z.string(), z.number().int()),
+  countsLine: z.string(),
+  latest: z.object({ at: z.number(), text: z.string(), kind: z.enum(['report', 'failed-start', 'end', 'launch']) }),
+});
+export type RunCard = z.infer<typeof RunCard>;
+/** Client → daemon. Awareness rail cards, one per gauntlet run, derived on every read. */
+export const lanesRuns = request('lanes/runs', z.object({}).strict(), z.object({ cards: z.array(RunCard) }));
+
+/** Daemon → clients. A lane report was filed (views and waiters re-read). */
+export const laneReported = notification('lanes/reported', z.object({ lane: z.string(), run: z.string(), seq: z.number().int() }));

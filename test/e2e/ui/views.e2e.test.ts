@@ -1,0 +1,87 @@
+// The extension in a real VS Code (code-server 1.100.3 in chromium): the activity-bar
+// container and its views render, the daemon connects, palette commands answer, and the
+// window says why while the daemon is down and reconnects when it comes back.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { SVC_JS, run } from '../../helpers/scratch';
+import { installedExtensionDir } from './codeServer';
+import { session, timing } from './session';
+import { clearNotifications, openContainer, paneBody, paneTitles, runCommand, screenshot, statusItem, waitForMessage, webviewFrame } from './workbench';
+
+const svc = (args: string[]) => run(process.execPath, [SVC_JS, ...args], { env: session().cs.env, cwd: session().cs.scratch.home, timeoutMs: 60_000 });
+
+describe('svc in VS Code (code-server 4.100.3)', function () {
+  this.timeout(60_000);
+
+  it('shipped the shim executable and the codicons in the .vsix', () => {
+    const dir = installedExtensionDir(session().cs);
+    const shim = fs.statSync(path.join(dir, 'bin', 'svc'));
+    assert.ok(shim.mode & 0o100, `bin/svc mode ${(shim.mode & 0o777).toString(8)} is not executable`);
+    for (const f of ['dist/extension.js', 'dist/daemon.js', 'dist/svc.js', 'dist/webview/awarenessMain.js', 'dist/codicons/codicon.css', 'dist/codicons/codicon.ttf', 'node_modules/better-sqlite3/build/Release/better_sqlite3.node']) {
+      assert.ok(fs.existsSync(path.join(dir, f)), `${f} missing from the installed extension`);
+    }
+    assert.ok(!fs.existsSync(path.join(dir, 'extension', 'extension.ts')), 'sources must not ship (the .vscodeignore allow-list)');
+  });
+
+  it('shows the svc container with the Command Deck, Awareness and Reviews views', async () => {
+    const { page } = session();
+    const t = Date.now();
+    await openContainer(page, 'svc');
+    await page.locator('.sidebar .pane-header h3.title', { hasText: /^Reviews$/i }).waitFor();
+    assert.deepEqual((await paneTitles(page)).map((s) => s.toLowerCase()), ['command deck', 'awareness', 'reviews']);
+    timing('open the svc container', t);
+  });
+
+  it('connects to the daemon: status bar, empty Command Deck, Reviews and Awareness say so', async () => {
+    const { page, cs } = session();
+    const t = Date.now();
+    await statusItem(page).filter({ hasText: /^svc$/ }).waitFor({ timeout: 30_000 });
+    await paneBody(page, 'Command Deck').getByText('No conversations yet.', { exact: false }).waitFor();
+    await paneBody(page, 'Reviews').getByText('No reviews yet.', { exact: false }).waitFor();
+    const frame = await webviewFrame(page, '.daemon[data-state="connected"]');
+    assert.equal(await frame.locator('.runs .empty').textContent(), 'No gauntlet runs yet');
+    assert.match((await frame.locator('.daemon').textContent()) ?? '', /^daemon 0\.1\.0 · pid \d+ · 0 live of 0 conversations$/);
+    timing('daemon connected and views filled', t);
+    // The window started the daemon in the scratch SVC_HOME (passed through code-server's environment).
+    assert.ok(fs.existsSync(path.join(cs.scratch.svcHome, 'server.json')), 'no server.json in the scratch SVC_HOME');
+    await screenshot(page, '01-svc-container-connected');
+  });
+
+  it('runs "svc: Show Daemon Status" from the palette', async () => {
+    const { page } = session();
+    await runCommand(page, 'svc: Show Daemon Status');
+    const text = await waitForMessage(page, /^svc daemon 0\.1\.0 \(build [0-9a-f]{12}\), pid \d+/);
+    assert.match(text, /: 0 conversations, 0 live\. SVC_HOME .*\/home\/\.svc$/);
+    await screenshot(page, '02-daemon-status-message');
+    await clearNotifications(page);
+  });
+
+  it('says why while the daemon is down, and reconnects when it is back', async () => {
+    const { page } = session();
+    const stop = await svc(['daemon', 'stop']);
+    assert.equal(stop.code, 0, stop.stderr);
+    const t = Date.now();
+    await statusItem(page).filter({ hasText: 'svc: daemon down' }).waitFor({ timeout: 15_000 });
+    await paneBody(page, 'Command Deck').getByText('The svc daemon is not connected', { exact: false }).waitFor();
+    const frame = await webviewFrame(page, '.daemon[data-state="down"]');
+    assert.match((await frame.locator('.daemon').textContent()) ?? '', /^daemon not connected: /);
+    timing('daemon stop seen by the window', t);
+
+    await runCommand(page, 'svc: Show Daemon Status');
+    const why = await waitForMessage(page, 'svc: cannot show the daemon status: the svc daemon is not connected:');
+    assert.match(why, /the svc daemon is not connected: (the connection to the daemon closed \(it stopped or restarted\)|no daemon is running for .*\/home\/\.svc)\./);
+    await screenshot(page, '03-daemon-down');
+    await clearNotifications(page);
+
+    // Someone else starts it again (here the shim): the window re-attaches by itself.
+    const t2 = Date.now();
+    const status = await svc(['daemon', 'status']);
+    assert.equal(status.code, 0, status.stderr);
+    await statusItem(page).filter({ hasText: /^svc$/ }).waitFor({ timeout: 20_000 });
+    await webviewFrame(page, '.daemon[data-state="connected"]');
+    await paneBody(page, 'Command Deck').getByText('No conversations yet.', { exact: false }).waitFor();
+    timing('re-attached after the daemon came back', t2);
+    await screenshot(page, '04-reconnected');
+  });
+});

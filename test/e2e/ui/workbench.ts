@@ -1,0 +1,99 @@
+// Driving the VS Code workbench in Debian's chromium with playwright-core, using the
+// selectors ../shared/E2E.md found stable on 1.100 and 1.139. Never `playwright install`.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { REPO } from '../../helpers/scratch';
+
+export const SCREENSHOTS = path.join(REPO, '.scratch', 'e2e-screenshots');
+const CHROMIUM = process.env.SVC_E2E_CHROMIUM ?? '/usr/bin/chromium';
+
+export async function launchBrowser(home: string): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get install chromium (scripts/ciE2e.sh does)`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    // The browser's own files go to the scratch home, never the real one.
+    env: { ...process.env, HOME: home },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+}
+
+export async function openWorkbench(browser: Browser, url: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(url);
+  await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
+  return page;
+}
+
+/** Clicks an activity-bar container by its title and waits for its sidebar. */
+export async function openContainer(page: Page, title: string): Promise<void> {
+  const entry = page.locator(`.activitybar a.action-label[aria-label="${title}"]`);
+  await entry.waitFor({ timeout: 30_000 });
+  const item = page.locator('.activitybar .action-item', { has: entry });
+  if ((await item.getAttribute('class'))?.includes('checked')) return;
+  await entry.click();
+  await page.locator('.sidebar').waitFor();
+}
+
+/** The titles of the sidebar's view panes, in order. */
+export async function paneTitles(page: Page): Promise<string[]> {
+  return (await page.locator('.sidebar .pane-header h3.title').allTextContents()).map((t) => t.trim());
+}
+
+/** The text of a view pane's body (welcome content included), found by its title. */
+export function paneBody(page: Page, title: string) {
+  return page.locator('.sidebar .pane', { has: page.locator('.pane-header h3.title', { hasText: new RegExp(`^${title}$`, 'i') }) }).locator('.pane-body');
+}
+
+/** Runs a palette command by its full title ("svc: Show Daemon Status"). */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input.input');
+  await input.waitFor();
+  await input.fill(`>${title}`);
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  await row.waitFor();
+  await row.click();
+}
+
+/** Waits for a notification (toast or screen-reader alert) containing `text`; returns its text. */
+export async function waitForMessage(page: Page, text: string | RegExp, timeoutMs = 15_000): Promise<string> {
+  const toast = page.locator('.notifications-toasts .notification-list-item-message', { hasText: text }).first();
+  const alert = page.locator('.monaco-aria-container .monaco-alert', { hasText: text }).first();
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const l of [toast, alert]) if ((await l.count()) > 0) return (await l.textContent()) ?? '';
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`no message matching ${text} within ${timeoutMs} ms`);
+}
+
+export async function clearNotifications(page: Page): Promise<void> {
+  await runCommand(page, 'Notifications: Clear All Notifications');
+}
+
+/** The webview frame (the inner active-frame) whose document has `selector`. */
+export async function webviewFrame(page: Page, selector: string, timeoutMs = 20_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const f of page.frames()) {
+      if (f === page.mainFrame()) continue;
+      if (await f.locator(selector).count().catch(() => 0)) return f;
+    }
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`no webview has ${selector} within ${timeoutMs} ms`);
+}
+
+/** The status bar entry of the svc extension. */
+export function statusItem(page: Page) {
+  return page.locator('.part.statusbar .statusbar-item[id$="svc.status"]');
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = path.join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}

@@ -1,0 +1,243 @@
+// A local stand-in for the GitHub REST API on 127.0.0.1, for the routes svc uses. It
+// answers GitHub-shaped payloads over a real bare repository (branch heads are read with
+// git, merges are real commits): the 422 own-PR refusal, Link-header pagination (pages
+// are capped at `maxPerPage`, so clients must follow `next`), the combined status
+// (`pending` with total_count 0 when there are none), check runs, bad credentials.
+// Octokit 22 uses native fetch, which nock cannot intercept; a real server can.
+import { spawnSync } from 'node:child_process';
+import * as http from 'node:http';
+
+export interface FakeCheckRun {
+  name: string;
+  status: 'queued' | 'in_progress' | 'completed';
+  conclusion?: 'success' | 'failure' | 'neutral' | 'skipped' | 'cancelled' | 'timed_out' | 'action_required' | null;
+}
+
+export interface GithubFake {
+  url: string;
+  /** Every request, in order: what was asked and who asked. */
+  requests: { method: string; path: string; login?: string }[];
+  addUser(token: string, login: string): void;
+  addCheckRun(sha: string, run: FakeCheckRun): void;
+  maxPerPage: number;
+  close(): Promise<void>;
+}
+
+interface Pull {
+  number: number;
+  title: string;
+  body: string;
+  head: string;
+  base: string;
+  user: string;
+  state: 'open' | 'closed';
+  created_at: string;
+  merged_at: string | null;
+  merge_commit_sha: string | null;
+  mergedHead: string | null;
+}
+type Json = Record<string, unknown>;
+
+const stamp = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+export async function startGithubFake(o: { owner: string; repo: string; gitDir: string; maxPerPage?: number }): Promise<GithubFake> {
+  const tokens = new Map<string, string>();
+  const pulls: Pull[] = [];
+  const reviews = new Map<number, Json[]>();
+  const comments = new Map<number, Json[]>();
+  const statuses = new Map<string, Json[]>();
+  const checkRuns = new Map<string, Json[]>();
+  let nextId = 1000;
+  const user = (login: string) => ({ login, id: login.length, type: 'User' });
+  const git = (...args: string[]) => spawnSync('git', [`--git-dir=${o.gitDir}`, ...args], { encoding: 'utf8' });
+  const branchSha = (b: string) => {
+    const r = git('rev-parse', '--verify', '--quiet', `refs/heads/${b}^{commit}`);
+    return r.status === 0 ? r.stdout.trim() : null;
+  };
+  const isCommit = (sha: string) => /^[0-9a-f]{40}$/.test(sha) && git('cat-file', '-e', `${sha}^{commit}`).status === 0;
+  const headOf = (p: Pull) => p.mergedHead ?? branchSha(p.head);
+  const pullJson = (p: Pull) => ({
+    url: `${fake.url}/repos/${o.owner}/${o.repo}/pulls/${p.number}`,
+    html_url: `https://github.com/${o.owner}/${o.repo}/pull/${p.number}`,
+    number: p.number,
+    state: p.state,
+    title: p.title,
+    body: p.body,
+    draft: false,
+    user: user(p.user),
+    created_at: p.created_at,
+    merged_at: p.merged_at,
+    merge_commit_sha: p.merge_commit_sha,
+    mergeable: p.state === 'open' ? true : null,
+    head: { ref: p.head, sha: headOf(p), label: `${o.owner}:${p.head}` },
+    base: { ref: p.base, sha: branchSha(p.base), label: `${o.owner}:${p.base}` },
+  });
+
+  const fake: GithubFake = {
+    url: '',
+    requests: [],
+    maxPerPage: o.maxPerPage ?? 100,
+    addUser: (token, login) => void tokens.set(token, login),
+    addCheckRun: (sha, run) => {
+      const list = checkRuns.get(sha) ?? [];
+      list.push({ id: nextId++, name: run.name, head_sha: sha, status: run.status, conclusion: run.conclusion ?? null });
+      checkRuns.set(sha, list);
+    },
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+
+  type Reply = { status: number; body: unknown; headers?: Record<string, string> };
+  const err = (status: number, message: string, errors?: unknown[]): Reply => ({
+    status,
+    body: { message, ...(errors ? { errors } : {}), documentation_url: 'https://docs.github.com/rest', status: String(status) },
+  });
+  const page = (url: URL, items: unknown[]): Reply => {
+    const per = Math.min(Number(url.searchParams.get('per_page') ?? 30), fake.maxPerPage);
+    const n = Number(url.searchParams.get('page') ?? 1);
+    const last = Math.max(1, Math.ceil(items.length / per));
+    const link = (p: number) => {
+      const u = new URL(url.toString());
+      u.searchParams.set('page', String(p));
+      return `<${fake.url}${u.pathname}${u.search}>`;
+    };
+    const links = [];
+    if (n < last) links.push(`${link(n + 1)}; rel="next"`, `${link(last)}; rel="last"`);
+    if (n > 1) links.push(`${link(1)}; rel="first"`, `${link(n - 1)}; rel="prev"`);
+    return { status: 200, body: items.slice((n - 1) * per, n * per), headers: links.length ? { link: links.join(', ') } : {} };
+  };
+  const latestPerContext = (sha: string) => {
+    const latest = new Map<string, Json>();
+    for (const s of statuses.get(sha) ?? []) latest.set(s.context as string, s);
+    return [...latest.values()].reverse();
+  };
+
+  function route(method: string, url: URL, login: string, body: Json): Reply {
+    const p = url.pathname;
+    if (method === 'GET' && p === '/user') return { status: 200, body: user(login) };
+    const m = /^\/repos\/([^/]+)\/([^/]+)(\/.*)$/.exec(p);
+    if (!m || m[1] !== o.owner || m[2] !== o.repo) return err(404, 'Not Found');
+    const rest = m[3];
+    let r: RegExpExecArray | null;
+    const pull = (n: string) => pulls.find((x) => x.number === Number(n));
+
+    if (rest === '/pulls' && method === 'GET') {
+      const state = url.searchParams.get('state') ?? 'open';
+      const head = url.searchParams.get('head');
+      const list = pulls
+        .filter((x) => state === 'all' || x.state === state)
+        .filter((x) => !head || `${o.owner}:${x.head}` === head)
+        .sort((a, b) => b.number - a.number);
+      return page(url, list.map(pullJson));
+    }
+    if (rest === '/pulls' && method === 'POST') {
+      const head = String(body.head ?? '');
+      if (!branchSha(head)) return err(422, 'Validation Failed', [{ resource: 'PullRequest', field: 'head', code: 'invalid' }]);
+      if (!branchSha(String(body.base ?? ''))) return err(422, 'Validation Failed', [{ resource: 'PullRequest', field: 'base', code: 'invalid' }]);
+      if (pulls.some((x) => x.head === head && x.state === 'open')) {
+        return err(422, 'Validation Failed', [{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${o.owner}:${head}.` }]);
+      }
+      const pr: Pull = { number: pulls.length + 1, title: String(body.title), body: String(body.body ?? ''), head, base: String(body.base), user: login, state: 'open', created_at: stamp(), merged_at: null, merge_commit_sha: null, mergedHead: null };
+      pulls.push(pr);
+      return { status: 201, body: pullJson(pr) };
+    }
+    if ((r = /^\/pulls\/(\d+)$/.exec(rest)) && method === 'GET') {
+      const pr = pull(r[1]);
+      return pr ? { status: 200, body: pullJson(pr) } : err(404, 'Not Found');
+    }
+    if ((r = /^\/pulls\/(\d+)\/merge$/.exec(rest)) && method === 'PUT') {
+      const pr = pull(r[1]);
+      if (!pr) return err(404, 'Not Found');
+      if (pr.state !== 'open') return err(405, 'Pull Request is not mergeable');
+      const head = branchSha(pr.head)!;
+      if (body.sha && body.sha !== head) return err(409, 'Head branch was modified. Review and try the merge again.');
+      const base = branchSha(pr.base)!;
+      const tree = git('merge-tree', '--write-tree', base, head);
+      if (tree.status !== 0) return err(405, 'Pull Request is not mergeable');
+      const env = { ...process.env, GIT_AUTHOR_NAME: login, GIT_AUTHOR_EMAIL: `${login}@users.noreply.github.com`, GIT_COMMITTER_NAME: 'GitHub', GIT_COMMITTER_EMAIL: 'noreply@github.com' };
+      const commit = spawnSync('git', [`--git-dir=${o.gitDir}`, 'commit-tree', tree.stdout.split('\n')[0], '-p', base, '-p', head, '-m', `Merge pull request #${pr.number} from ${o.owner}/${pr.head}`], { encoding: 'utf8', env });
+      const sha = commit.stdout.trim();
+      git('update-ref', `refs/heads/${pr.base}`, sha, base);
+      Object.assign(pr, { state: 'closed', merged_at: stamp(), merge_commit_sha: sha, mergedHead: head });
+      return { status: 200, body: { sha, merged: true, message: 'Pull Request successfully merged' } };
+    }
+    if ((r = /^\/pulls\/(\d+)\/reviews$/.exec(rest))) {
+      const pr = pull(r[1]);
+      if (!pr) return err(404, 'Not Found');
+      const list = reviews.get(pr.number) ?? [];
+      if (method === 'GET') return page(url, list);
+      const event = body.event as string | undefined;
+      if (event === 'APPROVE' && login === pr.user) return err(422, 'Unprocessable Entity', ['Review Can not approve your own pull request']);
+      if (event === 'REQUEST_CHANGES' && login === pr.user) return err(422, 'Unprocessable Entity', ['Review Can not request changes on your own pull request']);
+      if ((event === 'REQUEST_CHANGES' || event === 'COMMENT') && !body.body) return err(422, 'Unprocessable Entity', ['Review body is required']);
+      const commit = (body.commit_id as string | undefined) ?? headOf(pr);
+      if (!commit || !isCommit(commit)) return err(422, 'Unprocessable Entity', [`No commit found for SHA: ${commit}`]);
+      const state = event === 'APPROVE' ? 'APPROVED' : event === 'REQUEST_CHANGES' ? 'CHANGES_REQUESTED' : event === 'COMMENT' ? 'COMMENTED' : 'PENDING';
+      const review: Json = { id: nextId++, user: user(login), body: body.body ?? '', state, commit_id: commit, html_url: `https://github.com/${o.owner}/${o.repo}/pull/${pr.number}#review`, ...(state === 'PENDING' ? {} : { submitted_at: stamp() }) };
+      list.push(review);
+      reviews.set(pr.number, list);
+      return { status: 200, body: review };
+    }
+    if ((r = /^\/issues\/(\d+)\/comments$/.exec(rest))) {
+      const pr = pull(r[1]);
+      if (!pr) return err(404, 'Not Found');
+      const list = comments.get(pr.number) ?? [];
+      if (method === 'GET') return page(url, list);
+      if (!body.body) return err(422, 'Validation Failed', [{ resource: 'IssueComment', code: 'missing_field', field: 'body' }]);
+      const c = { id: nextId++, user: user(login), body: body.body, created_at: stamp(), updated_at: stamp() };
+      list.push(c);
+      comments.set(pr.number, list);
+      return { status: 201, body: c };
+    }
+    if ((r = /^\/statuses\/([0-9a-f]+)$/.exec(rest)) && method === 'POST') {
+      if (!isCommit(r[1])) return err(422, `No commit found for SHA: ${r[1]}`);
+      const s = { id: nextId++, state: body.state, context: body.context ?? 'default', description: body.description ?? null, target_url: body.target_url ?? null, creator: user(login), created_at: stamp(), updated_at: stamp() };
+      statuses.set(r[1], [...(statuses.get(r[1]) ?? []), s]);
+      return { status: 201, body: s };
+    }
+    if ((r = /^\/commits\/([^/]+)\/status$/.exec(rest)) && method === 'GET') {
+      const all = latestPerContext(r[1]);
+      const states = all.map((s) => s.state);
+      const state = all.length === 0 || states.includes('pending') ? 'pending' : states.some((s) => s === 'failure' || s === 'error') ? 'failure' : 'success';
+      const paged = page(url, all);
+      return { ...paged, body: { state, statuses: paged.body, sha: r[1], total_count: all.length, url: `${fake.url}${p}`, commit_url: '', repository: {} } };
+    }
+    if ((r = /^\/commits\/([^/]+)\/check-runs$/.exec(rest)) && method === 'GET') {
+      const all = checkRuns.get(r[1]) ?? [];
+      const paged = page(url, all);
+      return { ...paged, body: { total_count: all.length, check_runs: paged.body } };
+    }
+    if ((r = /^\/git\/ref\/(.+)$/.exec(rest)) && method === 'GET') {
+      const ref = decodeURIComponent(r[1]);
+      const sha = ref.startsWith('heads/') ? branchSha(ref.slice('heads/'.length)) : null;
+      return sha ? { status: 200, body: { ref: `refs/${ref}`, object: { sha, type: 'commit' } } } : err(404, 'Not Found');
+    }
+    return err(404, 'Not Found');
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', fake.url);
+      const token = /^(?:token|bearer) (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+      const login = token ? tokens.get(token) : undefined;
+      fake.requests.push({ method: req.method ?? 'GET', path: url.pathname, login });
+      let reply: Reply;
+      if (!login) reply = err(401, 'Bad credentials');
+      else {
+        let body: Json = {};
+        try {
+          body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json) : {};
+        } catch {
+          reply = err(400, 'Problems parsing JSON');
+        }
+        reply ??= route(req.method ?? 'GET', url, login, body);
+      }
+      res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers });
+      res.end(JSON.stringify(reply.body));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  fake.url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return fake;
+}
