@@ -9,6 +9,14 @@ import type { HttpServer } from './http/httpServer';
 import type { RpcServer } from './rpc/rpcServer';
 import type { Db } from './store/db';
 
+export interface TestClock {
+  /** Moves app.now() forward; time-based rules (idle 10 minutes, review stall) re-check. */
+  advance(ms: number): void;
+  /** Called after every advance; returns an unsubscribe. */
+  onAdvance(fn: () => void): () => void;
+  readonly enabled: boolean;
+}
+
 export interface App {
   paths: ReturnType<typeof homePaths>;
   db: Db;
@@ -21,6 +29,8 @@ export interface App {
   notify(params: z.input<typeof ChangedParams>): void;
   /** Run at graceful stop, newest first. */
   onStop(fn: () => Promise<void> | void): void;
-  /** Milliseconds since the epoch; injectable for tests of timers (review stall). */
+  /** Milliseconds since the epoch; tests may move it forward (see `clock`). */
   now(): number;
+  /** The daemon clock. `advance` exists only when the daemon runs with SVC_TEST_CLOCK=1. */
+  clock: TestClock;
 }

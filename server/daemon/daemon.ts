@@ -45,6 +45,7 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
   const rpc = new RpcServer({ name: 'svc', version: SVC_VERSION });
   const http = new HttpServer(token);
   const stoppers: (() => Promise<void> | void)[] = [];
+  const clock = testClock(process.env.SVC_TEST_CLOCK === '1');
   const app: App = {
     paths,
     db,
@@ -54,7 +55,8 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
     distDir,
     notify: (p) => rpc.broadcast(changed, p),
     onStop: (fn) => stoppers.push(fn),
-    now: () => Date.now(),
+    now: () => Date.now() + clock.offset,
+    clock,
   };
 
   let stopping: Promise<void> | undefined;
@@ -86,6 +88,25 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
   writeAtomic(paths.discovery, JSON.stringify(discovery, null, 2) + '\n', 0o600);
   log.info(`started pid ${process.pid} build ${SVC_BUILD} socket ${paths.socket} http 127.0.0.1:${port}`);
   return { app, stop };
+}
+
+/** The daemon clock: real time plus an offset that only a test daemon may move. */
+function testClock(enabled: boolean) {
+  const listeners = new Set<() => void>();
+  const clock = {
+    enabled,
+    offset: 0,
+    advance(ms: number) {
+      if (!enabled) throw new Error('the daemon clock can only be moved when SVC_TEST_CLOCK=1');
+      clock.offset += ms;
+      for (const fn of [...listeners]) fn();
+    },
+    onAdvance(fn: () => void) {
+      listeners.add(fn);
+      return () => void listeners.delete(fn);
+    },
+  };
+  return clock;
 }
 
 function ensurePrivateFolder(home: string): void {

@@ -1,5 +1,6 @@
 // daemon/status and daemon/stop.
-import { daemonStatus, daemonStop } from '../../shared/protocol/daemon';
+import { refused } from '../../shared/errors';
+import { daemonAdvanceClock, daemonStatus, daemonStop } from '../../shared/protocol/daemon';
 import { SVC_BUILD, SVC_VERSION } from '../../shared/version';
 import type { App } from '../app';
 
@@ -22,6 +23,11 @@ export function registerDaemonMethods(app: App, stop: (reason: string) => Promis
     // Answer first, then stop: the client is waiting for the reply.
     setTimeout(() => void stop(p.reason ?? 'requested by a client').then(() => process.exit(0)), 10);
     return { stopping: true as const };
+  });
+  app.rpc.handle(daemonAdvanceClock, (p) => {
+    if (!app.clock.enabled) throw refused('clockFixed', 'the daemon clock moves only in a test daemon (SVC_TEST_CLOCK=1)');
+    app.clock.advance(p.ms);
+    return { now: app.now() };
   });
   app.http.route('GET', '/api/health', () => ({ status: 200, body: { ok: true, ...info() } }));
 }

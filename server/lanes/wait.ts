@@ -137,6 +137,7 @@ export function waitForReport(ctx: LanesContext, p: z.output<typeof WaitParams>,
     const onReport = () => recheck();
     ctx.events.on('report', onReport);
     const offChanged = ctx.conversations.onChanged(() => recheck());
+    const offClock = ctx.app.clock.onAdvance(() => recheck());
     const onAbort = () => finish({ outcome: 'timeout', lane: null, report: null, why: null, next: timeoutNext });
     signal.addEventListener('abort', onAbort);
     cleanups.push(
@@ -144,6 +145,7 @@ export function waitForReport(ctx: LanesContext, p: z.output<typeof WaitParams>,
       () => idleTimer && clearTimeout(idleTimer),
       () => ctx.events.off('report', onReport),
       offChanged,
+      offClock,
       () => signal.removeEventListener('abort', onAbort),
     );
     recheck();

@@ -45,6 +45,8 @@ export function makeScratch(name: string): Scratch {
     SVC_HOME: svcHome,
     PATH: `${BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`,
     GIT_CONFIG_NOSYSTEM: '1',
+    // Test daemons accept daemon/advanceClock, so time rules are tested without waiting.
+    SVC_TEST_CLOCK: '1',
     GIT_AUTHOR_NAME: 'svc test',
     GIT_AUTHOR_EMAIL: 'test@svc.invalid',
     GIT_COMMITTER_NAME: 'svc test',

@@ -82,7 +82,7 @@ describe('conversation activity through the script harness', function () {
     await s.waitActivity(id, 'needs-you');
     await s.ok(['conv', 'answer', `#${id}`, '--deny']);
     const idle = await s.waitActivity(id, 'idle');
-    assert.doesNotMatch(await s.log(id), /deleted/);
+    assert.doesNotMatch(await s.log(id), /^deleted$/m);
     const again = await s.svc(['conv', 'answer', String(id), '--allow']);
     assert.equal(again.code, 1);
     assert.equal(again.stderr, `conversation #${id} (${idle.name}) has no open request to answer\n`);

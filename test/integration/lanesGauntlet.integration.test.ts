@@ -85,6 +85,11 @@ describe('lanes: a whole gauntlet loop', function () {
     assert.match(row(String(critic1.id)), new RegExp(`r1/feat\\s+critic\\s+i1\\s+\\S+\\s+done\\s+feat i1\\s+NOT_YET 2\\s+\\(detached\\)@${head1.slice(0, 7)}\\s+-\\s+no`));
     assert.match(row(String(b2Lane.id)), new RegExp(`r1/feat\\s+builder\\s+i2\\s+\\S+\\s+done\\s+-\\s+PASS 0\\s+r1/feat-i2@${head2.slice(0, 7)}\\s+0\\s+no`));
 
+    const cards = JSON.parse((await ok(s.svc(['lane', 'runs', '--json']))).stdout) as { run: string; countsLine: string; latest: { text: string } }[];
+    const card = cards.find((c) => c.run === 'r1')!;
+    assert.equal(card.latest.text, 'r1 critic i2 reported done · verdict PASS');
+    assert.match(card.countsLine, /^2 builders · 2 critics · /);
+
     // The brief is written once beside the agent's files; reports are keyed conv-<name>.
     assert.equal(fs.readFileSync(path.join(s.svcHome, 'agents', 'conv-r1-feat-builder-i1', 'lane-brief.md'), 'utf8'), fs.readFileSync(b1, 'utf8'));
   });

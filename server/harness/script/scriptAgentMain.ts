@@ -44,9 +44,11 @@ function configOptions(s: Session): SessionConfigOption[] {
   ];
 }
 
-function exitBefore(step: string): void {
+/** Exits 3 (never answering) when SVC_SCRIPT_EXIT_BEFORE names `step`. */
+async function exitBefore(step: string): Promise<void> {
   if (env.SVC_SCRIPT_EXIT_BEFORE !== step) return;
   process.stderr.write(`script agent: exiting before answering ${step} (SVC_SCRIPT_EXIT_BEFORE)\n`, () => process.exit(3));
+  await new Promise(() => undefined);
 }
 
 function session(id: string): Session {
@@ -73,7 +75,7 @@ function shutdown(): void {
 
 const app = agent({ name: 'svc-script' })
   .onRequest('initialize', async () => {
-    exitBefore('initialize');
+    await exitBefore('initialize');
     const delay = Number(env.SVC_SCRIPT_INIT_DELAY_MS ?? 0);
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     return {
@@ -83,8 +85,8 @@ const app = agent({ name: 'svc-script' })
       agentInfo: { name: 'svc-script', version: SVC_VERSION },
     };
   })
-  .onRequest('session/new', ({ params }) => {
-    exitBefore('session/new');
+  .onRequest('session/new', async ({ params }) => {
+    await exitBefore('session/new');
     const s = newSession(params.cwd);
     return { sessionId: s.id, configOptions: configOptions(s) };
   })
