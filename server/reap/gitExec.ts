@@ -16,6 +16,8 @@ export interface GitCall extends GitEnv {
   extra?: Record<string, string>;
   /** A file descriptor that receives stdout instead of a buffer (large patches). */
   stdoutFd?: number;
+  /** Bytes for stdin (e.g. a NUL-separated path list). */
+  input?: Buffer;
   /** Exit codes that are answers, not failures (e.g. 1 for `symbolic-ref -q`). */
   okCodes?: number[];
 }
@@ -56,8 +58,10 @@ export function runGit(cwd: string, args: string[], call: GitCall = {}): Promise
     const child = spawn('git', args, {
       cwd,
       env: gitEnvironment(call.env ?? process.env, call.extra),
-      stdio: ['ignore', call.stdoutFd ?? 'pipe', 'pipe'],
+      stdio: [call.input ? 'pipe' : 'ignore', call.stdoutFd ?? 'pipe', 'pipe'],
     });
+    child.stdin?.on('error', () => undefined); // git may exit before reading all of it
+    child.stdin?.end(call.input);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout?.on('data', (d: Buffer) => out.push(d));

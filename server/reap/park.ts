@@ -54,7 +54,7 @@ export async function parkWorktree(worktreeDir: string, patchFile: string, opts:
   const tmpPatch = `${target}.${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`;
   let published = false;
   try {
-    const work = await captureWork(info, head, path.join(scratch, 'work.index'), opts);
+    const work = await captureWork(info, head, path.join(scratch, 'work.index'), scratch, opts);
     if (work.changes.length === 0) return null;
     const gitlinks = work.changes.filter((c) => c.oldMode === GITLINK_MODE || c.newMode === GITLINK_MODE);
     if (gitlinks.length) throw parkUnsupportedError(info.top, gitlinks.map((c) => c.path.toString('utf8')));
@@ -74,7 +74,7 @@ export async function parkWorktree(worktreeDir: string, patchFile: string, opts:
     }
     if (!outcome.ok) throw parkVerifyFailedError(info.top, outcome.detail);
 
-    const now = await captureWork(info, head, path.join(scratch, 'again.index'), opts);
+    const now = await captureWork(info, head, path.join(scratch, 'again.index'), scratch, opts);
     if ((await headOf(info.top, opts)) !== head || now.tree !== work.tree) throw parkChangedError(info.top);
 
     publish(tmpPatch, target);

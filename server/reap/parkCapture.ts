@@ -3,6 +3,7 @@
 // skip-worktree bits, so a sparse checkout's absent files do not read as deletions),
 // `git add -A` into the copy, `git write-tree`.
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { runGit, splitNul } from './gitExec';
 import type { GitEnv } from './gitExec';
 import type { WorktreeInfo } from './worktreeInfo';
@@ -26,16 +27,63 @@ const INDEX_SAFE = ['-c', 'core.fsmonitor=false', '-c', 'core.untrackedCache=fal
 
 export const GITLINK_MODE = '160000';
 
-/** Fills `indexFile` with the working state of `info.top` and returns its tree and changes against HEAD. */
-export async function captureWork(info: WorktreeInfo, head: string, indexFile: string, opts: GitEnv): Promise<Capture> {
+/**
+ * Fills `indexFile` with the working state of `info.top` and returns its tree and changes
+ * against HEAD. Untracked files count unless ignored both by the rules in the worktree
+ * now and by HEAD's rules (which cleaning restores): see `addUnignoredByHead`.
+ */
+export async function captureWork(info: WorktreeInfo, head: string, indexFile: string, scratchDir: string, opts: GitEnv): Promise<Capture> {
   const call = { ...opts, extra: { GIT_INDEX_FILE: indexFile } };
   if (fs.existsSync(info.indexFile)) fs.copyFileSync(info.indexFile, indexFile);
   else await runGit(info.top, ['read-tree', head], call);
   await runGit(info.top, [...INDEX_SAFE, 'add', '-A'], call);
+  let changes = await changesOf(info, head, indexFile, opts);
+  if (changes.some((c) => isIgnoreFile(c.path)) && (await addUnignoredByHead(info, head, indexFile, scratchDir, opts))) {
+    changes = await changesOf(info, head, indexFile, opts);
+  }
   const tree = (await runGit(info.top, [...INDEX_SAFE, 'write-tree'], call)).stdout.toString('utf8').trim();
-  const raw = await runGit(info.top, ['diff-index', '--cached', '--raw', '-z', '--no-renames', '--ignore-submodules=none', head, '--'], call);
-  return { tree, changes: parseRaw(splitNul(raw.stdout)) };
+  return { tree, changes };
 }
+
+async function changesOf(info: WorktreeInfo, head: string, indexFile: string, opts: GitEnv): Promise<RawChange[]> {
+  const raw = await runGit(info.top, ['diff-index', '--cached', '--raw', '-z', '--no-renames', '--ignore-submodules=none', head, '--'], { ...opts, extra: { GIT_INDEX_FILE: indexFile } });
+  return parseRaw(splitNul(raw.stdout));
+}
+
+const isIgnoreFile = (p: Buffer) => p.toString('latin1') === '.gitignore' || p.toString('latin1').endsWith('/.gitignore');
+
+/**
+ * When the work changes a .gitignore, a file ignored by the worktree's rules now may be
+ * visible under HEAD's rules, which the cleaned tree returns to: left behind it would be
+ * work that `git worktree remove` refuses over, or (forced) loses. Such files are added
+ * to the capture. HEAD's rules are read by `git check-ignore` against a scratch tree
+ * holding only HEAD's .gitignore files (info/exclude and core.excludesFile apply to both
+ * sides alike). Returns whether anything was added.
+ */
+async function addUnignoredByHead(info: WorktreeInfo, head: string, indexFile: string, scratchDir: string, opts: GitEnv): Promise<boolean> {
+  const call = { ...opts, extra: { GIT_INDEX_FILE: indexFile } };
+  const ignoredNow = await runGit(info.top, ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z'], call);
+  if (ignoredNow.stdout.length === 0) return false;
+  const rules = path.join(scratchDir, 'head-rules');
+  fs.mkdirSync(rules, { recursive: true });
+  const rulesCall = { ...opts, extra: { GIT_INDEX_FILE: path.join(scratchDir, 'head-rules.index'), GIT_DIR: info.gitDir, GIT_WORK_TREE: rules } };
+  await runGit(rules, ['read-tree', head], rulesCall);
+  const listed = await runGit(rules, ['ls-files', '-z'], rulesCall);
+  const ignoreFiles = splitNul(listed.stdout).filter(isIgnoreFile);
+  if (ignoreFiles.length) await runGit(rules, ['checkout-index', '--force', '-z', '--stdin'], { ...rulesCall, input: nulList(ignoreFiles) });
+  const stillIgnored = await runGit(rules, ['check-ignore', '--no-index', '-z', '--stdin'], { ...rulesCall, input: ignoredNow.stdout, okCodes: [1] });
+  const keep = new Set(splitNul(stillIgnored.stdout).map((p) => p.toString('hex')));
+  const visible = splitNul(ignoredNow.stdout).filter((p) => !keep.has(p.toString('hex')));
+  if (visible.length === 0) return false;
+  await runGit(info.top, [...INDEX_SAFE, 'add', '--force', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+    ...opts,
+    extra: { GIT_INDEX_FILE: indexFile, GIT_LITERAL_PATHSPECS: '1' },
+    input: nulList(visible),
+  });
+  return true;
+}
+
+const nulList = (paths: Buffer[]) => Buffer.concat(paths.flatMap((p) => [p, Buffer.from([0])]));
 
 /** `:<old mode> <new mode> <old sha> <new sha> <status>` then the path, NUL-separated. */
 export function parseRaw(fields: Buffer[]): RawChange[] {

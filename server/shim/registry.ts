@@ -6,5 +6,6 @@ import { daemonCommands } from './commands/daemon';
 import { laneCommands } from './commands/lane';
 import { prCommands } from './commands/pr';
 import { projectCommands } from './commands/project';
+import { skillCommands } from './commands/skill';
 
-export const COMMANDS: CommandSpec[] = [...daemonCommands, ...projectCommands, ...convCommands, ...agentCommands, ...laneCommands, ...prCommands];
+export const COMMANDS: CommandSpec[] = [...daemonCommands, ...projectCommands, ...convCommands, ...agentCommands, ...laneCommands, ...prCommands, ...skillCommands];

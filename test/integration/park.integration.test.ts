@@ -292,6 +292,30 @@ describe('parkWorktree (reap --park)', function () {
     assert.equal(fs.readFileSync(path.join(wt, 'trace.log'), 'utf8'), 'x');
   });
 
+  it('a file ignored only by a .gitignore the work changed is saved, since the cleaned tree would show it', async () => {
+    const wt = fresh(true);
+    fs.appendFileSync(path.join(wt, '.gitignore'), '*.tmp\ngen/\n!keep.log\n');
+    fs.writeFileSync(path.join(wt, 'notes.tmp'), 'ignored now, visible under HEAD rules\n');
+    fs.mkdirSync(path.join(wt, 'gen', 'deep'), { recursive: true });
+    fs.writeFileSync(path.join(wt, 'gen', 'deep', 'out.txt'), 'generated\n');
+    fs.writeFileSync(path.join(wt, 'keep.log'), 'un-ignored now, ignored under HEAD rules\n');
+    fs.writeFileSync(path.join(wt, 'other.log'), 'ignored by both\n');
+    const before = sorted(snapshot(wt));
+    const r = await parkWorktree(wt, patchPath(), { env: s.env });
+    assert.ok(r);
+    const names = (await import('node:child_process')).spawnSync('git', ['apply', '--numstat', r.patchFile], { cwd: wt, env: s.env, encoding: 'utf8' }).stdout;
+    assert.deepEqual(
+      names.trim().split('\n').map((l) => l.split('\t')[2]).sort(),
+      ['.gitignore', 'gen/deep/out.txt', 'keep.log', 'notes.tmp'],
+    );
+    assert.deepEqual(await uncommittedPaths(wt, { env: s.env }), []);
+    assert.equal(fs.readFileSync(path.join(wt, 'other.log'), 'utf8'), 'ignored by both\n');
+    await removeWorktree(wt, { env: s.env });
+    assert.equal(sh(r.restoreAfterRemoveCommand, s.env, s.home).code, 0);
+    // other.log was ignored by both rule sets: not work, gone with the worktree.
+    assert.deepEqual(sorted(snapshot(wt)), before.filter(([k]) => k !== JSON.stringify('other.log')));
+  });
+
   it('in a sparse checkout, files outside the cone are not parked as deletions', async () => {
     const wt = fresh(true);
     git(wt, s.env, 'sparse-checkout', 'set', '--no-cone', '/dir/');

@@ -6,6 +6,7 @@
 // park succeeds and leaves the tree clean, the worktree is removed (never forced), and
 // the printed restore command, run verbatim, gives back every byte and mode.
 // 200 cases in `npm test`; `npm run test:soak` sets SVC_PARK_CASES=5000.
+// A failure prints fast-check's seed: rerun it with SVC_PARK_SEED=<seed>.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -290,7 +291,8 @@ describe('park property: random dirty worktrees are parked and restored byte for
           fs.rmSync(patch, { force: true });
         }
       }),
-      { numRuns: CASES },
+      // SVC_PARK_SEED replays a reported failure with the seed fast-check printed.
+      process.env.SVC_PARK_SEED ? { numRuns: CASES, seed: Number(process.env.SVC_PARK_SEED) } : { numRuns: CASES },
     );
     const ms = Date.now() - started;
     // Reported so the suite's cost stays visible (issue 5 asks for it).

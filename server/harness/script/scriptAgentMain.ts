@@ -2,7 +2,8 @@
 // for demos, dry runs of a gauntlet loop without spending tokens, and every test.
 // Each prompt's `svc-script` block (or the `scripts:` file the daemon names in
 // SVC_SCRIPT_FILE) is run step by step; a prompt without one gets a one-line reply.
-// Model and effort are accepted and ignored.
+// Model and effort are accepted and ignored (run steps see them as $SCRIPT_MODEL and
+// $SCRIPT_EFFORT, so a dry run can show what it was given).
 //
 // Test hooks (environment, set through a harness profile's `env`):
 //   SVC_SCRIPT_INIT_DELAY_MS  answer initialize this late (the `starting` activity)
@@ -110,7 +111,7 @@ const app = agent({ name: 'svc-script' })
     const turn = new AbortController();
     s.turn = turn;
     s.turns++;
-    const t = { client, sessionId: s.id, cwd: s.cwd, signal: turn.signal, exit: exitNow };
+    const t = { client, sessionId: s.id, cwd: s.cwd, signal: turn.signal, exit: exitNow, env: { SCRIPT_MODEL: s.model, SCRIPT_EFFORT: s.effort } };
     try {
       const fallback = env.SVC_SCRIPT_FILE ? readScriptFile(env.SVC_SCRIPT_FILE) : undefined;
       const steps = stepsFor(text, fallback);

@@ -13,6 +13,8 @@ export interface TurnContext {
   sessionId: string;
   cwd: string;
   signal: AbortSignal;
+  /** Added to run steps' environment: SCRIPT_MODEL and SCRIPT_EFFORT, what the agent was given. */
+  env: Record<string, string>;
   /** Called before the process exits on an `exit` step (flush stdout). */
   exit(code: number): Promise<never>;
 }
@@ -56,7 +58,7 @@ async function run(t: TurnContext, command: string): Promise<number> {
     update: { sessionUpdate: 'tool_call', toolCallId, title: command, kind: 'execute', status: 'in_progress', rawInput: { command } },
   });
   const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
-    const child = spawn('sh', ['-c', command], { cwd: t.cwd, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('sh', ['-c', command], { cwd: t.cwd, env: { ...process.env, ...t.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     running.add(child);
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString('utf8')));

@@ -30,10 +30,14 @@ describe('in-host tests (extension host of code-server 4.100.3)', function () {
     const exited = new Promise<number>((resolve) => (exit = resolve));
     await page.exposeFunction('codeAutomationExit', (code: number) => exit(code));
     await page.goto(`${cs.url}/?folder=${encodeURIComponent(cs.workspace)}&payload=${encodeURIComponent(payload)}`);
-    const code = await Promise.race([exited, new Promise<number>((_, reject) => setTimeout(() => reject(new Error('the in-host suite did not exit within 90 s')), 90_000))]).catch(async (e: Error) => {
-      await screenshot(page, 'failed-in-host-timeout').catch(() => undefined);
-      throw e;
-    });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<number>((_, reject) => (timer = setTimeout(() => reject(new Error('the in-host suite did not exit within 90 s')), 90_000)));
+    const code = await Promise.race([exited, timeout])
+      .catch(async (e: Error) => {
+        await screenshot(page, 'failed-in-host-timeout').catch(() => undefined);
+        throw e;
+      })
+      .finally(() => clearTimeout(timer));
     timing('in-host suite (window start + tests)', t);
     const results = fs.existsSync(cs.resultsFile) ? (JSON.parse(fs.readFileSync(cs.resultsFile, 'utf8')) as { passes: string[]; failures: { title: string; error: string }[]; durationMs: number }) : undefined;
     await page.close();

@@ -28,15 +28,15 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
     const { page } = session();
     const t = Date.now();
     await openContainer(page, 'svc');
-    await page.locator('.sidebar .pane-header h3.title', { hasText: /^Reviews$/i }).waitFor();
-    assert.deepEqual((await paneTitles(page)).map((s) => s.toLowerCase()), ['command deck', 'awareness', 'reviews']);
+    await page.locator('.sidebar .pane-header[aria-label="Reviews Section"]').waitFor();
+    assert.deepEqual(await paneTitles(page), ['Command Deck', 'Awareness', 'Reviews']);
     timing('open the svc container', t);
   });
 
   it('connects to the daemon: status bar, empty Command Deck, Reviews and Awareness say so', async () => {
     const { page, cs } = session();
     const t = Date.now();
-    await statusItem(page).filter({ hasText: /^svc$/ }).waitFor({ timeout: 30_000 });
+    await statusItem(page).filter({ hasText: /^\s*svc\s*$/ }).waitFor({ timeout: 30_000 });
     await paneBody(page, 'Command Deck').getByText('No conversations yet.', { exact: false }).waitFor();
     await paneBody(page, 'Reviews').getByText('No reviews yet.', { exact: false }).waitFor();
     const frame = await webviewFrame(page, '.daemon[data-state="connected"]');
@@ -62,7 +62,7 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
     const stop = await svc(['daemon', 'stop']);
     assert.equal(stop.code, 0, stop.stderr);
     const t = Date.now();
-    await statusItem(page).filter({ hasText: 'svc: daemon down' }).waitFor({ timeout: 15_000 });
+    await statusItem(page).filter({ hasText: /^\s*svc: daemon down\s*$/ }).waitFor({ timeout: 15_000 });
     await paneBody(page, 'Command Deck').getByText('The svc daemon is not connected', { exact: false }).waitFor();
     const frame = await webviewFrame(page, '.daemon[data-state="down"]');
     assert.match((await frame.locator('.daemon').textContent()) ?? '', /^daemon not connected: /);
@@ -78,7 +78,7 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
     const t2 = Date.now();
     const status = await svc(['daemon', 'status']);
     assert.equal(status.code, 0, status.stderr);
-    await statusItem(page).filter({ hasText: /^svc$/ }).waitFor({ timeout: 20_000 });
+    await statusItem(page).filter({ hasText: /^\s*svc\s*$/ }).waitFor({ timeout: 20_000 });
     await webviewFrame(page, '.daemon[data-state="connected"]');
     await paneBody(page, 'Command Deck').getByText('No conversations yet.', { exact: false }).waitFor();
     timing('re-attached after the daemon came back', t2);

@@ -30,20 +30,21 @@ export async function openWorkbench(browser: Browser, url: string): Promise<Page
 export async function openContainer(page: Page, title: string): Promise<void> {
   const entry = page.locator(`.activitybar a.action-label[aria-label="${title}"]`);
   await entry.waitFor({ timeout: 30_000 });
-  const item = page.locator('.activitybar .action-item', { has: entry });
+  const item = page.locator('.activitybar .action-item', { has: page.locator(`a.action-label[aria-label="${title}"]`) });
   if ((await item.getAttribute('class'))?.includes('checked')) return;
   await entry.click();
   await page.locator('.sidebar').waitFor();
 }
 
-/** The titles of the sidebar's view panes, in order. */
+/** The titles of the sidebar's view panes, in order (from the headers' "<title> Section" labels). */
 export async function paneTitles(page: Page): Promise<string[]> {
-  return (await page.locator('.sidebar .pane-header h3.title').allTextContents()).map((t) => t.trim());
+  const labels = await page.locator('.sidebar .pane-header').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+  return labels.map((l) => l.replace(/ Section$/, ''));
 }
 
-/** The text of a view pane's body (welcome content included), found by its title. */
+/** A view pane's body (welcome content included), found by the view's title. */
 export function paneBody(page: Page, title: string) {
-  return page.locator('.sidebar .pane', { has: page.locator('.pane-header h3.title', { hasText: new RegExp(`^${title}$`, 'i') }) }).locator('.pane-body');
+  return page.locator('.sidebar .pane', { has: page.locator(`.pane-header[aria-label="${title} Section"]`) }).locator('.pane-body');
 }
 
 /** Runs a palette command by its full title ("svc: Show Daemon Status"). */
