@@ -2,6 +2,7 @@
 // terminal PATH, the views and the commands. The daemon outlives the window on purpose.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { daemonStatus } from '../shared/protocol/daemon';
 import type { SvcTestApi } from './api';
 import { AwarenessView } from './awareness/awarenessView';
 import { needsYouCount } from './commandDeck/deckModel';
@@ -9,7 +10,9 @@ import type { DeckNode } from './commandDeck/deckModel';
 import { DeckProvider } from './commandDeck/deckProvider';
 import { registerCommands } from './commands/commands';
 import { DaemonConnection } from './connection/daemonConnection';
+import { CONVERSATION_SCHEME, ConversationLogProvider } from './conversations/conversationLog';
 import type { ConnectionState } from './connection/daemonConnection';
+import { LiveQuery } from './connection/liveQuery';
 import { DaemonStatusBar } from './connection/statusBar';
 import { logger, outputChannel } from './log';
 import { ReviewsProvider } from './reviews/reviewsProvider';
@@ -31,11 +34,15 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
   const deckView = vscode.window.createTreeView<DeckNode>('svc.commandDeck', { treeDataProvider: deck, showCollapseAll: true });
   const awareness = new AwarenessView(context.extensionUri, connection);
   const reviews = new ReviewsProvider();
+  const conversationLog = new ConversationLogProvider(connection);
+  // The daemon's counts (conversations, live) shown in the status bar tooltip and the rail.
+  const status = new LiveQuery(connection, 'the daemon status', ['conversations'], () => connection.request(daemonStatus, {}), (v) => v.kind === 'value' && connection.updateInfo(v.value), 250);
 
   const setContext = (s: ConnectionState) => void vscode.commands.executeCommand('setContext', 'svc.daemon', s.kind);
   setContext(connection.state);
   context.subscriptions.push(
     connection,
+    status,
     statusBar,
     deck,
     deckView,
@@ -43,6 +50,8 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
     awareness.register('svc.awareness'),
     reviews,
     vscode.window.registerTreeDataProvider('svc.reviews', reviews),
+    conversationLog,
+    vscode.workspace.registerTextDocumentContentProvider(CONVERSATION_SCHEME, conversationLog),
     connection.onDidChangeState(setContext),
     deck.onDidChangeRows((rows) => statusBar.setNeedsYou(rows ? needsYouCount(rows) : undefined)),
     vscode.workspace.onDidChangeConfiguration((e) => {

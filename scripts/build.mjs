@@ -48,6 +48,8 @@ const configs = [
     ...node,
     entryPoints: { daemon: 'server/main.ts', scriptAgent: 'server/harness/script/scriptAgentMain.ts' },
     external: ['better-sqlite3'],
+    // The review briefs are Markdown templates bundled as text (server/review/briefs).
+    loader: { '.md': 'text' },
   },
   // The shim must start fast: minified, and with zod replaced by an inert stand-in.
   { ...node, entryPoints: { svc: 'server/shim/entry.ts' }, minify: true, alias: { zod: './server/shim/zodInert.ts' } },

@@ -18,8 +18,8 @@ export type ReviewLane = z.infer<typeof ReviewLane>;
 export const REVIEW_MODES = ['quick', 'full', 'none'] as const;
 export const ReviewMode = z.enum(REVIEW_MODES);
 
-const ModelName = z.string().trim().min(1, 'a model must not be empty').max(200);
-const HarnessName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'a harness name is lowercase letters, digits, - and _');
+export const ModelName = z.string().trim().min(1, 'a model must not be empty').max(200);
+export const HarnessName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'a harness name is lowercase letters, digits, - and _');
 
 export const RoleDefaults = z
   .object({ model: ModelName.optional(), effort: Effort.optional(), harness: HarnessName.optional() })

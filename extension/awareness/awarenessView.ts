@@ -5,6 +5,7 @@ import { lanesRuns } from '../../shared/protocol/lanes';
 import type { AwarenessCard, AwarenessFromView, AwarenessToView, DaemonLine } from '../../webview/awarenessMessages';
 import type { ConnectionState, DaemonConnection } from '../connection/daemonConnection';
 import { LiveQuery } from '../connection/liveQuery';
+import { plural } from '../connection/statusText';
 import { WebviewViewHost } from '../webviews/webviewHost';
 
 export const AWARENESS_TOPICS = ['lanes', 'runs', 'conversations'] as const;
@@ -48,7 +49,7 @@ export class AwarenessView extends WebviewViewHost<AwarenessToView, AwarenessFro
 export function daemonLine(s: ConnectionState): DaemonLine {
   switch (s.kind) {
     case 'connected':
-      return { state: 'connected', text: `daemon ${s.info.version} · pid ${s.info.pid} · ${s.info.live} live of ${s.info.conversations} conversations` };
+      return { state: 'connected', text: `daemon ${s.info.version} · pid ${s.info.pid} · ${s.info.live} live of ${plural(s.info.conversations, 'conversation')}` };
     case 'connecting':
       return { state: 'connecting', text: 'connecting to the daemon…' };
     case 'down':

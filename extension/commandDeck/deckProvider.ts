@@ -88,6 +88,7 @@ export function toTreeItem(n: DeckNode): vscode.TreeItem {
   item.id = n.id;
   item.description = n.description;
   item.contextValue = n.contextValue;
+  item.command = { command: 'svc.openConversation', title: 'Open Conversation', arguments: [n.convId] };
   item.iconPath = new vscode.ThemeIcon(n.icon.id, n.icon.color ? new vscode.ThemeColor(n.icon.color) : undefined);
   const tooltip = new vscode.MarkdownString(undefined, true);
   tooltip.appendText(n.tooltip);

@@ -3,10 +3,13 @@
 // need it (the logs, starting the daemon) always work.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
+import { conversationsShow } from '../../shared/protocol/conversations';
 import { daemonStatus } from '../../shared/protocol/daemon';
 import { homePaths } from '../../shared/svcHome';
 import type { DeckProvider } from '../commandDeck/deckProvider';
 import type { DaemonConnection } from '../connection/daemonConnection';
+import { conversationUri } from '../conversations/conversationLog';
+import { plural } from '../connection/statusText';
 import { funnel, SHOW_DAEMON_LOG } from '../errors/errorFunnel';
 import { outputChannel } from '../log';
 
@@ -44,7 +47,7 @@ async function showDaemonStatus(connection: DaemonConnection): Promise<void> {
   const i = await connection.request(daemonStatus, {});
   const up = Math.round(i.uptimeMs / 60_000);
   const choice = await vscode.window.showInformationMessage(
-    `svc daemon ${i.version} (build ${i.build}), pid ${i.pid}, up ${up} min: ${i.conversations} conversations, ${i.live} live. SVC_HOME ${i.svcHome}`,
+    `svc daemon ${i.version} (build ${i.build}), pid ${i.pid}, up ${up} min: ${plural(i.conversations, 'conversation')}, ${i.live} live. SVC_HOME ${i.svcHome}`,
     SHOW_DAEMON_LOG,
   );
   if (choice) await vscode.commands.executeCommand('svc.showDaemonLog');
@@ -62,14 +65,13 @@ async function showDaemonLog(connection: DaemonConnection): Promise<void> {
   editor.revealRange(new vscode.Range(end, end));
 }
 
-/** Until the conversation panel lands, opening a conversation selects it in the Command Deck. */
+/** Until the conversation panel lands, opening a conversation shows its output (and selects its row). */
 async function openConversation(d: CommandDeps, id: unknown): Promise<void> {
   const convId = typeof id === 'number' ? id : typeof id === 'object' && id !== null && 'convId' in id ? Number((id as { convId: unknown }).convId) : NaN;
   if (!Number.isInteger(convId)) throw new Error(`svc.openConversation needs a conversation id, got ${JSON.stringify(id)}`);
+  const info = await d.connection.request(conversationsShow, { conv: String(convId) });
+  const doc = await vscode.workspace.openTextDocument(conversationUri(info.id, info.name));
+  await vscode.window.showTextDocument(doc, { preview: true });
   const node = d.deck.node(convId);
-  if (!node) {
-    void vscode.window.showWarningMessage(`svc: conversation #${convId} is not in the Command Deck (archived, or the daemon is not connected).`);
-    return;
-  }
-  await d.deckView.reveal(node, { select: true, focus: true, expand: true });
+  if (node && d.deckView.visible) await d.deckView.reveal(node, { select: true, focus: false, expand: true });
 }

@@ -128,6 +128,11 @@ export class DaemonConnection implements vscode.Disposable {
     }
   }
 
+  /** A fresher daemon/status while connected (counts for the status bar and the rail). */
+  updateInfo(info: DaemonInfo): void {
+    if (this.current.kind === 'connected' && this.current.info.pid === info.pid) this.setState({ kind: 'connected', info });
+  }
+
   /** Subscribes to a daemon notification for the life of the window (across reconnects). */
   onNotification<P extends z.ZodType>(def: NotificationDef<P>, fn: (params: z.output<P>) => void): vscode.Disposable {
     let set = this.handlers.get(def.method);
@@ -171,7 +176,8 @@ export class DaemonConnection implements vscode.Disposable {
           error: () => ({ action: ErrorAction.Continue, handled: true }),
           closed: () => {
             this.lost(gen, 'the connection to the daemon closed (it stopped or restarted)');
-            return { action: CloseAction.DoNotRestart, handled: true };
+            // The client logs this message; svc re-attaches by itself (see lost()).
+            return { action: CloseAction.DoNotRestart, handled: true, message: 'the svc daemon connection closed; svc re-attaches once a daemon runs' };
           },
         },
       },
@@ -187,6 +193,7 @@ export class DaemonConnection implements vscode.Disposable {
       this.setState({ kind: 'connected', info });
     } catch (e) {
       this.lost(gen, `the daemon did not complete the handshake: ${errorMessage(e)}`);
+      socket.destroy();
     }
   }
 
@@ -203,7 +210,7 @@ export class DaemonConnection implements vscode.Disposable {
   /** The connection is gone: say why, then try to re-attach with backoff (never start). */
   private lost(gen: number, why: string): void {
     if (gen !== this.generation || this.disposed) return;
-    const next = this.reset();
+    const next = this.reset(false); // the client is closing itself; stopping it again only logs errors
     log.warn(`daemon connection down: ${why}`);
     this.setState({ kind: 'down', why, since: Date.now() });
     this.schedule(next);
@@ -231,15 +238,15 @@ export class DaemonConnection implements vscode.Disposable {
     this.schedule(gen);
   }
 
-  /** Drops the current client and any pending retry; returns the new generation. */
-  private reset(): number {
+  /** Drops the current client (stopping it unless it is closing by itself) and any pending retry; returns the new generation. */
+  private reset(stopClient = true): number {
     this.generation++;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const old = this.client;
     this.client = undefined;
     // stop() sends shutdown and exit, which end only this window's connection.
-    if (old) {
+    if (old && stopClient) {
       try {
         old.stop(2000).catch(() => undefined);
       } catch {

@@ -24,8 +24,14 @@ export class LiveQuery<T> implements vscode.Disposable {
     private readonly onValue: (v: QueryValue<T>) => void,
     private readonly debounceMs = 100,
   ) {
+    let was = connection.state.kind;
     this.subscriptions = [
-      connection.onDidChangeState((s) => (s.kind === 'connected' ? this.refresh(0) : s.kind !== 'connecting' && this.onValue({ kind: 'down' }))),
+      connection.onDidChangeState((s) => {
+        // Re-read on (re)connecting only; a fresher daemon/status is not a reason to.
+        if (s.kind === 'connected' && was !== 'connected') this.refresh(0);
+        else if (s.kind === 'down' || s.kind === 'noNode') this.onValue({ kind: 'down' });
+        was = s.kind;
+      }),
       connection.onDidChange((c) => topics.includes(c.topic) && this.refresh()),
     ];
     if (connection.state.kind === 'connected') this.refresh(0);

@@ -2,6 +2,11 @@
 // needs-you count (undefined until the conversation list can be read).
 import type { ConnectionState } from './daemonConnection';
 
+/** `1 conversation`, `2 conversations`. */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 export interface StatusText {
   text: string;
   tooltip: string;
@@ -19,7 +24,7 @@ export function statusText(s: ConnectionState, needsYou: number | undefined): St
       return { text: '$(debug-disconnect) svc: daemon down', tooltip: `svc daemon is not connected: ${s.why}.\nClick for the daemon status and how to start it.`, background: 'statusBarItem.warningBackground' };
     case 'connected': {
       const i = s.info;
-      const tooltip = `svc daemon ${i.version} (build ${i.build}), pid ${i.pid}\n${i.conversations} conversations, ${i.live} live\nSVC_HOME ${i.svcHome}`;
+      const tooltip = `svc daemon ${i.version} (build ${i.build}), pid ${i.pid}\n${plural(i.conversations, 'conversation')}, ${i.live} live\nSVC_HOME ${i.svcHome}`;
       if (needsYou && needsYou > 0) {
         return { text: `$(bell-dot) svc: ${needsYou} need${needsYou === 1 ? 's' : ''} you`, tooltip, background: 'statusBarItem.warningBackground' };
       }

@@ -8,6 +8,8 @@ import type { z } from 'zod';
 import { ConfigFile, describeIssues, ProjectsFile } from '../../shared/config';
 import type { Project } from '../../shared/config';
 import { notFound, usageError } from '../../shared/errors';
+import { editYaml, YamlSyntaxError } from './yamlEdit';
+import type { EditResult } from './yamlEdit';
 
 interface Cached<T> {
   stamp: string;
@@ -56,6 +58,34 @@ export class ConfigStore {
     if (!parsed.success) throw usageError('invalidConfig', describeIssues(file, parsed.error));
     writeAtomic(file, doc.toString());
     this.cache.delete(file);
+  }
+
+  /**
+   * Sets (or with `value` undefined, removes) one key, keeping every other byte of the
+   * file where it can (see yamlEdit.ts). The whole result is validated with the file's
+   * schema first; on refusal, or when nothing changes, the file is not written.
+   */
+  edit(file: string, keyPath: string[], value: string | undefined, keepDepth = 0): { changed: boolean } {
+    const schema = file === this.projectsFile ? ProjectsFile : ConfigFile;
+    const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+    let r: EditResult;
+    try {
+      r = editYaml(text, keyPath, value, keepDepth);
+    } catch (e) {
+      if (e instanceof YamlSyntaxError) throw usageError('invalidConfig', `${file}: ${e.message}`);
+      throw e;
+    }
+    const parsed = schema.safeParse(r.data);
+    if (!parsed.success) throw usageError('invalidConfig', describeIssues(file, parsed.error));
+    if (!r.changed) return { changed: false };
+    writeAtomic(file, r.text);
+    this.cache.delete(file);
+    return { changed: true };
+  }
+
+  /** Forgets parsed files, so the next read re-parses (an edit within the same mtime tick). */
+  invalidate(): void {
+    this.cache.clear();
   }
 
   private loadDocument(file: string): YAML.Document {

@@ -5,6 +5,8 @@ import { registerProjects } from '../projects/projectMethods';
 import { registerCodeHost } from '../codehost/registerCodeHost';
 import { registerConversations } from '../conversations/conversationMethods';
 import { registerLanes } from '../lanes/laneMethods';
+import { registerConfig } from '../config/configMethods';
+import { registerReview } from '../review/registerReview';
 
 export function registerFeatures(app: App, stop: (reason: string) => Promise<void>): void {
   const conversations = registerConversations(app);
@@ -12,4 +14,6 @@ export function registerFeatures(app: App, stop: (reason: string) => Promise<voi
   registerProjects(app);
   registerCodeHost(app);
   registerLanes(app, conversations, (id) => conversations.cost(id)?.amount ?? null);
+  registerConfig(app);
+  registerReview(app);
 }

@@ -201,10 +201,11 @@ export class HarnessSession {
 
     this.phase = 'alive';
     this.idleSince = this.now();
-    this.events.alive(sessionId);
     if (firstPrompt !== undefined) this.queue.unshift(firstPrompt);
     this.nextPromptIsFirst = firstPrompt !== undefined && !resume;
+    // Send before announcing, so no reader sees an idle moment before the first turn.
     this.drain();
+    this.events.alive(sessionId);
   }
 
   /** Awaits one startup request, turning death, timeouts and errors into spawn errors. */

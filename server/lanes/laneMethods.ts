@@ -74,6 +74,11 @@ export function registerLanes(app: App, conversations: ConversationsPort, cost: 
   });
   app.rpc.handle(lanesRuns, () => ({ cards: runCards(ctx) }));
 
+  // A lane's activity feeds its run card: tell the views when any lane changes.
+  conversations.onChanged((id) => {
+    if (ctx.store.byId(id)) app.notify({ topic: 'runs', id });
+  });
+
   // `svc tell` refuses a critic or verifier that already filed its done report (unless --force).
   conversations.addTellGuard((row, { force }) => {
     if (force || row.kind !== 'lane') return;

@@ -81,6 +81,17 @@ export class LaneStore {
     return this.db.prepare(`${REPORT_SELECT} WHERE conv_id = ? ORDER BY seq`).all(convId) as LaneReport[];
   }
 
+  /** Reports of many lanes in one query, each list in seq order. */
+  reportsOf(convIds: number[]): Map<number, LaneReport[]> {
+    const map = new Map<number, LaneReport[]>(convIds.map((id) => [id, []]));
+    if (convIds.length === 0) return map;
+    const rows = this.db
+      .prepare(`${REPORT_SELECT.replace('SELECT ', 'SELECT conv_id AS convId, ')} WHERE conv_id IN (${convIds.map(() => '?').join(',')}) ORDER BY conv_id, seq`)
+      .all(...convIds) as (LaneReport & { convId: number })[];
+    for (const { convId, ...r } of rows) map.get(convId)!.push(r);
+    return map;
+  }
+
   newestReport(convId: number): LaneReport | undefined {
     return this.db.prepare(`${REPORT_SELECT} WHERE conv_id = ? ORDER BY seq DESC LIMIT 1`).get(convId) as LaneReport | undefined;
   }

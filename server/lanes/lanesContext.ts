@@ -2,6 +2,7 @@
 // and the lane event bus (report filed), created once in laneMethods.ts.
 import { EventEmitter } from 'node:events';
 import type { App } from '../app';
+import { WorktreeFacts } from '../git/worktreeFacts';
 import type { ConversationsPort } from './conversationsPort';
 import type { LaneStore } from './laneStore';
 import type { LaneReader } from './records';
@@ -13,5 +14,16 @@ export interface LanesContext extends LaneReader {
 }
 
 export function lanesContext(app: App, store: LaneStore, conversations: ConversationsPort, cost: (id: number) => number | null): LanesContext {
-  return { app, store, conversations, events: new EventEmitter().setMaxListeners(0), now: () => app.now(), cost };
+  const gitFacts = new WorktreeFacts();
+  app.onStop(() => gitFacts.close());
+  return {
+    app,
+    store,
+    conversations,
+    gitFacts,
+    repoOf: (project) => app.config.projects().projects[project]?.path,
+    events: new EventEmitter().setMaxListeners(0),
+    now: () => app.now(),
+    cost,
+  };
 }

@@ -8,7 +8,7 @@ import { isLive } from '../../shared/activity';
 import type { Role } from '../../shared/config';
 import { conflict, refused, usageError } from '../../shared/errors';
 import type { LaneRecord, LaunchParams } from '../../shared/protocol/lanes';
-import { branchExists, checkBranchName, resolveCommit } from '../git/git';
+import { branchExists, checkBranchName, git, resolveCommit } from '../git/git';
 import { laneContract } from './contract';
 import type { ContractFacts } from './contract';
 import { checkMayLaunch, effectiveLauncher, laneKeyOf, launcherOf, runOf, settingsOf } from './launchRules';
@@ -89,6 +89,7 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<{ 
   const baseSha = base ? await resolveCommit(repo, base, 'base ref') : null;
 
   const draft = plan(ctx, { p, role, run, key, root, from, at, baseSha });
+  if (draft.reuse && draft.judged) draft.judged.commit = (await git(draft.dir, ['rev-parse', 'HEAD'])).trim();
   if (draft.branch && !draft.reuse && (await branchExists(repo, draft.branch))) {
     throw conflict('branchExists', `branch ${draft.branch} already exists; pass --branch <name> for a new one`);
   }
@@ -182,7 +183,7 @@ function plan(ctx: LanesContext, i: PlanInput): Plan {
     return {
       role: i.role, run: i.run, key: i.key, iteration: prev.iteration,
       respawn: slot.filter((l) => l.dir === prev.dir).length,
-      dir: prev.dir, branch: prev.branch, start: null, judged: prev.judgedIteration !== null ? { iteration: prev.judgedIteration, commit: '(as before)' } : null,
+      dir: prev.dir, branch: prev.branch, start: null, judged: prev.judgedIteration !== null ? { iteration: prev.judgedIteration, commit: '' } : null,
       reuse: true,
     };
   }

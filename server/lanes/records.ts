@@ -1,21 +1,27 @@
 // Lane records as every reader sees them: the row, activity computed now from the row
 // and the live harness facts (shared/activity.ts), reports, verdicts and git facts.
+// Many records are built from one snapshot: reports in one query, judges per run, git
+// facts batched per repository (server/git/worktreeFacts.ts).
 import { activityOf } from '../../shared/activity';
 import type { Activity } from '../../shared/activity';
 import type { LaneRecord, LaneReport } from '../../shared/protocol/lanes';
 import { gitFacts } from '../git/git';
 import type { GitFacts } from '../git/git';
+import type { WorktreeFacts } from '../git/worktreeFacts';
 import type { ConversationsPort } from './conversationsPort';
 import type { LaneRow, LaneStore } from './laneStore';
 
 export interface LaneReader {
   store: LaneStore;
   conversations: ConversationsPort;
+  gitFacts: WorktreeFacts;
+  /** The checkout of a project, if it is still configured. */
+  repoOf(project: string): string | undefined;
   now(): number;
   cost(id: number): number | null;
 }
 
-export function laneActivity(r: LaneReader, row: LaneRow): Activity {
+export function laneActivity(r: Pick<LaneReader, 'conversations' | 'now'>, row: LaneRow): Activity {
   const live = r.conversations.facts(row.id);
   return activityOf({
     spawnError: row.spawnError !== null,
@@ -29,31 +35,67 @@ export function laneActivity(r: LaneReader, row: LaneRow): Activity {
   });
 }
 
-/** The done report with a verdict of a critic or verifier lane, if filed. */
-export function verdictReport(r: LaneReader, row: LaneRow): LaneReport | undefined {
-  return r.store.reports(row.id).find((x) => x.status === 'done' && x.verdict !== null);
-}
-
 /** Critic and verifier lanes judging builder iteration `iteration` of run/key, oldest first. */
-export function judgesOf(r: LaneReader, run: string, key: string, iteration: number): LaneRow[] {
+export function judgesOf(r: Pick<LaneReader, 'store'>, run: string, key: string, iteration: number): LaneRow[] {
   return r.store
     .ofRun(run)
     .filter((l) => (l.role === 'critic' || l.role === 'verifier') && l.judgedKey === key && l.judgedIteration === iteration);
 }
 
-function verdictOf(r: LaneReader, row: LaneRow): LaneRecord['verdict'] {
-  const judges = row.role === 'builder' ? judgesOf(r, row.run, row.key, row.iteration) : row.role === 'critic' || row.role === 'verifier' ? [row] : [];
+interface Snapshot {
+  reports: Map<number, LaneReport[]>;
+  judges: Map<string, LaneRow[]>;
+  facts: Map<string, GitFacts>;
+}
+
+const judgeKey = (run: string, key: string, iteration: number) => `${run}\0${key}\0${iteration}`;
+
+async function snapshot(r: LaneReader, rows: LaneRow[]): Promise<Snapshot> {
+  const judges = new Map<string, LaneRow[]>();
+  for (const run of new Set(rows.map((l) => l.run))) {
+    for (const l of r.store.ofRun(run)) {
+      if ((l.role !== 'critic' && l.role !== 'verifier') || l.judgedKey === null || l.judgedIteration === null) continue;
+      const k = judgeKey(run, l.judgedKey, l.judgedIteration);
+      judges.set(k, [...(judges.get(k) ?? []), l]);
+    }
+  }
+  const ids = new Set(rows.map((l) => l.id));
+  for (const list of judges.values()) for (const j of list) ids.add(j.id);
+  const reports = r.store.reportsOf([...ids]);
+
+  const facts = new Map<string, GitFacts>();
+  const byRepo = new Map<string, string[]>();
+  for (const l of rows) {
+    if (!l.gitBacked || l.archivedAt !== null) continue;
+    const repo = r.repoOf(l.project);
+    if (repo) byRepo.set(repo, [...(byRepo.get(repo) ?? []), l.dir]);
+    else {
+      const f = await gitFacts(l.dir).catch(() => undefined);
+      if (f) facts.set(l.dir, f);
+    }
+  }
+  await Promise.all(
+    [...byRepo].map(async ([repo, dirs]) => {
+      const found = await r.gitFacts.ofRepo(repo, dirs).catch(() => new Map<string, GitFacts>());
+      for (const [dir, f] of found) facts.set(dir, f);
+    }),
+  );
+  return { reports, judges, facts };
+}
+
+function verdictOf(row: LaneRow, snap: Snapshot): LaneRecord['verdict'] {
+  const judges =
+    row.role === 'builder' ? (snap.judges.get(judgeKey(row.run, row.key, row.iteration)) ?? []) : row.role === 'critic' || row.role === 'verifier' ? [row] : [];
   for (const j of [...judges].reverse()) {
-    const v = verdictReport(r, j);
+    const v = (snap.reports.get(j.id) ?? []).find((x) => x.status === 'done' && x.verdict !== null);
     if (v) return { verdict: v.verdict!, defects: v.defects ?? 0, by: j.id, verdictFile: v.verdictFile };
   }
   return null;
 }
 
-export async function laneRecord(r: LaneReader, row: LaneRow, withGit = true): Promise<LaneRecord> {
-  const activity = laneActivity(r, row);
-  let git: GitFacts | null = null;
-  if (withGit && row.gitBacked && row.archivedAt === null) git = await gitFacts(row.dir).catch(() => null);
+function recordOf(r: LaneReader, row: LaneRow, snap: Snapshot): LaneRecord {
+  const reports = snap.reports.get(row.id) ?? [];
+  const git = snap.facts.get(row.dir);
   return {
     id: row.id,
     name: row.name,
@@ -68,7 +110,7 @@ export async function laneRecord(r: LaneReader, row: LaneRow, withGit = true): P
     cwd: row.dir,
     gitBacked: row.gitBacked,
     judged: row.judgedKey !== null && row.judgedIteration !== null ? { key: row.judgedKey, iteration: row.judgedIteration } : null,
-    activity,
+    activity: laneActivity(r, row),
     spawnError: row.spawnError,
     archived: row.archivedAt !== null,
     createdAt: row.createdAt,
@@ -77,22 +119,17 @@ export async function laneRecord(r: LaneReader, row: LaneRow, withGit = true): P
     harness: row.harness,
     effort: row.effort,
     cost: r.cost(row.id),
-    report: r.store.newestReport(row.id) ?? null,
-    verdict: verdictOf(r, row),
+    report: reports[reports.length - 1] ?? null,
+    verdict: verdictOf(row, snap),
     git: git ? { branch: git.branch, headSha: git.headSha, ahead: git.ahead, dirty: git.dirty } : null,
   };
 }
 
-/** Records of many lanes; git facts gathered in parallel (bounded), one status call each. */
 export async function laneRecords(r: LaneReader, rows: LaneRow[]): Promise<LaneRecord[]> {
-  const out: LaneRecord[] = new Array(rows.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < rows.length) {
-      const i = next++;
-      out[i] = await laneRecord(r, rows[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(8, rows.length) }, worker));
-  return out;
+  const snap = await snapshot(r, rows);
+  return rows.map((row) => recordOf(r, row, snap));
+}
+
+export async function laneRecord(r: LaneReader, row: LaneRow): Promise<LaneRecord> {
+  return (await laneRecords(r, [row]))[0];
 }

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runGit, splitNul } from './gitExec';
 import type { GitEnv } from './gitExec';
+import { DST_PREFIX, SRC_PREFIX } from './patchFormat';
 import type { WorktreeInfo } from './worktreeInfo';
 
 /** One path of `git diff-index --raw`: modes are octal strings, '000000' when absent. */
@@ -34,7 +35,7 @@ export const GITLINK_MODE = '160000';
  */
 export async function captureWork(info: WorktreeInfo, head: string, indexFile: string, scratchDir: string, opts: GitEnv): Promise<Capture> {
   const call = { ...opts, extra: { GIT_INDEX_FILE: indexFile } };
-  if (fs.existsSync(info.indexFile)) fs.copyFileSync(info.indexFile, indexFile);
+  if (fs.existsSync(info.indexFile)) copyIndex(info.indexFile, indexFile);
   else await runGit(info.top, ['read-tree', head], call);
   await runGit(info.top, [...INDEX_SAFE, 'add', '-A'], call);
   let changes = await changesOf(info, head, indexFile, opts);
@@ -43,6 +44,18 @@ export async function captureWork(info: WorktreeInfo, head: string, indexFile: s
   }
   const tree = (await runGit(info.top, [...INDEX_SAFE, 'write-tree'], call)).stdout.toString('utf8').trim();
   return { tree, changes };
+}
+
+/**
+ * Copies an index keeping git's racy-clean protection: git re-reads every file modified
+ * no earlier than the index file itself, because a same-size edit in the same second
+ * leaves its stat data unchanged. A fresh copy would carry a newer mtime and make git
+ * trust such entries, missing the edit; the copy is dated a second before the original.
+ */
+function copyIndex(from: string, to: string): void {
+  fs.copyFileSync(from, to);
+  const t = Math.floor(fs.statSync(from).mtimeMs / 1000) - 1;
+  fs.utimesSync(to, t, t);
 }
 
 async function changesOf(info: WorktreeInfo, head: string, indexFile: string, opts: GitEnv): Promise<RawChange[]> {
@@ -116,8 +129,8 @@ export async function writePatch(info: WorktreeInfo, head: string, indexFile: st
       '--no-color',
       '--no-relative',
       '--ignore-submodules=none',
-      '--src-prefix=a/',
-      '--dst-prefix=b/',
+      `--src-prefix=${SRC_PREFIX}`,
+      `--dst-prefix=${DST_PREFIX}`,
       '-U3',
       head,
       '--',

@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import { runGit } from './gitExec';
 import type { GitEnv } from './gitExec';
+import { STRIP } from './patchFormat';
 
 export interface VerifyInput extends GitEnv {
   /** Top of the worktree (git runs there; its own index and files are not touched). */
@@ -25,7 +26,7 @@ export type PatchVerifier = (input: VerifyInput) => Promise<VerifyOutcome>;
 export const verifyPatch: PatchVerifier = async (input) => {
   const call = { env: input.env, extra: { GIT_INDEX_FILE: path.join(input.scratchDir, 'verify.index') } };
   await runGit(input.top, ['read-tree', input.head], call);
-  const applied = await runGit(input.top, ['apply', '--cached', '--whitespace=nowarn', input.patchFile], { ...call, okCodes: [1, 128] });
+  const applied = await runGit(input.top, ['apply', '--cached', `-p${STRIP}`, '--whitespace=nowarn', input.patchFile], { ...call, okCodes: [1, 128] });
   if (applied.code !== 0) return { ok: false, detail: `git apply: ${firstLine(applied.stderr)}` };
   const tree = (await runGit(input.top, ['write-tree'], call)).stdout.toString('utf8').trim();
   if (tree === input.expectedTree) return { ok: true };

@@ -1,5 +1,6 @@
 // The exact shell commands that bring parked work back. Printed to the user and run
 // verbatim by the tests, so they are quoted for a POSIX shell (sh, bash, zsh).
+import { STRIP } from './patchFormat';
 
 /** Quotes one word for a POSIX shell; plain words stay bare for readability. */
 export function shellQuote(word: string): string {
@@ -11,7 +12,7 @@ const q = shellQuote;
 
 /** Applies the patch to the worktree at its place, clean at the parked HEAD. */
 export function restoreInPlace(worktree: string, patchFile: string): string {
-  return `git -C ${q(worktree)} apply --index --whitespace=nowarn ${q(patchFile)}`;
+  return `git -C ${q(worktree)} apply --index -p${STRIP} --whitespace=nowarn ${q(patchFile)}`;
 }
 
 export interface RecreateSpec {

@@ -4,7 +4,7 @@
 // report also counts what no ref holds at all (see keepCommitsOnBranch).
 import { runGit, gitText } from './gitExec';
 import type { GitEnv } from './gitExec';
-import { headOf } from './worktreeInfo';
+import { worktreeInfo } from './worktreeInfo';
 
 export interface UnpushedCommit {
   sha: string;
@@ -23,7 +23,7 @@ export interface UnpushedReport {
 }
 
 export async function unpushedCommits(worktreeDir: string, opts: GitEnv = {}): Promise<UnpushedReport> {
-  const head = await headOf(worktreeDir, opts);
+  const { head } = await worktreeInfo(worktreeDir, opts);
   const sym = await runGit(worktreeDir, ['symbolic-ref', '-q', 'HEAD'], { ...opts, okCodes: [1] });
   const ref = sym.code === 0 ? sym.stdout.toString('utf8').trim() : null;
   const branch = ref?.replace(/^refs\/heads\//, '') ?? null;

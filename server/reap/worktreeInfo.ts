@@ -38,6 +38,9 @@ export async function worktreeInfo(dir: string, opts: GitEnv = {}): Promise<Work
   // Lane paths are built from validated keys; a newline in one would break this parse.
   if (lines.length !== 4 || lines[0] === '') throw notAWorktreeError(dir, 'its path cannot be read back from git');
   const [top, gitDir, commonDir, indexFile] = lines;
+  // A folder without its own .git inside some other work tree (a home kept in git, the
+  // project itself) makes git answer for that outer tree: never park or clean that.
+  if (fs.realpathSync(top) !== real) throw notAWorktreeError(dir, `it is inside the work tree ${top}, not the top of one`);
   const head = await headOf(real, opts);
   const symOut = await runGit(real, ['symbolic-ref', '-q', '--short', 'HEAD'], { ...opts, okCodes: [1] });
   const branch = symOut.code === 0 ? symOut.stdout.toString('utf8').trim() : null;
@@ -67,6 +70,7 @@ function repoDirOf(commonDir: string): string {
  * Entries are porcelain v1 lines such as ` M src/a.ts` or `?? notes/`.
  */
 export async function uncommittedPaths(dir: string, opts: GitEnv = {}): Promise<string[]> {
+  await worktreeInfo(dir, opts);
   const out = await runGit(dir, ['--no-optional-locks', '-c', 'core.quotepath=false', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=none', '--no-renames'], opts);
   return splitNul(out.stdout).map((b) => b.toString('utf8'));
 }

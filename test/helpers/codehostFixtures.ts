@@ -1,7 +1,12 @@
-// A real bare repository (the remote) and a working clone that pushes branches to it,
-// for the code host tests; no daemon. Lives under .scratch like every test home.
+// For the code host tests: a real bare repository (the remote) with a working clone that
+// pushes branches to it, under .scratch like every test home; and a listener for a
+// scratch daemon's pr/headChanged notifications.
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
+import { createMessageConnection, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
+import { prHeadChanged } from '../../shared/protocol/pr';
+import type { HeadChange } from '../../shared/protocol/pr';
 import { git, makeScratch } from './scratch';
 
 export interface RemoteFixture {
@@ -52,6 +57,41 @@ export function makeRemote(name: string): RemoteFixture {
     git: (...args) => git(work, s.env, ...args),
     dispose() {
       if (!process.env.SVC_KEEP_SCRATCH) fs.rmSync(s.root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Listens on a scratch daemon's socket for `pr/headChanged` notifications. */
+export async function listenHeadChanges(svcHome: string): Promise<{ seen: HeadChange[]; next(timeoutMs?: number): Promise<HeadChange>; close(): void }> {
+  const d = JSON.parse(fs.readFileSync(path.join(svcHome, 'server.json'), 'utf8')) as { socketPath: string };
+  const socket = net.connect(d.socketPath);
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  const c = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
+  const seen: HeadChange[] = [];
+  let waiter: ((h: HeadChange) => void) | undefined;
+  let taken = 0;
+  c.onNotification(prHeadChanged.method, (p: HeadChange) => {
+    seen.push(p);
+    waiter?.(p);
+  });
+  c.listen();
+  return {
+    seen,
+    next(timeoutMs = 10_000) {
+      if (seen.length > taken) return Promise.resolve(seen[taken++]);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no pr/headChanged within ${timeoutMs} ms`)), timeoutMs);
+        waiter = (h) => {
+          clearTimeout(timer);
+          waiter = undefined;
+          taken++;
+          resolve(h);
+        };
+      });
+    },
+    close() {
+      c.dispose();
+      socket.destroy();
     },
   };
 }

@@ -5,8 +5,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 export const REPO = path.resolve(__dirname, '..', '..');
-export const SVC_JS = path.join(REPO, 'dist', 'svc.js');
-export const BIN_DIR = path.join(REPO, 'bin');
+/** The package under test: this checkout, or a snapshot of its dist/ and bin/ (SVC_PKG_DIR). */
+const PKG = process.env.SVC_PKG_DIR ? path.resolve(process.env.SVC_PKG_DIR) : REPO;
+export const SVC_JS = path.join(PKG, 'dist', 'svc.js');
+export const BIN_DIR = path.join(PKG, 'bin');
 
 export interface Scratch {
   root: string;

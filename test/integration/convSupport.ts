@@ -44,11 +44,17 @@ export async function convScratch(name: string, opts: { config?: string; env?: N
   c.show = async (ref) => JSON.parse(await c.ok(['conv', 'show', String(ref), '--json'])) as ConversationInfo;
   c.status = async () => JSON.parse(await c.ok(['status', '--json'])) as AgentStatus[];
   c.activity = async (ref) => (await c.show(ref)).activity;
-  c.waitActivity = (ref, want, timeoutMs = 20_000) =>
-    eventually(async () => {
-      const i = await c.show(ref);
-      return i.activity === want ? i : undefined;
-    }, timeoutMs, `#${ref} to be ${want}`);
+  c.waitActivity = async (ref, want, timeoutMs = 20_000) => {
+    let last: ConversationInfo | undefined;
+    try {
+      return await eventually(async () => {
+        last = await c.show(ref);
+        return last.activity === want ? last : undefined;
+      }, timeoutMs, `#${ref} to be ${want}`);
+    } catch (e) {
+      throw new Error(`${(e as Error).message}; last seen: ${JSON.stringify(last)}\nlog:\n${await c.log(ref).catch(() => '')}`);
+    }
+  };
   c.log = (ref, lines = 1000) => c.ok(['conv', 'log', String(ref), '--lines', String(lines)]);
   c.start = async (prompt, extra = []) => {
     const out = await c.ok(['conv', 'new', '--project', 'p1', '--harness', 'script', '--model', 'm1', '--prompt', prompt, '--no-wait', '--json', ...extra]);

@@ -10,7 +10,7 @@ import { verifyPatch } from '../../server/reap/parkVerify';
 import type { PatchVerifier } from '../../server/reap/parkVerify';
 import { removeWorktree } from '../../server/reap/removeDirs';
 import { uncommittedPaths } from '../../server/reap/worktreeInfo';
-import { git, makeScratch } from '../helpers/scratch';
+import { git, makeScratch, sleep } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { BIG, NON_UTF8, addWorktree, b, forceRemoveWorktree, gitPaths, join, makeLaneRepo, pseudoRandom, sh, snapshot, sorted } from './parkFixtures';
 import type { LaneRepo } from './parkFixtures';
@@ -90,7 +90,7 @@ describe('parkWorktree (reap --park)', function () {
     assert.equal(r.files, 21);
     assert.equal(r.head, repo.base);
     assert.equal(r.branch, `lane/${path.basename(wt)}`);
-    assert.equal(r.restoreCommand, `git -C ${wt} apply --index --whitespace=nowarn ${file}`);
+    assert.equal(r.restoreCommand, `git -C ${wt} apply --index -p2 --whitespace=nowarn ${file}`);
     assert.deepEqual(await uncommittedPaths(wt, { env: s.env }), []);
     assert.equal(fs.readFileSync(path.join(wt, 'build/out.o'), 'utf8'), 'ignored\n', 'ignored files are left alone');
     assert.deepEqual(fs.readdirSync(patches).filter((f) => f.endsWith('.tmp')), [], 'no temporary patch left');
@@ -138,7 +138,7 @@ describe('parkWorktree (reap --park)', function () {
     const file = path.join(patches, `odd dir 'x'`, 'parked-1.patch');
     const r = await parkWorktree(wt, file, { env: s.env });
     assert.ok(r);
-    assert.equal(r.restoreCommand, `git -C '${wt.replace(/'/g, `'\\''`)}' apply --index --whitespace=nowarn '${file.replace(/'/g, `'\\''`)}'`);
+    assert.equal(r.restoreCommand, `git -C '${wt.replace(/'/g, `'\\''`)}' apply --index -p2 --whitespace=nowarn '${file.replace(/'/g, `'\\''`)}'`);
     await removeWorktree(wt, { env: s.env });
     assert.equal(sh(r.restoreAfterRemoveCommand, s.env, s.home).code, 0);
     assert.equal(fs.readFileSync(path.join(wt, 'text.txt'), 'utf8'), 'quoted\n');
@@ -272,6 +272,14 @@ describe('parkWorktree (reap --park)', function () {
       assert.equal(fs.readFileSync(file, 'utf8'), 'an older park\n');
     });
 
+    it('when the folder is not the top of a worktree (git would answer for the enclosing tree)', async () => {
+      const wt = fresh(true);
+      fs.writeFileSync(path.join(wt, 'text.txt'), 'changed\n');
+      const file = patchPath();
+      const err = await expectUntouched(wt, file, () => parkWorktree(path.join(wt, 'dir'), file, { env: s.env }), 'notAWorktree');
+      assert.equal(err.message, `${path.join(wt, 'dir')} is not a linked git worktree (it is inside the work tree ${wt}, not the top of one); reap removes only lane worktrees`);
+    });
+
     it('when the patch would be written inside the worktree it cleans', async () => {
       const wt = fresh(true);
       fs.writeFileSync(path.join(wt, 'text.txt'), 'changed\n');
@@ -303,7 +311,7 @@ describe('parkWorktree (reap --park)', function () {
     const before = sorted(snapshot(wt));
     const r = await parkWorktree(wt, patchPath(), { env: s.env });
     assert.ok(r);
-    const names = (await import('node:child_process')).spawnSync('git', ['apply', '--numstat', r.patchFile], { cwd: wt, env: s.env, encoding: 'utf8' }).stdout;
+    const names = (await import('node:child_process')).spawnSync('git', ['apply', '--numstat', '-p2', r.patchFile], { cwd: wt, env: s.env, encoding: 'utf8' }).stdout;
     assert.deepEqual(
       names.trim().split('\n').map((l) => l.split('\t')[2]).sort(),
       ['.gitignore', 'gen/deep/out.txt', 'keep.log', 'notes.tmp'],
@@ -314,6 +322,32 @@ describe('parkWorktree (reap --park)', function () {
     assert.equal(sh(r.restoreAfterRemoveCommand, s.env, s.home).code, 0);
     // other.log was ignored by both rule sets: not work, gone with the worktree.
     assert.deepEqual(sorted(snapshot(wt)), before.filter(([k]) => k !== JSON.stringify('other.log')));
+  });
+
+  it('sees a same-size edit made in the same second as the checkout (git racy-clean entries)', async () => {
+    // The index's stat data then still matches the file; only the index file's own
+    // mtime tells git to re-read it. Retry until the edit lands in the checkout's second.
+    for (let attempt = 0; ; attempt++) {
+      const wt = fresh(false);
+      const file = path.join(wt, 'text.txt');
+      fs.writeFileSync(file, 'ONE\nTWO\nTHREE\n');
+      const entry = git(wt, s.env, 'ls-files', '--debug', 'text.txt');
+      const st = fs.statSync(file);
+      const sec = (what: string) => Number(new RegExp(`${what}: (\\d+):`).exec(entry)?.[1]);
+      const racy = sec('mtime') === Math.floor(st.mtimeMs / 1000) && sec('ctime') === Math.floor(st.ctimeMs / 1000);
+      if (!racy) {
+        assert.ok(attempt < 20, 'could not land an edit in the checkout second');
+        continue;
+      }
+      await sleep(1100); // the temporary index is now made in a later second
+      const r = await parkWorktree(wt, patchPath(), { env: s.env });
+      assert.ok(r);
+      assert.equal(r.files, 1);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'one\ntwo\nthree\n');
+      assert.equal(sh(r.restoreCommand, s.env, s.home).code, 0);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'ONE\nTWO\nTHREE\n');
+      return;
+    }
   });
 
   it('in a sparse checkout, files outside the cone are not parked as deletions', async () => {
@@ -354,6 +388,23 @@ describe('parkWorktree (reap --park)', function () {
     assert.ok(r);
     await removeWorktree(wt, { env: hostile });
     const restored = sh(r.restoreAfterRemoveCommand, hostile, s.home);
+    assert.equal(restored.code, 0, restored.stderr);
+    assert.deepEqual(sorted(snapshot(wt)), before);
+  });
+
+  it('folder names ending in a space or tab (a " /" in the diff header) survive binary, empty and mode-only changes', async () => {
+    const wt = fresh(true);
+    for (const d of ['trail ', 'tab\t', 'x /y ']) fs.mkdirSync(path.join(wt, d), { recursive: true });
+    git(wt, s.env, 'mv', 'big.bin', 'trail /big');
+    fs.writeFileSync(path.join(wt, 'tab\t/empty'), '');
+    fs.writeFileSync(path.join(wt, 'x /y /bin'), pseudoRandom(1, 100));
+    git(wt, s.env, 'mv', 'script.sh', 'x /y /script');
+    fs.chmodSync(path.join(wt, 'x /y /script'), 0o644);
+    const before = sorted(snapshot(wt));
+    const r = await parkWorktree(wt, patchPath(), { env: s.env });
+    assert.ok(r);
+    await removeWorktree(wt, { env: s.env });
+    const restored = sh(r.restoreAfterRemoveCommand, s.env, s.home);
     assert.equal(restored.code, 0, restored.stderr);
     assert.deepEqual(sorted(snapshot(wt)), before);
   });

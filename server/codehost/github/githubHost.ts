@@ -34,7 +34,8 @@ function client(token: string, baseUrl?: string): Octokit {
     auth: token,
     baseUrl,
     userAgent: 'svc',
-    log: { debug: () => undefined, info: () => undefined, warn: (m: string) => log.warn(m), error: (m: string) => log.error(m) },
+    // Failed requests come back as typed errors to whoever asked; Octokit's own line is a trace.
+    log: { debug: () => undefined, info: () => undefined, warn: (m: string) => log.warn(m), error: (m: string) => log.info(m) },
     request: { fetch: (url: string, init: RequestInit) => fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }) },
   });
 }

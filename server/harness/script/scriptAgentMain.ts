@@ -31,9 +31,13 @@ const sessions = new Map<string, Session>();
 let nextSession = 1;
 const env = process.env;
 
+/** Models advertised in session/new (accepted and ignored), so model probes have a fixed list to find offline. */
+const SCRIPT_MODELS = ['script', 'script-fast', 'script-thorough'];
+
 function configOptions(s: Session): SessionConfigOption[] {
+  const models = SCRIPT_MODELS.includes(s.model) ? SCRIPT_MODELS : [...SCRIPT_MODELS, s.model];
   return [
-    { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: s.model, options: [{ value: s.model, name: s.model }] },
+    { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: s.model, options: models.map((m) => ({ value: m, name: m })) },
     {
       id: 'effort',
       name: 'Effort',

@@ -73,6 +73,7 @@ describe('svc extension host', function () {
     const builder = root.children[0];
     const item = toTreeItem(builder);
     assert.equal(item.id, 'conv:2');
+    assert.deepEqual(item.command, { command: 'svc.openConversation', title: 'Open Conversation', arguments: [2] });
     assert.equal(item.label, 'builder one');
     assert.equal(item.description, '#2 · builder iter 1 · working · verdict NOT_YET · 3 defects ← #3 · lane/k ↑2 dirty');
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'sync~spin');
@@ -95,6 +96,24 @@ describe('svc extension host', function () {
     assert.equal(doc?.uri.fsPath, path.join(process.env.SVC_HOME!, 'logs', 'daemon.log'));
     assert.match(doc?.getText() ?? '', /\[main\]|\[daemon\]/);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('"svc: Start Daemon" says plainly when svc.nodePath is no node, and connects again once fixed', async () => {
+    const config = vscode.workspace.getConfiguration('svc');
+    try {
+      await config.update('nodePath', '/nonexistent/bin/node', vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand('svc.startDaemon');
+      assert.deepEqual(api.connectionState(), {
+        kind: 'noNode',
+        problem: '"svc.nodePath" is /nonexistent/bin/node, which is not an executable file',
+        fix: 'set "svc.nodePath" to the absolute path of a node binary',
+      });
+    } finally {
+      await config.update('nodePath', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await vscode.commands.executeCommand('svc.startDaemon');
+    const s = await api.whenSettled(20_000);
+    assert.equal(s.kind, 'connected', JSON.stringify(s));
   });
 
   it('puts the shim first on PATH in integrated terminals', async () => {

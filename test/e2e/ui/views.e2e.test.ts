@@ -57,6 +57,48 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
     await clearNotifications(page);
   });
 
+  it('shows a script conversation in the Command Deck and its needs-you live, from notifications', async () => {
+    const { page, cs } = session();
+    const ok = async (args: string[]) => {
+      const r = await svc(args);
+      assert.equal(r.code, 0, `svc ${args.join(' ')}: ${r.stderr}`);
+      return r.stdout;
+    };
+    await ok(['project', 'add', 'e2e', cs.workspace]);
+    const t = Date.now();
+    const prompt = ['```svc-script', '- say: hello from the e2e', '- ask: Proceed with the e2e?', '```'].join('\n');
+    const created = JSON.parse(await ok(['conv', 'new', '--project', 'e2e', '--harness', 'script', '--model', 'm1', '--title', 'e2e root', '--prompt', prompt, '--no-wait', '--json'])) as { conversation: { id: number } };
+    const id = created.conversation.id;
+    const row = page.locator('.sidebar .monaco-list-row[role="treeitem"]', { has: page.locator('.label-name', { hasText: /^e2e root$/ }) });
+    await row.locator('.label-description', { hasText: `#${id} · needs-you` }).waitFor({ timeout: 20_000 });
+    assert.equal(await row.getAttribute('aria-level'), '1');
+    await statusItem(page).filter({ hasText: /^\s*svc: 1 needs you\s*$/ }).waitFor();
+    const frame = await webviewFrame(page, '.daemon[data-state="connected"]');
+    await frame.locator('.daemon', { hasText: /· 1 live of 1 conversation$/ }).waitFor();
+    timing('conversation row with needs-you shown', t);
+    await screenshot(page, '03-conversation-needs-you');
+
+    const t2 = Date.now();
+    await ok(['conv', 'answer', String(id), '--allow']);
+    await row.locator('.label-description', { hasText: new RegExp(`^#${id} · idle$`) }).waitFor({ timeout: 15_000 });
+    await statusItem(page).filter({ hasText: /^\s*svc\s*$/ }).waitFor();
+    timing('needs-you cleared after the answer', t2);
+
+    // A click opens the conversation's output (until the conversation panel lands).
+    await row.click();
+    const editor = page.locator('.editor-group-container .monaco-editor .view-lines');
+    await editor.getByText('hello from the e2e', { exact: true }).waitFor({ timeout: 15_000 });
+    assert.match((await page.locator('.tabs-container .tab.active .label-name').textContent()) ?? '', new RegExp(`^#${id} e2e-root\\.log$`));
+    await screenshot(page, '03b-conversation-output');
+    await runCommand(page, 'View: Close All Editors');
+
+    await ok(['conv', 'stop', String(id)]);
+    await row.locator('.label-description', { hasText: new RegExp(`^#${id} · stopped$`) }).waitFor({ timeout: 15_000 });
+    await frame.locator('.daemon', { hasText: /· 0 live of 1 conversation$/ }).waitFor();
+    await ok(['conv', 'archive', String(id)]);
+    await paneBody(page, 'Command Deck').getByText('No conversations yet.', { exact: false }).waitFor({ timeout: 15_000 });
+  });
+
   it('says why while the daemon is down, and reconnects when it is back', async () => {
     const { page } = session();
     const stop = await svc(['daemon', 'stop']);
@@ -71,7 +113,7 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
     await runCommand(page, 'svc: Show Daemon Status');
     const why = await waitForMessage(page, 'svc: cannot show the daemon status: the svc daemon is not connected:');
     assert.match(why, /the svc daemon is not connected: (the connection to the daemon closed \(it stopped or restarted\)|no daemon is running for .*\/home\/\.svc)\./);
-    await screenshot(page, '03-daemon-down');
+    await screenshot(page, '04-daemon-down');
     await clearNotifications(page);
 
     // Someone else starts it again (here the shim): the window re-attaches by itself.
@@ -82,6 +124,6 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
     await webviewFrame(page, '.daemon[data-state="connected"]');
     await paneBody(page, 'Command Deck').getByText('No conversations yet.', { exact: false }).waitFor();
     timing('re-attached after the daemon came back', t2);
-    await screenshot(page, '04-reconnected');
+    await screenshot(page, '05-reconnected');
   });
 });

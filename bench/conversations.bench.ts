@@ -1,0 +1,141 @@
+// Conversations on the script harness:
+//  1. `svc conv new --harness script` to `idle` (first turn done), median of 10, against the
+//     floor of driving the same agent directly over ACP (spawn, initialize, session/new,
+//     one prompt) with no daemon in between.
+//  2. 20 conversations started at once (20 `svc conv new` processes) until all are idle.
+//  3. Daemon RSS with 50 live script conversations: must stay under 250 MB.
+// Run: npm run build && npx tsx bench/conversations.bench.ts
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
+import { conversationsNew, conversationsShow } from '../shared/protocol/conversations';
+import type { ConversationInfo } from '../shared/protocol/conversations';
+import { changed } from '../shared/protocol/daemon';
+import { makeScratch, REPO, run } from '../test/helpers/scratch';
+import type { Scratch } from '../test/helpers/scratch';
+import { discovery, rpc } from '../test/integration/convSupport';
+
+const SCRIPT_AGENT = path.join(REPO, 'dist', 'scriptAgent.js');
+const SVC_JS = path.join(REPO, 'dist', 'svc.js');
+const RSS_LIMIT_MB = 250;
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+const ms = () => Number(process.hrtime.bigint()) / 1e6;
+
+/** The floor: one direct ACP exchange with the script agent, no daemon. */
+function directAcp(cwd: string): Promise<number> {
+  const t0 = ms();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SCRIPT_AGENT], { cwd, stdio: ['pipe', 'pipe', 'inherit'] });
+    let buf = '';
+    const send = (id: number, method: string, params: unknown) => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    child.stdout.on('data', (d: Buffer) => {
+      buf += d.toString();
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const msg = JSON.parse(buf.slice(0, nl)) as { id?: number; result?: { sessionId?: string } };
+        buf = buf.slice(nl + 1);
+        if (msg.id === 1) send(2, 'session/new', { cwd, mcpServers: [] });
+        else if (msg.id === 2) send(3, 'session/prompt', { sessionId: msg.result!.sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+        else if (msg.id === 3) {
+          const t = ms() - t0;
+          child.stdin.end();
+          child.on('close', () => resolve(t));
+        }
+      }
+    });
+    child.on('error', reject);
+    send(1, 'initialize', { protocolVersion: 1, clientCapabilities: {} });
+  });
+}
+
+/** Resolves when every id in `ids` (filled in as they are created) is idle. */
+function watchIdle(c: MessageConnection): { until(ids: Set<number>, n: number): Promise<number> } {
+  const idle = new Set<number>();
+  let waiter: (() => void) | undefined;
+  c.onNotification(changed.method, async (p: { topic: string; id?: number }) => {
+    if (p.topic !== 'conversations' || typeof p.id !== 'number' || idle.has(p.id)) return;
+    const info = (await c.sendRequest(conversationsShow.method, { conv: String(p.id) })) as ConversationInfo;
+    if (info.activity === 'idle' && info.startedAt !== null) {
+      idle.add(p.id);
+      waiter?.();
+    }
+  });
+  return {
+    until(ids, n) {
+      return new Promise((resolve) => {
+        const check = () => {
+          if (ids.size >= n && [...ids].every((id) => idle.has(id))) resolve(ms());
+        };
+        waiter = check;
+        check();
+      });
+    },
+  };
+}
+
+async function svcNew(s: Scratch, title: string): Promise<number> {
+  const r = await run(process.execPath, [SVC_JS, 'conv', 'new', '--project', 'b', '--harness', 'script', '--model', 'm', '--title', title, '--prompt', 'hi', '--no-wait', '--json'], { env: s.env, cwd: s.home });
+  if (r.code !== 0) throw new Error(r.stderr);
+  return (JSON.parse(r.stdout) as { conversation: { id: number } }).conversation.id;
+}
+
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+async function main(): Promise<void> {
+  const s = makeScratch('bench-conv');
+  const proj = path.join(s.home, 'proj');
+  fs.mkdirSync(proj);
+  try {
+    await s.svc(['project', 'add', 'b', proj]);
+    const c = await rpc(s);
+    const watch = watchIdle(c);
+
+    // 1. conv new → idle, median of 10, against the direct ACP floor.
+    const floors: number[] = [];
+    for (let i = 0; i < 10; i++) floors.push(await directAcp(proj));
+    const singles: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const t0 = ms();
+      const id = await svcNew(s, `single ${i}`);
+      singles.push((await watch.until(new Set([id]), 1)) - t0);
+    }
+    const one = median(singles);
+    const floor = median(floors);
+    console.log(`svc conv new → idle (median of 10): ${one.toFixed(0)} ms; direct ACP floor: ${floor.toFixed(0)} ms; ratio ${(one / floor).toFixed(2)}`);
+
+    // 2. 20 at once.
+    const t0 = ms();
+    const ids = new Set<number>();
+    await Promise.all(Array.from({ length: 20 }, (_, i) => svcNew(s, `burst ${i}`).then((id) => ids.add(id))));
+    const all = (await watch.until(ids, 20)) - t0;
+    console.log(`20 conversations started at once: all idle after ${all.toFixed(0)} ms (${(all / 20).toFixed(0)} ms each; ratio to 20 × floor ${(all / (20 * floor)).toFixed(2)})`);
+
+    // 3. RSS with 50 live conversations (30 more over RPC).
+    const more = new Set<number>(ids);
+    for (let i = 0; i < 30; i++) {
+      const r = (await c.sendRequest(conversationsNew.method, { project: 'b', harness: 'script', model: 'm', title: `rss ${i}`, prompt: 'hi', noWait: true })) as { conversation: { id: number } };
+      more.add(r.conversation.id);
+    }
+    await watch.until(more, 50);
+    const rss = rssMb(discovery(s).pid);
+    console.log(`daemon RSS with 50 live script conversations: ${rss.toFixed(0)} MB (limit ${RSS_LIMIT_MB} MB)`);
+    c.end();
+    if (!(rss < RSS_LIMIT_MB)) process.exitCode = 1;
+  } finally {
+    await s.dispose();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,143 @@
+// The Roles panel (a webview panel, one per window): per project the five gauntlet roles'
+// model, effort and harness, and the review settings, each with its source and what
+// happens while unset. Reads config/roles on open, on (re)connect and on every
+// `svc/changed {topic: config}` (edits in an editor show without a reload); writes go
+// through config/set, whose refusals are shown next to their field, not as pop-ups.
+import * as vscode from 'vscode';
+import { configModels, configRoles, configSet } from '../../shared/protocol/config';
+import type { ModelChoices, RolesView } from '../../shared/protocol/config';
+import type { RolesFromView, RolesState, RolesToView } from '../../webview/roles/rolesMessages';
+import type { DaemonConnection } from '../connection/daemonConnection';
+import { DaemonDown, DaemonRefusal } from '../connection/daemonErrors';
+import { logger } from '../log';
+import { WebviewHost } from '../webviews/webviewHost';
+
+const log = logger('roles');
+
+export const ROLES_VIEW_TYPE = 'svc.roles';
+
+export class RolesPanel extends WebviewHost<RolesToView, RolesFromView> {
+  private static current?: RolesPanel;
+  private panel?: vscode.WebviewPanel;
+  private view: RolesView | null = null;
+  private problem: string | null = null;
+  private readonly models: Record<string, ModelChoices> = {};
+  private readonly results: RolesState['results'] = {};
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private reading = false;
+  private readAgain = false;
+
+  /** Shows the panel, creating it on first use. */
+  static show(extensionUri: vscode.Uri, connection: DaemonConnection): RolesPanel {
+    if (RolesPanel.current?.panel) {
+      RolesPanel.current.panel.reveal();
+      return RolesPanel.current;
+    }
+    const p = new RolesPanel(extensionUri, connection);
+    RolesPanel.current = p;
+    return p;
+  }
+
+  /** The open panel, if any (for tests). */
+  static get open(): RolesPanel | undefined {
+    return RolesPanel.current;
+  }
+
+  private constructor(
+    extensionUri: vscode.Uri,
+    private readonly connection: DaemonConnection,
+  ) {
+    super(extensionUri, { bundle: 'rolesMain', title: 'svc Roles' });
+    const panel = vscode.window.createWebviewPanel(ROLES_VIEW_TYPE, 'svc Roles', vscode.ViewColumn.Active, { enableScripts: true });
+    this.panel = panel;
+    this.attach(panel.webview);
+    this.subscriptions.push(
+      panel.onDidDispose(() => this.dispose()),
+      connection.onDidChange((c) => c.topic === 'config' && void this.read()),
+      connection.onDidChangeState((s) => (s.kind === 'connected' ? void this.read() : this.send())),
+    );
+    void this.read();
+  }
+
+  /** The state last sent (for tests). */
+  get state(): RolesState {
+    return this.snapshot();
+  }
+
+  protected onReady(): void {
+    this.send();
+  }
+
+  protected async onMessage(msg: RolesFromView): Promise<void> {
+    if (msg.type === 'set') await this.set(msg.key, msg.value);
+    else if (msg.type === 'models') await this.loadModels(msg.harness);
+  }
+
+  private async set(key: string, value: string | null): Promise<void> {
+    try {
+      await this.connection.request(configSet, { key, value });
+      this.results[key] = { ok: true, message: null };
+    } catch (e) {
+      if (!DaemonRefusal.is(e)) throw e; // down daemon or a bug: the funnel says so
+      this.results[key] = { ok: false, message: e.message };
+    }
+    // The daemon's svc/changed re-reads too; read now so the result and value arrive together.
+    await this.read();
+  }
+
+  private async loadModels(harness: string): Promise<void> {
+    const known = this.models[harness];
+    if (known && known.source !== 'unavailable') return;
+    try {
+      this.models[harness] = await this.connection.request(configModels, { harness });
+    } catch (e) {
+      if (!DaemonRefusal.is(e)) throw e;
+      this.models[harness] = { models: [], source: 'unavailable', reason: e.message };
+    }
+    this.send();
+  }
+
+  private async read(): Promise<void> {
+    if (this.reading) {
+      this.readAgain = true;
+      return;
+    }
+    this.reading = true;
+    try {
+      if (this.connection.state.kind === 'connected') {
+        this.view = await this.connection.request(configRoles, {});
+        this.problem = null;
+      }
+    } catch (e) {
+      if (DaemonRefusal.is(e)) this.problem = e.message;
+      else if (!DaemonDown.is(e)) log.error('reading the roles failed', e);
+    } finally {
+      this.reading = false;
+    }
+    this.send();
+    if (this.readAgain) {
+      this.readAgain = false;
+      void this.read();
+    }
+  }
+
+  private snapshot(): RolesState {
+    const s = this.connection.state;
+    const daemon = s.kind === 'connected' ? null : s.kind === 'connecting' ? 'connecting to the daemon…' : `the daemon is not connected: ${this.connection.whyDown()}`;
+    return { type: 'state', daemon, view: this.view, problem: this.problem, models: { ...this.models }, results: { ...this.results } };
+  }
+
+  private send(): void {
+    this.post(this.snapshot());
+  }
+
+  override dispose(): void {
+    if (RolesPanel.current === this) RolesPanel.current = undefined;
+    for (const d of this.subscriptions) d.dispose();
+    this.subscriptions.length = 0;
+    const panel = this.panel;
+    this.panel = undefined;
+    super.dispose();
+    panel?.dispose();
+  }
+}

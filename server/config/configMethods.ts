@@ -1,0 +1,117 @@
+// config/get, config/set, config/roles and config/models: role and review settings over
+// the daemon, for `svc config` and the Roles panel. Writes keep the files' comments and
+// layout (ConfigStore.edit); every change, ours or an editor's, is broadcast as
+// `svc/changed {topic: 'config'}`.
+import * as path from 'node:path';
+import type { z } from 'zod';
+import { Effort, HarnessName, ModelName, ReviewMode } from '../../shared/config';
+import { CONFIG_KEY_FORMS, globalConfigKeys, parseConfigKey, projectConfigKeys } from '../../shared/configKeys';
+import type { ConfigField, ConfigKeyRef } from '../../shared/configKeys';
+import { usageError } from '../../shared/errors';
+import { configGet, configModels, configRoles, configSet } from '../../shared/protocol/config';
+import type { ConfigEntry, RolesView } from '../../shared/protocol/config';
+import { REVIEW_LANES, ROLES } from '../../shared/config';
+import type { App } from '../app';
+import { BUILT_IN_HARNESSES, resolveProfile } from '../harness/profiles';
+import { watchConfigFiles } from './configWatch';
+import { ModelProbes, probeDir } from './modelProbe';
+import { entryFor } from './roleSettings';
+import type { SettingsSource } from './roleSettings';
+
+const FIELD_SCHEMA: Record<ConfigField, z.ZodType> = { mode: ReviewMode, effort: Effort, model: ModelName, harness: HarnessName };
+
+const SERVICE_VARS = ['SVC_CONVERSATION', 'SVC_HOME', 'SVC_SCRIPT_FILE'];
+
+export function registerConfig(app: App): void {
+  const files = { config: app.paths.config, projects: app.paths.projects };
+  const fileOf = (ref: ConfigKeyRef) => files[ref.file];
+  const watch = watchConfigFiles([files.projects, files.config], () => {
+    app.config.invalidate();
+    app.notify({ topic: 'config' });
+  });
+  app.onStop(() => watch.close());
+
+  const settings = (): SettingsSource => ({ config: app.config.config(), projects: app.config.projects(), files });
+  const refOf = (key: string): ConfigKeyRef => {
+    const ref = parseConfigKey(key);
+    if (!ref) throw usageError('unknownConfigKey', `unknown config key '${key}'; the settable keys are ${CONFIG_KEY_FORMS.join(', ')}`);
+    if (ref.project) app.config.project(ref.project); // unknown project → notFound
+    return ref;
+  };
+
+  app.rpc.handle(configGet, (p) => {
+    const s = settings();
+    const keys = p.key !== undefined ? [p.key] : [...globalConfigKeys(), ...Object.keys(s.projects.projects).flatMap(projectConfigKeys)];
+    return { entries: keys.map((k) => entryFor(refOf(k), s)) };
+  });
+
+  app.rpc.handle(configSet, (p) => {
+    const ref = refOf(p.key);
+    const file = fileOf(ref);
+    const value = p.value === null ? undefined : p.value.trim();
+    if (value !== undefined) checkValue(ref, p.value!, file, app);
+    const { changed } = app.config.edit(file, ref.path, value, ref.keepDepth);
+    if (changed) {
+      watch.seen(file);
+      app.notify({ topic: 'config' });
+    }
+    return { entry: entryFor(ref, settings()), changed, file };
+  });
+
+  app.rpc.handle(configRoles, () => rolesView(settings(), harnessNames(app)));
+
+  const probes = new ModelProbes((harness) => {
+    const profile = resolveProfile(harness, app.config.config(), app.distDir, shown(app.paths.config));
+    const env: NodeJS.ProcessEnv = { ...process.env, ...profile.env };
+    for (const k of SERVICE_VARS) delete env[k];
+    return { profile, cwd: probeDir(app.paths.home, harness), env };
+  }, app.now);
+  app.rpc.handle(configModels, (p) => probes.models(p.harness, p.refresh ?? false));
+}
+
+/** The field's own schema first, for a reason that names the key; the whole file is validated on write. */
+function checkValue(ref: ConfigKeyRef, raw: string, file: string, app: App): void {
+  const unchanged = `${shown(file)} is unchanged`;
+  const r = FIELD_SCHEMA[ref.field].safeParse(raw);
+  if (!r.success) throw usageError('invalidConfigValue', `cannot set ${ref.key} to '${raw}': ${r.error.issues[0].message}; ${unchanged}`);
+  if (ref.field === 'harness') {
+    const known = harnessNames(app);
+    if (!known.includes(raw.trim())) {
+      throw usageError('invalidConfigValue', `cannot set ${ref.key} to '${raw}': unknown harness (use ${known.join(', ')}, or add a profile under harnesses: in ${shown(app.paths.config)}); ${unchanged}`);
+    }
+  }
+}
+
+function harnessNames(app: App): string[] {
+  const custom = Object.keys(app.config.config().harnesses).filter((h) => !(BUILT_IN_HARNESSES as readonly string[]).includes(h));
+  return [...BUILT_IN_HARNESSES, ...custom];
+}
+
+function rolesView(s: SettingsSource, harnesses: string[]): RolesView {
+  const at = (key: string): ConfigEntry => entryFor(parseConfigKey(key)!, s);
+  return {
+    files: s.files,
+    projects: Object.entries(s.projects.projects).map(([key, p]) => ({
+      key,
+      path: p.path,
+      roles: ROLES.map((role) => {
+        const k = `projects.${key}.gauntlet.roles.${role}`;
+        return { role, model: at(`${k}.model`), effort: at(`${k}.effort`), harness: at(`${k}.harness`) };
+      }),
+    })),
+    review: {
+      mode: at('roles.review.mode'),
+      model: at('roles.review.model'),
+      harness: at('roles.review.harness'),
+      effort: at('roles.review.effort'),
+      lanes: REVIEW_LANES.map((lane) => ({ lane, model: at(`roles.review.sub.${lane}.model`), harness: at(`roles.review.sub.${lane}.harness`) })),
+    },
+    harnesses,
+  };
+}
+
+/** A path under HOME as `~/…`, as messages show config files elsewhere. */
+function shown(file: string): string {
+  const home = process.env.HOME;
+  return home && file.startsWith(home + path.sep) ? `~${file.slice(home.length)}` : file;
+}

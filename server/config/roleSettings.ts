@@ -1,0 +1,79 @@
+// The value in effect for each role and review setting, where it comes from, and what
+// happens while it is unset. Pure: the daemon's config methods and the Roles view read
+// it, and so should anything that launches a role (one rule, one place).
+//
+// Rules (docs/decisions.md, "Roles"):
+// - gauntlet role fields come from the project only (`svc lane start` reads
+//   `gauntlet.roles.<role>` of projects.yaml; there is no global role default and no
+//   default model);
+// - review fields come from config.yaml; a convoy lane's model and harness inherit the
+//   review parent's (`roles.review.model`, `roles.review.harness`); the mode defaults to quick.
+import type { ConfigFile, ProjectsFile } from '../../shared/config';
+import { FIELD_CHOICES, parseConfigKey } from '../../shared/configKeys';
+import type { ConfigKeyRef } from '../../shared/configKeys';
+import type { ConfigEntry } from '../../shared/protocol/config';
+
+export interface SettingsSource {
+  config: ConfigFile;
+  projects: ProjectsFile;
+  files: { config: string; projects: string };
+}
+
+type Own = string | undefined;
+
+function ownValue(ref: ConfigKeyRef, s: SettingsSource): Own {
+  if (ref.file === 'projects') {
+    const roles = s.projects.projects[ref.project!]?.gauntlet?.roles?.[ref.role!] as Record<string, string | undefined> | undefined;
+    return roles?.[ref.field];
+  }
+  const review = s.config.roles?.review;
+  if (ref.lane) return (review?.sub?.[ref.lane] as Record<string, string | undefined> | undefined)?.[ref.field];
+  return (review as Record<string, string | undefined> | undefined)?.[ref.field];
+}
+
+/** What happens while `ref` is unset (shown next to the field and by `svc config get`). */
+export function whenUnset(ref: ConfigKeyRef): string {
+  if (ref.role) {
+    const role = ref.role;
+    if (ref.field === 'model') return `svc lane start --role ${role} without --model is refused: there is no default model`;
+    if (ref.field === 'effort') return `the harness's own default effort is used unless --effort is given`;
+    return `the launching conversation's harness is used unless --harness is given`;
+  }
+  if (ref.lane) {
+    if (ref.field === 'model') return `the ${ref.lane} reviewer uses roles.review.model; with neither set, a full review is refused: there is no default model`;
+    return `the ${ref.lane} reviewer uses roles.review.harness, else the work agent's harness`;
+  }
+  switch (ref.field) {
+    case 'mode':
+      return 'one agent does a combined review pass (quick is the default)';
+    case 'model':
+      return 'a review is refused: there is no default model (the convoy lanes may still set their own)';
+    case 'harness':
+      return "reviewers run on the work agent's harness";
+    default:
+      return "the harness's own default effort is used";
+  }
+}
+
+/** The entry for one key: value in effect, its source and file, the unset consequence. */
+export function entryFor(ref: ConfigKeyRef, s: SettingsSource): ConfigEntry {
+  const base = { key: ref.key, whenUnset: whenUnset(ref), choices: FIELD_CHOICES[ref.field] ? [...FIELD_CHOICES[ref.field]!] : null };
+  const own = ownValue(ref, s);
+  if (own !== undefined) {
+    return { ...base, value: own, source: ref.file === 'projects' ? 'project' : 'global', from: ref.key, file: s.files[ref.file] };
+  }
+  if (ref.lane) {
+    const parentKey = `roles.review.${ref.field}`;
+    const inherited = ownValue(parseConfigKey(parentKey)!, s);
+    if (inherited !== undefined) return { ...base, value: inherited, source: 'global', from: parentKey, file: s.files.config };
+  }
+  if (ref.field === 'mode') return { ...base, value: 'quick', source: 'default', from: null, file: null };
+  return { ...base, value: null, source: 'unset', from: null, file: null };
+}
+
+/** The review parent's and each convoy lane's settings, for whoever launches reviewers. */
+export function reviewSettings(config: ConfigFile, lane?: string): { mode: string; model?: string; harness?: string; effort?: string } {
+  const review = config.roles?.review;
+  const sub = lane ? (review?.sub?.[lane as keyof NonNullable<NonNullable<typeof review>['sub']>] ?? {}) : {};
+  return { mode: review?.mode ?? 'quick', model: sub.model ?? review?.model, harness: sub.harness ?? review?.harness, effort: review?.effort };
+}

@@ -1,0 +1,55 @@
+// `svc done`: from the work agent (its conversation names the issue) or a person
+// (`svc done <id>`). Pushes the issue branch, opens the PR if none is open, and requests a
+// review through the pipeline's single entry point (step 1). Refuses a dirty workspace or
+// a branch with nothing beyond the base: a PR carries commits, not files.
+import { refused, usageError } from '../../shared/errors';
+import type { PullRequest } from '../../shared/protocol/pr';
+import type { App } from '../app';
+import type { ConversationService } from '../conversations/conversationService';
+import { git, gitFacts } from '../git/git';
+import type { ReviewPipeline } from '../review/pipeline';
+import { logger } from '../util/log';
+import type { IssueRow } from './issueStore';
+import { baseRef } from './workspace';
+
+const log = logger('issues');
+
+export async function finishIssue(
+  app: App,
+  conv: ConversationService,
+  pipeline: ReviewPipeline,
+  p: { issue?: string; caller?: string },
+): Promise<{ row: IssueRow; pr: PullRequest; opened: boolean; runId: string; mode: 'quick' | 'full' | 'none'; sha: string; reused: boolean }> {
+  let ref = p.issue;
+  let by: string | undefined;
+  if (p.caller) {
+    const caller = conv.resolve(p.caller);
+    by = caller.name;
+    if (!ref) {
+      if (!caller.issueId) throw usageError('notAWorkAgent', `svc done: conversation #${caller.id} (${caller.name}) works on no issue; pass the issue id (svc done <id>)`);
+      ref = caller.issueId;
+    }
+  }
+  if (!ref) throw usageError('issueRequired', 'svc done: which issue? run it from the work agent, or pass the id (svc done WEB-7)');
+  const issue = pipeline.issue(ref);
+  const project = app.config.project(issue.project);
+
+  const facts = await gitFacts(issue.workspace);
+  if (facts.dirty) throw refused('dirtyWorkspace', `the workspace ${issue.workspace} of ${issue.id} has uncommitted changes; commit them first (svc done pushes commits, not files)`);
+  if (facts.branch !== issue.branch) throw refused('wrongBranch', `the workspace ${issue.workspace} is on ${facts.branch ?? 'a detached HEAD'}, not ${issue.branch}; check out ${issue.branch} first`);
+  const base = await baseRef(project);
+  const ahead = Number((await git(issue.workspace, ['rev-list', '--count', `${base}..HEAD`])).trim());
+  if (ahead === 0) throw refused('nothingToReview', `${issue.branch} has no commits beyond ${base}; commit your work, then run svc done`);
+
+  await git(issue.workspace, ['push', '--quiet', 'origin', `HEAD:refs/heads/${issue.branch}`]);
+  const host = pipeline.ctx.hosts.forProject(issue.project);
+  let pr = await host.getPullRequest({ branch: issue.branch });
+  let opened = false;
+  if (!pr || pr.state !== 'open') {
+    pr = await host.createPullRequest({ branch: issue.branch, title: `${issue.id}: ${issue.title}`, body: `${issue.body.trim()}\n\n(issue ${issue.id}, opened by svc done)`.trim() });
+    opened = true;
+    log.info(`${issue.id}: opened PR #${pr.number}`);
+  }
+  const r = await pipeline.request(issue.id, { source: 'done', by, dedupe: true });
+  return { row: issue, pr: (await host.getPullRequest(pr.number)) ?? pr, opened, runId: r.runId, mode: r.mode, sha: r.sha, reused: r.reused };
+}

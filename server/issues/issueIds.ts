@@ -1,0 +1,20 @@
+// Issue ids: `<PROJECT>-<n>` (the project key upper-cased, a counter per project). Agent
+// names and the branch use the id lower-cased: `agent-web-7`, `issue/web-7`.
+import { usageError } from '../../shared/errors';
+
+const ID = /^([a-z0-9][a-z0-9-]{0,31})-(\d{1,9})$/i;
+
+export function issueId(project: string, n: number): string {
+  return `${project.toUpperCase()}-${n}`;
+}
+
+/** Normalises `web-7` / `WEB-7` to `WEB-7`; refuses anything else. */
+export function normaliseIssueId(ref: string): string {
+  const m = ID.exec(ref.trim());
+  if (!m) throw usageError('badIssueId', `'${ref}' is not an issue id (they look like WEB-7)`);
+  return `${m[1].toUpperCase()}-${Number(m[2])}`;
+}
+
+export const lower = (id: string): string => id.toLowerCase();
+export const issueBranch = (id: string): string => `issue/${lower(id)}`;
+export const workAgentName = (id: string): string => `agent-${lower(id)}`;

@@ -1,0 +1,87 @@
+// An issue's workspace: a worktree on branch `issue/<id-lower>` under the project's lanes
+// root, and review worktrees (detached at a commit, never the work agent's workspace).
+// Review files and the journal live inside the workspace but are never part of the work:
+// `.svc/` and `review.md` are listed in the repository's info/exclude.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Project } from '../../shared/config';
+import { conflict } from '../../shared/errors';
+import { git, gitOk, serialized } from '../git/git';
+import { logger } from '../util/log';
+
+const log = logger('issues');
+
+export const EXCLUDED = ['.svc/', 'review.md'];
+
+/** `origin/<default>` after fetching it; the local default branch when there is no origin. */
+export async function baseRef(project: Project): Promise<string> {
+  const repo = project.path;
+  if (!(await gitOk(repo, ['remote', 'get-url', 'origin']))) return project.default_branch;
+  await serialized(repo, () => git(repo, ['fetch', '--quiet', 'origin']));
+  return `origin/${project.default_branch}`;
+}
+
+export async function createWorkspace(project: Project, dir: string, branch: string): Promise<void> {
+  const repo = project.path;
+  if (fs.existsSync(dir)) throw conflict('dirExists', `workspace ${dir} already exists; move it away or remove it with git worktree remove`);
+  if (await gitOk(repo, ['show-ref', '--verify', '--quiet', `refs/heads/${branch}`])) {
+    throw conflict('branchExists', `branch ${branch} already exists in ${repo}; delete or rename it first`);
+  }
+  const start = await baseRef(project);
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  await serialized(repo, () => git(repo, ['worktree', 'add', '--quiet', '-b', branch, dir, start]));
+  // A plain `git push` works, and `svc done` pushes to the same place.
+  await git(dir, ['config', `branch.${branch}.remote`, 'origin']);
+  await git(dir, ['config', `branch.${branch}.merge`, `refs/heads/${branch}`]);
+  await excludeReviewFiles(repo);
+}
+
+/** Adds `.svc/` and `review.md` to the shared info/exclude (idempotent). */
+export async function excludeReviewFiles(repo: string): Promise<void> {
+  const common = path.resolve(repo, (await git(repo, ['rev-parse', '--git-common-dir'])).trim());
+  const file = path.join(common, 'info', 'exclude');
+  const have = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  const lines = new Set(have.split('\n').map((l) => l.trim()));
+  const missing = EXCLUDED.filter((e) => !lines.has(e));
+  if (missing.length === 0) return;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sep = have === '' || have.endsWith('\n') ? '' : '\n';
+  fs.appendFileSync(file, `${sep}# svc: review files and the pipeline journal are never part of the work\n${missing.join('\n')}\n`);
+}
+
+/** Makes sure `sha` is in the project's object store (fetching the branch if needed). */
+export async function ensureCommit(project: Project, branch: string, sha: string): Promise<void> {
+  const repo = project.path;
+  if (await gitOk(repo, ['cat-file', '-e', `${sha}^{commit}`])) return;
+  await serialized(repo, () => git(repo, ['fetch', '--quiet', 'origin', `+refs/heads/${branch}:refs/remotes/origin/${branch}`]));
+  if (!(await gitOk(repo, ['cat-file', '-e', `${sha}^{commit}`]))) throw conflict('commitMissing', `commit ${sha.slice(0, 7)} of ${branch} is not in ${repo} even after fetching origin`);
+}
+
+/** A detached worktree at `sha` (replacing whatever was at `dir`). */
+export async function createDetachedWorktree(repo: string, dir: string, sha: string): Promise<void> {
+  await removeWorktree(repo, dir);
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  await serialized(repo, () => git(repo, ['worktree', 'add', '--quiet', '--detach', dir, sha]));
+}
+
+/** Removes a review or checks worktree; they hold nothing of value (reports live in the workspace). */
+export async function removeWorktree(repo: string, dir: string): Promise<void> {
+  if (!fs.existsSync(dir)) return;
+  try {
+    await serialized(repo, () => git(repo, ['worktree', 'remove', '--force', '--force', dir]));
+  } catch (e) {
+    log.warn(`git worktree remove ${dir} failed; removing the folder`, e);
+    fs.rmSync(dir, { recursive: true, force: true });
+    await serialized(repo, () => git(repo, ['worktree', 'prune'])).catch(() => undefined);
+  }
+}
+
+/** The merge base of `sha` and the project's base ref: the diff base reviewers read against. */
+export async function diffBase(project: Project, sha: string): Promise<string> {
+  const base = (await gitOk(project.path, ['rev-parse', '--verify', '--quiet', `origin/${project.default_branch}`])) ? `origin/${project.default_branch}` : project.default_branch;
+  try {
+    return (await git(project.path, ['merge-base', sha, base])).trim();
+  } catch {
+    return base;
+  }
+}

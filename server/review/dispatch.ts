@@ -1,0 +1,134 @@
+// Starting reviewers (lifecycle step 1): one detached worktree at the PR head commit
+// (never the work agent's live workspace), then every reviewer of the run inserted in one
+// transaction and started together — the parent and the four lanes in `full` mode, the
+// single agent in `quick` mode. Each gets SVC_ISSUE, SVC_REVIEW_RUN, SVC_REVIEW_SHA,
+// SVC_REVIEW_LANE and SVC_REVIEW_REPORT (the absolute path of the file it must write).
+import * as fs from 'node:fs';
+import type { ReviewerRole } from '../../shared/protocol/review';
+import type { ConversationRow } from '../conversations/conversationService';
+import { resolveProfile } from '../harness/profiles';
+import type { IssueRow } from '../issues/issueStore';
+import { workAgentName } from '../issues/issueIds';
+import { baseRef, createDetachedWorktree, diffBase, ensureCommit, removeWorktree } from '../issues/workspace';
+import { lanesRootOf } from '../lanes/lanesRoot';
+import { briefFor } from './briefs';
+import type { ReviewCtx } from './context';
+import { LANES, reportPath, reviewerName, reviewWorktree, runDir } from './paths';
+import { reviewerSettings } from './settings';
+import type { ReviewerSettings } from './settings';
+
+export interface RunTarget {
+  runId: string;
+  mode: 'quick' | 'full';
+  sha: string;
+  pr: number;
+  message?: string;
+}
+
+export interface Started {
+  worktree: string;
+  base: string;
+  agents: string[];
+}
+
+export function rolesOf(mode: 'quick' | 'full'): ReviewerRole[] {
+  return mode === 'quick' ? ['quick'] : ['parent', ...LANES];
+}
+
+export function configFileShown(ctx: ReviewCtx): string {
+  const home = process.env.HOME;
+  const file = ctx.app.paths.config;
+  return home && file.startsWith(`${home}/`) ? `~${file.slice(home.length)}` : file;
+}
+
+/** Settings of every role, resolved before anything is written so a missing model refuses the whole review. */
+export function settingsFor(ctx: ReviewCtx, issue: IssueRow, roles: ReviewerRole[], model?: string): Map<ReviewerRole, ReviewerSettings> {
+  const config = ctx.app.config.config();
+  const work = ctx.conv.store.byName(workAgentName(issue.id));
+  const out = new Map<ReviewerRole, ReviewerSettings>();
+  for (const role of roles) out.set(role, reviewerSettings(config, role, { fallbackHarness: work?.harness, model, configFile: configFileShown(ctx) }));
+  for (const s of out.values()) resolveProfile(s.harness, config, ctx.app.distDir, configFileShown(ctx)); // an unknown harness refuses here
+  return out;
+}
+
+/** A fresh review worktree at the run's commit; the worktrees of earlier runs of the issue go. */
+export async function prepareWorktree(ctx: ReviewCtx, issue: IssueRow, t: RunTarget): Promise<{ worktree: string; base: string; baseRef: string }> {
+  const project = ctx.app.config.project(issue.project);
+  const root = lanesRootOf(project);
+  const ref = await baseRef(project);
+  await ensureCommit(project, issue.branch, t.sha);
+  const base = await diffBase(project, t.sha);
+  const worktree = reviewWorktree(root, issue.id, t.runId);
+  const prefix = reviewWorktree(root, issue.id, '');
+  for (const name of fs.existsSync(root) ? fs.readdirSync(root) : []) {
+    const dir = `${root}/${name}`;
+    if (dir.startsWith(prefix) && /-r\d+$/.test(name) && dir !== worktree) await removeWorktree(project.path, dir);
+  }
+  await createDetachedWorktree(project.path, worktree, t.sha);
+  return { worktree, base, baseRef: ref };
+}
+
+/** Inserts the reviewers of `roles` in one transaction, then starts them all. */
+export function startReviewers(
+  ctx: ReviewCtx,
+  issue: IssueRow,
+  t: RunTarget,
+  where: { worktree: string; base: string; baseRef: string },
+  roles: ReviewerRole[],
+  settings: Map<ReviewerRole, ReviewerSettings>,
+): ConversationRow[] {
+  fs.mkdirSync(runDir(issue.workspace, t.runId), { recursive: true });
+  const work = ctx.conv.store.byName(workAgentName(issue.id));
+  const laneReports = Object.fromEntries(LANES.map((l) => [l, reportPath(issue.workspace, t.runId, l)])) as Record<(typeof LANES)[number], string>;
+  const existingParent = ctx.conv.store.byName(reviewerName(issue.id, 'parent'));
+  const rows = ctx.app.db.transaction(() => {
+    const made: ConversationRow[] = [];
+    let parentId: number | null = existingParent?.extraEnv?.SVC_REVIEW_RUN === t.runId ? existingParent.id : null;
+    for (const role of roles) {
+      const s = settings.get(role)!;
+      const report = reportPath(issue.workspace, t.runId, role);
+      const row = ctx.conv.insert({
+        kind: 'agent',
+        name: reviewerName(issue.id, role),
+        title: role === 'parent' ? `${issue.id} review ${t.runId} (parent)` : role === 'quick' ? `${issue.id} review ${t.runId}` : `${issue.id} review ${t.runId}: ${role}`,
+        project: issue.project,
+        cwd: where.worktree,
+        harness: s.harness,
+        model: s.model,
+        effort: s.effort,
+        parentId: role === 'parent' || role === 'quick' ? (work?.id ?? null) : parentId,
+        issueId: issue.id,
+        prompt: briefFor(role, {
+          issue: issue.id,
+          title: issue.title,
+          issueBody: issue.body,
+          project: issue.project,
+          pr: t.pr,
+          branch: issue.branch,
+          sha: t.sha,
+          base: where.base,
+          baseRef: where.baseRef,
+          worktree: where.worktree,
+          runId: t.runId,
+          report,
+          laneReports,
+          message: t.message,
+        }),
+        extraEnv: {
+          SVC_ISSUE: issue.id,
+          SVC_REVIEW_RUN: t.runId,
+          SVC_REVIEW_SHA: t.sha,
+          SVC_REVIEW_LANE: role,
+          SVC_REVIEW_REPORT: report,
+          SVC_REVIEW_BASE: where.base,
+          SVC_REVIEW_DIR: runDir(issue.workspace, t.runId),
+        },
+      });
+      if (role === 'parent') parentId = row.id;
+      made.push(row);
+    }
+    return made;
+  })();
+  for (const row of rows) ctx.conv.start(row.id);
+  return rows;
+}

@@ -1,0 +1,248 @@
+// The review pipeline: one entry point (`request`) for every trigger — `svc done`,
+// `svc review request`, the extension, and head changes (local pushes, GitHub webhooks) —
+// plus abort, restart, post and the daemon's own rule-3 synthesis. Every state change of
+// an issue's reviews runs through one queue per issue, so a request, a post and a restart
+// never interleave. Runs are recorded only in the workspace's journal.
+import * as fs from 'node:fs';
+import { conflict, notFound, refused, usageError } from '../../shared/errors';
+import type { ReviewLane } from '../../shared/config';
+import type { HeadChange } from '../../shared/protocol/pr';
+import type { RequestResult, ReviewerRole } from '../../shared/protocol/review';
+import { normaliseIssueId } from '../issues/issueIds';
+import { baseRef, diffBase } from '../issues/workspace';
+import type { IssueRow } from '../issues/issueStore';
+import { logger } from '../util/log';
+import { runChecks } from './checks';
+import type { ReviewCtx } from './context';
+import { iso } from './context';
+import { prepareWorktree, rolesOf, settingsFor, startReviewers } from './dispatch';
+import type { RunTarget } from './dispatch';
+import { appendJournal, readJournal } from './journal';
+import { LANES, reportPath, runDir } from './paths';
+import { postVerdict } from './post';
+import type { Posted } from './post';
+import { parseVerdict } from './reportShape';
+import { retire, reviewersOf, running, stopReviewer } from './reviewers';
+import { latestRun, nextRunId } from './runs';
+import type { Run } from './runs';
+import { reviewMode } from './settings';
+import type { ReviewerSettings } from './settings';
+import { synthesize } from './synthesize';
+
+const log = logger('review');
+
+export type RequestSource = 'done' | 'command' | 'extension' | 'head-change';
+
+export class ReviewPipeline {
+  private queues = new Map<string, Promise<unknown>>();
+  /** Called after every journal change (the stall watch re-plans). */
+  onJournal: (issue: string) => void = () => undefined;
+
+  constructor(readonly ctx: ReviewCtx) {}
+
+  issue(ref: string): IssueRow {
+    const id = normaliseIssueId(ref);
+    const row = this.ctx.issues.get(id);
+    if (!row) throw notFound('unknownIssue', `no issue ${id} (see svc issue list)`);
+    return row;
+  }
+
+  /** Runs `fn` after every earlier operation on the same issue. */
+  serial<T>(issue: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.queues.get(issue) ?? Promise.resolve();
+    const next = prev.then(fn, fn);
+    this.queues.set(issue, next.catch(() => undefined));
+    return next;
+  }
+
+  /**
+   * The single entry point. `dedupe` (svc done, head changes) keeps a run already under way
+   * at the same head instead of starting another; a head change is also dropped when the
+   * newest run already reviewed that head.
+   */
+  request(ref: string, o: { source: RequestSource; message?: string; by?: string; trigger?: string; dedupe?: boolean }): Promise<RequestResult> {
+    const issue = this.issue(ref);
+    return this.serial(issue.id, async () => {
+      const host = this.ctx.hosts.forProject(issue.project);
+      const pr = await host.getPullRequest({ branch: issue.branch });
+      if (!pr || pr.state !== 'open') throw conflict('noPr', `issue ${issue.id} has no open PR for ${issue.branch}; run svc done ${issue.id} first`);
+      if (!pr.head) throw conflict('headMissing', `branch ${issue.branch} of issue ${issue.id} is gone from the remote`);
+      const sha = pr.head;
+      const mode = reviewMode(this.ctx.app.config.config());
+      const entries = readJournal(issue.workspace);
+      const latest = latestRun(entries);
+      if (o.dedupe && latest && latest.sha === sha && (o.source === 'head-change' || latest.phase === 'requested' || latest.phase === 'dispatched')) {
+        return { issue: issue.id, runId: latest.runId, mode: latest.mode, sha, pr: pr.number, reused: true };
+      }
+      const settings = mode === 'none' ? new Map<ReviewerRole, ReviewerSettings>() : settingsFor(this.ctx, issue, rolesOf(mode));
+      const runId = nextRunId(entries);
+      this.journal(issue, {
+        kind: 'review.requested',
+        runId,
+        sha,
+        source: o.source,
+        ...(o.trigger ? { trigger: o.trigger } : {}),
+        ...(o.by ? { by: o.by } : {}),
+        mode,
+        pr: pr.number,
+        ...(o.message ? { message: o.message } : {}),
+      });
+      await this.retireOthers(issue, runId);
+      if (mode !== 'none') {
+        try {
+          await this.dispatch(issue, { runId, mode, sha, pr: pr.number, message: o.message }, settings, 'review.dispatched');
+        } catch (e) {
+          log.error(`${issue.id} ${runId}: reviewers could not start`, e);
+          throw conflict('dispatchFailed', `review ${runId} of ${issue.id} was requested but its reviewers could not start: ${(e as Error).message}`);
+        }
+      }
+      void runChecks(this.ctx, issue, runId, sha).catch((e) => log.error(`${issue.id} ${runId}: checks failed`, e));
+      return { issue: issue.id, runId, mode, sha, pr: pr.number, reused: false };
+    });
+  }
+
+  /** The stall rule's re-dispatch: a new run at the current head, journaled as `review.redispatched`. */
+  redispatch(issueId: string, replaces: string): Promise<string | undefined> {
+    const issue = this.issue(issueId);
+    return this.serial(issue.id, async () => {
+      const pr = await this.ctx.hosts.forProject(issue.project).getPullRequest({ branch: issue.branch });
+      if (!pr || pr.state !== 'open' || !pr.head) return undefined;
+      const mode = reviewMode(this.ctx.app.config.config());
+      if (mode === 'none') return undefined;
+      const entries = readJournal(issue.workspace);
+      const settings = settingsFor(this.ctx, issue, rolesOf(mode));
+      const runId = nextRunId(entries);
+      await this.retireOthers(issue, runId);
+      await this.dispatch(issue, { runId, mode, sha: pr.head, pr: pr.number }, settings, 'review.redispatched', { replaces });
+      return runId;
+    });
+  }
+
+  abort(ref: string): Promise<{ issue: string; runId: string | null; stopped: string[] }> {
+    const issue = this.issue(ref);
+    return this.serial(issue.id, async () => {
+      const run = latestRun(readJournal(issue.workspace));
+      const live = reviewersOf(this.ctx, issue.id).filter((r) => running(this.ctx.conv.get(r.row.id)!) || this.ctx.conv.facts(r.row.id).alive);
+      const names = live.map((r) => r.row.name);
+      // Journaled first, so a parent that dies from the stop is not "orphaned" (rule 3) and the stall rule leaves it be.
+      if (run && (run.phase === 'requested' || run.phase === 'dispatched')) this.journal(issue, { kind: 'review.aborted', runId: run.runId, sha: run.sha, stopped: names });
+      await Promise.all(live.map((r) => stopReviewer(this.ctx, r)));
+      log.info(`${issue.id}: review aborted; stopped ${names.join(', ') || 'nothing'}`);
+      return { issue: issue.id, runId: run?.runId ?? null, stopped: names };
+    });
+  }
+
+  restart(ref: string, o: { role?: ReviewLane; model?: string }): Promise<{ issue: string; runId: string; restarted: string[] }> {
+    const issue = this.issue(ref);
+    return this.serial(issue.id, async () => {
+      const run = latestRun(readJournal(issue.workspace));
+      if (!run) throw notFound('noReview', `issue ${issue.id} has no review to restart; request one with svc review request ${issue.id}`);
+      if (run.mode === 'none') throw refused('noAiReview', `review ${run.runId} of ${issue.id} runs in mode none; there are no reviewers to restart`);
+      if (run.phase === 'verdict') throw conflict('alreadyPosted', `review ${run.runId} of ${issue.id} already posted its verdict (${run.verdict}); request a new review with svc review request ${issue.id}`);
+      if (o.role && run.mode !== 'full') throw usageError('notFull', `--role applies to full reviews; review ${run.runId} of ${issue.id} is a ${run.mode} review`);
+      const lanes = run.mode === 'quick' ? [] : o.role ? [o.role] : LANES.filter((l) => !hasValidReport(issue, run.runId, l));
+      const roles: ReviewerRole[] = run.mode === 'quick' ? ['quick'] : ['parent', ...lanes];
+      const settings = settingsFor(this.ctx, issue, roles, o.model);
+      const current = reviewersOf(this.ctx, issue.id, run.runId).filter((r) => roles.includes(r.role) && r.row.archivedAt === null);
+      await Promise.all(current.map((r) => retire(this.ctx, r)));
+      for (const role of roles) fs.rmSync(reportPath(issue.workspace, run.runId, role), { force: true });
+      await this.dispatch(issue, { runId: run.runId, mode: run.mode as 'quick' | 'full', sha: run.sha, pr: run.pr! }, settings, 'review.dispatched', { restart: true, roles }, run);
+      return { issue: issue.id, runId: run.runId, restarted: roles.map((r) => (r === 'parent' || r === 'quick' ? 'parent' : r)) };
+    });
+  }
+
+  post(ref: string, runId: string): Promise<Posted> {
+    const issue = this.issue(ref);
+    return this.serial(issue.id, async () => {
+      const out = await postVerdict(this.ctx, issue, runId, 'agent');
+      this.onJournal(issue.id);
+      return out;
+    });
+  }
+
+  /** Rule 3: the parent died after all four lanes finished → post from what they wrote. */
+  synthesizeIfOrphaned(issueId: string, runId: string): Promise<void> {
+    const issue = this.ctx.issues.get(issueId);
+    if (!issue) return Promise.resolve();
+    return this.serial(issue.id, async () => {
+      const run = latestRun(readJournal(issue.workspace));
+      if (!run || run.runId !== runId || run.mode !== 'full' || run.phase !== 'dispatched') return;
+      const reviewers = reviewersOf(this.ctx, issue.id, runId).filter((r) => r.row.archivedAt === null);
+      const parent = reviewers.filter((r) => r.role === 'parent').pop();
+      if (!parent || running(this.ctx.conv.get(parent.row.id)!)) return;
+      const lanes = LANES.map((lane) => {
+        const row = reviewers.filter((r) => r.role === lane).pop();
+        const file = reportPath(issue.workspace, runId, lane);
+        const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+        return { lane, path: file, text, done: text !== null && (!row || !running(this.ctx.conv.get(row.row.id)!) || parseVerdict(text, lane).ok) };
+      });
+      if (!lanes.every((l) => l.done)) return;
+      const p = this.ctx.conv.get(parent.row.id)!;
+      const synthesisFile = reportPath(issue.workspace, runId, 'parent');
+      const own = fs.existsSync(synthesisFile) ? fs.readFileSync(synthesisFile, 'utf8') : null;
+      if (own === null || !parseVerdict(own, 'synthesis.md').ok) {
+        const why = `The review parent ${p.name} ended (${p.spawnError ? `failed to start: ${p.spawnError}` : (p.exitStatus ?? 'stopped')})`;
+        fs.writeFileSync(synthesisFile, synthesize({ issue: issue.id, runId, sha: run.sha, why, reports: lanes.map((l) => ({ lane: l.lane, path: l.path, text: l.text! })) }).text);
+      }
+      log.info(`${issue.id} ${runId}: the review parent ended without posting; posting from the lane reports (rule 3)`);
+      try {
+        await postVerdict(this.ctx, issue, runId, 'daemon');
+      } catch (e) {
+        log.error(`${issue.id} ${runId}: rule 3 post failed`, e);
+      }
+      this.onJournal(issue.id);
+    });
+  }
+
+  /** Head changes of every project: a PR of an issue moved (push, webhook) → a review of the new head. */
+  onHeadChange(change: HeadChange): void {
+    if (change.source === 'opened') return; // svc done opened it and requests the review itself
+    const issue = this.ctx.issues.byBranch(change.project, change.branch);
+    if (!issue) return;
+    this.request(issue.id, { source: 'head-change', trigger: change.action ? `${change.source} ${change.action}` : change.source, dedupe: true }).then(
+      (r) => {
+        if (!r.reused) log.info(`${issue.id}: head ${change.after.slice(0, 7)} (${change.source}) → review ${r.runId}`);
+      },
+      (e) => log.warn(`${issue.id}: head change to ${change.after.slice(0, 7)} did not start a review: ${(e as Error).message}`),
+    );
+  }
+
+  journal(issue: IssueRow, e: { kind: string; runId: string | null; sha: string | null; [k: string]: unknown }): void {
+    appendJournal(issue.workspace, { at: iso(this.ctx.app.now()), issue: issue.id, ...e });
+    this.ctx.app.notify({ topic: 'reviews', id: issue.id });
+    this.onJournal(issue.id);
+  }
+
+  /** Reviewers of earlier runs stop and give up their names. */
+  private async retireOthers(issue: IssueRow, runId: string): Promise<void> {
+    const old = reviewersOf(this.ctx, issue.id).filter((r) => r.runId !== runId && !/\.r\d+(-\d+)?$/.test(r.row.name));
+    await Promise.all(old.map((r) => retire(this.ctx, r)));
+  }
+
+  private async dispatch(
+    issue: IssueRow,
+    t: RunTarget,
+    settings: Map<ReviewerRole, ReviewerSettings>,
+    kind: 'review.dispatched' | 'review.redispatched',
+    extra: Record<string, unknown> = {},
+    restartOf?: Run,
+  ): Promise<void> {
+    const roles = [...settings.keys()];
+    let where;
+    if (restartOf && restartOf.worktree && fs.existsSync(restartOf.worktree)) {
+      const project = this.ctx.app.config.project(issue.project);
+      where = { worktree: restartOf.worktree, base: await diffBase(project, t.sha), baseRef: await baseRef(project) };
+    } else where = await prepareWorktree(this.ctx, issue, t);
+    if (!restartOf) {
+      fs.rmSync(runDir(issue.workspace, t.runId), { recursive: true, force: true });
+      if (t.mode === 'quick') fs.rmSync(reportPath(issue.workspace, t.runId, 'quick'), { force: true });
+    }
+    const rows = startReviewers(this.ctx, issue, t, where, roles, settings);
+    this.journal(issue, { kind, runId: t.runId, sha: t.sha, mode: t.mode, pr: t.pr, worktree: where.worktree, base: where.base, agents: rows.map((r) => r.name), ...extra });
+  }
+}
+
+function hasValidReport(issue: IssueRow, runId: string, lane: ReviewLane): boolean {
+  const file = reportPath(issue.workspace, runId, lane);
+  return fs.existsSync(file) && parseVerdict(fs.readFileSync(file, 'utf8'), lane).ok;
+}

@@ -1,0 +1,91 @@
+// Lifecycle step 3: the parent's synthesis.md (or the quick agent's review.md) becomes ONE
+// PR review pinned to the reviewed commit (`review.verdict`). APPROVED → APPROVE,
+// CHANGES_REQUESTED → REQUEST_CHANGES, FAILED → a COMMENT-type review. When the host
+// refuses a review on the author's own PR (SelfReviewRefused), the verdict is a comment
+// that begins with the marker `<!-- svc-verdict: … sha=… -->`. Bad files are refused with
+// the reason, logged, and nothing is posted.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { conflict, notFound, refused, usageError } from '../../shared/errors';
+import type { VerdictName } from '../../shared/protocol/review';
+import type { ReviewEvent } from '../codehost/codeHost';
+import { SelfReviewRefused } from '../codehost/errors';
+import { verdictMarker } from '../codehost/marker';
+import type { IssueRow } from '../issues/issueStore';
+import { logger } from '../util/log';
+import type { ReviewCtx } from './context';
+import { iso } from './context';
+import { appendJournal, readJournal } from './journal';
+import { reportPath, runDir } from './paths';
+import { checkPostable, QUICK_SECTIONS, SYNTHESIS_SECTIONS } from './reportShape';
+import { latestRun, runsOf } from './runs';
+import { tellWorkAgent } from './tellWork';
+
+const log = logger('review');
+
+const EVENT: Record<VerdictName, ReviewEvent> = { APPROVED: 'APPROVE', CHANGES_REQUESTED: 'REQUEST_CHANGES', FAILED: 'COMMENT' };
+
+export interface Posted {
+  issue: string;
+  runId: string;
+  verdict: VerdictName;
+  via: 'review' | 'marker' | 'comment';
+  sha: string;
+  pr: number;
+  id: number;
+}
+
+/** `by`: who hands the file over — `agent` (svc review post) or `daemon` (rule 3). */
+export async function postVerdict(ctx: ReviewCtx, issue: IssueRow, runId: string, by: 'agent' | 'daemon'): Promise<Posted> {
+  const entries = readJournal(issue.workspace);
+  const run = runsOf(entries).get(runId);
+  if (!run) throw notFound('unknownRun', `issue ${issue.id} has no review run ${runId}`);
+  if (run.phase === 'verdict') throw conflict('alreadyPosted', `review ${runId} of ${issue.id} already posted its verdict (${run.verdict}); nothing posted`);
+  if (run.phase === 'aborted') throw conflict('runAborted', `review ${runId} of ${issue.id} was aborted; nothing posted`);
+  const latest = latestRun(entries)!;
+  if (latest.runId !== runId) {
+    throw conflict('runSuperseded', `review ${runId} of ${issue.id} (at ${run.sha.slice(0, 7)}) was superseded by ${latest.runId} (at ${latest.sha.slice(0, 7)}); nothing posted`);
+  }
+  if (run.mode === 'none') throw refused('noAiReview', `review ${runId} of ${issue.id} runs in mode none; there is nothing to post`);
+  if (run.pr === null) throw conflict('noPr', `review ${runId} of ${issue.id} names no PR`);
+
+  const role = run.mode === 'quick' ? 'quick' : 'parent';
+  const file = reportPath(issue.workspace, runId, role);
+  const name = path.basename(file);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    throw refuse(issue, runId, usageError('noReport', `no ${name} at ${file}; write it first, then run svc review post ${issue.id} --run ${runId}`));
+  }
+  let verdict: VerdictName;
+  try {
+    verdict = checkPostable(text, name, run.mode === 'quick' ? QUICK_SECTIONS : SYNTHESIS_SECTIONS);
+  } catch (e) {
+    throw refuse(issue, runId, e as Error);
+  }
+
+  const host = ctx.hosts.forProject(issue.project);
+  const event = EVENT[verdict];
+  let via: Posted['via'] = verdict === 'FAILED' ? 'comment' : 'review';
+  let id: number;
+  try {
+    id = (await host.createReview(run.pr, { event, body: text, commitId: run.sha })).id;
+  } catch (e) {
+    if (!SelfReviewRefused.is(e) || verdict === 'FAILED') throw e;
+    // The host will not let its identity review its own PR: the verdict goes in a marker comment.
+    via = 'marker';
+    id = (await host.createComment(run.pr, `${verdictMarker(verdict, run.sha)}\n\n${text}`)).id;
+  }
+  if (role === 'quick') fs.copyFileSync(file, path.join(runDir(issue.workspace, runId), 'review.md'));
+  appendJournal(issue.workspace, { at: iso(ctx.app.now()), kind: 'review.verdict', issue: issue.id, runId, sha: run.sha, verdict, via, id, pr: run.pr, by });
+  log.info(`${issue.id} ${runId}: posted ${verdict} on PR #${run.pr} at ${run.sha.slice(0, 7)} as a ${via} (#${id}, by ${by})`);
+  ctx.app.notify({ topic: 'reviews', id: issue.id });
+  if (verdict === 'CHANGES_REQUESTED') tellWorkAgent(ctx, issue, { runId, sha: run.sha, pr: run.pr, via, body: text });
+  return { issue: issue.id, runId, verdict, via, sha: run.sha, pr: run.pr, id };
+}
+
+function refuse(issue: IssueRow, runId: string, e: Error): Error {
+  log.warn(`${issue.id} ${runId}: refused to post: ${e.message}`);
+  return e;
+}

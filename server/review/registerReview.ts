@@ -1,0 +1,34 @@
+// The review pipeline feature: issues (issues/* methods, svc done) and reviews (review/*
+// methods), head changes of every code host as review triggers, the reviewer supervisor
+// and the stall watch. Needs registerConversations and registerCodeHost first.
+import type { App } from '../app';
+import { codeHosts } from '../codehost/codeHosts';
+import { conversations } from '../conversations/conversationService';
+import { registerIssueMethods } from '../issues/issueMethods';
+import { IssueStore } from '../issues/issueStore';
+import type { ReviewCtx } from './context';
+import { ReviewPipeline } from './pipeline';
+import { registerReviewMethods } from './reviewMethods';
+import { StallWatch } from './stall';
+import { supervise } from './supervise';
+
+export function registerReview(app: App): ReviewPipeline {
+  const ctx: ReviewCtx = { app, conv: conversations(app), hosts: codeHosts(app), issues: new IssueStore(app.db) };
+  const pipeline = new ReviewPipeline(ctx);
+  const stall = new StallWatch(ctx, pipeline);
+  pipeline.onJournal = () => stall.kick();
+  const unsupervise = supervise(ctx, pipeline, stall);
+  const offHead = ctx.hosts.onHeadChange((c) => pipeline.onHeadChange(c));
+  const offClock = app.clock.onAdvance(() => stall.kick());
+  registerIssueMethods(app, ctx.conv, ctx.issues, pipeline);
+  registerReviewMethods(ctx, pipeline);
+  // After a restart the previous daemon's reviewers are gone: a stalled review resumes by the rule.
+  setImmediate(() => stall.kick());
+  app.onStop(() => {
+    stall.close();
+    offClock();
+    offHead();
+    unsupervise();
+  });
+  return pipeline;
+}

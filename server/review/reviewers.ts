@@ -1,0 +1,65 @@
+// The convoy's agents are ordinary conversations (kind `agent`) whose row carries the
+// issue and, in its environment, the run and lane (SVC_REVIEW_RUN, SVC_REVIEW_LANE): who
+// reviews what is read from the rows, never stored separately. Agent names are fixed by
+// the spec (`agent-<issue>-review-<lane>`), so a reviewer of an earlier run gives its name
+// up when it is retired: it is renamed `<name>.<runId>` and archived.
+import type { ReviewerRole } from '../../shared/protocol/review';
+import type { ConversationRow } from '../conversations/conversationService';
+import { uniqueName } from '../conversations/names';
+import { logger } from '../util/log';
+import type { ReviewCtx } from './context';
+
+const log = logger('review');
+const ROLES = new Set(['parent', 'quick', 'security', 'correctness', 'performance', 'requirements']);
+
+export interface Reviewer {
+  row: ConversationRow;
+  role: ReviewerRole;
+  runId: string;
+}
+
+export function reviewerOf(row: ConversationRow): Reviewer | undefined {
+  const run = row.extraEnv?.SVC_REVIEW_RUN;
+  const role = row.extraEnv?.SVC_REVIEW_LANE;
+  if (!row.issueId || !run || !role || !ROLES.has(role)) return undefined;
+  return { row, role: role as ReviewerRole, runId: run };
+}
+
+/** Reviewers of an issue (of one run when given), oldest first, archived ones included. */
+export function reviewersOf(ctx: ReviewCtx, issue: string, runId?: string): Reviewer[] {
+  const out: Reviewer[] = [];
+  for (const row of ctx.conv.list({ archived: true })) {
+    if (row.issueId !== issue) continue;
+    const r = reviewerOf(row);
+    if (r && (runId === undefined || r.runId === runId)) out.push(r);
+  }
+  return out;
+}
+
+/** Not ended and no spawn error: it may still write its report. */
+export function running(row: ConversationRow): boolean {
+  return row.endedAt === null && row.spawnError === null;
+}
+
+/** Stops a reviewer through the stop door (no-op when it is not running). */
+export async function stopReviewer(ctx: ReviewCtx, r: Reviewer): Promise<boolean> {
+  const row = ctx.conv.get(r.row.id)!;
+  if (!running(row) && !ctx.conv.facts(row.id).alive) return false;
+  await ctx.conv.stop(row.id, { timeoutMs: 30_000 });
+  return true;
+}
+
+/** Stops a reviewer, frees its name for the next run and archives it. */
+export async function retire(ctx: ReviewCtx, r: Reviewer): Promise<void> {
+  await stopReviewer(ctx, r);
+  const row = ctx.conv.get(r.row.id)!;
+  if (/\.r\d+(-\d+)?$/.test(row.name)) return; // already retired
+  const name = uniqueName(`${row.name}.${r.runId}`, (n) => ctx.conv.store.nameTaken(n));
+  ctx.app.db.prepare('UPDATE conversations SET name = ? WHERE id = ?').run(name, row.id);
+  try {
+    ctx.conv.archive(row.id);
+  } catch (e) {
+    log.warn(`retired reviewer #${row.id} (${name}) could not be archived: ${(e as Error).message}`);
+  }
+  ctx.app.notify({ topic: 'conversations', id: row.id });
+}

@@ -1,0 +1,34 @@
+// Review settings from config.yaml (`roles.review`): the mode (default quick) and each
+// reviewer's harness, model and effort. A lane's model is `roles.review.sub.<lane>.model`,
+// falling back to `roles.review.model` (the parent's and the quick agent's); with neither
+// set the review is refused, saying which key to set. There is no built-in default model.
+import type { ConfigFile } from '../../shared/config';
+import { refused } from '../../shared/errors';
+import type { ReviewerRole, ReviewModeName } from '../../shared/protocol/review';
+
+export interface ReviewerSettings {
+  harness: string;
+  model: string;
+  effort: string | null;
+}
+
+export function reviewMode(config: ConfigFile): ReviewModeName {
+  return config.roles?.review?.mode ?? 'quick';
+}
+
+export function reviewerSettings(config: ConfigFile, role: ReviewerRole, o: { fallbackHarness?: string; model?: string; configFile: string }): ReviewerSettings {
+  const review = config.roles?.review;
+  const lane = role === 'parent' || role === 'quick' ? undefined : role;
+  const sub = lane ? review?.sub?.[lane] : undefined;
+  const model = o.model ?? sub?.model ?? review?.model;
+  const who = lane ? `the ${lane} reviewer` : role === 'parent' ? 'the review parent' : 'the quick-mode reviewer';
+  if (!model) {
+    throw refused(
+      'noReviewModel',
+      `no model for ${who}: set ${lane ? `roles.review.sub.${lane}.model (or roles.review.model)` : 'roles.review.model'} in ${o.configFile}`,
+    );
+  }
+  const harness = sub?.harness ?? review?.harness ?? o.fallbackHarness;
+  if (!harness) throw refused('noReviewHarness', `no harness for ${who}: set roles.review.harness in ${o.configFile}`);
+  return { harness, model, effort: review?.effort ?? null };
+}

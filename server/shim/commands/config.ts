@@ -1,0 +1,93 @@
+// svc config get|set|models — role and review settings without editing YAML. The daemon
+// validates and writes (keeping the files' comments); this only formats.
+import { CONFIG_KEY_FORMS } from '../../../shared/configKeys';
+import { table } from '../../../shared/format/table';
+import { configGet, configModels, configSet } from '../../../shared/protocol/config';
+import type { ConfigEntry } from '../../../shared/protocol/config';
+import { bool, JSON_FLAG, UsageError } from '../cli';
+import type { CliIo, CommandSpec } from '../cli';
+import { connect } from '../client';
+
+const json = (io: CliIo, v: unknown) => io.out(JSON.stringify(v, null, 2) + '\n');
+const KEYS_HELP = `Keys:\n${CONFIG_KEY_FORMS.map((k) => `  ${k}`).join('\n')}`;
+
+/** Where a value comes from, in words: `global (/…/config.yaml)`, `unset: <consequence>`. */
+export function sourceText(e: ConfigEntry): string {
+  if (e.source === 'default' || e.source === 'unset') return `${e.source}: ${e.whenUnset}`;
+  if (e.from !== e.key) return `${e.source}, inherited from ${e.from} (${e.file})`;
+  return `${e.source} (${e.file})`;
+}
+
+/** The SOURCE column of the list: short, the file is implied by the source. */
+function sourceCell(e: ConfigEntry): string {
+  return e.from !== null && e.from !== e.key ? `${e.source} (${e.from})` : e.source;
+}
+
+async function withClient<T>(io: CliIo, fn: (c: Awaited<ReturnType<typeof connect>>) => Promise<T>): Promise<T> {
+  const c = await connect(io.env);
+  try {
+    return await fn(c);
+  } finally {
+    c.close();
+  }
+}
+
+export const configCommands: CommandSpec[] = [
+  {
+    path: ['config', 'get'],
+    summary: 'print a role or review setting and where it comes from (no key: every setting)',
+    usage: ['[<key>] [--json]'],
+    flags: { ...JSON_FLAG },
+    positionals: [{ name: 'key' }],
+    details: `Prints <value>  <source>; without a key, a table KEY VALUE SOURCE.\n${KEYS_HELP}`,
+    async run(a, io) {
+      const key = a.positionals[0];
+      const { entries } = await withClient(io, (c) => c.request(configGet, key === undefined ? {} : { key }));
+      if (key !== undefined) {
+        const e = entries[0];
+        if (bool(a, 'json')) json(io, e);
+        else io.out(`${e.value ?? '(unset)'}  ${sourceText(e)}\n`);
+      } else if (bool(a, 'json')) json(io, entries);
+      else io.out(table(['KEY', 'VALUE', 'SOURCE'], entries.map((e) => [e.key, e.value ?? '-', sourceCell(e)])));
+      return 0;
+    },
+  },
+  {
+    path: ['config', 'set'],
+    summary: 'set a role or review setting in config.yaml or projects.yaml (no value, or --unset: remove it)',
+    usage: ['<key> <value> [--json]', '<key> [--unset] [--json]'],
+    flags: { unset: { type: 'boolean', help: 'remove the key (the same as giving no value)' }, ...JSON_FLAG },
+    positionals: [{ name: 'key', required: true }, { name: 'value' }],
+    details: `The value is validated like the file itself; a refused value leaves the file unchanged (exit 1).\nComments and layout of the file are kept.\n${KEYS_HELP}`,
+    async run(a, io) {
+      const [key, value] = a.positionals;
+      if (bool(a, 'unset') && value !== undefined) throw new UsageError('give a value or --unset, not both');
+      const r = await withClient(io, (c) => c.request(configSet, { key, value: value ?? null }));
+      if (bool(a, 'json')) json(io, r);
+      else if (value !== undefined) {
+        io.out(r.changed ? `Set ${key} to ${r.entry.value} in ${r.file}\n` : `${key} is already ${r.entry.value}; ${r.file} is unchanged\n`);
+      } else {
+        const now = r.entry.value === null ? sourceText(r.entry) : `now ${r.entry.value}, ${sourceText(r.entry)}`;
+        io.out(r.changed ? `Unset ${key} in ${r.file}; ${now}\n` : `${key} was not set; ${r.file} is unchanged; ${now}\n`);
+      }
+      return 0;
+    },
+  },
+  {
+    path: ['config', 'models'],
+    summary: 'list the models a harness offers (asked of the harness over ACP, cached 10 minutes)',
+    usage: ['<harness> [--refresh] [--json]'],
+    flags: { refresh: { type: 'boolean', help: 'ask the harness again instead of using the cache' }, ...JSON_FLAG },
+    positionals: [{ name: 'harness', required: true }],
+    details: 'Any model name may be set besides these. Exit 1 when the harness cannot tell (the reason on stderr).',
+    async run(a, io) {
+      const r = await withClient(io, (c) => c.request(configModels, { harness: a.positionals[0], refresh: bool(a, 'refresh') || undefined }));
+      if (bool(a, 'json')) json(io, r);
+      else if (r.source === 'unavailable') {
+        io.err(`${r.reason}\n`);
+        return 1;
+      } else io.out(r.models.map((m) => `${m}\n`).join(''));
+      return 0;
+    },
+  },
+];

@@ -1,0 +1,263 @@
+// `svc config get|set` and the config/* methods on a real daemon: round trips through both
+// files, comments and layout kept byte for byte, refusals that leave the file untouched,
+// and `svc/changed {topic: config}` for our writes and for edits made outside svc.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { createMessageConnection, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
+import type { ConfigEntry, RolesView } from '../../shared/protocol/config';
+import { configRoles, configSet } from '../../shared/protocol/config';
+import { changed } from '../../shared/protocol/daemon';
+import { ok } from '../helpers/lanes';
+import { eventually, makeScratch, sleep } from '../helpers/scratch';
+import type { RunResult, Scratch } from '../helpers/scratch';
+
+const CONFIG = `# svc settings, written by hand
+harnesses:
+  script:
+    env: { SVC_SCRIPT_COST_PER_TURN: "0" }    # keep demos free
+
+roles:
+  review:
+    mode: quick        # quick until the convoy is tuned
+    # reviewer models per lane
+    sub:
+      correctness:
+        model: 'opus'   # the careful one
+
+# the end
+`;
+
+function projectsYaml(dir: string): string {
+  return `# projects
+projects:
+  web:
+    path: ${dir}
+    default_branch: main   # trunk
+    gauntlet:
+      lanes_root: ${dir}-lanes
+      roles:
+        critic:
+          model: critic-model  # judges
+`;
+}
+
+function refused(r: RunResult, message: string): void {
+  assert.equal(r.code, 1, `expected exit 1\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+  assert.equal(r.stderr, message + '\n');
+  assert.equal(r.stdout, '');
+}
+
+/** A raw connection that records every `svc/changed` notification. */
+async function listen(svcHome: string): Promise<{ c: MessageConnection; topics: string[]; close(): void }> {
+  const d = JSON.parse(fs.readFileSync(path.join(svcHome, 'server.json'), 'utf8')) as { socketPath: string };
+  const socket = net.connect(d.socketPath);
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  const c = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
+  const topics: string[] = [];
+  c.onNotification(changed.method, (p: { topic: string }) => void topics.push(p.topic));
+  c.listen();
+  return { c, topics, close: () => (c.dispose(), socket.destroy()) };
+}
+
+describe('config: svc config get|set', function () {
+  this.timeout(120_000);
+  let s: Scratch;
+  let configFile: string;
+  let projectsFile: string;
+  let projectDir: string;
+
+  before(async () => {
+    s = makeScratch('config-set');
+    projectDir = path.join(s.home, 'web');
+    fs.mkdirSync(projectDir, { recursive: true });
+    fs.mkdirSync(s.svcHome, { recursive: true, mode: 0o700 });
+    configFile = path.join(s.svcHome, 'config.yaml');
+    projectsFile = path.join(s.svcHome, 'projects.yaml');
+    fs.writeFileSync(configFile, CONFIG);
+    fs.writeFileSync(projectsFile, projectsYaml(projectDir));
+    await ok(s.svc(['daemon', 'status']));
+  });
+  after(async () => s.dispose());
+
+  it('sets and reads global keys, keeping every other byte of config.yaml', async () => {
+    let r = await ok(s.svc(['config', 'set', 'roles.review.mode', 'full']));
+    assert.equal(r.stdout, `Set roles.review.mode to full in ${configFile}\n`);
+    r = await ok(s.svc(['config', 'set', 'roles.review.sub.security.model', 'sonnet-4']));
+    assert.equal(r.stdout, `Set roles.review.sub.security.model to sonnet-4 in ${configFile}\n`);
+    await ok(s.svc(['config', 'set', 'roles.review.sub.correctness.model', 'opus-4']));
+    assert.equal(
+      fs.readFileSync(configFile, 'utf8'),
+      CONFIG.replace('mode: quick        #', 'mode: full        #')
+        .replace("model: 'opus'   # the careful one\n", "model: opus-4   # the careful one\n      security:\n        model: sonnet-4\n"),
+    );
+    r = await ok(s.svc(['config', 'get', 'roles.review.mode']));
+    assert.equal(r.stdout, `full  global (${configFile})\n`);
+    r = await ok(s.svc(['config', 'get', 'roles.review.sub.security.model', '--json']));
+    const e = JSON.parse(r.stdout) as ConfigEntry;
+    assert.deepEqual(e, {
+      key: 'roles.review.sub.security.model',
+      value: 'sonnet-4',
+      source: 'global',
+      from: 'roles.review.sub.security.model',
+      file: configFile,
+      whenUnset: 'the security reviewer uses roles.review.model; with neither set, a full review is refused: there is no default model',
+      choices: null,
+    });
+    r = await ok(s.svc(['config', 'set', 'roles.review.mode', 'full']));
+    assert.equal(r.stdout, `roles.review.mode is already full; ${configFile} is unchanged\n`);
+  });
+
+  it('sets and reads per-project role keys in projects.yaml, comments kept', async () => {
+    const before = fs.readFileSync(projectsFile, 'utf8');
+    await ok(s.svc(['config', 'set', 'projects.web.gauntlet.roles.builder.effort', 'high']));
+    await ok(s.svc(['config', 'set', 'projects.web.gauntlet.roles.critic.model', 'critic-2']));
+    assert.equal(
+      fs.readFileSync(projectsFile, 'utf8'),
+      before.replace('model: critic-model  # judges\n', 'model: critic-2  # judges\n        builder:\n          effort: high\n'),
+    );
+    const r = await ok(s.svc(['config', 'get', 'projects.web.gauntlet.roles.builder.effort']));
+    assert.equal(r.stdout, `high  project (${projectsFile})\n`);
+    const m = await ok(s.svc(['config', 'get', 'projects.web.gauntlet.roles.builder.model']));
+    assert.equal(m.stdout, '(unset)  unset: svc lane start --role builder without --model is refused: there is no default model\n');
+  });
+
+  it('lists every key with its value and source', async () => {
+    const r = await ok(s.svc(['config', 'get']));
+    const lines = r.stdout.split('\n');
+    assert.match(lines[0], /^KEY +VALUE +SOURCE$/);
+    const row = (k: string) => lines.find((l) => l.startsWith(k + ' '))?.split(/ {2,}/);
+    assert.deepEqual(row('roles.review.mode'), ['roles.review.mode', 'full', 'global']);
+    assert.deepEqual(row('roles.review.model'), ['roles.review.model', '-', 'unset']);
+    assert.deepEqual(row('roles.review.sub.security.model'), ['roles.review.sub.security.model', 'sonnet-4', 'global']);
+    assert.deepEqual(row('projects.web.gauntlet.roles.builder.effort'), ['projects.web.gauntlet.roles.builder.effort', 'high', 'project']);
+    assert.deepEqual(row('projects.web.gauntlet.roles.orchestrator.harness'), ['projects.web.gauntlet.roles.orchestrator.harness', '-', 'unset']);
+    assert.equal(lines.filter((l) => l !== '').length, 1 + 12 + 15);
+    const j = JSON.parse((await ok(s.svc(['config', 'get', '--json']))).stdout) as ConfigEntry[];
+    assert.equal(j.length, 27);
+  });
+
+  it('shows an inherited lane model and the mode default', async () => {
+    await ok(s.svc(['config', 'set', 'roles.review.model', 'parent-model']));
+    let r = await ok(s.svc(['config', 'get', 'roles.review.sub.performance.model']));
+    assert.equal(r.stdout, `parent-model  global, inherited from roles.review.model (${configFile})\n`);
+    r = await ok(s.svc(['config', 'set', 'roles.review.mode']));
+    assert.equal(r.stdout, `Unset roles.review.mode in ${configFile}; now quick, default: one agent does a combined review pass (quick is the default)\n`);
+    r = await ok(s.svc(['config', 'get', 'roles.review.mode']));
+    assert.equal(r.stdout, 'quick  default: one agent does a combined review pass (quick is the default)\n');
+    assert.doesNotMatch(fs.readFileSync(configFile, 'utf8'), /mode:/);
+    assert.match(fs.readFileSync(configFile, 'utf8'), /# reviewer models per lane\n/);
+    r = await ok(s.svc(['config', 'set', 'roles.review.model', '--unset']));
+    assert.equal(r.stdout, `Unset roles.review.model in ${configFile}; unset: a review is refused: there is no default model (the convoy lanes may still set their own)\n`);
+    r = await ok(s.svc(['config', 'set', 'roles.review.model', '--unset']));
+    assert.equal(r.stdout, `roles.review.model was not set; ${configFile} is unchanged; unset: a review is refused: there is no default model (the convoy lanes may still set their own)\n`);
+  });
+
+  it('refuses invalid values with the reason and leaves the file byte for byte', async () => {
+    const cfg = fs.readFileSync(configFile);
+    const prj = fs.readFileSync(projectsFile);
+    refused(await s.svc(['config', 'set', 'roles.review.mode', 'fast']), `cannot set roles.review.mode to 'fast': Invalid option: expected one of "quick"|"full"|"none"; ~/.svc/config.yaml is unchanged`);
+    refused(await s.svc(['config', 'set', 'roles.review.effort', 'extreme']), `cannot set roles.review.effort to 'extreme': Invalid option: expected one of "low"|"medium"|"high"; ~/.svc/config.yaml is unchanged`);
+    refused(
+      await s.svc(['config', 'set', 'projects.web.gauntlet.roles.builder.effort', 'extreme']),
+      `cannot set projects.web.gauntlet.roles.builder.effort to 'extreme': Invalid option: expected one of "low"|"medium"|"high"; ~/.svc/projects.yaml is unchanged`,
+    );
+    refused(await s.svc(['config', 'set', 'roles.review.sub.security.model', '']), `cannot set roles.review.sub.security.model to '': a model must not be empty; ~/.svc/config.yaml is unchanged`);
+    refused(await s.svc(['config', 'set', 'projects.web.gauntlet.roles.play.model', '   ']), `cannot set projects.web.gauntlet.roles.play.model to '   ': a model must not be empty; ~/.svc/projects.yaml is unchanged`);
+    refused(
+      await s.svc(['config', 'set', 'roles.review.harness', 'nosuch']),
+      `cannot set roles.review.harness to 'nosuch': unknown harness (use claude, codex, gemini, script, or add a profile under harnesses: in ~/.svc/config.yaml); ~/.svc/config.yaml is unchanged`,
+    );
+    refused(
+      await s.svc(['config', 'set', 'roles.review.speed', 'x']),
+      "unknown config key 'roles.review.speed'; the settable keys are roles.review.mode, roles.review.model, roles.review.harness, roles.review.effort, roles.review.sub.<security|correctness|performance|requirements>.model|harness, projects.<key>.gauntlet.roles.<builder|critic|verifier|play|orchestrator>.model|effort|harness",
+    );
+    refused(await s.svc(['config', 'set', 'projects.nope.gauntlet.roles.builder.model', 'm']), "unknown project 'nope' (see svc project list; add one with svc project add <key> <path>)");
+    const both = await s.svc(['config', 'set', 'roles.review.mode', 'full', '--unset']);
+    assert.equal(both.code, 1);
+    assert.match(both.stderr, /^svc config set: give a value or --unset, not both\n/);
+    assert.deepEqual(fs.readFileSync(configFile), cfg);
+    assert.deepEqual(fs.readFileSync(projectsFile), prj);
+  });
+
+  it('refuses a write when the file is already invalid, naming the problem', async () => {
+    const broken = fs.readFileSync(configFile, 'utf8') + 'colour: blue\n';
+    fs.writeFileSync(configFile, broken);
+    const r = await s.svc(['config', 'set', 'roles.review.mode', 'full']);
+    refused(r, `${configFile}: (top level): Unrecognized key: "colour"`);
+    assert.equal(fs.readFileSync(configFile, 'utf8'), broken);
+    fs.writeFileSync(configFile, broken.replace('colour: blue\n', ''));
+  });
+
+  it('broadcasts svc/changed topic config for its own writes and for outside edits', async () => {
+    const l = await listen(s.svcHome);
+    try {
+      const res = await l.c.sendRequest(configSet.method, { key: 'roles.review.mode', value: 'none' });
+      assert.equal((res as { changed: boolean }).changed, true);
+      await eventually(() => l.topics.includes('config'), 5000, 'a notification for config/set');
+      await sleep(400); // the folder watch must not announce the daemon's own write again
+      assert.deepEqual(l.topics, ['config']);
+
+      // An editor saving in place.
+      fs.appendFileSync(configFile, '# touched by hand\n');
+      await eventually(() => l.topics.length === 2, 5000, 'a notification for an in-place edit');
+      // An editor saving by rename-replace (write a temp file, rename it over).
+      const tmp = path.join(s.svcHome, '.projects.yaml.swp');
+      fs.writeFileSync(tmp, fs.readFileSync(projectsFile, 'utf8').replace('critic-2', 'critic-3'));
+      fs.renameSync(tmp, projectsFile);
+      await eventually(() => l.topics.length === 3, 5000, 'a notification for a rename-replace');
+      // …and again: the watch survives the replaced inode.
+      fs.writeFileSync(tmp, fs.readFileSync(projectsFile, 'utf8').replace('critic-3', 'critic-4'));
+      fs.renameSync(tmp, projectsFile);
+      await eventually(() => l.topics.length === 4, 5000, 'a notification for a second rename-replace');
+      assert.deepEqual(l.topics, ['config', 'config', 'config', 'config']);
+      // The new value is read at once (no restart, no stale cache).
+      const r = await ok(s.svc(['config', 'get', 'projects.web.gauntlet.roles.critic.model']));
+      assert.equal(r.stdout, `critic-4  project (${projectsFile})\n`);
+      // A write of identical bytes is no change.
+      fs.writeFileSync(projectsFile, fs.readFileSync(projectsFile));
+      await sleep(400);
+      assert.equal(l.topics.length, 4);
+    } finally {
+      l.close();
+    }
+  });
+
+  it('gives the Roles view: every role of every project and the review settings, with sources', async () => {
+    await ok(s.svc(['config', 'set', 'roles.review.model', 'parent-model']));
+    await ok(s.svc(['config', 'set', 'roles.review.sub.requirements.harness', 'script']));
+    const l = await listen(s.svcHome);
+    let v: RolesView;
+    try {
+      v = (await l.c.sendRequest(configRoles.method, {})) as RolesView;
+    } finally {
+      l.close();
+    }
+    assert.deepEqual(v.files, { config: configFile, projects: projectsFile });
+    assert.deepEqual(v.harnesses, ['claude', 'codex', 'gemini', 'script']);
+    assert.deepEqual(v.projects.map((p) => [p.key, p.path]), [['web', projectDir]]);
+    const roles = v.projects[0].roles;
+    assert.deepEqual(roles.map((r) => r.role), ['builder', 'critic', 'verifier', 'play', 'orchestrator']);
+    const brief = (e: ConfigEntry) => [e.value, e.source];
+    assert.deepEqual(brief(roles[0].effort), ['high', 'project']);
+    assert.deepEqual(roles[0].effort.choices, ['low', 'medium', 'high']);
+    assert.deepEqual(brief(roles[1].model), ['critic-4', 'project']);
+    assert.deepEqual(brief(roles[2].model), [null, 'unset']);
+    assert.equal(roles[2].model.whenUnset, 'svc lane start --role verifier without --model is refused: there is no default model');
+    assert.equal(roles[4].harness.whenUnset, "the launching conversation's harness is used unless --harness is given");
+    assert.deepEqual(brief(v.review.mode), ['none', 'global']);
+    assert.deepEqual(v.review.mode.choices, ['quick', 'full', 'none']);
+    assert.deepEqual(brief(v.review.model), ['parent-model', 'global']);
+    assert.deepEqual(
+      v.review.lanes.map((x) => [x.lane, x.model.value, x.model.from, x.harness.value, x.harness.source]),
+      [
+        ['security', 'sonnet-4', 'roles.review.sub.security.model', null, 'unset'],
+        ['correctness', 'opus-4', 'roles.review.sub.correctness.model', null, 'unset'],
+        ['performance', 'parent-model', 'roles.review.model', null, 'unset'],
+        ['requirements', 'parent-model', 'roles.review.model', 'script', 'global'],
+      ],
+    );
+  });
+});

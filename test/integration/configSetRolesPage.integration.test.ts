@@ -1,0 +1,172 @@
+// The Roles panel's page (dist/webview/rolesMain.js) in Chromium against a real daemon,
+// with a stand-in for the VS Code host that does what extension/roles/rolesPanel.ts does:
+// config/roles on ready and on `svc/changed {topic: config}`, config/set for writes (a
+// refusal goes back as the field's result), config/models on demand. The panel in a real
+// VS Code is covered by the e2e suite once the command is contributed.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { createMessageConnection, ResponseError, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
+import { configModels, configRoles, configSet } from '../../shared/protocol/config';
+import type { ModelChoices, RolesView } from '../../shared/protocol/config';
+import { changed } from '../../shared/protocol/daemon';
+import type { RolesFromView, RolesState } from '../../webview/roles/rolesMessages';
+import { ok } from '../helpers/lanes';
+import { eventually, makeScratch, REPO } from '../helpers/scratch';
+import type { Scratch } from '../helpers/scratch';
+
+const CONFIG = `# review settings, by hand
+roles:
+  review:
+    mode: quick   # start cheap
+`;
+
+/** The host side of the panel, over a raw daemon connection. */
+class FakeHost {
+  state: RolesState = { type: 'state', daemon: null, view: null, problem: null, models: {}, results: {} };
+  constructor(
+    private readonly c: MessageConnection,
+    private readonly page: Page,
+  ) {
+    c.onNotification(changed.method, (p: { topic: string }) => void (p.topic === 'config' && this.read()));
+  }
+
+  async receive(msg: RolesFromView): Promise<void> {
+    if (msg.type === 'ready') return this.read();
+    if (msg.type === 'set') {
+      try {
+        await this.c.sendRequest(configSet.method, { key: msg.key, value: msg.value });
+        this.state.results[msg.key] = { ok: true, message: null };
+      } catch (e) {
+        if (!(e instanceof ResponseError)) throw e;
+        this.state.results[msg.key] = { ok: false, message: (e.data as { error: string }).error };
+      }
+      return this.read();
+    }
+    this.state.models[msg.harness] = (await this.c.sendRequest(configModels.method, { harness: msg.harness })) as ModelChoices;
+    await this.post();
+  }
+
+  async read(): Promise<void> {
+    this.state.view = (await this.c.sendRequest(configRoles.method, {})) as RolesView;
+    await this.post();
+  }
+
+  private post(): Promise<void> {
+    return this.page.evaluate((s) => window.postMessage(s, '*'), JSON.parse(JSON.stringify(this.state)) as unknown);
+  }
+}
+
+describe('config: the Roles panel page', function () {
+  this.timeout(120_000);
+  let s: Scratch;
+  let browser: Browser;
+  let page: Page;
+  let conn: MessageConnection;
+  let socket: net.Socket;
+  let configFile: string;
+  const posted: RolesFromView[] = [];
+
+  const field = (key: string) => page.locator(`.field[data-key="${key}"]`);
+  const sourceOf = async (key: string) => (await field(key).locator('.source').textContent()) ?? '';
+
+  before(async () => {
+    s = makeScratch('config-page');
+    const dir = path.join(s.home, 'web');
+    fs.mkdirSync(dir, { recursive: true });
+    await ok(s.svc(['project', 'add', 'web', dir, '--default-branch', 'main']));
+    configFile = path.join(s.svcHome, 'config.yaml');
+    fs.writeFileSync(configFile, CONFIG);
+    await ok(s.svc(['config', 'set', 'projects.web.gauntlet.roles.builder.harness', 'script']));
+
+    const d = JSON.parse(fs.readFileSync(path.join(s.svcHome, 'server.json'), 'utf8')) as { socketPath: string };
+    socket = net.connect(d.socketPath);
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    conn = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
+    conn.listen();
+
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    });
+    page = await browser.newPage();
+    const host = new FakeHost(conn, page);
+    await page.exposeFunction('toHost', (m: RolesFromView) => {
+      posted.push(m);
+      void host.receive(m);
+    });
+    await page.setContent('<!DOCTYPE html><html><body><main id="root"></main></body></html>');
+    await page.evaluate(() => {
+      (window as unknown as { acquireVsCodeApi: unknown }).acquireVsCodeApi = () => ({
+        postMessage: (m: unknown) => (window as unknown as { toHost(m: unknown): void }).toHost(m),
+        getState: () => undefined,
+        setState: () => undefined,
+      });
+    });
+    await page.addScriptTag({ path: path.join(REPO, 'dist', 'webview', 'rolesMain.js') });
+    await field('roles.review.mode').waitFor();
+  });
+  after(async () => {
+    await browser?.close();
+    conn?.dispose();
+    socket?.destroy();
+    await s.dispose();
+  });
+
+  it('shows every field with its source and what happens while unset', async () => {
+    assert.deepEqual(posted[0], { type: 'ready' });
+    assert.equal(await sourceOf('roles.review.mode'), `global · ${configFile}`);
+    assert.equal(await field('roles.review.mode').locator('select').inputValue(), 'quick');
+    const builderModel = 'projects.web.gauntlet.roles.builder.model';
+    assert.equal(await sourceOf(builderModel), 'unset · svc lane start --role builder without --model is refused: there is no default model');
+    assert.equal(await field(builderModel).locator('.source').getAttribute('class'), 'source warn');
+    assert.equal(await sourceOf('projects.web.gauntlet.roles.builder.harness'), `project · ${path.join(s.svcHome, 'projects.yaml')}`);
+    assert.equal(await page.locator('table[data-project="web"] tr[data-row]').count(), 5);
+    assert.equal(await page.locator('table[data-section="convoy"] tr[data-row]').count(), 4);
+  });
+
+  it('writes a choice and a typed model to the file, comments intact', async () => {
+    await field('roles.review.mode').locator('select').selectOption('full');
+    await eventually(async () => (await sourceOf('roles.review.mode')) === `global · ${configFile}` && fs.readFileSync(configFile, 'utf8').includes('mode: full'), 10_000, 'mode full');
+    const box = field('roles.review.sub.security.model').locator('input');
+    await box.fill('sec-model');
+    await box.press('Enter');
+    await eventually(async () => (await sourceOf('roles.review.sub.security.model')) === `global · ${configFile}`, 10_000, 'the security model');
+    assert.equal(fs.readFileSync(configFile, 'utf8'), '# review settings, by hand\nroles:\n  review:\n    mode: full   # start cheap\n    sub:\n      security:\n        model: sec-model\n');
+    assert.equal(posted.filter((m) => m.type === 'set' && m.key === 'roles.review.sub.security.model').length, 1, 'Enter and change are one write');
+  });
+
+  it('shows a refusal next to its field and leaves the file unchanged', async () => {
+    const before = fs.readFileSync(configFile);
+    const box = field('roles.review.sub.security.model').locator('input');
+    await box.fill('');
+    await box.press('Enter');
+    const refusal = field('roles.review.sub.security.model').locator('.refusal');
+    await refusal.waitFor({ timeout: 10_000 });
+    assert.equal(await refusal.textContent(), "cannot set roles.review.sub.security.model to '': a model must not be empty; ~/.svc/config.yaml is unchanged");
+    assert.deepEqual(fs.readFileSync(configFile), before);
+    assert.equal(await box.inputValue(), 'sec-model');
+  });
+
+  it('follows an edit made outside the panel without a reload', async () => {
+    fs.writeFileSync(configFile, fs.readFileSync(configFile, 'utf8').replace('mode: full', 'mode: none'));
+    await eventually(async () => (await field('roles.review.mode').locator('select').inputValue()) === 'none', 10_000, 'the page to show mode none');
+  });
+
+  it('offers the harness’s models for a model field, free text still allowed', async () => {
+    const box = field('projects.web.gauntlet.roles.builder.model').locator('input');
+    assert.equal(await box.getAttribute('list'), 'models-script');
+    await box.focus();
+    await eventually(async () => (await page.locator('datalist#models-script option').count()) === 3, 15_000, 'the script models');
+    assert.deepEqual(await page.locator('datalist#models-script option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)), ['script', 'script-fast', 'script-thorough']);
+    await box.fill('my-own-model');
+    await box.press('Enter');
+    await eventually(async () => (await sourceOf('projects.web.gauntlet.roles.builder.model')).startsWith('project · '), 10_000, 'the builder model');
+    const r = await ok(s.svc(['config', 'get', 'projects.web.gauntlet.roles.builder.model']));
+    assert.equal(r.stdout, `my-own-model  project (${path.join(s.svcHome, 'projects.yaml')})\n`);
+  });
+});

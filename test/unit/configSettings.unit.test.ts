@@ -1,0 +1,119 @@
+// The settable keys, the value-and-source rules behind `svc config get` and the Roles
+// view, and the model probe's cache.
+import * as assert from 'node:assert/strict';
+import { ConfigFile, ProjectsFile } from '../../shared/config';
+import { globalConfigKeys, parseConfigKey, projectConfigKeys } from '../../shared/configKeys';
+import { ModelProbes, PROBE_FAILURE_TTL_MS, PROBE_TTL_MS } from '../../server/config/modelProbe';
+import type { ProbePlan } from '../../server/config/modelProbe';
+import { entryFor, reviewSettings } from '../../server/config/roleSettings';
+import type { ModelChoices } from '../../shared/protocol/config';
+
+const files = { config: '/h/.svc/config.yaml', projects: '/h/.svc/projects.yaml' };
+
+describe('config: keys and sources', () => {
+  it('parses exactly the settable keys', () => {
+    assert.deepEqual(parseConfigKey('roles.review.mode'), { key: 'roles.review.mode', file: 'config', path: ['roles', 'review', 'mode'], field: 'mode', keepDepth: 0 });
+    assert.deepEqual(parseConfigKey('roles.review.sub.security.model'), {
+      key: 'roles.review.sub.security.model',
+      file: 'config',
+      path: ['roles', 'review', 'sub', 'security', 'model'],
+      field: 'model',
+      lane: 'security',
+      keepDepth: 0,
+    });
+    assert.deepEqual(parseConfigKey('projects.web.gauntlet.roles.builder.effort'), {
+      key: 'projects.web.gauntlet.roles.builder.effort',
+      file: 'projects',
+      path: ['projects', 'web', 'gauntlet', 'roles', 'builder', 'effort'],
+      field: 'effort',
+      project: 'web',
+      role: 'builder',
+      keepDepth: 2,
+    });
+    for (const bad of [
+      'roles.review',
+      'roles.review.sub.security.effort',
+      'roles.review.sub.style.model',
+      'roles.builder.model',
+      'projects.web.gauntlet.roles.reviewer.model',
+      'projects.Web.gauntlet.roles.builder.model',
+      'projects.web.gauntlet.lanes_root',
+      'projects.web.gauntlet.roles.builder.model.x',
+    ]) {
+      assert.equal(parseConfigKey(bad), undefined, bad);
+    }
+    assert.equal(globalConfigKeys().length, 12);
+    assert.equal(projectConfigKeys('web').length, 15);
+    for (const k of [...globalConfigKeys(), ...projectConfigKeys('web')]) assert.ok(parseConfigKey(k), k);
+  });
+
+  it('resolves values: own, inherited from the review parent, default, unset', () => {
+    const s = {
+      files,
+      config: ConfigFile.parse({ roles: { review: { model: 'parent', harness: 'claude', sub: { security: { model: 'sec' } } } } }),
+      projects: ProjectsFile.parse({ projects: { web: { path: '/w', gauntlet: { roles: { critic: { model: 'c' } } } } } }),
+    };
+    const at = (k: string) => entryFor(parseConfigKey(k)!, s);
+    assert.deepEqual(at('roles.review.sub.security.model'), {
+      key: 'roles.review.sub.security.model',
+      value: 'sec',
+      source: 'global',
+      from: 'roles.review.sub.security.model',
+      file: files.config,
+      whenUnset: 'the security reviewer uses roles.review.model; with neither set, a full review is refused: there is no default model',
+      choices: null,
+    });
+    assert.deepEqual([at('roles.review.sub.correctness.model').value, at('roles.review.sub.correctness.model').from], ['parent', 'roles.review.model']);
+    assert.deepEqual([at('roles.review.sub.correctness.harness').value, at('roles.review.sub.correctness.harness').source], ['claude', 'global']);
+    assert.deepEqual([at('roles.review.mode').value, at('roles.review.mode').source, at('roles.review.mode').file], ['quick', 'default', null]);
+    assert.deepEqual(at('roles.review.mode').choices, ['quick', 'full', 'none']);
+    assert.deepEqual([at('projects.web.gauntlet.roles.critic.model').value, at('projects.web.gauntlet.roles.critic.model').source], ['c', 'project']);
+    const unset = at('projects.web.gauntlet.roles.builder.model');
+    assert.deepEqual([unset.value, unset.source, unset.from, unset.file], [null, 'unset', null, null]);
+    assert.equal(unset.whenUnset, 'svc lane start --role builder without --model is refused: there is no default model');
+    assert.deepEqual(reviewSettings(s.config, 'security'), { mode: 'quick', model: 'sec', harness: 'claude', effort: undefined });
+    assert.deepEqual(reviewSettings(s.config, 'performance'), { mode: 'quick', model: 'parent', harness: 'claude', effort: undefined });
+  });
+});
+
+describe('config: model probe cache', () => {
+  const plan = (h: string) => ({ profile: { name: h }, cwd: '/x', env: {} }) as unknown as ProbePlan;
+
+  it('probes once per harness, answers from the cache for 10 minutes, and shares a probe in flight', async () => {
+    let now = 1_000;
+    let calls = 0;
+    const probes = new ModelProbes(plan, () => now, async (p) => {
+      calls++;
+      await new Promise((r) => setTimeout(r, 10));
+      return { models: [`${p.profile.name}-1`], source: 'probe' } satisfies ModelChoices;
+    });
+    const [a, b] = await Promise.all([probes.models('script'), probes.models('script')]);
+    assert.deepEqual(a, { models: ['script-1'], source: 'probe' });
+    assert.deepEqual(b, a);
+    assert.equal(calls, 1);
+    now += PROBE_TTL_MS - 1;
+    assert.deepEqual(await probes.models('script'), { models: ['script-1'], source: 'cache' });
+    assert.equal(calls, 1);
+    now += 1;
+    assert.equal((await probes.models('script')).source, 'probe');
+    assert.equal(calls, 2);
+    assert.equal((await probes.models('script', true)).source, 'probe');
+    assert.equal(calls, 3);
+  });
+
+  it('keeps a failure for a minute only, as unavailable', async () => {
+    let now = 0;
+    let calls = 0;
+    const probes = new ModelProbes(plan, () => now, async () => {
+      calls++;
+      return { models: [], source: 'unavailable', reason: 'no' } satisfies ModelChoices;
+    });
+    await probes.models('claude');
+    now += PROBE_FAILURE_TTL_MS - 1;
+    assert.deepEqual(await probes.models('claude'), { models: [], source: 'unavailable', reason: 'no' });
+    assert.equal(calls, 1);
+    now += 1;
+    await probes.models('claude');
+    assert.equal(calls, 2);
+  });
+});

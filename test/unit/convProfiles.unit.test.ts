@@ -1,0 +1,91 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { agentEnv, scriptFor } from '../../server/conversations/agentEnv';
+import { resolveProfile } from '../../server/harness/profiles';
+import * as errs from '../../server/harness/spawnErrors';
+import { ConfigFile } from '../../shared/config';
+import { SvcError } from '../../shared/errors';
+
+const CFG = '~/.svc/config.yaml';
+const config = (raw: unknown) => ConfigFile.parse(raw);
+
+describe('harness profiles', () => {
+  it('built-ins: claude, codex, gemini (--acp) and script (the bundled agent on this node)', () => {
+    const c = config({});
+    assert.deepEqual([resolveProfile('claude', c, '/d', CFG).command, resolveProfile('claude', c, '/d', CFG).args], ['claude-agent-acp', []]);
+    const codex = resolveProfile('codex', c, '/d', CFG);
+    assert.deepEqual([codex.command, codex.authMethod], ['codex-acp', 'api-key']);
+    const gemini = resolveProfile('gemini', c, '/d', CFG);
+    assert.deepEqual([gemini.command, gemini.args, gemini.authMethod, gemini.preferFreshSession], ['gemini', ['--acp'], 'gemini-api-key', true]);
+    const script = resolveProfile('script', c, '/d', CFG);
+    assert.deepEqual([script.command, script.args, script.modelFallback], [process.execPath, [path.join('/d', 'scriptAgent.js')], 'none']);
+  });
+
+  it("a user's command replaces the built-in's args unless args are given; env merges", () => {
+    const c = config({ harnesses: { claude: { command: '/opt/claude-acp', env: { IS_SANDBOX: '1' } }, gemini: { args: ['--experimental-acp'] } } });
+    const claude = resolveProfile('claude', c, '/d', CFG);
+    assert.deepEqual([claude.command, claude.args, claude.env], ['/opt/claude-acp', [], { IS_SANDBOX: '1' }]);
+    assert.deepEqual(resolveProfile('gemini', c, '/d', CFG).args, ['--experimental-acp']);
+  });
+
+  it('user profiles need a command; unknown names are refused listing what exists', () => {
+    const c = config({ harnesses: { mine: { command: 'my-acp', args: ['--stdio'] }, broken: { args: ['x'] } } });
+    assert.deepEqual([resolveProfile('mine', c, '/d', CFG).command, resolveProfile('mine', c, '/d', CFG).args], ['my-acp', ['--stdio']]);
+    assert.throws(() => resolveProfile('broken', c, '/d', CFG), (e: unknown) => SvcError.is(e, 'harnessWithoutCommand') && e.message === "harness 'broken' has no command; set harnesses.broken.command in ~/.svc/config.yaml");
+    assert.throws(
+      () => resolveProfile('nope', c, '/d', CFG),
+      (e: unknown) => SvcError.is(e, 'unknownHarness') && e.message === "unknown harness 'nope' (built in: claude, codex, gemini, script; configured: mine, broken; add one under harnesses: in ~/.svc/config.yaml)",
+    );
+  });
+});
+
+describe('spawn error messages say the cause and the fix', () => {
+  const c = config({});
+  const claude = resolveProfile('claude', c, '/d', CFG);
+  const codex = resolveProfile('codex', c, '/d', CFG);
+  it('binary not found', () => {
+    assert.equal(
+      errs.commandNotFound(claude, CFG).message,
+      "harness 'claude': command 'claude-agent-acp' not found on PATH; install @agentclientprotocol/claude-agent-acp or set harnesses.claude.command in ~/.svc/config.yaml",
+    );
+  });
+  it('authenticate and session/new failures name the credentials', () => {
+    assert.equal(
+      errs.stepFailed(codex, CFG, 'authenticate (api-key)', 'missing key', -32000).message,
+      "harness 'codex': authenticate (api-key) failed: missing key (-32000); set CODEX_API_KEY or OPENAI_API_KEY in the environment svc runs in or under harnesses.codex.env in ~/.svc/config.yaml",
+    );
+    assert.equal(
+      errs.stepFailed(claude, CFG, 'session/new', 'root is not allowed').message,
+      "harness 'claude': session/new failed: root is not allowed; set ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN in the environment svc runs in or under harnesses.claude.env in ~/.svc/config.yaml; as root, claude-agent-acp needs IS_SANDBOX=1 (set harnesses.claude.env.IS_SANDBOX)",
+    );
+    assert.equal(
+      errs.authRequired(claude, CFG, 'Authentication required').message,
+      "harness 'claude': authentication required on the first prompt: Authentication required; set ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN in the environment svc runs in or under harnesses.claude.env in ~/.svc/config.yaml",
+    );
+  });
+  it('an initialize that never answers', () => {
+    const gemini = resolveProfile('gemini', config({ harnesses: { gemini: { args: [] } } }), '/d', CFG);
+    assert.equal(errs.noAnswer(gemini, 'initialize', 30).message, "harness 'gemini': no answer to initialize within 30 s; is 'gemini' an ACP agent on stdio? (gemini speaks ACP only with --acp)");
+  });
+});
+
+describe('agent environment', () => {
+  const profile = resolveProfile('script', config({ harnesses: { script: { env: { A: '1' }, scripts: { 'agent-*-review-*': 'scripts/review.yaml', '*': 'scripts/any.yaml' } } } }), '/d', CFG);
+  const base = { PATH: `/usr/bin:/shim`, HOME: '/h', SVC_CONVERSATION: '99', SVC_HOME: '/old' };
+  it('gives SVC_CONVERSATION, SVC_HOME and the shim first on PATH', () => {
+    const env = agentEnv({ convId: 7, convName: 'agent-web-7-review-security', bare: false, extraEnv: { SVC_REVIEW_LANE: 'security' }, profile, svcHome: '/home/u/.svc', shimDir: '/shim', base });
+    assert.deepEqual(
+      [env.SVC_CONVERSATION, env.SVC_HOME, env.PATH, env.A, env.SVC_REVIEW_LANE, env.SVC_SCRIPT_FILE],
+      ['7', '/home/u/.svc', '/shim:/usr/bin', '1', 'security', '/home/u/.svc/scripts/review.yaml'],
+    );
+  });
+  it('a bare (play) agent gets no service context', () => {
+    const env = agentEnv({ convId: 7, convName: 'r-k-play-i1', bare: true, extraEnv: null, profile, svcHome: '/home/u/.svc', shimDir: '/shim', base });
+    assert.deepEqual([env.SVC_CONVERSATION, env.SVC_HOME, env.PATH], [undefined, undefined, '/usr/bin']);
+  });
+  it('the first matching scripts: glob wins', () => {
+    assert.equal(scriptFor({ 'a-*': 'one', '*': 'two' }, 'a-b'), 'one');
+    assert.equal(scriptFor({ 'a-*': 'one', '*': 'two' }, 'b'), 'two');
+    assert.equal(scriptFor({ 'a-?': 'one' }, 'a-bc'), undefined);
+  });
+});

@@ -1,0 +1,138 @@
+// One setting of the Roles panel as DOM: the control (a select for enums and harnesses, a
+// text box with the harness's model choices for models — free text always allowed), a
+// Clear button when the key is set, the source line (where the value comes from, or what
+// happens while unset), and the last refusal next to it. Daemon text is set as text only.
+import type { ConfigEntry } from '../../shared/protocol/config';
+import { textElement } from '../common/sanitize';
+
+export interface FieldContext {
+  /** Sends a write: a string sets, null removes. */
+  set(key: string, value: string | null): void;
+  /** Asks for a harness's model choices (when a model box gets focus). */
+  wantModels(harness: string): void;
+  /** Harness names for harness selects. */
+  harnesses: string[];
+  /** The last write's refusal per key. */
+  refusals: Record<string, string>;
+}
+
+export interface FieldSpec {
+  label: string;
+  entry: ConfigEntry;
+  kind: 'enum' | 'model' | 'harness';
+  /** For a model field: the harness whose models are offered (null: not known yet). */
+  harness?: string | null;
+}
+
+const own = (e: ConfigEntry) => e.from === e.key;
+
+/** `project · /…/projects.yaml`, `global · inherited from roles.review.model`, `unset · <consequence>`. */
+export function sourceLine(e: ConfigEntry): { text: string; tone: 'normal' | 'warn' } {
+  if (e.source === 'unset') return { text: `unset · ${e.whenUnset}`, tone: /refused/.test(e.whenUnset) ? 'warn' : 'normal' };
+  if (e.source === 'default') return { text: `default · ${e.whenUnset}`, tone: 'normal' };
+  if (!own(e)) return { text: `${e.source} · inherited from ${e.from}`, tone: 'normal' };
+  return { text: `${e.source} · ${e.file}`, tone: 'normal' };
+}
+
+export function datalistId(harness: string): string {
+  return `models-${harness.replace(/[^a-z0-9_-]/g, '_')}`;
+}
+
+export function fieldElement(spec: FieldSpec, ctx: FieldContext): HTMLElement {
+  const e = spec.entry;
+  const wrap = document.createElement('div');
+  wrap.className = 'field';
+  wrap.dataset.key = e.key;
+  wrap.dataset.source = e.source;
+  const id = `f-${e.key.replace(/[^A-Za-z0-9_-]/g, '-')}`;
+  const label = textElement('label', spec.label);
+  label.htmlFor = id;
+
+  const control = document.createElement('div');
+  control.className = 'control';
+  control.append(spec.kind === 'model' ? modelBox(id, spec, ctx) : selectBox(id, spec, ctx));
+  if (own(e)) {
+    const clear = document.createElement('button');
+    clear.className = 'clear';
+    clear.type = 'button';
+    clear.title = `Remove ${e.key} (then: ${e.whenUnset})`;
+    clear.setAttribute('aria-label', `Remove ${e.key}`);
+    const icon = document.createElement('span');
+    icon.className = 'codicon codicon-close';
+    clear.append(icon);
+    clear.addEventListener('click', () => ctx.set(e.key, null));
+    control.append(clear);
+  }
+
+  const src = sourceLine(e);
+  const source = textElement('div', src.text, `source ${src.tone === 'warn' ? 'warn' : 'muted'}`);
+  if (own(e)) source.title = `While unset: ${e.whenUnset}`;
+  wrap.append(label, control, source);
+  const refusal = ctx.refusals[e.key];
+  if (refusal) {
+    const err = textElement('div', refusal, 'refusal error');
+    err.setAttribute('role', 'alert');
+    wrap.append(err);
+  }
+  return wrap;
+}
+
+function selectBox(id: string, spec: FieldSpec, ctx: FieldContext): HTMLSelectElement {
+  const e = spec.entry;
+  const select = document.createElement('select');
+  select.id = id;
+  select.dataset.key = e.key;
+  const unsetText = e.source === 'default' ? `default (${e.value})` : e.value !== null && !own(e) ? `inherit (${e.value})` : 'unset';
+  const options = spec.kind === 'harness' ? ctx.harnesses : (e.choices ?? []);
+  const blank = document.createElement('option');
+  blank.value = '';
+  blank.textContent = unsetText;
+  select.append(blank);
+  for (const v of options) {
+    const o = document.createElement('option');
+    o.value = v;
+    o.textContent = v;
+    select.append(o);
+  }
+  // A value set by hand that the list does not know still shows (and can be replaced).
+  if (own(e) && e.value !== null && !options.includes(e.value)) {
+    const o = document.createElement('option');
+    o.value = e.value;
+    o.textContent = e.value;
+    select.append(o);
+  }
+  select.value = own(e) ? (e.value ?? '') : '';
+  select.addEventListener('change', () => ctx.set(e.key, select.value === '' ? null : select.value));
+  return select;
+}
+
+function modelBox(id: string, spec: FieldSpec, ctx: FieldContext): HTMLInputElement {
+  const e = spec.entry;
+  const input = document.createElement('input');
+  input.id = id;
+  input.type = 'text';
+  input.dataset.key = e.key;
+  input.spellcheck = false;
+  input.value = own(e) ? (e.value ?? '') : '';
+  input.placeholder = e.value !== null && !own(e) ? `${e.value} (inherited)` : 'type a model';
+  if (spec.harness) {
+    input.setAttribute('list', datalistId(spec.harness));
+    const harness = spec.harness;
+    input.addEventListener('focus', () => ctx.wantModels(harness));
+  }
+  const was = own(e) ? (e.value ?? '') : '';
+  let sent: string | undefined;
+  const commit = () => {
+    // Enter and the change that follows it are one commit.
+    if (input.value === was || input.value === sent) return;
+    sent = input.value;
+    // An empty box is sent as '' (the daemon refuses an empty model); Clear removes the key.
+    ctx.set(e.key, input.value);
+  };
+  input.addEventListener('change', commit);
+  input.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter') commit();
+    if (ev.key === 'Escape') input.value = was;
+  });
+  return input;
+}

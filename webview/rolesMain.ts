@@ -1,0 +1,170 @@
+// The Roles panel page: the review settings (mode, the parent's model, harness and effort,
+// each convoy lane's model and harness), then per project the five gauntlet roles' model,
+// effort and harness. Every field shows its source and what happens while it is unset;
+// writes go to the host (config/set), refusals come back next to their field.
+import type { RolesView } from '../shared/protocol/config';
+import { textElement } from './common/sanitize';
+import { adoptStyles } from './common/styles';
+import { connectToHost } from './common/vscodeApi';
+import { datalistId, fieldElement } from './roles/fields';
+import type { FieldContext, FieldSpec } from './roles/fields';
+import type { RolesFromView, RolesState, RolesToView } from './roles/rolesMessages';
+
+adoptStyles(`
+  h2 { font-size: 13px; margin: 16px 0 4px; }
+  h2 .muted { font-weight: normal; margin-left: 6px; }
+  .note { margin: 0 0 8px; }
+  .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(240px, 1fr)); gap: 8px 16px; }
+  table { border-collapse: collapse; width: 100%; }
+  th { text-align: left; font-weight: 600; padding: 4px 8px 4px 0; vertical-align: top; width: 110px; }
+  td { padding: 4px 12px 8px 0; vertical-align: top; }
+  .field label { display: block; margin-bottom: 2px; }
+  td .field label { position: absolute; left: -10000px; }
+  .control { display: flex; gap: 4px; align-items: center; }
+  input, select { flex: 1; min-width: 0; box-sizing: border-box; padding: 3px 6px; font: inherit;
+    color: var(--vscode-input-foreground); background: var(--vscode-input-background);
+    border: 1px solid var(--vscode-input-border, var(--vscode-widget-border, transparent)); border-radius: 2px; }
+  select { color: var(--vscode-dropdown-foreground); background: var(--vscode-dropdown-background); border-color: var(--vscode-dropdown-border, transparent); }
+  input::placeholder { color: var(--vscode-input-placeholderForeground); }
+  input:focus, select:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
+  button.clear { background: none; border: none; color: var(--vscode-icon-foreground); cursor: pointer; padding: 2px; border-radius: 3px; }
+  button.clear:hover { background: var(--vscode-toolbar-hoverBackground); }
+  .source { font-size: 11px; margin-top: 2px; overflow-wrap: anywhere; }
+  .source.warn { color: var(--vscode-editorWarning-foreground); }
+  .refusal { font-size: 11px; margin-top: 2px; }
+  .banner { padding: 6px 8px; margin: 8px 0; border-left: 3px solid var(--vscode-editorWarning-foreground); background: var(--vscode-textBlockQuote-background); }
+`);
+
+const root = document.getElementById('root')!;
+let last: RolesState | undefined;
+
+const host = connectToHost<RolesToView, RolesFromView>((msg) => {
+  if (msg.type === 'state') {
+    last = msg;
+    render(msg);
+  }
+});
+
+function context(s: RolesState): FieldContext {
+  const refusals: Record<string, string> = {};
+  for (const [k, r] of Object.entries(s.results)) if (!r.ok && r.message) refusals[k] = r.message;
+  return {
+    set: (key, value) => host.post({ type: 'set', key, value }),
+    wantModels: (harness) => {
+      if (!last?.models[harness]) host.post({ type: 'models', harness });
+    },
+    harnesses: s.view?.harnesses ?? [],
+    refusals,
+  };
+}
+
+function render(s: RolesState): void {
+  // Keep what the person is typing across a re-render (a config change elsewhere).
+  const active = document.activeElement as HTMLInputElement | null;
+  const typing = active?.dataset?.key ? { key: active.dataset.key, value: active.value, start: active.selectionStart, end: active.selectionEnd, tag: active.tagName } : undefined;
+
+  const parts: HTMLElement[] = [];
+  if (s.daemon) parts.push(textElement('div', s.daemon, 'banner'));
+  if (s.problem) parts.push(textElement('div', s.problem, 'banner error'));
+  if (!s.view) {
+    if (!s.daemon && !s.problem) parts.push(textElement('p', 'Reading the settings…', 'muted'));
+    root.replaceChildren(...parts);
+    return;
+  }
+  const ctx = context(s);
+  parts.push(...reviewSection(s.view, ctx), ...s.view.projects.flatMap((p) => projectSection(p, ctx)), datalists(s));
+  root.replaceChildren(...parts);
+
+  if (typing) {
+    const again = root.querySelector<HTMLInputElement>(`${typing.tag.toLowerCase()}[data-key="${CSS.escape(typing.key)}"]`);
+    if (again) {
+      if (again.tagName === 'INPUT') again.value = typing.value;
+      again.focus();
+      if (again.tagName === 'INPUT' && typing.start !== null) again.setSelectionRange(typing.start, typing.end);
+    }
+  }
+}
+
+function heading(text: string, muted?: string): HTMLElement {
+  const h = textElement('h2', text);
+  if (muted) h.append(textElement('span', muted, 'muted'));
+  return h;
+}
+
+function reviewSection(v: RolesView, ctx: FieldContext): HTMLElement[] {
+  const r = v.review;
+  const grid = document.createElement('div');
+  grid.className = 'grid';
+  grid.dataset.section = 'review';
+  const parentHarness = r.harness.value;
+  grid.append(
+    fieldElement({ label: 'Review mode', entry: r.mode, kind: 'enum' }, ctx),
+    fieldElement({ label: 'Review parent model', entry: r.model, kind: 'model', harness: parentHarness }, ctx),
+    fieldElement({ label: 'Review parent harness', entry: r.harness, kind: 'harness' }, ctx),
+    fieldElement({ label: 'Review effort', entry: r.effort, kind: 'enum' }, ctx),
+  );
+  const table = document.createElement('table');
+  table.dataset.section = 'convoy';
+  table.append(headRow(['Convoy lane', 'Model', 'Harness']));
+  for (const lane of r.lanes) {
+    table.append(row(lane.lane, [
+      { label: `${lane.lane} reviewer model`, entry: lane.model, kind: 'model', harness: lane.harness.value },
+      { label: `${lane.lane} reviewer harness`, entry: lane.harness, kind: 'harness' },
+    ], ctx));
+  }
+  return [
+    heading('Review', v.files.config),
+    textElement('p', 'Applies to every review. quick: one agent reviews; full: a parent and four convoy lanes; none: no AI review (checks still run).', 'note muted'),
+    grid,
+    table,
+  ];
+}
+
+function projectSection(p: RolesView['projects'][number], ctx: FieldContext): HTMLElement[] {
+  const table = document.createElement('table');
+  table.dataset.project = p.key;
+  table.append(headRow(['Gauntlet role', 'Model', 'Effort', 'Harness']));
+  for (const r of p.roles) {
+    table.append(row(r.role, [
+      { label: `${r.role} model`, entry: r.model, kind: 'model', harness: r.harness.value },
+      { label: `${r.role} effort`, entry: r.effort, kind: 'enum' },
+      { label: `${r.role} harness`, entry: r.harness, kind: 'harness' },
+    ], ctx));
+  }
+  return [heading(`Project ${p.key}`, p.path), table];
+}
+
+function headRow(cells: string[]): HTMLTableRowElement {
+  const tr = document.createElement('tr');
+  for (const c of cells) tr.append(textElement('th', c));
+  return tr;
+}
+
+function row(name: string, fields: FieldSpec[], ctx: FieldContext): HTMLTableRowElement {
+  const tr = document.createElement('tr');
+  tr.dataset.row = name;
+  tr.append(textElement('th', name));
+  for (const f of fields) {
+    const td = document.createElement('td');
+    td.append(fieldElement(f, ctx));
+    tr.append(td);
+  }
+  return tr;
+}
+
+/** One datalist per harness whose models are known; model boxes point at them by id. */
+function datalists(s: RolesState): HTMLElement {
+  const box = document.createElement('div');
+  for (const [harness, m] of Object.entries(s.models)) {
+    const list = document.createElement('datalist');
+    list.id = datalistId(harness);
+    for (const value of m.models) {
+      const o = document.createElement('option');
+      o.value = value;
+      list.append(o);
+    }
+    box.append(list);
+  }
+  return box;
+}
+
