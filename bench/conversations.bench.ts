@@ -135,7 +135,10 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

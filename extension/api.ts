@@ -1,11 +1,18 @@
 // What activate() returns: a small read-only surface for the in-host tests (test/e2e/inHost),
 // so they can check the views' models without scraping the DOM. Not a public API.
+import type { AgentRowView } from '../webview/agentsMessages';
 import type { DeckNode } from './commandDeck/deckModel';
 import type { ConnectionState } from './connection/daemonConnection';
+import type { ReviewNode } from './reviews/reviewsModel';
 
 export interface SvcTestApi {
   connectionState(): ConnectionState;
   deckTopLevel(): readonly DeckNode[];
+  reviewsTopLevel(): readonly ReviewNode[];
+  /** Conversation ids with an open Conversation panel. */
+  openPanels(): number[];
+  /** The Agents page's rows (undefined while it is closed or unread). */
+  agentRows(): readonly AgentRowView[] | undefined;
   /** Resolves once the connection leaves `connecting` (or after timeoutMs). */
   whenSettled(timeoutMs: number): Promise<ConnectionState>;
 }

@@ -1,8 +1,9 @@
 // Extension entry point: activation wires the daemon connection, the status bar, the
-// terminal PATH, the views and the commands. The daemon outlives the window on purpose.
+// terminal PATH, the views, the panels and the commands. The daemon outlives the window on purpose.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { daemonStatus } from '../shared/protocol/daemon';
+import { AgentsPanel } from './agents/agentsPanel';
 import type { SvcTestApi } from './api';
 import { AwarenessView } from './awareness/awarenessView';
 import { needsYouCount } from './commandDeck/deckModel';
@@ -10,12 +11,14 @@ import type { DeckNode } from './commandDeck/deckModel';
 import { DeckProvider } from './commandDeck/deckProvider';
 import { registerCommands } from './commands/commands';
 import { DaemonConnection } from './connection/daemonConnection';
-import { CONVERSATION_SCHEME, ConversationLogProvider } from './conversations/conversationLog';
 import type { ConnectionState } from './connection/daemonConnection';
 import { LiveQuery } from './connection/liveQuery';
 import { DaemonStatusBar } from './connection/statusBar';
+import { ConversationPanels } from './conversations/conversationPanel';
 import { logger, outputChannel } from './log';
 import { ReviewsProvider } from './reviews/reviewsProvider';
+import type { ReviewNode } from './reviews/reviewsModel';
+import { registerRoles } from './roles/registerRoles';
 import { putShimOnTerminalPath } from './terminal/terminalPath';
 
 const log = logger('activate');
@@ -33,8 +36,9 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
   const deck = new DeckProvider(connection);
   const deckView = vscode.window.createTreeView<DeckNode>('svc.commandDeck', { treeDataProvider: deck, showCollapseAll: true });
   const awareness = new AwarenessView(context.extensionUri, connection);
-  const reviews = new ReviewsProvider();
-  const conversationLog = new ConversationLogProvider(connection);
+  const reviews = new ReviewsProvider(connection);
+  const reviewsView = vscode.window.createTreeView<ReviewNode>('svc.reviews', { treeDataProvider: reviews, showCollapseAll: true });
+  const panels = new ConversationPanels(context.extensionUri, connection);
   // The daemon's counts (conversations, live) shown in the status bar tooltip and the rail.
   const status = new LiveQuery(connection, 'the daemon status', ['conversations'], () => connection.request(daemonStatus, {}), (v) => v.kind === 'value' && connection.updateInfo(v.value), 250);
 
@@ -49,15 +53,16 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
     awareness,
     awareness.register('svc.awareness'),
     reviews,
-    vscode.window.registerTreeDataProvider('svc.reviews', reviews),
-    conversationLog,
-    vscode.workspace.registerTextDocumentContentProvider(CONVERSATION_SCHEME, conversationLog),
+    reviewsView,
+    panels,
+    { dispose: () => AgentsPanel.open?.dispose() },
     connection.onDidChangeState(setContext),
     deck.onDidChangeRows((rows) => statusBar.setNeedsYou(rows ? needsYouCount(rows) : undefined)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('svc.nodePath') && connection.state.kind !== 'connected') void connection.start();
     }),
-    ...registerCommands({ connection, deck, deckView }),
+    ...registerCommands({ extensionUri: context.extensionUri, connection, deck, deckView, reviews, panels }),
+    ...registerRoles(context.extensionUri, connection),
   );
 
   log.info(`activating svc (${context.extension.packageJSON.version}), SVC_HOME ${connection.home}, ui ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'}${vscode.env.remoteName ? `, remote ${vscode.env.remoteName}` : ''}`);
@@ -66,6 +71,9 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
   return {
     connectionState: () => connection.state,
     deckTopLevel: () => deck.topLevel,
+    reviewsTopLevel: () => reviews.topLevel,
+    openPanels: () => panels.openIds,
+    agentRows: () => AgentsPanel.open?.rows,
     whenSettled: (timeoutMs) =>
       new Promise((resolve) => {
         if (connection.state.kind !== 'connecting') return resolve(connection.state);

@@ -56,7 +56,9 @@ const mocha = spawnSync(
     '--timeout', '120000',
     '--reporter', 'spec',
     'test/e2e/ui/views.e2e.test.ts',
+    // In-host before lanes: it checks an empty deck of the shared daemon.
     'test/e2e/ui/inHost.e2e.test.ts',
+    'test/e2e/ui/lanes.e2e.test.ts',
     ...process.argv.slice(2),
   ],
   { stdio: 'inherit', cwd: root },

@@ -1,9 +1,11 @@
 // The Awareness rail page: a daemon line, then one card per gauntlet run grouped by
-// project (counts line, latest event and its time, a link to the launching conversation).
+// project (counts line, latest event and its time). A click on a card (or Enter) opens
+// the conversation that launched the run; its expand button asks the host for the run's
+// lanes once and lists them, critics and verifiers under the builder they judge.
 // Everything from the daemon is set as text, never as HTML.
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-icon/index.js';
-import type { AwarenessCard, AwarenessFromView, AwarenessState, AwarenessToView, DaemonLine } from './awarenessMessages';
+import type { AwarenessCard, AwarenessFromView, AwarenessState, AwarenessToView, DaemonLine, RunLanes, RunLaneView } from './awarenessMessages';
 import { textElement } from './common/sanitize';
 import { adoptStyles } from './common/styles';
 import { connectToHost } from './common/vscodeApi';
@@ -16,11 +18,34 @@ adoptStyles(`
   .card .run { display: flex; justify-content: space-between; gap: 6px; font-weight: 600; }
   .card .counts, .card .latest { margin-top: 2px; }
   .empty { padding: 12px 0; }
+  .card { cursor: pointer; }
+  .card:hover { background: var(--vscode-list-hoverBackground); }
+  .card:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
+  .card .expand { display: inline-flex; gap: 2px; align-items: center; margin-top: 4px; padding: 0 2px; font: inherit; color: var(--vscode-textLink-foreground); background: none; border: none; cursor: pointer; }
+  .card ul.lanes { list-style: none; margin: 4px 0 0; padding-left: 0; }
+  .card ul.lanes ul.lanes { padding-left: 14px; }
+  .card li > .lane { display: flex; gap: 4px; align-items: baseline; padding: 1px 0; }
+  .card li > .lane a { white-space: nowrap; }
+  .card li > .lane .muted { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+  .lane.needs-you a { color: var(--vscode-editorWarning-foreground); }
 `);
 
 const root = document.getElementById('root')!;
+/** Expanded cards (project + run) and the lanes read for each expand. */
+const expanded = new Map<string, RunLanes | undefined>();
+const cardKey = (project: string, run: string) => `${project}\u0000${run}`;
+let last: AwarenessState | undefined;
+
 const host = connectToHost<AwarenessToView, AwarenessFromView>((msg) => {
-  if (msg.type === 'state') render(msg);
+  if (msg.type === 'state') {
+    last = msg;
+    render(msg);
+  } else if (msg.type === 'lanes') {
+    const k = cardKey(msg.project, msg.run);
+    if (!expanded.has(k)) return;
+    expanded.set(k, msg);
+    if (last) render(last);
+  }
 });
 
 const ICONS: Record<DaemonLine['state'], string> = { connected: 'pulse', connecting: 'loading', down: 'debug-disconnect', noNode: 'error' };
@@ -50,13 +75,32 @@ function render(s: AwarenessState): void {
       body.append(cardElement(card));
     }
   }
+  // Keep keyboard focus on the same card (or its expand button) across a re-render.
+  const active = document.activeElement as HTMLElement | null;
+  const card = active?.closest<HTMLElement>('article.card');
+  const onExpand = active?.classList.contains('expand') ?? false;
   root.replaceChildren(daemon, body);
+  if (card) {
+    const again = root.querySelector<HTMLElement>(`article.card[data-run="${CSS.escape(card.dataset.run ?? '')}"][data-project="${CSS.escape(card.dataset.project ?? '')}"]`);
+    (onExpand ? again?.querySelector<HTMLElement>('button.expand') : again)?.focus();
+  }
 }
 
 function cardElement(c: AwarenessCard): HTMLElement {
   const el = document.createElement('article');
   el.className = 'card';
   el.dataset.run = c.run;
+  el.dataset.project = c.project;
+  el.tabIndex = 0;
+  el.setAttribute('aria-label', `Run ${c.run}: ${c.countsLine}. Opens #${c.launcherId} ${c.launcherName}`);
+  const openLauncher = () => host.post({ type: 'openConversation', convId: c.launcherId });
+  el.addEventListener('click', (e) => {
+    if ((e.target as Element).closest('a, button')) return;
+    openLauncher();
+  });
+  el.addEventListener('keydown', (e) => {
+    if (e.target === el && e.key === 'Enter') openLauncher();
+  });
   const head = document.createElement('div');
   head.className = 'run';
   head.append(textElement('span', c.run));
@@ -65,12 +109,63 @@ function cardElement(c: AwarenessCard): HTMLElement {
   open.title = 'Open the conversation that launched this run';
   open.addEventListener('click', (e) => {
     e.preventDefault();
-    host.post({ type: 'openConversation', convId: c.launcherId });
+    openLauncher();
   });
   head.append(open);
   const latest = textElement('div', `${c.latest.text} · ${timeOf(c.latest.at)}`, 'latest muted');
-  el.append(head, textElement('div', c.countsLine, 'counts'), latest);
+  el.append(head, textElement('div', c.countsLine, 'counts'), latest, expandElement(c));
   return el;
+}
+
+function expandElement(c: AwarenessCard): HTMLElement {
+  const k = cardKey(c.project, c.run);
+  const isOpen = expanded.has(k);
+  const box = document.createElement('div');
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'expand';
+  button.setAttribute('aria-expanded', String(isOpen));
+  const chevron = document.createElement('vscode-icon');
+  chevron.setAttribute('name', isOpen ? 'chevron-down' : 'chevron-right');
+  button.append(chevron, textElement('span', isOpen ? 'Hide lanes' : 'Show lanes'));
+  button.addEventListener('click', () => {
+    if (expanded.has(k)) expanded.delete(k);
+    else {
+      expanded.set(k, undefined);
+      host.post({ type: 'expand', project: c.project, run: c.run });
+    }
+    if (last) render(last);
+  });
+  box.append(button);
+  if (isOpen) {
+    const got = expanded.get(k);
+    if (!got) box.append(textElement('div', 'Reading the lanes…', 'muted'));
+    else if (got.problem || !got.lanes) box.append(textElement('div', got.problem ?? 'The lanes could not be read.', 'error'));
+    else box.append(laneList(got.lanes));
+  }
+  return box;
+}
+
+function laneList(lanes: RunLaneView[]): HTMLElement {
+  const ul = document.createElement('ul');
+  ul.className = 'lanes';
+  for (const l of lanes) {
+    const li = document.createElement('li');
+    const row = document.createElement('div');
+    row.className = `lane ${l.activity}`;
+    row.dataset.conv = String(l.convId);
+    const a = textElement('a', l.label);
+    a.href = '#';
+    a.addEventListener('click', (e) => {
+      e.preventDefault();
+      host.post({ type: 'openConversation', convId: l.convId });
+    });
+    row.append(a, textElement('span', l.description, 'muted'));
+    li.append(row);
+    if (l.children.length) li.append(laneList(l.children));
+    ul.append(li);
+  }
+  return ul;
 }
 
 function timeOf(ms: number): string {

@@ -22,12 +22,40 @@ export interface AwarenessState {
   cards: AwarenessCard[] | undefined;
 }
 
-export type AwarenessToView = AwarenessState;
+/** One lane of an expanded card, critics and verifiers nested under the builder they judge. */
+export interface RunLaneView {
+  convId: number;
+  /** `builder i1 · api` */
+  label: string;
+  /** `#12 · working · NOT_YET · 2 defects` */
+  description: string;
+  activity: string;
+  children: RunLaneView[];
+}
 
-/** View → host: open the conversation that launched a run. */
+/** Host → view: the lanes of a run, read once for an expand (never polled). */
+export interface RunLanes {
+  type: 'lanes';
+  project: string;
+  run: string;
+  lanes: RunLaneView[] | null;
+  /** Why the lanes could not be read. */
+  problem: string | null;
+}
+
+export type AwarenessToView = AwarenessState | RunLanes;
+
+/** View → host: open the conversation that launched a run (or a lane). */
 export interface OpenLauncher {
   type: 'openConversation';
   convId: number;
 }
 
-export type AwarenessFromView = ReadyMessage | OpenLauncher;
+/** View → host: a card was expanded; read its run's lanes once. */
+export interface ExpandRun {
+  type: 'expand';
+  project: string;
+  run: string;
+}
+
+export type AwarenessFromView = ReadyMessage | OpenLauncher | ExpandRun;

@@ -1,12 +1,13 @@
 // The Awareness rail (webview view): one card per gauntlet run from lanes/runs, re-read
 // on `svc/changed` (never polled), and a line saying how the daemon connection is.
 import * as vscode from 'vscode';
-import { lanesRuns } from '../../shared/protocol/lanes';
+import { lanesList, lanesRuns } from '../../shared/protocol/lanes';
 import type { AwarenessCard, AwarenessFromView, AwarenessToView, DaemonLine } from '../../webview/awarenessMessages';
 import type { ConnectionState, DaemonConnection } from '../connection/daemonConnection';
 import { LiveQuery } from '../connection/liveQuery';
 import { plural } from '../connection/statusText';
 import { WebviewViewHost } from '../webviews/webviewHost';
+import { runLaneTree } from './runLanes';
 
 export const AWARENESS_TOPICS = ['lanes', 'runs', 'conversations'] as const;
 
@@ -34,6 +35,17 @@ export class AwarenessView extends WebviewViewHost<AwarenessToView, AwarenessFro
 
   protected async onMessage(msg: AwarenessFromView): Promise<void> {
     if (msg.type === 'openConversation') await vscode.commands.executeCommand('svc.openConversation', msg.convId);
+    else if (msg.type === 'expand') await this.expand(msg.project, msg.run);
+  }
+
+  /** Reads the run's lanes once for an expanded card (spec: no polling). */
+  private async expand(project: string, run: string): Promise<void> {
+    try {
+      const { lanes } = await this.connection.request(lanesList, { run });
+      this.post({ type: 'lanes', project, run, lanes: runLaneTree(lanes.filter((l) => l.project === project)), problem: null });
+    } catch (e) {
+      this.post({ type: 'lanes', project, run, lanes: null, problem: e instanceof Error ? e.message : String(e) });
+    }
   }
 
   private send(): void {

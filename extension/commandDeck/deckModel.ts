@@ -6,9 +6,15 @@
 // parent (lanes under their launcher, successors under their source); a critic or
 // verifier nests instead under the builder it judges (same run and key, judged
 // iteration; the newest such builder when a --reuse respawn shares the iteration).
-// Archived conversations leave the deck; a row whose parent left it is shown at the top.
+// Archived conversations leave the deck (a lane reaped with --keep is not archived, so it
+// stays, marked `reaped`); a row whose parent left it is shown at the top.
 import { isLive } from '../../shared/activity';
 import type { Activity } from '../../shared/activity';
+import { activityIcon, verdictIcon } from './deckIcons';
+import type { DeckIcon } from './deckIcons';
+
+export { activityIcon } from './deckIcons';
+export type { DeckIcon } from './deckIcons';
 
 export interface DeckRow {
   id: number;
@@ -19,11 +25,14 @@ export interface DeckRow {
   parentId: number | null;
   activity: Activity;
   archived?: boolean;
+  model?: string;
   /** Lanes only. */
   role?: string;
   run?: string;
   key?: string;
   iteration?: number;
+  /** `svc lane reap` removed the lane's directory (listed still: reaped with --keep). */
+  reaped?: boolean;
   /** Critics and verifiers: the builder key and iteration they judge. */
   judged?: { key: string; iteration: number } | null;
   /** A critic's own verdict; for a builder its newest critic's verdict (`by` = that critic). */
@@ -32,16 +41,12 @@ export interface DeckRow {
   git?: { branch: string | null; ahead: number | null; dirty: boolean } | null;
 }
 
-export interface DeckIcon {
-  /** A codicon id, with `~spin` where it animates. */
-  id: string;
-  /** A theme colour id, never a literal colour. */
-  color?: string;
-}
-
 export interface DeckNode {
   /** Stable across refreshes: VS Code keeps selection and expansion by it. */
   id: string;
+  /** `conv`: a conversation row; `verdict`: a builder's link to its newest critic. */
+  kind: 'conv' | 'verdict';
+  /** The conversation a click opens (for a verdict link: the critic). */
   convId: number;
   label: string;
   description: string;
@@ -49,26 +54,26 @@ export interface DeckNode {
   icon: DeckIcon;
   contextValue: string;
   children: DeckNode[];
-  /** A builder's newest critic verdict, opening that critic. */
+  /** A builder's newest critic verdict, opening that critic (also its first child). */
   verdictLink?: { text: string; convId: number };
+  /** The row behind a conversation node (prefills commands such as start lane). */
+  row?: DeckRow;
 }
 
 export const nodeId = (convId: number) => `conv:${convId}`;
 
-const ACTIVITY_ICONS: Record<Activity, DeckIcon> = {
-  'needs-you': { id: 'bell-dot', color: 'list.warningForeground' },
-  working: { id: 'sync~spin' },
-  idle: { id: 'circle-large-outline' },
-  starting: { id: 'loading~spin' },
-  stopped: { id: 'circle-slash', color: 'disabledForeground' },
-  'failed-to-start': { id: 'error', color: 'list.errorForeground' },
-};
+const JUDGES = new Set(['critic', 'verifier']);
+/** Who may launch lanes (spec: Launch rules): a root, or an orchestrator lane. */
+const LAUNCHERS = new Set(['root', 'successor']);
 
-export function activityIcon(a: Activity): DeckIcon {
-  return ACTIVITY_ICONS[a];
+export function canLaunch(row: Pick<DeckRow, 'kind' | 'role'>): boolean {
+  return LAUNCHERS.has(row.kind) || row.role === 'orchestrator';
 }
 
-const JUDGES = new Set(['critic', 'verifier']);
+/** Handoff and fork make successors; a lane's own work continues with `--reuse` instead (spec: Succession). */
+export function canSucceed(row: Pick<DeckRow, 'kind' | 'role'>): boolean {
+  return row.kind !== 'lane' || row.role === 'orchestrator';
+}
 
 /** `svc:conv+lane+builder+working+live+git+dirty`, matched by regex `when` clauses. */
 export function deckContextValue(row: DeckRow): string {
@@ -79,6 +84,9 @@ export function deckContextValue(row: DeckRow): string {
   if (row.git) parts.push('git');
   if (row.git?.dirty) parts.push('dirty');
   if (row.verdict) parts.push('verdict');
+  if (row.reaped) parts.push('reaped');
+  if (canLaunch(row)) parts.push('launcher');
+  if (canSucceed(row)) parts.push('succeed');
   return parts.join('+');
 }
 
@@ -89,21 +97,25 @@ export function verdictText(v: { verdict: string; defects: number }): string {
 export function describeRow(row: DeckRow): string {
   const parts = [`#${row.id}`];
   if (row.kind === 'successor' && row.parentId !== null) parts.push(`continues ← #${row.parentId}`);
-  if (row.role) parts.push(row.iteration !== undefined ? `${row.role} iter ${row.iteration}` : row.role);
+  if (row.role) parts.push(row.iteration !== undefined ? `${row.role} i${row.iteration}` : row.role);
   parts.push(row.activity);
-  if (row.verdict) parts.push(JUDGES.has(row.role ?? '') ? `[${verdictText(row.verdict)}]` : `verdict ${verdictText(row.verdict)} ← #${row.verdict.by}`);
+  if (row.verdict) parts.push(JUDGES.has(row.role ?? '') ? `[${verdictText(row.verdict)}]` : `verdict ${verdictText(row.verdict)}`);
   if (row.git) {
     const g = [row.git.branch ?? '(detached)'];
-    if (row.git.ahead) g.push(`↑${row.git.ahead}`);
-    if (row.git.dirty) g.push('dirty');
+    if (row.git.ahead !== null) g.push(`↑${row.git.ahead}`);
     parts.push(g.join(' '));
+    if (row.git.dirty) parts.push('dirty');
   }
+  if (row.reaped) parts.push('reaped');
   return parts.join(' · ');
 }
 
 function tooltipOf(row: DeckRow): string {
   const lines = [`${row.title || row.name} (#${row.id}, ${row.name})`, `${row.kind}${row.role ? ` · ${row.role}` : ''} · ${row.activity}`];
-  if (row.run) lines.push(`run ${row.run}${row.key ? ` · key ${row.key}` : ''}`);
+  if (row.run) lines.push(`run ${row.run}${row.key ? ` · key ${row.key}` : ''}${row.iteration !== undefined ? ` · i${row.iteration}` : ''}`);
+  if (row.judged) lines.push(`judges ${row.judged.key} i${row.judged.iteration}`);
+  if (row.git) lines.push(`branch ${row.git.branch ?? '(detached)'}${row.git.ahead !== null ? ` · ${row.git.ahead} ahead of upstream` : ''}${row.git.dirty ? ' · uncommitted changes' : ''}`);
+  if (row.reaped) lines.push('reaped (its directory is removed; kept in the deck with --keep)');
   return lines.join('\n');
 }
 
@@ -118,9 +130,14 @@ function placementParent(row: DeckRow, byId: Map<number, DeckRow>, builders: Map
 
 const builderKey = (run: string, key: string, iteration: number) => `${run}\u0000${key}\u0000${iteration}`;
 
-export function buildDeck(rows: readonly DeckRow[]): DeckNode[] {
-  const visible = rows.filter((r) => !r.archived);
-  const byId = new Map(visible.map((r) => [r.id, r]));
+/**
+ * The deck's tree. `keepArchived` keeps archived rows (the Agents page with "archived"
+ * shown; the Awareness rail's lane list); the deck itself drops them.
+ */
+export function buildDeck(rows: readonly DeckRow[], opts: { keepArchived?: boolean } = {}): DeckNode[] {
+  const visible = opts.keepArchived ? rows : rows.filter((r) => !r.archived);
+  const byId = new Map<number, DeckRow>();
+  for (const r of visible) byId.set(r.id, r);
   const builders = new Map<string, DeckRow>();
   for (const r of visible) {
     if (r.role !== 'builder' || !r.run || !r.key || r.iteration === undefined) continue;
@@ -132,17 +149,17 @@ export function buildDeck(rows: readonly DeckRow[]): DeckNode[] {
   for (const r of visible) parentOf.set(r.id, placementParent(r, byId, builders));
   // A cycle (which ids never form, but data is data) would hide its rows: break it at the top.
   for (const r of visible) {
-    const seen = new Set<number>([r.id]);
-    for (let p = parentOf.get(r.id); p !== null && p !== undefined; p = parentOf.get(p)) {
-      if (seen.has(p)) {
+    let p = parentOf.get(r.id);
+    for (let steps = 0; p !== null && p !== undefined; steps++) {
+      if (p === r.id || steps > visible.length) {
         parentOf.set(r.id, null);
         break;
       }
-      seen.add(p);
+      p = parentOf.get(p);
     }
   }
+  const sorted = isSortedById(visible) ? visible : [...visible].sort((a, b) => a.id - b.id);
   const nodes = new Map<number, DeckNode>();
-  const sorted = [...visible].sort((a, b) => a.id - b.id);
   for (const r of sorted) nodes.set(r.id, toNode(r));
   const roots: DeckNode[] = [];
   for (const r of sorted) {
@@ -152,9 +169,15 @@ export function buildDeck(rows: readonly DeckRow[]): DeckNode[] {
   return roots;
 }
 
+function isSortedById(rows: readonly DeckRow[]): boolean {
+  for (let i = 1; i < rows.length; i++) if (rows[i - 1].id > rows[i].id) return false;
+  return true;
+}
+
 function toNode(r: DeckRow): DeckNode {
   const node: DeckNode = {
     id: nodeId(r.id),
+    kind: 'conv',
     convId: r.id,
     label: r.title || r.name,
     description: describeRow(r),
@@ -162,8 +185,23 @@ function toNode(r: DeckRow): DeckNode {
     icon: activityIcon(r.activity),
     contextValue: deckContextValue(r),
     children: [],
+    row: r,
   };
-  if (r.verdict && r.role === 'builder') node.verdictLink = { text: `${verdictText(r.verdict)} (#${r.verdict.by})`, convId: r.verdict.by };
+  if (r.verdict && r.role === 'builder') {
+    const text = verdictText(r.verdict);
+    node.verdictLink = { text: `${text} (#${r.verdict.by})`, convId: r.verdict.by };
+    node.children.push({
+      id: `verdict:${r.id}`,
+      kind: 'verdict',
+      convId: r.verdict.by,
+      label: `newest verdict ${text}`,
+      description: `open critic #${r.verdict.by}`,
+      tooltip: `The newest critic verdict on ${r.title || r.name}: ${text}. Opens critic #${r.verdict.by}.`,
+      icon: verdictIcon(r.verdict.verdict),
+      contextValue: 'svc:verdictLink',
+      children: [],
+    });
+  }
   return node;
 }
 

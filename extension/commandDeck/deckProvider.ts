@@ -35,6 +35,15 @@ export class DeckProvider implements vscode.TreeDataProvider<DeckNode>, vscode.D
     return this.roots;
   }
 
+  /** The rows behind the deck, archived ones left out (pickers offer these). */
+  get currentRows(): readonly DeckRow[] {
+    return this.rows;
+  }
+
+  row(convId: number): DeckRow | undefined {
+    return this.byId.get(nodeId(convId))?.row;
+  }
+
   node(convId: number): DeckNode | undefined {
     return this.byId.get(nodeId(convId));
   }
@@ -88,7 +97,7 @@ export function toTreeItem(n: DeckNode): vscode.TreeItem {
   item.id = n.id;
   item.description = n.description;
   item.contextValue = n.contextValue;
-  item.command = { command: 'svc.openConversation', title: 'Open Conversation', arguments: [n.convId] };
+  item.command = { command: 'svc.openConversation', title: n.kind === 'verdict' ? 'Open Critic' : 'Open Conversation', arguments: [n.convId] };
   item.iconPath = new vscode.ThemeIcon(n.icon.id, n.icon.color ? new vscode.ThemeColor(n.icon.color) : undefined);
   const tooltip = new vscode.MarkdownString(undefined, true);
   tooltip.appendText(n.tooltip);

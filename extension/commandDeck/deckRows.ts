@@ -15,6 +15,7 @@ export function deckRows(conversations: readonly ConversationInfo[], lanes: read
       parentId: c.parentId,
       activity: c.activity,
       archived: c.archived,
+      model: c.model,
     };
     const lane = laneById.get(c.id);
     if (lane) {
@@ -22,6 +23,7 @@ export function deckRows(conversations: readonly ConversationInfo[], lanes: read
       row.run = lane.run;
       row.key = lane.key;
       row.iteration = lane.iteration;
+      row.reaped = lane.reaped;
       row.judged = lane.judged;
       row.verdict = lane.verdict ? { verdict: lane.verdict.verdict, defects: lane.verdict.defects, by: lane.verdict.by } : null;
       row.git = lane.git ? { branch: lane.git.branch, ahead: lane.git.ahead, dirty: lane.git.dirty } : null;

@@ -128,6 +128,12 @@ export class DaemonConnection implements vscode.Disposable {
     }
   }
 
+  /** Waits out a connect in progress, then throws DaemonDown (saying why) unless connected: commands call it before asking anything. */
+  async usable(): Promise<void> {
+    if (this.current.kind === 'connecting') await this.settled(CONNECT_WAIT_MS);
+    if (this.current.kind !== 'connected') throw new DaemonDown(this.whyDown());
+  }
+
   /** A fresher daemon/status while connected (counts for the status bar and the rail). */
   updateInfo(info: DaemonInfo): void {
     if (this.current.kind === 'connected' && this.current.info.pid === info.pid) this.setState({ kind: 'connected', info });

@@ -16,6 +16,14 @@ export class UserCancelled extends Error {
   }
 }
 
+/** Nothing to act on (no conversation needs an answer, no issue to review): said plainly, not as an error. */
+export class NothingToDo extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NothingToDo';
+  }
+}
+
 export const START_DAEMON = 'Start Daemon';
 export const SHOW_DAEMON_LOG = 'Show Daemon Log';
 export const SHOW_LOG = 'Show Log';
@@ -32,6 +40,10 @@ export async function funnel<T>(what: string, fn: () => T | Promise<T>): Promise
 
 export function report(what: string, e: unknown): void {
   if (e instanceof UserCancelled || e instanceof vscode.CancellationError) return;
+  if (e instanceof NothingToDo) {
+    void vscode.window.showInformationMessage(`svc: ${e.message}`);
+    return;
+  }
   if (DaemonDown.is(e)) {
     log.warn(`${what}: ${e.message}`);
     void vscode.window.showWarningMessage(`svc: cannot ${what}: ${e.message}.`, START_DAEMON, SHOW_DAEMON_LOG).then(followUp);

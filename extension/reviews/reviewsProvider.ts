@@ -1,20 +1,87 @@
-// The Reviews tree view. Empty until the review pipeline's methods land; the view's
-// welcome content (package.json viewsWelcome) says so, and says why while the daemon is down.
+// The Reviews tree view: issues with PR number, review state, merge readiness and the
+// convoy's reviewers (reviewsModel.ts), read with issues/list + review/show and re-read on
+// `svc/changed` of topics reviews and conversations (never polled). Request, abort and
+// restart act on an issue row (commands/reviewCommands.ts).
 import * as vscode from 'vscode';
+import { issuesList } from '../../shared/protocol/issues';
+import { reviewShow } from '../../shared/protocol/review';
+import type { IssueState } from '../../shared/protocol/review';
+import type { DaemonConnection } from '../connection/daemonConnection';
+import { LiveQuery } from '../connection/liveQuery';
+import { reviewNodes } from './reviewsModel';
+import type { ReviewNode } from './reviewsModel';
 
-export class ReviewsProvider implements vscode.TreeDataProvider<never> {
-  private readonly emitter = new vscode.EventEmitter<undefined>();
+const TOPICS = ['reviews', 'conversations'] as const;
+
+export class ReviewsProvider implements vscode.TreeDataProvider<ReviewNode>, vscode.Disposable {
+  private roots: ReviewNode[] = [];
+  private states: IssueState[] = [];
+  private readonly parents = new Map<string, ReviewNode | undefined>();
+  private readonly emitter = new vscode.EventEmitter<ReviewNode | undefined>();
+  private readonly query: LiveQuery<IssueState[]>;
   readonly onDidChangeTreeData = this.emitter.event;
 
-  getTreeItem(n: never): vscode.TreeItem {
-    return n;
+  constructor(private readonly connection: DaemonConnection) {
+    this.query = new LiveQuery(connection, 'the Reviews view', TOPICS, () => this.read(), (v) => this.set(v.kind === 'value' ? v.value : []), 250);
   }
 
-  getChildren(): never[] {
-    return [];
+  /** For commands (pick an issue) and in-host tests. */
+  get issues(): readonly IssueState[] {
+    return this.states;
+  }
+
+  get topLevel(): readonly ReviewNode[] {
+    return this.roots;
+  }
+
+  private async read(): Promise<IssueState[]> {
+    const { issues } = await this.connection.request(issuesList, {});
+    return Promise.all(issues.map((i) => this.connection.request(reviewShow, { issue: i.id, lines: 5 })));
+  }
+
+  private set(states: IssueState[]): void {
+    this.states = states;
+    this.roots = reviewNodes(states);
+    this.parents.clear();
+    const index = (nodes: ReviewNode[], parent: ReviewNode | undefined) => {
+      for (const n of nodes) {
+        this.parents.set(n.id, parent);
+        index(n.children, n);
+      }
+    };
+    index(this.roots, undefined);
+    this.emitter.fire(undefined);
+  }
+
+  refresh(): void {
+    this.query.refresh(0);
+  }
+
+  getTreeItem(n: ReviewNode): vscode.TreeItem {
+    return reviewTreeItem(n);
+  }
+
+  getChildren(n?: ReviewNode): ReviewNode[] {
+    return n ? n.children : this.roots;
+  }
+
+  getParent(n: ReviewNode): ReviewNode | undefined {
+    return this.parents.get(n.id);
   }
 
   dispose(): void {
+    this.query.dispose();
     this.emitter.dispose();
   }
+}
+
+export function reviewTreeItem(n: ReviewNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(n.label, n.children.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+  item.id = n.id;
+  item.description = n.description;
+  item.tooltip = n.tooltip;
+  item.contextValue = n.contextValue;
+  item.iconPath = new vscode.ThemeIcon(n.icon.id, n.icon.color ? new vscode.ThemeColor(n.icon.color) : undefined);
+  if (n.convId !== undefined) item.command = { command: 'svc.openConversation', title: 'Open Conversation', arguments: [n.convId] };
+  return item;
 }

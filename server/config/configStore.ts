@@ -100,7 +100,8 @@ export class ConfigStore {
     let stamp = 'absent';
     try {
       const st = fs.statSync(file);
-      stamp = `${st.mtimeMs}:${st.size}`;
+      // The inode too: an editor that saves by rename within one mtime tick, same size, is still seen.
+      stamp = `${st.ino}:${st.mtimeMs}:${st.size}`;
     } catch {
       // absent file = empty config
     }

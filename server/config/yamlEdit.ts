@@ -103,6 +103,26 @@ function render(value: string): string | undefined {
   return s.includes('\n') ? undefined : s;
 }
 
+/**
+ * The end of a block's last line: scanning lines from `from` up to `limit`, the end of the
+ * last non-blank line before the first non-blank line indented less than `minIndent`. A
+ * node's range also takes in the comments and blank lines after it, even ones that sit at
+ * the parent's indentation and so read as belonging to what follows.
+ */
+function blockEnd(text: string, from: number, limit: number, minIndent: number): number {
+  let end = from;
+  for (let pos = from; pos < limit; ) {
+    const lineEnd = endOfLine(text, pos);
+    const line = text.slice(pos, lineEnd).replace(/\n$/, '');
+    if (line.trim() !== '') {
+      if (line.length - line.trimStart().length < minIndent) break;
+      end = lineEnd;
+    }
+    pos = lineEnd;
+  }
+  return end;
+}
+
 function endOfLine(text: string, from: number): number {
   const nl = text.indexOf('\n', from);
   return nl < 0 ? text.length : nl + 1;
@@ -127,8 +147,9 @@ function splice(text: string, path: string[], value: string | undefined): string
     const last = i === path.length - 1;
     if (!pair) {
       if (value === undefined) return undefined;
-      const end = map.range[1];
-      if (end > 0 && text[end - 1] !== '\n' && end !== text.length) return undefined;
+      const first = map.items[0]?.key as Node | undefined;
+      if (!first?.range) return undefined;
+      const end = blockEnd(text, text.lastIndexOf('\n', first.range[0] - 1) + 1, map.range[1], indent);
       return appendLines(text, end, path.slice(i), indent, step, value);
     }
     if (last) return value === undefined ? removePair(text, pair) : replaceScalar(text, pair, value);
@@ -175,7 +196,7 @@ function removePair(text: string, pair: Pair): string | undefined {
   else if (!value.range) return undefined;
   else if (YAML.isMap(value) || YAML.isSeq(value)) {
     if ((value as YAMLMap).flow) end = endOfLine(text, value.range[1]);
-    else end = value.range[1] > 0 && text[value.range[1] - 1] === '\n' ? value.range[1] : endOfLine(text, value.range[1]);
+    else end = blockEnd(text, endOfLine(text, key.range[1]), value.range[1], key.range[0] - start + 1);
   } else end = endOfLine(text, value.range[1]);
   return text.slice(0, start) + text.slice(end);
 }

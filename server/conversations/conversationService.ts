@@ -244,7 +244,7 @@ export class ConversationService extends EventEmitter {
       if (!row) return 'ended';
       if (row.spawnError !== null) return 'failed';
       const s = this.sessions.get(id);
-      if (s && (s.alive || this.wasAlive.has(s))) return 'alive';
+      if (s && (s.confirmed || this.wasAlive.has(s))) return 'alive';
       if (row.endedAt !== null) return 'ended';
       return undefined;
     };
@@ -444,7 +444,6 @@ export class ConversationService extends EventEmitter {
       {
         transcript: (kind, payload) => this.transcript.append(id, kind, payload),
         alive: (sessionId) => {
-          this.wasAlive.add(session);
           this.store.update(id, { sessionId, startedAt: now() });
           this.transcript.append(id, 'lifecycle', { event: 'started', text: `${row.harness} agent started (model ${row.model}${row.effort ? `, effort ${row.effort}` : ''})` });
           this.fire('started', id);
@@ -462,7 +461,10 @@ export class ConversationService extends EventEmitter {
             });
           });
         },
-        state: () => this.changed(id),
+        state: () => {
+          if (session.confirmed) this.wasAlive.add(session);
+          this.changed(id);
+        },
         turnEnded: () => this.fire('turnEnded', id),
         usage: (u) => {
           this.safely(() =>

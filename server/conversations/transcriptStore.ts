@@ -52,6 +52,7 @@ export class TranscriptStore {
     if (this.pending.length === 0) return;
     const rows = this.pending;
     this.pending = [];
+    if (!this.db.open) return; // the daemon is stopping; nothing more can be kept
     this.db.transaction(() => {
       for (const r of rows) this.insertStmt.run(r.convId, r.seq, r.at, r.kind, r.payload);
     })();

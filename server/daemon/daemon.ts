@@ -60,9 +60,11 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
   };
 
   let stopping: Promise<void> | undefined;
+  let heal: NodeJS.Timeout | undefined;
   const stop = (reason: string): Promise<void> =>
     (stopping ??= (async () => {
       log.info(`stopping: ${reason}`);
+      clearInterval(heal);
       fs.rmSync(paths.discovery, { force: true });
       for (const fn of stoppers.reverse()) {
         try {
@@ -85,7 +87,10 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
   const port = await http.listen();
 
   const discovery: Discovery = { pid: process.pid, version: SVC_VERSION, build: SVC_BUILD, socketPath: paths.socket, httpPort: port, token };
-  writeAtomic(paths.discovery, JSON.stringify(discovery, null, 2) + '\n', 0o600);
+  const discoveryText = JSON.stringify(discovery, null, 2) + '\n';
+  writeAtomic(paths.discovery, discoveryText, 0o600);
+  heal = setInterval(() => healDiscovery(paths.discovery, discoveryText), 1000);
+  heal.unref();
   log.info(`started pid ${process.pid} build ${SVC_BUILD} socket ${paths.socket} http 127.0.0.1:${port}`);
   return { app, stop };
 }
@@ -107,6 +112,24 @@ function testClock(enabled: boolean) {
     },
   };
   return clock;
+}
+
+/** Rewrites server.json when it was deleted or garbled while we run: clients would
+ *  otherwise start daemons that lose the lock to us and never find us. A symlink or a
+ *  wrong mode is left alone, for clients to refuse loudly. */
+function healDiscovery(file: string, text: string): void {
+  try {
+    const st = fs.lstatSync(file);
+    if (!st.isFile() || fs.readFileSync(file, 'utf8') === text) return;
+  } catch {
+    // absent (or unreadable): write it again
+  }
+  try {
+    writeAtomic(file, text, 0o600);
+    log.warn(`${file} was missing or damaged; rewrote it`);
+  } catch (e) {
+    log.error(`could not rewrite ${file}`, e);
+  }
 }
 
 function ensurePrivateFolder(home: string): void {

@@ -4,12 +4,14 @@ import { registerDaemonMethods } from './daemonMethods';
 import { registerProjects } from '../projects/projectMethods';
 import { registerCodeHost } from '../codehost/registerCodeHost';
 import { registerConversations } from '../conversations/conversationMethods';
+import { registerTranscript } from '../conversations/transcriptMethods';
 import { registerLanes } from '../lanes/laneMethods';
 import { registerConfig } from '../config/configMethods';
 import { registerReview } from '../review/registerReview';
 
 export function registerFeatures(app: App, stop: (reason: string) => Promise<void>): void {
   const conversations = registerConversations(app);
+  registerTranscript(app);
   registerDaemonMethods(app, stop, () => conversations.counts());
   registerProjects(app);
   registerCodeHost(app);

@@ -51,6 +51,9 @@ export interface SessionPlan {
 }
 
 type Phase = 'starting' | 'alive' | 'dead';
+
+/** Updates that belong to a prompt turn (session-level ones like available_commands_update do not). */
+const TURN_UPDATES = new Set(['agent_message_chunk', 'agent_thought_chunk', 'tool_call', 'tool_call_update', 'plan', 'usage_update', 'user_message_chunk']);
 type JsonRpcId = string | number | null;
 
 export class HarnessSession {
@@ -60,6 +63,11 @@ export class HarnessSession {
   idleSince?: number;
   lastTurnEndedAt?: number;
   sessionId?: string;
+  /**
+   * The start is confirmed: the session is open and the first prompt got past the
+   * agent's auth gate (Claude answers `-32000` only there), or there is no first prompt.
+   */
+  confirmed = false;
   readonly asks = new Map<string, Ask>();
   private readonly queue: string[] = [];
   private proc?: AgentProcess;
@@ -203,6 +211,7 @@ export class HarnessSession {
     this.idleSince = this.now();
     if (firstPrompt !== undefined) this.queue.unshift(firstPrompt);
     this.nextPromptIsFirst = firstPrompt !== undefined && !resume;
+    if (!this.nextPromptIsFirst) this.confirmed = true;
     // Send before announcing, so no reader sees an idle moment before the first turn.
     this.drain();
     this.events.alive(sessionId);
@@ -284,6 +293,10 @@ export class HarnessSession {
       }
       return;
     }
+    if (!this.confirmed && this.phase === 'alive' && this.firstPromptId !== undefined && this.answersFirstTurn(m, key)) {
+      this.confirmed = true;
+      this.events.state();
+    }
     if (m.method && hasId) {
       const ask = askFromRequest(key, m.method, m.params ?? {}, this.now());
       if (ask) {
@@ -302,6 +315,14 @@ export class HarnessSession {
     } else if (!m.method && hasId && key === this.promptId) {
       this.turnEnd(m.result as { stopReason?: string } | undefined, m.error);
     }
+  }
+
+  /** Evidence that the first prompt got past the agent's auth gate: turn output, an ask, or its answer (not -32000). */
+  private answersFirstTurn(m: { method?: string; params?: Record<string, unknown>; error?: { code: number } }, key: string): boolean {
+    if (!m.method) return key === this.firstPromptId && m.error?.code !== -32000;
+    if (m.method === 'session/request_permission' || m.method === 'elicitation/create') return true;
+    const kind = (m.params?.update as { sessionUpdate?: string } | undefined)?.sessionUpdate;
+    return m.method === 'session/update' && TURN_UPDATES.has(kind ?? '');
   }
 
   private turnEnd(result: { stopReason?: string } | undefined, error: { code: number; message: string } | undefined): void {
@@ -348,7 +369,8 @@ export class HarnessSession {
 
   /** Queues `text`; it is sent at once when the agent is idle. Returns how many are ahead of it. */
   tell(text: string): { delivered: 'now' | 'queued'; ahead: number } {
-    const ahead = this.queue.length + (this.working ? 1 : 0);
+    const firstPending = this.phase === 'starting' && this.plan.firstPrompt !== undefined ? 1 : 0;
+    const ahead = this.queue.length + (this.working ? 1 : 0) + firstPending;
     this.queue.push(text);
     this.drain();
     this.events.state();
@@ -422,6 +444,8 @@ export class HarnessSession {
 
   private die(exitStatus: string | undefined): void {
     if (this.phase === 'dead') return;
+    // An agent that was alive and ends without a spawn error did start (a script `exit`).
+    if (this.phase === 'alive' && !this.failed) this.confirmed = true;
     this.phase = 'dead';
     this.working = false;
     this.idleSince = undefined;

@@ -34,6 +34,7 @@ export async function finishIssue(
   const issue = pipeline.issue(ref);
   const project = app.config.project(issue.project);
 
+  pipeline.preflight(issue);
   const facts = await gitFacts(issue.workspace);
   if (facts.dirty) throw refused('dirtyWorkspace', `the workspace ${issue.workspace} of ${issue.id} has uncommitted changes; commit them first (svc done pushes commits, not files)`);
   if (facts.branch !== issue.branch) throw refused('wrongBranch', `the workspace ${issue.workspace} is on ${facts.branch ?? 'a detached HEAD'}, not ${issue.branch}; check out ${issue.branch} first`);

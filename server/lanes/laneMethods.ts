@@ -5,6 +5,8 @@ import { notFound, refused, usageError } from '../../shared/errors';
 import {
   LaunchParams,
   ListParams,
+  ReapBody,
+  lanesReap,
   lanesGet,
   lanesList,
   lanesReport,
@@ -24,6 +26,7 @@ import { LaneStore } from './laneStore';
 import type { LaneRow } from './laneStore';
 import { laneRecord, laneRecords } from './records';
 import { fileReport } from './reports';
+import { reapLane } from './reap';
 import { runCards } from './runs';
 import { chainLine, laneLine } from './show';
 import { waitForReport } from './wait';
@@ -72,6 +75,7 @@ export function registerLanes(app: App, conversations: ConversationsPort, cost: 
     const { stopped } = await conversations.stop(lane.id, { timeoutMs: 30_000 });
     return { lane: lane.name, stopped };
   });
+  app.rpc.handle(lanesReap, (p) => reapLane(ctx, laneByRef(p.lane), p));
   app.rpc.handle(lanesRuns, () => ({ cards: runCards(ctx) }));
 
   // A lane's activity feeds its run card: tell the views when any lane changes.
@@ -98,5 +102,6 @@ export function registerLanes(app: App, conversations: ConversationsPort, cost: 
   app.http.route('POST', '/api/lanes', async (req) => ({ status: 201, body: await launch(parse(LaunchParams, req.json())) }));
   app.http.route('GET', '/api/lanes', async (req) => ({ status: 200, body: await list(parse(ListParams, query(req))) }));
   app.http.route('GET', '/api/lanes/:name', async (req) => ({ status: 200, body: await laneRecord(ctx, laneByRef(req.params.name)) }));
+  app.http.route('POST', '/api/lanes/:name/reap', async (req) => ({ status: 200, body: await reapLane(ctx, laneByRef(req.params.name), parse(ReapBody, req.json())) }));
   return ctx;
 }

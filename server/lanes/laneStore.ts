@@ -31,6 +31,8 @@ export interface LaneRow {
   branch: string | null;
   dir: string;
   lanesRoot: string;
+  /** When `svc lane reap` removed its directory (null: not reaped). */
+  reapedAt: number | null;
 }
 
 const SELECT = `
@@ -38,7 +40,7 @@ const SELECT = `
          c.created_at AS createdAt, c.ended_at AS endedAt, c.archived_at AS archivedAt, c.spawn_error AS spawnError,
          l.project, l.run_key AS run, l.lane_key AS key, l.role, l.iteration, l.respawn,
          l.judged_key AS judgedKey, l.judged_iteration AS judgedIteration, l.git_backed AS gitBacked,
-         l.branch, l.dir, l.lanes_root AS lanesRoot
+         l.branch, l.dir, l.lanes_root AS lanesRoot, l.reaped_at AS reapedAt
   FROM lanes l JOIN conversations c ON c.id = l.conv_id`;
 
 function fix(r: LaneRow | undefined): LaneRow | undefined {
@@ -68,7 +70,11 @@ export class LaneStore {
     ).map((r) => fix(r)!);
   }
 
-  insertLane(l: Omit<LaneRow, 'name' | 'title' | 'parentId' | 'cwd' | 'harness' | 'model' | 'effort' | 'endedAt' | 'archivedAt' | 'spawnError'>): void {
+  markReaped(convId: number, at: number): void {
+    this.db.prepare('UPDATE lanes SET reaped_at = ? WHERE conv_id = ?').run(at, convId);
+  }
+
+  insertLane(l: Omit<LaneRow, 'name' | 'title' | 'parentId' | 'cwd' | 'harness' | 'model' | 'effort' | 'endedAt' | 'archivedAt' | 'spawnError' | 'reapedAt'>): void {
     this.db
       .prepare(
         `INSERT INTO lanes (conv_id, project, run_key, lane_key, role, iteration, respawn, judged_key, judged_iteration, git_backed, branch, dir, lanes_root, created_at)

@@ -56,4 +56,9 @@ registerMigrations(
       CREATE INDEX reports_by_key ON reports (store_key, seq);
     `,
   },
+  {
+    id: 203,
+    name: 'lanes reaped',
+    sql: `ALTER TABLE lanes ADD COLUMN reaped_at INTEGER;`,
+  },
 );

@@ -66,7 +66,7 @@ async function snapshot(r: LaneReader, rows: LaneRow[]): Promise<Snapshot> {
   const facts = new Map<string, GitFacts>();
   const byRepo = new Map<string, string[]>();
   for (const l of rows) {
-    if (!l.gitBacked || l.archivedAt !== null) continue;
+    if (!l.gitBacked || l.archivedAt !== null || l.reapedAt !== null) continue;
     const repo = r.repoOf(l.project);
     if (repo) byRepo.set(repo, [...(byRepo.get(repo) ?? []), l.dir]);
     else {
@@ -113,6 +113,7 @@ function recordOf(r: LaneReader, row: LaneRow, snap: Snapshot): LaneRecord {
     activity: laneActivity(r, row),
     spawnError: row.spawnError,
     archived: row.archivedAt !== null,
+    reaped: row.reapedAt !== null,
     createdAt: row.createdAt,
     endedAt: row.endedAt,
     model: row.model,

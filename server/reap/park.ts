@@ -10,13 +10,13 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SvcError, errorMessage } from '../../shared/errors';
+import { errorMessage } from '../../shared/errors';
 import type { GitEnv } from './gitExec';
 import { GITLINK_MODE, captureWork, writePatch } from './parkCapture';
 import { cleanSavedWork } from './parkClean';
 import { verifyPatch } from './parkVerify';
 import type { PatchVerifier } from './parkVerify';
-import { notAWorktreeError, parkChangedError, parkUnsupportedError, parkVerifyFailedError, patchExistsError, patchInsideWorktreeError } from './reapErrors';
+import { notAWorktreeError, parkChangedError, parkCleanFailedError, parkUnsupportedError, parkVerifyFailedError, patchExistsError, patchInsideWorktreeError } from './reapErrors';
 import { restoreAfterRemove, restoreInPlace } from './restoreCommand';
 import { headOf, worktreeInfo } from './worktreeInfo';
 import type { WorktreeInfo } from './worktreeInfo';
@@ -82,9 +82,7 @@ export async function parkWorktree(worktreeDir: string, patchFile: string, opts:
     await cleanSavedWork(info.top, work.changes, opts);
     return { patchFile: target, files: work.changes.length, head, branch: info.branch, ...restore };
   } catch (e) {
-    if (published) {
-      throw new SvcError('internal', 'parkCleanFailed', `the work of ${info.top} is parked in ${target}, but cleaning the tree failed: ${errorMessage(e)}`);
-    }
+    if (published) throw parkCleanFailedError(info.top, target, errorMessage(e));
     throw e;
   } finally {
     fs.rmSync(tmpPatch, { force: true });

@@ -17,7 +17,13 @@ export interface ProcessesInsideOptions {
 }
 
 export async function processesInside(dir: string, opts: ProcessesInsideOptions = {}): Promise<ProcessInside[]> {
-  const root = fs.realpathSync(dir);
+  let root: string;
+  try {
+    root = fs.realpathSync(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return []; // a folder that is gone holds no one
+    throw e;
+  }
   const skip = new Set([process.pid, ...(opts.exclude ?? [])]);
   const source = opts.source ?? (process.platform === 'linux' ? 'proc' : 'lsof');
   const cwds = source === 'proc' ? procCwds() : await lsofCwds();

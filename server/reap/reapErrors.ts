@@ -2,8 +2,7 @@
 // All are kind 'refused' (exit 1 from the shim, 409 over HTTP) and all mean the same
 // thing to the user: nothing was archived, removed or cleaned. Match on `reason`
 // (`SvcError.is(e, 'dirty')`), never on the text.
-import { refused, usageError } from '../../shared/errors';
-import type { SvcError } from '../../shared/errors';
+import { SvcError, refused, usageError } from '../../shared/errors';
 
 export const REAP_REFUSALS = [
   'harnessAlive',
@@ -77,6 +76,11 @@ export function parkChangedError(dir: string): SvcError {
   return refused('parkChanged', `the work in ${dir} changed while it was being parked; nothing was cleaned and no patch was kept: reap again`);
 }
 
+/** Step 4 with --park: the verified patch is published but cleaning stopped part way (not a refusal). */
+export function parkCleanFailedError(dir: string, patchFile: string, why: string): SvcError {
+  return new SvcError('internal', 'parkCleanFailed', `the work in ${dir} is parked in ${patchFile}, but cleaning the tree failed: ${why}; every change is in that patch`);
+}
+
 /** Step 4 with --park: work a patch cannot carry (a nested repository or submodule change). */
 export function parkUnsupportedError(dir: string, paths: string[]): SvcError {
   return refused(
@@ -99,9 +103,10 @@ export function notAWorktreeError(dir: string, why: string): SvcError {
   return refused('notAWorktree', `${dir} is not a linked git worktree (${why}); reap removes only lane worktrees`);
 }
 
-/** Step 6: git itself refused `worktree remove` (never forced). */
-export function worktreeRemoveFailedError(dir: string, gitMessage: string): SvcError {
-  return refused('worktreeRemoveFailed', `git refused to remove the worktree ${dir}: ${gitMessage}; reap never forces it`);
+/** Step 6: git itself refused `worktree remove` (never forced); `parked` when step 4 already saved the work. */
+export function worktreeRemoveFailedError(dir: string, gitMessage: string, parked?: { patchFile: string; restoreCommand: string }): SvcError {
+  const saved = parked ? `; the uncommitted work was parked in ${parked.patchFile} (restore with: ${parked.restoreCommand})` : '';
+  return refused('worktreeRemoveFailed', `git refused to remove the worktree ${dir}: ${gitMessage}; reap never forces it${saved}`);
 }
 
 /** The caller asked for a patch path inside the tree that is about to be cleaned. */

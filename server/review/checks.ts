@@ -12,6 +12,18 @@ import { checksWorktree } from './paths';
 
 const log = logger('review');
 const TIMEOUT_MS = 30 * 60_000;
+/** Check commands in flight (their process groups), ended when the daemon stops. */
+const inFlight = new Set<number>();
+
+export function stopChecks(): void {
+  for (const pid of inFlight) {
+    try {
+      process.kill(-pid, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+  }
+}
 
 export const checkContext = (command: string): string => {
   const c = `svc/check: ${command.replace(/\s+/g, ' ').trim()}`;
@@ -54,6 +66,7 @@ function runOne(command: string, cwd: string, extra: Record<string, string>): Pr
     const child = spawn('sh', ['-c', command], { cwd, env: { ...process.env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     let timedOut = false;
+    if (child.pid) inFlight.add(child.pid);
     const keep = (d: Buffer) => {
       output = (output + d.toString('utf8')).slice(-8192);
     };
@@ -72,6 +85,7 @@ function runOne(command: string, cwd: string, extra: Record<string, string>): Pr
       resolve({ code: 127, output: e.message, timedOut });
     });
     child.on('close', (code) => {
+      if (child.pid) inFlight.delete(child.pid);
       clearTimeout(timer);
       resolve({ code: code ?? 1, output, timedOut });
     });

@@ -19,6 +19,7 @@ import { prepareWorktree, rolesOf, settingsFor, startReviewers } from './dispatc
 import type { RunTarget } from './dispatch';
 import { appendJournal, readJournal } from './journal';
 import { LANES, reportPath, runDir } from './paths';
+import { postIfOrphaned } from './orphan';
 import { postVerdict } from './post';
 import type { Posted } from './post';
 import { parseVerdict } from './reportShape';
@@ -27,7 +28,6 @@ import { latestRun, nextRunId } from './runs';
 import type { Run } from './runs';
 import { reviewMode } from './settings';
 import type { ReviewerSettings } from './settings';
-import { synthesize } from './synthesize';
 
 const log = logger('review');
 
@@ -45,6 +45,12 @@ export class ReviewPipeline {
     const row = this.ctx.issues.get(id);
     if (!row) throw notFound('unknownIssue', `no issue ${id} (see svc issue list)`);
     return row;
+  }
+
+  /** Refuses early (before `svc done` pushes anything) when the review could not start: a missing model or harness. */
+  preflight(issue: IssueRow): void {
+    const mode = reviewMode(this.ctx.app.config.config());
+    if (mode !== 'none') settingsFor(this.ctx, issue, rolesOf(mode));
   }
 
   /** Runs `fn` after every earlier operation on the same issue. */
@@ -147,7 +153,7 @@ export class ReviewPipeline {
       await Promise.all(current.map((r) => retire(this.ctx, r)));
       for (const role of roles) fs.rmSync(reportPath(issue.workspace, run.runId, role), { force: true });
       await this.dispatch(issue, { runId: run.runId, mode: run.mode as 'quick' | 'full', sha: run.sha, pr: run.pr! }, settings, 'review.dispatched', { restart: true, roles }, run);
-      return { issue: issue.id, runId: run.runId, restarted: roles.map((r) => (r === 'parent' || r === 'quick' ? 'parent' : r)) };
+      return { issue: issue.id, runId: run.runId, restarted: roles };
     });
   }
 
@@ -165,32 +171,7 @@ export class ReviewPipeline {
     const issue = this.ctx.issues.get(issueId);
     if (!issue) return Promise.resolve();
     return this.serial(issue.id, async () => {
-      const run = latestRun(readJournal(issue.workspace));
-      if (!run || run.runId !== runId || run.mode !== 'full' || run.phase !== 'dispatched') return;
-      const reviewers = reviewersOf(this.ctx, issue.id, runId).filter((r) => r.row.archivedAt === null);
-      const parent = reviewers.filter((r) => r.role === 'parent').pop();
-      if (!parent || running(this.ctx.conv.get(parent.row.id)!)) return;
-      const lanes = LANES.map((lane) => {
-        const row = reviewers.filter((r) => r.role === lane).pop();
-        const file = reportPath(issue.workspace, runId, lane);
-        const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
-        return { lane, path: file, text, done: text !== null && (!row || !running(this.ctx.conv.get(row.row.id)!) || parseVerdict(text, lane).ok) };
-      });
-      if (!lanes.every((l) => l.done)) return;
-      const p = this.ctx.conv.get(parent.row.id)!;
-      const synthesisFile = reportPath(issue.workspace, runId, 'parent');
-      const own = fs.existsSync(synthesisFile) ? fs.readFileSync(synthesisFile, 'utf8') : null;
-      if (own === null || !parseVerdict(own, 'synthesis.md').ok) {
-        const why = `The review parent ${p.name} ended (${p.spawnError ? `failed to start: ${p.spawnError}` : (p.exitStatus ?? 'stopped')})`;
-        fs.writeFileSync(synthesisFile, synthesize({ issue: issue.id, runId, sha: run.sha, why, reports: lanes.map((l) => ({ lane: l.lane, path: l.path, text: l.text! })) }).text);
-      }
-      log.info(`${issue.id} ${runId}: the review parent ended without posting; posting from the lane reports (rule 3)`);
-      try {
-        await postVerdict(this.ctx, issue, runId, 'daemon');
-      } catch (e) {
-        log.error(`${issue.id} ${runId}: rule 3 post failed`, e);
-      }
-      this.onJournal(issue.id);
+      if (await postIfOrphaned(this.ctx, issue, runId)) this.onJournal(issue.id);
     });
   }
 

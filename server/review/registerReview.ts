@@ -7,8 +7,11 @@ import { conversations } from '../conversations/conversationService';
 import { registerIssueMethods } from '../issues/issueMethods';
 import { IssueStore } from '../issues/issueStore';
 import type { ReviewCtx } from './context';
+import { stopChecks } from './checks';
+import { readJournal } from './journal';
 import { ReviewPipeline } from './pipeline';
 import { registerReviewMethods } from './reviewMethods';
+import { latestRun } from './runs';
 import { StallWatch } from './stall';
 import { supervise } from './supervise';
 
@@ -22,13 +25,21 @@ export function registerReview(app: App): ReviewPipeline {
   const offClock = app.clock.onAdvance(() => stall.kick());
   registerIssueMethods(app, ctx.conv, ctx.issues, pipeline);
   registerReviewMethods(ctx, pipeline);
-  // After a restart the previous daemon's reviewers are gone: a stalled review resumes by the rule.
-  setImmediate(() => stall.kick());
+  // After a restart the previous daemon's reviewers are gone: a parent that died with its
+  // four lane reports written is covered by rule 3, any other stalled review by the stall rule.
+  setImmediate(() => {
+    for (const issue of ctx.issues.all()) {
+      const run = latestRun(readJournal(issue.workspace));
+      if (run && run.mode === 'full' && run.phase === 'dispatched') void pipeline.synthesizeIfOrphaned(issue.id, run.runId);
+    }
+    stall.kick();
+  });
   app.onStop(() => {
     stall.close();
     offClock();
     offHead();
     unsupervise();
+    stopChecks();
   });
   return pipeline;
 }

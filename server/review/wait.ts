@@ -44,7 +44,8 @@ export function waitForLanes(ctx: ReviewCtx, issue: IssueRow, runId: string, tim
     const dir = runDir(issue.workspace, runId);
     fs.mkdirSync(dir, { recursive: true });
     let watcher: fs.FSWatcher | undefined;
-    const check = () => {
+    const check = (changedId?: number) => {
+      if (typeof changedId === 'number' && ctx.conv.get(changedId)?.issueId !== issue.id) return;
       const r = settle();
       if (r) done(r);
     };
@@ -58,13 +59,13 @@ export function waitForLanes(ctx: ReviewCtx, issue: IssueRow, runId: string, tim
     };
     const onAbort = () => done({ outcome: 'timeout', lanes: laneResults(ctx, issue, runId) });
     try {
-      watcher = fs.watch(dir, () => setTimeout(check, 50));
+      watcher = fs.watch(dir, () => setTimeout(() => check(), 50));
       watcher.on('error', () => undefined);
     } catch {
       /* the slow re-check covers it */
     }
     const timer = setTimeout(() => done({ outcome: 'timeout', lanes: laneResults(ctx, issue, runId) }), timeoutS * 1000);
-    const poll = setInterval(check, 2000);
+    const poll = setInterval(() => check(), 2000);
     ctx.conv.on('changed', check);
     signal.addEventListener('abort', onAbort, { once: true });
   });

@@ -4,9 +4,11 @@ import { agentCommands } from './commands/agents';
 import { configCommands } from './commands/config';
 import { convCommands } from './commands/conv';
 import { daemonCommands } from './commands/daemon';
+import { issueCommands } from './commands/issue';
 import { laneCommands } from './commands/lane';
 import { prCommands } from './commands/pr';
 import { projectCommands } from './commands/project';
+import { reviewCommands } from './commands/review';
 import { skillCommands } from './commands/skill';
 
-export const COMMANDS: CommandSpec[] = [...daemonCommands, ...projectCommands, ...convCommands, ...agentCommands, ...laneCommands, ...prCommands, ...skillCommands, ...configCommands];
+export const COMMANDS: CommandSpec[] = [...daemonCommands, ...projectCommands, ...convCommands, ...agentCommands, ...laneCommands, ...prCommands, ...skillCommands, ...configCommands, ...issueCommands, ...reviewCommands];

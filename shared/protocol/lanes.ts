@@ -73,6 +73,8 @@ export const LaneRecord = z.object({
   /** The recorded spawn error of a failed-to-start lane. */
   spawnError: z.string().nullable(),
   archived: z.boolean(),
+  /** `svc lane reap` removed its directory (it may still be listed: `--keep`, or archived). */
+  reaped: z.boolean(),
   createdAt: z.number(),
   endedAt: z.number().nullable(),
   model: z.string(),
@@ -161,3 +163,24 @@ export const lanesRuns = request('lanes/runs', z.object({}).strict(), z.object({
 
 /** Daemon → clients. A lane report was filed (views and waiters re-read). */
 export const laneReported = notification('lanes/reported', z.object({ lane: z.string(), run: z.string(), seq: z.number().int() }));
+
+export const ReapParams = z.object({ lane: LaneRef, park: z.boolean().default(false), keep: z.boolean().default(false) }).strict();
+/** The HTTP body of POST /api/lanes/:name/reap. */
+export const ReapBody = z.object({ park: z.boolean().default(false), keep: z.boolean().default(false) }).strict();
+export const ReapResult = z.object({
+  conv: z.object({ id: z.union([z.number(), z.string()]), name: z.string() }),
+  dir: z.string(),
+  removed: z.enum(['worktree', 'playDir', 'alreadyGone']),
+  branch: z.string().nullable(),
+  head: z.string().nullable(),
+  upstream: z.string().nullable(),
+  unpushed: z.array(z.object({ sha: z.string(), subject: z.string() })),
+  keptBranch: z.string().nullable(),
+  park: z
+    .object({ patchFile: z.string(), files: z.number().int(), head: z.string(), branch: z.string().nullable(), restoreCommand: z.string(), restoreAfterRemoveCommand: z.string() })
+    .nullable(),
+  archive: z.union([z.object({ state: z.literal('archived') }), z.object({ state: z.literal('kept') }), z.object({ state: z.literal('failed'), error: z.string() })]),
+  orphaned: z.array(z.string()),
+});
+/** Client → daemon. `svc lane reap`: the spec's Reap steps 1–7; never kills, never discards work. */
+export const lanesReap = request('lanes/reap', ReapParams, ReapResult);

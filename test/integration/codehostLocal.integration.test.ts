@@ -158,6 +158,14 @@ describe('local code host', function () {
     assert.equal((await host.getPullRequest(pr.number))!.state, 'open');
   });
 
+  it('two PRs opened at once for one branch: one wins, the other is refused', async () => {
+    r.push('feature');
+    const results = await Promise.allSettled([make().createPullRequest({ branch: 'feature', title: 'A' }), make().createPullRequest({ branch: 'feature', title: 'B' })]);
+    assert.deepEqual(results.map((x) => x.status).sort(), ['fulfilled', 'rejected']);
+    const lost = results.find((x) => x.status === 'rejected') as PromiseRejectedResult;
+    assert.ok(SvcError.is(lost.reason, 'prExists'), String(lost.reason));
+  });
+
   it('refuses reviews of commits the remote does not have, and option-like branch names', async () => {
     const host = make('bob');
     r.push('feature');

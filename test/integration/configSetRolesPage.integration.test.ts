@@ -57,7 +57,7 @@ class FakeHost {
   }
 
   private post(): Promise<void> {
-    return this.page.evaluate((s) => window.postMessage(s, '*'), JSON.parse(JSON.stringify(this.state)) as unknown);
+    return this.page.evaluate(`window.postMessage(${JSON.stringify(this.state)}, '*')`);
   }
 }
 
@@ -94,19 +94,15 @@ describe('config: the Roles panel page', function () {
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
     });
     page = await browser.newPage();
+    page.on('pageerror', (e) => console.error('page error:', e));
     const host = new FakeHost(conn, page);
     await page.exposeFunction('toHost', (m: RolesFromView) => {
       posted.push(m);
       void host.receive(m);
     });
     await page.setContent('<!DOCTYPE html><html><body><main id="root"></main></body></html>');
-    await page.evaluate(() => {
-      (window as unknown as { acquireVsCodeApi: unknown }).acquireVsCodeApi = () => ({
-        postMessage: (m: unknown) => (window as unknown as { toHost(m: unknown): void }).toHost(m),
-        getState: () => undefined,
-        setState: () => undefined,
-      });
-    });
+    // As a string: functions compiled by tsx carry helpers the page does not have.
+    await page.addScriptTag({ content: 'window.acquireVsCodeApi = () => ({ postMessage: (m) => window.toHost(m), getState: () => undefined, setState: () => undefined });' });
     await page.addScriptTag({ path: path.join(REPO, 'dist', 'webview', 'rolesMain.js') });
     await field('roles.review.mode').waitFor();
   });
@@ -119,23 +115,24 @@ describe('config: the Roles panel page', function () {
 
   it('shows every field with its source and what happens while unset', async () => {
     assert.deepEqual(posted[0], { type: 'ready' });
-    assert.equal(await sourceOf('roles.review.mode'), `global · ${configFile}`);
+    assert.equal(await sourceOf('roles.review.mode'), 'global · config.yaml');
+    assert.equal(await field('roles.review.mode').locator('.source').getAttribute('title'), `${configFile}\nWhile unset: one agent does a combined review pass (quick is the default)`);
     assert.equal(await field('roles.review.mode').locator('select').inputValue(), 'quick');
     const builderModel = 'projects.web.gauntlet.roles.builder.model';
     assert.equal(await sourceOf(builderModel), 'unset · svc lane start --role builder without --model is refused: there is no default model');
     assert.equal(await field(builderModel).locator('.source').getAttribute('class'), 'source warn');
-    assert.equal(await sourceOf('projects.web.gauntlet.roles.builder.harness'), `project · ${path.join(s.svcHome, 'projects.yaml')}`);
+    assert.equal(await sourceOf('projects.web.gauntlet.roles.builder.harness'), 'project · projects.yaml');
     assert.equal(await page.locator('table[data-project="web"] tr[data-row]').count(), 5);
     assert.equal(await page.locator('table[data-section="convoy"] tr[data-row]').count(), 4);
   });
 
   it('writes a choice and a typed model to the file, comments intact', async () => {
     await field('roles.review.mode').locator('select').selectOption('full');
-    await eventually(async () => (await sourceOf('roles.review.mode')) === `global · ${configFile}` && fs.readFileSync(configFile, 'utf8').includes('mode: full'), 10_000, 'mode full');
+    await eventually(async () => (await sourceOf('roles.review.mode')) === 'global · config.yaml' && fs.readFileSync(configFile, 'utf8').includes('mode: full'), 10_000, 'mode full');
     const box = field('roles.review.sub.security.model').locator('input');
     await box.fill('sec-model');
     await box.press('Enter');
-    await eventually(async () => (await sourceOf('roles.review.sub.security.model')) === `global · ${configFile}`, 10_000, 'the security model');
+    await eventually(async () => (await sourceOf('roles.review.sub.security.model')) === 'global · config.yaml', 10_000, 'the security model');
     assert.equal(fs.readFileSync(configFile, 'utf8'), '# review settings, by hand\nroles:\n  review:\n    mode: full   # start cheap\n    sub:\n      security:\n        model: sec-model\n');
     assert.equal(posted.filter((m) => m.type === 'set' && m.key === 'roles.review.sub.security.model').length, 1, 'Enter and change are one write');
   });
@@ -149,6 +146,9 @@ describe('config: the Roles panel page', function () {
     await refusal.waitFor({ timeout: 10_000 });
     assert.equal(await refusal.textContent(), "cannot set roles.review.sub.security.model to '': a model must not be empty; ~/.svc/config.yaml is unchanged");
     assert.deepEqual(fs.readFileSync(configFile), before);
+    // The refused text stays for correcting; Escape brings back the value in effect.
+    assert.equal(await box.inputValue(), '');
+    await box.press('Escape');
     assert.equal(await box.inputValue(), 'sec-model');
   });
 

@@ -1,6 +1,8 @@
 // Every activity of the spec's table, produced by the script harness and read through
 // `svc status --json` and `svc conv show`.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { convScratch, script, SCRIPT_AGENT } from './convSupport';
 import type { ConvScratch } from './convSupport';
 
@@ -17,14 +19,23 @@ describe('conversation activity through the script harness', function () {
         '  slow:',
         `    command: ${NODE}`,
         `    args: [${SCRIPT_AGENT}]`,
-        "    env: {SVC_SCRIPT_INIT_DELAY_MS: '3000'}",
+        "    env: {SVC_SCRIPT_INIT_DELAY_MS: '5000'}",
         '  dies:',
         `    command: ${NODE}`,
         `    args: [${SCRIPT_AGENT}]`,
         '    env: {SVC_SCRIPT_EXIT_BEFORE: session/new}',
+        '  paid:',
+        `    command: ${NODE}`,
+        `    args: [${SCRIPT_AGENT}]`,
+        "    env: {SVC_SCRIPT_COST_PER_TURN: '0.25'}",
+        '  script:',
+        '    scripts:',
+        "      'reviewer-*': scripts/review.yaml",
         '',
       ].join('\n'),
     });
+    fs.mkdirSync(path.join(s.svcHome, 'scripts'));
+    fs.writeFileSync(path.join(s.svcHome, 'scripts', 'review.yaml'), '- say: reviewed from the scripts file\n- run: echo "$SVC_CONVERSATION"\n');
   });
   after(async () => s?.dispose());
 
@@ -107,6 +118,28 @@ describe('conversation activity through the script harness', function () {
     assert.equal(await s.ok(['conv', 'stop', 'to-stop']), `Stopped #${id} (to-stop)\n`);
     assert.equal(await s.activity(id), 'stopped');
     assert.equal((await statusOf(id)).alive, false);
+  });
+
+  it('svc status reports cost where the agent reports usage', async () => {
+    await s.ok(['conv', 'new', '--project', 'p1', '--harness', 'paid', '--model', 'm1', '--title', 'paid one', '--prompt', 'hello']);
+    const info = await s.waitActivity('paid-one', 'idle');
+    const byId = async () => (await s.status()).find((a) => a.id === info.id)!;
+    assert.deepEqual((await byId()).cost, { amount: 0.25, currency: 'USD' });
+    await s.ok(['tell', 'paid-one', 'again']);
+    await s.waitActivity('paid-one', 'idle');
+    assert.deepEqual((await byId()).cost, { amount: 0.5, currency: 'USD' });
+    const free = await s.start('free of charge');
+    await s.waitActivity(free, 'idle');
+    assert.equal((await statusOf(free)).cost, null);
+  });
+
+  it("a prompt without a block runs the script of the first scripts: glob matching the conversation's name", async () => {
+    const id = await s.start('Please review the change.', ['--title', 'reviewer one']);
+    await s.waitActivity(id, 'idle');
+    assert.match(await s.log(id), new RegExp(`> Please review the change\\.\\nreviewed from the scripts file\\n\\$ echo "\\$SVC_CONVERSATION"\\n${id}\\n$`));
+    const other = await s.start('Please review too.', ['--title', 'writer one']);
+    await s.waitActivity(other, 'idle');
+    assert.match(await s.log(other), /\nscript agent \(m1\): no svc-script block in: Please review too\.\n$/);
   });
 
   it('failed-to-start for a missing binary, with the cause and the fix', async () => {

@@ -24,7 +24,18 @@ describe('the stop door and restarts', function () {
 
   before(async () => {
     s = await convScratch('conv-stop', {
-      config: ['harnesses:', '  fresh:', `    command: ${process.execPath}`, `    args: [${SCRIPT_AGENT}]`, "    env: {SVC_SCRIPT_NO_RESUME: '1'}", ''].join('\n'),
+      config: [
+        'harnesses:',
+        '  fresh:',
+        `    command: ${process.execPath}`,
+        `    args: [${SCRIPT_AGENT}]`,
+        "    env: {SVC_SCRIPT_NO_RESUME: '1'}",
+        '  slow:',
+        `    command: ${process.execPath}`,
+        `    args: [${SCRIPT_AGENT}]`,
+        "    env: {SVC_SCRIPT_INIT_DELAY_MS: '5000'}",
+        '',
+      ].join('\n'),
     });
   });
   after(async () => s?.dispose());
@@ -49,6 +60,15 @@ describe('the stop door and restarts', function () {
     assert.ok(groupMembers(pgid).length > 0, 'the group survives without --kill');
     assert.equal(await s.ok(['conv', 'stop', String(id), '--timeout', '2', '--kill']), `Stopped #${id} (stubborn)\n`);
     assert.deepEqual(groupMembers(pgid), []);
+  });
+
+  it('stops an agent that is still starting; it reads stopped, not failed-to-start', async () => {
+    const out = await s.ok(['conv', 'new', '--project', 'p1', '--harness', 'slow', '--model', 'm1', '--title', 'early stop', '--prompt', 'hi', '--no-wait']);
+    const id = Number(/^Conversation #(\d+) /.exec(out)?.[1]);
+    assert.equal(await s.activity(id), 'starting');
+    assert.equal(await s.ok(['conv', 'stop', String(id)]), `Stopped #${id} (early-stop)\n`);
+    const info = await s.show(id);
+    assert.deepEqual([info.activity, info.spawnError], ['stopped', null]);
   });
 
   it("the daemon's graceful stop stops live agents through the stop door", async () => {

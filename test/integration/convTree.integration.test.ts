@@ -68,6 +68,14 @@ describe('conversation tree, successors, archive and the output route', function
     assert.equal(await s.ok(['conv', 'unarchive', '2']), 'Unarchived #2 (beta)\n');
   });
 
+  it('svc conv log --follow prints output as it comes and returns when the agent stops', async () => {
+    await s.ok(['conv', 'new', '--project', 'p1', '--harness', 'script', '--model', 'm1', '--title', 'follow me', '--prompt', script('- say: one', '- sleep: 1500', '- say: two', '- exit: 0')]);
+    const r = await s.svc(['conv', 'log', 'follow-me', '--lines', '1', '--follow'], { timeoutMs: 20_000 });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^one\n(?:[\s\S]*\n)?two\n\[svc\] agent ended \(exit 0\)\n$/);
+    assert.equal(await s.activity('follow-me'), 'stopped');
+  });
+
   it('GET /api/agents/:name/output returns the last lines, tool output included', async () => {
     await s.ok(['conv', 'new', '--project', 'p1', '--harness', 'script', '--model', 'm1', '--title', 'out', '--prompt', script('- run: printf "one\\ntwo\\nthree\\n"', '- say: done')]);
     await s.waitActivity('out', 'idle');
@@ -77,7 +85,7 @@ describe('conversation tree, successors, archive and the output route', function
       return (r.body as { lines: string[] }).lines.includes('done') ? r : undefined;
     });
     assert.equal(ok.status, 200);
-    assert.deepEqual(ok.body, { id: 7, name: 'out', activity: 'idle', lines: ['one', 'two', 'three', 'done'] });
+    assert.deepEqual(ok.body, { id: 8, name: 'out', activity: 'idle', lines: ['one', 'two', 'three', 'done'] });
     assert.equal((await get(httpPort, '/api/agents/conv-out/output?lines=1', token)).status, 200);
     assert.equal((await get(httpPort, '/api/agents/out/output?lines=2')).status, 401);
     assert.deepEqual(await get(httpPort, '/api/agents/nobody/output?lines=2', token), {

@@ -289,6 +289,24 @@ describe('parkWorktree (reap --park)', function () {
     });
   });
 
+  it('if cleaning fails after the patch is published, the error names the patch, and the work is in both places', async () => {
+    const wt = fresh(true);
+    fs.writeFileSync(path.join(wt, 'text.txt'), 'kept twice\n');
+    const lock = `${git(wt, s.env, 'rev-parse', '--path-format=absolute', '--git-path', 'index')}.lock`;
+    fs.writeFileSync(lock, ''); // another git holds the index: reset --hard cannot start
+    const file = patchPath();
+    try {
+      const err = await parkWorktree(wt, file, { env: s.env }).catch((e: unknown) => e);
+      assert.ok(SvcError.is(err, 'parkCleanFailed'));
+      assert.equal(err.kind, 'internal');
+      assert.match(err.message, new RegExp(`^the work in ${wt} is parked in ${file.replace(/[.]/g, '\\.')}, but cleaning the tree failed: git .*reset .*index\\.lock.*; every change is in that patch$`, 's'));
+      assert.equal(fs.readFileSync(path.join(wt, 'text.txt'), 'utf8'), 'kept twice\n');
+      assert.ok(fs.existsSync(file));
+    } finally {
+      fs.rmSync(lock, { force: true });
+    }
+  });
+
   it('returns null and writes nothing for a clean tree (ignored files are not work)', async () => {
     const wt = fresh(true);
     fs.mkdirSync(path.join(wt, 'build'));

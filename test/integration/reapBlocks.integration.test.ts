@@ -93,6 +93,10 @@ describe('reap building blocks', function () {
       });
     }
 
+    it('a folder that is gone holds no process', async () => {
+      assert.deepEqual(await processesInside(path.join(repo.lanesRoot, 'never-made')), []);
+    });
+
     it('excludes the calling process and any PID it is told to leave out', async () => {
       const dir = path.join(repo.lanesRoot, 'procs-self');
       fs.mkdirSync(dir);

@@ -1,6 +1,8 @@
 // One-key YAML edits keep every other byte of a hand-written file (comments, spacing,
 // blank lines, quoting); the document API decides the meaning.
 import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import YAML from 'yaml';
 import { editYaml } from '../../server/config/yamlEdit';
 
 const CONFIG = `# svc settings (hand-written)
@@ -87,3 +89,71 @@ describe('config: one-key YAML edits', () => {
     assert.match(r.text, /# flow/);
   });
 });
+
+describe('config: one-key YAML edits, any sequence', () => {
+  const BASE = `# top comment
+harnesses: {}   # none yet
+
+roles:
+  review:
+    mode: quick   # keep
+    # lanes below
+    sub:
+      security:
+        model: s1
+# bottom comment
+`;
+  const KEYS = [
+    ['roles', 'review', 'mode'],
+    ['roles', 'review', 'model'],
+    ['roles', 'review', 'effort'],
+    ['roles', 'review', 'sub', 'security', 'model'],
+    ['roles', 'review', 'sub', 'security', 'harness'],
+    ['roles', 'review', 'sub', 'performance', 'model'],
+  ];
+
+  it('means what the same edits to plain data mean, and keeps the file’s first and last comments', () => {
+    const op = fc.record({ key: fc.integer({ min: 0, max: KEYS.length - 1 }), value: fc.option(fc.constantFrom('a', 'b-2', 'true', 'x y', "it's", '#hash'), { nil: undefined }) });
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 12 }), (ops) => {
+        let text = BASE;
+        let model = YAML.parse(BASE) as Record<string, unknown>;
+        for (const o of ops) {
+          const r = editYaml(text, KEYS[o.key], o.value, 0);
+          text = r.text;
+          model = applyPlain(model, KEYS[o.key], o.value);
+          assert.deepEqual(YAML.parse(text) ?? {}, model);
+        }
+        assert.ok(text.startsWith('# top comment\n'), text);
+        assert.ok(text.includes('# bottom comment'), text);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+/** The reference: set or delete in plain data, removing maps left empty (as svc config set does). */
+function applyPlain(data: Record<string, unknown>, keyPath: string[], value: string | undefined): Record<string, unknown> {
+  const copy = structuredClone(data);
+  if (value !== undefined) {
+    let at = copy as Record<string, unknown>;
+    for (const k of keyPath.slice(0, -1)) {
+      if (typeof at[k] !== 'object' || at[k] === null) at[k] = {};
+      at = at[k] as Record<string, unknown>;
+    }
+    at[keyPath[keyPath.length - 1]] = value;
+    return copy;
+  }
+  const chain: Record<string, unknown>[] = [copy];
+  for (const k of keyPath.slice(0, -1)) {
+    const next = chain[chain.length - 1][k];
+    if (typeof next !== 'object' || next === null) return copy;
+    chain.push(next as Record<string, unknown>);
+  }
+  delete chain[chain.length - 1][keyPath[keyPath.length - 1]];
+  for (let i = chain.length - 1; i > 0; i--) {
+    if (Object.keys(chain[i]).length === 0) delete chain[i - 1][keyPath[i - 1]];
+    else break;
+  }
+  return copy;
+}

@@ -12,6 +12,7 @@ import {
   notAWorktreeError,
   outsideLanesRootError,
   parkChangedError,
+  parkCleanFailedError,
   parkUnsupportedError,
   parkVerifyFailedError,
   playHasGitError,
@@ -185,6 +186,10 @@ describe('reap refusals (kind refused, one place each)', () => {
   it('park refusals', () => {
     check(parkVerifyFailedError('/d', 'git apply: error'), 'parkVerifyFailed', 'the parked patch does not reproduce the work in /d (git apply: error); nothing was cleaned and no patch was kept');
     check(parkChangedError('/d'), 'parkChanged', 'the work in /d changed while it was being parked; nothing was cleaned and no patch was kept: reap again');
+    const clean = parkCleanFailedError('/d', '/p.patch', 'disk full');
+    assert.ok(SvcError.is(clean, 'parkCleanFailed'));
+    assert.equal(clean.kind, 'internal');
+    assert.equal(clean.message, 'the work in /d is parked in /p.patch, but cleaning the tree failed: disk full; every change is in that patch');
     check(parkUnsupportedError('/d', ['vendor/lib']), 'parkUnsupported', '/d holds a nested git repository or submodule change at vendor/lib; a patch cannot save it: commit or move it, then reap again');
   });
   it('removal refusals', () => {
@@ -192,6 +197,11 @@ describe('reap refusals (kind refused, one place each)', () => {
     check(playUnreadableError('/p', '/p/locked'), 'playUnreadable', 'play directory /p holds a folder reap cannot read (/p/locked); it removes a play directory only when it holds no .git');
     check(notAWorktreeError('/d', 'it is a main worktree'), 'notAWorktree', '/d is not a linked git worktree (it is a main worktree); reap removes only lane worktrees');
     check(worktreeRemoveFailedError('/d', 'locked'), 'worktreeRemoveFailed', 'git refused to remove the worktree /d: locked; reap never forces it');
+    check(
+      worktreeRemoveFailedError('/d', 'locked', { patchFile: '/p.patch', restoreCommand: 'git -C /d apply --index -p2 --whitespace=nowarn /p.patch' }),
+      'worktreeRemoveFailed',
+      'git refused to remove the worktree /d: locked; reap never forces it; the uncommitted work was parked in /p.patch (restore with: git -C /d apply --index -p2 --whitespace=nowarn /p.patch)',
+    );
   });
 });
 

@@ -26,12 +26,13 @@ export interface FieldSpec {
 
 const own = (e: ConfigEntry) => e.from === e.key;
 
-/** `project · /…/projects.yaml`, `global · inherited from roles.review.model`, `unset · <consequence>`. */
+/** `project · projects.yaml`, `global · inherited from roles.review.model`, `unset · <consequence>`. */
 export function sourceLine(e: ConfigEntry): { text: string; tone: 'normal' | 'warn' } {
   if (e.source === 'unset') return { text: `unset · ${e.whenUnset}`, tone: /refused/.test(e.whenUnset) ? 'warn' : 'normal' };
   if (e.source === 'default') return { text: `default · ${e.whenUnset}`, tone: 'normal' };
   if (!own(e)) return { text: `${e.source} · inherited from ${e.from}`, tone: 'normal' };
-  return { text: `${e.source} · ${e.file}`, tone: 'normal' };
+  // The file's name; the whole path is the element's tooltip.
+  return { text: `${e.source} · ${(e.file ?? '').split(/[\\/]/).pop()}`, tone: 'normal' };
 }
 
 export function datalistId(harness: string): string {
@@ -66,7 +67,7 @@ export function fieldElement(spec: FieldSpec, ctx: FieldContext): HTMLElement {
 
   const src = sourceLine(e);
   const source = textElement('div', src.text, `source ${src.tone === 'warn' ? 'warn' : 'muted'}`);
-  if (own(e)) source.title = `While unset: ${e.whenUnset}`;
+  if (own(e)) source.title = `${e.file}\nWhile unset: ${e.whenUnset}`;
   wrap.append(label, control, source);
   const refusal = ctx.refusals[e.key];
   if (refusal) {

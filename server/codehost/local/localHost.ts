@@ -64,6 +64,7 @@ export class LocalHost implements CodeHost {
     const open = this.store.prForBranch(input.branch);
     if (open?.state === 'open') throw conflict('prExists', `PR #${open.number} is already open for branch '${input.branch}'`);
     const row = this.store.insertPr({ title: input.title, body: input.body ?? '', branch: input.branch, base, author: this.o.user, head, at: this.o.now() });
+    if (!row) throw conflict('prExists', `a PR is already open for branch '${input.branch}'`);
     this.events.emit({ project: this.project, number: row.number, branch: row.head_branch, before: null, after: head, source: 'opened' });
     this.startWatching();
     return this.toPr(row, head);

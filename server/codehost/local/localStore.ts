@@ -30,7 +30,17 @@ export class LocalStore {
     readonly project: string,
   ) {}
 
-  insertPr(p: { title: string; body: string; branch: string; base: string; author: string; head: string; at: number }): PrRow {
+  /** Undefined when another PR was opened for the branch meanwhile (the unique index said no). */
+  insertPr(p: { title: string; body: string; branch: string; base: string; author: string; head: string; at: number }): PrRow | undefined {
+    try {
+      return this.insertPrTx(p);
+    } catch (e) {
+      if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return undefined;
+      throw e;
+    }
+  }
+
+  private insertPrTx(p: { title: string; body: string; branch: string; base: string; author: string; head: string; at: number }): PrRow {
     return this.db.transaction(() => {
       const number = (this.db.prepare('SELECT COALESCE(MAX(number), 0) + 1 FROM pull_requests WHERE project = ?').pluck().get(this.project) as number);
       this.db

@@ -10,6 +10,10 @@
 //   SVC_SCRIPT_EXIT_BEFORE    `initialize` or `session/new`: exit 3 on receiving it
 //   SVC_SCRIPT_NO_RESUME=1    offer no session/resume (resume starts a fresh session)
 //   SVC_SCRIPT_COST_PER_TURN  report this cost (USD) per turn in a usage_update
+//   SVC_SCRIPT_AUTH=<id>      offer auth method <id>; authenticate fails unless SVC_SCRIPT_KEY is set
+//   SVC_SCRIPT_PROMPT_AUTH_ERROR=1  answer every prompt with -32000 Authentication required
+//   SVC_SCRIPT_MODELS=a,b     accept only these models (others are refused like a real agent)
+//   SVC_SCRIPT_LEGACY_MODEL=1 no config options; the model is set with session/set_model (gemini)
 import * as fs from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { agent, ndJsonStream, RequestError } from '@agentclientprotocol/sdk';
@@ -35,7 +39,9 @@ const env = process.env;
 const SCRIPT_MODELS = ['script', 'script-fast', 'script-thorough'];
 
 function configOptions(s: Session): SessionConfigOption[] {
-  const models = SCRIPT_MODELS.includes(s.model) ? SCRIPT_MODELS : [...SCRIPT_MODELS, s.model];
+  if (env.SVC_SCRIPT_LEGACY_MODEL === '1') return [];
+  const only = env.SVC_SCRIPT_MODELS?.split(',');
+  const models = only ?? (SCRIPT_MODELS.includes(s.model) ? SCRIPT_MODELS : [...SCRIPT_MODELS, s.model]);
   return [
     { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: s.model, options: models.map((m) => ({ value: m, name: m })) },
     {
@@ -86,9 +92,14 @@ const app = agent({ name: 'svc-script' })
     return {
       protocolVersion: 1,
       agentCapabilities: { loadSession: false, sessionCapabilities: env.SVC_SCRIPT_NO_RESUME === '1' ? {} : { resume: {} } },
-      authMethods: [],
+      authMethods: env.SVC_SCRIPT_AUTH ? [{ id: env.SVC_SCRIPT_AUTH, name: env.SVC_SCRIPT_AUTH }] : [],
       agentInfo: { name: 'svc-script', version: SVC_VERSION },
     };
+  })
+  .onRequest('authenticate', ({ params }) => {
+    if (params.methodId !== env.SVC_SCRIPT_AUTH) throw RequestError.invalidParams(undefined, `unknown auth method '${params.methodId}'`);
+    if (!env.SVC_SCRIPT_KEY) throw RequestError.authRequired(undefined, 'SVC_SCRIPT_KEY is not set');
+    return {};
   })
   .onRequest('session/new', async ({ params }) => {
     await exitBefore('session/new');
@@ -102,7 +113,11 @@ const app = agent({ name: 'svc-script' })
   })
   .onRequest('session/set_config_option', ({ params }) => {
     const s = session(params.sessionId);
-    if (params.configId === 'model') s.model = String(params.value);
+    if (params.configId === 'model') {
+      const allowed = env.SVC_SCRIPT_MODELS?.split(',');
+      if (allowed && !allowed.includes(String(params.value))) throw RequestError.invalidParams(undefined, `unknown model '${String(params.value)}'`);
+      s.model = String(params.value);
+    }
     else if (params.configId === 'effort') {
       if (!['low', 'medium', 'high'].includes(String(params.value))) throw RequestError.invalidParams(undefined, `effort must be low, medium or high`);
       s.effort = String(params.value);
@@ -111,6 +126,7 @@ const app = agent({ name: 'svc-script' })
   })
   .onRequest('session/prompt', async ({ params, client }) => {
     const s = session(params.sessionId);
+    if (env.SVC_SCRIPT_PROMPT_AUTH_ERROR === '1') throw RequestError.authRequired();
     const text = params.prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');
     const turn = new AbortController();
     s.turn = turn;
@@ -143,6 +159,17 @@ const app = agent({ name: 'svc-script' })
   .onNotification('session/cancel', ({ params }) => {
     sessions.get(params.sessionId)?.turn?.abort();
   });
+
+if (env.SVC_SCRIPT_LEGACY_MODEL === '1') {
+  app.onRequest(
+    'session/set_model',
+    (p: unknown) => p as { sessionId: string; modelId: string },
+    ({ params }) => {
+      session(params.sessionId).model = String(params.modelId);
+      return {};
+    },
+  );
+}
 
 function readScriptFile(file: string): string {
   try {

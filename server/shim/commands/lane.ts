@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { laneTable } from '../../../shared/format/laneTable';
 import { table } from '../../../shared/format/table';
 import type { LaneRecord } from '../../../shared/protocol/lanes';
-import { lanesList, lanesReport, lanesRuns, lanesShow, lanesStart, lanesStop, lanesWait } from '../../../shared/protocol/lanes';
+import { lanesList, lanesReap, lanesReport, lanesRuns, lanesShow, lanesStart, lanesStop, lanesWait } from '../../../shared/protocol/lanes';
+import { formatReapReport } from '../../reap/reapReport';
 import type { Role } from '../../../shared/config';
 import type { ReportStatus, Verdict } from '../../../shared/keys';
 import { bool, int, JSON_FLAG, str, UsageError } from '../cli';
@@ -226,6 +227,24 @@ const laneStop: CommandSpec = {
   },
 };
 
+const laneReap: CommandSpec = {
+  path: ['lane', 'reap'],
+  summary: 'stop a lane, remove its directory and archive it — never killing a process, never losing work',
+  usage: ['<lane> [--park] [--keep]'],
+  flags: {
+    park: { type: 'boolean', help: 'save uncommitted work to a verified patch beside the brief, then clean the tree' },
+    keep: { type: 'boolean', help: 'leave the conversation listed in the Command Deck (no archive)' },
+  },
+  positionals: [{ name: 'lane', required: true }],
+  details:
+    'Refused, with nothing changed, while the harness is alive 30 s after the stop request, for a directory outside the lanes root, while a process works inside it, or for a dirty tree without --park. The branch is always kept.',
+  async run(a, io) {
+    const r = await withClient(io, (c) => c.request(lanesReap, { lane: a.positionals[0], park: bool(a, 'park'), keep: bool(a, 'keep') }));
+    io.out(formatReapReport(r) + '\n');
+    return 0;
+  },
+};
+
 const laneRuns: CommandSpec = {
   path: ['lane', 'runs'],
   summary: 'the Awareness rail: one card per gauntlet run with its counts and latest event',
@@ -240,4 +259,4 @@ const laneRuns: CommandSpec = {
   },
 };
 
-export const laneCommands: CommandSpec[] = [laneStart, laneList, laneShow, laneWait, laneReport, laneStop, laneRuns];
+export const laneCommands: CommandSpec[] = [laneStart, laneList, laneShow, laneWait, laneReport, laneStop, laneReap, laneRuns];

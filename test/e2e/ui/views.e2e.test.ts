@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { SVC_JS, run } from '../../helpers/scratch';
 import { installedExtensionDir } from './codeServer';
 import { session, timing } from './session';
-import { clearNotifications, openContainer, paneBody, paneTitles, runCommand, screenshot, statusItem, waitForMessage, webviewFrame } from './workbench';
+import { clearNotifications, openContainer, paneBody, paneTitles, runCommand, screenshot, statusItem, waitForMessage, webviewFrame, webviewFrameWith } from './workbench';
 
 const svc = (args: string[]) => run(process.execPath, [SVC_JS, ...args], { env: session().cs.env, cwd: session().cs.scratch.home, timeoutMs: 60_000 });
 
@@ -18,7 +18,7 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
     const dir = installedExtensionDir(session().cs);
     const shim = fs.statSync(path.join(dir, 'bin', 'svc'));
     assert.ok(shim.mode & 0o100, `bin/svc mode ${(shim.mode & 0o777).toString(8)} is not executable`);
-    for (const f of ['dist/extension.js', 'dist/daemon.js', 'dist/svc.js', 'dist/webview/awarenessMain.js', 'dist/codicons/codicon.css', 'dist/codicons/codicon.ttf', 'node_modules/better-sqlite3/build/Release/better_sqlite3.node']) {
+    for (const f of ['dist/extension.js', 'dist/daemon.js', 'dist/svc.js', 'dist/webview/awarenessMain.js', 'dist/webview/conversationMain.js', 'dist/webview/agentsMain.js', 'shared/skills/svc-gauntlet-loop/SKILL.md', 'dist/codicons/codicon.css', 'dist/codicons/codicon.ttf', 'node_modules/better-sqlite3/build/Release/better_sqlite3.node']) {
       assert.ok(fs.existsSync(path.join(dir, f)), `${f} missing from the installed extension`);
     }
     assert.ok(!fs.existsSync(path.join(dir, 'extension', 'extension.ts')), 'sources must not ship (the .vscodeignore allow-list)');
@@ -84,12 +84,12 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
     await statusItem(page).filter({ hasText: /^\s*svc\s*$/ }).waitFor();
     timing('needs-you cleared after the answer', t2);
 
-    // A click opens the conversation's output (until the conversation panel lands).
+    // A click opens the conversation's panel with its transcript.
     await row.click();
-    const editor = page.locator('.editor-group-container .monaco-editor .view-lines');
-    await editor.getByText('hello from the e2e', { exact: true }).waitFor({ timeout: 15_000 });
-    assert.match((await page.locator('.tabs-container .tab.active .label-name').textContent()) ?? '', new RegExp(`^#${id} e2e-root\\.log$`));
-    await screenshot(page, '03b-conversation-output');
+    const panel = await webviewFrameWith(page, '.transcript .message', 'hello from the e2e', 15_000);
+    assert.equal(await page.locator('.tabs-container .tab.active .label-name').textContent(), `#${id} e2e root`);
+    await panel.locator('.transcript .ask-line', { hasText: 'answered: ' }).waitFor();
+    await screenshot(page, '03b-conversation-panel');
     await runCommand(page, 'View: Close All Editors');
 
     await ok(['conv', 'stop', String(id)]);

@@ -98,3 +98,53 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path: file });
   return file;
 }
+
+export interface TreeRow {
+  level: number;
+  label: string;
+  description: string;
+}
+
+/** The rendered rows of a tree view pane, in order: level, label and description. */
+export async function treeRows(page: Page, pane: string): Promise<TreeRow[]> {
+  return paneBody(page, pane)
+    .locator('.monaco-list-row[role="treeitem"]')
+    .evaluateAll((els) =>
+      els.map((e) => ({
+        level: Number(e.getAttribute('aria-level')),
+        label: e.querySelector('.label-name')?.textContent ?? '',
+        description: e.querySelector('.label-description')?.textContent ?? '',
+      })),
+    );
+}
+
+/** Waits until the pane's rows equal `want` (compared as text, so the failure shows both). */
+export async function waitForTree(page: Page, pane: string, want: TreeRow[], timeoutMs = 20_000): Promise<void> {
+  const text = (rows: TreeRow[]) => rows.map((r) => `${r.level} ${r.label} | ${r.description}`).join('\n');
+  const deadline = Date.now() + timeoutMs;
+  let got: TreeRow[] = [];
+  while (Date.now() < deadline) {
+    got = await treeRows(page, pane);
+    if (text(got) === text(want)) return;
+    await page.waitForTimeout(150);
+  }
+  throw new Error(`the ${pane} rows did not become\n${text(want)}\nthey are\n${text(got)}`);
+}
+
+/** A tree row of a pane by its description's start (`#12 · `: the conversation id). */
+export function rowByDescription(page: Page, pane: string, start: string) {
+  return paneBody(page, pane).locator('.monaco-list-row[role="treeitem"]', { has: page.locator('.label-description', { hasText: new RegExp(`^${start.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }) });
+}
+
+/** The webview frame whose `selector` element has `text` (e.g. one conversation's panel). */
+export async function webviewFrameWith(page: Page, selector: string, text: string | RegExp, timeoutMs = 20_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const f of page.frames()) {
+      if (f === page.mainFrame()) continue;
+      if (await f.locator(selector, { hasText: text }).count().catch(() => 0)) return f;
+    }
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`no webview has ${selector} with ${text} within ${timeoutMs} ms`);
+}

@@ -1,0 +1,115 @@
+// The review convoy with the `script` harness and the local code host:
+// 1. `svc review request` (full mode) → all five agents alive; target under 3 s. Floor:
+//    `svc conv new` of one script agent until it is alive, in the same run.
+// 2. The parent's `svc review post` → the review visible on the local host (`pr/show`).
+//    Floor: the low-level `svc pr review --comment` to visible.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { prShow } from '../shared/protocol/pr';
+import { reviewShow } from '../shared/protocol/review';
+import { rpcRequest } from '../test/helpers/rpc';
+import { git, sleep } from '../test/helpers/scratch';
+import { reviewWorld } from '../test/integration/reviewWorld';
+import type { World } from '../test/integration/reviewWorld';
+
+const RUNS = Number(process.env.SVC_BENCH_RUNS ?? 5);
+const HANG = { security: 'HANG', correctness: 'HANG', performance: 'HANG', requirements: 'HANG', parent: 'HANG' };
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+const ms = () => Number(process.hrtime.bigint()) / 1e6;
+
+function svc(w: World, args: string[]): string {
+  const r = spawnSync(process.execPath, [path.join(__dirname, '..', 'dist', 'svc.js'), ...args], { env: w.s.env, cwd: w.s.home, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`svc ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+async function until<T>(fn: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out: ${what}`);
+    await sleep(10);
+  }
+}
+
+/** An issue with a PR (committed and `svc done` by hand), its reviewers scripted by `ctl`. */
+async function issueWithPr(w: World, title: string, ctl: Record<string, string>): Promise<string> {
+  const i = await w.issue(title, ctl);
+  fs.writeFileSync(path.join(i.workspace, 'feature.txt'), `${title}\n`);
+  git(i.workspace, w.s.env, 'add', '.');
+  git(i.workspace, w.s.env, 'commit', '-qm', title);
+  svc(w, ['done', i.id]);
+  return i.id;
+}
+
+async function main(): Promise<void> {
+  const w = await reviewWorld('bench-review', { mode: 'full' });
+  try {
+    // 1. request → five alive
+    const a = await issueWithPr(w, 'Convoy start', HANG);
+    const alive = async (runId: string) => {
+      const st = await rpcRequest(w.s.svcHome, reviewShow, { issue: a });
+      const mine = st.reviewers.filter((r) => r.runId === runId && r.alive);
+      return mine.length === 5 ? true : undefined;
+    };
+    await until(() => alive('r1'), 'r1 alive');
+    const convoy: number[] = [];
+    for (let n = 0; n < RUNS; n++) {
+      const t0 = ms();
+      const runId = /^Review (r\d+)/.exec(svc(w, ['review', 'request', a]))![1];
+      await until(() => alive(runId), `${runId} alive`);
+      convoy.push(ms() - t0);
+    }
+    svc(w, ['review', 'abort', a]);
+    const one: number[] = [];
+    for (let n = 0; n < RUNS; n++) {
+      const t0 = ms();
+      svc(w, ['conv', 'new', '--project', 'web', '--harness', 'script', '--model', 'm', '--prompt', 'floor', '--title', `floor ${n}`]);
+      one.push(ms() - t0);
+    }
+    const c = median(convoy);
+    const f = median(one);
+    console.log(`review request → 5 agents alive (full mode, script): ${c.toFixed(0)} ms (target < 3000 ms: ${c < 3000 ? 'met' : 'MISSED'}); floor, one agent alive via svc conv new: ${f.toFixed(0)} ms; ratio ${(c / f).toFixed(2)}`);
+
+    // 2. post → visible
+    const b = await issueWithPr(w, 'Convoy post', { parent: 'HANG' });
+    const pr = (await rpcRequest(w.s.svcHome, reviewShow, { issue: b })).pr!.number;
+    const posts: number[] = [];
+    const floors: number[] = [];
+    const reviews = async () => (await rpcRequest(w.s.svcHome, prShow, { project: 'web', pr: String(pr) })).reviews.length;
+    for (let n = 0; n < RUNS; n++) {
+      const runId = n === 0 ? 'r1' : /^Review (r\d+)/.exec(svc(w, ['review', 'request', b]))![1];
+      const ws = (await rpcRequest(w.s.svcHome, reviewShow, { issue: b })).issue.workspace;
+      const waitOut = path.join(w.s.home, 'ctl', b, `wait-${runId}.out`);
+      await until(async () => (fs.existsSync(waitOut) && fs.readFileSync(waitOut, 'utf8').includes('exit 0') ? true : undefined), `${runId} lanes done`);
+      fs.writeFileSync(path.join(ws, '.svc', 'review', runId, 'synthesis.md'), '# Verdict: APPROVED\n\n## Summary\nok\n\n## Blockers\nNone.\n\n## Evidence\nread\n\n## Convoy Notes\n- fine\n');
+      const before = await reviews();
+      let t0 = ms();
+      svc(w, ['review', 'post', b, '--run', runId]);
+      await until(async () => ((await reviews()) > before ? true : undefined), 'review visible');
+      posts.push(ms() - t0);
+      t0 = ms();
+      svc(w, ['pr', 'review', String(pr), '--project', 'web', '--comment', '--body', 'floor']);
+      await until(async () => ((await reviews()) > before + 1 ? true : undefined), 'comment visible');
+      floors.push(ms() - t0);
+    }
+    const p = median(posts);
+    const pf = median(floors);
+    console.log(`review post → review visible on the local host: ${p.toFixed(0)} ms; floor, svc pr review --comment → visible: ${pf.toFixed(0)} ms; ratio ${(p / pf).toFixed(2)}`);
+    svc(w, ['review', 'abort', b]);
+  } finally {
+    await w.s.dispose();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,88 @@
+// The Agents page (a webview panel, one per window): every agent with alive, activity,
+// model, harness, cost and issue, nested like the Command Deck; the page filters and
+// sorts. Read from conversations/list {all} and lanes/list, re-read on `svc/changed`
+// (never polled); a click opens the conversation.
+import * as vscode from 'vscode';
+import { conversationsList } from '../../shared/protocol/conversations';
+import { lanesList } from '../../shared/protocol/lanes';
+import type { AgentRowView, AgentsFromView, AgentsToView } from '../../webview/agentsMessages';
+import type { DaemonConnection } from '../connection/daemonConnection';
+import { LiveQuery } from '../connection/liveQuery';
+import { WebviewHost } from '../webviews/webviewHost';
+import { agentRows } from './agentsModel';
+
+export const AGENTS_VIEW_TYPE = 'svc.agents';
+const TOPICS = ['conversations', 'lanes'] as const;
+
+export class AgentsPanel extends WebviewHost<AgentsToView, AgentsFromView> {
+  private static current?: AgentsPanel;
+  private readonly panel: vscode.WebviewPanel;
+  private agents: AgentRowView[] | undefined;
+  private problem: string | null = null;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  static show(extensionUri: vscode.Uri, connection: DaemonConnection): AgentsPanel {
+    if (AgentsPanel.current) {
+      AgentsPanel.current.panel.reveal(undefined, false);
+      return AgentsPanel.current;
+    }
+    AgentsPanel.current = new AgentsPanel(extensionUri, connection);
+    return AgentsPanel.current;
+  }
+
+  static get open(): AgentsPanel | undefined {
+    return AgentsPanel.current;
+  }
+
+  private constructor(
+    extensionUri: vscode.Uri,
+    private readonly connection: DaemonConnection,
+  ) {
+    super(extensionUri, { bundle: 'agentsMain', title: 'svc Agents' });
+    this.panel = vscode.window.createWebviewPanel(AGENTS_VIEW_TYPE, 'svc Agents', vscode.ViewColumn.Active, { retainContextWhenHidden: true, enableFindWidget: true });
+    this.attach(this.panel.webview);
+    this.subscriptions.push(
+      this.panel.onDidDispose(() => this.dispose()),
+      new LiveQuery(connection, 'the Agents page', TOPICS, () => this.read(), (v) => {
+        if (v.kind === 'value') {
+          this.agents = v.value;
+          this.problem = null;
+        } else {
+          this.agents = undefined;
+          this.problem = v.kind === 'down' ? `The svc daemon is not connected: ${connection.whyDown()}.` : v.why;
+        }
+        this.send();
+      }),
+    );
+  }
+
+  /** For in-host tests: the rows last read. */
+  get rows(): readonly AgentRowView[] | undefined {
+    return this.agents;
+  }
+
+  private async read(): Promise<AgentRowView[]> {
+    const [{ conversations }, { lanes }] = await Promise.all([this.connection.request(conversationsList, { all: true }), this.connection.request(lanesList, {})]);
+    return agentRows(conversations, lanes);
+  }
+
+  protected onReady(): void {
+    this.send();
+  }
+
+  protected async onMessage(msg: AgentsFromView): Promise<void> {
+    if (msg.type === 'openConversation') await vscode.commands.executeCommand('svc.openConversation', msg.convId);
+  }
+
+  private send(): void {
+    this.post({ type: 'state', agents: this.agents, problem: this.problem });
+  }
+
+  override dispose(): void {
+    if (AgentsPanel.current === this) AgentsPanel.current = undefined;
+    for (const s of this.subscriptions) s.dispose();
+    this.subscriptions.length = 0;
+    super.dispose();
+    this.panel.dispose();
+  }
+}

@@ -1,0 +1,122 @@
+// Conversation commands: open (the Conversation panel), new, tell, answer, stop, archive,
+// handoff and fork. Each asks the daemon the way the shim does (`svc conv new`, `svc
+// tell`, `svc conv answer`, `svc conv stop`, `svc handoff`, `svc fork`); refusals come
+// back through the error funnel with the daemon's message.
+import * as vscode from 'vscode';
+import { isLive } from '../../shared/activity';
+import { configRoles } from '../../shared/protocol/config';
+import {
+  conversationsAnswer,
+  conversationsArchive,
+  conversationsFork,
+  conversationsHandoff,
+  conversationsNew,
+  conversationsShow,
+  conversationsStop,
+  conversationsTell,
+} from '../../shared/protocol/conversations';
+import type { Created } from '../../shared/protocol/conversations';
+import { projectsList } from '../../shared/protocol/projects';
+import { canSucceed } from '../commandDeck/deckModel';
+import { DaemonRefusal } from '../connection/daemonErrors';
+import { NothingToDo, UserCancelled } from '../errors/errorFunnel';
+import type { CommandDeps } from './commands';
+import { ask, conversationTarget } from './targets';
+
+const selection = (d: CommandDeps) => d.deckView.selection;
+
+export async function openConversation(d: CommandDeps, arg: unknown): Promise<void> {
+  await d.connection.usable();
+  const t = await conversationTarget(arg, d.deck, selection(d), { what: 'open', none: 'there are no conversations yet' });
+  d.panels.show(t.id);
+}
+
+export async function newConversation(d: CommandDeps): Promise<void> {
+  await d.connection.usable();
+  const { projects } = await d.connection.request(projectsList, {});
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const where = [
+    ...projects.map((p) => ({ label: p.key, description: p.path, project: p.key as string | undefined, cwd: undefined as string | undefined })),
+    ...(folder?.scheme === 'file' || folder?.scheme === 'vscode-remote' ? [{ label: 'No project', description: `in ${folder.fsPath}`, project: undefined, cwd: folder.fsPath }] : []),
+  ];
+  if (!where.length) throw new NothingToDo('add a project first (svc project add <key> <path>) or open a folder: a conversation needs a working directory');
+  const place = where.length === 1 ? where[0] : await vscode.window.showQuickPick(where, { title: 'svc: New Conversation (1/4)', placeHolder: 'Where does the agent work?' });
+  if (!place) throw new UserCancelled();
+  let harnesses: string[] = [];
+  try {
+    harnesses = (await d.connection.request(configRoles, {})).harnesses;
+  } catch (e) {
+    if (!DaemonRefusal.is(e)) throw e;
+  }
+  const harness = harnesses.length
+    ? (await vscode.window.showQuickPick(harnesses, { title: 'svc: New Conversation (2/4)', placeHolder: 'Harness (the agent program)' })) ?? ''
+    : await ask({ title: 'svc: New Conversation (2/4)', prompt: 'Harness (a profile of config.yaml, e.g. claude)' });
+  if (!harness) throw new UserCancelled();
+  const model = await ask({ title: 'svc: New Conversation (3/4)', prompt: `Model for ${harness}`, validateInput: (v) => (v.trim() ? undefined : 'a model is required') });
+  const prompt = await ask({ title: 'svc: New Conversation (4/4)', prompt: 'First message to the agent', validateInput: (v) => (v.trim() ? undefined : 'the message is empty') });
+  const created = await d.connection.request(conversationsNew, { harness, model: model.trim(), prompt, noWait: true, ...(place.project ? { project: place.project } : { cwd: place.cwd }) });
+  d.panels.show(created.conversation.id);
+}
+
+export async function tellConversation(d: CommandDeps, arg: unknown): Promise<void> {
+  await d.connection.usable();
+  const t = await conversationTarget(arg, d.deck, selection(d), { what: 'tell', filter: (r) => isLive(r.activity), none: 'no conversation is running to tell' });
+  const text = await ask({ title: `svc: Tell #${t.id}`, prompt: `Message to #${t.id}${t.row ? ` ${t.row.name}` : ''} (queued while it works)`, validateInput: (v) => (v.trim() ? undefined : 'the message is empty') });
+  const send = (force: boolean) => d.connection.request(conversationsTell, { conv: String(t.id), text, ...(force ? { force } : {}) });
+  let r;
+  try {
+    r = await send(false);
+  } catch (e) {
+    // A critic or verifier that filed its done report refuses messages unless forced (spec: Authentication 3).
+    if (!DaemonRefusal.is(e, 'judgeReported')) throw e;
+    const choice = await vscode.window.showWarningMessage(e.message, { modal: true }, 'Send Anyway');
+    if (choice !== 'Send Anyway') throw new UserCancelled();
+    r = await send(true);
+  }
+  void vscode.window.showInformationMessage(r.delivered === 'now' ? `svc: told #${t.id}.` : `svc: queued for #${t.id}: delivered when its turn ends (${r.ahead} ahead).`);
+}
+
+export async function answerConversation(d: CommandDeps, arg: unknown): Promise<void> {
+  await d.connection.usable();
+  const t = await conversationTarget(arg, d.deck, selection(d), { what: 'answer', filter: (r) => r.activity === 'needs-you', none: 'no conversation needs you' });
+  const info = await d.connection.request(conversationsShow, { conv: String(t.id) });
+  if (!info.ask) throw new NothingToDo(`#${t.id} has no open request to answer`);
+  const title = `svc: Answer #${t.id}: ${info.ask.title}`;
+  type Item = { label: string; description?: string; answer: { option?: string; allow?: boolean; deny?: boolean; text?: string } | 'text' };
+  const items: Item[] = info.ask.options.map((o) => ({ label: o.name, description: o.kind, answer: { option: o.id } }));
+  if (info.ask.kind === 'question') items.unshift({ label: 'Type an answer…', answer: 'text' });
+  else if (!items.length) items.push({ label: 'Allow', answer: { allow: true } }, { label: 'Deny', answer: { deny: true } });
+  const picked = items.length === 1 && items[0].answer === 'text' ? items[0] : await vscode.window.showQuickPick(items, { title, placeHolder: info.ask.title });
+  if (!picked) throw new UserCancelled();
+  const answer = picked.answer === 'text' ? { text: await ask({ title, prompt: info.ask.fields[0] ?? info.ask.title }) } : picked.answer;
+  const r = await d.connection.request(conversationsAnswer, { conv: String(t.id), ...answer });
+  void vscode.window.showInformationMessage(`svc: answered #${t.id}: ${r.answered.title}`);
+}
+
+export async function stopConversation(d: CommandDeps, arg: unknown): Promise<void> {
+  await d.connection.usable();
+  const t = await conversationTarget(arg, d.deck, selection(d), { what: 'stop', filter: (r) => isLive(r.activity), none: 'no conversation is running' });
+  const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `svc: stopping #${t.id}…` }, () => d.connection.request(conversationsStop, { conv: String(t.id) }));
+  if (r.stopped) void vscode.window.showInformationMessage(`svc: stopped #${t.id} (${r.conversation.name}).`);
+  else void vscode.window.showWarningMessage(`svc: #${t.id} (${r.conversation.name}) did not stop in time; it is ${r.conversation.activity}.`);
+}
+
+export async function archiveConversation(d: CommandDeps, arg: unknown): Promise<void> {
+  await d.connection.usable();
+  const t = await conversationTarget(arg, d.deck, selection(d), { what: 'archive', filter: (r) => !isLive(r.activity), none: 'no stopped conversation to archive' });
+  const r = await d.connection.request(conversationsArchive, { conv: String(t.id) });
+  void vscode.window.showInformationMessage(`svc: archived #${r.id} (${r.name}); it left the Command Deck (the Agents page lists it with "Show archived").`);
+}
+
+/** `svc handoff` / `svc fork`: a successor nested under its source. */
+export async function successor(d: CommandDeps, arg: unknown, how: 'handoff' | 'fork'): Promise<void> {
+  await d.connection.usable();
+  const t = await conversationTarget(arg, d.deck, selection(d), { what: how === 'handoff' ? 'hand off' : 'fork', filter: canSucceed, none: 'no conversation to continue' });
+  const note = await ask({
+    title: `svc: ${how === 'handoff' ? 'Hand Off' : 'Fork'} #${t.id}`,
+    prompt: how === 'handoff' ? 'Handoff note for the successor (empty: the default note)' : 'First message to the fork (empty: none)',
+  });
+  const def = how === 'handoff' ? conversationsHandoff : conversationsFork;
+  const created: Created = await d.connection.request(def, { conv: String(t.id), noWait: true, ...(note.trim() ? { prompt: note } : {}) });
+  d.panels.show(created.conversation.id);
+}

@@ -1,0 +1,135 @@
+// Folds stored transcript rows (transcript/read) into what the Conversation panel shows:
+// streamed message chunks joined into one message, a tool call merged with its updates
+// (status, title, output), the newest plan of a turn, asks with how they were answered,
+// and lifecycle notes. Pure (no vscode) so unit tests and the bench run it in Node.
+import type { TranscriptRowInfo } from '../../shared/protocol/transcript';
+import type { TranscriptItem } from '../../webview/conversationMessages';
+
+interface Block {
+  type?: string;
+  text?: string;
+  path?: string;
+  content?: Block;
+}
+
+type Payload = Record<string, unknown>;
+
+function blockText(b: Block | undefined): string {
+  if (!b || typeof b !== 'object') return '';
+  if (b.type === 'text' && typeof b.text === 'string') return b.text;
+  if (b.type === 'content') return blockText(b.content);
+  if (b.type === 'diff') return `(diff of ${typeof b.path === 'string' ? b.path : 'a file'})`;
+  if (b.type === 'terminal') return '(terminal output)';
+  return '';
+}
+
+function toolOutput(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  return (content as Block[]).map(blockText).filter(Boolean).join('\n');
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** Session updates that carry nothing the panel shows. */
+const QUIET = new Set(['usage_update', 'available_commands_update', 'current_mode_update', 'config_option_update', 'session_info_update']);
+
+export function foldTranscript(rows: readonly TranscriptRowInfo[]): TranscriptItem[] {
+  const items: TranscriptItem[] = [];
+  const tools = new Map<string, Extract<TranscriptItem, { kind: 'tool' }>>();
+  const asks = new Map<string, Extract<TranscriptItem, { kind: 'ask' }>>();
+  let stream: Extract<TranscriptItem, { kind: 'message' | 'thought' | 'prompt' }> | undefined;
+  let plan: Extract<TranscriptItem, { kind: 'plan' }> | undefined;
+
+  const chunk = (kind: 'message' | 'thought' | 'prompt', r: TranscriptRowInfo, text: string) => {
+    if (stream && stream.kind === kind) {
+      stream.text += text;
+      return;
+    }
+    stream = { id: `${kind[0]}${r.seq}`, kind, at: r.at, text } as typeof stream & object;
+    items.push(stream);
+  };
+
+  for (const r of rows) {
+    const p = (typeof r.payload === 'object' && r.payload !== null ? r.payload : {}) as Payload;
+    if (QUIET.has(r.kind)) continue;
+    if (r.kind !== 'agent_message_chunk' && r.kind !== 'agent_thought_chunk' && r.kind !== 'user_message_chunk') stream = undefined;
+    switch (r.kind) {
+      case 'prompt':
+        items.push({ id: `u${r.seq}`, kind: 'prompt', at: r.at, text: String(p.text ?? '') });
+        plan = undefined;
+        break;
+      case 'user_message_chunk':
+        chunk('prompt', r, blockText(p.content as Block));
+        break;
+      case 'agent_message_chunk':
+        chunk('message', r, blockText(p.content as Block));
+        break;
+      case 'agent_thought_chunk':
+        chunk('thought', r, blockText(p.content as Block));
+        break;
+      case 'tool_call': {
+        const id = str(p.toolCallId) ?? `seq${r.seq}`;
+        const item: Extract<TranscriptItem, { kind: 'tool' }> = {
+          id: `t${r.seq}`,
+          kind: 'tool',
+          at: r.at,
+          title: str(p.title) ?? id,
+          toolKind: str(p.kind),
+          status: str(p.status),
+          output: toolOutput(p.content),
+        };
+        tools.set(id, item);
+        items.push(item);
+        break;
+      }
+      case 'tool_call_update': {
+        const item = tools.get(str(p.toolCallId) ?? '');
+        if (!item) break;
+        if (str(p.title)) item.title = str(p.title)!;
+        if (str(p.status)) item.status = str(p.status);
+        // ACP: content in an update replaces the call's content.
+        if (Array.isArray(p.content)) item.output = toolOutput(p.content);
+        break;
+      }
+      case 'plan': {
+        const entries = (Array.isArray(p.entries) ? (p.entries as Payload[]) : []).map((e) => ({ content: String(e.content ?? ''), status: String(e.status ?? 'pending'), priority: str(e.priority) }));
+        if (plan) plan.entries = entries;
+        else {
+          plan = { id: `p${r.seq}`, kind: 'plan', at: r.at, entries };
+          items.push(plan);
+        }
+        break;
+      }
+      case 'permission':
+      case 'elicitation': {
+        const item: Extract<TranscriptItem, { kind: 'ask' }> = { id: `a${r.seq}`, kind: 'ask', at: r.at, askKind: str(p.kind) ?? r.kind, title: String(p.title ?? ''), outcome: null };
+        asks.set(String(p.id ?? r.seq), item);
+        items.push(item);
+        break;
+      }
+      case 'answer': {
+        const item = asks.get(String(p.id ?? ''));
+        if (item) item.outcome = `answered: ${String(p.summary ?? 'answered')}`;
+        break;
+      }
+      case 'withdrawn': {
+        for (const a of asks.values()) if (a.outcome === null) a.outcome = `withdrawn: ${String(p.why ?? '')}`;
+        break;
+      }
+      case 'turn_end':
+        plan = undefined;
+        if (p.error) items.push({ id: `n${r.seq}`, kind: 'note', at: r.at, text: `turn failed: ${String(p.error)}`, tone: 'error' });
+        else if (p.stopReason && p.stopReason !== 'end_turn') items.push({ id: `n${r.seq}`, kind: 'note', at: r.at, text: `turn ended: ${String(p.stopReason)}`, tone: 'info' });
+        break;
+      case 'lifecycle':
+      case 'notice': {
+        const event = str(p.event);
+        items.push({ id: `n${r.seq}`, kind: 'note', at: r.at, text: String(p.text ?? event ?? ''), tone: event === 'spawnError' ? 'error' : 'info' });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return items;
+}

@@ -1,0 +1,40 @@
+// `svc show <id>` as text.
+import type { IssueState, JournalEntry } from '../../../shared/protocol/review';
+
+const short = (sha: string | null | undefined) => (sha ? sha.slice(0, 7) : 'none');
+
+export function journalLine(e: JournalEntry): string {
+  const x = e as JournalEntry & Record<string, unknown>;
+  const extra: string[] = [];
+  for (const k of ['mode', 'source', 'trigger', 'verdict', 'via', 'by', 'replaces']) if (x[k] !== undefined) extra.push(`${k}=${String(x[k])}`);
+  if (x.restart) extra.push(`restart=${(x.roles as string[] | undefined)?.join(',') ?? 'yes'}`);
+  if (Array.isArray(x.stopped)) extra.push(`stopped=${(x.stopped as string[]).length}`);
+  return `${e.at}  ${e.kind.padEnd(19)} ${e.runId ?? '-'} ${short(e.sha)}${extra.length ? `  ${extra.join(' ')}` : ''}`;
+}
+
+export function showIssueText(s: IssueState): string {
+  const { issue: i, pr, run } = s;
+  const out = [`${i.id}: ${i.title}`, `  branch      ${i.branch}`, `  workspace   ${i.workspace}`];
+  out.push(`  work agent  ${i.agent ? `${i.agent.name} (#${i.agent.id}) ${i.agent.activity}` : 'none'}`);
+  if (!pr) out.push('  PR          none (svc done opens it)');
+  else {
+    out.push(`  PR          #${pr.number} ${pr.state}, head ${short(pr.head)}, review ${pr.reviewState}`);
+    out.push(`  merge       ${pr.ready ? 'ready' : 'not ready'}`);
+    for (const r of pr.reasons) out.push(`                - ${r}`);
+    for (const c of pr.checks) out.push(`  check       ${c.name}: ${c.state}`);
+  }
+  if (run) out.push(`  review      ${run.runId} ${run.mode} at ${short(run.sha)}: ${run.phase}${run.verdict ? ` ${run.verdict}` : ''}`);
+  if (s.reviewers.length) {
+    out.push('reviewers:');
+    const w = Math.max(...s.reviewers.map((r) => r.name.length));
+    for (const r of s.reviewers) {
+      const report = r.report.exists ? `${r.report.verdict ?? 'invalid report'}` : 'no report';
+      out.push(`  ${r.name.padEnd(w)}  ${r.role.padEnd(12)} ${(r.alive ? 'alive' : 'not alive').padEnd(9)} ${r.activity.padEnd(15)} ${report}`);
+    }
+  }
+  if (s.journal.length) {
+    out.push('journal:');
+    for (const e of s.journal) out.push(`  ${journalLine(e)}`);
+  }
+  return out.join('\n') + '\n';
+}

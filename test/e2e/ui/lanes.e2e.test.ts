@@ -1,0 +1,262 @@
+// Issue 7's Done-when in a real VS Code (code-server 4.100.3 in chromium), against lanes,
+// a successor and a review started with `svc` and the `script` harness: the Command Deck's
+// nesting and verdict badge, needs-you live and answered from the Conversation panel, the
+// Awareness card, the Agents page, the Reviews tree, and XSS payloads rendered inert.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Frame } from 'playwright-core';
+import type { ConversationInfo } from '../../../shared/protocol/conversations';
+import type { LaneRecord, RunCard } from '../../../shared/protocol/lanes';
+import { buildAndReport, judgeAndReport } from '../../helpers/lanes';
+import { git, makeRepo, run, SVC_JS } from '../../helpers/scratch';
+import { writeBrief } from '../../helpers/scriptBrief';
+import { session, timing } from './session';
+import { rowByDescription, runCommand, screenshot, statusItem, waitForTree, webviewFrame, webviewFrameWith } from './workbench';
+
+const svc = (args: string[]) => run(process.execPath, [SVC_JS, ...args], { env: session().cs.env, cwd: session().cs.scratch.home, timeoutMs: 90_000 });
+async function ok(args: string[], code = 0): Promise<string> {
+  const r = await svc(args);
+  assert.equal(r.code, code, `svc ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** Raw HTML, an event handler, a script and a javascript: link, in Markdown an agent wrote. */
+const XSS = [
+  'XSS-MARK <img src=x onerror="window.__xss=\'img\'"> and <script>window.__xss=\'script\'</script>',
+  '',
+  '<svg onload="window.__xss=\'svg\'"></svg> [click me](javascript:window.__xss=\'link\') <iframe src="javascript:window.__xss=\'iframe\'"></iframe>',
+].join('\n');
+
+const closeEditors = () => runCommand(session().page, 'View: Close All Editors');
+
+describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100.3)', function () {
+  this.timeout(120_000);
+  let rootId = 0;
+  let briefs = '';
+  const id: Record<string, number> = {};
+
+  const startLane = async (args: string[]) => {
+    const out = await ok(['lane', 'start', '--parent', String(rootId), '--harness', 'script', '--model', 'm', ...args]);
+    return Number(/: conv (\d+) /.exec(out)![1]);
+  };
+  const lanes = async (): Promise<LaneRecord[]> => JSON.parse(await ok(['lane', 'list', '--json'])) as LaneRecord[];
+
+  before(async () => {
+    const { cs } = session();
+    const { dir } = makeRepo(cs.scratch, 'lp');
+    await ok(['project', 'add', 'lp', dir]);
+    await ok(['config', 'set', 'roles.review.harness', 'script']);
+    await ok(['config', 'set', 'roles.review.model', 'm']);
+    briefs = path.join(cs.scratch.home, 'briefs');
+    const created = JSON.parse(await ok(['conv', 'new', '--project', 'lp', '--harness', 'script', '--model', 'm', '--title', 'gauntlet root', '--prompt', 'I orchestrate.', '--json'])) as { conversation: { id: number } };
+    rootId = created.conversation.id;
+  });
+
+  it('nests the builder under the root, the critic under the builder with its verdict badge, a successor under its source', async () => {
+    const { page } = session();
+    const t = Date.now();
+    id.api = await startLane(['--run', 'r1', '--key', 'api', '--role', 'builder', '--brief', writeBrief(briefs, 'api.md', [{ run: buildAndReport('api.txt', 'x'), check: true }])]);
+    await ok(['lane', 'wait', 'r1-api-builder-i1', '--timeout', '60']);
+    id.critic = await startLane(['--run', 'r1', '--for', 'api', '--role', 'critic', '--brief', writeBrief(briefs, 'critic.md', [{ run: judgeAndReport('NOT_YET', 2) }])]);
+    await ok(['lane', 'wait', 'r1-api-critic-i1', '--timeout', '60']);
+    id.successor = Number(/Conversation #(\d+) /.exec(await ok(['handoff', String(rootId), '--prompt', 'carry on', '--title', 'root successor', '--no-wait']))![1]);
+    const title = Object.fromEntries((await lanes()).map((l) => [l.id, l.title]));
+    timing('builder, critic and successor started with svc', t);
+
+    const t2 = Date.now();
+    await waitForTree(page, 'Command Deck', [
+      { level: 1, label: 'gauntlet root', description: `#${rootId} · idle` },
+      { level: 2, label: title[id.api], description: `#${id.api} · builder i1 · idle · verdict NOT_YET · 2 defects · r1/api ↑0` },
+      { level: 3, label: 'newest verdict NOT_YET · 2 defects', description: `open critic #${id.critic}` },
+      { level: 3, label: title[id.critic], description: `#${id.critic} · critic i1 · idle · [NOT_YET · 2 defects] · (detached)` },
+      { level: 2, label: 'root successor', description: `#${id.successor} · continues ← #${rootId} · idle` },
+    ]);
+    timing('Command Deck nesting shown', t2);
+    await screenshot(page, '10-command-deck-nesting');
+
+    // The builder's verdict link is a row a person clicks: it opens the critic's conversation.
+    await rowByDescription(page, 'Command Deck', `open critic #${id.critic}`).click();
+    const frame = await webviewFrameWith(page, 'header .facts', `#${id.critic} r1-api-critic-i1`);
+    assert.equal(await frame.locator('header .activity').textContent(), 'idle');
+    assert.equal(await frame.locator('header .lane').textContent(), 'critic i1 · run r1 · key api · verdict NOT_YET');
+    assert.match((await frame.locator('.report .who').textContent()) ?? '', /^newest report #1 · done · verdict NOT_YET · /);
+    assert.equal(await page.locator('.tabs-container .tab.active .label-name').textContent(), `#${id.critic} ${title[id.critic]}`);
+    await screenshot(page, '11-critic-from-verdict-link');
+    await closeEditors();
+  });
+
+  it("turns a lane's activity to needs-you live, and back after answering from the Conversation panel", async () => {
+    const { page } = session();
+    const t = Date.now();
+    id.ask = await startLane(['--run', 'r1', '--key', 'ask', '--role', 'builder', '--brief', writeBrief(briefs, 'ask.md', [{ ask: 'Proceed with the e2e lane?' }, { say: 'proceeding' }])]);
+    const row = rowByDescription(page, 'Command Deck', `#${id.ask} · `);
+    await row.locator('.label-description', { hasText: new RegExp(`^#${id.ask} · builder i1 · needs-you · r1/ask`) }).waitFor({ timeout: 20_000 });
+    await statusItem(page).filter({ hasText: /^\s*svc: 1 needs you\s*$/ }).waitFor();
+    timing('lane needs-you shown', t);
+
+    await row.click();
+    const frame = await webviewFrameWith(page, '.needs-you', 'Proceed with the e2e lane?');
+    assert.equal(await frame.locator('header .activity').textContent(), 'needs-you');
+    assert.deepEqual(await frame.locator('.ask-options vscode-button').allTextContents(), ['Allow', 'Deny']);
+    await screenshot(page, '12-conversation-needs-you');
+
+    const t2 = Date.now();
+    await frame.locator('.ask-options vscode-button', { hasText: 'Allow' }).click();
+    await row.locator('.label-description', { hasText: new RegExp(`^#${id.ask} · builder i1 · idle · r1/ask`) }).waitFor({ timeout: 15_000 });
+    await statusItem(page).filter({ hasText: /^\s*svc\s*$/ }).waitFor();
+    await frame.locator('header .activity', { hasText: /^idle$/ }).waitFor();
+    assert.equal(await frame.locator('.needs-you').count(), 0);
+    await frame.locator('.transcript .ask-line', { hasText: 'answered: Allow' }).waitFor();
+    await frame.locator('.transcript .message', { hasText: 'proceeding' }).waitFor();
+    timing('answered from the panel, deck back to idle', t2);
+
+    // The composer sends like `svc tell`: the prompt shows in the transcript.
+    await frame.locator('.composer vscode-textarea textarea').fill('hello from the composer');
+    await frame.locator('.composer vscode-button', { hasText: 'Send' }).click();
+    await frame.locator('.composer-status', { hasText: /^Sent\.$/ }).waitFor({ timeout: 15_000 });
+    await frame.locator('.transcript .prompt', { hasText: 'hello from the composer' }).waitFor();
+    assert.equal(await frame.locator('.composer vscode-textarea textarea').inputValue(), '');
+    await screenshot(page, '13-conversation-answered-and-told');
+    await closeEditors();
+  });
+
+  it('renders XSS payloads in a report body and in a transcript as inert text', async () => {
+    const { page } = session();
+    const report = path.join(briefs, 'xss-report.md');
+    fs.mkdirSync(briefs, { recursive: true });
+    fs.writeFileSync(report, XSS + '\n');
+    id.xss = await startLane(['--run', 'r1', '--key', 'xss', '--role', 'builder', '--title', 'xss <img src=x onerror="window.__xss=\'title\'">', '--brief', writeBrief(briefs, 'xss.md', [{ say: XSS }, { run: `svc lane report --status failed --file '${report}'` }])]);
+    await ok(['lane', 'wait', 'r1-xss-builder-i1', '--timeout', '60'], 4);
+
+    await rowByDescription(page, 'Command Deck', `#${id.xss} · `).click();
+    const frame = await webviewFrameWith(page, 'header .facts', `#${id.xss} r1-xss-builder-i1`);
+    await frame.locator('.report', { hasText: 'XSS-MARK' }).waitFor();
+    await frame.locator('.transcript .message', { hasText: 'XSS-MARK' }).waitFor();
+    await page.waitForTimeout(500); // an onerror or onload would have run by now
+    const dom = await inertCheck(frame);
+    assert.deepEqual(dom.found, { xss: 'undefined', embedded: 0, scripts: 1, handlers: 0, jsLinks: 0 });
+    for (const where of ['report', 'message']) {
+      const text = dom.text[where];
+      assert.ok(text.includes('XSS-MARK <img src=x onerror="window.__xss=\'img\'"> and <script>window.__xss=\'script\'</script>'), `${where}: ${text}`);
+      assert.ok(text.includes("[click me](javascript:window.__xss='link')"), `${where}: ${text}`);
+    }
+    assert.equal(await frame.locator('header h1').textContent(), 'xss <img src=x onerror="window.__xss=\'title\'">');
+    await screenshot(page, '14-xss-inert-in-conversation');
+    await closeEditors();
+  });
+
+  it("shows the run's Awareness card: counts line, latest event; expand lists lanes, critic under its builder; click opens the launcher", async () => {
+    const { page } = session();
+    const cli = async () => (JSON.parse(await ok(['lane', 'runs', '--json'])) as RunCard[]).find((c) => c.project === 'lp' && c.run === 'r1')!;
+    const frame = await webviewFrame(page, 'article.card[data-project="lp"][data-run="r1"]');
+    const card = frame.locator('article.card[data-project="lp"][data-run="r1"]');
+    const deadline = Date.now() + 15_000;
+    let want = await cli();
+    while ((await card.locator('.counts').textContent()) !== want.countsLine && Date.now() < deadline) {
+      await page.waitForTimeout(200);
+      want = await cli();
+    }
+    assert.equal(want.countsLine, '3 builder · 1 critic · 4 idle');
+    assert.equal(await card.locator('.counts').textContent(), want.countsLine);
+    assert.match((await card.locator('.latest').textContent()) ?? '', new RegExp(`^${want.latest.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · \\d\\d:\\d\\d`));
+    assert.equal(want.latest.text, 'r1 builder i1 reported failed');
+
+    await card.locator('button.expand').click();
+    await card.locator('ul.lanes').first().waitFor();
+    const tree = await card.locator(':scope > div > ul.lanes').evaluate((ul) => {
+      const walk = (list: Element): unknown[] =>
+        Array.from(list.children).map((li) => {
+          const row = li.querySelector(':scope > .lane') as HTMLElement;
+          const sub = li.querySelector(':scope > ul.lanes');
+          return sub ? { conv: Number(row.dataset.conv), children: walk(sub) } : Number(row.dataset.conv);
+        });
+      return walk(ul);
+    });
+    assert.deepEqual(tree, [{ conv: id.api, children: [id.critic] }, id.ask, id.xss]);
+    await screenshot(page, '15-awareness-card-expanded');
+
+    await card.locator('.run a').click();
+    await webviewFrameWith(page, 'header .facts', `#${rootId} gauntlet-root`);
+    await closeEditors();
+  });
+
+  it('lists every agent on the Agents page, with filter and sort', async () => {
+    const { page } = session();
+    await runCommand(page, 'svc: Open Agents Page');
+    const frame = await webviewFrame(page, 'table.agents');
+    const listed = async () => (await frame.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Number((tr as HTMLElement).dataset.conv)))).sort((a, b) => a - b);
+    const convs = async (all: boolean) => (JSON.parse(await ok(['conv', 'list', '--json', ...(all ? ['--all'] : [])])) as ConversationInfo[]).map((c) => c.id).sort((a, b) => a - b);
+    const live = await convs(false);
+    assert.deepEqual(await listed(), live);
+    const all = await convs(true);
+    assert.ok(all.length > live.length, 'the first suite archived a conversation');
+    await frame.locator('.count', { hasText: `${live.length} of ${all.length} agents` }).waitFor();
+    // Nesting as in the deck: the critic two levels under the root.
+    assert.equal(await frame.locator(`tr[data-conv="${id.critic}"] td.name`).evaluate((td) => (td as HTMLElement).style.getPropertyValue('--depth')), '2');
+    const criticTitle = (await lanes()).find((l) => l.id === id.critic)!.title;
+    assert.deepEqual(await frame.locator(`tr[data-conv="${id.critic}"] td`).allTextContents(), [`${criticTitle} #${id.critic} r1-api-critic-i1NOT_YET · 2 defects`, 'critic i1', 'alive', 'idle', 'm', 'script', '—', '—']);
+
+    await frame.locator('vscode-checkbox[data-toggle="archived"]').click();
+    await frame.locator('.count', { hasText: `${all.length} of ${all.length} agents` }).waitFor();
+    assert.deepEqual(await listed(), all);
+    assert.equal(await frame.locator('img, script:not([nonce])').count(), 0, 'the XSS title stays text');
+
+    await frame.locator('vscode-textfield input').fill('critic');
+    await frame.locator('.count', { hasText: `1 of ${all.length} agents` }).waitFor();
+    assert.deepEqual(await listed(), [id.critic]);
+    await frame.locator('vscode-textfield input').fill('');
+    await frame.locator('button.sort[data-sort="activity"]').click();
+    assert.equal(await frame.locator('th', { has: frame.locator('button[data-sort="activity"]') }).getAttribute('aria-sort'), 'ascending');
+    await screenshot(page, '16-agents-page');
+
+    await frame.locator(`tr[data-conv="${id.api}"]`).click();
+    await webviewFrameWith(page, 'header .facts', `#${id.api} r1-api-builder-i1`);
+    await closeEditors();
+  });
+
+  it("shows an issue's PR, review state, readiness and reviewers in the Reviews tree", async () => {
+    const { page, cs } = session();
+    const issue = JSON.parse(await ok(['issue', 'new', '--project', 'lp', '--title', 'e2e issue', '--json'])) as { id: string; workspace: string };
+    fs.writeFileSync(path.join(issue.workspace, 'feature.txt'), 'feature\n');
+    git(issue.workspace, cs.scratch.env, 'add', '.');
+    git(issue.workspace, cs.scratch.env, 'commit', '-q', '-m', 'the feature');
+    await ok(['done', issue.id]);
+    const t = Date.now();
+    const show = async () => JSON.parse(await ok(['show', issue.id, '--json'])) as { pr: { number: number; reviewState: string; ready: boolean } };
+    const deadline = Date.now() + 20_000;
+    let desc = '';
+    let state = '';
+    for (;;) {
+      const s = await show();
+      state = s.pr.reviewState;
+      const row = rowByDescription(page, 'Reviews', `PR #${s.pr.number} · `);
+      desc = (await row.count()) ? ((await row.locator('.label-description').textContent()) ?? '') : '';
+      if (desc === `PR #${s.pr.number} · ${state.replace(/_/g, ' ')} · not ready`) break;
+      if (Date.now() > deadline) assert.fail(`the Reviews row says '${desc}', the daemon says ${state}`);
+      await page.waitForTimeout(200);
+    }
+    assert.ok(['requested', 'in_review', 'failed', 'changes_requested'].includes(state), state);
+    timing('Reviews tree shows the review state', t);
+    const rows = await page.locator('.sidebar .pane', { has: page.locator('.pane-header[aria-label="Reviews Section"]') }).locator('.monaco-list-row[role="treeitem"] .label-name').allTextContents();
+    assert.deepEqual(rows.slice(0, 2), [`${issue.id} e2e issue`, 'merge: not ready']);
+    assert.ok(rows.includes('reviewer (quick)'), rows.join(', '));
+    await screenshot(page, '17-reviews-tree');
+  });
+});
+
+async function inertCheck(frame: Frame): Promise<{ found: Record<string, unknown>; text: Record<string, string> }> {
+  return frame.evaluate(() => ({
+    found: {
+      xss: typeof (window as unknown as { __xss?: unknown }).__xss,
+      embedded: document.querySelectorAll('img, svg, iframe, object, embed').length,
+      scripts: document.scripts.length,
+      handlers: document.querySelectorAll('[onerror], [onload], [onclick]').length,
+      jsLinks: document.querySelectorAll('a[href^="javascript" i]').length,
+    },
+    text: {
+      report: document.querySelector('.report .md')?.textContent ?? '',
+      message: document.querySelector('.transcript .message')?.textContent ?? '',
+    },
+  }));
+}

@@ -1,0 +1,89 @@
+// The pipeline on the GitHub adapter (a local fake of the REST API over the real bare
+// remote): svc done opens the PR there, the own-PR 422 sends the verdict to a marker
+// comment, and a signed `pull_request synchronize` webhook starts the next review; a
+// replayed delivery or a bad signature starts nothing.
+import * as assert from 'node:assert/strict';
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { startGithubFake } from '../helpers/githubFake';
+import type { GithubFake } from '../helpers/githubFake';
+import { git, sleep } from '../helpers/scratch';
+import { reviewWorld } from './reviewWorld';
+import type { World } from './reviewWorld';
+
+const SECRET = 'webhook-secret';
+
+describe('review pipeline on GitHub (fake)', function () {
+  this.timeout(180_000);
+  let w: World;
+  let fake: GithubFake;
+
+  before(async () => {
+    w = await reviewWorld('review-github', { mode: 'quick', env: { GITHUB_TOKEN: 'token-svc' } });
+    fake = await startGithubFake({ owner: 'acme', repo: 'web', gitDir: w.origin });
+    fake.addUser('token-svc', 'svc');
+    w.configure({ mode: 'quick', github: { apiUrl: fake.url, secret: SECRET } });
+  });
+  after(async () => {
+    await w.s.dispose();
+    await fake.close();
+  });
+
+  const hook = async (delivery: string, payload: object, signature?: string) => {
+    const d = JSON.parse(fs.readFileSync(path.join(w.s.svcHome, 'server.json'), 'utf8')) as { httpPort: number };
+    const body = JSON.stringify(payload);
+    const sig = signature ?? `sha256=${crypto.createHmac('sha256', SECRET).update(body).digest('hex')}`;
+    const res = await fetch(`http://127.0.0.1:${d.httpPort}/api/webhooks/github`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-github-event': 'pull_request', 'x-github-delivery': delivery, 'x-hub-signature-256': sig },
+      body,
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+
+  it('svc done opens the PR on GitHub; the own-PR refusal becomes the marker comment; synchronize starts the next review', async () => {
+    const i = await w.issue('GitHub feature');
+    await w.startWork(i.id);
+    const v1 = await w.waitKind(i.id, 'review.verdict');
+    assert.equal(v1.via, 'marker');
+    const pr = await w.pr(1);
+    assert.equal(pr.codeHost, 'github');
+    assert.ok(pr.comments[0].body.startsWith(`<!-- svc-verdict: APPROVED sha=${pr.pr.head} -->\n\n# Verdict: APPROVED\n`));
+    assert.ok(fake.requests.some((r) => r.method === 'POST' && r.path === '/repos/acme/web/pulls/1/reviews'), 'the formal review was tried first');
+
+    // the work moves on; GitHub tells the daemon by webhook
+    const before = pr.pr.head!;
+    fs.appendFileSync(path.join(i.workspace, 'feature.txt'), 'more\n');
+    git(i.workspace, w.s.env, 'commit', '-qam', 'more');
+    git(i.workspace, w.s.env, 'push', '-q', 'origin', 'HEAD');
+    const after = git(i.workspace, w.s.env, 'rev-parse', 'HEAD');
+    const payload = { action: 'synchronize', before, after, repository: { full_name: 'acme/web' }, pull_request: { number: 1, head: { sha: after, ref: 'issue/web-1' } } };
+
+    const bad = await hook('d-bad', payload, 'sha256=' + '0'.repeat(64));
+    assert.equal(bad.status, 401);
+    await sleep(500);
+    assert.deepEqual(w.kinds(i.id), ['review.requested', 'review.dispatched', 'review.verdict']);
+
+    const ok = await hook('d-1', payload);
+    assert.equal(ok.status, 200);
+    assert.equal(ok.body.outcome, 'headChange');
+    const req = await w.waitKind(i.id, 'review.requested', 2);
+    assert.equal(req.source, 'head-change');
+    assert.equal(req.trigger, 'webhook synchronize');
+    assert.equal(req.sha, after);
+    await w.waitKind(i.id, 'review.verdict', 2);
+
+    const replay = await hook('d-1', payload);
+    assert.equal(replay.status, 200);
+    assert.equal(replay.body.duplicate, true);
+    // an `opened` for a head already reviewed starts nothing either
+    const opened = await hook('d-2', { ...payload, action: 'opened' });
+    assert.equal(opened.body.outcome, 'headChange');
+    await sleep(700);
+    assert.deepEqual(w.kinds(i.id), ['review.requested', 'review.dispatched', 'review.verdict', 'review.requested', 'review.dispatched', 'review.verdict']);
+    const st = await w.show(i.id);
+    assert.equal(st.pr!.reviewState, 'approved');
+    assert.equal(st.pr!.head, after);
+  });
+});

@@ -1,0 +1,39 @@
+// Messages of the Agents page (a webview panel listing every agent). Host:
+// extension/agents/agentsPanel.ts (rows from agentsModel.ts); page: webview/agentsMain.ts.
+// Who must stay in sync: those files.
+import type { ReadyMessage } from './common/messages';
+
+export interface AgentRowView {
+  id: number;
+  name: string;
+  title: string;
+  /** root, lane, successor or agent. */
+  kind: string;
+  /** `builder i2`, `critic i1`, `successor of #3`, `work agent`, `reviewer · security`, `root`. */
+  role: string;
+  /** Nesting in tree order (lanes under their launcher, critics under the builder they judge). */
+  depth: number;
+  /** Position in tree order (the default sort). */
+  order: number;
+  alive: boolean;
+  activity: string;
+  model: string;
+  harness: string;
+  /** Amount in `currency`; null when the harness reports none. */
+  cost: number | null;
+  currency: string | null;
+  issue: string | null;
+  /** A critic's verdict, or a builder's newest critic verdict. */
+  verdict: string | null;
+  archived: boolean;
+}
+
+export interface AgentsState {
+  type: 'state';
+  /** undefined while the daemon cannot be read (see `problem`). */
+  agents: AgentRowView[] | undefined;
+  problem: string | null;
+}
+
+export type AgentsToView = AgentsState;
+export type AgentsFromView = ReadyMessage | { type: 'openConversation'; convId: number };
