@@ -8,7 +8,7 @@ import { isLive } from '../../shared/activity';
 import type { Role } from '../../shared/config';
 import { conflict, refused, usageError } from '../../shared/errors';
 import type { LaneRecord, LaunchParams } from '../../shared/protocol/lanes';
-import { branchExists, checkBranchName, git, resolveCommit } from '../git/git';
+import { branchExists, checkBranchName, git, GitError, resolveCommit } from '../git/git';
 import { laneContract } from './contract';
 import type { ContractFacts } from './contract';
 import { checkMayLaunch, effectiveLauncher, laneKeyOf, launcherOf, runOf, settingsOf } from './launchRules';
@@ -140,8 +140,9 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<{ 
     }
     writeBriefOnce(ctx, row, brief);
   } catch (e) {
-    convs.recordSpawnError(row.id, `lane directory could not be prepared: ${(e as Error).message}`);
-    throw e;
+    const message = `lane directory could not be prepared: ${(e as Error).message}`;
+    convs.recordSpawnError(row.id, message);
+    throw e instanceof GitError ? conflict('laneDirFailed', message) : e;
   }
   convs.start(row.id);
   ctx.app.notify({ topic: 'lanes', id: row.id });

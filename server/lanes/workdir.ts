@@ -50,16 +50,19 @@ export async function createWorktree(s: WorktreeSpec): Promise<void> {
   if (sparse) args.push('--no-checkout');
   if (s.branch) args.push('-b', s.branch, s.dir, s.start);
   else args.push('--detach', s.dir, s.start);
-  await serialized(s.repo, () => git(s.repo, args));
-  if (s.branch) {
-    // So a plain `git push` works and `@{u}` names the branch the builder must push.
-    await git(s.dir, ['config', `branch.${s.branch}.remote`, 'origin']);
-    await git(s.dir, ['config', `branch.${s.branch}.merge`, `refs/heads/${s.branch}`]);
-  }
-  if (sparse) {
-    await git(s.dir, ['sparse-checkout', 'set', '--no-cone', '--', ...s.sparse!]);
-    await git(s.dir, ['read-tree', '-mu', 'HEAD']);
-  }
+  // Every step writes the repository's shared files (worktrees/, config), so one at a time per repository.
+  await serialized(s.repo, async () => {
+    await git(s.repo, args);
+    if (s.branch) {
+      // So a plain `git push` works and `@{u}` names the branch the builder must push.
+      await git(s.dir, ['config', `branch.${s.branch}.remote`, 'origin']);
+      await git(s.dir, ['config', `branch.${s.branch}.merge`, `refs/heads/${s.branch}`]);
+    }
+    if (sparse) {
+      await git(s.dir, ['sparse-checkout', 'set', '--no-cone', '--', ...s.sparse!]);
+      await git(s.dir, ['read-tree', '-mu', 'HEAD']);
+    }
+  });
 }
 
 export function createPlayDir(dir: string): void {

@@ -41,11 +41,19 @@ export function fill(template: string, vars: Record<string, string>): string {
   });
 }
 
+const quote = (text: string): string =>
+  text
+    .split('\n')
+    .map((l) => (l === '' ? '>' : `> ${l}`))
+    .join('\n');
+
 export function briefFor(role: ReviewerRole, v: BriefVars): string {
   const flat: Record<string, string> = {
     issue: v.issue,
     title: v.title,
-    issueBody: v.issueBody.trim() === '' ? '(The issue has no description beyond its title.)' : v.issueBody.trim(),
+    // Quoted: the issue's text is the brief's subject, never instructions to run (a fenced
+    // `svc-script` block in it must not drive a scripted reviewer either).
+    issueBody: quote(v.issueBody.trim() === '' ? '(The issue has no description beyond its title.)' : v.issueBody.trim()),
     project: v.project,
     pr: String(v.pr),
     branch: v.branch,
@@ -59,7 +67,7 @@ export function briefFor(role: ReviewerRole, v: BriefVars): string {
     laneReports: Object.entries(v.laneReports)
       .map(([lane, p]) => `  - ${lane}: \`${p}\``)
       .join('\n'),
-    message: v.message ? `\nThe person who asked for this review wrote:\n\n> ${v.message.trim().split('\n').join('\n> ')}\n` : '',
+    message: v.message ? `\nThe person who asked for this review wrote:\n\n${quote(v.message.trim())}\n` : '',
   };
   if (role === 'parent') return fill(parent, flat);
   if (role === 'quick') return fill(quick, flat);

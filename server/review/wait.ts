@@ -27,7 +27,8 @@ export function laneResults(ctx: ReviewCtx, issue: IssueRow, runId: string): Lan
       if (!alive) return { lane, name, path: file, state: 'invalid' as const, verdict: null, note: v.why };
     }
     if (alive) return { lane, name, path: file, state: 'pending' as const, verdict: null, note: null };
-    const why = row ? (row.spawnError ? `failed to start: ${row.spawnError}` : `ended (${row.exitStatus ?? 'stopped'}) without a report`) : 'never started';
+    // One line: a spawn error can carry the agent's stderr.
+    const why = row ? (row.spawnError ? `failed to start: ${row.spawnError.split('\n')[0]}` : `ended (${row.exitStatus ?? 'stopped'}) without a report`) : 'never started';
     return { lane, name, path: file, state: 'died' as const, verdict: null, note: why };
   });
 }

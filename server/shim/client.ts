@@ -38,6 +38,17 @@ function wrap(socket: net.Socket): MessageConnection {
   return c;
 }
 
+/** Asks the daemon on `socket` to stop, whatever its build (daemon/stop never changes). */
+export async function askToStop(socket: net.Socket, reason: string): Promise<void> {
+  const c = wrap(socket);
+  try {
+    await c.sendRequest(daemonStop.method, { reason });
+  } finally {
+    c.dispose();
+    socket.destroy();
+  }
+}
+
 export async function connect(env: NodeJS.ProcessEnv): Promise<Client> {
   const attached = await ensureDaemon({
     home: svcHomeFrom(env),
@@ -45,11 +56,7 @@ export async function connect(env: NodeJS.ProcessEnv): Promise<Client> {
     nodePath: process.execPath,
     build: SVC_BUILD,
     env,
-    stopOther: async (socket) => {
-      const c = wrap(socket);
-      await c.sendRequest(daemonStop.method, { reason: `replaced by build ${SVC_BUILD}` });
-      c.dispose();
-    },
+    stopOther: (socket) => askToStop(socket, `replaced by build ${SVC_BUILD}`),
   });
   const connection = wrap(attached.socket);
   return {

@@ -22,8 +22,8 @@ export const ReviewModeName = z.enum(REVIEW_MODE_NAMES);
 export type ReviewModeName = z.infer<typeof ReviewModeName>;
 
 /** `pr.reviewState` in `svc show --json` (ARCHITECTURE §6). */
-export const REVIEW_STATES = ['none', 'requested', 'in_review', 'approved', 'changes_requested', 'failed', 'stale'] as const;
-export const ReviewState = z.enum(REVIEW_STATES);
+export const PR_REVIEW_STATES = ['none', 'requested', 'in_review', 'approved', 'changes_requested', 'failed', 'stale'] as const;
+export const ReviewState = z.enum(PR_REVIEW_STATES);
 export type ReviewState = z.infer<typeof ReviewState>;
 
 /** Where a reviewer sits in the convoy: the parent, one of the four lanes, or the quick-mode agent. */

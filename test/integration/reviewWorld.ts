@@ -14,7 +14,6 @@ import type { PrDetail } from '../../shared/protocol/pr';
 import type { IssueState, JournalEntry } from '../../shared/protocol/review';
 import { eventually, makeRepo, makeScratch } from '../helpers/scratch';
 import type { RunResult, Scratch } from '../helpers/scratch';
-import { scriptBlock } from '../helpers/scriptBrief';
 
 export interface WorldOptions {
   mode?: 'quick' | 'full' | 'none';
@@ -36,7 +35,7 @@ export interface World {
   ok(args: string[], opts?: { env?: NodeJS.ProcessEnv; cwd?: string }): Promise<string>;
   fail(args: string[], opts?: { env?: NodeJS.ProcessEnv; cwd?: string }): Promise<RunResult>;
   configure(o: WorldOptions): void;
-  /** Creates an issue whose work agent commits a feature and runs `svc done`; ctl files set first. */
+  /** Creates an issue (its scripted work agent commits a feature and runs `svc done`); ctl files set first. */
   issue(title: string, ctl?: Record<string, string>): Promise<IssueInfo>;
   /** Starts the issue's work agent (it commits and runs svc done). */
   startWork(id: string): Promise<void>;
@@ -86,8 +85,13 @@ else
 fi
 `;
 
-/** The work agent's answer to a review (a tell): fix, commit, push. */
-const FIX_SH = `printf 'fix %s\\n' "$(date +%s%N)" >> feature.txt && git commit -qam 'address review' && git push -q origin HEAD > "$HOME/ctl/$SVC_ISSUE/fix.out" 2>&1`;
+/** The work agent: first the feature and `svc done`; on a review (a tell): fix, commit, push. */
+const WORK_SH = `if [ "$(git rev-list --count origin/main..HEAD)" = 0 ]; then
+  printf 'feature of %s\\n' "$SVC_ISSUE" > feature.txt && git add feature.txt && git commit -qm 'feature' && svc done > "$HOME/ctl/$SVC_ISSUE/done.out" 2>&1
+else
+  printf 'fix %s\\n' "$(date +%s%N)" >> feature.txt && git commit -qam 'address review' && git push -q origin HEAD > "$HOME/ctl/$SVC_ISSUE/fix.out" 2>&1
+fi
+`;
 
 export async function reviewWorld(name: string, o: WorldOptions = {}): Promise<World> {
   const s = makeScratch(name);
@@ -100,7 +104,8 @@ export async function reviewWorld(name: string, o: WorldOptions = {}): Promise<W
   fs.writeFileSync(path.join(scripts, 'parent.sh'), PARENT_SH);
   fs.writeFileSync(path.join(scripts, 'lane.yaml'), YAML.stringify([{ run: '. "$HOME/scripts/lane.sh"' }]));
   fs.writeFileSync(path.join(scripts, 'parent.yaml'), YAML.stringify([{ run: '. "$HOME/scripts/parent.sh"' }]));
-  fs.writeFileSync(path.join(scripts, 'work.yaml'), YAML.stringify([{ run: FIX_SH }]));
+  fs.writeFileSync(path.join(scripts, 'work.sh'), WORK_SH);
+  fs.writeFileSync(path.join(scripts, 'work.yaml'), YAML.stringify([{ run: '. "$HOME/scripts/work.sh"' }]));
 
   const ok = async (args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}) => {
     const r = await s.svc(args, opts);
@@ -163,10 +168,7 @@ export async function reviewWorld(name: string, o: WorldOptions = {}): Promise<W
       fs.writeFileSync(path.join(d, file), content);
     },
     async issue(title, ctl = {}) {
-      const body = scriptBlock(
-        [{ run: `printf 'feature of %s\\n' "$SVC_ISSUE" > feature.txt && git add feature.txt && git commit -qm 'feature' && svc done > "$HOME/ctl/$SVC_ISSUE/done.out" 2>&1` }],
-        `Acceptance criteria:\n1. ${title} works.\n2. It is tested.`,
-      );
+      const body = `Acceptance criteria:\n1. ${title} works.\n2. It is tested.\n`;
       const info = JSON.parse(await ok(['issue', 'new', '--project', 'web', '--title', title, '--body', body, '--json'])) as IssueInfo;
       w.ctl(info.id, 'checks-go', '');
       for (const [k, v] of Object.entries(ctl)) w.ctl(info.id, k, v);

@@ -1,12 +1,12 @@
 // svc daemon status|stop|restart|log
 import * as fs from 'node:fs';
-import { readDiscovery } from '../../../shared/discovery';
-import { waitForExit } from '../../../shared/client/ensureDaemon';
-import { daemonStatus, daemonStop } from '../../../shared/protocol/daemon';
+import { checkHomeFolder, readDiscovery } from '../../../shared/discovery';
+import { tryConnect, waitForExit } from '../../../shared/client/ensureDaemon';
+import { daemonStatus } from '../../../shared/protocol/daemon';
 import { homePaths, svcHomeFrom } from '../../../shared/svcHome';
 import { int, JSON_FLAG, bool } from '../cli';
 import type { CliIo, CommandSpec } from '../cli';
-import { connect } from '../client';
+import { askToStop, connect } from '../client';
 import type { DaemonInfo } from '../../../shared/protocol/daemon';
 
 function describe(i: DaemonInfo, started: boolean): string {
@@ -20,17 +20,20 @@ function describe(i: DaemonInfo, started: boolean): string {
   ].join('\n') + '\n';
 }
 
-/** Stops the daemon of this SVC_HOME if one runs; true when one was stopped. */
+/** Stops the daemon of this SVC_HOME if one runs; its pid when one was stopped. Talks to
+ *  it directly, whatever its build: stopping must neither start nor replace a daemon, and
+ *  a discovery file whose socket does not answer is stale (its daemon died). */
 async function stopRunning(io: CliIo): Promise<number | undefined> {
   const paths = homePaths(svcHomeFrom(io.env));
-  const d = fs.existsSync(paths.home) ? readDiscovery(paths.discovery) : undefined;
+  if (!fs.existsSync(paths.home)) return undefined;
+  checkHomeFolder(paths.home);
+  const d = readDiscovery(paths.discovery);
   if (!d) return undefined;
-  const client = await connect(io.env);
-  const pid = client.discovery.pid;
-  await client.request(daemonStop, { reason: 'svc daemon stop' });
-  client.close();
-  await waitForExit(pid, 60_000);
-  return pid;
+  const socket = await tryConnect(d.socketPath, 2000);
+  if (!socket) return undefined;
+  await askToStop(socket, 'svc daemon stop');
+  await waitForExit(d.pid, 60_000);
+  return d.pid;
 }
 
 export const daemonCommands: CommandSpec[] = [

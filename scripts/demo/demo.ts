@@ -1,0 +1,96 @@
+// `npm run demo`: svc's main job on its embedded defaults — the `script` harness and the
+// local code host; no API keys, no GitHub, no internet. A sample project with a local
+// bare origin, a scripted gauntlet run (builders, blind critics, a second iteration,
+// reap with --park), then a full review convoy on a local pull request. Safe to run
+// twice: each run starts from a fresh demo home under .demo/ in the checkout.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { writeGauntlet } from './gauntletScript';
+import { followRun } from './progress';
+import { runReviewConvoy } from './reviewConvoy';
+import { makeSampleProject } from './sample';
+
+const REPO = path.resolve(__dirname, '..', '..');
+const DEMO = path.join(REPO, '.demo');
+const HOME = path.join(DEMO, 'home');
+const SVC_HOME = path.join(HOME, '.svc');
+const SVC_JS = path.join(REPO, 'dist', 'svc.js');
+
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  HOME,
+  SVC_HOME,
+  PATH: `${path.join(REPO, 'bin')}${path.delimiter}${process.env.PATH ?? ''}`,
+  GIT_AUTHOR_NAME: 'svc demo',
+  GIT_AUTHOR_EMAIL: 'demo@svc.invalid',
+  GIT_COMMITTER_NAME: 'svc demo',
+  GIT_COMMITTER_EMAIL: 'demo@svc.invalid',
+  GIT_CONFIG_NOSYSTEM: '1',
+};
+delete env.SVC_CONVERSATION;
+
+export function svc(args: string[], opts: { quiet?: boolean } = {}): string {
+  const r = spawnSync(process.execPath, [SVC_JS, ...args], { env, cwd: HOME, encoding: 'utf8' });
+  if (r.status !== 0) {
+    process.stderr.write(`\nsvc ${args.join(' ')} failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
+    throw new Error(`svc ${args[0]} ${args[1] ?? ''} failed`);
+  }
+  if (!opts.quiet) process.stdout.write(r.stdout);
+  return r.stdout;
+}
+
+const say = (line: string) => process.stdout.write(line + '\n');
+const heading = (line: string) => say(`\n== ${line}`);
+
+function freshHome(): void {
+  if (fs.existsSync(SVC_HOME)) spawnSync(process.execPath, [SVC_JS, 'daemon', 'stop'], { env, cwd: HOME, stdio: 'ignore' });
+  fs.rmSync(DEMO, { recursive: true, force: true });
+  fs.mkdirSync(HOME, { recursive: true });
+}
+
+async function gauntlet(): Promise<void> {
+  heading('A gauntlet run: two builders, blind critics, a second iteration, reap');
+  const prompt = writeGauntlet(HOME);
+  const progress = await followRun(path.join(SVC_HOME, 'server.json'), 'demo', say, (lanes) => lanes.length === 6 && lanes.every((l) => l.reaped));
+  const created = JSON.parse(
+    svc(['conv', 'new', '--project', 'sample', '--harness', 'script', '--model', 'script-fast', '--cwd', HOME, '--title', 'demo orchestrator', '--prompt', prompt, '--json'], { quiet: true }),
+  ) as { conversation: { id: number; name: string } };
+  say(`  orchestrator: conversation #${created.conversation.id} (${created.conversation.name}) runs the svc-gauntlet-loop skill`);
+  const timer = setTimeout(() => {
+    say('\nThe run did not finish within 3 minutes. The orchestrator says:');
+    svc(['conv', 'log', String(created.conversation.id), '--lines', '40']);
+    process.exit(1);
+  }, 180_000);
+  await progress.finished;
+  clearTimeout(timer);
+  progress.close();
+  say('\n  The docs builder left an uncommitted note; reap --park saved it:');
+  for (const line of fs.readFileSync(path.join(HOME, 'reap-docs.txt'), 'utf8').trimEnd().split('\n')) say(`    ${line}`);
+
+  heading('svc lane list --run demo');
+  svc(['lane', 'list', '--run', 'demo']);
+  heading('svc lane show --run demo --key greet');
+  svc(['lane', 'show', '--run', 'demo', '--key', 'greet']);
+}
+
+async function main(): Promise<void> {
+  say('svc demo — the script harness and the local code host; no API keys, no network.');
+  freshHome();
+  const project = makeSampleProject(HOME, env);
+  say(`  home     ${HOME} (SVC_HOME=${SVC_HOME})`);
+  say(`  project  sample: ${project}, origin ${path.join(HOME, 'sample-origin.git')}`);
+  const status = JSON.parse(svc(['daemon', 'status', '--json'], { quiet: true })) as { pid: number; httpPort: number };
+  say(`  daemon   pid ${status.pid}, http://127.0.0.1:${status.httpPort}`);
+  svc(['project', 'add', 'sample', project], { quiet: true });
+
+  await gauntlet();
+  await runReviewConvoy({ svc, say, heading, home: HOME, svcHome: SVC_HOME, env });
+
+  say(`\nDone. The daemon keeps running for this demo home; look around with:\n  SVC_HOME=${SVC_HOME} npx svc lane list\n  npm run demo:ui   (the same state in a real VS Code)\nStop it with: SVC_HOME=${SVC_HOME} npx svc daemon stop`);
+}
+
+main().catch((e) => {
+  process.stderr.write(`\ndemo failed: ${(e as Error).message}\n`);
+  process.exit(1);
+});

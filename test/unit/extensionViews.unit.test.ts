@@ -1,0 +1,97 @@
+import * as assert from 'node:assert/strict';
+import { agentRows } from '../../extension/agents/agentsModel';
+import { runLaneTree } from '../../extension/awareness/runLanes';
+import { issueContextValue, reviewNodes } from '../../extension/reviews/reviewsModel';
+import type { ConversationInfo } from '../../shared/protocol/conversations';
+import type { LaneRecord } from '../../shared/protocol/lanes';
+import type { IssueState } from '../../shared/protocol/review';
+
+const conv = (id: number, o: Partial<ConversationInfo> = {}) =>
+  ({ id, name: `c${id}`, title: `t${id}`, kind: 'root', parentId: null, activity: 'idle', alive: true, archived: false, model: 'm', harness: 'script', cost: null, issueId: null, ...o }) as ConversationInfo;
+const laneRec = (id: number, o: Partial<LaneRecord>) =>
+  ({ id, name: `l${id}`, title: `lane ${id}`, project: 'p', run: 'r1', key: 'k', role: 'builder', iteration: 1, parentId: 1, activity: 'idle', archived: false, reaped: false, judged: null, verdict: null, git: null, report: null, model: 'm', ...o }) as LaneRecord;
+
+describe('Agents page rows (extension/agents/agentsModel.ts)', () => {
+  it('lists every agent in deck order with depth: lanes, critics under builders, successors, work agents, reviewers, archived ones', () => {
+    const convs = [
+      conv(1),
+      conv(2, { kind: 'lane', parentId: 1 }),
+      conv(3, { kind: 'lane', parentId: 1, alive: false, activity: 'stopped' }),
+      conv(4, { kind: 'successor', parentId: 1, cost: { amount: 0.5, currency: 'USD' } }),
+      conv(5, { kind: 'agent', name: 'agent-web-7', issueId: 'WEB-7' }),
+      conv(6, { kind: 'agent', name: 'agent-web-7-review-security', issueId: 'WEB-7' }),
+      conv(7, { kind: 'agent', name: 'agent-web-7-review', issueId: 'WEB-7', archived: true, alive: false, activity: 'stopped' }),
+    ];
+    const lanes = [laneRec(2, { verdict: { verdict: 'NOT_YET', defects: 1, by: 3, verdictFile: null } }), laneRec(3, { role: 'critic', judged: { key: 'k', iteration: 1 }, verdict: { verdict: 'NOT_YET', defects: 1, by: 3, verdictFile: null } })];
+    const rows = agentRows(convs, lanes);
+    assert.deepEqual(
+      rows.map((r) => [r.id, r.depth, r.order, r.role, r.alive, r.activity, r.cost, r.currency, r.issue, r.verdict, r.archived]),
+      [
+        [1, 0, 0, 'root', true, 'idle', null, null, null, null, false],
+        [2, 1, 1, 'builder i1', true, 'idle', null, null, null, 'NOT_YET · 1 defect', false],
+        [3, 2, 2, 'critic i1', false, 'stopped', null, null, null, 'NOT_YET · 1 defect', false],
+        [4, 1, 3, 'successor of #1', true, 'idle', 0.5, 'USD', null, null, false],
+        [5, 0, 4, 'work agent', true, 'idle', null, null, 'WEB-7', null, false],
+        [6, 0, 5, 'reviewer · security', true, 'idle', null, null, 'WEB-7', null, false],
+        [7, 0, 6, 'review parent', false, 'stopped', null, null, 'WEB-7', null, true],
+      ],
+    );
+  });
+});
+
+describe('Awareness expand (extension/awareness/runLanes.ts)', () => {
+  it('lists a run’s lanes with critics and verifiers under the builder they judge, archived lanes stopped', () => {
+    const tree = runLaneTree([
+      laneRec(2, { key: 'api' }),
+      laneRec(3, { key: 'api', role: 'critic', judged: { key: 'api', iteration: 1 }, verdict: { verdict: 'PASS', defects: 0, by: 3, verdictFile: null }, report: { status: 'done' } as LaneRecord['report'] }),
+      laneRec(4, { key: 'ui', archived: true, activity: 'stopped' }),
+      laneRec(5, { key: 'api', role: 'verifier', judged: { key: 'api', iteration: 1 }, activity: 'working' }),
+    ]);
+    assert.deepEqual(tree, [
+      {
+        convId: 2,
+        label: 'builder i1 · api',
+        description: '#2 · idle',
+        activity: 'idle',
+        children: [
+          { convId: 3, label: 'critic i1 · api', description: '#3 · idle · PASS · reported done', activity: 'idle', children: [] },
+          { convId: 5, label: 'verifier i1 · api', description: '#5 · working', activity: 'working', children: [] },
+        ],
+      },
+      { convId: 4, label: 'builder i1 · ui', description: '#4 · stopped (archived)', activity: 'stopped', children: [] },
+    ]);
+  });
+});
+
+describe('Reviews tree (extension/reviews/reviewsModel.ts)', () => {
+  const state = (o: Partial<IssueState>): IssueState =>
+    ({ issue: { id: 'WEB-7', title: 'login', branch: 'issue/web-7', workspace: '/w' }, pr: null, run: null, reviewers: [], journal: [], ...o }) as IssueState;
+
+  it('shows an issue without a PR, and one approved and ready with its convoy', () => {
+    assert.deepEqual(reviewNodes([state({})]).map((n) => [n.label, n.description, n.contextValue, n.icon.id, n.children.length]), [['WEB-7 login', 'no PR yet', 'svc:review+issue', 'circle-large-outline', 0]]);
+    const approved = state({
+      pr: { number: 3, state: 'open', head: 'abcdef0123', url: 'http://pr/3', reviewState: 'approved', ready: true, reasons: [], checks: [] },
+      run: { runId: 'r1', mode: 'full', sha: 'abcdef0123', phase: 'verdict', verdict: 'APPROVED', worktree: null },
+      reviewers: [
+        { id: 8, name: 'agent-web-7-review', role: 'parent', runId: 'r1', model: 'm', alive: false, activity: 'stopped', report: { path: '/s.md', exists: true, verdict: 'APPROVED' } },
+        { id: 9, name: 'agent-web-7-review-security', role: 'security', runId: 'r1', model: 'm2', alive: false, activity: 'stopped', report: { path: '/x.md', exists: true, verdict: null } },
+      ],
+    });
+    const [n] = reviewNodes([approved]);
+    assert.deepEqual([n.label, n.description, n.contextValue, n.icon], ['WEB-7 login', 'PR #3 · approved · ready to merge', 'svc:review+issue+pr+approved+run', { id: 'pass', color: 'testing.iconPassed' }]);
+    assert.deepEqual(
+      n.children.map((c) => [c.kind, c.label, c.description, c.contextValue, c.convId ?? null]),
+      [
+        ['readiness', 'merge: ready', 'head abcdef0', 'svc:review+readiness', null],
+        ['run', 'review r1 (full)', 'verdict · APPROVED · at abcdef0', 'svc:review+run', null],
+        ['reviewer', 'review parent', '#8 · stopped · APPROVED · m', 'svc:reviewer+stopped', 8],
+        ['reviewer', 'security', '#9 · stopped · report without a verdict · m2', 'svc:reviewer+stopped', 9],
+      ],
+    );
+  });
+
+  it('marks an issue with a running reviewer so Abort shows', () => {
+    const running = state({ pr: { number: 3, state: 'open', head: null, url: null, reviewState: 'in_review', ready: false, reasons: ['no approval'], checks: [] }, reviewers: [{ id: 9, name: 'x', role: 'quick', runId: 'r1', model: 'm', alive: true, activity: 'working', report: { path: '/r', exists: false, verdict: null } }] });
+    assert.equal(issueContextValue(running), 'svc:review+issue+pr+in_review+running');
+  });
+});
