@@ -60,7 +60,13 @@ export interface DeckNode {
   row?: DeckRow;
 }
 
-export const nodeId = (convId: number) => `conv:${convId}`;
+/**
+ * A conversation node's id: `conv:<id>`, and `conv:<id>:tree` while it has children. VS
+ * Code keeps an item's collapsed state by id, and shows a row that was a leaf collapsed
+ * when children appear; a new id makes a new parent start expanded, while a parent the
+ * person collapsed keeps its id, and stays collapsed, as more children arrive.
+ */
+export const nodeId = (convId: number, parent = false) => `conv:${convId}${parent ? ':tree' : ''}`;
 
 const JUDGES = new Set(['critic', 'verifier']);
 /** Who may launch lanes (spec: Launch rules): a root, or an orchestrator lane. */
@@ -166,6 +172,7 @@ export function buildDeck(rows: readonly DeckRow[], opts: { keepArchived?: boole
     const p = parentOf.get(r.id);
     (p === null || p === undefined ? roots : nodes.get(p)!.children).push(nodes.get(r.id)!);
   }
+  for (const n of nodes.values()) if (n.children.length) n.id = nodeId(n.convId, true);
   return roots;
 }
 

@@ -8,7 +8,7 @@ import type { DaemonConnection } from '../connection/daemonConnection';
 import { DaemonRefusal } from '../connection/daemonErrors';
 import { LiveQuery } from '../connection/liveQuery';
 import type { QueryValue } from '../connection/liveQuery';
-import { buildDeck, nodeId } from './deckModel';
+import { buildDeck } from './deckModel';
 import type { DeckNode, DeckRow } from './deckModel';
 import { deckRows } from './deckRows';
 
@@ -18,7 +18,8 @@ export class DeckProvider implements vscode.TreeDataProvider<DeckNode>, vscode.D
   private roots: DeckNode[] = [];
   private rows: DeckRow[] = [];
   private readonly parents = new Map<string, DeckNode | undefined>();
-  private readonly byId = new Map<string, DeckNode>();
+  /** Conversation nodes by conversation id (verdict links left out). */
+  private readonly byConv = new Map<number, DeckNode>();
   private readonly emitter = new vscode.EventEmitter<DeckNode | undefined>();
   private readonly rowsEmitter = new vscode.EventEmitter<readonly DeckRow[] | undefined>();
   private readonly query: LiveQuery<DeckRow[]>;
@@ -41,22 +42,22 @@ export class DeckProvider implements vscode.TreeDataProvider<DeckNode>, vscode.D
   }
 
   row(convId: number): DeckRow | undefined {
-    return this.byId.get(nodeId(convId))?.row;
+    return this.byConv.get(convId)?.row;
   }
 
   node(convId: number): DeckNode | undefined {
-    return this.byId.get(nodeId(convId));
+    return this.byConv.get(convId);
   }
 
   setRows(rows: DeckRow[] | undefined): void {
     this.rows = rows ?? [];
     this.roots = buildDeck(this.rows);
     this.parents.clear();
-    this.byId.clear();
+    this.byConv.clear();
     const index = (nodes: DeckNode[], parent: DeckNode | undefined) => {
       for (const n of nodes) {
         this.parents.set(n.id, parent);
-        this.byId.set(n.id, n);
+        if (n.kind === 'conv') this.byConv.set(n.convId, n);
         index(n.children, n);
       }
     };

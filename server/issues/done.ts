@@ -8,6 +8,7 @@ import type { App } from '../app';
 import type { ConversationService } from '../conversations/conversationService';
 import { git, gitFacts } from '../git/git';
 import type { ReviewPipeline } from '../review/pipeline';
+import { reviewerOf } from '../review/reviewers';
 import { logger } from '../util/log';
 import type { IssueRow } from './issueStore';
 import { baseRef } from './workspace';
@@ -25,6 +26,8 @@ export async function finishIssue(
   if (p.caller) {
     const caller = conv.resolve(p.caller);
     by = caller.name;
+    // Reviewers read a detached checkout of the commit; the work is never theirs to push.
+    if (reviewerOf(caller)) throw refused('reviewerCannotFinish', `svc done: conversation #${caller.id} (${caller.name}) reviews ${caller.issueId}; only its work agent or a person finishes an issue`);
     if (!ref) {
       if (!caller.issueId) throw usageError('notAWorkAgent', `svc done: conversation #${caller.id} (${caller.name}) works on no issue; pass the issue id (svc done <id>)`);
       ref = caller.issueId;

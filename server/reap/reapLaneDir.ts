@@ -46,11 +46,12 @@ export interface ReapPlan extends GitEnv {
 export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
   const git = { env: plan.env };
   if (!(await plan.stop())) throw harnessAliveError(String(plan.conv.id), REAP_STOP_WAIT_S);
-  checkInsideLanesRoot(plan.dir, plan.lanesRoot);
-  const exists = fs.existsSync(plan.dir);
+  // From here on the real path: a symlink inside the root cannot redirect a later step.
+  const dir = checkInsideLanesRoot(plan.dir, plan.lanesRoot);
+  const exists = fs.existsSync(dir);
   if (exists) {
-    const procs = await processesInside(plan.dir, { exclude: plan.excludePids });
-    if (procs.length) throw processesInsideError(plan.dir, procs);
+    const procs = await processesInside(dir, { exclude: plan.excludePids });
+    if (procs.length) throw processesInsideError(dir, procs);
   }
 
   let park: ParkResult | null = null;
@@ -58,16 +59,16 @@ export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
   let keptBranch: string | null = null;
   let removed: ReapReport['removed'] = 'alreadyGone';
   if (exists && plan.kind === 'worktree') {
-    const dirty = await uncommittedPaths(plan.dir, git);
-    if (dirty.length && !plan.park) throw dirtyError(plan.dir, dirty);
-    if (dirty.length) park = await parkWorktree(plan.dir, plan.patchFile, { ...git, verify: plan.verify });
-    unpushed = await unpushedCommits(plan.dir, git);
-    if (unpushed.unreferenced > 0 && plan.keepBranchName) keptBranch = await keepCommitsOnBranch(plan.dir, plan.keepBranchName, git);
+    const dirty = await uncommittedPaths(dir, git);
+    if (dirty.length && !plan.park) throw dirtyError(dir, dirty);
+    if (dirty.length) park = await parkWorktree(dir, plan.patchFile, { ...git, verify: plan.verify });
+    unpushed = await unpushedCommits(dir, git);
+    if (unpushed.unreferenced > 0 && plan.keepBranchName) keptBranch = await keepCommitsOnBranch(dir, plan.keepBranchName, git);
     const parked = park ? { patchFile: park.patchFile, restoreCommand: park.restoreCommand } : undefined;
-    await removeWorktree(plan.dir, { ...git, parked });
+    await removeWorktree(dir, { ...git, parked });
     removed = 'worktree';
   } else if (exists) {
-    removePlayDir(plan.dir);
+    removePlayDir(dir);
     removed = 'playDir';
   }
 
@@ -82,7 +83,7 @@ export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
   }
   return {
     conv: plan.conv,
-    dir: plan.dir,
+    dir,
     removed,
     branch: unpushed.branch,
     head: unpushed.head,

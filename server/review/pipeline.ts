@@ -24,7 +24,7 @@ import { postVerdict } from './post';
 import type { Posted } from './post';
 import { parseVerdict } from './reportShape';
 import { retire, reviewersOf, running, stopReviewer } from './reviewers';
-import { latestRun, nextRunId } from './runs';
+import { ACTIVE_KINDS, latestRun, nextRunId } from './runs';
 import type { Run } from './runs';
 import { reviewMode } from './settings';
 import type { ReviewerSettings } from './settings';
@@ -116,6 +116,9 @@ export class ReviewPipeline {
       const mode = reviewMode(this.ctx.app.config.config());
       if (mode === 'none') return undefined;
       const entries = readJournal(issue.workspace);
+      // Something may have happened while this waited in the queue (a verdict, a new request).
+      const last = entries[entries.length - 1];
+      if (!last || last.runId !== replaces || !ACTIVE_KINDS.has(last.kind)) return undefined;
       const settings = settingsFor(this.ctx, issue, rolesOf(mode));
       const runId = nextRunId(entries);
       await this.retireOthers(issue, runId);

@@ -100,7 +100,7 @@ describe('review pipeline: guards', function () {
     await w.ok(['review', 'abort', i.id]);
   });
 
-  it('refuses requests that cannot run: no PR yet, no reviewer model, unknown issue', async () => {
+  it('refuses requests that cannot run: no PR yet, no reviewer model, svc done by a reviewer, unknown issue', async () => {
     const i = await w.issue('Not done yet');
     const noPr = await w.fail(['review', 'request', i.id]);
     assert.equal(noPr.stderr, `issue ${i.id} has no open PR for issue/web-3; run svc done ${i.id} first\n`);
@@ -113,6 +113,9 @@ describe('review pipeline: guards', function () {
     assert.equal(git(w.origin, w.s.env, 'branch', '--list', 'issue/web-3'), '', 'nothing was pushed');
     assert.deepEqual(w.kinds(i.id), []);
     w.configure({ mode: 'full' });
+    const reviewer = (JSON.parse(await w.ok(['conv', 'show', 'agent-web-2-review-security', '--json'])) as { id: number }).id;
+    const byReviewer = await w.fail(['done'], { env: { SVC_CONVERSATION: String(reviewer) } });
+    assert.equal(byReviewer.stderr, `svc done: conversation #${reviewer} (agent-web-2-review-security) reviews WEB-2; only its work agent or a person finishes an issue\n`);
     const unknown = await w.fail(['review', 'request', 'WEB-99']);
     assert.equal(unknown.stderr, 'no issue WEB-99 (see svc issue list)\n');
     const badRole = await w.fail(['review', 'restart', i.id, '--role', 'style']);

@@ -20,6 +20,8 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
     const nodes = buildDeck([lane(4, 1, 'builder', 1, { key: 'b' }), row(1), row(2), lane(3, 1, 'builder', 1)]);
     assert.equal(shape(nodes), '1(3 4) 2');
     assert.deepEqual(nodes[0].children.map((n) => n.id), ['conv:3', 'conv:4']);
+    // A parent's id differs from a leaf's, so a row that gains children starts expanded in VS Code.
+    assert.deepEqual([nodes[0].id, nodes[1].id], ['conv:1:tree', 'conv:2']);
   });
 
   it('nests a successor under its source and says whom it continues', () => {

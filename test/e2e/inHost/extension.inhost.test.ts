@@ -68,8 +68,8 @@ describe('svc extension host', function () {
     api = await ext.activate();
   });
 
-  it('runs from the development path and connects to the daemon of the scratch SVC_HOME', async () => {
-    assert.equal(ext.extensionPath, path.resolve(__dirname, '..', '..', '..', '..'));
+  it('runs from the development path (the installed .vsix) and connects to the daemon of the scratch SVC_HOME', async () => {
+    assert.equal(ext.extensionPath, process.env.SVC_E2E_EXTENSION_DIR);
     const s = await api.whenSettled(20_000);
     assert.equal(s.kind, 'connected', JSON.stringify(s));
     if (s.kind === 'connected') assert.equal(s.info.svcHome, process.env.SVC_HOME);
@@ -113,11 +113,11 @@ describe('svc extension host', function () {
   it('maps deck nodes to tree items: stable ids, nesting, icons, the verdict link row', () => {
     const [root] = buildDeck(ROWS);
     const rootItem = toTreeItem(root);
-    assert.equal(rootItem.id, 'conv:1');
+    assert.equal(rootItem.id, 'conv:1:tree');
     assert.equal(rootItem.collapsibleState, vscode.TreeItemCollapsibleState.Expanded);
     const builder = root.children[0];
     const item = toTreeItem(builder);
-    assert.equal(item.id, 'conv:2');
+    assert.equal(item.id, 'conv:2:tree');
     assert.deepEqual(item.command, { command: 'svc.openConversation', title: 'Open Conversation', arguments: [2] });
     assert.equal(item.label, 'builder one');
     assert.equal(item.description, '#2 · builder i1 · working · verdict NOT_YET · 3 defects · lane/k ↑2 · dirty');

@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { makeScratch, REPO, sleep } from '../../helpers/scratch';
+import { makeScratch, REPO, run, sleep } from '../../helpers/scratch';
 import type { Scratch } from '../../helpers/scratch';
 
 export const CODE_SERVER = path.join(REPO, '.code-server', 'node_modules', '.bin', 'code-server');
@@ -19,6 +19,8 @@ export interface CodeServer {
   /** The folder the workbench opens. */
   workspace: string;
   extensionsDir: string;
+  /** The installed extension (the unpacked .vsix): its shim drives the tests, and the in-host suite runs it. */
+  extensionDir: string;
   userDataDir: string;
   /** Where the in-host suite writes its JSON results (passed in SVC_E2E_RESULTS). */
   resultsFile: string;
@@ -72,6 +74,10 @@ export async function startCodeServer(vsix: string): Promise<CodeServer> {
   const base = ['--config', '/dev/null', '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
   const install = spawnSync(CODE_SERVER, [...base, '--install-extension', vsix], { env, encoding: 'utf8', timeout: 60_000 });
   if (install.status !== 0) throw new Error(`installing ${vsix} failed (${install.status}):\n${install.stdout}\n${install.stderr}`);
+  // Everything runs the installed build, so a rebuild of the checkout's dist/ mid-run (other
+  // engineers share it) never brings a daemon of another build into the run.
+  const extensionDir = installedDir(extensionsDir);
+  env.SVC_E2E_EXTENSION_DIR = extensionDir;
 
   const port = await freePort();
   const out = fs.openSync(log, 'a');
@@ -117,12 +123,21 @@ export async function startCodeServer(vsix: string): Promise<CodeServer> {
     }
     await sleep(100);
   }
-  return { scratch, port, url, workspace, extensionsDir, userDataDir, resultsFile, log, env, stop };
+  return { scratch, port, url, workspace, extensionsDir, extensionDir, userDataDir, resultsFile, log, env, stop };
 }
 
 /** The installed extension's folder (for checks on what the .vsix shipped). */
 export function installedExtensionDir(cs: CodeServer): string {
-  const dir = fs.readdirSync(cs.extensionsDir).find((d) => d.startsWith(`${EXTENSION_ID}-`));
-  if (!dir) throw new Error(`${EXTENSION_ID} is not installed in ${cs.extensionsDir}`);
-  return path.join(cs.extensionsDir, dir);
+  return installedDir(cs.extensionsDir);
+}
+
+function installedDir(extensionsDir: string): string {
+  const dir = fs.readdirSync(extensionsDir).find((d) => d.startsWith(`${EXTENSION_ID}-`));
+  if (!dir) throw new Error(`${EXTENSION_ID} is not installed in ${extensionsDir}`);
+  return path.join(extensionsDir, dir);
+}
+
+/** Runs the installed extension's shim (`node <ext>/dist/svc.js …`) with the run's HOME and SVC_HOME. */
+export function installedSvc(cs: CodeServer, args: string[]) {
+  return run(process.execPath, [path.join(cs.extensionDir, 'dist', 'svc.js'), ...args], { env: cs.env, cwd: cs.scratch.home, timeoutMs: 90_000 });
 }

@@ -21,7 +21,8 @@ describe('in-host tests (extension host of code-server 4.100.3)', function () {
     fs.rmSync(cs.resultsFile, { force: true });
     const remote = (p: string) => `vscode-remote://127.0.0.1:${cs.port}${p}`;
     const payload = JSON.stringify([
-      ['extensionDevelopmentPath', remote(REPO)],
+      // The installed (.vsix) build, not the checkout: a rebuild of dist/ mid-run must not bring a daemon of another build.
+      ['extensionDevelopmentPath', remote(cs.extensionDir)],
       ['extensionTestsPath', remote(IN_HOST_ENTRY)],
     ]);
     const t = Date.now();

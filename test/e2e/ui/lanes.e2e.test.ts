@@ -9,12 +9,13 @@ import type { Frame } from 'playwright-core';
 import type { ConversationInfo } from '../../../shared/protocol/conversations';
 import type { LaneRecord, RunCard } from '../../../shared/protocol/lanes';
 import { buildAndReport, judgeAndReport } from '../../helpers/lanes';
-import { git, makeRepo, run, SVC_JS } from '../../helpers/scratch';
+import { git, makeRepo } from '../../helpers/scratch';
 import { writeBrief } from '../../helpers/scriptBrief';
+import { installedSvc } from './codeServer';
 import { session, timing } from './session';
-import { rowByDescription, runCommand, screenshot, statusItem, waitForTree, webviewFrame, webviewFrameWith } from './workbench';
+import { clearNotifications, quickPick, rowByDescription, runCommand, screenshot, statusItem, waitForMessage, waitForTree, webviewFrame, webviewFrameWith } from './workbench';
 
-const svc = (args: string[]) => run(process.execPath, [SVC_JS, ...args], { env: session().cs.env, cwd: session().cs.scratch.home, timeoutMs: 90_000 });
+const svc = (args: string[]) => installedSvc(session().cs, args);
 async function ok(args: string[], code = 0): Promise<string> {
   const r = await svc(args);
   assert.equal(r.code, code, `svc ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
@@ -105,7 +106,7 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     await frame.locator('.ask-options vscode-button', { hasText: 'Allow' }).click();
     await row.locator('.label-description', { hasText: new RegExp(`^#${id.ask} · builder i1 · idle · r1/ask`) }).waitFor({ timeout: 15_000 });
     await statusItem(page).filter({ hasText: /^\s*svc\s*$/ }).waitFor();
-    await frame.locator('header .activity', { hasText: /^idle$/ }).waitFor();
+    await frame.locator('header .activity[data-activity="idle"]').waitFor();
     assert.equal(await frame.locator('.needs-you').count(), 0);
     await frame.locator('.transcript .ask-line', { hasText: 'answered: Allow' }).waitFor();
     await frame.locator('.transcript .message', { hasText: 'proceeding' }).waitFor();
@@ -135,7 +136,7 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     await frame.locator('.transcript .message', { hasText: 'XSS-MARK' }).waitFor();
     await page.waitForTimeout(500); // an onerror or onload would have run by now
     const dom = await inertCheck(frame);
-    assert.deepEqual(dom.found, { xss: 'undefined', embedded: 0, scripts: 1, handlers: 0, jsLinks: 0 });
+    assert.deepEqual(dom.found, { xss: 'undefined', embedded: 0, scriptsInPage: 0, payloadScripts: 0, handlers: 0, jsLinks: 0 });
     for (const where of ['report', 'message']) {
       const text = dom.text[where];
       assert.ok(text.includes('XSS-MARK <img src=x onerror="window.__xss=\'img\'"> and <script>window.__xss=\'script\'</script>'), `${where}: ${text}`);
@@ -157,7 +158,7 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
       await page.waitForTimeout(200);
       want = await cli();
     }
-    assert.equal(want.countsLine, '3 builder · 1 critic · 4 idle');
+    assert.equal(want.countsLine, '3 builders · 1 critic · 4 idle');
     assert.equal(await card.locator('.counts').textContent(), want.countsLine);
     assert.match((await card.locator('.latest').textContent()) ?? '', new RegExp(`^${want.latest.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · \\d\\d:\\d\\d`));
     assert.equal(want.latest.text, 'r1 builder i1 reported failed');
@@ -200,7 +201,8 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     await frame.locator('vscode-checkbox[data-toggle="archived"]').click();
     await frame.locator('.count', { hasText: `${all.length} of ${all.length} agents` }).waitFor();
     assert.deepEqual(await listed(), all);
-    assert.equal(await frame.locator('img, script:not([nonce])').count(), 0, 'the XSS title stays text');
+    assert.equal(await frame.locator('#root img, #root script').count(), 0, 'the XSS title stays text');
+    assert.equal(await frame.locator(`tr[data-conv="${id.xss}"] td.name .title`).textContent(), 'xss <img src=x onerror="window.__xss=\'title\'">');
 
     await frame.locator('vscode-textfield input').fill('critic');
     await frame.locator('.count', { hasText: `1 of ${all.length} agents` }).waitFor();
@@ -245,12 +247,28 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
   });
 });
 
+describe('the svc-gauntlet-loop skill from the palette', function () {
+  this.timeout(60_000);
+
+  it('"svc: Install the svc-gauntlet-loop Skill" installs the shipped SKILL.md like svc skill install', async () => {
+    const { page, cs } = session();
+    const want = path.join(cs.scratch.home, '.claude', 'skills', 'svc-gauntlet-loop', 'SKILL.md');
+    await runCommand(page, 'svc: Install the svc-gauntlet-loop Skill');
+    await quickPick(page, 'claude');
+    await quickPick(page, 'Your home');
+    await waitForMessage(page, `svc: installed ${want}`);
+    assert.equal(fs.readFileSync(want, 'utf8'), fs.readFileSync(path.join(cs.extensionDir, 'shared', 'skills', 'svc-gauntlet-loop', 'SKILL.md'), 'utf8'));
+    await clearNotifications(page);
+  });
+});
+
 async function inertCheck(frame: Frame): Promise<{ found: Record<string, unknown>; text: Record<string, string> }> {
   return frame.evaluate(() => ({
     found: {
       xss: typeof (window as unknown as { __xss?: unknown }).__xss,
       embedded: document.querySelectorAll('img, svg, iframe, object, embed').length,
-      scripts: document.scripts.length,
+      scriptsInPage: document.querySelectorAll('#root script').length,
+      payloadScripts: Array.from(document.scripts).filter((s) => (s.textContent ?? '').includes('__xss')).length,
       handlers: document.querySelectorAll('[onerror], [onload], [onclick]').length,
       jsLinks: document.querySelectorAll('a[href^="javascript" i]').length,
     },

@@ -4,12 +4,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SVC_JS, run } from '../../helpers/scratch';
-import { installedExtensionDir } from './codeServer';
+import { installedExtensionDir, installedSvc } from './codeServer';
 import { session, timing } from './session';
 import { clearNotifications, openContainer, paneBody, paneTitles, runCommand, screenshot, statusItem, waitForMessage, webviewFrame, webviewFrameWith } from './workbench';
 
-const svc = (args: string[]) => run(process.execPath, [SVC_JS, ...args], { env: session().cs.env, cwd: session().cs.scratch.home, timeoutMs: 60_000 });
+const svc = (args: string[]) => installedSvc(session().cs, args);
 
 describe('svc in VS Code (code-server 4.100.3)', function () {
   this.timeout(60_000);

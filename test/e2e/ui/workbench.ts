@@ -148,3 +148,13 @@ export async function webviewFrameWith(page: Page, selector: string, text: strin
   }
   throw new Error(`no webview has ${selector} with ${text} within ${timeoutMs} ms`);
 }
+
+/** Picks the item labelled `label` in the open quick pick (typing it first to filter). */
+export async function quickPick(page: Page, label: string): Promise<void> {
+  const input = page.locator('.quick-input-widget input.input');
+  await input.waitFor();
+  await input.fill(label);
+  const row = page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first();
+  await row.waitFor();
+  await row.click();
+}
