@@ -67,11 +67,6 @@ async function gauntlet(): Promise<void> {
   progress.close();
   say('\n  The docs builder left an uncommitted note; reap --park saved it:');
   for (const line of fs.readFileSync(path.join(HOME, 'reap-docs.txt'), 'utf8').trimEnd().split('\n')) say(`    ${line}`);
-
-  heading('svc lane list --run demo');
-  svc(['lane', 'list', '--run', 'demo']);
-  heading('svc lane show --run demo --key greet');
-  svc(['lane', 'show', '--run', 'demo', '--key', 'greet']);
 }
 
 async function main(): Promise<void> {
@@ -85,7 +80,14 @@ async function main(): Promise<void> {
   svc(['project', 'add', 'sample', project], { quiet: true });
 
   await gauntlet();
-  await runReviewConvoy({ svc, say, heading, home: HOME, svcHome: SVC_HOME, env });
+  const issue = await runReviewConvoy({ svc, say, heading, home: HOME, svcHome: SVC_HOME });
+
+  heading('svc lane list --run demo');
+  svc(['lane', 'list', '--run', 'demo']);
+  heading('svc lane show --run demo --key greet');
+  svc(['lane', 'show', '--run', 'demo', '--key', 'greet']);
+  heading(`svc show ${issue}`);
+  svc(['show', issue]);
 
   say(`\nDone. The daemon keeps running for this demo home; look around with:\n  SVC_HOME=${SVC_HOME} npx svc lane list\n  npm run demo:ui   (the same state in a real VS Code)\nStop it with: SVC_HOME=${SVC_HOME} npx svc daemon stop`);
 }
