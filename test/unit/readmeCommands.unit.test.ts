@@ -1,0 +1,31 @@
+// The README's command reference is `svc --help`, row for row: every command of the
+// shim's table is listed with its exact summary, and the README lists nothing else.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { COMMANDS } from '../../server/shim/registry';
+
+const README = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+
+describe('README command reference', () => {
+  const rows = [...README.matchAll(/^\| `svc ([^`]+)` \| (.+) \|$/gm)].map((m) => ({ path: m[1], summary: m[2] }));
+
+  it('lists every command with the summary `svc --help` prints', () => {
+    for (const c of COMMANDS) {
+      const row = rows.find((r) => r.path === c.path.join(' '));
+      assert.ok(row, `README lacks svc ${c.path.join(' ')}`);
+      assert.equal(row.summary, c.summary, `summary of svc ${c.path.join(' ')}`);
+    }
+  });
+
+  it('lists no command the shim does not have', () => {
+    for (const r of rows) assert.ok(COMMANDS.some((c) => c.path.join(' ') === r.path), `README names svc ${r.path}, which does not exist`);
+  });
+
+  it('gives each command --help with usage and every flag', () => {
+    for (const c of COMMANDS) {
+      assert.ok(c.usage.length > 0, `svc ${c.path.join(' ')} has a usage line`);
+      for (const [name, f] of Object.entries(c.flags)) assert.ok(f.help.trim().length > 0, `svc ${c.path.join(' ')} --${name} has help`);
+    }
+  });
+});
