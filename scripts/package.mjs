@@ -28,7 +28,9 @@ if (!process.argv.includes('--no-build')) {
 fs.mkdirSync(path.dirname(out), { recursive: true });
 const started = Date.now();
 // No repository or LICENSE file yet: say so instead of letting vsce prompt (CI has no tty).
-const r = spawnSync(vsce, ['package', '--out', out, '--allow-missing-repository', '--skip-license'], {
+// README images are relative (docs/screenshots/…); with no repository URL to prefix them,
+// vsce must leave relative links as they are instead of refusing to pack.
+const r = spawnSync(vsce, ['package', '--out', out, '--allow-missing-repository', '--skip-license', '--no-rewrite-relative-links'], {
   stdio: ['ignore', 'inherit', 'inherit'],
   cwd: root,
 });

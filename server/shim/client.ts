@@ -82,3 +82,13 @@ export async function connect(env: NodeJS.ProcessEnv): Promise<Client> {
     },
   };
 }
+
+/** Connects to the daemon, runs `fn`, and always closes the connection. */
+export async function withDaemon<T>(io: { env: NodeJS.ProcessEnv }, fn: (c: Client) => Promise<T>): Promise<T> {
+  const c = await connect(io.env);
+  try {
+    return await fn(c);
+  } finally {
+    c.close();
+  }
+}

@@ -6,7 +6,7 @@ import { configGet, configModels, configSet } from '../../../shared/protocol/con
 import type { ConfigEntry } from '../../../shared/protocol/config';
 import { bool, JSON_FLAG, UsageError } from '../cli';
 import type { CliIo, CommandSpec } from '../cli';
-import { connect } from '../client';
+import { withDaemon } from '../client';
 
 const json = (io: CliIo, v: unknown) => io.out(JSON.stringify(v, null, 2) + '\n');
 const KEYS_HELP = `Keys:\n${CONFIG_KEY_FORMS.map((k) => `  ${k}`).join('\n')}`;
@@ -23,15 +23,6 @@ function sourceCell(e: ConfigEntry): string {
   return e.from !== null && e.from !== e.key ? `${e.source} (${e.from})` : e.source;
 }
 
-async function withClient<T>(io: CliIo, fn: (c: Awaited<ReturnType<typeof connect>>) => Promise<T>): Promise<T> {
-  const c = await connect(io.env);
-  try {
-    return await fn(c);
-  } finally {
-    c.close();
-  }
-}
-
 export const configCommands: CommandSpec[] = [
   {
     path: ['config', 'get'],
@@ -42,7 +33,7 @@ export const configCommands: CommandSpec[] = [
     details: `Prints <value>  <source>; without a key, a table KEY VALUE SOURCE.\n${KEYS_HELP}`,
     async run(a, io) {
       const key = a.positionals[0];
-      const { entries } = await withClient(io, (c) => c.request(configGet, key === undefined ? {} : { key }));
+      const { entries } = await withDaemon(io, (c) => c.request(configGet, key === undefined ? {} : { key }));
       if (key !== undefined) {
         const e = entries[0];
         if (bool(a, 'json')) json(io, e);
@@ -62,7 +53,7 @@ export const configCommands: CommandSpec[] = [
     async run(a, io) {
       const [key, value] = a.positionals;
       if (bool(a, 'unset') && value !== undefined) throw new UsageError('give a value or --unset, not both');
-      const r = await withClient(io, (c) => c.request(configSet, { key, value: value ?? null }));
+      const r = await withDaemon(io, (c) => c.request(configSet, { key, value: value ?? null }));
       if (bool(a, 'json')) json(io, r);
       else if (value !== undefined) {
         io.out(r.changed ? `Set ${key} to ${r.entry.value} in ${r.file}\n` : `${key} is already ${r.entry.value}; ${r.file} is unchanged\n`);
@@ -81,7 +72,7 @@ export const configCommands: CommandSpec[] = [
     positionals: [{ name: 'harness', required: true }],
     details: 'Any model name may be set besides these. Exit 1 when the harness cannot tell (the reason on stderr).',
     async run(a, io) {
-      const r = await withClient(io, (c) => c.request(configModels, { harness: a.positionals[0], refresh: bool(a, 'refresh') || undefined }));
+      const r = await withDaemon(io, (c) => c.request(configModels, { harness: a.positionals[0], refresh: bool(a, 'refresh') || undefined }));
       if (bool(a, 'json')) json(io, r);
       else if (r.source === 'unavailable') {
         io.err(`${r.reason}\n`);

@@ -15,7 +15,7 @@ import {
 } from '../../../shared/protocol/conversations';
 import { bool, int, JSON_FLAG, str, UsageError } from '../cli';
 import type { CliIo, CommandSpec, FlagSpec, Parsed } from '../cli';
-import { connect } from '../client';
+import { connect, withDaemon } from '../client';
 import { deckTree, reportCreated, showText } from './convFormat';
 
 const CONV = [{ name: 'conv', required: true }];
@@ -48,15 +48,6 @@ export const PROMPT_FLAGS: Record<string, FlagSpec> = {
   brief: { type: 'string', help: 'a file holding the first message', value: '<file>' },
 };
 
-async function simple<T>(io: CliIo, fn: (c: Awaited<ReturnType<typeof connect>>) => Promise<T>): Promise<T> {
-  const client = await connect(io.env);
-  try {
-    return await fn(client);
-  } finally {
-    client.close();
-  }
-}
-
 export const convCommands: CommandSpec[] = [
   {
     path: ['conv', 'new'],
@@ -82,7 +73,7 @@ export const convCommands: CommandSpec[] = [
       const cwdFlag = str(a, 'cwd');
       const project = str(a, 'project');
       if (!project && !cwdFlag) throw new UsageError('missing --project <key> (or --cwd <dir> inside a project)');
-      const r = await simple(io, (c) =>
+      const r = await withDaemon(io, (c) =>
         c.request(conversationsNew, {
           project,
           cwd: cwdFlag ? path.resolve(io.cwd, cwdFlag) : undefined,
@@ -104,7 +95,7 @@ export const convCommands: CommandSpec[] = [
     usage: ['[--all] [--json]'],
     flags: { all: { type: 'boolean', help: 'include archived conversations' }, ...JSON_FLAG },
     async run(a, io) {
-      const { conversations } = await simple(io, (c) => c.request(conversationsList, { all: bool(a, 'all') }));
+      const { conversations } = await withDaemon(io, (c) => c.request(conversationsList, { all: bool(a, 'all') }));
       io.out(bool(a, 'json') ? JSON.stringify(conversations, null, 2) + '\n' : deckTree(conversations));
       return 0;
     },
@@ -116,7 +107,7 @@ export const convCommands: CommandSpec[] = [
     flags: { ...JSON_FLAG },
     positionals: CONV,
     async run(a, io) {
-      const c = await simple(io, (cl) => cl.request(conversationsShow, { conv: a.positionals[0] }));
+      const c = await withDaemon(io, (cl) => cl.request(conversationsShow, { conv: a.positionals[0] }));
       io.out(bool(a, 'json') ? JSON.stringify(c, null, 2) + '\n' : showText(c));
       return 0;
     },
@@ -158,7 +149,7 @@ export const convCommands: CommandSpec[] = [
     async run(a, io) {
       const t = int(a, 'timeout');
       if (t !== undefined && (t < 1 || t > 600)) throw new UsageError('--timeout is 1 to 600 seconds');
-      const r = await simple(io, (c) => c.request(conversationsStop, { conv: a.positionals[0], kill: bool(a, 'kill'), timeoutMs: t === undefined ? undefined : t * 1000 }));
+      const r = await withDaemon(io, (c) => c.request(conversationsStop, { conv: a.positionals[0], kill: bool(a, 'kill'), timeoutMs: t === undefined ? undefined : t * 1000 }));
       const c = r.conversation;
       if (r.stopped) {
         io.out(`Stopped #${c.id} (${c.name})\n`);
@@ -175,7 +166,7 @@ export const convCommands: CommandSpec[] = [
     flags: {},
     positionals: CONV,
     async run(a, io) {
-      const c = await simple(io, (cl) => cl.request(conversationsArchive, { conv: a.positionals[0] }));
+      const c = await withDaemon(io, (cl) => cl.request(conversationsArchive, { conv: a.positionals[0] }));
       io.out(`Archived #${c.id} (${c.name})\n`);
       return 0;
     },
@@ -187,7 +178,7 @@ export const convCommands: CommandSpec[] = [
     flags: {},
     positionals: CONV,
     async run(a, io) {
-      const c = await simple(io, (cl) => cl.request(conversationsUnarchive, { conv: a.positionals[0] }));
+      const c = await withDaemon(io, (cl) => cl.request(conversationsUnarchive, { conv: a.positionals[0] }));
       io.out(`Unarchived #${c.id} (${c.name})\n`);
       return 0;
     },
@@ -199,7 +190,7 @@ export const convCommands: CommandSpec[] = [
     flags: { 'no-wait': { type: 'boolean', help: 'return at once instead of waiting for the agent to start' }, ...JSON_FLAG },
     positionals: CONV,
     async run(a, io) {
-      const r = await simple(io, (c) => c.request(conversationsResume, { conv: a.positionals[0], noWait: bool(a, 'no-wait') }));
+      const r = await withDaemon(io, (c) => c.request(conversationsResume, { conv: a.positionals[0], noWait: bool(a, 'no-wait') }));
       return reportCreated(r, bool(a, 'json'), io);
     },
   },
@@ -217,7 +208,7 @@ export const convCommands: CommandSpec[] = [
     async run(a, io) {
       const given = ['allow', 'deny', 'option', 'text'].filter((f) => a.flags[f] !== undefined);
       if (given.length !== 1) throw new UsageError('give exactly one of --allow, --deny, --option <id>, --text <answer>');
-      const r = await simple(io, (c) =>
+      const r = await withDaemon(io, (c) =>
         c.request(conversationsAnswer, {
           conv: a.positionals[0],
           allow: bool(a, 'allow') || undefined,

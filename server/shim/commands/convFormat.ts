@@ -1,6 +1,7 @@
 // Text forms of conversations for the shim: the Command Deck tree (`svc conv list`),
 // `svc conv show`, `svc status`, and the result line of commands that start one.
 import type { AgentStatus, ConversationInfo, Created } from '../../../shared/protocol/conversations';
+import { table } from '../../../shared/format/table';
 
 function label(c: ConversationInfo): string {
   const parts = [`#${c.id} ${c.name}`, c.archived ? `${c.activity} (archived)` : c.activity, `${c.harness}/${c.model}`];
@@ -68,8 +69,7 @@ export function statusTable(agents: AgentStatus[]): string {
   if (agents.length === 0) return 'no agents\n';
   const head = ['ID', 'NAME', 'KIND', 'ACTIVITY', 'ALIVE', 'HARNESS', 'MODEL', 'COST'];
   const rows = agents.map((a) => [`#${a.id}`, a.name, a.kind, a.archived ? `${a.activity} (archived)` : a.activity, a.alive ? 'yes' : 'no', a.harness, a.model, a.cost ? `${a.cost.amount} ${a.cost.currency}` : '-']);
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  return [head, ...rows].map((r) => r.map((v, i) => (i === r.length - 1 ? v : v.padEnd(widths[i]))).join('  ')).join('\n') + '\n';
+  return table(head, rows);
 }
 
 /** Prints the result of a command that starts a conversation; returns the exit code. */

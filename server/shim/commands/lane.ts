@@ -10,21 +10,12 @@ import type { Role } from '../../../shared/config';
 import type { ReportStatus, Verdict } from '../../../shared/keys';
 import { bool, int, JSON_FLAG, str, UsageError } from '../cli';
 import type { CliIo, CommandSpec, Parsed } from '../cli';
-import { connect } from '../client';
+import { withDaemon } from '../client';
 
 const json = (io: CliIo, v: unknown) => io.out(JSON.stringify(v, null, 2) + '\n');
 const abs = (io: CliIo, p: string | undefined) => (p === undefined ? undefined : path.resolve(io.cwd, p));
 
 export const startLine = (l: LaneRecord) => `Lane ${l.run}/${l.key} ${l.role} i${l.iteration}: conv ${l.id} (${l.name}) in ${l.cwd}`;
-
-async function withClient<T>(io: CliIo, fn: (c: Awaited<ReturnType<typeof connect>>) => Promise<T>): Promise<T> {
-  const c = await connect(io.env);
-  try {
-    return await fn(c);
-  } finally {
-    c.close();
-  }
-}
 
 const laneStart: CommandSpec = {
   path: ['lane', 'start'],
@@ -59,7 +50,7 @@ const laneStart: CommandSpec = {
   async run(a, io) {
     const role = str(a, 'role');
     if (!role) throw new UsageError('missing --role <role>');
-    const record = await withClient(io, (c) =>
+    const record = await withDaemon(io, (c) =>
       c.request(lanesStart, {
         caller: io.env.SVC_CONVERSATION || undefined,
         key: str(a, 'key'),
@@ -99,7 +90,7 @@ const laneList: CommandSpec = {
   usage: ['[--run <key>] [--parent <conv>] [--json]'],
   flags: { run: { type: 'string', help: 'only this run', value: '<key>' }, parent: { type: 'string', help: 'only lanes launched by this conversation', value: '<conv>' }, ...JSON_FLAG },
   async run(a, io) {
-    const { lanes } = await withClient(io, (c) => c.request(lanesList, { run: str(a, 'run'), parent: str(a, 'parent') }));
+    const { lanes } = await withDaemon(io, (c) => c.request(lanesList, { run: str(a, 'run'), parent: str(a, 'parent') }));
     if (bool(a, 'json')) json(io, lanes);
     else io.out(laneTable(lanes));
     return 0;
@@ -114,7 +105,7 @@ const laneShow: CommandSpec = {
   positionals: [{ name: 'lane' }],
   details: 'Chain: i1 built → critic c1: NOT_YET (2 defects) → i2 built → critic c2: PASS\nLines: #<id> <role> i<n> <activity> <verdict> <verdict file>',
   async run(a, io) {
-    const r = await withClient(io, (c) => c.request(lanesShow, { lane: a.positionals[0], run: str(a, 'run'), key: str(a, 'key') }));
+    const r = await withDaemon(io, (c) => c.request(lanesShow, { lane: a.positionals[0], run: str(a, 'run'), key: str(a, 'key') }));
     if (bool(a, 'json')) json(io, r);
     else io.out([r.chain, ...r.lines].join('\n') + '\n');
     return 0;
@@ -140,7 +131,7 @@ const laneWait: CommandSpec = {
   async run(a, io) {
     const timeout = int(a, 'timeout');
     if (timeout !== undefined && timeout < 0) throw new UsageError('--timeout must be 0 or more');
-    const r = await withClient(io, (c) =>
+    const r = await withDaemon(io, (c) =>
       c.request(lanesWait, { lane: a.positionals[0], run: str(a, 'run'), parent: str(a, 'parent'), after: str(a, 'after'), timeoutS: timeout }),
     );
     let code: number;
@@ -193,7 +184,7 @@ const laneReport: CommandSpec = {
     const status = (str(a, 'status') ?? 'done') as ReportStatus;
     if (!['done', 'blocked', 'failed'].includes(status)) throw new UsageError(`--status must be done, blocked or failed, got '${status}'`);
     const body = await reportBody(a, io);
-    const r = await withClient(io, (c) =>
+    const r = await withDaemon(io, (c) =>
       c.request(lanesReport, {
         caller: io.env.SVC_CONVERSATION || undefined,
         status,
@@ -217,7 +208,7 @@ const laneStop: CommandSpec = {
   flags: {},
   positionals: [{ name: 'lane', required: true }],
   async run(a, io) {
-    const r = await withClient(io, (c) => c.request(lanesStop, { lane: a.positionals[0] }));
+    const r = await withDaemon(io, (c) => c.request(lanesStop, { lane: a.positionals[0] }));
     if (!r.stopped) {
       io.err(`lane ${r.lane} did not stop within 30 s; escalate with svc conv stop --kill ${r.lane}\n`);
       return 1;
@@ -239,7 +230,7 @@ const laneReap: CommandSpec = {
   details:
     'Refused, with nothing changed, while the harness is alive 30 s after the stop request, for a directory outside the lanes root, while a process works inside it, or for a dirty tree without --park. The branch is always kept.',
   async run(a, io) {
-    const r = await withClient(io, (c) => c.request(lanesReap, { lane: a.positionals[0], park: bool(a, 'park'), keep: bool(a, 'keep') }));
+    const r = await withDaemon(io, (c) => c.request(lanesReap, { lane: a.positionals[0], park: bool(a, 'park'), keep: bool(a, 'keep') }));
     io.out(formatReapReport(r) + '\n');
     return 0;
   },
@@ -251,7 +242,7 @@ const laneRuns: CommandSpec = {
   usage: ['[--json]'],
   flags: { ...JSON_FLAG },
   async run(a, io) {
-    const { cards } = await withClient(io, (c) => c.request(lanesRuns, {}));
+    const { cards } = await withDaemon(io, (c) => c.request(lanesRuns, {}));
     if (bool(a, 'json')) json(io, cards);
     else if (!cards.length) io.out('no gauntlet runs\n');
     else io.out(table(['PROJECT', 'RUN', 'LAUNCHER', 'COUNTS', 'LATEST'], cards.map((c) => [c.project, c.run, `#${c.launcherId}`, c.countsLine, `${new Date(c.latest.at).toISOString()} ${c.latest.text}`])));

@@ -165,16 +165,15 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
 
     await card.locator('button.expand').click();
     await card.locator('ul.lanes').first().waitFor();
-    const tree = await card.locator(':scope > div > ul.lanes').evaluate((ul) => {
-      const walk = (list: Element): unknown[] =>
-        Array.from(list.children).map((li) => {
-          const row = li.querySelector(':scope > .lane') as HTMLElement;
-          const sub = li.querySelector(':scope > ul.lanes');
-          return sub ? { conv: Number(row.dataset.conv), children: walk(sub) } : Number(row.dataset.conv);
-        });
-      return walk(ul);
-    });
-    assert.deepEqual(tree, [{ conv: id.api, children: [id.critic] }, id.ask, id.xss]);
+    // Each lane as [conversation id, nesting depth], in order (no named functions: the page cannot see tsx's helpers).
+    const tree = await card.locator(':scope > div > ul.lanes').evaluate((ul) =>
+      Array.from(ul.querySelectorAll('.lane')).map((el) => {
+        let depth = 0;
+        for (let p = el.parentElement; p && p !== ul; p = p.parentElement) if (p.matches('ul.lanes')) depth++;
+        return [Number((el as HTMLElement).dataset.conv), depth];
+      }),
+    );
+    assert.deepEqual(tree, [[id.api, 0], [id.critic, 1], [id.ask, 0], [id.xss, 0]]);
     await screenshot(page, '15-awareness-card-expanded');
 
     await card.locator('.run a').click();

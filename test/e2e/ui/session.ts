@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { REPO } from '../../helpers/scratch';
 import { startCodeServer } from './codeServer';
 import type { CodeServer } from './codeServer';
-import { launchBrowser, openWorkbench, screenshot, SCREENSHOTS } from './workbench';
+import { consoleErrors, launchBrowser, openWorkbench, screenshot, SCREENSHOTS } from './workbench';
 
 export interface Session {
   cs: CodeServer;
@@ -68,6 +68,7 @@ export const mochaHooks = {
       for (const [from, to] of [[cs.log, 'code-server.log'], [path.join(cs.scratch.svcHome, 'logs', 'daemon.log'), 'daemon.log']]) {
         if (fs.existsSync(from)) fs.copyFileSync(from, path.join(SCREENSHOTS, to));
       }
+      fs.writeFileSync(path.join(SCREENSHOTS, 'browser-console.log'), consoleErrors.join('\n') + '\n');
     }
     await browser.close().catch(() => undefined);
     await cs.stop();

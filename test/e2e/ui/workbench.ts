@@ -19,8 +19,15 @@ export async function launchBrowser(home: string): Promise<Browser> {
   });
 }
 
+/** Browser console errors and page errors of every frame (webviews included), for a failure's evidence. */
+export const consoleErrors: string[] = [];
+
 export async function openWorkbench(browser: Browser, url: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(`[console ${m.location().url}] ${m.text()}`);
+  });
+  page.on('pageerror', (e) => consoleErrors.push(`[pageerror] ${e.stack ?? e.message}`));
   await page.goto(url);
   await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
   return page;

@@ -1,0 +1,214 @@
+// Issue 10's Done-when in a real VS Code (code-server 4.100.3 in chromium): the Roles panel
+// opens from the Command Deck's title button and the palette, shows a hand-written
+// config.yaml with each value's source, sets the security reviewer's model and the review
+// mode keeping every other byte of the file (comments included), refuses an empty model,
+// effort `extreme` and an unknown mode next to the field without touching the files, and
+// the next full review starts agent-<issue>-review-security with the panel's model.
+// Runs last in the suite: it replaces SVC_HOME/config.yaml of the shared daemon.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Frame } from 'playwright-core';
+import type { AgentStatus } from '../../../shared/protocol/conversations';
+import type { IssueInfo } from '../../../shared/protocol/issues';
+import type { IssueState } from '../../../shared/protocol/review';
+import { eventually, makeRepo } from '../../helpers/scratch';
+import { installedSvc } from './codeServer';
+import { CTL, reviewFixture } from './reviewFixture';
+import { session, timing } from './session';
+import { openContainer, runCommand, screenshot, webviewFrame } from './workbench';
+
+const PROJECT = 'rp';
+const SECURITY = 'roles.review.sub.security.model';
+const MODE = 'roles.review.mode';
+const EFFORT = 'roles.review.effort';
+const BUILDER_EFFORT = `projects.${PROJECT}.gauntlet.roles.builder.effort`;
+const NEW_MODEL = 'sec-e2e-model';
+
+const svc = (args: string[]) => installedSvc(session().cs, args);
+async function ok(args: string[]): Promise<string> {
+  const r = await svc(args);
+  assert.equal(r.code, 0, `svc ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return r.stdout;
+}
+
+const field = (frame: Frame, key: string) => frame.locator(`.field[data-key="${key}"]`);
+
+/** Waits until `file` holds exactly `want` (the daemon writes it after the panel's message round trip). */
+async function waitForFile(file: string, want: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let got = '';
+  while (Date.now() < deadline) {
+    got = fs.readFileSync(file, 'utf8');
+    if (got === want) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.equal(got, want, `${file} did not become the expected text`);
+}
+
+/** Offers `value` in a select the panel built (as a stale or tampered page could) and picks it. */
+async function pickUnoffered(frame: Frame, key: string, value: string): Promise<void> {
+  const select = field(frame, key).locator('select');
+  await select.evaluate((s, v) => {
+    const o = document.createElement('option');
+    o.value = v;
+    o.textContent = v;
+    s.append(o);
+  }, value);
+  await select.selectOption(value);
+}
+
+describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
+  this.timeout(120_000);
+  let configFile = '';
+  let projectsFile = '';
+  let seeded = '';
+  /** config.yaml after the panel's two writes: the seed with exactly those two values replaced. */
+  let written = '';
+  let frame: Frame;
+
+  before(async () => {
+    const { cs } = session();
+    const { dir } = makeRepo(cs.scratch, PROJECT);
+    await ok(['project', 'add', PROJECT, dir]);
+    const fx = reviewFixture(path.join(cs.scratch.home, 'review-scripts'), PROJECT);
+    configFile = path.join(cs.scratch.svcHome, 'config.yaml');
+    projectsFile = path.join(cs.scratch.svcHome, 'projects.yaml');
+    seeded = fx.configYaml;
+    fs.writeFileSync(configFile, seeded);
+    written = seeded.replace('    mode: quick        # quick', '    mode: full        # quick').replace('        model: sec-old   # the', `        model: ${NEW_MODEL}   # the`);
+    assert.equal(written.length, seeded.length - 'quick'.length + 'full'.length - 'sec-old'.length + NEW_MODEL.length, 'both replacements apply');
+  });
+
+  it("opens from the Command Deck's title button and from the palette, showing config.yaml's values and sources", async () => {
+    const { page } = session();
+    const t = Date.now();
+    await openContainer(page, 'svc');
+    const header = page.locator('.sidebar .pane-header[aria-label="Command Deck Section"]');
+    await header.hover();
+    await header.locator('.actions a.action-label[aria-label="Open Roles"]').click();
+    frame = await webviewFrame(page, '[data-section="review"]');
+    assert.equal(await page.locator('.tabs-container .tab.active .label-name').textContent(), 'svc Roles');
+    timing('Roles panel opened from the view title', t);
+    await runCommand(page, 'View: Close All Editors');
+
+    const t2 = Date.now();
+    await runCommand(page, 'svc: Open Roles');
+    frame = await webviewFrame(page, '[data-section="review"]');
+    timing('Roles panel opened from the palette', t2);
+
+    // The hand-written values, each with where it comes from.
+    await field(frame, SECURITY).locator('.source', { hasText: /^global · config\.yaml$/ }).waitFor();
+    assert.equal(await field(frame, SECURITY).locator('input').inputValue(), 'sec-old');
+    assert.equal(await field(frame, MODE).locator('select').inputValue(), 'quick');
+    assert.equal(await field(frame, MODE).locator('.source').textContent(), 'global · config.yaml');
+    const perf = field(frame, 'roles.review.sub.performance.model');
+    assert.equal(await perf.locator('input').inputValue(), '');
+    assert.equal(await perf.locator('input').getAttribute('placeholder'), 'parent-model (inherited)');
+    assert.equal(await perf.locator('.source').textContent(), 'global · inherited from roles.review.model');
+    assert.equal(await field(frame, EFFORT).locator('.source').textContent(), "unset · the harness's own default effort is used");
+    // A gauntlet role without a model says that a launch is refused.
+    const builderModel = field(frame, `projects.${PROJECT}.gauntlet.roles.builder.model`);
+    assert.equal(await builderModel.locator('.source').textContent(), 'unset · svc lane start --role builder without --model is refused: there is no default model');
+    assert.equal(await builderModel.locator('.source.warn').count(), 1);
+    assert.equal(await frame.locator('.refusal').count(), 0);
+  });
+
+  it("sets the security reviewer's model and the review mode: config.yaml keeps every other byte, comments included", async () => {
+    const { page } = session();
+    const t = Date.now();
+    const model = field(frame, SECURITY).locator('input');
+    await model.fill(NEW_MODEL);
+    await model.press('Enter');
+    await waitForFile(configFile, seeded.replace('        model: sec-old   # the', `        model: ${NEW_MODEL}   # the`));
+    timing('security model written', t);
+
+    const t2 = Date.now();
+    await field(frame, MODE).locator('select').selectOption('full');
+    await waitForFile(configFile, written);
+    timing('review mode written', t2);
+    // The panel shows what the daemon now reads, with no refusal.
+    await eventually(async () => (await field(frame, MODE).locator('select').inputValue()) === 'full', 10_000, 'the mode select shows full');
+    assert.equal(await field(frame, SECURITY).locator('input').inputValue(), NEW_MODEL);
+    assert.equal(await frame.locator('.refusal').count(), 0);
+    // The daemon agrees (what the review pipeline reads).
+    assert.equal(await ok(['config', 'get', SECURITY]), `${NEW_MODEL}  global (${configFile})\n`);
+    assert.equal(await ok(['config', 'get', MODE]), `full  global (${configFile})\n`);
+    await screenshot(page, '06-roles');
+  });
+
+  it('refuses an empty model, effort extreme and an unknown mode next to the field; the files stay byte for byte', async () => {
+    const { page } = session();
+    const projectsBefore = fs.readFileSync(projectsFile, 'utf8');
+    const unchanged = '~/.svc/config.yaml is unchanged';
+
+    // An empty model box is sent as '' (Clear is what removes a key): refused.
+    const model = field(frame, SECURITY).locator('input');
+    await model.fill('');
+    await model.press('Enter');
+    await field(frame, SECURITY).locator('.refusal[role="alert"]').waitFor();
+    assert.equal(await field(frame, SECURITY).locator('.refusal').textContent(), `cannot set ${SECURITY} to '': a model must not be empty; ${unchanged}`);
+
+    // Effort and mode are selects offering only the valid values …
+    const options = (key: string) => field(frame, key).locator('select option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    assert.deepEqual(await options(EFFORT), ['', 'low', 'medium', 'high']);
+    assert.deepEqual(await options(MODE), ['', 'quick', 'full', 'none']);
+    assert.deepEqual(await options(BUILDER_EFFORT), ['', 'low', 'medium', 'high']);
+    // … and a value they do not offer is refused by the daemon all the same, shown at the field.
+    await pickUnoffered(frame, EFFORT, 'extreme');
+    await field(frame, EFFORT).locator('.refusal').waitFor();
+    assert.equal(await field(frame, EFFORT).locator('.refusal').textContent(), `cannot set ${EFFORT} to 'extreme': Invalid option: expected one of "low"|"medium"|"high"; ${unchanged}`);
+    await pickUnoffered(frame, MODE, 'thorough');
+    await field(frame, MODE).locator('.refusal').waitFor();
+    assert.equal(await field(frame, MODE).locator('.refusal').textContent(), `cannot set ${MODE} to 'thorough': Invalid option: expected one of "quick"|"full"|"none"; ${unchanged}`);
+    await pickUnoffered(frame, BUILDER_EFFORT, 'extreme');
+    await field(frame, BUILDER_EFFORT).locator('.refusal').waitFor();
+    assert.equal(await field(frame, BUILDER_EFFORT).locator('.refusal').textContent(), `cannot set ${BUILDER_EFFORT} to 'extreme': Invalid option: expected one of "low"|"medium"|"high"; ~/.svc/projects.yaml is unchanged`);
+
+    // Only those fields say so; the selects show the values in effect again.
+    assert.equal(await frame.locator('.refusal').count(), 4);
+    assert.equal(await field(frame, MODE).locator('select').inputValue(), 'full');
+    assert.equal(await field(frame, EFFORT).locator('select').inputValue(), '');
+    assert.equal(fs.readFileSync(configFile, 'utf8'), written);
+    assert.equal(fs.readFileSync(projectsFile, 'utf8'), projectsBefore);
+    await screenshot(page, '06b-roles-refusals');
+  });
+
+  it('the next full review starts agent-<issue>-review-security with the model set in the panel (svc status --json)', async () => {
+    const { cs } = session();
+    const t = Date.now();
+    const body = 'Acceptance criteria:\n1. The feature works.\n2. It is tested.\n';
+    const issue = JSON.parse(await ok(['issue', 'new', '--project', PROJECT, '--title', 'roles e2e feature', '--body', body, '--json'])) as IssueInfo;
+    await ok(['issue', 'start', issue.id, '--harness', 'script', '--model', 'work-model']);
+    const prefix = `agent-${issue.id.toLowerCase()}-review`;
+    const ctl = path.join(cs.scratch.home, CTL, issue.id);
+    const reviewers = await eventually(
+      async () => {
+        const agents = JSON.parse(await ok(['status', '--json'])) as AgentStatus[];
+        const mine = agents.filter((a) => a.name.startsWith(prefix));
+        return mine.length === 5 ? mine : undefined;
+      },
+      45_000,
+      `the five reviewers of ${issue.id} in svc status (work agent's svc done said: ${fs.existsSync(path.join(ctl, 'done.out')) ? fs.readFileSync(path.join(ctl, 'done.out'), 'utf8') : 'nothing yet'})`,
+    );
+    timing('full review started', t);
+    const models = Object.fromEntries(reviewers.map((a) => [a.name, a.model]));
+    assert.deepEqual(models, {
+      [prefix]: 'parent-model',
+      [`${prefix}-security`]: NEW_MODEL,
+      [`${prefix}-correctness`]: 'cor-model',
+      [`${prefix}-performance`]: 'parent-model',
+      [`${prefix}-requirements`]: 'parent-model',
+    });
+    for (const a of reviewers) assert.equal(a.harness, 'script', a.name);
+
+    // The convoy finishes (so nothing of it runs on into the teardown).
+    const t2 = Date.now();
+    await eventually(
+      async () => (JSON.parse(await ok(['show', issue.id, '--json'])) as IssueState).pr?.reviewState === 'approved',
+      45_000,
+      `${issue.id}'s review approved`,
+    );
+    timing('full review approved', t2);
+  });
+});
