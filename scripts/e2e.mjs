@@ -59,6 +59,8 @@ const mocha = spawnSync(
     // In-host before lanes: it checks an empty deck of the shared daemon.
     'test/e2e/ui/inHost.e2e.test.ts',
     'test/e2e/ui/lanes.e2e.test.ts',
+    // Last: it replaces SVC_HOME/config.yaml of the shared daemon.
+    'test/e2e/ui/roles.e2e.test.ts',
     ...process.argv.slice(2),
   ],
   { stdio: 'inherit', cwd: root },

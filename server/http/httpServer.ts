@@ -134,7 +134,7 @@ export class HttpServer {
   }
 
   private authorized(header: string | undefined): boolean {
-    const m = /^Bearer (.+)$/.exec(header ?? '');
+    const m = /^Bearer (.+)$/i.exec(header ?? ''); // the scheme is case-insensitive (RFC 7235)
     if (!m) return false;
     const given = Buffer.from(m[1]);
     const want = Buffer.from(this.token);
@@ -147,15 +147,24 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
+/** The body, up to `max` bytes. Past that it rejects at once and discards the rest as it
+ *  arrives (never buffering it): destroying the request instead would reset the socket
+ *  before the client could read the 413. requestTimeout bounds an endless body. */
 function readBody(req: http.IncomingMessage, max: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    const tooLarge = () => new Error(`request body exceeds ${max} bytes`);
+    if (Number(req.headers['content-length'] ?? 0) > max) {
+      req.resume();
+      return reject(tooLarge());
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size > max) {
-        reject(new Error(`request body exceeds ${max} bytes`));
-        req.destroy();
+        req.removeAllListeners('data');
+        req.resume();
+        reject(tooLarge());
         return;
       }
       chunks.push(c);

@@ -90,6 +90,7 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<{ 
 
   const draft = plan(ctx, { p, role, run, key, root, from, at, baseSha });
   if (draft.reuse && draft.judged) draft.judged.commit = (await git(draft.dir, ['rev-parse', 'HEAD'])).trim();
+  if (draft.start && !/^[0-9a-f]{40}$/.test(draft.start)) draft.start = await resolveCommit(repo, draft.start, 'start point');
   if (draft.branch && !draft.reuse && (await branchExists(repo, draft.branch))) {
     throw conflict('branchExists', `branch ${draft.branch} already exists; pass --branch <name> for a new one`);
   }
@@ -148,7 +149,9 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<{ 
   ctx.app.notify({ topic: 'lanes', id: row.id });
   ctx.app.notify({ topic: 'runs' });
   const started = p.noWait ? 'not-waited' : await convs.waitStarted(row.id, START_WAIT_MS);
-  return { record: await laneRecord(ctx, store.byId(row.id)!), started };
+  // Not waited for, the worktree was created a moment ago: clean at its start commit.
+  const fresh = gitBacked && !draft.reuse && p.noWait ? new Map([[draft.dir, { branch: draft.branch, headSha: draft.start!, ahead: null, upstream: null, dirty: false }]]) : undefined;
+  return { record: await laneRecord(ctx, store.byId(row.id)!, fresh), started };
 }
 
 function writeBriefOnce(ctx: LanesContext, row: LaneRow, brief: string): void {

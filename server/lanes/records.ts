@@ -50,7 +50,7 @@ interface Snapshot {
 
 const judgeKey = (run: string, key: string, iteration: number) => `${run}\0${key}\0${iteration}`;
 
-async function snapshot(r: LaneReader, rows: LaneRow[]): Promise<Snapshot> {
+async function snapshot(r: LaneReader, rows: LaneRow[], known?: Map<string, GitFacts>): Promise<Snapshot> {
   const judges = new Map<string, LaneRow[]>();
   for (const run of new Set(rows.map((l) => l.run))) {
     for (const l of r.store.ofRun(run)) {
@@ -63,10 +63,10 @@ async function snapshot(r: LaneReader, rows: LaneRow[]): Promise<Snapshot> {
   for (const list of judges.values()) for (const j of list) ids.add(j.id);
   const reports = r.store.reportsOf([...ids]);
 
-  const facts = new Map<string, GitFacts>();
+  const facts = new Map<string, GitFacts>(known);
   const byRepo = new Map<string, string[]>();
   for (const l of rows) {
-    if (!l.gitBacked || l.archivedAt !== null || l.reapedAt !== null) continue;
+    if (!l.gitBacked || l.archivedAt !== null || l.reapedAt !== null || facts.has(l.dir)) continue;
     const repo = r.repoOf(l.project);
     if (repo) byRepo.set(repo, [...(byRepo.get(repo) ?? []), l.dir]);
     else {
@@ -126,11 +126,12 @@ function recordOf(r: LaneReader, row: LaneRow, snap: Snapshot): LaneRecord {
   };
 }
 
-export async function laneRecords(r: LaneReader, rows: LaneRow[]): Promise<LaneRecord[]> {
-  const snap = await snapshot(r, rows);
+/** `known`: git facts the caller already holds (a worktree it just created), by directory. */
+export async function laneRecords(r: LaneReader, rows: LaneRow[], known?: Map<string, GitFacts>): Promise<LaneRecord[]> {
+  const snap = await snapshot(r, rows, known);
   return rows.map((row) => recordOf(r, row, snap));
 }
 
-export async function laneRecord(r: LaneReader, row: LaneRow): Promise<LaneRecord> {
-  return (await laneRecords(r, [row]))[0];
+export async function laneRecord(r: LaneReader, row: LaneRow, known?: Map<string, GitFacts>): Promise<LaneRecord> {
+  return (await laneRecords(r, [row], known))[0];
 }

@@ -29,7 +29,8 @@ export function defaultBranch(run: string, key: string, iteration: number): stri
 /** `origin/<default>` after fetching it; the local branch when the project has no origin. */
 export async function fetchBase(repo: string, defaultBranchName: string): Promise<string> {
   if (!(await gitOk(repo, ['remote', 'get-url', 'origin']))) return defaultBranchName;
-  await serialized(repo, () => git(repo, ['fetch', '--quiet', 'origin']));
+  const ref = `refs/heads/${defaultBranchName}`;
+  await serialized(repo, () => git(repo, ['fetch', '--quiet', '--no-tags', 'origin', `+${ref}:refs/remotes/origin/${defaultBranchName}`]));
   return `origin/${defaultBranchName}`;
 }
 

@@ -50,7 +50,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.err(`svc: unknown command '${argv.slice(0, prefix.length + 1).join(' ')}' (see svc --help)\n`);
     return 1;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
+  const flagArgs = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest; // after `--`, '--help' is an argument
+  if (flagArgs.includes('--help') || flagArgs.includes('-h')) {
     io.out(helpText(spec));
     return 0;
   }

@@ -114,12 +114,21 @@ export function isAlive(pid: number): boolean {
 }
 
 /** A detached daemon that exited stays a zombie until its new parent reaps it, and some
- *  init processes reap slowly (seconds): signal 0 still succeeds then, so ask /proc. */
+ *  init processes reap slowly (seconds): signal 0 still succeeds then, so ask /proc.
+ *  Every thread must be a zombie: the main thread of a killed process turns zombie while
+ *  its other threads still run and still hold its files (the socket) open. */
 function isZombie(pid: number): boolean {
   if (process.platform !== 'linux') return false;
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+    const tasks = fs.readdirSync(`/proc/${pid}/task`);
+    return tasks.every((t) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
+        return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+      } catch {
+        return true; // that thread is gone
+      }
+    });
   } catch {
     return false;
   }

@@ -16,8 +16,7 @@ export function daemonPids(svcHome: string): number[] {
       if (!cmdline.some((a) => path.basename(a) === 'daemon.js')) continue;
       const env = fs.readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
       if (!env.includes(`SVC_HOME=${svcHome}`)) continue;
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
+      if (!alive(Number(entry))) continue;
       pids.push(Number(entry));
     } catch {
       // the process ended while we looked
@@ -26,16 +25,19 @@ export function daemonPids(svcHome: string): number[] {
   return pids.sort((a, b) => a - b);
 }
 
-/** True while `pid` runs (a zombie counts as ended). */
+/** True while any thread of `pid` runs: a zombie counts as ended, but not a zombie main
+ *  thread whose other threads are still exiting (they still hold the process's files). */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+    return fs.readdirSync(`/proc/${pid}/task`).some((t) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
+        return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+      } catch {
+        return false;
+      }
+    });
   } catch {
     return false;
   }
@@ -80,4 +82,19 @@ export async function disposeAll(s: Scratch, svc?: Svc): Promise<void> {
   while (left.some(alive) && Date.now() < deadline) await sleep(50);
   for (const pid of left.filter(alive)) process.kill(pid, 'SIGKILL');
   await s.dispose();
+}
+
+/**
+ * Asserts that `pid` is, once things settle, the only daemon of `svcHome`. A shim that
+ * found no usable server.json may have started daemons that lose the lock and exit; they
+ * need a moment (up to a node start-up under load) to be gone.
+ */
+export async function assertOnlyDaemon(svcHome: string, pid: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let pids = daemonPids(svcHome);
+  while (!(pids.length === 1 && pids[0] === pid) && Date.now() < deadline) {
+    await sleep(50);
+    pids = daemonPids(svcHome);
+  }
+  if (!(pids.length === 1 && pids[0] === pid)) throw new Error(`expected only daemon ${pid} for ${svcHome}, found [${pids.join(', ')}]`);
 }

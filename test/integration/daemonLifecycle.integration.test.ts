@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { alive, daemonPids, discoveryOf, disposeAll, frozenDist } from '../helpers/daemonProcs';
+import { alive, assertOnlyDaemon, daemonPids, discoveryOf, disposeAll, frozenDist } from '../helpers/daemonProcs';
 import type { Svc } from '../helpers/daemonProcs';
 import { makeScratch, REPO, run } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
@@ -62,7 +62,7 @@ describe('svc daemon status|stop|restart|log', function () {
     const r = await svc(['daemon', 'status', '--json']);
     assert.equal(r.code, 0);
     const j = JSON.parse(r.stdout) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(j).sort(), ['build', 'conversations', 'httpPort', 'live', 'pid', 'socketPath', 'startedAt', 'started', 'svcHome', 'uptimeMs', 'version']);
+    assert.deepEqual(Object.keys(j).sort(), ['build', 'conversations', 'httpPort', 'live', 'pid', 'socketPath', 'started', 'startedAt', 'svcHome', 'uptimeMs', 'version']);
     assert.deepEqual(
       { pid: j.pid, version: j.version, build: j.build, socketPath: j.socketPath, httpPort: j.httpPort, svcHome: j.svcHome, started: j.started, conversations: j.conversations, live: j.live },
       { pid: d.pid, version: VERSION, build, socketPath: d.socketPath, httpPort: d.httpPort, svcHome: s.svcHome, started: false, conversations: 0, live: 0 },
@@ -185,7 +185,7 @@ describe('svc daemon: discovery file and home protections', function () {
     const r = await svc(['daemon', 'status', '--json']);
     assert.equal(r.code, 0, r.stderr);
     assert.equal((JSON.parse(r.stdout) as { pid: number }).pid, pid, 'the running daemon is found again');
-    assert.deepEqual(daemonPids(s.svcHome), [pid]);
+    await assertOnlyDaemon(s.svcHome, pid);
     assert.equal(fs.lstatSync(file()).isFile(), true);
     assert.equal(modeOf(file()), 0o600);
   });

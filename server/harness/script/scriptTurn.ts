@@ -39,7 +39,11 @@ export async function runSteps(steps: Step[], t: TurnContext): Promise<StopReaso
       const outcome = await ask(t, step.ask);
       if (outcome === 'cancelled' || t.signal.aborted) return 'cancelled';
       if (outcome === 'deny') return 'end_turn';
-    } else if ('sleep' in step) await sleep(step.sleep, t.signal);
+    } else if ('sleep' in step) {
+      // Show the wait in the transcript, as a real agent shows its thinking.
+      await t.client.notify('session/update', { sessionId: t.sessionId, update: { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `waiting ${step.sleep} ms\n` } } });
+      await sleep(step.sleep, t.signal);
+    }
     else if ('write' in step) await write(t, step.write.path, step.write.content);
     else if ('exit' in step) await t.exit(step.exit);
   }

@@ -246,6 +246,41 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
   });
 });
 
+describe('webviews in light, dark and high-contrast themes', function () {
+  this.timeout(90_000);
+  const THEMES = [
+    { label: 'Dark Modern', kind: 'vscode-dark', dark: true },
+    { label: 'Dark High Contrast', kind: 'vscode-high-contrast', dark: true },
+    { label: 'Light High Contrast', kind: 'vscode-high-contrast-light', dark: false },
+    { label: 'Light Modern', kind: 'vscode-light', dark: false },
+  ];
+
+  it('follow the theme: text contrasts with the background in each, screenshots of each', async () => {
+    const { page } = session();
+    await runCommand(page, 'svc: Open Agents Page');
+    try {
+      for (const [i, theme] of THEMES.entries()) {
+        await runCommand(page, 'Preferences: Color Theme');
+        await quickPick(page, theme.label);
+        const frame = await webviewFrame(page, `body.${theme.kind} table.agents`);
+        // The page's text colour as computed, and the editor background the webview sits on (from its variable).
+        const lum = await frame.evaluate(() =>
+          [getComputedStyle(document.body).color, getComputedStyle(document.documentElement).getPropertyValue('--vscode-editor-background').trim()].map((c) => {
+            const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})/i.exec(c.length === 4 ? `#${c[1]}${c[1]}${c[2]}${c[2]}${c[3]}${c[3]}` : c);
+            const [r, g, b] = hex ? hex.slice(1, 4).map((h) => parseInt(h, 16)) : (c.match(/\d+(\.\d+)?/g) ?? ['0', '0', '0']).slice(0, 3).map(Number);
+            return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+          }),
+        );
+        assert.equal(lum[0] > 0.5, theme.dark, `${theme.label}: text luminance ${lum[0]}`);
+        assert.ok(Math.abs(lum[0] - lum[1]) > 0.4, `${theme.label}: text ${lum[0]} on background ${lum[1]}`);
+        await screenshot(page, `2${i}-agents-${theme.kind}`);
+      }
+    } finally {
+      await closeEditors();
+    }
+  });
+});
+
 describe('the svc-gauntlet-loop skill from the palette', function () {
   this.timeout(60_000);
 

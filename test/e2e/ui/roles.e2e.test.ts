@@ -46,16 +46,21 @@ async function waitForFile(file: string, want: string, timeoutMs = 15_000): Prom
   assert.equal(got, want, `${file} did not become the expected text`);
 }
 
-/** Offers `value` in a select the panel built (as a stale or tampered page could) and picks it. */
+/**
+ * Offers `value` in a select the panel built (as a stale or tampered page could) and picks
+ * it, in one step in the page: a re-render in between (a model probe's answer) would drop it.
+ */
 async function pickUnoffered(frame: Frame, key: string, value: string): Promise<void> {
-  const select = field(frame, key).locator('select');
-  await select.evaluate((s, v) => {
-    const o = document.createElement('option');
-    o.value = v;
-    o.textContent = v;
-    s.append(o);
-  }, value);
-  await select.selectOption(value);
+  await field(frame, key)
+    .locator('select')
+    .evaluate((s: HTMLSelectElement, v) => {
+      const o = document.createElement('option');
+      o.value = v;
+      o.textContent = v;
+      s.append(o);
+      s.value = v;
+      s.dispatchEvent(new Event('change', { bubbles: true }));
+    }, value);
 }
 
 describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
@@ -91,6 +96,7 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     assert.equal(await page.locator('.tabs-container .tab.active .label-name').textContent(), 'svc Roles');
     timing('Roles panel opened from the view title', t);
     await runCommand(page, 'View: Close All Editors');
+    await page.locator('.tabs-container .tab', { hasText: 'svc Roles' }).waitFor({ state: 'detached' });
 
     const t2 = Date.now();
     await runCommand(page, 'svc: Open Roles');
@@ -210,5 +216,16 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
       `${issue.id}'s review approved`,
     );
     timing('full review approved', t2);
+  });
+
+  it('shows an edit of config.yaml made outside the panel without a reload', async () => {
+    const t = Date.now();
+    const byHand = written.replace('        model: cor-model\n', '        model: cor-by-hand   # edited in an editor\n');
+    assert.notEqual(byHand, written);
+    fs.writeFileSync(configFile, byHand);
+    const correctness = field(frame, 'roles.review.sub.correctness.model');
+    await eventually(async () => (await correctness.locator('input').inputValue()) === 'cor-by-hand', 10_000, 'the correctness model box shows the edit');
+    assert.equal(await correctness.locator('.source').textContent(), 'global · config.yaml');
+    timing('external edit shown', t);
   });
 });

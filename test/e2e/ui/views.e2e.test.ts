@@ -114,6 +114,12 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
     assert.match(why, /the svc daemon is not connected: (the connection to the daemon closed \(it stopped or restarted\)|no daemon is running for .*\/home\/\.svc)\./);
     await screenshot(page, '04-daemon-down');
     await clearNotifications(page);
+    // Every command that needs the daemon says why, instead of asking for input first.
+    await runCommand(page, 'svc: Start Lane…');
+    await waitForMessage(page, 'svc: cannot start a lane: the svc daemon is not connected:');
+    await runCommand(page, 'svc: Open Agents Page');
+    await waitForMessage(page, 'svc: cannot open the Agents page: the svc daemon is not connected:');
+    await clearNotifications(page);
 
     // Someone else starts it again (here the shim): the window re-attaches by itself.
     const t2 = Date.now();

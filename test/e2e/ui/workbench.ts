@@ -56,6 +56,12 @@ export function paneBody(page: Page, title: string) {
 
 /** Runs a palette command by its full title ("svc: Show Daemon Status"). */
 export async function runCommand(page: Page, title: string): Promise<void> {
+  // Keys pressed while a webview has focus stay in its iframe: give the focus back to the workbench first.
+  await page.evaluate(() => {
+    const target = document.querySelector<HTMLElement>('.part.sidebar .monaco-list[tabindex="0"], .part.activitybar .monaco-action-bar [tabindex="0"]');
+    if (target) target.focus();
+    else (document.activeElement as HTMLElement | null)?.blur();
+  });
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input.input');
   await input.waitFor();

@@ -1,0 +1,64 @@
+// docs/protocol.md must list every method defined in shared/protocol/*.ts. The methods are
+// found by importing every module there and collecting the `.method` of each exported
+// request/notification def, so a new file or a new export is covered without edits here.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { REPO } from '../helpers/scratch';
+
+const PROTOCOL_DIR = path.join(REPO, 'shared', 'protocol');
+const DOC = path.join(REPO, 'docs', 'protocol.md');
+
+interface Def {
+  def: object;
+  file: string;
+  name: string;
+  kind: 'request' | 'notification';
+  method: string;
+}
+
+function protocolDefs(): Def[] {
+  const defs: Def[] = [];
+  for (const file of fs.readdirSync(PROTOCOL_DIR).filter((f) => f.endsWith('.ts')).sort()) {
+    const mod = require(path.join(PROTOCOL_DIR, file)) as Record<string, unknown>;
+    for (const [name, value] of Object.entries(mod)) {
+      const d = value as { kind?: unknown; method?: unknown } | null;
+      if (d && typeof d === 'object' && (d.kind === 'request' || d.kind === 'notification') && typeof d.method === 'string') {
+        defs.push({ def: d, file, name, kind: d.kind, method: d.method });
+      }
+    }
+  }
+  return defs;
+}
+
+describe('docs/protocol.md lists every protocol method', () => {
+  const defs = protocolDefs();
+  const doc = fs.readFileSync(DOC, 'utf8');
+
+  it('finds the methods (the collection itself works)', () => {
+    const methods = defs.map((d) => d.method);
+    for (const m of ['daemon/status', 'daemon/stop', 'svc/changed', 'projects/add', 'projects/list']) assert.ok(methods.includes(m), m);
+  });
+
+  it('every method appears in docs/protocol.md as `method`', () => {
+    const missing = defs.filter((d) => !doc.includes('`' + d.method + '`')).map((d) => `${d.method} (${d.kind} ${d.name} in shared/protocol/${d.file})`);
+    assert.deepEqual(missing, [], `add these to docs/protocol.md:\n  ${missing.join('\n  ')}`);
+  });
+
+  it('no method name is defined twice', () => {
+    const seen = new Map<string, Def>();
+    const twice: string[] = [];
+    for (const d of defs) {
+      const first = seen.get(d.method);
+      // The same def exported under two names is one definition, not two.
+      if (first && first.def !== d.def) twice.push(`${d.method}: ${first.file}:${first.name} and ${d.file}:${d.name}`);
+      if (!first) seen.set(d.method, d);
+    }
+    assert.deepEqual(twice, []);
+  });
+
+  it('method names are <domain>/<verb>', () => {
+    const bad = defs.filter((d) => !/^[a-z][a-zA-Z]*\/[a-z][a-zA-Z]*$/.test(d.method)).map((d) => d.method);
+    assert.deepEqual(bad, []);
+  });
+});
