@@ -98,7 +98,8 @@ export function reviewNodes(states: readonly IssueState[]): ReviewNode[] {
     for (const r of s.reviewers) children.push(reviewerNode(id, r));
     const reviewState = s.pr?.reviewState ?? 'none';
     return {
-      id: `issue:${id}`,
+      // Like the deck's rows: a parent's id differs from a leaf's, so it starts expanded once children appear.
+      id: `issue:${id}${children.length ? ':tree' : ''}`,
       kind: 'issue',
       label: `${id} ${s.issue.title}`,
       description: desc.join(' · '),

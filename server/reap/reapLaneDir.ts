@@ -41,6 +41,8 @@ export interface ReapPlan extends GitEnv {
   excludePids?: number[];
   /** Park's verifier; tests inject a failing one. */
   verify?: PatchVerifier;
+  /** Runs the worktree removal in the repository's queue of git mutations (worktree adds). */
+  serialize?: <T>(fn: () => Promise<T>) => Promise<T>;
 }
 
 export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
@@ -65,7 +67,8 @@ export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
     unpushed = await unpushedCommits(dir, git);
     if (unpushed.unreferenced > 0 && plan.keepBranchName) keptBranch = await keepCommitsOnBranch(dir, plan.keepBranchName, git);
     const parked = park ? { patchFile: park.patchFile, restoreCommand: park.restoreCommand } : undefined;
-    await removeWorktree(dir, { ...git, parked });
+    const remove = () => removeWorktree(dir, { ...git, parked });
+    await (plan.serialize ? plan.serialize(remove) : remove());
     removed = 'worktree';
   } else if (exists) {
     removePlayDir(dir);

@@ -186,7 +186,7 @@ describe('lanes: reap', function () {
     await ok(s.svc(['lane', 'start', '--parent', String(w.rootId), '--run', 'alive', '--key', 'k', '--role', 'builder', '--model', 'm', '--harness', 'stubborn', '--brief', idle]));
     const l = await lane('alive-k-builder-i1');
     const t0 = Date.now();
-    refused(await s.svc(['lane', 'reap', l.name], { timeoutMs: 90_000 }), new RegExp(`^conv ${l.name} is still alive 30 s after the stop request; reap never kills a process: end it with svc conv stop --kill ${l.name}, then reap again\n$`));
+    refused(await s.svc(['lane', 'reap', l.name], { timeoutMs: 90_000 }), new RegExp(`^conv ${l.id} is still alive 30 s after the stop request; reap never kills a process: end it with svc conv stop --kill ${l.id}, then reap again\n$`));
     assert.ok(Date.now() - t0 >= 29_000, 'waited the full 30 s');
     await untouched(l, {});
     assert.ok(fs.existsSync(l.cwd));

@@ -138,7 +138,7 @@ describe('svc extension host', function () {
   it('maps review state to Reviews tree items: PR, state, readiness, reviewers opening their conversation', () => {
     const [issue] = reviewNodes([REVIEW]);
     const item = reviewTreeItem(issue);
-    assert.deepEqual([item.id, item.label, item.description, item.contextValue], ['issue:LP-1', 'LP-1 e2e issue', 'PR #4 · in review · not ready', 'svc:review+issue+pr+in_review+running+run']);
+    assert.deepEqual([item.id, item.label, item.description, item.contextValue], ['issue:LP-1:tree', 'LP-1 e2e issue', 'PR #4 · in review · not ready', 'svc:review+issue+pr+in_review+running+run']);
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'sync~spin');
     const kids = issue.children.map(reviewTreeItem);
     assert.deepEqual(kids.map((k) => [k.label, k.description]), [

@@ -258,6 +258,7 @@ describe('webviews in light, dark and high-contrast themes', function () {
   it('follow the theme: text contrasts with the background in each, screenshots of each', async () => {
     const { page } = session();
     await runCommand(page, 'svc: Open Agents Page');
+    await webviewFrame(page, 'table.agents');
     try {
       for (const [i, theme] of THEMES.entries()) {
         await runCommand(page, 'Preferences: Color Theme');

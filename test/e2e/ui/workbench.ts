@@ -56,15 +56,24 @@ export function paneBody(page: Page, title: string) {
 
 /** Runs a palette command by its full title ("svc: Show Daemon Status"). */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  // Keys pressed while a webview has focus stay in its iframe: give the focus back to the workbench first.
-  await page.evaluate(() => {
-    const target = document.querySelector<HTMLElement>('.part.sidebar .monaco-list[tabindex="0"], .part.activitybar .monaco-action-bar [tabindex="0"]');
-    if (target) target.focus();
-    else (document.activeElement as HTMLElement | null)?.blur();
-  });
-  await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input.input');
-  await input.waitFor();
+  // Keys pressed while a webview has focus stay in its iframe (and a webview that just
+  // loaded takes the focus): give the focus back to the workbench, and press again if the
+  // palette did not open.
+  for (let attempt = 0; ; attempt++) {
+    await page.evaluate(() => {
+      const target = document.querySelector<HTMLElement>('.part.sidebar .monaco-list[tabindex="0"]');
+      if (target) target.focus();
+      else (document.activeElement as HTMLElement | null)?.blur();
+    });
+    await page.keyboard.press('F1');
+    try {
+      await input.waitFor({ timeout: attempt < 2 ? 3000 : 30_000 });
+      break;
+    } catch (e) {
+      if (attempt >= 2) throw e;
+    }
+  }
   await input.fill(`>${title}`);
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
   await row.waitFor();
