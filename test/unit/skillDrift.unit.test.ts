@@ -47,7 +47,8 @@ describe('svc-gauntlet-loop skill', () => {
       const argv = words(line.replace(/<[^>]+>/g, 'x')).slice(1);
       const { spec, rest } = findCommand(argv);
       assert.ok(spec, `no such command: ${line}`);
-      assert.doesNotThrow(() => parseArgs(spec, rest), `does not parse: ${line}`);
+      // A bare mention (`svc lane reap` in a sentence) names the command; with arguments it must parse.
+      if (rest.length > 0) assert.doesNotThrow(() => parseArgs(spec, rest), `does not parse: ${line}`);
     }
   });
 
