@@ -41,7 +41,7 @@ describe('transcript/read', function () {
       items.map((i) => (i.kind === 'tool' ? [i.kind, i.title, i.status, i.output] : [i.kind, 'text' in i ? i.text : ''])),
       [
         ['prompt', script('- say: hello **there**', "- run: printf 'out\\n'")],
-        ['message', 'hello **there**'],
+        ['message', 'hello **there**\n'],
         ['tool', "printf 'out\\n'", 'completed', 'out\n'],
       ],
     );

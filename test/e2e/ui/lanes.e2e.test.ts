@@ -244,6 +244,29 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     assert.ok(rows.includes('reviewer (quick)'), rows.join(', '));
     await screenshot(page, '17-reviews-tree');
   });
+
+  it('reaps lanes from the palette: --keep leaves the row, marked reaped; a plain reap archives it out of the deck', async () => {
+    const { page } = session();
+    const title = Object.fromEntries((await lanes()).map((l) => [l.id, l.title]));
+    await runCommand(page, 'svc: Reap Lane…');
+    await quickPick(page, title[id.ask]);
+    await quickPick(page, 'Reap, keeping it in the Command Deck');
+    const kept = await waitForMessage(page, `svc: reaped conv ${id.ask} (r1-ask-builder-i1)`, 45_000);
+    assert.match(kept, new RegExp(`; kept conv ${id.ask} in the Command Deck \\(--keep\\)$`));
+    await rowByDescription(page, 'Command Deck', `#${id.ask} · `).locator('.label-description', { hasText: new RegExp(`^#${id.ask} · builder i1 · stopped( · .*)? · reaped$`) }).waitFor();
+    await clearNotifications(page);
+
+    await runCommand(page, 'svc: Reap Lane…');
+    await quickPick(page, title[id.xss]);
+    await quickPick(page, 'Reap');
+    const archived = await waitForMessage(page, `svc: reaped conv ${id.xss} (r1-xss-builder-i1)`, 45_000);
+    assert.match(archived, new RegExp(`; archived conv ${id.xss}$`));
+    await rowByDescription(page, 'Command Deck', `#${id.xss} · `).waitFor({ state: 'detached' });
+    const listed = (await lanes()).find((l) => l.id === id.xss)!;
+    assert.deepEqual([listed.archived, listed.reaped, listed.activity], [true, true, 'stopped'], 'an archived lane stays in the lane list');
+    await screenshot(page, '18-reaped-kept-and-archived');
+    await clearNotifications(page);
+  });
 });
 
 describe('webviews in light, dark and high-contrast themes', function () {
