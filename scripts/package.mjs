@@ -16,8 +16,17 @@ function vscePath() {
   if (fs.existsSync(local)) return local;
   const which = spawnSync('sh', ['-c', 'command -v vsce'], { encoding: 'utf8' });
   if (which.status === 0) return which.stdout.trim();
-  console.error('vsce not found: run scripts/installCodeServer.sh (installs @vscode/vsce 3.9 into .code-server/)');
-  process.exit(1);
+  // First package on this machine: install vsce into the git-ignored .code-server/.
+  console.log('== installing @vscode/vsce 3.9.1 into .code-server/ (once)');
+  const dir = path.join(root, '.code-server');
+  fs.mkdirSync(dir, { recursive: true });
+  if (!fs.existsSync(path.join(dir, 'package.json'))) fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "svc-e2e-tools", "private": true }\n');
+  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', dir, '@vscode/vsce@3.9.1'], { stdio: 'inherit', env: { ...process.env, npm_config_yes: 'true' } });
+  if (r.status !== 0 || !fs.existsSync(local)) {
+    console.error('could not install @vscode/vsce; run scripts/installCodeServer.sh');
+    process.exit(1);
+  }
+  return local;
 }
 
 const vsce = vscePath();
