@@ -3,7 +3,7 @@
 // is the text `svc lane reap` prints, from the same formatter.
 import * as vscode from 'vscode';
 import { lanesReap, lanesStart } from '../../shared/protocol/lanes';
-import { formatReapReport } from '../../server/reap/reapReport';
+import { formatReapReport } from '../../shared/format/reapReport';
 import { NothingToDo, UserCancelled } from '../errors/errorFunnel';
 import { startLaneFlow } from '../lanes/startLaneFlow';
 import type { Prompter } from '../lanes/startLaneFlow';

@@ -147,29 +147,19 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-/** The body, up to `max` bytes. Past that it rejects at once and discards the rest as it
- *  arrives (never buffering it): destroying the request instead would reset the socket
- *  before the client could read the 413. requestTimeout bounds an endless body. */
+/** The body, up to `max` bytes. A larger one is read to its end and discarded (never
+ *  buffered past `max`), then refused: answering before the client has sent it all would
+ *  reset the connection before the client could read the 413. requestTimeout bounds an
+ *  endless body. */
 function readBody(req: http.IncomingMessage, max: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const tooLarge = () => new Error(`request body exceeds ${max} bytes`);
-    if (Number(req.headers['content-length'] ?? 0) > max) {
-      req.resume();
-      return reject(tooLarge());
-    }
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > max) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(c);
+      if (size <= max) chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('end', () => (size > max ? reject(new Error(`request body exceeds ${max} bytes`)) : resolve(Buffer.concat(chunks))));
     req.on('error', reject);
   });
 }

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { isLive } from '../../shared/activity';
 import { serialized } from '../git/git';
 import { reapLaneDir, REAP_STOP_WAIT_S } from '../reap/reapLaneDir';
-import type { ReapReport } from '../reap/reapReport';
+import type { ReapReport } from '../../shared/format/reapReport';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
 import { laneActivity } from './records';

@@ -11,7 +11,7 @@ import type { ParkResult } from './park';
 import type { PatchVerifier } from './parkVerify';
 import { processesInside } from './processesInside';
 import { dirtyError, harnessAliveError, processesInsideError } from './reapErrors';
-import type { ArchiveOutcome, ReapReport } from './reapReport';
+import type { ArchiveOutcome, ReapReport } from '../../shared/format/reapReport';
 import { removePlayDir, removeWorktree } from './removeDirs';
 import { keepCommitsOnBranch, unpushedCommits } from './unpushed';
 import type { UnpushedReport } from './unpushed';

@@ -54,7 +54,7 @@ export async function ensureDaemon(o: EnsureOptions): Promise<Attached> {
       lastProblem = `daemon pid ${d.pid} does not answer on ${d.socketPath}`;
     }
     if (child && child.exitCode !== null && child.exitCode !== 0) {
-      throw new DaemonUnavailable(`svc daemon failed to start (exit ${child.exitCode}); see ${paths.daemonLog}`);
+      throw new DaemonUnavailable(`svc daemon failed to start (exit ${child.exitCode})${whyFailed(paths.daemonLog)}; see ${paths.daemonLog}`);
     }
     if (!child || child.exitCode === 0) {
       child = spawnDaemon(o);
@@ -84,6 +84,22 @@ function spawnDaemon(o: EnsureOptions): ChildProcess {
   child.unref();
   fs.closeSync(log);
   return child;
+}
+
+/** `: <reason>` from the last start failure the daemon wrote to its log (server/main.ts). */
+function whyFailed(logFile: string): string {
+  try {
+    const fd = fs.openSync(logFile, 'r');
+    const size = fs.fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.min(size, 8192));
+    fs.readSync(fd, buf, 0, buf.length, size - buf.length);
+    fs.closeSync(fd);
+    const tail = buf.toString('utf8');
+    const reasons = [...tail.matchAll(/^svc daemon failed to start: (.+)$/gm)];
+    return reasons.length ? `: ${reasons[reasons.length - 1][1]}` : '';
+  } catch {
+    return '';
+  }
 }
 
 export function tryConnect(socketPath: string, timeoutMs: number): Promise<net.Socket | undefined> {

@@ -89,12 +89,16 @@ describe('svc daemon status|stop|restart|log', function () {
     const all = await svc(['daemon', 'log']);
     assert.equal(all.code, 0);
     assert.match(all.stdout, new RegExp(`INFO  \\[daemon\\] started pid ${d.pid} build ${build} socket ${d.socketPath.replace(/[.]/g, '\\.')} http 127\\.0\\.0\\.1:${d.httpPort}\n`));
-    const fileLines = fs.readFileSync(path.join(s.svcHome, 'logs', 'daemon.log'), 'utf8').trimEnd().split('\n');
     const one = await svc(['daemon', 'log', '--lines', '1']);
     assert.equal(one.code, 0);
-    assert.equal(one.stdout, fileLines[fileLines.length - 1] + '\n');
     const eq = await svc(['daemon', 'log', '--lines=2']);
-    assert.equal(eq.stdout, fileLines.slice(-2).join('\n') + '\n');
+    // The daemon may log more meanwhile; what was printed is still consecutive lines of the file.
+    const file = fs.readFileSync(path.join(s.svcHome, 'logs', 'daemon.log'), 'utf8');
+    assert.match(one.stdout, /^[^\n]+\n$/);
+    assert.ok(file.includes(one.stdout));
+    assert.equal(eq.stdout.split('\n').length - 1, Math.min(2, file.trimEnd().split('\n').length));
+    assert.ok(file.includes(eq.stdout));
+    assert.ok(all.stdout.split('\n').length <= 51, 'at most 50 lines by default');
 
     const bad = await svc(['daemon', 'log', '--lines', 'x']);
     assert.equal(bad.code, 1);
@@ -128,8 +132,8 @@ describe('svc daemon status|stop|restart|log', function () {
     assert.equal(again.code, 0);
     assert.equal(again.stdout, 'svc daemon is not running\n');
     assert.deepEqual(daemonPids(s.svcHome), [], 'stop must not start a daemon');
-    const log = await svc(['daemon', 'log', '--lines', '2']);
-    assert.match(log.stdout, /INFO  \[daemon\] stopping: svc daemon stop\n.*INFO  \[daemon\] stopped\n$/);
+    const log = await svc(['daemon', 'log', '--lines', '20']);
+    assert.match(log.stdout, /INFO  \[daemon\] stopping: svc daemon stop\n(.*\n)*.*INFO  \[daemon\] stopped\n$/);
   });
 
   it('stop with a stale server.json (its daemon was killed) says not running and starts nothing', async () => {

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { alive, assertOnlyDaemon, discoveryOf, disposeAll, frozenDist } from '../helpers/daemonProcs';
+import { alive, assertOnlyDaemon, daemonPids, discoveryOf, disposeAll, frozenDist } from '../helpers/daemonProcs';
 import type { Svc } from '../helpers/daemonProcs';
 import { makeScratch, run, sleep } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
@@ -126,3 +126,31 @@ function connectExpectingRefusal(socketPath: string): Promise<void> {
     c.once('error', (e: NodeJS.ErrnoException) => (e.code === 'ECONNREFUSED' ? resolve() : reject(e)));
   });
 }
+
+describe('daemon recovery: a daemon that cannot start', function () {
+  let s: Scratch;
+  let svc: Svc;
+
+  before(() => {
+    s = makeScratch('daemonNoStart');
+    ({ svc } = frozenDist(s));
+  });
+  after(async () => disposeAll(s, svc));
+
+  it('fails at once with the reason from its log (exit 1), and works once the cause is gone', async () => {
+    fs.mkdirSync(s.svcHome, { mode: 0o700 });
+    const db = path.join(s.svcHome, 'svc.db');
+    fs.writeFileSync(db, 'this is not an SQLite database, only text long enough to be read as one '.repeat(4));
+    const log = path.join(s.svcHome, 'logs', 'daemon.log');
+    const r = await svc(['daemon', 'status']);
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, `svc daemon failed to start (exit 1): file is not a database; see ${log}\n`);
+    assert.deepEqual(daemonPids(s.svcHome), []);
+
+    fs.rmSync(db);
+    const ok = await svc(['daemon', 'status', '--json']);
+    assert.equal(ok.code, 0, ok.stderr);
+    await assertOnlyDaemon(s.svcHome, (JSON.parse(ok.stdout) as { pid: number }).pid);
+  });
+});

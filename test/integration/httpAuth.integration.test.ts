@@ -19,6 +19,8 @@ function request(port: number, opts: { method?: string; path: string; host?: str
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { Host: opts.host ?? `127.0.0.1:${port}` };
     if (opts.auth !== undefined) headers.Authorization = opts.auth;
+    // Explicit: node:http sends a GET body without one, which no server can frame.
+    if (opts.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(opts.body));
     const req = http.request({ host: '127.0.0.1', port, method: opts.method ?? 'GET', path: opts.path, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));

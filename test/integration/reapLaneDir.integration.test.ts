@@ -10,7 +10,7 @@ import { SvcError } from '../../shared/errors';
 import { verifyPatch } from '../../server/reap/parkVerify';
 import { reapLaneDir } from '../../server/reap/reapLaneDir';
 import type { ReapPlan } from '../../server/reap/reapLaneDir';
-import { formatReapReport } from '../../server/reap/reapReport';
+import { formatReapReport } from '../../shared/format/reapReport';
 import { eventually, git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { addWorktree, forceRemoveWorktree, makeLaneRepo, sh, snapshot, sorted } from './parkFixtures';

@@ -20,8 +20,8 @@ import {
   processesInsideError,
   worktreeRemoveFailedError,
 } from '../../server/reap/reapErrors';
-import { archiveFailedLine, formatReapReport } from '../../server/reap/reapReport';
-import type { ReapReport } from '../../server/reap/reapReport';
+import { archiveFailedLine, formatReapReport } from '../../shared/format/reapReport';
+import type { ReapReport } from '../../shared/format/reapReport';
 import { restoreAfterRemove, restoreInPlace, shellQuote } from '../../server/reap/restoreCommand';
 import { splitNul } from '../../server/reap/gitExec';
 

@@ -5,7 +5,7 @@ import { laneTable } from '../../../shared/format/laneTable';
 import { table } from '../../../shared/format/table';
 import type { LaneRecord } from '../../../shared/protocol/lanes';
 import { lanesList, lanesReap, lanesReport, lanesRuns, lanesShow, lanesStart, lanesStop, lanesWait } from '../../../shared/protocol/lanes';
-import { formatReapReport } from '../../reap/reapReport';
+import { formatReapReport } from '../../../shared/format/reapReport';
 import type { Role } from '../../../shared/config';
 import type { ReportStatus, Verdict } from '../../../shared/keys';
 import { bool, int, JSON_FLAG, str, UsageError } from '../cli';

@@ -2,29 +2,12 @@
 // `lanes/reap`, and the text `svc lane reap` prints from it. Pure (no node imports), so
 // the shim can format what the daemon answers. It says what was done and what was kept:
 // the branch, unpushed commits, the parked patch and the exact command restoring it.
-import type { ParkResult } from './park';
-import type { UnpushedCommit } from './unpushed';
+import type { z } from 'zod';
+import type { ReapResult } from '../protocol/lanes';
 
-export type ArchiveOutcome = { state: 'archived' } | { state: 'kept' } | { state: 'failed'; error: string };
+export type ReapReport = z.infer<typeof ReapResult>;
+export type ArchiveOutcome = ReapReport['archive'];
 
-export interface ReapReport {
-  /** `id` is printed as given (`conv <id>`), so the caller picks its form once. */
-  conv: { id: string | number; name: string };
-  dir: string;
-  /** Step 6: a worktree removed, a play directory removed, or nothing left to remove. */
-  removed: 'worktree' | 'playDir' | 'alreadyGone';
-  branch: string | null;
-  head: string | null;
-  /** Short upstream name the unpushed commits were measured against; null: every remote branch. */
-  upstream: string | null;
-  unpushed: UnpushedCommit[];
-  /** A branch created to hold commits of a detached HEAD that nothing else held. */
-  keptBranch: string | null;
-  park: ParkResult | null;
-  archive: ArchiveOutcome;
-  /** Orchestrator lanes: names of builders it launched that are not reaped yet. */
-  orphaned: string[];
-}
 
 const SHOWN_COMMITS = 10;
 const short = (sha: string) => sha.slice(0, 7);

@@ -1,0 +1,57 @@
+// The shim's bundle (dist/svc.js) stays small: it must never load the daemon's modules or
+// its heavy dependencies (zod, yaml, better-sqlite3, simple-git, the ACP SDK), or every
+// `svc` call pays for them. Read from the bundle's source map, so it checks what was built.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { builtinModules } from 'node:module';
+import * as path from 'node:path';
+import { REPO, run } from '../helpers/scratch';
+
+const DIST = path.join(REPO, 'dist');
+
+function bundledSources(bundle: string): string[] {
+  const map = JSON.parse(fs.readFileSync(path.join(DIST, `${bundle}.map`), 'utf8')) as { sources: string[] };
+  return map.sources.map((s) => path.relative(REPO, path.resolve(DIST, s)));
+}
+
+function packagesOf(sources: string[]): string[] {
+  const names = sources
+    .filter((s) => s.includes('node_modules/'))
+    .map((s) => {
+      const rest = s.slice(s.lastIndexOf('node_modules/') + 'node_modules/'.length).split('/');
+      return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
+    });
+  return [...new Set(names)].sort();
+}
+
+describe('the svc shim bundle', function () {
+  const sources = bundledSources('svc.js');
+
+  it('holds vscode-jsonrpc and no other package (zod is the inert stand-in)', () => {
+    assert.deepEqual(packagesOf(sources), ['vscode-jsonrpc']);
+    assert.ok(sources.includes('server/shim/zodInert.ts'));
+  });
+
+  it('holds none of the daemon: no daemon, store, rpc, http, config, harness or git module', () => {
+    const daemonSide = sources.filter((s) => /^server\/(daemon|store|rpc|http|config|harness|git|conversations|lanes|review|codehost|issues|util)\//.test(s) || s === 'server/main.ts');
+    assert.deepEqual(daemonSide, []);
+  });
+
+  it('never requires a package at run time other than node built-ins', () => {
+    const text = fs.readFileSync(path.join(DIST, 'svc.js'), 'utf8');
+    const required = [...text.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]);
+    const nonBuiltin = [...new Set(required)].filter((r) => !r.startsWith('node:') && !builtinModules.includes(r));
+    assert.deepEqual(nonBuiltin, []);
+  });
+
+  it('runs without the daemon for --help and --version', async () => {
+    const env = { ...process.env, SVC_HOME: path.join(REPO, '.scratch', 'shim-bundle-never-created') };
+    const v = await run(process.execPath, [path.join(DIST, 'svc.js'), '--version'], { env, cwd: REPO });
+    assert.equal(v.code, 0);
+    assert.match(v.stdout, /^svc \d+\.\d+\.\d+/);
+    const h = await run(process.execPath, [path.join(DIST, 'svc.js'), 'daemon', 'status', '--help'], { env, cwd: REPO });
+    assert.equal(h.code, 0);
+    assert.match(h.stdout, /^svc daemon status — /);
+    assert.equal(fs.existsSync(env.SVC_HOME), false, 'help starts no daemon and creates no home');
+  });
+});
