@@ -17,6 +17,9 @@ import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
 import { laneActivity, laneRecord } from './records';
 import { createPlayDir, createWorktree, defaultBranch, fetchBase, laneDir } from './workdir';
+import { logger } from '../util/log';
+
+const log = logger('lanes');
 
 export const START_WAIT_MS = 180_000;
 
@@ -134,24 +137,33 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<{ 
     return store.byId(conv.id)!;
   })();
 
-  try {
-    if (!draft.reuse) {
-      if (gitBacked) await createWorktree({ repo, dir: draft.dir, branch: draft.branch, start: draft.start!, sparse: project.gauntlet?.sparse_checkout });
-      else createPlayDir(draft.dir);
+  writeBriefOnce(ctx, row, brief);
+  const prepareAndStart = async () => {
+    try {
+      if (!draft.reuse) {
+        if (gitBacked) await createWorktree({ repo, dir: draft.dir, branch: draft.branch, start: draft.start!, sparse: project.gauntlet?.sparse_checkout });
+        else createPlayDir(draft.dir);
+      }
+    } catch (e) {
+      const message = `lane directory could not be prepared: ${(e as Error).message}`;
+      convs.recordSpawnError(row.id, message);
+      throw e instanceof GitError ? conflict('laneDirFailed', message) : e;
     }
-    writeBriefOnce(ctx, row, brief);
-  } catch (e) {
-    const message = `lane directory could not be prepared: ${(e as Error).message}`;
-    convs.recordSpawnError(row.id, message);
-    throw e instanceof GitError ? conflict('laneDirFailed', message) : e;
+    convs.start(row.id);
+    ctx.app.notify({ topic: 'lanes', id: row.id });
+    ctx.app.notify({ topic: 'runs' });
+  };
+
+  if (p.noWait) {
+    // --no-wait returns at once: the directory is made and the agent started behind the
+    // answer; a failure there is the lane's spawn error (it reads failed-to-start).
+    void prepareAndStart().catch((e) => log.warn(`lane ${row.name} failed to start`, e));
+    const planned = gitBacked && !draft.reuse ? new Map([[draft.dir, { branch: draft.branch, headSha: draft.start!, ahead: null, upstream: null, dirty: false }]]) : undefined;
+    return { record: await laneRecord(ctx, row, planned), started: 'not-waited' };
   }
-  convs.start(row.id);
-  ctx.app.notify({ topic: 'lanes', id: row.id });
-  ctx.app.notify({ topic: 'runs' });
-  const started = p.noWait ? 'not-waited' : await convs.waitStarted(row.id, START_WAIT_MS);
-  // Not waited for, the worktree was created a moment ago: clean at its start commit.
-  const fresh = gitBacked && !draft.reuse && p.noWait ? new Map([[draft.dir, { branch: draft.branch, headSha: draft.start!, ahead: null, upstream: null, dirty: false }]]) : undefined;
-  return { record: await laneRecord(ctx, store.byId(row.id)!, fresh), started };
+  await prepareAndStart();
+  const started = await convs.waitStarted(row.id, START_WAIT_MS);
+  return { record: await laneRecord(ctx, store.byId(row.id)!), started };
 }
 
 function writeBriefOnce(ctx: LanesContext, row: LaneRow, brief: string): void {
