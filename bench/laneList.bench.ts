@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { laneWorld } from '../test/helpers/lanes';
-import { git, makeScratch } from '../test/helpers/scratch';
+import { git, makeScratch, sleep } from '../test/helpers/scratch';
 import { scriptBlock } from '../test/helpers/scriptBrief';
 
 const LANES = Number(process.env.SVC_BENCH_LANES ?? 200);
@@ -32,7 +32,10 @@ async function main(): Promise<void> {
       const r = await s.svc(['lane', 'start', '--parent', String(w.rootId), '--harness', 'script', '--run', 'bench', '--key', `k${i}`, '--role', 'builder', '--model', 'm', '--prompt', brief, '--no-wait']);
       if (r.code !== 0) throw new Error(r.stderr);
     }
-    const dirs = fs.readdirSync(`${w.repo}-lanes`).map((d) => path.join(`${w.repo}-lanes`, d));
+    // --no-wait answers before the worktrees exist: wait for all of them.
+    const root = `${w.repo}-lanes`;
+    while (!fs.existsSync(root) || fs.readdirSync(root).filter((d) => fs.existsSync(path.join(root, d, 'README.md'))).length < LANES) await sleep(100);
+    const dirs = fs.readdirSync(root).map((d) => path.join(root, d));
     const svcJs = path.join(__dirname, '..', 'dist', 'svc.js');
     const list = () => spawnSync(process.execPath, [svcJs, 'lane', 'list', '--run', 'bench', '--json'], { env: s.env, encoding: 'utf8' });
     const floor = () => dirs.forEach((d) => spawnSync('git', ['status', '--porcelain=v2', '--branch'], { cwd: d, env: s.env }));
@@ -74,6 +77,13 @@ async function main(): Promise<void> {
           if (r.status !== 0) throw new Error(r.stderr);
         }),
       );
+      // The lane's worktree is made behind the answer; let it finish before the next timing
+      // (its agent starts once the worktree is complete, so wait until it is no longer `starting`).
+      const started = () => {
+        const r = spawnSync(process.execPath, [svcJs, 'lane', 'list', '--run', 'big', '--json'], { env: s.env, encoding: 'utf8' });
+        return (JSON.parse(r.stdout) as { name: string; activity: string }[]).find((l) => l.name === `big-k${i}-builder-i1`)?.activity !== 'starting';
+      };
+      while (!started()) await sleep(50);
       addTimes.push(time(() => spawnSync('git', ['worktree', 'add', '-q', '-b', `plain-${i}`, path.join(s.home, `big-plain-${i}`), 'HEAD'], { cwd: big, env: s.env })));
     }
     const st = median(startTimes);
