@@ -74,13 +74,6 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<{ 
   const gitBacked = role !== 'play';
   const repo = project.path;
 
-  if (p.replace) {
-    for (const live of store.ofSlot(run, key, role).filter((l) => isLive(laneActivity(ctx, l)))) {
-      const { stopped } = await convs.stop(live.id, { timeoutMs: 30_000 });
-      if (!stopped) throw conflict('replaceStopFailed', `--replace: lane #${live.id} (${live.name}) did not stop within 30 s`);
-    }
-  }
-
   // Git facts that need awaiting come first; the decisive checks run in the transaction.
   const base = gitBacked ? await fetchBase(repo, project.default_branch) : null;
   const from = p.from !== undefined ? await resolveCommit(repo, p.from, '--from') : undefined;
@@ -90,6 +83,14 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<{ 
     await checkBranchName(repo, p.branch);
   }
   const baseSha = base ? await resolveCommit(repo, base, 'base ref') : null;
+
+  // Only once the request is known to be good does --replace stop the live lane.
+  if (p.replace) {
+    for (const live of store.ofSlot(run, key, role).filter((l) => isLive(laneActivity(ctx, l)))) {
+      const { stopped } = await convs.stop(live.id, { timeoutMs: 30_000 });
+      if (!stopped) throw conflict('replaceStopFailed', `--replace: lane #${live.id} (${live.name}) did not stop within 30 s`);
+    }
+  }
 
   const draft = plan(ctx, { p, role, run, key, root, from, at, baseSha });
   if (draft.reuse && draft.judged) draft.judged.commit = (await git(draft.dir, ['rev-parse', 'HEAD'])).trim();

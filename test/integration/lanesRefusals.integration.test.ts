@@ -61,6 +61,9 @@ describe('lanes: refusals', function () {
     refusedWith(r, new RegExp(`^lane live/k builder is already live: #${first.id} \\(live-k-builder-i1\\) is (working|idle|starting); wait for it, stop it, or pass --replace\\n$`));
     const reuse = await start(w, ['--run', 'live', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', sleeper, '--reuse']);
     refusedWith(reuse, new RegExp(`^--reuse: the earlier lane #${first.id} \\(live-k-builder-i1\\) is still (working|idle|starting); stop it first\\n$`));
+    // A --replace that is refused for another reason stops nothing.
+    refusedWith(await start(w, ['--run', 'live', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', idle, '--replace', '--from', 'no-such-ref']), /^--from 'no-such-ref' is not a commit in /);
+    assert.ok(['working', 'idle'].includes((await lane('live-k-builder-i1')).activity), 'the live lane still runs');
     const rep = await ok(start(w, ['--run', 'live', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', idle, '--replace']));
     assert.match(rep.stdout, /^Lane live\/k builder i2: /);
     assert.equal((await lane('live-k-builder-i1')).activity, 'stopped');
