@@ -2,7 +2,7 @@
 import { conversationsFork, conversationsHandoff, conversationsStatus, conversationsTell } from '../../../shared/protocol/conversations';
 import { bool, JSON_FLAG, str, UsageError } from '../cli';
 import type { CliIo, CommandSpec, Parsed } from '../cli';
-import { connect } from '../client';
+import { withDaemon } from '../client';
 import { effortOf, PROMPT_FLAGS, promptOf } from './conv';
 import { reportCreated, statusTable } from './convFormat';
 
@@ -26,8 +26,7 @@ function successor(mode: 'handoff' | 'fork'): CommandSpec {
     async run(a: Parsed, io: CliIo) {
       const conv = a.positionals[0];
       if (!conv && !io.env.SVC_CONVERSATION) throw new UsageError(`give <conv>, or run svc ${mode} inside an agent ($SVC_CONVERSATION names the source)`);
-      const client = await connect(io.env);
-      try {
+      return withDaemon(io, async (client) => {
         const r = await client.request(mode === 'handoff' ? conversationsHandoff : conversationsFork, {
           conv,
           caller: io.env.SVC_CONVERSATION,
@@ -39,9 +38,7 @@ function successor(mode: 'handoff' | 'fork'): CommandSpec {
           noWait: bool(a, 'no-wait'),
         });
         return reportCreated(r, bool(a, 'json'), io);
-      } finally {
-        client.close();
-      }
+      });
     },
   };
 }
@@ -60,15 +57,12 @@ export const agentCommands: CommandSpec[] = [
       const [conv, ...words] = a.positionals;
       const text = words.join(' ');
       if (text.trim() === '') throw new UsageError('the message is empty');
-      const client = await connect(io.env);
-      try {
+      return withDaemon(io, async (client) => {
         const r = await client.request(conversationsTell, { conv, text, force: bool(a, 'force') || undefined, caller: io.env.SVC_CONVERSATION });
         const c = r.conversation;
         io.out(r.delivered === 'now' ? `Delivered to #${c.id} (${c.name})\n` : `Queued for #${c.id} (${c.name}): ${r.ahead} ahead\n`);
         return 0;
-      } finally {
-        client.close();
-      }
+      });
     },
   },
   {
@@ -77,14 +71,11 @@ export const agentCommands: CommandSpec[] = [
     usage: ['[--all] [--json]'],
     flags: { all: { type: 'boolean', help: 'include archived conversations' }, ...JSON_FLAG },
     async run(a, io) {
-      const client = await connect(io.env);
-      try {
+      return withDaemon(io, async (client) => {
         const { agents } = await client.request(conversationsStatus, { all: bool(a, 'all') });
         io.out(bool(a, 'json') ? JSON.stringify(agents, null, 2) + '\n' : statusTable(agents));
         return 0;
-      } finally {
-        client.close();
-      }
+      });
     },
   },
   successor('handoff'),

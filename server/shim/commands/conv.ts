@@ -125,16 +125,13 @@ export const convCommands: CommandSpec[] = [
       const conv = a.positionals[0];
       const lines = int(a, 'lines');
       if (lines !== undefined && lines < 1) throw new UsageError('--lines must be at least 1');
-      const client = await connect(io.env);
-      try {
+      return withDaemon(io, async (client) => {
         const first = await client.request(conversationsLog, { conv, lines: lines ?? 50 });
         io.out(first.text);
         if (!bool(a, 'follow') || !first.live) return 0;
         await follow(client, conv, first.lastSeq, io);
         return 0;
-      } finally {
-        client.close();
-      }
+      });
     },
   },
   {

@@ -6,7 +6,7 @@ import type { IssueInfo } from '../../../shared/protocol/issues';
 import { reviewShow } from '../../../shared/protocol/review';
 import { bool, int, JSON_FLAG, str, UsageError } from '../cli';
 import type { CommandSpec } from '../cli';
-import { connect } from '../client';
+import { withDaemon } from '../client';
 import { showIssueText } from './issueFormat';
 
 const json = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
@@ -52,14 +52,11 @@ export const issueCommands: CommandSpec[] = [
           throw new UsageError(`cannot read --body-file ${file}: ${(e as Error).message}`);
         }
       }
-      const client = await connect(io.env);
-      try {
+      return withDaemon(io, async (client) => {
         const i = await client.request(issuesNew, { project, title, body });
         io.out(bool(a, 'json') ? json(i) : `Issue ${i.id}: ${i.title}\n  workspace ${i.workspace} on ${i.branch}\n`);
         return 0;
-      } finally {
-        client.close();
-      }
+      });
     },
   },
   {
@@ -68,16 +65,13 @@ export const issueCommands: CommandSpec[] = [
     usage: ['[--project <key>] [--json]'],
     flags: { project: { type: 'string', help: 'only this project', value: '<key>' }, ...JSON_FLAG },
     async run(a, io) {
-      const client = await connect(io.env);
-      try {
+      return withDaemon(io, async (client) => {
         const { issues } = await client.request(issuesList, { project: str(a, 'project') });
         if (bool(a, 'json')) io.out(json(issues));
         else if (issues.length === 0) io.out('no issues\n');
         else for (const i of issues) io.out(`${i.id}\t${i.agent ? `${i.agent.name} ${i.agent.activity}` : 'no work agent'}\t${i.title}\n`);
         return 0;
-      } finally {
-        client.close();
-      }
+      });
     },
   },
   {
@@ -87,14 +81,11 @@ export const issueCommands: CommandSpec[] = [
     flags: { ...JSON_FLAG },
     positionals: [{ name: 'id', required: true }],
     async run(a, io) {
-      const client = await connect(io.env);
-      try {
+      return withDaemon(io, async (client) => {
         const i = await client.request(issuesShow, { issue: a.positionals[0] });
         io.out(bool(a, 'json') ? json(i) : issueText(i));
         return 0;
-      } finally {
-        client.close();
-      }
+      });
     },
   },
   {
@@ -116,15 +107,12 @@ export const issueCommands: CommandSpec[] = [
       if (!model) throw new UsageError('--model is required');
       const effort = str(a, 'effort');
       if (effort !== undefined && !['low', 'medium', 'high'].includes(effort)) throw new UsageError(`--effort must be low, medium or high, got '${effort}'`);
-      const client = await connect(io.env);
-      try {
+      return withDaemon(io, async (client) => {
         const r = await client.request(issuesStart, { issue: a.positionals[0], harness, model, effort: effort as 'low' | undefined, noWait: bool(a, 'no-wait') });
         if (bool(a, 'json')) io.out(json(r));
         else io.out(`Work agent ${r.issue.agent!.name} (#${r.issue.agent!.id}) of ${r.issue.id}: ${r.outcome === 'notWaited' ? 'starting' : r.outcome} in ${r.issue.workspace}\n`);
         return r.outcome === 'failed' ? 1 : 0;
-      } finally {
-        client.close();
-      }
+      });
     },
   },
   {
@@ -137,8 +125,7 @@ export const issueCommands: CommandSpec[] = [
     async run(a, io) {
       const issue = a.positionals[0];
       if (!issue && !io.env.SVC_CONVERSATION) throw new UsageError('give the issue id, or run svc done inside the work agent');
-      const client = await connect(io.env);
-      try {
+      return withDaemon(io, async (client) => {
         const r = await client.request(issuesDone, { issue, caller: io.env.SVC_CONVERSATION });
         if (bool(a, 'json')) io.out(json(r));
         else {
@@ -146,9 +133,7 @@ export const issueCommands: CommandSpec[] = [
           io.out(r.reused ? `Review ${r.runId} (${r.mode}) of this head is already under way\n` : `Review ${r.runId} (${r.mode}) requested\n`);
         }
         return 0;
-      } finally {
-        client.close();
-      }
+      });
     },
   },
   {
@@ -160,14 +145,11 @@ export const issueCommands: CommandSpec[] = [
     async run(a, io) {
       const lines = int(a, 'lines');
       if (lines !== undefined && lines < 1) throw new UsageError('--lines must be at least 1');
-      const client = await connect(io.env);
-      try {
+      return withDaemon(io, async (client) => {
         const s = await client.request(reviewShow, { issue: a.positionals[0], lines });
         io.out(bool(a, 'json') ? json(s) : showIssueText(s));
         return 0;
-      } finally {
-        client.close();
-      }
+      });
     },
   },
 ];

@@ -4,7 +4,7 @@ import { reviewAbort, reviewPost, reviewRequest, reviewRestart, reviewWait } fro
 import type { LaneResult } from '../../../shared/protocol/review';
 import { bool, int, JSON_FLAG, str, UsageError } from '../cli';
 import type { CommandSpec } from '../cli';
-import { connect } from '../client';
+import { withDaemon } from '../client';
 
 const json = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
 const short = (sha: string) => sha.slice(0, 7);
@@ -23,14 +23,11 @@ export const reviewCommands: CommandSpec[] = [
     positionals: [{ name: 'id', required: true }],
     details: 'The review runs in the mode of roles.review.mode (quick by default, full, or none) against the PR head.',
     async run(a, io) {
-      const client = await connect(io.env);
-      try {
+      return withDaemon(io, async (client) => {
         const r = await client.request(reviewRequest, { issue: a.positionals[0], message: str(a, 'message'), source: 'command', caller: io.env.SVC_CONVERSATION });
         io.out(bool(a, 'json') ? json(r) : `Review ${r.runId} (${r.mode}) of ${r.issue} requested at ${short(r.sha)} on PR #${r.pr}\n`);
         return 0;
-      } finally {
-        client.close();
-      }
+      });
     },
   },
   {
@@ -40,15 +37,12 @@ export const reviewCommands: CommandSpec[] = [
     flags: { ...JSON_FLAG },
     positionals: [{ name: 'id', required: true }],
     async run(a, io) {
-      const client = await connect(io.env);
-      try {
+      return withDaemon(io, async (client) => {
         const r = await client.request(reviewAbort, { issue: a.positionals[0] });
         if (bool(a, 'json')) io.out(json(r));
         else io.out(r.stopped.length ? `Aborted review ${r.runId ?? ''} of ${r.issue}; stopped ${r.stopped.join(', ')}\n` : `No reviewer of ${r.issue} was running\n`);
         return 0;
-      } finally {
-        client.close();
-      }
+      });
     },
   },
   {
@@ -64,14 +58,11 @@ export const reviewCommands: CommandSpec[] = [
     async run(a, io) {
       const role = str(a, 'role');
       if (role !== undefined && !(REVIEW_LANES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of ${REVIEW_LANES.join(', ')}, got '${role}'`);
-      const client = await connect(io.env);
-      try {
+      return withDaemon(io, async (client) => {
         const r = await client.request(reviewRestart, { issue: a.positionals[0], role: role as 'security' | undefined, model: str(a, 'model') });
         io.out(bool(a, 'json') ? json(r) : `Restarted review ${r.runId} of ${r.issue}: ${r.restarted.join(', ')}\n`);
         return 0;
-      } finally {
-        client.close();
-      }
+      });
     },
   },
   {
@@ -90,8 +81,7 @@ export const reviewCommands: CommandSpec[] = [
       if (!issue && !io.env.SVC_CONVERSATION) throw new UsageError('give the issue id, or run svc review wait inside the review parent');
       const timeoutS = int(a, 'timeout');
       if (timeoutS !== undefined && timeoutS < 1) throw new UsageError('--timeout must be at least 1 second');
-      const client = await connect(io.env);
-      try {
+      return withDaemon(io, async (client) => {
         const r = await client.request(reviewWait, { issue, run: str(a, 'run'), timeoutS, caller: io.env.SVC_CONVERSATION });
         if (bool(a, 'json')) io.out(json(r));
         else for (const l of r.lanes) io.out(laneLine(l));
@@ -99,9 +89,7 @@ export const reviewCommands: CommandSpec[] = [
         if (r.outcome === 'timeout') io.err(`timed out; lanes are still running\nnext: ${next}\n`);
         else if (r.outcome === 'incomplete') io.err(`review ${r.runId}: ${r.lanes.filter((l) => l.state !== 'report').map((l) => l.lane).join(', ')} without a valid report\n`);
         return r.outcome === 'complete' ? 0 : r.outcome === 'incomplete' ? 2 : 3;
-      } finally {
-        client.close();
-      }
+      });
     },
   },
   {
@@ -115,15 +103,12 @@ export const reviewCommands: CommandSpec[] = [
     async run(a, io) {
       const run = str(a, 'run');
       if (!run) throw new UsageError('--run is required (the review parent has it in $SVC_REVIEW_RUN)');
-      const client = await connect(io.env);
-      try {
+      return withDaemon(io, async (client) => {
         const r = await client.request(reviewPost, { issue: a.positionals[0], run, caller: io.env.SVC_CONVERSATION });
         const what = r.via === 'review' ? `review #${r.id}` : r.via === 'marker' ? `verdict comment #${r.id} (the code host refuses reviews of your own PR)` : `comment review #${r.id}`;
         io.out(bool(a, 'json') ? json(r) : `Posted ${r.verdict} for ${r.issue} on PR #${r.pr} at ${short(r.sha)}: ${what}\n`);
         return 0;
-      } finally {
-        client.close();
-      }
+      });
     },
   },
 ];
