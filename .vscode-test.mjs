@@ -11,30 +11,15 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import { runTests } from '@vscode/test-electron';
+import { bundleInHostTests } from './scripts/bundleInHostTests.mjs';
 
 const root = path.dirname(new URL(import.meta.url).pathname);
 
 const build = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-// Bundle the in-host suite the way scripts/e2e.mjs does: vscode and mocha stay external.
-const inHostDir = path.join(root, 'test', 'e2e', 'inHost');
-const outDir = path.join(root, 'out', 'test', 'e2e', 'inHost');
-fs.rmSync(outDir, { recursive: true, force: true });
-await esbuild.build({
-  absWorkingDir: root,
-  entryPoints: fs.readdirSync(inHostDir).filter((f) => f === 'index.ts' || f.endsWith('.inhost.test.ts')).map((f) => path.join(inHostDir, f)),
-  outdir: outDir,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  sourcemap: 'inline',
-  external: ['vscode', 'mocha'],
-  logLevel: 'warning',
-});
+const outDir = await bundleInHostTests(root);
 
 const scratch = path.join(root, '.scratch', `vscode-test-${process.pid}`);
 const svcHome = path.join(scratch, '.svc');

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
+import { bundleInHostTests } from './bundleInHostTests.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const started = Date.now();
@@ -28,21 +28,7 @@ if (pack.status !== 0) process.exit(pack.status ?? 1);
 step('build + package', t);
 
 t = Date.now();
-const inHostDir = path.join(root, 'test', 'e2e', 'inHost');
-const outDir = path.join(root, 'out', 'test', 'e2e', 'inHost');
-fs.rmSync(outDir, { recursive: true, force: true });
-await esbuild.build({
-  absWorkingDir: root,
-  entryPoints: fs.readdirSync(inHostDir).filter((f) => f === 'index.ts' || f.endsWith('.inhost.test.ts')).map((f) => path.join(inHostDir, f)),
-  outdir: outDir,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  sourcemap: 'inline',
-  external: ['vscode', 'mocha'],
-  logLevel: 'warning',
-});
+await bundleInHostTests(root);
 step('bundle in-host tests', t);
 
 t = Date.now();
