@@ -67,6 +67,20 @@ describe('transcript/read', function () {
     assert.deepEqual([none.rows, none.truncated, none.lastSeq], [[], false, after.lastSeq]);
   });
 
+  it('carries a plan from the script harness to the panel and the log; a newer plan replaces it', async () => {
+    const id = await s.start(script('- plan: [read the brief, write code]', '- plan: [{content: read the brief, status: completed}, {content: write code, status: in_progress}]'), ['--title', 'planner']);
+    await s.waitActivity(id, 'idle');
+    const r = await read({ conv: 'planner' });
+    const plans = foldTranscript(r.rows).filter((i) => i.kind === 'plan');
+    assert.equal(plans.length, 1, 'a turn shows its newest plan');
+    assert.deepEqual((plans[0] as { entries: unknown[] }).entries.map((e) => JSON.stringify(e)), [
+      JSON.stringify({ content: 'read the brief', status: 'completed', priority: 'medium' }),
+      JSON.stringify({ content: 'write code', status: 'in_progress', priority: 'medium' }),
+    ]);
+    const log = await s.ok(['conv', 'log', 'planner']);
+    assert.match(log, /plan:\n {2}\[completed\] read the brief\n {2}\[in_progress\] write code/);
+  });
+
   it('refuses an unknown conversation with the usual message', async () => {
     const c = await rpc(s);
     try {

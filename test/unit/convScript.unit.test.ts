@@ -47,8 +47,11 @@ describe('script harness steps', () => {
   const bad: [string, string][] = [
     ['say: not a list', 'the svc-script block must be a YAML list of steps'],
     ['- 42', 'step 1: a step is a mapping like `say: hello`'],
-    ['- say: a\n- dance: now', "step 2: unknown step 'dance' (steps: say, run, ask, sleep, write, exit)"],
-    ['- say: a\n  run: b', 'step 1: give exactly one of say, run, ask, sleep, write, exit (got say, run)'],
+    ['- say: a\n- dance: now', "step 2: unknown step 'dance' (steps: say, run, ask, sleep, write, plan, exit)"],
+    ['- say: a\n  run: b', 'step 1: give exactly one of say, run, ask, sleep, write, plan, exit (got say, run)'],
+    ['- plan: []', 'step 1: plan needs a list of entries'],
+    ['- plan: [{status: pending}]', 'step 1: a plan entry is text or {content, status}'],
+    ['- plan: [{content: x, status: maybe}]', "step 1: a plan entry's status is one of pending, in_progress, completed"],
     ['- sleep: soon', 'step 1: sleep needs milliseconds (a number ≥ 0)'],
     ['- exit: 300', 'step 1: exit needs a code from 0 to 255'],
     ['- run: ""', 'step 1: run needs a shell command'],
@@ -60,6 +63,12 @@ describe('script harness steps', () => {
       assert.throws(() => parseSteps(yaml), (e: unknown) => e instanceof ScriptError && e.message === message);
     });
   }
+
+  it('parses a plan of text and {content, status} entries', () => {
+    assert.deepEqual(parseSteps('- plan: [read the brief, {content: write code, status: in_progress}]'), [
+      { plan: [{ content: 'read the brief', status: 'pending' }, { content: 'write code', status: 'in_progress' }] },
+    ]);
+  });
 
   it('refuses text that is not YAML', () => {
     assert.throws(() => parseSteps('- say: [unclosed'), (e: unknown) => e instanceof ScriptError && e.message.startsWith('the svc-script block is not YAML: '));

@@ -9,7 +9,14 @@ export type Step =
   | { ask: string }
   | { sleep: number }
   | { write: { path: string; content: string } }
+  | { plan: PlanEntry[] }
   | { exit: number };
+
+export const PLAN_STATUSES = ['pending', 'in_progress', 'completed'] as const;
+export interface PlanEntry {
+  content: string;
+  status: (typeof PLAN_STATUSES)[number];
+}
 
 const FENCE = /^(`{3,}|~{3,})[ \t]*svc-script[ \t]*\r?\n([\s\S]*?)^\1[ \t]*$/m;
 
@@ -39,7 +46,7 @@ function parseStep(raw: unknown, n: number): Step {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw bad('a step is a mapping like `say: hello`');
   const o = raw as Record<string, unknown>;
   const kinds = Object.keys(o).filter((k) => k !== 'check');
-  if (kinds.length !== 1) throw bad(`give exactly one of say, run, ask, sleep, write, exit (got ${kinds.join(', ') || 'none'})`);
+  if (kinds.length !== 1) throw bad(`give exactly one of say, run, ask, sleep, write, plan, exit (got ${kinds.join(', ') || 'none'})`);
   const kind = kinds[0];
   const v = o[kind];
   if ('check' in o && kind !== 'run') throw bad('`check` belongs to a run step');
@@ -59,11 +66,25 @@ function parseStep(raw: unknown, n: number): Step {
       if (!w || typeof w.path !== 'string' || w.path === '') throw bad('write needs {path, content}');
       return { write: { path: w.path, content: w.content === undefined || w.content === null ? '' : String(w.content) } };
     }
+    case 'plan': {
+      // A list of entries: text (pending) or {content, status}; the agent's plan replaces the last.
+      if (!Array.isArray(v) || v.length === 0) throw bad('plan needs a list of entries');
+      return {
+        plan: v.map((e: unknown) => {
+          if (typeof e === 'string') return { content: e, status: 'pending' as const };
+          const o2 = e as { content?: unknown; status?: unknown } | null;
+          if (!o2 || typeof o2.content !== 'string') throw bad('a plan entry is text or {content, status}');
+          const status = o2.status ?? 'pending';
+          if (!(PLAN_STATUSES as readonly unknown[]).includes(status)) throw bad(`a plan entry's status is one of ${PLAN_STATUSES.join(', ')}`);
+          return { content: o2.content, status: status as PlanEntry['status'] };
+        }),
+      };
+    }
     case 'exit':
       if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 255) throw bad('exit needs a code from 0 to 255');
       return { exit: v };
     default:
-      throw bad(`unknown step '${kind}' (steps: say, run, ask, sleep, write, exit)`);
+      throw bad(`unknown step '${kind}' (steps: say, run, ask, sleep, write, plan, exit)`);
   }
 }
 

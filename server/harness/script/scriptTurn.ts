@@ -45,6 +45,10 @@ export async function runSteps(steps: Step[], t: TurnContext): Promise<StopReaso
       await sleep(step.sleep, t.signal);
     }
     else if ('write' in step) await write(t, step.write.path, step.write.content);
+    else if ('plan' in step) {
+      const entries = step.plan.map((e) => ({ content: e.content, priority: 'medium', status: e.status }));
+      await t.client.notify('session/update', { sessionId: t.sessionId, update: { sessionUpdate: 'plan', entries } });
+    }
     else if ('exit' in step) await t.exit(step.exit);
   }
   return t.signal.aborted ? 'cancelled' : 'end_turn';
