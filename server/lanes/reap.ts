@@ -4,7 +4,7 @@
 // and never discards work: every refusal comes before anything is removed or archived.
 import * as path from 'node:path';
 import { isLive } from '../../shared/activity';
-import { serialized } from '../git/git';
+import { git, serialized } from '../git/git';
 import { reapLaneDir, REAP_STOP_WAIT_S } from '../reap/reapLaneDir';
 import type { ReapReport } from '../../shared/format/reapReport';
 import type { LanesContext } from './lanesContext';
@@ -32,6 +32,8 @@ export async function reapLane(ctx: LanesContext, lane: LaneRow, opts: { park: b
     orphaned: lane.role === 'orchestrator' ? unreapedChildren(ctx, lane) : [],
     serialize: repo ? (fn) => serialized(repo, fn) : undefined,
   });
+  // A worktree deleted by hand leaves its entry in the repository: prune it (step 6).
+  if (report.removed === 'alreadyGone' && lane.gitBacked && repo) await serialized(repo, () => git(repo, ['worktree', 'prune']));
   ctx.gitFacts.forget(lane.dir);
   ctx.store.markReaped(lane.id, ctx.now());
   ctx.app.notify({ topic: 'lanes', id: lane.id });

@@ -65,6 +65,16 @@ describe('lanes: reap', function () {
     assert.ok(!deck.includes(l.name), 'an archived lane leaves the Command Deck');
   });
 
+  it('reaps a lane whose worktree was deleted by hand, pruning its entry', async () => {
+    const l = await built('gone', 'k');
+    await ok(s.svc(['lane', 'stop', l.name]));
+    fs.rmSync(l.cwd, { recursive: true, force: true });
+    const r = await ok(s.svc(['lane', 'reap', l.name]));
+    assert.match(r.stdout, new RegExp(`^${l.cwd.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} was already gone$`, 'm'));
+    assert.ok(!git(w.repo, s.env, 'worktree', 'list', '--porcelain').includes(l.cwd), 'the stale worktree entry is pruned');
+    assert.equal(git(w.repo, s.env, 'rev-parse', '--verify', 'refs/heads/gone/k').length, 40, 'the branch is kept');
+  });
+
   it('refuses a dirty tree without --park, changing nothing', async () => {
     const l = await built('dirty', 'k');
     fs.writeFileSync(path.join(l.cwd, 'work.txt'), 'edited but not committed\n');
