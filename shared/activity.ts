@@ -38,3 +38,25 @@ export function activityOf(f: ActivityFacts): Activity {
 export function isLive(a: Activity): boolean {
   return a === 'starting' || a === 'idle' || a === 'working' || a === 'needs-you';
 }
+
+/** The row facts the rule reads (a conversation or lane row). */
+export interface ActivityRow {
+  spawnError: string | null;
+  endedAt: number | null;
+  archivedAt: number | null;
+  createdAt: number;
+}
+
+/** The rule applied to a stored row and the live harness facts held in memory. */
+export function activityOfRow(row: ActivityRow, live: { alive: boolean; needsYou: boolean; working: boolean }, now: number): Activity {
+  return activityOf({
+    spawnError: row.spawnError !== null,
+    alive: live.alive,
+    needsYou: live.needsYou,
+    working: live.working,
+    ended: row.endedAt !== null,
+    archived: row.archivedAt !== null,
+    createdAt: row.createdAt,
+    now,
+  });
+}

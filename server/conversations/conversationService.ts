@@ -14,7 +14,7 @@
 //   events: 'changed' | 'started' | 'ended' | 'spawnError' | 'turnEnded' (id: number); onChanged(fn) → unsubscribe
 import { EventEmitter } from 'node:events';
 import * as path from 'node:path';
-import { activityOf } from '../../shared/activity';
+import { activityOfRow } from '../../shared/activity';
 import type { Activity } from '../../shared/activity';
 import { conflict, notFound } from '../../shared/errors';
 import type { ConversationInfo, ConversationKind, OpenAsk } from '../../shared/protocol/conversations';
@@ -187,18 +187,9 @@ export class ConversationService extends EventEmitter {
   }
 
   activity(row: ConversationRow, now = this.app.now()): Activity {
-    const f = this.facts(row.id);
-    return activityOf({
-      spawnError: row.spawnError !== null,
-      alive: f.alive,
-      needsYou: f.needsYou,
-      working: f.working,
-      ended: row.endedAt !== null,
-      archived: row.archivedAt !== null,
-      createdAt: row.createdAt,
-      now,
-    });
+    return activityOfRow(row, this.facts(row.id), now);
   }
+
 
   openAsk(id: number): OpenAsk | null {
     return this.sessions.get(id)?.openAsk()?.info ?? null;

@@ -47,22 +47,11 @@ function fix(r: Raw | undefined): ConversationRow | undefined {
   return { ...r, bare: r.bare === 1, extraEnv: r.extraEnv ? (JSON.parse(r.extraEnv) as Record<string, string>) : null };
 }
 
-export interface RowInsert {
-  name: string;
-  title: string;
-  kind: ConversationKind;
-  parentId: number | null;
-  project: string | null;
-  cwd: string;
-  harness: string;
-  model: string;
-  effort: string | null;
-  issueId: string | null;
-  bare: boolean;
-  extraEnv: Record<string, string> | null;
-  firstPrompt: string;
-  createdAt: number;
-}
+/** The columns written at insert; the rest are filled in by the lifecycle (RowPatch). */
+export type RowInsert = Pick<
+  ConversationRow,
+  'name' | 'title' | 'kind' | 'parentId' | 'project' | 'cwd' | 'harness' | 'model' | 'effort' | 'issueId' | 'bare' | 'extraEnv' | 'firstPrompt' | 'createdAt'
+>;
 
 /** Columns the lifecycle updates; everything else is written once at insert. */
 export type RowPatch = Partial<

@@ -2,7 +2,7 @@
 // and the live harness facts (shared/activity.ts), reports, verdicts and git facts.
 // Many records are built from one snapshot: reports in one query, judges per run, git
 // facts batched per repository (server/git/worktreeFacts.ts).
-import { activityOf } from '../../shared/activity';
+import { activityOfRow } from '../../shared/activity';
 import type { Activity } from '../../shared/activity';
 import type { LaneRecord, LaneReport } from '../../shared/protocol/lanes';
 import { gitFacts } from '../git/git';
@@ -22,17 +22,7 @@ export interface LaneReader {
 }
 
 export function laneActivity(r: Pick<LaneReader, 'conversations' | 'now'>, row: LaneRow): Activity {
-  const live = r.conversations.facts(row.id);
-  return activityOf({
-    spawnError: row.spawnError !== null,
-    alive: live.alive,
-    needsYou: live.needsYou,
-    working: live.working,
-    ended: row.endedAt !== null,
-    archived: row.archivedAt !== null,
-    createdAt: row.createdAt,
-    now: r.now(),
-  });
+  return activityOfRow(row, r.conversations.facts(row.id), r.now());
 }
 
 /** Critic and verifier lanes judging builder iteration `iteration` of run/key, oldest first. */

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { activityOf, isLive, STARTING_WINDOW_MS } from '../../shared/activity';
+import { activityOf, activityOfRow, isLive, STARTING_WINDOW_MS } from '../../shared/activity';
 import type { ActivityFacts } from '../../shared/activity';
 
 const base: ActivityFacts = { spawnError: false, alive: false, needsYou: false, working: false, ended: false, archived: false, createdAt: 1_000_000, now: 1_000_000 };
@@ -39,5 +39,15 @@ describe('activity rule set (spec: first matching row wins)', () => {
       (['failed-to-start', 'needs-you', 'working', 'idle', 'starting', 'stopped'] as const).filter(isLive),
       ['needs-you', 'working', 'idle', 'starting'],
     );
+  });
+
+  it('reads a stored row: spawn error, end and archive times, creation time', () => {
+    const row = { spawnError: null, endedAt: null, archivedAt: null, createdAt: 1000 };
+    const dead = { alive: false, needsYou: false, working: false };
+    assert.equal(activityOfRow(row, dead, 1000 + 1), 'starting');
+    assert.equal(activityOfRow({ ...row, endedAt: 2000 }, dead, 2001), 'stopped');
+    assert.equal(activityOfRow({ ...row, spawnError: 'no binary' }, dead, 1001), 'failed-to-start');
+    assert.equal(activityOfRow({ ...row, archivedAt: 3000 }, { alive: true, needsYou: true, working: true }, 3001), 'stopped');
+    assert.equal(activityOfRow(row, { alive: true, needsYou: false, working: true }, 5000), 'working');
   });
 });
