@@ -5,6 +5,9 @@
 import type { ConfigEntry } from '../../shared/protocol/config';
 import { textElement } from '../common/sanitize';
 
+/** What each model box last sent, and the value it replaced (see commit below). */
+const lastSent = new Map<string, { value: string; was: string }>();
+
 export interface FieldContext {
   /** Sends a write: a string sets, null removes. */
   set(key: string, value: string | null): void;
@@ -122,11 +125,12 @@ function modelBox(id: string, spec: FieldSpec, ctx: FieldContext): HTMLInputElem
     input.addEventListener('focus', () => ctx.wantModels(harness));
   }
   const was = own(e) ? (e.value ?? '') : '';
-  let sent: string | undefined;
   const commit = () => {
-    // Enter and the change that follows it are one commit.
-    if (input.value === was || input.value === sent) return;
-    sent = input.value;
+    // Enter and the change that follows it are one commit — also when a re-render (a
+    // config change elsewhere) rebuilt the box between them: the record is per key.
+    const prev = lastSent.get(e.key);
+    if (input.value === was || (prev && prev.value === input.value && prev.was === was)) return;
+    lastSent.set(e.key, { value: input.value, was });
     // An empty box is sent as '' (the daemon refuses an empty model); Clear removes the key.
     ctx.set(e.key, input.value);
   };
