@@ -1,6 +1,10 @@
 // The environment of an agent process. Every agent gets SVC_CONVERSATION (its id),
 // SVC_HOME and PATH with the shim's folder first, so `svc …` inside it talks to this
 // daemon as that conversation — except bare (play) lanes, launched without service context.
+// Forge credentials in the daemon's own environment never reach an agent: verdicts and
+// PR writes go out only through the daemon, or an agent could post the service's verdict
+// marker itself. A harness profile that sets one in its `env` (config.yaml
+// `harnesses.<name>.env`) is the explicit opt-in for the roles launched with it.
 import * as path from 'node:path';
 import type { Profile } from '../harness/profiles';
 import { globToRegExp } from './names';
@@ -17,10 +21,19 @@ export interface EnvInput {
 }
 
 const SERVICE_VARS = ['SVC_CONVERSATION', 'SVC_HOME', 'SVC_SCRIPT_FILE'];
+/** The daemon's credentials for code hosts (tokens, the webhook secret, an App's key). */
+export const FORGE_CREDENTIAL_VARS = [
+  'GITHUB_TOKEN',
+  'GH_TOKEN',
+  'GITHUB_ENTERPRISE_TOKEN',
+  'GH_ENTERPRISE_TOKEN',
+  'GITHUB_WEBHOOK_SECRET',
+  'SVC_GITHUB_APP_PRIVATE_KEY',
+];
 
 export function agentEnv(i: EnvInput): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...i.base };
-  for (const k of SERVICE_VARS) delete env[k];
+  for (const k of [...SERVICE_VARS, ...FORGE_CREDENTIAL_VARS]) delete env[k];
   Object.assign(env, i.profile.env, i.extraEnv ?? {});
   const parts = (env.PATH ?? '').split(path.delimiter).filter((p) => p && path.resolve(p) !== path.resolve(i.shimDir));
   if (i.bare) {

@@ -83,6 +83,19 @@ describe('agent environment', () => {
     const env = agentEnv({ convId: 7, convName: 'r-k-play-i1', bare: true, extraEnv: null, profile, svcHome: '/home/u/.svc', shimDir: '/shim', base });
     assert.deepEqual([env.SVC_CONVERSATION, env.SVC_HOME, env.PATH], [undefined, undefined, '/usr/bin']);
   });
+  it("forge credentials of the daemon's environment reach no agent; a profile's own env is the explicit opt-in", () => {
+    const forge = { ...base, GITHUB_TOKEN: 'ghp_daemon', GH_TOKEN: 'gho_daemon', GITHUB_WEBHOOK_SECRET: 's', GH_ENTERPRISE_TOKEN: 'e', SVC_GITHUB_APP_PRIVATE_KEY: 'k' };
+    for (const bare of [false, true]) {
+      const env = agentEnv({ convId: 7, convName: 'agent-web-7', bare, extraEnv: null, profile, svcHome: '/home/u/.svc', shimDir: '/shim', base: forge });
+      assert.deepEqual(
+        Object.keys(env).filter((k) => /GITHUB|GH_|APP_PRIVATE/.test(k)),
+        [],
+      );
+    }
+    const withToken = resolveProfile('script', config({ harnesses: { script: { env: { GH_TOKEN: 'gho_role' } } } }), '/d', CFG);
+    const env = agentEnv({ convId: 7, convName: 'agent-web-7', bare: false, extraEnv: null, profile: withToken, svcHome: '/h', shimDir: '/shim', base: forge });
+    assert.deepEqual([env.GH_TOKEN, env.GITHUB_TOKEN], ['gho_role', undefined]);
+  });
   it('the first matching scripts: glob wins', () => {
     assert.equal(scriptFor({ 'a-*': 'one', '*': 'two' }, 'a-b'), 'one');
     assert.equal(scriptFor({ 'a-*': 'one', '*': 'two' }, 'b'), 'two');
