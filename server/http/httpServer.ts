@@ -86,12 +86,32 @@ export class HttpServer {
     }
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${this.port}`);
     const candidates = this.routes.filter((r) => r.pattern.test(url.pathname));
+    // The token is checked before the route table answers: without it, which paths and
+    // methods exist is not told (every unknown path answers 401, not 404/405). Only a
+    // path served by a self-verifying route goes on without a token.
+    const selfVerified = candidates.some((r) => r.auth === 'self');
+    const authorized = this.authorized(req.headers.authorization);
+    const unauthorized = (): void => {
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      send(res, 401, { error: 'missing or wrong bearer token (the token is in SVC_HOME/server.json)', reason: 'unauthorized' });
+    };
+    if (!selfVerified && !authorized) return unauthorized();
     if (candidates.length === 0) return send(res, 404, { error: `no route ${url.pathname}`, reason: 'noRoute' });
     const route = candidates.find((r) => r.method === req.method);
     if (!route) return send(res, 405, { error: `${req.method} is not allowed on ${url.pathname}`, reason: 'methodNotAllowed' });
-    if (route.auth === 'bearer' && !this.authorized(req.headers.authorization)) {
-      res.setHeader('WWW-Authenticate', 'Bearer');
-      return send(res, 401, { error: 'missing or wrong bearer token (the token is in SVC_HOME/server.json)', reason: 'unauthorized' });
+    if (route.auth === 'bearer' && !authorized) return unauthorized();
+    const match = route.pattern.exec(url.pathname)!;
+    const params: Record<string, string> = {};
+    for (const [i, n] of route.names.entries()) {
+      const raw = match[i + 1];
+      try {
+        params[n] = decodeURIComponent(raw);
+      } catch {
+        return send(res, 400, {
+          error: `the path segment '${raw.slice(0, 100)}' (${n}) is not valid percent-encoding; encode it with encodeURIComponent`,
+          reason: 'badPath',
+        });
+      }
     }
     let rawBody: Buffer;
     try {
@@ -99,11 +119,6 @@ export class HttpServer {
     } catch (e) {
       return send(res, 413, { error: (e as Error).message, reason: 'bodyTooLarge' });
     }
-    const match = route.pattern.exec(url.pathname)!;
-    const params: Record<string, string> = {};
-    route.names.forEach((n, i) => {
-      params[n] = decodeURIComponent(match[i + 1]);
-    });
     const request: HttpRequest = {
       method: req.method ?? 'GET',
       path: url.pathname,

@@ -110,6 +110,34 @@ describe('HTTP listener: token, Host check, JSON errors', function () {
     assert.deepEqual(m.body, { error: 'DELETE is not allowed on /api/health', reason: 'methodNotAllowed' });
   });
 
+  it('without a token every path answers 401, known or not, whatever the method', async () => {
+    for (const [method, path] of [['GET', '/api/nothing-here'], ['GET', '/'], ['DELETE', '/api/health'], ['PUT', '/api/lanes'], ['GET', '/api/lanes/x/y/z']]) {
+      const r = await request(port, { method, path });
+      assert.equal(r.status, 401, `${method} ${path}`);
+      assert.deepEqual(r.body, unauthorized);
+      assert.equal(r.headers['www-authenticate'], 'Bearer');
+    }
+  });
+
+  it('a bad percent-encoding in a path parameter → 400 {error, reason}, with or without a body', async () => {
+    for (const [method, path, segment, name] of [
+      ['GET', '/api/lanes/%E0%A4%A', '%E0%A4%A', 'name'],
+      ['GET', '/api/lanes/%', '%', 'name'],
+      ['POST', '/api/lanes/%ZZ/reap', '%ZZ', 'name'],
+      ['GET', '/api/agents/%ZZ/output', '%ZZ', 'name'],
+    ]) {
+      const r = await request(port, { method, path, auth: `Bearer ${token}`, body: method === 'POST' ? '{}' : undefined });
+      assert.equal(r.status, 400, path);
+      assert.deepEqual(r.body, {
+        error: `the path segment '${segment}' (${name}) is not valid percent-encoding; encode it with encodeURIComponent`,
+        reason: 'badPath',
+      });
+    }
+    const noToken = await request(port, { path: '/api/lanes/%' });
+    assert.equal(noToken.status, 401, 'the token is checked first');
+    assert.equal((await request(port, { path: '/api/health', auth: `Bearer ${token}` })).status, 200, 'still serving');
+  });
+
   it('a body over the route limit → 413 {error, reason} that the client gets to read', async () => {
     const big = 'a'.repeat(3 * 1024 * 1024);
     const tooLarge = { error: 'request body exceeds 1048576 bytes', reason: 'bodyTooLarge' };
