@@ -1,10 +1,12 @@
 // The environment of an agent process. Every agent gets SVC_CONVERSATION (its id),
-// SVC_HOME and PATH with the shim's folder first, so `svc …` inside it talks to this
+// SVC_HOME, PATH with the shim's folder first and SVC_BIN (the shim's absolute path, for
+// shells that reset PATH, such as codex's login shell), so `svc …` inside it talks to this
 // daemon as that conversation — except bare (play) lanes, launched without service context.
 // Forge credentials in the daemon's own environment never reach an agent: verdicts and
 // PR writes go out only through the daemon, or an agent could post the service's verdict
 // marker itself. A harness profile that sets one in its `env` (config.yaml
 // `harnesses.<name>.env`) is the explicit opt-in for the roles launched with it.
+// Every agent also gets the user's git identity (gitIdentity.ts) unless already set.
 import * as path from 'node:path';
 import type { Profile } from '../harness/profiles';
 import { globToRegExp } from './names';
@@ -18,9 +20,11 @@ export interface EnvInput {
   svcHome: string;
   shimDir: string;
   base: NodeJS.ProcessEnv;
+  /** The GIT_AUTHOR_ and GIT_COMMITTER_ variables from the user's git config; set where the environment has none. */
+  gitIdentity?: Record<string, string>;
 }
 
-const SERVICE_VARS = ['SVC_CONVERSATION', 'SVC_HOME', 'SVC_SCRIPT_FILE'];
+const SERVICE_VARS = ['SVC_CONVERSATION', 'SVC_HOME', 'SVC_BIN', 'SVC_SCRIPT_FILE'];
 /** The daemon's credentials for code hosts (tokens, the webhook secret, an App's key). */
 export const FORGE_CREDENTIAL_VARS = [
   'GITHUB_TOKEN',
@@ -35,6 +39,7 @@ export function agentEnv(i: EnvInput): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...i.base };
   for (const k of [...SERVICE_VARS, ...FORGE_CREDENTIAL_VARS]) delete env[k];
   Object.assign(env, i.profile.env, i.extraEnv ?? {});
+  for (const [k, v] of Object.entries(i.gitIdentity ?? {})) env[k] ??= v;
   const parts = (env.PATH ?? '').split(path.delimiter).filter((p) => p && path.resolve(p) !== path.resolve(i.shimDir));
   if (i.bare) {
     env.PATH = parts.join(path.delimiter);
@@ -42,6 +47,7 @@ export function agentEnv(i: EnvInput): NodeJS.ProcessEnv {
   } else {
     env.SVC_CONVERSATION = String(i.convId);
     env.SVC_HOME = i.svcHome;
+    env.SVC_BIN = path.join(i.shimDir, 'svc');
     env.PATH = [i.shimDir, ...parts].join(path.delimiter);
   }
   const script = scriptFor(i.profile.scripts, i.convName);

@@ -26,6 +26,7 @@ import { resolveProfile } from '../harness/profiles';
 import type { Profile } from '../harness/profiles';
 import { logger } from '../util/log';
 import { agentEnv } from './agentEnv';
+import { gitIdentityEnv } from './gitIdentity';
 import { ConversationStore } from './conversationStore';
 import type { ConversationRow } from './conversationStore';
 import { checkName, slugify, uniqueName } from './names';
@@ -416,6 +417,7 @@ export class ConversationService extends EventEmitter {
       svcHome: this.app.paths.home,
       shimDir: path.join(this.app.distDir, '..', 'bin'),
       base: process.env,
+      gitIdentity: gitIdentityEnv(row.cwd, process.env),
     });
     const id = row.id;
     const now = () => this.app.now();

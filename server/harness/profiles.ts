@@ -26,6 +26,11 @@ export interface Profile {
   scripts: Record<string, string>;
   /** Extra hint appended to a session/new failure. */
   sessionHint?: string;
+  /**
+   * The flag that makes the command speak ACP on stdio, added after the args whatever
+   * command or args the user configures (unless the args already hold it or an alias).
+   */
+  acpFlag?: { flag: string; aliases: string[] };
 }
 
 export const BUILT_IN_HARNESSES = ['claude', 'codex', 'gemini', 'script'] as const;
@@ -41,6 +46,9 @@ function builtIn(name: string, distDir: string): Omit<Profile, 'scripts'> | unde
         args: [],
         install: '@agentclientprotocol/claude-agent-acp',
         authEnv: ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN'],
+        // As root claude refuses to start unless told it runs in a sandbox; svc lanes are
+        // worktrees the user already chose to run as root (docs/decisions.md, Harnesses).
+        env: runningAsRoot() ? { IS_SANDBOX: '1' } : {},
         sessionHint: 'as root, claude-agent-acp needs IS_SANDBOX=1 (set harnesses.claude.env.IS_SANDBOX)',
       };
     case 'codex':
@@ -59,7 +67,10 @@ function builtIn(name: string, distDir: string): Omit<Profile, 'scripts'> | unde
         ...base,
         name,
         command: 'gemini',
-        args: ['--acp'],
+        args: [],
+        acpFlag: { flag: '--acp', aliases: ['--experimental-acp'] },
+        // Every lane is a new worktree, which gemini treats as an untrusted folder (exit 55).
+        env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
         install: '@google/gemini-cli',
         authMethod: 'gemini-api-key',
         authEnv: ['GEMINI_API_KEY'],
@@ -102,5 +113,11 @@ export function resolveProfile(name: string, config: ConfigFile, distDir: string
     merged.args = user.args ?? (base && user.command === base.command ? base.args : []);
   } else if (user?.args) merged.args = user.args;
   if (user?.env) merged.env = { ...merged.env, ...user.env };
+  const acp = merged.acpFlag;
+  if (acp && !merged.args.some((a) => a === acp.flag || acp.aliases.includes(a))) merged.args = [...merged.args, acp.flag];
   return merged;
+}
+
+function runningAsRoot(): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
 }

@@ -20,13 +20,21 @@ export function missingCwd(p: Profile, cwd: string): SpawnError {
   return new SpawnError(`harness '${p.name}': working directory ${cwd} does not exist; create it or start the conversation with another --cwd`);
 }
 
+/** Terminal colour and cursor sequences (CSI, OSC), which agents print to a TTY-less stderr too. */
+const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]/g;
+
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, '');
+}
+
 export function exitedEarly(p: Profile, configFile: string, step: string, exit: string, stderr: string): SpawnError {
-  const tail = stderr ? `; its stderr ended with:\n${stderr}` : ' (no stderr output)';
+  const clean = stripAnsi(stderr).trim();
+  const tail = clean ? `; its stderr ended with:\n${clean}` : ' (no stderr output)';
   return new SpawnError(`harness '${p.name}': '${[p.command, ...p.args].join(' ')}' exited (${exit}) before ${step} answered; check harnesses.${p.name} in ${configFile}${tail}`);
 }
 
 export function noAnswer(p: Profile, step: string, seconds: number): SpawnError {
-  const hint = p.name === 'gemini' ? ' (gemini speaks ACP only with --acp)' : '';
+  const hint = p.acpFlag ? ` (svc adds ${p.acpFlag.flag} after harnesses.${p.name}.args; a wrapper set as harnesses.${p.name}.command must pass it on)` : '';
   return new SpawnError(`harness '${p.name}': no answer to ${step} within ${seconds} s; is '${[p.command, ...p.args].join(' ')}' an ACP agent on stdio?${hint}`);
 }
 

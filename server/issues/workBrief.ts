@@ -18,5 +18,6 @@ export function workBrief(issue: IssueRow, baseRef: string): string {
     '3. Reviews arrive on the PR. If changes are requested you get the review in a message: fix every blocker, commit, and push (`git push`); each push starts a new review of the new head.',
     '',
     'The `.svc/` folder and `review.md` in this workspace belong to the review pipeline; do not edit or commit them.',
+    'If your shell does not find `svc` (a login shell resets PATH), run it by its absolute path, which is in `$SVC_BIN`: `"$SVC_BIN" done`.',
   ].join('\n');
 }

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as path from 'node:path';
 import { checkHomeFolder, readDiscovery } from '../discovery';
 import type { Discovery } from '../discovery';
 import { homePaths } from '../svcHome';
@@ -43,13 +44,21 @@ export async function ensureDaemon(o: EnsureOptions): Promise<Attached> {
   for (;;) {
     const d = fs.existsSync(o.home) ? (checkHomeFolder(o.home), readDiscovery(paths.discovery)) : undefined;
     if (d) {
-      const socket = await tryConnect(d.socketPath, 2000);
+      let refusedWith: string | undefined;
+      const socket = await tryConnect(d.socketPath, 2000, (code) => (refusedWith = code));
       if (socket && d.build === o.build) return { discovery: d, socket, started: spawned };
       if (socket) {
         await o.stopOther(socket).catch(() => undefined);
         socket.destroy();
         await waitForExit(d.pid, 15_000);
         continue;
+      }
+      // A running daemon whose socket this process may not open (a sandboxed agent shell):
+      // starting another would fail the same way, so say why at once.
+      if ((refusedWith === 'EPERM' || refusedWith === 'EACCES') && isAlive(d.pid)) {
+        throw new DaemonUnavailable(
+          `cannot connect to the svc daemon on ${d.socketPath} (${refusedWith}): this process is not allowed to open that socket (a sandbox, or another user's SVC_HOME); allow the folder ${path.dirname(d.socketPath)} in the sandbox, or run svc outside it`,
+        );
       }
       lastProblem = `daemon pid ${d.pid} does not answer on ${d.socketPath}`;
     }
@@ -69,9 +78,17 @@ export async function ensureDaemon(o: EnsureOptions): Promise<Attached> {
 
 function spawnDaemon(o: EnsureOptions): ChildProcess {
   const paths = homePaths(o.home);
-  fs.mkdirSync(paths.logs, { recursive: true, mode: 0o700 });
-  fs.chmodSync(o.home, 0o700);
-  const log = fs.openSync(paths.daemonLog, 'a', 0o600);
+  let log: number;
+  try {
+    fs.mkdirSync(paths.logs, { recursive: true, mode: 0o700 });
+    fs.chmodSync(o.home, 0o700);
+    log = fs.openSync(paths.daemonLog, 'a', 0o600);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? 'error';
+    throw new DaemonUnavailable(
+      `cannot start the svc daemon: SVC_HOME ${o.home} cannot be written here (${code}), and no running daemon answered there; run svc where that folder is writable (outside a sandbox), or set SVC_HOME to a writable folder`,
+    );
+  }
   const env: NodeJS.ProcessEnv = { ...o.env, SVC_HOME: o.home };
   delete env.SVC_CONVERSATION; // the daemon is nobody's conversation
   const child = spawn(o.nodePath, [o.daemonScript], {
@@ -102,7 +119,8 @@ function whyFailed(logFile: string): string {
   }
 }
 
-export function tryConnect(socketPath: string, timeoutMs: number): Promise<net.Socket | undefined> {
+/** The socket when it answers; otherwise undefined, with the error code given to `onError`. */
+export function tryConnect(socketPath: string, timeoutMs: number, onError?: (code: string) => void): Promise<net.Socket | undefined> {
   return new Promise((resolve) => {
     const socket = net.connect(socketPath);
     const timer = setTimeout(() => {
@@ -113,8 +131,9 @@ export function tryConnect(socketPath: string, timeoutMs: number): Promise<net.S
       clearTimeout(timer);
       resolve(socket);
     });
-    socket.once('error', () => {
+    socket.once('error', (e: NodeJS.ErrnoException) => {
       clearTimeout(timer);
+      onError?.(e.code ?? 'error');
       resolve(undefined);
     });
   });

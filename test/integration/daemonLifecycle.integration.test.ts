@@ -239,4 +239,19 @@ describe('svc daemon: discovery file and home protections', function () {
     assert.match(direct.stderr, new RegExp(`svc daemon failed to start: ${link.replace(/[.]/g, '\\.')} is a symlink; svc refuses to use it`));
     assert.deepEqual(fs.readdirSync(real), []);
   });
+
+  it('an SVC_HOME that cannot be written and no daemon there: a one-line message, no stack trace (exit 1)', async () => {
+    // A file where a folder should be stands in for a read-only file system (as root,
+    // modes do not stop writes): creating SVC_HOME fails the same way, with ENOTDIR.
+    const blocker = path.join(s.root, 'not-a-folder');
+    fs.writeFileSync(blocker, '');
+    const home = path.join(blocker, '.svc');
+    const r = await svc(['daemon', 'status'], { env: { SVC_HOME: home } });
+    assert.equal(r.code, 1);
+    assert.equal(r.stdout, '');
+    assert.equal(
+      r.stderr,
+      `cannot start the svc daemon: SVC_HOME ${home} cannot be written here (ENOTDIR), and no running daemon answered there; run svc where that folder is writable (outside a sandbox), or set SVC_HOME to a writable folder\n`,
+    );
+  });
 });

@@ -25,7 +25,22 @@ describe('harness profiles', () => {
     const c = config({ harnesses: { claude: { command: '/opt/claude-acp', env: { IS_SANDBOX: '1' } }, gemini: { args: ['--experimental-acp'] } } });
     const claude = resolveProfile('claude', c, '/d', CFG);
     assert.deepEqual([claude.command, claude.args, claude.env], ['/opt/claude-acp', [], { IS_SANDBOX: '1' }]);
+    assert.deepEqual(resolveProfile('codex', config({ harnesses: { codex: { env: { A: '1' } } } }), '/d', CFG).env, { A: '1' });
     assert.deepEqual(resolveProfile('gemini', c, '/d', CFG).args, ['--experimental-acp']);
+  });
+
+  it("gemini: --acp is kept apart from the user's command and args; its lanes' folders are trusted", () => {
+    const c = config({ harnesses: { gemini: { command: '/opt/gemini-wrapper', env: { X: '1' } } } });
+    const g = resolveProfile('gemini', c, '/d', CFG);
+    assert.deepEqual([g.command, g.args, g.env], ['/opt/gemini-wrapper', ['--acp'], { GEMINI_CLI_TRUST_WORKSPACE: 'true', X: '1' }]);
+    assert.deepEqual(resolveProfile('gemini', config({ harnesses: { gemini: { args: ['--debug'] } } }), '/d', CFG).args, ['--debug', '--acp']);
+    assert.deepEqual(resolveProfile('gemini', config({ harnesses: { gemini: { args: ['--acp', '--debug'] } } }), '/d', CFG).args, ['--acp', '--debug']);
+    assert.deepEqual(resolveProfile('gemini', config({ harnesses: { gemini: { env: { GEMINI_CLI_TRUST_WORKSPACE: 'false' } } } }), '/d', CFG).env, { GEMINI_CLI_TRUST_WORKSPACE: 'false' });
+  });
+
+  it('claude: IS_SANDBOX=1 exactly when svc runs as root (claude refuses root otherwise)', () => {
+    const env = resolveProfile('claude', config({}), '/d', CFG).env;
+    assert.deepEqual(env, process.getuid!() === 0 ? { IS_SANDBOX: '1' } : {});
   });
 
   it('user profiles need a command; unknown names are refused listing what exists', () => {
@@ -64,8 +79,20 @@ describe('spawn error messages say the cause and the fix', () => {
     );
   });
   it('an initialize that never answers', () => {
-    const gemini = resolveProfile('gemini', config({ harnesses: { gemini: { args: [] } } }), '/d', CFG);
-    assert.equal(errs.noAnswer(gemini, 'initialize', 30).message, "harness 'gemini': no answer to initialize within 30 s; is 'gemini' an ACP agent on stdio? (gemini speaks ACP only with --acp)");
+    const gemini = resolveProfile('gemini', config({ harnesses: { gemini: { command: 'my-gemini' } } }), '/d', CFG);
+    assert.equal(
+      errs.noAnswer(gemini, 'initialize', 30).message,
+      "harness 'gemini': no answer to initialize within 30 s; is 'my-gemini --acp' an ACP agent on stdio? (svc adds --acp after harnesses.gemini.args; a wrapper set as harnesses.gemini.command must pass it on)",
+    );
+    assert.equal(errs.noAnswer(codex, 'initialize', 30).message, "harness 'codex': no answer to initialize within 30 s; is 'codex-acp' an ACP agent on stdio?");
+  });
+  it('an agent that exits early: its stderr without colour codes', () => {
+    const gemini = resolveProfile('gemini', c, '/d', CFG);
+    const stderr = '\x1b[31mError:\x1b[0m folder \x1b]8;;file:///w\x07/w\x1b]8;;\x07 is not trusted\x1b[2K\n';
+    assert.equal(
+      errs.exitedEarly(gemini, CFG, 'initialize', 'exit 55', stderr).message,
+      "harness 'gemini': 'gemini --acp' exited (exit 55) before initialize answered; check harnesses.gemini in ~/.svc/config.yaml; its stderr ended with:\nError: folder /w is not trusted",
+    );
   });
 });
 
@@ -80,8 +107,20 @@ describe('agent environment', () => {
     );
   });
   it('a bare (play) agent gets no service context', () => {
-    const env = agentEnv({ convId: 7, convName: 'r-k-play-i1', bare: true, extraEnv: null, profile, svcHome: '/home/u/.svc', shimDir: '/shim', base });
-    assert.deepEqual([env.SVC_CONVERSATION, env.SVC_HOME, env.PATH], [undefined, undefined, '/usr/bin']);
+    const env = agentEnv({ convId: 7, convName: 'r-k-play-i1', bare: true, extraEnv: null, profile, svcHome: '/home/u/.svc', shimDir: '/shim', base: { ...base, SVC_BIN: '/old/svc' } });
+    assert.deepEqual([env.SVC_CONVERSATION, env.SVC_HOME, env.SVC_BIN, env.PATH], [undefined, undefined, undefined, '/usr/bin']);
+  });
+  it('SVC_BIN names the shim by absolute path, for shells that reset PATH', () => {
+    const env = agentEnv({ convId: 7, convName: 'r-k-builder-i1', bare: false, extraEnv: null, profile, svcHome: '/home/u/.svc', shimDir: '/opt/svc/bin', base });
+    assert.equal(env.SVC_BIN, '/opt/svc/bin/svc');
+  });
+  it("the user's git identity fills GIT_AUTHOR_*/GIT_COMMITTER_* the environment does not set", () => {
+    const gitIdentity = { GIT_AUTHOR_NAME: 'Ada', GIT_COMMITTER_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@x.invalid', GIT_COMMITTER_EMAIL: 'ada@x.invalid' };
+    const env = agentEnv({ convId: 7, convName: 'r-k-builder-i1', bare: false, extraEnv: null, profile, svcHome: '/s', shimDir: '/shim', base: { ...base, GIT_AUTHOR_NAME: 'Own' }, gitIdentity });
+    assert.deepEqual(
+      [env.GIT_AUTHOR_NAME, env.GIT_COMMITTER_NAME, env.GIT_AUTHOR_EMAIL, env.GIT_COMMITTER_EMAIL],
+      ['Own', 'Ada', 'ada@x.invalid', 'ada@x.invalid'],
+    );
   });
   it("forge credentials of the daemon's environment reach no agent; a profile's own env is the explicit opt-in", () => {
     const forge = { ...base, GITHUB_TOKEN: 'ghp_daemon', GH_TOKEN: 'gho_daemon', GITHUB_WEBHOOK_SECRET: 's', GH_ENTERPRISE_TOKEN: 'e', SVC_GITHUB_APP_PRIVATE_KEY: 'k' };
