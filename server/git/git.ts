@@ -55,6 +55,11 @@ export async function checkBranchName(repo: string, name: string): Promise<void>
   if (!(await gitOk(repo, ['check-ref-format', '--branch', name]))) throw usageError('badRef', `'${name}' is not a valid branch name`);
 }
 
+/** Whether git accepts `name` as a branch name (names svc builds itself, never option-like). */
+export async function isValidBranchName(repo: string, name: string): Promise<boolean> {
+  return !name.startsWith('-') && (await gitOk(repo, ['check-ref-format', '--branch', name]));
+}
+
 export async function branchExists(repo: string, name: string): Promise<boolean> {
   return gitOk(repo, ['show-ref', '--verify', '--quiet', `refs/heads/${name}`]);
 }

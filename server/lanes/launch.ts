@@ -8,7 +8,7 @@ import { isLive } from '../../shared/activity';
 import type { Role } from '../../shared/config';
 import { conflict, refused, usageError } from '../../shared/errors';
 import type { LaneRecord, LaunchParams } from '../../shared/protocol/lanes';
-import { branchExists, checkBranchName, git, GitError, resolveCommit } from '../git/git';
+import { branchExists, checkBranchName, git, GitError, isValidBranchName, resolveCommit } from '../git/git';
 import { laneContract } from './contract';
 import type { ContractFacts } from './contract';
 import { checkMayLaunch, effectiveLauncher, laneKeyOf, launcherOf, runOf, settingsOf } from './launchRules';
@@ -17,9 +17,7 @@ import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
 import { laneActivity, laneRecord } from './records';
 import { createPlayDir, createWorktree, defaultBranch, fetchBase, laneDir } from './workdir';
-import { logger } from '../util/log';
 
-const log = logger('lanes');
 
 export const START_WAIT_MS = 180_000;
 
@@ -83,6 +81,14 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<{ 
     await checkBranchName(repo, p.branch);
   }
   const baseSha = base ? await resolveCommit(repo, base, 'base ref') : null;
+  if (role === 'builder' && !p.reuse && p.branch === undefined) {
+    // The lane key pattern admits names git refuses (`a..b`, `a.lock`, `a.`): git's own
+    // rules judge the branch before anything is recorded or stopped.
+    const branch = defaultBranch(run, key, nextIteration(store.ofSlot(run, key, role)));
+    if (!(await isValidBranchName(repo, branch))) {
+      throw usageError('badLaneKey', `lane key '${key}' gives the branch '${branch}', which is not a valid git branch name (git check-ref-format); choose another --key, or name the branch with --branch <name>`);
+    }
+  }
 
   // Only once the request is known to be good does --replace stop the live lane.
   if (p.replace) {
@@ -155,14 +161,10 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<{ 
     ctx.app.notify({ topic: 'runs' });
   };
 
-  if (p.noWait) {
-    // --no-wait returns at once: the directory is made and the agent started behind the
-    // answer; a failure there is the lane's spawn error (it reads failed-to-start).
-    void prepareAndStart().catch((e) => log.warn(`lane ${row.name} failed to start`, e));
-    const planned = gitBacked && !draft.reuse ? new Map([[draft.dir, { branch: draft.branch, headSha: draft.start!, ahead: null, upstream: null, dirty: false }]]) : undefined;
-    return { record: await laneRecord(ctx, row, planned), started: 'not-waited' };
-  }
+  // The directory is made before any answer, --no-wait or not, so a failure there is
+  // never reported as a launched lane; --no-wait only skips the wait for the agent.
   await prepareAndStart();
+  if (p.noWait) return { record: await laneRecord(ctx, store.byId(row.id)!), started: 'not-waited' };
   const started = await convs.waitStarted(row.id, START_WAIT_MS);
   return { record: await laneRecord(ctx, store.byId(row.id)!), started };
 }
@@ -208,7 +210,7 @@ function plan(ctx: LanesContext, i: PlanInput): Plan {
     const l = live[0];
     throw refused('secondLiveLane', `lane ${i.run}/${i.key} ${i.role} is already live: #${l.id} (${l.name}) is ${laneActivity(ctx, l)}; wait for it, stop it, or pass --replace`);
   }
-  const iteration = new Set(slot.map((l) => l.dir)).size + 1;
+  const iteration = nextIteration(slot);
   const dir = laneDir(i.root, i.run, i.key, i.role, iteration);
   if (i.role === 'critic' || i.role === 'verifier') return { ...judgePlan(ctx, i, iteration), dir, respawn: 0, reuse: false };
   if (i.role === 'builder') {
@@ -217,6 +219,11 @@ function plan(ctx: LanesContext, i: PlanInput): Plan {
     return { role: i.role, run: i.run, key: i.key, iteration, respawn: 0, dir, branch: i.p.branch ?? defaultBranch(i.run, i.key, iteration), start, judged: null, answers, reuse: false };
   }
   return { role: i.role, run: i.run, key: i.key, iteration, respawn: 0, dir, branch: null, start: i.role === 'play' ? null : (i.at ?? i.baseSha!), judged: null, reuse: false };
+}
+
+/** Iterations are distinct directories among the slot's lanes. */
+function nextIteration(slot: LaneRow[]): number {
+  return new Set(slot.map((l) => l.dir)).size + 1;
 }
 
 function judgePlan(ctx: LanesContext, i: PlanInput, iteration: number): Omit<Plan, 'dir' | 'respawn' | 'reuse'> {

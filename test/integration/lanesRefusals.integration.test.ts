@@ -159,6 +159,33 @@ describe('lanes: refusals', function () {
     assert.equal(list.length, 0);
   });
 
+  it('refuses lane keys that git refuses as branch names before recording anything, --no-wait and --replace too', async () => {
+    const agents = async () => (JSON.parse((await ok(s.svc(['status', '--json']))).stdout) as unknown[]).length;
+    const before = { agents: await agents(), homes: fs.readdirSync(path.join(s.svcHome, 'agents')).sort() };
+    const rootEntries = fs.existsSync(`${w.repo}-lanes`) ? fs.readdirSync(`${w.repo}-lanes`).sort() : [];
+    for (const key of ['a..b', 'a.lock', 'a.']) {
+      for (const extra of [[], ['--no-wait'], ['--replace']]) {
+        const r = await start(w, ['--run', 'gitname', '--key', key, '--role', 'builder', '--model', 'm', '--prompt', 'p', ...extra]);
+        refusedWith(r, `lane key '${key}' gives the branch 'gitname/${key}', which is not a valid git branch name (git check-ref-format); choose another --key, or name the branch with --branch <name>`);
+        assert.doesNotMatch(r.stderr, /fatal:/);
+      }
+    }
+    assert.equal(await agents(), before.agents, 'no conversation recorded');
+    assert.deepEqual(fs.readdirSync(path.join(s.svcHome, 'agents')).sort(), before.homes, 'no brief written');
+    assert.deepEqual(fs.existsSync(`${w.repo}-lanes`) ? fs.readdirSync(`${w.repo}-lanes`).sort() : [], rootEntries, 'no directory made');
+    assert.deepEqual(JSON.parse((await ok(s.svc(['lane', 'list', '--run', 'gitname', '--json']))).stdout), []);
+    // The same key with a branch of its own is fine: only the names git is given are judged.
+    const named = await ok(start(w, ['--run', 'gitname', '--key', 'a.', '--role', 'builder', '--model', 'm', '--brief', idle, '--branch', 'gitname/a-fixed', '--no-wait']));
+    assert.match(named.stdout, /^Lane gitname\/a\. builder i1: conv \d+ \(gitname-a\.-builder-i1\) in /);
+    assert.equal(git((await lane('gitname-a.-builder-i1')).cwd, s.env, 'branch', '--show-current'), 'gitname/a-fixed');
+  });
+
+  it('--no-wait answers only once the lane directory exists: a failure there exits 1', async () => {
+    fs.mkdirSync(path.join(`${w.repo}-lanes`, 'nowait-k'), { recursive: true });
+    const r = await start(w, ['--run', 'nowait', '--key', 'k', '--role', 'builder', '--model', 'm', '--prompt', 'p', '--no-wait']);
+    refusedWith(r, `lane directory ${path.join(fs.realpathSync(`${w.repo}-lanes`), 'nowait-k')} already exists; reap the lane that used it or choose another key`);
+  });
+
   it('builds a lane record for a done builder with --allow-unpushed only waiving the push', async () => {
     const b = writeBrief(w.briefs, 'done.md', [{ run: buildAndReport('x.txt', 'x'), check: true }]);
     await ok(start(w, ['--run', 'fin', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', b]));
