@@ -9,7 +9,8 @@ export type TranscriptItem =
   /** Agent-written Markdown: rendered with markdown-it (html off), then sanitized. */
   | { id: string; kind: 'message'; at: number; text: string }
   | { id: string; kind: 'thought'; at: number; text: string }
-  | { id: string; kind: 'tool'; at: number; title: string; toolKind: string | null; status: string | null; output: string }
+  /** `title`: the command or the agent's newest name for the call; `outcome`: `exit <n>` or `failed` when it failed. */
+  | { id: string; kind: 'tool'; at: number; title: string; toolKind: string | null; status: string | null; output: string; outcome: string | null }
   | { id: string; kind: 'plan'; at: number; entries: { content: string; status: string; priority: string | null }[] }
   | { id: string; kind: 'ask'; at: number; askKind: string; title: string; outcome: string | null }
   | { id: string; kind: 'note'; at: number; text: string; tone: 'info' | 'error' };

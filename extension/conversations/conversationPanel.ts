@@ -16,6 +16,7 @@ import { DaemonDown, DaemonRefusal } from '../connection/daemonErrors';
 import { logger } from '../log';
 import { WebviewHost } from '../webviews/webviewHost';
 import { foldTranscript } from './transcriptItems';
+import { formatCost } from '../../shared/format/money';
 
 const log = logger('conversation');
 export const CONVERSATION_VIEW_TYPE = 'svc.conversation';
@@ -216,7 +217,7 @@ function header(i: ConversationInfo, lane: LaneRecord | null): ConversationHeade
     alive: i.alive,
     harness: i.harness,
     model: i.model,
-    cost: i.cost ? `${i.cost.amount.toFixed(2)} ${i.cost.currency}` : null,
+    cost: i.cost ? formatCost(i.cost.amount, i.cost.currency) : null,
     lane: lane ? `${lane.role} i${lane.iteration} · run ${lane.run} · key ${lane.key}${lane.verdict ? ` · verdict ${lane.verdict.verdict}` : ''}` : null,
     parentId: i.parentId,
     issueId: i.issueId,

@@ -4,6 +4,9 @@
 // and lifecycle notes. Pure (no vscode) so unit tests and the bench run it in Node.
 import type { TranscriptRowInfo } from '../../shared/protocol/transcript';
 import type { TranscriptItem } from '../../webview/conversationMessages';
+import { startToolCall, toolLabel, toolOutcome, updateToolCall } from '../../shared/format/toolCalls';
+import type { ToolCallView } from '../../shared/format/toolCalls';
+import { QUIET_UPDATES } from '../../shared/format/quietUpdates';
 
 interface Block {
   type?: string;
@@ -19,39 +22,42 @@ function blockText(b: Block | undefined): string {
   if (b.type === 'text' && typeof b.text === 'string') return b.text;
   if (b.type === 'content') return blockText(b.content);
   if (b.type === 'diff') return `(diff of ${typeof b.path === 'string' ? b.path : 'a file'})`;
-  if (b.type === 'terminal') return '(terminal output)';
   return '';
-}
-
-function toolOutput(content: unknown): string {
-  if (!Array.isArray(content)) return '';
-  return (content as Block[]).map(blockText).filter(Boolean).join('\n');
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-/** Session updates that carry nothing the panel shows. */
-const QUIET = new Set(['usage_update', 'available_commands_update', 'current_mode_update', 'config_option_update', 'session_info_update']);
 
 export function foldTranscript(rows: readonly TranscriptRowInfo[]): TranscriptItem[] {
   const items: TranscriptItem[] = [];
-  const tools = new Map<string, Extract<TranscriptItem, { kind: 'tool' }>>();
+  const tools = new Map<string, { view: ToolCallView; item: Extract<TranscriptItem, { kind: 'tool' }> }>();
+  const show = (t: { view: ToolCallView; item: Extract<TranscriptItem, { kind: 'tool' }> }) => {
+    t.item.title = toolLabel(t.view);
+    t.item.toolKind = t.view.kind;
+    t.item.status = t.view.status;
+    t.item.output = t.view.output;
+    t.item.outcome = toolOutcome(t.view);
+  };
   const asks = new Map<string, Extract<TranscriptItem, { kind: 'ask' }>>();
   let stream: Extract<TranscriptItem, { kind: 'message' | 'thought' | 'prompt' }> | undefined;
   let plan: Extract<TranscriptItem, { kind: 'plan' }> | undefined;
 
-  const chunk = (kind: 'message' | 'thought' | 'prompt', r: TranscriptRowInfo, text: string) => {
-    if (stream && stream.kind === kind) {
+  let streamMessageId: unknown;
+  // Chunks join into one item until another row comes between or the message id changes,
+  // so consecutive messages stay separate items.
+  const chunk = (kind: 'message' | 'thought' | 'prompt', r: TranscriptRowInfo, text: string, messageId: unknown) => {
+    if (stream && stream.kind === kind && (messageId === undefined || messageId === streamMessageId)) {
       stream.text += text;
       return;
     }
+    streamMessageId = messageId;
     stream = { id: `${kind[0]}${r.seq}`, kind, at: r.at, text } as typeof stream & object;
     items.push(stream);
   };
 
   for (const r of rows) {
     const p = (typeof r.payload === 'object' && r.payload !== null ? r.payload : {}) as Payload;
-    if (QUIET.has(r.kind)) continue;
+    if (QUIET_UPDATES.has(r.kind)) continue;
     if (r.kind !== 'agent_message_chunk' && r.kind !== 'agent_thought_chunk' && r.kind !== 'user_message_chunk') stream = undefined;
     switch (r.kind) {
       case 'prompt':
@@ -59,36 +65,34 @@ export function foldTranscript(rows: readonly TranscriptRowInfo[]): TranscriptIt
         plan = undefined;
         break;
       case 'user_message_chunk':
-        chunk('prompt', r, blockText(p.content as Block));
+        chunk('prompt', r, blockText(p.content as Block), p.messageId);
         break;
       case 'agent_message_chunk':
-        chunk('message', r, blockText(p.content as Block));
+        chunk('message', r, blockText(p.content as Block), p.messageId);
         break;
       case 'agent_thought_chunk':
-        chunk('thought', r, blockText(p.content as Block));
+        chunk('thought', r, blockText(p.content as Block), p.messageId);
         break;
       case 'tool_call': {
         const id = str(p.toolCallId) ?? `seq${r.seq}`;
-        const item: Extract<TranscriptItem, { kind: 'tool' }> = {
-          id: `t${r.seq}`,
-          kind: 'tool',
-          at: r.at,
-          title: str(p.title) ?? id,
-          toolKind: str(p.kind),
-          status: str(p.status),
-          output: toolOutput(p.content),
-        };
-        tools.set(id, item);
-        items.push(item);
+        const known = tools.get(id);
+        if (known) {
+          // A repeated tool_call (some agents send one per phase) updates the same call.
+          updateToolCall(known.view, p);
+          show(known);
+          break;
+        }
+        const t = { view: startToolCall(p, id), item: { id: `t${r.seq}`, kind: 'tool', at: r.at, title: '', toolKind: null, status: null, output: '', outcome: null } as Extract<TranscriptItem, { kind: 'tool' }> };
+        show(t);
+        tools.set(id, t);
+        items.push(t.item);
         break;
       }
       case 'tool_call_update': {
-        const item = tools.get(str(p.toolCallId) ?? '');
-        if (!item) break;
-        if (str(p.title)) item.title = str(p.title)!;
-        if (str(p.status)) item.status = str(p.status);
-        // ACP: content in an update replaces the call's content.
-        if (Array.isArray(p.content)) item.output = toolOutput(p.content);
+        const t = tools.get(str(p.toolCallId) ?? '');
+        if (!t) break;
+        updateToolCall(t.view, p);
+        show(t);
         break;
       }
       case 'plan': {

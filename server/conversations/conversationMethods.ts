@@ -20,7 +20,7 @@ import {
 } from '../../shared/protocol/conversations';
 import type { App } from '../app';
 import { ConversationService, setConversations } from './conversationService';
-import { renderTranscript } from './transcriptText';
+import { continuedToolCalls, renderTranscript } from './transcriptText';
 import { createSuccessor } from './successors';
 
 /** Conversations wait this long to start unless told not to wait (spec: up to 180 s). */
@@ -67,7 +67,8 @@ export function registerConversations(app: App): ConversationService {
     const live = svc.facts(row.id).alive || (row.endedAt === null && row.spawnError === null);
     if (p.afterSeq !== undefined) {
       const rows = svc.transcript.after(row.id, p.afterSeq);
-      return { text: renderTranscript(rows).text, lastSeq: rows.length ? rows[rows.length - 1].seq : p.afterSeq, live };
+      const context = svc.transcript.toolRows(row.id, continuedToolCalls(rows), p.afterSeq);
+      return { text: renderTranscript(rows, false, context).text, lastSeq: rows.length ? rows[rows.length - 1].seq : p.afterSeq, live };
     }
     const lines = svc.outputLines(row.id, p.lines ?? 50);
     return { text: lines.length ? lines.join('\n') + '\n' : '', lastSeq: svc.transcript.lastSeq(row.id), live };

@@ -71,6 +71,18 @@ export class TranscriptStore {
     return this.decode(this.db.prepare('SELECT seq, at, kind, payload FROM transcript WHERE conv_id = ? ORDER BY seq DESC LIMIT ?').all(convId, limit)).reverse();
   }
 
+  /** The tool call rows up to `uptoSeq` of the calls named in `ids` (their earlier state, for rendering later updates). */
+  toolRows(convId: number, ids: string[], uptoSeq: number): TranscriptRow[] {
+    if (ids.length === 0) return [];
+    this.flush();
+    const marks = ids.map(() => '?').join(', ');
+    return this.decode(
+      this.db
+        .prepare(`SELECT seq, at, kind, payload FROM transcript WHERE conv_id = ? AND seq <= ? AND kind IN ('tool_call', 'tool_call_update') AND json_extract(payload, '$.toolCallId') IN (${marks}) ORDER BY seq`)
+        .all(convId, uptoSeq, ...ids),
+    );
+  }
+
   lastSeq(convId: number): number {
     this.flush();
     return (this.db.prepare('SELECT MAX(seq) FROM transcript WHERE conv_id = ?').pluck().get(convId) as number | null) ?? 0;

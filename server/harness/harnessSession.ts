@@ -153,7 +153,10 @@ export class HarnessSession {
     const init = await this.step('initialize', INITIALIZE_TIMEOUT_MS, () =>
       conn.agent.request('initialize', {
         protocolVersion: 1,
-        clientCapabilities: { elicitation: { form: {} } },
+        // `_meta.terminal_output_delta`: codex-acp streams command output as `_meta` chunks
+        // to append (its `terminal` content block only names the stream); svc renders them.
+        // No `terminal`/`fs`: agents run commands in their own shell, svc serves no terminal/*.
+        clientCapabilities: { elicitation: { form: {} }, _meta: { terminal_output_delta: true } },
         clientInfo: { name: 'svc', version: this.plan.clientVersion },
       }),
     );

@@ -1,5 +1,6 @@
 // `svc lane list` columns, exactly as the spec names them.
 import type { LaneRecord } from '../protocol/lanes';
+import { formatCost } from './money';
 import { table } from './table';
 
 export const LANE_COLUMNS = ['ID', 'RUN/KEY', 'ROLE', 'ITER', 'ACTIVITY', 'REPORT', 'FOR', 'VERDICT', 'BRANCH@SHA', 'AHEAD', 'DIRTY', 'MODEL', 'COST'];
@@ -19,7 +20,7 @@ export function laneRow(l: LaneRecord): string[] {
     git && git.ahead !== null ? String(git.ahead) : '-',
     git ? (git.dirty ? 'yes' : 'no') : '-',
     l.model,
-    l.cost !== null ? `$${l.cost.toFixed(2)}` : '-',
+    l.cost !== null ? formatCost(l.cost) : '-',
   ];
 }
 

@@ -57,6 +57,10 @@ describe('script harness steps', () => {
     ['- run: ""', 'step 1: run needs a shell command'],
     ['- say: x\n  check: true', 'step 1: `check` belongs to a run step'],
     ['- write: {content: x}', 'step 1: write needs {path, content}'],
+    ['- say: x\n  show: terminal', 'step 1: `show` belongs to a run step'],
+    ['- run: x\n  newline: false', 'step 1: `newline` belongs to a say step'],
+    ['- run: x\n  show: tty', 'step 1: show is one of content, terminal, late-title'],
+    ['- say: x\n  newline: no', 'step 1: newline is true or false'],
   ];
   for (const [yaml, message] of bad) {
     it(`refuses ${JSON.stringify(yaml)}`, () => {
@@ -72,5 +76,15 @@ describe('script harness steps', () => {
 
   it('refuses text that is not YAML', () => {
     assert.throws(() => parseSteps('- say: [unclosed'), (e: unknown) => e instanceof ScriptError && e.message.startsWith('the svc-script block is not YAML: '));
+  });
+
+  it('parses how a run step reports itself and a say without its newline', () => {
+    assert.deepEqual(parseSteps('- run: make\n  show: terminal\n- run: ls\n  show: late-title\n  check: true\n- run: pwd\n  show: content\n- say: hi\n  newline: false\n- say: there\n  newline: true'), [
+      { run: 'make', check: false, show: 'terminal' },
+      { run: 'ls', check: true, show: 'late-title' },
+      { run: 'pwd', check: false },
+      { say: 'hi', newline: false },
+      { say: 'there' },
+    ]);
   });
 });

@@ -26,7 +26,7 @@ describe('Conversation panel transcript (extension/conversations/transcriptItems
       row('tool_call_update', { sessionUpdate: 'tool_call_update', toolCallId: 'run-1', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: '1 failing' } }, { type: 'diff', path: 'a.ts' }] }),
       row('tool_call_update', { sessionUpdate: 'tool_call_update', toolCallId: 'unknown', status: 'completed' }),
     ]);
-    assert.deepEqual(items, [{ id: 't1', kind: 'tool', at: 1001, title: 'npm test', toolKind: 'execute', status: 'failed', output: '1 failing\n(diff of a.ts)' }]);
+    assert.deepEqual(items, [{ id: 't1', kind: 'tool', at: 1001, title: 'npm test', toolKind: 'execute', status: 'failed', output: '1 failing\n(diff of a.ts)', outcome: 'failed' }]);
   });
 
   it('keeps the newest plan of a turn in one place, and a new turn starts a new plan', () => {
@@ -66,4 +66,21 @@ describe('Conversation panel transcript (extension/conversations/transcriptItems
     assert.deepEqual(foldTranscript(first).map((i) => i.id), ['u1', 'm2']);
     assert.deepEqual(foldTranscript(more).map((i) => i.id), ['u1', 'm2', 't4']);
   });
+
+  it('shows codex terminal output (from _meta deltas), a later title and the exit code of a failed call', () => {
+    const items = foldTranscript([
+      row('tool_call', { toolCallId: 'c', title: 'Terminal', kind: 'execute', status: 'pending', rawInput: {}, content: [{ type: 'terminal', terminalId: 'c' }] }),
+      row('tool_call_update', { toolCallId: 'c', title: '`npm test`', rawInput: { command: 'npm test' } }),
+      row('tool_call_update', { toolCallId: 'c', _meta: { terminal_output_delta: { data: '1 passing\n', terminal_id: 'c' } } }),
+      row('tool_call_update', { toolCallId: 'c', _meta: { terminal_output_delta: { data: '1 failing\n', terminal_id: 'c' } } }),
+      row('tool_call_update', { toolCallId: 'c', status: 'failed', rawOutput: { exit_code: 1 }, _meta: { terminal_exit: { exit_code: 1, signal: null, terminal_id: 'c' } } }),
+    ]);
+    assert.deepEqual(items, [{ id: 't1', kind: 'tool', at: 1001, title: 'npm test', toolKind: 'execute', status: 'failed', output: '1 passing\n1 failing\n', outcome: 'exit 1' }]);
+  });
+
+  it('starts a new message item when the message id changes', () => {
+    const msg = (text: string, messageId: string) => row('agent_message_chunk', { content: { type: 'text', text }, messageId });
+    assert.deepEqual(foldTranscript([msg('one', 'a'), msg(' more', 'a'), msg('two', 'b')]).map((i) => (i.kind === 'message' ? i.text : i.kind)), ['one more', 'two']);
+  });
 });
+

@@ -3,6 +3,7 @@
 // on click or Enter. Pure DOM building; state lives in agentsMain.ts.
 import type { AgentRowView } from '../agentsMessages';
 import { textElement } from '../common/sanitize';
+import { formatCost } from '../../shared/format/money';
 
 export type SortKey = 'tree' | 'name' | 'role' | 'alive' | 'activity' | 'model' | 'harness' | 'cost' | 'issue';
 
@@ -59,7 +60,7 @@ export function visibleRows(rows: readonly AgentRowView[], s: TableState): Agent
 
 export function costText(r: AgentRowView): string {
   if (r.cost === null) return '—';
-  return `${r.cost.toFixed(2)} ${r.currency ?? ''}`.trim();
+  return formatCost(r.cost, r.currency ?? 'USD');
 }
 
 export function tableElement(rows: readonly AgentRowView[], s: TableState, open: (id: number) => void, sortBy: (k: SortKey) => void): HTMLTableElement {

@@ -3,7 +3,8 @@
 // Each prompt's `svc-script` block (or the `scripts:` file the daemon names in
 // SVC_SCRIPT_FILE) is run step by step; a prompt without one gets a one-line reply.
 // Model and effort are accepted and ignored (run steps see them as $SCRIPT_MODEL and
-// $SCRIPT_EFFORT, so a dry run can show what it was given).
+// $SCRIPT_EFFORT, so a dry run can show what it was given; $SCRIPT_CLIENT_CAPS holds the
+// client capabilities svc declared).
 //
 // Test hooks (environment, set through a harness profile's `env`):
 //   SVC_SCRIPT_INIT_DELAY_MS  answer initialize this late (the `starting` activity)
@@ -32,6 +33,8 @@ interface Session {
 }
 
 const sessions = new Map<string, Session>();
+/** What the client declared in initialize (run steps see it as $SCRIPT_CLIENT_CAPS). */
+let clientCapabilities: Record<string, unknown> = {};
 let nextSession = 1;
 const env = process.env;
 
@@ -85,7 +88,8 @@ function shutdown(): void {
 }
 
 const app = agent({ name: 'svc-script' })
-  .onRequest('initialize', async () => {
+  .onRequest('initialize', async ({ params }) => {
+    clientCapabilities = (params.clientCapabilities ?? {}) as Record<string, unknown>;
     await exitBefore('initialize');
     const delay = Number(env.SVC_SCRIPT_INIT_DELAY_MS ?? 0);
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
@@ -131,7 +135,15 @@ const app = agent({ name: 'svc-script' })
     const turn = new AbortController();
     s.turn = turn;
     s.turns++;
-    const t = { client, sessionId: s.id, cwd: s.cwd, signal: turn.signal, exit: exitNow, env: { SCRIPT_MODEL: s.model, SCRIPT_EFFORT: s.effort } };
+    const t = {
+      client,
+      sessionId: s.id,
+      cwd: s.cwd,
+      signal: turn.signal,
+      exit: exitNow,
+      clientMeta: (clientCapabilities._meta ?? {}) as Record<string, unknown>,
+      env: { SCRIPT_MODEL: s.model, SCRIPT_EFFORT: s.effort, SCRIPT_CLIENT_CAPS: JSON.stringify(clientCapabilities) },
+    };
     try {
       const fallback = env.SVC_SCRIPT_FILE ? readScriptFile(env.SVC_SCRIPT_FILE) : undefined;
       const steps = stepsFor(text, fallback);

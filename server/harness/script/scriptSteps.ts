@@ -4,13 +4,25 @@
 import YAML from 'yaml';
 
 export type Step =
-  | { say: string }
-  | { run: string; check: boolean }
+  | { say: string; newline?: false }
+  | { run: string; check: boolean; show?: Exclude<RunShow, 'content'> }
   | { ask: string }
   | { sleep: number }
   | { write: { path: string; content: string } }
   | { plan: PlanEntry[] }
   | { exit: number };
+
+/**
+ * How a run step reports itself, to exercise what real agents send: `content` (output as
+ * text content at the end), `terminal` (codex: `terminal` content, the output as `_meta`
+ * deltas, the exit code in `_meta.terminal_exit`), `late-title` (Claude: first titled
+ * "Terminal", the command in a later update's title and rawInput).
+ */
+export const RUN_SHOWS = ['content', 'terminal', 'late-title'] as const;
+export type RunShow = (typeof RUN_SHOWS)[number];
+
+/** Keys that modify a step rather than name it, and the step each belongs to. */
+const MODIFIERS: Record<string, string> = { check: 'run', show: 'run', newline: 'say' };
 
 export const PLAN_STATUSES = ['pending', 'in_progress', 'completed'] as const;
 export interface PlanEntry {
@@ -45,17 +57,20 @@ function parseStep(raw: unknown, n: number): Step {
   const bad = (why: string) => new ScriptError(`step ${n}: ${why}`);
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw bad('a step is a mapping like `say: hello`');
   const o = raw as Record<string, unknown>;
-  const kinds = Object.keys(o).filter((k) => k !== 'check');
+  const kinds = Object.keys(o).filter((k) => !(k in MODIFIERS));
   if (kinds.length !== 1) throw bad(`give exactly one of say, run, ask, sleep, write, plan, exit (got ${kinds.join(', ') || 'none'})`);
   const kind = kinds[0];
   const v = o[kind];
-  if ('check' in o && kind !== 'run') throw bad('`check` belongs to a run step');
+  for (const m of Object.keys(o)) if (m in MODIFIERS && MODIFIERS[m] !== kind) throw bad(`\`${m}\` belongs to a ${MODIFIERS[m]} step`);
   switch (kind) {
     case 'say':
-      return { say: String(v ?? '') };
+      if ('newline' in o && typeof o.newline !== 'boolean') throw bad('newline is true or false');
+      return o.newline === false ? { say: String(v ?? ''), newline: false } : { say: String(v ?? '') };
     case 'run':
       if (typeof v !== 'string' || v.trim() === '') throw bad('run needs a shell command');
-      return { run: v, check: o.check === true };
+      if ('show' in o && !(RUN_SHOWS as readonly unknown[]).includes(o.show)) throw bad(`show is one of ${RUN_SHOWS.join(', ')}`);
+      const show = (o.show as RunShow | undefined) ?? 'content';
+      return show === 'content' ? { run: v, check: o.check === true } : { run: v, check: o.check === true, show };
     case 'ask':
       return { ask: String(v ?? '') };
     case 'sleep':

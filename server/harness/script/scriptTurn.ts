@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentContext, StopReason } from '@agentclientprotocol/sdk';
-import type { Step } from './scriptSteps';
+import type { RunShow, Step } from './scriptSteps';
 
 export interface TurnContext {
   client: AgentContext;
@@ -15,6 +15,8 @@ export interface TurnContext {
   signal: AbortSignal;
   /** Added to run steps' environment: SCRIPT_MODEL and SCRIPT_EFFORT, what the agent was given. */
   env: Record<string, string>;
+  /** The `_meta` of the client's capabilities: which terminal output key it declared. */
+  clientMeta: Record<string, unknown>;
   /** Called before the process exits on an `exit` step (flush stdout). */
   exit(code: number): Promise<never>;
 }
@@ -27,9 +29,9 @@ export const running = new Set<ChildProcess>();
 export async function runSteps(steps: Step[], t: TurnContext): Promise<StopReason> {
   for (const step of steps) {
     if (t.signal.aborted) return 'cancelled';
-    if ('say' in step) await say(t, step.say);
+    if ('say' in step) await say(t, step.say, step.newline !== false);
     else if ('run' in step) {
-      const code = await run(t, step.run);
+      const code = await run(t, step.run, step.show ?? 'content');
       if (t.signal.aborted) return 'cancelled';
       if (code !== 0 && step.check) {
         await say(t, `step failed: \`${step.run}\` exited ${code}`);
@@ -54,23 +56,81 @@ export async function runSteps(steps: Step[], t: TurnContext): Promise<StopReaso
   return t.signal.aborted ? 'cancelled' : 'end_turn';
 }
 
-export function say(t: TurnContext, text: string): Promise<void> {
-  const body = text.endsWith('\n') ? text : `${text}\n`;
-  return t.client.notify('session/update', { sessionId: t.sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: body } } });
+let messageSeq = 0;
+
+/** One agent message (its own message id); `newline: false` sends the text as is, as real agents do. */
+export function say(t: TurnContext, text: string, newline = true): Promise<void> {
+  const body = !newline || text.endsWith('\n') ? text : `${text}\n`;
+  return t.client.notify('session/update', { sessionId: t.sessionId, update: { sessionUpdate: 'agent_message_chunk', messageId: `msg-${++messageSeq}`, content: { type: 'text', text: body } } as never });
 }
 
-async function run(t: TurnContext, command: string): Promise<number> {
+/** The `_meta` key codex-acp streams output under: the one the client declared, else the delta key. */
+function outputKey(meta: Record<string, unknown>): string {
+  if (meta.terminal_output_delta === true) return 'terminal_output_delta';
+  if (meta.terminal_output === true) return 'terminal_output';
+  return 'terminal_output_delta';
+}
+
+function notifyTool(t: TurnContext, update: Record<string, unknown>): Promise<void> {
+  return t.client.notify('session/update', { sessionId: t.sessionId, update: update as never });
+}
+
+async function run(t: TurnContext, command: string, show: RunShow): Promise<number> {
   const toolCallId = `run-${++toolSeq}`;
-  await t.client.notify('session/update', {
-    sessionId: t.sessionId,
-    update: { sessionUpdate: 'tool_call', toolCallId, title: command, kind: 'execute', status: 'in_progress', rawInput: { command } },
-  });
-  const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
+  if (show === 'late-title') {
+    await notifyTool(t, { sessionUpdate: 'tool_call', toolCallId, title: 'Terminal', kind: 'execute', status: 'pending', rawInput: {} });
+    await notifyTool(t, { sessionUpdate: 'tool_call_update', toolCallId, title: `\`${command}\``, status: 'in_progress', rawInput: { command } });
+  } else if (show === 'terminal') {
+    await notifyTool(t, {
+      sessionUpdate: 'tool_call',
+      toolCallId,
+      title: command,
+      kind: 'execute',
+      status: 'in_progress',
+      rawInput: { command, cwd: t.cwd },
+      content: [{ type: 'terminal', terminalId: toolCallId }],
+      _meta: { terminal_info: { cwd: t.cwd, terminal_id: toolCallId } },
+    });
+  } else await notifyTool(t, { sessionUpdate: 'tool_call', toolCallId, title: command, kind: 'execute', status: 'in_progress', rawInput: { command } });
+  // Terminal output streams as it comes, in order.
+  let sent = Promise.resolve();
+  const key = outputKey(t.clientMeta);
+  const onData = show === 'terminal' ? (data: string) => (sent = sent.then(() => notifyTool(t, { sessionUpdate: 'tool_call_update', toolCallId, _meta: { [key]: { data, terminal_id: toolCallId } } }))) : undefined;
+  const { code, output } = await spawnCommand(t, command, onData);
+  await sent;
+  const status = code === 0 ? 'completed' : 'failed';
+  if (show === 'terminal') {
+    await notifyTool(t, {
+      sessionUpdate: 'tool_call_update',
+      toolCallId,
+      status,
+      rawOutput: { formatted_output: output, exit_code: code },
+      _meta: { terminal_exit: { exit_code: code, signal: null, terminal_id: toolCallId } },
+    });
+  } else {
+    await notifyTool(t, {
+      sessionUpdate: 'tool_call_update',
+      toolCallId,
+      status,
+      content: output ? [{ type: 'content', content: { type: 'text', text: output } }] : [],
+      rawOutput: { exitCode: code },
+    });
+  }
+  return code;
+}
+
+function spawnCommand(t: TurnContext, command: string, onData?: (data: string) => void): Promise<{ code: number; output: string }> {
+  return new Promise<{ code: number; output: string }>((resolve) => {
     const child = spawn('sh', ['-c', command], { cwd: t.cwd, env: { ...process.env, ...t.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     running.add(child);
     let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString('utf8')));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString('utf8')));
+    const take = (d: Buffer) => {
+      const text = d.toString('utf8');
+      output += text;
+      onData?.(text);
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
     const onAbort = () => child.kill('SIGTERM');
     t.signal.addEventListener('abort', onAbort, { once: true });
     child.on('error', (e) => {
@@ -87,17 +147,6 @@ async function run(t: TurnContext, command: string): Promise<number> {
     child.on('exit', (c, sig) => setTimeout(() => finish(c, sig), 200).unref());
     child.on('close', finish);
   });
-  await t.client.notify('session/update', {
-    sessionId: t.sessionId,
-    update: {
-      sessionUpdate: 'tool_call_update',
-      toolCallId,
-      status: code === 0 ? 'completed' : 'failed',
-      content: output ? [{ type: 'content', content: { type: 'text', text: output } }] : [],
-      rawOutput: { exitCode: code },
-    },
-  });
-  return code;
 }
 
 async function ask(t: TurnContext, question: string): Promise<'allow' | 'deny' | 'cancelled'> {

@@ -2,6 +2,7 @@
 // `svc conv show`, `svc status`, and the result line of commands that start one.
 import type { AgentStatus, ConversationInfo, Created } from '../../../shared/protocol/conversations';
 import { table } from '../../../shared/format/table';
+import { formatCost } from '../../../shared/format/money';
 
 function label(c: ConversationInfo): string {
   const parts = [`#${c.id} ${c.name}`, c.archived ? `${c.activity} (archived)` : c.activity, `${c.harness}/${c.model}`];
@@ -52,7 +53,7 @@ export function showText(c: ConversationInfo): string {
     ['created', when(c.createdAt)],
     ['started', when(c.startedAt)],
     ['ended', c.endedAt === null ? '-' : `${when(c.endedAt)}${c.exitStatus ? ` (${c.exitStatus})` : ''}`],
-    ['cost', c.cost ? `${c.cost.amount} ${c.cost.currency}` : '-'],
+    ['cost', c.cost ? formatCost(c.cost.amount, c.cost.currency) : '-'],
     ['queued', String(c.queued)],
   ];
   if (c.issueId) rows.push(['issue', c.issueId]);
@@ -68,7 +69,7 @@ export function showText(c: ConversationInfo): string {
 export function statusTable(agents: AgentStatus[]): string {
   if (agents.length === 0) return 'no agents\n';
   const head = ['ID', 'NAME', 'KIND', 'ACTIVITY', 'ALIVE', 'HARNESS', 'MODEL', 'COST'];
-  const rows = agents.map((a) => [`#${a.id}`, a.name, a.kind, a.archived ? `${a.activity} (archived)` : a.activity, a.alive ? 'yes' : 'no', a.harness, a.model, a.cost ? `${a.cost.amount} ${a.cost.currency}` : '-']);
+  const rows = agents.map((a) => [`#${a.id}`, a.name, a.kind, a.archived ? `${a.activity} (archived)` : a.activity, a.alive ? 'yes' : 'no', a.harness, a.model, a.cost ? formatCost(a.cost.amount, a.cost.currency) : '-']);
   return table(head, rows);
 }
 
