@@ -23,6 +23,8 @@ interface Entry {
   off: () => void;
 }
 
+type PrActivityListener = (pr: { project: string; number: number }) => void;
+
 export interface CodeHostsDeps {
   db: Db;
   config: ConfigStore;
@@ -34,6 +36,7 @@ export interface CodeHostsDeps {
 export class CodeHosts {
   private hosts = new Map<string, Entry>();
   private relay = new HeadEvents(false);
+  private activity = new Set<PrActivityListener>();
 
   constructor(private readonly deps: CodeHostsDeps) {}
 
@@ -46,7 +49,12 @@ export class CodeHosts {
     if (hit) this.drop(key, hit);
     const hostDeps: HostDeps = { db: this.deps.db, now: this.deps.now, env: this.deps.env, watch: this.deps.watch };
     const host = createHost(key, project, config, hostDeps);
-    const off = host.onHeadChange((c) => this.relay.emit(c));
+    const offHead = host.onHeadChange((c) => this.relay.emit(c));
+    const offActivity = host instanceof GithubHost ? host.onPrActivity((pr) => this.activity.forEach((fn) => fn(pr))) : () => undefined;
+    const off = () => {
+      offHead();
+      offActivity();
+    };
     this.hosts.set(key, { signature, host, off });
     if (host instanceof LocalHost) host.startWatching();
     return host;
@@ -55,6 +63,12 @@ export class CodeHosts {
   /** Head changes of every project's host. */
   onHeadChange(fn: HeadChangeListener): () => void {
     return this.relay.on(fn);
+  }
+
+  /** Comments or reviews changed on a PR (GitHub webhooks): its readiness may have changed. */
+  onPrActivity(fn: PrActivityListener): () => void {
+    this.activity.add(fn);
+    return () => this.activity.delete(fn);
   }
 
   /** The GitHub host of the project configured with this `owner/repo`. */

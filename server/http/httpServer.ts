@@ -2,6 +2,11 @@
 // except routes that verify themselves (the GitHub webhook, by HMAC). Requests whose
 // Host is not 127.0.0.1:<port> or localhost:<port> are refused (DNS rebinding).
 // No CORS headers are ever sent. Errors are JSON {error, reason}.
+// A body is read only once the request may be served: the token is checked, a route's
+// own `beforeBody` check (from the headers alone) passes, a declared Content-Length is
+// within the route's limit, and the route has a free body slot. Those refusals
+// are answered at once with `Connection: close` and the unread body is never taken in,
+// so a flood of large unwanted posts costs no memory.
 import * as crypto from 'node:crypto';
 import * as http from 'node:http';
 import { HttpStatus, SvcError } from '../../shared/errors';
@@ -34,7 +39,28 @@ interface Route {
   names: string[];
   auth: 'bearer' | 'self';
   maxBody: number;
+  beforeBody?: (head: RequestHead) => HttpResponse | undefined;
+  maxConcurrentBodies: number;
+  /** Bodies being read now. */
+  reading: number;
   handler: (req: HttpRequest) => Promise<HttpResponse> | HttpResponse;
+}
+
+/** What is known of a request before its body is read. */
+export interface RequestHead {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+export interface RouteOptions {
+  auth?: Route['auth'];
+  /** Largest body accepted, in bytes (default 1 MiB). */
+  maxBody?: number;
+  /** Refuses from the headers alone, before any of the body is read. */
+  beforeBody?: Route['beforeBody'];
+  /** Bodies read at once on this route; more are refused with 503 and Retry-After (default unbounded). */
+  maxConcurrentBodies?: number;
 }
 
 export class HttpServer {
@@ -45,12 +71,22 @@ export class HttpServer {
   constructor(private readonly token: string) {}
 
   /** `path` like `/api/lanes/:name`; `auth: 'self'` for routes that verify their own signature. */
-  route(method: string, path: string, handler: Route['handler'], opts: { auth?: Route['auth']; maxBody?: number } = {}): void {
+  route(method: string, path: string, handler: Route['handler'], opts: RouteOptions = {}): void {
     const names: string[] = [];
     const pattern = new RegExp(
       '^' + path.replace(/:([a-zA-Z]+)/g, (_m, n: string) => (names.push(n), '([^/]+)')) + '$',
     );
-    this.routes.push({ method, pattern, names, auth: opts.auth ?? 'bearer', maxBody: opts.maxBody ?? 1024 * 1024, handler });
+    this.routes.push({
+      method,
+      pattern,
+      names,
+      auth: opts.auth ?? 'bearer',
+      maxBody: opts.maxBody ?? 1024 * 1024,
+      beforeBody: opts.beforeBody,
+      maxConcurrentBodies: opts.maxConcurrentBodies ?? Infinity,
+      reading: 0,
+      handler,
+    });
   }
 
   listen(): Promise<number> {
@@ -113,11 +149,24 @@ export class HttpServer {
         });
       }
     }
+    const early = route.beforeBody?.({ method: req.method ?? 'POST', path: url.pathname, headers: req.headers });
+    if (early) return sendUnread(req, res, early.status, early.body);
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > route.maxBody) {
+      return sendUnread(req, res, 413, { error: `request body exceeds ${route.maxBody} bytes`, reason: 'bodyTooLarge' });
+    }
+    if (route.reading >= route.maxConcurrentBodies) {
+      res.setHeader('Retry-After', '1');
+      return sendUnread(req, res, 503, { error: `busy: ${route.reading} requests to ${url.pathname} are being read; try again shortly`, reason: 'busy' });
+    }
     let rawBody: Buffer;
+    route.reading++;
     try {
       rawBody = await readBody(req, route.maxBody);
     } catch (e) {
       return send(res, 413, { error: (e as Error).message, reason: 'bodyTooLarge' });
+    } finally {
+      route.reading--;
     }
     const request: HttpRequest = {
       method: req.method ?? 'GET',
@@ -160,6 +209,30 @@ export class HttpServer {
 function send(res: http.ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
   res.end(JSON.stringify(body));
+}
+
+/** How long a connection answered before its body was read stays open before it is cut. */
+const UNREAD_LINGER_MS = 1_000;
+
+/** An answer before the body was read, on a connection that then closes. The body is
+ *  never taken in: `read(0)` marks the request as consumed by us, so Node does not drain
+ *  it to reuse the connection, and with nobody taking data the socket stops reading once
+ *  the request's small buffer is full (the client's writes then wait on TCP). Closing at
+ *  once would reset a connection the client is still writing to, and a client whose
+ *  write fails first never reads the answer; so the socket half-closes after the answer
+ *  (Node calls destroySoon on a `Connection: close` response once it is sent) and is
+ *  destroyed UNREAD_LINGER_MS later. */
+function sendUnread(req: http.IncomingMessage, res: http.ServerResponse, status: number, body: unknown): void {
+  req.read(0);
+  res.setHeader('Connection', 'close');
+  const socket = res.socket;
+  if (socket) {
+    socket.destroySoon = function lingerThenDestroy(this: typeof socket) {
+      this.end();
+      setTimeout(() => this.destroy(), UNREAD_LINGER_MS).unref();
+    };
+  }
+  send(res, status, body);
 }
 
 /** The body, up to `max` bytes. A larger one is read to its end and discarded (never

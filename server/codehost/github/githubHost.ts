@@ -11,6 +11,7 @@ import { checkComment, checkReview, checkStatus } from '../validate';
 import { asGithubError, ownPrRefusal } from './githubErrors';
 import { toCheck, toComment, toPr, toReview, toStatus } from './githubMap';
 import type { GhPull } from './githubMap';
+import type { IssueCommentPayload, PullRequestPayload } from './webhookPayload';
 import { logger } from '../../util/log';
 
 const log = logger('github');
@@ -46,6 +47,7 @@ export class GithubHost implements CodeHost {
   private readonly opener: Octokit;
   private readonly reviewer: Octokit;
   private readonly events = new HeadEvents();
+  private readonly activity = new Set<(pr: { project: string; number: number }) => void>();
   private login?: Promise<string>;
   private readonly repoArgs: { owner: string; repo: string };
 
@@ -198,10 +200,22 @@ export class GithubHost implements CodeHost {
     return this.events.on(fn);
   }
 
+  /** Comments and reviews changed on a PR (its readiness is computed anew by whoever reads it). */
+  onPrActivity(fn: (pr: { project: string; number: number }) => void): () => void {
+    this.activity.add(fn);
+    return () => this.activity.delete(fn);
+  }
+
+  /** `owner/repo` of a PR head is this repository (a fork's branch may share an issue branch's name). */
+  private ownHead(headRepo: { full_name: string } | null | undefined): boolean {
+    return !!headRepo && headRepo.full_name.toLowerCase() === `${this.o.owner}/${this.o.repo}`.toLowerCase();
+  }
+
   /** A verified, first-seen `pull_request` delivery. Returns what was done, for the webhook's answer and log. */
-  receivePullRequestEvent(action: string, payload: PullRequestPayload): 'headChange' | 'ignored' {
+  receivePullRequestEvent(action: string, payload: PullRequestPayload): 'headChange' | 'ignored' | 'fork' {
     const pr = payload.pull_request;
-    if (!pr || typeof pr.number !== 'number' || !pr.head?.sha || !pr.head.ref) return 'ignored';
+    // A head from another repository is never one of svc's issue branches, whatever its name.
+    if (pr.head.repo !== undefined && !this.ownHead(pr.head.repo)) return 'fork';
     let before: string | null = null;
     let after = pr.head.sha;
     if (action === 'synchronize') {
@@ -213,13 +227,20 @@ export class GithubHost implements CodeHost {
     return 'headChange';
   }
 
+  /** A verified `issue_comment` delivery: a comment on a PR was written, edited or deleted
+   *  (an edited verdict marker stops counting), so views read its readiness again. */
+  receiveIssueCommentEvent(action: string, payload: IssueCommentPayload): 'prActivity' | 'ignored' {
+    if (!payload.issue.pull_request || !['created', 'edited', 'deleted'].includes(action)) return 'ignored';
+    for (const fn of [...this.activity]) {
+      try {
+        fn({ project: this.project, number: payload.issue.number });
+      } catch (e) {
+        log.error('PR activity listener failed', e);
+      }
+    }
+    return 'prActivity';
+  }
+
   async close(): Promise<void> {}
 }
 
-export interface PullRequestPayload {
-  action?: string;
-  before?: string;
-  after?: string;
-  pull_request?: { number?: number; head?: { ref?: string; sha?: string } };
-  repository?: { full_name?: string };
-}
