@@ -79,7 +79,7 @@ export async function parkWorktree(worktreeDir: string, patchFile: string, opts:
 
     publish(tmpPatch, target);
     published = true;
-    await cleanSavedWork(info.top, work.changes, opts);
+    await cleanSavedWork(info.top, work, opts);
     return { patchFile: target, files: work.changes.length, head, branch: info.branch, ...restore };
   } catch (e) {
     if (published) throw parkCleanFailedError(info.top, target, errorMessage(e));

@@ -1,11 +1,14 @@
 // The working state of a worktree as a git tree, taken through a temporary index so the
-// real index is never touched: copy the real index (keeping its stat cache and its
-// skip-worktree bits, so a sparse checkout's absent files do not read as deletions),
-// `git add -A` into the copy, `git write-tree`.
+// real index is never touched: copy the real index (keeping its stat cache and the
+// skip-worktree bits of a sparse checkout's absent files, so they do not read as
+// deletions), clear the bits that hide edits, `git add -A` into the copy, add what only
+// uncommitted ignore rules hide, `git write-tree`.
 import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { ignoredOnlyByUncommittedRules } from './committedIgnores';
 import { runGit, splitNul } from './gitExec';
 import type { GitEnv } from './gitExec';
+import { clearHidingBits } from './indexFlags';
+import type { HiddenByBits } from './indexFlags';
 import { DST_PREFIX, SRC_PREFIX } from './patchFormat';
 import type { WorktreeInfo } from './worktreeInfo';
 
@@ -21,6 +24,10 @@ export interface RawChange {
 export interface Capture {
   tree: string;
   changes: RawChange[];
+  /** Entries whose index bits hid them from `git status` (their bits were cleared in the copy). */
+  hiddenByBits: HiddenByBits;
+  /** Untracked paths ignored only by rules HEAD does not commit (folders end in `/`). */
+  ignoredByUncommittedRules: Buffer[];
 }
 
 // Settings that could make a copied index lie about the tree or write beside it.
@@ -30,20 +37,27 @@ export const GITLINK_MODE = '160000';
 
 /**
  * Fills `indexFile` with the working state of `info.top` and returns its tree and changes
- * against HEAD. Untracked files count unless ignored both by the rules in the worktree
- * now and by HEAD's rules (which cleaning restores): see `addUnignoredByHead`.
+ * against HEAD. Untracked files count unless the .gitignore files committed at HEAD
+ * ignore them (see committedIgnores.ts); edits under assume-unchanged or skip-worktree
+ * count (see indexFlags.ts).
  */
 export async function captureWork(info: WorktreeInfo, head: string, indexFile: string, scratchDir: string, opts: GitEnv): Promise<Capture> {
   const call = { ...opts, extra: { GIT_INDEX_FILE: indexFile } };
   if (fs.existsSync(info.indexFile)) copyIndex(info.indexFile, indexFile);
   else await runGit(info.top, ['read-tree', head], call);
+  const hiddenByBits = await clearHidingBits(info.top, indexFile, opts);
   await runGit(info.top, [...INDEX_SAFE, 'add', '-A'], call);
-  let changes = await changesOf(info, head, indexFile, opts);
-  if (changes.some((c) => isIgnoreFile(c.path)) && (await addUnignoredByHead(info, head, indexFile, scratchDir, opts))) {
-    changes = await changesOf(info, head, indexFile, opts);
+  const ignoredByUncommittedRules = await ignoredOnlyByUncommittedRules(info, head, indexFile, scratchDir, opts);
+  if (ignoredByUncommittedRules.length) {
+    await runGit(info.top, [...INDEX_SAFE, 'add', '--force', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+      ...opts,
+      extra: { GIT_INDEX_FILE: indexFile, GIT_LITERAL_PATHSPECS: '1' },
+      input: nulList(ignoredByUncommittedRules),
+    });
   }
+  const changes = await changesOf(info, head, indexFile, opts);
   const tree = (await runGit(info.top, [...INDEX_SAFE, 'write-tree'], call)).stdout.toString('utf8').trim();
-  return { tree, changes };
+  return { tree, changes, hiddenByBits, ignoredByUncommittedRules };
 }
 
 /**
@@ -61,39 +75,6 @@ function copyIndex(from: string, to: string): void {
 async function changesOf(info: WorktreeInfo, head: string, indexFile: string, opts: GitEnv): Promise<RawChange[]> {
   const raw = await runGit(info.top, ['diff-index', '--cached', '--raw', '-z', '--no-renames', '--ignore-submodules=none', head, '--'], { ...opts, extra: { GIT_INDEX_FILE: indexFile } });
   return parseRaw(splitNul(raw.stdout));
-}
-
-const isIgnoreFile = (p: Buffer) => p.toString('latin1') === '.gitignore' || p.toString('latin1').endsWith('/.gitignore');
-
-/**
- * When the work changes a .gitignore, a file ignored by the worktree's rules now may be
- * visible under HEAD's rules, which the cleaned tree returns to: left behind it would be
- * work that `git worktree remove` refuses over, or (forced) loses. Such files are added
- * to the capture. HEAD's rules are read by `git check-ignore` against a scratch tree
- * holding only HEAD's .gitignore files (info/exclude and core.excludesFile apply to both
- * sides alike). Returns whether anything was added.
- */
-async function addUnignoredByHead(info: WorktreeInfo, head: string, indexFile: string, scratchDir: string, opts: GitEnv): Promise<boolean> {
-  const call = { ...opts, extra: { GIT_INDEX_FILE: indexFile } };
-  const ignoredNow = await runGit(info.top, ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z'], call);
-  if (ignoredNow.stdout.length === 0) return false;
-  const rules = path.join(scratchDir, 'head-rules');
-  fs.mkdirSync(rules, { recursive: true });
-  const rulesCall = { ...opts, extra: { GIT_INDEX_FILE: path.join(scratchDir, 'head-rules.index'), GIT_DIR: info.gitDir, GIT_WORK_TREE: rules } };
-  await runGit(rules, ['read-tree', head], rulesCall);
-  const listed = await runGit(rules, ['ls-files', '-z'], rulesCall);
-  const ignoreFiles = splitNul(listed.stdout).filter(isIgnoreFile);
-  if (ignoreFiles.length) await runGit(rules, ['checkout-index', '--force', '-z', '--stdin'], { ...rulesCall, input: nulList(ignoreFiles) });
-  const stillIgnored = await runGit(rules, ['check-ignore', '--no-index', '-z', '--stdin'], { ...rulesCall, input: ignoredNow.stdout, okCodes: [1] });
-  const keep = new Set(splitNul(stillIgnored.stdout).map((p) => p.toString('hex')));
-  const visible = splitNul(ignoredNow.stdout).filter((p) => !keep.has(p.toString('hex')));
-  if (visible.length === 0) return false;
-  await runGit(info.top, [...INDEX_SAFE, 'add', '--force', '--pathspec-from-file=-', '--pathspec-file-nul'], {
-    ...opts,
-    extra: { GIT_INDEX_FILE: indexFile, GIT_LITERAL_PATHSPECS: '1' },
-    input: nulList(visible),
-  });
-  return true;
 }
 
 const nulList = (paths: Buffer[]) => Buffer.concat(paths.flatMap((p) => [p, Buffer.from([0])]));

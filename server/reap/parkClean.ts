@@ -1,22 +1,29 @@
 // Cleans a worktree whose work is saved in a verified patch, removing only what was
-// saved: tracked paths go back to HEAD (`git reset --hard`, every tracked change was in
-// the patch), then the untracked files the patch added are unlinked and the folders they
-// leave empty removed. An untracked file that appeared after the capture is not in the
-// patch and stays, so `git worktree remove` (never forced) will refuse rather than lose it.
+// saved: the index bits that hid saved edits are cleared (else git would keep trusting
+// them and leave the edits), tracked paths go back to HEAD (`git reset --hard`, every
+// tracked change was in the patch), then the untracked files the patch added (ignored
+// ones included) are unlinked and the folders they leave empty removed. An untracked
+// file that appeared after the capture is not in the patch and stays, so
+// `git worktree remove` (never forced) will refuse rather than lose it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runGit, splitNul } from './gitExec';
+import { runGit } from './gitExec';
 import type { GitEnv } from './gitExec';
-import type { RawChange } from './parkCapture';
+import { clearBits } from './indexFlags';
+import type { Capture } from './parkCapture';
 
-export async function cleanSavedWork(top: string, changes: RawChange[], opts: GitEnv): Promise<void> {
+export async function cleanSavedWork(top: string, work: Pick<Capture, 'changes' | 'hiddenByBits'>, opts: GitEnv): Promise<void> {
+  const changed = new Set(work.changes.map((c) => c.path.toString('hex')));
+  await clearBits(top, [...work.hiddenByBits.entries()].filter(([hex]) => changed.has(hex)).map(([, e]) => e), opts);
   await runGit(top, ['-c', 'core.fsmonitor=false', 'reset', '--hard', '--quiet', '--no-recurse-submodules', 'HEAD'], opts);
-  const added = new Set(changes.filter((c) => c.oldMode === '000000').map((c) => c.path.toString('hex')));
-  const others = await runGit(top, ['ls-files', '--others', '--exclude-standard', '-z'], opts);
+  const added = work.changes.filter((c) => c.oldMode === '000000').map((c) => c.path);
+  if (added.length === 0) return;
   const topBuf = Buffer.from(top + path.sep);
   const parents = new Set<string>();
-  for (const rel of splitNul(others.stdout)) {
-    if (!added.has(rel.toString('hex'))) continue;
+  for (const rel of added) {
+    // Never through a symlink: a saved path that a restored symlink now leads elsewhere
+    // names a file outside this tree, which is not ours to touch.
+    if (!parentsAreFolders(topBuf, rel)) continue;
     const abs = Buffer.concat([topBuf, rel]);
     const st = fs.lstatSync(abs, { throwIfNoEntry: false });
     if (!st || st.isDirectory()) continue;
@@ -38,4 +45,13 @@ export async function cleanSavedWork(top: string, changes: RawChange[], opts: Gi
 function parentOf(rel: Buffer): Buffer {
   const i = rel.lastIndexOf(0x2f);
   return i === -1 ? Buffer.alloc(0) : rel.subarray(0, i);
+}
+
+/** True when every folder on the way from the top to `rel` is a real folder (no symlink). */
+function parentsAreFolders(topBuf: Buffer, rel: Buffer): boolean {
+  for (let at = rel.indexOf(0x2f); at !== -1; at = rel.indexOf(0x2f, at + 1)) {
+    const st = fs.lstatSync(Buffer.concat([topBuf, rel.subarray(0, at)]), { throwIfNoEntry: false });
+    if (!st?.isDirectory()) return false;
+  }
+  return true;
 }

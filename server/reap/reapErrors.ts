@@ -56,13 +56,20 @@ export function printablePath(p: string): string {
   return p.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
-/** Step 4 without --park; `paths` are the changed or untracked paths, as git names them. */
-export function dirtyError(dir: string, paths: string[]): SvcError {
-  const shown = paths.slice(0, SHOWN_PATHS).map((p) => `  ${printablePath(p)}`);
-  if (paths.length > SHOWN_PATHS) shown.push(`  … and ${paths.length - SHOWN_PATHS} more`);
+/**
+ * Step 4 without --park; `paths` are the changed or untracked paths, as git names them,
+ * then `hidden`: work git status does not show (hiddenWork.ts), each with why.
+ */
+export function dirtyError(dir: string, paths: string[], hidden: string[] = []): SvcError {
+  const all = [...paths, ...hidden];
+  const shown = all.slice(0, SHOWN_PATHS).map((p) => `  ${printablePath(p)}`);
+  if (all.length > SHOWN_PATHS) shown.push(`  … and ${all.length - SHOWN_PATHS} more`);
+  const how = hidden.length
+    ? `\ngit status does not show ${hidden.length} of them: to commit them, clear the bit (git update-index --no-assume-unchanged <path>, or --no-skip-worktree) and add ignored files with git add --force`
+    : '';
   return refused(
     'dirty',
-    `${dir} has uncommitted work (${plural(paths.length, 'path', 'paths')}); commit it, or reap with --park to save it to a patch\n${shown.join('\n')}`,
+    `${dir} has uncommitted work (${plural(all.length, 'path', 'paths')}); commit it, or reap with --park to save it to a patch\n${shown.join('\n')}${how}`,
   );
 }
 

@@ -10,6 +10,7 @@ import { parkWorktree } from './park';
 import type { ParkResult } from './park';
 import type { PatchVerifier } from './parkVerify';
 import { processesInside } from './processesInside';
+import { workStatusMisses } from './hiddenWork';
 import { dirtyError, harnessAliveError, processesInsideError } from './reapErrors';
 import type { ArchiveOutcome, ReapReport } from '../../shared/format/reapReport';
 import { removePlayDir, removeWorktree } from './removeDirs';
@@ -62,8 +63,9 @@ export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
   let removed: ReapReport['removed'] = 'alreadyGone';
   if (exists && plan.kind === 'worktree') {
     const dirty = await uncommittedPaths(dir, git);
-    if (dirty.length && !plan.park) throw dirtyError(dir, dirty);
-    if (dirty.length) park = await parkWorktree(dir, plan.patchFile, { ...git, verify: plan.verify });
+    const hidden = await workStatusMisses(dir, dirty, git);
+    if ((dirty.length || hidden.length) && !plan.park) throw dirtyError(dir, dirty, hidden);
+    if (dirty.length || hidden.length) park = await parkWorktree(dir, plan.patchFile, { ...git, verify: plan.verify });
     unpushed = await unpushedCommits(dir, git);
     if (unpushed.unreferenced > 0 && plan.keepBranchName) keptBranch = await keepCommitsOnBranch(dir, plan.keepBranchName, git);
     const parked = park ? { patchFile: park.patchFile, restoreCommand: park.restoreCommand } : undefined;

@@ -133,3 +133,11 @@ export function sh(command: string, env: NodeJS.ProcessEnv, cwd: string): { code
   const r = spawnSync('sh', ['-c', command], { cwd, env, encoding: 'utf8' });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
+
+/** The restore command exactly as the parked patch's header prints it (a JSON string). */
+export function headerRestoreCommand(patchFile: string): string {
+  const header = fs.readFileSync(patchFile, 'latin1').split('\ndiff --git ')[0];
+  const line = /^restore: (".*")$/m.exec(header)?.[1];
+  if (line === undefined) throw new Error(`no restore line in the header of ${patchFile}`);
+  return JSON.parse(Buffer.from(line, 'latin1').toString('utf8')) as string;
+}
