@@ -8,6 +8,7 @@ import { registerTranscript } from '../conversations/transcriptMethods';
 import { registerLanes } from '../lanes/laneMethods';
 import { registerConfig } from '../config/configMethods';
 import { registerReview } from '../review/registerReview';
+import { registerDoctor } from '../doctor/doctorMethods';
 
 export function registerFeatures(app: App, stop: (reason: string) => Promise<void>): void {
   const conversations = registerConversations(app);
@@ -18,4 +19,5 @@ export function registerFeatures(app: App, stop: (reason: string) => Promise<voi
   registerLanes(app, conversations, (id) => conversations.cost(id)?.amount ?? null);
   registerConfig(app);
   registerReview(app);
+  registerDoctor(app, () => conversations.counts().live);
 }

@@ -8,12 +8,14 @@
 // starters still both lose, their clients start another (shared/client/ensureDaemon.ts).
 // Nothing is ever written, so no journal is left behind.
 import Database from 'better-sqlite3';
+import { ensurePrivateFile } from '../store/privateFile';
 
 export class InstanceLock {
   private constructor(private readonly db: Database.Database) {}
 
   /** The lock, or undefined when another daemon holds it. */
   static tryAcquire(file: string): InstanceLock | undefined {
+    ensurePrivateFile(file);
     const db = new Database(file, { timeout: 0 });
     try {
       db.exec('BEGIN EXCLUSIVE');

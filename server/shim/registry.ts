@@ -4,6 +4,7 @@ import { agentCommands } from './commands/agents';
 import { configCommands } from './commands/config';
 import { convCommands } from './commands/conv';
 import { daemonCommands } from './commands/daemon';
+import { doctorCommands } from './commands/doctor';
 import { issueCommands } from './commands/issue';
 import { laneCommands } from './commands/lane';
 import { prCommands } from './commands/pr';
@@ -11,4 +12,4 @@ import { projectCommands } from './commands/project';
 import { reviewCommands } from './commands/review';
 import { skillCommands } from './commands/skill';
 
-export const COMMANDS: CommandSpec[] = [...daemonCommands, ...projectCommands, ...convCommands, ...agentCommands, ...laneCommands, ...prCommands, ...skillCommands, ...configCommands, ...issueCommands, ...reviewCommands];
+export const COMMANDS: CommandSpec[] = [...daemonCommands, ...projectCommands, ...convCommands, ...agentCommands, ...laneCommands, ...prCommands, ...skillCommands, ...configCommands, ...issueCommands, ...reviewCommands, ...doctorCommands];

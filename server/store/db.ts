@@ -2,10 +2,12 @@
 // (everything acknowledged to a caller is on disk), migrations at open.
 import Database from 'better-sqlite3';
 import { migrations } from './migrations';
+import { ensurePrivateFile } from './privateFile';
 
 export type Db = Database.Database;
 
 export function openDb(file: string): Db {
+  if (file !== ':memory:') ensurePrivateFile(file);
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');

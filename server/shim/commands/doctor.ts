@@ -1,0 +1,30 @@
+// svc doctor: what svc needs to run agents (harnesses, Node, git identity, SVC_HOME
+// permissions, the daemon, code hosts), each problem with its fix. Exit 0 when nothing is
+// a problem, 1 otherwise (notes do not count), so scripts and CI can gate on it.
+import { daemonDownReport, doctorText } from '../../../shared/format/doctorText';
+import { doctorRun } from '../../../shared/protocol/doctor';
+import type { DoctorReport } from '../../../shared/protocol/doctor';
+import { svcHomeFrom } from '../../../shared/svcHome';
+import { bool, JSON_FLAG } from '../cli';
+import type { CommandSpec } from '../cli';
+import { Refusal, withDaemon } from '../client';
+
+export const doctorCommands: CommandSpec[] = [
+  {
+    path: ['doctor'],
+    summary: 'check harnesses, Node, git identity, SVC_HOME, the daemon and code hosts; each problem with its fix (exit 1 on a problem)',
+    usage: ['[--json]'],
+    flags: { ...JSON_FLAG },
+    async run(a, io) {
+      let report: DoctorReport;
+      try {
+        report = await withDaemon(io, (c) => c.request(doctorRun, {}));
+      } catch (e) {
+        if (e instanceof Refusal) throw e;
+        report = daemonDownReport((e as Error)?.message ?? String(e), svcHomeFrom(io.env));
+      }
+      io.out(bool(a, 'json') ? JSON.stringify(report, null, 2) + '\n' : doctorText(report));
+      return report.problems === 0 ? 0 : 1;
+    },
+  },
+];
