@@ -1,17 +1,16 @@
 // An issue's workspace: a worktree on branch `issue/<id-lower>` under the project's lanes
 // root, and review worktrees (detached at a commit, never the work agent's workspace).
 // Review files and the journal live inside the workspace but are never part of the work:
-// `.svc/` and `review.md` are listed in the repository's info/exclude.
+// `.svc/` and `review.md` are listed in the workspace's own excludes (reviewExcludes.ts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Project } from '../../shared/config';
 import { conflict } from '../../shared/errors';
 import { git, gitOk, serialized } from '../git/git';
 import { logger } from '../util/log';
+import { excludeReviewFilesIn } from './reviewExcludes';
 
 const log = logger('issues');
-
-export const EXCLUDED = ['.svc/', 'review.md'];
 
 /** `origin/<default>` after fetching it; the local default branch when there is no origin. */
 export async function baseRef(project: Project): Promise<string> {
@@ -33,20 +32,7 @@ export async function createWorkspace(project: Project, dir: string, branch: str
   // A plain `git push` works, and `svc done` pushes to the same place.
   await git(dir, ['config', `branch.${branch}.remote`, 'origin']);
   await git(dir, ['config', `branch.${branch}.merge`, `refs/heads/${branch}`]);
-  await excludeReviewFiles(repo);
-}
-
-/** Adds `.svc/` and `review.md` to the shared info/exclude (idempotent). */
-export async function excludeReviewFiles(repo: string): Promise<void> {
-  const common = path.resolve(repo, (await git(repo, ['rev-parse', '--git-common-dir'])).trim());
-  const file = path.join(common, 'info', 'exclude');
-  const have = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-  const lines = new Set(have.split('\n').map((l) => l.trim()));
-  const missing = EXCLUDED.filter((e) => !lines.has(e));
-  if (missing.length === 0) return;
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const sep = have === '' || have.endsWith('\n') ? '' : '\n';
-  fs.appendFileSync(file, `${sep}# svc: review files and the pipeline journal are never part of the work\n${missing.join('\n')}\n`);
+  await excludeReviewFilesIn(dir);
 }
 
 /** Makes sure `sha` is in the project's object store (fetching the branch if needed). */

@@ -6,6 +6,7 @@ import { codeHosts } from '../codehost/codeHosts';
 import { conversations } from '../conversations/conversationService';
 import { registerIssueMethods } from '../issues/issueMethods';
 import { IssueStore } from '../issues/issueStore';
+import { migrateReviewExcludes } from '../issues/reviewExcludes';
 import type { ReviewCtx } from './context';
 import { stopChecks } from './checks';
 import { readJournal } from './journal';
@@ -33,6 +34,7 @@ export function registerReview(app: App): ReviewPipeline {
       if (run && run.mode === 'full' && run.phase === 'dispatched') void pipeline.synthesizeIfOrphaned(issue.id, run.runId);
     }
     stall.kick();
+    void migrateReviewExcludes(workspacesOf(app, ctx.issues));
   });
   app.onStop(() => {
     stall.close();
@@ -42,4 +44,17 @@ export function registerReview(app: App): ReviewPipeline {
     stopChecks();
   });
   return pipeline;
+}
+
+/** Each issue workspace with its project's repository (issues of a project no longer configured are left alone). */
+function workspacesOf(app: App, issues: IssueStore): { repo: string; workspace: string }[] {
+  const out: { repo: string; workspace: string }[] = [];
+  for (const issue of issues.all()) {
+    try {
+      out.push({ repo: app.config.project(issue.project).path, workspace: issue.workspace });
+    } catch {
+      // an unknown project: nothing of ours to migrate there
+    }
+  }
+  return out;
 }

@@ -1,4 +1,4 @@
-// Issues: ids per project, the workspace worktree and its info/exclude, list/show, the
+// Issues: ids per project, the workspace worktree and its own excludes, list/show, the
 // work agent, and `svc done`'s refusals (nothing to review, a dirty workspace, no issue).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -25,13 +25,22 @@ describe('issues', function () {
     assert.equal(out, `Issue WEB-1: First issue\n  workspace ${ws} on issue/web-1\n`);
     assert.equal(git(ws, w.s.env, 'rev-parse', '--abbrev-ref', 'HEAD'), 'issue/web-1');
     assert.equal(git(ws, w.s.env, 'rev-parse', 'HEAD'), git(w.repo, w.s.env, 'rev-parse', 'origin/main'));
-    const exclude = fs.readFileSync(path.join(w.repo, '.git', 'info', 'exclude'), 'utf8');
-    assert.match(exclude, /^\.svc\/$/m);
-    assert.match(exclude, /^review\.md$/m);
+    // Excluded in the workspace only: the shared info/exclude would hide them in every lane too.
+    const shared = path.join(w.repo, '.git', 'info', 'exclude');
+    const exclude = fs.existsSync(shared) ? fs.readFileSync(shared, 'utf8') : '';
+    assert.doesNotMatch(exclude, /^\.svc\/$/m);
+    assert.doesNotMatch(exclude, /^review\.md$/m);
     fs.mkdirSync(path.join(ws, '.svc'), { recursive: true });
     fs.writeFileSync(path.join(ws, '.svc', 'pipeline.jsonl'), '');
     fs.writeFileSync(path.join(ws, 'review.md'), '# Verdict: APPROVED\n');
     assert.equal(git(ws, w.s.env, 'status', '--porcelain'), '');
+    const lane = path.join(root, 'some-lane');
+    git(w.repo, w.s.env, 'worktree', 'add', '--quiet', '--detach', lane);
+    fs.writeFileSync(path.join(lane, 'review.md'), 'a lane of its own\n');
+    fs.mkdirSync(path.join(lane, '.svc'));
+    fs.writeFileSync(path.join(lane, '.svc', 'notes.md'), 'notes\n');
+    assert.equal(git(lane, w.s.env, 'status', '--porcelain', '--untracked-files=all'), '?? .svc/notes.md\n?? review.md');
+    git(w.repo, w.s.env, 'worktree', 'remove', '--force', lane);
 
     const bodyFile = path.join(w.s.home, 'brief.md');
     fs.writeFileSync(bodyFile, '## Done when\n- it works\n');
