@@ -12,7 +12,7 @@ import type { MessageConnection } from 'vscode-jsonrpc/node';
 import { conversationsNew, conversationsShow } from '../shared/protocol/conversations';
 import type { ConversationInfo } from '../shared/protocol/conversations';
 import { changed } from '../shared/protocol/daemon';
-import { makeScratch, REPO, run } from '../test/helpers/scratch';
+import { git, makeScratch, REPO, run } from '../test/helpers/scratch';
 import type { Scratch } from '../test/helpers/scratch';
 import { discovery, rpc } from '../test/integration/convSupport';
 
@@ -94,6 +94,7 @@ async function main(): Promise<void> {
   const s = makeScratch('bench-conv');
   const proj = path.join(s.home, 'proj');
   fs.mkdirSync(proj);
+  git(proj, s.env, 'init', '--quiet', '--initial-branch=main');
   try {
     await s.svc(['project', 'add', 'b', proj]);
     const c = await rpc(s);

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type { Project } from '../../shared/config';
 import { conflict, usageError } from '../../shared/errors';
 import { projectsAdd, projectsList } from '../../shared/protocol/projects';
+import { git, GitError, isValidBranchName } from '../git/git';
 import type { ProjectInfo } from '../../shared/protocol/projects';
 import type { App } from '../app';
 
@@ -13,16 +14,50 @@ export function registerProjects(app: App): void {
     projects: Object.entries(app.config.projects().projects).map(([key, p]) => toInfo(key, p)),
   }));
 
-  app.rpc.handle(projectsAdd, (p) => {
+  app.rpc.handle(projectsAdd, async (p) => {
     const dir = path.resolve(p.path);
     if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw usageError('badPath', `project path ${dir} is not a folder`);
-    const existing = app.config.projects().projects[p.key];
+    const projects = app.config.projects().projects;
+    const existing = projects[p.key];
     if (existing) throw conflict('projectExists', `project '${p.key}' already exists at ${existing.path}`);
+    await checkCheckout(p.key, dir);
+    const real = fs.realpathSync(dir);
+    const twin = Object.entries(projects).find(([, other]) => realOrSelf(other.path) === real);
+    if (twin) throw conflict('checkoutRegistered', `${dir} is already project '${twin[0]}'; one checkout is one project (svc project list shows them)`);
+    if (p.defaultBranch !== undefined && !(await isValidBranchName(dir, p.defaultBranch))) {
+      throw usageError('badDefaultBranch', `default branch '${p.defaultBranch}' is not a valid git branch name (git check-ref-format); pass --default-branch <name> with the branch lanes start from`);
+    }
     const defaultBranch = p.defaultBranch ?? detectDefaultBranch(dir);
     app.config.setIn(app.paths.projects, ['projects', p.key], { path: dir, default_branch: defaultBranch });
     app.notify({ topic: 'config' });
     return toInfo(p.key, app.config.project(p.key));
   });
+}
+
+/** A project is the top folder of a git checkout: lanes are its worktrees, and its lanes
+ *  root is a sibling folder, which would sit inside the checkout for a subfolder. */
+async function checkCheckout(key: string, dir: string): Promise<void> {
+  let top: string;
+  try {
+    if ((await git(dir, ['rev-parse', '--is-bare-repository'])).trim() === 'true') {
+      throw usageError('notACheckout', `project path ${dir} is a bare repository; clone it (git clone ${dir} <folder>) and add the clone`);
+    }
+    top = (await git(dir, ['rev-parse', '--show-toplevel'])).trim();
+  } catch (e) {
+    if (!(e instanceof GitError)) throw e;
+    throw usageError('notACheckout', `project path ${dir} is not a git checkout; run git init (or git clone) there first, or pass the folder of a checkout`);
+  }
+  if (realOrSelf(top) !== fs.realpathSync(dir)) {
+    throw usageError('notACheckout', `project path ${dir} is inside the git checkout ${top}; add the checkout itself: svc project add ${key} ${top}`);
+  }
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
 }
 
 function toInfo(key: string, p: Project): ProjectInfo {

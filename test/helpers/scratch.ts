@@ -47,6 +47,9 @@ export function makeScratch(name: string): Scratch {
     SVC_HOME: svcHome,
     PATH: `${BIN_DIR}${path.delimiter}${process.env.PATH ?? ''}`,
     GIT_CONFIG_NOSYSTEM: '1',
+    // The scratch lives inside this checkout; git must not find the checkout from a plain
+    // folder of the scratch, as it would not from a folder of a real home.
+    GIT_CEILING_DIRECTORIES: root,
     // Test daemons accept daemon/advanceClock, so time rules are tested without waiting.
     SVC_TEST_CLOCK: '1',
     GIT_AUTHOR_NAME: 'svc test',

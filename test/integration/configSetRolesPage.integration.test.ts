@@ -16,7 +16,7 @@ import type { ModelChoices, RolesView } from '../../shared/protocol/config';
 import { changed } from '../../shared/protocol/daemon';
 import type { RolesFromView, RolesState } from '../../webview/roles/rolesMessages';
 import { ok } from '../helpers/lanes';
-import { eventually, makeScratch, REPO } from '../helpers/scratch';
+import { eventually, git, makeScratch, REPO } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 
 const CONFIG = `# review settings, by hand
@@ -78,6 +78,7 @@ describe('config: the Roles panel page', function () {
     s = makeScratch('config-page');
     const dir = path.join(s.home, 'web');
     fs.mkdirSync(dir, { recursive: true });
+    git(dir, s.env, 'init', '--quiet', '--initial-branch=main');
     await ok(s.svc(['project', 'add', 'web', dir, '--default-branch', 'main']));
     configFile = path.join(s.svcHome, 'config.yaml');
     fs.writeFileSync(configFile, CONFIG);

@@ -9,7 +9,7 @@ import { createMessageConnection, SocketMessageReader, SocketMessageWriter } fro
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { Activity } from '../../shared/activity';
 import type { AgentStatus, ConversationInfo } from '../../shared/protocol/conversations';
-import { eventually, makeScratch, REPO } from '../helpers/scratch';
+import { eventually, git, makeScratch, REPO } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 
 export const SCRIPT_AGENT = path.join(REPO, 'dist', 'scriptAgent.js');
@@ -34,6 +34,7 @@ export async function convScratch(name: string, opts: { config?: string; env?: N
   if (opts.config) fs.writeFileSync(path.join(s.svcHome, 'config.yaml'), opts.config);
   const proj = path.join(s.home, 'proj');
   fs.mkdirSync(proj);
+  git(proj, s.env, 'init', '--quiet', '--initial-branch=main');
   const c = s as ConvScratch;
   c.proj = proj;
   c.ok = async (args, o = {}) => {

@@ -59,6 +59,7 @@ describe('svc project add|list and projects.yaml', function () {
   it('add resolves a relative path against the caller, takes --default-branch, prints --json', async () => {
     const dir = path.join(s.home, 'tools');
     fs.mkdirSync(dir);
+    git(dir, s.env, 'init', '--quiet', '--initial-branch=main');
     const r = await svc(['project', 'add', 'tools', './tools', '--default-branch=develop', '--json'], { cwd: s.home });
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout), { key: 'tools', path: dir, defaultBranch: 'develop', codeHost: 'local' });
@@ -89,6 +90,29 @@ describe('svc project add|list and projects.yaml', function () {
     assert.equal(fs.readFileSync(projectsYaml, 'utf8'), before);
   });
 
+  it('refuses a folder that is not the top of a git checkout, an invalid default branch, and a checkout already registered (file untouched)', async () => {
+    const before = fs.readFileSync(projectsYaml, 'utf8');
+    const plain = path.join(s.home, 'plain');
+    fs.mkdirSync(plain);
+    await refused(['project', 'add', 'plain', plain], `project path ${plain} is not a git checkout; run git init (or git clone) there first, or pass the folder of a checkout\n`);
+    const sub = path.join(web, 'src');
+    fs.mkdirSync(sub);
+    await refused(['project', 'add', 'sub', sub], `project path ${sub} is inside the git checkout ${web}; add the checkout itself: svc project add sub ${web}\n`);
+    const bare = path.join(s.home, 'web-origin.git');
+    await refused(['project', 'add', 'bare', bare], `project path ${bare} is a bare repository; clone it (git clone ${bare} <folder>) and add the clone\n`);
+    const other = makeRepo(s, 'other').dir;
+    for (const branch of ['--upload-pack=touch pwned', 'a..b', 'main.lock', 'x y', '-b']) {
+      await refused(['project', 'add', 'other', other, `--default-branch=${branch}`], `default branch '${branch}' is not a valid git branch name (git check-ref-format); pass --default-branch <name> with the branch lanes start from\n`);
+    }
+    await refused(['project', 'add', 'web2', web], `${web} is already project 'web'; one checkout is one project (svc project list shows them)\n`);
+    await refused(['project', 'add', 'web3', web + '/'], `${web} is already project 'web'; one checkout is one project (svc project list shows them)\n`);
+    const link = path.join(s.home, 'web-link');
+    fs.symlinkSync(web, link);
+    await refused(['project', 'add', 'web4', link], `${link} is already project 'web'; one checkout is one project (svc project list shows them)\n`);
+    assert.equal(fs.readFileSync(projectsYaml, 'utf8'), before);
+    assert.ok(!fs.existsSync(path.join(s.home, 'pwned')) && !fs.existsSync(path.join(web, 'pwned')));
+  });
+
   it('usage errors: missing arguments, an extra one, an unknown flag (exit 1 with the help)', async () => {
     await refused(['project', 'add'], /^svc project add: missing <key>\nsvc project add — register a git checkout/);
     await refused(['project', 'add', 'x'], /^svc project add: missing <path>\n/);
@@ -117,6 +141,7 @@ describe('svc project add|list and projects.yaml', function () {
     fs.writeFileSync(projectsYaml, `# my projects — keep this note\n${text}`);
     const dir = path.join(s.home, 'docs');
     fs.mkdirSync(dir);
+    git(dir, s.env, 'init', '--quiet', '--initial-branch=main');
     assert.equal((await svc(['project', 'add', 'docs', dir, '--default-branch', 'main'])).code, 0);
     const after = fs.readFileSync(projectsYaml, 'utf8');
     assert.ok(after.startsWith('# my projects — keep this note\n'), after);

@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { git } from '../../helpers/scratch';
 import { installedExtensionDir, installedSvc } from './codeServer';
 import { session, timing } from './session';
 import { clearNotifications, openContainer, paneBody, paneTitles, runCommand, screenshot, statusItem, waitForMessage, webviewFrame, webviewFrameWith } from './workbench';
@@ -63,6 +64,7 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
       assert.equal(r.code, 0, `svc ${args.join(' ')}: ${r.stderr}`);
       return r.stdout;
     };
+    git(cs.workspace, cs.scratch.env, 'init', '--quiet', '--initial-branch=main');
     await ok(['project', 'add', 'e2e', cs.workspace]);
     const t = Date.now();
     const prompt = ['```svc-script', '- say: hello from the e2e', '- ask: Proceed with the e2e?', '```'].join('\n');
