@@ -16,6 +16,7 @@ import { lanesRootOf } from './lanesRoot';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
 import { laneActivity, laneRecord } from './records';
+import { iterationJudgedMessage, iterationVerdict } from './reports';
 import { createPlayDir, createWorktree, defaultBranch, fetchBase, laneDir } from './workdir';
 
 
@@ -198,6 +199,8 @@ function plan(ctx: LanesContext, i: PlanInput): Plan {
     if (i.role === 'builder' && store.newestReport(prev.id)?.status === 'done') {
       throw refused('branchFrozen', `--reuse: builder ${i.key} i${prev.iteration} reported done, so its branch is frozen; launch the next iteration instead`);
     }
+    const judged = i.role === 'critic' || i.role === 'verifier' ? iterationVerdict(ctx, prev) : undefined;
+    if (judged) throw refused('iterationJudged', `--reuse: ${iterationJudgedMessage(prev, judged)}`);
     if (!fs.existsSync(prev.dir)) throw refused('reuseDirGone', `--reuse: ${prev.dir} no longer exists (the lane was reaped); launch a new iteration instead`);
     return {
       role: i.role, run: i.run, key: i.key, iteration: prev.iteration,

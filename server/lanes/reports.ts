@@ -65,9 +65,7 @@ export async function fileReport(ctx: LanesContext, p: Params): Promise<{ lane: 
   }
   if (judge && p.status === 'done') {
     if (p.verdict === undefined) throw refused('verdictRequired', `a ${lane.role}'s done report needs --verdict <WOWED|IMPRESSED|NOT_YET|PASS|DEFECTS>`);
-    if (ctx.store.reports(lane.id).some((r) => r.status === 'done')) {
-      throw refused('secondVerdict', `this ${lane.role} already filed its done report; a ${lane.role} files exactly one verdict`);
-    }
+    refuseSecondVerdict(ctx, lane);
     verdict = p.verdict;
     defects = p.defects ?? (p.verdictFile !== undefined ? readVerdictFile(p.verdictFile) : 0);
     if (p.defects !== undefined && p.verdictFile !== undefined) readVerdictFile(p.verdictFile); // still validated
@@ -84,9 +82,7 @@ export async function fileReport(ctx: LanesContext, p: Params): Promise<{ lane: 
   }
 
   const report = ctx.app.db.transaction(() => {
-    if (judge && p.status === 'done' && ctx.store.reports(lane.id).some((r) => r.status === 'done')) {
-      throw refused('secondVerdict', `this ${lane.role} already filed its done report; a ${lane.role} files exactly one verdict`);
-    }
+    if (judge && p.status === 'done') refuseSecondVerdict(ctx, lane);
     return ctx.store.insertReport({
       storeKey: `conv-${lane.name}`,
       convId: lane.id,
@@ -105,6 +101,32 @@ export async function fileReport(ctx: LanesContext, p: Params): Promise<{ lane: 
   ctx.app.notify({ topic: 'lanes', id: lane.id });
   ctx.app.notify({ topic: 'runs' });
   return { lane, report };
+}
+
+/** The verdict already filed in this judge's iteration: by this lane, or by an earlier
+ *  lane of the same run, key and role in the same directory (a `--reuse` respawn). */
+export function iterationVerdict(ctx: LanesContext, lane: LaneRow): { lane: LaneRow; verdict: Verdict } | undefined {
+  for (const l of ctx.store.ofSlot(lane.run, lane.key, lane.role).filter((o) => o.dir === lane.dir)) {
+    const done = ctx.store.reports(l.id).find((r) => r.status === 'done' && r.verdict);
+    if (done) return { lane: l, verdict: done.verdict! };
+  }
+  return undefined;
+}
+
+/** Critic rule 3, per iteration: one verdict for the iteration, whichever conversation files it. */
+function refuseSecondVerdict(ctx: LanesContext, lane: LaneRow): void {
+  if (ctx.store.reports(lane.id).some((r) => r.status === 'done')) {
+    throw refused('secondVerdict', `this ${lane.role} already filed its done report; a ${lane.role} files exactly one verdict`);
+  }
+  const earlier = iterationVerdict(ctx, lane);
+  if (earlier) throw refused('secondVerdict', iterationJudgedMessage(lane, earlier));
+}
+
+export function iterationJudgedMessage(lane: LaneRow, earlier: { lane: LaneRow; verdict: Verdict }): string {
+  return (
+    `${lane.role} ${lane.key} i${lane.iteration} already has its verdict (${earlier.verdict}, filed by #${earlier.lane.id} ${earlier.lane.name}); ` +
+    `an iteration has one verdict: a new verdict needs a new ${lane.role} iteration (svc lane start --for ${lane.key} --role ${lane.role}, without --reuse)`
+  );
 }
 
 /** Report rule 1: clean tree always; every commit on the upstream unless --allow-unpushed. */

@@ -1,5 +1,6 @@
 // `svc lane show`: the builder-to-critic chain of one run and key, then one line per lane.
 // Chain form (spec): `i1 built → critic c1: NOT_YET (2 defects) → i2 built → critic c2: PASS`.
+import { defectCount } from '../../shared/format/defects';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 
 function judgeStep(j: LaneRecord): string {
@@ -7,7 +8,7 @@ function judgeStep(j: LaneRecord): string {
   const head = `${j.role} ${letter}${j.iteration}`;
   if (!j.verdict) return `${head}: ${j.activity}`;
   const n = j.verdict.defects;
-  return `${head}: ${j.verdict.verdict}${n > 0 ? ` (${n} ${n === 1 ? 'defect' : 'defects'})` : ''}`;
+  return `${head}: ${j.verdict.verdict}${n > 0 ? ` (${defectCount(n)})` : ''}`;
 }
 
 function builderStep(iteration: number, lanes: LaneRecord[]): string {
@@ -26,7 +27,11 @@ export function chainLine(lanes: LaneRecord[]): string {
   const steps: string[] = [];
   for (const i of iterations) {
     steps.push(builderStep(i, builders.filter((b) => b.iteration === i)));
-    for (const j of judges.filter((x) => x.judged!.iteration === i)) steps.push(judgeStep(j));
+    // One step per judge iteration: a --reuse respawn shares its iteration and its one verdict.
+    const ofBuilder = judges.filter((x) => x.judged!.iteration === i);
+    const groups = new Map<string, LaneRecord[]>();
+    for (const j of ofBuilder) groups.set(`${j.role} ${j.iteration}`, [...(groups.get(`${j.role} ${j.iteration}`) ?? []), j]);
+    for (const group of groups.values()) steps.push(judgeStep(group.find((g) => g.verdict) ?? group[group.length - 1]));
   }
   const others = lanes.filter((l) => l.role !== 'builder' && !((l.role === 'critic' || l.role === 'verifier') && l.judged));
   for (const o of others) steps.push(`${o.role} i${o.iteration}: ${o.verdict ? o.verdict.verdict : o.activity}`);

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LaneRecord } from '../../shared/protocol/lanes';
-import { buildAndReport, laneWorld, ok, start } from '../helpers/lanes';
+import { buildAndReport, judgeAndReport, laneWorld, ok, start } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { git, makeScratch } from '../helpers/scratch';
 import type { RunResult, Scratch } from '../helpers/scratch';
@@ -184,6 +184,33 @@ describe('lanes: refusals', function () {
     fs.mkdirSync(path.join(`${w.repo}-lanes`, 'nowait-k'), { recursive: true });
     const r = await start(w, ['--run', 'nowait', '--key', 'k', '--role', 'builder', '--model', 'm', '--prompt', 'p', '--no-wait']);
     refusedWith(r, `lane directory ${path.join(fs.realpathSync(`${w.repo}-lanes`), 'nowait-k')} already exists; reap the lane that used it or choose another key`);
+  });
+
+  it('a critic iteration has one verdict: a --reuse respawn cannot file a second one; one defect reads singular', async () => {
+    const b = writeBrief(w.briefs, 'one-done.md', [{ run: buildAndReport('one.txt', 'one'), check: true }]);
+    await ok(start(w, ['--run', 'once', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', b]));
+    assert.equal((await s.svc(['lane', 'wait', 'once-k-builder-i1', '--timeout', '60'])).code, 0);
+    // c1 is stopped before it judges; its --reuse respawn files the iteration's verdict.
+    await ok(start(w, ['--run', 'once', '--for', 'k', '--role', 'critic', '--model', 'm', '--brief', idle]));
+    const c1 = await lane('once-k-critic-i1');
+    await ok(s.svc(['lane', 'stop', c1.name]));
+    const judge = writeBrief(w.briefs, 'one-defect.md', [{ run: judgeAndReport('NOT_YET', 1), check: true }]);
+    await ok(start(w, ['--run', 'once', '--for', 'k', '--role', 'critic', '--model', 'm', '--brief', judge, '--reuse']));
+    const waited = await s.svc(['lane', 'wait', 'once-k-critic-i1-r1', '--timeout', '60']);
+    assert.equal(waited.code, 0, waited.stderr);
+    assert.match(waited.stderr, /^once-k-critic-i1-r1 reported done · verdict NOT_YET \(1 defect\)$/m);
+    const r1 = await lane('once-k-critic-i1-r1');
+    const judged = `critic k i1 already has its verdict (NOT_YET, filed by #${r1.id} once-k-critic-i1-r1); an iteration has one verdict: a new verdict needs a new critic iteration (svc lane start --for k --role critic, without --reuse)`;
+    // The first conversation of the iteration is refused too, although it never reported.
+    refusedWith(await asLane(c1, ['lane', 'report', '--stdin', '--verdict', 'PASS'], 'second opinion'), judged);
+    await ok(s.svc(['lane', 'stop', r1.name]));
+    refusedWith(await start(w, ['--run', 'once', '--for', 'k', '--role', 'critic', '--model', 'm', '--brief', judge, '--reuse']), `--reuse: ${judged}`);
+    const show = await ok(s.svc(['lane', 'show', '--run', 'once', '--key', 'k']));
+    assert.equal(show.stdout.split('\n')[0], 'i1 built → critic c1: NOT_YET (1 defect)');
+    // A new critic iteration may judge again.
+    const pass = writeBrief(w.briefs, 'pass.md', [{ run: judgeAndReport('PASS', 0), check: true }]);
+    await ok(start(w, ['--run', 'once', '--for', 'k', '--role', 'critic', '--model', 'm', '--brief', pass]));
+    assert.equal((await s.svc(['lane', 'wait', 'once-k-critic-i2', '--timeout', '60'])).code, 0);
   });
 
   it('builds a lane record for a done builder with --allow-unpushed only waiving the push', async () => {

@@ -1,6 +1,7 @@
 // svc lane start|list|show|wait|report|stop|runs — the spec's `svc lane` commands.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { defectCount } from '../../../shared/format/defects';
 import { laneTable } from '../../../shared/format/laneTable';
 import { table } from '../../../shared/format/table';
 import type { LaneRecord } from '../../../shared/protocol/lanes';
@@ -136,7 +137,7 @@ const laneWait: CommandSpec = {
     );
     let code: number;
     if (r.outcome === 'report' && r.report) {
-      const v = r.report.verdict ? ` · verdict ${r.report.verdict} (${r.report.defects ?? 0} defects)` : '';
+      const v = r.report.verdict ? ` · verdict ${r.report.verdict} (${defectCount(r.report.defects ?? 0)})` : '';
       io.err(`${r.lane} reported ${r.report.status}${v}\n`);
       io.out(r.report.body.endsWith('\n') || r.report.body === '' ? r.report.body : r.report.body + '\n');
       code = statusExit(r.report.status);
@@ -195,7 +196,7 @@ const laneReport: CommandSpec = {
         allowUnpushed: bool(a, 'allow-unpushed') || undefined,
       }),
     );
-    const v = r.report.verdict ? ` · verdict ${r.report.verdict} (${r.report.defects ?? 0} defects)` : '';
+    const v = r.report.verdict ? ` · verdict ${r.report.verdict} (${defectCount(r.report.defects ?? 0)})` : '';
     io.out(`Report ${r.report.seq} filed for ${r.lane}: ${r.report.status}${v}\n`);
     return statusExit(r.report.status);
   },
