@@ -13,6 +13,7 @@ import type { ReviewsProvider } from '../reviews/reviewsProvider';
 import { AgentsPanel } from '../agents/agentsPanel';
 import { answerConversation, archiveConversation, newConversation, openConversation, stopConversation, successor, tellConversation } from './conversationCommands';
 import { showDaemonLog, showDaemonStatus, startDaemon } from './daemonCommands';
+import { runDoctor } from '../doctor/doctorCommand';
 import { reapLane, startLane } from './laneCommands';
 import { abortReview, requestReview, restartReview } from './reviewCommands';
 import { installSkillCommand } from './skillCommand';
@@ -22,6 +23,7 @@ export const COMMAND_IDS = [
   'svc.startDaemon',
   'svc.showDaemonStatus',
   'svc.showDaemonLog',
+  'svc.doctor',
   'svc.showLog',
   'svc.openConversation',
   'svc.newConversation',
@@ -58,6 +60,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     command('svc.startDaemon', 'start the daemon', () => startDaemon(d.connection)),
     command('svc.showDaemonStatus', 'show the daemon status', () => showDaemonStatus(d.connection)),
     command('svc.showDaemonLog', 'show the daemon log', () => showDaemonLog(d.connection)),
+    command('svc.doctor', 'run the doctor', () => runDoctor(d.connection)),
     command('svc.showLog', 'show the log', () => outputChannel().show(true)),
     command('svc.openConversation', 'open the conversation', (arg) => openConversation(d, arg)),
     command('svc.newConversation', 'start a conversation', () => newConversation(d)),

@@ -4,7 +4,6 @@
 // back through the error funnel with the daemon's message.
 import * as vscode from 'vscode';
 import { isLive } from '../../shared/activity';
-import { configRoles } from '../../shared/protocol/config';
 import {
   conversationsAnswer,
   conversationsArchive,
@@ -19,6 +18,7 @@ import type { Created } from '../../shared/protocol/conversations';
 import { projectsList } from '../../shared/protocol/projects';
 import { canSucceed } from '../commandDeck/deckModel';
 import { DaemonRefusal } from '../connection/daemonErrors';
+import { pickerHarnesses } from '../doctor/harnessHealth';
 import { NothingToDo, UserCancelled } from '../errors/errorFunnel';
 import type { CommandDeps } from './commands';
 import { ask, conversationTarget } from './targets';
@@ -42,14 +42,10 @@ export async function newConversation(d: CommandDeps): Promise<void> {
   if (!where.length) throw new NothingToDo('add a project first (svc project add <key> <path>) or open a folder: a conversation needs a working directory');
   const place = where.length === 1 ? where[0] : await vscode.window.showQuickPick(where, { title: 'svc: New Conversation (1/4)', placeHolder: 'Where does the agent work?' });
   if (!place) throw new UserCancelled();
-  let harnesses: string[] = [];
-  try {
-    harnesses = (await d.connection.request(configRoles, {})).harnesses;
-  } catch (e) {
-    if (!DaemonRefusal.is(e)) throw e;
-  }
+  // Marked by the doctor: a harness that is not installed says so (and svc: Doctor has the fix).
+  const harnesses = await pickerHarnesses(d.connection);
   const harness = harnesses.length
-    ? (await vscode.window.showQuickPick(harnesses, { title: 'svc: New Conversation (2/4)', placeHolder: 'Harness (the agent program)' })) ?? ''
+    ? (await vscode.window.showQuickPick(harnesses, { title: 'svc: New Conversation (2/4)', placeHolder: 'Harness (the agent program)' }))?.harness ?? ''
     : await ask({ title: 'svc: New Conversation (2/4)', prompt: 'Harness (a profile of config.yaml, e.g. claude)' });
   if (!harness) throw new UserCancelled();
   const model = await ask({ title: 'svc: New Conversation (3/4)', prompt: `Model for ${harness}`, validateInput: (v) => (v.trim() ? undefined : 'a model is required') });

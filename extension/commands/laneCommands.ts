@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { lanesReap, lanesStart } from '../../shared/protocol/lanes';
 import { formatReapReport } from '../../shared/format/reapReport';
+import { pickerHarnesses } from '../doctor/harnessHealth';
 import { NothingToDo, UserCancelled } from '../errors/errorFunnel';
 import { startLaneFlow } from '../lanes/startLaneFlow';
 import type { Prompter } from '../lanes/startLaneFlow';
@@ -45,7 +46,7 @@ export async function startLane(d: CommandDeps, arg: unknown, prompter: Prompter
   await d.connection.usable();
   const id = convIdOf(arg) ?? d.deckView.selection.find((n) => n.kind === 'conv')?.convId;
   const selected = id !== undefined ? d.deck.row(id) : undefined;
-  const r = await startLaneFlow(prompter, selected, d.deck.currentRows);
+  const r = await startLaneFlow(prompter, selected, d.deck.currentRows, await pickerHarnesses(d.connection));
   if (!r) throw new UserCancelled();
   if ('nothing' in r) throw new NothingToDo(r.nothing);
   const lane = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `svc: starting a ${r.params.role} lane…` }, () => d.connection.request(lanesStart, r.params));

@@ -8,6 +8,7 @@ import { ROLES } from '../../shared/config';
 import { LANE_KEY, LANE_KEY_RULE, RUN_KEY, RUN_KEY_RULE } from '../../shared/keys';
 import type { LaunchParams } from '../../shared/protocol/lanes';
 import { canLaunch } from '../commandDeck/deckModel';
+import type { HarnessChoice } from '../doctor/harnessChoices';
 import type { DeckRow } from '../commandDeck/deckModel';
 
 export interface PickItem {
@@ -25,8 +26,6 @@ export interface Prompter {
 
 export type FlowResult = { params: LaunchParams; launcher: DeckRow } | { nothing: string } | undefined;
 
-const STEPS = 6;
-const title = (n: number) => `svc: Start Lane (${n}/${STEPS})`;
 type Role = (typeof ROLES)[number];
 
 /** Roles a launcher may start (spec: Launch rules): a root anything, an orchestrator lane builders, verifiers and plays. */
@@ -46,7 +45,10 @@ export function defaultRole(selected: DeckRow | undefined): Role {
   return 'builder';
 }
 
-export async function startLaneFlow(p: Prompter, selected: DeckRow | undefined, rows: readonly DeckRow[]): Promise<FlowResult> {
+/** `harnesses`: the choices for a last step (marked by the doctor); without them the lane takes the default harness. */
+export async function startLaneFlow(p: Prompter, selected: DeckRow | undefined, rows: readonly DeckRow[], harnesses: readonly HarnessChoice[] = []): Promise<FlowResult> {
+  const steps = harnesses.length ? 7 : 6;
+  const title = (n: number) => `svc: Start Lane (${n}/${steps})`;
   // 1. Who launches.
   let launcher = defaultLauncher(selected, rows);
   const launchers = rows.filter((r) => !r.archived && canLaunch(r));
@@ -121,8 +123,18 @@ export async function startLaneFlow(p: Prompter, selected: DeckRow | undefined, 
   const model = await p.input({ title: title(6), prompt: `Model for the ${role.role}`, value: sameRole?.model ?? '', placeholder: `empty: the project's gauntlet model for ${role.role}` });
   if (model === undefined) return undefined;
 
+  // 7. Harness: the default (the project's role setting, else the launcher's) or one marked installed or not.
+  let harness = '';
+  if (harnesses.length) {
+    const items = [{ label: 'Default', description: `the project's harness for ${role.role}s, else the launcher's`, harness: '' }, ...harnesses];
+    const picked = await p.pick(items, { title: title(7), placeholder: `Harness for the ${role.role}`, active: items[0] });
+    if (!picked) return undefined;
+    harness = picked.harness;
+  }
+
   const params: LaunchParams = { parent: String(launcher.id), role: role.role, ...(launcher.role === 'orchestrator' ? {} : { run }), ...keyOf, ...brief, noWait: true };
   if (model.trim()) params.model = model.trim();
+  if (harness) params.harness = harness;
   return { params, launcher };
 }
 
