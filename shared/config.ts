@@ -99,6 +99,8 @@ export const ConfigFile = z
             webhook_secret: z.string().optional(),
             /** A second identity (bot) for reviews, comments and statuses, so reviews of svc's own PRs are formal. */
             reviewer_token: z.string().optional(),
+            /** How `svc pr merge` merges; default the first the repository allows of merge, squash, rebase. */
+            merge_method: z.enum(['merge', 'squash', 'rebase']).optional(),
           })
           .strict()
           .optional(),

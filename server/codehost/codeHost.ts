@@ -41,7 +41,7 @@ export interface SetStatus {
 
 export interface MergeResult {
   sha: string;
-  method: 'fast-forward' | 'merge';
+  method: 'fast-forward' | 'merge' | 'squash' | 'rebase';
 }
 
 export type HeadChangeListener = (change: HeadChange) => void;

@@ -34,6 +34,7 @@ export function createHost(key: string, project: Project, config: ConfigFile, de
       repo: project.github.repo,
       token,
       reviewerToken: nonEmpty(gh?.reviewer_token),
+      mergeMethod: gh?.merge_method,
       baseUrl: project.github.api_url,
       defaultBase: project.default_branch,
     });

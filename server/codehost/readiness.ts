@@ -4,9 +4,14 @@
 // - per reviewer, the latest APPROVED / CHANGES_REQUESTED / DISMISSED review decides
 //   (COMMENTED and PENDING never do);
 // - an approval counts only if its commit_id is the head now and its author is not the
-//   PR's author;
+//   PR's author; approvals and change requests count only from people who can push to
+//   the repository (on a public repository anyone signed in can review);
 // - a marker comment `<!-- svc-verdict: … sha=… -->` counts only if the service's own
-//   identity wrote it (anyone can paste one); its latest marker decides like a review;
+//   identity wrote it (anyone can paste one) and it was never edited (anyone with write
+//   access can edit it, keeping its author); its latest marker decides like a review, and
+//   an edited latest marker leaves no marker verdict;
+// - the PR must be open, not a draft, and mergeable as far as the host says (conflicts,
+//   branch protection, a head behind the base), so a ready PR does not fail at merge;
 // - a reviewer whose latest verdict is CHANGES_REQUESTED blocks, whatever commit it was
 //   for (as on GitHub, until that reviewer reviews again);
 // - checks green: every status / check run success, neutral or skipped (none at all is fine).
@@ -14,7 +19,7 @@ import type { Check, Comment, PullRequest, Readiness, Review, Verdict } from '..
 import { parseVerdictMarker } from './marker';
 
 export interface ReadinessInput {
-  pr: Pick<PullRequest, 'state' | 'draft' | 'author' | 'head' | 'branch'>;
+  pr: Pick<PullRequest, 'state' | 'draft' | 'author' | 'head' | 'branch' | 'base' | 'mergeable' | 'mergeableState'>;
   /** The identity the service writes as (CodeHost.whoami). */
   identity: string;
   reviews: Review[];
@@ -47,6 +52,11 @@ function deciding(input: ReadinessInput, notes: string[]): Verdict[] {
       notes.push(`review #${r.id} by ${r.author} ignored: the PR's author`);
       continue;
     }
+    if (!r.writeAccess) {
+      const what = r.state === 'APPROVED' ? 'approval' : 'change request';
+      notes.push(`${what} #${r.id} by ${r.author} not counted: ${r.author} cannot push to the repository (author_association ${r.association ?? 'unknown'})`);
+      continue;
+    }
     out.push({ by: r.author, state: r.state as Verdict['state'], sha: r.commitId, via: 'review', at: r.submittedAt ?? '', id: r.id });
   }
   let marker: Verdict | undefined;
@@ -57,10 +67,31 @@ function deciding(input: ReadinessInput, notes: string[]): Verdict[] {
       notes.push(`marker comment #${c.id} by ${c.author} ignored: not written by the service identity ${input.identity}`);
       continue;
     }
+    if (c.updatedAt !== c.createdAt) {
+      notes.push(`marker comment #${c.id} ignored: edited at ${c.updatedAt} after it was written at ${c.createdAt}`);
+      marker = undefined;
+      continue;
+    }
     marker = { by: c.author, state: m.verdict, sha: m.sha, via: 'marker', at: c.createdAt, id: c.id };
   }
   if (marker) out.push(marker);
   return out;
+}
+
+/** What the host says stands in the way of a merge (GitHub's mergeable and mergeable_state). */
+function mergeability(pr: ReadinessInput['pr']): string[] {
+  const state = pr.mergeableState;
+  if (pr.mergeable === false || state === 'dirty') return [`the head conflicts with the base '${pr.base}' (mergeable_state ${state ?? 'unknown'}); merge the base into the branch or rebase it`];
+  switch (state) {
+    case 'blocked':
+      return ["branch protection blocks the merge (mergeable_state blocked): a required review, check or signature is missing"];
+    case 'behind':
+      return [`the head is behind the base '${pr.base}' and branch protection requires it up to date (mergeable_state behind)`];
+    case 'unknown':
+      return ['GitHub has not yet computed whether the PR merges cleanly (mergeable_state unknown); ask again shortly'];
+    default:
+      return [];
+  }
 }
 
 export function readiness(input: ReadinessInput): Readiness {
@@ -73,6 +104,7 @@ export function readiness(input: ReadinessInput): Readiness {
   if (pr.state !== 'open') reasons.push(`PR is ${pr.state}`);
   if (pr.draft) reasons.push('PR is a draft');
   if (!head) reasons.push(`head branch '${pr.branch}' is gone from the remote`);
+  if (pr.state === 'open') reasons.push(...mergeability(pr));
 
   const viaText = (v: Verdict) => (v.via === 'marker' ? `${v.by} (marker comment)` : v.by);
   const approvals = verdicts.filter((v) => v.state === 'APPROVED' && head !== null && v.sha === head);

@@ -21,6 +21,10 @@ export const PullRequestInfo = z.object({
   author: z.string(),
   state: PrState,
   draft: z.boolean(),
+  /** Whether the head merges cleanly into the base: null while the host has not computed it (or does not say). */
+  mergeable: z.boolean().nullable(),
+  /** GitHub's `mergeable_state` (clean, dirty, blocked, behind, unstable, has_hooks, draft, unknown); null where the host does not report one. */
+  mergeableState: z.string().nullable(),
   /** The live head commit (for a merged PR: the head that was merged); null when the branch is gone. */
   head: z.string().nullable(),
   url: z.string().nullable(),
@@ -46,10 +50,15 @@ export const ReviewInfo = z.object({
   /** The commit the review is pinned to. */
   commitId: z.string().nullable(),
   submittedAt: z.string().nullable(),
+  /** GitHub's `author_association` (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, NONE …); null on the local host. */
+  association: z.string().nullable(),
+  /** The author can push to the repository (only such reviews count for readiness). */
+  writeAccess: z.boolean(),
 });
 export type Review = z.infer<typeof ReviewInfo>;
 
-export const CommentInfo = z.object({ id: z.number(), author: z.string(), body: z.string(), createdAt: z.string() });
+/** `updatedAt` differs from `createdAt` once the comment was edited (an edited verdict marker no longer counts). */
+export const CommentInfo = z.object({ id: z.number(), author: z.string(), body: z.string(), createdAt: z.string(), updatedAt: z.string() });
 export type Comment = z.infer<typeof CommentInfo>;
 
 export const STATUS_STATES = ['pending', 'success', 'failure', 'error'] as const;
@@ -61,7 +70,8 @@ export const CommitStatusInfo = z.object({
   state: StatusState,
   description: z.string().nullable(),
   targetUrl: z.string().nullable(),
-  creator: z.string(),
+  /** Who set it; null where the host does not say (GitHub's combined status omits it). */
+  creator: z.string().nullable(),
   createdAt: z.string(),
 });
 export type CommitStatus = z.infer<typeof CommitStatusInfo>;
@@ -148,7 +158,7 @@ export const prShow = request('pr/show', z.object({ ...Where, pr: PrRef }).stric
 export const prMerge = request(
   'pr/merge',
   z.object({ ...Where, pr: PrRef }).strict(),
-  z.object({ pr: PullRequestInfo, sha: z.string(), method: z.enum(['fast-forward', 'merge']) }),
+  z.object({ pr: PullRequestInfo, sha: z.string(), method: z.enum(['fast-forward', 'merge', 'squash', 'rebase']) }),
 );
 
 /** Client → daemon. Low level: opens a PR for a pushed branch (the pipeline's `svc done` does this itself). */

@@ -17,7 +17,18 @@ export interface GithubFake {
   url: string;
   /** Every request, in order: what was asked and who asked. */
   requests: { method: string; path: string; login?: string }[];
-  addUser(token: string, login: string): void;
+  /** `association` is what GitHub reports for the user on this repository (default COLLABORATOR);
+   *  `permission` what the permission endpoint answers (default: write for OWNER, MEMBER,
+   *  COLLABORATOR, else read). */
+  addUser(token: string, login: string, o?: { association?: string; permission?: 'admin' | 'write' | 'read' | 'none' }): void;
+  /** Edits a comment as GitHub would: same author and created_at, a new updated_at. */
+  editComment(id: number, body: string): void;
+  /** Sets what `pulls.get` reports for a PR's mergeability (default: mergeable, clean). */
+  setMergeable(number: number, mergeable: boolean | null, state: string): void;
+  /** Marks a PR as a draft or ready. */
+  setDraft(number: number, draft: boolean): void;
+  /** Which merge methods the repository allows (default all three). */
+  allowMerges(o: { merge: boolean; squash: boolean; rebase: boolean }): void;
   addCheckRun(sha: string, run: FakeCheckRun): void;
   maxPerPage: number;
   close(): Promise<void>;
@@ -31,7 +42,11 @@ interface Pull {
   base: string;
   user: string;
   state: 'open' | 'closed';
+  draft: boolean;
+  mergeable: boolean | null;
+  mergeable_state: string;
   created_at: string;
+  updated_at: string;
   merged_at: string | null;
   merge_commit_sha: string | null;
   mergedHead: string | null;
@@ -39,9 +54,14 @@ interface Pull {
 type Json = Record<string, unknown>;
 
 const stamp = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+/** A second later than `iso` (GitHub's stamps have whole seconds). */
+const later = (iso: string) => new Date(Math.max(Date.parse(iso) + 1000, Date.now())).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export async function startGithubFake(o: { owner: string; repo: string; gitDir: string; maxPerPage?: number }): Promise<GithubFake> {
   const tokens = new Map<string, string>();
+  const allowed = { merge: true, squash: true, rebase: true };
+  const people = new Map<string, { association: string; permission: string }>();
+  const association = (login: string) => people.get(login)?.association ?? 'NONE';
   const pulls: Pull[] = [];
   const reviews = new Map<number, Json[]>();
   const comments = new Map<number, Json[]>();
@@ -63,12 +83,15 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
     state: p.state,
     title: p.title,
     body: p.body,
-    draft: false,
+    draft: p.draft,
     user: user(p.user),
+    author_association: association(p.user),
     created_at: p.created_at,
+    updated_at: p.updated_at,
     merged_at: p.merged_at,
     merge_commit_sha: p.merge_commit_sha,
-    mergeable: p.state === 'open' ? true : null,
+    mergeable: p.state === 'open' ? p.mergeable : null,
+    mergeable_state: p.state === 'open' ? (p.draft ? 'draft' : p.mergeable_state) : 'unknown',
     head: { ref: p.head, sha: headOf(p), label: `${o.owner}:${p.head}` },
     base: { ref: p.base, sha: branchSha(p.base), label: `${o.owner}:${p.base}` },
   });
@@ -77,7 +100,21 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
     url: '',
     requests: [],
     maxPerPage: o.maxPerPage ?? 100,
-    addUser: (token, login) => void tokens.set(token, login),
+    addUser: (token, login, opts = {}) => {
+      tokens.set(token, login);
+      const assoc = opts.association ?? 'COLLABORATOR';
+      people.set(login, { association: assoc, permission: opts.permission ?? (['OWNER', 'MEMBER', 'COLLABORATOR'].includes(assoc) ? 'write' : 'read') });
+    },
+    editComment: (id, body) => {
+      for (const list of comments.values()) {
+        const c = list.find((x) => x.id === id);
+        if (c) return void Object.assign(c, { body, updated_at: later(c.updated_at as string) });
+      }
+      throw new Error(`no comment ${id}`);
+    },
+    setMergeable: (number, mergeable, state) => void Object.assign(pulls.find((x) => x.number === number)!, { mergeable, mergeable_state: state }),
+    setDraft: (number, draft) => void Object.assign(pulls.find((x) => x.number === number)!, { draft }),
+    allowMerges: (o) => void Object.assign(allowed, o),
     addCheckRun: (sha, run) => {
       const list = checkRuns.get(sha) ?? [];
       list.push({ id: nextId++, name: run.name, head_sha: sha, status: run.status, conclusion: run.conclusion ?? null });
@@ -114,9 +151,12 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
   function route(method: string, url: URL, login: string, body: Json): Reply {
     const p = url.pathname;
     if (method === 'GET' && p === '/user') return { status: 200, body: user(login) };
-    const m = /^\/repos\/([^/]+)\/([^/]+)(\/.*)$/.exec(p);
+    const m = /^\/repos\/([^/]+)\/([^/]+)(\/.*)?$/.exec(p);
     if (!m || m[1] !== o.owner || m[2] !== o.repo) return err(404, 'Not Found');
-    const rest = m[3];
+    const rest = m[3] ?? '/';
+    if (rest === '/' && method === 'GET') {
+      return { status: 200, body: { id: 1, name: o.repo, full_name: `${o.owner}/${o.repo}`, private: false, default_branch: 'main', allow_merge_commit: allowed.merge, allow_squash_merge: allowed.squash, allow_rebase_merge: allowed.rebase } };
+    }
     let r: RegExpExecArray | null;
     const pull = (n: string) => pulls.find((x) => x.number === Number(n));
 
@@ -136,7 +176,8 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       if (pulls.some((x) => x.head === head && x.state === 'open')) {
         return err(422, 'Validation Failed', [{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${o.owner}:${head}.` }]);
       }
-      const pr: Pull = { number: pulls.length + 1, title: String(body.title), body: String(body.body ?? ''), head, base: String(body.base), user: login, state: 'open', created_at: stamp(), merged_at: null, merge_commit_sha: null, mergedHead: null };
+      const now = stamp();
+      const pr: Pull = { number: pulls.length + 1, title: String(body.title), body: String(body.body ?? ''), head, base: String(body.base), user: login, state: 'open', draft: body.draft === true, mergeable: true, mergeable_state: 'clean', created_at: now, updated_at: now, merged_at: null, merge_commit_sha: null, mergedHead: null };
       pulls.push(pr);
       return { status: 201, body: pullJson(pr) };
     }
@@ -151,10 +192,15 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       const head = branchSha(pr.head)!;
       if (body.sha && body.sha !== head) return err(409, 'Head branch was modified. Review and try the merge again.');
       const base = branchSha(pr.base)!;
+      const how = String(body.merge_method ?? 'merge') as 'merge' | 'squash' | 'rebase';
+      if (!allowed[how]) return err(405, { merge: 'Merge commits are not allowed on this repository.', squash: 'Squash merges are not allowed on this repository.', rebase: 'Rebase merges are not allowed on this repository.' }[how]);
       const tree = git('merge-tree', '--write-tree', base, head);
       if (tree.status !== 0) return err(405, 'Pull Request is not mergeable');
       const env = { ...process.env, GIT_AUTHOR_NAME: login, GIT_AUTHOR_EMAIL: `${login}@users.noreply.github.com`, GIT_COMMITTER_NAME: 'GitHub', GIT_COMMITTER_EMAIL: 'noreply@github.com' };
-      const commit = spawnSync('git', [`--git-dir=${o.gitDir}`, 'commit-tree', tree.stdout.split('\n')[0], '-p', base, '-p', head, '-m', `Merge pull request #${pr.number} from ${o.owner}/${pr.head}`], { encoding: 'utf8', env });
+      // Squash and rebase land the PR's tree as one new commit on the base (a rebase of one commit, which is what the tests push).
+      const parents = how === 'merge' ? ['-p', base, '-p', head] : ['-p', base];
+      const message = how === 'merge' ? `Merge pull request #${pr.number} from ${o.owner}/${pr.head}` : `${pr.title} (#${pr.number})`;
+      const commit = spawnSync('git', [`--git-dir=${o.gitDir}`, 'commit-tree', tree.stdout.split('\n')[0], ...parents, '-m', message], { encoding: 'utf8', env });
       const sha = commit.stdout.trim();
       git('update-ref', `refs/heads/${pr.base}`, sha, base);
       Object.assign(pr, { state: 'closed', merged_at: stamp(), merge_commit_sha: sha, mergedHead: head });
@@ -172,7 +218,7 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       const commit = (body.commit_id as string | undefined) ?? headOf(pr);
       if (!commit || !isCommit(commit)) return err(422, 'Unprocessable Entity', [`No commit found for SHA: ${commit}`]);
       const state = event === 'APPROVE' ? 'APPROVED' : event === 'REQUEST_CHANGES' ? 'CHANGES_REQUESTED' : event === 'COMMENT' ? 'COMMENTED' : 'PENDING';
-      const review: Json = { id: nextId++, user: user(login), body: body.body ?? '', state, commit_id: commit, html_url: `https://github.com/${o.owner}/${o.repo}/pull/${pr.number}#review`, ...(state === 'PENDING' ? {} : { submitted_at: stamp() }) };
+      const review: Json = { id: nextId++, user: user(login), body: body.body ?? '', state, commit_id: commit, author_association: association(login), html_url: `https://github.com/${o.owner}/${o.repo}/pull/${pr.number}#review`, ...(state === 'PENDING' ? {} : { submitted_at: stamp() }) };
       list.push(review);
       reviews.set(pr.number, list);
       return { status: 200, body: review };
@@ -183,7 +229,8 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       const list = comments.get(pr.number) ?? [];
       if (method === 'GET') return page(url, list);
       if (!body.body) return err(422, 'Validation Failed', [{ resource: 'IssueComment', code: 'missing_field', field: 'body' }]);
-      const c = { id: nextId++, user: user(login), body: body.body, created_at: stamp(), updated_at: stamp() };
+      const now = stamp();
+      const c = { id: nextId++, user: user(login), body: body.body, created_at: now, updated_at: now, author_association: association(login) };
       list.push(c);
       comments.set(pr.number, list);
       return { status: 201, body: c };
@@ -198,13 +245,21 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       const all = latestPerContext(r[1]);
       const states = all.map((s) => s.state);
       const state = all.length === 0 || states.includes('pending') ? 'pending' : states.some((s) => s === 'failure' || s === 'error') ? 'failure' : 'success';
-      const paged = page(url, all);
+      // The combined status lists each status without its creator.
+      const paged = page(url, all.map(({ creator: _creator, ...rest }) => rest));
       return { ...paged, body: { state, statuses: paged.body, sha: r[1], total_count: all.length, url: `${fake.url}${p}`, commit_url: '', repository: {} } };
     }
     if ((r = /^\/commits\/([^/]+)\/check-runs$/.exec(rest)) && method === 'GET') {
       const all = checkRuns.get(r[1]) ?? [];
       const paged = page(url, all);
       return { ...paged, body: { total_count: all.length, check_runs: paged.body } };
+    }
+    if ((r = /^\/collaborators\/([^/]+)\/permission$/.exec(rest)) && method === 'GET') {
+      // Only someone with push access may ask.
+      if (people.get(login)?.permission !== 'write' && people.get(login)?.permission !== 'admin') return err(403, 'Must have push access to view collaborator permission.');
+      const who = decodeURIComponent(r[1]);
+      const permission = people.get(who)?.permission ?? 'none';
+      return { status: 200, body: { permission, role_name: permission, user: { ...user(who), permissions: { admin: permission === 'admin', maintain: permission === 'admin', push: permission === 'admin' || permission === 'write', triage: permission !== 'none', pull: permission !== 'none' } } } };
     }
     if ((r = /^\/git\/ref\/(.+)$/.exec(rest)) && method === 'GET') {
       const ref = decodeURIComponent(r[1]);

@@ -1,9 +1,11 @@
 // The GitHub adapter beyond the shared contract, against the local fake: check runs,
 // credentials, which token is used for what.
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import type { CodeHost } from '../../server/codehost/codeHost';
 import { GithubHost } from '../../server/codehost/github/githubHost';
 import { createHost } from '../../server/codehost/hostFactory';
+import { verdictMarker } from '../../server/codehost/marker';
 import { prDetail } from '../../server/codehost/prState';
 import { openDb } from '../../server/store/db';
 import { ConfigFile, Project } from '../../shared/config';
@@ -25,6 +27,8 @@ describe('GitHub code host (fake)', function () {
     fake = await startGithubFake({ owner: 'acme', repo: 'web', gitDir: r.gitDir, maxPerPage: 2 });
     fake.addUser('token-svc', 'svc');
     fake.addUser('token-bob', 'bob');
+    fake.addUser('token-mallory', 'mallory', { association: 'NONE' });
+    fake.addUser('token-carol', 'carol', { association: 'CONTRIBUTOR', permission: 'write' });
     const base = { project: 'web', owner: 'acme', repo: 'web', token: 'token-svc', baseUrl: fake.url, defaultBase: 'main' };
     svc = new GithubHost(base);
     bob = new GithubHost({ ...base, reviewerToken: 'token-bob' });
@@ -88,5 +92,70 @@ describe('GitHub code host (fake)', function () {
       },
     );
     assert.deepEqual(fake.requests.slice(before).map((q) => [q.method, q.login]), [['POST', undefined]]);
+  });
+
+  const as = (token: string) => new GithubHost({ project: 'web', owner: 'acme', repo: 'web', token, baseUrl: fake.url, defaultBase: 'main' });
+
+  it("counts approvals only from people who can push: the association, else the permission endpoint; svc pr show's notes say why", async () => {
+    const head = r.push('trust');
+    const pr = await svc.createPullRequest({ branch: 'trust', title: 'T' });
+    await as('token-mallory').createReview(pr.number, { event: 'APPROVE', body: '', commitId: head });
+    await as('token-mallory').createReview(pr.number, { event: 'REQUEST_CHANGES', body: 'no', commitId: head });
+    const detail = await prDetail(svc, (await svc.getPullRequest(pr.number))!);
+    assert.deepEqual(detail.reviews.map((v) => [v.author, v.association, v.writeAccess]), [['mallory', 'NONE', false], ['mallory', 'NONE', false]]);
+    assert.deepEqual([detail.readiness.ready, detail.readiness.blocking, detail.readiness.reasons], [false, [], [`no approval for the head ${head.slice(0, 7)}`]]);
+    assert.match(detail.readiness.notes.join('\n'), /^change request #\d+ by mallory not counted: mallory cannot push to the repository \(author_association NONE\)$/);
+    const asked = fake.requests.filter((q) => q.path.endsWith('/collaborators/mallory/permission')).length;
+    assert.equal(asked, 1, 'the permission endpoint is asked once per author and read');
+    await as('token-carol').createReview(pr.number, { event: 'APPROVE', body: '', commitId: head });
+    const carol = await ready(svc, pr.number);
+    assert.deepEqual([carol.ready, carol.approvals.map((v) => v.by)], [true, ['carol']]);
+  });
+
+  it("an edited marker comment no longer counts; draft and GitHub's mergeable_state stand in the way with a reason", async () => {
+    const head = r.push('edited');
+    const pr = await svc.createPullRequest({ branch: 'edited', title: 'E' });
+    const marker = await svc.createComment(pr.number, verdictMarker('APPROVED', head));
+    assert.equal((await ready(svc, pr.number)).ready, true);
+    fake.editComment(marker.id, verdictMarker('APPROVED', head) + '\n(edited by someone with write access)');
+    const edited = await ready(svc, pr.number);
+    assert.equal(edited.ready, false);
+    assert.match(edited.notes[0], new RegExp(`^marker comment #${marker.id} ignored: edited at \\S+ after it was written at \\S+$`));
+    await svc.createComment(pr.number, verdictMarker('APPROVED', head));
+    assert.equal((await ready(svc, pr.number)).ready, true);
+    fake.setMergeable(pr.number, false, 'dirty');
+    assert.deepEqual((await ready(svc, pr.number)).reasons, ["the head conflicts with the base 'main' (mergeable_state dirty); merge the base into the branch or rebase it"]);
+    fake.setMergeable(pr.number, true, 'blocked');
+    const byBranch = (await prDetail(svc, (await svc.getPullRequest({ branch: 'edited' }))!)).readiness;
+    assert.deepEqual(byBranch.reasons, ['branch protection blocks the merge (mergeable_state blocked): a required review, check or signature is missing']);
+    fake.setMergeable(pr.number, true, 'clean');
+    fake.setDraft(pr.number, true);
+    assert.deepEqual((await ready(svc, pr.number)).reasons, ['PR is a draft']);
+  });
+
+  it('statuses from the combined status carry no creator: none is shown, not a user called ghost', async () => {
+    const head = r.push('statuses');
+    await svc.setStatus(head, { context: 'ci/build', state: 'success' });
+    assert.deepEqual((await svc.listStatuses(head)).map((s) => [s.context, s.creator]), [['ci/build', null]]);
+  });
+
+  it("merges with a method the repository allows (squash when merge commits are off), or the configured one", async () => {
+    const head = r.push('squashy');
+    const pr = await svc.createPullRequest({ branch: 'squashy', title: 'Squash me' });
+    await bob.createReview(pr.number, { event: 'APPROVE', body: '', commitId: head });
+    fake.allowMerges({ merge: false, squash: true, rebase: true });
+    try {
+      const refused = new GithubHost({ project: 'web', owner: 'acme', repo: 'web', token: 'token-svc', baseUrl: fake.url, defaultBase: 'main', mergeMethod: 'merge' });
+      await refused.mergePullRequest(pr.number, { sha: head }).then(
+        () => assert.fail('expected a refusal'),
+        (e) => assert.deepEqual([e.reason, e.message], ['notMergeable', `GitHub will not merge PR #${pr.number} (merge) (405 Merge commits are not allowed on this repository.)`]),
+      );
+      const merged = await svc.mergePullRequest(pr.number, { sha: head });
+      assert.equal(merged.method, 'squash');
+      const parents = spawnSync('git', [`--git-dir=${r.gitDir}`, 'rev-list', '--parents', '-n', '1', merged.sha], { encoding: 'utf8' }).stdout.trim().split(' ');
+      assert.equal(parents.length, 2, 'a squash commit has one parent');
+    } finally {
+      fake.allowMerges({ merge: true, squash: true, rebase: true });
+    }
   });
 });

@@ -6,11 +6,14 @@ import type { Check, Comment, Review } from '../../shared/protocol/pr';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
-const pr: ReadinessInput['pr'] = { state: 'open', draft: false, author: 'svc', head: B, branch: 'issue/web-7' };
+const pr: ReadinessInput['pr'] = { state: 'open', draft: false, author: 'svc', head: B, branch: 'issue/web-7', base: 'main', mergeable: true, mergeableState: 'clean' };
 let seq = 0;
 const at = () => `2025-01-01T00:00:${String(seq++).padStart(2, '0')}Z`;
-const review = (author: string, state: Review['state'], commitId: string): Review => ({ id: ++seq, author, state, body: '', commitId, submittedAt: at() });
-const comment = (author: string, body: string): Comment => ({ id: ++seq, author, body, createdAt: at() });
+const review = (author: string, state: Review['state'], commitId: string, association = 'COLLABORATOR', writeAccess = true): Review => ({ id: ++seq, author, state, body: '', commitId, submittedAt: at(), association, writeAccess });
+const comment = (author: string, body: string, edited = false): Comment => {
+  const createdAt = at();
+  return { id: ++seq, author, body, createdAt, updatedAt: edited ? at() : createdAt };
+};
 const check = (name: string, state: string): Check => ({ name, source: 'status', state });
 const input = (o: Partial<ReadinessInput>): ReadinessInput => ({ pr, identity: 'svc', reviews: [], comments: [], checks: [], ...o });
 
@@ -108,5 +111,34 @@ describe('codehost readiness (live, pure)', () => {
   it('latestVerdict is the newest of reviews and service markers', () => {
     const r = readiness(input({ reviews: [review('bob', 'APPROVED', A)], comments: [comment('svc', verdictMarker('CHANGES_REQUESTED', B))] }));
     assert.deepEqual([r.latestVerdict?.by, r.latestVerdict?.via, r.latestVerdict?.state, r.stale], ['svc', 'marker', 'CHANGES_REQUESTED', false]);
+  });
+
+  it('approvals and change requests count only from people who can push; the note says why one did not', () => {
+    const r = readiness(input({ reviews: [review('mallory', 'APPROVED', B, 'NONE', false), review('eve', 'CHANGES_REQUESTED', B, 'CONTRIBUTOR', false)] }));
+    assert.deepEqual([r.ready, r.reasons, r.approvals, r.blocking], [false, ['no approval for the head bbbbbbb'], [], []]);
+    assert.match(r.notes[0], /^approval #\d+ by mallory not counted: mallory cannot push to the repository \(author_association NONE\)$/);
+    assert.match(r.notes[1], /^change request #\d+ by eve not counted: eve cannot push to the repository \(author_association CONTRIBUTOR\)$/);
+    const ok = readiness(input({ reviews: [review('mallory', 'APPROVED', B, 'NONE', false), review('bob', 'APPROVED', B, 'CONTRIBUTOR', true)] }));
+    assert.deepEqual([ok.ready, ok.approvals.map((v) => v.by)], [true, ['bob']]);
+  });
+
+  it('an edited marker comment does not count, and an older marker does not take its place', () => {
+    const approve = comment('svc', verdictMarker('APPROVED', B));
+    const edited = comment('svc', verdictMarker('APPROVED', B), true);
+    const r = readiness(input({ comments: [approve, edited] }));
+    assert.deepEqual([r.ready, r.approvals, r.reasons], [false, [], ['no approval for the head bbbbbbb']]);
+    assert.deepEqual(r.notes, [`marker comment #${edited.id} ignored: edited at ${edited.updatedAt} after it was written at ${edited.createdAt}`]);
+    assert.equal(readiness(input({ comments: [approve] })).ready, true);
+  });
+
+  it('a draft, a conflict, branch protection, a head behind the base or mergeability not yet known is not ready, with the reason', () => {
+    const approved = { reviews: [review('bob', 'APPROVED', B)] };
+    const reasons = (p: Partial<ReadinessInput['pr']>) => readiness(input({ ...approved, pr: { ...pr, ...p } })).reasons;
+    assert.deepEqual(reasons({ draft: true, mergeableState: 'draft' }), ['PR is a draft']);
+    assert.deepEqual(reasons({ mergeable: false, mergeableState: 'dirty' }), ["the head conflicts with the base 'main' (mergeable_state dirty); merge the base into the branch or rebase it"]);
+    assert.deepEqual(reasons({ mergeableState: 'blocked' }), ['branch protection blocks the merge (mergeable_state blocked): a required review, check or signature is missing']);
+    assert.deepEqual(reasons({ mergeableState: 'behind' }), ["the head is behind the base 'main' and branch protection requires it up to date (mergeable_state behind)"]);
+    assert.deepEqual(reasons({ mergeable: null, mergeableState: 'unknown' }), ['GitHub has not yet computed whether the PR merges cleanly (mergeable_state unknown); ask again shortly']);
+    for (const ok of ['clean', 'has_hooks', 'unstable', null]) assert.deepEqual(reasons({ mergeableState: ok, mergeable: ok === null ? null : true }), []);
   });
 });

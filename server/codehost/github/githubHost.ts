@@ -8,14 +8,16 @@ import type { PrState, PullRequest } from '../../../shared/protocol/pr';
 import type { CodeHost, CreatePullRequest, CreateReview, HeadChangeListener, MergeResult, SetStatus } from '../codeHost';
 import { HeadEvents } from '../headEvents';
 import { checkComment, checkReview, checkStatus } from '../validate';
+import { conflict } from '../../../shared/errors';
 import { asGithubError, ownPrRefusal } from './githubErrors';
-import { toCheck, toComment, toPr, toReview, toStatus } from './githubMap';
+import { toCheck, toComment, toPr, toReview, toStatus, WRITE_ASSOCIATIONS } from './githubMap';
 import type { GhPull } from './githubMap';
 import type { IssueCommentPayload, PullRequestPayload } from './webhookPayload';
 import { logger } from '../../util/log';
 
 const log = logger('github');
 const REQUEST_TIMEOUT_MS = 30_000;
+const VERDICTS = new Set(['APPROVED', 'CHANGES_REQUESTED']);
 
 export interface GithubHostOptions {
   project: string;
@@ -28,7 +30,11 @@ export interface GithubHostOptions {
   /** API root; default https://api.github.com (the tests point it at a local fake). */
   baseUrl?: string;
   defaultBase: string;
+  /** Configured merge method; default the first the repository allows of merge, squash, rebase. */
+  mergeMethod?: MergeMethod;
 }
+
+type MergeMethod = 'merge' | 'squash' | 'rebase';
 
 function client(token: string, baseUrl?: string): Octokit {
   return new Octokit({
@@ -88,7 +94,9 @@ export class GithubHost implements CodeHost {
       }
     }
     const all = await this.pulls('all', `${this.o.owner}:${ref.branch}`);
-    return all.find((p) => p.state === 'open') ?? all.sort((a, b) => b.number - a.number)[0];
+    const hit = all.find((p) => p.state === 'open') ?? all.sort((a, b) => b.number - a.number)[0];
+    // The list leaves out mergeable and mergeable_state, which readiness needs.
+    return hit && (await this.getPullRequest(hit.number));
   }
 
   listPullRequests(opts: { state?: PrState | 'all' } = {}): Promise<PullRequest[]> {
@@ -126,11 +134,36 @@ export class GithubHost implements CodeHost {
     }
   }
 
+  /** Each review with whether its author can push: by `author_association`, else (for a
+   *  verdict) by asking the permission endpoint once per author. */
   async listReviews(number: number) {
+    let rows;
     try {
-      return (await this.reviewer.paginate(this.reviewer.pulls.listReviews, { ...this.repoArgs, pull_number: number, per_page: 100 })).map(toReview);
+      rows = await this.reviewer.paginate(this.reviewer.pulls.listReviews, { ...this.repoArgs, pull_number: number, per_page: 100 });
     } catch (e) {
       throw asGithubError(e, `list the reviews of PR #${number}`);
+    }
+    const asked = new Map<string, Promise<boolean>>();
+    return Promise.all(
+      rows.map(async (r) => {
+        const login = r.user?.login;
+        if (WRITE_ASSOCIATIONS.has(r.author_association) || !login || !VERDICTS.has(r.state.toUpperCase())) return toReview(r);
+        if (!asked.has(login)) asked.set(login, this.canPush(login));
+        return toReview(r, await asked.get(login)!);
+      }),
+    );
+  }
+
+  /** Push access by the permission endpoint; a user it will not tell about has none. */
+  private async canPush(login: string): Promise<boolean> {
+    try {
+      const r = await this.reviewer.repos.getCollaboratorPermissionLevel({ ...this.repoArgs, username: login });
+      const p = r.data.user?.permissions;
+      return r.data.permission === 'admin' || r.data.permission === 'write' || !!(p?.push || p?.maintain || p?.admin);
+    } catch (e) {
+      const status = (e as { status?: number }).status;
+      if (status === 404 || status === 403) return false;
+      throw asGithubError(e, `read the permission of ${login}`);
     }
   }
 
@@ -188,12 +221,27 @@ export class GithubHost implements CodeHost {
   }
 
   async mergePullRequest(number: number, opts: { sha: string }): Promise<MergeResult> {
+    const method = this.o.mergeMethod ?? (await this.allowedMergeMethod());
     try {
-      const r = await this.opener.pulls.merge({ ...this.repoArgs, pull_number: number, sha: opts.sha, merge_method: 'merge' });
-      return { sha: r.data.sha, method: 'merge' };
+      const r = await this.opener.pulls.merge({ ...this.repoArgs, pull_number: number, sha: opts.sha, merge_method: method });
+      return { sha: r.data.sha, method };
     } catch (e) {
-      throw asGithubError(e, `merge PR #${number}`);
+      throw asGithubError(e, `merge PR #${number} (${method})`);
     }
+  }
+
+  /** The first method the repository allows, in GitHub's own order (a repository may allow only squash or rebase). */
+  private async allowedMergeMethod(): Promise<MergeMethod> {
+    let repo;
+    try {
+      repo = (await this.opener.repos.get(this.repoArgs)).data;
+    } catch (e) {
+      throw asGithubError(e, `read the merge settings of ${this.o.owner}/${this.o.repo}`);
+    }
+    if (repo.allow_merge_commit !== false) return 'merge';
+    if (repo.allow_squash_merge !== false) return 'squash';
+    if (repo.allow_rebase_merge !== false) return 'rebase';
+    throw conflict('notMergeable', `${this.o.owner}/${this.o.repo} allows no merge method (merge commits, squash and rebase are all off)`);
   }
 
   onHeadChange(fn: HeadChangeListener): () => void {

@@ -7,12 +7,15 @@ export interface GhPull {
   body?: string | null;
   state: string;
   draft?: boolean;
+  /** Only `pulls.get` carries these two; `pulls.list` leaves them out. */
+  mergeable?: boolean | null;
+  mergeable_state?: string;
   merged_at?: string | null;
   merge_commit_sha?: string | null;
   html_url?: string;
   created_at: string;
   user?: { login: string } | null;
-  head: { ref: string; sha: string };
+  head: { ref: string; sha: string; repo?: { full_name: string } | null };
   base: { ref: string };
 }
 
@@ -28,6 +31,8 @@ export function toPr(project: string, p: GhPull): PullRequest {
     author: p.user?.login ?? 'ghost',
     state: merged ? 'merged' : p.state === 'open' ? 'open' : 'closed',
     draft: !!p.draft,
+    mergeable: p.mergeable ?? null,
+    mergeableState: p.mergeable_state ?? null,
     head: p.head.sha,
     url: p.html_url ?? null,
     createdAt: p.created_at,
@@ -43,9 +48,14 @@ interface GhReview {
   body?: string | null;
   commit_id?: string | null;
   submitted_at?: string | null;
+  author_association?: string;
 }
 
-export function toReview(r: GhReview): Review {
+/** Associations that come with push access to the repository. */
+export const WRITE_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
+
+/** `writeAccess`: from the association, or else from the permission endpoint (the caller asks). */
+export function toReview(r: GhReview, writeAccess = WRITE_ASSOCIATIONS.has(r.author_association ?? '')): Review {
   return {
     id: r.id,
     author: r.user?.login ?? 'ghost',
@@ -53,11 +63,13 @@ export function toReview(r: GhReview): Review {
     body: r.body ?? '',
     commitId: r.commit_id ?? null,
     submittedAt: r.submitted_at ?? null,
+    association: r.author_association ?? null,
+    writeAccess,
   };
 }
 
-export function toComment(c: { id: number; user?: { login: string } | null; body?: string; created_at: string }): Comment {
-  return { id: c.id, author: c.user?.login ?? 'ghost', body: c.body ?? '', createdAt: c.created_at };
+export function toComment(c: { id: number; user?: { login: string } | null; body?: string; created_at: string; updated_at: string }): Comment {
+  return { id: c.id, author: c.user?.login ?? 'ghost', body: c.body ?? '', createdAt: c.created_at, updatedAt: c.updated_at };
 }
 
 interface GhStatus {
@@ -75,7 +87,8 @@ export function toStatus(s: GhStatus): CommitStatus {
     state: s.state as StatusState,
     description: s.description ?? null,
     targetUrl: s.target_url ?? null,
-    creator: s.creator?.login ?? 'ghost',
+    // The combined-status endpoint leaves `creator` out; a deleted account is null. Neither is a user called ghost.
+    creator: s.creator?.login ?? null,
     createdAt: s.created_at,
   };
 }

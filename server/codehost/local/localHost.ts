@@ -207,6 +207,9 @@ export class LocalHost implements CodeHost {
       author: r.author,
       state: r.state,
       draft: r.draft === 1,
+      // The local host merges with merge-tree at merge time and reports conflicts then.
+      mergeable: null,
+      mergeableState: null,
       head,
       url: null,
       createdAt: new Date(r.created_at).toISOString(),

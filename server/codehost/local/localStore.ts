@@ -4,6 +4,9 @@ import type { Comment, CommitStatus, PrState, Review, StatusState } from '../../
 import type { Db } from '../../store/db';
 import '../migrations';
 
+/** Whoever can write to the local store can push to the bare repository it serves. */
+const LOCAL_ACCESS = { association: null, writeAccess: true } as const;
+
 export interface PrRow {
   id: number;
   project: string;
@@ -89,7 +92,7 @@ export class LocalStore {
     const info = this.db
       .prepare('INSERT INTO pr_reviews (pr_id, author, state, body, commit_id, submitted_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(prId, r.author, r.state, r.body, r.commitId, r.at);
-    return { id: Number(info.lastInsertRowid), author: r.author, state: r.state, body: r.body, commitId: r.commitId, submittedAt: iso(r.at) };
+    return { id: Number(info.lastInsertRowid), author: r.author, state: r.state, body: r.body, commitId: r.commitId, submittedAt: iso(r.at), ...LOCAL_ACCESS };
   }
 
   reviews(prId: number): Review[] {
@@ -101,17 +104,18 @@ export class LocalStore {
       commit_id: string;
       submitted_at: number;
     }[];
-    return rows.map((r) => ({ id: r.id, author: r.author, state: r.state, body: r.body, commitId: r.commit_id, submittedAt: iso(r.submitted_at) }));
+    return rows.map((r) => ({ id: r.id, author: r.author, state: r.state, body: r.body, commitId: r.commit_id, submittedAt: iso(r.submitted_at), ...LOCAL_ACCESS }));
   }
 
   insertComment(prId: number, c: { author: string; body: string; at: number }): Comment {
     const info = this.db.prepare('INSERT INTO pr_comments (pr_id, author, body, created_at) VALUES (?, ?, ?, ?)').run(prId, c.author, c.body, c.at);
-    return { id: Number(info.lastInsertRowid), author: c.author, body: c.body, createdAt: iso(c.at) };
+    return { id: Number(info.lastInsertRowid), author: c.author, body: c.body, createdAt: iso(c.at), updatedAt: iso(c.at) };
   }
 
   comments(prId: number): Comment[] {
     const rows = this.db.prepare('SELECT * FROM pr_comments WHERE pr_id = ? ORDER BY id').all(prId) as { id: number; author: string; body: string; created_at: number }[];
-    return rows.map((r) => ({ id: r.id, author: r.author, body: r.body, createdAt: iso(r.created_at) }));
+    // Local comments cannot be edited.
+    return rows.map((r) => ({ id: r.id, author: r.author, body: r.body, createdAt: iso(r.created_at), updatedAt: iso(r.created_at) }));
   }
 
   insertStatus(s: { sha: string; context: string; state: StatusState; description?: string; targetUrl?: string; creator: string; at: number }): CommitStatus {
