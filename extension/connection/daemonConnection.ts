@@ -8,6 +8,7 @@ import { CloseAction, ErrorAction, LanguageClient, ResponseError, RevealOutputCh
 import { createMessageConnection, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
 import type * as net from 'node:net';
 import type { z } from 'zod';
+import { connectionLostMessage, TRANSPORT_ERROR_CODES } from '../../shared/client/connectionLost';
 import { ensureDaemon } from '../../shared/client/ensureDaemon';
 import { errorMessage, kindFromRpcCode } from '../../shared/errors';
 import { changed, daemonStatus, daemonStop } from '../../shared/protocol/daemon';
@@ -37,8 +38,6 @@ export interface ConnectionOptions {
 }
 
 type ChangedParams = z.output<typeof changed.params>;
-// vscode-jsonrpc error codes for a connection that went away mid-request.
-const CONNECTION_GONE = new Set([-32097, -32096]);
 const CONNECT_WAIT_MS = 15_000;
 
 export class DaemonConnection implements vscode.Disposable {
@@ -121,7 +120,7 @@ export class DaemonConnection implements vscode.Disposable {
       const code = (e as { code?: unknown }).code;
       if (e instanceof ResponseError || typeof code === 'number') {
         const err = e as ResponseError<{ error?: string; reason?: string } | undefined>;
-        if (CONNECTION_GONE.has(err.code)) throw new DaemonDown(`the connection closed during ${def.method}`);
+        if (TRANSPORT_ERROR_CODES.has(err.code)) throw new DaemonDown(connectionLostMessage(def.method, params));
         throw new DaemonRefusal(err.data?.error ?? err.message, err.data?.reason ?? 'rpc', kindFromRpcCode(err.code));
       }
       throw e;

@@ -83,6 +83,11 @@ export class LaneStore {
       .run(l.id, l.project, l.run, l.key, l.role, l.iteration, l.respawn, l.judgedKey, l.judgedIteration, l.gitBacked ? 1 : 0, l.branch, l.dir, l.lanesRoot, l.createdAt);
   }
 
+  /** The report a lane filed under `requestId`, if any (a retried `svc lane report`). */
+  reportByRequest(convId: number, requestId: string): LaneReport | undefined {
+    return this.db.prepare(`${REPORT_SELECT} WHERE conv_id = ? AND request_id = ?`).get(convId, requestId) as LaneReport | undefined;
+  }
+
   reports(convId: number): LaneReport[] {
     return this.db.prepare(`${REPORT_SELECT} WHERE conv_id = ? ORDER BY seq`).all(convId) as LaneReport[];
   }
@@ -113,14 +118,15 @@ export class LaneStore {
     headSha: string | null;
     branch: string | null;
     at: number;
+    requestId: string | null;
   }): LaneReport {
     const seq = ((this.db.prepare('SELECT MAX(seq) FROM reports WHERE conv_id = ?').pluck().get(r.convId) as number | null) ?? 0) + 1;
     this.db
       .prepare(
-        `INSERT INTO reports (store_key, conv_id, seq, status, body, verdict, defects, verdict_file, head_sha, branch, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO reports (store_key, conv_id, seq, status, body, verdict, defects, verdict_file, head_sha, branch, created_at, request_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(r.storeKey, r.convId, seq, r.status, r.body, r.verdict, r.defects, r.verdictFile, r.headSha, r.branch, r.at);
+      .run(r.storeKey, r.convId, seq, r.status, r.body, r.verdict, r.defects, r.verdictFile, r.headSha, r.branch, r.at, r.requestId);
     return { seq, status: r.status, body: r.body, verdict: r.verdict, defects: r.defects, verdictFile: r.verdictFile, headSha: r.headSha, branch: r.branch, at: r.at };
   }
 }

@@ -61,4 +61,14 @@ registerMigrations(
     name: 'lanes reaped',
     sql: `ALTER TABLE lanes ADD COLUMN reaped_at INTEGER;`,
   },
+  {
+    // The shim's per-invocation key: a report retried after a dropped connection is
+    // answered with the report already stored, never filed twice.
+    id: 204,
+    name: 'report request ids',
+    sql: `
+      ALTER TABLE reports ADD COLUMN request_id TEXT;
+      CREATE UNIQUE INDEX reports_by_request ON reports (conv_id, request_id) WHERE request_id IS NOT NULL;
+    `,
+  },
 );

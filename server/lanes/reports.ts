@@ -53,6 +53,9 @@ export function readVerdictFile(file: string): number {
 
 export async function fileReport(ctx: LanesContext, p: Params): Promise<{ lane: LaneRow; report: LaneReport }> {
   const lane = callerLane(ctx, p.caller);
+  // A retry of a report that was stored (its answer was lost with the connection).
+  const filed = p.requestId === undefined ? undefined : ctx.store.reportByRequest(lane.id, p.requestId);
+  if (filed) return { lane, report: filed };
   const judge = lane.role === 'critic' || lane.role === 'verifier';
   if (p.status === 'blocked' && !BLOCKED_START.test(p.body)) {
     throw refused('blockedBody', `a blocked report's body must start with one of ${BLOCKED_KINDS.join(', ')}`);
@@ -82,6 +85,8 @@ export async function fileReport(ctx: LanesContext, p: Params): Promise<{ lane: 
   }
 
   const report = ctx.app.db.transaction(() => {
+    const raced = p.requestId === undefined ? undefined : ctx.store.reportByRequest(lane.id, p.requestId);
+    if (raced) return raced;
     if (judge && p.status === 'done') refuseSecondVerdict(ctx, lane);
     return ctx.store.insertReport({
       storeKey: `conv-${lane.name}`,
@@ -94,6 +99,7 @@ export async function fileReport(ctx: LanesContext, p: Params): Promise<{ lane: 
       headSha,
       branch,
       at: ctx.now(),
+      requestId: p.requestId ?? null,
     });
   })();
   ctx.events.emit('report', lane.id);

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { createMessageConnection, ResponseError, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { z } from 'zod';
+import { ConnectionLost, TRANSPORT_ERROR_CODES } from '../../shared/client/connectionLost';
 import { ensureDaemon } from '../../shared/client/ensureDaemon';
 import type { Discovery } from '../../shared/discovery';
 import { kindFromRpcCode } from '../../shared/errors';
@@ -29,6 +30,8 @@ export interface Client {
   started: boolean;
   request<P extends z.ZodType, R extends z.ZodType>(def: RequestDef<P, R>, params: z.input<P>): Promise<z.output<R>>;
   onNotification<P extends z.ZodType>(def: NotificationDef<P>, fn: (p: z.output<P>) => void): void;
+  /** Runs `fn` once when the connection closes (the daemon went away, or close()). */
+  onClose(fn: () => void): void;
   close(): void;
 }
 
@@ -41,8 +44,10 @@ function wrap(socket: net.Socket): MessageConnection {
 /** Asks the daemon on `socket` to stop, whatever its build (daemon/stop never changes). */
 export async function askToStop(socket: net.Socket, reason: string): Promise<void> {
   const c = wrap(socket);
+  // A daemon that closes before answering is stopping (or died) all the same.
+  const closed = new Promise<void>((r) => socket.once('close', () => r()));
   try {
-    await c.sendRequest(daemonStop.method, { reason });
+    await Promise.race([c.sendRequest(daemonStop.method, { reason }), closed]);
   } finally {
     c.dispose();
     socket.destroy();
@@ -59,22 +64,36 @@ export async function connect(env: NodeJS.ProcessEnv): Promise<Client> {
     stopOther: (socket) => askToStop(socket, `replaced by build ${SVC_BUILD}`),
   });
   const connection = wrap(attached.socket);
+  // vscode-jsonrpc leaves a pending request pending forever when the socket closes, and
+  // an empty event loop then exits 0: every request races the close instead.
+  let markClosed!: () => void;
+  const closed = new Promise<void>((r) => (markClosed = r));
+  connection.onClose(markClosed);
+  attached.socket.once('close', markClosed);
   return {
     discovery: attached.discovery,
     started: attached.started,
     async request(def, params) {
       try {
-        return (await connection.sendRequest(def.method, params)) as never;
+        const lost = closed.then(() => Promise.reject(new ConnectionLost(def.method, params)));
+        return (await Promise.race([connection.sendRequest(def.method, params), lost])) as never;
       } catch (e) {
+        if (e instanceof ConnectionLost) throw e;
+        if (e instanceof ResponseError && TRANSPORT_ERROR_CODES.has(e.code)) throw new ConnectionLost(def.method, params);
         if (e instanceof ResponseError) {
           const data = e.data as { error?: string; reason?: string } | undefined;
           throw new Refusal(data?.error ?? e.message, data?.reason ?? 'rpc', kindFromRpcCode(e.code));
         }
-        throw e;
+        // Anything else is the transport failing (EPIPE, ECONNRESET writing the request):
+        // the daemon may have read it before it went away.
+        throw new ConnectionLost(def.method, params);
       }
     },
     onNotification(def, fn) {
       connection.onNotification(def.method, (p: unknown) => fn(p as never));
+    },
+    onClose(fn) {
+      void closed.then(fn);
     },
     close() {
       connection.dispose();
@@ -90,5 +109,20 @@ export async function withDaemon<T>(io: { env: NodeJS.ProcessEnv }, fn: (c: Clie
     return await fn(c);
   } finally {
     c.close();
+  }
+}
+
+const RETRIES = 3;
+
+/** Runs an idempotent request again when the daemon went away before answering (the
+ *  next attempt starts a daemon if none runs). Only for requests the daemon dedupes. */
+export async function retryOnConnectionLost<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!(e instanceof ConnectionLost) || attempt > RETRIES) throw e;
+      await new Promise((r) => setTimeout(r, 200 * attempt));
+    }
   }
 }

@@ -15,12 +15,22 @@ const io: CliIo = {
       process.stdin.on('error', reject);
     }),
 };
+// A command still waiting when nothing is left to wait on (a promise nobody will settle)
+// must never end as a silent exit 0.
+let settled = false;
+process.on('beforeExit', () => {
+  if (settled) return;
+  process.stderr.write('svc: the command ended without an answer (an internal error); its action may or may not have happened\n');
+  process.exit(1);
+});
 runCli(process.argv.slice(2), io).then(
   (code) => {
+    settled = true;
     // Let stdout drain before exiting: pipes may be slow.
     process.stdout.write('', () => process.exit(code));
   },
   (e) => {
+    settled = true;
     process.stderr.write(`svc: ${(e as Error)?.stack ?? String(e)}\n`);
     process.exit(1);
   },

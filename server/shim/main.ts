@@ -2,6 +2,7 @@
 // modules, only shared/ contracts and vscode-jsonrpc, so it starts fast.
 // Exit codes: 0 success; 1 usage or request error; commands may define more (lane wait).
 import { DiscoveryError } from '../../shared/discovery';
+import { ConnectionLost } from '../../shared/client/connectionLost';
 import { DaemonUnavailable } from '../../shared/client/ensureDaemon';
 import { SVC_VERSION } from '../../shared/version';
 import { helpText, parseArgs, UsageError } from './cli';
@@ -62,7 +63,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.err(`svc ${spec.path.join(' ')}: ${e.message}\n${helpText(spec)}`);
       return 1;
     }
-    if (e instanceof Refusal || e instanceof DiscoveryError || e instanceof DaemonUnavailable) {
+    if (e instanceof Refusal || e instanceof DiscoveryError || e instanceof DaemonUnavailable || e instanceof ConnectionLost) {
       io.err(`${e.message}\n`);
       return 1;
     }

@@ -15,6 +15,7 @@ import {
 } from '../../../shared/protocol/conversations';
 import { bool, int, JSON_FLAG, str, UsageError } from '../cli';
 import type { CliIo, CommandSpec, FlagSpec, Parsed } from '../cli';
+import { ConnectionLost } from '../../../shared/client/connectionLost';
 import { connect, withDaemon } from '../client';
 import { deckTree, reportCreated, showText } from './convFormat';
 
@@ -249,6 +250,8 @@ async function follow(client: Awaited<ReturnType<typeof connect>>, conv: string,
     client.onNotification(changed, (p) => {
       if (p.topic === 'transcript' || p.topic === 'conversations') void pull();
     });
+    // Following ends with an error, never quietly, when the daemon goes away.
+    client.onClose(() => reject(new ConnectionLost(conversationsLog.method, { conv })));
     void pull();
   });
 }

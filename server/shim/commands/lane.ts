@@ -1,4 +1,5 @@
 // svc lane start|list|show|wait|report|stop|runs — the spec's `svc lane` commands.
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defectCount } from '../../../shared/format/defects';
@@ -11,7 +12,7 @@ import type { Role } from '../../../shared/config';
 import type { ReportStatus, Verdict } from '../../../shared/keys';
 import { bool, int, JSON_FLAG, str, UsageError } from '../cli';
 import type { CliIo, CommandSpec, Parsed } from '../cli';
-import { withDaemon } from '../client';
+import { retryOnConnectionLost, withDaemon } from '../client';
 
 const json = (io: CliIo, v: unknown) => io.out(JSON.stringify(v, null, 2) + '\n');
 const abs = (io: CliIo, p: string | undefined) => (p === undefined ? undefined : path.resolve(io.cwd, p));
@@ -185,17 +186,17 @@ const laneReport: CommandSpec = {
     const status = (str(a, 'status') ?? 'done') as ReportStatus;
     if (!['done', 'blocked', 'failed'].includes(status)) throw new UsageError(`--status must be done, blocked or failed, got '${status}'`);
     const body = await reportBody(a, io);
-    const r = await withDaemon(io, (c) =>
-      c.request(lanesReport, {
-        caller: io.env.SVC_CONVERSATION || undefined,
-        status,
-        body,
-        verdict: str(a, 'verdict') as Verdict | undefined,
-        defects: int(a, 'defects'),
-        verdictFile: abs(io, str(a, 'verdict-file')),
-        allowUnpushed: bool(a, 'allow-unpushed') || undefined,
-      }),
-    );
+    const params = {
+      caller: io.env.SVC_CONVERSATION || undefined,
+      status,
+      body,
+      verdict: str(a, 'verdict') as Verdict | undefined,
+      defects: int(a, 'defects'),
+      verdictFile: abs(io, str(a, 'verdict-file')),
+      allowUnpushed: bool(a, 'allow-unpushed') || undefined,
+      requestId: crypto.randomUUID(),
+    };
+    const r = await retryOnConnectionLost(() => withDaemon(io, (c) => c.request(lanesReport, params)));
     const v = r.report.verdict ? ` · verdict ${r.report.verdict} (${defectCount(r.report.defects ?? 0)})` : '';
     io.out(`Report ${r.report.seq} filed for ${r.lane}: ${r.report.status}${v}\n`);
     return statusExit(r.report.status);
