@@ -35,7 +35,7 @@ function foldTools(rows: TranscriptRow[], into = new Map<string, ToolCallView>()
     const id = toolId(p, r);
     const v = into.get(id);
     if (v) updateToolCall(v, p);
-    else if (r.kind === 'tool_call') into.set(id, startToolCall(p, id));
+    else into.set(id, startToolCall(p, id));
   }
   return into;
 }
@@ -96,8 +96,11 @@ export function renderTranscript(rows: TranscriptRow[], open = false, context: T
         let v = live.get(id);
         const wasFailed = v ? toolOutcome(v) !== null : false;
         if (v) updateToolCall(v, p);
-        else if (r.kind === 'tool_call') live.set(id, (v = startToolCall(p, id)));
-        else break;
+        else {
+          live.set(id, (v = startToolCall(p, id)));
+          // An update whose call began before these rows (a tail of the log): its output, no header.
+          if (r.kind === 'tool_call_update') printedLabel.set(id, finalLabel.get(id) ?? toolLabel(v));
+        }
         const label = finalLabel.get(id) ?? toolLabel(v);
         if (printedLabel.get(id) !== label) {
           line(`$ ${label}`);

@@ -94,5 +94,13 @@ describe('transcript as terminal text', () => {
     const rows = [msg('Let me look.', 'a'), msg(' Done', 'b'), msg('.', 'b'), row('agent_thought_chunk', { content: { type: 'text', text: 'hm' } }), msg('After thinking.'), row('usage_update', { used: 1 }), msg(' Same message.')];
     assert.equal(renderTranscript(rows).text, 'Let me look.\n Done.\nAfter thinking. Same message.');
   });
+
+  it('a tail that begins inside a call still shows its output (without a header it cannot know)', () => {
+    const rows = [
+      row('tool_call_update', { toolCallId: 'old', _meta: { terminal_output_delta: { data: 'late line\n', terminal_id: 'old' } } }),
+      row('tool_call_update', { toolCallId: 'old2', status: 'failed', rawInput: { command: 'make' }, content: [{ type: 'content', content: { type: 'text', text: 'boom' } }] }),
+    ];
+    assert.equal(renderTranscript(rows).text, 'late line\nboom\n(failed: make)\n');
+  });
 });
 
