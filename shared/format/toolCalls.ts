@@ -14,6 +14,8 @@ export interface ToolCallView {
   retitled: boolean;
   /** The command from `rawInput.command`, when the call runs one. */
   command: string | null;
+  /** The command arrived after the first payload (the agent said what it runs later). */
+  commandLater: boolean;
   kind: string | null;
   status: string | null;
   /** Text content, diffs named, and terminal output appended from the `_meta` deltas. */
@@ -84,7 +86,7 @@ function rawFormattedOutput(rawOutput: unknown): string {
 }
 
 export function startToolCall(p: Payload, fallbackId: string): ToolCallView {
-  const v: ToolCallView = { toolCallId: str(p.toolCallId) ?? fallbackId, title: null, retitled: false, command: null, kind: null, status: null, output: '', exitCode: null };
+  const v: ToolCallView = { toolCallId: str(p.toolCallId) ?? fallbackId, title: null, retitled: false, command: null, commandLater: false, kind: null, status: null, output: '', exitCode: null };
   applyToolPayload(v, p, true);
   return v;
 }
@@ -100,7 +102,11 @@ function applyToolPayload(v: ToolCallView, p: Payload, first: boolean): void {
     if (!first && v.title !== null) v.retitled = true;
     v.title = title;
   }
-  v.command = commandOf(p.rawInput) ?? v.command;
+  const command = commandOf(p.rawInput);
+  if (command && command !== v.command) {
+    if (!first) v.commandLater = true;
+    v.command = command;
+  }
   v.kind = str(p.kind) ?? v.kind;
   v.status = str(p.status) ?? v.status;
   // ACP: content in an update replaces the call's content; a terminal block keeps the
@@ -116,9 +122,13 @@ function applyToolPayload(v: ToolCallView, p: Payload, first: boolean): void {
   v.exitCode = metaExit(p._meta) ?? rawExit(p.rawOutput) ?? v.exitCode;
 }
 
-/** What names the call: a later title (the agent's own name once it knew), else the command, else the first title, else the id. */
+/**
+ * What names the call: a title the agent gave after its first one (Claude: "Terminal",
+ * then the command), else a command it sent later, else its first title (codex's is the
+ * command without the `bash -lc` wrapper its rawInput keeps), else the command, else the id.
+ */
 export function toolLabel(v: ToolCallView): string {
-  const raw = (v.retitled ? v.title : null) ?? v.command ?? v.title ?? v.toolCallId;
+  const raw = (v.retitled ? v.title : null) ?? (v.commandLater ? v.command : null) ?? v.title ?? v.command ?? v.toolCallId;
   // Claude puts a command in backticks in its titles.
   const m = /^`([^`]+)`$/.exec(raw.trim());
   return m ? m[1] : raw;

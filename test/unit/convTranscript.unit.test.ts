@@ -102,5 +102,14 @@ describe('transcript as terminal text', () => {
     ];
     assert.equal(renderTranscript(rows).text, 'late line\nboom\n(failed: make)\n');
   });
+
+  it("names a codex call by its title, not the shell wrapper of its rawInput; a command sent only later names a call", () => {
+    const rows = [
+      row('tool_call', { toolCallId: 'x', title: 'ls -a', rawInput: { command: "/bin/bash -lc 'ls -a'", cwd: '/w' }, content: [{ type: 'terminal', terminalId: 'x' }] }),
+      row('tool_call', { toolCallId: 'y', title: 'Bash', rawInput: {} }),
+      row('tool_call_update', { toolCallId: 'y', rawInput: { command: 'npm ci' } }),
+    ];
+    assert.equal(renderTranscript(rows).text, '$ ls -a\n$ npm ci\n');
+  });
 });
 
