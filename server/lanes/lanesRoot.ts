@@ -39,14 +39,15 @@ export function lanesRootOf(project: Project): string {
   const real = realPathLoose(root);
   const home = realPathLoose(os.homedir());
   const tmps = [realPathLoose('/tmp'), realPathLoose(os.tmpdir())];
+  // Containing the checkout is the first thing wrong with a root such as $HOME or `/`.
+  if (isInside(realPathLoose(checkout), real)) {
+    throw refused('lanesRootContainsCheckout', `lanes root ${real} contains the project checkout ${checkout}; choose a folder beside it (default: ${checkout}-lanes)`);
+  }
   if (!isInside(real, home) || real === home) {
     throw refused('lanesRootOutsideHome', `lanes root ${real} is not under your home ${home}; set gauntlet.lanes_root in projects.yaml to a folder under it`);
   }
   if (tmps.some((t) => isInside(real, t))) {
     throw refused('lanesRootInTmp', `lanes root ${real} is under ${tmps.find((t) => isInside(real, t))}; lanes must outlive reboots: set gauntlet.lanes_root outside /tmp`);
-  }
-  if (isInside(realPathLoose(checkout), real)) {
-    throw refused('lanesRootContainsCheckout', `lanes root ${real} contains the project checkout ${checkout}; choose a folder beside it (default: ${checkout}-lanes)`);
   }
   return real;
 }

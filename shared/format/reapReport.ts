@@ -30,12 +30,37 @@ export function formatReapReport(r: ReapReport): string {
   if (r.keptBranch !== null) lines.push(`kept the detached commits on new branch ${r.keptBranch}`);
   lines.push(...unpushedLines(r));
   if (r.orphaned.length && r.archive.state !== 'kept') {
-    lines.push(`warning: builders launched by this lane are not reaped and are now orphaned: ${r.orphaned.join(', ')}`);
+    lines.push(orphanedLine(r.orphaned));
   }
   if (r.archive.state === 'archived') lines.push(`archived conv ${r.conv.id}`);
   else if (r.archive.state === 'kept') lines.push(`kept conv ${r.conv.id} in the Command Deck (--keep)`);
   else lines.push(archiveFailedLine(r.archive.error, r.conv.id));
   return lines.join('\n');
+}
+
+/** Lane names end `-<role>-i<n>` (`-r<k>` for a respawn): the form the daemon gives them. */
+const NAME_ROLE = /-(builder|critic|verifier|play|orchestrator)-i\d+(?:-r\d+)?$/;
+const ROLE_ORDER = ['builder', 'verifier', 'play', 'critic', 'orchestrator', 'lane'];
+
+/** The orchestrator-first warning, naming the roles it lists: an orchestrator launches
+ *  builders, verifiers and play lanes, and any of them may be left orphaned. */
+function orphanedLine(names: string[]): string {
+  const counts = new Map<string, number>();
+  for (const n of names) {
+    const role = NAME_ROLE.exec(n)?.[1] ?? 'lane';
+    counts.set(role, (counts.get(role) ?? 0) + 1);
+  }
+  const noun = (role: string, n: number) => {
+    const word = role === 'play' ? 'play lane' : role;
+    return n === 1 ? word : `${word}s`;
+  };
+  if (names.length === 1) {
+    const [role] = [...counts.keys()];
+    return `warning: the ${noun(role, 1)} launched by this lane is not reaped and is now orphaned: ${names[0]}`;
+  }
+  const parts = [...counts.entries()].sort((a, b) => ROLE_ORDER.indexOf(a[0]) - ROLE_ORDER.indexOf(b[0])).map(([role, n]) => `${n} ${noun(role, n)}`);
+  const what = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+  return `warning: ${what} launched by this lane are not reaped and are now orphaned: ${names.join(', ')}`;
 }
 
 function unpushedLines(r: ReapReport): string[] {

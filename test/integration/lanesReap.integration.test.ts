@@ -160,7 +160,7 @@ describe('lanes: reap', function () {
     assert.equal(b1After.reaped, true);
     assert.ok((await ok(s.svc(['conv', 'list']))).stdout.includes(b1.name), '--keep leaves it in the Command Deck');
     const r = await ok(s.svc(['lane', 'reap', o.name]));
-    assert.match(r.stdout, /^warning: builders launched by this lane are not reaped and are now orphaned: orc-b2-builder-i1$/m);
+    assert.match(r.stdout, /^warning: the builder launched by this lane is not reaped and is now orphaned: orc-b2-builder-i1$/m);
     assert.equal((await lane(o.name)).archived, true);
   });
 

@@ -64,4 +64,10 @@ describe('lanes root', () => {
     refusedWith(() => lanesRootOf(project('..')), 'lanesRootContainsCheckout', /contains the project checkout/);
     refusedWith(() => lanesRootOf(project('.')), 'lanesRootContainsCheckout', /contains the project checkout/);
   });
+
+  it('refuses home itself, or /, as a root that contains the checkout (not as one outside home)', () => {
+    const contains = (root: string) => new RegExp(`^lanes root ${root} contains the project checkout ${checkout}; choose a folder beside it \\(default: ${checkout}-lanes\\)$`);
+    for (const root of ['~', home, `${home}/`]) refusedWith(() => lanesRootOf(project(root)), 'lanesRootContainsCheckout', contains(fs.realpathSync(home)));
+    refusedWith(() => lanesRootOf(project('/')), 'lanesRootContainsCheckout', contains('/'));
+  });
 });

@@ -142,7 +142,14 @@ describe('reap report text', () => {
 
   it('an orchestrator reaped before its builders warns they are orphaned (unless kept)', () => {
     const text = formatReapReport(r({ orphaned: ['r1-a-builder-i1', 'r1-b-builder-i2'] }));
-    assert.match(text, /^warning: builders launched by this lane are not reaped and are now orphaned: r1-a-builder-i1, r1-b-builder-i2$/m);
+    assert.match(text, /^warning: 2 builders launched by this lane are not reaped and are now orphaned: r1-a-builder-i1, r1-b-builder-i2$/m);
+    // An orchestrator also launches verifiers and play lanes: the warning names what it lists.
+    assert.match(
+      formatReapReport(r({ orphaned: ['r1-a-builder-i1', 'r1-check-verifier-i1', 'r1-b-builder-i2-r1'] })),
+      /^warning: 2 builders and 1 verifier launched by this lane are not reaped and are now orphaned: r1-a-builder-i1, r1-check-verifier-i1, r1-b-builder-i2-r1$/m,
+    );
+    assert.match(formatReapReport(r({ orphaned: ['r1-v-verifier-i2'] })), /^warning: the verifier launched by this lane is not reaped and is now orphaned: r1-v-verifier-i2$/m);
+    assert.match(formatReapReport(r({ orphaned: ['r1-p-play-i1', 'r1-q-play-i1'] })), /^warning: 2 play lanes launched by this lane are not reaped and are now orphaned: r1-p-play-i1, r1-q-play-i1$/m);
     assert.doesNotMatch(formatReapReport(r({ orphaned: ['x'], archive: { state: 'kept' } })), /orphaned/);
   });
 });
