@@ -94,7 +94,10 @@ describe('config: svc config get|set', function () {
         .replace("model: 'opus'   # the careful one\n", "model: opus-4   # the careful one\n      security:\n        model: sonnet-4\n"),
     );
     r = await ok(s.svc(['config', 'get', 'roles.review.mode']));
-    assert.equal(r.stdout, `full  global (${configFile})\n`);
+    assert.equal(r.stdout, 'full\n', 'the value alone, for $(svc config get …)');
+    assert.equal(r.stderr, '');
+    r = await ok(s.svc(['config', 'get', 'roles.review.mode', '--show-origin']));
+    assert.equal(r.stdout, `global (${configFile})\tfull\n`);
     r = await ok(s.svc(['config', 'get', 'roles.review.sub.security.model', '--json']));
     const e = JSON.parse(r.stdout) as ConfigEntry;
     assert.deepEqual(e, {
@@ -119,9 +122,16 @@ describe('config: svc config get|set', function () {
       before.replace('model: critic-model  # judges\n', 'model: critic-2  # judges\n        builder:\n          effort: high\n'),
     );
     const r = await ok(s.svc(['config', 'get', 'projects.web.gauntlet.roles.builder.effort']));
-    assert.equal(r.stdout, `high  project (${projectsFile})\n`);
-    const m = await ok(s.svc(['config', 'get', 'projects.web.gauntlet.roles.builder.model']));
-    assert.equal(m.stdout, '(unset)  unset: svc lane start --role builder without --model is refused: there is no default model\n');
+    assert.equal(r.stdout, 'high\n');
+    const o = await ok(s.svc(['config', 'get', '--show-origin', 'projects.web.gauntlet.roles.builder.effort']));
+    assert.equal(o.stdout, `project (${projectsFile})\thigh\n`);
+    // Unset: nothing on stdout and exit 1, as git config --get; stderr says what that means.
+    for (const extra of [[], ['--show-origin']]) {
+      const m = await s.svc(['config', 'get', 'projects.web.gauntlet.roles.builder.model', ...extra]);
+      assert.deepEqual([m.code, m.stdout, m.stderr], [1, '', 'projects.web.gauntlet.roles.builder.model is not set: svc lane start --role builder without --model is refused: there is no default model\n']);
+    }
+    const j = JSON.parse((await ok(s.svc(['config', 'get', 'projects.web.gauntlet.roles.builder.model', '--json']))).stdout) as ConfigEntry;
+    assert.deepEqual([j.value, j.source], [null, 'unset']);
   });
 
   it('lists every key with its value and source', async () => {
@@ -142,11 +152,15 @@ describe('config: svc config get|set', function () {
   it('shows an inherited lane model and the mode default', async () => {
     await ok(s.svc(['config', 'set', 'roles.review.model', 'parent-model']));
     let r = await ok(s.svc(['config', 'get', 'roles.review.sub.performance.model']));
-    assert.equal(r.stdout, `parent-model  global, inherited from roles.review.model (${configFile})\n`);
+    assert.equal(r.stdout, 'parent-model\n');
+    r = await ok(s.svc(['config', 'get', 'roles.review.sub.performance.model', '--show-origin']));
+    assert.equal(r.stdout, `global, inherited from roles.review.model (${configFile})\tparent-model\n`);
     r = await ok(s.svc(['config', 'set', 'roles.review.mode']));
     assert.equal(r.stdout, `Unset roles.review.mode in ${configFile}; now quick, default: one agent does a combined review pass (quick is the default)\n`);
     r = await ok(s.svc(['config', 'get', 'roles.review.mode']));
-    assert.equal(r.stdout, 'quick  default: one agent does a combined review pass (quick is the default)\n');
+    assert.equal(r.stdout, 'quick\n');
+    r = await ok(s.svc(['config', 'get', 'roles.review.mode', '--show-origin']));
+    assert.equal(r.stdout, 'default: one agent does a combined review pass (quick is the default)\tquick\n');
     assert.doesNotMatch(fs.readFileSync(configFile, 'utf8'), /mode:/);
     assert.match(fs.readFileSync(configFile, 'utf8'), /# reviewer models per lane\n/);
     r = await ok(s.svc(['config', 'set', 'roles.review.model', '--unset']));
@@ -215,7 +229,7 @@ describe('config: svc config get|set', function () {
       assert.deepEqual(l.topics, ['config', 'config', 'config', 'config']);
       // The new value is read at once (no restart, no stale cache).
       const r = await ok(s.svc(['config', 'get', 'projects.web.gauntlet.roles.critic.model']));
-      assert.equal(r.stdout, `critic-4  project (${projectsFile})\n`);
+      assert.equal(r.stdout, 'critic-4\n');
       // A write of identical bytes is no change.
       fs.writeFileSync(projectsFile, fs.readFileSync(projectsFile));
       await sleep(400);

@@ -167,7 +167,7 @@ describe('config: the Roles panel page', function () {
     await box.fill('my-own-model');
     await box.press('Enter');
     await eventually(async () => (await sourceOf('projects.web.gauntlet.roles.builder.model')).startsWith('project · '), 10_000, 'the builder model');
-    const r = await ok(s.svc(['config', 'get', 'projects.web.gauntlet.roles.builder.model']));
-    assert.equal(r.stdout, `my-own-model  project (${path.join(s.svcHome, 'projects.yaml')})\n`);
+    const r = await ok(s.svc(['config', 'get', '--show-origin', 'projects.web.gauntlet.roles.builder.model']));
+    assert.equal(r.stdout, `project (${path.join(s.svcHome, 'projects.yaml')})\tmy-own-model\n`);
   });
 });

@@ -26,18 +26,21 @@ function sourceCell(e: ConfigEntry): string {
 export const configCommands: CommandSpec[] = [
   {
     path: ['config', 'get'],
-    summary: 'print a role or review setting and where it comes from (no key: every setting)',
-    usage: ['[<key>] [--json]'],
-    flags: { ...JSON_FLAG },
+    summary: 'print a role or review setting (no key: every setting, with where each comes from)',
+    usage: ['[<key>] [--show-origin] [--json]'],
+    flags: { 'show-origin': { type: 'boolean', help: 'print where the value comes from before it, tab-separated' }, ...JSON_FLAG },
     positionals: [{ name: 'key' }],
-    details: `Prints <value>  <source>; without a key, a table KEY VALUE SOURCE.\n${KEYS_HELP}`,
+    details: `With a key, prints the value alone, for $(svc config get <key>) (as git config --get does); an unset key prints nothing and exits 1, saying on stderr what happens while it is unset.\n--show-origin prints <source>\\t<value>; --json the whole entry. Without a key, a table KEY VALUE SOURCE.\n${KEYS_HELP}`,
     async run(a, io) {
       const key = a.positionals[0];
       const { entries } = await withDaemon(io, (c) => c.request(configGet, key === undefined ? {} : { key }));
       if (key !== undefined) {
         const e = entries[0];
         if (bool(a, 'json')) json(io, e);
-        else io.out(`${e.value ?? '(unset)'}  ${sourceText(e)}\n`);
+        else if (e.value === null) {
+          io.err(`${e.key} is not set: ${e.whenUnset}\n`);
+          return 1;
+        } else io.out(bool(a, 'show-origin') ? `${sourceText(e)}\t${e.value}\n` : `${e.value}\n`);
       } else if (bool(a, 'json')) json(io, entries);
       else io.out(table(['KEY', 'VALUE', 'SOURCE'], entries.map((e) => [e.key, e.value ?? '-', sourceCell(e)])));
       return 0;

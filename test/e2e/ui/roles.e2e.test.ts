@@ -138,8 +138,8 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     assert.equal(await field(frame, SECURITY).locator('input').inputValue(), NEW_MODEL);
     assert.equal(await frame.locator('.refusal').count(), 0);
     // The daemon agrees (what the review pipeline reads).
-    assert.equal(await ok(['config', 'get', SECURITY]), `${NEW_MODEL}  global (${configFile})\n`);
-    assert.equal(await ok(['config', 'get', MODE]), `full  global (${configFile})\n`);
+    assert.equal(await ok(['config', 'get', SECURITY, '--show-origin']), `global (${configFile})\t${NEW_MODEL}\n`);
+    assert.equal(await ok(['config', 'get', MODE]), 'full\n');
     await screenshot(page, '06-roles');
   });
 
