@@ -2,7 +2,9 @@
 // the patch reproduces it, and only then clean the tree. Order, and why:
 //   1. capture the work into a temporary index (the real index is not touched);
 //   2. write the patch to a temporary file beside its final name;
-//   3. verify that file against the captured tree (the verifier is a parameter);
+//   3. verify that file against the captured tree (the verifier is a parameter), and
+//      rehearse the restore against the disk: what a patch cannot carry (exact bytes
+//      under eol filters, permission bits) goes beside it in a tar file (parkDisk.ts);
 //   4. capture again: HEAD and the tree must not have moved meanwhile;
 //   5. publish the patch under its final name (hard link: never overwrites), fsync;
 //   6. clean only what was saved.
@@ -16,7 +18,8 @@ import { GITLINK_MODE, captureWork, writePatch } from './parkCapture';
 import { cleanSavedWork } from './parkClean';
 import { verifyPatch } from './parkVerify';
 import type { PatchVerifier } from './parkVerify';
-import { notAWorktreeError, parkChangedError, parkCleanFailedError, parkUnsupportedError, parkVerifyFailedError, patchExistsError, patchInsideWorktreeError } from './reapErrors';
+import { differs, extractSidecar, rehearseRestore, sidecarPathOf, writeSidecar } from './parkDisk';
+import { notAWorktreeError, parkChangedError, printablePath, parkCleanFailedError, parkUnsupportedError, parkVerifyFailedError, patchExistsError, patchInsideWorktreeError } from './reapErrors';
 import { restoreAfterRemove, restoreInPlace } from './restoreCommand';
 import { headOf, worktreeInfo } from './worktreeInfo';
 import type { WorktreeInfo } from './worktreeInfo';
@@ -53,17 +56,30 @@ export async function parkWorktree(worktreeDir: string, patchFile: string, opts:
   const scratch = fs.mkdtempSync(path.join(info.gitDir, 'svc-park-'));
   const tmpPatch = `${target}.${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`;
   let published = false;
+  let tmpSidecar: string | null = null;
+  let publishedSidecar: string | null = null;
   try {
     const work = await captureWork(info, head, path.join(scratch, 'work.index'), scratch, opts);
     if (work.changes.length === 0) return null;
     const gitlinks = work.changes.filter((c) => c.oldMode === GITLINK_MODE || c.newMode === GITLINK_MODE);
     if (gitlinks.length) throw parkUnsupportedError(info.top, gitlinks.map((c) => c.path.toString('utf8')));
 
+    // Equal on disk: what the patch cannot carry (exact bytes, permission bits) goes beside it.
+    const trial = path.join(scratch, 'trial');
+    const rehearsal = await rehearseRestore(info.top, work.tree, trial, opts);
+    const exact = rehearsal.differing.length ? { file: sidecarPathOf(target), paths: rehearsal.differing } : null;
+    if (exact) {
+      if (fs.existsSync(exact.file)) throw patchExistsError(exact.file);
+      tmpSidecar = `${exact.file}.${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`;
+      await carryExactCopies(info.top, exact.paths, tmpSidecar, trial);
+    }
+
     const restore = {
-      restoreCommand: restoreInPlace(info.top, target),
-      restoreAfterRemoveCommand: restoreAfterRemove({ repoDir: info.repoDir, worktree: info.top, branch: info.branch, head, patchFile: target }),
+      restoreCommand: restoreInPlace(info.top, target, exact?.file ?? null),
+      restoreAfterRemoveCommand: restoreAfterRemove({ repoDir: info.repoDir, worktree: info.top, branch: info.branch, head, patchFile: target, sidecarFile: exact?.file ?? null }),
     };
-    await writePatchFile(info, head, path.join(scratch, 'work.index'), tmpPatch, preamble(info, head, work.changes.length, restore.restoreAfterRemoveCommand), opts);
+    const header = preamble(info, head, work.changes.length, restore.restoreAfterRemoveCommand, exact && { file: exact.file, count: exact.paths.length });
+    await writePatchFile(info, head, path.join(scratch, 'work.index'), tmpPatch, header, opts);
 
     const verify = opts.verify ?? verifyPatch;
     let outcome;
@@ -77,27 +93,54 @@ export async function parkWorktree(worktreeDir: string, patchFile: string, opts:
     const now = await captureWork(info, head, path.join(scratch, 'again.index'), scratch, opts);
     if ((await headOf(info.top, opts)) !== head || now.tree !== work.tree) throw parkChangedError(info.top);
 
+    if (exact && tmpSidecar) {
+      publish(tmpSidecar, exact.file);
+      publishedSidecar = exact.file;
+    }
     publish(tmpPatch, target);
     published = true;
     await cleanSavedWork(info.top, work, opts);
     return { patchFile: target, files: work.changes.length, head, branch: info.branch, ...restore };
   } catch (e) {
     if (published) throw parkCleanFailedError(info.top, target, errorMessage(e));
+    if (publishedSidecar) fs.rmSync(publishedSidecar, { force: true });
     throw e;
   } finally {
     fs.rmSync(tmpPatch, { force: true });
+    if (tmpSidecar) fs.rmSync(tmpSidecar, { force: true });
     fs.rmSync(scratch, { recursive: true, force: true });
   }
 }
 
+/**
+ * Writes the exact copies to `tmpSidecar`, extracts them into the rehearsal as the restore
+ * would, and refuses unless every path then matches the disk.
+ */
+async function carryExactCopies(top: string, paths: Buffer[], tmpSidecar: string, trial: string): Promise<void> {
+  try {
+    await writeSidecar(top, paths, tmpSidecar);
+    await extractSidecar(tmpSidecar, trial);
+  } catch (e) {
+    throw parkVerifyFailedError(top, `the exact copies of ${paths.length} paths a patch cannot carry could not be saved: ${errorMessage(e)}`);
+  }
+  for (const rel of paths) {
+    const why = differs(top, trial, rel);
+    if (why !== null) throw parkVerifyFailedError(top, `the restore would not give back ${printablePath(rel.toString('utf8'))} as it is on disk (${why})`);
+  }
+}
+
 /** A self-describing header; `git apply` skips everything before the first `diff --git`. */
-function preamble(info: WorktreeInfo, head: string, files: number, restore: string): string {
+function preamble(info: WorktreeInfo, head: string, files: number, restore: string, exact: { file: string; count: number } | null): string {
+  const beside = exact
+    ? [`files: ${JSON.stringify(exact.file)} (exact bytes and permission bits of ${exact.count} ${exact.count === 1 ? 'path' : 'paths'} a git patch cannot carry; the restore command extracts it after applying the patch)`]
+    : [];
   return [
     'svc parked patch: uncommitted work saved by `svc lane reap --park`.',
     `worktree: ${JSON.stringify(info.top)}`,
     `branch: ${info.branch === null ? '(detached)' : JSON.stringify(info.branch)}`,
     `head: ${head}`,
     `paths: ${files}`,
+    ...beside,
     `restore: ${JSON.stringify(restore)}`,
     '',
     '',

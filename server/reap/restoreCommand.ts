@@ -10,9 +10,13 @@ export function shellQuote(word: string): string {
 
 const q = shellQuote;
 
-/** Applies the patch to the worktree at its place, clean at the parked HEAD. */
-export function restoreInPlace(worktree: string, patchFile: string): string {
-  return `git -C ${q(worktree)} apply --index -p${STRIP} --whitespace=nowarn ${q(patchFile)}`;
+/**
+ * Applies the patch to the worktree at its place, clean at the parked HEAD, then extracts
+ * the exact copies a patch cannot carry (`sidecarFile`, when park wrote one).
+ */
+export function restoreInPlace(worktree: string, patchFile: string, sidecarFile: string | null = null): string {
+  const apply = `git -C ${q(worktree)} apply --index -p${STRIP} --whitespace=nowarn ${q(patchFile)}`;
+  return sidecarFile === null ? apply : `${apply} && tar -xpf ${q(sidecarFile)} -C ${q(worktree)}`;
 }
 
 export interface RecreateSpec {
@@ -23,10 +27,12 @@ export interface RecreateSpec {
   branch: string | null;
   head: string;
   patchFile: string;
+  /** The tar file of exact copies beside the patch, or null when there is none. */
+  sidecarFile?: string | null;
 }
 
 /** Re-creates the removed worktree, then applies the patch there. */
 export function restoreAfterRemove(s: RecreateSpec): string {
   const add = s.branch === null ? `worktree add --detach ${q(s.worktree)} ${s.head}` : `worktree add ${q(s.worktree)} ${q(s.branch)}`;
-  return `git -C ${q(s.repoDir)} ${add} && ${restoreInPlace(s.worktree, s.patchFile)}`;
+  return `git -C ${q(s.repoDir)} ${add} && ${restoreInPlace(s.worktree, s.patchFile, s.sidecarFile ?? null)}`;
 }

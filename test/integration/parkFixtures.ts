@@ -38,6 +38,12 @@ export function gitPaths(cwd: string, env: NodeJS.ProcessEnv, args: string[], pa
   return r.status ?? -1;
 }
 
+/** `git <args> -z --stdin` with NUL-separated paths (for commands without --pathspec-from-file, e.g. update-index). */
+export function gitPathsStdin(cwd: string, env: NodeJS.ProcessEnv, args: string[], paths: Buffer[]): number {
+  const input = Buffer.concat(paths.flatMap((p) => [p, Buffer.from([0])]));
+  return spawnSync('git', [...args, '-z', '--stdin'], { cwd, env, input }).status ?? -1;
+}
+
 export const b = (s: string) => Buffer.from(s, 'utf8');
 export const join = (dir: string, rel: Buffer) => Buffer.concat([b(dir + '/'), rel]);
 
@@ -76,7 +82,7 @@ function parentOf(p: Buffer): Buffer {
   return p.subarray(0, p.lastIndexOf(0x2f));
 }
 
-export type Entry = { type: 'file'; exec: boolean; sha256: string; size: number } | { type: 'symlink'; target: string };
+export type Entry = { type: 'file'; mode: string; sha256: string; size: number } | { type: 'symlink'; target: string };
 
 /** True for what the fixture's .gitignore ignores: a `build` folder anywhere, `*.log`. */
 export function ignoredName(name: Buffer, isDir: boolean): boolean {
@@ -87,7 +93,7 @@ export function ignoredName(name: Buffer, isDir: boolean): boolean {
 /**
  * Every non-ignored file and symlink under `dir` (the worktree's `.git` file left out),
  * read from the file system without git: relative path (hex-free, escaped) → content
- * hash, size and exec bit, or link target. Folders are not work git can carry.
+ * hash, size and permission bits, or link target. Folders are not work git can carry.
  */
 export function snapshot(dir: string): Map<string, Entry> {
   const out = new Map<string, Entry>();
@@ -103,7 +109,7 @@ export function snapshot(dir: string): Map<string, Entry> {
       else if (st.isSymbolicLink()) out.set(key, { type: 'symlink', target: fs.readlinkSync(join(dir, childRel), { encoding: 'buffer' }).toString('latin1') });
       else {
         const data = fs.readFileSync(join(dir, childRel));
-        out.set(key, { type: 'file', exec: (st.mode & 0o100) !== 0, sha256: crypto.createHash('sha256').update(data).digest('hex'), size: data.length });
+        out.set(key, { type: 'file', mode: (st.mode & 0o7777).toString(8), sha256: crypto.createHash('sha256').update(data).digest('hex'), size: data.length });
       }
     }
   };

@@ -2,11 +2,15 @@
 // every kind — modified, added, deleted, renamed (staged and not), exec-bit changes,
 // binary, empty and >1 MB files, names with spaces, newlines, non-ASCII and non-UTF-8
 // bytes, nested untracked folders, symlinks (added, retargeted, type changes), files
-// becoming folders and back, staged-then-edited files, ignored files — and for each:
+// becoming folders and back, staged-then-edited files, ignored files, edits hidden by
+// assume-unchanged or skip-worktree, .gitignore files the lane wrote (hiding themselves),
+// svc's old review entries in the shared info/exclude, CRLF work under a committed
+// `* text=auto`, permission bits git does not record (0600, 0000, 0444…) — and for each:
 // park succeeds and leaves the tree clean, the worktree is removed (never forced), and
-// the printed restore command, run verbatim, gives back every byte and mode.
+// the restore command printed in the patch header, run verbatim, gives back every byte and mode.
 // 200 cases in `npm test`; `npm run test:soak` sets SVC_PARK_CASES=5000.
-// A failure prints fast-check's seed: rerun it with SVC_PARK_SEED=<seed>.
+// A failure prints fast-check's seed: rerun it with SVC_PARK_SEED=<seed> (SVC_PARK_NOSHRINK=1
+// reports the first failing case as generated, without shrinking it).
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -15,9 +19,9 @@ import * as fc from 'fast-check';
 import { parkWorktree } from '../../server/reap/park';
 import { removeWorktree } from '../../server/reap/removeDirs';
 import { uncommittedPaths } from '../../server/reap/worktreeInfo';
-import { makeScratch } from '../helpers/scratch';
+import { git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
-import { BIG, NON_UTF8, addWorktree, b, forceRemoveWorktree, gitPaths, ignoredName, join, makeLaneRepo, pseudoRandom, sh, snapshot, sorted } from './parkFixtures';
+import { BIG, NON_UTF8, addWorktree, b, forceRemoveWorktree, gitPaths, gitPathsStdin, headerRestoreCommand, ignoredName, join, makeLaneRepo, pseudoRandom, sh, snapshot, sorted } from './parkFixtures';
 import type { LaneRepo } from './parkFixtures';
 
 const CASES = Number(process.env.SVC_PARK_CASES ?? 200);
@@ -43,6 +47,11 @@ const KINDS = [
   'dirToFile',
   'ignored',
   'bigEdit',
+  'assumeUnchanged',
+  'skipWorktree',
+  'laneIgnore',
+  'svcExclude',
+  'chmodBits',
 ] as const;
 type Kind = (typeof KINDS)[number];
 interface Op {
@@ -76,6 +85,7 @@ const op: fc.Arbitrary<Op> = fc.record({
   target,
 });
 
+const MODES = [0o600, 0o000, 0o640, 0o700, 0o444, 0o604];
 const bytesOf = (c: Content) => (c.kind === 'big' ? pseudoRandom(c.seed, BIG + (c.seed & 0xff)) : c.data);
 
 /** Applies ops to a worktree through the file system and git, as an agent would. */
@@ -83,6 +93,8 @@ class Mutator {
   constructor(
     private wt: string,
     private env: NodeJS.ProcessEnv,
+    /** The repository's shared info/exclude (emptied after every case). */
+    private exclude: string,
   ) {}
 
   private abs = (rel: Buffer) => join(this.wt, rel);
@@ -141,8 +153,8 @@ class Mutator {
     return true;
   }
 
-  private git(args: string[], paths: Buffer[]): void {
-    gitPaths(this.wt, this.env, args, paths);
+  private git(args: string[], paths: Buffer[]): number {
+    return args[0] === 'update-index' ? gitPathsStdin(this.wt, this.env, args, paths) : gitPaths(this.wt, this.env, args, paths);
   }
 
   apply(o: Op): void {
@@ -225,6 +237,34 @@ class Mutator {
       case 'ignored':
         this.write(o.exec ? Buffer.concat([b('build/'), name]) : Buffer.concat([name, b('.log')]), data);
         return;
+      case 'assumeUnchanged':
+      case 'skipWorktree': {
+        // An index bit that hides the file from git status, then an edit (or a deletion) under it.
+        if (!file || this.git(['update-index', o.kind === 'assumeUnchanged' ? '--assume-unchanged' : '--skip-worktree'], [file]) !== 0) return;
+        // A deleted skip-worktree file reads as a sparse checkout's absent one (nothing to lose).
+        if (o.exec && o.kind === 'assumeUnchanged') fs.unlinkSync(this.abs(file));
+        else this.write(file, data);
+        return;
+      }
+      case 'laneIgnore': {
+        // A .gitignore the lane writes itself, hiding itself and new work beside it.
+        const dir = o.exec ? name : Buffer.alloc(0);
+        const at = (rel: string) => (dir.length ? Buffer.concat([dir, b('/'), b(rel)]) : b(rel));
+        if (this.write(at('.gitignore'), b(o.pick % 2 ? '*\n' : '*.txt\n.gitignore\n'))) this.write(at('work.txt'), data);
+        return;
+      }
+      case 'svcExclude': {
+        // What svc issue new once appended to the shared info/exclude, hiding these in every worktree.
+        fs.appendFileSync(this.exclude, '# svc: review files and the pipeline journal are never part of the work\n.svc/\nreview.md\n');
+        this.write(o.exec ? b('.svc/notes.md') : b('review.md'), data);
+        return;
+      }
+      case 'chmodBits': {
+        // Permission bits git does not record (it keeps only the exec bit).
+        const at = file ?? (this.write(name, data) ? name : undefined);
+        if (at && this.lstat(at)?.isFile()) fs.chmodSync(this.abs(at), MODES[o.pick % MODES.length]);
+        return;
+      }
       case 'bigEdit': {
         const big = this.lstat(b('big.bin'));
         if (big?.isFile()) {
@@ -239,19 +279,29 @@ class Mutator {
 }
 
 describe('park property: random dirty worktrees are parked and restored byte for byte', function () {
-  this.timeout(Math.max(120_000, CASES * 3_000));
+  // Park now also rehearses the restore on disk (a checkout of the whole tree per case).
+  this.timeout(Math.max(120_000, CASES * 6_000));
   let s: Scratch;
   let repo: LaneRepo;
   let patches: string;
   let baseSnapshot: ReturnType<typeof sorted>;
+  // A second base: the first plus a committed `* text=auto`, so CRLF work is normalized by git.
+  let textAuto: { sha: string; snapshot: ReturnType<typeof sorted> };
+  let exclude: string;
 
   before(() => {
     s = makeScratch('park-prop');
     repo = makeLaneRepo(s);
     patches = path.join(s.svcHome, 'agents', 'conv-prop');
+    exclude = path.join(repo.dir, '.git', 'info', 'exclude');
     fs.mkdirSync(patches, { recursive: true });
     const probe = addWorktree(repo, s.env, 'probe', null);
     baseSnapshot = sorted(snapshot(probe));
+    fs.writeFileSync(path.join(probe, '.gitattributes'), '* text=auto\n');
+    git(probe, s.env, 'add', '.gitattributes');
+    git(probe, s.env, 'commit', '--quiet', '-m', 'text=auto');
+    textAuto = { sha: git(probe, s.env, 'rev-parse', 'HEAD'), snapshot: sorted(snapshot(probe)) };
+    git(repo.dir, s.env, 'tag', 'text-auto', textAuto.sha);
     forceRemoveWorktree(repo, s.env, probe);
   });
   after(() => s.dispose());
@@ -262,13 +312,17 @@ describe('park property: random dirty worktrees are parked and restored byte for
     let bigCases = 0;
     const started = Date.now();
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 8 }), fc.boolean(), async (ops, onBranch) => {
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 8 }), fc.boolean(), fc.boolean(), async (ops, onBranch, withTextAuto) => {
         const name = `case-${n++}`;
+        // SVC_PARK_PROGRESS=<k> prints a line every k cases, so a long soak shows how far it got.
+        const every = Number(process.env.SVC_PARK_PROGRESS ?? 0);
+        if (every > 0 && n % every === 0) process.stdout.write(`      … ${n} cases, ${parked} parked, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
         const branch = onBranch ? `prop/${name}` : null;
-        const wt = addWorktree(repo, s.env, name, branch);
+        const base = withTextAuto ? textAuto : { sha: repo.base, snapshot: baseSnapshot };
+        const wt = addWorktree(repo, s.env, name, branch, base.sha);
         const patch = path.join(patches, `parked-${name}.patch`);
         try {
-          const m = new Mutator(wt, s.env);
+          const m = new Mutator(wt, s.env, exclude);
           for (const o of ops) m.apply(o);
           const expected = sorted(snapshot(wt));
           if (expected.some(([, e]) => e.type === 'file' && e.size > 1_000_000 && !baseSnapshot.some(([, be]) => be.type === 'file' && 'sha256' in be && be.sha256 === e.sha256))) bigCases++;
@@ -278,21 +332,26 @@ describe('park property: random dirty worktrees are parked and restored byte for
           await removeWorktree(wt, { env: s.env });
           assert.equal(fs.existsSync(wt), false, 'worktree removed without force');
           if (r === null) {
-            assert.deepEqual(expected, baseSnapshot, 'nothing parked only when nothing differed from HEAD');
+            // Permission bits alone are not work git sees: without a git-visible change there is no park.
+            const bitsAside = (m: ReturnType<typeof sorted>) => m.map(([k, e]) => [k, e.type === 'file' ? { ...e, mode: '' } : e]);
+            assert.deepEqual(bitsAside(expected), bitsAside(base.snapshot), 'nothing parked only when nothing differed from HEAD');
             return;
           }
           parked++;
-          const restored = sh(r.restoreAfterRemoveCommand, s.env, s.home);
+          const restore = headerRestoreCommand(r.patchFile);
+          assert.equal(restore, r.restoreAfterRemoveCommand, 'the header prints the command the report gives');
+          const restored = sh(restore, s.env, s.home);
           assert.equal(restored.code, 0, `restore failed: ${restored.stderr}`);
           assert.deepEqual(sorted(snapshot(wt)), expected, 'restored work differs');
         } finally {
           forceRemoveWorktree(repo, s.env, wt);
+          fs.rmSync(exclude, { force: true });
           if (branch) spawnSync('git', ['branch', '-D', '--quiet', branch], { cwd: repo.dir, env: s.env });
           fs.rmSync(patch, { force: true });
         }
       }),
       // SVC_PARK_SEED replays a reported failure with the seed fast-check printed.
-      process.env.SVC_PARK_SEED ? { numRuns: CASES, seed: Number(process.env.SVC_PARK_SEED) } : { numRuns: CASES },
+      process.env.SVC_PARK_SEED ? { numRuns: CASES, seed: Number(process.env.SVC_PARK_SEED), endOnFailure: !!process.env.SVC_PARK_NOSHRINK } : { numRuns: CASES, endOnFailure: !!process.env.SVC_PARK_NOSHRINK },
     );
     const ms = Date.now() - started;
     // Reported so the suite's cost stays visible (issue 5 asks for it).
