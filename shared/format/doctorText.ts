@@ -39,7 +39,8 @@ export function daemonDownReport(reason: string, svcHome: string): DoctorReport 
     subject: 'daemon',
     status: 'problem',
     text: `the daemon of ${svcHome} is not reachable: ${reason} (the other checks run in the daemon)`,
-    fix: 'svc daemon restart; if it fails again, svc daemon log shows why',
+    // A refusal that names its own fix (`… (run: chmod 700 '…')`) gives that fix.
+    fix: /\(run: (.+)\)\s*$/.exec(reason)?.[1] ?? 'svc daemon restart; if it fails again, svc daemon log shows why',
   };
   return { harnesses: [], checks: [check], problems: 1 };
 }

@@ -79,4 +79,29 @@ describe('svc doctor', function () {
     assert.match(fixed.stdout, /\n {2}ok {7}codex: credentials from CODEX_API_KEY\n/);
     assert.ok(fixed.stdout.endsWith('\nno problems\n'), fixed.stdout);
   });
+
+  it('when the daemon cannot be reached, that is the one problem, with the reason and the fix', async () => {
+    assert.equal((await s.svc(['daemon', 'stop'])).code, 0);
+    fs.mkdirSync(s.svcHome, { recursive: true, mode: 0o700 });
+    fs.chmodSync(s.svcHome, 0o755);
+    try {
+      const r = await s.svc(['doctor']);
+      assert.equal(r.code, 1, r.stdout + r.stderr);
+      assert.equal(
+        r.stdout,
+        [
+          'daemon',
+          `  PROBLEM  the daemon of ${s.svcHome} is not reachable: ${s.svcHome} has mode 755; svc needs 700 (run: chmod 700 '${s.svcHome}') (the other checks run in the daemon)`,
+          `           fix: chmod 700 '${s.svcHome}'`,
+          '',
+          '1 problem',
+          '',
+        ].join('\n'),
+      );
+      assert.equal(JSON.parse((await s.svc(['doctor', '--json'])).stdout).problems, 1);
+    } finally {
+      fs.chmodSync(s.svcHome, 0o700);
+    }
+  });
 });
+
