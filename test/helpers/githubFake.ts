@@ -27,6 +27,8 @@ export interface GithubFake {
   setMergeable(number: number, mergeable: boolean | null, state: string): void;
   /** Marks a PR as a draft or ready. */
   setDraft(number: number, draft: boolean): void;
+  /** The next `n` requests are answered with this status, headers and message instead (outages, rate limits). */
+  failNext(n: number, status: number, message: string, headers?: Record<string, string>): void;
   /** Which merge methods the repository allows (default all three). */
   allowMerges(o: { merge: boolean; squash: boolean; rebase: boolean }): void;
   addCheckRun(sha: string, run: FakeCheckRun): void;
@@ -60,6 +62,7 @@ const later = (iso: string) => new Date(Math.max(Date.parse(iso) + 1000, Date.no
 export async function startGithubFake(o: { owner: string; repo: string; gitDir: string; maxPerPage?: number }): Promise<GithubFake> {
   const tokens = new Map<string, string>();
   const allowed = { merge: true, squash: true, rebase: true };
+  const failures: { status: number; message: string; headers: Record<string, string> }[] = [];
   const people = new Map<string, { association: string; permission: string }>();
   const association = (login: string) => people.get(login)?.association ?? 'NONE';
   const pulls: Pull[] = [];
@@ -115,6 +118,7 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
     setMergeable: (number, mergeable, state) => void Object.assign(pulls.find((x) => x.number === number)!, { mergeable, mergeable_state: state }),
     setDraft: (number, draft) => void Object.assign(pulls.find((x) => x.number === number)!, { draft }),
     allowMerges: (o) => void Object.assign(allowed, o),
+    failNext: (n, status, message, headers = {}) => void failures.push(...Array.from({ length: n }, () => ({ status, message, headers }))),
     addCheckRun: (sha, run) => {
       const list = checkRuns.get(sha) ?? [];
       list.push({ id: nextId++, name: run.name, head_sha: sha, status: run.status, conclusion: run.conclusion ?? null });
@@ -278,7 +282,9 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       const login = token ? tokens.get(token) : undefined;
       fake.requests.push({ method: req.method ?? 'GET', path: url.pathname, login });
       let reply: Reply;
-      if (!login) reply = err(401, 'Bad credentials');
+      const failure = failures.shift();
+      if (failure) reply = { ...err(failure.status, failure.message), headers: failure.headers };
+      else if (!login) reply = err(401, 'Bad credentials');
       else {
         let body: Json = {};
         try {

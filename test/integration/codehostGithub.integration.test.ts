@@ -158,4 +158,25 @@ describe('GitHub code host (fake)', function () {
       fake.allowMerges({ merge: true, squash: true, rebase: true });
     }
   });
+
+  it('retries 5xx, a 429 and a secondary rate limit; a rate limit that resets later is reported as such, not as forbidden', async () => {
+    const host = as('token-svc');
+    const before = fake.requests.length;
+    fake.failNext(1, 502, 'Server Error');
+    assert.ok(Array.isArray(await host.listPullRequests()));
+    fake.failNext(1, 429, 'Too Many Requests', { 'retry-after': '1' });
+    assert.ok(Array.isArray(await host.listPullRequests()));
+    fake.failNext(1, 403, 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', { 'retry-after': '1' });
+    assert.ok(Array.isArray(await host.listPullRequests()));
+    assert.ok(fake.requests.length - before >= 6, 'each failure was followed by a retry');
+    const reset = Math.floor(Date.now() / 1000) + 3600;
+    fake.failNext(1, 403, 'API rate limit exceeded for user ID 1.', { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) });
+    await host.listPullRequests().then(
+      () => assert.fail('expected a refusal'),
+      (e) => {
+        assert.ok(e instanceof SvcError);
+        assert.deepEqual([e.reason, e.message], ['githubRateLimited', `GitHub's rate limit stopped svc when asked to list PRs (403 API rate limit exceeded for user ID 1.); try again after ${new Date(reset * 1000).toISOString()}`]);
+      },
+    );
+  });
 });

@@ -10,7 +10,7 @@ const ACTIONS_NOT_PERMITTED = /not permitted to approve pull requests/i;
 interface OctokitLikeError {
   status?: number;
   message?: string;
-  response?: { data?: { message?: unknown; errors?: unknown } };
+  response?: { data?: { message?: unknown; errors?: unknown }; headers?: Record<string, string | undefined> };
 }
 
 /** Every text GitHub put in the error: message and each entry of `errors`. */
@@ -40,6 +40,13 @@ export function asGithubError(e: unknown, what: string): SvcError {
   const err = e as OctokitLikeError;
   const status = err?.status;
   const detail = texts(err ?? {}).join('; ') || String(e);
+  const headers = err?.response?.headers ?? {};
+  if (status === 429 || (status === 403 && (headers['x-ratelimit-remaining'] === '0' || /rate limit/i.test(detail)))) {
+    const reset = Number(headers['x-ratelimit-reset']);
+    const retryAfter = Number(headers['retry-after']);
+    const when = retryAfter > 0 ? `in ${retryAfter} s` : reset > 0 ? `after ${new Date(reset * 1000).toISOString()}` : 'in a minute';
+    return conflict('githubRateLimited', `GitHub's rate limit stopped svc when asked to ${what} (${status} ${detail}); try again ${when}`);
+  }
   switch (status) {
     case undefined:
       return new SvcError('internal', 'githubUnreachable', `cannot reach GitHub to ${what}: ${(e as Error)?.message ?? String(e)}`);

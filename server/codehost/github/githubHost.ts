@@ -3,20 +3,20 @@
 // with commit_id, the 422 own-PR refusal, combined status `pending` with total_count 0
 // meaning "no statuses", every list paginated. Head changes arrive by webhook only
 // (see webhook.ts), through `receivePullRequestEvent`.
-import { Octokit } from '@octokit/rest';
 import type { PrState, PullRequest } from '../../../shared/protocol/pr';
 import type { CodeHost, CreatePullRequest, CreateReview, HeadChangeListener, MergeResult, SetStatus } from '../codeHost';
 import { HeadEvents } from '../headEvents';
 import { checkComment, checkReview, checkStatus } from '../validate';
 import { conflict } from '../../../shared/errors';
 import { asGithubError, ownPrRefusal } from './githubErrors';
+import { githubClient } from './githubClient';
+import type { GithubClient } from './githubClient';
 import { toCheck, toComment, toPr, toReview, toStatus, WRITE_ASSOCIATIONS } from './githubMap';
 import type { GhPull } from './githubMap';
 import type { IssueCommentPayload, PullRequestPayload } from './webhookPayload';
 import { logger } from '../../util/log';
 
 const log = logger('github');
-const REQUEST_TIMEOUT_MS = 30_000;
 const VERDICTS = new Set(['APPROVED', 'CHANGES_REQUESTED']);
 
 export interface GithubHostOptions {
@@ -36,22 +36,11 @@ export interface GithubHostOptions {
 
 type MergeMethod = 'merge' | 'squash' | 'rebase';
 
-function client(token: string, baseUrl?: string): Octokit {
-  return new Octokit({
-    auth: token,
-    baseUrl,
-    userAgent: 'svc',
-    // Failed requests come back as typed errors to whoever asked; Octokit's own line is a trace.
-    log: { debug: () => undefined, info: () => undefined, warn: (m: string) => log.warn(m), error: (m: string) => log.info(m) },
-    request: { fetch: (url: string, init: RequestInit) => fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }) },
-  });
-}
-
 export class GithubHost implements CodeHost {
   readonly kind = 'github' as const;
   readonly project: string;
-  private readonly opener: Octokit;
-  private readonly reviewer: Octokit;
+  private readonly opener: GithubClient;
+  private readonly reviewer: GithubClient;
   private readonly events = new HeadEvents();
   private readonly activity = new Set<(pr: { project: string; number: number }) => void>();
   private login?: Promise<string>;
@@ -60,8 +49,8 @@ export class GithubHost implements CodeHost {
   constructor(private readonly o: GithubHostOptions) {
     this.project = o.project;
     this.repoArgs = { owner: o.owner, repo: o.repo };
-    this.opener = client(o.token, o.baseUrl);
-    this.reviewer = o.reviewerToken ? client(o.reviewerToken, o.baseUrl) : this.opener;
+    this.opener = githubClient(o.token, o.baseUrl);
+    this.reviewer = o.reviewerToken ? githubClient(o.reviewerToken, o.baseUrl) : this.opener;
   }
 
   whoami(): Promise<string> {
