@@ -2,7 +2,7 @@
 // the extension with SVC_HOME set and stdout/stderr going to SVC_HOME/logs/daemon.log.
 import { svcHomeFrom, homePaths } from '../shared/svcHome';
 import { startDaemon, distDirOf } from './daemon/daemon';
-import { logger, logToFile } from './util/log';
+import { logger, logLine, logToFile } from './util/log';
 import * as fs from 'node:fs';
 
 const log = logger('main');
@@ -24,6 +24,7 @@ async function main(): Promise<void> {
 
 main().catch((e) => {
   log.error('daemon failed to start', e);
-  process.stderr.write(`svc daemon failed to start: ${(e as Error).message}\n`);
+  // Clients quote this line (shared/client/ensureDaemon.ts): the current log file gets it.
+  logLine(`svc daemon failed to start: ${(e as Error).message}`);
   process.exit(1);
 });

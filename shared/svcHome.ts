@@ -22,13 +22,20 @@ export const homePaths = (home: string) => ({
   socket: defaultSocketPath(home),
 });
 
-/** Unix socket paths are limited to ~107 bytes; fall back to a short path keyed by home. */
+/** Unix socket paths are limited to ~107 bytes. A longer home puts its socket in a
+ *  private per-user folder: `$XDG_RUNTIME_DIR` (0700 by the XDG rules), else
+ *  `<tmp>/svc-<uid>/`, which the daemon creates 0700 and refuses when another user
+ *  owns it or others may write it (server/daemon/socketFolder.ts). Never a predictable
+ *  name directly in a shared folder, where another user could take it first. */
 function defaultSocketPath(home: string): string {
   if (process.platform === 'win32') return `\\\\.\\pipe\\svc-${hash(home)}`;
   const p = path.join(home, 'svc.sock');
   if (Buffer.byteLength(p) <= 100) return p;
+  const name = `svc-${hash(home)}.sock`;
+  const runtime = process.env.XDG_RUNTIME_DIR;
+  if (runtime && path.isAbsolute(runtime) && Buffer.byteLength(path.join(runtime, name)) <= 100) return path.join(runtime, name);
   const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  return path.join(os.tmpdir(), `svc-${uid}-${hash(home)}.sock`);
+  return path.join(os.tmpdir(), `svc-${uid}`, name);
 }
 
 function hash(s: string): string {

@@ -15,6 +15,7 @@ import { openDb } from '../store/db';
 import { logger } from '../util/log';
 import { registerFeatures } from './features';
 import { InstanceLock } from './lock';
+import { ensurePrivateSocketFolder } from './socketFolder';
 
 const log = logger('daemon');
 
@@ -36,6 +37,12 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
     return undefined;
   }
 
+  try {
+    ensurePrivateSocketFolder(paths.socket, home);
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
   // We hold the lock, so any socket or discovery file left behind is stale.
   fs.rmSync(paths.socket, { force: true });
   fs.rmSync(paths.discovery, { force: true });

@@ -12,7 +12,7 @@ import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { z } from 'zod';
 import { RpcErrorCode, SvcError } from '../../shared/errors';
 import type { NotificationDef, RequestDef } from '../../shared/protocol/rpc';
-import { logger } from '../util/log';
+import { bytesExcerpt, logger } from '../util/log';
 import { FrameGuard } from './frameGuard';
 
 const log = logger('rpc');
@@ -79,8 +79,8 @@ export class RpcServer {
   }
 
   private accept(socket: net.Socket): void {
-    const guard = new FrameGuard((why) => {
-      log.warn(`closing client: ${why}`);
+    const guard = new FrameGuard((why, sample) => {
+      log.warn(`closing client: ${why}; it sent ${bytesExcerpt(sample)}`);
       socket.destroy();
     });
     socket.on('error', () => undefined);
