@@ -17,7 +17,7 @@ import type { ReviewCtx } from './context';
 import { iso } from './context';
 import { appendJournal, readJournal } from './journal';
 import { reportPath, runDir } from './paths';
-import { checkPostable, QUICK_SECTIONS, SYNTHESIS_SECTIONS } from './reportShape';
+import { checkPostable, normalizedReport, QUICK_SECTIONS, SYNTHESIS_SECTIONS } from './reportShape';
 import { latestRun, runsOf } from './runs';
 import { tellWorkAgent } from './tellWork';
 
@@ -64,6 +64,7 @@ export async function postVerdict(ctx: ReviewCtx, issue: IssueRow, runId: string
   } catch (e) {
     throw refuse(issue, runId, e as Error);
   }
+  text = normalizedReport(text, verdict);
 
   const host = ctx.hosts.forProject(issue.project);
   const event = EVENT[verdict];

@@ -1,5 +1,6 @@
 // The shape of review files (spec: Shape of synthesis.md). Every file starts with a
-// heading `Verdict: APPROVED | CHANGES_REQUESTED | FAILED`; synthesis.md then has the
+// heading `Verdict: APPROVED | CHANGES_REQUESTED | FAILED` (a plain `Verdict: X` line is
+// accepted too and posted as the heading); synthesis.md then has the
 // sections Summary, Blockers, Evidence, Convoy Notes in that order (review.md, the
 // quick-mode pass, the first three). Pure, so every refusal is unit-tested.
 import { VERDICTS } from '../../shared/protocol/review';
@@ -35,35 +36,61 @@ export function headings(text: string): string[] {
 
 export type VerdictParse = { ok: true; verdict: VerdictName } | { ok: false; why: string };
 
-/** The verdict of the file's first line (a `Verdict:` heading), or why there is none. */
+const VERDICT_LINE = /^Verdict:[ \t]*(.*)$/i;
+const FIRST_LINE_CHOICES = VERDICTS.map((v) => `\`# Verdict: ${v}\``).join(', ').replace(/, ([^,]*)$/, ' or $1');
+
+/** The first non-blank line: its index among the file's lines and its text, trimmed. */
+function firstLine(text: string): { index: number; line: string } | undefined {
+  const lines = text.split(/\r?\n/);
+  const index = lines.findIndex((l) => l.trim() !== '');
+  return index < 0 ? undefined : { index, line: lines[index].trim() };
+}
+
+/** The verdict of the file's first line — `Verdict: <X>`, as a heading (`# Verdict: X`) or
+ *  a plain line, as models write it either way — or what to change when there is none. */
 export function parseVerdict(text: string, file: string): VerdictParse {
-  const first = text.split(/\r?\n/).find((l) => l.trim() !== '');
-  if (first === undefined) return { ok: false, why: `${file} is empty; it must start with a heading \`# Verdict: ${VERDICTS.join(' | ')}\`` };
-  const h = HEADING.exec(first.trim());
-  const m = h ? /^Verdict:[ \t]*(.*)$/i.exec(h[2]) : null;
-  if (!m) return { ok: false, why: `${file} must start with a heading \`# Verdict: ${VERDICTS.join(' | ')}\`; its first line is '${clip(first.trim())}'` };
+  const first = firstLine(text);
+  if (first === undefined) return { ok: false, why: `${file} is empty; its first line must be ${FIRST_LINE_CHOICES}` };
+  const h = HEADING.exec(first.line);
+  const m = VERDICT_LINE.exec(h ? h[2] : first.line);
+  if (!m) {
+    return { ok: false, why: `${file} must start with its verdict line; its first line is '${clip(first.line)}': put ${FIRST_LINE_CHOICES} first` };
+  }
   const word = m[1].trim();
-  if (!(VERDICTS as readonly string[]).includes(word)) return { ok: false, why: `unknown verdict '${clip(word)}' in ${file} (one of ${VERDICTS.join(', ')})` };
+  if (!(VERDICTS as readonly string[]).includes(word)) {
+    const known = VERDICTS.find((v) => v === word.toUpperCase().replace(/[ -]/g, '_'));
+    const fix = known ? `\`# Verdict: ${known}\` (verdicts are written in capitals)` : FIRST_LINE_CHOICES;
+    return { ok: false, why: `unknown verdict '${clip(word)}' in ${file}: change its first line to ${fix}` };
+  }
   return { ok: true, verdict: word as VerdictName };
 }
 
-/** Validates a file to be posted; returns its verdict or throws a usage refusal saying what is wrong. */
+/** The file as posted: its verdict line written the one way, `# Verdict: <X>`. */
+export function normalizedReport(text: string, verdict: VerdictName): string {
+  const first = firstLine(text);
+  if (first === undefined) return text;
+  const lines = text.split(/\r?\n/);
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  lines[first.index] = `# Verdict: ${verdict}`;
+  return lines.slice(first.index).join(eol);
+}
+
+/** Validates a file to be posted; returns its verdict or throws a usage refusal saying what to change. */
 export function checkPostable(text: string, file: string, sections: string[]): VerdictName {
   if (text.length > MAX_REPORT_CHARS) throw usageError('reportTooLarge', `${file} has ${text.length} characters; the limit is ${MAX_REPORT_CHARS} (a PR review body holds 65,536)`);
   const v = parseVerdict(text, file);
   if (!v.ok) throw usageError('badVerdictHeading', v.why);
-  const seen = headings(text)
+  const seen = headings(normalizedReport(text, v.verdict))
     .slice(1)
     .map((h) => h.trim().toLowerCase());
+  const order = `the sections after the verdict line are ${sections.join(', ')}, in this order`;
   let from = 0;
-  for (const s of sections) {
+  for (const [i, s] of sections.entries()) {
     const at = seen.indexOf(s.toLowerCase(), from);
     if (at < 0) {
-      const anywhere = seen.includes(s.toLowerCase());
-      throw usageError(
-        'badReportSections',
-        `${file} ${anywhere ? `has its \`${s}\` section out of order` : `has no \`${s}\` section`} (after the Verdict heading: ${sections.join(', ')}, in this order)`,
-      );
+      if (seen.includes(s.toLowerCase())) throw usageError('badReportSections', `${file} has its \`${s}\` section out of order: move it so that ${order}`);
+      const where = i === 0 ? 'right after the verdict line' : `after the \`## ${sections[i - 1]}\` section`;
+      throw usageError('badReportSections', `${file} has no \`${s}\` section: add a \`## ${s}\` heading ${where} (${order})`);
     }
     from = at + 1;
   }

@@ -68,9 +68,9 @@ describe('review pipeline: guards', function () {
     const sections = '\n## Summary\nok\n\n## Blockers\nNone.\n\n## Evidence\nread\n\n## Convoy Notes\n- all approved\n';
     const post = () => w.s.svc(['review', 'post', i.id, '--run', 'r1']);
     const cases: [string, string][] = [
-      ['All good, ship it.\n' + sections, "synthesis.md must start with a heading `# Verdict: APPROVED | CHANGES_REQUESTED | FAILED`; its first line is 'All good, ship it.'\n"],
-      ['# Verdict: LGTM\n' + sections, "unknown verdict 'LGTM' in synthesis.md (one of APPROVED, CHANGES_REQUESTED, FAILED)\n"],
-      ['# Verdict: APPROVED\n\n## Summary\nok\n\n## Evidence\nread\n', 'synthesis.md has no `Blockers` section (after the Verdict heading: Summary, Blockers, Evidence, Convoy Notes, in this order)\n'],
+      ['All good, ship it.\n' + sections, "synthesis.md must start with its verdict line; its first line is 'All good, ship it.': put `# Verdict: APPROVED`, `# Verdict: CHANGES_REQUESTED` or `# Verdict: FAILED` first\n"],
+      ['# Verdict: LGTM\n' + sections, "unknown verdict 'LGTM' in synthesis.md: change its first line to `# Verdict: APPROVED`, `# Verdict: CHANGES_REQUESTED` or `# Verdict: FAILED`\n"],
+      ['# Verdict: APPROVED\n\n## Summary\nok\n\n## Evidence\nread\n', 'synthesis.md has no `Blockers` section: add a `## Blockers` heading after the `## Summary` section (the sections after the verdict line are Summary, Blockers, Evidence, Convoy Notes, in this order)\n'],
       [`# Verdict: APPROVED\n${sections}${'x'.repeat(60_000)}\n`, `synthesis.md has ${60_001 + 20 + sections.length} characters; the limit is 60000 (a PR review body holds 65,536)\n`],
     ];
     fs.rmSync(file, { force: true });

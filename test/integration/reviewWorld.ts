@@ -3,8 +3,10 @@
 // for (work agent, review parent / quick agent, four lanes) through `scripts:` globs, and
 // per-issue control files under $HOME/ctl/<ISSUE>/ that tell each scripted reviewer what
 // to do: a verdict (APPROVED, CHANGES_REQUESTED, FAILED), DIE (its agent process is
-// killed without a report) or HANG (it never finishes). `<lane>.<runId>` overrides
-// `<lane>` for one run; the parent also takes AUTO (the strictest lane verdict).
+// killed without a report), HANG (it never finishes) or PLAIN (APPROVED, its verdict a
+// plain `Verdict:` line). `<lane>.<runId>` overrides `<lane>` for one run; the parent
+// also takes AUTO (the strictest lane verdict; PLAIN is AUTO on a plain line) and BADFILE
+// (writes a synthesis.md without Convoy Notes and dies without posting).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -54,8 +56,10 @@ case "$c" in
   DIE) kill -TERM $PPID; sleep 5; exit 0;;
   HANG) sleep 100000; exit 0;;
 esac
+h='# '
+if [ "$c" = PLAIN ]; then c=APPROVED; h=''; fi
 if [ "$c" = CHANGES_REQUESTED ]; then b="1. $SVC_REVIEW_LANE: fix feature.txt line 1"; else b=None.; fi
-printf '# Verdict: %s\\n\\n## Summary\\n%s reviewed %s in run %s\\n\\n## Blockers\\n%s\\n\\n## Evidence\\ngit diff %s %s\\n' "$c" "$SVC_REVIEW_LANE" "$SVC_REVIEW_SHA" "$SVC_REVIEW_RUN" "$b" "$SVC_REVIEW_BASE" "$SVC_REVIEW_SHA" > "$SVC_REVIEW_REPORT"
+printf "$h"'Verdict: %s\\n\\n## Summary\\n%s reviewed %s in run %s\\n\\n## Blockers\\n%s\\n\\n## Evidence\\ngit diff %s %s\\n' "$c" "$SVC_REVIEW_LANE" "$SVC_REVIEW_SHA" "$SVC_REVIEW_RUN" "$b" "$SVC_REVIEW_BASE" "$SVC_REVIEW_SHA" > "$SVC_REVIEW_REPORT"
 `;
 
 const PARENT_SH = `d="$HOME/ctl/$SVC_ISSUE"
@@ -70,11 +74,16 @@ else
   case "$c" in
     DIE) kill -TERM $PPID; sleep 5;;
     HANG) sleep 100000;;
+    BADFILE)
+      printf '# Verdict: APPROVED\\n\\n## Summary\\nall fine\\n\\n## Blockers\\nNone.\\n\\n## Evidence\\nread\\n' > "$SVC_REVIEW_REPORT"
+      kill -TERM $PPID; sleep 5;;
     *)
+      h='# '
+      if [ "$c" = PLAIN ]; then c=AUTO; h=''; fi
       if [ "$c" = AUTO ]; then
         if grep -q '^# Verdict: CHANGES_REQUESTED' "$SVC_REVIEW_DIR"/*.md; then v=CHANGES_REQUESTED; else v=APPROVED; fi
       else v=$c; fi
-      { printf '# Verdict: %s\\n\\n## Summary\\nconvoy review of %s at %s\\n\\n## Blockers\\n' "$v" "$SVC_ISSUE" "$SVC_REVIEW_SHA"
+      { printf "$h"'Verdict: %s\\n\\n## Summary\\nconvoy review of %s at %s\\n\\n## Blockers\\n' "$v" "$SVC_ISSUE" "$SVC_REVIEW_SHA"
         grep -h '^1\\. ' "$SVC_REVIEW_DIR"/*.md || echo None.
         printf '\\n## Evidence\\nthe four lane reports\\n\\n## Convoy Notes\\n'
         for f in "$SVC_REVIEW_DIR"/*.md; do printf -- '- %s: %s\\n' "$(basename "$f" .md)" "$(head -1 "$f")"; done

@@ -2,7 +2,7 @@
 // the daemon's own synthesis from four lane reports (rule 3).
 import * as assert from 'node:assert/strict';
 import { SvcError } from '../../shared/errors';
-import { checkPostable, headings, MAX_REPORT_CHARS, parseVerdict, QUICK_SECTIONS, SYNTHESIS_SECTIONS } from '../../server/review/reportShape';
+import { checkPostable, headings, MAX_REPORT_CHARS, normalizedReport, parseVerdict, QUICK_SECTIONS, SYNTHESIS_SECTIONS } from '../../server/review/reportShape';
 import { combinedVerdict, section, synthesize } from '../../server/review/synthesize';
 
 const SECTIONS = '\n## Summary\nok\n\n## Blockers\nNone.\n\n## Evidence\nread\n\n## Convoy Notes\n- fine\n';
@@ -22,12 +22,17 @@ describe('review file shape', () => {
     assert.deepEqual(parseVerdict('# Verdict: APPROVED\n', 'x.md'), { ok: true, verdict: 'APPROVED' });
     assert.deepEqual(parseVerdict('\n\n## Verdict: CHANGES_REQUESTED ##\nbody', 'x.md'), { ok: true, verdict: 'CHANGES_REQUESTED' });
     assert.deepEqual(parseVerdict('#   Verdict:FAILED  \n', 'x.md'), { ok: true, verdict: 'FAILED' });
-    assert.deepEqual(parseVerdict('Verdict: APPROVED\n', 'x.md'), {
+    // Models write the verdict as a plain first line too.
+    assert.deepEqual(parseVerdict('Verdict: APPROVED\n', 'x.md'), { ok: true, verdict: 'APPROVED' });
+    assert.deepEqual(parseVerdict('\n  verdict:  CHANGES_REQUESTED \n## Summary\n', 'x.md'), { ok: true, verdict: 'CHANGES_REQUESTED' });
+    assert.deepEqual(parseVerdict('All good.\nVerdict: APPROVED\n', 'x.md'), {
       ok: false,
-      why: "x.md must start with a heading `# Verdict: APPROVED | CHANGES_REQUESTED | FAILED`; its first line is 'Verdict: APPROVED'",
+      why: "x.md must start with its verdict line; its first line is 'All good.': put `# Verdict: APPROVED`, `# Verdict: CHANGES_REQUESTED` or `# Verdict: FAILED` first",
     });
-    assert.deepEqual(parseVerdict('# Verdict: approved\n', 'x.md'), { ok: false, why: "unknown verdict 'approved' in x.md (one of APPROVED, CHANGES_REQUESTED, FAILED)" });
-    assert.deepEqual(parseVerdict('  \n', 'x.md'), { ok: false, why: 'x.md is empty; it must start with a heading `# Verdict: APPROVED | CHANGES_REQUESTED | FAILED`' });
+    assert.deepEqual(parseVerdict('# Verdict: approved\n', 'x.md'), { ok: false, why: "unknown verdict 'approved' in x.md: change its first line to `# Verdict: APPROVED` (verdicts are written in capitals)" });
+    assert.deepEqual(parseVerdict('Verdict: changes requested\n', 'x.md'), { ok: false, why: "unknown verdict 'changes requested' in x.md: change its first line to `# Verdict: CHANGES_REQUESTED` (verdicts are written in capitals)" });
+    assert.deepEqual(parseVerdict('Verdict: LGTM\n', 'x.md'), { ok: false, why: "unknown verdict 'LGTM' in x.md: change its first line to `# Verdict: APPROVED`, `# Verdict: CHANGES_REQUESTED` or `# Verdict: FAILED`" });
+    assert.deepEqual(parseVerdict('  \n', 'x.md'), { ok: false, why: 'x.md is empty; its first line must be `# Verdict: APPROVED`, `# Verdict: CHANGES_REQUESTED` or `# Verdict: FAILED`' });
   });
 
   it('ignores headings inside fenced blocks', () => {
@@ -39,17 +44,27 @@ describe('review file shape', () => {
     const withSubs = '# Verdict: CHANGES_REQUESTED\n## Summary\n## Blockers\n### 1. SQL injection\n## Evidence\n### security\n## Convoy Notes\n';
     assert.equal(checkPostable(withSubs, 'synthesis.md', SYNTHESIS_SECTIONS), 'CHANGES_REQUESTED');
     assert.equal(checkPostable('# Verdict: FAILED\n## summary\n## blockers\n## evidence\n', 'review.md', QUICK_SECTIONS), 'FAILED');
+    // A plain verdict line counts as the heading: the first section is not taken for it.
+    assert.equal(checkPostable(`Verdict: APPROVED\n${SECTIONS}`, 'synthesis.md', SYNTHESIS_SECTIONS), 'APPROVED');
+  });
+
+  it('posts the verdict line as a heading, the rest byte for byte', () => {
+    assert.equal(normalizedReport('\nVerdict: APPROVED\n\n## Summary\nok\n', 'APPROVED'), '# Verdict: APPROVED\n\n## Summary\nok\n');
+    assert.equal(normalizedReport('## Verdict:FAILED ##\r\nbody\r\n', 'FAILED'), '# Verdict: FAILED\r\nbody\r\n');
+    assert.equal(normalizedReport('# Verdict: APPROVED\n## Summary\n', 'APPROVED'), '# Verdict: APPROVED\n## Summary\n');
   });
 
   it('refuses a missing heading, an unknown verdict, missing or misordered sections and oversized files', () => {
     let e = refusal(() => checkPostable(`Looks good\n${SECTIONS}`, 'synthesis.md', SYNTHESIS_SECTIONS));
     assert.equal(e.reason, 'badVerdictHeading');
     e = refusal(() => checkPostable(`# Verdict: SHIP_IT\n${SECTIONS}`, 'synthesis.md', SYNTHESIS_SECTIONS));
-    assert.equal(e.message, "unknown verdict 'SHIP_IT' in synthesis.md (one of APPROVED, CHANGES_REQUESTED, FAILED)");
+    assert.equal(e.message, "unknown verdict 'SHIP_IT' in synthesis.md: change its first line to `# Verdict: APPROVED`, `# Verdict: CHANGES_REQUESTED` or `# Verdict: FAILED`");
     e = refusal(() => checkPostable('# Verdict: APPROVED\n## Summary\n## Blockers\n## Evidence\n', 'synthesis.md', SYNTHESIS_SECTIONS));
-    assert.equal(e.message, 'synthesis.md has no `Convoy Notes` section (after the Verdict heading: Summary, Blockers, Evidence, Convoy Notes, in this order)');
+    assert.equal(e.message, 'synthesis.md has no `Convoy Notes` section: add a `## Convoy Notes` heading after the `## Evidence` section (the sections after the verdict line are Summary, Blockers, Evidence, Convoy Notes, in this order)');
+    e = refusal(() => checkPostable('Verdict: APPROVED\n## Blockers\n## Evidence\n## Convoy Notes\n', 'synthesis.md', SYNTHESIS_SECTIONS));
+    assert.equal(e.message, 'synthesis.md has no `Summary` section: add a `## Summary` heading right after the verdict line (the sections after the verdict line are Summary, Blockers, Evidence, Convoy Notes, in this order)');
     e = refusal(() => checkPostable('# Verdict: APPROVED\n## Blockers\n## Summary\n## Evidence\n## Convoy Notes\n', 'synthesis.md', SYNTHESIS_SECTIONS));
-    assert.equal(e.message, 'synthesis.md has its `Blockers` section out of order (after the Verdict heading: Summary, Blockers, Evidence, Convoy Notes, in this order)');
+    assert.equal(e.message, 'synthesis.md has its `Blockers` section out of order: move it so that the sections after the verdict line are Summary, Blockers, Evidence, Convoy Notes, in this order');
     const big = `# Verdict: APPROVED\n${SECTIONS}${'y'.repeat(MAX_REPORT_CHARS)}`;
     e = refusal(() => checkPostable(big, 'synthesis.md', SYNTHESIS_SECTIONS));
     assert.equal(e.reason, 'reportTooLarge');
