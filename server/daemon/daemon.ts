@@ -11,7 +11,9 @@ import type { App } from '../app';
 import { ConfigStore, writeAtomic } from '../config/configStore';
 import { HttpServer } from '../http/httpServer';
 import { RpcServer } from '../rpc/rpcServer';
+import { backupDue, backupNow } from '../store/backups';
 import { openDb } from '../store/db';
+import { refuseLostHistory, writeMarker } from '../store/storeHistory';
 import { logger } from '../util/log';
 import { registerFeatures } from './features';
 import { InstanceLock } from './lock';
@@ -39,6 +41,7 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
 
   try {
     ensurePrivateSocketFolder(paths.socket, home);
+    refuseLostHistory(home, paths.db, paths.agents);
   } catch (e) {
     lock.release();
     throw e;
@@ -48,6 +51,7 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
   fs.rmSync(paths.discovery, { force: true });
 
   const db = openDb(paths.db);
+  writeMarker(home, db.prepare('SELECT MAX(id) FROM schema_migrations').pluck().get() as number);
   const token = crypto.randomBytes(32).toString('hex');
   const rpc = new RpcServer({ name: 'svc', version: SVC_VERSION });
   const http = new HttpServer(token);
@@ -68,10 +72,12 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
 
   let stopping: Promise<void> | undefined;
   let heal: NodeJS.Timeout | undefined;
+  let backups: NodeJS.Timeout | undefined;
   const stop = (reason: string): Promise<void> =>
     (stopping ??= (async () => {
       log.info(`stopping: ${reason}`);
       clearInterval(heal);
+      clearInterval(backups);
       fs.rmSync(paths.discovery, { force: true });
       for (const fn of stoppers.reverse()) {
         try {
@@ -83,6 +89,8 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
       await rpc.close();
       await http.close();
       fs.rmSync(paths.socket, { force: true });
+      // A stopped home keeps a backup of its final state.
+      await backupNow(db, home, Date.now()).catch((e) => log.warn('store backup at stop failed', e));
       db.close();
       lock.release();
       log.info('stopped');
@@ -98,6 +106,16 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
   writeAtomic(paths.discovery, discoveryText, 0o600);
   heal = setInterval(() => healDiscovery(paths.discovery, discoveryText), 1000);
   heal.unref();
+  const backup = () => {
+    if (stopping || !backupDue(home, Date.now())) return;
+    backupNow(db, home, Date.now()).then(
+      (file) => log.info(`backed up the store to ${file}`),
+      (e) => log.warn('store backup failed', e),
+    );
+  };
+  backup();
+  backups = setInterval(backup, 60_000);
+  backups.unref();
   log.info(`started pid ${process.pid} build ${SVC_BUILD} socket ${paths.socket} http 127.0.0.1:${port}`);
   return { app, stop };
 }
