@@ -181,6 +181,11 @@ export class ConversationService extends EventEmitter {
 
   // ---- live facts ------------------------------------------------------------------------
 
+  /** PIDs still alive in the agent's process group, for a refusal that names them. */
+  groupPids(id: number): number[] {
+    return this.sessions.get(id)?.groupPids() ?? [];
+  }
+
   facts(id: number): LiveFacts {
     const s = this.sessions.get(id);
     if (!s || s.phase !== 'alive') return { alive: false, working: false, needsYou: false };

@@ -8,7 +8,7 @@ import { client, ndJsonStream, RequestError } from '@agentclientprotocol/sdk';
 import type { AnyMessage, ClientConnection, SessionConfigOption, Stream } from '@agentclientprotocol/sdk';
 import { conflict } from '../../shared/errors';
 import { logger } from '../util/log';
-import { AgentProcess, describeExit, findCommand } from './agentProcess';
+import { AgentProcess, describeExit, findCommand, groupMembers } from './agentProcess';
 import { askFromRequest, cancelledResponse, responseFor } from './asks';
 import type { Answer, Ask, AskResponse } from './asks';
 import { applyModelAndEffort } from './modelConfig';
@@ -89,6 +89,12 @@ export class HarnessSession {
 
   get alive(): boolean {
     return this.phase === 'alive';
+  }
+
+  /** Live processes left in the agent's process group (the agent itself included while it runs). */
+  groupPids(): number[] {
+    const pid = this.proc?.pid;
+    return pid === undefined ? [] : groupMembers(pid);
   }
 
   get needsYou(): boolean {

@@ -49,6 +49,8 @@ export interface ConversationsPort {
   waitStarted(id: number, timeoutMs: number): Promise<'alive' | 'failed' | 'ended' | 'timeout'>;
   facts(id: number): LiveFacts;
   stop(id: number, opts: { timeoutMs?: number }): Promise<{ stopped: boolean }>;
+  /** PIDs still alive in the agent's process group. */
+  groupPids(id: number): number[];
   archive(id: number): void;
   recordSpawnError(id: number, message: string): void;
   addTellGuard(guard: (row: ConvRow, opts: { force: boolean }) => void): void;

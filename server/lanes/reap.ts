@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import { isLive } from '../../shared/activity';
 import { git, serialized } from '../git/git';
+import { procCommand } from '../reap/processesInside';
 import { reapLaneDir, REAP_STOP_WAIT_S } from '../reap/reapLaneDir';
 import type { ReapReport } from '../../shared/format/reapReport';
 import type { LanesContext } from './lanesContext';
@@ -27,6 +28,7 @@ export async function reapLane(ctx: LanesContext, lane: LaneRow, opts: { park: b
       const { stopped } = await convs.stop(lane.id, { timeoutMs: REAP_STOP_WAIT_S * 1000 });
       return stopped && !convs.facts(lane.id).alive;
     },
+    survivors: () => convs.groupPids(lane.id).sort((a, b) => a - b).map((pid) => ({ pid, command: procCommand(pid) ?? '(gone)' })),
     archive: () => convs.archive(lane.id),
     keepBranchName: `${lane.run}/${lane.key}-${lane.role}-i${lane.iteration}-kept`,
     orphaned: lane.role === 'orchestrator' ? unreapedChildren(ctx, lane) : [],

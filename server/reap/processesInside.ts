@@ -56,7 +56,8 @@ function procCwds(): Map<number, string> {
 }
 
 /** The command line from /proc, `[comm]` for a process without one; null when it has exited. */
-function procCommand(pid: number): string | null {
+/** The command line of a live process, or null once it is gone (Linux: /proc). */
+export function procCommand(pid: number): string | null {
   try {
     const argv = fs.readFileSync(`/proc/${pid}/cmdline`).toString('utf8').split('\0').filter((a, i, all) => a !== '' || i < all.length - 1);
     if (argv.length) return argv.join(' ');

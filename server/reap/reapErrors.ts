@@ -26,11 +26,20 @@ export interface ProcessInside {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** Step 1: the stop door was used and the harness did not end in time. */
-export function harnessAliveError(conv: string, waitedS: number): SvcError {
+/** Step 1: the stop door was used and the harness did not end in time. `survivors` are
+ *  the processes left in its group: the agent may have ended (`svc conv show` reads
+ *  `alive: false`) while a child it started still runs, so they are named. */
+export function harnessAliveError(conv: string, waitedS: number, survivors: ProcessInside[] = []): SvcError {
+  if (survivors.length === 0) {
+    return refused(
+      'harnessAlive',
+      `conv ${conv} is still alive ${waitedS} s after the stop request; reap never kills a process: end it with svc conv stop --kill ${conv}, then reap again`,
+    );
+  }
+  const n = survivors.length;
   return refused(
     'harnessAlive',
-    `conv ${conv} is still alive ${waitedS} s after the stop request; reap never kills a process: end it with svc conv stop --kill ${conv}, then reap again`,
+    `${plural(n, 'process', 'processes')} of the harness of conv ${conv} still ${n === 1 ? 'runs' : 'run'} ${waitedS} s after the stop request; reap never kills a process: end ${n === 1 ? 'it' : 'them'} with svc conv stop --kill ${conv}, then reap again\n${survivors.map((p) => `  ${p.pid} ${p.command}`).join('\n')}`,
   );
 }
 

@@ -12,6 +12,7 @@ import type { PatchVerifier } from './parkVerify';
 import { processesInside } from './processesInside';
 import { workStatusMisses } from './hiddenWork';
 import { dirtyError, harnessAliveError, processesInsideError } from './reapErrors';
+import type { ProcessInside } from './reapErrors';
 import type { ArchiveOutcome, ReapReport } from '../../shared/format/reapReport';
 import { removePlayDir, removeWorktree } from './removeDirs';
 import { keepCommitsOnBranch, unpushedCommits } from './unpushed';
@@ -38,6 +39,8 @@ export interface ReapPlan extends GitEnv {
   keepBranchName?: string;
   /** Orchestrator lanes: builders it launched that are not reaped yet (for the warning). */
   orphaned?: string[];
+  /** The processes of the harness's group still running, named when the stop fails. */
+  survivors?: () => ProcessInside[];
   /** PIDs the process check leaves out besides this process. */
   excludePids?: number[];
   /** Park's verifier; tests inject a failing one. */
@@ -48,7 +51,7 @@ export interface ReapPlan extends GitEnv {
 
 export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
   const git = { env: plan.env };
-  if (!(await plan.stop())) throw harnessAliveError(String(plan.conv.id), REAP_STOP_WAIT_S);
+  if (!(await plan.stop())) throw harnessAliveError(String(plan.conv.id), REAP_STOP_WAIT_S, plan.survivors?.() ?? []);
   // From here on the real path: a symlink inside the root cannot redirect a later step.
   const dir = checkInsideLanesRoot(plan.dir, plan.lanesRoot);
   const exists = fs.existsSync(dir);

@@ -196,7 +196,12 @@ describe('lanes: reap', function () {
     await ok(s.svc(['lane', 'start', '--parent', String(w.rootId), '--run', 'alive', '--key', 'k', '--role', 'builder', '--model', 'm', '--harness', 'stubborn', '--brief', idle]));
     const l = await lane('alive-k-builder-i1');
     const t0 = Date.now();
-    refused(await s.svc(['lane', 'reap', l.name], { timeoutMs: 90_000 }), new RegExp(`^conv ${l.id} is still alive 30 s after the stop request; reap never kills a process: end it with svc conv stop --kill ${l.id}, then reap again\n$`));
+    // The refusal names what still runs: the harness's shell and the sleep it went on to.
+    const sh = '(?:\\S*/)?' + `sh -c trap '' TERM; ${process.execPath} ${agent}; sleep 3600`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    refused(
+      await s.svc(['lane', 'reap', l.name], { timeoutMs: 90_000 }),
+      new RegExp(`^2 processes of the harness of conv ${l.id} still run 30 s after the stop request; reap never kills a process: end them with svc conv stop --kill ${l.id}, then reap again\n  \\d+ ${sh}\n  \\d+ sleep 3600\n$`),
+    );
     assert.ok(Date.now() - t0 >= 29_000, 'waited the full 30 s');
     await untouched(l, {});
     assert.ok(fs.existsSync(l.cwd));
