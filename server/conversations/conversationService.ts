@@ -27,6 +27,7 @@ import type { Profile } from '../harness/profiles';
 import { logger } from '../util/log';
 import { agentEnv } from './agentEnv';
 import { gitIdentityEnv } from './gitIdentity';
+import { writableDirs } from './writableDirs';
 import { ConversationStore } from './conversationStore';
 import type { ConversationRow } from './conversationStore';
 import { checkName, slugify, uniqueName } from './names';
@@ -424,6 +425,7 @@ export class ConversationService extends EventEmitter {
       base: process.env,
       gitIdentity: gitIdentityEnv(row.cwd, process.env),
     });
+    if (profile.modelEnv) env[profile.modelEnv] = row.model;
     const id = row.id;
     const now = () => this.app.now();
     const session: HarnessSession = new HarnessSession(
@@ -438,6 +440,9 @@ export class ConversationService extends EventEmitter {
         clientVersion: SVC_VERSION,
         firstPrompt: what.firstPrompt,
         resume: what.resume,
+        // A person's conversation asks them; lanes and the pipeline's agents are unattended.
+        permissions: row.kind === 'root' || row.kind === 'successor' ? 'ask' : 'auto',
+        writableDirs: row.bare ? [] : writableDirs(row.cwd, this.app.paths.socket, process.env),
       },
       {
         transcript: (kind, payload) => this.transcript.append(id, kind, payload),

@@ -12,7 +12,7 @@ import { AgentProcess, describeExit, findCommand, groupMembers } from './agentPr
 import { askFromRequest, cancelledResponse, responseFor } from './asks';
 import type { Answer, Ask, AskResponse } from './asks';
 import { applyModelAndEffort } from './modelConfig';
-import type { Profile } from './profiles';
+import type { PermissionPolicy, Profile } from './profiles';
 import * as errs from './spawnErrors';
 import { SpawnError } from './spawnErrors';
 import { tapStream } from './wireTap';
@@ -46,6 +46,10 @@ export interface SessionPlan {
   clientVersion: string;
   /** The first message (a new conversation) — absent on resume by load/resume. */
   firstPrompt?: string;
+  /** Whose approvals: `ask` sends them to svc (a person's conversation), `auto` lets the agent act (a lane). */
+  permissions: PermissionPolicy;
+  /** Folders outside cwd the agent must be able to write (git metadata, svc's socket), for sandboxed agents. */
+  writableDirs: string[];
   /** Resume: reattach to `sessionId` if the agent offers it, else a fresh session told `continuation`. */
   resume?: { sessionId: string | null; continuation: string };
 }
@@ -171,6 +175,11 @@ export class HarnessSession {
       await this.step(`authenticate (${profile.authMethod})`, SESSION_TIMEOUT_MS, () => conn.agent.request('authenticate', { methodId: profile.authMethod! }));
     }
 
+    // Sandboxed agents (codex) may write only their workspace: name the other places a lane
+    // writes (ACP `additionalDirectories`), where the agent supports them.
+    const caps = init.agentCapabilities as { sessionCapabilities?: { additionalDirectories?: unknown } } | undefined;
+    const extraDirs = caps?.sessionCapabilities?.additionalDirectories && this.plan.writableDirs.length ? { additionalDirectories: this.plan.writableDirs } : {};
+    let modes: { currentModeId?: string; availableModes?: { id: string }[] } | null | undefined;
     let options: SessionConfigOption[] = [];
     let firstPrompt = this.plan.firstPrompt;
     let fresh = true;
@@ -181,14 +190,16 @@ export class HarnessSession {
       try {
         if (caps.loadSession) {
           this.replaying = true;
-          const res = await this.step('session/load', SESSION_TIMEOUT_MS, () => conn.agent.request('session/load', { sessionId, cwd, mcpServers: [] }));
+          const res = await this.step('session/load', SESSION_TIMEOUT_MS, () => conn.agent.request('session/load', { sessionId, cwd, mcpServers: [], ...extraDirs }));
           options = res?.configOptions ?? [];
+          modes = res?.modes;
           this.sessionId = sessionId;
           fresh = false;
           this.events.transcript('lifecycle', { event: 'resumed', text: `resumed session ${sessionId} (session/load)` });
         } else if (caps.sessionCapabilities?.resume) {
-          const res = await this.step('session/resume', SESSION_TIMEOUT_MS, () => conn.agent.request('session/resume', { sessionId, cwd }));
+          const res = await this.step('session/resume', SESSION_TIMEOUT_MS, () => conn.agent.request('session/resume', { sessionId, cwd, ...extraDirs }));
           options = res?.configOptions ?? [];
+          modes = res?.modes;
           this.sessionId = sessionId;
           fresh = false;
           this.events.transcript('lifecycle', { event: 'resumed', text: `resumed session ${sessionId} (session/resume)` });
@@ -201,9 +212,10 @@ export class HarnessSession {
       }
     }
     if (fresh) {
-      const res = await this.step('session/new', SESSION_TIMEOUT_MS, () => conn.agent.request('session/new', { cwd, mcpServers: [] }));
+      const res = await this.step('session/new', SESSION_TIMEOUT_MS, () => conn.agent.request('session/new', { cwd, mcpServers: [], ...extraDirs }));
       this.sessionId = res.sessionId;
       options = res.configOptions ?? [];
+      modes = res.modes;
       if (resume) {
         firstPrompt = resume.continuation;
         this.events.transcript('lifecycle', { event: 'resumed', text: 'resumed in a fresh session (the agent offers no reattach)' });
@@ -214,6 +226,14 @@ export class HarnessSession {
       applyModelAndEffort(conn.agent, sessionId, options, profile, this.plan.model, this.plan.effort),
     );
     for (const text of notices) this.events.transcript('notice', { text });
+    const modeId = profile.modes[this.plan.permissions];
+    if (modeId && modes?.currentModeId !== modeId) {
+      if (!modes?.availableModes?.some((m) => m.id === modeId)) {
+        this.events.transcript('notice', { text: `harness '${profile.name}' offers no mode '${modeId}'; permissions follow its own default` });
+      } else {
+        await this.step(`session/set_mode (${modeId})`, SESSION_TIMEOUT_MS, () => conn.agent.request('session/set_mode', { sessionId, modeId }));
+      }
+    }
     if (this.stopping || this.phase === 'dead') return;
 
     this.phase = 'alive';

@@ -58,6 +58,9 @@ export async function applyModelAndEffort(
   };
 
   const modelOpt = findOption(options, 'model', ['model']);
+  // A model the option does not list (a full id such as claude-sonnet-4-5) already reached
+  // the agent through the profile's model variable at spawn; the option stays as it is.
+  if (modelOpt && profile.modelEnv && !offers(modelOpt, model)) return applyEffort();
   if (modelOpt) await set(modelOpt, model, 'model');
   else if (profile.modelFallback === 'set_model') {
     try {
@@ -69,10 +72,20 @@ export async function applyModelAndEffort(
     }
   }
 
-  if (effort) {
-    const effortOpt = findOption(options, 'thought_level', profile.effortIds);
-    if (effortOpt) await set(effortOpt, effort, 'effort');
-    else notices.push(`harness '${profile.name}' offers no effort option over ACP; effort '${effort}' was not applied`);
+  return applyEffort();
+
+  async function applyEffort(): Promise<ConfigResult> {
+    if (effort) {
+      const effortOpt = findOption(options, 'thought_level', profile.effortIds);
+      if (effortOpt) await set(effortOpt, effort, 'effort');
+      else notices.push(`harness '${profile.name}' offers no effort option over ACP; effort '${effort}' was not applied`);
+    }
+    return { notices };
   }
-  return { notices };
+}
+
+/** True when the option lists `wanted` as a value or name (case-insensitively). */
+export function offers(o: SessionConfigOption, wanted: string): boolean {
+  const lower = wanted.toLowerCase();
+  return choices(o).some((c) => c.value.toLowerCase() === lower || c.name.toLowerCase() === lower);
 }

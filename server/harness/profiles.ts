@@ -31,12 +31,26 @@ export interface Profile {
    * command or args the user configures (unless the args already hold it or an alias).
    */
   acpFlag?: { flag: string; aliases: string[] };
+  /**
+   * The environment variable through which the agent also takes any model id: set to the
+   * conversation's model at spawn, so ids its model option does not list still apply.
+   */
+  modelEnv?: string;
+  /**
+   * The agent's session mode for each permission policy (docs/decisions.md, Harnesses):
+   * `ask` routes the harness's approvals to svc as needs-you requests (a person's
+   * conversation); `auto` lets an unattended lane act without asking. Unset: the agent's own default.
+   */
+  modes: { ask?: string; auto?: string };
 }
+
+export const PERMISSION_POLICIES = ['ask', 'auto'] as const;
+export type PermissionPolicy = (typeof PERMISSION_POLICIES)[number];
 
 export const BUILT_IN_HARNESSES = ['claude', 'codex', 'gemini', 'script'] as const;
 
 function builtIn(name: string, distDir: string): Omit<Profile, 'scripts'> | undefined {
-  const base = { env: {}, modelFallback: 'set_model' as const, effortIds: ['effort', 'thought_level', 'reasoning_effort'], preferFreshSession: false };
+  const base = { env: {}, modes: {}, modelFallback: 'set_model' as const, effortIds: ['effort', 'thought_level', 'reasoning_effort'], preferFreshSession: false };
   switch (name) {
     case 'claude':
       return {
@@ -45,6 +59,11 @@ function builtIn(name: string, distDir: string): Omit<Profile, 'scripts'> | unde
         command: 'claude-agent-acp',
         args: [],
         install: '@agentclientprotocol/claude-agent-acp',
+        // Its model option lists only aliases (default, opus, sonnet, haiku…); Claude Code
+        // takes full ids (claude-sonnet-4-5) from ANTHROPIC_MODEL.
+        modelEnv: 'ANTHROPIC_MODEL',
+        // Its own default (`auto`) lets a classifier decide and never asks the client.
+        modes: { ask: 'default', auto: 'bypassPermissions' },
         authEnv: ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN'],
         // As root claude refuses to start unless told it runs in a sandbox; svc lanes are
         // worktrees the user already chose to run as root (docs/decisions.md, Harnesses).
@@ -69,6 +88,8 @@ function builtIn(name: string, distDir: string): Omit<Profile, 'scripts'> | unde
         command: 'gemini',
         args: [],
         acpFlag: { flag: '--acp', aliases: ['--experimental-acp'] },
+        // Its default mode asks before every shell command, which would stall a lane.
+        modes: { ask: 'default', auto: 'yolo' },
         // Every lane is a new worktree, which gemini treats as an untrusted folder (exit 55).
         env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
         install: '@google/gemini-cli',
@@ -100,6 +121,7 @@ export function resolveProfile(name: string, config: ConfigFile, distDir: string
     modelFallback: 'set_model',
     effortIds: ['effort', 'thought_level', 'reasoning_effort'],
     preferFreshSession: false,
+    modes: {},
     name,
     command: '',
     args: [],
