@@ -20,7 +20,9 @@ import type { Direction } from './wireTap';
 
 const log = logger('harness');
 
-export const INITIALIZE_TIMEOUT_MS = 30_000;
+// gemini answers initialize only after ~20 s on a busy two-core machine (it relaunches its
+// own node); a non-ACP command is still caught, just later.
+export const INITIALIZE_TIMEOUT_MS = 90_000;
 export const SESSION_TIMEOUT_MS = 120_000;
 
 export interface SessionEvents {

@@ -79,6 +79,10 @@ function builtIn(name: string, distDir: string): Omit<Profile, 'scripts'> | unde
         install: '@agentclientprotocol/codex-acp',
         authMethod: 'api-key',
         authEnv: ['CODEX_API_KEY', 'OPENAI_API_KEY'],
+        // A person's conversation: sandboxed, asking the user (`agent` has a model review
+        // escalations instead). A lane: full access, because codex keeps every .git folder
+        // read-only even when it is named writable, so a sandboxed lane cannot commit.
+        modes: { ask: 'workspace-write', auto: 'agent-full-access' },
         effortIds: ['reasoning_effort', 'effort', 'thought_level'],
       };
     case 'gemini':

@@ -136,12 +136,33 @@ function shellArguments(tool: AnyJson, command: string, escalate: boolean): stri
   return JSON.stringify({ command, ...extra });
 }
 
+/** Codex's code mode offers one `exec` tool (JavaScript calling `tools.exec_command`) instead of a shell tool. */
+function codeModeTool(tools: AnyJson[]): AnyJson | undefined {
+  for (const t of tools) {
+    if (t.type === 'custom' && t.name === 'exec') return t;
+    if (t.type === 'namespace') {
+      const inner = codeModeTool(t.tools ?? []);
+      if (inner) return { ...inner, namespace: t.name };
+    }
+  }
+  return undefined;
+}
+
+function codeModeInput(command: string, escalate: boolean): string {
+  const args: AnyJson = { cmd: command };
+  if (escalate) Object.assign(args, { sandbox_permissions: 'require_escalated', justification: 'The test asks for approval here.' });
+  return `const r = await tools.exec_command(${JSON.stringify(args)});\ntext(typeof r === 'string' ? r : (r.output ?? JSON.stringify(r)));`;
+}
+
 function responses(body: AnyJson, res: http.ServerResponse): void {
   const tool = (body.tools ?? []).find((t: AnyJson) => SHELL_TOOLS.includes(t.name));
-  const move = tool ? nextMove(responsesEntries(body)) : undefined;
+  const code = tool ? undefined : codeModeTool(body.tools ?? []);
+  const move = tool || code ? nextMove(responsesEntries(body)) : undefined;
   const respId = id('resp');
   const item: AnyJson = move?.run
-    ? { type: 'function_call', id: id('fc'), call_id: id('call'), name: tool.name, arguments: shellArguments(tool, move.run, move.escalate === true), status: 'completed' }
+    ? code
+      ? { type: 'custom_tool_call', id: id('ctc'), call_id: id('call'), name: code.name, ...(code.namespace ? { namespace: code.namespace } : {}), input: codeModeInput(move.run, move.escalate === true), status: 'completed' }
+      : { type: 'function_call', id: id('fc'), call_id: id('call'), name: tool.name, arguments: shellArguments(tool, move.run, move.escalate === true), status: 'completed' }
     : { type: 'message', id: id('msg'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: move?.say ?? 'mock reply', annotations: [] }] };
   const usage = { input_tokens: 12, input_tokens_details: { cached_tokens: 0 }, output_tokens: 7, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 19 };
   const base = { id: respId, object: 'response', created_at: Math.floor(Date.now() / 1000), model: body.model ?? 'mock' };
@@ -215,7 +236,7 @@ export async function startMockModels(opts: { logFile?: string } = {}): Promise<
         body = {};
       }
       requests.push({ path: url.pathname, body });
-      if (opts.logFile) fs.appendFileSync(opts.logFile, `${req.method} ${req.url}\n${JSON.stringify(body).slice(0, 4000)}\n\n`);
+      if (opts.logFile) fs.appendFileSync(opts.logFile, `${req.method} ${req.url}\n${JSON.stringify(body).slice(0, 200000)}\n\n`);
       const p = url.pathname;
       if (p.endsWith('/messages/count_tokens')) return json(res, { input_tokens: 12 });
       if (p.endsWith('/messages')) return anthropic(body, res);
