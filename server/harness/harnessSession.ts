@@ -230,7 +230,9 @@ export class HarnessSession {
     for (const text of notices) this.events.transcript('notice', { text });
     const modeId = profile.modes[this.plan.permissions];
     if (modeId && modes?.currentModeId !== modeId) {
-      if (!modes?.availableModes?.some((m) => m.id === modeId)) {
+      if (!modes?.availableModes?.length) {
+        // An agent without session modes (the script agent): nothing to choose.
+      } else if (!modes.availableModes.some((m) => m.id === modeId)) {
         this.events.transcript('notice', { text: `harness '${profile.name}' offers no mode '${modeId}'; permissions follow its own default` });
       } else {
         await this.step(`session/set_mode (${modeId})`, SESSION_TIMEOUT_MS, () => conn.agent.request('session/set_mode', { sessionId, modeId }));

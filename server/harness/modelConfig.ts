@@ -4,7 +4,7 @@
 import type { ClientContext, SessionConfigOption } from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { Profile } from './profiles';
-import { modelRefused } from './spawnErrors';
+import { modelRefused, SpawnError } from './spawnErrors';
 
 type SelectOption = { value: string; name: string };
 
@@ -58,11 +58,16 @@ export async function applyModelAndEffort(
   };
 
   const modelOpt = findOption(options, 'model', ['model']);
-  // A model the option does not list (a full id such as claude-sonnet-4-5) already reached
-  // the agent through the profile's model variable at spawn; the option stays as it is.
-  if (modelOpt && profile.modelEnv && !offers(modelOpt, model)) return applyEffort();
-  if (modelOpt) await set(modelOpt, model, 'model');
-  else if (profile.modelFallback === 'set_model') {
+  if (modelOpt) {
+    try {
+      await set(modelOpt, model, 'model');
+    } catch (e) {
+      // A model the option refuses (a full id such as claude-sonnet-4-5) already reached
+      // the agent through the profile's model variable at spawn; the option stays as it is.
+      if (!(e instanceof SpawnError && profile.modelEnv && !offers(modelOpt, model))) throw e;
+    }
+  }
+  if (!modelOpt && profile.modelFallback === 'set_model') {
     try {
       await agent.request('session/set_model', { sessionId, modelId: model });
     } catch (e) {
