@@ -91,6 +91,13 @@ export const ConfigFile = z
       .object({ review: ReviewRoles.optional() })
       .catchall(RoleDefaults)
       .optional(),
+    http: z
+      .object({
+        /** Fixed port of the HTTP API on 127.0.0.1 (webhook forwarders keep their target); default any free port. */
+        port: z.number().int().min(1).max(65535).optional(),
+      })
+      .strict()
+      .optional(),
     codehost: z
       .object({
         github: z

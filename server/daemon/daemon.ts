@@ -99,7 +99,7 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
   registerFeatures(app, stop);
   await rpc.listen(paths.socket);
   fs.chmodSync(paths.socket, 0o600);
-  const port = await http.listen();
+  const port = await http.listen(fixedHttpPort(app));
 
   const discovery: Discovery = { pid: process.pid, version: SVC_VERSION, build: SVC_BUILD, socketPath: paths.socket, httpPort: port, token };
   const discoveryText = JSON.stringify(discovery, null, 2) + '\n';
@@ -118,6 +118,16 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
   backups.unref();
   log.info(`started pid ${process.pid} build ${SVC_BUILD} socket ${paths.socket} http 127.0.0.1:${port}`);
   return { app, stop };
+}
+
+/** `http.port` of config.yaml (0: any free port); an unreadable config leaves it to the OS. */
+function fixedHttpPort(app: App): number {
+  try {
+    return app.config.config().http?.port ?? 0;
+  } catch (e) {
+    log.warn(`config.yaml unreadable; the HTTP port is any free one: ${(e as Error).message}`);
+    return 0;
+  }
 }
 
 /** The daemon clock: real time plus an offset that only a test daemon may move. */

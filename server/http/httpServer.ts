@@ -89,7 +89,9 @@ export class HttpServer {
     });
   }
 
-  listen(): Promise<number> {
+  /** `port` 0 (the default): any free port, a new one each start. A fixed port lets a
+   *  webhook forwarder keep its target across restarts. */
+  listen(port = 0): Promise<number> {
     this.server = http.createServer((req, res) => {
       this.serve(req, res).catch((e) => {
         log.error('unhandled', e);
@@ -99,8 +101,14 @@ export class HttpServer {
     this.server.headersTimeout = 10_000;
     this.server.requestTimeout = 60_000;
     return new Promise((resolve, reject) => {
-      this.server!.once('error', reject);
-      this.server!.listen(0, '127.0.0.1', () => {
+      this.server!.once('error', (e: NodeJS.ErrnoException) =>
+        reject(
+          port && e.code === 'EADDRINUSE'
+            ? new Error(`127.0.0.1:${port} (http.port in config.yaml) is in use by another program; free it or choose another port`)
+            : e,
+        ),
+      );
+      this.server!.listen(port, '127.0.0.1', () => {
         this.port = (this.server!.address() as { port: number }).port;
         resolve(this.port);
       });

@@ -4,6 +4,7 @@
 // concurrent 25 MB posts leave the daemon's memory flat.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import { makeScratch, sleep } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
@@ -84,4 +85,24 @@ describe('webhook flood: refused before the body is read, memory flat', function
       assert.equal((await s.svc(['daemon', 'status'])).code, 0);
     });
   }
+
+  it('http.port in config.yaml fixes the port across daemon restarts, so a webhook forwarder keeps its target', async () => {
+    const free = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const s = await daemon('fixed-port', `http:\n  port: ${free}\n`);
+    try {
+      assert.equal(daemonInfo(s.svcHome).httpPort, free);
+      assert.equal((await s.svc(['daemon', 'stop'])).code, 0);
+      assert.equal((await s.svc(['daemon', 'status'])).code, 0);
+      assert.equal(daemonInfo(s.svcHome).httpPort, free);
+      const health = await fetch(`http://127.0.0.1:${free}/api/webhooks/github`, { method: 'POST', headers: HEADERS, body: '{}' });
+      assert.equal(health.status, 409);
+    } finally {
+      await s.dispose();
+    }
+  });
 });
