@@ -220,7 +220,7 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
 }
 
 /** How long a connection answered before its body was read stays open before it is cut. */
-const UNREAD_LINGER_MS = 1_000;
+const UNREAD_LINGER_MS = 10_000;
 
 /** An answer before the body was read, on a connection that then closes. The body is
  *  never taken in: `read(0)` marks the request as consumed by us, so Node does not drain
