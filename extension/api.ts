@@ -1,6 +1,7 @@
 // What activate() returns: a small read-only surface for the in-host tests (test/e2e/inHost),
 // so they can check the views' models without scraping the DOM. Not a public API.
 import type { AgentRowView } from '../webview/agentsMessages';
+import type { VerdictBadge } from './commandDeck/deckIcons';
 import type { DeckNode } from './commandDeck/deckModel';
 import type { ConnectionState } from './connection/daemonConnection';
 import type { ReviewNode } from './reviews/reviewsModel';
@@ -9,6 +10,9 @@ export interface SvcTestApi {
   connectionState(): ConnectionState;
   deckTopLevel(): readonly DeckNode[];
   reviewsTopLevel(): readonly ReviewNode[];
+  /** The verdict badge decorating a tree node (by node id), if any. */
+  deckBadge(nodeId: string): VerdictBadge | undefined;
+  reviewsBadge(nodeId: string): VerdictBadge | undefined;
   /** Conversation ids with an open Conversation panel. */
   openPanels(): number[];
   /** The Agents page's rows (undefined while it is closed or unread). */

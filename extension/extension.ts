@@ -17,6 +17,7 @@ import { DaemonStatusBar } from './connection/statusBar';
 import { ConversationPanels } from './conversations/conversationPanel';
 import { logger, outputChannel } from './log';
 import { ReviewsProvider } from './reviews/reviewsProvider';
+import { issueContextValue } from './reviews/reviewsModel';
 import type { ReviewNode } from './reviews/reviewsModel';
 import { registerRoles } from './roles/registerRoles';
 import { putShimOnTerminalPath } from './terminal/terminalPath';
@@ -58,6 +59,11 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
     { dispose: () => AgentsPanel.open?.dispose() },
     connection.onDidChangeState(setContext),
     deck.onDidChangeRows((rows) => statusBar.setNeedsYou(rows ? needsYouCount(rows) : undefined)),
+    reviews.onDidChangeFacts((facts) => deck.setReviews(facts)),
+    vscode.window.registerFileDecorationProvider(deck.badges),
+    vscode.window.registerFileDecorationProvider(reviews.badges),
+    // The palette offers Abort Review only while a reviewer runs.
+    reviews.onDidChangeTreeData(() => void vscode.commands.executeCommand('setContext', 'svc.reviewRunning', reviews.issues.some((s) => issueContextValue(s).includes('+running')))),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('svc.nodePath') && connection.state.kind !== 'connected') void connection.start();
     }),
@@ -71,6 +77,8 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
   return {
     connectionState: () => connection.state,
     deckTopLevel: () => deck.topLevel,
+    deckBadge: (nodeId) => deck.badges.badge(nodeId),
+    reviewsBadge: (nodeId) => reviews.badges.badge(nodeId),
     reviewsTopLevel: () => reviews.topLevel,
     openPanels: () => panels.openIds,
     agentRows: () => AgentsPanel.open?.rows,

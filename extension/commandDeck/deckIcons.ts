@@ -11,9 +11,9 @@ export interface DeckIcon {
 
 const ACTIVITY_ICONS: Record<Activity, DeckIcon> = {
   'needs-you': { id: 'bell-dot', color: 'list.warningForeground' },
-  working: { id: 'sync~spin' },
-  idle: { id: 'circle-large-outline' },
-  starting: { id: 'loading~spin' },
+  working: { id: 'sync~spin', color: 'charts.blue' },
+  idle: { id: 'circle-large-outline', color: 'charts.green' },
+  starting: { id: 'loading~spin', color: 'charts.blue' },
   stopped: { id: 'circle-slash', color: 'disabledForeground' },
   'failed-to-start': { id: 'error', color: 'list.errorForeground' },
 };
@@ -36,4 +36,22 @@ export function verdictIcon(verdict: string): DeckIcon {
     default:
       return { id: 'error', color: 'testing.iconFailed' };
   }
+}
+
+/** A verdict as a badge: the defect count (or ✓ when there are none), in the verdict's colour. */
+export interface VerdictBadge {
+  /** At most two characters (VS Code's limit for a decoration badge). */
+  text: string;
+  /** A theme colour id. */
+  color: string;
+  /** Shown on hover: the verdict in words. */
+  tooltip: string;
+}
+
+export function verdictBadge(v: { verdict: string; defects?: number }): VerdictBadge {
+  const icon = verdictIcon(v.verdict);
+  const defects = v.defects ?? 0;
+  const text = defects > 99 ? '99' : defects > 0 ? String(defects) : icon.id === 'pass' ? '✓' : icon.id === 'warning' ? '!' : '✗';
+  const words = v.verdict.replace(/_/g, ' ');
+  return { text, color: icon.color!, tooltip: defects > 0 ? `${words}: ${defects} defect${defects === 1 ? '' : 's'}` : words };
 }

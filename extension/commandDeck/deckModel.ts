@@ -8,10 +8,17 @@
 // iteration; the newest such builder when a --reuse respawn shares the iteration).
 // Archived conversations leave the deck (a lane reaped with --keep is not archived, so it
 // stays, marked `reaped`); a row whose parent left it is shown at the top.
+//
+// Verdicts are badges, not text: a judged builder and its critic carry the verdict's icon
+// and a decoration badge (defect count or ✓). A review convoy's agents fold into one
+// convoy row per run (convoys.ts), earlier runs under it as collapsed history.
 import { isLive } from '../../shared/activity';
 import type { Activity } from '../../shared/activity';
-import { activityIcon, verdictIcon } from './deckIcons';
-import type { DeckIcon } from './deckIcons';
+import { foldConvoys } from './convoys';
+import type { ConvoyFacts } from './convoys';
+import { activityIcon, verdictBadge, verdictIcon } from './deckIcons';
+import type { DeckIcon, VerdictBadge } from './deckIcons';
+import { mdCode, mdText } from './markdown';
 
 export { activityIcon } from './deckIcons';
 export type { DeckIcon } from './deckIcons';
@@ -26,6 +33,9 @@ export interface DeckRow {
   activity: Activity;
   archived?: boolean;
   model?: string;
+  /** The issue of a work agent or reviewer. */
+  issueId?: string | null;
+  cost?: { amount: number; currency: string } | null;
   /** Lanes only. */
   role?: string;
   run?: string;
@@ -36,28 +46,35 @@ export interface DeckRow {
   /** Critics and verifiers: the builder key and iteration they judge. */
   judged?: { key: string; iteration: number } | null;
   /** A critic's own verdict; for a builder its newest critic's verdict (`by` = that critic). */
-  verdict?: { verdict: string; defects: number; by: number } | null;
+  verdict?: { verdict: string; defects: number; by: number; verdictFile?: string | null } | null;
   /** Git-backed lanes. */
-  git?: { branch: string | null; ahead: number | null; dirty: boolean } | null;
+  git?: { branch: string | null; ahead: number | null; dirty: boolean; headSha?: string | null } | null;
 }
 
 export interface DeckNode {
   /** Stable across refreshes: VS Code keeps selection and expansion by it. */
   id: string;
-  /** `conv`: a conversation row; `verdict`: a builder's link to its newest critic. */
-  kind: 'conv' | 'verdict';
-  /** The conversation a click opens (for a verdict link: the critic). */
+  /** `conv`: a conversation row; `convoy`: one review run's agents; `history`: a convoy's earlier runs. */
+  kind: 'conv' | 'convoy' | 'history';
+  /** The conversation a click opens (a convoy: its parent or quick reviewer). */
   convId: number;
   label: string;
   description: string;
+  /** Markdown: the row's facts. */
   tooltip: string;
   icon: DeckIcon;
   contextValue: string;
   children: DeckNode[];
-  /** A builder's newest critic verdict, opening that critic (also its first child). */
-  verdictLink?: { text: string; convId: number };
+  /** A verdict shown as a decoration badge (defect count or ✓). */
+  badge?: VerdictBadge;
+  /** Starts collapsed (history); otherwise a node with children starts expanded. */
+  collapsed?: boolean;
+  /** A report file a click opens instead of the conversation (a reviewer's report). */
+  reportFile?: string;
   /** The row behind a conversation node (prefills commands such as start lane). */
   row?: DeckRow;
+  /** Convoys and reviewers: the issue reviewed (review commands act on it). */
+  issue?: string;
 }
 
 /**
@@ -87,6 +104,7 @@ export function deckContextValue(row: DeckRow): string {
   if (row.role) parts.push(row.role);
   parts.push(row.activity);
   if (isLive(row.activity)) parts.push('live');
+  if (row.archived) parts.push('archived');
   if (row.git) parts.push('git');
   if (row.git?.dirty) parts.push('dirty');
   if (row.verdict) parts.push('verdict');
@@ -100,28 +118,52 @@ export function verdictText(v: { verdict: string; defects: number }): string {
   return v.defects > 0 ? `${v.verdict} · ${v.defects} defect${v.defects === 1 ? '' : 's'}` : v.verdict;
 }
 
+/**
+ * A row's description: the facts its label does not already say. The verdict is a badge
+ * and the icon, so it is not repeated here; a role and iteration the title already names
+ * (lane titles often do) are left out too.
+ */
 export function describeRow(row: DeckRow): string {
   const parts = [`#${row.id}`];
+  const label = (row.title || row.name).toLowerCase();
   if (row.kind === 'successor' && row.parentId !== null) parts.push(`continues ← #${row.parentId}`);
-  if (row.role) parts.push(row.iteration !== undefined ? `${row.role} i${row.iteration}` : row.role);
-  parts.push(row.activity);
-  if (row.verdict) parts.push(JUDGES.has(row.role ?? '') ? `[${verdictText(row.verdict)}]` : `verdict ${verdictText(row.verdict)}`);
+  if (row.role) {
+    const role = row.iteration !== undefined ? `${row.role} i${row.iteration}` : row.role;
+    if (!label.includes(role.toLowerCase())) parts.push(role);
+  }
+  parts.push(row.archived ? `${row.activity} (archived)` : row.activity);
   if (row.git) {
     const g = [row.git.branch ?? '(detached)'];
     if (row.git.ahead !== null) g.push(`↑${row.git.ahead}`);
-    parts.push(g.join(' '));
+    if (!label.includes(g[0].toLowerCase())) parts.push(g.join(' '));
+    else if (row.git.ahead !== null) parts.push(`↑${row.git.ahead}`);
     if (row.git.dirty) parts.push('dirty');
   }
   if (row.reaped) parts.push('reaped');
   return parts.join(' · ');
 }
 
-function tooltipOf(row: DeckRow): string {
-  const lines = [`${row.title || row.name} (#${row.id}, ${row.name})`, `${row.kind}${row.role ? ` · ${row.role}` : ''} · ${row.activity}`];
-  if (row.run) lines.push(`run ${row.run}${row.key ? ` · key ${row.key}` : ''}${row.iteration !== undefined ? ` · i${row.iteration}` : ''}`);
-  if (row.judged) lines.push(`judges ${row.judged.key} i${row.judged.iteration}`);
-  if (row.git) lines.push(`branch ${row.git.branch ?? '(detached)'}${row.git.ahead !== null ? ` · ${row.git.ahead} ahead of upstream` : ''}${row.git.dirty ? ' · uncommitted changes' : ''}`);
-  if (row.reaped) lines.push('reaped (its directory is removed; kept in the deck with --keep)');
+/** The row's facts as Markdown (branch, head, ahead, dirty, verdict, model, cost …), each value escaped. */
+export function tooltipOf(row: DeckRow): string {
+  const lines = [`**${mdText(row.title || row.name)}**`, ''];
+  const fact = (name: string, value: string) => lines.push(`- ${name}: ${value}`);
+  fact('conversation', `#${row.id} ${mdCode(row.name)}`);
+  fact('kind', mdText(`${row.kind}${row.role ? ` · ${row.role}${row.iteration !== undefined ? ` i${row.iteration}` : ''}` : ''}`));
+  fact('activity', mdText(row.archived ? `${row.activity} (archived)` : row.activity));
+  if (row.run) fact('run', mdText(`${row.run}${row.key ? ` · key ${row.key}` : ''}`));
+  if (row.judged) fact('judges', mdText(`${row.judged.key} i${row.judged.iteration}`));
+  if (row.verdict) fact('verdict', `${mdText(verdictText(row.verdict))}${JUDGES.has(row.role ?? '') || row.verdict.by === row.id ? '' : ` (critic #${row.verdict.by})`}`);
+  if (row.verdict?.verdictFile) fact('report', mdCode(row.verdict.verdictFile));
+  if (row.git) {
+    fact('branch', row.git.branch ? mdCode(row.git.branch) : 'detached');
+    if (row.git.headSha) fact('head', mdCode(row.git.headSha.slice(0, 12)));
+    if (row.git.ahead !== null) fact('ahead', `${row.git.ahead} commit${row.git.ahead === 1 ? '' : 's'} ahead of upstream`);
+    fact('dirty', row.git.dirty ? 'yes, uncommitted changes' : 'no');
+  }
+  if (row.model) fact('model', mdCode(row.model));
+  if (row.cost) fact('cost', mdText(`${row.cost.amount.toFixed(2)} ${row.cost.currency}`));
+  if (row.issueId) fact('issue', mdText(row.issueId));
+  if (row.reaped) fact('reaped', 'its directory is removed; kept in the deck with --keep');
   return lines.join('\n');
 }
 
@@ -136,11 +178,18 @@ function placementParent(row: DeckRow, byId: Map<number, DeckRow>, builders: Map
 
 const builderKey = (run: string, key: string, iteration: number) => `${run}\u0000${key}\u0000${iteration}`;
 
-/**
- * The deck's tree. `keepArchived` keeps archived rows (the Agents page with "archived"
- * shown; the Awareness rail's lane list); the deck itself drops them.
- */
-export function buildDeck(rows: readonly DeckRow[], opts: { keepArchived?: boolean } = {}): DeckNode[] {
+export interface DeckOptions {
+  /** Keep archived rows (the Agents page; the Awareness rail's lane list; the deck's "Show Archived"). */
+  keepArchived?: boolean;
+  /** Only rows that are live, or lead to one (the deck's "Live Only"). */
+  liveOnly?: boolean;
+  /** Fold review agents into one convoy row per run (the deck); verdicts and reports come from `reviews`. */
+  convoys?: boolean;
+  reviews?: readonly ConvoyFacts[];
+}
+
+/** The deck's tree. The deck drops archived rows unless asked to keep them. */
+export function buildDeck(rows: readonly DeckRow[], opts: DeckOptions = {}): DeckNode[] {
   const visible = opts.keepArchived ? rows : rows.filter((r) => !r.archived);
   const byId = new Map<number, DeckRow>();
   for (const r of visible) byId.set(r.id, r);
@@ -167,18 +216,41 @@ export function buildDeck(rows: readonly DeckRow[], opts: { keepArchived?: boole
   const sorted = isSortedById(visible) ? visible : [...visible].sort((a, b) => a.id - b.id);
   const nodes = new Map<number, DeckNode>();
   for (const r of sorted) nodes.set(r.id, toNode(r));
+  const { folded, anchors } = opts.convoys ? foldConvoys(sorted, parentOf, nodes, opts.reviews ?? []) : { folded: new Set<number>(), anchors: new Map() };
   const roots: DeckNode[] = [];
+  const place = (p: number | null | undefined, n: DeckNode) => (p === null || p === undefined ? roots : nodes.get(p)!.children).push(n);
   for (const r of sorted) {
-    const p = parentOf.get(r.id);
-    (p === null || p === undefined ? roots : nodes.get(p)!.children).push(nodes.get(r.id)!);
+    const convoy = anchors.get(r.id);
+    if (convoy) place(convoy.parent, convoy.node);
+    if (!folded.has(r.id)) place(parentOf.get(r.id), nodes.get(r.id)!);
   }
-  for (const n of nodes.values()) if (n.children.length) n.id = nodeId(n.convId, true);
-  return roots;
+  for (const [id, n] of nodes) if (n.children.length && !folded.has(id)) n.id = nodeId(n.convId, true);
+  return opts.liveOnly ? keepLive(roots) : roots;
+}
+
+/** Rows that are live, and the rows above them (so a live lane keeps its place under a stopped launcher). */
+function keepLive(nodes: DeckNode[]): DeckNode[] {
+  const out: DeckNode[] = [];
+  for (const n of nodes) {
+    const children = keepLive(n.children);
+    const live = n.kind === 'conv' ? isLive(n.row!.activity) : n.contextValue.includes('+live');
+    if (live || children.length) out.push({ ...n, children });
+  }
+  return out;
 }
 
 function isSortedById(rows: readonly DeckRow[]): boolean {
   for (let i = 1; i < rows.length; i++) if (rows[i - 1].id > rows[i].id) return false;
   return true;
+}
+
+/** Activities that say more than a verdict: the person must act, or the agent is at work (its badge still shows the verdict). */
+const OVER_VERDICT = new Set<Activity>(['needs-you', 'failed-to-start', 'working', 'starting']);
+
+/** A judged builder and its critic show the verdict's icon, unless their activity says more. */
+function iconOf(r: DeckRow): DeckIcon {
+  if (r.verdict && !OVER_VERDICT.has(r.activity) && (r.role === 'builder' || JUDGES.has(r.role ?? ''))) return verdictIcon(r.verdict.verdict);
+  return activityIcon(r.activity);
 }
 
 function toNode(r: DeckRow): DeckNode {
@@ -189,26 +261,12 @@ function toNode(r: DeckRow): DeckNode {
     label: r.title || r.name,
     description: describeRow(r),
     tooltip: tooltipOf(r),
-    icon: activityIcon(r.activity),
+    icon: iconOf(r),
     contextValue: deckContextValue(r),
     children: [],
     row: r,
   };
-  if (r.verdict && r.role === 'builder') {
-    const text = verdictText(r.verdict);
-    node.verdictLink = { text: `${text} (#${r.verdict.by})`, convId: r.verdict.by };
-    node.children.push({
-      id: `verdict:${r.id}`,
-      kind: 'verdict',
-      convId: r.verdict.by,
-      label: `newest verdict ${text}`,
-      description: `open critic #${r.verdict.by}`,
-      tooltip: `The newest critic verdict on ${r.title || r.name}: ${text}. Opens critic #${r.verdict.by}.`,
-      icon: verdictIcon(r.verdict.verdict),
-      contextValue: 'svc:verdictLink',
-      children: [],
-    });
-  }
+  if (r.verdict && (r.role === 'builder' || JUDGES.has(r.role ?? ''))) node.badge = verdictBadge(r.verdict);
   return node;
 }
 

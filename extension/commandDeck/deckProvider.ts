@@ -8,8 +8,10 @@ import type { DaemonConnection } from '../connection/daemonConnection';
 import { DaemonRefusal } from '../connection/daemonErrors';
 import { LiveQuery } from '../connection/liveQuery';
 import type { QueryValue } from '../connection/liveQuery';
+import type { ConvoyFacts } from './convoys';
+import { badgeUri, TreeBadges } from './badges';
 import { buildDeck } from './deckModel';
-import type { DeckNode, DeckRow } from './deckModel';
+import type { DeckNode, DeckOptions, DeckRow } from './deckModel';
 import { deckRows } from './deckRows';
 
 export const DECK_TOPICS = ['conversations', 'lanes', 'runs'] as const;
@@ -38,32 +40,63 @@ export class DeckProvider implements vscode.TreeDataProvider<DeckNode>, vscode.D
 
   /** The rows behind the deck, archived ones left out (pickers offer these). */
   get currentRows(): readonly DeckRow[] {
+    return this.rows.filter((r) => !r.archived);
+  }
+
+  /** Every row the daemon listed, archived ones included (Unarchive offers these). */
+  get allRows(): readonly DeckRow[] {
     return this.rows;
   }
 
   row(convId: number): DeckRow | undefined {
-    return this.byConv.get(convId)?.row;
+    return this.byConv.get(convId)?.row ?? this.rows.find((r) => r.id === convId);
   }
 
   node(convId: number): DeckNode | undefined {
     return this.byConv.get(convId);
   }
 
+  private filter: Pick<DeckOptions, 'keepArchived' | 'liveOnly'> = {};
+  private reviews: readonly ConvoyFacts[] = [];
+  /** Verdict badges of the current nodes, by their resource URI (the decoration provider reads them). */
+  readonly badges = new TreeBadges(DECK_SCHEME);
+
+  /** The title bar's toggles: archived rows shown, live rows only. */
+  get options(): Readonly<Pick<DeckOptions, 'keepArchived' | 'liveOnly'>> {
+    return this.filter;
+  }
+
+  setOptions(o: Pick<DeckOptions, 'keepArchived' | 'liveOnly'>): void {
+    this.filter = { ...this.filter, ...o };
+    this.rebuild();
+  }
+
+  /** Review verdicts and reports (from the Reviews view's reads), for the convoy rows. */
+  setReviews(reviews: readonly ConvoyFacts[]): void {
+    this.reviews = reviews;
+    this.rebuild();
+  }
+
   setRows(rows: DeckRow[] | undefined): void {
     this.rows = rows ?? [];
-    this.roots = buildDeck(this.rows);
+    this.rebuild();
+    this.rowsEmitter.fire(rows);
+  }
+
+  private rebuild(): void {
+    this.roots = buildDeck(this.rows, { ...this.filter, convoys: true, reviews: this.reviews });
     this.parents.clear();
     this.byConv.clear();
     const index = (nodes: DeckNode[], parent: DeckNode | undefined) => {
       for (const n of nodes) {
         this.parents.set(n.id, parent);
-        if (n.kind === 'conv') this.byConv.set(n.convId, n);
+        if (n.kind === 'conv' && n.row?.id === n.convId) this.byConv.set(n.convId, n);
         index(n.children, n);
       }
     };
     index(this.roots, undefined);
+    this.badges.set(this.roots);
     this.emitter.fire(undefined);
-    this.rowsEmitter.fire(rows);
   }
 
   getTreeItem(n: DeckNode): vscode.TreeItem {
@@ -90,33 +123,34 @@ export class DeckProvider implements vscode.TreeDataProvider<DeckNode>, vscode.D
     this.query.dispose();
     this.emitter.dispose();
     this.rowsEmitter.dispose();
+    this.badges.dispose();
   }
 }
 
+/** The scheme of the deck's resource URIs: a node's verdict badge is a FileDecoration of its URI. */
+export const DECK_SCHEME = 'svc-deck';
+
 export function toTreeItem(n: DeckNode): vscode.TreeItem {
-  const item = new vscode.TreeItem(n.label, n.children.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+  const state = !n.children.length ? vscode.TreeItemCollapsibleState.None : n.collapsed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded;
+  const item = new vscode.TreeItem(n.label, state);
   item.id = n.id;
   item.description = n.description;
   item.contextValue = n.contextValue;
-  item.command = { command: 'svc.openConversation', title: n.kind === 'verdict' ? 'Open Critic' : 'Open Conversation', arguments: [n.convId] };
-  item.iconPath = new vscode.ThemeIcon(n.icon.id, n.icon.color ? new vscode.ThemeColor(n.icon.color) : undefined);
-  const tooltip = new vscode.MarkdownString(undefined, true);
-  tooltip.appendText(n.tooltip);
-  if (n.verdictLink) {
-    tooltip.isTrusted = { enabledCommands: ['svc.openConversation'] };
-    tooltip.appendMarkdown(`\n\nNewest critic verdict: [${escapeMd(n.verdictLink.text)}](command:svc.openConversation?${encodeURIComponent(JSON.stringify([n.verdictLink.convId]))})`);
+  // The URI carries the verdict badge (badges.ts); it names no file, the label stays ours.
+  item.resourceUri = badgeUri(DECK_SCHEME, n.id);
+  if (n.kind !== 'history') {
+    item.command = n.reportFile
+      ? { command: 'svc.openReport', title: 'Open Report', arguments: [n.reportFile] }
+      : { command: 'svc.openConversation', title: 'Open Conversation', arguments: [n.convId] };
   }
-  item.tooltip = tooltip;
+  item.iconPath = new vscode.ThemeIcon(n.icon.id, n.icon.color ? new vscode.ThemeColor(n.icon.color) : undefined);
+  item.tooltip = new vscode.MarkdownString(n.tooltip, true);
   return item;
 }
 
-function escapeMd(s: string): string {
-  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
-}
-
-/** Conversations joined with lanes; a daemon without lanes yet gives plain conversations. */
+/** Conversations (archived ones too: "Show Archived" lists them) joined with lanes; a daemon without lanes yet gives plain conversations. */
 async function readRows(connection: DaemonConnection): Promise<DeckRow[]> {
-  const { conversations } = await connection.request(conversationsList, {});
+  const { conversations } = await connection.request(conversationsList, { all: true });
   let lanes: LaneRecord[] = [];
   try {
     lanes = (await connection.request(lanesList, {})).lanes;

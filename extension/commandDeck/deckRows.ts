@@ -16,6 +16,8 @@ export function deckRows(conversations: readonly ConversationInfo[], lanes: read
       activity: c.activity,
       archived: c.archived,
       model: c.model,
+      issueId: c.issueId,
+      cost: c.cost,
     };
     const lane = laneById.get(c.id);
     if (lane) {
@@ -25,8 +27,8 @@ export function deckRows(conversations: readonly ConversationInfo[], lanes: read
       row.iteration = lane.iteration;
       row.reaped = lane.reaped;
       row.judged = lane.judged;
-      row.verdict = lane.verdict ? { verdict: lane.verdict.verdict, defects: lane.verdict.defects, by: lane.verdict.by } : null;
-      row.git = lane.git ? { branch: lane.git.branch, ahead: lane.git.ahead, dirty: lane.git.dirty } : null;
+      row.verdict = lane.verdict ? { verdict: lane.verdict.verdict, defects: lane.verdict.defects, by: lane.verdict.by, verdictFile: lane.verdict.verdictFile } : null;
+      row.git = lane.git ? { branch: lane.git.branch, ahead: lane.git.ahead, dirty: lane.git.dirty, headSha: lane.git.headSha } : null;
     }
     return row;
   });

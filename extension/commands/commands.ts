@@ -11,12 +11,13 @@ import { funnel } from '../errors/errorFunnel';
 import { outputChannel } from '../log';
 import type { ReviewsProvider } from '../reviews/reviewsProvider';
 import { AgentsPanel } from '../agents/agentsPanel';
-import { answerConversation, archiveConversation, newConversation, openConversation, stopConversation, successor, tellConversation } from './conversationCommands';
+import { answerConversation, archiveConversation, newConversation, openConversation, resumeConversation, stopConversation, successor, tellConversation, unarchiveConversation } from './conversationCommands';
 import { showDaemonLog, showDaemonStatus, startDaemon } from './daemonCommands';
 import { runDoctor } from '../doctor/doctorCommand';
 import { reapLane, startLane } from './laneCommands';
 import { abortReview, requestReview, restartReview } from './reviewCommands';
 import { installSkillCommand } from './skillCommand';
+import { mergePr, openPr, openReport, setDeckFilter } from './viewCommands';
 
 /** Every command id the extension registers; package.json must contribute each (an in-host test checks). */
 export const COMMAND_IDS = [
@@ -41,6 +42,15 @@ export const COMMAND_IDS = [
   'svc.openAgents',
   'svc.installSkill',
   'svc.refresh',
+  'svc.openReport',
+  'svc.deckShowArchived',
+  'svc.deckHideArchived',
+  'svc.deckLiveOnly',
+  'svc.deckShowAll',
+  'svc.mergePr',
+  'svc.openPr',
+  'svc.resumeConversation',
+  'svc.unarchiveConversation',
 ] as const;
 export type CommandId = (typeof COMMAND_IDS)[number];
 
@@ -85,5 +95,14 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       d.deck.refresh();
       d.reviews.refresh();
     }),
+    command('svc.openReport', 'open the report', (arg) => openReport(arg)),
+    command('svc.deckShowArchived', 'show archived conversations', () => setDeckFilter(d, { keepArchived: true })),
+    command('svc.deckHideArchived', 'hide archived conversations', () => setDeckFilter(d, { keepArchived: false })),
+    command('svc.deckLiveOnly', 'show live conversations only', () => setDeckFilter(d, { liveOnly: true })),
+    command('svc.deckShowAll', 'show every conversation', () => setDeckFilter(d, { liveOnly: false })),
+    command('svc.mergePr', 'merge the PR', (arg) => mergePr(d, arg)),
+    command('svc.openPr', 'open the PR', (arg) => openPr(d, arg)),
+    command('svc.resumeConversation', 'resume the conversation', (arg) => resumeConversation(d, arg)),
+    command('svc.unarchiveConversation', 'unarchive the conversation', (arg) => unarchiveConversation(d, arg)),
   ];
 }

@@ -10,7 +10,9 @@ import {
   conversationsFork,
   conversationsHandoff,
   conversationsNew,
+  conversationsResume,
   conversationsShow,
+  conversationsUnarchive,
   conversationsStop,
   conversationsTell,
 } from '../../shared/protocol/conversations';
@@ -21,7 +23,7 @@ import { DaemonRefusal } from '../connection/daemonErrors';
 import { pickerHarnesses } from '../doctor/harnessHealth';
 import { NothingToDo, UserCancelled } from '../errors/errorFunnel';
 import type { CommandDeps } from './commands';
-import { ask, conversationTarget } from './targets';
+import { ask, convIdOf, conversationTarget } from './targets';
 
 const selection = (d: CommandDeps) => d.deckView.selection;
 
@@ -101,7 +103,37 @@ export async function archiveConversation(d: CommandDeps, arg: unknown): Promise
   await d.connection.usable();
   const t = await conversationTarget(arg, d.deck, selection(d), { what: 'archive', filter: (r) => !isLive(r.activity), none: 'no stopped conversation to archive' });
   const r = await d.connection.request(conversationsArchive, { conv: String(t.id) });
-  void vscode.window.showInformationMessage(`svc: archived #${r.id} (${r.name}); it left the Command Deck (the Agents page lists it with "Show archived").`);
+  const undo = await vscode.window.showInformationMessage(`svc: archived #${r.id} (${r.name}); it left the Command Deck ("Show Archived" lists it).`, 'Unarchive');
+  if (undo === 'Unarchive') await unarchiveConversation(d, r.id);
+}
+
+/** `svc conv resume`: restarts a stopped conversation's agent (its session is loaded when the harness can). */
+export async function resumeConversation(d: CommandDeps, arg: unknown): Promise<void> {
+  await d.connection.usable();
+  const t = await conversationTarget(arg, d.deck, selection(d), { what: 'resume', filter: (r) => !isLive(r.activity), none: 'no stopped conversation to resume' });
+  const r: Created = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `svc: resuming #${t.id}…` }, () =>
+    d.connection.request(conversationsResume, { conv: String(t.id), noWait: true }),
+  );
+  void vscode.window.showInformationMessage(`svc: resumed #${r.conversation.id} (${r.conversation.name}); it is ${r.conversation.activity}.`);
+}
+
+/** `svc conv unarchive`: brings an archived conversation back to the Command Deck. */
+export async function unarchiveConversation(d: CommandDeps, arg: unknown): Promise<void> {
+  await d.connection.usable();
+  const id = convIdOf(arg);
+  let target = id;
+  if (target === undefined) {
+    const archived = d.deck.allRows.filter((r) => r.archived);
+    if (!archived.length) throw new NothingToDo('no conversation is archived');
+    const picked = await vscode.window.showQuickPick(
+      archived.map((r) => ({ label: r.title || r.name, description: `#${r.id} · ${r.name}`, id: r.id })).sort((a, b) => b.id - a.id),
+      { title: 'svc: Unarchive Conversation', placeHolder: 'Which conversation to bring back to the Command Deck?', matchOnDescription: true },
+    );
+    if (!picked) throw new UserCancelled();
+    target = picked.id;
+  }
+  const r = await d.connection.request(conversationsUnarchive, { conv: String(target) });
+  void vscode.window.showInformationMessage(`svc: unarchived #${r.id} (${r.name}); it is back in the Command Deck.`);
 }
 
 /** `svc handoff` / `svc fork`: a successor nested under its source. */

@@ -51,12 +51,26 @@ export function report(what: string, e: unknown): void {
   }
   if (DaemonRefusal.is(e)) {
     log.info(`${what}: refused (${e.reason}): ${e.message}`);
-    void vscode.window.showErrorMessage(e.message);
+    const fix = refusalFix(e);
+    if (fix) void vscode.window.showErrorMessage(fix.message, fix.button).then((c) => c && vscode.commands.executeCommand(fix.command, ...fix.args));
+    else void vscode.window.showErrorMessage(e.message);
     return;
   }
   log.error(`${what} failed`, e);
   const message = e instanceof Error ? e.message : String(e);
   void vscode.window.showErrorMessage(`svc: ${what} failed: ${message}`, SHOW_LOG).then(followUp);
+}
+
+/**
+ * A refusal whose remedy the window can run: the daemon's sentence without its CLI hint
+ * (`resume it with svc conv resume #3`), and the remedy as a button.
+ */
+export function refusalFix(e: DaemonRefusal): { message: string; button: string; command: string; args: unknown[] } | undefined {
+  const conv = /#(\d+)/.exec(e.message)?.[1];
+  const withoutHint = (s: string) => s.replace(/[;:]\s*(?:resume|stop|run|use|request)[^;]*\bsvc [^;]*$/i, '').replace(/\s*\((?:svc [^)]*)\)\s*$/, '').trim();
+  if (e.reason === 'notRunning' && conv) return { message: `${withoutHint(e.message)}.`, button: 'Resume', command: 'svc.resumeConversation', args: [Number(conv)] };
+  if (e.reason === 'stillRunning' && conv) return { message: `${withoutHint(e.message)}.`, button: 'Stop It', command: 'svc.stopConversation', args: [Number(conv)] };
+  return undefined;
 }
 
 function followUp(choice: string | undefined): void {

@@ -1,31 +1,44 @@
 // The Reviews tree as a pure function: each issue's derived state (review/show) in, nodes
-// out — the issue with its PR number, review state and merge readiness, then the newest
-// review run and the convoy's reviewers (each opening its conversation). No vscode.
+// out — the issue with its PR number, review state and merge readiness (Merge / Open PR
+// act on that row), then the newest review run as one convoy row with its verdict and
+// its reviewers under it (each opening its report once written), and earlier runs as a
+// collapsed history row. Ids are stable across refreshes so VS Code keeps what the person
+// expanded or collapsed. No vscode.
 import { isLive } from '../../shared/activity';
 import type { Activity } from '../../shared/activity';
 import type { IssueState, ReviewerInfo } from '../../shared/protocol/review';
-import { activityIcon, verdictIcon } from '../commandDeck/deckIcons';
-import type { DeckIcon } from '../commandDeck/deckIcons';
+import { convoyFacts } from '../commandDeck/convoys';
+import { activityIcon, verdictBadge, verdictIcon } from '../commandDeck/deckIcons';
+import type { DeckIcon, VerdictBadge } from '../commandDeck/deckIcons';
+import { mdCode, mdText } from '../commandDeck/markdown';
 
 export interface ReviewNode {
   id: string;
-  kind: 'issue' | 'readiness' | 'run' | 'reviewer';
+  kind: 'issue' | 'readiness' | 'run' | 'reviewer' | 'history';
   label: string;
   description: string;
+  /** Markdown: the row's facts. */
   tooltip: string;
   icon: DeckIcon;
   contextValue: string;
   /** The issue a command on this node acts on. */
   issue: string;
-  /** Reviewers: the conversation a click opens. */
+  /** Reviewers: the conversation (Open Conversation). */
   convId?: number;
+  /** Reviewers: the report a click opens once it is written. */
+  reportFile?: string;
+  /** PR rows: the PR number and its web page (Merge, Open PR). */
+  pr?: { number: number; url: string | null; project: string };
+  badge?: VerdictBadge;
+  /** Starts collapsed (history); otherwise a node with children starts expanded. */
+  collapsed?: boolean;
   children: ReviewNode[];
 }
 
 const STATE_ICONS: Record<string, DeckIcon> = {
   none: { id: 'circle-large-outline' },
-  requested: { id: 'clock' },
-  in_review: { id: 'sync~spin' },
+  requested: { id: 'clock', color: 'charts.blue' },
+  in_review: { id: 'sync~spin', color: 'charts.blue' },
   approved: { id: 'pass', color: 'testing.iconPassed' },
   changes_requested: { id: 'request-changes', color: 'list.warningForeground' },
   failed: { id: 'error', color: 'testing.iconFailed' },
@@ -43,70 +56,145 @@ export function issueContextValue(s: IssueState): string {
   return parts.join('+');
 }
 
+/**
+ * Like the deck's rows: a parent's id differs from a leaf's, so a row that gains children
+ * starts expanded; once a parent, the id stays, and VS Code keeps its expansion by it.
+ */
+const treeId = (id: string, parent: boolean) => (parent ? `${id}:tree` : id);
+
+const roleLabel = (role: string) => (role === 'parent' ? 'review parent' : role === 'quick' ? 'reviewer (quick)' : role);
+
 function reviewerNode(issue: string, r: ReviewerInfo): ReviewNode {
   const parts = [`#${r.id}`, r.activity];
-  if (r.report.verdict) parts.push(r.report.verdict);
-  else if (r.report.exists) parts.push('report without a verdict');
+  if (r.report.exists && !r.report.verdict) parts.push('report without a verdict');
   parts.push(r.model);
-  const liveTokens = isLive(r.activity as Activity) ? '+live' : '';
+  const live = isLive(r.activity as Activity);
+  const tooltip = [
+    `**${mdText(roleLabel(r.role))}** of ${mdText(issue)} review ${mdText(r.runId)}`,
+    '',
+    `- conversation: #${r.id} ${mdCode(r.name)}`,
+    `- activity: ${r.activity}`,
+    `- model: ${mdCode(r.model)}`,
+    `- report: ${mdCode(r.report.path)}${r.report.exists ? '' : ' (not written yet)'}`,
+    `- verdict: ${r.report.verdict ? mdText(r.report.verdict) : 'none yet'}`,
+  ];
   return {
     id: `reviewer:${r.id}`,
     kind: 'reviewer',
-    label: r.role === 'parent' ? 'review parent' : r.role === 'quick' ? 'reviewer (quick)' : r.role,
+    label: roleLabel(r.role),
     description: parts.join(' · '),
-    tooltip: `${r.name} (#${r.id}) · run ${r.runId}\nreport: ${r.report.path}${r.report.exists ? '' : ' (not written yet)'}`,
+    tooltip: tooltip.join('\n'),
     icon: r.report.verdict ? verdictIcon(r.report.verdict) : activityIcon(r.activity as Activity),
-    contextValue: `svc:reviewer+${r.activity}${liveTokens}`,
+    contextValue: `svc:reviewer+${r.activity}${live ? '+live' : ''}${r.report.exists ? '+report' : ''}`,
     issue,
     convId: r.id,
+    ...(r.report.exists ? { reportFile: r.report.path } : {}),
+    ...(r.report.verdict ? { badge: verdictBadge({ verdict: r.report.verdict }) } : {}),
     children: [],
   };
 }
 
 export function reviewNodes(states: readonly IssueState[]): ReviewNode[] {
-  return states.map((s) => {
+  const facts = convoyFacts(states);
+  return states.map((s, i) => {
     const id = s.issue.id;
     const children: ReviewNode[] = [];
     const desc: string[] = [];
+    const prFacts = s.pr ? { number: s.pr.number, url: s.pr.url, project: s.issue.project } : undefined;
     if (s.pr) {
       desc.push(`PR #${s.pr.number}`, stateText(s.pr.reviewState), s.pr.state === 'open' ? (s.pr.ready ? 'ready to merge' : 'not ready') : s.pr.state);
+      const mergeable = s.pr.state === 'open' && s.pr.ready;
       children.push({
         id: `ready:${id}`,
         kind: 'readiness',
-        label: s.pr.ready ? 'merge: ready' : 'merge: not ready',
-        description: s.pr.ready ? (s.pr.head ? `head ${s.pr.head.slice(0, 7)}` : '') : s.pr.reasons.join('; '),
-        tooltip: s.pr.ready ? 'Approved for the current head and checks green.' : ['Not ready to merge:', ...s.pr.reasons.map((r) => `- ${r}`)].join('\n'),
-        icon: s.pr.ready ? { id: 'git-merge', color: 'testing.iconPassed' } : { id: 'git-pull-request', color: 'list.warningForeground' },
-        contextValue: 'svc:review+readiness',
+        label: s.pr.state !== 'open' ? `PR #${s.pr.number} ${s.pr.state}` : s.pr.ready ? 'merge: ready' : 'merge: not ready',
+        description: s.pr.ready || s.pr.state !== 'open' ? (s.pr.head ? `head ${s.pr.head.slice(0, 7)}` : '') : s.pr.reasons.join('; '),
+        tooltip: [
+          `**PR #${s.pr.number}** of ${mdText(id)}: ${s.pr.state}`,
+          '',
+          ...(s.pr.head ? [`- head: ${mdCode(s.pr.head.slice(0, 12))}`] : []),
+          `- review: ${stateText(s.pr.reviewState)}`,
+          ...(s.pr.ready ? ['- approved for the current head and checks green'] : s.pr.reasons.map((r) => `- not ready: ${mdText(r)}`)),
+          ...s.pr.checks.map((c) => `- check ${mdText(c.name)}: ${mdText(c.state)}`),
+        ].join('\n'),
+        icon: s.pr.state === 'merged' ? { id: 'git-merge', color: 'charts.purple' } : s.pr.ready ? { id: 'git-merge', color: 'testing.iconPassed' } : { id: 'git-pull-request', color: 'list.warningForeground' },
+        contextValue: `svc:review+readiness+pr${mergeable ? '+mergeable' : ''}${s.pr.url ? '+url' : ''}`,
         issue: id,
+        pr: prFacts,
         children: [],
       });
     } else desc.push('no PR yet');
     if (s.run) {
+      const reviewers = s.reviewers.map((r) => reviewerNode(id, r));
+      const earlier = Object.entries(facts[i].runs)
+        .filter(([run]) => run !== s.run!.runId)
+        .sort((a, b) => Number(b[0].slice(1)) - Number(a[0].slice(1)));
+      if (earlier.length) {
+        reviewers.push({
+          id: `history:${id}`,
+          kind: 'history',
+          label: 'earlier runs',
+          description: earlier.map(([run, f]) => `${run} ${f.verdict ? stateText(f.verdict) : f.phase}`).join(' · '),
+          tooltip: `Earlier review runs of ${mdText(id)} (from its pipeline journal).`,
+          icon: { id: 'history' },
+          contextValue: 'svc:review+history',
+          issue: id,
+          collapsed: true,
+          children: earlier.map(([run, f]) => ({
+            id: `run:${id}:${run}`,
+            kind: 'run' as const,
+            label: `review ${run}`,
+            description: f.verdict ? stateText(f.verdict) : f.phase,
+            tooltip: `Review run ${mdText(run)} of ${mdText(id)}: ${f.verdict ? mdText(f.verdict) : f.phase}`,
+            icon: f.verdict ? verdictIcon(f.verdict) : { id: 'circle-slash', color: 'disabledForeground' },
+            contextValue: 'svc:review+run+earlier',
+            issue: id,
+            ...(f.verdict ? { badge: verdictBadge({ verdict: f.verdict }) } : {}),
+            children: [],
+          })),
+        });
+      }
+      const running = s.reviewers.some((r) => r.alive || isLive(r.activity as Activity));
       children.push({
-        id: `run:${id}`,
+        // Stable for the issue (not per run), so expansion survives a new run as well as a refresh.
+        id: treeId(`run:${id}`, reviewers.length > 0),
         kind: 'run',
         label: `review ${s.run.runId} (${s.run.mode})`,
-        description: `${s.run.phase}${s.run.verdict ? ` · ${s.run.verdict}` : ''} · at ${s.run.sha.slice(0, 7)}`,
-        tooltip: `Review run ${s.run.runId}, mode ${s.run.mode}, commit ${s.run.sha}${s.run.worktree ? `\nworktree ${s.run.worktree}` : ''}`,
-        icon: s.run.verdict ? verdictIcon(s.run.verdict) : { id: 'checklist' },
-        contextValue: 'svc:review+run',
+        description: `${s.run.verdict ? stateText(s.run.verdict) : running ? 'reviewing' : s.run.phase} · at ${s.run.sha.slice(0, 7)}`,
+        tooltip: [
+          `**Review ${mdText(s.run.runId)}** of ${mdText(id)}`,
+          '',
+          `- mode: ${s.run.mode}`,
+          `- phase: ${s.run.phase}`,
+          `- verdict: ${s.run.verdict ? mdText(s.run.verdict) : 'none yet'}`,
+          `- head: ${mdCode(s.run.sha.slice(0, 12))}`,
+          ...(s.run.worktree ? [`- worktree: ${mdCode(s.run.worktree)}`] : []),
+        ].join('\n'),
+        icon: s.run.verdict ? verdictIcon(s.run.verdict) : running ? activityIcon('working') : { id: 'checklist' },
+        contextValue: `svc:review+run${running ? '+running' : ''}`,
         issue: id,
-        children: [],
+        ...(s.run.verdict ? { badge: verdictBadge({ verdict: s.run.verdict }) } : {}),
+        children: reviewers,
       });
-    }
-    for (const r of s.reviewers) children.push(reviewerNode(id, r));
+    } else for (const r of s.reviewers) children.push(reviewerNode(id, r));
     const reviewState = s.pr?.reviewState ?? 'none';
     return {
-      // Like the deck's rows: a parent's id differs from a leaf's, so it starts expanded once children appear.
-      id: `issue:${id}${children.length ? ':tree' : ''}`,
+      id: treeId(`issue:${id}`, children.length > 0),
       kind: 'issue',
       label: `${id} ${s.issue.title}`,
       description: desc.join(' · '),
-      tooltip: `${id}: ${s.issue.title}\nbranch ${s.issue.branch}\nworkspace ${s.issue.workspace}${s.pr?.url ? `\n${s.pr.url}` : ''}`,
+      tooltip: [
+        `**${mdText(`${id} ${s.issue.title}`)}**`,
+        '',
+        `- project: ${mdText(s.issue.project)}`,
+        `- branch: ${mdCode(s.issue.branch)}`,
+        `- workspace: ${mdCode(s.issue.workspace)}`,
+        ...(s.pr ? [`- PR #${s.pr.number}: ${stateText(s.pr.reviewState)}${s.pr.url ? ` · ${mdText(s.pr.url)}` : ''}`] : ['- no PR yet']),
+      ].join('\n'),
       icon: STATE_ICONS[reviewState] ?? STATE_ICONS.none,
       contextValue: issueContextValue(s),
       issue: id,
+      ...(prFacts ? { pr: prFacts } : {}),
       children,
     };
   });

@@ -8,10 +8,16 @@ import { reviewShow } from '../../shared/protocol/review';
 import type { IssueState } from '../../shared/protocol/review';
 import type { DaemonConnection } from '../connection/daemonConnection';
 import { LiveQuery } from '../connection/liveQuery';
+import { badgeUri, TreeBadges } from '../commandDeck/badges';
+import { convoyFacts } from '../commandDeck/convoys';
+import type { ConvoyFacts } from '../commandDeck/convoys';
 import { reviewNodes } from './reviewsModel';
 import type { ReviewNode } from './reviewsModel';
 
 const TOPICS = ['reviews', 'conversations'] as const;
+export const REVIEWS_SCHEME = 'svc-reviews';
+/** Journal lines read per issue: enough for every earlier run's verdict. */
+const JOURNAL_LINES = 500;
 
 export class ReviewsProvider implements vscode.TreeDataProvider<ReviewNode>, vscode.Disposable {
   private roots: ReviewNode[] = [];
@@ -20,6 +26,10 @@ export class ReviewsProvider implements vscode.TreeDataProvider<ReviewNode>, vsc
   private readonly emitter = new vscode.EventEmitter<ReviewNode | undefined>();
   private readonly query: LiveQuery<IssueState[]>;
   readonly onDidChangeTreeData = this.emitter.event;
+  readonly badges = new TreeBadges(REVIEWS_SCHEME);
+  private readonly factsEmitter = new vscode.EventEmitter<readonly ConvoyFacts[]>();
+  /** Run verdicts and reports per issue, after each read (the Command Deck's convoy rows use them). */
+  readonly onDidChangeFacts = this.factsEmitter.event;
 
   constructor(private readonly connection: DaemonConnection) {
     this.query = new LiveQuery(connection, 'the Reviews view', TOPICS, () => this.read(), (v) => this.set(v.kind === 'value' ? v.value : []), 250);
@@ -36,7 +46,7 @@ export class ReviewsProvider implements vscode.TreeDataProvider<ReviewNode>, vsc
 
   private async read(): Promise<IssueState[]> {
     const { issues } = await this.connection.request(issuesList, {});
-    return Promise.all(issues.map((i) => this.connection.request(reviewShow, { issue: i.id, lines: 5 })));
+    return Promise.all(issues.map((i) => this.connection.request(reviewShow, { issue: i.id, lines: JOURNAL_LINES })));
   }
 
   private set(states: IssueState[]): void {
@@ -50,7 +60,9 @@ export class ReviewsProvider implements vscode.TreeDataProvider<ReviewNode>, vsc
       }
     };
     index(this.roots, undefined);
+    this.badges.set(this.roots);
     this.emitter.fire(undefined);
+    this.factsEmitter.fire(convoyFacts(states));
   }
 
   refresh(): void {
@@ -72,16 +84,22 @@ export class ReviewsProvider implements vscode.TreeDataProvider<ReviewNode>, vsc
   dispose(): void {
     this.query.dispose();
     this.emitter.dispose();
+    this.factsEmitter.dispose();
+    this.badges.dispose();
   }
 }
 
 export function reviewTreeItem(n: ReviewNode): vscode.TreeItem {
-  const item = new vscode.TreeItem(n.label, n.children.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+  const state = !n.children.length ? vscode.TreeItemCollapsibleState.None : n.collapsed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded;
+  const item = new vscode.TreeItem(n.label, state);
   item.id = n.id;
   item.description = n.description;
-  item.tooltip = n.tooltip;
+  item.tooltip = new vscode.MarkdownString(n.tooltip, true);
   item.contextValue = n.contextValue;
   item.iconPath = new vscode.ThemeIcon(n.icon.id, n.icon.color ? new vscode.ThemeColor(n.icon.color) : undefined);
-  if (n.convId !== undefined) item.command = { command: 'svc.openConversation', title: 'Open Conversation', arguments: [n.convId] };
+  // The URI carries the verdict badge (badges.ts); it names no file.
+  item.resourceUri = badgeUri(REVIEWS_SCHEME, n.id);
+  if (n.reportFile) item.command = { command: 'svc.openReport', title: 'Open Report', arguments: [n.reportFile] };
+  else if (n.convId !== undefined) item.command = { command: 'svc.openConversation', title: 'Open Conversation', arguments: [n.convId] };
   return item;
 }

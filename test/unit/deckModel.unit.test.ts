@@ -1,17 +1,20 @@
 import * as assert from 'node:assert/strict';
-import { buildDeck, canLaunch, canSucceed, deckContextValue, describeRow, needsYouCount } from '../../extension/commandDeck/deckModel';
+import { convoyFacts } from '../../extension/commandDeck/convoys';
+import { verdictBadge } from '../../extension/commandDeck/deckIcons';
+import { buildDeck, canLaunch, canSucceed, deckContextValue, describeRow, needsYouCount, tooltipOf } from '../../extension/commandDeck/deckModel';
 import type { DeckNode, DeckRow } from '../../extension/commandDeck/deckModel';
 import { deckRows } from '../../extension/commandDeck/deckRows';
 import type { ConversationInfo } from '../../shared/protocol/conversations';
 import type { LaneRecord } from '../../shared/protocol/lanes';
+import type { IssueState } from '../../shared/protocol/review';
 
 const row = (id: number, o: Partial<DeckRow> = {}): DeckRow => ({ id, name: `c${id}`, title: `conv ${id}`, kind: 'root', parentId: null, activity: 'idle', ...o });
 const lane = (id: number, parentId: number, role: string, iteration: number, o: Partial<DeckRow> = {}): DeckRow =>
   row(id, { kind: 'lane', parentId, role, run: 'r1', key: 'k', iteration, ...o });
 
-/** The tree as `id(children…)` text (a verdict link shows as `v→<critic>`), the easiest shape to compare exactly. */
+/** The tree as `id(children…)` text (a convoy shows as `<label>`, history as `history`), the easiest shape to compare exactly. */
 function shape(nodes: readonly DeckNode[]): string {
-  const label = (n: DeckNode) => (n.kind === 'verdict' ? `v→${n.convId}` : `${n.convId}`);
+  const label = (n: DeckNode) => (n.kind === 'convoy' ? `<${n.label}>` : n.kind === 'history' ? 'history' : `${n.convId}`);
   return nodes.map((n) => (n.children.length ? `${label(n)}(${shape(n.children)})` : label(n))).join(' ');
 }
 
@@ -30,29 +33,117 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
     assert.equal(nodes[0].children[1].description, '#3 · continues ← #1 · idle');
   });
 
-  it('nests critics and verifiers under the builder they judge, with a verdict badge and a link row opening the critic', () => {
+  it('nests critics and verifiers under the builder they judge; the verdict is a badge and an icon on both, never a duplicate row or text', () => {
     const rows = [
       row(1),
       lane(2, 1, 'builder', 1, { verdict: { verdict: 'NOT_YET', defects: 2, by: 3 } }),
       lane(3, 1, 'critic', 1, { judged: { key: 'k', iteration: 1 }, verdict: { verdict: 'NOT_YET', defects: 2, by: 3 }, activity: 'stopped' }),
       lane(4, 1, 'verifier', 1, { judged: { key: 'k', iteration: 1 }, activity: 'working' }),
-      lane(5, 1, 'builder', 2),
+      lane(5, 1, 'builder', 2, { verdict: { verdict: 'PASS', defects: 0, by: 6 } }),
       lane(6, 1, 'critic', 2, { judged: { key: 'k', iteration: 2 }, verdict: { verdict: 'PASS', defects: 0, by: 6 } }),
+      lane(7, 1, 'builder', 3, { verdict: { verdict: 'PASS', defects: 0, by: 8 }, activity: 'needs-you' }),
     ];
     const nodes = buildDeck(rows);
-    assert.equal(shape(nodes), '1(2(v→3 3 4) 5(6))');
-    const [b1, b2] = nodes[0].children;
-    assert.equal(b1.children[1].description, '#3 · critic i1 · stopped · [NOT_YET · 2 defects]');
-    assert.equal(b2.children[0].description, '#6 · critic i2 · idle · [PASS]');
-    assert.deepEqual(b1.verdictLink, { text: 'NOT_YET · 2 defects (#3)', convId: 3 });
-    assert.equal(b1.description, '#2 · builder i1 · idle · verdict NOT_YET · 2 defects');
-    const link = b1.children[0];
-    assert.deepEqual(
-      { id: link.id, kind: link.kind, convId: link.convId, label: link.label, description: link.description, contextValue: link.contextValue, icon: link.icon },
-      { id: 'verdict:2', kind: 'verdict', convId: 3, label: 'newest verdict NOT_YET · 2 defects', description: 'open critic #3', contextValue: 'svc:verdictLink', icon: { id: 'warning', color: 'list.warningForeground' } },
+    assert.equal(shape(nodes), '1(2(3 4) 5(6) 7)');
+    const [b1, b2, b3] = nodes[0].children;
+    const [c1, v1] = b1.children;
+    const warn = { id: 'warning', color: 'list.warningForeground' };
+    const pass = { id: 'pass', color: 'testing.iconPassed' };
+    assert.deepEqual([b1.icon, c1.icon, b2.icon, b2.children[0].icon], [warn, warn, pass, pass]);
+    assert.deepEqual([b1.badge, c1.badge], [verdictBadge({ verdict: 'NOT_YET', defects: 2 }), verdictBadge({ verdict: 'NOT_YET', defects: 2 })]);
+    assert.deepEqual(b1.badge, { text: '2', color: 'list.warningForeground', tooltip: 'NOT YET: 2 defects' });
+    assert.deepEqual(b2.badge, { text: '✓', color: 'testing.iconPassed', tooltip: 'PASS' });
+    assert.equal(v1.badge, undefined, 'a verifier without a verdict has no badge');
+    assert.deepEqual(v1.icon, { id: 'sync~spin', color: 'charts.blue' });
+    // needs-you wins over the verdict icon: the person must act.
+    assert.deepEqual(b3.icon, { id: 'bell-dot', color: 'list.warningForeground' });
+    assert.equal(b1.description, '#2 · builder i1 · idle');
+    assert.equal(c1.description, '#3 · critic i1 · stopped');
+    assert.match(b1.tooltip, /^- verdict: NOT\\_YET · 2 defects \(critic #3\)$/m);
+  });
+
+  it('leaves out of the description what the label already says (role and iteration, branch)', () => {
+    assert.equal(describeRow(lane(2, 1, 'builder', 1, { title: 'r1 api builder i1', git: { branch: 'r1/api', ahead: 1, dirty: false } })), '#2 · idle · r1/api ↑1');
+    assert.equal(describeRow(lane(2, 1, 'builder', 1, { title: 'api on r1/api', git: { branch: 'r1/api', ahead: 1, dirty: true } })), '#2 · builder i1 · idle · ↑1 · dirty');
+  });
+
+  it('writes the tooltip as Markdown facts, values escaped', () => {
+    const md = tooltipOf(lane(2, 1, 'builder', 1, { title: 'x <img src=x> *b*', model: 'm`1', cost: { amount: 0.125, currency: 'USD' }, git: { branch: 'r1/k', ahead: 2, dirty: true, headSha: '0123456789abcdef' } }));
+    assert.equal(
+      md,
+      [
+        '**x \\<img src=x\\> \\*b\\***',
+        '',
+        '- conversation: #2 `c2`',
+        '- kind: lane · builder i1',
+        '- activity: idle',
+        '- run: r1 · key k',
+        '- branch: `r1/k`',
+        '- head: `0123456789ab`',
+        '- ahead: 2 commits ahead of upstream',
+        '- dirty: yes, uncommitted changes',
+        '- model: ``m`1``',
+        '- cost: 0\\.13 USD',
+      ].join('\n'),
     );
-    assert.equal(b2.verdictLink, undefined);
-    assert.equal(b1.children[1].verdictLink, undefined, 'only builders link to their critic');
+  });
+
+  it('folds a review convoy into one row per issue with its verdict; roles as labels; earlier runs as collapsed history', () => {
+    const reviewer = (id: number, run: string, role: string | null, o: Partial<DeckRow> = {}) =>
+      row(id, { kind: 'agent', issueId: 'SAMPLE-1', parentId: 10, activity: 'stopped', title: role === null ? `SAMPLE-1 review ${run}` : role === 'parent' ? `SAMPLE-1 review ${run} (parent)` : `SAMPLE-1 review ${run}: ${role}`, ...o });
+    const rows = [
+      row(1),
+      row(10, { kind: 'agent', issueId: 'SAMPLE-1', title: 'SAMPLE-1 work', parentId: 1 }),
+      reviewer(11, 'r1', null, { archived: true }),
+      reviewer(12, 'r2', 'parent'),
+      reviewer(13, 'r2', 'security', { parentId: 12 }),
+      reviewer(14, 'r2', 'correctness', { parentId: 12, activity: 'working' }),
+    ];
+    const state = {
+      issue: { id: 'SAMPLE-1', project: 'sample', title: 't', branch: 'b', workspace: '/w' },
+      pr: null,
+      run: { runId: 'r2', mode: 'full', sha: 'abc', phase: 'verdict', verdict: 'APPROVED', worktree: null },
+      reviewers: [
+        { id: 12, name: 'agent-sample-1-review', role: 'parent', runId: 'r2', model: 'm', alive: false, activity: 'stopped', report: { path: '/w/review.md', exists: true, verdict: 'APPROVED' } },
+        { id: 13, name: 'agent-sample-1-review-security', role: 'security', runId: 'r2', model: 'm', alive: false, activity: 'stopped', report: { path: '/w/security.md', exists: true, verdict: 'APPROVED' } },
+        { id: 14, name: 'agent-sample-1-review-correctness', role: 'correctness', runId: 'r2', model: 'm', alive: true, activity: 'working', report: { path: '/w/correctness.md', exists: false, verdict: null } },
+      ],
+      journal: [
+        { at: 't', kind: 'review.requested', issue: 'SAMPLE-1', runId: 'r1', sha: 'a' },
+        { at: 't', kind: 'review.verdict', issue: 'SAMPLE-1', runId: 'r1', sha: 'a', verdict: 'CHANGES_REQUESTED' },
+      ],
+    } as unknown as IssueState;
+    const reviews = convoyFacts([state]);
+    // Live only (archived left out): the newest run alone.
+    const live = buildDeck(rows, { convoys: true, reviews });
+    assert.equal(shape(live), '1(10(<SAMPLE-1 review r2>(12 13 14)))');
+    const convoy = live[0].children[0].children[0];
+    assert.deepEqual(
+      { id: convoy.id, label: convoy.label, description: convoy.description, badge: convoy.badge, icon: convoy.icon, contextValue: convoy.contextValue, issue: convoy.issue },
+      { id: 'convoy:SAMPLE-1:r2', label: 'SAMPLE-1 review r2', description: 'full · APPROVED', badge: { text: '✓', color: 'testing.iconPassed', tooltip: 'APPROVED' }, icon: { id: 'pass', color: 'testing.iconPassed' }, contextValue: 'svc:convoy+live+verdict', issue: 'SAMPLE-1' },
+    );
+    assert.deepEqual(convoy.children.map((n) => [n.label, n.description, n.reportFile ?? null, n.badge?.text ?? null]), [
+      ['review parent', '#12 · stopped', '/w/review.md', '✓'],
+      ['security', '#13 · stopped', '/w/security.md', '✓'],
+      ['correctness', '#14 · working', null, null],
+    ]);
+    assert.equal(convoy.children[1].contextValue, 'svc:conv+agent+stopped+succeed+reviewer+report');
+    // With archived rows: the earlier run under the newest, collapsed.
+    const all = buildDeck(rows, { convoys: true, reviews, keepArchived: true });
+    assert.equal(shape(all), '1(10(<SAMPLE-1 review r2>(12 13 14 history(<SAMPLE-1 review r1>(11)))))');
+    const history = all[0].children[0].children[0].children[3];
+    assert.deepEqual([history.id, history.label, history.description, history.collapsed], ['convoy-history:SAMPLE-1', 'earlier runs', 'r1 CHANGES REQUESTED', true]);
+    assert.deepEqual(history.children[0].badge, { text: '!', color: 'list.warningForeground', tooltip: 'CHANGES REQUESTED' });
+    // Without convoys (the Agents page): every reviewer is its own row, as before.
+    assert.equal(shape(buildDeck(rows)), '1(10(12(13 14)))');
+  });
+
+  it('"Live only" keeps live rows and the rows above them; "Show archived" adds archived ones', () => {
+    const rows = [row(1, { activity: 'stopped' }), lane(2, 1, 'builder', 1, { activity: 'working' }), lane(3, 1, 'builder', 1, { key: 'b', activity: 'stopped' }), row(4, { activity: 'stopped' }), row(5, { archived: true, activity: 'stopped' })];
+    assert.equal(shape(buildDeck(rows)), '1(2 3) 4');
+    assert.equal(shape(buildDeck(rows, { liveOnly: true })), '1(2)');
+    assert.equal(shape(buildDeck(rows, { keepArchived: true })), '1(2 3) 4 5');
+    assert.equal(buildDeck(rows, { keepArchived: true })[2].description, '#5 · stopped (archived)');
   });
 
   it('puts a critic under the newest builder of the iteration it judges (a --reuse respawn)', () => {
@@ -106,9 +197,9 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
     const icons = (['needs-you', 'working', 'idle', 'starting', 'stopped', 'failed-to-start'] as const).map((a) => buildDeck([row(1, { activity: a })])[0].icon);
     assert.deepEqual(icons, [
       { id: 'bell-dot', color: 'list.warningForeground' },
-      { id: 'sync~spin' },
-      { id: 'circle-large-outline' },
-      { id: 'loading~spin' },
+      { id: 'sync~spin', color: 'charts.blue' },
+      { id: 'circle-large-outline', color: 'charts.green' },
+      { id: 'loading~spin', color: 'charts.blue' },
       { id: 'circle-slash', color: 'disabledForeground' },
       { id: 'error', color: 'list.errorForeground' },
     ]);
@@ -123,8 +214,8 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
     const rec = { id: 2, role: 'builder', run: 'r1', key: 'k', iteration: 1, reaped: false, judged: null, verdict: { verdict: 'PASS', defects: 0, by: 3, verdictFile: null }, git: { branch: 'b', headSha: 'abc', ahead: 1, dirty: false } } as unknown as LaneRecord;
     const rows = deckRows([conv(1, {}), conv(2, { kind: 'lane', parentId: 1, activity: 'working', model: 'm2' })], [rec]);
     assert.deepEqual(rows, [
-      { id: 1, name: 'c1', title: 't1', kind: 'root', parentId: null, activity: 'idle', archived: false, model: 'm' },
-      { id: 2, name: 'c2', title: 't2', kind: 'lane', parentId: 1, activity: 'working', archived: false, model: 'm2', role: 'builder', run: 'r1', key: 'k', iteration: 1, reaped: false, judged: null, verdict: { verdict: 'PASS', defects: 0, by: 3 }, git: { branch: 'b', ahead: 1, dirty: false } },
+      { id: 1, name: 'c1', title: 't1', kind: 'root', parentId: null, activity: 'idle', archived: false, model: 'm', issueId: undefined, cost: undefined },
+      { id: 2, name: 'c2', title: 't2', kind: 'lane', parentId: 1, activity: 'working', archived: false, model: 'm2', issueId: undefined, cost: undefined, role: 'builder', run: 'r1', key: 'k', iteration: 1, reaped: false, judged: null, verdict: { verdict: 'PASS', defects: 0, by: 3, verdictFile: null }, git: { branch: 'b', ahead: 1, dirty: false, headSha: 'abc' } },
     ]);
   });
 });

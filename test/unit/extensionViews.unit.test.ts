@@ -65,7 +65,7 @@ describe('Awareness expand (extension/awareness/runLanes.ts)', () => {
 
 describe('Reviews tree (extension/reviews/reviewsModel.ts)', () => {
   const state = (o: Partial<IssueState>): IssueState =>
-    ({ issue: { id: 'WEB-7', title: 'login', branch: 'issue/web-7', workspace: '/w' }, pr: null, run: null, reviewers: [], journal: [], ...o }) as IssueState;
+    ({ issue: { id: 'WEB-7', project: 'web', title: 'login', branch: 'issue/web-7', workspace: '/w' }, pr: null, run: null, reviewers: [], journal: [], ...o }) as IssueState;
 
   it('shows an issue without a PR, and one approved and ready with its convoy', () => {
     assert.deepEqual(reviewNodes([state({})]).map((n) => [n.label, n.description, n.contextValue, n.icon.id, n.children.length]), [['WEB-7 login', 'no PR yet', 'svc:review+issue', 'circle-large-outline', 0]]);
@@ -77,17 +77,27 @@ describe('Reviews tree (extension/reviews/reviewsModel.ts)', () => {
         { id: 9, name: 'agent-web-7-review-security', role: 'security', runId: 'r1', model: 'm2', alive: false, activity: 'stopped', report: { path: '/x.md', exists: true, verdict: null } },
       ],
     });
-    const [n] = reviewNodes([approved]);
-    assert.deepEqual([n.label, n.description, n.contextValue, n.icon], ['WEB-7 login', 'PR #3 · approved · ready to merge', 'svc:review+issue+pr+approved+run', { id: 'pass', color: 'testing.iconPassed' }]);
+    const [n] = reviewNodes([{ ...approved, journal: [{ at: 't', kind: 'review.verdict', issue: 'WEB-7', runId: 'r0', sha: 'a', verdict: 'FAILED' } as IssueState['journal'][number]] }]);
+    assert.deepEqual([n.id, n.label, n.description, n.contextValue, n.icon], ['issue:WEB-7:tree', 'WEB-7 login', 'PR #3 · approved · ready to merge', 'svc:review+issue+pr+approved+run', { id: 'pass', color: 'testing.iconPassed' }]);
+    // The convoy once: the run row with its verdict badge, the reviewers under it, earlier runs collapsed.
     assert.deepEqual(
-      n.children.map((c) => [c.kind, c.label, c.description, c.contextValue, c.convId ?? null]),
+      n.children.map((c) => [c.id, c.kind, c.label, c.description, c.contextValue, c.badge?.text ?? null]),
       [
-        ['readiness', 'merge: ready', 'head abcdef0', 'svc:review+readiness', null],
-        ['run', 'review r1 (full)', 'verdict · APPROVED · at abcdef0', 'svc:review+run', null],
-        ['reviewer', 'review parent', '#8 · stopped · APPROVED · m', 'svc:reviewer+stopped', 8],
-        ['reviewer', 'security', '#9 · stopped · report without a verdict · m2', 'svc:reviewer+stopped', 9],
+        ['ready:WEB-7', 'readiness', 'merge: ready', 'head abcdef0', 'svc:review+readiness+pr+mergeable+url', null],
+        ['run:WEB-7:tree', 'run', 'review r1 (full)', 'APPROVED · at abcdef0', 'svc:review+run', '✓'],
       ],
     );
+    assert.deepEqual(n.children[0].pr, { number: 3, url: 'http://pr/3', project: 'web' });
+    const run = n.children[1];
+    assert.deepEqual(
+      run.children.map((c) => [c.kind, c.label, c.description, c.contextValue, c.convId ?? null, c.reportFile ?? null, c.collapsed ?? false]),
+      [
+        ['reviewer', 'review parent', '#8 · stopped · m', 'svc:reviewer+stopped+report', 8, '/s.md', false],
+        ['reviewer', 'security', '#9 · stopped · report without a verdict · m2', 'svc:reviewer+stopped+report', 9, '/x.md', false],
+        ['history', 'earlier runs', 'r0 FAILED', 'svc:review+history', null, null, true],
+      ],
+    );
+    assert.deepEqual(run.children[2].children.map((c) => [c.id, c.label, c.badge]), [['run:WEB-7:r0', 'review r0', { text: '✗', color: 'testing.iconFailed', tooltip: 'FAILED' }]]);
   });
 
   it('marks an issue with a running reviewer so Abort shows', () => {

@@ -99,18 +99,27 @@ describe('svc extension host', function () {
     const deck = (v: string) => menuFor(menus, 'svc.commandDeck', v);
     assert.deepEqual(deck(values[0]), ['svc.openConversation', 'svc.tellConversation', 'svc.stopConversation', 'svc.startLane', 'svc.handoffConversation', 'svc.forkConversation']);
     assert.deepEqual(deck(values[1]), ['svc.openConversation', 'svc.tellConversation', 'svc.stopConversation', 'svc.reapLane', 'svc.startLane']);
-    assert.deepEqual(deck(values[2]), ['svc.openConversation', 'svc.reapLane', 'svc.archiveConversation', 'svc.startLane']);
+    assert.deepEqual(deck(values[2]), ['svc.openConversation', 'svc.reapLane', 'svc.archiveConversation', 'svc.startLane', 'svc.resumeConversation']);
+    assert.deepEqual(menuFor(menus, 'svc.commandDeck', values[2], true), ['svc.resumeConversation'], 'a stopped lane offers Resume on hover');
+    assert.deepEqual(menuFor(menus, 'svc.commandDeck', 'svc:conv+root+stopped+archived+launcher+succeed', true), ['svc.unarchiveConversation']);
     assert.deepEqual(deck(values[3]), ['svc.openConversation', 'svc.tellConversation', 'svc.answerConversation', 'svc.stopConversation', 'svc.reapLane', 'svc.startLane']);
     assert.deepEqual(menuFor(menus, 'svc.commandDeck', values[3], true), ['svc.answerConversation']);
     assert.deepEqual(deck(values[4]), ['svc.openConversation', 'svc.archiveConversation', 'svc.startLane']);
-    assert.deepEqual(deck(nodes[0].children[0].children[0].contextValue), ['svc.openConversation'], 'the verdict link opens its critic');
+    assert.equal(nodes[0].children[0].children.length, 1, 'no verdict link row: the critic alone under its builder');
+    assert.deepEqual(menuFor(menus, 'svc.commandDeck', values[1], true), ['svc.tellConversation', 'svc.stopConversation'], 'hover actions of a working lane');
+    const reviewer = 'svc:conv+agent+stopped+succeed+reviewer+report';
+    assert.deepEqual(deck(reviewer), ['svc.openConversation', 'svc.archiveConversation', 'svc.startLane', 'svc.handoffConversation', 'svc.forkConversation', 'svc.openReport']);
+    assert.deepEqual(menuFor(menus, 'svc.commandDeck', 'svc:convoy+live+verdict', true), ['svc.abortReview']);
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+readiness+pr+mergeable+url', true), ['svc.mergePr', 'svc.openPr']);
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+readiness+pr'), []);
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:reviewer+stopped+report'), ['svc.openConversation', 'svc.openReport']);
     assert.deepEqual(menuFor(menus, 'svc.reviews', values[0]), [], 'deck menus stay in the deck');
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue+pr+in_review+running+run'), ['svc.requestReview', 'svc.abortReview', 'svc.restartReview']);
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue'), ['svc.requestReview']);
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:reviewer+working+live'), ['svc.openConversation', 'svc.tellConversation', 'svc.stopConversation']);
   });
 
-  it('maps deck nodes to tree items: stable ids, nesting, icons, the verdict link row', () => {
+  it('maps deck nodes to tree items: stable ids, nesting, coloured icons, verdict badges by resource URI, Markdown tooltips', () => {
     const [root] = buildDeck(ROWS);
     const rootItem = toTreeItem(root);
     assert.equal(rootItem.id, 'conv:1:tree');
@@ -120,19 +129,16 @@ describe('svc extension host', function () {
     assert.equal(item.id, 'conv:2:tree');
     assert.deepEqual(item.command, { command: 'svc.openConversation', title: 'Open Conversation', arguments: [2] });
     assert.equal(item.label, 'builder one');
-    assert.equal(item.description, '#2 · builder i1 · working · verdict NOT_YET · 3 defects · lane/k ↑2 · dirty');
-    assert.equal((item.iconPath as vscode.ThemeIcon).id, 'sync~spin');
-    const tooltip = item.tooltip as vscode.MarkdownString;
-    assert.ok(tooltip.value.includes('(command:svc.openConversation?%5B3%5D)'), tooltip.value);
-    assert.deepEqual(tooltip.isTrusted, { enabledCommands: ['svc.openConversation'] });
-    const link = toTreeItem(builder.children[0]);
-    assert.deepEqual([link.id, link.label, link.description, link.contextValue], ['verdict:2', 'newest verdict NOT_YET · 3 defects', 'open critic #3', 'svc:verdictLink']);
-    assert.deepEqual(link.command, { command: 'svc.openConversation', title: 'Open Critic', arguments: [3] });
-    assert.equal(((link.iconPath as vscode.ThemeIcon).color as vscode.ThemeColor).id, 'list.warningForeground');
-    const critic = toTreeItem(builder.children[1]);
+    assert.equal(item.description, '#2 · builder i1 · working · lane/k ↑2 · dirty');
+    assert.deepEqual([(item.iconPath as vscode.ThemeIcon).id, ((item.iconPath as vscode.ThemeIcon).color as vscode.ThemeColor).id], ['sync~spin', 'charts.blue'], 'live work shows over the verdict icon');
+    assert.equal(item.resourceUri?.toString(), 'svc-deck:/conv%3A2%3Atree');
+    assert.match((item.tooltip as vscode.MarkdownString).value, /^- verdict: NOT\\_YET · 3 defects \(critic #3\)$/m);
+    const critic = toTreeItem(builder.children[0]);
     assert.equal(critic.id, 'conv:3');
-    assert.equal(critic.description, '#3 · critic i1 · stopped · [NOT_YET · 3 defects]');
+    assert.equal(critic.description, '#3 · critic i1 · stopped');
     assert.equal(critic.collapsibleState, vscode.TreeItemCollapsibleState.None);
+    assert.deepEqual([((critic.iconPath as vscode.ThemeIcon).color as vscode.ThemeColor).id, critic.resourceUri?.toString()], ['list.warningForeground', 'svc-deck:/conv%3A3']);
+    assert.deepEqual(builder.badge, { text: '3', color: 'list.warningForeground', tooltip: 'NOT YET: 3 defects' });
   });
 
   it('maps review state to Reviews tree items: PR, state, readiness, reviewers opening their conversation', () => {
@@ -143,10 +149,11 @@ describe('svc extension host', function () {
     const kids = issue.children.map(reviewTreeItem);
     assert.deepEqual(kids.map((k) => [k.label, k.description]), [
       ['merge: not ready', 'no approval for head 1234567'],
-      ['review r2 (quick)', 'dispatched · at 1234567'],
-      ['reviewer (quick)', '#9 · working · m'],
+      ['review r2 (quick)', 'reviewing · at 1234567'],
     ]);
-    assert.deepEqual(kids[2].command, { command: 'svc.openConversation', title: 'Open Conversation', arguments: [9] });
+    const reviewer = reviewTreeItem(issue.children[1].children[0]);
+    assert.deepEqual([reviewer.label, reviewer.description], ['reviewer (quick)', '#9 · working · m']);
+    assert.deepEqual(reviewer.command, { command: 'svc.openConversation', title: 'Open Conversation', arguments: [9] });
   });
 
   it('shows an empty deck while the daemon has no conversations', () => {

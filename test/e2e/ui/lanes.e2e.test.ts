@@ -13,7 +13,7 @@ import { git, makeRepo } from '../../helpers/scratch';
 import { writeBrief } from '../../helpers/scriptBrief';
 import { installedSvc } from './codeServer';
 import { session, timing } from './session';
-import { clearNotifications, quickPick, rowByDescription, runCommand, screenshot, statusItem, waitForMessage, waitForTree, webviewFrame, webviewFrameWith } from './workbench';
+import { clearNotifications, clickViewAction, quickPick, rowBadge, rowByDescription, runCommand, screenshot, statusItem, waitForMessage, waitForTree, webviewFrame, webviewFrameWith } from './workbench';
 
 const svc = (args: string[]) => installedSvc(session().cs, args);
 async function ok(args: string[], code = 0): Promise<string> {
@@ -54,7 +54,7 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     rootId = created.conversation.id;
   });
 
-  it('nests the builder under the root, the critic under the builder with its verdict badge, a successor under its source', async () => {
+  it('nests the builder under the root, the critic under the builder; the verdict is a coloured badge and icon on both, a successor under its source', async () => {
     const { page } = session();
     const t = Date.now();
     id.api = await startLane(['--run', 'r1', '--key', 'api', '--role', 'builder', '--brief', writeBrief(briefs, 'api.md', [{ run: buildAndReport('api.txt', 'x'), check: true }])]);
@@ -63,27 +63,36 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     await ok(['lane', 'wait', 'r1-api-critic-i1', '--timeout', '60']);
     id.successor = Number(/Conversation #(\d+) /.exec(await ok(['handoff', String(rootId), '--prompt', 'carry on', '--title', 'root successor', '--no-wait']))![1]);
     const title = Object.fromEntries((await lanes()).map((l) => [l.id, l.title]));
+    assert.deepEqual([title[id.api], title[id.critic]], ['r1/api builder i1', 'r1/api critic i1']);
     timing('builder, critic and successor started with svc', t);
 
     const t2 = Date.now();
+    // No "newest verdict" row, no verdict text: the labels' role, iteration and branch are not repeated either.
     await waitForTree(page, 'Command Deck', [
       { level: 1, label: 'gauntlet root', description: `#${rootId} · idle` },
-      { level: 2, label: title[id.api], description: `#${id.api} · builder i1 · idle · verdict NOT_YET · 2 defects · r1/api ↑0` },
-      { level: 3, label: 'newest verdict NOT_YET · 2 defects', description: `open critic #${id.critic}` },
-      { level: 3, label: title[id.critic], description: `#${id.critic} · critic i1 · idle · [NOT_YET · 2 defects] · (detached)` },
+      { level: 2, label: title[id.api], description: `#${id.api} · idle · ↑0` },
+      { level: 3, label: title[id.critic], description: `#${id.critic} · idle · (detached)` },
       { level: 2, label: 'root successor', description: `#${id.successor} · continues ← #${rootId} · idle` },
     ]);
     timing('Command Deck nesting shown', t2);
-    await screenshot(page, '10-command-deck-nesting');
+    const builderRow = rowByDescription(page, 'Command Deck', `#${id.api} · `);
+    const criticRow = rowByDescription(page, 'Command Deck', `#${id.critic} · `);
+    const [builderBadge, criticBadge] = [await rowBadge(builderRow), await rowBadge(criticRow)];
+    assert.equal(builderBadge.text, '2', 'the builder shows its critic\'s defect count');
+    assert.equal(criticBadge.text, '2');
+    assert.ok(builderBadge.color && builderBadge.color === criticBadge.color, `badge colours ${builderBadge.color} / ${criticBadge.color}`);
+    for (const row of [builderRow, criticRow]) assert.match((await row.locator('.custom-view-tree-node-item-icon').getAttribute('class')) ?? '', /codicon-warning/, 'the verdict icon on builder and critic');
+    assert.equal(await rowBadge(rowByDescription(page, 'Command Deck', `#${rootId} · `)).then((b) => b.text), '', 'no badge without a verdict');
+    await screenshot(page, '10-command-deck-nesting-verdict-badges');
 
-    // The builder's verdict link is a row a person clicks: it opens the critic's conversation.
-    await rowByDescription(page, 'Command Deck', `open critic #${id.critic}`).click();
+    // The critic row opens the critic's conversation.
+    await criticRow.click();
     const frame = await webviewFrameWith(page, 'header .facts', `#${id.critic} r1-api-critic-i1`);
     assert.equal(await frame.locator('header .activity').textContent(), 'idle');
     assert.equal(await frame.locator('header .lane').textContent(), 'critic i1 · run r1 · key api · verdict NOT_YET');
     assert.match((await frame.locator('.report .who').textContent()) ?? '', /^newest report #1 · done · verdict NOT_YET · /);
     assert.equal(await page.locator('.tabs-container .tab.active .label-name').textContent(), `#${id.critic} ${title[id.critic]}`);
-    await screenshot(page, '11-critic-from-verdict-link');
+    await screenshot(page, '11-critic-opened-from-deck');
     await closeEditors();
   });
 
@@ -92,7 +101,8 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     const t = Date.now();
     id.ask = await startLane(['--run', 'r1', '--key', 'ask', '--role', 'builder', '--brief', writeBrief(briefs, 'ask.md', [{ ask: 'Proceed with the e2e lane?' }, { say: 'proceeding' }])]);
     const row = rowByDescription(page, 'Command Deck', `#${id.ask} · `);
-    await row.locator('.label-description', { hasText: new RegExp(`^#${id.ask} · builder i1 · needs-you · r1/ask`) }).waitFor({ timeout: 20_000 });
+    await row.locator('.label-description', { hasText: new RegExp(`^#${id.ask} · needs-you · ↑0$`) }).waitFor({ timeout: 20_000 });
+    assert.match((await row.locator('.custom-view-tree-node-item-icon').getAttribute('class')) ?? '', /codicon-bell-dot/);
     await statusItem(page).filter({ hasText: /^\s*svc: 1 needs you\s*$/ }).waitFor();
     timing('lane needs-you shown', t);
 
@@ -104,7 +114,7 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
 
     const t2 = Date.now();
     await frame.locator('.ask-options vscode-button', { hasText: 'Allow' }).click();
-    await row.locator('.label-description', { hasText: new RegExp(`^#${id.ask} · builder i1 · idle · r1/ask`) }).waitFor({ timeout: 15_000 });
+    await row.locator('.label-description', { hasText: new RegExp(`^#${id.ask} · idle · ↑0$`) }).waitFor({ timeout: 15_000 });
     await statusItem(page).filter({ hasText: /^\s*svc\s*$/ }).waitFor();
     await frame.locator('header .activity[data-activity="idle"]').waitFor();
     assert.equal(await frame.locator('.needs-you').count(), 0);
@@ -253,7 +263,7 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     await quickPick(page, 'Reap, keeping it in the Command Deck');
     const kept = await waitForMessage(page, `svc: reaped conv ${id.ask} (r1-ask-builder-i1)`, 45_000);
     assert.match(kept, new RegExp(`; kept conv ${id.ask} in the Command Deck \\(--keep\\)$`));
-    await rowByDescription(page, 'Command Deck', `#${id.ask} · `).locator('.label-description', { hasText: new RegExp(`^#${id.ask} · builder i1 · stopped( · .*)? · reaped$`) }).waitFor();
+    await rowByDescription(page, 'Command Deck', `#${id.ask} · `).locator('.label-description', { hasText: new RegExp(`^#${id.ask} · stopped( · .*)? · reaped$`) }).waitFor();
     await clearNotifications(page);
 
     await runCommand(page, 'svc: Reap Lane…');
@@ -266,6 +276,24 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     assert.deepEqual([listed.archived, listed.reaped, listed.activity], [true, true, 'stopped'], 'an archived lane stays in the lane list');
     await screenshot(page, '18-reaped-kept-and-archived');
     await clearNotifications(page);
+  });
+
+  it('"Show Archived" and "Live Only" toggle from the deck\'s title bar', async () => {
+    const { page } = session();
+    const xss = () => rowByDescription(page, 'Command Deck', `#${id.xss} · `);
+    const ask = () => rowByDescription(page, 'Command Deck', `#${id.ask} · `);
+    await clickViewAction(page, 'Command Deck', 'Show Archived');
+    await xss().locator('.label-description', { hasText: /^#\d+ · stopped \(archived\)( · .*)? · reaped$/ }).waitFor();
+    await screenshot(page, '19-deck-show-archived');
+    await clickViewAction(page, 'Command Deck', 'Hide Archived');
+    await xss().waitFor({ state: 'detached' });
+
+    await clickViewAction(page, 'Command Deck', 'Live Only');
+    await ask().waitFor({ state: 'detached' });
+    assert.equal(await rowByDescription(page, 'Command Deck', `#${id.api} · `).count(), 1, 'a live lane stays');
+    await screenshot(page, '19b-deck-live-only');
+    await clickViewAction(page, 'Command Deck', 'Show Stopped Too');
+    await ask().waitFor();
   });
 });
 

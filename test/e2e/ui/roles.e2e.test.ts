@@ -16,7 +16,7 @@ import { eventually, makeRepo } from '../../helpers/scratch';
 import { installedSvc } from './codeServer';
 import { CTL, reviewFixture } from './reviewFixture';
 import { session, timing } from './session';
-import { openContainer, runCommand, screenshot, webviewFrame } from './workbench';
+import { openContainer, paneBody, rowBadge, rowByLabel, runCommand, screenshot, webviewFrame } from './workbench';
 
 const PROJECT = 'rp';
 const SECURITY = 'roles.review.sub.security.model';
@@ -71,6 +71,8 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
   /** config.yaml after the panel's two writes: the seed with exactly those two values replaced. */
   let written = '';
   let frame: Frame;
+  /** The issue the full review approved. */
+  let reviewed: IssueInfo | undefined;
 
   before(async () => {
     const { cs } = session();
@@ -185,6 +187,7 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     const t = Date.now();
     const body = 'Acceptance criteria:\n1. The feature works.\n2. It is tested.\n';
     const issue = JSON.parse(await ok(['issue', 'new', '--project', PROJECT, '--title', 'roles e2e feature', '--body', body, '--json'])) as IssueInfo;
+    reviewed = issue;
     await ok(['issue', 'start', issue.id, '--harness', 'script', '--model', 'work-model']);
     const prefix = `agent-${issue.id.toLowerCase()}-review`;
     const ctl = path.join(cs.scratch.home, CTL, issue.id);
@@ -228,4 +231,58 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     assert.equal(await correctness.locator('.source').textContent(), 'global · config.yaml');
     timing('external edit shown', t);
   });
+
+  it('shows the convoy once in each tree with its verdict badge; reviewer rows open their report in a preview tab; expansion survives refreshes', async () => {
+    const { page } = session();
+    assert.ok(reviewed, 'the full review ran');
+    const issue = reviewed.id;
+    await runCommand(page, 'View: Close All Editors');
+    // Every suite's rows are in the deck by now: a tall window renders them all (the tree draws only what is in view).
+    const viewport = page.viewportSize()!;
+    await page.setViewportSize({ width: viewport.width, height: 2000 });
+    try {
+      await convoyChecks(issue);
+    } finally {
+      await page.setViewportSize(viewport);
+    }
+  });
 });
+
+async function convoyChecks(issue: string): Promise<void> {
+  {
+    const { page } = session();
+    // Command Deck: one convoy row under the work agent, not five grey reviewer rows repeating "<issue> review r1:".
+    const convoy = rowByLabel(page, 'Command Deck', `${issue} review r1`);
+    await convoy.locator('.label-description', { hasText: /^full · APPROVED$/ }).waitFor({ timeout: 20_000 });
+    assert.equal((await rowBadge(convoy)).text, '✓');
+    const deckLabels = await paneBody(page, 'Command Deck').locator('.monaco-list-row[role="treeitem"] .label-name').allTextContents();
+    assert.equal(deckLabels.filter((l) => l.startsWith(`${issue} review`)).length, 1, deckLabels.join(', '));
+    for (const role of ['review parent', 'security', 'correctness', 'performance', 'requirements']) assert.ok(deckLabels.includes(role), `${role} in ${deckLabels.join(', ')}`);
+
+    // Reviews: the run row with the verdict badge, its reviewers under it.
+    const run = rowByLabel(page, 'Reviews', 'review r1 (full)');
+    await run.locator('.label-description', { hasText: /^APPROVED · at [0-9a-f]{7}$/ }).waitFor({ timeout: 20_000 });
+    assert.equal((await rowBadge(run)).text, '✓');
+    await screenshot(page, '07-review-convoy-verdict');
+
+    const security = rowByLabel(page, 'Reviews', 'security');
+    assert.equal((await rowBadge(security)).text, '✓');
+    await security.click();
+    const tab = page.locator('.tabs-container .tab.active');
+    await tab.locator('.label-name', { hasText: /^security\.md$/ }).waitFor();
+    assert.equal(await tab.locator('.monaco-icon-label.italic').count(), 1, 'a preview tab, as the Explorer opens files');
+    await screenshot(page, '07b-reviewer-report-opened');
+    await runCommand(page, 'View: Close All Editors');
+
+    // Collapse the run row and the deck's convoy; a refresh (and the daemon's change events) keeps them collapsed.
+    for (const [row, pane] of [[run, 'Reviews'], [convoy, 'Command Deck']] as const) {
+      await row.locator('.monaco-tl-twistie').click();
+      assert.equal(await row.getAttribute('aria-expanded'), 'false', `${pane} row collapsed`);
+    }
+    await runCommand(page, 'svc: Refresh Views');
+    await ok(['conv', 'list']);
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal(await run.getAttribute('aria-expanded'), 'false', 'the Reviews run row stays collapsed after a refresh');
+    assert.equal(await convoy.getAttribute('aria-expanded'), 'false', 'the deck convoy stays collapsed after a refresh');
+  }
+}

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chromium } from 'playwright-core';
-import type { Browser, Frame, Page } from 'playwright-core';
+import type { Browser, Frame, Locator, Page } from 'playwright-core';
 import { REPO } from '../../helpers/scratch';
 
 export const SCREENSHOTS = path.join(REPO, '.scratch', 'e2e-screenshots');
@@ -28,7 +28,8 @@ export async function openWorkbench(browser: Browser, url: string): Promise<Page
     if (m.type() === 'error') consoleErrors.push(`[console ${m.location().url}] ${m.text()}`);
   });
   page.on('pageerror', (e) => consoleErrors.push(`[pageerror] ${e.stack ?? e.message}`));
-  await page.goto(url);
+  // A loaded machine (CI, or several runs at once) can take well over 30 s to serve the workbench.
+  await page.goto(url, { timeout: 120_000 });
   await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
   return page;
 }
@@ -179,4 +180,28 @@ export async function quickPick(page: Page, label: string): Promise<void> {
   const row = page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first();
   await row.waitFor();
   await row.click();
+}
+
+/** A tree row's decoration badge (a verdict's defect count or ✓) and its colour, as rendered: the CSS `::after` VS Code makes for a FileDecoration. */
+export async function rowBadge(row: Locator): Promise<{ text: string; color: string }> {
+  return row.evaluate((el) => {
+    const b = el.querySelector('[class*="-itemBadge-"]');
+    if (!b) return { text: '', color: '' };
+    const after = getComputedStyle(b, '::after');
+    return { text: after.content.replace(/^"|"$/g, ''), color: after.color };
+  });
+}
+
+/** A tree row by its label text, exactly. */
+export function rowByLabel(page: Page, pane: string, label: string) {
+  return paneBody(page, pane).locator('.monaco-list-row[role="treeitem"]', { has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) });
+}
+
+/** Clicks a view's title-bar action by its title (shown on hover, as a person reaches it). */
+export async function clickViewAction(page: Page, view: string, title: string): Promise<void> {
+  const header = page.locator(`.sidebar .pane-header[aria-label="${view} Section"]`);
+  await header.hover();
+  const action = header.locator(`.actions a.action-label[aria-label="${title}"]`);
+  await action.waitFor();
+  await action.click();
 }

@@ -1,0 +1,61 @@
+// Commands of the trees' rows and title bars: open a report file (a reviewer's or a
+// critic's), the Command Deck's "Show Archived" / "Live Only" toggles, and a PR row's
+// Merge and Open PR.
+import * as vscode from 'vscode';
+import { prMerge } from '../../shared/protocol/pr';
+import { NothingToDo, UserCancelled } from '../errors/errorFunnel';
+import type { CommandDeps } from './commands';
+
+/** Context keys the deck's title bar reads to show each toggle's other half. */
+export const DECK_SHOW_ARCHIVED = 'svc.deck.showArchived';
+export const DECK_LIVE_ONLY = 'svc.deck.liveOnly';
+
+/** Opens a report in a preview tab, as the Explorer opens a file on a single click. */
+export async function openReport(arg: unknown): Promise<void> {
+  const file = typeof arg === 'string' ? arg : typeof arg === 'object' && arg !== null ? (arg as { reportFile?: unknown }).reportFile : undefined;
+  if (typeof file !== 'string' || !file) throw new NothingToDo('this row has no report yet');
+  await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file), { preview: true, preserveFocus: true });
+}
+
+export async function setDeckFilter(d: CommandDeps, o: { keepArchived?: boolean; liveOnly?: boolean }): Promise<void> {
+  d.deck.setOptions(o);
+  if (o.keepArchived !== undefined) await vscode.commands.executeCommand('setContext', DECK_SHOW_ARCHIVED, o.keepArchived);
+  if (o.liveOnly !== undefined) await vscode.commands.executeCommand('setContext', DECK_LIVE_ONLY, o.liveOnly);
+}
+
+interface PrArg {
+  issue: string;
+  pr?: { number: number; url: string | null; project: string };
+}
+
+function prOf(d: CommandDeps, arg: unknown): PrArg & { pr: NonNullable<PrArg['pr']> } {
+  const a = (typeof arg === 'object' && arg !== null ? arg : {}) as Partial<PrArg>;
+  let pr = a.pr;
+  if (!pr && typeof a.issue === 'string') {
+    const s = d.reviews.issues.find((i) => i.issue.id === a.issue);
+    if (s?.pr) pr = { number: s.pr.number, url: s.pr.url, project: s.issue.project };
+  }
+  if (!pr) {
+    const open = d.reviews.issues.filter((s) => s.pr?.state === 'open');
+    if (open.length !== 1) throw new NothingToDo('run Merge PR or Open PR on an issue\'s PR row in the Reviews view');
+    const s = open[0];
+    return { issue: s.issue.id, pr: { number: s.pr!.number, url: s.pr!.url, project: s.issue.project } };
+  }
+  return { issue: a.issue ?? '', pr };
+}
+
+export async function mergePr(d: CommandDeps, arg: unknown): Promise<void> {
+  await d.connection.usable();
+  const { issue, pr } = prOf(d, arg);
+  const go = await vscode.window.showWarningMessage(`Merge PR #${pr.number}${issue ? ` of ${issue}` : ''} into its base branch?`, { modal: true, detail: 'svc merges only a PR approved for its current head with checks green; otherwise it says why not.' }, 'Merge');
+  if (go !== 'Merge') throw new UserCancelled();
+  const r = await d.connection.request(prMerge, { project: pr.project, pr: String(pr.number) });
+  void vscode.window.showInformationMessage(`svc: merged PR #${r.pr.number} (${r.method}) at ${r.sha.slice(0, 7)}.`);
+  d.reviews.refresh();
+}
+
+export async function openPr(d: CommandDeps, arg: unknown): Promise<void> {
+  const { pr } = prOf(d, arg);
+  if (!pr.url) throw new NothingToDo(`PR #${pr.number} has no web page: the project uses the local code host (svc show shows it)`);
+  await vscode.env.openExternal(vscode.Uri.parse(pr.url));
+}
