@@ -58,10 +58,10 @@ export async function startLane(d: CommandDeps, arg: unknown, prompter: Prompter
 }
 
 const REAP_CHOICES = [
-  { label: 'Reap', description: 'stop it, remove its directory, archive it (refused if the tree is dirty)', park: false, keep: false },
-  { label: 'Reap, parking uncommitted work', description: '--park: save changes to a patch first, then clean', park: true, keep: false },
-  { label: 'Reap, keeping it in the Command Deck', description: '--keep: do not archive', park: false, keep: true },
-  { label: 'Reap, parking and keeping it', description: '--park --keep', park: true, keep: true },
+  { label: 'Reap', description: 'stop it, remove its folder and archive it; refused while it has uncommitted changes', park: false, keep: false },
+  { label: 'Reap, parking uncommitted work', description: 'save its uncommitted changes to a patch file first, then remove the folder and archive it', park: true, keep: false },
+  { label: 'Reap, keeping it in the Command Deck', description: 'remove its folder, but leave its row (marked reaped) in the deck', park: false, keep: true },
+  { label: 'Reap, parking and keeping it', description: 'save uncommitted changes to a patch, remove the folder, leave the row in the deck', park: true, keep: true },
 ];
 
 export async function reapLane(d: CommandDeps, arg: unknown): Promise<void> {

@@ -52,7 +52,9 @@ function freshHome(): void {
 async function gauntlet(): Promise<void> {
   heading('A gauntlet run: two builders, blind critics, a second iteration, reap');
   const prompt = writeGauntlet(HOME);
-  const progress = await followRun(path.join(SVC_HOME, 'server.json'), 'demo', say, (lanes) => lanes.length === 6 && lanes.every((l) => l.reaped));
+  // Finished once the superseded iteration and the docs builder are reaped; greet i2 and its critic stay, so the deck shows the nesting.
+  const reaped = ['demo-greet-critic-i1', 'demo-greet-builder-i1', 'demo-docs-builder-i1'];
+  const progress = await followRun(path.join(SVC_HOME, 'server.json'), 'demo', say, (lanes) => lanes.length === 6 && reaped.every((n) => lanes.find((l) => l.name === n)?.reaped));
   const created = JSON.parse(
     svc(['conv', 'new', '--project', 'sample', '--harness', 'script', '--model', 'script-fast', '--cwd', HOME, '--title', 'demo orchestrator', '--prompt', prompt, '--json'], { quiet: true }),
   ) as { conversation: { id: number; name: string } };
@@ -66,7 +68,18 @@ async function gauntlet(): Promise<void> {
   clearTimeout(timer);
   progress.close();
   say('\n  The docs builder left an uncommitted note; reap --park saved it:');
-  for (const line of fs.readFileSync(path.join(HOME, 'reap-docs.txt'), 'utf8').trimEnd().split('\n')) say(`    ${line}`);
+  for (const line of (await completeFile(path.join(HOME, 'reap-docs.txt'))).trimEnd().split('\n')) say(`    ${line}`);
+}
+
+/**
+ * The orchestrator's reap output, once complete: the lane shows reaped before the `svc lane
+ * reap` process has written its output, so the orchestrator renames the file into place
+ * when done and this waits for it.
+ */
+async function completeFile(file: string): Promise<string> {
+  for (let i = 0; i < 300 && !fs.existsSync(file); i++) await new Promise((r) => setTimeout(r, 100));
+  if (!fs.existsSync(file)) throw new Error(`${file} was not written within 30 s`);
+  return fs.readFileSync(file, 'utf8');
 }
 
 async function main(): Promise<void> {

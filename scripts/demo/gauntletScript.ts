@@ -50,11 +50,12 @@ export function writeGauntlet(home: string): string {
     { say: 'greet is NOT_YET: launching its second iteration.' },
     { run: `${start('--key greet --role builder --brief briefs/greet-a2.md --replace')} && ${wait('demo-greet-builder-i2')}`, check: true },
     { run: `${start('--for greet --role critic --brief briefs/critic-pass.md --replace')} && ${wait('demo-greet-critic-i2')}`, check: true },
-    { say: 'Both PASS. Reaping the run, critics first; the docs tree holds an uncommitted note, so it is parked.' },
+    { say: 'Both PASS. Reaping the superseded first iteration of greet; the docs tree holds an uncommitted note, so it is parked and kept in the deck.' },
     {
-      run: 'for l in demo-greet-critic-i1 demo-greet-critic-i2 demo-docs-critic-i1 demo-greet-builder-i1 demo-greet-builder-i2; do svc lane reap $l > /dev/null || exit 1; done && svc lane reap demo-docs-builder-i1 --park > reap-docs.txt',
+      // The report is written under a temporary name and renamed when complete, so a reader never sees it half written.
+      run: 'for l in demo-greet-critic-i1 demo-greet-builder-i1; do svc lane reap $l > /dev/null || exit 1; done && svc lane reap demo-docs-builder-i1 --park --keep > reap-docs.txt.tmp && mv reap-docs.txt.tmp reap-docs.txt',
       check: true,
     },
-    { say: 'The run is reaped.' },
+    { say: 'greet i2 and the docs lane stay in the deck with their PASS verdicts.' },
   ]);
 }

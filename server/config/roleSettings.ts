@@ -35,7 +35,7 @@ function ownValue(ref: ConfigKeyRef, s: SettingsSource): Own {
 export function whenUnset(ref: ConfigKeyRef): string {
   if (ref.role) {
     const role = ref.role;
-    if (ref.field === 'model') return `svc lane start --role ${role} without --model is refused: there is no default model`;
+    if (ref.field === 'model') return `a ${role} lane cannot start without a model: set one here, or give it at launch (there is no default model)`;
     if (ref.field === 'effort') return `the harness's own default effort is used unless --effort is given`;
     return `the launching conversation's harness is used unless --harness is given`;
   }

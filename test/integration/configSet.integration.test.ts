@@ -128,7 +128,7 @@ describe('config: svc config get|set', function () {
     // Unset: nothing on stdout and exit 1, as git config --get; stderr says what that means.
     for (const extra of [[], ['--show-origin']]) {
       const m = await s.svc(['config', 'get', 'projects.web.gauntlet.roles.builder.model', ...extra]);
-      assert.deepEqual([m.code, m.stdout, m.stderr], [1, '', 'projects.web.gauntlet.roles.builder.model is not set: svc lane start --role builder without --model is refused: there is no default model\n']);
+      assert.deepEqual([m.code, m.stdout, m.stderr], [1, '', 'projects.web.gauntlet.roles.builder.model is not set: a builder lane cannot start without a model: set one here, or give it at launch (there is no default model)\n']);
     }
     const j = JSON.parse((await ok(s.svc(['config', 'get', 'projects.web.gauntlet.roles.builder.model', '--json']))).stdout) as ConfigEntry;
     assert.deepEqual([j.value, j.source], [null, 'unset']);
@@ -259,7 +259,7 @@ describe('config: svc config get|set', function () {
     assert.deepEqual(roles[0].effort.choices, ['low', 'medium', 'high']);
     assert.deepEqual(brief(roles[1].model), ['critic-4', 'project']);
     assert.deepEqual(brief(roles[2].model), [null, 'unset']);
-    assert.equal(roles[2].model.whenUnset, 'svc lane start --role verifier without --model is refused: there is no default model');
+    assert.equal(roles[2].model.whenUnset, 'a verifier lane cannot start without a model: set one here, or give it at launch (there is no default model)');
     assert.equal(roles[4].harness.whenUnset, "the launching conversation's harness is used unless --harness is given");
     assert.deepEqual(brief(v.review.mode), ['none', 'global']);
     assert.deepEqual(v.review.mode.choices, ['quick', 'full', 'none']);

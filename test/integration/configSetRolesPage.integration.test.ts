@@ -120,7 +120,7 @@ describe('config: the Roles panel page', function () {
     assert.equal(await field('roles.review.mode').locator('.source').getAttribute('title'), `${configFile}\nWhile unset: one agent does a combined review pass (quick is the default)`);
     assert.equal(await field('roles.review.mode').locator('select').inputValue(), 'quick');
     const builderModel = 'projects.web.gauntlet.roles.builder.model';
-    assert.equal(await sourceOf(builderModel), 'unset · svc lane start --role builder without --model is refused: there is no default model');
+    assert.equal(await sourceOf(builderModel), 'unset · a builder lane cannot start without a model: set one here, or give it at launch (there is no default model)');
     assert.equal(await field(builderModel).locator('.source').getAttribute('class'), 'source warn');
     assert.equal(await sourceOf('projects.web.gauntlet.roles.builder.harness'), 'project · projects.yaml');
     assert.equal(await page.locator('table[data-project="web"] tr[data-row]').count(), 5);

@@ -70,7 +70,7 @@ describe('config: keys and sources', () => {
     assert.deepEqual([at('projects.web.gauntlet.roles.critic.model').value, at('projects.web.gauntlet.roles.critic.model').source], ['c', 'project']);
     const unset = at('projects.web.gauntlet.roles.builder.model');
     assert.deepEqual([unset.value, unset.source, unset.from, unset.file], [null, 'unset', null, null]);
-    assert.equal(unset.whenUnset, 'svc lane start --role builder without --model is refused: there is no default model');
+    assert.equal(unset.whenUnset, 'a builder lane cannot start without a model: set one here, or give it at launch (there is no default model)');
     assert.deepEqual(reviewSettings(s.config, 'security'), { mode: 'quick', model: 'sec', harness: 'claude', effort: undefined });
     assert.deepEqual(reviewSettings(s.config, 'performance'), { mode: 'quick', model: 'parent', harness: 'claude', effort: undefined });
   });

@@ -117,7 +117,7 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     assert.equal(await field(frame, EFFORT).locator('.source').textContent(), "unset · the harness's own default effort is used");
     // A gauntlet role without a model says that a launch is refused.
     const builderModel = field(frame, `projects.${PROJECT}.gauntlet.roles.builder.model`);
-    assert.equal(await builderModel.locator('.source').textContent(), 'unset · svc lane start --role builder without --model is refused: there is no default model');
+    assert.equal(await builderModel.locator('.source').textContent(), 'unset · a builder lane cannot start without a model: set one here, or give it at launch (there is no default model)');
     assert.equal(await builderModel.locator('.source.warn').count(), 1);
     assert.equal(await frame.locator('.refusal').count(), 0);
   });

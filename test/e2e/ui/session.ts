@@ -45,8 +45,16 @@ export const mochaHooks = {
     const cs = await startCodeServer(vsix);
     timing('install vsix + start code-server', t);
     t = Date.now();
-    const browser = await launchBrowser(cs.scratch.home);
-    const page = await openWorkbench(browser, `${cs.url}/?folder=${encodeURIComponent(cs.workspace)}`);
+    // A failure from here on must still stop code-server (and its daemon), or mocha never exits.
+    const browser = await launchBrowser(cs.scratch.home).catch(async (e: unknown) => {
+      await cs.stop();
+      throw e;
+    });
+    const page = await openWorkbench(browser, `${cs.url}/?folder=${encodeURIComponent(cs.workspace)}`).catch(async (e: unknown) => {
+      await browser.close().catch(() => undefined);
+      await cs.stop();
+      throw e;
+    });
     timing('launch chromium + workbench ready', t);
     current = { cs, browser, page };
   },
