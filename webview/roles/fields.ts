@@ -31,7 +31,7 @@ const own = (e: ConfigEntry) => e.from === e.key;
 
 /** `project · projects.yaml`, `global · inherited from roles.review.model`, `unset · <consequence>`. */
 export function sourceLine(e: ConfigEntry): { text: string; tone: 'normal' | 'warn' } {
-  if (e.source === 'unset') return { text: `unset · ${e.whenUnset}`, tone: /refused/.test(e.whenUnset) ? 'warn' : 'normal' };
+  if (e.source === 'unset') return { text: `unset · ${e.whenUnset}`, tone: /refused|cannot start/.test(e.whenUnset) ? 'warn' : 'normal' };
   if (e.source === 'default') return { text: `default · ${e.whenUnset}`, tone: 'normal' };
   if (!own(e)) return { text: `${e.source} · inherited from ${e.from}`, tone: 'normal' };
   // The file's name; the whole path is the element's tooltip.

@@ -283,7 +283,7 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     const xss = () => rowByDescription(page, 'Command Deck', `#${id.xss} · `);
     const ask = () => rowByDescription(page, 'Command Deck', `#${id.ask} · `);
     await clickViewAction(page, 'Command Deck', 'Show Archived');
-    await xss().locator('.label-description', { hasText: /^#\d+ · stopped \(archived\)( · .*)? · reaped$/ }).waitFor();
+    await xss().locator('.label-description', { hasText: new RegExp(`^#${id.xss} · builder i1 · stopped \\(archived\\) · reaped$`) }).waitFor();
     await screenshot(page, '19-deck-show-archived');
     await clickViewAction(page, 'Command Deck', 'Hide Archived');
     await xss().waitFor({ state: 'detached' });
