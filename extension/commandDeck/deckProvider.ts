@@ -73,9 +73,16 @@ export class DeckProvider implements vscode.TreeDataProvider<DeckNode>, vscode.D
 
   /** Review verdicts and reports (from the Reviews view's reads), for the convoy rows. */
   setReviews(reviews: readonly ConvoyFacts[]): void {
+    // The Reviews view re-reads on every conversation change; rebuild only when the facts differ.
+    const key = JSON.stringify(reviews);
+    if (key === this.reviewsKey) return;
+    this.reviewsKey = key;
     this.reviews = reviews;
     this.rebuild();
   }
+
+  private reviewsKey = '[]';
+  private treeKey = '';
 
   setRows(rows: DeckRow[] | undefined): void {
     this.rows = rows ?? [];
@@ -96,6 +103,10 @@ export class DeckProvider implements vscode.TreeDataProvider<DeckNode>, vscode.D
     };
     index(this.roots, undefined);
     this.badges.set(this.roots);
+    // An unchanged tree is not re-rendered: a refresh under the pointer can swallow a click.
+    const key = JSON.stringify(this.roots);
+    if (key === this.treeKey) return;
+    this.treeKey = key;
     this.emitter.fire(undefined);
   }
 

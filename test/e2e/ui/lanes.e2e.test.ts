@@ -140,8 +140,12 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     id.xss = await startLane(['--run', 'r1', '--key', 'xss', '--role', 'builder', '--title', 'xss <img src=x onerror="window.__xss=\'title\'">', '--brief', writeBrief(briefs, 'xss.md', [{ say: XSS }, { run: `svc lane report --status failed --file '${report}'` }])]);
     await ok(['lane', 'wait', 'r1-xss-builder-i1', '--timeout', '60'], 4);
 
+    // A click that lands while the tree re-renders (the lane just reported) can be lost: click again once.
     await rowByDescription(page, 'Command Deck', `#${id.xss} · `).click();
-    const frame = await webviewFrameWith(page, 'header .facts', `#${id.xss} r1-xss-builder-i1`);
+    const frame = await webviewFrameWith(page, 'header .facts', `#${id.xss} r1-xss-builder-i1`, 10_000).catch(async () => {
+      await rowByDescription(page, 'Command Deck', `#${id.xss} · `).click();
+      return webviewFrameWith(page, 'header .facts', `#${id.xss} r1-xss-builder-i1`);
+    });
     await frame.locator('.report', { hasText: 'XSS-MARK' }).waitFor();
     await frame.locator('.transcript .message', { hasText: 'XSS-MARK' }).waitFor();
     await page.waitForTimeout(500); // an onerror or onload would have run by now
