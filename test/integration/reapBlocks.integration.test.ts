@@ -249,10 +249,13 @@ describe('reap building blocks', function () {
     });
 
     it('refuses a folder that is not a worktree, even inside another work tree', async () => {
-      // The scratch home lies inside this checkout, itself a git work tree.
-      const dir = path.join(repo.lanesRoot, 'no-git-here');
+      // A plain folder inside some other work tree: git would answer for the outer one.
+      const outer = path.join(repo.lanesRoot, 'outer-work-tree');
+      fs.mkdirSync(outer);
+      git(outer, s.env, 'init', '-q');
+      const dir = path.join(outer, 'no-git-here');
       fs.mkdirSync(dir);
-      const outer = git(dir, s.env, 'rev-parse', '--show-toplevel');
+      assert.equal(git(dir, s.env, 'rev-parse', '--show-toplevel'), outer);
       const e = await asyncRefusal(removeWorktree(dir, { env: s.env }), 'notAWorktree');
       assert.equal(e.message, `${dir} is not a linked git worktree (it is inside the work tree ${outer}, not the top of one); reap removes only lane worktrees`);
       await asyncRefusal(uncommittedPaths(dir, { env: s.env }), 'notAWorktree');
