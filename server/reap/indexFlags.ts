@@ -15,20 +15,22 @@ export type HiddenByBits = Map<string, { path: Buffer; bits: HidingBit[] }>;
 
 /**
  * Clears the hiding bits in `indexFile` (a scratch copy) and returns what was cleared.
- * A skip-worktree entry whose file is absent is a sparse checkout doing its job: nothing
- * on disk can be lost there, so it keeps its bit (clearing it would read as a deletion).
+ * A skip-worktree entry whose file is absent is a sparse checkout doing its job when one
+ * is on: nothing on disk can be lost there, so it keeps its bit (clearing it would read
+ * as a deletion). Without a sparse checkout the absence is the user's deletion, and is work.
  */
 export async function clearHidingBits(top: string, indexFile: string, opts: GitEnv): Promise<HiddenByBits> {
   const call = { ...opts, extra: { GIT_INDEX_FILE: indexFile } };
   const listed = await runGit(top, ['ls-files', '-v', '-z'], call);
   const found: HiddenByBits = new Map();
+  const sparse = await sparseCheckoutOn(top, opts);
   for (const field of splitNul(listed.stdout)) {
     // `<tag> <path>`: lower case marks assume-unchanged; S (or s) marks skip-worktree.
     const tag = String.fromCharCode(field[0]);
     const rel = field.subarray(2);
     const bits: HidingBit[] = [];
     if (tag !== tag.toUpperCase()) bits.push('assume-unchanged');
-    if (tag.toUpperCase() === 'S' && presentOnDisk(top, rel)) bits.push('skip-worktree');
+    if (tag.toUpperCase() === 'S' && (!sparse || presentOnDisk(top, rel))) bits.push('skip-worktree');
     if (bits.length) found.set(rel.toString('hex'), { path: rel, bits });
   }
   await clearBits(top, [...found.values()], call);
@@ -44,6 +46,11 @@ export async function clearBits(top: string, entries: { path: Buffer; bits: Hidi
     const input = Buffer.concat(paths.flatMap((p) => [p, Buffer.from([0])]));
     await runGit(top, ['update-index', `--no-${bit}`, '-z', '--stdin'], { ...call, input });
   }
+}
+
+async function sparseCheckoutOn(top: string, opts: GitEnv): Promise<boolean> {
+  const r = await runGit(top, ['config', '--bool', 'core.sparseCheckout'], { ...opts, okCodes: [1] });
+  return r.stdout.toString().trim() === 'true';
 }
 
 function presentOnDisk(top: string, rel: Buffer): boolean {
