@@ -1,14 +1,21 @@
 // Builds the bundles with esbuild: the extension (cjs, vscode external), the daemon and
-// the shim and the script agent (cjs, native modules external), and the webviews (iife,
-// browser). The build id is a hash of every bundled source, injected into all of them.
+// the shim and the script agent (cjs), and the webviews (iife, browser). The build id is
+// a hash of every bundled source, injected into all of them. The daemon bundles
+// better-sqlite3's JavaScript and loads its native binary from dist/native/, one per
+// supported Node ABI (scripts/buildNative.mjs): `--every-node` (what `npm run build`
+// passes) first builds those missing from the .native/ cache; without it dist/native/
+// gets what the cache holds plus the running Node's own build from node_modules.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
+import { buildNative, copyNativeToDist } from './buildNative.mjs';
+import { supported } from './registryNode.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const watch = process.argv.includes('--watch');
+const everyNode = process.argv.includes('--every-node');
 
 function sourceFiles(dir) {
   const out = [];
@@ -47,7 +54,6 @@ const configs = [
   {
     ...node,
     entryPoints: { daemon: 'server/main.ts', scriptAgent: 'server/harness/script/scriptAgentMain.ts' },
-    external: ['better-sqlite3'],
     // The review briefs are Markdown templates bundled as text (server/review/briefs).
     loader: { '.md': 'text' },
   },
@@ -76,7 +82,10 @@ const configs = [
   ),
 }));
 
+if (everyNode) await buildNative();
 fs.mkdirSync(path.join(root, 'dist'), { recursive: true });
+const nativeMajors = copyNativeToDist(path.join(root, 'dist'));
+const nativeMissing = supported.node.map((n) => n.major).filter((m) => !nativeMajors.includes(m));
 // Webviews load the codicon font from the extension's own dist/ (no remote resources).
 fs.mkdirSync(path.join(root, 'dist', 'codicons'), { recursive: true });
 for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(root, 'node_modules', '@vscode', 'codicons', 'dist', f), path.join(root, 'dist', 'codicons', f));
@@ -86,5 +95,6 @@ if (watch) {
 } else {
   await Promise.all(configs.filter((c) => Object.keys(c.entryPoints).length).map((c) => esbuild.build(c)));
   fs.writeFileSync(path.join(root, 'dist', 'build.json'), JSON.stringify({ version: pkg.version, build }) + '\n');
-  console.log(`built svc ${pkg.version} (build ${build})`);
+  console.log(`built svc ${pkg.version} (build ${build}); SQLite module for Node ${nativeMajors.join(', ') || 'none'} (${process.platform}-${process.arch})`);
+  if (nativeMissing.length) console.log(`  none yet for Node ${nativeMissing.join(', ')}: npm run build builds them (~75 s each, cached in .native/)`);
 }

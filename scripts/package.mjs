@@ -1,11 +1,15 @@
-// `npm run package`: builds, then packs the extension into out/svc-<version>.vsix with
-// @vscode/vsce 3.9 (4.x needs Node 22). vsce is not a dependency of the package: it is
-// installed with code-server into the git-ignored .code-server/ by
-// scripts/installCodeServer.sh (or taken from PATH). better-sqlite3 is native, so the
-// .vsix holds the build for this platform only.
+// `npm run package [-- --target <platform>]`: builds (with the SQLite module for every
+// supported Node), then packs the extension into out/svc-<version>.vsix with @vscode/vsce
+// 3.9 (4.x needs Node 22). vsce is not a dependency of the package: it is installed with
+// code-server into the git-ignored .code-server/ by scripts/installCodeServer.sh (or
+// taken from PATH). better-sqlite3 is native and is built where it runs, so the .vsix is
+// a platform-specific one (`vsce package --target`) for this machine's platform; another
+// platform's .vsix is packed by a job on that platform (docs/decisions.md).
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { distBinaryPath } from './buildNative.mjs';
+import { supported } from './registryNode.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -29,19 +33,38 @@ function vscePath() {
   return local;
 }
 
+/** vsce's name for this machine's platform (alpine for musl Linux, armhf for 32-bit arm). */
+function hostTarget() {
+  const musl = process.platform === 'linux' && !process.report?.getReport().header.glibcVersionRuntime;
+  const os = musl ? 'alpine' : process.platform;
+  return `${os}-${process.arch === 'arm' ? 'armhf' : process.arch}`;
+}
+
+const targetAt = process.argv.indexOf('--target');
+const target = targetAt > 0 ? process.argv[targetAt + 1] : hostTarget();
+if (target !== hostTarget()) {
+  console.error(`cannot pack for ${target} on ${hostTarget()}: better-sqlite3 is native and builds only for the platform it runs on; run \`npm run package -- --target ${target}\` on a ${target} machine (docs/decisions.md)`);
+  process.exit(1);
+}
 const vsce = vscePath();
 if (!process.argv.includes('--no-build')) {
-  const b = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { stdio: 'inherit', cwd: root });
+  const b = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--every-node'], { stdio: 'inherit', cwd: root });
   if (b.status !== 0) process.exit(b.status ?? 1);
+}
+// Every supported Node must find its binary in the package (server/store/nativeBinding.ts).
+const missing = supported.node.filter((n) => !fs.existsSync(path.join(root, 'dist', distBinaryPath(n.abi))));
+if (missing.length) {
+  console.error(`dist/native/ has no SQLite module for Node ${missing.map((n) => n.major).join(', ')} on ${process.platform}-${process.arch}: run npm run build`);
+  process.exit(1);
 }
 fs.mkdirSync(path.dirname(out), { recursive: true });
 const started = Date.now();
 // No repository or LICENSE file yet: say so instead of letting vsce prompt (CI has no tty).
 // README images are relative (docs/screenshots/…); with no repository URL to prefix them,
 // vsce must leave relative links as they are instead of refusing to pack.
-const r = spawnSync(vsce, ['package', '--out', out, '--allow-missing-repository', '--skip-license', '--no-rewrite-relative-links'], {
+const r = spawnSync(vsce, ['package', '--target', target, '--out', out, '--allow-missing-repository', '--skip-license', '--no-rewrite-relative-links'], {
   stdio: ['ignore', 'inherit', 'inherit'],
   cwd: root,
 });
 if (r.status !== 0) process.exit(r.status ?? 1);
-console.log(`packaged ${path.relative(root, out)} in ${Date.now() - started} ms`);
+console.log(`packaged ${path.relative(root, out)} for ${target} (SQLite module for Node ${supported.node.map((n) => n.major).join(', ')}) in ${Date.now() - started} ms`);

@@ -3,7 +3,9 @@
 import { spawnSync } from 'node:child_process';
 
 const steps = [
-  ['build', ['node', 'scripts/build.mjs']],
+  // --every-node: the SQLite module for every supported Node (cached in .native/), which
+  // test/integration/nodeRuntime checks and uses.
+  ['build', ['node', 'scripts/build.mjs', '--every-node']],
   ['lint', ['node', 'scripts/lintBoundaries.mjs']],
   ['typecheck', ['npx', 'tsc', '-p', '.', '--noEmit']],
   ['unit', ['npx', 'mocha', '--config', '.mocharc.unit.json']],

@@ -2,6 +2,8 @@
 // the extension with SVC_HOME set and stdout/stderr going to SVC_HOME/logs/daemon.log.
 import { svcHomeFrom, homePaths } from '../shared/svcHome';
 import { startDaemon, distDirOf } from './daemon/daemon';
+import { bindingForThisNode } from './store/nativeBinding';
+import { useNativeBinding } from './store/sqlite';
 import { logger, logLine, logToFile } from './util/log';
 import * as fs from 'node:fs';
 
@@ -11,9 +13,15 @@ async function main(): Promise<void> {
   const home = svcHomeFrom(process.env);
   const paths = homePaths(home);
   if (fs.existsSync(paths.logs)) logToFile(paths.daemonLog);
-  const running = await startDaemon(home, distDirOf(__filename));
+  const distDir = distDirOf(__filename);
+  // Before anything opens a database: the SQLite binary built for this Node, or a refusal.
+  const binding = bindingForThisNode(distDir);
+  if (!binding.ok) throw new Error(binding.message);
+  useNativeBinding(binding.file);
+  const running = await startDaemon(home, distDir);
   if (!running) process.exit(0);
   logToFile(paths.daemonLog);
+  log.info(`running on Node ${process.version} (ABI ${process.versions.modules}, ${process.execPath}) with the SQLite module ${binding.file}`);
   const shutdown = (sig: string) => void running.stop(sig).then(() => process.exit(0));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { CloseAction, ErrorAction, LanguageClient, ResponseError, RevealOutputChannelOn } from 'vscode-languageclient/node';
 import { createMessageConnection, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
 import type * as net from 'node:net';
+import * as os from 'node:os';
 import type { z } from 'zod';
 import { connectionLostMessage, TRANSPORT_ERROR_CODES } from '../../shared/client/connectionLost';
 import { ensureDaemon } from '../../shared/client/ensureDaemon';
@@ -20,7 +21,7 @@ import { logger, outputChannel } from '../log';
 import { attachExisting } from './attach';
 import { backoffDelay } from './backoff';
 import { DaemonDown, DaemonRefusal } from './daemonErrors';
-import { checkNode, editorRuntime, isExecutableFile, lookupNode } from './findNode';
+import { chooseNode, editorRuntime, isExecutableFile, listDir, lookupNode, probeUntilSupported } from './findNode';
 
 const log = logger('connection');
 
@@ -75,16 +76,20 @@ export class DaemonConnection implements vscode.Disposable {
       setting: this.opts.nodeSetting(),
       pathEnv: this.opts.env.PATH,
       platform: process.platform,
+      home: this.opts.env.HOME ?? os.homedir(),
+      env: this.opts.env,
       ownRuntime: editorRuntime(),
       isExecutable: isExecutableFile,
+      listDir,
     });
-    const node = found.ok ? await checkNode(found) : found;
+    const node = found.ok ? chooseNode(await probeUntilSupported(found.candidates)) : found;
     if (gen !== this.generation) return;
     if (!node.ok) {
       log.warn(`cannot start the daemon: ${node.problem}; fix: ${node.fix}`);
       this.setState({ kind: 'noNode', problem: node.problem, fix: node.fix });
       return;
     }
+    log.info(`the daemon runs on Node ${node.version} at ${node.path} (${node.source}): ${node.why}`);
     let socket: net.Socket;
     try {
       const attached = await ensureDaemon({

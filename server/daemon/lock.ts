@@ -7,8 +7,9 @@
 // the lock of a daemon being stopped and come up after `svc daemon stop`. Should two
 // starters still both lose, their clients start another (shared/client/ensureDaemon.ts).
 // Nothing is ever written, so no journal is left behind.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { ensurePrivateFile } from '../store/privateFile';
+import { openSqlite } from '../store/sqlite';
 
 export class InstanceLock {
   private constructor(private readonly db: Database.Database) {}
@@ -16,7 +17,7 @@ export class InstanceLock {
   /** The lock, or undefined when another daemon holds it. */
   static tryAcquire(file: string): InstanceLock | undefined {
     ensurePrivateFile(file);
-    const db = new Database(file, { timeout: 0 });
+    const db = openSqlite(file, { timeout: 0 });
     try {
       db.exec('BEGIN EXCLUSIVE');
       return new InstanceLock(db);

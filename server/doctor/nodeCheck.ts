@@ -1,10 +1,10 @@
-// Node: the daemon's own (svc needs ≥ 20) and the one agents find on their PATH (npm
+// Node: the daemon's own (one of shared/node/supportedNode.json) and the one agents find on their PATH (npm
 // adapters run on it; claude-agent-acp declares ≥ 22 and was seen to run on 20).
 import { execFile } from 'node:child_process';
 import type { DoctorCheck } from '../../shared/protocol/doctor';
+import { isSupportedMajor, majorsInWords, nodeFix, supportedMajors } from '../../shared/node/supportedNode';
 import { findCommand } from '../harness/agentProcess';
 
-export const SVC_NODE_MAJOR = 20;
 export const CLAUDE_NODE_MAJOR = 22;
 
 const major = (v: string) => Number(/^v?(\d+)/.exec(v)?.[1] ?? 0);
@@ -17,13 +17,13 @@ function nodeVersionAt(bin: string, env: NodeJS.ProcessEnv): Promise<string | nu
 
 export async function checkNode(env: NodeJS.ProcessEnv, daemonVersion: string, claudeInstalled: boolean): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [];
-  const daemonOk = major(daemonVersion) >= SVC_NODE_MAJOR;
+  const daemonOk = isSupportedMajor(major(daemonVersion));
   checks.push({
     area: 'node',
     subject: 'daemon',
     status: daemonOk ? 'ok' : 'problem',
-    text: `the daemon runs on Node ${daemonVersion}${daemonOk ? ' (supported)' : ` (unsupported: svc needs Node ${SVC_NODE_MAJOR} or newer)`}`,
-    fix: daemonOk ? null : `install Node ${SVC_NODE_MAJOR} or newer (https://nodejs.org), or point the setting svc.nodePath at one; then svc daemon restart`,
+    text: `the daemon runs on Node ${daemonVersion}${daemonOk ? ' (supported)' : ` (unsupported: svc supports Node ${majorsInWords(supportedMajors())})`}`,
+    fix: daemonOk ? null : `${nodeFix(supportedMajors())}; then svc daemon restart`,
   });
   const bin = findCommand('node', env.PATH, process.cwd());
   const agentVersion = bin ? await nodeVersionAt(bin, env) : null;

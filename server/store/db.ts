@@ -1,14 +1,15 @@
 // The store: one SQLite file per SVC_HOME. WAL, foreign keys, synchronous=FULL
 // (everything acknowledged to a caller is on disk), migrations at open.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { migrations } from './migrations';
 import { ensurePrivateFile } from './privateFile';
+import { openSqlite } from './sqlite';
 
 export type Db = Database.Database;
 
 export function openDb(file: string): Db {
   if (file !== ':memory:') ensurePrivateFile(file);
-  const db = new Database(file);
+  const db = openSqlite(file);
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = FULL');

@@ -39,6 +39,8 @@ export async function ensureDaemon(o: EnsureOptions): Promise<Attached> {
   // file lost the lock to a daemon that was stopping (or to a racing starter that lost
   // too): start another, so that race never ends in a timeout.
   let child: ChildProcess | undefined;
+  // Where the log ended when we started our daemon: its failure reason is written after.
+  let logStart = 0;
   let spawned = false;
   let lastProblem = 'no discovery file appeared';
   for (;;) {
@@ -63,10 +65,10 @@ export async function ensureDaemon(o: EnsureOptions): Promise<Attached> {
       lastProblem = `daemon pid ${d.pid} does not answer on ${d.socketPath}`;
     }
     if (child && child.exitCode !== null && child.exitCode !== 0) {
-      throw new DaemonUnavailable(`svc daemon failed to start (exit ${child.exitCode})${whyFailed(paths.daemonLog)}; see ${paths.daemonLog}`);
+      throw new DaemonUnavailable(`svc daemon failed to start (exit ${child.exitCode})${whyFailed(paths.daemonLog, logStart)}; see ${paths.daemonLog}`);
     }
     if (!child || child.exitCode === 0) {
-      child = spawnDaemon(o);
+      ({ child, logStart } = spawnDaemon(o));
       spawned = true;
     }
     if (Date.now() > deadline) {
@@ -76,7 +78,7 @@ export async function ensureDaemon(o: EnsureOptions): Promise<Attached> {
   }
 }
 
-function spawnDaemon(o: EnsureOptions): ChildProcess {
+function spawnDaemon(o: EnsureOptions): { child: ChildProcess; logStart: number } {
   const paths = homePaths(o.home);
   let log: number;
   try {
@@ -89,6 +91,7 @@ function spawnDaemon(o: EnsureOptions): ChildProcess {
       `cannot start the svc daemon: SVC_HOME ${o.home} cannot be written here (${code}), and no running daemon answered there; run svc where that folder is writable (outside a sandbox), or set SVC_HOME to a writable folder`,
     );
   }
+  const logStart = fs.fstatSync(log).size;
   const env: NodeJS.ProcessEnv = { ...o.env, SVC_HOME: o.home };
   delete env.SVC_CONVERSATION; // the daemon is nobody's conversation
   const child = spawn(o.nodePath, [o.daemonScript], {
@@ -100,20 +103,26 @@ function spawnDaemon(o: EnsureOptions): ChildProcess {
   child.on('error', () => undefined); // reported through the timeout message and the log
   child.unref();
   fs.closeSync(log);
-  return child;
+  return { child, logStart };
 }
 
-/** `: <reason>` from the last start failure the daemon wrote to its log (server/main.ts). */
-function whyFailed(logFile: string): string {
+const FAILED = 'svc daemon failed to start: ';
+
+/** `: <reason>` from the start failure our daemon wrote to its log after `from` (server/main.ts
+ *  writes it last, then exits): the whole reason, every line of it — a native module's
+ *  load error says what is wrong only on its later lines. */
+function whyFailed(logFile: string, from: number): string {
   try {
     const fd = fs.openSync(logFile, 'r');
     const size = fs.fstatSync(fd).size;
-    const buf = Buffer.alloc(Math.min(size, 8192));
-    fs.readSync(fd, buf, 0, buf.length, size - buf.length);
+    const start = Math.max(from, size - 65_536);
+    const buf = Buffer.alloc(Math.max(0, size - start));
+    fs.readSync(fd, buf, 0, buf.length, start);
     fs.closeSync(fd);
-    const tail = buf.toString('utf8');
-    const reasons = [...tail.matchAll(/^svc daemon failed to start: (.+)$/gm)];
-    return reasons.length ? `: ${reasons[reasons.length - 1][1]}` : '';
+    const text = buf.toString('utf8');
+    const at = text.lastIndexOf(`\n${FAILED}`);
+    const begin = at >= 0 ? at + 1 : text.startsWith(FAILED) ? 0 : -1;
+    return begin >= 0 ? `: ${text.slice(begin + FAILED.length).trimEnd()}` : '';
   } catch {
     return '';
   }

@@ -3,7 +3,7 @@
 // so a second daemon that never wrote its file would still be seen.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { REPO, run, sleep } from './scratch';
+import { REPO, SVC_JS, run, sleep } from './scratch';
 import type { RunOptions, RunResult, Scratch } from './scratch';
 
 /** Pids of live (not zombie) `node …/daemon.js` processes whose SVC_HOME is `svcHome`. */
@@ -51,17 +51,19 @@ export function discoveryOf(s: Scratch): { pid: number; build: string; socketPat
 export type Svc = (args: string[], opts?: RunOptions) => Promise<RunResult>;
 
 /**
- * A private copy of the built bundles (dist/*.js) in the scratch folder, and a runner for
- * its shim. Other people rebuild dist/ while tests run; a rebuilt shim is another build
- * and would replace the daemon under test. The copy is the same bytes, so it tests the
- * real build; better-sqlite3 still resolves from the checkout's node_modules.
+ * A private copy of the built bundles (dist/*.js and the SQLite binaries of dist/native/)
+ * in the scratch folder, and a runner for its shim. Other people rebuild dist/ while tests
+ * run; a rebuilt shim is another build and would replace the daemon under test. The copy
+ * is the same bytes, so it tests the real build.
  */
 export function frozenDist(s: Scratch, name = 'dist'): { dir: string; svc: Svc; build: string } {
   const dir = path.join(s.root, name);
-  fs.mkdirSync(dir, { recursive: true });
-  for (const f of fs.readdirSync(path.join(REPO, 'dist'))) {
-    if (f.endsWith('.js') || f === 'build.json') fs.copyFileSync(path.join(REPO, 'dist', f), path.join(dir, f));
+  const from = path.dirname(SVC_JS);
+  fs.mkdirSync(path.join(dir, 'native'), { recursive: true });
+  for (const f of fs.readdirSync(from)) {
+    if (f.endsWith('.js') || f === 'build.json') fs.copyFileSync(path.join(from, f), path.join(dir, f));
   }
+  for (const f of fs.readdirSync(path.join(from, 'native'))) fs.copyFileSync(path.join(from, 'native', f), path.join(dir, 'native', f));
   const build = (JSON.parse(fs.readFileSync(path.join(dir, 'build.json'), 'utf8')) as { build: string }).build;
   const svc: Svc = (args, opts = {}) =>
     run(process.execPath, [path.join(dir, 'svc.js'), ...args], { ...opts, env: { ...s.env, ...opts.env }, cwd: opts.cwd ?? s.home });

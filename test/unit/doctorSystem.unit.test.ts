@@ -26,10 +26,10 @@ describe('svc doctor: system checks (server/doctor/)', () => {
 
   const fakeNode = (version: string) => fs.writeFileSync(path.join(bin, 'node'), `#!/bin/sh\necho ${version}\n`, { mode: 0o755 });
 
-  it('Node: the daemon below 20 is a problem; the agents’ node below 22 with claude installed is a note; none at all is a problem', async () => {
+  it('Node: the daemon on an unsupported Node is a problem; the agents’ node below 22 with claude installed is a note; none at all is a problem', async () => {
     fakeNode('v20.11.0');
     const [daemon, agents] = await checkNode({ PATH: bin }, 'v18.19.0', true);
-    assert.deepEqual([daemon.status, daemon.text], ['problem', 'the daemon runs on Node v18.19.0 (unsupported: svc needs Node 20 or newer)']);
+    assert.deepEqual([daemon.status, daemon.text], ['problem', 'the daemon runs on Node v18.19.0 (unsupported: svc supports Node 20, 22, 24 and 26)']);
     assert.deepEqual([agents.status, agents.text], ['note', `agents run on Node v20.11.0 (${path.join(bin, 'node')}); claude-agent-acp declares Node 22 or newer`]);
     assert.match(agents.fix!, /^install Node 22 or newer for claude lanes/);
     const ok = await checkNode({ PATH: bin }, 'v22.3.0', false);

@@ -1,47 +1,114 @@
 // The extension's pure connection pieces: which node, backoff, status bar text.
 import * as assert from 'node:assert/strict';
 import { BACKOFF_CAP_MS, backoffDelay } from '../../extension/connection/backoff';
-import { lookupNode, parseNodeMajor } from '../../extension/connection/findNode';
-import type { NodeLookupInput } from '../../extension/connection/findNode';
+import { chooseNode, lookupNode, parseNodeMajor } from '../../extension/connection/findNode';
+import type { NodeLookupInput, ProbedNode } from '../../extension/connection/findNode';
 import { statusText } from '../../extension/connection/statusText';
 import type { DaemonInfo } from '../../shared/protocol/daemon';
 
-const FIX = 'install Node.js 20 or newer and put it on PATH, or set "svc.nodePath" to the node binary';
+const SUPPORTS = 'svc supports Node 20, 22, 24 and 26';
+const FIX = 'install Node.js 20, 22, 24 or 26 and put it first on PATH, or set "svc.nodePath" (VS Code) to its node binary';
+const SETTING_FIX = 'set "svc.nodePath" to the absolute path of a node binary';
 
-describe('which node runs the daemon (extension/connection/findNode.ts)', () => {
-  const input = (o: Partial<NodeLookupInput>, executables: string[] = []): NodeLookupInput => ({
+describe('which nodes the extension considers (extension/connection/findNode.ts lookupNode)', () => {
+  const input = (o: Partial<NodeLookupInput>, executables: string[] = [], dirs: Record<string, string[]> = {}): NodeLookupInput => ({
     setting: undefined,
     pathEnv: '/a:/b:/c',
     platform: 'linux',
+    home: '/home/u',
+    env: {},
     isExecutable: (f) => executables.includes(f),
+    listDir: (d) => dirs[d] ?? [],
     ...o,
   });
 
-  it('takes the first node on PATH', () => {
-    assert.deepEqual(lookupNode(input({}, ['/b/node', '/c/node'])), { ok: true, path: '/b/node', source: 'PATH' });
+  it('lists every node on PATH in order, then nvm, fnm and volta installs newest first', () => {
+    const found = lookupNode(
+      input({}, ['/b/node', '/c/node', '/home/u/.nvm/versions/node/v22.3.0/bin/node', '/home/u/.nvm/versions/node/v24.1.0/bin/node', '/home/u/.nvm/versions/node/v9.9.9/bin/node', '/home/u/.local/share/fnm/node-versions/v26.0.0/installation/bin/node', '/home/u/.volta/tools/image/node/22.1.0/bin/node'], {
+        '/home/u/.nvm/versions/node': ['v22.3.0', 'v9.9.9', 'v24.1.0', 'not-a-version'],
+        '/home/u/.local/share/fnm/node-versions': ['v26.0.0', '.downloads'],
+        '/home/u/.volta/tools/image/node': ['22.1.0', '20.0.0'],
+      }),
+    );
+    assert.deepEqual(found, {
+      ok: true,
+      candidates: [
+        { path: '/b/node', source: 'PATH' },
+        { path: '/c/node', source: 'PATH' },
+        { path: '/home/u/.nvm/versions/node/v24.1.0/bin/node', source: 'nvm' },
+        { path: '/home/u/.nvm/versions/node/v22.3.0/bin/node', source: 'nvm' },
+        { path: '/home/u/.nvm/versions/node/v9.9.9/bin/node', source: 'nvm' },
+        { path: '/home/u/.local/share/fnm/node-versions/v26.0.0/installation/bin/node', source: 'fnm' },
+        { path: '/home/u/.volta/tools/image/node/22.1.0/bin/node', source: 'volta' },
+      ],
+    });
   });
 
-  it('prefers the svc.nodePath setting', () => {
-    assert.deepEqual(lookupNode(input({ setting: ' /opt/node/bin/node ' }, ['/opt/node/bin/node', '/a/node'])), { ok: true, path: '/opt/node/bin/node', source: 'svc.nodePath' });
+  it('reads NVM_DIR, FNM_DIR and VOLTA_HOME, and lists a node once', () => {
+    const found = lookupNode(
+      input({ pathEnv: '/n/versions/node/v22.0.0/bin:/a', env: { NVM_DIR: '/n', FNM_DIR: '/f', VOLTA_HOME: '/v' } }, ['/n/versions/node/v22.0.0/bin/node', '/f/node-versions/v24.0.0/installation/bin/node', '/v/tools/image/node/26.0.0/bin/node'], {
+        '/n/versions/node': ['v22.0.0'],
+        '/f/node-versions': ['v24.0.0'],
+        '/v/tools/image/node': ['26.0.0'],
+      }),
+    );
+    assert.deepEqual(found.ok && found.candidates.map((c) => `${c.source} ${c.path}`), ['PATH /n/versions/node/v22.0.0/bin/node', 'fnm /f/node-versions/v24.0.0/installation/bin/node', 'volta /v/tools/image/node/26.0.0/bin/node']);
   });
 
-  it('never picks the editor runtime', () => {
-    assert.deepEqual(lookupNode(input({ ownRuntime: '/a/node' }, ['/a/node', '/c/node'])), { ok: true, path: '/c/node', source: 'PATH' });
+  it('takes the svc.nodePath setting alone', () => {
+    assert.deepEqual(lookupNode(input({ setting: ' /opt/node/bin/node ' }, ['/opt/node/bin/node', '/a/node'])), { ok: true, candidates: [{ path: '/opt/node/bin/node', source: 'svc.nodePath' }] });
   });
 
-  it('says plainly when there is none, with the fix', () => {
-    assert.deepEqual(lookupNode(input({}, [])), { ok: false, problem: 'no node was found on PATH', fix: FIX });
+  it('never lists the editor runtime', () => {
+    assert.deepEqual(lookupNode(input({ ownRuntime: '/a/node' }, ['/a/node', '/c/node'])), { ok: true, candidates: [{ path: '/c/node', source: 'PATH' }] });
   });
 
   it('refuses a setting that is relative or not executable', () => {
-    assert.deepEqual(lookupNode(input({ setting: 'node' })), { ok: false, problem: '"svc.nodePath" is "node", not an absolute path', fix: 'set "svc.nodePath" to the absolute path of a node binary' });
-    assert.deepEqual(lookupNode(input({ setting: '/x/node' })), { ok: false, problem: '"svc.nodePath" is /x/node, which is not an executable file', fix: 'set "svc.nodePath" to the absolute path of a node binary' });
+    assert.deepEqual(lookupNode(input({ setting: 'node' })), { ok: false, problem: '"svc.nodePath" is "node", not an absolute path', fix: SETTING_FIX });
+    assert.deepEqual(lookupNode(input({ setting: '/x/node' })), { ok: false, problem: '"svc.nodePath" is /x/node, which is not an executable file', fix: SETTING_FIX });
   });
 
   it('reads the major version from node --version', () => {
     assert.equal(parseNodeMajor('v20.19.1\n'), 20);
     assert.equal(parseNodeMajor('v8.0.0'), 8);
     assert.equal(parseNodeMajor('Electron 30'), undefined);
+  });
+});
+
+describe('which node the extension chooses (extension/connection/findNode.ts chooseNode)', () => {
+  const node = (path: string, source: ProbedNode['source'], version: string | undefined): ProbedNode => ({ path, source, version });
+
+  it('takes the first node on PATH when svc supports it', () => {
+    assert.deepEqual(chooseNode([node('/usr/bin/node', 'PATH', 'v22.3.0')]), { ok: true, path: '/usr/bin/node', source: 'PATH', version: 'v22.3.0', why: 'the first node on PATH' });
+  });
+
+  it('passes over an unsupported or silent node to a supported one, and says so', () => {
+    const probed = [node('/usr/bin/node', 'PATH', 'v18.19.0'), node('/opt/odd/node', 'PATH', undefined), node('/h/.nvm/versions/node/v25.1.0/bin/node', 'nvm', 'v25.1.0'), node('/h/.nvm/versions/node/v24.1.0/bin/node', 'nvm', 'v24.1.0')];
+    assert.deepEqual(chooseNode(probed), {
+      ok: true,
+      path: '/h/.nvm/versions/node/v24.1.0/bin/node',
+      source: 'nvm',
+      version: 'v24.1.0',
+      why: `the first supported Node (${SUPPORTS}): /usr/bin/node (PATH) is Node v18.19.0; /opt/odd/node (PATH) did not answer "node --version"; /h/.nvm/versions/node/v25.1.0/bin/node (nvm) is Node v25.1.0`,
+    });
+  });
+
+  it('names every node it found when none is supported, with the fix', () => {
+    assert.deepEqual(chooseNode([node('/usr/bin/node', 'PATH', 'v18.19.0'), node('/h/.volta/tools/image/node/23.0.0/bin/node', 'volta', 'v23.0.0')]), {
+      ok: false,
+      problem: `no supported Node was found: /usr/bin/node (PATH) is Node v18.19.0; /h/.volta/tools/image/node/23.0.0/bin/node (volta) is Node v23.0.0; ${SUPPORTS}`,
+      fix: FIX,
+    });
+    assert.deepEqual(chooseNode([]), { ok: false, problem: `no supported Node was found: no node was found on PATH or in nvm, fnm or volta folders; ${SUPPORTS}`, fix: FIX });
+  });
+
+  it('keeps to svc.nodePath: used when supported, refused (never overridden) when not', () => {
+    assert.deepEqual(chooseNode([node('/opt/n26/bin/node', 'svc.nodePath', 'v26.0.0')]), { ok: true, path: '/opt/n26/bin/node', source: 'svc.nodePath', version: 'v26.0.0', why: 'set by "svc.nodePath"' });
+    assert.deepEqual(chooseNode([node('/opt/n18/bin/node', 'svc.nodePath', 'v18.20.0')]), {
+      ok: false,
+      problem: `"svc.nodePath" is /opt/n18/bin/node, which is Node v18.20.0; ${SUPPORTS}`,
+      fix: 'set "svc.nodePath" to the node binary of Node 20, 22, 24 or 26, or clear it to let svc look on PATH and in nvm, fnm and volta folders',
+    });
   });
 });
 

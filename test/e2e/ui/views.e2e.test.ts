@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { SUPPORTED_NODE, nativeBinaryPath } from '../../../shared/node/supportedNode';
 import { git } from '../../helpers/scratch';
 import { installedExtensionDir, installedSvc } from './codeServer';
 import { session, timing } from './session';
@@ -14,11 +15,11 @@ const svc = (args: string[]) => installedSvc(session().cs, args);
 describe('svc in VS Code (code-server 4.100.3)', function () {
   this.timeout(60_000);
 
-  it('shipped the shim executable and the codicons in the .vsix', () => {
+  it('shipped the shim executable, the codicons and the SQLite module for every supported Node in the .vsix', () => {
     const dir = installedExtensionDir(session().cs);
     const shim = fs.statSync(path.join(dir, 'bin', 'svc'));
     assert.ok(shim.mode & 0o100, `bin/svc mode ${(shim.mode & 0o777).toString(8)} is not executable`);
-    for (const f of ['dist/extension.js', 'dist/daemon.js', 'dist/svc.js', 'dist/webview/awarenessMain.js', 'dist/webview/conversationMain.js', 'dist/webview/agentsMain.js', 'shared/skills/svc-gauntlet-loop/SKILL.md', 'dist/codicons/codicon.css', 'dist/codicons/codicon.ttf', 'node_modules/better-sqlite3/build/Release/better_sqlite3.node']) {
+    for (const f of ['dist/extension.js', 'dist/daemon.js', 'dist/svc.js', 'dist/webview/awarenessMain.js', 'dist/webview/conversationMain.js', 'dist/webview/agentsMain.js', 'shared/skills/svc-gauntlet-loop/SKILL.md', 'dist/codicons/codicon.css', 'dist/codicons/codicon.ttf', ...SUPPORTED_NODE.map((n) => `dist/${nativeBinaryPath(process.platform, process.arch, n.abi)}`)]) {
       assert.ok(fs.existsSync(path.join(dir, f)), `${f} missing from the installed extension`);
     }
     assert.ok(!fs.existsSync(path.join(dir, 'extension', 'extension.ts')), 'sources must not ship (the .vscodeignore allow-list)');

@@ -1,0 +1,133 @@
+// better-sqlite3 is native: a binary loads only in the Node ABI it was built for
+// (NODE_MODULE_VERSION). This builds it once per supported Node of
+// shared/node/supportedNode.json for this platform into the git-ignored .native/ cache,
+// keyed by better-sqlite3 version, platform, arch and ABI; scripts/build.mjs copies the
+// cache into dist/native/, where the daemon picks the one for the Node it runs on.
+// Each build uses that Node from the npm registry (scripts/registryNode.mjs) as both the
+// headers (--nodedir, and npm_config_nodedir: a machine's npm config may point nodedir at
+// its system Node) and the interpreter of npm's own node-gyp. About 75 s of CPU each.
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { installRegistryNode, root, supported } from './registryNode.mjs';
+
+const require = createRequire(import.meta.url);
+const bsqlDir = path.join(root, 'node_modules', 'better-sqlite3');
+const bsqlVersion = JSON.parse(fs.readFileSync(path.join(bsqlDir, 'package.json'), 'utf8')).version;
+export const nativeCache = path.join(root, '.native');
+
+/** dist/-relative path of a binary, from the one pattern in supportedNode.json. */
+export function distBinaryPath(abi, platform = process.platform, arch = process.arch) {
+  return supported.binary.replace('{platform}', platform).replace('{arch}', arch).replace('{abi}', String(abi));
+}
+
+export function cachedBinary(abi, platform = process.platform, arch = process.arch) {
+  return path.join(nativeCache, `better_sqlite3-${bsqlVersion}-${platform}-${arch}-abi${abi}.node`);
+}
+
+/** True when `file` loads in this process (so it was built for this Node's ABI). */
+function loadsHere(file) {
+  try {
+    const Database = require('better-sqlite3');
+    new Database(':memory:', { nativeBinding: file }).close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Puts the running Node's binary into the cache from node_modules (built by npm ci) when it loads here: no build needed for it. */
+export function seedFromNodeModules() {
+  const target = cachedBinary(process.versions.modules);
+  const installed = path.join(bsqlDir, 'build', 'Release', 'better_sqlite3.node');
+  if (fs.existsSync(target) || !supported.node.some((n) => String(n.abi) === process.versions.modules)) return;
+  if (!fs.existsSync(installed) || !loadsHere(installed)) return;
+  fs.mkdirSync(nativeCache, { recursive: true });
+  fs.copyFileSync(installed, `${target}.tmp`);
+  fs.renameSync(`${target}.tmp`, target);
+}
+
+/** node-gyp as shipped inside npm (every Node install has it; it is not a dependency of svc). */
+function nodeGypScript() {
+  const candidates = [];
+  if (process.env.npm_config_node_gyp) candidates.push(process.env.npm_config_node_gyp);
+  const globalRoot = spawnSync('npm', ['root', '-g'], { encoding: 'utf8' }).stdout?.trim();
+  if (globalRoot) candidates.push(path.join(globalRoot, 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'));
+  candidates.push(path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'));
+  const found = candidates.find((c) => fs.existsSync(c));
+  if (!found) throw new Error(`node-gyp not found (looked in ${candidates.join(', ')}); it ships with npm`);
+  return found;
+}
+
+function run(cmd, args, opts) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
+
+async function buildOne(entry, nodeGyp) {
+  const started = Date.now();
+  const nodeDir = installRegistryNode(entry.ci);
+  const node = path.join(nodeDir, 'bin', 'node');
+  const work = path.join(nativeCache, `build-abi${entry.abi}-${process.pid}`);
+  fs.rmSync(work, { recursive: true, force: true });
+  fs.mkdirSync(work, { recursive: true });
+  for (const f of ['package.json', 'binding.gyp', 'src', 'deps']) fs.cpSync(path.join(bsqlDir, f), path.join(work, f), { recursive: true });
+  const env = { ...process.env, npm_config_nodedir: nodeDir };
+  const r = await run(node, [nodeGyp, 'rebuild', '--release', `--nodedir=${nodeDir}`], { cwd: work, env });
+  const built = path.join(work, 'build', 'Release', 'better_sqlite3.node');
+  if (r.code !== 0 || !fs.existsSync(built)) {
+    throw new Error(`building better-sqlite3 ${bsqlVersion} for Node ${entry.ci} failed (exit ${r.code}):\n${r.out.slice(-4000)}`);
+  }
+  // The proof it fits: that very Node loads it and runs a query.
+  const check = await run(node, ['-e', `const D = require(${JSON.stringify(bsqlDir)}); new D(':memory:', { nativeBinding: ${JSON.stringify(built)} }).prepare('select 1').get()`], { cwd: work });
+  if (check.code !== 0) throw new Error(`the better-sqlite3 built for Node ${entry.ci} does not load in it:\n${check.out}`);
+  const target = cachedBinary(entry.abi);
+  fs.copyFileSync(built, `${target}.tmp`);
+  fs.renameSync(`${target}.tmp`, target);
+  fs.rmSync(work, { recursive: true, force: true });
+  console.log(`built better-sqlite3 ${bsqlVersion} for Node ${entry.ci} (ABI ${entry.abi}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** Builds every supported ABI missing from the cache; two at a time at most. */
+export async function buildNative() {
+  seedFromNodeModules();
+  const missing = supported.node.filter((n) => !fs.existsSync(cachedBinary(n.abi)));
+  if (!missing.length) return;
+  const nodeGyp = nodeGypScript();
+  const started = Date.now();
+  const queue = [...missing];
+  const workers = Array.from({ length: Math.min(2, os.availableParallelism?.() ?? 2, queue.length) }, async () => {
+    while (queue.length) await buildOne(queue.shift(), nodeGyp);
+  });
+  await Promise.all(workers);
+  console.log(`better-sqlite3 for Node ${missing.map((n) => n.major).join(', ')}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** Fills dist/native/ from the cache (this platform only); returns the majors it holds. */
+export function copyNativeToDist(distDir) {
+  seedFromNodeModules();
+  const nativeDir = path.join(distDir, path.dirname(distBinaryPath(0)));
+  fs.rmSync(nativeDir, { recursive: true, force: true });
+  fs.mkdirSync(nativeDir, { recursive: true });
+  // The binaries are better-sqlite3 (and SQLite, public domain): its MIT notice goes with them.
+  fs.copyFileSync(path.join(bsqlDir, 'LICENSE'), path.join(nativeDir, 'better-sqlite3.LICENSE'));
+  const have = [];
+  for (const n of supported.node) {
+    const cached = cachedBinary(n.abi);
+    if (!fs.existsSync(cached)) continue;
+    fs.copyFileSync(cached, path.join(distDir, distBinaryPath(n.abi)));
+    have.push(n.major);
+  }
+  return have;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
+  await buildNative();
+}
