@@ -15,9 +15,11 @@ const OTHER_BUILD = 'otherbuild00';
 function rebuiltAs(s: Scratch, dir: string, from: string, build: string, name: string): { svc: Svc; dir: string } {
   const out = path.join(s.root, name);
   fs.mkdirSync(out);
-  for (const f of fs.readdirSync(dir)) {
-    const text = fs.readFileSync(path.join(dir, f), 'utf8');
-    fs.writeFileSync(path.join(out, f), text.split(JSON.stringify(from)).join(JSON.stringify(build)));
+  for (const f of fs.readdirSync(dir, { withFileTypes: true })) {
+    const [src, dst] = [path.join(dir, f.name), path.join(out, f.name)];
+    // native/ holds the SQLite binaries: copied as they are, they carry no build id.
+    if (f.isDirectory()) fs.cpSync(src, dst, { recursive: true });
+    else fs.writeFileSync(dst, fs.readFileSync(src, 'utf8').split(JSON.stringify(from)).join(JSON.stringify(build)));
   }
   for (const f of ['svc.js', 'daemon.js']) {
     const text = fs.readFileSync(path.join(out, f), 'utf8');
