@@ -7,14 +7,17 @@
 // `git worktree remove` (never forced) will refuse rather than lose it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runGit } from './gitExec';
+import { runGit, splitNul } from './gitExec';
 import type { GitEnv } from './gitExec';
 import { clearBits } from './indexFlags';
 import type { Capture } from './parkCapture';
 
 export async function cleanSavedWork(top: string, work: Pick<Capture, 'changes' | 'hiddenByBits'>, opts: GitEnv): Promise<void> {
-  const changed = new Set(work.changes.map((c) => c.path.toString('hex')));
-  await clearBits(top, [...work.hiddenByBits.entries()].filter(([hex]) => changed.has(hex)).map(([, e]) => e), opts);
+  // Bits go on what was saved, and on entries the index holds apart from HEAD: the reset
+  // drops or rewrites those, and git refuses to reset an entry whose bit still hides it
+  // (a staged file under skip-worktree whose folder became a file: "not uptodate").
+  const clear = new Set([...work.changes.map((c) => c.path.toString('hex')), ...(await stagedApartFromHead(top, opts))]);
+  await clearBits(top, [...work.hiddenByBits.entries()].filter(([hex]) => clear.has(hex)).map(([, e]) => e), opts);
   await runGit(top, ['-c', 'core.fsmonitor=false', 'reset', '--hard', '--quiet', '--no-recurse-submodules', 'HEAD'], opts);
   const added = work.changes.filter((c) => c.oldMode === '000000').map((c) => c.path);
   if (added.length === 0) return;
@@ -39,6 +42,12 @@ export async function cleanSavedWork(top: string, work: Pick<Capture, 'changes' 
       // not empty: whatever is left was not saved, so it is not ours to remove
     }
   }
+}
+
+/** Hex paths whose index entry differs from HEAD's (added, removed or changed in the index). */
+async function stagedApartFromHead(top: string, opts: GitEnv): Promise<string[]> {
+  const r = await runGit(top, ['diff-index', '--cached', '--no-renames', '--name-only', '-z', 'HEAD'], opts);
+  return splitNul(r.stdout).map((p) => p.toString('hex'));
 }
 
 /** Parent of a relative git path (always `/`-separated), '' at the top. */

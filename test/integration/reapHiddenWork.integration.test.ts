@@ -66,7 +66,8 @@ describe('reap: work git status cannot see is never deleted', function () {
     assert.ok(SvcError.is(e, 'dirty'), String(e));
     assert.equal(e.kind, 'refused');
     const count = `${lines.length} ${lines.length === 1 ? 'path' : 'paths'}`;
-    assert.equal(e.message, `${l.dir} has uncommitted work (${count}); commit it, or reap with --park to save it to a patch\n${lines.map((x) => `  ${x}`).join('\n')}\ngit status does not show ${hidden} of them: ${HINT}`);
+    const hint = hidden ? `\ngit status does not show ${hidden} of them: ${HINT}` : '';
+    assert.equal(e.message, `${l.dir} has uncommitted work (${count}); commit it, or reap with --park to save it to a patch\n${lines.map((x) => `  ${x}`).join('\n')}${hint}`);
     assert.equal(l.archived(), 0);
     assert.deepEqual(sorted(snapshot(l.dir)), before, 'a refused reap touches nothing');
 
@@ -94,6 +95,17 @@ describe('reap: work git status cannot see is never deleted', function () {
     fs.writeFileSync(path.join(l.dir, 'dir/other.txt'), 'hidden edit\n');
     fs.writeFileSync(path.join(l.dir, 'empty.txt'), 'visible edit\n');
     await refusedThenParked(l, [' M empty.txt', ' M dir/other.txt (hidden from git status by skip-worktree)'], 1);
+  });
+
+  it('a staged file under skip-worktree whose folder became a file (git refuses to reset such an entry)', async () => {
+    const l = lane();
+    fs.mkdirSync(path.join(l.dir, 'staged'));
+    fs.writeFileSync(path.join(l.dir, 'staged', 'a'), '');
+    git(l.dir, s.env, 'add', 'staged/a');
+    git(l.dir, s.env, 'update-index', '--skip-worktree', 'staged/a');
+    fs.rmSync(path.join(l.dir, 'staged'), { recursive: true });
+    fs.writeFileSync(path.join(l.dir, 'staged'), 'now a file\n');
+    await refusedThenParked(l, ['A  staged/a', '?? staged'], 0);
   });
 
   it("review.md and .svc/notes.md hidden by svc's entries in the shared info/exclude", async () => {
