@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import type { HeadChange } from '../../server/codehost/codeHost';
 import { createHost, localRemote } from '../../server/codehost/hostFactory';
 import { LocalHost } from '../../server/codehost/local/localHost';
+import type { RefWatcherOptions } from '../../server/codehost/local/refWatcher';
 import { openDb } from '../../server/store/db';
 import type { Db } from '../../server/store/db';
 import { ConfigFile, Project } from '../../shared/config';
@@ -43,8 +44,8 @@ describe('local code host', function () {
   let db: Db;
   let hosts: LocalHost[] = [];
   let n = 0;
-  const make = (reviewer = 'svc') => {
-    const h = new LocalHost({ db, project: 'web', gitDir: r.gitDir, defaultBase: 'main', user: 'svc', reviewer, now: () => Date.now(), watch: { debounceMs: 50, rescanMs: 0 } });
+  const make = (reviewer = 'svc', watch: RefWatcherOptions = {}) => {
+    const h = new LocalHost({ db, project: 'web', gitDir: r.gitDir, defaultBase: 'main', user: 'svc', reviewer, now: () => Date.now(), watch: { debounceMs: 50, rescanMs: 0, ...watch } });
     hosts.push(h);
     return h;
   };
@@ -102,6 +103,28 @@ describe('local code host', function () {
     fs.renameSync(packed + '.tmp', packed);
     await eventually(() => seen.length === 2, 5000, 'the packed-refs change');
     assert.deepEqual([seen[1].before, seen[1].after, seen[1].source], [old, next, 'push']);
+  });
+
+  it('without file events (a file system that sends none) the ref poll sees a push and a packed-refs move within a second', async () => {
+    const blind = make('svc', { fileEvents: false, pollMs: 0 });
+    const seenBlind = record(blind);
+    const polled = make('svc', { fileEvents: false, pollMs: 200 });
+    const seen = record(polled);
+    const first = r.push('feature');
+    await polled.createPullRequest({ branch: 'feature', title: 'F' });
+    blind.startWatching();
+    await sleep(300);
+    const next = r.push('feature');
+    await eventually(() => seen.at(-1)?.after === next, 1500, 'the polled push');
+    assert.deepEqual([seen.at(-1)!.before, seen.at(-1)!.source], [first, 'push']);
+    assert.equal(seenBlind.filter((c) => c.source === 'push').length, 0, 'with neither events nor the poll nothing is seen: the poll is what saw it');
+    r.git('--git-dir', r.gitDir, 'pack-refs', '--all');
+    const moved = r.push('elsewhere');
+    r.git('--git-dir', r.gitDir, 'pack-refs', '--all');
+    const packed = path.join(r.gitDir, 'packed-refs');
+    fs.writeFileSync(packed + '.tmp', fs.readFileSync(packed, 'utf8').replace(`${next} refs/heads/feature`, `${moved} refs/heads/feature`));
+    fs.renameSync(packed + '.tmp', packed);
+    await eventually(() => seen.at(-1)?.after === moved, 1500, 'the packed-refs move');
   });
 
   it('reports what moved while nobody watched, once, at the next start', async () => {

@@ -153,7 +153,7 @@ export class LocalHost implements CodeHost {
   /** Watches the remote's refs while the project has open PRs; reports what moved while nobody watched. */
   startWatching(): void {
     if (this.watcher || this.store.prs('open').length === 0) return;
-    this.watcher = new RefWatcher(this.o.gitDir, () => void this.rescan('push'), this.o.watch);
+    this.watcher = new RefWatcher(this.o.gitDir, () => void this.rescan('push'), this.o.watch, () => this.store.prs('open').map((pr) => pr.head_branch));
     this.watcher.start();
     void this.rescan('rescan');
   }
