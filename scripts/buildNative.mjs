@@ -23,8 +23,39 @@ export function distBinaryPath(abi, platform = process.platform, arch = process.
   return supported.binary.replace('{platform}', platform).replace('{arch}', arch).replace('{abi}', String(abi));
 }
 
+/** Bumped whenever how a binary is built changes, so older cached builds are not reused. */
+const RECIPE = 2;
+
 export function cachedBinary(abi, platform = process.platform, arch = process.arch) {
-  return path.join(nativeCache, `better_sqlite3-${bsqlVersion}-${platform}-${arch}-abi${abi}.node`);
+  return path.join(nativeCache, `better_sqlite3-${bsqlVersion}-r${RECIPE}-${platform}-${arch}-abi${abi}.node`);
+}
+
+/**
+ * Node 24's `node::ObjectWrap` (header-only, compiled into the addon) registers an
+ * environment cleanup hook per wrapped object and removes it in the destructor; in Node
+ * 24.x that removal asserts (`(env) != nullptr`, the process aborts) when the garbage
+ * collector frees a better-sqlite3 statement, which a daemon does all day. Node 26 takes
+ * the same header without the abort, and Node 22's has no hooks. The hooks only delete
+ * wrapped objects when a worker thread's environment ends (svc's databases live on the
+ * main thread until exit), so the build compiles against the same headers with those two
+ * calls left out: `nodeDir` shadowed, only node_object_wrap.h changed.
+ */
+function headersWithoutObjectWrapHooks(nodeDir, work) {
+  const header = path.join(nodeDir, 'include', 'node', 'node_object_wrap.h');
+  const text = fs.readFileSync(header, 'utf8');
+  const patched = text.replace(/^\s*AddCleanupHook\(\);\n/m, '').replace(/^\s*RemoveCleanupHook\(\);\n/m, '');
+  if (patched === text) return nodeDir;
+  if (/^\s*(Add|Remove)CleanupHook\(\);$/m.test(patched)) throw new Error(`${header}: unexpected ObjectWrap cleanup hook calls; see headersWithoutObjectWrapHooks`);
+  const shadow = path.join(work, 'nodedir');
+  fs.mkdirSync(path.join(shadow, 'include', 'node'), { recursive: true });
+  for (const e of fs.readdirSync(nodeDir)) if (e !== 'include') fs.symlinkSync(path.join(nodeDir, e), path.join(shadow, e));
+  for (const e of fs.readdirSync(path.join(nodeDir, 'include'))) if (e !== 'node') fs.symlinkSync(path.join(nodeDir, 'include', e), path.join(shadow, 'include', e));
+  for (const e of fs.readdirSync(path.join(nodeDir, 'include', 'node'))) {
+    const to = path.join(shadow, 'include', 'node', e);
+    if (e === 'node_object_wrap.h') fs.writeFileSync(to, patched);
+    else fs.symlinkSync(path.join(nodeDir, 'include', 'node', e), to);
+  }
+  return shadow;
 }
 
 /** True when `file` loads in this process (so it was built for this Node's ABI). */
@@ -79,14 +110,16 @@ async function buildOne(entry, nodeGyp) {
   fs.rmSync(work, { recursive: true, force: true });
   fs.mkdirSync(work, { recursive: true });
   for (const f of ['package.json', 'binding.gyp', 'src', 'deps']) fs.cpSync(path.join(bsqlDir, f), path.join(work, f), { recursive: true });
-  const env = { ...process.env, npm_config_nodedir: nodeDir };
-  const r = await run(node, [nodeGyp, 'rebuild', '--release', `--nodedir=${nodeDir}`], { cwd: work, env });
+  const headers = headersWithoutObjectWrapHooks(nodeDir, work);
+  const env = { ...process.env, npm_config_nodedir: headers };
+  const r = await run(node, [nodeGyp, 'rebuild', '--release', `--nodedir=${headers}`], { cwd: work, env });
   const built = path.join(work, 'build', 'Release', 'better_sqlite3.node');
   if (r.code !== 0 || !fs.existsSync(built)) {
     throw new Error(`building better-sqlite3 ${bsqlVersion} for Node ${entry.ci} failed (exit ${r.code}):\n${r.out.slice(-4000)}`);
   }
   // The proof it fits: that very Node loads it and runs a query.
-  const check = await run(node, ['-e', `const D = require(${JSON.stringify(bsqlDir)}); new D(':memory:', { nativeBinding: ${JSON.stringify(built)} }).prepare('select 1').get()`], { cwd: work });
+  // Statements churned through the collector too: that is where Node 24 aborted.
+  const check = await run(node, ['--expose-gc', '-e', `const D = require(${JSON.stringify(bsqlDir)}); const db = new D(':memory:', { nativeBinding: ${JSON.stringify(built)} }); for (let i = 0; i < 20000; i++) db.prepare('select ' + i).get(); gc()`], { cwd: work });
   if (check.code !== 0) throw new Error(`the better-sqlite3 built for Node ${entry.ci} does not load in it:\n${check.out}`);
   const target = cachedBinary(entry.abi);
   fs.copyFileSync(built, `${target}.tmp`);

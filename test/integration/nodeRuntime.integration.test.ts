@@ -4,6 +4,7 @@
 // prints the whole reason. CI runs this file under every supported Node, against the
 // `npm run build` output and against the packaged .vsix contents (SVC_PKG_DIR).
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SUPPORTED_NODE, majorsInWords, nativeBinaryPath } from '../../shared/node/supportedNode';
@@ -40,6 +41,19 @@ describe(`svc on this Node (${process.version}, ABI ${ABI}) from ${path.relative
     const log = fs.readFileSync(path.join(s.svcHome, 'logs', 'daemon.log'), 'utf8');
     const line = `running on Node ${process.version} (ABI ${ABI}, ${process.execPath}) with the SQLite module ${binary(DIST, ABI)}\n`;
     assert.ok(log.includes(line), `daemon.log lacks: ${line}`);
+  });
+
+  it('its SQLite module survives statements freed by the garbage collector (Node 24 aborted there)', () => {
+    const script = `const D = require(${JSON.stringify(require.resolve('better-sqlite3'))});
+const db = new D(':memory:', { nativeBinding: ${JSON.stringify(binary(DIST, ABI))} });
+for (let i = 0; i < 50000; i++) db.prepare('select ' + i).get();
+gc();
+db.close();
+process.stdout.write('survived');`;
+    const r = spawnSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8' });
+    assert.equal(r.stderr, '');
+    assert.equal(r.status, 0);
+    assert.equal(r.stdout, 'survived');
   });
 
   it('launches a lane that commits, pushes and reports, then reaps it', async () => {
