@@ -20,11 +20,13 @@ export interface EnvInput {
   svcHome: string;
   shimDir: string;
   base: NodeJS.ProcessEnv;
+  /** The conversation's credential (conversations/callerCredential.ts): the shim presents it. */
+  callerToken: string;
   /** The GIT_AUTHOR_ and GIT_COMMITTER_ variables from the user's git config; set where the environment has none. */
   gitIdentity?: Record<string, string>;
 }
 
-const SERVICE_VARS = ['SVC_CONVERSATION', 'SVC_HOME', 'SVC_BIN', 'SVC_SCRIPT_FILE'];
+const SERVICE_VARS = ['SVC_CONVERSATION', 'SVC_CALLER_TOKEN', 'SVC_HOME', 'SVC_BIN', 'SVC_SCRIPT_FILE'];
 /** The daemon's credentials for code hosts (tokens, the webhook secret, an App's key). */
 export const FORGE_CREDENTIAL_VARS = [
   'GITHUB_TOKEN',
@@ -43,9 +45,10 @@ export function agentEnv(i: EnvInput): NodeJS.ProcessEnv {
   const parts = (env.PATH ?? '').split(path.delimiter).filter((p) => p && path.resolve(p) !== path.resolve(i.shimDir));
   if (i.bare) {
     env.PATH = parts.join(path.delimiter);
-    for (const k of ['SVC_CONVERSATION', 'SVC_HOME']) delete env[k];
+    for (const k of ['SVC_CONVERSATION', 'SVC_CALLER_TOKEN', 'SVC_HOME']) delete env[k];
   } else {
     env.SVC_CONVERSATION = String(i.convId);
+    env.SVC_CALLER_TOKEN = i.callerToken;
     env.SVC_HOME = i.svcHome;
     env.SVC_BIN = path.join(i.shimDir, 'svc');
     env.PATH = [i.shimDir, ...parts].join(path.delimiter);

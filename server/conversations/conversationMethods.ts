@@ -30,6 +30,7 @@ export function registerConversations(app: App): ConversationService {
   const svc = new ConversationService(app);
   setConversations(app, svc);
   svc.settleAfterRestart();
+  app.rpc.checkCallers((caller, token) => svc.proveCaller(caller, token));
   app.onStop(() => svc.stopAll());
 
   const wait = async (id: number, noWait: boolean | undefined, signal: AbortSignal) => {

@@ -12,6 +12,7 @@
 //   archive(id) · unarchive(id) · resume(id) · recordSpawnError(id, msg) · addTellGuard(fn)
 //   outputLines(ref, n) · cost(id) · effectiveLauncher(id)
 //   events: 'changed' | 'started' | 'ended' | 'spawnError' | 'turnEnded' (id: number); onChanged(fn) → unsubscribe
+import { CallerCredentials } from './callerCredential';
 import { EventEmitter } from 'node:events';
 import * as path from 'node:path';
 import { activityOfRow } from '../../shared/activity';
@@ -89,11 +90,14 @@ export class ConversationService extends EventEmitter {
   private readonly sessions = new Map<number, HarnessSession>();
   private readonly wasAlive = new Set<HarnessSession>();
   private readonly guards: TellGuard[] = [];
+  /** Each agent's credential, presented by its shim with every request it makes as itself. */
+  readonly credentials: CallerCredentials;
 
   constructor(private readonly app: App) {
     super();
     this.setMaxListeners(0);
     this.store = new ConversationStore(app.db);
+    this.credentials = new CallerCredentials(app.paths.home);
     this.transcript = new TranscriptStore(app.db, () => app.now(), (ids) => {
       for (const id of ids) {
         this.emit('transcript', id);
@@ -115,6 +119,17 @@ export class ConversationService extends EventEmitter {
     const row = (idMatch ? this.store.get(Number(idMatch[1])) : undefined) ?? this.store.byName(r) ?? (r.startsWith('conv-') ? this.store.byName(r.slice(5)) : undefined);
     if (!row) throw notFound('unknownConversation', `no conversation '${r}' (give #id, id, name or conv-<name>; see svc conv list)`);
     return row;
+  }
+
+  /** Refuses unless `token` is the credential of the `caller` conversation (unknown callers pass: the method refuses them). */
+  proveCaller(caller: string, token: string | undefined): void {
+    let conv;
+    try {
+      conv = this.resolve(caller);
+    } catch {
+      return;
+    }
+    this.credentials.check(conv, token);
   }
 
   list(opts: { archived?: boolean } = {}): ConversationRow[] {
@@ -424,6 +439,7 @@ export class ConversationService extends EventEmitter {
       shimDir: path.join(this.app.distDir, '..', 'bin'),
       base: process.env,
       gitIdentity: gitIdentityEnv(row.cwd, process.env),
+      callerToken: this.credentials.tokenFor(row.id),
     });
     if (profile.modelEnv) env[profile.modelEnv] = row.model;
     const id = row.id;

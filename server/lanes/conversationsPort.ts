@@ -44,6 +44,8 @@ export interface ConversationsPort {
   get(id: number): ConvRow | undefined;
   /** `#id`, id, name or `conv-<name>`; throws a notFound SvcError. */
   resolve(ref: string): ConvRow;
+  /** Refuses unless `token` is the credential of the `caller` conversation (unknown callers pass: the method refuses them). */
+  proveCaller(caller: string, token: string | undefined): void;
   insert(c: NewConversation): ConvRow;
   start(id: number): void;
   waitStarted(id: number, timeoutMs: number): Promise<'alive' | 'failed' | 'ended' | 'timeout'>;

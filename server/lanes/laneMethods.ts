@@ -30,6 +30,7 @@ import { reapLane } from './reap';
 import { runCards } from './runs';
 import { chainLine, laneLine } from './show';
 import { waitForReport } from './wait';
+import { CALLER_TOKEN_PARAM } from '../../shared/protocol/rpc';
 
 export function registerLanes(app: App, conversations: ConversationsPort, cost: (id: number) => number | null): LanesContext {
   const ctx = lanesContext(app, new LaneStore(app.db), conversations, cost);
@@ -98,8 +99,16 @@ export function registerLanes(app: App, conversations: ConversationsPort, cost: 
     if (!r.success) throw usageError('badBody', `bad request: ${r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`);
     return r.data;
   };
+  const asRecord = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? v : undefined);
   const query = (req: HttpRequest) => Object.fromEntries([...req.query.entries()].filter(([k]) => ['run', 'parent', 'key'].includes(k)));
-  app.http.route('POST', '/api/lanes', async (req) => ({ status: 201, body: await launch(parse(LaunchParams, req.json())) }));
+  app.http.route('POST', '/api/lanes', async (req) => {
+    // As over RPC: a body naming a `caller` carries that conversation's credential.
+    const raw = req.json();
+    const { [CALLER_TOKEN_PARAM]: token, ...rest } = (asRecord(raw) ?? {}) as Record<string, unknown>;
+    const p = parse(LaunchParams, asRecord(raw) ? rest : raw);
+    if (p.caller) conversations.proveCaller(p.caller, typeof token === 'string' ? token : undefined);
+    return { status: 201, body: await launch(p) };
+  });
   app.http.route('GET', '/api/lanes', async (req) => ({ status: 200, body: await list(parse(ListParams, query(req))) }));
   app.http.route('GET', '/api/lanes/:name', async (req) => ({ status: 200, body: await laneRecord(ctx, laneByRef(req.params.name)) }));
   app.http.route('POST', '/api/lanes/:name/reap', async (req) => ({ status: 200, body: await reapLane(ctx, laneByRef(req.params.name), parse(ReapBody, req.json())) }));

@@ -11,6 +11,7 @@ import {
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { z } from 'zod';
 import { RpcErrorCode, SvcError } from '../../shared/errors';
+import { CALLER_TOKEN_PARAM } from '../../shared/protocol/rpc';
 import type { NotificationDef, RequestDef } from '../../shared/protocol/rpc';
 import { bytesExcerpt, logger } from '../util/log';
 import { FrameGuard } from './frameGuard';
@@ -37,12 +38,18 @@ export class RpcServer {
   private clients = new Set<Client>();
   private nextClientId = 1;
   private server?: net.Server;
+  private callerCheck?: (caller: string, token: string | undefined) => void;
 
   constructor(private readonly serverInfo: { name: string; version: string }) {}
 
   handle<P extends z.ZodType, R extends z.ZodType>(def: RequestDef<P, R>, fn: (params: z.output<P>, ctx: RequestContext) => z.input<R> | Promise<z.input<R>>): void {
     if (this.handlers.has(def.method)) throw new Error(`handler for ${def.method} registered twice`);
     this.handlers.set(def.method, { def: def as unknown as RequestDef<z.ZodType, z.ZodType>, fn: fn as Handler });
+  }
+
+  /** Checks the credential of every request that names a `caller` conversation (see conversations/callerCredential.ts). */
+  checkCallers(fn: (caller: string, token: string | undefined) => void): void {
+    this.callerCheck = fn;
   }
 
   methods(): string[] {
@@ -114,6 +121,13 @@ export class RpcServer {
   private async dispatch(client: Client, method: string, raw: unknown): Promise<unknown> {
     const entry = this.handlers.get(method);
     if (!entry) throw new ResponseError(-32601, `unknown method '${method}'`, { error: `unknown method '${method}'`, reason: 'unknownMethod' });
+    // The shim adds the agent's credential beside the method's own params.
+    let token: string | undefined;
+    if (raw && typeof raw === 'object' && !Array.isArray(raw) && CALLER_TOKEN_PARAM in raw) {
+      const { [CALLER_TOKEN_PARAM]: t, ...rest } = raw as Record<string, unknown>;
+      token = typeof t === 'string' ? t : undefined;
+      raw = rest;
+    }
     const parsed = entry.def.params.safeParse(raw ?? {});
     if (!parsed.success) {
       const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'params'}: ${i.message}`).join('; ');
@@ -121,6 +135,8 @@ export class RpcServer {
       throw new ResponseError(RpcErrorCode.usage, message, { error: message, reason: 'badParams' });
     }
     try {
+      const caller = (parsed.data as { caller?: unknown }).caller;
+      if (typeof caller === 'string' && caller !== '') this.callerCheck?.(caller, token);
       return await entry.fn(parsed.data, { signal: client.abort.signal, clientId: client.id });
     } catch (e) {
       if (e instanceof SvcError) throw new ResponseError(RpcErrorCode[e.kind], e.message, e.toBody());

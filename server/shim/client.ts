@@ -11,6 +11,7 @@ import type { Discovery } from '../../shared/discovery';
 import { kindFromRpcCode } from '../../shared/errors';
 import type { ErrorKind } from '../../shared/errors';
 import { daemonStop } from '../../shared/protocol/daemon';
+import { CALLER_TOKEN_PARAM } from '../../shared/protocol/rpc';
 import type { NotificationDef, RequestDef } from '../../shared/protocol/rpc';
 import { svcHomeFrom } from '../../shared/svcHome';
 import { SVC_BUILD } from '../../shared/version';
@@ -76,7 +77,7 @@ export async function connect(env: NodeJS.ProcessEnv): Promise<Client> {
     async request(def, params) {
       try {
         const lost = closed.then(() => Promise.reject(new ConnectionLost(def.method, params)));
-        return (await Promise.race([connection.sendRequest(def.method, params), lost])) as never;
+        return (await Promise.race([connection.sendRequest(def.method, withCredential(params, env)), lost])) as never;
       } catch (e) {
         if (e instanceof ConnectionLost) throw e;
         if (e instanceof ResponseError && TRANSPORT_ERROR_CODES.has(e.code)) throw new ConnectionLost(def.method, params);
@@ -100,6 +101,13 @@ export async function connect(env: NodeJS.ProcessEnv): Promise<Client> {
       attached.socket.destroy();
     },
   };
+}
+
+/** An agent's request as itself (it names a `caller`) carries that agent's credential. */
+function withCredential(params: unknown, env: NodeJS.ProcessEnv): unknown {
+  const token = env.SVC_CALLER_TOKEN;
+  if (!token || !params || typeof params !== 'object' || !(params as { caller?: unknown }).caller) return params;
+  return { ...params, [CALLER_TOKEN_PARAM]: token };
 }
 
 /** Connects to the daemon, runs `fn`, and always closes the connection. */

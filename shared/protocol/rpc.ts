@@ -26,3 +26,8 @@ export function notification<P extends z.ZodType>(method: string, params: P): No
 
 export type ParamsOf<D> = D extends RequestDef<infer P, z.ZodType> ? z.input<P> : D extends NotificationDef<infer P> ? z.input<P> : never;
 export type ResultOf<D> = D extends RequestDef<z.ZodType, infer R> ? z.output<R> : never;
+
+/** The param an agent's shim adds to every request that names a `caller`: that
+ *  conversation's credential ($SVC_CALLER_TOKEN), taken off before the method's params
+ *  are checked (server/conversations/callerCredential.ts). */
+export const CALLER_TOKEN_PARAM = 'callerToken';

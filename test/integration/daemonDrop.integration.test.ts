@@ -11,6 +11,8 @@ import { rpcRequest } from '../helpers/rpc';
 import { eventually, makeScratch, sleep } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
+import { CallerCredentials } from '../../server/conversations/callerCredential';
+import { CALLER_TOKEN_PARAM } from '../../shared/protocol/rpc';
 
 describe('daemon drop: a lost connection is never a success', function () {
   this.timeout(120_000);
@@ -76,7 +78,9 @@ describe('daemon drop: a lost connection is never a success', function () {
 
   it('a report filed twice under one request id is stored once', async () => {
     await ok(s.svc(['daemon', 'status']));
-    const params = { caller: String(lane.id), status: 'blocked' as const, body: 'BLOCKED on a decision\n', requestId: 'retry-0123456789' };
+    const report = { caller: String(lane.id), status: 'blocked' as const, body: 'BLOCKED on a decision\n', requestId: 'retry-0123456789' };
+    // as the lane's shim sends it: with the lane's credential
+    const params = { ...report, [CALLER_TOKEN_PARAM]: new CallerCredentials(s.svcHome).tokenFor(lane.id) } as typeof report;
     const first = await rpcRequest(s.svcHome, lanesReport, params);
     const again = await rpcRequest(s.svcHome, lanesReport, params);
     assert.deepEqual(again, first);

@@ -8,6 +8,7 @@ import type { LaneWorld } from '../helpers/lanes';
 import { makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
+import { CallerCredentials } from '../../server/conversations/callerCredential';
 
 describe('lanes: HTTP routes', function () {
   this.timeout(120_000);
@@ -63,6 +64,21 @@ describe('lanes: HTTP routes', function () {
     const notJson = await fetch(base + '/api/lanes', { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: '{nope' });
     assert.equal(notJson.status, 400);
     assert.deepEqual(await notJson.json(), { error: 'the request body is not valid JSON', reason: 'badJson' });
+  });
+
+  it('a body naming a caller conversation must carry its credential (409 otherwise, nothing launched)', async () => {
+    const before = JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[];
+    const launch = { caller: String(w.rootId), run: 'web', key: 'as-root', role: 'builder', model: 'm', harness: 'script', prompt: 'p' };
+    const bare = await call('POST', '/api/lanes', launch);
+    assert.equal(bare.status, 409);
+    assert.equal(bare.body.reason, 'callerNotProven');
+    assert.match(String(bare.body.error), new RegExp(`^this request says it comes from conversation #${w.rootId} \\(.+\\) \\(\\$SVC_CONVERSATION\\) but carries no credential`));
+    const forged = await call('POST', '/api/lanes', { ...launch, callerToken: new CallerCredentials(s.svcHome).tokenFor(w.rootId + 1) });
+    assert.equal(forged.status, 409);
+    assert.match(String(forged.body.error), /carries the credential of another conversation/);
+    assert.deepEqual(JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout), before);
+    const proven = await call('POST', '/api/lanes', { ...launch, callerToken: new CallerCredentials(s.svcHome).tokenFor(w.rootId) });
+    assert.equal(proven.status, 201, JSON.stringify(proven.body));
   });
 
   it('answers a refused launch with 409 and the reason, and an unknown lane with 404', async () => {

@@ -10,6 +10,7 @@ import { advanceClock } from '../helpers/rpc';
 import { eventually, git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
+import { laneEnv } from '../helpers/laneEnv';
 
 describe('lanes: roles and lifecycle', function () {
   this.timeout(180_000);
@@ -127,10 +128,10 @@ describe('lanes: roles and lifecycle', function () {
   it('nests a successor orchestrator and lets it keep the run', async () => {
     await ok(start(w, ['--run', 'sc', '--key', 'lead', '--role', 'orchestrator', '--model', 'm', '--brief', writeBrief(w.briefs, 'so.md', [{ say: 'leading' }])]));
     const orch = await lane('sc-lead-orchestrator-i1');
-    const h = await ok(s.svc(['handoff', '--json'], { env: { SVC_CONVERSATION: String(orch.id) }, cwd: orch.cwd }));
+    const h = await ok(s.svc(['handoff', '--json'], { env: laneEnv(s, { id: orch.id }), cwd: orch.cwd }));
     const succ = (JSON.parse(h.stdout) as { conversation?: { id: number }; id?: number });
     const succId = succ.conversation?.id ?? succ.id!;
-    const r = await s.svc(['lane', 'start', '--key', 'b', '--role', 'builder', '--model', 'm', '--harness', 'script', '--prompt', 'x'], { env: { SVC_CONVERSATION: String(succId) }, cwd: orch.cwd });
+    const r = await s.svc(['lane', 'start', '--key', 'b', '--role', 'builder', '--model', 'm', '--harness', 'script', '--prompt', 'x'], { env: laneEnv(s, { id: succId }), cwd: orch.cwd });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^Lane sc\/b builder i1: /);
     const b = await lane('sc-b-builder-i1');

@@ -12,6 +12,7 @@ import type { LaneWorld } from '../helpers/lanes';
 import { git, makeScratch, SVC_JS } from '../helpers/scratch';
 import type { RunResult, Scratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
+import { laneEnv } from '../helpers/laneEnv';
 
 describe('lanes: reap', function () {
   this.timeout(180_000);
@@ -149,7 +150,7 @@ describe('lanes: reap', function () {
     await ok(start(w, ['--run', 'orc', '--key', 'lead', '--role', 'orchestrator', '--model', 'm', '--brief', idle]));
     const o = await lane('orc-lead-orchestrator-i1');
     for (const key of ['b1', 'b2']) {
-      const b = await s.svc(['lane', 'start', '--key', key, '--role', 'builder', '--model', 'm', '--harness', 'script', '--brief', idle], { env: { SVC_CONVERSATION: String(o.id) }, cwd: o.cwd });
+      const b = await s.svc(['lane', 'start', '--key', key, '--role', 'builder', '--model', 'm', '--harness', 'script', '--brief', idle], { env: laneEnv(s, { id: o.id }), cwd: o.cwd });
       assert.equal(b.code, 0, b.stderr);
     }
     const b1 = await lane('orc-b1-builder-i1');

@@ -9,6 +9,7 @@ import type { LaneWorld } from '../helpers/lanes';
 import { git, makeScratch } from '../helpers/scratch';
 import type { RunResult, Scratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
+import { laneEnv } from '../helpers/laneEnv';
 
 function refusedWith(r: RunResult, message: string | RegExp): void {
   assert.equal(r.code, 1, `expected exit 1, got ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
@@ -35,7 +36,7 @@ describe('lanes: refusals', function () {
     const r = await ok(s.svc(['lane', 'list', '--json']));
     return (JSON.parse(r.stdout) as LaneRecord[]).find((l) => l.name === name)!;
   };
-  const asLane = (l: LaneRecord, args: string[], input?: string) => s.svc(args, { env: { SVC_CONVERSATION: String(l.id) }, cwd: l.cwd, input });
+  const asLane = (l: LaneRecord, args: string[], input?: string) => s.svc(args, { env: laneEnv(s, { id: l.id }), cwd: l.cwd, input });
 
   it('refuses a role the effective launcher may not launch', async () => {
     await ok(start(w, ['--run', 'perm', '--key', 'b', '--role', 'builder', '--brief', idle]));
@@ -126,12 +127,12 @@ describe('lanes: refusals', function () {
 
   it('fails `svc lane report` outside a lane, including in a successor of a lane', async () => {
     refusedWith(await s.svc(['lane', 'report', '--stdin'], { input: 'x' }), 'not inside a lane');
-    refusedWith(await s.svc(['lane', 'report', '--stdin'], { input: 'x', env: { SVC_CONVERSATION: String(w.rootId) } }), 'not inside a lane');
+    refusedWith(await s.svc(['lane', 'report', '--stdin'], { input: 'x', env: laneEnv(s, { id: w.rootId }) }), 'not inside a lane');
     await ok(start(w, ['--run', 'succ', '--key', 'b', '--role', 'builder', '--model', 'm', '--brief', idle]));
     const b = await lane('succ-b-builder-i1');
-    const h = await ok(s.svc(['handoff', '--json'], { env: { SVC_CONVERSATION: String(b.id) }, cwd: b.cwd }));
+    const h = await ok(s.svc(['handoff', '--json'], { env: laneEnv(s, { id: b.id }), cwd: b.cwd }));
     const successor = JSON.parse(h.stdout) as { id: number };
-    refusedWith(await s.svc(['lane', 'report', '--stdin'], { input: 'x', env: { SVC_CONVERSATION: String(successor.id) }, cwd: b.cwd }), 'not inside a lane');
+    refusedWith(await s.svc(['lane', 'report', '--stdin'], { input: 'x', env: laneEnv(s, { id: successor.id }), cwd: b.cwd }), 'not inside a lane');
   });
 
   it('refuses bad keys, option-like refs, bad briefs and bad HTTP bodies, creating nothing', async () => {

@@ -8,6 +8,7 @@ import { advanceClock } from '../helpers/rpc';
 import { eventually, git, sleep } from '../helpers/scratch';
 import { reviewWorld } from './reviewWorld';
 import type { World } from './reviewWorld';
+import { laneEnv } from '../helpers/laneEnv';
 
 const MIN = 60_000;
 const ALL_DIE = { security: 'DIE', correctness: 'DIE', performance: 'DIE', requirements: 'DIE', parent: 'DIE' };
@@ -114,7 +115,7 @@ describe('review pipeline: guards', function () {
     assert.deepEqual(w.kinds(i.id), []);
     w.configure({ mode: 'full' });
     const reviewer = (JSON.parse(await w.ok(['conv', 'show', 'agent-web-2-review-security', '--json'])) as { id: number }).id;
-    const byReviewer = await w.fail(['done'], { env: { SVC_CONVERSATION: String(reviewer) } });
+    const byReviewer = await w.fail(['done'], { env: laneEnv(w.s, { id: reviewer }) });
     assert.equal(byReviewer.stderr, `svc done: conversation #${reviewer} (agent-web-2-review-security) reviews WEB-2; only its work agent or a person finishes an issue\n`);
     const unknown = await w.fail(['review', 'request', 'WEB-99']);
     assert.equal(unknown.stderr, 'no issue WEB-99 (see svc issue list)\n');

@@ -99,24 +99,24 @@ describe('spawn error messages say the cause and the fix', () => {
 describe('agent environment', () => {
   const profile = resolveProfile('script', config({ harnesses: { script: { env: { A: '1' }, scripts: { 'agent-*-review-*': 'scripts/review.yaml', '*': 'scripts/any.yaml' } } } }), '/d', CFG);
   const base = { PATH: `/usr/bin:/shim`, HOME: '/h', SVC_CONVERSATION: '99', SVC_HOME: '/old' };
-  it('gives SVC_CONVERSATION, SVC_HOME and the shim first on PATH', () => {
-    const env = agentEnv({ convId: 7, convName: 'agent-web-7-review-security', bare: false, extraEnv: { SVC_REVIEW_LANE: 'security' }, profile, svcHome: '/home/u/.svc', shimDir: '/shim', base });
+  it('gives SVC_CONVERSATION, its credential, SVC_HOME and the shim first on PATH', () => {
+    const env = agentEnv({ convId: 7, convName: 'agent-web-7-review-security', bare: false, extraEnv: { SVC_REVIEW_LANE: 'security' }, profile, svcHome: '/home/u/.svc', shimDir: '/shim', base: { ...base, SVC_CALLER_TOKEN: 'inherited' }, callerToken: 'cred-7' });
     assert.deepEqual(
-      [env.SVC_CONVERSATION, env.SVC_HOME, env.PATH, env.A, env.SVC_REVIEW_LANE, env.SVC_SCRIPT_FILE],
-      ['7', '/home/u/.svc', '/shim:/usr/bin', '1', 'security', '/home/u/.svc/scripts/review.yaml'],
+      [env.SVC_CONVERSATION, env.SVC_CALLER_TOKEN, env.SVC_HOME, env.PATH, env.A, env.SVC_REVIEW_LANE, env.SVC_SCRIPT_FILE],
+      ['7', 'cred-7', '/home/u/.svc', '/shim:/usr/bin', '1', 'security', '/home/u/.svc/scripts/review.yaml'],
     );
   });
   it('a bare (play) agent gets no service context', () => {
-    const env = agentEnv({ convId: 7, convName: 'r-k-play-i1', bare: true, extraEnv: null, profile, svcHome: '/home/u/.svc', shimDir: '/shim', base: { ...base, SVC_BIN: '/old/svc' } });
-    assert.deepEqual([env.SVC_CONVERSATION, env.SVC_HOME, env.SVC_BIN, env.PATH], [undefined, undefined, undefined, '/usr/bin']);
+    const env = agentEnv({ convId: 7, convName: 'r-k-play-i1', bare: true, extraEnv: null, profile, svcHome: '/home/u/.svc', shimDir: '/shim', base: { ...base, SVC_BIN: '/old/svc', SVC_CALLER_TOKEN: 'inherited' }, callerToken: 'cred-7' });
+    assert.deepEqual([env.SVC_CONVERSATION, env.SVC_CALLER_TOKEN, env.SVC_HOME, env.SVC_BIN, env.PATH], [undefined, undefined, undefined, undefined, '/usr/bin']);
   });
   it('SVC_BIN names the shim by absolute path, for shells that reset PATH', () => {
-    const env = agentEnv({ convId: 7, convName: 'r-k-builder-i1', bare: false, extraEnv: null, profile, svcHome: '/home/u/.svc', shimDir: '/opt/svc/bin', base });
+    const env = agentEnv({ convId: 7, convName: 'r-k-builder-i1', bare: false, extraEnv: null, profile, svcHome: '/home/u/.svc', shimDir: '/opt/svc/bin', base, callerToken: 'cred-7' });
     assert.equal(env.SVC_BIN, '/opt/svc/bin/svc');
   });
   it("the user's git identity fills GIT_AUTHOR_*/GIT_COMMITTER_* the environment does not set", () => {
     const gitIdentity = { GIT_AUTHOR_NAME: 'Ada', GIT_COMMITTER_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@x.invalid', GIT_COMMITTER_EMAIL: 'ada@x.invalid' };
-    const env = agentEnv({ convId: 7, convName: 'r-k-builder-i1', bare: false, extraEnv: null, profile, svcHome: '/s', shimDir: '/shim', base: { ...base, GIT_AUTHOR_NAME: 'Own' }, gitIdentity });
+    const env = agentEnv({ convId: 7, convName: 'r-k-builder-i1', bare: false, extraEnv: null, profile, svcHome: '/s', shimDir: '/shim', base: { ...base, GIT_AUTHOR_NAME: 'Own' }, gitIdentity, callerToken: 'cred-7' });
     assert.deepEqual(
       [env.GIT_AUTHOR_NAME, env.GIT_COMMITTER_NAME, env.GIT_AUTHOR_EMAIL, env.GIT_COMMITTER_EMAIL],
       ['Own', 'Ada', 'ada@x.invalid', 'ada@x.invalid'],
@@ -125,14 +125,14 @@ describe('agent environment', () => {
   it("forge credentials of the daemon's environment reach no agent; a profile's own env is the explicit opt-in", () => {
     const forge = { ...base, GITHUB_TOKEN: 'ghp_daemon', GH_TOKEN: 'gho_daemon', GITHUB_WEBHOOK_SECRET: 's', GH_ENTERPRISE_TOKEN: 'e', SVC_GITHUB_APP_PRIVATE_KEY: 'k' };
     for (const bare of [false, true]) {
-      const env = agentEnv({ convId: 7, convName: 'agent-web-7', bare, extraEnv: null, profile, svcHome: '/home/u/.svc', shimDir: '/shim', base: forge });
+      const env = agentEnv({ convId: 7, convName: 'agent-web-7', bare, extraEnv: null, profile, svcHome: '/home/u/.svc', shimDir: '/shim', base: forge, callerToken: 'cred-7' });
       assert.deepEqual(
         Object.keys(env).filter((k) => /GITHUB|GH_|APP_PRIVATE/.test(k)),
         [],
       );
     }
     const withToken = resolveProfile('script', config({ harnesses: { script: { env: { GH_TOKEN: 'gho_role' } } } }), '/d', CFG);
-    const env = agentEnv({ convId: 7, convName: 'agent-web-7', bare: false, extraEnv: null, profile: withToken, svcHome: '/h', shimDir: '/shim', base: forge });
+    const env = agentEnv({ convId: 7, convName: 'agent-web-7', bare: false, extraEnv: null, profile: withToken, svcHome: '/h', shimDir: '/shim', base: forge, callerToken: 'cred-7' });
     assert.deepEqual([env.GH_TOKEN, env.GITHUB_TOKEN], ['gho_role', undefined]);
   });
   it('the first matching scripts: glob wins', () => {
