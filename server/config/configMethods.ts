@@ -20,7 +20,7 @@ import type { SettingsSource } from './roleSettings';
 
 const FIELD_SCHEMA: Record<ConfigField, z.ZodType> = { mode: ReviewMode, effort: Effort, model: ModelName, harness: HarnessName };
 
-const SERVICE_VARS = ['SVC_CONVERSATION', 'SVC_HOME', 'SVC_SCRIPT_FILE'];
+const SERVICE_VARS = ['SVC_CONVERSATION', 'SVC_CALLER_TOKEN', 'SVC_HOME', 'SVC_BIN', 'SVC_SCRIPT_FILE'];
 
 export function registerConfig(app: App): void {
   const files = { config: app.paths.config, projects: app.paths.projects };
