@@ -108,6 +108,8 @@ export const ConfigFile = z
             reviewer_token: z.string().optional(),
             /** How `svc pr merge` merges; default the first the repository allows of merge, squash, rebase. */
             merge_method: z.enum(['merge', 'squash', 'rebase']).optional(),
+            /** Seconds between conditional reads of the open PRs (catching up missed webhooks); 0 turns it off. Default 60. */
+            poll_s: z.number().int().refine((n) => n === 0 || (n >= 10 && n <= 86_400), 'poll_s is 0 (off) or 10 to 86400 seconds').optional(),
           })
           .strict()
           .optional(),

@@ -33,6 +33,9 @@ export interface CodeHostsDeps {
   watch?: RefWatcherOptions;
 }
 
+/** Seconds between conditional reads of a GitHub project's open PRs (codehost.github.poll_s). */
+export const DEFAULT_GITHUB_POLL_S = 60;
+
 export class CodeHosts {
   private hosts = new Map<string, Entry>();
   private relay = new HeadEvents(false);
@@ -57,6 +60,7 @@ export class CodeHosts {
     };
     this.hosts.set(key, { signature, host, off });
     if (host instanceof LocalHost) host.startWatching();
+    if (host instanceof GithubHost) host.startPolling((config.codehost?.github?.poll_s ?? DEFAULT_GITHUB_POLL_S) * 1000);
     return host;
   }
 
@@ -82,13 +86,12 @@ export class CodeHosts {
     return undefined;
   }
 
-  /** At daemon start: watch the remotes of local projects (reporting what moved while stopped). */
+  /** At daemon start: watch the remotes of local projects (reporting what moved while
+   *  stopped) and poll GitHub's open PRs (catching up webhooks that never came). */
   startWatching(): void {
     let projects: string[];
     try {
-      projects = Object.entries(this.deps.config.projects().projects)
-        .filter(([, p]) => p.code_host === 'local')
-        .map(([k]) => k);
+      projects = Object.keys(this.deps.config.projects().projects);
     } catch (e) {
       log.warn('cannot read projects.yaml; no remote is watched', e);
       return;

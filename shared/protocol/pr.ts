@@ -124,7 +124,7 @@ export const PrDetail = z.object({
 });
 export type PrDetail = z.infer<typeof PrDetail>;
 
-export const HEAD_CHANGE_SOURCES = ['opened', 'push', 'rescan', 'webhook'] as const;
+export const HEAD_CHANGE_SOURCES = ['opened', 'push', 'rescan', 'webhook', 'poll'] as const;
 export const HeadChangeInfo = z.object({
   project: z.string(),
   number: z.number().int(),
@@ -132,7 +132,7 @@ export const HeadChangeInfo = z.object({
   /** Null when the PR was just opened (or reopened / marked ready, from a webhook). */
   before: z.string().nullable(),
   after: z.string(),
-  /** `opened` by svc; `push` seen on the local remote's refs; `rescan` at daemon start; `webhook` from GitHub. */
+  /** `opened` by svc; `push` seen on the local remote's refs; `rescan` at daemon start; `webhook` from GitHub; `poll` GitHub's open PRs read again (a missed webhook). */
   source: z.enum(HEAD_CHANGE_SOURCES),
   /** The webhook action (`opened`, `reopened`, `synchronize`, `ready_for_review`). */
   action: z.string().optional(),

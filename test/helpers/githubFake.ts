@@ -2,9 +2,11 @@
 // answers GitHub-shaped payloads over a real bare repository (branch heads are read with
 // git, merges are real commits): the 422 own-PR refusal, Link-header pagination (pages
 // are capped at `maxPerPage`, so clients must follow `next`), the combined status
-// (`pending` with total_count 0 when there are none), check runs, bad credentials.
+// (`pending` with total_count 0 when there are none), check runs, bad credentials, and
+// ETags with 304 answers to conditional GETs.
 // Octokit 22 uses native fetch, which nock cannot intercept; a real server can.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as http from 'node:http';
 
 export interface FakeCheckRun {
@@ -15,8 +17,8 @@ export interface FakeCheckRun {
 
 export interface GithubFake {
   url: string;
-  /** Every request, in order: what was asked and who asked. */
-  requests: { method: string; path: string; login?: string }[];
+  /** Every request, in order: what was asked, who asked, and the answer's status. */
+  requests: { method: string; path: string; login?: string; status?: number }[];
   /** `association` is what GitHub reports for the user on this repository (default COLLABORATOR);
    *  `permission` what the permission endpoint answers (default: write for OWNER, MEMBER,
    *  COLLABORATOR, else read). */
@@ -294,8 +296,17 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
         }
         reply ??= route(req.method ?? 'GET', url, login, body);
       }
-      res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers });
-      res.end(JSON.stringify(reply.body));
+      const text = JSON.stringify(reply.body);
+      // GitHub's conditional requests: a GET carries an ETag, and the same ETag in
+      // If-None-Match is answered 304 with no body (not counted against the rate limit).
+      if (req.method === 'GET' && reply.status === 200) {
+        const etag = `W/"${createHash('sha1').update(text + (reply.headers?.link ?? '')).digest('hex')}"`;
+        if (req.headers['if-none-match'] === etag) reply = { status: 304, body: null, headers: { etag } };
+        else reply = { ...reply, headers: { ...reply.headers, etag } };
+      }
+      fake.requests[fake.requests.length - 1].status = reply.status;
+      res.writeHead(reply.status, reply.status === 304 ? { ...reply.headers } : { 'content-type': 'application/json; charset=utf-8', ...reply.headers });
+      res.end(reply.status === 304 ? undefined : text);
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));

@@ -179,4 +179,25 @@ describe('GitHub code host (fake)', function () {
       },
     );
   });
+  it('a head whose webhook never came is caught up by the poll; unchanged polls are answered 304', async () => {
+    const host = new GithubHost({ project: 'web', owner: 'acme', repo: 'web', token: 'token-svc', baseUrl: fake.url, defaultBase: 'main' });
+    const seen: { number: number; before: string | null; after: string; source: string }[] = [];
+    host.onHeadChange((c) => seen.push({ number: c.number, before: c.before, after: c.after, source: c.source }));
+    const first = r.push('polled');
+    const pr = await svc.createPullRequest({ branch: 'polled', title: 'P' });
+    await host.poll();
+    assert.deepEqual(seen.filter((c) => c.number === pr.number), [{ number: pr.number, before: null, after: first, source: 'poll' }]);
+    const lists = () => fake.requests.filter((q) => q.method === 'GET' && q.path === '/repos/acme/web/pulls');
+    const before = lists().length;
+    await host.poll();
+    await host.poll();
+    assert.deepEqual(lists().slice(before).map((q) => q.status), [304, 304], 'nothing changed: conditional reads only');
+    const second = r.push('polled'); // a push GitHub would announce by a webhook that is lost
+    await host.poll();
+    assert.deepEqual(seen.filter((c) => c.number === pr.number).at(-1), { number: pr.number, before: first, after: second, source: 'poll' });
+    assert.equal(lists().at(-1)!.status, 200);
+    await host.poll();
+    assert.equal(seen.filter((c) => c.number === pr.number).length, 2, 'each head is reported once');
+    await host.close();
+  });
 });

@@ -86,4 +86,21 @@ describe('review pipeline on GitHub (fake)', function () {
     assert.equal(st.pr!.reviewState, 'approved');
     assert.equal(st.pr!.head, after);
   });
+  it('a push whose webhook never comes is reviewed all the same: the poll of the open PRs catches it up', async () => {
+    w.configure({ mode: 'quick', github: { apiUrl: fake.url, secret: SECRET, pollS: 10 } });
+    const i = (await w.show('WEB-1')).issue;
+    const reviews = w.kinds(i.id).filter((k) => k === 'review.requested').length;
+    fs.appendFileSync(path.join(i.workspace, 'feature.txt'), 'pushed, its webhook lost\n');
+    git(i.workspace, w.s.env, 'commit', '-qam', 'no webhook for this one');
+    git(i.workspace, w.s.env, 'push', '-q', 'origin', 'HEAD');
+    const after = git(i.workspace, w.s.env, 'rev-parse', 'HEAD');
+    const req = await w.waitKind(i.id, 'review.requested', reviews + 1, 40_000);
+    assert.equal(req.source, 'head-change');
+    assert.equal(req.trigger, 'poll');
+    assert.equal(req.sha, after);
+    await w.waitKind(i.id, 'review.verdict', reviews + 1, 60_000);
+    // an unchanged list is read conditionally: GitHub answers 304
+    await sleep(11_000);
+    assert.ok(fake.requests.some((q) => q.method === 'GET' && q.path === '/repos/acme/web/pulls' && q.status === 304), 'a conditional read answered 304');
+  });
 });

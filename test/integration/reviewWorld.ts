@@ -25,7 +25,7 @@ export interface WorldOptions {
   /** Leave out roles.review models (to test the refusal). */
   noModels?: boolean;
   /** The project on GitHub (a local fake): API root and webhook secret. */
-  github?: { apiUrl: string; secret: string };
+  github?: { apiUrl: string; secret: string; /** codehost.github.poll_s (default here: 0, off). */ pollS?: number };
   /** Extra environment for every svc call and so the daemon (e.g. GITHUB_TOKEN). */
   env?: NodeJS.ProcessEnv;
 }
@@ -130,7 +130,8 @@ export async function reviewWorld(name: string, o: WorldOptions = {}): Promise<W
     const config = {
       harnesses: { script: { scripts: { 'agent-*-review-*': path.join(scripts, 'lane.yaml'), 'agent-*-review': path.join(scripts, 'parent.yaml'), 'agent-*': path.join(scripts, 'work.yaml') } } },
       roles: { review },
-      codehost: { local: { reviewer: c.reviewer ?? 'svc-reviewer' }, ...(c.github ? { github: { webhook_secret: c.github.secret } } : {}) },
+      // The poll that catches up lost webhooks is off unless a test asks for it: webhook tests want only their deliveries.
+      codehost: { local: { reviewer: c.reviewer ?? 'svc-reviewer' }, ...(c.github ? { github: { webhook_secret: c.github.secret, poll_s: c.github.pollS ?? 0 } } : {}) },
     };
     fs.mkdirSync(s.svcHome, { recursive: true, mode: 0o700 });
     fs.writeFileSync(path.join(s.svcHome, 'config.yaml'), YAML.stringify(config));

@@ -117,3 +117,15 @@ describe('config: model probe cache', () => {
     assert.equal(calls, 2);
   });
 });
+
+describe('config: codehost.github.poll_s', () => {
+  const parse = (poll_s: unknown) => ConfigFile.safeParse({ codehost: { github: { poll_s } } });
+  it('takes 0 (off) or 10 to 86400 seconds, and refuses anything else with the rule', () => {
+    for (const ok of [0, 10, 60, 86_400]) assert.equal(parse(ok).success, true, String(ok));
+    for (const bad of [5, -1, 86_401, 1.5, '60']) {
+      const r = parse(bad);
+      assert.equal(r.success, false, String(bad));
+    }
+    assert.match(JSON.stringify(parse(5).error!.issues), /poll_s is 0 \(off\) or 10 to 86400 seconds/);
+  });
+});

@@ -1,8 +1,10 @@
 // The GitHub code host through @octokit/rest (ESM; bundled by esbuild, loaded through
 // require(esm) under tsx). Facts it relies on are in CODEHOST.md: reviews always pinned
 // with commit_id, the 422 own-PR refusal, combined status `pending` with total_count 0
-// meaning "no statuses", every list paginated. Head changes arrive by webhook only
-// (see webhook.ts), through `receivePullRequestEvent`.
+// meaning "no statuses", every list paginated. Head changes arrive by webhook (see
+// webhook.ts, `receivePullRequestEvent`), and a conditional read of the open PRs every
+// minute or so (`poll`) catches up a delivery that never came: answered 304 while
+// nothing changed, which GitHub does not count against the rate limit.
 import type { PrState, PullRequest } from '../../../shared/protocol/pr';
 import type { CodeHost, CreatePullRequest, CreateReview, HeadChangeListener, MergeResult, SetStatus } from '../codeHost';
 import { HeadEvents } from '../headEvents';
@@ -45,6 +47,11 @@ export class GithubHost implements CodeHost {
   private readonly activity = new Set<(pr: { project: string; number: number }) => void>();
   private login?: Promise<string>;
   private readonly repoArgs: { owner: string; repo: string };
+  /** The open-PR list's ETag and the head each PR had when last seen (poll or webhook). */
+  private etag?: string;
+  private readonly seenHeads = new Map<number, string>();
+  private pollTimer?: NodeJS.Timeout;
+  private polling = Promise.resolve();
 
   constructor(private readonly o: GithubHostOptions) {
     this.project = o.project;
@@ -260,8 +267,41 @@ export class GithubHost implements CodeHost {
       after = payload.after ?? pr.head.sha;
     } else if (!['opened', 'reopened', 'ready_for_review'].includes(action)) return 'ignored';
     if (before === after) return 'ignored';
+    this.seenHeads.set(pr.number, after);
     this.events.emit({ project: this.project, number: pr.number, branch: pr.head.ref, before, after, source: 'webhook', action });
     return 'headChange';
+  }
+
+  /** Reads the open PRs now and every `everyMs` (conditionally), reporting heads the webhooks did not. */
+  startPolling(everyMs: number): void {
+    if (this.pollTimer || everyMs <= 0) return;
+    this.pollTimer = setInterval(() => void this.poll(), everyMs);
+    this.pollTimer.unref();
+    void this.poll(); // at once too: deliveries may have been missed while the daemon was stopped
+  }
+
+  /** One conditional read of the open PRs (most recently updated first); serialized. */
+  poll(): Promise<void> {
+    this.polling = this.polling.then(async () => {
+      let r;
+      try {
+        r = await this.opener.pulls.list({ ...this.repoArgs, state: 'open', sort: 'updated', direction: 'desc', per_page: 100, headers: this.etag ? { 'if-none-match': this.etag } : {} });
+      } catch (e) {
+        if ((e as { status?: number }).status === 304) return; // nothing changed since the last read
+        log.warn(`polling the open PRs of ${this.o.owner}/${this.o.repo} failed: ${asGithubError(e, 'list the open PRs').message}`);
+        return;
+      }
+      this.etag = r.headers.etag;
+      for (const pr of r.data) {
+        if (pr.head.repo && !this.ownHead(pr.head.repo)) continue;
+        const before = this.seenHeads.get(pr.number) ?? null;
+        if (before === pr.head.sha) continue;
+        this.seenHeads.set(pr.number, pr.head.sha);
+        // Heads seen first by this poll are reported too: the review pipeline keeps one review per head.
+        this.events.emit({ project: this.project, number: pr.number, branch: pr.head.ref, before, after: pr.head.sha, source: 'poll' });
+      }
+    });
+    return this.polling;
   }
 
   /** A verified `issue_comment` delivery: a comment on a PR was written, edited or deleted
@@ -278,6 +318,9 @@ export class GithubHost implements CodeHost {
     return 'prActivity';
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    clearInterval(this.pollTimer);
+    await this.polling;
+  }
 }
 
