@@ -108,6 +108,9 @@ export const ConfigFile = z
             reviewer_token: z.string().optional(),
             /** How `svc pr merge` merges; default the first the repository allows of merge, squash, rebase. */
             merge_method: z.enum(['merge', 'squash', 'rebase']).optional(),
+            /** The login svc writes reviews and comments as (the reviewer token's, when set), for tokens
+             *  that cannot read GET /user: an App installation (`<app-slug>[bot]`), Actions (`github-actions[bot]`). */
+            login: z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/, 'a GitHub login, such as octocat or my-app[bot]').optional(),
             /** Seconds between conditional reads of the open PRs (catching up missed webhooks); 0 turns it off. Default 60. */
             poll_s: z.number().int().refine((n) => n === 0 || (n >= 10 && n <= 86_400), 'poll_s is 0 (off) or 10 to 86400 seconds').optional(),
           })

@@ -35,6 +35,7 @@ export function createHost(key: string, project: Project, config: ConfigFile, de
       token,
       reviewerToken: nonEmpty(gh?.reviewer_token),
       mergeMethod: gh?.merge_method,
+      login: gh?.login,
       baseUrl: project.github.api_url,
       defaultBase: project.default_branch,
     });

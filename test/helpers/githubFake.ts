@@ -21,8 +21,8 @@ export interface GithubFake {
   requests: { method: string; path: string; login?: string; status?: number }[];
   /** `association` is what GitHub reports for the user on this repository (default COLLABORATOR);
    *  `permission` what the permission endpoint answers (default: write for OWNER, MEMBER,
-   *  COLLABORATOR, else read). */
-  addUser(token: string, login: string, o?: { association?: string; permission?: 'admin' | 'write' | 'read' | 'none' }): void;
+   *  COLLABORATOR, else read); `integration`: an App installation's token (GET /user is 403). */
+  addUser(token: string, login: string, o?: { association?: string; permission?: 'admin' | 'write' | 'read' | 'none'; integration?: boolean }): void;
   /** Edits a comment as GitHub would: same author and created_at, a new updated_at. */
   editComment(id: number, body: string): void;
   /** Sets what `pulls.get` reports for a PR's mergeability (default: mergeable, clean). */
@@ -66,6 +66,7 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
   const allowed = { merge: true, squash: true, rebase: true };
   const failures: { status: number; message: string; headers: Record<string, string> }[] = [];
   const people = new Map<string, { association: string; permission: string }>();
+  const integrations = new Set<string>();
   const association = (login: string) => people.get(login)?.association ?? 'NONE';
   const pulls: Pull[] = [];
   const reviews = new Map<number, Json[]>();
@@ -107,6 +108,7 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
     maxPerPage: o.maxPerPage ?? 100,
     addUser: (token, login, opts = {}) => {
       tokens.set(token, login);
+      if (opts.integration) integrations.add(login);
       const assoc = opts.association ?? 'COLLABORATOR';
       people.set(login, { association: assoc, permission: opts.permission ?? (['OWNER', 'MEMBER', 'COLLABORATOR'].includes(assoc) ? 'write' : 'read') });
     },
@@ -156,7 +158,8 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
 
   function route(method: string, url: URL, login: string, body: Json): Reply {
     const p = url.pathname;
-    if (method === 'GET' && p === '/user') return { status: 200, body: user(login) };
+    // App installation and Actions tokens may not read /user.
+    if (method === 'GET' && p === '/user') return integrations.has(login) ? err(403, 'Resource not accessible by integration') : { status: 200, body: user(login) };
     const m = /^\/repos\/([^/]+)\/([^/]+)(\/.*)?$/.exec(p);
     if (!m || m[1] !== o.owner || m[2] !== o.repo) return err(404, 'Not Found');
     const rest = m[3] ?? '/';

@@ -200,4 +200,30 @@ describe('GitHub code host (fake)', function () {
     assert.equal(seen.filter((c) => c.number === pr.number).length, 2, 'each head is reported once');
     await host.close();
   });
+  it('an App installation token (GET /user is 403) is refused with what to configure; with codehost.github.login its markers count', async () => {
+    fake.addUser('token-app', 'web-bot[bot]', { association: 'NONE', integration: true });
+    const base = { project: 'web', owner: 'acme', repo: 'web', token: 'token-app', baseUrl: fake.url, defaultBase: 'main' };
+    const head = r.push('app');
+    const unnamed = new GithubHost(base);
+    const pr = await unnamed.createPullRequest({ branch: 'app', title: 'A' });
+    await unnamed.createComment(pr.number, verdictMarker('APPROVED', head));
+    await prDetail(unnamed, pr).then(
+      () => assert.fail('readiness needs to know who the service is'),
+      (e: unknown) => {
+        assert.ok(SvcError.is(e, 'githubIdentityUnknown'), String(e));
+        assert.equal(
+          e.message,
+          'GitHub will not tell this token who it is (403 on GET /user: Resource not accessible by integration - https://docs.github.com/rest), as with a GitHub App installation or Actions token; set codehost.github.login in config.yaml to the login it writes as, such as my-app[bot] or github-actions[bot]',
+        );
+      },
+    );
+    const named = createHost('web', Project.parse({ path: r.root, code_host: 'github', github: { owner: 'acme', repo: 'web', api_url: fake.url } }), ConfigFile.parse({ codehost: { github: { login: 'web-bot[bot]' } } }), {
+      db: openDb(':memory:'),
+      now: () => Date.now(),
+      env: { GITHUB_TOKEN: 'token-app' },
+    });
+    assert.equal(await named.whoami(), 'web-bot[bot]');
+    assert.equal((await ready(named, pr.number)).ready, true, 'the App’s own marker at the head counts');
+    assert.equal(ConfigFile.safeParse({ codehost: { github: { login: 'not a login' } } }).success, false);
+  });
 });

@@ -9,7 +9,7 @@ import type { PrState, PullRequest } from '../../../shared/protocol/pr';
 import type { CodeHost, CreatePullRequest, CreateReview, HeadChangeListener, MergeResult, SetStatus } from '../codeHost';
 import { HeadEvents } from '../headEvents';
 import { checkComment, checkReview, checkStatus } from '../validate';
-import { conflict } from '../../../shared/errors';
+import { conflict, refused } from '../../../shared/errors';
 import { asGithubError, ownPrRefusal } from './githubErrors';
 import { githubClient } from './githubClient';
 import type { GithubClient } from './githubClient';
@@ -34,6 +34,8 @@ export interface GithubHostOptions {
   defaultBase: string;
   /** Configured merge method; default the first the repository allows of merge, squash, rebase. */
   mergeMethod?: MergeMethod;
+  /** The login reviews and comments are written as, for tokens GET /user refuses (Apps, Actions). */
+  login?: string;
 }
 
 type MergeMethod = 'merge' | 'squash' | 'rebase';
@@ -60,11 +62,20 @@ export class GithubHost implements CodeHost {
     this.reviewer = o.reviewerToken ? githubClient(o.reviewerToken, o.baseUrl) : this.opener;
   }
 
+  /** Who the service writes as: configured, else GET /user (which App installation and
+   *  Actions tokens may not read: then the refusal says what to configure). */
   whoami(): Promise<string> {
+    if (this.o.login) return Promise.resolve(this.o.login);
     this.login ??= this.reviewer.users.getAuthenticated().then(
       (r) => r.data.login,
       (e) => {
         this.login = undefined;
+        if ((e as { status?: number }).status === 403 && !/rate limit/i.test(String((e as Error).message))) {
+          throw refused(
+            'githubIdentityUnknown',
+            `GitHub will not tell this token who it is (403 on GET /user: ${(e as Error).message}), as with a GitHub App installation or Actions token; set codehost.github.login in config.yaml to the login it writes as, such as my-app[bot] or github-actions[bot]`,
+          );
+        }
         throw asGithubError(e, 'read the authenticated user');
       },
     );
