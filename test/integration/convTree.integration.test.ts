@@ -1,7 +1,10 @@
 // `svc conv list` as the Command Deck tree with successors (`svc handoff`, `svc fork`,
 // also from inside an agent), archive, and GET /api/agents/:name/output.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as path from 'node:path';
+import type { ConversationInfo } from '../../shared/protocol/conversations';
 import { eventually } from '../helpers/scratch';
 import { convScratch, discovery, script } from './convSupport';
 import type { ConvScratch } from './convSupport';
@@ -93,5 +96,14 @@ describe('conversation tree, successors, archive and the output route', function
       body: { error: "no conversation 'nobody' (give #id, id, name or conv-<name>; see svc conv list)", reason: 'unknownConversation' },
     });
     assert.equal((await get(httpPort, '/api/agents/out/output?lines=zero', token)).status, 400);
+  });
+
+  it("svc conv new in a project's folder (no --project) starts there, in that project; elsewhere in no project", async () => {
+    const sub = path.join(s.proj, 'src');
+    fs.mkdirSync(sub, { recursive: true });
+    const inside = JSON.parse(await s.ok(['conv', 'new', '--harness', 'script', '--model', 'm1', '--prompt', script('- say: here'), '--no-wait', '--json'], { cwd: sub })) as { conversation: ConversationInfo };
+    assert.deepEqual([inside.conversation.project, inside.conversation.cwd], ['p1', sub]);
+    const outside = JSON.parse(await s.ok(['conv', 'new', '--harness', 'script', '--model', 'm1', '--prompt', script('- say: there'), '--no-wait', '--json'], { cwd: s.home })) as { conversation: ConversationInfo };
+    assert.deepEqual([outside.conversation.project, outside.conversation.cwd], [null, s.home]);
   });
 });

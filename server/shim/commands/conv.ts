@@ -53,13 +53,13 @@ export const convCommands: CommandSpec[] = [
   {
     path: ['conv', 'new'],
     summary: 'start a root conversation on a harness',
-    usage: ['--project <key> --harness <h> --model <m> [--effort low|medium|high] [--cwd <dir>] [--title <t>] (--prompt <text> | --brief <file>) [--no-wait] [--json]'],
+    usage: ['[--project <key>] --harness <h> --model <m> [--effort low|medium|high] [--cwd <dir>] [--title <t>] (--prompt <text> | --brief <file>) [--no-wait] [--json]'],
     flags: {
-      project: { type: 'string', help: 'project key (default: the project holding --cwd)', value: '<key>' },
+      project: { type: 'string', help: 'project key (default: the project holding --cwd, else the current folder)', value: '<key>' },
       harness: { type: 'string', help: 'harness profile: claude, codex, gemini, script or one of config.yaml', value: '<h>' },
       model: { type: 'string', help: 'model for the harness', value: '<m>' },
       effort: { type: 'string', help: 'low, medium or high', value: '<e>' },
-      cwd: { type: 'string', help: "working directory (default: the project's checkout)", value: '<dir>' },
+      cwd: { type: 'string', help: "working directory (default: the project's checkout with --project, else the current folder)", value: '<dir>' },
       title: { type: 'string', help: 'title shown in the Command Deck', value: '<t>' },
       ...PROMPT_FLAGS,
       'no-wait': { type: 'boolean', help: 'return at once instead of waiting up to 180 s for the agent to start' },
@@ -73,11 +73,11 @@ export const convCommands: CommandSpec[] = [
       const prompt = promptOf(a, io, true)!;
       const cwdFlag = str(a, 'cwd');
       const project = str(a, 'project');
-      if (!project && !cwdFlag) throw new UsageError('missing --project <key> (or --cwd <dir> inside a project)');
       const r = await withDaemon(io, (c) =>
         c.request(conversationsNew, {
           project,
-          cwd: cwdFlag ? path.resolve(io.cwd, cwdFlag) : undefined,
+          // No --project: the folder it runs in (or --cwd) names the project, as `git` finds its repository.
+          cwd: cwdFlag ? path.resolve(io.cwd, cwdFlag) : project ? undefined : io.cwd,
           harness,
           model,
           effort: effortOf(a),
