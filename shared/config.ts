@@ -8,6 +8,8 @@ export const Role = z.enum(ROLES);
 export type Role = z.infer<typeof Role>;
 
 export const EFFORTS = ['low', 'medium', 'high'] as const;
+/** How an agent's tool calls are approved: `ask` turns them into needs-you requests; `auto` runs unattended. */
+export const PERMISSIONS = ['ask', 'auto'] as const;
 export const Effort = z.enum(EFFORTS);
 export type Effort = z.infer<typeof Effort>;
 
@@ -22,7 +24,7 @@ export const ModelName = z.string().trim().min(1, 'a model must not be empty').m
 export const HarnessName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'a harness name is lowercase letters, digits, - and _');
 
 export const RoleDefaults = z
-  .object({ model: ModelName.optional(), effort: Effort.optional(), harness: HarnessName.optional() })
+  .object({ model: ModelName.optional(), effort: Effort.optional(), harness: HarnessName.optional(), permissions: z.enum(PERMISSIONS).optional() })
   .strict();
 
 export const ProjectKey = z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'a project key is lowercase letters, digits and -, at most 32 characters');

@@ -2,11 +2,11 @@
 // daemon (`config/get|set|roles`) and the Roles webview, so all three agree on the names.
 // Who must stay in sync: shared/config.ts (the schemas that validate every write) and the
 // config section of docs/protocol.md. No zod parsing here: the shim bundles this file.
-import { EFFORTS, REVIEW_LANES, REVIEW_MODES, ROLES } from './config';
+import { EFFORTS, PERMISSIONS, REVIEW_LANES, REVIEW_MODES, ROLES } from './config';
 import type { ReviewLane, Role } from './config';
 
 /** Which part of a role setting a key names. */
-export type ConfigField = 'mode' | 'model' | 'harness' | 'effort';
+export type ConfigField = 'mode' | 'model' | 'harness' | 'effort' | 'permissions';
 
 export interface ConfigKeyRef {
   /** The key as written on the command line, e.g. `roles.review.sub.security.model`. */
@@ -32,6 +32,7 @@ export const FIELD_CHOICES: Record<ConfigField, readonly string[] | null> = {
   effort: EFFORTS,
   model: null,
   harness: null,
+  permissions: PERMISSIONS,
 };
 
 /** The key forms, for help text and refusals. */
@@ -41,12 +42,12 @@ export const CONFIG_KEY_FORMS = [
   'roles.review.harness',
   'roles.review.effort',
   `roles.review.sub.<${REVIEW_LANES.join('|')}>.model|harness`,
-  `projects.<key>.gauntlet.roles.<${ROLES.join('|')}>.model|effort|harness`,
+  `projects.<key>.gauntlet.roles.<${ROLES.join('|')}>.model|effort|harness|permissions`,
 ];
 
 const REVIEW_FIELDS: ConfigField[] = ['mode', 'model', 'harness', 'effort'];
 const LANE_FIELDS: ConfigField[] = ['model', 'harness'];
-const ROLE_FIELDS: ConfigField[] = ['model', 'effort', 'harness'];
+const ROLE_FIELDS: ConfigField[] = ['model', 'effort', 'harness', 'permissions'];
 
 const has = <T extends string>(list: readonly T[], v: string): v is T => (list as readonly string[]).includes(v);
 

@@ -123,12 +123,13 @@ function reviewSection(v: RolesView, ctx: FieldContext): HTMLElement[] {
 function projectSection(p: RolesView['projects'][number], ctx: FieldContext): HTMLElement[] {
   const table = document.createElement('table');
   table.dataset.project = p.key;
-  table.append(headRow(['Gauntlet role', 'Model', 'Effort', 'Harness']));
+  table.append(headRow(['Gauntlet role', 'Model', 'Effort', 'Harness', 'Approvals']));
   for (const r of p.roles) {
     table.append(row(r.role, [
       { label: `${r.role} model`, entry: r.model, kind: 'model', harness: r.harness.value },
       { label: `${r.role} effort`, entry: r.effort, kind: 'enum' },
       { label: `${r.role} harness`, entry: r.harness, kind: 'harness' },
+      { label: `${r.role} permissions`, entry: r.permissions, kind: 'enum' },
     ], ctx));
   }
   return [heading(`Project ${p.key}`, p.path), table];

@@ -3,14 +3,14 @@
 // layout (ConfigStore.edit); every change, ours or an editor's, is broadcast as
 // `svc/changed {topic: 'config'}`.
 import * as path from 'node:path';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { Effort, HarnessName, ModelName, ReviewMode } from '../../shared/config';
 import { CONFIG_KEY_FORMS, globalConfigKeys, parseConfigKey, projectConfigKeys } from '../../shared/configKeys';
 import type { ConfigField, ConfigKeyRef } from '../../shared/configKeys';
 import { usageError } from '../../shared/errors';
 import { configGet, configModels, configRoles, configSet } from '../../shared/protocol/config';
 import type { ConfigEntry, RolesView } from '../../shared/protocol/config';
-import { REVIEW_LANES, ROLES } from '../../shared/config';
+import { PERMISSIONS, REVIEW_LANES, ROLES } from '../../shared/config';
 import type { App } from '../app';
 import { BUILT_IN_HARNESSES, resolveProfile } from '../harness/profiles';
 import { watchConfigFiles } from './configWatch';
@@ -18,7 +18,7 @@ import { ModelProbes, probeDir } from './modelProbe';
 import { entryFor } from './roleSettings';
 import type { SettingsSource } from './roleSettings';
 
-const FIELD_SCHEMA: Record<ConfigField, z.ZodType> = { mode: ReviewMode, effort: Effort, model: ModelName, harness: HarnessName };
+const FIELD_SCHEMA: Record<ConfigField, z.ZodType> = { mode: ReviewMode, effort: Effort, model: ModelName, harness: HarnessName, permissions: z.enum(PERMISSIONS) };
 
 const SERVICE_VARS = ['SVC_CONVERSATION', 'SVC_CALLER_TOKEN', 'SVC_HOME', 'SVC_BIN', 'SVC_SCRIPT_FILE'];
 
@@ -96,7 +96,7 @@ function rolesView(s: SettingsSource, harnesses: string[]): RolesView {
       path: p.path,
       roles: ROLES.map((role) => {
         const k = `projects.${key}.gauntlet.roles.${role}`;
-        return { role, model: at(`${k}.model`), effort: at(`${k}.effort`), harness: at(`${k}.harness`) };
+        return { role, model: at(`${k}.model`), effort: at(`${k}.effort`), harness: at(`${k}.harness`), permissions: at(`${k}.permissions`) };
       }),
     })),
     review: {

@@ -56,6 +56,8 @@ export interface CreateOptions {
   extraEnv?: Record<string, string>;
   /** Play lanes: launched without service context (no SVC_CONVERSATION, SVC_HOME, shim on PATH). */
   bare?: boolean;
+  /** The role's permission policy; default by kind (a person's conversations ask, the rest run unattended). */
+  permissions?: 'ask' | 'auto';
 }
 
 export interface LiveFacts {
@@ -159,6 +161,7 @@ export class ConversationService extends EventEmitter {
       issueId: o.issueId ?? null,
       bare: o.bare ?? false,
       extraEnv: o.extraEnv ?? null,
+      permissions: o.permissions ?? null,
       firstPrompt: o.prompt,
       createdAt: this.app.now(),
     });
@@ -235,6 +238,7 @@ export class ConversationService extends EventEmitter {
       harness: row.harness,
       model: row.model,
       effort: row.effort,
+      permissions: permissionsOf(row),
       issueId: row.issueId,
       activity: this.activity(row, now),
       alive: this.facts(row.id).alive,
@@ -457,7 +461,7 @@ export class ConversationService extends EventEmitter {
         firstPrompt: what.firstPrompt,
         resume: what.resume,
         // A person's conversation asks them; lanes and the pipeline's agents are unattended.
-        permissions: row.kind === 'root' || row.kind === 'successor' ? 'ask' : 'auto',
+        permissions: permissionsOf(row),
         writableDirs: row.bare ? [] : writableDirs(row.cwd, this.app.paths.socket, process.env),
       },
       {
@@ -520,4 +524,9 @@ export class ConversationService extends EventEmitter {
       log.warn(`store write failed: ${(e as Error).message}`);
     }
   }
+}
+
+/** A role's setting wins; else a person's conversations (roots, successors) ask and the rest run unattended. */
+export function permissionsOf(row: Pick<ConversationRow, 'kind' | 'permissions'>): 'ask' | 'auto' {
+  return row.permissions ?? (row.kind === 'root' || row.kind === 'successor' ? 'ask' : 'auto');
 }

@@ -52,4 +52,10 @@ registerMigrations(
       ) WITHOUT ROWID;
     `,
   },
+  {
+    // A role's permission policy (gauntlet.roles.<role>.permissions), fixed at launch.
+    id: 103,
+    name: 'conversation permissions',
+    sql: `ALTER TABLE conversations ADD COLUMN permissions TEXT;`,
+  },
 );

@@ -12,6 +12,7 @@ import { checkGit } from './gitCheck';
 import { checkHarness } from './harnessCheck';
 import { checkHome } from './homeCheck';
 import { checkNode } from './nodeCheck';
+import { checkRoleApprovals } from './roleApprovals';
 import { usedHarnesses } from './usedHarnesses';
 
 export interface DoctorInput {
@@ -57,6 +58,7 @@ export async function runDoctor(i: DoctorInput): Promise<DoctorReport> {
     checks.push(...checkHome(i.svcHome));
     checks.push({ area: 'daemon', subject: 'daemon', status: 'ok', text: `daemon pid ${i.daemon.pid}, version ${SVC_VERSION}, up ${Math.round(i.daemon.uptimeMs / 1000)} s, ${i.daemon.live} live agent(s)`, fix: null });
     checks.push(...checkCodeHosts(i.projects, i.config, i.env, configShown));
+    checks.push(...checkRoleApprovals(i.projects));
   }
   return { harnesses, checks, problems: checks.filter((c) => c.status === 'problem').length };
 }

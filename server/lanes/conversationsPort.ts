@@ -38,6 +38,8 @@ export interface NewConversation {
   prompt: string;
   /** Play lanes: no svc context in the environment. */
   bare?: boolean;
+  /** The role's permission policy (gauntlet.roles.<role>.permissions); default: unattended. */
+  permissions?: 'ask' | 'auto';
 }
 
 export interface ConversationsPort {

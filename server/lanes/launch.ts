@@ -125,6 +125,7 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<{ 
       parentId: launcher.id,
       prompt: contract + brief,
       bare: role === 'play',
+      permissions: settings.permissions,
     });
     store.insertLane({
       id: conv.id,

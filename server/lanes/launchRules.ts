@@ -76,7 +76,7 @@ export function runOf(p: LaunchParams, launcherLane: LaneRow | undefined): strin
   return p.run;
 }
 
-/** Model, effort and harness: flags, then the project's gauntlet role defaults (rule 6). */
+/** Model, effort and harness: flags, then the project's gauntlet role defaults (rule 6); permissions: the role's setting. */
 export function settingsOf(p: LaunchParams, project: Project & { key: string }, role: Role, config: ConfigFile, launcherHarness: string) {
   const defaults = project.gauntlet?.roles?.[role] ?? {};
   const model = p.model ?? defaults.model;
@@ -87,5 +87,5 @@ export function settingsOf(p: LaunchParams, project: Project & { key: string }, 
   if (!['claude', 'codex', 'gemini', 'script'].includes(harness) && !config.harnesses[harness]) {
     throw usageError('unknownHarness', `unknown harness '${harness}': use claude, codex, gemini, script or a profile of config.yaml`);
   }
-  return { model, effort: p.effort ?? defaults.effort, harness };
+  return { model, effort: p.effort ?? defaults.effort, harness, permissions: defaults.permissions };
 }

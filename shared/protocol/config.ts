@@ -49,6 +49,8 @@ export const RoleRow = z.object({
   role: z.string(),
   model: ConfigEntry,
   effort: ConfigEntry,
+  /** ask: the harness's approvals become needs-you requests; auto (unset): lanes run unattended. */
+  permissions: ConfigEntry,
   harness: ConfigEntry,
 });
 

@@ -47,6 +47,8 @@ export const ConversationInfo = z.object({
   harness: z.string(),
   model: z.string(),
   effort: z.string().nullable(),
+  /** How its tool calls are approved: `ask` (needs-you requests) or `auto` (unattended). */
+  permissions: z.enum(['ask', 'auto']),
   issueId: z.string().nullable(),
   activity: z.enum(ACTIVITIES),
   alive: z.boolean(),

@@ -138,6 +138,16 @@ describe('config: the Roles panel page', function () {
     assert.equal(posted.filter((m) => m.type === 'set' && m.key === 'roles.review.sub.security.model').length, 1, 'Enter and change are one write');
   });
 
+  it("sets a role's approvals: ask or auto, unset meaning unattended", async () => {
+    const key = 'projects.web.gauntlet.roles.critic.permissions';
+    const projectsFile = path.join(s.svcHome, 'projects.yaml');
+    const whileUnset = "critic lanes run unattended (auto): nothing waits for your approval; ask turns the harness's approvals into needs-you requests";
+    assert.equal(await sourceOf(key), `unset · ${whileUnset}`);
+    await field(key).locator('select').selectOption('ask');
+    await eventually(async () => (await sourceOf(key)) === 'project · projects.yaml' && /critic:\n\s+permissions: ask/.test(fs.readFileSync(projectsFile, 'utf8')), 10_000, 'critic permissions ask');
+    assert.equal(await field(key).locator('.source').getAttribute('title'), `${projectsFile}\nWhile unset: ${whileUnset}`);
+  });
+
   it('shows a refusal next to its field and leaves the file unchanged', async () => {
     const before = fs.readFileSync(configFile);
     const box = field('roles.review.sub.security.model').locator('input');

@@ -43,7 +43,10 @@ describe('config: keys and sources', () => {
       assert.equal(parseConfigKey(bad), undefined, bad);
     }
     assert.equal(globalConfigKeys().length, 12);
-    assert.equal(projectConfigKeys('web').length, 15);
+    // model, effort, harness and permissions for each of the five roles
+    assert.equal(projectConfigKeys('web').length, 20);
+    assert.equal(parseConfigKey('projects.web.gauntlet.roles.critic.permissions')?.field, 'permissions');
+    assert.equal(parseConfigKey('roles.review.permissions'), undefined);
     for (const k of [...globalConfigKeys(), ...projectConfigKeys('web')]) assert.ok(parseConfigKey(k), k);
   });
 
