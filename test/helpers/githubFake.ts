@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as http from 'node:http';
+import { GithubShapes } from './githubShapes';
 
 export interface FakeCheckRun {
   name: string;
@@ -19,6 +20,8 @@ export interface GithubFake {
   url: string;
   /** Every request, in order: what was asked, who asked, and the answer's status. */
   requests: { method: string; path: string; login?: string; status?: number }[];
+  /** Every answer with a body, in order (for checking them against GitHub's OpenAPI description). */
+  responses: { method: string; path: string; status: number; body: unknown }[];
   /** `association` is what GitHub reports for the user on this repository (default COLLABORATOR);
    *  `permission` what the permission endpoint answers (default: write for OWNER, MEMBER,
    *  COLLABORATOR, else read); `integration`: an App installation's token (GET /user is 403). */
@@ -74,7 +77,10 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
   const statuses = new Map<string, Json[]>();
   const checkRuns = new Map<string, Json[]>();
   let nextId = 1000;
-  const user = (login: string) => ({ login, id: login.length, type: 'User' });
+  // Built once the server listens (the objects carry URLs under its address).
+  let shapesOf: GithubShapes | undefined;
+  const shapes = () => (shapesOf ??= new GithubShapes(fake.url, o.owner, o.repo));
+  const user = (login: string) => shapes().user(login);
   const git = (...args: string[]) => spawnSync('git', [`--git-dir=${o.gitDir}`, ...args], { encoding: 'utf8' });
   const branchSha = (b: string) => {
     const r = git('rev-parse', '--verify', '--quiet', `refs/heads/${b}^{commit}`);
@@ -82,29 +88,29 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
   };
   const isCommit = (sha: string) => /^[0-9a-f]{40}$/.test(sha) && git('cat-file', '-e', `${sha}^{commit}`).status === 0;
   const headOf = (p: Pull) => p.mergedHead ?? branchSha(p.head);
-  const pullJson = (p: Pull) => ({
-    url: `${fake.url}/repos/${o.owner}/${o.repo}/pulls/${p.number}`,
-    html_url: `https://github.com/${o.owner}/${o.repo}/pull/${p.number}`,
-    number: p.number,
-    state: p.state,
-    title: p.title,
-    body: p.body,
-    draft: p.draft,
-    user: user(p.user),
-    author_association: association(p.user),
-    created_at: p.created_at,
-    updated_at: p.updated_at,
-    merged_at: p.merged_at,
-    merge_commit_sha: p.merge_commit_sha,
-    mergeable: p.state === 'open' ? p.mergeable : null,
-    mergeable_state: p.state === 'open' ? (p.draft ? 'draft' : p.mergeable_state) : 'unknown',
-    head: { ref: p.head, sha: headOf(p), label: `${o.owner}:${p.head}` },
-    base: { ref: p.base, sha: branchSha(p.base), label: `${o.owner}:${p.base}` },
-  });
+  const pullJson = (p: Pull) =>
+    shapes().pullRequest({
+      number: p.number,
+      title: p.title,
+      body: p.body,
+      state: p.state,
+      draft: p.draft,
+      user: p.user,
+      association: association(p.user),
+      head: { ref: p.head, sha: headOf(p) },
+      base: { ref: p.base, sha: branchSha(p.base) },
+      created_at: p.created_at,
+      updated_at: p.updated_at,
+      merged_at: p.merged_at,
+      merge_commit_sha: p.merge_commit_sha,
+      mergeable: p.state === 'open' ? p.mergeable : null,
+      mergeable_state: p.state === 'open' ? (p.draft ? 'draft' : p.mergeable_state) : 'unknown',
+    });
 
   const fake: GithubFake = {
     url: '',
     requests: [],
+    responses: [],
     maxPerPage: o.maxPerPage ?? 100,
     addUser: (token, login, opts = {}) => {
       tokens.set(token, login);
@@ -125,7 +131,7 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
     failNext: (n, status, message, headers = {}) => void failures.push(...Array.from({ length: n }, () => ({ status, message, headers }))),
     addCheckRun: (sha, run) => {
       const list = checkRuns.get(sha) ?? [];
-      list.push({ id: nextId++, name: run.name, head_sha: sha, status: run.status, conclusion: run.conclusion ?? null });
+      list.push(shapes().checkRun({ id: nextId++, sha, name: run.name, status: run.status, conclusion: run.conclusion ?? null }));
       checkRuns.set(sha, list);
     },
     close: () => new Promise((r) => server.close(() => r())),
@@ -159,12 +165,12 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
   function route(method: string, url: URL, login: string, body: Json): Reply {
     const p = url.pathname;
     // App installation and Actions tokens may not read /user.
-    if (method === 'GET' && p === '/user') return integrations.has(login) ? err(403, 'Resource not accessible by integration') : { status: 200, body: user(login) };
+    if (method === 'GET' && p === '/user') return integrations.has(login) ? err(403, 'Resource not accessible by integration') : { status: 200, body: shapes().authenticatedUser(login) };
     const m = /^\/repos\/([^/]+)\/([^/]+)(\/.*)?$/.exec(p);
     if (!m || m[1] !== o.owner || m[2] !== o.repo) return err(404, 'Not Found');
     const rest = m[3] ?? '/';
     if (rest === '/' && method === 'GET') {
-      return { status: 200, body: { id: 1, name: o.repo, full_name: `${o.owner}/${o.repo}`, private: false, default_branch: 'main', allow_merge_commit: allowed.merge, allow_squash_merge: allowed.squash, allow_rebase_merge: allowed.rebase } };
+      return { status: 200, body: shapes().fullRepository({ default_branch: 'main', allow_merge_commit: allowed.merge, allow_squash_merge: allowed.squash, allow_rebase_merge: allowed.rebase }) };
     }
     let r: RegExpExecArray | null;
     const pull = (n: string) => pulls.find((x) => x.number === Number(n));
@@ -227,7 +233,7 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       const commit = (body.commit_id as string | undefined) ?? headOf(pr);
       if (!commit || !isCommit(commit)) return err(422, 'Unprocessable Entity', [`No commit found for SHA: ${commit}`]);
       const state = event === 'APPROVE' ? 'APPROVED' : event === 'REQUEST_CHANGES' ? 'CHANGES_REQUESTED' : event === 'COMMENT' ? 'COMMENTED' : 'PENDING';
-      const review: Json = { id: nextId++, user: user(login), body: body.body ?? '', state, commit_id: commit, author_association: association(login), html_url: `https://github.com/${o.owner}/${o.repo}/pull/${pr.number}#review`, ...(state === 'PENDING' ? {} : { submitted_at: stamp() }) };
+      const review = shapes().review({ id: nextId++, number: pr.number, login, association: association(login), body: String(body.body ?? ''), state, commit_id: commit, ...(state === 'PENDING' ? {} : { submitted_at: stamp() }) });
       list.push(review);
       reviews.set(pr.number, list);
       return { status: 200, body: review };
@@ -239,14 +245,14 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       if (method === 'GET') return page(url, list);
       if (!body.body) return err(422, 'Validation Failed', [{ resource: 'IssueComment', code: 'missing_field', field: 'body' }]);
       const now = stamp();
-      const c = { id: nextId++, user: user(login), body: body.body, created_at: now, updated_at: now, author_association: association(login) };
+      const c = shapes().issueComment({ id: nextId++, number: pr.number, login, association: association(login), body: String(body.body), created_at: now, updated_at: now });
       list.push(c);
       comments.set(pr.number, list);
       return { status: 201, body: c };
     }
     if ((r = /^\/statuses\/([0-9a-f]+)$/.exec(rest)) && method === 'POST') {
       if (!isCommit(r[1])) return err(422, `No commit found for SHA: ${r[1]}`);
-      const s = { id: nextId++, state: body.state, context: body.context ?? 'default', description: body.description ?? null, target_url: body.target_url ?? null, creator: user(login), created_at: stamp(), updated_at: stamp() };
+      const s = shapes().status({ id: nextId++, sha: r[1], state: String(body.state), context: String(body.context ?? 'default'), description: (body.description as string | undefined) ?? null, target_url: (body.target_url as string | undefined) ?? null, creator: login, at: stamp() });
       statuses.set(r[1], [...(statuses.get(r[1]) ?? []), s]);
       return { status: 201, body: s };
     }
@@ -256,7 +262,7 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       const state = all.length === 0 || states.includes('pending') ? 'pending' : states.some((s) => s === 'failure' || s === 'error') ? 'failure' : 'success';
       // The combined status lists each status without its creator.
       const paged = page(url, all.map(({ creator: _creator, ...rest }) => rest));
-      return { ...paged, body: { state, statuses: paged.body, sha: r[1], total_count: all.length, url: `${fake.url}${p}`, commit_url: '', repository: {} } };
+      return { ...paged, body: shapes().combinedStatus(r[1], state, paged.body as Json[], all.length) };
     }
     if ((r = /^\/commits\/([^/]+)\/check-runs$/.exec(rest)) && method === 'GET') {
       const all = checkRuns.get(r[1]) ?? [];
@@ -268,12 +274,12 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       if (people.get(login)?.permission !== 'write' && people.get(login)?.permission !== 'admin') return err(403, 'Must have push access to view collaborator permission.');
       const who = decodeURIComponent(r[1]);
       const permission = people.get(who)?.permission ?? 'none';
-      return { status: 200, body: { permission, role_name: permission, user: { ...user(who), permissions: { admin: permission === 'admin', maintain: permission === 'admin', push: permission === 'admin' || permission === 'write', triage: permission !== 'none', pull: permission !== 'none' } } } };
+      return { status: 200, body: { permission, role_name: permission, user: { ...user(who), role_name: permission, permissions: { admin: permission === 'admin', maintain: permission === 'admin', push: permission === 'admin' || permission === 'write', triage: permission !== 'none', pull: permission !== 'none' } } } };
     }
     if ((r = /^\/git\/ref\/(.+)$/.exec(rest)) && method === 'GET') {
       const ref = decodeURIComponent(r[1]);
       const sha = ref.startsWith('heads/') ? branchSha(ref.slice('heads/'.length)) : null;
-      return sha ? { status: 200, body: { ref: `refs/${ref}`, object: { sha, type: 'commit' } } } : err(404, 'Not Found');
+      return sha ? { status: 200, body: shapes().gitRef(`refs/${ref}`, sha) } : err(404, 'Not Found');
     }
     return err(404, 'Not Found');
   }
@@ -308,6 +314,7 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
         else reply = { ...reply, headers: { ...reply.headers, etag } };
       }
       fake.requests[fake.requests.length - 1].status = reply.status;
+      if (reply.status !== 304) fake.responses.push({ method: req.method ?? 'GET', path: url.pathname, status: reply.status, body: reply.body });
       res.writeHead(reply.status, reply.status === 304 ? { ...reply.headers } : { 'content-type': 'application/json; charset=utf-8', ...reply.headers });
       res.end(reply.status === 304 ? undefined : text);
     });
