@@ -72,38 +72,6 @@ describe('review pipeline: the loop', function () {
     ]);
   });
 
-  it('a push made straight to the bare origin (by no agent) starts the new review within a few seconds, not at the next rescan', async () => {
-    const i = await w.issue('Direct push');
-    await w.startWork(i.id);
-    const first = await w.waitKind(i.id, 'review.verdict');
-    const elsewhere = path.join(w.s.home, 'elsewhere-clone');
-    git(w.s.home, w.s.env, 'clone', '-q', '--branch', i.branch, w.origin, elsewhere);
-    fs.appendFileSync(path.join(elsewhere, 'feature.txt'), 'pushed from another clone\n');
-    git(elsewhere, w.s.env, 'commit', '-qam', 'a direct push');
-    const pushedAt = Date.now();
-    git(elsewhere, w.s.env, 'push', '-q', 'origin', 'HEAD');
-    const sha = git(elsewhere, w.s.env, 'rev-parse', 'HEAD');
-    // The periodic rescan is a minute apart: only watching the remote's refs sees it this soon.
-    const requested = await w.waitKind(i.id, 'review.requested', 2, 10_000);
-    const seenMs = Date.now() - pushedAt;
-    assert.ok(seenMs < 5000, `the direct push was seen after ${seenMs} ms`);
-    assert.equal(requested.source, 'head-change');
-    assert.equal(requested.sha, sha);
-    assert.notEqual(first.sha, sha);
-
-    // and so after a daemon restart: the new daemon watches the remotes of open PRs
-    await w.waitKind(i.id, 'review.verdict', 2, 60_000);
-    await w.ok(['daemon', 'stop']);
-    await w.ok(['daemon', 'status']); // starts one
-    fs.appendFileSync(path.join(elsewhere, 'feature.txt'), 'and again after a restart\n');
-    git(elsewhere, w.s.env, 'commit', '-qam', 'a direct push after a restart');
-    const againAt = Date.now();
-    git(elsewhere, w.s.env, 'push', '-q', 'origin', 'HEAD');
-    const again = await w.waitKind(i.id, 'review.requested', 3, 10_000);
-    assert.ok(Date.now() - againAt < 5000, `after a restart the direct push was seen after ${Date.now() - againAt} ms`);
-    assert.equal(again.sha, git(elsewhere, w.s.env, 'rev-parse', 'HEAD'));
-  });
-
   it('the parent dies after the four reports: the daemon synthesizes and posts (rule 3)', async () => {
     const i = await w.issue('Orphaned review', { parent: 'DIE', 'performance': 'CHANGES_REQUESTED' });
     await w.startWork(i.id);
@@ -177,5 +145,37 @@ describe('review pipeline: the loop', function () {
     const pr = await w.pr(4);
     assert.equal(pr.reviews.length + pr.comments.length, 0);
     assert.equal(await w.ok(['review', 'abort', i.id]), 'No reviewer of WEB-4 was running\n');
+  });
+
+  it('a push made straight to the bare origin (by no agent) starts the new review within a few seconds, not at the next rescan', async () => {
+    const i = await w.issue('Direct push');
+    await w.startWork(i.id);
+    const first = await w.waitKind(i.id, 'review.verdict');
+    const elsewhere = path.join(w.s.home, 'elsewhere-clone');
+    git(w.s.home, w.s.env, 'clone', '-q', '--branch', i.branch, w.origin, elsewhere);
+    fs.appendFileSync(path.join(elsewhere, 'feature.txt'), 'pushed from another clone\n');
+    git(elsewhere, w.s.env, 'commit', '-qam', 'a direct push');
+    const pushedAt = Date.now();
+    git(elsewhere, w.s.env, 'push', '-q', 'origin', 'HEAD');
+    const sha = git(elsewhere, w.s.env, 'rev-parse', 'HEAD');
+    // The periodic rescan is a minute apart: only watching the remote's refs sees it this soon.
+    const requested = await w.waitKind(i.id, 'review.requested', 2, 10_000);
+    const seenMs = Date.now() - pushedAt;
+    assert.ok(seenMs < 5000, `the direct push was seen after ${seenMs} ms`);
+    assert.equal(requested.source, 'head-change');
+    assert.equal(requested.sha, sha);
+    assert.notEqual(first.sha, sha);
+
+    // and so after a daemon restart: the new daemon watches the remotes of open PRs
+    await w.waitKind(i.id, 'review.verdict', 2, 60_000);
+    await w.ok(['daemon', 'stop']);
+    await w.ok(['daemon', 'status']); // starts one
+    fs.appendFileSync(path.join(elsewhere, 'feature.txt'), 'and again after a restart\n');
+    git(elsewhere, w.s.env, 'commit', '-qam', 'a direct push after a restart');
+    const againAt = Date.now();
+    git(elsewhere, w.s.env, 'push', '-q', 'origin', 'HEAD');
+    const again = await w.waitKind(i.id, 'review.requested', 3, 10_000);
+    assert.ok(Date.now() - againAt < 5000, `after a restart the direct push was seen after ${Date.now() - againAt} ms`);
+    assert.equal(again.sha, git(elsewhere, w.s.env, 'rev-parse', 'HEAD'));
   });
 });
