@@ -44,7 +44,8 @@ const say = (line: string) => process.stdout.write(line + '\n');
 const heading = (line: string) => say(`\n== ${line}`);
 
 function freshHome(): void {
-  if (fs.existsSync(SVC_HOME)) spawnSync(process.execPath, [SVC_JS, 'daemon', 'stop'], { env, cwd: HOME, stdio: 'ignore' });
+  // The old demo's agents go with its home: --force stops them with the daemon.
+  if (fs.existsSync(SVC_HOME)) spawnSync(process.execPath, [SVC_JS, 'daemon', 'stop', '--force'], { env, cwd: HOME, stdio: 'ignore' });
   fs.rmSync(DEMO, { recursive: true, force: true });
   fs.mkdirSync(HOME, { recursive: true });
 }
@@ -102,7 +103,7 @@ async function main(): Promise<void> {
   heading(`svc show ${issue}`);
   svc(['show', issue]);
 
-  say(`\nDone. The daemon keeps running for this demo home; look around with:\n  SVC_HOME=${SVC_HOME} npx svc lane list\n  npm run demo:ui   (the same state in a real VS Code)\nStop it with: SVC_HOME=${SVC_HOME} npx svc daemon stop`);
+  say(`\nDone. The daemon keeps running for this demo home; look around with:\n  SVC_HOME=${SVC_HOME} npx svc lane list\n  npm run demo:ui   (the same state in a real VS Code)\nStop it (and the demo's live agents) with: SVC_HOME=${SVC_HOME} npx svc daemon stop --force`);
 }
 
 main().catch((e) => {

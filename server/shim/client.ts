@@ -10,7 +10,7 @@ import { ensureDaemon } from '../../shared/client/ensureDaemon';
 import type { Discovery } from '../../shared/discovery';
 import { kindFromRpcCode } from '../../shared/errors';
 import type { ErrorKind } from '../../shared/errors';
-import { daemonStop } from '../../shared/protocol/daemon';
+import { daemonStatus, daemonStop } from '../../shared/protocol/daemon';
 import { CALLER_TOKEN_PARAM } from '../../shared/protocol/rpc';
 import type { NotificationDef, RequestDef } from '../../shared/protocol/rpc';
 import { svcHomeFrom } from '../../shared/svcHome';
@@ -49,6 +49,18 @@ export async function askToStop(socket: net.Socket, reason: string): Promise<voi
   const closed = new Promise<void>((r) => socket.once('close', () => r()));
   try {
     await Promise.race([c.sendRequest(daemonStop.method, { reason }), closed]);
+  } finally {
+    c.dispose();
+    socket.destroy();
+  }
+}
+
+/** The daemon's count of live agents (daemon/status, which every build answers the same way). */
+export async function askLiveAgents(socket: net.Socket): Promise<number> {
+  const c = wrap(socket);
+  try {
+    const info = (await c.sendRequest(daemonStatus.method, {})) as { live?: unknown };
+    return typeof info.live === 'number' ? info.live : 0;
   } finally {
     c.dispose();
     socket.destroy();

@@ -77,7 +77,7 @@ export function frozenDist(s: Scratch, name = 'dist'): { dir: string; svc: Svc; 
  */
 export async function disposeAll(s: Scratch, svc?: Svc): Promise<void> {
   const before = daemonPids(s.svcHome);
-  if (svc) await svc(['daemon', 'stop'], { timeoutMs: 90_000 }).catch(() => undefined);
+  if (svc) await svc(['daemon', 'stop', '--force'], { timeoutMs: 90_000 }).catch(() => undefined);
   const left = [...new Set([...before, ...daemonPids(s.svcHome)])].filter(alive);
   for (const pid of left) process.kill(pid, 'SIGTERM');
   const deadline = Date.now() + 5000;

@@ -65,7 +65,7 @@ export function makeScratch(name: string): Scratch {
     env,
     svc: (args, opts = {}) => run(process.execPath, [SVC_JS, ...args], { ...opts, env: { ...env, ...opts.env }, cwd: opts.cwd ?? home }),
     async dispose() {
-      await run(process.execPath, [SVC_JS, 'daemon', 'stop'], { env, cwd: home, timeoutMs: 90_000 }).catch(() => undefined);
+      await run(process.execPath, [SVC_JS, 'daemon', 'stop', '--force'], { env, cwd: home, timeoutMs: 90_000 }).catch(() => undefined);
       if (!process.env.SVC_KEEP_SCRATCH) fs.rmSync(root, { recursive: true, force: true });
     },
   };

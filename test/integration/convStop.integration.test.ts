@@ -71,11 +71,39 @@ describe('the stop door and restarts', function () {
     assert.deepEqual([info.activity, info.spawnError], ['stopped', null]);
   });
 
-  it("the daemon's graceful stop stops live agents through the stop door", async () => {
+  it('svc daemon stop and restart refuse while agents are live, saying how many, and change nothing', async () => {
+    const busy = await withGroup(s, 'busy-refused', 'sleep 600');
+    const idle = await s.start('hello', ['--title', 'quiet-refused']);
+    await s.waitActivity(idle, 'idle');
+    const pid = discovery(s).pid;
+    assert.deepEqual((await s.status()).filter((a) => a.alive).map((a) => a.id), [busy.id, idle], 'the earlier tests left no agent live');
+    const stop = await s.svc(['daemon', 'stop']);
+    assert.deepEqual([stop.code, stop.stdout, stop.stderr], [1, '', `2 live agents would stop with the daemon; svc daemon stop --force stops them (svc conv resume continues each one later)\n`]);
+    const restart = await s.svc(['daemon', 'restart']);
+    assert.deepEqual([restart.code, restart.stdout, restart.stderr], [1, '', `2 live agents would stop with the daemon; svc daemon restart --force stops them (svc conv resume continues each one later)\n`]);
+    assert.equal(discovery(s).pid, pid, 'the daemon still runs');
+    assert.deepEqual([await s.activity(busy.id), await s.activity(idle)], ['working', 'idle']);
+    assert.ok(groupMembers(busy.pgid).length > 0, 'the busy agent still runs');
+    await s.ok(['conv', 'stop', String(busy.id)]);
+    await s.ok(['conv', 'stop', String(idle)]);
+  });
+
+  it('names one live agent in the singular', async () => {
+    assert.deepEqual((await s.status()).filter((a) => a.alive), []);
+    const one = await s.start('hello', ['--title', 'only-one']);
+    await s.waitActivity(one, 'idle');
+    const stop = await s.svc(['daemon', 'stop']);
+    assert.deepEqual([stop.code, stop.stderr], [1, '1 live agent would stop with the daemon; svc daemon stop --force stops it (svc conv resume continues each one later)\n']);
+    await s.ok(['conv', 'stop', String(one)]);
+  });
+
+  it("the daemon's graceful stop (--force) stops live agents through the stop door", async () => {
     const busy = await withGroup(s, 'busy', 'sleep 600');
     const idle = await s.start('hello', ['--title', 'quiet']);
     await s.waitActivity(idle, 'idle');
-    assert.equal((await s.svc(['daemon', 'stop'])).code, 0);
+    const pid = discovery(s).pid;
+    const r = await s.svc(['daemon', 'stop', '--force']);
+    assert.deepEqual([r.code, r.stdout, r.stderr], [0, `svc daemon stopped (pid ${pid})\n`, '']);
     assert.deepEqual(groupMembers(busy.pgid), []);
     const a = await s.show(busy.id);
     const b = await s.show(idle);

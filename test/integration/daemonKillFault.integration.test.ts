@@ -99,7 +99,7 @@ describe('fault: SIGKILL of the daemon during reports and launches', function ()
     const seconds = (Date.now() - t0) / 1000;
 
     // Read the store with the daemon stopped: exactly what is on disk.
-    await s.svc(['daemon', 'stop']);
+    await s.svc(['daemon', 'stop', '--force']);
     for (const pid of daemonPids(s.svcHome)) process.kill(pid, 'SIGKILL');
     const db = new Database(path.join(s.svcHome, 'svc.db'), { readonly: true });
     try {

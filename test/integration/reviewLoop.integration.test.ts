@@ -168,7 +168,7 @@ describe('review pipeline: the loop', function () {
 
     // and so after a daemon restart: the new daemon watches the remotes of open PRs
     await w.waitKind(i.id, 'review.verdict', 2, 60_000);
-    await w.ok(['daemon', 'stop']);
+    await w.ok(['daemon', 'stop', '--force']);
     await w.ok(['daemon', 'status']); // starts one
     fs.appendFileSync(path.join(elsewhere, 'feature.txt'), 'and again after a restart\n');
     git(elsewhere, w.s.env, 'commit', '-qam', 'a direct push after a restart');

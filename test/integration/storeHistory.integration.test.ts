@@ -39,7 +39,7 @@ describe('store: an emptied svc.db is refused, and a backup restores it', functi
   it('refuses to start on a svc.db truncated to 0 bytes, naming the backup; the printed commands restore it', async () => {
     const before = (await ok(s.svc(['conv', 'list', '--json']))).stdout;
     assert.ok(before.length > 2);
-    await ok(s.svc(['daemon', 'stop']));
+    await ok(s.svc(['daemon', 'stop', '--force']));
     // A graceful stop backs up the final state.
     fs.truncateSync(db(), 0);
     const r = await s.svc(['conv', 'list']);

@@ -6,7 +6,7 @@ import { daemonStatus } from '../../../shared/protocol/daemon';
 import { homePaths, svcHomeFrom } from '../../../shared/svcHome';
 import { int, JSON_FLAG, bool } from '../cli';
 import type { CliIo, CommandSpec } from '../cli';
-import { askToStop, connect } from '../client';
+import { askLiveAgents, askToStop, connect, Refusal } from '../client';
 import type { DaemonInfo } from '../../../shared/protocol/daemon';
 
 function describe(i: DaemonInfo, started: boolean): string {
@@ -20,21 +20,39 @@ function describe(i: DaemonInfo, started: boolean): string {
   ].join('\n') + '\n';
 }
 
+/**
+ * The refusal of a stop that would end live agents without --force: how many, and that
+ * --force stops them (each continues later with svc conv resume).
+ */
+export function liveAgentsRefusal(live: number, verb: 'stop' | 'restart'): string {
+  const them = live === 1 ? 'it' : 'them';
+  return `${live} live agent${live === 1 ? '' : 's'} would stop with the daemon; svc daemon ${verb} --force stops ${them} (svc conv resume continues each one later)`;
+}
+
 /** Stops the daemon of this SVC_HOME if one runs; its pid when one was stopped. Talks to
  *  it directly, whatever its build: stopping must neither start nor replace a daemon, and
- *  a discovery file whose socket does not answer is stale (its daemon died). */
-async function stopRunning(io: CliIo): Promise<number | undefined> {
+ *  a discovery file whose socket does not answer is stale (its daemon died). Without
+ *  `force` it refuses while agents are live: a stop ends them. */
+async function stopRunning(io: CliIo, verb: 'stop' | 'restart', force: boolean): Promise<number | undefined> {
   const paths = homePaths(svcHomeFrom(io.env));
   if (!fs.existsSync(paths.home)) return undefined;
   checkHomeFolder(paths.home);
   const d = readDiscovery(paths.discovery);
   if (!d) return undefined;
+  if (!force) {
+    const probe = await tryConnect(d.socketPath, 2000);
+    if (!probe) return undefined;
+    const live = await askLiveAgents(probe);
+    if (live > 0) throw new Refusal(liveAgentsRefusal(live, verb), 'liveAgents', 'refused');
+  }
   const socket = await tryConnect(d.socketPath, 2000);
   if (!socket) return undefined;
-  await askToStop(socket, 'svc daemon stop');
+  await askToStop(socket, `svc daemon ${verb}`);
   await waitForExit(d.pid, 60_000);
   return d.pid;
 }
+
+const FORCE_FLAG = { force: { type: 'boolean' as const, help: 'stop live agents too (without it, a daemon with live agents is not stopped)' } };
 
 export const daemonCommands: CommandSpec[] = [
   {
@@ -52,22 +70,22 @@ export const daemonCommands: CommandSpec[] = [
   },
   {
     path: ['daemon', 'stop'],
-    summary: 'stop the daemon (live agents are stopped through the stop door first)',
-    usage: [''],
-    flags: {},
-    async run(_a, io) {
-      const pid = await stopRunning(io);
+    summary: 'stop the daemon; refused while agents are live unless --force (which stops them through the stop door first)',
+    usage: ['[--force]'],
+    flags: { ...FORCE_FLAG },
+    async run(a, io) {
+      const pid = await stopRunning(io, 'stop', bool(a, 'force'));
       io.out(pid ? `svc daemon stopped (pid ${pid})\n` : 'svc daemon is not running\n');
       return 0;
     },
   },
   {
     path: ['daemon', 'restart'],
-    summary: 'stop the daemon if it runs, then start a new one',
-    usage: [''],
-    flags: {},
-    async run(_a, io) {
-      await stopRunning(io);
+    summary: 'stop the daemon if it runs, then start a new one; refused while agents are live unless --force',
+    usage: ['[--force]'],
+    flags: { ...FORCE_FLAG },
+    async run(a, io) {
+      await stopRunning(io, 'restart', bool(a, 'force'));
       const client = await connect(io.env);
       const info = await client.request(daemonStatus, {});
       client.close();
