@@ -2,7 +2,8 @@
 // clean filters (a CRLF file under `* text=auto` is stored with LF) and one mode bit (a
 // 0600 or 0000 file comes back 0644). Park therefore rehearses the restore: it checks out
 // the captured tree into a scratch folder, as the restore would, and compares every path
-// with the disk — type, symlink target, bytes and permission bits. What differs is carried
+// with the disk — type, symlink target, bytes and permission bits, and the permission bits
+// of every folder that holds work (a 0700 folder would come back 0755). What differs is carried
 // beside the patch in a tar file (exact bytes and modes), which the restore command
 // extracts after applying the patch; the rehearsal extracts it too and must then match.
 import * as fs from 'node:fs';
@@ -22,8 +23,25 @@ export async function rehearseRestore(top: string, tree: string, trialDir: strin
   await runGit(top, ['read-tree', tree], call);
   await runGit(top, ['checkout-index', '--all', '--force', `--prefix=${trialDir}/`], call);
   const paths = splitNul((await runGit(top, ['ls-files', '-z'], call)).stdout);
-  const differing = paths.filter((rel) => differs(top, trialDir, rel) !== null);
+  const differing = [...foldersOf(paths), ...paths].filter((rel) => differs(top, trialDir, rel) !== null);
   return { paths, differing };
+}
+
+/** Every folder above a path of `paths` (each once, parents first): the folders that hold work. */
+export function foldersOf(paths: Buffer[]): Buffer[] {
+  const seen = new Set<string>();
+  const out: Buffer[] = [];
+  for (const rel of paths) {
+    for (let at = rel.indexOf(0x2f); at !== -1; at = rel.indexOf(0x2f, at + 1)) {
+      const folder = rel.subarray(0, at);
+      const key = folder.toString('latin1');
+      if (!seen.has(key)) {
+        seen.add(key);
+        out.push(folder);
+      }
+    }
+  }
+  return out;
 }
 
 /** Why `rel` in `trialDir` is not what is on disk in `top`; null when equal (or absent on disk). */
@@ -31,8 +49,9 @@ export function differs(top: string, trialDir: string, rel: Buffer): string | nu
   const disk = Buffer.concat([Buffer.from(top + path.sep), rel]);
   const trial = Buffer.concat([Buffer.from(trialDir + path.sep), rel]);
   const d = fs.lstatSync(disk, { throwIfNoEntry: false });
-  if (!d || d.isDirectory()) return null; // deleted (the patch says so) or a sparse checkout's absent file
   const t = fs.lstatSync(trial, { throwIfNoEntry: false });
+  if (d?.isDirectory()) return t?.isDirectory() && (d.mode & 0o7777) !== (t.mode & 0o7777) ? 'folder permission bits' : null;
+  if (!d) return null; // deleted (the patch says so) or a sparse checkout's absent file
   if (!t) return 'missing';
   if (d.isSymbolicLink() !== t.isSymbolicLink() || d.isFile() !== t.isFile()) return 'type';
   if (d.isSymbolicLink()) return fs.readlinkSync(disk, { encoding: 'buffer' }).equals(fs.readlinkSync(trial, { encoding: 'buffer' })) ? null : 'link target';
@@ -41,7 +60,10 @@ export function differs(top: string, trialDir: string, rel: Buffer): string | nu
   return null;
 }
 
-/** Writes `paths` of `top` (files and symlinks, exact bytes and modes) into the tar file `file`. */
+/**
+ * Writes `paths` of `top` (files and symlinks with exact bytes and modes, folders with their
+ * modes only) into the tar file `file`. tar sets a folder's mode after extracting what is in it.
+ */
 export function writeSidecar(top: string, paths: Buffer[], file: string): Promise<void> {
   // `./` first: tar reads a listed name beginning with `-` as an option.
   const input = Buffer.concat(paths.flatMap((p) => [Buffer.from('./'), p, Buffer.from([0])]));

@@ -82,7 +82,7 @@ function parentOf(p: Buffer): Buffer {
   return p.subarray(0, p.lastIndexOf(0x2f));
 }
 
-export type Entry = { type: 'file'; mode: string; sha256: string; size: number } | { type: 'symlink'; target: string };
+export type Entry = { type: 'file'; mode: string; sha256: string; size: number } | { type: 'symlink'; target: string } | { type: 'folder'; mode: string };
 
 /** True for what the fixture's .gitignore ignores: a `build` folder anywhere, `*.log`. */
 export function ignoredName(name: Buffer, isDir: boolean): boolean {
@@ -105,8 +105,12 @@ export function snapshot(dir: string): Map<string, Entry> {
       const st = fs.lstatSync(join(dir, childRel));
       if (ignoredName(name, st.isDirectory())) continue;
       const key = JSON.stringify(childRel.toString('latin1'));
-      if (st.isDirectory()) walk(childRel);
-      else if (st.isSymbolicLink()) out.set(key, { type: 'symlink', target: fs.readlinkSync(join(dir, childRel), { encoding: 'buffer' }).toString('latin1') });
+      if (st.isDirectory()) {
+        // A folder counts (with its permission bits) when it holds something recorded.
+        const before = out.size;
+        walk(childRel);
+        if (out.size > before) out.set(key, { type: 'folder', mode: (st.mode & 0o7777).toString(8) });
+      } else if (st.isSymbolicLink()) out.set(key, { type: 'symlink', target: fs.readlinkSync(join(dir, childRel), { encoding: 'buffer' }).toString('latin1') });
       else {
         const data = fs.readFileSync(join(dir, childRel));
         out.set(key, { type: 'file', mode: (st.mode & 0o7777).toString(8), sha256: crypto.createHash('sha256').update(data).digest('hex'), size: data.length });

@@ -89,6 +89,19 @@ describe('reap --park restores equal on disk', function () {
     assert.deepEqual(['secret.txt', 'locked.txt', 'tool.sh', 'dir/other.txt'].map(mode), ['600', '0', '700', '640']);
   });
 
+  it('folder permission bits (git records no folders): a private 0700 folder of new work, 0750 on a tracked one', async () => {
+    const { plan, dir } = lane();
+    fs.mkdirSync(path.join(dir, 'private', 'keys'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'private', 'keys', 'id'), 'key\n');
+    fs.chmodSync(path.join(dir, 'private'), 0o700);
+    fs.chmodSync(path.join(dir, 'dir'), 0o750);
+    fs.writeFileSync(path.join(dir, 'text.txt'), 'a visible edit\n');
+    const header = await parkAndRestore(plan, dir);
+    assert.match(header, /^files: .* \(exact bytes and permission bits of 2 paths a git patch cannot carry;/m);
+    const mode = (rel: string) => (fs.lstatSync(path.join(dir, rel)).mode & 0o7777).toString(8);
+    assert.deepEqual(['private', 'private/keys', 'dir'].map(mode), ['700', (0o777 & ~process.umask()).toString(8), '750']);
+  });
+
   it('work git carries exactly needs no file beside the patch', async () => {
     const { plan, dir } = lane();
     fs.writeFileSync(path.join(dir, 'text.txt'), 'plain edit\n');

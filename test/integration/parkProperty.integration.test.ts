@@ -5,7 +5,7 @@
 // becoming folders and back, staged-then-edited files, ignored files, edits hidden by
 // assume-unchanged or skip-worktree, .gitignore files the lane wrote (hiding themselves),
 // svc's old review entries in the shared info/exclude, CRLF work under a committed
-// `* text=auto`, permission bits git does not record (0600, 0000, 0444…) — and for each:
+// `* text=auto`, permission bits git does not record (0600, 0000, 0444…, and folders' bits) — and for each:
 // park succeeds and leaves the tree clean, the worktree is removed (never forced), and
 // the restore command printed in the patch header, run verbatim, gives back every byte and mode.
 // 200 cases in `npm test`; `npm run test:soak` sets SVC_PARK_CASES=5000.
@@ -52,6 +52,7 @@ const KINDS = [
   'laneIgnore',
   'svcExclude',
   'chmodBits',
+  'chmodFolder',
 ] as const;
 type Kind = (typeof KINDS)[number];
 interface Op {
@@ -86,6 +87,8 @@ const op: fc.Arbitrary<Op> = fc.record({
 });
 
 const MODES = [0o600, 0o000, 0o640, 0o700, 0o444, 0o604];
+// Folder modes keep the owner's rwx so later ops can still write inside (tests may not run as root).
+const FOLDER_MODES = [0o700, 0o750, 0o711, 0o775, 0o770];
 const bytesOf = (c: Content) => (c.kind === 'big' ? pseudoRandom(c.seed, BIG + (c.seed & 0xff)) : c.data);
 
 /** Applies ops to a worktree through the file system and git, as an agent would. */
@@ -265,6 +268,12 @@ class Mutator {
         if (at && this.lstat(at)?.isFile()) fs.chmodSync(this.abs(at), MODES[o.pick % MODES.length]);
         return;
       }
+      case 'chmodFolder': {
+        // Folder permission bits: git records no folders at all.
+        const at = pick(dirs) ?? (this.write(Buffer.concat([name, b('/f.txt')]), data) ? name : undefined);
+        if (at && this.lstat(at)?.isDirectory()) fs.chmodSync(this.abs(at), FOLDER_MODES[o.pick % FOLDER_MODES.length]);
+        return;
+      }
       case 'bigEdit': {
         const big = this.lstat(b('big.bin'));
         if (big?.isFile()) {
@@ -333,7 +342,7 @@ describe('park property: random dirty worktrees are parked and restored byte for
           assert.equal(fs.existsSync(wt), false, 'worktree removed without force');
           if (r === null) {
             // Permission bits alone are not work git sees: without a git-visible change there is no park.
-            const bitsAside = (m: ReturnType<typeof sorted>) => m.map(([k, e]) => [k, e.type === 'file' ? { ...e, mode: '' } : e]);
+            const bitsAside = (m: ReturnType<typeof sorted>) => m.map(([k, e]) => [k, e.type === 'symlink' ? e : { ...e, mode: '' }]);
             assert.deepEqual(bitsAside(expected), bitsAside(base.snapshot), 'nothing parked only when nothing differed from HEAD');
             return;
           }
