@@ -29,11 +29,19 @@ export const RoleDefaults = z
 
 export const ProjectKey = z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'a project key is lowercase letters, digits and -, at most 32 characters');
 
+/** A host of config.yaml `hosts:` (issue 19): lanes placed there run over SSH. */
+export const HostName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'a host name is lowercase letters, digits, - and _, at most 32 characters');
+
+/** A gauntlet role's defaults: the shared ones plus the host its lanes go to. */
+export const GauntletRoleDefaults = z
+  .object({ model: ModelName.optional(), effort: Effort.optional(), harness: HarnessName.optional(), permissions: z.enum(PERMISSIONS).optional(), host: HostName.optional() })
+  .strict();
+
 export const Gauntlet = z
   .object({
     lanes_root: z.string().min(1).optional(),
     sparse_checkout: z.array(z.string().min(1)).optional(),
-    roles: z.partialRecord(Role, RoleDefaults).optional(),
+    roles: z.partialRecord(Role, GauntletRoleDefaults).optional(),
   })
   .strict();
 
@@ -76,6 +84,49 @@ export const HarnessProfile = z
   .strict();
 export type HarnessProfile = z.infer<typeof HarnessProfile>;
 
+// What `ssh` accepts as a destination ([user@]host, an ~/.ssh/config alias, ssh://user@host:port),
+// and never something ssh could read as an option (a leading -) or a shell could split.
+const SSH_DESTINATION = /^(?:ssh:\/\/)?[A-Za-z0-9_.%+@[\]:-]+$/;
+// The options svc sets itself on every connection (server/hosts/sshTransport.ts).
+export const SVC_SSH_OPTIONS = ['ControlMaster', 'ControlPath', 'ControlPersist', 'BatchMode', 'ExitOnForwardFailure', 'RemoteCommand', 'RequestTTY', 'SessionType', 'StdinNull', 'ForkAfterAuthentication'];
+
+export const HostEntry = z
+  .object({
+    /** Anything `ssh` accepts as a destination, so ~/.ssh/config aliases, jump hosts and agents work. */
+    ssh: z
+      .string()
+      .min(1, 'ssh must name a destination')
+      .max(255)
+      .superRefine((d, ctx) => {
+        if (d.startsWith('-')) ctx.addIssue({ code: 'custom', message: 'ssh must be a destination ([user@]host or an alias from ~/.ssh/config), not an option' });
+        else if (!SSH_DESTINATION.test(d)) ctx.addIssue({ code: 'custom', message: 'ssh must be a destination such as user@host, an ~/.ssh/config alias or ssh://user@host:port (no spaces or shell characters)' });
+      }),
+    /** The folder on that host holding its lane worktrees: absolute, or ~/… under the SSH user's home. */
+    lanes_root: z
+      .string()
+      .min(1)
+      .max(1024)
+      .refine((p) => p.startsWith('/') || p.startsWith('~/'), 'lanes_root must be an absolute path on the host or start with ~/ (the SSH user\'s home)')
+      .refine((p) => !/[\0\n\r]/.test(p), 'lanes_root must not hold control characters')
+      .refine((p) => !p.split('/').includes('..'), 'lanes_root must not contain .. segments')
+      .refine((p) => !['/', '~/', '~'].includes(p.replace(/\/+$/, '') || '/'), 'lanes_root must be a folder below the home, not the home or / itself')
+      .refine((p) => !/^\/(tmp|var\/tmp)(\/|$)/.test(p), 'lanes_root must not be under /tmp: lanes must outlive reboots'),
+    /** Extra `-o Key=Value` options for this host (Port, IdentityFile, UserKnownHostsFile …). */
+    ssh_options: z
+      .array(
+        z
+          .string()
+          .regex(/^[A-Za-z][A-Za-z0-9]*=[^\0\n\r]+$/, 'an ssh option is Key=Value, as ssh -o takes it')
+          .superRefine((o, ctx) => {
+            const key = o.split('=')[0];
+            if (SVC_SSH_OPTIONS.some((k) => k.toLowerCase() === key.toLowerCase())) ctx.addIssue({ code: 'custom', message: `ssh option ${key} is set by svc itself (connection sharing, batch mode); remove it` });
+          }),
+      )
+      .optional(),
+  })
+  .strict();
+export type HostEntry = z.infer<typeof HostEntry>;
+
 export const ReviewRoles = z
   .object({
     mode: ReviewMode.optional(),
@@ -89,6 +140,7 @@ export const ReviewRoles = z
 export const ConfigFile = z
   .object({
     harnesses: z.record(HarnessName, HarnessProfile).default({}),
+    hosts: z.record(HostName, HostEntry).default({}),
     roles: z
       .object({ review: ReviewRoles.optional() })
       .catchall(RoleDefaults)

@@ -6,7 +6,7 @@ import { EFFORTS, PERMISSIONS, REVIEW_LANES, REVIEW_MODES, ROLES } from './confi
 import type { ReviewLane, Role } from './config';
 
 /** Which part of a role setting a key names. */
-export type ConfigField = 'mode' | 'model' | 'harness' | 'effort' | 'permissions';
+export type ConfigField = 'mode' | 'model' | 'harness' | 'effort' | 'permissions' | 'host';
 
 export interface ConfigKeyRef {
   /** The key as written on the command line, e.g. `roles.review.sub.security.model`. */
@@ -33,6 +33,7 @@ export const FIELD_CHOICES: Record<ConfigField, readonly string[] | null> = {
   model: null,
   harness: null,
   permissions: PERMISSIONS,
+  host: null,
 };
 
 /** The key forms, for help text and refusals. */
@@ -42,12 +43,12 @@ export const CONFIG_KEY_FORMS = [
   'roles.review.harness',
   'roles.review.effort',
   `roles.review.sub.<${REVIEW_LANES.join('|')}>.model|harness`,
-  `projects.<key>.gauntlet.roles.<${ROLES.join('|')}>.model|effort|harness|permissions`,
+  `projects.<key>.gauntlet.roles.<${ROLES.join('|')}>.model|effort|harness|permissions|host`,
 ];
 
 const REVIEW_FIELDS: ConfigField[] = ['mode', 'model', 'harness', 'effort'];
 const LANE_FIELDS: ConfigField[] = ['model', 'harness'];
-const ROLE_FIELDS: ConfigField[] = ['model', 'effort', 'harness', 'permissions'];
+const ROLE_FIELDS: ConfigField[] = ['model', 'effort', 'harness', 'permissions', 'host'];
 
 const has = <T extends string>(list: readonly T[], v: string): v is T => (list as readonly string[]).includes(v);
 

@@ -4,7 +4,7 @@
 // `svc/changed {topic: 'config'}`.
 import * as path from 'node:path';
 import { z } from 'zod';
-import { Effort, HarnessName, ModelName, ReviewMode } from '../../shared/config';
+import { Effort, HarnessName, HostName, ModelName, ReviewMode } from '../../shared/config';
 import { CONFIG_KEY_FORMS, globalConfigKeys, parseConfigKey, projectConfigKeys } from '../../shared/configKeys';
 import type { ConfigField, ConfigKeyRef } from '../../shared/configKeys';
 import { usageError } from '../../shared/errors';
@@ -18,7 +18,7 @@ import { ModelProbes, probeDir } from './modelProbe';
 import { entryFor } from './roleSettings';
 import type { SettingsSource } from './roleSettings';
 
-const FIELD_SCHEMA: Record<ConfigField, z.ZodType> = { mode: ReviewMode, effort: Effort, model: ModelName, harness: HarnessName, permissions: z.enum(PERMISSIONS) };
+const FIELD_SCHEMA: Record<ConfigField, z.ZodType> = { mode: ReviewMode, effort: Effort, model: ModelName, harness: HarnessName, permissions: z.enum(PERMISSIONS), host: HostName };
 
 const SERVICE_VARS = ['SVC_CONVERSATION', 'SVC_CALLER_TOKEN', 'SVC_HOME', 'SVC_BIN', 'SVC_SCRIPT_FILE'];
 
@@ -78,6 +78,12 @@ function checkValue(ref: ConfigKeyRef, raw: string, file: string, app: App): voi
     const known = harnessNames(app);
     if (!known.includes(raw.trim())) {
       throw usageError('invalidConfigValue', `cannot set ${ref.key} to '${raw}': unknown harness (use ${known.join(', ')}, or add a profile under harnesses: in ${shown(app.paths.config)}); ${unchanged}`);
+    }
+  }
+  if (ref.field === 'host') {
+    const hosts = Object.keys(app.config.config().hosts);
+    if (!hosts.includes(raw.trim())) {
+      throw usageError('invalidConfigValue', `cannot set ${ref.key} to '${raw}': no host '${raw.trim()}' under hosts: in ${shown(app.paths.config)} (${hosts.length ? `configured: ${hosts.join(', ')}` : 'none configured'}); ${unchanged}`);
     }
   }
 }

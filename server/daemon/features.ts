@@ -9,6 +9,7 @@ import { registerLanes } from '../lanes/laneMethods';
 import { registerConfig } from '../config/configMethods';
 import { registerReview } from '../review/registerReview';
 import { registerDoctor } from '../doctor/doctorMethods';
+import { registerHosts } from '../hosts/hostMethods';
 
 export function registerFeatures(app: App, stop: (reason: string) => Promise<void>): void {
   const conversations = registerConversations(app);
@@ -20,4 +21,5 @@ export function registerFeatures(app: App, stop: (reason: string) => Promise<voi
   registerConfig(app);
   registerReview(app);
   registerDoctor(app, () => conversations.counts().live);
+  registerHosts(app);
 }

@@ -5,6 +5,7 @@ import { configCommands } from './commands/config';
 import { convCommands } from './commands/conv';
 import { daemonCommands } from './commands/daemon';
 import { doctorCommands } from './commands/doctor';
+import { hostCommands } from './commands/host';
 import { issueCommands } from './commands/issue';
 import { laneCommands } from './commands/lane';
 import { prCommands } from './commands/pr';
@@ -12,4 +13,4 @@ import { projectCommands } from './commands/project';
 import { reviewCommands } from './commands/review';
 import { skillCommands } from './commands/skill';
 
-export const COMMANDS: CommandSpec[] = [...daemonCommands, ...projectCommands, ...convCommands, ...agentCommands, ...laneCommands, ...prCommands, ...skillCommands, ...configCommands, ...issueCommands, ...reviewCommands, ...doctorCommands];
+export const COMMANDS: CommandSpec[] = [...daemonCommands, ...projectCommands, ...convCommands, ...agentCommands, ...laneCommands, ...prCommands, ...skillCommands, ...configCommands, ...issueCommands, ...reviewCommands, ...doctorCommands, ...hostCommands];

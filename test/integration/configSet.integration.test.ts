@@ -144,9 +144,11 @@ describe('config: svc config get|set', function () {
     assert.deepEqual(row('roles.review.sub.security.model'), ['roles.review.sub.security.model', 'sonnet-4', 'global']);
     assert.deepEqual(row('projects.web.gauntlet.roles.builder.effort'), ['projects.web.gauntlet.roles.builder.effort', 'high', 'project']);
     assert.deepEqual(row('projects.web.gauntlet.roles.orchestrator.harness'), ['projects.web.gauntlet.roles.orchestrator.harness', '-', 'unset']);
-    assert.equal(lines.filter((l) => l !== '').length, 1 + 12 + 20);
+    assert.deepEqual(row('projects.web.gauntlet.roles.critic.host'), ['projects.web.gauntlet.roles.critic.host', '-', 'unset']);
+    // 12 review keys, and model, effort, harness, permissions and host for each of five roles
+    assert.equal(lines.filter((l) => l !== '').length, 1 + 12 + 25);
     const j = JSON.parse((await ok(s.svc(['config', 'get', '--json']))).stdout) as ConfigEntry[];
-    assert.equal(j.length, 32);
+    assert.equal(j.length, 37);
   });
 
   it('shows an inherited lane model and the mode default', async () => {
@@ -186,7 +188,7 @@ describe('config: svc config get|set', function () {
     );
     refused(
       await s.svc(['config', 'set', 'roles.review.speed', 'x']),
-      "unknown config key 'roles.review.speed'; the settable keys are roles.review.mode, roles.review.model, roles.review.harness, roles.review.effort, roles.review.sub.<security|correctness|performance|requirements>.model|harness, projects.<key>.gauntlet.roles.<builder|critic|verifier|play|orchestrator>.model|effort|harness|permissions",
+      "unknown config key 'roles.review.speed'; the settable keys are roles.review.mode, roles.review.model, roles.review.harness, roles.review.effort, roles.review.sub.<security|correctness|performance|requirements>.model|harness, projects.<key>.gauntlet.roles.<builder|critic|verifier|play|orchestrator>.model|effort|harness|permissions|host",
     );
     refused(await s.svc(['config', 'set', 'projects.nope.gauntlet.roles.builder.model', 'm']), "unknown project 'nope' (see svc project list; add one with svc project add <key> <path>)");
     const both = await s.svc(['config', 'set', 'roles.review.mode', 'full', '--unset']);

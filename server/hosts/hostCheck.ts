@@ -1,0 +1,132 @@
+// `svc host check <name>`: one login over the shared connection runs a short POSIX shell
+// probe (it must work where node is missing, to say so), and each line becomes a check
+// with its fix: reachable, git, node, the harness, the lanes root, disk.
+import type { HostCheck, HostCheckResult } from '../../shared/protocol/hosts';
+import { SvcError } from '../../shared/errors';
+import { hostPathWord, shq } from './remoteShell';
+import type { SshHost } from './sshTransport';
+
+/** The shim and the script agent are bundles for Node 20 and newer. */
+export const HOST_NODE_MAJOR = 20;
+const LOW_DISK_KB = 1024 * 1024;
+
+export interface HarnessProbe {
+  name: string;
+  /** The command to find on the host's login PATH (or an absolute path); null: runs on the host's node (the script harness). */
+  command: string | null;
+}
+
+export function probeScript(lanesRoot: string, harness: HarnessProbe | null): string {
+  const root = hostPathWord(lanesRoot);
+  const lines = [
+    `printf 'home\\t%s\\n' "$HOME"`,
+    `if command -v git >/dev/null 2>&1; then printf 'git\\t%s\\n' "$(git --version 2>&1)"; else printf 'git\\t\\n'; fi`,
+    `if command -v node >/dev/null 2>&1; then printf 'node\\t%s\\t%s\\n' "$(node --version 2>&1)" "$(command -v node)"; else printf 'node\\t\\n'; fi`,
+    harness?.command ? `printf 'harness\\t%s\\n' "$(command -v ${shq(harness.command)} 2>/dev/null)"` : '',
+    `r=${root}`,
+    `if [ -d "$r" ]; then printf 'root\\tyes\\t%s\\n' "$(cd "$r" && pwd -P)"; else printf 'root\\tno\\n'; fi`,
+    `d="$r"; while [ ! -d "$d" ]; do d=$(dirname "$d"); done`,
+    `printf 'disk\\t%s\\n' "$(df -Pk "$d" 2>/dev/null | awk 'NR==2 {print $4}')"`,
+  ];
+  return lines.filter(Boolean).join('\n');
+}
+
+export interface ProbeFacts {
+  home: string;
+  git: string | null;
+  node: { version: string; path: string } | null;
+  harnessPath: string | null;
+  root: { exists: boolean; real: string | null };
+  diskKb: number | null;
+}
+
+export function parseProbe(out: string): ProbeFacts {
+  const f: ProbeFacts = { home: '', git: null, node: null, harnessPath: null, root: { exists: false, real: null }, diskKb: null };
+  for (const line of out.split('\n')) {
+    const [k, a = '', b = ''] = line.split('\t');
+    if (k === 'home') f.home = a;
+    else if (k === 'git') f.git = a || null;
+    else if (k === 'node') f.node = a ? { version: a, path: b } : null;
+    else if (k === 'harness') f.harnessPath = a || null;
+    else if (k === 'root') f.root = { exists: a === 'yes', real: b || null };
+    else if (k === 'disk') f.diskKb = /^\d+$/.test(a) ? Number(a) : null;
+  }
+  return f;
+}
+
+const major = (v: string) => Number(/^v?(\d+)/.exec(v)?.[1] ?? 0);
+
+export async function checkHost(host: SshHost, harness: HarnessProbe | null): Promise<HostCheckResult> {
+  const { name, ssh, lanesRoot } = host.spec;
+  const checks: HostCheck[] = [];
+  const result = () => ({ host: name, ssh, checks, problems: checks.filter((c) => c.status === 'problem').length });
+  let facts: ProbeFacts;
+  try {
+    const r = await host.run(probeScript(lanesRoot, harness), { timeoutMs: 60_000 });
+    if (r.code !== 0) throw new SvcError('refused', 'probeFailed', `the probe exited ${r.code}: ${r.stderr.trim().split('\n').slice(-2).join(' / ')}`);
+    facts = parseProbe(r.stdout);
+  } catch (e) {
+    if (!(e instanceof SvcError)) throw e;
+    checks.push({ what: 'reachable', status: 'problem', text: e.message, fix: fixFor(e.reason, ssh) });
+    return result();
+  }
+  checks.push({ what: 'reachable', status: 'ok', text: `logged in over ssh (home ${facts.home})`, fix: null });
+  checks.push(
+    facts.git
+      ? { what: 'git', status: 'ok', text: facts.git, fix: null }
+      : { what: 'git', status: 'problem', text: 'git is not on the login PATH of the host; lanes there are git worktrees', fix: `install git on ${name} (e.g. apt-get install git)` },
+  );
+  const nodeOk = facts.node !== null && major(facts.node.version) >= HOST_NODE_MAJOR;
+  checks.push(
+    nodeOk
+      ? { what: 'node', status: 'ok', text: `Node ${facts.node!.version} (${facts.node!.path})`, fix: null }
+      : {
+          what: 'node',
+          status: 'problem',
+          text: facts.node
+            ? `Node ${facts.node.version} on the host is too old; svc's shim and helpers there need Node ${HOST_NODE_MAJOR} or newer`
+            : `no node on the login PATH of the host; svc copies its shim there and it runs on node (Node ${HOST_NODE_MAJOR} or newer)`,
+          fix: `install Node ${HOST_NODE_MAJOR} or newer on ${name}, on the PATH of a non-interactive login (ssh ${ssh} node --version)`,
+        },
+  );
+  if (harness) {
+    if (harness.command === null) {
+      checks.push({ what: 'harness', status: nodeOk ? 'ok' : 'problem', text: `${harness.name}: shipped by svc, runs on the host's node`, fix: nodeOk ? null : 'see node above' });
+    } else {
+      checks.push(
+        facts.harnessPath
+          ? { what: 'harness', status: 'ok', text: `${harness.name}: ${facts.harnessPath}`, fix: null }
+          : { what: 'harness', status: 'problem', text: `${harness.name}: ${harness.command} is not on the login PATH of the host`, fix: `install ${harness.command} on ${name} (ssh ${ssh} command -v ${harness.command})` },
+      );
+    }
+  }
+  const inHome = facts.root.real !== null && (facts.root.real === facts.home || facts.root.real.startsWith(facts.home.replace(/\/$/, '') + '/'));
+  if (!facts.root.exists) {
+    checks.push({ what: 'lanes root', status: 'problem', text: `${lanesRoot} does not exist on the host`, fix: `ssh ${ssh} mkdir -p ${lanesRoot.startsWith('~/') ? lanesRoot : shq(lanesRoot)}` });
+  } else if (!inHome || facts.root.real === facts.home) {
+    checks.push({ what: 'lanes root', status: 'problem', text: `${lanesRoot} is ${facts.root.real}, not a folder under the SSH user's home ${facts.home}`, fix: `set hosts.${name}.lanes_root to a folder under ${facts.home}` });
+  } else checks.push({ what: 'lanes root', status: 'ok', text: facts.root.real!, fix: null });
+  if (facts.diskKb === null) checks.push({ what: 'disk', status: 'note', text: 'free space unknown (df gave no answer)', fix: null });
+  else {
+    const gb = (facts.diskKb / 1024 / 1024).toFixed(1);
+    checks.push(facts.diskKb < LOW_DISK_KB ? { what: 'disk', status: 'note', text: `${gb} GB free under the lanes root: little room for worktrees and builds`, fix: `free space on ${name}` } : { what: 'disk', status: 'ok', text: `${gb} GB free under the lanes root`, fix: null });
+  }
+  return result();
+}
+
+function fixFor(reason: string, ssh: string): string | null {
+  switch (reason) {
+    case 'hostKeyUnknown':
+      return `ssh ${ssh} true   (check the fingerprint it shows, then accept it)`;
+    case 'hostKeyChanged':
+      return 'find out why the key changed; then remove the old key with ssh-keygen -R <host>';
+    case 'loginRefused':
+      return `ssh-copy-id ${ssh}, or name the key with IdentityFile in ~/.ssh/config`;
+    case 'hostUnreachable':
+      return `ssh ${ssh} true`;
+    case 'sshMissing':
+      return 'apt-get install openssh-client';
+    default:
+      return null;
+  }
+}

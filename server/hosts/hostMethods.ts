@@ -1,0 +1,48 @@
+// hosts/list and hosts/check (issue 19). Senders: `svc host list|check` and the extension.
+import { ROLES } from '../../shared/config';
+import { hostsCheck, hostsList } from '../../shared/protocol/hosts';
+import type { App } from '../app';
+import { resolveProfile } from '../harness/profiles';
+import { checkHost } from './hostCheck';
+import type { HarnessProbe } from './hostCheck';
+import { hosts } from './hosts';
+
+export function registerHosts(app: App): void {
+  const h = hosts(app);
+
+  /** `<project>/<role>` of every gauntlet role whose lanes go to `name` by default. */
+  const defaultFor = (name: string): string[] =>
+    Object.entries(app.config.projects().projects).flatMap(([key, p]) => ROLES.filter((r) => p.gauntlet?.roles?.[r]?.host === name).map((r) => `${key}/${r}`));
+
+  app.rpc.handle(hostsList, async () => ({
+    hosts: await Promise.all(
+      h.names().map(async (name) => {
+        const spec = h.spec(name);
+        return { name, ssh: spec.ssh, lanesRoot: spec.lanesRoot, options: spec.options, connected: (await h.get(name).masterPid()) !== null, defaultFor: defaultFor(name) };
+      }),
+    ),
+  }));
+
+  app.rpc.handle(hostsCheck, async (p) => {
+    const host = h.get(p.name);
+    return checkHost(host, harnessProbe(app, p.harness ?? roleHarness(app, p.name)));
+  });
+}
+
+/** The harness the roles placed on `name` use (the first found), so a bare check looks for it. */
+function roleHarness(app: App, name: string): string | undefined {
+  for (const p of Object.values(app.config.projects().projects)) {
+    for (const r of ROLES) {
+      const d = p.gauntlet?.roles?.[r];
+      if (d?.host === name && d.harness) return d.harness;
+    }
+  }
+  return undefined;
+}
+
+export function harnessProbe(app: App, harness: string | undefined): HarnessProbe | null {
+  if (!harness) return null;
+  if (harness === 'script') return { name: harness, command: null };
+  const profile = resolveProfile(harness, app.config.config(), app.distDir, app.paths.config);
+  return { name: harness, command: profile.command };
+}

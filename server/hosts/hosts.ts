@@ -1,0 +1,59 @@
+// The hosts of config.yaml `hosts:` as the daemon uses them: one SshHost per entry
+// (re-made when its entry changes), the refusal for an unknown name, and the shared
+// connections closed when the daemon stops. Other features reach it with `hosts(app)`.
+import { notFound } from '../../shared/errors';
+import type { App } from '../app';
+import { controlDirFor, SshHost } from './sshTransport';
+import type { HostSpec } from './sshTransport';
+
+export class Hosts {
+  private readonly made = new Map<string, SshHost>();
+  readonly controlDir: string;
+
+  constructor(private readonly app: App) {
+    this.controlDir = controlDirFor(app.paths.home, app.paths.socket);
+  }
+
+  names(): string[] {
+    return Object.keys(this.app.config.config().hosts);
+  }
+
+  spec(name: string): HostSpec {
+    const entry = this.app.config.config().hosts[name];
+    if (!entry) {
+      const names = this.names();
+      throw notFound('unknownHost', `no host '${name}' under hosts: in config.yaml (${names.length ? `configured: ${names.join(', ')}` : 'none configured: add hosts.<name>.ssh and hosts.<name>.lanes_root'})`);
+    }
+    return { name, ssh: entry.ssh, lanesRoot: entry.lanes_root, options: entry.ssh_options ?? [] };
+  }
+
+  get(name: string): SshHost {
+    const spec = this.spec(name);
+    const had = this.made.get(name);
+    if (had && JSON.stringify(had.spec) === JSON.stringify(spec)) return had;
+    if (had) void had.close();
+    const h = new SshHost(spec, this.controlDir);
+    this.made.set(name, h);
+    return h;
+  }
+
+  /** Every host svc opened a connection to (for the stop). */
+  opened(): SshHost[] {
+    return [...this.made.values()];
+  }
+}
+
+const registry = new WeakMap<App, Hosts>();
+
+export function hosts(app: App): Hosts {
+  let h = registry.get(app);
+  if (!h) {
+    h = new Hosts(app);
+    registry.set(app, h);
+    const made = h;
+    app.onStop(async () => {
+      await Promise.all(made.opened().map((x) => x.close().catch(() => undefined)));
+    });
+  }
+  return h;
+}

@@ -1,0 +1,19 @@
+// Commands for the host's shell. ssh hands its command to the remote user's shell as one
+// string, so every value svc puts there is single-quoted here, once; `~/…` paths become
+// "$HOME"/'…' so the host's shell, not this machine, says where home is.
+
+/** `s` single-quoted for a POSIX shell. */
+export function shq(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A configured host path as a shell word: `~/x` → "$HOME"/'x'; absolute paths quoted. */
+export function hostPathWord(p: string): string {
+  if (p === '~') return '"$HOME"';
+  if (p.startsWith('~/')) return `"$HOME"/${shq(p.slice(2))}`;
+  return shq(p);
+}
+
+/** The folder on the host holding svc's copies (bundles, clones of origins, parked patches, sockets). */
+export const HOST_BASE = '.svc-host';
+export const hostBaseWord = `"$HOME"/${HOST_BASE}`;
