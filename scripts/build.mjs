@@ -89,6 +89,9 @@ const nativeMissing = supported.node.map((n) => n.major).filter((m) => !nativeMa
 // Webviews load the codicon font from the extension's own dist/ (no remote resources).
 fs.mkdirSync(path.join(root, 'dist', 'codicons'), { recursive: true });
 for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(root, 'node_modules', '@vscode', 'codicons', 'dist', f), path.join(root, 'dist', 'codicons', f));
+// gemini's settings layer that svc provides (server/harness/geminiDefaults.ts).
+fs.mkdirSync(path.join(root, 'dist', 'harness'), { recursive: true });
+fs.copyFileSync(path.join(root, 'server', 'harness', 'gemini-system-defaults.json'), path.join(root, 'dist', 'harness', 'gemini-system-defaults.json'));
 if (watch) {
   for (const c of configs) await (await esbuild.context(c)).watch();
   console.log(`watching (build ${build})`);

@@ -4,6 +4,7 @@
 import * as path from 'node:path';
 import type { ConfigFile, HarnessProfile } from '../../shared/config';
 import { usageError } from '../../shared/errors';
+import { geminiDefaultsEnv } from './geminiDefaults';
 
 export interface Profile {
   name: string;
@@ -94,8 +95,9 @@ function builtIn(name: string, distDir: string): Omit<Profile, 'scripts'> | unde
         acpFlag: { flag: '--acp', aliases: ['--experimental-acp'] },
         // Its default mode asks before every shell command, which would stall a lane.
         modes: { ask: 'default', auto: 'yolo' },
-        // Every lane is a new worktree, which gemini treats as an untrusted folder (exit 55).
-        env: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
+        // Every lane is a new worktree, which gemini treats as an untrusted folder (exit 55);
+        // its default pseudo-terminal shell hides command output from ACP (geminiDefaults.ts).
+        env: { GEMINI_CLI_TRUST_WORKSPACE: 'true', ...geminiDefaultsEnv(distDir) },
         install: '@google/gemini-cli',
         authMethod: 'gemini-api-key',
         authEnv: ['GEMINI_API_KEY'],

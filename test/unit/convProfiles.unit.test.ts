@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { agentEnv, scriptFor } from '../../server/conversations/agentEnv';
+import { geminiDefaultsEnv } from '../../server/harness/geminiDefaults';
 import { resolveProfile } from '../../server/harness/profiles';
 import * as errs from '../../server/harness/spawnErrors';
 import { ConfigFile } from '../../shared/config';
@@ -32,10 +34,21 @@ describe('harness profiles', () => {
   it("gemini: --acp is kept apart from the user's command and args; its lanes' folders are trusted", () => {
     const c = config({ harnesses: { gemini: { command: '/opt/gemini-wrapper', env: { X: '1' } } } });
     const g = resolveProfile('gemini', c, '/d', CFG);
-    assert.deepEqual([g.command, g.args, g.env], ['/opt/gemini-wrapper', ['--acp'], { GEMINI_CLI_TRUST_WORKSPACE: 'true', X: '1' }]);
+    const defaults = geminiDefaultsEnv('/d');
+    assert.deepEqual([g.command, g.args, g.env], ['/opt/gemini-wrapper', ['--acp'], { GEMINI_CLI_TRUST_WORKSPACE: 'true', ...defaults, X: '1' }]);
     assert.deepEqual(resolveProfile('gemini', config({ harnesses: { gemini: { args: ['--debug'] } } }), '/d', CFG).args, ['--debug', '--acp']);
     assert.deepEqual(resolveProfile('gemini', config({ harnesses: { gemini: { args: ['--acp', '--debug'] } } }), '/d', CFG).args, ['--acp', '--debug']);
-    assert.deepEqual(resolveProfile('gemini', config({ harnesses: { gemini: { env: { GEMINI_CLI_TRUST_WORKSPACE: 'false' } } } }), '/d', CFG).env, { GEMINI_CLI_TRUST_WORKSPACE: 'false' });
+    assert.deepEqual(resolveProfile('gemini', config({ harnesses: { gemini: { env: { GEMINI_CLI_TRUST_WORKSPACE: 'false' } } } }), '/d', CFG).env, { GEMINI_CLI_TRUST_WORKSPACE: 'false', ...defaults });
+  });
+
+  it("gemini gets svc's system defaults (no pseudo-terminal, so command output reaches ACP) unless someone else's are in force", () => {
+    const none = '/nonexistent/system-defaults.json';
+    assert.deepEqual(geminiDefaultsEnv('/d', {}, none), { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: path.join('/d', 'harness', 'gemini-system-defaults.json') });
+    assert.deepEqual(geminiDefaultsEnv('/d', { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: '/mine.json' }, none), {});
+    assert.deepEqual(geminiDefaultsEnv('/d', { GEMINI_CLI_SYSTEM_SETTINGS_PATH: '/admin.json' }, none), {});
+    assert.deepEqual(geminiDefaultsEnv('/d', {}, __filename), {}, "an administrator's file is left in place");
+    const shipped = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'server', 'harness', 'gemini-system-defaults.json'), 'utf8'));
+    assert.deepEqual(shipped, { tools: { shell: { enableInteractiveShell: false } } });
   });
 
   it('claude: IS_SANDBOX=1 exactly when svc runs as root (claude refuses root otherwise)', () => {
