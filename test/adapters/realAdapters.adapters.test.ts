@@ -94,7 +94,7 @@ describe('real adapters against the mock model server', function () {
         assert.ok(fs.existsSync(path.join(proj.dir, `asked-${h.name}.txt`)), 'the command ran after the answer');
         const text = await log(conv);
         assert.match(text, new RegExp(`touch asked-${h.name}\\.txt && echo tool-output-${h.name}`), text);
-        assert.match(text, new RegExp(`\\ntool-output-${h.name}\\n`), text, 'the command output is in the log');
+        assert.match(text, new RegExp(`\\ntool-output-${h.name}\\n`), `the command output is in the log:\n${text}`);
         assert.match(text, new RegExp(`finished-${h.name}`), text);
       });
 
