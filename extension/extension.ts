@@ -14,6 +14,7 @@ import { DaemonConnection } from './connection/daemonConnection';
 import type { ConnectionState } from './connection/daemonConnection';
 import { LiveQuery } from './connection/liveQuery';
 import { DaemonStatusBar } from './connection/statusBar';
+import { Drafts } from './compose/drafts';
 import { ConversationPanels } from './conversations/conversationPanel';
 import { logger, outputChannel } from './log';
 import { ReviewsProvider } from './reviews/reviewsProvider';
@@ -40,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
   const reviews = new ReviewsProvider(connection);
   const reviewsView = vscode.window.createTreeView<ReviewNode>('svc.reviews', { treeDataProvider: reviews, showCollapseAll: true });
   const panels = new ConversationPanels(context.extensionUri, connection);
+  const drafts = new Drafts();
   // The daemon's counts (conversations, live) shown in the status bar tooltip and the rail.
   const status = new LiveQuery(connection, 'the daemon status', ['conversations'], () => connection.request(daemonStatus, {}), (v) => v.kind === 'value' && connection.updateInfo(v.value), 250);
 
@@ -56,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
     reviews,
     reviewsView,
     panels,
+    drafts,
     { dispose: () => AgentsPanel.open?.dispose() },
     connection.onDidChangeState(setContext),
     deck.onDidChangeRows((rows) => statusBar.setNeedsYou(rows ? needsYouCount(rows) : undefined)),
@@ -64,10 +67,12 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
     vscode.window.registerFileDecorationProvider(reviews.badges),
     // The palette offers Abort Review only while a reviewer runs.
     reviews.onDidChangeTreeData(() => void vscode.commands.executeCommand('setContext', 'svc.reviewRunning', reviews.issues.some((s) => issueContextValue(s).includes('+running')))),
+    // The palette offers Start Work Agent and Mark Issue Done only once an issue exists.
+    reviews.onDidChangeTreeData(() => void vscode.commands.executeCommand('setContext', 'svc.hasIssues', reviews.issues.length > 0)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('svc.nodePath') && connection.state.kind !== 'connected') void connection.start();
     }),
-    ...registerCommands({ extensionUri: context.extensionUri, connection, deck, deckView, reviews, panels }),
+    ...registerCommands({ extensionUri: context.extensionUri, connection, deck, deckView, reviews, panels, drafts }),
     ...registerRoles(context.extensionUri, connection),
   );
 

@@ -45,6 +45,9 @@ const mocha = spawnSync(
     // In-host before lanes: it checks an empty deck of the shared daemon.
     'test/e2e/ui/inHost.e2e.test.ts',
     'test/e2e/ui/lanes.e2e.test.ts',
+    'test/e2e/ui/issues.e2e.test.ts',
+    // Stops and restarts the shared daemon (and resumes the agents it stopped).
+    'test/e2e/ui/daemon.e2e.test.ts',
     // Last: it replaces SVC_HOME/config.yaml of the shared daemon.
     'test/e2e/ui/roles.e2e.test.ts',
     ...process.argv.slice(2),

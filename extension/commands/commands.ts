@@ -12,7 +12,9 @@ import { outputChannel } from '../log';
 import type { ReviewsProvider } from '../reviews/reviewsProvider';
 import { AgentsPanel } from '../agents/agentsPanel';
 import { answerConversation, archiveConversation, newConversation, openConversation, resumeConversation, stopConversation, successor, tellConversation, unarchiveConversation } from './conversationCommands';
-import { showDaemonLog, showDaemonStatus, startDaemon } from './daemonCommands';
+import { showDaemonLog, showDaemonStatus, startDaemon, stopDaemon } from './daemonCommands';
+import { issueDone, newIssue, startIssue } from './issueCommands';
+import type { Drafts } from '../compose/drafts';
 import { runDoctor } from '../doctor/doctorCommand';
 import { reapLane, startLane } from './laneCommands';
 import { abortReview, requestReview, restartReview } from './reviewCommands';
@@ -51,6 +53,13 @@ export const COMMAND_IDS = [
   'svc.openPr',
   'svc.resumeConversation',
   'svc.unarchiveConversation',
+  'svc.stopDaemon',
+  'svc.restartDaemon',
+  'svc.newIssue',
+  'svc.startIssue',
+  'svc.issueDone',
+  'svc.launchLane',
+  'svc.createIssue',
 ] as const;
 export type CommandId = (typeof COMMAND_IDS)[number];
 
@@ -61,6 +70,8 @@ export interface CommandDeps {
   deckView: vscode.TreeView<DeckNode>;
   reviews: ReviewsProvider;
   panels: ConversationPanels;
+  /** Briefs and issue descriptions being written in editors. */
+  drafts: Drafts;
 }
 
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
@@ -104,5 +115,12 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     command('svc.openPr', 'open the PR', (arg) => openPr(d, arg)),
     command('svc.resumeConversation', 'resume the conversation', (arg) => resumeConversation(d, arg)),
     command('svc.unarchiveConversation', 'unarchive the conversation', (arg) => unarchiveConversation(d, arg)),
+    command('svc.stopDaemon', 'stop the daemon', () => stopDaemon(d.connection, false)),
+    command('svc.restartDaemon', 'restart the daemon', () => stopDaemon(d.connection, true)),
+    command('svc.newIssue', 'create an issue', () => newIssue(d)),
+    command('svc.startIssue', "start the issue's work agent", (arg) => startIssue(d, arg)),
+    command('svc.issueDone', 'mark the issue done', (arg) => issueDone(d, arg)),
+    command('svc.launchLane', 'launch the lane', () => d.drafts.submit('lane')),
+    command('svc.createIssue', 'create the issue', () => d.drafts.submit('issue')),
   ];
 }

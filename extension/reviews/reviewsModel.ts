@@ -51,6 +51,8 @@ export const stateText = (s: string) => s.replace(/_/g, ' ');
 export function issueContextValue(s: IssueState): string {
   const parts = ['svc:review', 'issue'];
   if (s.pr) parts.push('pr', s.pr.reviewState);
+  // A live work agent: Start Work Agent is not offered.
+  if (s.issue.agent && isLive(s.issue.agent.activity)) parts.push('worker');
   if (s.reviewers.some((r) => r.alive || isLive(r.activity as Activity))) parts.push('running');
   if (s.run) parts.push('run');
   return parts.join('+');

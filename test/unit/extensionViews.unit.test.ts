@@ -104,4 +104,11 @@ describe('Reviews tree (extension/reviews/reviewsModel.ts)', () => {
     const running = state({ pr: { number: 3, state: 'open', head: null, url: null, reviewState: 'in_review', ready: false, reasons: ['no approval'], checks: [] }, reviewers: [{ id: 9, name: 'x', role: 'quick', runId: 'r1', model: 'm', alive: true, activity: 'working', report: { path: '/r', exists: false, verdict: null } }] });
     assert.equal(issueContextValue(running), 'svc:review+issue+pr+in_review+running');
   });
+
+  it('marks an issue whose work agent is live, so Start Work Agent is not offered', () => {
+    const agent = (activity: 'working' | 'stopped') => ({ id: 5, name: 'agent-web-7', alive: activity === 'working', activity });
+    const base = state({});
+    assert.equal(issueContextValue({ ...base, issue: { ...base.issue, agent: agent('working') } }), 'svc:review+issue+worker');
+    assert.equal(issueContextValue({ ...base, issue: { ...base.issue, agent: agent('stopped') } }), 'svc:review+issue');
+  });
 });

@@ -205,3 +205,42 @@ export async function clickViewAction(page: Page, view: string, title: string): 
   await action.waitFor();
   await action.click();
 }
+
+/** Whether the palette lists a command with exactly this title (a `when` that does not hold hides it); closes the palette. */
+export async function paletteOffers(page: Page, title: string): Promise<boolean> {
+  const input = page.locator('.quick-input-widget input.input');
+  await page.keyboard.press('F1');
+  await input.waitFor();
+  await input.fill(`>${title}`);
+  // The list filters as typed; give it a moment to settle before reading it.
+  await page.waitForTimeout(400);
+  const labels = await page.locator('.quick-input-list .monaco-list-row .label-name').allTextContents();
+  await page.keyboard.press('Escape');
+  await input.waitFor({ state: 'hidden' });
+  return labels.some((l) => l.replace(/\s+/g, ' ').trim() === title);
+}
+
+/** The open modal dialog: its message and detail text, and a click on one of its buttons. */
+export async function modalDialog(page: Page, timeoutMs = 15_000): Promise<{ message: string; detail: string; buttons: string[]; click(label: string): Promise<void> }> {
+  const box = page.locator('.monaco-dialog-box');
+  await box.waitFor({ timeout: timeoutMs });
+  const message = ((await box.locator('.dialog-message-text').textContent()) ?? '').trim();
+  const detail = ((await box.locator('.dialog-message-detail').textContent().catch(() => '')) ?? '').trim();
+  const buttons = (await box.locator('.dialog-buttons .monaco-button').allTextContents()).map((b) => b.trim());
+  return {
+    message,
+    detail,
+    buttons,
+    async click(label: string) {
+      await box.locator('.dialog-buttons .monaco-button', { hasText: new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) }).click();
+      await box.waitFor({ state: 'hidden' });
+    },
+  };
+}
+
+/** Clicks a button of the notification toast whose message contains `text`. */
+export async function clickNotificationButton(page: Page, text: string | RegExp, button: string): Promise<void> {
+  const toast = page.locator('.notifications-toasts .notification-list-item', { has: page.locator('.notification-list-item-message', { hasText: text }) }).first();
+  await toast.waitFor({ timeout: 15_000 });
+  await toast.locator('.monaco-button', { hasText: button }).first().click();
+}

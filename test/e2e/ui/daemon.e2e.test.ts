@@ -1,0 +1,106 @@
+// Issue 16: stopping the daemon ends every live agent, so "svc: Stop Daemon" and "svc:
+// Restart Daemon" ask first in a modal that says how many, and afterwards offer to resume
+// the agents they stopped. The palette offers them only while the daemon is connected.
+import * as assert from 'node:assert/strict';
+import type { AgentStatus } from '../../../shared/protocol/conversations';
+import { makeRepo } from '../../helpers/scratch';
+import { installedSvc } from './codeServer';
+import { session } from './session';
+import { clearNotifications, clickNotificationButton, modalDialog, openContainer, paletteOffers, runCommand, screenshot, statusItem, waitForMessage } from './workbench';
+
+const svc = (args: string[]) => installedSvc(session().cs, args);
+async function ok(args: string[]): Promise<string> {
+  const r = await svc(args);
+  assert.equal(r.code, 0, `svc ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return r.stdout;
+}
+const daemonPid = async () => (JSON.parse(await ok(['daemon', 'status', '--json'])) as { pid: number }).pid;
+const liveAgents = async () => (JSON.parse(await ok(['status', '--json'])) as AgentStatus[]).filter((a) => a.alive).sort((a, b) => a.id - b.id);
+const activity = async (id: number) => (JSON.parse(await ok(['conv', 'show', String(id), '--json'])) as { activity: string }).activity;
+
+async function waitIdle(ids: number[], timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const got = await Promise.all(ids.map(activity));
+    if (got.every((a) => a === 'idle')) return;
+    if (Date.now() > deadline) assert.fail(`agents ${ids.join(', ')} are ${got.join(', ')}, not idle`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('Stop Daemon and Restart Daemon from VS Code (issue 16)', function () {
+  this.timeout(180_000);
+  const mine: number[] = [];
+
+  before(async () => {
+    const { cs, page } = session();
+    await openContainer(page, 'svc');
+    const { dir } = makeRepo(cs.scratch, 'dp');
+    await ok(['project', 'add', 'dp', dir]);
+    for (const title of ['daemon e2e one', 'daemon e2e two']) {
+      const created = JSON.parse(await ok(['conv', 'new', '--project', 'dp', '--harness', 'script', '--model', 'm', '--title', title, '--prompt', 'hello', '--json'])) as { conversation: { id: number } };
+      mine.push(created.conversation.id);
+    }
+    await waitIdle(mine);
+  });
+
+  it('asks in a modal how many live agents stop with it; Cancel leaves the daemon and its agents running', async () => {
+    const { page } = session();
+    const pid = await daemonPid();
+    const live = await liveAgents();
+    assert.ok(mine.every((id) => live.some((a) => a.id === id)), 'both conversations are live');
+    await runCommand(page, 'svc: Stop Daemon');
+    const dialog = await modalDialog(page);
+    assert.equal(dialog.message, `Stop the svc daemon? It stops ${live.length} live agents.`);
+    assert.match(dialog.detail, new RegExp(`^Stopping the daemon stops #${live[0].id} .* through the stop door\\. Their conversations and transcripts are kept; afterwards svc offers to resume them\\.$`));
+    assert.ok(dialog.buttons.includes(`Stop Daemon and ${live.length} Agents`), dialog.buttons.join(' | '));
+    await screenshot(page, '40-stop-daemon-modal');
+    await dialog.click('Cancel');
+    assert.equal(await daemonPid(), pid, 'the daemon still runs');
+    assert.deepEqual((await liveAgents()).map((a) => a.id), live.map((a) => a.id));
+  });
+
+  it('stops it on confirm; the palette then offers Start Daemon, not Stop; Start Daemon and Resume brings the agents back', async () => {
+    const { page } = session();
+    const pid = await daemonPid();
+    const live = await liveAgents();
+    await runCommand(page, 'svc: Stop Daemon');
+    await (await modalDialog(page)).click(`Stop Daemon and ${live.length} Agents`);
+    const said = await waitForMessage(page, `svc: the daemon stopped (pid ${pid}); it stopped ${live.length} agents: `, 60_000);
+    assert.ok(said.includes(`#${live[0].id} `), said);
+    await statusItem(page).filter({ hasText: /^\s*svc: daemon down\s*$/ }).waitFor({ timeout: 15_000 });
+    assert.equal(await paletteOffers(page, 'svc: Stop Daemon'), false, 'Stop Daemon is hidden while the daemon is down');
+    assert.equal(await paletteOffers(page, 'svc: Restart Daemon'), false, 'Restart Daemon is hidden while the daemon is down');
+    assert.equal(await paletteOffers(page, 'svc: Start Daemon'), true);
+    await screenshot(page, '41-daemon-stopped-offers-resume');
+
+    await clickNotificationButton(page, 'svc: the daemon stopped', `Start Daemon and Resume All ${live.length}`);
+    const resumed = await waitForMessage(page, 'svc: resumed ', 60_000);
+    for (const a of live) assert.ok(resumed.includes(`#${a.id} `), resumed);
+    await statusItem(page).filter({ hasText: /^\s*svc\s*$/ }).waitFor({ timeout: 20_000 });
+    assert.notEqual(await daemonPid(), pid);
+    await waitIdle(mine);
+    assert.equal(await paletteOffers(page, 'svc: Start Daemon'), false, 'Start Daemon is hidden while connected');
+    await screenshot(page, '42-agents-resumed');
+    await clearNotifications(page);
+  });
+
+  it('Restart Daemon asks the same, comes back with a new pid, and offers Resume', async () => {
+    const { page } = session();
+    const pid = await daemonPid();
+    const live = await liveAgents();
+    await runCommand(page, 'svc: Restart Daemon');
+    const dialog = await modalDialog(page);
+    assert.equal(dialog.message, `Restart the svc daemon? It stops ${live.length} live agents.`);
+    await dialog.click(`Restart Daemon and Stop ${live.length} Agents`);
+    const said = await waitForMessage(page, new RegExp(`^svc: the daemon restarted \\(pid ${pid} → \\d+\\); it stopped ${live.length} agents: `), 60_000);
+    const newPid = Number(/→ (\d+)\)/.exec(said)![1]);
+    assert.equal(await daemonPid(), newPid);
+    assert.equal(await activity(mine[0]), 'stopped');
+    await screenshot(page, '43-daemon-restarted-offers-resume');
+    await clickNotificationButton(page, 'svc: the daemon restarted', `Resume All ${live.length}`);
+    await waitForMessage(page, 'svc: resumed ', 60_000);
+    await waitIdle(mine);
+    await clearNotifications(page);
+  });
+});
