@@ -75,7 +75,7 @@ export function runGit(cwd: string, args: string[], call: GitCall = {}): Promise
   });
 }
 
-function gitFailure(args: string[], cwd: string, r: GitOut, signal: NodeJS.Signals | null): SvcError {
+export function gitFailure(args: string[], cwd: string, r: GitOut, signal: NodeJS.Signals | null): SvcError {
   const why = signal ? `killed by ${signal}` : `exit ${r.code}`;
   const detail = r.stderr.trim() || why;
   return new SvcError('internal', 'gitFailed', `git ${args.join(' ')} failed in ${cwd} (${why}): ${detail}`);

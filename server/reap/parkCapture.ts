@@ -5,11 +5,12 @@
 // uncommitted ignore rules hide, `git write-tree`.
 import * as fs from 'node:fs';
 import { ignoredOnlyByUncommittedRules } from './committedIgnores';
-import { runGit, splitNul } from './gitExec';
-import type { GitEnv } from './gitExec';
+import { gitFailure, runGit, splitNul } from './gitExec';
+import type { GitCall, GitEnv } from './gitExec';
 import { clearHidingBits } from './indexFlags';
 import type { HiddenByBits } from './indexFlags';
 import { DST_PREFIX, SRC_PREFIX } from './patchFormat';
+import { unreadableWorkError } from './reapErrors';
 import type { WorktreeInfo } from './worktreeInfo';
 
 /** One path of `git diff-index --raw`: modes are octal strings, '000000' when absent. */
@@ -46,10 +47,10 @@ export async function captureWork(info: WorktreeInfo, head: string, indexFile: s
   if (fs.existsSync(info.indexFile)) copyIndex(info.indexFile, indexFile);
   else await runGit(info.top, ['read-tree', head], call);
   const hiddenByBits = await clearHidingBits(info.top, indexFile, opts);
-  await runGit(info.top, [...INDEX_SAFE, 'add', '-A'], call);
+  await addReadably(info.top, [...INDEX_SAFE, 'add', '-A'], call);
   const ignoredByUncommittedRules = await ignoredOnlyByUncommittedRules(info, head, indexFile, scratchDir, opts);
   if (ignoredByUncommittedRules.length) {
-    await runGit(info.top, [...INDEX_SAFE, 'add', '--force', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+    await addReadably(info.top, [...INDEX_SAFE, 'add', '--force', '--pathspec-from-file=-', '--pathspec-file-nul'], {
       ...opts,
       extra: { GIT_INDEX_FILE: indexFile, GIT_LITERAL_PATHSPECS: '1' },
       input: nulList(ignoredByUncommittedRules),
@@ -58,6 +59,28 @@ export async function captureWork(info: WorktreeInfo, head: string, indexFile: s
   const changes = await changesOf(info, head, indexFile, opts);
   const tree = (await runGit(info.top, [...INDEX_SAFE, 'write-tree'], call)).stdout.toString('utf8').trim();
   return { tree, changes, hiddenByBits, ignoredByUncommittedRules };
+}
+
+/**
+ * `git add`, refusing when it could not read something. git fails on an unreadable file but
+ * only warns about an unreadable folder and goes on without it: the capture would then miss
+ * the work inside, and a reap would call the tree saved (or clean) when it is not.
+ */
+async function addReadably(top: string, args: string[], call: GitCall): Promise<void> {
+  const r = await runGit(top, args, { ...call, okCodes: [128] });
+  const unreadable = unreadablePaths(r.stderr);
+  if (unreadable.length) throw unreadableWorkError(top, unreadable);
+  if (r.code !== 0) throw gitFailure(args, top, r, null);
+}
+
+/** The paths of git's "Permission denied" complaints (`open("x")`, `could not open directory 'x/'`). */
+export function unreadablePaths(stderr: string): string[] {
+  const out: string[] = [];
+  for (const line of stderr.split('\n')) {
+    const m = /^(?:error|warning): (?:open\("(.*)"\)|could not open directory '(.*)'): Permission denied$/.exec(line);
+    if (m) out.push(m[1] ?? m[2]);
+  }
+  return out;
 }
 
 /**

@@ -12,6 +12,7 @@ export const REAP_REFUSALS = [
   'parkVerifyFailed',
   'parkChanged',
   'parkUnsupported',
+  'unreadableWork',
   'playHasGit',
   'playUnreadable',
   'notAWorktree',
@@ -95,6 +96,14 @@ export function parkChangedError(dir: string): SvcError {
 /** Step 4 with --park: the verified patch is published but cleaning stopped part way (not a refusal). */
 export function parkCleanFailedError(dir: string, patchFile: string, why: string): SvcError {
   return new SvcError('internal', 'parkCleanFailed', `the work in ${dir} is parked in ${patchFile}, but cleaning the tree failed: ${why}; every change is in that patch`);
+}
+
+/** Steps 3 and 4: files or folders in the tree that svc cannot read, so cannot save or check. */
+export function unreadableWorkError(dir: string, paths: string[]): SvcError {
+  return refused(
+    'unreadableWork',
+    `${dir} holds work svc cannot read: ${paths.map(printablePath).join(', ')} (Permission denied); svc cannot save or check what it cannot read: make it readable (chmod -R u+rX) or commit it, then reap again; nothing was cleaned or removed`,
+  );
 }
 
 /** Step 4 with --park: work a patch cannot carry (a nested repository or submodule change). */
