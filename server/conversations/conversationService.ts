@@ -32,6 +32,7 @@ import { writableDirs } from './writableDirs';
 import { ConversationStore } from './conversationStore';
 import type { ConversationRow } from './conversationStore';
 import { checkName, slugify, uniqueName } from './names';
+import type { LiveFacts } from './liveFacts';
 import { lastLines } from './transcriptText';
 import { TranscriptStore } from './transcriptStore';
 
@@ -58,15 +59,6 @@ export interface CreateOptions {
   bare?: boolean;
   /** The role's permission policy; default by kind (a person's conversations ask, the rest run unattended). */
   permissions?: 'ask' | 'auto';
-}
-
-export interface LiveFacts {
-  alive: boolean;
-  working: boolean;
-  needsYou: boolean;
-  /** When the agent last became idle (alive, no turn, no ask); undefined unless idle. */
-  idleSince?: number;
-  lastTurnEndedAt?: number;
 }
 
 export type StartOutcome = 'alive' | 'failed' | 'ended' | 'timeout';

@@ -3,16 +3,12 @@
 // objects and refs live in the main checkout's .git), a push remote that is a local path
 // (the local code host's bare repository), and the folder of svc's socket. Sandboxed
 // harnesses (codex) are given these through ACP `additionalDirectories`.
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { gitTextSync } from '../git/gitExec';
 
 function gitOut(cwd: string, env: NodeJS.ProcessEnv, args: string[]): string | undefined {
-  try {
-    return execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim();
-  } catch {
-    return undefined;
-  }
+  return gitTextSync(cwd, args, { env, timeoutMs: 5000 });
 }
 
 export function writableDirs(cwd: string, socketPath: string, env: NodeJS.ProcessEnv): string[] {

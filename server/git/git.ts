@@ -1,9 +1,9 @@
-// Git for the daemon: the git CLI through execFile, judged by exit code. (simple-git
-// resolves a failed command whose stderr is empty, which turns `--quiet` probes into
-// false positives.) Never pass a user value where git could read an option: refs are
-// checked first and placed after `--end-of-options`.
-import { execFile } from 'node:child_process';
+// Git for the daemon as text: the git CLI (through gitExec's runner, which cleans the
+// environment), judged by exit code. (simple-git resolves a failed command whose stderr
+// is empty, which turns `--quiet` probes into false positives.) Never pass a user value
+// where git could read an option: refs are checked first and placed after `--end-of-options`.
 import { usageError } from '../../shared/errors';
+import { spawnGit } from './gitExec';
 
 export class GitError extends Error {
   constructor(
@@ -15,13 +15,11 @@ export class GitError extends Error {
   }
 }
 
-export function git(cwd: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd, maxBuffer: 256 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (err, stdout, stderr) => {
-      if (err) reject(new GitError(args, typeof err.code === 'number' ? err.code : null, String(stderr)));
-      else resolve(String(stdout));
-    });
-  });
+/** Runs git in `cwd` and returns stdout as text; a non-zero exit throws GitError. */
+export async function git(cwd: string, args: string[]): Promise<string> {
+  const r = await spawnGit(cwd, args).catch((e: Error) => Promise.reject(new GitError(args, null, e.message)));
+  if (r.code !== 0) throw new GitError(args, r.signal ? null : r.code, r.stderr);
+  return r.stdout.toString('utf8');
 }
 
 export async function gitOk(cwd: string, args: string[]): Promise<boolean> {

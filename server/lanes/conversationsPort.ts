@@ -1,6 +1,7 @@
 // What lanes need of the conversation layer (server/conversations). Kept as a narrow
 // interface so lane logic reads as lane logic and tests can see the seam.
 import type { Effort } from '../../shared/config';
+import type { LiveFacts } from '../conversations/liveFacts';
 
 export interface ConvRow {
   id: number;
@@ -15,14 +16,6 @@ export interface ConvRow {
   endedAt: number | null;
   archivedAt: number | null;
   spawnError: string | null;
-}
-
-export interface LiveFacts {
-  alive: boolean;
-  working: boolean;
-  needsYou: boolean;
-  /** When the agent last became idle (alive, no turn in flight); undefined when not idle. */
-  idleSince?: number;
 }
 
 export interface NewConversation {

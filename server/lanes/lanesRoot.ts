@@ -1,31 +1,19 @@
 // The lanes root of a project and its three checks (spec Launch rule 7), on real paths.
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Project } from '../../shared/config';
 import { refused } from '../../shared/errors';
+import { isInside, realPathLoose } from '../util/realPath';
 
-/** Real path of `p`, resolving the nearest existing ancestor when `p` does not exist yet. */
-export function realPathLoose(p: string): string {
-  const abs = path.resolve(p);
-  let head = abs;
-  const tail: string[] = [];
-  for (;;) {
-    try {
-      return path.join(fs.realpathSync(head), ...tail.reverse());
-    } catch {
-      const parent = path.dirname(head);
-      if (parent === head) return abs;
-      tail.push(path.basename(head));
-      head = parent;
-    }
-  }
+/** The real path of a folder that must exist or be creatable; a dangling symlink is refused. */
+function realRoot(p: string): string {
+  const real = realPathLoose(p);
+  if (real === null) throw refused('lanesRootUnresolvable', `lanes root ${path.resolve(p)} is a symlink whose target cannot be resolved; point gauntlet.lanes_root in projects.yaml at a real folder`);
+  return real;
 }
 
-export function isInside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
+/** Home, /tmp and the checkout: fall back to the path as given when they cannot be resolved. */
+const realOrGiven = (p: string): string => realPathLoose(p) ?? path.resolve(p);
 
 function expandHome(p: string): string {
   return p === '~' || p.startsWith('~/') ? path.join(os.homedir(), p.slice(1)) : p;
@@ -36,11 +24,11 @@ export function lanesRootOf(project: Project): string {
   const checkout = path.resolve(project.path);
   const configured = project.gauntlet?.lanes_root;
   const root = configured ? path.resolve(checkout, expandHome(configured)) : `${checkout}-lanes`;
-  const real = realPathLoose(root);
-  const home = realPathLoose(os.homedir());
-  const tmps = [realPathLoose('/tmp'), realPathLoose(os.tmpdir())];
+  const real = realRoot(root);
+  const home = realOrGiven(os.homedir());
+  const tmps = [realOrGiven('/tmp'), realOrGiven(os.tmpdir())];
   // Containing the checkout is the first thing wrong with a root such as $HOME or `/`.
-  if (isInside(realPathLoose(checkout), real)) {
+  if (isInside(realOrGiven(checkout), real)) {
     throw refused('lanesRootContainsCheckout', `lanes root ${real} contains the project checkout ${checkout}; choose a folder beside it (default: ${checkout}-lanes)`);
   }
   if (!isInside(real, home) || real === home) {

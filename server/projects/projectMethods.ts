@@ -1,11 +1,11 @@
 // projects/add and projects/list over projects.yaml.
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Project } from '../../shared/config';
 import { conflict, usageError } from '../../shared/errors';
 import { projectsAdd, projectsList } from '../../shared/protocol/projects';
 import { git, GitError, isValidBranchName } from '../git/git';
+import { gitTextSync } from '../git/gitExec';
 import type { ProjectInfo } from '../../shared/protocol/projects';
 import type { App } from '../app';
 
@@ -66,13 +66,7 @@ function toInfo(key: string, p: Project): ProjectInfo {
 
 /** origin's HEAD branch, else the checked-out branch, else `main`. */
 function detectDefaultBranch(dir: string): string {
-  const git = (...args: string[]) => {
-    try {
-      return execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    } catch {
-      return '';
-    }
-  };
+  const git = (...args: string[]) => gitTextSync(dir, args) ?? '';
   const originHead = git('symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD');
   if (originHead.startsWith('origin/')) return originHead.slice('origin/'.length);
   const remoteHead = git('ls-remote', '--symref', 'origin', 'HEAD').match(/^ref: refs\/heads\/(\S+)\tHEAD/m)?.[1];

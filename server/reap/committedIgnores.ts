@@ -7,8 +7,8 @@
 // by them is work: reap saves it (--park) or refuses, never deletes it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runGit, splitNul } from './gitExec';
-import type { GitEnv } from './gitExec';
+import { runGit, splitNul } from '../git/gitExec';
+import type { GitEnv } from '../git/gitExec';
 import type { WorktreeInfo } from './worktreeInfo';
 
 export const isIgnoreFile = (p: Buffer): boolean => p.toString('latin1') === '.gitignore' || p.toString('latin1').endsWith('/.gitignore');

@@ -5,7 +5,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { GitEnv } from './gitExec';
+import type { GitEnv } from '../git/gitExec';
 import { captureWork } from './parkCapture';
 import { worktreeInfo } from './worktreeInfo';
 

@@ -5,8 +5,8 @@
 // the index and lets git compare again, so hidden edits become ordinary changes.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runGit, splitNul } from './gitExec';
-import type { GitEnv } from './gitExec';
+import { runGit, splitNul } from '../git/gitExec';
+import type { GitEnv } from '../git/gitExec';
 
 export type HidingBit = 'assume-unchanged' | 'skip-worktree';
 

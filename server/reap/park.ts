@@ -13,7 +13,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage } from '../../shared/errors';
-import type { GitEnv } from './gitExec';
+import type { GitEnv } from '../git/gitExec';
 import { GITLINK_MODE, captureWork, writePatch } from './parkCapture';
 import { cleanSavedWork } from './parkClean';
 import { verifyPatch } from './parkVerify';

@@ -5,8 +5,8 @@
 // uncommitted ignore rules hide, `git write-tree`.
 import * as fs from 'node:fs';
 import { ignoredOnlyByUncommittedRules } from './committedIgnores';
-import { gitFailure, runGit, splitNul } from './gitExec';
-import type { GitCall, GitEnv } from './gitExec';
+import { gitFailure, runGit, splitNul } from '../git/gitExec';
+import type { GitCall, GitEnv } from '../git/gitExec';
 import { clearHidingBits } from './indexFlags';
 import type { HiddenByBits } from './indexFlags';
 import { DST_PREFIX, SRC_PREFIX } from './patchFormat';

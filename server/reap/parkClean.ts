@@ -7,8 +7,8 @@
 // `git worktree remove` (never forced) will refuse rather than lose it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runGit, splitNul } from './gitExec';
-import type { GitEnv } from './gitExec';
+import { runGit, splitNul } from '../git/gitExec';
+import type { GitEnv } from '../git/gitExec';
 import { clearBits } from './indexFlags';
 import type { Capture } from './parkCapture';
 

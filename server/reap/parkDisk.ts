@@ -9,8 +9,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
-import { runGit, splitNul } from './gitExec';
-import type { GitEnv } from './gitExec';
+import { runGit, splitNul } from '../git/gitExec';
+import type { GitEnv } from '../git/gitExec';
 
 /** The tar file beside a patch: `parked-<stamp>.patch` → `parked-<stamp>.files.tar`. */
 export function sidecarPathOf(patchFile: string): string {

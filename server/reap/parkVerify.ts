@@ -3,8 +3,8 @@
 // ids cover every path, byte and mode (exec bit, symlink, type), so equal ids mean the
 // patch reproduces exactly what git saw in the worktree.
 import * as path from 'node:path';
-import { runGit } from './gitExec';
-import type { GitEnv } from './gitExec';
+import { runGit } from '../git/gitExec';
+import type { GitEnv } from '../git/gitExec';
 import { STRIP } from './patchFormat';
 
 export interface VerifyInput extends GitEnv {

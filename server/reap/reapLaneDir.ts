@@ -4,7 +4,7 @@
 // nothing; a failed archive does not fail the reap (the report carries the error).
 import * as fs from 'node:fs';
 import { errorMessage } from '../../shared/errors';
-import type { GitEnv } from './gitExec';
+import type { GitEnv } from '../git/gitExec';
 import { checkInsideLanesRoot } from './lanesRootCheck';
 import { parkWorktree } from './park';
 import type { ParkResult } from './park';

@@ -4,8 +4,8 @@
 // file or symlink) sits anywhere inside, since that would be a repository's history.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runGit } from './gitExec';
-import type { GitEnv } from './gitExec';
+import { runGit } from '../git/gitExec';
+import type { GitEnv } from '../git/gitExec';
 import { notAWorktreeError, playHasGitError, playUnreadableError, worktreeRemoveFailedError } from './reapErrors';
 import { worktreeInfo } from './worktreeInfo';
 

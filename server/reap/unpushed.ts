@@ -2,8 +2,8 @@
 // remote-tracking branch holds), for the warning. The branch is always kept, so those
 // commits stay reachable; a detached HEAD has no branch to keep them, which is why the
 // report also counts what no ref holds at all (see keepCommitsOnBranch).
-import { runGit, gitText } from './gitExec';
-import type { GitEnv } from './gitExec';
+import { runGit, gitText } from '../git/gitExec';
+import type { GitEnv } from '../git/gitExec';
 import { worktreeInfo } from './worktreeInfo';
 
 export interface UnpushedCommit {

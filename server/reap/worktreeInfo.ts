@@ -1,8 +1,8 @@
 // Where a worktree's git state lives, and what it has checked out.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { gitText, runGit, splitNul } from './gitExec';
-import type { GitEnv } from './gitExec';
+import { gitText, runGit, splitNul } from '../git/gitExec';
+import type { GitEnv } from '../git/gitExec';
 import { notAWorktreeError } from './reapErrors';
 
 export interface WorktreeInfo {

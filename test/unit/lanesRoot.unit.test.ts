@@ -70,4 +70,14 @@ describe('lanes root', () => {
     for (const root of ['~', home, `${home}/`]) refusedWith(() => lanesRootOf(project(root)), 'lanesRootContainsCheckout', contains(fs.realpathSync(home)));
     refusedWith(() => lanesRootOf(project('/')), 'lanesRootContainsCheckout', contains('/'));
   });
+
+  it('refuses a root that is a dangling symlink (its target, and so its place, is unknown)', () => {
+    const link = path.join(home, 'dangling-lanes');
+    fs.symlinkSync(path.join(home, 'nowhere', 'gone'), link);
+    refusedWith(
+      () => lanesRootOf(project('~/dangling-lanes')),
+      'lanesRootUnresolvable',
+      new RegExp(`^lanes root ${link} is a symlink whose target cannot be resolved; point gauntlet.lanes_root in projects.yaml at a real folder$`),
+    );
+  });
 });

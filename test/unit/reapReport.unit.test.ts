@@ -23,7 +23,7 @@ import {
 import { archiveFailedLine, formatReapReport } from '../../shared/format/reapReport';
 import type { ReapReport } from '../../shared/format/reapReport';
 import { restoreAfterRemove, restoreInPlace, shellQuote } from '../../server/reap/restoreCommand';
-import { splitNul } from '../../server/reap/gitExec';
+import { splitNul } from '../../server/git/gitExec';
 
 const HEAD = '0123456789abcdef0123456789abcdef01234567';
 const park: ParkResult = {

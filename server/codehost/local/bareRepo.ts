@@ -1,10 +1,10 @@
 // Git on the local host's remote: a bare repository read and updated with the git CLI,
 // never through anyone's checkout. User values never reach a place where git could
 // read an option: names are checked with check-ref-format and follow --end-of-options.
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { conflict, usageError } from '../../../shared/errors';
+import { spawnGit } from '../../git/gitExec';
 
 interface GitResult {
   code: number;
@@ -12,18 +12,11 @@ interface GitResult {
   stderr: string;
 }
 
-export function gitRun(gitDir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<GitResult> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      [`--git-dir=${gitDir}`, ...args],
-      { env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...env }, maxBuffer: 64 * 1024 * 1024 },
-      (err, stdout, stderr) => {
-        if (err && typeof (err as NodeJS.ErrnoException).code === 'string') return reject(err); // git itself missing
-        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      },
-    );
-  });
+export async function gitRun(gitDir: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<GitResult> {
+  const extra = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+  // A git that cannot start rejects (git itself missing); any exit is an answer.
+  const r = await spawnGit(gitDir, [`--git-dir=${gitDir}`, ...args], { extra });
+  return { code: r.code, stdout: r.stdout.toString('utf8'), stderr: r.stderr };
 }
 
 async function gitOut(gitDir: string, args: string[], env?: NodeJS.ProcessEnv): Promise<string> {

@@ -1,8 +1,9 @@
-// Raw git for reap. Parking needs what simple-git does not give: a per-call
-// GIT_INDEX_FILE, byte-exact binary output streamed to a file, NUL-separated output
-// read as bytes, and an explicit environment (tests run these functions in-process
-// against scratch homes). Nothing here takes a user value where git reads options.
-import { spawn } from 'node:child_process';
+// The one git runner of the daemon: every git call (lanes, issues, review, reap) spawns
+// git here, so every call gets the same cleaned environment. Parking needs a per-call
+// GIT_INDEX_FILE, byte-exact binary output streamed to a file, NUL-separated output read
+// as bytes, and an explicit environment (tests run reap in-process against scratch homes).
+// Nothing here takes a user value where git reads options.
+import { execFileSync, spawn } from 'node:child_process';
 import { SvcError } from '../../shared/errors';
 
 /** Options shared by every reap helper that runs git. */
@@ -26,6 +27,11 @@ export interface GitOut {
   code: number;
   stdout: Buffer;
   stderr: string;
+}
+
+/** What git did, whatever its exit: the callers judge the code. */
+export interface GitExit extends GitOut {
+  signal: NodeJS.Signals | null;
 }
 
 // Variables that point git at another repository, index or object store. A daemon
@@ -52,8 +58,8 @@ function gitEnvironment(base: NodeJS.ProcessEnv, extra: Record<string, string> |
   return { ...env, ...extra };
 }
 
-/** Runs git in `cwd`; throws SvcError('internal', 'gitFailed') on an unexpected exit code. */
-export function runGit(cwd: string, args: string[], call: GitCall = {}): Promise<GitOut> {
+/** Runs git in `cwd` and resolves with its exit, whatever the code; rejects only when git cannot start. */
+export function spawnGit(cwd: string, args: string[], call: GitCall = {}): Promise<GitExit> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, {
       cwd,
@@ -66,19 +72,42 @@ export function runGit(cwd: string, args: string[], call: GitCall = {}): Promise
     const err: Buffer[] = [];
     child.stdout?.on('data', (d: Buffer) => out.push(d));
     child.stderr?.on('data', (d: Buffer) => err.push(d));
-    child.on('error', (e) => reject(new SvcError('internal', 'gitFailed', `git ${args.join(' ')} could not start: ${e.message}`)));
+    child.on('error', reject);
     child.on('close', (code, signal) => {
-      const result = { code: code ?? -1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') };
-      if (result.code === 0 || call.okCodes?.includes(result.code)) resolve(result);
-      else reject(gitFailure(args, cwd, result, signal));
+      resolve({ code: code ?? -1, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') });
     });
   });
+}
+
+/** Runs git in `cwd`; throws SvcError('internal', 'gitFailed') on an unexpected exit code. */
+export async function runGit(cwd: string, args: string[], call: GitCall = {}): Promise<GitOut> {
+  let r: GitExit;
+  try {
+    r = await spawnGit(cwd, args, call);
+  } catch (e) {
+    throw new SvcError('internal', 'gitFailed', `git ${args.join(' ')} could not start: ${(e as Error).message}`);
+  }
+  if (r.code === 0 || call.okCodes?.includes(r.code)) return { code: r.code, stdout: r.stdout, stderr: r.stderr };
+  throw gitFailure(args, cwd, r, r.signal);
 }
 
 export function gitFailure(args: string[], cwd: string, r: GitOut, signal: NodeJS.Signals | null): SvcError {
   const why = signal ? `killed by ${signal}` : `exit ${r.code}`;
   const detail = r.stderr.trim() || why;
   return new SvcError('internal', 'gitFailed', `git ${args.join(' ')} failed in ${cwd} (${why}): ${detail}`);
+}
+
+/**
+ * Runs git synchronously (for the few callers that cannot wait: launch-time probes) and
+ * returns stdout trimmed, or undefined when git fails, is missing or outlives `timeoutMs`.
+ */
+export function gitTextSync(cwd: string, args: string[], call: GitEnv & { timeoutMs?: number } = {}): string | undefined {
+  try {
+    const env = gitEnvironment(call.env ?? process.env, undefined);
+    return execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: call.timeoutMs }).trim();
+  } catch {
+    return undefined;
+  }
 }
 
 /** Runs git and returns stdout as trimmed UTF-8 text. */
