@@ -1,4 +1,5 @@
-// `npm test`: build, boundary lint, type check, then the unit and integration suites.
+// `npm test`: build, lint (ESLint: promises, type imports, cycles, tier boundaries), the
+// per-tier type checks, then the unit and integration suites.
 // Every step must pass; the first failure stops the run with its exit code.
 import { spawnSync } from 'node:child_process';
 
@@ -6,8 +7,8 @@ const steps = [
   // --every-node: the SQLite module for every supported Node (cached in .native/), which
   // test/integration/nodeRuntime checks and uses.
   ['build', ['node', 'scripts/build.mjs', '--every-node']],
-  ['lint', ['node', 'scripts/lintBoundaries.mjs']],
-  ['typecheck', ['npx', 'tsc', '-p', '.', '--noEmit']],
+  ['lint', ['npx', 'eslint', '--max-warnings', '0', '.']],
+  ['typecheck', ['node', 'scripts/typecheck.mjs']],
   ['unit', ['npx', 'mocha', '--config', '.mocharc.unit.json']],
   ['integration', ['npx', 'mocha', '--config', '.mocharc.integration.json']],
 ];

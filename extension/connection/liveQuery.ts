@@ -17,7 +17,7 @@ export class LiveQuery<T> implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(
-    private readonly connection: DaemonConnection,
+    connection: DaemonConnection,
     private readonly name: string,
     topics: readonly string[],
     private readonly read: () => Promise<T>,

@@ -85,7 +85,6 @@ export class HarnessSession {
   private nextPromptIsFirst = false;
   private stopping = false;
   private failed = false;
-  private readonly promptTexts = new Map<string, string>();
 
   constructor(
     private readonly plan: SessionPlan,
@@ -138,7 +137,7 @@ export class HarnessSession {
     if (this.stopping) return this.die('stopped before it started');
     const proc = new AgentProcess(command, profile.args, { cwd, env: this.plan.env, logFile: this.plan.logFile });
     this.proc = proc;
-    proc.closed.then((exit) => this.gone(describeExit(exit)));
+    void proc.closed.then((exit) => this.gone(describeExit(exit)));
     if (proc.pid === undefined) {
       await proc.closed;
       const code = proc.spawnFailure?.code ?? 'unknown';
@@ -160,7 +159,7 @@ export class HarnessSession {
       .onNotification('elicitation/complete', () => undefined);
     const conn = app.connect(stream);
     this.conn = conn;
-    conn.closed.then(() => this.gone(proc.exit ? describeExit(proc.exit) : 'connection closed'));
+    void conn.closed.then(() => this.gone(proc.exit ? describeExit(proc.exit) : 'connection closed'));
 
     const init = await this.step('initialize', INITIALIZE_TIMEOUT_MS, () =>
       conn.agent.request('initialize', {

@@ -21,6 +21,7 @@ export function missingCwd(p: Profile, cwd: string): SpawnError {
 }
 
 /** Terminal colour and cursor sequences (CSI, OSC), which agents print to a TTY-less stderr too. */
+// eslint-disable-next-line no-control-regex -- matching escape sequences is the point
 const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-_]/g;
 
 export function stripAnsi(text: string): string {

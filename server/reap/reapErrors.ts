@@ -63,6 +63,7 @@ const SHOWN_PATHS = 10;
 
 /** A path as one readable line: control characters (a newline in a name) are escaped. */
 export function printablePath(p: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what it escapes
   return p.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 

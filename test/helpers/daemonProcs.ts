@@ -3,7 +3,7 @@
 // so a second daemon that never wrote its file would still be seen.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { REPO, SVC_JS, run, sleep } from './scratch';
+import { SVC_JS, run, sleep } from './scratch';
 import type { RunOptions, RunResult, Scratch } from './scratch';
 
 /** Pids of live (not zombie) `node …/daemon.js` processes whose SVC_HOME is `svcHome`. */

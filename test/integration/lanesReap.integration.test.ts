@@ -18,12 +18,10 @@ describe('lanes: reap', function () {
   this.timeout(180_000);
   let s: Scratch;
   let w: LaneWorld;
-  let root: string;
 
   before(async () => {
     s = makeScratch('reap');
     w = await laneWorld(s);
-    root = `${w.repo}-lanes`;
   });
   after(async () => s.dispose());
 

@@ -190,6 +190,7 @@ describe('GitHub webhook route (verified, de-duplicated)', () => {
 });
 
 describe("GitHub's documented webhook payloads (@octokit/webhooks-examples) through the webhook handler", () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a JSON package with no types
   const definitions = require('@octokit/webhooks-examples') as { name: string; examples: Record<string, unknown>[] }[];
 
   it('every example, as JSON and form-encoded, answers 200 with the outcome its event and action call for', async () => {

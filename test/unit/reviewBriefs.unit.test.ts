@@ -3,13 +3,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import type { BriefVars } from '../../server/review/briefs';
+import type * as Briefs from '../../server/review/briefs';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 require.extensions['.md'] = (m, file) => {
   (m as NodeJS.Module).exports = fs.readFileSync(file, 'utf8');
 };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { briefFor, fill } = require('../../server/review/briefs') as typeof import('../../server/review/briefs');
+const { briefFor, fill } = require('../../server/review/briefs') as typeof Briefs;
 
 const SHA = '1234567890abcdef1234567890abcdef12345678';
 const BASE = 'fedcba0987654321fedcba0987654321fedcba09';

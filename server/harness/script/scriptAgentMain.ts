@@ -200,7 +200,7 @@ const connection = app.connect(
   ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>),
 );
 // ACP agents exit on stdin EOF; take running commands down with us.
-connection.closed.then(() => exitNow(0));
+void connection.closed.then(() => exitNow(0));
 process.on('SIGTERM', () => {
   shutdown();
   process.exit(143);

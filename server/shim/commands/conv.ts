@@ -16,7 +16,8 @@ import {
 import { bool, int, JSON_FLAG, str, UsageError } from '../cli';
 import type { CliIo, CommandSpec, FlagSpec, Parsed } from '../cli';
 import { ConnectionLost } from '../../../shared/client/connectionLost';
-import { connect, withDaemon } from '../client';
+import { withDaemon } from '../client';
+import type { Client } from '../client';
 import { deckTree, reportCreated, showText } from './convFormat';
 
 const CONV = [{ name: 'conv', required: true }];
@@ -222,7 +223,7 @@ export const convCommands: CommandSpec[] = [
 ];
 
 /** Prints new transcript output on each change notification until the agent is no longer live. */
-async function follow(client: Awaited<ReturnType<typeof connect>>, conv: string, fromSeq: number, io: CliIo): Promise<void> {
+async function follow(client: Client, conv: string, fromSeq: number, io: CliIo): Promise<void> {
   let seq = fromSeq;
   let busy = false;
   let again = false;
