@@ -20,7 +20,6 @@ import { logger, outputChannel } from './log';
 import { ReviewsProvider } from './reviews/reviewsProvider';
 import { issueContextValue } from './reviews/reviewsModel';
 import type { ReviewNode } from './reviews/reviewsModel';
-import { registerRoles } from './roles/registerRoles';
 import { putShimOnTerminalPath } from './terminal/terminalPath';
 
 const log = logger('activate');
@@ -73,7 +72,6 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
       if (e.affectsConfiguration('svc.nodePath') && connection.state.kind !== 'connected') void connection.start();
     }),
     ...registerCommands({ extensionUri: context.extensionUri, connection, deck, deckView, reviews, panels, drafts }),
-    ...registerRoles(context.extensionUri, connection),
   );
 
   log.info(`activating svc (${context.extension.packageJSON.version}), SVC_HOME ${connection.home}, ui ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'}${vscode.env.remoteName ? `, remote ${vscode.env.remoteName}` : ''}`);

@@ -28,13 +28,11 @@ import { ask, convIdOf, conversationTarget } from './targets';
 const selection = (d: CommandDeps) => d.deckView.selection;
 
 export async function openConversation(d: CommandDeps, arg: unknown): Promise<void> {
-  await d.connection.usable();
   const t = await conversationTarget(arg, d.deck, selection(d), { what: 'open', none: 'there are no conversations yet' });
   d.panels.show(t.id);
 }
 
 export async function newConversation(d: CommandDeps): Promise<void> {
-  await d.connection.usable();
   const { projects } = await d.connection.request(projectsList, {});
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const where = [
@@ -57,7 +55,6 @@ export async function newConversation(d: CommandDeps): Promise<void> {
 }
 
 export async function tellConversation(d: CommandDeps, arg: unknown): Promise<void> {
-  await d.connection.usable();
   const t = await conversationTarget(arg, d.deck, selection(d), { what: 'tell', filter: (r) => isLive(r.activity), none: 'no conversation is running to tell' });
   const text = await ask({ title: `svc: Tell #${t.id}`, prompt: `Message to #${t.id}${t.row ? ` ${t.row.name}` : ''} (queued while it works)`, validateInput: (v) => (v.trim() ? undefined : 'the message is empty') });
   const send = (force: boolean) => d.connection.request(conversationsTell, { conv: String(t.id), text, ...(force ? { force } : {}) });
@@ -75,7 +72,6 @@ export async function tellConversation(d: CommandDeps, arg: unknown): Promise<vo
 }
 
 export async function answerConversation(d: CommandDeps, arg: unknown): Promise<void> {
-  await d.connection.usable();
   const t = await conversationTarget(arg, d.deck, selection(d), { what: 'answer', filter: (r) => r.activity === 'needs-you', none: 'no conversation needs you' });
   const info = await d.connection.request(conversationsShow, { conv: String(t.id) });
   if (!info.ask) throw new NothingToDo(`#${t.id} has no open request to answer`);
@@ -92,7 +88,6 @@ export async function answerConversation(d: CommandDeps, arg: unknown): Promise<
 }
 
 export async function stopConversation(d: CommandDeps, arg: unknown): Promise<void> {
-  await d.connection.usable();
   const t = await conversationTarget(arg, d.deck, selection(d), { what: 'stop', filter: (r) => isLive(r.activity), none: 'no conversation is running' });
   const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `svc: stopping #${t.id}…` }, () => d.connection.request(conversationsStop, { conv: String(t.id) }));
   if (r.stopped) void vscode.window.showInformationMessage(`svc: stopped #${t.id} (${r.conversation.name}).`);
@@ -100,7 +95,6 @@ export async function stopConversation(d: CommandDeps, arg: unknown): Promise<vo
 }
 
 export async function archiveConversation(d: CommandDeps, arg: unknown): Promise<void> {
-  await d.connection.usable();
   const t = await conversationTarget(arg, d.deck, selection(d), { what: 'archive', filter: (r) => !isLive(r.activity), none: 'no stopped conversation to archive' });
   const r = await d.connection.request(conversationsArchive, { conv: String(t.id) });
   const undo = await vscode.window.showInformationMessage(`svc: archived #${r.id} (${r.name}); it left the Command Deck ("Show Archived" lists it).`, 'Unarchive');
@@ -109,7 +103,6 @@ export async function archiveConversation(d: CommandDeps, arg: unknown): Promise
 
 /** `svc conv resume`: restarts a stopped conversation's agent (its session is loaded when the harness can). */
 export async function resumeConversation(d: CommandDeps, arg: unknown): Promise<void> {
-  await d.connection.usable();
   const t = await conversationTarget(arg, d.deck, selection(d), { what: 'resume', filter: (r) => !isLive(r.activity), none: 'no stopped conversation to resume' });
   const r: Created = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `svc: resuming #${t.id}…` }, () =>
     d.connection.request(conversationsResume, { conv: String(t.id), noWait: true }),
@@ -119,7 +112,6 @@ export async function resumeConversation(d: CommandDeps, arg: unknown): Promise<
 
 /** `svc conv unarchive`: brings an archived conversation back to the Command Deck. */
 export async function unarchiveConversation(d: CommandDeps, arg: unknown): Promise<void> {
-  await d.connection.usable();
   const id = convIdOf(arg);
   let target = id;
   if (target === undefined) {
@@ -138,7 +130,6 @@ export async function unarchiveConversation(d: CommandDeps, arg: unknown): Promi
 
 /** `svc handoff` / `svc fork`: a successor nested under its source. */
 export async function successor(d: CommandDeps, arg: unknown, how: 'handoff' | 'fork'): Promise<void> {
-  await d.connection.usable();
   const t = await conversationTarget(arg, d.deck, selection(d), { what: how === 'handoff' ? 'hand off' : 'fork', filter: canSucceed, none: 'no conversation to continue' });
   const note = await ask({
     title: `svc: ${how === 'handoff' ? 'Hand Off' : 'Fork'} #${t.id}`,

@@ -54,7 +54,6 @@ export async function showDaemonLog(connection: DaemonConnection): Promise<void>
  * exits, then a message offers to resume them (after starting the daemon again).
  */
 export async function stopDaemon(connection: DaemonConnection, restart: boolean): Promise<void> {
-  await connection.usable();
   const s = connection.state;
   if (s.kind !== 'connected') return;
   const pid = s.info.pid;

@@ -19,7 +19,6 @@ export const START_WORK_AGENT = 'Start Work Agent';
 
 /** "svc: New Issue…": project, title, then the description in an editor draft ("svc: Create Issue" submits it) or none. */
 export async function newIssue(d: CommandDeps): Promise<void> {
-  await d.connection.usable();
   const { projects } = await d.connection.request(projectsList, {});
   if (!projects.length) throw new NothingToDo('an issue belongs to a project, and there is none: add one with svc project add <key> <path>');
   const project =
@@ -66,7 +65,6 @@ async function pickIssue(d: CommandDeps, arg: unknown, what: string, filter: (i:
 
 /** "svc: Start Work Agent…" (`svc issue start`): harness and model, then the agent starts in the issue's workspace. */
 export async function startIssue(d: CommandDeps, arg: unknown): Promise<void> {
-  await d.connection.usable();
   const issue = await pickIssue(d, arg, 'Start Work Agent', (i) => !i.agent || !isLive(i.agent.activity), 'every issue already has a live work agent (or there is no issue: "svc: New Issue…")');
   const harnesses = await pickerHarnesses(d.connection);
   const harness = harnesses.length
@@ -87,7 +85,6 @@ export async function startIssue(d: CommandDeps, arg: unknown): Promise<void> {
 
 /** "svc: Issue Done…" (`svc done`): push the issue branch, open its PR if none is open, request a review. */
 export async function issueDone(d: CommandDeps, arg: unknown): Promise<void> {
-  await d.connection.usable();
   const issue = await pickIssue(d, arg, 'Issue Done', () => true, 'there are no issues ("svc: New Issue…" creates one)');
   const go = await vscode.window.showInformationMessage(
     `Mark ${issue} done?`,

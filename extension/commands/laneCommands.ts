@@ -43,7 +43,6 @@ export const vscodePrompter: Prompter = {
 };
 
 export async function startLane(d: CommandDeps, arg: unknown, prompter: Prompter = vscodePrompter): Promise<void> {
-  await d.connection.usable();
   const id = convIdOf(arg) ?? d.deckView.selection.find((n) => n.kind === 'conv')?.convId;
   const selected = id !== undefined ? d.deck.row(id) : undefined;
   const r = await startLaneFlow(prompter, selected, d.deck.currentRows, await pickerHarnesses(d.connection));
@@ -65,7 +64,6 @@ const REAP_CHOICES = [
 ];
 
 export async function reapLane(d: CommandDeps, arg: unknown): Promise<void> {
-  await d.connection.usable();
   const t = await conversationTarget(arg, d.deck, d.deckView.selection, { what: 'reap', filter: (r) => r.kind === 'lane' && !r.reaped, none: 'no lane to reap' });
   const dirty = t.row?.git?.dirty;
   const choice = await vscode.window.showQuickPick(

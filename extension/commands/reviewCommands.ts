@@ -24,7 +24,6 @@ async function issueTarget(d: CommandDeps, arg: unknown, what: string): Promise<
 }
 
 export async function requestReview(d: CommandDeps, arg: unknown): Promise<void> {
-  await d.connection.usable();
   const issue = await issueTarget(d, arg, 'Request Review');
   const message = await ask({ title: `svc: Request Review of ${issue}`, prompt: 'A note for the reviewers (optional)' });
   const r = await d.connection.request(reviewRequest, { issue, source: 'extension', ...(message.trim() ? { message } : {}) });
@@ -34,14 +33,12 @@ export async function requestReview(d: CommandDeps, arg: unknown): Promise<void>
 }
 
 export async function abortReview(d: CommandDeps, arg: unknown): Promise<void> {
-  await d.connection.usable();
   const issue = await issueTarget(d, arg, 'Abort Review');
   const r = await d.connection.request(reviewAbort, { issue });
   void vscode.window.showInformationMessage(r.stopped.length ? `svc: stopped ${r.stopped.length} reviewer(s) of ${r.issue}: ${r.stopped.join(', ')}.` : `svc: no reviewer of ${r.issue} was running.`);
 }
 
 export async function restartReview(d: CommandDeps, arg: unknown): Promise<void> {
-  await d.connection.usable();
   const issue = await issueTarget(d, arg, 'Restart Review');
   const scope = await vscode.window.showQuickPick(
     [{ label: 'Parent and every lane without a report', role: undefined as string | undefined }, ...REVIEW_LANES.map((l) => ({ label: l, description: 'only this lane', role: l as string | undefined }))],

@@ -45,7 +45,6 @@ function prOf(d: CommandDeps, arg: unknown): PrArg & { pr: NonNullable<PrArg['pr
 }
 
 export async function mergePr(d: CommandDeps, arg: unknown): Promise<void> {
-  await d.connection.usable();
   const { issue, pr } = prOf(d, arg);
   const go = await vscode.window.showWarningMessage(`Merge PR #${pr.number}${issue ? ` of ${issue}` : ''} into its base branch?`, { modal: true, detail: 'svc merges only a PR approved for its current head with checks green; otherwise it says why not.' }, 'Merge');
   if (go !== 'Merge') throw new UserCancelled();

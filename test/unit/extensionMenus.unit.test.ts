@@ -1,0 +1,86 @@
+// package.json's commands and menus against the extension's own lists, in plain Node so
+// `npm test` catches menu drift without an editor: the contributed commands are exactly the
+// registered ones, and each context value the deck and the Reviews tree compose offers
+// exactly the right commands through the menus' `when` clauses (read as VS Code reads them).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { buildDeck, deckContextValue } from '../../extension/commandDeck/deckModel';
+import { COMMAND_IDS } from '../../extension/commands/commandIds';
+import { ROWS } from '../helpers/deckRows';
+
+interface Contributes {
+  commands: { command: string }[];
+  menus: Record<string, { command: string; when?: string; group?: string }[]>;
+}
+const PKG = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8')) as { contributes: Contributes };
+
+/** The commands a view's item context menu shows for a context value (regex and == clauses, as VS Code reads them). */
+function menuFor(menus: { command: string; when?: string; group?: string }[], view: string, contextValue: string, inline = false): string[] {
+  return menus
+    .filter((m) => (m.group === 'inline' || m.group?.startsWith('inline@')) === inline)
+    .filter((m) => {
+      const when = m.when ?? '';
+      const v = /view == (\S+)/.exec(when);
+      if (v && v[1] !== view) return false;
+      const re = /viewItem =~ \/(.+?)\/(\s|$)/.exec(when);
+      if (re) return new RegExp(re[1]).test(contextValue);
+      const eq = /viewItem == '?([^'\s]+)'?/.exec(when);
+      return eq ? eq[1] === contextValue : false;
+    })
+    .map((m) => m.command);
+}
+
+describe('extension menus (package.json)', () => {
+  it('contributes exactly the commands the extension registers, svc.openRoles among them', () => {
+    const contributed = PKG.contributes.commands.map((c) => c.command);
+    assert.deepEqual([...contributed].sort(), [...COMMAND_IDS].sort());
+    assert.ok(contributed.includes('svc.openRoles'), 'the Roles panel command is contributed');
+    assert.deepEqual(
+      PKG.contributes.menus['view/title'].filter((m) => m.command === 'svc.openRoles').map((m) => m.when),
+      ['view == svc.commandDeck'],
+      'Open Roles is a button on the Command Deck title bar',
+    );
+  });
+
+  it('names only registered commands in its menus', () => {
+    for (const [where, items] of Object.entries(PKG.contributes.menus)) {
+      for (const m of items) assert.ok((COMMAND_IDS as readonly string[]).includes(m.command), `${where} names ${m.command}, which is not registered`);
+    }
+  });
+
+  it('composes context values whose menus offer exactly the right commands', () => {
+    const nodes = buildDeck(ROWS);
+    const values = ROWS.map(deckContextValue);
+    assert.deepEqual(values, [
+      'svc:conv+root+idle+live+launcher+succeed',
+      'svc:conv+lane+builder+working+live+git+dirty+verdict',
+      'svc:conv+lane+critic+stopped+verdict',
+      'svc:conv+lane+builder+needs-you+live',
+      'svc:conv+lane+play+stopped+reaped',
+    ]);
+    const menus = PKG.contributes.menus['view/item/context'];
+    const deck = (v: string) => menuFor(menus, 'svc.commandDeck', v);
+    assert.deepEqual(deck(values[0]), ['svc.openConversation', 'svc.tellConversation', 'svc.stopConversation', 'svc.startLane', 'svc.handoffConversation', 'svc.forkConversation']);
+    assert.deepEqual(deck(values[1]), ['svc.openConversation', 'svc.tellConversation', 'svc.stopConversation', 'svc.reapLane', 'svc.startLane']);
+    assert.deepEqual(deck(values[2]), ['svc.openConversation', 'svc.reapLane', 'svc.archiveConversation', 'svc.startLane', 'svc.resumeConversation']);
+    assert.deepEqual(menuFor(menus, 'svc.commandDeck', values[2], true), ['svc.resumeConversation'], 'a stopped lane offers Resume on hover');
+    assert.deepEqual(menuFor(menus, 'svc.commandDeck', 'svc:conv+root+stopped+archived+launcher+succeed', true), ['svc.unarchiveConversation']);
+    assert.deepEqual(deck(values[3]), ['svc.openConversation', 'svc.tellConversation', 'svc.answerConversation', 'svc.stopConversation', 'svc.reapLane', 'svc.startLane']);
+    assert.deepEqual(menuFor(menus, 'svc.commandDeck', values[3], true), ['svc.answerConversation']);
+    assert.deepEqual(deck(values[4]), ['svc.openConversation', 'svc.archiveConversation', 'svc.startLane']);
+    assert.equal(nodes[0].children[0].children.length, 1, 'no verdict link row: the critic alone under its builder');
+    assert.deepEqual(menuFor(menus, 'svc.commandDeck', values[1], true), ['svc.tellConversation', 'svc.stopConversation'], 'hover actions of a working lane');
+    const reviewer = 'svc:conv+agent+stopped+succeed+reviewer+report';
+    assert.deepEqual(deck(reviewer), ['svc.openConversation', 'svc.archiveConversation', 'svc.startLane', 'svc.handoffConversation', 'svc.forkConversation', 'svc.openReport']);
+    assert.deepEqual(menuFor(menus, 'svc.commandDeck', 'svc:convoy+live+verdict', true), ['svc.abortReview']);
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+readiness+pr+mergeable+url', true), ['svc.mergePr', 'svc.openPr']);
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+readiness+pr'), []);
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:reviewer+stopped+report'), ['svc.openConversation', 'svc.openReport']);
+    assert.deepEqual(menuFor(menus, 'svc.reviews', values[0]), [], 'deck menus stay in the deck');
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue+pr+in_review+running+run'), ['svc.requestReview', 'svc.startIssue', 'svc.issueDone', 'svc.abortReview', 'svc.restartReview']);
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue'), ['svc.requestReview', 'svc.startIssue', 'svc.issueDone']);
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue+worker'), ['svc.requestReview', 'svc.issueDone'], 'no second work agent while one is live');
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:reviewer+working+live'), ['svc.openConversation', 'svc.tellConversation', 'svc.stopConversation']);
+  });
+});
