@@ -1,7 +1,8 @@
 // Refusals of the SSH layer, one place each (STYLE 16): ssh's own stderr is classified into
 // what went wrong and what to do about it. svc runs ssh in batch mode, so it never asks for
 // a password and never accepts an unknown host key on its own.
-import { refused, SvcError } from '../../shared/errors';
+import { refused } from '../../shared/errors';
+import type { SvcError } from '../../shared/errors';
 
 export type SshFailure = 'hostKeyUnknown' | 'hostKeyChanged' | 'hostUnreachable' | 'loginRefused' | 'sshFailed' | 'sshMissing';
 
