@@ -5,7 +5,7 @@ import { conversationsList } from '../../shared/protocol/conversations';
 import { lanesList } from '../../shared/protocol/lanes';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 import type { DaemonConnection } from '../connection/daemonConnection';
-import { DaemonRefusal } from '../connection/daemonErrors';
+import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 import { LiveQuery } from '../connection/liveQuery';
 import type { QueryValue } from '../connection/liveQuery';
 import type { ConvoyFacts } from './convoys';

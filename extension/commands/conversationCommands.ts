@@ -19,7 +19,7 @@ import {
 import type { Created } from '../../shared/protocol/conversations';
 import { projectsList } from '../../shared/protocol/projects';
 import { canSucceed } from '../commandDeck/deckModel';
-import { DaemonRefusal } from '../connection/daemonErrors';
+import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 import { pickerHarnesses } from '../doctor/harnessHealth';
 import { NothingToDo, UserCancelled } from '../errors/errorFunnel';
 import type { CommandDeps } from './commands';

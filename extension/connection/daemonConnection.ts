@@ -4,15 +4,15 @@
 // backoff, so a dying daemon is never restarted in a loop. Requests fail with DaemonDown
 // (saying why) while there is no connection, and with DaemonRefusal on a daemon error.
 import * as vscode from 'vscode';
-import { CloseAction, ErrorAction, LanguageClient, ResponseError, RevealOutputChannelOn } from 'vscode-languageclient/node';
-import { createMessageConnection, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
+import { CloseAction, ErrorAction, LanguageClient, RevealOutputChannelOn } from 'vscode-languageclient/node';
 import type * as net from 'node:net';
 import * as os from 'node:os';
 import type { z } from 'zod';
-import { connectionLostMessage, TRANSPORT_ERROR_CODES } from '../../shared/client/connectionLost';
+import { connectionLostMessage } from '../../shared/client/connectionLost';
+import { askToStop, readRpcError } from '../../shared/client/daemonRefusal';
 import { ensureDaemon } from '../../shared/client/ensureDaemon';
-import { errorMessage, kindFromRpcCode } from '../../shared/errors';
-import { changed, daemonStatus, daemonStop } from '../../shared/protocol/daemon';
+import { errorMessage } from '../../shared/errors';
+import { changed, daemonStatus } from '../../shared/protocol/daemon';
 import type { DaemonInfo } from '../../shared/protocol/daemon';
 import type { NotificationDef, RequestDef } from '../../shared/protocol/rpc';
 import { svcHomeFrom } from '../../shared/svcHome';
@@ -20,7 +20,7 @@ import { SVC_BUILD } from '../../shared/version';
 import { logger, outputChannel } from '../log';
 import { attachExisting } from './attach';
 import { backoffDelay } from './backoff';
-import { DaemonDown, DaemonRefusal } from './daemonErrors';
+import { DaemonDown } from './daemonErrors';
 import { chooseNode, editorRuntime, isExecutableFile, listDir, lookupNode, probeUntilSupported } from './findNode';
 
 const log = logger('connection');
@@ -98,7 +98,7 @@ export class DaemonConnection implements vscode.Disposable {
         nodePath: node.path,
         build: SVC_BUILD,
         env: this.opts.env,
-        stopOther: (s) => stopOtherBuild(s),
+        stopOther: (s) => askToStop(s, `replaced by build ${SVC_BUILD} (VS Code)`),
       });
       socket = attached.socket;
       log.info(`${attached.started ? 'started' : 'found'} daemon pid ${attached.discovery.pid} (${node.path}, SVC_HOME ${this.home})`);
@@ -122,13 +122,9 @@ export class DaemonConnection implements vscode.Disposable {
     try {
       return (await client.sendRequest(def.method, params)) as z.output<R>;
     } catch (e) {
-      const code = (e as { code?: unknown }).code;
-      if (e instanceof ResponseError || typeof code === 'number') {
-        const err = e as ResponseError<{ error?: string; reason?: string } | undefined>;
-        if (TRANSPORT_ERROR_CODES.has(err.code)) throw new DaemonDown(connectionLostMessage(def.method, params));
-        throw new DaemonRefusal(err.data?.error ?? err.message, err.data?.reason ?? 'rpc', kindFromRpcCode(err.code));
-      }
-      throw e;
+      const answer = readRpcError(e);
+      if (answer === 'lost') throw new DaemonDown(connectionLostMessage(def.method, params));
+      throw answer ?? e;
     }
   }
 
@@ -281,15 +277,5 @@ export class DaemonConnection implements vscode.Disposable {
         resolve();
       }
     });
-  }
-}
-
-async function stopOtherBuild(socket: net.Socket): Promise<void> {
-  const c = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
-  c.listen();
-  try {
-    await c.sendRequest(daemonStop.method, { reason: `replaced by build ${SVC_BUILD} (VS Code)` });
-  } finally {
-    c.dispose();
   }
 }

@@ -4,7 +4,8 @@
 import type * as vscode from 'vscode';
 import { logger } from '../log';
 import type { DaemonConnection } from './daemonConnection';
-import { DaemonDown, DaemonRefusal } from './daemonErrors';
+import { DaemonRefusal } from '../../shared/client/daemonRefusal';
+import { DaemonDown } from './daemonErrors';
 
 const log = logger('views');
 
@@ -43,6 +44,13 @@ export class LiveQuery<T> implements vscode.Disposable {
       this.timer = undefined;
       void this.run();
     }, delay);
+  }
+
+  /** Reads now and resolves when that read is done (a write that wants its result shown with the new value). */
+  now(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    return this.run();
   }
 
   private async run(): Promise<void> {

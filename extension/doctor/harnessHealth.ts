@@ -4,7 +4,7 @@
 import { configRoles } from '../../shared/protocol/config';
 import { doctorRun } from '../../shared/protocol/doctor';
 import type { DaemonConnection } from '../connection/daemonConnection';
-import { DaemonRefusal } from '../connection/daemonErrors';
+import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 import { harnessChoices } from './harnessChoices';
 import type { HarnessChoice } from './harnessChoices';
 

@@ -3,7 +3,8 @@
 // offers to start it, and anything else is a bug: logged with its stack, shown with a
 // "Show Log" action.
 import * as vscode from 'vscode';
-import { DaemonDown, DaemonRefusal } from '../connection/daemonErrors';
+import { DaemonRefusal } from '../../shared/client/daemonRefusal';
+import { DaemonDown } from '../connection/daemonErrors';
 import { logger, outputChannel } from '../log';
 
 const log = logger('errors');

@@ -1,6 +1,6 @@
 // The Roles panel (a webview panel, one per window): per project the five gauntlet roles'
 // model, effort and harness, and the review settings, each with its source and what
-// happens while unset. Reads config/roles on open, on (re)connect and on every
+// happens while unset. A LiveQuery reads config/roles on open, on (re)connect and on every
 // `svc/changed {topic: config}` (edits in an editor show without a reload); writes go
 // through config/set, whose refusals are shown next to their field, not as pop-ups.
 import * as vscode from 'vscode';
@@ -8,11 +8,9 @@ import { configModels, configRoles, configSet } from '../../shared/protocol/conf
 import type { ModelChoices, RolesView } from '../../shared/protocol/config';
 import type { RolesFromView, RolesState, RolesToView } from '../../webview/roles/rolesMessages';
 import type { DaemonConnection } from '../connection/daemonConnection';
-import { DaemonDown, DaemonRefusal } from '../connection/daemonErrors';
-import { logger } from '../log';
+import { DaemonRefusal } from '../../shared/client/daemonRefusal';
+import { LiveQuery } from '../connection/liveQuery';
 import { WebviewHost } from '../webviews/webviewHost';
-
-const log = logger('roles');
 
 export const ROLES_VIEW_TYPE = 'svc.roles';
 
@@ -24,8 +22,7 @@ export class RolesPanel extends WebviewHost<RolesToView, RolesFromView> {
   private readonly models: Record<string, ModelChoices> = {};
   private readonly results: RolesState['results'] = {};
   private readonly subscriptions: vscode.Disposable[] = [];
-  private reading = false;
-  private readAgain = false;
+  private readonly query: LiveQuery<{ view: RolesView | null; problem: string | null }>;
 
   /** Shows the panel, creating it on first use. */
   static show(extensionUri: vscode.Uri, connection: DaemonConnection): RolesPanel {
@@ -51,12 +48,17 @@ export class RolesPanel extends WebviewHost<RolesToView, RolesFromView> {
     const panel = vscode.window.createWebviewPanel(ROLES_VIEW_TYPE, 'svc Roles', vscode.ViewColumn.Active, { enableScripts: true });
     this.panel = panel;
     this.attach(panel.webview);
+    this.query = new LiveQuery(connection, 'the Roles panel', ['config'], () => this.read(), (v) => {
+      if (v.kind === 'value') ({ view: this.view, problem: this.problem } = v.value);
+      this.send();
+    }, 0);
     this.subscriptions.push(
       panel.onDidDispose(() => this.dispose()),
-      connection.onDidChange((c) => c.topic === 'config' && void this.read()),
-      connection.onDidChangeState((s) => (s.kind === 'connected' ? void this.read() : this.send())),
+      this.query,
+      // The panel says "connecting…" or why the daemon is down while it is.
+      connection.onDidChangeState((s) => s.kind !== 'connected' && this.send()),
     );
-    void this.read();
+    this.send();
   }
 
   /** The state last sent (for tests). */
@@ -82,7 +84,7 @@ export class RolesPanel extends WebviewHost<RolesToView, RolesFromView> {
       this.results[key] = { ok: false, message: e.message };
     }
     // The daemon's svc/changed re-reads too; read now so the result and value arrive together.
-    await this.read();
+    await this.query.now();
   }
 
   private async loadModels(harness: string): Promise<void> {
@@ -97,27 +99,13 @@ export class RolesPanel extends WebviewHost<RolesToView, RolesFromView> {
     this.send();
   }
 
-  private async read(): Promise<void> {
-    if (this.reading) {
-      this.readAgain = true;
-      return;
-    }
-    this.reading = true;
+  /** config/roles; a refusal (a broken projects.yaml) is shown in the panel, with the last good view. */
+  private async read(): Promise<{ view: RolesView | null; problem: string | null }> {
     try {
-      if (this.connection.state.kind === 'connected') {
-        this.view = await this.connection.request(configRoles, {});
-        this.problem = null;
-      }
+      return { view: await this.connection.request(configRoles, {}), problem: null };
     } catch (e) {
-      if (DaemonRefusal.is(e)) this.problem = e.message;
-      else if (!DaemonDown.is(e)) log.error('reading the roles failed', e);
-    } finally {
-      this.reading = false;
-    }
-    this.send();
-    if (this.readAgain) {
-      this.readAgain = false;
-      void this.read();
+      if (!DaemonRefusal.is(e)) throw e;
+      return { view: this.view, problem: e.message };
     }
   }
 

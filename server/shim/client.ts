@@ -1,30 +1,17 @@
 // The shim's connection to the daemon: ensure it runs, then typed requests over
-// vscode-jsonrpc. A daemon refusal becomes a `Refusal` carrying the daemon's message.
+// vscode-jsonrpc. A daemon refusal becomes a `DaemonRefusal` carrying the daemon's message.
 import type * as net from 'node:net';
 import * as path from 'node:path';
-import { createMessageConnection, ResponseError, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
-import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { z } from 'zod';
-import { ConnectionLost, TRANSPORT_ERROR_CODES } from '../../shared/client/connectionLost';
+import { ConnectionLost } from '../../shared/client/connectionLost';
+import { askToStop, DaemonRefusal, readRpcError, rpcOver } from '../../shared/client/daemonRefusal';
 import { ensureDaemon } from '../../shared/client/ensureDaemon';
 import type { Discovery } from '../../shared/discovery';
-import { kindFromRpcCode } from '../../shared/errors';
-import type { ErrorKind } from '../../shared/errors';
-import { daemonStatus, daemonStop } from '../../shared/protocol/daemon';
+import { daemonStatus } from '../../shared/protocol/daemon';
 import { CALLER_TOKEN_PARAM } from '../../shared/protocol/rpc';
 import type { NotificationDef, RequestDef } from '../../shared/protocol/rpc';
 import { svcHomeFrom } from '../../shared/svcHome';
 import { SVC_BUILD } from '../../shared/version';
-
-export class Refusal extends Error {
-  constructor(
-    message: string,
-    readonly reason: string,
-    readonly kind: ErrorKind,
-  ) {
-    super(message);
-  }
-}
 
 export interface Client {
   discovery: Discovery;
@@ -36,28 +23,8 @@ export interface Client {
   close(): void;
 }
 
-function wrap(socket: net.Socket): MessageConnection {
-  const c = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
-  c.listen();
-  return c;
-}
-
-/** Asks the daemon on `socket` to stop, whatever its build (daemon/stop never changes). */
-export async function askToStop(socket: net.Socket, reason: string): Promise<void> {
-  const c = wrap(socket);
-  // A daemon that closes before answering is stopping (or died) all the same.
-  const closed = new Promise<void>((r) => socket.once('close', () => r()));
-  try {
-    await Promise.race([c.sendRequest(daemonStop.method, { reason }), closed]);
-  } finally {
-    c.dispose();
-    socket.destroy();
-  }
-}
-
-/** The daemon's count of live agents (daemon/status, which every build answers the same way). */
 export async function askLiveAgents(socket: net.Socket): Promise<number> {
-  const c = wrap(socket);
+  const c = rpcOver(socket);
   try {
     const info = (await c.sendRequest(daemonStatus.method, {})) as { live?: unknown };
     return typeof info.live === 'number' ? info.live : 0;
@@ -76,7 +43,7 @@ export async function connect(env: NodeJS.ProcessEnv): Promise<Client> {
     env,
     stopOther: (socket) => askToStop(socket, `replaced by build ${SVC_BUILD}`),
   });
-  const connection = wrap(attached.socket);
+  const connection = rpcOver(attached.socket);
   // vscode-jsonrpc leaves a pending request pending forever when the socket closes, and
   // an empty event loop then exits 0: every request races the close instead.
   let markClosed!: () => void;
@@ -92,13 +59,10 @@ export async function connect(env: NodeJS.ProcessEnv): Promise<Client> {
         return (await Promise.race([connection.sendRequest(def.method, withCredential(params, env)), lost])) as never;
       } catch (e) {
         if (e instanceof ConnectionLost) throw e;
-        if (e instanceof ResponseError && TRANSPORT_ERROR_CODES.has(e.code)) throw new ConnectionLost(def.method, params);
-        if (e instanceof ResponseError) {
-          const data = e.data as { error?: string; reason?: string } | undefined;
-          throw new Refusal(data?.error ?? e.message, data?.reason ?? 'rpc', kindFromRpcCode(e.code));
-        }
-        // Anything else is the transport failing (EPIPE, ECONNRESET writing the request):
-        // the daemon may have read it before it went away.
+        const answer = readRpcError(e);
+        if (answer instanceof DaemonRefusal) throw answer;
+        // Otherwise the transport failed (a cut-off request, EPIPE or ECONNRESET writing
+        // it): the daemon may have read it before it went away.
         throw new ConnectionLost(def.method, params);
       }
     },

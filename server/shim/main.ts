@@ -7,7 +7,7 @@ import { DaemonUnavailable } from '../../shared/client/ensureDaemon';
 import { SVC_VERSION } from '../../shared/version';
 import { helpText, parseArgs, UsageError } from './cli';
 import type { CliIo, CommandSpec } from './cli';
-import { Refusal } from './client';
+import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 import { COMMANDS } from './registry';
 
 export function findCommand(argv: string[]): { spec?: CommandSpec; rest: string[]; prefix: string[] } {
@@ -63,7 +63,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.err(`svc ${spec.path.join(' ')}: ${e.message}\n${helpText(spec)}`);
       return 1;
     }
-    if (e instanceof Refusal || e instanceof DiscoveryError || e instanceof DaemonUnavailable || e instanceof ConnectionLost) {
+    if (e instanceof DaemonRefusal || e instanceof DiscoveryError || e instanceof DaemonUnavailable || e instanceof ConnectionLost) {
       io.err(`${e.message}\n`);
       return 1;
     }

@@ -6,7 +6,8 @@ import { daemonStatus } from '../../../shared/protocol/daemon';
 import { homePaths, svcHomeFrom } from '../../../shared/svcHome';
 import { int, JSON_FLAG, bool } from '../cli';
 import type { CliIo, CommandSpec } from '../cli';
-import { askLiveAgents, askToStop, connect, Refusal } from '../client';
+import { askToStop, DaemonRefusal } from '../../../shared/client/daemonRefusal';
+import { askLiveAgents, connect } from '../client';
 import type { DaemonInfo } from '../../../shared/protocol/daemon';
 
 function describe(i: DaemonInfo, started: boolean): string {
@@ -43,7 +44,7 @@ async function stopRunning(io: CliIo, verb: 'stop' | 'restart', force: boolean):
     const probe = await tryConnect(d.socketPath, 2000);
     if (!probe) return undefined;
     const live = await askLiveAgents(probe);
-    if (live > 0) throw new Refusal(liveAgentsRefusal(live, verb), 'liveAgents', 'refused');
+    if (live > 0) throw new DaemonRefusal(liveAgentsRefusal(live, verb), 'liveAgents', 'refused');
   }
   const socket = await tryConnect(d.socketPath, 2000);
   if (!socket) return undefined;

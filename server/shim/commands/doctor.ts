@@ -7,7 +7,8 @@ import type { DoctorReport } from '../../../shared/protocol/doctor';
 import { svcHomeFrom } from '../../../shared/svcHome';
 import { bool, JSON_FLAG } from '../cli';
 import type { CommandSpec } from '../cli';
-import { Refusal, withDaemon } from '../client';
+import { DaemonRefusal } from '../../../shared/client/daemonRefusal';
+import { withDaemon } from '../client';
 
 export const doctorCommands: CommandSpec[] = [
   {
@@ -20,7 +21,7 @@ export const doctorCommands: CommandSpec[] = [
       try {
         report = await withDaemon(io, (c) => c.request(doctorRun, {}));
       } catch (e) {
-        if (e instanceof Refusal) throw e;
+        if (e instanceof DaemonRefusal) throw e;
         report = daemonDownReport((e as Error)?.message ?? String(e), svcHomeFrom(io.env));
       }
       io.out(bool(a, 'json') ? JSON.stringify(report, null, 2) + '\n' : doctorText(report));

@@ -1,0 +1,60 @@
+// How every client (the shim, the extension) reads a daemon's error answer, and how it
+// asks a daemon of another build to stop. One mapping, so `svc` and the editor tell the
+// user the same thing for the same answer.
+import type * as net from 'node:net';
+import { createMessageConnection, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
+import type { MessageConnection } from 'vscode-jsonrpc/node';
+import { kindFromRpcCode } from '../errors';
+import type { ErrorKind } from '../errors';
+import { daemonStop } from '../protocol/daemon';
+import { TRANSPORT_ERROR_CODES } from './connectionLost';
+
+/** The daemon answered with a typed error; `message` is the daemon's text, shown as is. */
+export class DaemonRefusal extends Error {
+  constructor(
+    message: string,
+    readonly reason: string,
+    readonly kind: ErrorKind,
+  ) {
+    super(message);
+    this.name = 'DaemonRefusal';
+  }
+
+  static is(e: unknown, reason?: string): e is DaemonRefusal {
+    return e instanceof DaemonRefusal && (reason === undefined || e.reason === reason);
+  }
+}
+
+/**
+ * What a failed request's error means: the daemon refused (its message and reason), the
+ * connection was cut off before the answer (`lost`), or neither (undefined: not an RPC
+ * answer at all). Read by shape, since vscode-languageclient and vscode-jsonrpc each have
+ * their own ResponseError class.
+ */
+export function readRpcError(e: unknown): DaemonRefusal | 'lost' | undefined {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code !== 'number') return undefined;
+  if (TRANSPORT_ERROR_CODES.has(code)) return 'lost';
+  const data = (e as { data?: { error?: string; reason?: string } }).data;
+  return new DaemonRefusal(data?.error ?? (e as Error).message, data?.reason ?? 'rpc', kindFromRpcCode(code));
+}
+
+/** A JSON-RPC connection over a socket to a daemon, listening. */
+export function rpcOver(socket: net.Socket): MessageConnection {
+  const c = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
+  c.listen();
+  return c;
+}
+
+/** Asks the daemon on `socket` to stop, whatever its build (daemon/stop never changes). */
+export async function askToStop(socket: net.Socket, reason: string): Promise<void> {
+  const c = rpcOver(socket);
+  // A daemon that closes before answering is stopping (or died) all the same.
+  const closed = new Promise<void>((r) => socket.once('close', () => r()));
+  try {
+    await Promise.race([c.sendRequest(daemonStop.method, { reason }), closed]);
+  } finally {
+    c.dispose();
+    socket.destroy();
+  }
+}
