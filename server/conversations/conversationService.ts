@@ -27,7 +27,7 @@ import { resolveProfile } from '../harness/profiles';
 import type { Profile } from '../harness/profiles';
 import { logger } from '../util/log';
 import { agentEnv } from './agentEnv';
-import { gitIdentityEnv } from './gitIdentity';
+import { agentGitFacts } from './agentGitFacts';
 import { writableDirs } from './writableDirs';
 import { ConversationStore } from './conversationStore';
 import type { ConversationRow } from './conversationStore';
@@ -167,10 +167,19 @@ export class ConversationService extends EventEmitter {
     return row;
   }
 
-  /** Spawns the harness of an inserted conversation (its first prompt follows once the session is open). */
-  start(id: number): void {
+  /**
+   * Spawns the harness of an inserted conversation (its first prompt follows once the session is open).
+   * `gitFactsFrom`: a folder of the same repository to read the agent's git facts in (a lane's
+   * checkout, while the lane's worktree is still being made; see prepareStart).
+   */
+  start(id: number, opts: { gitFactsFrom?: string } = {}): void {
     const row = this.mustGet(id);
-    this.spawn(row, { firstPrompt: row.firstPrompt });
+    this.spawn(row, { firstPrompt: row.firstPrompt }, opts.gitFactsFrom);
+  }
+
+  /** Reads the git facts an agent working in `dir`'s repository needs now, so a later start(…, { gitFactsFrom: dir }) finds them ready. */
+  prepareStart(dir: string): void {
+    void agentGitFacts(dir, process.env).catch(() => undefined);
   }
 
   /** Restarts a stopped conversation: reattach where the agent offers it, else a fresh session told it continues. */
@@ -421,30 +430,35 @@ export class ConversationService extends EventEmitter {
     ].join('\n');
   }
 
-  private spawn(row: ConversationRow, what: { firstPrompt?: string; resume?: { sessionId: string | null; continuation: string } }): void {
+  private spawn(row: ConversationRow, what: { firstPrompt?: string; resume?: { sessionId: string | null; continuation: string } }, gitFactsFrom = row.cwd): void {
     const existing = this.sessions.get(row.id);
     if (existing && existing.phase !== 'dead') throw conflict('alreadyRunning', `conversation #${row.id} (${row.name}) is already running`);
     const profile = this.profile(row.harness);
-    const env = agentEnv({
-      convId: row.id,
-      convName: row.name,
-      bare: row.bare,
-      extraEnv: row.extraEnv,
-      profile,
-      svcHome: this.app.paths.home,
-      shimDir: path.join(this.app.distDir, '..', 'bin'),
-      base: process.env,
-      gitIdentity: gitIdentityEnv(row.cwd, process.env),
-      callerToken: this.credentials.tokenFor(row.id),
+    const callerToken = this.credentials.tokenFor(row.id);
+    // The git probes run as child processes, never blocking the loop; the session awaits them before it spawns.
+    const prepared = agentGitFacts(gitFactsFrom, process.env).then((facts) => {
+      const env = agentEnv({
+        convId: row.id,
+        convName: row.name,
+        bare: row.bare,
+        extraEnv: row.extraEnv,
+        profile,
+        svcHome: this.app.paths.home,
+        shimDir: path.join(this.app.distDir, '..', 'bin'),
+        base: process.env,
+        gitIdentity: facts.identity,
+        callerToken,
+      });
+      if (profile.modelEnv) env[profile.modelEnv] = row.model;
+      return { env, writableDirs: row.bare ? [] : writableDirs(row.cwd, this.app.paths.socket, facts.places) };
     });
-    if (profile.modelEnv) env[profile.modelEnv] = row.model;
     const id = row.id;
     const now = () => this.app.now();
     const session: HarnessSession = new HarnessSession(
       {
         profile,
         cwd: row.cwd,
-        env,
+        prepared,
         model: row.model,
         effort: row.effort,
         logFile: path.join(this.app.paths.agents, `conv-${row.name}`, 'harness.log'),
@@ -454,7 +468,6 @@ export class ConversationService extends EventEmitter {
         resume: what.resume,
         // A person's conversation asks them; lanes and the pipeline's agents are unattended.
         permissions: permissionsOf(row),
-        writableDirs: row.bare ? [] : writableDirs(row.cwd, this.app.paths.socket, process.env),
       },
       {
         transcript: (kind, payload) => this.transcript.append(id, kind, payload),

@@ -1,19 +1,41 @@
 // The user's git identity, handed to every agent as GIT_AUTHOR_* and GIT_COMMITTER_*: some
 // harnesses run commands with the global git config hidden (gemini's shell sets
 // GIT_CONFIG_GLOBAL=/dev/null), and a lane must still be able to commit as the user.
-import { gitTextSync } from '../git/gitExec';
+import { spawnGit } from '../git/gitExec';
 
 const VARS = { name: ['GIT_AUTHOR_NAME', 'GIT_COMMITTER_NAME'], email: ['GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_EMAIL'] } as const;
 
+export interface GitIdentity {
+  vars: Record<string, string>;
+  /** The config files the values came from (git config --show-origin). */
+  origins: string[];
+}
+
 /** user.name and user.email as git resolves them in `cwd` (repository config over global), as variables. */
-export function gitIdentityEnv(cwd: string, env: NodeJS.ProcessEnv): Record<string, string> {
-  const out = gitTextSync(cwd, ['config', '--get-regexp', '^user\\.(name|email)$'], { env, timeoutMs: 5000 });
-  if (out === undefined) return {}; // no git, no identity, or cwd gone: the agent's git says what is missing
+export function gitIdentity(cwd: string, env: NodeJS.ProcessEnv): Promise<GitIdentity> {
+  // No git, no identity, or cwd gone: the agent's git says what is missing.
+  return spawnGit(cwd, ['config', '--show-origin', '-z', '--get-regexp', '^user\\.(name|email)$'], { env }).then(
+    (r) => (r.code === 0 ? parse(r.stdout.toString('utf8')) : { vars: {}, origins: [] }),
+    () => ({ vars: {}, origins: [] }),
+  );
+}
+
+export async function gitIdentityEnv(cwd: string, env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
+  return (await gitIdentity(cwd, env)).vars;
+}
+
+/** `-z --show-origin` records: `file:<path>\0user.name\n<value>\0`. */
+function parse(out: string): GitIdentity {
   const vars: Record<string, string> = {};
-  for (const line of out.split('\n')) {
-    const m = /^user\.(name|email) (.*)$/.exec(line);
-    if (!m) continue;
-    for (const v of VARS[m[1] as 'name' | 'email']) vars[v] = m[2];
+  const origins = new Set<string>();
+  const fields = out.split('\0');
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const origin = fields[i];
+    const nl = fields[i + 1].indexOf('\n');
+    const m = nl < 0 ? null : /^user\.(name|email)$/.exec(fields[i + 1].slice(0, nl));
+    if (!m) continue; // a key without a value names no one
+    if (origin.startsWith('file:')) origins.add(origin.slice('file:'.length));
+    for (const v of VARS[m[1] as 'name' | 'email']) vars[v] = fields[i + 1].slice(nl + 1);
   }
-  return vars;
+  return { vars, origins: [...origins] };
 }

@@ -5,23 +5,44 @@
 // harnesses (codex) are given these through ACP `additionalDirectories`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { gitTextSync } from '../git/gitExec';
+import { spawnGit } from '../git/gitExec';
 
-function gitOut(cwd: string, env: NodeJS.ProcessEnv, args: string[]): string | undefined {
-  return gitTextSync(cwd, args, { env, timeoutMs: 5000 });
+function gitOut(cwd: string, env: NodeJS.ProcessEnv, args: string[]): Promise<string | undefined> {
+  return spawnGit(cwd, args, { env }).then(
+    (r) => (r.code === 0 ? r.stdout.toString('utf8').trim() : undefined),
+    () => undefined,
+  );
 }
 
-export function writableDirs(cwd: string, socketPath: string, env: NodeJS.ProcessEnv): string[] {
-  const dirs = new Set<string>([path.dirname(socketPath)]);
-  const common = gitOut(cwd, env, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
-  if (common) dirs.add(common);
-  const remotes = gitOut(cwd, env, ['remote']) ?? '';
-  for (const remote of remotes.split('\n').filter(Boolean)) {
-    const url = gitOut(cwd, env, ['remote', 'get-url', '--push', '--', remote]);
+export interface GitPlaces {
+  /** The repository's git dir and common dir (absolute), when `cwd` is in one. */
+  gitDir?: string;
+  commonDir?: string;
+  /** Push URLs of the remotes that are local folders, real paths. */
+  localRemotes: string[];
+}
+
+/** Where git keeps `cwd`'s repository and its local remotes; every probe runs at once. */
+export async function gitPlaces(cwd: string, env: NodeJS.ProcessEnv): Promise<GitPlaces> {
+  const [dirs, remotes] = await Promise.all([
+    gitOut(cwd, env, ['rev-parse', '--path-format=absolute', '--absolute-git-dir', '--git-common-dir']),
+    gitOut(cwd, env, ['remote']),
+  ]);
+  const [gitDir, commonDir] = dirs?.split('\n') ?? [];
+  const urls = await Promise.all((remotes ?? '').split('\n').filter(Boolean).map((r) => gitOut(cwd, env, ['remote', 'get-url', '--push', '--', r])));
+  const localRemotes: string[] = [];
+  for (const url of urls) {
     if (!url) continue;
     const local = url.startsWith('file://') ? url.slice('file://'.length) : url;
-    if (path.isAbsolute(local) && isDir(local)) dirs.add(fs.realpathSync(local));
+    if (path.isAbsolute(local) && isDir(local)) localRemotes.push(fs.realpathSync(local));
   }
+  return { gitDir: gitDir || undefined, commonDir: commonDir || undefined, localRemotes };
+}
+
+export function writableDirs(cwd: string, socketPath: string, places: GitPlaces): string[] {
+  const dirs = new Set<string>([path.dirname(socketPath)]);
+  if (places.commonDir) dirs.add(places.commonDir);
+  for (const d of places.localRemotes) dirs.add(d);
   return [...dirs].filter((d) => !isInside(d, cwd));
 }
 

@@ -11,7 +11,7 @@ function gitVersion(env: NodeJS.ProcessEnv): Promise<string | null> {
 export async function checkGit(env: NodeJS.ProcessEnv, cwd: string): Promise<DoctorCheck[]> {
   const version = await gitVersion(env);
   if (!version) return [{ area: 'git', subject: 'git', status: 'problem', text: 'git is not on the daemon\'s PATH (lanes are git worktrees)', fix: 'install git (e.g. apt-get install git), then svc daemon restart' }];
-  const id = gitIdentityEnv(cwd, env);
+  const id = await gitIdentityEnv(cwd, env);
   const checks: DoctorCheck[] = [{ area: 'git', subject: 'git', status: 'ok', text: version, fix: null }];
   // Variables already in the environment win over the config (agents get them as they are).
   const fields = [

@@ -2,14 +2,18 @@
 // Branch and head come from ONE `git worktree list` per repository, ahead counts from
 // ONE `git for-each-ref` per repository. Only the dirty flag needs a `git status` per
 // worktree, and that answer is kept until the worktree or its index changes (inotify
-// watches on the worktree and on its git dir), so a second read of an untouched lane
-// costs no process at all. Facts are still current on every read: any change
-// invalidates the kept answer before the next read can see it.
+// watches on the worktree and on its git dir, and HEAD as the listing shows it), so a
+// second read of an untouched lane costs no process at all. Facts are still current on
+// every read: any change invalidates the kept answer before the next read can see it.
+// The index is the exception: every `git status` anyone runs refreshes its stat data, and
+// that changes nothing the list shows. An index whose entries (indexContent.ts) are the
+// ones the kept answer saw keeps the answer; only a change of content recounts.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { logger } from '../util/log';
 import { git } from './git';
 import type { GitFacts } from './git';
+import { indexDigest, indexStamp } from './indexContent';
 
 const log = logger('git-facts');
 
@@ -19,10 +23,18 @@ interface DirtyEntry {
   /** Both watches are in place; without them a kept answer could go stale, so none is kept. */
   trusted: boolean;
   watchers: fs.FSWatcher[];
+  /** The worktree's index file, when its git dir is known. */
+  indexFile?: string;
+  /** What the kept answer was counted against: HEAD, and the index on disk and by content. */
+  head?: string | null;
+  stamp?: string;
+  digest?: string;
 }
 
 export class WorktreeFacts {
   private readonly dirtyCache = new Map<string, DirtyEntry>();
+  /** `git status` runs so far (tests and benchmarks read it to see what was recounted). */
+  statusRuns = 0;
 
   /** Facts for each worktree dir of `repo`; a dir that is not a worktree of it is absent. */
   async ofRepo(repo: string, dirs: string[]): Promise<Map<string, GitFacts>> {
@@ -38,7 +50,7 @@ export class WorktreeFacts {
           headSha: wt.head,
           ahead: t?.ahead ?? null,
           upstream: t?.upstream ?? null,
-          dirty: await this.dirty(dir),
+          dirty: await this.dirty(dir, wt.head),
         });
       }),
     );
@@ -57,15 +69,20 @@ export class WorktreeFacts {
     for (const dir of [...this.dirtyCache.keys()]) this.forget(dir);
   }
 
-  private async dirty(dir: string): Promise<boolean> {
+  private async dirty(dir: string, head: string | null): Promise<boolean> {
     let e = this.dirtyCache.get(dir);
     if (!e) {
       e = { valid: false, dirty: false, trusted: false, watchers: [] };
       this.dirtyCache.set(dir, e);
       this.watch(dir, e);
     }
-    if (e.valid && e.trusted) return e.dirty;
+    if (e.valid && e.trusted && e.head === head && (await this.sameIndex(e, head))) return e.dirty;
     e.valid = true; // a change while we run status invalidates again
+    e.head = head;
+    // The index as it is before status reads it: a change during the run shows as a change next time.
+    e.stamp = e.indexFile ? indexStamp(e.indexFile) : undefined;
+    e.digest = e.stamp !== undefined ? await digestAt(e.indexFile!, head) : undefined;
+    this.statusRuns++;
     try {
       const out = await git(dir, ['--no-optional-locks', 'status', '--porcelain', '-z', '--untracked-files=normal']);
       e.dirty = out.length > 0;
@@ -76,13 +93,29 @@ export class WorktreeFacts {
     return e.dirty;
   }
 
+  /** Whether the index still holds what the kept answer was counted against (stat data aside). */
+  private async sameIndex(e: DirtyEntry, head: string | null): Promise<boolean> {
+    if (!e.indexFile) return true; // no index to change: the watches cover the rest
+    const stamp = indexStamp(e.indexFile);
+    if (stamp === e.stamp) return true;
+    if (stamp === undefined || e.digest === undefined) return false;
+    const digest = await digestAt(e.indexFile, head);
+    if (digest !== e.digest) return false;
+    e.stamp = stamp; // refreshed stat data only: the next read needs no digest
+    return true;
+  }
+
   private watch(dir: string, e: DirtyEntry): void {
     const invalidate = () => {
       e.valid = false;
     };
-    const add = (target: string, recursive: boolean): boolean => {
+    // The index is judged by its content on each read (sameIndex), not by its events.
+    const inGitDir = (_event: string, file: string | null) => {
+      if (file !== 'index' && file !== 'index.lock') invalidate();
+    };
+    const add = (target: string, recursive: boolean, onEvent: (event: string, file: string | null) => void): boolean => {
       try {
-        const w = fs.watch(target, { recursive, persistent: false }, invalidate);
+        const w = fs.watch(target, { recursive, persistent: false }, onEvent);
         w.on('error', () => {
           e.trusted = false;
           invalidate();
@@ -95,8 +128,24 @@ export class WorktreeFacts {
       }
     };
     const gitDir = worktreeGitDir(dir);
-    e.trusted = add(dir, true) && gitDir !== undefined && add(gitDir, false);
+    if (gitDir) e.indexFile = path.join(gitDir, 'index');
+    // A main checkout's .git is inside the worktree: its events are git-dir events.
+    const inWorktree = (event: string, file: string | null) => {
+      if (file === '.git' || !file?.startsWith(`.git${path.sep}`)) invalidate();
+      else inGitDir(event, file.slice(5));
+    };
+    e.trusted = add(dir, true, inWorktree) && gitDir !== undefined && add(gitDir, false, inGitDir);
   }
+}
+
+/** Object ids are SHA-1 (40 hex digits) or SHA-256 (64); an unborn HEAD says neither. */
+function hashBytesOf(head: string | null): number | undefined {
+  return head?.length === 40 ? 20 : head?.length === 64 ? 32 : undefined;
+}
+
+async function digestAt(file: string, head: string | null): Promise<string | undefined> {
+  const bytes = hashBytesOf(head);
+  return bytes === undefined ? undefined : indexDigest(file, bytes);
 }
 
 /** The git dir of a linked worktree (`.git` is a file `gitdir: …`), or of a main checkout. */

@@ -40,7 +40,8 @@ export interface SessionEvents {
 export interface SessionPlan {
   profile: Profile;
   cwd: string;
-  env: NodeJS.ProcessEnv;
+  /** The agent's environment and the folders outside cwd it must be able to write (git metadata, svc's socket, for sandboxed agents), once known. */
+  prepared: Promise<{ env: NodeJS.ProcessEnv; writableDirs: string[] }>;
   model: string;
   effort: string | null;
   logFile?: string;
@@ -50,8 +51,6 @@ export interface SessionPlan {
   firstPrompt?: string;
   /** Whose approvals: `ask` sends them to svc (a person's conversation), `auto` lets the agent act (a lane). */
   permissions: PermissionPolicy;
-  /** Folders outside cwd the agent must be able to write (git metadata, svc's socket), for sandboxed agents. */
-  writableDirs: string[];
   /** Resume: reattach to `sessionId` if the agent offers it, else a fresh session told `continuation`. */
   resume?: { sessionId: string | null; continuation: string };
 }
@@ -131,11 +130,12 @@ export class HarnessSession {
 
   private async startup(): Promise<void> {
     const { profile, cwd, configFileShown: cfg } = this.plan;
+    const { env, writableDirs } = await this.plan.prepared;
     if (!isDir(cwd)) throw errs.missingCwd(profile, cwd);
-    const command = findCommand(profile.command, this.plan.env.PATH, cwd);
+    const command = findCommand(profile.command, env.PATH, cwd);
     if (!command) throw errs.commandNotFound(profile, cfg);
     if (this.stopping) return this.die('stopped before it started');
-    const proc = new AgentProcess(command, profile.args, { cwd, env: this.plan.env, logFile: this.plan.logFile });
+    const proc = new AgentProcess(command, profile.args, { cwd, env, logFile: this.plan.logFile });
     this.proc = proc;
     void proc.closed.then((exit) => this.gone(describeExit(exit)));
     if (proc.pid === undefined) {
@@ -179,7 +179,7 @@ export class HarnessSession {
     // Sandboxed agents (codex) may write only their workspace: name the other places a lane
     // writes (ACP `additionalDirectories`), where the agent supports them.
     const caps = init.agentCapabilities as { sessionCapabilities?: { additionalDirectories?: unknown } } | undefined;
-    const extraDirs = caps?.sessionCapabilities?.additionalDirectories && this.plan.writableDirs.length ? { additionalDirectories: this.plan.writableDirs } : {};
+    const extraDirs = caps?.sessionCapabilities?.additionalDirectories && writableDirs.length ? { additionalDirectories: writableDirs } : {};
     let modes: { currentModeId?: string; availableModes?: { id: string }[] } | null | undefined;
     let options: SessionConfigOption[] = [];
     let firstPrompt = this.plan.firstPrompt;
@@ -448,7 +448,7 @@ export class HarnessSession {
       this.queue.length = 0;
       if (this.working && this.sessionId && this.conn && !this.conn.signal.aborted) this.conn.agent.notify('session/cancel', { sessionId: this.sessionId }).catch(() => undefined);
       for (const k of [...this.asks.keys()]) this.withdraw(k, 'the conversation was stopped');
-      // Not spawned yet (startup spawns synchronously, so it failed or never ran): nothing to stop.
+      // Not spawned yet (still reading its git facts, or it failed): nothing to stop.
       if (this.phase === 'starting' && !proc) this.die('stopped before it started');
     }
     if (!proc || proc.pid === undefined) return true;

@@ -42,7 +42,10 @@ export interface ConversationsPort {
   /** Refuses unless `token` is the credential of the `caller` conversation (unknown callers pass: the method refuses them). */
   proveCaller(caller: string, token: string | undefined): void;
   insert(c: NewConversation): ConvRow;
-  start(id: number): void;
+  /** `gitFactsFrom`: read the agent's git facts in this folder of the same repository (the checkout, while the lane's worktree is made). */
+  start(id: number, opts?: { gitFactsFrom?: string }): void;
+  /** Starts reading those facts now, ahead of start(). */
+  prepareStart(dir: string): void;
   waitStarted(id: number, timeoutMs: number): Promise<'alive' | 'failed' | 'ended' | 'timeout'>;
   facts(id: number): LiveFacts;
   stop(id: number, opts: { timeoutMs?: number }): Promise<{ stopped: boolean }>;

@@ -8,7 +8,8 @@ import { isLive } from '../../shared/activity';
 import type { Role } from '../../shared/config';
 import { conflict, refused, usageError } from '../../shared/errors';
 import type { LaneRecord, LaunchParams } from '../../shared/protocol/lanes';
-import { branchExists, checkBranchName, git, GitError, isValidBranchName, resolveCommit } from '../git/git';
+import { branchExists, checkBranchName, git, GitError, gitOk, isValidBranchName, resolveCommit } from '../git/git';
+import type { GitFacts } from '../git/git';
 import { laneContract } from './contract';
 import type { ContractFacts } from './contract';
 import { checkMayLaunch, effectiveLauncher, laneKeyOf, launcherOf, runOf, settingsOf } from './launchRules';
@@ -73,22 +74,35 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<{ 
   const gitBacked = role !== 'play';
   const repo = project.path;
 
-  // Git facts that need awaiting come first; the decisive checks run in the transaction.
-  const base = gitBacked ? await fetchBase(repo, project.default_branch) : null;
-  const from = p.from !== undefined ? await resolveCommit(repo, p.from, '--from') : undefined;
-  const at = p.at !== undefined ? await resolveCommit(repo, p.at, '--at') : undefined;
+  // The agent's git facts are read from the checkout while the rest goes on (conversationsPort).
+  if (gitBacked) convs.prepareStart(repo);
+  // Git facts that need awaiting come first, all at once (the fetch is the long one); the
+  // decisive checks run in the transaction. Refusals keep their order: the first in
+  // this list that fails is the one reported.
+  const builderBranch = role === 'builder' && !p.reuse ? (p.branch ?? defaultBranch(run, key, nextIteration(store.ofSlot(run, key, role)))) : undefined;
+  const fetched = gitBacked ? fetchBase(repo, project.default_branch) : null;
+  const [fetchR, baseR, fromR, atR, branchR, validR, existsR, trackedR] = await Promise.all([
+    settle(fetched),
+    settle(fetched?.then((ref) => resolveCommit(repo, ref, 'base ref')) ?? null),
+    settle(p.from !== undefined ? resolveCommit(repo, p.from, '--from') : undefined),
+    settle(p.at !== undefined ? resolveCommit(repo, p.at, '--at') : undefined),
+    settle(p.branch !== undefined && role === 'builder' ? checkBranchName(repo, p.branch) : undefined),
+    settle(builderBranch !== undefined && p.branch === undefined ? isValidBranchName(repo, builderBranch) : true),
+    settle(builderBranch !== undefined ? branchExists(repo, builderBranch) : false),
+    settle(builderBranch !== undefined ? gitOk(repo, ['show-ref', '--verify', '--quiet', `refs/remotes/origin/${builderBranch}`]) : false),
+  ]);
+  fetchR();
+  const from = fromR();
+  const at = atR();
   if (p.branch !== undefined) {
     if (role !== 'builder') throw usageError('branchOnlyBuilder', `--branch is for builder lanes; a ${role} works detached`);
-    await checkBranchName(repo, p.branch);
+    branchR();
   }
-  const baseSha = base ? await resolveCommit(repo, base, 'base ref') : null;
-  if (role === 'builder' && !p.reuse && p.branch === undefined) {
+  const baseSha = baseR();
+  if (!validR()) {
     // The lane key pattern admits names git refuses (`a..b`, `a.lock`, `a.`): git's own
     // rules judge the branch before anything is recorded or stopped.
-    const branch = defaultBranch(run, key, nextIteration(store.ofSlot(run, key, role)));
-    if (!(await isValidBranchName(repo, branch))) {
-      throw usageError('badLaneKey', `lane key '${key}' gives the branch '${branch}', which is not a valid git branch name (git check-ref-format); choose another --key, or name the branch with --branch <name>`);
-    }
+    throw usageError('badLaneKey', `lane key '${key}' gives the branch '${builderBranch}', which is not a valid git branch name (git check-ref-format); choose another --key, or name the branch with --branch <name>`);
   }
 
   // Only once the request is known to be good does --replace stop the live lane.
@@ -102,7 +116,7 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<{ 
   const draft = plan(ctx, { p, role, run, key, root, from, at, baseSha });
   if (draft.reuse && draft.judged) draft.judged.commit = (await git(draft.dir, ['rev-parse', 'HEAD'])).trim();
   if (draft.start && !/^[0-9a-f]{40}$/.test(draft.start)) draft.start = await resolveCommit(repo, draft.start, 'start point');
-  if (draft.branch && !draft.reuse && (await branchExists(repo, draft.branch))) {
+  if (draft.branch && !draft.reuse && (draft.branch === builderBranch ? existsR() : await branchExists(repo, draft.branch))) {
     throw conflict('branchExists', `branch ${draft.branch} already exists; pass --branch <name> for a new one`);
   }
   const name = `${run}-${key}-${role}-i${draft.iteration}${draft.respawn ? `-r${draft.respawn}` : ''}`;
@@ -147,18 +161,26 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<{ 
   })();
 
   writeBriefOnce(ctx, row, brief);
+  // The facts of a worktree just made are known without asking git (a full `git status` of
+  // a fresh checkout is the slowest read there is): its branch, the commit it starts at,
+  // clean, and no upstream yet — unless origin already has a branch of that name.
+  let known: Map<string, GitFacts> | undefined;
   const prepareAndStart = async () => {
     try {
       if (!draft.reuse) {
-        if (gitBacked) await createWorktree({ repo, dir: draft.dir, branch: draft.branch, start: draft.start!, sparse: project.gauntlet?.sparse_checkout });
-        else createPlayDir(draft.dir);
+        if (gitBacked) {
+          await createWorktree({ repo, dir: draft.dir, branch: draft.branch, start: draft.start!, sparse: project.gauntlet?.sparse_checkout });
+          if (!draft.branch || (draft.branch === builderBranch && !trackedR())) {
+            known = new Map([[draft.dir, { branch: draft.branch, headSha: draft.start, ahead: null, upstream: draft.branch ? `origin/${draft.branch}` : null, dirty: false }]]);
+          }
+        } else createPlayDir(draft.dir);
       }
     } catch (e) {
       const message = `lane directory could not be prepared: ${(e as Error).message}`;
       convs.recordSpawnError(row.id, message);
       throw e instanceof GitError ? conflict('laneDirFailed', message) : e;
     }
-    convs.start(row.id);
+    convs.start(row.id, { gitFactsFrom: gitBacked ? repo : undefined });
     ctx.app.notify({ topic: 'lanes', id: row.id });
     ctx.app.notify({ topic: 'runs' });
   };
@@ -166,9 +188,19 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<{ 
   // The directory is made before any answer, --no-wait or not, so a failure there is
   // never reported as a launched lane; --no-wait only skips the wait for the agent.
   await prepareAndStart();
-  if (p.noWait) return { record: await laneRecord(ctx, store.byId(row.id)!), started: 'not-waited' };
+  if (p.noWait) return { record: await laneRecord(ctx, store.byId(row.id)!, known), started: 'not-waited' };
   const started = await convs.waitStarted(row.id, START_WAIT_MS);
-  return { record: await laneRecord(ctx, store.byId(row.id)!), started };
+  return { record: await laneRecord(ctx, store.byId(row.id)!, known), started };
+}
+
+/** A promise's outcome, to be taken (value or throw) later, in an order of our choosing. */
+function settle<T>(v: T | Promise<T>): Promise<() => T> {
+  return Promise.resolve(v).then(
+    (x) => () => x,
+    (e: unknown) => () => {
+      throw e;
+    },
+  );
 }
 
 function writeBriefOnce(ctx: LanesContext, row: LaneRow, brief: string): void {

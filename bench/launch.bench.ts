@@ -1,0 +1,96 @@
+// A lane launch as a user feels it: `svc lane start` (no --no-wait) of a builder in a
+// 20,000-file repository with a local origin, timed until it answers — the lane's worktree
+// made and its agent started. The floor, measured in the same run and interleaved, is what
+// any launch must do at least: `git fetch` of the base branch, `git worktree add` of the
+// same size, and the same agent started directly over ACP, one after another.
+// Target ≤ 1.2×. Also printed: `svc lane start --no-wait` (answers once the worktree
+// exists, before the agent starts) against the bare `git worktree add`.
+// Run: npm run bench -- launch
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { laneWorld } from '../test/helpers/lanes';
+import { git, makeScratch } from '../test/helpers/scratch';
+import { directAcp, median, ms } from './acpFloor';
+
+const RUNS = Number(process.env.SVC_BENCH_RUNS ?? 7);
+const FILES = Number(process.env.SVC_BENCH_FILES ?? 20_000);
+const TARGET = 1.2;
+
+async function main(): Promise<void> {
+  const s = makeScratch('bench-launch');
+  try {
+    const w = await laneWorld(s);
+    const svcJs = path.join(__dirname, '..', 'dist', 'svc.js');
+    // A FILES-file repository with a local bare origin, as a project.
+    const origin = path.join(s.home, 'big-origin.git');
+    const big = path.join(s.home, 'big');
+    git(s.home, s.env, 'init', '-q', '--bare', '--initial-branch=main', origin);
+    git(s.home, s.env, 'clone', '-q', origin, big);
+    for (let d = 0; d < FILES / 100; d++) {
+      const dir = path.join(big, `d${d}`);
+      fs.mkdirSync(dir);
+      for (let f = 0; f < 100; f++) fs.writeFileSync(path.join(dir, `f${f}.txt`), `${d}/${f}\n`);
+    }
+    git(big, s.env, 'add', '.');
+    git(big, s.env, 'commit', '-q', '-m', 'big');
+    git(big, s.env, 'push', '-q', 'origin', 'HEAD:main');
+    await s.svc(['project', 'add', 'big', big]);
+
+    const launch = (i: number, noWait: boolean): number => {
+      const t0 = ms();
+      const r = spawnSync(
+        process.execPath,
+        [svcJs, 'lane', 'start', '--parent', String(w.rootId), '--project', 'big', '--harness', 'script', '--run', noWait ? 'nw' : 'big', '--key', `k${i}`, '--role', 'builder', '--model', 'm', '--prompt', 'hi', '--json', ...(noWait ? ['--no-wait'] : [])],
+        { env: s.env, encoding: 'utf8' },
+      );
+      const t = ms() - t0;
+      if (r.status !== 0) throw new Error(r.stderr);
+      return t;
+    };
+    const fetchBase = () => spawnSync('git', ['fetch', '--quiet', '--no-tags', 'origin', '+refs/heads/main:refs/remotes/origin/main'], { cwd: big, env: s.env });
+    const addWorktree = (name: string) => {
+      const dir = path.join(s.home, name);
+      spawnSync('git', ['worktree', 'add', '-q', '-b', name, dir, 'origin/main'], { cwd: big, env: s.env });
+      return dir;
+    };
+    const floor = async (i: number): Promise<{ all: number; add: number }> => {
+      const t0 = ms();
+      fetchBase();
+      const a0 = ms();
+      const dir = addWorktree(`plain-${i}`);
+      const add = ms() - a0;
+      await directAcp(dir, 'started');
+      return { all: ms() - t0, add };
+    };
+    // Warm the disk cache and the daemon's first launch in this project.
+    launch(-1, false);
+    await floor(-1);
+
+    const launches: number[] = [];
+    const floors: number[] = [];
+    const adds: number[] = [];
+    const noWaits: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      launches.push(launch(i, false));
+      const f = await floor(i);
+      floors.push(f.all);
+      adds.push(f.add);
+      noWaits.push(launch(i, true));
+    }
+    const l = median(launches);
+    const f = median(floors);
+    const nw = median(noWaits);
+    const ad = median(adds);
+    console.log(`floor, git fetch + git worktree add + the agent started over ACP (${FILES} files): ${f.toFixed(0)} ms (median of ${RUNS}; runs ${floors.map((x) => x.toFixed(0)).join(' ')})`);
+    console.log(`lane start → worktree made and agent started: ${l.toFixed(0)} ms (runs ${launches.map((x) => x.toFixed(0)).join(' ')}); ratio ${(l / f).toFixed(2)} (target ≤ ${TARGET}: ${l / f <= TARGET ? 'met' : 'MISSED'})`);
+    console.log(`lane start --no-wait → worktree made: ${nw.toFixed(0)} ms; bare git worktree add ${ad.toFixed(0)} ms; ratio ${(nw / ad).toFixed(2)}`);
+  } finally {
+    await s.dispose();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,105 @@
+// The dirty flag kept by WorktreeFacts: an index rewritten with fresh stat data only (what
+// every `git status` anyone runs does) keeps the answer; a change of the index's content,
+// of HEAD or of the working tree recounts. Real git in a scratch repository.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { digestOf, indexStamp } from '../../server/git/indexContent';
+import { WorktreeFacts } from '../../server/git/worktreeFacts';
+
+const REPO = path.resolve(__dirname, '..', '..');
+const settle = () => new Promise((r) => setTimeout(r, 300)); // let the watches' events arrive
+
+describe('worktree facts: the kept dirty flag', () => {
+  const root = path.join(REPO, '.scratch', `unit-worktreefacts-${process.pid}`);
+  const repo = path.join(root, 'repo');
+  const wt = path.join(root, 'wt');
+  const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: root, GIT_CEILING_DIRECTORIES: root, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t.invalid' };
+  const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env, encoding: 'utf8' }).trim();
+  let facts: WorktreeFacts;
+  let first: string;
+  const read = async () => (await facts.ofRepo(repo, [wt])).get(wt)!;
+
+  before(() => {
+    fs.mkdirSync(repo, { recursive: true });
+    git(repo, 'init', '-q', '--initial-branch=main');
+    for (let i = 0; i < 20; i++) fs.writeFileSync(path.join(repo, `f${i}.txt`), `${i}\n`);
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-qm', 'one');
+    first = git(repo, 'rev-parse', 'HEAD');
+    fs.writeFileSync(path.join(repo, 'f0.txt'), 'two\n');
+    git(repo, 'commit', '-qam', 'two');
+    git(repo, 'worktree', 'add', '-q', '-b', 'lane', wt, 'HEAD');
+  });
+  beforeEach(() => {
+    facts = new WorktreeFacts();
+  });
+  afterEach(() => facts.close());
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('keeps the answer when the index is only refreshed (read-tree drops stat data, git status restores it)', async () => {
+    assert.equal((await read()).dirty, false);
+    assert.equal(facts.statusRuns, 1);
+    const index = path.join(git(wt, 'rev-parse', '--absolute-git-dir'), 'index');
+    const before = indexStamp(index);
+    git(wt, 'read-tree', 'HEAD');
+    git(wt, 'status', '--porcelain');
+    assert.notEqual(indexStamp(index), before, 'the index file was rewritten');
+    await settle();
+    assert.equal((await read()).dirty, false);
+    assert.equal((await read()).dirty, false);
+    assert.equal(facts.statusRuns, 1);
+  });
+
+  it('recounts when the index content changes with no working-tree event (git rm --cached)', async () => {
+    assert.equal((await read()).dirty, false);
+    git(wt, 'rm', '-q', '--cached', 'f5.txt');
+    assert.equal((await read()).dirty, true); // read at once: the index is judged on the read, not by its event
+    assert.equal(facts.statusRuns, 2);
+    git(wt, 'reset', '-q');
+    assert.equal((await read()).dirty, false);
+    assert.equal(facts.statusRuns, 3);
+  });
+
+  it('recounts when HEAD moves with the index and working tree untouched', async () => {
+    assert.equal((await read()).dirty, false);
+    const head = git(wt, 'rev-parse', 'HEAD');
+    git(repo, 'update-ref', 'refs/heads/lane', first);
+    await settle();
+    const moved = await read();
+    assert.equal(moved.headSha, first);
+    assert.equal(moved.dirty, true);
+    assert.equal(facts.statusRuns, 2);
+    git(repo, 'update-ref', 'refs/heads/lane', head);
+  });
+
+  it('recounts on a working-tree change, and after it is undone', async () => {
+    assert.equal((await read()).dirty, false);
+    fs.writeFileSync(path.join(wt, 'new.txt'), 'x\n');
+    await settle();
+    assert.equal((await read()).dirty, true);
+    fs.rmSync(path.join(wt, 'new.txt'));
+    await settle();
+    assert.equal((await read()).dirty, false);
+    assert.equal(facts.statusRuns, 3);
+  });
+
+  it('digests an index of every version the same, and refuses a split index', () => {
+    const index = path.join(git(wt, 'rev-parse', '--absolute-git-dir'), 'index');
+    const digests = ['2', '3', '4'].map((v) => {
+      git(wt, 'update-index', '--index-version', v);
+      return digestOf(fs.readFileSync(index), 20);
+    });
+    assert.ok(digests[0]);
+    assert.equal(digests[0]!.length, 40);
+    // v3 without extended flags is v2 byte for byte; v4 compresses paths, so its digest differs.
+    assert.equal(digests[1], digests[0]);
+    assert.notEqual(digests[2], undefined);
+    git(wt, 'update-index', '--index-version', '2');
+    git(wt, 'update-index', '--split-index');
+    assert.equal(digestOf(fs.readFileSync(index), 20), undefined);
+    git(wt, 'update-index', '--no-split-index');
+    assert.equal(digestOf(fs.readFileSync(index), 20), digests[0]);
+  });
+});
