@@ -41,7 +41,7 @@ function world(n: number): { conversations: ConversationInfo[]; lanes: LaneRecor
     for (let k = 0; k < 8 && id < n; k++) {
       const b = add({ kind: 'lane', parentId: root.id, activity: 'working' });
       const c = id < n ? add({ kind: 'lane', parentId: root.id, activity: 'stopped' }) : undefined;
-      lanes.push({ id: b.id, name: b.name, title: b.title, project: 'p', run, key: `k${k}`, role: 'builder', iteration: 1, respawn: 0, parentId: root.id, cwd: '/w', gitBacked: true, judged: null, activity: 'working', spawnError: null, archived: false, reaped: false, createdAt: 0, endedAt: null, model: 'm', harness: 'script', effort: null, cost: null, report: null, verdict: c ? { verdict: 'NOT_YET', defects: 2, by: c.id, verdictFile: null } : null, git: { branch: `${run}/k${k}`, headSha: 'abc', ahead: 1, dirty: k % 2 === 0 } });
+      lanes.push({ id: b.id, name: b.name, title: b.title, project: 'p', run, key: `k${k}`, role: 'builder', iteration: 1, respawn: 0, parentId: root.id, cwd: '/w', host: null, gitBacked: true, judged: null, activity: 'working', spawnError: null, archived: false, reaped: false, createdAt: 0, endedAt: null, model: 'm', harness: 'script', effort: null, cost: null, report: null, verdict: c ? { verdict: 'NOT_YET', defects: 2, by: c.id, verdictFile: null } : null, git: { branch: `${run}/k${k}`, headSha: 'abc', ahead: 1, dirty: k % 2 === 0 } });
       if (c) lanes.push({ ...lanes[lanes.length - 1], id: c.id, name: c.name, role: 'critic', judged: { key: `k${k}`, iteration: 1 }, activity: 'stopped', verdict: { verdict: 'NOT_YET', defects: 2, by: c.id, verdictFile: null }, git: { branch: null, headSha: 'abc', ahead: null, dirty: false } });
     }
     if (id < n) add({ kind: 'successor', parentId: root.id });

@@ -34,6 +34,10 @@ import type { ConversationRow } from './conversationStore';
 import { checkName, slugify, uniqueName } from './names';
 import type { LiveFacts } from './liveFacts';
 import { lastLines } from './transcriptText';
+import { procCommand } from '../reap/processesInside';
+import { hostLink } from '../hosts/hostLinks';
+import { remoteRun } from '../hosts/remoteAgent';
+import type { RemoteRun } from '../hosts/remoteAgent';
 import { TranscriptStore } from './transcriptStore';
 
 const log = logger('conversations');
@@ -59,6 +63,8 @@ export interface CreateOptions {
   bare?: boolean;
   /** The role's permission policy; default by kind (a person's conversations ask, the rest run unattended). */
   permissions?: 'ask' | 'auto';
+  /** The host (config.yaml hosts.<name>) the agent runs on over SSH; absent: this machine. */
+  host?: string | null;
 }
 
 export type StartOutcome = 'alive' | 'failed' | 'ended' | 'timeout';
@@ -154,6 +160,7 @@ export class ConversationService extends EventEmitter {
       bare: o.bare ?? false,
       extraEnv: o.extraEnv ?? null,
       permissions: o.permissions ?? null,
+      host: o.host ?? null,
       firstPrompt: o.prompt,
       createdAt: this.app.now(),
     });
@@ -204,6 +211,14 @@ export class ConversationService extends EventEmitter {
   /** PIDs still alive in the agent's process group, for a refusal that names them. */
   groupPids(id: number): number[] {
     return this.sessions.get(id)?.groupPids() ?? [];
+  }
+
+  /** The processes left of the agent's group with their command lines: here, or on its host. */
+  async groupProcesses(id: number): Promise<{ pid: number; command: string }[]> {
+    const s = this.sessions.get(id);
+    if (!s) return [];
+    if (this.store.get(id)?.host) return (await s.remoteProcesses()).sort((a, b) => a.pid - b.pid);
+    return s.groupPids().sort((a, b) => a - b).map((pid) => ({ pid, command: procCommand(pid) ?? '(gone)' }));
   }
 
   facts(id: number): LiveFacts {
@@ -435,23 +450,28 @@ export class ConversationService extends EventEmitter {
     if (existing && existing.phase !== 'dead') throw conflict('alreadyRunning', `conversation #${row.id} (${row.name}) is already running`);
     const profile = this.profile(row.harness);
     const callerToken = this.credentials.tokenFor(row.id);
+    // On a host the agent's environment is built there (remoteAgent.ts); this machine's git
+    // facts of the lane's folder would be paths of the host, which svc never looks at itself.
+    const remote = row.host ? this.remoteRunOf(row, profile) : undefined;
     // The git probes run as child processes, never blocking the loop; the session awaits them before it spawns.
-    const prepared = agentGitFacts(gitFactsFrom, process.env).then((facts) => {
-      const env = agentEnv({
-        convId: row.id,
-        convName: row.name,
-        bare: row.bare,
-        extraEnv: row.extraEnv,
-        profile,
-        svcHome: this.app.paths.home,
-        shimDir: path.join(this.app.distDir, '..', 'bin'),
-        base: process.env,
-        gitIdentity: facts.identity,
-        callerToken,
-      });
-      if (profile.modelEnv) env[profile.modelEnv] = row.model;
-      return { env, writableDirs: row.bare ? [] : writableDirs(row.cwd, this.app.paths.socket, facts.places) };
-    });
+    const prepared = remote
+      ? Promise.resolve({ env: { ...process.env } as NodeJS.ProcessEnv, writableDirs: [] as string[] })
+      : agentGitFacts(gitFactsFrom, process.env).then((facts) => {
+          const env = agentEnv({
+            convId: row.id,
+            convName: row.name,
+            bare: row.bare,
+            extraEnv: row.extraEnv,
+            profile,
+            svcHome: this.app.paths.home,
+            shimDir: path.join(this.app.distDir, '..', 'bin'),
+            base: process.env,
+            gitIdentity: facts.identity,
+            callerToken,
+          });
+          if (profile.modelEnv) env[profile.modelEnv] = row.model;
+          return { env, writableDirs: row.bare ? [] : writableDirs(row.cwd, this.app.paths.socket, facts.places) };
+        });
     const id = row.id;
     const now = () => this.app.now();
     const session: HarnessSession = new HarnessSession(
@@ -468,6 +488,7 @@ export class ConversationService extends EventEmitter {
         resume: what.resume,
         // A person's conversation asks them; lanes and the pipeline's agents are unattended.
         permissions: permissionsOf(row),
+        remote,
       },
       {
         transcript: (kind, payload) => this.transcript.append(id, kind, payload),
@@ -510,6 +531,30 @@ export class ConversationService extends EventEmitter {
     this.transcript.append(id, 'lifecycle', { event: 'spawn', text: `starting ${row.harness} in ${row.cwd}` });
     this.changed(id);
     void session.run();
+  }
+
+  /** How the agent of a conversation on a host is started and stopped there (server/hosts/remoteAgent.ts). */
+  private remoteRunOf(row: ConversationRow, profile: Profile): RemoteRun {
+    // The user's git identity comes from the project's checkout here: the lane's directory is on the host.
+    const project = row.project ? this.app.config.projects().projects[row.project] : undefined;
+    const env = async (): Promise<Record<string, string>> => {
+      const identity: Record<string, string> = {};
+      for (const k of ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL']) if (process.env[k]) identity[k] = process.env[k]!;
+      if (project) Object.assign(identity, (await agentGitFacts(project.path, process.env).catch(() => undefined))?.identity ?? {});
+      const vars: Record<string, string> = { ...identity, ...profile.env, ...(row.extraEnv ?? {}) };
+      if (profile.modelEnv) vars[profile.modelEnv] = row.model;
+      return vars;
+    };
+    return remoteRun(hostLink(this.app), {
+      host: row.host!,
+      convId: row.id,
+      convName: row.name,
+      dir: row.cwd,
+      bare: row.bare,
+      localCwd: this.app.paths.home,
+      env,
+      callerToken: this.credentials.tokenFor(row.id),
+    });
   }
 
   private fire(event: EventName, id: number): void {

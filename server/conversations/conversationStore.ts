@@ -22,6 +22,8 @@ export interface ConversationRow {
   extraEnv: Record<string, string> | null;
   /** How its tool calls are approved, when the role says (else by kind: a person's asks, the rest run unattended). */
   permissions: 'ask' | 'auto' | null;
+  /** The host (config.yaml hosts.<name>) the agent runs on over SSH; null: this machine. */
+  host: string | null;
   firstPrompt: string;
   sessionId: string | null;
   createdAt: number;
@@ -37,7 +39,7 @@ export interface ConversationRow {
 }
 
 const SELECT = `SELECT id, name, title, kind, parent_id AS parentId, project, cwd, harness, model, effort,
-  issue_id AS issueId, bare, extra_env AS extraEnv, permissions, first_prompt AS firstPrompt, session_id AS sessionId,
+  issue_id AS issueId, bare, extra_env AS extraEnv, permissions, host, first_prompt AS firstPrompt, session_id AS sessionId,
   created_at AS createdAt, started_at AS startedAt, ended_at AS endedAt, exit_status AS exitStatus,
   spawn_error AS spawnError, archived_at AS archivedAt, cost_amount AS costAmount, cost_currency AS costCurrency,
   context_used AS contextUsed, context_size AS contextSize FROM conversations`;
@@ -52,7 +54,7 @@ function fix(r: Raw | undefined): ConversationRow | undefined {
 /** The columns written at insert; the rest are filled in by the lifecycle (RowPatch). */
 export type RowInsert = Pick<
   ConversationRow,
-  'name' | 'title' | 'kind' | 'parentId' | 'project' | 'cwd' | 'harness' | 'model' | 'effort' | 'issueId' | 'bare' | 'extraEnv' | 'permissions' | 'firstPrompt' | 'createdAt'
+  'name' | 'title' | 'kind' | 'parentId' | 'project' | 'cwd' | 'harness' | 'model' | 'effort' | 'issueId' | 'bare' | 'extraEnv' | 'permissions' | 'host' | 'firstPrompt' | 'createdAt'
 >;
 
 /** Columns the lifecycle updates; everything else is written once at insert. */
@@ -118,8 +120,8 @@ export class ConversationStore {
   insert(r: RowInsert): ConversationRow {
     const info = this.db
       .prepare(
-        `INSERT INTO conversations (name, title, kind, parent_id, project, cwd, harness, model, effort, issue_id, bare, extra_env, permissions, first_prompt, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO conversations (name, title, kind, parent_id, project, cwd, harness, model, effort, issue_id, bare, extra_env, permissions, host, first_prompt, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         r.name,
@@ -135,6 +137,7 @@ export class ConversationStore {
         r.bare ? 1 : 0,
         r.extraEnv ? JSON.stringify(r.extraEnv) : null,
         r.permissions,
+        r.host,
         r.firstPrompt,
         r.createdAt,
       );

@@ -58,4 +58,10 @@ registerMigrations(
     name: 'conversation permissions',
     sql: `ALTER TABLE conversations ADD COLUMN permissions TEXT;`,
   },
+  {
+    // The host (config.yaml hosts.<name>) its agent runs on over SSH; null: this machine. Fixed at launch.
+    id: 109,
+    name: 'conversation host',
+    sql: `ALTER TABLE conversations ADD COLUMN host TEXT;`,
+  },
 );

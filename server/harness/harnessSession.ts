@@ -16,6 +16,8 @@ import type { PermissionPolicy, Profile } from './profiles';
 import * as errs from './spawnErrors';
 import { SpawnError } from './spawnErrors';
 import { tapStream } from './wireTap';
+import type { RemoteRun } from '../hosts/remoteAgent';
+import { SSH_FAILED } from '../hosts/sshTransport';
 import type { Direction } from './wireTap';
 
 const log = logger('harness');
@@ -53,6 +55,8 @@ export interface SessionPlan {
   permissions: PermissionPolicy;
   /** Resume: reattach to `sessionId` if the agent offers it, else a fresh session told `continuation`. */
   resume?: { sessionId: string | null; continuation: string };
+  /** The agent runs on a host over SSH (server/hosts/remoteAgent.ts); absent: on this machine. */
+  remote?: RemoteRun;
 }
 
 type Phase = 'starting' | 'alive' | 'dead';
@@ -129,15 +133,26 @@ export class HarnessSession {
   }
 
   private async startup(): Promise<void> {
-    const { profile, cwd, configFileShown: cfg } = this.plan;
+    const { profile, cwd, configFileShown: cfg, remote } = this.plan;
     const { env, writableDirs } = await this.plan.prepared;
-    if (!isDir(cwd)) throw errs.missingCwd(profile, cwd);
-    const command = findCommand(profile.command, env.PATH, cwd);
-    if (!command) throw errs.commandNotFound(profile, cfg);
+    let command: string | undefined;
+    let args = profile.args;
+    if (remote) {
+      // On a host: the directory and the harness are checked there, by the shell that starts it.
+      try {
+        ({ command, args } = await remote.command(profile));
+      } catch (e) {
+        throw new SpawnError(`host ${remote.host}: ${(e as Error).message}`);
+      }
+    } else {
+      if (!isDir(cwd)) throw errs.missingCwd(profile, cwd);
+      command = findCommand(profile.command, env.PATH, cwd);
+      if (!command) throw errs.commandNotFound(profile, cfg);
+    }
     if (this.stopping) return this.die('stopped before it started');
-    const proc = new AgentProcess(command, profile.args, { cwd, env, logFile: this.plan.logFile });
+    const proc = new AgentProcess(command, args, { cwd: remote ? remote.localCwd : cwd, env, logFile: this.plan.logFile });
     this.proc = proc;
-    void proc.closed.then((exit) => this.gone(describeExit(exit)));
+    void proc.closed.then((exit) => this.gone(this.describe(exit)));
     if (proc.pid === undefined) {
       await proc.closed;
       const code = proc.spawnFailure?.code ?? 'unknown';
@@ -159,7 +174,7 @@ export class HarnessSession {
       .onNotification('elicitation/complete', () => undefined);
     const conn = app.connect(stream);
     this.conn = conn;
-    void conn.closed.then(() => this.gone(proc.exit ? describeExit(proc.exit) : 'connection closed'));
+    void conn.closed.then(() => this.gone(proc.exit ? this.describe(proc.exit) : 'connection closed'));
 
     const init = await this.step('initialize', INITIALIZE_TIMEOUT_MS, () =>
       conn.agent.request('initialize', {
@@ -281,6 +296,8 @@ export class HarnessSession {
     // The connection closes ~2 ms before `exit`; wait briefly for the exit code and stderr.
     await Promise.race([proc.closed, new Promise((r) => setTimeout(r, 1000))]);
     if (this.stopping) return new SpawnError('');
+    if (this.plan.remote && proc.exit?.code === SSH_FAILED) return new SpawnError(`${step}: ${this.plan.remote.lost(proc.stderr())}`);
+    if (this.plan.remote && (proc.exit?.code === 97 || proc.exit?.code === 98)) return new SpawnError(`host ${this.plan.remote.host}: ${proc.stderr().split('\n').filter((l) => l.startsWith('svc:')).join(' ') || `the agent could not start (exit ${proc.exit.code})`}`);
     return errs.exitedEarly(this.plan.profile, this.plan.configFileShown, step, proc.exit ? describeExit(proc.exit) : 'connection closed', proc.stderr());
   }
 
@@ -455,6 +472,7 @@ export class HarnessSession {
     // Give a cancelled turn a moment to answer, then EOF: ACP agents exit on stdin EOF.
     await waitFor(() => !this.working || proc.exited, Math.min(1000, timeoutMs / 4));
     proc.closeStdin();
+    if (this.plan.remote) return this.stopRemote(proc, deadline, opts.kill === true);
     await waitFor(() => proc.exited, Math.min(2000, Math.max(0, deadline - Date.now())));
     if (!proc.exited || proc.groupAlive()) {
       proc.signalGroup('SIGTERM');
@@ -465,6 +483,56 @@ export class HarnessSession {
       await waitFor(() => proc.exited && !proc.groupAlive(), 5000);
     }
     return proc.exited && !proc.groupAlive();
+  }
+
+  /**
+   * The rest of the stop door for an agent on a host: wait for it to end on EOF, then
+   * SIGTERM its process group THERE (the local ssh client is only its channel). Stopped
+   * means the group on the host is gone; a host that cannot be asked is not stopped.
+   */
+  private async stopRemote(proc: AgentProcess, deadline: number, kill: boolean): Promise<boolean> {
+    const remote = this.plan.remote!;
+    const pgid = proc.remotePgid;
+    await waitFor(() => proc.exited, Math.min(2000, Math.max(0, deadline - Date.now())));
+    if (pgid === undefined) {
+      if (!proc.exited) proc.signalGroup('SIGTERM');
+      await waitFor(() => proc.exited, Math.max(0, deadline - Date.now()));
+      return proc.exited;
+    }
+    const left = async () => (await remote.processes(pgid).catch(() => null))?.length ?? -1;
+    let n = await left();
+    if (n > 0) {
+      await remote.signal(pgid, 'SIGTERM').catch(() => false);
+      while (n !== 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 250));
+        n = await left();
+      }
+    }
+    if (n > 0 && kill) {
+      await remote.signal(pgid, 'SIGKILL').catch(() => false);
+      n = await left();
+    }
+    // The local channel ends with the remote agent; if the host is gone it is all that is left.
+    if (!proc.exited) {
+      proc.signalGroup('SIGTERM');
+      await waitFor(() => proc.exited, 2000);
+    }
+    return n === 0 && proc.exited;
+  }
+
+  /** Processes left of the agent's group on its host (empty for a local agent: see groupPids). */
+  async remoteProcesses(): Promise<{ pid: number; command: string }[]> {
+    const pgid = this.proc?.remotePgid;
+    if (!this.plan.remote || pgid === undefined) return [];
+    return this.plan.remote.processes(pgid);
+  }
+
+  /** How the agent ended; for an agent on a host, a broken connection says so. */
+  private describe(exit: { code: number | null; signal: NodeJS.Signals | null }): string {
+    if (this.plan.remote && exit.code === SSH_FAILED && !this.stopping) {
+      return this.plan.remote.lost(this.proc?.stderr() ?? '');
+    }
+    return describeExit(exit);
   }
 
   /** Dead = connection closed OR child exited, whichever comes first (ACP.md rule 3). */
@@ -491,6 +559,7 @@ export class HarnessSession {
 
   /** The exit status once known (after `ended` the code may still be on its way). */
   exitStatus(): string | undefined {
+    if (this.plan.remote && this.proc?.exit?.code === SSH_FAILED && !this.stopping) return this.plan.remote.lost(this.proc.stderr());
     return this.proc?.exit ? describeExit(this.proc.exit) : undefined;
   }
 

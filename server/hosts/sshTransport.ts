@@ -22,6 +22,8 @@ export interface ExecResult {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** stdout as bytes (a patch fetched home). */
+  raw: Buffer;
 }
 
 /** ssh's own exit code for its failures (the remote command's code passes through otherwise). */
@@ -94,7 +96,8 @@ export class SshHost {
       });
       child.on('close', (code) => {
         clearTimeout(timer);
-        resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+        const raw = Buffer.concat(out);
+        resolve({ code, stdout: raw.toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), raw });
       });
       child.stdin.end(opts.stdin ?? '');
     });
@@ -150,7 +153,7 @@ function control(args: string[]): Promise<ExecResult> {
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
-    child.on('error', (e) => resolve({ code: SSH_FAILED, stdout, stderr: String(e) }));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('error', (e) => resolve({ code: SSH_FAILED, stdout, stderr: String(e), raw: Buffer.alloc(0) }));
+    child.on('close', (code) => resolve({ code, stdout, stderr, raw: Buffer.from(stdout) }));
   });
 }

@@ -33,6 +33,8 @@ export interface NewConversation {
   bare?: boolean;
   /** The role's permission policy (gauntlet.roles.<role>.permissions); default: unattended. */
   permissions?: 'ask' | 'auto';
+  /** The host the lane runs on over SSH; absent: this machine. */
+  host?: string | null;
 }
 
 export interface ConversationsPort {
@@ -49,8 +51,8 @@ export interface ConversationsPort {
   waitStarted(id: number, timeoutMs: number): Promise<'alive' | 'failed' | 'ended' | 'timeout'>;
   facts(id: number): LiveFacts;
   stop(id: number, opts: { timeoutMs?: number }): Promise<{ stopped: boolean }>;
-  /** PIDs still alive in the agent's process group. */
-  groupPids(id: number): number[];
+  /** PIDs still alive in the agent's process group (on its host for a remote lane), with their command lines. */
+  groupProcesses(id: number): Promise<{ pid: number; command: string }[]>;
   archive(id: number): void;
   recordSpawnError(id: number, message: string): void;
   addTellGuard(guard: (row: ConvRow, opts: { force: boolean }) => void): void;

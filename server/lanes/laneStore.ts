@@ -33,11 +33,13 @@ export interface LaneRow {
   lanesRoot: string;
   /** When `svc lane reap` removed its directory (null: not reaped). */
   reapedAt: number | null;
+  /** The host the lane runs on over SSH (config.yaml hosts.<name>); null: this machine. */
+  host: string | null;
 }
 
 const SELECT = `
   SELECT c.id, c.name, c.title, c.parent_id AS parentId, c.cwd, c.harness, c.model, c.effort,
-         c.created_at AS createdAt, c.ended_at AS endedAt, c.archived_at AS archivedAt, c.spawn_error AS spawnError,
+         c.created_at AS createdAt, c.ended_at AS endedAt, c.archived_at AS archivedAt, c.spawn_error AS spawnError, c.host,
          l.project, l.run_key AS run, l.lane_key AS key, l.role, l.iteration, l.respawn,
          l.judged_key AS judgedKey, l.judged_iteration AS judgedIteration, l.git_backed AS gitBacked,
          l.branch, l.dir, l.lanes_root AS lanesRoot, l.reaped_at AS reapedAt
@@ -74,7 +76,7 @@ export class LaneStore {
     this.db.prepare('UPDATE lanes SET reaped_at = ? WHERE conv_id = ?').run(at, convId);
   }
 
-  insertLane(l: Omit<LaneRow, 'name' | 'title' | 'parentId' | 'cwd' | 'harness' | 'model' | 'effort' | 'endedAt' | 'archivedAt' | 'spawnError' | 'reapedAt'>): void {
+  insertLane(l: Omit<LaneRow, 'name' | 'title' | 'parentId' | 'cwd' | 'harness' | 'model' | 'effort' | 'endedAt' | 'archivedAt' | 'spawnError' | 'reapedAt' | 'host'>): void {
     this.db
       .prepare(
         `INSERT INTO lanes (conv_id, project, run_key, lane_key, role, iteration, respawn, judged_key, judged_iteration, git_backed, branch, dir, lanes_root, created_at)

@@ -4,11 +4,15 @@ import { EventEmitter } from 'node:events';
 import type { App } from '../app';
 import { WorktreeFacts } from '../git/worktreeFacts';
 import type { ConversationsPort } from './conversationsPort';
+import type { HostLink } from '../hosts/hostLink';
+import { hostLink } from '../hosts/hostLinks';
 import type { LaneStore } from './laneStore';
 import type { LaneReader } from './records';
 
 export interface LanesContext extends LaneReader {
   app: App;
+  /** Worktrees, git facts, reports and reap of lanes on other hosts, over SSH. */
+  hostOps: HostLink;
   /** Emits `report` (convId) when a lane files a report. */
   events: EventEmitter;
 }
@@ -21,6 +25,7 @@ export function lanesContext(app: App, store: LaneStore, conversations: Conversa
     store,
     conversations,
     gitFacts,
+    hostOps: hostLink(app),
     repoOf: (project) => app.config.projects().projects[project]?.path,
     events: new EventEmitter().setMaxListeners(0),
     now: () => app.now(),

@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isLive } from '../../shared/activity';
 import type { Role } from '../../shared/config';
-import { conflict, refused, usageError } from '../../shared/errors';
+import { conflict, refused, SvcError, usageError } from '../../shared/errors';
+import { hostPlacement } from './hostPlacement';
 import type { LaneRecord, LaunchParams } from '../../shared/protocol/lanes';
 import { branchExists, checkBranchName, git, GitError, gitOk, isValidBranchName, resolveCommit } from '../git/git';
 import type { GitFacts } from '../git/git';
@@ -70,9 +71,11 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<{ 
   if (!projectKey) throw usageError('noProject', 'no project: pass --project <key> (see svc project list)');
   const project = ctx.app.config.project(projectKey);
   const settings = settingsOf(p, project, role, ctx.app.config.config(), launcher.harness);
-  const root = lanesRootOf(project);
   const gitBacked = role !== 'play';
   const repo = project.path;
+  // A lane on a host: its worktree is made there from the project's origin (server/hosts).
+  const host = settings.host ? await hostPlacement(ctx, settings.host, repo, project.key, gitBacked) : null;
+  const root = host ? host.root : lanesRootOf(project);
 
   // The agent's git facts are read from the checkout while the rest goes on (conversationsPort).
   if (gitBacked) convs.prepareStart(repo);
@@ -113,17 +116,22 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<{ 
     }
   }
 
-  const draft = plan(ctx, { p, role, run, key, root, from, at, baseSha });
-  if (draft.reuse && draft.judged) draft.judged.commit = (await git(draft.dir, ['rev-parse', 'HEAD'])).trim();
-  if (draft.start && !/^[0-9a-f]{40}$/.test(draft.start)) draft.start = await resolveCommit(repo, draft.start, 'start point');
-  if (draft.branch && !draft.reuse && (draft.branch === builderBranch ? existsR() : await branchExists(repo, draft.branch))) {
+  const draft = plan(ctx, { p, role, run, key, root, from, at, baseSha, remote: host !== null });
+  if (host && draft.reuse) {
+    const { head } = await host.prepare({ dir: draft.dir, branch: draft.branch, start: null, reuse: true });
+    if (draft.judged) draft.judged.commit = head ?? '';
+  } else if (draft.reuse && draft.judged) draft.judged.commit = (await git(draft.dir, ['rev-parse', 'HEAD'])).trim();
+  // On a host, a start that is not a commit (a previous iteration's branch) is resolved there,
+  // and whether the branch exists is asked of the host's clone.
+  if (!host && draft.start && !/^[0-9a-f]{40}$/.test(draft.start)) draft.start = await resolveCommit(repo, draft.start, 'start point');
+  if (!host && draft.branch && !draft.reuse && (draft.branch === builderBranch ? existsR() : await branchExists(repo, draft.branch))) {
     throw conflict('branchExists', `branch ${draft.branch} already exists; pass --branch <name> for a new one`);
   }
   const name = `${run}-${key}-${role}-i${draft.iteration}${draft.respawn ? `-r${draft.respawn}` : ''}`;
   const contract = role === 'play' ? '' : laneContract({ role, run, key, iteration: draft.iteration, dir: draft.dir, branch: draft.branch, judged: draft.judged ?? undefined, answers: draft.answers });
 
   const row = ctx.app.db.transaction(() => {
-    const again = plan(ctx, { p, role, run, key, root, from, at, baseSha });
+    const again = plan(ctx, { p, role, run, key, root, from, at, baseSha, remote: host !== null });
     if (again.iteration !== draft.iteration || again.dir !== draft.dir) {
       throw conflict('launchRace', `another launch of ${run}/${key} ${role} won the race; run svc lane list --run ${run} and try again`);
     }
@@ -140,6 +148,7 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<{ 
       prompt: contract + brief,
       bare: role === 'play',
       permissions: settings.permissions,
+      host: host?.name ?? null,
     });
     store.insertLane({
       id: conv.id,
@@ -167,7 +176,9 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<{ 
   let known: Map<string, GitFacts> | undefined;
   const prepareAndStart = async () => {
     try {
-      if (!draft.reuse) {
+      if (host) {
+        if (!draft.reuse) await host.prepare({ dir: draft.dir, branch: draft.branch, start: draft.start, reuse: false });
+      } else if (!draft.reuse) {
         if (gitBacked) {
           await createWorktree({ repo, dir: draft.dir, branch: draft.branch, start: draft.start!, sparse: project.gauntlet?.sparse_checkout });
           if (!draft.branch || (draft.branch === builderBranch && !trackedR())) {
@@ -176,9 +187,9 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<{ 
         } else createPlayDir(draft.dir);
       }
     } catch (e) {
-      const message = `lane directory could not be prepared: ${(e as Error).message}`;
+      const message = `lane directory could not be prepared${host ? ` on host ${host.name}` : ''}: ${(e as Error).message}`;
       convs.recordSpawnError(row.id, message);
-      throw e instanceof GitError ? conflict('laneDirFailed', message) : e;
+      throw e instanceof GitError || SvcError.is(e) ? conflict('laneDirFailed', message) : e;
     }
     convs.start(row.id, { gitFactsFrom: gitBacked ? repo : undefined });
     ctx.app.notify({ topic: 'lanes', id: row.id });
@@ -210,6 +221,8 @@ function writeBriefOnce(ctx: LanesContext, row: LaneRow, brief: string): void {
 }
 
 interface PlanInput {
+  /** The lane goes to a host: its directories are paths there, checked there. */
+  remote: boolean;
   p: LaunchParams;
   role: Role;
   run: string;
@@ -234,7 +247,7 @@ function plan(ctx: LanesContext, i: PlanInput): Plan {
     }
     const judged = i.role === 'critic' || i.role === 'verifier' ? iterationVerdict(ctx, prev) : undefined;
     if (judged) throw refused('iterationJudged', `--reuse: ${iterationJudgedMessage(prev, judged)}`);
-    if (!fs.existsSync(prev.dir)) throw refused('reuseDirGone', `--reuse: ${prev.dir} no longer exists (the lane was reaped); launch a new iteration instead`);
+    if (!i.remote && !fs.existsSync(prev.dir)) throw refused('reuseDirGone', `--reuse: ${prev.dir} no longer exists (the lane was reaped); launch a new iteration instead`);
     return {
       role: i.role, run: i.run, key: i.key, iteration: prev.iteration,
       respawn: slot.filter((l) => l.dir === prev.dir).length,

@@ -87,9 +87,5 @@ export function settingsOf(p: LaunchParams, project: Project & { key: string }, 
   if (!['claude', 'codex', 'gemini', 'script'].includes(harness) && !config.harnesses[harness]) {
     throw usageError('unknownHarness', `unknown harness '${harness}': use claude, codex, gemini, script or a profile of config.yaml`);
   }
-  if (defaults.host) {
-    // Placement on a host lands in the next slice of issue 19; until then say so rather than run locally.
-    throw refused('hostNotSupported', `gauntlet.roles.${role}.host is '${defaults.host}' for project '${project.key}', but this svc cannot place lanes on hosts yet; unset it (svc config set projects.${project.key}.gauntlet.roles.${role}.host --unset) to run the lane here`);
-  }
-  return { model, effort: p.effort ?? defaults.effort, harness, permissions: defaults.permissions };
+  return { model, effort: p.effort ?? defaults.effort, harness, permissions: defaults.permissions, host: p.host ?? defaults.host ?? null };
 }

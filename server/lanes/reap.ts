@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import { isLive } from '../../shared/activity';
 import { git, serialized } from '../git/git';
-import { procCommand } from '../reap/processesInside';
+import { reapOnHost } from './reapOnHost';
 import { reapLaneDir, REAP_STOP_WAIT_S } from '../reap/reapLaneDir';
 import type { ReapReport } from '../../shared/format/reapReport';
 import type { LanesContext } from './lanesContext';
@@ -13,6 +13,7 @@ import type { LaneRow } from './laneStore';
 import { laneActivity } from './records';
 
 export async function reapLane(ctx: LanesContext, lane: LaneRow, opts: { park: boolean; keep: boolean }): Promise<ReapReport> {
+  if (lane.host) return reapOnHost(ctx, lane, opts);
   const convs = ctx.conversations;
   const repo = ctx.repoOf(lane.project);
   const report = await reapLaneDir({
@@ -28,7 +29,7 @@ export async function reapLane(ctx: LanesContext, lane: LaneRow, opts: { park: b
       const { stopped } = await convs.stop(lane.id, { timeoutMs: REAP_STOP_WAIT_S * 1000 });
       return stopped && !convs.facts(lane.id).alive;
     },
-    survivors: () => convs.groupPids(lane.id).sort((a, b) => a - b).map((pid) => ({ pid, command: procCommand(pid) ?? '(gone)' })),
+    survivors: () => convs.groupProcesses(lane.id),
     archive: () => convs.archive(lane.id),
     keepBranchName: `${lane.run}/${lane.key}-${lane.role}-i${lane.iteration}-kept`,
     orphaned: lane.role === 'orchestrator' ? unreapedChildren(ctx, lane) : [],
@@ -43,13 +44,13 @@ export async function reapLane(ctx: LanesContext, lane: LaneRow, opts: { park: b
   return report;
 }
 
-function patchPath(ctx: LanesContext, lane: LaneRow): string {
+export function patchPath(ctx: LanesContext, lane: LaneRow): string {
   const stamp = new Date(ctx.now()).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   return path.join(ctx.app.paths.agents, `conv-${lane.name}`, `parked-${stamp}.patch`);
 }
 
 /** Lanes launched by this orchestrator (or its successors) that are not reaped yet. */
-function unreapedChildren(ctx: LanesContext, orch: LaneRow): string[] {
+export function unreapedChildren(ctx: LanesContext, orch: LaneRow): string[] {
   return ctx.store
     .all()
     .filter((l) => l.id !== orch.id && l.run === orch.run && l.reapedAt === null && launchedBy(ctx, l.parentId, orch.id))

@@ -10,9 +10,12 @@ import type { GitFacts } from '../git/git';
 import type { WorktreeFacts } from '../git/worktreeFacts';
 import type { ConversationsPort } from './conversationsPort';
 import type { LaneRow, LaneStore } from './laneStore';
+import type { HostLink } from '../hosts/hostLink';
 
 export interface LaneReader {
   store: LaneStore;
+  /** Git facts of lanes on other hosts: one helper call per host over its shared connection. */
+  hostOps?: Pick<HostLink, 'facts'>;
   conversations: ConversationsPort;
   gitFacts: WorktreeFacts;
   /** The checkout of a project, if it is still configured. */
@@ -55,8 +58,13 @@ async function snapshot(r: LaneReader, rows: LaneRow[], known?: Map<string, GitF
 
   const facts = new Map<string, GitFacts>(known);
   const byRepo = new Map<string, string[]>();
+  const byHost = new Map<string, string[]>();
   for (const l of rows) {
     if (!l.gitBacked || l.archivedAt !== null || l.reapedAt !== null || facts.has(l.dir)) continue;
+    if (l.host) {
+      byHost.set(l.host, [...(byHost.get(l.host) ?? []), l.dir]);
+      continue;
+    }
     const repo = r.repoOf(l.project);
     if (repo) byRepo.set(repo, [...(byRepo.get(repo) ?? []), l.dir]);
     else {
@@ -64,12 +72,17 @@ async function snapshot(r: LaneReader, rows: LaneRow[], known?: Map<string, GitF
       if (f) facts.set(l.dir, f);
     }
   }
-  await Promise.all(
-    [...byRepo].map(async ([repo, dirs]) => {
+  await Promise.all([
+    ...[...byRepo].map(async ([repo, dirs]) => {
       const found = await r.gitFacts.ofRepo(repo, dirs).catch(() => new Map<string, GitFacts>());
       for (const [dir, f] of found) facts.set(dir, f);
     }),
-  );
+    // An unreachable host leaves its lanes without git facts; their rows still list.
+    ...[...byHost].map(async ([host, dirs]) => {
+      const found = (await r.hostOps?.facts(host, dirs).catch(() => undefined)) ?? new Map<string, GitFacts>();
+      for (const [dir, f] of found) facts.set(`${host}\0${dir}`, f);
+    }),
+  ]);
   return { reports, judges, facts };
 }
 
@@ -85,7 +98,7 @@ function verdictOf(row: LaneRow, snap: Snapshot): LaneRecord['verdict'] {
 
 function recordOf(r: LaneReader, row: LaneRow, snap: Snapshot): LaneRecord {
   const reports = snap.reports.get(row.id) ?? [];
-  const git = snap.facts.get(row.dir);
+  const git = snap.facts.get(row.host ? `${row.host}\0${row.dir}` : row.dir);
   return {
     id: row.id,
     name: row.name,
@@ -98,6 +111,7 @@ function recordOf(r: LaneReader, row: LaneRow, snap: Snapshot): LaneRecord {
     respawn: row.respawn,
     parentId: row.parentId,
     cwd: row.dir,
+    host: row.host,
     gitBacked: row.gitBacked,
     judged: row.judgedKey !== null && row.judgedIteration !== null ? { key: row.judgedKey, iteration: row.judgedIteration } : null,
     activity: laneActivity(r, row),

@@ -1,14 +1,15 @@
 // `svc lane report`: the Report rules and the critic/verifier verdict rules, then the
 // report recorded in the worker report store under `conv-<name>` with head and branch.
 import * as fs from 'node:fs';
-import { refused, usageError } from '../../shared/errors';
+import { refused, SvcError, usageError } from '../../shared/errors';
 import { BLOCKED_KINDS } from '../../shared/keys';
 import type { Verdict } from '../../shared/keys';
 import { laneReported } from '../../shared/protocol/lanes';
 import type { LaneReport } from '../../shared/protocol/lanes';
 import type { z } from 'zod';
 import type { ReportParams } from '../../shared/protocol/lanes';
-import { git, gitFacts } from '../git/git';
+import { reportFacts } from './reportFacts';
+import type { ReportFacts } from './reportFacts';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
 
@@ -32,11 +33,16 @@ export function callerLane(ctx: LanesContext, caller: string | undefined): LaneR
 const BLOCKED_START = new RegExp(`^\\s*(?:#+\\s*)?(${BLOCKED_KINDS.join('|')})\\b`);
 
 /** Reads a verdict file: JSON with a `defects` array. Returns the array's length. */
-export function readVerdictFile(file: string): number {
+export function readVerdictFile(file: string, remoteText?: { text: string } | { error: string }): number {
   let text: string;
   try {
-    if (!fs.statSync(file).isFile()) throw new Error('not a file');
-    text = fs.readFileSync(file, 'utf8');
+    if (remoteText) {
+      if ('error' in remoteText) throw new Error(remoteText.error);
+      text = remoteText.text;
+    } else {
+      if (!fs.statSync(file).isFile()) throw new Error('not a file');
+      text = fs.readFileSync(file, 'utf8');
+    }
   } catch (e) {
     throw usageError('badVerdictFile', `verdict file ${file} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
@@ -70,18 +76,24 @@ export async function fileReport(ctx: LanesContext, p: Params): Promise<{ lane: 
     if (p.verdict === undefined) throw refused('verdictRequired', `a ${lane.role}'s done report needs --verdict <WOWED|IMPRESSED|NOT_YET|PASS|DEFECTS>`);
     refuseSecondVerdict(ctx, lane);
     verdict = p.verdict;
-    defects = p.defects ?? (p.verdictFile !== undefined ? readVerdictFile(p.verdictFile) : 0);
-    if (p.defects !== undefined && p.verdictFile !== undefined) readVerdictFile(p.verdictFile); // still validated
+    // A remote lane's verdict file is on its host: read there, judged here the same way.
+    const verdictText = p.verdictFile !== undefined && lane.host ? await ctx.hostOps.readFile(lane.host, p.verdictFile) : undefined;
+    const count = (file: string) => readVerdictFile(file, verdictText);
+    defects = p.defects ?? (p.verdictFile !== undefined ? count(p.verdictFile) : 0);
+    if (p.defects !== undefined && p.verdictFile !== undefined) count(p.verdictFile); // still validated
   }
 
   let headSha: string | null = null;
   let branch: string | null = null;
   if (lane.gitBacked) {
-    const facts = await gitFacts(lane.dir).catch(() => undefined);
+    const facts = await (lane.host ? ctx.hostOps.reportFacts(lane.host, lane.dir) : reportFacts(lane.dir)).catch((e: unknown) => {
+      if (SvcError.is(e) && e.reason !== 'hostOpFailed') throw e; // the host could not be reached: say so
+      return undefined;
+    });
     if (!facts) throw refused('noWorktree', `lane directory ${lane.dir} is not a git worktree any more`);
     headSha = facts.headSha;
     branch = facts.branch;
-    if (lane.role === 'builder' && p.status === 'done') await checkBuilderDone(lane, facts, p.allowUnpushed === true);
+    if (lane.role === 'builder' && p.status === 'done') checkBuilderDone(lane, facts, p.allowUnpushed === true);
   }
 
   const report = ctx.app.db.transaction(() => {
@@ -136,17 +148,16 @@ export function iterationJudgedMessage(lane: LaneRow, earlier: { lane: LaneRow; 
 }
 
 /** Report rule 1: clean tree always; every commit on the upstream unless --allow-unpushed. */
-async function checkBuilderDone(lane: LaneRow, facts: { dirty: boolean; branch: string | null; upstream: string | null }, allowUnpushed: boolean): Promise<void> {
+function checkBuilderDone(lane: LaneRow, facts: ReportFacts, allowUnpushed: boolean): void {
   if (facts.dirty) {
     throw refused('dirtyTree', `the working tree of ${lane.dir} has uncommitted changes; commit them (or discard them) and report again`);
   }
   if (allowUnpushed) return;
   if (!facts.branch) throw refused('detachedBuilder', `${lane.dir} is not on a branch; a builder reports done from its pushed branch`);
-  const upstreamExists = facts.upstream ? await git(lane.dir, ['rev-parse', '--verify', '--quiet', `${facts.upstream}^{commit}`]).then(() => true, () => false) : false;
-  if (!upstreamExists) {
+  if (!facts.upstreamExists) {
     throw refused('unpushed', `branch ${facts.branch} has no upstream on origin; push it (git push -u origin HEAD) or pass --allow-unpushed`);
   }
-  const ahead = Number((await git(lane.dir, ['rev-list', '--count', `${facts.upstream}..HEAD`])).trim());
+  const ahead = facts.unpushed ?? 0;
   if (ahead > 0) {
     throw refused('unpushed', `branch ${facts.branch} has ${ahead} commit(s) that ${facts.upstream} lacks; push them (git push) or pass --allow-unpushed`);
   }

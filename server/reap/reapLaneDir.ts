@@ -40,7 +40,7 @@ export interface ReapPlan extends GitEnv {
   /** Orchestrator lanes: builders it launched that are not reaped yet (for the warning). */
   orphaned?: string[];
   /** The processes of the harness's group still running, named when the stop fails. */
-  survivors?: () => ProcessInside[];
+  survivors?: () => ProcessInside[] | Promise<ProcessInside[]>;
   /** PIDs the process check leaves out besides this process. */
   excludePids?: number[];
   /** Park's verifier; tests inject a failing one. */
@@ -51,7 +51,7 @@ export interface ReapPlan extends GitEnv {
 
 export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
   const git = { env: plan.env };
-  if (!(await plan.stop())) throw harnessAliveError(String(plan.conv.id), REAP_STOP_WAIT_S, plan.survivors?.() ?? []);
+  if (!(await plan.stop())) throw harnessAliveError(String(plan.conv.id), REAP_STOP_WAIT_S, (await plan.survivors?.()) ?? []);
   // From here on the real path: a symlink inside the root cannot redirect a later step.
   const dir = checkInsideLanesRoot(plan.dir, plan.lanesRoot);
   const exists = fs.existsSync(dir);

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { z } from 'zod';
 import { ConnectionLost } from '../../shared/client/connectionLost';
 import { askToStop, DaemonRefusal, readRpcError, rpcOver } from '../../shared/client/daemonRefusal';
-import { ensureDaemon } from '../../shared/client/ensureDaemon';
+import { DaemonUnavailable, ensureDaemon } from '../../shared/client/ensureDaemon';
 import type { Discovery } from '../../shared/discovery';
 import { daemonStatus } from '../../shared/protocol/daemon';
 import { CALLER_TOKEN_PARAM } from '../../shared/protocol/rpc';
@@ -34,8 +34,23 @@ export async function askLiveAgents(socket: net.Socket): Promise<number> {
   }
 }
 
+/**
+ * Inside an agent on another host, svc reaches the daemon through the socket ssh forwards
+ * there ($SVC_SOCKET): connect to it as it is, never start a daemon on the host.
+ */
+async function attachForwarded(socketPath: string): Promise<{ discovery: Discovery; socket: net.Socket; started: boolean }> {
+  const { createConnection } = await import('node:net');
+  const socket = await new Promise<net.Socket>((resolve, reject) => {
+    const s = createConnection(socketPath, () => resolve(s));
+    s.once('error', (e: NodeJS.ErrnoException) =>
+      reject(new DaemonUnavailable(`cannot reach the svc daemon through the forwarded socket ${socketPath} (${e.code ?? e.message}): the SSH connection from the daemon's machine is down; svc reconnects on its next command to this host`)),
+    );
+  });
+  return { discovery: { pid: 0, version: '', build: SVC_BUILD, socketPath, httpPort: 0, token: '' }, socket, started: false };
+}
+
 export async function connect(env: NodeJS.ProcessEnv): Promise<Client> {
-  const attached = await ensureDaemon({
+  const attached = env.SVC_SOCKET ? await attachForwarded(env.SVC_SOCKET) : await ensureDaemon({
     home: svcHomeFrom(env),
     daemonScript: path.join(__dirname, 'daemon.js'),
     nodePath: process.execPath,

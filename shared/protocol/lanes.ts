@@ -1,7 +1,7 @@
 // Lane methods (spec part A). Senders: the shim (`svc lane …`), the extension, and the
 // HTTP routes /api/lanes (which validate bodies with the same schemas).
 import { z } from 'zod';
-import { Effort, Role } from '../config';
+import { Effort, HostName, Role } from '../config';
 import { LANE_KEY, LANE_KEY_RULE, REPORT_STATUSES, RUN_KEY, RUN_KEY_RULE, VERDICTS } from '../keys';
 import { ACTIVITIES } from '../activity';
 import { notification, request } from './rpc';
@@ -36,6 +36,8 @@ export const LaunchParams = z
     reuse: z.boolean().optional(),
     replace: z.boolean().optional(),
     noWait: z.boolean().optional(),
+    /** Place the lane on this host of config.yaml `hosts:` (default: the role's gauntlet host, else this machine). */
+    host: HostName.optional(),
     /** The caller's working directory, to find the project when none is named. */
     cwd: z.string().min(1).max(4096).optional(),
   })
@@ -67,6 +69,8 @@ export const LaneRecord = z.object({
   respawn: z.number().int(),
   parentId: z.number().int(),
   cwd: z.string(),
+  /** The host (config.yaml hosts.<name>) the lane runs on over SSH; null: this machine. `cwd` is a path there. */
+  host: z.string().nullable(),
   gitBacked: z.boolean(),
   judged: z.object({ key: z.string(), iteration: z.number().int() }).nullable(),
   activity: z.enum(ACTIVITIES),

@@ -17,6 +17,14 @@ import { retryOnConnectionLost, withDaemon } from '../client';
 const json = (io: CliIo, v: unknown) => io.out(JSON.stringify(v, null, 2) + '\n');
 const abs = (io: CliIo, p: string | undefined) => (p === undefined ? undefined : path.resolve(io.cwd, p));
 
+function readBriefHere(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`brief ${file} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
 export const startLine = (l: LaneRecord) => `Lane ${l.run}/${l.key} ${l.role} i${l.iteration}: conv ${l.id} (${l.name}) in ${l.cwd}`;
 
 const laneStart: CommandSpec = {
@@ -25,7 +33,7 @@ const laneStart: CommandSpec = {
   usage: [
     '(--key <key> | --for <builder key>) --role <role> (--brief <file> | --prompt <text>)',
     '  [--run <key>] [--parent <conv>] [--project <key>] [--model <m>] [--harness <h>] [--effort <e>]',
-    '  [--title <t>] [--branch <b>] [--from <ref>] [--at <ref>] [--reuse] [--replace] [--no-wait] [--json]',
+    '  [--title <t>] [--branch <b>] [--from <ref>] [--at <ref>] [--reuse] [--replace] [--no-wait] [--host <name>] [--json]',
   ],
   flags: {
     key: { type: 'string', help: 'the lane key inside its run', value: '<key>' },
@@ -46,20 +54,25 @@ const laneStart: CommandSpec = {
     reuse: { type: 'boolean', help: 'a fresh conversation in the directory of the latest earlier lane of this run, key and role' },
     replace: { type: 'boolean', help: 'stop the live lane of this run, key and role first' },
     'no-wait': { type: 'boolean', help: 'return at once instead of waiting up to 180 s for the lane to start' },
+    host: { type: 'string', help: 'run the lane on this host of config.yaml hosts: over SSH (default: gauntlet.roles.<role>.host, else here)', value: '<name>' },
     ...JSON_FLAG,
   },
   details: 'Prints: Lane <run>/<key> <role> i<n>: conv <id> (<name>) in <cwd>\nExit 0 on success, 1 on any refusal.',
   async run(a, io) {
     const role = str(a, 'role');
     if (!role) throw new UsageError('missing --role <role>');
+    // On another host the daemon cannot read this host's files or folders: send the brief's text, and no cwd.
+    const onHost = Boolean(io.env.SVC_REMOTE_HOST);
+    const briefFile = abs(io, str(a, 'brief'));
+    const briefText = onHost && briefFile !== undefined ? readBriefHere(briefFile) : undefined;
     const record = await withDaemon(io, (c) =>
       c.request(lanesStart, {
         caller: io.env.SVC_CONVERSATION || undefined,
         key: str(a, 'key'),
         for: str(a, 'for'),
         role: role as Role,
-        brief: abs(io, str(a, 'brief')),
-        prompt: str(a, 'prompt'),
+        brief: briefText === undefined ? briefFile : undefined,
+        prompt: briefText ?? str(a, 'prompt'),
         run: str(a, 'run'),
         parent: str(a, 'parent'),
         project: str(a, 'project'),
@@ -73,7 +86,8 @@ const laneStart: CommandSpec = {
         reuse: bool(a, 'reuse') || undefined,
         replace: bool(a, 'replace') || undefined,
         noWait: bool(a, 'no-wait') || undefined,
-        cwd: io.cwd,
+        host: str(a, 'host'),
+        cwd: onHost ? undefined : io.cwd,
       }),
     );
     if (bool(a, 'json')) json(io, record);

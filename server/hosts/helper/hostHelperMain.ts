@@ -1,0 +1,23 @@
+// svc's helper on a host (dist/svcHost.js, copied there once per build beside the shim).
+// Not a resident agent: ssh runs it once per operation with one JSON request on stdin and
+// it answers one JSON line on stdout, then exits. Every operation is the same code the
+// daemon runs for a local lane (worktree creation, git facts, the reap sequence with its
+// process check and verified park), so a lane on a host keeps the same guarantees.
+import { hostOp } from './hostOps';
+import type { HostRequest } from './hostOps';
+
+async function main(): Promise<void> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  let answer: unknown;
+  try {
+    const req = JSON.parse(Buffer.concat(chunks).toString('utf8')) as HostRequest;
+    answer = { ok: true, result: await hostOp(req) };
+  } catch (e) {
+    const err = e as { kind?: string; reason?: string; message?: string };
+    answer = { ok: false, error: { kind: err.kind ?? 'internal', reason: err.reason ?? 'hostOpFailed', message: err.message ?? String(e) } };
+  }
+  process.stdout.write(JSON.stringify(answer) + '\n');
+}
+
+void main();

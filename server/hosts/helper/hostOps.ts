@@ -1,0 +1,137 @@
+// The operations of svc's helper on a host (see hostHelperMain.ts). Each takes plain JSON
+// and reuses the daemon's own modules, so the rules are the same on every machine.
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { conflict, refused } from '../../../shared/errors';
+import { branchExists, git, gitFacts, gitOk, resolveCommit } from '../../git/git';
+import type { GitFacts } from '../../git/git';
+import { groupMembers } from '../../harness/agentProcess';
+import { reportFacts } from '../../lanes/reportFacts';
+import { createPlayDir, createWorktree } from '../../lanes/workdir';
+import { isInside, realPathLoose } from '../../lanes/lanesRoot';
+import { sidecarPathOf } from '../../reap/parkDisk';
+import { procCommand } from '../../reap/processesInside';
+import { reapLaneDir } from '../../reap/reapLaneDir';
+import type { ReapReport } from '../../../shared/format/reapReport';
+
+export type HostRequest =
+  | { op: 'prepare'; origin: string; repoId: string; lanesRoot: string; dir: string; kind: 'worktree' | 'play'; branch: string | null; start: string | null; sparse?: string[]; reuse: boolean }
+  | { op: 'facts'; dirs: string[] }
+  | { op: 'reportFacts'; dir: string }
+  | { op: 'readFile'; path: string }
+  | { op: 'group'; pgid: number }
+  | { op: 'signal'; pgid: number; signal: NodeJS.Signals }
+  | { op: 'reap'; dir: string; lanesRoot: string; kind: 'worktree' | 'play'; park: boolean; patchFile: string; keepBranchName?: string; conv: { id: number; name: string } };
+
+/** The bare clone of a project's origin on this host: ~/.svc-host/repos/<repoId>.git. */
+export function repoDir(repoId: string): string {
+  return path.join(os.homedir(), '.svc-host', 'repos', `${repoId}.git`);
+}
+
+export async function hostOp(r: HostRequest): Promise<unknown> {
+  switch (r.op) {
+    case 'prepare':
+      return prepare(r);
+    case 'facts': {
+      const out: Record<string, GitFacts> = {};
+      await Promise.all(r.dirs.map(async (d) => {
+        const f = await gitFacts(d).catch(() => undefined);
+        if (f) out[d] = f;
+      }));
+      return out;
+    }
+    case 'reportFacts':
+      return reportFacts(r.dir);
+    case 'readFile':
+      try {
+        if (!fs.statSync(r.path).isFile()) return { error: 'not a file' };
+        if (fs.statSync(r.path).size > 1_000_000) return { error: 'larger than 1 MB' };
+        return { text: fs.readFileSync(r.path, 'utf8') };
+      } catch (e) {
+        return { error: (e as NodeJS.ErrnoException).code ?? (e as Error).message };
+      }
+    case 'group':
+      return groupMembers(r.pgid).map((pid) => ({ pid, command: procCommand(pid) ?? '(gone)' }));
+    case 'signal':
+      try {
+        process.kill(-r.pgid, r.signal);
+        return true;
+      } catch {
+        return false;
+      }
+    case 'reap':
+      return reap(r);
+  }
+}
+
+type Prepare = Extract<HostRequest, { op: 'prepare' }>;
+
+/** The lanes root exists and holds the lane directory (spec launch rule 7, on the host). */
+function checkRoot(lanesRoot: string, dir: string): void {
+  if (!fs.existsSync(lanesRoot) || !fs.statSync(lanesRoot).isDirectory()) {
+    throw refused('lanesRootMissing', `the lanes root ${lanesRoot} does not exist on the host; create it (mkdir -p ${lanesRoot}) or fix hosts.<name>.lanes_root`);
+  }
+  const real = fs.realpathSync(lanesRoot);
+  const home = realPathLoose(os.homedir());
+  if (!isInside(real, home) || real === home) throw refused('lanesRootOutsideHome', `the lanes root ${real} is not under the home ${home} of the SSH user; set hosts.<name>.lanes_root to a folder under it`);
+  if (!isInside(realPathLoose(dir), real)) throw refused('outsideLanesRoot', `lane directory ${dir} is outside the lanes root ${real}`);
+}
+
+async function prepare(r: Prepare): Promise<{ head: string | null }> {
+  checkRoot(r.lanesRoot, r.dir);
+  if (r.kind === 'play') {
+    if (!r.reuse) createPlayDir(r.dir);
+    return { head: null };
+  }
+  const repo = repoDir(r.repoId);
+  if (!fs.existsSync(path.join(repo, 'HEAD'))) {
+    fs.mkdirSync(path.dirname(repo), { recursive: true, mode: 0o700 });
+    const tmp = `${repo}.${process.pid}.tmp`;
+    fs.rmSync(tmp, { recursive: true, force: true });
+    await git(path.dirname(repo), ['clone', '--quiet', '--bare', '--', r.origin, tmp]);
+    // Remote-tracking refs as in a normal clone, so origin/<branch> and @{u} mean what they mean locally.
+    await git(tmp, ['config', 'remote.origin.fetch', '+refs/heads/*:refs/remotes/origin/*']);
+    fs.renameSync(tmp, repo);
+  } else if ((await git(repo, ['remote', 'get-url', 'origin'])).trim() !== r.origin) {
+    await git(repo, ['remote', 'set-url', 'origin', r.origin]);
+  }
+  await git(repo, ['fetch', '--quiet', '--prune', '--no-tags', 'origin']);
+  if (r.reuse) {
+    if (!fs.existsSync(r.dir)) throw refused('reuseDirGone', `--reuse: ${r.dir} no longer exists on the host (the lane was reaped); launch a new iteration instead`);
+    return { head: (await git(r.dir, ['rev-parse', 'HEAD'])).trim() };
+  }
+  if (r.branch && (await branchExists(repo, r.branch))) throw conflict('branchExists', `branch ${r.branch} already exists on the host; pass --branch <name> for a new one`);
+  // A start the daemon could not resolve (a previous iteration's branch lives on the host): resolve it here.
+  let start = r.start!;
+  if (!/^[0-9a-f]{40}$/.test(start)) {
+    const local = await gitOk(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${start}^{commit}`]);
+    start = await resolveCommit(repo, local ? `refs/heads/${start}` : `refs/remotes/origin/${start}`, 'start point');
+  } else if (!(await gitOk(repo, ['cat-file', '-e', `${start}^{commit}`]))) {
+    throw refused('startNotOnOrigin', `commit ${start} is not on origin (the host's copy fetched it); push it first`);
+  }
+  await createWorktree({ repo, dir: r.dir, branch: r.branch, start, sparse: r.sparse });
+  return { head: start };
+}
+
+async function reap(r: Extract<HostRequest, { op: 'reap' }>): Promise<{ report: ReapReport; patch: { file: string; sha256: string } | null; sidecar: { file: string; sha256: string } | null }> {
+  const report = await reapLaneDir({
+    conv: r.conv,
+    dir: r.dir,
+    kind: r.kind,
+    lanesRoot: r.lanesRoot,
+    park: r.park,
+    keep: true, // the daemon archives, after the patch is home
+    patchFile: r.patchFile,
+    stop: async () => true, // the daemon stopped the harness through the stop door first
+    archive: () => undefined,
+    keepBranchName: r.keepBranchName,
+    excludePids: [process.ppid],
+  });
+  const digest = (f: string) => crypto.createHash('sha256').update(fs.readFileSync(f)).digest('hex');
+  const patch = report.park ? { file: report.park.patchFile, sha256: digest(report.park.patchFile) } : null;
+  const sidecarFile = report.park ? sidecarPathOf(report.park.patchFile) : null;
+  const sidecar = sidecarFile && fs.existsSync(sidecarFile) ? { file: sidecarFile, sha256: digest(sidecarFile) } : null;
+  return { report, patch, sidecar };
+}

@@ -1,0 +1,46 @@
+// Where a lane on a host goes (issue 19): the host's lanes root as the host resolves it
+// (`~/…` is the SSH user's home there), and how its directory is made there — a worktree
+// of the host's own bare clone of the project's origin (fetched before each launch), or a
+// play lane's empty folder — by svc's helper on the host.
+import { refused } from '../../shared/errors';
+import { gitOk, git } from '../git/git';
+import { repoIdOf } from '../hosts/hostLink';
+import type { LanesContext } from './lanesContext';
+
+export interface HostPlacement {
+  name: string;
+  /** The lanes root on the host, absolute. */
+  root: string;
+  prepare(d: { dir: string; branch: string | null; start: string | null; reuse: boolean }): Promise<{ head: string | null }>;
+}
+
+export async function hostPlacement(ctx: LanesContext, name: string, repo: string, project: string, gitBacked: boolean): Promise<HostPlacement> {
+  const spec = ctx.hostOps.host(name).spec;
+  let origin = '';
+  if (gitBacked) {
+    if (!(await gitOk(repo, ['remote', 'get-url', 'origin']))) {
+      throw refused('hostNeedsOrigin', `a lane on host ${name} is made from the project's origin, and project '${project}' has no origin remote; add one (git remote add origin <url>) that ${name} can reach`);
+    }
+    origin = (await git(repo, ['remote', 'get-url', 'origin'])).trim();
+  }
+  const ready = await ctx.hostOps.prepare(name);
+  const root = spec.lanesRoot.startsWith('~/') ? `${ready.home}/${spec.lanesRoot.slice(2).replace(/\/+$/, '')}` : spec.lanesRoot.replace(/\/+$/, '');
+  const sparse = ctx.app.config.project(project).gauntlet?.sparse_checkout;
+  return {
+    name,
+    root,
+    prepare: (d) =>
+      ctx.hostOps.call(name, {
+        op: 'prepare',
+        origin,
+        repoId: repoIdOf(project, origin),
+        lanesRoot: root,
+        dir: d.dir,
+        kind: gitBacked ? 'worktree' : 'play',
+        branch: d.branch,
+        start: d.start,
+        sparse,
+        reuse: d.reuse,
+      }),
+  };
+}

@@ -1,0 +1,187 @@
+// A whole gauntlet on another host (issue 19), for real: sshd on 127.0.0.1 with a
+// dedicated user whose home is "the other machine". Builders and a critic run there on
+// the script harness, report through the forwarded socket, are waited for, listed with git
+// facts read over the shared connection, lose their connection mid-run (the master is
+// killed), come back, and are reaped with --park: the patch comes home beside the others.
+// The daemon runs under strace, and never opens a path under the remote home itself.
+import * as assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import YAML from 'yaml';
+import type { ConversationInfo } from '../../shared/protocol/conversations';
+import type { LaneRecord } from '../../shared/protocol/lanes';
+import { buildAndReport, judgeAndReport, laneWorld, ok, start } from '../helpers/lanes';
+import type { LaneWorld } from '../helpers/lanes';
+import { eventually, git, makeScratch, REPO } from '../helpers/scratch';
+import type { Scratch } from '../helpers/scratch';
+import { writeBrief } from '../helpers/scriptBrief';
+import { sshdAvailable, startSshd } from '../helpers/sshd';
+import type { Sshd } from '../helpers/sshd';
+
+describe('lanes on another host over SSH: a whole gauntlet (real sshd)', function () {
+  this.timeout(600_000);
+  let s: Scratch;
+  let d: Sshd;
+  let w: LaneWorld;
+  let traceLog: string;
+  const rootName = `lanes-remote-${process.pid}`;
+  let root: string;
+
+  before(async function () {
+    const why = sshdAvailable();
+    if (why) throw new Error(why);
+    s = makeScratch('remote');
+    d = await startSshd(path.join(s.root, 'sshd'));
+    root = `${d.remoteHome}/${rootName}`;
+    d.asRemote(`rm -rf ${rootName} .svc-host && mkdir -p ${rootName} && git config --global --replace-all safe.directory '*'`);
+    traceLog = path.join(s.root, 'daemon.strace');
+    await startTracedDaemon(s, traceLog);
+    w = await laneWorld(s);
+    // The origin stands for a server both machines reach: the host's user pushes there too.
+    spawnSync('chmod', ['-R', 'a+rwX', w.origin]);
+    git(w.origin, s.env, 'config', 'core.sharedRepository', 'world');
+    fs.writeFileSync(path.join(s.svcHome, 'config.yaml'), YAML.stringify({ hosts: { big: { ssh: d.destination, lanes_root: `~/${rootName}`, ssh_options: d.options } } }));
+  });
+  after(async () => {
+    await s?.dispose();
+    d?.asRemote(`rm -rf ${rootName}`);
+    await d?.stop();
+  });
+
+  const lanes = async (): Promise<LaneRecord[]> => JSON.parse((await ok(s.svc(['lane', 'list', '--run', 'r1', '--json']))).stdout) as LaneRecord[];
+  const lane = async (name: string) => (await lanes()).find((l) => l.name === name)!;
+  const onHost = (script: string) => d.asRemote(script).trim();
+
+  it('runs builder i1 on the host: worktree from its own clone of origin, report through the forwarded socket, wait', async () => {
+    const b1 = writeBrief(w.briefs, 'b1.md', [{ run: `${buildAndReport('feature.txt', 'first try')} && env | grep -c '^SVC_CALLER_TOKEN=' > ../caller-seen`, check: true }]);
+    const r = await ok(start(w, ['--host', 'big', '--run', 'r1', '--key', 'feat', '--role', 'builder', '--model', 'm', '--brief', b1]));
+    const b1Lane = await lane('r1-feat-builder-i1');
+    assert.equal(r.stdout, `Lane r1/feat builder i1: conv ${b1Lane.id} (r1-feat-builder-i1) in ${root}/r1-feat\n`);
+    const waited = await s.svc(['lane', 'wait', 'r1-feat-builder-i1', '--timeout', '120']);
+    assert.equal(waited.code, 0, waited.stderr);
+    assert.equal(waited.stdout, 'built it\n');
+    const head = onHost(`git -C ${root}/r1-feat rev-parse HEAD`);
+    assert.equal(git(w.repo, s.env, 'ls-remote', 'origin', 'refs/heads/r1/feat').split('\t')[0], head);
+    assert.equal(onHost(`cat ${root}/caller-seen`), '1', 'the credential reached the agent on the host');
+    const rec = await lane('r1-feat-builder-i1');
+    assert.equal(rec.host, 'big');
+    assert.equal(rec.cwd, `${root}/r1-feat`);
+    assert.deepEqual(rec.git, { branch: 'r1/feat', headSha: head, ahead: 0, dirty: false });
+    assert.equal(rec.report?.headSha, head);
+    assert.equal(rec.report?.branch, 'r1/feat');
+    // Not on this machine: nothing of the lane exists in the default lanes root here.
+    assert.equal(fs.existsSync(`${w.repo}-lanes`), false);
+  });
+
+  it('runs the critic on the host at the reported head; its verdict file is read there', async () => {
+    const c1 = writeBrief(w.briefs, 'c1.md', [{ run: judgeAndReport('NOT_YET', 2), check: true }]);
+    await ok(start(w, ['--host', 'big', '--for', 'feat', '--role', 'critic', '--run', 'r1', '--model', 'm', '--brief', c1]));
+    assert.equal((await s.svc(['lane', 'wait', 'r1-feat-critic-i1', '--timeout', '120'])).code, 0);
+    const critic = await lane('r1-feat-critic-i1');
+    assert.deepEqual([critic.host, critic.verdict?.verdict, critic.verdict?.defects], ['big', 'NOT_YET', 2]);
+    assert.equal(onHost(`git -C ${root}/r1-feat-critic-i1 rev-parse HEAD`), (await lane('r1-feat-builder-i1')).report?.headSha);
+  });
+
+  it('runs builder i2 from i1’s branch (resolved on the host) and lists every lane with git facts in one call per host', async () => {
+    const b2 = writeBrief(w.briefs, 'b2.md', [{ run: buildAndReport('feature.txt', 'second try'), check: true }]);
+    await ok(start(w, ['--host', 'big', '--run', 'r1', '--key', 'feat', '--role', 'builder', '--model', 'm', '--brief', b2, '--replace']));
+    assert.equal((await s.svc(['lane', 'wait', 'r1-feat-builder-i2', '--timeout', '120'])).code, 0);
+    const i1 = (await lane('r1-feat-builder-i1')).report!.headSha!;
+    assert.equal(onHost(`git -C ${root}/r1-feat-i2 merge-base --is-ancestor ${i1} HEAD && echo yes`), 'yes');
+    const show = await ok(s.svc(['lane', 'show', '--run', 'r1', '--key', 'feat']));
+    assert.equal(show.stdout.split('\n')[0], 'i1 built → critic c1: NOT_YET (2 defects) → i2 built');
+    const all = await lanes();
+    assert.deepEqual(all.map((l) => [l.name, l.host, l.git?.dirty]), [
+      ['r1-feat-builder-i1', 'big', false],
+      ['r1-feat-critic-i1', 'big', false],
+      ['r1-feat-builder-i2', 'big', false],
+    ]);
+  });
+
+  it('a killed connection is not a lost lane: the lane shows it, svc reconnects, the work is parked home', async () => {
+    const slow = writeBrief(w.briefs, 'slow.md', [{ write: { path: 'wip.txt', content: 'work in progress\n' } }, { say: 'working' }, { sleep: 600_000 }]);
+    await ok(start(w, ['--host', 'big', '--run', 'r1', '--key', 'slow', '--role', 'builder', '--model', 'm', '--brief', slow]));
+    await eventually(async () => onHost(`test -f ${root}/r1-slow/wip.txt && echo y`) === 'y', 60_000, 'wip.txt on the host');
+    // Kill the shared connection's master outright (no goodbye), as a dropped network would.
+    const controlDir = path.join(s.svcHome, 'ssh');
+    const [control] = fs.readdirSync(controlDir);
+    const check = spawnSync('ssh', ['-O', 'check', '-o', `ControlPath=${path.join(controlDir, control)}`, 'x'], { encoding: 'utf8' });
+    const masterPid = Number(/pid=(\d+)/.exec(check.stderr)![1]);
+    process.kill(masterPid, 'SIGKILL');
+    const lost = await eventually(async () => {
+      const info = JSON.parse((await ok(s.svc(['conv', 'show', 'r1-slow-builder-i1', '--json']))).stdout) as ConversationInfo;
+      return info.activity === 'stopped' && info.exitStatus ? info : undefined;
+    }, 60_000, 'the lane to show the lost connection');
+    assert.match(lost.exitStatus!, /^connection to host big lost( \(.*\))?; the agent there ended with its channel \(ACP runs over it\): its worktree and pushed commits are on the host; svc conv resume #\d+ continues it$/);
+    const log = (await ok(s.svc(['conv', 'log', 'r1-slow-builder-i1']))).stdout;
+    assert.match(log, /connection to host big lost/);
+    // svc reconnects on its next use of the host.
+    assert.equal((await s.svc(['host', 'check', 'big', '--harness', 'script'])).code, 0);
+    // The worktree and its uncommitted work are still on the host.
+    assert.equal(onHost(`cat ${root}/r1-slow/wip.txt`), 'work in progress');
+    // Resumed over the new connection, it is alive on the host again.
+    await ok(s.svc(['conv', 'resume', 'r1-slow-builder-i1']));
+    await eventually(async () => ['idle', 'working'].includes((await lane('r1-slow-builder-i1')).activity), 60_000, 'resumed lane alive');
+
+    // Reap: stops it through the stop door on the host, refuses the dirty tree, then parks it home.
+    const refusedReap = await s.svc(['lane', 'reap', 'r1-slow-builder-i1']);
+    assert.equal(refusedReap.code, 1);
+    assert.match(refusedReap.stderr, /wip\.txt/);
+    assert.equal(onHost(`test -d ${root}/r1-slow && echo kept`), 'kept');
+    const reaped = await ok(s.svc(['lane', 'reap', 'r1-slow-builder-i1', '--park']));
+    const agents = path.join(s.svcHome, 'agents', 'conv-r1-slow-builder-i1');
+    const patches = fs.readdirSync(agents).filter((f) => /^parked-.*\.patch$/.test(f));
+    assert.equal(patches.length, 1, fs.readdirSync(agents).join(', '));
+    const patch = fs.readFileSync(path.join(agents, patches[0]), 'utf8');
+    assert.match(patch, /wip\.txt/);
+    assert.match(patch, /\+work in progress/);
+    assert.match(reaped.stdout, new RegExp(`parked 1 path in ${path.join(agents, patches[0]).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n  restore with: ssh svcremote@127\\.0\\.0\\.1 '`));
+    assert.match(reaped.stdout, new RegExp(`removed worktree ${root}/r1-slow\\n`));
+    assert.equal(onHost(`test -d ${root}/r1-slow || echo gone`), 'gone');
+    // The same patch stays on the host too, byte for byte.
+    assert.equal(onHost(`cat .svc-host/parked/conv-r1-slow-builder-i1/${patches[0]}`), patch.trimEnd());
+  });
+
+  it('reaps the rest on the host (clean trees: nothing to park) and archives them', async () => {
+    for (const name of ['r1-feat-critic-i1', 'r1-feat-builder-i2', 'r1-feat-builder-i1']) {
+      const r = await ok(s.svc(['lane', 'reap', name, '--park']));
+      assert.doesNotMatch(r.stdout, /parked/);
+      assert.match(r.stdout, /\narchived conv \d+\n$/);
+    }
+    assert.equal(onHost(`ls ${root} | grep -v caller-seen | grep -v verdict || true`), '');
+    const all = await lanes();
+    assert.deepEqual(all.map((l) => [l.name, l.activity, l.reaped]), [
+      ['r1-feat-builder-i1', 'stopped', true],
+      ['r1-feat-critic-i1', 'stopped', true],
+      ['r1-feat-builder-i2', 'stopped', true],
+      ['r1-slow-builder-i1', 'stopped', true],
+    ]);
+  });
+
+  it('never opened a path under the remote home from the daemon (strace of the daemon and its children)', () => {
+    const lines = fs.readFileSync(traceLog, 'utf8').split('\n');
+    assert.ok(lines.some((l) => l.includes('svc.db')), 'the trace saw the daemon open its store (the trace works)');
+    assert.ok(lines.some((l) => /execve\("[^"]*\/ssh"/.test(l)), 'the trace saw ssh started');
+    const touched = lines.filter((l) => pathArgs(l).some((p) => p === d.remoteHome || p.startsWith(d.remoteHome + '/')));
+    assert.deepEqual(touched, []);
+  });
+});
+
+/** The path arguments of one strace line: every string of a file syscall, only the program of an execve. */
+function pathArgs(line: string): string[] {
+  const m = /^(?:\d+\s+)?(\w+)\((.*)$/.exec(line);
+  if (!m) return [];
+  const strings = [...m[2].matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((x) => x[1]);
+  return m[1] === 'execve' ? strings.slice(0, 1) : strings;
+}
+
+/** The daemon of this scratch home, started under strace (following its children) before any svc command attaches to it. */
+async function startTracedDaemon(s: Scratch, log: string): Promise<void> {
+  const env = { ...s.env };
+  delete env.SVC_CONVERSATION;
+  fs.mkdirSync(s.svcHome, { recursive: true, mode: 0o700 });
+  const child = spawn('strace', ['-f', '-qq', '-e', 'trace=%file,chdir', '-o', log, process.execPath, path.join(REPO, 'dist', 'daemon.js')], { env, detached: true, stdio: 'ignore' });
+  child.unref();
+  await eventually(() => fs.existsSync(path.join(s.svcHome, 'server.json')), 30_000, 'the traced daemon to write server.json');
+}
