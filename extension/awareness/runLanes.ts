@@ -21,6 +21,7 @@ export function laneDeckRow(l: LaneRecord): DeckRow {
     key: l.key,
     iteration: l.iteration,
     reaped: l.reaped,
+    host: l.host,
     judged: l.judged,
     verdict: l.verdict ? { verdict: l.verdict.verdict, defects: l.verdict.defects, by: l.verdict.by } : null,
     git: l.git ? { branch: l.git.branch, ahead: l.git.ahead, dirty: l.git.dirty } : null,
@@ -35,6 +36,7 @@ export function runLaneTree(lanes: readonly LaneRecord[]): RunLaneView[] {
       .map((n) => {
         const l = byId.get(n.convId)!;
         const parts = [`#${l.id}`, l.archived ? 'stopped (archived)' : l.activity];
+        if (l.host) parts.push(`on ${l.host}`);
         if (l.verdict) parts.push(verdictText(l.verdict));
         if (l.report) parts.push(`reported ${l.report.status}`);
         return { convId: l.id, label: `${l.role} i${l.iteration} · ${l.key}`, description: parts.join(' · '), activity: l.activity, children: view(n.children) };

@@ -47,6 +47,8 @@ export interface DeckRow {
   judged?: { key: string; iteration: number } | null;
   /** A critic's own verdict; for a builder its newest critic's verdict (`by` = that critic). */
   verdict?: { verdict: string; defects: number; by: number; verdictFile?: string | null } | null;
+  /** Lanes on another host (config.yaml hosts.<name>), run over SSH. */
+  host?: string | null;
   /** Git-backed lanes. */
   git?: { branch: string | null; ahead: number | null; dirty: boolean; headSha?: string | null } | null;
 }
@@ -132,6 +134,7 @@ export function describeRow(row: DeckRow): string {
     if (!label.includes(role.toLowerCase())) parts.push(role);
   }
   parts.push(row.archived ? `${row.activity} (archived)` : row.activity);
+  if (row.host) parts.push(`on ${row.host}`);
   if (row.git) {
     const g = [row.git.branch ?? '(detached)'];
     if (row.git.ahead !== null) g.push(`↑${row.git.ahead}`);
@@ -151,6 +154,7 @@ export function tooltipOf(row: DeckRow): string {
   fact('kind', mdText(`${row.kind}${row.role ? ` · ${row.role}${row.iteration !== undefined ? ` i${row.iteration}` : ''}` : ''}`));
   fact('activity', mdText(row.archived ? `${row.activity} (archived)` : row.activity));
   if (row.run) fact('run', mdText(`${row.run}${row.key ? ` · key ${row.key}` : ''}`));
+  if (row.host) fact('host', `${mdCode(row.host)} (over SSH)`);
   if (row.judged) fact('judges', mdText(`${row.judged.key} i${row.judged.iteration}`));
   if (row.verdict) fact('verdict', `${mdText(verdictText(row.verdict))}${JUDGES.has(row.role ?? '') || row.verdict.by === row.id ? '' : ` (critic #${row.verdict.by})`}`);
   if (row.verdict?.verdictFile) fact('report', mdCode(row.verdict.verdictFile));

@@ -26,6 +26,7 @@ export function deckRows(conversations: readonly ConversationInfo[], lanes: read
       row.key = lane.key;
       row.iteration = lane.iteration;
       row.reaped = lane.reaped;
+      if (lane.host) row.host = lane.host;
       row.judged = lane.judged;
       row.verdict = lane.verdict ? { verdict: lane.verdict.verdict, defects: lane.verdict.defects, by: lane.verdict.by, verdictFile: lane.verdict.verdictFile } : null;
       row.git = lane.git ? { branch: lane.git.branch, ahead: lane.git.ahead, dirty: lane.git.dirty, headSha: lane.git.headSha } : null;

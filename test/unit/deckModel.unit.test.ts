@@ -65,6 +65,9 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
   it('leaves out of the description what the label already says (role and iteration, branch)', () => {
     assert.equal(describeRow(lane(2, 1, 'builder', 1, { title: 'r1 api builder i1', git: { branch: 'r1/api', ahead: 1, dirty: false } })), '#2 · idle · r1/api ↑1');
     assert.equal(describeRow(lane(2, 1, 'builder', 1, { title: 'api on r1/api', git: { branch: 'r1/api', ahead: 1, dirty: true } })), '#2 · builder i1 · idle · ↑1 · dirty');
+    // A lane on another host says where it runs, in the row and in its tooltip.
+    assert.equal(describeRow(lane(2, 1, 'builder', 1, { title: 'r1 api builder i1', host: 'big', git: { branch: 'r1/api', ahead: 0, dirty: false } })), '#2 · idle · on big · r1/api ↑0');
+    assert.match(tooltipOf(lane(2, 1, 'builder', 1, { host: 'big' })), /\n- host: `big` \(over SSH\)$/);
   });
 
   it('writes the tooltip as Markdown facts, values escaped', () => {
