@@ -2,10 +2,10 @@
 // server/reap/reapLaneDir.ts with this lane's parts plugged in — its stop door, its
 // archive, its patch path, the orchestrator's orphan warning. Reap never kills a process
 // and never discards work: every refusal comes before anything is removed or archived.
-import * as path from 'node:path';
 import { isLive } from '../../shared/activity';
 import { git, serialized } from '../git/git';
 import { reapOnHost } from './reapOnHost';
+import { patchPath, unreapedChildren } from './reapParts';
 import { reapLaneDir, REAP_STOP_WAIT_S } from '../reap/reapLaneDir';
 import type { ReapReport } from '../../shared/format/reapReport';
 import type { LanesContext } from './lanesContext';
@@ -42,27 +42,4 @@ export async function reapLane(ctx: LanesContext, lane: LaneRow, opts: { park: b
   ctx.app.notify({ topic: 'lanes', id: lane.id });
   ctx.app.notify({ topic: 'runs' });
   return report;
-}
-
-export function patchPath(ctx: LanesContext, lane: LaneRow): string {
-  const stamp = new Date(ctx.now()).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-  return path.join(ctx.app.paths.agents, `conv-${lane.name}`, `parked-${stamp}.patch`);
-}
-
-/** Lanes launched by this orchestrator (or its successors) that are not reaped yet. */
-export function unreapedChildren(ctx: LanesContext, orch: LaneRow): string[] {
-  return ctx.store
-    .all()
-    .filter((l) => l.id !== orch.id && l.run === orch.run && l.reapedAt === null && launchedBy(ctx, l.parentId, orch.id))
-    .map((l) => l.name);
-}
-
-function launchedBy(ctx: LanesContext, parentId: number, ancestor: number): boolean {
-  for (let id: number | null = parentId, hops = 0; id !== null && hops < 1000; hops++) {
-    if (id === ancestor) return true;
-    const row = ctx.conversations.get(id);
-    if (!row || row.kind !== 'successor') return false;
-    id = row.parentId;
-  }
-  return false;
 }

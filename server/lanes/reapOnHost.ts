@@ -16,7 +16,7 @@ import { harnessAliveError } from '../reap/reapErrors';
 import { REAP_STOP_WAIT_S } from '../reap/reapLaneDir';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
-import { patchPath, unreapedChildren } from './reap';
+import { patchPath, unreapedChildren } from './reapParts';
 import { laneActivity } from './records';
 
 interface HostReap {

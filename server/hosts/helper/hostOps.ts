@@ -10,7 +10,7 @@ import type { GitFacts } from '../../git/git';
 import { groupMembers } from '../../harness/agentProcess';
 import { reportFacts } from '../../lanes/reportFacts';
 import { createPlayDir, createWorktree } from '../../lanes/workdir';
-import { isInside, realPathLoose } from '../../lanes/lanesRoot';
+import { isInside, realPathLoose } from '../../util/realPath';
 import { sidecarPathOf } from '../../reap/parkDisk';
 import { procCommand } from '../../reap/processesInside';
 import { reapLaneDir } from '../../reap/reapLaneDir';
@@ -74,9 +74,10 @@ function checkRoot(lanesRoot: string, dir: string): void {
     throw refused('lanesRootMissing', `the lanes root ${lanesRoot} does not exist on the host; create it (mkdir -p ${lanesRoot}) or fix hosts.<name>.lanes_root`);
   }
   const real = fs.realpathSync(lanesRoot);
-  const home = realPathLoose(os.homedir());
+  const home = realPathLoose(os.homedir()) ?? os.homedir();
   if (!isInside(real, home) || real === home) throw refused('lanesRootOutsideHome', `the lanes root ${real} is not under the home ${home} of the SSH user; set hosts.<name>.lanes_root to a folder under it`);
-  if (!isInside(realPathLoose(dir), real)) throw refused('outsideLanesRoot', `lane directory ${dir} is outside the lanes root ${real}`);
+  const lane = realPathLoose(dir);
+  if (lane === null || !isInside(lane, real)) throw refused('outsideLanesRoot', `lane directory ${dir} is outside the lanes root ${real}`);
 }
 
 async function prepare(r: Prepare): Promise<{ head: string | null }> {
