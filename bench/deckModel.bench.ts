@@ -1,4 +1,5 @@
-// The Command Deck's first level for 2,000 conversations, in the extension's tree model:
+// The Command Deck's first level for 2,000 conversations (then 200, 2,000 and 10,000, to
+// show how it grows), in the extension's tree model:
 // the daemon's conversations/list and lanes/list answers joined (deckRows), placed
 // (buildDeck: lanes under launchers, critics under the builder they judge, successors under
 // their source) and the first level's items described. Target: under 200 ms. The floor is
@@ -10,6 +11,7 @@ import type { ConversationInfo } from '../shared/protocol/conversations';
 import type { LaneRecord } from '../shared/protocol/lanes';
 
 const CONVERSATIONS = Number(process.env.SVC_BENCH_CONVERSATIONS ?? 2000);
+const SIZES = [200, 2000, 10_000];
 const RUNS = 15;
 const TARGET_MS = 200;
 
@@ -50,27 +52,35 @@ function world(n: number): { conversations: ConversationInfo[]; lanes: LaneRecor
   return { conversations, lanes };
 }
 
-const { conversations, lanes } = world(CONVERSATIONS);
-const convJson = JSON.stringify({ conversations });
-const laneJson = JSON.stringify({ lanes });
-let first = 0;
-const build = () => {
-  const rows = deckRows(conversations, lanes);
-  const top = buildDeck(rows);
-  // What getChildren() hands VS Code for the first level: each item's label, description, icon and context value.
-  first = top.map((n) => n.label.length + n.description.length + n.contextValue.length + n.icon.id.length).length;
-};
-build(); // warm
-const times: number[] = [];
-const floor: number[] = [];
-for (let i = 0; i < RUNS; i++) {
-  times.push(time(build));
-  floor.push(time(() => (JSON.parse(convJson), JSON.parse(laneJson))));
+/** Median build time and JSON.parse floor for a world of `n` conversations. */
+function measure(n: number): { t: number; f: number; first: number; conversations: number; lanes: number } {
+  const { conversations, lanes } = world(n);
+  const convJson = JSON.stringify({ conversations });
+  const laneJson = JSON.stringify({ lanes });
+  let first = 0;
+  const build = () => {
+    const rows = deckRows(conversations, lanes);
+    const top = buildDeck(rows);
+    // What getChildren() hands VS Code for the first level: each item's label, description, icon and context value.
+    first = top.map((n) => n.label.length + n.description.length + n.contextValue.length + n.icon.id.length).length;
+  };
+  build(); // warm
+  const times: number[] = [];
+  const floor: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    times.push(time(build));
+    floor.push(time(() => (JSON.parse(convJson), JSON.parse(laneJson))));
+  }
+  return { t: median(times), f: median(floor), first, conversations: conversations.length, lanes: lanes.length };
 }
-const t = median(times);
-const f = median(floor);
-console.log(`Command Deck first level (${first} top-level rows) of ${conversations.length} conversations and ${lanes.length} lanes: ${t.toFixed(1)} ms median of ${RUNS} (target < ${TARGET_MS} ms); floor JSON.parse of the two answers ${f.toFixed(1)} ms; ratio ${(t / f).toFixed(2)}`);
-if (t >= TARGET_MS) {
-  console.error(`over target: ${t.toFixed(1)} ms ≥ ${TARGET_MS} ms`);
+
+const m = measure(CONVERSATIONS);
+console.log(`Command Deck first level (${m.first} top-level rows) of ${m.conversations} conversations and ${m.lanes} lanes: ${m.t.toFixed(1)} ms median of ${RUNS} (target < ${TARGET_MS} ms); floor JSON.parse of the two answers ${m.f.toFixed(1)} ms; ratio ${(m.t / m.f).toFixed(2)}`);
+if (m.t >= TARGET_MS) {
+  console.error(`over target: ${m.t.toFixed(1)} ms ≥ ${TARGET_MS} ms`);
   process.exitCode = 1;
 }
+const scale = SIZES.map((n) => ({ n, ...measure(n) }));
+for (const r of scale) console.log(`  deck model at ${r.n} conversations: ${r.t.toFixed(1)} ms (floor ${r.f.toFixed(1)} ms, ratio to floor ${(r.t / r.f).toFixed(2)})`);
+const [a, b] = [scale[0], scale[scale.length - 1]];
+console.log(`deck model growth ${a.n} → ${b.n} conversations (×${b.n / a.n}): ×${(b.t / a.t).toFixed(1)}; per conversation ${(b.t / a.t / (b.n / a.n)).toFixed(2)} (1.00 is linear; above it grows faster); the floor grew ×${(b.f / a.f).toFixed(1)}`);

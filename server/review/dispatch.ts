@@ -51,21 +51,23 @@ export function settingsFor(ctx: ReviewCtx, issue: IssueRow, roles: ReviewerRole
   return out;
 }
 
-/** A fresh review worktree at the run's commit; the worktrees of earlier runs of the issue go. */
-export async function prepareWorktree(ctx: ReviewCtx, issue: IssueRow, t: RunTarget): Promise<{ worktree: string; base: string; baseRef: string }> {
+/**
+ * A fresh review worktree at the run's commit; the worktrees of earlier runs of the issue go
+ * once `retired` (their reviewers stopped) settles. What does not wait on another step runs
+ * at once: the fetch, the old worktrees' removal, the new worktree and the diff base.
+ */
+export async function prepareWorktree(ctx: ReviewCtx, issue: IssueRow, t: RunTarget, retired: Promise<void> = Promise.resolve()): Promise<{ worktree: string; base: string; baseRef: string }> {
   const project = ctx.app.config.project(issue.project);
   const root = lanesRootOf(project);
-  const ref = await baseRef(project);
-  await ensureCommit(project, issue.branch, t.sha);
-  const base = await diffBase(project, t.sha);
   const worktree = reviewWorktree(root, issue.id, t.runId);
   const prefix = reviewWorktree(root, issue.id, '');
-  for (const name of fs.existsSync(root) ? fs.readdirSync(root) : []) {
-    const dir = `${root}/${name}`;
-    if (dir.startsWith(prefix) && /-r\d+$/.test(name) && dir !== worktree) await removeWorktree(project.path, dir);
-  }
-  await createDetachedWorktree(project.path, worktree, t.sha);
-  return { worktree, base, baseRef: ref };
+  const old = (fs.existsSync(root) ? fs.readdirSync(root) : []).map((name) => `${root}/${name}`).filter((dir) => dir.startsWith(prefix) && /-r\d+$/.test(dir) && dir !== worktree);
+  const fetched = baseRef(project);
+  const created = fetched.then(() => ensureCommit(project, issue.branch, t.sha)).then(() => createDetachedWorktree(project.path, worktree, t.sha));
+  const base = fetched.then(() => diffBase(project, t.sha));
+  const removed = retired.then(() => Promise.all(old.map((dir) => removeWorktree(project.path, dir))));
+  const [ref, b] = await Promise.all([fetched, base, created, removed]);
+  return { worktree, base: b, baseRef: ref };
 }
 
 /** Inserts the reviewers of `roles` in one transaction, then starts them all. */

@@ -93,11 +93,16 @@ export class ReviewPipeline {
         pr: pr.number,
         ...(o.message ? { message: o.message } : {}),
       });
-      await this.retireOthers(issue, runId);
-      if (mode !== 'none') {
+      // Earlier runs' reviewers stop while the new run's worktree is made (dispatch waits for them
+      // before it starts the new reviewers, whose names they give up).
+      const retiring = this.retireOthers(issue, runId);
+      void retiring.catch(() => undefined); // awaited below, in order
+      if (mode === 'none') await retiring;
+      else {
         try {
-          await this.dispatch(issue, { runId, mode, sha, pr: pr.number, message: o.message }, settings, 'review.dispatched');
+          await this.dispatch(issue, { runId, mode, sha, pr: pr.number, message: o.message }, settings, 'review.dispatched', {}, undefined, retiring);
         } catch (e) {
+          await retiring; // a reviewer that would not retire is the first failure, as before
           log.error(`${issue.id} ${runId}: reviewers could not start`, e);
           throw conflict('dispatchFailed', `review ${runId} of ${issue.id} was requested but its reviewers could not start: ${(e as Error).message}`);
         }
@@ -210,13 +215,15 @@ export class ReviewPipeline {
     kind: 'review.dispatched' | 'review.redispatched',
     extra: Record<string, unknown> = {},
     restartOf?: Run,
+    retired: Promise<void> = Promise.resolve(),
   ): Promise<void> {
     const roles = [...settings.keys()];
     let where;
     if (restartOf && restartOf.worktree && fs.existsSync(restartOf.worktree)) {
       const project = this.ctx.app.config.project(issue.project);
       where = { worktree: restartOf.worktree, base: await diffBase(project, t.sha), baseRef: await baseRef(project) };
-    } else where = await prepareWorktree(this.ctx, issue, t);
+      await retired;
+    } else where = await prepareWorktree(this.ctx, issue, t, retired);
     if (!restartOf) {
       fs.rmSync(runDir(issue.workspace, t.runId), { recursive: true, force: true });
       if (t.mode === 'quick') fs.rmSync(reportPath(issue.workspace, t.runId, 'quick'), { force: true });

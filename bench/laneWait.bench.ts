@@ -1,0 +1,58 @@
+// `svc lane wait` wake-up: a lane files a report while W waiters wait on it (`lanes/wait`
+// requests, as `svc lane wait <lane>` sends them); the time from the report's own timestamp
+// until the last waiter has its answer, with 1 and with 200 waiters. The floor is the
+// single waiter of the same run; the ratio says how the wake-up grows with the waiters
+// (linear would be ×200). Run: npm run bench -- laneWait
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { lanesStart, lanesWait } from '../shared/protocol/lanes';
+import { laneWorld } from '../test/helpers/lanes';
+import { makeScratch, sleep } from '../test/helpers/scratch';
+import { scriptBlock } from '../test/helpers/scriptBrief';
+import { rpc } from '../test/integration/convSupport';
+import { median } from './acpFloor';
+
+const WAITERS = [1, 200];
+const RUNS = Number(process.env.SVC_BENCH_RUNS ?? 5);
+
+async function main(): Promise<void> {
+  const s = makeScratch('bench-wait');
+  try {
+    const w = await laneWorld(s);
+    const c = await rpc(s);
+    const results = new Map<number, number[]>();
+    let k = 0;
+    for (let run = 0; run < RUNS; run++) {
+      for (const n of WAITERS) {
+        // The lane reports once the bench creates `go` in its directory (all waiters in place).
+        const brief = scriptBlock([{ run: "while [ ! -f go ]; do sleep 0.02; done; printf 'woke\\n' | svc lane report --stdin --status failed" }]);
+        const lane = (await c.sendRequest(lanesStart.method, { parent: String(w.rootId), harness: 'script', run: 'wait', key: `k${k++}`, role: 'builder', model: 'm', prompt: brief })) as { name: string; cwd: string };
+        const answered: number[] = [];
+        const waits = Array.from({ length: n }, () =>
+          (c.sendRequest(lanesWait.method, { lane: lane.name, timeoutS: 120 }) as Promise<{ outcome: string; report: { at: number } | null }>).then((r) => {
+            if (r.outcome !== 'report') throw new Error(`waiter woke with ${r.outcome}`);
+            answered.push(Date.now());
+            return r.report!.at;
+          }),
+        );
+        await sleep(1000 + n * 5); // every request has reached the daemon and waits
+        fs.writeFileSync(path.join(lane.cwd, 'go'), '');
+        const at = (await Promise.all(waits))[0];
+        results.set(n, [...(results.get(n) ?? []), Math.max(...answered) - at]);
+      }
+    }
+    c.end();
+    const one = median(results.get(1)!);
+    for (const n of WAITERS) {
+      const m = median(results.get(n)!);
+      console.log(`lane wait wake-up, ${n} waiter${n === 1 ? '' : 's'}: ${m.toFixed(0)} ms from the report to the last answer (median of ${RUNS}; runs ${results.get(n)!.map((x) => x.toFixed(0)).join(' ')})${n === 1 ? '' : `; ratio ${(m / Math.max(one, 1)).toFixed(2)} to one waiter (×${n} would be linear)`}`);
+    }
+  } finally {
+    await s.dispose();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
