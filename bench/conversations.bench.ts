@@ -3,7 +3,9 @@
 //     floor of driving the same agent directly over ACP (spawn, initialize, session/new,
 //     one prompt) with no daemon in between.
 //  2. 20 conversations started at once (20 `svc conv new` processes) until all are idle.
-//  3. Daemon RSS with 50 live script conversations: must stay under 250 MB.
+//  3. Daemon RSS with 50 live script conversations: must stay under 250 MB. Also printed at
+//     10 and 200 live, to show how it grows (it should grow no faster than linearly; the
+//     floor is the daemon's RSS with none).
 // Run: npm run build && npx tsx bench/conversations.bench.ts
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -99,6 +101,7 @@ async function main(): Promise<void> {
     await s.svc(['project', 'add', 'b', proj]);
     const c = await rpc(s);
     const watch = watchIdle(c);
+    const rssNone = rssMb(discovery(s).pid);
 
     // 1. conv new → idle, median of 10, against the direct ACP floor.
     const floors: number[] = [];
@@ -109,6 +112,7 @@ async function main(): Promise<void> {
       const id = await svcNew(s, `single ${i}`);
       singles.push((await watch.until(new Set([id]), 1)) - t0);
     }
+    const rss10 = rssMb(discovery(s).pid); // the ten singles are live and idle
     const one = median(singles);
     const floor = median(floors);
     console.log(`svc conv new → idle (median of 10): ${one.toFixed(0)} ms; direct ACP floor: ${floor.toFixed(0)} ms; ratio ${(one / floor).toFixed(2)}`);
@@ -120,15 +124,25 @@ async function main(): Promise<void> {
     const all = (await watch.until(ids, 20)) - t0;
     console.log(`20 conversations started at once: all idle after ${all.toFixed(0)} ms (${(all / 20).toFixed(0)} ms each; ratio to 20 × floor ${(all / (20 * floor)).toFixed(2)})`);
 
-    // 3. RSS with 50 live conversations (30 more over RPC).
-    const more = new Set<number>(ids);
-    for (let i = 0; i < 30; i++) {
-      const r = (await c.sendRequest(conversationsNew.method, { project: 'b', harness: 'script', model: 'm', title: `rss ${i}`, prompt: 'hi', noWait: true })) as { conversation: { id: number } };
-      more.add(r.conversation.id);
-    }
-    await watch.until(more, 50);
-    const rss = rssMb(discovery(s).pid);
+    // 3. RSS with 50 and 200 live conversations (the 30 live so far, then more over RPC).
+    const live = new Set<number>([...ids]);
+    const grow = async (to: number): Promise<number> => {
+      for (let n = live.size + 10; n < to; n++) {
+        const r = (await c.sendRequest(conversationsNew.method, { project: 'b', harness: 'script', model: 'm', title: `rss ${n}`, prompt: 'hi', noWait: true })) as { conversation: { id: number } };
+        live.add(r.conversation.id);
+      }
+      await watch.until(live, to - 10);
+      return rssMb(discovery(s).pid);
+    };
+    const rss = await grow(50);
     console.log(`daemon RSS with 50 live script conversations: ${rss.toFixed(0)} MB (limit ${RSS_LIMIT_MB} MB)`);
+    const top = Number(process.env.SVC_BENCH_RSS_TOP ?? 200);
+    const rssTop = await grow(top);
+    const per = (mb: number, n: number) => ((mb - rssNone) / n).toFixed(2);
+    console.log(
+      `daemon RSS by live conversations: none ${rssNone.toFixed(0)} MB, 10 ${rss10.toFixed(0)} MB, 50 ${rss.toFixed(0)} MB, ${top} ${rssTop.toFixed(0)} MB; ` +
+        `growth over none per conversation: ${per(rss10, 10)} MB at 10, ${per(rss, 50)} at 50, ${per(rssTop, top)} at ${top} (falling or flat: no faster than linear)`,
+    );
     c.end();
     if (!(rss < RSS_LIMIT_MB)) process.exitCode = 1;
   } finally {
