@@ -15,6 +15,8 @@ export interface SvcTestApi {
   reviewsBadge(nodeId: string): VerdictBadge | undefined;
   /** Conversation ids with an open Conversation panel. */
   openPanels(): number[];
+  /** Each open Conversation panel: its conversation and whether it is the preview. */
+  panelStates(): { convId: number; preview: boolean }[];
   /** The Agents page's rows (undefined while it is closed or unread). */
   agentRows(): readonly AgentRowView[] | undefined;
   /** Resolves once the connection leaves `connecting` (or after timeoutMs). */

@@ -21,6 +21,7 @@ import { ReviewsProvider } from './reviews/reviewsProvider';
 import { issueContextValue } from './reviews/reviewsModel';
 import type { ReviewNode } from './reviews/reviewsModel';
 import { putShimOnTerminalPath } from './terminal/terminalPath';
+import { registerPanelSerializers } from './webviews/serializers';
 
 const log = logger('activate');
 
@@ -72,6 +73,7 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
       if (e.affectsConfiguration('svc.nodePath') && connection.state.kind !== 'connected') void connection.start();
     }),
     ...registerCommands({ extensionUri: context.extensionUri, connection, deck, deckView, reviews, panels, drafts }),
+    ...registerPanelSerializers(context.extensionUri, connection, panels),
   );
 
   log.info(`activating svc (${context.extension.packageJSON.version}), SVC_HOME ${connection.home}, ui ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'}${vscode.env.remoteName ? `, remote ${vscode.env.remoteName}` : ''}`);
@@ -84,6 +86,7 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
     reviewsBadge: (nodeId) => reviews.badges.badge(nodeId),
     reviewsTopLevel: () => reviews.topLevel,
     openPanels: () => panels.openIds,
+    panelStates: () => panels.states,
     agentRows: () => AgentsPanel.open?.rows,
     whenSettled: (timeoutMs) =>
       new Promise((resolve) => {

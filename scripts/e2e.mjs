@@ -48,8 +48,9 @@ const mocha = spawnSync(
     'test/e2e/ui/issues.e2e.test.ts',
     // Stops and restarts the shared daemon (and resumes the agents it stopped).
     'test/e2e/ui/daemon.e2e.test.ts',
-    // Last: it replaces SVC_HOME/config.yaml of the shared daemon.
+    // These two replace SVC_HOME/config.yaml of the shared daemon: last.
     'test/e2e/ui/roles.e2e.test.ts',
+    'test/e2e/ui/state.e2e.test.ts',
     ...process.argv.slice(2),
   ],
   { stdio: 'inherit', cwd: root },

@@ -1,14 +1,17 @@
 // The Agents page: every agent — roots, lanes, successors, work agents, reviewers — with
 // alive, activity, model, harness, cost and issue; a filter box, "live only" and
-// "archived" switches, sortable columns; a row (click or Enter) opens its conversation.
+// "archived" switches, sortable columns; a row opens its conversation (a click in the
+// preview tab; a double-click or Enter keeps the tab). The filter, switches and sort are
+// kept across a window reload (setState).
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import type { AgentRowView, AgentsFromView, AgentsToView } from './agentsMessages';
+import type { AgentRowView, AgentsFromView, AgentsPageState, AgentsToView } from './agentsMessages';
 import { tableElement, visibleRows } from './agents/agentsTable';
 import type { SortKey, TableState } from './agents/agentsTable';
 import { textElement } from './common/sanitize';
 import { adoptStyles } from './common/styles';
 import { connectToHost } from './common/vscodeApi';
+import '@vscode-elements/elements/dist/vscode-button/index.js';
 
 adoptStyles(`
   h1 { font-size: 1.2em; margin: 10px 0 6px; }
@@ -46,11 +49,15 @@ const host = connectToHost<AgentsToView, AgentsFromView>((msg) => {
   problem = msg.problem;
   renderTable();
 });
+Object.assign(state, host.getState<AgentsPageState>() ?? {});
+const keep = () => host.setState<AgentsPageState>({ filter: state.filter, liveOnly: state.liveOnly, archived: state.archived, sort: state.sort, descending: state.descending });
+keep();
 
 const filter = document.createElement('vscode-textfield') as HTMLElement & { value: string };
 filter.setAttribute('placeholder', 'Filter: name, role, model, activity, issue…');
 filter.setAttribute('aria-label', 'Filter agents');
 filter.className = 'filter';
+filter.value = state.filter;
 filter.addEventListener('input', () => {
   state.filter = filter.value;
   renderTable();
@@ -59,6 +66,8 @@ const checkbox = (label: string, key: 'liveOnly' | 'archived') => {
   const c = document.createElement('vscode-checkbox') as HTMLElement & { checked: boolean };
   c.setAttribute('label', label);
   c.dataset.toggle = key;
+  c.checked = state[key];
+  if (state[key]) c.setAttribute('checked', '');
   c.addEventListener('change', () => {
     state[key] = c.checked;
     renderTable();
@@ -98,7 +107,13 @@ function renderTable(): void {
   }
   const rows = visibleRows(agents, state);
   count.textContent = `${rows.length} of ${agents.length} agents`;
-  if (!agents.length) parts.push(textElement('p', 'No agents yet. Start a conversation with "svc conv new" or the "svc: New Conversation" command.', 'muted'));
-  else parts.push(tableElement(rows, state, (id) => host.post({ type: 'openConversation', convId: id }), sortBy));
+  if (!agents.length) {
+    const start = document.createElement('vscode-button');
+    start.textContent = 'New Conversation';
+    start.setAttribute('icon', 'add');
+    start.addEventListener('click', () => host.post({ type: 'newConversation' }));
+    parts.push(textElement('p', 'No agents yet. Start a conversation; the lanes and reviewers it starts show here too.', 'muted'), start);
+  } else parts.push(tableElement(rows, state, (id, kept) => host.post({ type: 'openConversation', convId: id, keep: kept }), sortBy));
   body.replaceChildren(...parts);
+  keep();
 }

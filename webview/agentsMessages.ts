@@ -1,6 +1,7 @@
 // Messages of the Agents page (a webview panel listing every agent). Host:
 // extension/agents/agentsPanel.ts (rows from agentsModel.ts); page: webview/agentsMain.ts.
 // Who must stay in sync: those files.
+import type { TableState } from './agents/agentsTable';
 import type { ReadyMessage } from './common/messages';
 
 export interface AgentRowView {
@@ -36,4 +37,8 @@ export interface AgentsState {
 }
 
 export type AgentsToView = AgentsState;
-export type AgentsFromView = ReadyMessage | { type: 'openConversation'; convId: number };
+/** `keep`: a double-click or Enter (a kept tab); a click opens the preview tab. */
+export type AgentsFromView = ReadyMessage | { type: 'openConversation'; convId: number; keep: boolean } | { type: 'newConversation' };
+
+/** What the page keeps across a window reload (setState): its filter, switches and sort. */
+export type AgentsPageState = Pick<TableState, 'filter' | 'liveOnly' | 'archived' | 'sort' | 'descending'>;

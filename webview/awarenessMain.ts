@@ -1,8 +1,10 @@
 // The Awareness rail page: a daemon line, then one card per gauntlet run grouped by
-// project (counts line, latest event and its time). A click on a card (or Enter) opens
-// the conversation that launched the run; its expand button asks the host for the run's
-// lanes once and lists them, critics and verifiers under the builder they judge.
-// Everything from the daemon is set as text, never as HTML.
+// project (counts line, latest event and its time). A click on a card opens the
+// conversation that launched the run in the preview tab (a double-click or Enter keeps
+// it); its expand button asks the host for the run's lanes once and lists them, critics
+// and verifiers under the builder they judge. Links look like the sidebar's rows, not
+// like web links; one indentation step throughout. Everything from the daemon is set as
+// text, never as HTML.
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-icon/index.js';
 import type { AwarenessCard, AwarenessFromView, AwarenessState, AwarenessToView, DaemonLine, RunLanes, RunLaneView } from './awarenessMessages';
@@ -10,21 +12,29 @@ import { textElement } from './common/sanitize';
 import { adoptStyles } from './common/styles';
 import { connectToHost } from './common/vscodeApi';
 
+// One indentation step (--indent) for everything: the daemon line, project headings and
+// cards line up on the same left edge, and each nesting level of lanes moves by one step.
 adoptStyles(`
+  body { --indent: 8px; padding: 0 var(--indent) 8px; }
   .daemon { display: flex; gap: 6px; align-items: center; padding: 6px 0; border-bottom: 1px solid var(--vscode-sideBarSectionHeader-border, transparent); }
   .daemon.down, .daemon.noNode { color: var(--vscode-errorForeground); }
-  h3 { font-size: 11px; text-transform: uppercase; margin: 12px 0 4px; color: var(--vscode-sideBarSectionHeader-foreground); }
-  .card { padding: 6px 8px; margin: 4px 0; border: 1px solid var(--vscode-widget-border, transparent); border-radius: 3px; background: var(--vscode-sideBar-background); }
+  h3 { font-size: 11px; text-transform: uppercase; margin: 12px 0 4px; padding: 0; color: var(--vscode-sideBarSectionHeader-foreground); }
+  .card { padding: 6px var(--indent); margin: 4px 0; border: 1px solid var(--vscode-widget-border, transparent); border-radius: 3px; background: var(--vscode-sideBar-background); }
   .card .run { display: flex; justify-content: space-between; gap: 6px; font-weight: 600; }
   .card .counts, .card .latest { margin-top: 2px; }
-  .empty { padding: 12px 0; }
+  .empty { padding: 12px 0; margin: 0; }
   .card { cursor: pointer; }
   .card:hover { background: var(--vscode-list-hoverBackground); }
   .card:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
-  .card .expand { display: inline-flex; gap: 2px; align-items: center; margin-top: 4px; padding: 0 2px; font: inherit; color: var(--vscode-textLink-foreground); background: none; border: none; cursor: pointer; }
+  .card a { color: inherit; text-decoration: none; }
+  .card a:hover { color: var(--vscode-textLink-activeForeground); }
+  .card a:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 1px; }
+  .card .run a { font-weight: normal; color: var(--vscode-descriptionForeground); }
+  .card .expand { display: inline-flex; gap: 2px; align-items: center; margin: 4px 0 0; padding: 0; font: inherit; color: var(--vscode-descriptionForeground); background: none; border: none; cursor: pointer; }
+  .card .expand:hover { color: var(--vscode-foreground); }
   .card ul.lanes { list-style: none; margin: 4px 0 0; padding-left: 0; }
-  .card ul.lanes ul.lanes { padding-left: 14px; }
-  .card li > .lane { display: flex; gap: 4px; align-items: baseline; padding: 1px 0; }
+  .card ul.lanes ul.lanes { padding-left: calc(2 * var(--indent)); }
+  .card li > .lane { display: flex; gap: 6px; align-items: baseline; padding: 1px 0; }
   .card li > .lane a { white-space: nowrap; }
   .card li > .lane .muted { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
   .lane.needs-you a { color: var(--vscode-editorWarning-foreground); }
@@ -93,13 +103,17 @@ function cardElement(c: AwarenessCard): HTMLElement {
   el.dataset.project = c.project;
   el.tabIndex = 0;
   el.setAttribute('aria-label', `Run ${c.run}: ${c.countsLine}. Opens #${c.launcherId} ${c.launcherName}`);
-  const openLauncher = () => host.post({ type: 'openConversation', convId: c.launcherId });
+  const openLauncher = (keep: boolean) => host.post({ type: 'openConversation', convId: c.launcherId, keep });
   el.addEventListener('click', (e) => {
     if ((e.target as Element).closest('a, button')) return;
-    openLauncher();
+    openLauncher(false);
+  });
+  el.addEventListener('dblclick', (e) => {
+    if ((e.target as Element).closest('a, button')) return;
+    openLauncher(true);
   });
   el.addEventListener('keydown', (e) => {
-    if (e.target === el && e.key === 'Enter') openLauncher();
+    if (e.target === el && e.key === 'Enter') openLauncher(true);
   });
   const head = document.createElement('div');
   head.className = 'run';
@@ -109,7 +123,11 @@ function cardElement(c: AwarenessCard): HTMLElement {
   open.title = 'Open the conversation that launched this run';
   open.addEventListener('click', (e) => {
     e.preventDefault();
-    openLauncher();
+    openLauncher(e.detail === 0); // Enter on the link (detail 0) keeps the tab, as a double-click does
+  });
+  open.addEventListener('dblclick', (e) => {
+    e.preventDefault();
+    openLauncher(true);
   });
   head.append(open);
   const latest = textElement('div', `${c.latest.text} · ${timeOf(c.latest.at)}`, 'latest muted');
@@ -158,7 +176,11 @@ function laneList(lanes: RunLaneView[]): HTMLElement {
     a.href = '#';
     a.addEventListener('click', (e) => {
       e.preventDefault();
-      host.post({ type: 'openConversation', convId: l.convId });
+      host.post({ type: 'openConversation', convId: l.convId, keep: e.detail === 0 });
+    });
+    a.addEventListener('dblclick', (e) => {
+      e.preventDefault();
+      host.post({ type: 'openConversation', convId: l.convId, keep: true });
     });
     row.append(a, textElement('span', l.description, 'muted'));
     li.append(row);

@@ -49,6 +49,8 @@ export type AwarenessToView = AwarenessState | RunLanes;
 export interface OpenLauncher {
   type: 'openConversation';
   convId: number;
+  /** A double-click (or Enter): keep the tab; a click opens the preview tab. */
+  keep: boolean;
 }
 
 /** View → host: a card was expanded; read its run's lanes once. */

@@ -2,6 +2,10 @@
 // lane's newest report, the transcript, the open needs-you request with its options as
 // buttons, and a composer that sends like `svc tell` (Ctrl+Enter). Agent text is set as
 // text, or rendered Markdown sanitized by DOMPurify (webview/common/markdown.ts).
+// What the person can do is a button, never a command to type: Stop while the agent
+// works, Resume instead of Send once it stopped, Send anyway when a judge already
+// reported, Open report, Keep Open for a preview. The conversation id and the unsent
+// draft are kept across a window reload (setState; the host's serializer reads the id).
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-icon/index.js';
@@ -14,7 +18,7 @@ import { connectToHost } from './common/vscodeApi';
 import { askElement } from './conversation/askBox';
 import { conversationStyles } from './conversation/styles';
 import { icon, renderItems, reportElement } from './conversation/transcriptView';
-import type { ActionResult, ConversationFromView, ConversationHeader, ConversationState, ConversationToView } from './conversationMessages';
+import type { ActionResult, ConversationFromView, ConversationHeader, ConversationPageState, ConversationState, ConversationToView } from './conversationMessages';
 
 adoptStyles(conversationStyles);
 
@@ -38,35 +42,62 @@ input.setAttribute('placeholder', 'Message the agent (Ctrl+Enter sends; queued w
 input.setAttribute('aria-label', 'Message');
 input.setAttribute('rows', '3');
 input.setAttribute('resize', 'vertical');
-const send = document.createElement('vscode-button');
-send.textContent = 'Send';
-send.setAttribute('icon', 'send');
+const button = (label: string, iconName: string, className: string, secondary: boolean, onClick: () => void): HTMLElement => {
+  const b = document.createElement('vscode-button');
+  b.textContent = label;
+  b.setAttribute('icon', iconName);
+  if (secondary) b.setAttribute('secondary', '');
+  b.className = className;
+  b.addEventListener('click', onClick);
+  return b;
+};
+const send = button('Send', 'send', 'send', false, () => submit());
+const resume = button('Resume', 'debug-continue', 'resume', false, () => doResume());
 const status = document.createElement('div');
 status.className = 'composer-status muted';
 status.setAttribute('role', 'status');
 status.setAttribute('aria-live', 'polite');
+/** A refusal's remedy (Send anyway, Resume), next to what it says. */
+const offer = document.createElement('span');
+offer.className = 'offer';
+/** Why Send is off (the agent stopped), in words, next to Resume. */
+const stopped = textElement('div', '', 'stopped-note muted');
 const actions = document.createElement('div');
 actions.className = 'composer-actions';
-actions.append(status, send);
-composer.append(input, actions);
+actions.append(status, offer, resume, send);
+composer.append(stopped, input, actions);
 root.append(header, problem, report, transcript, askSlot, composer);
 
 let pending: string | undefined;
+let convId: number | undefined;
+let resumable = false;
 const host = connectToHost<ConversationToView, ConversationFromView>((msg) => {
   if (msg.type === 'state') render(msg);
   else if (msg.type === 'result') result(msg);
 });
 interceptLinks(root, (href) => host.post({ type: 'openLink', href }));
+// The draft typed before a window reload comes back (the host restores the conversation).
+const kept = host.getState<ConversationPageState>();
+if (kept?.draft) input.value = kept.draft;
+const keep = () => convId !== undefined && host.setState<ConversationPageState>({ convId, draft: input.value });
+input.addEventListener('input', keep);
 
-function submit(): void {
-  const text = input.value.trim();
+function submit(force = false): void {
+  if (resumable) return;
+  const text = force && pending !== undefined ? pending : input.value.trim();
   if (!text) return;
   pending = text;
   status.textContent = 'Sending…';
   status.className = 'composer-status muted';
-  host.post({ type: 'tell', text });
+  offer.replaceChildren();
+  host.post({ type: 'tell', text, ...(force ? { force: true } : {}) });
 }
-send.addEventListener('click', submit);
+function doResume(): void {
+  status.textContent = 'Resuming…';
+  status.className = 'composer-status muted';
+  offer.replaceChildren();
+  host.post({ type: 'resume' });
+}
 input.addEventListener('keydown', (e) => {
   const k = e as KeyboardEvent;
   if (k.key === 'Enter' && (k.ctrlKey || k.metaKey)) {
@@ -78,8 +109,14 @@ input.addEventListener('keydown', (e) => {
 function result(r: ActionResult): void {
   status.textContent = r.message;
   status.className = `composer-status ${r.ok ? 'muted' : 'error'}`;
-  if (r.action === 'tell' && r.ok && pending !== undefined && input.value.trim() === pending) input.value = '';
-  pending = undefined;
+  offer.replaceChildren();
+  if (r.offer === 'sendAnyway') offer.append(button('Send anyway', 'send', 'send-anyway', true, () => submit(true)));
+  else if (r.offer === 'resume') offer.append(button('Resume', 'debug-continue', 'resume-offer', true, () => doResume()));
+  if (r.action === 'tell' && r.ok && pending !== undefined && input.value.trim() === pending) {
+    input.value = '';
+    keep();
+  }
+  if (r.offer !== 'sendAnyway') pending = undefined;
 }
 
 function headerContent(c: ConversationHeader): HTMLElement[] {
@@ -106,17 +143,23 @@ function headerContent(c: ConversationHeader): HTMLElement[] {
     line.append(a);
   }
   const parts: HTMLElement[] = [title, line];
-  if (c.alive) {
-    const stop = document.createElement('vscode-button');
-    stop.textContent = 'Stop';
-    stop.setAttribute('secondary', '');
-    stop.setAttribute('icon', 'debug-stop');
-    stop.className = 'stop';
-    stop.addEventListener('click', () => host.post({ type: 'stop' }));
-    parts.push(stop);
+  const buttons = document.createElement('div');
+  buttons.className = 'header-actions';
+  if (preview) {
+    buttons.append(textElement('span', 'Preview', 'preview-mark muted'));
+    const pin = button('Keep Open', 'pinned', 'keep-open', true, () => host.post({ type: 'pin' }));
+    pin.title = 'Keep this tab: the next conversation opened from a row gets its own tab (a double-click on the row does the same)';
+    buttons.append(pin);
   }
+  if (c.reportFile) buttons.append(button('Open report', 'file-text', 'open-report', true, () => host.post({ type: 'openReport' })));
+  // Stop only while the agent is busy: an idle agent costs nothing and waits for a message.
+  if (c.alive && STOPPABLE.has(c.activity)) buttons.append(button('Stop', 'debug-stop', 'stop', true, () => host.post({ type: 'stop' })));
+  if (buttons.childElementCount) parts.push(buttons);
   return parts;
 }
+
+const STOPPABLE = new Set(['working', 'needs-you', 'starting']);
+let preview = false;
 
 const ACTIVITY_ICONS: Record<string, string> = {
   'needs-you': 'bell-dot',
@@ -132,7 +175,20 @@ let lastAsk = '';
 let lastReport = '';
 
 function render(s: ConversationState): void {
-  const h = JSON.stringify(s.conv);
+  if (s.convId !== convId) {
+    // A preview panel now shows another conversation: nothing typed or said about the last one stays.
+    if (convId !== undefined) {
+      input.value = '';
+      status.textContent = '';
+      offer.replaceChildren();
+      pending = undefined;
+      lastHeader = lastAsk = lastReport = '';
+    }
+    convId = s.convId;
+    keep();
+  }
+  const h = JSON.stringify([s.conv, s.preview]);
+  preview = s.preview;
   if (h !== lastHeader) {
     lastHeader = h;
     header.replaceChildren(...(s.conv ? headerContent(s.conv) : [textElement('p', 'Reading the conversation…', 'muted')]));
@@ -154,5 +210,23 @@ function render(s: ConversationState): void {
     lastAsk = a;
     askSlot.replaceChildren(...(s.ask ? [askElement(s.ask, (answer) => host.post(answer))] : []));
   }
+  composerFor(s.conv);
   if (atBottom) window.scrollTo(0, document.body.scrollHeight);
+}
+
+/** Send while the agent runs; once it stopped (or failed to start, or was archived), Resume instead. */
+function composerFor(c: ConversationHeader | null): void {
+  resumable = !!c?.resumable;
+  send.toggleAttribute('disabled', !c || resumable || c.reaped);
+  resume.hidden = !resumable;
+  stopped.hidden = !c || c.alive || (!c.resumable && !c.reaped);
+  stopped.textContent = !c
+    ? ''
+    : c.reaped
+      ? 'This lane was reaped: its folder is gone, so it cannot take messages.'
+      : c.archived
+        ? 'This conversation is archived. Resume it to send messages (it comes back to the Command Deck).'
+        : c.activity === 'failed-to-start'
+          ? 'The agent failed to start. Resume tries again.'
+          : 'The agent stopped. Resume it to send messages.';
 }

@@ -37,6 +37,12 @@ export interface ConversationHeader {
   parentId: number | null;
   issueId: string | null;
   archived: boolean;
+  /** A lane whose folder was reaped: it cannot be resumed. */
+  reaped: boolean;
+  /** Stopped, failed to start or archived, and not reaped: the composer offers Resume instead of Send. */
+  resumable: boolean;
+  /** A file the agent's report lives in (a reviewer's report, a critic's verdict file): "Open report". */
+  reportFile: string | null;
 }
 
 /** A lane's newest report (the body is agent-written Markdown). */
@@ -50,6 +56,10 @@ export interface ReportView {
 
 export interface ConversationState {
   type: 'state';
+  /** The conversation shown (a preview panel shows another one after the next row click). */
+  convId: number;
+  /** A preview panel: the next conversation opened from a row replaces it ("Keep Open" keeps it). */
+  preview: boolean;
   /** Null while the conversation cannot be read (daemon down: see `problem`). */
   conv: ConversationHeader | null;
   ask: AskView | null;
@@ -64,17 +74,32 @@ export interface ConversationState {
 /** The outcome of a composer send or an answer, so the page can clear or keep its input. */
 export interface ActionResult {
   type: 'result';
-  action: 'tell' | 'answer';
+  action: 'tell' | 'answer' | 'resume';
   ok: boolean;
+  /** Plain language: refusals come without the CLI's hint (the remedy is `offer`). */
   message: string;
+  /** A refusal's remedy as a button: send the same text anyway (a judge that reported), or resume the agent. */
+  offer?: 'sendAnyway' | 'resume';
 }
 
 export type ConversationToView = ConversationState | ActionResult;
 
 export type ConversationFromView =
   | ReadyMessage
-  | { type: 'tell'; text: string }
+  /** `force`: "Send anyway" to a critic or verifier that already filed its done report. */
+  | { type: 'tell'; text: string; force?: boolean }
   | { type: 'answer'; option?: string; allow?: boolean; deny?: boolean; text?: string }
   | { type: 'stop' }
+  | { type: 'resume' }
+  /** Keep a preview panel open (the next row click opens another tab). */
+  | { type: 'pin' }
+  | { type: 'openReport' }
   | { type: 'openConversation'; convId: number }
   | { type: 'openLink'; href: string };
+
+/** What the page keeps across a window reload (setState): the panel's serializer reopens `convId`. */
+export interface ConversationPageState {
+  convId: number;
+  /** The composer's unsent text. */
+  draft: string;
+}

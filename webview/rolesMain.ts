@@ -30,20 +30,44 @@ adoptStyles(`
   button.clear { background: none; border: none; color: var(--vscode-icon-foreground); cursor: pointer; padding: 2px; border-radius: 3px; }
   button.clear:hover { background: var(--vscode-toolbar-hoverBackground); }
   .source { font-size: 11px; margin-top: 2px; overflow-wrap: anywhere; }
-  .source.warn { color: var(--vscode-editorWarning-foreground); }
+  .source.warn { color: var(--vscode-descriptionForeground); }
+  .source .codicon { font-size: 12px; vertical-align: -2px; margin-right: 4px; }
+  .source.warn .codicon { color: var(--vscode-editorWarning-foreground); }
+  .saved { font-size: 11px; margin-top: 2px; color: var(--vscode-descriptionForeground); }
+  .saved .codicon { font-size: 12px; vertical-align: -2px; color: var(--vscode-testing-iconPassed, var(--vscode-foreground)); }
   .refusal { font-size: 11px; margin-top: 2px; }
   .banner { padding: 6px 8px; margin: 8px 0; border-left: 3px solid var(--vscode-editorWarning-foreground); background: var(--vscode-textBlockQuote-background); }
 `);
 
 const root = document.getElementById('root')!;
 let last: RolesState | undefined;
+/** How long a field says Saved after its write was accepted. */
+const SAVED_MS = 4000;
+/** The newest result seen per key (so an old one does not say Saved again), and the keys saying Saved until when. */
+const seen = new Map<string, number>();
+const savedUntil = new Map<string, number>();
+let first = true;
 
 const host = connectToHost<RolesToView, RolesFromView>((msg) => {
   if (msg.type === 'state') {
     last = msg;
+    noteSaves(msg);
     render(msg);
   }
 });
+
+function noteSaves(s: RolesState): void {
+  const now = performance.now();
+  for (const [key, r] of Object.entries(s.results)) {
+    if (seen.get(key) === r.at) continue;
+    seen.set(key, r.at);
+    if (r.ok && !first) {
+      savedUntil.set(key, now + SAVED_MS);
+      setTimeout(() => last && render(last), SAVED_MS + 50);
+    } else savedUntil.delete(key);
+  }
+  first = false;
+}
 
 function context(s: RolesState): FieldContext {
   const refusals: Record<string, string> = {};
@@ -55,6 +79,7 @@ function context(s: RolesState): FieldContext {
     },
     harnesses: s.view?.harnesses ?? [],
     refusals,
+    saved: new Set([...savedUntil].filter(([, until]) => until > performance.now()).map(([k]) => k)),
   };
 }
 
@@ -72,7 +97,7 @@ function render(s: RolesState): void {
     return;
   }
   const ctx = context(s);
-  parts.push(...reviewSection(s.view, ctx), ...s.view.projects.flatMap((p) => projectSection(p, ctx)), datalists(s));
+  parts.push(...reviewSection(s.view, ctx), ...s.view.projects.flatMap((p) => projectSection(p, s.view!.files.projects, ctx)), datalists(s));
   root.replaceChildren(...parts);
 
   if (typing) {
@@ -85,9 +110,11 @@ function render(s: RolesState): void {
   }
 }
 
-function heading(text: string, muted?: string): HTMLElement {
+/** A short heading; where it is saved (the file's path) is its tooltip, not its text. */
+function heading(text: string, muted: string, where: string): HTMLElement {
   const h = textElement('h2', text);
-  if (muted) h.append(textElement('span', muted, 'muted'));
+  h.append(textElement('span', muted, 'muted'));
+  h.title = where;
   return h;
 }
 
@@ -113,14 +140,14 @@ function reviewSection(v: RolesView, ctx: FieldContext): HTMLElement[] {
     ], ctx));
   }
   return [
-    heading('Review', v.files.config),
+    heading('Review', 'every project', `Saved in ${v.files.config}`),
     textElement('p', 'Applies to every review. quick: one agent reviews; full: a parent and four convoy lanes; none: no AI review (checks still run).', 'note muted'),
     grid,
     table,
   ];
 }
 
-function projectSection(p: RolesView['projects'][number], ctx: FieldContext): HTMLElement[] {
+function projectSection(p: RolesView['projects'][number], projectsFile: string, ctx: FieldContext): HTMLElement[] {
   const table = document.createElement('table');
   table.dataset.project = p.key;
   table.append(headRow(['Gauntlet role', 'Model', 'Effort', 'Harness', 'Approvals']));
@@ -132,7 +159,7 @@ function projectSection(p: RolesView['projects'][number], ctx: FieldContext): HT
       { label: `${r.role} permissions`, entry: r.permissions, kind: 'enum' },
     ], ctx));
   }
-  return [heading(`Project ${p.key}`, p.path), table];
+  return [heading(`Project ${p.key}`, 'gauntlet roles', `${p.path}\nSaved in ${projectsFile}`), table];
 }
 
 function headRow(cells: string[]): HTMLTableRowElement {

@@ -1,7 +1,8 @@
 // The Agents page (a webview panel, one per window): every agent with alive, activity,
 // model, harness, cost and issue, nested like the Command Deck; the page filters and
 // sorts. Read from conversations/list {all} and lanes/list, re-read on `svc/changed`
-// (never polled); a click opens the conversation.
+// (never polled); a click opens the conversation. The page comes back after a window
+// reload (AgentsPanel.restore, VS Code's serializer).
 import * as vscode from 'vscode';
 import { conversationsList } from '../../shared/protocol/conversations';
 import { lanesList } from '../../shared/protocol/lanes';
@@ -30,6 +31,16 @@ export class AgentsPanel extends WebviewHost<AgentsToView, AgentsFromView> {
     return AgentsPanel.current;
   }
 
+  /** The page VS Code kept across a window reload (its serializer). */
+  static restore(extensionUri: vscode.Uri, connection: DaemonConnection, panel: vscode.WebviewPanel): AgentsPanel {
+    if (AgentsPanel.current) {
+      panel.dispose(); // one Agents page per window
+      return AgentsPanel.current;
+    }
+    AgentsPanel.current = new AgentsPanel(extensionUri, connection, panel);
+    return AgentsPanel.current;
+  }
+
   static get open(): AgentsPanel | undefined {
     return AgentsPanel.current;
   }
@@ -37,9 +48,10 @@ export class AgentsPanel extends WebviewHost<AgentsToView, AgentsFromView> {
   private constructor(
     extensionUri: vscode.Uri,
     private readonly connection: DaemonConnection,
+    restored?: vscode.WebviewPanel,
   ) {
     super(extensionUri, { bundle: 'agentsMain', title: 'svc Agents' });
-    this.panel = vscode.window.createWebviewPanel(AGENTS_VIEW_TYPE, 'svc Agents', vscode.ViewColumn.Active, { retainContextWhenHidden: true, enableFindWidget: true });
+    this.panel = restored ?? vscode.window.createWebviewPanel(AGENTS_VIEW_TYPE, 'svc Agents', vscode.ViewColumn.Active, { retainContextWhenHidden: true, enableFindWidget: true });
     this.attach(this.panel.webview);
     this.subscriptions.push(
       this.panel.onDidDispose(() => this.dispose()),
@@ -71,7 +83,8 @@ export class AgentsPanel extends WebviewHost<AgentsToView, AgentsFromView> {
   }
 
   protected async onMessage(msg: AgentsFromView): Promise<void> {
-    if (msg.type === 'openConversation') await vscode.commands.executeCommand('svc.openConversation', msg.convId);
+    if (msg.type === 'openConversation') await vscode.commands.executeCommand(msg.keep ? 'svc.openConversation' : 'svc.previewConversation', msg.convId);
+    else if (msg.type === 'newConversation') await vscode.commands.executeCommand('svc.newConversation');
   }
 
   private send(): void {

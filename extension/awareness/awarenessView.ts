@@ -34,7 +34,7 @@ export class AwarenessView extends WebviewViewHost<AwarenessToView, AwarenessFro
   }
 
   protected async onMessage(msg: AwarenessFromView): Promise<void> {
-    if (msg.type === 'openConversation') await vscode.commands.executeCommand('svc.openConversation', msg.convId);
+    if (msg.type === 'openConversation') await vscode.commands.executeCommand(msg.keep ? 'svc.openConversation' : 'svc.previewConversation', msg.convId);
     else if (msg.type === 'expand') await this.expand(msg.project, msg.run);
   }
 
@@ -61,7 +61,8 @@ export class AwarenessView extends WebviewViewHost<AwarenessToView, AwarenessFro
 export function daemonLine(s: ConnectionState): DaemonLine {
   switch (s.kind) {
     case 'connected':
-      return { state: 'connected', text: `daemon ${s.info.version} · pid ${s.info.pid} · ${s.info.live} live of ${plural(s.info.conversations, 'conversation')}` };
+      // No pid: the status bar's tooltip and "Show Daemon Status" have it for whoever needs it.
+      return { state: 'connected', text: `daemon ${s.info.version} · ${s.info.live} live of ${plural(s.info.conversations, 'conversation')}` };
     case 'connecting':
       return { state: 'connecting', text: 'connecting to the daemon…' };
     case 'down':

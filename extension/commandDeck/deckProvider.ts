@@ -13,6 +13,7 @@ import { badgeUri, TreeBadges } from './badges';
 import { buildDeck } from './deckModel';
 import type { DeckNode, DeckOptions, DeckRow } from './deckModel';
 import { deckRows } from './deckRows';
+import { previewCommand, reportCommand } from './rowCommands';
 
 export const DECK_TOPICS = ['conversations', 'lanes', 'runs'] as const;
 
@@ -149,11 +150,7 @@ export function toTreeItem(n: DeckNode): vscode.TreeItem {
   item.contextValue = n.contextValue;
   // The URI carries the verdict badge (badges.ts); it names no file, the label stays ours.
   item.resourceUri = badgeUri(DECK_SCHEME, n.id);
-  if (n.kind !== 'history') {
-    item.command = n.reportFile
-      ? { command: 'svc.openReport', title: 'Open Report', arguments: [n.reportFile] }
-      : { command: 'svc.openConversation', title: 'Open Conversation', arguments: [n.convId] };
-  }
+  if (n.kind !== 'history') item.command = n.reportFile ? reportCommand(n.reportFile) : previewCommand(n.convId);
   item.iconPath = new vscode.ThemeIcon(n.icon.id, n.icon.color ? new vscode.ThemeColor(n.icon.color) : undefined);
   item.tooltip = new vscode.MarkdownString(n.tooltip, true);
   return item;

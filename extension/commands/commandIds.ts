@@ -9,6 +9,7 @@ export const COMMAND_IDS = [
   'svc.doctor',
   'svc.showLog',
   'svc.openConversation',
+  'svc.previewConversation',
   'svc.newConversation',
   'svc.tellConversation',
   'svc.answerConversation',

@@ -14,7 +14,7 @@ import type { ReviewsProvider } from '../reviews/reviewsProvider';
 import { AgentsPanel } from '../agents/agentsPanel';
 import { RolesPanel } from '../roles/rolesPanel';
 import type { CommandId } from './commandIds';
-import { answerConversation, archiveConversation, newConversation, openConversation, resumeConversation, stopConversation, successor, tellConversation, unarchiveConversation } from './conversationCommands';
+import { answerConversation, archiveConversation, newConversation, openConversation, previewConversation, resumeConversation, stopConversation, successor, tellConversation, unarchiveConversation } from './conversationCommands';
 import { showDaemonLog, showDaemonStatus, startDaemon, stopDaemon } from './daemonCommands';
 import { issueDone, newIssue, startIssue } from './issueCommands';
 import type { Drafts } from '../compose/drafts';
@@ -51,6 +51,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     command('svc.doctor', 'run the doctor', () => runDoctor(d.connection)),
     command('svc.showLog', 'show the log', () => outputChannel().show(true)),
     command('svc.openConversation', 'open the conversation', (arg) => openConversation(d, arg), needsDaemon),
+    command('svc.previewConversation', 'open the conversation', (arg) => previewConversation(d, arg), needsDaemon),
     command('svc.newConversation', 'start a conversation', () => newConversation(d), needsDaemon),
     command('svc.tellConversation', 'tell the conversation', (arg) => tellConversation(d, arg), needsDaemon),
     command('svc.answerConversation', 'answer the conversation', (arg) => answerConversation(d, arg), needsDaemon),

@@ -27,9 +27,28 @@ import { ask, convIdOf, conversationTarget } from './targets';
 
 const selection = (d: CommandDeps) => d.deckView.selection;
 
+/** Opens a conversation to keep (the palette, a context menu, a double-click): not a preview. */
 export async function openConversation(d: CommandDeps, arg: unknown): Promise<void> {
   const t = await conversationTarget(arg, d.deck, selection(d), { what: 'open', none: 'there are no conversations yet' });
   d.panels.show(t.id);
+}
+
+/** The last row click, to tell a double-click (keep the tab) from two clicks. */
+let lastPreview: { id: number; at: number } | undefined;
+/** A tree row runs its command once per click and again on the double-click's second one. */
+export const DOUBLE_CLICK_MS = 600;
+
+/**
+ * A row's click (tree rows, the Agents page, the Awareness rail): opens the conversation
+ * in the preview tab, as the Explorer opens a file; the same row again within a
+ * double-click's time keeps the tab.
+ */
+export async function previewConversation(d: CommandDeps, arg: unknown, now = Date.now()): Promise<void> {
+  await d.connection.usable();
+  const t = await conversationTarget(arg, d.deck, selection(d), { what: 'open', none: 'there are no conversations yet' });
+  const again = lastPreview && lastPreview.id === t.id && now - lastPreview.at < DOUBLE_CLICK_MS;
+  lastPreview = again ? undefined : { id: t.id, at: now };
+  d.panels.show(t.id, { preview: !again });
 }
 
 export async function newConversation(d: CommandDeps): Promise<void> {
@@ -39,7 +58,7 @@ export async function newConversation(d: CommandDeps): Promise<void> {
     ...projects.map((p) => ({ label: p.key, description: p.path, project: p.key as string | undefined, cwd: undefined as string | undefined })),
     ...(folder?.scheme === 'file' || folder?.scheme === 'vscode-remote' ? [{ label: 'No project', description: `in ${folder.fsPath}`, project: undefined, cwd: folder.fsPath }] : []),
   ];
-  if (!where.length) throw new NothingToDo('add a project first (svc project add <key> <path>) or open a folder: a conversation needs a working directory');
+  if (!where.length) throw new NothingToDo('open a folder first: a conversation needs a working directory (or a project of svc)', { button: 'Open Folder…', command: 'workbench.action.files.openFolder' });
   const place = where.length === 1 ? where[0] : await vscode.window.showQuickPick(where, { title: 'svc: New Conversation (1/4)', placeHolder: 'Where does the agent work?' });
   if (!place) throw new UserCancelled();
   // Marked by the doctor: a harness that is not installed says so (and svc: Doctor has the fix).

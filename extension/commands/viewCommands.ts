@@ -10,11 +10,14 @@ import type { CommandDeps } from './commands';
 export const DECK_SHOW_ARCHIVED = 'svc.deck.showArchived';
 export const DECK_LIVE_ONLY = 'svc.deck.liveOnly';
 
-/** Opens a report in a preview tab, as the Explorer opens a file on a single click. */
+/**
+ * "Open Report" (a row's context menu, the Conversation panel's button): an explicit open,
+ * so the tab is kept. A row's click opens a preview instead (deckProvider.reportCommand).
+ */
 export async function openReport(arg: unknown): Promise<void> {
   const file = typeof arg === 'string' ? arg : typeof arg === 'object' && arg !== null ? (arg as { reportFile?: unknown }).reportFile : undefined;
   if (typeof file !== 'string' || !file) throw new NothingToDo('this row has no report yet');
-  await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file), { preview: true, preserveFocus: true });
+  await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file), { preview: false });
 }
 
 export async function setDeckFilter(d: CommandDeps, o: { keepArchived?: boolean; liveOnly?: boolean }): Promise<void> {
@@ -55,6 +58,6 @@ export async function mergePr(d: CommandDeps, arg: unknown): Promise<void> {
 
 export async function openPr(d: CommandDeps, arg: unknown): Promise<void> {
   const { pr } = prOf(d, arg);
-  if (!pr.url) throw new NothingToDo(`PR #${pr.number} has no web page: the project uses the local code host (svc show shows it)`);
+  if (!pr.url) throw new NothingToDo(`PR #${pr.number} has no web page: the project uses the local code host, whose pull requests live in svc only (its row in the Reviews view shows its state)`);
   await vscode.env.openExternal(vscode.Uri.parse(pr.url));
 }

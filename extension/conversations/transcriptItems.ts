@@ -7,6 +7,7 @@ import type { TranscriptItem } from '../../webview/conversationMessages';
 import { startToolCall, toolLabel, toolOutcome, updateToolCall } from '../../shared/format/toolCalls';
 import type { ToolCallView } from '../../shared/format/toolCalls';
 import { QUIET_UPDATES } from '../../shared/format/quietUpdates';
+import { withoutCliHint } from '../errors/cliHints';
 
 interface Block {
   type?: string;
@@ -128,7 +129,8 @@ export function foldTranscript(rows: readonly TranscriptRowInfo[]): TranscriptIt
       case 'lifecycle':
       case 'notice': {
         const event = str(p.event);
-        items.push({ id: `n${r.seq}`, kind: 'note', at: r.at, text: String(p.text ?? event ?? ''), tone: event === 'spawnError' ? 'error' : 'info' });
+        // The daemon's notes name the command that helps ("svc conv resume continues it"); the panel offers it as a button.
+        items.push({ id: `n${r.seq}`, kind: 'note', at: r.at, text: withoutCliHint(String(p.text ?? event ?? '')), tone: event === 'spawnError' ? 'error' : 'info' });
         break;
       }
       default:

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 import { DaemonDown } from '../connection/daemonErrors';
 import { logger, outputChannel } from '../log';
+import { withoutCliHint } from './cliHints';
 
 const log = logger('errors');
 
@@ -17,9 +18,19 @@ export class UserCancelled extends Error {
   }
 }
 
-/** Nothing to act on (no conversation needs an answer, no issue to review): said plainly, not as an error. */
+/** A remedy the window can run, offered as a button beside a message. */
+export interface Remedy {
+  button: string;
+  command: string;
+  args?: unknown[];
+}
+
+/** Nothing to act on (no conversation needs an answer, no issue to review): said plainly, not as an error; with a button when there is something to do first. */
 export class NothingToDo extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly remedy?: Remedy,
+  ) {
     super(message);
     this.name = 'NothingToDo';
   }
@@ -42,7 +53,9 @@ export async function funnel<T>(what: string, fn: () => T | Promise<T>): Promise
 export function report(what: string, e: unknown): void {
   if (e instanceof UserCancelled || e instanceof vscode.CancellationError) return;
   if (e instanceof NothingToDo) {
-    void vscode.window.showInformationMessage(`svc: ${e.message}`);
+    const remedy = e.remedy;
+    if (remedy) void vscode.window.showInformationMessage(`svc: ${e.message}`, remedy.button).then((c) => c && vscode.commands.executeCommand(remedy.command, ...(remedy.args ?? [])));
+    else void vscode.window.showInformationMessage(`svc: ${e.message}`);
     return;
   }
   if (DaemonDown.is(e)) {
@@ -68,9 +81,8 @@ export function report(what: string, e: unknown): void {
  */
 export function refusalFix(e: DaemonRefusal): { message: string; button: string; command: string; args: unknown[] } | undefined {
   const conv = /#(\d+)/.exec(e.message)?.[1];
-  const withoutHint = (s: string) => s.replace(/[;:]\s*(?:resume|stop|run|use|request)[^;]*\bsvc [^;]*$/i, '').replace(/\s*\((?:svc [^)]*)\)\s*$/, '').trim();
-  if (e.reason === 'notRunning' && conv) return { message: `${withoutHint(e.message)}.`, button: 'Resume', command: 'svc.resumeConversation', args: [Number(conv)] };
-  if (e.reason === 'stillRunning' && conv) return { message: `${withoutHint(e.message)}.`, button: 'Stop It', command: 'svc.stopConversation', args: [Number(conv)] };
+  if (e.reason === 'notRunning' && conv) return { message: `${withoutCliHint(e.message)}.`, button: 'Resume', command: 'svc.resumeConversation', args: [Number(conv)] };
+  if (e.reason === 'stillRunning' && conv) return { message: `${withoutCliHint(e.message)}.`, button: 'Stop It', command: 'svc.stopConversation', args: [Number(conv)] };
   return undefined;
 }
 

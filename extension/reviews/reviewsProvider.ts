@@ -9,6 +9,7 @@ import type { IssueState } from '../../shared/protocol/review';
 import type { DaemonConnection } from '../connection/daemonConnection';
 import { LiveQuery } from '../connection/liveQuery';
 import { badgeUri, TreeBadges } from '../commandDeck/badges';
+import { previewCommand, reportCommand } from '../commandDeck/rowCommands';
 import { convoyFacts } from '../commandDeck/convoys';
 import type { ConvoyFacts } from '../commandDeck/convoys';
 import { reviewNodes } from './reviewsModel';
@@ -99,7 +100,7 @@ export function reviewTreeItem(n: ReviewNode): vscode.TreeItem {
   item.iconPath = new vscode.ThemeIcon(n.icon.id, n.icon.color ? new vscode.ThemeColor(n.icon.color) : undefined);
   // The URI carries the verdict badge (badges.ts); it names no file.
   item.resourceUri = badgeUri(REVIEWS_SCHEME, n.id);
-  if (n.reportFile) item.command = { command: 'svc.openReport', title: 'Open Report', arguments: [n.reportFile] };
-  else if (n.convId !== undefined) item.command = { command: 'svc.openConversation', title: 'Open Conversation', arguments: [n.convId] };
+  if (n.reportFile) item.command = reportCommand(n.reportFile);
+  else if (n.convId !== undefined) item.command = previewCommand(n.convId);
   return item;
 }

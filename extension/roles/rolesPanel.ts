@@ -2,7 +2,8 @@
 // model, effort and harness, and the review settings, each with its source and what
 // happens while unset. A LiveQuery reads config/roles on open, on (re)connect and on every
 // `svc/changed {topic: config}` (edits in an editor show without a reload); writes go
-// through config/set, whose refusals are shown next to their field, not as pop-ups.
+// through config/set, whose refusals are shown next to their field, not as pop-ups, and
+// an accepted write says Saved there. The panel comes back after a window reload (restore).
 import * as vscode from 'vscode';
 import { configModels, configRoles, configSet } from '../../shared/protocol/config';
 import type { ModelChoices, RolesView } from '../../shared/protocol/config';
@@ -35,6 +36,17 @@ export class RolesPanel extends WebviewHost<RolesToView, RolesFromView> {
     return p;
   }
 
+  /** The panel VS Code kept across a window reload (its serializer). */
+  static restore(extensionUri: vscode.Uri, connection: DaemonConnection, panel: vscode.WebviewPanel): RolesPanel {
+    if (RolesPanel.current?.panel) {
+      panel.dispose(); // one Roles panel per window
+      return RolesPanel.current;
+    }
+    const p = new RolesPanel(extensionUri, connection, panel);
+    RolesPanel.current = p;
+    return p;
+  }
+
   /** The open panel, if any (for tests). */
   static get open(): RolesPanel | undefined {
     return RolesPanel.current;
@@ -43,9 +55,10 @@ export class RolesPanel extends WebviewHost<RolesToView, RolesFromView> {
   private constructor(
     extensionUri: vscode.Uri,
     private readonly connection: DaemonConnection,
+    restored?: vscode.WebviewPanel,
   ) {
     super(extensionUri, { bundle: 'rolesMain', title: 'svc Roles' });
-    const panel = vscode.window.createWebviewPanel(ROLES_VIEW_TYPE, 'svc Roles', vscode.ViewColumn.Active, { enableScripts: true });
+    const panel = restored ?? vscode.window.createWebviewPanel(ROLES_VIEW_TYPE, 'svc Roles', vscode.ViewColumn.Active, { enableScripts: true });
     this.panel = panel;
     this.attach(panel.webview);
     this.query = new LiveQuery(connection, 'the Roles panel', ['config'], () => this.read(), (v) => {
@@ -78,10 +91,10 @@ export class RolesPanel extends WebviewHost<RolesToView, RolesFromView> {
   private async set(key: string, value: string | null): Promise<void> {
     try {
       await this.connection.request(configSet, { key, value });
-      this.results[key] = { ok: true, message: null };
+      this.results[key] = { ok: true, message: null, at: Date.now() };
     } catch (e) {
       if (!DaemonRefusal.is(e)) throw e; // down daemon or a bug: the funnel says so
-      this.results[key] = { ok: false, message: e.message };
+      this.results[key] = { ok: false, message: e.message, at: Date.now() };
     }
     // The daemon's svc/changed re-reads too; read now so the result and value arrive together.
     await this.query.now();

@@ -36,10 +36,10 @@ export function whenUnset(ref: ConfigKeyRef): string {
   if (ref.role) {
     const role = ref.role;
     if (ref.field === 'model') return `a ${role} lane cannot start without a model: set one here, or give it at launch (there is no default model)`;
-    if (ref.field === 'effort') return `the harness's own default effort is used unless --effort is given`;
-    if (ref.field === 'host') return `${role} lanes run on this machine unless --host <name> is given`;
+    if (ref.field === 'effort') return `the harness's own default effort is used, unless the launch names another`;
+    if (ref.field === 'host') return `${role} lanes run on this machine, unless the launch names a host`;
     if (ref.field === 'permissions') return `${role} lanes run unattended (auto): nothing waits for your approval; ask turns the harness's approvals into needs-you requests`;
-    return `the launching conversation's harness is used unless --harness is given`;
+    return `the launching conversation's harness is used, unless the launch names another`;
   }
   if (ref.lane) {
     if (ref.field === 'model') return `the ${ref.lane} reviewer uses roles.review.model; with neither set, a full review is refused: there is no default model`;

@@ -262,7 +262,7 @@ describe('config: svc config get|set', function () {
     assert.deepEqual(brief(roles[1].model), ['critic-4', 'project']);
     assert.deepEqual(brief(roles[2].model), [null, 'unset']);
     assert.equal(roles[2].model.whenUnset, 'a verifier lane cannot start without a model: set one here, or give it at launch (there is no default model)');
-    assert.equal(roles[4].harness.whenUnset, "the launching conversation's harness is used unless --harness is given");
+    assert.equal(roles[4].harness.whenUnset, "the launching conversation's harness is used, unless the launch names another");
     assert.deepEqual(brief(v.review.mode), ['none', 'global']);
     assert.deepEqual(v.review.mode.choices, ['quick', 'full', 'none']);
     assert.deepEqual(brief(v.review.model), ['parent-model', 'global']);

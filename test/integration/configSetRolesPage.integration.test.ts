@@ -40,10 +40,10 @@ class FakeHost {
     if (msg.type === 'set') {
       try {
         await this.c.sendRequest(configSet.method, { key: msg.key, value: msg.value });
-        this.state.results[msg.key] = { ok: true, message: null };
+        this.state.results[msg.key] = { ok: true, message: null, at: Date.now() };
       } catch (e) {
         if (!(e instanceof ResponseError)) throw e;
-        this.state.results[msg.key] = { ok: false, message: (e.data as { error: string }).error };
+        this.state.results[msg.key] = { ok: false, message: (e.data as { error: string }).error, at: Date.now() };
       }
       return this.read();
     }
@@ -122,6 +122,13 @@ describe('config: the Roles panel page', function () {
     const builderModel = 'projects.web.gauntlet.roles.builder.model';
     assert.equal(await sourceOf(builderModel), 'unset · a builder lane cannot start without a model: set one here, or give it at launch (there is no default model)');
     assert.equal(await field(builderModel).locator('.source').getAttribute('class'), 'source warn');
+    // The warning is a small icon in the warning colour; the sentence itself is ordinary muted text.
+    assert.equal(await field(builderModel).locator('.source .codicon-warning').count(), 1);
+    const colour = (sel: string) => page.locator(sel).first().evaluate((el) => getComputedStyle(el).color);
+    assert.equal(await colour(`.field[data-key="${builderModel}"] .source`), await colour('.field[data-key="roles.review.mode"] .source'));
+    // Short headings; the files they are saved in are the tooltips.
+    assert.deepEqual(await page.locator('h2').allTextContents(), ['Reviewevery project', 'Project webgauntlet roles']);
+    assert.deepEqual(await page.locator('h2').evaluateAll((hs) => hs.map((h) => (h as HTMLElement).title)), [`Saved in ${configFile}`, `${path.join(s.home, 'web')}\nSaved in ${path.join(s.svcHome, 'projects.yaml')}`]);
     assert.equal(await sourceOf('projects.web.gauntlet.roles.builder.harness'), 'project · projects.yaml');
     assert.equal(await page.locator('table[data-project="web"] tr[data-row]').count(), 5);
     assert.equal(await page.locator('table[data-section="convoy"] tr[data-row]').count(), 4);
@@ -130,6 +137,10 @@ describe('config: the Roles panel page', function () {
   it('writes a choice and a typed model to the file, comments intact', async () => {
     await field('roles.review.mode').locator('select').selectOption('full');
     await eventually(async () => (await sourceOf('roles.review.mode')) === 'global · config.yaml' && fs.readFileSync(configFile, 'utf8').includes('mode: full'), 10_000, 'mode full');
+    // The field says it saved, for a moment, and only that field does.
+    await field('roles.review.mode').locator('.saved[role="status"]', { hasText: /^ Saved$/ }).waitFor({ timeout: 5000 });
+    assert.equal(await page.locator('.saved').count(), 1);
+    await field('roles.review.mode').locator('.saved').waitFor({ state: 'detached', timeout: 8000 });
     const box = field('roles.review.sub.security.model').locator('input');
     await box.fill('sec-model');
     await box.press('Enter');

@@ -63,7 +63,8 @@ export function costText(r: AgentRowView): string {
   return formatCost(r.cost, r.currency ?? 'USD');
 }
 
-export function tableElement(rows: readonly AgentRowView[], s: TableState, open: (id: number) => void, sortBy: (k: SortKey) => void): HTMLTableElement {
+/** `open(id, keep)`: a click opens the preview tab (keep false); a double-click or Enter keeps the tab. */
+export function tableElement(rows: readonly AgentRowView[], s: TableState, open: (id: number, keep: boolean) => void, sortBy: (k: SortKey) => void): HTMLTableElement {
   const table = document.createElement('table');
   table.className = 'agents';
   const thead = document.createElement('thead');
@@ -91,11 +92,12 @@ export function tableElement(rows: readonly AgentRowView[], s: TableState, open:
     tr.tabIndex = 0;
     tr.setAttribute('aria-label', `#${r.id} ${r.title || r.name}, ${r.role}, ${r.activity}`);
     if (r.archived) tr.classList.add('archived');
-    tr.addEventListener('click', () => open(r.id));
+    tr.addEventListener('click', () => open(r.id, false));
+    tr.addEventListener('dblclick', () => open(r.id, true));
     tr.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' || e.key === ' ') {
         e.preventDefault();
-        open(r.id);
+        open(r.id, true);
       }
     });
     const name = document.createElement('td');

@@ -6,7 +6,8 @@ export const conversationStyles = `
     border-bottom: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent)); display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: center; }
   header h1 { font-size: 1.2em; margin: 0; flex-basis: 100%; }
   header .facts { display: flex; flex-wrap: wrap; gap: 4px 12px; color: var(--vscode-descriptionForeground); }
-  header .stop { margin-left: auto; }
+  header .header-actions { margin-left: auto; display: flex; gap: 6px; align-items: center; }
+  header .preview-mark { font-style: italic; }
   .activity { display: inline-flex; gap: 4px; align-items: center; color: var(--vscode-foreground); font-weight: 600; }
   .activity.needs-you { color: var(--vscode-editorWarning-foreground); }
   .activity.failed-to-start { color: var(--vscode-errorForeground); }
@@ -21,6 +22,9 @@ export const conversationStyles = `
   .md pre, pre.output { padding: 6px 8px; overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; font-family: var(--vscode-editor-font-family); font-size: var(--vscode-editor-font-size);
     background: var(--vscode-textCodeBlock-background); border-radius: 3px; margin: 4px 0; }
   .md code, code.title { font-family: var(--vscode-editor-font-family); }
+  /* High-contrast themes give inline code the selection's colours: outline it instead, on the page's own background. */
+  body.vscode-high-contrast .md :not(pre) > code, body.vscode-high-contrast-light .md :not(pre) > code {
+    color: var(--vscode-editor-foreground); background: transparent; border: 1px solid var(--vscode-contrastBorder); border-radius: 3px; padding: 0 3px; }
   .tool { border: 1px solid var(--vscode-widget-border, var(--vscode-contrastBorder, transparent)); border-radius: 3px; padding: 2px 6px; }
   .tool summary { display: flex; gap: 6px; align-items: center; cursor: pointer; }
   .tool[data-status="failed"] { border-color: var(--vscode-errorForeground); }
@@ -40,4 +44,6 @@ export const conversationStyles = `
   .composer vscode-textarea { width: 100%; }
   .composer-actions { display: flex; gap: 8px; align-items: center; justify-content: flex-end; }
   .composer-status { flex: 1; }
+  .composer-actions [hidden], .stopped-note[hidden] { display: none; }
+  .offer { display: inline-flex; gap: 6px; }
 `;

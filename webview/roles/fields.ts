@@ -17,6 +17,8 @@ export interface FieldContext {
   harnesses: string[];
   /** The last write's refusal per key. */
   refusals: Record<string, string>;
+  /** Keys whose write was accepted a moment ago: the field says Saved. */
+  saved: ReadonlySet<string>;
 }
 
 export interface FieldSpec {
@@ -69,9 +71,25 @@ export function fieldElement(spec: FieldSpec, ctx: FieldContext): HTMLElement {
   }
 
   const src = sourceLine(e);
+  // A warning is a small icon in the warning colour before ordinary muted text: it informs, it does not shout.
   const source = textElement('div', src.text, `source ${src.tone === 'warn' ? 'warn' : 'muted'}`);
+  if (src.tone === 'warn') {
+    const icon = document.createElement('span');
+    icon.className = 'codicon codicon-warning';
+    icon.setAttribute('aria-label', 'warning');
+    source.prepend(icon);
+  }
   if (own(e)) source.title = `${e.file}\nWhile unset: ${e.whenUnset}`;
   wrap.append(label, control, source);
+  if (ctx.saved.has(e.key) && !ctx.refusals[e.key]) {
+    const saved = document.createElement('div');
+    saved.className = 'saved';
+    saved.setAttribute('role', 'status');
+    const check = document.createElement('span');
+    check.className = 'codicon codicon-check';
+    saved.append(check, document.createTextNode(' Saved'));
+    wrap.append(saved);
+  }
   const refusal = ctx.refusals[e.key];
   if (refusal) {
     const err = textElement('div', refusal, 'refusal error');

@@ -14,8 +14,8 @@ export interface RolesState {
   problem: string | null;
   /** Model choices per harness asked about so far. */
   models: Record<string, ModelChoices>;
-  /** The last write's outcome per key: a refusal's message, or null when it was accepted. */
-  results: Record<string, { ok: boolean; message: string | null }>;
+  /** The last write's outcome per key: a refusal's message, or null when it was accepted (at: when, ms). */
+  results: Record<string, { ok: boolean; message: string | null; at: number }>;
 }
 
 export type RolesToView = RolesState;

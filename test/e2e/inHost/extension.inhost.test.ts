@@ -59,7 +59,8 @@ describe('svc extension host', function () {
     const builder = root.children[0];
     const item = toTreeItem(builder);
     assert.equal(item.id, 'conv:2:tree');
-    assert.deepEqual(item.command, { command: 'svc.openConversation', title: 'Open Conversation', arguments: [2] });
+    // A row's click opens the preview tab (a double-click keeps it: previewConversation).
+    assert.deepEqual(item.command, { command: 'svc.previewConversation', title: 'Open Conversation', arguments: [2] });
     assert.equal(item.label, 'builder one');
     assert.equal(item.description, '#2 · builder i1 · working · lane/k ↑2 · dirty');
     assert.deepEqual([(item.iconPath as vscode.ThemeIcon).id, ((item.iconPath as vscode.ThemeIcon).color as vscode.ThemeColor).id], ['sync~spin', 'charts.blue'], 'live work shows over the verdict icon');
@@ -85,7 +86,7 @@ describe('svc extension host', function () {
     ]);
     const reviewer = reviewTreeItem(issue.children[1].children[0]);
     assert.deepEqual([reviewer.label, reviewer.description], ['reviewer (quick)', '#9 · working · m']);
-    assert.deepEqual(reviewer.command, { command: 'svc.openConversation', title: 'Open Conversation', arguments: [9] });
+    assert.deepEqual(reviewer.command, { command: 'svc.previewConversation', title: 'Open Conversation', arguments: [9] });
   });
 
   it('shows an empty deck while the daemon has no conversations', () => {
@@ -95,8 +96,17 @@ describe('svc extension host', function () {
 
   it('opens one Conversation panel per conversation, and the Agents page, through their commands', async () => {
     // The UI suite archived conversation #1; an archived conversation still opens.
-    await vscode.commands.executeCommand('svc.openConversation', 1);
+    // A row's click opens a preview; the same row again within a double-click keeps it; an explicit open is kept.
+    await vscode.commands.executeCommand('svc.previewConversation', 1);
+    assert.deepEqual(api.panelStates(), [{ convId: 1, preview: true }]);
+    await vscode.commands.executeCommand('svc.previewConversation', 1);
+    assert.deepEqual(api.panelStates(), [{ convId: 1, preview: false }], 'a double-click keeps the tab');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await new Promise((r) => setTimeout(r, 200));
+    await vscode.commands.executeCommand('svc.previewConversation', 1);
     await vscode.commands.executeCommand('svc.openConversation', '#1');
+    assert.deepEqual(api.panelStates(), [{ convId: 1, preview: false }], 'an explicit open keeps the preview');
+    await vscode.commands.executeCommand('svc.openConversation', 1);
     assert.deepEqual(api.openPanels(), [1]);
     await vscode.commands.executeCommand('svc.openAgents');
     const deadline = Date.now() + 10_000;
