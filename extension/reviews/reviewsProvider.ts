@@ -62,9 +62,16 @@ export class ReviewsProvider implements vscode.TreeDataProvider<ReviewNode>, vsc
     };
     index(this.roots, undefined);
     this.badges.set(this.roots);
-    this.emitter.fire(undefined);
     this.factsEmitter.fire(convoyFacts(states));
+    // As the Command Deck: an unchanged tree is not re-rendered (a refresh under the pointer
+    // can swallow a click); a changed one keeps what the person expanded by the stable ids.
+    const key = JSON.stringify(this.roots);
+    if (key === this.treeKey) return;
+    this.treeKey = key;
+    this.emitter.fire(undefined);
   }
+
+  private treeKey = '';
 
   refresh(): void {
     this.query.refresh(0);

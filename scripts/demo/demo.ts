@@ -1,13 +1,15 @@
 // `npm run demo`: svc's main job on its embedded defaults — the `script` harness and the
 // local code host; no API keys, no GitHub, no internet. A sample project with a local
 // bare origin, a scripted gauntlet run (builders, blind critics, a second iteration,
-// reap with --park), then a full review convoy on a local pull request. Safe to run
+// reap with --park), then a full review convoy on a local pull request, and a
+// conversation that waits for your answer (needs-you). Safe to run
 // twice: each run starts from a fresh demo home under .demo/ in the checkout.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeGauntlet } from './gauntletScript';
 import { followRun } from './progress';
+import { runNeedsYou } from './needsYou';
 import { runReviewConvoy } from './reviewConvoy';
 import { makeSampleProject } from './sample';
 
@@ -95,6 +97,7 @@ async function main(): Promise<void> {
 
   await gauntlet();
   const issue = await runReviewConvoy({ svc, say, heading, home: HOME, svcHome: SVC_HOME });
+  await runNeedsYou({ svc, say, heading, home: HOME, svcHome: SVC_HOME });
 
   heading('svc lane list --run demo');
   svc(['lane', 'list', '--run', 'demo']);

@@ -1,13 +1,16 @@
-// `npm run demo:screenshots`: the README tour's deck and review screenshots, taken from the
+// `npm run demo:screenshots`: the README tour's deck, review and conversation screenshots, taken from the
 // demo's state (not from test fixtures) in a real VS Code — code-server with the packaged
 // .vsix, the demo home as HOME and SVC_HOME, Debian's chromium with a wide sidebar. Run
-// `npm run demo` first. Writes docs/screenshots/deck.png and docs/screenshots/reviews.png.
+// `npm run demo` first. Writes docs/screenshots/deck.png (the nesting with verdict badges),
+// reviews.png (the review convoy with its verdict) and conversation.png (a conversation
+// with an answered request and an open one).
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { chromium } from 'playwright-core';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
+import { NEEDS_YOU_TITLE } from './needsYou';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const DEMO = path.join(REPO, '.demo');
@@ -33,6 +36,16 @@ const sectionHeader = (page: Page, title: string) => page.locator(`.sidebar .pan
 async function collapseSection(page: Page, title: string): Promise<void> {
   const header = sectionHeader(page, title);
   if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
+}
+
+/** The webview frame of the Conversation panel once it shows its open request. */
+async function conversationFrame(page: Page): Promise<Frame> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    for (const f of page.frames()) if (f !== page.mainFrame() && (await f.locator('.needs-you').count().catch(() => 0))) return f;
+    await page.waitForTimeout(200);
+  }
+  throw new Error('the conversation panel did not show its needs-you request within a minute');
 }
 
 async function main(): Promise<void> {
@@ -89,7 +102,18 @@ async function main(): Promise<void> {
     await reviews.locator('.monaco-list-row[role="treeitem"] .label-name', { hasText: /^review r\d+ \((full|quick)\)$/ }).first().waitFor({ timeout: 60_000 });
     await page.waitForTimeout(1000);
     await page.screenshot({ path: path.join(SHOTS, 'reviews.png') });
-    process.stdout.write(`wrote ${path.relative(REPO, path.join(SHOTS, 'deck.png'))} and ${path.relative(REPO, path.join(SHOTS, 'reviews.png'))} from the demo state\n`);
+
+    // The conversation that needs you: its row in the deck opens it; the answered request, the
+    // tool call it allowed, and the open one with its answers as buttons.
+    await collapseSection(page, 'Reviews');
+    const deckHeader = sectionHeader(page, 'Command Deck');
+    if ((await deckHeader.getAttribute('aria-expanded')) !== 'true') await deckHeader.click();
+    await deck.locator('.monaco-list-row[role="treeitem"]', { has: page.locator('.label-name', { hasText: new RegExp(`^${NEEDS_YOU_TITLE.replace(/\./g, '\\.')}$`) }) }).click({ timeout: 60_000 });
+    const frame = await conversationFrame(page);
+    await frame.locator('.transcript .ask-line', { hasText: 'answered' }).waitFor({ timeout: 60_000 });
+    await page.waitForTimeout(1000);
+    await page.screenshot({ path: path.join(SHOTS, 'conversation.png') });
+    process.stdout.write(`wrote ${['deck.png', 'reviews.png', 'conversation.png'].map((f) => path.relative(REPO, path.join(SHOTS, f))).join(', ')} from the demo state\n`);
   } finally {
     await browser.close().catch(() => undefined);
     try {

@@ -30,6 +30,20 @@ const closeEditors = () => runCommand(session().page, 'View: Close All Editors')
 const tabs = (page: Page) => page.locator('.tabs-container .tab .label-name').allTextContents();
 const activeTab = (page: Page) => page.locator('.tabs-container .tab.active');
 
+/**
+ * Opens the Roles panel. Under load code-server now and then leaves a new webview blank
+ * (its resources never load; seen once in three runs, for any panel): closed and opened
+ * again once, as a person would.
+ */
+async function openRoles(page: Page) {
+  await runCommand(page, 'svc: Open Roles');
+  return webviewFrame(page, '[data-section="review"]').catch(async () => {
+    await closeEditors();
+    await runCommand(page, 'svc: Open Roles');
+    return webviewFrame(page, '[data-section="review"]');
+  });
+}
+
 /** The open conversation panel whose header names `#id`. */
 const panelOf = (page: Page, id: number, name: string) => webviewFrameWith(page, 'header .facts', `#${id} ${name}`);
 
@@ -154,8 +168,7 @@ describe('issue 16: state kept, preview tabs, buttons instead of commands (code-
   it('brings the conversation, Agents and Roles panels back after a window reload, with the draft and the filter', async () => {
     const { page } = session();
     await closeEditors();
-    await runCommand(page, 'svc: Open Roles');
-    await webviewFrame(page, '[data-section="review"]');
+    await openRoles(page);
     await runCommand(page, 'svc: Open Agents Page');
     const agents = await webviewFrame(page, 'table.agents');
     await agents.locator('vscode-textfield input').fill('critic');
@@ -220,8 +233,7 @@ describe('issue 16: state kept, preview tabs, buttons instead of commands (code-
     assert.equal(look.step, 2 * parseInt(look.padding, 10), `one indentation step per nesting level (${look.step} px, card padding ${look.padding})`);
     await screenshot(page, '35-awareness-rail');
 
-    await runCommand(page, 'svc: Open Roles');
-    const roles = await webviewFrame(page, '[data-section="review"]');
+    const roles = await openRoles(page);
     const headings = await roles.locator('h2').allTextContents();
     assert.equal(headings[0], 'Reviewevery project');
     assert.ok(headings.includes(`Project ${PROJECT}gauntlet roles`), headings.join(' | '));
