@@ -14,7 +14,7 @@ async function issueTarget(d: CommandDeps, arg: unknown, what: string): Promise<
   if (typeof arg === 'string' && arg) return arg;
   if (typeof arg === 'object' && arg !== null && typeof (arg as { issue?: unknown }).issue === 'string') return (arg as { issue: string }).issue;
   const issues = d.reviews.issues;
-  if (!issues.length) throw new NothingToDo('there are no issues yet: an issue shows in the Reviews view once it is created');
+  if (!issues.length) throw new NothingToDo('there are no issues yet', { button: 'New Issue', command: 'svc.newIssue' });
   const picked = await vscode.window.showQuickPick(
     issues.map((s) => ({ label: s.issue.id, description: s.issue.title, detail: s.pr ? `PR #${s.pr.number} · ${s.pr.reviewState.replace(/_/g, ' ')}` : 'no PR yet' })),
     { title: `svc: ${what}`, placeHolder: `Which issue to ${what.toLowerCase()}?` },
