@@ -5,6 +5,7 @@
 import { refused } from '../../shared/errors';
 import { gitOk, git } from '../git/git';
 import { repoIdOf } from '../hosts/hostLink';
+import { shq } from '../hosts/remoteShell';
 import type { LanesContext } from './lanesContext';
 
 export interface HostPlacement {
@@ -25,6 +26,11 @@ export async function hostPlacement(ctx: LanesContext, name: string, repo: strin
   }
   const ready = await ctx.hostOps.prepare(name);
   const root = spec.lanesRoot.startsWith('~/') ? `${ready.home}/${spec.lanesRoot.slice(2).replace(/\/+$/, '')}` : spec.lanesRoot.replace(/\/+$/, '');
+  // Before anything is recorded: a missing lanes root is the person's to create, not svc's.
+  const probe = await ctx.hostOps.host(name).run(`test -d ${shq(root)}`);
+  if (probe.code !== 0) {
+    throw refused('lanesRootMissing', `the lanes root ${root} does not exist on host ${name}; create it (ssh ${spec.ssh} mkdir -p ${shq(root)}) or fix hosts.${name}.lanes_root in config.yaml`);
+  }
   const sparse = ctx.app.config.project(project).gauntlet?.sparse_checkout;
   return {
     name,

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import YAML from 'yaml';
 import { laneWorld, ok } from '../helpers/lanes';
+import type { LaneWorld } from '../helpers/lanes';
 import { makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { sshdAvailable, startSshd } from '../helpers/sshd';
@@ -16,6 +17,7 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
   this.timeout(120_000);
   let s: Scratch;
   let d: Sshd;
+  let w: LaneWorld;
   const root = `lanes-hosts-${process.pid}`;
 
   before(async function () {
@@ -24,7 +26,7 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
     s = makeScratch('hosts');
     d = await startSshd(path.join(s.root, 'sshd'));
     d.asRemote(`rm -rf ${root} && mkdir -p ${root}`);
-    await laneWorld(s);
+    w = await laneWorld(s);
   });
   after(async () => {
     await s?.dispose();
@@ -121,6 +123,25 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
     const down = await s.svc(['host', 'check', 'down']);
     assert.equal(down.code, 1);
     assert.match(down.stdout, /^ {2}FAIL {2}reachable {3}host down \(svcremote@127\.0\.0\.1\) is unreachable \(.*Connection refused.*\); check the destination, the network and that sshd runs there \(ssh svcremote@127\.0\.0\.1 true\)$/m);
+
+    // The same refusals stop a launch there before anything is recorded.
+    const launch = (host: string) => s.svc(['lane', 'start', '--parent', String(w.rootId), '--harness', 'script', '--host', host, '--run', 'rh', '--key', host, '--role', 'builder', '--model', 'm', '--prompt', 'hi']);
+    const r1 = await launch('noroot');
+    assert.equal(r1.code, 1);
+    assert.equal(r1.stderr, `the lanes root ${d.remoteHome}/no-such-lanes does not exist on host noroot; create it (ssh svcremote@127.0.0.1 mkdir -p '${d.remoteHome}/no-such-lanes') or fix hosts.noroot.lanes_root in config.yaml\n`);
+    const r2 = await launch('nonode');
+    assert.equal(r2.code, 1);
+    assert.equal(r2.stderr, "host nonode has no node on its login PATH; svc runs its shim and helper there on Node 20 or newer: install it (svc host check nonode says what else is missing)\n");
+    const r3 = await launch('stranger');
+    assert.equal(r3.code, 1);
+    assert.match(r3.stderr, /^host stranger \(svcremote@127\.0\.0\.1\): its host key is not known here \(.*\); svc never accepts a host key on its own: connect once with ssh svcremote@127\.0\.0\.1, check the fingerprint, and accept it into known_hosts\n$/);
+    const r4 = await launch('down');
+    assert.equal(r4.code, 1);
+    assert.match(r4.stderr, /^host down \(svcremote@127\.0\.0\.1\) is unreachable \(/);
+    const r5 = await launch('nowhere');
+    assert.equal(r5.code, 1);
+    assert.equal(r5.stderr, "no host 'nowhere' under hosts: in config.yaml (configured: big, noroot, nonode, stranger, down)\n");
+    assert.equal((await ok(s.svc(['lane', 'list', '--run', 'rh', '--json']))).stdout, '[]\n', 'no lane was recorded');
 
     const unknown = await s.svc(['host', 'check', 'nowhere']);
     assert.equal(unknown.code, 1);
