@@ -1,31 +1,48 @@
-// Lane commands: start a lane (the guided pick of lanes/startLaneFlow.ts, prefilled from
-// the selected row) and reap one with the park/keep choices (spec: Reap). Reap's report
+// Lane commands: start a lane (the guided flow of lanes/startLaneFlow.ts, prefilled from
+// the last answers or the selected row; the brief written in an editor draft that "svc:
+// Launch Lane" launches) and reap one with the park/keep choices (spec: Reap). Reap's report
 // is the text `svc lane reap` prints, from the same formatter.
 import * as vscode from 'vscode';
-import { lanesReap, lanesStart } from '../../shared/protocol/lanes';
+import { configModels, configRoles } from '../../shared/protocol/config';
+import { conversationsShow } from '../../shared/protocol/conversations';
+import { lanesList, lanesReap, lanesStart } from '../../shared/protocol/lanes';
+import type { LaunchParams } from '../../shared/protocol/lanes';
 import { formatReapReport } from '../../shared/format/reapReport';
+import type { DeckRow } from '../commandDeck/deckModel';
+import { DaemonRefusal } from '../connection/daemonErrors';
+import type { HarnessChoice } from '../doctor/harnessChoices';
 import { pickerHarnesses } from '../doctor/harnessHealth';
 import { NothingToDo, UserCancelled } from '../errors/errorFunnel';
-import { startLaneFlow } from '../lanes/startLaneFlow';
-import type { Prompter } from '../lanes/startLaneFlow';
+import { BACK, defaultLauncher, startLaneFlow } from '../lanes/startLaneFlow';
+import type { FlowFacts, LaneAnswers, Prompter } from '../lanes/startLaneFlow';
+import { ROLES_COMMAND } from '../roles/registerRoles';
 import { logger } from '../log';
 import type { CommandDeps } from './commands';
 import { conversationTarget, convIdOf } from './targets';
 
 const log = logger('lanes');
 
-/** The real prompts: quick picks, input boxes and an open dialog. */
+/** The real prompts: quick picks and input boxes with a Back button, and an open dialog. */
 export const vscodePrompter: Prompter = {
-  async pick(items, o) {
+  pick(items, o) {
     const qp = vscode.window.createQuickPick<(typeof items)[number]>();
     qp.title = o.title;
     qp.placeholder = o.placeholder;
     qp.items = items;
     qp.ignoreFocusOut = true;
+    qp.matchOnDescription = true;
+    if (o.back) qp.buttons = [vscode.QuickInputButtons.Back];
     if (o.active) qp.activeItems = [o.active];
     return new Promise((resolve) => {
+      qp.onDidTriggerButton((b) => {
+        if (b !== vscode.QuickInputButtons.Back) return;
+        resolve(BACK);
+        qp.hide();
+      });
       qp.onDidAccept(() => {
-        resolve(qp.selectedItems[0] ?? qp.activeItems[0]);
+        const picked = qp.selectedItems[0] ?? qp.activeItems[0];
+        if (!picked) return;
+        resolve(picked);
         qp.hide();
       });
       qp.onDidHide(() => {
@@ -35,20 +52,113 @@ export const vscodePrompter: Prompter = {
       qp.show();
     });
   },
-  input: (o) => Promise.resolve(vscode.window.showInputBox({ title: o.title, prompt: o.prompt, value: o.value, placeHolder: o.placeholder, ignoreFocusOut: true, validateInput: o.validate })),
+  input(o) {
+    const box = vscode.window.createInputBox();
+    box.title = o.title;
+    box.prompt = o.prompt;
+    box.value = o.value ?? '';
+    box.placeholder = o.placeholder;
+    box.ignoreFocusOut = true;
+    if (o.back) box.buttons = [vscode.QuickInputButtons.Back];
+    const check = () => (box.validationMessage = o.validate?.(box.value));
+    check();
+    return new Promise((resolve) => {
+      box.onDidChangeValue(check);
+      box.onDidTriggerButton((b) => {
+        if (b !== vscode.QuickInputButtons.Back) return;
+        resolve(BACK);
+        box.hide();
+      });
+      box.onDidAccept(() => {
+        if (o.validate?.(box.value)) return;
+        resolve(box.value);
+        box.hide();
+      });
+      box.onDidHide(() => {
+        resolve(undefined);
+        box.dispose();
+      });
+      box.show();
+    });
+  },
   async openFile(o) {
     const picked = await vscode.window.showOpenDialog({ title: o.title, canSelectMany: false, canSelectFiles: true, canSelectFolders: false, defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri, filters: { Markdown: ['md', 'markdown', 'txt'], All: ['*'] } });
     return picked?.[0]?.fsPath;
   },
 };
 
+/**
+ * The answers of the last Start Lane that did not launch (cancelled, sent to Roles,
+ * refused, or waiting in its brief draft): the next Start Lane prefills them when it is
+ * opened from the palette or for the same launcher. A launch clears them.
+ */
+let remembered: LaneAnswers | undefined;
+
+function daemonFacts(d: CommandDeps, selected: DeckRow | undefined, harnesses: HarnessChoice[]): FlowFacts {
+  return {
+    rows: d.deck.currentRows,
+    selected,
+    harnesses,
+    async launcher(id) {
+      const c = await d.connection.request(conversationsShow, { conv: String(id) });
+      return { project: c.project, harness: c.harness };
+    },
+    async roleSettings(project, role) {
+      const view = await d.connection.request(configRoles, {});
+      const row = view.projects.find((p) => p.key === project)?.roles.find((r) => r.role === role);
+      return { model: row?.model.value ?? null, harness: row?.harness.value ?? null };
+    },
+    async models(harness) {
+      try {
+        const m = await d.connection.request(configModels, { harness });
+        return { models: m.models, ...(m.reason ? { note: m.reason } : {}) };
+      } catch (e) {
+        if (DaemonRefusal.is(e)) return { models: [], note: e.message };
+        throw e;
+      }
+    },
+    async lanes(run) {
+      return (await d.connection.request(lanesList, { run })).lanes;
+    },
+  };
+}
+
 export async function startLane(d: CommandDeps, arg: unknown, prompter: Prompter = vscodePrompter): Promise<void> {
   const id = convIdOf(arg) ?? d.deckView.selection.find((n) => n.kind === 'conv')?.convId;
   const selected = id !== undefined ? d.deck.row(id) : undefined;
-  const r = await startLaneFlow(prompter, selected, d.deck.currentRows, await pickerHarnesses(d.connection));
-  if (!r) throw new UserCancelled();
-  if ('nothing' in r) throw new NothingToDo(r.nothing);
-  const lane = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `svc: starting a ${r.params.role} lane…` }, () => d.connection.request(lanesStart, r.params));
+  const launcher = defaultLauncher(selected, d.deck.currentRows);
+  const previous = remembered && (!launcher || launcher.id === remembered.launcher) ? remembered : undefined;
+  const r = await startLaneFlow(prompter, daemonFacts(d, selected, await pickerHarnesses(d.connection)), previous);
+  remembered = r.answers;
+  if (r.kind === 'cancelled') throw new UserCancelled();
+  if (r.kind === 'nothing') throw new NothingToDo(r.message);
+  if (r.kind === 'openRoles') {
+    await vscode.commands.executeCommand(ROLES_COMMAND);
+    void vscode.window.showInformationMessage(`svc: set the model for ${r.role}s${r.project ? ` of project ${r.project}` : ''} in Roles, then run "svc: Start Lane…" again: your answers are kept.`);
+    return;
+  }
+  if (r.kind === 'launch') return launch(d, r.params);
+  const answers = r.answers;
+  await d.drafts.open(
+    'lane',
+    [`The brief of a ${r.what}.`, 'Write it below this comment, then run "svc: Launch Lane" (the button in the editor title bar).', 'A refused launch leaves this draft open; "svc: Start Lane…" again keeps every answer.', 'Closing this editor launches nothing.'],
+    answers.briefText ?? '',
+    {
+      submit: async (text) => {
+        answers.briefText = text;
+        await launch(d, { ...r.params, prompt: text });
+      },
+      closed: (text) => {
+        if (remembered === answers) answers.briefText = text;
+      },
+    },
+  );
+}
+
+/** Launches the lane; a launch clears the remembered answers, a refusal (thrown) keeps them. */
+async function launch(d: CommandDeps, params: LaunchParams): Promise<void> {
+  const lane = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `svc: starting a ${params.role} lane…` }, () => d.connection.request(lanesStart, params));
+  remembered = undefined;
   // The same line `svc lane start` prints.
   const line = `Lane ${lane.run}/${lane.key} ${lane.role} i${lane.iteration}: conv ${lane.id} (${lane.name}) in ${lane.cwd}`;
   log.info(line);

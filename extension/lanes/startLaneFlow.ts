@@ -1,15 +1,23 @@
-// The guided "start lane" pick: launcher, role, run, key, brief file and model, each
-// prefilled from the selected Command Deck row (a builder suggests its critic, a critic
-// the builder's next iteration, a root or orchestrator a builder of its newest run).
-// No vscode import: the prompts come through a Prompter, so tests drive the flow with
-// scripted answers. The daemon checks every launch rule; this only pre-fills and
-// validates the keys' patterns.
+// The guided "start lane" flow, a multi-step quick input with Back: launcher, role, run,
+// key (a critic: the builder it judges, and the commit when that builder has not
+// reported), harness, model, then the brief (written in an editor, or a file). Each step
+// is prefilled from the previous answers (kept on Back, on a refused launch and across
+// reopening) or else from the selected Command Deck row.
+//
+// It fails early instead of late: the model is resolved for the chosen role before the
+// brief (the project's setting for that role; if none, the models the harness offers, a
+// typed one, or "Open Roles"), and a critic is offered only builders whose newest
+// iteration reported done (the commit is known) or is asked for the commit.
+//
+// No vscode import: the prompts come through a Prompter and the daemon's facts through
+// FlowFacts, so tests drive the flow with scripted answers. The daemon checks every
+// launch rule; this only pre-fills and validates the keys' patterns.
 import { ROLES } from '../../shared/config';
 import { LANE_KEY, LANE_KEY_RULE, RUN_KEY, RUN_KEY_RULE } from '../../shared/keys';
-import type { LaunchParams } from '../../shared/protocol/lanes';
+import type { LaneRecord, LaunchParams } from '../../shared/protocol/lanes';
 import { canLaunch } from '../commandDeck/deckModel';
-import type { HarnessChoice } from '../doctor/harnessChoices';
 import type { DeckRow } from '../commandDeck/deckModel';
+import type { HarnessChoice } from '../doctor/harnessChoices';
 
 export interface PickItem {
   label: string;
@@ -17,16 +25,63 @@ export interface PickItem {
   detail?: string;
 }
 
+/** A Back button press (the step before is shown again, with its answer). */
+export const BACK = Symbol('back');
+export type Answer<T> = T | undefined | typeof BACK;
+
 export interface Prompter {
-  pick<T extends PickItem>(items: T[], o: { title: string; placeholder: string; active?: T }): Promise<T | undefined>;
-  input(o: { title: string; prompt: string; value?: string; placeholder?: string; validate?: (v: string) => string | undefined }): Promise<string | undefined>;
+  /** `back`: show a Back button. undefined: the person dismissed it. */
+  pick<T extends PickItem>(items: T[], o: { title: string; placeholder: string; active?: T; back: boolean }): Promise<Answer<T>>;
+  input(o: { title: string; prompt: string; value?: string; placeholder?: string; validate?: (v: string) => string | undefined; back: boolean }): Promise<Answer<string>>;
   /** An absolute path of a file the person chose. */
   openFile(o: { title: string }): Promise<string | undefined>;
 }
 
-export type FlowResult = { params: LaunchParams; launcher: DeckRow } | { nothing: string } | undefined;
-
 type Role = (typeof ROLES)[number];
+
+/** Every answer of the flow; kept by the command between runs. */
+export interface LaneAnswers {
+  launcher?: number;
+  role?: Role;
+  run?: string;
+  key?: string;
+  /** Critic (or verifier): the builder key it judges. */
+  judge?: string;
+  /** The commit a critic judges when its builder has not reported (`--at`). */
+  at?: string;
+  /** '' = the default harness. */
+  harness?: string;
+  model?: string;
+  brief?: 'editor' | 'file';
+  briefFile?: string;
+  /** The text written in the brief's editor draft. */
+  briefText?: string;
+}
+
+/** What the flow reads from the daemon, lazily (each at most once per run of the flow). */
+export interface FlowFacts {
+  rows: readonly DeckRow[];
+  selected?: DeckRow;
+  harnesses: readonly HarnessChoice[];
+  /** The launching conversation's project and harness. */
+  launcher(id: number): Promise<{ project: string | null; harness: string }>;
+  /** The project's settings in effect for a role: its model and harness, null when unset. */
+  roleSettings(project: string, role: Role): Promise<{ model: string | null; harness: string | null }>;
+  /** Models the harness offers (its probe), and why none when it could not say. */
+  models(harness: string): Promise<{ models: string[]; note?: string }>;
+  /** The lanes of a run (with their newest report). */
+  lanes(run: string): Promise<readonly LaneRecord[]>;
+}
+
+export type FlowResult =
+  /** Launch now (the brief is a file). */
+  | { kind: 'launch'; params: LaunchParams; answers: LaneAnswers }
+  /** Write the brief in an editor; launch with its text. */
+  | { kind: 'draft'; params: LaunchParams; answers: LaneAnswers; what: string }
+  /** The person chose to set the role's model in the Roles panel first. */
+  | { kind: 'openRoles'; answers: LaneAnswers; project: string | null; role: Role }
+  | { kind: 'nothing'; message: string; answers: LaneAnswers }
+  | { kind: 'cancelled'; answers: LaneAnswers };
 
 /** Roles a launcher may start (spec: Launch rules): a root anything, an orchestrator lane builders, verifiers and plays. */
 export function rolesFor(launcher: DeckRow): Role[] {
@@ -45,97 +100,237 @@ export function defaultRole(selected: DeckRow | undefined): Role {
   return 'builder';
 }
 
-/** `harnesses`: the choices for a last step (marked by the doctor); without them the lane takes the default harness. */
-export async function startLaneFlow(p: Prompter, selected: DeckRow | undefined, rows: readonly DeckRow[], harnesses: readonly HarnessChoice[] = []): Promise<FlowResult> {
-  const steps = harnesses.length ? 7 : 6;
-  const title = (n: number) => `svc: Start Lane (${n}/${steps})`;
-  // 1. Who launches.
-  let launcher = defaultLauncher(selected, rows);
-  const launchers = rows.filter((r) => !r.archived && canLaunch(r));
-  if (!launcher) {
-    if (!launchers.length) return { nothing: 'no conversation can launch lanes: start a root conversation first ("svc: New Conversation")' };
-    const picked = await p.pick(
-      launchers.map((r) => ({ label: r.title || r.name, description: `#${r.id} · ${r.role ?? r.kind} · ${r.activity}`, row: r })),
-      { title: title(1), placeholder: 'Which conversation launches the lane?' },
+export interface JudgeChoice extends PickItem {
+  key: string;
+  iteration: number;
+  /** The head of the newest done report: the commit judged without --at. */
+  reported?: string;
+  /** The builder's current head, offered when it has not reported. */
+  head?: string;
+}
+
+/** The builders of a run a critic may judge: one per key, its newest iteration, reported ones first. */
+export function judgeChoices(lanes: readonly LaneRecord[]): JudgeChoice[] {
+  const newest = new Map<string, LaneRecord[]>();
+  for (const l of lanes) {
+    if (l.role !== 'builder') continue;
+    const top = newest.get(l.key)?.[0];
+    if (!top || l.iteration > top.iteration) newest.set(l.key, [l]);
+    else if (l.iteration === top.iteration) newest.get(l.key)!.push(l);
+  }
+  const out: JudgeChoice[] = [];
+  for (const [key, same] of newest) {
+    const iteration = same[0].iteration;
+    const done = same.map((l) => l.report).filter((r) => r?.status === 'done' && r.headSha).sort((a, b) => b!.at - a!.at)[0];
+    const head = same.map((l) => l.git?.headSha).find((h) => h);
+    out.push(
+      done
+        ? { label: key, description: `builder ${key} i${iteration} reported done at ${done.headSha!.slice(0, 7)}`, key, iteration, reported: done.headSha! }
+        : { label: key, description: `builder ${key} i${iteration} has not reported: judge it at a commit you name`, key, iteration, ...(head ? { head } : {}) },
     );
-    if (!picked) return undefined;
-    launcher = picked.row;
+  }
+  return out.sort((a, b) => Number(!!b.reported) - Number(!!a.reported) || a.key.localeCompare(b.key));
+}
+
+const ANOTHER_MODEL = 'Another model…';
+const OPEN_ROLES = 'Open Roles…';
+
+type Exit = Exclude<FlowResult, { kind: 'launch' | 'draft' | 'cancelled' }>;
+type StepResult = 'next' | 'skip' | 'back' | 'cancel' | Exit;
+
+export async function startLaneFlow(p: Prompter, facts: FlowFacts, previous: LaneAnswers = {}): Promise<FlowResult> {
+  const a: LaneAnswers = { ...previous };
+  const { rows, selected } = facts;
+  const launchers = rows.filter((r) => !r.archived && canLaunch(r));
+  const preset = defaultLauncher(selected, rows);
+  if (preset) a.launcher = preset.id;
+  else if (a.launcher !== undefined && !launchers.some((r) => r.id === a.launcher)) a.launcher = undefined;
+  const launcher = () => rows.find((r) => r.id === a.launcher)!;
+  const isJudge = () => a.role === 'critic' || a.role === 'verifier';
+  const needsAt = () => a.role === 'critic' && !!a.judge && !!judged && judged.key === a.judge && !judged.reported;
+  let judged: JudgeChoice | undefined;
+  const cache = new Map<string, Promise<unknown>>();
+  const once = <T>(k: string, f: () => Promise<T>): Promise<T> => {
+    if (!cache.has(k)) cache.set(k, f());
+    return cache.get(k) as Promise<T>;
+  };
+  const shownSteps = () => (preset ? 0 : 1) + 1 + (launcher()?.role === 'orchestrator' ? 0 : 1) + 1 + (needsAt() ? 1 : 0) + (facts.harnesses.length ? 1 : 0) + 2;
+  let shown = 0;
+  const title = () => `svc: Start Lane (${shown}/${shownSteps()})`;
+
+  const steps: Array<(back: boolean) => Promise<StepResult>> = [
+    // 1. Who launches.
+    async (back) => {
+      if (preset) return 'skip';
+      if (!launchers.length) return { kind: 'nothing', message: 'no conversation can launch lanes: start a root conversation first ("svc: New Conversation")', answers: a };
+      const items = launchers.map((r) => ({ label: r.title || r.name, description: `#${r.id} · ${r.role ?? r.kind} · ${r.activity}`, row: r }));
+      const got = await p.pick(items, { title: title(), placeholder: 'Which conversation launches the lane?', active: items.find((i) => i.row.id === a.launcher), back });
+      if (got === BACK || got === undefined) return got === BACK ? 'back' : 'cancel';
+      a.launcher = got.row.id;
+      return 'next';
+    },
+    // 2. Role.
+    async (back) => {
+      const roles = rolesFor(launcher());
+      const items = roles.map((r) => ({ label: r, description: ROLE_HELP[r], role: r }));
+      const want = a.role && roles.includes(a.role) ? a.role : defaultRole(selected);
+      const got = await p.pick(items, { title: title(), placeholder: `Role of the new lane (launched by #${a.launcher})`, active: items.find((i) => i.role === want), back });
+      if (got === BACK || got === undefined) return got === BACK ? 'back' : 'cancel';
+      a.role = got.role;
+      return 'next';
+    },
+    // 3. Run: an orchestrator's lanes inherit its run (spec: Launch rule 1).
+    async (back) => {
+      if (launcher().role === 'orchestrator') {
+        a.run = launcher().run;
+        return 'skip';
+      }
+      const launched = rows.filter((r) => r.parentId === a.launcher && r.run).sort((x, y) => y.id - x.id);
+      const v = await p.input({ title: title(), prompt: 'Run key (names this pass of the loop)', value: a.run ?? selected?.run ?? launched[0]?.run ?? '', placeholder: 'e.g. r1', validate: (s) => (RUN_KEY.test(s) ? undefined : RUN_KEY_RULE), back });
+      if (v === BACK || v === undefined) return v === BACK ? 'back' : 'cancel';
+      a.run = v;
+      return 'next';
+    },
+    // 4. Key, or for a critic (or a verifier) the builder it judges.
+    async (back) => {
+      if (!isJudge()) {
+        const v = await p.input({ title: title(), prompt: `Lane key of the ${a.role} (short name inside run ${a.run})`, value: a.key ?? selected?.key ?? '', placeholder: 'e.g. api', validate: (s) => (LANE_KEY.test(s) ? undefined : LANE_KEY_RULE), back });
+        if (v === BACK || v === undefined) return v === BACK ? 'back' : 'cancel';
+        a.key = v;
+        delete a.judge;
+        return 'next';
+      }
+      const choices = judgeChoices(await once(`lanes:${a.run}`, () => facts.lanes(a.run!)));
+      const items: (PickItem & { choice?: JudgeChoice })[] = choices.map((c) => ({ label: c.label, description: c.description, choice: c }));
+      if (a.role === 'verifier') items.push({ label: 'A key of its own…', description: 'checks at the base ref, judging no builder' });
+      if (!items.length) return { kind: 'nothing', message: `run ${a.run} has no builder for a critic to judge: start a builder first (a critic judges a builder's commit)`, answers: a };
+      const want = a.judge ?? (a.role === 'verifier' && a.key ? undefined : selected?.key);
+      const got = await p.pick(items, {
+        title: title(),
+        placeholder: a.role === 'critic' ? `Which builder of run ${a.run} does the critic judge?` : `Which builder of run ${a.run} does the verifier check?`,
+        active: items.find((i) => i.choice && i.choice.key === want) ?? (a.role === 'verifier' && a.key ? items.at(-1) : undefined),
+        back,
+      });
+      if (got === BACK || got === undefined) return got === BACK ? 'back' : 'cancel';
+      if (!got.choice) {
+        const v = await p.input({ title: title(), prompt: 'Lane key of the verifier', value: a.key ?? '', validate: (s) => (LANE_KEY.test(s) ? undefined : LANE_KEY_RULE), back: true });
+        if (v === BACK) return steps[3](back);
+        if (v === undefined) return 'cancel';
+        a.key = v;
+        delete a.judge;
+        judged = undefined;
+        return 'next';
+      }
+      if (a.judge !== got.choice.key) delete a.at;
+      a.judge = got.choice.key;
+      delete a.key;
+      judged = got.choice;
+      return 'next';
+    },
+    // 4b. The commit a critic judges, when its builder has not reported (`--at`).
+    async (back) => {
+      if (!needsAt()) {
+        if (!(a.role === 'critic' && judged && !judged.reported)) delete a.at;
+        return 'skip';
+      }
+      const v = await p.input({
+        title: title(),
+        prompt: `Commit of builder ${judged!.key} i${judged!.iteration} to judge (it has not reported done, so name one)`,
+        value: a.at ?? judged!.head ?? '',
+        placeholder: 'a commit SHA or ref',
+        validate: (s) => (/^[^\s~^:?*[\\]+$/.test(s.trim()) ? undefined : 'a commit SHA or ref, without spaces'),
+        back,
+      });
+      if (v === BACK || v === undefined) return v === BACK ? 'back' : 'cancel';
+      a.at = v.trim();
+      return 'next';
+    },
+    // 5. Harness: the default (the project's role setting, else the launcher's) or one marked installed or not.
+    async (back) => {
+      if (!facts.harnesses.length) return 'skip';
+      const items = [{ label: 'Default', description: `the project's harness for ${a.role}s, else the launcher's`, harness: '' }, ...facts.harnesses];
+      const got = await p.pick(items, { title: title(), placeholder: `Harness for the ${a.role}`, active: items.find((i) => i.harness === (a.harness ?? '')), back });
+      if (got === BACK || got === undefined) return got === BACK ? 'back' : 'cancel';
+      a.harness = got.harness;
+      return 'next';
+    },
+    // 6. Model, resolved for the role now (spec: Launch rule 6: no default model).
+    async (back) => {
+      const who = await once(`launcher:${a.launcher}`, () => facts.launcher(a.launcher!));
+      const set = who.project ? await once(`role:${who.project}:${a.role}`, () => facts.roleSettings(who.project!, a.role!)) : { model: null, harness: null };
+      type ModelItem = PickItem & { model?: string; other?: boolean; roles?: boolean };
+      let items: ModelItem[];
+      let placeholder: string;
+      if (set.model) {
+        items = [{ label: set.model, description: `the model set for ${a.role}s of project ${who.project}`, model: set.model }];
+        placeholder = `Model for the ${a.role}`;
+      } else {
+        const harness = a.harness || set.harness || who.harness;
+        const offered = await once(`models:${harness}`, () => facts.models(harness));
+        items = offered.models.map((m) => ({ label: m, description: `offered by ${harness}`, model: m }));
+        items.push({ label: OPEN_ROLES, description: `set a model for ${a.role}s${who.project ? ` of project ${who.project}` : ''}; your answers here are kept`, roles: true });
+        placeholder = `No model is set for ${a.role}s${who.project ? ` of project ${who.project}` : ''}: pick one ${harness} offers, type one, or set one in Roles${offered.note ? ` (${offered.note})` : ''}`;
+      }
+      // Also offered: the model of the newest lane of this role in the run, and the last answer (chosen again by default).
+      const sameRole = rows.filter((r) => r.role === a.role && r.run === a.run && r.model).sort((x, y) => y.id - x.id)[0];
+      if (sameRole?.model && !items.some((i) => i.model === sameRole.model)) items.splice(set.model ? 1 : 0, 0, { label: sameRole.model, description: `the model of #${sameRole.id}, a ${a.role} of run ${a.run}`, model: sameRole.model });
+      if (a.model && !items.some((i) => i.model === a.model)) items.unshift({ label: a.model, description: 'your last answer', model: a.model });
+      const last = a.model ?? set.model ?? sameRole?.model;
+      items.splice(items.findIndex((i) => i.roles) >= 0 ? items.findIndex((i) => i.roles) : items.length, 0, { label: ANOTHER_MODEL, description: 'type a model id', other: true });
+      const got = await p.pick(items, { title: title(), placeholder, active: items.find((i) => i.model === last) ?? items.find((i) => i.model), back });
+      if (got === BACK || got === undefined) return got === BACK ? 'back' : 'cancel';
+      if (got.roles) return { kind: 'openRoles', answers: a, project: who.project, role: a.role! };
+      if (got.other) {
+        const v = await p.input({ title: title(), prompt: `Model for the ${a.role}`, value: a.model ?? '', validate: (s) => (s.trim() ? undefined : 'a model is required: there is no default model'), back: true });
+        if (v === BACK) return steps[6](back);
+        if (v === undefined) return 'cancel';
+        a.model = v.trim();
+      } else a.model = got.model;
+      return 'next';
+    },
+    // 7. Brief: written in an editor draft (launched from there), or a file the daemon reads.
+    async (back) => {
+      const items = [
+        { label: 'Write the brief in an editor', description: '“svc: Launch Lane” in its title bar launches the lane', how: 'editor' as const },
+        { label: 'Use a brief file…', description: 'Markdown the lane works from', how: 'file' as const },
+      ];
+      const got = await p.pick(items, { title: title(), placeholder: 'The lane’s brief', active: items.find((i) => i.how === (a.brief ?? 'editor')), back });
+      if (got === BACK || got === undefined) return got === BACK ? 'back' : 'cancel';
+      a.brief = got.how;
+      if (got.how === 'file') {
+        const f = await p.openFile({ title: 'Brief file for the lane' });
+        if (!f) return steps[7](back);
+        a.briefFile = f;
+      }
+      return 'next';
+    },
+  ];
+
+  const history: number[] = [];
+  for (let i = 0; i < steps.length; ) {
+    shown = history.length + 1;
+    const r = await steps[i](history.length > 0);
+    if (r === 'skip') i++;
+    else if (r === 'next') history.push(i++);
+    else if (r === 'back') i = history.pop() ?? i;
+    else if (r === 'cancel') return { kind: 'cancelled', answers: a };
+    else return r;
   }
 
-  // 2. Role.
-  const roles = rolesFor(launcher);
-  const wantRole = defaultRole(selected);
-  const roleItems = roles.map((r) => ({ label: r, description: ROLE_HELP[r], role: r }));
-  const role = await p.pick(roleItems, { title: title(2), placeholder: `Role of the new lane (launched by #${launcher.id})`, active: roleItems.find((i) => i.role === wantRole) });
-  if (!role) return undefined;
-
-  // 3. Run: an orchestrator's lanes inherit its run (spec: Launch rule 1).
-  let run: string | undefined = launcher.role === 'orchestrator' ? launcher.run : undefined;
-  if (!run) {
-    const launched = rows.filter((r) => r.parentId === launcher!.id && r.run).sort((a, b) => b.id - a.id);
-    const v = await p.input({ title: title(3), prompt: 'Run key (names this pass of the loop)', value: selected?.run ?? launched[0]?.run ?? '', placeholder: 'e.g. r1', validate: (s) => (RUN_KEY.test(s) ? undefined : RUN_KEY_RULE) });
-    if (v === undefined) return undefined;
-    run = v;
-  }
-
-  // 4. Key, or for a critic (and optionally a verifier) the builder it judges.
-  const keyOf: { key?: string; for?: string } = {};
-  if (role.role === 'critic' || role.role === 'verifier') {
-    const builderKeys = [...new Set(rows.filter((r) => r.role === 'builder' && r.run === run && r.key).map((r) => r.key!))];
-    const items = builderKeys.map((k) => ({ label: k, description: `judge builder ${k}`, key: k, own: false }));
-    if (role.role === 'verifier' || !items.length) items.push({ label: 'Another key…', description: role.role === 'critic' ? 'type the builder key' : 'a key of its own (judges no builder)', key: '', own: true });
-    const picked = await p.pick(items, { title: title(4), placeholder: role.role === 'critic' ? 'Which builder does the critic judge?' : 'Which builder does the verifier check?', active: items.find((i) => i.key === selected?.key) });
-    if (!picked) return undefined;
-    if (picked.own) {
-      const v = await p.input({ title: title(4), prompt: role.role === 'critic' ? 'Builder key to judge' : 'Lane key', value: selected?.key ?? '', validate: (s) => (LANE_KEY.test(s) ? undefined : LANE_KEY_RULE) });
-      if (v === undefined) return undefined;
-      if (role.role === 'critic') keyOf.for = v;
-      else keyOf.key = v;
-    } else keyOf.for = picked.key;
-  } else {
-    const v = await p.input({ title: title(4), prompt: 'Lane key (short name inside the run)', value: selected?.key ?? '', placeholder: 'e.g. api', validate: (s) => (LANE_KEY.test(s) ? undefined : LANE_KEY_RULE) });
-    if (v === undefined) return undefined;
-    keyOf.key = v;
-  }
-
-  // 5. Brief: a file (read by the daemon, written once to lane-brief.md) or typed text.
-  const how = await p.pick(
-    [
-      { label: 'Choose a brief file…', description: 'Markdown the lane works from', file: true },
-      { label: 'Type the brief', description: 'a one-off prompt', file: false },
-    ],
-    { title: title(5), placeholder: 'The lane’s brief' },
-  );
-  if (!how) return undefined;
-  const brief: { brief?: string; prompt?: string } = {};
-  if (how.file) {
-    const f = await p.openFile({ title: 'Brief file for the lane' });
-    if (!f) return undefined;
-    brief.brief = f;
-  } else {
-    const t = await p.input({ title: title(5), prompt: 'The brief', validate: (s) => (s.trim() ? undefined : 'the brief is empty') });
-    if (t === undefined) return undefined;
-    brief.prompt = t;
-  }
-
-  // 6. Model: prefilled from a lane of the same role in the run; empty uses the project's gauntlet model.
-  const sameRole = rows.filter((r) => r.role === role.role && r.run === run && r.model).sort((a, b) => b.id - a.id)[0] ?? (selected?.role === role.role ? selected : undefined);
-  const model = await p.input({ title: title(6), prompt: `Model for the ${role.role}`, value: sameRole?.model ?? '', placeholder: `empty: the project's gauntlet model for ${role.role}` });
-  if (model === undefined) return undefined;
-
-  // 7. Harness: the default (the project's role setting, else the launcher's) or one marked installed or not.
-  let harness = '';
-  if (harnesses.length) {
-    const items = [{ label: 'Default', description: `the project's harness for ${role.role}s, else the launcher's`, harness: '' }, ...harnesses];
-    const picked = await p.pick(items, { title: title(7), placeholder: `Harness for the ${role.role}`, active: items[0] });
-    if (!picked) return undefined;
-    harness = picked.harness;
-  }
-
-  const params: LaunchParams = { parent: String(launcher.id), role: role.role, ...(launcher.role === 'orchestrator' ? {} : { run }), ...keyOf, ...brief, noWait: true };
-  if (model.trim()) params.model = model.trim();
-  if (harness) params.harness = harness;
-  return { params, launcher };
+  const l = launcher();
+  const params: LaunchParams = {
+    parent: String(l.id),
+    role: a.role!,
+    ...(l.role === 'orchestrator' ? {} : { run: a.run }),
+    ...(a.judge ? { for: a.judge } : { key: a.key }),
+    ...(a.at && needsAt() ? { at: a.at } : {}),
+    model: a.model!,
+    ...(a.harness ? { harness: a.harness } : {}),
+    noWait: true,
+  };
+  if (a.brief === 'file') return { kind: 'launch', params: { ...params, brief: a.briefFile! }, answers: a };
+  const what = `${a.role} lane ${a.run}/${a.judge ?? a.key}${a.judge ? ` (judging builder ${a.judge}${a.at && needsAt() ? ` at ${a.at.slice(0, 12)}` : ''})` : ''}, launched by #${l.id} on ${a.model}`;
+  return { kind: 'draft', params, answers: a, what };
 }
 
 const ROLE_HELP: Record<Role, string> = {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { DeckRow } from '../../extension/commandDeck/deckModel';
 import { harnessChoices } from '../../extension/doctor/harnessChoices';
 import { startLaneFlow } from '../../extension/lanes/startLaneFlow';
-import type { PickItem, Prompter } from '../../extension/lanes/startLaneFlow';
+import { facts, scripted } from '../helpers/startLaneScript';
 import type { HarnessHealth } from '../../shared/protocol/doctor';
 
 const health = (name: string, o: Partial<HarnessHealth> = {}): HarnessHealth => ({
@@ -33,32 +33,19 @@ describe('harness pickers marked by the doctor (extension/doctor/harnessChoices.
     assert.deepEqual(harnessChoices(['script'], null), [{ label: 'script', harness: 'script', installed: null }]);
   });
 
-  it('Start Lane asks for the harness last when it has choices; Default sends none', async () => {
+  it('Start Lane asks for the harness before the model when it has choices; Default sends none', async () => {
     const rows: DeckRow[] = [{ id: 1, name: 'root', title: 'root', kind: 'root', parentId: null, activity: 'idle', model: 'big' }];
     const run = async (answer: string) => {
-      const answers = ['builder', 'r1', 'api', 'Type the brief', 'do it', 'm', answer];
-      const seen: string[] = [];
-      const p: Prompter = {
-        async pick<T extends PickItem>(items: T[], o: { title: string; active?: T }) {
-          seen.push(`${o.title} [${items.map((i) => `${i.label}${i.description ? ` (${i.description})` : ''}`).join('|')}] active=${o.active?.label ?? '-'}`);
-          const want = answers.shift();
-          return items.find((i) => i.label === want);
-        },
-        async input() {
-          return answers.shift();
-        },
-        async openFile() {
-          return undefined;
-        },
-      };
-      const r = await startLaneFlow(p, rows[0], rows, harnessChoices(['claude', 'gemini'], [health('claude'), health('gemini', { installed: false })]));
-      return { params: r && 'params' in r ? r.params : r, seen };
+      const p = scripted(['builder', 'r1', 'api', answer, 'm', 'Write the brief in an editor']);
+      const f = facts({ rows, selected: rows[0], harnesses: harnessChoices(['claude', 'gemini'], [health('claude'), health('gemini', { installed: false })]), models: { builder: 'm' } });
+      const r = await startLaneFlow(p, f);
+      return { params: r.kind === 'draft' ? r.params : r, seen: p.seen };
     };
     const gemini = await run('gemini');
-    assert.equal(gemini.seen[gemini.seen.length - 1], "svc: Start Lane (7/7) [Default (the project's harness for builders, else the launcher's)|claude (v1.2.3)|gemini ($(warning) not installed)] active=Default");
-    assert.deepEqual(gemini.params, { parent: '1', role: 'builder', run: 'r1', key: 'api', prompt: 'do it', noWait: true, model: 'm', harness: 'gemini' });
+    assert.equal(gemini.seen[3], 'svc: Start Lane (4/6) pick [Default|claude|gemini] active=Default back');
+    assert.deepEqual(gemini.params, { parent: '1', role: 'builder', run: 'r1', key: 'api', model: 'm', harness: 'gemini', noWait: true });
     const dflt = await run('Default');
     assert.equal((dflt.params as { harness?: string }).harness, undefined);
-    assert.equal(dflt.seen[0].startsWith('svc: Start Lane (2/7)'), true);
+    assert.equal(dflt.seen[0].startsWith('svc: Start Lane (1/6)'), true);
   });
 });
