@@ -60,8 +60,9 @@ export const vscodePrompter: Prompter = {
     box.placeholder = o.placeholder;
     box.ignoreFocusOut = true;
     if (o.back) box.buttons = [vscode.QuickInputButtons.Back];
+    // Validated as the person types (not before: the prompt shows first), and on Enter.
     const check = () => (box.validationMessage = o.validate?.(box.value));
-    check();
+    if (box.value) check();
     return new Promise((resolve) => {
       box.onDidChangeValue(check);
       box.onDidTriggerButton((b) => {
@@ -70,7 +71,7 @@ export const vscodePrompter: Prompter = {
         box.hide();
       });
       box.onDidAccept(() => {
-        if (o.validate?.(box.value)) return;
+        if (check()) return;
         resolve(box.value);
         box.hide();
       });
@@ -162,8 +163,8 @@ async function launch(d: CommandDeps, params: LaunchParams): Promise<void> {
   // The same line `svc lane start` prints.
   const line = `Lane ${lane.run}/${lane.key} ${lane.role} i${lane.iteration}: conv ${lane.id} (${lane.name}) in ${lane.cwd}`;
   log.info(line);
-  const choice = await vscode.window.showInformationMessage(line, 'Open');
-  if (choice === 'Open') d.panels.show(lane.id);
+  // Not awaited: a draft closes as soon as its lane is launched, not when this message goes.
+  void vscode.window.showInformationMessage(line, 'Open').then((choice) => choice === 'Open' && d.panels.show(lane.id));
 }
 
 const REAP_CHOICES = [

@@ -209,6 +209,12 @@ export async function clickViewAction(page: Page, view: string, title: string): 
 /** Whether the palette lists a command with exactly this title (a `when` that does not hold hides it); closes the palette. */
 export async function paletteOffers(page: Page, title: string): Promise<boolean> {
   const input = page.locator('.quick-input-widget input.input');
+  // From the workbench (not a webview, which keeps F1 to itself), as runCommand does.
+  await page.evaluate(() => {
+    const target = document.querySelector<HTMLElement>('.part.sidebar .monaco-list[tabindex="0"]');
+    if (target) target.focus();
+    else (document.activeElement as HTMLElement | null)?.blur();
+  });
   await page.keyboard.press('F1');
   await input.waitFor();
   await input.fill(`>${title}`);
