@@ -57,11 +57,10 @@ async function writeBrief(page: Page, text: string, shot?: string): Promise<void
   await page.locator('.editor-actions a.action-label[aria-label="Launch Lane"]').click();
 }
 
-/** Selects the launcher's Command Deck row (a click also opens its panel, closed again) and runs Start Lane: the flow starts at the role. */
+/** Runs "Start Lane…" from the launcher's Command Deck row (its context menu): the flow starts at the role. */
 async function startFrom(page: Page, launcher: string): Promise<void> {
-  await rowByLabel(page, 'Command Deck', launcher).click();
-  await runCommand(page, 'View: Close All Editors');
-  await runCommand(page, 'svc: Start Lane…');
+  await rowByLabel(page, 'Command Deck', launcher).click({ button: 'right' });
+  await page.locator('.monaco-menu .action-item .action-label', { hasText: /^Start Lane…$/ }).click();
 }
 
 describe('Start Lane from VS Code: the model first, Back, kept answers, the brief in an editor (issue 16)', function () {
@@ -174,8 +173,8 @@ describe('Start Lane from VS Code: the model first, Back, kept answers, the brie
     await screenshot(page, '53-start-lane-refused-draft-kept');
     await clearNotifications(page);
 
-    // The launcher's row is still selected; the draft stays open meanwhile.
-    await runCommand(page, 'svc: Start Lane…');
+    // The draft stays open meanwhile.
+    await startFrom(page, launcherTitle);
     assert.equal((await step(page, 'svc: Start Lane (1/')).active, 'builder');
     await enter(page);
     assert.equal((await step(page, 'svc: Start Lane (2/')).value, 'sl1');
