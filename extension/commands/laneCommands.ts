@@ -9,13 +9,12 @@ import { lanesList, lanesReap, lanesStart } from '../../shared/protocol/lanes';
 import type { LaunchParams } from '../../shared/protocol/lanes';
 import { formatReapReport } from '../../shared/format/reapReport';
 import type { DeckRow } from '../commandDeck/deckModel';
-import { DaemonRefusal } from '../connection/daemonErrors';
+import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 import type { HarnessChoice } from '../doctor/harnessChoices';
 import { pickerHarnesses } from '../doctor/harnessHealth';
 import { NothingToDo, UserCancelled } from '../errors/errorFunnel';
 import { BACK, defaultLauncher, startLaneFlow } from '../lanes/startLaneFlow';
 import type { FlowFacts, LaneAnswers, Prompter } from '../lanes/startLaneFlow';
-import { ROLES_COMMAND } from '../roles/registerRoles';
 import { logger } from '../log';
 import type { CommandDeps } from './commands';
 import { conversationTarget, convIdOf } from './targets';
@@ -134,7 +133,7 @@ export async function startLane(d: CommandDeps, arg: unknown, prompter: Prompter
   if (r.kind === 'cancelled') throw new UserCancelled();
   if (r.kind === 'nothing') throw new NothingToDo(r.message);
   if (r.kind === 'openRoles') {
-    await vscode.commands.executeCommand(ROLES_COMMAND);
+    await vscode.commands.executeCommand('svc.openRoles');
     void vscode.window.showInformationMessage(`svc: set the model for ${r.role}s${r.project ? ` of project ${r.project}` : ''} in Roles, then run "svc: Start Lane…" again: your answers are kept.`);
     return;
   }
