@@ -38,6 +38,11 @@ async function collapseSection(page: Page, title: string): Promise<void> {
   if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
 }
 
+/** No focus ring on the section header just clicked. */
+async function unfocus(page: Page): Promise<void> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+}
+
 /** The webview frame of the Conversation panel once it shows its open request. */
 async function conversationFrame(page: Page): Promise<Frame> {
   const deadline = Date.now() + 60_000;
@@ -91,6 +96,7 @@ async function main(): Promise<void> {
     await deck.locator('.monaco-list-row[role="treeitem"] [class*="-itemBadge-"]').first().waitFor({ state: 'attached', timeout: 60_000 });
     await collapseSection(page, 'Awareness');
     await collapseSection(page, 'Reviews');
+    await unfocus(page);
     await page.waitForTimeout(1000);
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: path.join(SHOTS, 'deck.png') });
@@ -100,6 +106,7 @@ async function main(): Promise<void> {
     if ((await reviewsHeader.getAttribute('aria-expanded')) !== 'true') await reviewsHeader.click();
     const reviews = page.locator('.sidebar .pane', { has: page.locator('.pane-header[aria-label="Reviews Section"]') });
     await reviews.locator('.monaco-list-row[role="treeitem"] .label-name', { hasText: /^review r\d+ \((full|quick)\)$/ }).first().waitFor({ timeout: 60_000 });
+    await unfocus(page);
     await page.waitForTimeout(1000);
     await page.screenshot({ path: path.join(SHOTS, 'reviews.png') });
 
@@ -108,9 +115,11 @@ async function main(): Promise<void> {
     await collapseSection(page, 'Reviews');
     const deckHeader = sectionHeader(page, 'Command Deck');
     if ((await deckHeader.getAttribute('aria-expanded')) !== 'true') await deckHeader.click();
-    await deck.locator('.monaco-list-row[role="treeitem"]', { has: page.locator('.label-name', { hasText: new RegExp(`^${NEEDS_YOU_TITLE.replace(/\./g, '\\.')}$`) }) }).click({ timeout: 60_000 });
+    // A double-click: the tab is kept, not a preview.
+    await deck.locator('.monaco-list-row[role="treeitem"]', { has: page.locator('.label-name', { hasText: new RegExp(`^${NEEDS_YOU_TITLE.replace(/\./g, '\\.')}$`) }) }).dblclick({ timeout: 60_000 });
     const frame = await conversationFrame(page);
     await frame.locator('.transcript .ask-line', { hasText: 'answered' }).waitFor({ timeout: 60_000 });
+    await frame.locator('header .preview-mark').waitFor({ state: 'detached', timeout: 10_000 });
     await page.waitForTimeout(1000);
     await page.screenshot({ path: path.join(SHOTS, 'conversation.png') });
     process.stdout.write(`wrote ${['deck.png', 'reviews.png', 'conversation.png'].map((f) => path.relative(REPO, path.join(SHOTS, f))).join(', ')} from the demo state\n`);

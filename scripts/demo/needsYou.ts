@@ -27,7 +27,7 @@ export async function runNeedsYou(io: DemoIo): Promise<number> {
     { say: 'greet.sh takes a name and falls back to `world`. I will run it once before pushing anything.' },
     { ask: 'Run `sh greet.sh Ada` in the sample checkout?' },
     { run: 'sh greet.sh Ada' },
-    { say: 'It greets **Ada** by name. The change is ready to push to `origin/main`.' },
+    { say: 'It runs cleanly. The change is ready to push to `origin/main`.' },
     { ask: 'Push greet.sh to origin/main?' },
     { say: 'Pushed.' },
   ]);

@@ -5,6 +5,9 @@ import MarkdownIt from 'markdown-it';
 import { sanitizedFragment } from './sanitize';
 
 const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
+// Only links with a scheme or www. are linked: agents name files (greet.sh, README.md), and
+// .sh and .md are top-level domains, so fuzzy linking turned file names into web links.
+md.linkify.set({ fuzzyLink: false });
 
 export function markdownFragment(text: string): DocumentFragment {
   return sanitizedFragment(md.render(text));

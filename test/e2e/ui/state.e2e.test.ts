@@ -63,7 +63,7 @@ describe('issue 16: state kept, preview tabs, buttons instead of commands (code-
     await ok(['project', 'add', PROJECT, dir]);
     briefs = path.join(cs.scratch.home, 'state-briefs');
     // The root says something with inline code (the high-contrast check reads it).
-    const root = JSON.parse(await ok(['conv', 'new', '--project', PROJECT, '--harness', 'script', '--model', 'm', '--title', 'state root', '--prompt', '```svc-script\n- say: "Run `greet.sh Ada` to check it."\n```\n', '--json'])) as { conversation: { id: number } };
+    const root = JSON.parse(await ok(['conv', 'new', '--project', PROJECT, '--harness', 'script', '--model', 'm', '--title', 'state root', '--prompt', '```svc-script\n- say: "Run `greet.sh Ada` to check it; README.md says how, and https://example.com/greet too."\n```\n', '--json'])) as { conversation: { id: number } };
     id.root = root.conversation.id;
     id.builder = await startLane(['--run', 's1', '--key', 'api', '--role', 'builder', '--brief', writeBrief(briefs, 'api.md', [{ run: buildAndReport('api.txt', 'x'), check: true }])]);
     await ok(['lane', 'wait', 's1-api-builder-i1', '--timeout', '60']);
@@ -190,7 +190,7 @@ describe('issue 16: state kept, preview tabs, buttons instead of commands (code-
     // The extension host starts again and reconnects (slow on a loaded machine) before the panel can be filled.
     const again = await webviewFrameWith(page, 'header .facts', `#${id.root} state-root`, 90_000);
     assert.equal(await again.locator('.composer vscode-textarea textarea').inputValue(), 'a draft kept across the reload');
-    await again.locator('.transcript .message', { hasText: 'to check it.' }).waitFor();
+    await again.locator('.transcript .message', { hasText: 'to check it;' }).waitFor();
     timing('conversation panel back after the reload', t);
     await screenshot(page, '34-panels-after-reload');
 
@@ -265,6 +265,8 @@ describe('issue 16: state kept, preview tabs, buttons instead of commands (code-
         return { text: c.textContent, background: s.backgroundColor, border: s.borderTopStyle, selection };
       });
       assert.equal(code.text, 'greet.sh Ada');
+      // File names are not web links (.md and .sh are top-level domains); a real URL is.
+      assert.deepEqual(await frame.locator('.transcript .message a').evaluateAll((as) => as.map((a) => a.getAttribute('href'))), ['https://example.com/greet']);
       assert.notEqual(code.background, code.selection, 'inline code does not take the selection colour');
       assert.equal(code.background, 'rgba(0, 0, 0, 0)');
       assert.equal(code.border, 'solid');
