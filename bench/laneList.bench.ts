@@ -65,6 +65,7 @@ async function main(): Promise<void> {
       const mark = r.n === TARGET_SIZE ? ` (target ≤ ${TARGET}: ${r.warm / r.floor <= TARGET && r.cold / r.floor <= TARGET ? 'met' : 'MISSED'})` : '';
       console.log(`${r.n} lanes: sequential git status floor ${r.floor.toFixed(0)} ms; lane list --json repeated ${r.warm.toFixed(0)} ms, ratio ${(r.warm / r.floor).toFixed(2)}; every index just refreshed ${r.cold.toFixed(0)} ms, ratio ${(r.cold / r.floor).toFixed(2)}${mark}`);
     }
+    if (rows.length < 2) return;
     const [first, last] = [rows[0], rows[rows.length - 1]];
     const grow = (a: number, b: number) => (b / a / (last.n / first.n)).toFixed(2);
     console.log(
