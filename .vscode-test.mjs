@@ -33,7 +33,7 @@ try {
     version: process.env.SVC_VSCODE_VERSION ?? 'stable',
     extensionDevelopmentPath: root,
     extensionTestsPath: path.join(outDir, 'index.js'),
-    extensionTestsEnv: { SVC_HOME: svcHome, SVC_E2E_RESULTS: results, SVC_E2E_EXTENSION_DIR: root },
+    extensionTestsEnv: { SVC_HOME: svcHome, SVC_E2E_RESULTS: results, SVC_E2E_EXTENSION_DIR: root, SVC_E2E_RUNNER: 'desktop' },
     launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],
   });
 } catch (e) {

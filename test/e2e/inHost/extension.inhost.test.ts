@@ -43,7 +43,8 @@ describe('svc extension host', function () {
     const s = await api.whenSettled(20_000);
     assert.equal(s.kind, 'connected', JSON.stringify(s));
     if (s.kind === 'connected') assert.equal(s.info.svcHome, process.env.SVC_HOME);
-    assert.equal(vscode.env.uiKind, vscode.UIKind.Web);
+    // code-server is the web UI; .vscode-test.mjs (desktop VS Code) says so in SVC_E2E_RUNNER.
+    assert.equal(vscode.env.uiKind, process.env.SVC_E2E_RUNNER === 'desktop' ? vscode.UIKind.Desktop : vscode.UIKind.Web);
   });
 
   it('registers every command it declares (package.json contributes the same list: test/unit/extensionMenus)', async () => {
