@@ -1,6 +1,6 @@
 // What activate() returns: a small read-only surface for the in-host tests (test/e2e/inHost),
 // so they can check the views' models without scraping the DOM. Not a public API.
-import type { AgentRowView } from '../webview/agentsMessages';
+import type { AgentRowView } from '../shared/webview/agentsMessages';
 import type { VerdictBadge } from './commandDeck/deckIcons';
 import type { DeckNode } from './commandDeck/deckModel';
 import type { ConnectionState } from './connection/daemonConnection';

@@ -5,9 +5,9 @@
 // kept across a window reload (setState).
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import type { AgentRowView, AgentsFromView, AgentsPageState, AgentsToView } from './agentsMessages';
+import type { AgentRowView, AgentsFromView, AgentsPageState, AgentsToView } from '../shared/webview/agentsMessages';
 import { tableElement, visibleRows } from './agents/agentsTable';
-import type { SortKey, TableState } from './agents/agentsTable';
+import type { SortKey, TableState } from '../shared/webview/agentsMessages';
 import { textElement } from './common/sanitize';
 import { adoptStyles } from './common/styles';
 import { connectToHost } from './common/vscodeApi';

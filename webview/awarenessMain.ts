@@ -7,7 +7,7 @@
 // text, never as HTML.
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-icon/index.js';
-import type { AwarenessCard, AwarenessFromView, AwarenessState, AwarenessToView, DaemonLine, RunLanes, RunLaneView } from './awarenessMessages';
+import type { AwarenessCard, AwarenessFromView, AwarenessState, AwarenessToView, DaemonLine, RunLanes, RunLaneView } from '../shared/webview/awarenessMessages';
 import { textElement } from './common/sanitize';
 import { adoptStyles } from './common/styles';
 import { connectToHost } from './common/vscodeApi';

@@ -18,7 +18,7 @@ import { connectToHost } from './common/vscodeApi';
 import { askElement } from './conversation/askBox';
 import { conversationStyles } from './conversation/styles';
 import { icon, renderItems, reportElement } from './conversation/transcriptView';
-import type { ActionResult, ConversationFromView, ConversationHeader, ConversationPageState, ConversationState, ConversationToView } from './conversationMessages';
+import type { ActionResult, ConversationFromView, ConversationHeader, ConversationPageState, ConversationState, ConversationToView } from '../shared/webview/conversationMessages';
 
 adoptStyles(conversationStyles);
 

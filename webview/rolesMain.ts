@@ -8,7 +8,7 @@ import { adoptStyles } from './common/styles';
 import { connectToHost } from './common/vscodeApi';
 import { datalistId, fieldElement } from './roles/fields';
 import type { FieldContext, FieldSpec } from './roles/fields';
-import type { RolesFromView, RolesState, RolesToView } from './roles/rolesMessages';
+import type { RolesFromView, RolesState, RolesToView } from '../shared/webview/rolesMessages';
 
 adoptStyles(`
   h2 { font-size: 13px; margin: 16px 0 4px; }

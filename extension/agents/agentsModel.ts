@@ -4,7 +4,7 @@
 // judged builder). Pure (no vscode).
 import type { ConversationInfo } from '../../shared/protocol/conversations';
 import type { LaneRecord } from '../../shared/protocol/lanes';
-import type { AgentRowView } from '../../webview/agentsMessages';
+import type { AgentRowView } from '../../shared/webview/agentsMessages';
 import { buildDeck, verdictText } from '../commandDeck/deckModel';
 import type { DeckNode } from '../commandDeck/deckModel';
 import { deckRows } from '../commandDeck/deckRows';

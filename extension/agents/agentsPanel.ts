@@ -6,14 +6,15 @@
 import * as vscode from 'vscode';
 import { conversationsList } from '../../shared/protocol/conversations';
 import { lanesList } from '../../shared/protocol/lanes';
-import type { AgentRowView, AgentsFromView, AgentsToView } from '../../webview/agentsMessages';
+import type { AgentRowView, AgentsFromView, AgentsToView } from '../../shared/webview/agentsMessages';
 import type { DaemonConnection } from '../connection/daemonConnection';
 import { LiveQuery } from '../connection/liveQuery';
 import { WebviewHost } from '../webviews/webviewHost';
 import { agentRows } from './agentsModel';
+import type { ChangeTopic } from '../../shared/protocol/daemon';
 
 export const AGENTS_VIEW_TYPE = 'svc.agents';
-const TOPICS = ['conversations', 'lanes'] as const;
+const TOPICS = ['conversations', 'lanes'] as const satisfies readonly ChangeTopic[];
 
 export class AgentsPanel extends WebviewHost<AgentsToView, AgentsFromView> {
   private static current?: AgentsPanel;
@@ -61,7 +62,7 @@ export class AgentsPanel extends WebviewHost<AgentsToView, AgentsFromView> {
           this.problem = null;
         } else {
           this.agents = undefined;
-          this.problem = v.kind === 'down' ? `The svc daemon is not connected: ${connection.whyDown()}.` : v.why;
+          this.problem = `The svc daemon is not connected: ${connection.whyDown()}.`;
         }
         this.send();
       }),

@@ -2,14 +2,15 @@
 // on `svc/changed` (never polled), and a line saying how the daemon connection is.
 import * as vscode from 'vscode';
 import { lanesList, lanesRuns } from '../../shared/protocol/lanes';
-import type { AwarenessCard, AwarenessFromView, AwarenessToView, DaemonLine } from '../../webview/awarenessMessages';
+import type { AwarenessCard, AwarenessFromView, AwarenessToView, DaemonLine } from '../../shared/webview/awarenessMessages';
 import type { ConnectionState, DaemonConnection } from '../connection/daemonConnection';
 import { LiveQuery } from '../connection/liveQuery';
 import { plural } from '../connection/statusText';
 import { WebviewViewHost } from '../webviews/webviewHost';
 import { runLaneTree } from './runLanes';
+import type { ChangeTopic } from '../../shared/protocol/daemon';
 
-export const AWARENESS_TOPICS = ['lanes', 'runs', 'conversations'] as const;
+export const AWARENESS_TOPICS = ['lanes', 'runs', 'conversations'] as const satisfies readonly ChangeTopic[];
 
 export class AwarenessView extends WebviewViewHost<AwarenessToView, AwarenessFromView> {
   private cards: AwarenessCard[] | undefined;

@@ -2,7 +2,7 @@
 // Deck's rule (critics and verifiers under the builder they judge; an orchestrator's
 // lanes under it), archived lanes kept (they stay in the lane list, `stopped`). Pure.
 import type { LaneRecord } from '../../shared/protocol/lanes';
-import type { RunLaneView } from '../../webview/awarenessMessages';
+import type { RunLaneView } from '../../shared/webview/awarenessMessages';
 import { buildDeck, verdictText } from '../commandDeck/deckModel';
 import type { DeckNode, DeckRow } from '../commandDeck/deckModel';
 

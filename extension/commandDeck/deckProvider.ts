@@ -3,9 +3,7 @@
 import * as vscode from 'vscode';
 import { conversationsList } from '../../shared/protocol/conversations';
 import { lanesList } from '../../shared/protocol/lanes';
-import type { LaneRecord } from '../../shared/protocol/lanes';
 import type { DaemonConnection } from '../connection/daemonConnection';
-import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 import { LiveQuery } from '../connection/liveQuery';
 import type { QueryValue } from '../connection/liveQuery';
 import type { ConvoyFacts } from './convoys';
@@ -14,8 +12,9 @@ import { buildDeck } from './deckModel';
 import type { DeckNode, DeckOptions, DeckRow } from './deckModel';
 import { deckRows } from './deckRows';
 import { previewCommand, reportCommand } from './rowCommands';
+import type { ChangeTopic } from '../../shared/protocol/daemon';
 
-export const DECK_TOPICS = ['conversations', 'lanes', 'runs'] as const;
+export const DECK_TOPICS = ['conversations', 'lanes', 'runs'] as const satisfies readonly ChangeTopic[];
 
 export class DeckProvider implements vscode.TreeDataProvider<DeckNode>, vscode.Disposable {
   private roots: DeckNode[] = [];
@@ -156,14 +155,9 @@ export function toTreeItem(n: DeckNode): vscode.TreeItem {
   return item;
 }
 
-/** Conversations (archived ones too: "Show Archived" lists them) joined with lanes; a daemon without lanes yet gives plain conversations. */
+/** Conversations (archived ones too: "Show Archived" lists them) joined with lanes. */
 async function readRows(connection: DaemonConnection): Promise<DeckRow[]> {
   const { conversations } = await connection.request(conversationsList, { all: true });
-  let lanes: LaneRecord[] = [];
-  try {
-    lanes = (await connection.request(lanesList, {})).lanes;
-  } catch (e) {
-    if (!DaemonRefusal.is(e, 'unknownMethod')) throw e;
-  }
+  const { lanes } = await connection.request(lanesList, {});
   return deckRows(conversations, lanes);
 }

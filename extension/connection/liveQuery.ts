@@ -2,14 +2,14 @@
 // of its topics (never by polling), coalescing bursts and running one read at a time.
 // Background reads never pop up messages; failures go to the log.
 import type * as vscode from 'vscode';
+import type { ChangeTopic } from '../../shared/protocol/daemon';
 import { logger } from '../log';
 import type { DaemonConnection } from './daemonConnection';
-import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 import { DaemonDown } from './daemonErrors';
 
 const log = logger('views');
 
-export type QueryValue<T> = { kind: 'value'; value: T } | { kind: 'down' } | { kind: 'unavailable'; why: string };
+export type QueryValue<T> = { kind: 'value'; value: T } | { kind: 'down' };
 
 export class LiveQuery<T> implements vscode.Disposable {
   private timer?: NodeJS.Timeout;
@@ -20,7 +20,7 @@ export class LiveQuery<T> implements vscode.Disposable {
   constructor(
     connection: DaemonConnection,
     private readonly name: string,
-    topics: readonly string[],
+    topics: readonly ChangeTopic[],
     private readonly read: () => Promise<T>,
     private readonly onValue: (v: QueryValue<T>) => void,
     private readonly debounceMs = 100,
@@ -63,7 +63,6 @@ export class LiveQuery<T> implements vscode.Disposable {
       this.onValue({ kind: 'value', value: await this.read() });
     } catch (e) {
       if (DaemonDown.is(e)) this.onValue({ kind: 'down' });
-      else if (DaemonRefusal.is(e, 'unknownMethod')) this.onValue({ kind: 'unavailable', why: e.message });
       else log.error(`reading ${this.name} failed`, e);
     } finally {
       this.running = false;

@@ -17,7 +17,7 @@ import type { LaneRecord } from '../../shared/protocol/lanes';
 import { reviewShow } from '../../shared/protocol/review';
 import { transcriptRead } from '../../shared/protocol/transcript';
 import type { TranscriptRowInfo } from '../../shared/protocol/transcript';
-import type { ConversationFromView, ConversationHeader, ConversationToView } from '../../webview/conversationMessages';
+import type { ConversationFromView, ConversationHeader, ConversationToView } from '../../shared/webview/conversationMessages';
 import type { DaemonConnection } from '../connection/daemonConnection';
 import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 import { DaemonDown } from '../connection/daemonErrors';

@@ -3,7 +3,7 @@
 // (status, title, output), the newest plan of a turn, asks with how they were answered,
 // and lifecycle notes. Pure (no vscode) so unit tests and the bench run it in Node.
 import type { TranscriptRowInfo } from '../../shared/protocol/transcript';
-import type { TranscriptItem } from '../../webview/conversationMessages';
+import type { TranscriptItem } from '../../shared/webview/conversationMessages';
 import { startToolCall, toolLabel, toolOutcome, updateToolCall } from '../../shared/format/toolCalls';
 import type { ToolCallView } from '../../shared/format/toolCalls';
 import { QUIET_UPDATES } from '../../shared/format/quietUpdates';

@@ -14,8 +14,9 @@ import { convoyFacts } from '../commandDeck/convoys';
 import type { ConvoyFacts } from '../commandDeck/convoys';
 import { reviewNodes } from './reviewsModel';
 import type { ReviewNode } from './reviewsModel';
+import type { ChangeTopic } from '../../shared/protocol/daemon';
 
-const TOPICS = ['reviews', 'conversations'] as const;
+const TOPICS = ['reviews', 'conversations'] as const satisfies readonly ChangeTopic[];
 export const REVIEWS_SCHEME = 'svc-reviews';
 /** Journal lines read per issue: enough for every earlier run's verdict. */
 const JOURNAL_LINES = 500;

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { configModels, configRoles, configSet } from '../../shared/protocol/config';
 import type { ModelChoices, RolesView } from '../../shared/protocol/config';
-import type { RolesFromView, RolesState, RolesToView } from '../../webview/roles/rolesMessages';
+import type { RolesFromView, RolesState, RolesToView } from '../../shared/webview/rolesMessages';
 import type { DaemonConnection } from '../connection/daemonConnection';
 import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 import { LiveQuery } from '../connection/liveQuery';

@@ -3,7 +3,7 @@
 // back. package.json's `onWebviewPanel:` activation events wake the extension for them.
 // A conversation panel is found by the id its page kept (or its tab title, `#12 …`).
 import * as vscode from 'vscode';
-import type { ConversationPageState } from '../../webview/conversationMessages';
+import type { ConversationPageState } from '../../shared/webview/conversationMessages';
 import { AGENTS_VIEW_TYPE, AgentsPanel } from '../agents/agentsPanel';
 import type { DaemonConnection } from '../connection/daemonConnection';
 import { CONVERSATION_VIEW_TYPE } from '../conversations/conversationPanel';

@@ -5,7 +5,7 @@
 // of each type. WebviewViewHost serves sidebar views; panels subclass WebviewHost the
 // same way (attach on create, detach on dispose).
 import * as vscode from 'vscode';
-import type { ViewMessage } from '../../webview/common/messages';
+import type { ViewMessage } from '../../shared/webview/viewMessages';
 import { funnel } from '../errors/errorFunnel';
 import { logger } from '../log';
 import { makeNonce, pageHtml } from './pageHtml';

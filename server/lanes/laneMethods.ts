@@ -60,7 +60,7 @@ export function registerLanes(app: App, conversations: ConversationsPort, cost: 
     const lanes = await laneRecords(ctx, ctx.store.ofRun(any.run).filter((l) => l.key === any.key));
     return { chain: chainLine(lanes), lines: lanes.map(laneLine), lanes };
   };
-  const launch = async (p: z.output<typeof LaunchParams>) => (await launchLane(ctx, p)).record;
+  const launch = async (p: z.output<typeof LaunchParams>) => launchLane(ctx, p);
 
   app.rpc.handle(lanesStart, launch);
   app.rpc.handle(lanesList, list);

@@ -57,7 +57,7 @@ interface Plan {
   reuse: boolean;
 }
 
-export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<{ record: LaneRecord; started: string }> {
+export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<LaneRecord> {
   const { store, conversations: convs } = ctx;
   const role = p.role;
   const brief = readBrief(p);
@@ -199,9 +199,9 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<{ 
   // The directory is made before any answer, --no-wait or not, so a failure there is
   // never reported as a launched lane; --no-wait only skips the wait for the agent.
   await prepareAndStart();
-  if (p.noWait) return { record: await laneRecord(ctx, store.byId(row.id)!, known), started: 'not-waited' };
-  const started = await convs.waitStarted(row.id, START_WAIT_MS);
-  return { record: await laneRecord(ctx, store.byId(row.id)!, known), started };
+  // The record says how the start went (alive, failed, ended), whatever the wait's outcome.
+  if (!p.noWait) await convs.waitStarted(row.id, START_WAIT_MS);
+  return laneRecord(ctx, store.byId(row.id)!, known);
 }
 
 /** A promise's outcome, to be taken (value or throw) later, in an order of our choosing. */

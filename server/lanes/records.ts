@@ -28,13 +28,6 @@ export function laneActivity(r: Pick<LaneReader, 'conversations' | 'now'>, row: 
   return activityOfRow(row, r.conversations.facts(row.id), r.now());
 }
 
-/** Critic and verifier lanes judging builder iteration `iteration` of run/key, oldest first. */
-export function judgesOf(r: Pick<LaneReader, 'store'>, run: string, key: string, iteration: number): LaneRow[] {
-  return r.store
-    .ofRun(run)
-    .filter((l) => (l.role === 'critic' || l.role === 'verifier') && l.judgedKey === key && l.judgedIteration === iteration);
-}
-
 interface Snapshot {
   reports: Map<number, LaneReport[]>;
   judges: Map<string, LaneRow[]>;

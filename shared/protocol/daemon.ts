@@ -22,9 +22,12 @@ export const daemonStatus = request('daemon/status', z.object({}).strict(), Daem
 /** Client → daemon. Asks the daemon to stop gracefully (live agents get the stop door). */
 export const daemonStop = request('daemon/stop', z.object({ reason: z.string().max(200).optional() }).strict(), z.object({ stopping: z.literal(true) }));
 
+/** What a `svc/changed` says changed; each view re-reads on the topics it shows. */
+export const ChangeTopic = z.enum(['conversations', 'lanes', 'runs', 'reviews', 'config', 'transcript']);
+export type ChangeTopic = z.infer<typeof ChangeTopic>;
+
 export const ChangedParams = z.object({
-  /** What changed: 'conversations', 'lanes', 'runs', 'reviews', 'config', 'transcript'. */
-  topic: z.string(),
+  topic: ChangeTopic,
   /** The conversation or issue concerned, when there is one. */
   id: z.union([z.number(), z.string()]).optional(),
 });

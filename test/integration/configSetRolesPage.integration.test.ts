@@ -14,7 +14,7 @@ import type { MessageConnection } from 'vscode-jsonrpc/node';
 import { configModels, configRoles, configSet } from '../../shared/protocol/config';
 import type { ModelChoices, RolesView } from '../../shared/protocol/config';
 import { changed } from '../../shared/protocol/daemon';
-import type { RolesFromView, RolesState } from '../../webview/roles/rolesMessages';
+import type { RolesFromView, RolesState } from '../../shared/webview/rolesMessages';
 import { ok } from '../helpers/lanes';
 import { eventually, git, makeScratch, REPO } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';

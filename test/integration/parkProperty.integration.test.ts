@@ -1,4 +1,4 @@
-// The proof that reap --park never loses work (issue 5): random dirty worktrees of
+// The proof that reap --park never loses work (spec: no code path deletes a user's work): random dirty worktrees of
 // every kind — modified, added, deleted, renamed (staged and not), exec-bit changes,
 // binary, empty and >1 MB files, names with spaces, newlines, non-ASCII and non-UTF-8
 // bytes, nested untracked folders, symlinks (added, retargeted, type changes), files
@@ -363,7 +363,7 @@ describe('park property: random dirty worktrees are parked and restored byte for
       process.env.SVC_PARK_SEED ? { numRuns: CASES, seed: Number(process.env.SVC_PARK_SEED), endOnFailure: !!process.env.SVC_PARK_NOSHRINK } : { numRuns: CASES, endOnFailure: !!process.env.SVC_PARK_NOSHRINK },
     );
     const ms = Date.now() - started;
-    // Reported so the suite's cost stays visible (issue 5 asks for it).
+    // Reported so the suite's cost stays visible: a slower park shows here before CI's time runs out.
     process.stdout.write(`      ${n} cases (${parked} parked, ${bigCases} with a new or changed file over 1 MB) in ${(ms / 1000).toFixed(1)} s, ${(ms / n).toFixed(0)} ms per case\n`);
   });
 });

@@ -1,19 +1,10 @@
 // The Agents page's table: filter (text, live only, archived shown), sort by a column
 // (the default keeps the tree order and its nesting), rows that open their conversation
 // on click or Enter. Pure DOM building; state lives in agentsMain.ts.
-import type { AgentRowView } from '../agentsMessages';
+import type { AgentRowView, SortKey, TableState } from '../../shared/webview/agentsMessages';
 import { textElement } from '../common/sanitize';
 import { formatCost } from '../../shared/format/money';
 
-export type SortKey = 'tree' | 'name' | 'role' | 'alive' | 'activity' | 'model' | 'harness' | 'cost' | 'issue';
-
-export interface TableState {
-  filter: string;
-  liveOnly: boolean;
-  archived: boolean;
-  sort: SortKey;
-  descending: boolean;
-}
 
 export const COLUMNS: { key: SortKey; label: string }[] = [
   { key: 'name', label: 'Agent' },

@@ -1,7 +1,7 @@
 // The page side of the host handshake: install the message listener, then say `ready`
 // (the host queues until then). acquireVsCodeApi may be called once per page. The page's
 // kept state (setState) survives a window reload: panels' serializers read it to come back.
-import type { ReadyMessage, ViewMessage } from './messages';
+import type { ReadyMessage, ViewMessage } from '../../shared/webview/viewMessages';
 
 interface VsCodeApi {
   postMessage(msg: unknown): void;

@@ -1,6 +1,6 @@
 // The open needs-you request: its title and its options as buttons (a permission or plan
 // approval), or a text answer (a question). Answers go to the host like `svc conv answer`.
-import type { AskView, ConversationFromView } from '../conversationMessages';
+import type { AskView, ConversationFromView } from '../../shared/webview/conversationMessages';
 import { textElement } from '../common/sanitize';
 import { icon } from './transcriptView';
 

@@ -1,7 +1,7 @@
-// Renders transcript items (webview/conversationMessages.ts) into elements, re-using the
+// Renders transcript items (shared/webview/conversationMessages.ts) into elements, re-using the
 // element of an item whose content did not change, so a streamed message re-renders
 // alone and the reader's scroll and open tool outputs stay put.
-import type { TranscriptItem } from '../conversationMessages';
+import type { TranscriptItem } from '../../shared/webview/conversationMessages';
 import { markdownFragment } from '../common/markdown';
 import { textElement } from '../common/sanitize';
 

@@ -1,4 +1,4 @@
-// Issue 7's Done-when in a real VS Code (code-server 4.100.3 in chromium), against lanes,
+// The lanes views as a person sees them in a real VS Code (code-server 4.100.3 in chromium), against lanes,
 // a successor and a review started with `svc` and the `script` harness: the Command Deck's
 // nesting and verdict badge, needs-you live and answered from the Conversation panel, the
 // Awareness card, the Agents page, the Reviews tree, and XSS payloads rendered inert.

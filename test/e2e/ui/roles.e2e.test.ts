@@ -1,4 +1,4 @@
-// Issue 10's Done-when in a real VS Code (code-server 4.100.3 in chromium): the Roles panel
+// The Roles panel as a person uses it in a real VS Code (code-server 4.100.3 in chromium): the Roles panel
 // opens from the Command Deck's title button and the palette, shows a hand-written
 // config.yaml with each value's source, sets the security reviewer's model and the review
 // mode keeping every other byte of the file (comments included), refuses an empty model,

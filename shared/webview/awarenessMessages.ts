@@ -1,6 +1,6 @@
 // Messages of the Awareness rail webview. Host: extension/awareness/awarenessView.ts;
 // page: webview/awarenessMain.ts. Who must stay in sync: those two files.
-import type { ReadyMessage } from './common/messages';
+import type { ReadyMessage } from './viewMessages';
 
 /** How the daemon connection looks, in words the page shows as is. */
 export type DaemonLine = { state: 'connected'; text: string } | { state: 'connecting' | 'down' | 'noNode'; text: string };

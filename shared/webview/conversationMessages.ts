@@ -1,7 +1,7 @@
 // Messages of the Conversation panel (one webview panel per conversation). Host:
 // extension/conversations/conversationPanel.ts (items folded by transcriptItems.ts); page:
 // webview/conversationMain.ts. Who must stay in sync: those files.
-import type { ReadyMessage } from './common/messages';
+import type { ReadyMessage } from './viewMessages';
 
 /** One entry of the transcript as the page shows it; `id` is stable across updates. */
 export type TranscriptItem =

@@ -1,7 +1,7 @@
 // Messages of the Roles panel. Host: extension/roles/rolesPanel.ts; page:
 // webview/rolesMain.ts. Who must stay in sync: those two files and shared/protocol/config.ts.
-import type { ModelChoices, RolesView } from '../../shared/protocol/config';
-import type { ReadyMessage } from '../common/messages';
+import type { ModelChoices, RolesView } from '../protocol/config';
+import type { ReadyMessage } from './viewMessages';
 
 /** Host → view: everything the panel shows (a snapshot; the host keeps the newest queued). */
 export interface RolesState {

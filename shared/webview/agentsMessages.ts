@@ -1,8 +1,18 @@
 // Messages of the Agents page (a webview panel listing every agent). Host:
 // extension/agents/agentsPanel.ts (rows from agentsModel.ts); page: webview/agentsMain.ts.
 // Who must stay in sync: those files.
-import type { TableState } from './agents/agentsTable';
-import type { ReadyMessage } from './common/messages';
+import type { ReadyMessage } from './viewMessages';
+
+/** The Agents table's filter and sort, kept in the page's state across a reload. */
+export type SortKey = 'tree' | 'name' | 'role' | 'alive' | 'activity' | 'model' | 'harness' | 'cost' | 'issue';
+
+export interface TableState {
+  filter: string;
+  liveOnly: boolean;
+  archived: boolean;
+  sort: SortKey;
+  descending: boolean;
+}
 
 export interface AgentRowView {
   id: number;
