@@ -21,6 +21,7 @@ import { conflict, notFound } from '../../shared/errors';
 import type { ConversationInfo, ConversationKind, OpenAsk } from '../../shared/protocol/conversations';
 import { SVC_VERSION } from '../../shared/version';
 import type { App } from '../app';
+import { noOpenAsk } from '../harness/asks';
 import type { Answer } from '../harness/asks';
 import { HarnessSession } from '../harness/harnessSession';
 import { resolveProfile } from '../harness/profiles';
@@ -326,8 +327,9 @@ export class ConversationService extends EventEmitter {
   answer(id: number, a: Answer): OpenAsk {
     const row = this.mustGet(id);
     const s = this.sessions.get(id);
-    if (!s || !s.alive || !s.openAsk()) throw conflict('noOpenAsk', `conversation #${row.id} (${row.name}) has no open request to answer`);
-    return s.answer(a).info;
+    const answered = s?.alive ? s.answer(a) : undefined;
+    if (!answered) throw noOpenAsk(`#${row.id} (${row.name})`);
+    return answered.info;
   }
 
   /** The stop door. Never SIGKILLs unless `kill` (a person escalating). */

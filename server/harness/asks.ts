@@ -4,6 +4,7 @@
 // `$/cancel_request`, and a late answer is refused (ACP.md rule 5).
 import type { CreateElicitationResponse, RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import { conflict, usageError } from '../../shared/errors';
+import type { SvcError } from '../../shared/errors';
 import type { OpenAsk } from '../../shared/protocol/conversations';
 
 export type AskResponse = RequestPermissionResponse | CreateElicitationResponse;
@@ -102,6 +103,7 @@ export function cancelledResponse(ask: Ask): AskResponse {
   return ask.method === 'session/request_permission' ? { outcome: { outcome: 'cancelled' } } : { action: 'cancel' };
 }
 
-export function noOpenAsk(ref: string): Error {
+/** The one text of this refusal; `ref` names the conversation as `#id (name)`. */
+export function noOpenAsk(ref: string): SvcError {
   return conflict('noOpenAsk', `conversation ${ref} has no open request to answer`);
 }

@@ -440,9 +440,10 @@ export class HarnessSession {
       });
   }
 
-  answer(a: Answer): Ask {
+  /** Answers the open ask; undefined when there is none (the caller refuses, naming the conversation). */
+  answer(a: Answer): Ask | undefined {
     const ask = this.openAsk();
-    if (!ask) throw conflict('noOpenAsk', 'there is no open request to answer');
+    if (!ask) return undefined;
     const { response, summary } = responseFor(ask, a);
     if (!ask.settle) throw conflict('askNotReady', 'the request is still arriving; answer again in a moment');
     ask.summary = summary;
