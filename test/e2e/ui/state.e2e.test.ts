@@ -47,6 +47,12 @@ async function openRoles(page: Page) {
 /** The open conversation panel whose header names `#id`. */
 const panelOf = (page: Page, id: number, name: string) => webviewFrameWith(page, 'header .facts', `#${id} ${name}`);
 
+/** Expands or collapses a side bar view by its header, as a person does. */
+async function setPaneExpanded(page: Page, view: string, expanded: boolean): Promise<void> {
+  const header = page.locator(`.sidebar .pane-header[aria-label="${view} Section"]`);
+  if (((await header.getAttribute('aria-expanded')) === 'true') !== expanded) await header.click();
+}
+
 describe('issue 16: state kept, preview tabs, buttons instead of commands (code-server 4.100.3)', function () {
   this.timeout(120_000);
   const id: Record<string, number> = {};
@@ -82,6 +88,10 @@ describe('issue 16: state kept, preview tabs, buttons instead of commands (code-
     await closeEditors();
     await openContainer(page, 'svc');
     const row = (conv: number) => rowByDescription(page, 'Command Deck', `#${conv} · `);
+    // The suites before this one leave many rows in the deck; the tree renders only the rows
+    // in view, so give the deck the whole side bar while this test clicks its rows.
+    await setPaneExpanded(page, 'Awareness', false);
+    await setPaneExpanded(page, 'Reviews', false);
     await row(id.critic).waitFor({ timeout: 20_000 });
 
     await row(id.root).click();
@@ -111,6 +121,8 @@ describe('issue 16: state kept, preview tabs, buttons instead of commands (code-
     await eventually(async () => (await tabs(page)).length === 3, 10_000, 'three tabs');
     await screenshot(page, '31-preview-kept');
     await closeEditors();
+    await setPaneExpanded(page, 'Awareness', true);
+    await setPaneExpanded(page, 'Reviews', true);
   });
 
   it('offers buttons instead of commands: Send anyway to a judge that reported, Open report, Stop only while busy, Resume once stopped', async () => {
@@ -171,7 +183,8 @@ describe('issue 16: state kept, preview tabs, buttons instead of commands (code-
     await openRoles(page);
     await runCommand(page, 'svc: Open Agents Page');
     const agents = await webviewFrame(page, 'table.agents');
-    await agents.locator('vscode-textfield input').fill('critic');
+    // This suite's own critic: the suites before it leave other critics.
+    await agents.locator('vscode-textfield input').fill('s1-api-critic');
     await agents.locator('.count', { hasText: /^1 of \d+ agents$/ }).waitFor();
     await runCommand(page, 'svc: Open Conversation');
     await quickPick(page, 'state root');
@@ -196,7 +209,7 @@ describe('issue 16: state kept, preview tabs, buttons instead of commands (code-
 
     await page.locator('.tabs-container .tab', { hasText: 'svc Agents' }).click();
     const agentsAgain = await webviewFrame(page, 'table.agents');
-    assert.equal(await agentsAgain.locator('vscode-textfield').evaluate((el) => (el as HTMLElement & { value: string }).value), 'critic');
+    assert.equal(await agentsAgain.locator('vscode-textfield').evaluate((el) => (el as HTMLElement & { value: string }).value), 's1-api-critic');
     await agentsAgain.locator('.count', { hasText: /^1 of \d+ agents$/ }).waitFor();
     await page.locator('.tabs-container .tab', { hasText: 'svc Roles' }).click();
     await webviewFrame(page, '[data-section="review"]');
