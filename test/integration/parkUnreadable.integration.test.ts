@@ -23,6 +23,16 @@ function parkAsOrdinaryReader(wt: string, patch: string, env: NodeJS.ProcessEnv)
   return JSON.parse(r.stdout.trim().split('\n').at(-1)!);
 }
 
+/** The unreadableWork refusal, word for word, naming `shown`. */
+function assertRefusedOver(r: { ok?: unknown; reason?: string; message?: string }, wt: string, shown: string): void {
+  assert.equal(r.ok, undefined, `park must refuse: ${JSON.stringify(r)}`);
+  assert.equal(r.reason, 'unreadableWork');
+  assert.equal(
+    r.message,
+    `${wt} holds work svc cannot read: ${shown} (Permission denied); svc cannot save or check what it cannot read: make it readable (chmod -R u+rX) or commit it, then reap again; nothing was cleaned or removed`,
+  );
+}
+
 describe('park refuses work it cannot read, and keeps it', function () {
   let s: Scratch;
   let repo: LaneRepo;
@@ -52,12 +62,7 @@ describe('park refuses work it cannot read, and keeps it', function () {
     const patch = path.join(s.svcHome, 'agents', 'conv-u', 'parked-20250101T000000Z.patch');
 
     const r = parkAsOrdinaryReader(wt, patch, s.env);
-    assert.equal(r.ok, undefined, `park must refuse: ${JSON.stringify(r)}`);
-    assert.equal(r.reason, 'unreadableWork');
-    assert.equal(
-      r.message,
-      `${wt} holds work svc cannot read: text.txt (Permission denied); svc cannot save or check what it cannot read: make it readable (chmod -R u+rX) or commit it, then reap again; nothing was cleaned or removed`,
-    );
+    assertRefusedOver(r, wt, 'text.txt');
     assert.deepEqual(sorted(snapshot(wt)), before, 'every byte and mode is still there');
     assert.equal(git(wt, s.env, 'status', '--porcelain=v1'), status);
     assert.deepEqual(fs.existsSync(path.dirname(patch)) ? fs.readdirSync(path.dirname(patch)) : [], [], 'no patch or tar left behind');
@@ -75,12 +80,7 @@ describe('park refuses work it cannot read, and keeps it', function () {
     const patch = path.join(s.svcHome, 'agents', 'conv-u2', 'parked-20250101T000000Z.patch');
 
     const r = parkAsOrdinaryReader(wt, patch, s.env);
-    assert.equal(r.ok, undefined, `park must refuse: ${JSON.stringify(r)}`);
-    assert.equal(r.reason, 'unreadableWork');
-    assert.equal(
-      r.message,
-      `${wt} holds work svc cannot read: private/ (Permission denied); svc cannot save or check what it cannot read: make it readable (chmod -R u+rX) or commit it, then reap again; nothing was cleaned or removed`,
-    );
+    assertRefusedOver(r, wt, 'private/');
     fs.chmodSync(path.join(wt, 'private'), 0o755);
     assert.equal(fs.readFileSync(path.join(wt, 'private', 'notes.txt'), 'utf8'), 'new work in a folder only I may open\n');
     assert.equal(git(wt, s.env, 'status', '--porcelain=v1'), status);
