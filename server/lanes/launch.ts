@@ -187,6 +187,12 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
         } else createPlayDir(draft.dir);
       }
     } catch (e) {
+      // A local refusal already says what and why; a git failure or anything on a host
+      // needs the context of where it happened.
+      if (SvcError.is(e) && !host) {
+        convs.recordSpawnError(row.id, e.message);
+        throw e;
+      }
       const message = `lane directory could not be prepared${host ? ` on host ${host.name}` : ''}: ${(e as Error).message}`;
       convs.recordSpawnError(row.id, message);
       throw e instanceof GitError || SvcError.is(e) ? conflict('laneDirFailed', message) : e;
