@@ -1,11 +1,14 @@
 // Domain errors. The daemon throws these; the RPC and HTTP layers turn them into
-// typed wire errors; the shim and the extension print `message` as is. Keep each
-// spec refusal message produced in exactly one place (the throwing site).
+// typed wire errors; the shim and the extension print `message` as is. Each domain lists
+// its reasons in shared/refusals/<domain>.ts and makes its messages in one refusals file
+// (server/<domain>/<domain>Refusals.ts, reap's reapErrors.ts), through `refusalsOf`: a
+// reason outside the domain's list does not compile, and each message has one home.
+import type { SvcReason } from './refusals/reasons';
 
 /** Wire form of every refusal, on JSON-RPC (`ResponseError.data`) and HTTP (body). */
 export interface SvcErrorBody {
   error: string;
-  reason: string;
+  reason: SvcReason;
 }
 
 export type ErrorKind =
@@ -15,17 +18,18 @@ export type ErrorKind =
   | 'conflict' // state does not allow it right now
   | 'internal';
 
-export class SvcError extends Error {
+export class SvcError<R extends SvcReason = SvcReason> extends Error {
   constructor(
     readonly kind: ErrorKind,
-    readonly reason: string,
+    readonly reason: R,
     message: string,
   ) {
     super(message);
     this.name = 'SvcError';
   }
 
-  static is(e: unknown, reason?: string): e is SvcError {
+  /** Whether `e` is a daemon error (of `reason`, when given: a reason no list holds does not compile). */
+  static is<R extends SvcReason = SvcReason>(e: unknown, reason?: R): e is SvcError<R> {
     return e instanceof SvcError && (reason === undefined || e.reason === reason);
   }
 
@@ -34,16 +38,31 @@ export class SvcError extends Error {
   }
 }
 
-export function usageError(reason: string, message: string): SvcError {
+/**
+ * The error constructors of one domain, each taking only a reason of `reasons` (the
+ * domain's list in shared/refusals/; only its type is used). Called once, at the top of the domain's refusals
+ * file; the lint forbids it (and `new SvcError`) anywhere else.
+ */
+export function refusalsOf<R extends SvcReason>(_reasons: readonly R[]) {
+  const of =
+    (kind: ErrorKind) =>
+    <K extends R>(reason: K, message: string): SvcError<K> =>
+      new SvcError(kind, reason, message);
+  return { usage: of('usage'), notFound: of('notFound'), refused: of('refused'), conflict: of('conflict'), internal: of('internal') };
+}
+
+// Until every domain has its refusals file: the old constructors, typed. Each call
+// site still using them is listed in eslint.config.mjs (UNCONVERTED) and goes away.
+export function usageError(reason: SvcReason, message: string): SvcError {
   return new SvcError('usage', reason, message);
 }
-export function notFound(reason: string, message: string): SvcError {
+export function notFound(reason: SvcReason, message: string): SvcError {
   return new SvcError('notFound', reason, message);
 }
-export function refused(reason: string, message: string): SvcError {
+export function refused(reason: SvcReason, message: string): SvcError {
   return new SvcError('refused', reason, message);
 }
-export function conflict(reason: string, message: string): SvcError {
+export function conflict(reason: SvcReason, message: string): SvcError {
   return new SvcError('conflict', reason, message);
 }
 

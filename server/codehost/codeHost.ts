@@ -58,7 +58,7 @@ export interface CodeHost {
   listPullRequests(opts?: { state?: PrState | 'all' }): Promise<PullRequest[]>;
   /** The branch's commit on the remote now; null when there is no such branch. */
   headSha(branch: string): Promise<string | null>;
-  /** APPROVE / REQUEST_CHANGES by the PR's author throw `SelfReviewRefused`. */
+  /** APPROVE / REQUEST_CHANGES by the PR's author throw `selfReviewRefusedError` (reason `selfReviewRefused`). */
   createReview(number: number, review: CreateReview): Promise<Review>;
   /** Chronological. */
   listReviews(number: number): Promise<Review[]>;

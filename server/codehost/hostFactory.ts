@@ -5,9 +5,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConfigFile, Project } from '../../shared/config';
-import { refused, usageError } from '../../shared/errors';
 import type { Db } from '../store/db';
 import type { CodeHost } from './codeHost';
+import { githubNotConfiguredError, noGithubTokenError, noRemoteError, remoteNotBareError, remoteNotLocalError } from './codehostRefusals';
 import { GithubHost } from './github/githubHost';
 import { isBareRepo } from './local/bareRepo';
 import { LocalHost } from './local/localHost';
@@ -24,10 +24,10 @@ export interface HostDeps {
 
 export function createHost(key: string, project: Project, config: ConfigFile, deps: HostDeps): CodeHost {
   if (project.code_host === 'github') {
-    if (!project.github) throw usageError('githubNotConfigured', `project ${key} has code_host: github but no github: {owner, repo} in projects.yaml`);
+    if (!project.github) throw githubNotConfiguredError(key);
     const gh = config.codehost?.github;
     const token = nonEmpty(deps.env.GITHUB_TOKEN) ?? nonEmpty(gh?.token);
-    if (!token) throw refused('noGithubToken', `project ${key} uses GitHub but no token is set: export GITHUB_TOKEN or set codehost.github.token in config.yaml`);
+    if (!token) throw noGithubTokenError(key);
     return new GithubHost({
       project: key,
       owner: project.github.owner,
@@ -62,13 +62,13 @@ export function localRemote(key: string, project: Project): string {
   try {
     url = execFileSync('git', ['-C', project.path, 'remote', 'get-url', '--', remote], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
   } catch {
-    throw usageError('noRemote', `project ${key}: the checkout ${project.path} has no remote '${remote}' (the local code host works over it)`);
+    throw noRemoteError(key, project.path, remote);
   }
   let dir: string | undefined;
   if (url.startsWith('file://')) dir = fileURLToPath(url);
   else if (path.isAbsolute(url)) dir = url;
   else if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !/^[^/]+:/.test(url)) dir = path.resolve(project.path, url);
-  if (!dir) throw usageError('remoteNotLocal', `project ${key}: remote '${remote}' is ${url}, not a bare repository path; set code_host: github in projects.yaml for GitHub`);
-  if (!fs.existsSync(dir) || !isBareRepo(dir)) throw usageError('remoteNotBare', `project ${key}: remote '${remote}' (${dir}) is not a bare git repository`);
+  if (!dir) throw remoteNotLocalError(key, remote, url);
+  if (!fs.existsSync(dir) || !isBareRepo(dir)) throw remoteNotBareError(key, remote, dir);
   return fs.realpathSync(dir);
 }

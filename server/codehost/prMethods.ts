@@ -1,9 +1,10 @@
 // pr/list, pr/show, pr/merge, pr/review, pr/create over the project's code host.
-import { conflict, errorMessage, usageError } from '../../shared/errors';
+import { errorMessage } from '../../shared/errors';
 import { prCreate, prList, prMerge, prReview, prShow } from '../../shared/protocol/pr';
 import type { PullRequest } from '../../shared/protocol/pr';
 import type { App } from '../app';
 import type { CodeHosts } from './codeHosts';
+import { headMissingError, noProjectsError, projectRequiredError } from './codehostRefusals';
 import { findPr, mergeIfReady, prDetail } from './prState';
 
 /** `project`, else the project whose checkout holds `cwd`, else the only project. */
@@ -21,8 +22,8 @@ function oneProject(app: App, where: { project?: string; cwd?: string }): string
   const key = pickProject(app, where);
   if (key) return key;
   const keys = Object.keys(app.config.projects().projects);
-  if (keys.length === 0) throw usageError('noProjects', 'no projects (add one with: svc project add <key> <path>)');
-  throw usageError('projectRequired', `which project? pass --project <key> (one of: ${keys.join(', ')})`);
+  if (keys.length === 0) throw noProjectsError();
+  throw projectRequiredError(keys);
 }
 
 export function registerPrMethods(app: App, hosts: CodeHosts): void {
@@ -57,7 +58,7 @@ export function registerPrMethods(app: App, hosts: CodeHosts): void {
     const host = hosts.forProject(oneProject(app, p));
     const pr = await findPr(host, p.pr);
     const sha = p.sha ?? pr.head;
-    if (!sha) throw conflict('headMissing', `branch '${pr.branch}' is gone from the remote; pass --sha`);
+    if (!sha) throw headMissingError(pr.branch, true);
     const review = await host.createReview(pr.number, { event: p.event, body: p.body ?? '', commitId: sha });
     app.notify({ topic: 'reviews', id: `${pr.project}#${pr.number}` });
     return { pr, review };

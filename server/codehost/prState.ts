@@ -1,16 +1,16 @@
 // A PR as `svc pr show`, merge and the review pipeline see it: the PR, its reviews,
 // comments and checks at the live head, the service's identity, and readiness computed
 // from them now (nothing stored).
-import { notFound, refused } from '../../shared/errors';
 import type { PrDetail, PullRequest } from '../../shared/protocol/pr';
 import type { CodeHost, MergeResult } from './codeHost';
+import { notReadyError, unknownPrError } from './codehostRefusals';
 import { readiness } from './readiness';
 
 /** `12`, `#12` → that number; anything else is a head branch name. */
 export async function findPr(host: CodeHost, ref: string): Promise<PullRequest> {
   const m = /^#?(\d{1,9})$/.exec(ref);
   const pr = await host.getPullRequest(m ? Number(m[1]) : { branch: ref });
-  if (!pr) throw notFound('unknownPr', m ? `no PR #${m[1]} in project ${host.project}` : `no PR for branch '${ref}' in project ${host.project}`);
+  if (!pr) throw unknownPrError(host.project, m ? Number(m[1]) : { branch: ref });
   return pr;
 }
 
@@ -29,7 +29,7 @@ export async function mergeIfReady(host: CodeHost, ref: string): Promise<{ pr: P
   const detail = await prDetail(host, await findPr(host, ref));
   const { pr } = detail;
   if (!detail.readiness.ready) {
-    throw refused('notReady', `PR ${pr.project}#${pr.number} is not ready to merge:\n${detail.readiness.reasons.map((r) => `  - ${r}`).join('\n')}`);
+    throw notReadyError(pr.project, pr.number, detail.readiness.reasons);
   }
   const result = await host.mergePullRequest(pr.number, { sha: pr.head! });
   return { pr: (await host.getPullRequest(pr.number)) ?? pr, ...result };

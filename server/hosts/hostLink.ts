@@ -16,6 +16,7 @@ import { HOST_NODE_MAJOR } from './hostCheck';
 import type { Hosts } from './hosts';
 import { HOST_BASE, shq } from './remoteShell';
 import type { SshHost } from './sshTransport';
+import { isSvcReason } from '../../shared/refusals/reasons';
 
 /** The bundles a host needs: the shim (`svc` inside remote agents), the script agent, the helper. */
 const BUNDLES = ['svc.js', 'scriptAgent.js', 'svcHost.js'];
@@ -111,7 +112,7 @@ export class HostLink {
     } catch {
       throw new SvcError('internal', 'hostOpFailed', `host ${name}: svc's helper failed (${req.op}, exit ${r.code}): ${r.stderr.trim().split('\n').slice(-3).join(' / ')}`);
     }
-    if (!answer.ok) throw new SvcError((answer.error?.kind ?? 'internal') as ErrorKind, answer.error?.reason ?? 'hostOpFailed', answer.error?.message ?? 'unknown error');
+    if (!answer.ok) throw new SvcError((answer.error?.kind ?? 'internal') as ErrorKind, isSvcReason(answer.error?.reason) ? answer.error.reason : 'hostOpFailed', answer.error?.message ?? 'unknown error');
     return answer.result as T;
   }
 

@@ -1,24 +1,14 @@
 // Every refusal reap can give, each message produced here and nowhere else (STYLE 7).
-// All are kind 'refused' (exit 1 from the shim, 409 over HTTP) and all mean the same
-// thing to the user: nothing was archived, removed or cleaned. Match on `reason`
-// (`SvcError.is(e, 'dirty')`), never on the text.
-import { SvcError, refused, usageError } from '../../shared/errors';
+// The refusals (REAP_REFUSALS, shared/refusals/reap.ts) are kind 'refused' (exit 1 from
+// the shim, 409 over HTTP) and all mean the same thing to the user: nothing was archived,
+// removed or cleaned. Match on `reason` (`SvcError.is(e, 'dirty')`), never on the text.
+import { refusalsOf } from '../../shared/errors';
+import type { SvcError } from '../../shared/errors';
+import { REAP_ERRORS, REAP_REFUSALS } from '../../shared/refusals/reap';
+import type { ReapError, ReapRefusal } from '../../shared/refusals/reap';
 
-export const REAP_REFUSALS = [
-  'harnessAlive',
-  'outsideLanesRoot',
-  'processesInside',
-  'dirty',
-  'parkVerifyFailed',
-  'parkChanged',
-  'parkUnsupported',
-  'unreadableWork',
-  'playHasGit',
-  'playUnreadable',
-  'notAWorktree',
-  'worktreeRemoveFailed',
-] as const;
-export type ReapRefusal = (typeof REAP_REFUSALS)[number];
+const { refused } = refusalsOf(REAP_REFUSALS);
+const { usage, internal } = refusalsOf(REAP_ERRORS);
 
 export interface ProcessInside {
   pid: number;
@@ -30,7 +20,7 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 /** Step 1: the stop door was used and the harness did not end in time. `survivors` are
  *  the processes left in its group: the agent may have ended (`svc conv show` reads
  *  `alive: false`) while a child it started still runs, so they are named. */
-export function harnessAliveError(conv: string, waitedS: number, survivors: ProcessInside[] = []): SvcError {
+export function harnessAliveError(conv: string, waitedS: number, survivors: ProcessInside[] = []): SvcError<ReapRefusal> {
   if (survivors.length === 0) {
     return refused(
       'harnessAlive',
@@ -45,13 +35,13 @@ export function harnessAliveError(conv: string, waitedS: number, survivors: Proc
 }
 
 /** Step 2: `real` is the directory with symlinks resolved, `root` the real lanes root. */
-export function outsideLanesRootError(dir: string, real: string, root: string): SvcError {
+export function outsideLanesRootError(dir: string, real: string, root: string): SvcError<ReapRefusal> {
   const via = real === dir ? '' : ` (it resolves to ${real})`;
   return refused('outsideLanesRoot', `${dir}${via} is outside the lanes root ${root}; reap only removes lane directories`);
 }
 
 /** Step 3: one line per process, PID then command line. */
-export function processesInsideError(dir: string, procs: ProcessInside[]): SvcError {
+export function processesInsideError(dir: string, procs: ProcessInside[]): SvcError<ReapRefusal> {
   const lines = procs.map((p) => `  ${p.pid} ${p.command}`);
   return refused(
     'processesInside',
@@ -71,7 +61,7 @@ export function printablePath(p: string): string {
  * Step 4 without --park; `paths` are the changed or untracked paths, as git names them,
  * then `hidden`: work git status does not show (hiddenWork.ts), each with why.
  */
-export function dirtyError(dir: string, paths: string[], hidden: string[] = []): SvcError {
+export function dirtyError(dir: string, paths: string[], hidden: string[] = []): SvcError<ReapRefusal> {
   const all = [...paths, ...hidden];
   const shown = all.slice(0, SHOWN_PATHS).map((p) => `  ${printablePath(p)}`);
   if (all.length > SHOWN_PATHS) shown.push(`  … and ${all.length - SHOWN_PATHS} more`);
@@ -85,22 +75,22 @@ export function dirtyError(dir: string, paths: string[], hidden: string[] = []):
 }
 
 /** Step 4 with --park: the written patch did not reproduce the work. */
-export function parkVerifyFailedError(dir: string, detail: string): SvcError {
+export function parkVerifyFailedError(dir: string, detail: string): SvcError<ReapRefusal> {
   return refused('parkVerifyFailed', `the parked patch does not reproduce the work in ${dir} (${detail}); nothing was cleaned and no patch was kept`);
 }
 
 /** Step 4 with --park: the tree or HEAD moved between saving and cleaning. */
-export function parkChangedError(dir: string): SvcError {
+export function parkChangedError(dir: string): SvcError<ReapRefusal> {
   return refused('parkChanged', `the work in ${dir} changed while it was being parked; nothing was cleaned and no patch was kept: reap again`);
 }
 
 /** Step 4 with --park: the verified patch is published but cleaning stopped part way (not a refusal). */
-export function parkCleanFailedError(dir: string, patchFile: string, why: string): SvcError {
-  return new SvcError('internal', 'parkCleanFailed', `the work in ${dir} is parked in ${patchFile}, but cleaning the tree failed: ${why}; every change is in that patch`);
+export function parkCleanFailedError(dir: string, patchFile: string, why: string): SvcError<ReapError> {
+  return internal('parkCleanFailed', `the work in ${dir} is parked in ${patchFile}, but cleaning the tree failed: ${why}; every change is in that patch`);
 }
 
 /** Steps 3 and 4: files or folders in the tree that svc cannot read, so cannot save or check. */
-export function unreadableWorkError(dir: string, paths: string[]): SvcError {
+export function unreadableWorkError(dir: string, paths: string[]): SvcError<ReapRefusal> {
   return refused(
     'unreadableWork',
     `${dir} holds work svc cannot read: ${paths.map(printablePath).join(', ')} (Permission denied); svc cannot save or check what it cannot read: make it readable (chmod -R u+rX) or commit it, then reap again; nothing was cleaned or removed`,
@@ -108,7 +98,7 @@ export function unreadableWorkError(dir: string, paths: string[]): SvcError {
 }
 
 /** Step 4 with --park: work a patch cannot carry (a nested repository or submodule change). */
-export function parkUnsupportedError(dir: string, paths: string[]): SvcError {
+export function parkUnsupportedError(dir: string, paths: string[]): SvcError<ReapRefusal> {
   return refused(
     'parkUnsupported',
     `${dir} holds a nested git repository or submodule change at ${paths.map(printablePath).join(', ')}; a patch cannot save it: commit or move it, then reap again`,
@@ -116,31 +106,31 @@ export function parkUnsupportedError(dir: string, paths: string[]): SvcError {
 }
 
 /** Step 6 for a play lane. */
-export function playHasGitError(dir: string, gitPath: string): SvcError {
+export function playHasGitError(dir: string, gitPath: string): SvcError<ReapRefusal> {
   return refused('playHasGit', `play directory ${dir} holds a git repository (${gitPath}); reap removes a play directory only when it holds no .git`);
 }
 
 /** Step 6 for a play lane: a folder inside could not be searched for a .git. */
-export function playUnreadableError(dir: string, folder: string): SvcError {
+export function playUnreadableError(dir: string, folder: string): SvcError<ReapRefusal> {
   return refused('playUnreadable', `play directory ${dir} holds a folder reap cannot read (${folder}); it removes a play directory only when it holds no .git`);
 }
 
-export function notAWorktreeError(dir: string, why: string): SvcError {
+export function notAWorktreeError(dir: string, why: string): SvcError<ReapRefusal> {
   return refused('notAWorktree', `${dir} is not a linked git worktree (${why}); reap removes only lane worktrees`);
 }
 
 /** Step 6: git itself refused `worktree remove` (never forced); `parked` when step 4 already saved the work. */
-export function worktreeRemoveFailedError(dir: string, gitMessage: string, parked?: { patchFile: string; restoreCommand: string }): SvcError {
+export function worktreeRemoveFailedError(dir: string, gitMessage: string, parked?: { patchFile: string; restoreCommand: string }): SvcError<ReapRefusal> {
   const saved = parked ? `; the uncommitted work was parked in ${parked.patchFile} (restore with: ${parked.restoreCommand})` : '';
   return refused('worktreeRemoveFailed', `git refused to remove the worktree ${dir}: ${gitMessage}; reap never forces it${saved}`);
 }
 
 /** The caller asked for a patch path inside the tree that is about to be cleaned. */
-export function patchInsideWorktreeError(patchFile: string, dir: string): SvcError {
-  return usageError('patchInsideWorktree', `the parked patch ${patchFile} would be inside the worktree ${dir} it cleans`);
+export function patchInsideWorktreeError(patchFile: string, dir: string): SvcError<ReapError> {
+  return usage('patchInsideWorktree', `the parked patch ${patchFile} would be inside the worktree ${dir} it cleans`);
 }
 
 /** Never overwrite an earlier parked patch. */
-export function patchExistsError(patchFile: string): SvcError {
-  return usageError('patchExists', `${patchFile} already exists; parked patches are never overwritten`);
+export function patchExistsError(patchFile: string): SvcError<ReapError> {
+  return usage('patchExists', `${patchFile} already exists; parked patches are never overwritten`);
 }

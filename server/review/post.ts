@@ -1,15 +1,14 @@
 // Lifecycle step 3: the parent's synthesis.md (or the quick agent's review.md) becomes ONE
 // PR review pinned to the reviewed commit (`review.verdict`). APPROVED → APPROVE,
 // CHANGES_REQUESTED → REQUEST_CHANGES, FAILED → a COMMENT-type review. When the host
-// refuses a review on the author's own PR (SelfReviewRefused), the verdict is a comment
+// refuses a review on the author's own PR (selfReviewRefused), the verdict is a comment
 // that begins with the marker `<!-- svc-verdict: … sha=… -->`. Bad files are refused with
 // the reason, logged, and nothing is posted.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { conflict, notFound, refused, usageError } from '../../shared/errors';
+import { conflict, notFound, refused, SvcError, usageError } from '../../shared/errors';
 import type { VerdictName } from '../../shared/protocol/review';
 import type { ReviewEvent } from '../codehost/codeHost';
-import { SelfReviewRefused } from '../codehost/errors';
 import { verdictMarker } from '../codehost/marker';
 import type { IssueRow } from '../issues/issueStore';
 import { logger } from '../util/log';
@@ -73,7 +72,7 @@ export async function postVerdict(ctx: ReviewCtx, issue: IssueRow, runId: string
   try {
     id = (await host.createReview(run.pr, { event, body: text, commitId: run.sha })).id;
   } catch (e) {
-    if (!SelfReviewRefused.is(e) || verdict === 'FAILED') throw e;
+    if (!SvcError.is(e, 'selfReviewRefused') || verdict === 'FAILED') throw e;
     // The host will not let its identity review its own PR: the verdict goes in a marker comment.
     via = 'marker';
     id = (await host.createComment(run.pr, `${verdictMarker(verdict, run.sha)}\n\n${text}`)).id;

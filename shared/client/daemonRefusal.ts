@@ -7,20 +7,26 @@ import type { MessageConnection } from 'vscode-jsonrpc/node';
 import { kindFromRpcCode } from '../errors';
 import type { ErrorKind } from '../errors';
 import { daemonStop } from '../protocol/daemon';
+import { isSvcReason } from '../refusals/reasons';
+import type { SvcReason } from '../refusals/reasons';
 import { TRANSPORT_ERROR_CODES } from './connectionLost';
 
-/** The daemon answered with a typed error; `message` is the daemon's text, shown as is. */
-export class DaemonRefusal extends Error {
+/**
+ * The daemon answered with a typed error; `message` is the daemon's text, shown as is.
+ * `reason` is one of the domains' lists (shared/refusals/), so a client matches on the
+ * same union the daemon throws with; `rpc` when the answer named none svc knows.
+ */
+export class DaemonRefusal<R extends SvcReason = SvcReason> extends Error {
   constructor(
     message: string,
-    readonly reason: string,
+    readonly reason: R,
     readonly kind: ErrorKind,
   ) {
     super(message);
     this.name = 'DaemonRefusal';
   }
 
-  static is(e: unknown, reason?: string): e is DaemonRefusal {
+  static is<R extends SvcReason = SvcReason>(e: unknown, reason?: R): e is DaemonRefusal<R> {
     return e instanceof DaemonRefusal && (reason === undefined || e.reason === reason);
   }
 }
@@ -35,8 +41,8 @@ export function readRpcError(e: unknown): DaemonRefusal | 'lost' | undefined {
   const code = (e as { code?: unknown } | null)?.code;
   if (typeof code !== 'number') return undefined;
   if (TRANSPORT_ERROR_CODES.has(code)) return 'lost';
-  const data = (e as { data?: { error?: string; reason?: string } }).data;
-  return new DaemonRefusal(data?.error ?? (e as Error).message, data?.reason ?? 'rpc', kindFromRpcCode(code));
+  const data = (e as { data?: { error?: string; reason?: unknown } }).data;
+  return new DaemonRefusal(data?.error ?? (e as Error).message, isSvcReason(data?.reason) ? data.reason : 'rpc', kindFromRpcCode(code));
 }
 
 /** A JSON-RPC connection over a socket to a daemon, listening. */

@@ -14,6 +14,7 @@ import { git, makeScratch, sleep } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { BIG, NON_UTF8, addWorktree, b, forceRemoveWorktree, gitPaths, join, makeLaneRepo, pseudoRandom, sh, snapshot, sorted } from './parkFixtures';
 import type { LaneRepo } from './parkFixtures';
+import type { ReapError, ReapRefusal } from '../../shared/refusals/reap';
 
 describe('parkWorktree (reap --park)', function () {
   let s: Scratch;
@@ -166,7 +167,7 @@ describe('parkWorktree (reap --park)', function () {
   });
 
   describe('aborts with the tree untouched', () => {
-    async function expectUntouched(wt: string, file: string, run: () => Promise<unknown>, reason: string): Promise<SvcError> {
+    async function expectUntouched(wt: string, file: string, run: () => Promise<unknown>, reason: ReapRefusal | ReapError): Promise<SvcError> {
       const snap = sorted(snapshot(wt));
       const st = status(wt);
       const idx = indexBytes(wt);

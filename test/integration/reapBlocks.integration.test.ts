@@ -16,8 +16,9 @@ import { eventually, git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { addWorktree, forceRemoveWorktree, makeLaneRepo } from './parkFixtures';
 import type { LaneRepo } from './parkFixtures';
+import type { SvcReason } from '../../shared/refusals/reasons';
 
-function refusal(fn: () => unknown, reason: string): SvcError {
+function refusal(fn: () => unknown, reason: SvcReason): SvcError {
   try {
     fn();
   } catch (e) {
@@ -28,7 +29,7 @@ function refusal(fn: () => unknown, reason: string): SvcError {
   assert.fail(`expected a ${reason} refusal`);
 }
 
-async function asyncRefusal(p: Promise<unknown>, reason: string): Promise<SvcError> {
+async function asyncRefusal(p: Promise<unknown>, reason: SvcReason): Promise<SvcError> {
   const e = await p.then(
     () => assert.fail(`expected a ${reason} refusal`),
     (err: unknown) => err,

@@ -15,6 +15,7 @@ import { eventually, git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { addWorktree, forceRemoveWorktree, makeLaneRepo, sh, snapshot, sorted } from './parkFixtures';
 import type { LaneRepo } from './parkFixtures';
+import type { ReapRefusal } from '../../shared/refusals/reap';
 
 describe('reapLaneDir: the reap sequence', function () {
   let s: Scratch;
@@ -64,7 +65,7 @@ describe('reapLaneDir: the reap sequence', function () {
     return { plan, calls, dir };
   }
 
-  async function refused(plan: ReapPlan, reason: string): Promise<SvcError> {
+  async function refused(plan: ReapPlan, reason: ReapRefusal): Promise<SvcError> {
     const e = await reapLaneDir(plan).then(
       () => assert.fail(`expected ${reason}`),
       (err: unknown) => err,

@@ -1,5 +1,4 @@
 import * as assert from 'node:assert/strict';
-import { SelfReviewRefused } from '../../server/codehost/errors';
 import { asGithubError, ownPrRefusal } from '../../server/codehost/github/githubErrors';
 import { SvcError } from '../../shared/errors';
 
@@ -13,12 +12,11 @@ describe('GitHub errors → typed refusals', () => {
     'Review Can not request changes on your own pull request',
     'GitHub Actions is not permitted to approve pull requests.',
   ]) {
-    it(`422 "${text}" is SelfReviewRefused`, () => {
+    it(`422 "${text}" is selfReviewRefused`, () => {
       const e = ownPrRefusal(gh(422, { message: 'Unprocessable Entity', errors: [text] }), 7, 'svc');
-      assert.ok(e instanceof SelfReviewRefused);
       assert.ok(SvcError.is(e, 'selfReviewRefused'));
       assert.equal(e.message, `the code host refused a review of PR #7 by its author svc: ${text}`);
-      assert.deepEqual([e.kind, e.pr, e.login], ['refused', 7, 'svc']);
+      assert.equal(e.kind, 'refused');
     });
   }
 

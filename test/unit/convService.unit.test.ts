@@ -8,6 +8,7 @@ import type { CreateOptions } from '../../server/conversations/conversationServi
 import { openDb } from '../../server/store/db';
 import { SvcError } from '../../shared/errors';
 import { homePaths } from '../../shared/svcHome';
+import type { SvcReason } from '../../shared/refusals/reasons';
 
 function service(now = { t: 1_000_000 }): { svc: ConversationService; notified: unknown[] } {
   const notified: unknown[] = [];
@@ -25,7 +26,7 @@ function service(now = { t: 1_000_000 }): { svc: ConversationService; notified: 
 }
 
 const base: CreateOptions = { kind: 'root', title: 'Fix the login bug', cwd: '/tmp/x', harness: 'script', model: 'm', prompt: 'go' };
-const refusedWith = (reason: string, message: string) => (e: unknown) => SvcError.is(e, reason) && e.message === message;
+const refusedWith = (reason: SvcReason, message: string) => (e: unknown) => SvcError.is(e, reason) && e.message === message;
 
 describe('conversation service rows', () => {
   it('names are unique slugs of the title; a given name is checked', () => {
@@ -109,9 +110,9 @@ describe('conversation service rows', () => {
     const { svc } = service();
     const r = svc.insert({ ...base, name: 'critic' });
     svc.addTellGuard((row, { force }) => {
-      if (row.name === 'critic' && !force) throw new SvcError('refused', 'criticDone', 'critic already reported done; --force overrides');
+      if (row.name === 'critic' && !force) throw new SvcError('refused', 'judgeReported', 'critic already reported done; --force overrides');
     });
-    assert.throws(() => svc.tell(r.id, 'hi'), refusedWith('criticDone', 'critic already reported done; --force overrides'));
+    assert.throws(() => svc.tell(r.id, 'hi'), refusedWith('judgeReported', 'critic already reported done; --force overrides'));
     assert.throws(() => svc.tell(r.id, 'hi', { force: true }), refusedWith('notRunning', 'conversation #1 (critic) is not running (starting); resume it with svc conv resume #1'));
   });
 

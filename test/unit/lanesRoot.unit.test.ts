@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { SvcError } from '../../shared/errors';
 import { lanesRootOf } from '../../server/lanes/lanesRoot';
 import type { Project } from '../../shared/config';
+import type { SvcReason } from '../../shared/refusals/reasons';
 
 const REPO = path.resolve(__dirname, '..', '..');
 
@@ -14,7 +15,7 @@ describe('lanes root', () => {
   const checkout = path.join(home, 'src', 'web');
   let savedHome: string | undefined;
   const project = (lanes_root?: string): Project => ({ path: checkout, default_branch: 'main', code_host: 'local', gauntlet: lanes_root ? { lanes_root } : undefined });
-  const refusedWith = (fn: () => unknown, reason: string, message: RegExp) => {
+  const refusedWith = (fn: () => unknown, reason: SvcReason, message: RegExp) => {
     assert.throws(fn, (e: unknown) => SvcError.is(e, reason) && message.test((e as Error).message));
   };
 

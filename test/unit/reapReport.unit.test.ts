@@ -6,7 +6,6 @@ import { parseRaw } from '../../server/reap/parkCapture';
 import type { ParkResult } from '../../server/reap/park';
 import { parseLsof } from '../../server/reap/processesInside';
 import {
-  REAP_REFUSALS,
   dirtyError,
   harnessAliveError,
   notAWorktreeError,
@@ -21,6 +20,8 @@ import {
   worktreeRemoveFailedError,
 } from '../../server/reap/reapErrors';
 import { archiveFailedLine, formatReapReport } from '../../shared/format/reapReport';
+import { REAP_REFUSALS } from '../../shared/refusals/reap';
+import type { ReapRefusal } from '../../shared/refusals/reap';
 import type { ReapReport } from '../../shared/format/reapReport';
 import { restoreAfterRemove, restoreInPlace, shellQuote } from '../../server/reap/restoreCommand';
 import { splitNul } from '../../server/git/gitExec';
@@ -155,11 +156,11 @@ describe('reap report text', () => {
 });
 
 describe('reap refusals (kind refused, one place each)', () => {
-  const check = (e: SvcError, reason: string, message: string) => {
+  const check = (e: SvcError, reason: ReapRefusal, message: string) => {
     assert.ok(SvcError.is(e, reason));
     assert.equal(e.kind, 'refused');
     assert.equal(e.message, message);
-    assert.ok((REAP_REFUSALS as readonly string[]).includes(reason));
+    assert.ok(REAP_REFUSALS.includes(reason));
   };
 
   it('harnessAlive', () => {

@@ -9,7 +9,7 @@ import type { PrState, PullRequest } from '../../../shared/protocol/pr';
 import type { CodeHost, CreatePullRequest, CreateReview, HeadChangeListener, MergeResult, SetStatus } from '../codeHost';
 import { HeadEvents } from '../headEvents';
 import { checkComment, checkReview, checkStatus } from '../validate';
-import { conflict, refused } from '../../../shared/errors';
+import { githubIdentityUnknownError, noMergeMethodError } from '../codehostRefusals';
 import { asGithubError, ownPrRefusal } from './githubErrors';
 import { githubClient } from './githubClient';
 import type { GithubClient } from './githubClient';
@@ -71,10 +71,7 @@ export class GithubHost implements CodeHost {
       (e) => {
         this.login = undefined;
         if ((e as { status?: number }).status === 403 && !/rate limit/i.test(String((e as Error).message))) {
-          throw refused(
-            'githubIdentityUnknown',
-            `GitHub will not tell this token who it is (403 on GET /user: ${(e as Error).message}), as with a GitHub App installation or Actions token; set codehost.github.login in config.yaml to the login it writes as, such as my-app[bot] or github-actions[bot]`,
-          );
+          throw githubIdentityUnknownError((e as Error).message);
         }
         throw asGithubError(e, 'read the authenticated user');
       },
@@ -248,7 +245,7 @@ export class GithubHost implements CodeHost {
     if (repo.allow_merge_commit !== false) return 'merge';
     if (repo.allow_squash_merge !== false) return 'squash';
     if (repo.allow_rebase_merge !== false) return 'rebase';
-    throw conflict('notMergeable', `${this.o.owner}/${this.o.repo} allows no merge method (merge commits, squash and rebase are all off)`);
+    throw noMergeMethodError(`${this.o.owner}/${this.o.repo}`);
   }
 
   onHeadChange(fn: HeadChangeListener): () => void {

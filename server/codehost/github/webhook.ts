@@ -15,6 +15,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Db } from '../../store/db';
 import type { HttpRequest, HttpResponse } from '../../http/httpServer';
 import { logger } from '../../util/log';
+import { webhookRefusals } from '../codehostRefusals';
+import type { WebhookRefusal } from '../codehostRefusals';
 import type { GithubHost } from './githubHost';
 import { parseWebhookPayload } from './webhookPayload';
 import type { IssueCommentPayload, PullRequestPayload, WebhookPayload } from './webhookPayload';
@@ -34,9 +36,10 @@ export interface WebhookDeps {
 /** The events svc acts on; any other is answered `ignored` before its body is read. */
 export const HANDLED_EVENTS = new Set(['ping', 'pull_request', 'issue_comment']);
 
-const refuse = (status: number, reason: string, error: string): HttpResponse => {
-  log.warn(`refused (${status} ${reason}): ${error}`);
-  return { status, body: { error, reason } };
+const answer = ({ status, reason, error }: WebhookRefusal): HttpResponse => ({ status, body: { error, reason } });
+const refuse = (r: WebhookRefusal): HttpResponse => {
+  log.warn(`refused (${r.status} ${r.reason}): ${r.error}`);
+  return answer(r);
 };
 
 const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
@@ -59,14 +62,14 @@ function contentType(headers: IncomingHttpHeaders): 'json' | 'form' | undefined 
 /** Everything that can be refused from the headers alone; undefined when the body may be read. */
 export function webhookBeforeBody(deps: Pick<WebhookDeps, 'secret'>, headers: IncomingHttpHeaders): HttpResponse | undefined {
   const secret = deps.secret();
-  if (!secret) return refuse(409, 'webhookNotConfigured', 'no webhook secret configured (codehost.github.webhook_secret in config.yaml, or GITHUB_WEBHOOK_SECRET)');
+  if (!secret) return refuse(webhookRefusals.notConfigured());
   const signature = header(headers, 'x-hub-signature-256');
-  if (!signature || !/^sha256=[0-9a-f]{64}$/.test(signature)) return refuse(401, 'badSignature', 'missing or malformed X-Hub-Signature-256');
+  if (!signature || !/^sha256=[0-9a-f]{64}$/.test(signature)) return refuse(webhookRefusals.malformedSignature());
   const delivery = header(headers, 'x-github-delivery');
   const event = header(headers, 'x-github-event');
-  if (!delivery || delivery.length > 100 || !event || event.length > 100) return refuse(400, 'badDelivery', 'missing X-GitHub-Delivery or X-GitHub-Event');
+  if (!delivery || delivery.length > 100 || !event || event.length > 100) return refuse(webhookRefusals.badDelivery());
   if (!contentType(headers)) {
-    return refuse(415, 'badContentType', `content type '${header(headers, 'content-type')!.slice(0, 100)}' is not accepted; set the webhook's content type to application/json or application/x-www-form-urlencoded`);
+    return refuse(webhookRefusals.badContentType(header(headers, 'content-type')!));
   }
   if (!HANDLED_EVENTS.has(event)) {
     log.info(`delivery ${delivery}: ${event} → ignored (not an event svc acts on)`);
@@ -84,12 +87,12 @@ export async function handleGithubWebhook(deps: WebhookDeps, req: HttpRequest): 
   const event = header(req.headers, 'x-github-event')!;
   const body = req.rawBody.toString('utf8');
   // verify() takes a string: make sure it is byte for byte the body that was signed.
-  if (!Buffer.from(body, 'utf8').equals(req.rawBody)) return refuse(400, 'badBody', 'the webhook body is not UTF-8');
+  if (!Buffer.from(body, 'utf8').equals(req.rawBody)) return refuse(webhookRefusals.notUtf8());
   const { verify } = await import('@octokit/webhooks-methods');
-  if (body.length === 0 || !(await verify(secret, body, signature))) return refuse(401, 'badSignature', 'X-Hub-Signature-256 does not match the body');
+  if (body.length === 0 || !(await verify(secret, body, signature))) return refuse(webhookRefusals.signatureMismatch());
 
   const parsed = parseWebhookPayload(event, contentType(req.headers)!, body);
-  if (!parsed.ok) return refuse(400, parsed.reason, `delivery ${delivery}: ${parsed.error}`);
+  if (!parsed.ok) return refuse(webhookRefusals.badPayload(delivery, parsed.reason, parsed.error));
   const { payload } = parsed;
   const action = payload.action;
   const repo = payload.repository?.full_name;
@@ -110,7 +113,7 @@ export async function handleGithubWebhook(deps: WebhookDeps, req: HttpRequest): 
     })();
   } catch (e) {
     log.error(`delivery ${delivery}: ${event}${action ? ` ${action}` : ''} could not be handled; not recorded, so a redelivery will be`, e);
-    return { status: 503, body: { error: `delivery ${delivery} could not be handled (${(e as Error).message}); redeliver it later`, reason: 'notHandled' } };
+    return answer(webhookRefusals.notHandled(delivery, (e as Error).message));
   }
   if (outcome === 'duplicate') {
     log.warn(`replayed delivery ${delivery} (${event}) dropped`);

@@ -3,8 +3,8 @@
 // read an option: names are checked with check-ref-format and follow --end-of-options.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { conflict, usageError } from '../../../shared/errors';
 import { spawnGit } from '../../git/gitExec';
+import { badBranchError, baseMissingError, baseMovedError, mergeConflictError, nothingToMergeError } from '../codehostRefusals';
 
 interface GitResult {
   code: number;
@@ -30,9 +30,9 @@ export function isBareRepo(dir: string): boolean {
 }
 
 export async function checkBranchName(gitDir: string, name: string): Promise<void> {
-  if (name.startsWith('-') || /[\0\n\r]/.test(name)) throw usageError('badBranch', `'${name}' is not a valid branch name`);
+  if (name.startsWith('-') || /[\0\n\r]/.test(name)) throw badBranchError(name);
   const r = await gitRun(gitDir, ['check-ref-format', '--branch', name]);
-  if (r.code !== 0) throw usageError('badBranch', `'${name}' is not a valid branch name`);
+  if (r.code !== 0) throw badBranchError(name);
 }
 
 /** Every branch of the remote and its commit. */
@@ -76,8 +76,8 @@ export interface MergeInput {
  */
 export async function mergeInto(gitDir: string, m: MergeInput): Promise<{ sha: string; method: 'fast-forward' | 'merge' }> {
   const baseSha = await branchSha(gitDir, m.base);
-  if (!baseSha) throw conflict('baseMissing', `the base branch '${m.base}' does not exist on the remote`);
-  if (await isAncestor(gitDir, m.head, baseSha)) throw conflict('nothingToMerge', `${m.head.slice(0, 7)} is already in '${m.base}'; nothing to merge`);
+  if (!baseSha) throw baseMissingError(m.base);
+  if (await isAncestor(gitDir, m.head, baseSha)) throw nothingToMergeError(m.head, m.base);
   let sha: string;
   let method: 'fast-forward' | 'merge';
   if (await isAncestor(gitDir, baseSha, m.head)) {
@@ -87,7 +87,7 @@ export async function mergeInto(gitDir: string, m: MergeInput): Promise<{ sha: s
     const tree = await gitRun(gitDir, ['merge-tree', '--write-tree', '--name-only', '--end-of-options', baseSha, m.head]);
     if (tree.code === 1) {
       const files = tree.stdout.split('\n\n')[0].split('\n').slice(1).filter(Boolean);
-      throw conflict('mergeConflict', `merging into '${m.base}' conflicts in: ${files.join(', ') || '(see git)'}`);
+      throw mergeConflictError(m.base, files);
     }
     if (tree.code !== 0) throw new Error(`git merge-tree failed in ${gitDir}: ${tree.stderr.trim()}`);
     const treeSha = tree.stdout.split('\n')[0].trim();
@@ -96,6 +96,6 @@ export async function mergeInto(gitDir: string, m: MergeInput): Promise<{ sha: s
     method = 'merge';
   }
   const moved = await gitRun(gitDir, ['update-ref', '-m', `svc: ${m.message.split('\n')[0]}`, `refs/heads/${m.base}`, sha, baseSha]);
-  if (moved.code !== 0) throw conflict('baseMoved', `'${m.base}' moved while merging; try again`);
+  if (moved.code !== 0) throw baseMovedError(m.base);
   return { sha, method };
 }

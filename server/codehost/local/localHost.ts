@@ -1,14 +1,24 @@
 // The local code host, svc's embedded default: PRs, reviews, comments and commit
 // statuses in the store, over a bare repository on disk (the project's remote). It
 // behaves like GitHub where the pipeline depends on it: reviews pinned to a commit,
-// APPROVE / REQUEST_CHANGES by the PR's author refused (SelfReviewRefused), head changes
+// APPROVE / REQUEST_CHANGES by the PR's author refused (selfReviewRefused), head changes
 // seen by watching the remote's refs, merges that never touch anyone's checkout.
-import { conflict, notFound, usageError } from '../../../shared/errors';
 import type { PrState, PullRequest } from '../../../shared/protocol/pr';
 import type { Db } from '../../store/db';
 import { logger } from '../../util/log';
 import type { CodeHost, CreatePullRequest, CreateReview, HeadChangeListener, MergeResult, SetStatus } from '../codeHost';
-import { SelfReviewRefused } from '../errors';
+import {
+  baseMissingError,
+  branchNotPushedError,
+  headMissingError,
+  headMovedError,
+  prExistsError,
+  prNotOpenError,
+  sameBranchError,
+  selfReviewRefusedError,
+  unknownCommitError,
+  unknownPrError,
+} from '../codehostRefusals';
 import { HeadEvents } from '../headEvents';
 import { checkComment, checkReview, checkStatus } from '../validate';
 import { branchSha, checkBranchName, isCommit, mergeInto, readHeads } from './bareRepo';
@@ -57,14 +67,14 @@ export class LocalHost implements CodeHost {
     const base = input.base ?? this.o.defaultBase;
     await checkBranchName(this.o.gitDir, input.branch);
     await checkBranchName(this.o.gitDir, base);
-    if (input.branch === base) throw usageError('sameBranch', `a PR needs a head branch other than its base '${base}'`);
+    if (input.branch === base) throw sameBranchError(base);
     const head = await branchSha(this.o.gitDir, input.branch);
-    if (!head) throw usageError('branchNotPushed', `branch '${input.branch}' is not on the remote ${this.o.gitDir}; push it first`);
-    if (!(await branchSha(this.o.gitDir, base))) throw usageError('baseMissing', `the base branch '${base}' does not exist on the remote ${this.o.gitDir}`);
+    if (!head) throw branchNotPushedError(input.branch, this.o.gitDir);
+    if (!(await branchSha(this.o.gitDir, base))) throw baseMissingError(base, this.o.gitDir);
     const open = this.store.prForBranch(input.branch);
-    if (open?.state === 'open') throw conflict('prExists', `PR #${open.number} is already open for branch '${input.branch}'`);
+    if (open?.state === 'open') throw prExistsError(input.branch, open.number);
     const row = this.store.insertPr({ title: input.title, body: input.body ?? '', branch: input.branch, base, author: this.o.user, head, at: this.o.now() });
-    if (!row) throw conflict('prExists', `a PR is already open for branch '${input.branch}'`);
+    if (!row) throw prExistsError(input.branch);
     this.events.emit({ project: this.project, number: row.number, branch: row.head_branch, before: null, after: head, source: 'opened' });
     this.startWatching();
     return this.toPr(row, head);
@@ -89,10 +99,10 @@ export class LocalHost implements CodeHost {
   async createReview(number: number, review: CreateReview) {
     checkReview(review);
     const row = this.openPr(number, 'review');
-    if (!(await isCommit(this.o.gitDir, review.commitId))) throw usageError('unknownCommit', `commit ${review.commitId} is not in the remote ${this.o.gitDir}`);
+    if (!(await isCommit(this.o.gitDir, review.commitId))) throw unknownCommitError(review.commitId, this.o.gitDir);
     if (review.event !== 'COMMENT' && this.o.reviewer === row.author) {
       const what = review.event === 'APPROVE' ? 'Can not approve your own pull request' : 'Can not request changes on your own pull request';
-      throw new SelfReviewRefused(number, this.o.reviewer, what);
+      throw selfReviewRefusedError(number, this.o.reviewer, what);
     }
     return this.store.insertReview(row.id, { author: this.o.reviewer, state: REVIEW_STATE[review.event], body: review.body, commitId: review.commitId, at: this.o.now() });
   }
@@ -112,7 +122,7 @@ export class LocalHost implements CodeHost {
 
   async setStatus(sha: string, s: SetStatus) {
     checkStatus(sha, s);
-    if (!(await isCommit(this.o.gitDir, sha))) throw usageError('unknownCommit', `commit ${sha} is not in the remote ${this.o.gitDir}`);
+    if (!(await isCommit(this.o.gitDir, sha))) throw unknownCommitError(sha, this.o.gitDir);
     return this.store.insertStatus({ sha, ...s, creator: this.o.reviewer, at: this.o.now() });
   }
 
@@ -130,8 +140,8 @@ export class LocalHost implements CodeHost {
     const run = this.merging.then(async () => {
       const row = this.openPr(number, 'merge');
       const head = await branchSha(this.o.gitDir, row.head_branch);
-      if (!head) throw conflict('headMissing', `branch '${row.head_branch}' is gone from the remote`);
-      if (head !== opts.sha) throw conflict('headMoved', `the head of PR #${number} moved to ${head.slice(0, 7)}; check readiness again`);
+      if (!head) throw headMissingError(row.head_branch);
+      if (head !== opts.sha) throw headMovedError(number, head);
       const title = `Merge pull request #${number} from ${row.head_branch}`;
       const result = await mergeInto(this.o.gitDir, {
         base: row.base_branch,
@@ -182,13 +192,13 @@ export class LocalHost implements CodeHost {
 
   private row(number: number): PrRow {
     const row = this.store.pr(number);
-    if (!row) throw notFound('unknownPr', `no PR #${number} in project ${this.project}`);
+    if (!row) throw unknownPrError(this.project, number);
     return row;
   }
 
   private openPr(number: number, what: string): PrRow {
     const row = this.row(number);
-    if (row.state !== 'open') throw conflict('prNotOpen', `PR #${number} is ${row.state}; cannot ${what} it`);
+    if (row.state !== 'open') throw prNotOpenError(number, row.state, what);
     return row;
   }
 

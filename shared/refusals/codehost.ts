@@ -1,0 +1,56 @@
+// The reasons the code hosts (local and GitHub, their PR methods and the GitHub webhook)
+// refuse with. Messages: server/codehost/codehostRefusals.ts.
+export const CODEHOST_REFUSALS = [
+  // Both adapters, and the pr/* methods
+  'selfReviewRefused',
+  'unknownPr',
+  'prExists',
+  'prNotOpen',
+  'headMissing',
+  'headMoved',
+  'notMergeable',
+  'notReady',
+  'noProjects',
+  'projectRequired',
+  'badSha',
+  'bodyTooLong',
+  'badReviewEvent',
+  'reviewBodyRequired',
+  'commentBodyRequired',
+  'badStatusState',
+  'badStatusContext',
+  // Choosing a project's host
+  'githubNotConfigured',
+  'noGithubToken',
+  'noRemote',
+  'remoteNotLocal',
+  'remoteNotBare',
+  // The local host's bare repository
+  'badBranch',
+  'sameBranch',
+  'branchNotPushed',
+  'baseMissing',
+  'unknownCommit',
+  'nothingToMerge',
+  'mergeConflict',
+  'baseMoved',
+  // GitHub's answers
+  'githubIdentityUnknown',
+  'githubRateLimited',
+  'githubUnreachable',
+  'githubAuth',
+  'githubForbidden',
+  'githubNotFound',
+  'githubUnprocessable',
+  'githubError',
+  // The GitHub webhook (HTTP answers, not SvcErrors)
+  'webhookNotConfigured',
+  'badSignature',
+  'badDelivery',
+  'badContentType',
+  'badBody',
+  'badJson',
+  'badPayload',
+  'notHandled',
+] as const;
+export type CodehostRefusal = (typeof CODEHOST_REFUSALS)[number];

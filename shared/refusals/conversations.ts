@@ -1,0 +1,22 @@
+// The reasons the conversations domain (conversations, their asks and harness profiles)
+// refuses with. Messages: server/conversations/conversationRefusals.ts; the extension
+// matches on these names (DaemonRefusal.is), never on the text.
+export const CONVERSATION_REFUSALS = [
+  'badName',
+  'noCwd',
+  'badCwd',
+  'badLines',
+  'unknownConversation',
+  'nameTaken',
+  'alreadyRunning',
+  'notRunning',
+  'stillRunning',
+  'noSource',
+  'callerNotProven',
+  'askNotReady',
+  'badAnswer',
+  'noOpenAsk',
+  'unknownHarness',
+  'harnessWithoutCommand',
+] as const;
+export type ConversationRefusal = (typeof CONVERSATION_REFUSALS)[number];

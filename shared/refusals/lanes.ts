@@ -1,0 +1,52 @@
+// The reasons lanes (launch, the lanes root, lookups, wait, tell) refuse with. Messages:
+// server/lanes/laneRefusals.ts.
+export const LANE_REFUSALS = [
+  // Launch: who, which role, key and run, settings (launch rules)
+  'parentNotSelf',
+  'noLauncher',
+  'roleNotPermitted',
+  'forOnJudges',
+  'criticWithoutFor',
+  'keyDiffersFromFor',
+  'noKey',
+  'runMismatch',
+  'runRequired',
+  'noModel',
+  'unknownHarness',
+  'noProject',
+  'briefOrPrompt',
+  'badBrief',
+  'branchOnlyBuilder',
+  'badLaneKey',
+  // Launch: iterations, --reuse, --replace, the directory
+  'secondLiveLane',
+  'nothingToReuse',
+  'reuseWhileLive',
+  'branchFrozen',
+  'iterationJudged',
+  'reuseDirGone',
+  'noSuchBuilder',
+  'noDoneReport',
+  'replaceStopFailed',
+  'branchExists',
+  'launchRace',
+  'dirExists',
+  'laneDirFailed',
+  'hostNeedsOrigin',
+  'lanesRootMissing',
+  // The lanes root
+  'lanesRootUnresolvable',
+  'lanesRootContainsCheckout',
+  'lanesRootOutsideHome',
+  'lanesRootInTmp',
+  // Lookups, wait, tell, reap on a host
+  'notALane',
+  'laneOrRunKey',
+  'noSuchLane',
+  'badBody',
+  'badCursor',
+  'waitTarget',
+  'judgeReported',
+  'parkCopyFailed',
+] as const;
+export type LaneRefusal = (typeof LANE_REFUSALS)[number];

@@ -1,0 +1,63 @@
+// Every reason a daemon error (SvcError, or a DaemonRefusal in a client) can carry: the
+// union of each domain's list. A reason not in a list does not compile, in the daemon or
+// in a client matching on it.
+import { CODEHOST_REFUSALS } from './codehost';
+import type { CodehostRefusal } from './codehost';
+import { CONFIG_REFUSALS } from './config';
+import type { ConfigRefusal } from './config';
+import { CONVERSATION_REFUSALS } from './conversations';
+import type { ConversationRefusal } from './conversations';
+import { DAEMON_REFUSALS } from './daemon';
+import type { DaemonRefusalReason } from './daemon';
+import { GIT_REFUSALS } from './git';
+import type { GitRefusal } from './git';
+import { HOST_REFUSALS } from './hosts';
+import type { HostRefusal } from './hosts';
+import { ISSUE_REFUSALS } from './issues';
+import type { IssueRefusal } from './issues';
+import { LANE_REFUSALS } from './lanes';
+import type { LaneRefusal } from './lanes';
+import { PROJECT_REFUSALS } from './projects';
+import type { ProjectRefusal } from './projects';
+import { REAP_ERRORS, REAP_REFUSALS } from './reap';
+import type { ReapError, ReapRefusal } from './reap';
+import { REPORT_REFUSALS } from './reports';
+import type { ReportRefusal } from './reports';
+import { REVIEW_REFUSALS } from './review';
+import type { ReviewRefusal } from './review';
+
+export type SvcReason =
+  | CodehostRefusal
+  | ConfigRefusal
+  | ConversationRefusal
+  | DaemonRefusalReason
+  | GitRefusal
+  | HostRefusal
+  | IssueRefusal
+  | LaneRefusal
+  | ProjectRefusal
+  | ReapRefusal
+  | ReapError
+  | ReportRefusal
+  | ReviewRefusal;
+
+const ALL: ReadonlySet<string> = new Set<SvcReason>([
+  ...CODEHOST_REFUSALS,
+  ...CONFIG_REFUSALS,
+  ...CONVERSATION_REFUSALS,
+  ...DAEMON_REFUSALS,
+  ...GIT_REFUSALS,
+  ...HOST_REFUSALS,
+  ...ISSUE_REFUSALS,
+  ...LANE_REFUSALS,
+  ...PROJECT_REFUSALS,
+  ...REAP_REFUSALS,
+  ...REAP_ERRORS,
+  ...REPORT_REFUSALS,
+  ...REVIEW_REFUSALS,
+]);
+
+/** Whether a reason read off the wire (or from svc's helper on a host) is one svc knows. */
+export function isSvcReason(r: unknown): r is SvcReason {
+  return typeof r === 'string' && ALL.has(r);
+}
