@@ -12,6 +12,56 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
   message: 'webviews run in a browser: no Node built-ins (post a message to the extension instead)',
 }));
 
+// Refusals are made in one file per domain (STYLE 16): shared/refusals/<domain>.ts lists the
+// reasons, server/<domain>/<domain>Refusals.ts (reap: reapErrors.ts) makes the messages.
+// Anywhere else an error is made from a free reason string, the lint says where it belongs.
+const REFUSAL_FILES = ['**/*Refusals.ts', 'server/reap/reapErrors.ts', 'shared/errors.ts', 'shared/client/daemonRefusal.ts'];
+// Files not yet moved to their domain's refusals file; this list only shrinks.
+const UNCONVERTED = [
+  'server/config/configMethods.ts',
+  'server/config/configStore.ts',
+  'server/conversations/callerCredential.ts',
+  'server/conversations/conversationMethods.ts',
+  'server/conversations/conversationService.ts',
+  'server/conversations/names.ts',
+  'server/conversations/successors.ts',
+  'server/daemon/daemonMethods.ts',
+  'server/git/git.ts',
+  'server/git/gitExec.ts',
+  'server/harness/asks.ts',
+  'server/harness/harnessSession.ts',
+  'server/harness/profiles.ts',
+  'server/hosts/helper/hostOps.ts',
+  'server/hosts/hostCheck.ts',
+  'server/hosts/hostLink.ts',
+  'server/hosts/hosts.ts',
+  'server/hosts/sshErrors.ts',
+  'server/hosts/sshTransport.ts',
+  'server/http/httpServer.ts',
+  'server/issues/done.ts',
+  'server/issues/issueIds.ts',
+  'server/issues/issueMethods.ts',
+  'server/issues/workspace.ts',
+  'server/lanes/hostPlacement.ts',
+  'server/lanes/laneMethods.ts',
+  'server/lanes/lanesRoot.ts',
+  'server/lanes/launch.ts',
+  'server/lanes/launchRules.ts',
+  'server/lanes/reapOnHost.ts',
+  'server/lanes/reports.ts',
+  'server/lanes/wait.ts',
+  'server/lanes/workdir.ts',
+  'server/projects/projectMethods.ts',
+  'server/review/pipeline.ts',
+  'server/review/post.ts',
+  'server/review/reportShape.ts',
+  'server/review/reviewMethods.ts',
+  'server/review/settings.ts',
+  'server/shim/commands/daemon.ts',
+  'server/shim/commands/skill.ts',
+];
+const refusalsElsewhere = 'refusals are made in their domain\'s refusals file (server/<domain>/<domain>Refusals.ts, reasons in shared/refusals/): call a factory from there';
+
 export default tseslint.config(
   {
     ignores: ['node_modules/**', 'dist/**', 'out/**', '.scratch/**', '.code-server/**', '.vscode-test/**', '.demo/**', '.adapters/**', '.native/**', '.node-versions/**'],
@@ -45,6 +95,17 @@ export default tseslint.config(
   {
     files: ['server/**/*.ts', 'shared/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noVscode] }] },
+  },
+  {
+    files: ['server/**/*.ts', 'shared/**/*.ts', 'extension/**/*.ts'],
+    ignores: [...REFUSAL_FILES, ...UNCONVERTED],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'CallExpression[callee.name=/^(conflict|refused|usageError|notFound|refusalsOf)$/]', message: refusalsElsewhere },
+        { selector: 'NewExpression[callee.name=/^(SvcError|DaemonRefusal)$/]', message: refusalsElsewhere },
+      ],
+    },
   },
   {
     files: ['webview/**/*.ts'],
