@@ -8,7 +8,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { refused } from '../../shared/errors';
+import { callerNotProvenError } from './conversationRefusals';
 
 
 export class CallerCredentials {
@@ -26,11 +26,7 @@ export class CallerCredentials {
     const expected = Buffer.from(this.tokenFor(conv.id));
     const given = Buffer.from(token ?? '');
     if (given.length === expected.length && crypto.timingSafeEqual(given, expected)) return;
-    const what = token ? 'carries the credential of another conversation' : "carries no credential ($SVC_CALLER_TOKEN)";
-    throw refused(
-      'callerNotProven',
-      `this request says it comes from conversation #${conv.id} (${conv.name}) ($SVC_CONVERSATION) but ${what}; an agent acts only as itself: run svc inside that agent, or as yourself without SVC_CONVERSATION`,
-    );
+    throw callerNotProvenError(conv, Boolean(token));
   }
 
   private homeKey(): Buffer {

@@ -2,7 +2,6 @@
 // GET /api/agents/:name/output, the restart settle and the graceful stop of live agents.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { usageError } from '../../shared/errors';
 import {
   conversationsAnswer,
   conversationsArchive,
@@ -19,6 +18,7 @@ import {
   conversationsUnarchive,
 } from '../../shared/protocol/conversations';
 import type { App } from '../app';
+import { badCwdError, badLinesError, noCwdError } from './conversationRefusals';
 import { ConversationService, setConversations } from './conversationService';
 import { continuedToolCalls, renderTranscript } from './transcriptText';
 import { createSuccessor } from './successors';
@@ -45,8 +45,8 @@ export function registerConversations(app: App): ConversationService {
       const proj = app.config.project(project);
       cwd ??= proj.path;
     } else if (cwd) project = app.config.projectForPath(cwd)?.key ?? null;
-    if (!cwd) throw usageError('noCwd', 'svc conv new needs --project <key> or --cwd <dir>');
-    if (!fs.existsSync(cwd) || !fs.statSync(cwd).isDirectory()) throw usageError('badCwd', `working directory ${cwd} is not a folder`);
+    if (!cwd) throw noCwdError();
+    if (!fs.existsSync(cwd) || !fs.statSync(cwd).isDirectory()) throw badCwdError(cwd);
     const row = svc.create({
       kind: 'root',
       title: p.title ?? firstLine(p.prompt),
@@ -127,7 +127,7 @@ export function registerConversations(app: App): ConversationService {
   app.http.route('GET', '/api/agents/:name/output', (req) => {
     const raw = req.query.get('lines');
     const n = raw === null ? 100 : Number(raw);
-    if (!Number.isInteger(n) || n < 1 || n > 100_000) throw usageError('badLines', `lines must be a whole number from 1 to 100000, got '${raw}'`);
+    if (!Number.isInteger(n) || n < 1 || n > 100_000) throw badLinesError(raw);
     const row = svc.resolve(req.params.name);
     const lines = svc.outputLines(row.id, n);
     return { status: 200, body: { id: row.id, name: row.name, activity: svc.activity(row), lines } };

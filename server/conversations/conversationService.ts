@@ -13,15 +13,14 @@
 //   outputLines(ref, n) · cost(id) · effectiveLauncher(id)
 //   events: 'changed' | 'started' | 'ended' | 'spawnError' | 'turnEnded' (id: number); onChanged(fn) → unsubscribe
 import { CallerCredentials } from './callerCredential';
+import { alreadyRunningError, nameTakenError, noOpenAskError, notRunningError, stillRunningError, unknownConversationError } from './conversationRefusals';
 import { EventEmitter } from 'node:events';
 import * as path from 'node:path';
 import { activityOfRow } from '../../shared/activity';
 import type { Activity } from '../../shared/activity';
-import { conflict, notFound } from '../../shared/errors';
 import type { ConversationInfo, ConversationKind, OpenAsk } from '../../shared/protocol/conversations';
 import { SVC_VERSION } from '../../shared/version';
 import type { App } from '../app';
-import { noOpenAsk } from '../harness/asks';
 import type { Answer } from '../harness/asks';
 import { HarnessSession } from '../harness/harnessSession';
 import { resolveProfile } from '../harness/profiles';
@@ -118,7 +117,7 @@ export class ConversationService extends EventEmitter {
     const r = String(ref).trim();
     const idMatch = /^#?(\d+)$/.exec(r);
     const row = (idMatch ? this.store.get(Number(idMatch[1])) : undefined) ?? this.store.byName(r) ?? (r.startsWith('conv-') ? this.store.byName(r.slice(5)) : undefined);
-    if (!row) throw notFound('unknownConversation', `no conversation '${r}' (give #id, id, name or conv-<name>; see svc conv list)`);
+    if (!row) throw unknownConversationError(r);
     return row;
   }
 
@@ -144,7 +143,7 @@ export class ConversationService extends EventEmitter {
     if (o.name) {
       checkName(o.name);
       const taken = this.store.byName(o.name);
-      if (taken) throw conflict('nameTaken', `conversation name '${o.name}' is taken by #${taken.id}`);
+      if (taken) throw nameTakenError(o.name, taken.id);
       name = o.name;
     } else name = uniqueName(slugify(o.title || o.prompt.split('\n')[0]), (n) => this.store.nameTaken(n));
     const row = this.store.insert({
@@ -194,7 +193,7 @@ export class ConversationService extends EventEmitter {
   resume(id: number): void {
     const row = this.mustGet(id);
     const s = this.sessions.get(id);
-    if (s && s.phase !== 'dead') throw conflict('alreadyRunning', `conversation #${row.id} (${row.name}) is already running`);
+    if (s && s.phase !== 'dead') throw alreadyRunningError(row);
     this.store.update(id, { endedAt: null, exitStatus: null, spawnError: null, archivedAt: null });
     this.transcript.append(id, 'lifecycle', { event: 'resume', text: 'resume requested' });
     if (row.startedAt === null) this.spawn(this.mustGet(id), { firstPrompt: row.firstPrompt });
@@ -319,7 +318,7 @@ export class ConversationService extends EventEmitter {
     for (const g of this.guards) g(row, { force: opts.force ?? false });
     const s = this.sessions.get(id);
     if (!s || s.phase === 'dead' || row.endedAt !== null || row.spawnError !== null) {
-      throw conflict('notRunning', `conversation #${row.id} (${row.name}) is not running (${this.activity(row)}); resume it with svc conv resume #${row.id}`);
+      throw notRunningError(row, this.activity(row));
     }
     return s.tell(text);
   }
@@ -328,7 +327,7 @@ export class ConversationService extends EventEmitter {
     const row = this.mustGet(id);
     const s = this.sessions.get(id);
     const answered = s?.alive ? s.answer(a) : undefined;
-    if (!answered) throw noOpenAsk(`#${row.id} (${row.name})`);
+    if (!answered) throw noOpenAskError(row);
     return answered.info;
   }
 
@@ -351,7 +350,7 @@ export class ConversationService extends EventEmitter {
   archive(id: number): void {
     const row = this.mustGet(id);
     const s = this.sessions.get(id);
-    if (s && s.phase !== 'dead') throw conflict('stillRunning', `conversation #${row.id} (${row.name}) is still running; stop it first (svc conv stop #${row.id})`);
+    if (s && s.phase !== 'dead') throw stillRunningError(row);
     if (row.archivedAt !== null) return;
     if (row.endedAt === null && row.spawnError === null) this.store.update(id, { endedAt: this.app.now(), exitStatus: row.exitStatus ?? 'archived' });
     this.store.update(id, { archivedAt: this.app.now() });
@@ -419,7 +418,7 @@ export class ConversationService extends EventEmitter {
 
   private mustGet(id: number): ConversationRow {
     const row = this.store.get(id);
-    if (!row) throw notFound('unknownConversation', `no conversation #${id}`);
+    if (!row) throw unknownConversationError(id);
     return row;
   }
 
@@ -449,7 +448,7 @@ export class ConversationService extends EventEmitter {
 
   private spawn(row: ConversationRow, what: { firstPrompt?: string; resume?: { sessionId: string | null; continuation: string } }, gitFactsFrom = row.cwd): void {
     const existing = this.sessions.get(row.id);
-    if (existing && existing.phase !== 'dead') throw conflict('alreadyRunning', `conversation #${row.id} (${row.name}) is already running`);
+    if (existing && existing.phase !== 'dead') throw alreadyRunningError(row);
     const profile = this.profile(row.harness);
     const callerToken = this.credentials.tokenFor(row.id);
     // On a host the agent's environment is built there (remoteAgent.ts); this machine's git

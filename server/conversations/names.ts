@@ -1,6 +1,6 @@
 // Conversation names: unique slugs. A name is never all digits (that reads as an id)
 // and never starts with `#` or `conv-` (those are reference prefixes).
-import { usageError } from '../../shared/errors';
+import { badNameError } from './conversationRefusals';
 
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,79}$/;
 
@@ -15,9 +15,9 @@ export function slugify(text: string, max = 40): string {
 }
 
 export function checkName(name: string): void {
-  if (!NAME_PATTERN.test(name)) throw usageError('badName', `conversation name '${name}' must match ${NAME_PATTERN.source}`);
-  if (/^\d+$/.test(name)) throw usageError('badName', `conversation name '${name}' must not be all digits (that reads as an id)`);
-  if (name.startsWith('conv-')) throw usageError('badName', `conversation name '${name}' must not start with 'conv-' (that prefix is how names are referenced)`);
+  if (!NAME_PATTERN.test(name)) throw badNameError(name, 'pattern', NAME_PATTERN);
+  if (/^\d+$/.test(name)) throw badNameError(name, 'digits', NAME_PATTERN);
+  if (name.startsWith('conv-')) throw badNameError(name, 'prefix', NAME_PATTERN);
 }
 
 /** `base`, else `base-2`, `base-3`, … whichever is free. */

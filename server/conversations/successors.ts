@@ -2,7 +2,7 @@
 // source as parent (so it nests under it, beside the source's lanes, showing
 // `continues ← #<id>`), runs in the same directory, and is never a lane. Handoff starts
 // from a note; fork from a copy of the source's recent output.
-import { usageError } from '../../shared/errors';
+import { noSourceError } from './conversationRefusals';
 import type { ConversationRow, ConversationService } from './conversationService';
 
 export interface SuccessorParams {
@@ -17,7 +17,7 @@ export interface SuccessorParams {
 
 export function createSuccessor(svc: ConversationService, mode: 'handoff' | 'fork', p: SuccessorParams): ConversationRow {
   const ref = p.conv ?? p.caller;
-  if (!ref) throw usageError('noSource', `svc ${mode} needs <conv> (or run it inside an agent, where $SVC_CONVERSATION names the source)`);
+  if (!ref) throw noSourceError(mode);
   const source = svc.resolve(ref);
   const base = source.name.replace(/-[hf]\d+$/, '');
   const letter = mode === 'handoff' ? 'h' : 'f';

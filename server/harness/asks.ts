@@ -3,9 +3,8 @@
 // belongs to its turn: it is withdrawn on cancel, on turn end and on the agent's
 // `$/cancel_request`, and a late answer is refused (ACP.md rule 5).
 import type { CreateElicitationResponse, RequestPermissionResponse } from '@agentclientprotocol/sdk';
-import { conflict, usageError } from '../../shared/errors';
-import type { SvcError } from '../../shared/errors';
 import type { OpenAsk } from '../../shared/protocol/conversations';
+import { badAnswer } from '../conversations/conversationRefusals';
 
 export type AskResponse = RequestPermissionResponse | CreateElicitationResponse;
 
@@ -66,7 +65,7 @@ function pick(ask: Ask, kinds: string[]): string | undefined {
 function coerce(type: string | undefined, text: string): string | number | boolean {
   if (type === 'number' || type === 'integer') {
     const n = Number(text);
-    if (Number.isNaN(n)) throw usageError('badAnswer', `the question wants a number, got '${text}'`);
+    if (Number.isNaN(n)) throw badAnswer.notANumber(text);
     return n;
   }
   if (type === 'boolean') return /^(y|yes|true|1)$/i.test(text);
@@ -76,15 +75,15 @@ function coerce(type: string | undefined, text: string): string | number | boole
 /** The JSON-RPC response for an answer, and a one-line summary; throws a usage error when it does not fit. */
 export function responseFor(ask: Ask, a: Answer): { response: AskResponse; summary: string } {
   const given = [a.allow, a.deny, a.option !== undefined, a.text !== undefined].filter(Boolean).length;
-  if (given !== 1) throw usageError('badAnswer', 'answer with exactly one of --allow, --deny, --option <id>, --text <answer>');
+  if (given !== 1) throw badAnswer.count();
   if (ask.method === 'session/request_permission') {
-    if (a.text !== undefined) throw usageError('badAnswer', `this is a ${ask.info.kind} request, not a question: answer with --allow, --deny or --option <id> (${ask.info.options.map((o) => o.id).join(', ')})`);
+    if (a.text !== undefined) throw badAnswer.notAQuestion(ask.info.kind, ask.info.options);
     let optionId: string | undefined;
     if (a.option !== undefined) {
-      if (!ask.info.options.some((o) => o.id === a.option)) throw usageError('badAnswer', `no option '${a.option}'; options: ${ask.info.options.map((o) => `${o.id} (${o.kind})`).join(', ')}`);
+      if (!ask.info.options.some((o) => o.id === a.option)) throw badAnswer.noSuchOption(a.option, ask.info.options);
       optionId = a.option;
     } else optionId = a.allow ? pick(ask, ['allow_once', 'allow_always']) : pick(ask, ['reject_once', 'reject_always']);
-    if (!optionId) throw usageError('badAnswer', `the request offers no ${a.allow ? 'allow' : 'reject'} option; options: ${ask.info.options.map((o) => `${o.id} (${o.kind})`).join(', ')}`);
+    if (!optionId) throw badAnswer.noAllowOrReject(Boolean(a.allow), ask.info.options);
     const name = ask.info.options.find((o) => o.id === optionId)?.name ?? optionId;
     return { response: { outcome: { outcome: 'selected', optionId } }, summary: `${name} (${optionId})` };
   }
@@ -92,7 +91,7 @@ export function responseFor(ask: Ask, a: Answer): { response: AskResponse; summa
   const first = ask.info.fields[0];
   const value = a.text ?? a.option;
   if (value === undefined) {
-    if (ask.required.length) throw usageError('badAnswer', `the question needs an answer: use --text <answer> (fields: ${ask.info.fields.join(', ')})`);
+    if (ask.required.length) throw badAnswer.answerRequired(ask.info.fields);
     return { response: { action: 'accept', content: {} }, summary: 'accepted' };
   }
   if (!first) return { response: { action: 'accept', content: {} }, summary: 'accepted' };
@@ -101,9 +100,4 @@ export function responseFor(ask: Ask, a: Answer): { response: AskResponse; summa
 
 export function cancelledResponse(ask: Ask): AskResponse {
   return ask.method === 'session/request_permission' ? { outcome: { outcome: 'cancelled' } } : { action: 'cancel' };
-}
-
-/** The one text of this refusal; `ref` names the conversation as `#id (name)`. */
-export function noOpenAsk(ref: string): SvcError {
-  return conflict('noOpenAsk', `conversation ${ref} has no open request to answer`);
 }

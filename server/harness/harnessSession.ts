@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { client, ndJsonStream, RequestError } from '@agentclientprotocol/sdk';
 import type { AnyMessage, ClientConnection, SessionConfigOption, Stream } from '@agentclientprotocol/sdk';
-import { conflict } from '../../shared/errors';
+import { askNotReadyError } from '../conversations/conversationRefusals';
 import { logger } from '../util/log';
 import { AgentProcess, describeExit, findCommand, groupMembers } from './agentProcess';
 import { askFromRequest, cancelledResponse, responseFor } from './asks';
@@ -445,7 +445,7 @@ export class HarnessSession {
     const ask = this.openAsk();
     if (!ask) return undefined;
     const { response, summary } = responseFor(ask, a);
-    if (!ask.settle) throw conflict('askNotReady', 'the request is still arriving; answer again in a moment');
+    if (!ask.settle) throw askNotReadyError();
     ask.summary = summary;
     ask.settle(response);
     return ask;

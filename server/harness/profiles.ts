@@ -3,7 +3,7 @@
 // how to drive its quirks (auth method, model/effort fallbacks, resume preference).
 import * as path from 'node:path';
 import type { ConfigFile, HarnessProfile } from '../../shared/config';
-import { usageError } from '../../shared/errors';
+import { harnessWithoutCommandError, unknownHarnessError } from '../conversations/conversationRefusals';
 import { geminiDefaultsEnv } from './geminiDefaults';
 
 export interface Profile {
@@ -117,12 +117,9 @@ export function resolveProfile(name: string, config: ConfigFile, distDir: string
   const base = builtIn(name, distDir);
   if (!base && !user) {
     const custom = Object.keys(config.harnesses).filter((h) => !(BUILT_IN_HARNESSES as readonly string[]).includes(h));
-    throw usageError(
-      'unknownHarness',
-      `unknown harness '${name}' (built in: ${BUILT_IN_HARNESSES.join(', ')}${custom.length ? `; configured: ${custom.join(', ')}` : ''}; add one under harnesses: in ${configFileShown})`,
-    );
+    throw unknownHarnessError(name, BUILT_IN_HARNESSES, custom, configFileShown);
   }
-  if (!base && !user?.command) throw usageError('harnessWithoutCommand', `harness '${name}' has no command; set harnesses.${name}.command in ${configFileShown}`);
+  if (!base && !user?.command) throw harnessWithoutCommandError(name, configFileShown);
   const merged: Profile = {
     modelFallback: 'set_model',
     effortIds: ['effort', 'thought_level', 'reasoning_effort'],

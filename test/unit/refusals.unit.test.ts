@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CODEHOST_REFUSALS } from '../../shared/refusals/codehost';
+import { CONVERSATION_REFUSALS } from '../../shared/refusals/conversations';
 import { REAP_ERRORS, REAP_REFUSALS } from '../../shared/refusals/reap';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -13,6 +14,7 @@ const ROOT = path.join(__dirname, '..', '..');
 const DOMAINS: { name: string; reasons: readonly string[]; file: string }[] = [
   { name: 'reap', reasons: [...REAP_REFUSALS, ...REAP_ERRORS], file: 'server/reap/reapErrors.ts' },
   { name: 'code host', reasons: CODEHOST_REFUSALS, file: 'server/codehost/codehostRefusals.ts' },
+  { name: 'conversations', reasons: CONVERSATION_REFUSALS, file: 'server/conversations/conversationRefusals.ts' },
 ];
 
 describe('refusals: one list and one file per domain', () => {
