@@ -2,7 +2,6 @@
 // (`svc done <id>`). Pushes the issue branch, opens the PR if none is open, and requests a
 // review through the pipeline's single entry point (step 1). Refuses a dirty workspace or
 // a branch with nothing beyond the base: a PR carries commits, not files.
-import { refused, usageError } from '../../shared/errors';
 import type { PullRequest } from '../../shared/protocol/pr';
 import type { App } from '../app';
 import type { ConversationService } from '../conversations/conversationService';
@@ -10,6 +9,7 @@ import { git, gitFacts } from '../git/git';
 import type { ReviewPipeline } from '../review/pipeline';
 import { reviewerOf } from '../review/reviewers';
 import { logger } from '../util/log';
+import { dirtyWorkspaceError, doneWhichIssueError, notAWorkAgentError, nothingToReviewError, reviewerCannotFinishError, wrongBranchError } from './issueRefusals';
 import type { IssueRow } from './issueStore';
 import { baseRef } from './workspace';
 
@@ -27,23 +27,23 @@ export async function finishIssue(
     const caller = conv.resolve(p.caller);
     by = caller.name;
     // Reviewers read a detached checkout of the commit; the work is never theirs to push.
-    if (reviewerOf(caller)) throw refused('reviewerCannotFinish', `svc done: conversation #${caller.id} (${caller.name}) reviews ${caller.issueId}; only its work agent or a person finishes an issue`);
+    if (reviewerOf(caller)) throw reviewerCannotFinishError(caller, caller.issueId);
     if (!ref) {
-      if (!caller.issueId) throw usageError('notAWorkAgent', `svc done: conversation #${caller.id} (${caller.name}) works on no issue; pass the issue id (svc done <id>)`);
+      if (!caller.issueId) throw notAWorkAgentError(caller);
       ref = caller.issueId;
     }
   }
-  if (!ref) throw usageError('issueRequired', 'svc done: which issue? run it from the work agent, or pass the id (svc done WEB-7)');
+  if (!ref) throw doneWhichIssueError();
   const issue = pipeline.issue(ref);
   const project = app.config.project(issue.project);
 
   pipeline.preflight(issue);
   const facts = await gitFacts(issue.workspace);
-  if (facts.dirty) throw refused('dirtyWorkspace', `the workspace ${issue.workspace} of ${issue.id} has uncommitted changes; commit them first (svc done pushes commits, not files)`);
-  if (facts.branch !== issue.branch) throw refused('wrongBranch', `the workspace ${issue.workspace} is on ${facts.branch ?? 'a detached HEAD'}, not ${issue.branch}; check out ${issue.branch} first`);
+  if (facts.dirty) throw dirtyWorkspaceError(issue);
+  if (facts.branch !== issue.branch) throw wrongBranchError(issue, facts.branch);
   const base = await baseRef(project);
   const ahead = Number((await git(issue.workspace, ['rev-list', '--count', `${base}..HEAD`])).trim());
-  if (ahead === 0) throw refused('nothingToReview', `${issue.branch} has no commits beyond ${base}; commit your work, then run svc done`);
+  if (ahead === 0) throw nothingToReviewError(issue.branch, base);
 
   await git(issue.workspace, ['push', '--quiet', 'origin', `HEAD:refs/heads/${issue.branch}`]);
   const host = pipeline.ctx.hosts.forProject(issue.project);

@@ -1,6 +1,6 @@
 // Issue ids: `<PROJECT>-<n>` (the project key upper-cased, a counter per project). Agent
 // names and the branch use the id lower-cased: `agent-web-7`, `issue/web-7`.
-import { usageError } from '../../shared/errors';
+import { badIssueIdError } from './issueRefusals';
 
 const ID = /^([a-z0-9][a-z0-9-]{0,31})-(\d{1,9})$/i;
 
@@ -11,7 +11,7 @@ export function issueId(project: string, n: number): string {
 /** Normalises `web-7` / `WEB-7` to `WEB-7`; refuses anything else. */
 export function normaliseIssueId(ref: string): string {
   const m = ID.exec(ref.trim());
-  if (!m) throw usageError('badIssueId', `'${ref}' is not an issue id (they look like WEB-7)`);
+  if (!m) throw badIssueIdError(ref);
   return `${m[1].toUpperCase()}-${Number(m[2])}`;
 }
 

@@ -1,5 +1,5 @@
 // issues/new, list, show, start, done (shared/protocol/issues.ts).
-import { conflict, errorMessage } from '../../shared/errors';
+import { errorMessage } from '../../shared/errors';
 import { issuesDone, issuesList, issuesNew, issuesShow, issuesStart } from '../../shared/protocol/issues';
 import type { App } from '../app';
 import type { ConversationService } from '../conversations/conversationService';
@@ -12,6 +12,7 @@ import { logger } from '../util/log';
 import { finishIssue } from './done';
 import { issueBranch, issueId, workAgentName } from './issueIds';
 import { issueInfo } from './issueInfo';
+import { workAgentRunningError } from './issueRefusals';
 import type { IssueStore } from './issueStore';
 import { workBrief } from './workBrief';
 import { createWorkspace } from './workspace';
@@ -49,7 +50,7 @@ export function registerIssueMethods(app: App, conv: ConversationService, issues
     const existing = conv.store.byName(name);
     if (existing) {
       if (existing.endedAt === null && existing.spawnError === null) {
-        throw conflict('workAgentRunning', `the work agent ${name} (#${existing.id}) of ${issue.id} is already running; stop it first (svc conv stop #${existing.id})`);
+        throw workAgentRunningError(issue.id, { id: existing.id, name });
       }
       // The name belongs to the newest work agent; the earlier one keeps its transcript under another.
       const old = uniqueName(`${name}.prev`, (n) => conv.store.nameTaken(n));

@@ -4,11 +4,11 @@
 // an issue's reviews runs through one queue per issue, so a request, a post and a restart
 // never interleave. Runs are recorded only in the workspace's journal.
 import * as fs from 'node:fs';
-import { conflict, notFound, refused, usageError } from '../../shared/errors';
 import type { ReviewLane } from '../../shared/config';
 import type { HeadChange } from '../../shared/protocol/pr';
 import type { RequestResult, ReviewerRole } from '../../shared/protocol/review';
 import { normaliseIssueId } from '../issues/issueIds';
+import { unknownIssueError } from '../issues/issueRefusals';
 import { baseRef, diffBase } from '../issues/workspace';
 import type { IssueRow } from '../issues/issueStore';
 import { logger } from '../util/log';
@@ -24,6 +24,7 @@ import { postVerdict } from './post';
 import type { Posted } from './post';
 import { parseVerdict } from './reportShape';
 import { retire, reviewersOf, running, stopReviewer } from './reviewers';
+import { alreadyPostedError, dispatchFailedError, headMissingError, noAiReviewError, noPrError, noReviewError, notFullError } from './reviewRefusals';
 import { ACTIVE_KINDS, latestRun, nextRunId } from './runs';
 import type { Run } from './runs';
 import { reviewMode } from './settings';
@@ -43,7 +44,7 @@ export class ReviewPipeline {
   issue(ref: string): IssueRow {
     const id = normaliseIssueId(ref);
     const row = this.ctx.issues.get(id);
-    if (!row) throw notFound('unknownIssue', `no issue ${id} (see svc issue list)`);
+    if (!row) throw unknownIssueError(id);
     return row;
   }
 
@@ -71,8 +72,8 @@ export class ReviewPipeline {
     return this.serial(issue.id, async () => {
       const host = this.ctx.hosts.forProject(issue.project);
       const pr = await host.getPullRequest({ branch: issue.branch });
-      if (!pr || pr.state !== 'open') throw conflict('noPr', `issue ${issue.id} has no open PR for ${issue.branch}; run svc done ${issue.id} first`);
-      if (!pr.head) throw conflict('headMissing', `branch ${issue.branch} of issue ${issue.id} is gone from the remote`);
+      if (!pr || pr.state !== 'open') throw noPrError(issue);
+      if (!pr.head) throw headMissingError(issue);
       const sha = pr.head;
       const mode = reviewMode(this.ctx.app.config.config());
       const entries = readJournal(issue.workspace);
@@ -104,7 +105,7 @@ export class ReviewPipeline {
         } catch (e) {
           await retiring; // a reviewer that would not retire is the first failure, as before
           log.error(`${issue.id} ${runId}: reviewers could not start`, e);
-          throw conflict('dispatchFailed', `review ${runId} of ${issue.id} was requested but its reviewers could not start: ${(e as Error).message}`);
+          throw dispatchFailedError(issue, runId, (e as Error).message);
         }
       }
       void runChecks(this.ctx, issue, runId, sha).catch((e) => log.error(`${issue.id} ${runId}: checks failed`, e));
@@ -150,10 +151,10 @@ export class ReviewPipeline {
     const issue = this.issue(ref);
     return this.serial(issue.id, async () => {
       const run = latestRun(readJournal(issue.workspace));
-      if (!run) throw notFound('noReview', `issue ${issue.id} has no review to restart; request one with svc review request ${issue.id}`);
-      if (run.mode === 'none') throw refused('noAiReview', `review ${run.runId} of ${issue.id} runs in mode none; there are no reviewers to restart`);
-      if (run.phase === 'verdict') throw conflict('alreadyPosted', `review ${run.runId} of ${issue.id} already posted its verdict (${run.verdict}); request a new review with svc review request ${issue.id}`);
-      if (o.role && run.mode !== 'full') throw usageError('notFull', `--role applies to full reviews; review ${run.runId} of ${issue.id} is a ${run.mode} review`);
+      if (!run) throw noReviewError(issue, true);
+      if (run.mode === 'none') throw noAiReviewError(issue, run.runId, 'restart');
+      if (run.phase === 'verdict') throw alreadyPostedError(issue, run.runId, run.verdict, 'restart');
+      if (o.role && run.mode !== 'full') throw notFullError(issue, run.runId, run.mode, 'role');
       const lanes = run.mode === 'quick' ? [] : o.role ? [o.role] : LANES.filter((l) => !hasValidReport(issue, run.runId, l));
       const roles: ReviewerRole[] = run.mode === 'quick' ? ['quick'] : ['parent', ...lanes];
       const settings = settingsFor(this.ctx, issue, roles, o.model);

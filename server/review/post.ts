@@ -6,7 +6,7 @@
 // the reason, logged, and nothing is posted.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { conflict, notFound, refused, SvcError, usageError } from '../../shared/errors';
+import { SvcError } from '../../shared/errors';
 import type { VerdictName } from '../../shared/protocol/review';
 import type { ReviewEvent } from '../codehost/codeHost';
 import { verdictMarker } from '../codehost/marker';
@@ -17,6 +17,7 @@ import { iso } from './context';
 import { appendJournal, readJournal } from './journal';
 import { reportPath, runDir } from './paths';
 import { checkPostable, normalizedReport, QUICK_SECTIONS, SYNTHESIS_SECTIONS } from './reportShape';
+import { alreadyPostedError, noAiReviewError, noReportError, runAbortedError, runSupersededError, runWithoutPrError, unknownRunError } from './reviewRefusals';
 import { latestRun, runsOf } from './runs';
 import { tellWorkAgent } from './tellWork';
 
@@ -38,15 +39,15 @@ export interface Posted {
 export async function postVerdict(ctx: ReviewCtx, issue: IssueRow, runId: string, by: 'agent' | 'daemon'): Promise<Posted> {
   const entries = readJournal(issue.workspace);
   const run = runsOf(entries).get(runId);
-  if (!run) throw notFound('unknownRun', `issue ${issue.id} has no review run ${runId}`);
-  if (run.phase === 'verdict') throw conflict('alreadyPosted', `review ${runId} of ${issue.id} already posted its verdict (${run.verdict}); nothing posted`);
-  if (run.phase === 'aborted') throw conflict('runAborted', `review ${runId} of ${issue.id} was aborted; nothing posted`);
+  if (!run) throw unknownRunError(issue, runId);
+  if (run.phase === 'verdict') throw alreadyPostedError(issue, runId, run.verdict, 'post');
+  if (run.phase === 'aborted') throw runAbortedError(issue, runId);
   const latest = latestRun(entries)!;
   if (latest.runId !== runId) {
-    throw conflict('runSuperseded', `review ${runId} of ${issue.id} (at ${run.sha.slice(0, 7)}) was superseded by ${latest.runId} (at ${latest.sha.slice(0, 7)}); nothing posted`);
+    throw runSupersededError(issue, run, latest);
   }
-  if (run.mode === 'none') throw refused('noAiReview', `review ${runId} of ${issue.id} runs in mode none; there is nothing to post`);
-  if (run.pr === null) throw conflict('noPr', `review ${runId} of ${issue.id} names no PR`);
+  if (run.mode === 'none') throw noAiReviewError(issue, runId, 'post');
+  if (run.pr === null) throw runWithoutPrError(issue, runId);
 
   const role = run.mode === 'quick' ? 'quick' : 'parent';
   const file = reportPath(issue.workspace, runId, role);
@@ -55,7 +56,7 @@ export async function postVerdict(ctx: ReviewCtx, issue: IssueRow, runId: string
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch {
-    throw refuse(issue, runId, usageError('noReport', `no ${name} at ${file}; write it first, then run svc review post ${issue.id} --run ${runId}`));
+    throw refuse(issue, runId, noReportError(issue, runId, name, file));
   }
   let verdict: VerdictName;
   try {

@@ -5,7 +5,7 @@
 // quick-mode pass, the first three). Pure, so every refusal is unit-tested.
 import { VERDICTS } from '../../shared/protocol/review';
 import type { VerdictName } from '../../shared/protocol/review';
-import { usageError } from '../../shared/errors';
+import { badVerdictHeadingError, reportTooLargeError, sectionMissingError, sectionOutOfOrderError } from './reviewRefusals';
 
 /** A posted body must fit a PR review (65,536 characters on GitHub) with room for the marker. */
 export const MAX_REPORT_CHARS = 60_000;
@@ -77,9 +77,9 @@ export function normalizedReport(text: string, verdict: VerdictName): string {
 
 /** Validates a file to be posted; returns its verdict or throws a usage refusal saying what to change. */
 export function checkPostable(text: string, file: string, sections: string[]): VerdictName {
-  if (text.length > MAX_REPORT_CHARS) throw usageError('reportTooLarge', `${file} has ${text.length} characters; the limit is ${MAX_REPORT_CHARS} (a PR review body holds 65,536)`);
+  if (text.length > MAX_REPORT_CHARS) throw reportTooLargeError(file, text.length, MAX_REPORT_CHARS);
   const v = parseVerdict(text, file);
-  if (!v.ok) throw usageError('badVerdictHeading', v.why);
+  if (!v.ok) throw badVerdictHeadingError(v.why);
   const seen = headings(normalizedReport(text, v.verdict))
     .slice(1)
     .map((h) => h.trim().toLowerCase());
@@ -88,9 +88,9 @@ export function checkPostable(text: string, file: string, sections: string[]): V
   for (const [i, s] of sections.entries()) {
     const at = seen.indexOf(s.toLowerCase(), from);
     if (at < 0) {
-      if (seen.includes(s.toLowerCase())) throw usageError('badReportSections', `${file} has its \`${s}\` section out of order: move it so that ${order}`);
+      if (seen.includes(s.toLowerCase())) throw sectionOutOfOrderError(file, s, order);
       const where = i === 0 ? 'right after the verdict line' : `after the \`## ${sections[i - 1]}\` section`;
-      throw usageError('badReportSections', `${file} has no \`${s}\` section: add a \`## ${s}\` heading ${where} (${order})`);
+      throw sectionMissingError(file, s, where, order);
     }
     from = at + 1;
   }

@@ -1,11 +1,11 @@
 // review/request, abort, restart, wait, post, show (shared/protocol/review.ts).
-import { conflict, notFound, usageError } from '../../shared/errors';
 import { reviewAbort, reviewPost, reviewRequest, reviewRestart, reviewShow, reviewWait } from '../../shared/protocol/review';
 import type { IssueRow } from '../issues/issueStore';
 import type { ReviewCtx } from './context';
 import { readJournal } from './journal';
 import type { ReviewPipeline } from './pipeline';
 import { reviewerOf } from './reviewers';
+import { issueRequiredError, noReviewError, notAReviewerError, notFullError, unknownRunError } from './reviewRefusals';
 import { latestRun, runsOf } from './runs';
 import { issueState } from './show';
 import { DEFAULT_WAIT_S, waitForLanes } from './wait';
@@ -24,8 +24,8 @@ export function registerReviewMethods(ctx: ReviewCtx, pipeline: ReviewPipeline):
   app.rpc.handle(reviewWait, async (p, rctx) => {
     const { issue, runId } = whichRun(ctx, pipeline, p);
     const run = runsOf(readJournal(issue.workspace)).get(runId);
-    if (!run) throw notFound('unknownRun', `issue ${issue.id} has no review run ${runId}`);
-    if (run.mode !== 'full') throw usageError('notFull', `review ${runId} of ${issue.id} is a ${run.mode} review; only full reviews have lanes to wait for`);
+    if (!run) throw unknownRunError(issue, runId);
+    if (run.mode !== 'full') throw notFullError(issue, runId, run.mode, 'wait');
     const r = await waitForLanes(ctx, issue, runId, p.timeoutS ?? DEFAULT_WAIT_S, rctx.signal);
     return { issue: issue.id, runId, ...r };
   });
@@ -40,12 +40,12 @@ function whichRun(ctx: ReviewCtx, pipeline: ReviewPipeline, p: { caller?: string
   if (!p.issue && p.caller) {
     const row = ctx.conv.resolve(p.caller);
     const r = reviewerOf(row);
-    if (!r) throw usageError('notAReviewer', `svc review wait: conversation #${row.id} (${row.name}) is not a reviewer; pass the issue id (svc review wait <id> [--run <runId>])`);
+    if (!r) throw notAReviewerError(row);
     return { issue: pipeline.issue(row.issueId!), runId: p.run ?? r.runId };
   }
-  if (!p.issue) throw usageError('issueRequired', 'svc review wait: which issue? run it from the review parent, or pass the issue id');
+  if (!p.issue) throw issueRequiredError();
   const issue = pipeline.issue(p.issue);
   const runId = p.run ?? latestRun(readJournal(issue.workspace))?.runId;
-  if (!runId) throw conflict('noReview', `issue ${issue.id} has no review run`);
+  if (!runId) throw noReviewError(issue, false);
   return { issue, runId };
 }

@@ -3,7 +3,7 @@
 // falling back to `roles.review.model` (the parent's and the quick agent's); with neither
 // set the review is refused, saying which key to set. There is no built-in default model.
 import type { ConfigFile } from '../../shared/config';
-import { refused } from '../../shared/errors';
+import { noReviewHarnessError, noReviewModelError } from './reviewRefusals';
 import type { ReviewerRole, ReviewModeName } from '../../shared/protocol/review';
 
 export interface ReviewerSettings {
@@ -23,12 +23,9 @@ export function reviewerSettings(config: ConfigFile, role: ReviewerRole, o: { fa
   const model = o.model ?? sub?.model ?? review?.model;
   const who = lane ? `the ${lane} reviewer` : role === 'parent' ? 'the review parent' : 'the quick-mode reviewer';
   if (!model) {
-    throw refused(
-      'noReviewModel',
-      `no model for ${who}: set ${lane ? `roles.review.sub.${lane}.model (or roles.review.model)` : 'roles.review.model'} in ${o.configFile}`,
-    );
+    throw noReviewModelError(who, lane, o.configFile);
   }
   const harness = sub?.harness ?? review?.harness ?? o.fallbackHarness;
-  if (!harness) throw refused('noReviewHarness', `no harness for ${who}: set roles.review.harness in ${o.configFile}`);
+  if (!harness) throw noReviewHarnessError(who, o.configFile);
   return { harness, model, effort: review?.effort ?? null };
 }
