@@ -7,12 +7,12 @@ import { z } from 'zod';
 import { Effort, HarnessName, HostName, ModelName, ReviewMode } from '../../shared/config';
 import { CONFIG_KEY_FORMS, globalConfigKeys, parseConfigKey, projectConfigKeys } from '../../shared/configKeys';
 import type { ConfigField, ConfigKeyRef } from '../../shared/configKeys';
-import { usageError } from '../../shared/errors';
 import { configGet, configModels, configRoles, configSet } from '../../shared/protocol/config';
 import type { ConfigEntry, RolesView } from '../../shared/protocol/config';
 import { PERMISSIONS, REVIEW_LANES, ROLES } from '../../shared/config';
 import type { App } from '../app';
 import { BUILT_IN_HARNESSES, resolveProfile } from '../harness/profiles';
+import { invalidConfigValueError, unknownConfigKeyError } from './configRefusals';
 import { watchConfigFiles } from './configWatch';
 import { ModelProbes, probeDir } from './modelProbe';
 import { entryFor } from './roleSettings';
@@ -34,7 +34,7 @@ export function registerConfig(app: App): void {
   const settings = (): SettingsSource => ({ config: app.config.config(), projects: app.config.projects(), files });
   const refOf = (key: string): ConfigKeyRef => {
     const ref = parseConfigKey(key);
-    if (!ref) throw usageError('unknownConfigKey', `unknown config key '${key}'; the settable keys are ${CONFIG_KEY_FORMS.join(', ')}`);
+    if (!ref) throw unknownConfigKeyError(key, CONFIG_KEY_FORMS);
     if (ref.project) app.config.project(ref.project); // unknown project → notFound
     return ref;
   };
@@ -71,19 +71,19 @@ export function registerConfig(app: App): void {
 
 /** The field's own schema first, for a reason that names the key; the whole file is validated on write. */
 function checkValue(ref: ConfigKeyRef, raw: string, file: string, app: App): void {
-  const unchanged = `${shown(file)} is unchanged`;
+  const refuse = (why: string) => invalidConfigValueError(ref.key, raw, why, shown(file));
   const r = FIELD_SCHEMA[ref.field].safeParse(raw);
-  if (!r.success) throw usageError('invalidConfigValue', `cannot set ${ref.key} to '${raw}': ${r.error.issues[0].message}; ${unchanged}`);
+  if (!r.success) throw refuse(r.error.issues[0].message);
   if (ref.field === 'harness') {
     const known = harnessNames(app);
     if (!known.includes(raw.trim())) {
-      throw usageError('invalidConfigValue', `cannot set ${ref.key} to '${raw}': unknown harness (use ${known.join(', ')}, or add a profile under harnesses: in ${shown(app.paths.config)}); ${unchanged}`);
+      throw refuse(`unknown harness (use ${known.join(', ')}, or add a profile under harnesses: in ${shown(app.paths.config)})`);
     }
   }
   if (ref.field === 'host') {
     const hosts = Object.keys(app.config.config().hosts);
     if (!hosts.includes(raw.trim())) {
-      throw usageError('invalidConfigValue', `cannot set ${ref.key} to '${raw}': no host '${raw.trim()}' under hosts: in ${shown(app.paths.config)} (${hosts.length ? `configured: ${hosts.join(', ')}` : 'none configured'}); ${unchanged}`);
+      throw refuse(`no host '${raw.trim()}' under hosts: in ${shown(app.paths.config)} (${hosts.length ? `configured: ${hosts.join(', ')}` : 'none configured'})`);
     }
   }
 }

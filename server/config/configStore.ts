@@ -7,7 +7,7 @@ import YAML from 'yaml';
 import type { z } from 'zod';
 import { ConfigFile, describeIssues, ProjectsFile } from '../../shared/config';
 import type { Project } from '../../shared/config';
-import { notFound, usageError } from '../../shared/errors';
+import { invalidConfigError, unknownProjectError } from './configRefusals';
 import { editYaml, YamlSyntaxError } from './yamlEdit';
 import type { EditResult } from './yamlEdit';
 
@@ -34,7 +34,7 @@ export class ConfigStore {
 
   project(key: string): Project & { key: string } {
     const p = this.projects().projects[key];
-    if (!p) throw notFound('unknownProject', `unknown project '${key}' (see svc project list; add one with svc project add <key> <path>)`);
+    if (!p) throw unknownProjectError(key);
     return { ...p, key };
   }
 
@@ -55,7 +55,7 @@ export class ConfigStore {
     if (value === undefined) doc.deleteIn(keyPath);
     else doc.setIn(keyPath, value);
     const parsed = schema.safeParse(doc.toJS() ?? {});
-    if (!parsed.success) throw usageError('invalidConfig', describeIssues(file, parsed.error));
+    if (!parsed.success) throw invalidConfigError(describeIssues(file, parsed.error));
     writeAtomic(file, doc.toString());
     this.cache.delete(file);
   }
@@ -72,11 +72,11 @@ export class ConfigStore {
     try {
       r = editYaml(text, keyPath, value, keepDepth);
     } catch (e) {
-      if (e instanceof YamlSyntaxError) throw usageError('invalidConfig', `${file}: ${e.message}`);
+      if (e instanceof YamlSyntaxError) throw invalidConfigError(`${file}: ${e.message}`);
       throw e;
     }
     const parsed = schema.safeParse(r.data);
-    if (!parsed.success) throw usageError('invalidConfig', describeIssues(file, parsed.error));
+    if (!parsed.success) throw invalidConfigError(describeIssues(file, parsed.error));
     if (!r.changed) return { changed: false };
     writeAtomic(file, r.text);
     this.cache.delete(file);
@@ -91,7 +91,7 @@ export class ConfigStore {
   private loadDocument(file: string): YAML.Document {
     const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
     const doc = YAML.parseDocument(text);
-    if (doc.errors.length) throw usageError('invalidConfig', `${file}: ${doc.errors[0].message}`);
+    if (doc.errors.length) throw invalidConfigError(`${file}: ${doc.errors[0].message}`);
     if (!doc.contents) doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
     return doc;
   }
@@ -112,10 +112,10 @@ export class ConfigStore {
     try {
       raw = YAML.parse(text) ?? {};
     } catch (e) {
-      throw usageError('invalidConfig', `${file}: ${(e as Error).message}`);
+      throw invalidConfigError(`${file}: ${(e as Error).message}`);
     }
     const parsed = schema.safeParse(raw);
-    if (!parsed.success) throw usageError('invalidConfig', describeIssues(file, parsed.error));
+    if (!parsed.success) throw invalidConfigError(describeIssues(file, parsed.error));
     this.cache.set(file, { stamp, value: parsed.data });
     return parsed.data;
   }

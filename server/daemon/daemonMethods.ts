@@ -1,8 +1,8 @@
 // daemon/status and daemon/stop.
-import { refused } from '../../shared/errors';
 import { daemonAdvanceClock, daemonStatus, daemonStop } from '../../shared/protocol/daemon';
 import { SVC_BUILD, SVC_VERSION } from '../../shared/version';
 import type { App } from '../app';
+import { clockFixedError } from './daemonRefusals';
 
 const startedAt = Date.now();
 
@@ -25,7 +25,7 @@ export function registerDaemonMethods(app: App, stop: (reason: string) => Promis
     return { stopping: true as const };
   });
   app.rpc.handle(daemonAdvanceClock, (p) => {
-    if (!app.clock.enabled) throw refused('clockFixed', 'the daemon clock moves only in a test daemon (SVC_TEST_CLOCK=1)');
+    if (!app.clock.enabled) throw clockFixedError();
     app.clock.advance(p.ms);
     return { now: app.now() };
   });

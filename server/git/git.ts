@@ -2,8 +2,8 @@
 // environment), judged by exit code. (simple-git resolves a failed command whose stderr
 // is empty, which turns `--quiet` probes into false positives.) Never pass a user value
 // where git could read an option: refs are checked first and placed after `--end-of-options`.
-import { usageError } from '../../shared/errors';
 import { spawnGit } from './gitExec';
+import { badRef } from './gitRefusals';
 
 export class GitError extends Error {
   constructor(
@@ -33,8 +33,8 @@ export async function gitOk(cwd: string, args: string[]): Promise<boolean> {
 
 /** A user-given ref must not look like an option. */
 function refusedOptionLike(what: string, ref: string): void {
-  if (ref.startsWith('-')) throw usageError('badRef', `${what} '${ref}' looks like an option; refs cannot start with -`);
-  if (/[\0\n\r]/.test(ref)) throw usageError('badRef', `${what} contains a control character`);
+  if (ref.startsWith('-')) throw badRef.optionLike(what, ref);
+  if (/[\0\n\r]/.test(ref)) throw badRef.controlCharacter(what);
 }
 
 /** Resolves a user-given commit-ish to a full SHA, or refuses it. */
@@ -43,14 +43,14 @@ export async function resolveCommit(repo: string, ref: string, what: string): Pr
   try {
     return (await git(repo, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`])).trim();
   } catch {
-    throw usageError('badRef', `${what} '${ref}' is not a commit in ${repo}`);
+    throw badRef.notACommit(what, ref, repo);
   }
 }
 
 /** Checks a user-given branch name with git check-ref-format. */
 export async function checkBranchName(repo: string, name: string): Promise<void> {
   refusedOptionLike('branch', name);
-  if (!(await gitOk(repo, ['check-ref-format', '--branch', name]))) throw usageError('badRef', `'${name}' is not a valid branch name`);
+  if (!(await gitOk(repo, ['check-ref-format', '--branch', name]))) throw badRef.notABranchName(name);
 }
 
 /** Whether git accepts `name` as a branch name (names svc builds itself, never option-like). */

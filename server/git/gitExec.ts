@@ -4,7 +4,8 @@
 // as bytes, and an explicit environment (tests run reap in-process against scratch homes).
 // Nothing here takes a user value where git reads options.
 import { execFileSync, spawn } from 'node:child_process';
-import { SvcError } from '../../shared/errors';
+import type { SvcError } from '../../shared/errors';
+import { gitCouldNotStartError, gitFailedError } from './gitRefusals';
 
 /** Options shared by every reap helper that runs git. */
 export interface GitEnv {
@@ -85,7 +86,7 @@ export async function runGit(cwd: string, args: string[], call: GitCall = {}): P
   try {
     r = await spawnGit(cwd, args, call);
   } catch (e) {
-    throw new SvcError('internal', 'gitFailed', `git ${args.join(' ')} could not start: ${(e as Error).message}`);
+    throw gitCouldNotStartError(args, (e as Error).message);
   }
   if (r.code === 0 || call.okCodes?.includes(r.code)) return { code: r.code, stdout: r.stdout, stderr: r.stderr };
   throw gitFailure(args, cwd, r, r.signal);
@@ -94,7 +95,7 @@ export async function runGit(cwd: string, args: string[], call: GitCall = {}): P
 export function gitFailure(args: string[], cwd: string, r: GitOut, signal: NodeJS.Signals | null): SvcError {
   const why = signal ? `killed by ${signal}` : `exit ${r.code}`;
   const detail = r.stderr.trim() || why;
-  return new SvcError('internal', 'gitFailed', `git ${args.join(' ')} failed in ${cwd} (${why}): ${detail}`);
+  return gitFailedError(args, cwd, why, detail);
 }
 
 /**

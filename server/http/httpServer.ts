@@ -10,7 +10,8 @@
 import * as crypto from 'node:crypto';
 import * as http from 'node:http';
 import { HttpStatus, SvcError } from '../../shared/errors';
-import type { SvcErrorBody } from '../../shared/errors';
+import { badJsonError, httpRefusals } from '../daemon/daemonRefusals';
+import type { HttpRefusal } from '../daemon/daemonRefusals';
 import { logger } from '../util/log';
 
 const log = logger('http');
@@ -95,7 +96,7 @@ export class HttpServer {
     this.server = http.createServer((req, res) => {
       this.serve(req, res).catch((e) => {
         log.error('unhandled', e);
-        send(res, 500, { error: 'internal error', reason: 'internal' });
+        refuse(res, httpRefusals.internal());
       });
     });
     this.server.headersTimeout = 10_000;
@@ -126,7 +127,7 @@ export class HttpServer {
   private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const host = req.headers.host ?? '';
     if (host !== `127.0.0.1:${this.port}` && host !== `localhost:${this.port}`) {
-      return send(res, 403, { error: `refused Host '${host.slice(0, 100)}': only 127.0.0.1:${this.port} and localhost:${this.port} are served`, reason: 'badHost' });
+      return refuse(res, httpRefusals.badHost(host, this.port));
     }
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${this.port}`);
     const candidates = this.routes.filter((r) => r.pattern.test(url.pathname));
@@ -137,12 +138,12 @@ export class HttpServer {
     const authorized = this.authorized(req.headers.authorization);
     const unauthorized = (): void => {
       res.setHeader('WWW-Authenticate', 'Bearer');
-      send(res, 401, { error: 'missing or wrong bearer token (the token is in SVC_HOME/server.json)', reason: 'unauthorized' });
+      refuse(res, httpRefusals.unauthorized());
     };
     if (!selfVerified && !authorized) return unauthorized();
-    if (candidates.length === 0) return send(res, 404, { error: `no route ${url.pathname}`, reason: 'noRoute' });
+    if (candidates.length === 0) return refuse(res, httpRefusals.noRoute(url.pathname));
     const route = candidates.find((r) => r.method === req.method);
-    if (!route) return send(res, 405, { error: `${req.method} is not allowed on ${url.pathname}`, reason: 'methodNotAllowed' });
+    if (!route) return refuse(res, httpRefusals.methodNotAllowed(req.method, url.pathname));
     if (route.auth === 'bearer' && !authorized) return unauthorized();
     const match = route.pattern.exec(url.pathname)!;
     const params: Record<string, string> = {};
@@ -151,28 +152,25 @@ export class HttpServer {
       try {
         params[n] = decodeURIComponent(raw);
       } catch {
-        return send(res, 400, {
-          error: `the path segment '${raw.slice(0, 100)}' (${n}) is not valid percent-encoding; encode it with encodeURIComponent`,
-          reason: 'badPath',
-        });
+        return refuse(res, httpRefusals.badPath(raw, n));
       }
     }
     const early = route.beforeBody?.({ method: req.method ?? 'POST', path: url.pathname, headers: req.headers });
     if (early) return sendUnread(req, res, early.status, early.body);
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > route.maxBody) {
-      return sendUnread(req, res, 413, { error: `request body exceeds ${route.maxBody} bytes`, reason: 'bodyTooLarge' });
+      return refuseUnread(req, res, httpRefusals.bodyTooLarge(route.maxBody));
     }
     if (route.reading >= route.maxConcurrentBodies) {
       res.setHeader('Retry-After', '1');
-      return sendUnread(req, res, 503, { error: `busy: ${route.reading} requests to ${url.pathname} are being read; try again shortly`, reason: 'busy' });
+      return refuseUnread(req, res, httpRefusals.busy(route.reading, url.pathname));
     }
     let rawBody: Buffer;
     route.reading++;
     try {
       rawBody = await readBody(req, route.maxBody);
     } catch (e) {
-      return send(res, 413, { error: (e as Error).message, reason: 'bodyTooLarge' });
+      return refuse(res, httpRefusals.bodyTooLarge(route.maxBody, (e as Error).message));
     } finally {
       route.reading--;
     }
@@ -188,7 +186,7 @@ export class HttpServer {
         try {
           return JSON.parse(rawBody.toString('utf8'));
         } catch {
-          throw new SvcError('usage', 'badJson', 'the request body is not valid JSON');
+          throw badJsonError();
         }
       },
     };
@@ -201,7 +199,7 @@ export class HttpServer {
     } catch (e) {
       if (e instanceof SvcError) return send(res, HttpStatus[e.kind], e.toBody());
       log.error(`${req.method} ${url.pathname} failed`, e);
-      send(res, 500, { error: `internal error: ${(e as Error).message}`, reason: 'internal' } satisfies SvcErrorBody);
+      refuse(res, httpRefusals.internal((e as Error).message));
     }
   }
 
@@ -213,6 +211,9 @@ export class HttpServer {
     return given.length === want.length && crypto.timingSafeEqual(given, want);
   }
 }
+
+const refuse = (res: http.ServerResponse, r: HttpRefusal): void => send(res, r.status, r.body);
+const refuseUnread = (req: http.IncomingMessage, res: http.ServerResponse, r: HttpRefusal): void => sendUnread(req, res, r.status, r.body);
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });

@@ -2,12 +2,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Project } from '../../shared/config';
-import { conflict, usageError } from '../../shared/errors';
 import { projectsAdd, projectsList } from '../../shared/protocol/projects';
 import { git, GitError, isValidBranchName } from '../git/git';
 import { gitTextSync } from '../git/gitExec';
 import type { ProjectInfo } from '../../shared/protocol/projects';
 import type { App } from '../app';
+import { badDefaultBranchError, badPathError, checkoutRegisteredError, notACheckout, projectExistsError } from './projectRefusals';
 
 export function registerProjects(app: App): void {
   app.rpc.handle(projectsList, () => ({
@@ -16,16 +16,16 @@ export function registerProjects(app: App): void {
 
   app.rpc.handle(projectsAdd, async (p) => {
     const dir = path.resolve(p.path);
-    if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw usageError('badPath', `project path ${dir} is not a folder`);
+    if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw badPathError(dir);
     const projects = app.config.projects().projects;
     const existing = projects[p.key];
-    if (existing) throw conflict('projectExists', `project '${p.key}' already exists at ${existing.path}`);
+    if (existing) throw projectExistsError(p.key, existing.path);
     await checkCheckout(p.key, dir);
     const real = fs.realpathSync(dir);
     const twin = Object.entries(projects).find(([, other]) => realOrSelf(other.path) === real);
-    if (twin) throw conflict('checkoutRegistered', `${dir} is already project '${twin[0]}'; one checkout is one project (svc project list shows them)`);
+    if (twin) throw checkoutRegisteredError(dir, twin[0]);
     if (p.defaultBranch !== undefined && !(await isValidBranchName(dir, p.defaultBranch))) {
-      throw usageError('badDefaultBranch', `default branch '${p.defaultBranch}' is not a valid git branch name (git check-ref-format); pass --default-branch <name> with the branch lanes start from`);
+      throw badDefaultBranchError(p.defaultBranch);
     }
     const defaultBranch = p.defaultBranch ?? detectDefaultBranch(dir);
     app.config.setIn(app.paths.projects, ['projects', p.key], { path: dir, default_branch: defaultBranch });
@@ -40,15 +40,15 @@ async function checkCheckout(key: string, dir: string): Promise<void> {
   let top: string;
   try {
     if ((await git(dir, ['rev-parse', '--is-bare-repository'])).trim() === 'true') {
-      throw usageError('notACheckout', `project path ${dir} is a bare repository; clone it (git clone ${dir} <folder>) and add the clone`);
+      throw notACheckout.bare(dir);
     }
     top = (await git(dir, ['rev-parse', '--show-toplevel'])).trim();
   } catch (e) {
     if (!(e instanceof GitError)) throw e;
-    throw usageError('notACheckout', `project path ${dir} is not a git checkout; run git init (or git clone) there first, or pass the folder of a checkout`);
+    throw notACheckout.none(dir);
   }
   if (realOrSelf(top) !== fs.realpathSync(dir)) {
-    throw usageError('notACheckout', `project path ${dir} is inside the git checkout ${top}; add the checkout itself: svc project add ${key} ${top}`);
+    throw notACheckout.inside(dir, top, key);
   }
 }
 

@@ -11,6 +11,8 @@ import {
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { z } from 'zod';
 import { RpcErrorCode, SvcError } from '../../shared/errors';
+import { rpcRefusals } from '../daemon/daemonRefusals';
+import type { RpcRefusal } from '../daemon/daemonRefusals';
 import { CALLER_TOKEN_PARAM } from '../../shared/protocol/rpc';
 import type { NotificationDef, RequestDef } from '../../shared/protocol/rpc';
 import { bytesExcerpt, logger } from '../util/log';
@@ -120,7 +122,7 @@ export class RpcServer {
 
   private async dispatch(client: Client, method: string, raw: unknown): Promise<unknown> {
     const entry = this.handlers.get(method);
-    if (!entry) throw new ResponseError(-32601, `unknown method '${method}'`, { error: `unknown method '${method}'`, reason: 'unknownMethod' });
+    if (!entry) throw answer(rpcRefusals.unknownMethod(method));
     // The shim adds the agent's credential beside the method's own params.
     let token: string | undefined;
     if (raw && typeof raw === 'object' && !Array.isArray(raw) && CALLER_TOKEN_PARAM in raw) {
@@ -131,8 +133,7 @@ export class RpcServer {
     const parsed = entry.def.params.safeParse(raw ?? {});
     if (!parsed.success) {
       const detail = parsed.error.issues.map((i) => `${i.path.join('.') || 'params'}: ${i.message}`).join('; ');
-      const message = `bad params for ${method}: ${detail}`;
-      throw new ResponseError(RpcErrorCode.usage, message, { error: message, reason: 'badParams' });
+      throw answer(rpcRefusals.badParams(method, detail));
     }
     try {
       const caller = (parsed.data as { caller?: unknown }).caller;
@@ -142,8 +143,9 @@ export class RpcServer {
       if (e instanceof SvcError) throw new ResponseError(RpcErrorCode[e.kind], e.message, e.toBody());
       if (e instanceof ResponseError) throw e;
       log.error(`${method} failed`, e);
-      const message = `internal error in ${method}: ${(e as Error)?.message ?? String(e)} (see svc daemon log)`;
-      throw new ResponseError(RpcErrorCode.internal, message, { error: message, reason: 'internal' });
+      throw answer(rpcRefusals.internal(method, (e as Error)?.message ?? String(e)));
     }
   }
 }
+
+const answer = (r: RpcRefusal) => new ResponseError(r.code, r.body.error, r.body);

@@ -6,8 +6,9 @@ import { daemonStatus } from '../../../shared/protocol/daemon';
 import { homePaths, svcHomeFrom } from '../../../shared/svcHome';
 import { int, JSON_FLAG, bool } from '../cli';
 import type { CliIo, CommandSpec } from '../cli';
-import { askToStop, DaemonRefusal } from '../../../shared/client/daemonRefusal';
+import { askToStop } from '../../../shared/client/daemonRefusal';
 import { askLiveAgents, connect } from '../client';
+import { liveAgentsRefusal } from '../shimRefusals';
 import type { DaemonInfo } from '../../../shared/protocol/daemon';
 
 function describe(i: DaemonInfo, started: boolean): string {
@@ -19,15 +20,6 @@ function describe(i: DaemonInfo, started: boolean): string {
     `  uptime  ${Math.round(i.uptimeMs / 1000)} s`,
     `  agents  ${i.conversations} conversations, ${i.live} live`,
   ].join('\n') + '\n';
-}
-
-/**
- * The refusal of a stop that would end live agents without --force: how many, and that
- * --force stops them (each continues later with svc conv resume).
- */
-export function liveAgentsRefusal(live: number, verb: 'stop' | 'restart'): string {
-  const them = live === 1 ? 'it' : 'them';
-  return `${live} live agent${live === 1 ? '' : 's'} would stop with the daemon; svc daemon ${verb} --force stops ${them} (svc conv resume continues each one later)`;
 }
 
 /** Stops the daemon of this SVC_HOME if one runs; its pid when one was stopped. Talks to
@@ -44,7 +36,7 @@ async function stopRunning(io: CliIo, verb: 'stop' | 'restart', force: boolean):
     const probe = await tryConnect(d.socketPath, 2000);
     if (!probe) return undefined;
     const live = await askLiveAgents(probe);
-    if (live > 0) throw new DaemonRefusal(liveAgentsRefusal(live, verb), 'liveAgents', 'refused');
+    if (live > 0) throw liveAgentsRefusal(live, verb);
   }
   const socket = await tryConnect(d.socketPath, 2000);
   if (!socket) return undefined;

@@ -7,8 +7,8 @@ import { bundledSkillPath, describeInstall, installSkill, SKILL_HARNESSES, skill
 import type { SkillHarness } from '../../../shared/skills/installSkill';
 import { bool, str, UsageError } from '../cli';
 import type { CommandSpec } from '../cli';
-import { DaemonRefusal } from '../../../shared/client/daemonRefusal';
 import { connect } from '../client';
+import { unknownProjectRefusal } from '../shimRefusals';
 
 const skillText = () => fs.readFileSync(bundledSkillPath(__dirname), 'utf8');
 
@@ -35,7 +35,7 @@ export const skillCommands: CommandSpec[] = [
         const { projects } = await client.request(projectsList, {});
         client.close();
         const p = projects.find((x) => x.key === projectKey);
-        if (!p) throw new DaemonRefusal(`unknown project '${projectKey}' (see svc project list)`, 'unknownProject', 'notFound');
+        if (!p) throw unknownProjectRefusal(projectKey);
         base = { project: p.path };
       }
       const text = skillText();

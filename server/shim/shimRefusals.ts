@@ -1,0 +1,14 @@
+// The refusals the shim makes itself, without asking the daemon, each message made here
+// and nowhere else (STYLE 16). They are DaemonRefusals so that they print and exit like
+// the daemon's own. Reasons: shared/refusals/daemon.ts.
+import { DaemonRefusal } from '../../shared/client/daemonRefusal';
+
+/** A stop that would end live agents without --force: how many, and that --force stops them (each continues later with svc conv resume). */
+export function liveAgentsRefusal(live: number, verb: 'stop' | 'restart'): DaemonRefusal<'liveAgents'> {
+  const them = live === 1 ? 'it' : 'them';
+  return new DaemonRefusal(`${live} live agent${live === 1 ? '' : 's'} would stop with the daemon; svc daemon ${verb} --force stops ${them} (svc conv resume continues each one later)`, 'liveAgents', 'refused');
+}
+
+export function unknownProjectRefusal(key: string): DaemonRefusal<'unknownProject'> {
+  return new DaemonRefusal(`unknown project '${key}' (see svc project list)`, 'unknownProject', 'notFound');
+}
