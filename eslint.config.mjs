@@ -31,7 +31,6 @@ const UNCONVERTED = [
   'server/lanes/launch.ts',
   'server/lanes/launchRules.ts',
   'server/lanes/reapOnHost.ts',
-  'server/lanes/reports.ts',
   'server/lanes/wait.ts',
   'server/lanes/workdir.ts',
 ];

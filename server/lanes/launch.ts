@@ -18,7 +18,8 @@ import { lanesRootOf } from './lanesRoot';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
 import { laneActivity, laneRecord } from './records';
-import { iterationJudgedMessage, iterationVerdict } from './reports';
+import { iterationJudgedMessage } from './reportRefusals';
+import { iterationVerdict } from './reports';
 import { createPlayDir, createWorktree, defaultBranch, fetchBase, laneDir } from './workdir';
 
 

@@ -1,7 +1,7 @@
 // `svc lane report`: the Report rules and the critic/verifier verdict rules, then the
 // report recorded in the worker report store under `conv-<name>` with head and branch.
 import * as fs from 'node:fs';
-import { refused, SvcError, usageError } from '../../shared/errors';
+import { SvcError } from '../../shared/errors';
 import { BLOCKED_KINDS } from '../../shared/keys';
 import type { Verdict } from '../../shared/keys';
 import { laneReported } from '../../shared/protocol/lanes';
@@ -12,21 +12,33 @@ import { reportFacts } from './reportFacts';
 import type { ReportFacts } from './reportFacts';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
+import {
+  badVerdictFile,
+  blockedBodyError,
+  detachedBuilderError,
+  dirtyTreeError,
+  iterationHasVerdictError,
+  notInsideALaneError,
+  noWorktreeError,
+  secondVerdictError,
+  unpushedError,
+  verdictOnBlockedError,
+  verdictOnRoleError,
+  verdictRequiredError,
+} from './reportRefusals';
 
 type Params = z.output<typeof ReportParams>;
 
-export const NOT_INSIDE_A_LANE = 'not inside a lane';
-
 export function callerLane(ctx: LanesContext, caller: string | undefined): LaneRow {
-  if (!caller) throw refused('notInsideALane', NOT_INSIDE_A_LANE);
+  if (!caller) throw notInsideALaneError();
   let conv;
   try {
     conv = ctx.conversations.resolve(caller);
   } catch {
-    throw refused('notInsideALane', NOT_INSIDE_A_LANE);
+    throw notInsideALaneError();
   }
   const lane = conv.kind === 'lane' ? ctx.store.byId(conv.id) : undefined;
-  if (!lane) throw refused('notInsideALane', NOT_INSIDE_A_LANE);
+  if (!lane) throw notInsideALaneError();
   return lane;
 }
 
@@ -44,16 +56,16 @@ export function readVerdictFile(file: string, remoteText?: { text: string } | { 
       text = fs.readFileSync(file, 'utf8');
     }
   } catch (e) {
-    throw usageError('badVerdictFile', `verdict file ${file} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw badVerdictFile.unreadable(file, (e as NodeJS.ErrnoException).code ?? (e as Error).message);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw usageError('badVerdictFile', `verdict file ${file} is not JSON`);
+    throw badVerdictFile.notJson(file);
   }
   const defects = (json as { defects?: unknown } | null)?.defects;
-  if (!Array.isArray(defects)) throw usageError('badVerdictFile', `verdict file ${file} has no "defects" array`);
+  if (!Array.isArray(defects)) throw badVerdictFile.noDefects(file);
   return defects.length;
 }
 
@@ -64,16 +76,16 @@ export async function fileReport(ctx: LanesContext, p: Params): Promise<{ lane: 
   if (filed) return { lane, report: filed };
   const judge = lane.role === 'critic' || lane.role === 'verifier';
   if (p.status === 'blocked' && !BLOCKED_START.test(p.body)) {
-    throw refused('blockedBody', `a blocked report's body must start with one of ${BLOCKED_KINDS.join(', ')}`);
+    throw blockedBodyError(BLOCKED_KINDS);
   }
   let verdict: Verdict | null = null;
   let defects: number | null = null;
   if (p.verdict !== undefined || p.verdictFile !== undefined || p.defects !== undefined) {
-    if (!judge) throw refused('verdictOnRole', `--verdict is for critic and verifier lanes; this is a ${lane.role} lane`);
-    if (p.status !== 'done') throw refused('verdictOnBlocked', `--verdict goes with a done report, not a ${p.status} one`);
+    if (!judge) throw verdictOnRoleError(lane.role);
+    if (p.status !== 'done') throw verdictOnBlockedError(p.status);
   }
   if (judge && p.status === 'done') {
-    if (p.verdict === undefined) throw refused('verdictRequired', `a ${lane.role}'s done report needs --verdict <WOWED|IMPRESSED|NOT_YET|PASS|DEFECTS>`);
+    if (p.verdict === undefined) throw verdictRequiredError(lane.role);
     refuseSecondVerdict(ctx, lane);
     verdict = p.verdict;
     // A remote lane's verdict file is on its host: read there, judged here the same way.
@@ -90,7 +102,7 @@ export async function fileReport(ctx: LanesContext, p: Params): Promise<{ lane: 
       if (SvcError.is(e) && e.reason !== 'hostOpFailed') throw e; // the host could not be reached: say so
       return undefined;
     });
-    if (!facts) throw refused('noWorktree', `lane directory ${lane.dir} is not a git worktree any more`);
+    if (!facts) throw noWorktreeError(lane.dir);
     headSha = facts.headSha;
     branch = facts.branch;
     if (lane.role === 'builder' && p.status === 'done') checkBuilderDone(lane, facts, p.allowUnpushed === true);
@@ -134,31 +146,24 @@ export function iterationVerdict(ctx: LanesContext, lane: LaneRow): { lane: Lane
 /** Critic rule 3, per iteration: one verdict for the iteration, whichever conversation files it. */
 function refuseSecondVerdict(ctx: LanesContext, lane: LaneRow): void {
   if (ctx.store.reports(lane.id).some((r) => r.status === 'done')) {
-    throw refused('secondVerdict', `this ${lane.role} already filed its done report; a ${lane.role} files exactly one verdict`);
+    throw secondVerdictError(lane.role);
   }
   const earlier = iterationVerdict(ctx, lane);
-  if (earlier) throw refused('secondVerdict', iterationJudgedMessage(lane, earlier));
-}
-
-export function iterationJudgedMessage(lane: LaneRow, earlier: { lane: LaneRow; verdict: Verdict }): string {
-  return (
-    `${lane.role} ${lane.key} i${lane.iteration} already has its verdict (${earlier.verdict}, filed by #${earlier.lane.id} ${earlier.lane.name}); ` +
-    `an iteration has one verdict: a new verdict needs a new ${lane.role} iteration (svc lane start --for ${lane.key} --role ${lane.role}, without --reuse)`
-  );
+  if (earlier) throw iterationHasVerdictError(lane, earlier);
 }
 
 /** Report rule 1: clean tree always; every commit on the upstream unless --allow-unpushed. */
 function checkBuilderDone(lane: LaneRow, facts: ReportFacts, allowUnpushed: boolean): void {
   if (facts.dirty) {
-    throw refused('dirtyTree', `the working tree of ${lane.dir} has uncommitted changes; commit them (or discard them) and report again`);
+    throw dirtyTreeError(lane.dir);
   }
   if (allowUnpushed) return;
-  if (!facts.branch) throw refused('detachedBuilder', `${lane.dir} is not on a branch; a builder reports done from its pushed branch`);
+  if (!facts.branch) throw detachedBuilderError(lane.dir);
   if (!facts.upstreamExists) {
-    throw refused('unpushed', `branch ${facts.branch} has no upstream on origin; push it (git push -u origin HEAD) or pass --allow-unpushed`);
+    throw unpushedError(facts.branch, facts.upstream);
   }
   const ahead = facts.unpushed ?? 0;
   if (ahead > 0) {
-    throw refused('unpushed', `branch ${facts.branch} has ${ahead} commit(s) that ${facts.upstream} lacks; push them (git push) or pass --allow-unpushed`);
+    throw unpushedError(facts.branch, facts.upstream, ahead);
   }
 }

@@ -13,6 +13,7 @@ import { GIT_REFUSALS } from '../../shared/refusals/git';
 import { ISSUE_REFUSALS } from '../../shared/refusals/issues';
 import { PROJECT_REFUSALS } from '../../shared/refusals/projects';
 import { REAP_ERRORS, REAP_REFUSALS } from '../../shared/refusals/reap';
+import { REPORT_REFUSALS } from '../../shared/refusals/reports';
 import { REVIEW_REFUSALS } from '../../shared/refusals/review';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -26,6 +27,7 @@ const DOMAINS: { name: string; reasons: readonly string[]; files: string[] }[] =
   { name: 'projects', reasons: PROJECT_REFUSALS, files: ['server/projects/projectRefusals.ts'] },
   { name: 'config', reasons: CONFIG_REFUSALS, files: ['server/config/configRefusals.ts'] },
   { name: 'git', reasons: GIT_REFUSALS, files: ['server/git/gitRefusals.ts'] },
+  { name: 'reports', reasons: REPORT_REFUSALS, files: ['server/lanes/reportRefusals.ts'] },
   // The daemon's transports, and what a client says in its stead: an answer without a reason it knows, the shim's own refusals.
   { name: 'daemon', reasons: DAEMON_REFUSALS, files: ['server/daemon/daemonRefusals.ts', 'shared/client/daemonRefusal.ts', 'server/shim/shimRefusals.ts'] },
 ];
