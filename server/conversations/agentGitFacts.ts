@@ -9,6 +9,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { logger } from '../util/log';
 import { gitIdentity } from './gitIdentity';
 import { gitPlaces } from './writableDirs';
 import type { GitPlaces } from './writableDirs';
@@ -24,6 +25,7 @@ interface Kept {
   stamps?: Map<string, string>;
 }
 
+const log = logger('git-facts');
 const MAX_KEPT = 500;
 const RACY_MS = 2000;
 const kept = new Map<string, Kept>();
@@ -53,7 +55,11 @@ async function probe(cwd: string, env: NodeJS.ProcessEnv, keep: (stamps: Map<str
   if (places.commonDir) files.add(path.join(places.commonDir, 'config'));
   if (places.gitDir) files.add(path.join(places.gitDir, 'config.worktree'));
   const stamps = new Map<string, string>();
-  let keepable = true;
+  // A git that did not answer in time (FACTS_TIMEOUT_MS) leaves the agent without those
+  // facts this once; the next start asks again.
+  const timedOut = id.timedOut ?? places.timedOut;
+  if (timedOut) log.warn(`${cwd}: the agent starts without its git identity and places: ${timedOut}`);
+  let keepable = !timedOut;
   for (const file of files) {
     const st = stat(file);
     stamps.set(file, st ? `${st.ino}:${st.size}:${st.mtimeNs}` : 'none');

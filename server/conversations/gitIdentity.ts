@@ -1,7 +1,7 @@
 // The user's git identity, handed to every agent as GIT_AUTHOR_* and GIT_COMMITTER_*: some
 // harnesses run commands with the global git config hidden (gemini's shell sets
 // GIT_CONFIG_GLOBAL=/dev/null), and a lane must still be able to commit as the user.
-import { spawnGit } from '../git/gitExec';
+import { FACTS_TIMEOUT_MS, GitTimeout, spawnGit } from '../git/gitExec';
 
 const VARS = { name: ['GIT_AUTHOR_NAME', 'GIT_COMMITTER_NAME'], email: ['GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_EMAIL'] } as const;
 
@@ -9,14 +9,16 @@ export interface GitIdentity {
   vars: Record<string, string>;
   /** The config files the values came from (git config --show-origin). */
   origins: string[];
+  /** Git did not answer in time: the identity is unknown this once (never kept). */
+  timedOut?: string;
 }
 
 /** user.name and user.email as git resolves them in `cwd` (repository config over global), as variables. */
-export function gitIdentity(cwd: string, env: NodeJS.ProcessEnv): Promise<GitIdentity> {
+export function gitIdentity(cwd: string, env: NodeJS.ProcessEnv, timeoutMs = FACTS_TIMEOUT_MS): Promise<GitIdentity> {
   // No git, no identity, or cwd gone: the agent's git says what is missing.
-  return spawnGit(cwd, ['config', '--show-origin', '-z', '--get-regexp', '^user\\.(name|email)$'], { env }).then(
+  return spawnGit(cwd, ['config', '--show-origin', '-z', '--get-regexp', '^user\\.(name|email)$'], { env, timeoutMs }).then(
     (r) => (r.code === 0 ? parse(r.stdout.toString('utf8')) : { vars: {}, origins: [] }),
-    () => ({ vars: {}, origins: [] }),
+    (e: unknown) => ({ vars: {}, origins: [], ...(e instanceof GitTimeout ? { timedOut: e.message } : {}) }),
   );
 }
 

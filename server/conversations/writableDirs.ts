@@ -5,12 +5,13 @@
 // harnesses (codex) are given these through ACP `additionalDirectories`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { spawnGit } from '../git/gitExec';
+import { FACTS_TIMEOUT_MS, GitTimeout, spawnGit } from '../git/gitExec';
 
-function gitOut(cwd: string, env: NodeJS.ProcessEnv, args: string[]): Promise<string | undefined> {
-  return spawnGit(cwd, args, { env }).then(
+/** Stdout of a git that succeeded; undefined when it failed; GitTimeout's text when it did not answer in time. */
+function gitOut(cwd: string, env: NodeJS.ProcessEnv, args: string[], timeoutMs: number): Promise<string | undefined | GitTimeout> {
+  return spawnGit(cwd, args, { env, timeoutMs }).then(
     (r) => (r.code === 0 ? r.stdout.toString('utf8').trim() : undefined),
-    () => undefined,
+    (e: unknown) => (e instanceof GitTimeout ? e : undefined),
   );
 }
 
@@ -20,23 +21,30 @@ export interface GitPlaces {
   commonDir?: string;
   /** Push URLs of the remotes that are local folders, real paths. */
   localRemotes: string[];
+  /** Git did not answer in time: the places are unknown this once (never kept). */
+  timedOut?: string;
 }
 
 /** Where git keeps `cwd`'s repository and its local remotes; every probe runs at once. */
-export async function gitPlaces(cwd: string, env: NodeJS.ProcessEnv): Promise<GitPlaces> {
-  const [dirs, remotes] = await Promise.all([
-    gitOut(cwd, env, ['rev-parse', '--path-format=absolute', '--absolute-git-dir', '--git-common-dir']),
-    gitOut(cwd, env, ['remote']),
-  ]);
+export async function gitPlaces(cwd: string, env: NodeJS.ProcessEnv, timeoutMs = FACTS_TIMEOUT_MS): Promise<GitPlaces> {
+  let timedOut: string | undefined;
+  const text = (v: string | undefined | GitTimeout): string | undefined => {
+    if (!(v instanceof GitTimeout)) return v;
+    timedOut ??= v.message;
+    return undefined;
+  };
+  const [dirs, remotes] = (
+    await Promise.all([gitOut(cwd, env, ['rev-parse', '--path-format=absolute', '--absolute-git-dir', '--git-common-dir'], timeoutMs), gitOut(cwd, env, ['remote'], timeoutMs)])
+  ).map(text);
   const [gitDir, commonDir] = dirs?.split('\n') ?? [];
-  const urls = await Promise.all((remotes ?? '').split('\n').filter(Boolean).map((r) => gitOut(cwd, env, ['remote', 'get-url', '--push', '--', r])));
+  const urls = (await Promise.all((remotes ?? '').split('\n').filter(Boolean).map((r) => gitOut(cwd, env, ['remote', 'get-url', '--push', '--', r], timeoutMs)))).map(text);
   const localRemotes: string[] = [];
   for (const url of urls) {
     if (!url) continue;
     const local = url.startsWith('file://') ? url.slice('file://'.length) : url;
     if (path.isAbsolute(local) && isDir(local)) localRemotes.push(fs.realpathSync(local));
   }
-  return { gitDir: gitDir || undefined, commonDir: commonDir || undefined, localRemotes };
+  return { gitDir: gitDir || undefined, commonDir: commonDir || undefined, localRemotes, ...(timedOut ? { timedOut } : {}) };
 }
 
 export function writableDirs(cwd: string, socketPath: string, places: GitPlaces): string[] {

@@ -2,7 +2,7 @@
 // environment), judged by exit code. (simple-git resolves a failed command whose stderr
 // is empty, which turns `--quiet` probes into false positives.) Never pass a user value
 // where git could read an option: refs are checked first and placed after `--end-of-options`.
-import { spawnGit } from './gitExec';
+import { GitTimeout, spawnGit } from './gitExec';
 import { badRef } from './gitRefusals';
 
 export class GitError extends Error {
@@ -15,9 +15,9 @@ export class GitError extends Error {
   }
 }
 
-/** Runs git in `cwd` and returns stdout as text; a non-zero exit throws GitError. */
-export async function git(cwd: string, args: string[]): Promise<string> {
-  const r = await spawnGit(cwd, args).catch((e: Error) => Promise.reject(new GitError(args, null, e.message)));
+/** Runs git in `cwd` and returns stdout as text; a non-zero exit throws GitError, no answer within `timeoutMs` GitTimeout. */
+export async function git(cwd: string, args: string[], opts: { timeoutMs?: number } = {}): Promise<string> {
+  const r = await spawnGit(cwd, args, opts).catch((e: Error) => Promise.reject(e instanceof GitTimeout ? e : new GitError(args, null, e.message)));
   if (r.code !== 0) throw new GitError(args, r.signal ? null : r.code, r.stderr);
   return r.stdout.toString('utf8');
 }
@@ -72,8 +72,8 @@ export interface GitFacts {
 }
 
 /** Branch, head, ahead and dirty from one `git status --porcelain=v2 --branch`. */
-export async function gitFacts(dir: string): Promise<GitFacts> {
-  const out = await git(dir, ['--no-optional-locks', 'status', '--porcelain=v2', '--branch', '-z']);
+export async function gitFacts(dir: string, opts: { timeoutMs?: number } = {}): Promise<GitFacts> {
+  const out = await git(dir, ['--no-optional-locks', 'status', '--porcelain=v2', '--branch', '-z'], opts);
   const facts: GitFacts = { branch: null, headSha: null, ahead: null, dirty: false, upstream: null };
   for (const entry of out.split('\0')) {
     if (entry === '') continue;

@@ -22,7 +22,39 @@ export interface GitCall extends GitEnv {
   input?: Buffer;
   /** Exit codes that are answers, not failures (e.g. 1 for `symbolic-ref -q`). */
   okCodes?: number[];
+  /**
+   * Give up after this many milliseconds: the call rejects with GitTimeout at once and git
+   * is killed. For reads a caller must not wait on forever (a git blocked on a network
+   * filesystem, or on a file that never answers): background facts, probes.
+   */
+  timeoutMs?: number;
 }
+
+/**
+ * How long a background read of git facts (lane lists, an agent's identity and places)
+ * waits for git before it answers without them: a git blocked on a network filesystem or
+ * a file that never answers must not hold a list or a start forever.
+ */
+export const FACTS_TIMEOUT_MS = 5000;
+
+/** Git did not answer within the time its caller allowed (GitCall.timeoutMs). */
+export class GitTimeout extends Error {
+  constructor(
+    readonly args: string[],
+    readonly cwd: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`git did not answer within ${seconds(timeoutMs)} (git ${args.join(' ')} in ${cwd})`);
+    this.name = 'GitTimeout';
+  }
+
+  /** What a reader shows instead of the facts: `git did not answer within 5 s`. */
+  get short(): string {
+    return `git did not answer within ${seconds(this.timeoutMs)}`;
+  }
+}
+
+const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
 
 export interface GitOut {
   code: number;
@@ -59,7 +91,10 @@ function gitEnvironment(base: NodeJS.ProcessEnv, extra: Record<string, string> |
   return { ...env, ...extra };
 }
 
-/** Runs git in `cwd` and resolves with its exit, whatever the code; rejects only when git cannot start. */
+/**
+ * Runs git in `cwd` and resolves with its exit, whatever the code; rejects only when git
+ * cannot start, or with GitTimeout when it outlives `call.timeoutMs`.
+ */
 export function spawnGit(cwd: string, args: string[], call: GitCall = {}): Promise<GitExit> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, {
@@ -73,8 +108,23 @@ export function spawnGit(cwd: string, args: string[], call: GitCall = {}): Promi
     const err: Buffer[] = [];
     child.stdout?.on('data', (d: Buffer) => out.push(d));
     child.stderr?.on('data', (d: Buffer) => err.push(d));
-    child.on('error', reject);
+    // A git that does not answer is not waited for: the caller hears at once, and git is
+    // killed (one stuck in the kernel goes when it can; its pipes are not waited on).
+    const timer =
+      call.timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            child.kill('SIGKILL');
+            child.stdout?.destroy();
+            child.stderr?.destroy();
+            reject(new GitTimeout(args, cwd, call.timeoutMs!));
+          }, call.timeoutMs);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
     child.on('close', (code, signal) => {
+      clearTimeout(timer);
       resolve({ code: code ?? -1, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') });
     });
   });
@@ -86,6 +136,7 @@ export async function runGit(cwd: string, args: string[], call: GitCall = {}): P
   try {
     r = await spawnGit(cwd, args, call);
   } catch (e) {
+    if (e instanceof GitTimeout) throw e;
     throw gitCouldNotStartError(args, (e as Error).message);
   }
   if (r.code === 0 || call.okCodes?.includes(r.code)) return { code: r.code, stdout: r.stdout, stderr: r.stderr };

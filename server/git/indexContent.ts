@@ -7,10 +7,14 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 
-/** The index file's identity on disk: when it is unchanged, so is its content. */
+/**
+ * The index file's identity on disk: when it is unchanged, so is its content. Undefined
+ * for anything but a regular file (a FIFO would block whoever reads it).
+ */
 export function indexStamp(file: string): string | undefined {
   try {
     const st = fs.statSync(file, { bigint: true });
+    if (!st.isFile()) return undefined;
     return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
   } catch {
     return undefined;

@@ -8,12 +8,26 @@
 // The index is the exception: every `git status` anyone runs refreshes its stat data, and
 // that changes nothing the list shows. An index whose entries (indexContent.ts) are the
 // ones the kept answer saw keeps the answer; only a change of content recounts.
+// Every git here answers within FACTS_TIMEOUT_MS or is given up on: a worktree whose git
+// hangs (a network filesystem, a file that never answers) lists as "facts unavailable:
+// git did not answer within 5 s" instead of holding the whole list.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { logger } from '../util/log';
 import { git } from './git';
 import type { GitFacts } from './git';
+import { FACTS_TIMEOUT_MS, GitTimeout } from './gitExec';
 import { indexDigest, indexStamp } from './indexContent';
+
+/** A worktree whose facts git did not give in time; `unavailable` says why, for the reader. */
+export interface FactsUnavailable {
+  unavailable: string;
+}
+
+export function factsUnavailable(f: GitFacts | FactsUnavailable | undefined): f is FactsUnavailable {
+  return f !== undefined && 'unavailable' in f;
+}
 
 const log = logger('git-facts');
 
@@ -35,23 +49,46 @@ export class WorktreeFacts {
   private readonly dirtyCache = new Map<string, DirtyEntry>();
   /** `git status` runs so far (tests and benchmarks read it to see what was recounted). */
   statusRuns = 0;
+  private readonly timeoutMs: number;
+  /** `git status` runs at once: a cold list of 1,000 lanes must not start 1,000 processes together. */
+  private readonly slots: Slots;
 
-  /** Facts for each worktree dir of `repo`; a dir that is not a worktree of it is absent. */
-  async ofRepo(repo: string, dirs: string[]): Promise<Map<string, GitFacts>> {
-    const [listing, tracking] = await Promise.all([worktreeList(repo), branchTracking(repo)]);
-    const out = new Map<string, GitFacts>();
+  constructor(opts: { timeoutMs?: number; parallel?: number } = {}) {
+    this.timeoutMs = opts.timeoutMs ?? FACTS_TIMEOUT_MS;
+    this.slots = new Slots(opts.parallel ?? Math.max(4, 2 * os.availableParallelism()));
+  }
+
+  /**
+   * Facts for each worktree dir of `repo`; a dir that is not a worktree of it is absent, one
+   * whose git did not answer in time is FactsUnavailable (all of them, when the listing did not).
+   */
+  async ofRepo(repo: string, dirs: string[]): Promise<Map<string, GitFacts | FactsUnavailable>> {
+    const out = new Map<string, GitFacts | FactsUnavailable>();
+    let listing: Awaited<ReturnType<typeof worktreeList>>;
+    let tracking: Awaited<ReturnType<typeof branchTracking>>;
+    try {
+      [listing, tracking] = await Promise.all([worktreeList(repo, this.timeoutMs), branchTracking(repo, this.timeoutMs)]);
+    } catch (e) {
+      if (!(e instanceof GitTimeout)) throw e;
+      log.warn(`${repo}: no git facts for ${dirs.length} worktree(s): ${e.message}`);
+      for (const dir of dirs) out.set(dir, { unavailable: e.short });
+      return out;
+    }
     await Promise.all(
       dirs.map(async (dir) => {
         const wt = listing.get(realOr(dir));
         if (!wt) return;
         const t = wt.branch ? tracking.get(wt.branch) : undefined;
-        out.set(dir, {
-          branch: wt.branch,
-          headSha: wt.head,
-          ahead: t?.ahead ?? null,
-          upstream: t?.upstream ?? null,
-          dirty: await this.dirty(dir, wt.head),
-        });
+        let dirty: boolean;
+        try {
+          dirty = await this.dirty(dir, wt.head);
+        } catch (e) {
+          if (!(e instanceof GitTimeout)) throw e;
+          log.warn(`${dir}: no dirty flag: ${e.message}`);
+          out.set(dir, { unavailable: e.short });
+          return;
+        }
+        out.set(dir, { branch: wt.branch, headSha: wt.head, ahead: t?.ahead ?? null, upstream: t?.upstream ?? null, dirty });
       }),
     );
     return out;
@@ -82,9 +119,11 @@ export class WorktreeFacts {
     // The index as it is before status reads it: a change during the run shows as a change next time.
     e.stamp = e.indexFile ? indexStamp(e.indexFile) : undefined;
     e.digest = e.stamp !== undefined ? await digestAt(e.indexFile!, head) : undefined;
-    this.statusRuns++;
     try {
-      const out = await git(dir, ['--no-optional-locks', 'status', '--porcelain', '-z', '--untracked-files=normal']);
+      const out = await this.slots.run(() => {
+        this.statusRuns++;
+        return git(dir, ['--no-optional-locks', 'status', '--porcelain', '-z', '--untracked-files=normal'], { timeoutMs: this.timeoutMs });
+      });
       e.dirty = out.length > 0;
     } catch (err) {
       e.valid = false;
@@ -161,8 +200,8 @@ function worktreeGitDir(dir: string): string | undefined {
   }
 }
 
-async function worktreeList(repo: string): Promise<Map<string, { head: string | null; branch: string | null }>> {
-  const out = await git(repo, ['worktree', 'list', '--porcelain', '-z']);
+async function worktreeList(repo: string, timeoutMs: number): Promise<Map<string, { head: string | null; branch: string | null }>> {
+  const out = await git(repo, ['worktree', 'list', '--porcelain', '-z'], { timeoutMs });
   const map = new Map<string, { head: string | null; branch: string | null }>();
   let cur: { path?: string; head: string | null; branch: string | null } = { head: null, branch: null };
   for (const field of out.split('\0')) {
@@ -178,8 +217,8 @@ async function worktreeList(repo: string): Promise<Map<string, { head: string | 
 }
 
 /** branch → its upstream and commits ahead of it (null when the upstream is missing). */
-async function branchTracking(repo: string): Promise<Map<string, { upstream: string | null; ahead: number | null }>> {
-  const out = await git(repo, ['for-each-ref', '--format=%(refname:short)%00%(upstream:short)%00%(upstream:track,nobracket)', 'refs/heads']);
+async function branchTracking(repo: string, timeoutMs: number): Promise<Map<string, { upstream: string | null; ahead: number | null }>> {
+  const out = await git(repo, ['for-each-ref', '--format=%(refname:short)%00%(upstream:short)%00%(upstream:track,nobracket)', 'refs/heads'], { timeoutMs });
   const map = new Map<string, { upstream: string | null; ahead: number | null }>();
   for (const line of out.split('\n')) {
     if (!line) continue;
@@ -195,5 +234,24 @@ function realOr(p: string): string {
     return fs.realpathSync(p);
   } catch {
     return path.resolve(p);
+  }
+}
+
+/** At most `n` tasks at once, the rest in order of arrival. */
+class Slots {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly n: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.n) await new Promise<void>((r) => this.waiting.push(r));
+    this.running++;
+    try {
+      return await task();
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
   }
 }

@@ -6,18 +6,20 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Project } from '../../shared/config';
 import { conflict } from '../../shared/errors';
+import { fetchBase } from '../git/fetchBase';
 import { git, gitOk, serialized } from '../git/git';
 import { logger } from '../util/log';
 import { excludeReviewFilesIn } from './reviewExcludes';
 
 const log = logger('issues');
 
-/** `origin/<default>` after fetching it; the local default branch when there is no origin. */
-export async function baseRef(project: Project): Promise<string> {
-  const repo = project.path;
-  if (!(await gitOk(repo, ['remote', 'get-url', 'origin']))) return project.default_branch;
-  await serialized(repo, () => git(repo, ['fetch', '--quiet', 'origin']));
-  return `origin/${project.default_branch}`;
+/**
+ * `origin/<default>`, fetched only when origin's branch moved (as a lane launch does:
+ * git/fetchBase.ts); the local default branch when there is no origin. A review's commit
+ * is fetched on its own when missing (ensureCommit), so nothing else needs the fetch.
+ */
+export function baseRef(project: Project): Promise<string> {
+  return fetchBase(project.path, project.default_branch);
 }
 
 export async function createWorkspace(project: Project, dir: string, branch: string): Promise<void> {

@@ -20,7 +20,8 @@ import type { LaneRow } from './laneStore';
 import { laneActivity, laneRecord } from './records';
 import { iterationJudgedMessage } from './reportRefusals';
 import { iterationVerdict } from './reports';
-import { createPlayDir, createWorktree, defaultBranch, fetchBase, laneDir } from './workdir';
+import { fetchBase } from '../git/fetchBase';
+import { createPlayDir, createWorktree, defaultBranch, laneDir } from './workdir';
 
 
 export const START_WAIT_MS = 180_000;

@@ -7,7 +7,9 @@ import type { Activity } from '../../shared/activity';
 import type { LaneRecord, LaneReport } from '../../shared/protocol/lanes';
 import { gitFacts } from '../git/git';
 import type { GitFacts } from '../git/git';
-import type { WorktreeFacts } from '../git/worktreeFacts';
+import { FACTS_TIMEOUT_MS, GitTimeout } from '../git/gitExec';
+import { factsUnavailable } from '../git/worktreeFacts';
+import type { FactsUnavailable, WorktreeFacts } from '../git/worktreeFacts';
 import type { ConversationsPort } from './conversationsPort';
 import type { LaneRow, LaneStore } from './laneStore';
 import type { HostLink } from '../hosts/hostLink';
@@ -31,10 +33,16 @@ export function laneActivity(r: Pick<LaneReader, 'conversations' | 'now'>, row: 
 interface Snapshot {
   reports: Map<number, LaneReport[]>;
   judges: Map<string, LaneRow[]>;
-  facts: Map<string, GitFacts>;
+  facts: Map<string, GitFacts | FactsUnavailable>;
 }
 
 const judgeKey = (run: string, key: string, iteration: number) => `${run}\0${key}\0${iteration}`;
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
 
 async function snapshot(r: LaneReader, rows: LaneRow[], known?: Map<string, GitFacts>): Promise<Snapshot> {
   const judges = new Map<string, LaneRow[]>();
@@ -42,32 +50,35 @@ async function snapshot(r: LaneReader, rows: LaneRow[], known?: Map<string, GitF
     for (const l of r.store.ofRun(run)) {
       if ((l.role !== 'critic' && l.role !== 'verifier') || l.judgedKey === null || l.judgedIteration === null) continue;
       const k = judgeKey(run, l.judgedKey, l.judgedIteration);
-      judges.set(k, [...(judges.get(k) ?? []), l]);
+      push(judges, k, l);
     }
   }
   const ids = new Set(rows.map((l) => l.id));
   for (const list of judges.values()) for (const j of list) ids.add(j.id);
   const reports = r.store.reportsOf([...ids]);
 
-  const facts = new Map<string, GitFacts>(known);
+  const facts = new Map<string, GitFacts | FactsUnavailable>(known);
   const byRepo = new Map<string, string[]>();
   const byHost = new Map<string, string[]>();
+  const loose: string[] = [];
   for (const l of rows) {
     if (!l.gitBacked || l.archivedAt !== null || l.reapedAt !== null || facts.has(l.dir)) continue;
     if (l.host) {
-      byHost.set(l.host, [...(byHost.get(l.host) ?? []), l.dir]);
+      push(byHost, l.host, l.dir);
       continue;
     }
     const repo = r.repoOf(l.project);
-    if (repo) byRepo.set(repo, [...(byRepo.get(repo) ?? []), l.dir]);
-    else {
-      const f = await gitFacts(l.dir).catch(() => undefined);
-      if (f) facts.set(l.dir, f);
-    }
+    if (repo) push(byRepo, repo, l.dir);
+    else loose.push(l.dir);
   }
   await Promise.all([
+    // Lanes of a project no longer configured: one `git status` each.
+    ...loose.map(async (dir) => {
+      const f = await gitFacts(dir, { timeoutMs: FACTS_TIMEOUT_MS }).catch((e: unknown) => (e instanceof GitTimeout ? { unavailable: e.short } : undefined));
+      if (f) facts.set(dir, f);
+    }),
     ...[...byRepo].map(async ([repo, dirs]) => {
-      const found = await r.gitFacts.ofRepo(repo, dirs).catch(() => new Map<string, GitFacts>());
+      const found = await r.gitFacts.ofRepo(repo, dirs).catch(() => new Map<string, GitFacts | FactsUnavailable>());
       for (const [dir, f] of found) facts.set(dir, f);
     }),
     // An unreachable host leaves its lanes without git facts; their rows still list.
@@ -91,7 +102,8 @@ function verdictOf(row: LaneRow, snap: Snapshot): LaneRecord['verdict'] {
 
 function recordOf(r: LaneReader, row: LaneRow, snap: Snapshot): LaneRecord {
   const reports = snap.reports.get(row.id) ?? [];
-  const git = snap.facts.get(row.host ? `${row.host}\0${row.dir}` : row.dir);
+  const read = snap.facts.get(row.host ? `${row.host}\0${row.dir}` : row.dir);
+  const git = factsUnavailable(read) ? undefined : read;
   return {
     id: row.id,
     name: row.name,
@@ -120,6 +132,7 @@ function recordOf(r: LaneReader, row: LaneRow, snap: Snapshot): LaneRecord {
     report: reports[reports.length - 1] ?? null,
     verdict: verdictOf(row, snap),
     git: git ? { branch: git.branch, headSha: git.headSha, ahead: git.ahead, dirty: git.dirty } : null,
+    gitUnavailable: factsUnavailable(read) ? read.unavailable : null,
   };
 }
 

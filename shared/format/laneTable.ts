@@ -7,6 +7,8 @@ export const LANE_COLUMNS = ['ID', 'RUN/KEY', 'ROLE', 'ITER', 'ACTIVITY', 'REPOR
 
 export function laneRow(l: LaneRecord): string[] {
   const git = l.git;
+  // Facts git did not give in time are unknown, not absent: `?`, with the reason under the table.
+  const none = l.gitUnavailable ? '?' : '-';
   return [
     `#${l.id}`,
     `${l.run}/${l.key}`,
@@ -16,14 +18,16 @@ export function laneRow(l: LaneRecord): string[] {
     l.report?.status ?? '-',
     l.judged ? `${l.judged.key} i${l.judged.iteration}` : '-',
     l.verdict ? `${l.verdict.verdict} ${l.verdict.defects}` : '-',
-    git ? `${git.branch ?? '(detached)'}@${git.headSha ? git.headSha.slice(0, 7) : '-'}` : '-',
-    git && git.ahead !== null ? String(git.ahead) : '-',
-    git ? (git.dirty ? 'yes' : 'no') : '-',
+    git ? `${git.branch ?? '(detached)'}@${git.headSha ? git.headSha.slice(0, 7) : '-'}` : none,
+    git ? (git.ahead !== null ? String(git.ahead) : '-') : none,
+    git ? (git.dirty ? 'yes' : 'no') : none,
     l.model,
     l.cost !== null ? formatCost(l.cost) : '-',
   ];
 }
 
+/** The table, then one line per lane whose git facts are unavailable, saying why. */
 export function laneTable(lanes: LaneRecord[]): string {
-  return table(LANE_COLUMNS, lanes.map(laneRow));
+  const notes = lanes.filter((l) => l.gitUnavailable).map((l) => `#${l.id}: git facts unavailable: ${l.gitUnavailable}\n`);
+  return table(LANE_COLUMNS, lanes.map(laneRow)) + notes.join('');
 }

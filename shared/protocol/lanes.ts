@@ -91,6 +91,8 @@ export const LaneRecord = z.object({
   verdict: z.object({ verdict: z.enum(VERDICTS), defects: z.number().int(), by: z.number().int(), verdictFile: z.string().nullable() }).nullable(),
   /** Live git facts for git-backed, non-archived lanes. */
   git: z.object({ branch: z.string().nullable(), headSha: z.string().nullable(), ahead: z.number().int().nullable(), dirty: z.boolean() }).nullable(),
+  /** Why `git` is null for a lane that should have facts: `git did not answer within 5 s`. Null otherwise. */
+  gitUnavailable: z.string().nullable(),
 });
 export type LaneRecord = z.infer<typeof LaneRecord>;
 

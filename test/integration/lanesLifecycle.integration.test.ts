@@ -1,6 +1,7 @@
 // Lane roles and lifecycles beyond the main loop: wait exit codes, play, verifier,
 // orchestrator, --reuse, stop, sparse checkout, blindness, successors, Awareness cards.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LaneRecord, RunCard } from '../../shared/protocol/lanes';
@@ -105,6 +106,39 @@ describe('lanes: roles and lifecycle', function () {
     assert.equal(respawn.iteration, 1);
     assert.equal(respawn.respawn, 1);
     assert.equal(respawn.git?.branch, 'ru/k');
+  });
+
+  it('lists a lane whose git does not answer within 5 s as "git facts unavailable", and the other lanes with theirs', async () => {
+    await ok(start(w, ['--run', 'hang', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', writeBrief(w.briefs, 'hang.md', [{ exit: 0 }])]));
+    await ok(start(w, ['--run', 'hang', '--key', 'fine', '--role', 'builder', '--model', 'm', '--brief', writeBrief(w.briefs, 'fine.md', [{ exit: 0 }])]));
+    const dir = path.join(root, 'hang-k');
+    const id = (await lane('hang-k-builder-i1')).id;
+    const index = path.join(git(dir, s.env, 'rev-parse', '--absolute-git-dir'), 'index');
+    // An index that is a FIFO: git blocks opening it, as on a network filesystem that stopped answering.
+    fs.rmSync(index);
+    execFileSync('mkfifo', [index]);
+    try {
+      const t = Date.now();
+      const list = await ok(s.svc(['lane', 'list', '--run', 'hang']));
+      assert.ok(Date.now() - t < 15_000, `lane list answered after ${Date.now() - t} ms`);
+      const [header, ...rows] = list.stdout.trimEnd().split('\n');
+      const cells = (line: string) => line.split(/\s{2,}/);
+      const col = (name: string) => cells(header).indexOf(name);
+      const hung = cells(rows.find((r) => r.startsWith(`#${id} `))!);
+      assert.deepEqual([hung[col('BRANCH@SHA')], hung[col('AHEAD')], hung[col('DIRTY')]], ['?', '?', '?']);
+      const fine = cells(rows.find((r) => r.includes('hang/fine'))!);
+      assert.match(fine[col('BRANCH@SHA')], /^hang\/fine@[0-9a-f]{7}$/);
+      assert.equal(rows[rows.length - 1], `#${id}: git facts unavailable: git did not answer within 5 s`);
+      const json = await lanes('hang');
+      const record = json.find((l) => l.id === id)!;
+      assert.equal(record.git, null);
+      assert.equal(record.gitUnavailable, 'git did not answer within 5 s');
+      assert.equal(json.find((l) => l.key === 'fine')!.gitUnavailable, null);
+    } finally {
+      fs.rmSync(index);
+      git(dir, s.env, 'reset', '-q');
+    }
+    assert.equal((await lane('hang-k-builder-i1')).git?.dirty, false);
   });
 
   it('keeps critics blind to the builder: no builder name, no report text', async () => {

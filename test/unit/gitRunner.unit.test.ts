@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { git, GitError } from '../../server/git/git';
-import { gitText, gitTextSync } from '../../server/git/gitExec';
+import { GitTimeout, gitText, gitTextSync } from '../../server/git/gitExec';
 
 const REPO = path.resolve(__dirname, '..', '..');
 
@@ -50,5 +50,35 @@ describe('git runner', () => {
       return true;
     });
     assert.equal(gitTextSync(mine, ['rev-parse', '--verify', 'no-such-ref']), undefined);
+  });
+});
+
+describe('git runner: a call with a time limit', () => {
+  const dir = path.join(REPO, '.scratch', `unit-gitrunner-timeout-${process.pid}`);
+  const fifo = path.join(dir, 'never');
+  before(() => {
+    fs.mkdirSync(dir, { recursive: true });
+    execFileSync('git', ['init', '-q', dir]);
+    execFileSync('mkfifo', [fifo]);
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('rejects with GitTimeout when git does not answer, and kills it', async () => {
+    const t = Date.now();
+    // git blocks opening a FIFO nobody writes, as on a filesystem that stopped answering.
+    await assert.rejects(git(dir, ['hash-object', '--', fifo], { timeoutMs: 300 }), (e: unknown) => {
+      assert.ok(e instanceof GitTimeout);
+      assert.equal(e.short, 'git did not answer within 0.3 s');
+      assert.equal(e.message, `git did not answer within 0.3 s (git hash-object -- ${fifo} in ${dir})`);
+      return true;
+    });
+    assert.ok(Date.now() - t < 2000, `answered after ${Date.now() - t} ms`);
+    // Killed: a writer that opens the FIFO now finds no reader (ENXIO), not a git still waiting.
+    await new Promise((r) => setTimeout(r, 200));
+    assert.throws(() => fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK), /ENXIO/);
+  });
+
+  it('answers as before when git is quick', async () => {
+    assert.equal((await git(dir, ['rev-parse', '--is-inside-work-tree'], { timeoutMs: 5000 })).trim(), 'true');
   });
 });

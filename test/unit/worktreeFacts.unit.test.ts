@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { digestOf, indexStamp } from '../../server/git/indexContent';
-import { WorktreeFacts } from '../../server/git/worktreeFacts';
+import { factsUnavailable, WorktreeFacts } from '../../server/git/worktreeFacts';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const settle = () => new Promise((r) => setTimeout(r, 300)); // let the watches' events arrive
@@ -19,7 +19,11 @@ describe('worktree facts: the kept dirty flag', () => {
   const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env, encoding: 'utf8' }).trim();
   let facts: WorktreeFacts;
   let first: string;
-  const read = async () => (await facts.ofRepo(repo, [wt])).get(wt)!;
+  const read = async () => {
+    const f = (await facts.ofRepo(repo, [wt])).get(wt);
+    assert.ok(f && !factsUnavailable(f), `facts of ${wt}: ${JSON.stringify(f)}`);
+    return f;
+  };
 
   before(() => {
     fs.mkdirSync(repo, { recursive: true });
@@ -101,5 +105,47 @@ describe('worktree facts: the kept dirty flag', () => {
     assert.equal(digestOf(fs.readFileSync(index), 20), undefined);
     git(wt, 'update-index', '--no-split-index');
     assert.equal(digestOf(fs.readFileSync(index), 20), digests[0]);
+  });
+});
+
+describe('worktree facts: a git that does not answer', () => {
+  const root = path.join(REPO, '.scratch', `unit-worktreefacts-hang-${process.pid}`);
+  const repo = path.join(root, 'repo');
+  const ok = path.join(root, 'ok');
+  const hung = path.join(root, 'hung');
+  const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: root, GIT_CEILING_DIRECTORIES: root, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t.invalid' };
+  const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env, encoding: 'utf8' }).trim();
+
+  before(() => {
+    fs.mkdirSync(repo, { recursive: true });
+    git(repo, 'init', '-q', '--initial-branch=main');
+    fs.writeFileSync(path.join(repo, 'a.txt'), 'a\n');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-qm', 'one');
+    git(repo, 'worktree', 'add', '-q', '-b', 'ok', ok, 'HEAD');
+    git(repo, 'worktree', 'add', '-q', '-b', 'hung', hung, 'HEAD');
+    // An index that is a FIFO: `git status` blocks opening it, as on a filesystem that stopped answering.
+    const index = path.join(git(hung, 'rev-parse', '--absolute-git-dir'), 'index');
+    fs.rmSync(index);
+    execFileSync('mkfifo', [index]);
+  });
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('answers in time: the hung worktree is "facts unavailable", the others keep theirs', async () => {
+    const facts = new WorktreeFacts({ timeoutMs: 400 });
+    try {
+      const t = Date.now();
+      const found = await facts.ofRepo(repo, [ok, hung]);
+      assert.ok(Date.now() - t < 3000, `answered after ${Date.now() - t} ms`);
+      assert.deepEqual(found.get(hung), { unavailable: 'git did not answer within 0.4 s' });
+      const fine = found.get(ok);
+      assert.ok(fine && !factsUnavailable(fine));
+      assert.equal(fine.branch, 'ok');
+      assert.equal(fine.dirty, false);
+      // Nothing was kept for the hung one: the next read asks git again (and gives up again).
+      assert.deepEqual((await facts.ofRepo(repo, [hung])).get(hung), { unavailable: 'git did not answer within 0.4 s' });
+    } finally {
+      facts.close();
+    }
   });
 });

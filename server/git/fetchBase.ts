@@ -1,0 +1,43 @@
+// The project's base ref, fetched only when it moved: what a lane starts from, what an
+// issue's workspace branches from and what a review diffs against. One copy for all of
+// them (lanes, issues, review), so every path skips the same unneeded fetch.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { git, serialized } from './git';
+
+/**
+ * `origin/<default>` after fetching it; the local branch when the project has no origin.
+ * A fetch whose remote ref has not moved is skipped: when origin is a folder on this
+ * machine (the local code host's bare repository), its branch is read there directly and,
+ * when it names the commit origin/<default> already names, there is nothing to fetch.
+ */
+export async function fetchBase(repo: string, defaultBranchName: string): Promise<string> {
+  const tracking = `refs/remotes/origin/${defaultBranchName}`;
+  const [url, have] = await Promise.all([gitOut(repo, ['remote', 'get-url', 'origin']), gitOut(repo, ['rev-parse', '--verify', '--quiet', tracking])]);
+  if (url === undefined) return defaultBranchName;
+  const ref = `refs/heads/${defaultBranchName}`;
+  const local = localRemote(repo, url);
+  if (!(have && local && (await gitOut(local, ['rev-parse', '--verify', '--quiet', ref])) === have)) {
+    await serialized(repo, () => git(repo, ['fetch', '--quiet', '--no-tags', 'origin', `+${ref}:${tracking}`]));
+  }
+  return `origin/${defaultBranchName}`;
+}
+
+async function gitOut(cwd: string, args: string[]): Promise<string | undefined> {
+  try {
+    return (await git(cwd, args)).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The folder of a remote URL that is a path on this machine (`/…` or `file:///…`), if it exists. */
+function localRemote(repo: string, url: string): string | undefined {
+  const p = url.startsWith('file://') ? decodeURIComponent(url.slice('file://'.length)) : url;
+  if (!path.isAbsolute(p)) return undefined; // scp-like or a URL: ask the network
+  try {
+    return fs.statSync(path.resolve(repo, p)).isDirectory() ? p : undefined;
+  } catch {
+    return undefined;
+  }
+}
