@@ -1,10 +1,11 @@
-// The shim's connection to the daemon: ensure it runs, then typed requests over
-// vscode-jsonrpc. A daemon refusal becomes a `DaemonRefusal` carrying the daemon's message.
+// The shim's connection to the daemon: ensure it runs, then typed requests over the small
+// JSON-RPC client (shared/client/rpcClient.ts). A daemon refusal becomes a `DaemonRefusal` carrying the daemon's message.
 import type * as net from 'node:net';
 import * as path from 'node:path';
 import type { z } from 'zod';
 import { ConnectionLost } from '../../shared/client/connectionLost';
-import { askToStop, DaemonRefusal, readRpcError, rpcOver } from '../../shared/client/daemonRefusal';
+import { askToStop, DaemonRefusal, readRpcError } from '../../shared/client/daemonRefusal';
+import { rpcOver } from '../../shared/client/rpcClient';
 import { DaemonUnavailable, ensureDaemon } from '../../shared/client/ensureDaemon';
 import type { Discovery } from '../../shared/discovery';
 import { daemonStatus } from '../../shared/protocol/daemon';
@@ -59,8 +60,8 @@ export async function connect(env: NodeJS.ProcessEnv): Promise<Client> {
     stopOther: (socket) => askToStop(socket, `replaced by build ${SVC_BUILD}`),
   });
   const connection = rpcOver(attached.socket);
-  // vscode-jsonrpc leaves a pending request pending forever when the socket closes, and
-  // an empty event loop then exits 0: every request races the close instead.
+  // A request left pending when the socket closes would let an empty event loop exit 0:
+  // every request races the close too.
   let markClosed!: () => void;
   const closed = new Promise<void>((r) => (markClosed = r));
   connection.onClose(markClosed);
@@ -82,7 +83,7 @@ export async function connect(env: NodeJS.ProcessEnv): Promise<Client> {
       }
     },
     onNotification(def, fn) {
-      connection.onNotification(def.method, (p: unknown) => fn(p as never));
+      connection.onNotification(def.method, (p) => fn(p as never));
     },
     onClose(fn) {
       void closed.then(fn);

@@ -1,5 +1,6 @@
 // The `svc` command. Its own small bundle (dist/svc.js): it never loads the daemon's
-// modules, only shared/ contracts and vscode-jsonrpc, so it starts fast.
+// modules or any package, only shared/ contracts and their small JSON-RPC client, so it
+// starts fast.
 // Exit codes: 0 success; 1 usage or request error; commands may define more (lane wait).
 import { DiscoveryError } from '../../shared/discovery';
 import { ConnectionLost } from '../../shared/client/connectionLost';

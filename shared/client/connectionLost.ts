@@ -2,10 +2,12 @@
 // (the daemon died, restarted or was stopped). Shared by the shim and the extension so
 // both tell the user the same thing: whether the action may have happened, and the
 // command that shows whether it did. A dropped connection is never a success.
+import { CLOSED_BEFORE_ANSWER, WRITE_FAILED } from './rpcClient';
 
-/** vscode-jsonrpc's codes for a request cut off by the transport: MessageWriteError,
- *  MessageReadError, PendingResponseRejected, ConnectionInactive. */
-export const TRANSPORT_ERROR_CODES: ReadonlySet<number> = new Set([-32099, -32098, -32097, -32096]);
+/** Codes for a request cut off by the transport (vscode-jsonrpc's, which the extension's
+ *  languageclient uses and rpcClient.ts reuses): MessageWriteError, MessageReadError,
+ *  PendingResponseRejected, ConnectionInactive. */
+export const TRANSPORT_ERROR_CODES: ReadonlySet<number> = new Set([WRITE_FAILED, -32098, CLOSED_BEFORE_ANSWER, -32096]);
 
 /** Methods that only read: a dropped answer changed nothing, so running again is safe. */
 const READ_ONLY = new Set([

@@ -2,14 +2,13 @@
 // asks a daemon of another build to stop. One mapping, so `svc` and the editor tell the
 // user the same thing for the same answer.
 import type * as net from 'node:net';
-import { createMessageConnection, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
-import type { MessageConnection } from 'vscode-jsonrpc/node';
 import { kindFromRpcCode } from '../errors';
 import type { ErrorKind } from '../errors';
 import { daemonStop } from '../protocol/daemon';
 import { isSvcReason } from '../refusals/reasons';
 import type { SvcReason } from '../refusals/reasons';
 import { TRANSPORT_ERROR_CODES } from './connectionLost';
+import { rpcOver } from './rpcClient';
 
 /**
  * The daemon answered with a typed error; `message` is the daemon's text, shown as is.
@@ -34,8 +33,8 @@ export class DaemonRefusal<R extends SvcReason = SvcReason> extends Error {
 /**
  * What a failed request's error means: the daemon refused (its message and reason), the
  * connection was cut off before the answer (`lost`), or neither (undefined: not an RPC
- * answer at all). Read by shape, since vscode-languageclient and vscode-jsonrpc each have
- * their own ResponseError class.
+ * answer at all). Read by shape, since vscode-languageclient (the extension) and rpcClient
+ * (the shim) each have their own error class.
  */
 export function readRpcError(e: unknown): DaemonRefusal | 'lost' | undefined {
   const code = (e as { code?: unknown } | null)?.code;
@@ -43,13 +42,6 @@ export function readRpcError(e: unknown): DaemonRefusal | 'lost' | undefined {
   if (TRANSPORT_ERROR_CODES.has(code)) return 'lost';
   const data = (e as { data?: { error?: string; reason?: unknown } }).data;
   return new DaemonRefusal(data?.error ?? (e as Error).message, isSvcReason(data?.reason) ? data.reason : 'rpc', kindFromRpcCode(code));
-}
-
-/** A JSON-RPC connection over a socket to a daemon, listening. */
-export function rpcOver(socket: net.Socket): MessageConnection {
-  const c = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
-  c.listen();
-  return c;
 }
 
 /** Asks the daemon on `socket` to stop, whatever its build (daemon/stop never changes). */
