@@ -1,39 +1,65 @@
-// The Command Deck's first level for 2,000 conversations (then 200, 2,000 and 10,000, to
-// show how it grows), in the extension's tree model:
-// the daemon's conversations/list and lanes/list answers joined (deckRows), placed
-// (buildDeck: lanes under launchers, critics under the builder they judge, successors under
-// their source) and the first level's items described. Target: under 200 ms. The floor is
-// JSON.parse of the same two answers, which the client pays to receive them at all.
-// Run: npx tsx bench/deckModel.bench.ts
+// The Command Deck over 2,000 conversations, as the window gets it: the daemon's
+// conversations/list and lanes/list answers read over its socket (a real daemon whose store
+// holds the conversations, lanes and critics' reports), then the extension's tree model:
+// the answers joined (deckRows), placed (buildDeck with convoys: lanes under launchers,
+// critics under the builder they judge, successors under their source), and the tree's
+// change key the provider compares before it re-renders. Target: under 200 ms in all.
+// The floor is JSON.parse of the same two answers, which any client pays to receive them.
+// Then the same at 200, 2,000 and 10,000 conversations, with the time split into the
+// daemon's answers and the model, to show how each grows (no faster than linearly).
+// Run: npm run bench -- deckModel (SVC_BENCH_DECK_SIZES=200,2000 for fewer sizes)
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import Database from 'better-sqlite3';
 import { buildDeck } from '../extension/commandDeck/deckModel';
 import { deckRows } from '../extension/commandDeck/deckRows';
+import { rpcOver } from '../shared/client/rpcClient';
+import type { RpcConnection } from '../shared/client/rpcClient';
 import type { ConversationInfo } from '../shared/protocol/conversations';
 import type { LaneRecord } from '../shared/protocol/lanes';
+import { makeRepo, makeScratch } from '../test/helpers/scratch';
+import { median } from './acpFloor';
 
 const CONVERSATIONS = Number(process.env.SVC_BENCH_CONVERSATIONS ?? 2000);
-const SIZES = [200, 2000, 10_000];
-const RUNS = 15;
+const SIZES = (process.env.SVC_BENCH_DECK_SIZES ?? '200,2000,10000').split(',').map(Number);
 const TARGET_MS = 200;
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-function time(fn: () => unknown): number {
+function time<T>(fn: () => T): { ms: number; value: T } {
   const t = process.hrtime.bigint();
-  fn();
-  return Number(process.hrtime.bigint() - t) / 1e6;
+  const value = fn();
+  return { ms: Number(process.hrtime.bigint() - t) / 1e6, value };
 }
 
-/** Roots with eight builders, their critics and a successor each; reviewers at the top. */
-function world(n: number): { conversations: ConversationInfo[]; lanes: LaneRecord[] } {
-  const conversations: ConversationInfo[] = [];
-  const lanes: LaneRecord[] = [];
-  const base = { cwd: '/w', harness: 'script', model: 'm', effort: null, issueId: null, alive: true, archived: false, createdAt: 0, startedAt: 0, endedAt: null, exitStatus: null, spawnError: null, cost: null, queued: 0, ask: null, project: 'p' };
+async function timeAsync<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const t = process.hrtime.bigint();
+  const value = await fn();
+  return { ms: Number(process.hrtime.bigint() - t) / 1e6, value };
+}
+
+interface Conv {
+  id: number;
+  name: string;
+  title: string;
+  kind: string;
+  parentId: number | null;
+  issueId: string | null;
+}
+interface Lane {
+  id: number;
+  run: string;
+  key: string;
+  role: 'builder' | 'critic';
+  judged: string | null;
+}
+
+/** Roots with eight builders and their critics (each with a verdict) and a successor each; reviewers at the top. */
+function world(n: number): { conversations: Conv[]; lanes: Lane[] } {
+  const conversations: Conv[] = [];
+  const lanes: Lane[] = [];
   let id = 0;
-  const add = (o: Partial<ConversationInfo>) => {
-    const c = { ...base, id: ++id, name: `c${id}`, title: `conversation ${id}`, kind: 'root', parentId: null, activity: 'idle', ...o } as ConversationInfo;
+  const add = (o: Partial<Conv>): Conv => {
+    const c: Conv = { id: ++id, name: `c${id}`, title: `conversation ${id}`, kind: 'root', parentId: null, issueId: null, ...o };
     conversations.push(c);
     return c;
   };
@@ -41,10 +67,9 @@ function world(n: number): { conversations: ConversationInfo[]; lanes: LaneRecor
     const root = add({});
     const run = `r${root.id}`;
     for (let k = 0; k < 8 && id < n; k++) {
-      const b = add({ kind: 'lane', parentId: root.id, activity: 'working' });
-      const c = id < n ? add({ kind: 'lane', parentId: root.id, activity: 'stopped' }) : undefined;
-      lanes.push({ id: b.id, name: b.name, title: b.title, project: 'p', run, key: `k${k}`, role: 'builder', iteration: 1, respawn: 0, parentId: root.id, cwd: '/w', host: null, gitBacked: true, judged: null, activity: 'working', spawnError: null, archived: false, reaped: false, createdAt: 0, endedAt: null, model: 'm', harness: 'script', effort: null, cost: null, report: null, verdict: c ? { verdict: 'NOT_YET', defects: 2, by: c.id, verdictFile: null } : null, git: { branch: `${run}/k${k}`, headSha: 'abc', ahead: 1, dirty: k % 2 === 0 }, gitUnavailable: null });
-      if (c) lanes.push({ ...lanes[lanes.length - 1], id: c.id, name: c.name, role: 'critic', judged: { key: `k${k}`, iteration: 1 }, activity: 'stopped', verdict: { verdict: 'NOT_YET', defects: 2, by: c.id, verdictFile: null }, git: { branch: null, headSha: 'abc', ahead: null, dirty: false } });
+      const b = add({ kind: 'lane', parentId: root.id });
+      lanes.push({ id: b.id, run, key: `k${k}`, role: 'builder', judged: null });
+      if (id < n) lanes.push({ id: add({ kind: 'lane', parentId: root.id }).id, run, key: `k${k}`, role: 'critic', judged: `k${k}` });
     }
     if (id < n) add({ kind: 'successor', parentId: root.id });
     if (id < n) add({ kind: 'agent', name: `agent-p-${id}-review`, issueId: `P-${id}` });
@@ -52,35 +77,122 @@ function world(n: number): { conversations: ConversationInfo[]; lanes: LaneRecor
   return { conversations, lanes };
 }
 
-/** Median build time and JSON.parse floor for a world of `n` conversations. */
-function measure(n: number): { t: number; f: number; first: number; conversations: number; lanes: number } {
-  const { conversations, lanes } = world(n);
-  const convJson = JSON.stringify({ conversations });
-  const laneJson = JSON.stringify({ lanes });
-  let first = 0;
-  const build = () => {
-    const rows = deckRows(conversations, lanes);
-    const top = buildDeck(rows);
-    // What getChildren() hands VS Code for the first level: each item's label, description, icon and context value.
-    first = top.map((n) => n.label.length + n.description.length + n.contextValue.length + n.icon.id.length).length;
-  };
-  build(); // warm
-  const times: number[] = [];
-  const floor: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    times.push(time(build));
-    floor.push(time(() => (JSON.parse(convJson), JSON.parse(laneJson))));
-  }
-  return { t: median(times), f: median(floor), first, conversations: conversations.length, lanes: lanes.length };
+/** A first prompt of a lane brief's usual size (a few KB). */
+const brief = (id: number) => `# Brief ${id}\n\n${'Build the thing, test it, report. '.repeat(100)}\n`;
+
+/** Writes the world into a stopped daemon's store: conversations ended, critics' done reports with verdicts. */
+function seed(dbFile: string, w: ReturnType<typeof world>, cwd: string, lanesRoot: string): void {
+  const db = new Database(dbFile);
+  const now = Date.now();
+  const conv = db.prepare(
+    `INSERT INTO conversations (id, name, title, kind, parent_id, project, cwd, harness, model, issue_id, first_prompt, created_at, started_at, ended_at, exit_status)
+     VALUES (?, ?, ?, ?, ?, 'p', ?, 'script', 'm', ?, ?, ?, ?, ?, 'exited 0')`,
+  );
+  const lane = db.prepare(
+    `INSERT INTO lanes (conv_id, project, run_key, lane_key, role, iteration, judged_key, judged_iteration, git_backed, branch, dir, lanes_root, created_at)
+     VALUES (?, 'p', ?, ?, ?, 1, ?, ?, 1, ?, ?, ?, ?)`,
+  );
+  const report = db.prepare(
+    `INSERT INTO reports (store_key, conv_id, seq, status, body, verdict, defects, created_at) VALUES (?, ?, 1, 'done', 'judged', 'NOT_YET', 2, ?)`,
+  );
+  db.transaction(() => {
+    for (const c of w.conversations) conv.run(c.id, c.name, c.title, c.kind, c.parentId, cwd, c.issueId, brief(c.id), now + c.id, now + c.id, now + c.id + 1);
+    for (const l of w.lanes) {
+      const dir = path.join(lanesRoot, `${l.run}-${l.key}${l.role === 'critic' ? '-critic-i1' : ''}`);
+      lane.run(l.id, l.run, l.key, l.role, l.judged, l.judged ? 1 : null, l.role === 'builder' ? `${l.run}/${l.key}` : null, dir, lanesRoot, now + l.id);
+      if (l.role === 'critic') report.run(`conv-c${l.id}`, l.id, now + l.id);
+    }
+  })();
+  db.close();
 }
 
-const m = measure(CONVERSATIONS);
-console.log(`Command Deck first level (${m.first} top-level rows) of ${m.conversations} conversations and ${m.lanes} lanes: ${m.t.toFixed(1)} ms median of ${RUNS} (target < ${TARGET_MS} ms); floor JSON.parse of the two answers ${m.f.toFixed(1)} ms; ratio ${(m.t / m.f).toFixed(2)}`);
-if (m.t >= TARGET_MS) {
-  console.error(`over target: ${m.t.toFixed(1)} ms ≥ ${TARGET_MS} ms`);
-  process.exitCode = 1;
+interface Measure {
+  n: number;
+  lanes: number;
+  top: number;
+  conversations: number;
+  lanesList: number;
+  parse: number;
+  model: number;
+  total: number;
 }
-const scale = SIZES.map((n) => ({ n, ...measure(n) }));
-for (const r of scale) console.log(`  deck model at ${r.n} conversations: ${r.t.toFixed(1)} ms (floor ${r.f.toFixed(1)} ms, ratio to floor ${(r.t / r.f).toFixed(2)})`);
-const [a, b] = [scale[0], scale[scale.length - 1]];
-console.log(`deck model growth ${a.n} → ${b.n} conversations (×${b.n / a.n}): ×${(b.t / a.t).toFixed(1)}; per conversation ${(b.t / a.t / (b.n / a.n)).toFixed(2)} (1.00 is linear; above it grows faster); the floor grew ×${(b.f / a.f).toFixed(1)}`);
+
+/** A daemon holding a world of `n` conversations; the deck read `runs` times, medians. */
+async function measure(n: number, runs: number): Promise<Measure> {
+  const s = makeScratch(`bench-deck-${n}`);
+  try {
+    const { dir } = makeRepo(s, 'p');
+    const r = await s.svc(['project', 'add', 'p', dir]);
+    if (r.code !== 0) throw new Error(r.stderr);
+    await s.svc(['daemon', 'stop']);
+    const w = world(n);
+    seed(path.join(s.svcHome, 'svc.db'), w, dir, `${dir}-lanes`);
+    // Starts the daemon on the seeded store (SVC_BENCH_DAEMON_PROFILE=<dir>: with a CPU profile written there when it stops).
+    const prof = process.env.SVC_BENCH_DAEMON_PROFILE;
+    const env = prof ? { ...s.env, SVC_BENCH_DAEMON_PROFILE: path.resolve(prof), NODE_OPTIONS: `--require=${path.join(__dirname, 'daemonProfile.cjs')}` } : s.env;
+    const started = await s.svc(['daemon', 'status'], { env });
+    if (started.code !== 0) throw new Error(started.stderr);
+    const { socketPath } = JSON.parse(fs.readFileSync(path.join(s.svcHome, 'server.json'), 'utf8')) as { socketPath: string };
+    const socket = net.connect(socketPath);
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    const c: RpcConnection = rpcOver(socket);
+    const read = async () => {
+      const cl = await timeAsync(() => c.sendRequest('conversations/list', { all: true }) as Promise<{ conversations: ConversationInfo[] }>);
+      const ll = await timeAsync(() => c.sendRequest('lanes/list', {}) as Promise<{ lanes: LaneRecord[] }>);
+      const m = time(() => {
+        const roots = buildDeck(deckRows(cl.value.conversations, ll.value.lanes), { convoys: true, reviews: [] });
+        // The provider re-renders only when the tree changed: it compares this key.
+        JSON.stringify(roots);
+        return roots;
+      });
+      return { cl, ll, m };
+    };
+    await read(); // warm: the daemon's statements, the JIT
+    const t: Record<keyof Omit<Measure, 'n' | 'lanes' | 'top'>, number[]> = { conversations: [], lanesList: [], parse: [], model: [], total: [] };
+    let top = 0;
+    let lanes = 0;
+    for (let i = 0; i < runs; i++) {
+      const { cl, ll, m } = await read();
+      const [cj, lj] = [JSON.stringify(cl.value), JSON.stringify(ll.value)];
+      t.parse.push(time(() => (JSON.parse(cj), JSON.parse(lj))).ms);
+      t.conversations.push(cl.ms);
+      t.lanesList.push(ll.ms);
+      t.model.push(m.ms);
+      t.total.push(cl.ms + ll.ms + m.ms);
+      top = m.value.length;
+      lanes = ll.value.lanes.length;
+    }
+    c.dispose();
+    return { n, lanes, top, conversations: median(t.conversations), lanesList: median(t.lanesList), parse: median(t.parse), model: median(t.model), total: median(t.total) };
+  } finally {
+    await s.dispose();
+  }
+}
+
+async function main(): Promise<void> {
+  const f = (x: number) => x.toFixed(1);
+  const m = await measure(CONVERSATIONS, 15);
+  console.log(
+    `Command Deck (${m.top} top-level rows) of ${m.n} conversations and ${m.lanes} lanes, daemon answers to tree: ${f(m.total)} ms median of 15 (target < ${TARGET_MS} ms: ${m.total < TARGET_MS ? 'met' : 'MISSED'}); ` +
+      `conversations/list ${f(m.conversations)} ms + lanes/list ${f(m.lanesList)} ms + model ${f(m.model)} ms; floor JSON.parse of the two answers ${f(m.parse)} ms; ratio ${(m.total / m.parse).toFixed(2)}`,
+  );
+  const scale: Measure[] = [];
+  for (const n of SIZES) scale.push(n === CONVERSATIONS ? m : await measure(n, n >= 10_000 ? 5 : 9));
+  for (const r of scale) {
+    console.log(`  deck at ${r.n} conversations (${r.lanes} lanes): ${f(r.total)} ms = conversations/list ${f(r.conversations)} + lanes/list ${f(r.lanesList)} + model ${f(r.model)} (floor ${f(r.parse)} ms)`);
+  }
+  const [a, b] = [scale[0], scale[scale.length - 1]];
+  const per = (x: number, y: number) => (y / x / (b.n / a.n)).toFixed(2);
+  console.log(
+    `deck growth ${a.n} → ${b.n} conversations (×${b.n / a.n}): total ×${(b.total / a.total).toFixed(1)}, per conversation ${per(a.total, b.total)} ` +
+      `(conversations/list ${per(a.conversations, b.conversations)}, lanes/list ${per(a.lanesList, b.lanesList)}, model ${per(a.model, b.model)}; floor ${per(a.parse, b.parse)}; 1.00 is linear, above it grows faster)`,
+  );
+}
+
+main().then(
+  () => process.exit(),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -30,7 +30,7 @@ import { agentEnv } from './agentEnv';
 import { agentGitFacts } from './agentGitFacts';
 import { writableDirs } from './writableDirs';
 import { ConversationStore } from './conversationStore';
-import type { ConversationRow } from './conversationStore';
+import type { ConversationRow, ListedRow } from './conversationStore';
 import { checkName, slugify, uniqueName } from './names';
 import type { LiveFacts } from './liveFacts';
 import { lastLines } from './transcriptText';
@@ -132,7 +132,8 @@ export class ConversationService extends EventEmitter {
     this.credentials.check(conv, token);
   }
 
-  list(opts: { archived?: boolean } = {}): ConversationRow[] {
+  /** Rows without their first prompt (lists never show it; a start reads it by id). */
+  list(opts: { archived?: boolean } = {}): ListedRow[] {
     return this.store.all(opts);
   }
 
@@ -227,7 +228,7 @@ export class ConversationService extends EventEmitter {
     return { alive: true, working: s.working, needsYou: s.needsYou, idleSince: s.idleSince, lastTurnEndedAt: s.lastTurnEndedAt };
   }
 
-  activity(row: ConversationRow, now = this.app.now()): Activity {
+  activity(row: ListedRow, now = this.app.now()): Activity {
     return activityOfRow(row, this.facts(row.id), now);
   }
 
@@ -241,7 +242,7 @@ export class ConversationService extends EventEmitter {
     return row && row.costAmount !== null ? { amount: row.costAmount, currency: row.costCurrency ?? 'USD' } : null;
   }
 
-  info(row: ConversationRow, now = this.app.now()): ConversationInfo {
+  info(row: ListedRow, now = this.app.now()): ConversationInfo {
     const s = this.sessions.get(row.id);
     return {
       id: row.id,

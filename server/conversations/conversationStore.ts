@@ -44,9 +44,13 @@ const SELECT = `SELECT id, name, title, kind, parent_id AS parentId, project, cw
   spawn_error AS spawnError, archived_at AS archivedAt, cost_amount AS costAmount, cost_currency AS costCurrency,
   context_used AS contextUsed, context_size AS contextSize FROM conversations`;
 
+/** A row as lists read it: everything but the first prompt (a whole brief, often KBs), which only a start reads. */
+export type ListedRow = Omit<ConversationRow, 'firstPrompt'>;
+const SELECT_LISTED = SELECT.replace(' first_prompt AS firstPrompt,', '');
+
 type Raw = Omit<ConversationRow, 'bare' | 'extraEnv'> & { bare: number; extraEnv: string | null };
 
-function fix(r: Raw | undefined): ConversationRow | undefined {
+function fix<R extends Omit<Raw, 'firstPrompt'>>(r: R | undefined): (Omit<R, 'bare' | 'extraEnv'> & Pick<ConversationRow, 'bare' | 'extraEnv'>) | undefined {
   if (!r) return undefined;
   return { ...r, bare: r.bare === 1, extraEnv: r.extraEnv ? (JSON.parse(r.extraEnv) as Record<string, string>) : null };
 }
@@ -99,9 +103,9 @@ export class ConversationStore {
     return this.db.prepare('SELECT 1 FROM conversations WHERE name = ?').get(name) !== undefined;
   }
 
-  all(opts: { archived?: boolean } = {}): ConversationRow[] {
+  all(opts: { archived?: boolean } = {}): ListedRow[] {
     const where = opts.archived ? '' : ' WHERE archived_at IS NULL';
-    return (this.db.prepare(`${SELECT}${where} ORDER BY id`).all() as Raw[]).map((r) => fix(r)!);
+    return (this.db.prepare(`${SELECT_LISTED}${where} ORDER BY id`).all() as Omit<Raw, 'firstPrompt'>[]).map((r) => fix(r)!);
   }
 
   children(parentId: number): ConversationRow[] {

@@ -17,7 +17,7 @@ export function registerFeatures(app: App, stop: (reason: string) => Promise<voi
   registerDaemonMethods(app, stop, () => conversations.counts());
   registerProjects(app);
   registerCodeHost(app);
-  registerLanes(app, conversations, (id) => conversations.cost(id)?.amount ?? null);
+  registerLanes(app, conversations);
   registerConfig(app);
   registerReview(app);
   registerDoctor(app, () => conversations.counts().live);

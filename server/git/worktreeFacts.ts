@@ -76,7 +76,9 @@ export class WorktreeFacts {
     }
     await Promise.all(
       dirs.map(async (dir) => {
-        const wt = listing.get(realOr(dir));
+        // A lane's dir is a real path already (lanes roots are resolved at launch): look it up
+        // as it is first; a dir that is gone is no worktree (and realpath's throw is not free).
+        const wt = listing.get(dir) ?? (fs.existsSync(dir) ? listing.get(realOr(dir)) : undefined);
         if (!wt) return;
         const t = wt.branch ? tracking.get(wt.branch) : undefined;
         let dirty: boolean;
@@ -231,7 +233,7 @@ async function branchTracking(repo: string, timeoutMs: number): Promise<Map<stri
 
 function realOr(p: string): string {
   try {
-    return fs.realpathSync(p);
+    return fs.realpathSync.native(p);
   } catch {
     return path.resolve(p);
   }

@@ -32,8 +32,8 @@ import { chainLine, laneLine } from './show';
 import { waitForReport } from './wait';
 import { CALLER_TOKEN_PARAM } from '../../shared/protocol/rpc';
 
-export function registerLanes(app: App, conversations: ConversationsPort, cost: (id: number) => number | null): LanesContext {
-  const ctx = lanesContext(app, new LaneStore(app.db), conversations, cost);
+export function registerLanes(app: App, conversations: ConversationsPort): LanesContext {
+  const ctx = lanesContext(app, new LaneStore(app.db), conversations);
 
   const laneByRef = (ref: string): LaneRow => {
     const conv = conversations.resolve(ref);

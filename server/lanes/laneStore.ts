@@ -35,11 +35,13 @@ export interface LaneRow {
   reapedAt: number | null;
   /** The host the lane runs on over SSH (config.yaml hosts.<name>); null: this machine. */
   host: string | null;
+  /** What the agent has cost so far, from its conversation row (null: not reported). */
+  costAmount: number | null;
 }
 
 const SELECT = `
   SELECT c.id, c.name, c.title, c.parent_id AS parentId, c.cwd, c.harness, c.model, c.effort,
-         c.created_at AS createdAt, c.ended_at AS endedAt, c.archived_at AS archivedAt, c.spawn_error AS spawnError, c.host,
+         c.created_at AS createdAt, c.ended_at AS endedAt, c.archived_at AS archivedAt, c.spawn_error AS spawnError, c.host, c.cost_amount AS costAmount,
          l.project, l.run_key AS run, l.lane_key AS key, l.role, l.iteration, l.respawn,
          l.judged_key AS judgedKey, l.judged_iteration AS judgedIteration, l.git_backed AS gitBacked,
          l.branch, l.dir, l.lanes_root AS lanesRoot, l.reaped_at AS reapedAt
@@ -65,6 +67,16 @@ export class LaneStore {
     return (this.db.prepare(`${SELECT} WHERE l.run_key = ? ORDER BY l.created_at, c.id`).all(run) as LaneRow[]).map((r) => fix(r)!);
   }
 
+  /** The critics and verifiers of these runs, in launch order: one query for a whole list's verdicts. */
+  judgesOf(runs: string[]): LaneRow[] {
+    if (runs.length === 0) return [];
+    return (
+      this.db
+        .prepare(`${SELECT} WHERE l.role IN ('critic', 'verifier') AND l.run_key IN (SELECT value FROM json_each(?)) ORDER BY l.created_at, c.id`)
+        .all(JSON.stringify(runs)) as LaneRow[]
+    ).map((r) => fix(r)!);
+  }
+
   /** Lanes of one run, key and role, in launch order. */
   ofSlot(run: string, key: string, role: Role): LaneRow[] {
     return (
@@ -76,7 +88,7 @@ export class LaneStore {
     this.db.prepare('UPDATE lanes SET reaped_at = ? WHERE conv_id = ?').run(at, convId);
   }
 
-  insertLane(l: Omit<LaneRow, 'name' | 'title' | 'parentId' | 'cwd' | 'harness' | 'model' | 'effort' | 'endedAt' | 'archivedAt' | 'spawnError' | 'reapedAt' | 'host'>): void {
+  insertLane(l: Omit<LaneRow, 'name' | 'title' | 'parentId' | 'cwd' | 'harness' | 'model' | 'effort' | 'endedAt' | 'archivedAt' | 'spawnError' | 'reapedAt' | 'host' | 'costAmount'>): void {
     this.db
       .prepare(
         `INSERT INTO lanes (conv_id, project, run_key, lane_key, role, iteration, respawn, judged_key, judged_iteration, git_backed, branch, dir, lanes_root, created_at)

@@ -17,7 +17,7 @@ export interface LanesContext extends LaneReader {
   events: EventEmitter;
 }
 
-export function lanesContext(app: App, store: LaneStore, conversations: ConversationsPort, cost: (id: number) => number | null): LanesContext {
+export function lanesContext(app: App, store: LaneStore, conversations: ConversationsPort): LanesContext {
   const gitFacts = new WorktreeFacts();
   app.onStop(() => gitFacts.close());
   return {
@@ -29,6 +29,5 @@ export function lanesContext(app: App, store: LaneStore, conversations: Conversa
     repoOf: (project) => app.config.projects().projects[project]?.path,
     events: new EventEmitter().setMaxListeners(0),
     now: () => app.now(),
-    cost,
   };
 }

@@ -23,7 +23,6 @@ export interface LaneReader {
   /** The checkout of a project, if it is still configured. */
   repoOf(project: string): string | undefined;
   now(): number;
-  cost(id: number): number | null;
 }
 
 export function laneActivity(r: Pick<LaneReader, 'conversations' | 'now'>, row: LaneRow): Activity {
@@ -44,14 +43,13 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
+// Every lookup here is one query or one map for the whole list, never one per row: the
+// deck reads every lane on each change (bench/deckModel.bench.ts).
 async function snapshot(r: LaneReader, rows: LaneRow[], known?: Map<string, GitFacts>): Promise<Snapshot> {
   const judges = new Map<string, LaneRow[]>();
-  for (const run of new Set(rows.map((l) => l.run))) {
-    for (const l of r.store.ofRun(run)) {
-      if ((l.role !== 'critic' && l.role !== 'verifier') || l.judgedKey === null || l.judgedIteration === null) continue;
-      const k = judgeKey(run, l.judgedKey, l.judgedIteration);
-      push(judges, k, l);
-    }
+  for (const l of r.store.judgesOf([...new Set(rows.map((x) => x.run))])) {
+    if (l.judgedKey === null || l.judgedIteration === null) continue;
+    push(judges, judgeKey(l.run, l.judgedKey, l.judgedIteration), l);
   }
   const ids = new Set(rows.map((l) => l.id));
   for (const list of judges.values()) for (const j of list) ids.add(j.id);
@@ -61,13 +59,18 @@ async function snapshot(r: LaneReader, rows: LaneRow[], known?: Map<string, GitF
   const byRepo = new Map<string, string[]>();
   const byHost = new Map<string, string[]>();
   const loose: string[] = [];
+  const repos = new Map<string, string | undefined>();
+  const repoOf = (project: string) => {
+    if (!repos.has(project)) repos.set(project, r.repoOf(project));
+    return repos.get(project);
+  };
   for (const l of rows) {
     if (!l.gitBacked || l.archivedAt !== null || l.reapedAt !== null || facts.has(l.dir)) continue;
     if (l.host) {
       push(byHost, l.host, l.dir);
       continue;
     }
-    const repo = r.repoOf(l.project);
+    const repo = repoOf(l.project);
     if (repo) push(byRepo, repo, l.dir);
     else loose.push(l.dir);
   }
@@ -128,7 +131,7 @@ function recordOf(r: LaneReader, row: LaneRow, snap: Snapshot): LaneRecord {
     model: row.model,
     harness: row.harness,
     effort: row.effort,
-    cost: r.cost(row.id),
+    cost: row.costAmount,
     report: reports[reports.length - 1] ?? null,
     verdict: verdictOf(row, snap),
     git: git ? { branch: git.branch, headSha: git.headSha, ahead: git.ahead, dirty: git.dirty } : null,
