@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { conflict } from '../../shared/errors';
 import { sshError, sshMissingError } from './sshErrors';
@@ -32,11 +33,22 @@ export const SSH_FAILED = 255;
 // Unix socket paths hold ~104 bytes, and ssh adds a 17-byte temporary suffix while it binds.
 const SOCKET_ROOM = 100 - 17;
 
-/** The private folder holding the control sockets: SVC_HOME/ssh, or beside the daemon's socket when SVC_HOME is too long. */
+/**
+ * The private folder holding the control sockets: SVC_HOME/ssh; for a long SVC_HOME beside
+ * the daemon's socket, else in $XDG_RUNTIME_DIR, else in the temporary folder (named by
+ * user and home, made 0700 and checked to be this user's own by ensurePrivateDir).
+ */
 export function controlDirFor(home: string, daemonSocket: string): string {
-  const inHome = path.join(home, 'ssh');
-  if (Buffer.byteLength(path.join(inHome, 'x'.repeat(16))) <= SOCKET_ROOM) return inHome;
-  return path.join(path.dirname(daemonSocket), `ssh-${crypto.createHash('sha256').update(home).digest('hex').slice(0, 8)}`);
+  const fits = (dir: string) => Buffer.byteLength(path.join(dir, 'x'.repeat(16))) <= SOCKET_ROOM;
+  const id = crypto.createHash('sha256').update(home).digest('hex').slice(0, 8);
+  const runtime = process.env.XDG_RUNTIME_DIR;
+  const uid = process.getuid?.() ?? 0;
+  const candidates = [
+    path.join(home, 'ssh'),
+    path.join(path.dirname(daemonSocket), `ssh-${id}`),
+    ...(runtime && path.isAbsolute(runtime) ? [path.join(runtime, `svc-ssh-${id}`)] : []),
+  ];
+  return candidates.find(fits) ?? path.join(os.tmpdir(), `svc-${uid}-ssh-${id}`);
 }
 
 /** Creates the folder 0700 when absent; refuses one that is not a private plain folder of this user. */

@@ -7,6 +7,8 @@ import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { controlDirFor } from '../../server/hosts/sshTransport';
+import { homePaths } from '../../shared/svcHome';
 import { sleep } from './scratch';
 
 export const REMOTE_USER = process.env.SVC_TEST_REMOTE_USER ?? 'svcremote';
@@ -138,4 +140,9 @@ export async function startSshd(dir: string): Promise<Sshd> {
       fs.closeSync(log);
     },
   };
+}
+
+/** The private folder of the daemon's shared SSH connections for this SVC_HOME (as the daemon picks it). */
+export function controlDirOf(svcHome: string): string {
+  return controlDirFor(svcHome, homePaths(svcHome).socket);
 }

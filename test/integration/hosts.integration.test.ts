@@ -10,7 +10,7 @@ import { laneWorld, ok } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
-import { sshdAvailable, startSshd } from '../helpers/sshd';
+import { controlDirOf, sshdAvailable, startSshd } from '../helpers/sshd';
 import type { Sshd } from '../helpers/sshd';
 
 describe('hosts: config, svc host list, svc host check (real sshd)', function () {
@@ -83,9 +83,9 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
     assert.equal(lines[5], `  ok    lanes root  ${d.remoteHome}/${root}`);
     assert.match(lines[6], /^ {2}(ok {4}|note {2})disk {8}\d+\.\d GB free under the lanes root/);
     assert.equal(lines.at(-1), 'ready for lanes');
-    // The check left a shared connection (ControlMaster) open, in a private folder under SVC_HOME.
+    // The check left a shared connection (ControlMaster) open, in a private folder of this user (under SVC_HOME unless that is too long).
     assert.equal((await ok(s.svc(['host', 'list']))).stdout, `big\t${d.destination}\t~/${root}\tconnected\tdefault for proj/builder\n`);
-    const controlDir = path.join(s.svcHome, 'ssh');
+    const controlDir = controlDirOf(s.svcHome);
     assert.equal(fs.statSync(controlDir).mode & 0o777, 0o700);
     assert.equal(fs.readdirSync(controlDir).length, 1);
   });

@@ -16,7 +16,7 @@ import type { LaneWorld } from '../helpers/lanes';
 import { eventually, git, makeScratch, REPO } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
-import { sshdAvailable, startSshd } from '../helpers/sshd';
+import { controlDirOf, sshdAvailable, startSshd } from '../helpers/sshd';
 import type { Sshd } from '../helpers/sshd';
 
 describe('lanes on another host over SSH: a whole gauntlet (real sshd)', function () {
@@ -104,7 +104,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     await ok(start(w, ['--host', 'big', '--run', 'r1', '--key', 'slow', '--role', 'builder', '--model', 'm', '--brief', slow]));
     await eventually(async () => onHost(`test -f ${root}/r1-slow/wip.txt && echo y`) === 'y', 60_000, 'wip.txt on the host');
     // Kill the shared connection's master outright (no goodbye), as a dropped network would.
-    const controlDir = path.join(s.svcHome, 'ssh');
+    const controlDir = controlDirOf(s.svcHome);
     const [control] = fs.readdirSync(controlDir);
     const check = spawnSync('ssh', ['-O', 'check', '-o', `ControlPath=${path.join(controlDir, control)}`, 'x'], { encoding: 'utf8' });
     const masterPid = Number(/pid=(\d+)/.exec(check.stderr)![1]);
