@@ -36,7 +36,7 @@ export function runLaneTree(lanes: readonly LaneRecord[]): RunLaneView[] {
       .map((n) => {
         const l = byId.get(n.convId)!;
         const parts = [`#${l.id}`, l.archived ? 'stopped (archived)' : l.activity];
-        if (l.host) parts.push(`on ${l.host}`);
+        if (l.host) parts.push(l.hostLost ? `on ${l.host} (connection lost, reconnecting)` : `on ${l.host}`);
         if (l.verdict) parts.push(verdictText(l.verdict));
         if (l.report) parts.push(`reported ${l.report.status}`);
         return { convId: l.id, label: `${l.role} i${l.iteration} · ${l.key}`, description: parts.join(' · '), activity: l.activity, children: view(n.children) };

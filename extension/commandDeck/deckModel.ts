@@ -49,6 +49,8 @@ export interface DeckRow {
   verdict?: { verdict: string; defects: number; by: number; verdictFile?: string | null } | null;
   /** Lanes on another host (config.yaml hosts.<name>), run over SSH. */
   host?: string | null;
+  /** The connection to that host is down (the agent keeps running there): what svc says about it. */
+  hostLost?: string;
   /** Git-backed lanes. */
   git?: { branch: string | null; ahead: number | null; dirty: boolean; headSha?: string | null } | null;
 }
@@ -134,7 +136,7 @@ export function describeRow(row: DeckRow): string {
     if (!label.includes(role.toLowerCase())) parts.push(role);
   }
   parts.push(row.archived ? `${row.activity} (archived)` : row.activity);
-  if (row.host) parts.push(`on ${row.host}`);
+  if (row.host) parts.push(row.hostLost ? `on ${row.host} (connection lost, reconnecting)` : `on ${row.host}`);
   if (row.git) {
     const g = [row.git.branch ?? '(detached)'];
     if (row.git.ahead !== null) g.push(`↑${row.git.ahead}`);
@@ -154,7 +156,7 @@ export function tooltipOf(row: DeckRow): string {
   fact('kind', mdText(`${row.kind}${row.role ? ` · ${row.role}${row.iteration !== undefined ? ` i${row.iteration}` : ''}` : ''}`));
   fact('activity', mdText(row.archived ? `${row.activity} (archived)` : row.activity));
   if (row.run) fact('run', mdText(`${row.run}${row.key ? ` · key ${row.key}` : ''}`));
-  if (row.host) fact('host', `${mdCode(row.host)} (over SSH)`);
+  if (row.host) fact('host', `${mdCode(row.host)} (over SSH)${row.hostLost ? `: ${mdText(row.hostLost)}` : ''}`);
   if (row.judged) fact('judges', mdText(`${row.judged.key} i${row.judged.iteration}`));
   if (row.verdict) fact('verdict', `${mdText(verdictText(row.verdict))}${JUDGES.has(row.role ?? '') || row.verdict.by === row.id ? '' : ` (critic #${row.verdict.by})`}`);
   if (row.verdict?.verdictFile) fact('report', mdCode(row.verdict.verdictFile));

@@ -19,6 +19,7 @@ export function deckRows(conversations: readonly ConversationInfo[], lanes: read
       issueId: c.issueId,
       cost: c.cost,
     };
+    if (c.hostLost) row.hostLost = c.hostLost.text;
     const lane = laneById.get(c.id);
     if (lane) {
       row.role = lane.role;

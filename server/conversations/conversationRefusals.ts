@@ -75,6 +75,11 @@ export function stillRunningError(conv: ConvRef): SvcError<'stillRunning'> {
   return conflict('stillRunning', `conversation ${shown(conv)} is still running; stop it first (svc conv stop #${conv.id})`);
 }
 
+/** The stop door could not ask the agent's host (`why`: the SSH refusal); the stop reaches it when svc reconnects (its EOF is queued). */
+export function hostNotAskedError(conv: ConvRef, host: string, why: string): SvcError<'hostNotAsked'> {
+  return refused('hostNotAsked', `could not stop ${shown(conv)} on host ${host}: ${why}; it keeps running there under svc's relay until svc reconnects and the stop reaches it`);
+}
+
 // ---- Asks: answering an agent's open request
 
 /** The one text of this refusal (the service, the panel and svc answer say the same). */

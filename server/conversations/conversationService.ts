@@ -13,7 +13,7 @@
 //   outputLines(ref, n) · cost(id) · effectiveLauncher(id)
 //   events: 'changed' | 'started' | 'ended' | 'spawnError' | 'turnEnded' (id: number); onChanged(fn) → unsubscribe
 import { CallerCredentials } from './callerCredential';
-import { alreadyRunningError, nameTakenError, noOpenAskError, notRunningError, stillRunningError, unknownConversationError } from './conversationRefusals';
+import { alreadyRunningError, hostNotAskedError, nameTakenError, noOpenAskError, notRunningError, stillRunningError, unknownConversationError } from './conversationRefusals';
 import { EventEmitter } from 'node:events';
 import * as path from 'node:path';
 import { activityOfRow } from '../../shared/activity';
@@ -35,9 +35,7 @@ import { checkName, slugify, uniqueName } from './names';
 import type { LiveFacts } from './liveFacts';
 import { lastLines } from './transcriptText';
 import { procCommand } from '../reap/processesInside';
-import { hostLink } from '../hosts/hostLinks';
-import { remoteRun } from '../hosts/remoteAgent';
-import type { RemoteRun } from '../hosts/remoteAgent';
+import { remoteRunOf, stopAfterRestart } from './remoteAgents';
 import { TranscriptStore } from './transcriptStore';
 
 const log = logger('conversations');
@@ -224,8 +222,9 @@ export class ConversationService extends EventEmitter {
 
   facts(id: number): LiveFacts {
     const s = this.sessions.get(id);
-    if (!s || s.phase !== 'alive') return { alive: false, working: false, needsYou: false };
-    return { alive: true, working: s.working, needsYou: s.needsYou, idleSince: s.idleSince, lastTurnEndedAt: s.lastTurnEndedAt };
+    const hostLost = s?.hostLost() ?? undefined;
+    if (!s || s.phase !== 'alive') return { alive: false, working: false, needsYou: false, ...(hostLost ? { hostLost } : {}) };
+    return { alive: true, working: s.working, needsYou: s.needsYou, idleSince: s.idleSince, lastTurnEndedAt: s.lastTurnEndedAt, ...(hostLost ? { hostLost } : {}) };
   }
 
   activity(row: ListedRow, now = this.app.now()): Activity {
@@ -268,6 +267,7 @@ export class ConversationService extends EventEmitter {
       cost: row.costAmount !== null ? { amount: row.costAmount, currency: row.costCurrency ?? 'USD' } : null,
       queued: s?.queued ?? 0,
       ask: this.openAsk(row.id),
+      hostLost: s?.hostLost() ?? null,
     };
   }
 
@@ -345,6 +345,11 @@ export class ConversationService extends EventEmitter {
     }
     if (s.phase !== 'dead') this.transcript.append(id, 'lifecycle', { event: 'stop', text: `stop requested${opts.kill ? ' (kill allowed)' : ''}` });
     const stopped = await s.stop(opts);
+    if (!stopped && s.stopUnreachable && row.host) {
+      const e = hostNotAskedError(row, row.host, s.stopUnreachable);
+      this.transcript.append(id, 'notice', { text: e.message });
+      throw e;
+    }
     return { stopped };
   }
 
@@ -397,12 +402,17 @@ export class ConversationService extends EventEmitter {
     return { conversations: this.store.count(), live };
   }
 
-  /** At daemon start: agents of a previous daemon are gone (they exit on stdin EOF). */
+  /**
+   * At daemon start: agents of a previous daemon are gone (they exit on stdin EOF) — but for
+   * agents on hosts, which svc's relay keeps running there: those are stopped there (in the
+   * background), as no one can talk to them any more.
+   */
   settleAfterRestart(): void {
     const now = this.app.now();
     for (const r of this.store.unsettled()) {
       this.store.update(r.id, { endedAt: now, exitStatus: 'daemon restarted' });
       this.transcript.append(r.id, 'lifecycle', { event: 'ended', text: 'the daemon restarted; the agent is gone (svc conv resume continues it)' });
+      if (r.host) void stopAfterRestart(this.app, this.transcript, r.id, r.host);
     }
     this.transcript.flush();
   }
@@ -454,7 +464,7 @@ export class ConversationService extends EventEmitter {
     const callerToken = this.credentials.tokenFor(row.id);
     // On a host the agent's environment is built there (remoteAgent.ts); this machine's git
     // facts of the lane's folder would be paths of the host, which svc never looks at itself.
-    const remote = row.host ? this.remoteRunOf(row, profile) : undefined;
+    const remote = row.host ? remoteRunOf(this.app, row, profile, callerToken) : undefined;
     // The git probes run as child processes, never blocking the loop; the session awaits them before it spawns.
     const prepared = remote
       ? Promise.resolve({ env: { ...process.env } as NodeJS.ProcessEnv, writableDirs: [] as string[] })
@@ -533,30 +543,6 @@ export class ConversationService extends EventEmitter {
     this.transcript.append(id, 'lifecycle', { event: 'spawn', text: `starting ${row.harness} in ${row.cwd}` });
     this.changed(id);
     void session.run();
-  }
-
-  /** How the agent of a conversation on a host is started and stopped there (server/hosts/remoteAgent.ts). */
-  private remoteRunOf(row: ConversationRow, profile: Profile): RemoteRun {
-    // The user's git identity comes from the project's checkout here: the lane's directory is on the host.
-    const project = row.project ? this.app.config.projects().projects[row.project] : undefined;
-    const env = async (): Promise<Record<string, string>> => {
-      const identity: Record<string, string> = {};
-      for (const k of ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL']) if (process.env[k]) identity[k] = process.env[k]!;
-      if (project) Object.assign(identity, (await agentGitFacts(project.path, process.env).catch(() => undefined))?.identity ?? {});
-      const vars: Record<string, string> = { ...identity, ...profile.env, ...(row.extraEnv ?? {}) };
-      if (profile.modelEnv) vars[profile.modelEnv] = row.model;
-      return vars;
-    };
-    return remoteRun(hostLink(this.app), {
-      host: row.host!,
-      convId: row.id,
-      convName: row.name,
-      dir: row.cwd,
-      bare: row.bare,
-      localCwd: this.app.paths.home,
-      env,
-      callerToken: this.credentials.tokenFor(row.id),
-    });
   }
 
   private fire(event: EventName, id: number): void {

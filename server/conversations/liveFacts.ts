@@ -9,4 +9,11 @@ export interface LiveFacts {
   /** When the agent last became idle (alive, no turn, no ask); undefined unless idle. */
   idleSince?: number;
   lastTurnEndedAt?: number;
+  /** An agent on a host whose connection is down (it keeps running there; svc reconnects). */
+  hostLost?: HostLost;
+}
+
+export interface HostLost {
+  since: number;
+  text: string;
 }

@@ -10,8 +10,12 @@ import { registerConfig } from '../config/configMethods';
 import { registerReview } from '../review/registerReview';
 import { registerDoctor } from '../doctor/doctorMethods';
 import { registerHosts } from '../hosts/hostMethods';
+import { hosts } from '../hosts/hosts';
 
 export function registerFeatures(app: App, stop: (reason: string) => Promise<void>): void {
+  // First, so that at a graceful stop (newest first) the shared SSH connections close after
+  // every agent on a host went through the stop door over them.
+  hosts(app);
   const conversations = registerConversations(app);
   registerTranscript(app);
   registerDaemonMethods(app, stop, () => conversations.counts());

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 
 const STDERR_TAIL = 8 * 1024;
 
@@ -84,8 +85,6 @@ export class AgentProcess {
   readonly closed: Promise<ExitInfo>;
   /** Resolves with the spawn error (ENOENT, EACCES…), if spawning failed. */
   spawnFailure?: NodeJS.ErrnoException;
-  /** For an agent on a host: its process group there, as the host's shell announced it on stderr. */
-  remotePgid?: number;
 
   constructor(command: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; logFile?: string }) {
     if (opts.logFile) {
@@ -100,10 +99,6 @@ export class AgentProcess {
     this.child.stdin.on('error', () => undefined); // EPIPE after the agent exits
     this.child.stderr.on('data', (d: Buffer) => {
       this.stderrTail = (this.stderrTail + d.toString('utf8')).slice(-STDERR_TAIL);
-      if (this.remotePgid === undefined) {
-        const m = /^svc-remote-pgid (\d+)$/m.exec(this.stderrTail);
-        if (m) this.remotePgid = Number(m[1]);
-      }
       if (this.log !== undefined) fs.writeSync(this.log, d);
     });
     this.closed = new Promise((resolve) => {
@@ -128,6 +123,14 @@ export class AgentProcess {
 
   get pid(): number | undefined {
     return this.child.pid;
+  }
+
+  get stdin(): Writable {
+    return this.child.stdin;
+  }
+
+  get stdout(): Readable {
+    return this.child.stdout;
   }
 
   get exited(): boolean {

@@ -17,6 +17,8 @@ import * as errs from './spawnErrors';
 import { SpawnError } from './spawnErrors';
 import { tapStream } from './wireTap';
 import type { RemoteRun } from '../hosts/remoteAgent';
+import { RemoteAgentProcess } from '../hosts/remoteAgentProcess';
+import { stopOnHost } from '../hosts/remoteStop';
 import { SSH_FAILED } from '../hosts/sshTransport';
 import type { Direction } from './wireTap';
 
@@ -79,7 +81,7 @@ export class HarnessSession {
   confirmed = false;
   readonly asks = new Map<string, Ask>();
   private readonly queue: string[] = [];
-  private proc?: AgentProcess;
+  private proc?: AgentProcess | RemoteAgentProcess;
   private conn?: ClientConnection;
   private promptId?: string;
   private firstPromptId?: string;
@@ -88,6 +90,8 @@ export class HarnessSession {
   private nextPromptIsFirst = false;
   private stopping = false;
   private failed = false;
+  /** The last stop could not ask the agent's host (unreachable): why. */
+  stopUnreachable?: string;
 
   constructor(
     private readonly plan: SessionPlan,
@@ -99,10 +103,15 @@ export class HarnessSession {
     return this.phase === 'alive';
   }
 
-  /** Live processes left in the agent's process group (the agent itself included while it runs). */
+  /** Live processes left in the agent's process group (the agent itself included while it runs); an agent on a host: remoteProcesses. */
   groupPids(): number[] {
-    const pid = this.proc?.pid;
+    const pid = this.proc instanceof AgentProcess ? this.proc.pid : undefined;
     return pid === undefined ? [] : groupMembers(pid);
+  }
+
+  /** An agent on a host whose connection is down: since when, and what svc does about it. */
+  hostLost(): { since: number; text: string } | null {
+    return this.phase !== 'dead' && this.proc instanceof RemoteAgentProcess ? this.proc.hostLost() : null;
   }
 
   get needsYou(): boolean {
@@ -135,23 +144,31 @@ export class HarnessSession {
   private async startup(): Promise<void> {
     const { profile, cwd, configFileShown: cfg, remote } = this.plan;
     const { env, writableDirs } = await this.plan.prepared;
-    let command: string | undefined;
-    let args = profile.args;
+    let proc: AgentProcess | RemoteAgentProcess;
     if (remote) {
-      // On a host: the directory and the harness are checked there, by the shell that starts it.
+      // On a host: the directory and the harness are checked there, by the shell and the relay that start it.
+      if (this.stopping) return this.die('stopped before it started');
       try {
-        ({ command, args } = await remote.command(profile));
+        proc = await remote.start(profile, {
+          logFile: this.plan.logFile,
+          now: this.now,
+          onLink: (e) => this.onLink(e),
+          onLost: (text) => this.onOutputLost(text),
+        });
       } catch (e) {
         throw new SpawnError(`host ${remote.host}: ${(e as Error).message}`);
       }
+      this.proc = proc;
+      // Stopped while it was being started there: end it there too.
+      if (this.stopping) return void this.stop({ timeoutMs: 10_000 });
     } else {
       if (!isDir(cwd)) throw errs.missingCwd(profile, cwd);
-      command = findCommand(profile.command, env.PATH, cwd);
+      const command = findCommand(profile.command, env.PATH, cwd);
       if (!command) throw errs.commandNotFound(profile, cfg);
+      if (this.stopping) return this.die('stopped before it started');
+      proc = new AgentProcess(command, profile.args, { cwd, env, logFile: this.plan.logFile });
+      this.proc = proc;
     }
-    if (this.stopping) return this.die('stopped before it started');
-    const proc = new AgentProcess(command, args, { cwd: remote ? remote.localCwd : cwd, env, logFile: this.plan.logFile });
-    this.proc = proc;
     void proc.closed.then((exit) => this.gone(this.describe(exit)));
     if (proc.pid === undefined) {
       await proc.closed;
@@ -159,7 +176,7 @@ export class HarnessSession {
       throw code === 'ENOENT' ? errs.commandNotFound(profile, cfg) : errs.notExecutable(profile, cfg, code);
     }
 
-    const raw = ndJsonStream(Writable.toWeb(proc.child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(proc.child.stdout) as unknown as ReadableStream<Uint8Array>);
+    const raw = ndJsonStream(Writable.toWeb(proc.stdin) as WritableStream<Uint8Array>, Readable.toWeb(proc.stdout) as unknown as ReadableStream<Uint8Array>);
     const stream: Stream = tapStream(raw, (dir, msg) => {
       try {
         this.onWire(dir, msg);
@@ -296,8 +313,12 @@ export class HarnessSession {
     // The connection closes ~2 ms before `exit`; wait briefly for the exit code and stderr.
     await Promise.race([proc.closed, new Promise((r) => setTimeout(r, 1000))]);
     if (this.stopping) return new SpawnError('');
-    if (this.plan.remote && proc.exit?.code === SSH_FAILED) return new SpawnError(`${step}: ${this.plan.remote.lost(proc.stderr())}`);
-    if (this.plan.remote && (proc.exit?.code === 97 || proc.exit?.code === 98)) return new SpawnError(`host ${this.plan.remote.host}: ${proc.stderr().split('\n').filter((l) => l.startsWith('svc:')).join(' ') || `the agent could not start (exit ${proc.exit.code})`}`);
+    const remote = this.plan.remote;
+    if (remote && proc instanceof RemoteAgentProcess && !proc.everAttached && proc.exit?.code === SSH_FAILED) return new SpawnError(`${step}: ${remote.lost(proc.stderr())}`);
+    if (remote && proc instanceof RemoteAgentProcess && proc.vanished) return new SpawnError(`${step}: ${proc.endText()}`);
+    if (remote && proc instanceof RemoteAgentProcess && !proc.everAttached && [96, 97, 98].includes(proc.exit?.code ?? 0)) {
+      return new SpawnError(`host ${remote.host}: ${proc.stderr().split('\n').filter((l) => l.startsWith('svc:')).join(' ') || `the agent could not start (exit ${proc.exit!.code})`}`);
+    }
     return errs.exitedEarly(this.plan.profile, this.plan.configFileShown, step, proc.exit ? describeExit(proc.exit) : 'connection closed', proc.stderr());
   }
 
@@ -473,7 +494,7 @@ export class HarnessSession {
     // Give a cancelled turn a moment to answer, then EOF: ACP agents exit on stdin EOF.
     await waitFor(() => !this.working || proc.exited, Math.min(1000, timeoutMs / 4));
     proc.closeStdin();
-    if (this.plan.remote) return this.stopRemote(proc, deadline, opts.kill === true);
+    if (proc instanceof RemoteAgentProcess) return this.stopRemote(proc, deadline, opts.kill === true);
     await waitFor(() => proc.exited, Math.min(2000, Math.max(0, deadline - Date.now())));
     if (!proc.exited || proc.groupAlive()) {
       proc.signalGroup('SIGTERM');
@@ -486,52 +507,40 @@ export class HarnessSession {
     return proc.exited && !proc.groupAlive();
   }
 
-  /**
-   * The rest of the stop door for an agent on a host: wait for it to end on EOF, then
-   * SIGTERM its process group THERE (the local ssh client is only its channel). Stopped
-   * means the group on the host is gone; a host that cannot be asked is not stopped.
-   */
-  private async stopRemote(proc: AgentProcess, deadline: number, kill: boolean): Promise<boolean> {
-    const remote = this.plan.remote!;
-    const pgid = proc.remotePgid;
-    await waitFor(() => proc.exited, Math.min(2000, Math.max(0, deadline - Date.now())));
-    if (pgid === undefined) {
-      if (!proc.exited) proc.signalGroup('SIGTERM');
-      await waitFor(() => proc.exited, Math.max(0, deadline - Date.now()));
-      return proc.exited;
-    }
-    const left = async () => (await remote.processes(pgid).catch(() => null))?.length ?? -1;
-    let n = await left();
-    if (n > 0) {
-      await remote.signal(pgid, 'SIGTERM').catch(() => false);
-      while (n !== 0 && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 250));
-        n = await left();
-      }
-    }
-    if (n > 0 && kill) {
-      await remote.signal(pgid, 'SIGKILL').catch(() => false);
-      n = await left();
-    }
-    // The local channel ends with the remote agent; if the host is gone it is all that is left.
-    if (!proc.exited) {
-      proc.signalGroup('SIGTERM');
-      await waitFor(() => proc.exited, 2000);
-    }
-    return n === 0 && proc.exited;
+  /** The rest of the stop door for an agent on a host (hosts/remoteStop.ts). */
+  private async stopRemote(proc: RemoteAgentProcess, deadline: number, kill: boolean): Promise<boolean> {
+    const r = await stopOnHost(proc, this.plan.remote!, deadline, kill);
+    this.stopUnreachable = r.unreachable;
+    return r.stopped;
   }
 
   /** Processes left of the agent's group on its host (empty for a local agent: see groupPids). */
   async remoteProcesses(): Promise<{ pid: number; command: string }[]> {
-    const pgid = this.proc?.remotePgid;
-    if (!this.plan.remote || pgid === undefined) return [];
-    return this.plan.remote.processes(pgid);
+    if (!this.plan.remote || !(this.proc instanceof RemoteAgentProcess)) return [];
+    return (await this.plan.remote.status()).processes;
   }
 
-  /** How the agent ended; for an agent on a host, a broken connection says so. */
+  /** The connection carrying an agent on a host was lost, came back, or a retry failed. */
+  private onLink(e: 'lost' | 'back' | 'retry'): void {
+    const proc = this.proc as RemoteAgentProcess;
+    const host = this.plan.remote!.host;
+    if (e === 'lost') this.events.transcript('notice', { text: proc.hostLost()?.text ?? `connection to host ${host} lost; svc is reconnecting` });
+    if (e === 'back') this.events.transcript('notice', { text: `reconnected to host ${host}: the agent kept running there and the conversation goes on` });
+    this.events.state();
+  }
+
+  /** Output of the agent on a host was lost while disconnected: say what, and end the turn on both sides. */
+  private onOutputLost(text: string): void {
+    this.events.transcript('notice', { text: `${text}; requests waiting for an answer were failed${this.working ? ' and the turn is cancelled' : ''}` });
+    if (this.working && this.sessionId && this.conn && !this.conn.signal.aborted) this.conn.agent.notify('session/cancel', { sessionId: this.sessionId }).catch(() => undefined);
+  }
+
+  /** How the agent ended; for an agent on a host, what the relay there said (or the connection lost before it started). */
   private describe(exit: { code: number | null; signal: NodeJS.Signals | null }): string {
-    if (this.plan.remote && exit.code === SSH_FAILED && !this.stopping) {
-      return this.plan.remote.lost(this.proc?.stderr() ?? '');
+    const proc = this.proc;
+    if (this.plan.remote && proc instanceof RemoteAgentProcess) {
+      if (!proc.everAttached && exit.code === SSH_FAILED && !this.stopping) return this.plan.remote.lost(proc.stderr());
+      return proc.endText() ?? describeExit(exit);
     }
     return describeExit(exit);
   }
@@ -560,8 +569,7 @@ export class HarnessSession {
 
   /** The exit status once known (after `ended` the code may still be on its way). */
   exitStatus(): string | undefined {
-    if (this.plan.remote && this.proc?.exit?.code === SSH_FAILED && !this.stopping) return this.plan.remote.lost(this.proc.stderr());
-    return this.proc?.exit ? describeExit(this.proc.exit) : undefined;
+    return this.proc?.exit ? this.describe(this.proc.exit) : undefined;
   }
 
   get processGone(): Promise<unknown> {

@@ -28,6 +28,8 @@ export interface HostReady {
   buildDir: string;
   /** The daemon's socket as forwarded onto the host. */
   socket: string;
+  /** <home>/.svc-host/agents/<daemon>: the run folders of this daemon's agents there (helper/relay.ts). */
+  agentsDir: string;
 }
 
 export class HostLink {
@@ -80,11 +82,12 @@ export class HostLink {
     }
     const buildDir = `${home}/${HOST_BASE}/${SVC_BUILD}`;
     if (have !== 'have') await this.copyBundles(host, buildDir);
-    const socket = `${home}/${HOST_BASE}/run/${crypto.createHash('sha256').update(this.svcHome).digest('hex').slice(0, 12)}.sock`;
+    const daemonId = crypto.createHash('sha256').update(this.svcHome).digest('hex').slice(0, 12);
+    const socket = `${home}/${HOST_BASE}/run/${daemonId}.sock`;
     await host.run(`umask 077 && mkdir -p ${shq(path.posix.dirname(socket))} && chmod 700 ${shq(path.posix.dirname(socket))} && rm -f ${shq(socket)}`);
     await host.forward(socket, this.localSocket);
     const masterPid = await host.masterPid();
-    const r = { home, buildDir, socket };
+    const r = { home, buildDir, socket, agentsDir: `${home}/${HOST_BASE}/agents/${daemonId}` };
     if (masterPid !== null) this.ready.set(name, { masterPid, r });
     return r;
   }

@@ -1,24 +1,30 @@
-// A conversation's agent on a host: the harness runs there, started by the host's shell
-// over the shared SSH connection, and speaks ACP over the SSH channel's stdio. Its
-// environment (the credential, SVC_CONVERSATION, the forwarded socket) goes to the host in
-// a 0600 file read and removed by the shell that starts the harness, never on a command
-// line. The first line the shell prints on stderr is its process group, which the stop
-// door signals on the host (cancel, close stdin, SIGTERM the group there).
+// A conversation's agent on a host: the harness runs there under svc's relay
+// (helper/relay.ts), which holds its stdio so a lost SSH connection does not end it, and
+// the daemon speaks ACP with it over the channel (remoteAgentProcess.ts). Its environment
+// (the credential, SVC_CONVERSATION, the forwarded socket) goes to the host in a 0600 file
+// read and removed by the shell that starts the relay, never on a command line. Its run
+// folder there, ~/.svc-host/agents/<daemon>/<conversation> (0700), holds the relay's
+// socket, its state (the agent's process group, which the stop door signals there), the
+// exit it leaves behind, and the `scripts:` file of the script profile, copied at each start.
 import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
 import type { Profile } from '../harness/profiles';
-import { errorMessage } from '../../shared/errors';
+import type { AgentStatus } from './helper/hostOps';
 import type { HostLink } from './hostLink';
+import { RemoteAgentProcess } from './remoteAgentProcess';
+import type { RemoteChannelPlan } from './remoteAgentProcess';
 import { HOST_BASE, shq } from './remoteShell';
 
 export interface RemoteRun {
   host: string;
-  /** A folder of this machine to start the local ssh client in. */
-  localCwd: string;
-  /** Connects, writes the environment on the host, and gives the ssh command that runs the harness there. */
-  command(profile: Profile): Promise<{ command: string; args: string[] }>;
-  processes(pgid: number): Promise<{ pid: number; command: string }[]>;
-  signal(pgid: number, sig: NodeJS.Signals): Promise<boolean>;
-  /** What to record when the connection carrying the agent broke (ssh exit 255). */
+  /** Connects, writes the environment on the host, and starts the harness there under svc's relay. */
+  start(profile: Profile, io: Pick<RemoteChannelPlan, 'logFile' | 'now' | 'onLink' | 'onLost'>): Promise<RemoteAgentProcess>;
+  /** The agent's processes on the host, and its exit once it has one (over a new connection if need be). */
+  status(): Promise<AgentStatus>;
+  signal(sig: NodeJS.Signals): Promise<boolean>;
+  /** Ends whatever still runs in the agent's run folder there (the relay, then the agent). */
+  stopLeftover(why: string): Promise<{ wasRunning: boolean; stopped: boolean }>;
+  /** What to record when the connection broke before the agent was started (ssh exit 255). */
   lost(stderr: string): string;
 }
 
@@ -32,16 +38,31 @@ export interface RemoteAgentSpec {
   /** Environment for the agent beyond svc's own (profile env, extra env, git identity, model variable). */
   env(): Promise<Record<string, string>>;
   callerToken: string;
+  /** The script profile's `scripts:` file for this conversation (a path on this machine), if one matches. */
+  scriptFile?: string;
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** The run folder of conversation `convId` on `host` (connecting if need be). */
+async function runDirOf(link: HostLink, host: string, convId: number): Promise<string> {
+  return `${(await link.prepare(host)).agentsDir}/${convId}`;
+}
+
+/** Ends what still runs of conversation `convId` on `host` under svc's relay (a daemon restarted: no one can talk to it any more). */
+export async function stopLeftover(link: HostLink, host: string, convId: number, why: string): Promise<{ wasRunning: boolean; stopped: boolean }> {
+  return link.call(host, { op: 'agent', runDir: await runDirOf(link, host, convId), action: 'stop', why });
+}
+
 export function remoteRun(link: HostLink, s: RemoteAgentSpec): RemoteRun {
+  const agentOp = async <T>(req: { action: 'status' } | { action: 'signal'; signal: NodeJS.Signals }): Promise<T> =>
+    link.call<T>(s.host, { op: 'agent', runDir: await runDirOf(link, s.host, s.convId), ...req });
   return {
     host: s.host,
-    localCwd: s.localCwd,
-    async command(profile) {
+    async start(profile, io) {
       const ready = await link.prepare(s.host);
+      const host = link.host(s.host);
+      const runDir = `${ready.agentsDir}/${s.convId}`;
       const vars: Record<string, string> = { ...(await s.env()) };
       if (!s.bare) {
         Object.assign(vars, {
@@ -53,41 +74,57 @@ export function remoteRun(link: HostLink, s: RemoteAgentSpec): RemoteRun {
           SVC_REMOTE_HOST: s.host,
         });
       }
+      // The script harness reads its `scripts:` file at each prompt: a copy goes to the run
+      // folder at each start. One this machine cannot read keeps its name, so the agent says so.
+      let script: string | undefined;
+      if (s.scriptFile) {
+        try {
+          script = fs.readFileSync(s.scriptFile, 'utf8');
+          vars.SVC_SCRIPT_FILE = `${runDir}/script`;
+        } catch {
+          vars.SVC_SCRIPT_FILE = s.scriptFile;
+        }
+      }
       const lines = Object.entries(vars)
         .filter(([k]) => NAME.test(k) && k !== 'PATH')
         .map(([k, v]) => `export ${k}=${shq(v)}`);
       if (!s.bare) lines.push(`export PATH=${shq(ready.buildDir)}:"$PATH"`);
       const envFile = `${ready.home}/${HOST_BASE}/env/${s.convName}-${crypto.randomBytes(6).toString('hex')}.env`;
-      const host = link.host(s.host);
-      const w = await host.run(`umask 077 && mkdir -p ${shq(`${ready.home}/${HOST_BASE}/env`)} && cat > ${shq(envFile)}`, { stdin: lines.join('\n') + '\n' });
+      const w = await host.run(`umask 077 && mkdir -p ${shq(`${ready.home}/${HOST_BASE}/env`)} ${shq(runDir)} && cat > ${shq(envFile)}`, { stdin: lines.join('\n') + '\n' });
       if (w.code !== 0) throw new Error(`could not write the agent's environment on host ${s.host}: ${w.stderr.trim()}`);
+      if (script !== undefined) {
+        const c = await host.run(`umask 077 && cat > ${shq(`${runDir}/script`)}`, { stdin: script });
+        if (c.code !== 0) throw new Error(`could not copy the script file ${s.scriptFile} to host ${s.host}: ${c.stderr.trim()}`);
+      }
       // The script harness is svc's own bundle, copied beside the shim; other harnesses are found on the host's PATH.
       const argv = profile.name === 'script' && profile.command === process.execPath ? ['node', `${ready.buildDir}/scriptAgent.js`] : [profile.command, ...profile.args];
-      const script = [
+      const helper = `${ready.buildDir}/svcHost.js`;
+      const launch = [
         `f=${shq(envFile)}; . "$f" || exit 98; rm -f "$f"`,
         `cd ${shq(s.dir)} 2>/dev/null || { echo "svc: lane directory ${s.dir.replace(/["$`\\]/g, '')} does not exist on host ${s.host}" >&2; exit 97; }`,
-        `printf 'svc-remote-pgid %s\\n' "$$" >&2`,
-        `exec ${argv.map(shq).join(' ')}`,
+        `exec node ${shq(helper)} launch ${shq(runDir)} ${shq(s.dir)} -- ${argv.map(shq).join(' ')}`,
       ].join('\n');
-      return host.commandOver(script);
+      return new RemoteAgentProcess({
+        ...io,
+        host: s.host,
+        localCwd: s.localCwd,
+        launch: host.commandOver(launch),
+        async attach() {
+          const again = await link.prepare(s.host);
+          return link.host(s.host).commandOver(`exec node ${shq(`${again.buildDir}/svcHost.js`)} attach ${shq(runDir)}`);
+        },
+      });
     },
-    async processes(pgid) {
-      return link.call(s.host, { op: 'group', pgid });
-    },
-    async signal(pgid, sig) {
-      return link.call(s.host, { op: 'signal', pgid, signal: sig });
-    },
+    status: () => agentOp<AgentStatus>({ action: 'status' }),
+    signal: (sig) => agentOp<boolean>({ action: 'signal', signal: sig }),
+    stopLeftover: (why) => stopLeftover(link, s.host, s.convId, why),
     lost(stderr) {
       const said = stderr
         .split('\n')
-        .filter((l) => l.trim() && !l.startsWith('svc-remote-pgid'))
+        .filter((l) => l.trim() && !l.startsWith('Warning: Permanently added'))
         .slice(-2)
         .join(' / ');
-      return `connection to host ${s.host} lost${said ? ` (${said})` : ''}; the agent there ended with its channel (ACP runs over it): its worktree and pushed commits are on the host; svc conv resume #${s.convId} continues it`;
+      return `connection to host ${s.host} lost before the agent started${said ? ` (${said})` : ''}`;
     },
   };
-}
-
-export function describeHostError(e: unknown): string {
-  return errorMessage(e);
 }

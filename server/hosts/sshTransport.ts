@@ -1,10 +1,10 @@
 // The one way svc reaches a host: the OpenSSH client, with connection sharing. Every
 // command multiplexes over one master connection per host (ControlMaster), whose socket
 // lives in a private folder (0700) under SVC_HOME, so a lane list of ten remote lanes is
-// one TCP connection and no new login. svc installs nothing resident on the host: each
+// one TCP connection and no new login. svc installs nothing resident on the host (but an
+// agent's relay for as long as the agent runs, helper/relay.ts): each
 // operation is one `ssh host <command>`; the master is OpenSSH's own.
 import { spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -136,13 +136,7 @@ export class SshHost {
     if (r.code !== 0) throw sshError(this.spec, r.stderr || 'the forward of the svc socket was refused');
   }
 
-  /** A process speaking over the shared connection (a harness's stdio); never opens a connection of its own. */
-  spawnOver(script: string): ChildProcessWithoutNullStreams {
-    ensurePrivateDir(this.controlDir);
-    return spawn('ssh', [...this.args('no'), script], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-  }
-
-  /** The command line of spawnOver, for an AgentProcess. */
+  /** The command line of a process speaking over the shared connection (an agent's channel); it never opens a connection of its own. */
   commandOver(script: string): { command: string; args: string[] } {
     ensurePrivateDir(this.controlDir);
     return { command: 'ssh', args: [...this.args('no'), script] };

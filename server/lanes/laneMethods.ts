@@ -28,7 +28,7 @@ import { laneRecord, laneRecords } from './records';
 import { fileReport } from './reports';
 import { reapLane } from './reap';
 import { runCards } from './runs';
-import { chainLine, laneLine } from './show';
+import { chainLine, laneLines } from './show';
 import { waitForReport } from './wait';
 import { CALLER_TOKEN_PARAM } from '../../shared/protocol/rpc';
 
@@ -58,7 +58,7 @@ export function registerLanes(app: App, conversations: ConversationsPort): Lanes
   const show = async (p: { lane?: string; run?: string; key?: string }) => {
     const any = laneOf(p);
     const lanes = await laneRecords(ctx, ctx.store.ofRun(any.run).filter((l) => l.key === any.key));
-    return { chain: chainLine(lanes), lines: lanes.map(laneLine), lanes };
+    return { chain: chainLine(lanes), lines: lanes.flatMap(laneLines), lanes };
   };
   const launch = async (p: z.output<typeof LaunchParams>) => launchLane(ctx, p);
 

@@ -123,6 +123,7 @@ function recordOf(r: LaneReader, row: LaneRow, snap: Snapshot): LaneRecord {
     gitBacked: row.gitBacked,
     judged: row.judgedKey !== null && row.judgedIteration !== null ? { key: row.judgedKey, iteration: row.judgedIteration } : null,
     activity: laneActivity(r, row),
+    hostLost: row.host ? (r.conversations.facts(row.id).hostLost ?? null) : null,
     spawnError: row.spawnError,
     archived: row.archivedAt !== null,
     reaped: row.reapedAt !== null,

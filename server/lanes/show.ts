@@ -38,8 +38,9 @@ export function chainLine(lanes: LaneRecord[]): string {
   return steps.join(' → ');
 }
 
-/** `#<id> <role> i<n> <activity> <verdict> <verdict file>`. */
-export function laneLine(l: LaneRecord): string {
+/** `#<id> <role> i<n> <activity> <verdict> <verdict file>`, and what svc does while its host's connection is down. */
+export function laneLines(l: LaneRecord): string[] {
   const own = l.role === 'critic' || l.role === 'verifier' ? l.verdict : null;
-  return `#${l.id} ${l.role} i${l.iteration} ${l.activity} ${own?.verdict ?? '-'} ${own?.verdictFile ?? '-'}`;
+  const line = `#${l.id} ${l.role} i${l.iteration} ${l.activity} ${own?.verdict ?? '-'} ${own?.verdictFile ?? '-'}`;
+  return l.hostLost ? [line, `    ${l.hostLost.text}`] : [line];
 }

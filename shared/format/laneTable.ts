@@ -5,6 +5,13 @@ import { table } from './table';
 
 export const LANE_COLUMNS = ['ID', 'RUN/KEY', 'ROLE', 'ITER', 'ACTIVITY', 'REPORT', 'FOR', 'VERDICT', 'BRANCH@SHA', 'AHEAD', 'DIRTY', 'MODEL', 'COST'];
 
+/** The ACTIVITY text: the activity, marked when archived or while the connection to its host is down. */
+export function activityText(l: { activity: string; archived: boolean; hostLost: unknown }): string {
+  if (l.archived) return `${l.activity} (archived)`;
+  if (l.hostLost) return `${l.activity} (host connection lost)`;
+  return l.activity;
+}
+
 export function laneRow(l: LaneRecord): string[] {
   const git = l.git;
   // Facts git did not give in time are unknown, not absent: `?`, with the reason under the table.
@@ -14,7 +21,7 @@ export function laneRow(l: LaneRecord): string[] {
     `${l.run}/${l.key}`,
     l.role,
     `i${l.iteration}`,
-    l.archived ? `${l.activity} (archived)` : l.activity,
+    activityText(l),
     l.report?.status ?? '-',
     l.judged ? `${l.judged.key} i${l.judged.iteration}` : '-',
     l.verdict ? `${l.verdict.verdict} ${l.verdict.defects}` : '-',

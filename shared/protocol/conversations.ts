@@ -35,6 +35,10 @@ export const OpenAsk = z.object({
 });
 export type OpenAsk = z.infer<typeof OpenAsk>;
 
+/** The connection to a lane's host is down since `since`; `text` says what svc does about it. */
+export const HostLost = z.object({ since: z.number(), text: z.string() });
+export type HostLost = z.infer<typeof HostLost>;
+
 /** One conversation as every reader sees it: the row plus activity computed at read time. */
 export const ConversationInfo = z.object({
   id: z.number().int(),
@@ -62,6 +66,8 @@ export const ConversationInfo = z.object({
   /** Prompts waiting for the current turn to end. */
   queued: z.number().int(),
   ask: OpenAsk.nullable(),
+  /** An agent on a host whose SSH connection is down: it keeps running there and svc is reconnecting. */
+  hostLost: HostLost.nullable(),
 });
 export type ConversationInfo = z.infer<typeof ConversationInfo>;
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { Effort, HostName, Role } from '../config';
 import { LANE_KEY, LANE_KEY_RULE, REPORT_STATUSES, RUN_KEY, RUN_KEY_RULE, VERDICTS } from '../keys';
 import { ACTIVITIES } from '../activity';
+import { HostLost } from './conversations';
 import { notification, request } from './rpc';
 
 const RunKey = z.string().regex(RUN_KEY, RUN_KEY_RULE);
@@ -74,6 +75,8 @@ export const LaneRecord = z.object({
   gitBacked: z.boolean(),
   judged: z.object({ key: z.string(), iteration: z.number().int() }).nullable(),
   activity: z.enum(ACTIVITIES),
+  /** The connection to its host is down: the agent keeps running there and svc is reconnecting. */
+  hostLost: HostLost.nullable(),
   /** The recorded spawn error of a failed-to-start lane. */
   spawnError: z.string().nullable(),
   archived: z.boolean(),

@@ -11,6 +11,7 @@ export const CONVERSATION_REFUSALS = [
   'alreadyRunning',
   'notRunning',
   'stillRunning',
+  'hostNotAsked',
   'noSource',
   'callerNotProven',
   'askNotReady',

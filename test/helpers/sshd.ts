@@ -29,6 +29,10 @@ export interface Sshd {
   destination: string;
   /** Runs a command on the "host" as the remote user (test set-up only; never what the daemon does). */
   asRemote(script: string): string;
+  /** Stops listening (sessions already open stay): the host is unreachable until resume(). */
+  pause(): Promise<void>;
+  /** Listens again on the same ports with the same keys. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -108,20 +112,28 @@ export async function startSshd(dir: string): Promise<Sshd> {
   fs.mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   sh('runuser', ['-u', REMOTE_USER, '--', 'sh', '-c', `rm -rf ${noNodeBin} && mkdir -p ${noNodeBin} && for t in git df awk dirname; do ln -s "$(command -v $t)" ${noNodeBin}/$t; done`]);
   const log = fs.openSync(path.join(dir, 'sshd.log'), 'a');
-  const child: ChildProcess = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', log, log] });
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`sshd exited ${child.exitCode}: ${fs.readFileSync(path.join(dir, 'sshd.log'), 'utf8')}`);
-    const up = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => {
-        s.destroy();
-        resolve(true);
+  const listen = async (): Promise<ChildProcess> => {
+    const child = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', log, log] });
+    for (let i = 0; ; i++) {
+      if (child.exitCode !== null) throw new Error(`sshd exited ${child.exitCode}: ${fs.readFileSync(path.join(dir, 'sshd.log'), 'utf8')}`);
+      const up = await new Promise<boolean>((resolve) => {
+        const s = net.connect(port, '127.0.0.1', () => {
+          s.destroy();
+          resolve(true);
+        });
+        s.on('error', () => resolve(false));
       });
-      s.on('error', () => resolve(false));
-    });
-    if (up) break;
-    if (i > 200) throw new Error('sshd did not listen within 10 s');
-    await sleep(50);
-  }
+      if (up) return child;
+      if (i > 200) throw new Error('sshd did not listen within 10 s');
+      await sleep(50);
+    }
+  };
+  const halt = async (c: ChildProcess) => {
+    if (c.exitCode !== null || c.signalCode !== null) return;
+    c.kill('SIGTERM');
+    await new Promise((r) => c.once('exit', r));
+  };
+  let child = await listen();
   return {
     port,
     noNodePort,
@@ -132,11 +144,12 @@ export async function startSshd(dir: string): Promise<Sshd> {
     options: [`Port=${port}`, `IdentityFile=${identity}`, 'IdentitiesOnly=yes', `UserKnownHostsFile=${knownHosts}`, 'GlobalKnownHostsFile=/dev/null'],
     destination: `${REMOTE_USER}@127.0.0.1`,
     asRemote: (script) => sh('runuser', ['-u', REMOTE_USER, '--', 'sh', '-c', `cd && ${script}`]),
+    pause: () => halt(child),
+    async resume() {
+      child = await listen();
+    },
     async stop() {
-      if (child.exitCode === null) {
-        child.kill('SIGTERM');
-        await new Promise((r) => child.once('exit', r));
-      }
+      await halt(child);
       fs.closeSync(log);
     },
   };

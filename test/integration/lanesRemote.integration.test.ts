@@ -2,7 +2,9 @@
 // dedicated user whose home is "the other machine". Builders and a critic run there on
 // the script harness, report through the forwarded socket, are waited for, listed with git
 // facts read over the shared connection, lose their connection mid-run (the master is
-// killed), come back, and are reaped with --park: the patch comes home beside the others.
+// killed while sshd listens no more) and keep running there under svc's relay until svc
+// reconnects by itself; one finishes its work and reports, one dies meanwhile and is
+// reported as such; they are reaped with --park: the patch comes home beside the others.
 // The daemon runs under strace, and never opens a path under the remote home itself.
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -99,36 +101,72 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     ]);
   });
 
-  it('a killed connection is not a lost lane: the lane shows it, svc reconnects, the work is parked home', async () => {
-    const slow = writeBrief(w.briefs, 'slow.md', [{ write: { path: 'wip.txt', content: 'work in progress\n' } }, { say: 'working' }, { sleep: 600_000 }]);
-    await ok(start(w, ['--host', 'big', '--run', 'r1', '--key', 'slow', '--role', 'builder', '--model', 'm', '--brief', slow]));
-    await eventually(async () => onHost(`test -f ${root}/r1-slow/wip.txt && echo y`) === 'y', 60_000, 'wip.txt on the host');
-    // Kill the shared connection's master outright (no goodbye), as a dropped network would.
+  /** Pids of the processes on the host whose working directory is `dir` (the agent and what it runs). */
+  const pidsIn = (dir: string) =>
+    onHost(`for p in /proc/[0-9]*; do [ "$(readlink $p/cwd 2>/dev/null)" = ${dir} ] && echo \${p#/proc/}; done; true`)
+      .split('\n')
+      .filter(Boolean)
+      .map(Number)
+      .sort((a, b) => a - b);
+  /** The script agent's pid among them. */
+  const agentIn = (dir: string) => pidsIn(dir).filter((p) => onHost(`tr '\\0' ' ' < /proc/${p}/cmdline 2>/dev/null || true`).includes('scriptAgent.js'));
+  const conv = async (name: string) => JSON.parse((await ok(s.svc(['conv', 'show', name, '--json']))).stdout) as ConversationInfo;
+
+  /** The shared connection's master, killed outright (no goodbye) as a dropped network would, while sshd listens no more. */
+  const dropConnection = async () => {
     const controlDir = controlDirOf(s.svcHome);
     const [control] = fs.readdirSync(controlDir);
     const check = spawnSync('ssh', ['-O', 'check', '-o', `ControlPath=${path.join(controlDir, control)}`, 'x'], { encoding: 'utf8' });
     const masterPid = Number(/pid=(\d+)/.exec(check.stderr)![1]);
+    await d.pause();
     process.kill(masterPid, 'SIGKILL');
-    const lost = await eventually(async () => {
-      const info = JSON.parse((await ok(s.svc(['conv', 'show', 'r1-slow-builder-i1', '--json']))).stdout) as ConversationInfo;
-      return info.activity === 'stopped' && info.exitStatus ? info : undefined;
-    }, 60_000, 'the lane to show the lost connection');
-    assert.match(lost.exitStatus!, /^connection to host big lost( \(.*\))?; the agent there ended with its channel \(ACP runs over it\): its worktree and pushed commits are on the host; svc conv resume #\d+ continues it$/);
-    const log = (await ok(s.svc(['conv', 'log', 'r1-slow-builder-i1']))).stdout;
-    assert.match(log, /connection to host big lost/);
-    // svc reconnects on its next use of the host.
-    assert.equal((await s.svc(['host', 'check', 'big', '--harness', 'script'])).code, 0);
-    // The worktree and its uncommitted work are still on the host.
-    assert.equal(onHost(`cat ${root}/r1-slow/wip.txt`), 'work in progress');
-    // Resumed over the new connection, it is alive on the host again.
-    await ok(s.svc(['conv', 'resume', 'r1-slow-builder-i1']));
-    await eventually(async () => ['idle', 'working'].includes((await lane('r1-slow-builder-i1')).activity), 60_000, 'resumed lane alive');
+  };
+
+  it('a killed connection is not a lost lane: the agent keeps running on the host, the lane shows it, svc reconnects by itself and the lane completes', async () => {
+    const slow = writeBrief(w.briefs, 'slow.md', [
+      { say: 'working' },
+      { run: `while [ ! -f ../go-slow ]; do sleep 0.2; done; ${buildAndReport('slow.txt', 'slow work', 'finished after the reconnect')}`, check: true },
+      { write: { path: 'wip.txt', content: 'work in progress\n' } },
+      { sleep: 600_000 },
+    ]);
+    await ok(start(w, ['--host', 'big', '--run', 'r1', '--key', 'slow', '--role', 'builder', '--model', 'm', '--brief', slow]));
+    await eventually(async () => pidsIn(`${root}/r1-slow`).length >= 2, 60_000, 'the agent at work on the host');
+    const agent = agentIn(`${root}/r1-slow`);
+    assert.equal(agent.length, 1, `the agent runs in the lane on the host (${pidsIn(`${root}/r1-slow`).join(' ')})`);
+
+    await dropConnection();
+    const lost = await eventually(async () => (await conv('r1-slow-builder-i1')).hostLost ?? undefined, 60_000, 'the lane to show the lost connection');
+    assert.match(lost.text, /^connection to host big lost \(.+\); the agent keeps running there and svc is reconnecting \(attempt \d+\)$/);
+    const listed = await lane('r1-slow-builder-i1');
+    assert.equal(listed.activity, 'working', 'still working: the agent runs on');
+    assert.equal(listed.hostLost?.since, lost.since);
+    assert.match((await ok(s.svc(['lane', 'list', '--run', 'r1']))).stdout, /\n#\d+ +r1\/slow +builder +i1 +working \(host connection lost\) /);
+    assert.match((await ok(s.svc(['lane', 'show', 'r1-slow-builder-i1']))).stdout, /\n#\d+ builder i1 working - -\n {4}connection to host big lost \(/);
+    // Still running on the host, the same processes, with no connection to this machine.
+    assert.deepEqual(agentIn(`${root}/r1-slow`), agent);
+    assert.match((await ok(s.svc(['conv', 'log', 'r1-slow-builder-i1']))).stdout, /connection to host big lost \(/);
+
+    // svc reconnects by itself once the host answers again (conv show never touches the host).
+    await d.resume();
+    await eventually(async () => (await conv('r1-slow-builder-i1')).hostLost === null, 90_000, 'svc to reconnect by itself');
+    const back = await conv('r1-slow-builder-i1');
+    assert.deepEqual([back.activity, back.endedAt], ['working', null]);
+    assert.match((await ok(s.svc(['conv', 'log', 'r1-slow-builder-i1']))).stdout, /reconnected to host big: the agent kept running there and the conversation goes on/);
+
+    // The same ACP connection goes on: the agent finishes its turn's work and reports through the forwarded socket.
+    onHost(`touch ${root}/go-slow`);
+    const waited = await s.svc(['lane', 'wait', 'r1-slow-builder-i1', '--timeout', '120']);
+    assert.equal(waited.code, 0, waited.stderr);
+    assert.equal(waited.stdout, 'finished after the reconnect\n');
+    await eventually(async () => onHost(`test -f ${root}/r1-slow/wip.txt && echo y`) === 'y', 60_000, 'wip.txt on the host');
+    assert.deepEqual(agentIn(`${root}/r1-slow`), agent, 'the agent that reported is the one started before the drop');
 
     // Reap: stops it through the stop door on the host, refuses the dirty tree, then parks it home.
     const refusedReap = await s.svc(['lane', 'reap', 'r1-slow-builder-i1']);
     assert.equal(refusedReap.code, 1);
     assert.match(refusedReap.stderr, /wip\.txt/);
     assert.equal(onHost(`test -d ${root}/r1-slow && echo kept`), 'kept');
+    assert.deepEqual(pidsIn(`${root}/r1-slow`), [], 'the stop door ended the agent on the host');
     const reaped = await ok(s.svc(['lane', 'reap', 'r1-slow-builder-i1', '--park']));
     const agents = path.join(s.svcHome, 'agents', 'conv-r1-slow-builder-i1');
     const patches = fs.readdirSync(agents).filter((f) => /^parked-.*\.patch$/.test(f));
@@ -143,19 +181,67 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     assert.equal(onHost(`cat .svc-host/parked/conv-r1-slow-builder-i1/${patches[0]}`), patch.trimEnd());
   });
 
+  it('an agent that dies while the connection is down is reported as such, with its exit status', async () => {
+    const dies = writeBrief(w.briefs, 'dies.md', [{ say: 'up' }, { run: 'while [ ! -f ../die-now ]; do sleep 0.2; done', check: true }, { exit: 3 }]);
+    await ok(start(w, ['--host', 'big', '--run', 'r1', '--key', 'dies', '--role', 'builder', '--model', 'm', '--brief', dies]));
+    await eventually(async () => pidsIn(`${root}/r1-dies`).length >= 2, 60_000, 'the agent waiting on the host');
+    await dropConnection();
+    await eventually(async () => (await conv('r1-dies-builder-i1')).hostLost ?? undefined, 60_000, 'the lane to show the lost connection');
+    onHost(`touch ${root}/die-now`);
+    await eventually(async () => pidsIn(`${root}/r1-dies`).length === 0, 30_000, 'the agent to exit on the host');
+    assert.equal((await conv('r1-dies-builder-i1')).activity, 'working', 'svc cannot know yet');
+    await d.resume();
+    const ended = await eventually(async () => {
+      const c = await conv('r1-dies-builder-i1');
+      return c.endedAt !== null && c.exitStatus ? c : undefined;
+    }, 90_000, 'svc to reconnect and learn the agent ended');
+    assert.equal(ended.exitStatus, 'the agent on host big ended while the connection was lost (exit 3)');
+    assert.deepEqual([ended.activity, ended.hostLost, ended.spawnError], ['stopped', null, null]);
+    assert.match((await ok(s.svc(['conv', 'log', 'r1-dies-builder-i1']))).stdout, /agent ended \(the agent on host big ended while the connection was lost \(exit 3\)\)/);
+    // Nothing of it is left running there: svc's relay went once the daemon had the exit.
+    assert.equal(onHost(`ls -A .svc-host/agents/*/ | grep -cx '${ended.id}' || true`), '0');
+  });
+
+  it('stop and reap of a lane whose connection is down: refused while the host cannot be asked, then done there over a new connection', async () => {
+    const held = writeBrief(w.briefs, 'held.md', [{ say: 'holding' }, { run: 'sleep 600', check: true }]);
+    await ok(start(w, ['--host', 'big', '--run', 'r1', '--key', 'held', '--role', 'builder', '--model', 'm', '--brief', held]));
+    await eventually(async () => pidsIn(`${root}/r1-held`).length >= 2, 60_000, 'the agent at work on the host');
+    const running = pidsIn(`${root}/r1-held`);
+    await dropConnection();
+    await eventually(async () => (await conv('r1-held-builder-i1')).hostLost ?? undefined, 60_000, 'the lane to show the lost connection');
+    const unreachable = /^could not stop #\d+ \(r1-held-builder-i1\) on host big: host big \(svcremote@127\.0\.0\.1\) is unreachable \(.*\); .*; it keeps running there under svc's relay until svc reconnects and the stop reaches it\n$/;
+    const stop = await s.svc(['lane', 'stop', 'r1-held-builder-i1']);
+    assert.equal(stop.code, 1);
+    assert.match(stop.stderr, unreachable);
+    const reap = await s.svc(['lane', 'reap', 'r1-held-builder-i1']);
+    assert.equal(reap.code, 1);
+    assert.match(reap.stderr, unreachable);
+    assert.deepEqual(pidsIn(`${root}/r1-held`).filter((p) => running.includes(p)), running, 'nothing was stopped on the host');
+    // Once the host answers: the stop door ends the group there, reap checks the host's processes and removes the worktree.
+    await d.resume();
+    const reaped = await ok(s.svc(['lane', 'reap', 'r1-held-builder-i1']));
+    assert.match(reaped.stdout, new RegExp(`removed worktree ${root}/r1-held\\n`));
+    assert.deepEqual(pidsIn(`${root}/r1-held`), []);
+    assert.equal(onHost(`test -d ${root}/r1-held || echo gone`), 'gone');
+    const c = await conv('r1-held-builder-i1');
+    assert.deepEqual([c.activity, c.archived, c.hostLost], ['stopped', true, null]);
+  });
+
   it('reaps the rest on the host (clean trees: nothing to park) and archives them', async () => {
-    for (const name of ['r1-feat-critic-i1', 'r1-feat-builder-i2', 'r1-feat-builder-i1']) {
+    for (const name of ['r1-feat-critic-i1', 'r1-feat-builder-i2', 'r1-feat-builder-i1', 'r1-dies-builder-i1']) {
       const r = await ok(s.svc(['lane', 'reap', name, '--park']));
       assert.doesNotMatch(r.stdout, /parked/);
       assert.match(r.stdout, /\narchived conv \d+\n$/);
     }
-    assert.equal(onHost(`ls ${root} | grep -v caller-seen | grep -v verdict || true`), '');
+    assert.equal(onHost(`ls ${root} | grep -v caller-seen | grep -v verdict | grep -v go-slow | grep -v die-now || true`), '');
     const all = await lanes();
     assert.deepEqual(all.map((l) => [l.name, l.activity, l.reaped]), [
       ['r1-feat-builder-i1', 'stopped', true],
       ['r1-feat-critic-i1', 'stopped', true],
       ['r1-feat-builder-i2', 'stopped', true],
       ['r1-slow-builder-i1', 'stopped', true],
+      ['r1-dies-builder-i1', 'stopped', true],
+      ['r1-held-builder-i1', 'stopped', true],
     ]);
   });
 

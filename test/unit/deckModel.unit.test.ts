@@ -4,6 +4,7 @@ import { verdictBadge } from '../../extension/commandDeck/deckIcons';
 import { buildDeck, canLaunch, canSucceed, deckContextValue, describeRow, needsYouCount, tooltipOf } from '../../extension/commandDeck/deckModel';
 import type { DeckNode, DeckRow } from '../../extension/commandDeck/deckModel';
 import { deckRows } from '../../extension/commandDeck/deckRows';
+import { mdText } from '../../extension/commandDeck/markdown';
 import type { ConversationInfo } from '../../shared/protocol/conversations';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 import type { IssueState } from '../../shared/protocol/review';
@@ -68,6 +69,10 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
     // A lane on another host says where it runs, in the row and in its tooltip.
     assert.equal(describeRow(lane(2, 1, 'builder', 1, { title: 'r1 api builder i1', host: 'big', git: { branch: 'r1/api', ahead: 0, dirty: false } })), '#2 · idle · on big · r1/api ↑0');
     assert.match(tooltipOf(lane(2, 1, 'builder', 1, { host: 'big' })), /\n- host: `big` \(over SSH\)$/);
+    // Its connection down: the agent runs on there, svc is reconnecting.
+    const lost = 'connection to host big lost (the SSH connection closed); the agent keeps running there and svc is reconnecting (attempt 2)';
+    assert.equal(describeRow(lane(2, 1, 'builder', 1, { title: 'r1 api builder i1', host: 'big', hostLost: lost })), '#2 · idle · on big (connection lost, reconnecting)');
+    assert.ok(tooltipOf(lane(2, 1, 'builder', 1, { host: 'big', hostLost: lost })).endsWith(`\n- host: \`big\` (over SSH): ${mdText(lost)}`));
   });
 
   it('writes the tooltip as Markdown facts, values escaped', () => {

@@ -1,9 +1,12 @@
 // svc's helper on a host (dist/svcHost.js, copied there once per build beside the shim).
 // Not a resident agent: ssh runs it once per operation with one JSON request on stdin and
-// it answers one JSON line on stdout, then exits. Every operation is the same code the
+// it answers one JSON line on stdout, then exits. Its other modes hold an agent's stdio
+// (relay.ts, attach.ts): `launch`, `attach`, and `relay`, which lives as long as the agent. Every operation is the same code the
 // daemon runs for a local lane (worktree creation, git facts, the reap sequence with its
 // process check and verified park), so a lane on a host keeps the same guarantees.
+import { attachMain, launchMain } from './attach';
 import { hostOp } from './hostOps';
+import { relayMain } from './relay';
 import type { HostRequest } from './hostOps';
 
 async function main(): Promise<void> {
@@ -20,4 +23,8 @@ async function main(): Promise<void> {
   process.stdout.write(JSON.stringify(answer) + '\n');
 }
 
-void main();
+const [mode, runDir, cwd, sep, ...argv] = process.argv.slice(2);
+if (mode === 'relay' && sep === '--') relayMain(runDir, cwd, argv);
+else if (mode === 'launch' && sep === '--') void launchMain(runDir, cwd, argv);
+else if (mode === 'attach') void attachMain(runDir);
+else void main();

@@ -15,14 +15,17 @@ import { sidecarPathOf } from '../../reap/parkDisk';
 import { procCommand } from '../../reap/processesInside';
 import { reapLaneDir } from '../../reap/reapLaneDir';
 import type { ReapReport } from '../../../shared/format/reapReport';
+import { alive, readExit, readState, stopRelay } from './attach';
+import type { RelayExit } from './frames';
 
 export type HostRequest =
   | { op: 'prepare'; origin: string; repoId: string; lanesRoot: string; dir: string; kind: 'worktree' | 'play'; branch: string | null; start: string | null; sparse?: string[]; reuse: boolean }
   | { op: 'facts'; dirs: string[] }
   | { op: 'reportFacts'; dir: string }
   | { op: 'readFile'; path: string }
-  | { op: 'group'; pgid: number }
-  | { op: 'signal'; pgid: number; signal: NodeJS.Signals }
+  | { op: 'agent'; runDir: string; action: 'status' }
+  | { op: 'agent'; runDir: string; action: 'signal'; signal: NodeJS.Signals }
+  | { op: 'agent'; runDir: string; action: 'stop'; why: string }
   | { op: 'reap'; dir: string; lanesRoot: string; kind: 'worktree' | 'play'; park: boolean; patchFile: string; keepBranchName?: string; conv: { id: number; name: string } };
 
 /** The bare clone of a project's origin on this host: ~/.svc-host/repos/<repoId>.git. */
@@ -52,18 +55,41 @@ export async function hostOp(r: HostRequest): Promise<unknown> {
       } catch (e) {
         return { error: (e as NodeJS.ErrnoException).code ?? (e as Error).message };
       }
-    case 'group':
-      return groupMembers(r.pgid).map((pid) => ({ pid, command: procCommand(pid) ?? '(gone)' }));
-    case 'signal':
-      try {
-        process.kill(-r.pgid, r.signal);
-        return true;
-      } catch {
-        return false;
-      }
+    case 'agent':
+      return agentOp(r);
     case 'reap':
       return reap(r);
   }
+}
+
+export interface AgentStatus {
+  /** svc's relay for the agent still runs. */
+  relay: boolean;
+  /** Live processes of the agent's group. */
+  processes: { pid: number; command: string }[];
+  /** How the agent ended, once it has. */
+  exit: RelayExit | null;
+}
+
+/** An agent under svc's relay (relay.ts), found by its run folder: the stop door and reap's process check on the host. */
+async function agentOp(r: Extract<HostRequest, { op: 'agent' }>): Promise<unknown> {
+  const state = readState(r.runDir);
+  if (r.action === 'stop') return stopRelay(r.runDir, r.why);
+  if (r.action === 'signal') {
+    if (!state) return false;
+    try {
+      process.kill(-state.pgid, r.signal);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  const status: AgentStatus = {
+    relay: state !== null && alive(state.relayPid),
+    processes: state ? groupMembers(state.pgid).map((pid) => ({ pid, command: procCommand(pid) ?? '(gone)' })) : [],
+    exit: readExit(r.runDir),
+  };
+  return status;
 }
 
 type Prepare = Extract<HostRequest, { op: 'prepare' }>;

@@ -3,9 +3,10 @@
 import type { AgentStatus, ConversationInfo, Created } from '../../../shared/protocol/conversations';
 import { table } from '../../../shared/format/table';
 import { formatCost } from '../../../shared/format/money';
+import { activityText } from '../../../shared/format/laneTable';
 
 function label(c: ConversationInfo): string {
-  const parts = [`#${c.id} ${c.name}`, c.archived ? `${c.activity} (archived)` : c.activity, `${c.harness}/${c.model}`];
+  const parts = [`#${c.id} ${c.name}`, activityText(c), `${c.harness}/${c.model}`];
   if (c.kind === 'lane') parts.push('lane');
   if (c.kind === 'successor' && c.parentId !== null) parts.push(`continues ← #${c.parentId}`);
   if (c.title) parts.push(c.title);
@@ -42,7 +43,7 @@ export function showText(c: ConversationInfo): string {
   const rows: [string, string][] = [
     ['title', c.title],
     ['kind', c.kind + (c.kind === 'successor' && c.parentId !== null ? ` (continues ← #${c.parentId})` : '')],
-    ['activity', c.archived ? `${c.activity} (archived)` : c.activity],
+    ['activity', activityText(c)],
     ['alive', String(c.alive)],
     ['harness', c.harness],
     ['model', c.model],
@@ -58,6 +59,7 @@ export function showText(c: ConversationInfo): string {
   ];
   if (c.issueId) rows.push(['issue', c.issueId]);
   if (c.spawnError) rows.push(['spawn error', c.spawnError]);
+  if (c.hostLost) rows.push(['host', `${c.hostLost.text} (since ${when(c.hostLost.since)})`]);
   if (c.ask) {
     const opts = c.ask.options.length ? ` — options: ${c.ask.options.map((o) => `${o.id} (${o.kind})`).join(', ')}` : c.ask.fields.length ? ` — fields: ${c.ask.fields.join(', ')}` : '';
     rows.push(['needs you', `${c.ask.kind}: ${c.ask.title}${opts}`]);
