@@ -1,53 +1,11 @@
-// Every refusal of the daemon itself and of its transports (JSON-RPC and HTTP answers that
-// no feature gives), each message made here and nowhere else (STYLE 16). Reasons:
+// The daemon's own refusals, each message made here and nowhere else (STYLE 16). Reasons:
 // shared/refusals/daemon.ts.
-import { refusalsOf, RpcErrorCode } from '../../shared/errors';
-import type { SvcError, SvcErrorBody } from '../../shared/errors';
+import { refusalsOf } from '../../shared/errors';
+import type { SvcError } from '../../shared/errors';
 import { DAEMON_REFUSALS } from '../../shared/refusals/daemon';
 
-const { usage, refused } = refusalsOf(DAEMON_REFUSALS);
+const { refused } = refusalsOf(DAEMON_REFUSALS);
 
 export function clockFixedError(): SvcError<'clockFixed'> {
   return refused('clockFixed', 'the daemon clock moves only in a test daemon (SVC_TEST_CLOCK=1)');
 }
-
-export function badJsonError(): SvcError<'badJson'> {
-  return usage('badJson', 'the request body is not valid JSON');
-}
-
-/** A JSON-RPC error answer: its code and `data`, whose `error` is also the message. */
-export interface RpcRefusal {
-  code: number;
-  body: SvcErrorBody;
-}
-
-export const rpcRefusals = {
-  unknownMethod: (method: string): RpcRefusal => ({ code: -32601, body: { error: `unknown method '${method}'`, reason: 'unknownMethod' } }),
-  badParams: (method: string, detail: string): RpcRefusal => ({ code: RpcErrorCode.usage, body: { error: `bad params for ${method}: ${detail}`, reason: 'badParams' } }),
-  internal: (method: string, why: string): RpcRefusal => ({ code: RpcErrorCode.internal, body: { error: `internal error in ${method}: ${why} (see svc daemon log)`, reason: 'internal' } }),
-};
-
-/** An HTTP error answer: its status and body. */
-export interface HttpRefusal {
-  status: number;
-  body: SvcErrorBody;
-}
-
-export const httpRefusals = {
-  badHost: (host: string, port: number): HttpRefusal => ({
-    status: 403,
-    body: { error: `refused Host '${host.slice(0, 100)}': only 127.0.0.1:${port} and localhost:${port} are served`, reason: 'badHost' },
-  }),
-  unauthorized: (): HttpRefusal => ({ status: 401, body: { error: 'missing or wrong bearer token (the token is in SVC_HOME/server.json)', reason: 'unauthorized' } }),
-  noRoute: (path: string): HttpRefusal => ({ status: 404, body: { error: `no route ${path}`, reason: 'noRoute' } }),
-  methodNotAllowed: (method: string | undefined, path: string): HttpRefusal => ({ status: 405, body: { error: `${method} is not allowed on ${path}`, reason: 'methodNotAllowed' } }),
-  badPath: (raw: string, name: string): HttpRefusal => ({
-    status: 400,
-    body: { error: `the path segment '${raw.slice(0, 100)}' (${name}) is not valid percent-encoding; encode it with encodeURIComponent`, reason: 'badPath' },
-  }),
-  /** `why`: the reader's own words, when it stopped reading a body that grew past the limit. */
-  bodyTooLarge: (max: number, why?: string): HttpRefusal => ({ status: 413, body: { error: why ?? `request body exceeds ${max} bytes`, reason: 'bodyTooLarge' } }),
-  busy: (reading: number, path: string): HttpRefusal => ({ status: 503, body: { error: `busy: ${reading} requests to ${path} are being read; try again shortly`, reason: 'busy' } }),
-  /** `why`: the failure's message, when the answer may name it. */
-  internal: (why?: string): HttpRefusal => ({ status: 500, body: { error: why === undefined ? 'internal error' : `internal error: ${why}`, reason: 'internal' } }),
-};

@@ -10,9 +10,9 @@
 import * as crypto from 'node:crypto';
 import * as http from 'node:http';
 import { HttpStatus, SvcError } from '../../shared/errors';
-import { badJsonError, httpRefusals } from '../daemon/daemonRefusals';
-import type { HttpRefusal } from '../daemon/daemonRefusals';
 import { logger } from '../util/log';
+import { badJsonError, httpRefusals } from './httpRefusals';
+import type { HttpRefusal } from './httpRefusals';
 
 const log = logger('http');
 

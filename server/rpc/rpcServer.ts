@@ -11,12 +11,12 @@ import {
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { z } from 'zod';
 import { RpcErrorCode, SvcError } from '../../shared/errors';
-import { rpcRefusals } from '../daemon/daemonRefusals';
-import type { RpcRefusal } from '../daemon/daemonRefusals';
 import { CALLER_TOKEN_PARAM } from '../../shared/protocol/rpc';
 import type { NotificationDef, RequestDef } from '../../shared/protocol/rpc';
 import { bytesExcerpt, logger } from '../util/log';
 import { FrameGuard } from './frameGuard';
+import { rpcRefusals } from './rpcRefusals';
+import type { RpcRefusal } from './rpcRefusals';
 
 const log = logger('rpc');
 

@@ -1,21 +1,7 @@
-// The reasons of the daemon itself and its transports (JSON-RPC, HTTP), and of a client
-// that answers for the daemon. Messages: server/daemon/daemonRefusals.ts (the shim's:
-// server/shim/shimRefusals.ts).
+// The reasons of the daemon itself, and of a client that answers for the daemon. Messages:
+// server/daemon/daemonRefusals.ts (the shim's: server/shim/shimRefusals.ts).
 export const DAEMON_REFUSALS = [
   'clockFixed',
-  // JSON-RPC
-  'unknownMethod',
-  'badParams',
-  'internal',
-  // HTTP
-  'badHost',
-  'unauthorized',
-  'noRoute',
-  'methodNotAllowed',
-  'badPath',
-  'bodyTooLarge',
-  'busy',
-  'badJson',
   // Said by a client: an error answer without a reason it knows, and the shim's own refusals
   'rpc',
   'liveAgents',

@@ -13,6 +13,8 @@ import { GIT_REFUSALS } from './git';
 import type { GitRefusal } from './git';
 import { HOST_REFUSALS } from './hosts';
 import type { HostRefusal } from './hosts';
+import { HTTP_REFUSALS } from './http';
+import type { HttpRefusalReason } from './http';
 import { ISSUE_REFUSALS } from './issues';
 import type { IssueRefusal } from './issues';
 import { LANE_REFUSALS } from './lanes';
@@ -25,6 +27,8 @@ import { REPORT_REFUSALS } from './reports';
 import type { ReportRefusal } from './reports';
 import { REVIEW_REFUSALS } from './review';
 import type { ReviewRefusal } from './review';
+import { RPC_REFUSALS } from './rpc';
+import type { RpcRefusalReason } from './rpc';
 
 export type SvcReason =
   | CodehostRefusal
@@ -33,13 +37,15 @@ export type SvcReason =
   | DaemonRefusalReason
   | GitRefusal
   | HostRefusal
+  | HttpRefusalReason
   | IssueRefusal
   | LaneRefusal
   | ProjectRefusal
   | ReapRefusal
   | ReapError
   | ReportRefusal
-  | ReviewRefusal;
+  | ReviewRefusal
+  | RpcRefusalReason;
 
 const ALL: ReadonlySet<string> = new Set<SvcReason>([
   ...CODEHOST_REFUSALS,
@@ -48,6 +54,7 @@ const ALL: ReadonlySet<string> = new Set<SvcReason>([
   ...DAEMON_REFUSALS,
   ...GIT_REFUSALS,
   ...HOST_REFUSALS,
+  ...HTTP_REFUSALS,
   ...ISSUE_REFUSALS,
   ...LANE_REFUSALS,
   ...PROJECT_REFUSALS,
@@ -55,6 +62,7 @@ const ALL: ReadonlySet<string> = new Set<SvcReason>([
   ...REAP_ERRORS,
   ...REPORT_REFUSALS,
   ...REVIEW_REFUSALS,
+  ...RPC_REFUSALS,
 ]);
 
 /** Whether a reason read off the wire (or from svc's helper on a host) is one svc knows. */

@@ -10,11 +10,13 @@ import { CONFIG_REFUSALS } from '../../shared/refusals/config';
 import { CONVERSATION_REFUSALS } from '../../shared/refusals/conversations';
 import { DAEMON_REFUSALS } from '../../shared/refusals/daemon';
 import { GIT_REFUSALS } from '../../shared/refusals/git';
+import { HTTP_REFUSALS } from '../../shared/refusals/http';
 import { ISSUE_REFUSALS } from '../../shared/refusals/issues';
 import { PROJECT_REFUSALS } from '../../shared/refusals/projects';
 import { REAP_ERRORS, REAP_REFUSALS } from '../../shared/refusals/reap';
 import { REPORT_REFUSALS } from '../../shared/refusals/reports';
 import { REVIEW_REFUSALS } from '../../shared/refusals/review';
+import { RPC_REFUSALS } from '../../shared/refusals/rpc';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -28,7 +30,9 @@ const DOMAINS: { name: string; reasons: readonly string[]; files: string[] }[] =
   { name: 'config', reasons: CONFIG_REFUSALS, files: ['server/config/configRefusals.ts'] },
   { name: 'git', reasons: GIT_REFUSALS, files: ['server/git/gitRefusals.ts'] },
   { name: 'reports', reasons: REPORT_REFUSALS, files: ['server/lanes/reportRefusals.ts'] },
-  // The daemon's transports, and what a client says in its stead: an answer without a reason it knows, the shim's own refusals.
+  { name: 'http', reasons: HTTP_REFUSALS, files: ['server/http/httpRefusals.ts'] },
+  { name: 'rpc', reasons: RPC_REFUSALS, files: ['server/rpc/rpcRefusals.ts'] },
+  // What a client says in the daemon's stead: an answer without a reason it knows, the shim's own refusals.
   { name: 'daemon', reasons: DAEMON_REFUSALS, files: ['server/daemon/daemonRefusals.ts', 'shared/client/daemonRefusal.ts', 'server/shim/shimRefusals.ts'] },
 ];
 
