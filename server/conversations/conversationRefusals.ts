@@ -1,5 +1,4 @@
-// Every refusal of conversations, their asks (answers to an agent's request) and harness
-// profiles, each message made here and nowhere else (STYLE 16). Reasons:
+// Every refusal of conversations, each message made here and nowhere else (STYLE 16). Reasons:
 // shared/refusals/conversations.ts; the extension offers Resume on `notRunning` and Stop
 // on `stillRunning`, matched by reason.
 import { refusalsOf } from '../../shared/errors';
@@ -85,37 +84,4 @@ export function hostNotAskedError(conv: ConvRef, host: string, why: string): Svc
 /** The one text of this refusal (the service, the panel and svc answer say the same). */
 export function noOpenAskError(conv: ConvRef): SvcError<'noOpenAsk'> {
   return conflict('noOpenAsk', `conversation ${shown(conv)} has no open request to answer`);
-}
-
-export function askNotReadyError(): SvcError<'askNotReady'> {
-  return conflict('askNotReady', 'the request is still arriving; answer again in a moment');
-}
-
-interface AskOption {
-  id: string;
-  kind: string;
-}
-const optionList = (options: AskOption[]) => options.map((o) => `${o.id} (${o.kind})`).join(', ');
-
-/** Why an answer does not fit the open request. */
-export const badAnswer = {
-  count: (): SvcError<'badAnswer'> => usage('badAnswer', 'answer with exactly one of --allow, --deny, --option <id>, --text <answer>'),
-  notANumber: (text: string): SvcError<'badAnswer'> => usage('badAnswer', `the question wants a number, got '${text}'`),
-  notAQuestion: (kind: string, options: AskOption[]): SvcError<'badAnswer'> =>
-    usage('badAnswer', `this is a ${kind} request, not a question: answer with --allow, --deny or --option <id> (${options.map((o) => o.id).join(', ')})`),
-  noSuchOption: (option: string, options: AskOption[]): SvcError<'badAnswer'> => usage('badAnswer', `no option '${option}'; options: ${optionList(options)}`),
-  noAllowOrReject: (allow: boolean, options: AskOption[]): SvcError<'badAnswer'> =>
-    usage('badAnswer', `the request offers no ${allow ? 'allow' : 'reject'} option; options: ${optionList(options)}`),
-  answerRequired: (fields: string[]): SvcError<'badAnswer'> => usage('badAnswer', `the question needs an answer: use --text <answer> (fields: ${fields.join(', ')})`),
-};
-
-// ---- Harness profiles
-
-/** `custom`: the profiles config.yaml adds beside the built-in ones. */
-export function unknownHarnessError(name: string, builtIn: readonly string[], custom: string[], configFile: string): SvcError<'unknownHarness'> {
-  return usage('unknownHarness', `unknown harness '${name}' (built in: ${builtIn.join(', ')}${custom.length ? `; configured: ${custom.join(', ')}` : ''}; add one under harnesses: in ${configFile})`);
-}
-
-export function harnessWithoutCommandError(name: string, configFile: string): SvcError<'harnessWithoutCommand'> {
-  return usage('harnessWithoutCommand', `harness '${name}' has no command; set harnesses.${name}.command in ${configFile}`);
 }

@@ -4,7 +4,7 @@
 // `$/cancel_request`, and a late answer is refused (ACP.md rule 5).
 import type { CreateElicitationResponse, RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import type { OpenAsk } from '../../shared/protocol/conversations';
-import { badAnswer } from '../conversations/conversationRefusals';
+import { badAnswer } from './harnessRefusals';
 
 export type AskResponse = RequestPermissionResponse | CreateElicitationResponse;
 

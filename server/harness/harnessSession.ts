@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { client, ndJsonStream, RequestError } from '@agentclientprotocol/sdk';
 import type { AnyMessage, ClientConnection, SessionConfigOption, Stream } from '@agentclientprotocol/sdk';
-import { askNotReadyError } from '../conversations/conversationRefusals';
+import { askNotReadyError } from './harnessRefusals';
 import { logger } from '../util/log';
 import { AgentProcess, describeExit, findCommand, groupMembers } from './agentProcess';
 import { askFromRequest, cancelledResponse, responseFor } from './asks';

@@ -3,7 +3,7 @@
 // how to drive its quirks (auth method, model/effort fallbacks, resume preference).
 import * as path from 'node:path';
 import type { ConfigFile, HarnessProfile } from '../../shared/config';
-import { harnessWithoutCommandError, unknownHarnessError } from '../conversations/conversationRefusals';
+import { harnessWithoutCommandError, unknownHarnessError } from './harnessRefusals';
 import { geminiDefaultsEnv } from './geminiDefaults';
 
 export interface Profile {

@@ -1,6 +1,6 @@
-// The reasons the conversations domain (conversations, their asks and harness profiles)
-// refuses with. Messages: server/conversations/conversationRefusals.ts; the extension
-// matches on these names (DaemonRefusal.is), never on the text.
+// The reasons conversations refuse with. Messages:
+// server/conversations/conversationRefusals.ts; the extension matches on these names
+// (DaemonRefusal.is), never on the text.
 export const CONVERSATION_REFUSALS = [
   'badName',
   'noCwd',
@@ -14,10 +14,6 @@ export const CONVERSATION_REFUSALS = [
   'hostNotAsked',
   'noSource',
   'callerNotProven',
-  'askNotReady',
-  'badAnswer',
   'noOpenAsk',
-  'unknownHarness',
-  'harnessWithoutCommand',
 ] as const;
 export type ConversationRefusal = (typeof CONVERSATION_REFUSALS)[number];

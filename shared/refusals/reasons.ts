@@ -11,6 +11,8 @@ import { DAEMON_REFUSALS } from './daemon';
 import type { DaemonRefusalReason } from './daemon';
 import { GIT_REFUSALS } from './git';
 import type { GitRefusal } from './git';
+import { HARNESS_REFUSALS } from './harness';
+import type { HarnessRefusal } from './harness';
 import { HOST_REFUSALS } from './hosts';
 import type { HostRefusal } from './hosts';
 import { HTTP_REFUSALS } from './http';
@@ -36,6 +38,7 @@ export type SvcReason =
   | ConversationRefusal
   | DaemonRefusalReason
   | GitRefusal
+  | HarnessRefusal
   | HostRefusal
   | HttpRefusalReason
   | IssueRefusal
@@ -53,6 +56,7 @@ const ALL: ReadonlySet<string> = new Set<SvcReason>([
   ...CONVERSATION_REFUSALS,
   ...DAEMON_REFUSALS,
   ...GIT_REFUSALS,
+  ...HARNESS_REFUSALS,
   ...HOST_REFUSALS,
   ...HTTP_REFUSALS,
   ...ISSUE_REFUSALS,

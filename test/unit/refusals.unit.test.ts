@@ -10,6 +10,7 @@ import { CONFIG_REFUSALS } from '../../shared/refusals/config';
 import { CONVERSATION_REFUSALS } from '../../shared/refusals/conversations';
 import { DAEMON_REFUSALS } from '../../shared/refusals/daemon';
 import { GIT_REFUSALS } from '../../shared/refusals/git';
+import { HARNESS_REFUSALS } from '../../shared/refusals/harness';
 import { HTTP_REFUSALS } from '../../shared/refusals/http';
 import { ISSUE_REFUSALS } from '../../shared/refusals/issues';
 import { PROJECT_REFUSALS } from '../../shared/refusals/projects';
@@ -24,6 +25,7 @@ const DOMAINS: { name: string; reasons: readonly string[]; files: string[] }[] =
   { name: 'reap', reasons: [...REAP_REFUSALS, ...REAP_ERRORS], files: ['server/reap/reapErrors.ts'] },
   { name: 'code host', reasons: CODEHOST_REFUSALS, files: ['server/codehost/codehostRefusals.ts'] },
   { name: 'conversations', reasons: CONVERSATION_REFUSALS, files: ['server/conversations/conversationRefusals.ts'] },
+  { name: 'harness', reasons: HARNESS_REFUSALS, files: ['server/harness/harnessRefusals.ts'] },
   { name: 'review', reasons: REVIEW_REFUSALS, files: ['server/review/reviewRefusals.ts'] },
   { name: 'issues', reasons: ISSUE_REFUSALS, files: ['server/issues/issueRefusals.ts'] },
   { name: 'projects', reasons: PROJECT_REFUSALS, files: ['server/projects/projectRefusals.ts'] },
