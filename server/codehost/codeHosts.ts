@@ -3,7 +3,6 @@
 //   const hosts = codeHosts(app);
 //   hosts.onHeadChange((change) => …);      // every project, every source
 //   const host = hosts.forProject('web');
-import type { App } from '../app';
 import type { ConfigStore } from '../config/configStore';
 import type { Db } from '../store/db';
 import { logger } from '../util/log';
@@ -114,17 +113,4 @@ export class CodeHosts {
     this.hosts.delete(key);
     void e.host.close();
   }
-}
-
-const registries = new WeakMap<App, CodeHosts>();
-
-/** The daemon's code hosts (created by registerCodeHost). */
-export function codeHosts(app: App): CodeHosts {
-  const r = registries.get(app);
-  if (!r) throw new Error('code hosts are not registered (registerCodeHost)');
-  return r;
-}
-
-export function setCodeHosts(app: App, hosts: CodeHosts): void {
-  registries.set(app, hosts);
 }

@@ -1,9 +1,9 @@
 // The code host feature: per-project hosts, `pr/*` methods, the GitHub webhook route,
 // and head changes broadcast to clients (`pr/headChanged`) for views; the review
-// pipeline subscribes in-process through codeHosts(app).onHeadChange.
+// pipeline subscribes in-process through the CodeHosts this returns (onHeadChange).
 import { prHeadChanged } from '../../shared/protocol/pr';
 import type { App } from '../app';
-import { CodeHosts, setCodeHosts } from './codeHosts';
+import { CodeHosts } from './codeHosts';
 import { handleGithubWebhook, webhookBeforeBody } from './github/webhook';
 import { registerPrMethods } from './prMethods';
 import './migrations';
@@ -16,9 +16,8 @@ const WEBHOOK_MAX_BODY = 4 * 1024 * 1024;
 /** Webhook bodies read at once; more are answered 503 with Retry-After at once. */
 const WEBHOOK_BODY_SLOTS = 4;
 
-export function registerCodeHost(app: App): void {
+export function registerCodeHost(app: App): CodeHosts {
   const hosts = new CodeHosts({ db: app.db, config: app.config, now: () => app.now(), env: process.env });
-  setCodeHosts(app, hosts);
   hosts.onHeadChange((change) => {
     app.rpc.broadcast(prHeadChanged, change);
     app.notify({ topic: 'reviews', id: `${change.project}#${change.number}` });
@@ -40,4 +39,5 @@ export function registerCodeHost(app: App): void {
   // Remotes are watched once the daemon is up; a slow git must not delay the start.
   setImmediate(() => hosts.startWatching());
   app.onStop(() => hosts.close());
+  return hosts;
 }

@@ -19,7 +19,7 @@ import {
 } from '../../shared/protocol/conversations';
 import type { App } from '../app';
 import { badCwdError, badLinesError, noCwdError } from './conversationRefusals';
-import { ConversationService, setConversations } from './conversationService';
+import { ConversationService } from './conversationService';
 import { continuedToolCalls, renderTranscript } from './transcriptText';
 import { createSuccessor } from './successors';
 
@@ -28,7 +28,6 @@ export const START_WAIT_MS = 180_000;
 
 export function registerConversations(app: App): ConversationService {
   const svc = new ConversationService(app);
-  setConversations(app, svc);
   svc.settleAfterRestart();
   app.rpc.checkCallers((caller, token) => svc.proveCaller(caller, token));
   app.onStop(() => svc.stopAll());

@@ -1,7 +1,7 @@
 // The conversation layer every agent stands on (roots, lanes, successors, review and
 // work agents): rows, transcripts, one harness session per live conversation, and the
-// live facts the activity rule reads. Created once by registerConversations(app);
-// other features reach it with `conversations(app)`.
+// live facts the activity rule reads. Created once by registerConversations(app), which
+// returns it; daemon/features.ts hands it to the features that need it.
 //
 // API for other features (lanes, review):
 //   insert(opts) → row (synchronous, no process: call it inside your own db.transaction)
@@ -68,19 +68,6 @@ export interface CreateOptions {
 export type StartOutcome = 'alive' | 'failed' | 'ended' | 'timeout';
 export type TellGuard = (row: ConversationRow, opts: { force: boolean }) => void;
 type EventName = 'changed' | 'started' | 'ended' | 'spawnError' | 'turnEnded' | 'transcript';
-
-const services = new WeakMap<App, ConversationService>();
-
-/** The conversation service of this daemon (registered by registerConversations). */
-export function conversations(app: App): ConversationService {
-  const s = services.get(app);
-  if (!s) throw new Error('the conversations feature is not registered');
-  return s;
-}
-
-export function setConversations(app: App, s: ConversationService): void {
-  services.set(app, s);
-}
 
 export class ConversationService extends EventEmitter {
   readonly store: ConversationStore;

@@ -2,11 +2,10 @@
 // rows and folds them itself; re-asked with afterSeq on `svc/changed {topic: transcript}`.
 import { TRANSCRIPT_READ_DEFAULT, transcriptRead } from '../../shared/protocol/transcript';
 import type { App } from '../app';
-import { conversations } from './conversationService';
+import type { ConversationService } from './conversationService';
 
-export function registerTranscript(app: App): void {
+export function registerTranscript(app: App, svc: ConversationService): void {
   app.rpc.handle(transcriptRead, (p) => {
-    const svc = conversations(app);
     const row = svc.resolve(p.conv);
     const limit = p.limit ?? TRANSCRIPT_READ_DEFAULT;
     const lastSeq = svc.transcript.lastSeq(row.id);

@@ -1,4 +1,6 @@
-// Every feature of the daemon, registered in one place. Add a feature here.
+// Every feature of the daemon, registered in one place. Add a feature here. Features hand
+// each other their services explicitly: what one needs of another is an argument here,
+// never looked up on the App.
 import type { App } from '../app';
 import { registerDaemonMethods } from './daemonMethods';
 import { registerProjects } from '../projects/projectMethods';
@@ -8,6 +10,8 @@ import { registerTranscript } from '../conversations/transcriptMethods';
 import { registerLanes } from '../lanes/laneMethods';
 import { registerConfig } from '../config/configMethods';
 import { registerReview } from '../review/registerReview';
+import { registerIssueMethods } from '../issues/issueMethods';
+import { IssueStore } from '../issues/issueStore';
 import { registerDoctor } from '../doctor/doctorMethods';
 import { registerHosts } from '../hosts/hostMethods';
 import { hosts } from '../hosts/hosts';
@@ -17,13 +21,15 @@ export function registerFeatures(app: App, stop: (reason: string) => Promise<voi
   // every agent on a host went through the stop door over them.
   hosts(app);
   const conversations = registerConversations(app);
-  registerTranscript(app);
+  registerTranscript(app, conversations);
   registerDaemonMethods(app, stop, () => conversations.counts());
   registerProjects(app);
-  registerCodeHost(app);
+  const codeHosts = registerCodeHost(app);
   registerLanes(app, conversations);
   registerConfig(app);
-  registerReview(app);
+  const issues = new IssueStore(app.db);
+  const review = registerReview(app, { conv: conversations, hosts: codeHosts, issues });
+  registerIssueMethods(app, { conv: conversations, issues, hosts: codeHosts, review });
   registerDoctor(app, () => conversations.counts().live);
   registerHosts(app);
 }

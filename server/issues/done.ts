@@ -4,21 +4,28 @@
 // a branch with nothing beyond the base: a PR carries commits, not files.
 import type { PullRequest } from '../../shared/protocol/pr';
 import type { App } from '../app';
+import type { CodeHosts } from '../codehost/codeHosts';
 import type { ConversationService } from '../conversations/conversationService';
 import { git, gitFacts } from '../git/git';
-import type { ReviewPipeline } from '../review/pipeline';
-import { reviewerOf } from '../review/reviewers';
 import { logger } from '../util/log';
 import { dirtyWorkspaceError, doneWhichIssueError, notAWorkAgentError, nothingToReviewError, reviewerCannotFinishError, wrongBranchError } from './issueRefusals';
-import type { IssueRow } from './issueStore';
+import type { IssueRow, IssueStore } from './issueStore';
+import type { ReviewPort } from './reviewPort';
 import { baseRef } from './workspace';
 
 const log = logger('issues');
 
+/** What `svc done` works with: the conversations, the issues, their code hosts and the review pipeline. */
+export interface DoneDeps {
+  conv: ConversationService;
+  issues: IssueStore;
+  hosts: CodeHosts;
+  review: ReviewPort;
+}
+
 export async function finishIssue(
   app: App,
-  conv: ConversationService,
-  pipeline: ReviewPipeline,
+  { conv, issues, hosts, review }: DoneDeps,
   p: { issue?: string; caller?: string },
 ): Promise<{ row: IssueRow; pr: PullRequest; opened: boolean; runId: string; mode: 'quick' | 'full' | 'none'; sha: string; reused: boolean }> {
   let ref = p.issue;
@@ -27,17 +34,17 @@ export async function finishIssue(
     const caller = conv.resolve(p.caller);
     by = caller.name;
     // Reviewers read a detached checkout of the commit; the work is never theirs to push.
-    if (reviewerOf(caller)) throw reviewerCannotFinishError(caller, caller.issueId);
+    if (review.isReviewer(caller)) throw reviewerCannotFinishError(caller, caller.issueId);
     if (!ref) {
       if (!caller.issueId) throw notAWorkAgentError(caller);
       ref = caller.issueId;
     }
   }
   if (!ref) throw doneWhichIssueError();
-  const issue = pipeline.issue(ref);
+  const issue = issues.resolve(ref);
   const project = app.config.project(issue.project);
 
-  pipeline.preflight(issue);
+  review.preflight(issue);
   const facts = await gitFacts(issue.workspace);
   if (facts.dirty) throw dirtyWorkspaceError(issue);
   if (facts.branch !== issue.branch) throw wrongBranchError(issue, facts.branch);
@@ -46,7 +53,7 @@ export async function finishIssue(
   if (ahead === 0) throw nothingToReviewError(issue.branch, base);
 
   await git(issue.workspace, ['push', '--quiet', 'origin', `HEAD:refs/heads/${issue.branch}`]);
-  const host = pipeline.ctx.hosts.forProject(issue.project);
+  const host = hosts.forProject(issue.project);
   let pr = await host.getPullRequest({ branch: issue.branch });
   let opened = false;
   if (!pr || pr.state !== 'open') {
@@ -54,6 +61,6 @@ export async function finishIssue(
     opened = true;
     log.info(`${issue.id}: opened PR #${pr.number}`);
   }
-  const r = await pipeline.request(issue.id, { source: 'done', by, dedupe: true });
+  const r = await review.request(issue.id, { source: 'done', by, dedupe: true });
   return { row: issue, pr: (await host.getPullRequest(pr.number)) ?? pr, opened, runId: r.runId, mode: r.mode, sha: r.sha, reused: r.reused };
 }

@@ -1,5 +1,7 @@
 // Issue ids: `<PROJECT>-<n>` (the project key upper-cased, a counter per project). Agent
-// names and the branch use the id lower-cased: `agent-web-7`, `issue/web-7`.
+// names, the branch and the workspace use the id lower-cased: `agent-web-7`, `issue/web-7`,
+// `<lanes root>/issue-web-7`.
+import * as path from 'node:path';
 import { badIssueIdError } from './issueRefusals';
 
 const ID = /^([a-z0-9][a-z0-9-]{0,31})-(\d{1,9})$/i;
@@ -18,3 +20,8 @@ export function normaliseIssueId(ref: string): string {
 export const lower = (id: string): string => id.toLowerCase();
 export const issueBranch = (id: string): string => `issue/${lower(id)}`;
 export const workAgentName = (id: string): string => `agent-${lower(id)}`;
+
+/** The issue's workspace: a worktree under the project's lanes root (review worktrees sit beside it). */
+export function workspaceDir(lanesRoot: string, id: string): string {
+  return path.join(lanesRoot, `issue-${lower(id)}`);
+}

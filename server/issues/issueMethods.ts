@@ -2,24 +2,22 @@
 import { errorMessage } from '../../shared/errors';
 import { issuesDone, issuesList, issuesNew, issuesShow, issuesStart } from '../../shared/protocol/issues';
 import type { App } from '../app';
-import type { ConversationService } from '../conversations/conversationService';
 import { uniqueName } from '../conversations/names';
 import { START_WAIT_MS } from '../conversations/conversationMethods';
 import { lanesRootOf } from '../lanes/lanesRoot';
-import type { ReviewPipeline } from '../review/pipeline';
-import { workspaceDir } from '../review/paths';
 import { logger } from '../util/log';
 import { finishIssue } from './done';
-import { issueBranch, issueId, workAgentName } from './issueIds';
+import type { DoneDeps } from './done';
+import { issueBranch, issueId, workAgentName, workspaceDir } from './issueIds';
 import { issueInfo } from './issueInfo';
 import { workAgentRunningError } from './issueRefusals';
-import type { IssueStore } from './issueStore';
 import { workBrief } from './workBrief';
 import { createWorkspace } from './workspace';
 
 const log = logger('issues');
 
-export function registerIssueMethods(app: App, conv: ConversationService, issues: IssueStore, pipeline: ReviewPipeline): void {
+export function registerIssueMethods(app: App, deps: DoneDeps): void {
+  const { conv, issues } = deps;
   // One creation at a time per project: the number is taken, the worktree made, then the row written.
   const creating = new Map<string, Promise<unknown>>();
 
@@ -42,10 +40,10 @@ export function registerIssueMethods(app: App, conv: ConversationService, issues
   });
 
   app.rpc.handle(issuesList, (p) => ({ issues: issues.all(p.project).map((r) => issueInfo(conv, r)) }));
-  app.rpc.handle(issuesShow, (p) => issueInfo(conv, pipeline.issue(p.issue)));
+  app.rpc.handle(issuesShow, (p) => issueInfo(conv, issues.resolve(p.issue)));
 
   app.rpc.handle(issuesStart, async (p, ctx) => {
-    const issue = pipeline.issue(p.issue);
+    const issue = issues.resolve(p.issue);
     const name = workAgentName(issue.id);
     const existing = conv.store.byName(name);
     if (existing) {
@@ -80,7 +78,7 @@ export function registerIssueMethods(app: App, conv: ConversationService, issues
   });
 
   app.rpc.handle(issuesDone, async (p) => {
-    const out = await finishIssue(app, conv, pipeline, p);
+    const out = await finishIssue(app, deps, p);
     return { ...out, issue: issueInfo(conv, out.row) };
   });
 }

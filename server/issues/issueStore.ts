@@ -1,7 +1,8 @@
 // Issue rows (migration 350). Synchronous SQL; the id counter is taken inside the insert's
 // transaction so two `svc issue new` never get the same number.
 import type { Db } from '../store/db';
-import { issueBranch, issueId } from './issueIds';
+import { issueBranch, issueId, normaliseIssueId } from './issueIds';
+import { unknownIssueError } from './issueRefusals';
 import './migrations';
 
 export interface IssueRow {
@@ -22,6 +23,14 @@ export class IssueStore {
 
   get(id: string): IssueRow | undefined {
     return this.db.prepare(`${SELECT} WHERE id = ?`).get(id) as IssueRow | undefined;
+  }
+
+  /** `web-7` or `WEB-7`; refuses a malformed id or an unknown issue. */
+  resolve(ref: string): IssueRow {
+    const id = normaliseIssueId(ref);
+    const row = this.get(id);
+    if (!row) throw unknownIssueError(id);
+    return row;
   }
 
   byBranch(project: string, branch: string): IssueRow | undefined {

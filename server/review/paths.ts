@@ -32,7 +32,3 @@ export function reviewWorktree(lanesRoot: string, issue: string, runId: string):
 export function checksWorktree(lanesRoot: string, issue: string, runId: string): string {
   return path.join(lanesRoot, `issue-${lower(issue)}-checks-${runId}`);
 }
-
-export function workspaceDir(lanesRoot: string, issue: string): string {
-  return path.join(lanesRoot, `issue-${lower(issue)}`);
-}

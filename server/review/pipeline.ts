@@ -7,10 +7,10 @@ import * as fs from 'node:fs';
 import type { ReviewLane } from '../../shared/config';
 import type { HeadChange } from '../../shared/protocol/pr';
 import type { RequestResult, ReviewerRole } from '../../shared/protocol/review';
-import { normaliseIssueId } from '../issues/issueIds';
-import { unknownIssueError } from '../issues/issueRefusals';
 import { baseRef, diffBase } from '../issues/workspace';
+import type { ConversationRow } from '../conversations/conversationStore';
 import type { IssueRow } from '../issues/issueStore';
+import type { ReviewPort } from '../issues/reviewPort';
 import { logger } from '../util/log';
 import { runChecks } from './checks';
 import type { ReviewCtx } from './context';
@@ -23,7 +23,7 @@ import { postIfOrphaned } from './orphan';
 import { postVerdict } from './post';
 import type { Posted } from './post';
 import { parseVerdict } from './reportShape';
-import { retire, reviewersOf, running, stopReviewer } from './reviewers';
+import { retire, reviewerOf, reviewersOf, running, stopReviewer } from './reviewers';
 import { alreadyPostedError, dispatchFailedError, headMissingError, noAiReviewError, noPrError, noReviewError, notFullError } from './reviewRefusals';
 import { ACTIVE_KINDS, latestRun, nextRunId } from './runs';
 import type { Run } from './runs';
@@ -34,7 +34,7 @@ const log = logger('review');
 
 export type RequestSource = 'done' | 'command' | 'extension' | 'head-change';
 
-export class ReviewPipeline {
+export class ReviewPipeline implements ReviewPort {
   private queues = new Map<string, Promise<unknown>>();
   /** Called after every journal change (the stall watch re-plans). */
   onJournal: (issue: string) => void = () => undefined;
@@ -42,10 +42,11 @@ export class ReviewPipeline {
   constructor(readonly ctx: ReviewCtx) {}
 
   issue(ref: string): IssueRow {
-    const id = normaliseIssueId(ref);
-    const row = this.ctx.issues.get(id);
-    if (!row) throw unknownIssueError(id);
-    return row;
+    return this.ctx.issues.resolve(ref);
+  }
+
+  isReviewer(row: ConversationRow): boolean {
+    return reviewerOf(row) !== undefined;
   }
 
   /** Refuses early (before `svc done` pushes anything) when the review could not start: a missing model or harness. */

@@ -1,11 +1,11 @@
-// The review pipeline feature: issues (issues/* methods, svc done) and reviews (review/*
-// methods), head changes of every code host as review triggers, the reviewer supervisor
-// and the stall watch. Needs registerConversations and registerCodeHost first.
+// The review pipeline feature: reviews (review/* methods), head changes of every code host
+// as review triggers, the reviewer supervisor and the stall watch. Issues (issues/*
+// methods, svc done) are a feature of their own that requests reviews through the
+// pipeline (daemon/features.ts wires them).
 import type { App } from '../app';
-import { codeHosts } from '../codehost/codeHosts';
-import { conversations } from '../conversations/conversationService';
-import { registerIssueMethods } from '../issues/issueMethods';
-import { IssueStore } from '../issues/issueStore';
+import type { CodeHosts } from '../codehost/codeHosts';
+import type { ConversationService } from '../conversations/conversationService';
+import type { IssueStore } from '../issues/issueStore';
 import { migrateReviewExcludes } from '../issues/reviewExcludes';
 import type { ReviewCtx } from './context';
 import { stopChecks } from './checks';
@@ -16,15 +16,14 @@ import { latestRun } from './runs';
 import { StallWatch } from './stall';
 import { supervise } from './supervise';
 
-export function registerReview(app: App): ReviewPipeline {
-  const ctx: ReviewCtx = { app, conv: conversations(app), hosts: codeHosts(app), issues: new IssueStore(app.db) };
+export function registerReview(app: App, deps: { conv: ConversationService; hosts: CodeHosts; issues: IssueStore }): ReviewPipeline {
+  const ctx: ReviewCtx = { app, ...deps };
   const pipeline = new ReviewPipeline(ctx);
   const stall = new StallWatch(ctx, pipeline);
   pipeline.onJournal = () => stall.kick();
   const unsupervise = supervise(ctx, pipeline, stall);
   const offHead = ctx.hosts.onHeadChange((c) => pipeline.onHeadChange(c));
   const offClock = app.clock.onAdvance(() => stall.kick());
-  registerIssueMethods(app, ctx.conv, ctx.issues, pipeline);
   registerReviewMethods(ctx, pipeline);
   // After a restart the previous daemon's reviewers are gone: a parent that died with its
   // four lane reports written is covered by rule 3, any other stalled review by the stall rule.
