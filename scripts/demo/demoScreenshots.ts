@@ -4,32 +4,14 @@
 // `npm run demo` first. Writes docs/screenshots/deck.png (the nesting with verdict badges),
 // reviews.png (the review convoy with its verdict) and conversation.png (a conversation
 // with an answered request and an open one).
-import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Frame, Page } from 'playwright-core';
+import { CODE_SERVER, HOME, REPO, SVC_HOME, startCodeServer, VSIX } from './codeServer';
 import { NEEDS_YOU_TITLE } from './needsYou';
 
-const REPO = path.resolve(__dirname, '..', '..');
-const DEMO = path.join(REPO, '.demo');
-const HOME = path.join(DEMO, 'home');
-const SVC_HOME = path.join(HOME, '.svc');
-const CODE_SERVER = path.join(REPO, '.code-server', 'node_modules', '.bin', 'code-server');
 const SHOTS = path.join(REPO, 'docs', 'screenshots');
-const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { name: string; version: string };
-const VSIX = path.join(REPO, 'out', `${pkg.name}-${pkg.version}.vsix`);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 const sectionHeader = (page: Page, title: string) => page.locator(`.sidebar .pane-header[aria-label="${title} Section"]`);
 
@@ -57,32 +39,15 @@ async function main(): Promise<void> {
   if (!fs.existsSync(path.join(SVC_HOME, 'svc.db'))) throw new Error('no demo state: run npm run demo first');
   if (!fs.existsSync(CODE_SERVER)) throw new Error('code-server is not installed: run scripts/installCodeServer.sh');
   if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: run npm run package`);
-  const profile = path.join(DEMO, 'code-server-shots');
-  const userData = path.join(profile, 'user-data');
-  const extensions = path.join(profile, 'extensions');
-  fs.rmSync(profile, { recursive: true, force: true });
-  fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
-  fs.writeFileSync(
-    path.join(userData, 'User', 'settings.json'),
-    JSON.stringify({ 'telemetry.telemetryLevel': 'off', 'workbench.startupEditor': 'none', 'extensions.autoUpdate': false, 'security.workspace.trust.enabled': false, 'workbench.colorTheme': 'Default Dark Modern' }, null, 2),
-  );
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME, SVC_HOME };
-  delete env.SVC_CONVERSATION;
-  const base = ['--config', '/dev/null', '--user-data-dir', userData, '--extensions-dir', extensions];
-  const install = spawnSync(CODE_SERVER, [...base, '--install-extension', VSIX], { env, encoding: 'utf8' });
-  if (install.status !== 0) throw new Error(`installing ${VSIX} failed:\n${install.stdout}${install.stderr}`);
-  const port = await freePort();
-  const child = spawn(CODE_SERVER, [...base, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust'], { env, detached: true, stdio: 'ignore' });
+  const server = await startCodeServer({ profile: 'code-server-shots', settings: { 'workbench.colorTheme': 'Default Dark Modern' }, stderr: 'ignore' });
+  const port = server.port;
   const browser = await chromium.launch({
     executablePath: process.env.SVC_E2E_CHROMIUM ?? '/usr/bin/chromium',
     env: { ...process.env, HOME },
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
   });
   try {
-    for (let i = 0; i < 600; i++) {
-      if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await server.ready(60_000);
     const page = await browser.newPage({ viewport: { width: 1500, height: 900 } });
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(path.join(HOME, 'sample'))}`, { timeout: 120_000 });
     await page.locator('.activitybar a.action-label[aria-label="svc"]').click({ timeout: 60_000 });
@@ -125,11 +90,7 @@ async function main(): Promise<void> {
     process.stdout.write(`wrote ${['deck.png', 'reviews.png', 'conversation.png'].map((f) => path.relative(REPO, path.join(SHOTS, f))).join(', ')} from the demo state\n`);
   } finally {
     await browser.close().catch(() => undefined);
-    try {
-      process.kill(-child.pid!, 'SIGTERM');
-    } catch {
-      // already gone
-    }
+    server.stop();
   }
 }
 
