@@ -227,13 +227,35 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     assert.deepEqual([c.activity, c.archived, c.hostLost], ['stopped', true, null]);
   });
 
+  it("runs the script profile's scripts: file for a lane on the host: copied into its run folder there at each start", async () => {
+    const steps = [{ say: 'from the scripts file' }, { run: `printf '%s' "$SVC_SCRIPT_FILE" > ../script-seen && ${buildAndReport('scripted.txt', 'scripted', 'ran the scripts file on the host')}`, check: true }];
+    fs.mkdirSync(path.join(s.svcHome, 'scripts'), { recursive: true });
+    fs.writeFileSync(path.join(s.svcHome, 'scripts', 'remote.yaml'), YAML.stringify(steps));
+    const config = YAML.parse(fs.readFileSync(path.join(s.svcHome, 'config.yaml'), 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(path.join(s.svcHome, 'config.yaml'), YAML.stringify({ ...config, harnesses: { script: { scripts: { 'r1-scripted-*': 'scripts/remote.yaml' } } } }));
+    // A brief with no svc-script block: the script agent falls back to the file of the first matching glob.
+    const brief = path.join(w.briefs, 'plain.md');
+    fs.writeFileSync(brief, 'Do what the scripts file says.\n');
+    await ok(start(w, ['--host', 'big', '--run', 'r1', '--key', 'scripted', '--role', 'builder', '--model', 'm', '--brief', brief]));
+    const waited = await s.svc(['lane', 'wait', 'r1-scripted-builder-i1', '--timeout', '120']);
+    assert.equal(waited.code, 0, waited.stderr);
+    assert.equal(waited.stdout, 'ran the scripts file on the host\n');
+    assert.match((await ok(s.svc(['conv', 'log', 'r1-scripted-builder-i1']))).stdout, /\nfrom the scripts file\n/);
+    // It read a copy in its run folder on the host (not in the worktree), the same bytes as here.
+    const id = (await lane('r1-scripted-builder-i1')).id;
+    const seen = onHost(`cat ${root}/script-seen`);
+    assert.match(seen, new RegExp(`^${d.remoteHome}/\\.svc-host/agents/[0-9a-f]{12}/${id}/script$`));
+    assert.equal(onHost(`cat ${seen}`), fs.readFileSync(path.join(s.svcHome, 'scripts', 'remote.yaml'), 'utf8').trimEnd());
+    assert.equal(onHost(`git -C ${root}/r1-scripted status --porcelain`), '');
+  });
+
   it('reaps the rest on the host (clean trees: nothing to park) and archives them', async () => {
-    for (const name of ['r1-feat-critic-i1', 'r1-feat-builder-i2', 'r1-feat-builder-i1', 'r1-dies-builder-i1']) {
+    for (const name of ['r1-feat-critic-i1', 'r1-feat-builder-i2', 'r1-feat-builder-i1', 'r1-dies-builder-i1', 'r1-scripted-builder-i1']) {
       const r = await ok(s.svc(['lane', 'reap', name, '--park']));
       assert.doesNotMatch(r.stdout, /parked/);
       assert.match(r.stdout, /\narchived conv \d+\n$/);
     }
-    assert.equal(onHost(`ls ${root} | grep -v caller-seen | grep -v verdict | grep -v go-slow | grep -v die-now || true`), '');
+    assert.equal(onHost(`ls ${root} | grep -v caller-seen | grep -v verdict | grep -v go-slow | grep -v die-now | grep -v script-seen || true`), '');
     const all = await lanes();
     assert.deepEqual(all.map((l) => [l.name, l.activity, l.reaped]), [
       ['r1-feat-builder-i1', 'stopped', true],
@@ -242,6 +264,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
       ['r1-slow-builder-i1', 'stopped', true],
       ['r1-dies-builder-i1', 'stopped', true],
       ['r1-held-builder-i1', 'stopped', true],
+      ['r1-scripted-builder-i1', 'stopped', true],
     ]);
   });
 
