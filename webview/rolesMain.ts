@@ -1,6 +1,6 @@
 // The Roles panel page: the review settings (mode, the parent's model, harness and effort,
 // each convoy lane's model and harness), then per project the five gauntlet roles' model,
-// effort and harness. Every field shows its source and what happens while it is unset;
+// effort, harness, approvals and host (config.yaml's hosts, or this machine). Every field shows its source and what happens while it is unset;
 // writes go to the host (config/set), refusals come back next to their field.
 import type { RolesView } from '../shared/protocol/config';
 import { textElement } from './common/sanitize';
@@ -78,6 +78,7 @@ function context(s: RolesState): FieldContext {
       if (!last?.models[harness]) host.post({ type: 'models', harness });
     },
     harnesses: s.view?.harnesses ?? [],
+    hosts: s.view?.hosts ?? [],
     refusals,
     saved: new Set([...savedUntil].filter(([, until]) => until > performance.now()).map(([k]) => k)),
   };
@@ -150,13 +151,14 @@ function reviewSection(v: RolesView, ctx: FieldContext): HTMLElement[] {
 function projectSection(p: RolesView['projects'][number], projectsFile: string, ctx: FieldContext): HTMLElement[] {
   const table = document.createElement('table');
   table.dataset.project = p.key;
-  table.append(headRow(['Gauntlet role', 'Model', 'Effort', 'Harness', 'Approvals']));
+  table.append(headRow(['Gauntlet role', 'Model', 'Effort', 'Harness', 'Approvals', 'Host']));
   for (const r of p.roles) {
     table.append(row(r.role, [
       { label: `${r.role} model`, entry: r.model, kind: 'model', harness: r.harness.value },
       { label: `${r.role} effort`, entry: r.effort, kind: 'enum' },
       { label: `${r.role} harness`, entry: r.harness, kind: 'harness' },
       { label: `${r.role} permissions`, entry: r.permissions, kind: 'enum' },
+      { label: `${r.role} host`, entry: r.host, kind: 'host' },
     ], ctx));
   }
   return [heading(`Project ${p.key}`, 'gauntlet roles', `${p.path}\nSaved in ${projectsFile}`), table];

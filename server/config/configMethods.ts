@@ -8,8 +8,7 @@ import { Effort, HarnessName, HostName, ModelName, ReviewMode } from '../../shar
 import { CONFIG_KEY_FORMS, globalConfigKeys, parseConfigKey, projectConfigKeys } from '../../shared/configKeys';
 import type { ConfigField, ConfigKeyRef } from '../../shared/configKeys';
 import { configGet, configModels, configRoles, configSet } from '../../shared/protocol/config';
-import type { ConfigEntry, RolesView } from '../../shared/protocol/config';
-import { PERMISSIONS, REVIEW_LANES, ROLES } from '../../shared/config';
+import { PERMISSIONS } from '../../shared/config';
 import type { App } from '../app';
 import { BUILT_IN_HARNESSES, resolveProfile } from '../harness/profiles';
 import { invalidConfigValueError, unknownConfigKeyError } from './configRefusals';
@@ -17,6 +16,7 @@ import { watchConfigFiles } from './configWatch';
 import { ModelProbes, probeDir } from './modelProbe';
 import { entryFor } from './roleSettings';
 import type { SettingsSource } from './roleSettings';
+import { rolesView } from './rolesView';
 
 const FIELD_SCHEMA: Record<ConfigField, z.ZodType> = { mode: ReviewMode, effort: Effort, model: ModelName, harness: HarnessName, permissions: z.enum(PERMISSIONS), host: HostName };
 
@@ -58,7 +58,7 @@ export function registerConfig(app: App): void {
     return { entry: entryFor(ref, settings()), changed, file };
   });
 
-  app.rpc.handle(configRoles, () => rolesView(settings(), harnessNames(app)));
+  app.rpc.handle(configRoles, () => rolesView(settings(), harnessNames(app), Object.keys(app.config.config().hosts)));
 
   const probes = new ModelProbes((harness) => {
     const profile = resolveProfile(harness, app.config.config(), app.distDir, shown(app.paths.config));
@@ -91,29 +91,6 @@ function checkValue(ref: ConfigKeyRef, raw: string, file: string, app: App): voi
 function harnessNames(app: App): string[] {
   const custom = Object.keys(app.config.config().harnesses).filter((h) => !(BUILT_IN_HARNESSES as readonly string[]).includes(h));
   return [...BUILT_IN_HARNESSES, ...custom];
-}
-
-function rolesView(s: SettingsSource, harnesses: string[]): RolesView {
-  const at = (key: string): ConfigEntry => entryFor(parseConfigKey(key)!, s);
-  return {
-    files: s.files,
-    projects: Object.entries(s.projects.projects).map(([key, p]) => ({
-      key,
-      path: p.path,
-      roles: ROLES.map((role) => {
-        const k = `projects.${key}.gauntlet.roles.${role}`;
-        return { role, model: at(`${k}.model`), effort: at(`${k}.effort`), harness: at(`${k}.harness`), permissions: at(`${k}.permissions`) };
-      }),
-    })),
-    review: {
-      mode: at('roles.review.mode'),
-      model: at('roles.review.model'),
-      harness: at('roles.review.harness'),
-      effort: at('roles.review.effort'),
-      lanes: REVIEW_LANES.map((lane) => ({ lane, model: at(`roles.review.sub.${lane}.model`), harness: at(`roles.review.sub.${lane}.harness`) })),
-    },
-    harnesses,
-  };
 }
 
 /** A path under HOME as `~/…`, as messages show config files elsewhere. */

@@ -52,6 +52,8 @@ export const RoleRow = z.object({
   /** ask: the harness's approvals become needs-you requests; auto (unset): lanes run unattended. */
   permissions: ConfigEntry,
   harness: ConfigEntry,
+  /** The host (config.yaml `hosts:`) the role's lanes run on over SSH; unset: this machine. */
+  host: ConfigEntry,
 });
 
 export const ReviewLaneRow = z.object({ lane: z.string(), model: ConfigEntry, harness: ConfigEntry });
@@ -68,6 +70,8 @@ export const RolesView = z.object({
   }),
   /** Harness names a model probe can be asked about: the built-ins and config.yaml's profiles. */
   harnesses: z.array(z.string()),
+  /** The hosts of config.yaml `hosts:`, which a role's host may name. */
+  hosts: z.array(z.string()),
 });
 export type RolesView = z.infer<typeof RolesView>;
 

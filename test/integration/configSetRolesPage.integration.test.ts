@@ -191,4 +191,40 @@ describe('config: the Roles panel page', function () {
     const r = await ok(s.svc(['config', 'get', '--show-origin', 'projects.web.gauntlet.roles.builder.model']));
     assert.equal(r.stdout, `project (${path.join(s.svcHome, 'projects.yaml')})\tmy-own-model\n`);
   });
+
+  it("sets a role's host in the Host column: this machine, or a host of config.yaml's hosts:", async () => {
+    const key = 'projects.web.gauntlet.roles.builder.host';
+    const projectsFile = path.join(s.svcHome, 'projects.yaml');
+    const select = field(key).locator('select');
+    const options = () => select.locator('option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
+    const whileUnset = 'builder lanes run on this machine, unless the launch names a host';
+    assert.deepEqual(await page.locator('table[data-project="web"] th').allTextContents().then((t) => t.slice(0, 6)), ['Gauntlet role', 'Model', 'Effort', 'Harness', 'Approvals', 'Host']);
+    assert.deepEqual(await options(), [['', 'this machine']]);
+    assert.equal(await sourceOf(key), `unset · ${whileUnset}`);
+    // A host added to config.yaml in an editor is offered without a reload.
+    fs.appendFileSync(configFile, 'hosts:\n  big:\n    ssh: me@big.example\n    lanes_root: ~/lanes\n');
+    await eventually(async () => (await options()).length === 2, 10_000, 'the host select to offer big');
+    assert.deepEqual(await options(), [['', 'this machine'], ['big', 'big']]);
+    await select.selectOption('big');
+    await eventually(async () => (await sourceOf(key)) === 'project · projects.yaml', 10_000, 'the builder host');
+    assert.match(fs.readFileSync(projectsFile, 'utf8'), /builder:\n(\s+\w+: .*\n)*\s+host: big\n/);
+    assert.equal((await ok(s.svc(['config', 'get', key]))).stdout, 'big\n');
+    assert.equal(await select.inputValue(), 'big');
+    // "this machine" removes the key.
+    await select.selectOption('');
+    await eventually(async () => (await sourceOf(key)) === `unset · ${whileUnset}`, 10_000, 'the builder host removed');
+    assert.doesNotMatch(fs.readFileSync(projectsFile, 'utf8'), /host:/);
+    // A host the list does not offer (a stale page) is refused by the daemon, next to the field.
+    const before = fs.readFileSync(projectsFile);
+    await select.evaluate((el: HTMLSelectElement) => {
+      const o = document.createElement('option');
+      o.value = 'nowhere';
+      el.append(o);
+      el.value = 'nowhere';
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await field(key).locator('.refusal').waitFor({ timeout: 10_000 });
+    assert.equal(await field(key).locator('.refusal').textContent(), `cannot set ${key} to 'nowhere': no host 'nowhere' under hosts: in ~/.svc/config.yaml (configured: big); ~/.svc/projects.yaml is unchanged`);
+    assert.deepEqual(fs.readFileSync(projectsFile), before);
+  });
 });

@@ -1,9 +1,11 @@
-// One setting of the Roles panel as DOM: the control (a select for enums and harnesses, a
+// One setting of the Roles panel as DOM: the control (a select for enums, harnesses and hosts, a
 // text box with the harness's model choices for models — free text always allowed), a
 // Clear button when the key is set, the source line (where the value comes from, or what
 // happens while unset), and the last refusal next to it. Daemon text is set as text only.
 import type { ConfigEntry } from '../../shared/protocol/config';
 import { textElement } from '../common/sanitize';
+import { isOwn as own, selectChoices } from './choices';
+import type { SelectKind } from './choices';
 
 /** What each model box last sent, and the value it replaced (see commit below). */
 const lastSent = new Map<string, { value: string; was: string }>();
@@ -15,6 +17,8 @@ export interface FieldContext {
   wantModels(harness: string): void;
   /** Harness names for harness selects. */
   harnesses: string[];
+  /** config.yaml's hosts for host selects ("this machine" is the blank option). */
+  hosts: string[];
   /** The last write's refusal per key. */
   refusals: Record<string, string>;
   /** Keys whose write was accepted a moment ago: the field says Saved. */
@@ -24,12 +28,10 @@ export interface FieldContext {
 export interface FieldSpec {
   label: string;
   entry: ConfigEntry;
-  kind: 'enum' | 'model' | 'harness';
+  kind: SelectKind | 'model';
   /** For a model field: the harness whose models are offered (null: not known yet). */
   harness?: string | null;
 }
-
-const own = (e: ConfigEntry) => e.from === e.key;
 
 /** `project · projects.yaml`, `global · inherited from roles.review.model`, `unset · <consequence>`. */
 export function sourceLine(e: ConfigEntry): { text: string; tone: 'normal' | 'warn' } {
@@ -104,23 +106,10 @@ function selectBox(id: string, spec: FieldSpec, ctx: FieldContext): HTMLSelectEl
   const select = document.createElement('select');
   select.id = id;
   select.dataset.key = e.key;
-  const unsetText = e.source === 'default' ? `default (${e.value})` : e.value !== null && !own(e) ? `inherit (${e.value})` : 'unset';
-  const options = spec.kind === 'harness' ? ctx.harnesses : (e.choices ?? []);
-  const blank = document.createElement('option');
-  blank.value = '';
-  blank.textContent = unsetText;
-  select.append(blank);
-  for (const v of options) {
+  for (const c of selectChoices(e, spec.kind as SelectKind, ctx)) {
     const o = document.createElement('option');
-    o.value = v;
-    o.textContent = v;
-    select.append(o);
-  }
-  // A value set by hand that the list does not know still shows (and can be replaced).
-  if (own(e) && e.value !== null && !options.includes(e.value)) {
-    const o = document.createElement('option');
-    o.value = e.value;
-    o.textContent = e.value;
+    o.value = c.value;
+    o.textContent = c.text;
     select.append(o);
   }
   select.value = own(e) ? (e.value ?? '') : '';
