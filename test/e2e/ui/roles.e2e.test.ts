@@ -3,7 +3,9 @@
 // config.yaml with each value's source, sets the security reviewer's model and the review
 // mode keeping every other byte of the file (comments included), refuses an empty model,
 // effort `extreme` and an unknown mode next to the field without touching the files, and
-// the next full review starts agent-<issue>-review-security with the panel's model.
+// the next full review starts agent-<issue>-review-security with the panel's model, and
+// a gauntlet role's host is set in the Host column to a host of config.yaml, then back to
+// this machine.
 // Runs last in the suite: it replaces SVC_HOME/config.yaml of the shared daemon.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -230,6 +232,35 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     await eventually(async () => (await correctness.locator('input').inputValue()) === 'cor-by-hand', 10_000, 'the correctness model box shows the edit');
     assert.equal(await correctness.locator('.source').textContent(), 'global · config.yaml');
     timing('external edit shown', t);
+  });
+
+  it("sets a role's host in the Host column: a host of config.yaml's hosts:, or this machine", async () => {
+    const { page } = session();
+    const key = `projects.${PROJECT}.gauntlet.roles.builder.host`;
+    const configBefore = fs.readFileSync(configFile, 'utf8');
+    const select = field(frame, key).locator('select');
+    const options = () => select.locator('option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
+    const unset = 'unset · builder lanes run on this machine, unless the launch names a host';
+    assert.deepEqual(await options(), [['', 'this machine']]);
+    assert.equal(await field(frame, key).locator('.source').textContent(), unset);
+    // A host added to config.yaml is offered without a reload.
+    fs.writeFileSync(configFile, `${configBefore}hosts:\n  big:\n    ssh: me@big.example\n    lanes_root: ~/lanes\n`);
+    await eventually(async () => (await options()).length === 2, 10_000, 'the Host select to offer big');
+    assert.deepEqual(await options(), [['', 'this machine'], ['big', 'big']]);
+    const t = Date.now();
+    await select.selectOption('big');
+    await field(frame, key).locator('.source', { hasText: /^project · projects\.yaml$/ }).waitFor({ timeout: 10_000 });
+    timing('builder host written', t);
+    assert.equal(await ok(['config', 'get', key]), 'big\n');
+    assert.match(fs.readFileSync(projectsFile, 'utf8'), /builder:\n(\s+\w+: .*\n)*\s+host: big\n/);
+    await screenshot(page, '06c-roles-host');
+    // "this machine" removes the key; the hosts go again.
+    await select.selectOption('');
+    await field(frame, key).locator('.source', { hasText: unset }).waitFor({ timeout: 10_000 });
+    assert.doesNotMatch(fs.readFileSync(projectsFile, 'utf8'), /host:/);
+    fs.writeFileSync(configFile, configBefore);
+    await eventually(async () => (await options()).length === 1, 10_000, 'the Host select back to this machine only');
+    assert.equal(await field(frame, key).locator('.refusal').count(), 0);
   });
 
   it('shows the convoy once in each tree with its verdict badge; reviewer rows open their report in a preview tab; expansion survives refreshes', async () => {
