@@ -3,6 +3,8 @@
 // with its fix: reachable, git, node, the harness, the lanes root, disk.
 import type { HostCheck, HostCheckResult } from '../../shared/protocol/hosts';
 import { SvcError } from '../../shared/errors';
+import type { SvcReason } from '../../shared/refusals/reasons';
+import { probeFailedError } from './hostRefusals';
 import { hostPathWord, shq } from './remoteShell';
 import type { SshHost } from './sshTransport';
 
@@ -63,7 +65,7 @@ export async function checkHost(host: SshHost, harness: HarnessProbe | null): Pr
   let facts: ProbeFacts;
   try {
     const r = await host.run(probeScript(lanesRoot, harness), { timeoutMs: 60_000 });
-    if (r.code !== 0) throw new SvcError('refused', 'probeFailed', `the probe exited ${r.code}: ${r.stderr.trim().split('\n').slice(-2).join(' / ')}`);
+    if (r.code !== 0) throw probeFailedError(r.code, r.stderr);
     facts = parseProbe(r.stdout);
   } catch (e) {
     if (!(e instanceof SvcError)) throw e;
@@ -114,7 +116,7 @@ export async function checkHost(host: SshHost, harness: HarnessProbe | null): Pr
   return result();
 }
 
-function fixFor(reason: string, ssh: string): string | null {
+function fixFor(reason: SvcReason, ssh: string): string | null {
   switch (reason) {
     case 'hostKeyUnknown':
       return `ssh ${ssh} true   (check the fingerprint it shows, then accept it)`;

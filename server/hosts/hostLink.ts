@@ -6,17 +6,15 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { refused, SvcError } from '../../shared/errors';
-import type { ErrorKind } from '../../shared/errors';
 import { SVC_BUILD } from '../../shared/version';
 import type { GitFacts } from '../git/git';
 import type { HostRequest } from './helper/hostOps';
 import type { ReportFacts } from '../lanes/reportFacts';
 import { HOST_NODE_MAJOR } from './hostCheck';
+import { helperRefusal, hostCopyFailedError, hostFetchFailedError, hostNoNodeError, hostOpFailedError, hostProbeFailedError } from './hostRefusals';
 import type { Hosts } from './hosts';
 import { HOST_BASE, shq } from './remoteShell';
 import type { SshHost } from './sshTransport';
-import { isSvcReason } from '../../shared/refusals/reasons';
 
 /** The bundles a host needs: the shim (`svc` inside remote agents), the script agent, the helper. */
 const BUNDLES = ['svc.js', 'scriptAgent.js', 'svcHost.js'];
@@ -70,15 +68,10 @@ export class HostLink {
       ].join('; '),
     );
     const [home, node, have] = probe.stdout.split('\n');
-    if (!home?.startsWith('/')) throw refused('hostProbeFailed', `host ${name}: the login shell did not say where home is (${probe.stderr.trim() || probe.stdout.trim()})`);
+    if (!home?.startsWith('/')) throw hostProbeFailedError(name, probe.stderr.trim() || probe.stdout.trim());
     const major = Number(/^v(\d+)/.exec(node ?? '')?.[1] ?? 0);
     if (major < HOST_NODE_MAJOR) {
-      throw refused(
-        'hostNoNode',
-        node === 'none'
-          ? `host ${name} has no node on its login PATH; svc runs its shim and helper there on Node ${HOST_NODE_MAJOR} or newer: install it (svc host check ${name} says what else is missing)`
-          : `host ${name} has Node ${node}; svc's shim and helper there need Node ${HOST_NODE_MAJOR} or newer`,
-      );
+      throw hostNoNodeError(name, node, HOST_NODE_MAJOR);
     }
     const buildDir = `${home}/${HOST_BASE}/${SVC_BUILD}`;
     if (have !== 'have') await this.copyBundles(host, buildDir);
@@ -98,11 +91,11 @@ export class HostLink {
     await host.run(`umask 022 && rm -rf ${shq(tmp)} && mkdir -p ${shq(tmp)}`);
     for (const f of BUNDLES) {
       const r = await host.run(`cat > ${shq(`${tmp}/${f}`)}`, { stdin: fs.readFileSync(path.join(this.distDir, f)) });
-      if (r.code !== 0) throw refused('hostCopyFailed', `copying ${f} to ${host.spec.name} failed: ${r.stderr.trim()}`);
+      if (r.code !== 0) throw hostCopyFailedError(`copying ${f} to ${host.spec.name}`, r.stderr);
     }
     const wrapper = '#!/bin/sh\n# svc on a host: the shim, talking to the daemon through the forwarded socket ($SVC_SOCKET).\nexec node "$(dirname "$0")/svc.js" "$@"\n';
     const r = await host.run(`cat > ${shq(`${tmp}/svc`)} && chmod 755 ${shq(`${tmp}/svc`)} && touch ${shq(`${tmp}/ok`)} && rm -rf ${shq(buildDir)} && mv ${shq(tmp)} ${shq(buildDir)}`, { stdin: wrapper });
-    if (r.code !== 0) throw refused('hostCopyFailed', `installing svc's shim on ${host.spec.name} failed: ${r.stderr.trim()}`);
+    if (r.code !== 0) throw hostCopyFailedError(`installing svc's shim on ${host.spec.name}`, r.stderr);
   }
 
   /** One operation of svc's helper on the host. */
@@ -113,9 +106,9 @@ export class HostLink {
     try {
       answer = JSON.parse(r.stdout.trim().split('\n').pop() ?? '');
     } catch {
-      throw new SvcError('internal', 'hostOpFailed', `host ${name}: svc's helper failed (${req.op}, exit ${r.code}): ${r.stderr.trim().split('\n').slice(-3).join(' / ')}`);
+      throw hostOpFailedError(name, req.op, r.code, r.stderr);
     }
-    if (!answer.ok) throw new SvcError((answer.error?.kind ?? 'internal') as ErrorKind, isSvcReason(answer.error?.reason) ? answer.error.reason : 'hostOpFailed', answer.error?.message ?? 'unknown error');
+    if (!answer.ok) throw helperRefusal(answer.error);
     return answer.result as T;
   }
 
@@ -135,7 +128,7 @@ export class HostLink {
   /** The bytes of a file on the host (a parked patch coming home). */
   async fetch(name: string, file: string): Promise<Buffer> {
     const r = await this.host(name).run(`cat -- ${shq(file)}`);
-    if (r.code !== 0) throw refused('hostFetchFailed', `could not copy ${file} from host ${name}: ${r.stderr.trim()}`);
+    if (r.code !== 0) throw hostFetchFailedError(file, name, r.stderr);
     return r.raw;
   }
 }

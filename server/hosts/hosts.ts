@@ -1,8 +1,8 @@
 // The hosts of config.yaml `hosts:` as the daemon uses them: one SshHost per entry
 // (re-made when its entry changes), the refusal for an unknown name, and the shared
 // connections closed when the daemon stops. Other features reach it with `hosts(app)`.
-import { notFound } from '../../shared/errors';
 import type { App } from '../app';
+import { unknownHostError } from './hostRefusals';
 import { controlDirFor, SshHost } from './sshTransport';
 import type { HostSpec } from './sshTransport';
 
@@ -22,7 +22,7 @@ export class Hosts {
     const entry = this.app.config.config().hosts[name];
     if (!entry) {
       const names = this.names();
-      throw notFound('unknownHost', `no host '${name}' under hosts: in config.yaml (${names.length ? `configured: ${names.join(', ')}` : 'none configured: add hosts.<name>.ssh and hosts.<name>.lanes_root'})`);
+      throw unknownHostError(name, names);
     }
     return { name, ssh: entry.ssh, lanesRoot: entry.lanes_root, options: entry.ssh_options ?? [] };
   }

@@ -1,15 +1,10 @@
-// Refusals of the SSH layer, one place each (STYLE 16): ssh's own stderr is classified into
-// what went wrong and what to do about it. svc runs ssh in batch mode, so it never asks for
-// a password and never accepts an unknown host key on its own.
-import { refused } from '../../shared/errors';
+// ssh's own stderr classified into what went wrong; the refusal that says what to do about
+// it is made in hostRefusals.ts.
 import type { SvcError } from '../../shared/errors';
+import { sshRefusals } from './hostRefusals';
+import type { HostRef } from './hostRefusals';
 
 export type SshFailure = 'hostKeyUnknown' | 'hostKeyChanged' | 'hostUnreachable' | 'loginRefused' | 'sshFailed' | 'sshMissing';
-
-export interface HostRef {
-  name: string;
-  ssh: string;
-}
 
 const tail = (stderr: string) =>
   stderr
@@ -32,21 +27,5 @@ export function classifySsh(stderr: string): SshFailure {
 export function sshError(host: HostRef, stderr: string): SvcError {
   const kind = classifySsh(stderr);
   const said = tail(stderr) || 'no message';
-  const at = `host ${host.name} (${host.ssh})`;
-  switch (kind) {
-    case 'hostKeyUnknown':
-      return refused(kind, `${at}: its host key is not known here (${said}); svc never accepts a host key on its own: connect once with ssh ${host.ssh}, check the fingerprint, and accept it into known_hosts`);
-    case 'hostKeyChanged':
-      return refused(kind, `${at}: its host key CHANGED since it was accepted (${said}); svc will not connect: find out why, then fix known_hosts (ssh-keygen -R <host>)`);
-    case 'loginRefused':
-      return refused(kind, `${at}: the login was refused (${said}); svc runs ssh in batch mode (no password prompts): use a key (ssh-agent, or IdentityFile in ~/.ssh/config or hosts.${host.name}.ssh_options)`);
-    case 'hostUnreachable':
-      return refused(kind, `${at} is unreachable (${said}); check the destination, the network and that sshd runs there (ssh ${host.ssh} true)`);
-    default:
-      return refused('sshFailed', `${at}: ssh failed (${said})`);
-  }
-}
-
-export function sshMissingError(): SvcError {
-  return refused('sshMissing', 'ssh is not installed on this machine; lanes on other hosts need the OpenSSH client (apt-get install openssh-client)');
+  return kind === 'sshMissing' ? sshRefusals.sshFailed(host, said) : sshRefusals[kind](host, said);
 }

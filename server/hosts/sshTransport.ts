@@ -9,8 +9,8 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { conflict } from '../../shared/errors';
-import { sshError, sshMissingError } from './sshErrors';
+import { controlDirUnsafeError, sshMissingError } from './hostRefusals';
+import { sshError } from './sshErrors';
 
 export interface HostSpec {
   name: string;
@@ -57,7 +57,7 @@ export function ensurePrivateDir(dir: string): void {
   const st = fs.lstatSync(dir);
   const uid = process.getuid?.() ?? 0;
   if (!st.isDirectory() || st.isSymbolicLink() || st.uid !== uid || (st.mode & 0o077) !== 0) {
-    throw conflict('controlDirUnsafe', `ssh control folder ${dir} must be a folder only you can use (mode 700, yours); svc refuses to share SSH connections through it: chmod 700 '${dir}' or remove it`);
+    throw controlDirUnsafeError(dir);
   }
 }
 

@@ -11,6 +11,7 @@ import { CONVERSATION_REFUSALS } from '../../shared/refusals/conversations';
 import { DAEMON_REFUSALS } from '../../shared/refusals/daemon';
 import { GIT_REFUSALS } from '../../shared/refusals/git';
 import { HARNESS_REFUSALS } from '../../shared/refusals/harness';
+import { HOST_REFUSALS } from '../../shared/refusals/hosts';
 import { HTTP_REFUSALS } from '../../shared/refusals/http';
 import { ISSUE_REFUSALS } from '../../shared/refusals/issues';
 import { PROJECT_REFUSALS } from '../../shared/refusals/projects';
@@ -32,6 +33,7 @@ const DOMAINS: { name: string; reasons: readonly string[]; files: string[] }[] =
   { name: 'config', reasons: CONFIG_REFUSALS, files: ['server/config/configRefusals.ts'] },
   { name: 'git', reasons: GIT_REFUSALS, files: ['server/git/gitRefusals.ts'] },
   { name: 'reports', reasons: REPORT_REFUSALS, files: ['server/lanes/reportRefusals.ts'] },
+  { name: 'hosts', reasons: HOST_REFUSALS, files: ['server/hosts/hostRefusals.ts'] },
   { name: 'http', reasons: HTTP_REFUSALS, files: ['server/http/httpRefusals.ts'] },
   { name: 'rpc', reasons: RPC_REFUSALS, files: ['server/rpc/rpcRefusals.ts'] },
   // What a client says in the daemon's stead: an answer without a reason it knows, the shim's own refusals.

@@ -4,7 +4,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { conflict, refused } from '../../../shared/errors';
+import { helperRefusals } from '../hostRefusals';
 import { branchExists, git, gitFacts, gitOk, resolveCommit } from '../../git/git';
 import type { GitFacts } from '../../git/git';
 import { groupMembers } from '../../harness/agentProcess';
@@ -97,13 +97,13 @@ type Prepare = Extract<HostRequest, { op: 'prepare' }>;
 /** The lanes root exists and holds the lane directory (spec launch rule 7, on the host). */
 function checkRoot(lanesRoot: string, dir: string): void {
   if (!fs.existsSync(lanesRoot) || !fs.statSync(lanesRoot).isDirectory()) {
-    throw refused('lanesRootMissing', `the lanes root ${lanesRoot} does not exist on the host; create it (mkdir -p ${lanesRoot}) or fix hosts.<name>.lanes_root`);
+    throw helperRefusals.lanesRootMissing(lanesRoot);
   }
   const real = fs.realpathSync(lanesRoot);
   const home = realPathLoose(os.homedir()) ?? os.homedir();
-  if (!isInside(real, home) || real === home) throw refused('lanesRootOutsideHome', `the lanes root ${real} is not under the home ${home} of the SSH user; set hosts.<name>.lanes_root to a folder under it`);
+  if (!isInside(real, home) || real === home) throw helperRefusals.lanesRootOutsideHome(real, home);
   const lane = realPathLoose(dir);
-  if (lane === null || !isInside(lane, real)) throw refused('outsideLanesRoot', `lane directory ${dir} is outside the lanes root ${real}`);
+  if (lane === null || !isInside(lane, real)) throw helperRefusals.outsideLanesRoot(dir, real);
 }
 
 async function prepare(r: Prepare): Promise<{ head: string | null }> {
@@ -126,17 +126,17 @@ async function prepare(r: Prepare): Promise<{ head: string | null }> {
   }
   await git(repo, ['fetch', '--quiet', '--prune', '--no-tags', 'origin']);
   if (r.reuse) {
-    if (!fs.existsSync(r.dir)) throw refused('reuseDirGone', `--reuse: ${r.dir} no longer exists on the host (the lane was reaped); launch a new iteration instead`);
+    if (!fs.existsSync(r.dir)) throw helperRefusals.reuseDirGone(r.dir);
     return { head: (await git(r.dir, ['rev-parse', 'HEAD'])).trim() };
   }
-  if (r.branch && (await branchExists(repo, r.branch))) throw conflict('branchExists', `branch ${r.branch} already exists on the host; pass --branch <name> for a new one`);
+  if (r.branch && (await branchExists(repo, r.branch))) throw helperRefusals.branchExists(r.branch);
   // A start the daemon could not resolve (a previous iteration's branch lives on the host): resolve it here.
   let start = r.start!;
   if (!/^[0-9a-f]{40}$/.test(start)) {
     const local = await gitOk(repo, ['rev-parse', '--verify', '--quiet', `refs/heads/${start}^{commit}`]);
     start = await resolveCommit(repo, local ? `refs/heads/${start}` : `refs/remotes/origin/${start}`, 'start point');
   } else if (!(await gitOk(repo, ['cat-file', '-e', `${start}^{commit}`]))) {
-    throw refused('startNotOnOrigin', `commit ${start} is not on origin (the host's copy fetched it); push it first`);
+    throw helperRefusals.startNotOnOrigin(start);
   }
   await createWorktree({ repo, dir: r.dir, branch: r.branch, start, sparse: r.sparse });
   return { head: start };
