@@ -18,6 +18,7 @@ import {
   conversationsUnarchive,
 } from '../../shared/protocol/conversations';
 import type { App } from '../app';
+import type { HostLink } from '../hosts/hostLink';
 import { badCwdError, badLinesError, noCwdError } from './conversationRefusals';
 import { ConversationService } from './conversationService';
 import { continuedToolCalls, renderTranscript } from './transcriptText';
@@ -26,8 +27,8 @@ import { createSuccessor } from './successors';
 /** Conversations wait this long to start unless told not to wait (spec: up to 180 s). */
 export const START_WAIT_MS = 180_000;
 
-export function registerConversations(app: App): ConversationService {
-  const svc = new ConversationService(app);
+export function registerConversations(app: App, hostLink: HostLink): ConversationService {
+  const svc = new ConversationService(app, hostLink);
   svc.settleAfterRestart();
   app.rpc.checkCallers((caller, token) => svc.proveCaller(caller, token));
   app.onStop(() => svc.stopAll());

@@ -21,6 +21,7 @@ import type { Activity } from '../../shared/activity';
 import type { ConversationInfo, ConversationKind, OpenAsk } from '../../shared/protocol/conversations';
 import { SVC_VERSION } from '../../shared/version';
 import type { App } from '../app';
+import type { HostLink } from '../hosts/hostLink';
 import type { Answer } from '../harness/asks';
 import { HarnessSession } from '../harness/harnessSession';
 import { resolveProfile } from '../harness/profiles';
@@ -78,7 +79,11 @@ export class ConversationService extends EventEmitter {
   /** Each agent's credential, presented by its shim with every request it makes as itself. */
   readonly credentials: CallerCredentials;
 
-  constructor(private readonly app: App) {
+  constructor(
+    private readonly app: App,
+    /** Where agents on other hosts are started and stopped (the hosts feature's). */
+    private readonly hostLink: HostLink,
+  ) {
     super();
     this.setMaxListeners(0);
     this.store = new ConversationStore(app.db);
@@ -399,7 +404,7 @@ export class ConversationService extends EventEmitter {
     for (const r of this.store.unsettled()) {
       this.store.update(r.id, { endedAt: now, exitStatus: 'daemon restarted' });
       this.transcript.append(r.id, 'lifecycle', { event: 'ended', text: 'the daemon restarted; the agent is gone (svc conv resume continues it)' });
-      if (r.host) void stopAfterRestart(this.app, this.transcript, r.id, r.host);
+      if (r.host) void stopAfterRestart(this.hostLink, this.transcript, r.id, r.host);
     }
     this.transcript.flush();
   }
@@ -451,7 +456,7 @@ export class ConversationService extends EventEmitter {
     const callerToken = this.credentials.tokenFor(row.id);
     // On a host the agent's environment is built there (remoteAgent.ts); this machine's git
     // facts of the lane's folder would be paths of the host, which svc never looks at itself.
-    const remote = row.host ? remoteRunOf(this.app, row, profile, callerToken) : undefined;
+    const remote = row.host ? remoteRunOf(this.app, this.hostLink, row, profile, callerToken) : undefined;
     // The git probes run as child processes, never blocking the loop; the session awaits them before it spawns.
     const prepared = remote
       ? Promise.resolve({ env: { ...process.env } as NodeJS.ProcessEnv, writableDirs: [] as string[] })

@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import type { App } from '../app';
 import type { Profile } from '../harness/profiles';
-import { hostLink } from '../hosts/hostLinks';
+import type { HostLink } from '../hosts/hostLink';
 import { remoteRun, stopLeftover } from '../hosts/remoteAgent';
 import type { RemoteRun } from '../hosts/remoteAgent';
 import { logger } from '../util/log';
@@ -16,7 +16,7 @@ import type { TranscriptStore } from './transcriptStore';
 const log = logger('conversations');
 
 /** How the agent of a conversation on a host is started and stopped there. */
-export function remoteRunOf(app: App, row: ConversationRow, profile: Profile, callerToken: string): RemoteRun {
+export function remoteRunOf(app: App, link: HostLink, row: ConversationRow, profile: Profile, callerToken: string): RemoteRun {
   // The user's git identity comes from the project's checkout here: the lane's directory is on the host.
   const project = row.project ? app.config.projects().projects[row.project] : undefined;
   const env = async (): Promise<Record<string, string>> => {
@@ -29,7 +29,7 @@ export function remoteRunOf(app: App, row: ConversationRow, profile: Profile, ca
   };
   // `scripts:` name files of this machine, relative to SVC_HOME, as for a local agent (agentEnv.ts).
   const script = scriptFor(profile.scripts, row.name);
-  return remoteRun(hostLink(app), {
+  return remoteRun(link, {
     host: row.host!,
     convId: row.id,
     convName: row.name,
@@ -46,9 +46,9 @@ export function remoteRunOf(app: App, row: ConversationRow, profile: Profile, ca
  * A restarted daemon cannot join an ACP session it did not start: the agent a previous
  * daemon left running on `host` under svc's relay is stopped there, and its log says so.
  */
-export async function stopAfterRestart(app: App, transcript: TranscriptStore, id: number, host: string): Promise<void> {
+export async function stopAfterRestart(link: HostLink, transcript: TranscriptStore, id: number, host: string): Promise<void> {
   try {
-    const r = await stopLeftover(hostLink(app), host, id, 'stopped by svc: the daemon restarted');
+    const r = await stopLeftover(link, host, id, 'stopped by svc: the daemon restarted');
     if (!r.wasRunning) return;
     transcript.append(id, 'notice', {
       text: r.stopped ? `its agent was still running on host ${host}; it was stopped there` : `its agent is still running on host ${host} and could not be stopped there; svc lane reap names its processes`,

@@ -14,22 +14,20 @@ import { registerIssueMethods } from '../issues/issueMethods';
 import { IssueStore } from '../issues/issueStore';
 import { registerDoctor } from '../doctor/doctorMethods';
 import { registerHosts } from '../hosts/hostMethods';
-import { hosts } from '../hosts/hosts';
 
 export function registerFeatures(app: App, stop: (reason: string) => Promise<void>): void {
   // First, so that at a graceful stop (newest first) the shared SSH connections close after
   // every agent on a host went through the stop door over them.
-  hosts(app);
-  const conversations = registerConversations(app);
+  const hostLink = registerHosts(app);
+  const conversations = registerConversations(app, hostLink);
   registerTranscript(app, conversations);
   registerDaemonMethods(app, stop, () => conversations.counts());
   registerProjects(app);
   const codeHosts = registerCodeHost(app);
-  registerLanes(app, conversations);
+  registerLanes(app, conversations, hostLink);
   registerConfig(app);
   const issues = new IssueStore(app.db);
   const review = registerReview(app, { conv: conversations, hosts: codeHosts, issues });
   registerIssueMethods(app, { conv: conversations, issues, hosts: codeHosts, review });
   registerDoctor(app, () => conversations.counts().live);
-  registerHosts(app);
 }

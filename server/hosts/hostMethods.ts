@@ -1,14 +1,20 @@
-// hosts/list and hosts/check (issue 19). Senders: `svc host list|check` and the extension.
+// The hosts feature: the hosts of config.yaml (their SSH connections closed when the daemon
+// stops), the one HostLink the conversation layer and lanes use to work there, and
+// hosts/list and hosts/check (senders: `svc host list|check` and the extension).
 import { ROLES } from '../../shared/config';
 import { hostsCheck, hostsList } from '../../shared/protocol/hosts';
 import type { App } from '../app';
 import { resolveProfile } from '../harness/profiles';
 import { checkHost } from './hostCheck';
 import type { HarnessProbe } from './hostCheck';
-import { hosts } from './hosts';
+import { HostLink } from './hostLink';
+import { Hosts } from './hosts';
 
-export function registerHosts(app: App): void {
-  const h = hosts(app);
+export function registerHosts(app: App): HostLink {
+  const h = new Hosts(app);
+  app.onStop(async () => {
+    await Promise.all(h.opened().map((x) => x.close().catch(() => undefined)));
+  });
 
   /** `<project>/<role>` of every gauntlet role whose lanes go to `name` by default. */
   const defaultFor = (name: string): string[] =>
@@ -27,6 +33,7 @@ export function registerHosts(app: App): void {
     const host = h.get(p.name);
     return checkHost(host, harnessProbe(app, p.harness ?? roleHarness(app, p.name)));
   });
+  return new HostLink(h, app.distDir, app.paths.socket, app.paths.home);
 }
 
 /** The harness the roles placed on `name` use (the first found), so a bare check looks for it. */

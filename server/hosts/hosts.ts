@@ -1,6 +1,6 @@
 // The hosts of config.yaml `hosts:` as the daemon uses them: one SshHost per entry
 // (re-made when its entry changes), the refusal for an unknown name, and the shared
-// connections closed when the daemon stops. Other features reach it with `hosts(app)`.
+// connections closed when the daemon stops. Made once by registerHosts (hostMethods.ts).
 import type { App } from '../app';
 import { unknownHostError } from './hostRefusals';
 import { controlDirFor, SshHost } from './sshTransport';
@@ -41,19 +41,4 @@ export class Hosts {
   opened(): SshHost[] {
     return [...this.made.values()];
   }
-}
-
-const registry = new WeakMap<App, Hosts>();
-
-export function hosts(app: App): Hosts {
-  let h = registry.get(app);
-  if (!h) {
-    h = new Hosts(app);
-    registry.set(app, h);
-    const made = h;
-    app.onStop(async () => {
-      await Promise.all(made.opened().map((x) => x.close().catch(() => undefined)));
-    });
-  }
-  return h;
 }

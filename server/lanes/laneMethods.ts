@@ -17,6 +17,7 @@ import {
   lanesWait,
 } from '../../shared/protocol/lanes';
 import type { App } from '../app';
+import type { HostLink } from '../hosts/hostLink';
 import type { HttpRequest } from '../http/httpServer';
 import type { ConversationsPort } from './conversationsPort';
 import { launchLane } from './launch';
@@ -32,8 +33,8 @@ import { chainLine, laneLines } from './show';
 import { waitForReport } from './wait';
 import { CALLER_TOKEN_PARAM } from '../../shared/protocol/rpc';
 
-export function registerLanes(app: App, conversations: ConversationsPort): LanesContext {
-  const ctx = lanesContext(app, new LaneStore(app.db), conversations);
+export function registerLanes(app: App, conversations: ConversationsPort, hostLink: HostLink): LanesContext {
+  const ctx = lanesContext(app, new LaneStore(app.db), conversations, hostLink);
 
   const laneByRef = (ref: string): LaneRow => {
     const conv = conversations.resolve(ref);

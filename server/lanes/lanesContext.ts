@@ -5,7 +5,6 @@ import type { App } from '../app';
 import { WorktreeFacts } from '../git/worktreeFacts';
 import type { ConversationsPort } from './conversationsPort';
 import type { HostLink } from '../hosts/hostLink';
-import { hostLink } from '../hosts/hostLinks';
 import type { LaneStore } from './laneStore';
 import type { LaneReader } from './records';
 
@@ -17,7 +16,7 @@ export interface LanesContext extends LaneReader {
   events: EventEmitter;
 }
 
-export function lanesContext(app: App, store: LaneStore, conversations: ConversationsPort): LanesContext {
+export function lanesContext(app: App, store: LaneStore, conversations: ConversationsPort, hostOps: HostLink): LanesContext {
   const gitFacts = new WorktreeFacts();
   app.onStop(() => gitFacts.close());
   return {
@@ -25,7 +24,7 @@ export function lanesContext(app: App, store: LaneStore, conversations: Conversa
     store,
     conversations,
     gitFacts,
-    hostOps: hostLink(app),
+    hostOps,
     repoOf: (project) => app.config.projects().projects[project]?.path,
     events: new EventEmitter().setMaxListeners(0),
     now: () => app.now(),

@@ -5,6 +5,7 @@ import type { App } from '../../server/app';
 import { ConfigStore } from '../../server/config/configStore';
 import { ConversationService } from '../../server/conversations/conversationService';
 import type { CreateOptions } from '../../server/conversations/conversationService';
+import type { HostLink } from '../../server/hosts/hostLink';
 import { openDb } from '../../server/store/db';
 import { SvcError } from '../../shared/errors';
 import { homePaths } from '../../shared/svcHome';
@@ -22,7 +23,8 @@ function service(now = { t: 1_000_000 }): { svc: ConversationService; notified: 
     onStop: () => undefined,
     now: () => now.t,
   } as unknown as App;
-  return { svc: new ConversationService(app), notified };
+  // Row logic only: nothing here runs an agent on another host.
+  return { svc: new ConversationService(app, {} as HostLink), notified };
 }
 
 const base: CreateOptions = { kind: 'root', title: 'Fix the login bug', cwd: '/tmp/x', harness: 'script', model: 'm', prompt: 'go' };
