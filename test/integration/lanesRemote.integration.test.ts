@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import YAML from 'yaml';
 import type { ConversationInfo } from '../../shared/protocol/conversations';
 import type { LaneRecord } from '../../shared/protocol/lanes';
+import { alive, discoveryOf } from '../helpers/daemonProcs';
 import { buildAndReport, judgeAndReport, laneWorld, ok, start } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { eventually, git, makeScratch, REPO } from '../helpers/scratch';
@@ -274,6 +275,27 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     assert.ok(lines.some((l) => /execve\("[^"]*\/ssh"/.test(l)), 'the trace saw ssh started');
     const touched = lines.filter((l) => pathArgs(l).some((p) => p === d.remoteHome || p.startsWith(d.remoteHome + '/')));
     assert.deepEqual(touched, []);
+  });
+
+  // Last: it kills the traced daemon (the next command starts an untraced one).
+  it('a daemon that died leaves its agents on the host to the next one, which stops them there and says so', async () => {
+    const held = writeBrief(w.briefs, 'orphan.md', [{ say: 'holding' }, { run: 'sleep 600', check: true }]);
+    await ok(start(w, ['--host', 'big', '--run', 'r2', '--key', 'orphan', '--role', 'builder', '--model', 'm', '--brief', held]));
+    await eventually(async () => pidsIn(`${root}/r2-orphan`).length >= 2, 60_000, 'the agent at work on the host');
+    const { pid } = discoveryOf(s);
+    process.kill(pid, 'SIGKILL');
+    await eventually(async () => !alive(pid), 10_000, 'the daemon to die');
+    assert.ok(pidsIn(`${root}/r2-orphan`).length >= 2, 'its relay keeps the agent running on the host');
+    // The next command starts a daemon, which settles the lane and stops its agent there.
+    const c = await conv('r2-orphan-builder-i1');
+    assert.deepEqual([c.activity, c.exitStatus], ['stopped', 'daemon restarted']);
+    await eventually(async () => pidsIn(`${root}/r2-orphan`).length === 0, 60_000, 'the agent stopped on the host');
+    await eventually(async () => (await ok(s.svc(['conv', 'log', 'r2-orphan-builder-i1']))).stdout.includes('its agent was still running on host big; it was stopped there'), 30_000, 'the log to say so');
+    await ok(s.svc(['lane', 'reap', 'r2-orphan-builder-i1']));
+    assert.equal(onHost(`test -d ${root}/r2-orphan || echo gone`), 'gone');
+    // Every agent of this daemon on the host ended: no relay runs and no run folder is left.
+    await eventually(async () => onHost('ls -A .svc-host/agents/*/ 2>/dev/null || true') === '', 10_000, 'no run folder left on the host');
+    assert.equal(onHost(`pgrep -u ${d.user} -f 'svcHost[.]js relay' || true`), '');
   });
 });
 

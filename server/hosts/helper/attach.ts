@@ -58,12 +58,17 @@ function connect(runDir: string): Promise<net.Socket | null> {
 /**
  * Ends what runs in `runDir` (the agent, then its relay): asks the relay, then signals the
  * agent's group; waits for both to go. What a new launch of the same conversation does
- * first, and what a restarted daemon asks for the agents it can no longer talk to.
+ * first, and what a restarted daemon asks for the agents it can no longer talk to (which
+ * then removes the run folder: no one will attach to it again).
  */
-export async function stopRelay(runDir: string, why: string): Promise<{ wasRunning: boolean; stopped: boolean }> {
+export async function stopRelay(runDir: string, why: string, remove = false): Promise<{ wasRunning: boolean; stopped: boolean }> {
   const state = readState(runDir);
   const running = () => state !== null && (alive(state.relayPid) || groupMembers(state.pgid).length > 0);
-  if (!running()) return { wasRunning: false, stopped: true };
+  const finish = (r: { wasRunning: boolean; stopped: boolean }) => {
+    if (remove && r.stopped) fs.rmSync(runDir, { recursive: true, force: true });
+    return r;
+  };
+  if (!running()) return finish({ wasRunning: false, stopped: true });
   const sock = await connect(runDir);
   sock?.end(frame(F.STOP, { why }));
   for (let i = 0; i < 200 && running(); i++) {
@@ -78,7 +83,7 @@ export async function stopRelay(runDir: string, why: string): Promise<{ wasRunni
     }
     await sleep(100);
   }
-  return { wasRunning: true, stopped: !running() };
+  return finish({ wasRunning: true, stopped: !running() });
 }
 
 /** `svcHost.js launch <runDir> <cwd> -- <argv…>`: a fresh relay for this run folder, then attach. */

@@ -74,7 +74,7 @@ export interface AgentStatus {
 /** An agent under svc's relay (relay.ts), found by its run folder: the stop door and reap's process check on the host. */
 async function agentOp(r: Extract<HostRequest, { op: 'agent' }>): Promise<unknown> {
   const state = readState(r.runDir);
-  if (r.action === 'stop') return stopRelay(r.runDir, r.why);
+  if (r.action === 'stop') return stopRelay(r.runDir, r.why, true);
   if (r.action === 'signal') {
     if (!state) return false;
     try {

@@ -179,17 +179,22 @@ export function relayMain(runDir: string, cwd: string, argv: string[]): void {
   }, 15_000);
 
   /**
-   * `clean`: the daemon has everything, so the run folder goes — but for the state file
-   * while processes of the agent's group outlive it (the stop door still finds them);
-   * else the exit file stays for a later attach.
+   * `clean`: the daemon has everything, so the run folder goes — once no process of the
+   * agent's group outlives it (until then its state file stays, so the stop door and reap
+   * still find them); else the exit file stays for a later attach.
    */
   function leave(clean = true): void {
     clearInterval(tick);
     server.close();
     fs.rmSync(SOCKET, { force: true });
-    const left = agent?.pid !== undefined && groupMembers(agent.pid).length > 0;
-    if (clean) for (const f of fs.readdirSync('.')) if (!(left && f === STATE)) fs.rmSync(f, { recursive: true, force: true });
-    if (clean && !left) fs.rmSync(runDir, { recursive: true, force: true });
-    process.exit(0);
+    if (!clean) process.exit(0);
+    for (const f of fs.readdirSync('.')) if (f !== STATE) fs.rmSync(f, { recursive: true, force: true });
+    const gone = () => agent?.pid === undefined || groupMembers(agent.pid).length === 0;
+    const done = () => {
+      fs.rmSync(runDir, { recursive: true, force: true });
+      process.exit(0);
+    };
+    if (gone()) return done();
+    setInterval(() => gone() && done(), 1000);
   }
 }
