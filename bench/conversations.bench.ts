@@ -1,13 +1,12 @@
 // Conversations on the script harness:
-//  1. `svc conv new --harness script` to `idle` (first turn done), median of 10, against the
-//     floor of driving the same agent directly over ACP (spawn, initialize, session/new,
-//     one prompt) with no daemon in between.
+//  1. `svc conv new --harness script` (bin/svc, as a user runs it) to `idle` (first turn
+//     done), median of 10, against the floor of driving the same agent directly over ACP
+//     (spawn, initialize, session/new, one prompt) with no daemon in between (acpFloor.ts).
 //  2. 20 conversations started at once (20 `svc conv new` processes) until all are idle.
 //  3. Daemon RSS with 50 live script conversations: must stay under 250 MB. Also printed at
 //     10 and 200 live, to show how it grows (it should grow no faster than linearly; the
 //     floor is the daemon's RSS with none).
 // Run: npm run build && npx tsx bench/conversations.bench.ts
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
@@ -17,44 +16,11 @@ import { changed } from '../shared/protocol/daemon';
 import { git, makeScratch, REPO, run } from '../test/helpers/scratch';
 import type { Scratch } from '../test/helpers/scratch';
 import { discovery, rpc } from '../test/integration/convSupport';
+import { directAcp, median, ms } from './acpFloor';
 
-const SCRIPT_AGENT = path.join(REPO, 'dist', 'scriptAgent.js');
-const SVC_JS = path.join(REPO, 'dist', 'svc.js');
+// What a user or an agent runs: the package's bin (Node's compile cache where Node has one).
+const SVC_BIN = path.join(REPO, 'bin', 'svc');
 const RSS_LIMIT_MB = 250;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
-const ms = () => Number(process.hrtime.bigint()) / 1e6;
-
-/** The floor: one direct ACP exchange with the script agent, no daemon. */
-function directAcp(cwd: string): Promise<number> {
-  const t0 = ms();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SCRIPT_AGENT], { cwd, stdio: ['pipe', 'pipe', 'inherit'] });
-    let buf = '';
-    const send = (id: number, method: string, params: unknown) => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
-    child.stdout.on('data', (d: Buffer) => {
-      buf += d.toString();
-      let nl: number;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const msg = JSON.parse(buf.slice(0, nl)) as { id?: number; result?: { sessionId?: string } };
-        buf = buf.slice(nl + 1);
-        if (msg.id === 1) send(2, 'session/new', { cwd, mcpServers: [] });
-        else if (msg.id === 2) send(3, 'session/prompt', { sessionId: msg.result!.sessionId, prompt: [{ type: 'text', text: 'hi' }] });
-        else if (msg.id === 3) {
-          const t = ms() - t0;
-          child.stdin.end();
-          child.on('close', () => resolve(t));
-        }
-      }
-    });
-    child.on('error', reject);
-    send(1, 'initialize', { protocolVersion: 1, clientCapabilities: {} });
-  });
-}
 
 /** Resolves when every id in `ids` (filled in as they are created) is idle. */
 function watchIdle(c: MessageConnection): { until(ids: Set<number>, n: number): Promise<number> } {
@@ -82,7 +48,7 @@ function watchIdle(c: MessageConnection): { until(ids: Set<number>, n: number): 
 }
 
 async function svcNew(s: Scratch, title: string): Promise<number> {
-  const r = await run(process.execPath, [SVC_JS, 'conv', 'new', '--project', 'b', '--harness', 'script', '--model', 'm', '--title', title, '--prompt', 'hi', '--no-wait', '--json'], { env: s.env, cwd: s.home });
+  const r = await run(process.execPath, [SVC_BIN, 'conv', 'new', '--project', 'b', '--harness', 'script', '--model', 'm', '--title', title, '--prompt', 'hi', '--no-wait', '--json'], { env: s.env, cwd: s.home });
   if (r.code !== 0) throw new Error(r.stderr);
   return (JSON.parse(r.stdout) as { conversation: { id: number } }).conversation.id;
 }

@@ -53,9 +53,18 @@ export class TranscriptStore {
     const rows = this.pending;
     this.pending = [];
     if (!this.db.open) return; // the daemon is stopping; nothing more can be kept
-    this.db.transaction(() => {
-      for (const r of rows) this.insertStmt.run(r.convId, r.seq, r.at, r.kind, r.payload);
-    })();
+    // Written without waiting for the disk (WAL, synchronous=NORMAL): a transcript row is
+    // acknowledged to no caller, and the daemon's loop must not stall on an fsync per turn of
+    // a streaming agent. A crash of the daemon loses none of them (they are in the WAL); a
+    // power cut may lose the last ones, until the next state change's FULL commit syncs them.
+    this.db.pragma('synchronous = NORMAL');
+    try {
+      this.db.transaction(() => {
+        for (const r of rows) this.insertStmt.run(r.convId, r.seq, r.at, r.kind, r.payload);
+      })();
+    } finally {
+      this.db.pragma('synchronous = FULL');
+    }
     this.onFlushed(new Set(rows.map((r) => r.convId)));
   }
 
