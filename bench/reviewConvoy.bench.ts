@@ -5,7 +5,11 @@
 //    Floor: the low-level `svc pr review --comment` to visible.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
+import { rpcOver } from '../shared/client/rpcClient';
+import { conversationsList } from '../shared/protocol/conversations';
+import type { ConversationInfo } from '../shared/protocol/conversations';
 import { prShow } from '../shared/protocol/pr';
 import { reviewShow } from '../shared/protocol/review';
 import { rpcRequest } from '../test/helpers/rpc';
@@ -54,9 +58,16 @@ async function main(): Promise<void> {
   try {
     // 1. request → five alive
     const a = await issueWithPr(w, 'Convoy start', HANG);
+    // Watched as cheaply as a view would: one connection, conversations/list (the reviewers'
+    // titles name their run). Polling review/show instead reads the PR's live head with git
+    // on every call, and at 10 ms that load slowed the very start it timed.
+    const { socketPath } = JSON.parse(fs.readFileSync(path.join(w.s.svcHome, 'server.json'), 'utf8')) as { socketPath: string };
+    const socket = net.connect(socketPath);
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    const watcher = rpcOver(socket);
     const alive = async (runId: string) => {
-      const st = await rpcRequest(w.s.svcHome, reviewShow, { issue: a });
-      const mine = st.reviewers.filter((r) => r.runId === runId && r.alive);
+      const { conversations } = (await watcher.sendRequest(conversationsList.method, {})) as { conversations: ConversationInfo[] };
+      const mine = conversations.filter((x) => x.issueId === a && x.alive && (x.title === `${a} review ${runId} (parent)` || x.title.startsWith(`${a} review ${runId}: `)));
       return mine.length === 5 ? true : undefined;
     };
     await until(() => alive('r1'), 'r1 alive');
@@ -67,6 +78,7 @@ async function main(): Promise<void> {
       await until(() => alive(runId), `${runId} alive`);
       convoy.push(ms() - t0);
     }
+    watcher.dispose();
     svc(w, ['review', 'abort', a]);
     const one: number[] = [];
     for (let n = 0; n < RUNS; n++) {

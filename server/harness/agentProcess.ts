@@ -54,6 +54,13 @@ export function groupMembers(pgid: number): number[] {
       return [];
     }
   }
+  // No process in the group at all (the usual answer once an agent stopped): say so without
+  // reading every /proc/<pid>/stat, which a stop door polling every 25 ms would do many times.
+  try {
+    process.kill(-pgid, 0);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ESRCH') return [];
+  }
   const out: number[] = [];
   let entries: string[] = [];
   try {
