@@ -70,10 +70,11 @@ async function main(): Promise<void> {
     const rssNone = rssMb(discovery(s).pid);
 
     // 1. conv new → idle, median of 10, against the direct ACP floor.
+    // Interleaved, so a change of the machine's load between them moves both alike.
     const floors: number[] = [];
-    for (let i = 0; i < 10; i++) floors.push(await directAcp(proj));
     const singles: number[] = [];
     for (let i = 0; i < 10; i++) {
+      floors.push(await directAcp(proj));
       const t0 = ms();
       const id = await svcNew(s, `single ${i}`);
       singles.push((await watch.until(new Set([id]), 1)) - t0);
