@@ -40,8 +40,8 @@ export class SvcError<R extends SvcReason = SvcReason> extends Error {
 
 /**
  * The error constructors of one domain, each taking only a reason of `reasons` (the
- * domain's list in shared/refusals/; only its type is used). Called once, at the top of the domain's refusals
- * file; the lint forbids it (and `new SvcError`) anywhere else.
+ * domain's list in shared/refusals/; only its type is used). Called once, at the top of
+ * the domain's refusals file; the lint forbids it (and `new SvcError`) anywhere else.
  */
 export function refusalsOf<R extends SvcReason>(_reasons: readonly R[]) {
   const of =
@@ -49,21 +49,6 @@ export function refusalsOf<R extends SvcReason>(_reasons: readonly R[]) {
     <K extends R>(reason: K, message: string): SvcError<K> =>
       new SvcError(kind, reason, message);
   return { usage: of('usage'), notFound: of('notFound'), refused: of('refused'), conflict: of('conflict'), internal: of('internal') };
-}
-
-// Until every domain has its refusals file: the old constructors, typed. Each call
-// site still using them is listed in eslint.config.mjs (UNCONVERTED) and goes away.
-export function usageError(reason: SvcReason, message: string): SvcError {
-  return new SvcError('usage', reason, message);
-}
-export function notFound(reason: SvcReason, message: string): SvcError {
-  return new SvcError('notFound', reason, message);
-}
-export function refused(reason: SvcReason, message: string): SvcError {
-  return new SvcError('refused', reason, message);
-}
-export function conflict(reason: SvcReason, message: string): SvcError {
-  return new SvcError('conflict', reason, message);
 }
 
 /** JSON-RPC error codes used by the daemon (application range). */

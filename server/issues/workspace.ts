@@ -5,11 +5,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Project } from '../../shared/config';
-import { conflict } from '../../shared/errors';
 import { fetchBase } from '../git/fetchBase';
 import { git, gitOk, serialized } from '../git/git';
 import { logger } from '../util/log';
 import { excludeReviewFilesIn } from './reviewExcludes';
+import { commitMissingError, issueBranchExistsError, workspaceExistsError } from './issueRefusals';
 
 const log = logger('issues');
 
@@ -24,9 +24,9 @@ export function baseRef(project: Project): Promise<string> {
 
 export async function createWorkspace(project: Project, dir: string, branch: string): Promise<void> {
   const repo = project.path;
-  if (fs.existsSync(dir)) throw conflict('dirExists', `workspace ${dir} already exists; move it away or remove it with git worktree remove`);
+  if (fs.existsSync(dir)) throw workspaceExistsError(dir);
   if (await gitOk(repo, ['show-ref', '--verify', '--quiet', `refs/heads/${branch}`])) {
-    throw conflict('branchExists', `branch ${branch} already exists in ${repo}; delete or rename it first`);
+    throw issueBranchExistsError(branch, repo);
   }
   const start = await baseRef(project);
   fs.mkdirSync(path.dirname(dir), { recursive: true });
@@ -42,7 +42,7 @@ export async function ensureCommit(project: Project, branch: string, sha: string
   const repo = project.path;
   if (await gitOk(repo, ['cat-file', '-e', `${sha}^{commit}`])) return;
   await serialized(repo, () => git(repo, ['fetch', '--quiet', 'origin', `+refs/heads/${branch}:refs/remotes/origin/${branch}`]));
-  if (!(await gitOk(repo, ['cat-file', '-e', `${sha}^{commit}`]))) throw conflict('commitMissing', `commit ${sha.slice(0, 7)} of ${branch} is not in ${repo} even after fetching origin`);
+  if (!(await gitOk(repo, ['cat-file', '-e', `${sha}^{commit}`]))) throw commitMissingError(sha, branch, repo);
 }
 
 /** A detached worktree at `sha` (replacing whatever was at `dir`). */

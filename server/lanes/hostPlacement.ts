@@ -2,10 +2,10 @@
 // (`~/…` is the SSH user's home there), and how its directory is made there — a worktree
 // of the host's own bare clone of the project's origin (fetched before each launch), or a
 // play lane's empty folder — by svc's helper on the host.
-import { refused } from '../../shared/errors';
 import { gitOk, git } from '../git/git';
 import { repoIdOf } from '../hosts/hostLink';
 import { shq } from '../hosts/remoteShell';
+import { hostLanesRootMissingError, hostNeedsOriginError } from './laneRefusals';
 import type { LanesContext } from './lanesContext';
 
 export interface HostPlacement {
@@ -20,7 +20,7 @@ export async function hostPlacement(ctx: LanesContext, name: string, repo: strin
   let origin = '';
   if (gitBacked) {
     if (!(await gitOk(repo, ['remote', 'get-url', 'origin']))) {
-      throw refused('hostNeedsOrigin', `a lane on host ${name} is made from the project's origin, and project '${project}' has no origin remote; add one (git remote add origin <url>) that ${name} can reach`);
+      throw hostNeedsOriginError(name, project);
     }
     origin = (await git(repo, ['remote', 'get-url', 'origin'])).trim();
   }
@@ -29,7 +29,7 @@ export async function hostPlacement(ctx: LanesContext, name: string, repo: strin
   // Before anything is recorded: a missing lanes root is the person's to create, not svc's.
   const probe = await ctx.hostOps.host(name).run(`test -d ${shq(root)}`);
   if (probe.code !== 0) {
-    throw refused('lanesRootMissing', `the lanes root ${root} does not exist on host ${name}; create it (ssh ${spec.ssh} mkdir -p ${shq(root)}) or fix hosts.${name}.lanes_root in config.yaml`);
+    throw hostLanesRootMissingError(root, name, `ssh ${spec.ssh} mkdir -p ${shq(root)}`);
   }
   const sparse = ctx.app.config.project(project).gauntlet?.sparse_checkout;
   return {

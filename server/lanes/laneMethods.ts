@@ -1,7 +1,6 @@
 // Lane RPC methods and HTTP routes (spec: HTTP routes for lanes). Both transports call
 // the same functions; HTTP bodies are validated with the same zod schemas.
 import type { z } from 'zod';
-import { notFound, refused, usageError } from '../../shared/errors';
 import {
   LaunchParams,
   ListParams,
@@ -20,6 +19,7 @@ import type { App } from '../app';
 import type { HostLink } from '../hosts/hostLink';
 import type { HttpRequest } from '../http/httpServer';
 import type { ConversationsPort } from './conversationsPort';
+import { badBodyError, judgeReportedError, laneOrRunKeyError, notALaneError, noSuchLaneError } from './laneRefusals';
 import { launchLane } from './launch';
 import { lanesContext } from './lanesContext';
 import type { LanesContext } from './lanesContext';
@@ -39,14 +39,14 @@ export function registerLanes(app: App, conversations: ConversationsPort, hostLi
   const laneByRef = (ref: string): LaneRow => {
     const conv = conversations.resolve(ref);
     const lane = ctx.store.byId(conv.id);
-    if (!lane) throw notFound('notALane', `${ref} is a conversation, not a lane`);
+    if (!lane) throw notALaneError(ref, true);
     return lane;
   };
   const laneOf = (p: { lane?: string; run?: string; key?: string }): LaneRow => {
     if (p.lane) return laneByRef(p.lane);
-    if (!p.run || !p.key) throw usageError('laneOrRunKey', 'name a lane, or pass --run <key> and --key <key>');
+    if (!p.run || !p.key) throw laneOrRunKeyError();
     const lanes = ctx.store.ofRun(p.run).filter((l) => l.key === p.key);
-    if (!lanes.length) throw notFound('noSuchLane', `run ${p.run} has no lane with key ${p.key}`);
+    if (!lanes.length) throw noSuchLaneError(p.run, p.key);
     return lanes[lanes.length - 1];
   };
   const list = async (p: z.output<typeof ListParams>) => {
@@ -91,13 +91,13 @@ export function registerLanes(app: App, conversations: ConversationsPort, hostLi
     const lane = ctx.store.byId(row.id);
     if (!lane || (lane.role !== 'critic' && lane.role !== 'verifier')) return;
     if (ctx.store.reports(lane.id).some((r) => r.status === 'done')) {
-      throw refused('judgeReported', `${lane.role} ${lane.name} already filed its done report; svc tell --force to message it anyway`);
+      throw judgeReportedError(lane);
     }
   });
 
   const parse = <S extends z.ZodType>(schema: S, value: unknown): z.output<S> => {
     const r = schema.safeParse(value ?? {});
-    if (!r.success) throw usageError('badBody', `bad request: ${r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`);
+    if (!r.success) throw badBodyError(r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`));
     return r.data;
   };
   const asRecord = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? v : undefined);

@@ -2,13 +2,13 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Project } from '../../shared/config';
-import { refused } from '../../shared/errors';
 import { isInside, realPathLoose } from '../util/realPath';
+import { lanesRootContainsCheckoutError, lanesRootInTmpError, lanesRootOutsideHomeError, lanesRootUnresolvableError } from './laneRefusals';
 
 /** The real path of a folder that must exist or be creatable; a dangling symlink is refused. */
 function realRoot(p: string): string {
   const real = realPathLoose(p);
-  if (real === null) throw refused('lanesRootUnresolvable', `lanes root ${path.resolve(p)} is a symlink whose target cannot be resolved; point gauntlet.lanes_root in projects.yaml at a real folder`);
+  if (real === null) throw lanesRootUnresolvableError(path.resolve(p));
   return real;
 }
 
@@ -29,13 +29,13 @@ export function lanesRootOf(project: Project): string {
   const tmps = [realOrGiven('/tmp'), realOrGiven(os.tmpdir())];
   // Containing the checkout is the first thing wrong with a root such as $HOME or `/`.
   if (isInside(realOrGiven(checkout), real)) {
-    throw refused('lanesRootContainsCheckout', `lanes root ${real} contains the project checkout ${checkout}; choose a folder beside it (default: ${checkout}-lanes)`);
+    throw lanesRootContainsCheckoutError(real, checkout);
   }
   if (!isInside(real, home) || real === home) {
-    throw refused('lanesRootOutsideHome', `lanes root ${real} is not under your home ${home}; set gauntlet.lanes_root in projects.yaml to a folder under it`);
+    throw lanesRootOutsideHomeError(real, home);
   }
   if (tmps.some((t) => isInside(real, t))) {
-    throw refused('lanesRootInTmp', `lanes root ${real} is under ${tmps.find((t) => isInside(real, t))}; lanes must outlive reboots: set gauntlet.lanes_root outside /tmp`);
+    throw lanesRootInTmpError(real, tmps.find((t) => isInside(real, t)));
   }
   return real;
 }

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isLive } from '../../shared/activity';
 import type { Role } from '../../shared/config';
-import { conflict, refused, SvcError, usageError } from '../../shared/errors';
+import { SvcError } from '../../shared/errors';
 import { hostPlacement } from './hostPlacement';
 import type { LaneRecord, LaunchParams } from '../../shared/protocol/lanes';
 import { branchExists, checkBranchName, git, GitError, gitOk, isValidBranchName, resolveCommit } from '../git/git';
@@ -18,7 +18,26 @@ import { lanesRootOf } from './lanesRoot';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
 import { laneActivity, laneRecord } from './records';
-import { iterationJudgedMessage } from './reportRefusals';
+import {
+  badBrief,
+  badLaneKeyError,
+  branchExistsError,
+  branchFrozenError,
+  branchOnlyBuilderError,
+  briefOrPromptError,
+  iterationJudgedError,
+  laneDirFailedError,
+  laneDirFailedMessage,
+  launchRaceError,
+  noDoneReportError,
+  noProjectError,
+  noSuchBuilderError,
+  nothingToReuseError,
+  replaceStopFailedError,
+  reuseDirGoneError,
+  reuseWhileLiveError,
+  secondLiveLaneError,
+} from './laneRefusals';
 import { iterationVerdict } from './reports';
 import { fetchBase } from '../git/fetchBase';
 import { createPlayDir, createWorktree, defaultBranch, laneDir } from './workdir';
@@ -27,21 +46,21 @@ import { createPlayDir, createWorktree, defaultBranch, laneDir } from './workdir
 export const START_WAIT_MS = 180_000;
 
 export function readBrief(p: LaunchParams): string {
-  if ((p.brief === undefined) === (p.prompt === undefined)) throw usageError('briefOrPrompt', 'pass exactly one of --brief <file> or --prompt <text>');
+  if ((p.brief === undefined) === (p.prompt === undefined)) throw briefOrPromptError();
   if (p.prompt !== undefined) return p.prompt;
   const file = p.brief!;
   let st: fs.Stats;
   try {
     st = fs.statSync(file);
   } catch {
-    throw usageError('badBrief', `brief ${file} does not exist`);
+    throw badBrief.missing(file);
   }
-  if (!st.isFile()) throw usageError('badBrief', `brief ${file} is not a file`);
-  if (st.size > 1_000_000) throw usageError('badBrief', `brief ${file} is larger than 1 MB`);
+  if (!st.isFile()) throw badBrief.notAFile(file);
+  if (st.size > 1_000_000) throw badBrief.tooLarge(file);
   try {
     return fs.readFileSync(file, 'utf8');
   } catch (e) {
-    throw usageError('badBrief', `brief ${file} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw badBrief.unreadable(file, (e as NodeJS.ErrnoException).code ?? (e as Error).message);
   }
 }
 
@@ -70,7 +89,7 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   checkMayLaunch(effective, launcherLane, role);
   const run = runOf(p, launcherLane);
   const projectKey = p.project ?? launcherLane?.project ?? launcher.project ?? (p.cwd ? ctx.app.config.projectForPath(p.cwd)?.key : undefined);
-  if (!projectKey) throw usageError('noProject', 'no project: pass --project <key> (see svc project list)');
+  if (!projectKey) throw noProjectError();
   const project = ctx.app.config.project(projectKey);
   const settings = settingsOf(p, project, role, ctx.app.config.config(), launcher.harness);
   const gitBacked = role !== 'play';
@@ -100,21 +119,21 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   const from = fromR();
   const at = atR();
   if (p.branch !== undefined) {
-    if (role !== 'builder') throw usageError('branchOnlyBuilder', `--branch is for builder lanes; a ${role} works detached`);
+    if (role !== 'builder') throw branchOnlyBuilderError(role);
     branchR();
   }
   const baseSha = baseR();
   if (!validR()) {
     // The lane key pattern admits names git refuses (`a..b`, `a.lock`, `a.`): git's own
     // rules judge the branch before anything is recorded or stopped.
-    throw usageError('badLaneKey', `lane key '${key}' gives the branch '${builderBranch}', which is not a valid git branch name (git check-ref-format); choose another --key, or name the branch with --branch <name>`);
+    throw badLaneKeyError(key, builderBranch);
   }
 
   // Only once the request is known to be good does --replace stop the live lane.
   if (p.replace) {
     for (const live of store.ofSlot(run, key, role).filter((l) => isLive(laneActivity(ctx, l)))) {
       const { stopped } = await convs.stop(live.id, { timeoutMs: 30_000 });
-      if (!stopped) throw conflict('replaceStopFailed', `--replace: lane #${live.id} (${live.name}) did not stop within 30 s`);
+      if (!stopped) throw replaceStopFailedError(live);
     }
   }
 
@@ -127,7 +146,7 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   // and whether the branch exists is asked of the host's clone.
   if (!host && draft.start && !/^[0-9a-f]{40}$/.test(draft.start)) draft.start = await resolveCommit(repo, draft.start, 'start point');
   if (!host && draft.branch && !draft.reuse && (draft.branch === builderBranch ? existsR() : await branchExists(repo, draft.branch))) {
-    throw conflict('branchExists', `branch ${draft.branch} already exists; pass --branch <name> for a new one`);
+    throw branchExistsError(draft.branch);
   }
   const name = `${run}-${key}-${role}-i${draft.iteration}${draft.respawn ? `-r${draft.respawn}` : ''}`;
   const contract = role === 'play' ? '' : laneContract({ role, run, key, iteration: draft.iteration, dir: draft.dir, branch: draft.branch, judged: draft.judged ?? undefined, answers: draft.answers });
@@ -135,7 +154,7 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   const row = ctx.app.db.transaction(() => {
     const again = plan(ctx, { p, role, run, key, root, from, at, baseSha, remote: host !== null });
     if (again.iteration !== draft.iteration || again.dir !== draft.dir) {
-      throw conflict('launchRace', `another launch of ${run}/${key} ${role} won the race; run svc lane list --run ${run} and try again`);
+      throw launchRaceError(run, key, role);
     }
     const conv = convs.insert({
       kind: 'lane',
@@ -195,9 +214,8 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
         convs.recordSpawnError(row.id, e.message);
         throw e;
       }
-      const message = `lane directory could not be prepared${host ? ` on host ${host.name}` : ''}: ${(e as Error).message}`;
-      convs.recordSpawnError(row.id, message);
-      throw e instanceof GitError || SvcError.is(e) ? conflict('laneDirFailed', message) : e;
+      convs.recordSpawnError(row.id, laneDirFailedMessage((e as Error).message, host?.name));
+      throw e instanceof GitError || SvcError.is(e) ? laneDirFailedError((e as Error).message, host?.name) : e;
     }
     convs.start(row.id, { gitFactsFrom: gitBacked ? repo : undefined });
     ctx.app.notify({ topic: 'lanes', id: row.id });
@@ -248,14 +266,14 @@ function plan(ctx: LanesContext, i: PlanInput): Plan {
   const live = slot.filter((l) => isLive(laneActivity(ctx, l)));
   const prev = slot[slot.length - 1];
   if (i.p.reuse) {
-    if (!prev) throw refused('nothingToReuse', `--reuse: there is no earlier ${i.role} lane ${i.run}/${i.key} to reuse`);
-    if (live.length) throw refused('reuseWhileLive', `--reuse: the earlier lane #${prev.id} (${prev.name}) is still ${laneActivity(ctx, prev)}; stop it first`);
+    if (!prev) throw nothingToReuseError(i);
+    if (live.length) throw reuseWhileLiveError(prev, laneActivity(ctx, prev));
     if (i.role === 'builder' && store.newestReport(prev.id)?.status === 'done') {
-      throw refused('branchFrozen', `--reuse: builder ${i.key} i${prev.iteration} reported done, so its branch is frozen; launch the next iteration instead`);
+      throw branchFrozenError(i.key, prev.iteration);
     }
     const judged = i.role === 'critic' || i.role === 'verifier' ? iterationVerdict(ctx, prev) : undefined;
-    if (judged) throw refused('iterationJudged', `--reuse: ${iterationJudgedMessage(prev, judged)}`);
-    if (!i.remote && !fs.existsSync(prev.dir)) throw refused('reuseDirGone', `--reuse: ${prev.dir} no longer exists (the lane was reaped); launch a new iteration instead`);
+    if (judged) throw iterationJudgedError(prev, judged);
+    if (!i.remote && !fs.existsSync(prev.dir)) throw reuseDirGoneError(prev.dir);
     return {
       role: i.role, run: i.run, key: i.key, iteration: prev.iteration,
       respawn: slot.filter((l) => l.dir === prev.dir).length,
@@ -265,7 +283,7 @@ function plan(ctx: LanesContext, i: PlanInput): Plan {
   }
   if (live.length) {
     const l = live[0];
-    throw refused('secondLiveLane', `lane ${i.run}/${i.key} ${i.role} is already live: #${l.id} (${l.name}) is ${laneActivity(ctx, l)}; wait for it, stop it, or pass --replace`);
+    throw secondLiveLaneError(i, l, laneActivity(ctx, l));
   }
   const iteration = nextIteration(slot);
   const dir = laneDir(i.root, i.run, i.key, i.role, iteration);
@@ -287,7 +305,7 @@ function judgePlan(ctx: LanesContext, i: PlanInput, iteration: number): Omit<Pla
   const common = { role: i.role, run: i.run, key: i.key, iteration, branch: null };
   if (i.p.for === undefined) return { ...common, start: i.at ?? i.baseSha!, judged: null };
   const builders = ctx.store.ofSlot(i.run, i.p.for, 'builder');
-  if (builders.length === 0) throw refused('noSuchBuilder', `--for ${i.p.for}: run ${i.run} has no builder with that key`);
+  if (builders.length === 0) throw noSuchBuilderError(i.p.for, i.run);
   const judgedIteration = builders[builders.length - 1].iteration;
   const done = builders
     .filter((b) => b.iteration === judgedIteration)
@@ -297,7 +315,7 @@ function judgePlan(ctx: LanesContext, i: PlanInput, iteration: number): Omit<Pla
   let commit = i.at;
   if (commit === undefined) {
     if (done) commit = done.headSha!;
-    else if (i.role === 'critic') throw refused('noDoneReport', `builder ${i.p.for} i${judgedIteration} has no done report; pass --at <sha>`);
+    else if (i.role === 'critic') throw noDoneReportError(i.p.for, judgedIteration);
     else commit = i.baseSha!;
   }
   return { ...common, start: commit, judged: { iteration: judgedIteration, commit } };

@@ -1,10 +1,23 @@
-// Launch rules that need no git: who may launch which role, keys, run, model. Each
-// refusal message of the spec's Refusal table is produced here, once.
+// Launch rules that need no git: who may launch which role, keys, run, model. Their
+// refusals, like every other refusal of a launch (launch.ts, workdir.ts, hostPlacement.ts),
+// are made in laneRefusals.ts, once each.
 import type { ConfigFile, Project, Role } from '../../shared/config';
-import { refused, usageError } from '../../shared/errors';
 import type { LaunchParams } from '../../shared/protocol/lanes';
 import type { ConversationsPort, ConvRow } from './conversationsPort';
 import type { LaneRow } from './laneStore';
+import {
+  criticWithoutForError,
+  forOnJudgesError,
+  keyDiffersFromForError,
+  noKeyError,
+  noLauncherError,
+  noModelError,
+  parentNotSelfError,
+  roleNotPermittedError,
+  runMismatchError,
+  runRequiredError,
+  unknownHarnessError,
+} from './laneRefusals';
 
 /** Follows successor links up to a lane or a root (spec glossary: effective launcher). */
 export function effectiveLauncher(convs: ConversationsPort, row: ConvRow): ConvRow {
@@ -22,11 +35,11 @@ export function launcherOf(convs: ConversationsPort, caller: string | undefined,
   if (caller) {
     const self = convs.resolve(caller);
     if (parent && convs.resolve(parent).id !== self.id) {
-      throw refused('parentNotSelf', `--parent ${parent} is not this conversation (#${self.id}); an agent launches lanes as itself`);
+      throw parentNotSelfError(parent, self.id);
     }
     return self;
   }
-  if (!parent) throw usageError('noLauncher', 'svc lane start needs a launching conversation: run it inside one (SVC_CONVERSATION) or pass --parent <conv>');
+  if (!parent) throw noLauncherError();
   return convs.resolve(parent);
 }
 
@@ -46,21 +59,21 @@ export function checkMayLaunch(effective: ConvRow, launcherLane: LaneRow | undef
   if (!(MAY_LAUNCH[role] as string[]).includes(as)) {
     const who = as === 'root' ? 'a root conversation' : `${an(as)} lane`;
     const allowed = MAY_LAUNCH[role].map((x) => (x === 'root' ? 'a root conversation' : 'an orchestrator lane')).join(' or ');
-    throw refused('roleNotPermitted', `${who} may not launch ${an(role)} lane; ${an(role)} is launched by ${allowed}`);
+    throw roleNotPermittedError(who, role, allowed);
   }
 }
 
 /** `--key`/`--for` rules (critic and verifier rule 1). Returns the lane key. */
 export function laneKeyOf(p: LaunchParams): string {
   if (p.for !== undefined && p.role !== 'critic' && p.role !== 'verifier') {
-    throw usageError('forOnJudges', `--for is for critic and verifier lanes, not a ${p.role}`);
+    throw forOnJudgesError(p.role);
   }
-  if (p.role === 'critic' && p.for === undefined) throw refused('criticWithoutFor', 'a critic needs --for <builder key>: the builder it judges');
+  if (p.role === 'critic' && p.for === undefined) throw criticWithoutForError();
   if (p.for !== undefined && p.key !== undefined && p.key !== p.for) {
-    throw refused('keyDiffersFromFor', `--key ${p.key} differs from --for ${p.for}; a ${p.role} takes the key of the builder it judges`);
+    throw keyDiffersFromForError(p.key, p.for, p.role);
   }
   const key = p.key ?? p.for;
-  if (key === undefined) throw usageError('noKey', 'pass --key <key> (or --for <builder key> for a critic or verifier)');
+  if (key === undefined) throw noKeyError();
   return key;
 }
 
@@ -68,11 +81,11 @@ export function laneKeyOf(p: LaunchParams): string {
 export function runOf(p: LaunchParams, launcherLane: LaneRow | undefined): string {
   if (launcherLane) {
     if (p.run !== undefined && p.run !== launcherLane.run) {
-      throw refused('runMismatch', `an orchestrator lane's lanes join its run '${launcherLane.run}'; drop --run ${p.run}`);
+      throw runMismatchError(launcherLane.run, p.run);
     }
     return launcherLane.run;
   }
-  if (p.run === undefined) throw refused('runRequired', '--run <key> is required when launching from a root conversation');
+  if (p.run === undefined) throw runRequiredError();
   return p.run;
 }
 
@@ -81,11 +94,11 @@ export function settingsOf(p: LaunchParams, project: Project & { key: string }, 
   const defaults = project.gauntlet?.roles?.[role] ?? {};
   const model = p.model ?? defaults.model;
   if (!model) {
-    throw refused('noModel', `no model for the ${role} role: pass --model <m> or set gauntlet.roles.${role}.model for project '${project.key}' in projects.yaml (there is no default model)`);
+    throw noModelError(role, project.key);
   }
   const harness = p.harness ?? defaults.harness ?? launcherHarness;
   if (!['claude', 'codex', 'gemini', 'script'].includes(harness) && !config.harnesses[harness]) {
-    throw usageError('unknownHarness', `unknown harness '${harness}': use claude, codex, gemini, script or a profile of config.yaml`);
+    throw unknownHarnessError(harness);
   }
   return { model, effort: p.effort ?? defaults.effort, harness, permissions: defaults.permissions, host: p.host ?? defaults.host ?? null };
 }

@@ -8,12 +8,13 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isLive } from '../../shared/activity';
-import { conflict, errorMessage } from '../../shared/errors';
+import { errorMessage } from '../../shared/errors';
 import type { ArchiveOutcome, ReapReport } from '../../shared/format/reapReport';
 import { shq } from '../hosts/remoteShell';
 import { sidecarPathOf } from '../reap/parkDisk';
 import { harnessAliveError } from '../reap/reapErrors';
 import { REAP_STOP_WAIT_S } from '../reap/reapLaneDir';
+import { parkCopyFailedError } from './laneRefusals';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
 import { patchPath, unreapedChildren } from './reapParts';
@@ -81,7 +82,7 @@ async function bringHome(ctx: LanesContext, host: string, remote: { file: string
   const bytes = await ctx.hostOps.fetch(host, remote.file);
   const got = crypto.createHash('sha256').update(bytes).digest('hex');
   if (got !== remote.sha256) {
-    throw conflict('parkCopyFailed', `the parked patch ${remote.file} on host ${host} did not arrive whole (sha256 ${got.slice(0, 12)} ≠ ${remote.sha256.slice(0, 12)}); it stays on the host: copy it with scp, the worktree is already clean`);
+    throw parkCopyFailedError(remote.file, host, got, remote.sha256);
   }
   fs.mkdirSync(path.dirname(local), { recursive: true, mode: 0o700 });
   fs.writeFileSync(local, bytes, { flag: 'wx', mode: 0o600 });

@@ -1,10 +1,10 @@
 // `svc lane wait`: event-driven waits on one lane or a set (run or parent). A waiter
 // re-checks on every report filed and every conversation change, and on two timers
 // (idle deadline, timeout); it never polls.
-import { usageError } from '../../shared/errors';
 import type { LaneReport } from '../../shared/protocol/lanes';
 import type { z } from 'zod';
 import type { WaitParams, WaitResult } from '../../shared/protocol/lanes';
+import { badCursor, notALaneError, waitTargetError } from './laneRefusals';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
 
@@ -47,7 +47,7 @@ function nextIdleDeadline(ctx: LanesContext, lanes: LaneRow[]): number | undefin
 
 export function parseCursor(s: string): { at: number; name: string; seq: number } {
   const m = /^(\d{1,15})\.(.+)\.(\d{1,9})$/.exec(s);
-  if (!m) throw usageError('badCursor', `cursor '${s}' is not of the form <atMs>.<name>.<seq>`);
+  if (!m) throw badCursor.cursor(s);
   return { at: Number(m[1]), name: m[2], seq: Number(m[3]) };
 }
 
@@ -92,7 +92,7 @@ function checkSet(ctx: LanesContext, lanes: LaneRow[], cursor: { at: number; nam
 export function waitForReport(ctx: LanesContext, p: z.output<typeof WaitParams>, signal: AbortSignal): Promise<Result> {
   const single = p.lane !== undefined;
   if ([p.lane, p.run, p.parent].filter((x) => x !== undefined).length !== 1) {
-    throw usageError('waitTarget', 'wait needs exactly one of <lane>, --run <key> or --parent <conv>');
+    throw waitTargetError();
   }
   let check: () => Result | undefined;
   let lanesNow: () => LaneRow[];
@@ -100,8 +100,8 @@ export function waitForReport(ctx: LanesContext, p: z.output<typeof WaitParams>,
   if (single) {
     const conv = ctx.conversations.resolve(p.lane!);
     const lane = ctx.store.byId(conv.id);
-    if (!lane) throw usageError('notALane', `${p.lane} is not a lane`);
-    if (p.after !== undefined && !/^\d{1,9}$/.test(p.after)) throw usageError('badCursor', `--after for one lane is a report number, got '${p.after}'`);
+    if (!lane) throw notALaneError(p.lane!, false);
+    if (p.after !== undefined && !/^\d{1,9}$/.test(p.after)) throw badCursor.after(p.after);
     const afterSeq = Number(p.after ?? 0);
     lanesNow = () => [ctx.store.byId(lane.id)!];
     check = () => checkOne(ctx, lanesNow()[0], afterSeq);

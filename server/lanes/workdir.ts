@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Role } from '../../shared/config';
-import { conflict } from '../../shared/errors';
+import { dirExistsError } from './laneRefusals';
 import { git, serialized } from '../git/git';
 
 export function laneDir(root: string, run: string, key: string, role: Role, iteration: number): string {
@@ -36,7 +36,7 @@ export interface WorktreeSpec {
 }
 
 export async function createWorktree(s: WorktreeSpec): Promise<void> {
-  if (fs.existsSync(s.dir)) throw conflict('dirExists', `lane directory ${s.dir} already exists; reap the lane that used it or choose another key`);
+  if (fs.existsSync(s.dir)) throw dirExistsError(s.dir);
   fs.mkdirSync(path.dirname(s.dir), { recursive: true });
   const sparse = s.sparse && s.sparse.length > 0;
   const args = ['worktree', 'add', '--quiet'];
@@ -59,6 +59,6 @@ export async function createWorktree(s: WorktreeSpec): Promise<void> {
 }
 
 export function createPlayDir(dir: string): void {
-  if (fs.existsSync(dir)) throw conflict('dirExists', `lane directory ${dir} already exists; reap the lane that used it or choose another key`);
+  if (fs.existsSync(dir)) throw dirExistsError(dir);
   fs.mkdirSync(dir, { recursive: true });
 }

@@ -14,6 +14,7 @@ import { HARNESS_REFUSALS } from '../../shared/refusals/harness';
 import { HOST_REFUSALS } from '../../shared/refusals/hosts';
 import { HTTP_REFUSALS } from '../../shared/refusals/http';
 import { ISSUE_REFUSALS } from '../../shared/refusals/issues';
+import { LANE_REFUSALS } from '../../shared/refusals/lanes';
 import { PROJECT_REFUSALS } from '../../shared/refusals/projects';
 import { REAP_ERRORS, REAP_REFUSALS } from '../../shared/refusals/reap';
 import { REPORT_REFUSALS } from '../../shared/refusals/reports';
@@ -32,6 +33,7 @@ const DOMAINS: { name: string; reasons: readonly string[]; files: string[] }[] =
   { name: 'projects', reasons: PROJECT_REFUSALS, files: ['server/projects/projectRefusals.ts'] },
   { name: 'config', reasons: CONFIG_REFUSALS, files: ['server/config/configRefusals.ts'] },
   { name: 'git', reasons: GIT_REFUSALS, files: ['server/git/gitRefusals.ts'] },
+  { name: 'lanes', reasons: LANE_REFUSALS, files: ['server/lanes/laneRefusals.ts'] },
   { name: 'reports', reasons: REPORT_REFUSALS, files: ['server/lanes/reportRefusals.ts'] },
   { name: 'hosts', reasons: HOST_REFUSALS, files: ['server/hosts/hostRefusals.ts'] },
   { name: 'http', reasons: HTTP_REFUSALS, files: ['server/http/httpRefusals.ts'] },

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { readRpcError, DaemonRefusal } from '../../shared/client/daemonRefusal';
 import { FrameReader, rpcOver, RpcError } from '../../shared/client/rpcClient';
 import type { RpcConnection } from '../../shared/client/rpcClient';
-import { conflict } from '../../shared/errors';
+import { nameTakenError } from '../../server/conversations/conversationRefusals';
 import { notification, request } from '../../shared/protocol/rpc';
 import { RpcServer } from '../../server/rpc/rpcServer';
 
@@ -73,7 +73,7 @@ describe('rpc client: against the daemon RPC server', () => {
     server = new RpcServer({ name: 'test', version: '0' });
     server.handle(echo, (p) => ({ text: p.text }));
     server.handle(refuse, () => {
-      throw conflict('nameTaken', "conversation name 'x' is taken by #1");
+      throw nameTakenError('x', 1);
     });
     server.handle(hang, () => new Promise(() => undefined));
     await server.listen(socketPath);
