@@ -60,6 +60,10 @@ export async function prepareWorktree(ctx: ReviewCtx, issue: IssueRow, t: RunTar
   const project = ctx.app.config.project(issue.project);
   const root = lanesRootOf(project);
   const worktree = reviewWorktree(root, issue.id, t.runId);
+  // The reviewers' git facts (identity, writable places) are the checkout's, as for a lane:
+  // read (or found kept) now, while the worktree is made, instead of in a worktree git has
+  // just written, which no answer may be kept for.
+  ctx.conv.prepareStart(project.path);
   const prefix = reviewWorktree(root, issue.id, '');
   const old = (fs.existsSync(root) ? fs.readdirSync(root) : []).map((name) => `${root}/${name}`).filter((dir) => dir.startsWith(prefix) && /-r\d+$/.test(dir) && dir !== worktree);
   const fetched = baseRef(project);
@@ -131,6 +135,7 @@ export function startReviewers(
     }
     return made;
   })();
-  for (const row of rows) ctx.conv.start(row.id);
+  const checkout = ctx.app.config.project(issue.project).path;
+  for (const row of rows) ctx.conv.start(row.id, { gitFactsFrom: checkout });
   return rows;
 }
