@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 import { DaemonDown } from '../connection/daemonErrors';
 import { logger, outputChannel } from '../log';
-import { withoutCliHint } from './cliHints';
+import { refusalFix } from './cliHints';
 
 const log = logger('errors');
 
@@ -73,17 +73,6 @@ export function report(what: string, e: unknown): void {
   log.error(`${what} failed`, e);
   const message = e instanceof Error ? e.message : String(e);
   void vscode.window.showErrorMessage(`svc: ${what} failed: ${message}`, SHOW_LOG).then(followUp);
-}
-
-/**
- * A refusal whose remedy the window can run: the daemon's sentence without its CLI hint
- * (`resume it with svc conv resume #3`), and the remedy as a button.
- */
-export function refusalFix(e: DaemonRefusal): { message: string; button: string; command: string; args: unknown[] } | undefined {
-  const conv = /#(\d+)/.exec(e.message)?.[1];
-  if (e.reason === 'notRunning' && conv) return { message: `${withoutCliHint(e.message)}.`, button: 'Resume', command: 'svc.resumeConversation', args: [Number(conv)] };
-  if (e.reason === 'stillRunning' && conv) return { message: `${withoutCliHint(e.message)}.`, button: 'Stop It', command: 'svc.stopConversation', args: [Number(conv)] };
-  return undefined;
 }
 
 function followUp(choice: string | undefined): void {
