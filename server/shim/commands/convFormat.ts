@@ -1,9 +1,9 @@
 // Text forms of conversations for the shim: the Command Deck tree (`svc conv list`),
 // `svc conv show`, `svc status`, and the result line of commands that start one.
 import type { AgentStatus, ConversationInfo, Created } from '../../../shared/protocol/conversations';
-import { table } from '../../../shared/format/table';
+import { table } from './table';
 import { formatCost } from '../../../shared/format/money';
-import { activityText } from '../../../shared/format/laneTable';
+import { activityText } from './laneFormat';
 
 function label(c: ConversationInfo): string {
   const parts = [`#${c.id} ${c.name}`, activityText(c), `${c.harness}/${c.model}`];

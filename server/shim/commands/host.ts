@@ -1,5 +1,5 @@
 // svc host list|check — the hosts of config.yaml that lanes can be placed on (issue 19).
-import { hostCheckText, hostListText } from '../../../shared/format/hostText';
+import { hostCheckText, hostListText } from './hostFormat';
 import { hostsCheck, hostsList } from '../../../shared/protocol/hosts';
 import { bool, JSON_FLAG, str } from '../cli';
 import type { CommandSpec } from '../cli';
