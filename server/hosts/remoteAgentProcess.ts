@@ -352,7 +352,7 @@ export class RemoteAgentProcess {
     const cut = this.partial.length;
     this.partial = Buffer.alloc(0);
     this.outLine = '';
-    const what = said ?? `svc's relay on host ${this.plan.host} kept at most ${l.bound} bytes of the agent's output while the connection was lost; ${lostText({ ...l, bytes: l.bytes + cut })} were lost between ${clock(l.from)} and ${clock(l.to)}`;
+    const what = said ?? `svc's relay on host ${this.plan.host} kept at most ${l.bound} bytes of the agent's output while the connection was lost; ${lostText({ ...l, bytes: l.bytes + cut })} were lost ${clock(l.from) === clock(l.to) ? `at ${clock(l.from)}` : `between ${clock(l.from)} and ${clock(l.to)}`}`;
     for (const id of this.waiting) {
       const answer = { jsonrpc: '2.0', id: JSON.parse(id) as unknown, error: { code: -32603, message: `${what}; the answer to this request may have been among them` } };
       this.stdout.push(Buffer.from(JSON.stringify(answer) + '\n'));

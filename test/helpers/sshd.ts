@@ -4,14 +4,20 @@
 // generates the keys in the scratch folder, and starts and stops its own sshd.
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { controlDirFor } from '../../server/hosts/sshTransport';
 import { homePaths } from '../../shared/svcHome';
-import { sleep } from './scratch';
+import { REPO, sleep } from './scratch';
 
-export const REMOTE_USER = process.env.SVC_TEST_REMOTE_USER ?? 'svcremote';
+/**
+ * The "remote" user: one per checkout (its path hashed), so test runs of other checkouts
+ * on this machine (other worktrees, CI) never share its home, where a run clears its lanes
+ * root and svc keeps its files of the host.
+ */
+export const REMOTE_USER = process.env.SVC_TEST_REMOTE_USER ?? `svcr-${crypto.createHash('sha256').update(REPO).digest('hex').slice(0, 8)}`;
 const SSHD = '/usr/sbin/sshd';
 
 export interface Sshd {

@@ -36,6 +36,8 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
 
   const writeHosts = (hosts: Record<string, unknown>) => fs.writeFileSync(path.join(s.svcHome, 'config.yaml'), YAML.stringify({ hosts }));
   const big = () => ({ ssh: d.destination, lanes_root: `~/${root}`, ssh_options: d.options });
+  /** The SSH destination as a regular expression. */
+  const dest = () => d.destination.replace(/[.]/g, '\\.');
 
   it('lists no hosts, then the configured ones', async () => {
     assert.equal((await ok(s.svc(['host', 'list']))).stdout, 'no hosts (add one under hosts: in config.yaml: hosts.<name>.ssh and hosts.<name>.lanes_root)\n');
@@ -105,7 +107,7 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
 
     const noroot = await s.svc(['host', 'check', 'noroot']);
     assert.equal(noroot.code, 1);
-    assert.match(noroot.stdout, /^ {2}FAIL {2}lanes root {2}~\/no-such-lanes does not exist on the host\n {20}fix: ssh svcremote@127\.0\.0\.1 mkdir -p ~\/no-such-lanes\n/m);
+    assert.match(noroot.stdout, new RegExp(String.raw`^ {2}FAIL {2}lanes root {2}~\/no-such-lanes does not exist on the host\n {20}fix: ssh ${dest()} mkdir -p ~\/no-such-lanes\n`, 'm'));
     assert.match(noroot.stdout, /\n1 problem\n$/);
 
     const nonode = await s.svc(['host', 'check', 'nonode', '--harness', 'script']);
@@ -117,27 +119,27 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
     assert.equal(stranger.code, 1);
     const lines = stranger.stdout.trimEnd().split('\n');
     assert.equal(lines.length, 4, stranger.stdout);
-    assert.match(lines[1], /^ {2}FAIL {2}reachable {3}host stranger \(svcremote@127\.0\.0\.1\): its host key is not known here \(.*Host key verification failed\.\); svc never accepts a host key on its own: connect once with ssh svcremote@127\.0\.0\.1, check the fingerprint, and accept it into known_hosts$/);
+    assert.match(lines[1], new RegExp(String.raw`^ {2}FAIL {2}reachable {3}host stranger \(${dest()}\): its host key is not known here \(.*Host key verification failed\.\); svc never accepts a host key on its own: connect once with ssh ${dest()}, check the fingerprint, and accept it into known_hosts$`));
     assert.equal(lines[3], '1 problem');
 
     const down = await s.svc(['host', 'check', 'down']);
     assert.equal(down.code, 1);
-    assert.match(down.stdout, /^ {2}FAIL {2}reachable {3}host down \(svcremote@127\.0\.0\.1\) is unreachable \(.*Connection refused.*\); check the destination, the network and that sshd runs there \(ssh svcremote@127\.0\.0\.1 true\)$/m);
+    assert.match(down.stdout, new RegExp(String.raw`^ {2}FAIL {2}reachable {3}host down \(${dest()}\) is unreachable \(.*Connection refused.*\); check the destination, the network and that sshd runs there \(ssh ${dest()} true\)$`, 'm'));
 
     // The same refusals stop a launch there before anything is recorded.
     const launch = (host: string) => s.svc(['lane', 'start', '--parent', String(w.rootId), '--harness', 'script', '--host', host, '--run', 'rh', '--key', host, '--role', 'builder', '--model', 'm', '--prompt', 'hi']);
     const r1 = await launch('noroot');
     assert.equal(r1.code, 1);
-    assert.equal(r1.stderr, `the lanes root ${d.remoteHome}/no-such-lanes does not exist on host noroot; create it (ssh svcremote@127.0.0.1 mkdir -p '${d.remoteHome}/no-such-lanes') or fix hosts.noroot.lanes_root in config.yaml\n`);
+    assert.equal(r1.stderr, `the lanes root ${d.remoteHome}/no-such-lanes does not exist on host noroot; create it (ssh ${d.destination} mkdir -p '${d.remoteHome}/no-such-lanes') or fix hosts.noroot.lanes_root in config.yaml\n`);
     const r2 = await launch('nonode');
     assert.equal(r2.code, 1);
     assert.equal(r2.stderr, "host nonode has no node on its login PATH; svc runs its shim and helper there on Node 20 or newer: install it (svc host check nonode says what else is missing)\n");
     const r3 = await launch('stranger');
     assert.equal(r3.code, 1);
-    assert.match(r3.stderr, /^host stranger \(svcremote@127\.0\.0\.1\): its host key is not known here \(.*\); svc never accepts a host key on its own: connect once with ssh svcremote@127\.0\.0\.1, check the fingerprint, and accept it into known_hosts\n$/);
+    assert.match(r3.stderr, new RegExp(String.raw`^host stranger \(${dest()}\): its host key is not known here \(.*\); svc never accepts a host key on its own: connect once with ssh ${dest()}, check the fingerprint, and accept it into known_hosts\n$`));
     const r4 = await launch('down');
     assert.equal(r4.code, 1);
-    assert.match(r4.stderr, /^host down \(svcremote@127\.0\.0\.1\) is unreachable \(/);
+    assert.match(r4.stderr, new RegExp(String.raw`^host down \(${dest()}\) is unreachable \(`));
     const r5 = await launch('nowhere');
     assert.equal(r5.code, 1);
     assert.equal(r5.stderr, "no host 'nowhere' under hosts: in config.yaml (configured: big, noroot, nonode, stranger, down)\n");

@@ -7,6 +7,7 @@
 // reported as such; they are reaped with --park: the patch comes home beside the others.
 // The daemon runs under strace, and never opens a path under the remote home itself.
 import * as assert from 'node:assert/strict';
+import * as crypto from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -37,7 +38,8 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     s = makeScratch('remote');
     d = await startSshd(path.join(s.root, 'sshd'));
     root = `${d.remoteHome}/${rootName}`;
-    d.asRemote(`rm -rf ${rootName} .svc-host && mkdir -p ${rootName} && git config --global --replace-all safe.directory '*'`);
+    // Only this run's lanes root: other runs may use the same host user at the same time (their daemons' files under ~/.svc-host are theirs).
+    d.asRemote(`rm -rf ${rootName} && mkdir -p ${rootName} && git config --global --replace-all safe.directory '*'`);
     traceLog = path.join(s.root, 'daemon.strace');
     await startTracedDaemon(s, traceLog);
     w = await laneWorld(s);
@@ -55,6 +57,10 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
   const lanes = async (): Promise<LaneRecord[]> => JSON.parse((await ok(s.svc(['lane', 'list', '--run', 'r1', '--json']))).stdout) as LaneRecord[];
   const lane = async (name: string) => (await lanes()).find((l) => l.name === name)!;
   const onHost = (script: string) => d.asRemote(script).trim();
+  /** The SSH destination as a regular expression. */
+  const dest = () => d.destination.replace(/[.]/g, '\\.');
+  /** This daemon's run folders of agents on the host (~/.svc-host/agents/<daemon id>, relative to the remote home). */
+  const agentsDir = () => `.svc-host/agents/${crypto.createHash('sha256').update(s.svcHome).digest('hex').slice(0, 12)}`;
 
   it('runs builder i1 on the host: worktree from its own clone of origin, report through the forwarded socket, wait', async () => {
     const b1 = writeBrief(w.briefs, 'b1.md', [{ run: `${buildAndReport('feature.txt', 'first try')} && env | grep -c '^SVC_CALLER_TOKEN=' > ../caller-seen`, check: true }]);
@@ -175,7 +181,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     const patch = fs.readFileSync(path.join(agents, patches[0]), 'utf8');
     assert.match(patch, /wip\.txt/);
     assert.match(patch, /\+work in progress/);
-    assert.match(reaped.stdout, new RegExp(`parked 1 path in ${path.join(agents, patches[0]).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n  restore with: ssh svcremote@127\\.0\\.0\\.1 '`));
+    assert.match(reaped.stdout, new RegExp(`parked 1 path in ${path.join(agents, patches[0]).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n  restore with: ssh ${dest()} '`));
     assert.match(reaped.stdout, new RegExp(`removed worktree ${root}/r1-slow\\n`));
     assert.equal(onHost(`test -d ${root}/r1-slow || echo gone`), 'gone');
     // The same patch stays on the host too, byte for byte.
@@ -200,7 +206,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     assert.deepEqual([ended.activity, ended.hostLost, ended.spawnError], ['stopped', null, null]);
     assert.match((await ok(s.svc(['conv', 'log', 'r1-dies-builder-i1']))).stdout, /agent ended \(the agent on host big ended while the connection was lost \(exit 3\)\)/);
     // Nothing of it is left running there: svc's relay went once the daemon had the exit.
-    assert.equal(onHost(`ls -A .svc-host/agents/*/ | grep -cx '${ended.id}' || true`), '0');
+    assert.equal(onHost(`ls -A ${agentsDir()} | grep -cx '${ended.id}' || true`), '0');
   });
 
   it('stop and reap of a lane whose connection is down: refused while the host cannot be asked, then done there over a new connection', async () => {
@@ -210,7 +216,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     const running = pidsIn(`${root}/r1-held`);
     await dropConnection();
     await eventually(async () => (await conv('r1-held-builder-i1')).hostLost ?? undefined, 60_000, 'the lane to show the lost connection');
-    const unreachable = /^could not stop #\d+ \(r1-held-builder-i1\) on host big: host big \(svcremote@127\.0\.0\.1\) is unreachable \(.*\); .*; it keeps running there under svc's relay until svc reconnects and the stop reaches it\n$/;
+    const unreachable = new RegExp(String.raw`^could not stop #\d+ \(r1-held-builder-i1\) on host big: host big \(${dest()}\) is unreachable \(.*\); .*; it keeps running there under svc's relay until svc reconnects and the stop reaches it\n$`);
     const stop = await s.svc(['lane', 'stop', 'r1-held-builder-i1']);
     assert.equal(stop.code, 1);
     assert.match(stop.stderr, unreachable);
@@ -226,6 +232,38 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     assert.equal(onHost(`test -d ${root}/r1-held || echo gone`), 'gone');
     const c = await conv('r1-held-builder-i1');
     assert.deepEqual([c.activity, c.archived, c.hostLost], ['stopped', true, null]);
+  });
+
+  it('output past the relay’s bound while disconnected is lost, said exactly; the request waiting for an answer fails with a clear message, the conversation goes on', async () => {
+    // A small bound, through the profile's env (it reaches the relay with the agent's environment).
+    const config = YAML.parse(fs.readFileSync(path.join(s.svcHome, 'config.yaml'), 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(path.join(s.svcHome, 'config.yaml'), YAML.stringify({ ...config, harnesses: { script: { env: { SVC_RELAY_BUFFER_BYTES: '4000' } } } }));
+    const flood = writeBrief(w.briefs, 'flood.md', [
+      { say: 'up' },
+      { run: 'while [ ! -f ../flood ]; do sleep 0.2; done; seq 1 5000; touch ../flooded', check: true },
+      { say: 'after the flood' },
+      { sleep: 600_000 },
+    ]);
+    await ok(start(w, ['--host', 'big', '--run', 'r1', '--key', 'flood', '--role', 'builder', '--model', 'm', '--brief', flood]));
+    await eventually(async () => pidsIn(`${root}/r1-flood`).length >= 2, 60_000, 'the agent at work on the host');
+    await dropConnection();
+    await eventually(async () => (await conv('r1-flood-builder-i1')).hostLost ?? undefined, 60_000, 'the lane to show the lost connection');
+    onHost(`touch ${root}/flood`);
+    await eventually(async () => onHost(`test -f ${root}/flooded && echo y`) === 'y', 30_000, 'the flood written while disconnected');
+    await d.resume();
+    const log = await eventually(async () => {
+      const text = (await ok(s.svc(['conv', 'log', 'r1-flood-builder-i1']))).stdout;
+      return text.includes('\nafter the flood\n') ? text : undefined;
+    }, 90_000, 'svc to reconnect and the turn to go on');
+    assert.match(
+      log,
+      /\n\[svc\] svc's relay on host big kept at most 4000 bytes of the agent's output while the connection was lost; \d+ bytes in \d+ messages? \(session\/update ×\d+\) were lost (at|between) \d\d:\d\d:\d\d UTC( and \d\d:\d\d:\d\d UTC)?; requests waiting for an answer were failed and the turn is cancelled\n/,
+    );
+    assert.match(log, /\n\[turn failed: svc's relay on host big kept at most 4000 bytes .*; the answer to this request may have been among them\]\n\[svc\] turn cancelled\n/);
+    const c = await conv('r1-flood-builder-i1');
+    assert.deepEqual([c.endedAt, c.hostLost], [null, null], 'the conversation goes on');
+    await ok(s.svc(['lane', 'stop', 'r1-flood-builder-i1']));
+    fs.writeFileSync(path.join(s.svcHome, 'config.yaml'), YAML.stringify(config));
   });
 
   it("runs the script profile's scripts: file for a lane on the host: copied into its run folder there at each start", async () => {
@@ -245,18 +283,18 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     // It read a copy in its run folder on the host (not in the worktree), the same bytes as here.
     const id = (await lane('r1-scripted-builder-i1')).id;
     const seen = onHost(`cat ${root}/script-seen`);
-    assert.match(seen, new RegExp(`^${d.remoteHome}/\\.svc-host/agents/[0-9a-f]{12}/${id}/script$`));
+    assert.equal(seen, `${d.remoteHome}/${agentsDir()}/${id}/script`);
     assert.equal(onHost(`cat ${seen}`), fs.readFileSync(path.join(s.svcHome, 'scripts', 'remote.yaml'), 'utf8').trimEnd());
     assert.equal(onHost(`git -C ${root}/r1-scripted status --porcelain`), '');
   });
 
   it('reaps the rest on the host (clean trees: nothing to park) and archives them', async () => {
-    for (const name of ['r1-feat-critic-i1', 'r1-feat-builder-i2', 'r1-feat-builder-i1', 'r1-dies-builder-i1', 'r1-scripted-builder-i1']) {
+    for (const name of ['r1-feat-critic-i1', 'r1-feat-builder-i2', 'r1-feat-builder-i1', 'r1-dies-builder-i1', 'r1-flood-builder-i1', 'r1-scripted-builder-i1']) {
       const r = await ok(s.svc(['lane', 'reap', name, '--park']));
       assert.doesNotMatch(r.stdout, /parked/);
       assert.match(r.stdout, /\narchived conv \d+\n$/);
     }
-    assert.equal(onHost(`ls ${root} | grep -v caller-seen | grep -v verdict | grep -v go-slow | grep -v die-now | grep -v script-seen || true`), '');
+    assert.equal(onHost(`ls ${root} | grep -v caller-seen | grep -v verdict | grep -v go-slow | grep -v die-now | grep -v script-seen | grep -v -x 'flood' | grep -v flooded || true`), '');
     const all = await lanes();
     assert.deepEqual(all.map((l) => [l.name, l.activity, l.reaped]), [
       ['r1-feat-builder-i1', 'stopped', true],
@@ -265,6 +303,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
       ['r1-slow-builder-i1', 'stopped', true],
       ['r1-dies-builder-i1', 'stopped', true],
       ['r1-held-builder-i1', 'stopped', true],
+      ['r1-flood-builder-i1', 'stopped', true],
       ['r1-scripted-builder-i1', 'stopped', true],
     ]);
   });
@@ -294,8 +333,8 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     await ok(s.svc(['lane', 'reap', 'r2-orphan-builder-i1']));
     assert.equal(onHost(`test -d ${root}/r2-orphan || echo gone`), 'gone');
     // Every agent of this daemon on the host ended: no relay runs and no run folder is left.
-    await eventually(async () => onHost('ls -A .svc-host/agents/*/ 2>/dev/null || true') === '', 10_000, 'no run folder left on the host');
-    assert.equal(onHost(`pgrep -u ${d.user} -f 'svcHost[.]js relay' || true`), '');
+    await eventually(async () => onHost(`ls -A ${agentsDir()} 2>/dev/null || true`) === '', 10_000, 'no run folder left on the host');
+    assert.equal(onHost(`pgrep -u ${d.user} -f 'svcHost[.]js relay ${d.remoteHome}/${agentsDir()}/' || true`), '');
   });
 });
 

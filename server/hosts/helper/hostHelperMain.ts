@@ -1,26 +1,34 @@
 // svc's helper on a host (dist/svcHost.js, copied there once per build beside the shim).
 // Not a resident agent: ssh runs it once per operation with one JSON request on stdin and
 // it answers one JSON line on stdout, then exits. Its other modes hold an agent's stdio
-// (relay.ts, attach.ts): `launch`, `attach`, and `relay`, which lives as long as the agent. Every operation is the same code the
-// daemon runs for a local lane (worktree creation, git facts, the reap sequence with its
-// process check and verified park), so a lane on a host keeps the same guarantees.
+// (relay.ts, attach.ts): `launch`, `attach`, and `relay`, which lives as long as the agent.
+// Every operation is the same code the daemon runs for a local lane (worktree creation, git
+// facts, the reap sequence with its process check and verified park), so a lane on a host
+// keeps the same guarantees.
 import { attachMain, launchMain } from './attach';
 import { hostOp } from './hostOps';
 import { relayMain } from './relay';
 import type { HostRequest } from './hostOps';
 
+function answer(a: unknown): void {
+  process.stdout.write(JSON.stringify(a) + '\n');
+}
+
 async function main(): Promise<void> {
+  // A failure outside the operation's own promise (an 'error' event) is still one answer, with where it happened.
+  process.on('uncaughtException', (e) => {
+    answer({ ok: false, error: { kind: 'internal', reason: 'hostOpFailed', message: `svc's helper on the host failed: ${(e.stack ?? String(e)).split('\n').slice(0, 4).join(' / ')}` } });
+    process.exit(1);
+  });
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(c as Buffer);
-  let answer: unknown;
   try {
     const req = JSON.parse(Buffer.concat(chunks).toString('utf8')) as HostRequest;
-    answer = { ok: true, result: await hostOp(req) };
+    answer({ ok: true, result: await hostOp(req) });
   } catch (e) {
     const err = e as { kind?: string; reason?: string; message?: string };
-    answer = { ok: false, error: { kind: err.kind ?? 'internal', reason: err.reason ?? 'hostOpFailed', message: err.message ?? String(e) } };
+    answer({ ok: false, error: { kind: err.kind ?? 'internal', reason: err.reason ?? 'hostOpFailed', message: err.message ?? String(e) } });
   }
-  process.stdout.write(JSON.stringify(answer) + '\n');
 }
 
 const [mode, runDir, cwd, sep, ...argv] = process.argv.slice(2);
