@@ -41,9 +41,16 @@ export async function stopOnHost(proc: RemoteAgentProcess, remote: RemoteRun, de
     // Gone there; its relay holds the exit for the next attach (the connection may be down).
     proc.reconnectNow();
     await waitFor(() => proc.exited, Math.max(3000, left()));
-    if (!proc.exited) {
+  }
+  if (n === 0) {
+    // Its exit arrived (or not): the channel closes after it; stopped means the session has ended too.
+    let closed = false;
+    void proc.closed.then(() => (closed = true));
+    await waitFor(() => closed, Math.max(3000, Math.min(10_000, left())));
+    if (!closed) {
       const st = await remote.status().catch(() => null);
-      proc.abandon({ code: st?.exit?.code ?? null, signal: (st?.exit?.signal as NodeJS.Signals | null) ?? 'SIGTERM' }, st?.exit ?? undefined);
+      proc.abandon(proc.exit ?? { code: st?.exit?.code ?? null, signal: (st?.exit?.signal as NodeJS.Signals | null) ?? 'SIGTERM' }, proc.relayExit ?? st?.exit ?? undefined);
+      await proc.closed;
     }
   }
   return { stopped: n === 0 && proc.exited, ...(n < 0 && unreachable ? { unreachable } : {}) };

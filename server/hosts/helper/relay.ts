@@ -186,6 +186,7 @@ export function relayMain(runDir: string, cwd: string, argv: string[]): void {
   function leave(clean = true): void {
     clearInterval(tick);
     server.close();
+    client?.destroy(); // the channel ends, so the daemon's side does too
     fs.rmSync(SOCKET, { force: true });
     if (!clean) process.exit(0);
     for (const f of fs.readdirSync('.')) if (f !== STATE) fs.rmSync(f, { recursive: true, force: true });
