@@ -4,27 +4,12 @@
 // and lifecycle notes. Pure (no vscode) so unit tests and the bench run it in Node.
 import type { TranscriptRowInfo } from '../../shared/protocol/transcript';
 import type { TranscriptItem } from '../../shared/webview/conversationMessages';
-import { startToolCall, toolLabel, toolOutcome, updateToolCall } from '../../shared/format/toolCalls';
-import type { ToolCallView } from '../../shared/format/toolCalls';
+import { blockText, startToolCall, toolLabel, toolOutcome, updateToolCall } from '../../shared/format/toolCalls';
+import type { Block, ToolCallView } from '../../shared/format/toolCalls';
 import { QUIET_UPDATES } from '../../shared/format/quietUpdates';
 import { withoutCliHint } from '../errors/cliHints';
 
-interface Block {
-  type?: string;
-  text?: string;
-  path?: string;
-  content?: Block;
-}
-
 type Payload = Record<string, unknown>;
-
-function blockText(b: Block | undefined): string {
-  if (!b || typeof b !== 'object') return '';
-  if (b.type === 'text' && typeof b.text === 'string') return b.text;
-  if (b.type === 'content') return blockText(b.content);
-  if (b.type === 'diff') return `(diff of ${typeof b.path === 'string' ? b.path : 'a file'})`;
-  return '';
-}
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 

@@ -3,26 +3,12 @@
 // output). Used by `svc conv log` and GET /api/agents/:name/output. A tool call is folded
 // from its updates (shared/format/toolCalls.ts): its header names the command even when
 // the agent sent it in a later update, and streamed terminal output is printed as it comes.
-import { startToolCall, toolLabel, toolOutcome, updateToolCall } from '../../shared/format/toolCalls';
-import type { ToolCallView } from '../../shared/format/toolCalls';
+import { blockText, startToolCall, toolLabel, toolOutcome, updateToolCall } from '../../shared/format/toolCalls';
+import type { Block, ToolCallView } from '../../shared/format/toolCalls';
 import { QUIET_UPDATES } from '../../shared/format/quietUpdates';
 import type { TranscriptRow } from './transcriptStore';
 
-interface Block {
-  type?: string;
-  text?: string;
-  content?: Block;
-}
-
 type Payload = Record<string, unknown>;
-
-function blockText(b: Block | undefined): string {
-  if (!b) return '';
-  if (b.type === 'text' && typeof b.text === 'string') return b.text;
-  if (b.type === 'content') return blockText(b.content);
-  if (b.type === 'diff') return '(diff)';
-  return '';
-}
 
 const isTool = (kind: string) => kind === 'tool_call' || kind === 'tool_call_update';
 const toolId = (p: Payload, r: TranscriptRow) => (typeof p.toolCallId === 'string' ? p.toolCallId : `seq${r.seq}`);

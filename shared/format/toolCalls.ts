@@ -23,7 +23,8 @@ export interface ToolCallView {
   exitCode: number | null;
 }
 
-interface Block {
+/** An ACP content block as the transcript stores it (a message chunk's, a tool call's). */
+export interface Block {
   type?: string;
   text?: string;
   path?: string;
@@ -34,7 +35,8 @@ type Payload = Record<string, unknown>;
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
-function blockText(b: Block | undefined): string {
+/** A block's text: text as is, a wrapped block's text, a diff named by its file. */
+export function blockText(b: Block | undefined): string {
   if (!b || typeof b !== 'object') return '';
   if (b.type === 'text' && typeof b.text === 'string') return b.text;
   if (b.type === 'content') return blockText(b.content);
