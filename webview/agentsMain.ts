@@ -8,6 +8,7 @@ import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import type { AgentRowView, AgentsFromView, AgentsPageState, AgentsToView } from '../shared/webview/agentsMessages';
 import { tableElement, visibleRows } from './agents/agentsTable';
 import type { SortKey, TableState } from '../shared/webview/agentsMessages';
+import { vscodeButton } from './common/controls';
 import { textElement } from './common/sanitize';
 import { adoptStyles } from './common/styles';
 import { connectToHost } from './common/vscodeApi';
@@ -108,10 +109,7 @@ function renderTable(): void {
   const rows = visibleRows(agents, state);
   count.textContent = `${rows.length} of ${agents.length} agents`;
   if (!agents.length) {
-    const start = document.createElement('vscode-button');
-    start.textContent = 'New Conversation';
-    start.setAttribute('icon', 'add');
-    start.addEventListener('click', () => host.post({ type: 'newConversation' }));
+    const start = vscodeButton('New Conversation', () => host.post({ type: 'newConversation' }), { icon: 'add' });
     parts.push(textElement('p', 'No agents yet. Start a conversation; the lanes and reviewers it starts show here too.', 'muted'), start);
   } else parts.push(tableElement(rows, state, (id, kept) => host.post({ type: 'openConversation', convId: id, keep: kept }), sortBy));
   body.replaceChildren(...parts);

@@ -11,6 +11,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-icon/index.js';
 import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import { vscodeButton } from './common/controls';
 import { interceptLinks } from './common/markdown';
 import { textElement } from './common/sanitize';
 import { adoptStyles } from './common/styles';
@@ -42,17 +43,8 @@ input.setAttribute('placeholder', 'Message the agent (Ctrl+Enter sends; queued w
 input.setAttribute('aria-label', 'Message');
 input.setAttribute('rows', '3');
 input.setAttribute('resize', 'vertical');
-const button = (label: string, iconName: string, className: string, secondary: boolean, onClick: () => void): HTMLElement => {
-  const b = document.createElement('vscode-button');
-  b.textContent = label;
-  b.setAttribute('icon', iconName);
-  if (secondary) b.setAttribute('secondary', '');
-  b.className = className;
-  b.addEventListener('click', onClick);
-  return b;
-};
-const send = button('Send', 'send', 'send', false, () => submit());
-const resume = button('Resume', 'debug-continue', 'resume', false, () => doResume());
+const send = vscodeButton('Send', () => submit(), { icon: 'send', className: 'send' });
+const resume = vscodeButton('Resume', () => doResume(), { icon: 'debug-continue', className: 'resume' });
 const status = document.createElement('div');
 status.className = 'composer-status muted';
 status.setAttribute('role', 'status');
@@ -110,8 +102,8 @@ function result(r: ActionResult): void {
   status.textContent = r.message;
   status.className = `composer-status ${r.ok ? 'muted' : 'error'}`;
   offer.replaceChildren();
-  if (r.offer === 'sendAnyway') offer.append(button('Send anyway', 'send', 'send-anyway', true, () => submit(true)));
-  else if (r.offer === 'resume') offer.append(button('Resume', 'debug-continue', 'resume-offer', true, () => doResume()));
+  if (r.offer === 'sendAnyway') offer.append(vscodeButton('Send anyway', () => submit(true), { icon: 'send', className: 'send-anyway', secondary: true }));
+  else if (r.offer === 'resume') offer.append(vscodeButton('Resume', () => doResume(), { icon: 'debug-continue', className: 'resume-offer', secondary: true }));
   if (r.action === 'tell' && r.ok && pending !== undefined && input.value.trim() === pending) {
     input.value = '';
     keep();
@@ -147,13 +139,13 @@ function headerContent(c: ConversationHeader): HTMLElement[] {
   buttons.className = 'header-actions';
   if (preview) {
     buttons.append(textElement('span', 'Preview', 'preview-mark muted'));
-    const pin = button('Keep Open', 'pinned', 'keep-open', true, () => host.post({ type: 'pin' }));
+    const pin = vscodeButton('Keep Open', () => host.post({ type: 'pin' }), { icon: 'pinned', className: 'keep-open', secondary: true });
     pin.title = 'Keep this tab: the next conversation opened from a row gets its own tab (a double-click on the row does the same)';
     buttons.append(pin);
   }
-  if (c.reportFile) buttons.append(button('Open report', 'file-text', 'open-report', true, () => host.post({ type: 'openReport' })));
+  if (c.reportFile) buttons.append(vscodeButton('Open report', () => host.post({ type: 'openReport' }), { icon: 'file-text', className: 'open-report', secondary: true }));
   // Stop only while the agent is busy: an idle agent costs nothing and waits for a message.
-  if (c.alive && STOPPABLE.has(c.activity)) buttons.append(button('Stop', 'debug-stop', 'stop', true, () => host.post({ type: 'stop' })));
+  if (c.alive && STOPPABLE.has(c.activity)) buttons.append(vscodeButton('Stop', () => host.post({ type: 'stop' }), { icon: 'debug-stop', className: 'stop', secondary: true }));
   if (buttons.childElementCount) parts.push(buttons);
   return parts;
 }

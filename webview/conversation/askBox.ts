@@ -1,6 +1,7 @@
 // The open needs-you request: its title and its options as buttons (a permission or plan
 // approval), or a text answer (a question). Answers go to the host like `svc conv answer`.
 import type { AskView, ConversationFromView } from '../../shared/webview/conversationMessages';
+import { vscodeButton } from '../common/controls';
 import { textElement } from '../common/sanitize';
 import { icon } from './transcriptView';
 
@@ -18,11 +19,8 @@ export function askElement(ask: AskView, answer: (a: Answer) => void): HTMLEleme
   const buttons = document.createElement('div');
   buttons.className = 'ask-options';
   const button = (label: string, a: Answer, secondary = false) => {
-    const b = document.createElement('vscode-button');
-    b.textContent = label;
-    if (secondary) b.setAttribute('secondary', '');
+    const b = vscodeButton(label, () => answer(a), { secondary });
     b.dataset.answer = JSON.stringify(a);
-    b.addEventListener('click', () => answer(a));
     buttons.append(b);
   };
   if (ask.kind === 'question') {
@@ -37,10 +35,7 @@ export function askElement(ask: AskView, answer: (a: Answer) => void): HTMLEleme
     field.addEventListener('keydown', (e) => {
       if ((e as KeyboardEvent).key === 'Enter') send();
     });
-    const b = document.createElement('vscode-button');
-    b.textContent = 'Answer';
-    b.addEventListener('click', send);
-    buttons.append(field, b);
+    buttons.append(field, vscodeButton('Answer', send));
     for (const o of ask.options) button(o.name, { type: 'answer', option: o.id }, true);
   } else if (ask.options.length) {
     ask.options.forEach((o, i) => button(o.name, { type: 'answer', option: o.id }, i > 0 && !o.kind.startsWith('allow')));
