@@ -9,6 +9,7 @@ import { lanesList } from '../../shared/protocol/lanes';
 import type { AgentRowView, AgentsFromView, AgentsToView } from '../../shared/webview/agentsMessages';
 import type { DaemonConnection } from '../connection/daemonConnection';
 import { LiveQuery } from '../connection/liveQuery';
+import { OnePerWindow } from '../webviews/onePerWindow';
 import { WebviewHost } from '../webviews/webviewHost';
 import { agentRows } from './agentsModel';
 import type { ChangeTopic } from '../../shared/protocol/daemon';
@@ -17,33 +18,23 @@ export const AGENTS_VIEW_TYPE = 'svc.agents';
 const TOPICS = ['conversations', 'lanes'] as const satisfies readonly ChangeTopic[];
 
 export class AgentsPanel extends WebviewHost<AgentsToView, AgentsFromView> {
-  private static current?: AgentsPanel;
+  private static readonly one = new OnePerWindow<AgentsPanel>();
   private readonly panel: vscode.WebviewPanel;
   private agents: AgentRowView[] | undefined;
   private problem: string | null = null;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   static show(extensionUri: vscode.Uri, connection: DaemonConnection): AgentsPanel {
-    if (AgentsPanel.current) {
-      AgentsPanel.current.panel.reveal(undefined, false);
-      return AgentsPanel.current;
-    }
-    AgentsPanel.current = new AgentsPanel(extensionUri, connection);
-    return AgentsPanel.current;
+    return AgentsPanel.one.show(() => new AgentsPanel(extensionUri, connection));
   }
 
   /** The page VS Code kept across a window reload (its serializer). */
   static restore(extensionUri: vscode.Uri, connection: DaemonConnection, panel: vscode.WebviewPanel): AgentsPanel {
-    if (AgentsPanel.current) {
-      panel.dispose(); // one Agents page per window
-      return AgentsPanel.current;
-    }
-    AgentsPanel.current = new AgentsPanel(extensionUri, connection, panel);
-    return AgentsPanel.current;
+    return AgentsPanel.one.restore(panel, (p) => new AgentsPanel(extensionUri, connection, p));
   }
 
   static get open(): AgentsPanel | undefined {
-    return AgentsPanel.current;
+    return AgentsPanel.one.open;
   }
 
   private constructor(
@@ -67,6 +58,10 @@ export class AgentsPanel extends WebviewHost<AgentsToView, AgentsFromView> {
         this.send();
       }),
     );
+  }
+
+  reveal(): void {
+    this.panel.reveal(undefined, false);
   }
 
   /** For in-host tests: the rows last read. */
@@ -93,7 +88,7 @@ export class AgentsPanel extends WebviewHost<AgentsToView, AgentsFromView> {
   }
 
   override dispose(): void {
-    if (AgentsPanel.current === this) AgentsPanel.current = undefined;
+    AgentsPanel.one.closed(this);
     for (const s of this.subscriptions) s.dispose();
     this.subscriptions.length = 0;
     super.dispose();

@@ -11,12 +11,13 @@ import type { RolesFromView, RolesState, RolesToView } from '../../shared/webvie
 import type { DaemonConnection } from '../connection/daemonConnection';
 import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 import { LiveQuery } from '../connection/liveQuery';
+import { OnePerWindow } from '../webviews/onePerWindow';
 import { WebviewHost } from '../webviews/webviewHost';
 
 export const ROLES_VIEW_TYPE = 'svc.roles';
 
 export class RolesPanel extends WebviewHost<RolesToView, RolesFromView> {
-  private static current?: RolesPanel;
+  private static readonly one = new OnePerWindow<RolesPanel>();
   private panel?: vscode.WebviewPanel;
   private view: RolesView | null = null;
   private problem: string | null = null;
@@ -27,29 +28,21 @@ export class RolesPanel extends WebviewHost<RolesToView, RolesFromView> {
 
   /** Shows the panel, creating it on first use. */
   static show(extensionUri: vscode.Uri, connection: DaemonConnection): RolesPanel {
-    if (RolesPanel.current?.panel) {
-      RolesPanel.current.panel.reveal();
-      return RolesPanel.current;
-    }
-    const p = new RolesPanel(extensionUri, connection);
-    RolesPanel.current = p;
-    return p;
+    return RolesPanel.one.show(() => new RolesPanel(extensionUri, connection));
   }
 
   /** The panel VS Code kept across a window reload (its serializer). */
   static restore(extensionUri: vscode.Uri, connection: DaemonConnection, panel: vscode.WebviewPanel): RolesPanel {
-    if (RolesPanel.current?.panel) {
-      panel.dispose(); // one Roles panel per window
-      return RolesPanel.current;
-    }
-    const p = new RolesPanel(extensionUri, connection, panel);
-    RolesPanel.current = p;
-    return p;
+    return RolesPanel.one.restore(panel, (p) => new RolesPanel(extensionUri, connection, p));
   }
 
   /** The open panel, if any (for tests). */
   static get open(): RolesPanel | undefined {
-    return RolesPanel.current;
+    return RolesPanel.one.open;
+  }
+
+  reveal(): void {
+    this.panel?.reveal();
   }
 
   private constructor(
@@ -133,7 +126,7 @@ export class RolesPanel extends WebviewHost<RolesToView, RolesFromView> {
   }
 
   override dispose(): void {
-    if (RolesPanel.current === this) RolesPanel.current = undefined;
+    RolesPanel.one.closed(this);
     for (const d of this.subscriptions) d.dispose();
     this.subscriptions.length = 0;
     const panel = this.panel;
