@@ -323,3 +323,16 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
   fake.url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   return fake;
 }
+
+/**
+ * The fake as most GitHub tests use it: acme/web over `gitDir`, two items a page, with the
+ * service's token (svc), a maintainer reviewer's (bob) and an outsider's (mallory), and
+ * the options a GithubHost for it takes.
+ */
+export async function acmeFake(gitDir: string): Promise<{ fake: GithubFake; base: { project: string; owner: string; repo: string; token: string; baseUrl: string; defaultBase: string } }> {
+  const fake = await startGithubFake({ owner: 'acme', repo: 'web', gitDir, maxPerPage: 2 });
+  fake.addUser('token-svc', 'svc');
+  fake.addUser('token-bob', 'bob');
+  fake.addUser('token-mallory', 'mallory', { association: 'NONE' });
+  return { fake, base: { project: 'web', owner: 'acme', repo: 'web', token: 'token-svc', baseUrl: fake.url, defaultBase: 'main' } };
+}

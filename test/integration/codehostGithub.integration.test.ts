@@ -12,7 +12,7 @@ import { ConfigFile, Project } from '../../shared/config';
 import { SvcError } from '../../shared/errors';
 import { makeRemote } from '../helpers/codehostFixtures';
 import type { RemoteFixture } from '../helpers/codehostFixtures';
-import { startGithubFake } from '../helpers/githubFake';
+import { acmeFake } from '../helpers/githubFake';
 import type { GithubFake } from '../helpers/githubFake';
 
 describe('GitHub code host (fake)', function () {
@@ -24,12 +24,10 @@ describe('GitHub code host (fake)', function () {
 
   before(async () => {
     r = makeRemote('codehost-gh');
-    fake = await startGithubFake({ owner: 'acme', repo: 'web', gitDir: r.gitDir, maxPerPage: 2 });
-    fake.addUser('token-svc', 'svc');
-    fake.addUser('token-bob', 'bob');
-    fake.addUser('token-mallory', 'mallory', { association: 'NONE' });
+    const made = await acmeFake(r.gitDir);
+    fake = made.fake;
     fake.addUser('token-carol', 'carol', { association: 'CONTRIBUTOR', permission: 'write' });
-    const base = { project: 'web', owner: 'acme', repo: 'web', token: 'token-svc', baseUrl: fake.url, defaultBase: 'main' };
+    const base = made.base;
     svc = new GithubHost(base);
     bob = new GithubHost({ ...base, reviewerToken: 'token-bob' });
   });

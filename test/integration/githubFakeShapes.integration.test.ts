@@ -12,7 +12,7 @@ import { verdictMarker } from '../../server/codehost/marker';
 import { prDetail } from '../../server/codehost/prState';
 import { makeRemote } from '../helpers/codehostFixtures';
 import type { RemoteFixture } from '../helpers/codehostFixtures';
-import { startGithubFake } from '../helpers/githubFake';
+import { acmeFake } from '../helpers/githubFake';
 import type { GithubFake } from '../helpers/githubFake';
 
 interface Operation {
@@ -42,11 +42,9 @@ describe("the GitHub fake answers with GitHub's shapes (OpenAPI)", function () {
 
   before(async () => {
     r = makeRemote('gh-shapes');
-    fake = await startGithubFake({ owner: 'acme', repo: 'web', gitDir: r.gitDir, maxPerPage: 2 });
-    fake.addUser('token-svc', 'svc');
-    fake.addUser('token-bob', 'bob');
-    fake.addUser('token-mallory', 'mallory', { association: 'NONE' });
-    const base = { project: 'web', owner: 'acme', repo: 'web', token: 'token-svc', baseUrl: fake.url, defaultBase: 'main' };
+    const made = await acmeFake(r.gitDir);
+    fake = made.fake;
+    const base = made.base;
     const svc = new GithubHost(base);
     const bob = new GithubHost({ ...base, reviewerToken: 'token-bob' });
     const mallory = new GithubHost({ ...base, reviewerToken: 'token-mallory' });
