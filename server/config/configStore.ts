@@ -7,6 +7,7 @@ import YAML from 'yaml';
 import type { z } from 'zod';
 import { ConfigFile, describeIssues, ProjectsFile } from '../../shared/config';
 import type { Project } from '../../shared/config';
+import { realOrSelf } from '../util/realPath';
 import { invalidConfigError, unknownProjectError } from './configRefusals';
 import { editYaml, YamlSyntaxError } from './yamlEdit';
 import type { EditResult } from './yamlEdit';
@@ -118,14 +119,6 @@ export class ConfigStore {
     if (!parsed.success) throw invalidConfigError(describeIssues(file, parsed.error));
     this.cache.set(file, { stamp, value: parsed.data });
     return parsed.data;
-  }
-}
-
-export function realOrSelf(p: string): string {
-  try {
-    return fs.realpathSync(p);
-  } catch {
-    return path.resolve(p);
   }
 }
 

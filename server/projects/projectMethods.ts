@@ -7,6 +7,7 @@ import { git, GitError, isValidBranchName } from '../git/git';
 import { gitTextSync } from '../git/gitExec';
 import type { ProjectInfo } from '../../shared/protocol/projects';
 import type { App } from '../app';
+import { realOrSelf } from '../util/realPath';
 import { badDefaultBranchError, badPathError, checkoutRegisteredError, notACheckout, projectExistsError } from './projectRefusals';
 
 export function registerProjects(app: App): void {
@@ -49,14 +50,6 @@ async function checkCheckout(key: string, dir: string): Promise<void> {
   }
   if (realOrSelf(top) !== fs.realpathSync(dir)) {
     throw notACheckout.inside(dir, top, key);
-  }
-}
-
-function realOrSelf(p: string): string {
-  try {
-    return fs.realpathSync(p);
-  } catch {
-    return path.resolve(p);
   }
 }
 

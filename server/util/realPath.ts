@@ -22,6 +22,15 @@ export function realPathLoose(p: string): string | null {
   }
 }
 
+/** Real path of `p`, or `p` resolved as given when it cannot be resolved (missing, dangling): for comparing folders the user named. */
+export function realOrSelf(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
 /** Whether `child` is `parent` or below it (both already real paths). */
 export function isInside(child: string, parent: string): boolean {
   const rel = path.relative(parent, child);
