@@ -5,6 +5,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { notRunningError } from '../../server/conversations/conversationRefusals';
+import { DaemonRefusal } from '../../shared/client/daemonRefusal';
+import { SvcError } from '../../shared/errors';
 import { CODEHOST_REFUSALS } from '../../shared/refusals/codehost';
 import { CONFIG_REFUSALS } from '../../shared/refusals/config';
 import { CONVERSATION_REFUSALS } from '../../shared/refusals/conversations';
@@ -50,4 +53,19 @@ describe('refusals: one list and one file per domain', () => {
       assert.deepEqual(missing, [], `listed but never made in ${d.files.join(' or ')}`);
     });
   }
+});
+
+describe('refusals: matched by a reason of the union', () => {
+  it('SvcError.is and DaemonRefusal.is take only a reason some list holds (the type check fails otherwise)', () => {
+    const made = notRunningError({ id: 3, name: 'x' }, 'stopped');
+    const answered = new DaemonRefusal(made.message, made.reason, made.kind);
+    const e: unknown = made;
+    assert.ok(SvcError.is(e, 'notRunning'));
+    assert.ok(!SvcError.is(e, 'stillRunning'));
+    // @ts-expect-error a misspelt reason does not compile
+    assert.ok(!SvcError.is(e, 'notRuning'));
+    assert.ok(DaemonRefusal.is(answered, 'notRunning'));
+    // @ts-expect-error likewise in a client
+    assert.ok(!DaemonRefusal.is(answered, 'notRuning'));
+  });
 });
