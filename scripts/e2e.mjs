@@ -46,6 +46,7 @@ const mocha = spawnSync(
     'test/e2e/ui/inHost.e2e.test.ts',
     'test/e2e/ui/lanes.e2e.test.ts',
     'test/e2e/ui/issues.e2e.test.ts',
+    'test/e2e/ui/startLane.e2e.test.ts',
     // Stops and restarts the shared daemon (and resumes the agents it stopped).
     'test/e2e/ui/daemon.e2e.test.ts',
     // These two replace SVC_HOME/config.yaml of the shared daemon: last.

@@ -12,6 +12,7 @@ import { buildDeck } from './deckModel';
 import type { DeckNode, DeckOptions, DeckRow } from './deckModel';
 import { deckRows } from './deckRows';
 import { previewCommand, reportCommand } from './rowCommands';
+import { mergeTree } from './treeMerge';
 import type { ChangeTopic } from '../../shared/protocol/daemon';
 
 export const DECK_TOPICS = ['conversations', 'lanes', 'runs'] as const satisfies readonly ChangeTopic[];
@@ -22,7 +23,7 @@ export class DeckProvider implements vscode.TreeDataProvider<DeckNode>, vscode.D
   private readonly parents = new Map<string, DeckNode | undefined>();
   /** Conversation nodes by conversation id (verdict links left out). */
   private readonly byConv = new Map<number, DeckNode>();
-  private readonly emitter = new vscode.EventEmitter<DeckNode | undefined>();
+  private readonly emitter = new vscode.EventEmitter<DeckNode | DeckNode[] | undefined>();
   private readonly rowsEmitter = new vscode.EventEmitter<readonly DeckRow[] | undefined>();
   private readonly query: LiveQuery<DeckRow[]>;
   readonly onDidChangeTreeData = this.emitter.event;
@@ -82,7 +83,6 @@ export class DeckProvider implements vscode.TreeDataProvider<DeckNode>, vscode.D
   }
 
   private reviewsKey = '[]';
-  private treeKey = '';
 
   setRows(rows: DeckRow[] | undefined): void {
     this.rows = rows ?? [];
@@ -91,7 +91,10 @@ export class DeckProvider implements vscode.TreeDataProvider<DeckNode>, vscode.D
   }
 
   private rebuild(): void {
-    this.roots = buildDeck(this.rows, { ...this.filter, convoys: true, reviews: this.reviews });
+    // The nodes that kept their place keep their objects, so a refresh names only what changed
+    // (treeMerge.ts: a whole-tree refresh drops the rows' handles a context menu resolves).
+    const merged = mergeTree(this.roots, buildDeck(this.rows, { ...this.filter, convoys: true, reviews: this.reviews }));
+    this.roots = merged.roots;
     this.parents.clear();
     this.byConv.clear();
     const index = (nodes: DeckNode[], parent: DeckNode | undefined) => {
@@ -104,10 +107,8 @@ export class DeckProvider implements vscode.TreeDataProvider<DeckNode>, vscode.D
     index(this.roots, undefined);
     this.badges.set(this.roots);
     // An unchanged tree is not re-rendered: a refresh under the pointer can swallow a click.
-    const key = JSON.stringify(this.roots);
-    if (key === this.treeKey) return;
-    this.treeKey = key;
-    this.emitter.fire(undefined);
+    if (merged.refresh === 'all') this.emitter.fire(undefined);
+    else if (merged.refresh.length) this.emitter.fire(merged.refresh);
   }
 
   getTreeItem(n: DeckNode): vscode.TreeItem {

@@ -11,6 +11,7 @@ import { LiveQuery } from '../connection/liveQuery';
 import { badgeUri, TreeBadges } from '../commandDeck/badges';
 import { previewCommand, reportCommand } from '../commandDeck/rowCommands';
 import { convoyFacts } from '../commandDeck/convoys';
+import { mergeTree } from '../commandDeck/treeMerge';
 import type { ConvoyFacts } from '../commandDeck/convoys';
 import { reviewNodes } from './reviewsModel';
 import type { ReviewNode } from './reviewsModel';
@@ -25,7 +26,7 @@ export class ReviewsProvider implements vscode.TreeDataProvider<ReviewNode>, vsc
   private roots: ReviewNode[] = [];
   private states: IssueState[] = [];
   private readonly parents = new Map<string, ReviewNode | undefined>();
-  private readonly emitter = new vscode.EventEmitter<ReviewNode | undefined>();
+  private readonly emitter = new vscode.EventEmitter<ReviewNode | ReviewNode[] | undefined>();
   private readonly query: LiveQuery<IssueState[]>;
   readonly onDidChangeTreeData = this.emitter.event;
   readonly badges = new TreeBadges(REVIEWS_SCHEME);
@@ -53,7 +54,8 @@ export class ReviewsProvider implements vscode.TreeDataProvider<ReviewNode>, vsc
 
   private set(states: IssueState[]): void {
     this.states = states;
-    this.roots = reviewNodes(states);
+    const merged = mergeTree(this.roots, reviewNodes(states));
+    this.roots = merged.roots;
     this.parents.clear();
     const index = (nodes: ReviewNode[], parent: ReviewNode | undefined) => {
       for (const n of nodes) {
@@ -65,14 +67,11 @@ export class ReviewsProvider implements vscode.TreeDataProvider<ReviewNode>, vsc
     this.badges.set(this.roots);
     this.factsEmitter.fire(convoyFacts(states));
     // As the Command Deck: an unchanged tree is not re-rendered (a refresh under the pointer
-    // can swallow a click); a changed one keeps what the person expanded by the stable ids.
-    const key = JSON.stringify(this.roots);
-    if (key === this.treeKey) return;
-    this.treeKey = key;
-    this.emitter.fire(undefined);
+    // can swallow a click), a changed one refreshes only the rows that changed (treeMerge.ts),
+    // and keeps what the person expanded by the stable ids.
+    if (merged.refresh === 'all') this.emitter.fire(undefined);
+    else if (merged.refresh.length) this.emitter.fire(merged.refresh);
   }
-
-  private treeKey = '';
 
   refresh(): void {
     this.query.refresh(0);

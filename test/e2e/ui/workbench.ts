@@ -218,12 +218,22 @@ export async function paletteOffers(page: Page, title: string): Promise<boolean>
   await page.keyboard.press('F1');
   await input.waitFor();
   await input.fill(`>${title}`);
-  // The list filters as typed; give it a moment to settle before reading it.
-  await page.waitForTimeout(400);
-  const labels = await page.locator('.quick-input-list .monaco-list-row .label-name').allTextContents();
+  // The list filters as typed, late on a loaded machine: read it until it lists the title,
+  // or shows only rows that match the filter (each highlights it; none when nothing matches).
+  const started = Date.now();
+  let offered = false;
+  for (;;) {
+    const rows = await page.locator('.quick-input-list .monaco-list-row').evaluateAll((els) =>
+      els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => ({ label: (e.querySelector('.label-name')?.textContent ?? '').replace(/\s+/g, ' ').trim(), matched: !!e.querySelector('.label-name .highlight') })),
+    );
+    offered = rows.some((r) => r.label === title);
+    const settled = rows.every((r) => r.matched) && Date.now() - started > 400;
+    if (offered || settled || Date.now() - started > 5000) break;
+    await page.waitForTimeout(100);
+  }
   await page.keyboard.press('Escape');
   await input.waitFor({ state: 'hidden' });
-  return labels.some((l) => l.replace(/\s+/g, ' ').trim() === title);
+  return offered;
 }
 
 /** The open modal dialog: its message and detail text, and a click on one of its buttons. */
@@ -249,4 +259,27 @@ export async function clickNotificationButton(page: Page, text: string | RegExp,
   const toast = page.locator('.notifications-toasts .notification-list-item', { has: page.locator('.notification-list-item-message', { hasText: text }) }).first();
   await toast.waitFor({ timeout: 15_000 });
   await toast.locator('.monaco-button', { hasText: button }).first().click();
+}
+
+/**
+ * Runs a tree row's context-menu item: a right-click, then a click on the item. VS Code's
+ * menu ignores a mouse-up in the first 100 ms after it opens (against accidental clicks), a
+ * timer a loaded machine runs late, so a click the menu ignored (it stays open) is made
+ * again, as a person would.
+ */
+export async function contextMenuItem(page: Page, row: Locator, item: string): Promise<void> {
+  await row.click({ button: 'right' });
+  const menu = page.locator('.context-view .monaco-menu');
+  const action = menu.locator('.action-item .action-label', { hasText: new RegExp(`^${item.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
+  await action.hover();
+  await page.waitForTimeout(150);
+  for (let attempt = 0; ; attempt++) {
+    await action.click();
+    try {
+      await menu.waitFor({ state: 'detached', timeout: 1500 });
+      return;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+    }
+  }
 }
