@@ -75,6 +75,8 @@ export interface DeckNode {
   collapsed?: boolean;
   /** A report file a click opens instead of the conversation (a reviewer's report). */
   reportFile?: string;
+  /** A critic's (or verifier's) verdict file: "Open Report" opens it; a click still opens the conversation. */
+  verdictFile?: string;
   /** The row behind a conversation node (prefills commands such as start lane). */
   row?: DeckRow;
   /** Convoys and reviewers: the issue reviewed (review commands act on it). */
@@ -102,6 +104,11 @@ export function canSucceed(row: Pick<DeckRow, 'kind' | 'role'>): boolean {
   return row.kind !== 'lane' || row.role === 'orchestrator';
 }
 
+/** A critic's or verifier's own verdict file (a builder's verdict is its critic's): what "Open Report" opens. */
+export function ownVerdictFile(row: Pick<DeckRow, 'id' | 'verdict'>): string | undefined {
+  return row.verdict?.verdictFile && row.verdict.by === row.id ? row.verdict.verdictFile : undefined;
+}
+
 /** `svc:conv+lane+builder+working+live+git+dirty`, matched by regex `when` clauses. */
 export function deckContextValue(row: DeckRow): string {
   const parts = ['svc:conv', row.kind];
@@ -112,6 +119,7 @@ export function deckContextValue(row: DeckRow): string {
   if (row.git) parts.push('git');
   if (row.git?.dirty) parts.push('dirty');
   if (row.verdict) parts.push('verdict');
+  if (ownVerdictFile(row)) parts.push('report');
   if (row.reaped) parts.push('reaped');
   if (canLaunch(row)) parts.push('launcher');
   if (canSucceed(row)) parts.push('succeed');
@@ -273,6 +281,8 @@ function toNode(r: DeckRow): DeckNode {
     row: r,
   };
   if (r.verdict && (r.role === 'builder' || JUDGES.has(r.role ?? ''))) node.badge = verdictBadge(r.verdict);
+  const verdictFile = ownVerdictFile(r);
+  if (verdictFile) node.verdictFile = verdictFile;
   return node;
 }
 

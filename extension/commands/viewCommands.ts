@@ -11,11 +11,14 @@ export const DECK_SHOW_ARCHIVED = 'svc.deck.showArchived';
 export const DECK_LIVE_ONLY = 'svc.deck.liveOnly';
 
 /**
- * "Open Report" (a row's context menu, the Conversation panel's button): an explicit open,
- * so the tab is kept. A row's click opens a preview instead (deckProvider.reportCommand).
+ * "Open Report" (a reviewer's or a critic's row, the Conversation panel's button): an
+ * explicit open, so the tab is kept. A reviewer row's click opens a preview instead
+ * (rowCommands.reportCommand); a critic row's click opens its conversation, and this its
+ * verdict file.
  */
 export async function openReport(arg: unknown): Promise<void> {
-  const file = typeof arg === 'string' ? arg : typeof arg === 'object' && arg !== null ? (arg as { reportFile?: unknown }).reportFile : undefined;
+  const node = typeof arg === 'object' && arg !== null ? (arg as { reportFile?: unknown; verdictFile?: unknown }) : undefined;
+  const file = typeof arg === 'string' ? arg : (node?.reportFile ?? node?.verdictFile);
   if (typeof file !== 'string' || !file) throw new NothingToDo('this row has no report yet');
   await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file), { preview: false });
 }

@@ -15,8 +15,9 @@ interface Contributes {
 }
 const PKG = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8')) as { contributes: Contributes };
 
-/** The commands a view's item context menu shows for a context value (regex and == clauses, as VS Code reads them). */
+/** The commands a view's item context menu shows for a context value (regex and == clauses, as VS Code reads them); hover (inline) actions in their `@` order. */
 function menuFor(menus: { command: string; when?: string; group?: string }[], view: string, contextValue: string, inline = false): string[] {
+  const order = (m: { group?: string }) => Number(/@(\d+)$/.exec(m.group ?? '')?.[1] ?? 0);
   return menus
     .filter((m) => (m.group === 'inline' || m.group?.startsWith('inline@')) === inline)
     .filter((m) => {
@@ -28,6 +29,7 @@ function menuFor(menus: { command: string; when?: string; group?: string }[], vi
       const eq = /viewItem == '?([^'\s]+)'?/.exec(when);
       return eq ? eq[1] === contextValue : false;
     })
+    .sort((a, b) => (inline ? order(a) - order(b) : 0))
     .map((m) => m.command);
 }
 
@@ -71,6 +73,13 @@ describe('extension menus (package.json)', () => {
     assert.deepEqual(deck(values[4]), ['svc.openConversation', 'svc.archiveConversation', 'svc.startLane']);
     assert.equal(nodes[0].children[0].children.length, 1, 'no verdict link row: the critic alone under its builder');
     assert.deepEqual(menuFor(menus, 'svc.commandDeck', values[1], true), ['svc.tellConversation', 'svc.stopConversation'], 'hover actions of a working lane');
+    // A critic that filed its verdict file: Open Report in its menu and on hover (its click opens the conversation).
+    const critic = deckContextValue({ ...ROWS[2], activity: 'idle', verdict: { verdict: 'NOT_YET', defects: 3, by: 3, verdictFile: '/lanes/verdict-c1.json' } });
+    assert.equal(critic, 'svc:conv+lane+critic+idle+live+verdict+report');
+    assert.deepEqual(deck(critic), ['svc.openConversation', 'svc.tellConversation', 'svc.stopConversation', 'svc.reapLane', 'svc.startLane', 'svc.openReport']);
+    assert.deepEqual(menuFor(menus, 'svc.commandDeck', critic, true), ['svc.openReport', 'svc.tellConversation']);
+    // The builder it judged shows the verdict, but the report is the critic's: no Open Report there.
+    assert.doesNotMatch(deckContextValue({ ...ROWS[1], verdict: { verdict: 'NOT_YET', defects: 3, by: 3, verdictFile: '/lanes/verdict-c1.json' } }), /\+report\b/);
     const reviewer = 'svc:conv+agent+stopped+succeed+reviewer+report';
     assert.deepEqual(deck(reviewer), ['svc.openConversation', 'svc.archiveConversation', 'svc.startLane', 'svc.handoffConversation', 'svc.forkConversation', 'svc.openReport']);
     assert.deepEqual(menuFor(menus, 'svc.commandDeck', 'svc:convoy+live+verdict', true), ['svc.abortReview']);

@@ -13,7 +13,7 @@ import { git, makeRepo } from '../../helpers/scratch';
 import { writeBrief } from '../../helpers/scriptBrief';
 import { installedSvc } from './codeServer';
 import { session, timing } from './session';
-import { clearNotifications, clickViewAction, quickPick, rowBadge, rowByDescription, runCommand, screenshot, statusItem, waitForMessage, waitForTree, webviewFrame, webviewFrameWith } from './workbench';
+import { clearNotifications, clickViewAction, contextMenuItem, quickPick, rowBadge, rowByDescription, runCommand, screenshot, statusItem, waitForMessage, waitForTree, webviewFrame, webviewFrameWith } from './workbench';
 
 const svc = (args: string[]) => installedSvc(session().cs, args);
 async function ok(args: string[], code = 0): Promise<string> {
@@ -94,6 +94,39 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     assert.equal(await page.locator('.tabs-container .tab.active .label-name').textContent(), `#${id.critic} ${title[id.critic]}`);
     await screenshot(page, '11-critic-opened-from-deck');
     await closeEditors();
+  });
+
+  it("a critic row opens its verdict report: on hover and from its context menu, in a kept tab; the builder's row has no Open Report", async () => {
+    const { page } = session();
+    const verdictFile = (await lanes()).find((l) => l.id === id.critic)!.report!.verdictFile!;
+    assert.equal(path.basename(verdictFile), 'verdict-r1-api-critic-i1.json');
+    const criticRow = rowByDescription(page, 'Command Deck', `#${id.critic} · `);
+    const activeTab = page.locator('.tabs-container .tab.active');
+    await criticRow.hover();
+    const actions = criticRow.locator('.actions a.action-label');
+    await actions.first().waitFor();
+    assert.deepEqual(await actions.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))), ['Open Report', 'Tell Conversation…']);
+    await screenshot(page, '11b-critic-open-report-on-hover');
+    await actions.first().click();
+    await activeTab.locator('.label-name', { hasText: /^verdict-r1-api-critic-i1\.json$/ }).waitFor();
+    assert.equal(await activeTab.locator('.monaco-icon-label.italic').count(), 0, 'an explicit open keeps its tab');
+    await page.locator('.editor-instance .view-lines', { hasText: '"defects"' }).waitFor();
+    await closeEditors();
+
+    await contextMenuItem(page, criticRow, 'Open Report');
+    await activeTab.locator('.label-name', { hasText: /^verdict-r1-api-critic-i1\.json$/ }).waitFor();
+    await closeEditors();
+
+    // The builder shows its critic's verdict, but the report is the critic's to open.
+    await rowByDescription(page, 'Command Deck', `#${id.api} · `).click({ button: 'right' });
+    const menu = page.locator('.context-view .monaco-menu');
+    await menu.locator('.action-item .action-label', { hasText: /^Open Conversation$/ }).waitFor();
+    assert.ok(!(await menu.locator('.action-item .action-label').allTextContents()).includes('Open Report'));
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    // The pointer leaves the deck, or the row's hover (its tooltip) covers the next test's rows.
+    await page.mouse.move(900, 600);
+    await page.locator('.monaco-hover').waitFor({ state: 'hidden' });
   });
 
   it("turns a lane's activity to needs-you live, and back after answering from the Conversation panel", async () => {
