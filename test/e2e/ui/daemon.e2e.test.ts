@@ -3,7 +3,7 @@
 // the agents they stopped. The palette offers them only while the daemon is connected.
 import * as assert from 'node:assert/strict';
 import type { AgentStatus } from '../../../shared/protocol/conversations';
-import { makeRepo } from '../../helpers/scratch';
+import { eventually, makeRepo } from '../../helpers/scratch';
 import { installedSvc } from './codeServer';
 import { session } from './session';
 import { clearNotifications, clickNotificationButton, modalDialog, openContainer, paletteOffers, runCommand, screenshot, statusItem, waitForMessage } from './workbench';
@@ -76,9 +76,15 @@ describe('Stop Daemon and Restart Daemon from VS Code (issue 16)', function () {
 
     await clickNotificationButton(page, 'svc: the daemon stopped', `Start Daemon and Resume All ${live.length}`);
     const resumed = await waitForMessage(page, 'svc: resumed ', 60_000);
-    for (const a of live) assert.ok(resumed.includes(`#${a.id} `), resumed);
+    // The message names ten and counts the rest ("… and 2 more."): every agent it stopped, once.
+    const listed = [...resumed.matchAll(/#(\d+) /g)].map((m) => Number(m[1]));
+    const more = Number(/ and (\d+) more\.$/.exec(resumed)?.[1] ?? 0);
+    assert.equal(listed.length, Math.min(10, live.length), resumed);
+    assert.equal(listed.length + more, live.length, resumed);
+    assert.ok(listed.every((id) => live.some((a) => a.id === id)), resumed);
     await statusItem(page).filter({ hasText: /^\s*svc\s*$/ }).waitFor({ timeout: 20_000 });
     assert.notEqual(await daemonPid(), pid);
+    await eventually(async () => JSON.stringify((await liveAgents()).map((a) => a.id)) === JSON.stringify(live.map((a) => a.id)), 30_000, 'every agent it stopped is live again');
     await waitIdle(mine);
     assert.equal(await paletteOffers(page, 'svc: Start Daemon'), false, 'Start Daemon is hidden while connected');
     await screenshot(page, '42-agents-resumed');
