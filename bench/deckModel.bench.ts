@@ -2,8 +2,8 @@
 // conversations/list and lanes/list answers read over its socket (a real daemon whose store
 // holds the conversations, lanes and critics' reports), then the extension's tree model:
 // the answers joined (deckRows), placed (buildDeck with convoys: lanes under launchers,
-// critics under the builder they judge, successors under their source), and the tree's
-// change key the provider compares before it re-renders. Target: under 200 ms in all.
+// critics under the builder they judge, successors under their source), and the merge into
+// the tree shown that decides which rows the provider refreshes (treeMerge.ts). Target: under 200 ms in all.
 // The floor is JSON.parse of the same two answers, which any client pays to receive them.
 // Then the same at 200, 2,000 and 10,000 conversations, with the time split into the
 // daemon's answers and the model, to show how each grows (no faster than linearly).
@@ -13,6 +13,8 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { buildDeck } from '../extension/commandDeck/deckModel';
+import type { DeckNode } from '../extension/commandDeck/deckModel';
+import { mergeTree } from '../extension/commandDeck/treeMerge';
 import { deckRows } from '../extension/commandDeck/deckRows';
 import { rpcOver } from '../shared/client/rpcClient';
 import type { RpcConnection } from '../shared/client/rpcClient';
@@ -136,13 +138,14 @@ async function measure(n: number, runs: number): Promise<Measure> {
     const socket = net.connect(socketPath);
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
     const c: RpcConnection = rpcOver(socket);
+    let shown: DeckNode[] = [];
     const read = async () => {
       const cl = await timeAsync(() => c.sendRequest('conversations/list', { all: true }) as Promise<{ conversations: ConversationInfo[] }>);
       const ll = await timeAsync(() => c.sendRequest('lanes/list', {}) as Promise<{ lanes: LaneRecord[] }>);
       const m = time(() => {
         const roots = buildDeck(deckRows(cl.value.conversations, ll.value.lanes), { convoys: true, reviews: [] });
-        // The provider re-renders only when the tree changed: it compares this key.
-        JSON.stringify(roots);
+        // The provider refreshes only the rows that changed: it merges the new tree into the one shown.
+        shown = mergeTree(shown, roots).roots;
         return roots;
       });
       return { cl, ll, m };
