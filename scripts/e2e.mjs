@@ -42,6 +42,8 @@ const mocha = spawnSync(
     '--timeout', '120000',
     '--reporter', 'spec',
     'test/e2e/ui/views.e2e.test.ts',
+    // Before any suite makes an issue or a review: it checks what the palette hides then.
+    'test/e2e/ui/palette.e2e.test.ts',
     // In-host before lanes: it checks an empty deck of the shared daemon.
     'test/e2e/ui/inHost.e2e.test.ts',
     'test/e2e/ui/lanes.e2e.test.ts',

@@ -47,6 +47,8 @@ describe('issues from the palette: New Issue, Start Work Agent, Mark Issue Done 
     // The draft: an untitled Markdown editor whose comment says how to submit it.
     const editor = page.locator('.editor-instance .monaco-editor').first();
     await editor.locator('.view-lines', { hasText: 'svc: Create Issue' }).waitFor();
+    // The editor title's button and the palette entry follow one context key: the button shows first.
+    await page.locator('.editor-actions a.action-label[aria-label="Create Issue"]').waitFor();
     // An empty draft is not submitted: it stays open.
     await runCommand(page, 'svc: Create Issue');
     await waitForMessage(page, 'svc: the description is empty: write it below the comment');

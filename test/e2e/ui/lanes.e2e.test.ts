@@ -13,7 +13,7 @@ import { git, makeRepo } from '../../helpers/scratch';
 import { writeBrief } from '../../helpers/scriptBrief';
 import { installedSvc } from './codeServer';
 import { session, timing } from './session';
-import { clearNotifications, clickViewAction, contextMenuItem, quickPick, rowBadge, rowByDescription, runCommand, screenshot, statusItem, waitForMessage, waitForTree, webviewFrame, webviewFrameWith } from './workbench';
+import { clearNotifications, clickViewAction, contextMenuItem, quickPick, rowBadge, rowByDescription, rowIcon, rowTooltip, runCommand, screenshot, statusItem, themeColor, waitForMessage, waitForTree, webviewFrame, webviewFrameWith } from './workbench';
 
 const svc = (args: string[]) => installedSvc(session().cs, args);
 async function ok(args: string[], code = 0): Promise<string> {
@@ -96,9 +96,10 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     await closeEditors();
   });
 
-  it("a critic row opens its verdict report: on hover and from its context menu, in a kept tab; the builder's row has no Open Report", async () => {
+  it("a critic row opens its verdict report: on hover and from its context menu, in a kept tab; the builder's row has no Open Report; both tooltips give the facts", async () => {
     const { page } = session();
-    const verdictFile = (await lanes()).find((l) => l.id === id.critic)!.report!.verdictFile!;
+    const all = await lanes();
+    const verdictFile = all.find((l) => l.id === id.critic)!.report!.verdictFile!;
     assert.equal(path.basename(verdictFile), 'verdict-r1-api-critic-i1.json');
     const criticRow = rowByDescription(page, 'Command Deck', `#${id.critic} · `);
     const activeTab = page.locator('.tabs-container .tab.active');
@@ -124,6 +125,34 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     assert.ok(!(await menu.locator('.action-item .action-label').allTextContents()).includes('Open Report'));
     await page.keyboard.press('Escape');
     await menu.waitFor({ state: 'detached' });
+
+    // Their tooltips: the facts as Markdown (branch, head, ahead, dirty, report, verdict, model).
+    const [critic, builder] = [id.critic, id.api].map((n) => all.find((l) => l.id === n)!);
+    const facts = async (row: typeof criticRow, names: string[]) => {
+      const shown = await rowTooltip(page, row);
+      return names.map((name) => shown.find((f) => f.startsWith(`${name}: `)) ?? `${name}: (not shown)`);
+    };
+    assert.deepEqual(await facts(criticRow, ['conversation', 'judges', 'verdict', 'report', 'branch', 'head', 'dirty', 'model']), [
+      `conversation: #${id.critic} r1-api-critic-i1`,
+      'judges: api i1',
+      'verdict: NOT_YET · 2 defects',
+      `report: ${verdictFile}`,
+      'branch: detached',
+      `head: ${critic.git!.headSha!.slice(0, 12)}`,
+      'dirty: no',
+      'model: m',
+    ]);
+    await screenshot(page, '11c-critic-tooltip-facts');
+    await page.mouse.move(900, 600);
+    await page.locator('.monaco-hover').waitFor({ state: 'hidden' });
+    assert.deepEqual(await facts(rowByDescription(page, 'Command Deck', `#${id.api} · `), ['verdict', 'branch', 'head', 'ahead', 'dirty', 'model']), [
+      `verdict: NOT_YET · 2 defects (critic #${id.critic})`,
+      `branch: ${builder.git!.branch}`,
+      `head: ${builder.git!.headSha!.slice(0, 12)}`,
+      'ahead: 0 commits ahead of upstream',
+      'dirty: no',
+      'model: m',
+    ]);
     // The pointer leaves the deck, or the row's hover (its tooltip) covers the next test's rows.
     await page.mouse.move(900, 600);
     await page.locator('.monaco-hover').waitFor({ state: 'hidden' });
@@ -135,7 +164,10 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     id.ask = await startLane(['--run', 'r1', '--key', 'ask', '--role', 'builder', '--brief', writeBrief(briefs, 'ask.md', [{ ask: 'Proceed with the e2e lane?' }, { say: 'proceeding' }])]);
     const row = rowByDescription(page, 'Command Deck', `#${id.ask} · `);
     await row.locator('.label-description', { hasText: new RegExp(`^#${id.ask} · needs-you( · ↑\\d+)?$`) }).waitFor({ timeout: 20_000 });
-    assert.match((await row.locator('.custom-view-tree-node-item-icon').getAttribute('class')) ?? '', /codicon-bell-dot/);
+    // Activity icons are coloured by state: needs-you, idle (the root), and stopped once reaped (below).
+    assert.deepEqual(await rowIcon(row), { codicon: 'bell-dot', color: await themeColor(page, 'list.warningForeground') });
+    assert.deepEqual(await rowIcon(rowByDescription(page, 'Command Deck', `#${rootId} · `)), { codicon: 'circle-large-outline', color: await themeColor(page, 'charts.green') });
+    assert.notEqual(await themeColor(page, 'list.warningForeground'), await themeColor(page, 'charts.green'));
     await statusItem(page).filter({ hasText: /^\s*svc: 1 needs you\s*$/ }).waitFor();
     timing('lane needs-you shown', t);
 
@@ -173,9 +205,11 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     id.xss = await startLane(['--run', 'r1', '--key', 'xss', '--role', 'builder', '--title', 'xss <img src=x onerror="window.__xss=\'title\'">', '--brief', writeBrief(briefs, 'xss.md', [{ say: XSS }, { run: `svc lane report --status failed --file '${report}'` }])]);
     await ok(['lane', 'wait', 'r1-xss-builder-i1', '--timeout', '60'], 4);
 
-    // A click that lands while the tree re-renders (the lane just reported) can be lost: click again once.
+    // A click that lands while the tree re-renders (the lane just reported) can be lost, and
+    // under load code-server now and then leaves a new webview blank: close it, click again once.
     await rowByDescription(page, 'Command Deck', `#${id.xss} · `).click();
     const frame = await webviewFrameWith(page, 'header .facts', `#${id.xss} r1-xss-builder-i1`, 10_000).catch(async () => {
+      await closeEditors();
       await rowByDescription(page, 'Command Deck', `#${id.xss} · `).click();
       return webviewFrameWith(page, 'header .facts', `#${id.xss} r1-xss-builder-i1`);
     });
@@ -301,6 +335,7 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     const kept = await waitForMessage(page, `svc: reaped conv ${id.ask} (r1-ask-builder-i1)`, 45_000);
     assert.match(kept, new RegExp(`; kept conv ${id.ask} in the Command Deck \\(--keep\\)$`));
     await rowByDescription(page, 'Command Deck', `#${id.ask} · `).locator('.label-description', { hasText: new RegExp(`^#${id.ask} · stopped( · .*)? · reaped$`) }).waitFor();
+    assert.deepEqual(await rowIcon(rowByDescription(page, 'Command Deck', `#${id.ask} · `)), { codicon: 'circle-slash', color: await themeColor(page, 'disabledForeground') });
     await clearNotifications(page);
 
     await runCommand(page, 'svc: Reap Lane…');
@@ -331,6 +366,26 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     await screenshot(page, '19b-deck-live-only');
     await clickViewAction(page, 'Command Deck', 'Show Stopped Too');
     await ask().waitFor();
+  });
+
+  it('an archived row offers Unarchive on hover: it comes back into the deck', async () => {
+    const { page } = session();
+    const xss = () => rowByDescription(page, 'Command Deck', `#${id.xss} · `);
+    await clickViewAction(page, 'Command Deck', 'Show Archived');
+    await xss().locator('.label-description', { hasText: /\(archived\)/ }).waitFor();
+    await xss().hover();
+    const actions = xss().locator('.actions a.action-label');
+    await actions.first().waitFor();
+    assert.deepEqual(await actions.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))), ['Unarchive Conversation']);
+    await screenshot(page, '19c-deck-unarchive-on-hover');
+    await actions.first().click();
+    await waitForMessage(page, `svc: unarchived #${id.xss} (r1-xss-builder-i1); it is back in the Command Deck.`);
+    await xss().locator('.label-description', { hasText: new RegExp(`^#${id.xss} · builder i1 · stopped · reaped$`) }).waitFor({ timeout: 15_000 });
+    await clickViewAction(page, 'Command Deck', 'Hide Archived');
+    await xss().locator('.label-description', { hasText: new RegExp(`^#${id.xss} · builder i1 · stopped · reaped$`) }).waitFor();
+    assert.equal((await lanes()).find((l) => l.id === id.xss)!.archived, false);
+    await page.mouse.move(900, 600);
+    await clearNotifications(page);
   });
 });
 

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { REPO } from '../../helpers/scratch';
 import { startCodeServer } from './codeServer';
 import type { CodeServer } from './codeServer';
-import { consoleErrors, launchBrowser, openWorkbench, screenshot, SCREENSHOTS } from './workbench';
+import { consoleErrors, launchBrowser, openWorkbench, runCommand, screenshot, SCREENSHOTS } from './workbench';
 
 export interface Session {
   cs: CodeServer;
@@ -64,6 +64,16 @@ export const mochaHooks = {
     failed = true;
     const name = `failed-${test.fullTitle().replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}`;
     await screenshot(current.page, name).catch(() => undefined);
+    // What a failed step left open (the palette, a quick pick, a row's menu) would block the next test's clicks.
+    const { page } = current;
+    for (let i = 0; i < 3; i++) {
+      const open = await Promise.all(['.quick-input-widget input.input', '.context-view .monaco-menu'].map((sel) => page.locator(sel).isVisible().catch(() => false)));
+      if (!open.some((o) => o)) break;
+      await page.keyboard.press('Escape').catch(() => undefined);
+    }
+    // A panel it left (a blank webview) would be reused by the next test's opens. Unsaved
+    // drafts are left alone: closing them would ask to save.
+    if ((await page.locator('.tabs-container .tab.dirty').count().catch(() => 1)) === 0) await runCommand(page, 'View: Close All Editors').catch(() => undefined);
   },
   async afterAll(this: Mocha.Context) {
     this.timeout(120_000);

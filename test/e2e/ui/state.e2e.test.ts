@@ -16,7 +16,7 @@ import { eventually, makeRepo } from '../../helpers/scratch';
 import { writeBrief } from '../../helpers/scriptBrief';
 import { installedSvc } from './codeServer';
 import { session, timing } from './session';
-import { openContainer, quickPick, rowByDescription, rowByLabel, runCommand, screenshot, webviewFrame, webviewFrameWith } from './workbench';
+import { clickViewAction, modalDialog, openContainer, paneBody, quickPick, rowByDescription, rowByLabel, runCommand, screenshot, waitForMessage, webviewFrame, webviewFrameWith } from './workbench';
 
 const PROJECT = 'st';
 const svc = (args: string[]) => installedSvc(session().cs, args);
@@ -47,10 +47,21 @@ async function openRoles(page: Page) {
 /** The open conversation panel whose header names `#id`. */
 const panelOf = (page: Page, id: number, name: string) => webviewFrameWith(page, 'header .facts', `#${id} ${name}`);
 
-/** Expands or collapses a side bar view by its header, as a person does. */
+/** The hover (inline) actions a hovered tree row shows, by their titles. */
+async function hoverActions(row: ReturnType<typeof rowByLabel>): Promise<(string | null)[]> {
+  const actions = row.locator('.actions a.action-label');
+  await actions.first().waitFor();
+  return actions.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+}
+
+/**
+ * Expands or collapses a side bar view by its header, as a person does: on its chevron, at
+ * the header's left end (the middle of a narrow header can be one of its title-bar buttons,
+ * which show on hover: the Command Deck's "Start Lane" sits there).
+ */
 async function setPaneExpanded(page: Page, view: string, expanded: boolean): Promise<void> {
   const header = page.locator(`.sidebar .pane-header[aria-label="${view} Section"]`);
-  if (((await header.getAttribute('aria-expanded')) === 'true') !== expanded) await header.click();
+  if (((await header.getAttribute('aria-expanded')) === 'true') !== expanded) await header.click({ position: { x: 10, y: 11 } });
 }
 
 describe('issue 16: state kept, preview tabs, buttons instead of commands (code-server 4.100.3)', function () {
@@ -59,6 +70,8 @@ describe('issue 16: state kept, preview tabs, buttons instead of commands (code-
   const title: Record<string, string> = {};
   let briefs = '';
   let verdictFile = '';
+  /** The issue the quick review approved (the last two tests). */
+  let reviewed = '';
 
   const startLane = async (args: string[]) => Number(/: conv (\d+) /.exec(await ok(['lane', 'start', '--parent', String(id.root), '--harness', 'script', '--model', 'm', ...args]))![1]);
 
@@ -305,6 +318,7 @@ describe('issue 16: state kept, preview tabs, buttons instead of commands (code-
       `harnesses:\n  script:\n    scripts:\n      "agent-${PROJECT}-*-review": ${path.join(scripts, 'quick.yaml')}\n      "agent-${PROJECT}-*": ${path.join(scripts, 'work.yaml')}\nroles:\n  review:\n    mode: quick\n    model: m\n    harness: script\n`,
     );
     const issue = JSON.parse(await ok(['issue', 'new', '--project', PROJECT, '--title', 'state feature', '--json'])) as { id: string };
+    reviewed = issue.id;
     await ok(['issue', 'start', issue.id, '--harness', 'script', '--model', 'm']);
     const state = await eventually(async () => {
       const s = JSON.parse(await ok(['show', issue.id, '--json'])) as IssueState;
@@ -339,6 +353,87 @@ describe('issue 16: state kept, preview tabs, buttons instead of commands (code-
       assert.equal(await run.getAttribute('aria-expanded'), 'false', 'the run row stays collapsed after a refresh and a change');
       await screenshot(page, '39-reviews-expansion-kept');
     } finally {
+      await page.setViewportSize(viewport);
+    }
+  });
+  it('an issue row requests a review on hover; the run before folds into collapsed "earlier runs" in both trees; the PR row merges on hover', async () => {
+    const { page } = session();
+    assert.ok(reviewed, 'the quick review ran');
+    const viewport = page.viewportSize()!;
+    await page.setViewportSize({ width: viewport.width, height: 2000 });
+    // Every suite's rows are in both trees by now, and a tree draws only the rows in view:
+    // the tree being looked at gets the whole side bar.
+    const only = async (view: 'Reviews' | 'Command Deck') => {
+      for (const v of ['Awareness', 'Command Deck', 'Reviews']) if (v !== view) await setPaneExpanded(page, v, false);
+      await setPaneExpanded(page, view, true);
+    };
+    try {
+      await only('Reviews');
+      const issueRow = rowByLabel(page, 'Reviews', `${reviewed} state feature`);
+      await issueRow.locator('.label-description', { hasText: /^PR #\d+ · approved · ready to merge$/ }).waitFor({ timeout: 20_000 });
+      await issueRow.hover();
+      assert.deepEqual(await hoverActions(issueRow), ['Request Review…']);
+      await issueRow.locator('.actions a.action-label').first().click();
+      // The optional note for the reviewers: none.
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: `svc: Request Review of ${reviewed}` }).waitFor();
+      await page.locator('.quick-input-widget input.input').press('Enter');
+      await waitForMessage(page, new RegExp(`^svc: requested review r2 \\(quick\\) of ${reviewed} at [0-9a-f]{7} \\(PR #\\d+\\)\\.$`), 30_000);
+      await eventually(async () => {
+        const st = JSON.parse(await ok(['show', reviewed, '--json'])) as IssueState;
+        return st.run?.runId === 'r2' && st.pr?.reviewState === 'approved';
+      }, 60_000, `${reviewed} review r2 approved`);
+
+      // Reviews: r2 on top, r1 under "earlier runs", collapsed.
+      const run = rowByLabel(page, 'Reviews', 'review r2 (quick)');
+      await run.locator('.label-description', { hasText: /^APPROVED · at [0-9a-f]{7}$/ }).waitFor({ timeout: 20_000 });
+      // The test before collapsed this issue's run row; its id is the issue's, so r2 keeps it collapsed.
+      assert.equal(await run.getAttribute('aria-expanded'), 'false');
+      await run.locator('.monaco-tl-twistie').click();
+      const reviewsHistory = rowByDescription(page, 'Reviews', 'r1 APPROVED');
+      await reviewsHistory.waitFor();
+      assert.equal(await reviewsHistory.locator('.label-name').textContent(), 'earlier runs');
+      assert.equal(await reviewsHistory.getAttribute('aria-expanded'), 'false');
+      await screenshot(page, '38b-reviews-earlier-runs-collapsed');
+
+      // The Command Deck: one convoy row, r2. r1's agents were archived when r2 started, so r1
+      // shows with "Show Archived", folded under r2 in the same way.
+      await only('Command Deck');
+      const convoy = rowByLabel(page, 'Command Deck', `${reviewed} review r2`);
+      await convoy.locator('.label-description', { hasText: /^quick · APPROVED$/ }).waitFor({ timeout: 20_000 });
+      const deckHistory = rowByDescription(page, 'Command Deck', 'r1 APPROVED');
+      assert.deepEqual([await rowByLabel(page, 'Command Deck', `${reviewed} review r1`).count(), await deckHistory.count()], [0, 0], 'r1 is not a convoy row of its own');
+      await clickViewAction(page, 'Command Deck', 'Show Archived');
+      try {
+        await deckHistory.waitFor({ timeout: 20_000 });
+        assert.equal(await deckHistory.locator('.label-name').textContent(), 'earlier runs');
+        assert.equal(await deckHistory.getAttribute('aria-expanded'), 'false');
+        assert.equal(await rowByLabel(page, 'Command Deck', `${reviewed} review r1`).count(), 0, 'r1 stays folded until its history is expanded');
+        await screenshot(page, '38c-deck-earlier-runs-collapsed');
+      } finally {
+        await clickViewAction(page, 'Command Deck', 'Hide Archived');
+      }
+
+      // Merge PR on the readiness row (the row under the issue), on hover.
+      await only('Reviews');
+      await issueRow.waitFor();
+      const index = Number(await issueRow.getAttribute('data-index'));
+      const readiness = paneBody(page, 'Reviews').locator(`.monaco-list-row[role="treeitem"][data-index="${index + 1}"]`);
+      assert.equal(await readiness.locator('.label-name').textContent(), 'merge: ready');
+      await readiness.hover();
+      assert.deepEqual(await hoverActions(readiness), ['Merge PR'], 'a local PR has no web page to open');
+      await screenshot(page, '38d-merge-pr-on-hover');
+      await readiness.locator('.actions a.action-label').first().click();
+      const dialog = await modalDialog(page);
+      const pr = Number(/^Merge PR #(\d+) of /.exec(dialog.message)![1]);
+      assert.equal(dialog.message, `Merge PR #${pr} of ${reviewed} into its base branch?`);
+      await dialog.click('Merge');
+      await waitForMessage(page, new RegExp(`^svc: merged PR #${pr} \\((fast-forward|merge|squash|rebase)\\) at [0-9a-f]{7}\\.$`), 30_000);
+      await issueRow.locator('.label-description', { hasText: new RegExp(`^PR #${pr} · approved · merged$`) }).waitFor({ timeout: 20_000 });
+      assert.equal(await readiness.locator('.label-name').textContent(), `PR #${pr} merged`);
+      await screenshot(page, '38e-pr-merged');
+    } finally {
+      await page.mouse.move(900, 600);
+      for (const v of ['Awareness', 'Command Deck', 'Reviews']) await setPaneExpanded(page, v, true);
       await page.setViewportSize(viewport);
     }
   });

@@ -55,8 +55,8 @@ export function paneBody(page: Page, title: string) {
   return page.locator('.sidebar .pane', { has: page.locator(`.pane-header[aria-label="${title} Section"]`) }).locator('.pane-body');
 }
 
-/** Runs a palette command by its full title ("svc: Show Daemon Status"). */
-export async function runCommand(page: Page, title: string): Promise<void> {
+/** Opens the command palette from the workbench (not a webview, which keeps F1 to itself). */
+export async function openPalette(page: Page): Promise<void> {
   const input = page.locator('.quick-input-widget input.input');
   // Keys pressed while a webview has focus stay in its iframe (and a webview that just
   // loaded takes the focus): give the focus back to the workbench, and press again if the
@@ -70,14 +70,34 @@ export async function runCommand(page: Page, title: string): Promise<void> {
     await page.keyboard.press('F1');
     try {
       await input.waitFor({ timeout: attempt < 2 ? 3000 : 30_000 });
-      break;
+      return;
     } catch (e) {
       if (attempt >= 2) throw e;
     }
   }
-  await input.fill(`>${title}`);
+}
+
+/**
+ * Runs a palette command by its full title ("svc: Show Daemon Status"). The palette lists
+ * the commands whose `when` held as it opened; a context key set a moment before (a draft
+ * just opened, on a loaded machine) can miss it, so a palette without the command is
+ * closed and opened again, as a person would.
+ */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  const input = page.locator('.quick-input-widget input.input');
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-  await row.waitFor();
+  for (let attempt = 0; ; attempt++) {
+    await openPalette(page);
+    await input.fill(`>${title}`);
+    try {
+      await row.waitFor({ timeout: attempt < 2 ? 10_000 : 30_000 });
+      break;
+    } catch (e) {
+      if (attempt >= 2) throw e;
+      await page.keyboard.press('Escape');
+      await input.waitFor({ state: 'hidden' });
+    }
+  }
   await row.click();
 }
 
@@ -209,14 +229,7 @@ export async function clickViewAction(page: Page, view: string, title: string): 
 /** Whether the palette lists a command with exactly this title (a `when` that does not hold hides it); closes the palette. */
 export async function paletteOffers(page: Page, title: string): Promise<boolean> {
   const input = page.locator('.quick-input-widget input.input');
-  // From the workbench (not a webview, which keeps F1 to itself), as runCommand does.
-  await page.evaluate(() => {
-    const target = document.querySelector<HTMLElement>('.part.sidebar .monaco-list[tabindex="0"]');
-    if (target) target.focus();
-    else (document.activeElement as HTMLElement | null)?.blur();
-  });
-  await page.keyboard.press('F1');
-  await input.waitFor();
+  await openPalette(page);
   await input.fill(`>${title}`);
   // The list filters as typed, late on a loaded machine: read it until it lists the title,
   // or shows only rows that match the filter (each highlights it; none when nothing matches).
@@ -282,4 +295,33 @@ export async function contextMenuItem(page: Page, row: Locator, item: string): P
       if (attempt >= 3) throw e;
     }
   }
+}
+
+/** A tree row's icon as rendered: its codicon (`bell-dot`, `sync` …) and its colour. */
+export async function rowIcon(row: Locator): Promise<{ codicon: string; color: string }> {
+  return row.locator('.custom-view-tree-node-item-icon').evaluate((el) => ({
+    codicon: (Array.from(el.classList).find((c) => c.startsWith('codicon-') && c !== 'codicon-modifier-spin') ?? '').replace(/^codicon-/, ''),
+    color: getComputedStyle(el).color,
+  }));
+}
+
+/** The colour a theme colour id (`charts.green`) has in the current theme, as the page computes it. */
+export async function themeColor(page: Page, id: string): Promise<string> {
+  return page.evaluate((name) => {
+    // The theme's colour variables are set on the workbench element, not the document root.
+    const probe = document.createElement('span');
+    probe.style.color = `var(--vscode-${name})`;
+    (document.querySelector('.monaco-workbench') ?? document.body).append(probe);
+    const color = getComputedStyle(probe).color;
+    probe.remove();
+    return color;
+  }, id.replace(/\./g, '-'));
+}
+
+/** The facts of a row's Markdown tooltip, as shown on hover: one text per list item. */
+export async function rowTooltip(page: Page, row: Locator): Promise<string[]> {
+  await row.hover();
+  const hover = page.locator('.monaco-hover:visible li');
+  await hover.first().waitFor({ timeout: 10_000 });
+  return (await hover.allTextContents()).map((t) => t.trim());
 }
