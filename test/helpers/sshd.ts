@@ -73,8 +73,22 @@ function ensureUser(user: string): string {
   return spawnSync('getent', ['passwd', user], { encoding: 'utf8' }).stdout.split(':')[5];
 }
 
+/**
+ * sshd reads AuthorizedKeysFile as the remote user, and the host clones the test's origin
+ * from the scratch: every folder from .scratch down to `dir` must let that user pass,
+ * whichever test made them first and with what mode (a 0700 .scratch refused every login).
+ */
+function letRemoteUserThrough(dir: string): void {
+  const scratch = path.join(REPO, '.scratch');
+  for (let d = dir; d.startsWith(scratch); d = path.dirname(d)) {
+    fs.chmodSync(d, fs.statSync(d).mode | 0o011);
+    if (d === scratch) break;
+  }
+}
+
 export async function startSshd(dir: string): Promise<Sshd> {
   fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
+  letRemoteUserThrough(dir);
   const remoteHome = ensureUser(REMOTE_USER);
   const hostKey = path.join(dir, 'ssh_host_ed25519_key');
   const identity = path.join(dir, 'id_ed25519');
