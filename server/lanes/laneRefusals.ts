@@ -153,12 +153,7 @@ export function dirExistsError(dir: string): SvcError<'dirExists'> {
 
 /** A git failure or anything on a host while making the lane directory, with where (`host`). */
 export function laneDirFailedError(why: string, host?: string): SvcError<'laneDirFailed'> {
-  return conflict('laneDirFailed', laneDirFailedMessage(why, host));
-}
-
-/** The words of laneDirFailed, also recorded as the conversation's spawn error. */
-export function laneDirFailedMessage(why: string, host?: string): string {
-  return `lane directory could not be prepared${host ? ` on host ${host}` : ''}: ${why}`;
+  return conflict('laneDirFailed', `lane directory could not be prepared${host ? ` on host ${host}` : ''}: ${why}`);
 }
 
 // ---- A lane on another host (hostPlacement.ts)

@@ -27,7 +27,6 @@ import {
   briefOrPromptError,
   iterationJudgedError,
   laneDirFailedError,
-  laneDirFailedMessage,
   launchRaceError,
   noDoneReportError,
   noProjectError,
@@ -208,14 +207,10 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
         } else createPlayDir(draft.dir);
       }
     } catch (e) {
-      // A local refusal already says what and why; a git failure or anything on a host
-      // needs the context of where it happened.
-      if (SvcError.is(e) && !host) {
-        convs.recordSpawnError(row.id, e.message);
-        throw e;
-      }
-      convs.recordSpawnError(row.id, laneDirFailedMessage((e as Error).message, host?.name));
-      throw e instanceof GitError || SvcError.is(e) ? laneDirFailedError((e as Error).message, host?.name) : e;
+      const refusal = prepareRefusal(e, host?.name);
+      convs.recordSpawnError(row.id, refusal.message);
+      // An error that is neither git's nor a refusal is a bug: it passes on as it is.
+      throw e instanceof GitError || SvcError.is(e) ? refusal : e;
     }
     convs.start(row.id, { gitFactsFrom: gitBacked ? repo : undefined });
     ctx.app.notify({ topic: 'lanes', id: row.id });
@@ -228,6 +223,12 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   // The record says how the start went (alive, failed, ended), whatever the wait's outcome.
   if (!p.noWait) await convs.waitStarted(row.id, START_WAIT_MS);
   return laneRecord(ctx, store.byId(row.id)!, known);
+}
+
+/** A local refusal already says what and why; a git failure or anything on a host gets
+ *  where it happened. */
+function prepareRefusal(e: unknown, host?: string): SvcError {
+  return SvcError.is(e) && !host ? e : laneDirFailedError((e as Error).message, host);
 }
 
 /** A promise's outcome, to be taken (value or throw) later, in an order of our choosing. */
