@@ -55,7 +55,7 @@ async function probe(cwd: string, env: NodeJS.ProcessEnv, keep: (stamps: Map<str
   if (places.commonDir) files.add(path.join(places.commonDir, 'config'));
   if (places.gitDir) files.add(path.join(places.gitDir, 'config.worktree'));
   const stamps = new Map<string, string>();
-  // A git that did not answer in time (FACTS_TIMEOUT_MS) leaves the agent without those
+  // A git that did not answer in time (AGENT_PROBE_TIMEOUT_MS) leaves the agent without those
   // facts this once; the next start asks again.
   const timedOut = id.timedOut ?? places.timedOut;
   if (timedOut) log.warn(`${cwd}: the agent starts without its git identity and places: ${timedOut}`);

@@ -1,7 +1,7 @@
 // The user's git identity, handed to every agent as GIT_AUTHOR_* and GIT_COMMITTER_*: some
 // harnesses run commands with the global git config hidden (gemini's shell sets
 // GIT_CONFIG_GLOBAL=/dev/null), and a lane must still be able to commit as the user.
-import { FACTS_TIMEOUT_MS, GitTimeout, spawnGit } from '../git/gitExec';
+import { AGENT_PROBE_TIMEOUT_MS, GitTimeout, spawnGit } from '../git/gitExec';
 
 const VARS = { name: ['GIT_AUTHOR_NAME', 'GIT_COMMITTER_NAME'], email: ['GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_EMAIL'] } as const;
 
@@ -14,7 +14,7 @@ export interface GitIdentity {
 }
 
 /** user.name and user.email as git resolves them in `cwd` (repository config over global), as variables. */
-export function gitIdentity(cwd: string, env: NodeJS.ProcessEnv, timeoutMs = FACTS_TIMEOUT_MS): Promise<GitIdentity> {
+export function gitIdentity(cwd: string, env: NodeJS.ProcessEnv, timeoutMs = AGENT_PROBE_TIMEOUT_MS): Promise<GitIdentity> {
   // No git, no identity, or cwd gone: the agent's git says what is missing.
   return spawnGit(cwd, ['config', '--show-origin', '-z', '--get-regexp', '^user\\.(name|email)$'], { env, timeoutMs }).then(
     (r) => (r.code === 0 ? parse(r.stdout.toString('utf8')) : { vars: {}, origins: [] }),

@@ -5,7 +5,7 @@
 // harnesses (codex) are given these through ACP `additionalDirectories`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FACTS_TIMEOUT_MS, GitTimeout, spawnGit } from '../git/gitExec';
+import { AGENT_PROBE_TIMEOUT_MS, GitTimeout, spawnGit } from '../git/gitExec';
 
 /** Stdout of a git that succeeded; undefined when it failed; GitTimeout's text when it did not answer in time. */
 function gitOut(cwd: string, env: NodeJS.ProcessEnv, args: string[], timeoutMs: number): Promise<string | undefined | GitTimeout> {
@@ -26,7 +26,7 @@ export interface GitPlaces {
 }
 
 /** Where git keeps `cwd`'s repository and its local remotes; every probe runs at once. */
-export async function gitPlaces(cwd: string, env: NodeJS.ProcessEnv, timeoutMs = FACTS_TIMEOUT_MS): Promise<GitPlaces> {
+export async function gitPlaces(cwd: string, env: NodeJS.ProcessEnv, timeoutMs = AGENT_PROBE_TIMEOUT_MS): Promise<GitPlaces> {
   let timedOut: string | undefined;
   const text = (v: string | undefined | GitTimeout): string | undefined => {
     if (!(v instanceof GitTimeout)) return v;

@@ -31,11 +31,18 @@ export interface GitCall extends GitEnv {
 }
 
 /**
- * How long a background read of git facts (lane lists, an agent's identity and places)
- * waits for git before it answers without them: a git blocked on a network filesystem or
- * a file that never answers must not hold a list or a start forever.
+ * How long a background read of git facts for a list waits for git before it answers
+ * without them: a git blocked on a network filesystem or a file that never answers must
+ * not hold a list forever.
  */
 export const FACTS_TIMEOUT_MS = 5000;
+
+/**
+ * The same bound for what an agent's start reads (its git identity and places). Longer:
+ * an agent started without them commits as nobody, so a slow git on a loaded machine is
+ * waited for; only a git that truly hangs is given up on.
+ */
+export const AGENT_PROBE_TIMEOUT_MS = 30_000;
 
 /** Git did not answer within the time its caller allowed (GitCall.timeoutMs). */
 export class GitTimeout extends Error {

@@ -1,5 +1,5 @@
 // An agent's git probes (identity, writable places) give up on a git that does not answer
-// (FACTS_TIMEOUT_MS, 5 s in the daemon): the agent then starts without those facts, and
+// (AGENT_PROBE_TIMEOUT_MS, 30 s in the daemon): the agent then starts without those facts, and
 // the answer says it timed out so it is not kept (agentGitFacts.ts). Real git, a repository
 // whose HEAD is a FIFO (git blocks opening it, as on a filesystem that stopped answering).
 import * as assert from 'node:assert/strict';
