@@ -16,7 +16,7 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 // reasons, server/<domain>/<domain>Refusals.ts (reap: reapErrors.ts) makes the messages.
 // Anywhere else an error is made from a free reason string, the lint says where it belongs.
 const REFUSAL_FILES = ['**/*Refusals.ts', 'server/reap/reapErrors.ts', 'shared/errors.ts', 'shared/client/daemonRefusal.ts'];
-const refusalsElsewhere = 'refusals are made in their domain\'s refusals file (server/<domain>/<domain>Refusals.ts, reasons in shared/refusals/): call a factory from there';
+const refusalsElsewhere = "refusals are made in their domain's refusals file (server/<domain>/<domain>Refusals.ts, reasons in shared/refusals/): call a factory from there";
 
 export default tseslint.config(
   {

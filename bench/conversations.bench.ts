@@ -48,7 +48,11 @@ function watchIdle(c: MessageConnection): { until(ids: Set<number>, n: number): 
 }
 
 async function svcNew(s: Scratch, title: string): Promise<number> {
-  const r = await run(process.execPath, [SVC_BIN, 'conv', 'new', '--project', 'b', '--harness', 'script', '--model', 'm', '--title', title, '--prompt', 'hi', '--no-wait', '--json'], { env: s.env, cwd: s.home });
+  const r = await run(
+    process.execPath,
+    [SVC_BIN, 'conv', 'new', '--project', 'b', '--harness', 'script', '--model', 'm', '--title', title, '--prompt', 'hi', '--no-wait', '--json'],
+    { env: s.env, cwd: s.home },
+  );
   if (r.code !== 0) throw new Error(r.stderr);
   return (JSON.parse(r.stdout) as { conversation: { id: number } }).conversation.id;
 }
@@ -95,7 +99,9 @@ async function main(): Promise<void> {
     const live = new Set<number>([...ids]);
     const grow = async (to: number): Promise<number> => {
       for (let n = live.size + 10; n < to; n++) {
-        const r = (await c.sendRequest(conversationsNew.method, { project: 'b', harness: 'script', model: 'm', title: `rss ${n}`, prompt: 'hi', noWait: true })) as { conversation: { id: number } };
+        const r = (await c.sendRequest(conversationsNew.method, { project: 'b', harness: 'script', model: 'm', title: `rss ${n}`, prompt: 'hi', noWait: true })) as {
+          conversation: { id: number };
+        };
         live.add(r.conversation.id);
       }
       await watch.until(live, to - 10);

@@ -94,9 +94,7 @@ function seed(dbFile: string, w: ReturnType<typeof world>, cwd: string, lanesRoo
     `INSERT INTO lanes (conv_id, project, run_key, lane_key, role, iteration, judged_key, judged_iteration, git_backed, branch, dir, lanes_root, created_at)
      VALUES (?, 'p', ?, ?, ?, 1, ?, ?, 1, ?, ?, ?, ?)`,
   );
-  const report = db.prepare(
-    `INSERT INTO reports (store_key, conv_id, seq, status, body, verdict, defects, created_at) VALUES (?, ?, 1, 'done', 'judged', 'NOT_YET', 2, ?)`,
-  );
+  const report = db.prepare(`INSERT INTO reports (store_key, conv_id, seq, status, body, verdict, defects, created_at) VALUES (?, ?, 1, 'done', 'judged', 'NOT_YET', 2, ?)`);
   db.transaction(() => {
     for (const c of w.conversations) conv.run(c.id, c.name, c.title, c.kind, c.parentId, cwd, c.issueId, brief(c.id), now + c.id, now + c.id, now + c.id + 1);
     for (const l of w.lanes) {
@@ -182,7 +180,9 @@ async function main(): Promise<void> {
   const scale: Measure[] = [];
   for (const n of SIZES) scale.push(n === CONVERSATIONS ? m : await measure(n, n >= 10_000 ? 5 : 9));
   for (const r of scale) {
-    console.log(`  deck at ${r.n} conversations (${r.lanes} lanes): ${f(r.total)} ms = conversations/list ${f(r.conversations)} + lanes/list ${f(r.lanesList)} + model ${f(r.model)} (floor ${f(r.parse)} ms)`);
+    console.log(
+      `  deck at ${r.n} conversations (${r.lanes} lanes): ${f(r.total)} ms = conversations/list ${f(r.conversations)} + lanes/list ${f(r.lanesList)} + model ${f(r.model)} (floor ${f(r.parse)} ms)`,
+    );
   }
   const [a, b] = [scale[0], scale[scale.length - 1]];
   const per = (x: number, y: number) => (y / x / (b.n / a.n)).toFixed(2);

@@ -42,7 +42,20 @@ async function main(): Promise<void> {
       // Launch up to n lanes, four at a time (each answers once its worktree exists).
       while (made < n) {
         const batch = Array.from({ length: Math.min(4, n - made) }, (_, j) => made + j);
-        await Promise.all(batch.map((i) => rpcRequest(s.svcHome, lanesStart, { parent: String(w.rootId), harness: 'script', run: 'bench', key: `k${i}`, role: 'builder', model: 'm', prompt: brief, noWait: true })));
+        await Promise.all(
+          batch.map((i) =>
+            rpcRequest(s.svcHome, lanesStart, {
+              parent: String(w.rootId),
+              harness: 'script',
+              run: 'bench',
+              key: `k${i}`,
+              role: 'builder',
+              model: 'm',
+              prompt: brief,
+              noWait: true,
+            }),
+          ),
+        );
         made += batch.length;
       }
       while (fs.readdirSync(root).filter((d) => fs.existsSync(path.join(root, d, 'README.md'))).length < n) await sleep(100);
@@ -63,7 +76,9 @@ async function main(): Promise<void> {
     }
     for (const r of rows) {
       const mark = r.n === TARGET_SIZE ? ` (target ≤ ${TARGET}: ${r.warm / r.floor <= TARGET && r.cold / r.floor <= TARGET ? 'met' : 'MISSED'})` : '';
-      console.log(`${r.n} lanes: sequential git status floor ${r.floor.toFixed(0)} ms; lane list --json repeated ${r.warm.toFixed(0)} ms, ratio ${(r.warm / r.floor).toFixed(2)}; every index just refreshed ${r.cold.toFixed(0)} ms, ratio ${(r.cold / r.floor).toFixed(2)}${mark}`);
+      console.log(
+        `${r.n} lanes: sequential git status floor ${r.floor.toFixed(0)} ms; lane list --json repeated ${r.warm.toFixed(0)} ms, ratio ${(r.warm / r.floor).toFixed(2)}; every index just refreshed ${r.cold.toFixed(0)} ms, ratio ${(r.cold / r.floor).toFixed(2)}${mark}`,
+      );
     }
     if (rows.length < 2) return;
     const [first, last] = [rows[0], rows[rows.length - 1]];

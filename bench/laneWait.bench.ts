@@ -26,7 +26,15 @@ async function main(): Promise<void> {
       for (const n of WAITERS) {
         // The lane reports once the bench creates `go` in its directory (all waiters in place).
         const brief = scriptBlock([{ run: "while [ ! -f go ]; do sleep 0.02; done; printf 'woke\\n' | svc lane report --stdin --status failed" }]);
-        const lane = (await c.sendRequest(lanesStart.method, { parent: String(w.rootId), harness: 'script', run: 'wait', key: `k${k++}`, role: 'builder', model: 'm', prompt: brief })) as { name: string; cwd: string };
+        const lane = (await c.sendRequest(lanesStart.method, {
+          parent: String(w.rootId),
+          harness: 'script',
+          run: 'wait',
+          key: `k${k++}`,
+          role: 'builder',
+          model: 'm',
+          prompt: brief,
+        })) as { name: string; cwd: string };
         const answered: number[] = [];
         const waits = Array.from({ length: n }, () =>
           (c.sendRequest(lanesWait.method, { lane: lane.name, timeoutS: 120 }) as Promise<{ outcome: string; report: { at: number } | null }>).then((r) => {
@@ -45,7 +53,12 @@ async function main(): Promise<void> {
     const one = median(results.get(1)!);
     for (const n of WAITERS) {
       const m = median(results.get(n)!);
-      console.log(`lane wait wake-up, ${n} waiter${n === 1 ? '' : 's'}: ${m.toFixed(0)} ms from the report to the last answer (median of ${RUNS}; runs ${results.get(n)!.map((x) => x.toFixed(0)).join(' ')})${n === 1 ? '' : `; ratio ${(m / Math.max(one, 1)).toFixed(2)} to one waiter (×${n} would be linear)`}`);
+      console.log(
+        `lane wait wake-up, ${n} waiter${n === 1 ? '' : 's'}: ${m.toFixed(0)} ms from the report to the last answer (median of ${RUNS}; runs ${results
+          .get(n)!
+          .map((x) => x.toFixed(0))
+          .join(' ')})${n === 1 ? '' : `; ratio ${(m / Math.max(one, 1)).toFixed(2)} to one waiter (×${n} would be linear)`}`,
+      );
     }
   } finally {
     await s.dispose();

@@ -41,7 +41,29 @@ async function main(): Promise<void> {
       const t0 = ms();
       const r = spawnSync(
         process.execPath,
-        [svcJs, 'lane', 'start', '--parent', String(w.rootId), '--project', 'big', '--harness', 'script', '--run', noWait ? 'nw' : 'big', '--key', `k${i}`, '--role', 'builder', '--model', 'm', '--prompt', 'hi', '--json', ...(noWait ? ['--no-wait'] : [])],
+        [
+          svcJs,
+          'lane',
+          'start',
+          '--parent',
+          String(w.rootId),
+          '--project',
+          'big',
+          '--harness',
+          'script',
+          '--run',
+          noWait ? 'nw' : 'big',
+          '--key',
+          `k${i}`,
+          '--role',
+          'builder',
+          '--model',
+          'm',
+          '--prompt',
+          'hi',
+          '--json',
+          ...(noWait ? ['--no-wait'] : []),
+        ],
         { env: s.env, encoding: 'utf8' },
       );
       const t = ms() - t0;
@@ -82,8 +104,12 @@ async function main(): Promise<void> {
     const f = median(floors);
     const nw = median(noWaits);
     const ad = median(adds);
-    console.log(`floor, git fetch + git worktree add + the agent started over ACP (${FILES} files): ${f.toFixed(0)} ms (median of ${RUNS}; runs ${floors.map((x) => x.toFixed(0)).join(' ')})`);
-    console.log(`lane start → worktree made and agent started: ${l.toFixed(0)} ms (runs ${launches.map((x) => x.toFixed(0)).join(' ')}); ratio ${(l / f).toFixed(2)} (target ≤ ${TARGET}: ${l / f <= TARGET ? 'met' : 'MISSED'})`);
+    console.log(
+      `floor, git fetch + git worktree add + the agent started over ACP (${FILES} files): ${f.toFixed(0)} ms (median of ${RUNS}; runs ${floors.map((x) => x.toFixed(0)).join(' ')})`,
+    );
+    console.log(
+      `lane start → worktree made and agent started: ${l.toFixed(0)} ms (runs ${launches.map((x) => x.toFixed(0)).join(' ')}); ratio ${(l / f).toFixed(2)} (target ≤ ${TARGET}: ${l / f <= TARGET ? 'met' : 'MISSED'})`,
+    );
     console.log(`lane start --no-wait → worktree made: ${nw.toFixed(0)} ms; bare git worktree add ${ad.toFixed(0)} ms; ratio ${(nw / ad).toFixed(2)}`);
   } finally {
     await s.dispose();

@@ -88,7 +88,9 @@ async function main(): Promise<void> {
     }
     const c = median(convoy);
     const f = median(one);
-    console.log(`review request → 5 agents alive (full mode, script): ${c.toFixed(0)} ms (target < 3000 ms: ${c < 3000 ? 'met' : 'MISSED'}); floor, one agent alive via svc conv new: ${f.toFixed(0)} ms; ratio ${(c / f).toFixed(2)}`);
+    console.log(
+      `review request → 5 agents alive (full mode, script): ${c.toFixed(0)} ms (target < 3000 ms: ${c < 3000 ? 'met' : 'MISSED'}); floor, one agent alive via svc conv new: ${f.toFixed(0)} ms; ratio ${(c / f).toFixed(2)}`,
+    );
 
     // 2. post → visible
     const b = await issueWithPr(w, 'Convoy post', { parent: 'HANG' });
@@ -101,7 +103,10 @@ async function main(): Promise<void> {
       const ws = (await rpcRequest(w.s.svcHome, reviewShow, { issue: b })).issue.workspace;
       const waitOut = path.join(w.s.home, 'ctl', b, `wait-${runId}.out`);
       await until(async () => (fs.existsSync(waitOut) && fs.readFileSync(waitOut, 'utf8').includes('exit 0') ? true : undefined), `${runId} lanes done`);
-      fs.writeFileSync(path.join(ws, '.svc', 'review', runId, 'synthesis.md'), '# Verdict: APPROVED\n\n## Summary\nok\n\n## Blockers\nNone.\n\n## Evidence\nread\n\n## Convoy Notes\n- fine\n');
+      fs.writeFileSync(
+        path.join(ws, '.svc', 'review', runId, 'synthesis.md'),
+        '# Verdict: APPROVED\n\n## Summary\nok\n\n## Blockers\nNone.\n\n## Evidence\nread\n\n## Convoy Notes\n- fine\n',
+      );
       const before = await reviews();
       let t0 = ms();
       svc(w, ['review', 'post', b, '--run', runId]);

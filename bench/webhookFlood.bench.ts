@@ -26,7 +26,11 @@ async function once(label: string, config: string | undefined): Promise<void> {
     const up = await s.svc(['daemon', 'status']);
     if (up.code !== 0) throw new Error(`daemon did not start: ${up.stderr}`);
     const t = Date.now();
-    const { results, rssBefore, rssPeak } = await flood(s.svcHome, POSTS, SIZE, { 'content-type': 'application/json', 'x-github-event': 'pull_request', 'x-github-delivery': 'bench' });
+    const { results, rssBefore, rssPeak } = await flood(s.svcHome, POSTS, SIZE, {
+      'content-type': 'application/json',
+      'x-github-event': 'pull_request',
+      'x-github-delivery': 'bench',
+    });
     const secs = (Date.now() - t) / 1000;
     const grew = (rssPeak - rssBefore) / MB;
     const statuses = [...new Set(results.map((r) => r.status))].join(',');

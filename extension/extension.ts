@@ -43,7 +43,14 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
   const panels = new ConversationPanels(context.extensionUri, connection);
   const drafts = new Drafts();
   // The daemon's counts (conversations, live) shown in the status bar tooltip and the rail.
-  const status = new LiveQuery(connection, 'the daemon status', ['conversations'], () => connection.request(daemonStatus, {}), (v) => v.kind === 'value' && connection.updateInfo(v.value), 250);
+  const status = new LiveQuery(
+    connection,
+    'the daemon status',
+    ['conversations'],
+    () => connection.request(daemonStatus, {}),
+    (v) => v.kind === 'value' && connection.updateInfo(v.value),
+    250,
+  );
 
   const setContext = (s: ConnectionState) => void vscode.commands.executeCommand('setContext', 'svc.daemon', s.kind);
   setContext(connection.state);
@@ -66,7 +73,14 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
     vscode.window.registerFileDecorationProvider(deck.badges),
     vscode.window.registerFileDecorationProvider(reviews.badges),
     // The palette offers Abort Review only while a reviewer runs.
-    reviews.onDidChangeTreeData(() => void vscode.commands.executeCommand('setContext', 'svc.reviewRunning', reviews.issues.some((s) => issueContextValue(s).includes('+running')))),
+    reviews.onDidChangeTreeData(
+      () =>
+        void vscode.commands.executeCommand(
+          'setContext',
+          'svc.reviewRunning',
+          reviews.issues.some((s) => issueContextValue(s).includes('+running')),
+        ),
+    ),
     // The palette offers Start Work Agent and Mark Issue Done only once an issue exists.
     reviews.onDidChangeTreeData(() => void vscode.commands.executeCommand('setContext', 'svc.hasIssues', reviews.issues.length > 0)),
     vscode.workspace.onDidChangeConfiguration((e) => {
@@ -76,7 +90,9 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
     ...registerPanelSerializers(context.extensionUri, connection, panels),
   );
 
-  log.info(`activating svc (${context.extension.packageJSON.version}), SVC_HOME ${connection.home}, ui ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'}${vscode.env.remoteName ? `, remote ${vscode.env.remoteName}` : ''}`);
+  log.info(
+    `activating svc (${context.extension.packageJSON.version}), SVC_HOME ${connection.home}, ui ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'}${vscode.env.remoteName ? `, remote ${vscode.env.remoteName}` : ''}`,
+  );
   void connection.start();
 
   return {

@@ -9,7 +9,10 @@ import * as path from 'node:path';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const benchDir = path.join(root, 'bench');
 const wanted = process.argv.slice(2).map((a) => a.replace(/\.bench\.ts$/, '').replace(/^bench\//, ''));
-const all = fs.readdirSync(benchDir).filter((f) => f.endsWith('.bench.ts')).sort();
+const all = fs
+  .readdirSync(benchDir)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .sort();
 const files = wanted.length ? all.filter((f) => wanted.includes(f.replace(/\.bench\.ts$/, ''))) : all;
 if (wanted.length && files.length !== wanted.length) {
   console.error(`unknown bench: ${wanted.filter((w) => !all.includes(`${w}.bench.ts`)).join(', ')} (have: ${all.join(', ')})`);

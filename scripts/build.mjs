@@ -46,7 +46,10 @@ const node = {
 };
 
 const webviewEntries = fs.existsSync(path.join(root, 'webview'))
-  ? fs.readdirSync(path.join(root, 'webview')).filter((f) => /Main\.ts$/.test(f)).map((f) => path.join(root, 'webview', f))
+  ? fs
+      .readdirSync(path.join(root, 'webview'))
+      .filter((f) => /Main\.ts$/.test(f))
+      .map((f) => path.join(root, 'webview', f))
   : [];
 
 const configs = [

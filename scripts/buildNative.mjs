@@ -119,7 +119,15 @@ async function buildOne(entry, nodeGyp) {
   }
   // The proof it fits: that very Node loads it and runs a query.
   // Statements churned through the collector too: that is where Node 24 aborted.
-  const check = await run(node, ['--expose-gc', '-e', `const D = require(${JSON.stringify(bsqlDir)}); const db = new D(':memory:', { nativeBinding: ${JSON.stringify(built)} }); for (let i = 0; i < 20000; i++) db.prepare('select ' + i).get(); gc()`], { cwd: work });
+  const check = await run(
+    node,
+    [
+      '--expose-gc',
+      '-e',
+      `const D = require(${JSON.stringify(bsqlDir)}); const db = new D(':memory:', { nativeBinding: ${JSON.stringify(built)} }); for (let i = 0; i < 20000; i++) db.prepare('select ' + i).get(); gc()`,
+    ],
+    { cwd: work },
+  );
   if (check.code !== 0) throw new Error(`the better-sqlite3 built for Node ${entry.ci} does not load in it:\n${check.out}`);
   const target = cachedBinary(entry.abi);
   fs.copyFileSync(built, `${target}.tmp`);

@@ -11,7 +11,10 @@ export async function bundleInHostTests(root) {
   fs.rmSync(outDir, { recursive: true, force: true });
   await esbuild.build({
     absWorkingDir: root,
-    entryPoints: fs.readdirSync(inHostDir).filter((f) => f === 'index.ts' || f.endsWith('.inhost.test.ts')).map((f) => path.join(inHostDir, f)),
+    entryPoints: fs
+      .readdirSync(inHostDir)
+      .filter((f) => f === 'index.ts' || f.endsWith('.inhost.test.ts'))
+      .map((f) => path.join(inHostDir, f)),
     outdir: outDir,
     bundle: true,
     platform: 'node',

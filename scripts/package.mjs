@@ -43,7 +43,9 @@ function hostTarget() {
 const targetAt = process.argv.indexOf('--target');
 const target = targetAt > 0 ? process.argv[targetAt + 1] : hostTarget();
 if (target !== hostTarget()) {
-  console.error(`cannot pack for ${target} on ${hostTarget()}: better-sqlite3 is native and builds only for the platform it runs on; run \`npm run package -- --target ${target}\` on a ${target} machine (docs/decisions.md)`);
+  console.error(
+    `cannot pack for ${target} on ${hostTarget()}: better-sqlite3 is native and builds only for the platform it runs on; run \`npm run package -- --target ${target}\` on a ${target} machine (docs/decisions.md)`,
+  );
   process.exit(1);
 }
 const vsce = vscePath();

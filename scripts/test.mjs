@@ -1,5 +1,5 @@
 // `npm test`: build, lint (ESLint: promises, type imports, cycles, tier boundaries), the
-// per-tier type checks, then the unit and integration suites.
+// Prettier check, the per-tier type checks, then the unit and integration suites.
 // Every step must pass; the first failure stops the run with its exit code.
 import { spawnSync } from 'node:child_process';
 
@@ -8,6 +8,7 @@ const steps = [
   // test/integration/nodeRuntime checks and uses.
   ['build', ['node', 'scripts/build.mjs', '--every-node']],
   ['lint', ['npx', 'eslint', '--max-warnings', '0', '.']],
+  ['format', ['npx', 'prettier', '--check', '.']],
   ['typecheck', ['node', 'scripts/typecheck.mjs']],
   ['unit', ['npx', 'mocha', '--config', '.mocharc.unit.json']],
   ['integration', ['npx', 'mocha', '--config', '.mocharc.integration.json']],

@@ -51,7 +51,10 @@ export const Project = z
     default_branch: z.string().min(1).default('main'),
     code_host: z.enum(['local', 'github']).default('local'),
     /** The git remote whose URL is the local code host's bare repository (default `origin`). */
-    remote: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a remote name is letters, digits, ., _ and -').optional(),
+    remote: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'a remote name is letters, digits, ., _ and -')
+      .optional(),
     github: z
       .object({
         owner: z.string().min(1),
@@ -68,9 +71,7 @@ export const Project = z
   .strict();
 export type Project = z.infer<typeof Project>;
 
-export const ProjectsFile = z
-  .object({ projects: z.record(ProjectKey, Project).default({}) })
-  .strict();
+export const ProjectsFile = z.object({ projects: z.record(ProjectKey, Project).default({}) }).strict();
 export type ProjectsFile = z.infer<typeof ProjectsFile>;
 
 export const HarnessProfile = z
@@ -88,7 +89,18 @@ export type HarnessProfile = z.infer<typeof HarnessProfile>;
 // and never something ssh could read as an option (a leading -) or a shell could split.
 const SSH_DESTINATION = /^(?:ssh:\/\/)?[A-Za-z0-9_.%+@[\]:-]+$/;
 // The options svc sets itself on every connection (server/hosts/sshTransport.ts).
-export const SVC_SSH_OPTIONS = ['ControlMaster', 'ControlPath', 'ControlPersist', 'BatchMode', 'ExitOnForwardFailure', 'RemoteCommand', 'RequestTTY', 'SessionType', 'StdinNull', 'ForkAfterAuthentication'];
+export const SVC_SSH_OPTIONS = [
+  'ControlMaster',
+  'ControlPath',
+  'ControlPersist',
+  'BatchMode',
+  'ExitOnForwardFailure',
+  'RemoteCommand',
+  'RequestTTY',
+  'SessionType',
+  'StdinNull',
+  'ForkAfterAuthentication',
+];
 
 export const HostEntry = z
   .object({
@@ -99,14 +111,15 @@ export const HostEntry = z
       .max(255)
       .superRefine((d, ctx) => {
         if (d.startsWith('-')) ctx.addIssue({ code: 'custom', message: 'ssh must be a destination ([user@]host or an alias from ~/.ssh/config), not an option' });
-        else if (!SSH_DESTINATION.test(d)) ctx.addIssue({ code: 'custom', message: 'ssh must be a destination such as user@host, an ~/.ssh/config alias or ssh://user@host:port (no spaces or shell characters)' });
+        else if (!SSH_DESTINATION.test(d))
+          ctx.addIssue({ code: 'custom', message: 'ssh must be a destination such as user@host, an ~/.ssh/config alias or ssh://user@host:port (no spaces or shell characters)' });
       }),
     /** The folder on that host holding its lane worktrees: absolute, or ~/… under the SSH user's home. */
     lanes_root: z
       .string()
       .min(1)
       .max(1024)
-      .refine((p) => p.startsWith('/') || p.startsWith('~/'), 'lanes_root must be an absolute path on the host or start with ~/ (the SSH user\'s home)')
+      .refine((p) => p.startsWith('/') || p.startsWith('~/'), "lanes_root must be an absolute path on the host or start with ~/ (the SSH user's home)")
       .refine((p) => !/[\0\n\r]/.test(p), 'lanes_root must not hold control characters')
       .refine((p) => !p.split('/').includes('..'), 'lanes_root must not contain .. segments')
       .refine((p) => !['/', '~/', '~'].includes(p.replace(/\/+$/, '') || '/'), 'lanes_root must be a folder below the home, not the home or / itself')
@@ -119,7 +132,8 @@ export const HostEntry = z
           .regex(/^[A-Za-z][A-Za-z0-9]*=[^\0\n\r]+$/, 'an ssh option is Key=Value, as ssh -o takes it')
           .superRefine((o, ctx) => {
             const key = o.split('=')[0];
-            if (SVC_SSH_OPTIONS.some((k) => k.toLowerCase() === key.toLowerCase())) ctx.addIssue({ code: 'custom', message: `ssh option ${key} is set by svc itself (connection sharing, batch mode); remove it` });
+            if (SVC_SSH_OPTIONS.some((k) => k.toLowerCase() === key.toLowerCase()))
+              ctx.addIssue({ code: 'custom', message: `ssh option ${key} is set by svc itself (connection sharing, batch mode); remove it` });
           }),
       )
       .optional(),
@@ -141,10 +155,7 @@ export const ConfigFile = z
   .object({
     harnesses: z.record(HarnessName, HarnessProfile).default({}),
     hosts: z.record(HostName, HostEntry).default({}),
-    roles: z
-      .object({ review: ReviewRoles.optional() })
-      .catchall(RoleDefaults)
-      .optional(),
+    roles: z.object({ review: ReviewRoles.optional() }).catchall(RoleDefaults).optional(),
     http: z
       .object({
         /** Fixed port of the HTTP API on 127.0.0.1 (webhook forwarders keep their target); default any free port. */
@@ -164,9 +175,16 @@ export const ConfigFile = z
             merge_method: z.enum(['merge', 'squash', 'rebase']).optional(),
             /** The login svc writes reviews and comments as (the reviewer token's, when set), for tokens
              *  that cannot read GET /user: an App installation (`<app-slug>[bot]`), Actions (`github-actions[bot]`). */
-            login: z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/, 'a GitHub login, such as octocat or my-app[bot]').optional(),
+            login: z
+              .string()
+              .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/, 'a GitHub login, such as octocat or my-app[bot]')
+              .optional(),
             /** Seconds between conditional reads of the open PRs (catching up missed webhooks); 0 turns it off. Default 60. */
-            poll_s: z.number().int().refine((n) => n === 0 || (n >= 10 && n <= 86_400), 'poll_s is 0 (off) or 10 to 86400 seconds').optional(),
+            poll_s: z
+              .number()
+              .int()
+              .refine((n) => n === 0 || (n >= 10 && n <= 86_400), 'poll_s is 0 (off) or 10 to 86400 seconds')
+              .optional(),
           })
           .strict()
           .optional(),
@@ -188,7 +206,5 @@ export type ConfigFile = z.infer<typeof ConfigFile>;
 
 /** Turns zod issues into one line per field: `<file>: <field.path>: <message>`. */
 export function describeIssues(file: string, error: z.ZodError): string {
-  return error.issues
-    .map((i) => `${file}: ${i.path.length ? i.path.join('.') : '(top level)'}: ${i.message}`)
-    .join('\n');
+  return error.issues.map((i) => `${file}: ${i.path.length ? i.path.join('.') : '(top level)'}: ${i.message}`).join('\n');
 }

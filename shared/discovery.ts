@@ -16,11 +16,18 @@ export interface Discovery {
 function isDiscovery(v: unknown): v is Discovery {
   const d = v as Partial<Discovery> | null;
   return (
-    typeof d === 'object' && d !== null &&
-    Number.isInteger(d.pid) && (d.pid as number) > 0 &&
-    typeof d.version === 'string' && typeof d.build === 'string' && typeof d.socketPath === 'string' &&
-    Number.isInteger(d.httpPort) && (d.httpPort as number) > 0 && (d.httpPort as number) < 65536 &&
-    typeof d.token === 'string' && d.token.length >= 32
+    typeof d === 'object' &&
+    d !== null &&
+    Number.isInteger(d.pid) &&
+    (d.pid as number) > 0 &&
+    typeof d.version === 'string' &&
+    typeof d.build === 'string' &&
+    typeof d.socketPath === 'string' &&
+    Number.isInteger(d.httpPort) &&
+    (d.httpPort as number) > 0 &&
+    (d.httpPort as number) < 65536 &&
+    typeof d.token === 'string' &&
+    d.token.length >= 32
   );
 }
 

@@ -72,7 +72,13 @@ function render(s: AwarenessState): void {
   const body = document.createElement('div');
   body.className = 'runs';
   if (s.cards === undefined) {
-    body.append(textElement('p', s.daemon.state === 'connected' ? 'Gauntlet runs are not available from this daemon yet.' : 'Gauntlet runs show here while the daemon is connected.', 'empty muted'));
+    body.append(
+      textElement(
+        'p',
+        s.daemon.state === 'connected' ? 'Gauntlet runs are not available from this daemon yet.' : 'Gauntlet runs show here while the daemon is connected.',
+        'empty muted',
+      ),
+    );
   } else if (s.cards.length === 0) {
     body.append(textElement('p', 'No gauntlet runs yet', 'empty muted'));
   } else {

@@ -135,10 +135,16 @@ function reviewSection(v: RolesView, ctx: FieldContext): HTMLElement[] {
   table.dataset.section = 'convoy';
   table.append(headRow(['Convoy lane', 'Model', 'Harness']));
   for (const lane of r.lanes) {
-    table.append(row(lane.lane, [
-      { label: `${lane.lane} reviewer model`, entry: lane.model, kind: 'model', harness: lane.harness.value },
-      { label: `${lane.lane} reviewer harness`, entry: lane.harness, kind: 'harness' },
-    ], ctx));
+    table.append(
+      row(
+        lane.lane,
+        [
+          { label: `${lane.lane} reviewer model`, entry: lane.model, kind: 'model', harness: lane.harness.value },
+          { label: `${lane.lane} reviewer harness`, entry: lane.harness, kind: 'harness' },
+        ],
+        ctx,
+      ),
+    );
   }
   return [
     heading('Review', 'every project', `Saved in ${v.files.config}`),
@@ -153,13 +159,19 @@ function projectSection(p: RolesView['projects'][number], projectsFile: string, 
   table.dataset.project = p.key;
   table.append(headRow(['Gauntlet role', 'Model', 'Effort', 'Harness', 'Approvals', 'Host']));
   for (const r of p.roles) {
-    table.append(row(r.role, [
-      { label: `${r.role} model`, entry: r.model, kind: 'model', harness: r.harness.value },
-      { label: `${r.role} effort`, entry: r.effort, kind: 'enum' },
-      { label: `${r.role} harness`, entry: r.harness, kind: 'harness' },
-      { label: `${r.role} permissions`, entry: r.permissions, kind: 'enum' },
-      { label: `${r.role} host`, entry: r.host, kind: 'host' },
-    ], ctx));
+    table.append(
+      row(
+        r.role,
+        [
+          { label: `${r.role} model`, entry: r.model, kind: 'model', harness: r.harness.value },
+          { label: `${r.role} effort`, entry: r.effort, kind: 'enum' },
+          { label: `${r.role} harness`, entry: r.harness, kind: 'harness' },
+          { label: `${r.role} permissions`, entry: r.permissions, kind: 'enum' },
+          { label: `${r.role} host`, entry: r.host, kind: 'host' },
+        ],
+        ctx,
+      ),
+    );
   }
   return [heading(`Project ${p.key}`, 'gauntlet roles', `${p.path}\nSaved in ${projectsFile}`), table];
 }
@@ -197,4 +209,3 @@ function datalists(s: RolesState): HTMLElement {
   }
   return box;
 }
-

@@ -47,16 +47,22 @@ export class AgentsPanel extends WebviewHost<AgentsToView, AgentsFromView> {
     this.attach(this.panel.webview);
     this.subscriptions.push(
       this.panel.onDidDispose(() => this.dispose()),
-      new LiveQuery(connection, 'the Agents page', TOPICS, () => this.read(), (v) => {
-        if (v.kind === 'value') {
-          this.agents = v.value;
-          this.problem = null;
-        } else {
-          this.agents = undefined;
-          this.problem = `The svc daemon is not connected: ${connection.whyDown()}.`;
-        }
-        this.send();
-      }),
+      new LiveQuery(
+        connection,
+        'the Agents page',
+        TOPICS,
+        () => this.read(),
+        (v) => {
+          if (v.kind === 'value') {
+            this.agents = v.value;
+            this.problem = null;
+          } else {
+            this.agents = undefined;
+            this.problem = `The svc daemon is not connected: ${connection.whyDown()}.`;
+          }
+          this.send();
+        },
+      ),
     );
   }
 

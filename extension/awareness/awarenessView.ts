@@ -23,10 +23,16 @@ export class AwarenessView extends WebviewViewHost<AwarenessToView, AwarenessFro
     super(extensionUri, { bundle: 'awarenessMain', title: 'Awareness' });
     this.subscriptions.push(
       connection.onDidChangeState(() => this.send()),
-      new LiveQuery(connection, 'the Awareness rail', AWARENESS_TOPICS, async () => (await connection.request(lanesRuns, {})).cards, (v) => {
-        this.cards = v.kind === 'value' ? v.value : undefined;
-        this.send();
-      }),
+      new LiveQuery(
+        connection,
+        'the Awareness rail',
+        AWARENESS_TOPICS,
+        async () => (await connection.request(lanesRuns, {})).cards,
+        (v) => {
+          this.cards = v.kind === 'value' ? v.value : undefined;
+          this.send();
+        },
+      ),
     );
   }
 

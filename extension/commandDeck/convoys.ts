@@ -110,7 +110,14 @@ export function foldConvoys(
   return { folded, anchors };
 }
 
-function convoyNode(issue: string, run: string, members: { row: DeckRow; who: ReviewerOf }[], nodes: Map<number, DeckNode>, f: ConvoyFacts | undefined, earlier: boolean): DeckNode {
+function convoyNode(
+  issue: string,
+  run: string,
+  members: { row: DeckRow; who: ReviewerOf }[],
+  nodes: Map<number, DeckNode>,
+  f: ConvoyFacts | undefined,
+  earlier: boolean,
+): DeckNode {
   const sortedMembers = [...members].sort((a, b) => ROLE_ORDER.indexOf(a.who.role) - ROLE_ORDER.indexOf(b.who.role) || a.row.id - b.row.id);
   const lead = sortedMembers[0].row;
   const facts = f?.runs[run];
@@ -142,7 +149,8 @@ function reviewerNode(row: DeckRow, who: ReviewerOf, node: DeckNode, f: ConvoyFa
   const parts = [`#${row.id}`, row.archived ? `${row.activity} (archived)` : row.activity];
   if (report?.exists && !report.verdict) parts.push('report without a verdict');
   const tooltip = [node.tooltip];
-  if (report) tooltip.push(`- report: ${mdCode(report.path)}${report.exists ? '' : ' (not written yet)'}`, `- report verdict: ${report.verdict ? mdText(report.verdict) : 'none yet'}`);
+  if (report)
+    tooltip.push(`- report: ${mdCode(report.path)}${report.exists ? '' : ' (not written yet)'}`, `- report verdict: ${report.verdict ? mdText(report.verdict) : 'none yet'}`);
   return {
     ...node,
     label: roleLabel(who.role),

@@ -31,7 +31,13 @@ export class DeckProvider implements vscode.TreeDataProvider<DeckNode>, vscode.D
   readonly onDidChangeRows = this.rowsEmitter.event;
 
   constructor(connection: DaemonConnection) {
-    this.query = new LiveQuery(connection, 'the Command Deck', DECK_TOPICS, () => readRows(connection), (v) => this.accept(v));
+    this.query = new LiveQuery(
+      connection,
+      'the Command Deck',
+      DECK_TOPICS,
+      () => readRows(connection),
+      (v) => this.accept(v),
+    );
   }
 
   /** The nodes of the current tree (for in-host tests and reveal). */

@@ -14,7 +14,18 @@ import type { ReviewsProvider } from '../reviews/reviewsProvider';
 import { AgentsPanel } from '../agents/agentsPanel';
 import { RolesPanel } from '../roles/rolesPanel';
 import type { CommandId } from './commandIds';
-import { answerConversation, archiveConversation, newConversation, openConversation, previewConversation, resumeConversation, stopConversation, successor, tellConversation, unarchiveConversation } from './conversationCommands';
+import {
+  answerConversation,
+  archiveConversation,
+  newConversation,
+  openConversation,
+  previewConversation,
+  resumeConversation,
+  stopConversation,
+  successor,
+  tellConversation,
+  unarchiveConversation,
+} from './conversationCommands';
 import { showDaemonLog, showDaemonStatus, startDaemon, stopDaemon } from './daemonCommands';
 import { issueDone, newIssue, startIssue } from './issueCommands';
 import type { Drafts } from '../compose/drafts';

@@ -56,26 +56,42 @@ export async function newConversation(d: CommandDeps): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const where = [
     ...projects.map((p) => ({ label: p.key, description: p.path, project: p.key as string | undefined, cwd: undefined as string | undefined })),
-    ...(folder?.scheme === 'file' || folder?.scheme === 'vscode-remote' ? [{ label: 'No project', description: `in ${folder.fsPath}`, project: undefined, cwd: folder.fsPath }] : []),
+    ...(folder?.scheme === 'file' || folder?.scheme === 'vscode-remote'
+      ? [{ label: 'No project', description: `in ${folder.fsPath}`, project: undefined, cwd: folder.fsPath }]
+      : []),
   ];
-  if (!where.length) throw new NothingToDo('open a folder first: a conversation needs a working directory (or a project of svc)', { button: 'Open Folder…', command: 'workbench.action.files.openFolder' });
+  if (!where.length)
+    throw new NothingToDo('open a folder first: a conversation needs a working directory (or a project of svc)', {
+      button: 'Open Folder…',
+      command: 'workbench.action.files.openFolder',
+    });
   const place = where.length === 1 ? where[0] : await vscode.window.showQuickPick(where, { title: 'svc: New Conversation (1/4)', placeHolder: 'Where does the agent work?' });
   if (!place) throw new UserCancelled();
   // Marked by the doctor: a harness that is not installed says so (and svc: Doctor has the fix).
   const harnesses = await pickerHarnesses(d.connection);
   const harness = harnesses.length
-    ? (await vscode.window.showQuickPick(harnesses, { title: 'svc: New Conversation (2/4)', placeHolder: 'Harness (the agent program)' }))?.harness ?? ''
+    ? ((await vscode.window.showQuickPick(harnesses, { title: 'svc: New Conversation (2/4)', placeHolder: 'Harness (the agent program)' }))?.harness ?? '')
     : await ask({ title: 'svc: New Conversation (2/4)', prompt: 'Harness (a profile of config.yaml, e.g. claude)' });
   if (!harness) throw new UserCancelled();
   const model = await ask({ title: 'svc: New Conversation (3/4)', prompt: `Model for ${harness}`, validateInput: (v) => (v.trim() ? undefined : 'a model is required') });
   const prompt = await ask({ title: 'svc: New Conversation (4/4)', prompt: 'First message to the agent', validateInput: (v) => (v.trim() ? undefined : 'the message is empty') });
-  const created = await d.connection.request(conversationsNew, { harness, model: model.trim(), prompt, noWait: true, ...(place.project ? { project: place.project } : { cwd: place.cwd }) });
+  const created = await d.connection.request(conversationsNew, {
+    harness,
+    model: model.trim(),
+    prompt,
+    noWait: true,
+    ...(place.project ? { project: place.project } : { cwd: place.cwd }),
+  });
   d.panels.show(created.conversation.id);
 }
 
 export async function tellConversation(d: CommandDeps, arg: unknown): Promise<void> {
   const t = await conversationTarget(arg, d.deck, selection(d), { what: 'tell', filter: (r) => isLive(r.activity), none: 'no conversation is running to tell' });
-  const text = await ask({ title: `svc: Tell #${t.id}`, prompt: `Message to #${t.id}${t.row ? ` ${t.row.name}` : ''} (queued while it works)`, validateInput: (v) => (v.trim() ? undefined : 'the message is empty') });
+  const text = await ask({
+    title: `svc: Tell #${t.id}`,
+    prompt: `Message to #${t.id}${t.row ? ` ${t.row.name}` : ''} (queued while it works)`,
+    validateInput: (v) => (v.trim() ? undefined : 'the message is empty'),
+  });
   const send = (force: boolean) => d.connection.request(conversationsTell, { conv: String(t.id), text, ...(force ? { force } : {}) });
   let r;
   try {
@@ -108,7 +124,9 @@ export async function answerConversation(d: CommandDeps, arg: unknown): Promise<
 
 export async function stopConversation(d: CommandDeps, arg: unknown): Promise<void> {
   const t = await conversationTarget(arg, d.deck, selection(d), { what: 'stop', filter: (r) => isLive(r.activity), none: 'no conversation is running' });
-  const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `svc: stopping #${t.id}…` }, () => d.connection.request(conversationsStop, { conv: String(t.id) }));
+  const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `svc: stopping #${t.id}…` }, () =>
+    d.connection.request(conversationsStop, { conv: String(t.id) }),
+  );
   if (r.stopped) void vscode.window.showInformationMessage(`svc: stopped #${t.id} (${r.conversation.name}).`);
   else void vscode.window.showWarningMessage(`svc: #${t.id} (${r.conversation.name}) did not stop in time; it is ${r.conversation.activity}.`);
 }

@@ -23,7 +23,10 @@ export async function startDaemon(connection: DaemonConnection): Promise<void> {
   const s = connection.state;
   if (s.kind === 'connected') void vscode.window.showInformationMessage(`svc daemon ${s.info.version} is running (pid ${s.info.pid}).`);
   else if (s.kind === 'noNode') void vscode.window.showErrorMessage(`svc cannot start its daemon: ${s.problem}. Fix: ${s.fix}.`);
-  else void vscode.window.showErrorMessage(`svc: the daemon did not start: ${connection.whyDown()}.`, SHOW_DAEMON_LOG).then((c) => c && vscode.commands.executeCommand('svc.showDaemonLog'));
+  else
+    void vscode.window
+      .showErrorMessage(`svc: the daemon did not start: ${connection.whyDown()}.`, SHOW_DAEMON_LOG)
+      .then((c) => c && vscode.commands.executeCommand('svc.showDaemonLog'));
 }
 
 export async function showDaemonStatus(connection: DaemonConnection): Promise<void> {
@@ -69,7 +72,9 @@ export async function stopDaemon(connection: DaemonConnection, restart: boolean)
   log.info(`daemon pid ${pid} ${restart ? 'restarted' : 'stopped'}; it stopped ${live.map((a) => `#${a.id}`).join(', ') || 'no agent'}`);
   const now = connection.state;
   if (restart && now.kind !== 'connected') {
-    void vscode.window.showErrorMessage(`svc: the daemon stopped but did not start again: ${connection.whyDown()}.`, SHOW_DAEMON_LOG).then((c) => c && vscode.commands.executeCommand('svc.showDaemonLog'));
+    void vscode.window
+      .showErrorMessage(`svc: the daemon stopped but did not start again: ${connection.whyDown()}.`, SHOW_DAEMON_LOG)
+      .then((c) => c && vscode.commands.executeCommand('svc.showDaemonLog'));
     return;
   }
   const said = afterStop(pid, live, restart && now.kind === 'connected' ? now.info.pid : undefined);
@@ -83,16 +88,19 @@ async function resumeStopped(connection: DaemonConnection, agents: readonly Live
   await connection.usable();
   const resumed: LiveAgent[] = [];
   const failed: { agent: LiveAgent; why: string }[] = [];
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `svc: resuming ${agents.length} agent${agents.length === 1 ? '' : 's'}…` }, async () => {
-    for (const a of agents) {
-      try {
-        await connection.request(conversationsResume, { conv: String(a.id), noWait: true });
-        resumed.push(a);
-      } catch (e) {
-        failed.push({ agent: a, why: errorMessage(e) });
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `svc: resuming ${agents.length} agent${agents.length === 1 ? '' : 's'}…` },
+    async () => {
+      for (const a of agents) {
+        try {
+          await connection.request(conversationsResume, { conv: String(a.id), noWait: true });
+          resumed.push(a);
+        } catch (e) {
+          failed.push({ agent: a, why: errorMessage(e) });
+        }
       }
-    }
-  });
+    },
+  );
   const text = afterResume(resumed, failed);
   log.info(text);
   void (failed.length ? vscode.window.showWarningMessage(text) : vscode.window.showInformationMessage(text));

@@ -24,7 +24,12 @@ export async function newIssue(d: CommandDeps): Promise<void> {
   const project =
     projects.length === 1
       ? projects[0].key
-      : (await vscode.window.showQuickPick(projects.map((p) => ({ label: p.key, description: p.path })), { title: 'svc: New Issue (1/3)', placeHolder: 'Which project?' }))?.label;
+      : (
+          await vscode.window.showQuickPick(
+            projects.map((p) => ({ label: p.key, description: p.path })),
+            { title: 'svc: New Issue (1/3)', placeHolder: 'Which project?' },
+          )
+        )?.label;
   if (!project) throw new UserCancelled();
   const title = (await ask({ title: 'svc: New Issue (2/3)', prompt: `Title of the ${project} issue`, validateInput: (v) => (v.trim() ? undefined : 'the title is empty') })).trim();
   const how = await vscode.window.showQuickPick(
@@ -39,10 +44,21 @@ export async function newIssue(d: CommandDeps): Promise<void> {
     const i = await d.connection.request(issuesNew, { project, title, ...(body ? { body } : {}) });
     log.info(`created issue ${i.id}: ${i.title} (${i.workspace} on ${i.branch})`);
     d.reviews.refresh();
-    void vscode.window.showInformationMessage(`svc: created issue ${i.id}: ${i.title}; its workspace is ${i.workspace} on ${i.branch}.`, START_WORK_AGENT).then((c) => c && vscode.commands.executeCommand('svc.startIssue', i.id));
+    void vscode.window
+      .showInformationMessage(`svc: created issue ${i.id}: ${i.title}; its workspace is ${i.workspace} on ${i.branch}.`, START_WORK_AGENT)
+      .then((c) => c && vscode.commands.executeCommand('svc.startIssue', i.id));
   };
   if (!how.editor) return create('');
-  await d.drafts.open('issue', [`The description of ${project} issue "${title}".`, 'Write it below this comment, then run "svc: Create Issue" (the button in the editor title bar).', 'Closing this editor creates nothing.'], '', { submit: create });
+  await d.drafts.open(
+    'issue',
+    [
+      `The description of ${project} issue "${title}".`,
+      'Write it below this comment, then run "svc: Create Issue" (the button in the editor title bar).',
+      'Closing this editor creates nothing.',
+    ],
+    '',
+    { submit: create },
+  );
 }
 
 async function listIssues(d: CommandDeps): Promise<IssueInfo[]> {
@@ -65,13 +81,25 @@ async function pickIssue(d: CommandDeps, arg: unknown, what: string, filter: (i:
 
 /** "svc: Start Work Agent…" (`svc issue start`): harness and model, then the agent starts in the issue's workspace. */
 export async function startIssue(d: CommandDeps, arg: unknown): Promise<void> {
-  const issue = await pickIssue(d, arg, 'Start Work Agent', (i) => !i.agent || !isLive(i.agent.activity), 'every issue already has a live work agent (or there is no issue: "svc: New Issue…")');
+  const issue = await pickIssue(
+    d,
+    arg,
+    'Start Work Agent',
+    (i) => !i.agent || !isLive(i.agent.activity),
+    'every issue already has a live work agent (or there is no issue: "svc: New Issue…")',
+  );
   const harnesses = await pickerHarnesses(d.connection);
   const harness = harnesses.length
     ? (await vscode.window.showQuickPick(harnesses, { title: `svc: Start Work Agent of ${issue} (1/2)`, placeHolder: 'Harness (the agent program)' }))?.harness
     : await ask({ title: `svc: Start Work Agent of ${issue} (1/2)`, prompt: 'Harness (a profile of config.yaml, e.g. claude)' });
   if (!harness) throw new UserCancelled();
-  const model = (await ask({ title: `svc: Start Work Agent of ${issue} (2/2)`, prompt: `Model for ${harness}`, validateInput: (v) => (v.trim() ? undefined : 'a model is required (there is no default model)') })).trim();
+  const model = (
+    await ask({
+      title: `svc: Start Work Agent of ${issue} (2/2)`,
+      prompt: `Model for ${harness}`,
+      validateInput: (v) => (v.trim() ? undefined : 'a model is required (there is no default model)'),
+    })
+  ).trim();
   const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `svc: starting the work agent of ${issue}…` }, () =>
     d.connection.request(issuesStart, { issue, harness, model, noWait: true }),
   );
@@ -92,7 +120,9 @@ export async function issueDone(d: CommandDeps, arg: unknown): Promise<void> {
     'Push and Request Review',
   );
   if (go !== 'Push and Request Review') throw new UserCancelled();
-  const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `svc: ${issue} done: pushing and requesting a review…` }, () => d.connection.request(issuesDone, { issue }));
+  const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `svc: ${issue} done: pushing and requesting a review…` }, () =>
+    d.connection.request(issuesDone, { issue }),
+  );
   // The lines `svc done` prints.
   const text = `Pushed ${r.issue.branch} at ${r.sha.slice(0, 7)}; ${r.opened ? 'opened' : 'updated'} PR #${r.pr.number}; ${r.reused ? `review ${r.runId} (${r.mode}) of this head is already under way` : `review ${r.runId} (${r.mode}) requested`}`;
   log.info(text);

@@ -82,7 +82,14 @@ export const vscodePrompter: Prompter = {
     });
   },
   async openFile(o) {
-    const picked = await vscode.window.showOpenDialog({ title: o.title, canSelectMany: false, canSelectFiles: true, canSelectFolders: false, defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri, filters: { Markdown: ['md', 'markdown', 'txt'], All: ['*'] } });
+    const picked = await vscode.window.showOpenDialog({
+      title: o.title,
+      canSelectMany: false,
+      canSelectFiles: true,
+      canSelectFolders: false,
+      defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
+      filters: { Markdown: ['md', 'markdown', 'txt'], All: ['*'] },
+    });
     return picked?.[0]?.fsPath;
   },
 };
@@ -134,14 +141,21 @@ export async function startLane(d: CommandDeps, arg: unknown, prompter: Prompter
   if (r.kind === 'nothing') throw new NothingToDo(r.message);
   if (r.kind === 'openRoles') {
     await vscode.commands.executeCommand('svc.openRoles');
-    void vscode.window.showInformationMessage(`svc: set the model for ${r.role}s${r.project ? ` of project ${r.project}` : ''} in Roles, then run "svc: Start Lane…" again: your answers are kept.`);
+    void vscode.window.showInformationMessage(
+      `svc: set the model for ${r.role}s${r.project ? ` of project ${r.project}` : ''} in Roles, then run "svc: Start Lane…" again: your answers are kept.`,
+    );
     return;
   }
   if (r.kind === 'launch') return launch(d, r.params);
   const answers = r.answers;
   await d.drafts.open(
     'lane',
-    [`The brief of a ${r.what}.`, 'Write it below this comment, then run "svc: Launch Lane" (the button in the editor title bar).', 'A refused launch leaves this draft open; "svc: Start Lane…" again keeps every answer.', 'Closing this editor launches nothing.'],
+    [
+      `The brief of a ${r.what}.`,
+      'Write it below this comment, then run "svc: Launch Lane" (the button in the editor title bar).',
+      'A refused launch leaves this draft open; "svc: Start Lane…" again keeps every answer.',
+      'Closing this editor launches nothing.',
+    ],
     answers.briefText ?? '',
     {
       submit: async (text) => {
@@ -157,7 +171,9 @@ export async function startLane(d: CommandDeps, arg: unknown, prompter: Prompter
 
 /** Launches the lane; a launch clears the remembered answers, a refusal (thrown) keeps them. */
 async function launch(d: CommandDeps, params: LaunchParams): Promise<void> {
-  const lane = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `svc: starting a ${params.role} lane…` }, () => d.connection.request(lanesStart, params));
+  const lane = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `svc: starting a ${params.role} lane…` }, () =>
+    d.connection.request(lanesStart, params),
+  );
   remembered = undefined;
   // The same line `svc lane start` prints.
   const line = `Lane ${lane.run}/${lane.key} ${lane.role} i${lane.iteration}: conv ${lane.id} (${lane.name}) in ${lane.cwd}`;
@@ -176,10 +192,10 @@ const REAP_CHOICES = [
 export async function reapLane(d: CommandDeps, arg: unknown): Promise<void> {
   const t = await conversationTarget(arg, d.deck, d.deckView.selection, { what: 'reap', filter: (r) => r.kind === 'lane' && !r.reaped, none: 'no lane to reap' });
   const dirty = t.row?.git?.dirty;
-  const choice = await vscode.window.showQuickPick(
-    dirty ? [REAP_CHOICES[1], REAP_CHOICES[3], REAP_CHOICES[0], REAP_CHOICES[2]] : REAP_CHOICES,
-    { title: `svc: Reap #${t.id}${t.row ? ` ${t.row.name}` : ''}`, placeHolder: dirty ? 'Its worktree has uncommitted changes: park them, or the reap is refused' : 'Reap never kills a process and never discards work' },
-  );
+  const choice = await vscode.window.showQuickPick(dirty ? [REAP_CHOICES[1], REAP_CHOICES[3], REAP_CHOICES[0], REAP_CHOICES[2]] : REAP_CHOICES, {
+    title: `svc: Reap #${t.id}${t.row ? ` ${t.row.name}` : ''}`,
+    placeHolder: dirty ? 'Its worktree has uncommitted changes: park them, or the reap is refused' : 'Reap never kills a process and never discards work',
+  });
   if (!choice) throw new UserCancelled();
   const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `svc: reaping #${t.id}…` }, () =>
     d.connection.request(lanesReap, { lane: String(t.id), park: choice.park, keep: choice.keep }),

@@ -28,24 +28,35 @@ export async function requestReview(d: CommandDeps, arg: unknown): Promise<void>
   const message = await ask({ title: `svc: Request Review of ${issue}`, prompt: 'A note for the reviewers (optional)' });
   const r = await d.connection.request(reviewRequest, { issue, source: 'extension', ...(message.trim() ? { message } : {}) });
   void vscode.window.showInformationMessage(
-    r.reused ? `svc: review ${r.runId} of ${r.issue} is already under way at ${r.sha.slice(0, 7)} (PR #${r.pr}).` : `svc: requested review ${r.runId} (${r.mode}) of ${r.issue} at ${r.sha.slice(0, 7)} (PR #${r.pr}).`,
+    r.reused
+      ? `svc: review ${r.runId} of ${r.issue} is already under way at ${r.sha.slice(0, 7)} (PR #${r.pr}).`
+      : `svc: requested review ${r.runId} (${r.mode}) of ${r.issue} at ${r.sha.slice(0, 7)} (PR #${r.pr}).`,
   );
 }
 
 export async function abortReview(d: CommandDeps, arg: unknown): Promise<void> {
   const issue = await issueTarget(d, arg, 'Abort Review');
   const r = await d.connection.request(reviewAbort, { issue });
-  void vscode.window.showInformationMessage(r.stopped.length ? `svc: stopped ${r.stopped.length} reviewer(s) of ${r.issue}: ${r.stopped.join(', ')}.` : `svc: no reviewer of ${r.issue} was running.`);
+  void vscode.window.showInformationMessage(
+    r.stopped.length ? `svc: stopped ${r.stopped.length} reviewer(s) of ${r.issue}: ${r.stopped.join(', ')}.` : `svc: no reviewer of ${r.issue} was running.`,
+  );
 }
 
 export async function restartReview(d: CommandDeps, arg: unknown): Promise<void> {
   const issue = await issueTarget(d, arg, 'Restart Review');
   const scope = await vscode.window.showQuickPick(
-    [{ label: 'Parent and every lane without a report', role: undefined as string | undefined }, ...REVIEW_LANES.map((l) => ({ label: l, description: 'only this lane', role: l as string | undefined }))],
+    [
+      { label: 'Parent and every lane without a report', role: undefined as string | undefined },
+      ...REVIEW_LANES.map((l) => ({ label: l, description: 'only this lane', role: l as string | undefined })),
+    ],
     { title: `svc: Restart Review of ${issue}`, placeHolder: 'What to restart' },
   );
   if (!scope) throw new UserCancelled();
   const model = await ask({ title: `svc: Restart Review of ${issue}`, prompt: 'Model for the restarted reviewers (empty: as configured)' });
-  const r = await d.connection.request(reviewRestart, { issue, ...(scope.role ? { role: scope.role as (typeof REVIEW_LANES)[number] } : {}), ...(model.trim() ? { model: model.trim() } : {}) });
+  const r = await d.connection.request(reviewRestart, {
+    issue,
+    ...(scope.role ? { role: scope.role as (typeof REVIEW_LANES)[number] } : {}),
+    ...(model.trim() ? { model: model.trim() } : {}),
+  });
   void vscode.window.showInformationMessage(`svc: restarted ${r.restarted.length ? r.restarted.join(', ') : 'nothing'} for review ${r.runId} of ${r.issue}.`);
 }

@@ -43,7 +43,7 @@ function prOf(d: CommandDeps, arg: unknown): PrArg & { pr: NonNullable<PrArg['pr
   }
   if (!pr) {
     const open = d.reviews.issues.filter((s) => s.pr?.state === 'open');
-    if (open.length !== 1) throw new NothingToDo('run Merge PR or Open PR on an issue\'s PR row in the Reviews view');
+    if (open.length !== 1) throw new NothingToDo("run Merge PR or Open PR on an issue's PR row in the Reviews view");
     const s = open[0];
     return { issue: s.issue.id, pr: { number: s.pr!.number, url: s.pr!.url, project: s.issue.project } };
   }
@@ -52,7 +52,11 @@ function prOf(d: CommandDeps, arg: unknown): PrArg & { pr: NonNullable<PrArg['pr
 
 export async function mergePr(d: CommandDeps, arg: unknown): Promise<void> {
   const { issue, pr } = prOf(d, arg);
-  const go = await vscode.window.showWarningMessage(`Merge PR #${pr.number}${issue ? ` of ${issue}` : ''} into its base branch?`, { modal: true, detail: 'svc merges only a PR approved for its current head with checks green; otherwise it says why not.' }, 'Merge');
+  const go = await vscode.window.showWarningMessage(
+    `Merge PR #${pr.number}${issue ? ` of ${issue}` : ''} into its base branch?`,
+    { modal: true, detail: 'svc merges only a PR approved for its current head with checks green; otherwise it says why not.' },
+    'Merge',
+  );
   if (go !== 'Merge') throw new UserCancelled();
   const r = await d.connection.request(prMerge, { project: pr.project, pr: String(pr.number) });
   void vscode.window.showInformationMessage(`svc: merged PR #${r.pr.number} (${r.method}) at ${r.sha.slice(0, 7)}.`);
@@ -61,6 +65,9 @@ export async function mergePr(d: CommandDeps, arg: unknown): Promise<void> {
 
 export async function openPr(d: CommandDeps, arg: unknown): Promise<void> {
   const { pr } = prOf(d, arg);
-  if (!pr.url) throw new NothingToDo(`PR #${pr.number} has no web page: the project uses the local code host, whose pull requests live in svc only (its row in the Reviews view shows its state)`);
+  if (!pr.url)
+    throw new NothingToDo(
+      `PR #${pr.number} has no web page: the project uses the local code host, whose pull requests live in svc only (its row in the Reviews view shows its state)`,
+    );
   await vscode.env.openExternal(vscode.Uri.parse(pr.url));
 }

@@ -73,7 +73,8 @@ export class Drafts implements vscode.Disposable {
       throw new NothingToDo(kind === 'lane' ? 'no lane brief is open: run "svc: Start Lane…" first' : 'no issue description is open: run "svc: New Issue…" first');
     }
     const text = draftBody(editor.document.getText());
-    if (!text) throw new NothingToDo(kind === 'lane' ? 'the brief is empty: write what the lane should do below the comment' : 'the description is empty: write it below the comment');
+    if (!text)
+      throw new NothingToDo(kind === 'lane' ? 'the brief is empty: write what the lane should do below the comment' : 'the description is empty: write it below the comment');
     await p.submit(text);
     this.pending.delete(key);
     this.updateContext();

@@ -26,10 +26,7 @@ import { chooseNode, editorRuntime, isExecutableFile, listDir, lookupNode, probe
 const log = logger('connection');
 
 export type ConnectionState =
-  | { kind: 'connecting' }
-  | { kind: 'connected'; info: DaemonInfo }
-  | { kind: 'down'; why: string; since: number }
-  | { kind: 'noNode'; problem: string; fix: string };
+  { kind: 'connecting' } | { kind: 'connected'; info: DaemonInfo } | { kind: 'down'; why: string; since: number } | { kind: 'noNode'; problem: string; fix: string };
 
 export interface ConnectionOptions {
   /** The extension's dist/ folder (daemon.js lives there). */
@@ -169,25 +166,20 @@ export class DaemonConnection implements vscode.Disposable {
   }
 
   private async connect(socket: net.Socket, gen: number): Promise<void> {
-    const client = new LanguageClient(
-      'svc',
-      'svc daemon',
-      async () => ({ reader: socket, writer: socket }),
-      {
-        documentSelector: [],
-        outputChannel: outputChannel(),
-        revealOutputChannelOn: RevealOutputChannelOn.Never,
-        initializationFailedHandler: () => false,
-        errorHandler: {
-          error: () => ({ action: ErrorAction.Continue, handled: true }),
-          closed: () => {
-            this.lost(gen, 'the connection to the daemon closed (it stopped or restarted)');
-            // The client logs this message; svc re-attaches by itself (see lost()).
-            return { action: CloseAction.DoNotRestart, handled: true, message: 'the svc daemon connection closed; svc re-attaches once a daemon runs' };
-          },
+    const client = new LanguageClient('svc', 'svc daemon', async () => ({ reader: socket, writer: socket }), {
+      documentSelector: [],
+      outputChannel: outputChannel(),
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+      initializationFailedHandler: () => false,
+      errorHandler: {
+        error: () => ({ action: ErrorAction.Continue, handled: true }),
+        closed: () => {
+          this.lost(gen, 'the connection to the daemon closed (it stopped or restarted)');
+          // The client logs this message; svc re-attaches by itself (see lost()).
+          return { action: CloseAction.DoNotRestart, handled: true, message: 'the svc daemon connection closed; svc re-attaches once a daemon runs' };
         },
       },
-    );
+    });
     this.client = client;
     for (const method of this.handlers.keys()) client.onNotification(method, (p: unknown) => this.dispatch(method, p));
     try {

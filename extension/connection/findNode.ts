@@ -22,9 +22,7 @@ export interface ProbedNode extends NodeCandidate {
   version: string | undefined;
 }
 
-export type NodeChoice =
-  | { ok: true; path: string; source: NodeSource; version: string; why: string }
-  | { ok: false; problem: string; fix: string };
+export type NodeChoice = { ok: true; path: string; source: NodeSource; version: string; why: string } | { ok: false; problem: string; fix: string };
 
 export type NodeLookup = { ok: true; candidates: NodeCandidate[] } | { ok: false; problem: string; fix: string };
 
@@ -75,9 +73,15 @@ function managerFolders(i: NodeLookupInput): { source: NodeSource; root: string;
   const win = i.platform === 'win32';
   const local = i.env.LOCALAPPDATA ?? path.join(i.home, 'AppData', 'Local');
   const fnmDefault =
-    i.platform === 'darwin' ? path.join(i.home, 'Library', 'Application Support', 'fnm') : win ? path.join(i.env.APPDATA ?? path.join(i.home, 'AppData', 'Roaming'), 'fnm') : path.join(i.env.XDG_DATA_HOME ?? path.join(i.home, '.local', 'share'), 'fnm');
+    i.platform === 'darwin'
+      ? path.join(i.home, 'Library', 'Application Support', 'fnm')
+      : win
+        ? path.join(i.env.APPDATA ?? path.join(i.home, 'AppData', 'Roaming'), 'fnm')
+        : path.join(i.env.XDG_DATA_HOME ?? path.join(i.home, '.local', 'share'), 'fnm');
   return [
-    win ? { source: 'nvm', root: i.env.NVM_HOME ?? path.join(local, 'nvm'), inside: '' } : { source: 'nvm', root: path.join(i.env.NVM_DIR ?? path.join(i.home, '.nvm'), 'versions', 'node'), inside: '' },
+    win
+      ? { source: 'nvm', root: i.env.NVM_HOME ?? path.join(local, 'nvm'), inside: '' }
+      : { source: 'nvm', root: path.join(i.env.NVM_DIR ?? path.join(i.home, '.nvm'), 'versions', 'node'), inside: '' },
     { source: 'fnm', root: path.join(i.env.FNM_DIR ?? fnmDefault, 'node-versions'), inside: 'installation' },
     { source: 'volta', root: path.join(i.env.VOLTA_HOME ?? (win ? path.join(local, 'Volta') : path.join(i.home, '.volta')), 'tools', 'image', 'node'), inside: '' },
   ];
@@ -113,7 +117,11 @@ export function chooseNode(probed: ProbedNode[]): NodeChoice {
   if (setting) {
     if (fits(setting)) return { ok: true, path: setting.path, source: setting.source, version: setting.version!, why: 'set by "svc.nodePath"' };
     const what = setting.version ? `which is Node ${setting.version}` : 'which did not answer "node --version"';
-    return { ok: false, problem: `"svc.nodePath" is ${setting.path}, ${what}; ${supports}`, fix: `set "svc.nodePath" to the node binary of Node ${majorsInWords(majors, 'or')}, or clear it to let svc look on PATH and in nvm, fnm and volta folders` };
+    return {
+      ok: false,
+      problem: `"svc.nodePath" is ${setting.path}, ${what}; ${supports}`,
+      fix: `set "svc.nodePath" to the node binary of Node ${majorsInWords(majors, 'or')}, or clear it to let svc look on PATH and in nvm, fnm and volta folders`,
+    };
   }
   const chosen = probed.find(fits);
   if (!chosen) {
@@ -121,10 +129,7 @@ export function chooseNode(probed: ProbedNode[]): NodeChoice {
     return { ok: false, problem: `no supported Node was found: ${found}; ${supports}`, fix: nodeFix(majors) };
   }
   const passed = probed.slice(0, probed.indexOf(chosen));
-  const why =
-    chosen.source === 'PATH' && !passed.length
-      ? 'the first node on PATH'
-      : `the first supported Node (${supports}): ${passed.map(describe).join('; ')}`;
+  const why = chosen.source === 'PATH' && !passed.length ? 'the first node on PATH' : `the first supported Node (${supports}): ${passed.map(describe).join('; ')}`;
   return { ok: true, path: chosen.path, source: chosen.source, version: chosen.version!, why };
 }
 

@@ -21,7 +21,11 @@ export function statusText(s: ConnectionState, needsYou: number | undefined): St
     case 'noNode':
       return { text: '$(error) svc: no node', tooltip: `svc cannot start its daemon: ${s.problem}.\nFix: ${s.fix}.`, background: 'statusBarItem.errorBackground' };
     case 'down':
-      return { text: '$(debug-disconnect) svc: daemon down', tooltip: `svc daemon is not connected: ${s.why}.\nClick for the daemon status and how to start it.`, background: 'statusBarItem.warningBackground' };
+      return {
+        text: '$(debug-disconnect) svc: daemon down',
+        tooltip: `svc daemon is not connected: ${s.why}.\nClick for the daemon status and how to start it.`,
+        background: 'statusBarItem.warningBackground',
+      };
     case 'connected': {
       const i = s.info;
       const tooltip = `svc daemon ${i.version} (build ${i.build}), pid ${i.pid}\n${plural(i.conversations, 'conversation')}, ${i.live} live\nSVC_HOME ${i.svcHome}`;

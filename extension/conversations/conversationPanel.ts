@@ -265,7 +265,7 @@ export class ConversationPanel extends WebviewHost<ConversationToView, Conversat
       this.lastSeq = r.rows.length ? r.rows[r.rows.length - 1].seq : 0;
       return;
     }
-    for (let more = true; more; ) {
+    for (let more = true; more;) {
       const r = await this.connection.request(transcriptRead, { conv, afterSeq: this.lastSeq });
       if (r.rows.length) {
         this.rows.push(...r.rows);
@@ -287,7 +287,9 @@ export class ConversationPanel extends WebviewHost<ConversationToView, Conversat
       preview: this.previewing,
       conv: i ? header(i, this.lane, this.reportFile) : null,
       ask: i?.ask && i.activity === 'needs-you' ? { kind: i.ask.kind, title: i.ask.title, options: i.ask.options, fields: i.ask.fields } : null,
-      report: this.lane?.report ? { seq: this.lane.report.seq, status: this.lane.report.status, verdict: this.lane.report.verdict, at: this.lane.report.at, body: this.lane.report.body } : null,
+      report: this.lane?.report
+        ? { seq: this.lane.report.seq, status: this.lane.report.status, verdict: this.lane.report.verdict, at: this.lane.report.at, body: this.lane.report.body }
+        : null,
       items: foldTranscript(this.rows),
       earlier: this.earlier,
       problem: this.problem,

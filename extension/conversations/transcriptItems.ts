@@ -13,7 +13,6 @@ type Payload = Record<string, unknown>;
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-
 export function foldTranscript(rows: readonly TranscriptRowInfo[]): TranscriptItem[] {
   const items: TranscriptItem[] = [];
   const tools = new Map<string, { view: ToolCallView; item: Extract<TranscriptItem, { kind: 'tool' }> }>();
@@ -68,7 +67,10 @@ export function foldTranscript(rows: readonly TranscriptRowInfo[]): TranscriptIt
           show(known);
           break;
         }
-        const t = { view: startToolCall(p, id), item: { id: `t${r.seq}`, kind: 'tool', at: r.at, title: '', toolKind: null, status: null, output: '', outcome: null } as Extract<TranscriptItem, { kind: 'tool' }> };
+        const t = {
+          view: startToolCall(p, id),
+          item: { id: `t${r.seq}`, kind: 'tool', at: r.at, title: '', toolKind: null, status: null, output: '', outcome: null } as Extract<TranscriptItem, { kind: 'tool' }>,
+        };
         show(t);
         tools.set(id, t);
         items.push(t.item);
@@ -82,7 +84,11 @@ export function foldTranscript(rows: readonly TranscriptRowInfo[]): TranscriptIt
         break;
       }
       case 'plan': {
-        const entries = (Array.isArray(p.entries) ? (p.entries as Payload[]) : []).map((e) => ({ content: String(e.content ?? ''), status: String(e.status ?? 'pending'), priority: str(e.priority) }));
+        const entries = (Array.isArray(p.entries) ? (p.entries as Payload[]) : []).map((e) => ({
+          content: String(e.content ?? ''),
+          status: String(e.status ?? 'pending'),
+          priority: str(e.priority),
+        }));
         if (plan) plan.entries = entries;
         else {
           plan = { id: `p${r.seq}`, kind: 'plan', at: r.at, entries };
@@ -92,7 +98,14 @@ export function foldTranscript(rows: readonly TranscriptRowInfo[]): TranscriptIt
       }
       case 'permission':
       case 'elicitation': {
-        const item: Extract<TranscriptItem, { kind: 'ask' }> = { id: `a${r.seq}`, kind: 'ask', at: r.at, askKind: str(p.kind) ?? r.kind, title: String(p.title ?? ''), outcome: null };
+        const item: Extract<TranscriptItem, { kind: 'ask' }> = {
+          id: `a${r.seq}`,
+          kind: 'ask',
+          at: r.at,
+          askKind: str(p.kind) ?? r.kind,
+          title: String(p.title ?? ''),
+          outcome: null,
+        };
         asks.set(String(p.id ?? r.seq), item);
         items.push(item);
         break;

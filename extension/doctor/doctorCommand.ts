@@ -21,5 +21,6 @@ export async function runDoctor(connection: DaemonConnection): Promise<void> {
   channel.clear();
   channel.append(`svc doctor — ${new Date().toLocaleString()}\n\n${doctorText(report)}`);
   channel.show(true);
-  if (report.problems > 0) void vscode.window.showWarningMessage(`svc doctor: ${report.problems} problem${report.problems === 1 ? '' : 's'}; each has its fix in the "svc Doctor" output.`);
+  if (report.problems > 0)
+    void vscode.window.showWarningMessage(`svc doctor: ${report.problems} problem${report.problems === 1 ? '' : 's'}; each has its fix in the "svc Doctor" output.`);
 }

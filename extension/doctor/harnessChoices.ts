@@ -16,7 +16,14 @@ export function harnessChoices(names: readonly string[], health: readonly Harnes
   return names.map((name) => {
     const h = health?.find((x) => x.name === name);
     if (!h) return { label: name, harness: name, installed: null };
-    if (!h.installed) return { label: name, description: '$(warning) not installed', detail: `${h.command} is not on the agents' PATH (svc: Doctor shows the fix)`, harness: name, installed: false };
+    if (!h.installed)
+      return {
+        label: name,
+        description: '$(warning) not installed',
+        detail: `${h.command} is not on the agents' PATH (svc: Doctor shows the fix)`,
+        harness: name,
+        installed: false,
+      };
     const parts = [h.version ? `v${h.version}` : 'installed'];
     if (h.auth.needs.length && !h.auth.found) parts.push(`$(key) no credentials (${h.auth.needs[0]})`);
     return { label: name, description: parts.join(' · '), harness: name, installed: true };

@@ -54,7 +54,8 @@ export function report(what: string, e: unknown): void {
   if (e instanceof UserCancelled || e instanceof vscode.CancellationError) return;
   if (e instanceof NothingToDo) {
     const remedy = e.remedy;
-    if (remedy) void vscode.window.showInformationMessage(`svc: ${e.message}`, remedy.button).then((c) => c && vscode.commands.executeCommand(remedy.command, ...(remedy.args ?? [])));
+    if (remedy)
+      void vscode.window.showInformationMessage(`svc: ${e.message}`, remedy.button).then((c) => c && vscode.commands.executeCommand(remedy.command, ...(remedy.args ?? [])));
     else void vscode.window.showInformationMessage(`svc: ${e.message}`);
     return;
   }

@@ -121,7 +121,10 @@ export function judgeChoices(lanes: readonly LaneRecord[]): JudgeChoice[] {
   const out: JudgeChoice[] = [];
   for (const [key, same] of newest) {
     const iteration = same[0].iteration;
-    const done = same.map((l) => l.report).filter((r) => r?.status === 'done' && r.headSha).sort((a, b) => b!.at - a!.at)[0];
+    const done = same
+      .map((l) => l.report)
+      .filter((r) => r?.status === 'done' && r.headSha)
+      .sort((a, b) => b!.at - a!.at)[0];
     const head = same.map((l) => l.git?.headSha).find((h) => h);
     out.push(
       done
@@ -186,7 +189,14 @@ export async function startLaneFlow(p: Prompter, facts: FlowFacts, previous: Lan
         return 'skip';
       }
       const launched = rows.filter((r) => r.parentId === a.launcher && r.run).sort((x, y) => y.id - x.id);
-      const v = await p.input({ title: title(), prompt: 'Run key (names this pass of the loop)', value: a.run ?? selected?.run ?? launched[0]?.run ?? '', placeholder: 'e.g. r1', validate: (s) => (RUN_KEY.test(s) ? undefined : RUN_KEY_RULE), back });
+      const v = await p.input({
+        title: title(),
+        prompt: 'Run key (names this pass of the loop)',
+        value: a.run ?? selected?.run ?? launched[0]?.run ?? '',
+        placeholder: 'e.g. r1',
+        validate: (s) => (RUN_KEY.test(s) ? undefined : RUN_KEY_RULE),
+        back,
+      });
       if (v === BACK || v === undefined) return v === BACK ? 'back' : 'cancel';
       a.run = v;
       return 'next';
@@ -194,7 +204,14 @@ export async function startLaneFlow(p: Prompter, facts: FlowFacts, previous: Lan
     // 4. Key, or for a critic (or a verifier) the builder it judges.
     async (back) => {
       if (!isJudge()) {
-        const v = await p.input({ title: title(), prompt: `Lane key of the ${a.role} (short name inside run ${a.run})`, value: a.key ?? selected?.key ?? '', placeholder: 'e.g. api', validate: (s) => (LANE_KEY.test(s) ? undefined : LANE_KEY_RULE), back });
+        const v = await p.input({
+          title: title(),
+          prompt: `Lane key of the ${a.role} (short name inside run ${a.run})`,
+          value: a.key ?? selected?.key ?? '',
+          placeholder: 'e.g. api',
+          validate: (s) => (LANE_KEY.test(s) ? undefined : LANE_KEY_RULE),
+          back,
+        });
         if (v === BACK || v === undefined) return v === BACK ? 'back' : 'cancel';
         a.key = v;
         delete a.judge;
@@ -203,7 +220,8 @@ export async function startLaneFlow(p: Prompter, facts: FlowFacts, previous: Lan
       const choices = judgeChoices(await once(`lanes:${a.run}`, () => facts.lanes(a.run!)));
       const items: (PickItem & { choice?: JudgeChoice })[] = choices.map((c) => ({ label: c.label, description: c.description, choice: c }));
       if (a.role === 'verifier') items.push({ label: 'A key of its own…', description: 'checks at the base ref, judging no builder' });
-      if (!items.length) return { kind: 'nothing', message: `run ${a.run} has no builder for a critic to judge: start a builder first (a critic judges a builder's commit)`, answers: a };
+      if (!items.length)
+        return { kind: 'nothing', message: `run ${a.run} has no builder for a critic to judge: start a builder first (a critic judges a builder's commit)`, answers: a };
       const want = a.judge ?? (a.role === 'verifier' && a.key ? undefined : selected?.key);
       const got = await p.pick(items, {
         title: title(),
@@ -213,7 +231,13 @@ export async function startLaneFlow(p: Prompter, facts: FlowFacts, previous: Lan
       });
       if (got === BACK || got === undefined) return got === BACK ? 'back' : 'cancel';
       if (!got.choice) {
-        const v = await p.input({ title: title(), prompt: 'Lane key of the verifier', value: a.key ?? '', validate: (s) => (LANE_KEY.test(s) ? undefined : LANE_KEY_RULE), back: true });
+        const v = await p.input({
+          title: title(),
+          prompt: 'Lane key of the verifier',
+          value: a.key ?? '',
+          validate: (s) => (LANE_KEY.test(s) ? undefined : LANE_KEY_RULE),
+          back: true,
+        });
         if (v === BACK) return steps[3](back);
         if (v === undefined) return 'cancel';
         a.key = v;
@@ -273,7 +297,8 @@ export async function startLaneFlow(p: Prompter, facts: FlowFacts, previous: Lan
       }
       // Also offered: the model of the newest lane of this role in the run, and the last answer (chosen again by default).
       const sameRole = rows.filter((r) => r.role === a.role && r.run === a.run && r.model).sort((x, y) => y.id - x.id)[0];
-      if (sameRole?.model && !items.some((i) => i.model === sameRole.model)) items.splice(set.model ? 1 : 0, 0, { label: sameRole.model, description: `the model of #${sameRole.id}, a ${a.role} of run ${a.run}`, model: sameRole.model });
+      if (sameRole?.model && !items.some((i) => i.model === sameRole.model))
+        items.splice(set.model ? 1 : 0, 0, { label: sameRole.model, description: `the model of #${sameRole.id}, a ${a.role} of run ${a.run}`, model: sameRole.model });
       if (a.model && !items.some((i) => i.model === a.model)) items.unshift({ label: a.model, description: 'your last answer', model: a.model });
       const last = a.model ?? set.model ?? sameRole?.model;
       items.splice(items.findIndex((i) => i.roles) >= 0 ? items.findIndex((i) => i.roles) : items.length, 0, { label: ANOTHER_MODEL, description: 'type a model id', other: true });
@@ -281,7 +306,13 @@ export async function startLaneFlow(p: Prompter, facts: FlowFacts, previous: Lan
       if (got === BACK || got === undefined) return got === BACK ? 'back' : 'cancel';
       if (got.roles) return { kind: 'openRoles', answers: a, project: who.project, role: a.role! };
       if (got.other) {
-        const v = await p.input({ title: title(), prompt: `Model for the ${a.role}`, value: a.model ?? '', validate: (s) => (s.trim() ? undefined : 'a model is required: there is no default model'), back: true });
+        const v = await p.input({
+          title: title(),
+          prompt: `Model for the ${a.role}`,
+          value: a.model ?? '',
+          validate: (s) => (s.trim() ? undefined : 'a model is required: there is no default model'),
+          back: true,
+        });
         if (v === BACK) return steps[6](back);
         if (v === undefined) return 'cancel';
         a.model = v.trim();
@@ -307,7 +338,7 @@ export async function startLaneFlow(p: Prompter, facts: FlowFacts, previous: Lan
   ];
 
   const history: number[] = [];
-  for (let i = 0; i < steps.length; ) {
+  for (let i = 0; i < steps.length;) {
     shown = history.length + 1;
     const r = await steps[i](history.length > 0);
     if (r === 'skip') i++;

@@ -119,7 +119,12 @@ export function reviewNodes(states: readonly IssueState[]): ReviewNode[] {
           ...(s.pr.ready ? ['- approved for the current head and checks green'] : s.pr.reasons.map((r) => `- not ready: ${mdText(r)}`)),
           ...s.pr.checks.map((c) => `- check ${mdText(c.name)}: ${mdText(c.state)}`),
         ].join('\n'),
-        icon: s.pr.state === 'merged' ? { id: 'git-merge', color: 'charts.purple' } : s.pr.ready ? { id: 'git-merge', color: 'testing.iconPassed' } : { id: 'git-pull-request', color: 'list.warningForeground' },
+        icon:
+          s.pr.state === 'merged'
+            ? { id: 'git-merge', color: 'charts.purple' }
+            : s.pr.ready
+              ? { id: 'git-merge', color: 'testing.iconPassed' }
+              : { id: 'git-pull-request', color: 'list.warningForeground' },
         contextValue: `svc:review+readiness+pr${mergeable ? '+mergeable' : ''}${s.pr.url ? '+url' : ''}`,
         issue: id,
         pr: prFacts,

@@ -35,7 +35,14 @@ export class ReviewsProvider implements vscode.TreeDataProvider<ReviewNode>, vsc
   readonly onDidChangeFacts = this.factsEmitter.event;
 
   constructor(private readonly connection: DaemonConnection) {
-    this.query = new LiveQuery(connection, 'the Reviews view', TOPICS, () => this.read(), (v) => this.set(v.kind === 'value' ? v.value : []), 250);
+    this.query = new LiveQuery(
+      connection,
+      'the Reviews view',
+      TOPICS,
+      () => this.read(),
+      (v) => this.set(v.kind === 'value' ? v.value : []),
+      250,
+    );
   }
 
   /** For commands (pick an issue) and in-host tests. */

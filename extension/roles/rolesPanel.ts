@@ -54,10 +54,17 @@ export class RolesPanel extends WebviewHost<RolesToView, RolesFromView> {
     const panel = restored ?? vscode.window.createWebviewPanel(ROLES_VIEW_TYPE, 'svc Roles', vscode.ViewColumn.Active, { enableScripts: true });
     this.panel = panel;
     this.attach(panel.webview);
-    this.query = new LiveQuery(connection, 'the Roles panel', ['config'], () => this.read(), (v) => {
-      if (v.kind === 'value') ({ view: this.view, problem: this.problem } = v.value);
-      this.send();
-    }, 0);
+    this.query = new LiveQuery(
+      connection,
+      'the Roles panel',
+      ['config'],
+      () => this.read(),
+      (v) => {
+        if (v.kind === 'value') ({ view: this.view, problem: this.problem } = v.value);
+        this.send();
+      },
+      0,
+    );
     this.subscriptions.push(
       panel.onDidDispose(() => this.dispose()),
       this.query,

@@ -15,17 +15,16 @@ export interface PageParts {
 }
 
 export function makeNonce(): string {
-  return crypto.randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+  return crypto
+    .randomBytes(18)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '');
 }
 
 export function contentSecurityPolicy(p: Pick<PageParts, 'cspSource' | 'nonce'>): string {
-  return [
-    `default-src 'none'`,
-    `img-src ${p.cspSource} data:`,
-    `font-src ${p.cspSource}`,
-    `style-src ${p.cspSource} 'nonce-${p.nonce}'`,
-    `script-src 'nonce-${p.nonce}'`,
-  ].join('; ');
+  return [`default-src 'none'`, `img-src ${p.cspSource} data:`, `font-src ${p.cspSource}`, `style-src ${p.cspSource} 'nonce-${p.nonce}'`, `script-src 'nonce-${p.nonce}'`].join(
+    '; ',
+  );
 }
 
 const BASE_STYLE = `

@@ -95,10 +95,7 @@ export abstract class WebviewHost<ToView extends ViewMessage, FromView extends V
 }
 
 /** A sidebar webview view: VS Code resolves it when first shown and again after it was disposed. */
-export abstract class WebviewViewHost<ToView extends ViewMessage, FromView extends ViewMessage>
-  extends WebviewHost<ToView, FromView>
-  implements vscode.WebviewViewProvider
-{
+export abstract class WebviewViewHost<ToView extends ViewMessage, FromView extends ViewMessage> extends WebviewHost<ToView, FromView> implements vscode.WebviewViewProvider {
   private view?: vscode.WebviewView;
 
   register(viewId: string): vscode.Disposable {

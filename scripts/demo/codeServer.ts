@@ -47,7 +47,11 @@ export async function startCodeServer(o: { profile: string; settings?: Record<st
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
   fs.writeFileSync(
     path.join(userData, 'User', 'settings.json'),
-    JSON.stringify({ 'telemetry.telemetryLevel': 'off', 'workbench.startupEditor': 'none', 'extensions.autoUpdate': false, 'security.workspace.trust.enabled': false, ...o.settings }, null, 2),
+    JSON.stringify(
+      { 'telemetry.telemetryLevel': 'off', 'workbench.startupEditor': 'none', 'extensions.autoUpdate': false, 'security.workspace.trust.enabled': false, ...o.settings },
+      null,
+      2,
+    ),
   );
   const env: NodeJS.ProcessEnv = { ...process.env, HOME, SVC_HOME };
   delete env.SVC_CONVERSATION;
@@ -64,8 +68,14 @@ export async function startCodeServer(o: { profile: string; settings?: Record<st
   return {
     port,
     async ready(timeoutMs) {
-      for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
-        if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) return;
+      for (const deadline = Date.now() + timeoutMs; Date.now() < deadline;) {
+        if (
+          await fetch(`http://127.0.0.1:${port}/healthz`).then(
+            (r) => r.ok,
+            () => false,
+          )
+        )
+          return;
         await new Promise((r) => setTimeout(r, 100));
       }
     },

@@ -59,7 +59,9 @@ async function gauntlet(): Promise<void> {
   const reaped = ['demo-greet-critic-i1', 'demo-greet-builder-i1', 'demo-docs-builder-i1'];
   const progress = await followRun(path.join(SVC_HOME, 'server.json'), 'demo', say, (lanes) => lanes.length === 6 && reaped.every((n) => lanes.find((l) => l.name === n)?.reaped));
   const created = JSON.parse(
-    svc(['conv', 'new', '--project', 'sample', '--harness', 'script', '--model', 'script-fast', '--cwd', HOME, '--title', 'demo orchestrator', '--prompt', prompt, '--json'], { quiet: true }),
+    svc(['conv', 'new', '--project', 'sample', '--harness', 'script', '--model', 'script-fast', '--cwd', HOME, '--title', 'demo orchestrator', '--prompt', prompt, '--json'], {
+      quiet: true,
+    }),
   ) as { conversation: { id: number; name: string } };
   say(`  orchestrator: conversation #${created.conversation.id} (${created.conversation.name}) runs the svc-gauntlet-loop skill`);
   const timer = setTimeout(() => {
@@ -106,7 +108,9 @@ async function main(): Promise<void> {
   heading(`svc show ${issue}`);
   svc(['show', issue]);
 
-  say(`\nDone. The daemon keeps running for this demo home; look around with:\n  SVC_HOME=${SVC_HOME} npx svc lane list\n  npm run demo:ui   (the same state in a real VS Code)\nStop it (and the demo's live agents) with: SVC_HOME=${SVC_HOME} npx svc daemon stop --force`);
+  say(
+    `\nDone. The daemon keeps running for this demo home; look around with:\n  SVC_HOME=${SVC_HOME} npx svc lane list\n  npm run demo:ui   (the same state in a real VS Code)\nStop it (and the demo's live agents) with: SVC_HOME=${SVC_HOME} npx svc daemon stop --force`,
+  );
 }
 
 main().catch((e) => {

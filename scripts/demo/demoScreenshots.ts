@@ -29,7 +29,15 @@ async function unfocus(page: Page): Promise<void> {
 async function conversationFrame(page: Page): Promise<Frame> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    for (const f of page.frames()) if (f !== page.mainFrame() && (await f.locator('.needs-you').count().catch(() => 0))) return f;
+    for (const f of page.frames())
+      if (
+        f !== page.mainFrame() &&
+        (await f
+          .locator('.needs-you')
+          .count()
+          .catch(() => 0))
+      )
+        return f;
     await page.waitForTimeout(200);
   }
   throw new Error('the conversation panel did not show its needs-you request within a minute');
@@ -44,7 +52,16 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({
     executablePath: process.env.SVC_E2E_CHROMIUM ?? '/usr/bin/chromium',
     env: { ...process.env, HOME },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
   try {
     await server.ready(60_000);
@@ -70,7 +87,10 @@ async function main(): Promise<void> {
     const reviewsHeader = sectionHeader(page, 'Reviews');
     if ((await reviewsHeader.getAttribute('aria-expanded')) !== 'true') await reviewsHeader.click();
     const reviews = page.locator('.sidebar .pane', { has: page.locator('.pane-header[aria-label="Reviews Section"]') });
-    await reviews.locator('.monaco-list-row[role="treeitem"] .label-name', { hasText: /^review r\d+ \((full|quick)\)$/ }).first().waitFor({ timeout: 60_000 });
+    await reviews
+      .locator('.monaco-list-row[role="treeitem"] .label-name', { hasText: /^review r\d+ \((full|quick)\)$/ })
+      .first()
+      .waitFor({ timeout: 60_000 });
     await unfocus(page);
     await page.waitForTimeout(1000);
     await page.screenshot({ path: path.join(SHOTS, 'reviews.png') });
@@ -81,7 +101,9 @@ async function main(): Promise<void> {
     const deckHeader = sectionHeader(page, 'Command Deck');
     if ((await deckHeader.getAttribute('aria-expanded')) !== 'true') await deckHeader.click();
     // A double-click: the tab is kept, not a preview.
-    await deck.locator('.monaco-list-row[role="treeitem"]', { has: page.locator('.label-name', { hasText: new RegExp(`^${NEEDS_YOU_TITLE.replace(/\./g, '\\.')}$`) }) }).dblclick({ timeout: 60_000 });
+    await deck
+      .locator('.monaco-list-row[role="treeitem"]', { has: page.locator('.label-name', { hasText: new RegExp(`^${NEEDS_YOU_TITLE.replace(/\./g, '\\.')}$`) }) })
+      .dblclick({ timeout: 60_000 });
     const frame = await conversationFrame(page);
     await frame.locator('.transcript .ask-line', { hasText: 'answered' }).waitFor({ timeout: 60_000 });
     await frame.locator('header .preview-mark').waitFor({ state: 'detached', timeout: 10_000 });

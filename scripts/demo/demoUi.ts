@@ -27,7 +27,9 @@ async function main(): Promise<void> {
   await server.ready(30_000);
   const port = server.port;
   const folder = path.join(HOME, 'sample');
-  process.stdout.write(`\nsvc demo in VS Code: open http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}\n(the svc icon in the activity bar; Ctrl-C stops code-server)\n`);
+  process.stdout.write(
+    `\nsvc demo in VS Code: open http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}\n(the svc icon in the activity bar; Ctrl-C stops code-server)\n`,
+  );
 }
 
 main().catch((e) => {

@@ -8,7 +8,13 @@ type Step = Record<string, unknown>;
 const block = (intro: string, steps: Step[]) => `${intro}\n\n\`\`\`svc-script\n${YAML.stringify(steps)}\`\`\`\n`;
 
 const commitPushReport = (file: string, content: string, report: string) =>
-  [`printf '%b\\n' '${content}' > ${file}`, `git add ${file}`, `git commit -q -m 'Update ${file}'`, 'git push -q -u origin HEAD', `printf '%s\\n' '${report}' | svc lane report --stdin`].join(' && ');
+  [
+    `printf '%b\\n' '${content}' > ${file}`,
+    `git add ${file}`,
+    `git commit -q -m 'Update ${file}'`,
+    'git push -q -u origin HEAD',
+    `printf '%s\\n' '${report}' | svc lane report --stdin`,
+  ].join(' && ');
 
 const verdict = (v: string, defects: string[]) =>
   [

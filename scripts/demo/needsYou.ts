@@ -32,7 +32,9 @@ export async function runNeedsYou(io: DemoIo): Promise<number> {
     { say: 'Pushed.' },
   ]);
   const created = JSON.parse(
-    io.svc(['conv', 'new', '--project', 'sample', '--harness', 'script', '--model', 'script-fast', '--title', NEEDS_YOU_TITLE, '--prompt', prompt, '--no-wait', '--json'], { quiet: true }),
+    io.svc(['conv', 'new', '--project', 'sample', '--harness', 'script', '--model', 'script-fast', '--title', NEEDS_YOU_TITLE, '--prompt', prompt, '--no-wait', '--json'], {
+      quiet: true,
+    }),
   ) as { conversation: { id: number } };
   const id = created.conversation.id;
   const first = await until(io, id, 'needs-you', (c) => c.activity === 'needs-you');

@@ -82,7 +82,20 @@ export async function runReviewConvoy(io: DemoIo): Promise<string> {
   io.svc(['config', 'set', 'roles.review.sub.security.model', 'script-thorough'], { quiet: true });
   io.say('  review mode full; reviewer models set with svc config set');
   const issue = JSON.parse(
-    io.svc(['issue', 'new', '--project', 'sample', '--title', 'Greet politely', '--body', 'greet.sh says hello, NAME! nice to meet you.\n\nAcceptance criteria:\n1. a default name\n2. polite wording\n', '--json'], { quiet: true }),
+    io.svc(
+      [
+        'issue',
+        'new',
+        '--project',
+        'sample',
+        '--title',
+        'Greet politely',
+        '--body',
+        'greet.sh says hello, NAME! nice to meet you.\n\nAcceptance criteria:\n1. a default name\n2. polite wording\n',
+        '--json',
+      ],
+      { quiet: true },
+    ),
   ) as { id: string };
   io.say(`  issue ${issue.id} created with its workspace`);
   io.svc(['issue', 'start', issue.id, '--harness', 'script', '--model', 'script-fast'], { quiet: true });

@@ -208,5 +208,9 @@ export const webhookRefusals = {
   signatureMismatch: (): WebhookRefusal => ({ status: 401, reason: 'badSignature', error: 'X-Hub-Signature-256 does not match the body' }),
   /** The payload is not JSON, or not of the event's shape (webhookPayload.ts says which and where). */
   badPayload: (delivery: string, reason: 'badJson' | 'badPayload', why: string): WebhookRefusal => ({ status: 400, reason, error: `delivery ${delivery}: ${why}` }),
-  notHandled: (delivery: string, why: string): WebhookRefusal => ({ status: 503, reason: 'notHandled', error: `delivery ${delivery} could not be handled (${why}); redeliver it later` }),
+  notHandled: (delivery: string, why: string): WebhookRefusal => ({
+    status: 503,
+    reason: 'notHandled',
+    error: `delivery ${delivery} could not be handled (${why}); redeliver it later`,
+  }),
 };

@@ -18,7 +18,10 @@ export class HeadEvents {
   }
 
   emit(change: HeadChange): void {
-    if (this.logged) log.info(`head change ${change.project}#${change.number} ${change.before?.slice(0, 7) ?? 'none'} → ${change.after.slice(0, 7)} (${change.source}${change.action ? ` ${change.action}` : ''})`);
+    if (this.logged)
+      log.info(
+        `head change ${change.project}#${change.number} ${change.before?.slice(0, 7) ?? 'none'} → ${change.after.slice(0, 7)} (${change.source}${change.action ? ` ${change.action}` : ''})`,
+      );
     for (const fn of [...this.listeners]) {
       try {
         fn(change);

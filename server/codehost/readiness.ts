@@ -81,10 +81,11 @@ function deciding(input: ReadinessInput, notes: string[]): Verdict[] {
 /** What the host says stands in the way of a merge (GitHub's mergeable and mergeable_state). */
 function mergeability(pr: ReadinessInput['pr']): string[] {
   const state = pr.mergeableState;
-  if (pr.mergeable === false || state === 'dirty') return [`the head conflicts with the base '${pr.base}' (mergeable_state ${state ?? 'unknown'}); merge the base into the branch or rebase it`];
+  if (pr.mergeable === false || state === 'dirty')
+    return [`the head conflicts with the base '${pr.base}' (mergeable_state ${state ?? 'unknown'}); merge the base into the branch or rebase it`];
   switch (state) {
     case 'blocked':
-      return ["branch protection blocks the merge (mergeable_state blocked): a required review, check or signature is missing"];
+      return ['branch protection blocks the merge (mergeable_state blocked): a required review, check or signature is missing'];
     case 'behind':
       return [`the head is behind the base '${pr.base}' and branch protection requires it up to date (mergeable_state behind)`];
     case 'unknown':

@@ -111,7 +111,7 @@ function render(value: string): string | undefined {
  */
 function blockEnd(text: string, from: number, limit: number, minIndent: number): number {
   let end = from;
-  for (let pos = from; pos < limit; ) {
+  for (let pos = from; pos < limit;) {
     const lineEnd = endOfLine(text, pos);
     const line = text.slice(pos, lineEnd).replace(/\n$/, '');
     if (line.trim() !== '') {

@@ -34,9 +34,11 @@ export function agentGitFacts(cwd: string, env: NodeJS.ProcessEnv): Promise<Agen
   const k = kept.get(cwd);
   if (k && (!k.stamps || [...k.stamps].every(([file, st]) => stamp(file) === st))) return k.facts;
   const entry: Kept = { facts: probe(cwd, env, (stamps) => (entry.stamps = stamps)) };
-  entry.facts.catch(() => undefined).finally(() => {
-    if (!entry.stamps && kept.get(cwd) === entry) kept.delete(cwd); // not keepable: the next start probes again
-  });
+  entry.facts
+    .catch(() => undefined)
+    .finally(() => {
+      if (!entry.stamps && kept.get(cwd) === entry) kept.delete(cwd); // not keepable: the next start probes again
+    });
   kept.delete(cwd);
   kept.set(cwd, entry);
   if (kept.size > MAX_KEPT) kept.delete(kept.keys().next().value!);

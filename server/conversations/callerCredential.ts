@@ -10,7 +10,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { callerNotProvenError } from './conversationRefusals';
 
-
 export class CallerCredentials {
   private key?: Buffer;
 
@@ -38,7 +37,8 @@ export class CallerCredentials {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
     const hex = fs.readFileSync(file, 'utf8').trim();
-    if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`${file} is not a caller key (64 hex digits); move it away and restart the daemon to make a new one (running agents then need a restart)`);
+    if (!/^[0-9a-f]{64}$/.test(hex))
+      throw new Error(`${file} is not a caller key (64 hex digits); move it away and restart the daemon to make a new one (running agents then need a restart)`);
     this.key = Buffer.from(hex, 'hex');
     return this.key;
   }

@@ -116,7 +116,20 @@ export function registerConversations(app: App, hostLink: HostLink): Conversatio
     return {
       agents: svc.list({ archived: p.all }).map((r) => {
         const i = svc.info(r, now);
-        return { id: i.id, name: i.name, title: i.title, kind: i.kind, parentId: i.parentId, harness: i.harness, model: i.model, effort: i.effort, alive: i.alive, activity: i.activity, archived: i.archived, cost: i.cost };
+        return {
+          id: i.id,
+          name: i.name,
+          title: i.title,
+          kind: i.kind,
+          parentId: i.parentId,
+          harness: i.harness,
+          model: i.model,
+          effort: i.effort,
+          alive: i.alive,
+          activity: i.activity,
+          archived: i.archived,
+          cost: i.cost,
+        };
       }),
     };
   });

@@ -88,12 +88,16 @@ export class ConversationService extends EventEmitter {
     this.setMaxListeners(0);
     this.store = new ConversationStore(app.db);
     this.credentials = new CallerCredentials(app.paths.home);
-    this.transcript = new TranscriptStore(app.db, () => app.now(), (ids) => {
-      for (const id of ids) {
-        this.emit('transcript', id);
-        app.notify({ topic: 'transcript', id });
-      }
-    });
+    this.transcript = new TranscriptStore(
+      app.db,
+      () => app.now(),
+      (ids) => {
+        for (const id of ids) {
+          this.emit('transcript', id);
+          app.notify({ topic: 'transcript', id });
+        }
+      },
+    );
   }
 
   // ---- rows ----------------------------------------------------------------------------
@@ -209,7 +213,10 @@ export class ConversationService extends EventEmitter {
     const s = this.sessions.get(id);
     if (!s) return [];
     if (this.store.get(id)?.host) return (await s.remoteProcesses()).sort((a, b) => a.pid - b.pid);
-    return s.groupPids().sort((a, b) => a - b).map((pid) => ({ pid, command: procCommand(pid) ?? '(gone)' }));
+    return s
+      .groupPids()
+      .sort((a, b) => a - b)
+      .map((pid) => ({ pid, command: procCommand(pid) ?? '(gone)' }));
   }
 
   facts(id: number): LiveFacts {
@@ -222,7 +229,6 @@ export class ConversationService extends EventEmitter {
   activity(row: ListedRow, now = this.app.now()): Activity {
     return activityOfRow(row, this.facts(row.id), now);
   }
-
 
   openAsk(id: number): OpenAsk | null {
     return this.sessions.get(id)?.openAsk()?.info ?? null;

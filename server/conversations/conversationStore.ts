@@ -58,15 +58,27 @@ function fix<R extends Omit<Raw, 'firstPrompt'>>(r: R | undefined): (Omit<R, 'ba
 /** The columns written at insert; the rest are filled in by the lifecycle (RowPatch). */
 export type RowInsert = Pick<
   ConversationRow,
-  'name' | 'title' | 'kind' | 'parentId' | 'project' | 'cwd' | 'harness' | 'model' | 'effort' | 'issueId' | 'bare' | 'extraEnv' | 'permissions' | 'host' | 'firstPrompt' | 'createdAt'
+  | 'name'
+  | 'title'
+  | 'kind'
+  | 'parentId'
+  | 'project'
+  | 'cwd'
+  | 'harness'
+  | 'model'
+  | 'effort'
+  | 'issueId'
+  | 'bare'
+  | 'extraEnv'
+  | 'permissions'
+  | 'host'
+  | 'firstPrompt'
+  | 'createdAt'
 >;
 
 /** Columns the lifecycle updates; everything else is written once at insert. */
 export type RowPatch = Partial<
-  Pick<
-    ConversationRow,
-    'sessionId' | 'startedAt' | 'endedAt' | 'exitStatus' | 'spawnError' | 'archivedAt' | 'costAmount' | 'costCurrency' | 'contextUsed' | 'contextSize'
-  >
+  Pick<ConversationRow, 'sessionId' | 'startedAt' | 'endedAt' | 'exitStatus' | 'spawnError' | 'archivedAt' | 'costAmount' | 'costCurrency' | 'contextUsed' | 'contextSize'>
 >;
 
 const COLUMN: Record<keyof RowPatch, string> = {

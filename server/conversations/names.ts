@@ -34,6 +34,9 @@ export function uniqueName(base: string, taken: (n: string) => boolean): string 
 
 /** Converts a glob (`*`, `?`) to an anchored regular expression. */
 export function globToRegExp(glob: string): RegExp {
-  const re = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const re = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${re}$`);
 }

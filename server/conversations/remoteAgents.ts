@@ -51,7 +51,9 @@ export async function stopAfterRestart(link: HostLink, transcript: TranscriptSto
     const r = await stopLeftover(link, host, id, 'stopped by svc: the daemon restarted');
     if (!r.wasRunning) return;
     transcript.append(id, 'notice', {
-      text: r.stopped ? `its agent was still running on host ${host}; it was stopped there` : `its agent is still running on host ${host} and could not be stopped there; svc lane reap names its processes`,
+      text: r.stopped
+        ? `its agent was still running on host ${host}; it was stopped there`
+        : `its agent is still running on host ${host} and could not be stopped there; svc lane reap names its processes`,
     });
     transcript.flush();
   } catch (e) {

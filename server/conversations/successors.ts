@@ -23,9 +23,10 @@ export function createSuccessor(svc: ConversationService, mode: 'handoff' | 'for
   const letter = mode === 'handoff' ? 'h' : 'f';
   let n = 1;
   while (svc.store.nameTaken(`${base}-${letter}${n}`)) n++;
-  const head = mode === 'handoff'
-    ? `This conversation continues #${source.id} (${source.name}) by handoff. Its transcript: svc conv log #${source.id} --lines 1000`
-    : `This conversation is a fork of #${source.id} (${source.name}). Its recent output:\n\n\`\`\`text\n${svc.outputLines(source.id, 200).join('\n')}\n\`\`\``;
+  const head =
+    mode === 'handoff'
+      ? `This conversation continues #${source.id} (${source.name}) by handoff. Its transcript: svc conv log #${source.id} --lines 1000`
+      : `This conversation is a fork of #${source.id} (${source.name}). Its recent output:\n\n\`\`\`text\n${svc.outputLines(source.id, 200).join('\n')}\n\`\`\``;
   const body = p.prompt ?? (mode === 'handoff' ? 'Continue its work from where it stopped.' : 'Continue from there.');
   return svc.create({
     kind: 'successor',

@@ -87,7 +87,9 @@ export class TranscriptStore {
     const marks = ids.map(() => '?').join(', ');
     return this.decode(
       this.db
-        .prepare(`SELECT seq, at, kind, payload FROM transcript WHERE conv_id = ? AND seq <= ? AND kind IN ('tool_call', 'tool_call_update') AND json_extract(payload, '$.toolCallId') IN (${marks}) ORDER BY seq`)
+        .prepare(
+          `SELECT seq, at, kind, payload FROM transcript WHERE conv_id = ? AND seq <= ? AND kind IN ('tool_call', 'tool_call_update') AND json_extract(payload, '$.toolCallId') IN (${marks}) ORDER BY seq`,
+        )
         .all(convId, uptoSeq, ...ids),
     );
   }

@@ -66,7 +66,12 @@ export function renderTranscript(rows: TranscriptRow[], open = false, context: T
     lastKind = r.kind;
     switch (r.kind) {
       case 'prompt':
-        line(String(p.text ?? '').split('\n').map((l) => `> ${l}`).join('\n'));
+        line(
+          String(p.text ?? '')
+            .split('\n')
+            .map((l) => `> ${l}`)
+            .join('\n'),
+        );
         break;
       case 'agent_message_chunk': {
         // A chunk after anything else (a thought, a tool call, usage) or with another

@@ -37,7 +37,14 @@ export async function gitPlaces(cwd: string, env: NodeJS.ProcessEnv, timeoutMs =
     await Promise.all([gitOut(cwd, env, ['rev-parse', '--path-format=absolute', '--absolute-git-dir', '--git-common-dir'], timeoutMs), gitOut(cwd, env, ['remote'], timeoutMs)])
   ).map(text);
   const [gitDir, commonDir] = dirs?.split('\n') ?? [];
-  const urls = (await Promise.all((remotes ?? '').split('\n').filter(Boolean).map((r) => gitOut(cwd, env, ['remote', 'get-url', '--push', '--', r], timeoutMs)))).map(text);
+  const urls = (
+    await Promise.all(
+      (remotes ?? '')
+        .split('\n')
+        .filter(Boolean)
+        .map((r) => gitOut(cwd, env, ['remote', 'get-url', '--push', '--', r], timeoutMs)),
+    )
+  ).map(text);
   const localRemotes: string[] = [];
   for (const url of urls) {
     if (!url) continue;

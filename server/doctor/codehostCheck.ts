@@ -14,11 +14,29 @@ export function checkCodeHosts(projects: ProjectsFile, config: ConfigFile, env: 
     }
     const where = p.github ? `${p.github.owner}/${p.github.repo}` : 'no github: {owner, repo}';
     if (!p.github) {
-      checks.push({ area: 'codehost', subject: key, status: 'problem', text: `project ${key}: code_host github but ${where}`, fix: `add github: {owner: <owner>, repo: <repo>} to project ${key} in projects.yaml` });
+      checks.push({
+        area: 'codehost',
+        subject: key,
+        status: 'problem',
+        text: `project ${key}: code_host github but ${where}`,
+        fix: `add github: {owner: <owner>, repo: <repo>} to project ${key} in projects.yaml`,
+      });
     } else if (!envToken && !cfgToken) {
-      checks.push({ area: 'codehost', subject: key, status: 'problem', text: `project ${key}: GitHub ${where}, but no token is set`, fix: `export GITHUB_TOKEN=<token> where the daemon starts, then svc daemon restart; or set codehost.github.token in ${configShown}` });
+      checks.push({
+        area: 'codehost',
+        subject: key,
+        status: 'problem',
+        text: `project ${key}: GitHub ${where}, but no token is set`,
+        fix: `export GITHUB_TOKEN=<token> where the daemon starts, then svc daemon restart; or set codehost.github.token in ${configShown}`,
+      });
     } else {
-      checks.push({ area: 'codehost', subject: key, status: 'ok', text: `project ${key}: GitHub ${where}, token from ${envToken ? 'GITHUB_TOKEN' : 'codehost.github.token'}`, fix: null });
+      checks.push({
+        area: 'codehost',
+        subject: key,
+        status: 'ok',
+        text: `project ${key}: GitHub ${where}, token from ${envToken ? 'GITHUB_TOKEN' : 'codehost.github.token'}`,
+        fix: null,
+      });
     }
   }
   return checks;

@@ -10,7 +10,16 @@ function gitVersion(env: NodeJS.ProcessEnv): Promise<string | null> {
 
 export async function checkGit(env: NodeJS.ProcessEnv, cwd: string): Promise<DoctorCheck[]> {
   const version = await gitVersion(env);
-  if (!version) return [{ area: 'git', subject: 'git', status: 'problem', text: 'git is not on the daemon\'s PATH (lanes are git worktrees)', fix: 'install git (e.g. apt-get install git), then svc daemon restart' }];
+  if (!version)
+    return [
+      {
+        area: 'git',
+        subject: 'git',
+        status: 'problem',
+        text: "git is not on the daemon's PATH (lanes are git worktrees)",
+        fix: 'install git (e.g. apt-get install git), then svc daemon restart',
+      },
+    ];
   const id = await gitIdentityEnv(cwd, env);
   const checks: DoctorCheck[] = [{ area: 'git', subject: 'git', status: 'ok', text: version, fix: null }];
   // Variables already in the environment win over the config (agents get them as they are).
@@ -24,7 +33,13 @@ export async function checkGit(env: NodeJS.ProcessEnv, cwd: string): Promise<Doc
     checks.push(
       v
         ? { area: 'git', subject: field, status: 'ok', text: `git ${field}: ${v}${fromEnv ? ` (from ${variable})` : ''}`, fix: null }
-        : { area: 'git', subject: field, status: 'problem', text: `git ${field} is not set: agents cannot commit ("Author identity unknown")`, fix: `git config --global ${field} ${example}` },
+        : {
+            area: 'git',
+            subject: field,
+            status: 'problem',
+            text: `git ${field} is not set: agents cannot commit ("Author identity unknown")`,
+            fix: `git config --global ${field} ${example}`,
+          },
     );
   }
   return checks;

@@ -35,7 +35,9 @@ export function versionFlag(bin: string, env: NodeJS.ProcessEnv, cwd: string): P
   return new Promise((resolve) => {
     const child = execFile(bin, ['--version'], { env, cwd, timeout: VERSION_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 }, (err, stdout) => {
       if (err) return resolve(null);
-      const line = String(stdout).split('\n').find((l) => /\d+\.\d+/.test(l));
+      const line = String(stdout)
+        .split('\n')
+        .find((l) => /\d+\.\d+/.test(l));
       resolve(line ? (/\d+\.\d+[\w.+-]*/.exec(line)?.[0] ?? null) : null);
     });
     child.stdin?.end();

@@ -28,7 +28,13 @@ export async function checkNode(env: NodeJS.ProcessEnv, daemonVersion: string, c
   const bin = findCommand('node', env.PATH, process.cwd());
   const agentVersion = bin ? await nodeVersionAt(bin, env) : null;
   if (!agentVersion) {
-    checks.push({ area: 'node', subject: 'agents', status: 'problem', text: 'no node on the agents\' PATH (npm-installed harnesses run on it)', fix: `install Node ${CLAUDE_NODE_MAJOR} or newer and put it on the PATH the daemon starts with; then svc daemon restart` });
+    checks.push({
+      area: 'node',
+      subject: 'agents',
+      status: 'problem',
+      text: "no node on the agents' PATH (npm-installed harnesses run on it)",
+      fix: `install Node ${CLAUDE_NODE_MAJOR} or newer and put it on the PATH the daemon starts with; then svc daemon restart`,
+    });
   } else if (claudeInstalled && major(agentVersion) < CLAUDE_NODE_MAJOR) {
     checks.push({
       area: 'node',

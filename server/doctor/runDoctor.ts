@@ -43,7 +43,10 @@ export async function runDoctor(i: DoctorInput): Promise<DoctorReport> {
         const profile = resolveProfile(name, i.config, i.distDir, configShown);
         return await checkHarness({ profile, builtIn: (BUILT_IN_HARNESSES as readonly string[]).includes(name), used: used.has(name), env: i.env, configShown });
       } catch (e) {
-        return { health: null, checks: [{ area: 'harness', subject: name, status: 'problem' as const, text: `${name}: ${(e as Error).message}`, fix: `fix harnesses.${name} in ${configShown}` }] };
+        return {
+          health: null,
+          checks: [{ area: 'harness', subject: name, status: 'problem' as const, text: `${name}: ${(e as Error).message}`, fix: `fix harnesses.${name} in ${configShown}` }],
+        };
       }
     }),
   );
@@ -52,11 +55,23 @@ export async function runDoctor(i: DoctorInput): Promise<DoctorReport> {
     checks.push(...r.checks);
   }
   if (i.only !== 'harnesses') {
-    checks.push(...(await checkNode(i.env, process.version, harnesses.some((h) => h.name === 'claude' && h.installed))));
+    checks.push(
+      ...(await checkNode(
+        i.env,
+        process.version,
+        harnesses.some((h) => h.name === 'claude' && h.installed),
+      )),
+    );
     const home = i.env.HOME && fs.existsSync(i.env.HOME) ? i.env.HOME : i.svcHome;
     checks.push(...(await checkGit(i.env, home)));
     checks.push(...checkHome(i.svcHome));
-    checks.push({ area: 'daemon', subject: 'daemon', status: 'ok', text: `daemon pid ${i.daemon.pid}, version ${SVC_VERSION}, up ${Math.round(i.daemon.uptimeMs / 1000)} s, ${i.daemon.live} live agent(s)`, fix: null });
+    checks.push({
+      area: 'daemon',
+      subject: 'daemon',
+      status: 'ok',
+      text: `daemon pid ${i.daemon.pid}, version ${SVC_VERSION}, up ${Math.round(i.daemon.uptimeMs / 1000)} s, ${i.daemon.live} live agent(s)`,
+      fix: null,
+    });
     checks.push(...checkCodeHosts(i.projects, i.config, i.env, configShown));
     checks.push(...checkRoleApprovals(i.projects));
   }

@@ -99,6 +99,9 @@ const queues = new Map<string, Promise<unknown>>();
 export function serialized<T>(repo: string, fn: () => Promise<T>): Promise<T> {
   const prev = queues.get(repo) ?? Promise.resolve();
   const next = prev.then(fn, fn);
-  queues.set(repo, next.catch(() => undefined));
+  queues.set(
+    repo,
+    next.catch(() => undefined),
+  );
   return next;
 }

@@ -35,7 +35,10 @@ export const badAnswer = {
 
 /** `custom`: the profiles config.yaml adds beside the built-in ones. */
 export function unknownHarnessError(name: string, builtIn: readonly string[], custom: string[], configFile: string): SvcError<'unknownHarness'> {
-  return usage('unknownHarness', `unknown harness '${name}' (built in: ${builtIn.join(', ')}${custom.length ? `; configured: ${custom.join(', ')}` : ''}; add one under harnesses: in ${configFile})`);
+  return usage(
+    'unknownHarness',
+    `unknown harness '${name}' (built in: ${builtIn.join(', ')}${custom.length ? `; configured: ${custom.join(', ')}` : ''}; add one under harnesses: in ${configFile})`,
+  );
 }
 
 export function harnessWithoutCommandError(name: string, configFile: string): SvcError<'harnessWithoutCommand'> {

@@ -317,7 +317,15 @@ export class HarnessSession {
     if (remote && proc instanceof RemoteAgentProcess && !proc.everAttached && proc.exit?.code === SSH_FAILED) return new SpawnError(`${step}: ${remote.lost(proc.stderr())}`);
     if (remote && proc instanceof RemoteAgentProcess && proc.vanished) return new SpawnError(`${step}: ${proc.endText()}`);
     if (remote && proc instanceof RemoteAgentProcess && !proc.everAttached && [96, 97, 98].includes(proc.exit?.code ?? 0)) {
-      return new SpawnError(`host ${remote.host}: ${proc.stderr().split('\n').filter((l) => l.startsWith('svc:')).join(' ') || `the agent could not start (exit ${proc.exit!.code})`}`);
+      return new SpawnError(
+        `host ${remote.host}: ${
+          proc
+            .stderr()
+            .split('\n')
+            .filter((l) => l.startsWith('svc:'))
+            .join(' ') || `the agent could not start (exit ${proc.exit!.code})`
+        }`,
+      );
     }
     return errs.exitedEarly(this.plan.profile, this.plan.configFileShown, step, proc.exit ? describeExit(proc.exit) : 'connection closed', proc.stderr());
   }
@@ -454,11 +462,9 @@ export class HarnessSession {
     // Mark working now so a tell arriving before the tap sees the request queues behind it.
     this.working = true;
     this.idleSince = undefined;
-    conn.agent
-      .request('session/prompt', { sessionId: this.sessionId!, prompt: [{ type: 'text', text }] })
-      .catch((e) => {
-        if (!(e instanceof RequestError)) log.warn(`prompt failed: ${(e as Error).message}`);
-      });
+    conn.agent.request('session/prompt', { sessionId: this.sessionId!, prompt: [{ type: 'text', text }] }).catch((e) => {
+      if (!(e instanceof RequestError)) log.warn(`prompt failed: ${(e as Error).message}`);
+    });
   }
 
   /** Answers the open ask; undefined when there is none (the caller refuses, naming the conversation). */

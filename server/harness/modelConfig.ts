@@ -12,7 +12,7 @@ function choices(o: SessionConfigOption): SelectOption[] {
   if (o.type !== 'select') return [];
   const opts = (o as { options: unknown[] }).options ?? [];
   const out: SelectOption[] = [];
-  for (const x of opts as ({ value?: string; name?: string; options?: SelectOption[] })[]) {
+  for (const x of opts as { value?: string; name?: string; options?: SelectOption[] }[]) {
     if (x.options) out.push(...x.options);
     else if (typeof x.value === 'string') out.push({ value: x.value, name: x.name ?? x.value });
   }
@@ -52,7 +52,14 @@ export async function applyModelAndEffort(
       const res = await agent.request('session/set_config_option', { sessionId, configId: o.id, value: v });
       if (res?.configOptions) options = res.configOptions;
     } catch (e) {
-      if (e instanceof RequestError) throw modelRefused(profile, what, value, e.message, choices(o).map((c) => c.value));
+      if (e instanceof RequestError)
+        throw modelRefused(
+          profile,
+          what,
+          value,
+          e.message,
+          choices(o).map((c) => c.value),
+        );
       throw e;
     }
   };

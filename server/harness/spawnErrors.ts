@@ -53,7 +53,9 @@ export function stepFailed(p: Profile, configFile: string, step: string, message
 }
 
 export function authRequired(p: Profile, configFile: string, message: string): SpawnError {
-  return new SpawnError(`harness '${p.name}': authentication required on the first prompt: ${message}${credentials(p, configFile) || `; log the agent in or set its credentials under harnesses.${p.name}.env in ${configFile}`}`);
+  return new SpawnError(
+    `harness '${p.name}': authentication required on the first prompt: ${message}${credentials(p, configFile) || `; log the agent in or set its credentials under harnesses.${p.name}.env in ${configFile}`}`,
+  );
 }
 
 export function modelRefused(p: Profile, what: 'model' | 'effort', value: string, message: string, available: string[]): SpawnError {

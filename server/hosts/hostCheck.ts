@@ -76,7 +76,12 @@ export async function checkHost(host: SshHost, harness: HarnessProbe | null): Pr
   checks.push(
     facts.git
       ? { what: 'git', status: 'ok', text: facts.git, fix: null }
-      : { what: 'git', status: 'problem', text: 'git is not on the login PATH of the host; lanes there are git worktrees', fix: `install git on ${name} (e.g. apt-get install git)` },
+      : {
+          what: 'git',
+          status: 'problem',
+          text: 'git is not on the login PATH of the host; lanes there are git worktrees',
+          fix: `install git on ${name} (e.g. apt-get install git)`,
+        },
   );
   const nodeOk = facts.node !== null && major(facts.node.version) >= HOST_NODE_MAJOR;
   checks.push(
@@ -98,20 +103,39 @@ export async function checkHost(host: SshHost, harness: HarnessProbe | null): Pr
       checks.push(
         facts.harnessPath
           ? { what: 'harness', status: 'ok', text: `${harness.name}: ${facts.harnessPath}`, fix: null }
-          : { what: 'harness', status: 'problem', text: `${harness.name}: ${harness.command} is not on the login PATH of the host`, fix: `install ${harness.command} on ${name} (ssh ${ssh} command -v ${harness.command})` },
+          : {
+              what: 'harness',
+              status: 'problem',
+              text: `${harness.name}: ${harness.command} is not on the login PATH of the host`,
+              fix: `install ${harness.command} on ${name} (ssh ${ssh} command -v ${harness.command})`,
+            },
       );
     }
   }
   const inHome = facts.root.real !== null && (facts.root.real === facts.home || facts.root.real.startsWith(facts.home.replace(/\/$/, '') + '/'));
   if (!facts.root.exists) {
-    checks.push({ what: 'lanes root', status: 'problem', text: `${lanesRoot} does not exist on the host`, fix: `ssh ${ssh} mkdir -p ${lanesRoot.startsWith('~/') ? lanesRoot : shq(lanesRoot)}` });
+    checks.push({
+      what: 'lanes root',
+      status: 'problem',
+      text: `${lanesRoot} does not exist on the host`,
+      fix: `ssh ${ssh} mkdir -p ${lanesRoot.startsWith('~/') ? lanesRoot : shq(lanesRoot)}`,
+    });
   } else if (!inHome || facts.root.real === facts.home) {
-    checks.push({ what: 'lanes root', status: 'problem', text: `${lanesRoot} is ${facts.root.real}, not a folder under the SSH user's home ${facts.home}`, fix: `set hosts.${name}.lanes_root to a folder under ${facts.home}` });
+    checks.push({
+      what: 'lanes root',
+      status: 'problem',
+      text: `${lanesRoot} is ${facts.root.real}, not a folder under the SSH user's home ${facts.home}`,
+      fix: `set hosts.${name}.lanes_root to a folder under ${facts.home}`,
+    });
   } else checks.push({ what: 'lanes root', status: 'ok', text: facts.root.real!, fix: null });
   if (facts.diskKb === null) checks.push({ what: 'disk', status: 'note', text: 'free space unknown (df gave no answer)', fix: null });
   else {
     const gb = (facts.diskKb / 1024 / 1024).toFixed(1);
-    checks.push(facts.diskKb < LOW_DISK_KB ? { what: 'disk', status: 'note', text: `${gb} GB free under the lanes root: little room for worktrees and builds`, fix: `free space on ${name}` } : { what: 'disk', status: 'ok', text: `${gb} GB free under the lanes root`, fix: null });
+    checks.push(
+      facts.diskKb < LOW_DISK_KB
+        ? { what: 'disk', status: 'note', text: `${gb} GB free under the lanes root: little room for worktrees and builds`, fix: `free space on ${name}` }
+        : { what: 'disk', status: 'ok', text: `${gb} GB free under the lanes root`, fix: null },
+    );
   }
   return result();
 }

@@ -94,7 +94,10 @@ export class HostLink {
       if (r.code !== 0) throw hostCopyFailedError(`copying ${f} to ${host.spec.name}`, r.stderr);
     }
     const wrapper = '#!/bin/sh\n# svc on a host: the shim, talking to the daemon through the forwarded socket ($SVC_SOCKET).\nexec node "$(dirname "$0")/svc.js" "$@"\n';
-    const r = await host.run(`cat > ${shq(`${tmp}/svc`)} && chmod 755 ${shq(`${tmp}/svc`)} && touch ${shq(`${tmp}/ok`)} && rm -rf ${shq(buildDir)} && mv ${shq(tmp)} ${shq(buildDir)}`, { stdin: wrapper });
+    const r = await host.run(
+      `cat > ${shq(`${tmp}/svc`)} && chmod 755 ${shq(`${tmp}/svc`)} && touch ${shq(`${tmp}/ok`)} && rm -rf ${shq(buildDir)} && mv ${shq(tmp)} ${shq(buildDir)}`,
+      { stdin: wrapper },
+    );
     if (r.code !== 0) throw hostCopyFailedError(`installing svc's shim on ${host.spec.name}`, r.stderr);
   }
 

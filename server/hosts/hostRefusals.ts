@@ -48,7 +48,10 @@ export const sshRefusals = {
 const at = (host: HostRef) => `host ${host.name} (${host.ssh})`;
 
 export function controlDirUnsafeError(dir: string): SvcError<'controlDirUnsafe'> {
-  return conflict('controlDirUnsafe', `ssh control folder ${dir} must be a folder only you can use (mode 700, yours); svc refuses to share SSH connections through it: chmod 700 '${dir}' or remove it`);
+  return conflict(
+    'controlDirUnsafe',
+    `ssh control folder ${dir} must be a folder only you can use (mode 700, yours); svc refuses to share SSH connections through it: chmod 700 '${dir}' or remove it`,
+  );
 }
 
 // ---- Checking a host, installing svc there
@@ -102,7 +105,8 @@ export const helperRefusals = {
   lanesRootOutsideHome: (root: string, home: string): SvcError<'lanesRootOutsideHome'> =>
     refused('lanesRootOutsideHome', `the lanes root ${root} is not under the home ${home} of the SSH user; set hosts.<name>.lanes_root to a folder under it`),
   outsideLanesRoot: (dir: string, root: string): SvcError<'outsideLanesRoot'> => refused('outsideLanesRoot', `lane directory ${dir} is outside the lanes root ${root}`),
-  reuseDirGone: (dir: string): SvcError<'reuseDirGone'> => refused('reuseDirGone', `--reuse: ${dir} no longer exists on the host (the lane was reaped); launch a new iteration instead`),
+  reuseDirGone: (dir: string): SvcError<'reuseDirGone'> =>
+    refused('reuseDirGone', `--reuse: ${dir} no longer exists on the host (the lane was reaped); launch a new iteration instead`),
   branchExists: (branch: string): SvcError<'branchExists'> => conflict('branchExists', `branch ${branch} already exists on the host; pass --branch <name> for a new one`),
   startNotOnOrigin: (start: string): SvcError<'startNotOnOrigin'> => refused('startNotOnOrigin', `commit ${start} is not on origin (the host's copy fetched it); push it first`),
 };

@@ -288,7 +288,10 @@ export class RemoteAgentProcess {
     this.remotePgid = h.pgid;
     if (h.out !== undefined && h.out !== this.outOffset) {
       // The relay could not resend from what this end holds (it should not happen: it keeps all unacknowledged output).
-      this.onGap({ bytes: 0, lines: 0, kinds: {}, from: this.plan.now(), to: this.plan.now(), bound: 0 }, `the relay on host ${this.plan.host} could not resend its output from offset ${this.outOffset} (it resent from ${h.out})`);
+      this.onGap(
+        { bytes: 0, lines: 0, kinds: {}, from: this.plan.now(), to: this.plan.now(), bound: 0 },
+        `the relay on host ${this.plan.host} could not resend its output from offset ${this.outOffset} (it resent from ${h.out})`,
+      );
       this.outOffset = h.out;
     }
     // Resend the input the relay did not get, in order.
@@ -352,7 +355,9 @@ export class RemoteAgentProcess {
     const cut = this.partial.length;
     this.partial = Buffer.alloc(0);
     this.outLine = '';
-    const what = said ?? `svc's relay on host ${this.plan.host} kept at most ${l.bound} bytes of the agent's output while the connection was lost; ${lostText({ ...l, bytes: l.bytes + cut })} were lost ${clock(l.from) === clock(l.to) ? `at ${clock(l.from)}` : `between ${clock(l.from)} and ${clock(l.to)}`}`;
+    const what =
+      said ??
+      `svc's relay on host ${this.plan.host} kept at most ${l.bound} bytes of the agent's output while the connection was lost; ${lostText({ ...l, bytes: l.bytes + cut })} were lost ${clock(l.from) === clock(l.to) ? `at ${clock(l.from)}` : `between ${clock(l.from)} and ${clock(l.to)}`}`;
     for (const id of this.waiting) {
       const answer = { jsonrpc: '2.0', id: JSON.parse(id) as unknown, error: { code: -32603, message: `${what}; the answer to this request may have been among them` } };
       this.stdout.push(Buffer.from(JSON.stringify(answer) + '\n'));

@@ -19,7 +19,11 @@ export function classifySsh(stderr: string): SshFailure {
   if (/REMOTE HOST IDENTIFICATION HAS CHANGED|Host key for .* has changed/i.test(stderr)) return 'hostKeyChanged';
   if (/Host key verification failed|No .* host key is known for|host key is not known/i.test(stderr)) return 'hostKeyUnknown';
   if (/Permission denied \(|Too many authentication failures|no authentication methods/i.test(stderr)) return 'loginRefused';
-  if (/Could not resolve hostname|Connection refused|Connection timed out|No route to host|Network is unreachable|Operation timed out|kex_exchange_identification|Connection closed by|Connection reset by|port \d+: /i.test(stderr))
+  if (
+    /Could not resolve hostname|Connection refused|Connection timed out|No route to host|Network is unreachable|Operation timed out|kex_exchange_identification|Connection closed by|Connection reset by|port \d+: /i.test(
+      stderr,
+    )
+  )
     return 'hostUnreachable';
   return 'sshFailed';
 }

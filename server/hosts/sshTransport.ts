@@ -69,7 +69,11 @@ export class SshHost {
 
   /** One control socket per host entry: a changed destination or options is another connection. */
   get controlPath(): string {
-    const id = crypto.createHash('sha256').update(JSON.stringify([this.spec.name, this.spec.ssh, this.spec.options])).digest('hex').slice(0, 16);
+    const id = crypto
+      .createHash('sha256')
+      .update(JSON.stringify([this.spec.name, this.spec.ssh, this.spec.options]))
+      .digest('hex')
+      .slice(0, 16);
     return path.join(this.controlDir, id);
   }
 
@@ -77,13 +81,20 @@ export class SshHost {
   args(mux: 'auto' | 'no', extra: string[] = []): string[] {
     return [
       '-T',
-      '-o', 'BatchMode=yes',
-      '-o', `ControlMaster=${mux}`,
-      '-o', `ControlPath=${this.controlPath}`,
-      '-o', 'ControlPersist=300',
-      '-o', 'ConnectTimeout=15',
-      '-o', 'ServerAliveInterval=15',
-      '-o', 'ServerAliveCountMax=4',
+      '-o',
+      'BatchMode=yes',
+      '-o',
+      `ControlMaster=${mux}`,
+      '-o',
+      `ControlPath=${this.controlPath}`,
+      '-o',
+      'ControlPersist=300',
+      '-o',
+      'ConnectTimeout=15',
+      '-o',
+      'ServerAliveInterval=15',
+      '-o',
+      'ServerAliveCountMax=4',
       ...this.spec.options.flatMap((o) => ['-o', o]),
       ...extra,
       '--',

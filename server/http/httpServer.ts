@@ -74,9 +74,7 @@ export class HttpServer {
   /** `path` like `/api/lanes/:name`; `auth: 'self'` for routes that verify their own signature. */
   route(method: string, path: string, handler: Route['handler'], opts: RouteOptions = {}): void {
     const names: string[] = [];
-    const pattern = new RegExp(
-      '^' + path.replace(/:([a-zA-Z]+)/g, (_m, n: string) => (names.push(n), '([^/]+)')) + '$',
-    );
+    const pattern = new RegExp('^' + path.replace(/:([a-zA-Z]+)/g, (_m, n: string) => (names.push(n), '([^/]+)')) + '$');
     this.routes.push({
       method,
       pattern,
@@ -103,11 +101,7 @@ export class HttpServer {
     this.server.requestTimeout = 60_000;
     return new Promise((resolve, reject) => {
       this.server!.once('error', (e: NodeJS.ErrnoException) =>
-        reject(
-          port && e.code === 'EADDRINUSE'
-            ? new Error(`127.0.0.1:${port} (http.port in config.yaml) is in use by another program; free it or choose another port`)
-            : e,
-        ),
+        reject(port && e.code === 'EADDRINUSE' ? new Error(`127.0.0.1:${port} (http.port in config.yaml) is in use by another program; free it or choose another port`) : e),
       );
       this.server!.listen(port, '127.0.0.1', () => {
         this.port = (this.server!.address() as { port: number }).port;

@@ -57,7 +57,11 @@ export async function finishIssue(
   let pr = await host.getPullRequest({ branch: issue.branch });
   let opened = false;
   if (!pr || pr.state !== 'open') {
-    pr = await host.createPullRequest({ branch: issue.branch, title: `${issue.id}: ${issue.title}`, body: `${issue.body.trim()}\n\n(issue ${issue.id}, opened by svc done)`.trim() });
+    pr = await host.createPullRequest({
+      branch: issue.branch,
+      title: `${issue.id}: ${issue.title}`,
+      body: `${issue.body.trim()}\n\n(issue ${issue.id}, opened by svc done)`.trim(),
+    });
     opened = true;
     log.info(`${issue.id}: opened PR #${pr.number}`);
   }

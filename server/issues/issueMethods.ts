@@ -35,7 +35,10 @@ export function registerIssueMethods(app: App, deps: DoneDeps): void {
     };
     const prev = creating.get(p.project) ?? Promise.resolve();
     const next = prev.then(run, run);
-    creating.set(p.project, next.catch(() => undefined));
+    creating.set(
+      p.project,
+      next.catch(() => undefined),
+    );
     return next;
   });
 

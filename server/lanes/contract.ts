@@ -57,7 +57,9 @@ export function laneContract(f: ContractFacts): string {
   lines.push(`- \`svc lane report --status blocked --file q.md\` — a decision is needed; the body starts with one of ${BLOCKED_KINDS.join(', ')}.`);
   lines.push('- `svc lane report --status failed --file why.md` — the brief cannot be done.');
   if (f.role === 'critic' || f.role === 'verifier') {
-    lines.push(`- Your done report carries your verdict: \`svc lane report --verdict <${VERDICTS.join('|')}> --verdict-file verdict.json --file report.md\`; the defect count defaults to the length of the file's \`defects\` array. File it once.`);
+    lines.push(
+      `- Your done report carries your verdict: \`svc lane report --verdict <${VERDICTS.join('|')}> --verdict-file verdict.json --file report.md\`; the defect count defaults to the length of the file's \`defects\` array. File it once.`,
+    );
   }
   if (f.role === 'builder') lines.push('- Commit, push, then report; `--allow-unpushed` waives only the push check.');
   lines.push('', 'Stay inside your directory. When you have reported, stop.', '', '## Brief', '');

@@ -51,14 +51,15 @@ export function registerLanes(app: App, conversations: ConversationsPort, hostLi
   };
   const list = async (p: z.output<typeof ListParams>) => {
     const parentId = p.parent ? conversations.resolve(p.parent).id : undefined;
-    const rows = (p.run ? ctx.store.ofRun(p.run) : ctx.store.all()).filter(
-      (l) => (parentId === undefined || l.parentId === parentId) && (p.key === undefined || l.key === p.key),
-    );
+    const rows = (p.run ? ctx.store.ofRun(p.run) : ctx.store.all()).filter((l) => (parentId === undefined || l.parentId === parentId) && (p.key === undefined || l.key === p.key));
     return { lanes: await laneRecords(ctx, rows) };
   };
   const show = async (p: { lane?: string; run?: string; key?: string }) => {
     const any = laneOf(p);
-    const lanes = await laneRecords(ctx, ctx.store.ofRun(any.run).filter((l) => l.key === any.key));
+    const lanes = await laneRecords(
+      ctx,
+      ctx.store.ofRun(any.run).filter((l) => l.key === any.key),
+    );
     return { chain: chainLine(lanes), lines: lanes.flatMap(laneLines), lanes };
   };
   const launch = async (p: z.output<typeof LaunchParams>) => launchLane(ctx, p);

@@ -63,7 +63,10 @@ export function runRequiredError(): SvcError<'runRequired'> {
 }
 
 export function noModelError(role: string, project: string): SvcError<'noModel'> {
-  return refused('noModel', `no model for the ${role} role: pass --model <m> or set gauntlet.roles.${role}.model for project '${project}' in projects.yaml (there is no default model)`);
+  return refused(
+    'noModel',
+    `no model for the ${role} role: pass --model <m> or set gauntlet.roles.${role}.model for project '${project}' in projects.yaml (there is no default model)`,
+  );
 }
 
 export function unknownHarnessError(harness: string): SvcError<'unknownHarness'> {
@@ -159,7 +162,10 @@ export function laneDirFailedError(why: string, host?: string): SvcError<'laneDi
 // ---- A lane on another host (hostPlacement.ts)
 
 export function hostNeedsOriginError(host: string, project: string): SvcError<'hostNeedsOrigin'> {
-  return refused('hostNeedsOrigin', `a lane on host ${host} is made from the project's origin, and project '${project}' has no origin remote; add one (git remote add origin <url>) that ${host} can reach`);
+  return refused(
+    'hostNeedsOrigin',
+    `a lane on host ${host} is made from the project's origin, and project '${project}' has no origin remote; add one (git remote add origin <url>) that ${host} can reach`,
+  );
 }
 
 /** `mkdir`: the command that makes it, quoted for the shell. */

@@ -79,16 +79,16 @@ export class LaneStore {
 
   /** Lanes of one run, key and role, in launch order. */
   ofSlot(run: string, key: string, role: Role): LaneRow[] {
-    return (
-      this.db.prepare(`${SELECT} WHERE l.run_key = ? AND l.lane_key = ? AND l.role = ? ORDER BY l.created_at, c.id`).all(run, key, role) as LaneRow[]
-    ).map((r) => fix(r)!);
+    return (this.db.prepare(`${SELECT} WHERE l.run_key = ? AND l.lane_key = ? AND l.role = ? ORDER BY l.created_at, c.id`).all(run, key, role) as LaneRow[]).map((r) => fix(r)!);
   }
 
   markReaped(convId: number, at: number): void {
     this.db.prepare('UPDATE lanes SET reaped_at = ? WHERE conv_id = ?').run(at, convId);
   }
 
-  insertLane(l: Omit<LaneRow, 'name' | 'title' | 'parentId' | 'cwd' | 'harness' | 'model' | 'effort' | 'endedAt' | 'archivedAt' | 'spawnError' | 'reapedAt' | 'host' | 'costAmount'>): void {
+  insertLane(
+    l: Omit<LaneRow, 'name' | 'title' | 'parentId' | 'cwd' | 'harness' | 'model' | 'effort' | 'endedAt' | 'archivedAt' | 'spawnError' | 'reapedAt' | 'host' | 'costAmount'>,
+  ): void {
     this.db
       .prepare(
         `INSERT INTO lanes (conv_id, project, run_key, lane_key, role, iteration, respawn, judged_key, judged_iteration, git_backed, branch, dir, lanes_root, created_at)

@@ -35,7 +35,10 @@ export function lanesRootOf(project: Project): string {
     throw lanesRootOutsideHomeError(real, home);
   }
   if (tmps.some((t) => isInside(real, t))) {
-    throw lanesRootInTmpError(real, tmps.find((t) => isInside(real, t)));
+    throw lanesRootInTmpError(
+      real,
+      tmps.find((t) => isInside(real, t)),
+    );
   }
   return real;
 }

@@ -41,7 +41,6 @@ import { iterationVerdict } from './reports';
 import { fetchBase } from '../git/fetchBase';
 import { createPlayDir, createWorktree, defaultBranch, laneDir } from './workdir';
 
-
 export const START_WAIT_MS = 180_000;
 
 export function readBrief(p: LaunchParams): string {
@@ -148,7 +147,10 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
     throw branchExistsError(draft.branch);
   }
   const name = `${run}-${key}-${role}-i${draft.iteration}${draft.respawn ? `-r${draft.respawn}` : ''}`;
-  const contract = role === 'play' ? '' : laneContract({ role, run, key, iteration: draft.iteration, dir: draft.dir, branch: draft.branch, judged: draft.judged ?? undefined, answers: draft.answers });
+  const contract =
+    role === 'play'
+      ? ''
+      : laneContract({ role, run, key, iteration: draft.iteration, dir: draft.dir, branch: draft.branch, judged: draft.judged ?? undefined, answers: draft.answers });
 
   const row = ctx.app.db.transaction(() => {
     const again = plan(ctx, { p, role, run, key, root, from, at, baseSha, remote: host !== null });
@@ -276,9 +278,15 @@ function plan(ctx: LanesContext, i: PlanInput): Plan {
     if (judged) throw iterationJudgedError(prev, judged);
     if (!i.remote && !fs.existsSync(prev.dir)) throw reuseDirGoneError(prev.dir);
     return {
-      role: i.role, run: i.run, key: i.key, iteration: prev.iteration,
+      role: i.role,
+      run: i.run,
+      key: i.key,
+      iteration: prev.iteration,
       respawn: slot.filter((l) => l.dir === prev.dir).length,
-      dir: prev.dir, branch: prev.branch, start: null, judged: prev.judgedIteration !== null ? { iteration: prev.judgedIteration, commit: '' } : null,
+      dir: prev.dir,
+      branch: prev.branch,
+      start: null,
+      judged: prev.judgedIteration !== null ? { iteration: prev.judgedIteration, commit: '' } : null,
       reuse: true,
     };
   }
@@ -292,7 +300,19 @@ function plan(ctx: LanesContext, i: PlanInput): Plan {
   if (i.role === 'builder') {
     const answers = iteration > 1 ? answeredVerdict(ctx, i.run, i.key, iteration - 1) : undefined;
     const start = i.from ?? (iteration > 1 ? previousBranch(ctx, i.run, i.key, iteration - 1) : undefined) ?? i.baseSha!;
-    return { role: i.role, run: i.run, key: i.key, iteration, respawn: 0, dir, branch: i.p.branch ?? defaultBranch(i.run, i.key, iteration), start, judged: null, answers, reuse: false };
+    return {
+      role: i.role,
+      run: i.run,
+      key: i.key,
+      iteration,
+      respawn: 0,
+      dir,
+      branch: i.p.branch ?? defaultBranch(i.run, i.key, iteration),
+      start,
+      judged: null,
+      answers,
+      reuse: false,
+    };
   }
   return { role: i.role, run: i.run, key: i.key, iteration, respawn: 0, dir, branch: null, start: i.role === 'play' ? null : (i.at ?? i.baseSha!), judged: null, reuse: false };
 }
@@ -325,16 +345,18 @@ function judgePlan(ctx: LanesContext, i: PlanInput, iteration: number): Omit<Pla
 /** Branch freeze: iteration n+1 starts from the branch iteration n's newest report recorded. */
 function previousBranch(ctx: LanesContext, run: string, key: string, iteration: number): string | undefined {
   const lanes = ctx.store.ofSlot(run, key, 'builder').filter((b) => b.iteration === iteration);
-  const reported = lanes.flatMap((b) => ctx.store.reports(b.id)).filter((r) => r.branch).sort((a, b) => a.at - b.at).pop();
+  const reported = lanes
+    .flatMap((b) => ctx.store.reports(b.id))
+    .filter((r) => r.branch)
+    .sort((a, b) => a.at - b.at)
+    .pop();
   return reported?.branch ?? lanes[lanes.length - 1]?.branch ?? undefined;
 }
 
 /** Critic rule 4: the newest critic of iteration n−1 created before this builder, with its verdict. */
 function answeredVerdict(ctx: LanesContext, run: string, key: string, iteration: number): ContractFacts['answers'] {
   const now = ctx.now();
-  const judges = ctx.store
-    .ofRun(run)
-    .filter((l) => (l.role === 'critic' || l.role === 'verifier') && l.judgedKey === key && l.judgedIteration === iteration && l.createdAt <= now);
+  const judges = ctx.store.ofRun(run).filter((l) => (l.role === 'critic' || l.role === 'verifier') && l.judgedKey === key && l.judgedIteration === iteration && l.createdAt <= now);
   for (const j of judges.reverse()) {
     const v = ctx.store.reports(j.id).find((r) => r.status === 'done' && r.verdict);
     if (v) return { criticId: j.id, verdict: v.verdict!, defects: v.defects ?? 0, verdictFile: v.verdictFile };

@@ -5,7 +5,10 @@ import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
 
 export function patchPath(ctx: LanesContext, lane: LaneRow): string {
-  const stamp = new Date(ctx.now()).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = new Date(ctx.now())
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return path.join(ctx.app.paths.agents, `conv-${lane.name}`, `parked-${stamp}.patch`);
 }
 

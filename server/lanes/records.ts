@@ -94,8 +94,7 @@ async function snapshot(r: LaneReader, rows: LaneRow[], known?: Map<string, GitF
 }
 
 function verdictOf(row: LaneRow, snap: Snapshot): LaneRecord['verdict'] {
-  const judges =
-    row.role === 'builder' ? (snap.judges.get(judgeKey(row.run, row.key, row.iteration)) ?? []) : row.role === 'critic' || row.role === 'verifier' ? [row] : [];
+  const judges = row.role === 'builder' ? (snap.judges.get(judgeKey(row.run, row.key, row.iteration)) ?? []) : row.role === 'critic' || row.role === 'verifier' ? [row] : [];
   for (const j of [...judges].reverse()) {
     const v = (snap.reports.get(j.id) ?? []).find((x) => x.status === 'done' && x.verdict !== null);
     if (v) return { verdict: v.verdict!, defects: v.defects ?? 0, by: j.id, verdictFile: v.verdictFile };

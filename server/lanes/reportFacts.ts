@@ -13,7 +13,12 @@ export interface ReportFacts extends GitFacts {
 
 export async function reportFacts(dir: string): Promise<ReportFacts> {
   const facts = await gitFacts(dir);
-  const upstreamExists = facts.upstream ? await git(dir, ['rev-parse', '--verify', '--quiet', `${facts.upstream}^{commit}`]).then(() => true, () => false) : false;
+  const upstreamExists = facts.upstream
+    ? await git(dir, ['rev-parse', '--verify', '--quiet', `${facts.upstream}^{commit}`]).then(
+        () => true,
+        () => false,
+      )
+    : false;
   const unpushed = upstreamExists ? Number((await git(dir, ['rev-list', '--count', `${facts.upstream}..HEAD`])).trim()) : null;
   return { ...facts, upstreamExists, unpushed };
 }

@@ -12,7 +12,10 @@ function judgeStep(j: LaneRecord): string {
 }
 
 function builderStep(iteration: number, lanes: LaneRecord[]): string {
-  const reports = lanes.map((l) => l.report).filter((r) => r !== null).sort((a, b) => a.at - b.at);
+  const reports = lanes
+    .map((l) => l.report)
+    .filter((r) => r !== null)
+    .sort((a, b) => a.at - b.at);
   if (reports.some((r) => r.status === 'done')) return `i${iteration} built`;
   const newest = reports[reports.length - 1];
   if (newest) return `i${iteration} ${newest.status}`;
@@ -26,7 +29,12 @@ export function chainLine(lanes: LaneRecord[]): string {
   const iterations = [...new Set(builders.map((b) => b.iteration))].sort((a, b) => a - b);
   const steps: string[] = [];
   for (const i of iterations) {
-    steps.push(builderStep(i, builders.filter((b) => b.iteration === i)));
+    steps.push(
+      builderStep(
+        i,
+        builders.filter((b) => b.iteration === i),
+      ),
+    );
     // One step per judge iteration: a --reuse respawn shares its iteration and its one verdict.
     const ofBuilder = judges.filter((x) => x.judged!.iteration === i);
     const groups = new Map<string, LaneRecord[]>();

@@ -19,7 +19,10 @@ export function checkoutRegisteredError(dir: string, key: string): SvcError<'che
 }
 
 export function badDefaultBranchError(branch: string): SvcError<'badDefaultBranch'> {
-  return usage('badDefaultBranch', `default branch '${branch}' is not a valid git branch name (git check-ref-format); pass --default-branch <name> with the branch lanes start from`);
+  return usage(
+    'badDefaultBranch',
+    `default branch '${branch}' is not a valid git branch name (git check-ref-format); pass --default-branch <name> with the branch lanes start from`,
+  );
 }
 
 /** The folder is not the top of a checkout: a bare repository, no checkout at all, or inside one (`top`). */

@@ -19,7 +19,16 @@ import { cleanSavedWork } from './parkClean';
 import { verifyPatch } from './parkVerify';
 import type { PatchVerifier } from './parkVerify';
 import { differs, extractSidecar, rehearseRestore, sidecarPathOf, writeSidecar } from './parkDisk';
-import { notAWorktreeError, parkChangedError, printablePath, parkCleanFailedError, parkUnsupportedError, parkVerifyFailedError, patchExistsError, patchInsideWorktreeError } from './reapErrors';
+import {
+  notAWorktreeError,
+  parkChangedError,
+  printablePath,
+  parkCleanFailedError,
+  parkUnsupportedError,
+  parkVerifyFailedError,
+  patchExistsError,
+  patchInsideWorktreeError,
+} from './reapErrors';
 import { restoreAfterRemove, restoreInPlace } from './restoreCommand';
 import { headOf, worktreeInfo } from './worktreeInfo';
 import type { WorktreeInfo } from './worktreeInfo';
@@ -62,7 +71,11 @@ export async function parkWorktree(worktreeDir: string, patchFile: string, opts:
     const work = await captureWork(info, head, path.join(scratch, 'work.index'), scratch, opts);
     if (work.changes.length === 0) return null;
     const gitlinks = work.changes.filter((c) => c.oldMode === GITLINK_MODE || c.newMode === GITLINK_MODE);
-    if (gitlinks.length) throw parkUnsupportedError(info.top, gitlinks.map((c) => c.path.toString('utf8')));
+    if (gitlinks.length)
+      throw parkUnsupportedError(
+        info.top,
+        gitlinks.map((c) => c.path.toString('utf8')),
+      );
 
     // Equal on disk: what the patch cannot carry (exact bytes, permission bits) goes beside it.
     const trial = path.join(scratch, 'trial');
@@ -132,7 +145,9 @@ async function carryExactCopies(top: string, paths: Buffer[], tmpSidecar: string
 /** A self-describing header; `git apply` skips everything before the first `diff --git`. */
 function preamble(info: WorktreeInfo, head: string, files: number, restore: string, exact: { file: string; count: number } | null): string {
   const beside = exact
-    ? [`files: ${JSON.stringify(exact.file)} (exact bytes and permission bits of ${exact.count} ${exact.count === 1 ? 'path' : 'paths'} a git patch cannot carry; the restore command extracts it after applying the patch)`]
+    ? [
+        `files: ${JSON.stringify(exact.file)} (exact bytes and permission bits of ${exact.count} ${exact.count === 1 ? 'path' : 'paths'} a git patch cannot carry; the restore command extracts it after applying the patch)`,
+      ]
     : [];
   return [
     'svc parked patch: uncommitted work saved by `svc lane reap --park`.',

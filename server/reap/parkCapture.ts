@@ -96,7 +96,10 @@ function copyIndex(from: string, to: string): void {
 }
 
 async function changesOf(info: WorktreeInfo, head: string, indexFile: string, opts: GitEnv): Promise<RawChange[]> {
-  const raw = await runGit(info.top, ['diff-index', '--cached', '--raw', '-z', '--no-renames', '--ignore-submodules=none', head, '--'], { ...opts, extra: { GIT_INDEX_FILE: indexFile } });
+  const raw = await runGit(info.top, ['diff-index', '--cached', '--raw', '-z', '--no-renames', '--ignore-submodules=none', head, '--'], {
+    ...opts,
+    extra: { GIT_INDEX_FILE: indexFile },
+  });
   return parseRaw(splitNul(raw.stdout));
 }
 

@@ -59,7 +59,11 @@ function procCwds(): Map<number, string> {
 /** The command line of a live process, or null once it is gone (Linux: /proc). */
 export function procCommand(pid: number): string | null {
   try {
-    const argv = fs.readFileSync(`/proc/${pid}/cmdline`).toString('utf8').split('\0').filter((a, i, all) => a !== '' || i < all.length - 1);
+    const argv = fs
+      .readFileSync(`/proc/${pid}/cmdline`)
+      .toString('utf8')
+      .split('\0')
+      .filter((a, i, all) => a !== '' || i < all.length - 1);
     if (argv.length) return argv.join(' ');
     return `[${fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim()}]`;
   } catch {

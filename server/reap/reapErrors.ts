@@ -68,10 +68,7 @@ export function dirtyError(dir: string, paths: string[], hidden: string[] = []):
   const how = hidden.length
     ? `\ngit status does not show ${hidden.length} of them: to commit them, clear the bit (git update-index --no-assume-unchanged <path>, or --no-skip-worktree) and add ignored files with git add --force`
     : '';
-  return refused(
-    'dirty',
-    `${dir} has uncommitted work (${plural(all.length, 'path', 'paths')}); commit it, or reap with --park to save it to a patch\n${shown.join('\n')}${how}`,
-  );
+  return refused('dirty', `${dir} has uncommitted work (${plural(all.length, 'path', 'paths')}); commit it, or reap with --park to save it to a patch\n${shown.join('\n')}${how}`);
 }
 
 /** Step 4 with --park: the written patch did not reproduce the work. */

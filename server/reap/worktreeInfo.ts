@@ -71,6 +71,10 @@ function repoDirOf(commonDir: string): string {
  */
 export async function uncommittedPaths(dir: string, opts: GitEnv = {}): Promise<string[]> {
   await worktreeInfo(dir, opts);
-  const out = await runGit(dir, ['--no-optional-locks', '-c', 'core.quotepath=false', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=none', '--no-renames'], opts);
+  const out = await runGit(
+    dir,
+    ['--no-optional-locks', '-c', 'core.quotepath=false', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=none', '--no-renames'],
+    opts,
+  );
   return splitNul(out.stdout).map((b) => b.toString('utf8'));
 }

@@ -56,7 +56,12 @@ export function settingsFor(ctx: ReviewCtx, issue: IssueRow, roles: ReviewerRole
  * once `retired` (their reviewers stopped) settles. What does not wait on another step runs
  * at once: the fetch, the old worktrees' removal, the new worktree and the diff base.
  */
-export async function prepareWorktree(ctx: ReviewCtx, issue: IssueRow, t: RunTarget, retired: Promise<void> = Promise.resolve()): Promise<{ worktree: string; base: string; baseRef: string }> {
+export async function prepareWorktree(
+  ctx: ReviewCtx,
+  issue: IssueRow,
+  t: RunTarget,
+  retired: Promise<void> = Promise.resolve(),
+): Promise<{ worktree: string; base: string; baseRef: string }> {
   const project = ctx.app.config.project(issue.project);
   const root = lanesRootOf(project);
   const worktree = reviewWorktree(root, issue.id, t.runId);

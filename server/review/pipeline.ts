@@ -59,7 +59,10 @@ export class ReviewPipeline implements ReviewPort {
   serial<T>(issue: string, fn: () => Promise<T>): Promise<T> {
     const prev = this.queues.get(issue) ?? Promise.resolve();
     const next = prev.then(fn, fn);
-    this.queues.set(issue, next.catch(() => undefined));
+    this.queues.set(
+      issue,
+      next.catch(() => undefined),
+    );
     return next;
   }
 

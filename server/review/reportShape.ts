@@ -37,7 +37,9 @@ export function headings(text: string): string[] {
 export type VerdictParse = { ok: true; verdict: VerdictName } | { ok: false; why: string };
 
 const VERDICT_LINE = /^Verdict:[ \t]*(.*)$/i;
-const FIRST_LINE_CHOICES = VERDICTS.map((v) => `\`# Verdict: ${v}\``).join(', ').replace(/, ([^,]*)$/, ' or $1');
+const FIRST_LINE_CHOICES = VERDICTS.map((v) => `\`# Verdict: ${v}\``)
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' or $1');
 
 /** The first non-blank line: its index among the file's lines and its text, trimmed. */
 function firstLine(text: string): { index: number; line: string } | undefined {

@@ -87,7 +87,10 @@ export function runAbortedError(issue: IssueRef, runId: string): SvcError<'runAb
 }
 
 export function runSupersededError(issue: IssueRef, run: { runId: string; sha: string }, latest: { runId: string; sha: string }): SvcError<'runSuperseded'> {
-  return conflict('runSuperseded', `review ${run.runId} of ${issue.id} (at ${run.sha.slice(0, 7)}) was superseded by ${latest.runId} (at ${latest.sha.slice(0, 7)}); nothing posted`);
+  return conflict(
+    'runSuperseded',
+    `review ${run.runId} of ${issue.id} (at ${run.sha.slice(0, 7)}) was superseded by ${latest.runId} (at ${latest.sha.slice(0, 7)}); nothing posted`,
+  );
 }
 
 export function runWithoutPrError(issue: IssueRef, runId: string): SvcError<'noPr'> {

@@ -78,7 +78,9 @@ export class StallWatch {
       if (reviewersOf(this.ctx, issue.id).some((r) => running(this.ctx.conv.get(r.row.id)!) || this.ctx.conv.facts(r.row.id).alive)) continue;
       const last = entries[entries.length - 1];
       this.attempts.set(issue.id, now);
-      log.info(`${issue.id}: no reviewer alive and the last journal entry (${last.kind} ${last.runId}) is ${Math.round((now - Date.parse(last.at)) / 60_000)} minutes old; re-dispatching`);
+      log.info(
+        `${issue.id}: no reviewer alive and the last journal entry (${last.kind} ${last.runId}) is ${Math.round((now - Date.parse(last.at)) / 60_000)} minutes old; re-dispatching`,
+      );
       this.pipeline.redispatch(issue.id, last.runId!).then(
         (runId) => runId && log.info(`${issue.id}: re-dispatched as ${runId}`),
         (e) => log.error(`${issue.id}: re-dispatch failed`, e),

@@ -41,7 +41,9 @@ export function supervise(ctx: ReviewCtx, pipeline: ReviewPipeline, stall: Stall
       const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
       const v = text === null ? undefined : parseVerdict(text, `${r.role}.md`);
       if (v?.ok) return stop(id, `${r.role} report written (${v.verdict})`);
-      missing = v ? `Your report is not valid: ${v.why}. Rewrite ${file} as your brief says.` : `You have not written your report. Write it to ${file} now, starting with \`# Verdict: APPROVED | CHANGES_REQUESTED | FAILED\`, as your brief says.`;
+      missing = v
+        ? `Your report is not valid: ${v.why}. Rewrite ${file} as your brief says.`
+        : `You have not written your report. Write it to ${file} now, starting with \`# Verdict: APPROVED | CHANGES_REQUESTED | FAILED\`, as your brief says.`;
     }
     if (nudged.has(id)) return stop(id, 'its turn ended twice without finishing');
     nudged.add(id);

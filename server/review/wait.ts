@@ -33,7 +33,13 @@ export function laneResults(ctx: ReviewCtx, issue: IssueRow, runId: string): Lan
   });
 }
 
-export function waitForLanes(ctx: ReviewCtx, issue: IssueRow, runId: string, timeoutS: number, signal: AbortSignal): Promise<{ outcome: 'complete' | 'incomplete' | 'timeout'; lanes: LaneResult[] }> {
+export function waitForLanes(
+  ctx: ReviewCtx,
+  issue: IssueRow,
+  runId: string,
+  timeoutS: number,
+  signal: AbortSignal,
+): Promise<{ outcome: 'complete' | 'incomplete' | 'timeout'; lanes: LaneResult[] }> {
   const settle = () => {
     const lanes = laneResults(ctx, issue, runId);
     if (lanes.some((l) => l.state === 'pending')) return undefined;

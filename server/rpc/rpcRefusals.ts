@@ -13,5 +13,8 @@ export interface RpcRefusal {
 export const rpcRefusals = {
   unknownMethod: (method: string): RpcRefusal => ({ code: -32601, body: { error: `unknown method '${method}'`, reason: 'unknownMethod' } }),
   badParams: (method: string, detail: string): RpcRefusal => ({ code: RpcErrorCode.usage, body: { error: `bad params for ${method}: ${detail}`, reason: 'badParams' } }),
-  internal: (method: string, why: string): RpcRefusal => ({ code: RpcErrorCode.internal, body: { error: `internal error in ${method}: ${why} (see svc daemon log)`, reason: 'internal' } }),
+  internal: (method: string, why: string): RpcRefusal => ({
+    code: RpcErrorCode.internal,
+    body: { error: `internal error in ${method}: ${why} (see svc daemon log)`, reason: 'internal' },
+  }),
 };

@@ -2,12 +2,7 @@
 // every request is validated against its zod schema and answered with a typed error,
 // never a crash. A client's LSP `exit` closes only that client's connection.
 import * as net from 'node:net';
-import {
-  createMessageConnection,
-  ResponseError,
-  SocketMessageWriter,
-  StreamMessageReader,
-} from 'vscode-jsonrpc/node';
+import { createMessageConnection, ResponseError, SocketMessageWriter, StreamMessageReader } from 'vscode-jsonrpc/node';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import type { z } from 'zod';
 import { RpcErrorCode, SvcError } from '../../shared/errors';

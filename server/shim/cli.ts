@@ -46,7 +46,11 @@ export class UsageError extends Error {}
 export function parseArgs(spec: CommandSpec, argv: string[]): Parsed {
   const flags: Parsed['flags'] = {};
   const positionals: string[] = [];
-  const byShort = new Map(Object.entries(spec.flags).filter(([, f]) => f.short).map(([n, f]) => [f.short!, n]));
+  const byShort = new Map(
+    Object.entries(spec.flags)
+      .filter(([, f]) => f.short)
+      .map(([n, f]) => [f.short!, n]),
+  );
   let onlyPositionals = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];

@@ -44,21 +44,27 @@ async function attachForwarded(socketPath: string): Promise<{ discovery: Discove
   const socket = await new Promise<net.Socket>((resolve, reject) => {
     const s = createConnection(socketPath, () => resolve(s));
     s.once('error', (e: NodeJS.ErrnoException) =>
-      reject(new DaemonUnavailable(`cannot reach the svc daemon through the forwarded socket ${socketPath} (${e.code ?? e.message}): the SSH connection from the daemon's machine is down; svc reconnects on its next command to this host`)),
+      reject(
+        new DaemonUnavailable(
+          `cannot reach the svc daemon through the forwarded socket ${socketPath} (${e.code ?? e.message}): the SSH connection from the daemon's machine is down; svc reconnects on its next command to this host`,
+        ),
+      ),
     );
   });
   return { discovery: { pid: 0, version: '', build: SVC_BUILD, socketPath, httpPort: 0, token: '' }, socket, started: false };
 }
 
 export async function connect(env: NodeJS.ProcessEnv): Promise<Client> {
-  const attached = env.SVC_SOCKET ? await attachForwarded(env.SVC_SOCKET) : await ensureDaemon({
-    home: svcHomeFrom(env),
-    daemonScript: path.join(__dirname, 'daemon.js'),
-    nodePath: process.execPath,
-    build: SVC_BUILD,
-    env,
-    stopOther: (socket) => askToStop(socket, `replaced by build ${SVC_BUILD}`),
-  });
+  const attached = env.SVC_SOCKET
+    ? await attachForwarded(env.SVC_SOCKET)
+    : await ensureDaemon({
+        home: svcHomeFrom(env),
+        daemonScript: path.join(__dirname, 'daemon.js'),
+        nodePath: process.execPath,
+        build: SVC_BUILD,
+        env,
+        stopOther: (socket) => askToStop(socket, `replaced by build ${SVC_BUILD}`),
+      });
   const connection = rpcOver(attached.socket);
   // A request left pending when the socket closes would let an empty event loop exit 0:
   // every request races the close too.

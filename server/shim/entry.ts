@@ -35,4 +35,3 @@ runCli(process.argv.slice(2), io).then(
     process.exit(1);
   },
 );
-

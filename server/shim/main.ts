@@ -72,4 +72,3 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return 1;
   }
 }
-

@@ -13,4 +13,17 @@ import { projectCommands } from './commands/project';
 import { reviewCommands } from './commands/review';
 import { skillCommands } from './commands/skill';
 
-export const COMMANDS: CommandSpec[] = [...daemonCommands, ...projectCommands, ...convCommands, ...agentCommands, ...laneCommands, ...prCommands, ...skillCommands, ...configCommands, ...issueCommands, ...reviewCommands, ...doctorCommands, ...hostCommands];
+export const COMMANDS: CommandSpec[] = [
+  ...daemonCommands,
+  ...projectCommands,
+  ...convCommands,
+  ...agentCommands,
+  ...laneCommands,
+  ...prCommands,
+  ...skillCommands,
+  ...configCommands,
+  ...issueCommands,
+  ...reviewCommands,
+  ...doctorCommands,
+  ...hostCommands,
+];

@@ -6,7 +6,11 @@ import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 /** A stop that would end live agents without --force: how many, and that --force stops them (each continues later with svc conv resume). */
 export function liveAgentsRefusal(live: number, verb: 'stop' | 'restart'): DaemonRefusal<'liveAgents'> {
   const them = live === 1 ? 'it' : 'them';
-  return new DaemonRefusal(`${live} live agent${live === 1 ? '' : 's'} would stop with the daemon; svc daemon ${verb} --force stops ${them} (svc conv resume continues each one later)`, 'liveAgents', 'refused');
+  return new DaemonRefusal(
+    `${live} live agent${live === 1 ? '' : 's'} would stop with the daemon; svc daemon ${verb} --force stops ${them} (svc conv resume continues each one later)`,
+    'liveAgents',
+    'refused',
+  );
 }
 
 export function unknownProjectRefusal(key: string): DaemonRefusal<'unknownProject'> {

@@ -13,7 +13,10 @@ export const backupsDir = (home: string) => path.join(home, 'backups');
 
 function listBackups(home: string): string[] {
   try {
-    return fs.readdirSync(backupsDir(home)).filter((n) => NAME.test(n)).sort();
+    return fs
+      .readdirSync(backupsDir(home))
+      .filter((n) => NAME.test(n))
+      .sort();
   } catch {
     return [];
   }
@@ -25,7 +28,11 @@ export function newestBackup(home: string): string | undefined {
   return all.length ? path.join(backupsDir(home), all[all.length - 1]) : undefined;
 }
 
-const stamp = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+const stamp = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z');
 
 /** Takes one backup now and drops the oldest beyond BACKUP_KEEP. */
 export async function backupNow(db: Db, home: string, now: number): Promise<string> {

@@ -37,7 +37,10 @@ export function chooseNativeBinding(i: BindingInput): BindingChoice {
   const shipped = SUPPORTED_NODE.filter((n) => i.exists(fileFor(n.abi))).map((n) => n.major);
   const where = `${i.platform}-${i.arch} in ${path.join(i.distDir, path.dirname(nativeBinaryPath(i.platform, i.arch, i.abi)))}`;
   if (!shipped.length) {
-    return { ok: false, message: `svc cannot run on ${node}: this build of svc has no SQLite module (better-sqlite3) for ${where}; run "npm run build" on a ${i.platform}-${i.arch} machine, or install the svc package built for ${i.platform}-${i.arch}` };
+    return {
+      ok: false,
+      message: `svc cannot run on ${node}: this build of svc has no SQLite module (better-sqlite3) for ${where}; run "npm run build" on a ${i.platform}-${i.arch} machine, or install the svc package built for ${i.platform}-${i.arch}`,
+    };
   }
   return {
     ok: false,

@@ -8,7 +8,6 @@ import type { ReapResult } from '../protocol/lanes';
 export type ReapReport = z.infer<typeof ReapResult>;
 export type ArchiveOutcome = ReapReport['archive'];
 
-
 const SHOWN_COMMITS = 10;
 const short = (sha: string) => sha.slice(0, 7);
 

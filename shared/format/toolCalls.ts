@@ -88,7 +88,17 @@ function rawFormattedOutput(rawOutput: unknown): string {
 }
 
 export function startToolCall(p: Payload, fallbackId: string): ToolCallView {
-  const v: ToolCallView = { toolCallId: str(p.toolCallId) ?? fallbackId, title: null, retitled: false, command: null, commandLater: false, kind: null, status: null, output: '', exitCode: null };
+  const v: ToolCallView = {
+    toolCallId: str(p.toolCallId) ?? fallbackId,
+    title: null,
+    retitled: false,
+    command: null,
+    commandLater: false,
+    kind: null,
+    status: null,
+    output: '',
+    exitCode: null,
+  };
   applyToolPayload(v, p, true);
   return v;
 }

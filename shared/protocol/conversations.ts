@@ -101,11 +101,7 @@ export const conversationsNew = request(
 );
 
 /** Client → daemon. Every conversation (archived ones with `all`), oldest first, each with `parentId` so clients draw the tree. */
-export const conversationsList = request(
-  'conversations/list',
-  z.object({ all: z.boolean().optional() }).strict(),
-  z.object({ conversations: z.array(ConversationInfo) }),
-);
+export const conversationsList = request('conversations/list', z.object({ all: z.boolean().optional() }).strict(), z.object({ conversations: z.array(ConversationInfo) }));
 
 /** Client → daemon. One conversation. */
 export const conversationsShow = request('conversations/show', z.object({ conv: ConvRef }).strict(), ConversationInfo);
@@ -135,11 +131,7 @@ export const conversationsArchive = request('conversations/archive', z.object({ 
 export const conversationsUnarchive = request('conversations/unarchive', z.object({ conv: ConvRef }).strict(), ConversationInfo);
 
 /** Client → daemon. Restarts a stopped conversation's agent (session/load, session/resume, or a fresh session told it continues). */
-export const conversationsResume = request(
-  'conversations/resume',
-  z.object({ conv: ConvRef, noWait: z.boolean().optional() }).strict(),
-  Created,
-);
+export const conversationsResume = request('conversations/resume', z.object({ conv: ConvRef, noWait: z.boolean().optional() }).strict(), Created);
 
 /** Client → daemon. Answers the open needs-you request: exactly one of allow, deny, option, text. */
 export const conversationsAnswer = request(
@@ -180,11 +172,7 @@ export const AgentStatus = z.object({
 export type AgentStatus = z.infer<typeof AgentStatus>;
 
 /** Client → daemon (`svc status`, the Agents page). Every agent with alive, activity, model and cost. */
-export const conversationsStatus = request(
-  'conversations/status',
-  z.object({ all: z.boolean().optional() }).strict(),
-  z.object({ agents: z.array(AgentStatus) }),
-);
+export const conversationsStatus = request('conversations/status', z.object({ all: z.boolean().optional() }).strict(), z.object({ agents: z.array(AgentStatus) }));
 
 const SuccessorParams = z
   .object({

@@ -36,4 +36,16 @@ export const ChangedParams = z.object({
 export const changed = notification('svc/changed', ChangedParams);
 
 /** Test client → daemon. Moves the daemon clock forward; refused unless the daemon runs with SVC_TEST_CLOCK=1. */
-export const daemonAdvanceClock = request('daemon/advanceClock', z.object({ ms: z.number().int().min(0).max(366 * 24 * 3600 * 1000) }).strict(), z.object({ now: z.number() }));
+export const daemonAdvanceClock = request(
+  'daemon/advanceClock',
+  z
+    .object({
+      ms: z
+        .number()
+        .int()
+        .min(0)
+        .max(366 * 24 * 3600 * 1000),
+    })
+    .strict(),
+  z.object({ now: z.number() }),
+);

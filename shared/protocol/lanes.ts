@@ -128,7 +128,10 @@ export const ReportParams = z
     allowUnpushed: z.boolean().optional(),
     /** One per `svc lane report` invocation, kept across its retries: the daemon answers a
      *  repeated id with the report it already stored instead of filing another. */
-    requestId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'a request id is 8 to 64 letters, digits, _ or -').optional(),
+    requestId: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{8,64}$/, 'a request id is 8 to 64 letters, digits, _ or -')
+      .optional(),
   })
   .strict();
 /** Lane agent → daemon. `svc lane report`: file a report (report rules checked here). */

@@ -189,7 +189,10 @@ export const prReview = request(
       pr: PrRef,
       event: ReviewEvent,
       body: z.string().max(65536).optional(),
-      sha: z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, 'a full commit sha').optional(),
+      sha: z
+        .string()
+        .regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, 'a full commit sha')
+        .optional(),
     })
     .strict(),
   z.object({ pr: PullRequestInfo, review: ReviewInfo }),

@@ -33,7 +33,11 @@ export function nextMove(entries: { kind: 'user' | 'result'; text: string }[]): 
   const steps = parseSteps(entries[at].text);
   const done = entries.slice(at + 1).filter((e) => e.kind === 'result').length;
   const runs = steps.filter((s) => s.kind !== 'say');
-  const say = steps.filter((s) => s.kind === 'say').map((s) => s.text).join('\n') || 'done';
+  const say =
+    steps
+      .filter((s) => s.kind === 'say')
+      .map((s) => s.text)
+      .join('\n') || 'done';
   return done < runs.length ? { run: runs[done].text, escalate: runs[done].kind === 'run!', say } : { say };
 }
 
@@ -90,7 +94,9 @@ function anthropic(body: AnyJson, res: http.ServerResponse): void {
     res.end(JSON.stringify(message));
     return;
   }
-  const ev: { event: string; data: unknown }[] = [{ event: 'message_start', data: { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } } }];
+  const ev: { event: string; data: unknown }[] = [
+    { event: 'message_start', data: { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } } },
+  ];
   content.forEach((b, index) => {
     if (b.type === 'text') {
       ev.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } } });
@@ -114,7 +120,8 @@ function responsesEntries(body: AnyJson): { kind: 'user' | 'result'; text: strin
   const out: { kind: 'user' | 'result'; text: string }[] = [];
   const input = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : (body.input ?? []);
   for (const item of input) {
-    if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output' || item.type === 'local_shell_call_output') out.push({ kind: 'result', text: String(item.output ?? '') });
+    if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output' || item.type === 'local_shell_call_output')
+      out.push({ kind: 'result', text: String(item.output ?? '') });
     else if ((item.type === 'message' || item.type === undefined) && item.role === 'user') {
       const text = typeof item.content === 'string' ? item.content : (item.content ?? []).map((c: AnyJson) => c.text ?? '').join('\n');
       out.push({ kind: 'user', text });
@@ -161,17 +168,31 @@ function responses(body: AnyJson, res: http.ServerResponse): void {
   const respId = id('resp');
   const item: AnyJson = move?.run
     ? code
-      ? { type: 'custom_tool_call', id: id('ctc'), call_id: id('call'), name: code.name, ...(code.namespace ? { namespace: code.namespace } : {}), input: codeModeInput(move.run, move.escalate === true), status: 'completed' }
+      ? {
+          type: 'custom_tool_call',
+          id: id('ctc'),
+          call_id: id('call'),
+          name: code.name,
+          ...(code.namespace ? { namespace: code.namespace } : {}),
+          input: codeModeInput(move.run, move.escalate === true),
+          status: 'completed',
+        }
       : { type: 'function_call', id: id('fc'), call_id: id('call'), name: tool.name, arguments: shellArguments(tool, move.run, move.escalate === true), status: 'completed' }
     : { type: 'message', id: id('msg'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: move?.say ?? 'mock reply', annotations: [] }] };
   const usage = { input_tokens: 12, input_tokens_details: { cached_tokens: 0 }, output_tokens: 7, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 19 };
   const base = { id: respId, object: 'response', created_at: Math.floor(Date.now() / 1000), model: body.model ?? 'mock' };
   const ev: { event: string; data: AnyJson }[] = [
     { event: 'response.created', data: { type: 'response.created', response: { ...base, status: 'in_progress', output: [] } } },
-    { event: 'response.output_item.added', data: { type: 'response.output_item.added', output_index: 0, item: { ...item, status: 'in_progress', ...(item.type === 'message' ? { content: [] } : {}) } } },
+    {
+      event: 'response.output_item.added',
+      data: { type: 'response.output_item.added', output_index: 0, item: { ...item, status: 'in_progress', ...(item.type === 'message' ? { content: [] } : {}) } },
+    },
   ];
   if (item.type === 'message') {
-    ev.push({ event: 'response.output_text.delta', data: { type: 'response.output_text.delta', item_id: item.id, output_index: 0, content_index: 0, delta: item.content[0].text } });
+    ev.push({
+      event: 'response.output_text.delta',
+      data: { type: 'response.output_text.delta', item_id: item.id, output_index: 0, content_index: 0, delta: item.content[0].text },
+    });
   }
   ev.push({ event: 'response.output_item.done', data: { type: 'response.output_item.done', output_index: 0, item } });
   ev.push({ event: 'response.completed', data: { type: 'response.completed', response: { ...base, status: 'completed', output: [item], usage } } });

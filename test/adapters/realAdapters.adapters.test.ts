@@ -33,7 +33,9 @@ function userSetup(s: Scratch, mock: MockModels): void {
   fs.mkdirSync(codexHome, { recursive: true });
   fs.writeFileSync(
     path.join(codexHome, 'config.toml'),
-    ['model_provider = "mock"', '', '[model_providers.mock]', 'name = "mock"', `base_url = "${mock.url}/v1"`, 'env_key = "OPENAI_API_KEY"', 'wire_api = "responses"', ''].join('\n'),
+    ['model_provider = "mock"', '', '[model_providers.mock]', 'name = "mock"', `base_url = "${mock.url}/v1"`, 'env_key = "OPENAI_API_KEY"', 'wire_api = "responses"', ''].join(
+      '\n',
+    ),
   );
   const geminiHome = path.join(s.home, '.gemini');
   fs.mkdirSync(geminiHome, { recursive: true });

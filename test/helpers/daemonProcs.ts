@@ -65,8 +65,7 @@ export function frozenDist(s: Scratch, name = 'dist'): { dir: string; svc: Svc; 
   }
   for (const f of fs.readdirSync(path.join(from, 'native'))) fs.copyFileSync(path.join(from, 'native', f), path.join(dir, 'native', f));
   const build = (JSON.parse(fs.readFileSync(path.join(dir, 'build.json'), 'utf8')) as { build: string }).build;
-  const svc: Svc = (args, opts = {}) =>
-    run(process.execPath, [path.join(dir, 'svc.js'), ...args], { ...opts, env: { ...s.env, ...opts.env }, cwd: opts.cwd ?? s.home });
+  const svc: Svc = (args, opts = {}) => run(process.execPath, [path.join(dir, 'svc.js'), ...args], { ...opts, env: { ...s.env, ...opts.env }, cwd: opts.cwd ?? s.home });
   return { dir, svc, build };
 }
 

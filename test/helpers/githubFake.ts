@@ -125,8 +125,16 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       }
       throw new Error(`no comment ${id}`);
     },
-    setMergeable: (number, mergeable, state) => void Object.assign(pulls.find((x) => x.number === number)!, { mergeable, mergeable_state: state }),
-    setDraft: (number, draft) => void Object.assign(pulls.find((x) => x.number === number)!, { draft }),
+    setMergeable: (number, mergeable, state) =>
+      void Object.assign(
+        pulls.find((x) => x.number === number)!,
+        { mergeable, mergeable_state: state },
+      ),
+    setDraft: (number, draft) =>
+      void Object.assign(
+        pulls.find((x) => x.number === number)!,
+        { draft },
+      ),
     allowMerges: (o) => void Object.assign(allowed, o),
     failNext: (n, status, message, headers = {}) => void failures.push(...Array.from({ length: n }, () => ({ status, message, headers }))),
     addCheckRun: (sha, run) => {
@@ -165,12 +173,16 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
   function route(method: string, url: URL, login: string, body: Json): Reply {
     const p = url.pathname;
     // App installation and Actions tokens may not read /user.
-    if (method === 'GET' && p === '/user') return integrations.has(login) ? err(403, 'Resource not accessible by integration') : { status: 200, body: shapes().authenticatedUser(login) };
+    if (method === 'GET' && p === '/user')
+      return integrations.has(login) ? err(403, 'Resource not accessible by integration') : { status: 200, body: shapes().authenticatedUser(login) };
     const m = /^\/repos\/([^/]+)\/([^/]+)(\/.*)?$/.exec(p);
     if (!m || m[1] !== o.owner || m[2] !== o.repo) return err(404, 'Not Found');
     const rest = m[3] ?? '/';
     if (rest === '/' && method === 'GET') {
-      return { status: 200, body: shapes().fullRepository({ default_branch: 'main', allow_merge_commit: allowed.merge, allow_squash_merge: allowed.squash, allow_rebase_merge: allowed.rebase }) };
+      return {
+        status: 200,
+        body: shapes().fullRepository({ default_branch: 'main', allow_merge_commit: allowed.merge, allow_squash_merge: allowed.squash, allow_rebase_merge: allowed.rebase }),
+      };
     }
     let r: RegExpExecArray | null;
     const pull = (n: string) => pulls.find((x) => x.number === Number(n));
@@ -192,7 +204,23 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
         return err(422, 'Validation Failed', [{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${o.owner}:${head}.` }]);
       }
       const now = stamp();
-      const pr: Pull = { number: pulls.length + 1, title: String(body.title), body: String(body.body ?? ''), head, base: String(body.base), user: login, state: 'open', draft: body.draft === true, mergeable: true, mergeable_state: 'clean', created_at: now, updated_at: now, merged_at: null, merge_commit_sha: null, mergedHead: null };
+      const pr: Pull = {
+        number: pulls.length + 1,
+        title: String(body.title),
+        body: String(body.body ?? ''),
+        head,
+        base: String(body.base),
+        user: login,
+        state: 'open',
+        draft: body.draft === true,
+        mergeable: true,
+        mergeable_state: 'clean',
+        created_at: now,
+        updated_at: now,
+        merged_at: null,
+        merge_commit_sha: null,
+        mergedHead: null,
+      };
       pulls.push(pr);
       return { status: 201, body: pullJson(pr) };
     }
@@ -208,10 +236,24 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       if (body.sha && body.sha !== head) return err(409, 'Head branch was modified. Review and try the merge again.');
       const base = branchSha(pr.base)!;
       const how = String(body.merge_method ?? 'merge') as 'merge' | 'squash' | 'rebase';
-      if (!allowed[how]) return err(405, { merge: 'Merge commits are not allowed on this repository.', squash: 'Squash merges are not allowed on this repository.', rebase: 'Rebase merges are not allowed on this repository.' }[how]);
+      if (!allowed[how])
+        return err(
+          405,
+          {
+            merge: 'Merge commits are not allowed on this repository.',
+            squash: 'Squash merges are not allowed on this repository.',
+            rebase: 'Rebase merges are not allowed on this repository.',
+          }[how],
+        );
       const tree = git('merge-tree', '--write-tree', base, head);
       if (tree.status !== 0) return err(405, 'Pull Request is not mergeable');
-      const env = { ...process.env, GIT_AUTHOR_NAME: login, GIT_AUTHOR_EMAIL: `${login}@users.noreply.github.com`, GIT_COMMITTER_NAME: 'GitHub', GIT_COMMITTER_EMAIL: 'noreply@github.com' };
+      const env = {
+        ...process.env,
+        GIT_AUTHOR_NAME: login,
+        GIT_AUTHOR_EMAIL: `${login}@users.noreply.github.com`,
+        GIT_COMMITTER_NAME: 'GitHub',
+        GIT_COMMITTER_EMAIL: 'noreply@github.com',
+      };
       // Squash and rebase land the PR's tree as one new commit on the base (a rebase of one commit, which is what the tests push).
       const parents = how === 'merge' ? ['-p', base, '-p', head] : ['-p', base];
       const message = how === 'merge' ? `Merge pull request #${pr.number} from ${o.owner}/${pr.head}` : `${pr.title} (#${pr.number})`;
@@ -233,7 +275,16 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       const commit = (body.commit_id as string | undefined) ?? headOf(pr);
       if (!commit || !isCommit(commit)) return err(422, 'Unprocessable Entity', [`No commit found for SHA: ${commit}`]);
       const state = event === 'APPROVE' ? 'APPROVED' : event === 'REQUEST_CHANGES' ? 'CHANGES_REQUESTED' : event === 'COMMENT' ? 'COMMENTED' : 'PENDING';
-      const review = shapes().review({ id: nextId++, number: pr.number, login, association: association(login), body: String(body.body ?? ''), state, commit_id: commit, ...(state === 'PENDING' ? {} : { submitted_at: stamp() }) });
+      const review = shapes().review({
+        id: nextId++,
+        number: pr.number,
+        login,
+        association: association(login),
+        body: String(body.body ?? ''),
+        state,
+        commit_id: commit,
+        ...(state === 'PENDING' ? {} : { submitted_at: stamp() }),
+      });
       list.push(review);
       reviews.set(pr.number, list);
       return { status: 200, body: review };
@@ -252,7 +303,16 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
     }
     if ((r = /^\/statuses\/([0-9a-f]+)$/.exec(rest)) && method === 'POST') {
       if (!isCommit(r[1])) return err(422, `No commit found for SHA: ${r[1]}`);
-      const s = shapes().status({ id: nextId++, sha: r[1], state: String(body.state), context: String(body.context ?? 'default'), description: (body.description as string | undefined) ?? null, target_url: (body.target_url as string | undefined) ?? null, creator: login, at: stamp() });
+      const s = shapes().status({
+        id: nextId++,
+        sha: r[1],
+        state: String(body.state),
+        context: String(body.context ?? 'default'),
+        description: (body.description as string | undefined) ?? null,
+        target_url: (body.target_url as string | undefined) ?? null,
+        creator: login,
+        at: stamp(),
+      });
       statuses.set(r[1], [...(statuses.get(r[1]) ?? []), s]);
       return { status: 201, body: s };
     }
@@ -261,7 +321,10 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       const states = all.map((s) => s.state);
       const state = all.length === 0 || states.includes('pending') ? 'pending' : states.some((s) => s === 'failure' || s === 'error') ? 'failure' : 'success';
       // The combined status lists each status without its creator.
-      const paged = page(url, all.map(({ creator: _creator, ...rest }) => rest));
+      const paged = page(
+        url,
+        all.map(({ creator: _creator, ...rest }) => rest),
+      );
       return { ...paged, body: shapes().combinedStatus(r[1], state, paged.body as Json[], all.length) };
     }
     if ((r = /^\/commits\/([^/]+)\/check-runs$/.exec(rest)) && method === 'GET') {
@@ -274,7 +337,24 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       if (people.get(login)?.permission !== 'write' && people.get(login)?.permission !== 'admin') return err(403, 'Must have push access to view collaborator permission.');
       const who = decodeURIComponent(r[1]);
       const permission = people.get(who)?.permission ?? 'none';
-      return { status: 200, body: { permission, role_name: permission, user: { ...user(who), role_name: permission, permissions: { admin: permission === 'admin', maintain: permission === 'admin', push: permission === 'admin' || permission === 'write', triage: permission !== 'none', pull: permission !== 'none' } } } };
+      return {
+        status: 200,
+        body: {
+          permission,
+          role_name: permission,
+          user: {
+            ...user(who),
+            role_name: permission,
+            permissions: {
+              admin: permission === 'admin',
+              maintain: permission === 'admin',
+              push: permission === 'admin' || permission === 'write',
+              triage: permission !== 'none',
+              pull: permission !== 'none',
+            },
+          },
+        },
+      };
     }
     if ((r = /^\/git\/ref\/(.+)$/.exec(rest)) && method === 'GET') {
       const ref = decodeURIComponent(r[1]);
@@ -309,7 +389,9 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       // GitHub's conditional requests: a GET carries an ETag, and the same ETag in
       // If-None-Match is answered 304 with no body (not counted against the rate limit).
       if (req.method === 'GET' && reply.status === 200) {
-        const etag = `W/"${createHash('sha1').update(text + (reply.headers?.link ?? '')).digest('hex')}"`;
+        const etag = `W/"${createHash('sha1')
+          .update(text + (reply.headers?.link ?? ''))
+          .digest('hex')}"`;
         if (req.headers['if-none-match'] === etag) reply = { status: 304, body: null, headers: { etag } };
         else reply = { ...reply, headers: { ...reply.headers, etag } };
       }
@@ -329,7 +411,9 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
  * service's token (svc), a maintainer reviewer's (bob) and an outsider's (mallory), and
  * the options a GithubHost for it takes.
  */
-export async function acmeFake(gitDir: string): Promise<{ fake: GithubFake; base: { project: string; owner: string; repo: string; token: string; baseUrl: string; defaultBase: string } }> {
+export async function acmeFake(
+  gitDir: string,
+): Promise<{ fake: GithubFake; base: { project: string; owner: string; repo: string; token: string; baseUrl: string; defaultBase: string } }> {
   const fake = await startGithubFake({ owner: 'acme', repo: 'web', gitDir, maxPerPage: 2 });
   fake.addUser('token-svc', 'svc');
   fake.addUser('token-bob', 'bob');

@@ -50,7 +50,22 @@ export class GithubShapes {
 
   /** GET /user: a public user (no private-user fields, so it is one of the two GitHub describes). */
   authenticatedUser(login: string): Json {
-    return { ...this.user(login), name: null, company: null, blog: '', location: null, email: null, hireable: null, bio: null, public_repos: 0, public_gists: 0, followers: 0, following: 0, created_at: '2020-01-01T00:00:00Z', updated_at: '2020-01-01T00:00:00Z' };
+    return {
+      ...this.user(login),
+      name: null,
+      company: null,
+      blog: '',
+      location: null,
+      email: null,
+      hireable: null,
+      bio: null,
+      public_repos: 0,
+      public_gists: 0,
+      followers: 0,
+      following: 0,
+      created_at: '2020-01-01T00:00:00Z',
+      updated_at: '2020-01-01T00:00:00Z',
+    };
   }
 
   /** minimal-repository; `repository` and full-repository add to it. */
@@ -154,7 +169,23 @@ export class GithubShapes {
   }
 
   /** A pull request, whole (GET, POST and the list: pull-request-simple is a part of it). */
-  pullRequest(p: { number: number; title: string; body: string; state: string; draft: boolean; user: string; association: string; head: { ref: string; sha: string | null }; base: { ref: string; sha: string | null }; created_at: string; updated_at: string; merged_at: string | null; merge_commit_sha: string | null; mergeable: boolean | null; mergeable_state: string }): Json {
+  pullRequest(p: {
+    number: number;
+    title: string;
+    body: string;
+    state: string;
+    draft: boolean;
+    user: string;
+    association: string;
+    head: { ref: string; sha: string | null };
+    base: { ref: string; sha: string | null };
+    created_at: string;
+    updated_at: string;
+    merged_at: string | null;
+    merge_commit_sha: string | null;
+    mergeable: boolean | null;
+    mergeable_state: string;
+  }): Json {
     const url = `${this.repoApi}/pulls/${p.number}`;
     const issueUrl = `${this.repoApi}/issues/${p.number}`;
     const html = `https://github.com/${this.owner}/${this.repo}/pull/${p.number}`;
@@ -225,20 +256,63 @@ export class GithubShapes {
   review(r: { id: number; number: number; login: string; association: string; body: string; state: string; commit_id: string; submitted_at?: string }): Json {
     const html = `https://github.com/${this.owner}/${this.repo}/pull/${r.number}#pullrequestreview-${r.id}`;
     const pr = `${this.repoApi}/pulls/${r.number}`;
-    return { id: r.id, node_id: nodeId('PullRequestReview', r.id), user: this.user(r.login), body: r.body, state: r.state, html_url: html, pull_request_url: pr, _links: { html: { href: html }, pull_request: { href: pr } }, commit_id: r.commit_id, author_association: r.association, ...(r.submitted_at ? { submitted_at: r.submitted_at } : {}) };
+    return {
+      id: r.id,
+      node_id: nodeId('PullRequestReview', r.id),
+      user: this.user(r.login),
+      body: r.body,
+      state: r.state,
+      html_url: html,
+      pull_request_url: pr,
+      _links: { html: { href: html }, pull_request: { href: pr } },
+      commit_id: r.commit_id,
+      author_association: r.association,
+      ...(r.submitted_at ? { submitted_at: r.submitted_at } : {}),
+    };
   }
 
   issueComment(c: { id: number; number: number; login: string; association: string; body: string; created_at: string; updated_at: string }): Json {
-    return { id: c.id, node_id: nodeId('IssueComment', c.id), url: `${this.repoApi}/issues/comments/${c.id}`, html_url: `https://github.com/${this.owner}/${this.repo}/pull/${c.number}#issuecomment-${c.id}`, issue_url: `${this.repoApi}/issues/${c.number}`, user: this.user(c.login), body: c.body, created_at: c.created_at, updated_at: c.updated_at, author_association: c.association };
+    return {
+      id: c.id,
+      node_id: nodeId('IssueComment', c.id),
+      url: `${this.repoApi}/issues/comments/${c.id}`,
+      html_url: `https://github.com/${this.owner}/${this.repo}/pull/${c.number}#issuecomment-${c.id}`,
+      issue_url: `${this.repoApi}/issues/${c.number}`,
+      user: this.user(c.login),
+      body: c.body,
+      created_at: c.created_at,
+      updated_at: c.updated_at,
+      author_association: c.association,
+    };
   }
 
   /** A commit status as POST answers it (with its creator); the combined status drops `creator`. */
   status(s: { id: number; sha: string; state: string; context: string; description: string | null; target_url: string | null; creator: string; at: string }): Json {
-    return { url: `${this.repoApi}/statuses/${s.sha}`, avatar_url: null, id: s.id, node_id: nodeId('StatusContext', s.id), state: s.state, description: s.description, target_url: s.target_url, context: s.context, created_at: s.at, updated_at: s.at, creator: this.user(s.creator) };
+    return {
+      url: `${this.repoApi}/statuses/${s.sha}`,
+      avatar_url: null,
+      id: s.id,
+      node_id: nodeId('StatusContext', s.id),
+      state: s.state,
+      description: s.description,
+      target_url: s.target_url,
+      context: s.context,
+      created_at: s.at,
+      updated_at: s.at,
+      creator: this.user(s.creator),
+    };
   }
 
   combinedStatus(sha: string, state: string, statuses: Json[], total: number): Json {
-    return { state, sha, total_count: total, statuses, repository: this.minimalRepository(), commit_url: `${this.repoApi}/commits/${sha}`, url: `${this.repoApi}/commits/${sha}/status` };
+    return {
+      state,
+      sha,
+      total_count: total,
+      statuses,
+      repository: this.minimalRepository(),
+      commit_url: `${this.repoApi}/commits/${sha}`,
+      url: `${this.repoApi}/commits/${sha}/status`,
+    };
   }
 
   checkRun(c: { id: number; sha: string; name: string; status: string; conclusion: string | null }): Json {

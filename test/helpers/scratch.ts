@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { processesInside } from '../../server/reap/processesInside';
 
 export const REPO = path.resolve(__dirname, '..', '..');
 /** The package under test: this checkout, or a snapshot of its dist/ and bin/ (SVC_PKG_DIR). */
@@ -66,10 +67,20 @@ export function makeScratch(name: string): Scratch {
     svc: (args, opts = {}) => run(process.execPath, [SVC_JS, ...args], { ...opts, env: { ...env, ...opts.env }, cwd: opts.cwd ?? home }),
     async dispose() {
       await run(process.execPath, [SVC_JS, 'daemon', 'stop', '--force'], { env, cwd: home, timeoutMs: 90_000 }).catch(() => undefined);
-      if (!process.env.SVC_KEEP_SCRATCH) fs.rmSync(root, { recursive: true, force: true });
+      if (process.env.SVC_KEEP_SCRATCH) return;
+      // A daemon stopped in the middle of a dispatch leaves its git children to finish
+      // (a `git worktree add` still writing): wait for them, then remove what they wrote.
+      await settleProcessesInside(root, 30_000);
+      fs.rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     },
   };
   return scratch;
+}
+
+/** Waits until no process works inside `dir` (or the time is up). */
+async function settleProcessesInside(dir: string, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while ((await processesInside(dir)).length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
 }
 
 export function run(cmd: string, args: string[], opts: RunOptions & { env: NodeJS.ProcessEnv; cwd: string }): Promise<RunResult> {

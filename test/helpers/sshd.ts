@@ -130,7 +130,14 @@ export async function startSshd(dir: string): Promise<Sshd> {
     ].join('\n'),
   );
   fs.mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
-  sh('runuser', ['-u', REMOTE_USER, '--', 'sh', '-c', `rm -rf ${noNodeBin} && mkdir -p ${noNodeBin} && for t in git df awk dirname; do ln -s "$(command -v $t)" ${noNodeBin}/$t; done`]);
+  sh('runuser', [
+    '-u',
+    REMOTE_USER,
+    '--',
+    'sh',
+    '-c',
+    `rm -rf ${noNodeBin} && mkdir -p ${noNodeBin} && for t in git df awk dirname; do ln -s "$(command -v $t)" ${noNodeBin}/$t; done`,
+  ]);
   const log = fs.openSync(path.join(dir, 'sshd.log'), 'a');
   const listen = async (): Promise<ChildProcess> => {
     const child = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', log, log] });

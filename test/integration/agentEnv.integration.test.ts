@@ -36,14 +36,18 @@ describe('agent environment (real agent process)', function () {
     return log.stdout;
   }
 
-  it("$SVC_BIN runs the shim as this conversation from a shell whose PATH was reset", async () => {
-    const log = await runToIdle(script('- run: PATH=/usr/bin:/bin; command -v svc || echo "no svc on PATH"; "$SVC_BIN" conv show "#$SVC_CONVERSATION" --json | grep -o \'"harness":"script"\''));
+  it('$SVC_BIN runs the shim as this conversation from a shell whose PATH was reset', async () => {
+    const log = await runToIdle(
+      script('- run: PATH=/usr/bin:/bin; command -v svc || echo "no svc on PATH"; "$SVC_BIN" conv show "#$SVC_CONVERSATION" --json | grep -o \'"harness":"script"\''),
+    );
     assert.match(log, /no svc on PATH/);
     assert.match(log, /"harness":"script"/);
   });
 
   it("commits as the user's git identity even with the global git config hidden", async () => {
-    const log = await runToIdle(script("- run: GIT_CONFIG_GLOBAL=/dev/null git commit --quiet --allow-empty -m hidden-config && git log -1 --format='author=%an <%ae> committer=%cn <%ce>'"));
+    const log = await runToIdle(
+      script("- run: GIT_CONFIG_GLOBAL=/dev/null git commit --quiet --allow-empty -m hidden-config && git log -1 --format='author=%an <%ae> committer=%cn <%ce>'"),
+    );
     assert.match(log, /author=Ada Lovelace <ada@example\.invalid> committer=Ada Lovelace <ada@example\.invalid>/);
     assert.equal(git(proj, s.env, 'log', '-1', '--format=%an <%ae>'), 'Ada Lovelace <ada@example.invalid>');
   });

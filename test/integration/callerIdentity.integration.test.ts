@@ -59,7 +59,10 @@ describe('who is calling: an agent acts only as itself', function () {
 
   it('a builder claiming to be the root cannot launch a critic: refused, nothing stored', async () => {
     const before = await lanes();
-    const r = await s.svc(['lane', 'start', '--for', 'k', '--role', 'critic', '--model', 'm', '--harness', 'script', '--prompt', 'x', '--replace'], { env: builderClaiming(w.rootId), cwd: builder.cwd });
+    const r = await s.svc(['lane', 'start', '--for', 'k', '--role', 'critic', '--model', 'm', '--harness', 'script', '--prompt', 'x', '--replace'], {
+      env: builderClaiming(w.rootId),
+      cwd: builder.cwd,
+    });
     refused(r, refusal(w.rootId, rootName, 'carries the credential of another conversation'));
     assert.deepEqual(await lanes(), before);
   });

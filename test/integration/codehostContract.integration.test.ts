@@ -95,7 +95,9 @@ async function githubSubject(): Promise<Subject> {
     reviewer,
     headSource: 'webhook',
     async announce(number, branch, before, after) {
-      const body = Buffer.from(JSON.stringify({ action: 'synchronize', number, before, after, pull_request: { number, head: { ref: branch, sha: after } }, repository: { full_name: 'acme/web' } }));
+      const body = Buffer.from(
+        JSON.stringify({ action: 'synchronize', number, before, after, pull_request: { number, head: { ref: branch, sha: after } }, repository: { full_name: 'acme/web' } }),
+      );
       const signature = 'sha256=' + crypto.createHmac('sha256', secret).update(body).digest('hex');
       const req = {
         method: 'POST',
@@ -144,7 +146,18 @@ for (const [name, make] of [
     it('opens a PR for a pushed branch and finds it by number, by branch and in the list', async () => {
       const { pr, head, branch: b } = await openPr('First');
       assert.deepEqual(
-        { number: pr.number, title: pr.title, body: pr.body, branch: pr.branch, base: pr.base, author: pr.author, state: pr.state, draft: pr.draft, head: pr.head, project: pr.project },
+        {
+          number: pr.number,
+          title: pr.title,
+          body: pr.body,
+          branch: pr.branch,
+          base: pr.base,
+          author: pr.author,
+          state: pr.state,
+          draft: pr.draft,
+          head: pr.head,
+          project: pr.project,
+        },
         { number: pr.number, title: 'First', body: 'why', branch: b, base: 'main', author: 'svc', state: 'open', draft: false, head, project: 'web' },
       );
       assert.deepEqual(await s.author.getPullRequest(pr.number), pr);
@@ -165,12 +178,25 @@ for (const [name, make] of [
 
     it("refuses APPROVE and REQUEST_CHANGES on the author's own PR (selfReviewRefused); COMMENT is allowed", async () => {
       const { pr, head } = await openPr();
-      const approve = await rejects(s.author.createReview(pr.number, { event: 'APPROVE', body: '', commitId: head }), 'refused', 'selfReviewRefused', /Can not approve your own pull request/);
+      const approve = await rejects(
+        s.author.createReview(pr.number, { event: 'APPROVE', body: '', commitId: head }),
+        'refused',
+        'selfReviewRefused',
+        /Can not approve your own pull request/,
+      );
       assert.ok(SvcError.is(approve, 'selfReviewRefused'));
-      await rejects(s.author.createReview(pr.number, { event: 'REQUEST_CHANGES', body: 'fix it', commitId: head }), 'refused', 'selfReviewRefused', /request changes on your own pull request/);
+      await rejects(
+        s.author.createReview(pr.number, { event: 'REQUEST_CHANGES', body: 'fix it', commitId: head }),
+        'refused',
+        'selfReviewRefused',
+        /request changes on your own pull request/,
+      );
       const comment = await s.author.createReview(pr.number, { event: 'COMMENT', body: 'a note', commitId: head });
       assert.deepEqual([comment.author, comment.state, comment.commitId, comment.body], ['svc', 'COMMENTED', head, 'a note']);
-      assert.deepEqual((await s.author.listReviews(pr.number)).map((r) => r.state), ['COMMENTED']);
+      assert.deepEqual(
+        (await s.author.listReviews(pr.number)).map((r) => r.state),
+        ['COMMENTED'],
+      );
     });
 
     it('a separate identity posts formal reviews pinned to the commit read; bad input posts nothing', async () => {
@@ -184,7 +210,10 @@ for (const [name, make] of [
       const r = await s.reviewer.createReview(pr.number, { event: 'APPROVE', body: 'looks right', commitId: head });
       assert.deepEqual([r.author, r.state, r.commitId], ['bob', 'APPROVED', head]);
       const listed = await s.author.listReviews(pr.number);
-      assert.deepEqual(listed.map((x) => [x.id, x.author, x.state, x.commitId, x.body]), [[r.id, 'bob', 'APPROVED', head, 'looks right']]);
+      assert.deepEqual(
+        listed.map((x) => [x.id, x.author, x.state, x.commitId, x.body]),
+        [[r.id, 'bob', 'APPROVED', head, 'looks right']],
+      );
       const d = await prDetail(s.author, (await s.author.getPullRequest(pr.number))!);
       assert.deepEqual([d.readiness.ready, d.readiness.reasons, d.identity, d.codeHost], [true, [], 'svc', s.author.kind]);
     });
@@ -203,7 +232,10 @@ for (const [name, make] of [
       const stale = await prDetail(s.author, (await s.author.getPullRequest(pr.number))!);
       assert.equal(stale.pr.head, next);
       assert.deepEqual([stale.readiness.ready, stale.readiness.stale], [false, true]);
-      assert.deepEqual(stale.readiness.reasons, [`no approval for the head ${next.slice(0, 7)}`, `approval by svc (marker comment) is for ${head.slice(0, 7)}, not the head ${next.slice(0, 7)}`]);
+      assert.deepEqual(stale.readiness.reasons, [
+        `no approval for the head ${next.slice(0, 7)}`,
+        `approval by svc (marker comment) is for ${head.slice(0, 7)}, not the head ${next.slice(0, 7)}`,
+      ]);
     });
 
     it('reports a head change with before and after', async () => {
@@ -212,7 +244,15 @@ for (const [name, make] of [
       const next = s.remote.push(b);
       await s.announce(pr.number, b, head, next);
       const c = await changed;
-      assert.deepEqual(c, { project: 'web', number: pr.number, branch: b, before: head, after: next, source: s.headSource, ...(s.headSource === 'webhook' ? { action: 'synchronize' } : {}) });
+      assert.deepEqual(c, {
+        project: 'web',
+        number: pr.number,
+        branch: b,
+        before: head,
+        after: next,
+        source: s.headSource,
+        ...(s.headSource === 'webhook' ? { action: 'synchronize' } : {}),
+      });
     });
 
     it('statuses: none is an empty list (not pending); the latest per context counts', async () => {
@@ -226,7 +266,14 @@ for (const [name, make] of [
       const e2e = await s.reviewer.setStatus(head, { context: 'e2e', state: 'success', targetUrl: 'http://ci.invalid/1' });
       assert.deepEqual([e2e.context, e2e.state, e2e.targetUrl, e2e.creator], ['e2e', 'success', 'http://ci.invalid/1', 'bob']);
       const statuses = await s.author.listStatuses(head);
-      assert.deepEqual(statuses.map((x) => [x.context, x.state, x.description]), [['ci', 'success', 'passed'], ['e2e', 'success', null], ['lint', 'failure', null]]);
+      assert.deepEqual(
+        statuses.map((x) => [x.context, x.state, x.description]),
+        [
+          ['ci', 'success', 'passed'],
+          ['e2e', 'success', null],
+          ['lint', 'failure', null],
+        ],
+      );
       const failing = await prDetail(s.author, (await s.author.getPullRequest(pr.number))!);
       assert.deepEqual([failing.readiness.checks, failing.readiness.reasons], ['failing', ["check 'lint' is failure"]]);
       await s.reviewer.setStatus(head, { context: 'lint', state: 'success' });
@@ -239,14 +286,25 @@ for (const [name, make] of [
       const { pr, head } = await openPr();
       for (let i = 1; i <= 5; i++) await s.author.createComment(pr.number, `comment ${i}`);
       for (let i = 1; i <= 3; i++) await s.reviewer.createReview(pr.number, { event: 'COMMENT', body: `review ${i}`, commitId: head });
-      assert.deepEqual((await s.author.listComments(pr.number)).map((c) => c.body), ['comment 1', 'comment 2', 'comment 3', 'comment 4', 'comment 5']);
-      assert.deepEqual((await s.author.listReviews(pr.number)).map((r) => r.body), ['review 1', 'review 2', 'review 3']);
+      assert.deepEqual(
+        (await s.author.listComments(pr.number)).map((c) => c.body),
+        ['comment 1', 'comment 2', 'comment 3', 'comment 4', 'comment 5'],
+      );
+      assert.deepEqual(
+        (await s.author.listReviews(pr.number)).map((r) => r.body),
+        ['review 1', 'review 2', 'review 3'],
+      );
     });
 
     it('refuses to merge a PR that is not ready, with the reasons, and merges nothing', async () => {
       const { pr, head } = await openPr();
       const main = s.remote.git('ls-remote', 'origin', 'refs/heads/main');
-      await rejects(mergeIfReady(s.author, String(pr.number)), 'refused', 'notReady', new RegExp(`^PR web#${pr.number} is not ready to merge:\\n  - no approval for the head ${head.slice(0, 7)}$`));
+      await rejects(
+        mergeIfReady(s.author, String(pr.number)),
+        'refused',
+        'notReady',
+        new RegExp(`^PR web#${pr.number} is not ready to merge:\\n  - no approval for the head ${head.slice(0, 7)}$`),
+      );
       assert.equal(s.remote.git('ls-remote', 'origin', 'refs/heads/main'), main);
       assert.equal((await s.author.getPullRequest(pr.number))!.state, 'open');
     });

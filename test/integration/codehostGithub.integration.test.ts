@@ -63,8 +63,14 @@ describe('GitHub code host (fake)', function () {
     assert.equal(await bob.whoami(), 'bob');
     const c = await bob.createComment(pr.number, 'hello');
     assert.equal(c.author, 'bob');
-    const byWhom = fake.requests.filter((q) => q.method === 'POST').slice(-2).map((q) => [q.path, q.login]);
-    assert.deepEqual(byWhom, [['/repos/acme/web/pulls', 'svc'], [`/repos/acme/web/issues/${pr.number}/comments`, 'bob']]);
+    const byWhom = fake.requests
+      .filter((q) => q.method === 'POST')
+      .slice(-2)
+      .map((q) => [q.path, q.login]);
+    assert.deepEqual(byWhom, [
+      ['/repos/acme/web/pulls', 'svc'],
+      [`/repos/acme/web/issues/${pr.number}/comments`, 'bob'],
+    ]);
   });
 
   it('GITHUB_TOKEN wins over codehost.github.token; api_url points Octokit at the fake', async () => {
@@ -86,10 +92,16 @@ describe('GitHub code host (fake)', function () {
       () => assert.fail('expected a refusal'),
       (e) => {
         assert.ok(e instanceof SvcError);
-        assert.deepEqual([e.kind, e.reason, e.message], ['refused', 'githubAuth', 'GitHub refused the token when asked to comment on PR #1 (401 Bad credentials); set GITHUB_TOKEN or codehost.github.token']);
+        assert.deepEqual(
+          [e.kind, e.reason, e.message],
+          ['refused', 'githubAuth', 'GitHub refused the token when asked to comment on PR #1 (401 Bad credentials); set GITHUB_TOKEN or codehost.github.token'],
+        );
       },
     );
-    assert.deepEqual(fake.requests.slice(before).map((q) => [q.method, q.login]), [['POST', undefined]]);
+    assert.deepEqual(
+      fake.requests.slice(before).map((q) => [q.method, q.login]),
+      [['POST', undefined]],
+    );
   });
 
   const as = (token: string) => new GithubHost({ project: 'web', owner: 'acme', repo: 'web', token, baseUrl: fake.url, defaultBase: 'main' });
@@ -100,7 +112,13 @@ describe('GitHub code host (fake)', function () {
     await as('token-mallory').createReview(pr.number, { event: 'APPROVE', body: '', commitId: head });
     await as('token-mallory').createReview(pr.number, { event: 'REQUEST_CHANGES', body: 'no', commitId: head });
     const detail = await prDetail(svc, (await svc.getPullRequest(pr.number))!);
-    assert.deepEqual(detail.reviews.map((v) => [v.author, v.association, v.writeAccess]), [['mallory', 'NONE', false], ['mallory', 'NONE', false]]);
+    assert.deepEqual(
+      detail.reviews.map((v) => [v.author, v.association, v.writeAccess]),
+      [
+        ['mallory', 'NONE', false],
+        ['mallory', 'NONE', false],
+      ],
+    );
     assert.deepEqual([detail.readiness.ready, detail.readiness.blocking, detail.readiness.reasons], [false, [], [`no approval for the head ${head.slice(0, 7)}`]]);
     assert.match(detail.readiness.notes.join('\n'), /^change request #\d+ by mallory not counted: mallory cannot push to the repository \(author_association NONE\)$/);
     const asked = fake.requests.filter((q) => q.path.endsWith('/collaborators/mallory/permission')).length;
@@ -134,10 +152,13 @@ describe('GitHub code host (fake)', function () {
   it('statuses from the combined status carry no creator: none is shown, not a user called ghost', async () => {
     const head = r.push('statuses');
     await svc.setStatus(head, { context: 'ci/build', state: 'success' });
-    assert.deepEqual((await svc.listStatuses(head)).map((s) => [s.context, s.creator]), [['ci/build', null]]);
+    assert.deepEqual(
+      (await svc.listStatuses(head)).map((s) => [s.context, s.creator]),
+      [['ci/build', null]],
+    );
   });
 
-  it("merges with a method the repository allows (squash when merge commits are off), or the configured one", async () => {
+  it('merges with a method the repository allows (squash when merge commits are off), or the configured one', async () => {
     const head = r.push('squashy');
     const pr = await svc.createPullRequest({ branch: 'squashy', title: 'Squash me' });
     await bob.createReview(pr.number, { event: 'APPROVE', body: '', commitId: head });
@@ -150,7 +171,9 @@ describe('GitHub code host (fake)', function () {
       );
       const merged = await svc.mergePullRequest(pr.number, { sha: head });
       assert.equal(merged.method, 'squash');
-      const parents = spawnSync('git', [`--git-dir=${r.gitDir}`, 'rev-list', '--parents', '-n', '1', merged.sha], { encoding: 'utf8' }).stdout.trim().split(' ');
+      const parents = spawnSync('git', [`--git-dir=${r.gitDir}`, 'rev-list', '--parents', '-n', '1', merged.sha], { encoding: 'utf8' })
+        .stdout.trim()
+        .split(' ');
       assert.equal(parents.length, 2, 'a squash commit has one parent');
     } finally {
       fake.allowMerges({ merge: true, squash: true, rebase: true });
@@ -173,7 +196,13 @@ describe('GitHub code host (fake)', function () {
       () => assert.fail('expected a refusal'),
       (e) => {
         assert.ok(e instanceof SvcError);
-        assert.deepEqual([e.reason, e.message], ['githubRateLimited', `GitHub's rate limit stopped svc when asked to list PRs (403 API rate limit exceeded for user ID 1.); try again after ${new Date(reset * 1000).toISOString()}`]);
+        assert.deepEqual(
+          [e.reason, e.message],
+          [
+            'githubRateLimited',
+            `GitHub's rate limit stopped svc when asked to list PRs (403 API rate limit exceeded for user ID 1.); try again after ${new Date(reset * 1000).toISOString()}`,
+          ],
+        );
       },
     );
   });
@@ -184,12 +213,21 @@ describe('GitHub code host (fake)', function () {
     const first = r.push('polled');
     const pr = await svc.createPullRequest({ branch: 'polled', title: 'P' });
     await host.poll();
-    assert.deepEqual(seen.filter((c) => c.number === pr.number), [{ number: pr.number, before: null, after: first, source: 'poll' }]);
+    assert.deepEqual(
+      seen.filter((c) => c.number === pr.number),
+      [{ number: pr.number, before: null, after: first, source: 'poll' }],
+    );
     const lists = () => fake.requests.filter((q) => q.method === 'GET' && q.path === '/repos/acme/web/pulls');
     const before = lists().length;
     await host.poll();
     await host.poll();
-    assert.deepEqual(lists().slice(before).map((q) => q.status), [304, 304], 'nothing changed: conditional reads only');
+    assert.deepEqual(
+      lists()
+        .slice(before)
+        .map((q) => q.status),
+      [304, 304],
+      'nothing changed: conditional reads only',
+    );
     const second = r.push('polled'); // a push GitHub would announce by a webhook that is lost
     await host.poll();
     assert.deepEqual(seen.filter((c) => c.number === pr.number).at(-1), { number: pr.number, before: first, after: second, source: 'poll' });
@@ -215,11 +253,16 @@ describe('GitHub code host (fake)', function () {
         );
       },
     );
-    const named = createHost('web', Project.parse({ path: r.root, code_host: 'github', github: { owner: 'acme', repo: 'web', api_url: fake.url } }), ConfigFile.parse({ codehost: { github: { login: 'web-bot[bot]' } } }), {
-      db: openDb(':memory:'),
-      now: () => Date.now(),
-      env: { GITHUB_TOKEN: 'token-app' },
-    });
+    const named = createHost(
+      'web',
+      Project.parse({ path: r.root, code_host: 'github', github: { owner: 'acme', repo: 'web', api_url: fake.url } }),
+      ConfigFile.parse({ codehost: { github: { login: 'web-bot[bot]' } } }),
+      {
+        db: openDb(':memory:'),
+        now: () => Date.now(),
+        env: { GITHUB_TOKEN: 'token-app' },
+      },
+    );
     assert.equal(await named.whoami(), 'web-bot[bot]');
     assert.equal((await ready(named, pr.number)).ready, true, 'the App’s own marker at the head counts');
     assert.equal(ConfigFile.safeParse({ codehost: { github: { login: 'not a login' } } }).success, false);

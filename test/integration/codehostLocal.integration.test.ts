@@ -45,7 +45,16 @@ describe('local code host', function () {
   let hosts: LocalHost[] = [];
   let n = 0;
   const make = (reviewer = 'svc', watch: RefWatcherOptions = {}) => {
-    const h = new LocalHost({ db, project: 'web', gitDir: r.gitDir, defaultBase: 'main', user: 'svc', reviewer, now: () => Date.now(), watch: { debounceMs: 50, rescanMs: 0, ...watch } });
+    const h = new LocalHost({
+      db,
+      project: 'web',
+      gitDir: r.gitDir,
+      defaultBase: 'main',
+      user: 'svc',
+      reviewer,
+      now: () => Date.now(),
+      watch: { debounceMs: 50, rescanMs: 0, ...watch },
+    });
     hosts.push(h);
     return h;
   };
@@ -155,7 +164,10 @@ describe('local code host', function () {
     const merged = (await host.getPullRequest(pr.number))!;
     assert.deepEqual([merged.state, merged.head, merged.mergeSha], ['merged', head, head]);
     assert.ok(merged.mergedAt);
-    await refusalAsync(host.createComment(pr.number, 'still fine').then(() => make('bob').createReview(pr.number, { event: 'APPROVE', body: '', commitId: head })), 'prNotOpen');
+    await refusalAsync(
+      host.createComment(pr.number, 'still fine').then(() => make('bob').createReview(pr.number, { event: 'APPROVE', body: '', commitId: head })),
+      'prNotOpen',
+    );
   });
 
   it('makes a merge commit when the base moved on', async () => {
@@ -205,7 +217,11 @@ describe('local code host', function () {
     r.git('remote', 'set-url', 'origin', `file://${r.gitDir}`);
     assert.equal(localRemote('web', project()), fs.realpathSync(r.gitDir));
     r.git('remote', 'add', 'upstream', 'https://github.com/acme/web.git');
-    refusal(() => localRemote('web', project({ remote: 'upstream' })), 'remoteNotLocal', /^project web: remote 'upstream' is https:\/\/github\.com\/acme\/web\.git, not a bare repository path; set code_host: github/);
+    refusal(
+      () => localRemote('web', project({ remote: 'upstream' })),
+      'remoteNotLocal',
+      /^project web: remote 'upstream' is https:\/\/github\.com\/acme\/web\.git, not a bare repository path; set code_host: github/,
+    );
     r.git('remote', 'add', 'mirror', r.work);
     refusal(() => localRemote('web', project({ remote: 'mirror' })), 'remoteNotBare');
     refusal(() => localRemote('web', project({ remote: 'nope' })), 'noRemote', /has no remote 'nope'/);

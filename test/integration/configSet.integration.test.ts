@@ -90,8 +90,10 @@ describe('config: svc config get|set', function () {
     await ok(s.svc(['config', 'set', 'roles.review.sub.correctness.model', 'opus-4']));
     assert.equal(
       fs.readFileSync(configFile, 'utf8'),
-      CONFIG.replace('mode: quick        #', 'mode: full        #')
-        .replace("model: 'opus'   # the careful one\n", "model: opus-4   # the careful one\n      security:\n        model: sonnet-4\n"),
+      CONFIG.replace('mode: quick        #', 'mode: full        #').replace(
+        "model: 'opus'   # the careful one\n",
+        'model: opus-4   # the careful one\n      security:\n        model: sonnet-4\n',
+      ),
     );
     r = await ok(s.svc(['config', 'get', 'roles.review.mode']));
     assert.equal(r.stdout, 'full\n', 'the value alone, for $(svc config get …)');
@@ -117,10 +119,7 @@ describe('config: svc config get|set', function () {
     const before = fs.readFileSync(projectsFile, 'utf8');
     await ok(s.svc(['config', 'set', 'projects.web.gauntlet.roles.builder.effort', 'high']));
     await ok(s.svc(['config', 'set', 'projects.web.gauntlet.roles.critic.model', 'critic-2']));
-    assert.equal(
-      fs.readFileSync(projectsFile, 'utf8'),
-      before.replace('model: critic-model  # judges\n', 'model: critic-2  # judges\n        builder:\n          effort: high\n'),
-    );
+    assert.equal(fs.readFileSync(projectsFile, 'utf8'), before.replace('model: critic-model  # judges\n', 'model: critic-2  # judges\n        builder:\n          effort: high\n'));
     const r = await ok(s.svc(['config', 'get', 'projects.web.gauntlet.roles.builder.effort']));
     assert.equal(r.stdout, 'high\n');
     const o = await ok(s.svc(['config', 'get', '--show-origin', 'projects.web.gauntlet.roles.builder.effort']));
@@ -128,7 +127,14 @@ describe('config: svc config get|set', function () {
     // Unset: nothing on stdout and exit 1, as git config --get; stderr says what that means.
     for (const extra of [[], ['--show-origin']]) {
       const m = await s.svc(['config', 'get', 'projects.web.gauntlet.roles.builder.model', ...extra]);
-      assert.deepEqual([m.code, m.stdout, m.stderr], [1, '', 'projects.web.gauntlet.roles.builder.model is not set: a builder lane cannot start without a model: set one here, or give it at launch (there is no default model)\n']);
+      assert.deepEqual(
+        [m.code, m.stdout, m.stderr],
+        [
+          1,
+          '',
+          'projects.web.gauntlet.roles.builder.model is not set: a builder lane cannot start without a model: set one here, or give it at launch (there is no default model)\n',
+        ],
+      );
     }
     const j = JSON.parse((await ok(s.svc(['config', 'get', 'projects.web.gauntlet.roles.builder.model', '--json']))).stdout) as ConfigEntry;
     assert.deepEqual([j.value, j.source], [null, 'unset']);
@@ -168,20 +174,35 @@ describe('config: svc config get|set', function () {
     r = await ok(s.svc(['config', 'set', 'roles.review.model', '--unset']));
     assert.equal(r.stdout, `Unset roles.review.model in ${configFile}; unset: a review is refused: there is no default model (the convoy lanes may still set their own)\n`);
     r = await ok(s.svc(['config', 'set', 'roles.review.model', '--unset']));
-    assert.equal(r.stdout, `roles.review.model was not set; ${configFile} is unchanged; unset: a review is refused: there is no default model (the convoy lanes may still set their own)\n`);
+    assert.equal(
+      r.stdout,
+      `roles.review.model was not set; ${configFile} is unchanged; unset: a review is refused: there is no default model (the convoy lanes may still set their own)\n`,
+    );
   });
 
   it('refuses invalid values with the reason and leaves the file byte for byte', async () => {
     const cfg = fs.readFileSync(configFile);
     const prj = fs.readFileSync(projectsFile);
-    refused(await s.svc(['config', 'set', 'roles.review.mode', 'fast']), `cannot set roles.review.mode to 'fast': Invalid option: expected one of "quick"|"full"|"none"; ~/.svc/config.yaml is unchanged`);
-    refused(await s.svc(['config', 'set', 'roles.review.effort', 'extreme']), `cannot set roles.review.effort to 'extreme': Invalid option: expected one of "low"|"medium"|"high"; ~/.svc/config.yaml is unchanged`);
+    refused(
+      await s.svc(['config', 'set', 'roles.review.mode', 'fast']),
+      `cannot set roles.review.mode to 'fast': Invalid option: expected one of "quick"|"full"|"none"; ~/.svc/config.yaml is unchanged`,
+    );
+    refused(
+      await s.svc(['config', 'set', 'roles.review.effort', 'extreme']),
+      `cannot set roles.review.effort to 'extreme': Invalid option: expected one of "low"|"medium"|"high"; ~/.svc/config.yaml is unchanged`,
+    );
     refused(
       await s.svc(['config', 'set', 'projects.web.gauntlet.roles.builder.effort', 'extreme']),
       `cannot set projects.web.gauntlet.roles.builder.effort to 'extreme': Invalid option: expected one of "low"|"medium"|"high"; ~/.svc/projects.yaml is unchanged`,
     );
-    refused(await s.svc(['config', 'set', 'roles.review.sub.security.model', '']), `cannot set roles.review.sub.security.model to '': a model must not be empty; ~/.svc/config.yaml is unchanged`);
-    refused(await s.svc(['config', 'set', 'projects.web.gauntlet.roles.play.model', '   ']), `cannot set projects.web.gauntlet.roles.play.model to '   ': a model must not be empty; ~/.svc/projects.yaml is unchanged`);
+    refused(
+      await s.svc(['config', 'set', 'roles.review.sub.security.model', '']),
+      `cannot set roles.review.sub.security.model to '': a model must not be empty; ~/.svc/config.yaml is unchanged`,
+    );
+    refused(
+      await s.svc(['config', 'set', 'projects.web.gauntlet.roles.play.model', '   ']),
+      `cannot set projects.web.gauntlet.roles.play.model to '   ': a model must not be empty; ~/.svc/projects.yaml is unchanged`,
+    );
     refused(
       await s.svc(['config', 'set', 'roles.review.harness', 'nosuch']),
       `cannot set roles.review.harness to 'nosuch': unknown harness (use claude, codex, gemini, script, or add a profile under harnesses: in ~/.svc/config.yaml); ~/.svc/config.yaml is unchanged`,
@@ -190,7 +211,10 @@ describe('config: svc config get|set', function () {
       await s.svc(['config', 'set', 'roles.review.speed', 'x']),
       "unknown config key 'roles.review.speed'; the settable keys are roles.review.mode, roles.review.model, roles.review.harness, roles.review.effort, roles.review.sub.<security|correctness|performance|requirements>.model|harness, projects.<key>.gauntlet.roles.<builder|critic|verifier|play|orchestrator>.model|effort|harness|permissions|host",
     );
-    refused(await s.svc(['config', 'set', 'projects.nope.gauntlet.roles.builder.model', 'm']), "unknown project 'nope' (see svc project list; add one with svc project add <key> <path>)");
+    refused(
+      await s.svc(['config', 'set', 'projects.nope.gauntlet.roles.builder.model', 'm']),
+      "unknown project 'nope' (see svc project list; add one with svc project add <key> <path>)",
+    );
     const both = await s.svc(['config', 'set', 'roles.review.mode', 'full', '--unset']);
     assert.equal(both.code, 1);
     assert.match(both.stderr, /^svc config set: give a value or --unset, not both\n/);
@@ -253,9 +277,15 @@ describe('config: svc config get|set', function () {
     }
     assert.deepEqual(v.files, { config: configFile, projects: projectsFile });
     assert.deepEqual(v.harnesses, ['claude', 'codex', 'gemini', 'script']);
-    assert.deepEqual(v.projects.map((p) => [p.key, p.path]), [['web', projectDir]]);
+    assert.deepEqual(
+      v.projects.map((p) => [p.key, p.path]),
+      [['web', projectDir]],
+    );
     const roles = v.projects[0].roles;
-    assert.deepEqual(roles.map((r) => r.role), ['builder', 'critic', 'verifier', 'play', 'orchestrator']);
+    assert.deepEqual(
+      roles.map((r) => r.role),
+      ['builder', 'critic', 'verifier', 'play', 'orchestrator'],
+    );
     const brief = (e: ConfigEntry) => [e.value, e.source];
     assert.deepEqual(brief(roles[0].effort), ['high', 'project']);
     assert.deepEqual(roles[0].effort.choices, ['low', 'medium', 'high']);

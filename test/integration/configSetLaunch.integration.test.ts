@@ -43,7 +43,10 @@ describe('config: settings in use (lane launch, model probe)', function () {
     const brief = writeBrief(w.briefs, 'model.md', [{ run: `printf '%s %s' "$SCRIPT_MODEL" "$SCRIPT_EFFORT" > ${seen}` }]);
     const refused = await start(w, ['--run', 'cfg', '--key', 'b', '--role', 'builder', '--brief', brief]);
     assert.equal(refused.code, 1);
-    assert.equal(refused.stderr, "no model for the builder role: pass --model <m> or set gauntlet.roles.builder.model for project 'proj' in projects.yaml (there is no default model)\n");
+    assert.equal(
+      refused.stderr,
+      "no model for the builder role: pass --model <m> or set gauntlet.roles.builder.model for project 'proj' in projects.yaml (there is no default model)\n",
+    );
 
     await ok(s.svc(['config', 'set', 'projects.proj.gauntlet.roles.builder.model', 'script-fast']));
     await ok(s.svc(['config', 'set', 'projects.proj.gauntlet.roles.builder.effort', 'high']));

@@ -92,7 +92,16 @@ describe('config: the Roles panel page', function () {
 
     browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-dev-shm-usage',
+      ],
     });
     page = await browser.newPage();
     page.on('pageerror', (e) => console.error('page error:', e));
@@ -117,18 +126,28 @@ describe('config: the Roles panel page', function () {
   it('shows every field with its source and what happens while unset', async () => {
     assert.deepEqual(posted[0], { type: 'ready' });
     assert.equal(await sourceOf('roles.review.mode'), 'global · config.yaml');
-    assert.equal(await field('roles.review.mode').locator('.source').getAttribute('title'), `${configFile}\nWhile unset: one agent does a combined review pass (quick is the default)`);
+    assert.equal(
+      await field('roles.review.mode').locator('.source').getAttribute('title'),
+      `${configFile}\nWhile unset: one agent does a combined review pass (quick is the default)`,
+    );
     assert.equal(await field('roles.review.mode').locator('select').inputValue(), 'quick');
     const builderModel = 'projects.web.gauntlet.roles.builder.model';
     assert.equal(await sourceOf(builderModel), 'unset · a builder lane cannot start without a model: set one here, or give it at launch (there is no default model)');
     assert.equal(await field(builderModel).locator('.source').getAttribute('class'), 'source warn');
     // The warning is a small icon in the warning colour; the sentence itself is ordinary muted text.
     assert.equal(await field(builderModel).locator('.source .codicon-warning').count(), 1);
-    const colour = (sel: string) => page.locator(sel).first().evaluate((el) => getComputedStyle(el).color);
+    const colour = (sel: string) =>
+      page
+        .locator(sel)
+        .first()
+        .evaluate((el) => getComputedStyle(el).color);
     assert.equal(await colour(`.field[data-key="${builderModel}"] .source`), await colour('.field[data-key="roles.review.mode"] .source'));
     // Short headings; the files they are saved in are the tooltips.
     assert.deepEqual(await page.locator('h2').allTextContents(), ['Reviewevery project', 'Project webgauntlet roles']);
-    assert.deepEqual(await page.locator('h2').evaluateAll((hs) => hs.map((h) => (h as HTMLElement).title)), [`Saved in ${configFile}`, `${path.join(s.home, 'web')}\nSaved in ${path.join(s.svcHome, 'projects.yaml')}`]);
+    assert.deepEqual(await page.locator('h2').evaluateAll((hs) => hs.map((h) => (h as HTMLElement).title)), [
+      `Saved in ${configFile}`,
+      `${path.join(s.home, 'web')}\nSaved in ${path.join(s.svcHome, 'projects.yaml')}`,
+    ]);
     assert.equal(await sourceOf('projects.web.gauntlet.roles.builder.harness'), 'project · projects.yaml');
     assert.equal(await page.locator('table[data-project="web"] tr[data-row]').count(), 5);
     assert.equal(await page.locator('table[data-section="convoy"] tr[data-row]').count(), 4);
@@ -136,16 +155,25 @@ describe('config: the Roles panel page', function () {
 
   it('writes a choice and a typed model to the file, comments intact', async () => {
     await field('roles.review.mode').locator('select').selectOption('full');
-    await eventually(async () => (await sourceOf('roles.review.mode')) === 'global · config.yaml' && fs.readFileSync(configFile, 'utf8').includes('mode: full'), 10_000, 'mode full');
+    await eventually(
+      async () => (await sourceOf('roles.review.mode')) === 'global · config.yaml' && fs.readFileSync(configFile, 'utf8').includes('mode: full'),
+      10_000,
+      'mode full',
+    );
     // The field says it saved, for a moment, and only that field does.
-    await field('roles.review.mode').locator('.saved[role="status"]', { hasText: /^ Saved$/ }).waitFor({ timeout: 5000 });
+    await field('roles.review.mode')
+      .locator('.saved[role="status"]', { hasText: /^ Saved$/ })
+      .waitFor({ timeout: 5000 });
     assert.equal(await page.locator('.saved').count(), 1);
     await field('roles.review.mode').locator('.saved').waitFor({ state: 'detached', timeout: 8000 });
     const box = field('roles.review.sub.security.model').locator('input');
     await box.fill('sec-model');
     await box.press('Enter');
     await eventually(async () => (await sourceOf('roles.review.sub.security.model')) === 'global · config.yaml', 10_000, 'the security model');
-    assert.equal(fs.readFileSync(configFile, 'utf8'), '# review settings, by hand\nroles:\n  review:\n    mode: full   # start cheap\n    sub:\n      security:\n        model: sec-model\n');
+    assert.equal(
+      fs.readFileSync(configFile, 'utf8'),
+      '# review settings, by hand\nroles:\n  review:\n    mode: full   # start cheap\n    sub:\n      security:\n        model: sec-model\n',
+    );
     assert.equal(posted.filter((m) => m.type === 'set' && m.key === 'roles.review.sub.security.model').length, 1, 'Enter and change are one write');
   });
 
@@ -155,7 +183,11 @@ describe('config: the Roles panel page', function () {
     const whileUnset = "critic lanes run unattended (auto): nothing waits for your approval; ask turns the harness's approvals into needs-you requests";
     assert.equal(await sourceOf(key), `unset · ${whileUnset}`);
     await field(key).locator('select').selectOption('ask');
-    await eventually(async () => (await sourceOf(key)) === 'project · projects.yaml' && /critic:\n\s+permissions: ask/.test(fs.readFileSync(projectsFile, 'utf8')), 10_000, 'critic permissions ask');
+    await eventually(
+      async () => (await sourceOf(key)) === 'project · projects.yaml' && /critic:\n\s+permissions: ask/.test(fs.readFileSync(projectsFile, 'utf8')),
+      10_000,
+      'critic permissions ask',
+    );
     assert.equal(await field(key).locator('.source').getAttribute('title'), `${projectsFile}\nWhile unset: ${whileUnset}`);
   });
 
@@ -184,7 +216,11 @@ describe('config: the Roles panel page', function () {
     assert.equal(await box.getAttribute('list'), 'models-script');
     await box.focus();
     await eventually(async () => (await page.locator('datalist#models-script option').count()) === 3, 15_000, 'the script models');
-    assert.deepEqual(await page.locator('datalist#models-script option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)), ['script', 'script-fast', 'script-thorough']);
+    assert.deepEqual(await page.locator('datalist#models-script option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)), [
+      'script',
+      'script-fast',
+      'script-thorough',
+    ]);
     await box.fill('my-own-model');
     await box.press('Enter');
     await eventually(async () => (await sourceOf('projects.web.gauntlet.roles.builder.model')).startsWith('project · '), 10_000, 'the builder model');
@@ -198,13 +234,22 @@ describe('config: the Roles panel page', function () {
     const select = field(key).locator('select');
     const options = () => select.locator('option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
     const whileUnset = 'builder lanes run on this machine, unless the launch names a host';
-    assert.deepEqual(await page.locator('table[data-project="web"] th').allTextContents().then((t) => t.slice(0, 6)), ['Gauntlet role', 'Model', 'Effort', 'Harness', 'Approvals', 'Host']);
+    assert.deepEqual(
+      await page
+        .locator('table[data-project="web"] th')
+        .allTextContents()
+        .then((t) => t.slice(0, 6)),
+      ['Gauntlet role', 'Model', 'Effort', 'Harness', 'Approvals', 'Host'],
+    );
     assert.deepEqual(await options(), [['', 'this machine']]);
     assert.equal(await sourceOf(key), `unset · ${whileUnset}`);
     // A host added to config.yaml in an editor is offered without a reload.
     fs.appendFileSync(configFile, 'hosts:\n  big:\n    ssh: me@big.example\n    lanes_root: ~/lanes\n');
     await eventually(async () => (await options()).length === 2, 10_000, 'the host select to offer big');
-    assert.deepEqual(await options(), [['', 'this machine'], ['big', 'big']]);
+    assert.deepEqual(await options(), [
+      ['', 'this machine'],
+      ['big', 'big'],
+    ]);
     await select.selectOption('big');
     await eventually(async () => (await sourceOf(key)) === 'project · projects.yaml', 10_000, 'the builder host');
     assert.match(fs.readFileSync(projectsFile, 'utf8'), /builder:\n(\s+\w+: .*\n)*\s+host: big\n/);
@@ -224,7 +269,10 @@ describe('config: the Roles panel page', function () {
       el.dispatchEvent(new Event('change', { bubbles: true }));
     });
     await field(key).locator('.refusal').waitFor({ timeout: 10_000 });
-    assert.equal(await field(key).locator('.refusal').textContent(), `cannot set ${key} to 'nowhere': no host 'nowhere' under hosts: in ~/.svc/config.yaml (configured: big); ~/.svc/projects.yaml is unchanged`);
+    assert.equal(
+      await field(key).locator('.refusal').textContent(),
+      `cannot set ${key} to 'nowhere': no host 'nowhere' under hosts: in ~/.svc/config.yaml (configured: big); ~/.svc/projects.yaml is unchanged`,
+    );
     assert.deepEqual(fs.readFileSync(projectsFile), before);
   });
 });

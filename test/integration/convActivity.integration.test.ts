@@ -70,16 +70,19 @@ describe('conversation activity through the script harness', function () {
   it('needs-you on an ask step, working again after svc conv answer --allow, then idle', async () => {
     const id = await s.start(script('- ask: Deploy now?', '- sleep: 2000', '- say: deployed'));
     const info = await s.waitActivity(id, 'needs-you');
-    assert.deepEqual({ ...info.ask, openedAt: 0 }, {
-      kind: 'permission',
-      title: 'Deploy now?',
-      options: [
-        { id: 'allow', name: 'Allow', kind: 'allow_once' },
-        { id: 'deny', name: 'Deny', kind: 'reject_once' },
-      ],
-      fields: [],
-      openedAt: 0,
-    });
+    assert.deepEqual(
+      { ...info.ask, openedAt: 0 },
+      {
+        kind: 'permission',
+        title: 'Deploy now?',
+        options: [
+          { id: 'allow', name: 'Allow', kind: 'allow_once' },
+          { id: 'deny', name: 'Deny', kind: 'reject_once' },
+        ],
+        fields: [],
+        openedAt: 0,
+      },
+    );
     assert.equal((await statusOf(id)).activity, 'needs-you');
     assert.equal(await s.ok(['conv', 'answer', String(id), '--allow']), `Answered #${id} (${info.name}): permission "Deploy now?"\n`);
     assert.equal(await s.activity(id), 'working');

@@ -76,11 +76,21 @@ describe('the stop door and restarts', function () {
     const idle = await s.start('hello', ['--title', 'quiet-refused']);
     await s.waitActivity(idle, 'idle');
     const pid = discovery(s).pid;
-    assert.deepEqual((await s.status()).filter((a) => a.alive).map((a) => a.id), [busy.id, idle], 'the earlier tests left no agent live');
+    assert.deepEqual(
+      (await s.status()).filter((a) => a.alive).map((a) => a.id),
+      [busy.id, idle],
+      'the earlier tests left no agent live',
+    );
     const stop = await s.svc(['daemon', 'stop']);
-    assert.deepEqual([stop.code, stop.stdout, stop.stderr], [1, '', `2 live agents would stop with the daemon; svc daemon stop --force stops them (svc conv resume continues each one later)\n`]);
+    assert.deepEqual(
+      [stop.code, stop.stdout, stop.stderr],
+      [1, '', `2 live agents would stop with the daemon; svc daemon stop --force stops them (svc conv resume continues each one later)\n`],
+    );
     const restart = await s.svc(['daemon', 'restart']);
-    assert.deepEqual([restart.code, restart.stdout, restart.stderr], [1, '', `2 live agents would stop with the daemon; svc daemon restart --force stops them (svc conv resume continues each one later)\n`]);
+    assert.deepEqual(
+      [restart.code, restart.stdout, restart.stderr],
+      [1, '', `2 live agents would stop with the daemon; svc daemon restart --force stops them (svc conv resume continues each one later)\n`],
+    );
     assert.equal(discovery(s).pid, pid, 'the daemon still runs');
     assert.deepEqual([await s.activity(busy.id), await s.activity(idle)], ['working', 'idle']);
     assert.ok(groupMembers(busy.pgid).length > 0, 'the busy agent still runs');
@@ -89,7 +99,10 @@ describe('the stop door and restarts', function () {
   });
 
   it('names one live agent in the singular', async () => {
-    assert.deepEqual((await s.status()).filter((a) => a.alive), []);
+    assert.deepEqual(
+      (await s.status()).filter((a) => a.alive),
+      [],
+    );
     const one = await s.start('hello', ['--title', 'only-one']);
     await s.waitActivity(one, 'idle');
     const stop = await s.svc(['daemon', 'stop']);
@@ -116,14 +129,18 @@ describe('the stop door and restarts', function () {
     await s.waitActivity(id, 'idle');
     const d = discovery(s);
     process.kill(d.pid, 'SIGKILL');
-    await eventually(() => {
-      try {
-        process.kill(d.pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    }, 10_000, 'the daemon to die');
+    await eventually(
+      () => {
+        try {
+          process.kill(d.pid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      },
+      10_000,
+      'the daemon to die',
+    );
     const info = await s.show(id); // starts a new daemon
     assert.deepEqual([info.activity, info.alive, info.exitStatus], ['stopped', false, 'daemon restarted']);
     assert.match(await s.log(id), /\nremember this line\n/);

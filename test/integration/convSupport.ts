@@ -48,10 +48,14 @@ export async function convScratch(name: string, opts: { config?: string; env?: N
   c.waitActivity = async (ref, want, timeoutMs = 20_000) => {
     let last: ConversationInfo | undefined;
     try {
-      return await eventually(async () => {
-        last = await c.show(ref);
-        return last.activity === want ? last : undefined;
-      }, timeoutMs, `#${ref} to be ${want}`);
+      return await eventually(
+        async () => {
+          last = await c.show(ref);
+          return last.activity === want ? last : undefined;
+        },
+        timeoutMs,
+        `#${ref} to be ${want}`,
+      );
     } catch (e) {
       throw new Error(`${(e as Error).message}; last seen: ${JSON.stringify(last)}\nlog:\n${await c.log(ref).catch(() => '')}`);
     }

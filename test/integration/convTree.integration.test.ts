@@ -32,7 +32,20 @@ describe('conversation tree, successors, archive and the output route', function
   it('prints roots with successors nested under their source, showing continues ← #id', async () => {
     await s.ok(['conv', 'new', '--project', 'p1', '--harness', 'script', '--model', 'm1', '--title', 'alpha', '--prompt', script('- say: alpha says hi')]);
     // beta hands itself off from inside its agent: svc on PATH, $SVC_CONVERSATION names the source.
-    await s.ok(['conv', 'new', '--project', 'p1', '--harness', 'script', '--model', 'm2', '--title', 'beta', '--prompt', script('- run: svc handoff --title "beta next" --prompt "hello from beta" --no-wait')]);
+    await s.ok([
+      'conv',
+      'new',
+      '--project',
+      'p1',
+      '--harness',
+      'script',
+      '--model',
+      'm2',
+      '--title',
+      'beta',
+      '--prompt',
+      script('- run: svc handoff --title "beta next" --prompt "hello from beta" --no-wait'),
+    ]);
     await eventually(async () => (await s.svc(['conv', 'show', 'beta-h1'])).code === 0, 15_000, 'beta-h1');
     assert.equal(await s.ok(['handoff', 'alpha', '--title', 'alpha next', '--prompt', 'carry on']), `Conversation #4 (alpha-h1) in ${s.proj}\n`);
     assert.equal(await s.ok(['fork', '#1']), `Conversation #5 (alpha-f1) in ${s.proj}\n`);
@@ -72,7 +85,20 @@ describe('conversation tree, successors, archive and the output route', function
   });
 
   it('svc conv log --follow prints output as it comes and returns when the agent stops', async () => {
-    await s.ok(['conv', 'new', '--project', 'p1', '--harness', 'script', '--model', 'm1', '--title', 'follow me', '--prompt', script('- say: one', '- sleep: 1500', '- say: two', '- exit: 0')]);
+    await s.ok([
+      'conv',
+      'new',
+      '--project',
+      'p1',
+      '--harness',
+      'script',
+      '--model',
+      'm1',
+      '--title',
+      'follow me',
+      '--prompt',
+      script('- say: one', '- sleep: 1500', '- say: two', '- exit: 0'),
+    ]);
     const r = await s.svc(['conv', 'log', 'follow-me', '--lines', '1', '--follow'], { timeoutMs: 20_000 });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^one\n(?:[\s\S]*\n)?two\n\[svc\] agent ended \(exit 0\)\n$/);
@@ -80,7 +106,20 @@ describe('conversation tree, successors, archive and the output route', function
   });
 
   it('GET /api/agents/:name/output returns the last lines, tool output included', async () => {
-    await s.ok(['conv', 'new', '--project', 'p1', '--harness', 'script', '--model', 'm1', '--title', 'out', '--prompt', script('- run: printf "one\\ntwo\\nthree\\n"', '- say: done')]);
+    await s.ok([
+      'conv',
+      'new',
+      '--project',
+      'p1',
+      '--harness',
+      'script',
+      '--model',
+      'm1',
+      '--title',
+      'out',
+      '--prompt',
+      script('- run: printf "one\\ntwo\\nthree\\n"', '- say: done'),
+    ]);
     await s.waitActivity('out', 'idle');
     const { httpPort, token } = discovery(s);
     const ok = await eventually(async () => {
@@ -101,9 +140,13 @@ describe('conversation tree, successors, archive and the output route', function
   it("svc conv new in a project's folder (no --project) starts there, in that project; elsewhere in no project", async () => {
     const sub = path.join(s.proj, 'src');
     fs.mkdirSync(sub, { recursive: true });
-    const inside = JSON.parse(await s.ok(['conv', 'new', '--harness', 'script', '--model', 'm1', '--prompt', script('- say: here'), '--no-wait', '--json'], { cwd: sub })) as { conversation: ConversationInfo };
+    const inside = JSON.parse(await s.ok(['conv', 'new', '--harness', 'script', '--model', 'm1', '--prompt', script('- say: here'), '--no-wait', '--json'], { cwd: sub })) as {
+      conversation: ConversationInfo;
+    };
     assert.deepEqual([inside.conversation.project, inside.conversation.cwd], ['p1', sub]);
-    const outside = JSON.parse(await s.ok(['conv', 'new', '--harness', 'script', '--model', 'm1', '--prompt', script('- say: there'), '--no-wait', '--json'], { cwd: s.home })) as { conversation: ConversationInfo };
+    const outside = JSON.parse(await s.ok(['conv', 'new', '--harness', 'script', '--model', 'm1', '--prompt', script('- say: there'), '--no-wait', '--json'], { cwd: s.home })) as {
+      conversation: ConversationInfo;
+    };
     assert.deepEqual([outside.conversation.project, outside.conversation.cwd], [null, s.home]);
   });
 });

@@ -61,8 +61,9 @@ describe('daemon drop: a lost connection is never a success', function () {
     await ok(s.svc(['daemon', 'status']));
     // A launch whose lane sleeps: `lane start` waits for it to start, and is cut meanwhile.
     const sleeper = writeBrief(w.briefs, 'sleep.md', [{ sleep: 60_000 }]);
-    const r = await cutWhileWaiting(['lane', 'start', '--parent', String(w.rootId), '--harness', 'script', '--run', 'cut', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', sleeper], (pid) =>
-      void process.kill(pid, 'SIGKILL'),
+    const r = await cutWhileWaiting(
+      ['lane', 'start', '--parent', String(w.rootId), '--harness', 'script', '--run', 'cut', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', sleeper],
+      (pid) => void process.kill(pid, 'SIGKILL'),
     );
     if (r.code === 0) {
       // The answer came before the kill: then the lane must be stored.

@@ -73,7 +73,13 @@ describe('daemon socket: half-sent frames, escaped garbage, rotating log', funct
     assert.equal(/[\x00-\x08\x0b-\x1f\x7f]/.test(raw.toString('latin1')), false, 'no control bytes in daemon.log');
     const lines = raw.toString('utf8').split('\n');
     assert.ok(!lines.some((l) => l.startsWith('2026-01-01T00:00:00.000Z')), 'no forged line');
-    assert.ok(lines.some((l) => l.includes('closing client: missing or bad Content-Length header; it sent "\\x1b[2J\\x00EVIL\\x0d\\x0a2026-01-01T00:00:00.000Z INFO  [daemon] forged\\x0d\\x0a\\x0d\\x0a\\xff\\xfe"')));
+    assert.ok(
+      lines.some((l) =>
+        l.includes(
+          'closing client: missing or bad Content-Length header; it sent "\\x1b[2J\\x00EVIL\\x0d\\x0a2026-01-01T00:00:00.000Z INFO  [daemon] forged\\x0d\\x0a\\x0d\\x0a\\xff\\xfe"',
+        ),
+      ),
+    );
     const long = lines.find((l) => l.includes('closing client: header too long'));
     assert.ok(long && long.length < 800, `bounded: ${long?.length}`);
     assert.match(long!, /it sent "(\\x07){120}" \(\+\d+ bytes\)$/);

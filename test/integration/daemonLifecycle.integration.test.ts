@@ -64,7 +64,17 @@ describe('svc daemon status|stop|restart|log', function () {
     const j = JSON.parse(r.stdout) as Record<string, unknown>;
     assert.deepEqual(Object.keys(j).sort(), ['build', 'conversations', 'httpPort', 'live', 'pid', 'socketPath', 'started', 'startedAt', 'svcHome', 'uptimeMs', 'version']);
     assert.deepEqual(
-      { pid: j.pid, version: j.version, build: j.build, socketPath: j.socketPath, httpPort: j.httpPort, svcHome: j.svcHome, started: j.started, conversations: j.conversations, live: j.live },
+      {
+        pid: j.pid,
+        version: j.version,
+        build: j.build,
+        socketPath: j.socketPath,
+        httpPort: j.httpPort,
+        svcHome: j.svcHome,
+        started: j.started,
+        conversations: j.conversations,
+        live: j.live,
+      },
       { pid: d.pid, version: VERSION, build, socketPath: d.socketPath, httpPort: d.httpPort, svcHome: s.svcHome, started: false, conversations: 0, live: 0 },
     );
     assert.ok(typeof j.uptimeMs === 'number' && j.uptimeMs >= 0);
@@ -88,7 +98,10 @@ describe('svc daemon status|stop|restart|log', function () {
     const d = discoveryOf(s);
     const all = await svc(['daemon', 'log']);
     assert.equal(all.code, 0);
-    assert.match(all.stdout, new RegExp(`INFO  \\[daemon\\] started pid ${d.pid} build ${build} socket ${d.socketPath.replace(/[.]/g, '\\.')} http 127\\.0\\.0\\.1:${d.httpPort}\n`));
+    assert.match(
+      all.stdout,
+      new RegExp(`INFO  \\[daemon\\] started pid ${d.pid} build ${build} socket ${d.socketPath.replace(/[.]/g, '\\.')} http 127\\.0\\.0\\.1:${d.httpPort}\n`),
+    );
     const one = await svc(['daemon', 'log', '--lines', '1']);
     assert.equal(one.code, 0);
     const eq = await svc(['daemon', 'log', '--lines=2']);
@@ -179,7 +192,11 @@ describe('svc daemon: discovery file and home protections', function () {
     fs.chmodSync(copy, 0o600);
     fs.rmSync(file());
     fs.symlinkSync(copy, file());
-    for (const args of [['daemon', 'status'], ['daemon', 'stop'], ['project', 'list']]) {
+    for (const args of [
+      ['daemon', 'status'],
+      ['daemon', 'stop'],
+      ['project', 'list'],
+    ]) {
       const r = await svc(args);
       assert.equal(r.code, 1, args.join(' '));
       assert.equal(r.stdout, '');
@@ -196,7 +213,10 @@ describe('svc daemon: discovery file and home protections', function () {
 
   it('refuses a server.json readable by others (exit 1)', async () => {
     fs.chmodSync(file(), 0o644);
-    for (const args of [['daemon', 'status'], ['daemon', 'stop']]) {
+    for (const args of [
+      ['daemon', 'status'],
+      ['daemon', 'stop'],
+    ]) {
       const r = await svc(args);
       assert.equal(r.code, 1);
       assert.equal(r.stdout, '');
@@ -209,7 +229,10 @@ describe('svc daemon: discovery file and home protections', function () {
   it('refuses a home folder readable by others (exit 1)', async () => {
     fs.chmodSync(s.svcHome, 0o755);
     try {
-      for (const args of [['daemon', 'status'], ['daemon', 'stop']]) {
+      for (const args of [
+        ['daemon', 'status'],
+        ['daemon', 'stop'],
+      ]) {
         const r = await svc(args);
         assert.equal(r.code, 1);
         assert.equal(r.stdout, '');

@@ -34,7 +34,9 @@ describe('the svc shim bundle', function () {
   });
 
   it('holds none of the daemon: no daemon, store, rpc, http, config, harness or git module', () => {
-    const daemonSide = sources.filter((s) => /^server\/(daemon|store|rpc|http|config|harness|git|conversations|lanes|review|codehost|issues|util)\//.test(s) || s === 'server/main.ts');
+    const daemonSide = sources.filter(
+      (s) => /^server\/(daemon|store|rpc|http|config|harness|git|conversations|lanes|review|codehost|issues|util)\//.test(s) || s === 'server/main.ts',
+    );
     assert.deepEqual(daemonSide, []);
   });
 

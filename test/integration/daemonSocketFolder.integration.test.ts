@@ -34,7 +34,6 @@ describe('daemon socket folder for a long SVC_HOME', function () {
     await s.dispose();
   });
 
-
   it('a hostile file at the old predictable path does not stop the daemon; the socket goes in a 0700 folder', async () => {
     // What another user could create before us under the old scheme.
     const names = fs.readdirSync(tmp);
@@ -62,7 +61,9 @@ describe('daemon socket folder for a long SVC_HOME', function () {
     assert.equal(r.code, 1);
     assert.match(
       r.stderr,
-      new RegExp(`^svc daemon failed to start \\(exit 1\\): socket folder ${folder()} belongs to uid 65534, not to you \\(uid ${uid}\\); svc refuses to listen there: remove it \\(as its owner or root\\) or set XDG_RUNTIME_DIR to a folder only you can use, then run svc again; see `),
+      new RegExp(
+        `^svc daemon failed to start \\(exit 1\\): socket folder ${folder()} belongs to uid 65534, not to you \\(uid ${uid}\\); svc refuses to listen there: remove it \\(as its owner or root\\) or set XDG_RUNTIME_DIR to a folder only you can use, then run svc again; see `,
+      ),
     );
     assert.equal(fs.existsSync(path.join(s.svcHome, 'server.json')), false);
     fs.rmSync(folder(), { recursive: true });

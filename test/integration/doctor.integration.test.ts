@@ -40,9 +40,15 @@ describe('svc doctor', function () {
     assert.equal(r.code, 1, r.stdout + r.stderr);
     const out = r.stdout;
     const line = (start: string) => out.split('\n').find((l) => l.startsWith(start));
-    assert.equal(line('  ok       claude: installed'), `  ok       claude: installed at ${path.join(s.root, 'fakebin', 'claude-agent-acp')}, version 0.101.0; lanes run in: the adapter's default permission mode (auto: a classifier decides tool calls; no permission request reaches svc)`);
+    assert.equal(
+      line('  ok       claude: installed'),
+      `  ok       claude: installed at ${path.join(s.root, 'fakebin', 'claude-agent-acp')}, version 0.101.0; lanes run in: the adapter's default permission mode (auto: a classifier decides tool calls; no permission request reaches svc)`,
+    );
     assert.equal(line('  ok       claude: credentials'), '  ok       claude: credentials from ANTHROPIC_API_KEY');
-    assert.match(out, /\n {2}PROBLEM {2}codex: no credentials \(CODEX_API_KEY or OPENAI_API_KEY is not set for agents\)\n {11}fix: export CODEX_API_KEY=<your key> where the daemon starts, then svc daemon restart; or set harnesses\.codex\.env\.CODEX_API_KEY in ~\/\.svc\/config\.yaml\n/);
+    assert.match(
+      out,
+      /\n {2}PROBLEM {2}codex: no credentials \(CODEX_API_KEY or OPENAI_API_KEY is not set for agents\)\n {11}fix: export CODEX_API_KEY=<your key> where the daemon starts, then svc daemon restart; or set harnesses\.codex\.env\.CODEX_API_KEY in ~\/\.svc\/config\.yaml\n/,
+    );
     assert.equal(line('  note     gemini:'), "  note     gemini: not installed (gemini not found on the agents' PATH)");
     assert.match(out, /\n {2}ok {7}the daemon runs on Node v\d+/);
     assert.match(out, /\n {2}ok {7}git user\.email: test@svc\.invalid \(from GIT_AUTHOR_EMAIL\)\n/);
@@ -71,7 +77,10 @@ describe('svc doctor', function () {
     fs.writeFileSync(path.join(s.svcHome, 'config.yaml'), 'roles:\n  review:\n    harness: gemini\n', { mode: 0o600 });
     const used = await s.svc(['doctor']);
     assert.equal(used.code, 1);
-    assert.match(used.stdout, /\n {2}PROBLEM {2}gemini: not installed \(gemini not found on the agents' PATH\); a setting or profile uses it\n {11}fix: npm install -g @google\/gemini-cli, or set harnesses\.gemini\.command in ~\/\.svc\/config\.yaml to its path; then svc daemon restart/);
+    assert.match(
+      used.stdout,
+      /\n {2}PROBLEM {2}gemini: not installed \(gemini not found on the agents' PATH\); a setting or profile uses it\n {11}fix: npm install -g @google\/gemini-cli, or set harnesses\.gemini\.command in ~\/\.svc\/config\.yaml to its path; then svc daemon restart/,
+    );
     fs.writeFileSync(path.join(s.svcHome, 'config.yaml'), '', { mode: 0o600 });
     assert.equal((await s.svc(['daemon', 'stop'])).code, 0);
     const fixed = await s.svc(['doctor'], { env: { CODEX_API_KEY: 'sk-test' } });
@@ -104,4 +113,3 @@ describe('svc doctor', function () {
     }
   });
 });
-

@@ -15,7 +15,9 @@ describe('harness spawn errors from initialize, authenticate, models and the fir
   let fakeBin: string;
 
   const fake = (name: string, env: Record<string, string>) => {
-    const vars = Object.entries(env).map(([k, v]) => `${k}='${v}' `).join('');
+    const vars = Object.entries(env)
+      .map(([k, v]) => `${k}='${v}' `)
+      .join('');
     fs.writeFileSync(path.join(fakeBin, name), `#!/bin/sh\n${vars}exec "${process.execPath}" "${SCRIPT_AGENT}" "$@"\n`, { mode: 0o755 });
   };
 
@@ -56,7 +58,22 @@ describe('harness spawn errors from initialize, authenticate, models and the fir
   });
 
   it('gemini: the model through legacy session/set_model; effort not offered is a notice', async () => {
-    const out = await s.ok(['conv', 'new', '--project', 'p1', '--harness', 'gemini', '--model', 'gemini-2.5-pro', '--effort', 'high', '--title', 'gem', '--prompt', '```svc-script\n- run: echo "model=$SCRIPT_MODEL"\n```']);
+    const out = await s.ok([
+      'conv',
+      'new',
+      '--project',
+      'p1',
+      '--harness',
+      'gemini',
+      '--model',
+      'gemini-2.5-pro',
+      '--effort',
+      'high',
+      '--title',
+      'gem',
+      '--prompt',
+      '```svc-script\n- run: echo "model=$SCRIPT_MODEL"\n```',
+    ]);
     assert.match(out, /^Conversation #\d+ \(gem\) in /);
     await s.waitActivity('gem', 'idle');
     const log = await s.log('gem');

@@ -49,11 +49,17 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
     const cfg = path.join(s.svcHome, 'config.yaml');
     const cases: [Record<string, unknown>, string][] = [
       [{ ssh: '-oProxyCommand=touch /tmp/pwned', lanes_root: '~/l' }, 'hosts.evil.ssh: ssh must be a destination ([user@]host or an alias from ~/.ssh/config), not an option'],
-      [{ ssh: 'me@host; rm -rf ~', lanes_root: '~/l' }, 'hosts.evil.ssh: ssh must be a destination such as user@host, an ~/.ssh/config alias or ssh://user@host:port (no spaces or shell characters)'],
+      [
+        { ssh: 'me@host; rm -rf ~', lanes_root: '~/l' },
+        'hosts.evil.ssh: ssh must be a destination such as user@host, an ~/.ssh/config alias or ssh://user@host:port (no spaces or shell characters)',
+      ],
       [{ ssh: 'me@host', lanes_root: 'lanes' }, "hosts.evil.lanes_root: lanes_root must be an absolute path on the host or start with ~/ (the SSH user's home)"],
       [{ ssh: 'me@host', lanes_root: '/tmp/lanes' }, 'hosts.evil.lanes_root: lanes_root must not be under /tmp: lanes must outlive reboots'],
       [{ ssh: 'me@host', lanes_root: '~/' }, 'hosts.evil.lanes_root: lanes_root must be a folder below the home, not the home or / itself'],
-      [{ ssh: 'me@host', lanes_root: '~/l', ssh_options: ['ControlPath=/tmp/x'] }, 'hosts.evil.ssh_options.0: ssh option ControlPath is set by svc itself (connection sharing, batch mode); remove it'],
+      [
+        { ssh: 'me@host', lanes_root: '~/l', ssh_options: ['ControlPath=/tmp/x'] },
+        'hosts.evil.ssh_options.0: ssh option ControlPath is set by svc itself (connection sharing, batch mode); remove it',
+      ],
       [{ ssh: 'me@host', lanes_root: '~/l', ssh_options: ['-F /etc/passwd'] }, 'hosts.evil.ssh_options.0: an ssh option is Key=Value, as ssh -o takes it'],
     ];
     for (const [entry, message] of cases) {
@@ -68,7 +74,10 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
   it('sets a role default host only to a configured host', async () => {
     const r = await s.svc(['config', 'set', 'projects.proj.gauntlet.roles.builder.host', 'nowhere']);
     assert.equal(r.code, 1);
-    assert.equal(r.stderr, `cannot set projects.proj.gauntlet.roles.builder.host to 'nowhere': no host 'nowhere' under hosts: in ${path.join(s.svcHome, 'config.yaml').replace(s.home, '~')} (configured: big); ${path.join(s.svcHome, 'projects.yaml').replace(s.home, '~')} is unchanged\n`);
+    assert.equal(
+      r.stderr,
+      `cannot set projects.proj.gauntlet.roles.builder.host to 'nowhere': no host 'nowhere' under hosts: in ${path.join(s.svcHome, 'config.yaml').replace(s.home, '~')} (configured: big); ${path.join(s.svcHome, 'projects.yaml').replace(s.home, '~')} is unchanged\n`,
+    );
     await ok(s.svc(['config', 'set', 'projects.proj.gauntlet.roles.builder.host', 'big']));
     assert.equal((await ok(s.svc(['host', 'list']))).stdout, `big\t${d.destination}\t~/${root}\tnot connected\tdefault for proj/builder\n`);
   });
@@ -107,7 +116,10 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
 
     const noroot = await s.svc(['host', 'check', 'noroot']);
     assert.equal(noroot.code, 1);
-    assert.match(noroot.stdout, new RegExp(String.raw`^ {2}FAIL {2}lanes root {2}~\/no-such-lanes does not exist on the host\n {20}fix: ssh ${dest()} mkdir -p ~\/no-such-lanes\n`, 'm'));
+    assert.match(
+      noroot.stdout,
+      new RegExp(String.raw`^ {2}FAIL {2}lanes root {2}~\/no-such-lanes does not exist on the host\n {20}fix: ssh ${dest()} mkdir -p ~\/no-such-lanes\n`, 'm'),
+    );
     assert.match(noroot.stdout, /\n1 problem\n$/);
 
     const nonode = await s.svc(['host', 'check', 'nonode', '--harness', 'script']);
@@ -119,24 +131,66 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
     assert.equal(stranger.code, 1);
     const lines = stranger.stdout.trimEnd().split('\n');
     assert.equal(lines.length, 4, stranger.stdout);
-    assert.match(lines[1], new RegExp(String.raw`^ {2}FAIL {2}reachable {3}host stranger \(${dest()}\): its host key is not known here \(.*Host key verification failed\.\); svc never accepts a host key on its own: connect once with ssh ${dest()}, check the fingerprint, and accept it into known_hosts$`));
+    assert.match(
+      lines[1],
+      new RegExp(
+        String.raw`^ {2}FAIL {2}reachable {3}host stranger \(${dest()}\): its host key is not known here \(.*Host key verification failed\.\); svc never accepts a host key on its own: connect once with ssh ${dest()}, check the fingerprint, and accept it into known_hosts$`,
+      ),
+    );
     assert.equal(lines[3], '1 problem');
 
     const down = await s.svc(['host', 'check', 'down']);
     assert.equal(down.code, 1);
-    assert.match(down.stdout, new RegExp(String.raw`^ {2}FAIL {2}reachable {3}host down \(${dest()}\) is unreachable \(.*Connection refused.*\); check the destination, the network and that sshd runs there \(ssh ${dest()} true\)$`, 'm'));
+    assert.match(
+      down.stdout,
+      new RegExp(
+        String.raw`^ {2}FAIL {2}reachable {3}host down \(${dest()}\) is unreachable \(.*Connection refused.*\); check the destination, the network and that sshd runs there \(ssh ${dest()} true\)$`,
+        'm',
+      ),
+    );
 
     // The same refusals stop a launch there before anything is recorded.
-    const launch = (host: string) => s.svc(['lane', 'start', '--parent', String(w.rootId), '--harness', 'script', '--host', host, '--run', 'rh', '--key', host, '--role', 'builder', '--model', 'm', '--prompt', 'hi']);
+    const launch = (host: string) =>
+      s.svc([
+        'lane',
+        'start',
+        '--parent',
+        String(w.rootId),
+        '--harness',
+        'script',
+        '--host',
+        host,
+        '--run',
+        'rh',
+        '--key',
+        host,
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--prompt',
+        'hi',
+      ]);
     const r1 = await launch('noroot');
     assert.equal(r1.code, 1);
-    assert.equal(r1.stderr, `the lanes root ${d.remoteHome}/no-such-lanes does not exist on host noroot; create it (ssh ${d.destination} mkdir -p '${d.remoteHome}/no-such-lanes') or fix hosts.noroot.lanes_root in config.yaml\n`);
+    assert.equal(
+      r1.stderr,
+      `the lanes root ${d.remoteHome}/no-such-lanes does not exist on host noroot; create it (ssh ${d.destination} mkdir -p '${d.remoteHome}/no-such-lanes') or fix hosts.noroot.lanes_root in config.yaml\n`,
+    );
     const r2 = await launch('nonode');
     assert.equal(r2.code, 1);
-    assert.equal(r2.stderr, "host nonode has no node on its login PATH; svc runs its shim and helper there on Node 20 or newer: install it (svc host check nonode says what else is missing)\n");
+    assert.equal(
+      r2.stderr,
+      'host nonode has no node on its login PATH; svc runs its shim and helper there on Node 20 or newer: install it (svc host check nonode says what else is missing)\n',
+    );
     const r3 = await launch('stranger');
     assert.equal(r3.code, 1);
-    assert.match(r3.stderr, new RegExp(String.raw`^host stranger \(${dest()}\): its host key is not known here \(.*\); svc never accepts a host key on its own: connect once with ssh ${dest()}, check the fingerprint, and accept it into known_hosts\n$`));
+    assert.match(
+      r3.stderr,
+      new RegExp(
+        String.raw`^host stranger \(${dest()}\): its host key is not known here \(.*\); svc never accepts a host key on its own: connect once with ssh ${dest()}, check the fingerprint, and accept it into known_hosts\n$`,
+      ),
+    );
     const r4 = await launch('down');
     assert.equal(r4.code, 1);
     assert.match(r4.stderr, new RegExp(String.raw`^host down \(${dest()}\) is unreachable \(`));

@@ -111,7 +111,13 @@ describe('HTTP listener: token, Host check, JSON errors', function () {
   });
 
   it('without a token every path answers 401, known or not, whatever the method', async () => {
-    for (const [method, path] of [['GET', '/api/nothing-here'], ['GET', '/'], ['DELETE', '/api/health'], ['PUT', '/api/lanes'], ['GET', '/api/lanes/x/y/z']]) {
+    for (const [method, path] of [
+      ['GET', '/api/nothing-here'],
+      ['GET', '/'],
+      ['DELETE', '/api/health'],
+      ['PUT', '/api/lanes'],
+      ['GET', '/api/lanes/x/y/z'],
+    ]) {
       const r = await request(port, { method, path });
       assert.equal(r.status, 401, `${method} ${path}`);
       assert.deepEqual(r.body, unauthorized);
@@ -146,7 +152,14 @@ describe('HTTP listener: token, Host check, JSON errors', function () {
     assert.deepEqual(declared.body, tooLarge);
     const chunked = await new Promise<Reply>((resolve, reject) => {
       const req = http.request(
-        { host: '127.0.0.1', port, method: 'GET', path: '/api/health', agent: false, headers: { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${token}`, 'Transfer-Encoding': 'chunked' } },
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'GET',
+          path: '/api/health',
+          agent: false,
+          headers: { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${token}`, 'Transfer-Encoding': 'chunked' },
+        },
         (res) => {
           let text = '';
           res.on('data', (c: Buffer) => (text += c.toString()));

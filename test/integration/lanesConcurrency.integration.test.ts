@@ -28,7 +28,11 @@ describe('lanes: concurrency and wait latency', function () {
     const refusals = results.filter((r) => r.code === 1);
     assert.equal(wins.length, 1, results.map((r) => r.stderr).join(''));
     assert.equal(refusals.length, 19);
-    for (const r of refusals) assert.match(r.stderr, /^(lane race\/k builder is already live: #\d+ \(race-k-builder-i1\) is \S+; wait for it, stop it, or pass --replace|another launch of race\/k builder won the race; .*)\n$/);
+    for (const r of refusals)
+      assert.match(
+        r.stderr,
+        /^(lane race\/k builder is already live: #\d+ \(race-k-builder-i1\) is \S+; wait for it, stop it, or pass --replace|another launch of race\/k builder won the race; .*)\n$/,
+      );
     const lanes = JSON.parse((await ok(s.svc(['lane', 'list', '--run', 'race', '--json']))).stdout) as LaneRecord[];
     assert.equal(lanes.length, 1);
   });

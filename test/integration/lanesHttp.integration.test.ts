@@ -27,7 +27,11 @@ describe('lanes: HTTP routes', function () {
   after(async () => s.dispose());
 
   const call = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(base + p, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(base + p, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
 
@@ -43,7 +47,10 @@ describe('lanes: HTTP routes', function () {
 
     const listed = await call('GET', '/api/lanes?run=web');
     assert.equal(listed.status, 200);
-    assert.deepEqual((listed.body.lanes as LaneRecord[]).map((l) => l.name), ['web-api-builder-i1']);
+    assert.deepEqual(
+      (listed.body.lanes as LaneRecord[]).map((l) => l.name),
+      ['web-api-builder-i1'],
+    );
     assert.deepEqual(((await call('GET', '/api/lanes?run=other')).body.lanes as LaneRecord[]).length, 0);
     assert.deepEqual(((await call('GET', `/api/lanes?parent=${w.rootId}&key=api`)).body.lanes as LaneRecord[]).length, 1);
 

@@ -40,7 +40,20 @@ describe('lanes: roles and lifecycle', function () {
     assert.equal(t.code, 3);
     assert.equal(t.stderr, 'timed out; the lane is still running\nnext: svc lane wait ex-slow-builder-i1 --after 0\n');
 
-    await ok(start(w, ['--run', 'ex', '--key', 'stuck', '--role', 'builder', '--model', 'm', '--brief', writeBrief(w.briefs, 'blocked.md', [{ run: "printf 'SPEND: may I buy a GPU hour?\\n' | svc lane report --stdin --status blocked" }])]));
+    await ok(
+      start(w, [
+        '--run',
+        'ex',
+        '--key',
+        'stuck',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--brief',
+        writeBrief(w.briefs, 'blocked.md', [{ run: "printf 'SPEND: may I buy a GPU hour?\\n' | svc lane report --stdin --status blocked" }]),
+      ]),
+    );
     const b = await s.svc(['lane', 'wait', 'ex-stuck-builder-i1', '--timeout', '60']);
     assert.equal(b.code, 4);
     assert.equal(b.stdout, 'SPEND: may I buy a GPU hour?\n');
@@ -143,7 +156,20 @@ describe('lanes: roles and lifecycle', function () {
 
   it('keeps critics blind to the builder: no builder name, no report text', async () => {
     const secret = 'SECRET-BUILDER-REPORT-TEXT-42';
-    await ok(start(w, ['--run', 'bl', '--key', 'feat', '--role', 'builder', '--model', 'm', '--brief', writeBrief(w.briefs, 'bb.md', [{ run: buildAndReport('f.txt', 'x', secret), check: true }])]));
+    await ok(
+      start(w, [
+        '--run',
+        'bl',
+        '--key',
+        'feat',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--brief',
+        writeBrief(w.briefs, 'bb.md', [{ run: buildAndReport('f.txt', 'x', secret), check: true }]),
+      ]),
+    );
     assert.equal((await s.svc(['lane', 'wait', 'bl-feat-builder-i1', '--timeout', '60'])).code, 0);
     const criticBrief = writeBrief(w.briefs, 'bc.md', [{ run: 'env > ../critic-env.txt' }]);
     await ok(start(w, ['--run', 'bl', '--for', 'feat', '--role', 'critic', '--model', 'm', '--brief', criticBrief]));
@@ -163,9 +189,12 @@ describe('lanes: roles and lifecycle', function () {
     await ok(start(w, ['--run', 'sc', '--key', 'lead', '--role', 'orchestrator', '--model', 'm', '--brief', writeBrief(w.briefs, 'so.md', [{ say: 'leading' }])]));
     const orch = await lane('sc-lead-orchestrator-i1');
     const h = await ok(s.svc(['handoff', '--json'], { env: laneEnv(s, { id: orch.id }), cwd: orch.cwd }));
-    const succ = (JSON.parse(h.stdout) as { conversation?: { id: number }; id?: number });
+    const succ = JSON.parse(h.stdout) as { conversation?: { id: number }; id?: number };
     const succId = succ.conversation?.id ?? succ.id!;
-    const r = await s.svc(['lane', 'start', '--key', 'b', '--role', 'builder', '--model', 'm', '--harness', 'script', '--prompt', 'x'], { env: laneEnv(s, { id: succId }), cwd: orch.cwd });
+    const r = await s.svc(['lane', 'start', '--key', 'b', '--role', 'builder', '--model', 'm', '--harness', 'script', '--prompt', 'x'], {
+      env: laneEnv(s, { id: succId }),
+      cwd: orch.cwd,
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^Lane sc\/b builder i1: /);
     const b = await lane('sc-b-builder-i1');

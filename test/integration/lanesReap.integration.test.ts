@@ -25,8 +25,7 @@ describe('lanes: reap', function () {
   });
   after(async () => s.dispose());
 
-  const lane = async (name: string): Promise<LaneRecord> =>
-    (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[]).find((l) => l.name === name)!;
+  const lane = async (name: string): Promise<LaneRecord> => (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[]).find((l) => l.name === name)!;
   const built = async (run: string, key: string, extra: string[] = []) => {
     const b = writeBrief(w.briefs, `${run}-${key}.md`, [{ run: buildAndReport('work.txt', `${run} ${key}`), check: true }]);
     await ok(start(w, ['--run', run, '--key', key, '--role', 'builder', '--model', 'm', '--brief', b, ...extra]));
@@ -148,7 +147,10 @@ describe('lanes: reap', function () {
     await ok(start(w, ['--run', 'orc', '--key', 'lead', '--role', 'orchestrator', '--model', 'm', '--brief', idle]));
     const o = await lane('orc-lead-orchestrator-i1');
     for (const key of ['b1', 'b2']) {
-      const b = await s.svc(['lane', 'start', '--key', key, '--role', 'builder', '--model', 'm', '--harness', 'script', '--brief', idle], { env: laneEnv(s, { id: o.id }), cwd: o.cwd });
+      const b = await s.svc(['lane', 'start', '--key', key, '--role', 'builder', '--model', 'm', '--harness', 'script', '--brief', idle], {
+        env: laneEnv(s, { id: o.id }),
+        cwd: o.cwd,
+      });
       assert.equal(b.code, 0, b.stderr);
     }
     const b1 = await lane('orc-b1-builder-i1');
@@ -168,7 +170,11 @@ describe('lanes: reap', function () {
     fs.writeFileSync(path.join(l.cwd, 'wip.txt'), 'wip\n');
     const d = JSON.parse(fs.readFileSync(path.join(s.svcHome, 'server.json'), 'utf8')) as { httpPort: number; token: string };
     const post = async (body: unknown) => {
-      const res = await fetch(`http://127.0.0.1:${d.httpPort}/api/lanes/${l.name}/reap`, { method: 'POST', headers: { Authorization: `Bearer ${d.token}` }, body: JSON.stringify(body) });
+      const res = await fetch(`http://127.0.0.1:${d.httpPort}/api/lanes/${l.name}/reap`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${d.token}` },
+        body: JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
     };
     const no = await post({ park: false, keep: false });
@@ -187,10 +193,7 @@ describe('lanes: reap', function () {
     this.timeout(120_000);
     // A harness that ignores SIGTERM and keeps its stdout open after the agent exits.
     const agent = path.join(path.dirname(SVC_JS), 'scriptAgent.js');
-    fs.writeFileSync(
-      path.join(s.svcHome, 'config.yaml'),
-      `harnesses:\n  stubborn:\n    command: sh\n    args: ["-c", "trap '' TERM; ${process.execPath} ${agent}; sleep 3600"]\n`,
-    );
+    fs.writeFileSync(path.join(s.svcHome, 'config.yaml'), `harnesses:\n  stubborn:\n    command: sh\n    args: ["-c", "trap '' TERM; ${process.execPath} ${agent}; sleep 3600"]\n`);
     const idle = writeBrief(w.briefs, 'stubborn.md', [{ say: 'I will not stop' }]);
     await ok(s.svc(['lane', 'start', '--parent', String(w.rootId), '--run', 'alive', '--key', 'k', '--role', 'builder', '--model', 'm', '--harness', 'stubborn', '--brief', idle]));
     const l = await lane('alive-k-builder-i1');
@@ -199,7 +202,9 @@ describe('lanes: reap', function () {
     const sh = '(?:\\S*/)?' + `sh -c trap '' TERM; ${process.execPath} ${agent}; sleep 3600`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     refused(
       await s.svc(['lane', 'reap', l.name], { timeoutMs: 90_000 }),
-      new RegExp(`^2 processes of the harness of conv ${l.id} still run 30 s after the stop request; reap never kills a process: end them with svc conv stop --kill ${l.id}, then reap again\n  \\d+ ${sh}\n  \\d+ sleep 3600\n$`),
+      new RegExp(
+        `^2 processes of the harness of conv ${l.id} still run 30 s after the stop request; reap never kills a process: end them with svc conv stop --kill ${l.id}, then reap again\n  \\d+ ${sh}\n  \\d+ sleep 3600\n$`,
+      ),
     );
     assert.ok(Date.now() - t0 >= 29_000, 'waited the full 30 s');
     await untouched(l, {});

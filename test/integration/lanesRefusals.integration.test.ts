@@ -59,11 +59,17 @@ describe('lanes: refusals', function () {
     await ok(start(w, ['--run', 'live', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', sleeper]));
     const first = await lane('live-k-builder-i1');
     const r = await start(w, ['--run', 'live', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', sleeper]);
-    refusedWith(r, new RegExp(`^lane live/k builder is already live: #${first.id} \\(live-k-builder-i1\\) is (working|idle|starting); wait for it, stop it, or pass --replace\\n$`));
+    refusedWith(
+      r,
+      new RegExp(`^lane live/k builder is already live: #${first.id} \\(live-k-builder-i1\\) is (working|idle|starting); wait for it, stop it, or pass --replace\\n$`),
+    );
     const reuse = await start(w, ['--run', 'live', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', sleeper, '--reuse']);
     refusedWith(reuse, new RegExp(`^--reuse: the earlier lane #${first.id} \\(live-k-builder-i1\\) is still (working|idle|starting); stop it first\\n$`));
     // A --replace that is refused for another reason stops nothing.
-    refusedWith(await start(w, ['--run', 'live', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', idle, '--replace', '--from', 'no-such-ref']), /^--from 'no-such-ref' is not a commit in /);
+    refusedWith(
+      await start(w, ['--run', 'live', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', idle, '--replace', '--from', 'no-such-ref']),
+      /^--from 'no-such-ref' is not a commit in /,
+    );
     assert.ok(['working', 'idle'].includes((await lane('live-k-builder-i1')).activity), 'the live lane still runs');
     const rep = await ok(start(w, ['--run', 'live', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', idle, '--replace']));
     assert.match(rep.stdout, /^Lane live\/k builder i2: /);
@@ -78,7 +84,10 @@ describe('lanes: refusals', function () {
   });
 
   it('refuses --key differing from --for, a --for with no such builder, and a critic without --for', async () => {
-    refusedWith(await start(w, ['--run', 'kf', '--key', 'x', '--for', 'y', '--role', 'critic', '--model', 'm', '--prompt', 'p']), '--key x differs from --for y; a critic takes the key of the builder it judges');
+    refusedWith(
+      await start(w, ['--run', 'kf', '--key', 'x', '--for', 'y', '--role', 'critic', '--model', 'm', '--prompt', 'p']),
+      '--key x differs from --for y; a critic takes the key of the builder it judges',
+    );
     refusedWith(await start(w, ['--run', 'kf', '--for', 'nobody', '--role', 'critic', '--model', 'm', '--prompt', 'p']), '--for nobody: run kf has no builder with that key');
     refusedWith(await start(w, ['--run', 'kf', '--key', 'x', '--role', 'critic', '--model', 'm', '--prompt', 'p']), 'a critic needs --for <builder key>: the builder it judges');
   });
@@ -98,7 +107,10 @@ describe('lanes: refusals', function () {
     git(b.cwd, s.env, 'commit', '-q', '-m', 'wip');
     refusedWith(await asLane(b, ['lane', 'report', '--stdin'], 'done'), 'branch rep/feat has no upstream on origin; push it (git push -u origin HEAD) or pass --allow-unpushed');
     refusedWith(await asLane(b, ['lane', 'report', '--stdin', '--verdict', 'PASS'], 'done'), '--verdict is for critic and verifier lanes; this is a builder lane');
-    refusedWith(await asLane(b, ['lane', 'report', '--stdin', '--status', 'blocked'], 'please decide'), "a blocked report's body must start with one of RULING, SPEND, ONE-WAY, BLOCKED");
+    refusedWith(
+      await asLane(b, ['lane', 'report', '--stdin', '--status', 'blocked'], 'please decide'),
+      "a blocked report's body must start with one of RULING, SPEND, ONE-WAY, BLOCKED",
+    );
     const blocked = await asLane(b, ['lane', 'report', '--stdin', '--status', 'blocked'], 'RULING: which API?');
     assert.equal(blocked.code, 4);
     const done = await asLane(b, ['lane', 'report', '--stdin', '--allow-unpushed'], 'done, unpushed');
@@ -121,7 +133,10 @@ describe('lanes: refusals', function () {
     refusedWith(await asLane(c, ['lane', 'report', '--stdin', '--verdict', 'PASS'], 'again'), 'this critic already filed its done report; a critic files exactly one verdict');
 
     // svc tell to a critic that already reported done: refused unless --force.
-    refusedWith(await s.svc(['tell', 'conv-rep-feat-critic-i1', 'one more thing']), 'critic rep-feat-critic-i1 already filed its done report; svc tell --force to message it anyway');
+    refusedWith(
+      await s.svc(['tell', 'conv-rep-feat-critic-i1', 'one more thing']),
+      'critic rep-feat-critic-i1 already filed its done report; svc tell --force to message it anyway',
+    );
     assert.equal((await s.svc(['tell', '--force', 'conv-rep-feat-critic-i1', 'one more thing'])).code, 0);
   });
 
@@ -148,8 +163,14 @@ describe('lanes: refusals', function () {
       assert.equal(r.code, 1, `lane key ${key}`);
       assert.match(r.stderr, /key: a lane key is 1–40 characters/);
     }
-    refusedWith(await start(w, ['--run', 'bad', '--key', 'k', '--role', 'builder', '--model', 'm', '--prompt', 'p', '--from', '--upload-pack=x']), "--from '--upload-pack=x' looks like an option; refs cannot start with -");
-    refusedWith(await start(w, ['--run', 'bad', '--key', 'k', '--role', 'builder', '--model', 'm', '--prompt', 'p', '--branch=--upload-pack=x']), "branch '--upload-pack=x' looks like an option; refs cannot start with -");
+    refusedWith(
+      await start(w, ['--run', 'bad', '--key', 'k', '--role', 'builder', '--model', 'm', '--prompt', 'p', '--from', '--upload-pack=x']),
+      "--from '--upload-pack=x' looks like an option; refs cannot start with -",
+    );
+    refusedWith(
+      await start(w, ['--run', 'bad', '--key', 'k', '--role', 'builder', '--model', 'm', '--prompt', 'p', '--branch=--upload-pack=x']),
+      "branch '--upload-pack=x' looks like an option; refs cannot start with -",
+    );
     refusedWith(await start(w, ['--run', 'bad', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', w.briefs]), `brief ${w.briefs} is not a file`);
     const unreadable = path.join(s.home, 'missing-brief.md');
     refusedWith(await start(w, ['--run', 'bad', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', unreadable]), `brief ${unreadable} does not exist`);
@@ -167,7 +188,10 @@ describe('lanes: refusals', function () {
     for (const key of ['a..b', 'a.lock', 'a.']) {
       for (const extra of [[], ['--no-wait'], ['--replace']]) {
         const r = await start(w, ['--run', 'gitname', '--key', key, '--role', 'builder', '--model', 'm', '--prompt', 'p', ...extra]);
-        refusedWith(r, `lane key '${key}' gives the branch 'gitname/${key}', which is not a valid git branch name (git check-ref-format); choose another --key, or name the branch with --branch <name>`);
+        refusedWith(
+          r,
+          `lane key '${key}' gives the branch 'gitname/${key}', which is not a valid git branch name (git check-ref-format); choose another --key, or name the branch with --branch <name>`,
+        );
         assert.doesNotMatch(r.stderr, /fatal:/);
       }
     }
@@ -218,6 +242,9 @@ describe('lanes: refusals', function () {
     const b = writeBrief(w.briefs, 'done.md', [{ run: buildAndReport('x.txt', 'x'), check: true }]);
     await ok(start(w, ['--run', 'fin', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', b]));
     assert.equal((await s.svc(['lane', 'wait', 'fin-k-builder-i1', '--timeout', '60'])).code, 0);
-    refusedWith(await start(w, ['--run', 'fin', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', b, '--reuse']), /^--reuse: (builder k i1 reported done, so its branch is frozen; launch the next iteration instead|the earlier lane .* is still idle; stop it first)\n$/);
+    refusedWith(
+      await start(w, ['--run', 'fin', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', b, '--reuse']),
+      /^--reuse: (builder k i1 reported done, so its branch is frozen; launch the next iteration instead|the earlier lane .* is still idle; stop it first)\n$/,
+    );
   });
 });

@@ -101,11 +101,14 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     const show = await ok(s.svc(['lane', 'show', '--run', 'r1', '--key', 'feat']));
     assert.equal(show.stdout.split('\n')[0], 'i1 built → critic c1: NOT_YET (2 defects) → i2 built');
     const all = await lanes();
-    assert.deepEqual(all.map((l) => [l.name, l.host, l.git?.dirty]), [
-      ['r1-feat-builder-i1', 'big', false],
-      ['r1-feat-critic-i1', 'big', false],
-      ['r1-feat-builder-i2', 'big', false],
-    ]);
+    assert.deepEqual(
+      all.map((l) => [l.name, l.host, l.git?.dirty]),
+      [
+        ['r1-feat-builder-i1', 'big', false],
+        ['r1-feat-critic-i1', 'big', false],
+        ['r1-feat-builder-i2', 'big', false],
+      ],
+    );
   });
 
   /** Pids of the processes on the host whose working directory is `dir` (the agent and what it runs). */
@@ -198,10 +201,14 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     await eventually(async () => pidsIn(`${root}/r1-dies`).length === 0, 30_000, 'the agent to exit on the host');
     assert.equal((await conv('r1-dies-builder-i1')).activity, 'working', 'svc cannot know yet');
     await d.resume();
-    const ended = await eventually(async () => {
-      const c = await conv('r1-dies-builder-i1');
-      return c.endedAt !== null && c.exitStatus ? c : undefined;
-    }, 90_000, 'svc to reconnect and learn the agent ended');
+    const ended = await eventually(
+      async () => {
+        const c = await conv('r1-dies-builder-i1');
+        return c.endedAt !== null && c.exitStatus ? c : undefined;
+      },
+      90_000,
+      'svc to reconnect and learn the agent ended',
+    );
     assert.equal(ended.exitStatus, 'the agent on host big ended while the connection was lost (exit 3)');
     assert.deepEqual([ended.activity, ended.hostLost, ended.spawnError], ['stopped', null, null]);
     assert.match((await ok(s.svc(['conv', 'log', 'r1-dies-builder-i1']))).stdout, /agent ended \(the agent on host big ended while the connection was lost \(exit 3\)\)/);
@@ -216,14 +223,20 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     const running = pidsIn(`${root}/r1-held`);
     await dropConnection();
     await eventually(async () => (await conv('r1-held-builder-i1')).hostLost ?? undefined, 60_000, 'the lane to show the lost connection');
-    const unreachable = new RegExp(String.raw`^could not stop #\d+ \(r1-held-builder-i1\) on host big: host big \(${dest()}\) is unreachable \(.*\); .*; it keeps running there under svc's relay until svc reconnects and the stop reaches it\n$`);
+    const unreachable = new RegExp(
+      String.raw`^could not stop #\d+ \(r1-held-builder-i1\) on host big: host big \(${dest()}\) is unreachable \(.*\); .*; it keeps running there under svc's relay until svc reconnects and the stop reaches it\n$`,
+    );
     const stop = await s.svc(['lane', 'stop', 'r1-held-builder-i1']);
     assert.equal(stop.code, 1);
     assert.match(stop.stderr, unreachable);
     const reap = await s.svc(['lane', 'reap', 'r1-held-builder-i1']);
     assert.equal(reap.code, 1);
     assert.match(reap.stderr, unreachable);
-    assert.deepEqual(pidsIn(`${root}/r1-held`).filter((p) => running.includes(p)), running, 'nothing was stopped on the host');
+    assert.deepEqual(
+      pidsIn(`${root}/r1-held`).filter((p) => running.includes(p)),
+      running,
+      'nothing was stopped on the host',
+    );
     // Once the host answers: the stop door ends the group there, reap checks the host's processes and removes the worktree.
     await d.resume();
     const reaped = await ok(s.svc(['lane', 'reap', 'r1-held-builder-i1']));
@@ -251,10 +264,14 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     onHost(`touch ${root}/flood`);
     await eventually(async () => onHost(`test -f ${root}/flooded && echo y`) === 'y', 30_000, 'the flood written while disconnected');
     await d.resume();
-    const log = await eventually(async () => {
-      const text = (await ok(s.svc(['conv', 'log', 'r1-flood-builder-i1']))).stdout;
-      return text.includes('\nafter the flood\n') ? text : undefined;
-    }, 90_000, 'svc to reconnect and the turn to go on');
+    const log = await eventually(
+      async () => {
+        const text = (await ok(s.svc(['conv', 'log', 'r1-flood-builder-i1']))).stdout;
+        return text.includes('\nafter the flood\n') ? text : undefined;
+      },
+      90_000,
+      'svc to reconnect and the turn to go on',
+    );
     assert.match(
       log,
       /\n\[svc\] svc's relay on host big kept at most 4000 bytes of the agent's output while the connection was lost; \d+ bytes in \d+ messages? \(session\/update ×\d+\) were lost (at|between) \d\d:\d\d:\d\d UTC( and \d\d:\d\d:\d\d UTC)?; requests waiting for an answer were failed and the turn is cancelled\n/,
@@ -267,7 +284,10 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
   });
 
   it("runs the script profile's scripts: file for a lane on the host: copied into its run folder there at each start", async () => {
-    const steps = [{ say: 'from the scripts file' }, { run: `printf '%s' "$SVC_SCRIPT_FILE" > ../script-seen && ${buildAndReport('scripted.txt', 'scripted', 'ran the scripts file on the host')}`, check: true }];
+    const steps = [
+      { say: 'from the scripts file' },
+      { run: `printf '%s' "$SVC_SCRIPT_FILE" > ../script-seen && ${buildAndReport('scripted.txt', 'scripted', 'ran the scripts file on the host')}`, check: true },
+    ];
     fs.mkdirSync(path.join(s.svcHome, 'scripts'), { recursive: true });
     fs.writeFileSync(path.join(s.svcHome, 'scripts', 'remote.yaml'), YAML.stringify(steps));
     const config = YAML.parse(fs.readFileSync(path.join(s.svcHome, 'config.yaml'), 'utf8')) as Record<string, unknown>;
@@ -294,24 +314,36 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
       assert.doesNotMatch(r.stdout, /parked/);
       assert.match(r.stdout, /\narchived conv \d+\n$/);
     }
-    assert.equal(onHost(`ls ${root} | grep -v caller-seen | grep -v verdict | grep -v go-slow | grep -v die-now | grep -v script-seen | grep -v -x 'flood' | grep -v flooded || true`), '');
+    assert.equal(
+      onHost(`ls ${root} | grep -v caller-seen | grep -v verdict | grep -v go-slow | grep -v die-now | grep -v script-seen | grep -v -x 'flood' | grep -v flooded || true`),
+      '',
+    );
     const all = await lanes();
-    assert.deepEqual(all.map((l) => [l.name, l.activity, l.reaped]), [
-      ['r1-feat-builder-i1', 'stopped', true],
-      ['r1-feat-critic-i1', 'stopped', true],
-      ['r1-feat-builder-i2', 'stopped', true],
-      ['r1-slow-builder-i1', 'stopped', true],
-      ['r1-dies-builder-i1', 'stopped', true],
-      ['r1-held-builder-i1', 'stopped', true],
-      ['r1-flood-builder-i1', 'stopped', true],
-      ['r1-scripted-builder-i1', 'stopped', true],
-    ]);
+    assert.deepEqual(
+      all.map((l) => [l.name, l.activity, l.reaped]),
+      [
+        ['r1-feat-builder-i1', 'stopped', true],
+        ['r1-feat-critic-i1', 'stopped', true],
+        ['r1-feat-builder-i2', 'stopped', true],
+        ['r1-slow-builder-i1', 'stopped', true],
+        ['r1-dies-builder-i1', 'stopped', true],
+        ['r1-held-builder-i1', 'stopped', true],
+        ['r1-flood-builder-i1', 'stopped', true],
+        ['r1-scripted-builder-i1', 'stopped', true],
+      ],
+    );
   });
 
   it('never opened a path under the remote home from the daemon (strace of the daemon and its children)', () => {
     const lines = fs.readFileSync(traceLog, 'utf8').split('\n');
-    assert.ok(lines.some((l) => l.includes('svc.db')), 'the trace saw the daemon open its store (the trace works)');
-    assert.ok(lines.some((l) => /execve\("[^"]*\/ssh"/.test(l)), 'the trace saw ssh started');
+    assert.ok(
+      lines.some((l) => l.includes('svc.db')),
+      'the trace saw the daemon open its store (the trace works)',
+    );
+    assert.ok(
+      lines.some((l) => /execve\("[^"]*\/ssh"/.test(l)),
+      'the trace saw ssh started',
+    );
     const touched = lines.filter((l) => pathArgs(l).some((p) => p === d.remoteHome || p.startsWith(d.remoteHome + '/')));
     assert.deepEqual(touched, []);
   });
@@ -329,7 +361,11 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     const c = await conv('r2-orphan-builder-i1');
     assert.deepEqual([c.activity, c.exitStatus], ['stopped', 'daemon restarted']);
     await eventually(async () => pidsIn(`${root}/r2-orphan`).length === 0, 60_000, 'the agent stopped on the host');
-    await eventually(async () => (await ok(s.svc(['conv', 'log', 'r2-orphan-builder-i1']))).stdout.includes('its agent was still running on host big; it was stopped there'), 30_000, 'the log to say so');
+    await eventually(
+      async () => (await ok(s.svc(['conv', 'log', 'r2-orphan-builder-i1']))).stdout.includes('its agent was still running on host big; it was stopped there'),
+      30_000,
+      'the log to say so',
+    );
     await ok(s.svc(['lane', 'reap', 'r2-orphan-builder-i1']));
     assert.equal(onHost(`test -d ${root}/r2-orphan || echo gone`), 'gone');
     // Every agent of this daemon on the host ended: no relay runs and no run folder is left.
@@ -351,7 +387,11 @@ async function startTracedDaemon(s: Scratch, log: string): Promise<void> {
   const env = { ...s.env };
   delete env.SVC_CONVERSATION;
   fs.mkdirSync(s.svcHome, { recursive: true, mode: 0o700 });
-  const child = spawn('strace', ['-f', '-qq', '-e', 'trace=%file,chdir', '-o', log, process.execPath, path.join(REPO, 'dist', 'daemon.js')], { env, detached: true, stdio: 'ignore' });
+  const child = spawn('strace', ['-f', '-qq', '-e', 'trace=%file,chdir', '-o', log, process.execPath, path.join(REPO, 'dist', 'daemon.js')], {
+    env,
+    detached: true,
+    stdio: 'ignore',
+  });
   child.unref();
   await eventually(() => fs.existsSync(path.join(s.svcHome, 'server.json')), 30_000, 'the traced daemon to write server.json');
 }

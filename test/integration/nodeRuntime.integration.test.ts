@@ -62,12 +62,17 @@ process.stdout.write('survived');`;
     const name = 'node-k-builder-i1';
     const waited = await s.svc(['lane', 'wait', name, '--timeout', '60']);
     assert.equal(waited.code, 0, waited.stdout + waited.stderr);
-    const lane = (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as { name: string; id: number; cwd: string; report?: { status: string; body: string } }[]).find((l) => l.name === name)!;
+    const lane = (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as { name: string; id: number; cwd: string; report?: { status: string; body: string } }[]).find(
+      (l) => l.name === name,
+    )!;
     assert.equal(lane.report?.status, 'done');
     assert.equal(lane.report?.body, 'done on this Node\n');
     const head = git(lane.cwd, s.env, 'rev-parse', 'HEAD');
     const reaped = await ok(s.svc(['lane', 'reap', name]));
-    assert.equal(reaped.stdout, [`reaped conv ${lane.id} (${name})`, `removed worktree ${lane.cwd}`, `kept branch node/k at ${head.slice(0, 7)}`, `archived conv ${lane.id}`, ''].join('\n'));
+    assert.equal(
+      reaped.stdout,
+      [`reaped conv ${lane.id} (${name})`, `removed worktree ${lane.cwd}`, `kept branch node/k at ${head.slice(0, 7)}`, `archived conv ${lane.id}`, ''].join('\n'),
+    );
     assert.ok(!fs.existsSync(lane.cwd));
     assert.equal(git(w.repo, s.env, 'rev-parse', 'refs/heads/node/k'), head);
   });

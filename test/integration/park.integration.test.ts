@@ -40,7 +40,11 @@ describe('parkWorktree (reap --park)', function () {
     return wt;
   };
   const patchPath = () => path.join(patches, `parked-${n}-${Date.now()}.patch`);
-  const indexBytes = (wt: string) => crypto.createHash('sha256').update(fs.readFileSync(git(wt, s.env, 'rev-parse', '--path-format=absolute', '--git-path', 'index'))).digest('hex');
+  const indexBytes = (wt: string) =>
+    crypto
+      .createHash('sha256')
+      .update(fs.readFileSync(git(wt, s.env, 'rev-parse', '--path-format=absolute', '--git-path', 'index')))
+      .digest('hex');
   const status = (wt: string) => git(wt, s.env, '--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all');
 
   /** A state with one of everything the issue lists. */
@@ -94,7 +98,11 @@ describe('parkWorktree (reap --park)', function () {
     assert.equal(r.restoreCommand, `git -C ${wt} apply --index -p2 --whitespace=nowarn ${file}`);
     assert.deepEqual(await uncommittedPaths(wt, { env: s.env }), []);
     assert.equal(fs.readFileSync(path.join(wt, 'build/out.o'), 'utf8'), 'ignored\n', 'ignored files are left alone');
-    assert.deepEqual(fs.readdirSync(patches).filter((f) => f.endsWith('.tmp')), [], 'no temporary patch left');
+    assert.deepEqual(
+      fs.readdirSync(patches).filter((f) => f.endsWith('.tmp')),
+      [],
+      'no temporary patch left',
+    );
     assert.equal(fs.statSync(file).mode & 0o777, 0o600);
 
     const restored = sh(r.restoreCommand, s.env, s.home);
@@ -195,7 +203,12 @@ describe('parkWorktree (reap --park)', function () {
       };
       const err = await expectUntouched(wt, file, () => parkWorktree(wt, file, { env: s.env, verify: corruptThenVerify }), 'parkVerifyFailed');
       assert.equal(err.kind, 'refused');
-      assert.match(err.message, new RegExp(`^the parked patch does not reproduce the work in ${wt} \\(tree [0-9a-f]{40} differs from the work [0-9a-f]{40}: M\\ttext.txt\\); nothing was cleaned and no patch was kept$`));
+      assert.match(
+        err.message,
+        new RegExp(
+          `^the parked patch does not reproduce the work in ${wt} \\(tree [0-9a-f]{40} differs from the work [0-9a-f]{40}: M\\ttext.txt\\); nothing was cleaned and no patch was kept$`,
+        ),
+      );
     });
 
     it('when the patch does not apply at all', async () => {
@@ -300,7 +313,13 @@ describe('parkWorktree (reap --park)', function () {
       const err = await parkWorktree(wt, file, { env: s.env }).catch((e: unknown) => e);
       assert.ok(SvcError.is(err, 'parkCleanFailed'));
       assert.equal(err.kind, 'internal');
-      assert.match(err.message, new RegExp(`^the work in ${wt} is parked in ${file.replace(/[.]/g, '\\.')}, but cleaning the tree failed: git .*reset .*index\\.lock.*; every change is in that patch$`, 's'));
+      assert.match(
+        err.message,
+        new RegExp(
+          `^the work in ${wt} is parked in ${file.replace(/[.]/g, '\\.')}, but cleaning the tree failed: git .*reset .*index\\.lock.*; every change is in that patch$`,
+          's',
+        ),
+      );
       assert.equal(fs.readFileSync(path.join(wt, 'text.txt'), 'utf8'), 'kept twice\n');
       assert.ok(fs.existsSync(file));
     } finally {
@@ -332,7 +351,11 @@ describe('parkWorktree (reap --park)', function () {
     assert.ok(r);
     const names = (await import('node:child_process')).spawnSync('git', ['apply', '--numstat', '-p2', r.patchFile], { cwd: wt, env: s.env, encoding: 'utf8' }).stdout;
     assert.deepEqual(
-      names.trim().split('\n').map((l) => l.split('\t')[2]).sort(),
+      names
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t')[2])
+        .sort(),
       ['.gitignore', 'gen/deep/out.txt', 'keep.log', 'notes.tmp'],
     );
     assert.deepEqual(await uncommittedPaths(wt, { env: s.env }), []);
@@ -340,7 +363,10 @@ describe('parkWorktree (reap --park)', function () {
     await removeWorktree(wt, { env: s.env });
     assert.equal(sh(r.restoreAfterRemoveCommand, s.env, s.home).code, 0);
     // other.log was ignored by both rule sets: not work, gone with the worktree.
-    assert.deepEqual(sorted(snapshot(wt)), before.filter(([k]) => k !== JSON.stringify('other.log')));
+    assert.deepEqual(
+      sorted(snapshot(wt)),
+      before.filter(([k]) => k !== JSON.stringify('other.log')),
+    );
   });
 
   it('sees a same-size edit made in the same second as the checkout (git racy-clean entries)', async () => {

@@ -68,7 +68,13 @@ describe('reap --park restores equal on disk', function () {
     fs.writeFileSync(path.join(dir, 'text.txt'), 'edited\r\nwith CRLF\r\n');
     const header = await parkAndRestore(plan, dir);
     const tar = plan.patchFile.replace(/\.patch$/, '.files.tar');
-    assert.match(header, new RegExp(`^files: ${JSON.stringify(tar).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(exact bytes and permission bits of 2 paths a git patch cannot carry; the restore command extracts it after applying the patch\\)$`, 'm'));
+    assert.match(
+      header,
+      new RegExp(
+        `^files: ${JSON.stringify(tar).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(exact bytes and permission bits of 2 paths a git patch cannot carry; the restore command extracts it after applying the patch\\)$`,
+        'm',
+      ),
+    );
     assert.equal(fs.readFileSync(path.join(dir, 'windows.txt'), 'latin1'), 'one\r\ntwo\r\n');
   });
 

@@ -21,7 +21,23 @@ import { removeWorktree } from '../../server/reap/removeDirs';
 import { uncommittedPaths } from '../../server/reap/worktreeInfo';
 import { git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
-import { BIG, NON_UTF8, addWorktree, b, forceRemoveWorktree, gitPaths, gitPathsStdin, headerRestoreCommand, ignoredName, join, makeLaneRepo, pseudoRandom, sh, snapshot, sorted } from './parkFixtures';
+import {
+  BIG,
+  NON_UTF8,
+  addWorktree,
+  b,
+  forceRemoveWorktree,
+  gitPaths,
+  gitPathsStdin,
+  headerRestoreCommand,
+  ignoredName,
+  join,
+  makeLaneRepo,
+  pseudoRandom,
+  sh,
+  snapshot,
+  sorted,
+} from './parkFixtures';
 import type { LaneRepo } from './parkFixtures';
 
 const CASES = Number(process.env.SVC_PARK_CASES ?? 200);
@@ -64,11 +80,32 @@ interface Op {
   target: Buffer;
 }
 
-const TRICKY = ['a', 'b c', 'new\nline', 'tab\tx', 'ünï', '日本語', 'q"uote', "ap'os", 'back\\slash', '-dash', '*star?', '#hash', ' lead', 'trail ', 'emoji😀', 'cr\rx', 'x.txt', '~tilde', '$dollar', 'dir', 'nested', 'text.txt', 'deep.txt'];
-const segment = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom(...TRICKY.map(b), NON_UTF8) },
-  { weight: 2, arbitrary: fc.stringMatching(/^[a-z0-9]{1,8}$/).map(b) },
-);
+const TRICKY = [
+  'a',
+  'b c',
+  'new\nline',
+  'tab\tx',
+  'ünï',
+  '日本語',
+  'q"uote',
+  "ap'os",
+  'back\\slash',
+  '-dash',
+  '*star?',
+  '#hash',
+  ' lead',
+  'trail ',
+  'emoji😀',
+  'cr\rx',
+  'x.txt',
+  '~tilde',
+  '$dollar',
+  'dir',
+  'nested',
+  'text.txt',
+  'deep.txt',
+];
+const segment = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...TRICKY.map(b), NON_UTF8) }, { weight: 2, arbitrary: fc.stringMatching(/^[a-z0-9]{1,8}$/).map(b) });
 const DIFF_LOOKALIKE = 'diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new\n\\ No newline at end of file\n';
 const content: fc.Arbitrary<Content> = fc.oneof(
   { weight: 12, arbitrary: fc.string({ unit: 'binary', maxLength: 300 }).map((s) => ({ kind: 'bytes' as const, data: b(s) })) },
@@ -76,7 +113,10 @@ const content: fc.Arbitrary<Content> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom('', 'line\r\nwindows\r\n', 'no newline', DIFF_LOOKALIKE).map((s) => ({ kind: 'bytes' as const, data: b(s) })) },
   { weight: 1, arbitrary: fc.integer().map((seed) => ({ kind: 'big' as const, seed })) },
 );
-const target = fc.constantFrom(...['text.txt', 'dir', 'missing-target', '../outside', '/etc/hostname', 'ünï target', 'a b', 'dir/nested/deep.txt', '.', 'new\nline target'].map(b), NON_UTF8);
+const target = fc.constantFrom(
+  ...['text.txt', 'dir', 'missing-target', '../outside', '/etc/hostname', 'ünï target', 'a b', 'dir/nested/deep.txt', '.', 'new\nline target'].map(b),
+  NON_UTF8,
+);
 const op: fc.Arbitrary<Op> = fc.record({
   kind: fc.constantFrom(...KINDS),
   pick: fc.nat(),
@@ -334,7 +374,8 @@ describe('park property: random dirty worktrees are parked and restored byte for
           const m = new Mutator(wt, s.env, exclude);
           for (const o of ops) m.apply(o);
           const expected = sorted(snapshot(wt));
-          if (expected.some(([, e]) => e.type === 'file' && e.size > 1_000_000 && !baseSnapshot.some(([, be]) => be.type === 'file' && 'sha256' in be && be.sha256 === e.sha256))) bigCases++;
+          if (expected.some(([, e]) => e.type === 'file' && e.size > 1_000_000 && !baseSnapshot.some(([, be]) => be.type === 'file' && 'sha256' in be && be.sha256 === e.sha256)))
+            bigCases++;
 
           const r = await parkWorktree(wt, patch, { env: s.env });
           assert.deepEqual(await uncommittedPaths(wt, { env: s.env }), [], 'park leaves a clean tree');
@@ -360,10 +401,14 @@ describe('park property: random dirty worktrees are parked and restored byte for
         }
       }),
       // SVC_PARK_SEED replays a reported failure with the seed fast-check printed.
-      process.env.SVC_PARK_SEED ? { numRuns: CASES, seed: Number(process.env.SVC_PARK_SEED), endOnFailure: !!process.env.SVC_PARK_NOSHRINK } : { numRuns: CASES, endOnFailure: !!process.env.SVC_PARK_NOSHRINK },
+      process.env.SVC_PARK_SEED
+        ? { numRuns: CASES, seed: Number(process.env.SVC_PARK_SEED), endOnFailure: !!process.env.SVC_PARK_NOSHRINK }
+        : { numRuns: CASES, endOnFailure: !!process.env.SVC_PARK_NOSHRINK },
     );
     const ms = Date.now() - started;
     // Reported so the suite's cost stays visible: a slower park shows here before CI's time runs out.
-    process.stdout.write(`      ${n} cases (${parked} parked, ${bigCases} with a new or changed file over 1 MB) in ${(ms / 1000).toFixed(1)} s, ${(ms / n).toFixed(0)} ms per case\n`);
+    process.stdout.write(
+      `      ${n} cases (${parked} parked, ${bigCases} with a new or changed file over 1 MB) in ${(ms / 1000).toFixed(1)} s, ${(ms / n).toFixed(0)} ms per case\n`,
+    );
   });
 });

@@ -68,7 +68,14 @@ describe('svc pr and the webhook on a GitHub project (fake)', function () {
     const listener = await listenHeadChanges(s.svcHome);
     try {
       const second = commit('b.txt');
-      const payload = JSON.stringify({ action: 'synchronize', number: 1, before: first, after: second, pull_request: { number: 1, head: { ref: 'feature', sha: second } }, repository: { full_name: 'acme/web' } });
+      const payload = JSON.stringify({
+        action: 'synchronize',
+        number: 1,
+        before: first,
+        after: second,
+        pull_request: { number: 1, head: { ref: 'feature', sha: second } },
+        repository: { full_name: 'acme/web' },
+      });
       const headers = { 'x-github-event': 'pull_request', 'x-github-delivery': 'delivery-1' };
 
       const forged = await deliver(payload, { ...headers, 'x-hub-signature-256': sign(payload, 'not the secret') });

@@ -73,7 +73,10 @@ describe('svc pr on the local code host', function () {
     const approve = await svc(['pr', 'review', 'feature', '--approve', '--body', 'fine']);
     assert.deepEqual([approve.code, approve.stdout, approve.stderr], [0, `Reviewed proj#1: APPROVED at ${s1} as bob\n`, '']);
     const ready = await showJson();
-    assert.deepEqual([ready.readiness.ready, ready.identity, ready.reviews.map((r: { author: string; state: string; commitId: string }) => [r.author, r.state, r.commitId])], [true, 'bob', [['bob', 'APPROVED', first]]]);
+    assert.deepEqual(
+      [ready.readiness.ready, ready.identity, ready.reviews.map((r: { author: string; state: string; commitId: string }) => [r.author, r.state, r.commitId])],
+      [true, 'bob', [['bob', 'APPROVED', first]]],
+    );
 
     const listener = await listenHeadChanges(s.svcHome);
     try {

@@ -102,7 +102,10 @@ describe('svc project add|list and projects.yaml', function () {
     await refused(['project', 'add', 'bare', bare], `project path ${bare} is a bare repository; clone it (git clone ${bare} <folder>) and add the clone\n`);
     const other = makeRepo(s, 'other').dir;
     for (const branch of ['--upload-pack=touch pwned', 'a..b', 'main.lock', 'x y', '-b']) {
-      await refused(['project', 'add', 'other', other, `--default-branch=${branch}`], `default branch '${branch}' is not a valid git branch name (git check-ref-format); pass --default-branch <name> with the branch lanes start from\n`);
+      await refused(
+        ['project', 'add', 'other', other, `--default-branch=${branch}`],
+        `default branch '${branch}' is not a valid git branch name (git check-ref-format); pass --default-branch <name> with the branch lanes start from\n`,
+      );
     }
     await refused(['project', 'add', 'web2', web], `${web} is already project 'web'; one checkout is one project (svc project list shows them)\n`);
     await refused(['project', 'add', 'web3', web + '/'], `${web} is already project 'web'; one checkout is one project (svc project list shows them)\n`);

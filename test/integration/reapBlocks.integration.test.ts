@@ -80,14 +80,21 @@ describe('reap building blocks', function () {
         const top = sleepIn(dir);
         const nested = sleepIn(path.join(alias, 'deep', 'er'));
         sleepIn(outside); // a sibling whose name starts with the same text is not inside
-        const found = await eventually(async () => {
-          const list = await processesInside(alias, { source });
-          return list.length === 2 ? list : null;
-        }, 10_000, 'both sleeps');
-        assert.deepEqual(found, [
-          { pid: top.pid, command: 'sleep 300' },
-          { pid: nested.pid, command: 'sleep 300' },
-        ].sort((a, b) => (a.pid as number) - (b.pid as number)));
+        const found = await eventually(
+          async () => {
+            const list = await processesInside(alias, { source });
+            return list.length === 2 ? list : null;
+          },
+          10_000,
+          'both sleeps',
+        );
+        assert.deepEqual(
+          found,
+          [
+            { pid: top.pid, command: 'sleep 300' },
+            { pid: nested.pid, command: 'sleep 300' },
+          ].sort((a, b) => (a.pid as number) - (b.pid as number)),
+        );
         top.kill('SIGKILL');
         nested.kill('SIGKILL');
         await eventually(async () => (await processesInside(dir, { source })).length === 0, 10_000, 'sleeps gone');
@@ -145,7 +152,10 @@ describe('reap building blocks', function () {
       const link = path.join(repo.lanesRoot, 'sneaky');
       fs.symlinkSync(repo.dir, link);
       const e = refusal(() => checkInsideLanesRoot(link, repo.lanesRoot), 'outsideLanesRoot');
-      assert.equal(e.message, `${link} (it resolves to ${fs.realpathSync(repo.dir)}) is outside the lanes root ${fs.realpathSync(repo.lanesRoot)}; reap only removes lane directories`);
+      assert.equal(
+        e.message,
+        `${link} (it resolves to ${fs.realpathSync(repo.dir)}) is outside the lanes root ${fs.realpathSync(repo.lanesRoot)}; reap only removes lane directories`,
+      );
       // and a path through a symlinked parent folder
       refusal(() => checkInsideLanesRoot(path.join(link, 'dir'), repo.lanesRoot), 'outsideLanesRoot');
     });
@@ -153,7 +163,10 @@ describe('reap building blocks', function () {
       const link = path.join(repo.lanesRoot, 'dangling');
       fs.symlinkSync(path.join(s.home, 'nowhere'), link);
       const e = refusal(() => checkInsideLanesRoot(link, repo.lanesRoot), 'outsideLanesRoot');
-      assert.equal(e.message, `${link} (it resolves to a symlink that cannot be resolved) is outside the lanes root ${fs.realpathSync(repo.lanesRoot)}; reap only removes lane directories`);
+      assert.equal(
+        e.message,
+        `${link} (it resolves to a symlink that cannot be resolved) is outside the lanes root ${fs.realpathSync(repo.lanesRoot)}; reap only removes lane directories`,
+      );
     });
   });
 
@@ -238,7 +251,10 @@ describe('reap building blocks', function () {
       const wt = fresh('rm/dirty');
       fs.writeFileSync(path.join(wt, 'untracked.txt'), 'work');
       const e = await asyncRefusal(removeWorktree(wt, { env: s.env }), 'worktreeRemoveFailed');
-      assert.equal(e.message, `git refused to remove the worktree ${fs.realpathSync(wt)}: '${fs.realpathSync(wt)}' contains modified or untracked files, use --force to delete it; reap never forces it`);
+      assert.equal(
+        e.message,
+        `git refused to remove the worktree ${fs.realpathSync(wt)}: '${fs.realpathSync(wt)}' contains modified or untracked files, use --force to delete it; reap never forces it`,
+      );
       assert.equal(fs.readFileSync(path.join(wt, 'untracked.txt'), 'utf8'), 'work');
       assert.deepEqual(await uncommittedPaths(wt, { env: s.env }), ['?? untracked.txt']);
     });
@@ -284,7 +300,10 @@ describe('reap building blocks', function () {
       const dir = play('play-repo');
       git(path.join(dir, 'sub', 'deeper'), s.env, 'init', '--quiet');
       const e = refusal(() => removePlayDir(dir), 'playHasGit');
-      assert.equal(e.message, `play directory ${dir} holds a git repository (${path.join(dir, 'sub', 'deeper', '.git')}); reap removes a play directory only when it holds no .git`);
+      assert.equal(
+        e.message,
+        `play directory ${dir} holds a git repository (${path.join(dir, 'sub', 'deeper', '.git')}); reap removes a play directory only when it holds no .git`,
+      );
       assert.equal(fs.readFileSync(path.join(dir, 'notes.md'), 'utf8'), 'play');
     });
 

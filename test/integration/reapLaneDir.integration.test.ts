@@ -115,7 +115,10 @@ describe('reapLaneDir: the reap sequence', function () {
   it('refuses when the harness is still alive after the stop door: nothing archived or removed', async () => {
     const { plan, calls, dir } = lane();
     const e = await refused({ ...plan, stop: async () => false }, 'harnessAlive');
-    assert.equal(e.message, `conv ${plan.conv.id} is still alive 30 s after the stop request; reap never kills a process: end it with svc conv stop --kill ${plan.conv.id}, then reap again`);
+    assert.equal(
+      e.message,
+      `conv ${plan.conv.id} is still alive 30 s after the stop request; reap never kills a process: end it with svc conv stop --kill ${plan.conv.id}, then reap again`,
+    );
     assert.equal(calls.archive, 0);
     assert.ok(fs.existsSync(path.join(dir, '.git')));
   });
@@ -130,7 +133,10 @@ describe('reapLaneDir: the reap sequence', function () {
     worktrees.push(outside);
     fs.symlinkSync(outside, link);
     const e = await refused({ ...plan, dir: link }, 'outsideLanesRoot');
-    assert.equal(e.message, `${link} (it resolves to ${fs.realpathSync(outside)}) is outside the lanes root ${fs.realpathSync(repo.lanesRoot)}; reap only removes lane directories`);
+    assert.equal(
+      e.message,
+      `${link} (it resolves to ${fs.realpathSync(outside)}) is outside the lanes root ${fs.realpathSync(repo.lanesRoot)}; reap only removes lane directories`,
+    );
     assert.equal(calls.archive, 0);
     assert.ok(fs.existsSync(path.join(dir, '.git')));
     assert.ok(fs.existsSync(path.join(outside, '.git')));

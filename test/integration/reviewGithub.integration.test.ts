@@ -50,7 +50,10 @@ describe('review pipeline on GitHub (fake)', function () {
     const pr = await w.pr(1);
     assert.equal(pr.codeHost, 'github');
     assert.ok(pr.comments[0].body.startsWith(`<!-- svc-verdict: APPROVED sha=${pr.pr.head} -->\n\n# Verdict: APPROVED\n`));
-    assert.ok(fake.requests.some((r) => r.method === 'POST' && r.path === '/repos/acme/web/pulls/1/reviews'), 'the formal review was tried first');
+    assert.ok(
+      fake.requests.some((r) => r.method === 'POST' && r.path === '/repos/acme/web/pulls/1/reviews'),
+      'the formal review was tried first',
+    );
 
     // the work moves on; GitHub tells the daemon by webhook
     const before = pr.pr.head!;
@@ -101,6 +104,9 @@ describe('review pipeline on GitHub (fake)', function () {
     await w.waitKind(i.id, 'review.verdict', reviews + 1, 60_000);
     // an unchanged list is read conditionally: GitHub answers 304
     await sleep(11_000);
-    assert.ok(fake.requests.some((q) => q.method === 'GET' && q.path === '/repos/acme/web/pulls' && q.status === 304), 'a conditional read answered 304');
+    assert.ok(
+      fake.requests.some((q) => q.method === 'GET' && q.path === '/repos/acme/web/pulls' && q.status === 304),
+      'a conditional read answered 304',
+    );
   });
 });

@@ -23,11 +23,15 @@ describe('review pipeline: guards', function () {
   after(async () => w.s.dispose());
 
   const allDead = async (issue: string, runId: string) =>
-    eventually(async () => {
-      const st = await w.show(issue);
-      const mine = st.reviewers.filter((r) => r.runId === runId);
-      return mine.length === 5 && mine.every((r) => !r.alive && r.activity === 'stopped');
-    }, 30_000, `every reviewer of ${runId} dead`);
+    eventually(
+      async () => {
+        const st = await w.show(issue);
+        const mine = st.reviewers.filter((r) => r.runId === runId);
+        return mine.length === 5 && mine.every((r) => !r.alive && r.activity === 'stopped');
+      },
+      30_000,
+      `every reviewer of ${runId} dead`,
+    );
 
   it('reviewers that never finish: re-dispatched after 15 minutes, and not again within the hour', async () => {
     const i = await w.issue('Stalled review', ALL_DIE);
@@ -69,10 +73,22 @@ describe('review pipeline: guards', function () {
     const sections = '\n## Summary\nok\n\n## Blockers\nNone.\n\n## Evidence\nread\n\n## Convoy Notes\n- all approved\n';
     const post = () => w.s.svc(['review', 'post', i.id, '--run', 'r1']);
     const cases: [string, string][] = [
-      ['All good, ship it.\n' + sections, "synthesis.md must start with its verdict line; its first line is 'All good, ship it.': put `# Verdict: APPROVED`, `# Verdict: CHANGES_REQUESTED` or `# Verdict: FAILED` first\n"],
-      ['# Verdict: LGTM\n' + sections, "unknown verdict 'LGTM' in synthesis.md: change its first line to `# Verdict: APPROVED`, `# Verdict: CHANGES_REQUESTED` or `# Verdict: FAILED`\n"],
-      ['# Verdict: APPROVED\n\n## Summary\nok\n\n## Evidence\nread\n', 'synthesis.md has no `Blockers` section: add a `## Blockers` heading after the `## Summary` section (the sections after the verdict line are Summary, Blockers, Evidence, Convoy Notes, in this order)\n'],
-      [`# Verdict: APPROVED\n${sections}${'x'.repeat(60_000)}\n`, `synthesis.md has ${60_001 + 20 + sections.length} characters; the limit is 60000 (a PR review body holds 65,536)\n`],
+      [
+        'All good, ship it.\n' + sections,
+        "synthesis.md must start with its verdict line; its first line is 'All good, ship it.': put `# Verdict: APPROVED`, `# Verdict: CHANGES_REQUESTED` or `# Verdict: FAILED` first\n",
+      ],
+      [
+        '# Verdict: LGTM\n' + sections,
+        "unknown verdict 'LGTM' in synthesis.md: change its first line to `# Verdict: APPROVED`, `# Verdict: CHANGES_REQUESTED` or `# Verdict: FAILED`\n",
+      ],
+      [
+        '# Verdict: APPROVED\n\n## Summary\nok\n\n## Evidence\nread\n',
+        'synthesis.md has no `Blockers` section: add a `## Blockers` heading after the `## Summary` section (the sections after the verdict line are Summary, Blockers, Evidence, Convoy Notes, in this order)\n',
+      ],
+      [
+        `# Verdict: APPROVED\n${sections}${'x'.repeat(60_000)}\n`,
+        `synthesis.md has ${60_001 + 20 + sections.length} characters; the limit is 60000 (a PR review body holds 65,536)\n`,
+      ],
     ];
     fs.rmSync(file, { force: true });
     const none = await post();

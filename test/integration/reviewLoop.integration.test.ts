@@ -55,25 +55,31 @@ describe('review pipeline: the loop', function () {
     }
     // the r1 reviewers gave their names to r2
     const st = await w.show(i.id);
-    assert.deepEqual(st.reviewers.map((r) => [r.name, r.runId]), [
-      ['agent-web-1-review', 'r2'],
-      ['agent-web-1-review-security', 'r2'],
-      ['agent-web-1-review-correctness', 'r2'],
-      ['agent-web-1-review-performance', 'r2'],
-      ['agent-web-1-review-requirements', 'r2'],
-    ]);
+    assert.deepEqual(
+      st.reviewers.map((r) => [r.name, r.runId]),
+      [
+        ['agent-web-1-review', 'r2'],
+        ['agent-web-1-review-security', 'r2'],
+        ['agent-web-1-review-correctness', 'r2'],
+        ['agent-web-1-review-performance', 'r2'],
+        ['agent-web-1-review-requirements', 'r2'],
+      ],
+    );
     assert.match(await w.ok(['conv', 'show', 'agent-web-1-review-correctness.r1', '--json']), /"archived": true/);
     assert.equal(st.pr!.reviewState, 'approved');
     assert.equal(st.pr!.ready, true);
     const pr = await w.pr(1);
-    assert.deepEqual(pr.reviews.map((r) => [r.state, r.commitId]), [
-      ['CHANGES_REQUESTED', sha1],
-      ['APPROVED', sha2],
-    ]);
+    assert.deepEqual(
+      pr.reviews.map((r) => [r.state, r.commitId]),
+      [
+        ['CHANGES_REQUESTED', sha1],
+        ['APPROVED', sha2],
+      ],
+    );
   });
 
   it('the parent dies after the four reports: the daemon synthesizes and posts (rule 3)', async () => {
-    const i = await w.issue('Orphaned review', { parent: 'DIE', 'performance': 'CHANGES_REQUESTED' });
+    const i = await w.issue('Orphaned review', { parent: 'DIE', performance: 'CHANGES_REQUESTED' });
     await w.startWork(i.id);
     const v = await w.waitKind(i.id, 'review.verdict');
     assert.equal(v.by, 'daemon');
@@ -93,11 +99,15 @@ describe('review pipeline: the loop', function () {
     const i = await w.issue('Restarted review', { security: 'DIE', parent: 'HANG' });
     await w.startWork(i.id);
     await w.waitKind(i.id, 'review.dispatched');
-    await eventually(async () => {
-      const st = await w.show(i.id);
-      const lanes = st.reviewers.filter((r) => r.role !== 'parent');
-      return lanes.length === 4 && lanes.every((r) => !r.alive && r.activity === 'stopped') && lanes.filter((r) => r.report.exists).length === 3;
-    }, 30_000, 'three reports and a dead security lane');
+    await eventually(
+      async () => {
+        const st = await w.show(i.id);
+        const lanes = st.reviewers.filter((r) => r.role !== 'parent');
+        return lanes.length === 4 && lanes.every((r) => !r.alive && r.activity === 'stopped') && lanes.filter((r) => r.report.exists).length === 3;
+      },
+      30_000,
+      'three reports and a dead security lane',
+    );
     const before = await ids(i.id);
     w.ctl(i.id, 'security', 'APPROVED');
     w.ctl(i.id, 'parent', 'AUTO');
@@ -132,11 +142,17 @@ describe('review pipeline: the loop', function () {
       assert.equal(res.status, 200);
       const body = (await res.json()) as { name: string; lines: string[]; activity: string };
       assert.equal(body.name, name);
-      assert.ok(body.lines.some((l) => l.includes(name === 'agent-web-4-review' ? 'Review parent for WEB-4' : 'Security review of WEB-4')), body.lines.join('\n'));
+      assert.ok(
+        body.lines.some((l) => l.includes(name === 'agent-web-4-review' ? 'Review parent for WEB-4' : 'Security review of WEB-4')),
+        body.lines.join('\n'),
+      );
     }
     void work;
     const out = await w.ok(['review', 'abort', i.id]);
-    assert.equal(out, 'Aborted review r1 of WEB-4; stopped agent-web-4-review, agent-web-4-review-security, agent-web-4-review-correctness, agent-web-4-review-performance, agent-web-4-review-requirements\n');
+    assert.equal(
+      out,
+      'Aborted review r1 of WEB-4; stopped agent-web-4-review, agent-web-4-review-security, agent-web-4-review-correctness, agent-web-4-review-performance, agent-web-4-review-requirements\n',
+    );
     const st = await w.show(i.id);
     assert.equal(st.reviewers.filter((r) => r.alive).length, 0);
     assert.deepEqual(w.kinds(i.id), ['review.requested', 'review.dispatched', 'review.aborted']);

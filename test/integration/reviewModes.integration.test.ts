@@ -50,7 +50,13 @@ describe('review pipeline: modes and verdicts', function () {
     fs.rmSync(path.join(w.s.home, 'ctl', i.id, 'checks-go'));
     await w.startWork(i.id);
     const disp = await w.waitKind(i.id, 'review.dispatched');
-    assert.deepEqual(disp.agents, ['agent-web-2-review', 'agent-web-2-review-security', 'agent-web-2-review-correctness', 'agent-web-2-review-performance', 'agent-web-2-review-requirements']);
+    assert.deepEqual(disp.agents, [
+      'agent-web-2-review',
+      'agent-web-2-review-security',
+      'agent-web-2-review-correctness',
+      'agent-web-2-review-performance',
+      'agent-web-2-review-requirements',
+    ]);
     const head = git(i.workspace, w.s.env, 'rev-parse', 'HEAD');
     assert.equal(disp.sha, head);
     const worktree = disp.worktree as string;
@@ -79,21 +85,36 @@ describe('review pipeline: modes and verdicts', function () {
     let st = await w.show(i.id);
     assert.equal(st.pr!.reviewState, 'approved');
     assert.equal(st.pr!.ready, false);
-    assert.deepEqual(st.pr!.checks.map((c) => c.state), ['pending']);
+    assert.deepEqual(
+      st.pr!.checks.map((c) => c.state),
+      ['pending'],
+    );
     const refusedMerge = await w.fail(['pr', 'merge', '2', '--project', 'web']);
     assert.match(refusedMerge.stderr, /^PR web#2 is not ready to merge:\n {2}- check 'svc\/check: for i in .*' is pending\n$/);
     w.ctl(i.id, 'checks-go', '');
-    st = await eventually(async () => {
-      const x = await w.show(i.id);
-      return x.pr!.ready ? x : undefined;
-    }, 20_000, 'checks green');
-    assert.deepEqual(st.pr!.checks.map((c) => c.state), ['success']);
+    st = await eventually(
+      async () => {
+        const x = await w.show(i.id);
+        return x.pr!.ready ? x : undefined;
+      },
+      20_000,
+      'checks green',
+    );
+    assert.deepEqual(
+      st.pr!.checks.map((c) => c.state),
+      ['success'],
+    );
     // the reviewers finished and were stopped; svc status lists them with alive
     const status = JSON.parse(await w.ok(['status', '--json'])) as { name: string; alive: boolean }[];
     const reviewers = status.filter((a) => a.name.startsWith('agent-web-2-review'));
     assert.equal(reviewers.length, 5);
     for (const r of reviewers) assert.equal(typeof r.alive, 'boolean');
-    await eventually(async () => (JSON.parse(await w.ok(['status', '--json'])) as { name: string; alive: boolean }[]).filter((a) => a.name.startsWith('agent-web-2-review') && a.alive).length === 0, 20_000, 'reviewers stopped');
+    await eventually(
+      async () =>
+        (JSON.parse(await w.ok(['status', '--json'])) as { name: string; alive: boolean }[]).filter((a) => a.name.startsWith('agent-web-2-review') && a.alive).length === 0,
+      20_000,
+      'reviewers stopped',
+    );
     assert.match(await w.ok(['pr', 'merge', '2', '--project', 'web']), /^Merged web#2 into main/);
   });
 
@@ -120,7 +141,10 @@ describe('review pipeline: modes and verdicts', function () {
     assert.equal(st.pr!.head, head);
     assert.equal(st.pr!.reviewState, 'stale');
     assert.equal(st.pr!.ready, false);
-    assert.ok(st.pr!.reasons.some((r) => r.startsWith(`no approval for the head ${head.slice(0, 7)}`)), st.pr!.reasons.join('\n'));
+    assert.ok(
+      st.pr!.reasons.some((r) => r.startsWith(`no approval for the head ${head.slice(0, 7)}`)),
+      st.pr!.reasons.join('\n'),
+    );
     assert.equal(st.run!.phase, 'dispatched');
     assert.equal(st.run!.sha, head);
     assert.deepEqual(w.kinds(i.id), ['review.requested', 'review.dispatched', 'review.verdict', 'review.requested', 'review.dispatched']);
@@ -164,10 +188,14 @@ describe('review pipeline: modes and verdicts', function () {
     const i = await w.issue('Unreviewed feature');
     await w.startWork(i.id);
     await w.waitKind(i.id, 'review.requested');
-    const st = await eventually(async () => {
-      const x = await w.show(i.id);
-      return x.pr && x.pr.checks.length === 2 && x.pr.checks.every((c) => c.state !== 'pending') ? x : undefined;
-    }, 20_000, 'checks done');
+    const st = await eventually(
+      async () => {
+        const x = await w.show(i.id);
+        return x.pr && x.pr.checks.length === 2 && x.pr.checks.every((c) => c.state !== 'pending') ? x : undefined;
+      },
+      20_000,
+      'checks done',
+    );
     assert.deepEqual(st.pr!.checks.map((c) => [c.name, c.state]).sort(), [
       ['svc/check: false', 'failure'],
       ['svc/check: test -f feature.txt', 'success'],

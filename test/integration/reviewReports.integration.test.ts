@@ -44,7 +44,10 @@ describe('review pipeline: reports as models write them', function () {
     const kept = path.join(runDir, 'synthesis.unposted.md');
     assert.equal(fs.readFileSync(kept, 'utf8'), '# Verdict: APPROVED\n\n## Summary\nall fine\n\n## Blockers\nNone.\n\n## Evidence\nread\n');
     const synthesis = fs.readFileSync(path.join(runDir, 'synthesis.md'), 'utf8');
-    assert.match(synthesis, /^# Verdict: CHANGES_REQUESTED\n\n## Summary\n\nReview r1 of WEB-2 at [0-9a-f]{7}\. The review parent agent-web-2-review ended \([^)]*\) and its synthesis\.md could not be posted \(synthesis\.md has no `Convoy Notes` section: add a `## Convoy Notes` heading after the `## Evidence` section/);
+    assert.match(
+      synthesis,
+      /^# Verdict: CHANGES_REQUESTED\n\n## Summary\n\nReview r1 of WEB-2 at [0-9a-f]{7}\. The review parent agent-web-2-review ended \([^)]*\) and its synthesis\.md could not be posted \(synthesis\.md has no `Convoy Notes` section: add a `## Convoy Notes` heading after the `## Evidence` section/,
+    );
     assert.ok(synthesis.includes(`; kept as ${kept})`), synthesis);
     assert.match(synthesis, /\n## Blockers\n\n### performance\n\n1\. performance: fix feature\.txt line 1\n/);
     const pr = await w.pr(2);

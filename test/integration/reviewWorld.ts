@@ -128,7 +128,11 @@ export async function reviewWorld(name: string, o: WorldOptions = {}): Promise<W
       review.sub = { security: { model: 'sec-model' }, correctness: { model: 'cor-model' }, performance: { model: 'perf-model' }, requirements: { model: 'req-model' } };
     }
     const config = {
-      harnesses: { script: { scripts: { 'agent-*-review-*': path.join(scripts, 'lane.yaml'), 'agent-*-review': path.join(scripts, 'parent.yaml'), 'agent-*': path.join(scripts, 'work.yaml') } } },
+      harnesses: {
+        script: {
+          scripts: { 'agent-*-review-*': path.join(scripts, 'lane.yaml'), 'agent-*-review': path.join(scripts, 'parent.yaml'), 'agent-*': path.join(scripts, 'work.yaml') },
+        },
+      },
       roles: { review },
       // The poll that catches up lost webhooks is off unless a test asks for it: webhook tests want only their deliveries.
       codehost: { local: { reviewer: c.reviewer ?? 'svc-reviewer' }, ...(c.github ? { github: { webhook_secret: c.github.secret, poll_s: c.github.pollS ?? 0 } } : {}) },

@@ -29,7 +29,10 @@ describe('role permissions: ask or auto per role', function () {
     const before = fs.readFileSync(file, 'utf8');
     const r = await s.svc(['config', 'set', 'projects.proj.gauntlet.roles.critic.permissions', 'sometimes']);
     assert.equal(r.code, 1, r.stderr);
-    assert.equal(r.stderr, `cannot set projects.proj.gauntlet.roles.critic.permissions to 'sometimes': Invalid option: expected one of "ask"|"auto"; ~/.svc/projects.yaml is unchanged\n`);
+    assert.equal(
+      r.stderr,
+      `cannot set projects.proj.gauntlet.roles.critic.permissions to 'sometimes': Invalid option: expected one of "ask"|"auto"; ~/.svc/projects.yaml is unchanged\n`,
+    );
     assert.equal(fs.readFileSync(file, 'utf8'), before);
   });
 
@@ -47,7 +50,15 @@ describe('role permissions: ask or auto per role', function () {
     const report = JSON.parse((await s.svc(['doctor', '--json'])).stdout) as { checks: { area: string; subject: string; status: string; text: string; fix: string | null }[] };
     assert.deepEqual(
       report.checks.filter((c) => c.area === 'roles'),
-      [{ area: 'roles', subject: 'proj', status: 'note', text: 'project proj: builder lanes ask before their harness acts (gauntlet.roles.builder.permissions: ask); each waits for a needs-you answer (svc conv answer)', fix: null }],
+      [
+        {
+          area: 'roles',
+          subject: 'proj',
+          status: 'note',
+          text: 'project proj: builder lanes ask before their harness acts (gauntlet.roles.builder.permissions: ask); each waits for a needs-you answer (svc conv answer)',
+          fix: null,
+        },
+      ],
     );
     // fixed at launch: changing the setting later does not change a running lane
     await ok(s.svc(['config', 'set', 'projects.proj.gauntlet.roles.builder.permissions', 'auto']));

@@ -40,7 +40,10 @@ describe('svc-gauntlet-loop dry run', function () {
         { run: `${lane('--for a --role critic --brief briefs/critic-pass.md --replace')} && svc lane wait dry-a-critic-i2 --timeout 60`, check: true },
         // Step 9: reap critics and builders; b's tree holds a stray edit, so park it.
         { run: 'echo stray >> proj-lanes/dry-b/b.txt', check: true },
-        { run: 'for l in dry-a-critic-i1 dry-a-critic-i2 dry-b-critic-i1 dry-a-builder-i1 dry-a-builder-i2; do svc lane reap $l || exit 1; done && svc lane reap dry-b-builder-i1 --park > reap-b.txt', check: true },
+        {
+          run: 'for l in dry-a-critic-i1 dry-a-critic-i2 dry-b-critic-i1 dry-a-builder-i1 dry-a-builder-i2; do svc lane reap $l || exit 1; done && svc lane reap dry-b-builder-i1 --park > reap-b.txt',
+          check: true,
+        },
         { run: 'svc lane show --run dry --key a > chain-a.txt', check: true },
       ],
       'You orchestrate run dry with the svc-gauntlet-loop skill.',
@@ -54,8 +57,14 @@ describe('svc-gauntlet-loop dry run', function () {
     assert.match(fs.readFileSync(path.join(s.home, 'reap-b.txt'), 'utf8'), /^parked 1 path in \S+\.patch$/m);
     const lanes = JSON.parse((await ok(s.svc(['lane', 'list', '--run', 'dry', '--json']))).stdout) as LaneRecord[];
     assert.equal(lanes.length, 6);
-    assert.ok(lanes.every((l) => l.archived && l.reaped && l.activity === 'stopped'), 'every lane reaped and archived');
-    assert.ok(lanes.every((l) => l.parentId === root), 'every lane nests under the orchestrating conversation');
+    assert.ok(
+      lanes.every((l) => l.archived && l.reaped && l.activity === 'stopped'),
+      'every lane reaped and archived',
+    );
+    assert.ok(
+      lanes.every((l) => l.parentId === root),
+      'every lane nests under the orchestrating conversation',
+    );
     const b = lanes.find((l) => l.name === 'dry-b-builder-i1')!;
     assert.equal(b.verdict?.verdict, 'PASS');
   });

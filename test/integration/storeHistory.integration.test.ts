@@ -44,7 +44,11 @@ describe('store: an emptied svc.db is refused, and a backup restores it', functi
     fs.truncateSync(db(), 0);
     const r = await s.svc(['conv', 'list']);
     assert.equal(r.code, 1);
-    const newest = fs.readdirSync(backups()).filter((n) => n.endsWith('.db')).sort().pop()!;
+    const newest = fs
+      .readdirSync(backups())
+      .filter((n) => n.endsWith('.db'))
+      .sort()
+      .pop()!;
     const backup = path.join(backups(), newest);
     const m = new RegExp(
       `^svc daemon failed to start \\(exit 1\\): ${db()} is empty, but this home had a store \\(store.json records a store of schema \\d+; 1 agent folder in ${path.join(s.svcHome, 'agents')}\\): it was truncated or deleted while the daemon was stopped, and svc will not start on an empty store\\. To restore the newest backup: (rm -f .* && cp '${backup}' '${db()}' && chmod 600 '${db()}'), then run svc again\\. To start over on purpose, move .* away first\\.; see `,

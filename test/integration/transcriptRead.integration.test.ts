@@ -32,7 +32,10 @@ describe('transcript/read', function () {
     const r = await read({ conv: 'reader' });
     assert.equal(r.conv, id);
     assert.equal(r.truncated, false);
-    assert.deepEqual(r.rows.map((x) => x.seq), Array.from({ length: r.rows.length }, (_, i) => i + 1));
+    assert.deepEqual(
+      r.rows.map((x) => x.seq),
+      Array.from({ length: r.rows.length }, (_, i) => i + 1),
+    );
     assert.equal(r.lastSeq, r.rows.length);
     const shown = r.rows.map((x) => x.kind).filter((k) => !['usage_update', 'available_commands_update', 'config_option_update', 'current_mode_update'].includes(k));
     assert.deepEqual(shown, ['lifecycle', 'lifecycle', 'prompt', 'agent_message_chunk', 'tool_call', 'tool_call_update', 'turn_end']);
@@ -68,15 +71,21 @@ describe('transcript/read', function () {
   });
 
   it('carries a plan from the script harness to the panel and the log; a newer plan replaces it', async () => {
-    const id = await s.start(script('- plan: [read the brief, write code]', '- plan: [{content: read the brief, status: completed}, {content: write code, status: in_progress}]'), ['--title', 'planner']);
+    const id = await s.start(script('- plan: [read the brief, write code]', '- plan: [{content: read the brief, status: completed}, {content: write code, status: in_progress}]'), [
+      '--title',
+      'planner',
+    ]);
     await s.waitActivity(id, 'idle');
     const r = await read({ conv: 'planner' });
     const plans = foldTranscript(r.rows).filter((i) => i.kind === 'plan');
     assert.equal(plans.length, 1, 'a turn shows its newest plan');
-    assert.deepEqual((plans[0] as { entries: unknown[] }).entries.map((e) => JSON.stringify(e)), [
-      JSON.stringify({ content: 'read the brief', status: 'completed', priority: 'medium' }),
-      JSON.stringify({ content: 'write code', status: 'in_progress', priority: 'medium' }),
-    ]);
+    assert.deepEqual(
+      (plans[0] as { entries: unknown[] }).entries.map((e) => JSON.stringify(e)),
+      [
+        JSON.stringify({ content: 'read the brief', status: 'completed', priority: 'medium' }),
+        JSON.stringify({ content: 'write code', status: 'in_progress', priority: 'medium' }),
+      ],
+    );
     const log = await s.ok(['conv', 'log', 'planner']);
     assert.match(log, /plan:\n {2}\[completed\] read the brief\n {2}\[in_progress\] write code/);
   });

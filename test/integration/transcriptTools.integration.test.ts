@@ -41,7 +41,7 @@ describe('transcripts of tool calls and messages', function () {
       '  show: terminal',
       '- run: echo late',
       '  show: late-title',
-      "- run: echo broken >&2; exit 3",
+      '- run: echo broken >&2; exit 3',
       '  show: terminal',
       '- run: exit 4',
       '- say: Done.',

@@ -45,7 +45,10 @@ describe('webhook flood: refused before the body is read, memory flat', function
     // does not need the body can arrive.
     const partial = (s: Scratch, headers: Record<string, string>) => postChunked(daemonInfo(s.svcHome).httpPort, headers, 25 * MB, 64 * 1024);
     const a = await partial(noSecret, { ...HEADERS, 'x-hub-signature-256': FAKE_SIGNATURE });
-    assert.deepEqual([a.status, a.body], [409, { error: 'no webhook secret configured (codehost.github.webhook_secret in config.yaml, or GITHUB_WEBHOOK_SECRET)', reason: 'webhookNotConfigured' }]);
+    assert.deepEqual(
+      [a.status, a.body],
+      [409, { error: 'no webhook secret configured (codehost.github.webhook_secret in config.yaml, or GITHUB_WEBHOOK_SECRET)', reason: 'webhookNotConfigured' }],
+    );
     const b = await partial(withSecret, HEADERS);
     assert.deepEqual([b.status, b.body], [401, { error: 'missing or malformed X-Hub-Signature-256', reason: 'badSignature' }]);
     const c = await partial(withSecret, { ...HEADERS, 'x-hub-signature-256': FAKE_SIGNATURE });
@@ -60,7 +63,10 @@ describe('webhook flood: refused before the body is read, memory flat', function
     const held = Array.from({ length: 4 }, () => postChunked(port, signed, 2 * MB, 64 * 1024, hold.signal).catch(() => 'aborted'));
     await sleep(500);
     const fifth = await postChunked(port, signed, 2 * MB, 64 * 1024);
-    assert.deepEqual([fifth.status, fifth.retryAfter, fifth.body], [503, '1', { error: 'busy: 4 requests to /api/webhooks/github are being read; try again shortly', reason: 'busy' }]);
+    assert.deepEqual(
+      [fifth.status, fifth.retryAfter, fifth.body],
+      [503, '1', { error: 'busy: 4 requests to /api/webhooks/github are being read; try again shortly', reason: 'busy' }],
+    );
     hold.abort();
     assert.deepEqual(await Promise.all(held), ['aborted', 'aborted', 'aborted', 'aborted']);
     await sleep(200);

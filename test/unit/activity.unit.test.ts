@@ -35,10 +35,7 @@ describe('activity rule set (spec: first matching row wins)', () => {
     assert.equal(activityOf(f({ archived: true, spawnError: true })), 'stopped');
   });
   it('live means starting, idle, working or needs-you', () => {
-    assert.deepEqual(
-      (['failed-to-start', 'needs-you', 'working', 'idle', 'starting', 'stopped'] as const).filter(isLive),
-      ['needs-you', 'working', 'idle', 'starting'],
-    );
+    assert.deepEqual((['failed-to-start', 'needs-you', 'working', 'idle', 'starting', 'stopped'] as const).filter(isLive), ['needs-you', 'working', 'idle', 'starting']);
   });
 
   it('reads a stored row: spawn error, end and archive times, creation time', () => {

@@ -22,7 +22,9 @@ describe('CLI hints in the window', () => {
   });
 
   it('shows transcript notes without the command', () => {
-    const items = foldTranscript([{ seq: 1, at: 5, kind: 'lifecycle', payload: { event: 'ended', text: 'the daemon restarted; the agent is gone (svc conv resume continues it)' } }] as never);
+    const items = foldTranscript([
+      { seq: 1, at: 5, kind: 'lifecycle', payload: { event: 'ended', text: 'the daemon restarted; the agent is gone (svc conv resume continues it)' } },
+    ] as never);
     assert.deepEqual(items, [{ id: 'n1', kind: 'note', at: 5, text: 'the daemon restarted; the agent is gone', tone: 'info' }]);
   });
 });

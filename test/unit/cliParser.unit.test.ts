@@ -17,7 +17,10 @@ const spec: CommandSpec = {
     lines: { type: 'int', help: 'how many lines', short: 'n' },
     mode: { type: 'string', help: 'the mode' },
   },
-  positionals: [{ name: 'name', required: true }, { name: 'more', rest: true }],
+  positionals: [
+    { name: 'name', required: true },
+    { name: 'more', rest: true },
+  ],
   details: 'Some details.',
   run: async () => 0,
 };

@@ -48,6 +48,9 @@ describe('GitHub errors → typed refusals', () => {
       assert.deepEqual([out.kind, out.reason], [kind, reason]);
       assert.match(out.message, /merge PR #3/);
     }
-    assert.equal(asGithubError(gh(401, { message: 'Bad credentials' }), 'list PRs').message, 'GitHub refused the token when asked to list PRs (401 Bad credentials); set GITHUB_TOKEN or codehost.github.token');
+    assert.equal(
+      asGithubError(gh(401, { message: 'Bad credentials' }), 'list PRs').message,
+      'GitHub refused the token when asked to list PRs (401 Bad credentials); set GITHUB_TOKEN or codehost.github.token',
+    );
   });
 });

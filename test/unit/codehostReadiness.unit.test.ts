@@ -9,7 +9,16 @@ const B = 'b'.repeat(40);
 const pr: ReadinessInput['pr'] = { state: 'open', draft: false, author: 'svc', head: B, branch: 'issue/web-7', base: 'main', mergeable: true, mergeableState: 'clean' };
 let seq = 0;
 const at = () => `2025-01-01T00:00:${String(seq++).padStart(2, '0')}Z`;
-const review = (author: string, state: Review['state'], commitId: string, association = 'COLLABORATOR', writeAccess = true): Review => ({ id: ++seq, author, state, body: '', commitId, submittedAt: at(), association, writeAccess });
+const review = (author: string, state: Review['state'], commitId: string, association = 'COLLABORATOR', writeAccess = true): Review => ({
+  id: ++seq,
+  author,
+  state,
+  body: '',
+  commitId,
+  submittedAt: at(),
+  association,
+  writeAccess,
+});
 const comment = (author: string, body: string, edited = false): Comment => {
   const createdAt = at();
   return { id: ++seq, author, body, createdAt, updatedAt: edited ? at() : createdAt };
@@ -24,7 +33,10 @@ describe('codehost readiness (live, pure)', () => {
     assert.deepEqual(r.reasons, []);
     assert.equal(r.checks, 'none');
     assert.equal(r.stale, false);
-    assert.deepEqual(r.approvals.map((v) => [v.by, v.via, v.sha]), [['bob', 'review', B]]);
+    assert.deepEqual(
+      r.approvals.map((v) => [v.by, v.via, v.sha]),
+      [['bob', 'review', B]],
+    );
   });
 
   it('an approval for an older commit does not count, and the verdict is stale', () => {
@@ -54,13 +66,19 @@ describe('codehost readiness (live, pure)', () => {
     const r = readiness(input({ reviews: [review('carol', 'CHANGES_REQUESTED', A), review('bob', 'APPROVED', B)] }));
     assert.equal(r.ready, false);
     assert.deepEqual(r.reasons, ['changes requested by carol at aaaaaaa']);
-    assert.deepEqual(r.blocking.map((v) => v.by), ['carol']);
+    assert.deepEqual(
+      r.blocking.map((v) => v.by),
+      ['carol'],
+    );
   });
 
   it("the service's marker comment at the head counts as its approval", () => {
     const r = readiness(input({ comments: [comment('svc', `${verdictMarker('APPROVED', B)}\n\n## Summary\nfine`)] }));
     assert.equal(r.ready, true);
-    assert.deepEqual(r.approvals.map((v) => [v.by, v.via, v.state]), [['svc', 'marker', 'APPROVED']]);
+    assert.deepEqual(
+      r.approvals.map((v) => [v.by, v.via, v.state]),
+      [['svc', 'marker', 'APPROVED']],
+    );
   });
 
   it('a marker pasted by anyone else is ignored', () => {
@@ -135,10 +153,14 @@ describe('codehost readiness (live, pure)', () => {
     const approved = { reviews: [review('bob', 'APPROVED', B)] };
     const reasons = (p: Partial<ReadinessInput['pr']>) => readiness(input({ ...approved, pr: { ...pr, ...p } })).reasons;
     assert.deepEqual(reasons({ draft: true, mergeableState: 'draft' }), ['PR is a draft']);
-    assert.deepEqual(reasons({ mergeable: false, mergeableState: 'dirty' }), ["the head conflicts with the base 'main' (mergeable_state dirty); merge the base into the branch or rebase it"]);
+    assert.deepEqual(reasons({ mergeable: false, mergeableState: 'dirty' }), [
+      "the head conflicts with the base 'main' (mergeable_state dirty); merge the base into the branch or rebase it",
+    ]);
     assert.deepEqual(reasons({ mergeableState: 'blocked' }), ['branch protection blocks the merge (mergeable_state blocked): a required review, check or signature is missing']);
     assert.deepEqual(reasons({ mergeableState: 'behind' }), ["the head is behind the base 'main' and branch protection requires it up to date (mergeable_state behind)"]);
-    assert.deepEqual(reasons({ mergeable: null, mergeableState: 'unknown' }), ['GitHub has not yet computed whether the PR merges cleanly (mergeable_state unknown); ask again shortly']);
+    assert.deepEqual(reasons({ mergeable: null, mergeableState: 'unknown' }), [
+      'GitHub has not yet computed whether the PR merges cleanly (mergeable_state unknown); ask again shortly',
+    ]);
     for (const ok of ['clean', 'has_hooks', 'unstable', null]) assert.deepEqual(reasons({ mergeableState: ok, mergeable: ok === null ? null : true }), []);
   });
 });

@@ -60,7 +60,14 @@ describe('GitHub webhook route (verified, de-duplicated)', () => {
 
   it('opened, reopened and ready_for_review report the head with no before; other actions and before == after are ignored', async () => {
     for (const action of ['opened', 'reopened', 'ready_for_review']) assert.equal(((await send(prEvent(action))).body as { outcome: string }).outcome, 'headChange');
-    assert.deepEqual(seen.map((c) => [c.action, c.before, c.after]), [['opened', null, B], ['reopened', null, B], ['ready_for_review', null, B]]);
+    assert.deepEqual(
+      seen.map((c) => [c.action, c.before, c.after]),
+      [
+        ['opened', null, B],
+        ['reopened', null, B],
+        ['ready_for_review', null, B],
+      ],
+    );
     assert.equal(((await send(prEvent('synchronize', { before: B, after: B }))).body as { outcome: string }).outcome, 'ignored');
     assert.equal(((await send(prEvent('closed'))).body as { outcome: string }).outcome, 'ignored');
     assert.equal(((await send(prEvent('opened', {}, 'someone/else'))).body as { outcome: string }).outcome, 'unknownRepository');
@@ -112,7 +119,10 @@ describe('GitHub webhook route (verified, de-duplicated)', () => {
   it('a signed body that is null, or names its repository with an object, is refused with 400 and nothing is recorded', async () => {
     for (const [raw, error] of [
       ['null', 'not a pull_request payload: the payload: Invalid input: expected object, received null'],
-      [JSON.stringify({ action: 'opened', pull_request: { number: 7, head: { ref: 'x', sha: B } }, repository: { full_name: {} } }), 'not a pull_request payload: repository.full_name: Invalid input: expected string, received object'],
+      [
+        JSON.stringify({ action: 'opened', pull_request: { number: 7, head: { ref: 'x', sha: B } }, repository: { full_name: {} } }),
+        'not a pull_request payload: repository.full_name: Invalid input: expected string, received object',
+      ],
       [JSON.stringify({ action: 'opened', repository: { full_name: 'acme/web' } }), 'not a pull_request payload: pull_request: Invalid input: expected object, received undefined'],
     ]) {
       const out = await send(Buffer.from(raw), { id: 'd-null' });
@@ -130,7 +140,10 @@ describe('GitHub webhook route (verified, de-duplicated)', () => {
     const form = Buffer.from(new URLSearchParams({ payload: json.toString() }).toString());
     const out = await send(form, { id: 'd-form', type: 'application/x-www-form-urlencoded' });
     assert.deepEqual(out, { status: 200, body: { ok: true, delivery: 'd-form', event: 'pull_request', outcome: 'headChange' } });
-    assert.deepEqual(seen.map((c) => [c.before, c.after]), [[A, B]]);
+    assert.deepEqual(
+      seen.map((c) => [c.before, c.after]),
+      [[A, B]],
+    );
     const noField = Buffer.from('zen=hi');
     assert.deepEqual(await send(noField, { id: 'd-f2', type: 'application/x-www-form-urlencoded; charset=utf-8' }), {
       status: 400,
@@ -138,7 +151,10 @@ describe('GitHub webhook route (verified, de-duplicated)', () => {
     });
     assert.deepEqual(await send(json, { id: 'd-f3', type: 'text/plain' }), {
       status: 415,
-      body: { error: "content type 'text/plain' is not accepted; set the webhook's content type to application/json or application/x-www-form-urlencoded", reason: 'badContentType' },
+      body: {
+        error: "content type 'text/plain' is not accepted; set the webhook's content type to application/json or application/x-www-form-urlencoded",
+        reason: 'badContentType',
+      },
     });
     assert.deepEqual(deliveries(), [{ delivery_id: 'd-form', event: 'pull_request', action: 'synchronize', repo: 'acme/web', outcome: 'headChange' }]);
   });
@@ -160,22 +176,40 @@ describe('GitHub webhook route (verified, de-duplicated)', () => {
 
   it("a fork's PR whose branch is named like an issue branch starts nothing", async () => {
     const fork = (full: string | null) =>
-      Buffer.from(JSON.stringify({ action: 'synchronize', before: A, after: B, pull_request: { number: 9, head: { ref: 'issue/web-7', sha: B, repo: full === null ? null : { full_name: full } } }, repository: { full_name: 'acme/web' } }));
+      Buffer.from(
+        JSON.stringify({
+          action: 'synchronize',
+          before: A,
+          after: B,
+          pull_request: { number: 9, head: { ref: 'issue/web-7', sha: B, repo: full === null ? null : { full_name: full } } },
+          repository: { full_name: 'acme/web' },
+        }),
+      );
     assert.equal(((await send(fork('mallory/web'))).body as { outcome: string }).outcome, 'fork');
     assert.equal(((await send(fork(null))).body as { outcome: string }).outcome, 'fork');
     assert.deepEqual(seen, []);
     assert.equal(((await send(fork('ACME/web'))).body as { outcome: string }).outcome, 'headChange');
-    assert.deepEqual((seen as HeadChange[]).map((c) => c.number), [9]);
+    assert.deepEqual(
+      (seen as HeadChange[]).map((c) => c.number),
+      [9],
+    );
   });
 
   it('a comment written, edited or deleted on a PR tells the views to read its readiness again', async () => {
     const told: unknown[] = [];
     host.onPrActivity((pr) => told.push(pr));
     const comment = (action: string, pr = true) =>
-      Buffer.from(JSON.stringify({ action, issue: { number: 7, ...(pr ? { pull_request: { url: 'x' } } : {}) }, comment: { id: 5, body: 'edited' }, repository: { full_name: 'acme/web' } }));
-    for (const action of ['edited', 'deleted', 'created']) assert.equal(((await send(comment(action), { event: 'issue_comment' })).body as { outcome: string }).outcome, 'prActivity');
+      Buffer.from(
+        JSON.stringify({ action, issue: { number: 7, ...(pr ? { pull_request: { url: 'x' } } : {}) }, comment: { id: 5, body: 'edited' }, repository: { full_name: 'acme/web' } }),
+      );
+    for (const action of ['edited', 'deleted', 'created'])
+      assert.equal(((await send(comment(action), { event: 'issue_comment' })).body as { outcome: string }).outcome, 'prActivity');
     assert.equal(((await send(comment('edited', false), { event: 'issue_comment' })).body as { outcome: string }).outcome, 'ignored');
-    assert.deepEqual(told, [{ project: 'web', number: 7 }, { project: 'web', number: 7 }, { project: 'web', number: 7 }]);
+    assert.deepEqual(told, [
+      { project: 'web', number: 7 },
+      { project: 'web', number: 7 },
+      { project: 'web', number: 7 },
+    ]);
   });
 
   it('refuses from the headers alone, before any body is read: no secret, no signature, an event svc does not act on', () => {
@@ -201,7 +235,14 @@ describe("GitHub's documented webhook payloads (@octokit/webhooks-examples) thro
       for (const def of definitions) {
         for (const example of def.examples) {
           const full = (example.repository as { full_name?: string } | undefined)?.full_name;
-          const host = new GithubHost({ project: 'p', owner: (full ?? 'x/y').split('/')[0], repo: (full ?? 'x/y').split('/')[1], token: 't', baseUrl: 'http://127.0.0.1:9', defaultBase: 'main' });
+          const host = new GithubHost({
+            project: 'p',
+            owner: (full ?? 'x/y').split('/')[0],
+            repo: (full ?? 'x/y').split('/')[1],
+            token: 't',
+            baseUrl: 'http://127.0.0.1:9',
+            defaultBase: 'main',
+          });
           const changes: HeadChange[] = [];
           host.onHeadChange((c) => changes.push(c));
           const deps: WebhookDeps = { db, secret: () => SECRET, hostForRepo: () => host, now: () => 1 };
@@ -221,14 +262,17 @@ describe("GitHub's documented webhook payloads (@octokit/webhooks-examples) thro
             const body = Buffer.from(type === 'application/json' ? json : new URLSearchParams({ payload: json }).toString());
             const headers = { 'x-hub-signature-256': sign(body), 'x-github-delivery': `ex-${n++}`, 'x-github-event': def.name, 'content-type': type };
             const out = await handleGithubWebhook(deps, request(body, headers));
-            assert.deepEqual(
-              [def.name, action, type, out.status, (out.body as { outcome?: string }).outcome],
-              [def.name, action, type, 200, want],
-            );
+            assert.deepEqual([def.name, action, type, out.status, (out.body as { outcome?: string }).outcome], [def.name, action, type, 200, want]);
           }
           if (want === 'headChange') {
             handled++;
-            assert.deepEqual(changes.map((c) => [c.number, c.after]), [[pr!.number, (example.after as string | undefined) ?? pr!.head.sha], [pr!.number, (example.after as string | undefined) ?? pr!.head.sha]]);
+            assert.deepEqual(
+              changes.map((c) => [c.number, c.after]),
+              [
+                [pr!.number, (example.after as string | undefined) ?? pr!.head.sha],
+                [pr!.number, (example.after as string | undefined) ?? pr!.head.sha],
+              ],
+            );
           } else assert.deepEqual(changes, []);
         }
       }

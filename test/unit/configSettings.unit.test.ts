@@ -86,11 +86,15 @@ describe('config: model probe cache', () => {
   it('probes once per harness, answers from the cache for 10 minutes, and shares a probe in flight', async () => {
     let now = 1_000;
     let calls = 0;
-    const probes = new ModelProbes(plan, () => now, async (p) => {
-      calls++;
-      await new Promise((r) => setTimeout(r, 10));
-      return { models: [`${p.profile.name}-1`], source: 'probe' } satisfies ModelChoices;
-    });
+    const probes = new ModelProbes(
+      plan,
+      () => now,
+      async (p) => {
+        calls++;
+        await new Promise((r) => setTimeout(r, 10));
+        return { models: [`${p.profile.name}-1`], source: 'probe' } satisfies ModelChoices;
+      },
+    );
     const [a, b] = await Promise.all([probes.models('script'), probes.models('script')]);
     assert.deepEqual(a, { models: ['script-1'], source: 'probe' });
     assert.deepEqual(b, a);
@@ -108,10 +112,14 @@ describe('config: model probe cache', () => {
   it('keeps a failure for a minute only, as unavailable', async () => {
     let now = 0;
     let calls = 0;
-    const probes = new ModelProbes(plan, () => now, async () => {
-      calls++;
-      return { models: [], source: 'unavailable', reason: 'no' } satisfies ModelChoices;
-    });
+    const probes = new ModelProbes(
+      plan,
+      () => now,
+      async () => {
+        calls++;
+        return { models: [], source: 'unavailable', reason: 'no' } satisfies ModelChoices;
+      },
+    );
     await probes.models('claude');
     now += PROBE_FAILURE_TTL_MS - 1;
     assert.deepEqual(await probes.models('claude'), { models: [], source: 'unavailable', reason: 'no' });

@@ -88,7 +88,10 @@ describe('ConfigStore', () => {
     const lines = e.message.split('\n');
     assert.equal(lines.length, 3, e.message);
     assert.ok(lines.includes(`${projects}: projects.web.path: Invalid input: expected string, received number`), e.message);
-    assert.ok(lines.some((l) => l.startsWith(`${projects}: projects.web.code_host: `)), e.message);
+    assert.ok(
+      lines.some((l) => l.startsWith(`${projects}: projects.web.code_host: `)),
+      e.message,
+    );
     assert.ok(lines.includes(`${projects}: projects.api.path: Invalid input: expected string, received undefined`), e.message);
   });
 

@@ -3,22 +3,32 @@ import { askFromRequest, cancelledResponse, responseFor } from '../../server/har
 import { SvcError } from '../../shared/errors';
 
 const permission = (toolKind = 'execute') =>
-  askFromRequest('1', 'session/request_permission', {
-    sessionId: 's',
-    toolCall: { toolCallId: 't', title: 'Run rm -rf build?', kind: toolKind },
-    options: [
-      { optionId: 'a1', name: 'Allow once', kind: 'allow_once' },
-      { optionId: 'a2', name: 'Always', kind: 'allow_always' },
-      { optionId: 'r1', name: 'Reject', kind: 'reject_once' },
-    ],
-  }, 5)!;
+  askFromRequest(
+    '1',
+    'session/request_permission',
+    {
+      sessionId: 's',
+      toolCall: { toolCallId: 't', title: 'Run rm -rf build?', kind: toolKind },
+      options: [
+        { optionId: 'a1', name: 'Allow once', kind: 'allow_once' },
+        { optionId: 'a2', name: 'Always', kind: 'allow_always' },
+        { optionId: 'r1', name: 'Reject', kind: 'reject_once' },
+      ],
+    },
+    5,
+  )!;
 
-const question = askFromRequest('2', 'elicitation/create', {
-  mode: 'form',
-  sessionId: 's',
-  message: 'How many workers?',
-  requestedSchema: { type: 'object', properties: { count: { type: 'integer' }, note: { type: 'string' } }, required: ['count'] },
-}, 7)!;
+const question = askFromRequest(
+  '2',
+  'elicitation/create',
+  {
+    mode: 'form',
+    sessionId: 's',
+    message: 'How many workers?',
+    requestedSchema: { type: 'object', properties: { count: { type: 'integer' }, note: { type: 'string' } }, required: ['count'] },
+  },
+  7,
+)!;
 
 const refusal = (message: string) => (e: unknown) => e instanceof SvcError && e.reason === 'badAnswer' && e.message === message;
 
@@ -46,7 +56,10 @@ describe('needs-you requests and their answers', () => {
 
   it('refuses a wrong option, a text answer to a permission, and zero or two answers', () => {
     assert.throws(() => responseFor(permission(), { option: 'zz' }), refusal("no option 'zz'; options: a1 (allow_once), a2 (allow_always), r1 (reject_once)"));
-    assert.throws(() => responseFor(permission(), { text: 'yes' }), refusal('this is a permission request, not a question: answer with --allow, --deny or --option <id> (a1, a2, r1)'));
+    assert.throws(
+      () => responseFor(permission(), { text: 'yes' }),
+      refusal('this is a permission request, not a question: answer with --allow, --deny or --option <id> (a1, a2, r1)'),
+    );
     assert.throws(() => responseFor(permission(), {}), refusal('answer with exactly one of --allow, --deny, --option <id>, --text <answer>'));
     assert.throws(() => responseFor(permission(), { allow: true, deny: true }), refusal('answer with exactly one of --allow, --deny, --option <id>, --text <answer>'));
   });

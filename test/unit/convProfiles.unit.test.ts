@@ -38,7 +38,10 @@ describe('harness profiles', () => {
     assert.deepEqual([g.command, g.args, g.env], ['/opt/gemini-wrapper', ['--acp'], { GEMINI_CLI_TRUST_WORKSPACE: 'true', ...defaults, X: '1' }]);
     assert.deepEqual(resolveProfile('gemini', config({ harnesses: { gemini: { args: ['--debug'] } } }), '/d', CFG).args, ['--debug', '--acp']);
     assert.deepEqual(resolveProfile('gemini', config({ harnesses: { gemini: { args: ['--acp', '--debug'] } } }), '/d', CFG).args, ['--acp', '--debug']);
-    assert.deepEqual(resolveProfile('gemini', config({ harnesses: { gemini: { env: { GEMINI_CLI_TRUST_WORKSPACE: 'false' } } } }), '/d', CFG).env, { GEMINI_CLI_TRUST_WORKSPACE: 'false', ...defaults });
+    assert.deepEqual(resolveProfile('gemini', config({ harnesses: { gemini: { env: { GEMINI_CLI_TRUST_WORKSPACE: 'false' } } } }), '/d', CFG).env, {
+      GEMINI_CLI_TRUST_WORKSPACE: 'false',
+      ...defaults,
+    });
   });
 
   it("gemini gets svc's system defaults (no pseudo-terminal, so command output reaches ACP) unless someone else's are in force", () => {
@@ -59,10 +62,15 @@ describe('harness profiles', () => {
   it('user profiles need a command; unknown names are refused listing what exists', () => {
     const c = config({ harnesses: { mine: { command: 'my-acp', args: ['--stdio'] }, broken: { args: ['x'] } } });
     assert.deepEqual([resolveProfile('mine', c, '/d', CFG).command, resolveProfile('mine', c, '/d', CFG).args], ['my-acp', ['--stdio']]);
-    assert.throws(() => resolveProfile('broken', c, '/d', CFG), (e: unknown) => SvcError.is(e, 'harnessWithoutCommand') && e.message === "harness 'broken' has no command; set harnesses.broken.command in ~/.svc/config.yaml");
+    assert.throws(
+      () => resolveProfile('broken', c, '/d', CFG),
+      (e: unknown) => SvcError.is(e, 'harnessWithoutCommand') && e.message === "harness 'broken' has no command; set harnesses.broken.command in ~/.svc/config.yaml",
+    );
     assert.throws(
       () => resolveProfile('nope', c, '/d', CFG),
-      (e: unknown) => SvcError.is(e, 'unknownHarness') && e.message === "unknown harness 'nope' (built in: claude, codex, gemini, script; configured: mine, broken; add one under harnesses: in ~/.svc/config.yaml)",
+      (e: unknown) =>
+        SvcError.is(e, 'unknownHarness') &&
+        e.message === "unknown harness 'nope' (built in: claude, codex, gemini, script; configured: mine, broken; add one under harnesses: in ~/.svc/config.yaml)",
     );
   });
 });
@@ -110,30 +118,73 @@ describe('spawn error messages say the cause and the fix', () => {
 });
 
 describe('agent environment', () => {
-  const profile = resolveProfile('script', config({ harnesses: { script: { env: { A: '1' }, scripts: { 'agent-*-review-*': 'scripts/review.yaml', '*': 'scripts/any.yaml' } } } }), '/d', CFG);
+  const profile = resolveProfile(
+    'script',
+    config({ harnesses: { script: { env: { A: '1' }, scripts: { 'agent-*-review-*': 'scripts/review.yaml', '*': 'scripts/any.yaml' } } } }),
+    '/d',
+    CFG,
+  );
   const base = { PATH: `/usr/bin:/shim`, HOME: '/h', SVC_CONVERSATION: '99', SVC_HOME: '/old' };
   it('gives SVC_CONVERSATION, its credential, SVC_HOME and the shim first on PATH', () => {
-    const env = agentEnv({ convId: 7, convName: 'agent-web-7-review-security', bare: false, extraEnv: { SVC_REVIEW_LANE: 'security' }, profile, svcHome: '/home/u/.svc', shimDir: '/shim', base: { ...base, SVC_CALLER_TOKEN: 'inherited' }, callerToken: 'cred-7' });
+    const env = agentEnv({
+      convId: 7,
+      convName: 'agent-web-7-review-security',
+      bare: false,
+      extraEnv: { SVC_REVIEW_LANE: 'security' },
+      profile,
+      svcHome: '/home/u/.svc',
+      shimDir: '/shim',
+      base: { ...base, SVC_CALLER_TOKEN: 'inherited' },
+      callerToken: 'cred-7',
+    });
     assert.deepEqual(
       [env.SVC_CONVERSATION, env.SVC_CALLER_TOKEN, env.SVC_HOME, env.PATH, env.A, env.SVC_REVIEW_LANE, env.SVC_SCRIPT_FILE],
       ['7', 'cred-7', '/home/u/.svc', '/shim:/usr/bin', '1', 'security', '/home/u/.svc/scripts/review.yaml'],
     );
   });
   it('a bare (play) agent gets no service context', () => {
-    const env = agentEnv({ convId: 7, convName: 'r-k-play-i1', bare: true, extraEnv: null, profile, svcHome: '/home/u/.svc', shimDir: '/shim', base: { ...base, SVC_BIN: '/old/svc', SVC_CALLER_TOKEN: 'inherited' }, callerToken: 'cred-7' });
+    const env = agentEnv({
+      convId: 7,
+      convName: 'r-k-play-i1',
+      bare: true,
+      extraEnv: null,
+      profile,
+      svcHome: '/home/u/.svc',
+      shimDir: '/shim',
+      base: { ...base, SVC_BIN: '/old/svc', SVC_CALLER_TOKEN: 'inherited' },
+      callerToken: 'cred-7',
+    });
     assert.deepEqual([env.SVC_CONVERSATION, env.SVC_CALLER_TOKEN, env.SVC_HOME, env.SVC_BIN, env.PATH], [undefined, undefined, undefined, undefined, '/usr/bin']);
   });
   it('SVC_BIN names the shim by absolute path, for shells that reset PATH', () => {
-    const env = agentEnv({ convId: 7, convName: 'r-k-builder-i1', bare: false, extraEnv: null, profile, svcHome: '/home/u/.svc', shimDir: '/opt/svc/bin', base, callerToken: 'cred-7' });
+    const env = agentEnv({
+      convId: 7,
+      convName: 'r-k-builder-i1',
+      bare: false,
+      extraEnv: null,
+      profile,
+      svcHome: '/home/u/.svc',
+      shimDir: '/opt/svc/bin',
+      base,
+      callerToken: 'cred-7',
+    });
     assert.equal(env.SVC_BIN, '/opt/svc/bin/svc');
   });
   it("the user's git identity fills GIT_AUTHOR_*/GIT_COMMITTER_* the environment does not set", () => {
     const gitIdentity = { GIT_AUTHOR_NAME: 'Ada', GIT_COMMITTER_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@x.invalid', GIT_COMMITTER_EMAIL: 'ada@x.invalid' };
-    const env = agentEnv({ convId: 7, convName: 'r-k-builder-i1', bare: false, extraEnv: null, profile, svcHome: '/s', shimDir: '/shim', base: { ...base, GIT_AUTHOR_NAME: 'Own' }, gitIdentity, callerToken: 'cred-7' });
-    assert.deepEqual(
-      [env.GIT_AUTHOR_NAME, env.GIT_COMMITTER_NAME, env.GIT_AUTHOR_EMAIL, env.GIT_COMMITTER_EMAIL],
-      ['Own', 'Ada', 'ada@x.invalid', 'ada@x.invalid'],
-    );
+    const env = agentEnv({
+      convId: 7,
+      convName: 'r-k-builder-i1',
+      bare: false,
+      extraEnv: null,
+      profile,
+      svcHome: '/s',
+      shimDir: '/shim',
+      base: { ...base, GIT_AUTHOR_NAME: 'Own' },
+      gitIdentity,
+      callerToken: 'cred-7',
+    });
+    assert.deepEqual([env.GIT_AUTHOR_NAME, env.GIT_COMMITTER_NAME, env.GIT_AUTHOR_EMAIL, env.GIT_COMMITTER_EMAIL], ['Own', 'Ada', 'ada@x.invalid', 'ada@x.invalid']);
   });
   it("forge credentials of the daemon's environment reach no agent; a profile's own env is the explicit opt-in", () => {
     const forge = { ...base, GITHUB_TOKEN: 'ghp_daemon', GH_TOKEN: 'gho_daemon', GITHUB_WEBHOOK_SECRET: 's', GH_ENTERPRISE_TOKEN: 'e', SVC_GITHUB_APP_PRIVATE_KEY: 'k' };
@@ -145,7 +196,17 @@ describe('agent environment', () => {
       );
     }
     const withToken = resolveProfile('script', config({ harnesses: { script: { env: { GH_TOKEN: 'gho_role' } } } }), '/d', CFG);
-    const env = agentEnv({ convId: 7, convName: 'agent-web-7', bare: false, extraEnv: null, profile: withToken, svcHome: '/h', shimDir: '/shim', base: forge, callerToken: 'cred-7' });
+    const env = agentEnv({
+      convId: 7,
+      convName: 'agent-web-7',
+      bare: false,
+      extraEnv: null,
+      profile: withToken,
+      svcHome: '/h',
+      shimDir: '/shim',
+      base: forge,
+      callerToken: 'cred-7',
+    });
     assert.deepEqual([env.GH_TOKEN, env.GITHUB_TOKEN], ['gho_role', undefined]);
   });
   it('the first matching scripts: glob wins', () => {

@@ -64,27 +64,43 @@ describe('script harness steps', () => {
   ];
   for (const [yaml, message] of bad) {
     it(`refuses ${JSON.stringify(yaml)}`, () => {
-      assert.throws(() => parseSteps(yaml), (e: unknown) => e instanceof ScriptError && e.message === message);
+      assert.throws(
+        () => parseSteps(yaml),
+        (e: unknown) => e instanceof ScriptError && e.message === message,
+      );
     });
   }
 
   it('parses a plan of text and {content, status} entries', () => {
     assert.deepEqual(parseSteps('- plan: [read the brief, {content: write code, status: in_progress}]'), [
-      { plan: [{ content: 'read the brief', status: 'pending' }, { content: 'write code', status: 'in_progress' }] },
+      {
+        plan: [
+          { content: 'read the brief', status: 'pending' },
+          { content: 'write code', status: 'in_progress' },
+        ],
+      },
     ]);
   });
 
   it('refuses text that is not YAML', () => {
-    assert.throws(() => parseSteps('- say: [unclosed'), (e: unknown) => e instanceof ScriptError && e.message.startsWith('the svc-script block is not YAML: '));
+    assert.throws(
+      () => parseSteps('- say: [unclosed'),
+      (e: unknown) => e instanceof ScriptError && e.message.startsWith('the svc-script block is not YAML: '),
+    );
   });
 
   it('parses how a run step reports itself and a say without its newline', () => {
-    assert.deepEqual(parseSteps('- run: make\n  show: terminal\n- run: ls\n  show: late-title\n  check: true\n- run: pwd\n  show: content\n- say: hi\n  newline: false\n- say: there\n  newline: true'), [
-      { run: 'make', check: false, show: 'terminal' },
-      { run: 'ls', check: true, show: 'late-title' },
-      { run: 'pwd', check: false },
-      { say: 'hi', newline: false },
-      { say: 'there' },
-    ]);
+    assert.deepEqual(
+      parseSteps(
+        '- run: make\n  show: terminal\n- run: ls\n  show: late-title\n  check: true\n- run: pwd\n  show: content\n- say: hi\n  newline: false\n- say: there\n  newline: true',
+      ),
+      [
+        { run: 'make', check: false, show: 'terminal' },
+        { run: 'ls', check: true, show: 'late-title' },
+        { run: 'pwd', check: false },
+        { say: 'hi', newline: false },
+        { say: 'there' },
+      ],
+    );
   });
 });

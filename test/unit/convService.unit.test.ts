@@ -38,12 +38,18 @@ describe('conversation service rows', () => {
     assert.equal(svc.insert({ ...base, title: '1234' }).name, 'c1234');
     assert.equal(svc.insert({ ...base, name: 'run1-a-builder-i1', kind: 'lane' }).name, 'run1-a-builder-i1');
     assert.throws(() => svc.insert({ ...base, name: 'run1-a-builder-i1' }), refusedWith('nameTaken', "conversation name 'run1-a-builder-i1' is taken by #4"));
-    assert.throws(() => svc.insert({ ...base, name: 'conv-x' }), refusedWith('badName', "conversation name 'conv-x' must not start with 'conv-' (that prefix is how names are referenced)"));
+    assert.throws(
+      () => svc.insert({ ...base, name: 'conv-x' }),
+      refusedWith('badName', "conversation name 'conv-x' must not start with 'conv-' (that prefix is how names are referenced)"),
+    );
   });
 
   it('an unknown harness is refused before any row exists', () => {
     const { svc } = service();
-    assert.throws(() => svc.insert({ ...base, harness: 'nope' }), (e: unknown) => SvcError.is(e, 'unknownHarness'));
+    assert.throws(
+      () => svc.insert({ ...base, harness: 'nope' }),
+      (e: unknown) => SvcError.is(e, 'unknownHarness'),
+    );
     assert.equal(svc.list().length, 0);
   });
 
@@ -103,8 +109,14 @@ describe('conversation service rows', () => {
     assert.equal(svc.get(b.id)!.exitStatus, 'stopped before it started');
     svc.archive(b.id);
     assert.equal(svc.activity(svc.get(b.id)!), 'stopped');
-    assert.deepEqual(svc.list().map((r) => r.id), [1]);
-    assert.deepEqual(svc.list({ archived: true }).map((r) => r.id), [1, 2]);
+    assert.deepEqual(
+      svc.list().map((r) => r.id),
+      [1],
+    );
+    assert.deepEqual(
+      svc.list({ archived: true }).map((r) => r.id),
+      [1, 2],
+    );
     assert.ok(notified.some((n) => JSON.stringify(n) === JSON.stringify({ topic: 'conversations', id: 2 })));
   });
 

@@ -53,17 +53,36 @@ describe('transcript as terminal text', () => {
 
   // What codex-acp 2.6 sends for a command (its own tests' terminal-full-flow), and Claude's late title.
   const codexCall = (id: string, command: string, deltas: string[], exit: number) => [
-    row('tool_call', { toolCallId: id, title: command, kind: 'execute', status: 'in_progress', rawInput: { command, cwd: '/w' }, content: [{ type: 'terminal', terminalId: id }], _meta: { terminal_info: { terminal_id: id, cwd: '/w' } } }),
+    row('tool_call', {
+      toolCallId: id,
+      title: command,
+      kind: 'execute',
+      status: 'in_progress',
+      rawInput: { command, cwd: '/w' },
+      content: [{ type: 'terminal', terminalId: id }],
+      _meta: { terminal_info: { terminal_id: id, cwd: '/w' } },
+    }),
     ...deltas.map((data) => row('tool_call_update', { toolCallId: id, _meta: { terminal_output_delta: { data, terminal_id: id } } })),
-    row('tool_call_update', { toolCallId: id, status: exit === 0 ? 'completed' : 'failed', rawOutput: { formatted_output: deltas.join(''), exit_code: exit }, _meta: { terminal_exit: { exit_code: exit, signal: null, terminal_id: id } } }),
+    row('tool_call_update', {
+      toolCallId: id,
+      status: exit === 0 ? 'completed' : 'failed',
+      rawOutput: { formatted_output: deltas.join(''), exit_code: exit },
+      _meta: { terminal_exit: { exit_code: exit, signal: null, terminal_id: id } },
+    }),
   ];
 
   it('prints codex terminal output from its _meta deltas, and a failed call by its command and exit code', () => {
-    assert.equal(renderTranscript([...codexCall('c1', 'echo hello', ['hel', 'lo\n', 'world\n'], 0), ...codexCall('c2', 'false', [], 1)]).text, '$ echo hello\nhello\nworld\n$ false\n(failed: false, exit 1)\n');
+    assert.equal(
+      renderTranscript([...codexCall('c1', 'echo hello', ['hel', 'lo\n', 'world\n'], 0), ...codexCall('c2', 'false', [], 1)]).text,
+      '$ echo hello\nhello\nworld\n$ false\n(failed: false, exit 1)\n',
+    );
   });
 
   it('takes `terminal_output` chunks too (clients that declare the Zed key)', () => {
-    const rows = [row('tool_call', { toolCallId: 'z', title: 'ls', rawInput: { command: 'ls' } }), row('tool_call_update', { toolCallId: 'z', _meta: { terminal_output: { data: 'a.txt\n', terminal_id: 'z' } } })];
+    const rows = [
+      row('tool_call', { toolCallId: 'z', title: 'ls', rawInput: { command: 'ls' } }),
+      row('tool_call_update', { toolCallId: 'z', _meta: { terminal_output: { data: 'a.txt\n', terminal_id: 'z' } } }),
+    ];
     assert.equal(renderTranscript(rows).text, '$ ls\na.txt\n');
   });
 
@@ -91,7 +110,15 @@ describe('transcript as terminal text', () => {
 
   it('puts consecutive agent messages on lines of their own', () => {
     const msg = (text: string, messageId?: string) => row('agent_message_chunk', { content: { type: 'text', text }, ...(messageId ? { messageId } : {}) });
-    const rows = [msg('Let me look.', 'a'), msg(' Done', 'b'), msg('.', 'b'), row('agent_thought_chunk', { content: { type: 'text', text: 'hm' } }), msg('After thinking.'), row('usage_update', { used: 1 }), msg(' Same message.')];
+    const rows = [
+      msg('Let me look.', 'a'),
+      msg(' Done', 'b'),
+      msg('.', 'b'),
+      row('agent_thought_chunk', { content: { type: 'text', text: 'hm' } }),
+      msg('After thinking.'),
+      row('usage_update', { used: 1 }),
+      msg(' Same message.'),
+    ];
     assert.equal(renderTranscript(rows).text, 'Let me look.\n Done.\nAfter thinking. Same message.');
   });
 
@@ -103,7 +130,7 @@ describe('transcript as terminal text', () => {
     assert.equal(renderTranscript(rows).text, 'late line\nboom\n(failed: make)\n');
   });
 
-  it("names a codex call by its title, not the shell wrapper of its rawInput; a command sent only later names a call", () => {
+  it('names a codex call by its title, not the shell wrapper of its rawInput; a command sent only later names a call', () => {
     const rows = [
       row('tool_call', { toolCallId: 'x', title: 'ls -a', rawInput: { command: "/bin/bash -lc 'ls -a'", cwd: '/w' }, content: [{ type: 'terminal', terminalId: 'x' }] }),
       row('tool_call', { toolCallId: 'y', title: 'Bash', rawInput: {} }),
@@ -112,4 +139,3 @@ describe('transcript as terminal text', () => {
     assert.equal(renderTranscript(rows).text, '$ ls -a\n$ npm ci\n');
   });
 });
-

@@ -23,7 +23,10 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
   it('nests lanes under their launcher, oldest first, with stable ids', () => {
     const nodes = buildDeck([lane(4, 1, 'builder', 1, { key: 'b' }), row(1), row(2), lane(3, 1, 'builder', 1)]);
     assert.equal(shape(nodes), '1(3 4) 2');
-    assert.deepEqual(nodes[0].children.map((n) => n.id), ['conv:3', 'conv:4']);
+    assert.deepEqual(
+      nodes[0].children.map((n) => n.id),
+      ['conv:3', 'conv:4'],
+    );
     // A parent's id differs from a leaf's, so a row that gains children starts expanded in VS Code.
     assert.deepEqual([nodes[0].id, nodes[1].id], ['conv:1:tree', 'conv:2']);
   });
@@ -67,7 +70,10 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
     assert.equal(describeRow(lane(2, 1, 'builder', 1, { title: 'r1 api builder i1', git: { branch: 'r1/api', ahead: 1, dirty: false } })), '#2 · idle · r1/api ↑1');
     assert.equal(describeRow(lane(2, 1, 'builder', 1, { title: 'api on r1/api', git: { branch: 'r1/api', ahead: 1, dirty: true } })), '#2 · builder i1 · idle · ↑1 · dirty');
     // A lane on another host says where it runs, in the row and in its tooltip.
-    assert.equal(describeRow(lane(2, 1, 'builder', 1, { title: 'r1 api builder i1', host: 'big', git: { branch: 'r1/api', ahead: 0, dirty: false } })), '#2 · idle · on big · r1/api ↑0');
+    assert.equal(
+      describeRow(lane(2, 1, 'builder', 1, { title: 'r1 api builder i1', host: 'big', git: { branch: 'r1/api', ahead: 0, dirty: false } })),
+      '#2 · idle · on big · r1/api ↑0',
+    );
     assert.match(tooltipOf(lane(2, 1, 'builder', 1, { host: 'big' })), /\n- host: `big` \(over SSH\)$/);
     // Its connection down: the agent runs on there, svc is reconnecting.
     const lost = 'connection to host big lost (the SSH connection closed); the agent keeps running there and svc is reconnecting (attempt 2)';
@@ -76,7 +82,14 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
   });
 
   it('writes the tooltip as Markdown facts, values escaped', () => {
-    const md = tooltipOf(lane(2, 1, 'builder', 1, { title: 'x <img src=x> *b*', model: 'm`1', cost: { amount: 0.125, currency: 'USD' }, git: { branch: 'r1/k', ahead: 2, dirty: true, headSha: '0123456789abcdef' } }));
+    const md = tooltipOf(
+      lane(2, 1, 'builder', 1, {
+        title: 'x <img src=x> *b*',
+        model: 'm`1',
+        cost: { amount: 0.125, currency: 'USD' },
+        git: { branch: 'r1/k', ahead: 2, dirty: true, headSha: '0123456789abcdef' },
+      }),
+    );
     assert.equal(
       md,
       [
@@ -98,7 +111,14 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
 
   it('folds a review convoy into one row per issue with its verdict; roles as labels; earlier runs as collapsed history', () => {
     const reviewer = (id: number, run: string, role: string | null, o: Partial<DeckRow> = {}) =>
-      row(id, { kind: 'agent', issueId: 'SAMPLE-1', parentId: 10, activity: 'stopped', title: role === null ? `SAMPLE-1 review ${run}` : role === 'parent' ? `SAMPLE-1 review ${run} (parent)` : `SAMPLE-1 review ${run}: ${role}`, ...o });
+      row(id, {
+        kind: 'agent',
+        issueId: 'SAMPLE-1',
+        parentId: 10,
+        activity: 'stopped',
+        title: role === null ? `SAMPLE-1 review ${run}` : role === 'parent' ? `SAMPLE-1 review ${run} (parent)` : `SAMPLE-1 review ${run}: ${role}`,
+        ...o,
+      });
     const rows = [
       row(1),
       row(10, { kind: 'agent', issueId: 'SAMPLE-1', title: 'SAMPLE-1 work', parentId: 1 }),
@@ -112,9 +132,36 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
       pr: null,
       run: { runId: 'r2', mode: 'full', sha: 'abc', phase: 'verdict', verdict: 'APPROVED', worktree: null },
       reviewers: [
-        { id: 12, name: 'agent-sample-1-review', role: 'parent', runId: 'r2', model: 'm', alive: false, activity: 'stopped', report: { path: '/w/review.md', exists: true, verdict: 'APPROVED' } },
-        { id: 13, name: 'agent-sample-1-review-security', role: 'security', runId: 'r2', model: 'm', alive: false, activity: 'stopped', report: { path: '/w/security.md', exists: true, verdict: 'APPROVED' } },
-        { id: 14, name: 'agent-sample-1-review-correctness', role: 'correctness', runId: 'r2', model: 'm', alive: true, activity: 'working', report: { path: '/w/correctness.md', exists: false, verdict: null } },
+        {
+          id: 12,
+          name: 'agent-sample-1-review',
+          role: 'parent',
+          runId: 'r2',
+          model: 'm',
+          alive: false,
+          activity: 'stopped',
+          report: { path: '/w/review.md', exists: true, verdict: 'APPROVED' },
+        },
+        {
+          id: 13,
+          name: 'agent-sample-1-review-security',
+          role: 'security',
+          runId: 'r2',
+          model: 'm',
+          alive: false,
+          activity: 'stopped',
+          report: { path: '/w/security.md', exists: true, verdict: 'APPROVED' },
+        },
+        {
+          id: 14,
+          name: 'agent-sample-1-review-correctness',
+          role: 'correctness',
+          runId: 'r2',
+          model: 'm',
+          alive: true,
+          activity: 'working',
+          report: { path: '/w/correctness.md', exists: false, verdict: null },
+        },
       ],
       journal: [
         { at: 't', kind: 'review.requested', issue: 'SAMPLE-1', runId: 'r1', sha: 'a' },
@@ -128,13 +175,24 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
     const convoy = live[0].children[0].children[0];
     assert.deepEqual(
       { id: convoy.id, label: convoy.label, description: convoy.description, badge: convoy.badge, icon: convoy.icon, contextValue: convoy.contextValue, issue: convoy.issue },
-      { id: 'convoy:SAMPLE-1:r2', label: 'SAMPLE-1 review r2', description: 'full · APPROVED', badge: { text: '✓', color: 'testing.iconPassed', tooltip: 'APPROVED' }, icon: { id: 'pass', color: 'testing.iconPassed' }, contextValue: 'svc:convoy+live+verdict', issue: 'SAMPLE-1' },
+      {
+        id: 'convoy:SAMPLE-1:r2',
+        label: 'SAMPLE-1 review r2',
+        description: 'full · APPROVED',
+        badge: { text: '✓', color: 'testing.iconPassed', tooltip: 'APPROVED' },
+        icon: { id: 'pass', color: 'testing.iconPassed' },
+        contextValue: 'svc:convoy+live+verdict',
+        issue: 'SAMPLE-1',
+      },
     );
-    assert.deepEqual(convoy.children.map((n) => [n.label, n.description, n.reportFile ?? null, n.badge?.text ?? null]), [
-      ['review parent', '#12 · stopped', '/w/review.md', '✓'],
-      ['security', '#13 · stopped', '/w/security.md', '✓'],
-      ['correctness', '#14 · working', null, null],
-    ]);
+    assert.deepEqual(
+      convoy.children.map((n) => [n.label, n.description, n.reportFile ?? null, n.badge?.text ?? null]),
+      [
+        ['review parent', '#12 · stopped', '/w/review.md', '✓'],
+        ['security', '#13 · stopped', '/w/security.md', '✓'],
+        ['correctness', '#14 · working', null, null],
+      ],
+    );
     assert.equal(convoy.children[1].contextValue, 'svc:conv+agent+stopped+succeed+reviewer+report');
     // With archived rows: the earlier run under the newest, collapsed.
     const all = buildDeck(rows, { convoys: true, reviews, keepArchived: true });
@@ -147,7 +205,13 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
   });
 
   it('"Live only" keeps live rows and the rows above them; "Show archived" adds archived ones', () => {
-    const rows = [row(1, { activity: 'stopped' }), lane(2, 1, 'builder', 1, { activity: 'working' }), lane(3, 1, 'builder', 1, { key: 'b', activity: 'stopped' }), row(4, { activity: 'stopped' }), row(5, { archived: true, activity: 'stopped' })];
+    const rows = [
+      row(1, { activity: 'stopped' }),
+      lane(2, 1, 'builder', 1, { activity: 'working' }),
+      lane(3, 1, 'builder', 1, { key: 'b', activity: 'stopped' }),
+      row(4, { activity: 'stopped' }),
+      row(5, { archived: true, activity: 'stopped' }),
+    ];
     assert.equal(shape(buildDeck(rows)), '1(2 3) 4');
     assert.equal(shape(buildDeck(rows, { liveOnly: true })), '1(2)');
     assert.equal(shape(buildDeck(rows, { keepArchived: true })), '1(2 3) 4 5');
@@ -160,7 +224,12 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
   });
 
   it('pairs by run and key: a critic of another run or key stays under its launcher', () => {
-    const nodes = buildDeck([row(1), lane(2, 1, 'builder', 1), lane(3, 1, 'critic', 1, { run: 'r2', judged: { key: 'k', iteration: 1 } }), lane(4, 1, 'critic', 1, { judged: { key: 'other', iteration: 1 } })]);
+    const nodes = buildDeck([
+      row(1),
+      lane(2, 1, 'builder', 1),
+      lane(3, 1, 'critic', 1, { run: 'r2', judged: { key: 'k', iteration: 1 } }),
+      lane(4, 1, 'critic', 1, { judged: { key: 'other', iteration: 1 } }),
+    ]);
     assert.equal(shape(nodes), '1(2 3 4)');
   });
 
@@ -187,7 +256,10 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
 
   it('composes context values for regex when clauses', () => {
     assert.equal(deckContextValue(row(1)), 'svc:conv+root+idle+live+launcher+succeed');
-    assert.equal(deckContextValue(lane(2, 1, 'builder', 1, { activity: 'needs-you', git: { branch: 'b', ahead: 0, dirty: true } })), 'svc:conv+lane+builder+needs-you+live+git+dirty');
+    assert.equal(
+      deckContextValue(lane(2, 1, 'builder', 1, { activity: 'needs-you', git: { branch: 'b', ahead: 0, dirty: true } })),
+      'svc:conv+lane+builder+needs-you+live+git+dirty',
+    );
     assert.equal(deckContextValue(lane(3, 1, 'critic', 1, { activity: 'stopped', verdict: { verdict: 'PASS', defects: 0, by: 3 } })), 'svc:conv+lane+critic+stopped+verdict');
     assert.equal(deckContextValue(lane(5, 1, 'orchestrator', 1, { activity: 'working' })), 'svc:conv+lane+orchestrator+working+live+launcher+succeed');
     assert.equal(deckContextValue(row(6, { kind: 'successor', parentId: 1, activity: 'stopped' })), 'svc:conv+successor+stopped+launcher+succeed');
@@ -218,12 +290,42 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
   });
 
   it('joins conversations with lane records by id (deckRows)', () => {
-    const conv = (id: number, o: Partial<ConversationInfo>) => ({ id, name: `c${id}`, title: `t${id}`, kind: 'root', parentId: null, activity: 'idle', archived: false, model: 'm', ...o }) as ConversationInfo;
-    const rec = { id: 2, role: 'builder', run: 'r1', key: 'k', iteration: 1, reaped: false, judged: null, verdict: { verdict: 'PASS', defects: 0, by: 3, verdictFile: null }, git: { branch: 'b', headSha: 'abc', ahead: 1, dirty: false } } as unknown as LaneRecord;
+    const conv = (id: number, o: Partial<ConversationInfo>) =>
+      ({ id, name: `c${id}`, title: `t${id}`, kind: 'root', parentId: null, activity: 'idle', archived: false, model: 'm', ...o }) as ConversationInfo;
+    const rec = {
+      id: 2,
+      role: 'builder',
+      run: 'r1',
+      key: 'k',
+      iteration: 1,
+      reaped: false,
+      judged: null,
+      verdict: { verdict: 'PASS', defects: 0, by: 3, verdictFile: null },
+      git: { branch: 'b', headSha: 'abc', ahead: 1, dirty: false },
+    } as unknown as LaneRecord;
     const rows = deckRows([conv(1, {}), conv(2, { kind: 'lane', parentId: 1, activity: 'working', model: 'm2' })], [rec]);
     assert.deepEqual(rows, [
       { id: 1, name: 'c1', title: 't1', kind: 'root', parentId: null, activity: 'idle', archived: false, model: 'm', issueId: undefined, cost: undefined },
-      { id: 2, name: 'c2', title: 't2', kind: 'lane', parentId: 1, activity: 'working', archived: false, model: 'm2', issueId: undefined, cost: undefined, role: 'builder', run: 'r1', key: 'k', iteration: 1, reaped: false, judged: null, verdict: { verdict: 'PASS', defects: 0, by: 3, verdictFile: null }, git: { branch: 'b', ahead: 1, dirty: false, headSha: 'abc' } },
+      {
+        id: 2,
+        name: 'c2',
+        title: 't2',
+        kind: 'lane',
+        parentId: 1,
+        activity: 'working',
+        archived: false,
+        model: 'm2',
+        issueId: undefined,
+        cost: undefined,
+        role: 'builder',
+        run: 'r1',
+        key: 'k',
+        iteration: 1,
+        reaped: false,
+        judged: null,
+        verdict: { verdict: 'PASS', defects: 0, by: 3, verdictFile: null },
+        git: { branch: 'b', ahead: 1, dirty: false, headSha: 'abc' },
+      },
     ]);
   });
 });

@@ -58,7 +58,10 @@ describe('svc doctor: harness checks (server/doctor/harnessCheck.ts)', () => {
     assert.equal(r.health.version, '2.6.0');
     assert.deepEqual(r.health.auth, { needs: ['CODEX_API_KEY', 'OPENAI_API_KEY'], found: null });
     assert.equal(r.checks[0].status, 'ok');
-    assert.match(r.checks[0].text, new RegExp(`^codex: installed at ${path.join(bin, 'codex-acp').replace(/[.]/g, '\\.')}, version 2\\.6\\.0; lanes run in: codex's default agent mode`));
+    assert.match(
+      r.checks[0].text,
+      new RegExp(`^codex: installed at ${path.join(bin, 'codex-acp').replace(/[.]/g, '\\.')}, version 2\\.6\\.0; lanes run in: codex's default agent mode`),
+    );
     assert.deepEqual(r.checks[1], {
       area: 'harness',
       subject: 'codex',
@@ -70,10 +73,13 @@ describe('svc doctor: harness checks (server/doctor/harnessCheck.ts)', () => {
 
   it('finds credentials in the environment or in the profile env, and names the mode the profile sets', async () => {
     const r = await checkHarness({ profile: profile('codex'), builtIn: true, used: true, env: env({ OPENAI_API_KEY: 'sk-x' }), configShown: CFG });
-    assert.deepEqual(r.checks.map((c) => [c.status, c.text.split(';')[0]]), [
-      ['ok', `codex: installed at ${path.join(bin, 'codex-acp')}, version 2.6.0`],
-      ['ok', 'codex: credentials from OPENAI_API_KEY'],
-    ]);
+    assert.deepEqual(
+      r.checks.map((c) => [c.status, c.text.split(';')[0]]),
+      [
+        ['ok', `codex: installed at ${path.join(bin, 'codex-acp')}, version 2.6.0`],
+        ['ok', 'codex: credentials from OPENAI_API_KEY'],
+      ],
+    );
     const p = profile('codex', { harnesses: { codex: { env: { CODEX_API_KEY: 'k', INITIAL_AGENT_MODE: 'agent-full-access' } } } });
     const r2 = await checkHarness({ profile: p, builtIn: true, used: true, env: env(), configShown: CFG });
     assert.equal(r2.health.auth.found, 'CODEX_API_KEY');
@@ -97,7 +103,13 @@ describe('svc doctor: harness checks (server/doctor/harnessCheck.ts)', () => {
     const mine = profile('mine', { harnesses: { mine: { command: path.join(bin, 'claude-agent-acp') } } });
     const r = await checkHarness({ profile: mine, builtIn: false, used: true, env: env({ PATH: empty }), configShown: CFG });
     assert.deepEqual([r.health.installed, r.health.version, r.checks.length, r.checks[0].status], [true, '0.101.0', 1, 'ok']);
-    const s = await checkHarness({ profile: resolveProfile('script', ConfigFile.parse({}), '/dist', CFG), builtIn: true, used: false, env: env({ PATH: empty }), configShown: CFG });
+    const s = await checkHarness({
+      profile: resolveProfile('script', ConfigFile.parse({}), '/dist', CFG),
+      builtIn: true,
+      used: false,
+      env: env({ PATH: empty }),
+      configShown: CFG,
+    });
     assert.equal(s.health.installed, true);
   });
 

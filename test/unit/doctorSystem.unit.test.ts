@@ -33,7 +33,10 @@ describe('svc doctor: system checks (server/doctor/)', () => {
     assert.deepEqual([agents.status, agents.text], ['note', `agents run on Node v20.11.0 (${path.join(bin, 'node')}); claude-agent-acp declares Node 22 or newer`]);
     assert.match(agents.fix!, /^install Node 22 or newer for claude lanes/);
     const ok = await checkNode({ PATH: bin }, 'v22.3.0', false);
-    assert.deepEqual(ok.map((c) => c.status), ['ok', 'ok']);
+    assert.deepEqual(
+      ok.map((c) => c.status),
+      ['ok', 'ok'],
+    );
     fs.rmSync(path.join(bin, 'node'));
     const none = await checkNode({ PATH: bin }, 'v22.3.0', false);
     assert.deepEqual([none[1].status, none[1].text], ['problem', "no node on the agents' PATH (npm-installed harnesses run on it)"]);
@@ -42,20 +45,29 @@ describe('svc doctor: system checks (server/doctor/)', () => {
   it('git: identity from the user’s git config or the environment; a missing one is a problem with the git config command', async () => {
     const env = { PATH: gitBin, HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
     const missing = await checkGit(env, home);
-    assert.deepEqual(missing.slice(1).map((c) => [c.status, c.text, c.fix]), [
-      ['problem', 'git user.name is not set: agents cannot commit ("Author identity unknown")', 'git config --global user.name "Your Name"'],
-      ['problem', 'git user.email is not set: agents cannot commit ("Author identity unknown")', 'git config --global user.email you@example.com'],
-    ]);
+    assert.deepEqual(
+      missing.slice(1).map((c) => [c.status, c.text, c.fix]),
+      [
+        ['problem', 'git user.name is not set: agents cannot commit ("Author identity unknown")', 'git config --global user.name "Your Name"'],
+        ['problem', 'git user.email is not set: agents cannot commit ("Author identity unknown")', 'git config --global user.email you@example.com'],
+      ],
+    );
     assert.match(missing[0].text, /^git version \d/);
     fs.writeFileSync(path.join(home, '.gitconfig'), '[user]\n\tname = Ada\n\temail = ada@example.com\n');
-    assert.deepEqual((await checkGit(env, home)).slice(1).map((c) => [c.status, c.text]), [
-      ['ok', 'git user.name: Ada'],
-      ['ok', 'git user.email: ada@example.com'],
-    ]);
+    assert.deepEqual(
+      (await checkGit(env, home)).slice(1).map((c) => [c.status, c.text]),
+      [
+        ['ok', 'git user.name: Ada'],
+        ['ok', 'git user.email: ada@example.com'],
+      ],
+    );
     const fromEnv = await checkGit({ ...env, GIT_AUTHOR_NAME: 'Env Name' }, home);
     assert.equal(fromEnv[1].text, 'git user.name: Env Name (from GIT_AUTHOR_NAME)');
     const noGit = await checkGit({ PATH: bin, HOME: home }, home);
-    assert.deepEqual(noGit.map((c) => c.status), ['problem']);
+    assert.deepEqual(
+      noGit.map((c) => c.status),
+      ['problem'],
+    );
   });
 
   it('SVC_HOME: folders 700, files 600, no symlinks; each problem says the chmod to run', () => {
@@ -63,26 +75,40 @@ describe('svc doctor: system checks (server/doctor/)', () => {
     fs.mkdirSync(path.join(svcHome, 'logs'), { recursive: true, mode: 0o700 });
     fs.chmodSync(svcHome, 0o700);
     fs.writeFileSync(path.join(svcHome, 'svc.db'), '', { mode: 0o600 });
-    assert.deepEqual(checkHome(svcHome).map((c) => [c.status, c.text]), [['ok', `${svcHome}: folders 700, files 600`]]);
+    assert.deepEqual(
+      checkHome(svcHome).map((c) => [c.status, c.text]),
+      [['ok', `${svcHome}: folders 700, files 600`]],
+    );
     fs.chmodSync(svcHome, 0o755);
     fs.chmodSync(path.join(svcHome, 'svc.db'), 0o644);
     fs.writeFileSync(path.join(svcHome, 'logs', 'daemon.log'), '', { mode: 0o640 });
     fs.symlinkSync('/etc/passwd', path.join(svcHome, 'config.yaml'));
-    assert.deepEqual(checkHome(svcHome).map((c) => [c.status, c.text, c.fix]), [
-      ['problem', `${svcHome} has mode 755; svc needs 700`, `chmod 700 '${svcHome}'`],
-      ['problem', `${path.join(svcHome, 'config.yaml')} is a symlink (svc refuses to follow links in SVC_HOME)`, `rm '${path.join(svcHome, 'config.yaml')}'`],
-      ['problem', `${path.join(svcHome, 'svc.db')} has mode 644; svc needs 600`, `chmod 600 '${path.join(svcHome, 'svc.db')}'`],
-      ['problem', `${path.join(svcHome, 'logs', 'daemon.log')} has mode 640; svc needs 600`, `chmod 600 '${path.join(svcHome, 'logs', 'daemon.log')}'`],
-    ]);
+    assert.deepEqual(
+      checkHome(svcHome).map((c) => [c.status, c.text, c.fix]),
+      [
+        ['problem', `${svcHome} has mode 755; svc needs 700`, `chmod 700 '${svcHome}'`],
+        ['problem', `${path.join(svcHome, 'config.yaml')} is a symlink (svc refuses to follow links in SVC_HOME)`, `rm '${path.join(svcHome, 'config.yaml')}'`],
+        ['problem', `${path.join(svcHome, 'svc.db')} has mode 644; svc needs 600`, `chmod 600 '${path.join(svcHome, 'svc.db')}'`],
+        ['problem', `${path.join(svcHome, 'logs', 'daemon.log')} has mode 640; svc needs 600`, `chmod 600 '${path.join(svcHome, 'logs', 'daemon.log')}'`],
+      ],
+    );
   });
 
   it('code hosts: a GitHub project needs a token (GITHUB_TOKEN or codehost.github.token); local ones need none', () => {
     const projects = ProjectsFile.parse({ projects: { web: { path: '/w', code_host: 'github', github: { owner: 'o', repo: 'r' } }, lib: { path: '/l' } } });
     const none = checkCodeHosts(projects, ConfigFile.parse({}), {}, '~/.svc/config.yaml');
-    assert.deepEqual(none.map((c) => [c.subject, c.status, c.text, c.fix]), [
-      ['web', 'problem', 'project web: GitHub o/r, but no token is set', 'export GITHUB_TOKEN=<token> where the daemon starts, then svc daemon restart; or set codehost.github.token in ~/.svc/config.yaml'],
-      ['lib', 'ok', 'project lib: local code host (no token needed)', null],
-    ]);
+    assert.deepEqual(
+      none.map((c) => [c.subject, c.status, c.text, c.fix]),
+      [
+        [
+          'web',
+          'problem',
+          'project web: GitHub o/r, but no token is set',
+          'export GITHUB_TOKEN=<token> where the daemon starts, then svc daemon restart; or set codehost.github.token in ~/.svc/config.yaml',
+        ],
+        ['lib', 'ok', 'project lib: local code host (no token needed)', null],
+      ],
+    );
     assert.equal(checkCodeHosts(projects, ConfigFile.parse({}), { GITHUB_TOKEN: 't' }, '')[0].text, 'project web: GitHub o/r, token from GITHUB_TOKEN');
     assert.equal(checkCodeHosts(projects, ConfigFile.parse({ codehost: { github: { token: 't' } } }), {}, '')[0].text, 'project web: GitHub o/r, token from codehost.github.token');
   });
@@ -112,6 +138,9 @@ describe('svc doctor: system checks (server/doctor/)', () => {
         '',
       ].join('\n'),
     );
-    assert.match(doctorText(daemonDownReport('connect ECONNREFUSED', '/h/.svc')), /^daemon\n {2}PROBLEM {2}the daemon of \/h\/\.svc is not reachable: connect ECONNREFUSED .*\n {11}fix: svc daemon restart; if it fails again, svc daemon log shows why\n\n1 problem\n$/);
+    assert.match(
+      doctorText(daemonDownReport('connect ECONNREFUSED', '/h/.svc')),
+      /^daemon\n {2}PROBLEM {2}the daemon of \/h\/\.svc is not reachable: connect ECONNREFUSED .*\n {11}fix: svc daemon restart; if it fails again, svc daemon log shows why\n\n1 problem\n$/,
+    );
   });
 });

@@ -24,11 +24,23 @@ describe('which nodes the extension considers (extension/connection/findNode.ts 
 
   it('lists every node on PATH in order, then nvm, fnm and volta installs newest first', () => {
     const found = lookupNode(
-      input({}, ['/b/node', '/c/node', '/home/u/.nvm/versions/node/v22.3.0/bin/node', '/home/u/.nvm/versions/node/v24.1.0/bin/node', '/home/u/.nvm/versions/node/v9.9.9/bin/node', '/home/u/.local/share/fnm/node-versions/v26.0.0/installation/bin/node', '/home/u/.volta/tools/image/node/22.1.0/bin/node'], {
-        '/home/u/.nvm/versions/node': ['v22.3.0', 'v9.9.9', 'v24.1.0', 'not-a-version'],
-        '/home/u/.local/share/fnm/node-versions': ['v26.0.0', '.downloads'],
-        '/home/u/.volta/tools/image/node': ['22.1.0', '20.0.0'],
-      }),
+      input(
+        {},
+        [
+          '/b/node',
+          '/c/node',
+          '/home/u/.nvm/versions/node/v22.3.0/bin/node',
+          '/home/u/.nvm/versions/node/v24.1.0/bin/node',
+          '/home/u/.nvm/versions/node/v9.9.9/bin/node',
+          '/home/u/.local/share/fnm/node-versions/v26.0.0/installation/bin/node',
+          '/home/u/.volta/tools/image/node/22.1.0/bin/node',
+        ],
+        {
+          '/home/u/.nvm/versions/node': ['v22.3.0', 'v9.9.9', 'v24.1.0', 'not-a-version'],
+          '/home/u/.local/share/fnm/node-versions': ['v26.0.0', '.downloads'],
+          '/home/u/.volta/tools/image/node': ['22.1.0', '20.0.0'],
+        },
+      ),
     );
     assert.deepEqual(found, {
       ok: true,
@@ -46,17 +58,28 @@ describe('which nodes the extension considers (extension/connection/findNode.ts 
 
   it('reads NVM_DIR, FNM_DIR and VOLTA_HOME, and lists a node once', () => {
     const found = lookupNode(
-      input({ pathEnv: '/n/versions/node/v22.0.0/bin:/a', env: { NVM_DIR: '/n', FNM_DIR: '/f', VOLTA_HOME: '/v' } }, ['/n/versions/node/v22.0.0/bin/node', '/f/node-versions/v24.0.0/installation/bin/node', '/v/tools/image/node/26.0.0/bin/node'], {
-        '/n/versions/node': ['v22.0.0'],
-        '/f/node-versions': ['v24.0.0'],
-        '/v/tools/image/node': ['26.0.0'],
-      }),
+      input(
+        { pathEnv: '/n/versions/node/v22.0.0/bin:/a', env: { NVM_DIR: '/n', FNM_DIR: '/f', VOLTA_HOME: '/v' } },
+        ['/n/versions/node/v22.0.0/bin/node', '/f/node-versions/v24.0.0/installation/bin/node', '/v/tools/image/node/26.0.0/bin/node'],
+        {
+          '/n/versions/node': ['v22.0.0'],
+          '/f/node-versions': ['v24.0.0'],
+          '/v/tools/image/node': ['26.0.0'],
+        },
+      ),
     );
-    assert.deepEqual(found.ok && found.candidates.map((c) => `${c.source} ${c.path}`), ['PATH /n/versions/node/v22.0.0/bin/node', 'fnm /f/node-versions/v24.0.0/installation/bin/node', 'volta /v/tools/image/node/26.0.0/bin/node']);
+    assert.deepEqual(found.ok && found.candidates.map((c) => `${c.source} ${c.path}`), [
+      'PATH /n/versions/node/v22.0.0/bin/node',
+      'fnm /f/node-versions/v24.0.0/installation/bin/node',
+      'volta /v/tools/image/node/26.0.0/bin/node',
+    ]);
   });
 
   it('takes the svc.nodePath setting alone', () => {
-    assert.deepEqual(lookupNode(input({ setting: ' /opt/node/bin/node ' }, ['/opt/node/bin/node', '/a/node'])), { ok: true, candidates: [{ path: '/opt/node/bin/node', source: 'svc.nodePath' }] });
+    assert.deepEqual(lookupNode(input({ setting: ' /opt/node/bin/node ' }, ['/opt/node/bin/node', '/a/node'])), {
+      ok: true,
+      candidates: [{ path: '/opt/node/bin/node', source: 'svc.nodePath' }],
+    });
   });
 
   it('never lists the editor runtime', () => {
@@ -79,11 +102,22 @@ describe('which node the extension chooses (extension/connection/findNode.ts cho
   const node = (path: string, source: ProbedNode['source'], version: string | undefined): ProbedNode => ({ path, source, version });
 
   it('takes the first node on PATH when svc supports it', () => {
-    assert.deepEqual(chooseNode([node('/usr/bin/node', 'PATH', 'v22.3.0')]), { ok: true, path: '/usr/bin/node', source: 'PATH', version: 'v22.3.0', why: 'the first node on PATH' });
+    assert.deepEqual(chooseNode([node('/usr/bin/node', 'PATH', 'v22.3.0')]), {
+      ok: true,
+      path: '/usr/bin/node',
+      source: 'PATH',
+      version: 'v22.3.0',
+      why: 'the first node on PATH',
+    });
   });
 
   it('passes over an unsupported or silent node to a supported one, and says so', () => {
-    const probed = [node('/usr/bin/node', 'PATH', 'v18.19.0'), node('/opt/odd/node', 'PATH', undefined), node('/h/.nvm/versions/node/v25.1.0/bin/node', 'nvm', 'v25.1.0'), node('/h/.nvm/versions/node/v24.1.0/bin/node', 'nvm', 'v24.1.0')];
+    const probed = [
+      node('/usr/bin/node', 'PATH', 'v18.19.0'),
+      node('/opt/odd/node', 'PATH', undefined),
+      node('/h/.nvm/versions/node/v25.1.0/bin/node', 'nvm', 'v25.1.0'),
+      node('/h/.nvm/versions/node/v24.1.0/bin/node', 'nvm', 'v24.1.0'),
+    ];
     assert.deepEqual(chooseNode(probed), {
       ok: true,
       path: '/h/.nvm/versions/node/v24.1.0/bin/node',
@@ -103,7 +137,13 @@ describe('which node the extension chooses (extension/connection/findNode.ts cho
   });
 
   it('keeps to svc.nodePath: used when supported, refused (never overridden) when not', () => {
-    assert.deepEqual(chooseNode([node('/opt/n26/bin/node', 'svc.nodePath', 'v26.0.0')]), { ok: true, path: '/opt/n26/bin/node', source: 'svc.nodePath', version: 'v26.0.0', why: 'set by "svc.nodePath"' });
+    assert.deepEqual(chooseNode([node('/opt/n26/bin/node', 'svc.nodePath', 'v26.0.0')]), {
+      ok: true,
+      path: '/opt/n26/bin/node',
+      source: 'svc.nodePath',
+      version: 'v26.0.0',
+      why: 'set by "svc.nodePath"',
+    });
     assert.deepEqual(chooseNode([node('/opt/n18/bin/node', 'svc.nodePath', 'v18.20.0')]), {
       ok: false,
       problem: `"svc.nodePath" is /opt/n18/bin/node, which is Node v18.20.0; ${SUPPORTS}`,
@@ -120,10 +160,24 @@ describe('reconnect backoff (extension/connection/backoff.ts)', () => {
 });
 
 describe('status bar text (extension/connection/statusText.ts)', () => {
-  const info: DaemonInfo = { pid: 42, version: '0.1.0', build: 'abcdef012345', socketPath: '/h/svc.sock', httpPort: 1, svcHome: '/h', startedAt: 0, uptimeMs: 0, conversations: 5, live: 2 };
+  const info: DaemonInfo = {
+    pid: 42,
+    version: '0.1.0',
+    build: 'abcdef012345',
+    socketPath: '/h/svc.sock',
+    httpPort: 1,
+    svcHome: '/h',
+    startedAt: 0,
+    uptimeMs: 0,
+    conversations: 5,
+    live: 2,
+  };
 
   it('shows health when connected and nobody waits', () => {
-    assert.deepEqual(statusText({ kind: 'connected', info }, 0), { text: '$(pulse) svc', tooltip: 'svc daemon 0.1.0 (build abcdef012345), pid 42\n5 conversations, 2 live\nSVC_HOME /h' });
+    assert.deepEqual(statusText({ kind: 'connected', info }, 0), {
+      text: '$(pulse) svc',
+      tooltip: 'svc daemon 0.1.0 (build abcdef012345), pid 42\n5 conversations, 2 live\nSVC_HOME /h',
+    });
   });
 
   it('counts the conversations that need you', () => {

@@ -30,12 +30,18 @@ describe('Stop Daemon / Restart Daemon texts (extension/commands/daemonStopText.
 
   it('after the stop offers Resume for the agents it stopped (starting the daemon first when it was a stop)', () => {
     assert.deepEqual(afterStop(41, []), { message: 'svc: the daemon stopped (pid 41).' });
-    assert.deepEqual(afterStop(41, [A, B]), { message: 'svc: the daemon stopped (pid 41); it stopped 2 agents: #3 r1/api builder i1, #5 root.', resume: 'Start Daemon and Resume All 2' });
+    assert.deepEqual(afterStop(41, [A, B]), {
+      message: 'svc: the daemon stopped (pid 41); it stopped 2 agents: #3 r1/api builder i1, #5 root.',
+      resume: 'Start Daemon and Resume All 2',
+    });
     assert.deepEqual(afterStop(41, [A], 52), { message: 'svc: the daemon restarted (pid 41 → 52); it stopped 1 agent: #3 r1/api builder i1.', resume: 'Resume It' });
   });
 
   it('says who resumed and why any did not', () => {
     assert.equal(afterResume([A, B], []), 'svc: resumed #3 r1/api builder i1, #5 root.');
-    assert.equal(afterResume([A], [{ agent: B, why: 'conversation #5 (root) is archived' }]), 'svc: resumed #3 r1/api builder i1; #5 not resumed: conversation #5 (root) is archived.');
+    assert.equal(
+      afterResume([A], [{ agent: B, why: 'conversation #5 (root) is archived' }]),
+      'svc: resumed #3 r1/api builder i1; #5 not resumed: conversation #5 (root) is archived.',
+    );
   });
 });

@@ -22,7 +22,11 @@ describe('harness pickers marked by the doctor (extension/doctor/harnessChoices.
   it('marks a harness that is not installed, one without credentials, and leaves unknown ones plain', () => {
     const choices = harnessChoices(
       ['claude', 'codex', 'gemini', 'mine'],
-      [health('claude', { auth: { needs: ['ANTHROPIC_API_KEY'], found: 'ANTHROPIC_API_KEY' } }), health('codex', { auth: { needs: ['CODEX_API_KEY', 'OPENAI_API_KEY'], found: null } }), health('gemini', { installed: false, path: null, version: null, command: 'gemini' })],
+      [
+        health('claude', { auth: { needs: ['ANTHROPIC_API_KEY'], found: 'ANTHROPIC_API_KEY' } }),
+        health('codex', { auth: { needs: ['CODEX_API_KEY', 'OPENAI_API_KEY'], found: null } }),
+        health('gemini', { installed: false, path: null, version: null, command: 'gemini' }),
+      ],
     );
     assert.deepEqual(choices, [
       { label: 'claude', description: 'v1.2.3', harness: 'claude', installed: true },
@@ -37,7 +41,12 @@ describe('harness pickers marked by the doctor (extension/doctor/harnessChoices.
     const rows: DeckRow[] = [{ id: 1, name: 'root', title: 'root', kind: 'root', parentId: null, activity: 'idle', model: 'big' }];
     const run = async (answer: string) => {
       const p = scripted(['builder', 'r1', 'api', answer, 'm', 'Write the brief in an editor']);
-      const f = facts({ rows, selected: rows[0], harnesses: harnessChoices(['claude', 'gemini'], [health('claude'), health('gemini', { installed: false })]), models: { builder: 'm' } });
+      const f = facts({
+        rows,
+        selected: rows[0],
+        harnesses: harnessChoices(['claude', 'gemini'], [health('claude'), health('gemini', { installed: false })]),
+        models: { builder: 'm' },
+      });
       const r = await startLaneFlow(p, f);
       return { params: r.kind === 'draft' ? r.params : r, seen: p.seen };
     };

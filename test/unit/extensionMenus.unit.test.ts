@@ -87,7 +87,13 @@ describe('extension menus (package.json)', () => {
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+readiness+pr'), []);
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:reviewer+stopped+report'), ['svc.openConversation', 'svc.openReport']);
     assert.deepEqual(menuFor(menus, 'svc.reviews', values[0]), [], 'deck menus stay in the deck');
-    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue+pr+in_review+running+run'), ['svc.requestReview', 'svc.startIssue', 'svc.issueDone', 'svc.abortReview', 'svc.restartReview']);
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue+pr+in_review+running+run'), [
+      'svc.requestReview',
+      'svc.startIssue',
+      'svc.issueDone',
+      'svc.abortReview',
+      'svc.restartReview',
+    ]);
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue'), ['svc.requestReview', 'svc.startIssue', 'svc.issueDone']);
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue+worker'), ['svc.requestReview', 'svc.issueDone'], 'no second work agent while one is live');
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:reviewer+working+live'), ['svc.openConversation', 'svc.tellConversation', 'svc.stopConversation']);

@@ -11,7 +11,17 @@ const ROWS: DeckRow[] = [
   { id: 4, name: 'r1-lead-orch', title: 'lead', kind: 'lane', parentId: 1, activity: 'working', role: 'orchestrator', run: 'r2', key: 'lead', iteration: 1, model: 'o' },
 ];
 
-const report = (headSha: string, status: 'done' | 'blocked' = 'done') => ({ seq: 1, status, body: '', verdict: null, defects: null, verdictFile: null, headSha, branch: 'r1/x', at: 1 });
+const report = (headSha: string, status: 'done' | 'blocked' = 'done') => ({
+  seq: 1,
+  status,
+  body: '',
+  verdict: null,
+  defects: null,
+  verdictFile: null,
+  headSha,
+  branch: 'r1/x',
+  at: 1,
+});
 const LANES: Partial<LaneRecord>[] = [
   { id: 2, role: 'builder', key: 'api', iteration: 1, report: report('aaaaaaa1111'), git: { branch: 'r1/api', headSha: 'aaaaaaa1111', ahead: 0, dirty: false } },
   { id: 5, role: 'builder', key: 'ui', iteration: 2, report: null, git: { branch: 'r1/ui-i2', headSha: 'bbbbbbb2222', ahead: 1, dirty: false } },
@@ -103,13 +113,20 @@ describe('Start Lane flow (extension/lanes/startLaneFlow.ts)', () => {
     const r = await startLaneFlow(p, facts({ rows: ROWS, models: { verifier: 'v-set' } }));
     assert.deepEqual(r.kind === 'draft' && r.params, { parent: '1', role: 'verifier', run: 'r1', key: 'check', model: 'v-set', noWait: true });
     assert.equal(p.seen[0], 'svc: Start Lane (1/6) pick [root|lead] active=-');
-    assert.deepEqual(await startLaneFlow(scripted([]), facts({ rows: [ROWS[1]] })), { kind: 'nothing', message: 'no conversation can launch lanes: start a root conversation first ("svc: New Conversation")', answers: {} });
+    assert.deepEqual(await startLaneFlow(scripted([]), facts({ rows: [ROWS[1]] })), {
+      kind: 'nothing',
+      message: 'no conversation can launch lanes: start a root conversation first ("svc: New Conversation")',
+      answers: {},
+    });
     const none = await startLaneFlow(scripted(['critic', 'r9']), facts({ rows: ROWS, selected: ROWS[0] }));
     assert.equal(none.kind === 'nothing' && none.message, "run r9 has no builder for a critic to judge: start a builder first (a critic judges a builder's commit)");
   });
 
   it('checks key patterns; a dismissed step cancels, keeping the answers given so far', async () => {
     await assert.rejects(startLaneFlow(scripted(['builder', 'Bad Run']), facts({ rows: ROWS, selected: ROWS[0] })), /invalid Bad Run: a run key is 1–32 characters/);
-    assert.deepEqual(await startLaneFlow(scripted(['builder', 'r1', undefined]), facts({ rows: ROWS, selected: ROWS[0] })), { kind: 'cancelled', answers: { launcher: 1, role: 'builder', run: 'r1' } });
+    assert.deepEqual(await startLaneFlow(scripted(['builder', 'r1', undefined]), facts({ rows: ROWS, selected: ROWS[0] })), {
+      kind: 'cancelled',
+      answers: { launcher: 1, role: 'builder', run: 'r1' },
+    });
   });
 });

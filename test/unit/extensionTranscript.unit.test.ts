@@ -10,7 +10,15 @@ describe('Conversation panel transcript (extension/conversations/transcriptItems
   beforeEach(() => (seq = 0));
 
   it('joins streamed chunks into one message, split by whatever comes between', () => {
-    const items = foldTranscript([row('prompt', { text: 'do it' }), chunk('Hello '), chunk('**world**'), row('usage_update', {}), chunk('!'), chunk('hmm', 'agent_thought_chunk'), chunk('again')]);
+    const items = foldTranscript([
+      row('prompt', { text: 'do it' }),
+      chunk('Hello '),
+      chunk('**world**'),
+      row('usage_update', {}),
+      chunk('!'),
+      chunk('hmm', 'agent_thought_chunk'),
+      chunk('again'),
+    ]);
     assert.deepEqual(items, [
       { id: 'u1', kind: 'prompt', at: 1001, text: 'do it' },
       { id: 'm2', kind: 'message', at: 1002, text: 'Hello **world**!' },
@@ -23,10 +31,20 @@ describe('Conversation panel transcript (extension/conversations/transcriptItems
     const items = foldTranscript([
       row('tool_call', { sessionUpdate: 'tool_call', toolCallId: 'run-1', title: 'npm test', kind: 'execute', status: 'in_progress' }),
       row('tool_call_update', { sessionUpdate: 'tool_call_update', toolCallId: 'run-1', content: [{ type: 'content', content: { type: 'text', text: 'partial' } }] }),
-      row('tool_call_update', { sessionUpdate: 'tool_call_update', toolCallId: 'run-1', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: '1 failing' } }, { type: 'diff', path: 'a.ts' }] }),
+      row('tool_call_update', {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'run-1',
+        status: 'failed',
+        content: [
+          { type: 'content', content: { type: 'text', text: '1 failing' } },
+          { type: 'diff', path: 'a.ts' },
+        ],
+      }),
       row('tool_call_update', { sessionUpdate: 'tool_call_update', toolCallId: 'unknown', status: 'completed' }),
     ]);
-    assert.deepEqual(items, [{ id: 't1', kind: 'tool', at: 1001, title: 'npm test', toolKind: 'execute', status: 'failed', output: '1 failing\n(diff of a.ts)', outcome: 'failed' }]);
+    assert.deepEqual(items, [
+      { id: 't1', kind: 'tool', at: 1001, title: 'npm test', toolKind: 'execute', status: 'failed', output: '1 failing\n(diff of a.ts)', outcome: 'failed' },
+    ]);
   });
 
   it('keeps the newest plan of a turn in one place, and a new turn starts a new plan', () => {
@@ -63,8 +81,14 @@ describe('Conversation panel transcript (extension/conversations/transcriptItems
   it('gives items ids that stay the same when more rows arrive', () => {
     const first = [row('prompt', { text: 'p' }), chunk('a')];
     const more = [...first, chunk('b'), row('tool_call', { toolCallId: 'x', title: 't' })];
-    assert.deepEqual(foldTranscript(first).map((i) => i.id), ['u1', 'm2']);
-    assert.deepEqual(foldTranscript(more).map((i) => i.id), ['u1', 'm2', 't4']);
+    assert.deepEqual(
+      foldTranscript(first).map((i) => i.id),
+      ['u1', 'm2'],
+    );
+    assert.deepEqual(
+      foldTranscript(more).map((i) => i.id),
+      ['u1', 'm2', 't4'],
+    );
   });
 
   it('shows codex terminal output (from _meta deltas), a later title and the exit code of a failed call', () => {
@@ -80,7 +104,9 @@ describe('Conversation panel transcript (extension/conversations/transcriptItems
 
   it('starts a new message item when the message id changes', () => {
     const msg = (text: string, messageId: string) => row('agent_message_chunk', { content: { type: 'text', text }, messageId });
-    assert.deepEqual(foldTranscript([msg('one', 'a'), msg(' more', 'a'), msg('two', 'b')]).map((i) => (i.kind === 'message' ? i.text : i.kind)), ['one more', 'two']);
+    assert.deepEqual(
+      foldTranscript([msg('one', 'a'), msg(' more', 'a'), msg('two', 'b')]).map((i) => (i.kind === 'message' ? i.text : i.kind)),
+      ['one more', 'two'],
+    );
   });
 });
-

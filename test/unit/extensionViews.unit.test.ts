@@ -7,9 +7,42 @@ import type { LaneRecord } from '../../shared/protocol/lanes';
 import type { IssueState } from '../../shared/protocol/review';
 
 const conv = (id: number, o: Partial<ConversationInfo> = {}) =>
-  ({ id, name: `c${id}`, title: `t${id}`, kind: 'root', parentId: null, activity: 'idle', alive: true, archived: false, model: 'm', harness: 'script', cost: null, issueId: null, ...o }) as ConversationInfo;
+  ({
+    id,
+    name: `c${id}`,
+    title: `t${id}`,
+    kind: 'root',
+    parentId: null,
+    activity: 'idle',
+    alive: true,
+    archived: false,
+    model: 'm',
+    harness: 'script',
+    cost: null,
+    issueId: null,
+    ...o,
+  }) as ConversationInfo;
 const laneRec = (id: number, o: Partial<LaneRecord>) =>
-  ({ id, name: `l${id}`, title: `lane ${id}`, project: 'p', run: 'r1', key: 'k', role: 'builder', iteration: 1, parentId: 1, activity: 'idle', archived: false, reaped: false, judged: null, verdict: null, git: null, report: null, model: 'm', ...o }) as LaneRecord;
+  ({
+    id,
+    name: `l${id}`,
+    title: `lane ${id}`,
+    project: 'p',
+    run: 'r1',
+    key: 'k',
+    role: 'builder',
+    iteration: 1,
+    parentId: 1,
+    activity: 'idle',
+    archived: false,
+    reaped: false,
+    judged: null,
+    verdict: null,
+    git: null,
+    report: null,
+    model: 'm',
+    ...o,
+  }) as LaneRecord;
 
 describe('Agents page rows (extension/agents/agentsModel.ts)', () => {
   it('lists every agent in deck order with depth: lanes, critics under builders, successors, work agents, reviewers, archived ones', () => {
@@ -22,7 +55,10 @@ describe('Agents page rows (extension/agents/agentsModel.ts)', () => {
       conv(6, { kind: 'agent', name: 'agent-web-7-review-security', issueId: 'WEB-7' }),
       conv(7, { kind: 'agent', name: 'agent-web-7-review', issueId: 'WEB-7', archived: true, alive: false, activity: 'stopped' }),
     ];
-    const lanes = [laneRec(2, { verdict: { verdict: 'NOT_YET', defects: 1, by: 3, verdictFile: null } }), laneRec(3, { role: 'critic', judged: { key: 'k', iteration: 1 }, verdict: { verdict: 'NOT_YET', defects: 1, by: 3, verdictFile: null } })];
+    const lanes = [
+      laneRec(2, { verdict: { verdict: 'NOT_YET', defects: 1, by: 3, verdictFile: null } }),
+      laneRec(3, { role: 'critic', judged: { key: 'k', iteration: 1 }, verdict: { verdict: 'NOT_YET', defects: 1, by: 3, verdictFile: null } }),
+    ];
     const rows = agentRows(convs, lanes);
     assert.deepEqual(
       rows.map((r) => [r.id, r.depth, r.order, r.role, r.alive, r.activity, r.cost, r.currency, r.issue, r.verdict, r.archived]),
@@ -43,7 +79,13 @@ describe('Awareness expand (extension/awareness/runLanes.ts)', () => {
   it('lists a run’s lanes with critics and verifiers under the builder they judge, archived lanes stopped', () => {
     const tree = runLaneTree([
       laneRec(2, { key: 'api' }),
-      laneRec(3, { key: 'api', role: 'critic', judged: { key: 'api', iteration: 1 }, verdict: { verdict: 'PASS', defects: 0, by: 3, verdictFile: null }, report: { status: 'done' } as LaneRecord['report'] }),
+      laneRec(3, {
+        key: 'api',
+        role: 'critic',
+        judged: { key: 'api', iteration: 1 },
+        verdict: { verdict: 'PASS', defects: 0, by: 3, verdictFile: null },
+        report: { status: 'done' } as LaneRecord['report'],
+      }),
       laneRec(4, { key: 'ui', archived: true, activity: 'stopped' }),
       laneRec(5, { key: 'api', role: 'verifier', judged: { key: 'api', iteration: 1 }, activity: 'working' }),
     ]);
@@ -68,17 +110,43 @@ describe('Reviews tree (extension/reviews/reviewsModel.ts)', () => {
     ({ issue: { id: 'WEB-7', project: 'web', title: 'login', branch: 'issue/web-7', workspace: '/w' }, pr: null, run: null, reviewers: [], journal: [], ...o }) as IssueState;
 
   it('shows an issue without a PR, and one approved and ready with its convoy', () => {
-    assert.deepEqual(reviewNodes([state({})]).map((n) => [n.label, n.description, n.contextValue, n.icon.id, n.children.length]), [['WEB-7 login', 'no PR yet', 'svc:review+issue', 'circle-large-outline', 0]]);
+    assert.deepEqual(
+      reviewNodes([state({})]).map((n) => [n.label, n.description, n.contextValue, n.icon.id, n.children.length]),
+      [['WEB-7 login', 'no PR yet', 'svc:review+issue', 'circle-large-outline', 0]],
+    );
     const approved = state({
       pr: { number: 3, state: 'open', head: 'abcdef0123', url: 'http://pr/3', reviewState: 'approved', ready: true, reasons: [], checks: [] },
       run: { runId: 'r1', mode: 'full', sha: 'abcdef0123', phase: 'verdict', verdict: 'APPROVED', worktree: null },
       reviewers: [
-        { id: 8, name: 'agent-web-7-review', role: 'parent', runId: 'r1', model: 'm', alive: false, activity: 'stopped', report: { path: '/s.md', exists: true, verdict: 'APPROVED' } },
-        { id: 9, name: 'agent-web-7-review-security', role: 'security', runId: 'r1', model: 'm2', alive: false, activity: 'stopped', report: { path: '/x.md', exists: true, verdict: null } },
+        {
+          id: 8,
+          name: 'agent-web-7-review',
+          role: 'parent',
+          runId: 'r1',
+          model: 'm',
+          alive: false,
+          activity: 'stopped',
+          report: { path: '/s.md', exists: true, verdict: 'APPROVED' },
+        },
+        {
+          id: 9,
+          name: 'agent-web-7-review-security',
+          role: 'security',
+          runId: 'r1',
+          model: 'm2',
+          alive: false,
+          activity: 'stopped',
+          report: { path: '/x.md', exists: true, verdict: null },
+        },
       ],
     });
-    const [n] = reviewNodes([{ ...approved, journal: [{ at: 't', kind: 'review.verdict', issue: 'WEB-7', runId: 'r0', sha: 'a', verdict: 'FAILED' } as IssueState['journal'][number]] }]);
-    assert.deepEqual([n.id, n.label, n.description, n.contextValue, n.icon], ['issue:WEB-7:tree', 'WEB-7 login', 'PR #3 · approved · ready to merge', 'svc:review+issue+pr+approved+run', { id: 'pass', color: 'testing.iconPassed' }]);
+    const [n] = reviewNodes([
+      { ...approved, journal: [{ at: 't', kind: 'review.verdict', issue: 'WEB-7', runId: 'r0', sha: 'a', verdict: 'FAILED' } as IssueState['journal'][number]] },
+    ]);
+    assert.deepEqual(
+      [n.id, n.label, n.description, n.contextValue, n.icon],
+      ['issue:WEB-7:tree', 'WEB-7 login', 'PR #3 · approved · ready to merge', 'svc:review+issue+pr+approved+run', { id: 'pass', color: 'testing.iconPassed' }],
+    );
     // The convoy once: the run row with its verdict badge, the reviewers under it, earlier runs collapsed.
     assert.deepEqual(
       n.children.map((c) => [c.id, c.kind, c.label, c.description, c.contextValue, c.badge?.text ?? null]),
@@ -97,11 +165,17 @@ describe('Reviews tree (extension/reviews/reviewsModel.ts)', () => {
         ['history', 'earlier runs', 'r0 FAILED', 'svc:review+history', null, null, true],
       ],
     );
-    assert.deepEqual(run.children[2].children.map((c) => [c.id, c.label, c.badge]), [['run:WEB-7:r0', 'review r0', { text: '✗', color: 'testing.iconFailed', tooltip: 'FAILED' }]]);
+    assert.deepEqual(
+      run.children[2].children.map((c) => [c.id, c.label, c.badge]),
+      [['run:WEB-7:r0', 'review r0', { text: '✗', color: 'testing.iconFailed', tooltip: 'FAILED' }]],
+    );
   });
 
   it('marks an issue with a running reviewer so Abort shows', () => {
-    const running = state({ pr: { number: 3, state: 'open', head: null, url: null, reviewState: 'in_review', ready: false, reasons: ['no approval'], checks: [] }, reviewers: [{ id: 9, name: 'x', role: 'quick', runId: 'r1', model: 'm', alive: true, activity: 'working', report: { path: '/r', exists: false, verdict: null } }] });
+    const running = state({
+      pr: { number: 3, state: 'open', head: null, url: null, reviewState: 'in_review', ready: false, reasons: ['no approval'], checks: [] },
+      reviewers: [{ id: 9, name: 'x', role: 'quick', runId: 'r1', model: 'm', alive: true, activity: 'working', report: { path: '/r', exists: false, verdict: null } }],
+    });
     assert.equal(issueContextValue(running), 'svc:review+issue+pr+in_review+running');
   });
 

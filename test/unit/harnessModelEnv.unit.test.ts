@@ -42,6 +42,9 @@ describe('model ids beyond the adapter option (claude)', () => {
   });
   it('without a model variable an unlisted model is refused with the list', async () => {
     const plain = { ...claude, modelEnv: undefined };
-    await assert.rejects(applyModelAndEffort(agent([]), 's1', CLAUDE_OPTIONS, plain, 'claude-sonnet-4-5', null), /model 'claude-sonnet-4-5' refused: .*available: default, opus, sonnet, haiku/);
+    await assert.rejects(
+      applyModelAndEffort(agent([]), 's1', CLAUDE_OPTIONS, plain, 'claude-sonnet-4-5', null),
+      /model 'claude-sonnet-4-5' refused: .*available: default, opus, sonnet, haiku/,
+    );
   });
 });

@@ -19,7 +19,10 @@ describe('issue ids', () => {
     assert.equal(normaliseIssueId('web-7'), 'WEB-7');
     assert.equal(normaliseIssueId(' MY-APP-012 '), 'MY-APP-12');
     for (const bad of ['web', '7', 'web-', '-7', 'web_7', 'WEB-7; rm -rf']) {
-      assert.throws(() => normaliseIssueId(bad), (e: unknown) => e instanceof SvcError && e.reason === 'badIssueId' && e.message === `'${bad}' is not an issue id (they look like WEB-7)`);
+      assert.throws(
+        () => normaliseIssueId(bad),
+        (e: unknown) => e instanceof SvcError && e.reason === 'badIssueId' && e.message === `'${bad}' is not an issue id (they look like WEB-7)`,
+      );
     }
   });
 });

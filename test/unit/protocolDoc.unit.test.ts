@@ -25,7 +25,10 @@ interface Def {
 
 function protocolDefs(): Def[] {
   const defs: Def[] = [];
-  for (const file of fs.readdirSync(PROTOCOL_DIR).filter((f) => f.endsWith('.ts')).sort()) {
+  for (const file of fs
+    .readdirSync(PROTOCOL_DIR)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- every protocol file, by name at run time
     const mod = require(path.join(PROTOCOL_DIR, file)) as Record<string, unknown>;
     for (const [name, value] of Object.entries(mod)) {

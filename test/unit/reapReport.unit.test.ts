@@ -150,7 +150,10 @@ describe('reap report text', () => {
       /^warning: 2 builders and 1 verifier launched by this lane are not reaped and are now orphaned: r1-a-builder-i1, r1-check-verifier-i1, r1-b-builder-i2-r1$/m,
     );
     assert.match(formatReapReport(r({ orphaned: ['r1-v-verifier-i2'] })), /^warning: the verifier launched by this lane is not reaped and is now orphaned: r1-v-verifier-i2$/m);
-    assert.match(formatReapReport(r({ orphaned: ['r1-p-play-i1', 'r1-q-play-i1'] })), /^warning: 2 play lanes launched by this lane are not reaped and are now orphaned: r1-p-play-i1, r1-q-play-i1$/m);
+    assert.match(
+      formatReapReport(r({ orphaned: ['r1-p-play-i1', 'r1-q-play-i1'] })),
+      /^warning: 2 play lanes launched by this lane are not reaped and are now orphaned: r1-p-play-i1, r1-q-play-i1$/m,
+    );
     assert.doesNotMatch(formatReapReport(r({ orphaned: ['x'], archive: { state: 'kept' } })), /orphaned/);
   });
 });
@@ -164,11 +167,19 @@ describe('reap refusals (kind refused, one place each)', () => {
   };
 
   it('harnessAlive', () => {
-    check(harnessAliveError('#12', 30), 'harnessAlive', 'conv #12 is still alive 30 s after the stop request; reap never kills a process: end it with svc conv stop --kill #12, then reap again');
+    check(
+      harnessAliveError('#12', 30),
+      'harnessAlive',
+      'conv #12 is still alive 30 s after the stop request; reap never kills a process: end it with svc conv stop --kill #12, then reap again',
+    );
   });
   it('outsideLanesRoot, with and without a symlink', () => {
     check(outsideLanesRootError('/h/p', '/h/p', '/h/p-lanes'), 'outsideLanesRoot', '/h/p is outside the lanes root /h/p-lanes; reap only removes lane directories');
-    check(outsideLanesRootError('/h/p-lanes/x', '/etc', '/h/p-lanes'), 'outsideLanesRoot', '/h/p-lanes/x (it resolves to /etc) is outside the lanes root /h/p-lanes; reap only removes lane directories');
+    check(
+      outsideLanesRootError('/h/p-lanes/x', '/etc', '/h/p-lanes'),
+      'outsideLanesRoot',
+      '/h/p-lanes/x (it resolves to /etc) is outside the lanes root /h/p-lanes; reap only removes lane directories',
+    );
   });
   it('processesInside lists PID and command line', () => {
     check(
@@ -186,23 +197,39 @@ describe('reap refusals (kind refused, one place each)', () => {
     );
   });
   it('dirty lists paths (control characters escaped, at most 10)', () => {
-    check(dirtyError('/h/l/x', [' M a.txt', '?? new\nline']), 'dirty', '/h/l/x has uncommitted work (2 paths); commit it, or reap with --park to save it to a patch\n   M a.txt\n  ?? new\\x0aline');
+    check(
+      dirtyError('/h/l/x', [' M a.txt', '?? new\nline']),
+      'dirty',
+      '/h/l/x has uncommitted work (2 paths); commit it, or reap with --park to save it to a patch\n   M a.txt\n  ?? new\\x0aline',
+    );
     const many = Array.from({ length: 12 }, (_, i) => `?? f${i}`);
     assert.match(dirtyError('/d', many).message, /\n {2}\?\? f9\n {2}… and 2 more$/);
     assert.match(dirtyError('/d', ['?? one']).message, /\(1 path\)/);
   });
   it('park refusals', () => {
-    check(parkVerifyFailedError('/d', 'git apply: error'), 'parkVerifyFailed', 'the parked patch does not reproduce the work in /d (git apply: error); nothing was cleaned and no patch was kept');
+    check(
+      parkVerifyFailedError('/d', 'git apply: error'),
+      'parkVerifyFailed',
+      'the parked patch does not reproduce the work in /d (git apply: error); nothing was cleaned and no patch was kept',
+    );
     check(parkChangedError('/d'), 'parkChanged', 'the work in /d changed while it was being parked; nothing was cleaned and no patch was kept: reap again');
     const clean = parkCleanFailedError('/d', '/p.patch', 'disk full');
     assert.ok(SvcError.is(clean, 'parkCleanFailed'));
     assert.equal(clean.kind, 'internal');
     assert.equal(clean.message, 'the work in /d is parked in /p.patch, but cleaning the tree failed: disk full; every change is in that patch');
-    check(parkUnsupportedError('/d', ['vendor/lib']), 'parkUnsupported', '/d holds a nested git repository or submodule change at vendor/lib; a patch cannot save it: commit or move it, then reap again');
+    check(
+      parkUnsupportedError('/d', ['vendor/lib']),
+      'parkUnsupported',
+      '/d holds a nested git repository or submodule change at vendor/lib; a patch cannot save it: commit or move it, then reap again',
+    );
   });
   it('removal refusals', () => {
     check(playHasGitError('/p', '/p/x/.git'), 'playHasGit', 'play directory /p holds a git repository (/p/x/.git); reap removes a play directory only when it holds no .git');
-    check(playUnreadableError('/p', '/p/locked'), 'playUnreadable', 'play directory /p holds a folder reap cannot read (/p/locked); it removes a play directory only when it holds no .git');
+    check(
+      playUnreadableError('/p', '/p/locked'),
+      'playUnreadable',
+      'play directory /p holds a folder reap cannot read (/p/locked); it removes a play directory only when it holds no .git',
+    );
     check(notAWorktreeError('/d', 'it is a main worktree'), 'notAWorktree', '/d is not a linked git worktree (it is a main worktree); reap removes only lane worktrees');
     check(worktreeRemoveFailedError('/d', 'locked'), 'worktreeRemoveFailed', 'git refused to remove the worktree /d: locked; reap never forces it');
     check(
@@ -223,14 +250,23 @@ describe('reap helpers', () => {
   });
   it('restore commands', () => {
     assert.equal(restoreInPlace('/w', '/p.patch'), 'git -C /w apply --index -p2 --whitespace=nowarn /p.patch');
-    assert.equal(restoreAfterRemove({ repoDir: '/r', worktree: '/w', branch: 'run/key', head: HEAD, patchFile: '/p.patch' }), 'git -C /r worktree add /w run/key && git -C /w apply --index -p2 --whitespace=nowarn /p.patch');
-    assert.equal(restoreAfterRemove({ repoDir: '/r', worktree: '/w', branch: null, head: HEAD, patchFile: '/p.patch' }), `git -C /r worktree add --detach /w ${HEAD} && git -C /w apply --index -p2 --whitespace=nowarn /p.patch`);
+    assert.equal(
+      restoreAfterRemove({ repoDir: '/r', worktree: '/w', branch: 'run/key', head: HEAD, patchFile: '/p.patch' }),
+      'git -C /r worktree add /w run/key && git -C /w apply --index -p2 --whitespace=nowarn /p.patch',
+    );
+    assert.equal(
+      restoreAfterRemove({ repoDir: '/r', worktree: '/w', branch: null, head: HEAD, patchFile: '/p.patch' }),
+      `git -C /r worktree add --detach /w ${HEAD} && git -C /w apply --index -p2 --whitespace=nowarn /p.patch`,
+    );
   });
   it('parseLsof reads p and n fields', () => {
-    assert.deepEqual([...parseLsof('p12\nfcwd\nn/home/u/x\np13\nfcwd\nn/\n')], [
-      [12, '/home/u/x'],
-      [13, '/'],
-    ]);
+    assert.deepEqual(
+      [...parseLsof('p12\nfcwd\nn/home/u/x\np13\nfcwd\nn/\n')],
+      [
+        [12, '/home/u/x'],
+        [13, '/'],
+      ],
+    );
   });
   it('splitNul and parseRaw keep path bytes', () => {
     const raw = Buffer.concat([Buffer.from(':100644 100755 aaa bbb M\0a b\0:000000 120000 000 ccc A\0'), Buffer.from([0xff, 0x41, 0])]);

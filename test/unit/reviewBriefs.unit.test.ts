@@ -62,7 +62,8 @@ describe('review briefs', () => {
 
   it('quick mode: one combined pass into review.md', () => {
     const text = briefFor('quick', vars('/ws/review.md'));
-    for (const p of [/\*\*Requirements\*\*/, /\*\*Correctness\*\*/, /\*\*Security\*\*/, /\*\*Performance\*\*/, /    \/ws\/review\.md\n/, /svc review post WEB-7 --run r2/]) assert.match(text, p);
+    for (const p of [/\*\*Requirements\*\*/, /\*\*Correctness\*\*/, /\*\*Security\*\*/, /\*\*Performance\*\*/, /    \/ws\/review\.md\n/, /svc review post WEB-7 --run r2/])
+      assert.match(text, p);
   });
 
   it('an unknown placeholder is a bug', () => {

@@ -8,11 +8,22 @@ import { REDISPATCH_EVERY_MS, STALL_MS, stallDue } from '../../server/review/sta
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
 const t = (min: number) => new Date(Date.UTC(2026, 0, 1, 0, min)).toISOString();
-const e = (min: number, kind: string, runId: string, sha: string, extra: Record<string, unknown> = {}): JournalEntry => ({ at: t(min), kind, issue: 'WEB-1', runId, sha, ...extra });
+const e = (min: number, kind: string, runId: string, sha: string, extra: Record<string, unknown> = {}): JournalEntry => ({
+  at: t(min),
+  kind,
+  issue: 'WEB-1',
+  runId,
+  sha,
+  ...extra,
+});
 
 describe('review runs from the journal', () => {
   it('follows a run through requested, dispatched, verdict', () => {
-    const j = [e(0, 'review.requested', 'r1', A, { mode: 'full', pr: 3 }), e(1, 'review.dispatched', 'r1', A, { worktree: '/w' }), e(5, 'review.verdict', 'r1', A, { verdict: 'APPROVED' })];
+    const j = [
+      e(0, 'review.requested', 'r1', A, { mode: 'full', pr: 3 }),
+      e(1, 'review.dispatched', 'r1', A, { worktree: '/w' }),
+      e(5, 'review.verdict', 'r1', A, { verdict: 'APPROVED' }),
+    ];
     const r = runsOf(j).get('r1')!;
     assert.deepEqual({ ...r }, { runId: 'r1', mode: 'full', sha: A, pr: 3, phase: 'verdict', verdict: 'APPROVED', worktree: '/w', bornAt: Date.parse(t(0)) });
     assert.equal(nextRunId(j), 'r2');
@@ -20,7 +31,12 @@ describe('review runs from the journal', () => {
   });
 
   it('a re-dispatch is a new run; aborted runs end', () => {
-    const j = [e(0, 'review.requested', 'r1', A, { mode: 'quick', pr: 1 }), e(1, 'review.dispatched', 'r1', A), e(20, 'review.redispatched', 'r2', A, { mode: 'quick', pr: 1, replaces: 'r1' }), e(21, 'review.aborted', 'r2', A)];
+    const j = [
+      e(0, 'review.requested', 'r1', A, { mode: 'quick', pr: 1 }),
+      e(1, 'review.dispatched', 'r1', A),
+      e(20, 'review.redispatched', 'r2', A, { mode: 'quick', pr: 1, replaces: 'r1' }),
+      e(21, 'review.aborted', 'r2', A),
+    ];
     assert.equal(latestRun(j)!.runId, 'r2');
     assert.equal(latestRun(j)!.phase, 'aborted');
     assert.equal(latestRun(j)!.mode, 'quick');

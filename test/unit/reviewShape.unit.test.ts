@@ -29,10 +29,22 @@ describe('review file shape', () => {
       ok: false,
       why: "x.md must start with its verdict line; its first line is 'All good.': put `# Verdict: APPROVED`, `# Verdict: CHANGES_REQUESTED` or `# Verdict: FAILED` first",
     });
-    assert.deepEqual(parseVerdict('# Verdict: approved\n', 'x.md'), { ok: false, why: "unknown verdict 'approved' in x.md: change its first line to `# Verdict: APPROVED` (verdicts are written in capitals)" });
-    assert.deepEqual(parseVerdict('Verdict: changes requested\n', 'x.md'), { ok: false, why: "unknown verdict 'changes requested' in x.md: change its first line to `# Verdict: CHANGES_REQUESTED` (verdicts are written in capitals)" });
-    assert.deepEqual(parseVerdict('Verdict: LGTM\n', 'x.md'), { ok: false, why: "unknown verdict 'LGTM' in x.md: change its first line to `# Verdict: APPROVED`, `# Verdict: CHANGES_REQUESTED` or `# Verdict: FAILED`" });
-    assert.deepEqual(parseVerdict('  \n', 'x.md'), { ok: false, why: 'x.md is empty; its first line must be `# Verdict: APPROVED`, `# Verdict: CHANGES_REQUESTED` or `# Verdict: FAILED`' });
+    assert.deepEqual(parseVerdict('# Verdict: approved\n', 'x.md'), {
+      ok: false,
+      why: "unknown verdict 'approved' in x.md: change its first line to `# Verdict: APPROVED` (verdicts are written in capitals)",
+    });
+    assert.deepEqual(parseVerdict('Verdict: changes requested\n', 'x.md'), {
+      ok: false,
+      why: "unknown verdict 'changes requested' in x.md: change its first line to `# Verdict: CHANGES_REQUESTED` (verdicts are written in capitals)",
+    });
+    assert.deepEqual(parseVerdict('Verdict: LGTM\n', 'x.md'), {
+      ok: false,
+      why: "unknown verdict 'LGTM' in x.md: change its first line to `# Verdict: APPROVED`, `# Verdict: CHANGES_REQUESTED` or `# Verdict: FAILED`",
+    });
+    assert.deepEqual(parseVerdict('  \n', 'x.md'), {
+      ok: false,
+      why: 'x.md is empty; its first line must be `# Verdict: APPROVED`, `# Verdict: CHANGES_REQUESTED` or `# Verdict: FAILED`',
+    });
   });
 
   it('ignores headings inside fenced blocks', () => {
@@ -60,11 +72,20 @@ describe('review file shape', () => {
     e = refusal(() => checkPostable(`# Verdict: SHIP_IT\n${SECTIONS}`, 'synthesis.md', SYNTHESIS_SECTIONS));
     assert.equal(e.message, "unknown verdict 'SHIP_IT' in synthesis.md: change its first line to `# Verdict: APPROVED`, `# Verdict: CHANGES_REQUESTED` or `# Verdict: FAILED`");
     e = refusal(() => checkPostable('# Verdict: APPROVED\n## Summary\n## Blockers\n## Evidence\n', 'synthesis.md', SYNTHESIS_SECTIONS));
-    assert.equal(e.message, 'synthesis.md has no `Convoy Notes` section: add a `## Convoy Notes` heading after the `## Evidence` section (the sections after the verdict line are Summary, Blockers, Evidence, Convoy Notes, in this order)');
+    assert.equal(
+      e.message,
+      'synthesis.md has no `Convoy Notes` section: add a `## Convoy Notes` heading after the `## Evidence` section (the sections after the verdict line are Summary, Blockers, Evidence, Convoy Notes, in this order)',
+    );
     e = refusal(() => checkPostable('Verdict: APPROVED\n## Blockers\n## Evidence\n## Convoy Notes\n', 'synthesis.md', SYNTHESIS_SECTIONS));
-    assert.equal(e.message, 'synthesis.md has no `Summary` section: add a `## Summary` heading right after the verdict line (the sections after the verdict line are Summary, Blockers, Evidence, Convoy Notes, in this order)');
+    assert.equal(
+      e.message,
+      'synthesis.md has no `Summary` section: add a `## Summary` heading right after the verdict line (the sections after the verdict line are Summary, Blockers, Evidence, Convoy Notes, in this order)',
+    );
     e = refusal(() => checkPostable('# Verdict: APPROVED\n## Blockers\n## Summary\n## Evidence\n## Convoy Notes\n', 'synthesis.md', SYNTHESIS_SECTIONS));
-    assert.equal(e.message, 'synthesis.md has its `Blockers` section out of order: move it so that the sections after the verdict line are Summary, Blockers, Evidence, Convoy Notes, in this order');
+    assert.equal(
+      e.message,
+      'synthesis.md has its `Blockers` section out of order: move it so that the sections after the verdict line are Summary, Blockers, Evidence, Convoy Notes, in this order',
+    );
     const big = `# Verdict: APPROVED\n${SECTIONS}${'y'.repeat(MAX_REPORT_CHARS)}`;
     e = refusal(() => checkPostable(big, 'synthesis.md', SYNTHESIS_SECTIONS));
     assert.equal(e.reason, 'reportTooLarge');
@@ -97,7 +118,12 @@ describe('daemon synthesis (rule 3)', () => {
       runId: 'r2',
       sha: 'a'.repeat(40),
       why: 'The review parent agent-web-7-review ended (exit 3)',
-      reports: [lane('security', 'CHANGES_REQUESTED', '1. SQL injection in db.ts:12'), lane('correctness', 'APPROVED'), lane('performance', 'APPROVED'), lane('requirements', 'APPROVED')],
+      reports: [
+        lane('security', 'CHANGES_REQUESTED', '1. SQL injection in db.ts:12'),
+        lane('correctness', 'APPROVED'),
+        lane('performance', 'APPROVED'),
+        lane('requirements', 'APPROVED'),
+      ],
     });
     assert.equal(out.verdict, 'CHANGES_REQUESTED');
     assert.equal(checkPostable(out.text, 'synthesis.md', SYNTHESIS_SECTIONS), 'CHANGES_REQUESTED');
@@ -109,7 +135,13 @@ describe('daemon synthesis (rule 3)', () => {
 
   it('stays under the size limit with huge lane reports', () => {
     const huge = (l: 'security' | 'correctness' | 'performance' | 'requirements') => ({ ...lane(l, 'APPROVED'), text: `# Verdict: APPROVED\n## Summary\n${'z'.repeat(50_000)}\n` });
-    const out = synthesize({ issue: 'WEB-1', runId: 'r1', sha: 'b'.repeat(40), why: 'x', reports: [huge('security'), huge('correctness'), huge('performance'), huge('requirements')] });
+    const out = synthesize({
+      issue: 'WEB-1',
+      runId: 'r1',
+      sha: 'b'.repeat(40),
+      why: 'x',
+      reports: [huge('security'), huge('correctness'), huge('performance'), huge('requirements')],
+    });
     assert.equal(out.verdict, 'APPROVED');
     assert.ok(out.text.length <= MAX_REPORT_CHARS, `${out.text.length}`);
     assert.equal(checkPostable(out.text, 'synthesis.md', SYNTHESIS_SECTIONS), 'APPROVED');

@@ -88,7 +88,8 @@ describe('the SQLite binary the daemon loads (server/store/nativeBinding.ts)', (
   it('refuses a platform it has no binary for at all', () => {
     assert.deepEqual(chooseNativeBinding(input({ platform: 'darwin', arch: 'arm64' })), {
       ok: false,
-      message: 'svc cannot run on Node v22.23.3 (/usr/local/bin/node): this build of svc has no SQLite module (better-sqlite3) for darwin-arm64 in /opt/svc/dist/native; run "npm run build" on a darwin-arm64 machine, or install the svc package built for darwin-arm64',
+      message:
+        'svc cannot run on Node v22.23.3 (/usr/local/bin/node): this build of svc has no SQLite module (better-sqlite3) for darwin-arm64 in /opt/svc/dist/native; run "npm run build" on a darwin-arm64 machine, or install the svc package built for darwin-arm64',
     });
   });
 });

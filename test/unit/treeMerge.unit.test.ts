@@ -37,7 +37,10 @@ describe('tree merge: a refresh names only the rows that changed (extension/comm
     const b1 = old[1].children[0];
     const m = mergeTree(old, [node('a', 'a', [node('a1'), node('a2')]), node('b', 'b', [node('b1')])]);
     assert.equal(ids(m.refresh), 'a');
-    assert.deepEqual(m.roots[0].children.map((n) => n.id), ['a1', 'a2']);
+    assert.deepEqual(
+      m.roots[0].children.map((n) => n.id),
+      ['a1', 'a2'],
+    );
     assert.equal(m.roots[1].children[0], b1);
   });
 

@@ -30,7 +30,8 @@ describe('webview styles use theme variables only', () => {
 
   it('finds the style sheets of every page', () => {
     const withSheets = new Set(sheets.map((s) => s.file));
-    for (const f of ['webview/agentsMain.ts', 'webview/awarenessMain.ts', 'webview/conversation/styles.ts', 'extension/webviews/pageHtml.ts']) assert.ok(withSheets.has(f), `${f} has no style sheet`);
+    for (const f of ['webview/agentsMain.ts', 'webview/awarenessMain.ts', 'webview/conversation/styles.ts', 'extension/webviews/pageHtml.ts'])
+      assert.ok(withSheets.has(f), `${f} has no style sheet`);
   });
 
   it('has no literal colours (hex, rgb, hsl)', () => {

@@ -15,7 +15,16 @@ describe('worktree facts: the kept dirty flag', () => {
   const root = path.join(REPO, '.scratch', `unit-worktreefacts-${process.pid}`);
   const repo = path.join(root, 'repo');
   const wt = path.join(root, 'wt');
-  const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: root, GIT_CEILING_DIRECTORIES: root, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t.invalid' };
+  const env = {
+    ...process.env,
+    GIT_CONFIG_NOSYSTEM: '1',
+    HOME: root,
+    GIT_CEILING_DIRECTORIES: root,
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@t.invalid',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@t.invalid',
+  };
   const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env, encoding: 'utf8' }).trim();
   let facts: WorktreeFacts;
   let first: string;
@@ -113,7 +122,16 @@ describe('worktree facts: a git that does not answer', () => {
   const repo = path.join(root, 'repo');
   const ok = path.join(root, 'ok');
   const hung = path.join(root, 'hung');
-  const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: root, GIT_CEILING_DIRECTORIES: root, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t.invalid' };
+  const env = {
+    ...process.env,
+    GIT_CONFIG_NOSYSTEM: '1',
+    HOME: root,
+    GIT_CEILING_DIRECTORIES: root,
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@t.invalid',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@t.invalid',
+  };
   const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env, encoding: 'utf8' }).trim();
 
   before(() => {

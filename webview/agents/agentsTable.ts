@@ -5,7 +5,6 @@ import type { AgentRowView, SortKey, TableState } from '../../shared/webview/age
 import { textElement } from '../common/sanitize';
 import { formatCost } from '../../shared/format/money';
 
-
 export const COLUMNS: { key: SortKey; label: string }[] = [
   { key: 'name', label: 'Agent' },
   { key: 'role', label: 'Role' },
@@ -99,7 +98,16 @@ export function tableElement(rows: readonly AgentRowView[], s: TableState, open:
     const alive = document.createElement('td');
     alive.append(textElement('span', r.alive ? 'alive' : 'no', r.alive ? 'alive' : 'muted'));
     const activity = textElement('td', r.activity, `activity ${r.activity}`);
-    tr.append(name, textElement('td', r.role), alive, activity, textElement('td', r.model), textElement('td', r.harness), textElement('td', costText(r), 'cost'), textElement('td', r.issue ?? '—'));
+    tr.append(
+      name,
+      textElement('td', r.role),
+      alive,
+      activity,
+      textElement('td', r.model),
+      textElement('td', r.harness),
+      textElement('td', costText(r), 'cost'),
+      textElement('td', r.issue ?? '—'),
+    );
     tbody.append(tr);
   }
   table.append(thead, tbody);

@@ -14,7 +14,11 @@ export function askElement(ask: AskView, answer: (a: Answer) => void): HTMLEleme
   box.setAttribute('aria-label', 'Needs you');
   const head = document.createElement('div');
   head.className = 'needs-you-head';
-  head.append(icon('bell-dot'), textElement('strong', ask.kind === 'question' ? 'Question' : ask.kind === 'plan' ? 'Plan approval' : 'Permission'), textElement('span', ask.title, 'ask-title'));
+  head.append(
+    icon('bell-dot'),
+    textElement('strong', ask.kind === 'question' ? 'Question' : ask.kind === 'plan' ? 'Plan approval' : 'Permission'),
+    textElement('span', ask.title, 'ask-title'),
+  );
   box.append(head);
   const buttons = document.createElement('div');
   buttons.className = 'ask-options';

@@ -61,7 +61,11 @@ function itemElement(item: TranscriptItem): HTMLElement {
       if (item.status === 'failed' || (item.output && item.output.split('\n').length <= 12)) el.open = true;
       const summary = document.createElement('summary');
       const state = item.status === 'completed' ? icon('pass') : item.status === 'failed' ? icon('error') : item.status === 'in_progress' ? icon('loading', true) : icon('tools');
-      summary.append(state, textElement('code', item.title, 'title'), textElement('span', item.outcome && item.outcome !== 'failed' ? `${item.status ?? 'failed'} (${item.outcome})` : item.status ?? 'pending', 'status muted'));
+      summary.append(
+        state,
+        textElement('code', item.title, 'title'),
+        textElement('span', item.outcome && item.outcome !== 'failed' ? `${item.status ?? 'failed'} (${item.outcome})` : (item.status ?? 'pending'), 'status muted'),
+      );
       el.append(summary, item.output ? textElement('pre', item.output, 'output') : textElement('div', 'no output', 'output muted'));
       return el;
     }

@@ -293,7 +293,14 @@ export class GithubHost implements CodeHost {
     this.polling = this.polling.then(async () => {
       let r;
       try {
-        r = await this.opener.pulls.list({ ...this.repoArgs, state: 'open', sort: 'updated', direction: 'desc', per_page: 100, headers: this.etag ? { 'if-none-match': this.etag } : {} });
+        r = await this.opener.pulls.list({
+          ...this.repoArgs,
+          state: 'open',
+          sort: 'updated',
+          direction: 'desc',
+          per_page: 100,
+          headers: this.etag ? { 'if-none-match': this.etag } : {},
+        });
       } catch (e) {
         if ((e as { status?: number }).status === 304) return; // nothing changed since the last read
         log.warn(`polling the open PRs of ${this.o.owner}/${this.o.repo} failed: ${asGithubError(e, 'list the open PRs').message}`);
@@ -331,4 +338,3 @@ export class GithubHost implements CodeHost {
     await this.polling;
   }
 }
-

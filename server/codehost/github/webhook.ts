@@ -103,9 +103,10 @@ export async function handleGithubWebhook(deps: WebhookDeps, req: HttpRequest): 
   let outcome: string;
   try {
     outcome = deps.db.transaction(() => {
-      const first = deps.db
-        .prepare(`INSERT OR IGNORE INTO webhook_deliveries (delivery_id, event, action, repo, received_at, outcome) VALUES (?, ?, ?, ?, ?, 'received')`)
-        .run(delivery, event, action ?? null, repo ?? null, deps.now()).changes === 1;
+      const first =
+        deps.db
+          .prepare(`INSERT OR IGNORE INTO webhook_deliveries (delivery_id, event, action, repo, received_at, outcome) VALUES (?, ?, ?, ?, ?, 'received')`)
+          .run(delivery, event, action ?? null, repo ?? null, deps.now()).changes === 1;
       if (!first) return 'duplicate';
       const done = handle(deps, event, payload);
       deps.db.prepare('UPDATE webhook_deliveries SET outcome = ? WHERE delivery_id = ?').run(done, delivery);

@@ -163,25 +163,32 @@ export class LocalHost implements CodeHost {
   /** Watches the remote's refs while the project has open PRs; reports what moved while nobody watched. */
   startWatching(): void {
     if (this.watcher || this.store.prs('open').length === 0) return;
-    this.watcher = new RefWatcher(this.o.gitDir, () => void this.rescan('push'), this.o.watch, () => this.store.prs('open').map((pr) => pr.head_branch));
+    this.watcher = new RefWatcher(
+      this.o.gitDir,
+      () => void this.rescan('push'),
+      this.o.watch,
+      () => this.store.prs('open').map((pr) => pr.head_branch),
+    );
     this.watcher.start();
     void this.rescan('rescan');
   }
 
   /** Re-reads the remote's branches and reports each open PR whose head moved. Serialized. */
   rescan(source: 'push' | 'rescan'): Promise<void> {
-    this.scanning = this.scanning.then(async () => {
-      const open = this.store.prs('open');
-      if (open.length === 0) return;
-      const heads = await readHeads(this.o.gitDir);
-      for (const pr of open) {
-        const now = heads.get(pr.head_branch);
-        if (!now || now === pr.last_head_sha) continue;
-        if (this.store.moveHead(pr.id, pr.last_head_sha, now, this.o.now())) {
-          this.events.emit({ project: this.project, number: pr.number, branch: pr.head_branch, before: pr.last_head_sha, after: now, source });
+    this.scanning = this.scanning
+      .then(async () => {
+        const open = this.store.prs('open');
+        if (open.length === 0) return;
+        const heads = await readHeads(this.o.gitDir);
+        for (const pr of open) {
+          const now = heads.get(pr.head_branch);
+          if (!now || now === pr.last_head_sha) continue;
+          if (this.store.moveHead(pr.id, pr.last_head_sha, now, this.o.now())) {
+            this.events.emit({ project: this.project, number: pr.number, branch: pr.head_branch, before: pr.last_head_sha, after: now, source });
+          }
         }
-      }
-    }).catch((e) => log.error(`rescan of ${this.o.gitDir} failed`, e));
+      })
+      .catch((e) => log.error(`rescan of ${this.o.gitDir} failed`, e));
     return this.scanning;
   }
 

@@ -45,7 +45,7 @@ export class LocalStore {
 
   private insertPrTx(p: { title: string; body: string; branch: string; base: string; author: string; head: string; at: number }): PrRow {
     return this.db.transaction(() => {
-      const number = (this.db.prepare('SELECT COALESCE(MAX(number), 0) + 1 FROM pull_requests WHERE project = ?').pluck().get(this.project) as number);
+      const number = this.db.prepare('SELECT COALESCE(MAX(number), 0) + 1 FROM pull_requests WHERE project = ?').pluck().get(this.project) as number;
       this.db
         .prepare(
           `INSERT INTO pull_requests (project, number, title, body, head_branch, base_branch, author, state, last_head_sha, created_at, updated_at)
@@ -62,9 +62,8 @@ export class LocalStore {
 
   /** The open PR of a branch, else its newest. */
   prForBranch(branch: string): PrRow | undefined {
-    return this.db
-      .prepare(`SELECT * FROM pull_requests WHERE project = ? AND head_branch = ? ORDER BY state = 'open' DESC, number DESC LIMIT 1`)
-      .get(this.project, branch) as PrRow | undefined;
+    return this.db.prepare(`SELECT * FROM pull_requests WHERE project = ? AND head_branch = ? ORDER BY state = 'open' DESC, number DESC LIMIT 1`).get(this.project, branch) as
+      PrRow | undefined;
   }
 
   prs(state: PrState | 'all'): PrRow[] {
@@ -75,11 +74,7 @@ export class LocalStore {
 
   /** Records a new head seen on the remote; false when another rescan already recorded it. */
   moveHead(id: number, before: string | null, after: string, at: number): boolean {
-    return (
-      this.db
-        .prepare('UPDATE pull_requests SET last_head_sha = ?, updated_at = ? WHERE id = ? AND last_head_sha IS ?')
-        .run(after, at, id, before).changes === 1
-    );
+    return this.db.prepare('UPDATE pull_requests SET last_head_sha = ?, updated_at = ? WHERE id = ? AND last_head_sha IS ?').run(after, at, id, before).changes === 1;
   }
 
   markMerged(id: number, headSha: string, mergeSha: string, at: number): void {

@@ -121,8 +121,7 @@ const app = agent({ name: 'svc-script' })
       const allowed = env.SVC_SCRIPT_MODELS?.split(',');
       if (allowed && !allowed.includes(String(params.value))) throw RequestError.invalidParams(undefined, `unknown model '${String(params.value)}'`);
       s.model = String(params.value);
-    }
-    else if (params.configId === 'effort') {
+    } else if (params.configId === 'effort') {
       if (!['low', 'medium', 'high'].includes(String(params.value))) throw RequestError.invalidParams(undefined, `effort must be low, medium or high`);
       s.effort = String(params.value);
     } else throw RequestError.invalidParams(undefined, `no config option '${params.configId}'`);
@@ -196,9 +195,7 @@ function firstLine(text: string): string {
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
-const connection = app.connect(
-  ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>),
-);
+const connection = app.connect(ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>));
 // ACP agents exit on stdin EOF; take running commands down with us.
 void connection.closed.then(() => exitNow(0));
 process.on('SIGTERM', () => {

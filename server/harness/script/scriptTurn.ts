@@ -43,15 +43,16 @@ export async function runSteps(steps: Step[], t: TurnContext): Promise<StopReaso
       if (outcome === 'deny') return 'end_turn';
     } else if ('sleep' in step) {
       // Show the wait in the transcript, as a real agent shows its thinking.
-      await t.client.notify('session/update', { sessionId: t.sessionId, update: { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `waiting ${step.sleep} ms\n` } } });
+      await t.client.notify('session/update', {
+        sessionId: t.sessionId,
+        update: { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: `waiting ${step.sleep} ms\n` } },
+      });
       await sleep(step.sleep, t.signal);
-    }
-    else if ('write' in step) await write(t, step.write.path, step.write.content);
+    } else if ('write' in step) await write(t, step.write.path, step.write.content);
     else if ('plan' in step) {
       const entries = step.plan.map((e) => ({ content: e.content, priority: 'medium', status: e.status }));
       await t.client.notify('session/update', { sessionId: t.sessionId, update: { sessionUpdate: 'plan', entries } });
-    }
-    else if ('exit' in step) await t.exit(step.exit);
+    } else if ('exit' in step) await t.exit(step.exit);
   }
   return t.signal.aborted ? 'cancelled' : 'end_turn';
 }
@@ -61,7 +62,10 @@ let messageSeq = 0;
 /** One agent message (its own message id); `newline: false` sends the text as is, as real agents do. */
 export function say(t: TurnContext, text: string, newline = true): Promise<void> {
   const body = !newline || text.endsWith('\n') ? text : `${text}\n`;
-  return t.client.notify('session/update', { sessionId: t.sessionId, update: { sessionUpdate: 'agent_message_chunk', messageId: `msg-${++messageSeq}`, content: { type: 'text', text: body } } as never });
+  return t.client.notify('session/update', {
+    sessionId: t.sessionId,
+    update: { sessionUpdate: 'agent_message_chunk', messageId: `msg-${++messageSeq}`, content: { type: 'text', text: body } } as never,
+  });
 }
 
 /** The `_meta` key codex-acp streams output under: the one the client declared, else the delta key. */
@@ -95,7 +99,10 @@ async function run(t: TurnContext, command: string, show: RunShow): Promise<numb
   // Terminal output streams as it comes, in order.
   let sent = Promise.resolve();
   const key = outputKey(t.clientMeta);
-  const onData = show === 'terminal' ? (data: string) => (sent = sent.then(() => notifyTool(t, { sessionUpdate: 'tool_call_update', toolCallId, _meta: { [key]: { data, terminal_id: toolCallId } } }))) : undefined;
+  const onData =
+    show === 'terminal'
+      ? (data: string) => (sent = sent.then(() => notifyTool(t, { sessionUpdate: 'tool_call_update', toolCallId, _meta: { [key]: { data, terminal_id: toolCallId } } })))
+      : undefined;
   const { code, output } = await spawnCommand(t, command, onData);
   await sent;
   const status = code === 0 ? 'completed' : 'failed';

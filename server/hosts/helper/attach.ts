@@ -91,10 +91,16 @@ export async function launchMain(runDir: string, cwd: string, argv: string[]): P
   fs.mkdirSync(runDir, { recursive: true, mode: 0o700 });
   fs.chmodSync(runDir, 0o700);
   const earlier = await stopRelay(runDir, 'stopped by svc: the conversation was started again');
-  if (earlier.wasRunning) process.stderr.write(`svc: an earlier agent of this conversation was still running on this host; ${earlier.stopped ? 'it was stopped' : 'it could not be stopped'}\n`);
+  if (earlier.wasRunning)
+    process.stderr.write(`svc: an earlier agent of this conversation was still running on this host; ${earlier.stopped ? 'it was stopped' : 'it could not be stopped'}\n`);
   for (const f of [SOCKET, STATE, EXIT, 'stderr.log']) fs.rmSync(path.join(runDir, f), { force: true });
   const log = fs.openSync(path.join(runDir, 'relay.log'), 'a', 0o600);
-  const relay = spawn(process.execPath, [process.argv[1], 'relay', runDir, cwd, '--', ...argv], { cwd: runDir, detached: true, stdio: ['ignore', 'ignore', log], env: process.env });
+  const relay = spawn(process.execPath, [process.argv[1], 'relay', runDir, cwd, '--', ...argv], {
+    cwd: runDir,
+    detached: true,
+    stdio: ['ignore', 'ignore', log],
+    env: process.env,
+  });
   relay.unref();
   fs.closeSync(log);
   for (let i = 0; i < 300; i++) {

@@ -17,7 +17,10 @@ function answer(a: unknown): void {
 async function main(): Promise<void> {
   // A failure outside the operation's own promise (an 'error' event) is still one answer, with where it happened.
   process.on('uncaughtException', (e) => {
-    answer({ ok: false, error: { kind: 'internal', reason: 'hostOpFailed', message: `svc's helper on the host failed: ${(e.stack ?? String(e)).split('\n').slice(0, 4).join(' / ')}` } });
+    answer({
+      ok: false,
+      error: { kind: 'internal', reason: 'hostOpFailed', message: `svc's helper on the host failed: ${(e.stack ?? String(e)).split('\n').slice(0, 4).join(' / ')}` },
+    });
     process.exit(1);
   });
   const chunks: Buffer[] = [];

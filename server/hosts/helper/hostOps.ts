@@ -19,7 +19,18 @@ import { alive, readExit, readState, stopRelay } from './attach';
 import type { RelayExit } from './frames';
 
 export type HostRequest =
-  | { op: 'prepare'; origin: string; repoId: string; lanesRoot: string; dir: string; kind: 'worktree' | 'play'; branch: string | null; start: string | null; sparse?: string[]; reuse: boolean }
+  | {
+      op: 'prepare';
+      origin: string;
+      repoId: string;
+      lanesRoot: string;
+      dir: string;
+      kind: 'worktree' | 'play';
+      branch: string | null;
+      start: string | null;
+      sparse?: string[];
+      reuse: boolean;
+    }
   | { op: 'facts'; dirs: string[] }
   | { op: 'reportFacts'; dir: string }
   | { op: 'readFile'; path: string }
@@ -39,10 +50,12 @@ export async function hostOp(r: HostRequest): Promise<unknown> {
       return prepare(r);
     case 'facts': {
       const out: Record<string, GitFacts> = {};
-      await Promise.all(r.dirs.map(async (d) => {
-        const f = await gitFacts(d).catch(() => undefined);
-        if (f) out[d] = f;
-      }));
+      await Promise.all(
+        r.dirs.map(async (d) => {
+          const f = await gitFacts(d).catch(() => undefined);
+          if (f) out[d] = f;
+        }),
+      );
       return out;
     }
     case 'reportFacts':
@@ -142,7 +155,9 @@ async function prepare(r: Prepare): Promise<{ head: string | null }> {
   return { head: start };
 }
 
-async function reap(r: Extract<HostRequest, { op: 'reap' }>): Promise<{ report: ReapReport; patch: { file: string; sha256: string } | null; sidecar: { file: string; sha256: string } | null }> {
+async function reap(
+  r: Extract<HostRequest, { op: 'reap' }>,
+): Promise<{ report: ReapReport; patch: { file: string; sha256: string } | null; sidecar: { file: string; sha256: string } | null }> {
   const report = await reapLaneDir({
     conv: r.conv,
     dir: r.dir,

@@ -7,7 +7,8 @@ import { effortOf, PROMPT_FLAGS, promptOf } from './conv';
 import { reportCreated, statusTable } from './convFormat';
 
 function successor(mode: 'handoff' | 'fork'): CommandSpec {
-  const what = mode === 'handoff' ? 'a successor conversation that continues the work from a handoff note' : "a successor conversation that starts from a copy of the source's recent output";
+  const what =
+    mode === 'handoff' ? 'a successor conversation that continues the work from a handoff note' : "a successor conversation that starts from a copy of the source's recent output";
   return {
     path: [mode],
     summary: `${what}; nested under its source`,

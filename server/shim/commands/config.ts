@@ -42,7 +42,13 @@ export const configCommands: CommandSpec[] = [
           return 1;
         } else io.out(bool(a, 'show-origin') ? `${sourceText(e)}\t${e.value}\n` : `${e.value}\n`);
       } else if (bool(a, 'json')) json(io, entries);
-      else io.out(table(['KEY', 'VALUE', 'SOURCE'], entries.map((e) => [e.key, e.value ?? '-', sourceCell(e)])));
+      else
+        io.out(
+          table(
+            ['KEY', 'VALUE', 'SOURCE'],
+            entries.map((e) => [e.key, e.value ?? '-', sourceCell(e)]),
+          ),
+        );
       return 0;
     },
   },

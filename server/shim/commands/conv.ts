@@ -201,7 +201,7 @@ export const convCommands: CommandSpec[] = [
       allow: { type: 'boolean', help: 'allow (once) / accept' },
       deny: { type: 'boolean', help: 'reject (once) / decline' },
       option: { type: 'string', help: 'choose this permission option id', value: '<id>' },
-      text: { type: 'string', help: "the answer to a question", value: '<answer>' },
+      text: { type: 'string', help: 'the answer to a question', value: '<answer>' },
     },
     positionals: CONV,
     async run(a, io) {

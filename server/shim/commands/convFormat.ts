@@ -61,7 +61,11 @@ export function showText(c: ConversationInfo): string {
   if (c.spawnError) rows.push(['spawn error', c.spawnError]);
   if (c.hostLost) rows.push(['host', `${c.hostLost.text} (since ${when(c.hostLost.since)})`]);
   if (c.ask) {
-    const opts = c.ask.options.length ? ` — options: ${c.ask.options.map((o) => `${o.id} (${o.kind})`).join(', ')}` : c.ask.fields.length ? ` — fields: ${c.ask.fields.join(', ')}` : '';
+    const opts = c.ask.options.length
+      ? ` — options: ${c.ask.options.map((o) => `${o.id} (${o.kind})`).join(', ')}`
+      : c.ask.fields.length
+        ? ` — fields: ${c.ask.fields.join(', ')}`
+        : '';
     rows.push(['needs you', `${c.ask.kind}: ${c.ask.title}${opts}`]);
   }
   const width = Math.max(...rows.map(([k]) => k.length)) + 1;
@@ -71,7 +75,16 @@ export function showText(c: ConversationInfo): string {
 export function statusTable(agents: AgentStatus[]): string {
   if (agents.length === 0) return 'no agents\n';
   const head = ['ID', 'NAME', 'KIND', 'ACTIVITY', 'ALIVE', 'HARNESS', 'MODEL', 'COST'];
-  const rows = agents.map((a) => [`#${a.id}`, a.name, a.kind, a.archived ? `${a.activity} (archived)` : a.activity, a.alive ? 'yes' : 'no', a.harness, a.model, a.cost ? formatCost(a.cost.amount, a.cost.currency) : '-']);
+  const rows = agents.map((a) => [
+    `#${a.id}`,
+    a.name,
+    a.kind,
+    a.archived ? `${a.activity} (archived)` : a.activity,
+    a.alive ? 'yes' : 'no',
+    a.harness,
+    a.model,
+    a.cost ? formatCost(a.cost.amount, a.cost.currency) : '-',
+  ]);
   return table(head, rows);
 }
 

@@ -12,14 +12,16 @@ import { liveAgentsRefusal } from '../shimRefusals';
 import type { DaemonInfo } from '../../../shared/protocol/daemon';
 
 function describe(i: DaemonInfo, started: boolean): string {
-  return [
-    `svc daemon ${started ? 'started' : 'running'}: pid ${i.pid}, version ${i.version} (build ${i.build})`,
-    `  home    ${i.svcHome}`,
-    `  socket  ${i.socketPath}`,
-    `  http    http://127.0.0.1:${i.httpPort}`,
-    `  uptime  ${Math.round(i.uptimeMs / 1000)} s`,
-    `  agents  ${i.conversations} conversations, ${i.live} live`,
-  ].join('\n') + '\n';
+  return (
+    [
+      `svc daemon ${started ? 'started' : 'running'}: pid ${i.pid}, version ${i.version} (build ${i.build})`,
+      `  home    ${i.svcHome}`,
+      `  socket  ${i.socketPath}`,
+      `  http    http://127.0.0.1:${i.httpPort}`,
+      `  uptime  ${Math.round(i.uptimeMs / 1000)} s`,
+      `  agents  ${i.conversations} conversations, ${i.live} live`,
+    ].join('\n') + '\n'
+  );
 }
 
 /** Stops the daemon of this SVC_HOME if one runs; its pid when one was stopped. Talks to

@@ -20,14 +20,21 @@ function issueText(i: IssueInfo): string {
     `  workspace  ${i.workspace}`,
     `  work agent ${i.agent ? `${i.agent.name} (#${i.agent.id}) ${i.agent.activity}` : 'none (svc issue start ' + i.id + ' --harness <h> --model <m>)'}`,
   ];
-  if (i.body.trim()) lines.push('', ...i.body.trimEnd().split('\n').map((l) => `  ${l}`));
+  if (i.body.trim())
+    lines.push(
+      '',
+      ...i.body
+        .trimEnd()
+        .split('\n')
+        .map((l) => `  ${l}`),
+    );
   return lines.join('\n') + '\n';
 }
 
 export const issueCommands: CommandSpec[] = [
   {
     path: ['issue', 'new'],
-    summary: "create an issue: an id <PROJECT>-<n> and a workspace worktree on branch issue/<id>",
+    summary: 'create an issue: an id <PROJECT>-<n> and a workspace worktree on branch issue/<id>',
     usage: ['--project <key> --title <t> [--body <text> | --body-file <f>] [--json]'],
     flags: {
       project: { type: 'string', help: 'the project', value: '<key>' },

@@ -104,7 +104,11 @@ const laneList: CommandSpec = {
   path: ['lane', 'list'],
   summary: 'list lanes with activity, reports, verdicts and git facts',
   usage: ['[--run <key>] [--parent <conv>] [--json]'],
-  flags: { run: { type: 'string', help: 'only this run', value: '<key>' }, parent: { type: 'string', help: 'only lanes launched by this conversation', value: '<conv>' }, ...JSON_FLAG },
+  flags: {
+    run: { type: 'string', help: 'only this run', value: '<key>' },
+    parent: { type: 'string', help: 'only lanes launched by this conversation', value: '<conv>' },
+    ...JSON_FLAG,
+  },
   async run(a, io) {
     const { lanes } = await withDaemon(io, (c) => c.request(lanesList, { run: str(a, 'run'), parent: str(a, 'parent') }));
     if (bool(a, 'json')) json(io, lanes);
@@ -261,7 +265,13 @@ const laneRuns: CommandSpec = {
     const { cards } = await withDaemon(io, (c) => c.request(lanesRuns, {}));
     if (bool(a, 'json')) json(io, cards);
     else if (!cards.length) io.out('no gauntlet runs\n');
-    else io.out(table(['PROJECT', 'RUN', 'LAUNCHER', 'COUNTS', 'LATEST'], cards.map((c) => [c.project, c.run, `#${c.launcherId}`, c.countsLine, `${new Date(c.latest.at).toISOString()} ${c.latest.text}`])));
+    else
+      io.out(
+        table(
+          ['PROJECT', 'RUN', 'LAUNCHER', 'COUNTS', 'LATEST'],
+          cards.map((c) => [c.project, c.run, `#${c.launcherId}`, c.countsLine, `${new Date(c.latest.at).toISOString()} ${c.latest.text}`]),
+        ),
+      );
     return 0;
   },
 };

@@ -80,7 +80,8 @@ export const prCommands: CommandSpec[] = [
     usage: ['<number|branch> [--project <key>] [--json]'],
     flags: { ...PROJECT, ...JSON_FLAG },
     positionals: [{ name: 'number|branch', required: true }],
-    details: 'Ready means: an approval for the current head by someone other than the author (or the service\'s own verdict marker for that head), no reviewer requesting changes, and every check green.',
+    details:
+      "Ready means: an approval for the current head by someone other than the author (or the service's own verdict marker for that head), no reviewer requesting changes, and every check green.",
     async run(a, io) {
       const client = await connect(io.env);
       const r = await client.request(prMerge, { project: str(a, 'project'), cwd: io.cwd, pr: a.positionals[0] });
@@ -104,7 +105,7 @@ export const prCommands: CommandSpec[] = [
     },
     positionals: [{ name: 'number|branch', required: true }],
     details:
-      'Low-level command for people and scripts; the review pipeline posts its own reviews. The code host refuses an approval or a change request on the identity\'s own PR, as GitHub does.',
+      "Low-level command for people and scripts; the review pipeline posts its own reviews. The code host refuses an approval or a change request on the identity's own PR, as GitHub does.",
     async run(a, io) {
       const events = (['approve', 'request-changes', 'comment'] as const).filter((f) => bool(a, f));
       if (events.length !== 1) throw new UsageError('give exactly one of --approve, --request-changes, --comment');

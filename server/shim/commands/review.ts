@@ -32,7 +32,7 @@ export const reviewCommands: CommandSpec[] = [
   },
   {
     path: ['review', 'abort'],
-    summary: "stop every running reviewer of an issue; the work agent is left idle and not messaged",
+    summary: 'stop every running reviewer of an issue; the work agent is left idle and not messaged',
     usage: ['<id> [--json]'],
     flags: { ...JSON_FLAG },
     positionals: [{ name: 'id', required: true }],
@@ -75,7 +75,8 @@ export const reviewCommands: CommandSpec[] = [
       ...JSON_FLAG,
     },
     positionals: [{ name: 'id' }],
-    details: 'Prints one line per lane: its verdict (or why there is none) and the report path.\nExit: 0 every lane reported · 2 a lane died without a (valid) report · 3 timeout, lanes still running · 1 usage or request error.',
+    details:
+      'Prints one line per lane: its verdict (or why there is none) and the report path.\nExit: 0 every lane reported · 2 a lane died without a (valid) report · 3 timeout, lanes still running · 1 usage or request error.',
     async run(a, io) {
       const issue = a.positionals[0];
       if (!issue && !io.env.SVC_CONVERSATION) throw new UsageError('give the issue id, or run svc review wait inside the review parent');
@@ -87,7 +88,13 @@ export const reviewCommands: CommandSpec[] = [
         else for (const l of r.lanes) io.out(laneLine(l));
         const next = `svc review wait ${r.issue} --run ${r.runId}`;
         if (r.outcome === 'timeout') io.err(`timed out; lanes are still running\nnext: ${next}\n`);
-        else if (r.outcome === 'incomplete') io.err(`review ${r.runId}: ${r.lanes.filter((l) => l.state !== 'report').map((l) => l.lane).join(', ')} without a valid report\n`);
+        else if (r.outcome === 'incomplete')
+          io.err(
+            `review ${r.runId}: ${r.lanes
+              .filter((l) => l.state !== 'report')
+              .map((l) => l.lane)
+              .join(', ')} without a valid report\n`,
+          );
         return r.outcome === 'complete' ? 0 : r.outcome === 'incomplete' ? 2 : 3;
       });
     },
@@ -105,7 +112,8 @@ export const reviewCommands: CommandSpec[] = [
       if (!run) throw new UsageError('--run is required (the review parent has it in $SVC_REVIEW_RUN)');
       return withDaemon(io, async (client) => {
         const r = await client.request(reviewPost, { issue: a.positionals[0], run, caller: io.env.SVC_CONVERSATION });
-        const what = r.via === 'review' ? `review #${r.id}` : r.via === 'marker' ? `verdict comment #${r.id} (the code host refuses reviews of your own PR)` : `comment review #${r.id}`;
+        const what =
+          r.via === 'review' ? `review #${r.id}` : r.via === 'marker' ? `verdict comment #${r.id} (the code host refuses reviews of your own PR)` : `comment review #${r.id}`;
         io.out(bool(a, 'json') ? json(r) : `Posted ${r.verdict} for ${r.issue} on PR #${r.pr} at ${short(r.sha)}: ${what}\n`);
         return 0;
       });

@@ -22,7 +22,9 @@ const REVIEW = {
   issue: { id: 'LP-1', project: 'lp', number: 1, title: 'e2e issue', body: '', branch: 'issue/lp-1', workspace: '/w', createdAt: 0, agent: null },
   pr: { number: 4, state: 'open', head: '1234567890', url: null, reviewState: 'in_review', ready: false, reasons: ['no approval for head 1234567'], checks: [] },
   run: { runId: 'r2', mode: 'quick', sha: '1234567890', phase: 'dispatched', verdict: null, worktree: null },
-  reviewers: [{ id: 9, name: 'agent-lp-1-review', role: 'quick', runId: 'r2', model: 'm', alive: true, activity: 'working', report: { path: '/w/review.md', exists: false, verdict: null } }],
+  reviewers: [
+    { id: 9, name: 'agent-lp-1-review', role: 'quick', runId: 'r2', model: 'm', alive: true, activity: 'working', report: { path: '/w/review.md', exists: false, verdict: null } },
+  ],
   journal: [],
 } as IssueState;
 
@@ -64,7 +66,11 @@ describe('svc extension host', function () {
     assert.deepEqual(item.command, { command: 'svc.previewConversation', title: 'Open Conversation', arguments: [2] });
     assert.equal(item.label, 'builder one');
     assert.equal(item.description, '#2 · builder i1 · working · lane/k ↑2 · dirty');
-    assert.deepEqual([(item.iconPath as vscode.ThemeIcon).id, ((item.iconPath as vscode.ThemeIcon).color as vscode.ThemeColor).id], ['sync~spin', 'charts.blue'], 'live work shows over the verdict icon');
+    assert.deepEqual(
+      [(item.iconPath as vscode.ThemeIcon).id, ((item.iconPath as vscode.ThemeIcon).color as vscode.ThemeColor).id],
+      ['sync~spin', 'charts.blue'],
+      'live work shows over the verdict icon',
+    );
     assert.equal(item.resourceUri?.toString(), 'svc-deck:/conv%3A2%3Atree');
     assert.match((item.tooltip as vscode.MarkdownString).value, /^- verdict: NOT\\_YET · 3 defects \(critic #3\)$/m);
     const critic = toTreeItem(builder.children[0]);
@@ -78,13 +84,19 @@ describe('svc extension host', function () {
   it('maps review state to Reviews tree items: PR, state, readiness, reviewers opening their conversation', () => {
     const [issue] = reviewNodes([REVIEW]);
     const item = reviewTreeItem(issue);
-    assert.deepEqual([item.id, item.label, item.description, item.contextValue], ['issue:LP-1:tree', 'LP-1 e2e issue', 'PR #4 · in review · not ready', 'svc:review+issue+pr+in_review+running+run']);
+    assert.deepEqual(
+      [item.id, item.label, item.description, item.contextValue],
+      ['issue:LP-1:tree', 'LP-1 e2e issue', 'PR #4 · in review · not ready', 'svc:review+issue+pr+in_review+running+run'],
+    );
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'sync~spin');
     const kids = issue.children.map(reviewTreeItem);
-    assert.deepEqual(kids.map((k) => [k.label, k.description]), [
-      ['merge: not ready', 'no approval for head 1234567'],
-      ['review r2 (quick)', 'reviewing · at 1234567'],
-    ]);
+    assert.deepEqual(
+      kids.map((k) => [k.label, k.description]),
+      [
+        ['merge: not ready', 'no approval for head 1234567'],
+        ['review r2 (quick)', 'reviewing · at 1234567'],
+      ],
+    );
     const reviewer = reviewTreeItem(issue.children[1].children[0]);
     assert.deepEqual([reviewer.label, reviewer.description], ['reviewer (quick)', '#9 · working · m']);
     assert.deepEqual(reviewer.command, { command: 'svc.previewConversation', title: 'Open Conversation', arguments: [9] });
@@ -112,7 +124,10 @@ describe('svc extension host', function () {
     await vscode.commands.executeCommand('svc.openAgents');
     const deadline = Date.now() + 10_000;
     while (!api.agentRows() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    assert.deepEqual(api.agentRows()?.map((r) => [r.id, r.archived, r.role]), [[1, true, 'root']]);
+    assert.deepEqual(
+      api.agentRows()?.map((r) => [r.id, r.archived, r.role]),
+      [[1, true, 'root']],
+    );
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await new Promise((r) => setTimeout(r, 200));
     assert.deepEqual(api.openPanels(), []);

@@ -13,7 +13,11 @@ interface Summary {
 
 export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, color: false, reporter: 'spec' });
-  for (const f of fs.readdirSync(__dirname).filter((f) => f.endsWith('.inhost.test.js')).sort()) mocha.addFile(path.join(__dirname, f));
+  for (const f of fs
+    .readdirSync(__dirname)
+    .filter((f) => f.endsWith('.inhost.test.js'))
+    .sort())
+    mocha.addFile(path.join(__dirname, f));
   const summary: Summary = { passes: [], failures: [], durationMs: 0 };
   const started = Date.now();
   await new Promise<void>((resolve) => {

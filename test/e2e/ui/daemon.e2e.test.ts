@@ -38,7 +38,9 @@ describe('Stop Daemon and Restart Daemon from VS Code (issue 16)', function () {
     const { dir } = makeRepo(cs.scratch, 'dp');
     await ok(['project', 'add', 'dp', dir]);
     for (const title of ['daemon e2e one', 'daemon e2e two']) {
-      const created = JSON.parse(await ok(['conv', 'new', '--project', 'dp', '--harness', 'script', '--model', 'm', '--title', title, '--prompt', 'hello', '--json'])) as { conversation: { id: number } };
+      const created = JSON.parse(await ok(['conv', 'new', '--project', 'dp', '--harness', 'script', '--model', 'm', '--title', title, '--prompt', 'hello', '--json'])) as {
+        conversation: { id: number };
+      };
       mine.push(created.conversation.id);
     }
     await waitIdle(mine);
@@ -48,16 +50,25 @@ describe('Stop Daemon and Restart Daemon from VS Code (issue 16)', function () {
     const { page } = session();
     const pid = await daemonPid();
     const live = await liveAgents();
-    assert.ok(mine.every((id) => live.some((a) => a.id === id)), 'both conversations are live');
+    assert.ok(
+      mine.every((id) => live.some((a) => a.id === id)),
+      'both conversations are live',
+    );
     await runCommand(page, 'svc: Stop Daemon');
     const dialog = await modalDialog(page);
     assert.equal(dialog.message, `Stop the svc daemon? It stops ${live.length} live agents.`);
-    assert.match(dialog.detail, new RegExp(`^Stopping the daemon stops #${live[0].id} .* through the stop door\\. Their conversations and transcripts are kept; afterwards svc offers to resume them\\.$`));
+    assert.match(
+      dialog.detail,
+      new RegExp(`^Stopping the daemon stops #${live[0].id} .* through the stop door\\. Their conversations and transcripts are kept; afterwards svc offers to resume them\\.$`),
+    );
     assert.ok(dialog.buttons.includes(`Stop Daemon and ${live.length} Agents`), dialog.buttons.join(' | '));
     await screenshot(page, '40-stop-daemon-modal');
     await dialog.click('Cancel');
     assert.equal(await daemonPid(), pid, 'the daemon still runs');
-    assert.deepEqual((await liveAgents()).map((a) => a.id), live.map((a) => a.id));
+    assert.deepEqual(
+      (await liveAgents()).map((a) => a.id),
+      live.map((a) => a.id),
+    );
   });
 
   it('stops it on confirm; the palette then offers Start Daemon, not Stop; Start Daemon and Resume brings the agents back', async () => {
@@ -68,7 +79,9 @@ describe('Stop Daemon and Restart Daemon from VS Code (issue 16)', function () {
     await (await modalDialog(page)).click(`Stop Daemon and ${live.length} Agents`);
     const said = await waitForMessage(page, `svc: the daemon stopped (pid ${pid}); it stopped ${live.length} agents: `, 60_000);
     assert.ok(said.includes(`#${live[0].id} `), said);
-    await statusItem(page).filter({ hasText: /^\s*svc: daemon down\s*$/ }).waitFor({ timeout: 15_000 });
+    await statusItem(page)
+      .filter({ hasText: /^\s*svc: daemon down\s*$/ })
+      .waitFor({ timeout: 15_000 });
     assert.equal(await paletteOffers(page, 'svc: Stop Daemon'), false, 'Stop Daemon is hidden while the daemon is down');
     assert.equal(await paletteOffers(page, 'svc: Restart Daemon'), false, 'Restart Daemon is hidden while the daemon is down');
     assert.equal(await paletteOffers(page, 'svc: Start Daemon'), true);
@@ -81,8 +94,13 @@ describe('Stop Daemon and Restart Daemon from VS Code (issue 16)', function () {
     const more = Number(/ and (\d+) more\.$/.exec(resumed)?.[1] ?? 0);
     assert.equal(listed.length, Math.min(10, live.length), resumed);
     assert.equal(listed.length + more, live.length, resumed);
-    assert.ok(listed.every((id) => live.some((a) => a.id === id)), resumed);
-    await statusItem(page).filter({ hasText: /^\s*svc\s*$/ }).waitFor({ timeout: 20_000 });
+    assert.ok(
+      listed.every((id) => live.some((a) => a.id === id)),
+      resumed,
+    );
+    await statusItem(page)
+      .filter({ hasText: /^\s*svc\s*$/ })
+      .waitFor({ timeout: 20_000 });
     assert.notEqual(await daemonPid(), pid);
     await eventually(async () => JSON.stringify((await liveAgents()).map((a) => a.id)) === JSON.stringify(live.map((a) => a.id)), 30_000, 'every agent it stopped is live again');
     await waitIdle(mine);

@@ -41,13 +41,18 @@ describe('in-host tests (extension host of code-server 4.100.3)', function () {
       })
       .finally(() => clearTimeout(timer));
     timing('in-host suite (window start + tests)', t);
-    const results = fs.existsSync(cs.resultsFile) ? (JSON.parse(fs.readFileSync(cs.resultsFile, 'utf8')) as { passes: string[]; failures: { title: string; error: string }[]; durationMs: number }) : undefined;
+    const results = fs.existsSync(cs.resultsFile)
+      ? (JSON.parse(fs.readFileSync(cs.resultsFile, 'utf8')) as { passes: string[]; failures: { title: string; error: string }[]; durationMs: number })
+      : undefined;
     await page.close();
     assert.ok(results, `the in-host suite wrote no results (exit code ${code}); see ${cs.log}`);
     for (const p of results.passes) console.log(`      ✓ [in-host] ${p}`);
     for (const f of results.failures) console.log(`      ✗ [in-host] ${f.title}\n${f.error}`);
     console.log(`    [timing] in-host tests alone: ${results.durationMs} ms`);
-    assert.deepEqual(results.failures.map((f) => f.title), []);
+    assert.deepEqual(
+      results.failures.map((f) => f.title),
+      [],
+    );
     assert.equal(code, 0);
     assert.equal(results.passes.length, 9);
   });

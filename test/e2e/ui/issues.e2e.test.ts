@@ -72,7 +72,11 @@ describe('issues from the palette: New Issue, Start Work Agent, Mark Issue Done 
     await quickPick(page, 'script');
     await input.fill('m');
     await input.press('Enter');
-    await waitForMessage(page, new RegExp(`^svc: Work agent agent-${id.toLowerCase()} \\(#\\d+\\) of ${id}: starting in ${issue.workspace.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.`), 30_000);
+    await waitForMessage(
+      page,
+      new RegExp(`^svc: Work agent agent-${id.toLowerCase()} \\(#\\d+\\) of ${id}: starting in ${issue.workspace.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.`),
+      30_000,
+    );
     issue = JSON.parse(await ok(['issue', 'show', id, '--json'])) as IssueInfo;
     assert.ok(issue.agent, 'the issue has its work agent');
     await screenshot(page, '45-issue-work-agent-started');

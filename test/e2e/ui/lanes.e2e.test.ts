@@ -13,7 +13,24 @@ import { git, makeRepo } from '../../helpers/scratch';
 import { writeBrief } from '../../helpers/scriptBrief';
 import { installedSvc } from './codeServer';
 import { session, timing } from './session';
-import { clearNotifications, clickViewAction, contextMenuItem, quickPick, rowBadge, rowByDescription, rowIcon, rowTooltip, runCommand, screenshot, statusItem, themeColor, waitForMessage, waitForTree, webviewFrame, webviewFrameWith } from './workbench';
+import {
+  clearNotifications,
+  clickViewAction,
+  contextMenuItem,
+  quickPick,
+  rowBadge,
+  rowByDescription,
+  rowIcon,
+  rowTooltip,
+  runCommand,
+  screenshot,
+  statusItem,
+  themeColor,
+  waitForMessage,
+  waitForTree,
+  webviewFrame,
+  webviewFrameWith,
+} from './workbench';
 
 const svc = (args: string[]) => installedSvc(session().cs, args);
 async function ok(args: string[], code = 0): Promise<string> {
@@ -24,9 +41,9 @@ async function ok(args: string[], code = 0): Promise<string> {
 
 /** Raw HTML, an event handler, a script and a javascript: link, in Markdown an agent wrote. */
 const XSS = [
-  'XSS-MARK <img src=x onerror="window.__xss=\'img\'"> and <script>window.__xss=\'script\'</script>',
+  "XSS-MARK <img src=x onerror=\"window.__xss='img'\"> and <script>window.__xss='script'</script>",
   '',
-  '<svg onload="window.__xss=\'svg\'"></svg> [click me](javascript:window.__xss=\'link\') <iframe src="javascript:window.__xss=\'iframe\'"></iframe>',
+  "<svg onload=\"window.__xss='svg'\"></svg> [click me](javascript:window.__xss='link') <iframe src=\"javascript:window.__xss='iframe'\"></iframe>",
 ].join('\n');
 
 const closeEditors = () => runCommand(session().page, 'View: Close All Editors');
@@ -50,7 +67,9 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     await ok(['config', 'set', 'roles.review.harness', 'script']);
     await ok(['config', 'set', 'roles.review.model', 'm']);
     briefs = path.join(cs.scratch.home, 'briefs');
-    const created = JSON.parse(await ok(['conv', 'new', '--project', 'lp', '--harness', 'script', '--model', 'm', '--title', 'gauntlet root', '--prompt', 'I orchestrate.', '--json'])) as { conversation: { id: number } };
+    const created = JSON.parse(
+      await ok(['conv', 'new', '--project', 'lp', '--harness', 'script', '--model', 'm', '--title', 'gauntlet root', '--prompt', 'I orchestrate.', '--json']),
+    ) as { conversation: { id: number } };
     rootId = created.conversation.id;
   });
 
@@ -78,10 +97,11 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     const builderRow = rowByDescription(page, 'Command Deck', `#${id.api} · `);
     const criticRow = rowByDescription(page, 'Command Deck', `#${id.critic} · `);
     const [builderBadge, criticBadge] = [await rowBadge(builderRow), await rowBadge(criticRow)];
-    assert.equal(builderBadge.text, '2', 'the builder shows its critic\'s defect count');
+    assert.equal(builderBadge.text, '2', "the builder shows its critic's defect count");
     assert.equal(criticBadge.text, '2');
     assert.ok(builderBadge.color && builderBadge.color === criticBadge.color, `badge colours ${builderBadge.color} / ${criticBadge.color}`);
-    for (const row of [builderRow, criticRow]) assert.match((await row.locator('.custom-view-tree-node-item-icon').getAttribute('class')) ?? '', /codicon-warning/, 'the verdict icon on builder and critic');
+    for (const row of [builderRow, criticRow])
+      assert.match((await row.locator('.custom-view-tree-node-item-icon').getAttribute('class')) ?? '', /codicon-warning/, 'the verdict icon on builder and critic');
     assert.equal(await rowBadge(rowByDescription(page, 'Command Deck', `#${rootId} · `)).then((b) => b.text), '', 'no badge without a verdict');
     await screenshot(page, '10-command-deck-nesting-verdict-badges');
 
@@ -161,14 +181,25 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
   it("turns a lane's activity to needs-you live, and back after answering from the Conversation panel", async () => {
     const { page } = session();
     const t = Date.now();
-    id.ask = await startLane(['--run', 'r1', '--key', 'ask', '--role', 'builder', '--brief', writeBrief(briefs, 'ask.md', [{ ask: 'Proceed with the e2e lane?' }, { say: 'proceeding' }])]);
+    id.ask = await startLane([
+      '--run',
+      'r1',
+      '--key',
+      'ask',
+      '--role',
+      'builder',
+      '--brief',
+      writeBrief(briefs, 'ask.md', [{ ask: 'Proceed with the e2e lane?' }, { say: 'proceeding' }]),
+    ]);
     const row = rowByDescription(page, 'Command Deck', `#${id.ask} · `);
     await row.locator('.label-description', { hasText: new RegExp(`^#${id.ask} · needs-you( · ↑\\d+)?$`) }).waitFor({ timeout: 20_000 });
     // Activity icons are coloured by state: needs-you, idle (the root), and stopped once reaped (below).
     assert.deepEqual(await rowIcon(row), { codicon: 'bell-dot', color: await themeColor(page, 'list.warningForeground') });
     assert.deepEqual(await rowIcon(rowByDescription(page, 'Command Deck', `#${rootId} · `)), { codicon: 'circle-large-outline', color: await themeColor(page, 'charts.green') });
     assert.notEqual(await themeColor(page, 'list.warningForeground'), await themeColor(page, 'charts.green'));
-    await statusItem(page).filter({ hasText: /^\s*svc: 1 needs you\s*$/ }).waitFor();
+    await statusItem(page)
+      .filter({ hasText: /^\s*svc: 1 needs you\s*$/ })
+      .waitFor();
     timing('lane needs-you shown', t);
 
     await row.click();
@@ -180,7 +211,9 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     const t2 = Date.now();
     await frame.locator('.ask-options vscode-button', { hasText: 'Allow' }).click();
     await row.locator('.label-description', { hasText: new RegExp(`^#${id.ask} · idle( · ↑\\d+)?$`) }).waitFor({ timeout: 15_000 });
-    await statusItem(page).filter({ hasText: /^\s*svc\s*$/ }).waitFor();
+    await statusItem(page)
+      .filter({ hasText: /^\s*svc\s*$/ })
+      .waitFor();
     await frame.locator('header .activity[data-activity="idle"]').waitFor();
     assert.equal(await frame.locator('.needs-you').count(), 0);
     await frame.locator('.transcript .ask-line', { hasText: 'answered: Allow' }).waitFor();
@@ -202,7 +235,18 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     const report = path.join(briefs, 'xss-report.md');
     fs.mkdirSync(briefs, { recursive: true });
     fs.writeFileSync(report, XSS + '\n');
-    id.xss = await startLane(['--run', 'r1', '--key', 'xss', '--role', 'builder', '--title', 'xss <img src=x onerror="window.__xss=\'title\'">', '--brief', writeBrief(briefs, 'xss.md', [{ say: XSS }, { run: `svc lane report --status failed --file '${report}'` }])]);
+    id.xss = await startLane([
+      '--run',
+      'r1',
+      '--key',
+      'xss',
+      '--role',
+      'builder',
+      '--title',
+      'xss <img src=x onerror="window.__xss=\'title\'">',
+      '--brief',
+      writeBrief(briefs, 'xss.md', [{ say: XSS }, { run: `svc lane report --status failed --file '${report}'` }]),
+    ]);
     await ok(['lane', 'wait', 'r1-xss-builder-i1', '--timeout', '60'], 4);
 
     // A click that lands while the tree re-renders (the lane just reported) can be lost, and
@@ -220,7 +264,7 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     assert.deepEqual(dom.found, { xss: 'undefined', embedded: 0, scriptsInPage: 0, payloadScripts: 0, handlers: 0, jsLinks: 0 });
     for (const where of ['report', 'message']) {
       const text = dom.text[where];
-      assert.ok(text.includes('XSS-MARK <img src=x onerror="window.__xss=\'img\'"> and <script>window.__xss=\'script\'</script>'), `${where}: ${text}`);
+      assert.ok(text.includes("XSS-MARK <img src=x onerror=\"window.__xss='img'\"> and <script>window.__xss='script'</script>"), `${where}: ${text}`);
       assert.ok(text.includes("[click me](javascript:window.__xss='link')"), `${where}: ${text}`);
     }
     assert.equal(await frame.locator('header h1').textContent(), 'xss <img src=x onerror="window.__xss=\'title\'">');
@@ -254,7 +298,12 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
         return [Number((el as HTMLElement).dataset.conv), depth];
       }),
     );
-    assert.deepEqual(tree, [[id.api, 0], [id.critic, 1], [id.ask, 0], [id.xss, 0]]);
+    assert.deepEqual(tree, [
+      [id.api, 0],
+      [id.critic, 1],
+      [id.ask, 0],
+      [id.xss, 0],
+    ]);
     await screenshot(page, '15-awareness-card-expanded');
 
     await card.locator('.run a').click();
@@ -267,7 +316,8 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     await runCommand(page, 'svc: Open Agents Page');
     const frame = await webviewFrame(page, 'table.agents');
     const listed = async () => (await frame.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Number((tr as HTMLElement).dataset.conv)))).sort((a, b) => a - b);
-    const convs = async (all: boolean) => (JSON.parse(await ok(['conv', 'list', '--json', ...(all ? ['--all'] : [])])) as ConversationInfo[]).map((c) => c.id).sort((a, b) => a - b);
+    const convs = async (all: boolean) =>
+      (JSON.parse(await ok(['conv', 'list', '--json', ...(all ? ['--all'] : [])])) as ConversationInfo[]).map((c) => c.id).sort((a, b) => a - b);
     const live = await convs(false);
     assert.deepEqual(await listed(), live);
     const all = await convs(true);
@@ -276,7 +326,16 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     // Nesting as in the deck: the critic two levels under the root.
     assert.equal(await frame.locator(`tr[data-conv="${id.critic}"] td.name`).evaluate((td) => (td as HTMLElement).style.getPropertyValue('--depth')), '2');
     const criticTitle = (await lanes()).find((l) => l.id === id.critic)!.title;
-    assert.deepEqual(await frame.locator(`tr[data-conv="${id.critic}"] td`).allTextContents(), [`${criticTitle} #${id.critic} r1-api-critic-i1NOT_YET · 2 defects`, 'critic i1', 'alive', 'idle', 'm', 'script', '—', '—']);
+    assert.deepEqual(await frame.locator(`tr[data-conv="${id.critic}"] td`).allTextContents(), [
+      `${criticTitle} #${id.critic} r1-api-critic-i1NOT_YET · 2 defects`,
+      'critic i1',
+      'alive',
+      'idle',
+      'm',
+      'script',
+      '—',
+      '—',
+    ]);
 
     await frame.locator('vscode-checkbox[data-toggle="archived"]').click();
     await frame.locator('.count', { hasText: `${all.length} of ${all.length} agents` }).waitFor();
@@ -320,7 +379,10 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     }
     assert.ok(['requested', 'in_review', 'failed', 'changes_requested'].includes(state), state);
     timing('Reviews tree shows the review state', t);
-    const rows = await page.locator('.sidebar .pane', { has: page.locator('.pane-header[aria-label="Reviews Section"]') }).locator('.monaco-list-row[role="treeitem"] .label-name').allTextContents();
+    const rows = await page
+      .locator('.sidebar .pane', { has: page.locator('.pane-header[aria-label="Reviews Section"]') })
+      .locator('.monaco-list-row[role="treeitem"] .label-name')
+      .allTextContents();
     assert.deepEqual(rows.slice(0, 2), [`${issue.id} e2e issue`, 'merge: not ready']);
     assert.ok(rows.includes('reviewer (quick)'), rows.join(', '));
     await screenshot(page, '17-reviews-tree');
@@ -334,7 +396,9 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     await quickPick(page, 'Reap, keeping it in the Command Deck');
     const kept = await waitForMessage(page, `svc: reaped conv ${id.ask} (r1-ask-builder-i1)`, 45_000);
     assert.match(kept, new RegExp(`; kept conv ${id.ask} in the Command Deck \\(--keep\\)$`));
-    await rowByDescription(page, 'Command Deck', `#${id.ask} · `).locator('.label-description', { hasText: new RegExp(`^#${id.ask} · stopped( · .*)? · reaped$`) }).waitFor();
+    await rowByDescription(page, 'Command Deck', `#${id.ask} · `)
+      .locator('.label-description', { hasText: new RegExp(`^#${id.ask} · stopped( · .*)? · reaped$`) })
+      .waitFor();
     assert.deepEqual(await rowIcon(rowByDescription(page, 'Command Deck', `#${id.ask} · `)), { codicon: 'circle-slash', color: await themeColor(page, 'disabledForeground') });
     await clearNotifications(page);
 
@@ -355,7 +419,9 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     const xss = () => rowByDescription(page, 'Command Deck', `#${id.xss} · `);
     const ask = () => rowByDescription(page, 'Command Deck', `#${id.ask} · `);
     await clickViewAction(page, 'Command Deck', 'Show Archived');
-    await xss().locator('.label-description', { hasText: new RegExp(`^#${id.xss} · builder i1 · stopped \\(archived\\) · reaped$`) }).waitFor();
+    await xss()
+      .locator('.label-description', { hasText: new RegExp(`^#${id.xss} · builder i1 · stopped \\(archived\\) · reaped$`) })
+      .waitFor();
     await screenshot(page, '19-deck-show-archived');
     await clickViewAction(page, 'Command Deck', 'Hide Archived');
     await xss().waitFor({ state: 'detached' });
@@ -372,7 +438,9 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     const { page } = session();
     const xss = () => rowByDescription(page, 'Command Deck', `#${id.xss} · `);
     await clickViewAction(page, 'Command Deck', 'Show Archived');
-    await xss().locator('.label-description', { hasText: /\(archived\)/ }).waitFor();
+    await xss()
+      .locator('.label-description', { hasText: /\(archived\)/ })
+      .waitFor();
     await xss().hover();
     const actions = xss().locator('.actions a.action-label');
     await actions.first().waitFor();
@@ -380,9 +448,13 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     await screenshot(page, '19c-deck-unarchive-on-hover');
     await actions.first().click();
     await waitForMessage(page, `svc: unarchived #${id.xss} (r1-xss-builder-i1); it is back in the Command Deck.`);
-    await xss().locator('.label-description', { hasText: new RegExp(`^#${id.xss} · builder i1 · stopped · reaped$`) }).waitFor({ timeout: 15_000 });
+    await xss()
+      .locator('.label-description', { hasText: new RegExp(`^#${id.xss} · builder i1 · stopped · reaped$`) })
+      .waitFor({ timeout: 15_000 });
     await clickViewAction(page, 'Command Deck', 'Hide Archived');
-    await xss().locator('.label-description', { hasText: new RegExp(`^#${id.xss} · builder i1 · stopped · reaped$`) }).waitFor();
+    await xss()
+      .locator('.label-description', { hasText: new RegExp(`^#${id.xss} · builder i1 · stopped · reaped$`) })
+      .waitFor();
     assert.equal((await lanes()).find((l) => l.id === id.xss)!.archived, false);
     await page.mouse.move(900, 600);
     await clearNotifications(page);

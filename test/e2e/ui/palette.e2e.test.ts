@@ -21,7 +21,17 @@ describe('the palette: what applies, what only the CLI could do, and two logs na
     const cliOnly = ['svc: Resume Conversation', 'svc: Unarchive Conversation', 'svc: New Issue…', 'svc: Restart Daemon', 'svc: Stop Daemon'];
     assert.deepEqual(await offered(cliOnly), cliOnly);
     // Connected, no review running, no draft open, no issue yet.
-    assert.deepEqual(await offered(['svc: Start Daemon', 'svc: Abort Review', 'svc: Create Issue', 'svc: Launch Lane', 'svc: Start Work Agent…', 'svc: Mark Issue Done (Push and Request Review)…']), []);
+    assert.deepEqual(
+      await offered([
+        'svc: Start Daemon',
+        'svc: Abort Review',
+        'svc: Create Issue',
+        'svc: Launch Lane',
+        'svc: Start Work Agent…',
+        'svc: Mark Issue Done (Push and Request Review)…',
+      ]),
+      [],
+    );
     // As a person sees it: "svc: Abort" finds nothing while no review runs.
     await openPalette(page);
     await page.locator('.quick-input-widget input.input').fill('>svc: Abort');
@@ -31,7 +41,7 @@ describe('the palette: what applies, what only the CLI could do, and two logs na
     await page.keyboard.press('Escape');
   });
 
-  it('names the two logs apart: the daemon\'s file opens in an editor, the window\'s log in the Output panel', async () => {
+  it("names the two logs apart: the daemon's file opens in an editor, the window's log in the Output panel", async () => {
     const { page } = session();
     // Both listed with the words that tell them apart.
     const input = page.locator('.quick-input-widget input.input');
@@ -51,7 +61,13 @@ describe('the palette: what applies, what only the CLI could do, and two logs na
     await runCommand(page, 'svc: Show Extension Log (this window)');
     // The Output panel on the svc channel: this window's connection to the daemon.
     await page.locator('.part.panel .view-lines', { hasText: '[connection] connected to daemon ' }).waitFor();
-    assert.equal(await page.getByLabel('Output Section').locator('select.monaco-select-box').evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.text), 'svc');
+    assert.equal(
+      await page
+        .getByLabel('Output Section')
+        .locator('select.monaco-select-box')
+        .evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.text),
+      'svc',
+    );
     await screenshot(page, '48-extension-log-in-output');
     await runCommand(page, 'View: Hide Panel');
   });

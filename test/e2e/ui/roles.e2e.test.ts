@@ -108,7 +108,9 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     timing('Roles panel opened from the palette', t2);
 
     // The hand-written values, each with where it comes from.
-    await field(frame, SECURITY).locator('.source', { hasText: /^global · config\.yaml$/ }).waitFor();
+    await field(frame, SECURITY)
+      .locator('.source', { hasText: /^global · config\.yaml$/ })
+      .waitFor();
     assert.equal(await field(frame, SECURITY).locator('input').inputValue(), 'sec-old');
     assert.equal(await field(frame, MODE).locator('select').inputValue(), 'quick');
     assert.equal(await field(frame, MODE).locator('.source').textContent(), 'global · config.yaml');
@@ -119,7 +121,10 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     assert.equal(await field(frame, EFFORT).locator('.source').textContent(), "unset · the harness's own default effort is used");
     // A gauntlet role without a model says that a launch is refused.
     const builderModel = field(frame, `projects.${PROJECT}.gauntlet.roles.builder.model`);
-    assert.equal(await builderModel.locator('.source').textContent(), 'unset · a builder lane cannot start without a model: set one here, or give it at launch (there is no default model)');
+    assert.equal(
+      await builderModel.locator('.source').textContent(),
+      'unset · a builder lane cannot start without a model: set one here, or give it at launch (there is no default model)',
+    );
     assert.equal(await builderModel.locator('.source.warn').count(), 1);
     assert.equal(await frame.locator('.refusal').count(), 0);
   });
@@ -160,20 +165,32 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     assert.equal(await field(frame, SECURITY).locator('.refusal').textContent(), `cannot set ${SECURITY} to '': a model must not be empty; ${unchanged}`);
 
     // Effort and mode are selects offering only the valid values …
-    const options = (key: string) => field(frame, key).locator('select option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    const options = (key: string) =>
+      field(frame, key)
+        .locator('select option')
+        .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
     assert.deepEqual(await options(EFFORT), ['', 'low', 'medium', 'high']);
     assert.deepEqual(await options(MODE), ['', 'quick', 'full', 'none']);
     assert.deepEqual(await options(BUILDER_EFFORT), ['', 'low', 'medium', 'high']);
     // … and a value they do not offer is refused by the daemon all the same, shown at the field.
     await pickUnoffered(frame, EFFORT, 'extreme');
     await field(frame, EFFORT).locator('.refusal').waitFor();
-    assert.equal(await field(frame, EFFORT).locator('.refusal').textContent(), `cannot set ${EFFORT} to 'extreme': Invalid option: expected one of "low"|"medium"|"high"; ${unchanged}`);
+    assert.equal(
+      await field(frame, EFFORT).locator('.refusal').textContent(),
+      `cannot set ${EFFORT} to 'extreme': Invalid option: expected one of "low"|"medium"|"high"; ${unchanged}`,
+    );
     await pickUnoffered(frame, MODE, 'thorough');
     await field(frame, MODE).locator('.refusal').waitFor();
-    assert.equal(await field(frame, MODE).locator('.refusal').textContent(), `cannot set ${MODE} to 'thorough': Invalid option: expected one of "quick"|"full"|"none"; ${unchanged}`);
+    assert.equal(
+      await field(frame, MODE).locator('.refusal').textContent(),
+      `cannot set ${MODE} to 'thorough': Invalid option: expected one of "quick"|"full"|"none"; ${unchanged}`,
+    );
     await pickUnoffered(frame, BUILDER_EFFORT, 'extreme');
     await field(frame, BUILDER_EFFORT).locator('.refusal').waitFor();
-    assert.equal(await field(frame, BUILDER_EFFORT).locator('.refusal').textContent(), `cannot set ${BUILDER_EFFORT} to 'extreme': Invalid option: expected one of "low"|"medium"|"high"; ~/.svc/projects.yaml is unchanged`);
+    assert.equal(
+      await field(frame, BUILDER_EFFORT).locator('.refusal').textContent(),
+      `cannot set ${BUILDER_EFFORT} to 'extreme': Invalid option: expected one of "low"|"medium"|"high"; ~/.svc/projects.yaml is unchanged`,
+    );
 
     // Only those fields say so; the selects show the values in effect again.
     assert.equal(await frame.locator('.refusal').count(), 4);
@@ -215,11 +232,7 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
 
     // The convoy finishes (so nothing of it runs on into the teardown).
     const t2 = Date.now();
-    await eventually(
-      async () => (JSON.parse(await ok(['show', issue.id, '--json'])) as IssueState).pr?.reviewState === 'approved',
-      45_000,
-      `${issue.id}'s review approved`,
-    );
+    await eventually(async () => (JSON.parse(await ok(['show', issue.id, '--json'])) as IssueState).pr?.reviewState === 'approved', 45_000, `${issue.id}'s review approved`);
     timing('full review approved', t2);
   });
 
@@ -246,10 +259,15 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     // A host added to config.yaml is offered without a reload.
     fs.writeFileSync(configFile, `${configBefore}hosts:\n  big:\n    ssh: me@big.example\n    lanes_root: ~/lanes\n`);
     await eventually(async () => (await options()).length === 2, 10_000, 'the Host select to offer big');
-    assert.deepEqual(await options(), [['', 'this machine'], ['big', 'big']]);
+    assert.deepEqual(await options(), [
+      ['', 'this machine'],
+      ['big', 'big'],
+    ]);
     const t = Date.now();
     await select.selectOption('big');
-    await field(frame, key).locator('.source', { hasText: /^project · projects\.yaml$/ }).waitFor({ timeout: 10_000 });
+    await field(frame, key)
+      .locator('.source', { hasText: /^project · projects\.yaml$/ })
+      .waitFor({ timeout: 10_000 });
     timing('builder host written', t);
     assert.equal(await ok(['config', 'get', key]), 'big\n');
     assert.match(fs.readFileSync(projectsFile, 'utf8'), /builder:\n(\s+\w+: .*\n)*\s+host: big\n/);
@@ -306,7 +324,10 @@ async function convoyChecks(issue: string): Promise<void> {
     await runCommand(page, 'View: Close All Editors');
 
     // Collapse the run row and the deck's convoy; a refresh (and the daemon's change events) keeps them collapsed.
-    for (const [row, pane] of [[run, 'Reviews'], [convoy, 'Command Deck']] as const) {
+    for (const [row, pane] of [
+      [run, 'Reviews'],
+      [convoy, 'Command Deck'],
+    ] as const) {
       await row.locator('.monaco-tl-twistie').click();
       assert.equal(await row.getAttribute('aria-expanded'), 'false', `${pane} row collapsed`);
     }

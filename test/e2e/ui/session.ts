@@ -62,18 +62,34 @@ export const mochaHooks = {
     const test = this.currentTest;
     if (test?.state !== 'failed' || !current) return;
     failed = true;
-    const name = `failed-${test.fullTitle().replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}`;
+    const name = `failed-${test
+      .fullTitle()
+      .replace(/[^a-z0-9]+/gi, '-')
+      .slice(0, 80)}`;
     await screenshot(current.page, name).catch(() => undefined);
     // What a failed step left open (the palette, a quick pick, a row's menu) would block the next test's clicks.
     const { page } = current;
     for (let i = 0; i < 3; i++) {
-      const open = await Promise.all(['.quick-input-widget input.input', '.context-view .monaco-menu'].map((sel) => page.locator(sel).isVisible().catch(() => false)));
+      const open = await Promise.all(
+        ['.quick-input-widget input.input', '.context-view .monaco-menu'].map((sel) =>
+          page
+            .locator(sel)
+            .isVisible()
+            .catch(() => false),
+        ),
+      );
       if (!open.some((o) => o)) break;
       await page.keyboard.press('Escape').catch(() => undefined);
     }
     // A panel it left (a blank webview) would be reused by the next test's opens. Unsaved
     // drafts are left alone: closing them would ask to save.
-    if ((await page.locator('.tabs-container .tab.dirty').count().catch(() => 1)) === 0) await runCommand(page, 'View: Close All Editors').catch(() => undefined);
+    if (
+      (await page
+        .locator('.tabs-container .tab.dirty')
+        .count()
+        .catch(() => 1)) === 0
+    )
+      await runCommand(page, 'View: Close All Editors').catch(() => undefined);
   },
   async afterAll(this: Mocha.Context) {
     this.timeout(120_000);
@@ -83,7 +99,10 @@ export const mochaHooks = {
     if (failed) {
       // Keep what explains the failure next to the screenshots (the scratch folder goes away).
       fs.mkdirSync(SCREENSHOTS, { recursive: true });
-      for (const [from, to] of [[cs.log, 'code-server.log'], [path.join(cs.scratch.svcHome, 'logs', 'daemon.log'), 'daemon.log']]) {
+      for (const [from, to] of [
+        [cs.log, 'code-server.log'],
+        [path.join(cs.scratch.svcHome, 'logs', 'daemon.log'), 'daemon.log'],
+      ]) {
         if (fs.existsSync(from)) fs.copyFileSync(from, path.join(SCREENSHOTS, to));
       }
       fs.writeFileSync(path.join(SCREENSHOTS, 'browser-console.log'), consoleErrors.join('\n') + '\n');

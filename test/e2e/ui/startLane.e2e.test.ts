@@ -103,7 +103,7 @@ describe('Start Lane from VS Code: the model first, Back, kept answers, the brie
     await runCommand(page, 'View: Close All Editors');
   });
 
-  it('with no model set for builders offers the harness\'s models, a typed one or Open Roles; Back keeps answers; Open Roles keeps them all', async () => {
+  it("with no model set for builders offers the harness's models, a typed one or Open Roles; Back keeps answers; Open Roles keeps them all", async () => {
     const { page } = session();
     await startFrom(page, launcherTitle);
     const role = await step(page, 'svc: Start Lane (1/6)');
@@ -178,7 +178,7 @@ describe('Start Lane from VS Code: the model first, Back, kept answers, the brie
     await startFrom(page, launcherTitle);
     await step(page, 'svc: Start Lane (1/');
     await quickPick(page, 'builder');
-    assert.equal((await step(page, 'svc: Start Lane (2/')).value, 'sl1', 'the launcher\'s newest run');
+    assert.equal((await step(page, 'svc: Start Lane (2/')).value, 'sl1', "the launcher's newest run");
     await enter(page);
     await step(page, 'svc: Start Lane (3/');
     await type(page, 'web'); // its builder is live: the daemon refuses a second one
@@ -232,15 +232,15 @@ describe('Start Lane from VS Code: the model first, Back, kept answers, the brie
     await type(page, 'sl1');
     const judge = await step(page, 'svc: Start Lane (3/');
     assert.deepEqual(judge.items, ['api', 'web']);
-    const descriptions = await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').evaluateAll((rows) =>
-      rows.filter((r) => (r as HTMLElement).offsetParent !== null).map((r) => (r.querySelector('.label-description')?.textContent ?? '').trim()),
-    );
+    const descriptions = await page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .evaluateAll((rows) => rows.filter((r) => (r as HTMLElement).offsetParent !== null).map((r) => (r.querySelector('.label-description')?.textContent ?? '').trim()));
     assert.deepEqual(descriptions, ['builder api i1 has not reported: judge it at a commit you name', 'builder web i1 has not reported: judge it at a commit you name']);
     await screenshot(page, '54-start-lane-critic-builders');
     await quickPick(page, 'web');
     const at = await step(page, 'svc: Start Lane (4/');
     assert.equal(at.prompt.startsWith('Commit of builder web i1 to judge (it has not reported done, so name one)'), true, at.prompt);
-    assert.equal(at.value, head, 'prefilled with the builder\'s head');
+    assert.equal(at.value, head, "prefilled with the builder's head");
     await enter(page);
     await step(page, 'svc: Start Lane (5/');
     await quickPick(page, 'Default');

@@ -16,7 +16,20 @@ import { eventually, makeRepo } from '../../helpers/scratch';
 import { writeBrief } from '../../helpers/scriptBrief';
 import { installedSvc } from './codeServer';
 import { session, timing } from './session';
-import { clickViewAction, modalDialog, openContainer, paneBody, quickPick, rowByDescription, rowByLabel, runCommand, screenshot, waitForMessage, webviewFrame, webviewFrameWith } from './workbench';
+import {
+  clickViewAction,
+  modalDialog,
+  openContainer,
+  paneBody,
+  quickPick,
+  rowByDescription,
+  rowByLabel,
+  runCommand,
+  screenshot,
+  waitForMessage,
+  webviewFrame,
+  webviewFrameWith,
+} from './workbench';
 
 const PROJECT = 'st';
 const svc = (args: string[]) => installedSvc(session().cs, args);
@@ -73,7 +86,8 @@ describe('issue 16: state kept, preview tabs, buttons instead of commands (code-
   /** The issue the quick review approved (the last two tests). */
   let reviewed = '';
 
-  const startLane = async (args: string[]) => Number(/: conv (\d+) /.exec(await ok(['lane', 'start', '--parent', String(id.root), '--harness', 'script', '--model', 'm', ...args]))![1]);
+  const startLane = async (args: string[]) =>
+    Number(/: conv (\d+) /.exec(await ok(['lane', 'start', '--parent', String(id.root), '--harness', 'script', '--model', 'm', ...args]))![1]);
 
   before(async () => {
     const { cs } = session();
@@ -82,9 +96,34 @@ describe('issue 16: state kept, preview tabs, buttons instead of commands (code-
     await ok(['project', 'add', PROJECT, dir]);
     briefs = path.join(cs.scratch.home, 'state-briefs');
     // The root says something with inline code (the high-contrast check reads it).
-    const root = JSON.parse(await ok(['conv', 'new', '--project', PROJECT, '--harness', 'script', '--model', 'm', '--title', 'state root', '--prompt', '```svc-script\n- say: "Run `greet.sh Ada` to check it; README.md says how, and https://example.com/greet too."\n```\n', '--json'])) as { conversation: { id: number } };
+    const root = JSON.parse(
+      await ok([
+        'conv',
+        'new',
+        '--project',
+        PROJECT,
+        '--harness',
+        'script',
+        '--model',
+        'm',
+        '--title',
+        'state root',
+        '--prompt',
+        '```svc-script\n- say: "Run `greet.sh Ada` to check it; README.md says how, and https://example.com/greet too."\n```\n',
+        '--json',
+      ]),
+    ) as { conversation: { id: number } };
     id.root = root.conversation.id;
-    id.builder = await startLane(['--run', 's1', '--key', 'api', '--role', 'builder', '--brief', writeBrief(briefs, 'api.md', [{ run: buildAndReport('api.txt', 'x'), check: true }])]);
+    id.builder = await startLane([
+      '--run',
+      's1',
+      '--key',
+      'api',
+      '--role',
+      'builder',
+      '--brief',
+      writeBrief(briefs, 'api.md', [{ run: buildAndReport('api.txt', 'x'), check: true }]),
+    ]);
     await ok(['lane', 'wait', 's1-api-builder-i1', '--timeout', '60']);
     id.critic = await startLane(['--run', 's1', '--for', 'api', '--role', 'critic', '--brief', writeBrief(briefs, 'critic.md', [{ run: judgeAndReport('NOT_YET', 1) }])]);
     await ok(['lane', 'wait', 's1-api-critic-i1', '--timeout', '60']);
@@ -125,7 +164,11 @@ describe('issue 16: state kept, preview tabs, buttons instead of commands (code-
     // The next click opens a tab of its own.
     await row(id.builder).click();
     const builder = await panelOf(page, id.builder, 's1-api-builder-i1');
-    await eventually(async () => JSON.stringify(await tabs(page)) === JSON.stringify([`#${id.critic} ${title[id.critic]}`, `#${id.builder} ${title[id.builder]}`]), 10_000, 'the kept critic and the builder preview');
+    await eventually(
+      async () => JSON.stringify(await tabs(page)) === JSON.stringify([`#${id.critic} ${title[id.critic]}`, `#${id.builder} ${title[id.builder]}`]),
+      10_000,
+      'the kept critic and the builder preview',
+    );
     // "Keep Open" in a preview's header keeps it too.
     await builder.locator('header vscode-button.keep-open').click();
     await builder.locator('header .preview-mark').waitFor({ state: 'detached' });
@@ -164,7 +207,9 @@ describe('issue 16: state kept, preview tabs, buttons instead of commands (code-
 
     // Open report opens the verdict file, kept (an explicit open).
     await frame.locator('header vscode-button.open-report').click();
-    await activeTab(page).locator('.label-name', { hasText: path.basename(verdictFile) }).waitFor();
+    await activeTab(page)
+      .locator('.label-name', { hasText: path.basename(verdictFile) })
+      .waitFor();
     assert.equal(await activeTab(page).locator('.monaco-icon-label.italic').count(), 0, 'an explicit open is not a preview');
     await closeEditors();
 
@@ -266,7 +311,13 @@ describe('issue 16: state kept, preview tabs, buttons instead of commands (code-
     for (const h of headings) assert.doesNotMatch(h, /\//, `a heading without a path: ${h}`);
     const builderModel = roles.locator(`.field[data-key="projects.${PROJECT}.gauntlet.roles.builder.model"] .source`);
     assert.equal(await builderModel.textContent(), 'unset · a builder lane cannot start without a model: set one here, or give it at launch (there is no default model)');
-    const [warnColour, mutedColour] = await Promise.all([builderModel.evaluate((el) => getComputedStyle(el).color), roles.locator('.source.muted').first().evaluate((el) => getComputedStyle(el).color)]);
+    const [warnColour, mutedColour] = await Promise.all([
+      builderModel.evaluate((el) => getComputedStyle(el).color),
+      roles
+        .locator('.source.muted')
+        .first()
+        .evaluate((el) => getComputedStyle(el).color),
+    ]);
     assert.equal(warnColour, mutedColour, 'the warning sentence is ordinary muted text; only its icon is coloured');
     const text = (await roles.locator('#root').textContent()) ?? '';
     assert.doesNotMatch(text, /--[a-z]|\bsvc [a-z]+ /, 'no command-line text in the Roles panel');
@@ -310,7 +361,10 @@ describe('issue 16: state kept, preview tabs, buttons instead of commands (code-
     const scripts = path.join(cs.scratch.home, 'state-review');
     fs.mkdirSync(scripts, { recursive: true });
     // The quick reviewer writes an APPROVED report and posts it; the work agent commits and hands in.
-    fs.writeFileSync(path.join(scripts, 'quick.sh'), `printf '# Verdict: APPROVED\\n\\n## Summary\\nquick pass over %s\\n\\n## Blockers\\nNone.\\n\\n## Evidence\\nread the diff\\n' "$SVC_REVIEW_SHA" > "$SVC_REVIEW_REPORT"\nsvc review post "$SVC_ISSUE" --run "$SVC_REVIEW_RUN" > /dev/null 2>&1\n`);
+    fs.writeFileSync(
+      path.join(scripts, 'quick.sh'),
+      `printf '# Verdict: APPROVED\\n\\n## Summary\\nquick pass over %s\\n\\n## Blockers\\nNone.\\n\\n## Evidence\\nread the diff\\n' "$SVC_REVIEW_SHA" > "$SVC_REVIEW_REPORT"\nsvc review post "$SVC_ISSUE" --run "$SVC_REVIEW_RUN" > /dev/null 2>&1\n`,
+    );
     fs.writeFileSync(path.join(scripts, 'work.sh'), `printf 'feature\\n' > feature.txt && git add feature.txt && git commit -qm feature && svc done > /dev/null 2>&1\n`);
     for (const n of ['quick', 'work']) fs.writeFileSync(path.join(scripts, `${n}.yaml`), `- run: . "${path.join(scripts, `${n}.sh`)}"\n`);
     fs.writeFileSync(
@@ -320,10 +374,14 @@ describe('issue 16: state kept, preview tabs, buttons instead of commands (code-
     const issue = JSON.parse(await ok(['issue', 'new', '--project', PROJECT, '--title', 'state feature', '--json'])) as { id: string };
     reviewed = issue.id;
     await ok(['issue', 'start', issue.id, '--harness', 'script', '--model', 'm']);
-    const state = await eventually(async () => {
-      const s = JSON.parse(await ok(['show', issue.id, '--json'])) as IssueState;
-      return s.pr?.reviewState === 'approved' ? s : undefined;
-    }, 60_000, `${issue.id} approved`);
+    const state = await eventually(
+      async () => {
+        const s = JSON.parse(await ok(['show', issue.id, '--json'])) as IssueState;
+        return s.pr?.reviewState === 'approved' ? s : undefined;
+      },
+      60_000,
+      `${issue.id} approved`,
+    );
     const reviewerId = state.reviewers.find((r) => r.role === 'quick')!.id;
     timing('quick review approved', t);
 
@@ -378,10 +436,14 @@ describe('issue 16: state kept, preview tabs, buttons instead of commands (code-
       await page.locator('.quick-input-widget .quick-input-title', { hasText: `svc: Request Review of ${reviewed}` }).waitFor();
       await page.locator('.quick-input-widget input.input').press('Enter');
       await waitForMessage(page, new RegExp(`^svc: requested review r2 \\(quick\\) of ${reviewed} at [0-9a-f]{7} \\(PR #\\d+\\)\\.$`), 30_000);
-      await eventually(async () => {
-        const st = JSON.parse(await ok(['show', reviewed, '--json'])) as IssueState;
-        return st.run?.runId === 'r2' && st.pr?.reviewState === 'approved';
-      }, 60_000, `${reviewed} review r2 approved`);
+      await eventually(
+        async () => {
+          const st = JSON.parse(await ok(['show', reviewed, '--json'])) as IssueState;
+          return st.run?.runId === 'r2' && st.pr?.reviewState === 'approved';
+        },
+        60_000,
+        `${reviewed} review r2 approved`,
+      );
 
       // Reviews: r2 on top, r1 under "earlier runs", collapsed.
       const run = rowByLabel(page, 'Reviews', 'review r2 (quick)');
@@ -438,4 +500,3 @@ describe('issue 16: state kept, preview tabs, buttons instead of commands (code-
     }
   });
 });
-

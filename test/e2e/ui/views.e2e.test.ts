@@ -19,7 +19,18 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
     const dir = installedExtensionDir(session().cs);
     const shim = fs.statSync(path.join(dir, 'bin', 'svc'));
     assert.ok(shim.mode & 0o100, `bin/svc mode ${(shim.mode & 0o777).toString(8)} is not executable`);
-    for (const f of ['dist/extension.js', 'dist/daemon.js', 'dist/svc.js', 'dist/webview/awarenessMain.js', 'dist/webview/conversationMain.js', 'dist/webview/agentsMain.js', 'shared/skills/svc-gauntlet-loop/SKILL.md', 'dist/codicons/codicon.css', 'dist/codicons/codicon.ttf', ...SUPPORTED_NODE.map((n) => `dist/${nativeBinaryPath(process.platform, process.arch, n.abi)}`)]) {
+    for (const f of [
+      'dist/extension.js',
+      'dist/daemon.js',
+      'dist/svc.js',
+      'dist/webview/awarenessMain.js',
+      'dist/webview/conversationMain.js',
+      'dist/webview/agentsMain.js',
+      'shared/skills/svc-gauntlet-loop/SKILL.md',
+      'dist/codicons/codicon.css',
+      'dist/codicons/codicon.ttf',
+      ...SUPPORTED_NODE.map((n) => `dist/${nativeBinaryPath(process.platform, process.arch, n.abi)}`),
+    ]) {
       assert.ok(fs.existsSync(path.join(dir, f)), `${f} missing from the installed extension`);
     }
     assert.ok(!fs.existsSync(path.join(dir, 'extension', 'extension.ts')), 'sources must not ship (the .vscodeignore allow-list)');
@@ -37,7 +48,9 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
   it('connects to the daemon: status bar, empty Command Deck, Reviews and Awareness say so', async () => {
     const { page, cs } = session();
     const t = Date.now();
-    await statusItem(page).filter({ hasText: /^\s*svc\s*$/ }).waitFor({ timeout: 30_000 });
+    await statusItem(page)
+      .filter({ hasText: /^\s*svc\s*$/ })
+      .waitFor({ timeout: 30_000 });
     await paneBody(page, 'Command Deck').getByText('No conversations yet.', { exact: false }).waitFor();
     await paneBody(page, 'Reviews').getByText('No reviews yet.', { exact: false }).waitFor();
     const frame = await webviewFrame(page, '.daemon[data-state="connected"]');
@@ -69,12 +82,16 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
     await ok(['project', 'add', 'e2e', cs.workspace]);
     const t = Date.now();
     const prompt = ['```svc-script', '- say: hello from the e2e', '- ask: Proceed with the e2e?', '```'].join('\n');
-    const created = JSON.parse(await ok(['conv', 'new', '--project', 'e2e', '--harness', 'script', '--model', 'm1', '--title', 'e2e root', '--prompt', prompt, '--no-wait', '--json'])) as { conversation: { id: number } };
+    const created = JSON.parse(
+      await ok(['conv', 'new', '--project', 'e2e', '--harness', 'script', '--model', 'm1', '--title', 'e2e root', '--prompt', prompt, '--no-wait', '--json']),
+    ) as { conversation: { id: number } };
     const id = created.conversation.id;
     const row = page.locator('.sidebar .monaco-list-row[role="treeitem"]', { has: page.locator('.label-name', { hasText: /^e2e root$/ }) });
     await row.locator('.label-description', { hasText: `#${id} · needs-you` }).waitFor({ timeout: 20_000 });
     assert.equal(await row.getAttribute('aria-level'), '1');
-    await statusItem(page).filter({ hasText: /^\s*svc: 1 needs you\s*$/ }).waitFor();
+    await statusItem(page)
+      .filter({ hasText: /^\s*svc: 1 needs you\s*$/ })
+      .waitFor();
     const frame = await webviewFrame(page, '.daemon[data-state="connected"]');
     await frame.locator('.daemon', { hasText: /· 1 live of 1 conversation$/ }).waitFor();
     timing('conversation row with needs-you shown', t);
@@ -83,7 +100,9 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
     const t2 = Date.now();
     await ok(['conv', 'answer', String(id), '--allow']);
     await row.locator('.label-description', { hasText: new RegExp(`^#${id} · idle$`) }).waitFor({ timeout: 15_000 });
-    await statusItem(page).filter({ hasText: /^\s*svc\s*$/ }).waitFor();
+    await statusItem(page)
+      .filter({ hasText: /^\s*svc\s*$/ })
+      .waitFor();
     timing('needs-you cleared after the answer', t2);
 
     // A click opens the conversation's panel with its transcript.
@@ -106,7 +125,9 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
     const stop = await svc(['daemon', 'stop']);
     assert.equal(stop.code, 0, stop.stderr);
     const t = Date.now();
-    await statusItem(page).filter({ hasText: /^\s*svc: daemon down\s*$/ }).waitFor({ timeout: 15_000 });
+    await statusItem(page)
+      .filter({ hasText: /^\s*svc: daemon down\s*$/ })
+      .waitFor({ timeout: 15_000 });
     await paneBody(page, 'Command Deck').getByText('The svc daemon is not connected', { exact: false }).waitFor();
     const frame = await webviewFrame(page, '.daemon[data-state="down"]');
     assert.match((await frame.locator('.daemon').textContent()) ?? '', /^daemon not connected: /);
@@ -128,7 +149,9 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
     const t2 = Date.now();
     const status = await svc(['daemon', 'status']);
     assert.equal(status.code, 0, status.stderr);
-    await statusItem(page).filter({ hasText: /^\s*svc\s*$/ }).waitFor({ timeout: 20_000 });
+    await statusItem(page)
+      .filter({ hasText: /^\s*svc\s*$/ })
+      .waitFor({ timeout: 20_000 });
     await webviewFrame(page, '.daemon[data-state="connected"]');
     await paneBody(page, 'Command Deck').getByText('No conversations yet.', { exact: false }).waitFor();
     timing('re-attached after the daemon came back', t2);

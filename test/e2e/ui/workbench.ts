@@ -15,7 +15,16 @@ export async function launchBrowser(home: string): Promise<Browser> {
     executablePath: CHROMIUM,
     // The browser's own files go to the scratch home, never the real one.
     env: { ...process.env, HOME: home },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 
@@ -123,7 +132,13 @@ export async function webviewFrame(page: Page, selector: string, timeoutMs = 20_
   while (Date.now() < deadline) {
     for (const f of page.frames()) {
       if (f === page.mainFrame()) continue;
-      if (await f.locator(selector).count().catch(() => 0)) return f;
+      if (
+        await f
+          .locator(selector)
+          .count()
+          .catch(() => 0)
+      )
+        return f;
     }
     await page.waitForTimeout(100);
   }
@@ -176,7 +191,9 @@ export async function waitForTree(page: Page, pane: string, want: TreeRow[], tim
 
 /** A tree row of a pane by its description's start (`#12 · `: the conversation id). */
 export function rowByDescription(page: Page, pane: string, start: string) {
-  return paneBody(page, pane).locator('.monaco-list-row[role="treeitem"]', { has: page.locator('.label-description', { hasText: new RegExp(`^${start.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }) });
+  return paneBody(page, pane).locator('.monaco-list-row[role="treeitem"]', {
+    has: page.locator('.label-description', { hasText: new RegExp(`^${start.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }),
+  });
 }
 
 /** The webview frame whose `selector` element has `text` (e.g. one conversation's panel). */
@@ -185,7 +202,13 @@ export async function webviewFrameWith(page: Page, selector: string, text: strin
   while (Date.now() < deadline) {
     for (const f of page.frames()) {
       if (f === page.mainFrame()) continue;
-      if (await f.locator(selector, { hasText: text }).count().catch(() => 0)) return f;
+      if (
+        await f
+          .locator(selector, { hasText: text })
+          .count()
+          .catch(() => 0)
+      )
+        return f;
     }
     await page.waitForTimeout(100);
   }
@@ -197,7 +220,9 @@ export async function quickPick(page: Page, label: string): Promise<void> {
   const input = page.locator('.quick-input-widget input.input');
   await input.waitFor();
   await input.fill(label);
-  const row = page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first();
+  const row = page
+    .locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) })
+    .first();
   await row.waitFor();
   await row.click();
 }
@@ -214,7 +239,9 @@ export async function rowBadge(row: Locator): Promise<{ text: string; color: str
 
 /** A tree row by its label text, exactly. */
 export function rowByLabel(page: Page, pane: string, label: string) {
-  return paneBody(page, pane).locator('.monaco-list-row[role="treeitem"]', { has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) });
+  return paneBody(page, pane).locator('.monaco-list-row[role="treeitem"]', {
+    has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
+  });
 }
 
 /** Clicks a view's title-bar action by its title (shown on hover, as a person reaches it). */
@@ -236,9 +263,13 @@ export async function paletteOffers(page: Page, title: string): Promise<boolean>
   const started = Date.now();
   let offered = false;
   for (;;) {
-    const rows = await page.locator('.quick-input-list .monaco-list-row').evaluateAll((els) =>
-      els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => ({ label: (e.querySelector('.label-name')?.textContent ?? '').replace(/\s+/g, ' ').trim(), matched: !!e.querySelector('.label-name .highlight') })),
-    );
+    const rows = await page
+      .locator('.quick-input-list .monaco-list-row')
+      .evaluateAll((els) =>
+        els
+          .filter((e) => (e as HTMLElement).offsetParent !== null)
+          .map((e) => ({ label: (e.querySelector('.label-name')?.textContent ?? '').replace(/\s+/g, ' ').trim(), matched: !!e.querySelector('.label-name .highlight') })),
+      );
     offered = rows.some((r) => r.label === title);
     const settled = rows.every((r) => r.matched) && Date.now() - started > 400;
     if (offered || settled || Date.now() - started > 5000) break;
@@ -254,7 +285,12 @@ export async function modalDialog(page: Page, timeoutMs = 15_000): Promise<{ mes
   const box = page.locator('.monaco-dialog-box');
   await box.waitFor({ timeout: timeoutMs });
   const message = ((await box.locator('.dialog-message-text').textContent()) ?? '').trim();
-  const detail = ((await box.locator('.dialog-message-detail').textContent().catch(() => '')) ?? '').trim();
+  const detail = (
+    (await box
+      .locator('.dialog-message-detail')
+      .textContent()
+      .catch(() => '')) ?? ''
+  ).trim();
   const buttons = (await box.locator('.dialog-buttons .monaco-button').allTextContents()).map((b) => b.trim());
   return {
     message,
@@ -307,15 +343,18 @@ export async function rowIcon(row: Locator): Promise<{ codicon: string; color: s
 
 /** The colour a theme colour id (`charts.green`) has in the current theme, as the page computes it. */
 export async function themeColor(page: Page, id: string): Promise<string> {
-  return page.evaluate((name) => {
-    // The theme's colour variables are set on the workbench element, not the document root.
-    const probe = document.createElement('span');
-    probe.style.color = `var(--vscode-${name})`;
-    (document.querySelector('.monaco-workbench') ?? document.body).append(probe);
-    const color = getComputedStyle(probe).color;
-    probe.remove();
-    return color;
-  }, id.replace(/\./g, '-'));
+  return page.evaluate(
+    (name) => {
+      // The theme's colour variables are set on the workbench element, not the document root.
+      const probe = document.createElement('span');
+      probe.style.color = `var(--vscode-${name})`;
+      (document.querySelector('.monaco-workbench') ?? document.body).append(probe);
+      const color = getComputedStyle(probe).color;
+      probe.remove();
+      return color;
+    },
+    id.replace(/\./g, '-'),
+  );
 }
 
 /** The facts of a row's Markdown tooltip, as shown on hover: one text per list item. */
