@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { ExitInfo } from '../harness/agentProcess';
+import { AcpLines } from './acpLines';
 import { exitText, F, frame, FrameDecoder, json, lostText } from './helper/frames';
 import type { LostSummary, RelayExit, RelayHello } from './helper/frames';
 
@@ -65,12 +66,7 @@ export class RemoteAgentProcess {
   /** Agent input not yet confirmed by the relay, from offset inBase. */
   private inFrames: { offset: number; size: number; frame: Buffer }[] = [];
   private inEnd = 0;
-  /** A line of output not complete yet: the SDK is given whole lines only, so a LOST frame can drop it. */
-  private partial: Buffer = Buffer.alloc(0);
-  private outLine = '';
-  private inLine = '';
-  /** JSON-RPC ids of requests sent to the agent and not answered yet. */
-  private readonly waiting = new Set<string>();
+  private readonly lines = new AcpLines();
   private retryTimer?: NodeJS.Timeout;
   private connecting = false;
   private wasAttached = false;
@@ -89,7 +85,7 @@ export class RemoteAgentProcess {
     this.stdout = new Readable({ read: () => undefined });
     this.stdin = new Writable({
       write: (chunk: Buffer, _enc, cb) => {
-        this.noteRequests(chunk);
+        this.lines.noteInput(chunk);
         this.send(F.IN, chunk, chunk.length);
         cb();
       },
@@ -328,42 +324,20 @@ export class RemoteAgentProcess {
 
   // ---- the ACP lines -----------------------------------------------------------------------
 
-  /** Gives the SDK whole lines only; notes the answers to requests it waits for. */
   private deliver(body: Buffer): void {
-    const buf = this.partial.length ? Buffer.concat([this.partial, body]) : body;
-    const nl = buf.lastIndexOf(0x0a);
-    if (nl < 0) {
-      this.partial = buf;
-      return;
-    }
-    const whole = buf.subarray(0, nl + 1);
-    this.partial = Buffer.from(buf.subarray(nl + 1));
-    this.outLine = scanLines(this.outLine, whole, (m) => {
-      if (m.method === undefined && m.id !== undefined && m.id !== null) this.waiting.delete(JSON.stringify(m.id));
-    });
-    this.stdout.push(whole);
-  }
-
-  private noteRequests(chunk: Buffer): void {
-    this.inLine = scanLines(this.inLine, chunk, (m) => {
-      if (typeof m.method === 'string' && m.id !== undefined && m.id !== null) this.waiting.add(JSON.stringify(m.id));
-    });
+    const whole = this.lines.wholeLines(body);
+    if (whole) this.stdout.push(whole);
   }
 
   /** Output was lost: drop the half line, fail what waited for an answer that may have been in it. */
   private onGap(l: LostSummary, said?: string): void {
-    const cut = this.partial.length;
-    this.partial = Buffer.alloc(0);
-    this.outLine = '';
-    const what =
-      said ??
-      `svc's relay on host ${this.plan.host} kept at most ${l.bound} bytes of the agent's output while the connection was lost; ${lostText({ ...l, bytes: l.bytes + cut })} were lost ${clock(l.from) === clock(l.to) ? `at ${clock(l.from)}` : `between ${clock(l.from)} and ${clock(l.to)}`}`;
-    for (const id of this.waiting) {
-      const answer = { jsonrpc: '2.0', id: JSON.parse(id) as unknown, error: { code: -32603, message: `${what}; the answer to this request may have been among them` } };
-      this.stdout.push(Buffer.from(JSON.stringify(answer) + '\n'));
-    }
-    this.waiting.clear();
-    this.plan.onLost(what);
+    const gap = this.lines.gap(
+      (cut) =>
+        said ??
+        `svc's relay on host ${this.plan.host} kept at most ${l.bound} bytes of the agent's output while the connection was lost; ${lostText({ ...l, bytes: l.bytes + cut })} were lost ${clock(l.from) === clock(l.to) ? `at ${clock(l.from)}` : `between ${clock(l.from)} and ${clock(l.to)}`}`,
+    );
+    for (const answer of gap.answers) this.stdout.push(answer);
+    this.plan.onLost(gap.said);
   }
 
   private noteStderr(d: Buffer): void {
@@ -377,7 +351,7 @@ export class RemoteAgentProcess {
     this.exit ??= exit;
     clearTimeout(this.retryTimer);
     clearTimeout(this.ackTimer);
-    this.waiting.clear();
+    this.lines.clear();
     this.stdout.push(null);
     if (this.log !== undefined) {
       try {
@@ -389,22 +363,6 @@ export class RemoteAgentProcess {
     }
     this.done(this.exit);
   }
-}
-
-/** Calls `fn` with each whole JSON line of `chunk` (after the carried `rest`); returns the new rest. */
-function scanLines(rest: string, chunk: Buffer, fn: (m: { method?: unknown; id?: unknown }) => void): string {
-  const text = rest + chunk.toString('utf8');
-  const lines = text.split('\n');
-  const tail = lines.pop() ?? '';
-  for (const line of lines) {
-    if (!line.trim()) continue;
-    try {
-      fn(JSON.parse(line) as { method?: unknown; id?: unknown });
-    } catch {
-      // not JSON: nothing to note
-    }
-  }
-  return tail;
 }
 
 const clock = (ms: number) => new Date(ms).toISOString().slice(11, 19) + ' UTC';
