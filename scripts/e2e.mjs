@@ -47,6 +47,8 @@ const mocha = spawnSync(
     '--reporter',
     'spec',
     'test/e2e/ui/views.e2e.test.ts',
+    // Its own code-server on the demo's state (a scratch home); the shared one is untouched.
+    'test/e2e/ui/demo.e2e.test.ts',
     // Before any suite makes an issue or a review: it checks what the palette hides then.
     'test/e2e/ui/palette.e2e.test.ts',
     // In-host before lanes: it checks an empty deck of the shared daemon.

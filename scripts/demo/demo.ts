@@ -11,11 +11,13 @@ import { writeGauntlet } from './gauntletScript';
 import { followRun } from './progress';
 import { runNeedsYou } from './needsYou';
 import { runReviewConvoy } from './reviewConvoy';
+import { savedLines } from './savedLines';
 import { makeSampleProject } from './sample';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const DEMO = path.join(REPO, '.demo');
-const HOME = path.join(DEMO, 'home');
+// SVC_DEMO_HOME: another home for the demo's state (the e2e suite runs it into a scratch home).
+const HOME = process.env.SVC_DEMO_HOME ? path.resolve(process.env.SVC_DEMO_HOME) : path.join(DEMO, 'home');
 const SVC_HOME = path.join(HOME, '.svc');
 const SVC_JS = path.join(REPO, 'dist', 'svc.js');
 
@@ -48,7 +50,7 @@ const heading = (line: string) => say(`\n== ${line}`);
 function freshHome(): void {
   // The old demo's agents go with its home: --force stops them with the daemon.
   if (fs.existsSync(SVC_HOME)) spawnSync(process.execPath, [SVC_JS, 'daemon', 'stop', '--force'], { env, cwd: HOME, stdio: 'ignore' });
-  fs.rmSync(DEMO, { recursive: true, force: true });
+  fs.rmSync(process.env.SVC_DEMO_HOME ? HOME : DEMO, { recursive: true, force: true });
   fs.mkdirSync(HOME, { recursive: true });
 }
 
@@ -73,7 +75,8 @@ async function gauntlet(): Promise<void> {
   clearTimeout(timer);
   progress.close();
   say('\n  The docs builder left an uncommitted note; reap --park saved it:');
-  for (const line of (await completeFile(path.join(HOME, 'reap-docs.txt'))).trimEnd().split('\n')) say(`    ${line}`);
+  const saved = await completeFile(path.join(HOME, 'reap-docs.txt'));
+  for (const line of savedLines(saved)) say(`    ${line}`);
 }
 
 /**

@@ -55,18 +55,24 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startCodeServer(vsix: string): Promise<CodeServer> {
+/**
+ * Starts code-server on a fresh scratch home, or on `o.scratch` (a home that already has
+ * state, e.g. the demo's) opening `o.workspace` in it.
+ */
+export async function startCodeServer(vsix: string, o: { scratch?: Scratch; workspace?: string } = {}): Promise<CodeServer> {
   if (!fs.existsSync(CODE_SERVER)) throw new Error(`code-server is not installed in .code-server/: run scripts/installCodeServer.sh`);
-  const scratch = makeScratch('e2e');
+  const scratch = o.scratch ?? makeScratch('e2e');
   const userDataDir = path.join(scratch.root, 'user-data');
   const extensionsDir = path.join(scratch.root, 'extensions');
-  const workspace = path.join(scratch.home, 'workspace');
+  const workspace = o.workspace ?? path.join(scratch.home, 'workspace');
   const resultsFile = path.join(scratch.root, 'inhost-results.json');
   const log = path.join(scratch.root, 'code-server.log');
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   fs.mkdirSync(extensionsDir, { recursive: true });
-  fs.mkdirSync(workspace, { recursive: true });
-  fs.writeFileSync(path.join(workspace, 'README.md'), '# e2e workspace\n');
+  if (!o.workspace) {
+    fs.mkdirSync(workspace, { recursive: true });
+    fs.writeFileSync(path.join(workspace, 'README.md'), '# e2e workspace\n');
+  }
   fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify(SETTINGS, null, 2));
   const env: NodeJS.ProcessEnv = { ...scratch.env, PATH: process.env.PATH, SVC_E2E_RESULTS: resultsFile };
   delete env.VSCODE_IPC_HOOK_CLI; // a parent VS Code terminal must not capture the CLI

@@ -27,7 +27,8 @@ export function timing(what: string, since: number): void {
   console.log(`    [timing] ${what}: ${Date.now() - since} ms`);
 }
 
-function vsixPath(): string {
+/** The packed .vsix the run installs (SVC_E2E_VSIX, else out/<name>-<version>.vsix). */
+export function vsixPath(): string {
   if (process.env.SVC_E2E_VSIX) return path.resolve(process.env.SVC_E2E_VSIX);
   const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { name: string; version: string };
   return path.join(REPO, 'out', `${pkg.name}-${pkg.version}.vsix`);
