@@ -69,24 +69,32 @@ export function groupMembers(pgid: number): number[] {
     return out;
   }
   for (const e of entries) {
-    if (!/^\d+$/.test(e)) continue;
-    let stat: string;
-    try {
-      stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses.
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (rest[0] !== 'Z' && Number(rest[2]) === pgid) out.push(Number(e));
+    if (/^\d+$/.test(e) && liveMemberOf(Number(e), pgid)) out.push(Number(e));
   }
   return out;
+}
+
+/** Linux: `pid` runs (is no zombie) in process group `pgid`. A reused pid is in that group only if it truly is a member. */
+function liveMemberOf(pid: number, pgid: number): boolean {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses.
+  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return rest[0] !== 'Z' && Number(rest[2]) === pgid;
 }
 
 export class AgentProcess {
   readonly child: ChildProcessWithoutNullStreams;
   private stderrTail = '';
   private log?: number;
+  /** The group's live members found by the last full read (see groupAlive). */
+  private lastMembers: number[] = [];
+  /** The agent exited and no process of its group ran after it (see groupAlive). */
+  private groupGone = false;
   exit?: ExitInfo;
   /** Resolves when the process has exited and its stdio closed. */
   readonly closed: Promise<ExitInfo>;
@@ -165,10 +173,23 @@ export class AgentProcess {
     }
   }
 
-  /** True while any process of the agent's group still exists. */
+  /**
+   * True while any process of the agent's group still exists. The stop door asks this every
+   * few milliseconds while a group outlives its agent: the members last seen are asked first
+   * (one /proc file each), and only when none of them runs any more is every process read
+   * again (a member may have forked one before it exited). Once the agent has exited and no
+   * member runs, the group is gone for good: only a member can add one (a zombie left for
+   * a slow init to reap keeps kill(-pgid, 0) answering, and must not cost a read of every
+   * process at each poll).
+   */
   groupAlive(): boolean {
     const pid = this.child.pid;
-    return pid !== undefined && groupMembers(pid).length > 0;
+    if (pid === undefined || this.groupGone) return false;
+    if (process.platform === 'linux' && this.lastMembers.some((m) => liveMemberOf(m, pid))) return true;
+    const exited = this.exited;
+    this.lastMembers = groupMembers(pid);
+    if (exited && this.lastMembers.length === 0) this.groupGone = true;
+    return this.lastMembers.length > 0;
   }
 
   private finish(): void {

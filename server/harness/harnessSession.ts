@@ -92,6 +92,8 @@ export class HarnessSession {
   private failed = false;
   /** The last stop could not ask the agent's host (unreachable): why. */
   stopUnreachable?: string;
+  /** Waits of the stop door, woken at once when the turn ends or the process exits (else they poll). */
+  private readonly wakers = new Set<() => void>();
 
   constructor(
     private readonly plan: SessionPlan,
@@ -170,6 +172,7 @@ export class HarnessSession {
       this.proc = proc;
     }
     void proc.closed.then((exit) => this.gone(this.describe(exit)));
+    if (proc instanceof AgentProcess) proc.child.once('exit', () => this.wake());
     if (proc.pid === undefined) {
       await proc.closed;
       const code = proc.spawnFailure?.code ?? 'unknown';
@@ -407,6 +410,7 @@ export class HarnessSession {
     const wasFirst = this.firstPromptId === this.promptId;
     this.promptId = undefined;
     this.working = false;
+    this.wake();
     this.lastTurnEndedAt = this.now();
     for (const k of [...this.asks.keys()]) this.withdraw(k, 'the turn ended');
     this.events.transcript('turn_end', error ? { error: error.message, code: error.code } : { stopReason: result?.stopReason ?? null });
@@ -498,17 +502,17 @@ export class HarnessSession {
     }
     if (!proc || proc.pid === undefined) return true;
     // Give a cancelled turn a moment to answer, then EOF: ACP agents exit on stdin EOF.
-    await waitFor(() => !this.working || proc.exited, Math.min(1000, timeoutMs / 4));
+    await this.waitFor(() => !this.working || proc.exited, Math.min(1000, timeoutMs / 4));
     proc.closeStdin();
     if (proc instanceof RemoteAgentProcess) return this.stopRemote(proc, deadline, opts.kill === true);
-    await waitFor(() => proc.exited, Math.min(2000, Math.max(0, deadline - Date.now())));
+    await this.waitFor(() => proc.exited, Math.min(2000, Math.max(0, deadline - Date.now())));
     if (!proc.exited || proc.groupAlive()) {
       proc.signalGroup('SIGTERM');
-      await waitFor(() => proc.exited && !proc.groupAlive(), Math.max(0, deadline - Date.now()));
+      await this.waitFor(() => proc.exited && !proc.groupAlive(), Math.max(0, deadline - Date.now()));
     }
     if ((!proc.exited || proc.groupAlive()) && opts.kill) {
       proc.signalGroup('SIGKILL');
-      await waitFor(() => proc.exited && !proc.groupAlive(), 5000);
+      await this.waitFor(() => proc.exited && !proc.groupAlive(), 5000);
     }
     return proc.exited && !proc.groupAlive();
   }
@@ -564,6 +568,7 @@ export class HarnessSession {
     if (this.phase === 'alive' && !this.failed) this.confirmed = true;
     this.phase = 'dead';
     this.working = false;
+    this.wake();
     this.idleSince = undefined;
     for (const ask of this.asks.values()) ask.settle?.(cancelledResponse(ask));
     this.asks.clear();
@@ -581,7 +586,37 @@ export class HarnessSession {
   get processGone(): Promise<unknown> {
     return this.proc?.closed ?? Promise.resolve();
   }
+
+  private wake(): void {
+    for (const w of [...this.wakers]) w();
+  }
+
+  /**
+   * Waits until `cond` holds or `ms` pass. Checked again at once when the turn ends or the
+   * process exits, else polled: soon at first (a signalled process group is usually gone
+   * within milliseconds), then every 25 ms (no event tells when a group's last process exits).
+   */
+  private async waitFor(cond: () => boolean, ms: number): Promise<boolean> {
+    const end = Date.now() + ms;
+    for (let n = 0; !cond(); n++) {
+      const left = end - Date.now();
+      if (left <= 0) return false;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          this.wakers.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, Math.min(left, POLL_MS[Math.min(n, POLL_MS.length - 1)]));
+        this.wakers.add(done);
+      });
+    }
+    return true;
+  }
 }
+
+/** The stop door's poll intervals: the first checks come soon, then every 25 ms. */
+const POLL_MS = [5, 10, 25];
 
 function isDir(p: string): boolean {
   try {
@@ -589,14 +624,4 @@ function isDir(p: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Waits until `cond` holds or `ms` pass; a short poll, for process-group exits (no event exists). */
-async function waitFor(cond: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() >= end) return false;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return true;
 }
