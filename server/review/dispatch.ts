@@ -52,16 +52,18 @@ export function settingsFor(ctx: ReviewCtx, issue: IssueRow, roles: ReviewerRole
 }
 
 /**
- * A fresh review worktree at the run's commit; the worktrees of earlier runs of the issue go
- * once `retired` (their reviewers stopped) settles. What does not wait on another step runs
- * at once: the fetch, the old worktrees' removal, the new worktree and the diff base.
+ * A fresh review worktree at the run's commit (`ready`); the worktrees of earlier runs of
+ * the issue go once `retired` (their reviewers stopped) settles (`oldRemoved`), which the new
+ * reviewers need not wait for. What does not wait on another step runs at once: the base
+ * fetch, the head commit's check (and its fetch when missing), the new worktree and the
+ * diff base.
  */
-export async function prepareWorktree(
+export function prepareWorktree(
   ctx: ReviewCtx,
   issue: IssueRow,
   t: RunTarget,
   retired: Promise<void> = Promise.resolve(),
-): Promise<{ worktree: string; base: string; baseRef: string }> {
+): { ready: Promise<{ worktree: string; base: string; baseRef: string }>; oldRemoved: Promise<unknown> } {
   const project = ctx.app.config.project(issue.project);
   const root = lanesRootOf(project);
   const worktree = reviewWorktree(root, issue.id, t.runId);
@@ -72,11 +74,15 @@ export async function prepareWorktree(
   const prefix = reviewWorktree(root, issue.id, '');
   const old = (fs.existsSync(root) ? fs.readdirSync(root) : []).map((name) => `${root}/${name}`).filter((dir) => dir.startsWith(prefix) && /-r\d+$/.test(dir) && dir !== worktree);
   const fetched = baseRef(project);
-  const created = fetched.then(() => ensureCommit(project, issue.branch, t.sha)).then(() => createDetachedWorktree(project.path, worktree, t.sha));
+  // The head commit is the PR's, not the base branch's: it does not wait for the base fetch.
+  const created = ensureCommit(project, issue.branch, t.sha).then(() => createDetachedWorktree(project.path, worktree, t.sha));
   const base = fetched.then(() => diffBase(project, t.sha));
-  const removed = retired.then(() => Promise.all(old.map((dir) => removeWorktree(project.path, dir))));
-  const [ref, b] = await Promise.all([fetched, base, created, removed]);
-  return { worktree, base: b, baseRef: ref };
+  const oldRemoved = retired.then(() => Promise.all(old.map((dir) => removeWorktree(project.path, dir))));
+  const ready = Promise.all([fetched, base, created]).then(([ref, b]) => ({ worktree, base: b, baseRef: ref }));
+  // Whichever the caller does not reach (it stops at the first failure) must not go unhandled.
+  void ready.catch(() => undefined);
+  void oldRemoved.catch(() => undefined);
+  return { ready, oldRemoved };
 }
 
 /** Inserts the reviewers of `roles` in one transaction, then starts them all. */

@@ -23,7 +23,7 @@ import { postIfOrphaned } from './orphan';
 import { postVerdict } from './post';
 import type { Posted } from './post';
 import { parseVerdict } from './reportShape';
-import { retire, reviewerOf, reviewersOf, running, stopReviewer } from './reviewers';
+import { giveUpName, retire, retiredName, reviewerOf, reviewersOf, running, stopReviewer } from './reviewers';
 import { alreadyPostedError, dispatchFailedError, headMissingError, noAiReviewError, noPrError, noReviewError, notFullError } from './reviewRefusals';
 import { ACTIVE_KINDS, latestRun, nextRunId } from './runs';
 import type { Run } from './runs';
@@ -98,14 +98,17 @@ export class ReviewPipeline implements ReviewPort {
         pr: pr.number,
         ...(o.message ? { message: o.message } : {}),
       });
-      // Earlier runs' reviewers stop while the new run's worktree is made (dispatch waits for them
-      // before it starts the new reviewers, whose names they give up).
-      const retiring = this.retireOthers(issue, runId);
+      // Earlier runs' reviewers give up their names at once and stop while the new run's
+      // worktree is made and its reviewers start; the request answers once they have stopped
+      // (and their worktrees are gone). A reviewer on a host keeps its name until it has
+      // stopped (its stop may fail), and the new reviewers wait for that.
+      const { namesFree, retired: retiring } = this.retireOthers(issue, runId, true);
       void retiring.catch(() => undefined); // awaited below, in order
+      void namesFree.catch(() => undefined);
       if (mode === 'none') await retiring;
       else {
         try {
-          await this.dispatch(issue, { runId, mode, sha, pr: pr.number, message: o.message }, settings, 'review.dispatched', {}, undefined, retiring);
+          await this.dispatch(issue, { runId, mode, sha, pr: pr.number, message: o.message }, settings, 'review.dispatched', {}, undefined, retiring, namesFree);
         } catch (e) {
           await retiring; // a reviewer that would not retire is the first failure, as before
           log.error(`${issue.id} ${runId}: reviewers could not start`, e);
@@ -131,7 +134,7 @@ export class ReviewPipeline implements ReviewPort {
       if (!last || last.runId !== replaces || !ACTIVE_KINDS.has(last.kind)) return undefined;
       const settings = settingsFor(this.ctx, issue, rolesOf(mode));
       const runId = nextRunId(entries);
-      await this.retireOthers(issue, runId);
+      await this.retireOthers(issue, runId).retired;
       await this.dispatch(issue, { runId, mode, sha: pr.head, pr: pr.number }, settings, 'review.redispatched', { replaces });
       return runId;
     });
@@ -207,10 +210,16 @@ export class ReviewPipeline implements ReviewPort {
     this.onJournal(issue.id);
   }
 
-  /** Reviewers of earlier runs stop and give up their names. */
-  private async retireOthers(issue: IssueRow, runId: string): Promise<void> {
-    const old = reviewersOf(this.ctx, issue.id).filter((r) => r.runId !== runId && !/\.r\d+(-\d+)?$/.test(r.row.name));
-    await Promise.all(old.map((r) => retire(this.ctx, r)));
+  /**
+   * Reviewers of earlier runs stop and give up their names. `namesFirst`: those on this
+   * machine give up their names at once (`namesFree` then settles before they have stopped);
+   * otherwise each gives it up once stopped.
+   */
+  private retireOthers(issue: IssueRow, runId: string, namesFirst = false): { namesFree: Promise<void>; retired: Promise<void> } {
+    const old = reviewersOf(this.ctx, issue.id).filter((r) => r.runId !== runId && !retiredName(r.row.name));
+    const named = new Set(namesFirst ? old.filter((r) => !r.row.host && giveUpName(this.ctx, r)) : []);
+    const retired = Promise.all(old.map((r) => retire(this.ctx, r, named.has(r)))).then(() => undefined);
+    return { namesFree: named.size === old.length ? Promise.resolve() : retired, retired };
   }
 
   private async dispatch(
@@ -221,20 +230,27 @@ export class ReviewPipeline implements ReviewPort {
     extra: Record<string, unknown> = {},
     restartOf?: Run,
     retired: Promise<void> = Promise.resolve(),
+    namesFree: Promise<void> = retired,
   ): Promise<void> {
     const roles = [...settings.keys()];
     let where;
+    let oldWorktreesGone: Promise<unknown> = retired;
     if (restartOf && restartOf.worktree && fs.existsSync(restartOf.worktree)) {
       const project = this.ctx.app.config.project(issue.project);
       where = { worktree: restartOf.worktree, base: await diffBase(project, t.sha), baseRef: await baseRef(project) };
       await retired;
-    } else where = await prepareWorktree(this.ctx, issue, t, retired);
+    } else {
+      const prepared = prepareWorktree(this.ctx, issue, t, retired);
+      oldWorktreesGone = prepared.oldRemoved;
+      where = await Promise.all([prepared.ready, namesFree]).then(([w]) => w);
+    }
     if (!restartOf) {
       fs.rmSync(runDir(issue.workspace, t.runId), { recursive: true, force: true });
       if (t.mode === 'quick') fs.rmSync(reportPath(issue.workspace, t.runId, 'quick'), { force: true });
     }
     const rows = startReviewers(this.ctx, issue, t, where, roles, settings);
     this.journal(issue, { kind, runId: t.runId, sha: t.sha, mode: t.mode, pr: t.pr, worktree: where.worktree, base: where.base, agents: rows.map((r) => r.name), ...extra });
+    await oldWorktreesGone;
   }
 }
 

@@ -51,13 +51,34 @@ export async function stopReviewer(ctx: ReviewCtx, r: Reviewer): Promise<boolean
   return true;
 }
 
-/** Stops a reviewer, frees its name for the next run and archives it. */
-export async function retire(ctx: ReviewCtx, r: Reviewer): Promise<void> {
-  await stopReviewer(ctx, r);
+/** A reviewer renamed `<name>.<runId>`: it gave its name up to a later run. */
+export function retiredName(name: string): boolean {
+  return /\.r\d+(-\d+)?$/.test(name);
+}
+
+/**
+ * Frees a reviewer's name for the next run: renamed `<name>.<runId>`. False when it gave it up
+ * already. An agent calls svc as its conversation (id and credential), never by name, so a
+ * reviewer still stopping may be renamed under it.
+ */
+export function giveUpName(ctx: ReviewCtx, r: Reviewer): boolean {
   const row = ctx.conv.get(r.row.id)!;
-  if (/\.r\d+(-\d+)?$/.test(row.name)) return; // already retired
+  if (retiredName(row.name)) return false;
   const name = uniqueName(`${row.name}.${r.runId}`, (n) => ctx.conv.store.nameTaken(n));
   ctx.app.db.prepare('UPDATE conversations SET name = ? WHERE id = ?').run(name, row.id);
+  ctx.app.notify({ topic: 'conversations', id: row.id });
+  return true;
+}
+
+/**
+ * Stops a reviewer, frees its name for the next run and archives it. `named`: its name was
+ * given up already (giveUpName, before the stop), so it is archived once stopped.
+ */
+export async function retire(ctx: ReviewCtx, r: Reviewer, named = false): Promise<void> {
+  await stopReviewer(ctx, r);
+  if (!giveUpName(ctx, r) && !named) return; // already retired
+  const row = ctx.conv.get(r.row.id)!;
+  const name = row.name;
   try {
     ctx.conv.archive(row.id);
   } catch (e) {
