@@ -64,8 +64,8 @@ async function probe(cwd: string, env: NodeJS.ProcessEnv, keep: (stamps: Map<str
   let keepable = !timedOut;
   for (const file of files) {
     const st = stat(file);
-    stamps.set(file, st ? `${st.ino}:${st.size}:${st.mtimeNs}` : 'none');
-    if (st && Number(st.mtimeNs / 1_000_000n) >= started - RACY_MS) keepable = false;
+    stamps.set(file, stampOf(st));
+    if (st && !st.isDirectory() && Number(st.mtimeNs / 1_000_000n) >= started - RACY_MS) keepable = false;
     if (st?.isFile() && st.size < 1_000_000 && /^\s*\[\s*include/im.test(fs.readFileSync(file, 'utf8'))) keepable = false;
   }
   if (keepable) keep(stamps);
@@ -91,6 +91,16 @@ function stat(file: string): fs.BigIntStats | undefined {
 }
 
 function stamp(file: string): string {
-  const st = stat(file);
-  return st ? `${st.ino}:${st.size}:${st.mtimeNs}` : 'none';
+  return stampOf(stat(file));
+}
+
+/**
+ * A file by inode, size and mtime. A folder (a checkout's .git, a local remote) is where
+ * things are, not what they say, so it is stamped by its inode alone: its mtime moves with
+ * every lock file git makes in it (any `git status` in the checkout), which would have every
+ * start probe again.
+ */
+function stampOf(st: fs.BigIntStats | undefined): string {
+  if (!st) return 'none';
+  return st.isDirectory() ? `dir:${st.ino}` : `${st.ino}:${st.size}:${st.mtimeNs}`;
 }
