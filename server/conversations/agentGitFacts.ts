@@ -19,6 +19,11 @@ export interface AgentGitFacts {
   places: GitPlaces;
 }
 
+/** Git facts read ahead of an agent's start (ConversationService.prepareStart). */
+export interface PreparedStart {
+  readonly facts: Promise<AgentGitFacts>;
+}
+
 interface Kept {
   facts: Promise<AgentGitFacts>;
   /** Set once the facts are known and may be kept: file → stamp. */

@@ -29,6 +29,7 @@ import type { Profile } from '../harness/profiles';
 import { logger } from '../util/log';
 import { agentEnv } from './agentEnv';
 import { agentGitFacts } from './agentGitFacts';
+import type { AgentGitFacts, PreparedStart } from './agentGitFacts';
 import { writableDirs } from './writableDirs';
 import { ConversationStore } from './conversationStore';
 import type { ConversationRow, ListedRow } from './conversationStore';
@@ -171,17 +172,24 @@ export class ConversationService extends EventEmitter {
 
   /**
    * Spawns the harness of an inserted conversation (its first prompt follows once the session is open).
-   * `gitFactsFrom`: a folder of the same repository to read the agent's git facts in (a lane's
-   * checkout, while the lane's worktree is still being made; see prepareStart).
+   * `prepared`: the agent's git facts, read by prepareStart in a folder of the same repository
+   * (a lane's or a review's checkout, while the worktree is still being made).
    */
-  start(id: number, opts: { gitFactsFrom?: string } = {}): void {
+  start(id: number, opts: { prepared?: PreparedStart } = {}): void {
     const row = this.mustGet(id);
-    this.spawn(row, { firstPrompt: row.firstPrompt }, opts.gitFactsFrom);
+    this.spawn(row, { firstPrompt: row.firstPrompt }, opts.prepared?.facts);
   }
 
-  /** Reads the git facts an agent working in `dir`'s repository needs now, so a later start(…, { gitFactsFrom: dir }) finds them ready. */
-  prepareStart(dir: string): void {
-    void agentGitFacts(dir, process.env).catch(() => undefined);
+  /**
+   * Starts reading the git facts an agent working in `dir`'s repository needs, for a later
+   * start(…, { prepared }). The start takes this answer as it is: what svc writes in between
+   * (a new worktree, its branch's upstream in the repository's config) changes none of them,
+   * and would otherwise have the start ask git again.
+   */
+  prepareStart(dir: string): PreparedStart {
+    const facts = agentGitFacts(dir, process.env);
+    void facts.catch(() => undefined);
+    return { facts };
   }
 
   /** Restarts a stopped conversation: reattach where the agent offers it, else a fresh session told it continues. */
@@ -455,7 +463,7 @@ export class ConversationService extends EventEmitter {
     ].join('\n');
   }
 
-  private spawn(row: ConversationRow, what: { firstPrompt?: string; resume?: { sessionId: string | null; continuation: string } }, gitFactsFrom = row.cwd): void {
+  private spawn(row: ConversationRow, what: { firstPrompt?: string; resume?: { sessionId: string | null; continuation: string } }, gitFacts?: Promise<AgentGitFacts>): void {
     const existing = this.sessions.get(row.id);
     if (existing && existing.phase !== 'dead') throw alreadyRunningError(row);
     const profile = this.profile(row.harness);
@@ -466,7 +474,7 @@ export class ConversationService extends EventEmitter {
     // The git probes run as child processes, never blocking the loop; the session awaits them before it spawns.
     const prepared = remote
       ? Promise.resolve({ env: { ...process.env } as NodeJS.ProcessEnv, writableDirs: [] as string[] })
-      : agentGitFacts(gitFactsFrom, process.env).then((facts) => {
+      : (gitFacts ?? agentGitFacts(row.cwd, process.env)).then((facts) => {
           const env = agentEnv({
             convId: row.id,
             convName: row.name,

@@ -12,15 +12,22 @@ import { git, serialized } from './git';
  * when it names the commit origin/<default> already names, there is nothing to fetch.
  */
 export async function fetchBase(repo: string, defaultBranchName: string): Promise<string> {
+  return (await fetchBaseCommit(repo, defaultBranchName)).ref;
+}
+
+/**
+ * fetchBase, also saying the commit the base ref names when that was read on the way (the
+ * fetch was skipped): a launch then needs no `git rev-parse` of its own before the worktree.
+ */
+export async function fetchBaseCommit(repo: string, defaultBranchName: string): Promise<{ ref: string; commit?: string }> {
   const tracking = `refs/remotes/origin/${defaultBranchName}`;
-  const [url, have] = await Promise.all([gitOut(repo, ['remote', 'get-url', 'origin']), gitOut(repo, ['rev-parse', '--verify', '--quiet', tracking])]);
-  if (url === undefined) return defaultBranchName;
+  const [url, have] = await Promise.all([gitOut(repo, ['remote', 'get-url', 'origin']), gitOut(repo, ['rev-parse', '--verify', '--quiet', `${tracking}^{commit}`])]);
+  if (url === undefined) return { ref: defaultBranchName };
   const ref = `refs/heads/${defaultBranchName}`;
   const local = localRemote(repo, url);
-  if (!(have && local && (await gitOut(local, ['rev-parse', '--verify', '--quiet', ref])) === have)) {
-    await serialized(repo, () => git(repo, ['fetch', '--quiet', '--no-tags', 'origin', `+${ref}:${tracking}`]));
-  }
-  return `origin/${defaultBranchName}`;
+  if (have && local && (await gitOut(local, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])) === have) return { ref: `origin/${defaultBranchName}`, commit: have };
+  await serialized(repo, () => git(repo, ['fetch', '--quiet', '--no-tags', 'origin', `+${ref}:${tracking}`]));
+  return { ref: `origin/${defaultBranchName}` };
 }
 
 async function gitOut(cwd: string, args: string[]): Promise<string | undefined> {

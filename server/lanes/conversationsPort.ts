@@ -1,6 +1,7 @@
 // What lanes need of the conversation layer (server/conversations). Kept as a narrow
 // interface so lane logic reads as lane logic and tests can see the seam.
 import type { Effort } from '../../shared/config';
+import type { PreparedStart } from '../conversations/agentGitFacts';
 import type { LiveFacts } from '../conversations/liveFacts';
 
 export interface ConvRow {
@@ -44,10 +45,10 @@ export interface ConversationsPort {
   /** Refuses unless `token` is the credential of the `caller` conversation (unknown callers pass: the method refuses them). */
   proveCaller(caller: string, token: string | undefined): void;
   insert(c: NewConversation): ConvRow;
-  /** `gitFactsFrom`: read the agent's git facts in this folder of the same repository (the checkout, while the lane's worktree is made). */
-  start(id: number, opts?: { gitFactsFrom?: string }): void;
+  /** `prepared`: the agent's git facts, read by prepareStart in a folder of the same repository (the checkout, while the lane's worktree is made). */
+  start(id: number, opts?: { prepared?: PreparedStart }): void;
   /** Starts reading those facts now, ahead of start(). */
-  prepareStart(dir: string): void;
+  prepareStart(dir: string): PreparedStart;
   waitStarted(id: number, timeoutMs: number): Promise<'alive' | 'failed' | 'ended' | 'timeout'>;
   facts(id: number): LiveFacts;
   stop(id: number, opts: { timeoutMs?: number }): Promise<{ stopped: boolean }>;

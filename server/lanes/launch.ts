@@ -38,7 +38,7 @@ import {
   secondLiveLaneError,
 } from './laneRefusals';
 import { iterationVerdict } from './reports';
-import { fetchBase } from '../git/fetchBase';
+import { fetchBaseCommit } from '../git/fetchBase';
 import { createPlayDir, createWorktree, defaultBranch, laneDir } from './workdir';
 
 export const START_WAIT_MS = 180_000;
@@ -97,15 +97,15 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   const root = host ? host.root : lanesRootOf(project);
 
   // The agent's git facts are read from the checkout while the rest goes on (conversationsPort).
-  if (gitBacked) convs.prepareStart(repo);
+  const prepared = gitBacked ? convs.prepareStart(repo) : undefined;
   // Git facts that need awaiting come first, all at once (the fetch is the long one); the
   // decisive checks run in the transaction. Refusals keep their order: the first in
   // this list that fails is the one reported.
   const builderBranch = role === 'builder' && !p.reuse ? (p.branch ?? defaultBranch(run, key, nextIteration(store.ofSlot(run, key, role)))) : undefined;
-  const fetched = gitBacked ? fetchBase(repo, project.default_branch) : null;
+  const fetched = gitBacked ? fetchBaseCommit(repo, project.default_branch) : null;
   const [fetchR, baseR, fromR, atR, branchR, validR, existsR, trackedR] = await Promise.all([
     settle(fetched),
-    settle(fetched?.then((ref) => resolveCommit(repo, ref, 'base ref')) ?? null),
+    settle(fetched?.then((f) => f.commit ?? resolveCommit(repo, f.ref, 'base ref')) ?? null),
     settle(p.from !== undefined ? resolveCommit(repo, p.from, '--from') : undefined),
     settle(p.at !== undefined ? resolveCommit(repo, p.at, '--at') : undefined),
     settle(p.branch !== undefined && role === 'builder' ? checkBranchName(repo, p.branch) : undefined),
@@ -214,7 +214,7 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
       // An error that is neither git's nor a refusal is a bug: it passes on as it is.
       throw e instanceof GitError || SvcError.is(e) ? refusal : e;
     }
-    convs.start(row.id, { gitFactsFrom: gitBacked ? repo : undefined });
+    convs.start(row.id, { prepared });
     ctx.app.notify({ topic: 'lanes', id: row.id });
     ctx.app.notify({ topic: 'runs' });
   };

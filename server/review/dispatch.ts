@@ -5,6 +5,7 @@
 // SVC_REVIEW_LANE and SVC_REVIEW_REPORT (the absolute path of the file it must write).
 import * as fs from 'node:fs';
 import type { ReviewerRole } from '../../shared/protocol/review';
+import type { PreparedStart } from '../conversations/agentGitFacts';
 import type { ConversationRow } from '../conversations/conversationService';
 import { resolveProfile } from '../harness/profiles';
 import type { IssueRow } from '../issues/issueStore';
@@ -23,6 +24,14 @@ export interface RunTarget {
   sha: string;
   pr: number;
   message?: string;
+}
+
+/** Where a run's reviewers work; `prepared`: their git facts, read in the checkout while the worktree was made. */
+export interface Where {
+  worktree: string;
+  base: string;
+  baseRef: string;
+  prepared?: PreparedStart;
 }
 
 export interface Started {
@@ -63,14 +72,14 @@ export function prepareWorktree(
   issue: IssueRow,
   t: RunTarget,
   retired: Promise<void> = Promise.resolve(),
-): { ready: Promise<{ worktree: string; base: string; baseRef: string }>; oldRemoved: Promise<unknown> } {
+): { ready: Promise<Where>; oldRemoved: Promise<unknown> } {
   const project = ctx.app.config.project(issue.project);
   const root = lanesRootOf(project);
   const worktree = reviewWorktree(root, issue.id, t.runId);
   // The reviewers' git facts (identity, writable places) are the checkout's, as for a lane:
   // read (or found kept) now, while the worktree is made, instead of in a worktree git has
   // just written, which no answer may be kept for.
-  ctx.conv.prepareStart(project.path);
+  const prepared = ctx.conv.prepareStart(project.path);
   const prefix = reviewWorktree(root, issue.id, '');
   const old = (fs.existsSync(root) ? fs.readdirSync(root) : []).map((name) => `${root}/${name}`).filter((dir) => dir.startsWith(prefix) && /-r\d+$/.test(dir) && dir !== worktree);
   const fetched = baseRef(project);
@@ -78,7 +87,7 @@ export function prepareWorktree(
   const created = ensureCommit(project, issue.branch, t.sha).then(() => createDetachedWorktree(project.path, worktree, t.sha));
   const base = fetched.then(() => diffBase(project, t.sha));
   const oldRemoved = retired.then(() => Promise.all(old.map((dir) => removeWorktree(project.path, dir))));
-  const ready = Promise.all([fetched, base, created]).then(([ref, b]) => ({ worktree, base: b, baseRef: ref }));
+  const ready = Promise.all([fetched, base, created]).then(([ref, b]) => ({ worktree, base: b, baseRef: ref, prepared }));
   // Whichever the caller does not reach (it stops at the first failure) must not go unhandled.
   void ready.catch(() => undefined);
   void oldRemoved.catch(() => undefined);
@@ -90,7 +99,7 @@ export function startReviewers(
   ctx: ReviewCtx,
   issue: IssueRow,
   t: RunTarget,
-  where: { worktree: string; base: string; baseRef: string },
+  where: Where,
   roles: ReviewerRole[],
   settings: Map<ReviewerRole, ReviewerSettings>,
 ): ConversationRow[] {
@@ -146,7 +155,9 @@ export function startReviewers(
     }
     return made;
   })();
-  const checkout = ctx.app.config.project(issue.project).path;
-  for (const row of rows) ctx.conv.start(row.id, { gitFactsFrom: checkout });
+  // The review worktree is a worktree of the checkout (same config, same common git dir): its
+  // reviewers take the checkout's facts.
+  const prepared = where.prepared ?? ctx.conv.prepareStart(ctx.app.config.project(issue.project).path);
+  for (const row of rows) ctx.conv.start(row.id, { prepared });
   return rows;
 }
