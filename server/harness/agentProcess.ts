@@ -61,30 +61,52 @@ export function groupMembers(pgid: number): number[] {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ESRCH') return [];
   }
-  const out: number[] = [];
+  return [...(liveGroups().get(pgid) ?? [])];
+}
+
+/** How long one read of every process serves other groups' questions (several agents stopping at once poll together). */
+const SCAN_REUSE_MS = 3;
+let scan: { at: number; groups: Map<number, number[]> } | undefined;
+
+/** Linux: every live (non-zombie) process by process group, read from /proc at most once per SCAN_REUSE_MS. */
+function liveGroups(): Map<number, number[]> {
+  const now = performance.now();
+  if (scan && now - scan.at < SCAN_REUSE_MS) return scan.groups;
+  const groups = new Map<number, number[]>();
   let entries: string[] = [];
   try {
     entries = fs.readdirSync('/proc');
   } catch {
-    return out;
+    return groups;
   }
   for (const e of entries) {
-    if (/^\d+$/.test(e) && liveMemberOf(Number(e), pgid)) out.push(Number(e));
+    if (!/^\d+$/.test(e)) continue;
+    const pgrp = liveGroupOf(Number(e));
+    if (pgrp === undefined) continue;
+    const list = groups.get(pgrp);
+    if (list) list.push(Number(e));
+    else groups.set(pgrp, [Number(e)]);
   }
-  return out;
+  scan = { at: performance.now(), groups };
+  return groups;
 }
 
-/** Linux: `pid` runs (is no zombie) in process group `pgid`. A reused pid is in that group only if it truly is a member. */
-function liveMemberOf(pid: number, pgid: number): boolean {
+/** Linux: the process group of `pid`, unless it is gone or a zombie. */
+function liveGroupOf(pid: number): number | undefined {
   let stat: string;
   try {
     stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
-    return false;
+    return undefined;
   }
   // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses.
   const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return rest[0] !== 'Z' && Number(rest[2]) === pgid;
+  return rest[0] === 'Z' ? undefined : Number(rest[2]);
+}
+
+/** Linux: `pid` runs (is no zombie) in process group `pgid`. A reused pid is in that group only if it truly is a member. */
+function liveMemberOf(pid: number, pgid: number): boolean {
+  return liveGroupOf(pid) === pgid;
 }
 
 export class AgentProcess {
@@ -170,6 +192,18 @@ export class AgentProcess {
       return true;
     } catch {
       return false;
+    }
+  }
+
+  /** True while the agent's process group exists at all, zombies included (one kill(-pgid, 0)). */
+  groupExists(): boolean {
+    const pid = this.child.pid;
+    if (pid === undefined || this.groupGone) return false;
+    try {
+      process.kill(-pid, 0);
+      return true;
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code !== 'ESRCH';
     }
   }
 

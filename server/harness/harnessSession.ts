@@ -506,7 +506,9 @@ export class HarnessSession {
     proc.closeStdin();
     if (proc instanceof RemoteAgentProcess) return this.stopRemote(proc, deadline, opts.kill === true);
     await this.waitFor(() => proc.exited, Math.min(2000, Math.max(0, deadline - Date.now())));
-    if (!proc.exited || proc.groupAlive()) {
+    // A group left with zombies only takes the signal as a no-op: asking kill(-pgid, 0) spares
+    // a read of every process before the wait below does one.
+    if (!proc.exited || proc.groupExists()) {
       proc.signalGroup('SIGTERM');
       await this.waitFor(() => proc.exited && !proc.groupAlive(), Math.max(0, deadline - Date.now()));
     }

@@ -64,9 +64,15 @@ export async function removeWorktree(repo: string, dir: string): Promise<void> {
   }
 }
 
-/** The merge base of `sha` and the project's base ref: the diff base reviewers read against. */
-export async function diffBase(project: Project, sha: string): Promise<string> {
-  const base = (await gitOk(project.path, ['rev-parse', '--verify', '--quiet', `origin/${project.default_branch}`])) ? `origin/${project.default_branch}` : project.default_branch;
+/**
+ * The merge base of `sha` and the project's base ref: the diff base reviewers read against.
+ * `fetched`: the base ref baseRef() just answered (origin/<default> exists then, or the
+ * local branch is the base), so it need not be looked up again.
+ */
+export async function diffBase(project: Project, sha: string, fetched?: string): Promise<string> {
+  const base =
+    fetched ??
+    ((await gitOk(project.path, ['rev-parse', '--verify', '--quiet', `origin/${project.default_branch}`])) ? `origin/${project.default_branch}` : project.default_branch);
   try {
     return (await git(project.path, ['merge-base', sha, base])).trim();
   } catch {

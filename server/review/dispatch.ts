@@ -85,7 +85,7 @@ export function prepareWorktree(
   const fetched = baseRef(project);
   // The head commit is the PR's, not the base branch's: it does not wait for the base fetch.
   const created = ensureCommit(project, issue.branch, t.sha).then(() => createDetachedWorktree(project.path, worktree, t.sha));
-  const base = fetched.then(() => diffBase(project, t.sha));
+  const base = fetched.then((ref) => diffBase(project, t.sha, ref));
   const oldRemoved = retired.then(() => Promise.all(old.map((dir) => removeWorktree(project.path, dir))));
   const ready = Promise.all([fetched, base, created]).then(([ref, b]) => ({ worktree, base: b, baseRef: ref, prepared }));
   // Whichever the caller does not reach (it stops at the first failure) must not go unhandled.

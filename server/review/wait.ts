@@ -52,7 +52,12 @@ export function waitForLanes(
     fs.mkdirSync(dir, { recursive: true });
     let watcher: fs.FSWatcher | undefined;
     const check = (changedId?: number) => {
-      if (typeof changedId === 'number' && ctx.conv.get(changedId)?.issueId !== issue.id) return;
+      // Only this run's reviewers decide it: a change of any other conversation (the issue's
+      // earlier runs stopping, the new run's agents starting) is not read over.
+      if (typeof changedId === 'number') {
+        const row = ctx.conv.get(changedId);
+        if (row?.issueId !== issue.id || row.extraEnv?.SVC_REVIEW_RUN !== runId) return;
+      }
       const r = settle();
       if (r) done(r);
     };
