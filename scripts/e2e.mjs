@@ -61,6 +61,8 @@ const mocha = spawnSync(
     // These two replace SVC_HOME/config.yaml of the shared daemon: last.
     'test/e2e/ui/roles.e2e.test.ts',
     'test/e2e/ui/state.e2e.test.ts',
+    // Replaces config.yaml too, and adds a project on the GitHub fake: after state.
+    'test/e2e/ui/actions.e2e.test.ts',
     ...process.argv.slice(2),
   ],
   { stdio: 'inherit', cwd: root },

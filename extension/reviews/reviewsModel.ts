@@ -55,6 +55,8 @@ export function issueContextValue(s: IssueState): string {
   if (s.issue.agent && isLive(s.issue.agent.activity)) parts.push('worker');
   if (s.reviewers.some((r) => r.alive || isLive(r.activity as Activity))) parts.push('running');
   if (s.run) parts.push('run');
+  // A PR with a web page (GitHub): Open PR on the row, as on its readiness row.
+  if (s.pr?.url) parts.push('url');
   return parts.join('+');
 }
 

@@ -85,6 +85,8 @@ describe('extension menus (package.json)', () => {
     assert.deepEqual(menuFor(menus, 'svc.commandDeck', 'svc:convoy+live+verdict', true), ['svc.abortReview']);
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+readiness+pr+mergeable+url', true), ['svc.mergePr', 'svc.openPr']);
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+readiness+pr'), []);
+    // The issue row is the PR's row: a PR with a web page opens from it too.
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue+pr+approved+run+url', true), ['svc.requestReview', 'svc.openPr']);
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:reviewer+stopped+report'), ['svc.openConversation', 'svc.openReport']);
     assert.deepEqual(menuFor(menus, 'svc.reviews', values[0]), [], 'deck menus stay in the deck');
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue+pr+in_review+running+run'), [

@@ -145,7 +145,7 @@ describe('Reviews tree (extension/reviews/reviewsModel.ts)', () => {
     ]);
     assert.deepEqual(
       [n.id, n.label, n.description, n.contextValue, n.icon],
-      ['issue:WEB-7:tree', 'WEB-7 login', 'PR #3 · approved · ready to merge', 'svc:review+issue+pr+approved+run', { id: 'pass', color: 'testing.iconPassed' }],
+      ['issue:WEB-7:tree', 'WEB-7 login', 'PR #3 · approved · ready to merge', 'svc:review+issue+pr+approved+run+url', { id: 'pass', color: 'testing.iconPassed' }],
     );
     // The convoy once: the run row with its verdict badge, the reviewers under it, earlier runs collapsed.
     assert.deepEqual(

@@ -18,6 +18,7 @@ import { installedSvc } from './codeServer';
 import { session, timing } from './session';
 import {
   clickViewAction,
+  hoverActions,
   modalDialog,
   openContainer,
   paneBody,
@@ -26,6 +27,7 @@ import {
   rowByLabel,
   runCommand,
   screenshot,
+  setPaneExpanded,
   waitForMessage,
   webviewFrame,
   webviewFrameWith,
@@ -59,23 +61,6 @@ async function openRoles(page: Page) {
 
 /** The open conversation panel whose header names `#id`. */
 const panelOf = (page: Page, id: number, name: string) => webviewFrameWith(page, 'header .facts', `#${id} ${name}`);
-
-/** The hover (inline) actions a hovered tree row shows, by their titles. */
-async function hoverActions(row: ReturnType<typeof rowByLabel>): Promise<(string | null)[]> {
-  const actions = row.locator('.actions a.action-label');
-  await actions.first().waitFor();
-  return actions.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
-}
-
-/**
- * Expands or collapses a side bar view by its header, as a person does: on its chevron, at
- * the header's left end (the middle of a narrow header can be one of its title-bar buttons,
- * which show on hover: the Command Deck's "Start Lane" sits there).
- */
-async function setPaneExpanded(page: Page, view: string, expanded: boolean): Promise<void> {
-  const header = page.locator(`.sidebar .pane-header[aria-label="${view} Section"]`);
-  if (((await header.getAttribute('aria-expanded')) === 'true') !== expanded) await header.click({ position: { x: 10, y: 11 } });
-}
 
 describe('issue 16: state kept, preview tabs, buttons instead of commands (code-server 4.100.3)', function () {
   this.timeout(120_000);

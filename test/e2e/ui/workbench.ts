@@ -364,3 +364,20 @@ export async function rowTooltip(page: Page, row: Locator): Promise<string[]> {
   await hover.first().waitFor({ timeout: 10_000 });
   return (await hover.allTextContents()).map((t) => t.trim());
 }
+
+/** The hover (inline) actions a hovered tree row shows, by their titles. */
+export async function hoverActions(row: Locator): Promise<(string | null)[]> {
+  const actions = row.locator('.actions a.action-label');
+  await actions.first().waitFor();
+  return actions.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+}
+
+/**
+ * Expands or collapses a side bar view by its header, as a person does: on its chevron, at
+ * the header's left end (the middle of a narrow header can be one of its title-bar buttons,
+ * which show on hover: the Command Deck's "Start Lane" sits there).
+ */
+export async function setPaneExpanded(page: Page, view: string, expanded: boolean): Promise<void> {
+  const header = page.locator(`.sidebar .pane-header[aria-label="${view} Section"]`);
+  if (((await header.getAttribute('aria-expanded')) === 'true') !== expanded) await header.click({ position: { x: 10, y: 11 } });
+}
