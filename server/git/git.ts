@@ -62,6 +62,17 @@ export async function branchExists(repo: string, name: string): Promise<boolean>
   return gitOk(repo, ['show-ref', '--verify', '--quiet', `refs/heads/${name}`]);
 }
 
+/** Which of `refs` (full ref names) exist, asked in one git run; none when git fails. */
+export async function existingRefs(repo: string, refs: string[]): Promise<Set<string>> {
+  try {
+    // A pattern also matches the refs below it (`refs/heads/a` matches `refs/heads/a/b`): only exact names count.
+    const out = await git(repo, ['for-each-ref', '--format=%(refname)', ...refs]);
+    return new Set(out.split('\n').filter((r) => refs.includes(r)));
+  } catch {
+    return new Set();
+  }
+}
+
 export interface GitFacts {
   branch: string | null;
   headSha: string | null;

@@ -9,7 +9,7 @@ import type { Role } from '../../shared/config';
 import { SvcError } from '../../shared/errors';
 import { hostPlacement } from './hostPlacement';
 import type { LaneRecord, LaunchParams } from '../../shared/protocol/lanes';
-import { branchExists, checkBranchName, git, GitError, gitOk, isValidBranchName, resolveCommit } from '../git/git';
+import { branchExists, checkBranchName, existingRefs, git, GitError, isValidBranchName, resolveCommit } from '../git/git';
 import type { GitFacts } from '../git/git';
 import { laneContract } from './contract';
 import type { ContractFacts } from './contract';
@@ -96,23 +96,26 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   const host = settings.host ? await hostPlacement(ctx, settings.host, repo, project.key, gitBacked) : null;
   const root = host ? host.root : lanesRootOf(project);
 
-  // The agent's git facts are read from the checkout while the rest goes on (conversationsPort).
-  const prepared = gitBacked ? convs.prepareStart(repo) : undefined;
   // Git facts that need awaiting come first, all at once (the fetch is the long one); the
   // decisive checks run in the transaction. Refusals keep their order: the first in
   // this list that fails is the one reported.
   const builderBranch = role === 'builder' && !p.reuse ? (p.branch ?? defaultBranch(run, key, nextIteration(store.ofSlot(run, key, role)))) : undefined;
   const fetched = gitBacked ? fetchBaseCommit(repo, project.default_branch) : null;
-  const [fetchR, baseR, fromR, atR, branchR, validR, existsR, trackedR] = await Promise.all([
+  const refs = builderBranch !== undefined ? existingRefs(repo, [`refs/heads/${builderBranch}`, `refs/remotes/origin/${builderBranch}`]) : undefined;
+  const checks = Promise.all([
     settle(fetched),
     settle(fetched?.then((f) => f.commit ?? resolveCommit(repo, f.ref, 'base ref')) ?? null),
     settle(p.from !== undefined ? resolveCommit(repo, p.from, '--from') : undefined),
     settle(p.at !== undefined ? resolveCommit(repo, p.at, '--at') : undefined),
     settle(p.branch !== undefined && role === 'builder' ? checkBranchName(repo, p.branch) : undefined),
     settle(builderBranch !== undefined && p.branch === undefined ? isValidBranchName(repo, builderBranch) : true),
-    settle(builderBranch !== undefined ? branchExists(repo, builderBranch) : false),
-    settle(builderBranch !== undefined ? gitOk(repo, ['show-ref', '--verify', '--quiet', `refs/remotes/origin/${builderBranch}`]) : false),
+    settle(refs?.then((r) => r.has(`refs/heads/${builderBranch}`)) ?? false),
+    settle(refs?.then((r) => r.has(`refs/remotes/origin/${builderBranch}`)) ?? false),
   ]);
+  // The agent's git facts are read from the checkout while the rest goes on (conversationsPort);
+  // asked after the checks above, whose gits lead to the worktree and go first.
+  const prepared = gitBacked ? convs.prepareStart(repo) : undefined;
+  const [fetchR, baseR, fromR, atR, branchR, validR, existsR, trackedR] = await checks;
   fetchR();
   const from = fromR();
   const at = atR();
