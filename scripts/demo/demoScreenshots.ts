@@ -6,9 +6,9 @@
 // with an answered request and an open one).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { chromium } from 'playwright-core';
 import type { Frame, Page } from 'playwright-core';
 import { CODE_SERVER, HOME, REPO, SVC_HOME, startCodeServer, VSIX } from './codeServer';
+import { launchBrowser } from '../../test/helpers/browser';
 import { NEEDS_YOU_TITLE } from './needsYou';
 
 const SHOTS = path.join(REPO, 'docs', 'screenshots');
@@ -49,20 +49,7 @@ async function main(): Promise<void> {
   if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: run npm run package`);
   const server = await startCodeServer({ profile: 'code-server-shots', settings: { 'workbench.colorTheme': 'Default Dark Modern' }, stderr: 'ignore' });
   const port = server.port;
-  const browser = await chromium.launch({
-    executablePath: process.env.SVC_E2E_CHROMIUM ?? '/usr/bin/chromium',
-    env: { ...process.env, HOME },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
+  const browser = await launchBrowser(HOME);
   try {
     await server.ready(60_000);
     const page = await browser.newPage({ viewport: { width: 1500, height: 900 } });

@@ -7,7 +7,6 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { createMessageConnection, ResponseError, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
@@ -15,6 +14,7 @@ import { configModels, configRoles, configSet } from '../../shared/protocol/conf
 import type { ModelChoices, RolesView } from '../../shared/protocol/config';
 import { changed } from '../../shared/protocol/daemon';
 import type { RolesFromView, RolesState } from '../../shared/webview/rolesMessages';
+import { launchBrowser } from '../helpers/browser';
 import { ok } from '../helpers/lanes';
 import { eventually, git, makeScratch, REPO } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
@@ -90,19 +90,7 @@ describe('config: the Roles panel page', function () {
     conn = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
     conn.listen();
 
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-dev-shm-usage',
-      ],
-    });
+    browser = await launchBrowser(s.home);
     page = await browser.newPage();
     page.on('pageerror', (e) => console.error('page error:', e));
     const host = new FakeHost(conn, page);

@@ -2,32 +2,12 @@
 // selectors ../shared/E2E.md found stable on 1.100 and 1.139. Never `playwright install`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { chromium } from 'playwright-core';
 import type { Browser, Frame, Locator, Page } from 'playwright-core';
 import { REPO } from '../../helpers/scratch';
 
+export { launchBrowser } from '../../helpers/browser';
+
 export const SCREENSHOTS = path.join(REPO, '.scratch', 'e2e-screenshots');
-const CHROMIUM = process.env.SVC_E2E_CHROMIUM ?? '/usr/bin/chromium';
-
-export async function launchBrowser(home: string): Promise<Browser> {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get install chromium (scripts/ciE2e.sh does)`);
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    // The browser's own files go to the scratch home, never the real one.
-    env: { ...process.env, HOME: home },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
-}
-
 /** Browser console errors and page errors of every frame (webviews included), for a failure's evidence. */
 export const consoleErrors: string[] = [];
 
