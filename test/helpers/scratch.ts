@@ -66,21 +66,39 @@ export function makeScratch(name: string): Scratch {
     env,
     svc: (args, opts = {}) => run(process.execPath, [SVC_JS, ...args], { ...opts, env: { ...env, ...opts.env }, cwd: opts.cwd ?? home }),
     async dispose() {
-      await run(process.execPath, [SVC_JS, 'daemon', 'stop', '--force'], { env, cwd: home, timeoutMs: 90_000 }).catch(() => undefined);
+      const stopDaemon = () => run(process.execPath, [SVC_JS, 'daemon', 'stop', '--force'], { env, cwd: home, timeoutMs: 90_000 }).catch(() => undefined);
+      await stopDaemon();
       if (process.env.SVC_KEEP_SCRATCH) return;
-      // A daemon stopped in the middle of a dispatch leaves its git children to finish
-      // (a `git worktree add` still writing): wait for them, then remove what they wrote.
-      await settleProcessesInside(root, 30_000);
+      // A daemon stopped in the middle of a dispatch leaves its git children to finish (a
+      // `git worktree add` still writing), and an agent's last `svc` call can start a new
+      // daemon after the stop: wait for the first, stop the second, end what still runs
+      // inside the scratch, then remove it.
+      if (!(await settled(root, 10_000))) {
+        await stopDaemon();
+        if (!(await settled(root, 10_000))) for (const p of await processesInside(root)) killQuietly(p.pid);
+      }
       fs.rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     },
   };
   return scratch;
 }
 
-/** Waits until no process works inside `dir` (or the time is up). */
-async function settleProcessesInside(dir: string, timeoutMs: number): Promise<void> {
+/** Whether no process works inside `dir` any more, waiting for that at most `timeoutMs`. */
+async function settled(dir: string, timeoutMs: number): Promise<boolean> {
   const until = Date.now() + timeoutMs;
-  while ((await processesInside(dir)).length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+  for (;;) {
+    if ((await processesInside(dir)).length === 0) return true;
+    if (Date.now() > until) return false;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone already
+  }
 }
 
 export function run(cmd: string, args: string[], opts: RunOptions & { env: NodeJS.ProcessEnv; cwd: string }): Promise<RunResult> {
