@@ -5,13 +5,15 @@
 import * as fs from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { client, ndJsonStream, RequestError } from '@agentclientprotocol/sdk';
-import type { AnyMessage, ClientConnection, SessionConfigOption, Stream } from '@agentclientprotocol/sdk';
+import type { AnyMessage, ClientConnection, Stream } from '@agentclientprotocol/sdk';
 import { askNotReadyError } from './harnessRefusals';
 import { logger } from '../util/log';
 import { AgentProcess, describeExit, findCommand, groupMembers } from './agentProcess';
 import { askFromRequest, cancelledResponse, responseFor } from './asks';
 import type { Answer, Ask, AskResponse } from './asks';
 import { applyModelAndEffort } from './modelConfig';
+import { openSession, setPermissionMode } from './openSession';
+import type { OpenSessionIo } from './openSession';
 import type { PermissionPolicy, Profile } from './profiles';
 import * as errs from './spawnErrors';
 import { SpawnError } from './spawnErrors';
@@ -215,63 +217,28 @@ export class HarnessSession {
     // writes (ACP `additionalDirectories`), where the agent supports them.
     const caps = init.agentCapabilities as { sessionCapabilities?: { additionalDirectories?: unknown } } | undefined;
     const extraDirs = caps?.sessionCapabilities?.additionalDirectories && writableDirs.length ? { additionalDirectories: writableDirs } : {};
-    let modes: { currentModeId?: string; availableModes?: { id: string }[] } | null | undefined;
-    let options: SessionConfigOption[] = [];
-    let firstPrompt = this.plan.firstPrompt;
-    let fresh = true;
     const resume = this.plan.resume;
-    if (resume?.sessionId && !profile.preferFreshSession) {
-      const caps = init.agentCapabilities ?? {};
-      const sessionId = resume.sessionId;
-      try {
-        if (caps.loadSession) {
-          this.replaying = true;
-          const res = await this.step('session/load', SESSION_TIMEOUT_MS, () => conn.agent.request('session/load', { sessionId, cwd, mcpServers: [], ...extraDirs }));
-          options = res?.configOptions ?? [];
-          modes = res?.modes;
-          this.sessionId = sessionId;
-          fresh = false;
-          this.events.transcript('lifecycle', { event: 'resumed', text: `resumed session ${sessionId} (session/load)` });
-        } else if (caps.sessionCapabilities?.resume) {
-          const res = await this.step('session/resume', SESSION_TIMEOUT_MS, () => conn.agent.request('session/resume', { sessionId, cwd, ...extraDirs }));
-          options = res?.configOptions ?? [];
-          modes = res?.modes;
-          this.sessionId = sessionId;
-          fresh = false;
-          this.events.transcript('lifecycle', { event: 'resumed', text: `resumed session ${sessionId} (session/resume)` });
-        }
-      } catch (e) {
-        if (!(e instanceof SpawnError) || this.proc?.exited) throw e;
-        this.events.transcript('notice', { text: `could not reattach to session ${sessionId} (${e.message}); starting a fresh session` });
-      } finally {
-        this.replaying = false;
-      }
-    }
-    if (fresh) {
-      const res = await this.step('session/new', SESSION_TIMEOUT_MS, () => conn.agent.request('session/new', { cwd, mcpServers: [], ...extraDirs }));
-      this.sessionId = res.sessionId;
-      options = res.configOptions ?? [];
-      modes = res.modes;
-      if (resume) {
-        firstPrompt = resume.continuation;
-        this.events.transcript('lifecycle', { event: 'resumed', text: 'resumed in a fresh session (the agent offers no reattach)' });
-      }
-    }
-    const sessionId = this.sessionId!;
+    const io: OpenSessionIo = {
+      conn,
+      capabilities: init.agentCapabilities,
+      cwd,
+      extraDirs,
+      resume,
+      preferFresh: profile.preferFreshSession === true,
+      step: (name, send) => this.step(name, SESSION_TIMEOUT_MS, send),
+      transcript: (kind, payload) => this.events.transcript(kind, payload),
+      replaying: (on) => (this.replaying = on),
+      agentExited: () => this.proc?.exited === true,
+    };
+    const opened = await openSession(io);
+    const { sessionId, options, modes } = opened;
+    this.sessionId = sessionId;
+    const firstPrompt = opened.fresh && resume ? resume.continuation : this.plan.firstPrompt;
     const { notices } = await this.step('model and effort', SESSION_TIMEOUT_MS, () =>
       applyModelAndEffort(conn.agent, sessionId, options, profile, this.plan.model, this.plan.effort),
     );
     for (const text of notices) this.events.transcript('notice', { text });
-    const modeId = profile.modes[this.plan.permissions];
-    if (modeId && modes?.currentModeId !== modeId) {
-      if (!modes?.availableModes?.length) {
-        // An agent without session modes (the script agent): nothing to choose.
-      } else if (!modes.availableModes.some((m) => m.id === modeId)) {
-        this.events.transcript('notice', { text: `harness '${profile.name}' offers no mode '${modeId}'; permissions follow its own default` });
-      } else {
-        await this.step(`session/set_mode (${modeId})`, SESSION_TIMEOUT_MS, () => conn.agent.request('session/set_mode', { sessionId, modeId }));
-      }
-    }
+    await setPermissionMode(io, sessionId, modes, profile.modes[this.plan.permissions], profile.name);
     if (this.stopping || this.phase === 'dead') return;
 
     this.phase = 'alive';
