@@ -13,6 +13,8 @@ export const homePaths = (home: string) => ({
   home,
   discovery: path.join(home, 'server.json'),
   lock: path.join(home, 'daemon.lock'),
+  /** Written when the daemon stops on purpose, removed when one starts: a crash leaves none. */
+  stopped: path.join(home, 'daemon.stopped'),
   db: path.join(home, 'svc.db'),
   logs: path.join(home, 'logs'),
   daemonLog: path.join(home, 'logs', 'daemon.log'),

@@ -49,6 +49,7 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
   // We hold the lock, so any socket or discovery file left behind is stale.
   fs.rmSync(paths.socket, { force: true });
   fs.rmSync(paths.discovery, { force: true });
+  fs.rmSync(paths.stopped, { force: true });
 
   const db = openDb(paths.db);
   writeMarker(home, db.prepare('SELECT MAX(id) FROM schema_migrations').pluck().get() as number);
@@ -76,6 +77,9 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
   const stop = (reason: string): Promise<void> =>
     (stopping ??= (async () => {
       log.info(`stopping: ${reason}`);
+      // Before the agents stop: a dying agent's last `svc` call reads it and does not
+      // start this daemon again (shared/client/ensureDaemon.ts).
+      writeStoppedMarker(paths.stopped, reason);
       clearInterval(heal);
       clearInterval(backups);
       fs.rmSync(paths.discovery, { force: true });
@@ -118,6 +122,14 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
   backups.unref();
   log.info(`started pid ${process.pid} build ${SVC_BUILD} socket ${paths.socket} http 127.0.0.1:${port}`);
   return { app, stop };
+}
+
+function writeStoppedMarker(file: string, reason: string): void {
+  try {
+    writeAtomic(file, JSON.stringify({ reason, at: new Date().toISOString(), pid: process.pid }) + '\n', 0o600);
+  } catch (e) {
+    log.warn(`could not write ${file}`, e);
+  }
 }
 
 /** `http.port` of config.yaml (0: any free port); an unreadable config leaves it to the OS. */

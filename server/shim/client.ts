@@ -64,6 +64,7 @@ export async function connect(env: NodeJS.ProcessEnv): Promise<Client> {
         build: SVC_BUILD,
         env,
         stopOther: (socket) => askToStop(socket, `replaced by build ${SVC_BUILD}`),
+        insideConversation: env.SVC_CONVERSATION?.trim() || undefined,
       });
   const connection = rpcOver(attached.socket);
   // A request left pending when the socket closes would let an empty event loop exit 0:

@@ -22,6 +22,11 @@ export interface EnsureOptions {
   /** Asks a daemon of another build to stop; resolves once it was asked. */
   stopOther(socket: net.Socket): Promise<void>;
   timeoutMs?: number;
+  /** The conversation whose agent runs this caller ($SVC_CONVERSATION). Such a caller never
+   *  starts a daemon that was stopped on purpose: the stop ended its agent too, and the
+   *  agent's last `svc` call would otherwise bring the daemon back behind the person's back.
+   *  A daemon that crashed left no marker and is started again, so the report is not lost. */
+  insideConversation?: string;
 }
 
 export interface Attached {
@@ -42,6 +47,8 @@ export async function ensureDaemon(o: EnsureOptions): Promise<Attached> {
   // Where the log ended when we started our daemon: its failure reason is written after.
   let logStart = 0;
   let spawned = false;
+  // We stopped a daemon of another build ourselves: starting its successor is ours to do.
+  let replacing = false;
   let lastProblem = 'no discovery file appeared';
   for (;;) {
     const d = fs.existsSync(o.home) ? (checkHomeFolder(o.home), readDiscovery(paths.discovery)) : undefined;
@@ -51,6 +58,7 @@ export async function ensureDaemon(o: EnsureOptions): Promise<Attached> {
       if (socket && d.build === o.build) return { discovery: d, socket, started: spawned };
       if (socket) {
         await o.stopOther(socket).catch(() => undefined);
+        replacing = true;
         socket.destroy();
         await waitForExit(d.pid, 15_000);
         continue;
@@ -68,6 +76,7 @@ export async function ensureDaemon(o: EnsureOptions): Promise<Attached> {
       throw new DaemonUnavailable(`svc daemon failed to start (exit ${child.exitCode})${whyFailed(paths.daemonLog, logStart)}; see ${paths.daemonLog}`);
     }
     if (!child || child.exitCode === 0) {
+      if (o.insideConversation !== undefined && !spawned && !replacing) refuseIfStopped(paths.stopped, o.insideConversation);
       ({ child, logStart } = spawnDaemon(o));
       spawned = true;
     }
@@ -76,6 +85,20 @@ export async function ensureDaemon(o: EnsureOptions): Promise<Attached> {
     }
     await sleep(25);
   }
+}
+
+function refuseIfStopped(marker: string, conversation: string): void {
+  let stop: { reason?: unknown; at?: unknown };
+  try {
+    stop = JSON.parse(fs.readFileSync(marker, 'utf8')) as typeof stop;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    stop = {}; // a damaged marker still says the daemon was stopped
+  }
+  const how = [typeof stop.reason === 'string' ? stop.reason : '', typeof stop.at === 'string' ? `at ${stop.at}` : ''].filter(Boolean).join(', ');
+  throw new DaemonUnavailable(
+    `the svc daemon is not running: it was stopped${how ? ` (${how})` : ''} while this agent worked, and svc does not start it again from inside an agent (conversation #${conversation}); the work stays in this worktree. The person starts svc again (any svc command outside an agent, or VS Code), and svc conv resume ${conversation} continues this conversation`,
+  );
 }
 
 function spawnDaemon(o: EnsureOptions): { child: ChildProcess; logStart: number } {
