@@ -93,12 +93,16 @@ async function main(): Promise<void> {
     const floors: number[] = [];
     const adds: number[] = [];
     const noWaits: number[] = [];
+    // Each timed step starts with the disk's write-back done (`sync`, not timed): a 20,000-file
+    // checkout leaves ~80 MB to write, and flushing the previous step's files during the next
+    // one made single `git worktree add`s take 2–12 s here, whichever side was timed.
+    const settled = <T>(step: () => T): T => (spawnSync('sync'), step());
     for (let i = 0; i < RUNS; i++) {
-      launches.push(launch(i, false));
-      const f = await floor(i);
+      launches.push(settled(() => launch(i, false)));
+      const f = await settled(() => floor(i));
       floors.push(f.all);
       adds.push(f.add);
-      noWaits.push(launch(i, true));
+      noWaits.push(settled(() => launch(i, true)));
     }
     const l = median(launches);
     const f = median(floors);

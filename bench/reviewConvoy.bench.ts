@@ -9,6 +9,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { rpcOver } from '../shared/client/rpcClient';
 import { conversationsList } from '../shared/protocol/conversations';
+import { changed } from '../shared/protocol/daemon';
 import type { ConversationInfo } from '../shared/protocol/conversations';
 import { prShow } from '../shared/protocol/pr';
 import { reviewShow } from '../shared/protocol/review';
@@ -58,24 +59,46 @@ async function main(): Promise<void> {
   try {
     // 1. request → five alive
     const a = await issueWithPr(w, 'Convoy start', HANG);
-    // Watched as cheaply as a view would: one connection, conversations/list (the reviewers'
-    // titles name their run). Polling review/show instead reads the PR's live head with git
-    // on every call, and at 10 ms that load slowed the very start it timed.
+    // Watched as a view watches: one connection, conversations/list re-read when the daemon
+    // says conversations changed (the reviewers' titles name their run). Polling instead
+    // loads the daemon during the very start it times (review/show reads the PR's live head
+    // with git on every call; even conversations/list every 10 ms took a share of a core).
     const { socketPath } = JSON.parse(fs.readFileSync(path.join(w.s.svcHome, 'server.json'), 'utf8')) as { socketPath: string };
     const socket = net.connect(socketPath);
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
     const watcher = rpcOver(socket);
-    const alive = async (runId: string) => {
+    let changes = 0;
+    let wake = () => undefined as void;
+    watcher.onNotification(changed.method, (p) => {
+      if ((p as { topic?: string }).topic !== 'conversations') return;
+      changes++;
+      wake();
+    });
+    const fiveAlive = async (runId: string) => {
       const { conversations } = (await watcher.sendRequest(conversationsList.method, {})) as { conversations: ConversationInfo[] };
       const mine = conversations.filter((x) => x.issueId === a && x.alive && (x.title === `${a} review ${runId} (parent)` || x.title.startsWith(`${a} review ${runId}: `)));
-      return mine.length === 5 ? true : undefined;
+      return mine.length === 5;
     };
-    await until(() => alive('r1'), 'r1 alive');
+    /** Resolves once five of `runId` are alive, re-reading on each change (a 1 s re-read covers a missed one). */
+    const alive = async (runId: string): Promise<void> => {
+      const end = Date.now() + 60_000;
+      for (;;) {
+        const seen = changes;
+        if (await fiveAlive(runId)) return;
+        if (Date.now() > end) throw new Error(`timed out: ${runId} alive`);
+        if (changes !== seen) continue; // changed while we read: read again at once
+        await new Promise<void>((r) => {
+          const t = setTimeout(r, 1000);
+          wake = () => (clearTimeout(t), r());
+        });
+      }
+    };
+    await alive('r1');
     const convoy: number[] = [];
     for (let n = 0; n < RUNS; n++) {
       const t0 = ms();
       const runId = /^Review (r\d+)/.exec(svc(w, ['review', 'request', a]))![1];
-      await until(() => alive(runId), `${runId} alive`);
+      await alive(runId);
       convoy.push(ms() - t0);
     }
     watcher.dispose();
