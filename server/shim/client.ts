@@ -54,7 +54,8 @@ async function attachForwarded(socketPath: string): Promise<{ discovery: Discove
   return { discovery: { pid: 0, version: '', build: SVC_BUILD, socketPath, httpPort: 0, token: '' }, socket, started: false };
 }
 
-export async function connect(env: NodeJS.ProcessEnv): Promise<Client> {
+/** `explicitStart`: the command itself is a start (`svc daemon restart`), which an agent may ask for too. */
+export async function connect(env: NodeJS.ProcessEnv, opts: { explicitStart?: boolean } = {}): Promise<Client> {
   const attached = env.SVC_SOCKET
     ? await attachForwarded(env.SVC_SOCKET)
     : await ensureDaemon({
@@ -64,7 +65,7 @@ export async function connect(env: NodeJS.ProcessEnv): Promise<Client> {
         build: SVC_BUILD,
         env,
         stopOther: (socket) => askToStop(socket, `replaced by build ${SVC_BUILD}`),
-        insideConversation: env.SVC_CONVERSATION?.trim() || undefined,
+        insideConversation: opts.explicitStart ? undefined : env.SVC_CONVERSATION?.trim() || undefined,
       });
   const connection = rpcOver(attached.socket);
   // A request left pending when the socket closes would let an empty event loop exit 0:

@@ -71,4 +71,16 @@ describe('daemon stopped on purpose: agents do not start it again', function () 
     const list = JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[];
     assert.equal(list.find((l) => l.name === lane.name)?.report?.body, 'BLOCKED: after the crash\n');
   });
+
+  it('an agent may still ask for a start in so many words: `svc daemon restart` after a stop starts one', async () => {
+    const before = discoveryOf(s).pid;
+    await ok(s.svc(['daemon', 'stop']));
+    while (alive(before)) await sleep(20);
+    assert.equal(fs.existsSync(marker()), true);
+    const r = await ok(s.svc(['daemon', 'restart'], { env: laneEnv(s, lane), cwd: lane.cwd }));
+    const after = discoveryOf(s).pid;
+    assert.match(r.stdout, new RegExp(`^svc daemon started: pid ${after},`));
+    assert.deepEqual(daemonPids(s.svcHome), [after]);
+    assert.equal(fs.existsSync(marker()), false);
+  });
 });

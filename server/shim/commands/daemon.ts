@@ -81,7 +81,7 @@ export const daemonCommands: CommandSpec[] = [
     flags: { ...FORCE_FLAG },
     async run(a, io) {
       await stopRunning(io, 'restart', bool(a, 'force'));
-      const client = await connect(io.env);
+      const client = await connect(io.env, { explicitStart: true });
       const info = await client.request(daemonStatus, {});
       client.close();
       io.out(describe(info, true));
