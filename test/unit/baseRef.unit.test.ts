@@ -2,11 +2,11 @@
 // `svc done` and new workspace: origin's default branch is fetched only when it moved, by
 // the same check a lane launch uses (server/git/fetchBase.ts). Real git, a local bare origin.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Project } from '../../shared/config';
 import { baseRef } from '../../server/issues/workspace';
+import { gitScratch } from '../helpers/gitScratch';
 
 const REPO = path.resolve(__dirname, '..', '..');
 
@@ -15,17 +15,7 @@ describe('base ref: fetched only when origin moved', () => {
   const origin = path.join(root, 'origin.git');
   const repo = path.join(root, 'repo');
   const other = path.join(root, 'other');
-  const env = {
-    ...process.env,
-    GIT_CONFIG_NOSYSTEM: '1',
-    HOME: root,
-    GIT_CEILING_DIRECTORIES: root,
-    GIT_AUTHOR_NAME: 't',
-    GIT_AUTHOR_EMAIL: 't@t.invalid',
-    GIT_COMMITTER_NAME: 't',
-    GIT_COMMITTER_EMAIL: 't@t.invalid',
-  };
-  const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  const { env, git } = gitScratch(root);
   const project = { path: repo, default_branch: 'main', code_host: 'local' } as Project;
   const fetchHead = () => path.join(repo, '.git', 'FETCH_HEAD');
   const saved: Record<string, string | undefined> = {};

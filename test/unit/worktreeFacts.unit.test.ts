@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { digestOf, indexStamp } from '../../server/git/indexContent';
 import { factsUnavailable, WorktreeFacts } from '../../server/git/worktreeFacts';
+import { gitScratch } from '../helpers/gitScratch';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const settle = () => new Promise((r) => setTimeout(r, 300)); // let the watches' events arrive
@@ -15,17 +16,7 @@ describe('worktree facts: the kept dirty flag', () => {
   const root = path.join(REPO, '.scratch', `unit-worktreefacts-${process.pid}`);
   const repo = path.join(root, 'repo');
   const wt = path.join(root, 'wt');
-  const env = {
-    ...process.env,
-    GIT_CONFIG_NOSYSTEM: '1',
-    HOME: root,
-    GIT_CEILING_DIRECTORIES: root,
-    GIT_AUTHOR_NAME: 't',
-    GIT_AUTHOR_EMAIL: 't@t.invalid',
-    GIT_COMMITTER_NAME: 't',
-    GIT_COMMITTER_EMAIL: 't@t.invalid',
-  };
-  const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env, encoding: 'utf8' }).trim();
+  const { git } = gitScratch(root);
   let facts: WorktreeFacts;
   let first: string;
   const read = async () => {
@@ -122,17 +113,7 @@ describe('worktree facts: a git that does not answer', () => {
   const repo = path.join(root, 'repo');
   const ok = path.join(root, 'ok');
   const hung = path.join(root, 'hung');
-  const env = {
-    ...process.env,
-    GIT_CONFIG_NOSYSTEM: '1',
-    HOME: root,
-    GIT_CEILING_DIRECTORIES: root,
-    GIT_AUTHOR_NAME: 't',
-    GIT_AUTHOR_EMAIL: 't@t.invalid',
-    GIT_COMMITTER_NAME: 't',
-    GIT_COMMITTER_EMAIL: 't@t.invalid',
-  };
-  const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env, encoding: 'utf8' }).trim();
+  const { git } = gitScratch(root);
 
   before(() => {
     fs.mkdirSync(repo, { recursive: true });
