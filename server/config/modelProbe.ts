@@ -10,8 +10,9 @@ import { client, ndJsonStream } from '@agentclientprotocol/sdk';
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
 import type { ModelChoices } from '../../shared/protocol/config';
 import { SVC_VERSION } from '../../shared/version';
-import { AgentProcess, describeExit, findCommand } from '../harness/agentProcess';
-import type { ExitInfo } from '../harness/agentProcess';
+import { AgentProcess, findCommand } from '../harness/agentProcess';
+import { describeExit } from '../util/processExit';
+import type { ExitInfo } from '../util/processExit';
 import { findOption } from '../harness/modelConfig';
 import type { Profile } from '../harness/profiles';
 

@@ -11,7 +11,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import type { ExitInfo } from '../harness/agentProcess';
+import type { ExitInfo } from '../util/processExit';
 import { AcpLines } from './acpLines';
 import { exitText, F, frame, FrameDecoder, json, lostText } from './helper/frames';
 import type { LostSummary, RelayExit, RelayHello } from './helper/frames';

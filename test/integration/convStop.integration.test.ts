@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { groupMembers } from '../../server/harness/agentProcess';
+import { groupMembers } from '../../server/util/processGroup';
 import { eventually } from '../helpers/scratch';
 import { convScratch, discovery, script, SCRIPT_AGENT } from './convSupport';
 import type { ConvScratch } from './convSupport';

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { groupMembers } from '../../harness/agentProcess';
+import { groupMembers } from '../../util/processGroup';
 import { F, frame } from './frames';
 import type { RelayExit, RelayHello } from './frames';
 import { EXIT, SOCKET, STATE } from './relay';

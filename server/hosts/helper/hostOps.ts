@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { helperRefusals } from '../hostRefusals';
 import { branchExists, git, gitFacts, gitOk, resolveCommit } from '../../git/git';
 import type { GitFacts } from '../../git/git';
-import { groupMembers } from '../../harness/agentProcess';
+import { groupMembers } from '../../util/processGroup';
 import { reportFacts } from '../../lanes/reportFacts';
 import { createPlayDir, createWorktree } from '../../lanes/workdir';
 import { isInside, realPathLoose } from '../../util/realPath';

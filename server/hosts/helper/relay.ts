@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
-import { groupMembers } from '../../harness/agentProcess';
+import { groupMembers } from '../../util/processGroup';
 import { F, frame, FrameDecoder, json } from './frames';
 import type { RelayExit, RelayHello } from './frames';
 import { OutputLog } from './outputLog';
