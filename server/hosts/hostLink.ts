@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { SVC_BUILD } from '../../shared/version';
 import type { GitFacts } from '../git/git';
 import type { HostRequest } from './helper/hostOps';
-import type { ReportFacts } from '../lanes/reportFacts';
+import type { ReportFacts } from '../git/reportFacts';
 import { HOST_NODE_MAJOR } from './hostCheck';
 import { helperRefusal, hostCopyFailedError, hostFetchFailedError, hostNoNodeError, hostOpFailedError, hostProbeFailedError } from './hostRefusals';
 import type { Hosts } from './hosts';

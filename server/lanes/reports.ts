@@ -8,8 +8,8 @@ import { laneReported } from '../../shared/protocol/lanes';
 import type { LaneReport } from '../../shared/protocol/lanes';
 import type { z } from 'zod';
 import type { ReportParams } from '../../shared/protocol/lanes';
-import { reportFacts } from './reportFacts';
-import type { ReportFacts } from './reportFacts';
+import { reportFacts } from '../git/reportFacts';
+import type { ReportFacts } from '../git/reportFacts';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
 import {

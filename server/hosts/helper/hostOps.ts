@@ -8,7 +8,7 @@ import { helperRefusals } from '../hostRefusals';
 import { branchExists, git, gitFacts, gitOk, resolveCommit } from '../../git/git';
 import type { GitFacts } from '../../git/git';
 import { groupMembers } from '../../util/processGroup';
-import { reportFacts } from '../../lanes/reportFacts';
+import { reportFacts } from '../../git/reportFacts';
 import { createPlayDir, createWorktree } from '../../lanes/workdir';
 import { isInside, realPathLoose } from '../../util/realPath';
 import { sidecarPathOf } from '../../reap/parkDisk';

@@ -1,8 +1,9 @@
 // The git facts a report records and the builder's done check reads (Report rule 1), in
-// one place so they are computed the same way in a local worktree and, through the host
-// helper (server/hosts/helper), in a worktree on another host.
-import { git, gitFacts } from '../git/git';
-import type { GitFacts } from '../git/git';
+// one place so they are computed the same way in a local worktree (lanes/reports.ts) and,
+// through the host helper (server/hosts/helper), in a worktree on another host. In git/,
+// not lanes/, because hosts sits below lanes and must not import it.
+import { git, gitFacts } from './git';
+import type { GitFacts } from './git';
 
 export interface ReportFacts extends GitFacts {
   /** The upstream ref resolves to a commit here. */
