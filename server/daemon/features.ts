@@ -14,11 +14,12 @@ import { registerIssueMethods } from '../issues/issueMethods';
 import { IssueStore } from '../issues/issueStore';
 import { registerDoctor } from '../doctor/doctorMethods';
 import { registerHosts } from '../hosts/hostMethods';
+import { resolveProfile } from '../harness/profiles';
 
 export function registerFeatures(app: App, stop: (reason: string) => Promise<void>): void {
   // First, so that at a graceful stop (newest first) the shared SSH connections close after
   // every agent on a host went through the stop door over them.
-  const hostLink = registerHosts(app);
+  const hostLink = registerHosts(app, (harness) => resolveProfile(harness, app.config.config(), app.distDir, app.paths.config).command);
   const conversations = registerConversations(app, hostLink);
   registerTranscript(app, conversations);
   registerDaemonMethods(app, stop, () => conversations.counts());

@@ -4,13 +4,15 @@
 import { ROLES } from '../../shared/config';
 import { hostsCheck, hostsList } from '../../shared/protocol/hosts';
 import type { App } from '../app';
-import { resolveProfile } from '../harness/profiles';
 import { checkHost } from './hostCheck';
 import type { HarnessProbe } from './hostCheck';
 import { HostLink } from './hostLink';
 import { Hosts } from './hosts';
 
-export function registerHosts(app: App): HostLink {
+/** The command harness `name` runs (its profile's, harness/profiles.ts): handed in by features.ts, as hosts sits below harness. */
+export type HarnessCommandOf = (name: string) => string;
+
+export function registerHosts(app: App, commandOf: HarnessCommandOf): HostLink {
   const h = new Hosts(app);
   app.onStop(async () => {
     await Promise.all(h.opened().map((x) => x.close().catch(() => undefined)));
@@ -31,7 +33,7 @@ export function registerHosts(app: App): HostLink {
 
   app.rpc.handle(hostsCheck, async (p) => {
     const host = h.get(p.name);
-    return checkHost(host, harnessProbe(app, p.harness ?? roleHarness(app, p.name)));
+    return checkHost(host, harnessProbe(commandOf, p.harness ?? roleHarness(app, p.name)));
   });
   return new HostLink(h, app.distDir, app.paths.socket, app.paths.home);
 }
@@ -47,9 +49,8 @@ function roleHarness(app: App, name: string): string | undefined {
   return undefined;
 }
 
-export function harnessProbe(app: App, harness: string | undefined): HarnessProbe | null {
+export function harnessProbe(commandOf: HarnessCommandOf, harness: string | undefined): HarnessProbe | null {
   if (!harness) return null;
   if (harness === 'script') return { name: harness, command: null };
-  const profile = resolveProfile(harness, app.config.config(), app.distDir, app.paths.config);
-  return { name: harness, command: profile.command };
+  return { name: harness, command: commandOf(harness) };
 }

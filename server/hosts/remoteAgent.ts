@@ -8,17 +8,26 @@
 // exit it leaves behind, and the `scripts:` file of the script profile, copied at each start.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
-import type { Profile } from '../harness/profiles';
 import type { AgentStatus } from './helper/hostOps';
 import type { HostLink } from './hostLink';
 import { RemoteAgentProcess } from './remoteAgentProcess';
 import type { RemoteChannelPlan } from './remoteAgentProcess';
 import { HOST_BASE, shq } from './remoteShell';
 
+/**
+ * What starting a harness on a host needs of its profile (harness/profiles.ts): its name and
+ * command line. Said here, not imported, because hosts sits below harness; a Profile is one.
+ */
+export interface HarnessCommand {
+  name: string;
+  command: string;
+  args: string[];
+}
+
 export interface RemoteRun {
   host: string;
   /** Connects, writes the environment on the host, and starts the harness there under svc's relay. */
-  start(profile: Profile, io: Pick<RemoteChannelPlan, 'logFile' | 'now' | 'onLink' | 'onLost'>): Promise<RemoteAgentProcess>;
+  start(profile: HarnessCommand, io: Pick<RemoteChannelPlan, 'logFile' | 'now' | 'onLink' | 'onLost'>): Promise<RemoteAgentProcess>;
   /** The agent's processes on the host, and its exit once it has one (over a new connection if need be). */
   status(): Promise<AgentStatus>;
   signal(sig: NodeJS.Signals): Promise<boolean>;
