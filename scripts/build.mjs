@@ -56,7 +56,7 @@ const configs = [
   { ...node, entryPoints: { extension: 'extension/extension.ts' }, external: ['vscode'] },
   {
     ...node,
-    entryPoints: { daemon: 'server/main.ts', scriptAgent: 'server/harness/script/scriptAgentMain.ts', svcHost: 'server/hosts/helper/hostHelperMain.ts' },
+    entryPoints: { daemon: 'server/main.ts', scriptAgent: 'server/harness/script/scriptAgentMain.ts', svcHost: 'server/hostHelperMain.ts' },
     // The review briefs are Markdown templates bundled as text (server/review/briefs).
     loader: { '.md': 'text' },
   },

@@ -1,5 +1,5 @@
-// The operations of svc's helper on a host (see hostHelperMain.ts). Each takes plain JSON
-// and reuses the daemon's own modules, so the rules are the same on every machine.
+// The operations of svc's helper on a host (see server/hostHelperMain.ts). Each takes plain
+// JSON and reuses the daemon's own modules, so the rules are the same on every machine.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -9,7 +9,6 @@ import { branchExists, git, gitFacts, gitOk, resolveCommit } from '../../git/git
 import type { GitFacts } from '../../git/git';
 import { groupMembers } from '../../util/processGroup';
 import { reportFacts } from '../../git/reportFacts';
-import { createPlayDir, createWorktree } from '../../lanes/workdir';
 import { isInside, realPathLoose } from '../../util/realPath';
 import { sidecarPathOf } from '../../reap/parkDisk';
 import { procCommand } from '../../reap/processesInside';
@@ -44,10 +43,19 @@ export function repoDir(repoId: string): string {
   return path.join(os.homedir(), '.svc-host', 'repos', `${repoId}.git`);
 }
 
-export async function hostOp(r: HostRequest): Promise<unknown> {
+/**
+ * How a lane's folder is made (lanes/workdir.ts: a worktree, or a plain folder to play in),
+ * handed in by the helper's entry point (server/hostHelperMain.ts): hosts sits below lanes.
+ */
+export interface LaneDirMaker {
+  createWorktree(s: { repo: string; dir: string; branch: string | null; start: string; sparse?: string[] }): Promise<void>;
+  createPlayDir(dir: string): void;
+}
+
+export async function hostOp(r: HostRequest, lanes: LaneDirMaker): Promise<unknown> {
   switch (r.op) {
     case 'prepare':
-      return prepare(r);
+      return prepare(r, lanes);
     case 'facts': {
       const out: Record<string, GitFacts> = {};
       await Promise.all(
@@ -119,10 +127,10 @@ function checkRoot(lanesRoot: string, dir: string): void {
   if (lane === null || !isInside(lane, real)) throw helperRefusals.outsideLanesRoot(dir, real);
 }
 
-async function prepare(r: Prepare): Promise<{ head: string | null }> {
+async function prepare(r: Prepare, lanes: LaneDirMaker): Promise<{ head: string | null }> {
   checkRoot(r.lanesRoot, r.dir);
   if (r.kind === 'play') {
-    if (!r.reuse) createPlayDir(r.dir);
+    if (!r.reuse) lanes.createPlayDir(r.dir);
     return { head: null };
   }
   const repo = repoDir(r.repoId);
@@ -151,7 +159,7 @@ async function prepare(r: Prepare): Promise<{ head: string | null }> {
   } else if (!(await gitOk(repo, ['cat-file', '-e', `${start}^{commit}`]))) {
     throw helperRefusals.startNotOnOrigin(start);
   }
-  await createWorktree({ repo, dir: r.dir, branch: r.branch, start, sparse: r.sparse });
+  await lanes.createWorktree({ repo, dir: r.dir, branch: r.branch, start, sparse: r.sparse });
   return { head: start };
 }
 

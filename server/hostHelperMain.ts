@@ -4,11 +4,14 @@
 // (relay.ts, attach.ts): `launch`, `attach`, and `relay`, which lives as long as the agent.
 // Every operation is the same code the daemon runs for a local lane (worktree creation, git
 // facts, the reap sequence with its process check and verified park), so a lane on a host
-// keeps the same guarantees.
-import { attachMain, launchMain } from './attach';
-import { hostOp } from './hostOps';
-import { relayMain } from './relay';
-import type { HostRequest } from './hostOps';
+// keeps the same guarantees. Its code is server/hosts/helper/; this entry point lives here,
+// beside the daemon's main.ts, because it hands that code lanes' folder making (lanes/workdir.ts):
+// hosts sits below lanes and must not import it.
+import { attachMain, launchMain } from './hosts/helper/attach';
+import { hostOp } from './hosts/helper/hostOps';
+import { relayMain } from './hosts/helper/relay';
+import type { HostRequest } from './hosts/helper/hostOps';
+import { createPlayDir, createWorktree } from './lanes/workdir';
 
 function answer(a: unknown): void {
   process.stdout.write(JSON.stringify(a) + '\n');
@@ -27,7 +30,7 @@ async function main(): Promise<void> {
   for await (const c of process.stdin) chunks.push(c as Buffer);
   try {
     const req = JSON.parse(Buffer.concat(chunks).toString('utf8')) as HostRequest;
-    answer({ ok: true, result: await hostOp(req) });
+    answer({ ok: true, result: await hostOp(req, { createWorktree, createPlayDir }) });
   } catch (e) {
     const err = e as { kind?: string; reason?: string; message?: string };
     answer({ ok: false, error: { kind: err.kind ?? 'internal', reason: err.reason ?? 'hostOpFailed', message: err.message ?? String(e) } });
