@@ -2,6 +2,7 @@
 // misses (a promise nobody awaits, a value import used only as a type), import-x finds
 // import cycles, and no-restricted-imports holds the tier boundaries of STYLE §1:
 // server/, shared/ and webview/ never import `vscode`; webview/ never imports Node.
+// import-x/no-restricted-paths holds the direction between server folders (hostsBelow).
 import { builtinModules } from 'node:module';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
@@ -10,6 +11,16 @@ const noVscode = { name: 'vscode', message: 'only extension/ may import vscode (
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)].map((name) => ({
   name,
   message: 'webviews run in a browser: no Node built-ins (post a message to the extension instead)',
+}));
+
+// server/hosts is transport (an agent, git and files on another machine over SSH): harness/
+// and lanes/ build on it, never the other way. What both need lives below both (util/,
+// git/); what hosts needs of them is handed in by the caller (daemon/features.ts,
+// server/hostHelperMain.ts). docs/decisions.md, Code health.
+const hostsBelow = ['harness', 'lanes'].map((upper) => ({
+  target: './server/hosts',
+  from: `./server/${upper}`,
+  message: `server/hosts sits below server/${upper}: move what both need to server/util or server/git, or have the caller hand it in`,
 }));
 
 // Refusals are made in one file per domain (STYLE 16): shared/refusals/<domain>.ts lists the
@@ -47,6 +58,10 @@ export default tseslint.config(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-self-import': 'error',
     },
+  },
+  {
+    files: ['server/hosts/**/*.ts'],
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: hostsBelow }] },
   },
   {
     files: ['server/**/*.ts', 'shared/**/*.ts'],
