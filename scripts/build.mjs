@@ -78,11 +78,8 @@ const configs = [
   ...c,
   absWorkingDir: root,
   ...(c.outdir ? {} : { outdir: 'dist' }),
-  entryPoints: Object.fromEntries(
-    Object.entries(Array.isArray(c.entryPoints) ? Object.fromEntries(c.entryPoints.map((e) => [path.basename(e, '.ts'), e])) : c.entryPoints).filter(([, f]) =>
-      fs.existsSync(path.resolve(root, f)),
-    ),
-  ),
+  // Every entry must exist: a moved file fails the build instead of leaving an old bundle.
+  entryPoints: Array.isArray(c.entryPoints) ? Object.fromEntries(c.entryPoints.map((e) => [path.basename(e, '.ts'), e])) : c.entryPoints,
 }));
 
 if (everyNode) await buildNative();
