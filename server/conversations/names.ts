@@ -1,8 +1,10 @@
 // Conversation names: unique slugs. A name is never all digits (that reads as an id)
-// and never starts with `#` or `conv-` (those are reference prefixes).
+// and never starts with `#` or `conv-` (those are reference prefixes). Up to 128 characters:
+// a lane's name `<run>-<key>-<role>-i<n>-r<k>` with the longest keys the spec allows (32 and
+// 40) and the longest role is about 100, and every valid pair of keys must give a name.
 import { badNameError } from './conversationRefusals';
 
-export const NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,79}$/;
+export const NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,127}$/;
 
 export function slugify(text: string, max = 40): string {
   const s = text

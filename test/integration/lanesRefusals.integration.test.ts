@@ -146,7 +146,9 @@ describe('lanes: refusals', function () {
     await ok(start(w, ['--run', 'succ', '--key', 'b', '--role', 'builder', '--model', 'm', '--brief', idle]));
     const b = await lane('succ-b-builder-i1');
     const h = await ok(s.svc(['handoff', '--json'], { env: laneEnv(s, { id: b.id }), cwd: b.cwd }));
-    const successor = JSON.parse(h.stdout) as { id: number };
+    // handoff --json answers {conversation}: the successor is a real conversation whose parent is the lane.
+    const successor = (JSON.parse(h.stdout) as { conversation: { id: number; parentId: number } }).conversation;
+    assert.equal(successor.parentId, b.id);
     refusedWith(await s.svc(['lane', 'report', '--stdin'], { input: 'x', env: laneEnv(s, { id: successor.id }), cwd: b.cwd }), 'not inside a lane');
   });
 

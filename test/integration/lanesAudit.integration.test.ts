@@ -1,0 +1,170 @@
+// Spec rules of the lanes half that no other suite asserted to the letter (audit, session 7):
+// the key limits at their edges, effort, failed reports, verifiers' verdict rules, the
+// builder done rule's two halves, who may launch (play lanes, successors of a builder),
+// the --parent filters, and one lane over HTTP by id and by name.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { LaneRecord } from '../../shared/protocol/lanes';
+import { laneWorld, ok, start } from '../helpers/lanes';
+import type { LaneWorld } from '../helpers/lanes';
+import { git, makeScratch } from '../helpers/scratch';
+import type { RunResult, Scratch } from '../helpers/scratch';
+import { writeBrief } from '../helpers/scriptBrief';
+import { laneEnv } from '../helpers/laneEnv';
+
+function refusedWith(r: RunResult, message: string | RegExp): void {
+  assert.equal(r.code, 1, `expected exit 1, got ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+  if (typeof message === 'string') assert.equal(r.stderr, message + '\n');
+  else assert.match(r.stderr, message);
+}
+
+describe('lanes: spec audit', function () {
+  this.timeout(120_000);
+  let s: Scratch;
+  let w: LaneWorld;
+  let root: string;
+  let idle: string;
+
+  before(async () => {
+    s = makeScratch('lanes-audit');
+    w = await laneWorld(s);
+    root = `${fs.realpathSync(s.home)}/proj-lanes`;
+    idle = writeBrief(w.briefs, 'idle.md', [{ say: 'ready' }]);
+  });
+  after(async () => s.dispose());
+
+  const lanes = async (args: string[] = []): Promise<LaneRecord[]> => JSON.parse((await ok(s.svc(['lane', 'list', ...args, '--json']))).stdout) as LaneRecord[];
+  const lane = async (name: string) => (await lanes()).find((l) => l.name === name)!;
+  const asLane = (l: LaneRecord, args: string[], input?: string) => s.svc(args, { env: laneEnv(s, { id: l.id }), cwd: l.cwd, input });
+
+  it('accepts a run key of 32 and a lane key of 40 characters (., _ and - inside), and effort low, medium or high', async () => {
+    const run = 'r' + '0123456789-'.repeat(3).slice(0, 31);
+    const key = 'k' + 'a.b_c-'.repeat(7).slice(0, 39);
+    assert.equal(run.length, 32);
+    assert.equal(key.length, 40);
+    const r = await ok(start(w, ['--run', run, '--key', key, '--role', 'builder', '--model', 'm', '--effort', 'high', '--brief', idle]));
+    const name = `${run}-${key}-builder-i1`;
+    assert.equal(r.stdout, `Lane ${run}/${key} builder i1: conv ${(await lane(name)).id} (${name}) in ${root}/${run}-${key}\n`);
+    const l = await lane(name);
+    assert.equal(l.effort, 'high');
+    assert.equal(l.git?.branch, `${run}/${key}`);
+    // The longest role, too: its name is 89 characters.
+    const o = await ok(start(w, ['--run', run, '--key', key, '--role', 'orchestrator', '--model', 'm', '--prompt', 'p', '--no-wait']));
+    const orch = `${run}-${key}-orchestrator-i1`;
+    assert.equal(o.stdout, `Lane ${run}/${key} orchestrator i1: conv ${(await lane(orch)).id} (${orch}) in ${root}/${run}-${key}-orch\n`);
+    for (const effort of ['low', 'medium']) await ok(start(w, ['--run', 'eff', '--key', effort, '--role', 'play', '--model', 'm', '--effort', effort, '--prompt', 'p']));
+    assert.deepEqual(
+      (await lanes(['--run', 'eff'])).map((x) => x.effort),
+      ['low', 'medium'],
+    );
+    refusedWith(await start(w, ['--run', 'eff', '--key', 'x', '--role', 'play', '--model', 'm', '--effort', 'max', '--prompt', 'p']), /effort/);
+    refusedWith(await start(w, ['--run', 'eff', '--key', 'x', '--role', 'wizard', '--model', 'm', '--prompt', 'p']), /role/);
+  });
+
+  it('a failed report exits 4 from report and from wait, which prints its body', async () => {
+    await ok(start(w, ['--run', 'fail', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', idle]));
+    const b = await lane('fail-k-builder-i1');
+    const filed = await asLane(b, ['lane', 'report', '--stdin', '--status', 'failed'], 'cannot be done: the API is gone\n');
+    assert.equal(filed.code, 4, filed.stderr);
+    assert.equal(filed.stdout, 'Report 1 filed for fail-k-builder-i1: failed\n');
+    const waited = await s.svc(['lane', 'wait', 'fail-k-builder-i1', '--timeout', '10']);
+    assert.equal(waited.code, 4);
+    assert.equal(waited.stdout, 'cannot be done: the API is gone\n');
+    assert.equal(waited.stderr, 'fail-k-builder-i1 reported failed\nnext: svc lane wait fail-k-builder-i1 --after 1\n');
+    refusedWith(await asLane(b, ['lane', 'report', '--stdin', '--status', 'finished'], 'x'), /--status/);
+    refusedWith(await asLane(b, ['lane', 'report', '--stdin', '--file', path.join(w.briefs, 'idle.md')], 'x'), /exactly one of --file <path> or --stdin/);
+  });
+
+  it('a builder reports done only from a clean tree whose upstream holds every commit; --allow-unpushed never waives the clean tree', async () => {
+    await ok(start(w, ['--run', 'bd', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', idle]));
+    const b = await lane('bd-k-builder-i1');
+    fs.writeFileSync(path.join(b.cwd, 'a.txt'), 'a\n');
+    git(b.cwd, s.env, 'add', 'a.txt');
+    git(b.cwd, s.env, 'commit', '-q', '-m', 'a');
+    git(b.cwd, s.env, 'push', '-q', '-u', 'origin', 'HEAD');
+    fs.writeFileSync(path.join(b.cwd, 'b.txt'), 'b\n');
+    const dirty = `the working tree of ${b.cwd} has uncommitted changes; commit them (or discard them) and report again`;
+    refusedWith(await asLane(b, ['lane', 'report', '--stdin', '--allow-unpushed'], 'done'), dirty);
+    git(b.cwd, s.env, 'add', 'b.txt');
+    refusedWith(await asLane(b, ['lane', 'report', '--stdin', '--allow-unpushed'], 'done'), dirty);
+    git(b.cwd, s.env, 'commit', '-q', '-m', 'b');
+    refusedWith(await asLane(b, ['lane', 'report', '--stdin'], 'done'), 'branch bd/k has 1 commit(s) that origin/bd/k lacks; push them (git push) or pass --allow-unpushed');
+    git(b.cwd, s.env, 'push', '-q');
+    assert.equal((await asLane(b, ['lane', 'report', '--stdin'], 'done')).code, 0);
+  });
+
+  it('a verifier judges a builder with --for (key defaulting to it), files one verdict, and refuses svc tell after it', async () => {
+    await ok(start(w, ['--run', 'vf', '--key', 'feat', '--role', 'builder', '--model', 'm', '--brief', idle]));
+    refusedWith(
+      await start(w, ['--run', 'vf', '--key', 'other', '--for', 'feat', '--role', 'verifier', '--model', 'm', '--prompt', 'p']),
+      '--key other differs from --for feat; a verifier takes the key of the builder it judges',
+    );
+    refusedWith(await start(w, ['--run', 'vf', '--for', 'nobody', '--role', 'verifier', '--model', 'm', '--prompt', 'p']), '--for nobody: run vf has no builder with that key');
+    const at = git(w.repo, s.env, 'rev-parse', 'origin/main');
+    const r = await ok(start(w, ['--run', 'vf', '--for', 'feat', '--role', 'verifier', '--model', 'm', '--at', at, '--brief', idle]));
+    assert.match(r.stdout, new RegExp(`^Lane vf/feat verifier i1: conv \\d+ \\(vf-feat-verifier-i1\\) in ${root}/vf-feat-verify-i1\\n$`));
+    const v = await lane('vf-feat-verifier-i1');
+    assert.deepEqual(v.judged, { key: 'feat', iteration: 1 });
+    refusedWith(await asLane(v, ['lane', 'report', '--stdin'], 'fine'), "a verifier's done report needs --verdict <WOWED|IMPRESSED|NOT_YET|PASS|DEFECTS>");
+    refusedWith(await asLane(v, ['lane', 'report', '--stdin', '--status', 'failed', '--verdict', 'PASS'], 'x'), '--verdict goes with a done report, not a failed one');
+    refusedWith(await asLane(v, ['lane', 'report', '--stdin', '--verdict', 'GREAT'], 'x'), /verdict/);
+    const filed = await asLane(v, ['lane', 'report', '--stdin', '--verdict', 'DEFECTS', '--defects', '2'], 'two defects');
+    assert.equal(filed.code, 0, filed.stderr);
+    assert.equal(filed.stdout, 'Report 1 filed for vf-feat-verifier-i1: done · verdict DEFECTS (2 defects)\n');
+    refusedWith(await asLane(v, ['lane', 'report', '--stdin', '--verdict', 'PASS'], 'again'), 'this verifier already filed its done report; a verifier files exactly one verdict');
+    refusedWith(await s.svc(['tell', 'conv-vf-feat-verifier-i1', 'more']), 'verifier vf-feat-verifier-i1 already filed its done report; svc tell --force to message it anyway');
+    assert.equal((await s.svc(['tell', '--force', 'conv-vf-feat-verifier-i1', 'more'])).code, 0);
+    const b = (await lanes(['--run', 'vf'])).find((l) => l.role === 'builder')!;
+    assert.equal(b.verdict?.verdict, 'DEFECTS');
+    assert.equal(b.verdict?.defects, 2);
+  });
+
+  it('play lanes and successors of a builder lane launch nothing', async () => {
+    await ok(start(w, ['--run', 'who', '--key', 'toy', '--role', 'play', '--model', 'm', '--brief', idle]));
+    const play = await lane('who-toy-play-i1');
+    refusedWith(
+      await asLane(play, ['lane', 'start', '--run', 'who', '--key', 'x', '--role', 'builder', '--model', 'm', '--harness', 'script', '--prompt', 'p']),
+      /^a play lane may not launch a builder lane; /,
+    );
+    await ok(start(w, ['--run', 'who', '--key', 'b', '--role', 'builder', '--model', 'm', '--brief', idle]));
+    const b = await lane('who-b-builder-i1');
+    const h = await ok(s.svc(['handoff', '--json'], { env: laneEnv(s, { id: b.id }), cwd: b.cwd }));
+    const successor = (JSON.parse(h.stdout) as { conversation: { id: number; parentId: number } }).conversation;
+    assert.equal(successor.parentId, b.id);
+    const r = await s.svc(['lane', 'start', '--run', 'who', '--key', 'y', '--role', 'verifier', '--model', 'm', '--harness', 'script', '--prompt', 'p'], {
+      env: laneEnv(s, successor),
+      cwd: b.cwd,
+    });
+    refusedWith(r, /^a builder lane may not launch a verifier lane; /);
+  });
+
+  it('filters lists and waits by --parent, and answers one lane over HTTP by id, name or conv-<name>', async () => {
+    const c = await ok(s.svc(['conv', 'new', '--project', 'proj', '--harness', 'script', '--model', 'm', '--prompt', 'Another root.', '--json']));
+    const other = (JSON.parse(c.stdout) as { conversation: { id: number } }).conversation.id;
+    const report = writeBrief(w.briefs, 'report.md', [{ run: "printf 'PASSED\\n' | svc lane report --stdin --status failed" }]);
+    await ok(s.svc(['lane', 'start', '--parent', String(other), '--harness', 'script', '--run', 'par', '--key', 'p', '--role', 'builder', '--model', 'm', '--brief', report]));
+    assert.deepEqual(
+      (await lanes(['--parent', String(other)])).map((l) => l.name),
+      ['par-p-builder-i1'],
+    );
+    const waited = await s.svc(['lane', 'wait', '--parent', String(other), '--timeout', '60']);
+    assert.equal(waited.code, 4, waited.stderr);
+    assert.equal(waited.stdout, 'PASSED\n');
+    assert.match(waited.stderr, new RegExp(`^par-p-builder-i1 reported failed\\nnext: svc lane wait --parent ${other} --after \\d+\\.par-p-builder-i1\\.1\\n$`));
+
+    const d = JSON.parse(fs.readFileSync(path.join(s.svcHome, 'server.json'), 'utf8')) as { httpPort: number; token: string };
+    const get = async (p: string) => {
+      const res = await fetch(`http://127.0.0.1:${d.httpPort}${p}`, { headers: { Authorization: `Bearer ${d.token}` } });
+      return { status: res.status, body: (await res.json()) as LaneRecord };
+    };
+    const l = await lane('par-p-builder-i1');
+    for (const ref of [String(l.id), l.name, `conv-${l.name}`]) {
+      const one = await get(`/api/lanes/${encodeURIComponent(ref)}`);
+      assert.equal(one.status, 200, ref);
+      assert.equal(one.body.name, l.name);
+      assert.equal(one.body.activity, l.activity === 'working' ? one.body.activity : l.activity);
+    }
+    assert.equal((await get(`/api/lanes/${other}`)).status, 404);
+  });
+});
