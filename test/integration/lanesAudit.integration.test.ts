@@ -167,4 +167,86 @@ describe('lanes: spec audit', function () {
     }
     assert.equal((await get(`/api/lanes/${other}`)).status, 404);
   });
+
+  it('fetches the base ref before each git-backed launch, and --from overrides the frozen branch a new iteration starts from', async () => {
+    const other = path.join(s.home, 'other-clone');
+    git(s.home, s.env, 'clone', '-q', w.origin, other);
+    fs.writeFileSync(path.join(other, 'moved.txt'), 'origin moved\n');
+    git(other, s.env, 'add', '.');
+    git(other, s.env, 'commit', '-q', '-m', 'moved');
+    git(other, s.env, 'push', '-q', 'origin', 'HEAD:main');
+    const moved = git(other, s.env, 'rev-parse', 'HEAD');
+    assert.notEqual(git(w.repo, s.env, 'rev-parse', 'origin/main'), moved, 'the checkout has not fetched');
+    await ok(start(w, ['--run', 'fr', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', idle]));
+    const b1 = await lane('fr-k-builder-i1');
+    assert.equal(git(b1.cwd, s.env, 'rev-parse', 'HEAD'), moved);
+    fs.writeFileSync(path.join(b1.cwd, 'i1.txt'), 'i1\n');
+    git(b1.cwd, s.env, 'add', '.');
+    git(b1.cwd, s.env, 'commit', '-q', '-m', 'i1');
+    git(b1.cwd, s.env, 'push', '-q', '-u', 'origin', 'HEAD');
+    assert.equal((await asLane(b1, ['lane', 'report', '--stdin'], 'done')).code, 0);
+    await ok(s.svc(['lane', 'stop', b1.name]));
+    const b2 = await ok(start(w, ['--run', 'fr', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', idle, '--from', 'origin/main']));
+    assert.match(b2.stdout, new RegExp(`^Lane fr/k builder i2: conv \\d+ \\(fr-k-builder-i2\\) in ${root}/fr-k-i2\\n$`));
+    const l2 = await lane('fr-k-builder-i2');
+    assert.equal(l2.git?.branch, 'fr/k-i2');
+    assert.equal(git(l2.cwd, s.env, 'rev-parse', 'HEAD'), moved, '--from wins over the previous iteration');
+  });
+
+  it('an orchestrator lane launches verifiers and play lanes into its own run, and refuses another --run', async () => {
+    await ok(start(w, ['--run', 'orun', '--key', 'lead', '--role', 'orchestrator', '--model', 'm', '--brief', idle]));
+    const o = await lane('orun-lead-orchestrator-i1');
+    const as = (args: string[]) => asLane(o, ['lane', 'start', '--model', 'm', '--harness', 'script', '--prompt', 'p', ...args]);
+    assert.match(
+      (await ok(as(['--key', 'v', '--role', 'verifier']))).stdout,
+      new RegExp(`^Lane orun/v verifier i1: conv \\d+ \\(orun-v-verifier-i1\\) in ${root}/orun-v-verify-i1\\n$`),
+    );
+    assert.match((await ok(as(['--key', 'toy', '--role', 'play', '--run', 'orun']))).stdout, /^Lane orun\/toy play i1: /);
+    refusedWith(await as(['--key', 'b', '--role', 'builder', '--run', 'elsewhere']), "an orchestrator lane's lanes join its run 'orun'; drop --run elsewhere");
+    assert.deepEqual(
+      (await lanes(['--parent', String(o.id)])).map((l) => l.name),
+      ['orun-v-verifier-i1', 'orun-toy-play-i1'],
+    );
+  });
+
+  it('unknown lanes and malformed waits exit 1', async () => {
+    for (const args of [
+      ['stop', 'nope'],
+      ['reap', 'nope'],
+      ['show', 'nope'],
+      ['wait', 'nope', '--timeout', '1'],
+    ]) {
+      const r = await s.svc(['lane', ...args]);
+      assert.equal(r.code, 1, `svc lane ${args.join(' ')}: ${r.stderr}`);
+      assert.notEqual(r.stderr, '');
+    }
+    refusedWith(await s.svc(['lane', 'wait', 'nope', '--run', 'x', '--timeout', '1']), 'wait needs exactly one of <lane>, --run <key> or --parent <conv>');
+    refusedWith(await s.svc(['lane', 'wait', '--run', 'x', '--after', '12', '--timeout', '1']), "cursor '12' is not of the form <atMs>.<name>.<seq>");
+    refusedWith(await s.svc(['lane', 'show', '--run', 'x']), 'name a lane, or pass --run <key> and --key <key>');
+  });
+
+  it('a reaped lane stays in GET /api/lanes as stopped, without git facts; --keep leaves it in the Command Deck', async () => {
+    const d = JSON.parse(fs.readFileSync(path.join(s.svcHome, 'server.json'), 'utf8')) as { httpPort: number; token: string };
+    const api = async (p: string) => {
+      const res = await fetch(`http://127.0.0.1:${d.httpPort}${p}`, { headers: { Authorization: `Bearer ${d.token}` } });
+      assert.equal(res.status, 200);
+      return ((await res.json()) as { lanes: LaneRecord[] }).lanes;
+    };
+    for (const key of ['gone', 'kept']) await ok(start(w, ['--run', 'rp', '--key', key, '--role', 'verifier', '--model', 'm', '--brief', idle]));
+    const gone = await lane('rp-gone-verifier-i1');
+    assert.notEqual(gone.git, null, 'a live git-backed lane has git facts');
+    assert.equal((await ok(s.svc(['lane', 'reap', gone.name]))).stdout.split('\n')[0], `reaped conv ${gone.id} (${gone.name})`);
+    await ok(s.svc(['lane', 'reap', 'rp-kept-verifier-i1', '--keep']));
+    const listed = await api('/api/lanes?run=rp');
+    assert.deepEqual(
+      listed.map((l) => [l.name, l.activity, l.archived, l.git]),
+      [
+        ['rp-gone-verifier-i1', 'stopped', true, null],
+        ['rp-kept-verifier-i1', 'stopped', false, null],
+      ],
+    );
+    const deck = (await ok(s.svc(['conv', 'list']))).stdout;
+    assert.ok(!deck.includes('rp-gone-verifier-i1'));
+    assert.ok(deck.includes('rp-kept-verifier-i1'));
+  });
 });
