@@ -6,7 +6,8 @@
 // killed without a report), HANG (it never finishes) or PLAIN (APPROVED, its verdict a
 // plain `Verdict:` line). `<lane>.<runId>` overrides `<lane>` for one run; the parent
 // also takes AUTO (the strictest lane verdict; PLAIN is AUTO on a plain line) and BADFILE
-// (writes a synthesis.md without Convoy Notes and dies without posting).
+// (writes a synthesis.md without Convoy Notes and dies without posting); the quick-mode
+// agent's `quick` file takes a verdict or HANG.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -66,6 +67,7 @@ const PARENT_SH = `d="$HOME/ctl/$SVC_ISSUE"
 c=$(cat "$d/parent.$SVC_REVIEW_RUN" 2>/dev/null || cat "$d/parent" 2>/dev/null || echo AUTO)
 if [ "$SVC_REVIEW_LANE" = quick ]; then
   v=$(cat "$d/quick" 2>/dev/null || echo APPROVED)
+  if [ "$v" = HANG ]; then sleep 100000; exit 0; fi
   printf '# Verdict: %s\\n\\n## Summary\\nquick pass over %s\\n\\n## Blockers\\nNone.\\n\\n## Evidence\\nread the diff\\n' "$v" "$SVC_REVIEW_SHA" > "$SVC_REVIEW_REPORT"
   svc review post "$SVC_ISSUE" --run "$SVC_REVIEW_RUN" > "$d/post-$SVC_REVIEW_RUN.out" 2>&1
 else
