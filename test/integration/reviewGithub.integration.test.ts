@@ -109,4 +109,40 @@ describe('review pipeline on GitHub (fake)', function () {
       'a conditional read answered 304',
     );
   });
+
+  it('with a reviewer identity of its own, each verdict is one formal review pinned to the head: APPROVE, REQUEST_CHANGES, and COMMENT for FAILED', async () => {
+    fake.addUser('token-bot', 'svc-bot');
+    w.configure({ mode: 'quick', github: { apiUrl: fake.url, secret: SECRET, reviewerToken: 'token-bot' } });
+    for (const [verdict, event, state] of [
+      ['APPROVED', 'APPROVE', 'APPROVED'],
+      ['CHANGES_REQUESTED', 'REQUEST_CHANGES', 'CHANGES_REQUESTED'],
+      ['FAILED', 'COMMENT', 'COMMENTED'],
+    ]) {
+      const i = await w.issue(`Reviewed by the bot: ${verdict}`, { quick: verdict });
+      const posts = fake.requests.filter((q) => q.method === 'POST' && /\/pulls\/\d+\/reviews$/.test(q.path)).length;
+      await w.startWork(i.id);
+      const v = await w.waitKind(i.id, 'review.verdict');
+      assert.equal(v.verdict, verdict);
+      assert.equal(v.via, verdict === 'FAILED' ? 'comment' : 'review');
+      const pr = await w.pr(v.pr as number);
+      assert.deepEqual(
+        pr.reviews.map((r) => [r.state, r.author, r.commitId]),
+        [[state, 'svc-bot', v.sha]],
+        event,
+      );
+      assert.equal(v.sha, w.journal(i.id)[0].sha, 'the head the review was requested at (a change request is then fixed and pushed)');
+      assert.match(pr.reviews[0].body, new RegExp(`^# Verdict: ${verdict}\n\n## Summary\n`));
+      assert.equal(pr.comments.length, 0, 'no marker comment');
+      // exactly one review was posted: no retry, no pending review left behind
+      const mine = fake.requests.filter((q) => q.method === 'POST' && /\/pulls\/\d+\/reviews$/.test(q.path)).slice(posts);
+      assert.deepEqual(
+        mine.map((q) => [q.path, q.login, q.status ?? 200]),
+        [[`/repos/acme/web/pulls/${v.pr}/reviews`, 'svc-bot', 200]],
+      );
+      // (the work agent answers a change request with a push, which leaves that verdict stale)
+      const st = await w.show(i.id);
+      const fresh = verdict === 'APPROVED' ? 'approved' : verdict === 'FAILED' ? 'failed' : 'changes_requested';
+      assert.equal(st.pr!.reviewState, st.pr!.head === v.sha ? fresh : 'stale');
+    }
+  });
 });

@@ -26,7 +26,12 @@ export interface WorldOptions {
   /** Leave out roles.review models (to test the refusal). */
   noModels?: boolean;
   /** The project on GitHub (a local fake): API root and webhook secret. */
-  github?: { apiUrl: string; secret: string; /** codehost.github.poll_s (default here: 0, off). */ pollS?: number };
+  github?: {
+    apiUrl: string;
+    secret: string;
+    /** codehost.github.poll_s (default here: 0, off). */ pollS?: number;
+    /** codehost.github.reviewer_token: reviews are written by this identity (default: the main token's). */ reviewerToken?: string;
+  };
   /** Extra environment for every svc call and so the daemon (e.g. GITHUB_TOKEN). */
   env?: NodeJS.ProcessEnv;
 }
@@ -137,7 +142,12 @@ export async function reviewWorld(name: string, o: WorldOptions = {}): Promise<W
       },
       roles: { review },
       // The poll that catches up lost webhooks is off unless a test asks for it: webhook tests want only their deliveries.
-      codehost: { local: { reviewer: c.reviewer ?? 'svc-reviewer' }, ...(c.github ? { github: { webhook_secret: c.github.secret, poll_s: c.github.pollS ?? 0 } } : {}) },
+      codehost: {
+        local: { reviewer: c.reviewer ?? 'svc-reviewer' },
+        ...(c.github
+          ? { github: { webhook_secret: c.github.secret, poll_s: c.github.pollS ?? 0, ...(c.github.reviewerToken ? { reviewer_token: c.github.reviewerToken } : {}) } }
+          : {}),
+      },
     };
     fs.mkdirSync(s.svcHome, { recursive: true, mode: 0o700 });
     fs.writeFileSync(path.join(s.svcHome, 'config.yaml'), YAML.stringify(config));
