@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 import { laneWorld, ok, start } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
-import { git, makeScratch } from '../helpers/scratch';
+import { git, makeRepo, makeScratch } from '../helpers/scratch';
 import type { RunResult, Scratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
 import { laneEnv } from '../helpers/laneEnv';
@@ -92,6 +92,9 @@ describe('lanes: spec audit', function () {
     refusedWith(await asLane(b, ['lane', 'report', '--stdin'], 'done'), 'branch bd/k has 1 commit(s) that origin/bd/k lacks; push them (git push) or pass --allow-unpushed');
     git(b.cwd, s.env, 'push', '-q');
     assert.equal((await asLane(b, ['lane', 'report', '--stdin'], 'done')).code, 0);
+    // The report records the head SHA and branch of a git-backed lane.
+    const report = (await lane(b.name)).report!;
+    assert.deepEqual([report.status, report.headSha, report.branch], ['done', git(b.cwd, s.env, 'rev-parse', 'HEAD'), 'bd/k']);
   });
 
   it('a verifier judges a builder with --for (key defaulting to it), files one verdict, and refuses svc tell after it', async () => {
@@ -112,6 +115,8 @@ describe('lanes: spec audit', function () {
     const filed = await asLane(v, ['lane', 'report', '--stdin', '--verdict', 'DEFECTS', '--defects', '2'], 'two defects');
     assert.equal(filed.code, 0, filed.stderr);
     assert.equal(filed.stdout, 'Report 1 filed for vf-feat-verifier-i1: done · verdict DEFECTS (2 defects)\n');
+    const report = (await lane(v.name)).report!;
+    assert.deepEqual([report.verdict, report.defects, report.headSha, report.branch], ['DEFECTS', 2, at, null], 'a detached lane records its head and no branch');
     refusedWith(await asLane(v, ['lane', 'report', '--stdin', '--verdict', 'PASS'], 'again'), 'this verifier already filed its done report; a verifier files exactly one verdict');
     refusedWith(await s.svc(['tell', 'conv-vf-feat-verifier-i1', 'more']), 'verifier vf-feat-verifier-i1 already filed its done report; svc tell --force to message it anyway');
     assert.equal((await s.svc(['tell', '--force', 'conv-vf-feat-verifier-i1', 'more'])).code, 0);
@@ -209,7 +214,18 @@ describe('lanes: spec audit', function () {
     );
   });
 
-  it('unknown lanes and malformed waits exit 1', async () => {
+  it('unknown lanes and malformed waits exit 1; --reuse with nothing earlier and an agent naming another --parent are refused', async () => {
+    refusedWith(
+      await start(w, ['--run', 'none', '--key', 'k', '--role', 'builder', '--model', 'm', '--prompt', 'p', '--reuse']),
+      '--reuse: there is no earlier builder lane none/k to reuse',
+    );
+    const c = await ok(s.svc(['conv', 'new', '--project', 'proj', '--harness', 'script', '--model', 'm', '--prompt', 'A third root.', '--json']));
+    const other = (JSON.parse(c.stdout) as { conversation: { id: number } }).conversation.id;
+    const asRoot = { env: laneEnv(s, { id: w.rootId }) };
+    refusedWith(
+      await s.svc(['lane', 'start', '--parent', String(other), '--run', 'none', '--key', 'k', '--role', 'play', '--model', 'm', '--harness', 'script', '--prompt', 'p'], asRoot),
+      `--parent ${other} is not this conversation (#${w.rootId}); an agent launches lanes as itself`,
+    );
     for (const args of [
       ['stop', 'nope'],
       ['reap', 'nope'],
@@ -248,5 +264,28 @@ describe('lanes: spec audit', function () {
     const deck = (await ok(s.svc(['conv', 'list']))).stdout;
     assert.ok(!deck.includes('rp-gone-verifier-i1'));
     assert.ok(deck.includes('rp-kept-verifier-i1'));
+  });
+
+  it("uses the project's gauntlet.lanes_root, and refuses one outside home, under /tmp or holding the checkout, creating nothing", async () => {
+    const { dir } = makeRepo(s, 'p2');
+    await ok(s.svc(['project', 'add', 'p2', dir]));
+    const file = path.join(s.svcHome, 'projects.yaml');
+    const before = fs.readFileSync(file, 'utf8');
+    const withRoot = (root: string) => fs.writeFileSync(file, `${before}    gauntlet:\n      lanes_root: ${root}\n`);
+    const launch = (key: string) => start(w, ['--project', 'p2', '--run', 'lr', '--key', key, '--role', 'verifier', '--model', 'm', '--prompt', 'p']);
+    const home = fs.realpathSync(s.home);
+    withRoot('~/elsewhere/lanes');
+    assert.match((await ok(launch('a'))).stdout, new RegExp(`^Lane lr/a verifier i1: conv \\d+ \\(lr-a-verifier-i1\\) in ${home}/elsewhere/lanes/lr-a-verify-i1\\n$`));
+    withRoot('/tmp');
+    refusedWith(await launch('b'), `lanes root /tmp is not under your home ${home}; set gauntlet.lanes_root in projects.yaml to a folder under it`);
+    withRoot(home);
+    refusedWith(await launch('c'), `lanes root ${home} contains the project checkout ${dir}; choose a folder beside it (default: ${dir}-lanes)`);
+    withRoot(path.dirname(home));
+    refusedWith(await launch('d'), `lanes root ${path.dirname(home)} contains the project checkout ${dir}; choose a folder beside it (default: ${dir}-lanes)`);
+    assert.deepEqual(
+      (await lanes(['--run', 'lr'])).map((l) => l.name),
+      ['lr-a-verifier-i1'],
+    );
+    fs.writeFileSync(file, before);
   });
 });
