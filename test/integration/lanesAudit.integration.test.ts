@@ -12,6 +12,7 @@ import { git, makeRepo, makeScratch } from '../helpers/scratch';
 import type { RunResult, Scratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
 import { laneEnv } from '../helpers/laneEnv';
+import { advanceClock } from '../helpers/rpc';
 
 function refusedWith(r: RunResult, message: string | RegExp): void {
   assert.equal(r.code, 1, `expected exit 1, got ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
@@ -123,6 +124,12 @@ describe('lanes: spec audit', function () {
     const b = (await lanes(['--run', 'vf'])).find((l) => l.role === 'builder')!;
     assert.equal(b.verdict?.verdict, 'DEFECTS');
     assert.equal(b.verdict?.defects, 2);
+    // `svc lane show` of any lane of the chain prints what --run and --key print.
+    const show = (await ok(s.svc(['lane', 'show', '--run', 'vf', '--key', 'feat']))).stdout;
+    for (const ref of [v.name, `conv-${b.name}`, String(v.id)]) assert.equal((await ok(s.svc(['lane', 'show', ref]))).stdout, show, ref);
+    const lines = show.trimEnd().split('\n');
+    assert.match(lines[0], /^i1 (idle|working) → verifier v1: DEFECTS \(2 defects\)$/);
+    assert.deepEqual(lines.slice(1), [`#${b.id} builder i1 ${(await lane(b.name)).activity} - -`, `#${v.id} verifier i1 ${(await lane(v.name)).activity} DEFECTS -`]);
   });
 
   it('play lanes and successors of a builder lane launch nothing', async () => {
@@ -287,5 +294,36 @@ describe('lanes: spec audit', function () {
       ['lr-a-verifier-i1'],
     );
     fs.writeFileSync(file, before);
+  });
+
+  // Last: it moves the daemon's clock.
+  it('a lane that fails to start reads failed-to-start; one that never comes alive is live while starting, for 3 minutes', async () => {
+    const missing = path.join(s.home, 'no-such-agent');
+    fs.appendFileSync(
+      path.join(s.svcHome, 'config.yaml'),
+      ['harnesses:', '  missing:', `    command: ${missing}`, '  hangs:', '    command: sleep', '    args: ["600"]', ''].join('\n'),
+    );
+    const launch = (key: string, harness: string, extra: string[] = []) =>
+      s.svc(['lane', 'start', '--parent', String(w.rootId), '--harness', harness, '--run', 'fs', '--key', key, '--role', 'builder', '--model', 'm', '--prompt', 'p', ...extra]);
+    const f = await launch('f', 'missing');
+    assert.equal(f.code, 1);
+    assert.match(f.stdout, new RegExp(`^Lane fs/f builder i1: conv \\d+ \\(fs-f-builder-i1\\) in ${root}/fs-f\\n$`));
+    assert.match(f.stderr, /^lane fs-f-builder-i1 failed to start: harness 'missing': /);
+    assert.equal((await lane('fs-f-builder-i1')).activity, 'failed-to-start');
+    assert.match((await ok(s.svc(['lane', 'list', '--run', 'fs']))).stdout, /\n#\d+\s+fs\/f\s+builder\s+i1\s+failed-to-start\s+-/);
+    const waited = await s.svc(['lane', 'wait', 'fs-f-builder-i1', '--timeout', '10']);
+    assert.equal(waited.code, 2);
+    assert.equal(waited.stderr, 'fs-f-builder-i1 exited without a report\nnext: svc lane wait fs-f-builder-i1 --after 0\n');
+    const card = () => ok(s.svc(['lane', 'runs', '--json'])).then((r) => (JSON.parse(r.stdout) as { run: string; latest: { text: string } }[]).find((c) => c.run === 'fs')!);
+    assert.equal((await card()).latest.text, 'fs builder i1 failed to start');
+
+    await ok(launch('h', 'hangs', ['--no-wait']));
+    assert.equal((await lane('fs-h-builder-i1')).activity, 'starting');
+    refusedWith(await launch('h', 'hangs', ['--no-wait']), /^lane fs\/h builder is already live: #\d+ \(fs-h-builder-i1\) is starting; /);
+    await advanceClock(s.svcHome, 3 * 60 * 1000 - 5_000);
+    assert.equal((await lane('fs-h-builder-i1')).activity, 'starting');
+    await advanceClock(s.svcHome, 6_000);
+    assert.equal((await lane('fs-h-builder-i1')).activity, 'stopped');
+    assert.match((await ok(launch('h', 'hangs', ['--no-wait']))).stdout, /^Lane fs\/h builder i2: /);
   });
 });
