@@ -3,7 +3,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defectCount } from '../../../shared/format/defects';
-import { laneTable } from './laneFormat';
+import { laneTable, startTrouble } from './laneFormat';
 import { table } from './table';
 import type { LaneRecord } from '../../../shared/protocol/lanes';
 import { lanesList, lanesReap, lanesReport, lanesRuns, lanesShow, lanesStart, lanesStop, lanesWait } from '../../../shared/protocol/lanes';
@@ -57,7 +57,8 @@ const laneStart: CommandSpec = {
     host: { type: 'string', help: 'run the lane on this host of config.yaml hosts: over SSH (default: gauntlet.roles.<role>.host, else here)', value: '<name>' },
     ...JSON_FLAG,
   },
-  details: 'Prints: Lane <run>/<key> <role> i<n>: conv <id> (<name>) in <cwd>\nExit 0 on success, 1 on any refusal.',
+  details:
+    'Prints: Lane <run>/<key> <role> i<n>: conv <id> (<name>) in <cwd>\nExit 0 on success, 1 on any refusal, and 1 (after the line) for a lane that failed to start or has not started within 180 s.',
   async run(a, io) {
     const role = str(a, 'role');
     if (!role) throw new UsageError('missing --role <role>');
@@ -92,8 +93,9 @@ const laneStart: CommandSpec = {
     );
     if (bool(a, 'json')) json(io, record);
     else io.out(startLine(record) + '\n');
-    if (record.activity === 'failed-to-start') {
-      io.err(`lane ${record.name} failed to start: ${record.spawnError ?? 'unknown error'}\n`);
+    const trouble = startTrouble(record, !bool(a, 'no-wait'));
+    if (trouble) {
+      io.err(trouble + '\n');
       return 1;
     }
     return 0;
