@@ -95,6 +95,19 @@ export function branchOnlyBuilderError(role: string): SvcError<'branchOnlyBuilde
   return usage('branchOnlyBuilder', `--branch is for builder lanes; a ${role} works detached`);
 }
 
+/** `flag`: `--from` (a builder's start point) or `--at` (the checkout of critics, verifiers and orchestrators), given to a role it is not for. */
+export function startPointNotForRoleError(flag: '--from' | '--at', role: string): SvcError<'startPointNotForRole'> {
+  const instead =
+    role === 'play' ? 'a play lane starts in an empty directory' : role === 'builder' ? 'a builder starts from --from <ref>' : `${an(role)} is checked out at --at <ref>`;
+  const forWhom = flag === '--from' ? 'builder lanes' : 'critic, verifier and orchestrator lanes';
+  return usage('startPointNotForRole', `${flag} is for ${forWhom}; ${instead}`);
+}
+
+/** `flags`: the start-point flags given with --reuse. */
+export function startPointOnReuseError(flags: string[]): SvcError<'startPointOnReuse'> {
+  return usage('startPointOnReuse', `--reuse keeps the earlier lane's directory and checkout; drop ${flags.join(' and ')}`);
+}
+
 export function badLaneKeyError(key: string, branch: string | undefined): SvcError<'badLaneKey'> {
   return usage(
     'badLaneKey',

@@ -13,7 +13,7 @@ import { branchExists, checkBranchName, existingRefs, git, GitError, isValidBran
 import type { GitFacts } from '../git/git';
 import { laneContract } from './contract';
 import type { ContractFacts } from './contract';
-import { checkMayLaunch, effectiveLauncher, laneKeyOf, launcherOf, runOf, settingsOf } from './launchRules';
+import { checkMayLaunch, checkStartPoint, effectiveLauncher, laneKeyOf, launcherOf, runOf, settingsOf } from './launchRules';
 import { lanesRootOf } from './lanesRoot';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
@@ -81,6 +81,7 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   const role = p.role;
   const brief = readBrief(p);
   const key = laneKeyOf(p);
+  checkStartPoint(p);
   const launcher = launcherOf(convs, p.caller, p.parent);
   const effective = effectiveLauncher(convs, launcher);
   const launcherLane = effective.kind === 'lane' ? store.byId(effective.id) : undefined;

@@ -16,6 +16,8 @@ import {
   roleNotPermittedError,
   runMismatchError,
   runRequiredError,
+  startPointNotForRoleError,
+  startPointOnReuseError,
   unknownHarnessError,
 } from './laneRefusals';
 
@@ -75,6 +77,19 @@ export function laneKeyOf(p: LaunchParams): string {
   const key = p.key ?? p.for;
   if (key === undefined) throw noKeyError();
   return key;
+}
+
+/** Where a lane starts (launch table): `--from` for a builder's branch, `--at` for the detached
+ *  checkout of a critic, verifier or orchestrator, neither for a play lane's empty directory,
+ *  and none of them (nor `--branch`) with `--reuse`, which keeps the earlier lane's checkout.
+ *  A flag that would be ignored is refused: the lane would start somewhere not asked for. */
+export function checkStartPoint(p: LaunchParams): void {
+  if (p.reuse) {
+    const given = (['from', 'at', 'branch'] as const).filter((f) => p[f] !== undefined).map((f) => `--${f}`);
+    if (given.length) throw startPointOnReuseError(given);
+  }
+  if (p.from !== undefined && p.role !== 'builder') throw startPointNotForRoleError('--from', p.role);
+  if (p.at !== undefined && (p.role === 'builder' || p.role === 'play')) throw startPointNotForRoleError('--at', p.role);
 }
 
 /** The run: `--run` from a root; inherited from an orchestrator lane (launch rule 1). */

@@ -17,6 +17,8 @@ export const LANE_REFUSALS = [
   'briefOrPrompt',
   'badBrief',
   'branchOnlyBuilder',
+  'startPointNotForRole',
+  'startPointOnReuse',
   'badLaneKey',
   // Launch: iterations, --reuse, --replace, the directory
   'secondLiveLane',

@@ -221,7 +221,7 @@ describe('lanes: spec audit', function () {
     );
   });
 
-  it('unknown lanes and malformed waits exit 1; --reuse with nothing earlier and an agent naming another --parent are refused', async () => {
+  it('unknown lanes and malformed waits exit 1; --reuse with nothing earlier, an agent naming another --parent and an ignored start point are refused', async () => {
     refusedWith(
       await start(w, ['--run', 'none', '--key', 'k', '--role', 'builder', '--model', 'm', '--prompt', 'p', '--reuse']),
       '--reuse: there is no earlier builder lane none/k to reuse',
@@ -246,6 +246,14 @@ describe('lanes: spec audit', function () {
     refusedWith(await s.svc(['lane', 'wait', 'nope', '--run', 'x', '--timeout', '1']), 'wait needs exactly one of <lane>, --run <key> or --parent <conv>');
     refusedWith(await s.svc(['lane', 'wait', '--run', 'x', '--after', '12', '--timeout', '1']), "cursor '12' is not of the form <atMs>.<name>.<seq>");
     refusedWith(await s.svc(['lane', 'show', '--run', 'x']), 'name a lane, or pass --run <key> and --key <key>');
+    // A start point that would be ignored is refused: the lane would start somewhere not asked for.
+    const sp = (role: string, args: string[]) => start(w, ['--run', 'sp', '--key', 'k', '--role', role, '--model', 'm', '--prompt', 'p', ...args]);
+    refusedWith(await sp('builder', ['--at', 'HEAD']), '--at is for critic, verifier and orchestrator lanes; a builder starts from --from <ref>');
+    refusedWith(await sp('play', ['--at', 'HEAD']), '--at is for critic, verifier and orchestrator lanes; a play lane starts in an empty directory');
+    refusedWith(await sp('verifier', ['--from', 'HEAD']), '--from is for builder lanes; a verifier is checked out at --at <ref>');
+    refusedWith(await sp('orchestrator', ['--from', 'HEAD']), '--from is for builder lanes; an orchestrator is checked out at --at <ref>');
+    refusedWith(await sp('builder', ['--reuse', '--from', 'HEAD', '--branch', 'x/y']), "--reuse keeps the earlier lane's directory and checkout; drop --from and --branch");
+    assert.deepEqual(await lanes(['--run', 'sp']), []);
   });
 
   it('a reaped lane stays in GET /api/lanes as stopped, without git facts; --keep leaves it in the Command Deck', async () => {
