@@ -72,9 +72,13 @@ describe('lanes: roles and lifecycle', function () {
   it('wait exits 2 for a lane idle 10 minutes without a report (test clock)', async () => {
     await ok(start(w, ['--run', 'idle', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', writeBrief(w.briefs, 'say.md', [{ say: 'thinking about it' }])]));
     await eventually(async () => (await lane('idle-k-builder-i1')).activity === 'idle', 15_000, 'lane idle');
+    // Just under the limit the lane is still waited for: a timeout, not silence.
+    await advanceClock(s.svcHome, 10 * 60 * 1000 - 5_000);
+    const under = await s.svc(['lane', 'wait', 'idle-k-builder-i1', '--timeout', '1']);
+    assert.equal(under.code, 3, under.stderr);
     const waiting = s.svc(['lane', 'wait', 'idle-k-builder-i1', '--timeout', '60']);
     await new Promise((r) => setTimeout(r, 300));
-    await advanceClock(s.svcHome, 10 * 60 * 1000 + 1000);
+    await advanceClock(s.svcHome, 6_000);
     const r = await waiting;
     assert.equal(r.code, 2);
     assert.equal(r.stderr, 'idle-k-builder-i1 sat idle for 10 minutes without a report\nnext: svc lane wait idle-k-builder-i1 --after 0\n');
