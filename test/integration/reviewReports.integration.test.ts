@@ -1,10 +1,13 @@
 // Review files as models write them (script harness, local host, real git): a verdict on a
 // plain `Verdict:` first line is accepted and posted as the heading; a dead parent's
 // synthesis.md that `svc review post` would refuse is not posted, and rule 3 combines the
-// four lane reports instead, keeping the parent's file beside the result.
+// four lane reports instead, keeping the parent's file beside the result; a malformed or
+// missing lane report is named in the parent's `svc review wait` (exit 2) and makes rule 3's
+// verdict FAILED.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { eventually } from '../helpers/scratch';
 import { reviewWorld } from './reviewWorld';
 import type { World } from './reviewWorld';
 
@@ -54,5 +57,46 @@ describe('review pipeline: reports as models write them', function () {
     assert.equal(pr.reviews.length, 1);
     assert.equal(pr.reviews[0].state, 'CHANGES_REQUESTED');
     assert.equal(pr.reviews[0].body, synthesis);
+  });
+
+  it("a malformed lane report and a lane that dies without one: the parent's wait says so per lane and exits 2", async () => {
+    const i = await w.issue('Malformed lane report', { security: 'LGTM', correctness: 'DIE', parent: 'DIE' });
+    await w.startWork(i.id);
+    const runDir = path.join(i.workspace, '.svc', 'review', 'r1');
+    const wait = path.join(w.s.home, 'ctl', i.id, 'wait-r1.out');
+    await eventually(() => fs.existsSync(wait) && /exit \d+\n$/.test(fs.readFileSync(wait, 'utf8')), 60_000, "the parent's svc review wait returned");
+    const lines = fs.readFileSync(wait, 'utf8').split('\n');
+    const fix = '`# Verdict: APPROVED`, `# Verdict: CHANGES_REQUESTED` or `# Verdict: FAILED`';
+    assert.equal(lines[0], `security     invalid report: unknown verdict 'LGTM' in security.md: change its first line to ${fix}\t${runDir}/security.md`);
+    assert.match(lines[1], new RegExp(`^correctness  no report: agent-web-3-review-correctness ended \\([^)]*\\) without a report\t${runDir}/correctness\\.md$`));
+    assert.equal(lines[2], `performance  APPROVED\t${runDir}/performance.md`);
+    assert.equal(lines[3], `requirements APPROVED\t${runDir}/requirements.md`);
+    assert.equal(lines[4], 'review r1: security, correctness without a valid report');
+    assert.equal(lines[5], 'exit 2');
+    // correctness wrote nothing, so rule 3 cannot post yet; the stall rule re-dispatches later
+    assert.deepEqual(w.kinds(i.id), ['review.requested', 'review.dispatched']);
+    await w.ok(['review', 'abort', i.id]);
+  });
+
+  it('rule 3 with a malformed lane report: the daemon posts FAILED as a comment-type review, naming the unreadable file', async () => {
+    const i = await w.issue('Unreadable lane', { requirements: 'LGTM', parent: 'DIE' });
+    await w.startWork(i.id);
+    const v = await w.waitKind(i.id, 'review.verdict', 1, 60_000);
+    assert.equal(v.by, 'daemon');
+    assert.equal(v.verdict, 'FAILED');
+    assert.equal(v.via, 'comment');
+    const synthesis = fs.readFileSync(path.join(i.workspace, '.svc', 'review', 'r1', 'synthesis.md'), 'utf8');
+    assert.match(synthesis, /^# Verdict: FAILED\n\n## Summary\n/);
+    assert.ok(synthesis.includes("\n## Blockers\n\n### requirements\n\nThe report is unreadable: unknown verdict 'LGTM' in requirements.md"), synthesis);
+    assert.match(
+      synthesis,
+      /\n## Convoy Notes\n\n- security: APPROVED — .*\n- correctness: APPROVED — .*\n- performance: APPROVED — .*\n- requirements: unreadable \(unknown verdict 'LGTM'/,
+    );
+    const pr = await w.pr(v.pr as number);
+    assert.deepEqual(
+      pr.reviews.map((r) => [r.state, r.commitId, r.body]),
+      [['COMMENTED', v.sha, synthesis]],
+    );
+    assert.equal((await w.show(i.id)).pr!.reviewState, 'failed');
   });
 });
