@@ -1,9 +1,13 @@
 // The review commands as the spec lists them, checked to the letter: `svc review request
 // <id> [-m <message>]` (a new run at the head, the message in every reviewer's brief),
 // `svc review restart <id>` without --role (the parent plus every lane without a report),
-// the refusals of restart/request/abort with their exact text and exit code 1, and the
+// the refusals of restart/request/abort/wait/post with their exact text and exit code 1,
+// `svc review wait` timing out (exit 3, next:), and the
 // stall rule's "no reviewer alive" (a live reviewer holds the re-dispatch back).
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { laneEnv } from '../helpers/laneEnv';
 import { advanceClock } from '../helpers/rpc';
 import { eventually, sleep } from '../helpers/scratch';
 import { reviewWorld } from './reviewWorld';
@@ -119,10 +123,41 @@ describe('review commands: request, restart, abort (exact output and exit codes)
     const disp = await w.waitKind(q.id, 'review.dispatched');
     assert.deepEqual(disp.agents, [`agent-${q.id.toLowerCase()}-review`]);
     await expectRefusal(['review', 'restart', q.id, '--role', 'security'], `--role applies to full reviews; review r1 of ${q.id} is a quick review\n`);
+    await expectRefusal(['review', 'wait', q.id], `review r1 of ${q.id} is a quick review; only full reviews have lanes to wait for\n`);
     assert.equal(await w.ok(['review', 'restart', q.id]), `Restarted review r1 of ${q.id}: quick\n`);
     await eventually(async () => (await w.show(q.id)).reviewers.filter((r) => r.alive).length === 1, 30_000, 'the quick agent alive again');
     assert.equal(await w.ok(['review', 'abort', q.id]), `Aborted review r1 of ${q.id}; stopped agent-${q.id.toLowerCase()}-review\n`);
     w.configure({ mode: 'full' });
+  });
+
+  it('svc review wait and post: timeout (exit 3 with next:), and refusals of a superseded run, an aborted run, an unknown run and a caller that is no reviewer', async () => {
+    const i = await w.issue('Waited on', ALL_HANG);
+    const lower = i.id.toLowerCase();
+    await w.startWork(i.id);
+    await w.waitKind(i.id, 'review.dispatched');
+    const dir = path.join(i.workspace, '.svc', 'review', 'r1');
+    const t = await w.s.svc(['review', 'wait', i.id, '--timeout', '1']);
+    assert.equal(t.code, 3);
+    assert.equal(t.stdout, LANES.map((l) => `${l.padEnd(12)} still running\t${dir}/${l}.md\n`).join(''));
+    assert.equal(t.stderr, `timed out; lanes are still running\nnext: svc review wait ${i.id} --run r1\n`);
+    // a new request supersedes r1: a late post of r1 is refused
+    const sha = (w.journal(i.id)[0].sha as string).slice(0, 7);
+    await w.ok(['review', 'request', i.id]);
+    await w.waitKind(i.id, 'review.dispatched', 2);
+    fs.writeFileSync(path.join(dir, 'synthesis.md'), '# Verdict: APPROVED\n\n## Summary\nok\n\n## Blockers\nNone.\n\n## Evidence\nread\n\n## Convoy Notes\n- late\n');
+    await expectRefusal(['review', 'post', i.id, '--run', 'r1'], `review r1 of ${i.id} (at ${sha}) was superseded by r2 (at ${sha}); nothing posted\n`);
+    await expectRefusal(['review', 'post', i.id, '--run', 'r9'], `issue ${i.id} has no review run r9\n`);
+    assert.equal((await w.s.svc(['review', 'post', i.id])).code, 1, '--run is required');
+    const work = JSON.parse(await w.ok(['conv', 'show', `agent-${lower}`, '--json'])) as { id: number };
+    const notReviewer = await w.s.svc(['review', 'wait'], { env: laneEnv(w.s, work) });
+    assert.equal(notReviewer.code, 1);
+    assert.equal(notReviewer.stderr, `svc review wait: conversation #${work.id} (agent-${lower}) is not a reviewer; pass the issue id (svc review wait <id> [--run <runId>])\n`);
+    assert.equal((await w.s.svc(['review', 'wait'])).code, 1, 'no issue and no conversation');
+    assert.match(await w.ok(['review', 'abort', i.id]), new RegExp(`^Aborted review r2 of ${i.id}; stopped `));
+    fs.writeFileSync(path.join(i.workspace, '.svc', 'review', 'r2', 'synthesis.md'), fs.readFileSync(path.join(dir, 'synthesis.md')));
+    await expectRefusal(['review', 'post', i.id, '--run', 'r2'], `review r2 of ${i.id} was aborted; nothing posted\n`);
+    const pr = await w.pr(w.journal(i.id)[0].pr as number);
+    assert.equal(pr.reviews.length + pr.comments.length, 0, 'nothing was posted');
   });
 
   // Last: it moves the daemon's clock.
