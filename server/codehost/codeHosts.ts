@@ -6,10 +6,12 @@
 import type { ConfigStore } from '../config/configStore';
 import type { Db } from '../store/db';
 import { logger } from '../util/log';
+import type { PullRequest } from '../../shared/protocol/pr';
 import type { CodeHost, HeadChangeListener } from './codeHost';
 import { HeadEvents } from './headEvents';
 import { GithubHost } from './github/githubHost';
 import { createHost } from './hostFactory';
+import type { ReviewedShas } from './prState';
 import type { HostDeps } from './hostFactory';
 import { LocalHost } from './local/localHost';
 import type { RefWatcherOptions } from './local/refWatcher';
@@ -39,6 +41,7 @@ export class CodeHosts {
   private hosts = new Map<string, Entry>();
   private relay = new HeadEvents(false);
   private activity = new Set<PrActivityListener>();
+  private reviewed?: ReviewedShas;
 
   constructor(private readonly deps: CodeHostsDeps) {}
 
@@ -61,6 +64,17 @@ export class CodeHosts {
     if (host instanceof LocalHost) host.startWatching();
     if (host instanceof GithubHost) host.startPolling((config.codehost?.github?.poll_s ?? DEFAULT_GITHUB_POLL_S) * 1000);
     return host;
+  }
+
+  /** The review pipeline's record of what it reviewed (see trustReviewedShas). */
+  reviewedShas(pr: PullRequest): ReadonlyMap<number, string> | undefined {
+    return this.reviewed?.(pr);
+  }
+
+  /** The review pipeline tells which sha each review it posted was for: readiness trusts
+   *  that over the host's commit_id (CODEHOST.md). One provider; a second replaces it. */
+  trustReviewedShas(fn: ReviewedShas): void {
+    this.reviewed = fn;
   }
 
   /** Head changes of every project's host. */

@@ -45,11 +45,12 @@ export function registerPrMethods(app: App, hosts: CodeHosts): void {
 
   app.rpc.handle(prShow, async (p) => {
     const host = hosts.forProject(oneProject(app, p));
-    return prDetail(host, await findPr(host, p.pr));
+    const pr = await findPr(host, p.pr);
+    return prDetail(host, pr, hosts.reviewedShas(pr));
   });
 
   app.rpc.handle(prMerge, async (p) => {
-    const out = await mergeIfReady(hosts.forProject(oneProject(app, p)), p.pr);
+    const out = await mergeIfReady(hosts.forProject(oneProject(app, p)), p.pr, (pr) => hosts.reviewedShas(pr));
     app.notify({ topic: 'reviews', id: `${out.pr.project}#${out.pr.number}` });
     return out;
   });

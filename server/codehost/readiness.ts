@@ -14,7 +14,10 @@
 //   branch protection, a head behind the base), so a ready PR does not fail at merge;
 // - a reviewer whose latest verdict is CHANGES_REQUESTED blocks, whatever commit it was
 //   for (as on GitHub, until that reviewer reviews again);
-// - checks green: every status / check run success, neutral or skipped (none at all is fine).
+// - checks green: every status / check run success, neutral or skipped (none at all is fine);
+// - a review the service posted is for the commit the service reviewed (`reviewed`, from
+//   its journal), whatever commit_id the host now reports: GitHub has been seen moving an
+//   approval's commit_id forward across base merges (CODEHOST.md).
 import type { Check, Comment, PullRequest, Readiness, Review, Verdict } from '../../shared/protocol/pr';
 import { parseVerdictMarker } from './marker';
 
@@ -25,6 +28,8 @@ export interface ReadinessInput {
   reviews: Review[];
   comments: Comment[];
   checks: Check[];
+  /** Review id → the sha the service reviewed, for the reviews it posted on this PR. */
+  reviewed?: ReadonlyMap<number, string>;
 }
 
 const GREEN = new Set(['success', 'neutral', 'skipped']);
@@ -57,7 +62,11 @@ function deciding(input: ReadinessInput, notes: string[]): Verdict[] {
       notes.push(`${what} #${r.id} by ${r.author} not counted: ${r.author} cannot push to the repository (author_association ${r.association ?? 'unknown'})`);
       continue;
     }
-    out.push({ by: r.author, state: r.state as Verdict['state'], sha: r.commitId, via: 'review', at: r.submittedAt ?? '', id: r.id });
+    const recorded = r.author === input.identity ? input.reviewed?.get(r.id) : undefined;
+    if (recorded !== undefined && recorded !== r.commitId) {
+      notes.push(`review #${r.id} by ${r.author} is for ${short(recorded)}, the commit the service reviewed; the host reports ${short(r.commitId)}`);
+    }
+    out.push({ by: r.author, state: r.state as Verdict['state'], sha: recorded ?? r.commitId, via: 'review', at: r.submittedAt ?? '', id: r.id });
   }
   let marker: Verdict | undefined;
   for (const c of input.comments) {

@@ -12,7 +12,7 @@ import { stopChecks } from './checks';
 import { readJournal } from './journal';
 import { ReviewPipeline } from './pipeline';
 import { registerReviewMethods } from './reviewMethods';
-import { latestRun } from './runs';
+import { latestRun, reviewedShas } from './runs';
 import { StallWatch } from './stall';
 import { supervise } from './supervise';
 
@@ -23,6 +23,11 @@ export function registerReview(app: App, deps: { conv: ConversationService; host
   pipeline.onJournal = () => stall.kick();
   const unsupervise = supervise(ctx, pipeline, stall);
   const offHead = ctx.hosts.onHeadChange((c) => pipeline.onHeadChange(c));
+  // Readiness (svc pr show, svc pr merge) trusts the sha each of the service's reviews was for.
+  ctx.hosts.trustReviewedShas((pr) => {
+    const issue = ctx.issues.byBranch(pr.project, pr.branch);
+    return issue ? reviewedShas(readJournal(issue.workspace), pr.number) : undefined;
+  });
   const offClock = app.clock.onAdvance(() => stall.kick());
   registerReviewMethods(ctx, pipeline);
   // After a restart the previous daemon's reviewers are gone: a parent that died with its

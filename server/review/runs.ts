@@ -68,3 +68,14 @@ export function latestVerdict(entries: JournalEntry[]): (JournalEntry & { verdic
   for (let i = entries.length - 1; i >= 0; i--) if (entries[i].kind === 'review.verdict') return entries[i] as JournalEntry & { verdict: VerdictName };
   return undefined;
 }
+
+/** Review id → the sha it reviewed, for every formal review (`via` review or comment) the
+ *  service posted on PR `pr`: readiness trusts these over the host's commit_id. */
+export function reviewedShas(entries: JournalEntry[], pr: number): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const e of entries) {
+    const x = e as JournalEntry & { via?: string; id?: number; pr?: number };
+    if (e.kind === 'review.verdict' && x.pr === pr && (x.via === 'review' || x.via === 'comment') && typeof x.id === 'number' && e.sha) out.set(x.id, e.sha);
+  }
+  return out;
+}

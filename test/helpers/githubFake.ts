@@ -28,6 +28,8 @@ export interface GithubFake {
   addUser(token: string, login: string, o?: { association?: string; permission?: 'admin' | 'write' | 'read' | 'none'; integration?: boolean }): void;
   /** Edits a comment as GitHub would: same author and created_at, a new updated_at. */
   editComment(id: number, body: string): void;
+  /** Moves a review's commit_id, as GitHub has been seen doing across base merges (CODEHOST.md). */
+  moveReview(id: number, commitId: string): void;
   /** Sets what `pulls.get` reports for a PR's mergeability (default: mergeable, clean). */
   setMergeable(number: number, mergeable: boolean | null, state: string): void;
   /** Marks a PR as a draft or ready. */
@@ -124,6 +126,13 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
         if (c) return void Object.assign(c, { body, updated_at: later(c.updated_at as string) });
       }
       throw new Error(`no comment ${id}`);
+    },
+    moveReview: (id, commitId) => {
+      for (const list of reviews.values()) {
+        const r = list.find((x) => x.id === id);
+        if (r) return void Object.assign(r, { commit_id: commitId });
+      }
+      throw new Error(`no review ${id}`);
     },
     setMergeable: (number, mergeable, state) =>
       void Object.assign(

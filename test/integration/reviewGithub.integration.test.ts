@@ -145,4 +145,30 @@ describe('review pipeline on GitHub (fake)', function () {
       assert.equal(st.pr!.reviewState, st.pr!.head === v.sha ? fresh : 'stale');
     }
   });
+
+  it("an approval whose commit_id GitHub moved to a later head is still the reviewed commit's: not ready, stale", async () => {
+    w.configure({ mode: 'quick', github: { apiUrl: fake.url, secret: SECRET, reviewerToken: 'token-bot' } });
+    const i = await w.issue('Moved approval', { quick: 'APPROVED' });
+    await w.startWork(i.id);
+    const v = await w.waitKind(i.id, 'review.verdict');
+    assert.equal(v.via, 'review');
+    const n = v.pr as number;
+    assert.equal((await w.pr(n)).readiness.ready, true);
+    // a push with no webhook (polling is off), then GitHub moves the approval's commit_id onto it
+    fs.appendFileSync(path.join(i.workspace, 'feature.txt'), 'base merged in\n');
+    git(i.workspace, w.s.env, 'commit', '-qam', 'merge main');
+    git(i.workspace, w.s.env, 'push', '-q', 'origin', 'HEAD');
+    const head = git(i.workspace, w.s.env, 'rev-parse', 'HEAD');
+    fake.moveReview(v.id as number, head);
+    const pr = await w.pr(n);
+    assert.equal(pr.pr.head, head);
+    assert.equal(pr.reviews[0].commitId, head, "GitHub's answer");
+    assert.equal(pr.readiness.ready, false);
+    assert.ok(pr.readiness.reasons.includes(`approval by svc-bot is for ${(v.sha as string).slice(0, 7)}, not the head ${head.slice(0, 7)}`), pr.readiness.reasons.join('\n'));
+    const st = await w.show(i.id);
+    assert.equal(st.pr!.reviewState, 'stale');
+    assert.equal(st.pr!.ready, false);
+    const merge = await w.fail(['pr', 'merge', String(n), '--project', 'web']);
+    assert.match(merge.stderr, new RegExp(`^PR web#${n} is not ready to merge:\n`));
+  });
 });

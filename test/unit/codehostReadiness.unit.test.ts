@@ -47,6 +47,20 @@ describe('codehost readiness (live, pure)', () => {
     assert.equal(r.latestVerdict?.sha, A);
   });
 
+  it("the service's own review is for the sha it recorded, not the commit_id the host moved forward", () => {
+    // GitHub has been seen moving an approval's commit_id to a later head (CODEHOST.md).
+    const own = review('svc-bot', 'APPROVED', B);
+    const moved = readiness(input({ identity: 'svc-bot', reviews: [own], reviewed: new Map([[own.id, A]]) }));
+    assert.equal(moved.ready, false);
+    assert.deepEqual(moved.reasons, ['no approval for the head bbbbbbb', 'approval by svc-bot is for aaaaaaa, not the head bbbbbbb']);
+    assert.equal(moved.stale, true);
+    assert.deepEqual(moved.notes, [`review #${own.id} by svc-bot is for aaaaaaa, the commit the service reviewed; the host reports bbbbbbb`]);
+    // recorded at the head: ready, no note; a review by someone else keeps the host's commit_id
+    assert.equal(readiness(input({ identity: 'svc-bot', reviews: [own], reviewed: new Map([[own.id, B]]) })).ready, true);
+    const bob = review('bob', 'APPROVED', B);
+    assert.equal(readiness(input({ identity: 'svc-bot', reviews: [bob], reviewed: new Map([[bob.id, A]]) })).ready, true);
+  });
+
   it("the PR author's approval never counts", () => {
     const r = readiness(input({ reviews: [review('svc', 'APPROVED', B)] }));
     assert.equal(r.ready, false);

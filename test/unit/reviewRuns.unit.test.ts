@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import type { JournalEntry } from '../../shared/protocol/review';
 import { reviewState } from '../../server/review/reviewState';
-import { latestRun, nextRunId, runsOf } from '../../server/review/runs';
+import { latestRun, nextRunId, reviewedShas, runsOf } from '../../server/review/runs';
 import { REDISPATCH_EVERY_MS, STALL_MS, stallDue } from '../../server/review/stall';
 
 const A = 'a'.repeat(40);
@@ -41,6 +41,22 @@ describe('review runs from the journal', () => {
     assert.equal(latestRun(j)!.phase, 'aborted');
     assert.equal(latestRun(j)!.mode, 'quick');
     assert.equal(nextRunId(j), 'r3');
+  });
+
+  it("records which sha each of the service's formal reviews on a PR was for (markers carry their own)", () => {
+    const j = [
+      e(5, 'review.verdict', 'r1', A, { verdict: 'APPROVED', via: 'review', id: 11, pr: 3 }),
+      e(9, 'review.verdict', 'r2', B, { verdict: 'FAILED', via: 'comment', id: 12, pr: 3 }),
+      e(12, 'review.verdict', 'r3', B, { verdict: 'APPROVED', via: 'marker', id: 13, pr: 3 }),
+      e(14, 'review.verdict', 'r1', A, { verdict: 'APPROVED', via: 'review', id: 14, pr: 4 }),
+    ];
+    assert.deepEqual(
+      [...reviewedShas(j, 3)],
+      [
+        [11, A],
+        [12, B],
+      ],
+    );
   });
 });
 
