@@ -205,4 +205,29 @@ describe('review pipeline: modes and verdicts', function () {
     assert.equal(st.pr!.reviewState, 'none');
     w.configure({ mode: 'full' });
   });
+
+  it('own PR, changes requested: the CHANGES_REQUESTED marker names the reviewed head, blocks the merge, and the work agent is told', async () => {
+    w.configure({ mode: 'full', reviewer: 'svc' });
+    const i = await w.issue('Own feature, not yet', { 'correctness.r1': 'CHANGES_REQUESTED' });
+    await w.startWork(i.id);
+    const v = await w.waitKind(i.id, 'review.verdict');
+    assert.equal(v.verdict, 'CHANGES_REQUESTED');
+    assert.equal(v.via, 'marker');
+    const pr = await w.pr(v.pr as number);
+    assert.equal(pr.reviews.length, 0);
+    assert.equal(pr.comments.length, 1);
+    assert.ok(pr.comments[0].body.startsWith(`<!-- svc-verdict: CHANGES_REQUESTED sha=${v.sha} -->\n\n# Verdict: CHANGES_REQUESTED\n`), pr.comments[0].body);
+    assert.ok(pr.readiness.reasons.includes(`changes requested by svc (marker comment) at ${(v.sha as string).slice(0, 7)}`), pr.readiness.reasons.join('\n'));
+    assert.equal(pr.readiness.ready, false);
+    const log = await w.ok(['conv', 'log', `agent-${i.id.toLowerCase()}`, '--lines', '400']);
+    assert.match(log, new RegExp(`Review r1 of ${i.id} at [0-9a-f]{7} requested changes\\. It is on PR #${v.pr} \\(a verdict comment;`));
+    // its fix is reviewed again and approved by a newer marker
+    const again = await w.waitKind(i.id, 'review.verdict', 2, 60_000);
+    assert.equal(again.verdict, 'APPROVED');
+    assert.equal(again.via, 'marker');
+    const st = await w.show(i.id);
+    assert.equal(st.pr!.reviewState, 'approved');
+    assert.equal(st.pr!.ready, true);
+    w.configure({ mode: 'full' });
+  });
 });
