@@ -3,7 +3,8 @@
 // `svc review restart <id>` without --role (the parent plus every lane without a report),
 // the refusals of restart/request/abort/wait/post with their exact text and exit code 1,
 // `svc review wait` timing out (exit 3, next:), and the
-// stall rule's "no reviewer alive" (a live reviewer holds the re-dispatch back).
+// stall rule's "no reviewer alive" (a live reviewer holds the re-dispatch back; reviewers
+// that died with a stopped daemon do not).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -158,6 +159,27 @@ describe('review commands: request, restart, abort (exact output and exit codes)
     await expectRefusal(['review', 'post', i.id, '--run', 'r2'], `review r2 of ${i.id} was aborted; nothing posted\n`);
     const pr = await w.pr(w.journal(i.id)[0].pr as number);
     assert.equal(pr.reviews.length + pr.comments.length, 0, 'nothing was posted');
+  });
+
+  it('stall rule across a daemon restart: reviewers that died with the old daemon are re-dispatched 15 minutes after the last entry, not before', async () => {
+    const i = await w.issue('Outlived daemon', ALL_HANG);
+    await w.startWork(i.id);
+    await w.waitKind(i.id, 'review.dispatched');
+    await eventually(async () => (await w.show(i.id)).reviewers.filter((r) => r.alive).length === 5, 30_000, 'five reviewers alive');
+    await w.ok(['daemon', 'stop', '--force']);
+    await w.ok(['daemon', 'status']); // starts one
+    await eventually(async () => (await w.show(i.id)).reviewers.every((r) => !r.alive && r.activity === 'stopped'), 30_000, 'no reviewer alive after the restart');
+    await sleep(700);
+    assert.deepEqual(w.kinds(i.id), ['review.requested', 'review.dispatched']);
+    const age = Date.now() - Date.parse(w.journal(i.id)[1].at);
+    await advanceClock(w.s.svcHome, 15 * MIN - age - 5000);
+    await sleep(700);
+    assert.deepEqual(w.kinds(i.id), ['review.requested', 'review.dispatched'], 'not yet 15 minutes');
+    await advanceClock(w.s.svcHome, 6000);
+    const re = await w.waitKind(i.id, 'review.redispatched');
+    assert.equal(re.runId, 'r2');
+    assert.equal(re.replaces, 'r1');
+    await w.ok(['review', 'abort', i.id]);
   });
 
   // Last: it moves the daemon's clock.
