@@ -167,6 +167,15 @@ export function dirExistsError(dir: string): SvcError<'dirExists'> {
   return conflict('dirExists', `lane directory ${dir} already exists; reap the lane that used it or choose another key`);
 }
 
+/** Another run and key join to the same `<run>-<key>` (`a-b`/`c` and `a`/`b-c`): the lane's
+ *  name and directory would be `other`'s. */
+export function keysClashError(slot: { run: string; key: string }, dir: string, other: LaneRef & { run: string }): SvcError<'keysClash'> {
+  return refused(
+    'keysClash',
+    `run ${slot.run} and key ${slot.key} give the lane directory ${dir}, which lane ${other.run}/${other.key} ${other.role} i${other.iteration} (#${other.id} ${other.name}) already has: lane names and directories join run and key with -; choose another --key`,
+  );
+}
+
 /** A git failure or anything on a host while making the lane directory, with where (`host`). */
 export function laneDirFailedError(why: string, host?: string): SvcError<'laneDirFailed'> {
   return conflict('laneDirFailed', `lane directory could not be prepared${host ? ` on host ${host}` : ''}: ${why}`);

@@ -82,6 +82,11 @@ export class LaneStore {
     return (this.db.prepare(`${SELECT} WHERE l.run_key = ? AND l.lane_key = ? AND l.role = ? ORDER BY l.created_at, c.id`).all(run, key, role) as LaneRow[]).map((r) => fix(r)!);
   }
 
+  /** Lanes whose directory is `dir` (a slot's own, or another run and key joined alike). */
+  ofDir(dir: string): LaneRow[] {
+    return (this.db.prepare(`${SELECT} WHERE l.dir = ? ORDER BY l.created_at, c.id`).all(dir) as LaneRow[]).map((r) => fix(r)!);
+  }
+
   markReaped(convId: number, at: number): void {
     this.db.prepare('UPDATE lanes SET reaped_at = ? WHERE conv_id = ?').run(at, convId);
   }

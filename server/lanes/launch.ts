@@ -26,6 +26,7 @@ import {
   branchOnlyBuilderError,
   briefOrPromptError,
   iterationJudgedError,
+  keysClashError,
   laneDirFailedError,
   launchRaceError,
   noDoneReportError,
@@ -300,6 +301,8 @@ function plan(ctx: LanesContext, i: PlanInput): Plan {
   }
   const iteration = nextIteration(slot);
   const dir = laneDir(i.root, i.run, i.key, i.role, iteration);
+  const clash = store.ofDir(dir).find((l) => l.run !== i.run || l.key !== i.key);
+  if (clash) throw keysClashError(i, dir, clash);
   if (i.role === 'critic' || i.role === 'verifier') return { ...judgePlan(ctx, i, iteration), dir, respawn: 0, reuse: false };
   if (i.role === 'builder') {
     const answers = iteration > 1 ? answeredVerdict(ctx, i.run, i.key, iteration - 1) : undefined;

@@ -33,6 +33,7 @@ export const LANE_REFUSALS = [
   'branchExists',
   'launchRace',
   'dirExists',
+  'keysClash',
   'laneDirFailed',
   'hostNeedsOrigin',
   'lanesRootMissing',

@@ -256,6 +256,20 @@ describe('lanes: spec audit', function () {
     assert.deepEqual(await lanes(['--run', 'sp']), []);
   });
 
+  it("refuses a run and key that join like another lane's (a-b/c and a/b-c), creating nothing", async () => {
+    await ok(start(w, ['--run', 'cl-a', '--key', 'b', '--role', 'play', '--model', 'm', '--prompt', 'p']));
+    const first = await lane('cl-a-b-play-i1');
+    const before = fs.readdirSync(root).sort();
+    refusedWith(
+      await start(w, ['--run', 'cl', '--key', 'a-b', '--role', 'play', '--model', 'm', '--prompt', 'p']),
+      `run cl and key a-b give the lane directory ${root}/cl-a-b-play-i1, which lane cl-a/b play i1 (#${first.id} cl-a-b-play-i1) already has: lane names and directories join run and key with -; choose another --key`,
+    );
+    assert.deepEqual(fs.readdirSync(root).sort(), before);
+    assert.deepEqual(await lanes(['--run', 'cl']), []);
+    // Another role of the same join has a directory and a name of its own.
+    await ok(start(w, ['--run', 'cl', '--key', 'a-b', '--role', 'verifier', '--model', 'm', '--prompt', 'p']));
+  });
+
   it('a reaped lane stays in GET /api/lanes as stopped, without git facts; --keep leaves it in the Command Deck', async () => {
     const d = JSON.parse(fs.readFileSync(path.join(s.svcHome, 'server.json'), 'utf8')) as { httpPort: number; token: string };
     const api = async (p: string) => {
