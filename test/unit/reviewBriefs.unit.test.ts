@@ -35,7 +35,12 @@ describe('review briefs', () => {
     security: [/OWASP/, /Injection/, /XSS/, /Authentication and authorisation/],
     correctness: [/Logic errors/, /Edge cases/, /Type safety/, /Null and undefined handling/],
     performance: [/N\+1 queries/, /Blocking operations/, /Memory leaks/, /Algorithmic complexity/],
-    requirements: [/acceptance criterion/, /the form validates the e-mail/],
+    requirements: [
+      /acceptance criteria and the coverage of\s+the structured brief/,
+      /acceptance criterion/,
+      /Cover the structured brief section by section/,
+      /the form validates the e-mail/,
+    ],
   } as const;
 
   for (const [lane, patterns] of Object.entries(concerns)) {
