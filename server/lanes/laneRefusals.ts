@@ -50,6 +50,20 @@ export function keyDiffersFromForError(key: string, forKey: string, role: string
   return refused('keyDiffersFromFor', `--key ${key} differs from --for ${forKey}; a ${role} takes the key of the builder it judges`);
 }
 
+/** Critic rule 5 (blindness): the brief names a builder conversation of the judged key, or quotes one of its reports. */
+export const criticNotBlind = {
+  names: (name: string): SvcError<'criticNotBlind'> =>
+    refused(
+      'criticNotBlind',
+      `a critic's brief must not name the builder conversation ${name}: a critic is blind to the builder and judges the commit alone; take the name out of the brief`,
+    ),
+  quotes: (name: string, seq: number): SvcError<'criticNotBlind'> =>
+    refused(
+      'criticNotBlind',
+      `a critic's brief must not quote a builder's report (report ${seq} of ${name}): a critic is blind to the builder and judges the commit alone; take the report text out of the brief`,
+    ),
+};
+
 export function noKeyError(): SvcError<'noKey'> {
   return usage('noKey', 'pass --key <key> (or --for <builder key> for a critic or verifier)');
 }

@@ -13,7 +13,7 @@ import { branchExists, checkBranchName, existingRefs, git, GitError, isValidBran
 import type { GitFacts } from '../git/git';
 import { laneContract } from './contract';
 import type { ContractFacts } from './contract';
-import { checkMayLaunch, checkStartPoint, effectiveLauncher, laneKeyOf, launcherOf, runOf, settingsOf } from './launchRules';
+import { checkCriticBlind, checkMayLaunch, checkStartPoint, effectiveLauncher, laneKeyOf, launcherOf, runOf, settingsOf } from './launchRules';
 import { lanesRootOf } from './lanesRoot';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
@@ -88,6 +88,7 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   const launcherLane = effective.kind === 'lane' ? store.byId(effective.id) : undefined;
   checkMayLaunch(effective, launcherLane, role);
   const run = runOf(p, launcherLane);
+  if (role === 'critic') checkCriticBlind(store, run, key, brief);
   const projectKey = p.project ?? launcherLane?.project ?? launcher.project ?? (p.cwd ? ctx.app.config.projectForPath(p.cwd)?.key : undefined);
   if (!projectKey) throw noProjectError();
   const project = ctx.app.config.project(projectKey);

@@ -4,8 +4,9 @@
 import type { ConfigFile, Project, Role } from '../../shared/config';
 import type { LaunchParams } from '../../shared/protocol/lanes';
 import type { ConversationsPort, ConvRow } from './conversationsPort';
-import type { LaneRow } from './laneStore';
+import type { LaneRow, LaneStore } from './laneStore';
 import {
+  criticNotBlind,
   criticWithoutForError,
   forOnJudgesError,
   keyDiffersFromForError,
@@ -90,6 +91,22 @@ export function checkStartPoint(p: LaunchParams): void {
   }
   if (p.from !== undefined && p.role !== 'builder') throw startPointNotForRoleError('--from', p.role);
   if (p.at !== undefined && (p.role === 'builder' || p.role === 'play')) throw startPointNotForRoleError('--at', p.role);
+}
+
+/** Report bodies shorter than this are not matched: `done` or `built it` quoted by chance is no leak. */
+const QUOTED_REPORT_MIN = 16;
+
+/** Critic rule 5 (blindness): a critic's brief holds neither the name of a builder conversation
+ *  of the key it judges nor the text of one of their reports; only the commit comes from the
+ *  builder. The contract is written blind (contract.ts); the brief is the launcher's, checked here. */
+export function checkCriticBlind(store: LaneStore, run: string, key: string, brief: string): void {
+  for (const b of store.ofSlot(run, key, 'builder')) {
+    if (brief.includes(b.name)) throw criticNotBlind.names(b.name);
+    for (const r of store.reports(b.id)) {
+      const body = r.body.trim();
+      if (body.length >= QUOTED_REPORT_MIN && brief.includes(body)) throw criticNotBlind.quotes(b.name, r.seq);
+    }
+  }
 }
 
 /** The run: `--run` from a root; inherited from an orchestrator lane (launch rule 1). */

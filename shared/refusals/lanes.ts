@@ -8,6 +8,7 @@ export const LANE_REFUSALS = [
   'forOnJudges',
   'criticWithoutFor',
   'keyDiffersFromFor',
+  'criticNotBlind',
   'noKey',
   'runMismatch',
   'runRequired',

@@ -132,6 +132,25 @@ describe('lanes: spec audit', function () {
     assert.deepEqual(lines.slice(1), [`#${b.id} builder i1 ${(await lane(b.name)).activity} - -`, `#${v.id} verifier i1 ${(await lane(v.name)).activity} DEFECTS -`]);
   });
 
+  it('keeps a critic blind: a brief naming a builder conversation of the key or quoting its report is refused', async () => {
+    await ok(start(w, ['--run', 'bl', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', idle]));
+    const b = await lane('bl-k-builder-i1');
+    const body = 'Implemented the login flow with refresh tokens.';
+    assert.equal((await asLane(b, ['lane', 'report', '--stdin', '--allow-unpushed'], `${body}\n`)).code, 0);
+    const critic = (brief: string) => start(w, ['--run', 'bl', '--for', 'k', '--role', 'critic', '--model', 'm', '--prompt', brief]);
+    refusedWith(
+      await critic('Judge the work of conv-bl-k-builder-i1 against the brief.'),
+      "a critic's brief must not name the builder conversation bl-k-builder-i1: a critic is blind to the builder and judges the commit alone; take the name out of the brief",
+    );
+    refusedWith(
+      await critic(`The builder said: ${body} Check it.`),
+      "a critic's brief must not quote a builder's report (report 1 of bl-k-builder-i1): a critic is blind to the builder and judges the commit alone; take the report text out of the brief",
+    );
+    assert.deepEqual(await lanes(['--run', 'bl']).then((l) => l.map((x) => x.name)), ['bl-k-builder-i1']);
+    // The standard to judge by (the builder's brief, what good means) is the critic's brief.
+    await ok(critic('Judge the login flow: tokens must refresh before expiry.'));
+  });
+
   it('play lanes and successors of a builder lane launch nothing', async () => {
     await ok(start(w, ['--run', 'who', '--key', 'toy', '--role', 'play', '--model', 'm', '--brief', idle]));
     const play = await lane('who-toy-play-i1');
@@ -215,6 +234,8 @@ describe('lanes: spec audit', function () {
     );
     assert.match((await ok(as(['--key', 'toy', '--role', 'play', '--run', 'orun']))).stdout, /^Lane orun\/toy play i1: /);
     refusedWith(await as(['--key', 'b', '--role', 'builder', '--run', 'elsewhere']), "an orchestrator lane's lanes join its run 'orun'; drop --run elsewhere");
+    // A --prompt is the brief: written once to lane-brief.md like a --brief file.
+    assert.equal(fs.readFileSync(path.join(s.svcHome, 'agents', 'conv-orun-v-verifier-i1', 'lane-brief.md'), 'utf8'), 'p');
     assert.deepEqual(
       (await lanes(['--parent', String(o.id)])).map((l) => l.name),
       ['orun-v-verifier-i1', 'orun-toy-play-i1'],
