@@ -1,7 +1,10 @@
 // The pipeline on the GitHub adapter (a local fake of the REST API over the real bare
 // remote): svc done opens the PR there, the own-PR 422 sends the verdict to a marker
 // comment, and a signed `pull_request synchronize` webhook starts the next review; a
-// replayed delivery or a bad signature starts nothing.
+// replayed delivery or a bad signature starts nothing. With a reviewer identity of its own
+// each verdict is one formal review pinned to the reviewed commit, and readiness keeps that
+// commit even when GitHub moves the review's commit_id; a PR opened by hand is reviewed
+// on its `opened` webhook.
 import * as assert from 'node:assert/strict';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
@@ -144,6 +147,34 @@ describe('review pipeline on GitHub (fake)', function () {
       const fresh = verdict === 'APPROVED' ? 'approved' : verdict === 'FAILED' ? 'failed' : 'changes_requested';
       assert.equal(st.pr!.reviewState, st.pr!.head === v.sha ? fresh : 'stale');
     }
+  });
+
+  it('a PR a person opened on GitHub for an issue branch: its `opened` webhook is the review request (source head-change, trigger webhook opened)', async () => {
+    w.configure({ mode: 'quick', github: { apiUrl: fake.url, secret: SECRET, reviewerToken: 'token-bot' } });
+    const i = await w.issue('Opened by hand', { quick: 'APPROVED' });
+    fs.writeFileSync(path.join(i.workspace, 'feature.txt'), 'by hand\n');
+    git(i.workspace, w.s.env, 'add', 'feature.txt');
+    git(i.workspace, w.s.env, 'commit', '-qm', 'by hand');
+    git(i.workspace, w.s.env, 'push', '-q', 'origin', `HEAD:refs/heads/${i.branch}`);
+    const head = git(i.workspace, w.s.env, 'rev-parse', 'HEAD');
+    const res = await fetch(`${fake.url}/repos/acme/web/pulls`, {
+      method: 'POST',
+      headers: { authorization: 'token token-svc', 'content-type': 'application/json' },
+      body: JSON.stringify({ head: i.branch, base: 'main', title: 'by hand' }),
+    });
+    assert.equal(res.status, 201);
+    const number = ((await res.json()) as { number: number }).number;
+    assert.deepEqual(w.kinds(i.id), [], 'no review before the webhook');
+    const ok = await hook(`d-open-${number}`, { action: 'opened', repository: { full_name: 'acme/web' }, pull_request: { number, head: { sha: head, ref: i.branch } } });
+    assert.equal(ok.status, 200);
+    const req = await w.waitKind(i.id, 'review.requested');
+    assert.equal(req.source, 'head-change');
+    assert.equal(req.trigger, 'webhook opened');
+    assert.equal(req.sha, head);
+    assert.equal(req.pr, number);
+    const v = await w.waitKind(i.id, 'review.verdict');
+    assert.equal(v.verdict, 'APPROVED');
+    assert.deepEqual(w.kinds(i.id), ['review.requested', 'review.dispatched', 'review.verdict']);
   });
 
   it("an approval whose commit_id GitHub moved to a later head is still the reviewed commit's: not ready, stale", async () => {
