@@ -302,7 +302,9 @@ function plan(ctx: LanesContext, i: PlanInput): Plan {
   }
   const iteration = nextIteration(slot);
   const dir = laneDir(i.root, i.run, i.key, i.role, iteration);
-  const clash = store.ofDir(dir).find((l) => l.run !== i.run || l.key !== i.key);
+  // Same role and directory means the same name too; another role's directory (builder `k-orch`
+  // beside orchestrator `k`) is in the way only while it exists.
+  const clash = store.ofDir(dir).find((l) => (l.run !== i.run || l.key !== i.key) && (l.role === i.role || (!i.remote && fs.existsSync(dir))));
   if (clash) throw keysClashError(i, dir, clash);
   if (i.role === 'critic' || i.role === 'verifier') return { ...judgePlan(ctx, i, iteration), dir, respawn: 0, reuse: false };
   if (i.role === 'builder') {

@@ -289,6 +289,18 @@ describe('lanes: spec audit', function () {
     assert.deepEqual(await lanes(['--run', 'cl']), []);
     // Another role of the same join has a directory and a name of its own.
     await ok(start(w, ['--run', 'cl', '--key', 'a-b', '--role', 'verifier', '--model', 'm', '--prompt', 'p']));
+    // Another role's directory (orchestrator k: cl-k-orch) is in the way of builder k-orch only while it exists.
+    await ok(start(w, ['--run', 'cl', '--key', 'k', '--role', 'orchestrator', '--model', 'm', '--prompt', 'p']));
+    const orch = await lane('cl-k-orchestrator-i1');
+    refusedWith(
+      await start(w, ['--run', 'cl', '--key', 'k-orch', '--role', 'builder', '--model', 'm', '--prompt', 'p']),
+      new RegExp(`^run cl and key k-orch give the lane directory ${root}/cl-k-orch, which lane cl/k orchestrator i1 \\(#${orch.id} `),
+    );
+    await ok(s.svc(['lane', 'reap', orch.name]));
+    assert.match(
+      (await ok(start(w, ['--run', 'cl', '--key', 'k-orch', '--role', 'builder', '--model', 'm', '--prompt', 'p']))).stdout,
+      new RegExp(`^Lane cl/k-orch builder i1: conv \\d+ \\(cl-k-orch-builder-i1\\) in ${root}/cl-k-orch\\n$`),
+    );
   });
 
   it('a reaped lane stays in GET /api/lanes as stopped, without git facts; --keep leaves it in the Command Deck', async () => {
