@@ -14,7 +14,7 @@ import { RpcServer } from '../rpc/rpcServer';
 import { backupDue, backupNow } from '../store/backups';
 import { openDb } from '../store/db';
 import { refuseLostHistory, writeMarker } from '../store/storeHistory';
-import { logger } from '../util/log';
+import { escapeForLog, logger } from '../util/log';
 import { registerFeatures } from './features';
 import { InstanceLock } from './lock';
 import { ensurePrivateSocketFolder } from './socketFolder';
@@ -126,7 +126,8 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
 
 function writeStoppedMarker(file: string, reason: string): void {
   try {
-    writeAtomic(file, JSON.stringify({ reason, at: new Date().toISOString(), pid: process.pid }) + '\n', 0o600);
+    // The reason may come from a client (daemon/stop): escaped, since agents print it.
+    writeAtomic(file, JSON.stringify({ reason: escapeForLog(reason, 200), at: new Date().toISOString(), pid: process.pid }) + '\n', 0o600);
   } catch (e) {
     log.warn(`could not write ${file}`, e);
   }

@@ -13,6 +13,8 @@ import { laneEnv } from '../helpers/laneEnv';
 import { makeScratch, sleep } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
+import { rpcRequest } from '../helpers/rpc';
+import { daemonStop } from '../../shared/protocol/daemon';
 
 describe('daemon stopped on purpose: agents do not start it again', function () {
   this.timeout(120_000);
@@ -82,5 +84,17 @@ describe('daemon stopped on purpose: agents do not start it again', function () 
     assert.match(r.stdout, new RegExp(`^svc daemon started: pid ${after},`));
     assert.deepEqual(daemonPids(s.svcHome), [after]);
     assert.equal(fs.existsSync(marker()), false);
+  });
+
+  it("a client's stop reason reaches the agent escaped: no terminal control bytes", async () => {
+    const before = discoveryOf(s).pid;
+    await rpcRequest(s.svcHome, daemonStop, { reason: 'by \x1b[31mred\x07' });
+    while (alive(before)) await sleep(20);
+    const stop = JSON.parse(fs.readFileSync(marker(), 'utf8')) as { reason: string; at: string };
+    assert.equal(stop.reason, 'by \\x1b[31mred\\x07');
+    const r = await report('late again');
+    assert.equal(r.code, 1);
+    assert.ok(r.stderr.startsWith(`the svc daemon is not running: it was stopped (by \\x1b[31mred\\x07, at ${stop.at}) while this agent worked`), r.stderr);
+    assert.ok(![...r.stderr].some((c) => c < ' ' && c !== '\n'), 'a control byte reached the terminal');
   });
 });
