@@ -485,6 +485,8 @@ export class HarnessSession {
       proc.signalGroup('SIGKILL');
       await this.waitFor(() => proc.exited && !proc.groupAlive(), 5000);
     }
+    // The session ends on the pipes' close, just after `exit`: whoever stopped it reads it ended (`--replace`).
+    if (proc.exited) await this.waitFor(() => this.phase === 'dead', 2000).then(() => this.gone(this.describe(proc.exit!)));
     return proc.exited && !proc.groupAlive();
   }
 
