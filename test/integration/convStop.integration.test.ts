@@ -34,6 +34,11 @@ describe('the stop door and restarts', function () {
         `    command: ${process.execPath}`,
         `    args: [${SCRIPT_AGENT}]`,
         "    env: {SVC_SCRIPT_INIT_DELAY_MS: '5000'}",
+        // An agent that leaves a process in another session holding its stdout: its pipes
+        // close 30 s after it exits.
+        '  leaky:',
+        '    command: /bin/sh',
+        `    args: ['-c', 'setsid sleep 30 & echo $! > leak.pid; exec "$0" "$1"', ${JSON.stringify(process.execPath)}, ${JSON.stringify(SCRIPT_AGENT)}]`,
         '',
       ].join('\n'),
     });
@@ -50,6 +55,19 @@ describe('the stop door and restarts', function () {
     const info = await s.show(id);
     assert.deepEqual([info.activity, info.alive], ['stopped', false]);
     assert.match(await s.log(id), /\[turn ended: cancelled\]/);
+  });
+
+  it('a stop returns with the conversation ended, even while a process outside its group keeps its pipes open', async () => {
+    const out = await s.ok(['conv', 'new', '--project', 'p1', '--harness', 'leaky', '--model', 'm1', '--title', 'leaky', '--prompt', 'hi']);
+    const id = Number(/^Conversation #(\d+) /.exec(out)?.[1]);
+    const leak = Number(await eventually(() => (fs.existsSync(path.join(s.proj, 'leak.pid')) ? fs.readFileSync(path.join(s.proj, 'leak.pid'), 'utf8') : ''), 10_000, 'leak.pid'));
+    try {
+      assert.equal(await s.ok(['conv', 'stop', String(id)]), `Stopped #${id} (leaky)\n`);
+      const info = await s.show(id);
+      assert.deepEqual([info.activity, info.alive], ['stopped', false]);
+    } finally {
+      process.kill(leak, 'SIGKILL');
+    }
   });
 
   it('never SIGKILLs on its own: a group ignoring SIGTERM is reported alive; --kill escalates', async () => {
