@@ -75,15 +75,7 @@ describe('review commands: request, restart, abort (exact output and exit codes)
     const i = await w.issue('Restarted convoy', { security: 'DIE', performance: 'DIE', parent: 'HANG' });
     await w.startWork(i.id);
     const disp = await w.waitKind(i.id, 'review.dispatched');
-    await eventually(
-      async () => {
-        const st = await w.show(i.id);
-        const lanes = st.reviewers.filter((r) => r.role !== 'parent');
-        return lanes.length === 4 && lanes.every((r) => !r.alive && r.activity === 'stopped') && lanes.filter((r) => r.report.exists).length === 2;
-      },
-      30_000,
-      'two reports and two dead lanes',
-    );
+    await w.waitLanesSettled(i.id, 2);
     const before = await ids(i.id);
     w.ctl(i.id, 'security', 'APPROVED');
     w.ctl(i.id, 'performance', 'APPROVED');

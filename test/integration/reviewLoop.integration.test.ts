@@ -99,15 +99,7 @@ describe('review pipeline: the loop', function () {
     const i = await w.issue('Restarted review', { security: 'DIE', parent: 'HANG' });
     await w.startWork(i.id);
     await w.waitKind(i.id, 'review.dispatched');
-    await eventually(
-      async () => {
-        const st = await w.show(i.id);
-        const lanes = st.reviewers.filter((r) => r.role !== 'parent');
-        return lanes.length === 4 && lanes.every((r) => !r.alive && r.activity === 'stopped') && lanes.filter((r) => r.report.exists).length === 3;
-      },
-      30_000,
-      'three reports and a dead security lane',
-    );
+    await w.waitLanesSettled(i.id, 3);
     const before = await ids(i.id);
     w.ctl(i.id, 'security', 'APPROVED');
     w.ctl(i.id, 'parent', 'AUTO');

@@ -54,6 +54,8 @@ export interface World {
   pr(n: number): Promise<PrDetail>;
   /** Waits until the journal holds `count` entries of `kind`. */
   waitKind(id: string, kind: string, count?: number, timeoutMs?: number): Promise<JournalEntry & Record<string, unknown>>;
+  /** Waits until all four lanes have stopped and `reports` of them wrote a report (the others died). */
+  waitLanesSettled(id: string, reports: number): Promise<void>;
   daemonLog(): string;
 }
 
@@ -217,6 +219,16 @@ export async function reviewWorld(name: string, o: WorldOptions = {}): Promise<W
       } catch (e) {
         throw new Error(`${(e as Error).message}\njournal: ${JSON.stringify(journal(id), null, 1)}\nlog tail:\n${w.daemonLog().split('\n').slice(-40).join('\n')}`);
       }
+    },
+    async waitLanesSettled(id, reports) {
+      await eventually(
+        async () => {
+          const lanes = (await w.show(id)).reviewers.filter((r) => r.role !== 'parent');
+          return lanes.length === 4 && lanes.every((r) => !r.alive && r.activity === 'stopped') && lanes.filter((r) => r.report.exists).length === reports;
+        },
+        30_000,
+        `four stopped lanes, ${reports} with reports`,
+      );
     },
     daemonLog: () => {
       const f = path.join(s.svcHome, 'logs', 'daemon.log');
