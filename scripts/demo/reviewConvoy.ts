@@ -42,7 +42,7 @@ function writeScripts(io: DemoIo): void {
     return path.join(dir, `${name}.yaml`);
   };
   const config = [
-    '# svc demo configuration (see README: Configuration).',
+    '# svc demo configuration (see docs/configuration.md).',
     '# The script harness plays every agent the daemon writes prompts for;',
     '# the first matching conversation-name glob wins.',
     'harnesses:',

@@ -1,20 +1,20 @@
-// The README's command reference is `svc --help`, row for row: every command of the
-// shim's table is listed with its exact summary, and the README lists nothing else.
+// The command reference (docs/cli.md) is `svc --help`, row for row: every command of the
+// shim's table is listed with its exact summary, and the reference lists nothing else.
 // Cells may be padded: Prettier aligns the table's columns.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { COMMANDS } from '../../server/shim/registry';
 
-const README = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+const REFERENCE = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'cli.md'), 'utf8');
 
-describe('README command reference', () => {
-  const rows = [...README.matchAll(/^\| `svc ([^`]+)` *\| (.+?) *\|$/gm)].map((m) => ({ path: m[1], summary: m[2] }));
+describe('the command reference, docs/cli.md', () => {
+  const rows = [...REFERENCE.matchAll(/^\| `svc ([^`]+)` *\| (.+?) *\|$/gm)].map((m) => ({ path: m[1], summary: m[2] }));
 
   it('lists every command with the summary `svc --help` prints', () => {
     for (const c of COMMANDS) {
       const row = rows.find((r) => r.path === c.path.join(' '));
-      assert.ok(row, `README lacks svc ${c.path.join(' ')}`);
+      assert.ok(row, `docs/cli.md lacks svc ${c.path.join(' ')}`);
       assert.equal(row.summary, c.summary, `summary of svc ${c.path.join(' ')}`);
     }
   });
@@ -23,7 +23,7 @@ describe('README command reference', () => {
     for (const r of rows)
       assert.ok(
         COMMANDS.some((c) => c.path.join(' ') === r.path),
-        `README names svc ${r.path}, which does not exist`,
+        `docs/cli.md names svc ${r.path}, which does not exist`,
       );
   });
 
