@@ -2,15 +2,23 @@
 // the shim and the script agent (cjs), and the webviews (iife, browser). The build id is
 // a hash of every bundled source, injected into all of them. The daemon bundles
 // better-sqlite3's JavaScript and loads its native binary from dist/native/, one per
-// supported Node ABI (scripts/buildNative.mjs): `--every-node` (what `npm run build`
-// passes) first builds those missing from the .native/ cache; without it dist/native/
-// gets what the cache holds plus the running Node's own build from node_modules.
+// supported Node ABI (scripts/buildNative.mjs). A build makes sure the running Node has
+// one (taken from npm ci's build when it passes the check, else built once into the
+// .native/ cache); `--every-node` (`npm run package`, CI) builds every supported Node's.
+// dist/native/ gets every binary the cache holds.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import { buildNative, copyNativeToDist } from './buildNative.mjs';
+import { buildNative, copyNativeToDist, runningNode } from './buildNative.mjs';
 import { supported } from './registryNode.mjs';
+
+/** This Node is not one svc runs on: said in one line with the fix (the words of shared/node/supportedNode.ts). */
+function unsupportedNodeLine() {
+  const majors = supported.node.map((n) => n.major);
+  const words = (c) => (majors.length > 1 ? `${majors.slice(0, -1).join(', ')} ${c} ${majors.at(-1)}` : String(majors[0]));
+  return `Node ${process.version} is not one svc runs on (${words('and')}), so this build has no SQLite module for it: install Node.js ${words('or')} and build with it`;
+}
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -82,7 +90,11 @@ const configs = [
   entryPoints: Array.isArray(c.entryPoints) ? Object.fromEntries(c.entryPoints.map((e) => [path.basename(e, '.ts'), e])) : c.entryPoints,
 }));
 
+// On a Node svc does not support there is nothing to build for it: the build goes on (the
+// bundles are the same for every Node) and says so in one line with the fix.
+const here = runningNode();
 if (everyNode) await buildNative();
+else if (here) await buildNative([here]);
 fs.mkdirSync(path.join(root, 'dist'), { recursive: true });
 const nativeMajors = copyNativeToDist(path.join(root, 'dist'));
 const nativeMissing = supported.node.map((n) => n.major).filter((m) => !nativeMajors.includes(m));
@@ -99,5 +111,6 @@ if (watch) {
   await Promise.all(configs.filter((c) => Object.keys(c.entryPoints).length).map((c) => esbuild.build(c)));
   fs.writeFileSync(path.join(root, 'dist', 'build.json'), JSON.stringify({ version: pkg.version, build }) + '\n');
   console.log(`built svc ${pkg.version} (build ${build}); SQLite module for Node ${nativeMajors.join(', ') || 'none'} (${process.platform}-${process.arch})`);
-  if (nativeMissing.length) console.log(`  none yet for Node ${nativeMissing.join(', ')}: npm run build builds them (~75 s each, cached in .native/)`);
+  if (nativeMissing.length) console.log(`  none for Node ${nativeMissing.join(', ')}: npm run build -- --every-node builds them (~75 s each, cached in .native/)`);
+  if (!here) console.log(`  ${unsupportedNodeLine()}`);
 }

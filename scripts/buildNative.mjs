@@ -1,6 +1,7 @@
 // better-sqlite3 is native: a binary loads only in the Node ABI it was built for
-// (NODE_MODULE_VERSION). This builds it once per supported Node of
-// shared/node/supportedNode.json for this platform into the git-ignored .native/ cache,
+// (NODE_MODULE_VERSION). This builds it for the running Node (or, with --every-node, for
+// every supported Node of shared/node/supportedNode.json) for this platform into the
+// git-ignored .native/ cache,
 // keyed by better-sqlite3 version, platform, arch and ABI; scripts/build.mjs copies the
 // cache into dist/native/, where the daemon picks the one for the Node it runs on.
 // Each build uses that Node from the npm registry (scripts/registryNode.mjs) as both the
@@ -58,23 +59,27 @@ function headersWithoutObjectWrapHooks(nodeDir, work) {
   return shadow;
 }
 
-/** True when `file` loads in this process (so it was built for this Node's ABI). */
-function loadsHere(file) {
-  try {
-    const Database = require('better-sqlite3');
-    new Database(':memory:', { nativeBinding: file }).close();
-    return true;
-  } catch {
-    return false;
-  }
+/**
+ * The proof a binary fits a Node: that Node loads it, runs a query, and survives statements
+ * churned through the garbage collector (where Node 24 aborted, see above). In a child
+ * process, since a failing binary may abort the process that loads it.
+ */
+function survivesIn(node, file) {
+  const script = `const D = require(${JSON.stringify(bsqlDir)}); const db = new D(':memory:', { nativeBinding: ${JSON.stringify(file)} }); for (let i = 0; i < 50000; i++) db.prepare('select ' + i).get(); gc()`;
+  const r = spawnSync(node, ['--expose-gc', '-e', script], { encoding: 'utf8' });
+  return { ok: r.status === 0, out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
 }
 
-/** Puts the running Node's binary into the cache from node_modules (built by npm ci) when it loads here: no build needed for it. */
+/**
+ * Puts the running Node's binary into the cache from node_modules (built by npm ci) when it
+ * passes the same check as a build of our own: then the running Node needs no build at all.
+ * Under Node 24, npm ci's build (without the header fix above) fails that check and is built here.
+ */
 export function seedFromNodeModules() {
   const target = cachedBinary(process.versions.modules);
   const installed = path.join(bsqlDir, 'build', 'Release', 'better_sqlite3.node');
   if (fs.existsSync(target) || !supported.node.some((n) => String(n.abi) === process.versions.modules)) return;
-  if (!fs.existsSync(installed) || !loadsHere(installed)) return;
+  if (!fs.existsSync(installed) || !survivesIn(process.execPath, installed).ok) return;
   fs.mkdirSync(nativeCache, { recursive: true });
   fs.copyFileSync(installed, `${target}.tmp`);
   fs.renameSync(`${target}.tmp`, target);
@@ -117,18 +122,8 @@ async function buildOne(entry, nodeGyp) {
   if (r.code !== 0 || !fs.existsSync(built)) {
     throw new Error(`building better-sqlite3 ${bsqlVersion} for Node ${entry.ci} failed (exit ${r.code}):\n${r.out.slice(-4000)}`);
   }
-  // The proof it fits: that very Node loads it and runs a query.
-  // Statements churned through the collector too: that is where Node 24 aborted.
-  const check = await run(
-    node,
-    [
-      '--expose-gc',
-      '-e',
-      `const D = require(${JSON.stringify(bsqlDir)}); const db = new D(':memory:', { nativeBinding: ${JSON.stringify(built)} }); for (let i = 0; i < 20000; i++) db.prepare('select ' + i).get(); gc()`,
-    ],
-    { cwd: work },
-  );
-  if (check.code !== 0) throw new Error(`the better-sqlite3 built for Node ${entry.ci} does not load in it:\n${check.out}`);
+  const check = survivesIn(node, built);
+  if (!check.ok) throw new Error(`the better-sqlite3 built for Node ${entry.ci} does not load in it:\n${check.out}`);
   const target = cachedBinary(entry.abi);
   fs.copyFileSync(built, `${target}.tmp`);
   fs.renameSync(`${target}.tmp`, target);
@@ -136,10 +131,15 @@ async function buildOne(entry, nodeGyp) {
   console.log(`built better-sqlite3 ${bsqlVersion} for Node ${entry.ci} (ABI ${entry.abi}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-/** Builds every supported ABI missing from the cache; two at a time at most. */
-export async function buildNative() {
+/** The supported Node whose ABI is the running one's (undefined on a Node svc does not support). */
+export function runningNode() {
+  return supported.node.find((n) => String(n.abi) === process.versions.modules);
+}
+
+/** Builds the given supported Nodes' binaries missing from the cache (default: every one); two at a time at most. */
+export async function buildNative(nodes = supported.node) {
   seedFromNodeModules();
-  const missing = supported.node.filter((n) => !fs.existsSync(cachedBinary(n.abi)));
+  const missing = nodes.filter((n) => !fs.existsSync(cachedBinary(n.abi)));
   if (!missing.length) return;
   const nodeGyp = nodeGypScript();
   const started = Date.now();
@@ -170,5 +170,6 @@ export function copyNativeToDist(distDir) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  await buildNative();
+  const here = runningNode();
+  await buildNative(process.argv.includes('--every-node') || !here ? supported.node : [here]);
 }

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # CI step: svc under every supported Node (shared/node/supportedNode.json), called from
-# .ci/run after `npm run build` and `npm test` (which ran everything under the machine's
+# .ci/run after `npm run build -- --every-node` and `npm test` (which ran everything under the machine's
 # own Node). For each supported Node, installed from the npm registry into the
 # git-ignored .node-versions/ (scripts/registryNode.mjs):
 #   1. the unit suite and the integration files of the store, the daemon, lanes, reap and
-#      review ($SUBSET), against the `npm run build` output in dist/;
+#      review ($SUBSET), against the `npm run build -- --every-node` output in dist/;
 #   2. test/integration/nodeRuntime (daemon start, a lane launch, a report, a reap, and
 #      the refusals) against the packaged .vsix contents (SVC_PKG_DIR).
 # In-process tests open SQLite through node_modules/better-sqlite3, so for each Node its

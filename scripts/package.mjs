@@ -56,7 +56,7 @@ if (!process.argv.includes('--no-build')) {
 // Every supported Node must find its binary in the package (server/store/nativeBinding.ts).
 const missing = supported.node.filter((n) => !fs.existsSync(path.join(root, 'dist', distBinaryPath(n.abi))));
 if (missing.length) {
-  console.error(`dist/native/ has no SQLite module for Node ${missing.map((n) => n.major).join(', ')} on ${process.platform}-${process.arch}: run npm run build`);
+  console.error(`dist/native/ has no SQLite module for Node ${missing.map((n) => n.major).join(', ')} on ${process.platform}-${process.arch}: run npm run build -- --every-node`);
   process.exit(1);
 }
 fs.mkdirSync(path.dirname(out), { recursive: true });
