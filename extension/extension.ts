@@ -9,6 +9,7 @@ import { AwarenessView } from './awareness/awarenessView';
 import { needsYouCount } from './commandDeck/deckModel';
 import type { DeckNode } from './commandDeck/deckModel';
 import { DeckProvider } from './commandDeck/deckProvider';
+import { refreshCliLauncher } from './commands/cliCommand';
 import { registerCommands } from './commands/commands';
 import { DaemonConnection } from './connection/daemonConnection';
 import type { ConnectionState } from './connection/daemonConnection';
@@ -68,6 +69,7 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
     drafts,
     { dispose: () => AgentsPanel.open?.dispose() },
     connection.onDidChangeState(setContext),
+    connection.onDidChangeState((s) => s.kind === 'connected' && refreshCliLauncher(context.extensionUri.fsPath, connection.nodePath)),
     deck.onDidChangeRows((rows) => statusBar.setNeedsYou(rows ? needsYouCount(rows) : undefined)),
     reviews.onDidChangeFacts((facts) => deck.setReviews(facts)),
     vscode.window.registerFileDecorationProvider(deck.badges),

@@ -24,6 +24,8 @@ export const COMMAND_IDS = [
   'svc.restartReview',
   'svc.openAgents',
   'svc.installSkill',
+  'svc.installCli',
+  'svc.uninstallCli',
   'svc.refresh',
   'svc.openReport',
   'svc.deckShowArchived',

@@ -33,6 +33,7 @@ import { runDoctor } from '../doctor/doctorCommand';
 import { reapLane, startLane } from './laneCommands';
 import { abortReview, requestReview, restartReview } from './reviewCommands';
 import { installSkillCommand } from './skillCommand';
+import { installCliCommand, uninstallCliCommand } from './cliCommand';
 import { mergePr, openPr, openReport, setDeckFilter } from './viewCommands';
 
 export interface CommandDeps {
@@ -77,6 +78,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     command('svc.restartReview', 'restart the review', (arg) => restartReview(d, arg), needsDaemon),
     command('svc.openAgents', 'open the Agents page', () => AgentsPanel.show(d.extensionUri, d.connection), needsDaemon),
     command('svc.installSkill', 'install the svc-gauntlet-loop skill', () => installSkillCommand(d)),
+    command('svc.installCli', "install the 'svc' command in PATH", () => installCliCommand(d)),
+    command('svc.uninstallCli', "uninstall the 'svc' command from PATH", () => uninstallCliCommand()),
     command(
       'svc.refresh',
       'refresh the views',

@@ -45,6 +45,7 @@ export class DaemonConnection implements vscode.Disposable {
   private timer?: NodeJS.Timeout;
   private disposed = false;
   private current: ConnectionState = { kind: 'connecting' };
+  private node?: string;
   private readonly handlers = new Map<string, Set<(params: unknown) => void>>();
   private readonly stateEmitter = new vscode.EventEmitter<ConnectionState>();
   private readonly changedEmitter = new vscode.EventEmitter<ChangedParams>();
@@ -59,6 +60,11 @@ export class DaemonConnection implements vscode.Disposable {
 
   get state(): ConnectionState {
     return this.current;
+  }
+
+  /** The supported Node the daemon was last started with (the one the `svc` launcher runs); undefined until one is found. */
+  get nodePath(): string | undefined {
+    return this.node;
   }
 
   get home(): string {
@@ -87,6 +93,7 @@ export class DaemonConnection implements vscode.Disposable {
       return;
     }
     log.info(`the daemon runs on Node ${node.version} at ${node.path} (${node.source}): ${node.why}`);
+    this.node = node.path;
     let socket: net.Socket;
     try {
       const attached = await ensureDaemon({

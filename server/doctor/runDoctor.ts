@@ -2,11 +2,13 @@
 // is checked. The daemon's own health is a check too; a client that cannot reach the
 // daemon reports that itself (shared/format/doctorText.ts).
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ConfigFile, ProjectsFile } from '../../shared/config';
 import type { DoctorCheck, DoctorReport, HarnessHealth } from '../../shared/protocol/doctor';
 import { SVC_VERSION } from '../../shared/version';
 import { BUILT_IN_HARNESSES, resolveProfile } from '../harness/profiles';
+import { checkCli } from './cliCheck';
 import { checkCodeHosts } from './codehostCheck';
 import { checkGit } from './gitCheck';
 import { checkHarness } from './harnessCheck';
@@ -65,6 +67,7 @@ export async function runDoctor(i: DoctorInput): Promise<DoctorReport> {
     const home = i.env.HOME && fs.existsSync(i.env.HOME) ? i.env.HOME : i.svcHome;
     checks.push(...(await checkGit(i.env, home)));
     checks.push(...checkHome(i.svcHome));
+    checks.push(...checkCli({ env: i.env, home: i.env.HOME || os.homedir(), platform: process.platform, codexUsed: used.has('codex') }));
     checks.push({
       area: 'daemon',
       subject: 'daemon',

@@ -6,6 +6,7 @@ import { convCommands } from './commands/conv';
 import { daemonCommands } from './commands/daemon';
 import { doctorCommands } from './commands/doctor';
 import { hostCommands } from './commands/host';
+import { installCliCommands } from './commands/installCli';
 import { issueCommands } from './commands/issue';
 import { laneCommands } from './commands/lane';
 import { prCommands } from './commands/pr';
@@ -26,4 +27,5 @@ export const COMMANDS: CommandSpec[] = [
   ...reviewCommands,
   ...doctorCommands,
   ...hostCommands,
+  ...installCliCommands,
 ];

@@ -16,3 +16,8 @@ export function liveAgentsRefusal(live: number, verb: 'stop' | 'restart'): Daemo
 export function unknownProjectRefusal(key: string): DaemonRefusal<'unknownProject'> {
   return new DaemonRefusal(`unknown project '${key}' (see svc project list)`, 'unknownProject', 'notFound');
 }
+
+/** `svc install-cli`/`uninstall-cli` will not touch a file that is not svc's launcher, nor write outside home (the words: shared/cli/installCli.ts). */
+export function cliLinkRefusal(message: string, reason: 'cliLinkTaken' | 'cliLinkOutsideHome'): DaemonRefusal<'cliLinkTaken' | 'cliLinkOutsideHome'> {
+  return new DaemonRefusal(message, reason, 'refused');
+}

@@ -9,6 +9,7 @@ const AREAS: [string, string][] = [
   ['node', 'node'],
   ['git', 'git'],
   ['svcHome', 'SVC_HOME'],
+  ['cli', 'svc command'],
   ['daemon', 'daemon'],
   ['codehost', 'code hosts'],
 ];

@@ -6,5 +6,8 @@ export const DAEMON_REFUSALS = [
   'rpc',
   'liveAgents',
   'unknownProject',
+  // svc install-cli / uninstall-cli: a file of svc's name that is not its launcher, a folder outside home
+  'cliLinkTaken',
+  'cliLinkOutsideHome',
 ] as const;
 export type DaemonRefusalReason = (typeof DAEMON_REFUSALS)[number];
