@@ -25,6 +25,12 @@ export interface Sshd {
   user: string;
   /** The remote user's home: "the other machine". */
   remoteHome: string;
+  /**
+   * A folder in the remote home that this machine's tests and the remote user both reach,
+   * for what both sides use (the test's origin): the remote user cannot read the checkout
+   * where a parent folder is private (a clone under root's 0700 home).
+   */
+  shared: string;
   /** Client-side files (outside the remote home). */
   identity: string;
   knownHosts: string;
@@ -73,30 +79,25 @@ function ensureUser(user: string): string {
   return spawnSync('getent', ['passwd', user], { encoding: 'utf8' }).stdout.split(':')[5];
 }
 
-/**
- * sshd reads AuthorizedKeysFile as the remote user, and the host clones the test's origin
- * from the scratch: every folder from .scratch down to `dir` must let that user pass,
- * whichever test made them first and with what mode (a 0700 .scratch refused every login).
- */
-function letRemoteUserThrough(dir: string): void {
-  const scratch = path.join(REPO, '.scratch');
-  for (let d = dir; d.startsWith(scratch); d = path.dirname(d)) {
-    fs.chmodSync(d, fs.statSync(d).mode | 0o011);
-    if (d === scratch) break;
-  }
-}
-
 export async function startSshd(dir: string): Promise<Sshd> {
   fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
-  letRemoteUserThrough(dir);
   const remoteHome = ensureUser(REMOTE_USER);
   const hostKey = path.join(dir, 'ssh_host_ed25519_key');
   const identity = path.join(dir, 'id_ed25519');
   sh('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'svc-test-host', '-f', hostKey]);
   sh('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'svc-test-client', '-f', identity]);
-  const authorized = path.join(dir, 'authorized_keys');
-  fs.writeFileSync(authorized, fs.readFileSync(`${identity}.pub`), { mode: 0o644 });
   const port = await freePort();
+  // sshd reads AuthorizedKeysFile as the remote user, who may not pass the folders above
+  // the checkout: the file lives in that user's home, one folder per sshd (by its port).
+  const keysDir = path.join(remoteHome, `.svc-test-sshd-${port}`);
+  const shared = path.join(remoteHome, `svc-test-shared-${port}`);
+  for (const d of [keysDir, shared]) {
+    fs.rmSync(d, { recursive: true, force: true });
+    fs.mkdirSync(d, { mode: 0o755 });
+  }
+  fs.chmodSync(shared, 0o777);
+  const authorized = path.join(keysDir, 'authorized_keys');
+  fs.writeFileSync(authorized, fs.readFileSync(`${identity}.pub`), { mode: 0o644 });
   const noNodePort = await freePort();
   const noNodeBin = `${remoteHome}/bin-without-node`;
   const knownHosts = path.join(dir, 'known_hosts');
@@ -166,6 +167,7 @@ export async function startSshd(dir: string): Promise<Sshd> {
     noNodePort,
     user: REMOTE_USER,
     remoteHome,
+    shared,
     identity,
     knownHosts,
     options: [`Port=${port}`, `IdentityFile=${identity}`, 'IdentitiesOnly=yes', `UserKnownHostsFile=${knownHosts}`, 'GlobalKnownHostsFile=/dev/null'],
@@ -178,6 +180,7 @@ export async function startSshd(dir: string): Promise<Sshd> {
     async stop() {
       await halt(child);
       fs.closeSync(log);
+      for (const d of [keysDir, shared]) fs.rmSync(d, { recursive: true, force: true });
     },
   };
 }

@@ -44,6 +44,13 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     await startTracedDaemon(s, traceLog);
     w = await laneWorld(s);
     // The origin stands for a server both machines reach: the host's user pushes there too.
+    // So it lives where that user can reach it whatever the checkout's parent folders
+    // allow (the shared folder in its home), and is writable by both.
+    const origin = path.join(d.shared, path.basename(w.origin));
+    fs.cpSync(w.origin, origin, { recursive: true });
+    fs.rmSync(w.origin, { recursive: true });
+    git(w.repo, s.env, 'remote', 'set-url', 'origin', origin);
+    w = { ...w, origin };
     spawnSync('chmod', ['-R', 'a+rwX', w.origin]);
     git(w.origin, s.env, 'config', 'core.sharedRepository', 'world');
     fs.writeFileSync(path.join(s.svcHome, 'config.yaml'), YAML.stringify({ hosts: { big: { ssh: d.destination, lanes_root: `~/${rootName}`, ssh_options: d.options } } }));
