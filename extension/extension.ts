@@ -53,7 +53,8 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
     250,
   );
 
-  const setContext = (s: ConnectionState) => void vscode.commands.executeCommand('setContext', 'svc.daemon', s.kind);
+  // noModule: a Node was found, but this package has no SQLite module for it or this platform.
+  const setContext = (s: ConnectionState) => void vscode.commands.executeCommand('setContext', 'svc.daemon', s.kind === 'noNode' && s.module ? 'noModule' : s.kind);
   setContext(connection.state);
   context.subscriptions.push(
     connection,

@@ -53,7 +53,7 @@ if (!process.argv.includes('--no-build')) {
   const b = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--every-node'], { stdio: 'inherit', cwd: root });
   if (b.status !== 0) process.exit(b.status ?? 1);
 }
-// Every supported Node must find its binary in the package (server/store/nativeBinding.ts).
+// Every supported Node must find its binary in the package (shared/node/nativeBinding.ts).
 const missing = supported.node.filter((n) => !fs.existsSync(path.join(root, 'dist', distBinaryPath(n.abi))));
 if (missing.length) {
   console.error(`dist/native/ has no SQLite module for Node ${missing.map((n) => n.major).join(', ')} on ${process.platform}-${process.arch}: run npm run build -- --every-node`);

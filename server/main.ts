@@ -2,7 +2,7 @@
 // the extension with SVC_HOME set and stdout/stderr going to SVC_HOME/logs/daemon.log.
 import { svcHomeFrom, homePaths } from '../shared/svcHome';
 import { startDaemon, distDirOf } from './daemon/daemon';
-import { bindingForThisNode } from './store/nativeBinding';
+import { bindingForThisNode } from '../shared/node/nativeBinding';
 import { useNativeBinding } from './store/sqlite';
 import { logger, logLine, logToFile } from './util/log';
 import * as fs from 'node:fs';

@@ -5,6 +5,7 @@
 // (saying why) while there is no connection, and with DaemonRefusal on a daemon error.
 import * as vscode from 'vscode';
 import { CloseAction, ErrorAction, LanguageClient, RevealOutputChannelOn } from 'vscode-languageclient/node';
+import * as fs from 'node:fs';
 import type * as net from 'node:net';
 import * as os from 'node:os';
 import type { z } from 'zod';
@@ -12,6 +13,8 @@ import { connectionLostMessage } from '../../shared/client/connectionLost';
 import { askToStop, readRpcError } from '../../shared/client/daemonRefusal';
 import { ensureDaemon } from '../../shared/client/ensureDaemon';
 import { errorMessage } from '../../shared/errors';
+import { chooseNativeBinding } from '../../shared/node/nativeBinding';
+import { SUPPORTED_NODE } from '../../shared/node/supportedNode';
 import { changed, daemonStatus } from '../../shared/protocol/daemon';
 import type { DaemonInfo } from '../../shared/protocol/daemon';
 import type { NotificationDef, RequestDef } from '../../shared/protocol/rpc';
@@ -26,7 +29,10 @@ import { chooseNode, editorRuntime, isExecutableFile, listDir, lookupNode, probe
 const log = logger('connection');
 
 export type ConnectionState =
-  { kind: 'connecting' } | { kind: 'connected'; info: DaemonInfo } | { kind: 'down'; why: string; since: number } | { kind: 'noNode'; problem: string; fix: string };
+  | { kind: 'connecting' }
+  | { kind: 'connected'; info: DaemonInfo }
+  | { kind: 'down'; why: string; since: number }
+  | { kind: 'noNode'; problem: string; fix: string; /** A Node was found, but this package has no SQLite module for it or this platform. */ module?: boolean };
 
 export interface ConnectionOptions {
   /** The extension's dist/ folder (daemon.js lives there). */
@@ -90,6 +96,23 @@ export class DaemonConnection implements vscode.Disposable {
     if (!node.ok) {
       log.warn(`cannot start the daemon: ${node.problem}; fix: ${node.fix}`);
       this.setState({ kind: 'noNode', problem: node.problem, fix: node.fix });
+      return;
+    }
+    // A package for another platform, or one without this Node's module: the daemon would
+    // refuse to start; say so in one line with the fix instead.
+    const binding = chooseNativeBinding({
+      distDir: this.opts.distDir,
+      platform: process.platform,
+      arch: process.arch,
+      abi: String(SUPPORTED_NODE.find((n) => `v${n.major}` === node.version.split('.')[0])?.abi ?? ''),
+      nodeVersion: node.version,
+      execPath: node.path,
+      exists: (f) => fs.existsSync(f),
+    });
+    if (!binding.ok) {
+      log.warn(binding.message);
+      this.setState({ kind: 'noNode', problem: binding.problem, fix: binding.fix, module: true });
+      void vscode.window.showErrorMessage(`svc: ${binding.message}`);
       return;
     }
     log.info(`the daemon runs on Node ${node.version} at ${node.path} (${node.source}): ${node.why}`);

@@ -45,3 +45,8 @@ export function daemonDownReport(reason: string, svcHome: string): DoctorReport 
   };
   return { harnesses: [], checks: [check], problems: 1 };
 }
+
+/** The report when this svc has no SQLite module for the Node or platform it runs on: the daemon cannot start, and why is known here. */
+export function noModuleReport(problem: string, fix: string): DoctorReport {
+  return { harnesses: [], checks: [{ area: 'node', subject: 'sqlite', status: 'problem', text: problem, fix }], problems: 1 };
+}

@@ -26,9 +26,10 @@ export interface Sshd {
   /** The remote user's home: "the other machine". */
   remoteHome: string;
   /**
-   * A folder in the remote home that this machine's tests and the remote user both reach,
-   * for what both sides use (the test's origin): the remote user cannot read the checkout
-   * where a parent folder is private (a clone under root's 0700 home).
+   * A folder this machine's tests and the remote user both reach, for what both sides use
+   * (the test's origin): the remote user cannot read the checkout where a parent folder is
+   * private (a clone under root's 0700 home). Beside the remote home, not in it: the
+   * daemon never touches the "other machine's" files directly, and a test checks that.
    */
   shared: string;
   /** Client-side files (outside the remote home). */
@@ -90,7 +91,7 @@ export async function startSshd(dir: string): Promise<Sshd> {
   // sshd reads AuthorizedKeysFile as the remote user, who may not pass the folders above
   // the checkout: the file lives in that user's home, one folder per sshd (by its port).
   const keysDir = path.join(remoteHome, `.svc-test-sshd-${port}`);
-  const shared = path.join(remoteHome, `svc-test-shared-${port}`);
+  const shared = path.join(path.dirname(remoteHome), `${REMOTE_USER}-shared-${port}`);
   for (const d of [keysDir, shared]) {
     fs.rmSync(d, { recursive: true, force: true });
     fs.mkdirSync(d, { mode: 0o755 });

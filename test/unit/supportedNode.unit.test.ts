@@ -4,8 +4,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { chooseNativeBinding } from '../../server/store/nativeBinding';
-import type { BindingInput } from '../../server/store/nativeBinding';
+import { chooseNativeBinding } from '../../shared/node/nativeBinding';
+import { SVC_VERSION } from '../../shared/version';
+import type { BindingInput } from '../../shared/node/nativeBinding';
 import { SUPPORTED_NODE, majorsInWords, nativeBinaryPath, nodeFix } from '../../shared/node/supportedNode';
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -42,7 +43,7 @@ describe('the supported Node list (shared/node/supportedNode.json)', () => {
   });
 });
 
-describe('the SQLite binary the daemon loads (server/store/nativeBinding.ts)', () => {
+describe('the SQLite binary the daemon loads (shared/node/nativeBinding.ts)', () => {
   const DIST = '/opt/svc/dist';
   const all = SUPPORTED_NODE.map((n) => `${DIST}/native/better_sqlite3-linux-x64-abi${n.abi}.node`);
   const input = (o: Partial<BindingInput>, files: string[] = all): BindingInput => ({
@@ -66,30 +67,44 @@ describe('the SQLite binary the daemon loads (server/store/nativeBinding.ts)', (
     }
   });
 
+  /** A refusal as chooseNativeBinding gives it: the problem, the fix, and both in one line. */
+  const refusal = (problem: string, fix: string) => ({ ok: false, problem, fix, message: `${problem}; ${fix}` });
+
   it('refuses a Node whose ABI svc does not support, naming it, the supported versions and the fix', () => {
-    assert.deepEqual(chooseNativeBinding(input({ abi: '141', nodeVersion: 'v25.2.0' })), {
-      ok: false,
-      message: `svc cannot run on Node v25.2.0 (/usr/local/bin/node): svc supports Node 20, 22, 24 and 26, and its SQLite module (better-sqlite3) is built for those only, not for this Node's ABI 141; ${FIX}`,
-    });
-    assert.deepEqual(chooseNativeBinding(input({ abi: '108', nodeVersion: 'v18.20.4', execPath: '/usr/bin/node' })), {
-      ok: false,
-      message: `svc cannot run on Node v18.20.4 (/usr/bin/node): svc supports Node 20, 22, 24 and 26, and its SQLite module (better-sqlite3) is built for those only, not for this Node's ABI 108; ${FIX}`,
-    });
+    assert.deepEqual(
+      chooseNativeBinding(input({ abi: '141', nodeVersion: 'v25.2.0' })),
+      refusal(
+        `svc cannot run on Node v25.2.0 (/usr/local/bin/node): svc supports Node 20, 22, 24 and 26, and its SQLite module (better-sqlite3) is built for those only, not for this Node's ABI 141`,
+        FIX,
+      ),
+    );
+    assert.deepEqual(
+      chooseNativeBinding(input({ abi: '108', nodeVersion: 'v18.20.4', execPath: '/usr/bin/node' })),
+      refusal(
+        `svc cannot run on Node v18.20.4 (/usr/bin/node): svc supports Node 20, 22, 24 and 26, and its SQLite module (better-sqlite3) is built for those only, not for this Node's ABI 108`,
+        FIX,
+      ),
+    );
   });
 
   it('refuses a supported Node whose binary this build lacks, naming the ones it has and how to build the rest', () => {
-    assert.deepEqual(chooseNativeBinding(input({}, [`${DIST}/native/better_sqlite3-linux-x64-abi115.node`])), {
-      ok: false,
-      message:
-        'svc cannot run on Node v22.23.3 (/usr/local/bin/node): this build of svc has no SQLite module (better-sqlite3) for Node 22 on linux-x64 in /opt/svc/dist/native, only for Node 20; run "npm run build" to build one for every supported Node (20, 22, 24 and 26), or install Node.js 20 and put it first on PATH, or set "svc.nodePath" (VS Code) to its node binary',
-    });
+    assert.deepEqual(
+      chooseNativeBinding(input({}, [`${DIST}/native/better_sqlite3-linux-x64-abi115.node`])),
+      refusal(
+        'svc cannot run on Node v22.23.3 (/usr/local/bin/node): this build of svc has no SQLite module (better-sqlite3) for Node 22 on linux-x64 in /opt/svc/dist/native, only for Node 20',
+        'run "npm run build" with this Node (or "npm run build -- --every-node" for Node 20, 22, 24 and 26), or install Node.js 20 and put it first on PATH, or set "svc.nodePath" (VS Code) to its node binary',
+      ),
+    );
   });
 
-  it('refuses a platform it has no binary for at all', () => {
-    assert.deepEqual(chooseNativeBinding(input({ platform: 'darwin', arch: 'arm64' })), {
-      ok: false,
-      message:
-        'svc cannot run on Node v22.23.3 (/usr/local/bin/node): this build of svc has no SQLite module (better-sqlite3) for darwin-arm64 in /opt/svc/dist/native; run "npm run build" on a darwin-arm64 machine, or install the svc package built for darwin-arm64',
-    });
+  it('refuses a package for another platform in one line, naming the package for this one', () => {
+    assert.deepEqual(
+      chooseNativeBinding(input({ platform: 'darwin', arch: 'arm64' })),
+      refusal(
+        'svc cannot run on Node v22.23.3 (/usr/local/bin/node): this svc package has no SQLite module (better-sqlite3) for darwin-arm64 in /opt/svc/dist/native, so it was built for another platform',
+        `install svc for darwin-arm64: the Marketplace or Open VSX installs it by itself, or take svc-darwin-arm64-${SVC_VERSION}.vsix from svc's releases (code --install-extension <file>); from a clone, run "npm run build" on this machine`,
+      ),
+    );
+    assert.ok(!(chooseNativeBinding(input({ platform: 'win32', arch: 'x64' })) as { message: string }).message.includes('\n'));
   });
 });

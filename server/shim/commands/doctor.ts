@@ -1,7 +1,8 @@
 // svc doctor: what svc needs to run agents (harnesses, Node, git identity, SVC_HOME
 // permissions, the daemon, code hosts), each problem with its fix. Exit 0 when nothing is
 // a problem, 1 otherwise (notes do not count), so scripts and CI can gate on it.
-import { daemonDownReport, doctorText } from '../../../shared/format/doctorText';
+import { daemonDownReport, doctorText, noModuleReport } from '../../../shared/format/doctorText';
+import { bindingForThisNode } from '../../../shared/node/nativeBinding';
 import { doctorRun } from '../../../shared/protocol/doctor';
 import type { DoctorReport } from '../../../shared/protocol/doctor';
 import { svcHomeFrom } from '../../../shared/svcHome';
@@ -22,7 +23,10 @@ export const doctorCommands: CommandSpec[] = [
         report = await withDaemon(io, (c) => c.request(doctorRun, {}));
       } catch (e) {
         if (e instanceof DaemonRefusal) throw e;
-        report = daemonDownReport((e as Error)?.message ?? String(e), svcHomeFrom(io.env));
+        // A package for another platform, or a Node it has no module for: the daemon cannot
+        // start, and the shim can tell why without it (dist/svc.js sits beside dist/native).
+        const binding = bindingForThisNode(__dirname);
+        report = binding.ok ? daemonDownReport((e as Error)?.message ?? String(e), svcHomeFrom(io.env)) : noModuleReport(binding.problem, binding.fix);
       }
       io.out(bool(a, 'json') ? JSON.stringify(report, null, 2) + '\n' : doctorText(report));
       return report.problems === 0 ? 0 : 1;
