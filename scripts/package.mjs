@@ -13,7 +13,10 @@ import { supported } from './registryNode.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-const out = path.join(root, 'out', `${pkg.name}-${pkg.version}.vsix`);
+// `npm run package` packs out/svc-<version>.vsix for this machine; with an explicit
+// --target (the release's jobs) the file is named for its platform, as vsce names one:
+// out/svc-<target>-<version>.vsix, so the five packages of a release sit side by side.
+const explicitTarget = process.argv.includes('--target');
 
 function vscePath() {
   const local = path.join(root, '.code-server', 'node_modules', '.bin', 'vsce');
@@ -48,6 +51,7 @@ if (target !== hostTarget()) {
   );
   process.exit(1);
 }
+const out = path.join(root, 'out', explicitTarget ? `${pkg.name}-${target}-${pkg.version}.vsix` : `${pkg.name}-${pkg.version}.vsix`);
 const vsce = vscePath();
 if (!process.argv.includes('--no-build')) {
   const b = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--every-node'], { stdio: 'inherit', cwd: root });
