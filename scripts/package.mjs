@@ -65,10 +65,9 @@ if (missing.length) {
 }
 fs.mkdirSync(path.dirname(out), { recursive: true });
 const started = Date.now();
-// No repository or LICENSE file yet: say so instead of letting vsce prompt (CI has no tty).
-// README images are relative (docs/screenshots/…); with no repository URL to prefix them,
-// vsce must leave relative links as they are instead of refusing to pack.
-const r = spawnSync(vsce, ['package', '--target', target, '--out', out, '--allow-missing-repository', '--skip-license', '--no-rewrite-relative-links'], {
+// package.json names the repository, so vsce turns the README's relative links and images
+// (docs/screenshots/…) into absolute ones, which the Marketplace page needs.
+const r = spawnSync(vsce, ['package', '--target', target, '--out', out], {
   stdio: ['ignore', 'inherit', 'inherit'],
   cwd: root,
 });
