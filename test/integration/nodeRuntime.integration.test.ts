@@ -38,12 +38,13 @@ describe(`svc on this Node (${process.version}, ABI ${ABI}) from ${path.relative
     assert.ok(fs.existsSync(binary(DIST, ABI)), `${binary(DIST, ABI)} is missing (npm run build builds it)`);
   });
 
-  if (process.env.SVC_PKG_DIR) {
-    it('is a package holding a SQLite module for every supported Node of this platform', () => {
-      const missing = SUPPORTED_NODE.filter((n) => !fs.existsSync(binary(DIST, n.abi))).map((n) => `Node ${n.major} (ABI ${n.abi})`);
-      assert.deepEqual(missing, [], `missing from ${DIST}/native (npm run package builds them)`);
-    });
-  }
+  // Run against a package (SVC_PKG_DIR, as CI's Node matrix does); elsewhere it shows as
+  // pending, never silently absent.
+  it('is a package holding a SQLite module for every supported Node of this platform', function () {
+    if (!process.env.SVC_PKG_DIR) this.skip();
+    const missing = SUPPORTED_NODE.filter((n) => !fs.existsSync(binary(DIST, n.abi))).map((n) => `Node ${n.major} (ABI ${n.abi})`);
+    assert.deepEqual(missing, [], `missing from ${DIST}/native (npm run package builds them)`);
+  });
 
   it('started the daemon with the SQLite binary built for this Node’s ABI', () => {
     const log = fs.readFileSync(path.join(s.svcHome, 'logs', 'daemon.log'), 'utf8');
@@ -129,25 +130,25 @@ describe(`svc on this Node (${process.version}) with no fitting SQLite binary`, 
   });
 
   // Another Node's module is in builds for every Node (npm run build -- --every-node, the
-  // .vsix), which CI runs this file against under each supported Node.
+  // .vsix), which CI runs this file against under each supported Node; a build of this
+  // Node's alone shows this test as pending, never silently absent.
   const otherBuilt = SUPPORTED_NODE.some((n) => String(n.abi) !== ABI && fs.existsSync(binary(DIST, n.abi)));
-  if (otherBuilt) {
-    it('prints every line of the loader’s reason when another Node’s binary is in this one’s place', async () => {
-      const d = frozenDist(s);
-      const other = others(d.dir)[0];
-      const mine = binary(d.dir, ABI);
-      fs.copyFileSync(binary(d.dir, other.abi), mine);
-      const r = await d.svc(['daemon', 'status']);
-      const log = path.join(s.svcHome, 'logs', 'daemon.log');
-      assert.equal(r.code, 1);
-      assert.equal(
-        r.stderr,
-        `svc daemon failed to start (exit 1): the SQLite module ${mine} does not load on Node ${process.version} (${process.execPath}): The module '${mine}'\n` +
-          'was compiled against a different Node.js version using\n' +
-          `NODE_MODULE_VERSION ${other.abi}. This version of Node.js requires\n` +
-          `NODE_MODULE_VERSION ${ABI}. Please try re-compiling or re-installing\n` +
-          `the module (for instance, using \`npm rebuild\` or \`npm install\`).; see ${log}\n`,
-      );
-    });
-  }
+  it('prints every line of the loader’s reason when another Node’s binary is in this one’s place', async function () {
+    if (!otherBuilt) this.skip();
+    const d = frozenDist(s);
+    const other = others(d.dir)[0];
+    const mine = binary(d.dir, ABI);
+    fs.copyFileSync(binary(d.dir, other.abi), mine);
+    const r = await d.svc(['daemon', 'status']);
+    const log = path.join(s.svcHome, 'logs', 'daemon.log');
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.stderr,
+      `svc daemon failed to start (exit 1): the SQLite module ${mine} does not load on Node ${process.version} (${process.execPath}): The module '${mine}'\n` +
+        'was compiled against a different Node.js version using\n' +
+        `NODE_MODULE_VERSION ${other.abi}. This version of Node.js requires\n` +
+        `NODE_MODULE_VERSION ${ABI}. Please try re-compiling or re-installing\n` +
+        `the module (for instance, using \`npm rebuild\` or \`npm install\`).; see ${log}\n`,
+    );
+  });
 });
