@@ -32,9 +32,19 @@ export const ProjectKey = z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'a proje
 /** A host of config.yaml `hosts:` (issue 19): lanes placed there run over SSH. */
 export const HostName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'a host name is lowercase letters, digits, - and _, at most 32 characters');
 
-/** A gauntlet role's defaults: the shared ones plus the host its lanes go to. */
+/** A spend cap in US dollars: what a lane (or a run) may cost before svc stops its turns. */
+export const BudgetUsd = z.number().positive('a budget is an amount of US dollars above 0').max(1_000_000, 'a budget is at most 1,000,000 US dollars');
+
+/** A gauntlet role's defaults: the shared ones plus the host its lanes go to and each lane's spend cap. */
 export const GauntletRoleDefaults = z
-  .object({ model: ModelName.optional(), effort: Effort.optional(), harness: HarnessName.optional(), permissions: z.enum(PERMISSIONS).optional(), host: HostName.optional() })
+  .object({
+    model: ModelName.optional(),
+    effort: Effort.optional(),
+    harness: HarnessName.optional(),
+    permissions: z.enum(PERMISSIONS).optional(),
+    host: HostName.optional(),
+    budget: BudgetUsd.optional(),
+  })
   .strict();
 
 export const Gauntlet = z
@@ -42,6 +52,8 @@ export const Gauntlet = z
     lanes_root: z.string().min(1).optional(),
     sparse_checkout: z.array(z.string().min(1)).optional(),
     roles: z.partialRecord(Role, GauntletRoleDefaults).optional(),
+    /** Each run's spend cap (USD): every lane of a run with their successors. */
+    budget: BudgetUsd.optional(),
   })
   .strict();
 

@@ -11,6 +11,7 @@
 //   tell(id, text, {force?}) · answer(id, a) · stop(id, {timeoutMs?, kill?}) → {stopped}
 //   archive(id) · unarchive(id) · resume(id) · recordSpawnError(id, msg) · addTellGuard(fn)
 //   outputLines(ref, n) · cost(id) · effectiveLauncher(id)
+//   addTurnGate(fn) · kick(id) · cancelTurn(id) · onUsage(fn) (spend caps)
 //   events: 'changed' | 'started' | 'ended' | 'spawnError' | 'turnEnded' (id: number); onChanged(fn) → unsubscribe
 import { CallerCredentials } from './callerCredential';
 import { alreadyRunningError, hostNotAskedError, nameTakenError, noOpenAskError, notRunningError, stillRunningError, unknownConversationError } from './conversationRefusals';
@@ -69,7 +70,9 @@ export interface CreateOptions {
 
 export type StartOutcome = 'alive' | 'failed' | 'ended' | 'timeout';
 export type TellGuard = (row: ConversationRow, opts: { force: boolean }) => void;
-type EventName = 'changed' | 'started' | 'ended' | 'spawnError' | 'turnEnded' | 'transcript';
+/** Why a conversation's next turn must wait (it stays queued), or null. */
+export type TurnGate = (row: ConversationRow) => string | null;
+type EventName = 'changed' | 'started' | 'ended' | 'spawnError' | 'turnEnded' | 'transcript' | 'usage';
 
 export class ConversationService extends EventEmitter {
   readonly store: ConversationStore;
@@ -77,6 +80,7 @@ export class ConversationService extends EventEmitter {
   private readonly sessions = new Map<number, HarnessSession>();
   private readonly wasAlive = new Set<HarnessSession>();
   private readonly guards: TellGuard[] = [];
+  private readonly gates: TurnGate[] = [];
   /** Each agent's credential, presented by its shim with every request it makes as itself. */
   readonly credentials: CallerCredentials;
 
@@ -320,6 +324,32 @@ export class ConversationService extends EventEmitter {
     this.guards.push(guard);
   }
 
+  /** A gate consulted before each turn starts: a reason to hold the conversation's next message, or null. */
+  addTurnGate(gate: TurnGate): void {
+    this.gates.push(gate);
+  }
+
+  private mayPrompt(id: number): boolean {
+    const row = this.store.get(id);
+    return !row || this.gates.every((g) => g(row) === null);
+  }
+
+  /** Delivers a message a turn gate held back, once the gates allow it. */
+  kick(id: number): void {
+    this.sessions.get(id)?.kick();
+  }
+
+  /** Cancels the turn in progress (session/cancel), leaving the agent running; false when none was in progress. */
+  cancelTurn(id: number): boolean {
+    return this.sessions.get(id)?.cancelTurn() ?? false;
+  }
+
+  /** Subscribes to cost reports (a usage_update carrying a cost, already stored); returns an unsubscribe. */
+  onUsage(fn: (id: number) => void): () => void {
+    this.on('usage', fn);
+    return () => this.off('usage', fn);
+  }
+
   tell(id: number, text: string, opts: { force?: boolean } = {}): { delivered: 'now' | 'queued'; ahead: number } {
     const row = this.mustGet(id);
     for (const g of this.guards) g(row, { force: opts.force ?? false });
@@ -492,6 +522,7 @@ export class ConversationService extends EventEmitter {
         });
     const id = row.id;
     const now = () => this.app.now();
+    const costBase = this.store.get(id)?.costAmount ?? 0;
     const session: HarnessSession = new HarnessSession(
       {
         profile,
@@ -538,10 +569,14 @@ export class ConversationService extends EventEmitter {
             this.store.update(id, {
               contextUsed: u.used ?? null,
               contextSize: u.size ?? null,
-              ...(u.cost ? { costAmount: u.cost.amount, costCurrency: u.cost.currency } : {}),
+              // An agent reports what its own session cost; a restarted agent starts again
+              // from zero, so the conversation's spend is what earlier agents cost plus this one's.
+              ...(u.cost ? { costAmount: costBase + u.cost.amount, costCurrency: u.cost.currency } : {}),
             }),
           );
+          if (u.cost) this.emit('usage', id);
         },
+        mayPrompt: () => this.mayPrompt(id),
       },
       now,
     );

@@ -15,6 +15,7 @@ import { IssueStore } from '../issues/issueStore';
 import { registerDoctor } from '../doctor/doctorMethods';
 import { registerHosts } from '../hosts/hostMethods';
 import { resolveProfile } from '../harness/profiles';
+import { registerRunRecord } from '../runRecord/runRecordMethods';
 
 export function registerFeatures(app: App, stop: (reason: string) => Promise<void>): void {
   // First, so that at a graceful stop (newest first) the shared SSH connections close after
@@ -25,10 +26,32 @@ export function registerFeatures(app: App, stop: (reason: string) => Promise<voi
   registerDaemonMethods(app, stop, () => conversations.counts());
   registerProjects(app);
   const codeHosts = registerCodeHost(app);
-  registerLanes(app, conversations, hostLink);
+  const lanes = registerLanes(app, conversations, hostLink);
   registerConfig(app);
   const issues = new IssueStore(app.db);
   const review = registerReview(app, { conv: conversations, hosts: codeHosts, issues });
   registerIssueMethods(app, { conv: conversations, issues, hosts: codeHosts, review });
+  registerRunRecord(app, {
+    lanes,
+    conversation: (id) => {
+      const row = conversations.get(id);
+      if (!row) return undefined;
+      const info = conversations.info(row);
+      return { ...info, cost: info.cost?.amount ?? null };
+    },
+    successorsOf: (ids) => {
+      const rows = conversations.list({ archived: true });
+      const found: number[] = [];
+      let frontier = new Set(ids);
+      while (frontier.size) {
+        const next = rows.filter((r) => r.kind === 'successor' && r.parentId !== null && frontier.has(r.parentId)).map((r) => r.id);
+        found.push(...next);
+        frontier = new Set(next);
+      }
+      return found;
+    },
+    issueOf: (id) => conversations.get(id)?.issueId ?? undefined,
+    issue: (id) => issues.get(id),
+  });
   registerDoctor(app, () => conversations.counts().live);
 }

@@ -43,6 +43,8 @@ export interface SessionEvents {
   state(): void;
   turnEnded(stopReason: string | undefined, error: string | undefined): void;
   usage(u: { used?: number; size?: number; cost?: { amount: number; currency: string } | null }): void;
+  /** Whether the next queued message may start a turn now (false: it stays queued until kick()). */
+  mayPrompt?(): boolean;
 }
 
 export interface SessionPlan {
@@ -430,6 +432,7 @@ export class HarnessSession {
 
   private drain(): void {
     if (this.phase !== 'alive' || this.working || this.stopping || this.queue.length === 0) return;
+    if (this.events.mayPrompt && !this.events.mayPrompt()) return;
     const text = this.queue.shift()!;
     const conn = this.conn!;
     // Mark working now so a tell arriving before the tap sees the request queues behind it.
@@ -438,6 +441,19 @@ export class HarnessSession {
     conn.agent.request('session/prompt', { sessionId: this.sessionId!, prompt: [{ type: 'text', text }] }).catch((e) => {
       if (!(e instanceof RequestError)) log.warn(`prompt failed: ${(e as Error).message}`);
     });
+  }
+
+  /** Delivers a queued message held back by mayPrompt, once it allows turns again. */
+  kick(): void {
+    this.drain();
+  }
+
+  /** Cancels the turn in progress (session/cancel; open asks are answered cancelled), leaving the agent running. */
+  cancelTurn(): boolean {
+    if (!this.working || !this.sessionId || !this.conn || this.conn.signal.aborted) return false;
+    this.conn.agent.notify('session/cancel', { sessionId: this.sessionId }).catch(() => undefined);
+    for (const k of [...this.asks.keys()]) this.withdraw(k, 'the turn was cancelled');
+    return true;
   }
 
   /** Answers the open ask; undefined when there is none (the caller refuses, naming the conversation). */

@@ -57,6 +57,16 @@ export interface ConversationsPort {
   archive(id: number): void;
   recordSpawnError(id: number, message: string): void;
   addTellGuard(guard: (row: ConvRow, opts: { force: boolean }) => void): void;
+  /** A gate consulted before each turn starts: a reason to hold the next message (it stays queued), or null. */
+  addTurnGate(gate: (row: ConvRow) => string | null): void;
+  /** Delivers a message a turn gate held back, once the gates allow it. */
+  kick(id: number): void;
+  /** Cancels the turn in progress (session/cancel), leaving the agent running. */
+  cancelTurn(id: number): boolean;
+  /** Queues a message for the conversation (delivered when it is idle), past the tell guards. */
+  tell(id: number, text: string, opts?: { force?: boolean }): unknown;
+  /** Subscribes to cost reports (stored already); returns an unsubscribe. */
+  onUsage(fn: (id: number) => void): () => void;
   /** Subscribes to `changed` (any state change of a conversation); returns an unsubscribe. */
   onChanged(fn: (id: number) => void): () => void;
 }

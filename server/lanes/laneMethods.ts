@@ -14,6 +14,7 @@ import {
   lanesStart,
   lanesStop,
   lanesWait,
+  lanesBudget,
 } from '../../shared/protocol/lanes';
 import type { App } from '../app';
 import type { HostLink } from '../hosts/hostLink';
@@ -31,6 +32,8 @@ import { reapLane } from './reap';
 import { runCards } from './runs';
 import { chainLine, laneLines } from './show';
 import { waitForReport } from './wait';
+import { setBudget } from './budget';
+import { enforceSpendCaps } from './spendGuard';
 import { CALLER_TOKEN_PARAM } from '../../shared/protocol/rpc';
 
 export function registerLanes(app: App, conversations: ConversationsPort, hostLink: HostLink): LanesContext {
@@ -80,6 +83,8 @@ export function registerLanes(app: App, conversations: ConversationsPort, hostLi
   });
   app.rpc.handle(lanesReap, (p) => reapLane(ctx, laneByRef(p.lane), p));
   app.rpc.handle(lanesRuns, () => ({ cards: runCards(ctx) }));
+  app.rpc.handle(lanesBudget, (p) => setBudget(ctx, p));
+  enforceSpendCaps(ctx);
 
   // A lane's activity feeds its run card: tell the views when any lane changes.
   conversations.onChanged((id) => {

@@ -37,6 +37,12 @@ export interface LaneRow {
   host: string | null;
   /** What the agent has cost so far, from its conversation row (null: not reported). */
   costAmount: number | null;
+  /** The lane's own spend cap in USD (`--budget`, or raised since); null: the role's default applies. */
+  budget: number | null;
+  /** When `budget` was last set (launch or a raise). */
+  budgetSetAt: number | null;
+  /** The commit the lane's directory started at (null: unknown, or a lane launched before svc kept it). */
+  startSha: string | null;
 }
 
 const SELECT = `
@@ -44,7 +50,8 @@ const SELECT = `
          c.created_at AS createdAt, c.ended_at AS endedAt, c.archived_at AS archivedAt, c.spawn_error AS spawnError, c.host, c.cost_amount AS costAmount,
          l.project, l.run_key AS run, l.lane_key AS key, l.role, l.iteration, l.respawn,
          l.judged_key AS judgedKey, l.judged_iteration AS judgedIteration, l.git_backed AS gitBacked,
-         l.branch, l.dir, l.lanes_root AS lanesRoot, l.reaped_at AS reapedAt
+         l.branch, l.dir, l.lanes_root AS lanesRoot, l.reaped_at AS reapedAt,
+         l.budget, l.budget_set_at AS budgetSetAt, l.start_sha AS startSha
   FROM lanes l JOIN conversations c ON c.id = l.conv_id`;
 
 function fix(r: LaneRow | undefined): LaneRow | undefined {
@@ -92,14 +99,108 @@ export class LaneStore {
   }
 
   insertLane(
-    l: Omit<LaneRow, 'name' | 'title' | 'parentId' | 'cwd' | 'harness' | 'model' | 'effort' | 'endedAt' | 'archivedAt' | 'spawnError' | 'reapedAt' | 'host' | 'costAmount'>,
+    l: Omit<
+      LaneRow,
+      | 'name'
+      | 'title'
+      | 'parentId'
+      | 'cwd'
+      | 'harness'
+      | 'model'
+      | 'effort'
+      | 'endedAt'
+      | 'archivedAt'
+      | 'spawnError'
+      | 'reapedAt'
+      | 'host'
+      | 'costAmount'
+      | 'budget'
+      | 'budgetSetAt'
+      | 'startSha'
+    > & { budget?: number | null; startSha?: string | null },
   ): void {
     this.db
       .prepare(
-        `INSERT INTO lanes (conv_id, project, run_key, lane_key, role, iteration, respawn, judged_key, judged_iteration, git_backed, branch, dir, lanes_root, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO lanes (conv_id, project, run_key, lane_key, role, iteration, respawn, judged_key, judged_iteration, git_backed, branch, dir, lanes_root, created_at, budget, budget_set_at, start_sha)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(l.id, l.project, l.run, l.key, l.role, l.iteration, l.respawn, l.judgedKey, l.judgedIteration, l.gitBacked ? 1 : 0, l.branch, l.dir, l.lanesRoot, l.createdAt);
+      .run(
+        l.id,
+        l.project,
+        l.run,
+        l.key,
+        l.role,
+        l.iteration,
+        l.respawn,
+        l.judgedKey,
+        l.judgedIteration,
+        l.gitBacked ? 1 : 0,
+        l.branch,
+        l.dir,
+        l.lanesRoot,
+        l.createdAt,
+        l.budget ?? null,
+        l.budget === undefined || l.budget === null ? null : l.createdAt,
+        l.startSha ?? null,
+      );
+  }
+
+  // ---- spend caps ------------------------------------------------------------------------
+
+  setBudget(convId: number, cap: number, at: number): void {
+    this.db.prepare('UPDATE lanes SET budget = ?, budget_set_at = ? WHERE conv_id = ?').run(cap, at, convId);
+  }
+
+  /** A run's cap as raised with `svc lane budget --run` (it replaces the project's gauntlet.budget for that run). */
+  runBudget(project: string, run: string): { cap: number; setAt: number } | undefined {
+    return this.db.prepare('SELECT cap, set_at AS setAt FROM run_budgets WHERE project = ? AND run_key = ?').get(project, run) as { cap: number; setAt: number } | undefined;
+  }
+
+  setRunBudget(project: string, run: string, cap: number, at: number): void {
+    this.db
+      .prepare(
+        'INSERT INTO run_budgets (project, run_key, cap, set_at) VALUES (?, ?, ?, ?) ON CONFLICT (project, run_key) DO UPDATE SET cap = excluded.cap, set_at = excluded.set_at',
+      )
+      .run(project, run, cap, at);
+  }
+
+  /**
+   * What each lane of these runs has cost with its successors (handoff, fork: followed down
+   * parent links through successor conversations), in one query. `reported`: whether any
+   * of them reported a cost at all.
+   */
+  spendOf(runs: string[]): Map<number, { amount: number; reported: boolean }> {
+    const map = new Map<number, { amount: number; reported: boolean }>();
+    if (runs.length === 0) return map;
+    const rows = this.db
+      .prepare(
+        `WITH RECURSIVE fam(id, lane) AS (
+           SELECT conv_id, conv_id FROM lanes WHERE run_key IN (SELECT value FROM json_each(?))
+           UNION ALL
+           SELECT c.id, fam.lane FROM conversations c JOIN fam ON c.parent_id = fam.id WHERE c.kind = 'successor'
+         )
+         SELECT fam.lane AS lane, COALESCE(SUM(c.cost_amount), 0) AS amount, COUNT(c.cost_amount) AS reported
+         FROM fam JOIN conversations c ON c.id = fam.id GROUP BY fam.lane`,
+      )
+      .all(JSON.stringify(runs)) as { lane: number; amount: number; reported: number }[];
+    for (const r of rows) map.set(r.lane, { amount: r.amount, reported: r.reported > 0 });
+    return map;
+  }
+
+  /** The lane a conversation's spend counts toward: itself, or the lane its successor chain leads to. */
+  laneOfSpender(convId: number): number | undefined {
+    const row = this.db
+      .prepare(
+        `WITH RECURSIVE up(id, parent, kind, depth) AS (
+           SELECT id, parent_id, kind, 0 FROM conversations WHERE id = ?
+           UNION ALL
+           SELECT c.id, c.parent_id, c.kind, up.depth + 1 FROM conversations c JOIN up ON c.id = up.parent WHERE up.kind = 'successor' AND up.depth < 1000
+         )
+         SELECT up.id FROM up JOIN lanes l ON l.conv_id = up.id WHERE up.kind = 'lane' ORDER BY up.depth LIMIT 1`,
+      )
+      .pluck()
+      .get(convId) as number | undefined;
+    return row;
   }
 
   /** The report a lane filed under `requestId`, if any (a retried `svc lane report`). */

@@ -26,6 +26,7 @@ export function lanesContext(app: App, store: LaneStore, conversations: Conversa
     gitFacts,
     hostOps,
     repoOf: (project) => app.config.projects().projects[project]?.path,
+    gauntletOf: (project) => app.config.projects().projects[project]?.gauntlet,
     events: new EventEmitter().setMaxListeners(0),
     now: () => app.now(),
   };

@@ -41,6 +41,7 @@ import {
 import { iterationVerdict } from './reports';
 import { fetchBaseCommit } from '../git/fetchBase';
 import { createPlayDir, createWorktree, defaultBranch, laneDir } from './workdir';
+import { checkSpendAllowsLaunch } from './spendGuard';
 
 export const START_WAIT_MS = 180_000;
 
@@ -92,6 +93,7 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   const projectKey = p.project ?? launcherLane?.project ?? launcher.project ?? (p.cwd ? ctx.app.config.projectForPath(p.cwd)?.key : undefined);
   if (!projectKey) throw noProjectError();
   const project = ctx.app.config.project(projectKey);
+  refuseLaunchPastCap(ctx, p, project.key, run, role, key);
   const settings = settingsOf(p, project, role, ctx.app.config.config(), launcher.harness);
   const gitBacked = role !== 'play';
   const repo = project.path;
@@ -193,6 +195,7 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
       dir: draft.dir,
       lanesRoot: root,
       createdAt: conv.createdAt,
+      ...spendFacts(p, draft),
     });
     return store.byId(conv.id)!;
   })();
@@ -231,6 +234,17 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   // The record says how the start went (alive, failed, ended), whatever the wait's outcome.
   if (!p.noWait) await convs.waitStarted(row.id, START_WAIT_MS);
   return laneRecord(ctx, store.byId(row.id)!, known);
+}
+
+/** A --reuse keeps the earlier lane's cap unless --budget names one; a lane keeps the commit it started at. */
+function spendFacts(p: LaunchParams, draft: Plan): { budget: number | null; startSha: string | null } {
+  return { budget: p.budget ?? null, startSha: draft.start && /^[0-9a-f]{40}$/.test(draft.start) ? draft.start : null };
+}
+
+/** A launch into a run (or, for --reuse, an iteration) already at its spend cap is refused. */
+function refuseLaunchPastCap(ctx: LanesContext, p: LaunchParams, project: string, run: string, role: Role, key: string): void {
+  const slot = p.reuse ? ctx.store.ofSlot(run, key, role) : [];
+  checkSpendAllowsLaunch(ctx, project, run, slot[slot.length - 1], p.budget);
 }
 
 /** A local refusal already says what and why; a git failure or anything on a host gets

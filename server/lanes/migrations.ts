@@ -71,4 +71,24 @@ registerMigrations(
       CREATE UNIQUE INDEX reports_by_request ON reports (conv_id, request_id) WHERE request_id IS NOT NULL;
     `,
   },
+  {
+    // Spend caps: a lane's own cap (`--budget`, or raised by `svc lane budget`; null: the
+    // role's default applies) and when it was last set, so a cap reached files one SPEND
+    // report per setting; a run's raised cap; and the commit a lane started at, so the run
+    // record can show each builder iteration's diff against it.
+    id: 230,
+    name: 'spend caps and start points',
+    sql: `
+      ALTER TABLE lanes ADD COLUMN budget REAL;
+      ALTER TABLE lanes ADD COLUMN budget_set_at INTEGER;
+      ALTER TABLE lanes ADD COLUMN start_sha TEXT;
+      CREATE TABLE run_budgets (
+        project TEXT NOT NULL,
+        run_key TEXT NOT NULL,
+        cap REAL NOT NULL,
+        set_at INTEGER NOT NULL,
+        PRIMARY KEY (project, run_key)
+      );
+    `,
+  },
 );

@@ -13,6 +13,9 @@ import type { FactsUnavailable, WorktreeFacts } from '../git/worktreeFacts';
 import type { ConversationsPort } from './conversationsPort';
 import type { LaneRow, LaneStore } from './laneStore';
 import type { HostLink } from '../hosts/hostLink';
+import type { Gauntlet } from '../../shared/config';
+import type { z } from 'zod';
+import { SpendBook } from './spend';
 
 export interface LaneReader {
   store: LaneStore;
@@ -22,6 +25,8 @@ export interface LaneReader {
   gitFacts: WorktreeFacts;
   /** The checkout of a project, if it is still configured. */
   repoOf(project: string): string | undefined;
+  /** The project's gauntlet block (role and run budgets), if configured. */
+  gauntletOf(project: string): z.infer<typeof Gauntlet> | undefined;
   now(): number;
 }
 
@@ -33,6 +38,7 @@ interface Snapshot {
   reports: Map<number, LaneReport[]>;
   judges: Map<string, LaneRow[]>;
   facts: Map<string, GitFacts | FactsUnavailable>;
+  spend: SpendBook;
 }
 
 const judgeKey = (run: string, key: string, iteration: number) => `${run}\0${key}\0${iteration}`;
@@ -90,7 +96,15 @@ async function snapshot(r: LaneReader, rows: LaneRow[], known?: Map<string, GitF
       for (const [dir, f] of found) facts.set(`${host}\0${dir}`, f);
     }),
   ]);
-  return { reports, judges, facts };
+  return {
+    reports,
+    judges,
+    facts,
+    spend: new SpendBook(
+      r,
+      rows.map((l) => l.run),
+    ),
+  };
 }
 
 function verdictOf(row: LaneRow, snap: Snapshot): LaneRecord['verdict'] {
@@ -132,6 +146,7 @@ function recordOf(r: LaneReader, row: LaneRow, snap: Snapshot): LaneRecord {
     harness: row.harness,
     effort: row.effort,
     cost: row.costAmount,
+    budget: snap.spend.budget(row),
     report: reports[reports.length - 1] ?? null,
     verdict: verdictOf(row, snap),
     git: git ? { branch: git.branch, headSha: git.headSha, ahead: git.ahead, dirty: git.dirty } : null,

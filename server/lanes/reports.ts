@@ -126,11 +126,16 @@ export async function fileReport(ctx: LanesContext, p: Params): Promise<{ lane: 
       requestId: p.requestId ?? null,
     });
   })();
+  announceReport(ctx, lane, report);
+  return { lane, report };
+}
+
+/** Wakes the waiters and tells the views of a report just stored (filed by the lane, or by svc in its name). */
+export function announceReport(ctx: LanesContext, lane: LaneRow, report: LaneReport): void {
   ctx.events.emit('report', lane.id);
   ctx.app.rpc.broadcast(laneReported, { lane: lane.name, run: lane.run, seq: report.seq });
   ctx.app.notify({ topic: 'lanes', id: lane.id });
   ctx.app.notify({ topic: 'runs' });
-  return { lane, report };
 }
 
 /** The verdict already filed in this judge's iteration: by this lane, or by an earlier

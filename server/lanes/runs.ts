@@ -6,6 +6,7 @@ import type { RunCard } from '../../shared/protocol/lanes';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
 import { laneActivity } from './records';
+import { capText, NEAR_SHARE, SpendBook } from './spend';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -33,6 +34,10 @@ export function runCards(ctx: LanesContext): RunCard[] {
     groups.set(id, [...(groups.get(id) ?? []), l]);
   }
   const cards: RunCard[] = [];
+  const book = new SpendBook(
+    ctx,
+    [...groups.values()].map((g) => g[0].run),
+  );
   for (const lanes of groups.values()) {
     const counts: Record<string, number> = {};
     for (const l of lanes) {
@@ -52,7 +57,17 @@ export function runCards(ctx: LanesContext): RunCard[] {
       counts,
       countsLine: parts.join(' · '),
       latest: latestEvent(ctx, lanes),
+      spend: runSpend(book, lanes),
     });
   }
   return cards.sort((a, b) => a.project.localeCompare(b.project) || a.run.localeCompare(b.run));
+}
+
+/** The run's spend against its cap, and how many of its lanes a cap stops. */
+function runSpend(book: SpendBook, lanes: LaneRow[]): RunCard['spend'] {
+  const cap = book.runCap(lanes[0].project, lanes[0].run);
+  const reached = lanes.filter((l) => book.heldBy(l) !== null && book.newest(l).id === l.id).length;
+  const near = cap.cap !== null && cap.spent >= cap.cap * NEAR_SHARE;
+  const text = `${cap.cap === null ? `${capText(cap)} spent` : `${capText(cap)}${near && cap.spent < cap.cap ? ' — near the cap' : ''}`}${reached ? ` · ${reached} stopped at a cap` : ''}`;
+  return { ...cap, text, reached };
 }

@@ -46,9 +46,11 @@ export function chainLine(lanes: LaneRecord[]): string {
   return steps.join(' → ');
 }
 
-/** `#<id> <role> i<n> <activity> <verdict> <verdict file>`, and what svc does while its host's connection is down. */
+/** `#<id> <role> i<n> <activity> <verdict> <verdict file>`, what svc does while its host's connection is down, and its spend against a cap. */
 export function laneLines(l: LaneRecord): string[] {
   const own = l.role === 'critic' || l.role === 'verifier' ? l.verdict : null;
   const line = `#${l.id} ${l.role} i${l.iteration} ${l.activity} ${own?.verdict ?? '-'} ${own?.verdictFile ?? '-'}`;
-  return l.hostLost ? [line, `    ${l.hostLost.text}`] : [line];
+  const lines = l.hostLost ? [line, `    ${l.hostLost.text}`] : [line];
+  if (l.budget.state !== 'none') lines.push(l.budget.state === 'not-enforceable' ? `    ${l.budget.text}` : `    budget: ${l.budget.text}`);
+  return lines;
 }

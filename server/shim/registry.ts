@@ -12,6 +12,7 @@ import { laneCommands } from './commands/lane';
 import { prCommands } from './commands/pr';
 import { projectCommands } from './commands/project';
 import { reviewCommands } from './commands/review';
+import { runCommands } from './commands/run';
 import { skillCommands } from './commands/skill';
 
 export const COMMANDS: CommandSpec[] = [
@@ -20,6 +21,7 @@ export const COMMANDS: CommandSpec[] = [
   ...convCommands,
   ...agentCommands,
   ...laneCommands,
+  ...runCommands,
   ...prCommands,
   ...skillCommands,
   ...configCommands,

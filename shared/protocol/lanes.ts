@@ -1,7 +1,7 @@
 // Lane methods (spec part A). Senders: the shim (`svc lane …`), the extension, and the
 // HTTP routes /api/lanes (which validate bodies with the same schemas).
 import { z } from 'zod';
-import { Effort, HostName, Role } from '../config';
+import { BudgetUsd, Effort, HostName, Role } from '../config';
 import { LANE_KEY, LANE_KEY_RULE, REPORT_STATUSES, RUN_KEY, RUN_KEY_RULE, VERDICTS } from '../keys';
 import { ACTIVITIES } from '../activity';
 import { HostLost } from './conversations';
@@ -41,6 +41,8 @@ export const LaunchParams = z
     host: HostName.optional(),
     /** The caller's working directory, to find the project when none is named. */
     cwd: z.string().min(1).max(4096).optional(),
+    /** The lane's spend cap in USD (default: gauntlet.roles.<role>.budget; a --reuse keeps the earlier lane's). */
+    budget: BudgetUsd.optional(),
   })
   .strict();
 export type LaunchParams = z.infer<typeof LaunchParams>;
@@ -57,6 +59,27 @@ export const LaneReport = z.object({
   at: z.number(),
 });
 export type LaneReport = z.infer<typeof LaneReport>;
+
+/** Spent against a cap, in USD. */
+export const SpendCap = z.object({
+  spent: z.number(),
+  /** null: no cap. */
+  cap: z.number().nullable(),
+  /** Where the cap comes from: the lane's own (`--budget`, a raise), the role's default, the run's raised cap, or the project's per-run cap. */
+  from: z.enum(['lane', 'role', 'run', 'project']).nullable(),
+});
+export type SpendCap = z.infer<typeof SpendCap>;
+
+/** A lane's spend: its own conversation, its successors and the --reuse respawns of its iteration. */
+export const LaneBudget = SpendCap.extend({
+  /** The run's spend and cap (every lane of the run with their successors). */
+  run: SpendCap,
+  /** `ok`, `near` (80 % or more of a cap), `reached` (a cap is reached: no turn runs until it is raised), `not-enforceable` (capped, but the harness reports no cost), `none` (no cap). */
+  state: z.enum(['none', 'ok', 'near', 'reached', 'not-enforceable']),
+  /** One line for people: `$0.42 of $1.00 (42%)`, `budget: not enforceable — script reports no cost`, `$0.12 (no cap)`. */
+  text: z.string(),
+});
+export type LaneBudget = z.infer<typeof LaneBudget>;
 
 export const LaneRecord = z.object({
   id: z.number().int(),
@@ -88,6 +111,8 @@ export const LaneRecord = z.object({
   harness: z.string(),
   effort: z.string().nullable(),
   cost: z.number().nullable(),
+  /** Spent against the lane's and the run's caps. */
+  budget: LaneBudget,
   /** The newest report, if any. */
   report: LaneReport.nullable(),
   /** A critic's or verifier's own verdict; for a builder its newest critic's verdict. */
@@ -171,10 +196,36 @@ export const RunCard = z.object({
   counts: z.record(z.string(), z.number().int()),
   countsLine: z.string(),
   latest: z.object({ at: z.number(), text: z.string(), kind: z.enum(['report', 'failed-start', 'end', 'launch']) }),
+  /** The run's spend (every lane with its successors) against its cap, and how many lanes are stopped at a cap. */
+  spend: SpendCap.extend({ text: z.string(), reached: z.number().int() }),
 });
 export type RunCard = z.infer<typeof RunCard>;
 /** Client → daemon. Awareness rail cards, one per gauntlet run, derived on every read. */
 export const lanesRuns = request('lanes/runs', z.object({}).strict(), z.object({ cards: z.array(RunCard) }));
+
+export const BudgetParams = z
+  .object({
+    /** SVC_CONVERSATION of the calling agent (the lane's launcher or one of its ancestors); absent for a person. */
+    caller: Caller,
+    /** The lane whose cap is set (its iteration's newest lane takes it); or `run` for the run's cap. */
+    lane: LaneRef.optional(),
+    run: RunKey.optional(),
+    project: z.string().min(1).max(32).optional(),
+    usd: BudgetUsd,
+  })
+  .strict();
+export const BudgetResult = z.object({
+  /** `lane <name>` or `run <project>/<run>`. */
+  target: z.string(),
+  cap: z.number(),
+  spent: z.number(),
+  /** Lanes that were stopped at a cap and may take turns again (their held messages go on). */
+  released: z.array(z.string()),
+  /** Lanes still stopped at another cap (the run's, or their own). */
+  stillHeld: z.array(z.object({ lane: z.string(), text: z.string() })),
+});
+/** Client → daemon. `svc lane budget`: set or raise a lane's or a run's spend cap (a person, or the lane's launcher or an ancestor of it). */
+export const lanesBudget = request('lanes/budget', BudgetParams, BudgetResult);
 
 /** Daemon → clients. A lane report was filed (views and waiters re-read). */
 export const laneReported = notification('lanes/reported', z.object({ lane: z.string(), run: z.string(), seq: z.number().int() }));

@@ -31,6 +31,10 @@ import { REVIEW_REFUSALS } from './review';
 import type { ReviewRefusal } from './review';
 import { RPC_REFUSALS } from './rpc';
 import type { RpcRefusalReason } from './rpc';
+import { RUN_RECORD_REFUSALS } from './runRecord';
+import type { RunRecordRefusal } from './runRecord';
+import { SPEND_REFUSALS } from './spend';
+import type { SpendRefusal } from './spend';
 
 export type SvcReason =
   | CodehostRefusal
@@ -48,7 +52,9 @@ export type SvcReason =
   | ReapError
   | ReportRefusal
   | ReviewRefusal
-  | RpcRefusalReason;
+  | RpcRefusalReason
+  | RunRecordRefusal
+  | SpendRefusal;
 
 const ALL: ReadonlySet<string> = new Set<SvcReason>([
   ...CODEHOST_REFUSALS,
@@ -67,6 +73,8 @@ const ALL: ReadonlySet<string> = new Set<SvcReason>([
   ...REPORT_REFUSALS,
   ...REVIEW_REFUSALS,
   ...RPC_REFUSALS,
+  ...RUN_RECORD_REFUSALS,
+  ...SPEND_REFUSALS,
 ]);
 
 /** Whether a reason read off the wire (or from svc's helper on a host) is one svc knows. */

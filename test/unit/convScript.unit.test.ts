@@ -47,8 +47,8 @@ describe('script harness steps', () => {
   const bad: [string, string][] = [
     ['say: not a list', 'the svc-script block must be a YAML list of steps'],
     ['- 42', 'step 1: a step is a mapping like `say: hello`'],
-    ['- say: a\n- dance: now', "step 2: unknown step 'dance' (steps: say, run, ask, sleep, write, plan, exit)"],
-    ['- say: a\n  run: b', 'step 1: give exactly one of say, run, ask, sleep, write, plan, exit (got say, run)'],
+    ['- say: a\n- dance: now', "step 2: unknown step 'dance' (steps: say, run, ask, sleep, write, plan, cost, exit)"],
+    ['- say: a\n  run: b', 'step 1: give exactly one of say, run, ask, sleep, write, plan, cost, exit (got say, run)'],
     ['- plan: []', 'step 1: plan needs a list of entries'],
     ['- plan: [{status: pending}]', 'step 1: a plan entry is text or {content, status}'],
     ['- plan: [{content: x, status: maybe}]', "step 1: a plan entry's status is one of pending, in_progress, completed"],

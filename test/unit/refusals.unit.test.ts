@@ -23,6 +23,8 @@ import { REAP_ERRORS, REAP_REFUSALS } from '../../shared/refusals/reap';
 import { REPORT_REFUSALS } from '../../shared/refusals/reports';
 import { REVIEW_REFUSALS } from '../../shared/refusals/review';
 import { RPC_REFUSALS } from '../../shared/refusals/rpc';
+import { RUN_RECORD_REFUSALS } from '../../shared/refusals/runRecord';
+import { SPEND_REFUSALS } from '../../shared/refusals/spend';
 
 const ROOT = path.join(__dirname, '..', '..');
 
@@ -38,6 +40,8 @@ const DOMAINS: { name: string; reasons: readonly string[]; files: string[] }[] =
   { name: 'git', reasons: GIT_REFUSALS, files: ['server/git/gitRefusals.ts'] },
   { name: 'lanes', reasons: LANE_REFUSALS, files: ['server/lanes/laneRefusals.ts'] },
   { name: 'reports', reasons: REPORT_REFUSALS, files: ['server/lanes/reportRefusals.ts'] },
+  { name: 'spend', reasons: SPEND_REFUSALS, files: ['server/lanes/spendRefusals.ts'] },
+  { name: 'run record', reasons: RUN_RECORD_REFUSALS, files: ['server/runRecord/runRecordRefusals.ts'] },
   { name: 'hosts', reasons: HOST_REFUSALS, files: ['server/hosts/hostRefusals.ts'] },
   { name: 'http', reasons: HTTP_REFUSALS, files: ['server/http/httpRefusals.ts'] },
   { name: 'rpc', reasons: RPC_REFUSALS, files: ['server/rpc/rpcRefusals.ts'] },

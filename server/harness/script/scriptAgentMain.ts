@@ -10,7 +10,8 @@
 //   SVC_SCRIPT_INIT_DELAY_MS  answer initialize this late (the `starting` activity)
 //   SVC_SCRIPT_EXIT_BEFORE    `initialize` or `session/new`: exit 3 on receiving it
 //   SVC_SCRIPT_NO_RESUME=1    offer no session/resume (resume starts a fresh session)
-//   SVC_SCRIPT_COST_PER_TURN  report this cost (USD) per turn in a usage_update
+//   SVC_SCRIPT_COST_PER_TURN  add this cost (USD) at each turn's end, reported in a usage_update
+//   (a `cost: <usd>` step reports spending mid-turn, as real agents do)
 //   SVC_SCRIPT_AUTH=<id>      offer auth method <id>; authenticate fails unless SVC_SCRIPT_KEY is set
 //   SVC_SCRIPT_PROMPT_AUTH_ERROR=1  answer every prompt with -32000 Authentication required
 //   SVC_SCRIPT_MODELS=a,b     accept only these models (others are refused like a real agent)
@@ -18,7 +19,7 @@
 import * as fs from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { agent, ndJsonStream, RequestError } from '@agentclientprotocol/sdk';
-import type { SessionConfigOption } from '@agentclientprotocol/sdk';
+import type { AgentContext, SessionConfigOption } from '@agentclientprotocol/sdk';
 import { SVC_VERSION } from '../../../shared/version';
 import { ScriptError, stepsFor } from './scriptSteps';
 import { running, runSteps, say } from './scriptTurn';
@@ -30,6 +31,8 @@ interface Session {
   effort: string;
   turn?: AbortController;
   turns: number;
+  /** What the session has "spent" (USD): cost steps and SVC_SCRIPT_COST_PER_TURN, reported as ACP's cumulative session cost. */
+  spent: number;
 }
 
 const sessions = new Map<string, Session>();
@@ -72,7 +75,7 @@ function session(id: string): Session {
 }
 
 function newSession(cwd: string, id = `script-${process.pid}-${nextSession++}`): Session {
-  const s: Session = { id, cwd, model: 'script', effort: 'medium', turns: 0 };
+  const s: Session = { id, cwd, model: 'script', effort: 'medium', turns: 0, spent: 0 };
   sessions.set(id, s);
   return s;
 }
@@ -140,6 +143,7 @@ const app = agent({ name: 'svc-script' })
       cwd: s.cwd,
       signal: turn.signal,
       exit: exitNow,
+      spend: (usd: number) => spend(client, s, usd),
       clientMeta: (clientCapabilities._meta ?? {}) as Record<string, unknown>,
       env: { SCRIPT_MODEL: s.model, SCRIPT_EFFORT: s.effort, SCRIPT_CLIENT_CAPS: JSON.stringify(clientCapabilities) },
     };
@@ -150,12 +154,7 @@ const app = agent({ name: 'svc-script' })
       if (!steps) await say(t, `script agent (${s.model}): no svc-script block in: ${firstLine(text)}`);
       else stopReason = (await runSteps(steps, t)) as 'end_turn' | 'cancelled';
       const cost = Number(env.SVC_SCRIPT_COST_PER_TURN ?? 0);
-      if (cost > 0) {
-        await client.notify('session/update', {
-          sessionId: s.id,
-          update: { sessionUpdate: 'usage_update', used: 1000 * s.turns, size: 200_000, cost: { amount: Math.round(cost * s.turns * 1e6) / 1e6, currency: 'USD' } },
-        });
-      }
+      if (cost > 0) await spend(client, s, cost);
       return { stopReason };
     } catch (e) {
       if (e instanceof ScriptError) {
@@ -180,6 +179,15 @@ if (env.SVC_SCRIPT_LEGACY_MODEL === '1') {
       return {};
     },
   );
+}
+
+/** Adds `usd` to the session's spend and reports the new total, as ACP's usage_update does (cumulative). */
+async function spend(client: AgentContext, s: Session, usd: number): Promise<void> {
+  s.spent += usd;
+  await client.notify('session/update', {
+    sessionId: s.id,
+    update: { sessionUpdate: 'usage_update', used: 1000 * s.turns, size: 200_000, cost: { amount: Math.round(s.spent * 1e6) / 1e6, currency: 'USD' } },
+  });
 }
 
 function readScriptFile(file: string): string {

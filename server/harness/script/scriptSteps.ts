@@ -10,6 +10,7 @@ export type Step =
   | { sleep: number }
   | { write: { path: string; content: string } }
   | { plan: PlanEntry[] }
+  | { cost: number }
   | { exit: number };
 
 /**
@@ -58,7 +59,7 @@ function parseStep(raw: unknown, n: number): Step {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw bad('a step is a mapping like `say: hello`');
   const o = raw as Record<string, unknown>;
   const kinds = Object.keys(o).filter((k) => !(k in MODIFIERS));
-  if (kinds.length !== 1) throw bad(`give exactly one of say, run, ask, sleep, write, plan, exit (got ${kinds.join(', ') || 'none'})`);
+  if (kinds.length !== 1) throw bad(`give exactly one of say, run, ask, sleep, write, plan, cost, exit (got ${kinds.join(', ') || 'none'})`);
   const kind = kinds[0];
   const v = o[kind];
   for (const m of Object.keys(o)) if (m in MODIFIERS && MODIFIERS[m] !== kind) throw bad(`\`${m}\` belongs to a ${MODIFIERS[m]} step`);
@@ -95,11 +96,15 @@ function parseStep(raw: unknown, n: number): Step {
         }),
       };
     }
+    case 'cost':
+      // Spending, as a real agent reports it: the session's new total goes out at once, mid-turn.
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw bad('cost needs an amount of US dollars (a number ≥ 0)');
+      return { cost: v };
     case 'exit':
       if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 255) throw bad('exit needs a code from 0 to 255');
       return { exit: v };
     default:
-      throw bad(`unknown step '${kind}' (steps: say, run, ask, sleep, write, plan, exit)`);
+      throw bad(`unknown step '${kind}' (steps: say, run, ask, sleep, write, plan, cost, exit)`);
   }
 }
 

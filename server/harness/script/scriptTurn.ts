@@ -17,6 +17,8 @@ export interface TurnContext {
   env: Record<string, string>;
   /** The `_meta` of the client's capabilities: which terminal output key it declared. */
   clientMeta: Record<string, unknown>;
+  /** Adds to the session's spend and reports its new total (a usage_update with a cost). */
+  spend(usd: number): Promise<void>;
   /** Called before the process exits on an `exit` step (flush stdout). */
   exit(code: number): Promise<never>;
 }
@@ -52,7 +54,8 @@ export async function runSteps(steps: Step[], t: TurnContext): Promise<StopReaso
     else if ('plan' in step) {
       const entries = step.plan.map((e) => ({ content: e.content, priority: 'medium', status: e.status }));
       await t.client.notify('session/update', { sessionId: t.sessionId, update: { sessionUpdate: 'plan', entries } });
-    } else if ('exit' in step) await t.exit(step.exit);
+    } else if ('cost' in step) await t.spend(step.cost);
+    else if ('exit' in step) await t.exit(step.exit);
   }
   return t.signal.aborted ? 'cancelled' : 'end_turn';
 }

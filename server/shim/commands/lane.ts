@@ -6,7 +6,8 @@ import { defectCount } from '../../../shared/format/defects';
 import { laneTable, startTrouble } from './laneFormat';
 import { table } from './table';
 import type { LaneRecord } from '../../../shared/protocol/lanes';
-import { lanesList, lanesReap, lanesReport, lanesRuns, lanesShow, lanesStart, lanesStop, lanesWait } from '../../../shared/protocol/lanes';
+import { lanesBudget, lanesList, lanesReap, lanesReport, lanesRuns, lanesShow, lanesStart, lanesStop, lanesWait } from '../../../shared/protocol/lanes';
+import { formatCost } from '../../../shared/format/money';
 import { formatReapReport } from '../../../shared/format/reapReport';
 import type { Role } from '../../../shared/config';
 import type { ReportStatus, Verdict } from '../../../shared/keys';
@@ -33,7 +34,7 @@ const laneStart: CommandSpec = {
   usage: [
     '(--key <key> | --for <builder key>) --role <role> (--brief <file> | --prompt <text>)',
     '  [--run <key>] [--parent <conv>] [--project <key>] [--model <m>] [--harness <h>] [--effort <e>]',
-    '  [--title <t>] [--branch <b>] [--from <ref>] [--at <ref>] [--reuse] [--replace] [--no-wait] [--host <name>] [--json]',
+    '  [--title <t>] [--branch <b>] [--from <ref>] [--at <ref>] [--reuse] [--replace] [--no-wait] [--host <name>] [--budget <usd>] [--json]',
   ],
   flags: {
     key: { type: 'string', help: 'the lane key inside its run', value: '<key>' },
@@ -55,6 +56,7 @@ const laneStart: CommandSpec = {
     replace: { type: 'boolean', help: 'stop the live lane of this run, key and role first' },
     'no-wait': { type: 'boolean', help: 'return at once instead of waiting up to 180 s for the lane to start' },
     host: { type: 'string', help: 'run the lane on this host of config.yaml hosts: over SSH (default: gauntlet.roles.<role>.host, else here)', value: '<name>' },
+    budget: { type: 'string', help: 'the lane’s spend cap in US dollars (default: gauntlet.roles.<role>.budget; a --reuse keeps the earlier cap)', value: '<usd>' },
     ...JSON_FLAG,
   },
   details:
@@ -88,6 +90,7 @@ const laneStart: CommandSpec = {
         replace: bool(a, 'replace') || undefined,
         noWait: bool(a, 'no-wait') || undefined,
         host: str(a, 'host'),
+        budget: usdFlag(str(a, 'budget'), '--budget'),
         cwd: onHost ? undefined : io.cwd,
       }),
     );
@@ -270,12 +273,50 @@ const laneRuns: CommandSpec = {
     else
       io.out(
         table(
-          ['PROJECT', 'RUN', 'LAUNCHER', 'COUNTS', 'LATEST'],
-          cards.map((c) => [c.project, c.run, `#${c.launcherId}`, c.countsLine, `${new Date(c.latest.at).toISOString()} ${c.latest.text}`]),
+          ['PROJECT', 'RUN', 'LAUNCHER', 'COUNTS', 'SPEND', 'LATEST'],
+          cards.map((c) => [c.project, c.run, `#${c.launcherId}`, c.countsLine, c.spend.text, `${new Date(c.latest.at).toISOString()} ${c.latest.text}`]),
         ),
       );
     return 0;
   },
 };
 
-export const laneCommands: CommandSpec[] = [laneStart, laneList, laneShow, laneWait, laneReport, laneStop, laneReap, laneRuns];
+/** An amount of US dollars from the command line (`1.50`, `$1.50`). */
+function usdFlag(v: string | undefined, flag: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v.trim().replace(/^\$/, ''));
+  if (!/^\$?\d+(\.\d+)?$/.test(v.trim()) || !(n > 0)) throw new UsageError(`${flag} takes an amount of US dollars above 0, like 2.50; got '${v}'`);
+  return n;
+}
+
+const laneBudget: CommandSpec = {
+  path: ['lane', 'budget'],
+  summary: 'set or raise the spend cap of a lane (or of a run); a lane stopped at its cap goes on',
+  usage: ['<lane> <usd>', '--run <key> [--project <key>] <usd>'],
+  flags: {
+    run: { type: 'string', help: 'set the run’s cap instead (every lane of the run with its successors)', value: '<key>' },
+    project: { type: 'string', help: 'the run’s project, when runs of several projects share the key', value: '<key>' },
+    ...JSON_FLAG,
+  },
+  positionals: [{ name: 'lane' }, { name: 'usd' }],
+  details:
+    'A person may set any cap; an agent only the caps of lanes it launched (or that conversations it launched launched). A lane stopped at a cap that the new cap frees is told to carry on.\nExit 0 when set, 1 when refused.',
+  async run(a, io) {
+    const run = str(a, 'run');
+    const [first, second] = a.positionals;
+    if (run !== undefined ? second !== undefined : second === undefined) throw new UsageError('usage: svc lane budget <lane> <usd>, or svc lane budget --run <key> <usd>');
+    const usd = usdFlag(run !== undefined ? first : second, 'the amount')!;
+    const r = await withDaemon(io, (c) =>
+      c.request(lanesBudget, { caller: io.env.SVC_CONVERSATION || undefined, lane: run === undefined ? first : undefined, run, project: str(a, 'project'), usd }),
+    );
+    if (bool(a, 'json')) json(io, r);
+    else {
+      io.out(`Spend cap of ${r.target}: ${formatCost(r.cap)} (spent ${formatCost(r.spent)})\n`);
+      for (const name of r.released) io.out(`${name} may take turns again; it was told to carry on\n`);
+      for (const h of r.stillHeld) io.out(`${h.lane} is still stopped at its ${h.text}\n`);
+    }
+    return 0;
+  },
+};
+
+export const laneCommands: CommandSpec[] = [laneStart, laneList, laneShow, laneWait, laneReport, laneStop, laneReap, laneRuns, laneBudget];

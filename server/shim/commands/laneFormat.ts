@@ -29,8 +29,16 @@ export function laneRow(l: LaneRecord): string[] {
     git ? (git.ahead !== null ? String(git.ahead) : '-') : none,
     git ? (git.dirty ? 'yes' : 'no') : none,
     l.model,
-    l.cost !== null ? formatCost(l.cost) : '-',
+    costCell(l),
   ];
+}
+
+/** COST: what the lane cost; with a cap, what its iteration spent against it (`$0.42/$1.00`), marked once reached or when it cannot be enforced. */
+export function costCell(l: Pick<LaneRecord, 'cost' | 'budget'>): string {
+  const b = l.budget;
+  if (b.cap === null) return l.cost !== null ? formatCost(l.cost) : '-';
+  if (b.state === 'not-enforceable') return `-/${formatCost(b.cap)} not enforceable`;
+  return `${formatCost(b.spent)}/${formatCost(b.cap)}${b.state === 'reached' ? ' reached' : ''}`;
 }
 
 /** The table, then one line per lane whose git facts are unavailable, saying why. */

@@ -1,0 +1,109 @@
+// Spend caps, computed on every read like activity: what a lane and its run have cost
+// against their caps. A lane's spend is its iteration's conversations (the lane and its
+// --reuse respawns, which share its directory) with their successors (handoff, fork); a
+// run's is every lane of the run with their successors. A cap is reached at or above it.
+import type { Gauntlet } from '../../shared/config';
+import { formatCost } from '../../shared/format/money';
+import type { LaneBudget, SpendCap } from '../../shared/protocol/lanes';
+import type { z } from 'zod';
+import type { ConversationsPort } from './conversationsPort';
+import type { LaneRow, LaneStore } from './laneStore';
+
+export interface SpendReader {
+  store: LaneStore;
+  conversations: Pick<ConversationsPort, 'facts'>;
+  /** The project's gauntlet block (role budgets, the per-run budget), if configured. */
+  gauntletOf(project: string): z.infer<typeof Gauntlet> | undefined;
+}
+
+/** From this share of a cap on, views show the spend as a warning. */
+export const NEAR_SHARE = 0.8;
+
+const pct = (spent: number, cap: number) => `${Math.floor((spent / cap) * 100)}%`;
+export const capText = (c: SpendCap) => (c.cap === null ? formatCost(c.spent) : `${formatCost(c.spent)} of ${formatCost(c.cap)} (${pct(c.spent, c.cap)})`);
+const reached = (c: SpendCap) => c.cap !== null && c.spent >= c.cap;
+
+/** One read of the spend of some runs, for as many lanes of them as asked about. */
+export class SpendBook {
+  private readonly runs = new Map<string, LaneRow[]>();
+  private readonly spend: Map<number, { amount: number; reported: boolean }>;
+
+  constructor(
+    private readonly r: SpendReader,
+    runs: string[],
+  ) {
+    const unique = [...new Set(runs)];
+    for (const run of unique) this.runs.set(run, r.store.ofRun(run));
+    this.spend = r.store.spendOf(unique);
+  }
+
+  /** The lanes of one run of one project, in launch order. */
+  runLanes(project: string, run: string): LaneRow[] {
+    return (this.runs.get(run) ?? []).filter((l) => l.project === project);
+  }
+
+  /** The lane's iteration: the lanes of its run, key and role in its directory (a --reuse respawn joins its iteration). */
+  iteration(lane: LaneRow): LaneRow[] {
+    return this.runLanes(lane.project, lane.run).filter((l) => l.key === lane.key && l.role === lane.role && l.dir === lane.dir);
+  }
+
+  /** The iteration's newest lane: the one its cap lives on and its SPEND report goes to. */
+  newest(lane: LaneRow): LaneRow {
+    const it = this.iteration(lane);
+    return it[it.length - 1] ?? lane;
+  }
+
+  laneCap(lane: LaneRow): SpendCap & { reported: boolean } {
+    const it = this.iteration(lane);
+    const spent = it.reduce((sum, l) => sum + (this.spend.get(l.id)?.amount ?? 0), 0);
+    const reported = it.some((l) => this.spend.get(l.id)?.reported);
+    const own = [...it].reverse().find((l) => l.budget !== null);
+    if (own) return { spent, cap: own.budget, from: 'lane', reported };
+    const role = this.r.gauntletOf(lane.project)?.roles?.[lane.role]?.budget;
+    return { spent, cap: role ?? null, from: role === undefined ? null : 'role', reported };
+  }
+
+  runCap(project: string, run: string): SpendCap {
+    const spent = this.runLanes(project, run).reduce((sum, l) => sum + (this.spend.get(l.id)?.amount ?? 0), 0);
+    const raised = this.r.store.runBudget(project, run);
+    if (raised) return { spent, cap: raised.cap, from: 'run' };
+    const cap = this.r.gauntletOf(project)?.budget;
+    return { spent, cap: cap ?? null, from: cap === undefined ? null : 'project' };
+  }
+
+  /** Why the lane may take no turn now (a cap is reached), or null. */
+  heldBy(lane: LaneRow): { which: 'lane' | 'run'; cap: SpendCap } | null {
+    const own = this.laneCap(lane);
+    if (reached(own)) return { which: 'lane', cap: own };
+    const run = this.runCap(lane.project, lane.run);
+    if (reached(run)) return { which: 'run', cap: run };
+    return null;
+  }
+
+  budget(lane: LaneRow): LaneBudget {
+    const own = this.laneCap(lane);
+    const run = this.runCap(lane.project, lane.run);
+    const ownCap: SpendCap = { spent: own.spent, cap: own.cap, from: own.from };
+    const base = { spent: own.spent, cap: own.cap, from: own.from, run };
+    const runPart = run.cap !== null ? ` · run ${capText(run)}` : '';
+    if (reached(ownCap) || reached(run)) {
+      const which = reached(ownCap) ? 'lane' : 'run';
+      return {
+        ...base,
+        state: 'reached',
+        text: `${capText(ownCap)}${runPart} — ${which} cap reached: svc lane budget ${which === 'lane' ? lane.name : `--run ${lane.run}`} <usd> to go on`,
+      };
+    }
+    if ((own.cap !== null || run.cap !== null) && !own.reported && this.turnRan(lane)) {
+      return { ...base, state: 'not-enforceable', text: `budget: not enforceable — ${lane.harness} reports no cost` };
+    }
+    if (own.cap === null && run.cap === null) return { ...base, state: 'none', text: own.reported ? `${formatCost(own.spent)} (no cap)` : 'no cost reported (no cap)' };
+    const near = (c: SpendCap) => c.cap !== null && c.spent >= c.cap * NEAR_SHARE;
+    return { ...base, state: near(ownCap) || near(run) ? 'near' : 'ok', text: `${capText(ownCap)}${runPart}` };
+  }
+
+  /** Whether any conversation of the iteration finished a turn (or ended): a harness that reports cost has then reported some. */
+  private turnRan(lane: LaneRow): boolean {
+    return this.iteration(lane).some((l) => l.endedAt !== null || this.r.conversations.facts(l.id).lastTurnEndedAt !== undefined || this.r.store.newestReport(l.id) !== undefined);
+  }
+}

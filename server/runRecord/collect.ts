@@ -1,0 +1,182 @@
+// The facts of one gauntlet run's record, read at export time: the lanes and the
+// conversations around them, chains, reports with their defect lists, builder diffs, a
+// timeline, cost, parked patches and the review convoys of the run's issues. Home paths and
+// credentials are scrubbed from the result as a whole (redact.ts), never field by field.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { RunRecord } from '../../shared/protocol/runRecord';
+import { SVC_VERSION } from '../../shared/version';
+import { readVerdictFile } from '../lanes/reports';
+import type { LanesContext } from '../lanes/lanesContext';
+import type { LaneRow } from '../lanes/laneStore';
+import { laneRecords } from '../lanes/records';
+import { chainLine } from '../lanes/show';
+import { SpendBook, capText } from '../lanes/spend';
+import { readJournal } from '../review/journal';
+import { runsOf } from '../review/runs';
+import { builderDiffs } from './diffs';
+import type { RunRecordPorts } from './ports';
+import { runNotFoundError, runInSeveralProjectsError } from './runRecordRefusals';
+
+type Conv = RunRecord['launchers'][number];
+
+export function runLanes(ctx: LanesContext, run: string, project: string | undefined): LaneRow[] {
+  const all = ctx.store.ofRun(run).filter((l) => project === undefined || l.project === project);
+  const projects = [...new Set(all.map((l) => l.project))];
+  if (projects.length === 0) throw runNotFoundError(run, project);
+  if (projects.length > 1) throw runInSeveralProjectsError(run, projects);
+  return all;
+}
+
+export async function collectRunRecord(ports: RunRecordPorts, run: string, projectKey: string | undefined): Promise<RunRecord> {
+  const { lanes: ctx } = ports;
+  const rows = runLanes(ctx, run, projectKey);
+  const project = rows[0].project;
+  const records = await laneRecords(ctx, rows);
+  const book = new SpendBook(ctx, [run]);
+  const laneIds = new Set(rows.map((l) => l.id));
+
+  const conv = (id: number): Conv | null => {
+    const c = ports.conversation(id);
+    return c ? { id: c.id, name: c.name, title: c.title, kind: c.kind, parentId: c.parentId, harness: c.harness, model: c.model, activity: c.activity, cost: c.cost } : null;
+  };
+  const launchers = [...new Set(rows.map((l) => l.parentId).filter((id) => !laneIds.has(id)))].map(conv).filter((c): c is Conv => c !== null);
+  const successors = ports
+    .successorsOf([...laneIds])
+    .map(conv)
+    .filter((c): c is Conv => c !== null);
+
+  const keys = [...new Set(records.map((l) => l.key))];
+  const chains = keys.map((key) => ({ key, line: chainLine(records.filter((l) => l.key === key)) }));
+
+  const reports: RunRecord['reports'] = [];
+  const timeline: RunRecord['timeline'] = [];
+  for (const l of rows) {
+    timeline.push({ at: l.createdAt, laneId: l.id, kind: 'launch', text: `${l.name} launched (${l.harness}, ${l.model})` });
+    if (l.endedAt !== null) timeline.push({ at: l.endedAt, laneId: l.id, kind: 'stop', text: `${l.name} ended` });
+    if (l.reapedAt !== null) timeline.push({ at: l.reapedAt, laneId: l.id, kind: 'reap', text: `${l.name} reaped` });
+    for (const r of ctx.store.reports(l.id)) {
+      const defects = r.verdictFile ? await defectList(ctx, l, r.verdictFile) : { list: null, note: null };
+      reports.push({ laneId: l.id, lane: l.name, ...r, defectList: defects.list, defectNote: defects.note });
+      const spend = r.status === 'blocked' && r.body.startsWith('SPEND');
+      const kind = r.verdict ? 'verdict' : spend ? 'spend' : 'report';
+      timeline.push({ at: r.at, laneId: l.id, kind, text: `${l.name} reported ${r.status}${r.verdict ? ` · verdict ${r.verdict} (${r.defects ?? 0})` : ''}` });
+    }
+  }
+  timeline.sort((a, b) => a.at - b.at);
+
+  const runCap = book.runCap(project, run);
+  const reported = rows.some((l) => l.costAmount !== null);
+  return {
+    project,
+    run,
+    exportedAt: ctx.now(),
+    svcVersion: SVC_VERSION,
+    launchers,
+    lanes: rows.map((l, i) => ({
+      id: l.id,
+      name: l.name,
+      title: l.title,
+      role: l.role,
+      key: l.key,
+      iteration: l.iteration,
+      respawn: l.respawn,
+      parentId: l.parentId,
+      judged: records[i].judged,
+      harness: l.harness,
+      model: l.model,
+      effort: l.effort,
+      host: l.host,
+      activity: records[i].activity,
+      createdAt: l.createdAt,
+      endedAt: l.endedAt,
+      reapedAt: l.reapedAt,
+      archived: l.archivedAt !== null,
+      branch: l.branch,
+      startSha: l.startSha,
+      cost: l.costAmount,
+      budget: records[i].budget.text,
+    })),
+    successors,
+    chains,
+    reports,
+    diffs: await builderDiffs(ctx, rows, reports),
+    timeline,
+    cost: { total: runCap.spent, reported, spend: capText(runCap) },
+    parked: parkedPatches(ctx, rows),
+    reviews: reviewsOf(ports, rows, launchers),
+  };
+}
+
+/** The defects of a verdict file, one line each, read where the lane ran. */
+async function defectList(ctx: LanesContext, lane: LaneRow, file: string): Promise<{ list: string[] | null; note: string | null }> {
+  try {
+    const text = lane.host ? await ctx.hostOps.readFile(lane.host, file) : { text: fs.readFileSync(file, 'utf8') };
+    if ('error' in text) throw new Error(text.error);
+    readVerdictFile(file, text);
+    const defects = (JSON.parse(text.text) as { defects: unknown[] }).defects;
+    return { list: defects.map(defectLine), note: null };
+  } catch (e) {
+    return { list: null, note: `verdict file ${file} could not be read at export: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+  }
+}
+
+function defectLine(d: unknown): string {
+  if (typeof d === 'string') return d;
+  if (d && typeof d === 'object') {
+    const o = d as Record<string, unknown>;
+    for (const k of ['title', 'summary', 'description', 'text', 'message']) if (typeof o[k] === 'string') return o[k];
+  }
+  return JSON.stringify(d);
+}
+
+/** `parked-<stamp>.patch` files beside each lane's brief, with the restore command their header holds. */
+function parkedPatches(ctx: LanesContext, rows: LaneRow[]): RunRecord['parked'] {
+  const out: RunRecord['parked'] = [];
+  for (const l of rows) {
+    const dir = path.join(ctx.app.paths.agents, `conv-${l.name}`);
+    let names: string[];
+    try {
+      names = fs.readdirSync(dir).filter((n) => /^parked-.*\.patch$/.test(n));
+    } catch {
+      continue;
+    }
+    for (const n of names.sort()) {
+      const file = path.join(dir, n);
+      out.push({ lane: l.name, file, restoreCommand: restoreLine(file) });
+    }
+  }
+  return out;
+}
+
+function restoreLine(file: string): string | null {
+  try {
+    const head = fs.readFileSync(file, 'utf8').slice(0, 8192);
+    const m = /^restore: (".*")$/m.exec(head);
+    return m ? (JSON.parse(m[1]) as string) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Review convoys of the run's issues: the issues of the conversations that launched the run (a work agent orchestrating). */
+function reviewsOf(ports: RunRecordPorts, rows: LaneRow[], launchers: Conv[]): RunRecord['reviews'] {
+  const issues = new Set<string>();
+  for (const c of launchers) {
+    const issue = ports.issueOf(c.id);
+    if (issue) issues.add(issue);
+  }
+  for (const l of rows) {
+    const issue = ports.issueOf(l.id);
+    if (issue) issues.add(issue);
+  }
+  const out: RunRecord['reviews'] = [];
+  for (const id of issues) {
+    const issue = ports.issue(id);
+    if (!issue) continue;
+    for (const r of runsOf(readJournal(issue.workspace)).values()) {
+      out.push({ issue: id, title: issue.title, runId: r.runId, mode: r.mode, sha: r.sha, verdict: r.verdict, phase: r.phase, at: r.bornAt });
+    }
+  }
+  return out;
+}
