@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { RunRecord } from '../../shared/protocol/runRecord';
 import { SVC_VERSION } from '../../shared/version';
+import { formatCost } from '../../shared/format/money';
 import { readVerdictFile } from '../lanes/reports';
 import type { LanesContext } from '../lanes/lanesContext';
 import type { LaneRow } from '../lanes/laneStore';
@@ -87,6 +88,7 @@ export async function collectRunRecord(ports: RunRecordPorts, run: string, proje
       model: l.model,
       effort: l.effort,
       host: l.host,
+      dir: l.dir,
       activity: records[i].activity,
       createdAt: l.createdAt,
       endedAt: l.endedAt,
@@ -102,7 +104,7 @@ export async function collectRunRecord(ports: RunRecordPorts, run: string, proje
     reports,
     diffs: await builderDiffs(ctx, rows, reports),
     timeline,
-    cost: { total: runCap.spent, reported, spend: capText(runCap) },
+    cost: { total: runCap.spent, reported, spend: runCap.cap !== null ? capText(runCap) : `${reported ? formatCost(runCap.spent) : 'no cost reported'} (no cap)` },
     parked: parkedPatches(ctx, rows),
     reviews: reviewsOf(ports, rows, launchers),
   };

@@ -21,6 +21,8 @@ export const RecordLane = z.object({
   model: z.string(),
   effort: z.string().nullable(),
   host: z.string().nullable(),
+  /** The lane's working directory (on its host, for a lane on one). */
+  dir: z.string(),
   activity: z.string(),
   createdAt: z.number(),
   endedAt: z.number().nullable(),
