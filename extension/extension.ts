@@ -11,6 +11,7 @@ import type { DeckNode } from './commandDeck/deckModel';
 import { DeckProvider } from './commandDeck/deckProvider';
 import { refreshCliLauncher } from './commands/cliCommand';
 import { registerCommands } from './commands/commands';
+import { watchSpendReports } from './commands/budgetCommand';
 import { DaemonConnection } from './connection/daemonConnection';
 import type { ConnectionState } from './connection/daemonConnection';
 import { LiveQuery } from './connection/liveQuery';
@@ -90,6 +91,7 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
       if (e.affectsConfiguration('svc.nodePath') && connection.state.kind !== 'connected') void connection.start();
     }),
     ...registerCommands({ extensionUri: context.extensionUri, connection, deck, deckView, reviews, panels, drafts }),
+    watchSpendReports(connection, (id) => deck.row(id)?.kind === 'lane'),
     ...registerPanelSerializers(context.extensionUri, connection, panels),
   );
 

@@ -36,6 +36,7 @@ adoptStyles(`
   td.activity.needs-you { color: var(--vscode-editorWarning-foreground); font-weight: 600; }
   td.activity.failed-to-start { color: var(--vscode-errorForeground); }
   td.cost { font-variant-numeric: tabular-nums; }
+  td.cost.spend-near, td.cost.spend-reached, td.cost.spend-not-enforceable { color: var(--vscode-editorWarning-foreground); }
 `);
 
 const root = document.getElementById('root')!;

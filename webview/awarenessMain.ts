@@ -38,6 +38,12 @@ adoptStyles(`
   .card li > .lane a { white-space: nowrap; }
   .card li > .lane .muted { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
   .lane.needs-you a { color: var(--vscode-editorWarning-foreground); }
+  .card .spend { display: flex; gap: 6px; align-items: center; margin-top: 2px; }
+  .card .spend.near, .card .spend.reached { color: var(--vscode-editorWarning-foreground); }
+  .card .spend.reached { font-weight: 600; }
+  .card .bar { flex: 0 0 60px; height: 4px; border-radius: 2px; background: var(--vscode-progressBar-background); opacity: 0.25; position: relative; }
+  .card .bar > span { position: absolute; left: 0; top: 0; bottom: 0; border-radius: 2px; background: var(--vscode-progressBar-background); }
+  .card .spend.near .bar > span, .card .spend.reached .bar > span { background: var(--vscode-editorWarning-foreground); }
 `);
 
 const root = document.getElementById('root')!;
@@ -108,7 +114,9 @@ function cardElement(c: AwarenessCard): HTMLElement {
   el.dataset.run = c.run;
   el.dataset.project = c.project;
   el.tabIndex = 0;
-  el.setAttribute('aria-label', `Run ${c.run}: ${c.countsLine}. Opens #${c.launcherId} ${c.launcherName}`);
+  // The card's context menu (package.json webview/context) gets the run it names.
+  el.dataset.vscodeContext = JSON.stringify({ webviewSection: 'runCard', run: c.run, project: c.project, preventDefaultContextMenuItems: true });
+  el.setAttribute('aria-label', `Run ${c.run}: ${c.countsLine}. Spend ${c.spend.text}. Opens #${c.launcherId} ${c.launcherName}`);
   const openLauncher = (keep: boolean) => host.post({ type: 'openConversation', convId: c.launcherId, keep });
   el.addEventListener('click', (e) => {
     if ((e.target as Element).closest('a, button')) return;
@@ -137,8 +145,29 @@ function cardElement(c: AwarenessCard): HTMLElement {
   });
   head.append(open);
   const latest = textElement('div', `${c.latest.text} · ${timeOf(c.latest.at)}`, 'latest muted');
-  el.append(head, textElement('div', c.countsLine, 'counts'), latest, expandElement(c));
+  el.append(head, textElement('div', c.countsLine, 'counts'), latest);
+  if (c.spend.cap !== null || c.spend.spent > 0) el.append(spendElement(c.spend));
+  el.append(expandElement(c));
   return el;
+}
+
+/** Spent against the run's cap: a bar once there is a cap, in the warning colour from 80 % on. */
+function spendElement(s: AwarenessCard['spend']): HTMLElement {
+  const share = s.cap !== null && s.cap > 0 ? s.spent / s.cap : 0;
+  const state = s.reached > 0 || share >= 1 ? 'reached' : share >= 0.8 ? 'near' : 'ok';
+  const line = document.createElement('div');
+  line.className = `spend ${state}`;
+  line.dataset.state = state;
+  if (s.cap !== null) {
+    const bar = document.createElement('span');
+    bar.className = 'bar';
+    const fill = document.createElement('span');
+    fill.style.width = `${Math.min(100, Math.round(share * 100))}%`;
+    bar.append(fill);
+    line.append(bar);
+  }
+  line.append(textElement('span', s.cap !== null ? s.text : `${s.text}`, 'muted'));
+  return line;
 }
 
 function expandElement(c: AwarenessCard): HTMLElement {

@@ -48,6 +48,7 @@ export function agentRows(conversations: readonly ConversationInfo[], lanes: rea
         issue: c.issueId,
         verdict: lane?.verdict ? verdictText(lane.verdict) : null,
         archived: c.archived,
+        budget: lane && lane.budget.cap !== null ? { spent: lane.budget.spent, cap: lane.budget.cap, state: lane.budget.state, text: lane.budget.text } : null,
       });
       walk(n.children, depth + 1);
     }

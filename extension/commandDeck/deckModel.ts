@@ -53,6 +53,8 @@ export interface DeckRow {
   hostLost?: string;
   /** Git-backed lanes. */
   git?: { branch: string | null; ahead: number | null; dirty: boolean; headSha?: string | null } | null;
+  /** Lanes: spent against the lane's and the run's caps (`state` as lanes/list says it). */
+  budget?: { state: string; spent: number; cap: number | null; text: string };
 }
 
 export interface DeckNode {
@@ -153,7 +155,18 @@ export function describeRow(row: DeckRow): string {
     if (row.git.dirty) parts.push('dirty');
   }
   if (row.reaped) parts.push('reaped');
+  const spend = spendText(row.budget);
+  if (spend) parts.push(spend);
   return parts.join(' · ');
+}
+
+/** Spend in a row's description only when it needs eyes: 80 % of a cap or more, a cap reached, or a cap that cannot hold. */
+export function spendText(b: DeckRow['budget']): string | null {
+  if (!b) return null;
+  if (b.state === 'reached') return 'spend cap reached';
+  if (b.state === 'not-enforceable') return 'spend cap not enforceable';
+  if (b.state === 'near') return b.cap !== null && b.spent < b.cap ? `spent ${Math.floor((b.spent / b.cap) * 100)}% of its cap` : 'run spend near its cap';
+  return null;
 }
 
 /** The row's facts as Markdown (branch, head, ahead, dirty, verdict, model, cost …), each value escaped. */
@@ -176,6 +189,7 @@ export function tooltipOf(row: DeckRow): string {
   }
   if (row.model) fact('model', mdCode(row.model));
   if (row.cost) fact('cost', mdText(`${row.cost.amount.toFixed(2)} ${row.cost.currency}`));
+  if (row.budget && row.budget.state !== 'none') fact('budget', mdText(row.budget.text));
   if (row.issueId) fact('issue', mdText(row.issueId));
   if (row.reaped) fact('reaped', 'its directory is removed; kept in the deck with --keep');
   return lines.join('\n');

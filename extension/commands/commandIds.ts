@@ -44,5 +44,7 @@ export const COMMAND_IDS = [
   'svc.launchLane',
   'svc.createIssue',
   'svc.openRoles',
+  'svc.exportRunRecord',
+  'svc.raiseBudget',
 ] as const;
 export type CommandId = (typeof COMMAND_IDS)[number];

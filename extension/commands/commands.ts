@@ -34,6 +34,8 @@ import { reapLane, startLane } from './laneCommands';
 import { abortReview, requestReview, restartReview } from './reviewCommands';
 import { installSkillCommand } from './skillCommand';
 import { installCliCommand, uninstallCliCommand } from './cliCommand';
+import { exportRunRecord } from './runRecordCommand';
+import { raiseBudget } from './budgetCommand';
 import { mergePr, openPr, openReport, setDeckFilter } from './viewCommands';
 
 export interface CommandDeps {
@@ -106,6 +108,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     command('svc.launchLane', 'launch the lane', () => d.drafts.submit('lane')),
     command('svc.createIssue', 'create the issue', () => d.drafts.submit('issue')),
     command('svc.openRoles', 'open the Roles panel', () => void RolesPanel.show(d.extensionUri, d.connection)),
+    command('svc.exportRunRecord', 'export the run record', (arg) => exportRunRecord(d, arg), needsDaemon),
+    command('svc.raiseBudget', 'raise the spend cap', (arg) => raiseBudget(d, arg), needsDaemon),
     { dispose: () => RolesPanel.open?.dispose() },
   ];
 }

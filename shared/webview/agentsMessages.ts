@@ -37,6 +37,8 @@ export interface AgentRowView {
   /** A critic's verdict, or a builder's newest critic verdict. */
   verdict: string | null;
   archived: boolean;
+  /** Lanes with a cap: spent against it (the iteration's spend) and its state (`near` from 80 %, `reached`, `not-enforceable`). */
+  budget: { spent: number; cap: number; state: string; text: string } | null;
 }
 
 export interface AgentsState {

@@ -12,6 +12,8 @@ export interface AwarenessCard {
   launcherName: string;
   countsLine: string;
   latest: { at: number; text: string; kind: string };
+  /** The run's spend against its cap (`$1.25 of $5.00 (25%)`), and how many lanes a cap stops. */
+  spend: { spent: number; cap: number | null; text: string; reached: number };
 }
 
 /** Host → view: the whole state (a snapshot; the host keeps only the newest one queued). */

@@ -302,6 +302,7 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
       judged: null,
       verdict: { verdict: 'PASS', defects: 0, by: 3, verdictFile: null },
       git: { branch: 'b', headSha: 'abc', ahead: 1, dirty: false },
+      budget: { spent: 0.9, cap: 1, from: 'lane', run: { spent: 0.9, cap: null, from: null }, state: 'near', text: '$0.90 of $1.00 (90%)' },
     } as unknown as LaneRecord;
     const rows = deckRows([conv(1, {}), conv(2, { kind: 'lane', parentId: 1, activity: 'working', model: 'm2' })], [rec]);
     assert.deepEqual(rows, [
@@ -324,8 +325,13 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
         reaped: false,
         judged: null,
         verdict: { verdict: 'PASS', defects: 0, by: 3, verdictFile: null },
+        budget: { state: 'near', spent: 0.9, cap: 1, text: '$0.90 of $1.00 (90%)' },
         git: { branch: 'b', ahead: 1, dirty: false, headSha: 'abc' },
       },
     ]);
+    // 80 % of a cap and more shows in the row's description; below, it does not.
+    assert.equal(describeRow(rows[1]), '#2 · builder i1 · working · b ↑1 · spent 90% of its cap');
+    assert.equal(describeRow({ ...rows[1], budget: { state: 'ok', spent: 0.5, cap: 1, text: '' } }), '#2 · builder i1 · working · b ↑1');
+    assert.equal(describeRow({ ...rows[1], budget: { state: 'reached', spent: 1.2, cap: 1, text: '' } }), '#2 · builder i1 · working · b ↑1 · spend cap reached');
   });
 });

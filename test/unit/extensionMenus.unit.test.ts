@@ -64,11 +64,19 @@ describe('extension menus (package.json)', () => {
     const menus = PKG.contributes.menus['view/item/context'];
     const deck = (v: string) => menuFor(menus, 'svc.commandDeck', v);
     assert.deepEqual(deck(values[0]), ['svc.openConversation', 'svc.tellConversation', 'svc.stopConversation', 'svc.startLane', 'svc.handoffConversation', 'svc.forkConversation']);
-    assert.deepEqual(deck(values[1]), ['svc.openConversation', 'svc.tellConversation', 'svc.stopConversation', 'svc.reapLane', 'svc.startLane']);
-    assert.deepEqual(deck(values[2]), ['svc.openConversation', 'svc.reapLane', 'svc.archiveConversation', 'svc.startLane', 'svc.resumeConversation']);
+    assert.deepEqual(deck(values[1]), ['svc.openConversation', 'svc.tellConversation', 'svc.stopConversation', 'svc.reapLane', 'svc.raiseBudget', 'svc.startLane']);
+    assert.deepEqual(deck(values[2]), ['svc.openConversation', 'svc.reapLane', 'svc.raiseBudget', 'svc.archiveConversation', 'svc.startLane', 'svc.resumeConversation']);
     assert.deepEqual(menuFor(menus, 'svc.commandDeck', values[2], true), ['svc.resumeConversation'], 'a stopped lane offers Resume on hover');
     assert.deepEqual(menuFor(menus, 'svc.commandDeck', 'svc:conv+root+stopped+archived+launcher+succeed', true), ['svc.unarchiveConversation']);
-    assert.deepEqual(deck(values[3]), ['svc.openConversation', 'svc.tellConversation', 'svc.answerConversation', 'svc.stopConversation', 'svc.reapLane', 'svc.startLane']);
+    assert.deepEqual(deck(values[3]), [
+      'svc.openConversation',
+      'svc.tellConversation',
+      'svc.answerConversation',
+      'svc.stopConversation',
+      'svc.reapLane',
+      'svc.raiseBudget',
+      'svc.startLane',
+    ]);
     assert.deepEqual(menuFor(menus, 'svc.commandDeck', values[3], true), ['svc.answerConversation']);
     assert.deepEqual(deck(values[4]), ['svc.openConversation', 'svc.archiveConversation', 'svc.startLane']);
     assert.equal(nodes[0].children[0].children.length, 1, 'no verdict link row: the critic alone under its builder');
@@ -76,7 +84,7 @@ describe('extension menus (package.json)', () => {
     // A critic that filed its verdict file: Open Report in its menu and on hover (its click opens the conversation).
     const critic = deckContextValue({ ...ROWS[2], activity: 'idle', verdict: { verdict: 'NOT_YET', defects: 3, by: 3, verdictFile: '/lanes/verdict-c1.json' } });
     assert.equal(critic, 'svc:conv+lane+critic+idle+live+verdict+report');
-    assert.deepEqual(deck(critic), ['svc.openConversation', 'svc.tellConversation', 'svc.stopConversation', 'svc.reapLane', 'svc.startLane', 'svc.openReport']);
+    assert.deepEqual(deck(critic), ['svc.openConversation', 'svc.tellConversation', 'svc.stopConversation', 'svc.reapLane', 'svc.raiseBudget', 'svc.startLane', 'svc.openReport']);
     assert.deepEqual(menuFor(menus, 'svc.commandDeck', critic, true), ['svc.openReport', 'svc.tellConversation']);
     // The builder it judged shows the verdict, but the report is the critic's: no Open Report there.
     assert.doesNotMatch(deckContextValue({ ...ROWS[1], verdict: { verdict: 'NOT_YET', defects: 3, by: 3, verdictFile: '/lanes/verdict-c1.json' } }), /\+report\b/);

@@ -41,6 +41,7 @@ const laneRec = (id: number, o: Partial<LaneRecord>) =>
     git: null,
     report: null,
     model: 'm',
+    budget: { spent: 0, cap: null, from: null, run: { spent: 0, cap: null, from: null }, state: 'none', text: 'no cost reported (no cap)' },
     ...o,
   }) as LaneRecord;
 

@@ -49,8 +49,11 @@ export function visibleRows(rows: readonly AgentRowView[], s: TableState): Agent
 }
 
 export function costText(r: AgentRowView): string {
-  if (r.cost === null) return '—';
-  return formatCost(r.cost, r.currency ?? 'USD');
+  const own = r.cost === null ? '—' : formatCost(r.cost, r.currency ?? 'USD');
+  if (!r.budget) return own;
+  if (r.budget.state === 'not-enforceable') return `${own} · cap ${formatCost(r.budget.cap)} not enforceable`;
+  const pct = Math.floor((r.budget.spent / r.budget.cap) * 100);
+  return `${formatCost(r.budget.spent)} of ${formatCost(r.budget.cap)} (${pct}%)${r.budget.state === 'reached' ? ' · cap reached' : ''}`;
 }
 
 /** `open(id, keep)`: a click opens the preview tab (keep false); a double-click or Enter keeps the tab. */
@@ -105,7 +108,7 @@ export function tableElement(rows: readonly AgentRowView[], s: TableState, open:
       activity,
       textElement('td', r.model),
       textElement('td', r.harness),
-      textElement('td', costText(r), 'cost'),
+      textElement('td', costText(r), `cost${r.budget && r.budget.state !== 'ok' ? ` spend-${r.budget.state}` : ''}`),
       textElement('td', r.issue ?? '—'),
     );
     tbody.append(tr);
