@@ -54,6 +54,7 @@ const mocha = spawnSync(
     // In-host before lanes: it checks an empty deck of the shared daemon.
     'test/e2e/ui/inHost.e2e.test.ts',
     'test/e2e/ui/lanes.e2e.test.ts',
+    'test/e2e/ui/runRecord.e2e.test.ts',
     'test/e2e/ui/issues.e2e.test.ts',
     'test/e2e/ui/startLane.e2e.test.ts',
     // Stops and restarts the shared daemon (and resumes the agents it stopped).

@@ -110,9 +110,11 @@ async function main(): Promise<void> {
   svc(['lane', 'show', '--run', 'demo', '--key', 'greet']);
   heading(`svc show ${issue}`);
   svc(['show', issue]);
+  heading('svc run export demo');
+  svc(['run', 'export', 'demo', '--out', path.join(HOME, 'svc-run-sample-demo.html')]);
 
   say(
-    `\nDone. The daemon keeps running for this demo home; look around with:\n  SVC_HOME=${SVC_HOME} npx svc lane list\n  npm run demo:ui   (the same state in a real VS Code)\nStop it (and the demo's live agents) with: SVC_HOME=${SVC_HOME} npx svc daemon stop --force`,
+    `\nDone. The daemon keeps running for this demo home; look around with:\n  SVC_HOME=${SVC_HOME} npx svc lane list\n  npm run demo:ui   (the same state in a real VS Code)\n  the run record: ${path.join(HOME, 'svc-run-sample-demo.html')} (open it in a browser)\nStop it (and the demo's live agents) with: SVC_HOME=${SVC_HOME} npx svc daemon stop --force`,
   );
 }
 

@@ -3,7 +3,9 @@
 // .vsix, the demo home as HOME and SVC_HOME, Debian's chromium with a wide sidebar. Run
 // `npm run demo` first. Writes docs/screenshots/deck.png (the nesting with verdict badges),
 // reviews.png (the review convoy with its verdict) and conversation.png (a conversation
-// with an answered request and an open one).
+// with an answered request and an open one); and run-record.png, the demo run's exported
+// record (`svc run export`) opened from its file with the network cut
+// (`--run-record-only` takes that one alone: it needs no code-server).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
@@ -43,8 +45,27 @@ async function conversationFrame(page: Page): Promise<Frame> {
   throw new Error('the conversation panel did not show its needs-you request within a minute');
 }
 
+/** The run record the demo exported, as a reader sees it: from its file, offline. */
+async function runRecordShot(): Promise<void> {
+  const file = path.join(HOME, 'svc-run-sample-demo.html');
+  if (!fs.existsSync(file)) throw new Error(`${file} is missing: run npm run demo first`);
+  const browser = await launchBrowser(HOME);
+  try {
+    const context = await browser.newContext({ offline: true, viewport: { width: 1100, height: 1400 }, colorScheme: 'light' });
+    const page = await context.newPage();
+    await page.goto(`file://${file}`);
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SHOTS, 'run-record.png') });
+    process.stdout.write(`wrote ${path.relative(REPO, path.join(SHOTS, 'run-record.png'))} from the demo's run record\n`);
+  } finally {
+    await browser.close().catch(() => undefined);
+  }
+}
+
 async function main(): Promise<void> {
   if (!fs.existsSync(path.join(SVC_HOME, 'svc.db'))) throw new Error('no demo state: run npm run demo first');
+  await runRecordShot();
+  if (process.argv.includes('--run-record-only')) return;
   if (!fs.existsSync(CODE_SERVER)) throw new Error('code-server is not installed: run scripts/installCodeServer.sh');
   if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: run npm run package`);
   const server = await startCodeServer({ profile: 'code-server-shots', settings: { 'workbench.colorTheme': 'Default Dark Modern' }, stderr: 'ignore' });

@@ -29,22 +29,27 @@ export function writeGauntlet(home: string): string {
   const brief = (name: string, intro: string, steps: Step[]) => fs.writeFileSync(path.join(briefs, name), block(intro, steps));
   brief('greet-a1.md', 'Make greet.sh greet by name: `greet.sh Ada` prints `hello, Ada`.', [
     { say: 'Changing greet.sh to take a name.' },
+    { cost: 0.21 },
     { run: commitPushReport('greet.sh', '#!/bin/sh\\necho "hello, $1"', 'greet.sh now greets by name.'), check: true },
   ]);
   brief('greet-a2.md', 'Make greet.sh greet by name; without a name it greets the world. Quote the name.', [
     { say: 'Answering the critic: default name and quoting.' },
+    { cost: 0.34 },
     { run: commitPushReport('greet.sh', '#!/bin/sh\\nname="${1:-world}"\\necho "hello, $name"', 'Default name and quoting added.'), check: true },
   ]);
   brief('docs-b1.md', 'Document greet.sh in the README.', [
+    { cost: 0.12 },
     { run: commitPushReport('USAGE.md', 'Run ./greet.sh NAME to be greeted.', 'Usage documented.'), check: true },
     { run: "echo 'a note the builder never committed' > NOTES.md" },
   ]);
   brief('critic-a1.md', 'Judge greet.sh: it must greet by name and handle a missing name.', [
+    { cost: 0.09 },
     { run: verdict('NOT_YET', ['no default when the name is missing', 'the name is not quoted']), check: true },
   ]);
-  brief('critic-pass.md', 'Judge the change against its brief.', [{ run: verdict('PASS', []), check: true }]);
+  brief('critic-pass.md', 'Judge the change against its brief.', [{ cost: 0.07 }, { run: verdict('PASS', []), check: true }]);
 
-  const start = (args: string) => `svc lane start --run demo ${args} --model script-fast --harness script`;
+  // Each lane with a spend cap; the script agent's `cost:` steps report what each one spends.
+  const start = (args: string) => `svc lane start --run demo ${args} --model script-fast --harness script --budget 1.50`;
   const wait = (lane: string) => `svc lane wait ${lane} --timeout 120`;
   return block('You orchestrate run `demo` with the svc-gauntlet-loop skill.', [
     { say: 'Fanning out two builders.' },

@@ -127,7 +127,7 @@ function defectLine(d: unknown): string {
   if (typeof d === 'string') return d;
   if (d && typeof d === 'object') {
     const o = d as Record<string, unknown>;
-    for (const k of ['title', 'summary', 'description', 'text', 'message']) if (typeof o[k] === 'string') return o[k];
+    for (const k of ['title', 'summary', 'what', 'description', 'text', 'message']) if (typeof o[k] === 'string') return o[k];
   }
   return JSON.stringify(d);
 }

@@ -89,7 +89,7 @@ function report(r: RunRecord, x: RunRecord['reports'][number]): string {
   const verdict = x.verdict
     ? ` <span class="verdict v-${esc(x.verdict)}">${esc(x.verdict)}${x.defects !== null ? ` · ${x.defects} defect${x.defects === 1 ? '' : 's'}` : ''}</span>`
     : '';
-  const defects = x.defectList
+  const defects = x.defectList?.length
     ? `<div class="defects"><h4>Defects</h4><ol>${x.defectList.map((d) => `<li>${esc(d)}</li>`).join('')}</ol></div>`
     : x.defectNote
       ? `<p class="note">${esc(x.defectNote)}</p>`

@@ -1,0 +1,89 @@
+// Spend caps and the run record as a person meets them in a real VS Code (code-server
+// 4.100.3 in chromium): the Awareness card shows the run's spend, its context menu exports
+// the run record through the save dialog, and the page then opens from its file with the
+// network cut (the screenshot the suite keeps: run-record-page.png).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { buildAndReport, judgeAndReport } from '../../helpers/lanes';
+import { makeRepo } from '../../helpers/scratch';
+import { writeBrief } from '../../helpers/scriptBrief';
+import { installedSvc } from './codeServer';
+import { session } from './session';
+import { clearNotifications, screenshot, SCREENSHOTS, waitForMessage, webviewFrame } from './workbench';
+
+const svc = (args: string[]) => installedSvc(session().cs, args);
+async function ok(args: string[], code = 0): Promise<string> {
+  const r = await svc(args);
+  assert.equal(r.code, code, `svc ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return r.stdout;
+}
+
+describe('spend caps and the run record in VS Code (code-server 4.100.3)', function () {
+  this.timeout(120_000);
+
+  before(async () => {
+    const { cs } = session();
+    const { dir } = makeRepo(cs.scratch, 'rr');
+    await ok(['project', 'add', 'rr', dir]);
+    const created = JSON.parse(
+      await ok(['conv', 'new', '--project', 'rr', '--harness', 'script', '--model', 'm', '--title', 'record root', '--prompt', 'I orchestrate.', '--json']),
+    ) as {
+      conversation: { id: number };
+    };
+    const root = String(created.conversation.id);
+    const briefs = path.join(cs.scratch.home, 'rr-briefs');
+    const start = (args: string[]) => ok(['lane', 'start', '--parent', root, '--harness', 'script', '--model', 'm', '--run', 'rr1', ...args]);
+    await start([
+      '--key',
+      'greet',
+      '--role',
+      'builder',
+      '--budget',
+      '1',
+      '--brief',
+      writeBrief(briefs, 'b.md', [{ cost: 0.3 }, { run: buildAndReport('greet.txt', 'hello'), check: true }]),
+    ]);
+    assert.equal((await svc(['lane', 'wait', 'rr1-greet-builder-i1', '--timeout', '60'])).code, 0);
+    await start(['--for', 'greet', '--role', 'critic', '--brief', writeBrief(briefs, 'c.md', [{ run: judgeAndReport('NOT_YET', 2), check: true }])]);
+    assert.equal((await svc(['lane', 'wait', 'rr1-greet-critic-i1', '--timeout', '60'])).code, 0);
+  });
+
+  it("shows the run's spend on its Awareness card and exports the run record from the card's context menu", async () => {
+    const { page, cs, browser } = session();
+    await clearNotifications(page);
+    const frame = await webviewFrame(page, 'article.card[data-project="rr"][data-run="rr1"] .spend');
+    const card = frame.locator('article.card[data-project="rr"][data-run="rr1"]');
+    assert.equal(await card.locator('.spend').textContent(), '$0.30 spent');
+
+    await card.click({ button: 'right' });
+    const menu = page.locator('.context-view .monaco-menu');
+    await menu.locator('.action-item .action-label', { hasText: /^Export Run Record…$/ }).click();
+    // The save dialog (code-server's own, a quick input) offers the workspace folder and the page's name.
+    const input = page.locator('.quick-input-widget input.input');
+    await input.waitFor();
+    const file = path.join(cs.workspace, 'svc-run-rr-rr1.html');
+    assert.ok((await input.inputValue()).endsWith('/svc-run-rr-rr1.html'), await input.inputValue());
+    await input.press('Enter');
+    await waitForMessage(page, `svc: run record of rr/rr1 saved to ${file}`, 30_000);
+    const html = fs.readFileSync(file, 'utf8');
+    assert.ok(html.includes('<code>i1 built → critic c1: NOT_YET (2 defects)</code>'));
+    await screenshot(page, 'run-record-exported');
+
+    // As a reader opens it: from the file, with the network cut; it asks for nothing else.
+    const context = await browser.newContext({ offline: true, viewport: { width: 1100, height: 1300 } });
+    try {
+      const reader = await context.newPage();
+      const requests: string[] = [];
+      reader.on('request', (r) => requests.push(r.url()));
+      await reader.goto(`file://${file}`);
+      await reader.waitForLoadState('networkidle');
+      assert.deepEqual(requests, [`file://${file}`]);
+      assert.equal(await reader.locator('#cost tr.total td').nth(2).textContent(), '$0.30');
+      fs.mkdirSync(SCREENSHOTS, { recursive: true });
+      await reader.screenshot({ path: path.join(SCREENSHOTS, 'run-record-page.png'), fullPage: true });
+    } finally {
+      await context.close();
+    }
+  });
+});
