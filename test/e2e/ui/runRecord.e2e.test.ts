@@ -10,7 +10,7 @@ import { makeRepo } from '../../helpers/scratch';
 import { writeBrief } from '../../helpers/scriptBrief';
 import { installedSvc } from './codeServer';
 import { session } from './session';
-import { clearNotifications, screenshot, SCREENSHOTS, waitForMessage, webviewFrame } from './workbench';
+import { clearNotifications, openContainer, screenshot, SCREENSHOTS, setPaneExpanded, waitForMessage, webviewFrame } from './workbench';
 
 const svc = (args: string[]) => installedSvc(session().cs, args);
 async function ok(args: string[], code = 0): Promise<string> {
@@ -52,6 +52,8 @@ describe('spend caps and the run record in VS Code (code-server 4.100.3)', funct
   it("shows the run's spend on its Awareness card and exports the run record from the card's context menu", async () => {
     const { page, cs, browser } = session();
     await clearNotifications(page);
+    await openContainer(page, 'svc');
+    await setPaneExpanded(page, 'Awareness', true);
     const frame = await webviewFrame(page, 'article.card[data-project="rr"][data-run="rr1"] .spend');
     const card = frame.locator('article.card[data-project="rr"][data-run="rr1"]');
     assert.equal(await card.locator('.spend').textContent(), '$0.30 spent');
