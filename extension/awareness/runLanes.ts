@@ -3,7 +3,7 @@
 // lanes under it), archived lanes kept (they stay in the lane list, `stopped`). Pure.
 import type { LaneRecord } from '../../shared/protocol/lanes';
 import type { RunLaneView } from '../../shared/webview/awarenessMessages';
-import { buildDeck, verdictText } from '../commandDeck/deckModel';
+import { buildDeck, spendText, verdictText } from '../commandDeck/deckModel';
 import type { DeckNode, DeckRow } from '../commandDeck/deckModel';
 
 export function laneDeckRow(l: LaneRecord): DeckRow {
@@ -39,6 +39,8 @@ export function runLaneTree(lanes: readonly LaneRecord[]): RunLaneView[] {
         if (l.host) parts.push(l.hostLost ? `on ${l.host} (connection lost, reconnecting)` : `on ${l.host}`);
         if (l.verdict) parts.push(verdictText(l.verdict));
         if (l.report) parts.push(`reported ${l.report.status}`);
+        const spend = spendText(l.budget);
+        if (spend) parts.push(spend);
         return { convId: l.id, label: `${l.role} i${l.iteration} · ${l.key}`, description: parts.join(' · '), activity: l.activity, children: view(n.children) };
       });
   return view(buildDeck(lanes.map(laneDeckRow), { keepArchived: true }));

@@ -88,7 +88,13 @@ describe('Awareness expand (extension/awareness/runLanes.ts)', () => {
         report: { status: 'done' } as LaneRecord['report'],
       }),
       laneRec(4, { key: 'ui', archived: true, activity: 'stopped' }),
-      laneRec(5, { key: 'api', role: 'verifier', judged: { key: 'api', iteration: 1 }, activity: 'working' }),
+      laneRec(5, {
+        key: 'api',
+        role: 'verifier',
+        judged: { key: 'api', iteration: 1 },
+        activity: 'working',
+        budget: { spent: 1.2, cap: 1, from: 'lane', run: { spent: 1.2, cap: null, from: null }, state: 'reached', text: '' },
+      }),
     ]);
     assert.deepEqual(tree, [
       {
@@ -98,7 +104,7 @@ describe('Awareness expand (extension/awareness/runLanes.ts)', () => {
         activity: 'idle',
         children: [
           { convId: 3, label: 'critic i1 · api', description: '#3 · idle · PASS · reported done', activity: 'idle', children: [] },
-          { convId: 5, label: 'verifier i1 · api', description: '#5 · working', activity: 'working', children: [] },
+          { convId: 5, label: 'verifier i1 · api', description: '#5 · working · spend cap reached', activity: 'working', children: [] },
         ],
       },
       { convId: 4, label: 'builder i1 · ui', description: '#4 · stopped (archived)', activity: 'stopped', children: [] },
