@@ -60,7 +60,19 @@ describe('spend caps and the run record in VS Code (code-server 4.100.3)', funct
 
     await card.click({ button: 'right' });
     const menu = page.locator('.context-view .monaco-menu');
-    await menu.locator('.action-item .action-label', { hasText: /^Export Run Record…$/ }).click();
+    const action = menu.locator('.action-item .action-label', { hasText: /^Export Run Record…$/ });
+    // As contextMenuItem does for tree rows: a click right after the menu opens can be lost.
+    await action.hover();
+    await page.waitForTimeout(150);
+    for (let attempt = 0; ; attempt++) {
+      await action.click();
+      try {
+        await menu.waitFor({ state: 'detached', timeout: 1500 });
+        break;
+      } catch (e) {
+        if (attempt >= 3) throw e;
+      }
+    }
     // The save dialog (code-server's own, a quick input) offers the workspace folder and the page's name.
     const input = page.locator('.quick-input-widget input.input');
     await input.waitFor();
