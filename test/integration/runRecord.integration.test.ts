@@ -95,6 +95,20 @@ describe('run record: svc run export', function () {
     assert.equal(refused.stderr, 'no lanes in run nope; svc lane runs lists the runs\n');
   });
 
+  it('names a parked patch with the command that restores it', async () => {
+    fs.writeFileSync(path.join(`${w.repo}-lanes`, 'rec-greet', 'notes.md'), 'not committed\n');
+    await ok(s.svc(['lane', 'reap', 'rec-greet-builder-i1', '--park', '--keep']));
+    const rec = JSON.parse((await ok(s.svc(['run', 'export', 'rec', '--json', '--out', '-']))).stdout) as RunRecord;
+    assert.equal(rec.parked.length, 1);
+    const p = rec.parked[0];
+    assert.equal(p.lane, 'rec-greet-builder-i1');
+    assert.match(p.file, /^~\/\.svc\/agents\/conv-rec-greet-builder-i1\/parked-\d{8}T\d{6}Z\.patch$/);
+    assert.equal(p.restoreCommand, `git -C ~/proj worktree add ~/proj-lanes/rec-greet rec/greet && git -C ~/proj-lanes/rec-greet apply --index -p2 --whitespace=nowarn ${p.file}`);
+    // The diff is still read after the reap: the branch is kept.
+    assert.match(rec.diffs[0].patch, /^\+hello world$/m);
+    assert.ok(rec.timeline.some((e) => e.kind === 'reap' && e.text === 'rec-greet-builder-i1 reaped'));
+  });
+
   it('opens from its file in chromium with the network cut and requests nothing from elsewhere', async () => {
     const file = path.join(s.home, 'svc-run-proj-rec.html');
     browser = await launchBrowser(s.home);
