@@ -74,6 +74,14 @@ export class LaneStore {
     return (this.db.prepare(`${SELECT} WHERE l.run_key = ? ORDER BY l.created_at, c.id`).all(run) as LaneRow[]).map((r) => fix(r)!);
   }
 
+  /** Every lane of these runs, in launch order, in one query. */
+  ofRuns(runs: string[]): LaneRow[] {
+    if (runs.length === 0) return [];
+    return (this.db.prepare(`${SELECT} WHERE l.run_key IN (SELECT value FROM json_each(?)) ORDER BY l.created_at, c.id`).all(JSON.stringify(runs)) as LaneRow[]).map((r) =>
+      fix(r)!,
+    );
+  }
+
   /** The critics and verifiers of these runs, in launch order: one query for a whole list's verdicts. */
   judgesOf(runs: string[]): LaneRow[] {
     if (runs.length === 0) return [];

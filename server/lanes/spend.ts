@@ -33,8 +33,17 @@ export class SpendBook {
     runs: string[],
   ) {
     const unique = [...new Set(runs)];
-    for (const run of unique) this.runs.set(run, r.store.ofRun(run));
+    for (const run of unique) this.runs.set(run, []);
+    for (const l of r.store.ofRuns(unique)) this.runs.get(l.run)!.push(l);
     this.spend = r.store.spendOf(unique);
+  }
+
+  // Read once per book: a list of many lanes asks for each run's cap and project's caps many times.
+  private readonly runCaps = new Map<string, SpendCap>();
+  private readonly gauntlets = new Map<string, ReturnType<SpendReader['gauntletOf']>>();
+  private gauntlet(project: string): ReturnType<SpendReader['gauntletOf']> {
+    if (!this.gauntlets.has(project)) this.gauntlets.set(project, this.r.gauntletOf(project));
+    return this.gauntlets.get(project);
   }
 
   /** The lanes of one run of one project, in launch order. */
@@ -59,16 +68,20 @@ export class SpendBook {
     const reported = it.some((l) => this.spend.get(l.id)?.reported);
     const own = [...it].reverse().find((l) => l.budget !== null);
     if (own) return { spent, cap: own.budget, from: 'lane', reported };
-    const role = this.r.gauntletOf(lane.project)?.roles?.[lane.role]?.budget;
+    const role = this.gauntlet(lane.project)?.roles?.[lane.role]?.budget;
     return { spent, cap: role ?? null, from: role === undefined ? null : 'role', reported };
   }
 
   runCap(project: string, run: string): SpendCap {
+    const id = `${project}\0${run}`;
+    const known = this.runCaps.get(id);
+    if (known) return known;
     const spent = this.runLanes(project, run).reduce((sum, l) => sum + (this.spend.get(l.id)?.amount ?? 0), 0);
     const raised = this.r.store.runBudget(project, run);
-    if (raised) return { spent, cap: raised.cap, from: 'run' };
-    const cap = this.r.gauntletOf(project)?.budget;
-    return { spent, cap: cap ?? null, from: cap === undefined ? null : 'project' };
+    const cap = raised?.cap ?? this.gauntlet(project)?.budget ?? null;
+    const found: SpendCap = { spent, cap, from: raised ? 'run' : cap !== null ? 'project' : null };
+    this.runCaps.set(id, found);
+    return found;
   }
 
   /** Why the lane may take no turn now (a cap is reached), or null. */
