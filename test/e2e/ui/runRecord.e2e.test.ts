@@ -22,6 +22,18 @@ async function ok(args: string[], code = 0): Promise<string> {
 describe('spend caps and the run record in VS Code (code-server 4.100.3)', function () {
   this.timeout(120_000);
 
+  let root = '';
+
+  // Leave the shared deck as it was: the suites after this one find their rows in a deck
+  // that shows only so many (the lanes reaped and archived, the root stopped and archived).
+  after(async () => {
+    for (const lane of ['rr1-greet-critic-i1', 'rr1-greet-builder-i1']) await ok(['lane', 'reap', lane]);
+    if (root) {
+      await ok(['conv', 'stop', root]);
+      await ok(['conv', 'archive', root]);
+    }
+  });
+
   before(async () => {
     const { cs } = session();
     const { dir } = makeRepo(cs.scratch, 'rr');
@@ -31,7 +43,7 @@ describe('spend caps and the run record in VS Code (code-server 4.100.3)', funct
     ) as {
       conversation: { id: number };
     };
-    const root = String(created.conversation.id);
+    root = String(created.conversation.id);
     const briefs = path.join(cs.scratch.home, 'rr-briefs');
     const start = (args: string[]) => ok(['lane', 'start', '--parent', root, '--harness', 'script', '--model', 'm', '--run', 'rr1', ...args]);
     await start([
