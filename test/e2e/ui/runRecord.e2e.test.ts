@@ -89,7 +89,10 @@ describe('spend caps and the run record in VS Code (code-server 4.100.3)', funct
     const input = page.locator('.quick-input-widget input.input');
     await input.waitFor();
     const file = path.join(cs.workspace, 'svc-run-rr-rr1.html');
-    assert.ok((await input.inputValue()).endsWith('/svc-run-rr-rr1.html'), await input.inputValue());
+    // It fills in the folder first and the name a moment later.
+    const deadline = Date.now() + 10_000;
+    while (!(await input.inputValue()).endsWith('/svc-run-rr-rr1.html') && Date.now() < deadline) await page.waitForTimeout(100);
+    assert.equal(await input.inputValue(), file);
     await input.press('Enter');
     await waitForMessage(page, `svc: run record of rr/rr1 saved to ${file}`, 30_000);
     const html = fs.readFileSync(file, 'utf8');
