@@ -29,6 +29,7 @@ import {
   patchExistsError,
   patchInsideWorktreeError,
 } from './reapErrors';
+import { refuseUnparkable } from './reapChecks';
 import { restoreAfterRemove, restoreInPlace } from './restoreCommand';
 import { headOf, worktreeInfo } from './worktreeInfo';
 import type { WorktreeInfo } from './worktreeInfo';
@@ -56,6 +57,9 @@ export async function parkWorktree(worktreeDir: string, patchFile: string, opts:
   const info = await worktreeInfo(worktreeDir, opts);
   const head = info.head;
   if (head === null) throw notAWorktreeError(worktreeDir, 'HEAD has no commit');
+  // What a patch cannot carry, refused before anything is written: another repository in
+  // the tree (its .git would be left out), an operation half done (its state would be reset away).
+  await refuseUnparkable(info.top, info.gitDir);
   const target = path.resolve(patchFile);
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const realTarget = path.join(fs.realpathSync(path.dirname(target)), path.basename(target));

@@ -7,10 +7,10 @@ import * as fs from 'node:fs';
 import { ignoredOnlyByUncommittedRules } from './committedIgnores';
 import { gitFailure, runGit, splitNul } from '../git/gitExec';
 import type { GitCall, GitEnv } from '../git/gitExec';
-import { clearHidingBits } from './indexFlags';
+import { clearHidingBits, sparseCheckoutOn } from './indexFlags';
 import type { HiddenByBits } from './indexFlags';
 import { DST_PREFIX, SRC_PREFIX } from './patchFormat';
-import { unreadableWorkError } from './reapErrors';
+import { unreadableWorkError, unstorablePathsError } from './reapErrors';
 import type { WorktreeInfo } from './worktreeInfo';
 
 /** One path of `git diff-index --raw`: modes are octal strings, '000000' when absent. */
@@ -27,7 +27,7 @@ export interface Capture {
   changes: RawChange[];
   /** Entries whose index bits hid them from `git status` (their bits were cleared in the copy). */
   hiddenByBits: HiddenByBits;
-  /** Untracked paths ignored only by rules HEAD does not commit (folders end in `/`). */
+  /** Untracked paths ignored only by rules the lane's base commit does not commit (folders end in `/`). */
   ignoredByUncommittedRules: Buffer[];
 }
 
@@ -38,7 +38,7 @@ export const GITLINK_MODE = '160000';
 
 /**
  * Fills `indexFile` with the working state of `info.top` and returns its tree and changes
- * against HEAD. Untracked files count unless the .gitignore files committed at HEAD
+ * against HEAD. Untracked files count unless the .gitignore files committed at the lane's base commit
  * ignore them (see committedIgnores.ts); edits under assume-unchanged or skip-worktree
  * count (see indexFlags.ts).
  */
@@ -47,10 +47,13 @@ export async function captureWork(info: WorktreeInfo, head: string, indexFile: s
   if (fs.existsSync(info.indexFile)) copyIndex(info.indexFile, indexFile);
   else await runGit(info.top, ['read-tree', head], call);
   const hiddenByBits = await clearHidingBits(info.top, indexFile, opts);
-  await addReadably(info.top, [...INDEX_SAFE, 'add', '-A'], call);
-  const ignoredByUncommittedRules = await ignoredOnlyByUncommittedRules(info, head, indexFile, scratchDir, opts);
+  // In a sparse checkout, new files outside the cone are work too: without --sparse git
+  // leaves them out and fails (they are not in the copy's index, so nothing is lost by adding them there).
+  const sparse = (await sparseCheckoutOn(info.top, opts)) ? ['--sparse'] : [];
+  await addReadably(info.top, [...INDEX_SAFE, 'add', '-A', ...sparse], call);
+  const ignoredByUncommittedRules = await ignoredOnlyByUncommittedRules(info, indexFile, scratchDir, opts);
   if (ignoredByUncommittedRules.length) {
-    await addReadably(info.top, [...INDEX_SAFE, 'add', '--force', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+    await addReadably(info.top, [...INDEX_SAFE, 'add', '--force', ...sparse, '--pathspec-from-file=-', '--pathspec-file-nul'], {
       ...opts,
       extra: { GIT_INDEX_FILE: indexFile, GIT_LITERAL_PATHSPECS: '1' },
       input: nulList(ignoredByUncommittedRules),
@@ -70,6 +73,8 @@ async function addReadably(top: string, args: string[], call: GitCall): Promise<
   const r = await runGit(top, args, { ...call, okCodes: [128] });
   const unreadable = unreadablePaths(r.stderr);
   if (unreadable.length) throw unreadableWorkError(top, unreadable);
+  const invalid = invalidPaths(r.stderr);
+  if (invalid.length) throw unstorablePathsError(top, invalid);
   if (r.code !== 0) throw gitFailure(args, top, r, null);
 }
 
@@ -79,6 +84,16 @@ export function unreadablePaths(stderr: string): string[] {
   for (const line of stderr.split('\n')) {
     const m = /^(?:error|warning): (?:open\("(.*)"\)|could not open directory '(.*)'): Permission denied$/.exec(line);
     if (m) out.push(m[1] ?? m[2]);
+  }
+  return out;
+}
+
+/** The paths git will not put in an index (`error: invalid path 'x/.GIT'`: names core.protectNTFS/HFS reserve). */
+export function invalidPaths(stderr: string): string[] {
+  const out: string[] = [];
+  for (const line of stderr.split('\n')) {
+    const m = /^error: invalid path '(.*)'$/.exec(line);
+    if (m) out.push(m[1]);
   }
   return out;
 }

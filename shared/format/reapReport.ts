@@ -27,6 +27,9 @@ export function formatReapReport(r: ReapReport): string {
   else lines.push(`${r.dir} was already gone`);
   if (r.branch !== null) lines.push(`kept branch ${r.branch}${r.head ? ` at ${short(r.head)}` : ''}`);
   if (r.keptBranch !== null) lines.push(`kept the detached commits on new branch ${r.keptBranch}`);
+  for (const k of r.keptRefs ?? []) {
+    lines.push(`kept ${k.commits} ${k.commits === 1 ? 'commit' : 'commits'} only this worktree's reflog or its own refs held on new branch ${k.branch} at ${short(k.sha)}`);
+  }
   lines.push(...unpushedLines(r));
   if (r.orphaned.length && r.archive.state !== 'kept') {
     lines.push(orphanedLine(r.orphaned));

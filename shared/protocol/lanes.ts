@@ -191,6 +191,8 @@ export const ReapResult = z.object({
   upstream: z.string().nullable(),
   unpushed: z.array(z.object({ sha: z.string(), subject: z.string() })),
   keptBranch: z.string().nullable(),
+  /** Branches reap created for commits only the worktree's reflog or its own refs held (its detached HEAD's are keptBranch). */
+  keptRefs: z.array(z.object({ branch: z.string(), sha: z.string(), commits: z.number().int() })).default([]),
   park: z
     .object({ patchFile: z.string(), files: z.number().int(), head: z.string(), branch: z.string().nullable(), restoreCommand: z.string(), restoreAfterRemoveCommand: z.string() })
     .nullable(),

@@ -45,6 +45,7 @@ const base: ReapReport = {
   upstream: 'origin/r1/b',
   unpushed: [],
   keptBranch: null,
+  keptRefs: [],
   park: null,
   archive: { state: 'archived' },
   orphaned: [],
