@@ -50,15 +50,28 @@ export async function captureWork(info: WorktreeInfo, head: string, indexFile: s
   // In a sparse checkout, new files outside the cone are work too: without --sparse git
   // leaves them out and fails (they are not in the copy's index, so nothing is lost by adding them there).
   const sparse = (await sparseCheckoutOn(info.top, opts)) ? ['--sparse'] : [];
-  await addReadably(info.top, [...INDEX_SAFE, 'add', '-A', ...sparse], call);
+  // git stops at the first name it will not store; each retry leaves the ones found out, so the refusal names them all.
+  const invalid: string[] = [];
+  await addReadably(info.top, invalid, (skip) =>
+    skip.length === 0
+      ? { args: [...INDEX_SAFE, 'add', '-A', ...sparse], call }
+      : {
+          args: [...INDEX_SAFE, 'add', '-A', ...sparse, '--pathspec-from-file=-', '--pathspec-file-nul'],
+          call: { ...call, input: nulList([Buffer.from('.'), ...skip.map((p) => Buffer.from(`:(exclude,literal)${p}`))]) },
+        },
+  );
   const ignoredByUncommittedRules = await ignoredOnlyByUncommittedRules(info, indexFile, scratchDir, opts);
   if (ignoredByUncommittedRules.length) {
-    await addReadably(info.top, [...INDEX_SAFE, 'add', '--force', ...sparse, '--pathspec-from-file=-', '--pathspec-file-nul'], {
-      ...opts,
-      extra: { GIT_INDEX_FILE: indexFile, GIT_LITERAL_PATHSPECS: '1' },
-      input: nulList(ignoredByUncommittedRules),
-    });
+    await addReadably(info.top, invalid, (skip) => ({
+      args: [...INDEX_SAFE, 'add', '--force', ...sparse, '--pathspec-from-file=-', '--pathspec-file-nul'],
+      call: {
+        ...opts,
+        extra: { GIT_INDEX_FILE: indexFile, GIT_LITERAL_PATHSPECS: '1' },
+        input: nulList(ignoredByUncommittedRules.filter((p) => !skip.includes(p.toString('utf8')))),
+      },
+    }));
   }
+  if (invalid.length) throw unstorablePathsError(info.top, invalid.sort());
   const changes = await changesOf(info, head, indexFile, opts);
   const tree = (await runGit(info.top, [...INDEX_SAFE, 'write-tree'], call)).stdout.toString('utf8').trim();
   return { tree, changes, hiddenByBits, ignoredByUncommittedRules };
@@ -69,13 +82,19 @@ export async function captureWork(info: WorktreeInfo, head: string, indexFile: s
  * only warns about an unreadable folder and goes on without it: the capture would then miss
  * the work inside, and a reap would call the tree saved (or clean) when it is not.
  */
-async function addReadably(top: string, args: string[], call: GitCall): Promise<void> {
-  const r = await runGit(top, args, { ...call, okCodes: [128] });
-  const unreadable = unreadablePaths(r.stderr);
-  if (unreadable.length) throw unreadableWorkError(top, unreadable);
-  const invalid = invalidPaths(r.stderr);
-  if (invalid.length) throw unstorablePathsError(top, invalid);
-  if (r.code !== 0) throw gitFailure(args, top, r, null);
+async function addReadably(top: string, invalid: string[], run: (skip: string[]) => { args: string[]; call: GitCall }): Promise<void> {
+  for (let round = 0; round < 1000; round++) {
+    const { args, call } = run(invalid);
+    const r = await runGit(top, args, { ...call, okCodes: [128] });
+    const unreadable = unreadablePaths(r.stderr);
+    if (unreadable.length) throw unreadableWorkError(top, unreadable);
+    const found = invalidPaths(r.stderr).filter((p) => !invalid.includes(p));
+    if (found.length === 0) {
+      if (r.code !== 0) throw gitFailure(args, top, r, null);
+      return;
+    }
+    invalid.push(...found);
+  }
 }
 
 /** The paths of git's "Permission denied" complaints (`open("x")`, `could not open directory 'x/'`). */
