@@ -53,6 +53,8 @@ export interface DeckRow {
   hostLost?: string;
   /** Git-backed lanes. */
   git?: { branch: string | null; ahead: number | null; dirty: boolean; headSha?: string | null } | null;
+  /** Lanes: every patch `reap --park` left (a reap killed mid-park included), with the command that restores it. */
+  parked?: { patchFile: string; paths: number | null; restoreCommand: string | null }[];
 }
 
 export interface DeckNode {
@@ -153,6 +155,7 @@ export function describeRow(row: DeckRow): string {
     if (row.git.dirty) parts.push('dirty');
   }
   if (row.reaped) parts.push('reaped');
+  if (row.parked?.length) parts.push(row.parked.length === 1 ? 'parked patch' : `${row.parked.length} parked patches`);
   return parts.join(' · ');
 }
 
@@ -178,6 +181,10 @@ export function tooltipOf(row: DeckRow): string {
   if (row.cost) fact('cost', mdText(`${row.cost.amount.toFixed(2)} ${row.cost.currency}`));
   if (row.issueId) fact('issue', mdText(row.issueId));
   if (row.reaped) fact('reaped', 'its directory is removed; kept in the deck with --keep');
+  for (const p of row.parked ?? []) {
+    const n = p.paths === null ? '' : ` (${p.paths} ${p.paths === 1 ? 'path' : 'paths'})`;
+    fact('parked', `${mdCode(p.patchFile)}${n}${p.restoreCommand ? `, restore with ${mdCode(p.restoreCommand)}` : ''}`);
+  }
   return lines.join('\n');
 }
 

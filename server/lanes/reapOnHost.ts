@@ -17,7 +17,7 @@ import { REAP_STOP_WAIT_S } from '../reap/reapLaneDir';
 import { parkCopyFailedError } from './laneRefusals';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
-import { patchPath, unreapedChildren } from './reapParts';
+import { earlierParked, patchPath, unreapedChildren } from './reapParts';
 import { laneActivity } from './records';
 
 interface HostReap {
@@ -61,6 +61,7 @@ export async function reapOnHost(ctx: LanesContext, lane: LaneRow, opts: { park:
     };
   }
   ctx.store.markReaped(lane.id, ctx.now());
+  report.earlierParked = earlierParked(ctx, lane.id, report);
   let archive: ArchiveOutcome = { state: 'kept' };
   if (!opts.keep) {
     try {

@@ -98,5 +98,6 @@ export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
     park,
     archive,
     orphaned: plan.orphaned ?? [],
+    earlierParked: [],
   };
 }

@@ -22,6 +22,10 @@ export function formatReapReport(r: ReapReport): string {
     lines.push(`parked ${r.park.files} ${r.park.files === 1 ? 'path' : 'paths'} in ${r.park.patchFile}`);
     lines.push(`  restore with: ${r.removed === 'worktree' ? r.park.restoreAfterRemoveCommand : r.park.restoreCommand}`);
   }
+  for (const p of r.earlierParked ?? []) {
+    lines.push(`note: an earlier park of this lane left ${p.patchFile}${p.paths === null ? '' : ` (${p.paths} ${p.paths === 1 ? 'path' : 'paths'})`}`);
+    if (p.restoreCommand !== null) lines.push(`  restore with: ${p.restoreCommand}`);
+  }
   if (r.removed === 'worktree') lines.push(`removed worktree ${r.dir}`);
   else if (r.removed === 'playDir') lines.push(`removed play directory ${r.dir}`);
   else lines.push(`${r.dir} was already gone`);

@@ -58,6 +58,15 @@ export const LaneReport = z.object({
 });
 export type LaneReport = z.infer<typeof LaneReport>;
 
+/** A parked patch of a lane, with the command that restores it as things stand (in place while the worktree stands). */
+export const ParkedPatch = z.object({
+  patchFile: z.string(),
+  tarFile: z.string().nullable(),
+  paths: z.number().int().nullable(),
+  restoreCommand: z.string().nullable(),
+});
+export type ParkedPatch = z.infer<typeof ParkedPatch>;
+
 export const LaneRecord = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -96,6 +105,8 @@ export const LaneRecord = z.object({
   git: z.object({ branch: z.string().nullable(), headSha: z.string().nullable(), ahead: z.number().int().nullable(), dirty: z.boolean() }).nullable(),
   /** Why `git` is null for a lane that should have facts: `git did not answer within 5 s`. Null otherwise. */
   gitUnavailable: z.string().nullable(),
+  /** Every patch `svc lane reap --park` left for this lane (a reap killed mid-park included), oldest first. */
+  parked: z.array(ParkedPatch).default([]),
 });
 export type LaneRecord = z.infer<typeof LaneRecord>;
 
@@ -198,6 +209,8 @@ export const ReapResult = z.object({
     .nullable(),
   archive: z.union([z.object({ state: z.literal('archived') }), z.object({ state: z.literal('kept') }), z.object({ state: z.literal('failed'), error: z.string() })]),
   orphaned: z.array(z.string()),
+  /** Patches parked for this lane before this reap (an earlier reap, one killed mid-park): never lost from sight. */
+  earlierParked: z.array(ParkedPatch).default([]),
 });
 /** Client → daemon. `svc lane reap`: the spec's Reap steps 1–7; never kills, never discards work. */
 export const lanesReap = request('lanes/reap', ReapParams, ReapResult);

@@ -46,6 +46,7 @@ const base: ReapReport = {
   unpushed: [],
   keptBranch: null,
   keptRefs: [],
+  earlierParked: [],
   park: null,
   archive: { state: 'archived' },
   orphaned: [],
