@@ -147,7 +147,13 @@ async function carryExactCopies(top: string, paths: Buffer[], tmpSidecar: string
 }
 
 /** A self-describing header; `git apply` skips everything before the first `diff --git`. */
-function preamble(info: WorktreeInfo, head: string, files: number, restore: { restoreCommand: string; restoreAfterRemoveCommand: string }, exact: { file: string; count: number } | null): string {
+function preamble(
+  info: WorktreeInfo,
+  head: string,
+  files: number,
+  restore: { restoreCommand: string; restoreAfterRemoveCommand: string },
+  exact: { file: string; count: number } | null,
+): string {
   const beside = exact
     ? [
         `files: ${JSON.stringify(exact.file)} (exact bytes and permission bits of ${exact.count} ${exact.count === 1 ? 'path' : 'paths'} a git patch cannot carry; the restore command extracts it after applying the patch)`,

@@ -78,7 +78,15 @@ describe('lanes: a refused reap changes nothing; every parked patch stays in sig
     const after = `git -C ${w.repo} worktree add ${dir} rf/crash && ${inPlace}`;
     assert.equal(
       again.stdout,
-      [`reaped conv ${l.id} (${l.name})`, `note: an earlier park of this lane left ${patch} (1 path)`, `  restore with: ${after}`, `removed worktree ${dir}`, `kept branch rf/crash at ${rec.git?.headSha?.slice(0, 7)}`, `archived conv ${l.id}`, ''].join('\n'),
+      [
+        `reaped conv ${l.id} (${l.name})`,
+        `note: an earlier park of this lane left ${patch} (1 path)`,
+        `  restore with: ${after}`,
+        `removed worktree ${dir}`,
+        `kept branch rf/crash at ${rec.git?.headSha?.slice(0, 7)}`,
+        `archived conv ${l.id}`,
+        '',
+      ].join('\n'),
     );
     assert.deepEqual((await lane(l.name)).parked, [{ patchFile: patch, tarFile: null, paths: 1, restoreCommand: after }]);
     const r = sh(after, s.env, s.home);

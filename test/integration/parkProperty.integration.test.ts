@@ -548,7 +548,10 @@ describe('reap property: random worktrees are refused unchanged, or reaped with 
           if (refusal) {
             refusals++;
             const allowed = new Set([...mustRefuse, ...(park ? [] : ['dirty'])]);
-            assert.ok(allowed.has(refusal.reason), `refused for ${refusal.reason}, which this case does not hold (allowed: ${[...allowed].join(', ') || 'none'}): ${refusal.message}`);
+            assert.ok(
+              allowed.has(refusal.reason),
+              `refused for ${refusal.reason}, which this case does not hold (allowed: ${[...allowed].join(', ') || 'none'}): ${refusal.message}`,
+            );
             assert.deepEqual(sorted(snapshot(wt)), expected, 'a refused reap changed a file');
             assert.deepEqual(gitState(wt, s.env), before, 'a refused reap changed git status, HEAD or an operation in progress');
             assert.equal(fs.existsSync(patch), false, 'a refused reap left a patch');
@@ -588,7 +591,9 @@ describe('reap property: random worktrees are refused unchanged, or reaped with 
           }
           forceRemoveWorktree(repo, s.env, wt);
           fs.rmSync(exclude, { force: true });
-          for (const ref of git(repo.dir, s.env, 'for-each-ref', '--format=%(refname)', `refs/heads/prop/${name}`, `refs/heads/${keepName}`, `refs/heads/${keepName}-*`).split('\n').filter(Boolean)) {
+          for (const ref of git(repo.dir, s.env, 'for-each-ref', '--format=%(refname)', `refs/heads/prop/${name}`, `refs/heads/${keepName}`, `refs/heads/${keepName}-*`)
+            .split('\n')
+            .filter(Boolean)) {
             spawnSync('git', ['update-ref', '-d', ref], { cwd: repo.dir, env: s.env });
           }
           fs.rmSync(patch, { force: true });

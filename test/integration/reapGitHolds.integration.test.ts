@@ -230,7 +230,10 @@ describe('reap: work git holds in less common ways', function () {
     await eventually(() => fs.existsSync(`/proc/${writer.pid}/fd/1`), 10_000, 'writer started');
     const e = await refused(plan, 'processesInside');
     const lines = e.message.split('\n');
-    assert.equal(lines[0], `${lines.length - 1 === 1 ? '1 process works' : `${lines.length - 1} processes work`} inside ${dir} (a working directory there, or a file there held open or mapped); reap never kills a process: end ${lines.length === 2 ? 'it' : 'them'} or move ${lines.length === 2 ? 'it' : 'them'} out, then reap again`);
+    assert.equal(
+      lines[0],
+      `${lines.length - 1 === 1 ? '1 process works' : `${lines.length - 1} processes work`} inside ${dir} (a working directory there, or a file there held open or mapped); reap never kills a process: end ${lines.length === 2 ? 'it' : 'them'} or move ${lines.length === 2 ? 'it' : 'them'} out, then reap again`,
+    );
     assert.ok(lines.includes(`  ${writer.pid} sh -c sleep 300; echo LATE (holds ${late} open)`), e.message);
     killGroup(writer.pid!);
     await eventually(async () => !fs.existsSync(`/proc/${writer.pid}`) || fs.readFileSync(`/proc/${writer.pid}/stat`, 'utf8').includes(') Z'), 10_000, 'writer gone');

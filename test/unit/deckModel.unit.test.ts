@@ -302,7 +302,18 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
       '- parked: `/h/.svc/agents/conv-r1-k-builder-i1/parked-20250102T000000Z.patch` (1 path)',
     ]);
     const conv = { id: 2, name: 'c2', title: 't2', kind: 'lane', parentId: 1, activity: 'stopped', archived: false, model: 'm' } as ConversationInfo;
-    const rec = { id: 2, role: 'builder', run: 'r1', key: 'k', iteration: 1, reaped: true, judged: null, verdict: null, git: null, parked: parked.map((p) => ({ ...p, tarFile: null })) } as unknown as LaneRecord;
+    const rec = {
+      id: 2,
+      role: 'builder',
+      run: 'r1',
+      key: 'k',
+      iteration: 1,
+      reaped: true,
+      judged: null,
+      verdict: null,
+      git: null,
+      parked: parked.map((p) => ({ ...p, tarFile: null })),
+    } as unknown as LaneRecord;
     assert.deepEqual(deckRows([conv], [rec])[0].parked, parked);
   });
 
