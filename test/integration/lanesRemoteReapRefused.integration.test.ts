@@ -33,6 +33,12 @@ describe('lanes on another host: a refused reap stops nothing (real sshd)', func
     root = `${d.remoteHome}/${rootName}`;
     d.asRemote(`rm -rf ${rootName} && mkdir -p ${rootName} && git config --global --replace-all safe.directory '*'`);
     w = await laneWorld(s);
+    // The origin both machines push to, where the host's user can reach it (the shared folder in its home).
+    const origin = path.join(d.shared, path.basename(w.origin));
+    fs.cpSync(w.origin, origin, { recursive: true });
+    fs.rmSync(w.origin, { recursive: true });
+    git(w.repo, s.env, 'remote', 'set-url', 'origin', origin);
+    w = { ...w, origin };
     spawnSync('chmod', ['-R', 'a+rwX', w.origin]);
     git(w.origin, s.env, 'config', 'core.sharedRepository', 'world');
     fs.writeFileSync(path.join(s.svcHome, 'config.yaml'), YAML.stringify({ hosts: { big: { ssh: d.destination, lanes_root: `~/${rootName}`, ssh_options: d.options } } }));
