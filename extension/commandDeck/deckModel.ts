@@ -55,6 +55,8 @@ export interface DeckRow {
   git?: { branch: string | null; ahead: number | null; dirty: boolean; headSha?: string | null } | null;
   /** Lanes: spent against the lane's and the run's caps (`state` as lanes/list says it). */
   budget?: { state: string; spent: number; cap: number | null; text: string };
+  /** Lanes: every patch `reap --park` left (a reap killed mid-park included), with the command that restores it. */
+  parked?: { patchFile: string; paths: number | null; restoreCommand: string | null }[];
 }
 
 export interface DeckNode {
@@ -157,6 +159,7 @@ export function describeRow(row: DeckRow): string {
   if (row.reaped) parts.push('reaped');
   const spend = spendText(row.budget);
   if (spend) parts.push(spend);
+  if (row.parked?.length) parts.push(row.parked.length === 1 ? 'parked patch' : `${row.parked.length} parked patches`);
   return parts.join(' · ');
 }
 
@@ -192,6 +195,10 @@ export function tooltipOf(row: DeckRow): string {
   if (row.budget && row.budget.state !== 'none') fact('budget', mdText(row.budget.text));
   if (row.issueId) fact('issue', mdText(row.issueId));
   if (row.reaped) fact('reaped', 'its directory is removed; kept in the deck with --keep');
+  for (const p of row.parked ?? []) {
+    const n = p.paths === null ? '' : ` (${p.paths} ${p.paths === 1 ? 'path' : 'paths'})`;
+    fact('parked', `${mdCode(p.patchFile)}${n}${p.restoreCommand ? `, restore with ${mdCode(p.restoreCommand)}` : ''}`);
+  }
   return lines.join('\n');
 }
 

@@ -7,6 +7,7 @@ import type { ConversationsPort } from './conversationsPort';
 import type { HostLink } from '../hosts/hostLink';
 import type { LaneStore } from './laneStore';
 import type { LaneReader } from './records';
+import { parkedOfLane } from './reapParts';
 
 export interface LanesContext extends LaneReader {
   app: App;
@@ -29,5 +30,6 @@ export function lanesContext(app: App, store: LaneStore, conversations: Conversa
     gauntletOf: (project) => app.config.projects().projects[project]?.gauntlet,
     events: new EventEmitter().setMaxListeners(0),
     now: () => app.now(),
+    parked: (row) => parkedOfLane(app.paths.agents, row, (host) => hostOps.host(host).spec.ssh),
   };
 }

@@ -5,7 +5,7 @@
 import { isLive } from '../../shared/activity';
 import { git, serialized } from '../git/git';
 import { reapOnHost } from './reapOnHost';
-import { patchPath, unreapedChildren } from './reapParts';
+import { earlierParked, patchPath, unreapedChildren } from './reapParts';
 import { reapLaneDir, REAP_STOP_WAIT_S } from '../reap/reapLaneDir';
 import type { ReapReport } from '../../shared/format/reapReport';
 import type { LanesContext } from './lanesContext';
@@ -39,6 +39,7 @@ export async function reapLane(ctx: LanesContext, lane: LaneRow, opts: { park: b
   if (report.removed === 'alreadyGone' && lane.gitBacked && repo) await serialized(repo, () => git(repo, ['worktree', 'prune']));
   ctx.gitFacts.forget(lane.dir);
   ctx.store.markReaped(lane.id, ctx.now());
+  report.earlierParked = earlierParked(ctx, lane.id, report);
   ctx.app.notify({ topic: 'lanes', id: lane.id });
   ctx.app.notify({ topic: 'runs' });
   return report;

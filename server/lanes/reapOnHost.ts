@@ -17,7 +17,7 @@ import { REAP_STOP_WAIT_S } from '../reap/reapLaneDir';
 import { parkCopyFailedError } from './laneRefusals';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
-import { patchPath, unreapedChildren } from './reapParts';
+import { earlierParked, patchPath, unreapedChildren } from './reapParts';
 import { laneActivity } from './records';
 
 interface HostReap {
@@ -29,6 +29,11 @@ interface HostReap {
 export async function reapOnHost(ctx: LanesContext, lane: LaneRow, opts: { park: boolean; keep: boolean }): Promise<ReapReport> {
   const host = lane.host!;
   const convs = ctx.conversations;
+  const where = { dir: lane.dir, lanesRoot: lane.lanesRoot, kind: lane.gitBacked ? ('worktree' as const) : ('play' as const), park: opts.park };
+  // A refused reap changes nothing, the agent included: what the host's reap would refuse
+  // (a dirty tree without --park…) is asked there before the stop door is used, and a host
+  // that cannot be reached refuses here, before a stop could be queued to land on reconnection.
+  await ctx.hostOps.call(host, { op: 'reapCheck', ...where });
   if (isLive(laneActivity(ctx, lane)) || convs.facts(lane.id).alive) {
     const { stopped } = await convs.stop(lane.id, { timeoutMs: REAP_STOP_WAIT_S * 1000 });
     if (!stopped || convs.facts(lane.id).alive) throw harnessAliveError(String(lane.id), REAP_STOP_WAIT_S, await convs.groupProcesses(lane.id).catch(() => []));
@@ -61,6 +66,7 @@ export async function reapOnHost(ctx: LanesContext, lane: LaneRow, opts: { park:
     };
   }
   ctx.store.markReaped(lane.id, ctx.now());
+  report.earlierParked = earlierParked(ctx, lane.id, report);
   let archive: ArchiveOutcome = { state: 'kept' };
   if (!opts.keep) {
     try {

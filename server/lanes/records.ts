@@ -28,6 +28,8 @@ export interface LaneReader {
   /** The project's gauntlet block (role and run budgets), if configured. */
   gauntletOf(project: string): z.infer<typeof Gauntlet> | undefined;
   now(): number;
+  /** The lane's parked patches, each with the command that restores it now. */
+  parked?(row: LaneRow): LaneRecord['parked'];
 }
 
 export function laneActivity(r: Pick<LaneReader, 'conversations' | 'now'>, row: LaneRow): Activity {
@@ -151,6 +153,7 @@ function recordOf(r: LaneReader, row: LaneRow, snap: Snapshot): LaneRecord {
     verdict: verdictOf(row, snap),
     git: git ? { branch: git.branch, headSha: git.headSha, ahead: git.ahead, dirty: git.dirty } : null,
     gitUnavailable: factsUnavailable(read) ? read.unavailable : null,
+    parked: r.parked?.(row) ?? [],
   };
 }
 

@@ -1,7 +1,7 @@
 // `svc lane show`: the builder-to-critic chain of one run and key, then one line per lane.
 // Chain form (spec): `i1 built → critic c1: NOT_YET (2 defects) → i2 built → critic c2: PASS`.
 import { defectCount } from '../../shared/format/defects';
-import type { LaneRecord } from '../../shared/protocol/lanes';
+import type { LaneRecord, ParkedPatch } from '../../shared/protocol/lanes';
 
 function judgeStep(j: LaneRecord): string {
   const letter = j.role === 'critic' ? 'c' : 'v';
@@ -46,11 +46,17 @@ export function chainLine(lanes: LaneRecord[]): string {
   return steps.join(' → ');
 }
 
-/** `#<id> <role> i<n> <activity> <verdict> <verdict file>`, what svc does while its host's connection is down, and its spend against a cap. */
+/** `#<id> <role> i<n> <activity> <verdict> <verdict file>`, what svc does while its host's connection is down, and its spend against a cap, and its parked patches. */
 export function laneLines(l: LaneRecord): string[] {
   const own = l.role === 'critic' || l.role === 'verifier' ? l.verdict : null;
   const line = `#${l.id} ${l.role} i${l.iteration} ${l.activity} ${own?.verdict ?? '-'} ${own?.verdictFile ?? '-'}`;
   const lines = l.hostLost ? [line, `    ${l.hostLost.text}`] : [line];
   if (l.budget.state !== 'none') lines.push(l.budget.state === 'not-enforceable' ? `    ${l.budget.text}` : `    budget: ${l.budget.text}`);
-  return lines;
+  return [...lines, ...(l.parked ?? []).flatMap(parkedLines)];
+}
+
+/** A parked patch under its lane: where it is, and the command that restores it. */
+export function parkedLines(p: ParkedPatch): string[] {
+  const n = p.paths === null ? '' : ` (${p.paths} ${p.paths === 1 ? 'path' : 'paths'})`;
+  return [`    parked ${p.patchFile}${n}`, `      restore with: ${p.restoreCommand ?? `(no restore line in its header: apply it with git apply --index -p2)`}`];
 }

@@ -48,7 +48,7 @@ export async function clearBits(top: string, entries: { path: Buffer; bits: Hidi
   }
 }
 
-async function sparseCheckoutOn(top: string, opts: GitEnv): Promise<boolean> {
+export async function sparseCheckoutOn(top: string, opts: GitEnv): Promise<boolean> {
   const r = await runGit(top, ['config', '--bool', 'core.sparseCheckout'], { ...opts, okCodes: [1] });
   return r.stdout.toString().trim() === 'true';
 }

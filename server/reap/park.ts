@@ -29,6 +29,7 @@ import {
   patchExistsError,
   patchInsideWorktreeError,
 } from './reapErrors';
+import { refuseUnparkable } from './reapChecks';
 import { restoreAfterRemove, restoreInPlace } from './restoreCommand';
 import { headOf, worktreeInfo } from './worktreeInfo';
 import type { WorktreeInfo } from './worktreeInfo';
@@ -56,6 +57,9 @@ export async function parkWorktree(worktreeDir: string, patchFile: string, opts:
   const info = await worktreeInfo(worktreeDir, opts);
   const head = info.head;
   if (head === null) throw notAWorktreeError(worktreeDir, 'HEAD has no commit');
+  // What a patch cannot carry, refused before anything is written: another repository in
+  // the tree (its .git would be left out), an operation half done (its state would be reset away).
+  await refuseUnparkable(info.top, info.gitDir);
   const target = path.resolve(patchFile);
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const realTarget = path.join(fs.realpathSync(path.dirname(target)), path.basename(target));
@@ -91,7 +95,7 @@ export async function parkWorktree(worktreeDir: string, patchFile: string, opts:
       restoreCommand: restoreInPlace(info.top, target, exact?.file ?? null),
       restoreAfterRemoveCommand: restoreAfterRemove({ repoDir: info.repoDir, worktree: info.top, branch: info.branch, head, patchFile: target, sidecarFile: exact?.file ?? null }),
     };
-    const header = preamble(info, head, work.changes.length, restore.restoreAfterRemoveCommand, exact && { file: exact.file, count: exact.paths.length });
+    const header = preamble(info, head, work.changes.length, restore, exact && { file: exact.file, count: exact.paths.length });
     await writePatchFile(info, head, path.join(scratch, 'work.index'), tmpPatch, header, opts);
 
     const verify = opts.verify ?? verifyPatch;
@@ -143,7 +147,13 @@ async function carryExactCopies(top: string, paths: Buffer[], tmpSidecar: string
 }
 
 /** A self-describing header; `git apply` skips everything before the first `diff --git`. */
-function preamble(info: WorktreeInfo, head: string, files: number, restore: string, exact: { file: string; count: number } | null): string {
+function preamble(
+  info: WorktreeInfo,
+  head: string,
+  files: number,
+  restore: { restoreCommand: string; restoreAfterRemoveCommand: string },
+  exact: { file: string; count: number } | null,
+): string {
   const beside = exact
     ? [
         `files: ${JSON.stringify(exact.file)} (exact bytes and permission bits of ${exact.count} ${exact.count === 1 ? 'path' : 'paths'} a git patch cannot carry; the restore command extracts it after applying the patch)`,
@@ -156,7 +166,8 @@ function preamble(info: WorktreeInfo, head: string, files: number, restore: stri
     `head: ${head}`,
     `paths: ${files}`,
     ...beside,
-    `restore: ${JSON.stringify(restore)}`,
+    `restore: ${JSON.stringify(restore.restoreAfterRemoveCommand)}`,
+    `restore in place: ${JSON.stringify(restore.restoreCommand)}`,
     '',
     '',
   ].join('\n');

@@ -7,10 +7,10 @@ import * as fs from 'node:fs';
 import { ignoredOnlyByUncommittedRules } from './committedIgnores';
 import { gitFailure, runGit, splitNul } from '../git/gitExec';
 import type { GitCall, GitEnv } from '../git/gitExec';
-import { clearHidingBits } from './indexFlags';
+import { clearHidingBits, sparseCheckoutOn } from './indexFlags';
 import type { HiddenByBits } from './indexFlags';
 import { DST_PREFIX, SRC_PREFIX } from './patchFormat';
-import { unreadableWorkError } from './reapErrors';
+import { unreadableWorkError, unstorablePathsError } from './reapErrors';
 import type { WorktreeInfo } from './worktreeInfo';
 
 /** One path of `git diff-index --raw`: modes are octal strings, '000000' when absent. */
@@ -27,7 +27,7 @@ export interface Capture {
   changes: RawChange[];
   /** Entries whose index bits hid them from `git status` (their bits were cleared in the copy). */
   hiddenByBits: HiddenByBits;
-  /** Untracked paths ignored only by rules HEAD does not commit (folders end in `/`). */
+  /** Untracked paths ignored only by rules the lane's base commit does not commit (folders end in `/`). */
   ignoredByUncommittedRules: Buffer[];
 }
 
@@ -38,7 +38,7 @@ export const GITLINK_MODE = '160000';
 
 /**
  * Fills `indexFile` with the working state of `info.top` and returns its tree and changes
- * against HEAD. Untracked files count unless the .gitignore files committed at HEAD
+ * against HEAD. Untracked files count unless the .gitignore files committed at the lane's base commit
  * ignore them (see committedIgnores.ts); edits under assume-unchanged or skip-worktree
  * count (see indexFlags.ts).
  */
@@ -47,15 +47,31 @@ export async function captureWork(info: WorktreeInfo, head: string, indexFile: s
   if (fs.existsSync(info.indexFile)) copyIndex(info.indexFile, indexFile);
   else await runGit(info.top, ['read-tree', head], call);
   const hiddenByBits = await clearHidingBits(info.top, indexFile, opts);
-  await addReadably(info.top, [...INDEX_SAFE, 'add', '-A'], call);
-  const ignoredByUncommittedRules = await ignoredOnlyByUncommittedRules(info, head, indexFile, scratchDir, opts);
+  // In a sparse checkout, new files outside the cone are work too: without --sparse git
+  // leaves them out and fails (they are not in the copy's index, so nothing is lost by adding them there).
+  const sparse = (await sparseCheckoutOn(info.top, opts)) ? ['--sparse'] : [];
+  // git stops at the first name it will not store; each retry leaves the ones found out, so the refusal names them all.
+  const invalid: string[] = [];
+  await addReadably(info.top, invalid, (skip) =>
+    skip.length === 0
+      ? { args: [...INDEX_SAFE, 'add', '-A', ...sparse], call }
+      : {
+          args: [...INDEX_SAFE, 'add', '-A', ...sparse, '--pathspec-from-file=-', '--pathspec-file-nul'],
+          call: { ...call, input: nulList([Buffer.from('.'), ...skip.map((p) => Buffer.from(`:(exclude,literal)${p}`))]) },
+        },
+  );
+  const ignoredByUncommittedRules = await ignoredOnlyByUncommittedRules(info, indexFile, scratchDir, opts);
   if (ignoredByUncommittedRules.length) {
-    await addReadably(info.top, [...INDEX_SAFE, 'add', '--force', '--pathspec-from-file=-', '--pathspec-file-nul'], {
-      ...opts,
-      extra: { GIT_INDEX_FILE: indexFile, GIT_LITERAL_PATHSPECS: '1' },
-      input: nulList(ignoredByUncommittedRules),
-    });
+    await addReadably(info.top, invalid, (skip) => ({
+      args: [...INDEX_SAFE, 'add', '--force', ...sparse, '--pathspec-from-file=-', '--pathspec-file-nul'],
+      call: {
+        ...opts,
+        extra: { GIT_INDEX_FILE: indexFile, GIT_LITERAL_PATHSPECS: '1' },
+        input: nulList(ignoredByUncommittedRules.filter((p) => !skip.includes(p.toString('utf8')))),
+      },
+    }));
   }
+  if (invalid.length) throw unstorablePathsError(info.top, invalid.sort());
   const changes = await changesOf(info, head, indexFile, opts);
   const tree = (await runGit(info.top, [...INDEX_SAFE, 'write-tree'], call)).stdout.toString('utf8').trim();
   return { tree, changes, hiddenByBits, ignoredByUncommittedRules };
@@ -66,11 +82,19 @@ export async function captureWork(info: WorktreeInfo, head: string, indexFile: s
  * only warns about an unreadable folder and goes on without it: the capture would then miss
  * the work inside, and a reap would call the tree saved (or clean) when it is not.
  */
-async function addReadably(top: string, args: string[], call: GitCall): Promise<void> {
-  const r = await runGit(top, args, { ...call, okCodes: [128] });
-  const unreadable = unreadablePaths(r.stderr);
-  if (unreadable.length) throw unreadableWorkError(top, unreadable);
-  if (r.code !== 0) throw gitFailure(args, top, r, null);
+async function addReadably(top: string, invalid: string[], run: (skip: string[]) => { args: string[]; call: GitCall }): Promise<void> {
+  for (let round = 0; round < 1000; round++) {
+    const { args, call } = run(invalid);
+    const r = await runGit(top, args, { ...call, okCodes: [128] });
+    const unreadable = unreadablePaths(r.stderr);
+    if (unreadable.length) throw unreadableWorkError(top, unreadable);
+    const found = invalidPaths(r.stderr).filter((p) => !invalid.includes(p));
+    if (found.length === 0) {
+      if (r.code !== 0) throw gitFailure(args, top, r, null);
+      return;
+    }
+    invalid.push(...found);
+  }
 }
 
 /** The paths of git's "Permission denied" complaints (`open("x")`, `could not open directory 'x/'`). */
@@ -79,6 +103,16 @@ export function unreadablePaths(stderr: string): string[] {
   for (const line of stderr.split('\n')) {
     const m = /^(?:error|warning): (?:open\("(.*)"\)|could not open directory '(.*)'): Permission denied$/.exec(line);
     if (m) out.push(m[1] ?? m[2]);
+  }
+  return out;
+}
+
+/** The paths git will not put in an index (`error: invalid path 'x/.GIT'`: names core.protectNTFS/HFS reserve). */
+export function invalidPaths(stderr: string): string[] {
+  const out: string[] = [];
+  for (const line of stderr.split('\n')) {
+    const m = /^error: invalid path '(.*)'$/.exec(line);
+    if (m) out.push(m[1]);
   }
   return out;
 }

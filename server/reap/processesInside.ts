@@ -1,7 +1,10 @@
-// Every process whose working directory is inside a folder (reap step 3). Linux reads
-// /proc/<pid>/cwd (the kernel gives real paths); elsewhere `lsof -d cwd`. The calling
-// process is excluded: the probe must not refuse itself. Processes of other users whose
-// cwd cannot be read are not seen (neither source can see them without privileges).
+// Every process working inside a folder (reap step 3): its working directory is there,
+// or it holds a file there open or mapped (a writer started from elsewhere with its output
+// redirected into the lane, a program run from the lane's build folder). Removing the
+// folder under such a process sends its later output to a deleted file. Linux reads
+// /proc/<pid>/cwd, root, fd/* and maps (the kernel gives real paths); elsewhere `lsof`.
+// The calling process is excluded: the probe must not refuse itself. Processes of other
+// users cannot be read without privileges and are not seen.
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -16,6 +19,9 @@ export interface ProcessesInsideOptions {
   exclude?: number[];
 }
 
+/** Where a process touches the folder: its working directory, or a file it holds (open or mapped). */
+export type Touch = { cwd: string } | { holds: string };
+
 export async function processesInside(dir: string, opts: ProcessesInsideOptions = {}): Promise<ProcessInside[]> {
   let root: string;
   try {
@@ -26,36 +32,82 @@ export async function processesInside(dir: string, opts: ProcessesInsideOptions 
   }
   const skip = new Set([process.pid, ...(opts.exclude ?? [])]);
   const source = opts.source ?? (process.platform === 'linux' ? 'proc' : 'lsof');
-  const cwds = source === 'proc' ? procCwds() : await lsofCwds();
+  const inside = (p: string) => within(p, root);
+  const touching = source === 'proc' ? procTouching(inside, skip) : lsofTouching(parseLsofFiles(await exec('lsof', ['-w', '-n', '-P', '-Fpfn'])), inside, skip);
   const found: ProcessInside[] = [];
-  for (const [pid, cwd] of cwds) {
-    if (skip.has(pid) || !within(cwd, root)) continue;
+  for (const [pid, touch] of touching) {
     const command = source === 'proc' ? procCommand(pid) : await psCommand(pid);
-    if (command !== null) found.push({ pid, command });
+    if (command === null) continue;
+    found.push('cwd' in touch ? { pid, command } : { pid, command, holds: touch.holds });
   }
   return found.sort((a, b) => a.pid - b.pid);
 }
 
-function within(cwd: string, root: string): boolean {
-  return cwd === root || cwd.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+function within(p: string, root: string): boolean {
+  return p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
 }
 
-function procCwds(): Map<number, string> {
-  const out = new Map<number, string>();
+/**
+ * A path the kernel names for a deleted file or folder reads "<path> (deleted)": it is
+ * inside nothing any more, and the suffix keeps it from matching (unless a file really has that name).
+ */
+function livePath(p: string): string | null {
+  if (!p.startsWith('/')) return null; // sockets, pipes, anon_inode:…
+  if (p.endsWith(' (deleted)') && !fs.existsSync(p)) return null;
+  return p;
+}
+
+function procTouching(inside: (p: string) => boolean, skip: Set<number>): Map<number, Touch> {
+  const out = new Map<number, Touch>();
   for (const name of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
-    try {
-      // A cwd deleted from under a process reads as "<path> (deleted)"; it is inside
-      // nothing any more, and the suffix keeps it from matching.
-      out.set(Number(name), fs.readlinkSync(`/proc/${name}/cwd`));
-    } catch {
-      // gone meanwhile, or another user's process
-    }
+    const pid = Number(name);
+    if (skip.has(pid)) continue;
+    const touch = procTouch(pid, inside);
+    if (touch) out.set(pid, touch);
   }
   return out;
 }
 
-/** The command line from /proc, `[comm]` for a process without one; null when it has exited. */
+function readlink(p: string): string | null {
+  try {
+    return livePath(fs.readlinkSync(p));
+  } catch {
+    return null; // gone meanwhile, or another user's process
+  }
+}
+
+/** How process `pid` touches the folder, or null. The working directory first, then root, open files, maps. */
+function procTouch(pid: number, inside: (p: string) => boolean): Touch | null {
+  const cwd = readlink(`/proc/${pid}/cwd`);
+  if (cwd !== null && inside(cwd)) return { cwd };
+  const root = readlink(`/proc/${pid}/root`);
+  if (root !== null && root !== '/' && inside(root)) return { holds: root };
+  let fds: string[] = [];
+  try {
+    fds = fs.readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    // another user's process, or gone
+  }
+  for (const fd of fds) {
+    const target = readlink(`/proc/${pid}/fd/${fd}`);
+    if (target !== null && inside(target)) return { holds: target };
+  }
+  let maps = '';
+  try {
+    maps = fs.readFileSync(`/proc/${pid}/maps`, 'utf8');
+  } catch {
+    return null;
+  }
+  for (const line of maps.split('\n')) {
+    // `address perms offset dev inode path`: the path is the rest of the line, spaces and all.
+    const mapped = /^\S+\s+\S+\s+\S+\s+\S+\s+\d+\s+(\/.*)$/.exec(line)?.[1];
+    const live = mapped === undefined ? null : livePath(mapped);
+    if (live !== null && inside(live)) return { holds: live };
+  }
+  return null;
+}
+
 /** The command line of a live process, or null once it is gone (Linux: /proc). */
 export function procCommand(pid: number): string | null {
   try {
@@ -81,17 +133,40 @@ function exec(cmd: string, args: string[]): Promise<string> {
   });
 }
 
-/** `lsof -d cwd -Fpn`: a `p<pid>` line starts each process, its `n<path>` line names the cwd. */
-async function lsofCwds(): Promise<Map<number, string>> {
-  return parseLsof(await exec('lsof', ['-w', '-n', '-P', '-d', 'cwd', '-Fpn']));
+/** One file of `lsof -Fpfn`: the process, the descriptor (`cwd`, `rtd`, `txt`, `mem`, `3u`…) and the path. */
+export interface LsofFile {
+  pid: number;
+  fd: string;
+  name: string;
 }
 
-export function parseLsof(text: string): Map<number, string> {
-  const out = new Map<number, string>();
+/** `lsof -Fpfn`: a `p<pid>` line starts each process, then per file an `f<fd>` line and its `n<path>` line. */
+export function parseLsofFiles(text: string): LsofFile[] {
+  const out: LsofFile[] = [];
   let pid = 0;
+  let fd = '';
   for (const line of text.split('\n')) {
     if (line.startsWith('p')) pid = Number(line.slice(1));
-    else if (line.startsWith('n') && pid > 0) out.set(pid, line.slice(1));
+    else if (line.startsWith('f')) fd = line.slice(1);
+    else if (line.startsWith('n') && pid > 0) out.push({ pid, fd, name: line.slice(1) });
+  }
+  return out;
+}
+
+/** The cwd of each process, as the older `lsof -d cwd -Fpn` listing gives it. */
+export function parseLsof(text: string): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const f of parseLsofFiles(text)) if (f.fd === 'cwd' || f.fd === '') out.set(f.pid, f.name);
+  return out;
+}
+
+function lsofTouching(files: LsofFile[], inside: (p: string) => boolean, skip: Set<number>): Map<number, Touch> {
+  const out = new Map<number, Touch>();
+  for (const f of files) {
+    if (skip.has(f.pid) || !f.name.startsWith('/') || !inside(f.name)) continue;
+    const prev = out.get(f.pid);
+    if (f.fd === 'cwd') out.set(f.pid, { cwd: f.name });
+    else if (!prev) out.set(f.pid, { holds: f.name });
   }
   return out;
 }

@@ -13,6 +13,8 @@ const { usage, internal } = refusalsOf(REAP_ERRORS);
 export interface ProcessInside {
   pid: number;
   command: string;
+  /** A file inside the folder the process holds open or mapped, when its working directory is elsewhere. */
+  holds?: string;
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -40,13 +42,14 @@ export function outsideLanesRootError(dir: string, real: string, root: string): 
   return refused('outsideLanesRoot', `${dir}${via} is outside the lanes root ${root}; reap only removes lane directories`);
 }
 
-/** Step 3: one line per process, PID then command line. */
+/** Step 3: one line per process, PID then command line (then the file it holds, when not its working directory). */
 export function processesInsideError(dir: string, procs: ProcessInside[]): SvcError<ReapRefusal> {
-  const lines = procs.map((p) => `  ${p.pid} ${p.command}`);
-  return refused(
-    'processesInside',
-    `${plural(procs.length, 'process has its', 'processes have their')} working directory inside ${dir}; reap never kills a process: end ${procs.length === 1 ? 'it' : 'them'} or move ${procs.length === 1 ? 'it' : 'them'} out, then reap again\n${lines.join('\n')}`,
-  );
+  const lines = procs.map((p) => `  ${p.pid} ${p.command}${p.holds === undefined ? '' : ` (holds ${printablePath(p.holds)} open)`}`);
+  const them = procs.length === 1 ? 'it' : 'them';
+  const what = procs.every((p) => p.holds === undefined)
+    ? `${plural(procs.length, 'process has its', 'processes have their')} working directory inside ${dir}`
+    : `${plural(procs.length, 'process works', 'processes work')} inside ${dir} (a working directory there, or a file there held open or mapped)`;
+  return refused('processesInside', `${what}; reap never kills a process: end ${them} or move ${them} out, then reap again\n${lines.join('\n')}`);
 }
 
 const SHOWN_PATHS = 10;
@@ -99,6 +102,34 @@ export function parkUnsupportedError(dir: string, paths: string[]): SvcError<Rea
   return refused(
     'parkUnsupported',
     `${dir} holds a nested git repository or submodule change at ${paths.map(printablePath).join(', ')}; a patch cannot save it: commit or move it, then reap again`,
+  );
+}
+
+/** Step 4: a `.git` inside the worktree that is not its own (nestedGit.ts); no patch can carry it. */
+export function nestedGitError(dir: string, entries: string[]): SvcError<ReapRefusal> {
+  const shown = entries.map((e) => `  ${printablePath(e)}`).join('\n');
+  return refused(
+    'nestedGit',
+    `${dir} holds ${plural(entries.length, 'git repository', 'git repositories')} of its own (a .git that is not the worktree's); reap would delete ${entries.length === 1 ? 'it' : 'them'} and no patch can save ${entries.length === 1 ? 'it' : 'them'}: commit and push ${entries.length === 1 ? 'its' : 'their'} work, then move ${entries.length === 1 ? 'it' : 'them'} out of the worktree (or delete ${entries.length === 1 ? 'it' : 'them'} yourself), and reap again; nothing was changed\n${shown}`,
+  );
+}
+
+/** Step 4: a merge, rebase, cherry-pick… is half done; a patch cannot carry its state. */
+export function operationInProgressError(dir: string, ops: { what: string; finish: string; marker: string }[]): SvcError<ReapRefusal> {
+  const lines = ops.map((o) => `  ${o.what} (${o.marker}): ${o.finish}`).join('\n');
+  return refused(
+    'operationInProgress',
+    `${dir} is in the middle of ${ops.map((o) => o.what).join(' and ')}; a parked patch would keep the files but not the operation (its other parent, its conflicts): finish or abort it, then reap again; nothing was changed\n${lines}`,
+  );
+}
+
+/** Step 4: paths git refuses to store (a `.GIT` or `git~1` name), so no check or patch can cover them. */
+export function unstorablePathsError(dir: string, paths: string[]): SvcError<ReapRefusal> {
+  const shown = paths.slice(0, SHOWN_PATHS).map((p) => `  ${printablePath(p)}`);
+  if (paths.length > SHOWN_PATHS) shown.push(`  … and ${paths.length - SHOWN_PATHS} more`);
+  return refused(
+    'unstorablePaths',
+    `${dir} holds ${plural(paths.length, 'path', 'paths')} git refuses to store (a name git reserves for its own folder on some file systems, such as .GIT or git~1), so reap can neither check nor park ${paths.length === 1 ? 'it' : 'them'}: rename ${paths.length === 1 ? 'it' : 'them'} or move ${paths.length === 1 ? 'it' : 'them'} out of the worktree, then reap again; nothing was changed\n${shown.join('\n')}`,
   );
 }
 

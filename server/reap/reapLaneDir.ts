@@ -2,22 +2,21 @@
 // lane-specific parts passed in: how to stop the harness and how to archive the
 // conversation. Every refusal is thrown before step 7, so a refused reap archives
 // nothing; a failed archive does not fail the reap (the report carries the error).
-import * as fs from 'node:fs';
 import { errorMessage } from '../../shared/errors';
 import type { GitEnv } from '../git/gitExec';
-import { checkInsideLanesRoot } from './lanesRootCheck';
 import { parkWorktree } from './park';
 import type { ParkResult } from './park';
 import type { PatchVerifier } from './parkVerify';
-import { processesInside } from './processesInside';
-import { workStatusMisses } from './hiddenWork';
-import { dirtyError, harnessAliveError, processesInsideError } from './reapErrors';
+import { keepPrivateCommits } from './privateCommits';
+import type { KeptRef } from './privateCommits';
+import { checkLaneDir } from './reapChecks';
+import { harnessAliveError } from './reapErrors';
 import type { ProcessInside } from './reapErrors';
 import type { ArchiveOutcome, ReapReport } from '../../shared/format/reapReport';
 import { removePlayDir, removeWorktree } from './removeDirs';
-import { keepCommitsOnBranch, unpushedCommits } from './unpushed';
+import { unpushedCommits } from './unpushed';
 import type { UnpushedReport } from './unpushed';
-import { uncommittedPaths } from './worktreeInfo';
+import { worktreeInfo } from './worktreeInfo';
 
 export const REAP_STOP_WAIT_S = 30;
 
@@ -35,7 +34,7 @@ export interface ReapPlan extends GitEnv {
   stop(): Promise<boolean>;
   /** Step 7; a throw becomes the report's archive error, never a refusal. */
   archive(): Promise<void> | void;
-  /** A branch to hold a detached HEAD's commits that nothing else holds (omit to only warn). */
+  /** The branch that holds commits only the worktree held (a detached HEAD's, its reflog's, its own refs'); others get `-<short sha>`. Default `svc-kept/<conv name>`. */
   keepBranchName?: string;
   /** Orchestrator lanes: builders it launched that are not reaped yet (for the warning). */
   orphaned?: string[];
@@ -51,26 +50,23 @@ export interface ReapPlan extends GitEnv {
 
 export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
   const git = { env: plan.env };
+  const check = { env: plan.env, dir: plan.dir, lanesRoot: plan.lanesRoot, kind: plan.kind, park: plan.park };
+  // A refused reap changes nothing, the agent included: what steps 2 and 4 would refuse is
+  // refused before the stop door is used (the process check waits: the agent's own
+  // processes work inside until it stops).
+  await checkLaneDir(check);
   if (!(await plan.stop())) throw harnessAliveError(String(plan.conv.id), REAP_STOP_WAIT_S, (await plan.survivors?.()) ?? []);
-  // From here on the real path: a symlink inside the root cannot redirect a later step.
-  const dir = checkInsideLanesRoot(plan.dir, plan.lanesRoot);
-  const exists = fs.existsSync(dir);
-  if (exists) {
-    const procs = await processesInside(dir, { exclude: plan.excludePids });
-    if (procs.length) throw processesInsideError(dir, procs);
-  }
+  // Again once stopped: the agent may have changed its tree meanwhile.
+  const { dir, exists, dirty } = await checkLaneDir({ ...check, processes: { exclude: plan.excludePids } });
 
   let park: ParkResult | null = null;
   let unpushed: UnpushedReport = { branch: null, head: null, upstream: null, commits: [], unreferenced: 0 };
-  let keptBranch: string | null = null;
+  let kept: KeptRef[] = [];
   let removed: ReapReport['removed'] = 'alreadyGone';
   if (exists && plan.kind === 'worktree') {
-    const dirty = await uncommittedPaths(dir, git);
-    const hidden = await workStatusMisses(dir, dirty, git);
-    if ((dirty.length || hidden.length) && !plan.park) throw dirtyError(dir, dirty, hidden);
-    if (dirty.length || hidden.length) park = await parkWorktree(dir, plan.patchFile, { ...git, verify: plan.verify });
+    if (dirty) park = await parkWorktree(dir, plan.patchFile, { ...git, verify: plan.verify });
     unpushed = await unpushedCommits(dir, git);
-    if (unpushed.unreferenced > 0 && plan.keepBranchName) keptBranch = await keepCommitsOnBranch(dir, plan.keepBranchName, git);
+    kept = await keepPrivateCommits(await worktreeInfo(dir, git), plan.keepBranchName ?? `svc-kept/${plan.conv.name}`, git);
     const parked = park ? { patchFile: park.patchFile, restoreCommand: park.restoreCommand } : undefined;
     const remove = () => removeWorktree(dir, { ...git, parked });
     await (plan.serialize ? plan.serialize(remove) : remove());
@@ -97,9 +93,11 @@ export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
     head: unpushed.head,
     upstream: unpushed.upstream,
     unpushed: unpushed.commits,
-    keptBranch,
+    keptBranch: kept.find((k) => k.head)?.branch ?? null,
+    keptRefs: kept.filter((k) => !k.head).map(({ branch, sha, commits }) => ({ branch, sha, commits })),
     park,
     archive,
     orphaned: plan.orphaned ?? [],
+    earlierParked: [],
   };
 }

@@ -1,7 +1,7 @@
 // Reap step 5: commits on HEAD that its upstream lacks (or, with no upstream, that no
 // remote-tracking branch holds), for the warning. The branch is always kept, so those
 // commits stay reachable; a detached HEAD has no branch to keep them, which is why the
-// report also counts what no ref holds at all (see keepCommitsOnBranch).
+// report also counts what no ref holds at all (privateCommits.ts keeps those on a branch).
 import { runGit, gitText } from '../git/gitExec';
 import type { GitEnv } from '../git/gitExec';
 import { worktreeInfo } from './worktreeInfo';
@@ -44,17 +44,4 @@ async function liveUpstream(dir: string, branchRef: string, opts: GitEnv): Promi
   if (!full) return null;
   const exists = await runGit(dir, ['rev-parse', '-q', '--verify', `${full}^{commit}`], { ...opts, okCodes: [1] });
   return exists.code === 0 ? { full, short } : null;
-}
-
-/**
- * For a detached worktree about to be removed: creates branch `name` at HEAD when HEAD
- * holds commits no ref holds, so removing the worktree cannot orphan them. Returns the
- * branch created, or null when nothing needed keeping. Never moves an existing branch.
- */
-export async function keepCommitsOnBranch(worktreeDir: string, name: string, opts: GitEnv = {}): Promise<string | null> {
-  const report = await unpushedCommits(worktreeDir, opts);
-  if (report.head === null || report.unreferenced === 0) return null;
-  await gitText(worktreeDir, ['check-ref-format', '--branch', name], opts);
-  await gitText(worktreeDir, ['update-ref', '-m', 'svc reap: keep detached work', `refs/heads/${name}`, report.head, ''], opts);
-  return name;
 }

@@ -22,11 +22,18 @@ export function formatReapReport(r: ReapReport): string {
     lines.push(`parked ${r.park.files} ${r.park.files === 1 ? 'path' : 'paths'} in ${r.park.patchFile}`);
     lines.push(`  restore with: ${r.removed === 'worktree' ? r.park.restoreAfterRemoveCommand : r.park.restoreCommand}`);
   }
+  for (const p of r.earlierParked ?? []) {
+    lines.push(`note: an earlier park of this lane left ${p.patchFile}${p.paths === null ? '' : ` (${p.paths} ${p.paths === 1 ? 'path' : 'paths'})`}`);
+    if (p.restoreCommand !== null) lines.push(`  restore with: ${p.restoreCommand}`);
+  }
   if (r.removed === 'worktree') lines.push(`removed worktree ${r.dir}`);
   else if (r.removed === 'playDir') lines.push(`removed play directory ${r.dir}`);
   else lines.push(`${r.dir} was already gone`);
   if (r.branch !== null) lines.push(`kept branch ${r.branch}${r.head ? ` at ${short(r.head)}` : ''}`);
   if (r.keptBranch !== null) lines.push(`kept the detached commits on new branch ${r.keptBranch}`);
+  for (const k of r.keptRefs ?? []) {
+    lines.push(`kept ${k.commits} ${k.commits === 1 ? 'commit' : 'commits'} only this worktree's reflog or its own refs held on new branch ${k.branch} at ${short(k.sha)}`);
+  }
   lines.push(...unpushedLines(r));
   if (r.orphaned.length && r.archive.state !== 'kept') {
     lines.push(orphanedLine(r.orphaned));

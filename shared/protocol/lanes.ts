@@ -80,6 +80,14 @@ export const LaneBudget = SpendCap.extend({
   text: z.string(),
 });
 export type LaneBudget = z.infer<typeof LaneBudget>;
+/** A parked patch of a lane, with the command that restores it as things stand (in place while the worktree stands). */
+export const ParkedPatch = z.object({
+  patchFile: z.string(),
+  tarFile: z.string().nullable(),
+  paths: z.number().int().nullable(),
+  restoreCommand: z.string().nullable(),
+});
+export type ParkedPatch = z.infer<typeof ParkedPatch>;
 
 export const LaneRecord = z.object({
   id: z.number().int(),
@@ -121,6 +129,8 @@ export const LaneRecord = z.object({
   git: z.object({ branch: z.string().nullable(), headSha: z.string().nullable(), ahead: z.number().int().nullable(), dirty: z.boolean() }).nullable(),
   /** Why `git` is null for a lane that should have facts: `git did not answer within 5 s`. Null otherwise. */
   gitUnavailable: z.string().nullable(),
+  /** Every patch `svc lane reap --park` left for this lane (a reap killed mid-park included), oldest first. */
+  parked: z.array(ParkedPatch).default([]),
 });
 export type LaneRecord = z.infer<typeof LaneRecord>;
 
@@ -242,11 +252,15 @@ export const ReapResult = z.object({
   upstream: z.string().nullable(),
   unpushed: z.array(z.object({ sha: z.string(), subject: z.string() })),
   keptBranch: z.string().nullable(),
+  /** Branches reap created for commits only the worktree's reflog or its own refs held (its detached HEAD's are keptBranch). */
+  keptRefs: z.array(z.object({ branch: z.string(), sha: z.string(), commits: z.number().int() })).default([]),
   park: z
     .object({ patchFile: z.string(), files: z.number().int(), head: z.string(), branch: z.string().nullable(), restoreCommand: z.string(), restoreAfterRemoveCommand: z.string() })
     .nullable(),
   archive: z.union([z.object({ state: z.literal('archived') }), z.object({ state: z.literal('kept') }), z.object({ state: z.literal('failed'), error: z.string() })]),
   orphaned: z.array(z.string()),
+  /** Patches parked for this lane before this reap (an earlier reap, one killed mid-park): never lost from sight. */
+  earlierParked: z.array(ParkedPatch).default([]),
 });
 /** Client → daemon. `svc lane reap`: the spec's Reap steps 1–7; never kills, never discards work. */
 export const lanesReap = request('lanes/reap', ReapParams, ReapResult);

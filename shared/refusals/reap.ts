@@ -14,6 +14,9 @@ export const REAP_REFUSALS = [
   'playUnreadable',
   'notAWorktree',
   'worktreeRemoveFailed',
+  'nestedGit',
+  'operationInProgress',
+  'unstorablePaths',
 ] as const;
 export type ReapRefusal = (typeof REAP_REFUSALS)[number];
 

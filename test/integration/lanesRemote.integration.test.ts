@@ -178,12 +178,13 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     await eventually(async () => onHost(`test -f ${root}/r1-slow/wip.txt && echo y`) === 'y', 60_000, 'wip.txt on the host');
     assert.deepEqual(agentIn(`${root}/r1-slow`), agent, 'the agent that reported is the one started before the drop');
 
-    // Reap: stops it through the stop door on the host, refuses the dirty tree, then parks it home.
+    // Reap: the host refuses the dirty tree before the stop door is used (a refused reap stops nothing);
+    // with --park it stops the agent there, parks the tree and brings the patch home.
     const refusedReap = await s.svc(['lane', 'reap', 'r1-slow-builder-i1']);
     assert.equal(refusedReap.code, 1);
     assert.match(refusedReap.stderr, /wip\.txt/);
     assert.equal(onHost(`test -d ${root}/r1-slow && echo kept`), 'kept');
-    assert.deepEqual(pidsIn(`${root}/r1-slow`), [], 'the stop door ended the agent on the host');
+    assert.deepEqual(agentIn(`${root}/r1-slow`), agent, 'the refused reap left the agent running on the host');
     const reaped = await ok(s.svc(['lane', 'reap', 'r1-slow-builder-i1', '--park']));
     const agents = path.join(s.svcHome, 'agents', 'conv-r1-slow-builder-i1');
     const patches = fs.readdirSync(agents).filter((f) => /^parked-.*\.patch$/.test(f));
@@ -194,6 +195,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     assert.match(reaped.stdout, new RegExp(`parked 1 path in ${path.join(agents, patches[0]).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n  restore with: ssh ${dest()} '`));
     assert.match(reaped.stdout, new RegExp(`removed worktree ${root}/r1-slow\\n`));
     assert.equal(onHost(`test -d ${root}/r1-slow || echo gone`), 'gone');
+    assert.deepEqual(pidsIn(`${root}/r1-slow`), [], 'the stop door ended the agent on the host');
     // The same patch stays on the host too, byte for byte.
     assert.equal(onHost(`cat .svc-host/parked/conv-r1-slow-builder-i1/${patches[0]}`), patch.trimEnd());
   });
@@ -236,9 +238,10 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     const stop = await s.svc(['lane', 'stop', 'r1-held-builder-i1']);
     assert.equal(stop.code, 1);
     assert.match(stop.stderr, unreachable);
+    // Reap asks the host what it would refuse before it stops anything: refused at once, queuing no stop.
     const reap = await s.svc(['lane', 'reap', 'r1-held-builder-i1']);
     assert.equal(reap.code, 1);
-    assert.match(reap.stderr, unreachable);
+    assert.match(reap.stderr, new RegExp(String.raw`^host big \(${dest()}\) is unreachable \(`));
     assert.deepEqual(
       pidsIn(`${root}/r1-held`).filter((p) => running.includes(p)),
       running,

@@ -168,6 +168,7 @@ describe('parkWorktree (reap --park)', function () {
         `head: ${repo.base}`,
         'paths: 1',
         `restore: ${JSON.stringify(r.restoreAfterRemoveCommand)}`,
+        `restore in place: ${JSON.stringify(r.restoreCommand)}`,
         '',
         '',
       ].join('\n'),
@@ -271,8 +272,11 @@ describe('parkWorktree (reap --park)', function () {
       git(nested, s.env, 'add', 'x');
       git(nested, s.env, 'commit', '--quiet', '-m', 'nested');
       const file = patchPath();
-      const err = await expectUntouched(wt, file, () => parkWorktree(wt, file, { env: s.env }), 'parkUnsupported');
-      assert.equal(err.message, `${wt} holds a nested git repository or submodule change at vendor/lib; a patch cannot save it: commit or move it, then reap again`);
+      const err = await expectUntouched(wt, file, () => parkWorktree(wt, file, { env: s.env }), 'nestedGit');
+      assert.equal(
+        err.message,
+        `${wt} holds 1 git repository of its own (a .git that is not the worktree's); reap would delete it and no patch can save it: commit and push its work, then move it out of the worktree (or delete it yourself), and reap again; nothing was changed\n  ${nested}/.git`,
+      );
     });
 
     it('when the patch file already exists (never overwritten)', async () => {

@@ -5,9 +5,19 @@
 // becoming folders and back, staged-then-edited files, ignored files, edits hidden by
 // assume-unchanged or skip-worktree, .gitignore files the lane wrote (hiding themselves),
 // svc's old review entries in the shared info/exclude, CRLF work under a committed
-// `* text=auto`, permission bits git does not record (0600, 0000, 0444…, and folders' bits) — and for each:
-// park succeeds and leaves the tree clean, the worktree is removed (never forced), and
-// the restore command printed in the patch header, run verbatim, gives back every byte and mode.
+// `* text=auto`, permission bits git does not record (0600, 0000, 0444…, and folders' bits),
+// and the less common ways git holds work: a commit left on a detached HEAD (only the HEAD
+// reflog holds it), a commit only a per-worktree ref holds, a merge in progress, a `.git`
+// file in a subfolder, a writer outside the lane holding a file of it open, a `.gitignore`
+// of `*` the lane committed itself, a nested repository in an ignored folder. Each case
+// runs the whole reap sequence, plain or --park, and either
+// - it is refused, for a reason the case holds (a nested .git, an operation in progress,
+//   a process inside, dirty work without --park), and nothing changed: every file, git
+//   status, HEAD, MERGE_HEAD; or
+// - it succeeds: the worktree is removed (never forced), every commit the case made is on
+//   a ref, and the tree comes back byte for byte — with --park by the restore command
+//   printed in the patch header, run verbatim; a plain reap only when the branch's own
+//   checkout gives back every file.
 // 200 cases in `npm test`; `npm run test:soak` sets SVC_PARK_CASES=5000.
 // A failure prints fast-check's seed: rerun it with SVC_PARK_SEED=<seed> (SVC_PARK_NOSHRINK=1
 // reports the first failing case as generated, without shrinking it).
@@ -16,9 +26,11 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as fc from 'fast-check';
-import { parkWorktree } from '../../server/reap/park';
-import { removeWorktree } from '../../server/reap/removeDirs';
-import { uncommittedPaths } from '../../server/reap/worktreeInfo';
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { SvcError } from '../../shared/errors';
+import { reapLaneDir } from '../../server/reap/reapLaneDir';
+import type { ReapReport } from '../../shared/format/reapReport';
 import { git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import {
@@ -69,6 +81,13 @@ const KINDS = [
   'svcExclude',
   'chmodBits',
   'chmodFolder',
+  'detachedCommit',
+  'worktreeRef',
+  'mergeInProgress',
+  'nestedGitFile',
+  'openWriter',
+  'laneCommitsIgnore',
+  'nestedRepoIgnored',
 ] as const;
 type Kind = (typeof KINDS)[number];
 interface Op {
@@ -133,12 +152,40 @@ const bytesOf = (c: Content) => (c.kind === 'big' ? pseudoRandom(c.seed, BIG + (
 
 /** Applies ops to a worktree through the file system and git, as an agent would. */
 class Mutator {
+  /** Commits the case made that must outlive a successful reap (on some ref). */
+  readonly made: string[] = [];
+  /** Processes the case started (killed after it). */
+  readonly spawned: ChildProcess[] = [];
+
   constructor(
     private wt: string,
     private env: NodeJS.ProcessEnv,
     /** The repository's shared info/exclude (emptied after every case). */
     private exclude: string,
   ) {}
+
+  private out(args: string[], input?: Buffer): { code: number; stdout: string } {
+    const r = spawnSync('git', args, { cwd: this.wt, env: this.env, input, encoding: 'utf8' });
+    return { code: r.status ?? -1, stdout: (r.stdout ?? '').trim() };
+  }
+
+  /** A commit on top of HEAD adding one file, made without touching the worktree, its index or any reflog. */
+  private sideCommit(rel: string, data: Buffer, message: string): string | null {
+    const blob = this.out(['hash-object', '-w', '--stdin'], data);
+    if (blob.code !== 0) return null;
+    const tmpIndex = `${this.wt}.side-index`;
+    const env = { ...this.env, GIT_INDEX_FILE: tmpIndex };
+    try {
+      const run = (args: string[]) => spawnSync('git', args, { cwd: this.wt, env, encoding: 'utf8' });
+      if (run(['read-tree', 'HEAD']).status !== 0) return null;
+      if (run(['update-index', '--add', '--cacheinfo', `100644,${blob.stdout},${rel}`]).status !== 0) return null;
+      const tree = run(['write-tree']);
+      const commit = this.out(['commit-tree', tree.stdout.trim(), '-p', 'HEAD', '-m', message]);
+      return commit.code === 0 ? commit.stdout : null;
+    } finally {
+      fs.rmSync(tmpIndex, { force: true });
+    }
+  }
 
   private abs = (rel: Buffer) => join(this.wt, rel);
   private lstat = (rel: Buffer) => fs.lstatSync(this.abs(rel), { throwIfNoEntry: false });
@@ -148,7 +195,7 @@ class Mutator {
     const out = { files: [] as Buffer[], links: [] as Buffer[], dirs: [] as Buffer[] };
     const walk = (rel: Buffer) => {
       for (const name of fs.readdirSync(rel.length ? this.abs(rel) : this.wt, { encoding: 'buffer' }).sort(Buffer.compare)) {
-        if (!rel.length && name.toString('latin1') === '.git') continue;
+        if (name.toString('latin1') === '.git') continue; // the worktree's own, or one a case wrote (never edited by later ops)
         const child = rel.length ? Buffer.concat([rel, b('/'), name]) : name;
         const st = fs.lstatSync(this.abs(child));
         if (ignoredName(name, st.isDirectory())) continue;
@@ -314,6 +361,66 @@ class Mutator {
         if (at && this.lstat(at)?.isDirectory()) fs.chmodSync(this.abs(at), FOLDER_MODES[o.pick % FOLDER_MODES.length]);
         return;
       }
+      case 'detachedCommit': {
+        // Commit on a detached HEAD, then go back: only the worktree's HEAD reflog holds it.
+        const branch = this.out(['symbolic-ref', '-q', '--short', 'HEAD']);
+        if (branch.code !== 0 || this.out(['checkout', '--quiet', '--detach']).code !== 0) return;
+        const side = this.sideCommit(`detached-${o.pick % 1000}.txt`, data, 'detached work');
+        if (side && this.out(['update-ref', '-m', 'commit: detached work', 'HEAD', side]).code === 0) this.made.push(side);
+        this.out(['checkout', '--quiet', branch.stdout]);
+        return;
+      }
+      case 'worktreeRef': {
+        // A commit only a per-worktree ref holds (it dies with the worktree's private folder).
+        const side = this.sideCommit(`kept-${o.pick % 1000}.txt`, data, 'held by refs/worktree');
+        if (side && this.out(['update-ref', `refs/worktree/keep-${o.pick % 1000}`, side]).code === 0) this.made.push(side);
+        return;
+      }
+      case 'mergeInProgress': {
+        // A merge of a commit nothing else holds, left uncommitted: MERGE_HEAD names its other parent.
+        const side = this.sideCommit(`merged-${o.pick % 1000}.txt`, data, 'the other parent');
+        if (!side) return;
+        this.made.push(side);
+        this.out(['merge', '--quiet', '--no-ff', '--no-commit', side]);
+        return;
+      }
+      case 'nestedGitFile': {
+        // A `.git` file in a subfolder beside work: git never stores it, so no patch carries it.
+        const at = (rel: string) => Buffer.concat([name, b('/'), b(rel)]);
+        if (this.write(at('.git'), b('gitdir: /nonexistent\n'))) this.write(at('work.txt'), data);
+        return;
+      }
+      case 'openWriter': {
+        // A writer started outside the lane whose output goes to a file in it.
+        const rel = o.exec ? b(`build/late-${o.pick % 1000}.log`) : b(`late-${o.pick % 1000}.out`);
+        if (!this.mkdirs(rel) || this.lstat(rel)?.isDirectory()) return;
+        const fd = fs.openSync(this.abs(rel), 'a');
+        const child = spawn('sh', ['-c', 'sleep 600; echo LATE'], { cwd: path.dirname(this.wt), stdio: ['ignore', fd, 'ignore'], detached: true });
+        fs.closeSync(fd);
+        this.spawned.push(child);
+        return;
+      }
+      case 'laneCommitsIgnore': {
+        // The lane commits a .gitignore of `*` itself, then writes new work it hides.
+        const dir = o.exec ? name : Buffer.alloc(0);
+        const at = (rel: string) => (dir.length ? Buffer.concat([dir, b('/'), b(rel)]) : b(rel));
+        if (!this.write(at('.gitignore'), b('*\n!.gitignore\n'))) return;
+        if (this.git(['add', '--force'], [at('.gitignore')]) !== 0) return;
+        if (this.out(['commit', '--quiet', '--no-verify', '-m', 'ignore everything']).code === 0) this.made.push(this.out(['rev-parse', 'HEAD']).stdout);
+        this.write(at('newwork.txt'), data);
+        return;
+      }
+      case 'nestedRepoIgnored': {
+        // A clone with its own commit inside a folder the project ignores (build/).
+        const dep = b(`build/dep-${o.pick % 1000}`);
+        if (!this.mkdirs(Buffer.concat([dep, b('/x')])) || this.lstat(dep)?.isFile()) return;
+        const abs = this.abs(dep).toString('utf8');
+        if (spawnSync('git', ['init', '--quiet', abs], { env: this.env }).status !== 0) return;
+        fs.writeFileSync(path.join(abs, 'lib.c'), data);
+        spawnSync('git', ['-C', abs, 'add', 'lib.c'], { env: this.env });
+        spawnSync('git', ['-C', abs, 'commit', '--quiet', '-m', 'dep'], { env: this.env });
+        return;
+      }
       case 'bigEdit': {
         const big = this.lstat(b('big.bin'));
         if (big?.isFile()) {
@@ -327,7 +434,33 @@ class Mutator {
   }
 }
 
-describe('park property: random dirty worktrees are parked and restored byte for byte', function () {
+/** What a refused reap must leave as it was, beyond the files: git status, HEAD, a merge in progress. */
+function gitState(wt: string, env: NodeJS.ProcessEnv) {
+  const run = (args: string[]) => spawnSync('git', args, { cwd: wt, env, encoding: 'utf8' }).stdout;
+  const gitDir = run(['rev-parse', '--absolute-git-dir']).trim();
+  return {
+    status: run(['status', '--porcelain=v1', '-z', '--untracked-files=all']),
+    head: run(['rev-parse', 'HEAD']).trim(),
+    merging: fs.existsSync(path.join(gitDir, 'MERGE_HEAD')) ? fs.readFileSync(path.join(gitDir, 'MERGE_HEAD'), 'utf8') : null,
+  };
+}
+
+/** Every `.git` below the top of `wt` (the worktree's own left out); symlinks are not followed. */
+function nestedGitIn(wt: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: Buffer, top: boolean) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true, encoding: 'buffer' })) {
+      const full = Buffer.concat([dir, b('/'), e.name]);
+      if (e.name.toString('latin1') === '.git') {
+        if (!top) found.push(full.toString('latin1'));
+      } else if (e.isDirectory()) walk(full, false);
+    }
+  };
+  walk(b(wt), true);
+  return found;
+}
+
+describe('reap property: random worktrees are refused unchanged, or reaped with every commit kept and every byte restored', function () {
   // Park now also rehearses the restore on disk (a checkout of the whole tree per case).
   this.timeout(Math.max(120_000, CASES * 6_000));
   let s: Scratch;
@@ -355,36 +488,91 @@ describe('park property: random dirty worktrees are parked and restored byte for
   });
   after(() => s.dispose());
 
-  it(`${CASES} random dirty states: park, remove the worktree, restore with the printed command, compare every byte and mode`, async () => {
+  it(`${CASES} random states: reap (plain or --park) refuses with nothing changed, or removes the worktree keeping every commit, and the printed restore command gives back every byte and mode`, async () => {
     let n = 0;
     let parked = 0;
+    let refusals = 0;
     let bigCases = 0;
     const started = Date.now();
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 8 }), fc.boolean(), fc.boolean(), async (ops, onBranch, withTextAuto) => {
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 8 }), fc.boolean(), fc.boolean(), fc.nat(3), async (ops, onBranch, withTextAuto, parkPick) => {
         const name = `case-${n++}`;
         // SVC_PARK_PROGRESS=<k> prints a line every k cases, so a long soak shows how far it got.
         const every = Number(process.env.SVC_PARK_PROGRESS ?? 0);
-        if (every > 0 && n % every === 0) process.stdout.write(`      … ${n} cases, ${parked} parked, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+        if (every > 0 && n % every === 0) process.stdout.write(`      … ${n} cases, ${parked} parked, ${refusals} refused, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
         const branch = onBranch ? `prop/${name}` : null;
         const base = withTextAuto ? textAuto : { sha: repo.base, snapshot: baseSnapshot };
         const wt = addWorktree(repo, s.env, name, branch, base.sha);
         const patch = path.join(patches, `parked-${name}.patch`);
+        // Three cases in four park; the rest are plain reaps, which must refuse over any work.
+        const park = parkPick > 0;
+        const keepName = `prop-kept/${name}`;
+        const m = new Mutator(wt, s.env, exclude);
         try {
-          const m = new Mutator(wt, s.env, exclude);
           for (const o of ops) m.apply(o);
           const expected = sorted(snapshot(wt));
           if (expected.some(([, e]) => e.type === 'file' && e.size > 1_000_000 && !baseSnapshot.some(([, be]) => be.type === 'file' && 'sha256' in be && be.sha256 === e.sha256)))
             bigCases++;
+          const before = gitState(wt, s.env);
+          // The commits the case made that something in the worktree still names (a later op may have dropped one itself).
+          const reachable = new Set(
+            spawnSync('git', ['rev-list', '--all', '--reflog', ...(before.merging ? ['MERGE_HEAD'] : [])], { cwd: wt, env: s.env, encoding: 'utf8' }).stdout.split('\n'),
+          );
+          const precious = m.made.filter((c) => reachable.has(c));
+          const mustRefuse = new Set<string>();
+          if (nestedGitIn(wt).length) mustRefuse.add('nestedGit');
+          if (before.merging) mustRefuse.add('operationInProgress');
+          if (m.spawned.some((c) => c.exitCode === null && c.signalCode === null)) mustRefuse.add('processesInside');
 
-          const r = await parkWorktree(wt, patch, { env: s.env });
-          assert.deepEqual(await uncommittedPaths(wt, { env: s.env }), [], 'park leaves a clean tree');
-          await removeWorktree(wt, { env: s.env });
+          let report: ReapReport | null = null;
+          let refusal: SvcError | null = null;
+          try {
+            report = await reapLaneDir({
+              env: s.env,
+              conv: { id: n, name },
+              dir: wt,
+              kind: 'worktree',
+              lanesRoot: repo.lanesRoot,
+              park,
+              keep: true,
+              patchFile: patch,
+              keepBranchName: keepName,
+              stop: async () => true,
+              archive: () => undefined,
+            });
+          } catch (e) {
+            if (!(e instanceof SvcError) || e.kind !== 'refused') throw e;
+            refusal = e;
+          }
+
+          if (refusal) {
+            refusals++;
+            const allowed = new Set([...mustRefuse, ...(park ? [] : ['dirty'])]);
+            assert.ok(
+              allowed.has(refusal.reason),
+              `refused for ${refusal.reason}, which this case does not hold (allowed: ${[...allowed].join(', ') || 'none'}): ${refusal.message}`,
+            );
+            assert.deepEqual(sorted(snapshot(wt)), expected, 'a refused reap changed a file');
+            assert.deepEqual(gitState(wt, s.env), before, 'a refused reap changed git status, HEAD or an operation in progress');
+            assert.equal(fs.existsSync(patch), false, 'a refused reap left a patch');
+            return;
+          }
+          assert.ok(report);
+          assert.deepEqual([...mustRefuse], [], `reaped a tree it must refuse (${[...mustRefuse].join(', ')})`);
           assert.equal(fs.existsSync(wt), false, 'worktree removed without force');
+          for (const sha of precious) {
+            const holders = git(repo.dir, s.env, 'for-each-ref', '--contains', sha, '--format=%(refname)');
+            assert.notEqual(holders, '', `commit ${sha} the case made is on no ref after the reap`);
+          }
+          const r = report.park;
           if (r === null) {
-            // Permission bits alone are not work git sees: without a git-visible change there is no park.
-            const bitsAside = (m: ReturnType<typeof sorted>) => m.map(([k, e]) => [k, e.type === 'symlink' ? e : { ...e, mode: '' }]);
-            assert.deepEqual(bitsAside(expected), bitsAside(base.snapshot), 'nothing parked only when nothing differed from HEAD');
+            // Nothing parked: the branch (or the kept head) checked out again must give back every
+            // file; permission bits alone on a tree git calls clean are not work.
+            const at = report.branch ?? report.keptBranch ?? report.head!;
+            const again = sh(report.branch ? `git worktree add --quiet ${wt} ${at}` : `git worktree add --quiet --detach ${wt} ${at}`, s.env, repo.dir);
+            assert.equal(again.code, 0, again.stderr);
+            const bitsAside = (x: ReturnType<typeof sorted>) => x.map(([k, e]) => [k, e.type === 'symlink' ? e : { ...e, mode: '' }]);
+            assert.deepEqual(bitsAside(sorted(snapshot(wt))), bitsAside(expected), 'a reap that parked nothing removed work');
             return;
           }
           parked++;
@@ -394,10 +582,22 @@ describe('park property: random dirty worktrees are parked and restored byte for
           assert.equal(restored.code, 0, `restore failed: ${restored.stderr}`);
           assert.deepEqual(sorted(snapshot(wt)), expected, 'restored work differs');
         } finally {
+          for (const c of m.spawned) {
+            try {
+              process.kill(-c.pid!, 'SIGKILL');
+            } catch {
+              // gone
+            }
+          }
           forceRemoveWorktree(repo, s.env, wt);
           fs.rmSync(exclude, { force: true });
-          if (branch) spawnSync('git', ['branch', '-D', '--quiet', branch], { cwd: repo.dir, env: s.env });
+          for (const ref of git(repo.dir, s.env, 'for-each-ref', '--format=%(refname)', `refs/heads/prop/${name}`, `refs/heads/${keepName}`, `refs/heads/${keepName}-*`)
+            .split('\n')
+            .filter(Boolean)) {
+            spawnSync('git', ['update-ref', '-d', ref], { cwd: repo.dir, env: s.env });
+          }
           fs.rmSync(patch, { force: true });
+          fs.rmSync(patch.replace(/\.patch$/, '.files.tar'), { force: true });
         }
       }),
       // SVC_PARK_SEED replays a reported failure with the seed fast-check printed.
@@ -408,7 +608,7 @@ describe('park property: random dirty worktrees are parked and restored byte for
     const ms = Date.now() - started;
     // Reported so the suite's cost stays visible: a slower park shows here before CI's time runs out.
     process.stdout.write(
-      `      ${n} cases (${parked} parked, ${bigCases} with a new or changed file over 1 MB) in ${(ms / 1000).toFixed(1)} s, ${(ms / n).toFixed(0)} ms per case\n`,
+      `      ${n} cases (${parked} parked, ${refusals} refused, ${bigCases} with a new or changed file over 1 MB) in ${(ms / 1000).toFixed(1)} s, ${(ms / n).toFixed(0)} ms per case\n`,
     );
   });
 });

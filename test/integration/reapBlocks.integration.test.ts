@@ -10,8 +10,9 @@ import { checkInsideLanesRoot } from '../../server/reap/lanesRootCheck';
 import { processesInside } from '../../server/reap/processesInside';
 import type { ProcessSource } from '../../server/reap/processesInside';
 import { findGit, removePlayDir, removeWorktree } from '../../server/reap/removeDirs';
-import { keepCommitsOnBranch, unpushedCommits } from '../../server/reap/unpushed';
-import { uncommittedPaths } from '../../server/reap/worktreeInfo';
+import { unpushedCommits } from '../../server/reap/unpushed';
+import { keepPrivateCommits } from '../../server/reap/privateCommits';
+import { uncommittedPaths, worktreeInfo } from '../../server/reap/worktreeInfo';
 import { eventually, git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { addWorktree, forceRemoveWorktree, makeLaneRepo } from './parkFixtures';
@@ -221,17 +222,19 @@ describe('reap building blocks', function () {
       const a = commit(wt, 'detached work');
       const report = await unpushedCommits(wt, { env: s.env });
       assert.deepEqual(report, { branch: null, head: a, upstream: null, commits: [{ sha: a, subject: 'detached work' }], unreferenced: 1 });
-      assert.equal(await keepCommitsOnBranch(wt, 'svc-kept/blk', { env: s.env }), 'svc-kept/blk');
+      const kept = await keepPrivateCommits(await worktreeInfo(wt, { env: s.env }), 'svc-kept/blk', { env: s.env });
+      assert.deepEqual(kept, [{ branch: 'svc-kept/blk', sha: a, commits: 1, head: true }]);
       assert.equal(git(repo.dir, s.env, 'rev-parse', 'svc-kept/blk'), a);
       assert.equal((await unpushedCommits(wt, { env: s.env })).unreferenced, 0);
-      assert.equal(await keepCommitsOnBranch(wt, 'svc-kept/again', { env: s.env }), null, 'nothing left to keep');
+      assert.deepEqual(await keepPrivateCommits(await worktreeInfo(wt, { env: s.env }), 'svc-kept/again', { env: s.env }), [], 'nothing left to keep');
     });
 
-    it('keepCommitsOnBranch never moves an existing branch', async () => {
+    it('keepPrivateCommits never moves an existing branch: a taken name gets a suffix', async () => {
       const wt = fresh(null);
-      commit(wt, 'more detached work');
+      const a = commit(wt, 'more detached work');
       git(repo.dir, s.env, 'branch', 'taken', repo.base);
-      await assert.rejects(keepCommitsOnBranch(wt, 'taken', { env: s.env }), (e: unknown) => SvcError.is(e, 'gitFailed'));
+      const kept = await keepPrivateCommits(await worktreeInfo(wt, { env: s.env }), 'taken', { env: s.env });
+      assert.deepEqual(kept, [{ branch: 'taken-2', sha: a, commits: 1, head: true }]);
       assert.equal(git(repo.dir, s.env, 'rev-parse', 'taken'), repo.base);
     });
   });

@@ -115,7 +115,14 @@ describe('reap: work git status cannot see is never deleted', function () {
     fs.mkdirSync(path.join(l.dir, '.svc'));
     fs.writeFileSync(path.join(l.dir, '.svc', 'notes.md'), 'notes\n');
     assert.equal(git(l.dir, s.env, 'status', '--porcelain'), '', 'git status does not see them');
-    await refusedThenParked(l, ['!! .svc/notes.md (ignored, but not by a .gitignore committed at HEAD)', '!! review.md (ignored, but not by a .gitignore committed at HEAD)'], 2);
+    await refusedThenParked(
+      l,
+      [
+        '!! .svc/notes.md (ignored, but not by a .gitignore committed at the base commit of the lane)',
+        '!! review.md (ignored, but not by a .gitignore committed at the base commit of the lane)',
+      ],
+      2,
+    );
   });
 
   it('an untracked .gitignore holding * beside an untracked work.txt', async () => {
@@ -126,7 +133,10 @@ describe('reap: work git status cannot see is never deleted', function () {
     assert.equal(git(l.dir, s.env, 'status', '--porcelain'), '', 'git status does not see them');
     await refusedThenParked(
       l,
-      ['!! notes/.gitignore (ignored, but not by a .gitignore committed at HEAD)', '!! notes/work.txt (ignored, but not by a .gitignore committed at HEAD)'],
+      [
+        '!! notes/.gitignore (ignored, but not by a .gitignore committed at the base commit of the lane)',
+        '!! notes/work.txt (ignored, but not by a .gitignore committed at the base commit of the lane)',
+      ],
       2,
     );
   });

@@ -291,6 +291,35 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
     assert.equal(needsYouCount([row(1, { activity: 'needs-you' }), row(2, { activity: 'needs-you', archived: true }), row(3), row(4, { activity: 'needs-you' })]), 2);
   });
 
+  it('shows every parked patch of a lane in its row and its tooltip, with the restore command (deckRows keeps them)', () => {
+    const parked = [
+      { patchFile: '/h/.svc/agents/conv-r1-k-builder-i1/parked-20250101T000000Z.patch', paths: 2, restoreCommand: 'git -C /l/r1-k apply --index -p2 --whitespace=nowarn /h/p' },
+      { patchFile: '/h/.svc/agents/conv-r1-k-builder-i1/parked-20250102T000000Z.patch', paths: 1, restoreCommand: null },
+    ];
+    const r = lane(2, 1, 'builder', 1, { title: 'r1 k builder i1', parked });
+    assert.equal(describeRow(r), '#2 · idle · 2 parked patches');
+    const md = tooltipOf(r).split('\n');
+    assert.deepEqual(md.slice(-2), [
+      '- parked: `/h/.svc/agents/conv-r1-k-builder-i1/parked-20250101T000000Z.patch` (2 paths), restore with `git -C /l/r1-k apply --index -p2 --whitespace=nowarn /h/p`',
+      '- parked: `/h/.svc/agents/conv-r1-k-builder-i1/parked-20250102T000000Z.patch` (1 path)',
+    ]);
+    const conv = { id: 2, name: 'c2', title: 't2', kind: 'lane', parentId: 1, activity: 'stopped', archived: false, model: 'm' } as ConversationInfo;
+    const rec = {
+      id: 2,
+      role: 'builder',
+      run: 'r1',
+      key: 'k',
+      iteration: 1,
+      reaped: true,
+      judged: null,
+      verdict: null,
+      git: null,
+      budget: { spent: 0, cap: null, from: null, run: { spent: 0, cap: null, from: null }, state: 'none', text: '$0.00 (no cap)' },
+      parked: parked.map((p) => ({ ...p, tarFile: null })),
+    } as unknown as LaneRecord;
+    assert.deepEqual(deckRows([conv], [rec])[0].parked, parked);
+  });
+
   it('joins conversations with lane records by id (deckRows)', () => {
     const conv = (id: number, o: Partial<ConversationInfo>) =>
       ({ id, name: `c${id}`, title: `t${id}`, kind: 'root', parentId: null, activity: 'idle', archived: false, model: 'm', ...o }) as ConversationInfo;

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { SvcError } from '../../shared/errors';
 import { parseRaw } from '../../server/reap/parkCapture';
 import type { ParkResult } from '../../server/reap/park';
-import { parseLsof } from '../../server/reap/processesInside';
+import { parseLsof, parseLsofFiles } from '../../server/reap/processesInside';
 import {
   dirtyError,
   harnessAliveError,
@@ -45,6 +45,8 @@ const base: ReapReport = {
   upstream: 'origin/r1/b',
   unpushed: [],
   keptBranch: null,
+  keptRefs: [],
+  earlierParked: [],
   park: null,
   archive: { state: 'archived' },
   orphaned: [],
@@ -267,6 +269,13 @@ describe('reap helpers', () => {
         [13, '/'],
       ],
     );
+  });
+  it('parseLsofFiles reads every descriptor of `lsof -Fpfn` (the cwd, an open file, a mapped program)', () => {
+    assert.deepEqual(parseLsofFiles('p12\nfcwd\nn/home/u\nf1w\nn/lanes/a/late.log\np13\nftxt\nn/lanes/a/build/tool\n'), [
+      { pid: 12, fd: 'cwd', name: '/home/u' },
+      { pid: 12, fd: '1w', name: '/lanes/a/late.log' },
+      { pid: 13, fd: 'txt', name: '/lanes/a/build/tool' },
+    ]);
   });
   it('splitNul and parseRaw keep path bytes', () => {
     const raw = Buffer.concat([Buffer.from(':100644 100755 aaa bbb M\0a b\0:000000 120000 000 ccc A\0'), Buffer.from([0xff, 0x41, 0])]);

@@ -12,6 +12,7 @@ import { reportFacts } from '../../git/reportFacts';
 import { isInside, realPathLoose } from '../../util/realPath';
 import { sidecarPathOf } from '../../reap/parkDisk';
 import { procCommand } from '../../reap/processesInside';
+import { checkLaneDir } from '../../reap/reapChecks';
 import { reapLaneDir } from '../../reap/reapLaneDir';
 import type { ReapReport } from '../../../shared/format/reapReport';
 import { alive, readExit, readState, stopRelay } from './attach';
@@ -36,7 +37,8 @@ export type HostRequest =
   | { op: 'agent'; runDir: string; action: 'status' }
   | { op: 'agent'; runDir: string; action: 'signal'; signal: NodeJS.Signals }
   | { op: 'agent'; runDir: string; action: 'stop'; why: string }
-  | { op: 'reap'; dir: string; lanesRoot: string; kind: 'worktree' | 'play'; park: boolean; patchFile: string; keepBranchName?: string; conv: { id: number; name: string } };
+  | { op: 'reap'; dir: string; lanesRoot: string; kind: 'worktree' | 'play'; park: boolean; patchFile: string; keepBranchName?: string; conv: { id: number; name: string } }
+  | { op: 'reapCheck'; dir: string; lanesRoot: string; kind: 'worktree' | 'play'; park: boolean };
 
 /** The bare clone of a project's origin on this host: ~/.svc-host/repos/<repoId>.git. */
 export function repoDir(repoId: string): string {
@@ -80,6 +82,10 @@ export async function hostOp(r: HostRequest, lanes: LaneDirMaker): Promise<unkno
       return agentOp(r);
     case 'reap':
       return reap(r);
+    case 'reapCheck':
+      // What the reap would refuse, before the daemon stops the agent (nothing is changed).
+      await checkLaneDir({ dir: r.dir, lanesRoot: r.lanesRoot, kind: r.kind, park: r.park });
+      return { ok: true };
   }
 }
 

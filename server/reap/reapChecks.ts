@@ -1,0 +1,72 @@
+// What reap would refuse over a lane directory, found without changing anything. Run
+// before step 1 stops the agent, so that a reap refused for a dirty tree (or anything
+// else step 4 refuses) has not stopped the agent either; and run again after the stop,
+// since the agent may have changed its tree meanwhile.
+import * as fs from 'node:fs';
+import type { GitEnv } from '../git/gitExec';
+import { inspectWork } from './hiddenWork';
+import { checkInsideLanesRoot } from './lanesRootCheck';
+import { nestedGitEntries } from './nestedGit';
+import { operationsInProgress } from './operationInProgress';
+import { processesInside } from './processesInside';
+import { dirtyError, nestedGitError, operationInProgressError, parkUnsupportedError, playHasGitError, processesInsideError } from './reapErrors';
+import { findGit } from './removeDirs';
+import { uncommittedPaths, worktreeInfo } from './worktreeInfo';
+
+export interface LaneDirCheck extends GitEnv {
+  dir: string;
+  lanesRoot: string;
+  kind: 'worktree' | 'play';
+  park: boolean;
+  /** Look for processes inside too: only once the agent is stopped (its own are inside until then). */
+  processes?: { exclude?: number[] };
+}
+
+export interface LaneDirState {
+  /** The real path of the lane directory. */
+  dir: string;
+  exists: boolean;
+  /** A worktree with work to park (only when `park`). */
+  dirty: boolean;
+}
+
+/** Steps 2–4 as checks: throws the refusal reap would give, or says what it found. */
+export async function checkLaneDir(c: LaneDirCheck): Promise<LaneDirState> {
+  const git = { env: c.env };
+  // From here on the real path: a symlink inside the root cannot redirect a later step.
+  const dir = checkInsideLanesRoot(c.dir, c.lanesRoot);
+  const exists = fs.existsSync(dir);
+  if (!exists) return { dir, exists, dirty: false };
+  if (c.processes) {
+    const procs = await processesInside(dir, { exclude: c.processes.exclude });
+    if (procs.length) throw processesInsideError(dir, procs);
+  }
+  if (c.kind === 'play') {
+    const found = findGit(dir);
+    if (found !== null) throw playHasGitError(dir, found);
+    return { dir, exists, dirty: false };
+  }
+  return { dir, exists, dirty: await checkWorktreeCanGo(dir, c.park, git) };
+}
+
+/**
+ * Refuses what neither a plain reap nor a park may remove: another repository inside the
+ * tree, an operation half done. Park runs it too, so it never cleans such a tree.
+ */
+export async function refuseUnparkable(top: string, gitDir: string): Promise<void> {
+  const nested = nestedGitEntries(top);
+  if (nested.length) throw nestedGitError(top, nested);
+  const ops = operationsInProgress(gitDir);
+  if (ops.length) throw operationInProgressError(top, ops);
+}
+
+/** Step 4's refusals for a worktree; true when it holds work for --park to save. */
+async function checkWorktreeCanGo(dir: string, park: boolean, git: GitEnv): Promise<boolean> {
+  const info = await worktreeInfo(dir, git);
+  await refuseUnparkable(info.top, info.gitDir);
+  const dirty = await uncommittedPaths(dir, git);
+  const work = await inspectWork(dir, dirty, git);
+  if ((dirty.length || work.hidden.length) && !park) throw dirtyError(dir, dirty, work.hidden);
+  if (work.gitlinks.length) throw parkUnsupportedError(info.top, work.gitlinks);
+  return dirty.length > 0 || work.hidden.length > 0;
+}
