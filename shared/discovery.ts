@@ -38,11 +38,15 @@ function isDiscovery(v: unknown): v is Discovery {
 
 export class DiscoveryError extends Error {}
 
-/** Refuses a home folder that is a symlink or readable by others. */
+/** Refuses a home folder that is a symlink, another user's, or readable by others. */
 export function checkHomeFolder(home: string): void {
   const st = fs.lstatSync(home);
   if (st.isSymbolicLink()) throw new DiscoveryError(`${home} is a symlink; svc refuses to use it (set SVC_HOME to a real folder)`);
   if (!st.isDirectory()) throw new DiscoveryError(`${home} is not a folder`);
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid) {
+    throw new DiscoveryError(`${home} belongs to uid ${st.uid}, not to you (uid ${uid}); svc refuses an SVC_HOME another user controls (set SVC_HOME to a folder of your own)`);
+  }
   if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) {
     throw new DiscoveryError(`${home} has mode ${(st.mode & 0o777).toString(8)}; svc needs 700 (run: chmod 700 '${home}')`);
   }

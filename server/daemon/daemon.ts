@@ -15,6 +15,7 @@ import { RpcServer } from '../rpc/rpcServer';
 import { backupDue, backupNow } from '../store/backups';
 import { openDb } from '../store/db';
 import { refuseLostHistory, writeMarker } from '../store/storeHistory';
+import { refuseDamagedStore, refuseForeignStore } from '../store/storeIntegrity';
 import { escapeForLog, logger } from '../util/log';
 import { registerFeatures } from './features';
 import { HomeGuard } from './homeGuard';
@@ -51,7 +52,9 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
 
   try {
     ensurePrivateSocketFolder(paths.socket, home);
+    refuseForeignStore(paths.db);
     refuseLostHistory(home, paths.db, paths.agents);
+    refuseDamagedStore(home, paths.db);
   } catch (e) {
     lock.release();
     throw e;
