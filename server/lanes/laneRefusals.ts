@@ -219,6 +219,13 @@ export function lanesRootContainsCheckoutError(root: string, checkout: string): 
   return refused('lanesRootContainsCheckout', `lanes root ${root} contains the project checkout ${checkout}; choose a folder beside it (default: ${checkout}-lanes)`);
 }
 
+export function lanesRootInsideCheckoutError(root: string, checkout: string): SvcError<'lanesRootInsideCheckout'> {
+  return refused(
+    'lanesRootInsideCheckout',
+    `lanes root ${root} is inside the project checkout ${checkout}: lanes would be created in its working tree; set gauntlet.lanes_root in projects.yaml to a folder beside it (default: ${checkout}-lanes)`,
+  );
+}
+
 export function lanesRootOutsideHomeError(root: string, home: string): SvcError<'lanesRootOutsideHome'> {
   return refused('lanesRootOutsideHome', `lanes root ${root} is not under your home ${home}; set gauntlet.lanes_root in projects.yaml to a folder under it`);
 }
