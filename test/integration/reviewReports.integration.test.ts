@@ -78,6 +78,25 @@ describe('review pipeline: reports as models write them', function () {
     await w.ok(['review', 'abort', i.id]);
   });
 
+  it("the parent's APPROVED over a lane report its wait called invalid is refused, and nothing is posted", async () => {
+    const i = await w.issue('Approve over invalid', { security: 'LGTM', parent: 'APPROVED' });
+    await w.startWork(i.id);
+    const runDir = path.join(i.workspace, '.svc', 'review', 'r1');
+    const post = path.join(w.s.home, 'ctl', i.id, 'post-r1.out');
+    await eventually(() => fs.existsSync(post) && fs.readFileSync(post, 'utf8').length > 0, 60_000, "the parent's svc review post returned");
+    const wait = fs.readFileSync(path.join(w.s.home, 'ctl', i.id, 'wait-r1.out'), 'utf8').split('\n');
+    assert.match(wait[0], /^security {5}invalid report: unknown verdict 'LGTM'/);
+    const fix = '`# Verdict: APPROVED`, `# Verdict: CHANGES_REQUESTED` or `# Verdict: FAILED`';
+    assert.equal(
+      fs.readFileSync(post, 'utf8'),
+      `review r1 of ${i.id} cannot be APPROVED while a lane report is invalid: security (${runDir}/security.md: unknown verdict 'LGTM' in security.md: change its first line to ${fix}); nothing was posted. Read what that lane found and post CHANGES_REQUESTED or FAILED naming it (edit the verdict line of synthesis.md, then svc review post ${i.id} --run r1)\n`,
+    );
+    assert.deepEqual(w.kinds(i.id), ['review.requested', 'review.dispatched']);
+    const pr = await w.pr((await w.show(i.id)).pr!.number);
+    assert.deepEqual(pr.reviews, []);
+    await w.ok(['review', 'abort', i.id]);
+  });
+
   it('rule 3 with a malformed lane report: the daemon posts FAILED as a comment-type review, naming the unreadable file', async () => {
     const i = await w.issue('Unreadable lane', { requirements: 'LGTM', parent: 'DIE' });
     await w.startWork(i.id);
