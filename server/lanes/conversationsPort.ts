@@ -57,6 +57,7 @@ export interface ConversationsPort {
   archive(id: number): void;
   recordSpawnError(id: number, message: string): void;
   addTellGuard(guard: (row: ConvRow, opts: { force: boolean }) => void): void;
+  addResumeGuard(guard: (row: ConvRow) => void): void;
   /** Subscribes to `changed` (any state change of a conversation); returns an unsubscribe. */
   onChanged(fn: (id: number) => void): () => void;
 }
