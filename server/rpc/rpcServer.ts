@@ -10,6 +10,7 @@ import { CALLER_TOKEN_PARAM } from '../../shared/protocol/rpc';
 import type { NotificationDef, RequestDef } from '../../shared/protocol/rpc';
 import { bytesExcerpt, logger } from '../util/log';
 import { FrameGuard } from './frameGuard';
+import { isDiskFull } from '../store/diskFull';
 import { rpcRefusals } from './rpcRefusals';
 import type { RpcRefusal } from './rpcRefusals';
 
@@ -141,6 +142,7 @@ export class RpcServer {
       if (e instanceof SvcError) throw new ResponseError(RpcErrorCode[e.kind], e.message, e.toBody());
       if (e instanceof ResponseError) throw e;
       log.error(`${method} failed`, e);
+      if (isDiskFull(e)) throw answer(rpcRefusals.diskFull(method, (e as Error).message));
       throw answer(rpcRefusals.internal(method, (e as Error)?.message ?? String(e)));
     }
   }
