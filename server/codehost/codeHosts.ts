@@ -10,6 +10,7 @@ import type { PullRequest } from '../../shared/protocol/pr';
 import type { CodeHost, HeadChangeListener } from './codeHost';
 import { HeadEvents } from './headEvents';
 import { GithubHost } from './github/githubHost';
+import { withConfiguredChecks } from './configuredChecks';
 import { createHost } from './hostFactory';
 import type { ReviewedShas } from './prState';
 import type { HostDeps } from './hostFactory';
@@ -53,7 +54,7 @@ export class CodeHosts {
     if (hit && hit.signature === signature) return hit.host;
     if (hit) this.drop(key, hit);
     const hostDeps: HostDeps = { db: this.deps.db, now: this.deps.now, env: this.deps.env, watch: this.deps.watch };
-    const host = createHost(key, project, config, hostDeps);
+    const host = withConfiguredChecks(createHost(key, project, config, hostDeps), project.check_commands ?? []);
     const offHead = host.onHeadChange((c) => this.relay.emit(c));
     const offActivity = host instanceof GithubHost ? host.onPrActivity((pr) => this.activity.forEach((fn) => fn(pr))) : () => undefined;
     const off = () => {

@@ -9,7 +9,7 @@
 //   get(id) · resolve(ref) (`#id`, id, name, `conv-<name>`; throws notFound) · list()
 //   facts(id) → {alive, working, needsYou, idleSince?, lastTurnEndedAt?} · activity(row, now?)
 //   tell(id, text, {force?}) · answer(id, a) · stop(id, {timeoutMs?, kill?}) → {stopped}
-//   archive(id) · unarchive(id) · resume(id) · recordSpawnError(id, msg) · addTellGuard(fn)
+//   archive(id) · unarchive(id) · resume(id) · recordSpawnError(id, msg) · addTellGuard(fn) · addResumeGuard(fn)
 //   outputLines(ref, n) · cost(id) · effectiveLauncher(id)
 //   addTurnGate(fn) · kick(id) · cancelTurn(id) · onUsage(fn) (spend caps)
 //   events: 'changed' | 'started' | 'ended' | 'spawnError' | 'turnEnded' (id: number); onChanged(fn) → unsubscribe
@@ -81,6 +81,7 @@ export class ConversationService extends EventEmitter {
   private readonly wasAlive = new Set<HarnessSession>();
   private readonly guards: TellGuard[] = [];
   private readonly gates: TurnGate[] = [];
+  private readonly resumeGuards: ((row: ConversationRow) => void)[] = [];
   /** Each agent's credential, presented by its shim with every request it makes as itself. */
   readonly credentials: CallerCredentials;
 
@@ -201,6 +202,7 @@ export class ConversationService extends EventEmitter {
     const row = this.mustGet(id);
     const s = this.sessions.get(id);
     if (s && s.phase !== 'dead') throw alreadyRunningError(row);
+    for (const g of this.resumeGuards) g(row);
     this.store.update(id, { endedAt: null, exitStatus: null, spawnError: null, archivedAt: null });
     this.transcript.append(id, 'lifecycle', { event: 'resume', text: 'resume requested' });
     if (row.startedAt === null) this.spawn(this.mustGet(id), { firstPrompt: row.firstPrompt });
@@ -348,6 +350,11 @@ export class ConversationService extends EventEmitter {
   onUsage(fn: (id: number) => void): () => void {
     this.on('usage', fn);
     return () => this.off('usage', fn);
+  }
+
+  /** A check run before a resume changes anything; it throws to refuse the resume. */
+  addResumeGuard(guard: (row: ConversationRow) => void): void {
+    this.resumeGuards.push(guard);
   }
 
   tell(id: number, text: string, opts: { force?: boolean } = {}): { delivered: 'now' | 'queued'; ahead: number } {

@@ -2,6 +2,8 @@
 // their own db.transaction (lanes check "no other live lane" and insert atomically).
 import type { ConversationKind } from '../../shared/protocol/conversations';
 import type { Db } from '../store/db';
+import { isDiskFull, Retrier } from '../store/diskFull';
+import { logger } from '../util/log';
 import './migrations';
 
 export interface ConversationRow {
@@ -94,9 +96,14 @@ const COLUMN: Record<keyof RowPatch, string> = {
   contextSize: 'context_size',
 };
 
+const log = logger('conversations');
+
 export class ConversationStore {
   private readonly byIdStmt;
   private readonly byNameStmt;
+  /** Updates the disk refused (full): shown by every read, written once there is space. */
+  private readonly unsaved = new Map<number, RowPatch>();
+  private readonly retrier = new Retrier(() => this.writeUnsaved());
 
   constructor(private readonly db: Db) {
     this.byIdStmt = db.prepare(`${SELECT} WHERE id = ?`);
@@ -104,11 +111,11 @@ export class ConversationStore {
   }
 
   get(id: number): ConversationRow | undefined {
-    return fix(this.byIdStmt.get(id) as Raw | undefined);
+    return this.kept(fix(this.byIdStmt.get(id) as Raw | undefined));
   }
 
   byName(name: string): ConversationRow | undefined {
-    return fix(this.byNameStmt.get(name) as Raw | undefined);
+    return this.kept(fix(this.byNameStmt.get(name) as Raw | undefined));
   }
 
   nameTaken(name: string): boolean {
@@ -117,16 +124,18 @@ export class ConversationStore {
 
   all(opts: { archived?: boolean } = {}): ListedRow[] {
     const where = opts.archived ? '' : ' WHERE archived_at IS NULL';
-    return (this.db.prepare(`${SELECT_LISTED}${where} ORDER BY id`).all() as Omit<Raw, 'firstPrompt'>[]).map((r) => fix(r)!);
+    return (this.db.prepare(`${SELECT_LISTED}${where} ORDER BY id`).all() as Omit<Raw, 'firstPrompt'>[]).map((r) => this.kept(fix(r))!);
   }
 
   children(parentId: number): ConversationRow[] {
-    return (this.db.prepare(`${SELECT} WHERE parent_id = ? ORDER BY id`).all(parentId) as Raw[]).map((r) => fix(r)!);
+    return (this.db.prepare(`${SELECT} WHERE parent_id = ? ORDER BY id`).all(parentId) as Raw[]).map((r) => this.kept(fix(r))!);
   }
 
   /** Rows with no recorded end and no spawn error: the ones a daemon restart must settle. */
   unsettled(): ConversationRow[] {
-    return (this.db.prepare(`${SELECT} WHERE ended_at IS NULL AND spawn_error IS NULL ORDER BY id`).all() as Raw[]).map((r) => fix(r)!);
+    return (this.db.prepare(`${SELECT} WHERE ended_at IS NULL AND spawn_error IS NULL ORDER BY id`).all() as Raw[])
+      .map((r) => this.kept(fix(r))!)
+      .filter((r) => r.endedAt === null && r.spawnError === null);
   }
 
   count(): number {
@@ -160,10 +169,48 @@ export class ConversationStore {
     return this.get(Number(info.lastInsertRowid))!;
   }
 
+  /** A full disk does not lose the update: it is kept, read back, and written once there is space. */
   update(id: number, patch: RowPatch): void {
+    const merged = { ...this.unsaved.get(id), ...patch };
+    try {
+      this.write(id, merged);
+      this.unsaved.delete(id);
+    } catch (e) {
+      if (!isDiskFull(e)) throw e;
+      if (!this.unsaved.has(id)) log.warn(`conversation #${id}: the store refused a write (${(e as Error).message}); kept in memory until it can be written`);
+      this.unsaved.set(id, merged);
+      this.retrier.schedule();
+    }
+  }
+
+  private write(id: number, patch: RowPatch): void {
     const keys = Object.keys(patch) as (keyof RowPatch)[];
     if (keys.length === 0) return;
     const sets = keys.map((k) => `${COLUMN[k]} = ?`).join(', ');
     this.db.prepare(`UPDATE conversations SET ${sets} WHERE id = ?`).run(...keys.map((k) => patch[k] ?? null), id);
+  }
+
+  /** True once nothing is left unsaved. */
+  private writeUnsaved(): boolean {
+    if (!this.db.open) return true;
+    for (const [id, patch] of [...this.unsaved]) {
+      try {
+        this.write(id, patch);
+        this.unsaved.delete(id);
+        log.info(`conversation #${id}: the kept update is written`);
+      } catch (e) {
+        if (!isDiskFull(e)) {
+          log.error(`conversation #${id}: a kept update cannot be written`, e);
+          this.unsaved.delete(id);
+        }
+        return this.unsaved.size === 0;
+      }
+    }
+    return true;
+  }
+
+  private kept<R extends { id: number }>(row: R | undefined): R | undefined {
+    const patch = row && this.unsaved.get(row.id);
+    return patch ? { ...row, ...patch } : row;
   }
 }

@@ -2,6 +2,8 @@
 // queued and written in one transaction per event-loop turn, so a burst of streamed
 // chunks costs one fsync instead of one each (the store runs synchronous=FULL).
 import type { Db } from '../store/db';
+import { isDiskFull, Retrier } from '../store/diskFull';
+import { logger } from '../util/log';
 import './migrations';
 
 export interface TranscriptRow {
@@ -19,10 +21,18 @@ interface Pending {
   payload: string;
 }
 
+const log = logger('conversations');
+
 export class TranscriptStore {
   private readonly nextSeq = new Map<number, number>();
   private pending: Pending[] = [];
   private scheduled = false;
+  /** The last flush found the disk full: the retrier writes what is pending. */
+  private full = false;
+  private readonly retrier = new Retrier(() => {
+    this.flush();
+    return !this.full;
+  });
   private readonly insertStmt;
 
   constructor(
@@ -62,9 +72,19 @@ export class TranscriptStore {
       this.db.transaction(() => {
         for (const r of rows) this.insertStmt.run(r.convId, r.seq, r.at, r.kind, r.payload);
       })();
+    } catch (e) {
+      if (!isDiskFull(e)) throw e;
+      // Kept, in order, ahead of anything appended since, and written once there is space.
+      if (!this.full) log.warn(`the store refused transcript rows (${(e as Error).message}); kept in memory until they can be written`);
+      this.full = true;
+      this.pending = [...rows, ...this.pending];
+      this.retrier.schedule();
+      return;
     } finally {
       this.db.pragma('synchronous = FULL');
     }
+    if (this.full) log.info('the kept transcript rows are written');
+    this.full = false;
     this.onFlushed(new Set(rows.map((r) => r.convId)));
   }
 

@@ -2,6 +2,7 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { daemonOfHomeAnswers } from '../../shared/client/homeDaemon';
 import { checkHomeFolder } from '../../shared/discovery';
 import type { Discovery } from '../../shared/discovery';
 import { changed } from '../../shared/protocol/daemon';
@@ -14,8 +15,10 @@ import { RpcServer } from '../rpc/rpcServer';
 import { backupDue, backupNow } from '../store/backups';
 import { openDb } from '../store/db';
 import { refuseLostHistory, writeMarker } from '../store/storeHistory';
+import { refuseDamagedStore, refuseForeignStore } from '../store/storeIntegrity';
 import { escapeForLog, logger } from '../util/log';
 import { registerFeatures } from './features';
+import { HomeGuard } from './homeGuard';
 import { InstanceLock } from './lock';
 import { ensurePrivateSocketFolder } from './socketFolder';
 
@@ -38,10 +41,20 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
     log.info('another daemon holds the lock; exiting');
     return undefined;
   }
+  // The lock file may have been deleted under a daemon that still runs: one that answers
+  // keeps the home (it locks the file again within a second).
+  const running = await daemonOfHomeAnswers(home, process.pid).catch(() => undefined);
+  if (running) {
+    lock.release();
+    log.warn(`another daemon serves this home (${running}) though daemon.lock was not held; exiting`);
+    return undefined;
+  }
 
   try {
     ensurePrivateSocketFolder(paths.socket, home);
+    refuseForeignStore(paths.db);
     refuseLostHistory(home, paths.db, paths.agents);
+    refuseDamagedStore(home, paths.db);
   } catch (e) {
     lock.release();
     throw e;
@@ -72,6 +85,7 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
   };
 
   let stopping: Promise<void> | undefined;
+  let guard: HomeGuard | undefined;
   let heal: NodeJS.Timeout | undefined;
   let backups: NodeJS.Timeout | undefined;
   const stop = (reason: string): Promise<void> =>
@@ -82,7 +96,8 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
       writeStoppedMarker(paths.stopped, reason);
       clearInterval(heal);
       clearInterval(backups);
-      fs.rmSync(paths.discovery, { force: true });
+      // Only our own: a file of the daemon that keeps this home stays.
+      if (!guard || guard.ownsDiscovery()) fs.rmSync(paths.discovery, { force: true });
       for (const fn of stoppers.reverse()) {
         try {
           await fn();
@@ -92,11 +107,11 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
       }
       await rpc.close();
       await http.close();
-      fs.rmSync(paths.socket, { force: true });
+      if (!guard || guard.ownsSocket()) fs.rmSync(paths.socket, { force: true });
       // A stopped home keeps a backup of its final state.
       await backupNow(db, home, Date.now()).catch((e) => log.warn('store backup at stop failed', e));
       db.close();
-      lock.release();
+      (guard?.lock ?? lock).release();
       log.info('stopped');
     })());
 
@@ -105,10 +120,11 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
   fs.chmodSync(paths.socket, 0o600);
   const port = await http.listen(fixedHttpPort(app));
 
-  const discovery: Discovery = { pid: process.pid, version: SVC_VERSION, build: SVC_BUILD, socketPath: paths.socket, httpPort: port, token };
+  const discovery: Discovery = { pid: process.pid, version: SVC_VERSION, build: SVC_BUILD, socketPath: paths.socket, httpPort: port, token, home: fs.realpathSync(home) };
   const discoveryText = JSON.stringify(discovery, null, 2) + '\n';
   writeAtomic(paths.discovery, discoveryText, 0o600);
-  heal = setInterval(() => healDiscovery(paths.discovery, discoveryText), 1000);
+  const homeGuard = (guard = new HomeGuard(paths, lock, rpc, discoveryText));
+  heal = setInterval(() => void homeGuard.check(), 1000);
   heal.unref();
   const backup = () => {
     if (stopping || !backupDue(home, Date.now())) return;
@@ -160,24 +176,6 @@ function testClock(enabled: boolean) {
     },
   };
   return clock;
-}
-
-/** Rewrites server.json when it was deleted or garbled while we run: clients would
- *  otherwise start daemons that lose the lock to us and never find us. A symlink or a
- *  wrong mode is left alone, for clients to refuse loudly. */
-function healDiscovery(file: string, text: string): void {
-  try {
-    const st = fs.lstatSync(file);
-    if (!st.isFile() || fs.readFileSync(file, 'utf8') === text) return;
-  } catch {
-    // absent (or unreadable): write it again
-  }
-  try {
-    writeAtomic(file, text, 0o600);
-    log.warn(`${file} was missing or damaged; rewrote it`);
-  } catch (e) {
-    log.error(`could not rewrite ${file}`, e);
-  }
 }
 
 function ensurePrivateFolder(home: string): void {

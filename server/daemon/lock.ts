@@ -7,12 +7,19 @@
 // the lock of a daemon being stopped and come up after `svc daemon stop`. Should two
 // starters still both lose, their clients start another (shared/client/ensureDaemon.ts).
 // Nothing is ever written, so no journal is left behind.
+// A kernel lock lives on the file, not the name: once daemon.lock is deleted, a starter
+// would lock a new file of that name. So the daemon checks every second that the name
+// still leads to its locked file and locks it again when not (server/daemon/homeGuard.ts).
 import type Database from 'better-sqlite3';
+import * as fs from 'node:fs';
 import { ensurePrivateFile } from '../store/privateFile';
 import { openSqlite } from '../store/sqlite';
 
 export class InstanceLock {
-  private constructor(private readonly db: Database.Database) {}
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly id: string,
+  ) {}
 
   /** The lock, or undefined when another daemon holds it. */
   static tryAcquire(file: string): InstanceLock | undefined {
@@ -20,7 +27,7 @@ export class InstanceLock {
     const db = openSqlite(file, { timeout: 0 });
     try {
       db.exec('BEGIN EXCLUSIVE');
-      return new InstanceLock(db);
+      return new InstanceLock(db, identity(file) ?? '');
     } catch (e) {
       db.close();
       if ((e as { code?: string }).code?.startsWith('SQLITE_BUSY') || (e as { code?: string }).code === 'SQLITE_LOCKED') return undefined;
@@ -28,7 +35,21 @@ export class InstanceLock {
     }
   }
 
+  /** Whether `file` is still the file this lock holds (not deleted, not replaced). */
+  isAt(file: string): boolean {
+    return identity(file) === this.id;
+  }
+
   release(): void {
     this.db.close();
+  }
+}
+
+function identity(file: string): string | undefined {
+  try {
+    const st = fs.statSync(file);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return undefined;
   }
 }

@@ -6,9 +6,9 @@ import type { PullRequest } from '../../shared/protocol/pr';
 import type { App } from '../app';
 import type { CodeHosts } from '../codehost/codeHosts';
 import type { ConversationService } from '../conversations/conversationService';
-import { git, gitFacts } from '../git/git';
+import { git, GitError, gitFacts } from '../git/git';
 import { logger } from '../util/log';
-import { dirtyWorkspaceError, doneWhichIssueError, notAWorkAgentError, nothingToReviewError, reviewerCannotFinishError, wrongBranchError } from './issueRefusals';
+import { branchMovedError, dirtyWorkspaceError, doneWhichIssueError, notAWorkAgentError, nothingToReviewError, reviewerCannotFinishError, wrongBranchError } from './issueRefusals';
 import type { IssueRow, IssueStore } from './issueStore';
 import type { ReviewPort } from './reviewPort';
 import { baseRef } from './workspace';
@@ -52,7 +52,7 @@ export async function finishIssue(
   const ahead = Number((await git(issue.workspace, ['rev-list', '--count', `${base}..HEAD`])).trim());
   if (ahead === 0) throw nothingToReviewError(issue.branch, base);
 
-  await git(issue.workspace, ['push', '--quiet', 'origin', `HEAD:refs/heads/${issue.branch}`]);
+  await pushBranch(issue);
   const host = hosts.forProject(issue.project);
   let pr = await host.getPullRequest({ branch: issue.branch });
   let opened = false;
@@ -67,4 +67,14 @@ export async function finishIssue(
   }
   const r = await review.request(issue.id, { source: 'done', by, dedupe: true });
   return { row: issue, pr: (await host.getPullRequest(pr.number)) ?? pr, opened, runId: r.runId, mode: r.mode, sha: r.sha, reused: r.reused };
+}
+
+/** Pushes the issue branch; a remote branch that moved is the person's to merge, not an internal error. */
+async function pushBranch(issue: IssueRow): Promise<void> {
+  try {
+    await git(issue.workspace, ['push', '--quiet', 'origin', `HEAD:refs/heads/${issue.branch}`]);
+  } catch (e) {
+    if (e instanceof GitError && /\[rejected\].*\((non-fast-forward|fetch first)\)|\bnon-fast-forward\b/.test(e.stderr)) throw branchMovedError(issue);
+    throw e;
+  }
 }

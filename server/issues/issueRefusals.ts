@@ -66,3 +66,11 @@ export function wrongBranchError(issue: { workspace: string; branch: string }, b
 export function nothingToReviewError(branch: string, base: string): SvcError<'nothingToReview'> {
   return refused('nothingToReview', `${branch} has no commits beyond ${base}; commit your work, then run svc done`);
 }
+
+/** The push of `svc done` was rejected because the remote branch has commits the workspace lacks. */
+export function branchMovedError(issue: { id: string; workspace: string; branch: string }): SvcError<'branchMoved'> {
+  return conflict(
+    'branchMoved',
+    `origin's ${issue.branch} has commits that the workspace ${issue.workspace} of ${issue.id} does not (the push was not a fast-forward); nothing was pushed. Bring them in, then run svc done again: cd '${issue.workspace}' && git pull --rebase origin ${issue.branch}`,
+  );
+}

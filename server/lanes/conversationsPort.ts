@@ -67,6 +67,7 @@ export interface ConversationsPort {
   tell(id: number, text: string, opts?: { force?: boolean }): unknown;
   /** Subscribes to cost reports (stored already); returns an unsubscribe. */
   onUsage(fn: (id: number) => void): () => void;
+  addResumeGuard(guard: (row: ConvRow) => void): void;
   /** Subscribes to `changed` (any state change of a conversation); returns an unsubscribe. */
   onChanged(fn: (id: number) => void): () => void;
 }

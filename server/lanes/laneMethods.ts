@@ -1,6 +1,7 @@
 // Lane RPC methods and HTTP routes (spec: HTTP routes for lanes). Both transports call
 // the same functions; HTTP bodies are validated with the same zod schemas.
 import type { z } from 'zod';
+import { isLive } from '../../shared/activity';
 import {
   LaunchParams,
   ListParams,
@@ -20,13 +21,13 @@ import type { App } from '../app';
 import type { HostLink } from '../hosts/hostLink';
 import type { HttpRequest } from '../http/httpServer';
 import type { ConversationsPort } from './conversationsPort';
-import { badBodyError, judgeReportedError, laneOrRunKeyError, notALaneError, noSuchLaneError } from './laneRefusals';
+import { badBodyError, judgeReportedError, laneOrRunKeyError, notALaneError, noSuchLaneError, resumeSecondLiveLaneError } from './laneRefusals';
 import { launchLane } from './launch';
 import { lanesContext } from './lanesContext';
 import type { LanesContext } from './lanesContext';
 import { LaneStore } from './laneStore';
 import type { LaneRow } from './laneStore';
-import { laneRecord, laneRecords } from './records';
+import { laneActivity, laneRecord, laneRecords } from './records';
 import { fileReport } from './reports';
 import { reapLane } from './reap';
 import { runCards } from './runs';
@@ -99,6 +100,15 @@ export function registerLanes(app: App, conversations: ConversationsPort, hostLi
     if (ctx.store.reports(lane.id).some((r) => r.status === 'done')) {
       throw judgeReportedError(lane);
     }
+  });
+
+  // `svc conv resume` of a lane refuses a second live lane of its run, key and role, as a start does.
+  conversations.addResumeGuard((row) => {
+    if (row.kind !== 'lane') return;
+    const lane = ctx.store.byId(row.id);
+    if (!lane) return;
+    const other = ctx.store.ofSlot(lane.run, lane.key, lane.role).find((l) => l.id !== lane.id && isLive(laneActivity(ctx, l)));
+    if (other) throw resumeSecondLiveLaneError(lane, lane, other, laneActivity(ctx, other));
   });
 
   const parse = <S extends z.ZodType>(schema: S, value: unknown): z.output<S> => {

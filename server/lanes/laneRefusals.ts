@@ -136,6 +136,14 @@ export function secondLiveLaneError(slot: { run: string; key: string; role: stri
   return refused('secondLiveLane', `lane ${slot.run}/${slot.key} ${slot.role} is already live: #${live.id} (${live.name}) is ${activity}; wait for it, stop it, or pass --replace`);
 }
 
+/** `svc conv resume` of a lane whose run, key and role already have another live lane. */
+export function resumeSecondLiveLaneError(lane: Ref, slot: { run: string; key: string; role: string }, live: Ref, activity: string): SvcError<'secondLiveLane'> {
+  return refused(
+    'secondLiveLane',
+    `lane #${lane.id} (${lane.name}) is not resumed: lane ${slot.run}/${slot.key} ${slot.role} is already live as #${live.id} (${live.name}), ${activity}; one lane of a run, key and role runs at a time. Stop it first (svc lane stop ${live.name}), then resume this one, or keep working with ${live.name}`,
+  );
+}
+
 export function nothingToReuseError(slot: { run: string; key: string; role: string }): SvcError<'nothingToReuse'> {
   return refused('nothingToReuse', `--reuse: there is no earlier ${slot.role} lane ${slot.run}/${slot.key} to reuse`);
 }
@@ -217,6 +225,13 @@ export function lanesRootUnresolvableError(root: string): SvcError<'lanesRootUnr
 
 export function lanesRootContainsCheckoutError(root: string, checkout: string): SvcError<'lanesRootContainsCheckout'> {
   return refused('lanesRootContainsCheckout', `lanes root ${root} contains the project checkout ${checkout}; choose a folder beside it (default: ${checkout}-lanes)`);
+}
+
+export function lanesRootInsideCheckoutError(root: string, checkout: string): SvcError<'lanesRootInsideCheckout'> {
+  return refused(
+    'lanesRootInsideCheckout',
+    `lanes root ${root} is inside the project checkout ${checkout}: lanes would be created in its working tree; set gauntlet.lanes_root in projects.yaml to a folder beside it (default: ${checkout}-lanes)`,
+  );
 }
 
 export function lanesRootOutsideHomeError(root: string, home: string): SvcError<'lanesRootOutsideHome'> {

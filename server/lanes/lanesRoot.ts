@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Project } from '../../shared/config';
 import { isInside, realPathLoose } from '../util/realPath';
-import { lanesRootContainsCheckoutError, lanesRootInTmpError, lanesRootOutsideHomeError, lanesRootUnresolvableError } from './laneRefusals';
+import { lanesRootContainsCheckoutError, lanesRootInsideCheckoutError, lanesRootInTmpError, lanesRootOutsideHomeError, lanesRootUnresolvableError } from './laneRefusals';
 
 /** The real path of a folder that must exist or be creatable; a dangling symlink is refused. */
 function realRoot(p: string): string {
@@ -19,7 +19,7 @@ function expandHome(p: string): string {
   return p === '~' || p.startsWith('~/') ? path.join(os.homedir(), p.slice(1)) : p;
 }
 
-/** The project's lanes root, checked: under home, outside /tmp, not containing the checkout. */
+/** The project's lanes root, checked: under home, outside /tmp, neither containing the checkout nor inside it. */
 export function lanesRootOf(project: Project): string {
   const checkout = path.resolve(project.path);
   const configured = project.gauntlet?.lanes_root;
@@ -30,6 +30,10 @@ export function lanesRootOf(project: Project): string {
   // Containing the checkout is the first thing wrong with a root such as $HOME or `/`.
   if (isInside(realOrGiven(checkout), real)) {
     throw lanesRootContainsCheckoutError(real, checkout);
+  }
+  // Nor inside it: lanes would be folders of the main working tree, seen by its git status.
+  if (isInside(real, realOrGiven(checkout))) {
+    throw lanesRootInsideCheckoutError(real, checkout);
   }
   if (!isInside(real, home) || real === home) {
     throw lanesRootOutsideHomeError(real, home);

@@ -61,7 +61,8 @@ export async function parkWorktree(worktreeDir: string, patchFile: string, opts:
   // the tree (its .git would be left out), an operation half done (its state would be reset away).
   await refuseUnparkable(info.top, info.gitDir);
   const target = path.resolve(patchFile);
-  fs.mkdirSync(path.dirname(target), { recursive: true });
+  // The parked work is the user's alone (a lane's 0600 file is in it): folders 0700, files 0600.
+  fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
   const realTarget = path.join(fs.realpathSync(path.dirname(target)), path.basename(target));
   if (isInside(realTarget, info.top)) throw patchInsideWorktreeError(target, info.top);
   if (fs.existsSync(target)) throw patchExistsError(target);
@@ -89,6 +90,7 @@ export async function parkWorktree(worktreeDir: string, patchFile: string, opts:
       if (fs.existsSync(exact.file)) throw patchExistsError(exact.file);
       tmpSidecar = `${exact.file}.${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`;
       await carryExactCopies(info.top, exact.paths, tmpSidecar, trial);
+      fs.chmodSync(tmpSidecar, 0o600);
     }
 
     const restore = {

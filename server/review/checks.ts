@@ -3,6 +3,7 @@
 // merge readiness sees them. They run for every review (in `none` mode they are all there
 // is). Each command gets `pending` first, then `success` or `failure`.
 import { spawn } from 'node:child_process';
+import { checkContext } from '../codehost/configuredChecks';
 import type { IssueRow } from '../issues/issueStore';
 import { createDetachedWorktree, ensureCommit, removeWorktree } from '../issues/workspace';
 import { lanesRootOf } from '../lanes/lanesRoot';
@@ -24,11 +25,6 @@ export function stopChecks(): void {
     }
   }
 }
-
-export const checkContext = (command: string): string => {
-  const c = `svc/check: ${command.replace(/\s+/g, ' ').trim()}`;
-  return c.length > 100 ? `${c.slice(0, 99)}…` : c;
-};
 
 export async function runChecks(ctx: ReviewCtx, issue: IssueRow, runId: string, sha: string): Promise<void> {
   const project = ctx.app.config.project(issue.project);

@@ -15,9 +15,18 @@ import { logger } from '../util/log';
 import type { ReviewCtx } from './context';
 import { iso } from './context';
 import { appendJournal, readJournal } from './journal';
-import { reportPath, runDir } from './paths';
-import { checkPostable, normalizedReport, QUICK_SECTIONS, SYNTHESIS_SECTIONS } from './reportShape';
-import { alreadyPostedError, noAiReviewError, noReportError, runAbortedError, runSupersededError, runWithoutPrError, unknownRunError } from './reviewRefusals';
+import { LANES, reportPath, runDir } from './paths';
+import { checkPostable, normalizedReport, parseVerdict, QUICK_SECTIONS, SYNTHESIS_SECTIONS } from './reportShape';
+import {
+  alreadyPostedError,
+  approveOverInvalidReportError,
+  noAiReviewError,
+  noReportError,
+  runAbortedError,
+  runSupersededError,
+  runWithoutPrError,
+  unknownRunError,
+} from './reviewRefusals';
 import { latestRun, runsOf } from './runs';
 import { tellWorkAgent } from './tellWork';
 
@@ -65,6 +74,12 @@ export async function postVerdict(ctx: ReviewCtx, issue: IssueRow, runId: string
     throw refuse(issue, runId, e as Error);
   }
   text = normalizedReport(text, verdict);
+  if (verdict === 'APPROVED' && run.mode === 'full') {
+    // An approval vouches for every lane: one whose report cannot be read found nothing
+    // anyone can check, so it may have found a blocker.
+    const invalid = invalidLaneReports(issue, runId);
+    if (invalid.length > 0) throw refuse(issue, runId, approveOverInvalidReportError(issue, runId, invalid));
+  }
 
   const host = ctx.hosts.forProject(issue.project);
   const event = EVENT[verdict];
@@ -89,4 +104,21 @@ export async function postVerdict(ctx: ReviewCtx, issue: IssueRow, runId: string
 function refuse(issue: IssueRow, runId: string, e: Error): Error {
   log.warn(`${issue.id} ${runId}: refused to post: ${e.message}`);
   return e;
+}
+
+/** The lanes of a full run whose report is there but has no readable verdict. */
+function invalidLaneReports(issue: IssueRow, runId: string): { lane: string; path: string; why: string }[] {
+  const out: { lane: string; path: string; why: string }[] = [];
+  for (const lane of LANES) {
+    const file = reportPath(issue.workspace, runId, lane);
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      continue; // no report: the synthesis says so in its Convoy Notes
+    }
+    const v = parseVerdict(text, `${lane}.md`);
+    if (!v.ok) out.push({ lane, path: file, why: v.why });
+  }
+  return out;
 }

@@ -102,6 +102,15 @@ export function noReportError(issue: IssueRef, runId: string, name: string, file
   return usage('noReport', `no ${name} at ${file}; write it first, then run svc review post ${issue.id} --run ${runId}`);
 }
 
+/** `invalid`: each lane whose report file is there but unreadable, with parseVerdict's finding. */
+export function approveOverInvalidReportError(issue: IssueRef, runId: string, invalid: { lane: string; path: string; why: string }[]): SvcError<'approveOverInvalidReport'> {
+  const which = invalid.map((l) => `${l.lane} (${l.path}: ${l.why})`).join('; ');
+  return refused(
+    'approveOverInvalidReport',
+    `review ${runId} of ${issue.id} cannot be APPROVED while a lane report is invalid: ${which}; nothing was posted. Read what that lane found and post CHANGES_REQUESTED or FAILED naming it (edit the verdict line of synthesis.md, then svc review post ${issue.id} --run ${runId})`,
+  );
+}
+
 // ---- The shape of a report to post
 
 export function reportTooLargeError(file: string, length: number, max: number): SvcError<'reportTooLarge'> {

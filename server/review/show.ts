@@ -2,6 +2,7 @@
 // live merge readiness, the newest run and its reviewers (alive, report), and the
 // journal's tail. Nothing here is stored.
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { IssueState, ReviewerInfo } from '../../shared/protocol/review';
 import { prDetail } from '../codehost/prState';
 import { issueInfo } from '../issues/issueInfo';
@@ -10,10 +11,11 @@ import { logger } from '../util/log';
 import type { ReviewCtx } from './context';
 import { readJournal } from './journal';
 import { reportPath } from './paths';
-import { parseVerdict } from './reportShape';
+import { checkPostable, parseVerdict, QUICK_SECTIONS, SYNTHESIS_SECTIONS } from './reportShape';
 import { reviewersOf } from './reviewers';
 import { reviewState } from './reviewState';
 import { latestRun, reviewedShas } from './runs';
+import type { Run } from './runs';
 
 const log = logger('review');
 
@@ -47,8 +49,8 @@ export async function issueState(ctx: ReviewCtx, issue: IssueRow, lines = 10): P
         .map((r) => {
           const row = ctx.conv.get(r.row.id)!;
           const file = reportPath(issue.workspace, r.runId, r.role);
-          const exists = fs.existsSync(file);
-          const v = exists ? parseVerdict(fs.readFileSync(file, 'utf8'), file) : undefined;
+          const posting = r.role === 'parent' || r.role === 'quick';
+          const report = posting ? postedReport(file, r.runId === run.runId ? run : undefined) : laneReport(file);
           return {
             id: row.id,
             name: row.name,
@@ -57,7 +59,7 @@ export async function issueState(ctx: ReviewCtx, issue: IssueRow, lines = 10): P
             model: row.model,
             alive: ctx.conv.facts(row.id).alive,
             activity: ctx.conv.activity(row, now),
-            report: { path: file, exists, verdict: v?.ok ? v.verdict : null },
+            report,
           };
         })
     : [];
@@ -68,4 +70,24 @@ export async function issueState(ctx: ReviewCtx, issue: IssueRow, lines = 10): P
     reviewers,
     journal: entries.slice(-lines),
   };
+}
+
+function laneReport(file: string): ReviewerInfo['report'] {
+  if (!fs.existsSync(file)) return { path: file, exists: false, verdict: null, posted: false, problem: null };
+  const v = parseVerdict(fs.readFileSync(file, 'utf8'), path.basename(file));
+  return { path: file, exists: true, verdict: v.ok ? v.verdict : null, posted: false, problem: v.ok ? null : v.why };
+}
+
+/** The parent's (quick agent's) file: what was posted, or the file as it stands, unposted.
+ *  A file that would be refused is never shown as the run's verdict. */
+function postedReport(file: string, run: Run | undefined): ReviewerInfo['report'] {
+  const exists = fs.existsSync(file);
+  if (run?.phase === 'verdict') return { path: file, exists, verdict: run.verdict, posted: true, problem: null };
+  if (!exists) return { path: file, exists, verdict: null, posted: false, problem: null };
+  try {
+    const verdict = checkPostable(fs.readFileSync(file, 'utf8'), path.basename(file), run?.mode === 'quick' ? QUICK_SECTIONS : SYNTHESIS_SECTIONS);
+    return { path: file, exists, verdict, posted: false, problem: null };
+  } catch (e) {
+    return { path: file, exists, verdict: null, posted: false, problem: (e as Error).message };
+  }
 }

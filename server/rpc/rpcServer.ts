@@ -10,6 +10,7 @@ import { CALLER_TOKEN_PARAM } from '../../shared/protocol/rpc';
 import type { NotificationDef, RequestDef } from '../../shared/protocol/rpc';
 import { bytesExcerpt, logger } from '../util/log';
 import { FrameGuard } from './frameGuard';
+import { isDiskFull } from '../store/diskFull';
 import { rpcRefusals } from './rpcRefusals';
 import type { RpcRefusal } from './rpcRefusals';
 
@@ -34,7 +35,7 @@ export class RpcServer {
   private handlers = new Map<string, { def: RequestDef<z.ZodType, z.ZodType>; fn: Handler }>();
   private clients = new Set<Client>();
   private nextClientId = 1;
-  private server?: net.Server;
+  private servers: net.Server[] = [];
   private callerCheck?: (caller: string, token: string | undefined) => void;
 
   constructor(private readonly serverInfo: { name: string; version: string }) {}
@@ -63,12 +64,15 @@ export class RpcServer {
     return this.clients.size;
   }
 
+  /** Listens on `socketPath`; called again when that path was deleted while we run, the
+   *  earlier listeners keep their clients. */
   listen(socketPath: string): Promise<void> {
-    this.server = net.createServer((socket) => this.accept(socket));
+    const server = net.createServer((socket) => this.accept(socket));
+    this.servers.push(server);
     return new Promise((resolve, reject) => {
-      this.server!.once('error', reject);
-      this.server!.listen(socketPath, () => {
-        this.server!.off('error', reject);
+      server.once('error', reject);
+      server.listen(socketPath, () => {
+        server.off('error', reject);
         resolve();
       });
     });
@@ -79,7 +83,7 @@ export class RpcServer {
       c.connection.dispose();
       c.socket.destroy();
     }
-    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
+    await Promise.all(this.servers.map((server) => new Promise<void>((r) => server.close(() => r()))));
   }
 
   private accept(socket: net.Socket): void {
@@ -138,6 +142,7 @@ export class RpcServer {
       if (e instanceof SvcError) throw new ResponseError(RpcErrorCode[e.kind], e.message, e.toBody());
       if (e instanceof ResponseError) throw e;
       log.error(`${method} failed`, e);
+      if (isDiskFull(e)) throw answer(rpcRefusals.diskFull(method, (e as Error).message));
       throw answer(rpcRefusals.internal(method, (e as Error)?.message ?? String(e)));
     }
   }

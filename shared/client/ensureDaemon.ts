@@ -5,11 +5,15 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
+import type * as net from 'node:net';
 import * as path from 'node:path';
 import { checkHomeFolder, readDiscovery } from '../discovery';
 import type { Discovery } from '../discovery';
 import { homePaths } from '../svcHome';
+import { isAlive, tryConnect } from './daemonProcess';
+import { daemonOfHomeAnswers } from './homeDaemon';
+
+export { isAlive, tryConnect };
 
 export interface EnsureOptions {
   home: string;
@@ -71,6 +75,15 @@ export async function ensureDaemon(o: EnsureOptions): Promise<Attached> {
         );
       }
       lastProblem = `daemon pid ${d.pid} does not answer on ${d.socketPath}`;
+      // Its socket was deleted while it runs: it listens there again within a second.
+      // Starting another daemon would put two on one home.
+      if (!child && isAlive(d.pid) && (await daemonOfHomeAnswers(o.home))) {
+        lastProblem = `daemon pid ${d.pid} answers over HTTP but its socket ${d.socketPath} is gone (it re-creates it)`;
+        if (Date.now() > deadline)
+          throw new DaemonUnavailable(`svc daemon did not come up within ${Math.round((o.timeoutMs ?? 20_000) / 1000)} s (${lastProblem}); see ${paths.daemonLog}`);
+        await sleep(100);
+        continue;
+      }
     }
     if (child && child.exitCode !== null && child.exitCode !== 0) {
       throw new DaemonUnavailable(`svc daemon failed to start (exit ${child.exitCode})${whyFailed(paths.daemonLog, logStart)}; see ${paths.daemonLog}`);
@@ -148,56 +161,6 @@ function whyFailed(logFile: string, from: number): string {
     return begin >= 0 ? `: ${text.slice(begin + FAILED.length).trimEnd()}` : '';
   } catch {
     return '';
-  }
-}
-
-/** The socket when it answers; otherwise undefined, with the error code given to `onError`. */
-export function tryConnect(socketPath: string, timeoutMs: number, onError?: (code: string) => void): Promise<net.Socket | undefined> {
-  return new Promise((resolve) => {
-    const socket = net.connect(socketPath);
-    const timer = setTimeout(() => {
-      socket.destroy();
-      resolve(undefined);
-    }, timeoutMs);
-    socket.once('connect', () => {
-      clearTimeout(timer);
-      resolve(socket);
-    });
-    socket.once('error', (e: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      onError?.(e.code ?? 'error');
-      resolve(undefined);
-    });
-  });
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  return !isZombie(pid);
-}
-
-/** A detached daemon that exited stays a zombie until its new parent reaps it, and some
- *  init processes reap slowly (seconds): signal 0 still succeeds then, so ask /proc.
- *  Every thread must be a zombie: the main thread of a killed process turns zombie while
- *  its other threads still run and still hold its files (the socket) open. */
-function isZombie(pid: number): boolean {
-  if (process.platform !== 'linux') return false;
-  try {
-    const tasks = fs.readdirSync(`/proc/${pid}/task`);
-    return tasks.every((t) => {
-      try {
-        const stat = fs.readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
-        return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
-      } catch {
-        return true; // that thread is gone
-      }
-    });
-  } catch {
-    return false;
   }
 }
 

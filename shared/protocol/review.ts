@@ -45,8 +45,14 @@ export type JournalEntry = z.infer<typeof JournalEntry>;
 export const ReportState = z.object({
   path: z.string(),
   exists: z.boolean(),
-  /** The report's `Verdict:` heading, when it has a valid one. */
+  /** The report's `Verdict:` heading, when it has a valid one. For the parent's synthesis.md
+   *  (the quick agent's review.md): the posted verdict once the run has one, before that the
+   *  file's verdict only when the file could be posted. */
   verdict: VerdictName.nullable(),
+  /** The parent's (quick agent's) file: true once the run's verdict was posted (absent: false). */
+  posted: z.boolean().optional(),
+  /** Why the file cannot be read (a lane) or posted (the parent's, before its verdict); absent: none. */
+  problem: z.string().nullable().optional(),
 });
 
 export const ReviewerInfo = z.object({

@@ -13,5 +13,6 @@ export const ISSUE_REFUSALS = [
   'dirtyWorkspace',
   'wrongBranch',
   'nothingToReview',
+  'branchMoved',
 ] as const;
 export type IssueRefusal = (typeof ISSUE_REFUSALS)[number];

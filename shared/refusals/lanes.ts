@@ -41,6 +41,7 @@ export const LANE_REFUSALS = [
   // The lanes root
   'lanesRootUnresolvable',
   'lanesRootContainsCheckout',
+  'lanesRootInsideCheckout',
   'lanesRootOutsideHome',
   'lanesRootInTmp',
   // Lookups, wait, tell, reap on a host

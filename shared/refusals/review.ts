@@ -4,6 +4,7 @@ export const REVIEW_REFUSALS = [
   'noReviewHarness',
   'reportTooLarge',
   'badVerdictHeading',
+  'approveOverInvalidReport',
   'badReportSections',
   'noPr',
   'headMissing',

@@ -44,7 +44,7 @@ export function alive(pid: number): boolean {
 }
 
 /** server.json of a scratch home, parsed. */
-export function discoveryOf(s: Scratch): { pid: number; build: string; socketPath: string; httpPort: number; token: string; version: string } {
+export function discoveryOf(s: Scratch): { pid: number; build: string; socketPath: string; httpPort: number; token: string; version: string; home?: string } {
   return JSON.parse(fs.readFileSync(path.join(s.svcHome, 'server.json'), 'utf8'));
 }
 

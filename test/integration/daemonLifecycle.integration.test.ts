@@ -87,7 +87,8 @@ describe('svc daemon status|stop|restart|log', function () {
     assert.equal(modeOf(file), 0o600);
     assert.equal(modeOf(s.svcHome), 0o700);
     const d = discoveryOf(s);
-    assert.deepEqual(Object.keys(d).sort(), ['build', 'httpPort', 'pid', 'socketPath', 'token', 'version']);
+    assert.deepEqual(Object.keys(d).sort(), ['build', 'home', 'httpPort', 'pid', 'socketPath', 'token', 'version']);
+    assert.equal(d.home, fs.realpathSync(s.svcHome));
     assert.match(d.token, /^[0-9a-f]{64}$/);
     assert.equal(d.version, VERSION);
     assert.equal(d.build, build);

@@ -1,6 +1,7 @@
 // Issues: ids per project, the workspace worktree and its own excludes, list/show, the
 // work agent, and `svc done`'s refusals (nothing to review, a dirty workspace, no issue).
 import * as assert from 'node:assert/strict';
+import { execSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { IssueInfo } from '../../shared/protocol/issues';
@@ -69,6 +70,32 @@ describe('issues', function () {
     assert.equal(noIssue.stderr.split('\n')[0], 'svc done: give the issue id, or run svc done inside the work agent');
     assert.deepEqual(w.kinds('WEB-1'), []);
     fs.rmSync(path.join(ws, 'work.txt'));
+  });
+
+  it('svc done after the remote branch moved: an ordinary refusal (exit 1) whose printed command lets the push go through', async () => {
+    const ws = path.join(fs.realpathSync(root), 'issue-web-2');
+    fs.writeFileSync(path.join(ws, 'theirs.txt'), 'pushed by someone else\n');
+    git(ws, w.s.env, 'add', 'theirs.txt');
+    git(ws, w.s.env, 'commit', '-qm', 'theirs');
+    git(ws, w.s.env, 'push', '-q', 'origin', 'HEAD:refs/heads/issue/web-2');
+    git(ws, w.s.env, 'reset', '-q', '--hard', 'HEAD~1');
+    fs.writeFileSync(path.join(ws, 'mine.txt'), 'my work\n');
+    git(ws, w.s.env, 'add', 'mine.txt');
+    git(ws, w.s.env, 'commit', '-qm', 'mine');
+    const remoteBefore = git(w.repo, w.s.env, 'ls-remote', 'origin', 'refs/heads/issue/web-2');
+
+    const r = await w.fail(['done', 'WEB-2']);
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.stderr,
+      `origin's issue/web-2 has commits that the workspace ${ws} of WEB-2 does not (the push was not a fast-forward); nothing was pushed. Bring them in, then run svc done again: cd '${ws}' && git pull --rebase origin issue/web-2\n`,
+    );
+    assert.equal(git(w.repo, w.s.env, 'ls-remote', 'origin', 'refs/heads/issue/web-2'), remoteBefore);
+    assert.deepEqual(w.kinds('WEB-2'), []);
+    // The printed command works as printed: afterwards the push is a fast-forward.
+    execSync(r.stderr.slice(r.stderr.indexOf(': cd ') + 2).trim(), { shell: '/bin/sh', env: w.s.env, stdio: 'pipe' });
+    git(ws, w.s.env, 'push', '-q', '--dry-run', 'origin', 'HEAD:refs/heads/issue/web-2');
+    assert.equal(git(ws, w.s.env, 'log', '--format=%s', '-2'), 'mine\ntheirs');
   });
 
   it('svc issue start runs agent-<id> in the workspace; svc done from it pushes, opens the PR and requests a review', async () => {

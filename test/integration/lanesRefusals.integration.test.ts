@@ -76,6 +76,26 @@ describe('lanes: refusals', function () {
     assert.equal((await lane('live-k-builder-i1')).activity, 'stopped');
   });
 
+  it('svc conv resume of a stopped lane refuses while a --reuse respawn of its run, key and role is live; once that stops, it resumes', async () => {
+    await ok(start(w, ['--run', 'res', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', sleeper]));
+    const first = await lane('res-k-builder-i1');
+    await ok(s.svc(['lane', 'stop', first.name]));
+    await ok(start(w, ['--run', 'res', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', sleeper, '--reuse']));
+    const second = await lane('res-k-builder-i1-r1');
+    const r = await s.svc(['conv', 'resume', first.name]);
+    refusedWith(
+      r,
+      new RegExp(
+        `^lane #${first.id} \\(res-k-builder-i1\\) is not resumed: lane res/k builder is already live as #${second.id} \\(res-k-builder-i1-r1\\), (working|idle|starting); one lane of a run, key and role runs at a time\\. Stop it first \\(svc lane stop res-k-builder-i1-r1\\), then resume this one, or keep working with res-k-builder-i1-r1\\n$`,
+      ),
+    );
+    assert.equal((await lane(first.name)).activity, 'stopped', 'the refused resume started nothing');
+    await ok(s.svc(['lane', 'stop', second.name]));
+    await ok(s.svc(['conv', 'resume', first.name]));
+    assert.notEqual((await lane(first.name)).activity, 'stopped');
+    await ok(s.svc(['lane', 'stop', first.name]));
+  });
+
   it('refuses a launch without a model when the role has none configured, and uses the configured one', async () => {
     const r = await start(w, ['--run', 'mdl', '--key', 'c', '--role', 'orchestrator', '--prompt', 'x']);
     refusedWith(r, "no model for the orchestrator role: pass --model <m> or set gauntlet.roles.orchestrator.model for project 'proj' in projects.yaml (there is no default model)");

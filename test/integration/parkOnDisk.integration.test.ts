@@ -76,6 +76,10 @@ describe('reap --park restores equal on disk', function () {
       ),
     );
     assert.equal(fs.readFileSync(path.join(dir, 'windows.txt'), 'latin1'), 'one\r\ntwo\r\n');
+    // The parked work is the user's alone: another user may not read a lane's files from it.
+    assert.equal(fs.statSync(tar).mode & 0o777, 0o600);
+    assert.equal(fs.statSync(plan.patchFile).mode & 0o777, 0o600);
+    assert.equal(fs.statSync(path.dirname(plan.patchFile)).mode & 0o077, 0);
   });
 
   it('permission bits a patch cannot carry: 0600, 0000, 0640 on an unchanged tracked file, 0700', async () => {

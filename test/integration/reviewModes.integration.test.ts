@@ -206,6 +206,40 @@ describe('review pipeline: modes and verdicts', function () {
     w.configure({ mode: 'full' });
   });
 
+  it('a check command removed from the config: its failed status no longer blocks readiness at that head (and blocks again once configured)', async () => {
+    w.configure({ mode: 'full', checkCommands: ['true', 'false'] });
+    const i = await w.issue('Retired check');
+    await w.startWork(i.id);
+    const v = await w.waitKind(i.id, 'review.verdict');
+    assert.equal(v.verdict, 'APPROVED');
+    const blocked = await eventually(
+      async () => {
+        const x = await w.show(i.id);
+        return x.pr && x.pr.checks.length === 2 && x.pr.checks.every((c) => c.state !== 'pending') ? x : undefined;
+      },
+      20_000,
+      'checks done',
+    );
+    assert.equal(blocked.pr!.ready, false);
+    assert.deepEqual(blocked.pr!.reasons, ["check 'svc/check: false' is failure"]);
+
+    w.configure({ mode: 'full', checkCommands: ['true'] });
+    const retired = await w.show(i.id);
+    assert.deepEqual(retired.pr!.reasons, []);
+    assert.equal(retired.pr!.ready, true);
+    assert.deepEqual(
+      retired.pr!.checks.map((c) => [c.name, c.state]),
+      [['svc/check: true', 'success']],
+    );
+    const pr = JSON.parse(await w.ok(['pr', 'show', String(v.pr), '--project', 'web', '--json'])) as { readiness: { ready: boolean; checks: string } };
+    assert.equal(pr.readiness.ready, true);
+    assert.equal(pr.readiness.checks, 'green');
+
+    w.configure({ mode: 'full', checkCommands: ['true', 'false'] });
+    assert.equal((await w.show(i.id)).pr!.ready, false);
+    w.configure({ mode: 'full' });
+  });
+
   it('own PR, changes requested: the CHANGES_REQUESTED marker names the reviewed head, blocks the merge, and the work agent is told', async () => {
     w.configure({ mode: 'full', reviewer: 'svc' });
     const i = await w.issue('Own feature, not yet', { 'correctness.r1': 'CHANGES_REQUESTED' });

@@ -78,6 +78,56 @@ describe('review pipeline: reports as models write them', function () {
     await w.ok(['review', 'abort', i.id]);
   });
 
+  it("the parent's APPROVED over a lane report its wait called invalid is refused, and nothing is posted", async () => {
+    const i = await w.issue('Approve over invalid', { security: 'LGTM', parent: 'APPROVED' });
+    await w.startWork(i.id);
+    const runDir = path.join(i.workspace, '.svc', 'review', 'r1');
+    const post = path.join(w.s.home, 'ctl', i.id, 'post-r1.out');
+    await eventually(() => fs.existsSync(post) && fs.readFileSync(post, 'utf8').length > 0, 60_000, "the parent's svc review post returned");
+    const wait = fs.readFileSync(path.join(w.s.home, 'ctl', i.id, 'wait-r1.out'), 'utf8').split('\n');
+    assert.match(wait[0], /^security {5}invalid report: unknown verdict 'LGTM'/);
+    const fix = '`# Verdict: APPROVED`, `# Verdict: CHANGES_REQUESTED` or `# Verdict: FAILED`';
+    assert.equal(
+      fs.readFileSync(post, 'utf8'),
+      `review r1 of ${i.id} cannot be APPROVED while a lane report is invalid: security (${runDir}/security.md: unknown verdict 'LGTM' in security.md: change its first line to ${fix}); nothing was posted. Read what that lane found and post CHANGES_REQUESTED or FAILED naming it (edit the verdict line of synthesis.md, then svc review post ${i.id} --run r1)\n`,
+    );
+    assert.deepEqual(w.kinds(i.id), ['review.requested', 'review.dispatched']);
+    const pr = await w.pr((await w.show(i.id)).pr!.number);
+    assert.deepEqual(pr.reviews, []);
+    await w.ok(['review', 'abort', i.id]);
+  });
+
+  it('svc show: an unposted synthesis.md as such (not postable, or its verdict not posted yet), then what was posted', async () => {
+    const i = await w.issue('Show what was posted', { parent: 'HANG' });
+    await w.startWork(i.id);
+    const runDir = path.join(i.workspace, '.svc', 'review', 'r1');
+    const wait = path.join(w.s.home, 'ctl', i.id, 'wait-r1.out');
+    await eventually(() => fs.existsSync(wait) && /exit 0\n$/.test(fs.readFileSync(wait, 'utf8')), 60_000, "the parent's svc review wait returned");
+    const parentLine = async () => {
+      const text = await w.ok(['show', i.id]);
+      return { run: /\n {2}review {6}(.*)\n/.exec(text)![1], parent: new RegExp(`\\n {2}agent-web-\\d+-review +parent +alive +\\S+ +(.*)\\n`).exec(text)![1] };
+    };
+    fs.writeFileSync(path.join(runDir, 'synthesis.md'), '# Verdict: APPROVED\n\n## Summary\nall fine\n\n## Blockers\nNone.\n\n## Evidence\nread\n');
+    let seen = await parentLine();
+    assert.match(seen.run, /^r1 full at [0-9a-f]{7}: dispatched$/);
+    assert.equal(
+      seen.parent,
+      'synthesis.md not posted, not postable: synthesis.md has no `Convoy Notes` section: add a `## Convoy Notes` heading after the `## Evidence` section (the sections after the verdict line are Summary, Blockers, Evidence, Convoy Notes, in this order)',
+    );
+    const json = JSON.parse(await w.ok(['show', i.id, '--json'])) as { reviewers: { role: string; report: { verdict: string | null; posted: boolean; problem: string | null } }[] };
+    const parent = json.reviewers.find((r) => r.role === 'parent')!;
+    assert.deepEqual([parent.report.verdict, parent.report.posted], [null, false]);
+    assert.match(parent.report.problem!, /no `Convoy Notes` section/);
+
+    fs.appendFileSync(path.join(runDir, 'synthesis.md'), '\n## Convoy Notes\n- all four approved\n');
+    seen = await parentLine();
+    assert.equal(seen.parent, 'synthesis.md APPROVED, not posted');
+    await w.ok(['review', 'post', i.id, '--run', 'r1']);
+    seen = await parentLine();
+    assert.match(seen.run, /^r1 full at [0-9a-f]{7}: verdict APPROVED$/);
+    assert.equal(seen.parent, 'posted APPROVED');
+  });
+
   it('rule 3 with a malformed lane report: the daemon posts FAILED as a comment-type review, naming the unreadable file', async () => {
     const i = await w.issue('Unreadable lane', { requirements: 'LGTM', parent: 'DIE' });
     await w.startWork(i.id);

@@ -66,6 +66,19 @@ describe('lanes root', () => {
     refusedWith(() => lanesRootOf(project('.')), 'lanesRootContainsCheckout', /contains the project checkout/);
   });
 
+  it('refuses a root inside the checkout, at any depth', () => {
+    const real = fs.realpathSync(checkout);
+    for (const root of ['sub', 'sub/deeper', `${checkout}/lanes`]) {
+      assert.throws(
+        () => lanesRootOf(project(root)),
+        (e: unknown) =>
+          SvcError.is(e, 'lanesRootInsideCheckout') &&
+          (e as Error).message ===
+            `lanes root ${path.resolve(real, root)} is inside the project checkout ${checkout}: lanes would be created in its working tree; set gauntlet.lanes_root in projects.yaml to a folder beside it (default: ${checkout}-lanes)`,
+      );
+    }
+  });
+
   it('refuses home itself, or /, as a root that contains the checkout (not as one outside home)', () => {
     const contains = (root: string) => new RegExp(`^lanes root ${root} contains the project checkout ${checkout}; choose a folder beside it \\(default: ${checkout}-lanes\\)$`);
     for (const root of ['~', home, `${home}/`]) refusedWith(() => lanesRootOf(project(root)), 'lanesRootContainsCheckout', contains(fs.realpathSync(home)));

@@ -1,5 +1,6 @@
 // `svc show <id>` as text.
-import type { IssueState, JournalEntry } from '../../../shared/protocol/review';
+import * as path from 'node:path';
+import type { IssueState, JournalEntry, ReviewerInfo } from '../../../shared/protocol/review';
 
 const short = (sha: string | null | undefined) => (sha ? sha.slice(0, 7) : 'none');
 
@@ -28,8 +29,7 @@ export function showIssueText(s: IssueState): string {
     out.push('reviewers:');
     const w = Math.max(...s.reviewers.map((r) => r.name.length));
     for (const r of s.reviewers) {
-      const report = r.report.exists ? `${r.report.verdict ?? 'invalid report'}` : 'no report';
-      out.push(`  ${r.name.padEnd(w)}  ${r.role.padEnd(12)} ${(r.alive ? 'alive' : 'not alive').padEnd(9)} ${r.activity.padEnd(15)} ${report}`);
+      out.push(`  ${r.name.padEnd(w)}  ${r.role.padEnd(12)} ${(r.alive ? 'alive' : 'not alive').padEnd(9)} ${r.activity.padEnd(15)} ${reportText(r)}`);
     }
   }
   if (s.journal.length) {
@@ -37,4 +37,14 @@ export function showIssueText(s: IssueState): string {
     for (const e of s.journal) out.push(`  ${journalLine(e)}`);
   }
   return out.join('\n') + '\n';
+}
+
+/** A lane's report, or the parent's file: posted, unposted, or unposted and not postable. */
+function reportText(r: ReviewerInfo): string {
+  const { report } = r;
+  const name = path.basename(report.path);
+  if (report.posted) return `posted ${report.verdict ?? ''}`.trimEnd();
+  if (!report.exists) return 'no report';
+  if (r.role !== 'parent' && r.role !== 'quick') return report.verdict ?? 'invalid report';
+  return report.verdict ? `${name} ${report.verdict}, not posted` : `${name} not posted, not postable: ${report.problem ?? ''}`.trimEnd();
 }
