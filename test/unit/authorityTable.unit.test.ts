@@ -72,7 +72,7 @@ describe('authority: one row per method and route', () => {
   it('docs/authority.md shows every row with the same rule', () => {
     const doc = fs.readFileSync(path.join(REPO, 'docs', 'authority.md'), 'utf8');
     const rows = new Map<string, string>();
-    for (const m of doc.matchAll(/^\| `([^`]+)` \| ([^|]+) \|/gm)) rows.set(m[1], m[2].trim());
+    for (const m of doc.matchAll(/^\|\s*`([^`]+)`\s*\|([^|]+)\|/gm)) rows.set(m[1], m[2].trim());
     const wrong = Object.entries(AUTHORITY)
       .filter(([k, r]) => rows.get(k) !== whoMay(r))
       .map(([k, r]) => `| \`${k}\` | ${whoMay(r)} |`);
