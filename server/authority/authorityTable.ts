@@ -131,7 +131,9 @@ export function whoMay(rule: Rule): string {
     case 'person':
       return 'person only';
     case 'lineage':
-      return rule.self ? `person; agent on itself or ${rule.noun} it launched (their lanes and successors)` : `person; agent on ${rule.noun} it launched (their lanes and successors), not itself`;
+      return rule.self
+        ? `person; agent on itself or ${rule.noun} it launched (their lanes and successors)`
+        : `person; agent on ${rule.noun} it launched (their lanes and successors), not itself`;
     case 'launcher':
       return 'person; agent as itself, by the launch rules';
     case 'itself':

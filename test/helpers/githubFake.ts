@@ -151,7 +151,11 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
     deleteComment: (id) => {
       for (const [n, list] of comments) {
         const i = list.findIndex((x) => x.id === id);
-        if (i >= 0) return void comments.set(n, list.filter((_, j) => j !== i));
+        if (i >= 0)
+          return void comments.set(
+            n,
+            list.filter((_, j) => j !== i),
+          );
       }
       throw new Error(`no comment ${id}`);
     },
@@ -161,7 +165,11 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       Object.assign(pr, { base, updated_at: later(pr.updated_at) });
       return { updated_at: pr.updated_at };
     },
-    deleteHeadRepo: (number) => void Object.assign(pulls.find((x) => x.number === number)!, { headRepoGone: true }),
+    deleteHeadRepo: (number) =>
+      void Object.assign(
+        pulls.find((x) => x.number === number)!,
+        { headRepoGone: true },
+      ),
     moveReview: (id, commitId) => {
       for (const list of reviews.values()) {
         const r = list.find((x) => x.id === id);

@@ -116,8 +116,30 @@ describe('GitHub trust (fake)', function () {
     await sleep(1100); // GitHub's times have whole seconds
     const changes = await svc.createComment(pr.number, verdictMarker('CHANGES_REQUESTED', head));
     const journal = [
-      { at: '2026-01-01T00:00:00Z', kind: 'review.verdict', issue: 'WEB-1', runId: 'r1', sha: head, verdict: 'APPROVED', via: 'marker', id: approved.id, pr: pr.number, by: 'agent' },
-      { at: '2026-01-01T00:01:00Z', kind: 'review.verdict', issue: 'WEB-1', runId: 'r2', sha: head, verdict: 'CHANGES_REQUESTED', via: 'marker', id: changes.id, pr: pr.number, by: 'agent' },
+      {
+        at: '2026-01-01T00:00:00Z',
+        kind: 'review.verdict',
+        issue: 'WEB-1',
+        runId: 'r1',
+        sha: head,
+        verdict: 'APPROVED',
+        via: 'marker',
+        id: approved.id,
+        pr: pr.number,
+        by: 'agent',
+      },
+      {
+        at: '2026-01-01T00:01:00Z',
+        kind: 'review.verdict',
+        issue: 'WEB-1',
+        runId: 'r2',
+        sha: head,
+        verdict: 'CHANGES_REQUESTED',
+        via: 'marker',
+        id: changes.id,
+        pr: pr.number,
+        by: 'agent',
+      },
     ] as JournalEntry[];
     assert.equal((await detail(svc, pr.number, journal)).readiness.ready, false);
     fake.deleteComment(changes.id);
@@ -129,7 +151,7 @@ describe('GitHub trust (fake)', function () {
     assert.deepEqual(d.readiness.reasons, [`no approval for the head ${head.slice(0, 7)}`]);
   });
 
-  it('a dismissed change request does not bring back the same reviewer\'s earlier approval', async () => {
+  it("a dismissed change request does not bring back the same reviewer's earlier approval", async () => {
     const head = r.push('dismiss');
     const pr = await svc.createPullRequest({ branch: 'dismiss', title: 'D' });
     await bob.createReview(pr.number, { event: 'APPROVE', body: '', commitId: head });
@@ -148,7 +170,12 @@ describe('GitHub trust (fake)', function () {
     assert.equal((await detail(svc, pr.number)).readiness.ready, true);
     await svc.poll(); // svc has seen the PR on main
     const { updated_at } = fake.editBase(pr.number, 'release');
-    const payload = { action: 'edited', number: pr.number, changes: { base: { ref: { from: 'main' }, sha: { from: head } } }, pull_request: { number: pr.number, updated_at, base: { ref: 'release' }, head: { ref: 'rebased', sha: head } } };
+    const payload = {
+      action: 'edited',
+      number: pr.number,
+      changes: { base: { ref: { from: 'main' }, sha: { from: head } } },
+      pull_request: { number: pr.number, updated_at, base: { ref: 'release' }, head: { ref: 'rebased', sha: head } },
+    };
     const out = await deliver(svc, 'pull_request', payload);
     assert.deepEqual([out.status, (out.body as { outcome: string }).outcome], [200, 'baseChange']);
     assert.deepEqual(
@@ -194,7 +221,7 @@ describe('GitHub trust (fake)', function () {
     assert.equal(seen.filter((c) => c.number === pr.number).length, 1);
   });
 
-  it("the poll reports no head for a PR whose fork was deleted (head.repo null)", async () => {
+  it('the poll reports no head for a PR whose fork was deleted (head.repo null)', async () => {
     const host = new GithubHost(base);
     r.push('gone-fork');
     const pr = await svc.createPullRequest({ branch: 'gone-fork', title: 'G' });

@@ -40,7 +40,8 @@ describe('least authority: an agent acts only within its own lanes', function ()
   let agent: LaneRecord;
   const results = () => path.join(s.home, 'attempts');
   const lanes = async () => JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[];
-  const conv = async (ref: string | number) => JSON.parse((await ok(s.svc(['conv', 'show', String(ref), '--json']))).stdout) as { id: number; name: string; endedAt: number | null; archived: boolean; activity: string };
+  const conv = async (ref: string | number) =>
+    JSON.parse((await ok(s.svc(['conv', 'show', String(ref), '--json']))).stdout) as { id: number; name: string; endedAt: number | null; archived: boolean; activity: string };
   const attempt = (name: string) => ({
     code: Number(fs.readFileSync(path.join(results(), `${name}.code`), 'utf8').trim()),
     stdout: fs.readFileSync(path.join(results(), `${name}.out`), 'utf8'),
@@ -59,7 +60,12 @@ describe('least authority: an agent acts only within its own lanes', function ()
     const branch = '$(git branch --show-current)';
     fs.writeFileSync(
       script,
-      [`mkdir -p '${results()}'`, ...ATTEMPTS(sibling.name, w.rootId, branch).map(([name, args]) => `svc ${args} > '${results()}/${name}.out' 2> '${results()}/${name}.err'; echo $? > '${results()}/${name}.code'`)].join('\n') + '\n',
+      [
+        `mkdir -p '${results()}'`,
+        ...ATTEMPTS(sibling.name, w.rootId, branch).map(
+          ([name, args]) => `svc ${args} > '${results()}/${name}.out' 2> '${results()}/${name}.err'; echo $? > '${results()}/${name}.code'`,
+        ),
+      ].join('\n') + '\n',
     );
     const brief = writeBrief(w.briefs, 'inject.md', [
       { run: "printf 'x\\n' > x.txt && git add x.txt && git commit -q -m x && git push -q -u origin HEAD", check: true },

@@ -143,33 +143,87 @@ describe('authority: the rules', () => {
     for (const target of ['2', '4', '#5', 'r-b-builder-i1']) allowed(agent(2), 'lanes/stop', { lane: target });
     allowed(agent(4), 'lanes/reap', { lane: '4' });
     allowed(agent(2), 'POST /api/lanes/:name/reap', { name: '5' });
-    refused(agent(4), 'lanes/stop', { lane: '3' }, 'an agent may only stop lanes it launched (their lanes and successors too) or itself; #3 (r-a-builder-i1) was launched by #1 (root) — ask the person or your launcher');
-    refused(agent(4), 'lanes/reap', { lane: '2' }, 'an agent may only reap lanes it launched (their lanes and successors too) or itself; #2 (r-lead-orchestrator-i1) was launched by #1 (root) — ask the person or your launcher');
-    refused(agent(4), 'conversations/stop', { conv: '1' }, 'an agent may only stop conversations it launched (their lanes and successors too) or itself; #1 (root) was started by the person — ask the person or your launcher');
-    refused(agent(3), 'conversations/archive', { conv: '5' }, 'an agent may only archive conversations it launched (their lanes and successors too) or itself; #5 (r-b-builder-i1-h1) continues #4 (r-b-builder-i1) — ask the person or your launcher');
+    refused(
+      agent(4),
+      'lanes/stop',
+      { lane: '3' },
+      'an agent may only stop lanes it launched (their lanes and successors too) or itself; #3 (r-a-builder-i1) was launched by #1 (root) — ask the person or your launcher',
+    );
+    refused(
+      agent(4),
+      'lanes/reap',
+      { lane: '2' },
+      'an agent may only reap lanes it launched (their lanes and successors too) or itself; #2 (r-lead-orchestrator-i1) was launched by #1 (root) — ask the person or your launcher',
+    );
+    refused(
+      agent(4),
+      'conversations/stop',
+      { conv: '1' },
+      'an agent may only stop conversations it launched (their lanes and successors too) or itself; #1 (root) was started by the person — ask the person or your launcher',
+    );
+    refused(
+      agent(3),
+      'conversations/archive',
+      { conv: '5' },
+      'an agent may only archive conversations it launched (their lanes and successors too) or itself; #5 (r-b-builder-i1-h1) continues #4 (r-b-builder-i1) — ask the person or your launcher',
+    );
   });
 
   it('an agent answers the questions of its lanes, never its own', () => {
     allowed(agent(2), 'conversations/answer', { conv: '4' });
-    refused(agent(4), 'conversations/answer', { conv: '4' }, 'an agent may only answer the questions of conversations it launched (their lanes and successors too), never itself; #4 (r-b-builder-i1) is you — ask the person or your launcher');
+    refused(
+      agent(4),
+      'conversations/answer',
+      { conv: '4' },
+      'an agent may only answer the questions of conversations it launched (their lanes and successors too), never itself; #4 (r-b-builder-i1) is you — ask the person or your launcher',
+    );
   });
 
   it('person-only methods refuse every agent and name the person', () => {
-    refused(agent(2), 'daemon/stop', {}, 'an agent may not stop or restart the daemon (svc daemon stop / restart): only the person may; you are agent #2 (r-lead-orchestrator-i1) — ask the person');
+    refused(
+      agent(2),
+      'daemon/stop',
+      {},
+      'an agent may not stop or restart the daemon (svc daemon stop / restart): only the person may; you are agent #2 (r-lead-orchestrator-i1) — ask the person',
+    );
     for (const key of ['config/set', 'projects/add', 'pr/merge', 'pr/review', 'pr/create', 'conversations/new', 'issues/start', 'review/abort']) {
-      assert.throws(() => allowed(agent(7), key), (e: unknown) => SvcError.is(e, 'personOnly'), key);
+      assert.throws(
+        () => allowed(agent(7), key),
+        (e: unknown) => SvcError.is(e, 'personOnly'),
+        key,
+      );
     }
   });
 
   it('the review parent posts and waits for its own issue only; the work agent finishes its own', () => {
     allowed(agent(8), 'review/post', { issue: 'web-1' });
     allowed(agent(8), 'review/wait', {});
-    refused(agent(8), 'review/post', { issue: 'web-2' }, 'only the review parent of WEB-2 (or the person) may post the verdict (svc review post); agent #8 (agent-web-1-review) is not it — ask the person');
-    refused(agent(9), 'review/post', { issue: 'WEB-1' }, 'only the review parent of WEB-1 (or the person) may post the verdict (svc review post); agent #9 (agent-web-1-review-security) is not it — ask the person');
-    refused(agent(7), 'review/post', { issue: 'WEB-1' }, 'only the review parent of WEB-1 (or the person) may post the verdict (svc review post); agent #7 (agent-web-1) is not it — ask the person');
+    refused(
+      agent(8),
+      'review/post',
+      { issue: 'web-2' },
+      'only the review parent of WEB-2 (or the person) may post the verdict (svc review post); agent #8 (agent-web-1-review) is not it — ask the person',
+    );
+    refused(
+      agent(9),
+      'review/post',
+      { issue: 'WEB-1' },
+      'only the review parent of WEB-1 (or the person) may post the verdict (svc review post); agent #9 (agent-web-1-review-security) is not it — ask the person',
+    );
+    refused(
+      agent(7),
+      'review/post',
+      { issue: 'WEB-1' },
+      'only the review parent of WEB-1 (or the person) may post the verdict (svc review post); agent #7 (agent-web-1) is not it — ask the person',
+    );
     allowed(agent(7), 'issues/done', {});
     allowed(agent(7), 'review/request', { issue: 'WEB-1' });
-    refused(agent(7), 'issues/done', { issue: 'WEB-2' }, 'only the work agent of WEB-2 (or the person) may finish the issue (svc done); agent #7 (agent-web-1) is not it — ask the person');
+    refused(
+      agent(7),
+      'issues/done',
+      { issue: 'WEB-2' },
+      'only the work agent of WEB-2 (or the person) may finish the issue (svc done); agent #7 (agent-web-1) is not it — ask the person',
+    );
     refused(agent(8), 'issues/done', {}, 'only the work agent of WEB-1 (or the person) may finish the issue (svc done); agent #8 (agent-web-1-review) is not it — ask the person');
     refused(agent(3), 'issues/done', {}, 'only the work agent of an issue (or the person) may finish the issue (svc done); agent #3 (r-a-builder-i1) is not it — ask the person');
   });
@@ -179,7 +233,10 @@ describe('authority: the rules', () => {
   });
 
   it('a method without a row is refused to everyone', () => {
-    assert.throws(() => allowed(PERSON, 'lanes/new-thing'), (e: unknown) => SvcError.is(e) && /lanes\/new-thing has no row in the authority table/.test(e.message));
+    assert.throws(
+      () => allowed(PERSON, 'lanes/new-thing'),
+      (e: unknown) => SvcError.is(e) && /lanes\/new-thing has no row in the authority table/.test(e.message),
+    );
   });
 });
 
@@ -203,7 +260,9 @@ describe('authority: who is calling', () => {
   it('the envelope and a method param naming different conversations are refused', () => {
     assert.throws(
       () => resolveCaller(callers, { conversation: '4', param: '1', token: 't4' }),
-      (e: unknown) => SvcError.is(e, 'callerMismatch') && e.message === 'this request comes from conversation #4 (r-b-builder-i1) but names #1 (root) as its caller; an agent acts only as itself',
+      (e: unknown) =>
+        SvcError.is(e, 'callerMismatch') &&
+        e.message === 'this request comes from conversation #4 (r-b-builder-i1) but names #1 (root) as its caller; an agent acts only as itself',
     );
   });
 
@@ -214,7 +273,9 @@ describe('authority: who is calling', () => {
     assert.equal(proven.length, before, 'the connection needs no credential');
     assert.throws(
       () => resolveCaller(callers, { conversation: '1', token: 't1' }, { conversation: 4 }),
-      (e: unknown) => SvcError.is(e, 'callerMismatch') && e.message === 'this connection belongs to agent #4 (r-b-builder-i1) but the request says it comes from #1 (root); an agent acts only as itself',
+      (e: unknown) =>
+        SvcError.is(e, 'callerMismatch') &&
+        e.message === 'this connection belongs to agent #4 (r-b-builder-i1) but the request says it comes from #1 (root); an agent acts only as itself',
     );
   });
 });

@@ -17,7 +17,16 @@ const sign = (body: Buffer, secret = SECRET) => 'sha256=' + crypto.createHmac('s
 
 function request(body: Buffer, headers: Record<string, string | undefined>): HttpRequest {
   for (const k of Object.keys(headers)) if (headers[k] === undefined) delete headers[k];
-  return { method: 'POST', path: '/api/webhooks/github', params: {}, query: new URLSearchParams(), headers, rawBody: body, caller: PERSON, json: () => JSON.parse(body.toString()) };
+  return {
+    method: 'POST',
+    path: '/api/webhooks/github',
+    params: {},
+    query: new URLSearchParams(),
+    headers,
+    rawBody: body,
+    caller: PERSON,
+    json: () => JSON.parse(body.toString()),
+  };
 }
 
 function prEvent(action: string, extra: Record<string, unknown> = {}, repo = 'acme/web'): Buffer {
