@@ -87,6 +87,9 @@ export const AUTHORITY: Readonly<Record<string, Rule>> = {
   'lanes/report': { who: 'itself' },
   'lanes/stop': lanes('stop'),
   'lanes/reap': lanes('reap'),
+  // A launcher (or an ancestor of it) raises its lanes' caps, never its own; with `run` the method judges the run's lanes itself.
+  'lanes/budget': { who: 'lineage', verb: 'set the spend cap of', noun: 'lanes', target: field('lane'), self: false },
+  'runs/export': anyone,
 
   // Issues and their review.
   'issues/list': anyone,
