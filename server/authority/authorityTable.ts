@@ -28,7 +28,9 @@ export type Rule =
   /** A person, or the work agent of the issue (or its successor). */
   | { who: 'workAgent'; action: string; issue: Ref }
   /** No caller: the request proves itself by GitHub's signature over its body. */
-  | { who: 'signed' };
+  | { who: 'signed' }
+  /** The method applies its own rule to the resolved caller (`rule` says it, for the docs). */
+  | { who: 'method'; rule: string };
 
 const field =
   (name: string): Ref =>
@@ -87,8 +89,8 @@ export const AUTHORITY: Readonly<Record<string, Rule>> = {
   'lanes/report': { who: 'itself' },
   'lanes/stop': lanes('stop'),
   'lanes/reap': lanes('reap'),
-  // A launcher (or an ancestor of it) raises its lanes' caps, never its own; with `run` the method judges the run's lanes itself.
-  'lanes/budget': { who: 'lineage', verb: 'set the spend cap of', noun: 'lanes', target: field('lane'), self: false },
+  // Its lane or run form is judged by the method on the resolved caller (budget.ts, mayRaiseBudget).
+  'lanes/budget': { who: 'method', rule: 'person; an ancestor of every lane named (never the lane itself)' },
   'runs/export': anyone,
 
   // Issues and their review.
@@ -147,5 +149,7 @@ export function whoMay(rule: Rule): string {
       return "person; the issue's work agent";
     case 'signed':
       return 'GitHub (signed body)';
+    case 'method':
+      return rule.rule;
   }
 }

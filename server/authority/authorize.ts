@@ -28,6 +28,7 @@ export function authorize(deps: AuthorityDeps, key: string, caller: Caller, para
     case 'launcher': // the method launches as the caller, by the launch rules
     case 'itself': // the method files as the caller
     case 'signed':
+    case 'method': // the method applies its own rule to the resolved caller
       return;
     case 'person':
       throw personOnlyError(rule.action, me);
