@@ -50,8 +50,10 @@ export interface CodeHost {
   headSha(branch: string): Promise<string | null>;
   /** APPROVE / REQUEST_CHANGES by the PR's author throw `selfReviewRefusedError` (reason `selfReviewRefused`). */
   createReview(number: number, review: CreateReview): Promise<Review>;
-  /** Chronological. */
-  listReviews(number: number): Promise<Review[]>;
+  /** Chronological. `head`: the PR's head now, so what is learnt about reviewers can be kept for it. */
+  listReviews(number: number, head?: string | null): Promise<Review[]>;
+  /** When the PR's base branch last changed (an ISO time), if it ever did since svc first saw it: verdicts before it judged another diff. */
+  baseChangedAt?(number: number): string | null;
   createComment(number: number, body: string): Promise<Comment>;
   /** Chronological. */
   listComments(number: number): Promise<Comment[]>;

@@ -12,7 +12,7 @@ import { HeadEvents } from './headEvents';
 import { GithubHost } from './github/githubHost';
 import { withConfiguredChecks } from './configuredChecks';
 import { createHost } from './hostFactory';
-import type { ReviewedShas } from './prState';
+import type { ReviewedShas, ServiceVerdicts } from './prState';
 import type { HostDeps } from './hostFactory';
 import { LocalHost } from './local/localHost';
 import type { RefWatcherOptions } from './local/refWatcher';
@@ -68,7 +68,7 @@ export class CodeHosts {
   }
 
   /** The review pipeline's record of what it reviewed (see trustReviewedShas). */
-  reviewedShas(pr: PullRequest): ReadonlyMap<number, string> | undefined {
+  reviewedShas(pr: PullRequest): ServiceVerdicts | undefined {
     return this.reviewed?.(pr);
   }
 

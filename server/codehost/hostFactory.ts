@@ -9,6 +9,7 @@ import type { Db } from '../store/db';
 import type { CodeHost } from './codeHost';
 import { githubNotConfiguredError, noGithubTokenError, noRemoteError, remoteNotBareError, remoteNotLocalError } from './codehostRefusals';
 import { GithubHost } from './github/githubHost';
+import { storedPrBases } from './github/prBases';
 import { isBareRepo } from './local/bareRepo';
 import { LocalHost } from './local/localHost';
 import type { RefWatcherOptions } from './local/refWatcher';
@@ -38,6 +39,7 @@ export function createHost(key: string, project: Project, config: ConfigFile, de
       login: gh?.login,
       baseUrl: project.github.api_url,
       defaultBase: project.default_branch,
+      bases: storedPrBases(deps.db, key),
     });
   }
   const user = config.codehost?.local?.user ?? DEFAULT_LOCAL_USER;

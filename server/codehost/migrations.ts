@@ -91,4 +91,30 @@ registerMigrations(
         outcome TEXT NOT NULL
       );`,
   },
+  {
+    id: 306,
+    name: 'codehost: webhook_bodies',
+    // The signature covers the body but not the delivery id: a captured delivery sent again
+    // under a new X-GitHub-Delivery is the same signed body, dropped by its hash.
+    sql: `
+      CREATE TABLE webhook_bodies (
+        body_sha256 TEXT PRIMARY KEY,
+        delivery_id TEXT NOT NULL,
+        received_at INTEGER NOT NULL
+      );`,
+  },
+  {
+    id: 307,
+    name: 'codehost: github_pr_bases',
+    // The base each GitHub PR had when svc last saw it, and when it last changed: verdicts
+    // given before a base change judged another diff and stop counting.
+    sql: `
+      CREATE TABLE github_pr_bases (
+        project TEXT NOT NULL,
+        number INTEGER NOT NULL,
+        base TEXT NOT NULL,
+        changed_at TEXT,
+        PRIMARY KEY (project, number)
+      );`,
+  },
 );

@@ -6,8 +6,13 @@ import type { CodeHost, MergeResult } from './codeHost';
 import { notReadyError, unknownPrError } from './codehostRefusals';
 import { readiness } from './readiness';
 
-/** The shas the service recorded for the reviews it posted on a PR (review id → sha). */
-export type ReviewedShas = (pr: PullRequest) => ReadonlyMap<number, string> | undefined;
+/** What the service's journal recorded of the verdicts it posted on a PR: review id → the
+ *  sha it reviewed, and head sha → the newest verdict recorded for it (its id and `via`). */
+export interface ServiceVerdicts {
+  reviewed: ReadonlyMap<number, string>;
+  newest: ReadonlyMap<string, { id: number; via: string }>;
+}
+export type ReviewedShas = (pr: PullRequest) => ServiceVerdicts | undefined;
 
 /** `12`, `#12` → that number; anything else is a head branch name. */
 export async function findPr(host: CodeHost, ref: string): Promise<PullRequest> {
@@ -17,15 +22,32 @@ export async function findPr(host: CodeHost, ref: string): Promise<PullRequest> 
   return pr;
 }
 
-/** `reviewed`: review id → the sha the service reviewed (its journal), trusted over the host's commit_id. */
-export async function prDetail(host: CodeHost, pr: PullRequest, reviewed?: ReadonlyMap<number, string>): Promise<PrDetail> {
+/** `service`: what the service's journal recorded of its verdicts (see ServiceVerdicts), trusted over what the host now shows. */
+export async function prDetail(host: CodeHost, pr: PullRequest, service?: ServiceVerdicts): Promise<PrDetail> {
   const [identity, reviews, comments, checks] = await Promise.all([
     host.whoami(),
-    host.listReviews(pr.number),
+    host.listReviews(pr.number, pr.head),
     host.listComments(pr.number),
     pr.head ? host.listChecks(pr.head) : Promise.resolve([]),
   ]);
-  return { codeHost: host.kind, identity, pr, reviews, comments, checks, readiness: readiness({ pr, identity, reviews, comments, checks, reviewed }) };
+  return {
+    codeHost: host.kind,
+    identity,
+    pr,
+    reviews,
+    comments,
+    checks,
+    readiness: readiness({
+      pr,
+      identity,
+      reviews,
+      comments,
+      checks,
+      reviewed: service?.reviewed,
+      newest: service?.newest,
+      baseChangedAt: host.baseChangedAt?.(pr.number) ?? null,
+    }),
+  };
 }
 
 /** Merges only a ready PR, and exactly the head readiness was computed for. */

@@ -17,7 +17,12 @@
 // - checks green: every status / check run success, neutral or skipped (none at all is fine);
 // - a review the service posted is for the commit the service reviewed (`reviewed`, from
 //   its journal), whatever commit_id the host now reports: GitHub has been seen moving an
-//   approval's commit_id forward across base merges (CODEHOST.md).
+//   approval's commit_id forward across base merges (CODEHOST.md);
+// - of the service's own verdicts (reviews and markers) only the newest its journal recorded
+//   for that commit counts (`newest`): deleting a newer marker brings no older one back;
+// - an approval given before the PR's base last changed (`baseChangedAt`) judged another
+//   diff and does not count: a base change is a new review target (its change requests
+//   still block).
 import type { Check, Comment, PullRequest, Readiness, Review, Verdict } from '../../shared/protocol/pr';
 import { parseVerdictMarker } from './marker';
 
@@ -30,6 +35,10 @@ export interface ReadinessInput {
   checks: Check[];
   /** Review id → the sha the service reviewed, for the reviews it posted on this PR. */
   reviewed?: ReadonlyMap<number, string>;
+  /** Commit → the newest verdict the service's journal recorded for it (its id and how it was posted). */
+  newest?: ReadonlyMap<string, { id: number; via: string }>;
+  /** When the base branch last changed (ISO), if it did. */
+  baseChangedAt?: string | null;
 }
 
 const GREEN = new Set(['success', 'neutral', 'skipped']);
@@ -84,7 +93,30 @@ function deciding(input: ReadinessInput, notes: string[]): Verdict[] {
     marker = { by: c.author, state: m.verdict, sha: m.sha, via: 'marker', at: c.createdAt, id: c.id };
   }
   if (marker) out.push(marker);
-  return out;
+  return out.filter((v) => recordedAsNewest(input, v, notes) && afterBaseChange(input, v, notes));
+}
+
+/** A verdict of the service counts only if its journal records no newer one for the same commit. */
+function recordedAsNewest(input: ReadinessInput, v: Verdict, notes: string[]): boolean {
+  if (v.by !== input.identity || !input.newest || !v.sha) return true;
+  const rec = input.newest.get(v.sha);
+  if (!rec) return true;
+  const sameKind = v.via === 'marker' ? rec.via === 'marker' : rec.via !== 'marker';
+  if (rec.id === v.id && sameKind) return true;
+  const what = v.via === 'marker' ? 'marker comment' : 'review';
+  notes.push(`${what} #${v.id} by ${v.by} not counted: the service's journal records a newer verdict (${rec.via} #${rec.id}) for ${short(v.sha)}`);
+  return false;
+}
+
+/** An approval counts only if given after the base last changed. GitHub's times have whole
+ *  seconds: one in the same second as the change is not known to be after it. A change
+ *  request keeps blocking across a base change (it is lifted by its reviewer, as on GitHub). */
+function afterBaseChange(input: ReadinessInput, v: Verdict, notes: string[]): boolean {
+  if (!input.baseChangedAt || v.state !== 'APPROVED') return true;
+  const at = Date.parse(v.at);
+  if (Number.isFinite(at) && at > Date.parse(input.baseChangedAt)) return true;
+  notes.push(`approval by ${v.via === 'marker' ? `${v.by} (marker comment)` : v.by} not counted: given before the base changed to '${input.pr.base}' at ${input.baseChangedAt}`);
+  return false;
 }
 
 /** What the host says stands in the way of a merge (GitHub's mergeable and mergeable_state). */

@@ -30,7 +30,6 @@ export const START_WAIT_MS = 180_000;
 export function registerConversations(app: App, hostLink: HostLink): ConversationService {
   const svc = new ConversationService(app, hostLink);
   svc.settleAfterRestart();
-  app.rpc.checkCallers((caller, token) => svc.proveCaller(caller, token));
   app.onStop(() => svc.stopAll());
 
   const wait = async (id: number, noWait: boolean | undefined, signal: AbortSignal) => {

@@ -16,6 +16,7 @@ import { registerDoctor } from '../doctor/doctorMethods';
 import { registerHosts } from '../hosts/hostMethods';
 import { resolveProfile } from '../harness/profiles';
 import { registerRunRecord } from '../runRecord/runRecordMethods';
+import { registerAuthority } from '../authority/registerAuthority';
 
 export function registerFeatures(app: App, stop: (reason: string) => Promise<void>): void {
   // First, so that at a graceful stop (newest first) the shared SSH connections close after
@@ -54,4 +55,6 @@ export function registerFeatures(app: App, stop: (reason: string) => Promise<voi
     issue: (id) => issues.get(id),
   });
   registerDoctor(app, () => conversations.counts().live);
+  // Last: it checks every method registered above has a row.
+  registerAuthority(app, { conv: conversations, issues });
 }

@@ -10,6 +10,9 @@
 import * as crypto from 'node:crypto';
 import * as http from 'node:http';
 import { HttpStatus, SvcError } from '../../shared/errors';
+import type { Params } from '../authority/authorityTable';
+import { PERSON } from '../authority/caller';
+import type { Caller, CallerClaim } from '../authority/caller';
 import { logger } from '../util/log';
 import { badJsonError, httpRefusals } from './httpRefusals';
 import type { HttpRefusal } from './httpRefusals';
@@ -23,6 +26,8 @@ export interface HttpRequest {
   query: URLSearchParams;
   headers: http.IncomingHttpHeaders;
   rawBody: Buffer;
+  /** Who sent it (a person with the bearer token unless its headers prove an agent), resolved before the route runs. */
+  caller: Caller;
   /** Parsed JSON body; undefined when the body is empty. Throws a 400 SvcError on bad JSON. */
   json(): unknown;
 }
@@ -34,7 +39,19 @@ export interface HttpResponse {
   text?: string;
 }
 
+/** As over RPC: who calls, and whether they may, asked before each route runs (server/authority). */
+export interface HttpGate {
+  resolve(claim: CallerClaim): Caller;
+  /** `key`: `METHOD /pattern` as the route was registered. */
+  authorize(key: string, caller: Caller, params: Params): void;
+}
+
+/** An agent over HTTP proves itself as over RPC: its conversation and that conversation's credential. */
+export const CALLER_CONVERSATION_HEADER = 'x-svc-conversation';
+export const CALLER_TOKEN_HEADER = 'x-svc-caller-token';
+
 interface Route {
+  key: string;
   method: string;
   pattern: RegExp;
   names: string[];
@@ -67,6 +84,7 @@ export interface RouteOptions {
 export class HttpServer {
   private routes: Route[] = [];
   private server?: http.Server;
+  private gate?: HttpGate;
   port = 0;
 
   constructor(private readonly token: string) {}
@@ -76,6 +94,7 @@ export class HttpServer {
     const names: string[] = [];
     const pattern = new RegExp('^' + path.replace(/:([a-zA-Z]+)/g, (_m, n: string) => (names.push(n), '([^/]+)')) + '$');
     this.routes.push({
+      key: `${method} ${path}`,
       method,
       pattern,
       names,
@@ -86,6 +105,11 @@ export class HttpServer {
       reading: 0,
       handler,
     });
+  }
+
+  /** Who calls and whether they may: asked for every route that is not self-verifying. */
+  guard(gate: HttpGate): void {
+    this.gate = gate;
   }
 
   /** `port` 0 (the default): any free port, a new one each start. A fixed port lets a
@@ -168,6 +192,10 @@ export class HttpServer {
     } finally {
       route.reading--;
     }
+    const header = (name: string) => {
+      const v = req.headers[name];
+      return typeof v === 'string' && v !== '' ? v : undefined;
+    };
     const request: HttpRequest = {
       method: req.method ?? 'GET',
       path: url.pathname,
@@ -175,6 +203,7 @@ export class HttpServer {
       query: url.searchParams,
       headers: req.headers,
       rawBody,
+      caller: PERSON,
       json() {
         if (rawBody.length === 0) return undefined;
         try {
@@ -185,6 +214,10 @@ export class HttpServer {
       },
     };
     try {
+      if (this.gate && route.auth === 'bearer') {
+        request.caller = this.gate.resolve({ conversation: header(CALLER_CONVERSATION_HEADER), token: header(CALLER_TOKEN_HEADER) });
+      }
+      this.gate?.authorize(route.key, request.caller, params);
       const out = await route.handler(request);
       if (out.text !== undefined) {
         res.writeHead(out.status, { 'Content-Type': 'text/plain; charset=utf-8' });

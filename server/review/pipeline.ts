@@ -196,7 +196,9 @@ export class ReviewPipeline implements ReviewPort {
     if (change.source === 'opened') return; // svc done opened it and requests the review itself
     const issue = this.ctx.issues.byBranch(change.project, change.branch);
     if (!issue) return;
-    this.request(issue.id, { source: 'head-change', trigger: change.action ? `${change.source} ${change.action}` : change.source, dedupe: true }).then(
+    // A base change keeps the head but changes the diff: a new review even at the same head.
+    const dedupe = change.action !== 'base_changed';
+    this.request(issue.id, { source: 'head-change', trigger: change.action ? `${change.source} ${change.action}` : change.source, dedupe }).then(
       (r) => {
         if (!r.reused) log.info(`${issue.id}: head ${change.after.slice(0, 7)} (${change.source}) → review ${r.runId}`);
       },

@@ -12,7 +12,7 @@ import { stopChecks } from './checks';
 import { readJournal } from './journal';
 import { ReviewPipeline } from './pipeline';
 import { registerReviewMethods } from './reviewMethods';
-import { latestRun, reviewedShas } from './runs';
+import { latestRun, serviceVerdicts } from './runs';
 import { StallWatch } from './stall';
 import { supervise } from './supervise';
 
@@ -26,7 +26,7 @@ export function registerReview(app: App, deps: { conv: ConversationService; host
   // Readiness (svc pr show, svc pr merge) trusts the sha each of the service's reviews was for.
   ctx.hosts.trustReviewedShas((pr) => {
     const issue = ctx.issues.byBranch(pr.project, pr.branch);
-    return issue ? reviewedShas(readJournal(issue.workspace), pr.number) : undefined;
+    return issue ? serviceVerdicts(readJournal(issue.workspace), pr.number) : undefined;
   });
   const offClock = app.clock.onAdvance(() => stall.kick());
   registerReviewMethods(ctx, pipeline);

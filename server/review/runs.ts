@@ -1,6 +1,7 @@
 // Review runs derived from the journal (pure): a run is born by `review.requested` or
 // `review.redispatched` and ends with `review.verdict` or `review.aborted`. Nothing about
 // runs is stored anywhere else.
+import type { ServiceVerdicts } from '../codehost/prState';
 import type { JournalEntry, ReviewModeName, RunInfo, VerdictName } from '../../shared/protocol/review';
 
 export interface Run extends RunInfo {
@@ -67,6 +68,18 @@ export function nextRunId(entries: JournalEntry[]): string {
 export function latestVerdict(entries: JournalEntry[]): (JournalEntry & { verdict: VerdictName }) | undefined {
   for (let i = entries.length - 1; i >= 0; i--) if (entries[i].kind === 'review.verdict') return entries[i] as JournalEntry & { verdict: VerdictName };
   return undefined;
+}
+
+/** What the service's journal says it posted on PR `pr`: the sha of each formal review, and
+ *  for each reviewed head the newest verdict recorded for it (only that one counts: an
+ *  older verdict whose newer successor was deleted from the PR does not come back). */
+export function serviceVerdicts(entries: JournalEntry[], pr: number): ServiceVerdicts {
+  const newest = new Map<string, { id: number; via: string }>();
+  for (const e of entries) {
+    const x = e as JournalEntry & { via?: string; id?: number; pr?: number };
+    if (e.kind === 'review.verdict' && x.pr === pr && typeof x.id === 'number' && typeof x.via === 'string' && e.sha) newest.set(e.sha, { id: x.id, via: x.via });
+  }
+  return { reviewed: reviewedShas(entries, pr), newest };
 }
 
 /** Review id → the sha it reviewed, for every formal review (`via` review or comment) the

@@ -14,7 +14,7 @@ import { reportPath } from './paths';
 import { checkPostable, parseVerdict, QUICK_SECTIONS, SYNTHESIS_SECTIONS } from './reportShape';
 import { reviewersOf } from './reviewers';
 import { reviewState } from './reviewState';
-import { latestRun, reviewedShas } from './runs';
+import { latestRun, serviceVerdicts } from './runs';
 import type { Run } from './runs';
 
 const log = logger('review');
@@ -27,7 +27,7 @@ export async function issueState(ctx: ReviewCtx, issue: IssueRow, lines = 10): P
     const host = ctx.hosts.forProject(issue.project);
     const found = await host.getPullRequest({ branch: issue.branch });
     if (found) {
-      const d = await prDetail(host, found, reviewedShas(entries, found.number));
+      const d = await prDetail(host, found, serviceVerdicts(entries, found.number));
       pr = {
         number: found.number,
         state: found.state,

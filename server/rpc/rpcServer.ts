@@ -4,10 +4,13 @@
 import * as net from 'node:net';
 import { createMessageConnection, ResponseError, SocketMessageWriter, StreamMessageReader } from 'vscode-jsonrpc/node';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { RpcErrorCode, SvcError } from '../../shared/errors';
-import { CALLER_TOKEN_PARAM } from '../../shared/protocol/rpc';
+import { CALLER_CONVERSATION_PARAM, CALLER_TOKEN_PARAM } from '../../shared/protocol/rpc';
 import type { NotificationDef, RequestDef } from '../../shared/protocol/rpc';
+import type { Params } from '../authority/authorityTable';
+import { PERSON } from '../authority/caller';
+import type { Caller, CallerClaim, ConnectionIdentity } from '../authority/caller';
 import { bytesExcerpt, logger } from '../util/log';
 import { FrameGuard } from './frameGuard';
 import { isDiskFull } from '../store/diskFull';
@@ -20,6 +23,15 @@ export interface RequestContext {
   /** Aborted when the client that sent the request disconnects. */
   signal: AbortSignal;
   clientId: number;
+  /** Who sent it, resolved once before the method runs (server/authority/caller.ts). */
+  caller: Caller;
+}
+
+/** Resolves each request's caller and authorises it before the method runs (server/authority). */
+export interface CallerGate {
+  resolve(claim: CallerClaim, connection: ConnectionIdentity | undefined): Caller;
+  /** Throws a refusal unless `caller` may call `method` with `params`. */
+  authorize(method: string, caller: Caller, params: Params): void;
 }
 
 type Handler = (params: unknown, ctx: RequestContext) => unknown;
@@ -29,6 +41,10 @@ interface Client {
   socket: net.Socket;
   connection: MessageConnection;
   abort: AbortController;
+  /** Set when the socket it came in on belongs to one agent. */
+  identity?: ConnectionIdentity;
+  server: net.Server;
+  drop: () => void;
 }
 
 export class RpcServer {
@@ -36,7 +52,7 @@ export class RpcServer {
   private clients = new Set<Client>();
   private nextClientId = 1;
   private servers: net.Server[] = [];
-  private callerCheck?: (caller: string, token: string | undefined) => void;
+  private gate?: CallerGate;
 
   constructor(private readonly serverInfo: { name: string; version: string }) {}
 
@@ -45,9 +61,9 @@ export class RpcServer {
     this.handlers.set(def.method, { def: def as unknown as RequestDef<z.ZodType, z.ZodType>, fn: fn as Handler });
   }
 
-  /** Checks the credential of every request that names a `caller` conversation (see conversations/callerCredential.ts). */
-  checkCallers(fn: (caller: string, token: string | undefined) => void): void {
-    this.callerCheck = fn;
+  /** Who calls and whether they may: asked for every request (see server/authority). */
+  guard(gate: CallerGate): void {
+    this.gate = gate;
   }
 
   methods(): string[] {
@@ -64,16 +80,26 @@ export class RpcServer {
     return this.clients.size;
   }
 
-  /** Listens on `socketPath`; called again when that path was deleted while we run, the
-   *  earlier listeners keep their clients. */
-  listen(socketPath: string): Promise<void> {
-    const server = net.createServer((socket) => this.accept(socket));
+  /**
+   * Serves on `socketPath`. With `identity`, every connection on this socket IS that
+   * agent's conversation, whatever its requests say (a socket made for one sandboxed
+   * agent): a request claiming no conversation is that agent, never a person, and one
+   * claiming another is refused. The returned function stops this one listener and drops
+   * its clients.
+   */
+  listen(socketPath: string, identity?: ConnectionIdentity): Promise<() => Promise<void>> {
+    const server: net.Server = net.createServer((socket) => this.accept(socket, server, identity));
     this.servers.push(server);
+    const stop = async () => {
+      this.servers = this.servers.filter((s) => s !== server);
+      for (const c of this.clients) if (c.server === server) c.drop();
+      await new Promise<void>((r) => server.close(() => r()));
+    };
     return new Promise((resolve, reject) => {
       server.once('error', reject);
       server.listen(socketPath, () => {
         server.off('error', reject);
-        resolve();
+        resolve(stop);
       });
     });
   }
@@ -83,10 +109,10 @@ export class RpcServer {
       c.connection.dispose();
       c.socket.destroy();
     }
-    await Promise.all(this.servers.map((server) => new Promise<void>((r) => server.close(() => r()))));
+    await Promise.all(this.servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
   }
 
-  private accept(socket: net.Socket): void {
+  private accept(socket: net.Socket, server: net.Server, identity?: ConnectionIdentity): void {
     const guard = new FrameGuard((why, sample) => {
       log.warn(`closing client: ${why}; it sent ${bytesExcerpt(sample)}`);
       socket.destroy();
@@ -94,14 +120,14 @@ export class RpcServer {
     socket.on('error', () => undefined);
     socket.pipe(guard);
     const connection = createMessageConnection(new StreamMessageReader(guard), new SocketMessageWriter(socket));
-    const client: Client = { id: this.nextClientId++, socket, connection, abort: new AbortController() };
-    this.clients.add(client);
     const drop = () => {
       if (!this.clients.delete(client)) return;
       client.abort.abort();
       connection.dispose();
       socket.destroy();
     };
+    const client: Client = { id: this.nextClientId++, socket, connection, abort: new AbortController(), identity, server, drop };
+    this.clients.add(client);
     connection.onClose(drop);
     connection.onError(([err]) => {
       log.warn(`client ${client.id}: ${err.message}; closing it`);
@@ -122,11 +148,13 @@ export class RpcServer {
   private async dispatch(client: Client, method: string, raw: unknown): Promise<unknown> {
     const entry = this.handlers.get(method);
     if (!entry) throw answer(rpcRefusals.unknownMethod(method));
-    // The shim adds the agent's credential beside the method's own params.
+    // The shim adds the agent's conversation and credential beside the method's own params.
     let token: string | undefined;
-    if (raw && typeof raw === 'object' && !Array.isArray(raw) && CALLER_TOKEN_PARAM in raw) {
-      const { [CALLER_TOKEN_PARAM]: t, ...rest } = raw as Record<string, unknown>;
+    let conversation: string | undefined;
+    if (raw && typeof raw === 'object' && !Array.isArray(raw) && (CALLER_TOKEN_PARAM in raw || CALLER_CONVERSATION_PARAM in raw)) {
+      const { [CALLER_TOKEN_PARAM]: t, [CALLER_CONVERSATION_PARAM]: c, ...rest } = raw as Record<string, unknown>;
       token = typeof t === 'string' ? t : undefined;
+      conversation = typeof c === 'string' || typeof c === 'number' ? String(c) : undefined;
       raw = rest;
     }
     const parsed = entry.def.params.safeParse(raw ?? {});
@@ -135,9 +163,14 @@ export class RpcServer {
       throw answer(rpcRefusals.badParams(method, detail));
     }
     try {
-      const caller = (parsed.data as { caller?: unknown }).caller;
-      if (typeof caller === 'string' && caller !== '') this.callerCheck?.(caller, token);
-      return await entry.fn(parsed.data, { signal: client.abort.signal, clientId: client.id });
+      const params = parsed.data as Params;
+      const param = typeof params.caller === 'string' && params.caller !== '' ? params.caller : undefined;
+      const caller = this.gate ? this.gate.resolve({ conversation, token, param }, client.identity) : PERSON;
+      // A method that acts for a `caller` acts for the resolved one: an agent never
+      // launches, reports or posts as anyone else, whatever its params said.
+      if (caller.kind === 'agent' && takesCaller(entry.def.params)) params.caller = String(caller.conv.id);
+      this.gate?.authorize(method, caller, params);
+      return await entry.fn(params, { signal: client.abort.signal, clientId: client.id, caller });
     } catch (e) {
       if (e instanceof SvcError) throw new ResponseError(RpcErrorCode[e.kind], e.message, e.toBody());
       if (e instanceof ResponseError) throw e;
@@ -147,5 +180,7 @@ export class RpcServer {
     }
   }
 }
+
+const takesCaller = (schema: z.ZodType): boolean => schema instanceof z.ZodObject && 'caller' in schema.shape;
 
 const answer = (r: RpcRefusal) => new ResponseError(r.code, r.body.error, r.body);

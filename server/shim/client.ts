@@ -5,11 +5,11 @@ import * as path from 'node:path';
 import type { z } from 'zod';
 import { ConnectionLost } from '../../shared/client/connectionLost';
 import { askToStop, DaemonRefusal, readRpcError } from '../../shared/client/daemonRefusal';
+import { withCallerEnvelope } from '../../shared/client/callerEnvelope';
 import { rpcOver } from '../../shared/client/rpcClient';
 import { DaemonUnavailable, ensureDaemon } from '../../shared/client/ensureDaemon';
 import type { Discovery } from '../../shared/discovery';
 import { daemonStatus } from '../../shared/protocol/daemon';
-import { CALLER_TOKEN_PARAM } from '../../shared/protocol/rpc';
 import type { NotificationDef, RequestDef } from '../../shared/protocol/rpc';
 import { svcHomeFrom } from '../../shared/svcHome';
 import { SVC_BUILD } from '../../shared/version';
@@ -80,7 +80,7 @@ export async function connect(env: NodeJS.ProcessEnv, opts: { explicitStart?: bo
     async request(def, params) {
       try {
         const lost = closed.then(() => Promise.reject(new ConnectionLost(def.method, params)));
-        return (await Promise.race([connection.sendRequest(def.method, withCredential(params, env)), lost])) as never;
+        return (await Promise.race([connection.sendRequest(def.method, withCallerEnvelope(params, env)), lost])) as never;
       } catch (e) {
         if (e instanceof ConnectionLost) throw e;
         const answer = readRpcError(e);
@@ -101,13 +101,6 @@ export async function connect(env: NodeJS.ProcessEnv, opts: { explicitStart?: bo
       attached.socket.destroy();
     },
   };
-}
-
-/** An agent's request as itself (it names a `caller`) carries that agent's credential. */
-function withCredential(params: unknown, env: NodeJS.ProcessEnv): unknown {
-  const token = env.SVC_CALLER_TOKEN;
-  if (!token || !params || typeof params !== 'object' || !(params as { caller?: unknown }).caller) return params;
-  return { ...params, [CALLER_TOKEN_PARAM]: token };
 }
 
 /** Connects to the daemon, runs `fn`, and always closes the connection. */

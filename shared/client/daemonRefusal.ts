@@ -8,6 +8,7 @@ import { daemonStop } from '../protocol/daemon';
 import { isSvcReason } from '../refusals/reasons';
 import type { SvcReason } from '../refusals/reasons';
 import { TRANSPORT_ERROR_CODES } from './connectionLost';
+import { withCallerEnvelope } from './callerEnvelope';
 import { rpcOver } from './rpcClient';
 
 /**
@@ -45,12 +46,17 @@ export function readRpcError(e: unknown): DaemonRefusal | 'lost' | undefined {
 }
 
 /** Asks the daemon on `socket` to stop, whatever its build (daemon/stop never changes). */
-export async function askToStop(socket: net.Socket, reason: string): Promise<void> {
+/** `env`: the asker's environment; from inside an agent the request says so, and the
+ *  daemon refuses it (only a person stops the daemon). */
+export async function askToStop(socket: net.Socket, reason: string, env?: NodeJS.ProcessEnv): Promise<void> {
   const c = rpcOver(socket);
   // A daemon that closes before answering is stopping (or died) all the same.
   const closed = new Promise<void>((r) => socket.once('close', () => r()));
   try {
-    await Promise.race([c.sendRequest(daemonStop.method, { reason }), closed]);
+    await Promise.race([c.sendRequest(daemonStop.method, withCallerEnvelope({ reason }, env)), closed]);
+  } catch (e) {
+    const answer = readRpcError(e);
+    throw answer instanceof DaemonRefusal ? answer : e;
   } finally {
     c.dispose();
     socket.destroy();

@@ -24,7 +24,8 @@ export function notification<M extends string, P extends z.ZodType>(method: M, p
   return { kind: 'notification', method, params };
 }
 
-/** The param an agent's shim adds to every request that names a `caller`: that
- *  conversation's credential ($SVC_CALLER_TOKEN), taken off before the method's params
- *  are checked (server/conversations/callerCredential.ts). */
+/** The params an agent's shim adds to every request: its conversation ($SVC_CONVERSATION)
+ *  and that conversation's credential ($SVC_CALLER_TOKEN). The daemon takes both off before
+ *  the method's params are checked and resolves the caller from them (server/authority). */
+export const CALLER_CONVERSATION_PARAM = 'callerConversation';
 export const CALLER_TOKEN_PARAM = 'callerToken';

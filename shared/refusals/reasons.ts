@@ -1,6 +1,8 @@
 // Every reason a daemon error (SvcError, or a DaemonRefusal in a client) can carry: the
 // union of each domain's list. A reason not in a list does not compile, in the daemon or
 // in a client matching on it.
+import { AUTHORITY_REFUSALS } from './authority';
+import type { AuthorityRefusal } from './authority';
 import { CODEHOST_REFUSALS } from './codehost';
 import type { CodehostRefusal } from './codehost';
 import { CONFIG_REFUSALS } from './config';
@@ -37,6 +39,7 @@ import { SPEND_REFUSALS } from './spend';
 import type { SpendRefusal } from './spend';
 
 export type SvcReason =
+  | AuthorityRefusal
   | CodehostRefusal
   | ConfigRefusal
   | ConversationRefusal
@@ -57,6 +60,7 @@ export type SvcReason =
   | SpendRefusal;
 
 const ALL: ReadonlySet<string> = new Set<SvcReason>([
+  ...AUTHORITY_REFUSALS,
   ...CODEHOST_REFUSALS,
   ...CONFIG_REFUSALS,
   ...CONVERSATION_REFUSALS,

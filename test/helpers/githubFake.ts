@@ -23,9 +23,19 @@ export interface GithubFake {
   /** Every answer with a body, in order (for checking them against GitHub's OpenAPI description). */
   responses: { method: string; path: string; status: number; body: unknown }[];
   /** `association` is what GitHub reports for the user on this repository (default COLLABORATOR);
-   *  `permission` what the permission endpoint answers (default: write for OWNER, MEMBER,
-   *  COLLABORATOR, else read); `integration`: an App installation's token (GET /user is 403). */
-  addUser(token: string, login: string, o?: { association?: string; permission?: 'admin' | 'write' | 'read' | 'none'; integration?: boolean }): void;
+   *  `permission` the user's role (default: write for OWNER, MEMBER, COLLABORATOR, else
+   *  read). GitHub gives a COLLABORATOR or MEMBER association to read and triage roles
+   *  too; its permission endpoint answers maintain as write and triage as read, with the
+   *  role in role_name. `integration`: an App installation's token (GET /user is 403). */
+  addUser(token: string, login: string, o?: { association?: string; permission?: Role; integration?: boolean }): void;
+  /** Dismisses a review as a maintainer would (its state becomes DISMISSED). */
+  dismissReview(id: number): void;
+  /** Deletes a comment, as its author or a maintainer can. */
+  deleteComment(id: number): void;
+  /** Moves a PR to another base branch (PATCH base), as GitHub does: a new updated_at. */
+  editBase(number: number, base: string): { updated_at: string };
+  /** The fork a PR's head came from was deleted: GitHub reports `head.repo: null`. */
+  deleteHeadRepo(number: number): void;
   /** Edits a comment as GitHub would: same author and created_at, a new updated_at. */
   editComment(id: number, body: string): void;
   /** Moves a review's commit_id, as GitHub has been seen doing across base merges (CODEHOST.md). */
@@ -43,7 +53,11 @@ export interface GithubFake {
   close(): Promise<void>;
 }
 
+type Role = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none';
+const PUSH_ROLES = new Set(['admin', 'maintain', 'write']);
+
 interface Pull {
+  headRepoGone?: boolean;
   number: number;
   title: string;
   body: string;
@@ -99,7 +113,7 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       draft: p.draft,
       user: p.user,
       association: association(p.user),
-      head: { ref: p.head, sha: headOf(p) },
+      head: { ref: p.head, sha: headOf(p), repoGone: p.headRepoGone },
       base: { ref: p.base, sha: branchSha(p.base) },
       created_at: p.created_at,
       updated_at: p.updated_at,
@@ -127,6 +141,35 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       }
       throw new Error(`no comment ${id}`);
     },
+    dismissReview: (id) => {
+      for (const list of reviews.values()) {
+        const r = list.find((x) => x.id === id);
+        if (r) return void Object.assign(r, { state: 'DISMISSED' });
+      }
+      throw new Error(`no review ${id}`);
+    },
+    deleteComment: (id) => {
+      for (const [n, list] of comments) {
+        const i = list.findIndex((x) => x.id === id);
+        if (i >= 0)
+          return void comments.set(
+            n,
+            list.filter((_, j) => j !== i),
+          );
+      }
+      throw new Error(`no comment ${id}`);
+    },
+    editBase: (number, base) => {
+      const pr = pulls.find((x) => x.number === number)!;
+      if (!branchSha(base)) throw new Error(`no branch ${base}`);
+      Object.assign(pr, { base, updated_at: later(pr.updated_at) });
+      return { updated_at: pr.updated_at };
+    },
+    deleteHeadRepo: (number) =>
+      void Object.assign(
+        pulls.find((x) => x.number === number)!,
+        { headRepoGone: true },
+      ),
     moveReview: (id, commitId) => {
       for (const list of reviews.values()) {
         const r = list.find((x) => x.id === id);
@@ -343,23 +386,25 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
     }
     if ((r = /^\/collaborators\/([^/]+)\/permission$/.exec(rest)) && method === 'GET') {
       // Only someone with push access may ask.
-      if (people.get(login)?.permission !== 'write' && people.get(login)?.permission !== 'admin') return err(403, 'Must have push access to view collaborator permission.');
+      if (!PUSH_ROLES.has(people.get(login)?.permission ?? 'none')) return err(403, 'Must have push access to view collaborator permission.');
       const who = decodeURIComponent(r[1]);
-      const permission = people.get(who)?.permission ?? 'none';
+      const role = people.get(who)?.permission ?? 'none';
+      // The endpoint's `permission` knows only admin, write, read and none; the role is in role_name.
+      const permission = role === 'maintain' ? 'write' : role === 'triage' ? 'read' : role;
       return {
         status: 200,
         body: {
           permission,
-          role_name: permission,
+          role_name: role,
           user: {
             ...user(who),
-            role_name: permission,
+            role_name: role,
             permissions: {
-              admin: permission === 'admin',
-              maintain: permission === 'admin',
-              push: permission === 'admin' || permission === 'write',
-              triage: permission !== 'none',
-              pull: permission !== 'none',
+              admin: role === 'admin',
+              maintain: role === 'admin' || role === 'maintain',
+              push: PUSH_ROLES.has(role),
+              triage: role !== 'none' && role !== 'read',
+              pull: role !== 'none',
             },
           },
         },

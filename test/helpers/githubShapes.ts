@@ -177,7 +177,8 @@ export class GithubShapes {
     draft: boolean;
     user: string;
     association: string;
-    head: { ref: string; sha: string | null };
+    /** `repoGone`: the head's fork was deleted (GitHub then reports `head.repo: null`). */
+    head: { ref: string; sha: string | null; repoGone?: boolean };
     base: { ref: string; sha: string | null };
     created_at: string;
     updated_at: string;
@@ -190,7 +191,13 @@ export class GithubShapes {
     const issueUrl = `${this.repoApi}/issues/${p.number}`;
     const html = `https://github.com/${this.owner}/${this.repo}/pull/${p.number}`;
     const id = 100_000 + p.number;
-    const side = (s: { ref: string; sha: string | null }) => ({ label: `${this.owner}:${s.ref}`, ref: s.ref, sha: s.sha, user: this.user(this.owner), repo: this.repository() });
+    const side = (s: { ref: string; sha: string | null; repoGone?: boolean }) => ({
+      label: `${this.owner}:${s.ref}`,
+      ref: s.ref,
+      sha: s.sha,
+      user: this.user(this.owner),
+      repo: s.repoGone ? null : this.repository(),
+    });
     const href = (h: string) => ({ href: h });
     return {
       url,

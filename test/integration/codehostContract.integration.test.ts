@@ -10,6 +10,7 @@ import { handleGithubWebhook } from '../../server/codehost/github/webhook';
 import { LocalHost } from '../../server/codehost/local/localHost';
 import { verdictMarker } from '../../server/codehost/marker';
 import { findPr, mergeIfReady, prDetail } from '../../server/codehost/prState';
+import { PERSON } from '../../server/authority/caller';
 import type { HttpRequest } from '../../server/http/httpServer';
 import { openDb } from '../../server/store/db';
 import type { Db } from '../../server/store/db';
@@ -103,6 +104,7 @@ async function githubSubject(): Promise<Subject> {
         method: 'POST',
         path: '/api/webhooks/github',
         params: {},
+        caller: PERSON,
         query: new URLSearchParams(),
         headers: { 'x-hub-signature-256': signature, 'x-github-delivery': crypto.randomUUID(), 'x-github-event': 'pull_request' },
         rawBody: body,

@@ -107,6 +107,12 @@ describe('issues', function () {
     await w.waitKind(i.id, 'review.verdict');
     const done = fs.readFileSync(path.join(w.s.home, 'ctl', i.id, 'done.out'), 'utf8');
     assert.match(done, /^Pushed issue\/web-3 at [0-9a-f]{7}; opened PR #1\nReview r1 \(quick\) requested\n$/);
+    // The work agent could not open the PR itself; svc done opened it for it.
+    const own = fs.readFileSync(path.join(w.s.home, 'ctl', i.id, 'pr-create.out'), 'utf8');
+    assert.match(
+      own,
+      /^an agent may not open a pull request directly \(svc pr create\); finish the issue with svc done, which opens it: only the person may; you are agent #\d+ \(agent-web-3\) — ask the person\nexit 1\n$/,
+    );
     const req = w.journal(i.id)[0];
     assert.equal(req.by, 'agent-web-3');
     const conv = JSON.parse(await w.ok(['conv', 'show', 'agent-web-3', '--json'])) as { kind: string; issueId: string; cwd: string };

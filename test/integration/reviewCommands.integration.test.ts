@@ -144,7 +144,10 @@ describe('review commands: request, restart, abort (exact output and exit codes)
     const work = JSON.parse(await w.ok(['conv', 'show', `agent-${lower}`, '--json'])) as { id: number };
     const notReviewer = await w.s.svc(['review', 'wait'], { env: laneEnv(w.s, work) });
     assert.equal(notReviewer.code, 1);
-    assert.equal(notReviewer.stderr, `svc review wait: conversation #${work.id} (agent-${lower}) is not a reviewer; pass the issue id (svc review wait <id> [--run <runId>])\n`);
+    assert.equal(
+      notReviewer.stderr,
+      `only the review parent of ${i.id} (or the person) may wait for the review's lanes (svc review wait); agent #${work.id} (agent-${lower}) is not it — ask the person\n`,
+    );
     assert.equal((await w.s.svc(['review', 'wait'])).code, 1, 'no issue and no conversation');
     assert.match(await w.ok(['review', 'abort', i.id]), new RegExp(`^Aborted review r2 of ${i.id}; stopped `));
     fs.writeFileSync(path.join(i.workspace, '.svc', 'review', 'r2', 'synthesis.md'), fs.readFileSync(path.join(dir, 'synthesis.md')));

@@ -132,7 +132,10 @@ describe('review pipeline: guards', function () {
     w.configure({ mode: 'full' });
     const reviewer = (JSON.parse(await w.ok(['conv', 'show', 'agent-web-2-review-security', '--json'])) as { id: number }).id;
     const byReviewer = await w.fail(['done'], { env: laneEnv(w.s, { id: reviewer }) });
-    assert.equal(byReviewer.stderr, `svc done: conversation #${reviewer} (agent-web-2-review-security) reviews WEB-2; only its work agent or a person finishes an issue\n`);
+    assert.equal(
+      byReviewer.stderr,
+      `only the work agent of WEB-2 (or the person) may finish the issue (svc done); agent #${reviewer} (agent-web-2-review-security) is not it — ask the person\n`,
+    );
     const unknown = await w.fail(['review', 'request', 'WEB-99']);
     assert.equal(unknown.stderr, 'no issue WEB-99 (see svc issue list)\n');
     const badRole = await w.fail(['review', 'restart', i.id, '--role', 'style']);

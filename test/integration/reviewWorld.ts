@@ -103,9 +103,13 @@ else
 fi
 `;
 
-/** The work agent: first the feature and `svc done`; on a review (a tell): fix, commit, push. */
+/** The work agent: first the feature and `svc done` (after trying to open the PR itself,
+ *  which only a person may do directly); on a review (a tell): fix, commit, push. */
 const WORK_SH = `if [ "$(git rev-list --count origin/main..HEAD)" = 0 ]; then
-  printf 'feature of %s\\n' "$SVC_ISSUE" > feature.txt && git add feature.txt && git commit -qm 'feature' && svc done > "$HOME/ctl/$SVC_ISSUE/done.out" 2>&1
+  printf 'feature of %s\\n' "$SVC_ISSUE" > feature.txt && git add feature.txt && git commit -qm 'feature' && {
+    svc pr create --project web --branch "$(git branch --show-current)" --title mine > "$HOME/ctl/$SVC_ISSUE/pr-create.out" 2>&1; echo "exit $?" >> "$HOME/ctl/$SVC_ISSUE/pr-create.out"
+    svc done > "$HOME/ctl/$SVC_ISSUE/done.out" 2>&1
+  }
 else
   printf 'fix %s\\n' "$(date +%s%N)" >> feature.txt && git commit -qam 'address review' && git push -q origin HEAD > "$HOME/ctl/$SVC_ISSUE/fix.out" 2>&1
 fi

@@ -4,6 +4,7 @@ import type { HeadChange } from '../../server/codehost/codeHost';
 import { GithubHost } from '../../server/codehost/github/githubHost';
 import { handleGithubWebhook, webhookBeforeBody } from '../../server/codehost/github/webhook';
 import type { WebhookDeps } from '../../server/codehost/github/webhook';
+import { PERSON } from '../../server/authority/caller';
 import type { HttpRequest } from '../../server/http/httpServer';
 import { openDb } from '../../server/store/db';
 import type { Db } from '../../server/store/db';
@@ -16,7 +17,16 @@ const sign = (body: Buffer, secret = SECRET) => 'sha256=' + crypto.createHmac('s
 
 function request(body: Buffer, headers: Record<string, string | undefined>): HttpRequest {
   for (const k of Object.keys(headers)) if (headers[k] === undefined) delete headers[k];
-  return { method: 'POST', path: '/api/webhooks/github', params: {}, query: new URLSearchParams(), headers, rawBody: body, json: () => JSON.parse(body.toString()) };
+  return {
+    method: 'POST',
+    path: '/api/webhooks/github',
+    params: {},
+    query: new URLSearchParams(),
+    headers,
+    rawBody: body,
+    caller: PERSON,
+    json: () => JSON.parse(body.toString()),
+  };
 }
 
 function prEvent(action: string, extra: Record<string, unknown> = {}, repo = 'acme/web'): Buffer {

@@ -13,7 +13,7 @@ import { githubIdentityUnknownError, noMergeMethodError } from '../codehostRefus
 import { asGithubError, ownPrRefusal } from './githubErrors';
 import { githubClient } from './githubClient';
 import type { GithubClient } from './githubClient';
-import { toCheck, toComment, toPr, toReview, toStatus, WRITE_ASSOCIATIONS } from './githubMap';
+import { toCheck, toComment, toPr, toReview, toStatus } from './githubMap';
 import type { GhPull } from './githubMap';
 import type { IssueCommentPayload, PullRequestPayload } from './webhookPayload';
 import { logger } from '../../util/log';
@@ -36,6 +36,19 @@ export interface GithubHostOptions {
   mergeMethod?: MergeMethod;
   /** The login reviews and comments are written as, for tokens GET /user refuses (Apps, Actions). */
   login?: string;
+  /** Where each PR's base and its last change are kept (the daemon's store; in memory without one). */
+  bases?: PrBases;
+}
+
+/** The base each PR had when last seen, and when it last changed (an ISO time from GitHub). */
+export interface PrBases {
+  get(number: number): { base: string; changedAt: string | null } | undefined;
+  set(number: number, base: string, changedAt: string | null): void;
+}
+
+function memoryBases(): PrBases {
+  const kept = new Map<number, { base: string; changedAt: string | null }>();
+  return { get: (n) => kept.get(n), set: (n, base, changedAt) => void kept.set(n, { base, changedAt }) };
 }
 
 type MergeMethod = 'merge' | 'squash' | 'rebase';
@@ -52,11 +65,16 @@ export class GithubHost implements CodeHost {
   /** The open-PR list's ETag and the head each PR had when last seen (poll or webhook). */
   private etag?: string;
   private readonly seenHeads = new Map<number, string>();
+  /** Per PR: whether each verdict author can push, as the permission endpoint said at this head. */
+  private readonly permissions = new Map<number, { head: string; asked: Map<string, Promise<boolean>> }>();
   private pollTimer?: NodeJS.Timeout;
   private polling = Promise.resolve();
 
+  private readonly bases: PrBases;
+
   constructor(private readonly o: GithubHostOptions) {
     this.project = o.project;
+    this.bases = o.bases ?? memoryBases();
     this.repoArgs = { owner: o.owner, repo: o.repo };
     this.opener = githubClient(o.token, o.baseUrl);
     this.reviewer = o.reviewerToken ? githubClient(o.reviewerToken, o.baseUrl) : this.opener;
@@ -138,24 +156,41 @@ export class GithubHost implements CodeHost {
     }
   }
 
-  /** Each review with whether its author can push: by `author_association`, else (for a
-   *  verdict) by asking the permission endpoint once per author. */
-  async listReviews(number: number) {
+  /** Each review with whether its author can push. For every verdict (approval or change
+   *  request) that is asked of the permission endpoint: `author_association` COLLABORATOR
+   *  or MEMBER is also given to people with read or triage access, whose verdicts GitHub's
+   *  branch protection does not count either. The answers are kept per PR head (a
+   *  permission changed meanwhile counts from the next push), once per author. */
+  async listReviews(number: number, head?: string | null) {
     let rows;
     try {
       rows = await this.reviewer.paginate(this.reviewer.pulls.listReviews, { ...this.repoArgs, pull_number: number, per_page: 100 });
     } catch (e) {
       throw asGithubError(e, `list the reviews of PR #${number}`);
     }
-    const asked = new Map<string, Promise<boolean>>();
+    const asked = this.permissionsAt(number, head);
     return Promise.all(
       rows.map(async (r) => {
         const login = r.user?.login;
-        if (WRITE_ASSOCIATIONS.has(r.author_association) || !login || !VERDICTS.has(r.state.toUpperCase())) return toReview(r);
-        if (!asked.has(login)) asked.set(login, this.canPush(login));
+        if (!login || !VERDICTS.has(r.state.toUpperCase())) return toReview(r);
+        if (!asked.has(login)) {
+          const answer = this.canPush(login);
+          asked.set(login, answer);
+          answer.catch(() => asked.delete(login)); // a failed question is asked again next time
+        }
         return toReview(r, await asked.get(login)!);
       }),
     );
+  }
+
+  /** Permission answers for the PR at `head` (a fresh set without a head). */
+  private permissionsAt(number: number, head: string | null | undefined): Map<string, Promise<boolean>> {
+    if (!head) return new Map();
+    const kept = this.permissions.get(number);
+    if (kept && kept.head === head) return kept.asked;
+    const fresh = { head, asked: new Map<string, Promise<boolean>>() };
+    this.permissions.set(number, fresh);
+    return fresh.asked;
   }
 
   /** Push access by the permission endpoint; a user it will not tell about has none. */
@@ -263,11 +298,35 @@ export class GithubHost implements CodeHost {
     return !!headRepo && headRepo.full_name.toLowerCase() === `${this.o.owner}/${this.o.repo}`.toLowerCase();
   }
 
+  /** When PR `number`'s base last changed, if it did since svc first saw the PR. */
+  baseChangedAt(number: number): string | null {
+    return this.bases.get(number)?.changedAt ?? null;
+  }
+
+  /** Keeps the base PR `number` has now; true when it differs from the one kept (or `changed` says so). */
+  private noteBase(number: number, base: string | undefined, at: string | undefined, changed = false): boolean {
+    if (!base) return false;
+    const kept = this.bases.get(number);
+    if (!changed && (!kept || kept.base === base)) {
+      if (!kept) this.bases.set(number, base, null);
+      return false;
+    }
+    this.bases.set(number, base, at ?? new Date().toISOString());
+    return true;
+  }
+
   /** A verified, first-seen `pull_request` delivery. Returns what was done, for the webhook's answer and log. */
-  receivePullRequestEvent(action: string, payload: PullRequestPayload): 'headChange' | 'ignored' | 'fork' {
+  receivePullRequestEvent(action: string, payload: PullRequestPayload): 'headChange' | 'baseChange' | 'ignored' | 'fork' {
     const pr = payload.pull_request;
     // A head from another repository is never one of svc's issue branches, whatever its name.
     if (pr.head.repo !== undefined && !this.ownHead(pr.head.repo)) return 'fork';
+    // Moved to another base: the diff changed under the same head, so it is a new review target.
+    if (action === 'edited') {
+      if (!payload.changes?.base || !this.noteBase(pr.number, pr.base?.ref, pr.updated_at, true)) return 'ignored';
+      this.events.emit({ project: this.project, number: pr.number, branch: pr.head.ref, before: pr.head.sha, after: pr.head.sha, source: 'webhook', action: 'base_changed' });
+      return 'baseChange';
+    }
+    this.noteBase(pr.number, pr.base?.ref, pr.updated_at);
     let before: string | null = null;
     let after = pr.head.sha;
     if (action === 'synchronize') {
@@ -308,7 +367,11 @@ export class GithubHost implements CodeHost {
       }
       this.etag = r.headers.etag;
       for (const pr of r.data) {
-        if (pr.head.repo && !this.ownHead(pr.head.repo)) continue;
+        // A head from another repository, or from a fork since deleted (`repo` null), is never one of svc's branches.
+        if (!this.ownHead(pr.head.repo)) continue;
+        if (this.noteBase(pr.number, pr.base.ref, pr.updated_at)) {
+          this.events.emit({ project: this.project, number: pr.number, branch: pr.head.ref, before: pr.head.sha, after: pr.head.sha, source: 'poll', action: 'base_changed' });
+        }
         const before = this.seenHeads.get(pr.number) ?? null;
         if (before === pr.head.sha) continue;
         this.seenHeads.set(pr.number, pr.head.sha);

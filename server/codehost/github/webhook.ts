@@ -7,10 +7,13 @@
 // the raw body (constant-time, @octokit/webhooks-methods); the payload must have the
 // shape the event needs (else 400, nothing recorded); and the delivery id must not be
 // one already handled (GitHub signs no timestamp, so a replay is dropped by its
-// `X-GitHub-Delivery`, kept in webhook_deliveries). A delivery is recorded in the same
+// `X-GitHub-Delivery`, kept in webhook_deliveries), and neither may the signed body (the
+// delivery id is not signed: the same body under a new id is a replay too; its SHA-256
+// is kept in webhook_bodies). A delivery is recorded in the same
 // transaction that handles it, so one that failed is not recorded and GitHub's
 // redelivery of it is handled. A replay answers 200 {duplicate: true} so GitHub does not
 // mark a redelivery as failed (docs/decisions.md).
+import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Db } from '../../store/db';
 import type { HttpRequest, HttpResponse } from '../../http/httpServer';
@@ -97,6 +100,7 @@ export async function handleGithubWebhook(deps: WebhookDeps, req: HttpRequest): 
   const action = payload.action;
   const repo = payload.repository?.full_name;
 
+  const bodyHash = createHash('sha256').update(req.rawBody).digest('hex');
   // Claim, handle and record in one transaction: a delivery whose handling threw leaves
   // no row, so its redelivery is handled. Handling is synchronous (listeners are told at
   // once), so two copies of one delivery cannot both get past the claim.
@@ -108,6 +112,12 @@ export async function handleGithubWebhook(deps: WebhookDeps, req: HttpRequest): 
           .prepare(`INSERT OR IGNORE INTO webhook_deliveries (delivery_id, event, action, repo, received_at, outcome) VALUES (?, ?, ?, ?, ?, 'received')`)
           .run(delivery, event, action ?? null, repo ?? null, deps.now()).changes === 1;
       if (!first) return 'duplicate';
+      const newBody =
+        deps.db.prepare('INSERT OR IGNORE INTO webhook_bodies (body_sha256, delivery_id, received_at) VALUES (?, ?, ?)').run(bodyHash, delivery, deps.now()).changes === 1;
+      if (!newBody) {
+        deps.db.prepare("UPDATE webhook_deliveries SET outcome = 'duplicate' WHERE delivery_id = ?").run(delivery);
+        return 'duplicate';
+      }
       const done = handle(deps, event, payload);
       deps.db.prepare('UPDATE webhook_deliveries SET outcome = ? WHERE delivery_id = ?').run(done, delivery);
       return done;

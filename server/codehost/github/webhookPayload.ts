@@ -15,9 +15,13 @@ const Common = z.looseObject({
 const PullRequestEvent = Common.extend({
   before: Sha.optional(),
   after: Sha.optional(),
+  /** On `edited`: what changed (`base` when the PR was moved to another base branch). */
+  changes: z.looseObject({ base: z.looseObject({}).optional() }).optional(),
   pull_request: z.looseObject({
     number: z.number().int().positive(),
     draft: z.boolean().optional(),
+    updated_at: z.string().optional(),
+    base: z.looseObject({ ref: z.string() }).optional(),
     // `repo` is null once the fork it came from was deleted.
     head: z.looseObject({ ref: z.string(), sha: Sha, repo: Repo.nullable().optional() }),
   }),

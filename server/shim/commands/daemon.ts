@@ -42,7 +42,7 @@ async function stopRunning(io: CliIo, verb: 'stop' | 'restart', force: boolean):
   }
   const socket = await tryConnect(d.socketPath, 2000);
   if (!socket) return undefined;
-  await askToStop(socket, `svc daemon ${verb}`);
+  await askToStop(socket, `svc daemon ${verb}`, io.env);
   await waitForExit(d.pid, 60_000);
   return d.pid;
 }
