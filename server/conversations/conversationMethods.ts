@@ -31,6 +31,7 @@ export function registerConversations(app: App, hostLink: HostLink): Conversatio
   const svc = new ConversationService(app, hostLink);
   svc.settleAfterRestart();
   app.rpc.checkCallers((caller, token) => svc.proveCaller(caller, token));
+  app.rpc.bindCallers((conversation, claimed) => svc.callerOverOwnSocket(conversation, claimed));
   app.onStop(() => svc.stopAll());
 
   const wait = async (id: number, noWait: boolean | undefined, signal: AbortSignal) => {

@@ -59,6 +59,14 @@ export function callerNotProvenError(conv: ConvRef, hasToken: boolean): SvcError
   );
 }
 
+/** A request over a sandboxed agent's own socket that claims to come from another conversation. */
+export function callerNotThisSocketError(own: ConvRef, claimed: string): SvcError<'callerNotThisSocket'> {
+  return refused(
+    'callerNotThisSocket',
+    `this request came over the socket of conversation ${shown(own)} but says it comes from '${claimed}' ($SVC_CONVERSATION); an agent acts only as itself: leave SVC_CONVERSATION as svc set it`,
+  );
+}
+
 // ---- Running, telling, archiving
 
 export function alreadyRunningError(conv: ConvRef): SvcError<'alreadyRunning'> {

@@ -1,6 +1,7 @@
 // JSON-RPC (LSP framing) over the daemon socket. One MessageConnection per client;
 // every request is validated against its zod schema and answered with a typed error,
 // never a crash. A client's LSP `exit` closes only that client's connection.
+import * as fs from 'node:fs';
 import * as net from 'node:net';
 import { createMessageConnection, ResponseError, SocketMessageWriter, StreamMessageReader } from 'vscode-jsonrpc/node';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
@@ -19,12 +20,20 @@ export interface RequestContext {
   /** Aborted when the client that sent the request disconnects. */
   signal: AbortSignal;
   clientId: number;
+  /**
+   * The conversation whose own socket the request came over (a sandboxed agent's: see
+   * listenForConversation); undefined on the daemon's shared socket. Such a request is that
+   * conversation's whatever it claims, and never a person's.
+   */
+  connectionConversation?: number;
 }
 
 type Handler = (params: unknown, ctx: RequestContext) => unknown;
 
 interface Client {
   id: number;
+  /** Set when the client connected over a conversation's own socket. */
+  conversation?: number;
   socket: net.Socket;
   connection: MessageConnection;
   abort: AbortController;
@@ -36,6 +45,8 @@ export class RpcServer {
   private nextClientId = 1;
   private server?: net.Server;
   private callerCheck?: (caller: string, token: string | undefined) => void;
+  private callerBinding?: (conversation: number, claimed: string | undefined) => string;
+  private conversationServers = new Map<number, net.Server>();
 
   constructor(private readonly serverInfo: { name: string; version: string }) {}
 
@@ -47,6 +58,15 @@ export class RpcServer {
   /** Checks the credential of every request that names a `caller` conversation (see conversations/callerCredential.ts). */
   checkCallers(fn: (caller: string, token: string | undefined) => void): void {
     this.callerCheck = fn;
+  }
+
+  /**
+   * How a request over a conversation's own socket names its caller: given the socket's
+   * conversation and what the request claims (maybe nothing), the caller it runs as, or a
+   * refusal when it claims another conversation.
+   */
+  bindCallers(fn: (conversation: number, claimed: string | undefined) => string): void {
+    this.callerBinding = fn;
   }
 
   methods(): string[] {
@@ -74,7 +94,38 @@ export class RpcServer {
     });
   }
 
+  /**
+   * Listens on a socket of conversation `conversation` alone: every client of it is that
+   * conversation (the socket is bound into its agent's sandbox and reachable nowhere else
+   * the agent can go). A leftover file at the path (a previous daemon's) is replaced.
+   */
+  async listenForConversation(socketPath: string, conversation: number): Promise<{ close(): Promise<void> }> {
+    await this.closeConversation(conversation);
+    fs.rmSync(socketPath, { force: true });
+    const server = net.createServer((socket) => this.accept(socket, conversation));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(socketPath, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.conversationServers.set(conversation, server);
+    // Closes this listener only: a later start of the same conversation has its own.
+    return { close: () => this.closeConversation(conversation, server) };
+  }
+
+  /** Stops listening on a conversation's socket (`only` that listener, if given) and removes it; its open connections close. */
+  private async closeConversation(conversation: number, only?: net.Server): Promise<void> {
+    const server = this.conversationServers.get(conversation);
+    if (!server || (only && server !== only)) return;
+    this.conversationServers.delete(conversation);
+    for (const c of this.clients) if (c.conversation === conversation) c.socket.destroy();
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+
   async close(): Promise<void> {
+    await Promise.all([...this.conversationServers.keys()].map((id) => this.closeConversation(id)));
     for (const c of this.clients) {
       c.connection.dispose();
       c.socket.destroy();
@@ -82,7 +133,7 @@ export class RpcServer {
     await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
   }
 
-  private accept(socket: net.Socket): void {
+  private accept(socket: net.Socket, conversation?: number): void {
     const guard = new FrameGuard((why, sample) => {
       log.warn(`closing client: ${why}; it sent ${bytesExcerpt(sample)}`);
       socket.destroy();
@@ -90,7 +141,7 @@ export class RpcServer {
     socket.on('error', () => undefined);
     socket.pipe(guard);
     const connection = createMessageConnection(new StreamMessageReader(guard), new SocketMessageWriter(socket));
-    const client: Client = { id: this.nextClientId++, socket, connection, abort: new AbortController() };
+    const client: Client = { id: this.nextClientId++, conversation, socket, connection, abort: new AbortController() };
     this.clients.add(client);
     const drop = () => {
       if (!this.clients.delete(client)) return;
@@ -131,9 +182,12 @@ export class RpcServer {
       throw answer(rpcRefusals.badParams(method, detail));
     }
     try {
-      const caller = (parsed.data as { caller?: unknown }).caller;
-      if (typeof caller === 'string' && caller !== '') this.callerCheck?.(caller, token);
-      return await entry.fn(parsed.data, { signal: client.abort.signal, clientId: client.id });
+      const data = parsed.data as { caller?: unknown };
+      if (client.conversation !== undefined) {
+        // The socket is the credential: the request is its conversation's, whatever it claims.
+        if (this.callerBinding && acceptsCaller(entry.def)) data.caller = this.callerBinding(client.conversation, typeof data.caller === 'string' && data.caller !== '' ? data.caller : undefined);
+      } else if (typeof data.caller === 'string' && data.caller !== '') this.callerCheck?.(data.caller, token);
+      return await entry.fn(data, { signal: client.abort.signal, clientId: client.id, connectionConversation: client.conversation });
     } catch (e) {
       if (e instanceof SvcError) throw new ResponseError(RpcErrorCode[e.kind], e.message, e.toBody());
       if (e instanceof ResponseError) throw e;
@@ -141,6 +195,12 @@ export class RpcServer {
       throw answer(rpcRefusals.internal(method, (e as Error)?.message ?? String(e)));
     }
   }
+}
+
+/** The method's params have a `caller` (the conversation a request comes from). */
+function acceptsCaller(def: RequestDef<z.ZodType, z.ZodType>): boolean {
+  const shape = (def.params as unknown as { shape?: Record<string, unknown> }).shape;
+  return shape !== undefined && 'caller' in shape;
 }
 
 const answer = (r: RpcRefusal) => new ResponseError(r.code, r.body.error, r.body);

@@ -14,6 +14,7 @@ export const CONVERSATION_REFUSALS = [
   'hostNotAsked',
   'noSource',
   'callerNotProven',
+  'callerNotThisSocket',
   'noOpenAsk',
 ] as const;
 export type ConversationRefusal = (typeof CONVERSATION_REFUSALS)[number];
