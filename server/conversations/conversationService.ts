@@ -14,7 +14,16 @@
 //   addTurnGate(fn) · kick(id) · cancelTurn(id) · onUsage(fn) (spend caps)
 //   events: 'changed' | 'started' | 'ended' | 'spawnError' | 'turnEnded' (id: number); onChanged(fn) → unsubscribe
 import { CallerCredentials } from './callerCredential';
-import { alreadyRunningError, callerNotThisSocketError, hostNotAskedError, nameTakenError, noOpenAskError, notRunningError, stillRunningError, unknownConversationError } from './conversationRefusals';
+import {
+  alreadyRunningError,
+  callerNotThisSocketError,
+  hostNotAskedError,
+  nameTakenError,
+  noOpenAskError,
+  notRunningError,
+  stillRunningError,
+  unknownConversationError,
+} from './conversationRefusals';
 import { EventEmitter } from 'node:events';
 import * as os from 'node:os';
 import * as path from 'node:path';

@@ -55,7 +55,14 @@ export type PermissionPolicy = (typeof PERMISSION_POLICIES)[number];
 export const BUILT_IN_HARNESSES = ['claude', 'codex', 'gemini', 'script'] as const;
 
 function builtIn(name: string, distDir: string): Omit<Profile, 'scripts'> | undefined {
-  const base = { env: {}, modes: {}, state: [] as string[], modelFallback: 'set_model' as const, effortIds: ['effort', 'thought_level', 'reasoning_effort'], preferFreshSession: false };
+  const base = {
+    env: {},
+    modes: {},
+    state: [] as string[],
+    modelFallback: 'set_model' as const,
+    effortIds: ['effort', 'thought_level', 'reasoning_effort'],
+    preferFreshSession: false,
+  };
   switch (name) {
     case 'claude':
       return {

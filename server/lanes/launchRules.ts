@@ -140,5 +140,12 @@ export function settingsOf(p: LaunchParams, project: Project & { key: string }, 
   // svc does not build the sandbox on hosts yet: a lane there runs unconfined unless someone asked for one, which is refused.
   const asked = choices.launch ?? choices.role ?? choices.profile;
   if (host && asked === 'workspace') throw sandboxOnHostError(host, role, project.key);
-  return { model, effort: p.effort ?? defaults.effort, harness, permissions: defaults.permissions, host, sandbox: host ? ('off' as const) : resolveSandboxMode(choices, process.platform) };
+  return {
+    model,
+    effort: p.effort ?? defaults.effort,
+    harness,
+    permissions: defaults.permissions,
+    host,
+    sandbox: host ? ('off' as const) : resolveSandboxMode(choices, process.platform),
+  };
 }

@@ -185,7 +185,8 @@ export class RpcServer {
       const data = parsed.data as { caller?: unknown };
       if (client.conversation !== undefined) {
         // The socket is the credential: the request is its conversation's, whatever it claims.
-        if (this.callerBinding && acceptsCaller(entry.def)) data.caller = this.callerBinding(client.conversation, typeof data.caller === 'string' && data.caller !== '' ? data.caller : undefined);
+        if (this.callerBinding && acceptsCaller(entry.def))
+          data.caller = this.callerBinding(client.conversation, typeof data.caller === 'string' && data.caller !== '' ? data.caller : undefined);
       } else if (typeof data.caller === 'string' && data.caller !== '') this.callerCheck?.(data.caller, token);
       return await entry.fn(data, { signal: client.abort.signal, clientId: client.id, connectionConversation: client.conversation });
     } catch (e) {

@@ -55,9 +55,10 @@ export async function probeSandbox(env: NodeJS.ProcessEnv, platform: NodeJS.Plat
     return exe ? { ok: true, tool: exe, version: 'Seatbelt' } : { ok: false, reason: 'sandbox-exec is missing', fix: `reinstall macOS's /usr/bin/sandbox-exec ${OFF_FIX}` };
   }
   const bwrap = onPath('bwrap', env.PATH);
-  if (!bwrap) return { ok: false, reason: 'bubblewrap (bwrap) is not installed or not on the daemon\'s PATH', fix: BWRAP_INSTALL_FIX };
+  if (!bwrap) return { ok: false, reason: "bubblewrap (bwrap) is not installed or not on the daemon's PATH", fix: BWRAP_INSTALL_FIX };
   const probe = await run(bwrap, BWRAP_PROBE_ARGS, env);
-  if (probe.code !== 0) return { ok: false, reason: `bubblewrap cannot create the sandbox's namespaces here (${probe.out.split('\n')[0] || `exit ${probe.code}`})`, fix: USERNS_FIX };
+  if (probe.code !== 0)
+    return { ok: false, reason: `bubblewrap cannot create the sandbox's namespaces here (${probe.out.split('\n')[0] || `exit ${probe.code}`})`, fix: USERNS_FIX };
   const version = (await run(bwrap, ['--version'], env)).out.replace(/^bubblewrap\s*/, '');
   return { ok: true, tool: bwrap, version };
 }

@@ -80,7 +80,10 @@ describe('sandbox: a workspace lane can change only its own worktree', function 
     assert.match(text, /^a builder lane may not launch a builder lane; .*\nPROBE launch-as-person: exit 1$/m);
     assert.match(
       text,
-      new RegExp(`^this request came over the socket of conversation #${l.id} \\(sb-confined-builder-i1\\) but says it comes from '${w.rootId}' .*\\nPROBE launch-as-root: exit 1$`, 'm'),
+      new RegExp(
+        `^this request came over the socket of conversation #${l.id} \\(sb-confined-builder-i1\\) but says it comes from '${w.rootId}' .*\\nPROBE launch-as-root: exit 1$`,
+        'm',
+      ),
     );
     assert.doesNotMatch(text, /^Lane sb\/escape/m);
     for (const f of [path.join(s.home, 'confined'), path.join(w.repo, 'confined'), path.join(sibling, 'confined'), path.join(w.repo, '.git', 'hooks', 'confined')]) {
@@ -116,7 +119,24 @@ describe('sandbox: a workspace lane can change only its own worktree', function 
   });
 
   it('refuses a --sandbox that is neither workspace nor off', async () => {
-    const r = await s.svc(['lane', 'start', '--parent', String(w.rootId), '--run', 'sb', '--key', 'bad', '--role', 'builder', '--model', 'm', '--prompt', 'x', '--sandbox', 'none']);
+    const r = await s.svc([
+      'lane',
+      'start',
+      '--parent',
+      String(w.rootId),
+      '--run',
+      'sb',
+      '--key',
+      'bad',
+      '--role',
+      'builder',
+      '--model',
+      'm',
+      '--prompt',
+      'x',
+      '--sandbox',
+      'none',
+    ]);
     assert.equal(r.code, 1);
     assert.ok(r.stderr.startsWith("svc lane start: --sandbox is workspace or off, not 'none'\n"), r.stderr);
   });
