@@ -18,7 +18,15 @@ import { entryFor } from './roleSettings';
 import type { SettingsSource } from './roleSettings';
 import { rolesView } from './rolesView';
 
-const FIELD_SCHEMA: Record<ConfigField, z.ZodType> = { mode: ReviewMode, effort: Effort, model: ModelName, harness: HarnessName, permissions: z.enum(PERMISSIONS), host: HostName, sandbox: SandboxMode };
+const FIELD_SCHEMA: Record<ConfigField, z.ZodType> = {
+  mode: ReviewMode,
+  effort: Effort,
+  model: ModelName,
+  harness: HarnessName,
+  permissions: z.enum(PERMISSIONS),
+  host: HostName,
+  sandbox: SandboxMode,
+};
 
 const SERVICE_VARS = ['SVC_CONVERSATION', 'SVC_CALLER_TOKEN', 'SVC_HOME', 'SVC_BIN', 'SVC_SCRIPT_FILE'];
 

@@ -17,7 +17,15 @@ export function rolesView(s: SettingsSource, harnesses: string[], hosts: string[
       path: p.path,
       roles: ROLES.map((role) => {
         const k = `projects.${key}.gauntlet.roles.${role}`;
-        return { role, model: at(`${k}.model`), effort: at(`${k}.effort`), harness: at(`${k}.harness`), permissions: at(`${k}.permissions`), host: at(`${k}.host`), sandbox: at(`${k}.sandbox`) };
+        return {
+          role,
+          model: at(`${k}.model`),
+          effort: at(`${k}.effort`),
+          harness: at(`${k}.harness`),
+          permissions: at(`${k}.permissions`),
+          host: at(`${k}.host`),
+          sandbox: at(`${k}.sandbox`),
+        };
       }),
     })),
     review: {
