@@ -10,6 +10,10 @@ export type Role = z.infer<typeof Role>;
 export const EFFORTS = ['low', 'medium', 'high'] as const;
 /** How an agent's tool calls are approved: `ask` turns them into needs-you requests; `auto` runs unattended. */
 export const PERMISSIONS = ['ask', 'auto'] as const;
+/** What a lane's agent may change: `workspace` confines it to its own worktree (server/sandbox/); `off` runs it as the person. */
+export const SANDBOX_MODES = ['workspace', 'off'] as const;
+export const SandboxMode = z.enum(SANDBOX_MODES);
+export type SandboxMode = z.infer<typeof SandboxMode>;
 export const Effort = z.enum(EFFORTS);
 export type Effort = z.infer<typeof Effort>;
 
@@ -44,6 +48,7 @@ export const GauntletRoleDefaults = z
     permissions: z.enum(PERMISSIONS).optional(),
     host: HostName.optional(),
     budget: BudgetUsd.optional(),
+    sandbox: SandboxMode.optional(),
   })
   .strict();
 
@@ -93,6 +98,10 @@ export const HarnessProfile = z
     env: z.record(z.string(), z.string()).optional(),
     /** script harness only: conversation-name glob → script file, for prompts without a block. */
     scripts: z.record(z.string().min(1), z.string().min(1)).optional(),
+    /** The sandbox mode of lanes started with this harness, unless the role or the launch says. */
+    sandbox: SandboxMode.optional(),
+    /** Files and folders the harness keeps its own state in (`~/` is the agent's home): writable inside the sandbox. */
+    state: z.array(z.string().min(1).max(4096)).max(64).optional(),
   })
   .strict();
 export type HarnessProfile = z.infer<typeof HarnessProfile>;

@@ -2,11 +2,11 @@
 // daemon (`config/get|set|roles`) and the Roles webview, so all three agree on the names.
 // Who must stay in sync: shared/config.ts (the schemas that validate every write) and the
 // config section of docs/protocol.md. No zod parsing here: the shim bundles this file.
-import { EFFORTS, PERMISSIONS, REVIEW_LANES, REVIEW_MODES, ROLES } from './config';
+import { EFFORTS, PERMISSIONS, REVIEW_LANES, REVIEW_MODES, ROLES, SANDBOX_MODES } from './config';
 import type { ReviewLane, Role } from './config';
 
 /** Which part of a role setting a key names. */
-export type ConfigField = 'mode' | 'model' | 'harness' | 'effort' | 'permissions' | 'host';
+export type ConfigField = 'mode' | 'model' | 'harness' | 'effort' | 'permissions' | 'host' | 'sandbox';
 
 export interface ConfigKeyRef {
   /** The key as written on the command line, e.g. `roles.review.sub.security.model`. */
@@ -34,6 +34,7 @@ export const FIELD_CHOICES: Record<ConfigField, readonly string[] | null> = {
   harness: null,
   permissions: PERMISSIONS,
   host: null,
+  sandbox: SANDBOX_MODES,
 };
 
 /** The key forms, for help text and refusals. */
@@ -43,12 +44,12 @@ export const CONFIG_KEY_FORMS = [
   'roles.review.harness',
   'roles.review.effort',
   `roles.review.sub.<${REVIEW_LANES.join('|')}>.model|harness`,
-  `projects.<key>.gauntlet.roles.<${ROLES.join('|')}>.model|effort|harness|permissions|host`,
+  `projects.<key>.gauntlet.roles.<${ROLES.join('|')}>.model|effort|harness|permissions|host|sandbox`,
 ];
 
 const REVIEW_FIELDS: ConfigField[] = ['mode', 'model', 'harness', 'effort'];
 const LANE_FIELDS: ConfigField[] = ['model', 'harness'];
-const ROLE_FIELDS: ConfigField[] = ['model', 'effort', 'harness', 'permissions', 'host'];
+const ROLE_FIELDS: ConfigField[] = ['model', 'effort', 'harness', 'permissions', 'host', 'sandbox'];
 
 const has = <T extends string>(list: readonly T[], v: string): v is T => (list as readonly string[]).includes(v);
 

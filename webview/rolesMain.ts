@@ -1,6 +1,6 @@
 // The Roles panel page: the review settings (mode, the parent's model, harness and effort,
 // each convoy lane's model and harness), then per project the five gauntlet roles' model,
-// effort, harness, approvals and host (config.yaml's hosts, or this machine). Every field shows its source and what happens while it is unset;
+// effort, harness, approvals, host (config.yaml's hosts, or this machine) and sandbox. Every field shows its source and what happens while it is unset;
 // writes go to the host (config/set), refusals come back next to their field.
 import type { RolesView } from '../shared/protocol/config';
 import { textElement } from './common/sanitize';
@@ -157,7 +157,7 @@ function reviewSection(v: RolesView, ctx: FieldContext): HTMLElement[] {
 function projectSection(p: RolesView['projects'][number], projectsFile: string, ctx: FieldContext): HTMLElement[] {
   const table = document.createElement('table');
   table.dataset.project = p.key;
-  table.append(headRow(['Gauntlet role', 'Model', 'Effort', 'Harness', 'Approvals', 'Host']));
+  table.append(headRow(['Gauntlet role', 'Model', 'Effort', 'Harness', 'Approvals', 'Host', 'Sandbox']));
   for (const r of p.roles) {
     table.append(
       row(
@@ -168,6 +168,7 @@ function projectSection(p: RolesView['projects'][number], projectsFile: string, 
           { label: `${r.role} harness`, entry: r.harness, kind: 'harness' },
           { label: `${r.role} permissions`, entry: r.permissions, kind: 'enum' },
           { label: `${r.role} host`, entry: r.host, kind: 'host' },
+          { label: `${r.role} sandbox`, entry: r.sandbox, kind: 'enum' },
         ],
         ctx,
       ),

@@ -49,6 +49,8 @@ export interface DeckRow {
   verdict?: { verdict: string; defects: number; by: number; verdictFile?: string | null } | null;
   /** Lanes on another host (config.yaml hosts.<name>), run over SSH. */
   host?: string | null;
+  /** Lanes: workspace (confined to its own worktree) or off (unconfined, as the person chose). */
+  sandbox?: 'workspace' | 'off';
   /** The connection to that host is down (the agent keeps running there): what svc says about it. */
   hostLost?: string;
   /** Git-backed lanes. */
@@ -181,6 +183,7 @@ export function tooltipOf(row: DeckRow): string {
   fact('activity', mdText(row.archived ? `${row.activity} (archived)` : row.activity));
   if (row.run) fact('run', mdText(`${row.run}${row.key ? ` · key ${row.key}` : ''}`));
   if (row.host) fact('host', `${mdCode(row.host)} (over SSH)${row.hostLost ? `: ${mdText(row.hostLost)}` : ''}`);
+  if (row.sandbox) fact('sandbox', row.sandbox === 'workspace' ? 'workspace: it can change only its own worktree' : 'off: unconfined, it runs as you');
   if (row.judged) fact('judges', mdText(`${row.judged.key} i${row.judged.iteration}`));
   if (row.verdict) fact('verdict', `${mdText(verdictText(row.verdict))}${JUDGES.has(row.role ?? '') || row.verdict.by === row.id ? '' : ` (critic #${row.verdict.by})`}`);
   if (row.verdict?.verdictFile) fact('report', mdCode(row.verdict.verdictFile));

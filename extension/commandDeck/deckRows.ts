@@ -28,6 +28,7 @@ export function deckRows(conversations: readonly ConversationInfo[], lanes: read
       row.iteration = lane.iteration;
       row.reaped = lane.reaped;
       if (lane.host) row.host = lane.host;
+      if (lane.sandbox) row.sandbox = lane.sandbox;
       row.judged = lane.judged;
       row.verdict = lane.verdict ? { verdict: lane.verdict.verdict, defects: lane.verdict.defects, by: lane.verdict.by, verdictFile: lane.verdict.verdictFile } : null;
       row.budget = { state: lane.budget.state, spent: lane.budget.spent, cap: lane.budget.cap, text: lane.budget.text };

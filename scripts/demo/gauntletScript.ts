@@ -16,10 +16,13 @@ const commitPushReport = (file: string, content: string, report: string) =>
     `printf '%s\\n' '${report}' | svc lane report --stdin`,
   ].join(' && ');
 
+// The verdict goes in the worktree's git dir: a sandboxed critic writes only its own places,
+// and a file in its tree would leave it dirty for reap.
 const verdict = (v: string, defects: string[]) =>
   [
-    `printf '%s' '${JSON.stringify({ defects: defects.map((what, i) => ({ id: i + 1, what })) })}' > ../verdict-$(basename "$PWD").json`,
-    `printf 'Judged the commit against the brief.\\n' | svc lane report --stdin --verdict ${v} --verdict-file ../verdict-$(basename "$PWD").json`,
+    `f="$(git rev-parse --absolute-git-dir)/verdict-$(basename "$PWD").json"`,
+    `printf '%s' '${JSON.stringify({ defects: defects.map((what, i) => ({ id: i + 1, what })) })}' > "$f"`,
+    `printf 'Judged the commit against the brief.\\n' | svc lane report --stdin --verdict ${v} --verdict-file "$f"`,
   ].join(' && ');
 
 /** Writes the briefs the orchestrator hands out; returns the orchestrator's prompt. */

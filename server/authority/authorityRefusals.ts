@@ -46,7 +46,10 @@ export function callerMismatchError(envelope: ConversationRow, param: Conversati
 
 /** Over a connection that belongs to one agent, the request named another conversation. */
 export function connectionIsAgentError(own: ConversationRow, claimed: ConversationRow): SvcError<'callerMismatch'> {
-  return refused('callerMismatch', `this connection belongs to agent ${shown(own)} but the request says it comes from ${shown(claimed)}; an agent acts only as itself`);
+  return refused(
+    'callerMismatch',
+    `this connection belongs to agent ${shown(own)} but the request says it comes from ${shown(claimed)}; an agent acts only as itself: leave SVC_CONVERSATION as svc set it`,
+  );
 }
 
 /** A method or route with no row in the authority table: refused to everyone until it has one. */

@@ -4,7 +4,7 @@
 // `svc/changed {topic: 'config'}`.
 import * as path from 'node:path';
 import { z } from 'zod';
-import { Effort, HarnessName, HostName, ModelName, ReviewMode } from '../../shared/config';
+import { Effort, HarnessName, HostName, ModelName, ReviewMode, SandboxMode } from '../../shared/config';
 import { CONFIG_KEY_FORMS, globalConfigKeys, parseConfigKey, projectConfigKeys } from '../../shared/configKeys';
 import type { ConfigField, ConfigKeyRef } from '../../shared/configKeys';
 import { configGet, configModels, configRoles, configSet } from '../../shared/protocol/config';
@@ -18,7 +18,15 @@ import { entryFor } from './roleSettings';
 import type { SettingsSource } from './roleSettings';
 import { rolesView } from './rolesView';
 
-const FIELD_SCHEMA: Record<ConfigField, z.ZodType> = { mode: ReviewMode, effort: Effort, model: ModelName, harness: HarnessName, permissions: z.enum(PERMISSIONS), host: HostName };
+const FIELD_SCHEMA: Record<ConfigField, z.ZodType> = {
+  mode: ReviewMode,
+  effort: Effort,
+  model: ModelName,
+  harness: HarnessName,
+  permissions: z.enum(PERMISSIONS),
+  host: HostName,
+  sandbox: SandboxMode,
+};
 
 const SERVICE_VARS = ['SVC_CONVERSATION', 'SVC_CALLER_TOKEN', 'SVC_HOME', 'SVC_BIN', 'SVC_SCRIPT_FILE'];
 

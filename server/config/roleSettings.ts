@@ -38,6 +38,8 @@ export function whenUnset(ref: ConfigKeyRef): string {
     if (ref.field === 'model') return `a ${role} lane cannot start without a model: set one here, or give it at launch (there is no default model)`;
     if (ref.field === 'effort') return `the harness's own default effort is used, unless the launch names another`;
     if (ref.field === 'host') return `${role} lanes run on this machine, unless the launch names a host`;
+    if (ref.field === 'sandbox')
+      return `${role} lanes run in the workspace sandbox where the platform has one (they can change only their own worktree), unless the harness or the launch says off`;
     if (ref.field === 'permissions') return `${role} lanes run unattended (auto): nothing waits for your approval; ask turns the harness's approvals into needs-you requests`;
     return `the launching conversation's harness is used, unless the launch names another`;
   }

@@ -1,5 +1,5 @@
 // What the Roles panel shows (config/roles): per project the gauntlet roles' model, effort,
-// harness, approvals and host, the review settings, and the choices its selects offer
+// harness, approvals, host and sandbox, the review settings, and the choices its selects offer
 // (harnesses, configured hosts). Pure, from the settings (roleSettings.ts).
 import { REVIEW_LANES, ROLES } from '../../shared/config';
 import { parseConfigKey } from '../../shared/configKeys';
@@ -17,7 +17,15 @@ export function rolesView(s: SettingsSource, harnesses: string[], hosts: string[
       path: p.path,
       roles: ROLES.map((role) => {
         const k = `projects.${key}.gauntlet.roles.${role}`;
-        return { role, model: at(`${k}.model`), effort: at(`${k}.effort`), harness: at(`${k}.harness`), permissions: at(`${k}.permissions`), host: at(`${k}.host`) };
+        return {
+          role,
+          model: at(`${k}.model`),
+          effort: at(`${k}.effort`),
+          harness: at(`${k}.harness`),
+          permissions: at(`${k}.permissions`),
+          host: at(`${k}.host`),
+          sandbox: at(`${k}.sandbox`),
+        };
       }),
     })),
     review: {

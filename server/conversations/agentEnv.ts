@@ -22,11 +22,16 @@ export interface EnvInput {
   base: NodeJS.ProcessEnv;
   /** The conversation's credential (conversations/callerCredential.ts): the shim presents it. */
   callerToken: string;
+  /**
+   * A sandboxed agent's own socket: its shim connects there (SVC_SOCKET) and the socket
+   * itself says who it is, so it gets no credential (and SVC_HOME is hidden from it).
+   */
+  agentSocket?: string;
   /** The GIT_AUTHOR_ and GIT_COMMITTER_ variables from the user's git config; set where the environment has none. */
   gitIdentity?: Record<string, string>;
 }
 
-const SERVICE_VARS = ['SVC_CONVERSATION', 'SVC_CALLER_TOKEN', 'SVC_HOME', 'SVC_BIN', 'SVC_SCRIPT_FILE'];
+const SERVICE_VARS = ['SVC_CONVERSATION', 'SVC_CALLER_TOKEN', 'SVC_HOME', 'SVC_BIN', 'SVC_SCRIPT_FILE', 'SVC_SOCKET'];
 /** The daemon's credentials for code hosts (tokens, the webhook secret, an App's key). */
 export const FORGE_CREDENTIAL_VARS = ['GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_ENTERPRISE_TOKEN', 'GH_ENTERPRISE_TOKEN', 'GITHUB_WEBHOOK_SECRET', 'SVC_GITHUB_APP_PRIVATE_KEY'];
 
@@ -41,7 +46,8 @@ export function agentEnv(i: EnvInput): NodeJS.ProcessEnv {
     for (const k of ['SVC_CONVERSATION', 'SVC_CALLER_TOKEN', 'SVC_HOME']) delete env[k];
   } else {
     env.SVC_CONVERSATION = String(i.convId);
-    env.SVC_CALLER_TOKEN = i.callerToken;
+    if (i.agentSocket) env.SVC_SOCKET = i.agentSocket;
+    else env.SVC_CALLER_TOKEN = i.callerToken;
     env.SVC_HOME = i.svcHome;
     env.SVC_BIN = path.join(i.shimDir, 'svc');
     env.PATH = [i.shimDir, ...parts].join(path.delimiter);

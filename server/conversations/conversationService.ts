@@ -16,8 +16,10 @@
 import { CallerCredentials } from './callerCredential';
 import { alreadyRunningError, hostNotAskedError, nameTakenError, noOpenAskError, notRunningError, stillRunningError, unknownConversationError } from './conversationRefusals';
 import { EventEmitter } from 'node:events';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { activityOfRow } from '../../shared/activity';
+import type { SandboxMode } from '../../shared/config';
 import type { Activity } from '../../shared/activity';
 import type { ConversationInfo, ConversationKind, OpenAsk } from '../../shared/protocol/conversations';
 import { SVC_VERSION } from '../../shared/version';
@@ -39,6 +41,9 @@ import type { LiveFacts } from './liveFacts';
 import { lastLines } from './transcriptText';
 import { procCommand } from '../reap/processesInside';
 import { remoteRunOf, stopAfterRestart } from './remoteAgents';
+import { agentSocketPath } from '../sandbox/agentSocket';
+import { SandboxProbe } from '../sandbox/sandboxProbe';
+import { sandboxWrap } from '../sandbox/sandboxWrap';
 import { TranscriptStore } from './transcriptStore';
 
 const log = logger('conversations');
@@ -66,6 +71,8 @@ export interface CreateOptions {
   permissions?: 'ask' | 'auto';
   /** The host (config.yaml hosts.<name>) the agent runs on over SSH; absent: this machine. */
   host?: string | null;
+  /** A lane's sandbox (server/sandbox/); absent: not a lane, its agent runs as the person. */
+  sandbox?: SandboxMode | null;
 }
 
 export type StartOutcome = 'alive' | 'failed' | 'ended' | 'timeout';
@@ -84,6 +91,10 @@ export class ConversationService extends EventEmitter {
   private readonly resumeGuards: ((row: ConversationRow) => void)[] = [];
   /** Each agent's credential, presented by its shim with every request it makes as itself. */
   readonly credentials: CallerCredentials;
+  /** Whether this machine can start a lane's sandbox (a working answer kept a minute). */
+  private readonly sandboxProbe = new SandboxProbe();
+  /** The listeners of sandboxed agents' own sockets, by conversation. */
+  private readonly agentSockets = new Map<number, { close(): Promise<void> }>();
 
   constructor(
     private readonly app: App,
@@ -162,6 +173,7 @@ export class ConversationService extends EventEmitter {
       extraEnv: o.extraEnv ?? null,
       permissions: o.permissions ?? null,
       host: o.host ?? null,
+      sandbox: o.sandbox ?? null,
       firstPrompt: o.prompt,
       createdAt: this.app.now(),
     });
@@ -508,10 +520,13 @@ export class ConversationService extends EventEmitter {
     // On a host the agent's environment is built there (remoteAgent.ts); this machine's git
     // facts of the lane's folder would be paths of the host, which svc never looks at itself.
     const remote = row.host ? remoteRunOf(this.app, this.hostLink, row, profile, callerToken) : undefined;
+    // A sandboxed lane's agent talks to the daemon over a socket of its own (the rest of SVC_HOME is hidden from it).
+    const sandboxed = !remote && row.sandbox === 'workspace';
+    const agentSocket = sandboxed && !row.bare ? agentSocketPath(this.app.paths.socket, this.app.paths.home, row.id) : undefined;
     // The git probes run as child processes, never blocking the loop; the session awaits them before it spawns.
     const prepared = remote
       ? Promise.resolve({ env: { ...process.env } as NodeJS.ProcessEnv, writableDirs: [] as string[] })
-      : (gitFacts ?? agentGitFacts(row.cwd, process.env)).then((facts) => {
+      : (gitFacts ?? agentGitFacts(row.cwd, process.env)).then(async (facts) => {
           const env = agentEnv({
             convId: row.id,
             convName: row.name,
@@ -523,9 +538,25 @@ export class ConversationService extends EventEmitter {
             base: process.env,
             gitIdentity: facts.identity,
             callerToken,
+            agentSocket,
           });
           if (profile.modelEnv) env[profile.modelEnv] = row.model;
-          return { env, writableDirs: row.bare ? [] : writableDirs(row.cwd, this.app.paths.socket, facts.places) };
+          const dirs = row.bare ? [] : writableDirs(row.cwd, agentSocket ?? this.app.paths.socket, facts.places);
+          if (!sandboxed) return { env, writableDirs: dirs };
+          if (agentSocket) this.agentSockets.set(row.id, await this.app.rpc.listenForConversation(agentSocket, row.id));
+          const sandbox = sandboxWrap(this.sandboxProbe, {
+            cwd: row.cwd,
+            svcHome: this.app.paths.home,
+            env,
+            home: env.HOME ?? os.homedir(),
+            commonDir: row.bare ? undefined : facts.places.commonDir,
+            localRemotes: row.bare ? [] : facts.places.localRemotes,
+            hooksPath: facts.places.hooksPath,
+            state: profile.state,
+            readable: env.SVC_SCRIPT_FILE ? [env.SVC_SCRIPT_FILE] : [],
+            socket: agentSocket,
+          });
+          return { env, writableDirs: dirs, sandbox };
         });
     const id = row.id;
     const now = () => this.app.now();
@@ -553,8 +584,12 @@ export class ConversationService extends EventEmitter {
           this.transcript.append(id, 'lifecycle', { event: 'started', text: `${row.harness} agent started (model ${row.model}${row.effort ? `, effort ${row.effort}` : ''})` });
           this.fire('started', id);
         },
-        spawnError: (message) => this.recordSpawnError(id, message),
+        spawnError: (message) => {
+          this.closeAgentSocket(id);
+          this.recordSpawnError(id, message);
+        },
         ended: (exitStatus) => {
+          this.closeAgentSocket(id);
           this.safely(() => this.store.update(id, { endedAt: now(), exitStatus }));
           this.fire('ended', id);
           // The connection closes ~2 ms before `exit`: record the real exit status once known.
@@ -591,6 +626,13 @@ export class ConversationService extends EventEmitter {
     this.transcript.append(id, 'lifecycle', { event: 'spawn', text: `starting ${row.harness} in ${row.cwd}` });
     this.changed(id);
     void session.run();
+  }
+
+  /** A sandboxed agent's own socket goes with its agent. */
+  private closeAgentSocket(id: number): void {
+    const socket = this.agentSockets.get(id);
+    this.agentSockets.delete(id);
+    void socket?.close().catch((e: unknown) => log.warn(`#${id}: closing its socket failed: ${(e as Error).message}`));
   }
 
   private fire(event: EventName, id: number): void {

@@ -1,5 +1,6 @@
 // Conversation rows in the store. Plain synchronous SQL so callers can insert inside
 // their own db.transaction (lanes check "no other live lane" and insert atomically).
+import type { SandboxMode } from '../../shared/config';
 import type { ConversationKind } from '../../shared/protocol/conversations';
 import type { Db } from '../store/db';
 import { isDiskFull, Retrier } from '../store/diskFull';
@@ -26,6 +27,8 @@ export interface ConversationRow {
   permissions: 'ask' | 'auto' | null;
   /** The host (config.yaml hosts.<name>) the agent runs on over SSH; null: this machine. */
   host: string | null;
+  /** A lane's sandbox, fixed at launch (server/sandbox/); null: not a lane, its agent runs as the person. */
+  sandbox: SandboxMode | null;
   firstPrompt: string;
   sessionId: string | null;
   createdAt: number;
@@ -41,7 +44,7 @@ export interface ConversationRow {
 }
 
 const SELECT = `SELECT id, name, title, kind, parent_id AS parentId, project, cwd, harness, model, effort,
-  issue_id AS issueId, bare, extra_env AS extraEnv, permissions, host, first_prompt AS firstPrompt, session_id AS sessionId,
+  issue_id AS issueId, bare, extra_env AS extraEnv, permissions, host, sandbox, first_prompt AS firstPrompt, session_id AS sessionId,
   created_at AS createdAt, started_at AS startedAt, ended_at AS endedAt, exit_status AS exitStatus,
   spawn_error AS spawnError, archived_at AS archivedAt, cost_amount AS costAmount, cost_currency AS costCurrency,
   context_used AS contextUsed, context_size AS contextSize FROM conversations`;
@@ -74,6 +77,7 @@ export type RowInsert = Pick<
   | 'extraEnv'
   | 'permissions'
   | 'host'
+  | 'sandbox'
   | 'firstPrompt'
   | 'createdAt'
 >;
@@ -145,8 +149,8 @@ export class ConversationStore {
   insert(r: RowInsert): ConversationRow {
     const info = this.db
       .prepare(
-        `INSERT INTO conversations (name, title, kind, parent_id, project, cwd, harness, model, effort, issue_id, bare, extra_env, permissions, host, first_prompt, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO conversations (name, title, kind, parent_id, project, cwd, harness, model, effort, issue_id, bare, extra_env, permissions, host, sandbox, first_prompt, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         r.name,
@@ -163,6 +167,7 @@ export class ConversationStore {
         r.extraEnv ? JSON.stringify(r.extraEnv) : null,
         r.permissions,
         r.host,
+        r.sandbox,
         r.firstPrompt,
         r.createdAt,
       );

@@ -64,4 +64,10 @@ registerMigrations(
     name: 'conversation host',
     sql: `ALTER TABLE conversations ADD COLUMN host TEXT;`,
   },
+  {
+    // A lane's sandbox (workspace or off), fixed at launch; null: not a lane (runs as the person).
+    id: 112,
+    name: 'conversation sandbox',
+    sql: `ALTER TABLE conversations ADD COLUMN sandbox TEXT;`,
+  },
 );

@@ -21,6 +21,8 @@ export interface GitPlaces {
   commonDir?: string;
   /** Push URLs of the remotes that are local folders, real paths. */
   localRemotes: string[];
+  /** core.hooksPath as an absolute path (a relative one is the worktree's), when set. */
+  hooksPath?: string;
   /** Git did not answer in time: the places are unknown this once (never kept). */
   timedOut?: string;
 }
@@ -33,8 +35,12 @@ export async function gitPlaces(cwd: string, env: NodeJS.ProcessEnv, timeoutMs =
     timedOut ??= v.message;
     return undefined;
   };
-  const [dirs, remotes] = (
-    await Promise.all([gitOut(cwd, env, ['rev-parse', '--path-format=absolute', '--absolute-git-dir', '--git-common-dir'], timeoutMs), gitOut(cwd, env, ['remote'], timeoutMs)])
+  const [dirs, remotes, hooks] = (
+    await Promise.all([
+      gitOut(cwd, env, ['rev-parse', '--path-format=absolute', '--absolute-git-dir', '--git-common-dir'], timeoutMs),
+      gitOut(cwd, env, ['remote'], timeoutMs),
+      gitOut(cwd, env, ['config', '--path', '--get', 'core.hooksPath'], timeoutMs),
+    ])
   ).map(text);
   const [gitDir, commonDir] = dirs?.split('\n') ?? [];
   const urls = (
@@ -51,7 +57,8 @@ export async function gitPlaces(cwd: string, env: NodeJS.ProcessEnv, timeoutMs =
     const local = url.startsWith('file://') ? url.slice('file://'.length) : url;
     if (path.isAbsolute(local) && isDir(local)) localRemotes.push(fs.realpathSync(local));
   }
-  return { gitDir: gitDir || undefined, commonDir: commonDir || undefined, localRemotes, ...(timedOut ? { timedOut } : {}) };
+  const hooksPath = hooks ? path.resolve(cwd, hooks) : undefined;
+  return { gitDir: gitDir || undefined, commonDir: commonDir || undefined, localRemotes, ...(hooksPath ? { hooksPath } : {}), ...(timedOut ? { timedOut } : {}) };
 }
 
 export function writableDirs(cwd: string, socketPath: string, places: GitPlaces): string[] {

@@ -15,6 +15,7 @@ import { checkHarness } from './harnessCheck';
 import { checkHome } from './homeCheck';
 import { checkNode } from './nodeCheck';
 import { checkRoleApprovals } from './roleApprovals';
+import { checkSandbox } from './sandboxCheck';
 import { usedHarnesses } from './usedHarnesses';
 
 export interface DoctorInput {
@@ -77,6 +78,7 @@ export async function runDoctor(i: DoctorInput): Promise<DoctorReport> {
     });
     checks.push(...checkCodeHosts(i.projects, i.config, i.env, configShown));
     checks.push(...checkRoleApprovals(i.projects));
+    checks.push(...(await checkSandbox(i.projects, i.config, i.env)));
   }
   return { harnesses, checks, problems: checks.filter((c) => c.status === 'problem').length };
 }

@@ -51,7 +51,7 @@ export interface SessionPlan {
   profile: Profile;
   cwd: string;
   /** The agent's environment and the folders outside cwd it must be able to write (git metadata, svc's socket, for sandboxed agents), once known. */
-  prepared: Promise<{ env: NodeJS.ProcessEnv; writableDirs: string[] }>;
+  prepared: Promise<{ env: NodeJS.ProcessEnv; writableDirs: string[]; sandbox?: SandboxWrap }>;
   model: string;
   effort: string | null;
   logFile?: string;
@@ -66,6 +66,9 @@ export interface SessionPlan {
   /** The agent runs on a host over SSH (server/hosts/remoteAgent.ts); absent: on this machine. */
   remote?: RemoteRun;
 }
+
+/** Puts the agent's command inside the lane's sandbox, or says why the sandbox cannot start here. */
+export type SandboxWrap = (command: string, args: string[]) => Promise<{ ok: true; command: string; args: string[] } | { ok: false; reason: string; fix: string }>;
 
 type Phase = 'starting' | 'alive' | 'dead';
 
@@ -151,7 +154,7 @@ export class HarnessSession {
 
   private async startup(): Promise<void> {
     const { profile, cwd, configFileShown: cfg, remote } = this.plan;
-    const { env, writableDirs } = await this.plan.prepared;
+    const { env, writableDirs, sandbox } = await this.plan.prepared;
     let proc: AgentProcess | RemoteAgentProcess;
     if (remote) {
       // On a host: the directory and the harness are checked there, by the shell and the relay that start it.
@@ -173,8 +176,14 @@ export class HarnessSession {
       if (!isDir(cwd)) throw errs.missingCwd(profile, cwd);
       const command = findCommand(profile.command, env.PATH, cwd);
       if (!command) throw errs.commandNotFound(profile, cfg);
+      let spawned = { command, args: profile.args };
+      if (sandbox) {
+        const wrapped = await sandbox(command, profile.args);
+        if (!wrapped.ok) throw errs.sandboxUnavailable(profile, wrapped.reason, wrapped.fix);
+        spawned = wrapped;
+      }
       if (this.stopping) return this.die('stopped before it started');
-      proc = new AgentProcess(command, profile.args, { cwd, env, logFile: this.plan.logFile });
+      proc = new AgentProcess(spawned.command, spawned.args, { cwd, env, logFile: this.plan.logFile });
       this.proc = proc;
     }
     void proc.closed.then((exit) => this.gone(this.describe(exit)));

@@ -2,7 +2,7 @@
 // `harnesses:` in SVC_HOME/config.yaml. A profile says how to spawn the ACP agent and
 // how to drive its quirks (auth method, model/effort fallbacks, resume preference).
 import * as path from 'node:path';
-import type { ConfigFile, HarnessProfile } from '../../shared/config';
+import type { ConfigFile, HarnessProfile, SandboxMode } from '../../shared/config';
 import { harnessWithoutCommandError, unknownHarnessError } from './harnessRefusals';
 import { geminiDefaultsEnv } from './geminiDefaults';
 
@@ -43,6 +43,10 @@ export interface Profile {
    * conversation); `auto` lets an unattended lane act without asking. Unset: the agent's own default.
    */
   modes: { ask?: string; auto?: string };
+  /** Files and folders the harness keeps its state in (`~/` is the agent's home, `${VAR:-fallback}` its environment's): writable inside a sandboxed lane. */
+  state: string[];
+  /** The sandbox of lanes started with it, unless their role or launch says (config.yaml `harnesses.<name>.sandbox`). */
+  sandbox?: SandboxMode;
 }
 
 export const PERMISSION_POLICIES = ['ask', 'auto'] as const;
@@ -51,7 +55,14 @@ export type PermissionPolicy = (typeof PERMISSION_POLICIES)[number];
 export const BUILT_IN_HARNESSES = ['claude', 'codex', 'gemini', 'script'] as const;
 
 function builtIn(name: string, distDir: string): Omit<Profile, 'scripts'> | undefined {
-  const base = { env: {}, modes: {}, modelFallback: 'set_model' as const, effortIds: ['effort', 'thought_level', 'reasoning_effort'], preferFreshSession: false };
+  const base = {
+    env: {},
+    modes: {},
+    state: [] as string[],
+    modelFallback: 'set_model' as const,
+    effortIds: ['effort', 'thought_level', 'reasoning_effort'],
+    preferFreshSession: false,
+  };
   switch (name) {
     case 'claude':
       return {
@@ -66,6 +77,8 @@ function builtIn(name: string, distDir: string): Omit<Profile, 'scripts'> | unde
         // Its own default (`auto`) lets a classifier decide and never asks the client.
         modes: { ask: 'default', auto: 'bypassPermissions' },
         authEnv: ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN'],
+        // Claude Code keeps its settings, sessions and login under ~/.claude and ~/.claude.json.
+        state: ['${CLAUDE_CONFIG_DIR:-~/.claude}', '~/.claude.json'],
         // As root claude refuses to start unless told it runs in a sandbox; svc lanes are
         // worktrees the user already chose to run as root (docs/decisions.md, Harnesses).
         env: runningAsRoot() ? { IS_SANDBOX: '1' } : {},
@@ -80,6 +93,7 @@ function builtIn(name: string, distDir: string): Omit<Profile, 'scripts'> | unde
         install: '@agentclientprotocol/codex-acp',
         authMethod: 'api-key',
         authEnv: ['CODEX_API_KEY', 'OPENAI_API_KEY'],
+        state: ['${CODEX_HOME:-~/.codex}'],
         // A person's conversation: sandboxed, asking the user (`agent` has a model review
         // escalations instead). A lane: full access, because codex keeps every .git folder
         // read-only even when it is named writable, so a sandboxed lane cannot commit.
@@ -101,6 +115,7 @@ function builtIn(name: string, distDir: string): Omit<Profile, 'scripts'> | unde
         install: '@google/gemini-cli',
         authMethod: 'gemini-api-key',
         authEnv: ['GEMINI_API_KEY'],
+        state: ['~/.gemini'],
         effortIds: [],
         preferFreshSession: true,
       };
@@ -125,6 +140,7 @@ export function resolveProfile(name: string, config: ConfigFile, distDir: string
     effortIds: ['effort', 'thought_level', 'reasoning_effort'],
     preferFreshSession: false,
     modes: {},
+    state: [],
     name,
     command: '',
     args: [],
@@ -138,6 +154,8 @@ export function resolveProfile(name: string, config: ConfigFile, distDir: string
     merged.args = user.args ?? (base && user.command === base.command ? base.args : []);
   } else if (user?.args) merged.args = user.args;
   if (user?.env) merged.env = { ...merged.env, ...user.env };
+  if (user?.state) merged.state = [...new Set([...merged.state, ...user.state])];
+  if (user?.sandbox) merged.sandbox = user.sandbox;
   const acp = merged.acpFlag;
   if (acp && !merged.args.some((a) => a === acp.flag || acp.aliases.includes(a))) merged.args = [...merged.args, acp.flag];
   return merged;

@@ -62,3 +62,8 @@ export function modelRefused(p: Profile, what: 'model' | 'effort', value: string
   const list = available.length ? `; available: ${available.join(', ')}` : '';
   return new SpawnError(`harness '${p.name}': ${what} '${value}' refused: ${message}${list}`);
 }
+
+/** A lane whose sandbox is `workspace` never starts unconfined: it fails with the reason and the fix. */
+export function sandboxUnavailable(p: Profile, reason: string, fix: string): SpawnError {
+  return new SpawnError(`harness '${p.name}': the lane's sandbox (workspace) cannot start: ${reason}; ${fix}`);
+}

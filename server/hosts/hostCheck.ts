@@ -1,9 +1,11 @@
 // `svc host check <name>`: one login over the shared connection runs a short POSIX shell
 // probe (it must work where node is missing, to say so), and each line becomes a check
-// with its fix: reachable, git, node, the harness, the lanes root, disk.
+// with its fix: reachable, git, node, the harness, the lanes root, disk, and whether the
+// host could sandbox an agent (bubblewrap there, with user namespaces on).
 import type { HostCheck, HostCheckResult } from '../../shared/protocol/hosts';
 import { SvcError } from '../../shared/errors';
 import type { SvcReason } from '../../shared/refusals/reasons';
+import { BWRAP_PROBE_ARGS, USERNS_FIX } from '../sandbox/sandboxProbe';
 import { probeFailedError } from './hostRefusals';
 import { hostPathWord, shq } from './remoteShell';
 import type { SshHost } from './sshTransport';
@@ -29,6 +31,8 @@ export function probeScript(lanesRoot: string, harness: HarnessProbe | null): st
     `if [ -d "$r" ]; then printf 'root\\tyes\\t%s\\n' "$(cd "$r" && pwd -P)"; else printf 'root\\tno\\n'; fi`,
     `d="$r"; while [ ! -d "$d" ]; do d=$(dirname "$d"); done`,
     `printf 'disk\\t%s\\n' "$(df -Pk "$d" 2>/dev/null | awk 'NR==2 {print $4}')"`,
+    // The same smallest sandbox this machine probes before a sandboxed start (server/sandbox/sandboxProbe.ts).
+    `if command -v bwrap >/dev/null 2>&1; then if e=$(bwrap ${BWRAP_PROBE_ARGS.join(' ')} 2>&1); then printf 'bwrap\\tok\\t%s\\n' "$(bwrap --version 2>&1)"; else printf 'bwrap\\tfails\\t%s\\n' "$(printf '%s' "$e" | head -n 1)"; fi; else printf 'bwrap\\t\\n'; fi`,
   ];
   return lines.filter(Boolean).join('\n');
 }
@@ -40,10 +44,12 @@ export interface ProbeFacts {
   harnessPath: string | null;
   root: { exists: boolean; real: string | null };
   diskKb: number | null;
+  /** bubblewrap on the host: missing, there but unable to start a sandbox (its first error line), or working (its version). */
+  bwrap: { state: 'missing' } | { state: 'fails'; error: string } | { state: 'ok'; version: string };
 }
 
 export function parseProbe(out: string): ProbeFacts {
-  const f: ProbeFacts = { home: '', git: null, node: null, harnessPath: null, root: { exists: false, real: null }, diskKb: null };
+  const f: ProbeFacts = { home: '', git: null, node: null, harnessPath: null, root: { exists: false, real: null }, diskKb: null, bwrap: { state: 'missing' } };
   for (const line of out.split('\n')) {
     const [k, a = '', b = ''] = line.split('\t');
     if (k === 'home') f.home = a;
@@ -52,6 +58,7 @@ export function parseProbe(out: string): ProbeFacts {
     else if (k === 'harness') f.harnessPath = a || null;
     else if (k === 'root') f.root = { exists: a === 'yes', real: b || null };
     else if (k === 'disk') f.diskKb = /^\d+$/.test(a) ? Number(a) : null;
+    else if (k === 'bwrap') f.bwrap = a === 'ok' ? { state: 'ok', version: b } : a === 'fails' ? { state: 'fails', error: b } : { state: 'missing' };
   }
   return f;
 }
@@ -137,7 +144,16 @@ export async function checkHost(host: SshHost, harness: HarnessProbe | null): Pr
         : { what: 'disk', status: 'ok', text: `${gb} GB free under the lanes root`, fix: null },
     );
   }
+  checks.push(sandboxCheckOf(facts.bwrap, name));
   return result();
+}
+
+/** Lanes on hosts run unconfined for now (svc builds the sandbox on this machine only): a note either way. */
+function sandboxCheckOf(b: ProbeFacts['bwrap'], name: string): HostCheck {
+  const unconfined = 'svc does not sandbox lanes on hosts yet: they run there with --sandbox off';
+  if (b.state === 'ok') return { what: 'sandbox', status: 'note', text: `${b.version} can sandbox agents here; ${unconfined}`, fix: null };
+  if (b.state === 'fails') return { what: 'sandbox', status: 'note', text: `bubblewrap is installed but cannot start a sandbox (${b.error}); ${unconfined}`, fix: USERNS_FIX };
+  return { what: 'sandbox', status: 'note', text: `no bubblewrap (bwrap) on the host; ${unconfined}`, fix: `install bubblewrap on ${name} (apt-get install bubblewrap)` };
 }
 
 function fixFor(reason: SvcReason, ssh: string): string | null {

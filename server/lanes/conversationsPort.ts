@@ -1,6 +1,6 @@
 // What lanes need of the conversation layer (server/conversations). Kept as a narrow
 // interface so lane logic reads as lane logic and tests can see the seam.
-import type { Effort } from '../../shared/config';
+import type { Effort, SandboxMode } from '../../shared/config';
 import type { PreparedStart } from '../conversations/agentGitFacts';
 import type { LiveFacts } from '../conversations/liveFacts';
 
@@ -36,6 +36,8 @@ export interface NewConversation {
   permissions?: 'ask' | 'auto';
   /** The host the lane runs on over SSH; absent: this machine. */
   host?: string | null;
+  /** The lane's sandbox: workspace confines its agent to its own worktree; off runs it as the person. */
+  sandbox?: SandboxMode;
 }
 
 export interface ConversationsPort {

@@ -1,6 +1,6 @@
 // Lane rows and reports in the store. Lane rows join their conversation row; nothing
 // here computes activity (see records.ts).
-import type { Role } from '../../shared/config';
+import type { Role, SandboxMode } from '../../shared/config';
 import type { ReportStatus, Verdict } from '../../shared/keys';
 import type { LaneReport } from '../../shared/protocol/lanes';
 import type { Db } from '../store/db';
@@ -35,6 +35,8 @@ export interface LaneRow {
   reapedAt: number | null;
   /** The host the lane runs on over SSH (config.yaml hosts.<name>); null: this machine. */
   host: string | null;
+  /** Its sandbox, fixed at launch; null for lanes launched before svc had one (they ran unconfined). */
+  sandbox: SandboxMode | null;
   /** What the agent has cost so far, from its conversation row (null: not reported). */
   costAmount: number | null;
   /** The lane's own spend cap in USD (`--budget`, or raised since); null: the role's default applies. */
@@ -47,7 +49,7 @@ export interface LaneRow {
 
 const SELECT = `
   SELECT c.id, c.name, c.title, c.parent_id AS parentId, c.cwd, c.harness, c.model, c.effort,
-         c.created_at AS createdAt, c.ended_at AS endedAt, c.archived_at AS archivedAt, c.spawn_error AS spawnError, c.host, c.cost_amount AS costAmount,
+         c.created_at AS createdAt, c.ended_at AS endedAt, c.archived_at AS archivedAt, c.spawn_error AS spawnError, c.host, c.sandbox, c.cost_amount AS costAmount,
          l.project, l.run_key AS run, l.lane_key AS key, l.role, l.iteration, l.respawn,
          l.judged_key AS judgedKey, l.judged_iteration AS judgedIteration, l.git_backed AS gitBacked,
          l.branch, l.dir, l.lanes_root AS lanesRoot, l.reaped_at AS reapedAt,
@@ -121,6 +123,7 @@ export class LaneStore {
       | 'spawnError'
       | 'reapedAt'
       | 'host'
+      | 'sandbox'
       | 'costAmount'
       | 'budget'
       | 'budgetSetAt'

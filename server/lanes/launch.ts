@@ -179,6 +179,7 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
       bare: role === 'play',
       permissions: settings.permissions,
       host: host?.name ?? null,
+      sandbox: settings.sandbox,
     });
     store.insertLane({
       id: conv.id,

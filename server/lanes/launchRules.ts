@@ -1,6 +1,7 @@
 // Launch rules that need no git: who may launch which role, keys, run, model. Their
 // refusals, like every other refusal of a launch (launch.ts, workdir.ts, hostPlacement.ts),
 // are made in laneRefusals.ts, once each.
+import { resolveSandboxMode } from '../sandbox/sandboxMode';
 import type { ConfigFile, Project, Role } from '../../shared/config';
 import type { LaunchParams } from '../../shared/protocol/lanes';
 import type { ConversationsPort, ConvRow } from './conversationsPort';
@@ -8,6 +9,7 @@ import type { LaneRow, LaneStore } from './laneStore';
 import {
   criticNotBlind,
   criticWithoutForError,
+  sandboxOnHostError,
   forOnJudgesError,
   keyDiffersFromForError,
   noKeyError,
@@ -121,7 +123,8 @@ export function runOf(p: LaunchParams, launcherLane: LaneRow | undefined): strin
   return p.run;
 }
 
-/** Model, effort and harness: flags, then the project's gauntlet role defaults (rule 6); permissions: the role's setting. */
+/** Model, effort and harness: flags, then the project's gauntlet role defaults (rule 6); permissions: the role's setting;
+ *  the sandbox: the flag, the role's, the harness profile's, else the platform's default. */
 export function settingsOf(p: LaunchParams, project: Project & { key: string }, role: Role, config: ConfigFile, launcherHarness: string) {
   const defaults = project.gauntlet?.roles?.[role] ?? {};
   const model = p.model ?? defaults.model;
@@ -132,5 +135,17 @@ export function settingsOf(p: LaunchParams, project: Project & { key: string }, 
   if (!['claude', 'codex', 'gemini', 'script'].includes(harness) && !config.harnesses[harness]) {
     throw unknownHarnessError(harness);
   }
-  return { model, effort: p.effort ?? defaults.effort, harness, permissions: defaults.permissions, host: p.host ?? defaults.host ?? null };
+  const host = p.host ?? defaults.host ?? null;
+  const choices = { launch: p.sandbox, role: defaults.sandbox, profile: config.harnesses[harness]?.sandbox };
+  // svc does not build the sandbox on hosts yet: a lane there runs unconfined unless someone asked for one, which is refused.
+  const asked = choices.launch ?? choices.role ?? choices.profile;
+  if (host && asked === 'workspace') throw sandboxOnHostError(host, role, project.key);
+  return {
+    model,
+    effort: p.effort ?? defaults.effort,
+    harness,
+    permissions: defaults.permissions,
+    host,
+    sandbox: host ? ('off' as const) : resolveSandboxMode(choices, process.platform),
+  };
 }

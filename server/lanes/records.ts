@@ -136,6 +136,7 @@ function recordOf(r: LaneReader, row: LaneRow, snap: Snapshot): LaneRecord {
     cwd: row.dir,
     host: row.host,
     gitBacked: row.gitBacked,
+    sandbox: row.sandbox ?? 'off',
     judged: row.judgedKey !== null && row.judgedIteration !== null ? { key: row.judgedKey, iteration: row.judgedIteration } : null,
     activity: laneActivity(r, row),
     hostLost: row.host ? (r.conversations.facts(row.id).hostLost ?? null) : null,

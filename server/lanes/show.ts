@@ -46,12 +46,18 @@ export function chainLine(lanes: LaneRecord[]): string {
   return steps.join(' → ');
 }
 
-/** `#<id> <role> i<n> <activity> <verdict> <verdict file>`, what svc does while its host's connection is down, and its spend against a cap, and its parked patches. */
+/** What a lane's sandbox lets its agent do, in a few words. */
+export function sandboxText(mode: LaneRecord['sandbox']): string {
+  return mode === 'workspace' ? 'sandbox workspace: writes only its own worktree' : 'sandbox off: unconfined, runs as you';
+}
+
+/** `#<id> <role> i<n> <activity> <verdict> <verdict file>`, what svc does while its host's connection is down, its spend against a cap, its sandbox and its parked patches. */
 export function laneLines(l: LaneRecord): string[] {
   const own = l.role === 'critic' || l.role === 'verifier' ? l.verdict : null;
   const line = `#${l.id} ${l.role} i${l.iteration} ${l.activity} ${own?.verdict ?? '-'} ${own?.verdictFile ?? '-'}`;
   const lines = l.hostLost ? [line, `    ${l.hostLost.text}`] : [line];
   if (l.budget.state !== 'none') lines.push(l.budget.state === 'not-enforceable' ? `    ${l.budget.text}` : `    budget: ${l.budget.text}`);
+  lines.push(`    ${sandboxText(l.sandbox)}`);
   return [...lines, ...(l.parked ?? []).flatMap(parkedLines)];
 }
 

@@ -1,6 +1,7 @@
 // JSON-RPC (LSP framing) over the daemon socket. One MessageConnection per client;
 // every request is validated against its zod schema and answered with a typed error,
 // never a crash. A client's LSP `exit` closes only that client's connection.
+import * as fs from 'node:fs';
 import * as net from 'node:net';
 import { createMessageConnection, ResponseError, SocketMessageWriter, StreamMessageReader } from 'vscode-jsonrpc/node';
 import type { MessageConnection } from 'vscode-jsonrpc/node';
@@ -38,6 +39,8 @@ type Handler = (params: unknown, ctx: RequestContext) => unknown;
 
 interface Client {
   id: number;
+  /** Set when the client connected over a conversation's own socket. */
+  conversation?: number;
   socket: net.Socket;
   connection: MessageConnection;
   abort: AbortController;
@@ -53,6 +56,8 @@ export class RpcServer {
   private nextClientId = 1;
   private servers: net.Server[] = [];
   private gate?: CallerGate;
+  /** Each sandboxed agent's own listener, by conversation (see listenForConversation). */
+  private conversationListeners = new Map<number, () => Promise<void>>();
 
   constructor(private readonly serverInfo: { name: string; version: string }) {}
 
@@ -104,7 +109,29 @@ export class RpcServer {
     });
   }
 
+  /**
+   * Listens on a socket of conversation `conversation` alone (bound into its agent's
+   * sandbox and reachable nowhere else the agent can go): every client of it is that
+   * conversation. A leftover file at the path (a previous daemon's) is replaced, and an
+   * earlier listener of the same conversation stops.
+   */
+  async listenForConversation(socketPath: string, conversation: number): Promise<{ close(): Promise<void> }> {
+    await this.conversationListeners.get(conversation)?.();
+    fs.rmSync(socketPath, { force: true });
+    const stop = await this.listen(socketPath, { conversation });
+    this.conversationListeners.set(conversation, stop);
+    return {
+      // Closes this listener only: a later start of the same conversation has its own.
+      close: async () => {
+        if (this.conversationListeners.get(conversation) !== stop) return;
+        this.conversationListeners.delete(conversation);
+        await stop();
+      },
+    };
+  }
+
   async close(): Promise<void> {
+    this.conversationListeners.clear();
     for (const c of this.clients) {
       c.connection.dispose();
       c.socket.destroy();

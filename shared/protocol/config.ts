@@ -50,6 +50,8 @@ export const RoleRow = z.object({
   harness: ConfigEntry,
   /** The host (config.yaml `hosts:`) the role's lanes run on over SSH; unset: this machine. */
   host: ConfigEntry,
+  /** workspace (unset, where the platform has a sandbox): the role's lanes can change only their own worktree; off: they run as the person. */
+  sandbox: ConfigEntry,
 });
 
 export const ReviewLaneRow = z.object({ lane: z.string(), model: ConfigEntry, harness: ConfigEntry });

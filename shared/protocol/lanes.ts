@@ -1,7 +1,7 @@
 // Lane methods (spec part A). Senders: the shim (`svc lane …`), the extension, and the
 // HTTP routes /api/lanes (which validate bodies with the same schemas).
 import { z } from 'zod';
-import { BudgetUsd, Effort, HostName, Role } from '../config';
+import { BudgetUsd, Effort, HostName, Role, SandboxMode } from '../config';
 import { LANE_KEY, LANE_KEY_RULE, REPORT_STATUSES, RUN_KEY, RUN_KEY_RULE, VERDICTS } from '../keys';
 import { ACTIVITIES } from '../activity';
 import { HostLost } from './conversations';
@@ -39,6 +39,8 @@ export const LaunchParams = z
     noWait: z.boolean().optional(),
     /** Place the lane on this host of config.yaml `hosts:` (default: the role's gauntlet host, else this machine). */
     host: HostName.optional(),
+    /** `workspace`: the agent can change only its own worktree; `off`: it runs as the person (default: the role's, the harness's, else workspace where supported). */
+    sandbox: SandboxMode.optional(),
     /** The caller's working directory, to find the project when none is named. */
     cwd: z.string().min(1).max(4096).optional(),
     /** The lane's spend cap in USD (default: gauntlet.roles.<role>.budget; a --reuse keeps the earlier lane's). */
@@ -104,6 +106,8 @@ export const LaneRecord = z.object({
   /** The host (config.yaml hosts.<name>) the lane runs on over SSH; null: this machine. `cwd` is a path there. */
   host: z.string().nullable(),
   gitBacked: z.boolean(),
+  /** `workspace`: confined to its own worktree; `off`: unconfined, as the person chose. */
+  sandbox: SandboxMode,
   judged: z.object({ key: z.string(), iteration: z.number().int() }).nullable(),
   activity: z.enum(ACTIVITIES),
   /** The connection to its host is down: the agent keeps running there and svc is reconnecting. */

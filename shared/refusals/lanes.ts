@@ -13,6 +13,7 @@ export const LANE_REFUSALS = [
   'runMismatch',
   'runRequired',
   'noModel',
+  'sandboxOnHost',
   'unknownHarness',
   'noProject',
   'briefOrPrompt',

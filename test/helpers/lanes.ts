@@ -50,11 +50,16 @@ export function buildAndReport(file: string, content: string, report = 'built it
   ].join(' && ');
 }
 
-/** The commands a scripted critic runs to file a verdict with `defects` entries. */
+/**
+ * The commands a scripted critic runs to file a verdict with `defects` entries. The file
+ * goes in the worktree's own git dir: written by a sandboxed lane (which cannot write
+ * beside its directory), kept out of its tree (which reap would find dirty).
+ */
 export function judgeAndReport(verdict: string, defects: number): string {
   const list = JSON.stringify(Array.from({ length: defects }, (_, i) => ({ id: i + 1, what: `defect ${i + 1}` })));
   return [
-    `printf '%s' '{"defects": ${list}}' > ../verdict-$(basename "$PWD").json`,
-    `printf 'judged\\n' | svc lane report --stdin --verdict ${verdict} --verdict-file ../verdict-$(basename "$PWD").json`,
+    `v="$(git rev-parse --absolute-git-dir)/verdict-$(basename "$PWD").json"`,
+    `printf '%s' '{"defects": ${list}}' > "$v"`,
+    `printf 'judged\\n' | svc lane report --stdin --verdict ${verdict} --verdict-file "$v"`,
   ].join(' && ');
 }

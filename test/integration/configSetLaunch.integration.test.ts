@@ -39,8 +39,8 @@ describe('config: settings in use (lane launch, model probe)', function () {
   after(async () => s.dispose());
 
   it('launches a builder without --model on the model and effort set by svc config set', async () => {
-    const seen = path.join(s.home, 'seen-model.txt');
-    const brief = writeBrief(w.briefs, 'model.md', [{ run: `printf '%s %s' "$SCRIPT_MODEL" "$SCRIPT_EFFORT" > ${seen}` }]);
+    // Written in the lane's own directory: the only folder a (sandboxed) lane can write.
+    const brief = writeBrief(w.briefs, 'model.md', [{ run: `printf '%s %s' "$SCRIPT_MODEL" "$SCRIPT_EFFORT" > seen-model.txt` }]);
     const refused = await start(w, ['--run', 'cfg', '--key', 'b', '--role', 'builder', '--brief', brief]);
     assert.equal(refused.code, 1);
     assert.equal(
@@ -54,6 +54,7 @@ describe('config: settings in use (lane launch, model probe)', function () {
     const lane = JSON.parse(r.stdout) as LaneRecord;
     assert.equal(lane.model, 'script-fast');
     assert.equal(lane.effort, 'high');
+    const seen = path.join(lane.cwd, 'seen-model.txt');
     assert.equal(await eventually(() => fs.existsSync(seen) && fs.readFileSync(seen, 'utf8'), 30_000, 'the agent to report its model'), 'script-fast high');
     // A flag still wins over the configured default.
     const flagged = await ok(start(w, ['--run', 'cfg2', '--key', 'b', '--role', 'builder', '--model', 'script-thorough', '--prompt', 'hi', '--json']));

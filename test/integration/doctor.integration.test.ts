@@ -21,7 +21,8 @@ describe('svc doctor', function () {
     const fake = path.join(s.root, 'fakebin');
     fs.mkdirSync(sys);
     fs.mkdirSync(fake);
-    for (const tool of ['git', 'sh']) fs.symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(), path.join(sys, tool));
+    // bubblewrap too: lanes run in its sandbox by default (its absence is a problem, tested last).
+    for (const tool of ['git', 'sh', 'bwrap']) fs.symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(), path.join(sys, tool));
     fs.symlinkSync(process.execPath, path.join(sys, 'node'));
     const pkg = path.join(s.root, 'lib', 'node_modules', '@agentclientprotocol', 'codex-acp');
     fs.mkdirSync(path.join(pkg, 'dist'), { recursive: true });
@@ -53,6 +54,10 @@ describe('svc doctor', function () {
     assert.match(out, /\n {2}ok {7}the daemon runs on Node v\d+/);
     assert.match(out, /\n {2}ok {7}git user\.email: test@svc\.invalid \(from GIT_AUTHOR_EMAIL\)\n/);
     assert.match(out, new RegExp(`\\n {2}ok {7}${s.svcHome.replace(/[.]/g, '\\.')}: folders 700, files 600\\n`));
+    assert.match(
+      out,
+      new RegExp(`\\nsandbox\\n {2}ok {7}lanes run in the workspace sandbox by default \\(${path.join(s.root, 'sysbin', 'bwrap').replace(/[.]/g, '\\.')} \\d+\\.\\d+\\.\\d+\\)\\n`),
+    );
     assert.match(out, /\ndaemon\n {2}ok {7}daemon pid \d+, version /);
     assert.ok(out.endsWith('\n1 problem\n'), out);
   });
@@ -87,6 +92,32 @@ describe('svc doctor', function () {
     assert.equal(fixed.code, 0, fixed.stdout);
     assert.match(fixed.stdout, /\n {2}ok {7}codex: credentials from CODEX_API_KEY\n/);
     assert.ok(fixed.stdout.endsWith('\nno problems\n'), fixed.stdout);
+  });
+
+  it('without bubblewrap the default sandbox is a problem, with the fix; a role that turns it off is named', async () => {
+    fs.rmSync(path.join(s.root, 'sysbin', 'bwrap'));
+    const projects = path.join(s.svcHome, 'projects.yaml');
+    fs.writeFileSync(projects, `projects:\n  proj:\n    path: ${s.home}\n    gauntlet:\n      roles:\n        critic:\n          sandbox: off\n`, { mode: 0o600 });
+    assert.equal((await s.svc(['daemon', 'stop'])).code, 0);
+    try {
+      const r = await s.svc(['doctor'], { env: { CODEX_API_KEY: 'sk-test' } });
+      assert.equal(r.code, 1, r.stdout);
+      assert.ok(
+        r.stdout.includes(
+          [
+            'sandbox',
+            "  PROBLEM  lanes in the workspace sandbox (the default) cannot start: bubblewrap (bwrap) is not installed or not on the daemon's PATH",
+            '           fix: install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) or run the lane unconfined with --sandbox off (per role: gauntlet.roles.<role>.sandbox: off)',
+            '  note     lanes of project proj critic (gauntlet.roles.critic.sandbox: off) run unconfined, as you',
+          ].join('\n'),
+        ),
+        r.stdout,
+      );
+    } finally {
+      fs.symlinkSync(execFileSync('sh', ['-c', 'command -v bwrap'], { encoding: 'utf8' }).trim(), path.join(s.root, 'sysbin', 'bwrap'));
+      fs.rmSync(projects);
+      await s.svc(['daemon', 'stop']);
+    }
   });
 
   it('when the daemon cannot be reached, that is the one problem, with the reason and the fix', async () => {

@@ -129,7 +129,13 @@ describe('lanes: spec audit', function () {
     for (const ref of [v.name, `conv-${b.name}`, String(v.id)]) assert.equal((await ok(s.svc(['lane', 'show', ref]))).stdout, show, ref);
     const lines = show.trimEnd().split('\n');
     assert.match(lines[0], /^i1 (idle|working) → verifier v1: DEFECTS \(2 defects\)$/);
-    assert.deepEqual(lines.slice(1), [`#${b.id} builder i1 ${(await lane(b.name)).activity} - -`, `#${v.id} verifier i1 ${(await lane(v.name)).activity} DEFECTS -`]);
+    const sandboxed = '    sandbox workspace: writes only its own worktree';
+    assert.deepEqual(lines.slice(1), [
+      `#${b.id} builder i1 ${(await lane(b.name)).activity} - -`,
+      sandboxed,
+      `#${v.id} verifier i1 ${(await lane(v.name)).activity} DEFECTS -`,
+      sandboxed,
+    ]);
   });
 
   it('keeps a critic blind: a brief naming a builder conversation of the key or quoting its report is refused', async () => {

@@ -63,7 +63,8 @@ describe('lanes: a whole gauntlet loop', function () {
     assert.equal(git(b2Dir, s.env, 'merge-base', '--is-ancestor', head1, 'HEAD'), '');
     const firstPrompt = (await ok(s.svc(['conv', 'log', 'r1-feat-builder-i2']))).stdout;
     assert.ok(firstPrompt.includes(`critic conversation #${critic1.id}`), 'builder i2 is told the critic by id');
-    assert.ok(firstPrompt.includes(`NOT_YET with 2 defect(s); verdict file: ${lanesRoot}/verdict-r1-feat-critic-i1.json`), 'builder i2 is told the verdict');
+    const verdict1 = `${w.repo}/.git/worktrees/r1-feat-critic-i1/verdict-r1-feat-critic-i1.json`;
+    assert.ok(firstPrompt.includes(`NOT_YET with 2 defect(s); verdict file: ${verdict1}`), 'builder i2 is told the verdict');
 
     const c2 = writeBrief(w.briefs, 'c2.md', [{ run: judgeAndReport('PASS', 0), check: true }]);
     await ok(start(w, ['--for', 'feat', '--role', 'critic', '--run', 'r1', '--model', 'm', '--brief', c2, '--replace']));
@@ -72,8 +73,10 @@ describe('lanes: a whole gauntlet loop', function () {
     const show = await ok(s.svc(['lane', 'show', '--run', 'r1', '--key', 'feat']));
     const lines = show.stdout.trimEnd().split('\n');
     assert.equal(lines[0], 'i1 built → critic c1: NOT_YET (2 defects) → i2 built → critic c2: PASS');
-    assert.equal(lines.length, 5);
-    assert.match(lines[2], new RegExp(`^#${critic1.id} critic i1 (idle|stopped) NOT_YET ${lanesRoot.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/verdict-r1-feat-critic-i1\\.json$`));
+    // Each lane's line, then its sandbox (the default, workspace).
+    assert.equal(lines.length, 9);
+    for (const i of [2, 4, 6, 8]) assert.equal(lines[i], '    sandbox workspace: writes only its own worktree');
+    assert.match(lines[3], new RegExp(`^#${critic1.id} critic i1 (idle|stopped) NOT_YET ${verdict1.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
 
     const list = await ok(s.svc(['lane', 'list', '--run', 'r1']));
     const rows = list.stdout.trimEnd().split('\n');

@@ -85,14 +85,16 @@ describe('lanes: roles and lifecycle', function () {
   });
 
   it('launches a play lane in an empty directory without svc context or contract', async () => {
-    const brief = writeBrief(w.briefs, 'play.md', [{ run: 'env > ../play-env.txt; ls -A > ../play-ls.txt' }]);
+    // Written in its own directory (a sandboxed lane writes nowhere else), listed before anything is written there.
+    const brief = writeBrief(w.briefs, 'play.md', [{ run: 'l=$(ls -A); env > play-env.txt; printf %s "$l" > play-ls.txt' }]);
     const r = await ok(start(w, ['--run', 'pl', '--key', 'toy', '--role', 'play', '--model', 'm', '--brief', brief]));
     assert.match(r.stdout, new RegExp(`^Lane pl/toy play i1: conv \\d+ \\(pl-toy-play-i1\\) in ${root}/pl-toy-play-i1\\n$`));
-    await eventually(() => fs.existsSync(path.join(root, 'play-ls.txt')), 15_000, 'play script ran');
-    const env = fs.readFileSync(path.join(root, 'play-env.txt'), 'utf8');
+    const dir = path.join(root, 'pl-toy-play-i1');
+    await eventually(() => fs.existsSync(path.join(dir, 'play-ls.txt')), 15_000, 'play script ran');
+    const env = fs.readFileSync(path.join(dir, 'play-env.txt'), 'utf8');
     assert.doesNotMatch(env, /^SVC_CONVERSATION=/m);
     assert.doesNotMatch(env, /^SVC_HOME=/m);
-    assert.equal(fs.readFileSync(path.join(root, 'play-ls.txt'), 'utf8'), '');
+    assert.equal(fs.readFileSync(path.join(dir, 'play-ls.txt'), 'utf8'), '');
     const log = (await ok(s.svc(['conv', 'log', 'pl-toy-play-i1']))).stdout;
     assert.doesNotMatch(log, /svc lane contract/);
     const l = await lane('pl-toy-play-i1');
@@ -175,13 +177,14 @@ describe('lanes: roles and lifecycle', function () {
       ]),
     );
     assert.equal((await s.svc(['lane', 'wait', 'bl-feat-builder-i1', '--timeout', '60'])).code, 0);
-    const criticBrief = writeBrief(w.briefs, 'bc.md', [{ run: 'env > ../critic-env.txt' }]);
+    const criticBrief = writeBrief(w.briefs, 'bc.md', [{ run: 'env > critic-env.txt' }]);
     await ok(start(w, ['--run', 'bl', '--for', 'feat', '--role', 'critic', '--model', 'm', '--brief', criticBrief]));
-    await eventually(() => fs.existsSync(path.join(root, 'critic-env.txt')), 15_000, 'critic ran');
+    const criticEnv = path.join(root, 'bl-feat-critic-i1', 'critic-env.txt');
+    await eventually(() => fs.existsSync(criticEnv), 15_000, 'critic ran');
     const received = [
       (await ok(s.svc(['conv', 'log', 'bl-feat-critic-i1']))).stdout,
       fs.readFileSync(path.join(s.svcHome, 'agents', 'conv-bl-feat-critic-i1', 'lane-brief.md'), 'utf8'),
-      fs.readFileSync(path.join(root, 'critic-env.txt'), 'utf8'),
+      fs.readFileSync(criticEnv, 'utf8'),
     ].join('\n');
     assert.ok(!received.includes('bl-feat-builder-i1'), 'the critic never sees the builder conversation name');
     assert.ok(!received.includes(secret), 'the critic never sees builder report text');

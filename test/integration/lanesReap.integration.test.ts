@@ -191,11 +191,33 @@ describe('lanes: reap', function () {
 
   it('refuses, archiving nothing, while the harness is still alive 30 s after the stop request', async function () {
     this.timeout(120_000);
-    // A harness that ignores SIGTERM and keeps its stdout open after the agent exits.
+    // A harness that ignores SIGTERM and keeps its stdout open after the agent exits. Unsandboxed:
+    // in the sandbox the stop's SIGTERM ends bubblewrap, and with it everything in its PID namespace.
     const agent = path.join(path.dirname(SVC_JS), 'scriptAgent.js');
     fs.writeFileSync(path.join(s.svcHome, 'config.yaml'), `harnesses:\n  stubborn:\n    command: sh\n    args: ["-c", "trap '' TERM; ${process.execPath} ${agent}; sleep 3600"]\n`);
     const idle = writeBrief(w.briefs, 'stubborn.md', [{ say: 'I will not stop' }]);
-    await ok(s.svc(['lane', 'start', '--parent', String(w.rootId), '--run', 'alive', '--key', 'k', '--role', 'builder', '--model', 'm', '--harness', 'stubborn', '--brief', idle]));
+    await ok(
+      s.svc([
+        'lane',
+        'start',
+        '--parent',
+        String(w.rootId),
+        '--run',
+        'alive',
+        '--key',
+        'k',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--harness',
+        'stubborn',
+        '--brief',
+        idle,
+        '--sandbox',
+        'off',
+      ]),
+    );
     const l = await lane('alive-k-builder-i1');
     const t0 = Date.now();
     // The refusal names what still runs: the harness's shell and the sleep it went on to.

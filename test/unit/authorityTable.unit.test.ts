@@ -275,7 +275,8 @@ describe('authority: who is calling', () => {
       () => resolveCaller(callers, { conversation: '1', token: 't1' }, { conversation: 4 }),
       (e: unknown) =>
         SvcError.is(e, 'callerMismatch') &&
-        e.message === 'this connection belongs to agent #4 (r-b-builder-i1) but the request says it comes from #1 (root); an agent acts only as itself',
+        e.message ===
+          'this connection belongs to agent #4 (r-b-builder-i1) but the request says it comes from #1 (root); an agent acts only as itself: leave SVC_CONVERSATION as svc set it',
     );
   });
 });

@@ -43,9 +43,10 @@ describe('config: keys and sources', () => {
       assert.equal(parseConfigKey(bad), undefined, bad);
     }
     assert.equal(globalConfigKeys().length, 12);
-    // model, effort, harness, permissions and host for each of the five roles
-    assert.equal(projectConfigKeys('web').length, 25);
+    // model, effort, harness, permissions, host and sandbox for each of the five roles
+    assert.equal(projectConfigKeys('web').length, 30);
     assert.equal(parseConfigKey('projects.web.gauntlet.roles.builder.host')?.field, 'host');
+    assert.equal(parseConfigKey('projects.web.gauntlet.roles.critic.sandbox')?.field, 'sandbox');
     assert.equal(parseConfigKey('projects.web.gauntlet.roles.critic.permissions')?.field, 'permissions');
     assert.equal(parseConfigKey('roles.review.permissions'), undefined);
     for (const k of [...globalConfigKeys(), ...projectConfigKeys('web')]) assert.ok(parseConfigKey(k), k);

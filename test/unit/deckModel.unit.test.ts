@@ -83,6 +83,12 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
     assert.ok(tooltipOf(lane(2, 1, 'builder', 1, { host: 'big', hostLost: lost })).endsWith(`\n- host: \`big\` (over SSH): ${mdText(lost)}`));
   });
 
+  it('says in the tooltip whether a lane is sandboxed', () => {
+    assert.match(tooltipOf(lane(2, 1, 'builder', 1, { sandbox: 'workspace' })), /\n- sandbox: workspace: it can change only its own worktree$/);
+    assert.match(tooltipOf(lane(2, 1, 'builder', 1, { sandbox: 'off' })), /\n- sandbox: off: unconfined, it runs as you$/);
+    assert.doesNotMatch(tooltipOf(lane(2, 1, 'builder', 1)), /sandbox/);
+  });
+
   it('writes the tooltip as Markdown facts, values escaped', () => {
     const md = tooltipOf(
       lane(2, 1, 'builder', 1, {

@@ -34,7 +34,8 @@ const laneStart: CommandSpec = {
   usage: [
     '(--key <key> | --for <builder key>) --role <role> (--brief <file> | --prompt <text>)',
     '  [--run <key>] [--parent <conv>] [--project <key>] [--model <m>] [--harness <h>] [--effort <e>]',
-    '  [--title <t>] [--branch <b>] [--from <ref>] [--at <ref>] [--reuse] [--replace] [--no-wait] [--host <name>] [--budget <usd>] [--json]',
+    '  [--title <t>] [--branch <b>] [--from <ref>] [--at <ref>] [--reuse] [--replace] [--no-wait] [--host <name>] [--budget <usd>]',
+    '  [--sandbox workspace|off] [--json]',
   ],
   flags: {
     key: { type: 'string', help: 'the lane key inside its run', value: '<key>' },
@@ -57,6 +58,11 @@ const laneStart: CommandSpec = {
     'no-wait': { type: 'boolean', help: 'return at once instead of waiting up to 180 s for the lane to start' },
     host: { type: 'string', help: 'run the lane on this host of config.yaml hosts: over SSH (default: gauntlet.roles.<role>.host, else here)', value: '<name>' },
     budget: { type: 'string', help: 'the lane’s spend cap in US dollars (default: gauntlet.roles.<role>.budget; a --reuse keeps the earlier cap)', value: '<usd>' },
+    sandbox: {
+      type: 'string',
+      help: 'workspace: the agent can change only its own worktree; off: it runs as you (default: gauntlet.roles.<role>.sandbox, the harness’s, else workspace on Linux and macOS)',
+      value: 'workspace|off',
+    },
     ...JSON_FLAG,
   },
   details:
@@ -64,6 +70,8 @@ const laneStart: CommandSpec = {
   async run(a, io) {
     const role = str(a, 'role');
     if (!role) throw new UsageError('missing --role <role>');
+    const sandbox = str(a, 'sandbox');
+    if (sandbox !== undefined && sandbox !== 'workspace' && sandbox !== 'off') throw new UsageError(`--sandbox is workspace or off, not '${sandbox}'`);
     // On another host the daemon cannot read this host's files or folders: send the brief's text, and no cwd.
     const onHost = Boolean(io.env.SVC_REMOTE_HOST);
     const briefFile = abs(io, str(a, 'brief'));
@@ -91,6 +99,7 @@ const laneStart: CommandSpec = {
         noWait: bool(a, 'no-wait') || undefined,
         host: str(a, 'host'),
         budget: usdFlag(str(a, 'budget'), '--budget'),
+        sandbox,
         cwd: onHost ? undefined : io.cwd,
       }),
     );

@@ -1,0 +1,27 @@
+// The bubblewrap command line for one agent: the whole filesystem read-only, the mounts
+// of its plan over it in order, its own PID namespace, and the network kept (it must reach
+// its model's API). No --new-session: the agent must stay in the process group svc signals
+// on stop (the daemon has no controlling terminal for it to reach anyway).
+import type { Mount } from './sandboxPlan';
+
+export function bwrapArgs(mounts: Mount[], cwd: string): string[] {
+  const args = [
+    // Everything the sandbox started dies with the agent's PID namespace; that namespace
+    // dies with the daemon that started it, which could no longer talk to the agent.
+    '--die-with-parent',
+    '--unshare-pid',
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+  ];
+  for (const m of mounts) {
+    if (m.kind === 'tmpfs') args.push('--tmpfs', m.path);
+    else args.push(m.kind === 'rw' ? '--bind' : '--ro-bind', m.path, m.path);
+  }
+  args.push('--chdir', cwd, '--');
+  return args;
+}

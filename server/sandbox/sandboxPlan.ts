@@ -1,0 +1,89 @@
+// What a sandboxed agent may touch, as an ordered list of mounts that bubblewrap applies
+// as they come and the Seatbelt profile turns into rules (later, deeper rules win in both).
+// Everything is readable and nothing writable unless listed here:
+// - its own directory, except the `.git` file that says where its repository is;
+// - what committing, fetching and pushing write in the shared repository: the object
+//   store, refs and reflogs, and this worktree's own admin folder (but not the files in it
+//   that point git at a repository, which the daemon's own git commands there follow);
+// - the object store and refs of a push remote that is a local folder;
+// - the harness's own state, a private /tmp, and the conversation's own socket;
+// - and SVC_HOME is hidden whole (caller.key, config.yaml with its tokens, svc.db), except
+//   the files the agent must read (the script harness's script) and its socket.
+// The repository's hooks/, config and info/, core.hooksPath, HEAD and index of the main
+// checkout, and every other worktree's admin folder stay read-only: a lane that could write
+// them could make the person's next git command run its code outside the sandbox.
+import * as path from 'node:path';
+
+export interface SandboxFacts {
+  /** The lane's directory. */
+  cwd: string;
+  svcHome: string;
+  /** This worktree's admin folder (`<common>/worktrees/<lane>`) and the repository's common git dir. */
+  gitDir?: string;
+  commonDir?: string;
+  /** Push remotes that are local folders (bare repositories), real paths. */
+  localRemotes: string[];
+  /** core.hooksPath, absolute, when set. */
+  hooksPath?: string;
+  /** The harness's state files and folders (absolute); they exist by the time the plan is made. */
+  state: string[];
+  /** Files in hidden places the agent must read (the script harness's script). */
+  readable: string[];
+  /** The conversation's own socket, bound at the same path inside. */
+  socket?: string;
+  /** Folders replaced by an empty private tmpfs. */
+  privateTmp: string[];
+}
+
+export type Mount = { kind: 'tmpfs'; path: string } | { kind: 'rw' | 'ro'; path: string };
+
+const depth = (p: string) => path.resolve(p).split(path.sep).filter(Boolean).length;
+
+/**
+ * The mounts, in the order they must be applied: the hidden folders first (a tmpfs over
+ * each), then every bind from the shallowest path to the deepest, so a read-only file
+ * inside a writable folder is bound after the folder and wins. `exists` says whether a
+ * path is there to bind (a missing optional part is left out, never created).
+ */
+export function sandboxMounts(f: SandboxFacts, exists: (p: string) => boolean): Mount[] {
+  const binds: Mount[] = [];
+  const rw = (p: string) => binds.push({ kind: 'rw', path: p });
+  const ro = (p: string) => exists(p) && binds.push({ kind: 'ro', path: p });
+
+  rw(f.cwd);
+  ro(path.join(f.cwd, '.git'));
+  if (f.commonDir) {
+    for (const part of ['objects', 'refs', 'logs']) if (exists(path.join(f.commonDir, part))) rw(path.join(f.commonDir, part));
+    // A lane that is a clone of its own has its git dir inside its directory: the parts that run code stay read-only there too.
+    if (isInside(f.commonDir, f.cwd)) for (const part of ['hooks', 'config', 'info']) ro(path.join(f.commonDir, part));
+  }
+  if (f.gitDir && f.gitDir !== f.commonDir) {
+    rw(f.gitDir);
+    for (const pointer of ['commondir', 'gitdir', 'config.worktree']) ro(path.join(f.gitDir, pointer));
+  }
+  for (const remote of f.localRemotes) for (const part of ['objects', 'refs', 'logs']) if (exists(path.join(remote, part))) rw(path.join(remote, part));
+  for (const s of f.state) rw(s);
+  // A hooks path inside a writable place (a folder of the worktree itself) stays read-only.
+  if (f.hooksPath && binds.some((b) => b.kind === 'rw' && isInside(f.hooksPath!, b.path))) ro(f.hooksPath);
+  for (const r of f.readable) ro(r);
+  if (f.socket) rw(f.socket);
+
+  const hidden: Mount[] = [...f.privateTmp, f.svcHome].map((p) => ({ kind: 'tmpfs', path: p }));
+  const ordered = binds.map((b, i) => ({ b, i })).sort((x, y) => depth(x.b.path) - depth(y.b.path) || x.i - y.i);
+  return [...hidden, ...dedupe(ordered.map((x) => x.b))];
+}
+
+function dedupe(ms: Mount[]): Mount[] {
+  const seen = new Set<string>();
+  return ms.filter((m) => {
+    const k = `${m.kind}\0${m.path}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+export function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}

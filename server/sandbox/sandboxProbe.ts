@@ -1,0 +1,78 @@
+// Whether this machine can start the sandbox, and if not, why and what to do: asked before
+// every sandboxed start (a success is remembered for a minute), by `svc doctor`, and, with
+// the same command over SSH, by `svc host check`. A `workspace` lane never starts unconfined.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { sandboxKindOf } from './sandboxMode';
+
+export type SandboxHealth = { ok: true; tool: string; version: string } | { ok: false; reason: string; fix: string };
+
+const OFF_FIX = 'or run the lane unconfined with --sandbox off (per role: gauntlet.roles.<role>.sandbox: off)';
+export const BWRAP_INSTALL_FIX = `install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) ${OFF_FIX}`;
+export const USERNS_FIX = `allow unprivileged user namespaces (sysctl -w kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also sysctl -w kernel.apparmor_restrict_unprivileged_userns=0) ${OFF_FIX}`;
+
+/** The smallest sandbox an agent gets: if this runs, the agent's can. */
+export const BWRAP_PROBE_ARGS = ['--die-with-parent', '--unshare-pid', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--', '/bin/sh', '-c', ':'];
+
+/** The first file named `name` in the folders of `dirs` (a PATH). */
+export function onPath(name: string, dirs: string | undefined): string | undefined {
+  for (const dir of (dirs ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const p = path.join(dir, name);
+    try {
+      if (fs.statSync(p).isFile()) return p;
+    } catch {
+      // not in this folder
+    }
+  }
+  return undefined;
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    let out = '';
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      resolve({ code: null, out: e.message });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out: out.trim() });
+    });
+  });
+}
+
+export async function probeSandbox(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Promise<SandboxHealth> {
+  const kind = sandboxKindOf(platform);
+  if (kind === 'none') return { ok: false, reason: `svc has no sandbox on ${platform}`, fix: 'run lanes with --sandbox off (the default there)' };
+  if (kind === 'seatbelt') {
+    const exe = onPath('sandbox-exec', `/usr/bin:${env.PATH ?? ''}`);
+    return exe ? { ok: true, tool: exe, version: 'Seatbelt' } : { ok: false, reason: 'sandbox-exec is missing', fix: `reinstall macOS's /usr/bin/sandbox-exec ${OFF_FIX}` };
+  }
+  const bwrap = onPath('bwrap', env.PATH);
+  if (!bwrap) return { ok: false, reason: "bubblewrap (bwrap) is not installed or not on the daemon's PATH", fix: BWRAP_INSTALL_FIX };
+  const probe = await run(bwrap, BWRAP_PROBE_ARGS, env);
+  if (probe.code !== 0)
+    return { ok: false, reason: `bubblewrap cannot create the sandbox's namespaces here (${probe.out.split('\n')[0] || `exit ${probe.code}`})`, fix: USERNS_FIX };
+  const version = (await run(bwrap, ['--version'], env)).out.replace(/^bubblewrap\s*/, '');
+  return { ok: true, tool: bwrap, version };
+}
+
+/** probeSandbox with a working answer kept for a minute: a lane start costs one bwrap run at most that often. */
+export class SandboxProbe {
+  private good?: { at: number; health: SandboxHealth };
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async check(env: NodeJS.ProcessEnv): Promise<SandboxHealth> {
+    if (this.good && this.now() - this.good.at < 60_000) return this.good.health;
+    const health = await probeSandbox(env);
+    this.good = health.ok ? { at: this.now(), health } : undefined;
+    return health;
+  }
+}
