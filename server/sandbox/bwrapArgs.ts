@@ -19,7 +19,7 @@ export function bwrapArgs(mounts: Mount[], cwd: string): string[] {
     '/proc',
   ];
   for (const m of mounts) {
-    if (m.kind === 'tmpfs') args.push('--tmpfs', m.path);
+    if (m.kind === 'tmpfs') args.push(...(m.mode ? ['--perms', m.mode] : []), '--tmpfs', m.path);
     else args.push(m.kind === 'rw' ? '--bind' : '--ro-bind', m.path, m.path);
   }
   args.push('--chdir', cwd, '--');

@@ -35,7 +35,8 @@ export interface SandboxFacts {
   privateTmp: string[];
 }
 
-export type Mount = { kind: 'tmpfs'; path: string } | { kind: 'rw' | 'ro'; path: string };
+/** `mode`: the tmpfs's permission bits (svc's own tools refuse an SVC_HOME that is not 0700, the hidden one included). */
+export type Mount = { kind: 'tmpfs'; path: string; mode?: '0700' } | { kind: 'rw' | 'ro'; path: string };
 
 const depth = (p: string) => path.resolve(p).split(path.sep).filter(Boolean).length;
 
@@ -68,7 +69,7 @@ export function sandboxMounts(f: SandboxFacts, exists: (p: string) => boolean): 
   for (const r of f.readable) ro(r);
   if (f.socket) rw(f.socket);
 
-  const hidden: Mount[] = [...f.privateTmp, f.svcHome].map((p) => ({ kind: 'tmpfs', path: p }));
+  const hidden: Mount[] = [...f.privateTmp.map((p): Mount => ({ kind: 'tmpfs', path: p })), { kind: 'tmpfs', path: f.svcHome, mode: '0700' }];
   const ordered = binds.map((b, i) => ({ b, i })).sort((x, y) => depth(x.b.path) - depth(y.b.path) || x.i - y.i);
   return [...hidden, ...dedupe(ordered.map((x) => x.b))];
 }

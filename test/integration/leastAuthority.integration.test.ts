@@ -5,6 +5,7 @@
 // project, and create, approve and merge a pull request. Each is refused with exit 1 and a
 // message naming the rule and who may do it, nothing changes, the same agent still
 // reports, and the person can then do each of them.
+import { execFileSync } from 'node:child_process';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -38,7 +39,9 @@ describe('least authority: an agent acts only within its own lanes', function ()
   let rootName: string;
   let sibling: LaneRecord;
   let agent: LaneRecord;
-  const results = () => path.join(s.home, 'attempts');
+  // Inside the lane's own git admin folder: the one place beside its worktree a sandboxed
+  // lane may write that leaves its tree clean (it still reports done).
+  const results = () => path.join(execFileSync('git', ['rev-parse', '--absolute-git-dir'], { cwd: agent.cwd, encoding: 'utf8' }).trim(), 'attempts');
   const lanes = async () => JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[];
   const conv = async (ref: string | number) =>
     JSON.parse((await ok(s.svc(['conv', 'show', String(ref), '--json']))).stdout) as { id: number; name: string; endedAt: number | null; archived: boolean; activity: string };
@@ -61,10 +64,9 @@ describe('least authority: an agent acts only within its own lanes', function ()
     fs.writeFileSync(
       script,
       [
-        `mkdir -p '${results()}'`,
-        ...ATTEMPTS(sibling.name, w.rootId, branch).map(
-          ([name, args]) => `svc ${args} > '${results()}/${name}.out' 2> '${results()}/${name}.err'; echo $? > '${results()}/${name}.code'`,
-        ),
+        'R="$(git rev-parse --absolute-git-dir)/attempts"',
+        'mkdir -p "$R"',
+        ...ATTEMPTS(sibling.name, w.rootId, branch).map(([name, args]) => `svc ${args} > "$R/${name}.out" 2> "$R/${name}.err"; echo $? > "$R/${name}.code"`),
       ].join('\n') + '\n',
     );
     const brief = writeBrief(w.briefs, 'inject.md', [

@@ -30,7 +30,7 @@ describe('sandbox plan', () => {
     assert.deepEqual(sandboxMounts(FACTS, exists), [
       { kind: 'tmpfs', path: '/tmp' },
       { kind: 'tmpfs', path: '/var/tmp' },
-      { kind: 'tmpfs', path: '/home/u/.svc' },
+      { kind: 'tmpfs', path: '/home/u/.svc', mode: '0700' },
       { kind: 'rw', path: '/home/u/.claude' },
       { kind: 'rw', path: '/home/u/.claude.json' },
       { kind: 'rw', path: '/home/u/proj-lanes/r-k' },
@@ -76,8 +76,8 @@ describe('sandbox plan', () => {
   it('bubblewrap: the whole filesystem read-only, its own PID namespace, dies with the daemon, the mounts in order, the network kept', () => {
     const args = bwrapArgs(sandboxMounts(FACTS, exists), FACTS.cwd);
     assert.deepEqual(args.slice(0, 9), ['--die-with-parent', '--unshare-pid', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc']);
-    assert.deepEqual(args.slice(9, 15), ['--tmpfs', '/tmp', '--tmpfs', '/var/tmp', '--tmpfs', '/home/u/.svc']);
-    assert.deepEqual(args.slice(15, 18), ['--bind', '/home/u/.claude', '/home/u/.claude']);
+    assert.deepEqual(args.slice(9, 17), ['--tmpfs', '/tmp', '--tmpfs', '/var/tmp', '--perms', '0700', '--tmpfs', '/home/u/.svc']);
+    assert.deepEqual(args.slice(17, 20), ['--bind', '/home/u/.claude', '/home/u/.claude']);
     assert.deepEqual(args.slice(-6, -3), ['--ro-bind', '/home/u/proj/.git/worktrees/r-k/gitdir', '/home/u/proj/.git/worktrees/r-k/gitdir']);
     assert.deepEqual(args.slice(-3), ['--chdir', FACTS.cwd, '--']);
     assert.ok(!args.includes('--unshare-net') && !args.includes('--unshare-all') && !args.includes('--new-session'));

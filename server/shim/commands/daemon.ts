@@ -29,6 +29,15 @@ function describe(i: DaemonInfo, started: boolean): string {
  *  a discovery file whose socket does not answer is stale (its daemon died). Without
  *  `force` it refuses while agents are live: a stop ends them. */
 async function stopRunning(io: CliIo, verb: 'stop' | 'restart', force: boolean): Promise<number | undefined> {
+  // An agent that reaches the daemon through a socket of its own ($SVC_SOCKET: a sandboxed
+  // lane, or a lane on a host) sees no discovery file: it asks over that socket, and the
+  // daemon judges who is asking. Its pid is not known there (0).
+  if (io.env.SVC_SOCKET) {
+    const socket = await tryConnect(io.env.SVC_SOCKET, 2000);
+    if (!socket) return undefined;
+    await askToStop(socket, `svc daemon ${verb}`, io.env);
+    return 0;
+  }
   const paths = homePaths(svcHomeFrom(io.env));
   if (!fs.existsSync(paths.home)) return undefined;
   checkHomeFolder(paths.home);
@@ -70,7 +79,7 @@ export const daemonCommands: CommandSpec[] = [
     flags: { ...FORCE_FLAG },
     async run(a, io) {
       const pid = await stopRunning(io, 'stop', bool(a, 'force'));
-      io.out(pid ? `svc daemon stopped (pid ${pid})\n` : 'svc daemon is not running\n');
+      io.out(pid === undefined ? 'svc daemon is not running\n' : `svc daemon stopped${pid ? ` (pid ${pid})` : ''}\n`);
       return 0;
     },
   },
