@@ -1,7 +1,7 @@
 // The in-host suite (test/e2e/inHost) in a desktop VS Code, with @vscode/test-electron.
 // For people with internet: it downloads VS Code (into .vscode-test/, git-ignored) on first
 // use. CI and offline machines run the same suite in code-server instead (`npm run
-// test:e2e`, ../shared/E2E.md), because the desktop build cannot be downloaded there.
+// test:e2e`, docs/e2e.md), because the desktop build cannot be downloaded there.
 //
 //   node .vscode-test.mjs                 # VS Code stable
 //   SVC_VSCODE_VERSION=1.100.3 node .vscode-test.mjs   # the minimum we support

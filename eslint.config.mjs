@@ -1,6 +1,6 @@
 // Lint for svc (`npm run lint`, part of `npm test`). Type-aware rules catch what review
 // misses (a promise nobody awaits, a value import used only as a type), import-x finds
-// import cycles, and no-restricted-imports holds the tier boundaries of STYLE §1:
+// import cycles, and no-restricted-imports holds the tier boundaries of docs/style.md §1:
 // server/, shared/ and webview/ never import `vscode`; webview/ never imports Node.
 // import-x/no-restricted-paths holds the direction between server folders (hostsBelow).
 import { builtinModules } from 'node:module';
@@ -23,7 +23,7 @@ const hostsBelow = ['harness', 'lanes'].map((upper) => ({
   message: `server/hosts sits below server/${upper}: move what both need to server/util or server/git, or have the caller hand it in`,
 }));
 
-// Refusals are made in one file per domain (STYLE 16): shared/refusals/<domain>.ts lists the
+// Refusals are made in one file per domain (docs/style.md §16): shared/refusals/<domain>.ts lists the
 // reasons, server/<domain>/<domain>Refusals.ts (reap: reapErrors.ts) makes the messages.
 // Anywhere else an error is made from a free reason string, the lint says where it belongs.
 const REFUSAL_FILES = ['**/*Refusals.ts', 'server/reap/reapErrors.ts', 'shared/errors.ts', 'shared/client/daemonRefusal.ts'];

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI step for the extension's e2e suites (../shared/E2E.md), called from .ci/run after
+# CI step for the extension's e2e suites (docs/e2e.md), called from .ci/run after
 # `npm ci` and `npm test`. Idempotent: installs only what is missing, then runs
 # `npm run test:e2e`. Installs: Debian chromium (+ the native build tools code-server's
 # modules need), then code-server 4.100.3 and @vscode/vsce 3.9.1 into the git-ignored

@@ -1,5 +1,5 @@
 // `npm run test:e2e`: the extension in a real VS Code (code-server 4.100.3 + Debian
-// chromium + playwright-core, ../shared/E2E.md). Packs the .vsix, bundles the in-host
+// chromium + playwright-core, docs/e2e.md). Packs the .vsix, bundles the in-host
 // suite, then runs the UI suite (which also drives the in-host suite). Screenshots go to
 // .scratch/e2e-screenshots/. Extra arguments go to mocha (e.g. --grep daemon).
 // Needs: scripts/installCodeServer.sh once, and /usr/bin/chromium (scripts/ciE2e.sh does both).

@@ -5,7 +5,7 @@
 # Debian packages (chromium, the native build tools) are scripts/ciE2e.sh's job.
 # Offline machines: code-server's pinned @vscode/ripgrep@1.15.11 downloads `rg` from
 # GitHub in postinstall, so its download cache is seeded from the npm package
-# @vscode/ripgrep-linux-x64 first (see ../shared/E2E.md).
+# @vscode/ripgrep-linux-x64 first (see docs/e2e.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -1,6 +1,6 @@
 // The Agents page's rows: every conversation (roots, lanes, successors, work agents,
 // reviewers), archived ones included, in the Command Deck's tree order with a depth, so
-// the page nests them the same way (spec: lanes under their launcher, critics under the
+// the page nests them the same way (docs/spec.md: lanes under their launcher, critics under the
 // judged builder). Pure (no vscode).
 import type { ConversationInfo } from '../../shared/protocol/conversations';
 import type { LaneRecord } from '../../shared/protocol/lanes';

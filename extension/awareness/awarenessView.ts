@@ -45,7 +45,7 @@ export class AwarenessView extends WebviewViewHost<AwarenessToView, AwarenessFro
     else if (msg.type === 'expand') await this.expand(msg.project, msg.run);
   }
 
-  /** Reads the run's lanes once for an expanded card (spec: no polling). */
+  /** Reads the run's lanes once for an expanded card (docs/spec.md: no polling). */
   private async expand(project: string, run: string): Promise<void> {
     try {
       const { lanes } = await this.connection.request(lanesList, { run });

@@ -2,7 +2,7 @@
 // stable ids and composed context values. No vscode import, so unit tests and the bench
 // run it in plain Node; deckProvider.ts turns nodes into TreeItems.
 //
-// Placement (spec: Command Deck, Succession, Pairing): a conversation nests under its
+// Placement (docs/spec.md: Command Deck, Succession, Pairing): a conversation nests under its
 // parent (lanes under their launcher, successors under their source); a critic or
 // verifier nests instead under the builder it judges (same run and key, judged
 // iteration; the newest such builder when a --reuse respawn shares the iteration).
@@ -98,14 +98,14 @@ export interface DeckNode {
 export const nodeId = (convId: number, parent = false) => `conv:${convId}${parent ? ':tree' : ''}`;
 
 const JUDGES = new Set(['critic', 'verifier']);
-/** Who may launch lanes (spec: Launch rules): a root, or an orchestrator lane. */
+/** Who may launch lanes (docs/spec.md: Launch rules): a root, or an orchestrator lane. */
 const LAUNCHERS = new Set(['root', 'successor']);
 
 export function canLaunch(row: Pick<DeckRow, 'kind' | 'role'>): boolean {
   return LAUNCHERS.has(row.kind) || row.role === 'orchestrator';
 }
 
-/** Handoff and fork make successors; a lane's own work continues with `--reuse` instead (spec: Succession). */
+/** Handoff and fork make successors; a lane's own work continues with `--reuse` instead (docs/spec.md: Succession). */
 export function canSucceed(row: Pick<DeckRow, 'kind' | 'role'>): boolean {
   return row.kind !== 'lane' || row.role === 'orchestrator';
 }

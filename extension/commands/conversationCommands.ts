@@ -97,7 +97,7 @@ export async function tellConversation(d: CommandDeps, arg: unknown): Promise<vo
   try {
     r = await send(false);
   } catch (e) {
-    // A critic or verifier that filed its done report refuses messages unless forced (spec: Authentication 3).
+    // A critic or verifier that filed its done report refuses messages unless forced (docs/spec.md: Authentication 3).
     if (!DaemonRefusal.is(e, 'judgeReported')) throw e;
     const choice = await vscode.window.showWarningMessage(e.message, { modal: true }, 'Send Anyway');
     if (choice !== 'Send Anyway') throw new UserCancelled();

@@ -1,6 +1,6 @@
 // Lane commands: start a lane (the guided flow of lanes/startLaneFlow.ts, prefilled from
 // the last answers or the selected row; the brief written in an editor draft that "svc:
-// Launch Lane" launches) and reap one with the park/keep choices (spec: Reap). Reap's report
+// Launch Lane" launches) and reap one with the park/keep choices (docs/spec.md: Reap). Reap's report
 // is the text `svc lane reap` prints, from the same formatter.
 import * as vscode from 'vscode';
 import { configModels, configRoles } from '../../shared/protocol/config';

@@ -1,4 +1,4 @@
-// The one error funnel (STYLE 8) for commands and webview messages: a user cancellation
+// The one error funnel (docs/style.md §8) for commands and webview messages: a user cancellation
 // is quiet, a daemon refusal shows the daemon's message, a down daemon says why and
 // offers to start it, and anything else is a bug: logged with its stack, shown with a
 // "Show Log" action.

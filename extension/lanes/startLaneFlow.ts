@@ -83,7 +83,7 @@ export type FlowResult =
   | { kind: 'nothing'; message: string; answers: LaneAnswers }
   | { kind: 'cancelled'; answers: LaneAnswers };
 
-/** Roles a launcher may start (spec: Launch rules): a root anything, an orchestrator lane builders, verifiers and plays. */
+/** Roles a launcher may start (docs/spec.md: Launch rules): a root anything, an orchestrator lane builders, verifiers and plays. */
 export function rolesFor(launcher: DeckRow): Role[] {
   return launcher.role === 'orchestrator' ? ['builder', 'verifier', 'play'] : [...ROLES];
 }
@@ -182,7 +182,7 @@ export async function startLaneFlow(p: Prompter, facts: FlowFacts, previous: Lan
       a.role = got.role;
       return 'next';
     },
-    // 3. Run: an orchestrator's lanes inherit its run (spec: Launch rule 1).
+    // 3. Run: an orchestrator's lanes inherit its run (docs/spec.md: Launch rule 1).
     async (back) => {
       if (launcher().role === 'orchestrator') {
         a.run = launcher().run;
@@ -278,7 +278,7 @@ export async function startLaneFlow(p: Prompter, facts: FlowFacts, previous: Lan
       a.harness = got.harness;
       return 'next';
     },
-    // 6. Model, resolved for the role now (spec: Launch rule 6: no default model).
+    // 6. Model, resolved for the role now (docs/spec.md: Launch rule 6: no default model).
     async (back) => {
       const who = await once(`launcher:${a.launcher}`, () => facts.launcher(a.launcher!));
       const set = who.project ? await once(`role:${who.project}:${a.role}`, () => facts.roleSettings(who.project!, a.role!)) : { model: null, harness: null };

@@ -1,4 +1,4 @@
-// The one base class of every webview host (STYLE 10): it sets the HTML once per
+// The one base class of every webview host (docs/style.md §10): it sets the HTML once per
 // webview (pageHtml: nonce CSP, bundle and codicons from dist/), queues messages until
 // the page says `ready`, and routes every message from the page through the error
 // funnel. Messages to the page are state snapshots, so the queue keeps only the newest

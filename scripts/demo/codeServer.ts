@@ -1,5 +1,5 @@
 // The demo's code-server: the packaged .vsix installed into a fresh profile under .demo/,
-// the demo home as HOME and SVC_HOME (../shared/E2E.md's recipe), on a free port of
+// the demo home as HOME and SVC_HOME (docs/e2e.md's recipe), on a free port of
 // 127.0.0.1. Shared by `npm run demo:ui` (serves until Ctrl-C) and `npm run
 // demo:screenshots` (drives it with chromium).
 import { spawn, spawnSync } from 'node:child_process';

@@ -1,6 +1,6 @@
 // `npm run demo:ui`: the demo's state opened in a real VS Code — code-server on
 // 127.0.0.1 with the packaged .vsix installed and the demo home as HOME and SVC_HOME
-// (../shared/E2E.md's recipe). Prints the URL, then serves until Ctrl-C.
+// (docs/e2e.md's recipe). Prints the URL, then serves until Ctrl-C.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -73,7 +73,7 @@ export class CodeHosts {
   }
 
   /** The review pipeline tells which sha each review it posted was for: readiness trusts
-   *  that over the host's commit_id (CODEHOST.md). One provider; a second replaces it. */
+   *  that over the host's commit_id (docs/codehost.md). One provider; a second replaces it. */
   trustReviewedShas(fn: ReviewedShas): void {
     this.reviewed = fn;
   }

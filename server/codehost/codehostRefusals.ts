@@ -1,5 +1,5 @@
 // Every refusal of the code hosts (local and GitHub), their pr/* methods and the GitHub
-// webhook, each message made here and nowhere else (STYLE 16). Reasons:
+// webhook, each message made here and nowhere else (docs/style.md §16). Reasons:
 // shared/refusals/codehost.ts. The pipeline branches on them (never on text):
 // `selfReviewRefused` sends the verdict down the marker-comment path.
 import { refusalsOf } from '../../shared/errors';

@@ -1,4 +1,4 @@
-// The PR verdict comment (spec: "PR verdict comment"): when the host refuses a review on
+// The PR verdict comment (docs/spec.md: "PR verdict comment"): when the host refuses a review on
 // the author's own PR, the verdict is a comment that begins with this exact marker.
 // Written by the pipeline, read by readiness; one format in one place.
 export type MarkerVerdict = 'APPROVED' | 'CHANGES_REQUESTED';

@@ -1,4 +1,4 @@
-// Merge readiness, computed live on every read (spec rule 2; ARCHITECTURE §6; CODEHOST.md).
+// Merge readiness, computed live on every read (spec rule 2; docs/architecture.md §8; docs/codehost.md).
 // Pure: the caller fetches the PR, its reviews, comments and checks, and the service's
 // identity; nothing here is stored. Rules:
 // - per reviewer, the latest APPROVED / CHANGES_REQUESTED / DISMISSED review decides
@@ -17,7 +17,7 @@
 // - checks green: every status / check run success, neutral or skipped (none at all is fine);
 // - a review the service posted is for the commit the service reviewed (`reviewed`, from
 //   its journal), whatever commit_id the host now reports: GitHub has been seen moving an
-//   approval's commit_id forward across base merges (CODEHOST.md);
+//   approval's commit_id forward across base merges (docs/codehost.md);
 // - of the service's own verdicts (reviews and markers) only the newest its journal recorded
 //   for that commit counts (`newest`): deleting a newer marker brings no older one back;
 // - an approval given before the PR's base last changed (`baseChangedAt`) judged another

@@ -1,5 +1,5 @@
 // Every refusal of the config files (config.yaml, projects.yaml) and `svc config`, each
-// message made here and nowhere else (STYLE 16). Reasons: shared/refusals/config.ts.
+// message made here and nowhere else (docs/style.md §16). Reasons: shared/refusals/config.ts.
 import { refusalsOf } from '../../shared/errors';
 import type { SvcError } from '../../shared/errors';
 import { CONFIG_REFUSALS } from '../../shared/refusals/config';

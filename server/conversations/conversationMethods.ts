@@ -24,7 +24,7 @@ import { ConversationService } from './conversationService';
 import { continuedToolCalls, renderTranscript } from './transcriptText';
 import { createSuccessor } from './successors';
 
-/** Conversations wait this long to start unless told not to wait (spec: up to 180 s). */
+/** Conversations wait this long to start unless told not to wait (docs/spec.md: up to 180 s). */
 export const START_WAIT_MS = 180_000;
 
 export function registerConversations(app: App, hostLink: HostLink): ConversationService {

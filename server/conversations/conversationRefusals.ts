@@ -1,4 +1,4 @@
-// Every refusal of conversations, each message made here and nowhere else (STYLE 16). Reasons:
+// Every refusal of conversations, each message made here and nowhere else (docs/style.md §16). Reasons:
 // shared/refusals/conversations.ts; the extension offers Resume on `notRunning` and Stop
 // on `stillRunning`, matched by reason.
 import { refusalsOf } from '../../shared/errors';

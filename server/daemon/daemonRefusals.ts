@@ -1,4 +1,4 @@
-// The daemon's own refusals, each message made here and nowhere else (STYLE 16). Reasons:
+// The daemon's own refusals, each message made here and nowhere else (docs/style.md §16). Reasons:
 // shared/refusals/daemon.ts.
 import { refusalsOf } from '../../shared/errors';
 import type { SvcError } from '../../shared/errors';

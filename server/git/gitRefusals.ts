@@ -1,5 +1,5 @@
 // Every refusal of the git runner and of user-given refs, each message made here and
-// nowhere else (STYLE 16). Reasons: shared/refusals/git.ts.
+// nowhere else (docs/style.md §16). Reasons: shared/refusals/git.ts.
 import { refusalsOf } from '../../shared/errors';
 import type { SvcError } from '../../shared/errors';
 import { GIT_REFUSALS } from '../../shared/refusals/git';

@@ -1,4 +1,4 @@
-// One agent process in its own process group (ACP.md rule 2: signal the group, or a
+// One agent process in its own process group (docs/acp.md rule 2: signal the group, or a
 // shell's children keep the pipes open). Keeps the last 8 KB of stderr for spawn-error
 // messages and appends all of it to a log file beside the conversation's files.
 import { spawn } from 'node:child_process';

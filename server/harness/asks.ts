@@ -1,7 +1,7 @@
 // Needs-you requests: `session/request_permission` (a permission, or a plan approval
 // when the tool call switches mode) and `elicitation/create` (a question). An ask
 // belongs to its turn: it is withdrawn on cancel, on turn end and on the agent's
-// `$/cancel_request`, and a late answer is refused (ACP.md rule 5).
+// `$/cancel_request`, and a late answer is refused (docs/acp.md rule 5).
 import type { CreateElicitationResponse, RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import type { OpenAsk } from '../../shared/protocol/conversations';
 import { badAnswer } from './harnessRefusals';

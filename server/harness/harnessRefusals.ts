@@ -1,6 +1,6 @@
 // Every refusal of a harness: an answer that does not fit the agent's open request, and a
 // profile that does not exist or cannot run; each message made here and nowhere else
-// (STYLE 16). Reasons: shared/refusals/harness.ts.
+// (docs/style.md §16). Reasons: shared/refusals/harness.ts.
 import { refusalsOf } from '../../shared/errors';
 import type { SvcError } from '../../shared/errors';
 import { HARNESS_REFUSALS } from '../../shared/refusals/harness';

@@ -1,7 +1,7 @@
 // One live ACP conversation: the agent process, the SDK client connection, and the live
 // facts (alive, working, needs-you, queued prompts) built from a tap on the decoded
-// stream in wire order (ACP.md rule 1). The startup sequence turns every failure into a
-// spawn error; the stop door is `stop()` (ARCHITECTURE §4).
+// stream in wire order (docs/acp.md rule 1). The startup sequence turns every failure into a
+// spawn error; the stop door is `stop()` (docs/architecture.md §6).
 import * as fs from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { client, ndJsonStream, RequestError } from '@agentclientprotocol/sdk';
@@ -553,7 +553,7 @@ export class HarnessSession {
     return describeExit(exit);
   }
 
-  /** Dead = connection closed OR child exited, whichever comes first (ACP.md rule 3). */
+  /** Dead = connection closed OR child exited, whichever comes first (docs/acp.md rule 3). */
   private gone(exitStatus: string): void {
     if (this.phase === 'dead') return;
     if (this.phase === 'starting' && !this.stopping) return; // the startup step reports it as a spawn error

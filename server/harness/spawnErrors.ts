@@ -1,5 +1,5 @@
 // Every failure to start an agent becomes the conversation's spawn error: one line
-// saying the cause and the fix (ACP.md rule 4). Messages are produced here only.
+// saying the cause and the fix (docs/acp.md rule 4). Messages are produced here only.
 import type { Profile } from './profiles';
 
 export class SpawnError extends Error {}

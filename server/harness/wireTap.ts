@@ -1,7 +1,7 @@
 // A tap on the decoded ACP message stream, both directions, in wire order. Transcript
 // and live state are built from here, never from the SDK's handlers: with handlers a
 // turn's last chunk was seen after its end_turn, and a permission request before the
-// tool call it refers to (ACP.md rule 1). The tap runs before the SDK sees a message.
+// tool call it refers to (docs/acp.md rule 1). The tap runs before the SDK sees a message.
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 
 export type Direction = 'in' | 'out';

@@ -1,5 +1,5 @@
 // Every refusal of lanes on other hosts (the hosts config, ssh, svc's helper there), each
-// message made here and nowhere else (STYLE 16). Reasons: shared/refusals/hosts.ts. ssh's
+// message made here and nowhere else (docs/style.md §16). Reasons: shared/refusals/hosts.ts. ssh's
 // own stderr is classified in sshErrors.ts; svc runs ssh in batch mode, so it never asks
 // for a password and never accepts an unknown host key on its own.
 import { refusalsOf } from '../../shared/errors';

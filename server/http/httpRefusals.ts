@@ -1,5 +1,5 @@
 // The HTTP server's own error answers (a route's refusals are its feature's), each message
-// made here and nowhere else (STYLE 16). Reasons: shared/refusals/http.ts.
+// made here and nowhere else (docs/style.md §16). Reasons: shared/refusals/http.ts.
 import { refusalsOf } from '../../shared/errors';
 import type { SvcError, SvcErrorBody } from '../../shared/errors';
 import { HTTP_REFUSALS } from '../../shared/refusals/http';

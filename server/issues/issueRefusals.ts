@@ -1,5 +1,5 @@
 // Every refusal of issues (ids, workspaces, work agents and `svc done`), each message made
-// here and nowhere else (STYLE 16). Reasons: shared/refusals/issues.ts.
+// here and nowhere else (docs/style.md §16). Reasons: shared/refusals/issues.ts.
 import { refusalsOf } from '../../shared/errors';
 import type { SvcError } from '../../shared/errors';
 import { ISSUE_REFUSALS } from '../../shared/refusals/issues';

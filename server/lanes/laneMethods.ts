@@ -1,4 +1,4 @@
-// Lane RPC methods and HTTP routes (spec: HTTP routes for lanes). Both transports call
+// Lane RPC methods and HTTP routes (docs/spec.md: HTTP routes for lanes). Both transports call
 // the same functions; HTTP bodies are validated with the same zod schemas.
 import type { z } from 'zod';
 import { isLive } from '../../shared/activity';

@@ -1,6 +1,6 @@
 // Every refusal of lanes (the spec's launch Refusal table and the rest of a launch, the
 // lanes root, lookups, wait, tell, reap on a host), each message made here and nowhere
-// else (STYLE 16). Reasons: shared/refusals/lanes.ts; a report's are in reportRefusals.ts.
+// else (docs/style.md §16). Reasons: shared/refusals/lanes.ts; a report's are in reportRefusals.ts.
 import { refusalsOf } from '../../shared/errors';
 import type { SvcError } from '../../shared/errors';
 import type { Verdict } from '../../shared/keys';

@@ -1,5 +1,5 @@
 // Every refusal of `svc lane report` (the Report rules and the critic/verifier verdict
-// rules), each message made here and nowhere else (STYLE 16). Reasons:
+// rules), each message made here and nowhere else (docs/style.md §16). Reasons:
 // shared/refusals/reports.ts.
 import { refusalsOf } from '../../shared/errors';
 import type { SvcError } from '../../shared/errors';

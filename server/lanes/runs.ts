@@ -1,4 +1,4 @@
-// Awareness rail cards (spec: derived on every read, nothing stored): one card per
+// Awareness rail cards (docs/spec.md: derived on every read, nothing stored): one card per
 // gauntlet run, grouped by project and run key, with the counts line and latest event.
 import { ACTIVITIES } from '../../shared/activity';
 import { ROLES } from '../../shared/config';

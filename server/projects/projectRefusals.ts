@@ -1,4 +1,4 @@
-// Every refusal of `svc project add`, each message made here and nowhere else (STYLE 16).
+// Every refusal of `svc project add`, each message made here and nowhere else (docs/style.md §16).
 // Reasons: shared/refusals/projects.ts.
 import { refusalsOf } from '../../shared/errors';
 import type { SvcError } from '../../shared/errors';

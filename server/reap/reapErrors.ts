@@ -1,4 +1,4 @@
-// Every refusal reap can give, each message produced here and nowhere else (STYLE 7).
+// Every refusal reap can give, each message produced here and nowhere else (docs/style.md §7).
 // The refusals (REAP_REFUSALS, shared/refusals/reap.ts) are kind 'refused' (exit 1 from
 // the shim, 409 over HTTP) and all mean the same thing to the user: nothing was archived,
 // removed or cleaned. Match on `reason` (`SvcError.is(e, 'dirty')`), never on the text.

@@ -1,4 +1,4 @@
-// Where review files live (spec: Review convoy agents and files) and the names of the
+// Where review files live (docs/spec.md: Review convoy agents and files) and the names of the
 // convoy's agents. Reports live in the workspace; reviewers work in a detached
 // worktree beside it and write there through absolute paths (SVC_REVIEW_REPORT).
 import * as path from 'node:path';

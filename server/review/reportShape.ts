@@ -1,4 +1,4 @@
-// The shape of review files (spec: Shape of synthesis.md). Every file starts with a
+// The shape of review files (docs/spec.md: Shape of synthesis.md). Every file starts with a
 // heading `Verdict: APPROVED | CHANGES_REQUESTED | FAILED` (a plain `Verdict: X` line is
 // accepted too and posted as the heading); synthesis.md then has the
 // sections Summary, Blockers, Evidence, Convoy Notes in that order (review.md, the

@@ -1,6 +1,6 @@
 // Every refusal of the review pipeline (request, restart, wait, post, the reviewers'
 // settings and the shape of a report to post), each message made here and nowhere else
-// (STYLE 16). Reasons: shared/refusals/review.ts.
+// (docs/style.md §16). Reasons: shared/refusals/review.ts.
 import { refusalsOf } from '../../shared/errors';
 import type { SvcError } from '../../shared/errors';
 import { REVIEW_REFUSALS } from '../../shared/refusals/review';

@@ -1,4 +1,4 @@
-// `pr.reviewState` (ARCHITECTURE §6), derived on every read from the journal and the PR's
+// `pr.reviewState` (docs/architecture.md §8), derived on every read from the journal and the PR's
 // live head; nothing is stored. The newest verdict decides while it is for the head; a
 // verdict for an older head is `stale` (a push after a verdict leaves the new head
 // unreviewed until the next verdict, spec rule 2), even while the next review runs — the

@@ -1,5 +1,5 @@
 // The JSON-RPC server's own error answers (a method's refusals are its feature's), each
-// message made here and nowhere else (STYLE 16). Reasons: shared/refusals/rpc.ts.
+// message made here and nowhere else (docs/style.md §16). Reasons: shared/refusals/rpc.ts.
 import { RpcErrorCode } from '../../shared/errors';
 import type { SvcErrorBody } from '../../shared/errors';
 import type { RpcRefusalReason } from '../../shared/refusals/rpc';

@@ -1,5 +1,5 @@
 // The refusals the shim makes itself, without asking the daemon, each message made here
-// and nowhere else (STYLE 16). They are DaemonRefusals so that they print and exit like
+// and nowhere else (docs/style.md §16). They are DaemonRefusals so that they print and exit like
 // the daemon's own. Reasons: shared/refusals/daemon.ts.
 import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 

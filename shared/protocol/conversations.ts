@@ -117,7 +117,7 @@ export const conversationsLog = request(
   z.object({ text: z.string(), lastSeq: z.number().int(), live: z.boolean() }),
 );
 
-/** Client → daemon. The stop door (ARCHITECTURE §4); SIGKILL only with `kill`. */
+/** Client → daemon. The stop door (docs/architecture.md §6); SIGKILL only with `kill`. */
 export const conversationsStop = request(
   'conversations/stop',
   z.object({ conv: ConvRef, kill: z.boolean().optional(), timeoutMs: z.number().int().min(100).max(600_000).optional() }).strict(),

@@ -1,4 +1,4 @@
-// Issue methods: the review pipeline's unit of work (ARCHITECTURE §6). Senders: the shim
+// Issue methods: the review pipeline's unit of work (docs/architecture.md §8). Senders: the shim
 // (`svc issue …`, `svc done`) and the extension. Who must stay in sync:
 // server/issues/issueMethods.ts, server/shim/commands/issue.ts and docs/protocol.md
 // (section "issues").

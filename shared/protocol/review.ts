@@ -1,4 +1,4 @@
-// Review pipeline methods (spec: Review commands; ARCHITECTURE §6). Senders: the shim
+// Review pipeline methods (docs/spec.md: Review commands; docs/architecture.md §8). Senders: the shim
 // (`svc review …`, `svc show`), review agents (`svc review wait`, `svc review post`) and
 // the extension (request/abort/restart, the Reviews view). Who must stay in sync:
 // server/review/reviewMethods.ts, server/shim/commands/review.ts and docs/protocol.md
@@ -21,7 +21,7 @@ export const REVIEW_MODE_NAMES = ['quick', 'full', 'none'] as const;
 export const ReviewModeName = z.enum(REVIEW_MODE_NAMES);
 export type ReviewModeName = z.infer<typeof ReviewModeName>;
 
-/** `pr.reviewState` in `svc show --json` (ARCHITECTURE §6). */
+/** `pr.reviewState` in `svc show --json` (docs/architecture.md §8). */
 export const PR_REVIEW_STATES = ['none', 'requested', 'in_review', 'approved', 'changes_requested', 'failed', 'stale'] as const;
 export const ReviewState = z.enum(PR_REVIEW_STATES);
 export type ReviewState = z.infer<typeof ReviewState>;

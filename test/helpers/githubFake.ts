@@ -38,7 +38,7 @@ export interface GithubFake {
   deleteHeadRepo(number: number): void;
   /** Edits a comment as GitHub would: same author and created_at, a new updated_at. */
   editComment(id: number, body: string): void;
-  /** Moves a review's commit_id, as GitHub has been seen doing across base merges (CODEHOST.md). */
+  /** Moves a review's commit_id, as GitHub has been seen doing across base merges (docs/codehost.md). */
   moveReview(id: number, commitId: string): void;
   /** Sets what `pulls.get` reports for a PR's mergeability (default: mergeable, clean). */
   setMergeable(number: number, mergeable: boolean | null, state: string): void;

@@ -1,4 +1,4 @@
-// The proof that reap --park never loses work (spec: no code path deletes a user's work): random dirty worktrees of
+// The proof that reap --park never loses work (docs/spec.md: no code path deletes a user's work): random dirty worktrees of
 // every kind — modified, added, deleted, renamed (staged and not), exec-bit changes,
 // binary, empty and >1 MB files, names with spaces, newlines, non-ASCII and non-UTF-8
 // bytes, nested untracked folders, symlinks (added, retargeted, type changes), files

@@ -5,7 +5,7 @@ import type { ActivityFacts } from '../../shared/activity';
 const base: ActivityFacts = { spawnError: false, alive: false, needsYou: false, working: false, ended: false, archived: false, createdAt: 1_000_000, now: 1_000_000 };
 const f = (o: Partial<ActivityFacts>): ActivityFacts => ({ ...base, ...o });
 
-describe('activity rule set (spec: first matching row wins)', () => {
+describe('activity rule set (docs/spec.md: first matching row wins)', () => {
   it('failed-to-start beats everything but archive', () => {
     assert.equal(activityOf(f({ spawnError: true, alive: true, needsYou: true, working: true })), 'failed-to-start');
   });

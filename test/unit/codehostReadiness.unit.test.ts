@@ -48,7 +48,7 @@ describe('codehost readiness (live, pure)', () => {
   });
 
   it("the service's own review is for the sha it recorded, not the commit_id the host moved forward", () => {
-    // GitHub has been seen moving an approval's commit_id to a later head (CODEHOST.md).
+    // GitHub has been seen moving an approval's commit_id to a later head (docs/codehost.md).
     const own = review('svc-bot', 'APPROVED', B);
     const moved = readiness(input({ identity: 'svc-bot', reviews: [own], reviewed: new Map([[own.id, A]]) }));
     assert.equal(moved.ready, false);

@@ -1,4 +1,4 @@
-// Webview styles use theme variables only (STYLE 10): no literal colours, so
+// Webview styles use theme variables only (docs/style.md §10): no literal colours, so
 // the pages follow light, dark and high-contrast themes. Scans every style sheet string
 // of webview/ and the shared page shell.
 import * as assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // GitHub's answers turned into svc's typed errors. The own-PR refusal is recognised by
-// status 422 plus the texts GitHub has used (CODEHOST.md), never by the message alone.
+// status 422 plus the texts GitHub has used (docs/codehost.md), never by the message alone.
 import { SvcError } from '../../../shared/errors';
 import { githubRateLimitedError, githubStatusError, githubUnreachableError, selfReviewRefusedError } from '../codehostRefusals';
 

@@ -1,5 +1,5 @@
 // The GitHub code host through @octokit/rest (ESM; bundled by esbuild, loaded through
-// require(esm) under tsx). Facts it relies on are in CODEHOST.md: reviews always pinned
+// require(esm) under tsx). Facts it relies on are in docs/codehost.md: reviews always pinned
 // with commit_id, the 422 own-PR refusal, combined status `pending` with total_count 0
 // meaning "no statuses", every list paginated. Head changes arrive by webhook (see
 // webhook.ts, `receivePullRequestEvent`), and a conditional read of the open PRs every

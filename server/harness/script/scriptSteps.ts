@@ -1,4 +1,4 @@
-// The `script` harness's language (ARCHITECTURE §4): a prompt's one fenced block with
+// The `script` harness's language (docs/architecture.md §5): a prompt's one fenced block with
 // info string `svc-script` holds a YAML list of steps, run in order, then the turn ends.
 // Pure parsing here, so it is unit-tested without processes.
 import YAML from 'yaml';

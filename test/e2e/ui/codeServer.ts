@@ -1,5 +1,5 @@
 // A code-server 4.100.3 (real VS Code 1.100.3 server) for the e2e suites, per
-// ../shared/E2E.md: fresh profile, the packed .vsix installed, the daemon's HOME and
+// docs/e2e.md: fresh profile, the packed .vsix installed, the daemon's HOME and
 // SVC_HOME in a scratch folder of the checkout, the whole process group killed at the end.
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';

@@ -1,5 +1,5 @@
 // Driving the VS Code workbench in Debian's chromium with playwright-core, using the
-// selectors ../shared/E2E.md found stable on 1.100 and 1.139. Never `playwright install`.
+// selectors docs/e2e.md found stable on 1.100 and 1.139. Never `playwright install`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Frame, Locator, Page } from 'playwright-core';
