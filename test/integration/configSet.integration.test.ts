@@ -151,10 +151,10 @@ describe('config: svc config get|set', function () {
     assert.deepEqual(row('projects.web.gauntlet.roles.builder.effort'), ['projects.web.gauntlet.roles.builder.effort', 'high', 'project']);
     assert.deepEqual(row('projects.web.gauntlet.roles.orchestrator.harness'), ['projects.web.gauntlet.roles.orchestrator.harness', '-', 'unset']);
     assert.deepEqual(row('projects.web.gauntlet.roles.critic.host'), ['projects.web.gauntlet.roles.critic.host', '-', 'unset']);
-    // 12 review keys, and model, effort, harness, permissions and host for each of five roles
-    assert.equal(lines.filter((l) => l !== '').length, 1 + 12 + 25);
+    // 12 review keys, and model, effort, harness, permissions, host and sandbox for each of five roles
+    assert.equal(lines.filter((l) => l !== '').length, 1 + 12 + 30);
     const j = JSON.parse((await ok(s.svc(['config', 'get', '--json']))).stdout) as ConfigEntry[];
-    assert.equal(j.length, 37);
+    assert.equal(j.length, 42);
   });
 
   it('shows an inherited lane model and the mode default', async () => {
@@ -209,7 +209,7 @@ describe('config: svc config get|set', function () {
     );
     refused(
       await s.svc(['config', 'set', 'roles.review.speed', 'x']),
-      "unknown config key 'roles.review.speed'; the settable keys are roles.review.mode, roles.review.model, roles.review.harness, roles.review.effort, roles.review.sub.<security|correctness|performance|requirements>.model|harness, projects.<key>.gauntlet.roles.<builder|critic|verifier|play|orchestrator>.model|effort|harness|permissions|host",
+      "unknown config key 'roles.review.speed'; the settable keys are roles.review.mode, roles.review.model, roles.review.harness, roles.review.effort, roles.review.sub.<security|correctness|performance|requirements>.model|harness, projects.<key>.gauntlet.roles.<builder|critic|verifier|play|orchestrator>.model|effort|harness|permissions|host|sandbox",
     );
     refused(
       await s.svc(['config', 'set', 'projects.nope.gauntlet.roles.builder.model', 'm']),
