@@ -145,7 +145,11 @@ describe('daemon recovery: a daemon that cannot start', function () {
     const r = await svc(['daemon', 'status']);
     assert.equal(r.code, 1);
     assert.equal(r.stdout, '');
-    assert.equal(r.stderr, `svc daemon failed to start (exit 1): file is not a database; see ${log}\n`);
+    assert.equal(
+      r.stderr,
+      `svc daemon failed to start (exit 1): ${db} is damaged (SQLite quick_check: file is not a database); svc will not serve a damaged store. ` +
+        `No backup in ${path.join(s.svcHome, 'backups')} passes the check: restore svc.db from a backup of your own, or move it away (mv '${db}' '${db}.damaged') to start with an empty store, then run svc again.; see ${log}\n`,
+    );
     assert.deepEqual(daemonPids(s.svcHome), []);
 
     fs.rmSync(db);

@@ -46,7 +46,7 @@ describe('store: a damaged, symlinked or foreign svc.db is refused', function ()
       .pop()!;
     const backup = path.join(s.svcHome, 'backups', newest);
     const m = new RegExp(
-      `^svc daemon failed to start \\(exit 1\\): ${db()} is damaged \\(SQLite quick_check: [^\\n]+\\); svc will not serve a damaged store\\. To restore the newest good backup: (mv '${db()}' '${db()}.damaged' && rm -f '${db()}-wal' '${db()}-shm' && cp '${backup}' '${db()}' && chmod 600 '${db()}'), then run svc again \\(work recorded after \\S+ is not in it\\)\\.; see `,
+      `^svc daemon failed to start \\(exit 1\\): ${db()} is damaged \\(SQLite quick_check: [^\\n]+\\); svc will not serve a damaged store\\. Restore the newest good backup: (mv '${db()}' '${db()}.damaged' && rm -f '${db()}-wal' '${db()}-shm' && cp '${backup}' '${db()}' && chmod 600 '${db()}'), then run svc again \\(work recorded after \\S+ is not in it\\)\\.; see `,
     ).exec(r.stderr);
     assert.ok(m, r.stderr);
     assert.deepEqual(daemonPids(s.svcHome), [], 'no daemon serves the damaged store');
