@@ -65,10 +65,11 @@ describe("the demo's state in VS Code: the nesting with verdict badges (issue 16
       if ((await header.getAttribute('aria-expanded')) === 'true') await header.click({ position: { x: 10, y: 11 } });
     }
     // The nesting: builders under the orchestrator, each critic under the builder it judged;
-    // the superseded greet i1 pair reaped and archived out of view, the parked docs builder kept.
+    // the superseded greet i1 pair reaped and archived out of view, the parked docs builder kept
+    // (its parked patch named on its row).
     await waitForTree(page, 'Command Deck', [
       { level: 1, label: 'demo orchestrator', description: '#1 · idle' },
-      { level: 2, label: 'demo/docs builder i1', description: '#3 · stopped · reaped' },
+      { level: 2, label: 'demo/docs builder i1', description: '#3 · stopped · reaped · parked patch' },
       { level: 3, label: 'demo/docs critic i1', description: '#5 · idle · (detached)' },
       { level: 2, label: 'demo/greet builder i2', description: '#6 · idle · demo/greet-i2 ↑0' },
       { level: 3, label: 'demo/greet critic i2', description: '#7 · idle · (detached)' },
