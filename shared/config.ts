@@ -33,7 +33,7 @@ export const RoleDefaults = z
 
 export const ProjectKey = z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'a project key is lowercase letters, digits and -, at most 32 characters');
 
-/** A host of config.yaml `hosts:` (issue 19): lanes placed there run over SSH. */
+/** A host of config.yaml `hosts:`: lanes placed there run over SSH. */
 export const HostName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'a host name is lowercase letters, digits, - and _, at most 32 characters');
 
 /** A spend cap in US dollars: what a lane (or a run) may cost before svc stops its turns. */

@@ -1,4 +1,4 @@
-// Where a lane on a host goes (issue 19): the host's lanes root as the host resolves it
+// Where a lane on a host goes: the host's lanes root as the host resolves it
 // (`~/…` is the SSH user's home there), and how its directory is made there — a worktree
 // of the host's own bare clone of the project's origin (fetched before each launch), or a
 // play lane's empty folder — by svc's helper on the host.

@@ -1,4 +1,4 @@
-// Host methods (issue 19: lanes on other hosts over SSH). Senders: the shim (`svc host
+// Host methods (lanes on other hosts over SSH). Senders: the shim (`svc host
 // list|check`) and the extension. Who must stay in sync: server/hosts/hostMethods.ts,
 // server/shim/commands/hostFormat.ts, docs/protocol.md.
 import { z } from 'zod';

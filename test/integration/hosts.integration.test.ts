@@ -1,4 +1,4 @@
-// Hosts (issue 19, part 1): config.yaml `hosts:` validated with refusals that say what and
+// Hosts: config.yaml `hosts:` validated with refusals that say what and
 // why, `svc host list`, and `svc host check` against a real sshd on 127.0.0.1 (a dedicated
 // user's home is the other machine): reachable, git, node, the lanes root, disk, and the
 // failures a person meets: unknown host key, unreachable, no node, lanes root missing.

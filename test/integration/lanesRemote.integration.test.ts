@@ -1,4 +1,4 @@
-// A whole gauntlet on another host (issue 19), for real: sshd on 127.0.0.1 with a
+// A whole gauntlet on another host, for real: sshd on 127.0.0.1 with a
 // dedicated user whose home is "the other machine". Builders and a critic run there on
 // the script harness, report through the forwarded socket, are waited for, listed with git
 // facts read over the shared connection, lose their connection mid-run (the master is

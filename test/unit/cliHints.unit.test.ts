@@ -1,5 +1,5 @@
 // The window shows the daemon's sentences without the command that helps, since it
-// offers that remedy as a button (extension/errors/cliHints.ts, issue 16).
+// offers that remedy as a button (extension/errors/cliHints.ts).
 import * as assert from 'node:assert/strict';
 import { foldTranscript } from '../../extension/conversations/transcriptItems';
 import { refusalFix, withoutCliHint } from '../../extension/errors/cliHints';

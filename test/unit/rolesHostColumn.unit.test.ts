@@ -1,4 +1,4 @@
-// The Roles panel's Host column (issue 19): config/roles gives each gauntlet role its host
+// The Roles panel's Host column: config/roles gives each gauntlet role its host
 // entry (projects.<key>.gauntlet.roles.<role>.host) and the configured hosts, and the
 // page's select offers "this machine" (unset) and each host of config.yaml, keeping a
 // hand-set host that is no longer configured visible.

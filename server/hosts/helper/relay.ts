@@ -1,5 +1,5 @@
 // The relay: on the host, the process that holds an agent's stdio so the agent does not
-// hang on the SSH channel (issue 19: a lost connection is not a lost lane). `launch` starts
+// hang on the SSH channel (a lost connection is not a lost lane). `launch` starts
 // it detached (its own session, outliving the channel) in the agent's run folder
 // (~/.svc-host/agents/<daemon>/<conv>, 0700), and it starts the harness in a session of its
 // own (the group the stop door signals). It listens on `sock` in that folder; the SSH

@@ -1,4 +1,4 @@
-// svc host list|check — the hosts of config.yaml that lanes can be placed on (issue 19).
+// svc host list|check — the hosts of config.yaml that lanes can be placed on.
 import { hostCheckText, hostListText } from './hostFormat';
 import { hostsCheck, hostsList } from '../../../shared/protocol/hosts';
 import { bool, JSON_FLAG, str } from '../cli';

@@ -1,4 +1,4 @@
-// Issue 16's row actions in a real VS Code (code-server 4.100.3 in chromium), each asserted
+// The row actions in a real VS Code (code-server 4.100.3 in chromium), each asserted
 // by what it does: the activity icons of a working agent and of one that failed to start;
 // the inline hover actions Answer (needs-you), Tell and Stop (working), Resume (stopped) and
 // Abort (a running review convoy); Abort Review offered in the palette only while a review
@@ -68,7 +68,7 @@ async function clickHoverAction(row: Locator, title: string): Promise<void> {
 
 const description = (row: Locator, re: RegExp, timeout = 20_000) => row.locator('.label-description', { hasText: re }).waitFor({ timeout });
 
-describe('issue 16: row actions by what they do, Abort Review while a review runs, Open PR on GitHub (code-server 4.100.3)', function () {
+describe('row actions by what they do, Abort Review while a review runs, Open PR on GitHub (code-server 4.100.3)', function () {
   this.timeout(180_000);
   let release = '';
   let fake: GithubFake | undefined;

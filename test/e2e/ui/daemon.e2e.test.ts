@@ -1,4 +1,4 @@
-// Issue 16: stopping the daemon ends every live agent, so "svc: Stop Daemon" and "svc:
+// Stopping the daemon ends every live agent, so "svc: Stop Daemon" and "svc:
 // Restart Daemon" ask first in a modal that says how many, and afterwards offer to resume
 // the agents they stopped. The palette offers them only while the daemon is connected.
 import * as assert from 'node:assert/strict';
@@ -28,7 +28,7 @@ async function waitIdle(ids: number[], timeoutMs = 30_000): Promise<void> {
   }
 }
 
-describe('Stop Daemon and Restart Daemon from VS Code (issue 16)', function () {
+describe('Stop Daemon and Restart Daemon from VS Code', function () {
   this.timeout(180_000);
   const mine: number[] = [];
 

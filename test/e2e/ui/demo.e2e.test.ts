@@ -1,4 +1,4 @@
-// `npm run demo`'s state in a real VS Code (issue 16): the demo runs into a scratch home
+// `npm run demo`'s state in a real VS Code: the demo runs into a scratch home
 // (SVC_DEMO_HOME), a second code-server opens it, and the Command Deck shows the product's
 // signature — the orchestrator over its builders, each critic under the builder it judged,
 // the verdicts as badges — not a lone orchestrator; and the demo prints what reap --park saved.
@@ -13,7 +13,7 @@ import { session, timing, vsixPath } from './session';
 import { NEEDS_YOU_TITLE } from '../../../scripts/demo/needsYou';
 import { openContainer, openWorkbench, rowBadge, rowByLabel, rowIcon, screenshot, themeColor, waitForTree } from './workbench';
 
-describe("the demo's state in VS Code: the nesting with verdict badges (issue 16)", function () {
+describe("the demo's state in VS Code: the nesting with verdict badges", function () {
   this.timeout(240_000);
   let scratch: Scratch;
   let cs: CodeServer | undefined;

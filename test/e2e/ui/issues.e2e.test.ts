@@ -1,4 +1,4 @@
-// Issue 16: what only the CLI could do, from the palette — `svc issue new` (the
+// What only the CLI could do, from the palette — `svc issue new` (the
 // description written in an editor draft), `svc issue start` and `svc done`. "svc: Create
 // Issue" shows only while an issue draft is the active editor.
 import * as assert from 'node:assert/strict';
@@ -20,7 +20,7 @@ async function ok(args: string[]): Promise<string> {
 const TITLE = 'palette issue';
 const BODY = '## Acceptance\n\n- greet.txt says hello\n- the tests pass';
 
-describe('issues from the palette: New Issue, Start Work Agent, Mark Issue Done (issue 16)', function () {
+describe('issues from the palette: New Issue, Start Work Agent, Mark Issue Done', function () {
   this.timeout(180_000);
   let issue: IssueInfo;
 

@@ -1,4 +1,4 @@
-// Issue 16: the palette offers what only the CLI could do (resume, unarchive, issue new /
+// The palette offers what only the CLI could do (resume, unarchive, issue new /
 // start / done, daemon restart), hides what does not apply (Start Daemon while connected,
 // Abort Review with no review running, Create Issue and Launch Lane with no draft, the
 // issue commands before an issue exists), and the two logs say which is which. Runs before
@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { session } from './session';
 import { openContainer, openPalette, paletteOffers, runCommand, screenshot } from './workbench';
 
-describe('the palette: what applies, what only the CLI could do, and two logs named apart (issue 16)', function () {
+describe('the palette: what applies, what only the CLI could do, and two logs named apart', function () {
   this.timeout(120_000);
 
   it('offers Resume, Unarchive, New Issue, Restart Daemon; hides what does not apply now', async () => {

@@ -1,4 +1,4 @@
-// Issue 16: Start Lane fails early, not after six steps. The model is resolved for the
+// Start Lane fails early, not after six steps. The model is resolved for the
 // role before the brief (none set: the harness's models, a typed one, or Open Roles, which
 // keeps the answers); Back keeps answers; reopening prefills them; a critic is offered
 // builders with their report state and asked for the commit of one that has not
@@ -80,7 +80,7 @@ async function startFrom(page: Page, launcher: string): Promise<void> {
   await contextMenuItem(page, rowByLabel(page, 'Command Deck', launcher), 'Start Lane…');
 }
 
-describe('Start Lane from VS Code: the model first, Back, kept answers, the brief in an editor (issue 16)', function () {
+describe('Start Lane from VS Code: the model first, Back, kept answers, the brief in an editor', function () {
   this.timeout(180_000);
   let launcherTitle = '';
   let svcHome = '';

@@ -1,4 +1,4 @@
-// Issue 16 in a real VS Code (code-server 4.100.3 in chromium): state that survives a
+// In a real VS Code (code-server 4.100.3 in chromium): state that survives a
 // window reload (the conversation, Agents and Roles panels, with the page's draft and
 // filter), Explorer-like preview tabs (a row click previews, the next click replaces it,
 // a double-click keeps it; reports too), buttons where the UI used to print commands
@@ -62,7 +62,7 @@ async function openRoles(page: Page) {
 /** The open conversation panel whose header names `#id`. */
 const panelOf = (page: Page, id: number, name: string) => webviewFrameWith(page, 'header .facts', `#${id} ${name}`);
 
-describe('issue 16: state kept, preview tabs, buttons instead of commands (code-server 4.100.3)', function () {
+describe('state kept, preview tabs, buttons instead of commands (code-server 4.100.3)', function () {
   this.timeout(120_000);
   const id: Record<string, number> = {};
   const title: Record<string, string> = {};
