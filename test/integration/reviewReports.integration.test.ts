@@ -83,8 +83,14 @@ describe('review pipeline: reports as models write them', function () {
     await w.startWork(i.id);
     const runDir = path.join(i.workspace, '.svc', 'review', 'r1');
     const post = path.join(w.s.home, 'ctl', i.id, 'post-r1.out');
-    await eventually(() => fs.existsSync(post) && fs.readFileSync(post, 'utf8').length > 0, 60_000, "the parent's svc review post returned");
-    const wait = fs.readFileSync(path.join(w.s.home, 'ctl', i.id, 'wait-r1.out'), 'utf8').split('\n');
+    const waitFile = path.join(w.s.home, 'ctl', i.id, 'wait-r1.out');
+    // Both of the parent's outputs complete: its wait's (ending with the exit line) and its post's.
+    await eventually(
+      () => fs.existsSync(post) && fs.readFileSync(post, 'utf8').length > 0 && fs.existsSync(waitFile) && /\nexit \d+\n$/.test(fs.readFileSync(waitFile, 'utf8')),
+      60_000,
+      "the parent's svc review wait and svc review post returned",
+    );
+    const wait = fs.readFileSync(waitFile, 'utf8').split('\n');
     assert.match(wait[0], /^security {5}invalid report: unknown verdict 'LGTM'/);
     const fix = '`# Verdict: APPROVED`, `# Verdict: CHANGES_REQUESTED` or `# Verdict: FAILED`';
     assert.equal(
