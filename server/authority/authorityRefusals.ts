@@ -4,7 +4,7 @@
 import { refusalsOf } from '../../shared/errors';
 import type { SvcError } from '../../shared/errors';
 import { AUTHORITY_REFUSALS } from '../../shared/refusals/authority';
-import type { ConversationRow } from '../conversations/conversationService';
+import type { ConversationRow } from '../conversations/conversationStore';
 import type { Rule } from './authorityTable';
 import type { RowById } from './lineage';
 

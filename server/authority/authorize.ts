@@ -1,7 +1,7 @@
 // Judges one request against its row of the authority table (authorityTable.ts). A person
 // passes every row; an agent passes only what its row allows, else a refusal that names
 // the rule and who may do it instead. Nothing here changes state.
-import type { ConversationRow } from '../conversations/conversationService';
+import type { ConversationRow } from '../conversations/conversationStore';
 import { reviewerOf } from '../review/reviewers';
 import { lineageRefusal, missingRowError, notReviewParentError, notWorkAgentError, personOnlyError } from './authorityRefusals';
 import { ruleOf } from './authorityTable';

@@ -5,7 +5,7 @@
 // $SVC_CONVERSATION and $SVC_CALLER_TOKEN), or it arrives over a connection the daemon
 // opened for that one agent (a connection identity), which needs no credential and cannot
 // be talked out of its conversation by what a request says.
-import type { ConversationRow } from '../conversations/conversationService';
+import type { ConversationRow } from '../conversations/conversationStore';
 import { callerMismatchError, connectionIsAgentError } from './authorityRefusals';
 
 export type Caller = { kind: 'person' } | { kind: 'agent'; conv: ConversationRow };
