@@ -8,6 +8,9 @@
 // The index is the exception: every `git status` anyone runs refreshes its stat data, and
 // that changes nothing the list shows. An index whose entries (indexContent.ts) are the
 // ones the kept answer saw keeps the answer; only a change of content recounts.
+// A clean answer is also kept in the store with what it depended on (worktreeRecheck.ts), so
+// the first list after a daemon restart re-checks those lanes by their files' stat data
+// instead of running `git status` in every one; a lane that changed meanwhile is recounted.
 // Every git here answers within FACTS_TIMEOUT_MS or is given up on: a worktree whose git
 // hangs (a network filesystem, a file that never answers) lists as "facts unavailable:
 // git did not answer within 5 s" instead of holding the whole list.
@@ -19,6 +22,15 @@ import { git } from './git';
 import type { GitFacts } from './git';
 import { FACTS_TIMEOUT_MS, GitTimeout } from './gitExec';
 import { indexDigest, indexStamp } from './indexContent';
+import { configSignature, dirsSignature, trackedFilesMatchIndex, worktreeDirs } from './worktreeRecheck';
+import type { KeptClean } from './worktreeRecheck';
+
+/** Where clean answers outlive the daemon (the store); see worktreeRecheck.ts. */
+export interface FactsMemory {
+  recall(dir: string): KeptClean | undefined;
+  keep(dir: string, kept: KeptClean): void;
+  drop(dir: string): void;
+}
 
 /** A worktree whose facts git did not give in time; `unavailable` says why, for the reader. */
 export interface FactsUnavailable {
@@ -37,7 +49,8 @@ interface DirtyEntry {
   /** Both watches are in place; without them a kept answer could go stale, so none is kept. */
   trusted: boolean;
   watchers: fs.FSWatcher[];
-  /** The worktree's index file, when its git dir is known. */
+  /** The worktree's git dir and index file, when known. */
+  gitDir?: string;
   indexFile?: string;
   /** What the kept answer was counted against: HEAD, and the index on disk and by content. */
   head?: string | null;
@@ -49,12 +62,16 @@ export class WorktreeFacts {
   private readonly dirtyCache = new Map<string, DirtyEntry>();
   /** `git status` runs so far (tests and benchmarks read it to see what was recounted). */
   statusRuns = 0;
+  /** Lanes found still clean by a re-check of a kept answer, without git. */
+  rechecks = 0;
   private readonly timeoutMs: number;
   /** `git status` runs at once: a cold list of 1,000 lanes must not start 1,000 processes together. */
   private readonly slots: Slots;
+  private readonly memory?: FactsMemory;
 
-  constructor(opts: { timeoutMs?: number; parallel?: number } = {}) {
+  constructor(opts: { timeoutMs?: number; parallel?: number; memory?: FactsMemory } = {}) {
     this.timeoutMs = opts.timeoutMs ?? FACTS_TIMEOUT_MS;
+    this.memory = opts.memory;
     this.slots = new Slots(opts.parallel ?? Math.max(4, 2 * os.availableParallelism()));
   }
 
@@ -98,6 +115,7 @@ export class WorktreeFacts {
 
   /** Stops watching a worktree (it was reaped or archived). */
   forget(dir: string): void {
+    this.remember(dir, (m) => m.drop(dir));
     const e = this.dirtyCache.get(dir);
     if (!e) return;
     for (const w of e.watchers) w.close();
@@ -105,7 +123,8 @@ export class WorktreeFacts {
   }
 
   close(): void {
-    for (const dir of [...this.dirtyCache.keys()]) this.forget(dir);
+    for (const e of this.dirtyCache.values()) for (const w of e.watchers) w.close();
+    this.dirtyCache.clear();
   }
 
   private async dirty(dir: string, head: string | null): Promise<boolean> {
@@ -114,6 +133,8 @@ export class WorktreeFacts {
       e = { valid: false, dirty: false, trusted: false, watchers: [] };
       this.dirtyCache.set(dir, e);
       this.watch(dir, e);
+      // Watched from here on: a kept answer that still holds stays current like a counted one.
+      if (e.trusted && (await this.recheck(dir, e, head))) return false;
     }
     if (e.valid && e.trusted && e.head === head && (await this.sameIndex(e, head))) return e.dirty;
     e.valid = true; // a change while we run status invalidates again
@@ -122,9 +143,14 @@ export class WorktreeFacts {
     e.stamp = e.indexFile ? indexStamp(e.indexFile) : undefined;
     e.digest = e.stamp !== undefined ? await digestAt(e.indexFile!, head) : undefined;
     try {
-      const out = await this.slots.run(() => {
+      const out = await this.slots.run(async () => {
+        // The directories as they are before status reads them, like the index above.
+        const before = this.memory && head && e.gitDir && e.digest ? snapshot(dir, e.gitDir) : undefined;
         this.statusRuns++;
-        return git(dir, ['--no-optional-locks', 'status', '--porcelain', '-z', '--untracked-files=normal'], { timeoutMs: this.timeoutMs });
+        const status = await git(dir, ['--no-optional-locks', 'status', '--porcelain', '-z', '--untracked-files=normal'], { timeoutMs: this.timeoutMs });
+        const keep = status.length === 0 && before && head && e.digest ? { head, indexDigest: e.digest, ...before } : undefined;
+        this.remember(dir, (m) => (keep ? m.keep(dir, keep) : m.drop(dir)));
+        return status;
       });
       e.dirty = out.length > 0;
     } catch (err) {
@@ -132,6 +158,30 @@ export class WorktreeFacts {
       throw err;
     }
     return e.dirty;
+  }
+
+  /** A store that cannot be written only costs the next restart a recount, never this answer. */
+  private remember(dir: string, write: (m: FactsMemory) => void): void {
+    if (!this.memory) return;
+    try {
+      write(this.memory);
+    } catch (err) {
+      log.warn(`${dir}: its git answer is not kept for the next restart`, err);
+    }
+  }
+
+  /** Whether the answer kept before a restart still holds (then it is this entry's answer). */
+  private async recheck(dir: string, e: DirtyEntry, head: string | null): Promise<boolean> {
+    const kept = this.memory?.recall(dir);
+    const bytes = hashBytesOf(head);
+    if (!kept || kept.head !== head || bytes === undefined || !e.gitDir || !e.indexFile) return false;
+    const stamp = indexStamp(e.indexFile);
+    if (stamp === undefined || configSignature(e.gitDir) !== kept.configSig || dirsSignature(dir, kept.dirs) !== kept.dirsSig) return false;
+    const digest = await indexDigest(e.indexFile, bytes);
+    if (digest !== kept.indexDigest || !trackedFilesMatchIndex(dir, e.indexFile, bytes)) return false;
+    this.rechecks++;
+    Object.assign(e, { valid: true, dirty: false, head, stamp, digest });
+    return true;
   }
 
   /** Whether the index still holds what the kept answer was counted against (stat data aside). */
@@ -169,7 +219,10 @@ export class WorktreeFacts {
       }
     };
     const gitDir = worktreeGitDir(dir);
-    if (gitDir) e.indexFile = path.join(gitDir, 'index');
+    if (gitDir) {
+      e.gitDir = gitDir;
+      e.indexFile = path.join(gitDir, 'index');
+    }
     // A main checkout's .git is inside the worktree: its events are git-dir events.
     const inWorktree = (event: string, file: string | null) => {
       if (file === '.git' || !file?.startsWith(`.git${path.sep}`)) invalidate();
@@ -177,6 +230,12 @@ export class WorktreeFacts {
     };
     e.trusted = add(dir, true, inWorktree) && gitDir !== undefined && add(gitDir, false, inGitDir);
   }
+}
+
+function snapshot(dir: string, gitDir: string): Omit<KeptClean, 'head' | 'indexDigest'> | undefined {
+  const dirs = worktreeDirs(dir);
+  const dirsSig = dirs && dirsSignature(dir, dirs);
+  return dirs && dirsSig ? { dirs, dirsSig, configSig: configSignature(gitDir) } : undefined;
 }
 
 /** Object ids are SHA-1 (40 hex digits) or SHA-256 (64); an unborn HEAD says neither. */

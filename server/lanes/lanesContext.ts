@@ -5,6 +5,7 @@ import type { App } from '../app';
 import { WorktreeFacts } from '../git/worktreeFacts';
 import type { ConversationsPort } from './conversationsPort';
 import type { HostLink } from '../hosts/hostLink';
+import { keptFactsStore } from './keptFactsStore';
 import type { LaneStore } from './laneStore';
 import type { LaneReader } from './records';
 import { parkedOfLane } from './reapParts';
@@ -18,7 +19,7 @@ export interface LanesContext extends LaneReader {
 }
 
 export function lanesContext(app: App, store: LaneStore, conversations: ConversationsPort, hostOps: HostLink): LanesContext {
-  const gitFacts = new WorktreeFacts();
+  const gitFacts = new WorktreeFacts({ memory: keptFactsStore(app.db) });
   app.onStop(() => gitFacts.close());
   return {
     app,

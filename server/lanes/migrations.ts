@@ -91,4 +91,20 @@ registerMigrations(
       );
     `,
   },
+  {
+    // Clean worktrees' git answers with what they depended on, so a restarted daemon
+    // re-checks them instead of running git status in every lane (server/git/worktreeRecheck.ts).
+    id: 250,
+    name: 'kept worktree facts',
+    sql: `
+      CREATE TABLE kept_worktree_facts (
+        dir TEXT PRIMARY KEY,
+        head TEXT NOT NULL,
+        index_digest TEXT NOT NULL,
+        dirs TEXT NOT NULL,
+        dirs_sig TEXT NOT NULL,
+        config_sig TEXT NOT NULL
+      );
+    `,
+  },
 );

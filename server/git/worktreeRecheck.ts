@@ -1,0 +1,133 @@
+// Re-checking a worktree found clean before, without running git: what a daemon restart
+// needs so its first `svc lane list` does not recount every lane with `git status`.
+//
+// A clean worktree is one whose index matches HEAD, whose tracked files match the index,
+// and which has no untracked file git would show. When it was counted clean we keep, next
+// to the answer, what that depended on: HEAD, the index's content (indexContent.ts), the
+// modification times of every directory in the worktree (a file created, removed or renamed
+// anywhere changes its directory's), and the repository's config and exclude files. On the
+// re-check the tracked files are compared with the stat data the index holds for them, as
+// git does itself: a file whose size, inode, mtime or ctime differs, or which changed in the
+// same instant the index was written ("racily clean"), makes the answer unknown and the
+// lane is recounted. Anything this cannot read with certainty (a sparse or split index,
+// index version 4, submodules, assume-unchanged entries, too many directories) recounts too:
+// the re-check may only ever say "still clean" when git would say the same.
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** Directories walked at most; a larger tree (a vendored dependency folder) is recounted after a restart. */
+export const MAX_KEPT_DIRS = 4096;
+
+/** What a clean answer depended on, as kept in the store. */
+export interface KeptClean {
+  head: string;
+  indexDigest: string;
+  /** Worktree-relative directories ('' is the worktree itself). */
+  dirs: string[];
+  dirsSig: string;
+  configSig: string;
+}
+
+/** The directories of a worktree (not `.git`), or undefined when there are more than MAX_KEPT_DIRS. */
+export function worktreeDirs(dir: string): string[] | undefined {
+  const out: string[] = [''];
+  for (let i = 0; i < out.length; i++) {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(path.join(dir, out[i]), { withFileTypes: true });
+    } catch {
+      return undefined;
+    }
+    for (const e of entries) {
+      if (!e.isDirectory() || (out[i] === '' && e.name === '.git')) continue;
+      out.push(out[i] === '' ? e.name : `${out[i]}/${e.name}`);
+      if (out.length > MAX_KEPT_DIRS) return undefined;
+    }
+  }
+  return out;
+}
+
+/** A digest of the directories' change times: any entry added, removed or renamed changes it. */
+export function dirsSignature(dir: string, dirs: string[]): string | undefined {
+  const h = createHash('sha1');
+  for (const d of dirs) {
+    const st = fs.lstatSync(path.join(dir, d), { bigint: true, throwIfNoEntry: false });
+    if (!st?.isDirectory()) return undefined;
+    h.update(`${d}\0${st.mtimeNs}\0${st.ctimeNs}\0${st.ino}\n`);
+  }
+  return h.digest('hex');
+}
+
+/** The repository's config and exclude files as they are on disk: a change may change what status shows. */
+export function configSignature(gitDir: string): string {
+  const common = commonDir(gitDir);
+  const h = createHash('sha1');
+  for (const f of [path.join(common, 'config'), path.join(common, 'info', 'exclude'), path.join(gitDir, 'config.worktree')]) {
+    const st = fs.statSync(f, { bigint: true, throwIfNoEntry: false });
+    h.update(st ? `${f}\0${st.size}\0${st.mtimeNs}\0${st.ctimeNs}\n` : `${f}\0-\n`);
+  }
+  return h.digest('hex');
+}
+
+function commonDir(gitDir: string): string {
+  try {
+    return path.resolve(gitDir, fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim());
+  } catch {
+    return gitDir;
+  }
+}
+
+/**
+ * Whether every tracked file still matches the stat data its index entry holds (and none is
+ * racily clean). False whenever that cannot be known for certain.
+ */
+export function trackedFilesMatchIndex(dir: string, indexFile: string, hashBytes: number): boolean {
+  let buf: Buffer;
+  let indexSt: fs.BigIntStats;
+  try {
+    indexSt = fs.statSync(indexFile, { bigint: true });
+    if (!indexSt.isFile()) return false;
+    buf = fs.readFileSync(indexFile);
+  } catch {
+    return false;
+  }
+  if (buf.length < 12 + hashBytes || buf.toString('latin1', 0, 4) !== 'DIRC') return false;
+  const version = buf.readUInt32BE(4);
+  if (version !== 2 && version !== 3) return false;
+  const count = buf.readUInt32BE(8);
+  const indexSec = indexSt.mtimeNs / 1_000_000_000n;
+  const indexNsec = indexSt.mtimeNs % 1_000_000_000n;
+  let at = 12;
+  for (let i = 0; i < count; i++) {
+    if (at + 42 + hashBytes > buf.length) return false;
+    const flagsAt = at + 40 + hashBytes;
+    const flags = buf.readUInt16BE(flagsAt);
+    // assume-valid, extended (skip-worktree, intent-to-add) or a merge stage: not a plain entry.
+    if (flags & 0xf000) return false;
+    const mode = buf.readUInt32BE(at + 24);
+    const type = mode >>> 12;
+    if (type !== 0o10 && type !== 0o12) return false; // a regular file or a symlink; a gitlink is a submodule
+    const nameAt = flagsAt + 2;
+    const nul = buf.indexOf(0, nameAt);
+    if (nul < 0) return false;
+    const name = buf.toString('utf8', nameAt, nul);
+    const st = fs.lstatSync(path.join(dir, name), { bigint: true, throwIfNoEntry: false });
+    if (!st) return false;
+    const ctimeSec = BigInt(buf.readUInt32BE(at));
+    const ctimeNsec = BigInt(buf.readUInt32BE(at + 4));
+    const mtimeSec = BigInt(buf.readUInt32BE(at + 8));
+    const mtimeNsec = BigInt(buf.readUInt32BE(at + 12));
+    const ino = BigInt(buf.readUInt32BE(at + 20));
+    const size = BigInt(buf.readUInt32BE(at + 36));
+    const u32 = 0xffffffffn;
+    if (((st.mtimeNs / 1_000_000_000n) & u32) !== mtimeSec || st.mtimeNs % 1_000_000_000n !== mtimeNsec) return false;
+    if (((st.ctimeNs / 1_000_000_000n) & u32) !== ctimeSec || st.ctimeNs % 1_000_000_000n !== ctimeNsec) return false;
+    if ((st.ino & u32) !== ino || (st.size & u32) !== size) return false;
+    if (st.mode >> 12n !== BigInt(type)) return false;
+    // Written in the same instant as the index (or after it): git itself cannot trust its stat data.
+    if (mtimeSec > indexSec || (mtimeSec === indexSec && mtimeNsec >= indexNsec)) return false;
+    at = at + ((40 + hashBytes + 2 + (nul - nameAt) + 8) & ~7);
+  }
+  return true;
+}

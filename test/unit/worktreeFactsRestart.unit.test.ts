@@ -1,0 +1,147 @@
+// The first lane list after a daemon restart: a clean answer kept in the store is re-checked
+// against the files instead of recounted with git status, and any change made while no
+// daemon watched (a tracked file edited, a new untracked file, a staged change, HEAD moved)
+// is recounted, never reported clean. Each "restart" is a new WorktreeFacts on the same
+// store; real git, real SQLite.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import '../../server/conversations/migrations';
+import '../../server/lanes/migrations';
+import { factsUnavailable, WorktreeFacts } from '../../server/git/worktreeFacts';
+import { keptFactsStore } from '../../server/lanes/keptFactsStore';
+import { openDb } from '../../server/store/db';
+import type { Db } from '../../server/store/db';
+import { gitScratch } from '../helpers/gitScratch';
+
+const REPO = path.resolve(__dirname, '..', '..');
+// Files written in the same instant as the index are "racily clean" and recounted, as git
+// itself treats them; a short pause puts the index write after them.
+const pause = () => new Promise((r) => setTimeout(r, 20));
+
+describe('worktree facts across a daemon restart', () => {
+  const root = path.join(REPO, '.scratch', `unit-worktreefacts-restart-${process.pid}`);
+  const repo = path.join(root, 'repo');
+  const { git } = gitScratch(root);
+  let db: Db;
+  let n = 0;
+  let wt: string;
+  const open: WorktreeFacts[] = [];
+  /** A daemon: its own WorktreeFacts over the one store. */
+  const daemon = () => {
+    const f = new WorktreeFacts({ memory: keptFactsStore(db) });
+    open.push(f);
+    return f;
+  };
+  const read = async (facts: WorktreeFacts) => {
+    const f = (await facts.ofRepo(repo, [wt])).get(wt);
+    assert.ok(f && !factsUnavailable(f), `facts of ${wt}: ${JSON.stringify(f)}`);
+    return f;
+  };
+  /** Counted clean by one daemon, which then stops. */
+  const countedClean = async () => {
+    const f = daemon();
+    assert.equal((await read(f)).dirty, false);
+    assert.equal(f.statusRuns, 1);
+    f.close();
+  };
+
+  before(() => {
+    fs.mkdirSync(path.join(repo, 'src', 'deep'), { recursive: true });
+    git(repo, 'init', '-q', '--initial-branch=main');
+    for (let i = 0; i < 20; i++) fs.writeFileSync(path.join(repo, i % 2 ? 'src' : 'src/deep', `f${i}.txt`), `${i}\n`);
+    fs.writeFileSync(path.join(repo, '.gitignore'), 'build/\n');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-qm', 'one');
+  });
+  beforeEach(async () => {
+    db = openDb(':memory:');
+    wt = path.join(root, `wt${++n}`);
+    git(repo, 'worktree', 'add', '-q', '-b', `lane${n}`, wt, 'HEAD');
+    await pause();
+    git(wt, 'status', '--porcelain'); // the index written after every file, as git leaves it after a checkout settles
+  });
+  afterEach(() => {
+    for (const f of open.splice(0)) f.close();
+    db.close();
+  });
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('an unchanged clean worktree is re-checked, not recounted, and stays clean and current', async () => {
+    await countedClean();
+    const restarted = daemon();
+    assert.equal((await read(restarted)).dirty, false);
+    assert.equal(restarted.statusRuns, 0);
+    assert.equal(restarted.rechecks, 1);
+    // The re-checked answer is watched like a counted one.
+    fs.writeFileSync(path.join(wt, 'src', 'f1.txt'), 'changed\n');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal((await read(restarted)).dirty, true);
+    assert.equal(restarted.statusRuns, 1);
+  });
+
+  const changes: [string, () => void][] = [
+    ['a tracked file edited in place (same size)', () => fs.writeFileSync(path.join(wt, 'src', 'f1.txt'), '9\n')],
+    ['a new untracked file deep in the tree', () => fs.writeFileSync(path.join(wt, 'src', 'deep', 'new.txt'), 'x\n')],
+    ['a new untracked file in a new directory', () => fs.mkdirSync(path.join(wt, 'more'))],
+    ['a tracked file removed', () => fs.rmSync(path.join(wt, 'src', 'f3.txt'))],
+    [
+      'a change staged',
+      () => {
+        fs.writeFileSync(path.join(wt, 'src', 'f5.txt'), 'staged\n');
+        git(wt, 'add', 'src/f5.txt');
+      },
+    ],
+    [
+      'HEAD moved to a commit with other content',
+      () => {
+        fs.writeFileSync(path.join(repo, 'src', 'f1.txt'), 'main moved\n');
+        git(repo, 'commit', '-qam', `moved ${n}`);
+        git(wt, 'reset', '-q', '--soft', git(repo, 'rev-parse', 'main'));
+      },
+    ],
+  ];
+  for (const [what, change] of changes) {
+    it(`recounts after ${what} while no daemon ran, and says dirty`, async () => {
+      await countedClean();
+      change();
+      if (what.includes('new directory')) fs.writeFileSync(path.join(wt, 'more', 'file.txt'), 'x\n');
+      const restarted = daemon();
+      const f = await read(restarted);
+      assert.equal(f.dirty, true, `${what}: ${git(wt, 'status', '--porcelain')}`);
+      assert.equal(restarted.statusRuns, 1);
+      assert.equal(restarted.rechecks, 0);
+    });
+  }
+
+  it('an ignored file created meanwhile still recounts (its directory changed), and the answer is clean', async () => {
+    await countedClean();
+    fs.mkdirSync(path.join(wt, 'build'));
+    const restarted = daemon();
+    assert.equal((await read(restarted)).dirty, false);
+    assert.equal(restarted.statusRuns, 1);
+    // Counted again and kept: the next restart re-checks.
+    restarted.close();
+    const again = daemon();
+    assert.equal((await read(again)).dirty, false);
+    assert.equal(again.statusRuns, 0);
+  });
+
+  it('a dirty answer is never kept: a restart recounts it', async () => {
+    fs.writeFileSync(path.join(wt, 'untracked.txt'), 'x\n');
+    const f = daemon();
+    assert.equal((await read(f)).dirty, true);
+    f.close();
+    const restarted = daemon();
+    assert.equal((await read(restarted)).dirty, true);
+    assert.equal(restarted.statusRuns, 1);
+    assert.equal(db.prepare('SELECT COUNT(*) FROM kept_worktree_facts WHERE dir = ?').pluck().get(wt), 0);
+  });
+
+  it('a reaped lane forgets its kept answer', async () => {
+    await countedClean();
+    assert.equal(db.prepare('SELECT COUNT(*) FROM kept_worktree_facts WHERE dir = ?').pluck().get(wt), 1);
+    daemon().forget(wt);
+    assert.equal(db.prepare('SELECT COUNT(*) FROM kept_worktree_facts WHERE dir = ?').pluck().get(wt), 0);
+  });
+});
