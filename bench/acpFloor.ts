@@ -15,20 +15,23 @@ export function median(xs: number[]): number {
 }
 
 /**
- * Milliseconds from spawning the script agent in `cwd` until `until`: `started` is the
- * first answer to the first prompt (what the daemon calls a confirmed start), `idle` its
- * end (the turn done). The agent is ended before the promise resolves.
+ * Milliseconds from spawning the script agent in `cwd` until `until`: `prompt` is the first
+ * prompt sent (what the daemon calls alive), `started` the first answer to it (what the
+ * daemon calls a confirmed start), `idle` its end (the turn done). The agent is ended
+ * before the promise resolves.
  */
-export function directAcp(cwd: string, until: 'started' | 'idle' = 'idle', prompt = 'hi'): Promise<number> {
+export function directAcp(cwd: string, until: 'prompt' | 'started' | 'idle' = 'idle', prompt = 'hi'): Promise<number> {
   const t0 = ms();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [SCRIPT_AGENT], { cwd, stdio: ['pipe', 'pipe', 'inherit'] });
+    child.stdin.on('error', () => undefined); // a prompt still in the pipe when `prompt` ends the agent
     let buf = '';
     let t: number | undefined;
     const send = (id: number, method: string, params: unknown) => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
     const finish = () => {
       if (t !== undefined) return;
       t = ms() - t0;
+      if (until === 'prompt') child.kill(); // its answer is no part of the floor
       child.stdin.end();
       child.on('close', () => resolve(t!));
     };
@@ -39,8 +42,10 @@ export function directAcp(cwd: string, until: 'started' | 'idle' = 'idle', promp
         const msg = JSON.parse(buf.slice(0, nl)) as { id?: number; method?: string; result?: { sessionId?: string } };
         buf = buf.slice(nl + 1);
         if (msg.id === 1) send(2, 'session/new', { cwd, mcpServers: [] });
-        else if (msg.id === 2) send(3, 'session/prompt', { sessionId: msg.result!.sessionId, prompt: [{ type: 'text', text: prompt }] });
-        else if (msg.id === 3 || (until === 'started' && msg.method === 'session/update')) finish();
+        else if (msg.id === 2) {
+          send(3, 'session/prompt', { sessionId: msg.result!.sessionId, prompt: [{ type: 'text', text: prompt }] });
+          if (until === 'prompt') finish();
+        } else if (msg.id === 3 || (until === 'started' && msg.method === 'session/update')) finish();
       }
     });
     child.on('error', reject);
