@@ -108,6 +108,7 @@ export class ConversationStore {
   /** Updates the disk refused (full): shown by every read, written once there is space. */
   private readonly unsaved = new Map<number, RowPatch>();
   private readonly retrier = new Retrier(() => this.writeUnsaved());
+  private readonly updateStmts = new Map<string, ReturnType<Db['prepare']>>();
 
   constructor(private readonly db: Db) {
     this.byIdStmt = db.prepare(`${SELECT} WHERE id = ?`);
@@ -191,8 +192,14 @@ export class ConversationStore {
   private write(id: number, patch: RowPatch): void {
     const keys = Object.keys(patch) as (keyof RowPatch)[];
     if (keys.length === 0) return;
-    const sets = keys.map((k) => `${COLUMN[k]} = ?`).join(', ');
-    this.db.prepare(`UPDATE conversations SET ${sets} WHERE id = ?`).run(...keys.map((k) => patch[k] ?? null), id);
+    // Each set of columns is prepared once: a start alone updates a row several times.
+    const shape = keys.join(',');
+    let stmt = this.updateStmts.get(shape);
+    if (!stmt) {
+      stmt = this.db.prepare(`UPDATE conversations SET ${keys.map((k) => `${COLUMN[k]} = ?`).join(', ')} WHERE id = ?`);
+      this.updateStmts.set(shape, stmt);
+    }
+    stmt.run(...keys.map((k) => patch[k] ?? null), id);
   }
 
   /** True once nothing is left unsaved. */

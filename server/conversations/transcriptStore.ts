@@ -34,6 +34,9 @@ export class TranscriptStore {
     return !this.full;
   });
   private readonly insertStmt;
+  /** The two switches of every flush, prepared once (a pragma call prepares anew each time). */
+  private normalSync?: ReturnType<Db['prepare']>;
+  private fullSync?: ReturnType<Db['prepare']>;
 
   constructor(
     private readonly db: Db,
@@ -67,7 +70,7 @@ export class TranscriptStore {
     // acknowledged to no caller, and the daemon's loop must not stall on an fsync per turn of
     // a streaming agent. A crash of the daemon loses none of them (they are in the WAL); a
     // power cut may lose the last ones, until the next state change's FULL commit syncs them.
-    this.db.pragma('synchronous = NORMAL');
+    (this.normalSync ??= this.db.prepare('PRAGMA synchronous = NORMAL')).run();
     try {
       this.db.transaction(() => {
         for (const r of rows) this.insertStmt.run(r.convId, r.seq, r.at, r.kind, r.payload);
@@ -81,7 +84,7 @@ export class TranscriptStore {
       this.retrier.schedule();
       return;
     } finally {
-      this.db.pragma('synchronous = FULL');
+      (this.fullSync ??= this.db.prepare('PRAGMA synchronous = FULL')).run();
     }
     if (this.full) log.info('the kept transcript rows are written');
     this.full = false;
