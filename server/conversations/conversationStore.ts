@@ -2,6 +2,7 @@
 // their own db.transaction (lanes check "no other live lane" and insert atomically).
 import type { SandboxMode } from '../../shared/config';
 import type { ConversationKind } from '../../shared/protocol/conversations';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/db';
 import { isDiskFull, Retrier } from '../store/diskFull';
 import { logger } from '../util/log';
@@ -108,7 +109,7 @@ export class ConversationStore {
   /** Updates the disk refused (full): shown by every read, written once there is space. */
   private readonly unsaved = new Map<number, RowPatch>();
   private readonly retrier = new Retrier(() => this.writeUnsaved());
-  private readonly updateStmts = new Map<string, ReturnType<Db['prepare']>>();
+  private readonly updateStmts = new Map<string, Statement<unknown[]>>();
 
   constructor(private readonly db: Db) {
     this.byIdStmt = db.prepare(`${SELECT} WHERE id = ?`);

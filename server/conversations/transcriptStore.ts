@@ -1,6 +1,7 @@
 // The transcript: what the conversation view shows, appended in wire order. Rows are
 // queued and written in one transaction per event-loop turn, so a burst of streamed
 // chunks costs one fsync instead of one each (the store runs synchronous=FULL).
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/db';
 import { isDiskFull, Retrier } from '../store/diskFull';
 import { logger } from '../util/log';
@@ -35,8 +36,8 @@ export class TranscriptStore {
   });
   private readonly insertStmt;
   /** The two switches of every flush, prepared once (a pragma call prepares anew each time). */
-  private normalSync?: ReturnType<Db['prepare']>;
-  private fullSync?: ReturnType<Db['prepare']>;
+  private normalSync?: Statement<unknown[]>;
+  private fullSync?: Statement<unknown[]>;
 
   constructor(
     private readonly db: Db,

@@ -67,11 +67,12 @@ export class WorktreeFacts {
   private readonly timeoutMs: number;
   /** `git status` runs at once: a cold list of 1,000 lanes must not start 1,000 processes together. */
   private readonly slots: Slots;
-  private readonly memory?: FactsMemory;
+  private readonly memory: FactsMemory;
 
   constructor(opts: { timeoutMs?: number; parallel?: number; memory?: FactsMemory } = {}) {
     this.timeoutMs = opts.timeoutMs ?? FACTS_TIMEOUT_MS;
-    this.memory = opts.memory;
+    // Without a store (tests, tools) clean answers are kept for this process only.
+    this.memory = opts.memory ?? processMemory();
     this.slots = new Slots(opts.parallel ?? Math.max(4, 2 * os.availableParallelism()));
   }
 
@@ -130,14 +131,20 @@ export class WorktreeFacts {
   private async dirty(dir: string, head: string | null): Promise<boolean> {
     let e = this.dirtyCache.get(dir);
     if (!e) {
-      e = { valid: false, dirty: false, trusted: false, watchers: [] };
+      const gitDir = worktreeGitDir(dir);
+      e = { valid: false, dirty: false, trusted: false, watchers: [], gitDir, indexFile: gitDir && path.join(gitDir, 'index') };
       this.dirtyCache.set(dir, e);
-      this.watch(dir, e);
-      // Watched from here on: a kept answer that still holds stays current like a counted one.
-      if (e.trusted && (await this.recheck(dir, e, head))) return false;
+      // Watching a tree costs a walk of it (a recursive watch of a 3,000-file worktree took
+      // longer than its git status): the watches are set up after this read is answered.
+      // Until they are, no answer is kept valid, so the next read checks again.
+      const entry = e;
+      setImmediate(() => {
+        if (this.dirtyCache.get(dir) === entry) this.watch(dir, entry);
+      });
     }
     if (e.valid && e.trusted && e.head === head && (await this.sameIndex(e, head))) return e.dirty;
-    e.valid = true; // a change while we run status invalidates again
+    if (await this.recheck(dir, e, head)) return false;
+    e.valid = e.trusted; // a change while we run status invalidates again
     e.head = head;
     // The index as it is before status reads it: a change during the run shows as a change next time.
     e.stamp = e.indexFile ? indexStamp(e.indexFile) : undefined;
@@ -145,7 +152,7 @@ export class WorktreeFacts {
     try {
       const out = await this.slots.run(async () => {
         // The directories as they are before status reads them, like the index above.
-        const before = this.memory && head && e.gitDir && e.digest ? snapshot(dir, e.gitDir) : undefined;
+        const before = head && e.gitDir && e.digest ? snapshot(dir, e.gitDir) : undefined;
         this.statusRuns++;
         const status = await git(dir, ['--no-optional-locks', 'status', '--porcelain', '-z', '--untracked-files=normal'], { timeoutMs: this.timeoutMs });
         const keep = status.length === 0 && before && head && e.digest ? { head, indexDigest: e.digest, ...before } : undefined;
@@ -162,7 +169,6 @@ export class WorktreeFacts {
 
   /** A store that cannot be written only costs the next restart a recount, never this answer. */
   private remember(dir: string, write: (m: FactsMemory) => void): void {
-    if (!this.memory) return;
     try {
       write(this.memory);
     } catch (err) {
@@ -172,7 +178,7 @@ export class WorktreeFacts {
 
   /** Whether the answer kept before a restart still holds (then it is this entry's answer). */
   private async recheck(dir: string, e: DirtyEntry, head: string | null): Promise<boolean> {
-    const kept = this.memory?.recall(dir);
+    const kept = this.memory.recall(dir);
     const bytes = hashBytesOf(head);
     if (!kept || kept.head !== head || bytes === undefined || !e.gitDir || !e.indexFile) return false;
     const stamp = indexStamp(e.indexFile);
@@ -180,7 +186,8 @@ export class WorktreeFacts {
     const digest = await indexDigest(e.indexFile, bytes);
     if (digest !== kept.indexDigest || !trackedFilesMatchIndex(dir, e.indexFile, bytes)) return false;
     this.rechecks++;
-    Object.assign(e, { valid: true, dirty: false, head, stamp, digest });
+    // Kept valid only under watches set up before this check; else the next read checks again.
+    Object.assign(e, { valid: e.trusted, dirty: false, head, stamp, digest });
     return true;
   }
 
@@ -218,11 +225,7 @@ export class WorktreeFacts {
         return false;
       }
     };
-    const gitDir = worktreeGitDir(dir);
-    if (gitDir) {
-      e.gitDir = gitDir;
-      e.indexFile = path.join(gitDir, 'index');
-    }
+    const gitDir = e.gitDir;
     // A main checkout's .git is inside the worktree: its events are git-dir events.
     const inWorktree = (event: string, file: string | null) => {
       if (file === '.git' || !file?.startsWith(`.git${path.sep}`)) invalidate();
@@ -230,6 +233,11 @@ export class WorktreeFacts {
     };
     e.trusted = add(dir, true, inWorktree) && gitDir !== undefined && add(gitDir, false, inGitDir);
   }
+}
+
+function processMemory(): FactsMemory {
+  const kept = new Map<string, KeptClean>();
+  return { recall: (dir) => kept.get(dir), keep: (dir, k) => kept.set(dir, k), drop: (dir) => kept.delete(dir) };
 }
 
 function snapshot(dir: string, gitDir: string): Omit<KeptClean, 'head' | 'indexDigest'> | undefined {
