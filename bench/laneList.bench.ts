@@ -104,6 +104,8 @@ async function main(): Promise<void> {
         cold.push(time(list));
       }
       const f = firstAfterRestart(list, floor);
+      // Printed as soon as measured, and again with the others at the end.
+      console.log(`  (${n} lanes measured: first list after a restart ${f.first.toFixed(0)} ms against ${f.floor.toFixed(0)} ms sequential)`);
       rows.push({ n, floor: median(floors), warm: median(warm), cold: median(cold), first: f.first, firstFloor: f.floor, firstRuns: f.runs });
     }
     for (const r of rows) {
