@@ -43,6 +43,9 @@ export function factsUnavailable(f: GitFacts | FactsUnavailable | undefined): f 
 
 const log = logger('git-facts');
 
+/** Between two worktrees' watch set-ups: long enough for a finished read's answer to be written. */
+const WATCH_PAUSE_MS = 1;
+
 interface DirtyEntry {
   valid: boolean;
   dirty: boolean;
@@ -64,10 +67,17 @@ export class WorktreeFacts {
   statusRuns = 0;
   /** Lanes found still clean by a re-check of a kept answer, without git. */
   rechecks = 0;
+  /** Worktrees whose watches are set up (tests read it to see none delays an answer). */
+  watched = 0;
   private readonly timeoutMs: number;
   /** `git status` runs at once: a cold list of 1,000 lanes must not start 1,000 processes together. */
   private readonly slots: Slots;
   private readonly memory: FactsMemory;
+  /** Reads being answered now; watches wait until there are none (see watchLater). */
+  private reading = 0;
+  /** Worktrees whose watches are still to be set up, oldest first. */
+  private readonly toWatch: { dir: string; entry: DirtyEntry }[] = [];
+  private watchTimer: NodeJS.Timeout | undefined;
 
   constructor(opts: { timeoutMs?: number; parallel?: number; memory?: FactsMemory } = {}) {
     this.timeoutMs = opts.timeoutMs ?? FACTS_TIMEOUT_MS;
@@ -81,6 +91,15 @@ export class WorktreeFacts {
    * whose git did not answer in time is FactsUnavailable (all of them, when the listing did not).
    */
   async ofRepo(repo: string, dirs: string[]): Promise<Map<string, GitFacts | FactsUnavailable>> {
+    this.reading++;
+    try {
+      return await this.read(repo, dirs);
+    } finally {
+      if (--this.reading === 0) this.drainWatchesSoon();
+    }
+  }
+
+  private async read(repo: string, dirs: string[]): Promise<Map<string, GitFacts | FactsUnavailable>> {
     const out = new Map<string, GitFacts | FactsUnavailable>();
     let listing: Awaited<ReturnType<typeof worktreeList>>;
     let tracking: Awaited<ReturnType<typeof branchTracking>>;
@@ -119,11 +138,14 @@ export class WorktreeFacts {
     this.remember(dir, (m) => m.drop(dir));
     const e = this.dirtyCache.get(dir);
     if (!e) return;
+    if (e.watchers.length > 0) this.watched--;
     for (const w of e.watchers) w.close();
     this.dirtyCache.delete(dir);
   }
 
   close(): void {
+    clearTimeout(this.watchTimer);
+    this.toWatch.length = 0;
     for (const e of this.dirtyCache.values()) for (const w of e.watchers) w.close();
     this.dirtyCache.clear();
   }
@@ -135,12 +157,9 @@ export class WorktreeFacts {
       e = { valid: false, dirty: false, trusted: false, watchers: [], gitDir, indexFile: gitDir && path.join(gitDir, 'index') };
       this.dirtyCache.set(dir, e);
       // Watching a tree costs a walk of it (a recursive watch of a 3,000-file worktree took
-      // longer than its git status): the watches are set up after this read is answered.
-      // Until they are, no answer is kept valid, so the next read checks again.
-      const entry = e;
-      setImmediate(() => {
-        if (this.dirtyCache.get(dir) === entry) this.watch(dir, entry);
-      });
+      // longer than its git status): the watches are set up after every read in progress is
+      // answered. Until they are, no answer is kept valid, so the next read checks again.
+      this.toWatch.push({ dir, entry: e });
     }
     if (e.valid && e.trusted && e.head === head && (await this.sameIndex(e, head))) return e.dirty;
     if (await this.recheck(dir, e, head)) return false;
@@ -203,6 +222,23 @@ export class WorktreeFacts {
     return true;
   }
 
+  /**
+   * Sets up the waiting watches one worktree per turn of the event loop, starting a moment
+   * after the last read in progress ended, so its answer is written first and a request that
+   * arrives meanwhile waits for one walk at most. A read that starts pauses the queue.
+   */
+  private drainWatchesSoon(): void {
+    if (this.watchTimer || this.toWatch.length === 0) return;
+    this.watchTimer = setTimeout(() => {
+      this.watchTimer = undefined;
+      if (this.reading > 0) return; // the read's end schedules the rest
+      const next = this.toWatch.shift();
+      if (next && this.dirtyCache.get(next.dir) === next.entry) this.watch(next.dir, next.entry);
+      this.drainWatchesSoon();
+    }, WATCH_PAUSE_MS);
+    this.watchTimer.unref();
+  }
+
   private watch(dir: string, e: DirtyEntry): void {
     const invalidate = () => {
       e.valid = false;
@@ -232,6 +268,7 @@ export class WorktreeFacts {
       else inGitDir(event, file.slice(5));
     };
     e.trusted = add(dir, true, inWorktree) && gitDir !== undefined && add(gitDir, false, inGitDir);
+    this.watched++;
   }
 }
 

@@ -73,6 +73,10 @@ describe('worktree facts across a daemon restart', () => {
     assert.equal((await read(restarted)).dirty, false);
     assert.equal(restarted.statusRuns, 0);
     assert.equal(restarted.rechecks, 1);
+    // No watch was set up before that answer (a recursive watch walks the whole tree); it follows.
+    assert.equal(restarted.watched, 0);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(restarted.watched, 1);
     // The re-checked answer is watched like a counted one.
     fs.writeFileSync(path.join(wt, 'src', 'f1.txt'), 'changed\n');
     await new Promise((r) => setTimeout(r, 300));
