@@ -69,7 +69,10 @@ const configs = [
     loader: { '.md': 'text' },
   },
   // The shim must start fast: minified, and with zod replaced by an inert stand-in.
+  // dist/svc.js runs the hot commands itself and loads dist/svcCommands.js (a library: it
+  // exports runCli) for the rest, so a status check compiles only what it runs.
   { ...node, entryPoints: { svc: 'server/shim/entry.ts' }, minify: true, alias: { zod: './server/shim/zodInert.ts' } },
+  { ...node, entryPoints: { svcCommands: 'server/shim/main.ts' }, minify: true, alias: { zod: './server/shim/zodInert.ts' } },
   {
     bundle: true,
     platform: 'browser',

@@ -16,8 +16,8 @@ import type { Hosts } from './hosts';
 import { HOST_BASE, shq } from './remoteShell';
 import type { SshHost } from './sshTransport';
 
-/** The bundles a host needs: the shim (`svc` inside remote agents), the script agent, the helper. */
-const BUNDLES = ['svc.js', 'scriptAgent.js', 'svcHost.js'];
+/** The bundles a host needs: the shim (`svc` inside remote agents, in two parts), the script agent, the helper. */
+const BUNDLES = ['svc.js', 'svcCommands.js', 'scriptAgent.js', 'svcHost.js'];
 
 export interface HostReady {
   /** The SSH user's home on the host. */

@@ -1,15 +1,11 @@
-// The `svc` command. Its own small bundle (dist/svc.js): it never loads the daemon's
-// modules or any package, only shared/ contracts and their small JSON-RPC client, so it
-// starts fast.
+// The `svc` command line. Its own small bundle (dist/svcCommands.js, loaded by dist/svc.js
+// for every command but the hot ones): it never loads the daemon's modules or any package,
+// only shared/ contracts and their small JSON-RPC client, so it starts fast.
 // Exit codes: 0 success; 1 usage or request error; commands may define more (lane wait).
-import { DiscoveryError } from '../../shared/discovery';
-import { ConnectionLost } from '../../shared/client/connectionLost';
-import { DaemonUnavailable } from '../../shared/client/ensureDaemon';
 import { SVC_VERSION } from '../../shared/version';
-import { helpText, parseArgs, UsageError } from './cli';
 import type { CliIo, CommandSpec } from './cli';
-import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 import { COMMANDS } from './registry';
+import { runSpec } from './runSpec';
 
 export function findCommand(argv: string[]): { spec?: CommandSpec; rest: string[]; prefix: string[] } {
   let best: CommandSpec | undefined;
@@ -52,23 +48,5 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.err(`svc: unknown command '${argv.slice(0, prefix.length + 1).join(' ')}' (see svc --help)\n`);
     return 1;
   }
-  const flagArgs = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest; // after `--`, '--help' is an argument
-  if (flagArgs.includes('--help') || flagArgs.includes('-h')) {
-    io.out(helpText(spec));
-    return 0;
-  }
-  try {
-    return await spec.run(parseArgs(spec, rest), io);
-  } catch (e) {
-    if (e instanceof UsageError) {
-      io.err(`svc ${spec.path.join(' ')}: ${e.message}\n${helpText(spec)}`);
-      return 1;
-    }
-    if (e instanceof DaemonRefusal || e instanceof DiscoveryError || e instanceof DaemonUnavailable || e instanceof ConnectionLost) {
-      io.err(`${e.message}\n`);
-      return 1;
-    }
-    io.err(`svc: ${(e as Error)?.stack ?? String(e)}\n`);
-    return 1;
-  }
+  return runSpec(spec, rest, io);
 }

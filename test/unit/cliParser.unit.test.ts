@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import { bool, helpText, int, parseArgs, str, UsageError } from '../../server/shim/cli';
 import type { CliIo, CommandSpec } from '../../server/shim/cli';
-import { runCli } from '../../server/shim/main';
+import { hotCommand, HOT_COMMANDS } from '../../server/shim/hotCommands';
+import { findCommand, runCli } from '../../server/shim/main';
 import { COMMANDS } from '../../server/shim/registry';
 
 const spec: CommandSpec = {
@@ -188,6 +189,20 @@ describe('svc --help on every command (runCli with the real registry)', () => {
     const v = io();
     assert.equal(await runCli(['--version'], v), 0);
     assert.match(v.stdout, /^svc \d+\.\d+\.\d+\S*\n$/);
+  });
+
+  it('a hot command (run by dist/svc.js without the full command line) is the one the full command line picks', () => {
+    assert.ok(HOT_COMMANDS.some((c) => c.path.join(' ') === 'daemon status'));
+    for (const c of HOT_COMMANDS) {
+      for (const extra of [[], ['--json'], ['--help'], ['x', '--', '--help']]) {
+        const argv = [...c.path, ...extra];
+        const full = findCommand(argv);
+        assert.deepEqual(hotCommand(argv), { spec: full.spec, rest: full.rest }, argv.join(' '));
+      }
+    }
+    for (const argv of [['daemon'], ['daemon', 'frob'], ['lane', 'list'], ['conv', 'new'], ['--version'], []]) {
+      assert.equal(hotCommand(argv), undefined, argv.join(' '));
+    }
   });
 
   it('an unknown command exits 1 with a pointer to --help', async () => {
