@@ -1,6 +1,8 @@
-// The shim's bundle (dist/svc.js) stays small: it must never load the daemon's modules or
-// its heavy dependencies (zod, yaml, better-sqlite3, simple-git, the ACP SDK), or every
-// `svc` call pays for them. Read from the bundle's source map, so it checks what was built.
+// The shim's bundles (dist/svc.js, and dist/svcCommands.js it loads for all but the hot
+// commands) stay small: they must never load the daemon's modules or its heavy dependencies
+// (zod, yaml, better-sqlite3, simple-git, the ACP SDK), or every `svc` call pays for them;
+// and dist/svc.js holds no command module but the hot ones. Read from the bundles' source
+// maps, so it checks what was built.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -24,27 +26,41 @@ function packagesOf(sources: string[]): string[] {
   return [...new Set(names)].sort();
 }
 
-describe('the svc shim bundle', function () {
-  const sources = bundledSources('svc.js');
+for (const bundle of ['svc.js', 'svcCommands.js']) {
+  describe(`the svc shim bundle ${bundle}`, function () {
+    const sources = bundledSources(bundle);
 
-  it('holds no package at all: its JSON-RPC client is shared/client/rpcClient.ts (zod is the inert stand-in)', () => {
-    assert.deepEqual(packagesOf(sources), []);
-    assert.ok(sources.includes('shared/client/rpcClient.ts'));
-    assert.ok(sources.includes('server/shim/zodInert.ts'));
+    it('holds no package at all: its JSON-RPC client is shared/client/rpcClient.ts (zod is the inert stand-in)', () => {
+      assert.deepEqual(packagesOf(sources), []);
+      assert.ok(sources.includes('shared/client/rpcClient.ts'));
+      assert.ok(sources.includes('server/shim/zodInert.ts'));
+    });
+
+    it('holds none of the daemon: no daemon, store, rpc, http, config, harness or git module', () => {
+      const daemonSide = sources.filter(
+        (s) => /^server\/(daemon|store|rpc|http|config|harness|git|conversations|lanes|review|codehost|issues|util)\//.test(s) || s === 'server/main.ts',
+      );
+      assert.deepEqual(daemonSide, []);
+    });
+
+    it('never requires a package at run time other than node built-ins', () => {
+      const text = fs.readFileSync(path.join(DIST, bundle), 'utf8');
+      const required = [...text.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]);
+      const nonBuiltin = [...new Set(required)].filter((r) => !r.startsWith('node:') && !builtinModules.includes(r));
+      assert.deepEqual(nonBuiltin, []);
+    });
   });
+}
 
-  it('holds none of the daemon: no daemon, store, rpc, http, config, harness or git module', () => {
-    const daemonSide = sources.filter(
-      (s) => /^server\/(daemon|store|rpc|http|config|harness|git|conversations|lanes|review|codehost|issues|util)\//.test(s) || s === 'server/main.ts',
+describe('the svc shim entry', function () {
+  it('dist/svc.js holds the hot commands only: the daemon commands, no other command module and no registry', () => {
+    const lean = bundledSources('svc.js').filter((s) => s.startsWith('server/shim/'));
+    assert.deepEqual(
+      lean.filter((s) => s.startsWith('server/shim/commands/')),
+      ['server/shim/commands/daemon.ts'],
     );
-    assert.deepEqual(daemonSide, []);
-  });
-
-  it('never requires a package at run time other than node built-ins', () => {
-    const text = fs.readFileSync(path.join(DIST, 'svc.js'), 'utf8');
-    const required = [...text.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]);
-    const nonBuiltin = [...new Set(required)].filter((r) => !r.startsWith('node:') && !builtinModules.includes(r));
-    assert.deepEqual(nonBuiltin, []);
+    assert.ok(!lean.includes('server/shim/registry.ts') && !lean.includes('server/shim/main.ts'), lean.join(', '));
+    assert.ok(bundledSources('svcCommands.js').includes('server/shim/registry.ts'));
   });
 
   it('runs without the daemon for --help and --version', async () => {
@@ -55,6 +71,12 @@ describe('the svc shim bundle', function () {
     const h = await run(process.execPath, [path.join(DIST, 'svc.js'), 'daemon', 'status', '--help'], { env, cwd: REPO });
     assert.equal(h.code, 0);
     assert.match(h.stdout, /^svc daemon status — /);
+    // A command that is not hot: dist/svc.js loads the full command line for it.
+    const l = await run(process.execPath, [path.join(DIST, 'svc.js'), 'lane', 'list', '--help'], { env, cwd: REPO });
+    assert.equal(l.code, 0);
+    assert.match(l.stdout, /^svc lane list — /);
+    const u = await run(process.execPath, [path.join(DIST, 'svc.js'), 'frobnicate'], { env, cwd: REPO });
+    assert.deepEqual([u.code, u.stderr], [1, "svc: unknown command 'frobnicate' (see svc --help)\n"]);
     assert.equal(fs.existsSync(env.SVC_HOME), false, 'help starts no daemon and creates no home');
   });
 });
