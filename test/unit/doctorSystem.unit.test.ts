@@ -43,7 +43,9 @@ describe('svc doctor: system checks (server/doctor/)', () => {
   });
 
   it('git: identity from the user’s git config or the environment; a missing one is a problem with the git config command', async () => {
-    const env = { PATH: gitBin, HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
+    // The scratch home lies inside this clone: without a ceiling, git would read the clone's own
+    // .git/config (a local user.name there would make "missing" pass as set).
+    const env = { PATH: gitBin, HOME: home, GIT_CONFIG_NOSYSTEM: '1', GIT_CEILING_DIRECTORIES: root };
     const missing = await checkGit(env, home);
     assert.deepEqual(
       missing.slice(1).map((c) => [c.status, c.text, c.fix]),
