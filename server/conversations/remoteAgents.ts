@@ -39,6 +39,8 @@ export function remoteRunOf(app: App, link: HostLink, row: ConversationRow, prof
     env,
     callerToken,
     scriptFile: script ? path.resolve(app.paths.home, script) : undefined,
+    // People's conversations and reviewers are never lanes; a lane's mode was fixed at its launch.
+    sandbox: row.sandbox === 'workspace' ? { state: profile.state } : undefined,
   });
 }
 

@@ -148,12 +148,21 @@ export async function checkHost(host: SshHost, harness: HarnessProbe | null): Pr
   return result();
 }
 
-/** Lanes on hosts run unconfined for now (svc builds the sandbox on this machine only): a note either way. */
+/**
+ * Whether the host can run its lanes sandboxed: a lane there runs under the host's own
+ * bubblewrap (helper/hostSandbox.ts), in `workspace` unless its role, harness or launch says
+ * `off`, so a host that cannot is a problem for the default lanes, with the way out.
+ */
 function sandboxCheckOf(b: ProbeFacts['bwrap'], name: string): HostCheck {
-  const unconfined = 'svc does not sandbox lanes on hosts yet: they run there with --sandbox off';
-  if (b.state === 'ok') return { what: 'sandbox', status: 'note', text: `${b.version} can sandbox agents here; ${unconfined}`, fix: null };
-  if (b.state === 'fails') return { what: 'sandbox', status: 'note', text: `bubblewrap is installed but cannot start a sandbox (${b.error}); ${unconfined}`, fix: USERNS_FIX };
-  return { what: 'sandbox', status: 'note', text: `no bubblewrap (bwrap) on the host; ${unconfined}`, fix: `install bubblewrap on ${name} (apt-get install bubblewrap)` };
+  const cannot = 'workspace lanes cannot start there';
+  if (b.state === 'ok') return { what: 'sandbox', status: 'ok', text: `${b.version}: lanes here run sandboxed (workspace)`, fix: null };
+  if (b.state === 'fails') return { what: 'sandbox', status: 'problem', text: `bubblewrap is installed but cannot start a sandbox (${b.error}): ${cannot}`, fix: USERNS_FIX };
+  return {
+    what: 'sandbox',
+    status: 'problem',
+    text: `no bubblewrap (bwrap) on the login PATH of the host: ${cannot}`,
+    fix: `install bubblewrap on ${name} (apt-get install bubblewrap), or run its lanes with --sandbox off (per role: gauntlet.roles.<role>.sandbox: off)`,
+  };
 }
 
 function fixFor(reason: SvcReason, ssh: string): string | null {

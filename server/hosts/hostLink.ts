@@ -24,7 +24,7 @@ export interface HostReady {
   home: string;
   /** <home>/.svc-host/<build>: the bundles and the `svc` wrapper. */
   buildDir: string;
-  /** The daemon's socket as forwarded onto the host. */
+  /** The daemon's socket as forwarded onto the host, alone in a folder of this daemon's (a sandboxed agent there is given that folder). */
   socket: string;
   /** <home>/.svc-host/agents/<daemon>: the run folders of this daemon's agents there (helper/relay.ts). */
   agentsDir: string;
@@ -76,8 +76,9 @@ export class HostLink {
     const buildDir = `${home}/${HOST_BASE}/${SVC_BUILD}`;
     if (have !== 'have') await this.copyBundles(host, buildDir);
     const daemonId = crypto.createHash('sha256').update(this.svcHome).digest('hex').slice(0, 12);
-    const socket = `${home}/${HOST_BASE}/run/${daemonId}.sock`;
-    await host.run(`umask 077 && mkdir -p ${shq(path.posix.dirname(socket))} && chmod 700 ${shq(path.posix.dirname(socket))} && rm -f ${shq(socket)}`);
+    const socket = `${home}/${HOST_BASE}/run/${daemonId}/daemon.sock`;
+    const socketDir = path.posix.dirname(socket);
+    await host.run(`umask 077 && mkdir -p ${shq(socketDir)} && chmod 700 ${shq(path.posix.dirname(socketDir))} ${shq(socketDir)} && rm -f ${shq(socket)}`);
     await host.forward(socket, this.localSocket);
     const masterPid = await host.masterPid();
     const r = { home, buildDir, socket, agentsDir: `${home}/${HOST_BASE}/agents/${daemonId}` };

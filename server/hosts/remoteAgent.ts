@@ -8,11 +8,13 @@
 // exit it leaves behind, and the `scripts:` file of the script profile, copied at each start.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { AgentStatus } from './helper/hostOps';
-import type { HostLink } from './hostLink';
+import type { HostLink, HostReady } from './hostLink';
 import { RemoteAgentProcess } from './remoteAgentProcess';
 import type { RemoteChannelPlan } from './remoteAgentProcess';
 import { HOST_BASE, shq } from './remoteShell';
+import type { Wrapped } from '../sandbox/sandboxWrap';
 
 /**
  * What starting a harness on a host needs of its profile (harness/profiles.ts): its name and
@@ -49,6 +51,8 @@ export interface RemoteAgentSpec {
   callerToken: string;
   /** The script profile's `scripts:` file for this conversation (a path on this machine), if one matches. */
   scriptFile?: string;
+  /** The agent runs in the workspace sandbox on the host (helper/hostSandbox.ts); `state`: the harness profile's state entries. */
+  sandbox?: { state: string[] };
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -61,6 +65,27 @@ async function runDirOf(link: HostLink, host: string, convId: number): Promise<s
 /** Ends what still runs of conversation `convId` on `host` under svc's relay (a daemon restarted: no one can talk to it any more). */
 export async function stopLeftover(link: HostLink, host: string, convId: number, why: string): Promise<{ wasRunning: boolean; stopped: boolean }> {
   return link.call(host, { op: 'agent', runDir: await runDirOf(link, host, convId), action: 'stop', why });
+}
+
+/**
+ * The agent's command line inside its sandbox on the host, as svc's helper there works it
+ * out from the host's own paths; a host that cannot sandbox it refuses the start with the
+ * reason and the fix (a `workspace` lane never runs unconfined).
+ */
+async function sandboxed(link: HostLink, s: RemoteAgentSpec, ready: HostReady, runDir: string, hasScript: boolean, argv: string[]): Promise<string[]> {
+  const w = await link.call<Wrapped>(s.host, {
+    op: 'sandbox',
+    dir: s.dir,
+    svcBase: `${ready.home}/${HOST_BASE}`,
+    readable: [ready.buildDir, ...(hasScript ? [`${runDir}/script`] : [])],
+    socketDir: path.posix.dirname(ready.socket),
+    state: s.sandbox!.state,
+    command: argv[0],
+    args: argv.slice(1),
+  });
+  // The harness session puts `host <name>: ` before it, as for every start that fails there.
+  if (!w.ok) throw new Error(`the lane's sandbox (workspace) cannot start there: ${w.reason}; ${w.fix}`);
+  return [w.command, ...w.args];
 }
 
 export function remoteRun(link: HostLink, s: RemoteAgentSpec): RemoteRun {
@@ -78,7 +103,8 @@ export function remoteRun(link: HostLink, s: RemoteAgentSpec): RemoteRun {
           SVC_CONVERSATION: String(s.convId),
           SVC_CALLER_TOKEN: s.callerToken,
           SVC_SOCKET: ready.socket,
-          SVC_HOME: `${ready.home}/${HOST_BASE}/home`,
+          // Sandboxed, all of svc's folder on the host is an empty private folder inside: that is its SVC_HOME there.
+          SVC_HOME: s.sandbox ? `${ready.home}/${HOST_BASE}` : `${ready.home}/${HOST_BASE}/home`,
           SVC_BIN: `${ready.buildDir}/svc`,
           SVC_REMOTE_HOST: s.host,
         });
@@ -106,7 +132,8 @@ export function remoteRun(link: HostLink, s: RemoteAgentSpec): RemoteRun {
         if (c.code !== 0) throw new Error(`could not copy the script file ${s.scriptFile} to host ${s.host}: ${c.stderr.trim()}`);
       }
       // The script harness is svc's own bundle, copied beside the shim; other harnesses are found on the host's PATH.
-      const argv = profile.name === 'script' && profile.command === process.execPath ? ['node', `${ready.buildDir}/scriptAgent.js`] : [profile.command, ...profile.args];
+      let argv = profile.name === 'script' && profile.command === process.execPath ? ['node', `${ready.buildDir}/scriptAgent.js`] : [profile.command, ...profile.args];
+      if (s.sandbox) argv = await sandboxed(link, s, ready, runDir, script !== undefined, argv);
       const helper = `${ready.buildDir}/svcHost.js`;
       const launch = [
         `f=${shq(envFile)}; . "$f" || exit 98; rm -f "$f"`,

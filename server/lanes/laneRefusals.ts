@@ -76,14 +76,6 @@ export function runRequiredError(): SvcError<'runRequired'> {
   return refused('runRequired', '--run <key> is required when launching from a root conversation');
 }
 
-/** svc builds no sandbox on hosts yet: a lane there that must be confined is refused, never started unconfined. */
-export function sandboxOnHostError(host: string, role: string, project: string): SvcError<'sandboxOnHost'> {
-  return refused(
-    'sandboxOnHost',
-    `a lane on host ${host} cannot run in the workspace sandbox: svc confines lanes on this machine only; pass --sandbox off (or set gauntlet.roles.${role}.sandbox: off for project '${project}') to run it there unconfined, or run it here`,
-  );
-}
-
 export function noModelError(role: string, project: string): SvcError<'noModel'> {
   return refused(
     'noModel',

@@ -9,7 +9,6 @@ import type { LaneRow, LaneStore } from './laneStore';
 import {
   criticNotBlind,
   criticWithoutForError,
-  sandboxOnHostError,
   forOnJudgesError,
   keyDiffersFromForError,
   noKeyError,
@@ -137,15 +136,13 @@ export function settingsOf(p: LaunchParams, project: Project & { key: string }, 
   }
   const host = p.host ?? defaults.host ?? null;
   const choices = { launch: p.sandbox, role: defaults.sandbox, profile: config.harnesses[harness]?.sandbox };
-  // svc does not build the sandbox on hosts yet: a lane there runs unconfined unless someone asked for one, which is refused.
-  const asked = choices.launch ?? choices.role ?? choices.profile;
-  if (host && asked === 'workspace') throw sandboxOnHostError(host, role, project.key);
   return {
     model,
     effort: p.effort ?? defaults.effort,
     harness,
     permissions: defaults.permissions,
     host,
-    sandbox: host ? ('off' as const) : resolveSandboxMode(choices, process.platform),
+    // A host is a POSIX machine svc reaches over SSH: its default is the sandbox, which its own bubblewrap builds (hosts/helper/hostSandbox.ts).
+    sandbox: resolveSandboxMode(choices, host ? 'linux' : process.platform),
   };
 }

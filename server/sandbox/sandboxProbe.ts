@@ -47,7 +47,8 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{
   });
 }
 
-export async function probeSandbox(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Promise<SandboxHealth> {
+/** `pathName`: whose PATH bwrap was looked for on, as the reason says it (the daemon's, a host's login PATH). */
+export async function probeSandbox(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform, pathName = "the daemon's PATH"): Promise<SandboxHealth> {
   const kind = sandboxKindOf(platform);
   if (kind === 'none') return { ok: false, reason: `svc has no sandbox on ${platform}`, fix: 'run lanes with --sandbox off (the default there)' };
   if (kind === 'seatbelt') {
@@ -55,7 +56,7 @@ export async function probeSandbox(env: NodeJS.ProcessEnv, platform: NodeJS.Plat
     return exe ? { ok: true, tool: exe, version: 'Seatbelt' } : { ok: false, reason: 'sandbox-exec is missing', fix: `reinstall macOS's /usr/bin/sandbox-exec ${OFF_FIX}` };
   }
   const bwrap = onPath('bwrap', env.PATH);
-  if (!bwrap) return { ok: false, reason: "bubblewrap (bwrap) is not installed or not on the daemon's PATH", fix: BWRAP_INSTALL_FIX };
+  if (!bwrap) return { ok: false, reason: `bubblewrap (bwrap) is not installed or not on ${pathName}`, fix: BWRAP_INSTALL_FIX };
   const probe = await run(bwrap, BWRAP_PROBE_ARGS, env);
   if (probe.code !== 0)
     return { ok: false, reason: `bubblewrap cannot create the sandbox's namespaces here (${probe.out.split('\n')[0] || `exit ${probe.code}`})`, fix: USERNS_FIX };

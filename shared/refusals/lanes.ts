@@ -13,7 +13,6 @@ export const LANE_REFUSALS = [
   'runMismatch',
   'runRequired',
   'noModel',
-  'sandboxOnHost',
   'unknownHarness',
   'noProject',
   'briefOrPrompt',

@@ -37,6 +37,8 @@ export interface Sshd {
   knownHosts: string;
   /** A second port of the same sshd where the login PATH holds no node (<home>/bin-without-node). */
   noNodePort: number;
+  /** A third port where the login PATH holds everything of this machine's but bubblewrap (<home>/bin-without-bwrap). */
+  noBwrapPort: number;
   /** `-o` options a host entry needs to reach this sshd. */
   options: string[];
   destination: string;
@@ -101,15 +103,18 @@ export async function startSshd(dir: string): Promise<Sshd> {
   fs.writeFileSync(authorized, fs.readFileSync(`${identity}.pub`), { mode: 0o644 });
   const noNodePort = await freePort();
   const noNodeBin = `${remoteHome}/bin-without-node`;
+  const noBwrapPort = await freePort();
+  const noBwrapBin = `${remoteHome}/bin-without-bwrap`;
   const knownHosts = path.join(dir, 'known_hosts');
   const pub = fs.readFileSync(`${hostKey}.pub`, 'utf8').split(' ').slice(0, 2).join(' ');
-  fs.writeFileSync(knownHosts, `[127.0.0.1]:${port} ${pub}\n[127.0.0.1]:${noNodePort} ${pub}\n`);
+  fs.writeFileSync(knownHosts, `[127.0.0.1]:${port} ${pub}\n[127.0.0.1]:${noNodePort} ${pub}\n[127.0.0.1]:${noBwrapPort} ${pub}\n`);
   const config = path.join(dir, 'sshd_config');
   fs.writeFileSync(
     config,
     [
       `Port ${port}`,
       `Port ${noNodePort}`,
+      `Port ${noBwrapPort}`,
       'ListenAddress 127.0.0.1',
       `HostKey ${hostKey}`,
       `PidFile ${path.join(dir, 'sshd.pid')}`,
@@ -128,6 +133,9 @@ export async function startSshd(dir: string): Promise<Sshd> {
       // The second port is a host without node: its login PATH has git and a few tools only.
       `Match LocalPort ${noNodePort}`,
       `  SetEnv PATH=${noNodeBin}`,
+      // The third is a host without bubblewrap: its lanes cannot be sandboxed.
+      `Match LocalPort ${noBwrapPort}`,
+      `  SetEnv PATH=${noBwrapBin}`,
       '',
     ].join('\n'),
   );
@@ -138,7 +146,10 @@ export async function startSshd(dir: string): Promise<Sshd> {
     '--',
     'sh',
     '-c',
-    `rm -rf ${noNodeBin} && mkdir -p ${noNodeBin} && for t in git df awk dirname; do ln -s "$(command -v $t)" ${noNodeBin}/$t; done`,
+    [
+      `rm -rf ${noNodeBin} && mkdir -p ${noNodeBin} && for t in git df awk dirname; do ln -s "$(command -v $t)" ${noNodeBin}/$t; done`,
+      `rm -rf ${noBwrapBin} && mkdir -p ${noBwrapBin} && for t in /usr/local/bin/* /usr/bin/* ${path.dirname(process.execPath)}/*; do [ "\${t##*/}" = bwrap ] || ln -sf "$t" ${noBwrapBin}/; done`,
+    ].join(' && '),
   ]);
   const log = fs.openSync(path.join(dir, 'sshd.log'), 'a');
   const listen = async (): Promise<ChildProcess> => {
@@ -166,6 +177,7 @@ export async function startSshd(dir: string): Promise<Sshd> {
   return {
     port,
     noNodePort,
+    noBwrapPort,
     user: REMOTE_USER,
     remoteHome,
     shared,

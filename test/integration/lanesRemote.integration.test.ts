@@ -70,7 +70,9 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
   const agentsDir = () => `.svc-host/agents/${crypto.createHash('sha256').update(s.svcHome).digest('hex').slice(0, 12)}`;
 
   it('runs builder i1 on the host: worktree from its own clone of origin, report through the forwarded socket, wait', async () => {
-    const b1 = writeBrief(w.briefs, 'b1.md', [{ run: `${buildAndReport('feature.txt', 'first try')} && env | grep -c '^SVC_CALLER_TOKEN=' > ../caller-seen`, check: true }]);
+    const b1 = writeBrief(w.briefs, 'b1.md', [
+      { run: `${buildAndReport('feature.txt', 'first try')} && env | grep -c '^SVC_CALLER_TOKEN=' > "$(git rev-parse --absolute-git-dir)/caller-seen"`, check: true },
+    ]);
     const r = await ok(start(w, ['--host', 'big', '--run', 'r1', '--key', 'feat', '--role', 'builder', '--model', 'm', '--brief', b1]));
     const b1Lane = await lane('r1-feat-builder-i1');
     assert.equal(r.stdout, `Lane r1/feat builder i1: conv ${b1Lane.id} (r1-feat-builder-i1) in ${root}/r1-feat\n`);
@@ -79,7 +81,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     assert.equal(waited.stdout, 'built it\n');
     const head = onHost(`git -C ${root}/r1-feat rev-parse HEAD`);
     assert.equal(git(w.repo, s.env, 'ls-remote', 'origin', 'refs/heads/r1/feat').split('\t')[0], head);
-    assert.equal(onHost(`cat ${root}/caller-seen`), '1', 'the credential reached the agent on the host');
+    assert.equal(onHost(`cat "$(git -C ${root}/r1-feat rev-parse --absolute-git-dir)/caller-seen"`), '1', 'the credential reached the agent on the host');
     const rec = await lane('r1-feat-builder-i1');
     assert.equal(rec.host, 'big');
     assert.equal(rec.cwd, `${root}/r1-feat`);
@@ -296,7 +298,10 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
   it("runs the script profile's scripts: file for a lane on the host: copied into its run folder there at each start", async () => {
     const steps = [
       { say: 'from the scripts file' },
-      { run: `printf '%s' "$SVC_SCRIPT_FILE" > ../script-seen && ${buildAndReport('scripted.txt', 'scripted', 'ran the scripts file on the host')}`, check: true },
+      {
+        run: `printf '%s' "$SVC_SCRIPT_FILE" > "$(git rev-parse --absolute-git-dir)/script-seen" && ${buildAndReport('scripted.txt', 'scripted', 'ran the scripts file on the host')}`,
+        check: true,
+      },
     ];
     fs.mkdirSync(path.join(s.svcHome, 'scripts'), { recursive: true });
     fs.writeFileSync(path.join(s.svcHome, 'scripts', 'remote.yaml'), YAML.stringify(steps));
@@ -312,7 +317,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     assert.match((await ok(s.svc(['conv', 'log', 'r1-scripted-builder-i1']))).stdout, /\nfrom the scripts file\n/);
     // It read a copy in its run folder on the host (not in the worktree), the same bytes as here.
     const id = (await lane('r1-scripted-builder-i1')).id;
-    const seen = onHost(`cat ${root}/script-seen`);
+    const seen = onHost(`cat "$(git -C ${root}/r1-scripted rev-parse --absolute-git-dir)/script-seen"`);
     assert.equal(seen, `${d.remoteHome}/${agentsDir()}/${id}/script`);
     assert.equal(onHost(`cat ${seen}`), fs.readFileSync(path.join(s.svcHome, 'scripts', 'remote.yaml'), 'utf8').trimEnd());
     assert.equal(onHost(`git -C ${root}/r1-scripted status --porcelain`), '');

@@ -17,6 +17,8 @@ import { reapLaneDir } from '../../reap/reapLaneDir';
 import type { ReapReport } from '../../../shared/format/reapReport';
 import { alive, readExit, readState, stopRelay } from './attach';
 import type { RelayExit } from './frames';
+import { hostSandbox } from './hostSandbox';
+import type { HostSandboxRequest } from './hostSandbox';
 
 export type HostRequest =
   | {
@@ -38,7 +40,8 @@ export type HostRequest =
   | { op: 'agent'; runDir: string; action: 'signal'; signal: NodeJS.Signals }
   | { op: 'agent'; runDir: string; action: 'stop'; why: string }
   | { op: 'reap'; dir: string; lanesRoot: string; kind: 'worktree' | 'play'; park: boolean; patchFile: string; keepBranchName?: string; conv: { id: number; name: string } }
-  | { op: 'reapCheck'; dir: string; lanesRoot: string; kind: 'worktree' | 'play'; park: boolean };
+  | { op: 'reapCheck'; dir: string; lanesRoot: string; kind: 'worktree' | 'play'; park: boolean }
+  | ({ op: 'sandbox' } & HostSandboxRequest);
 
 /** The bare clone of a project's origin on this host: ~/.svc-host/repos/<repoId>.git. */
 export function repoDir(repoId: string): string {
@@ -86,6 +89,9 @@ export async function hostOp(r: HostRequest, lanes: LaneDirMaker): Promise<unkno
       // What the reap would refuse, before the daemon stops the agent (nothing is changed).
       await checkLaneDir({ dir: r.dir, lanesRoot: r.lanesRoot, kind: r.kind, park: r.park });
       return { ok: true };
+    case 'sandbox':
+      // The command line that runs the agent in its sandbox here, or why the sandbox cannot start.
+      return hostSandbox(r);
   }
 }
 
