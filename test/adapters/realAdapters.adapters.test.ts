@@ -127,6 +127,9 @@ describe('real adapters against the mock model server', function () {
         assert.equal(wait.code, 0, `${wait.stdout}\n${wait.stderr}\n${laneLog}`);
         assert.match(wait.stdout, new RegExp(`Added ${h.name}\\.txt`));
         assert.match(git(proj.dir, s.env, '--git-dir', proj.origin, 'log', '--all', '--format=%s'), new RegExp(`^add ${h.name}\\.txt$`, 'm'));
+        // It did so in the default sandbox: its harness's state, the mock model's network and its permission answers all work inside.
+        const [lane] = JSON.parse(await svc(['lane', 'list', '--run', `r${h.name}`, '--json'])) as { sandbox: string }[];
+        assert.equal(lane.sandbox, 'workspace');
       });
     });
   }

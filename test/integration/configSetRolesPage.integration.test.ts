@@ -216,6 +216,23 @@ describe('config: the Roles panel page', function () {
     assert.equal(r.stdout, `project (${path.join(s.svcHome, 'projects.yaml')})\tmy-own-model\n`);
   });
 
+  it("sets a role's sandbox in the Sandbox column: workspace or off, unset meaning the platform's sandbox", async () => {
+    const key = 'projects.web.gauntlet.roles.verifier.sandbox';
+    const projectsFile = path.join(s.svcHome, 'projects.yaml');
+    const whileUnset =
+      'verifier lanes run in the workspace sandbox where the platform has one (they can change only their own worktree), unless the harness or the launch says off';
+    assert.equal(await page.locator('table[data-project="web"] th').nth(6).textContent(), 'Sandbox');
+    assert.equal(await sourceOf(key), `unset · ${whileUnset}`);
+    await field(key).locator('select').selectOption('off');
+    await eventually(
+      async () => (await sourceOf(key)) === 'project · projects.yaml' && /verifier:\n\s+sandbox: off/.test(fs.readFileSync(projectsFile, 'utf8')),
+      10_000,
+      'verifier sandbox off',
+    );
+    assert.equal((await ok(s.svc(['config', 'get', key]))).stdout, 'off\n');
+    assert.equal(await field(key).locator('select').inputValue(), 'off');
+  });
+
   it("sets a role's host in the Host column: this machine, or a host of config.yaml's hosts:", async () => {
     const key = 'projects.web.gauntlet.roles.builder.host';
     const projectsFile = path.join(s.svcHome, 'projects.yaml');
