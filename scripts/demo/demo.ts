@@ -106,6 +106,11 @@ async function main(): Promise<void> {
 
   heading('svc lane list --run demo');
   svc(['lane', 'list', '--run', 'demo']);
+  // The demo's lanes run in the default sandbox wherever the platform has one: say so, and fail if one did not.
+  const modes = (JSON.parse(svc(['lane', 'list', '--run', 'demo', '--json'], { quiet: true })) as { name: string; sandbox: string }[]).map((l) => `${l.name} ${l.sandbox}`);
+  const unconfined = modes.filter((m) => !m.endsWith(' workspace'));
+  if (process.platform !== 'win32' && unconfined.length) throw new Error(`lanes ran outside the sandbox: ${unconfined.join(', ')}`);
+  say(process.platform === 'win32' ? `  ${modes.length} lanes ran unconfined (svc has no sandbox on Windows)` : `  every lane ran sandboxed (workspace): ${modes.length} lanes`);
   heading('svc lane show --run demo --key greet');
   svc(['lane', 'show', '--run', 'demo', '--key', 'greet']);
   heading(`svc show ${issue}`);

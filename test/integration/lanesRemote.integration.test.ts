@@ -69,6 +69,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
   /** This daemon's run folders of agents on the host (~/.svc-host/agents/<daemon id>, relative to the remote home). */
   const agentsDir = () => `.svc-host/agents/${crypto.createHash('sha256').update(s.svcHome).digest('hex').slice(0, 12)}`;
 
+  // Lanes here run in the default sandbox on the host: what a lane leaves for the test goes to its worktree's own git dir.
   it('runs builder i1 on the host: worktree from its own clone of origin, report through the forwarded socket, wait', async () => {
     const b1 = writeBrief(w.briefs, 'b1.md', [
       { run: `${buildAndReport('feature.txt', 'first try')} && env | grep -c '^SVC_CALLER_TOKEN=' > "$(git rev-parse --absolute-git-dir)/caller-seen"`, check: true },
@@ -127,8 +128,12 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
       .filter(Boolean)
       .map(Number)
       .sort((a, b) => a - b);
-  /** The script agent's pid among them. */
-  const agentIn = (dir: string) => pidsIn(dir).filter((p) => onHost(`tr '\\0' ' ' < /proc/${p}/cmdline 2>/dev/null || true`).includes('scriptAgent.js'));
+  /** The script agent's pid among them (not the bubblewrap processes of its sandbox, whose command lines name it too). */
+  const agentIn = (dir: string) =>
+    pidsIn(dir).filter((p) => {
+      const cmd = onHost(`tr '\\0' ' ' < /proc/${p}/cmdline 2>/dev/null || true`);
+      return cmd.includes('scriptAgent.js') && !/^\S*bwrap /.test(cmd);
+    });
   const conv = async (name: string) => JSON.parse((await ok(s.svc(['conv', 'show', name, '--json']))).stdout) as ConversationInfo;
 
   /** The shared connection's master, killed outright (no goodbye) as a dropped network would, while sshd listens no more. */
@@ -265,7 +270,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     fs.writeFileSync(path.join(s.svcHome, 'config.yaml'), YAML.stringify({ ...config, harnesses: { script: { env: { SVC_RELAY_BUFFER_BYTES: '4000' } } } }));
     const flood = writeBrief(w.briefs, 'flood.md', [
       { say: 'up' },
-      { run: 'while [ ! -f ../flood ]; do sleep 0.2; done; seq 1 5000; touch ../flooded', check: true },
+      { run: 'while [ ! -f ../flood ]; do sleep 0.2; done; seq 1 5000; touch "$(git rev-parse --absolute-git-dir)/flooded"', check: true },
       { say: 'after the flood' },
       { sleep: 600_000 },
     ]);
@@ -274,7 +279,11 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     await dropConnection();
     await eventually(async () => (await conv('r1-flood-builder-i1')).hostLost ?? undefined, 60_000, 'the lane to show the lost connection');
     onHost(`touch ${root}/flood`);
-    await eventually(async () => onHost(`test -f ${root}/flooded && echo y`) === 'y', 30_000, 'the flood written while disconnected');
+    await eventually(
+      async () => onHost(`test -f "$(git -C ${root}/r1-flood rev-parse --absolute-git-dir)/flooded" && echo y`) === 'y',
+      30_000,
+      'the flood written while disconnected',
+    );
     await d.resume();
     const log = await eventually(
       async () => {

@@ -54,7 +54,9 @@ describe('lanes on another host: a refused reap stops nothing (real sshd)', func
   const conv = async (name: string) => JSON.parse((await ok(s.svc(['conv', 'show', name, '--json']))).stdout) as ConversationInfo;
   /** The script agent's pids on the host whose working directory is `dir`. */
   const agentIn = (dir: string) =>
-    onHost(`for p in /proc/[0-9]*; do [ "$(readlink $p/cwd 2>/dev/null)" = ${dir} ] && tr '\\0' ' ' < $p/cmdline | grep -q scriptAgent.js && echo \${p#/proc/}; done; true`)
+    onHost(
+      `for p in /proc/[0-9]*; do [ "$(readlink $p/cwd 2>/dev/null)" = ${dir} ] && tr '\\0' ' ' < $p/cmdline | grep -v '^[^ ]*bwrap ' | grep -q scriptAgent.js && echo \${p#/proc/}; done; true`,
+    )
       .split('\n')
       .filter(Boolean)
       .map(Number);
