@@ -6,7 +6,7 @@ import { EFFORTS, PERMISSIONS, REVIEW_LANES, REVIEW_MODES, ROLES, SANDBOX_MODES 
 import type { ReviewLane, Role } from './config';
 
 /** Which part of a role setting a key names. */
-export type ConfigField = 'mode' | 'model' | 'harness' | 'effort' | 'permissions' | 'host' | 'sandbox';
+export type ConfigField = 'mode' | 'model' | 'harness' | 'effort' | 'permissions' | 'host' | 'sandbox' | 'budget';
 
 export interface ConfigKeyRef {
   /** The key as written on the command line, e.g. `roles.review.sub.security.model`. */
@@ -35,6 +35,7 @@ export const FIELD_CHOICES: Record<ConfigField, readonly string[] | null> = {
   permissions: PERMISSIONS,
   host: null,
   sandbox: SANDBOX_MODES,
+  budget: null,
 };
 
 /** The key forms, for help text and refusals. */
@@ -44,12 +45,13 @@ export const CONFIG_KEY_FORMS = [
   'roles.review.harness',
   'roles.review.effort',
   `roles.review.sub.<${REVIEW_LANES.join('|')}>.model|harness`,
-  `projects.<key>.gauntlet.roles.<${ROLES.join('|')}>.model|effort|harness|permissions|host|sandbox`,
+  `projects.<key>.gauntlet.roles.<${ROLES.join('|')}>.model|effort|harness|permissions|host|sandbox|budget`,
+  'projects.<key>.gauntlet.budget',
 ];
 
 const REVIEW_FIELDS: ConfigField[] = ['mode', 'model', 'harness', 'effort'];
 const LANE_FIELDS: ConfigField[] = ['model', 'harness'];
-const ROLE_FIELDS: ConfigField[] = ['model', 'effort', 'harness', 'permissions', 'host', 'sandbox'];
+const ROLE_FIELDS: ConfigField[] = ['model', 'effort', 'harness', 'permissions', 'host', 'sandbox', 'budget'];
 
 const has = <T extends string>(list: readonly T[], v: string): v is T => (list as readonly string[]).includes(v);
 
@@ -67,6 +69,11 @@ export function parseConfigKey(key: string): ConfigKeyRef | undefined {
     if (!/^[a-z0-9][a-z0-9-]{0,31}$/.test(p[1])) return undefined;
     return { key, file: 'projects', path: p, field: p[5], project: p[1], role: p[4], keepDepth: 2 };
   }
+  // Each run's spend cap: a project setting of its own, not a role's.
+  if (p[0] === 'projects' && p.length === 4 && p[2] === 'gauntlet' && p[3] === 'budget') {
+    if (!/^[a-z0-9][a-z0-9-]{0,31}$/.test(p[1])) return undefined;
+    return { key, file: 'projects', path: p, field: 'budget', project: p[1], keepDepth: 2 };
+  }
   return undefined;
 }
 
@@ -81,5 +88,6 @@ export function globalConfigKeys(): string[] {
 export function projectConfigKeys(project: string): string[] {
   const keys: string[] = [];
   for (const role of ROLES) for (const f of ROLE_FIELDS) keys.push(`projects.${project}.gauntlet.roles.${role}.${f}`);
+  keys.push(`projects.${project}.gauntlet.budget`);
   return keys;
 }

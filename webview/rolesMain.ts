@@ -1,6 +1,7 @@
 // The Roles panel page: the review settings (mode, the parent's model, harness and effort,
 // each convoy lane's model and harness), then per project the five gauntlet roles' model,
-// effort, harness, approvals, host (config.yaml's hosts, or this machine) and sandbox. Every field shows its source and what happens while it is unset;
+// effort, harness, approvals, host (config.yaml's hosts, or this machine), sandbox and spend cap,
+// and each run's spend cap. Every field shows its source and what happens while it is unset;
 // writes go to the host (config/set), refusals come back next to their field.
 import type { RolesView } from '../shared/protocol/config';
 import { textElement } from './common/sanitize';
@@ -47,6 +48,8 @@ const SAVED_MS = 4000;
 const seen = new Map<string, number>();
 const savedUntil = new Map<string, number>();
 let first = true;
+/** Refusals the page made itself (a budget that is no amount), until that key is written. */
+const localRefusals = new Map<string, string>();
 
 const host = connectToHost<RolesToView, RolesFromView>((msg) => {
   if (msg.type === 'state') {
@@ -72,8 +75,16 @@ function noteSaves(s: RolesState): void {
 function context(s: RolesState): FieldContext {
   const refusals: Record<string, string> = {};
   for (const [k, r] of Object.entries(s.results)) if (!r.ok && r.message) refusals[k] = r.message;
+  for (const [k, m] of localRefusals) refusals[k] = m;
   return {
-    set: (key, value) => host.post({ type: 'set', key, value }),
+    set: (key, value) => {
+      localRefusals.delete(key);
+      host.post({ type: 'set', key, value });
+    },
+    refuse: (key, message) => {
+      localRefusals.set(key, message);
+      if (last) render(last);
+    },
     wantModels: (harness) => {
       if (!last?.models[harness]) host.post({ type: 'models', harness });
     },
@@ -157,7 +168,7 @@ function reviewSection(v: RolesView, ctx: FieldContext): HTMLElement[] {
 function projectSection(p: RolesView['projects'][number], projectsFile: string, ctx: FieldContext): HTMLElement[] {
   const table = document.createElement('table');
   table.dataset.project = p.key;
-  table.append(headRow(['Gauntlet role', 'Model', 'Effort', 'Harness', 'Approvals', 'Host', 'Sandbox']));
+  table.append(headRow(['Gauntlet role', 'Model', 'Effort', 'Harness', 'Approvals', 'Host', 'Sandbox', 'Budget (USD)']));
   for (const r of p.roles) {
     table.append(
       row(
@@ -169,12 +180,17 @@ function projectSection(p: RolesView['projects'][number], projectsFile: string, 
           { label: `${r.role} permissions`, entry: r.permissions, kind: 'enum' },
           { label: `${r.role} host`, entry: r.host, kind: 'host' },
           { label: `${r.role} sandbox`, entry: r.sandbox, kind: 'enum' },
+          { label: `${r.role} budget`, entry: r.budget, kind: 'budget' },
         ],
         ctx,
       ),
     );
   }
-  return [heading(`Project ${p.key}`, 'gauntlet roles', `${p.path}\nSaved in ${projectsFile}`), table];
+  const run = document.createElement('div');
+  run.className = 'grid';
+  run.dataset.section = `run-${p.key}`;
+  run.append(fieldElement({ label: 'Run budget (USD)', entry: p.budget, kind: 'budget' }, ctx));
+  return [heading(`Project ${p.key}`, 'gauntlet roles', `${p.path}\nSaved in ${projectsFile}`), table, run];
 }
 
 function headRow(cells: string[]): HTMLTableRowElement {

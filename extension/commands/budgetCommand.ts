@@ -2,7 +2,7 @@
 // stops a lane a person launched): asks for the new cap and sets it as the person, which
 // lets a lane stopped at its cap go on.
 import * as vscode from 'vscode';
-import { formatCost } from '../../shared/format/money';
+import { formatCost, parseUsd } from '../../shared/format/money';
 import { lanesBudget, lanesGet, laneReported } from '../../shared/protocol/lanes';
 import type { DaemonConnection } from '../connection/daemonConnection';
 import { funnel } from '../errors/errorFunnel';
@@ -22,9 +22,12 @@ export async function raiseBudget(d: Pick<CommandDeps, 'connection' | 'deck' | '
     title: `svc: Spend cap of ${lane.name}`,
     prompt: `Spent ${formatCost(b.spent)}${b.cap !== null ? ` of ${formatCost(b.cap)}` : ' (no cap)'}. New cap in US dollars:`,
     value: suggested.toFixed(2),
-    validateInput: (v) => (/^\$?\d+(\.\d+)?$/.test(v.trim()) && Number(v.trim().replace(/^\$/, '')) > 0 ? undefined : 'an amount of US dollars above 0, like 2.50'),
+    validateInput: (v) => {
+      const r = parseUsd(v);
+      return 'why' in r ? r.why : undefined;
+    },
   });
-  const r = await d.connection.request(lanesBudget, { lane: String(t.id), usd: Number(text.trim().replace(/^\$/, '')) });
+  const r = await d.connection.request(lanesBudget, { lane: String(t.id), usd: (parseUsd(text) as { usd: number }).usd });
   const freed = r.released.length ? `; ${r.released.join(', ')} may go on` : '';
   const still = r.stillHeld.map((h) => `; ${h.lane} is still stopped (${h.text})`).join('');
   void vscode.window.showInformationMessage(`svc: spend cap of ${r.target} set to ${formatCost(r.cap)} (spent ${formatCost(r.spent)})${freed}${still}`);

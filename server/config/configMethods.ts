@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { Effort, HarnessName, HostName, ModelName, ReviewMode, SandboxMode } from '../../shared/config';
 import { CONFIG_KEY_FORMS, globalConfigKeys, parseConfigKey, projectConfigKeys } from '../../shared/configKeys';
+import { parseUsd } from '../../shared/format/money';
 import type { ConfigField, ConfigKeyRef } from '../../shared/configKeys';
 import { configGet, configModels, configRoles, configSet } from '../../shared/protocol/config';
 import { PERMISSIONS } from '../../shared/config';
@@ -26,6 +27,8 @@ const FIELD_SCHEMA: Record<ConfigField, z.ZodType> = {
   permissions: z.enum(PERMISSIONS),
   host: HostName,
   sandbox: SandboxMode,
+  // An amount as typed (`2.50`, `$2.50`); checked by parseUsd, written to the file as a number.
+  budget: z.string(),
 };
 
 const SERVICE_VARS = ['SVC_CONVERSATION', 'SVC_CALLER_TOKEN', 'SVC_HOME', 'SVC_BIN', 'SVC_SCRIPT_FILE'];
@@ -56,8 +59,10 @@ export function registerConfig(app: App): void {
   app.rpc.handle(configSet, (p) => {
     const ref = refOf(p.key);
     const file = fileOf(ref);
-    const value = p.value === null ? undefined : p.value.trim();
-    if (value !== undefined) checkValue(ref, p.value!, file, app);
+    const text = p.value === null ? undefined : p.value.trim();
+    if (text !== undefined) checkValue(ref, p.value!, file, app);
+    // A budget is a number in the file (the schema's), however it was typed.
+    const value = text !== undefined && ref.field === 'budget' ? (parseUsd(text) as { usd: number }).usd : text;
     const { changed } = app.config.edit(file, ref.path, value, ref.keepDepth);
     if (changed) {
       watch.seen(file);
@@ -82,6 +87,10 @@ function checkValue(ref: ConfigKeyRef, raw: string, file: string, app: App): voi
   const refuse = (why: string) => invalidConfigValueError(ref.key, raw, why, shown(file));
   const r = FIELD_SCHEMA[ref.field].safeParse(raw);
   if (!r.success) throw refuse(r.error.issues[0].message);
+  if (ref.field === 'budget') {
+    const usd = parseUsd(raw);
+    if ('why' in usd) throw refuse(usd.why);
+  }
   if (ref.field === 'harness') {
     const known = harnessNames(app);
     if (!known.includes(raw.trim())) {

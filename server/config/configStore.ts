@@ -66,7 +66,7 @@ export class ConfigStore {
    * file where it can (see yamlEdit.ts). The whole result is validated with the file's
    * schema first; on refusal, or when nothing changes, the file is not written.
    */
-  edit(file: string, keyPath: string[], value: string | undefined, keepDepth = 0): { changed: boolean } {
+  edit(file: string, keyPath: string[], value: string | number | undefined, keepDepth = 0): { changed: boolean } {
     const schema = file === this.projectsFile ? ProjectsFile : ConfigFile;
     const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
     let r: EditResult;

@@ -23,8 +23,12 @@ type Own = string | undefined;
 
 function ownValue(ref: ConfigKeyRef, s: SettingsSource): Own {
   if (ref.file === 'projects') {
-    const roles = s.projects.projects[ref.project!]?.gauntlet?.roles?.[ref.role!] as Record<string, string | undefined> | undefined;
-    return roles?.[ref.field];
+    const gauntlet = s.projects.projects[ref.project!]?.gauntlet;
+    // A budget is a number in the file; entries carry text like every other value.
+    const shown = (v: string | number | undefined): Own => (v === undefined ? undefined : String(v));
+    if (!ref.role) return shown(gauntlet?.budget);
+    const roles = gauntlet?.roles?.[ref.role] as Record<string, string | number | undefined> | undefined;
+    return shown(roles?.[ref.field]);
   }
   const review = s.config.roles?.review;
   if (ref.lane) return (review?.sub?.[ref.lane] as Record<string, string | undefined> | undefined)?.[ref.field];
@@ -33,6 +37,7 @@ function ownValue(ref: ConfigKeyRef, s: SettingsSource): Own {
 
 /** What happens while `ref` is unset (shown next to the field and by `svc config get`). */
 export function whenUnset(ref: ConfigKeyRef): string {
+  if (ref.field === 'budget' && !ref.role) return `a run has no spend cap of its own: only each lane's cap (its --budget or its role's budget) stops it`;
   if (ref.role) {
     const role = ref.role;
     if (ref.field === 'model') return `a ${role} lane cannot start without a model: set one here, or give it at launch (there is no default model)`;
@@ -40,6 +45,7 @@ export function whenUnset(ref: ConfigKeyRef): string {
     if (ref.field === 'host') return `${role} lanes run on this machine, unless the launch names a host`;
     if (ref.field === 'sandbox')
       return `${role} lanes run in the workspace sandbox where the platform has one (they can change only their own worktree), unless the harness or the launch says off`;
+    if (ref.field === 'budget') return `${role} lanes have no spend cap, unless the launch gives --budget (the run's cap, if set, still holds)`;
     if (ref.field === 'permissions') return `${role} lanes run unattended (auto): nothing waits for your approval; ask turns the harness's approvals into needs-you requests`;
     return `the launching conversation's harness is used, unless the launch names another`;
   }

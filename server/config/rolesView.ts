@@ -1,5 +1,5 @@
 // What the Roles panel shows (config/roles): per project the gauntlet roles' model, effort,
-// harness, approvals, host and sandbox, the review settings, and the choices its selects offer
+// harness, approvals, host, sandbox and spend cap, each run's spend cap, the review settings, and the choices its selects offer
 // (harnesses, configured hosts). Pure, from the settings (roleSettings.ts).
 import { REVIEW_LANES, ROLES } from '../../shared/config';
 import { parseConfigKey } from '../../shared/configKeys';
@@ -25,8 +25,10 @@ export function rolesView(s: SettingsSource, harnesses: string[], hosts: string[
           permissions: at(`${k}.permissions`),
           host: at(`${k}.host`),
           sandbox: at(`${k}.sandbox`),
+          budget: at(`${k}.budget`),
         };
       }),
+      budget: at(`projects.${key}.gauntlet.budget`),
     })),
     review: {
       mode: at('roles.review.mode'),

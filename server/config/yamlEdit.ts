@@ -26,10 +26,10 @@ export function parseDoc(text: string): YAML.Document {
 }
 
 /**
- * Sets `path` to `value` (a string), or removes it when `value` is undefined; a removal
+ * Sets `path` to `value` (a string, or a number for amounts), or removes it when `value` is undefined; a removal
  * also removes maps it leaves empty, but never the first `keepDepth` path segments.
  */
-export function editYaml(text: string, path: string[], value: string | undefined, keepDepth = 0): EditResult {
+export function editYaml(text: string, path: string[], value: string | number | undefined, keepDepth = 0): EditResult {
   const doc = parseDoc(text);
   const before = doc.toJS() ?? {};
   let target = path;
@@ -49,7 +49,7 @@ export function editYaml(text: string, path: string[], value: string | undefined
 }
 
 /** doc.setIn, replacing a null or scalar in the way by a map (`gauntlet:` with nothing under it). */
-function setThrough(doc: YAML.Document, path: string[], value: string): void {
+function setThrough(doc: YAML.Document, path: string[], value: string | number): void {
   for (let i = 1; i < path.length; i++) {
     const at = doc.getIn(path.slice(0, i), true);
     if (at !== undefined && !YAML.isMap(at)) doc.setIn(path.slice(0, i), doc.createNode({}));
@@ -98,7 +98,7 @@ function findPair(map: YAMLMap, key: string): Pair | undefined {
   return map.items.find((p) => YAML.isScalar(p.key) && String((p.key as Scalar).value) === key) as Pair | undefined;
 }
 
-function render(value: string): string | undefined {
+function render(value: string | number): string | undefined {
   const s = YAML.stringify(value, { lineWidth: 0 }).replace(/\n$/, '');
   return s.includes('\n') ? undefined : s;
 }
@@ -128,7 +128,7 @@ function endOfLine(text: string, from: number): number {
   return nl < 0 ? text.length : nl + 1;
 }
 
-function splice(text: string, path: string[], value: string | undefined): string | undefined {
+function splice(text: string, path: string[], value: string | number | undefined): string | undefined {
   const doc = parseDoc(text);
   let node: unknown = doc.contents;
   if (node === null || node === undefined || (YAML.isScalar(node) && node.value === null)) {
@@ -167,7 +167,7 @@ function splice(text: string, path: string[], value: string | undefined): string
 }
 
 /** Inserts `path: value` as nested block lines at `at` (a line start or the end of the text). */
-function appendLines(text: string, at: number, path: string[], indent: number, step: number, value: string): string | undefined {
+function appendLines(text: string, at: number, path: string[], indent: number, step: number, value: string | number): string | undefined {
   const v = render(value);
   if (v === undefined) return undefined;
   const lines = path.map((k, j) => `${' '.repeat(indent + j * step)}${k}:${j === path.length - 1 ? ` ${v}` : ''}`);
@@ -176,7 +176,7 @@ function appendLines(text: string, at: number, path: string[], indent: number, s
   return `${before}${lead}${lines.join('\n')}\n${text.slice(at)}`;
 }
 
-function replaceScalar(text: string, pair: Pair, value: string): string | undefined {
+function replaceScalar(text: string, pair: Pair, value: string | number): string | undefined {
   const v = render(value);
   const node = pair.value as Node | null;
   if (v === undefined || !YAML.isScalar(node) || !node.range) return undefined;

@@ -18,3 +18,16 @@ export function formatCost(amount: number, currency = 'USD'): string {
   if (currency.toUpperCase() === 'USD') return amount < 0 ? `-$${n.slice(1)}` : `$${n}`;
   return `${n} ${currency}`;
 }
+
+/**
+ * A budget as written by a person (`2.50`, `$2.50`) → its amount in US dollars, or the
+ * reason it is not one. The shim, the daemon's config/set and the Roles panel (before it
+ * writes) all read amounts this way, so a value one accepts the others accept too.
+ */
+export function parseUsd(raw: string): { usd: number } | { why: string } {
+  const t = raw.trim();
+  const n = Number(t.replace(/^\$/, ''));
+  if (!/^\$?\d+(\.\d+)?$/.test(t) || !(n > 0)) return { why: 'a budget is an amount of US dollars above 0, like 2.50' };
+  if (n > 1_000_000) return { why: 'a budget is at most 1,000,000 US dollars' };
+  return { usd: n };
+}

@@ -52,13 +52,16 @@ export const RoleRow = z.object({
   host: ConfigEntry,
   /** workspace (unset, where the platform has a sandbox): the role's lanes can change only their own worktree; off: they run as the person. */
   sandbox: ConfigEntry,
+  /** Each lane's spend cap in US dollars (text, like `2.5`) unless its launch gives --budget; unset: no cap. */
+  budget: ConfigEntry,
 });
 
 export const ReviewLaneRow = z.object({ lane: z.string(), model: ConfigEntry, harness: ConfigEntry });
 
 export const RolesView = z.object({
   files: z.object({ config: z.string(), projects: z.string() }),
-  projects: z.array(z.object({ key: z.string(), path: z.string(), roles: z.array(RoleRow) })),
+  /** `budget`: each run's spend cap (`projects.<key>.gauntlet.budget`). */
+  projects: z.array(z.object({ key: z.string(), path: z.string(), roles: z.array(RoleRow), budget: ConfigEntry })),
   review: z.object({
     mode: ConfigEntry,
     model: ConfigEntry,

@@ -8,13 +8,20 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BIN_DIR, eventually, git, makeRepo, makeScratch, REPO } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
+import type { LaneRecord } from '../../shared/protocol/lanes';
+import { formatCost } from '../../shared/format/money';
 import { startMockModels } from './mockModels';
 import type { MockModels } from './mockModels';
 
 const ADAPTER_BIN = path.join(REPO, '.adapters', 'bin');
-const HARNESSES: { name: string; model: string }[] = [
-  { name: 'claude', model: 'claude-sonnet-4-5' },
-  { name: 'codex', model: 'gpt-5.5' },
+/**
+ * `reportsCost`: the adapter puts a cost in its usage_update (claude-agent-acp: the SDK's
+ * total_cost_usd for the tokens the mock says it used). codex-acp reports tokens only, so a
+ * capped codex lane must say its cap cannot hold. gemini's cost is not checked here.
+ */
+const HARNESSES: { name: string; model: string; reportsCost?: boolean }[] = [
+  { name: 'claude', model: 'claude-sonnet-4-5', reportsCost: true },
+  { name: 'codex', model: 'gpt-5.5', reportsCost: false },
   { name: 'gemini', model: 'gemini-2.5-pro' },
 ];
 const only = process.env.SVC_ADAPTERS ? process.env.SVC_ADAPTERS.split(',') : undefined;
@@ -121,7 +128,26 @@ describe('real adapters against the mock model server', function () {
             `mock: say reported-${h.name}`,
           ].join('\n'),
         );
-        await svc(['lane', 'start', '--parent', conv, '--run', `r${h.name}`, '--key', 'a', '--role', 'builder', '--brief', brief, '--model', h.model, '--harness', h.name]);
+        const budget = h.reportsCost === undefined ? [] : ['--budget', '5'];
+        await svc([
+          'lane',
+          'start',
+          '--parent',
+          conv,
+          '--run',
+          `r${h.name}`,
+          '--key',
+          'a',
+          '--role',
+          'builder',
+          '--brief',
+          brief,
+          '--model',
+          h.model,
+          '--harness',
+          h.name,
+          ...budget,
+        ]);
         const wait = await s.svc(['lane', 'wait', '--run', `r${h.name}`, '--timeout', '120'], { timeoutMs: 140_000 });
         const laneLog = await log(`r${h.name}-a-builder-i1`).catch((e) => String(e));
         assert.equal(wait.code, 0, `${wait.stdout}\n${wait.stderr}\n${laneLog}`);
@@ -131,6 +157,26 @@ describe('real adapters against the mock model server', function () {
         const [lane] = JSON.parse(await svc(['lane', 'list', '--run', `r${h.name}`, '--json'])) as { sandbox: string }[];
         assert.equal(lane.sandbox, 'workspace');
       });
+
+      if (h.reportsCost !== undefined) {
+        it(h.reportsCost ? 'the cost the adapter reports reaches the lane and its cap' : 'a capped lane says its cap cannot hold: the adapter reports no cost', async () => {
+          const name = `r${h.name}-a-builder-i1`;
+          const lane = (JSON.parse(await svc(['lane', 'list', '--json'])) as LaneRecord[]).find((l) => l.name === name)!;
+          const conversation = JSON.parse(await svc(['conv', 'show', name, '--json'])) as { cost: { amount: number; currency: string } | null };
+          const shown = (await svc(['lane', 'show', name])).split('\n');
+          if (h.reportsCost) {
+            assert.ok(conversation.cost && conversation.cost.amount > 0 && conversation.cost.currency === 'USD', JSON.stringify(conversation.cost));
+            assert.equal(lane.budget.spent, conversation.cost.amount, 'the lane counts what its conversation reported');
+            assert.deepEqual([lane.budget.state, lane.budget.cap, lane.budget.from], ['ok', 5, 'lane']);
+            assert.equal(lane.budget.text, `${formatCost(conversation.cost.amount)} of $5.00 (${Math.floor((conversation.cost.amount / 5) * 100)}%)`);
+            assert.ok(shown.includes(`    budget: ${lane.budget.text}`), shown.join('\n'));
+          } else {
+            assert.equal(conversation.cost, null, 'the adapter reported no cost');
+            assert.deepEqual([lane.budget.state, lane.budget.spent], ['not-enforceable', 0]);
+            assert.ok(shown.includes(`    budget: not enforceable — ${h.name} reports no cost`), shown.join('\n'));
+          }
+        });
+      }
     });
   }
 });

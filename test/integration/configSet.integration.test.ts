@@ -151,10 +151,12 @@ describe('config: svc config get|set', function () {
     assert.deepEqual(row('projects.web.gauntlet.roles.builder.effort'), ['projects.web.gauntlet.roles.builder.effort', 'high', 'project']);
     assert.deepEqual(row('projects.web.gauntlet.roles.orchestrator.harness'), ['projects.web.gauntlet.roles.orchestrator.harness', '-', 'unset']);
     assert.deepEqual(row('projects.web.gauntlet.roles.critic.host'), ['projects.web.gauntlet.roles.critic.host', '-', 'unset']);
-    // 12 review keys, and model, effort, harness, permissions, host and sandbox for each of five roles
-    assert.equal(lines.filter((l) => l !== '').length, 1 + 12 + 30);
+    assert.deepEqual(row('projects.web.gauntlet.roles.critic.budget'), ['projects.web.gauntlet.roles.critic.budget', '-', 'unset']);
+    assert.deepEqual(row('projects.web.gauntlet.budget'), ['projects.web.gauntlet.budget', '-', 'unset']);
+    // 12 review keys, model, effort, harness, permissions, host, sandbox and budget for each of five roles, and the run budget
+    assert.equal(lines.filter((l) => l !== '').length, 1 + 12 + 35 + 1);
     const j = JSON.parse((await ok(s.svc(['config', 'get', '--json']))).stdout) as ConfigEntry[];
-    assert.equal(j.length, 42);
+    assert.equal(j.length, 48);
   });
 
   it('shows an inherited lane model and the mode default', async () => {
@@ -209,7 +211,7 @@ describe('config: svc config get|set', function () {
     );
     refused(
       await s.svc(['config', 'set', 'roles.review.speed', 'x']),
-      "unknown config key 'roles.review.speed'; the settable keys are roles.review.mode, roles.review.model, roles.review.harness, roles.review.effort, roles.review.sub.<security|correctness|performance|requirements>.model|harness, projects.<key>.gauntlet.roles.<builder|critic|verifier|play|orchestrator>.model|effort|harness|permissions|host|sandbox",
+      "unknown config key 'roles.review.speed'; the settable keys are roles.review.mode, roles.review.model, roles.review.harness, roles.review.effort, roles.review.sub.<security|correctness|performance|requirements>.model|harness, projects.<key>.gauntlet.roles.<builder|critic|verifier|play|orchestrator>.model|effort|harness|permissions|host|sandbox|budget, projects.<key>.gauntlet.budget",
     );
     refused(
       await s.svc(['config', 'set', 'projects.nope.gauntlet.roles.builder.model', 'm']),
@@ -220,6 +222,51 @@ describe('config: svc config get|set', function () {
     assert.match(both.stderr, /^svc config set: give a value or --unset, not both\n/);
     assert.deepEqual(fs.readFileSync(configFile), cfg);
     assert.deepEqual(fs.readFileSync(projectsFile), prj);
+  });
+
+  it("sets spend caps: a role's lane budget and each run's budget, written as numbers; a value that is no amount is refused", async () => {
+    const before = fs.readFileSync(projectsFile, 'utf8');
+    const prj = fs.readFileSync(projectsFile);
+    for (const [value, why] of [
+      ['ten', 'a budget is an amount of US dollars above 0, like 2.50'],
+      ['0', 'a budget is an amount of US dollars above 0, like 2.50'],
+      ['2.5.1', 'a budget is an amount of US dollars above 0, like 2.50'],
+      ['1e3', 'a budget is an amount of US dollars above 0, like 2.50'],
+      ['2000000', 'a budget is at most 1,000,000 US dollars'],
+    ]) {
+      refused(
+        await s.svc(['config', 'set', 'projects.web.gauntlet.roles.builder.budget', value]),
+        `cannot set projects.web.gauntlet.roles.builder.budget to '${value}': ${why}; ~/.svc/projects.yaml is unchanged`,
+      );
+    }
+    refused(
+      await s.svc(['config', 'set', 'projects.web.gauntlet.budget', '$']),
+      `cannot set projects.web.gauntlet.budget to '$': a budget is an amount of US dollars above 0, like 2.50; ~/.svc/projects.yaml is unchanged`,
+    );
+    assert.deepEqual(fs.readFileSync(projectsFile), prj);
+
+    let r = await ok(s.svc(['config', 'set', 'projects.web.gauntlet.roles.critic.budget', '$2.50']));
+    assert.equal(r.stdout, `Set projects.web.gauntlet.roles.critic.budget to 2.5 in ${projectsFile}\n`);
+    r = await ok(s.svc(['config', 'set', 'projects.web.gauntlet.budget', '20']));
+    assert.equal(r.stdout, `Set projects.web.gauntlet.budget to 20 in ${projectsFile}\n`);
+    const text = fs.readFileSync(projectsFile, 'utf8');
+    assert.equal(
+      text,
+      before.replace('          model: critic-2  # judges\n', '          model: critic-2  # judges\n          budget: 2.5\n').replace(/\n$/, '\n      budget: 20\n'),
+      text,
+    );
+    assert.equal((await ok(s.svc(['config', 'get', 'projects.web.gauntlet.roles.critic.budget']))).stdout, '2.5\n');
+    const run = JSON.parse((await ok(s.svc(['config', 'get', 'projects.web.gauntlet.budget', '--json']))).stdout) as ConfigEntry;
+    assert.deepEqual([run.value, run.source, run.choices], ['20', 'project', null]);
+    const unset = await s.svc(['config', 'get', 'projects.web.gauntlet.roles.play.budget']);
+    assert.equal(
+      unset.stderr,
+      "projects.web.gauntlet.roles.play.budget is not set: play lanes have no spend cap, unless the launch gives --budget (the run's cap, if set, still holds)\n",
+    );
+
+    await ok(s.svc(['config', 'set', 'projects.web.gauntlet.roles.critic.budget', '--unset']));
+    await ok(s.svc(['config', 'set', 'projects.web.gauntlet.budget', '--unset']));
+    assert.equal(fs.readFileSync(projectsFile, 'utf8'), before);
   });
 
   it('refuses a write when the file is already invalid, naming the problem', async () => {
@@ -291,6 +338,10 @@ describe('config: svc config get|set', function () {
     assert.deepEqual(roles[0].effort.choices, ['low', 'medium', 'high']);
     assert.deepEqual(brief(roles[1].model), ['critic-4', 'project']);
     assert.deepEqual(brief(roles[2].model), [null, 'unset']);
+    assert.deepEqual(
+      [roles[0].budget.key, brief(roles[0].budget), v.projects[0].budget.key, brief(v.projects[0].budget)],
+      ['projects.web.gauntlet.roles.builder.budget', [null, 'unset'], 'projects.web.gauntlet.budget', [null, 'unset']],
+    );
     assert.equal(roles[2].model.whenUnset, 'a verifier lane cannot start without a model: set one here, or give it at launch (there is no default model)');
     assert.equal(roles[4].harness.whenUnset, "the launching conversation's harness is used, unless the launch names another");
     assert.deepEqual(brief(v.review.mode), ['none', 'global']);

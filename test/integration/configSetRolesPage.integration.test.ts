@@ -194,6 +194,37 @@ describe('config: the Roles panel page', function () {
     assert.equal(await box.inputValue(), 'sec-model');
   });
 
+  it("sets a role's spend cap and the run's, checking an amount in the page before anything is written", async () => {
+    const projectsFile = path.join(s.svcHome, 'projects.yaml');
+    const key = 'projects.web.gauntlet.roles.builder.budget';
+    const box = field(key).locator('input');
+    const before = fs.readFileSync(projectsFile);
+    const sets = () => posted.filter((m) => m.type === 'set' && m.key === key).length;
+    await box.fill('ten dollars');
+    await box.press('Enter');
+    const refusal = field(key).locator('.refusal');
+    await refusal.waitFor({ timeout: 10_000 });
+    assert.equal(await refusal.textContent(), `${key} was not changed: 'ten dollars' is not a budget (a budget is an amount of US dollars above 0, like 2.50)`);
+    assert.equal(sets(), 0, 'nothing was sent');
+    assert.deepEqual(fs.readFileSync(projectsFile), before);
+    await box.fill('$2.50');
+    await box.press('Enter');
+    await eventually(
+      async () => (await sourceOf(key)) === 'project · projects.yaml' && /builder:\n(?:\s+\w+: .*\n)*?\s+budget: 2\.5\n/.test(fs.readFileSync(projectsFile, 'utf8')),
+      10_000,
+      'builder budget 2.5',
+    );
+    assert.equal(await field(key).locator('.refusal').count(), 0, 'the refusal went with the write');
+    const run = field('projects.web.gauntlet.budget').locator('input');
+    await run.fill('20');
+    await run.press('Enter');
+    await eventually(async () => /\n {6}budget: 20\n/.test(fs.readFileSync(projectsFile, 'utf8')), 10_000, 'run budget 20');
+    // An empty box removes the cap.
+    await field(key).locator('input').fill('');
+    await field(key).locator('input').press('Enter');
+    await eventually(async () => (await sourceOf(key)).startsWith('unset · builder lanes have no spend cap'), 10_000, 'builder budget removed');
+  });
+
   it('follows an edit made outside the panel without a reload', async () => {
     fs.writeFileSync(configFile, fs.readFileSync(configFile, 'utf8').replace('mode: full', 'mode: none'));
     await eventually(async () => (await field('roles.review.mode').locator('select').inputValue()) === 'none', 10_000, 'the page to show mode none');

@@ -43,8 +43,18 @@ describe('config: keys and sources', () => {
       assert.equal(parseConfigKey(bad), undefined, bad);
     }
     assert.equal(globalConfigKeys().length, 12);
-    // model, effort, harness, permissions, host and sandbox for each of the five roles
-    assert.equal(projectConfigKeys('web').length, 30);
+    // model, effort, harness, permissions, host, sandbox and budget for each of the five roles, and each run's budget
+    assert.equal(projectConfigKeys('web').length, 36);
+    assert.deepEqual(parseConfigKey('projects.web.gauntlet.budget'), {
+      key: 'projects.web.gauntlet.budget',
+      file: 'projects',
+      path: ['projects', 'web', 'gauntlet', 'budget'],
+      field: 'budget',
+      project: 'web',
+      keepDepth: 2,
+    });
+    assert.equal(parseConfigKey('projects.web.gauntlet.roles.critic.budget')?.field, 'budget');
+    assert.equal(parseConfigKey('projects.Web.gauntlet.budget'), undefined);
     assert.equal(parseConfigKey('projects.web.gauntlet.roles.builder.host')?.field, 'host');
     assert.equal(parseConfigKey('projects.web.gauntlet.roles.critic.sandbox')?.field, 'sandbox');
     assert.equal(parseConfigKey('projects.web.gauntlet.roles.critic.permissions')?.field, 'permissions');
@@ -56,7 +66,7 @@ describe('config: keys and sources', () => {
     const s = {
       files,
       config: ConfigFile.parse({ roles: { review: { model: 'parent', harness: 'claude', sub: { security: { model: 'sec' } } } } }),
-      projects: ProjectsFile.parse({ projects: { web: { path: '/w', gauntlet: { roles: { critic: { model: 'c' } } } } } }),
+      projects: ProjectsFile.parse({ projects: { web: { path: '/w', gauntlet: { budget: 12.5, roles: { critic: { model: 'c', budget: 0.75 } } } } } }),
     };
     const at = (k: string) => entryFor(parseConfigKey(k)!, s);
     assert.deepEqual(at('roles.review.sub.security.model'), {
@@ -73,6 +83,9 @@ describe('config: keys and sources', () => {
     assert.deepEqual([at('roles.review.mode').value, at('roles.review.mode').source, at('roles.review.mode').file], ['quick', 'default', null]);
     assert.deepEqual(at('roles.review.mode').choices, ['quick', 'full', 'none']);
     assert.deepEqual([at('projects.web.gauntlet.roles.critic.model').value, at('projects.web.gauntlet.roles.critic.model').source], ['c', 'project']);
+    // Budgets are numbers in the file and text in entries, like every other value.
+    assert.deepEqual([at('projects.web.gauntlet.budget').value, at('projects.web.gauntlet.budget').source], ['12.5', 'project']);
+    assert.deepEqual([at('projects.web.gauntlet.roles.critic.budget').value, at('projects.web.gauntlet.roles.builder.budget').value], ['0.75', null]);
     const unset = at('projects.web.gauntlet.roles.builder.model');
     assert.deepEqual([unset.value, unset.source, unset.from, unset.file], [null, 'unset', null, null]);
     assert.equal(unset.whenUnset, 'a builder lane cannot start without a model: set one here, or give it at launch (there is no default model)');

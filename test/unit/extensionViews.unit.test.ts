@@ -73,6 +73,15 @@ describe('Agents page rows (extension/agents/agentsModel.ts)', () => {
         [7, 0, 6, 'review parent', false, 'stopped', null, null, 'WEB-7', null, true],
       ],
     );
+    // Spent/cap only where a cap holds: the Agents page shows it in the cost column.
+    assert.deepEqual(
+      rows.map((r) => r.budget),
+      [null, null, null, null, null, null, null],
+    );
+    const capped = agentRows(convs, [
+      laneRec(2, { budget: { spent: 0.9, cap: 1, from: 'lane', run: { spent: 0.9, cap: null, from: null }, state: 'near', text: '$0.90 of $1.00 (90%)' } }),
+    ]);
+    assert.deepEqual(capped.find((r) => r.id === 2)?.budget, { spent: 0.9, cap: 1, state: 'near', text: '$0.90 of $1.00 (90%)' });
   });
 });
 

@@ -31,12 +31,59 @@ describe('run record: report Markdown', () => {
 });
 
 describe('run record: redaction', () => {
-  it('shows paths under the home as ~ and hides token shapes and secret assignments', () => {
+  const r = (text: string) => redactText(text, undefined);
+
+  it('shows paths under the home as ~, also inside a quoted restore command, but not a sibling folder that starts with its name', () => {
     assert.equal(redactText('/home/me/src/web-lanes/a and /home/me', '/home/me'), '~/src/web-lanes/a and ~');
-    assert.equal(redactText('GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789', undefined), 'GITHUB_TOKEN=[redacted]');
-    assert.equal(redactText('key sk-ant-api03-abcdefghijklmnopqrstuvwxyz here', undefined), 'key [redacted] here');
-    assert.equal(redactText('password: "hunter2" and AKIAABCDEFGHIJKLMNOP', undefined), 'password: "hunter2" and [redacted]');
-    assert.equal(redactText('DB_PASSWORD="hunter2"', undefined), 'DB_PASSWORD=[redacted]');
+    assert.equal(
+      redactText(`restore with: git -C '/home/me/src/web' apply --index -p2 "/home/me/.svc/parked/web/a.patch"`, '/home/me'),
+      `restore with: git -C '~/src/web' apply --index -p2 "~/.svc/parked/web/a.patch"`,
+    );
+    assert.equal(redactText('/home/me/x and /home/meg/y', '/home/me/'), '~/x and /home/meg/y');
     assert.deepEqual(redactDeep({ a: ['/h/x', 3, null], b: { c: 'API_KEY=zzz' } }, '/h'), { a: ['~/x', 3, null], b: { c: 'API_KEY=[redacted]' } });
+  });
+
+  it('hides each known token shape', () => {
+    for (const token of [
+      'ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+      'gho_abcdefghijklmnopqrstuvwxyz0123456789',
+      'ghs_abcdefghijklmnopqrstuvwxyz0123456789',
+      'github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz',
+      'sk-ant-api03-abcdefghijklmnopqrstuvwxyz',
+      'sk-proj-abcdefghijklmnopqrstuvwxyz012345',
+      'sk-abcdefghijklmnopqrstuvwxyz012345',
+      'AKIAABCDEFGHIJKLMNOP',
+      'xoxb-1234567890-abcdefghij',
+      'AIzaSyA-abcdefghijklmnopqrstuvwxyz01234',
+      'glpat-abcdefghijklmnopqrstu',
+    ]) {
+      assert.equal(r(`used ${token} here`), 'used [redacted] here', token);
+    }
+  });
+
+  it('hides Bearer tokens and Authorization headers', () => {
+    assert.equal(r('curl -H "Authorization: Bearer abc.def-ghi_123" https://api'), 'curl -H "Authorization: [redacted]" https://api');
+    assert.equal(r('Authorization: token 0123456789abcdef'), 'Authorization: [redacted]');
+    assert.equal(r('sent bearer eyJhbGciOiJIUzI1NiJ9.e30.abc'), 'sent bearer [redacted]');
+  });
+
+  it('hides credentials in URLs: x-access-token, user:password, a bare token', () => {
+    assert.equal(r('git push https://x-access-token:v1.0123456789abcdef@github.com/o/r.git main'), 'git push https://[redacted]@github.com/o/r.git main');
+    assert.equal(r('remote ssh://deploy:hunter2@host.example/repo and https://tok123@x.example/p'), 'remote ssh://[redacted]@host.example/repo and https://[redacted]@x.example/p');
+    assert.equal(r('git@github.com:o/r.git stays'), 'git@github.com:o/r.git stays');
+  });
+
+  it('hides the value of NAME=value and NAME: value for secret-looking names in any case', () => {
+    assert.equal(r('GITHUB_TOKEN=anything'), 'GITHUB_TOKEN=[redacted]');
+    assert.equal(r('export github_token=anything'), 'export github_token=[redacted]');
+    assert.equal(r('DB_PASSWORD="hunter 2"'), 'DB_PASSWORD=[redacted]');
+    assert.equal(r("password: 'hunter2'"), 'password: [redacted]');
+    assert.equal(r('Client_Secret = s3cr3t'), 'Client_Secret = [redacted]');
+    assert.equal(r('openai_api_key: abc'), 'openai_api_key: [redacted]');
+    assert.equal(r('AWS_SECRET_ACCESS_KEY=wJalr/XUtnFEMI'), 'AWS_SECRET_ACCESS_KEY=[redacted]');
+    assert.equal(r('aws_access_key_id=zzz'), 'aws_access_key_id=[redacted]');
+    assert.equal(r('GOOGLE_APPLICATION_CREDENTIALS=/x/key.json'), 'GOOGLE_APPLICATION_CREDENTIALS=[redacted]');
+    // Not secrets: a count of tokens, ordinary words.
+    assert.equal(r('input tokens: 1200, the author: Ann'), 'input tokens: 1200, the author: Ann');
   });
 });

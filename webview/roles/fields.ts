@@ -4,6 +4,7 @@
 // happens while unset), and the last refusal next to it. Daemon text is set as text only.
 import type { ConfigEntry } from '../../shared/protocol/config';
 import { textElement } from '../common/sanitize';
+import { budgetBox } from './budgetField';
 import { isOwn as own, selectChoices } from './choices';
 import type { SelectKind } from './choices';
 
@@ -23,12 +24,14 @@ export interface FieldContext {
   refusals: Record<string, string>;
   /** Keys whose write was accepted a moment ago: the field says Saved. */
   saved: ReadonlySet<string>;
+  /** Shows a refusal made in the page itself (a value checked before it is written). */
+  refuse(key: string, message: string): void;
 }
 
 export interface FieldSpec {
   label: string;
   entry: ConfigEntry;
-  kind: SelectKind | 'model';
+  kind: SelectKind | 'model' | 'budget';
   /** For a model field: the harness whose models are offered (null: not known yet). */
   harness?: string | null;
 }
@@ -58,7 +61,7 @@ export function fieldElement(spec: FieldSpec, ctx: FieldContext): HTMLElement {
 
   const control = document.createElement('div');
   control.className = 'control';
-  control.append(spec.kind === 'model' ? modelBox(id, spec, ctx) : selectBox(id, spec, ctx));
+  control.append(spec.kind === 'model' ? modelBox(id, spec, ctx) : spec.kind === 'budget' ? budgetBox(id, spec, ctx) : selectBox(id, spec, ctx));
   if (own(e)) {
     const clear = document.createElement('button');
     clear.className = 'clear';

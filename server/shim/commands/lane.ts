@@ -7,7 +7,7 @@ import { laneTable, startTrouble } from './laneFormat';
 import { table } from './table';
 import type { LaneRecord } from '../../../shared/protocol/lanes';
 import { lanesBudget, lanesList, lanesReap, lanesReport, lanesRuns, lanesShow, lanesStart, lanesStop, lanesWait } from '../../../shared/protocol/lanes';
-import { formatCost } from '../../../shared/format/money';
+import { formatCost, parseUsd } from '../../../shared/format/money';
 import { formatReapReport } from '../../../shared/format/reapReport';
 import type { Role } from '../../../shared/config';
 import type { ReportStatus, Verdict } from '../../../shared/keys';
@@ -293,9 +293,9 @@ const laneRuns: CommandSpec = {
 /** An amount of US dollars from the command line (`1.50`, `$1.50`). */
 function usdFlag(v: string | undefined, flag: string): number | undefined {
   if (v === undefined) return undefined;
-  const n = Number(v.trim().replace(/^\$/, ''));
-  if (!/^\$?\d+(\.\d+)?$/.test(v.trim()) || !(n > 0)) throw new UsageError(`${flag} takes an amount of US dollars above 0, like 2.50; got '${v}'`);
-  return n;
+  const r = parseUsd(v);
+  if ('why' in r) throw new UsageError(/at most/.test(r.why) ? `${flag}: ${r.why}; got '${v}'` : `${flag} takes an amount of US dollars above 0, like 2.50; got '${v}'`);
+  return r.usd;
 }
 
 const laneBudget: CommandSpec = {

@@ -10,7 +10,7 @@ import { makeRepo } from '../../helpers/scratch';
 import { writeBrief } from '../../helpers/scriptBrief';
 import { installedSvc } from './codeServer';
 import { session } from './session';
-import { clearNotifications, openContainer, screenshot, SCREENSHOTS, setPaneExpanded, waitForMessage, webviewFrame } from './workbench';
+import { clearNotifications, clickNotificationButton, openContainer, screenshot, SCREENSHOTS, setPaneExpanded, waitForMessage, webviewFrame } from './workbench';
 
 const svc = (args: string[]) => installedSvc(session().cs, args);
 async function ok(args: string[], code = 0): Promise<string> {
@@ -28,6 +28,7 @@ describe('spend caps and the run record in VS Code (code-server 4.100.3)', funct
   // that shows only so many (the lanes reaped and archived, the root stopped and archived).
   after(async () => {
     for (const lane of ['rr1-greet-critic-i1', 'rr1-greet-builder-i1']) await ok(['lane', 'reap', lane]);
+    await svc(['lane', 'reap', 'rr1-cap-builder-i1']); // there only if its test got that far
     if (root) {
       await ok(['conv', 'stop', root]);
       await ok(['conv', 'archive', root]);
@@ -114,5 +115,22 @@ describe('spend caps and the run record in VS Code (code-server 4.100.3)', funct
     } finally {
       await context.close();
     }
+  });
+
+  it('tells the person when a lane they launched reaches its cap, with Raise Spend Cap… and Stop Lane', async () => {
+    const { page, cs } = session();
+    await clearNotifications(page);
+    const brief = writeBrief(path.join(cs.scratch.home, 'rr-briefs'), 'cap.md', [{ cost: 0.5 }, { sleep: 60_000 }]);
+    await ok(['lane', 'start', '--parent', root, '--harness', 'script', '--model', 'm', '--run', 'rr1', '--key', 'cap', '--role', 'builder', '--budget', '0.2', '--brief', brief]);
+    const wait = await svc(['lane', 'wait', 'rr1-cap-builder-i1', '--timeout', '60']);
+    assert.equal(wait.code, 4, wait.stderr);
+    const notice = 'svc: Lane rr1-cap-builder-i1 reached its spend cap: spent $0.50 of $0.20, its own cap (--budget or svc lane budget). — no turn runs until the cap is raised.';
+    assert.equal(await waitForMessage(page, 'Lane rr1-cap-builder-i1 reached its spend cap', 30_000), notice);
+    await clickNotificationButton(page, 'Lane rr1-cap-builder-i1 reached its spend cap', 'Stop Lane');
+    // The notice's Stop Lane stops it (svc.stopConversation).
+    const activity = async () => (JSON.parse(await ok(['lane', 'list', '--json'])) as { name: string; activity: string }[]).find((l) => l.name === 'rr1-cap-builder-i1')?.activity;
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && (await activity()) !== 'stopped') await page.waitForTimeout(250);
+    assert.equal(await activity(), 'stopped');
   });
 });
