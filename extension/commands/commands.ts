@@ -30,7 +30,8 @@ import { showDaemonLog, showDaemonStatus, startDaemon, stopDaemon } from './daem
 import { issueDone, newIssue, startIssue } from './issueCommands';
 import type { Drafts } from '../compose/drafts';
 import { runDoctor } from '../doctor/doctorCommand';
-import { reapLane, startLane } from './laneCommands';
+import { startLane } from './laneCommands';
+import { reapLane } from './reapCommand';
 import { abortReview, requestReview, restartReview } from './reviewCommands';
 import { installSkillCommand } from './skillCommand';
 import { installCliCommand, uninstallCliCommand } from './cliCommand';

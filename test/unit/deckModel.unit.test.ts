@@ -3,7 +3,7 @@ import { convoyFacts } from '../../extension/commandDeck/convoys';
 import { verdictBadge } from '../../extension/commandDeck/deckIcons';
 import { costText } from '../../webview/agents/agentsTable';
 import type { AgentRowView } from '../../shared/webview/agentsMessages';
-import { buildDeck, canLaunch, canSucceed, deckContextValue, describeRow, needsYouCount, tooltipOf } from '../../extension/commandDeck/deckModel';
+import { ariaLabelOf, buildDeck, canLaunch, canSucceed, deckContextValue, describeRow, needsYouCount, tooltipOf } from '../../extension/commandDeck/deckModel';
 import type { DeckNode, DeckRow } from '../../extension/commandDeck/deckModel';
 import { deckRows } from '../../extension/commandDeck/deckRows';
 import { mdText } from '../../extension/commandDeck/markdown';
@@ -275,6 +275,36 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
     assert.deepEqual([canLaunch({ kind: 'lane', role: 'builder' }), canLaunch({ kind: 'agent' }), canSucceed({ kind: 'lane', role: 'critic' })], [false, false, false]);
   });
 
+  it('says a builder reported (done, blocked, failed) before any verdict, and a screen reader hears the verdict and report', () => {
+    const reported = lane(2, 1, 'builder', 1, { title: 'r1/k builder i1', report: { status: 'done' }, git: { branch: null, ahead: null, dirty: false } });
+    assert.equal(describeRow(reported), '#2 · idle · reported done · (detached)');
+    assert.equal(describeRow(lane(2, 1, 'builder', 1, { title: 'r1/k builder i1', report: { status: 'blocked' } })), '#2 · idle · reported blocked');
+    assert.equal(describeRow(lane(2, 1, 'builder', 1, { title: 'r1/k builder i1' })), '#2 · idle');
+    assert.equal(ariaLabelOf('r1/k builder i1', '#2 · idle · reported done · (detached)', reported), 'r1/k builder i1, #2 · idle · reported done · (detached)');
+    assert.equal(ariaLabelOf('r1/k builder i1', '#2 · idle', lane(2, 1, 'builder', 1)), 'r1/k builder i1, #2 · idle, no report yet');
+    const judged = lane(2, 1, 'builder', 1, { report: { status: 'done' }, verdict: { verdict: 'NOT_YET', defects: 2, by: 3 } });
+    assert.equal(ariaLabelOf('b', '#2', judged), 'b, #2, verdict NOT YET · 2 defects by critic #3');
+    const critic = lane(3, 1, 'critic', 1, { report: { status: 'done' }, verdict: { verdict: 'PASS', defects: 0, by: 3 } });
+    assert.equal(ariaLabelOf('c', '#3', critic), 'c, #3, verdict PASS');
+    const [node] = buildDeck([reported]);
+    assert.equal(node.ariaLabel, 'r1/k builder i1, #2 · idle · reported done · (detached)', 'the tree item carries it');
+  });
+
+  it('pins trees holding a needs-you row to the top of each level (the deck only), order otherwise kept', () => {
+    const rows = [row(1), lane(2, 1, 'builder', 1), lane(3, 1, 'builder', 1, { key: 'b', activity: 'needs-you' }), row(4), row(5, { activity: 'needs-you' }), row(6)];
+    assert.equal(shape(buildDeck(rows, { convoys: true })), '1(3 2) 5 4 6');
+    assert.equal(shape(buildDeck(rows)), '1(2 3) 4 5 6', 'the Agents page and the Awareness rail keep id order');
+    assert.equal(
+      shape(
+        buildDeck(
+          rows.map((r) => ({ ...r, activity: 'idle' as const })),
+          { convoys: true },
+        ),
+      ),
+      '1(2 3) 4 5 6',
+    );
+  });
+
   it('describes role, iteration, activity and git facts: branch, ahead, dirty', () => {
     assert.equal(describeRow(lane(2, 1, 'builder', 3, { activity: 'working', git: { branch: 'lane/k', ahead: 2, dirty: true } })), '#2 · builder i3 · working · lane/k ↑2 · dirty');
     assert.equal(describeRow(lane(2, 1, 'builder', 1, { git: { branch: 'lane/k', ahead: 0, dirty: false } })), '#2 · builder i1 · idle · lane/k ↑0');
@@ -338,6 +368,7 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
       reaped: false,
       judged: null,
       verdict: { verdict: 'PASS', defects: 0, by: 3, verdictFile: null },
+      report: { seq: 1, status: 'done', body: 'b', verdict: null, defects: null, verdictFile: null, headSha: null, branch: null, at: 1 },
       git: { branch: 'b', headSha: 'abc', ahead: 1, dirty: false },
       budget: { spent: 0.9, cap: 1, from: 'lane', run: { spent: 0.9, cap: null, from: null }, state: 'near', text: '$0.90 of $1.00 (90%)' },
     } as unknown as LaneRecord;
@@ -361,6 +392,7 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
         iteration: 1,
         reaped: false,
         judged: null,
+        report: { status: 'done' },
         verdict: { verdict: 'PASS', defects: 0, by: 3, verdictFile: null },
         budget: { state: 'near', spent: 0.9, cap: 1, text: '$0.90 of $1.00 (90%)' },
         git: { branch: 'b', ahead: 1, dirty: false, headSha: 'abc' },
