@@ -100,6 +100,8 @@ function render(s: RolesState): void {
   const ctx = context(s);
   parts.push(...reviewSection(s.view, ctx), ...s.view.projects.flatMap((p) => projectSection(p, s.view!.files.projects, ctx)), datalists(s));
   root.replaceChildren(...parts);
+  // Nothing can be saved while the daemon is away: the last values stay readable, every control is off.
+  if (s.daemon) root.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLButtonElement>('input, select, button').forEach((el) => (el.disabled = true));
 
   if (typing) {
     const again = root.querySelector<HTMLInputElement>(`${typing.tag.toLowerCase()}[data-key="${CSS.escape(typing.key)}"]`);

@@ -69,6 +69,8 @@ export interface ConversationState {
   earlier: boolean;
   /** Why the panel is stale or empty, in words (daemon down, conversation gone). */
   problem: string | null;
+  /** The daemon is not connected (down or reconnecting): nothing can be sent, the facts shown may be old. */
+  daemonDown: boolean;
 }
 
 /** The outcome of a composer send or an answer, so the page can clear or keep its input. */
