@@ -53,12 +53,12 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
     assert.equal(shape(nodes), '1(2(3 4) 5(6) 7)');
     const [b1, b2, b3] = nodes[0].children;
     const [c1, v1] = b1.children;
-    const warn = { id: 'warning', color: 'list.warningForeground' };
-    const pass = { id: 'pass', color: 'testing.iconPassed' };
+    const warn = { id: 'warning', color: 'svc.verdict.notYet' };
+    const pass = { id: 'pass', color: 'svc.verdict.pass' };
     assert.deepEqual([b1.icon, c1.icon, b2.icon, b2.children[0].icon], [warn, warn, pass, pass]);
     assert.deepEqual([b1.badge, c1.badge], [verdictBadge({ verdict: 'NOT_YET', defects: 2 }), verdictBadge({ verdict: 'NOT_YET', defects: 2 })]);
-    assert.deepEqual(b1.badge, { text: '2', color: 'list.warningForeground', tooltip: 'NOT YET: 2 defects' });
-    assert.deepEqual(b2.badge, { text: '✓', color: 'testing.iconPassed', tooltip: 'PASS' });
+    assert.deepEqual(b1.badge, { text: '2', color: 'svc.verdict.notYet', tooltip: 'NOT YET: 2 defects' });
+    assert.deepEqual(b2.badge, { text: '✓', color: 'svc.verdict.pass', tooltip: 'PASS' });
     assert.equal(v1.badge, undefined, 'a verifier without a verdict has no badge');
     assert.deepEqual(v1.icon, { id: 'sync~spin', color: 'charts.blue' });
     // needs-you wins over the verdict icon: the person must act.
@@ -187,8 +187,8 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
         id: 'convoy:SAMPLE-1:r2',
         label: 'SAMPLE-1 review r2',
         description: 'full · APPROVED',
-        badge: { text: '✓', color: 'testing.iconPassed', tooltip: 'APPROVED' },
-        icon: { id: 'pass', color: 'testing.iconPassed' },
+        badge: { text: '✓', color: 'svc.verdict.pass', tooltip: 'APPROVED' },
+        icon: { id: 'pass', color: 'svc.verdict.pass' },
         contextValue: 'svc:convoy+live+verdict',
         issue: 'SAMPLE-1',
       },
@@ -207,7 +207,7 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
     assert.equal(shape(all), '1(10(<SAMPLE-1 review r2>(12 13 14 history(<SAMPLE-1 review r1>(11)))))');
     const history = all[0].children[0].children[0].children[3];
     assert.deepEqual([history.id, history.label, history.description, history.collapsed], ['convoy-history:SAMPLE-1', 'earlier runs', 'r1 CHANGES REQUESTED', true]);
-    assert.deepEqual(history.children[0].badge, { text: '!', color: 'list.warningForeground', tooltip: 'CHANGES REQUESTED' });
+    assert.deepEqual(history.children[0].badge, { text: '!', color: 'svc.verdict.notYet', tooltip: 'CHANGES REQUESTED' });
     // Without convoys (the Agents page): every reviewer is its own row, as before.
     assert.equal(shape(buildDeck(rows)), '1(10(12(13 14)))');
   });

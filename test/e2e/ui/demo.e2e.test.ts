@@ -79,7 +79,7 @@ describe("the demo's state in VS Code: the nesting with verdict badges", functio
       { level: 1, label: NEEDS_YOU_TITLE, description: '#14 · needs-you' },
     ]);
     // PASS and APPROVED as a ✓ badge in the passed colour on every judged row; none on the orchestrator.
-    const passed = await themeColor(page, 'testing.iconPassed');
+    const passed = await themeColor(page, 'svc.verdict.pass');
     for (const label of ['demo/docs builder i1', 'demo/docs critic i1', 'demo/greet builder i2', 'demo/greet critic i2', 'SAMPLE-1 review r1'])
       assert.deepEqual(await rowBadge(rowByLabel(page, 'Command Deck', label)), { text: '✓', color: passed }, label);
     assert.equal((await rowBadge(rowByLabel(page, 'Command Deck', 'demo orchestrator'))).text, '');

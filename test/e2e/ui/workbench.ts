@@ -361,3 +361,8 @@ export async function setPaneExpanded(page: Page, view: string, expanded: boolea
   const header = page.locator(`.sidebar .pane-header[aria-label="${view} Section"]`);
   if (((await header.getAttribute('aria-expanded')) === 'true') !== expanded) await header.click({ position: { x: 10, y: 11 } });
 }
+
+/** The count badge on the svc activity-bar icon (a TreeView badge of the Command Deck). */
+export function activityBadge(page: Page): Locator {
+  return page.locator('.activitybar .action-item', { has: page.locator('a.action-label[aria-label^="svc"]') }).locator('.badge .badge-content');
+}
