@@ -229,8 +229,21 @@ export async function clickViewAction(page: Page, view: string, title: string): 
   const header = page.locator(`.sidebar .pane-header[aria-label="${view} Section"]`);
   await header.hover();
   const action = header.locator(`.actions a.action-label[aria-label="${title}"]`);
-  await action.waitFor();
-  await action.click();
+  const more = header.locator('.actions a.action-label.codicon-toolbar-more');
+  // An inline icon, or else an item of the title bar's "…" menu.
+  await action.or(more).first().waitFor();
+  if (await action.count()) return action.click();
+  await more.click();
+  await page.locator('.context-view .monaco-menu .action-item .action-label', { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).click();
+}
+
+/** The inline icons of a view's title bar (the "…" menu's button included), by their labels. */
+export async function viewTitleIcons(page: Page, view: string): Promise<string[]> {
+  const header = page.locator(`.sidebar .pane-header[aria-label="${view} Section"]`);
+  await header.hover();
+  return header
+    .locator('.actions .action-item a.action-label')
+    .evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.getAttribute('aria-label') ?? ''));
 }
 
 /** Whether the palette lists a command with exactly this title (a `when` that does not hold hides it); closes the palette. */
