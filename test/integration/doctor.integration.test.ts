@@ -43,7 +43,7 @@ describe('svc doctor', function () {
     const line = (start: string) => out.split('\n').find((l) => l.startsWith(start));
     assert.equal(
       line('  ok       claude: installed'),
-      `  ok       claude: installed at ${path.join(s.root, 'fakebin', 'claude-agent-acp')}, version 0.101.0; lanes run in: the adapter's default permission mode (auto: a classifier decides tool calls; no permission request reaches svc)`,
+      `  ok       claude: installed at ${path.join(s.root, 'fakebin', 'claude-agent-acp')}, version 0.101.0; lanes run in: bypassPermissions (every tool call allowed without asking), set by svc on each lane's session; a role set to ask runs in default (asks before edits and commands)`,
     );
     assert.equal(line('  ok       claude: credentials'), '  ok       claude: credentials from ANTHROPIC_API_KEY');
     assert.match(
