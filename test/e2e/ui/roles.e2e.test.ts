@@ -18,7 +18,7 @@ import { eventually, makeRepo } from '../../helpers/scratch';
 import { installedSvc } from './codeServer';
 import { CTL, reviewFixture } from './reviewFixture';
 import { session, timing } from './session';
-import { openContainer, paneBody, rowBadge, rowByLabel, runCommand, screenshot, webviewFrame } from './workbench';
+import { clickViewAction, openContainer, paneBody, rowBadge, rowByLabel, runCommand, screenshot, webviewFrame } from './workbench';
 
 const PROJECT = 'rp';
 const SECURITY = 'roles.review.sub.security.model';
@@ -89,13 +89,11 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     assert.equal(written.length, seeded.length - 'quick'.length + 'full'.length - 'sec-old'.length + NEW_MODEL.length, 'both replacements apply');
   });
 
-  it("opens from the Command Deck's title button and from the palette, showing config.yaml's values and sources", async () => {
+  it("opens from the Command Deck's title bar ('…' menu) and from the palette, showing config.yaml's values and sources", async () => {
     const { page } = session();
     const t = Date.now();
     await openContainer(page, 'svc');
-    const header = page.locator('.sidebar .pane-header[aria-label="Command Deck Section"]');
-    await header.hover();
-    await header.locator('.actions a.action-label[aria-label="Open Roles"]').click();
+    await clickViewAction(page, 'Command Deck', 'Open Roles');
     frame = await webviewFrame(page, '[data-section="review"]');
     assert.equal(await page.locator('.tabs-container .tab.active .label-name').textContent(), 'svc Roles');
     timing('Roles panel opened from the view title', t);
