@@ -399,9 +399,9 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
       },
     ]);
     // 80 % of a cap and more shows in the row's description; below, it does not.
-    assert.equal(describeRow(rows[1]), '#2 · builder i1 · working · b ↑1 · spent 90% of its cap');
-    assert.equal(describeRow({ ...rows[1], budget: { state: 'ok', spent: 0.5, cap: 1, text: '' } }), '#2 · builder i1 · working · b ↑1');
-    assert.equal(describeRow({ ...rows[1], budget: { state: 'reached', spent: 1.2, cap: 1, text: '' } }), '#2 · builder i1 · working · b ↑1 · spend cap reached');
+    assert.equal(describeRow(rows[1]), '#2 · builder i1 · working · reported done · b ↑1 · spent 90% of its cap');
+    assert.equal(describeRow({ ...rows[1], budget: { state: 'ok', spent: 0.5, cap: 1, text: '' } }), '#2 · builder i1 · working · reported done · b ↑1');
+    assert.equal(describeRow({ ...rows[1], budget: { state: 'reached', spent: 1.2, cap: 1, text: '' } }), '#2 · builder i1 · working · reported done · b ↑1 · spend cap reached');
   });
 });
 
