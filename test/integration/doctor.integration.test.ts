@@ -48,7 +48,7 @@ describe('svc doctor', function () {
     assert.equal(line('  ok       claude: credentials'), '  ok       claude: credentials from ANTHROPIC_API_KEY');
     assert.match(
       out,
-      /\n {2}PROBLEM {2}codex: no credentials \(CODEX_API_KEY or OPENAI_API_KEY is not set for agents\)\n {11}fix: export CODEX_API_KEY=<your key> where the daemon starts, then svc daemon restart; or set harnesses\.codex\.env\.CODEX_API_KEY in ~\/\.svc\/config\.yaml\n/,
+      /\n {2}PROBLEM {2}codex: no credentials \(CODEX_API_KEY or OPENAI_API_KEY is not set for agents, and no ~\/\.codex\/auth\.json\)\n {11}fix: export CODEX_API_KEY=<your key> where the daemon starts, then svc daemon restart; or set harnesses\.codex\.env\.CODEX_API_KEY in ~\/\.svc\/config\.yaml\n/,
     );
     assert.equal(line('  note     gemini:'), "  note     gemini: not installed (gemini not found on the agents' PATH)");
     assert.match(out, /\n {2}ok {7}the daemon runs on Node v\d+/);
