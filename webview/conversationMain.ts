@@ -79,7 +79,7 @@ interceptLinks(root, (href) => host.post({ type: 'openLink', href }));
 // The draft typed before a window reload comes back (the host restores the conversation).
 const kept = host.getState<ConversationPageState>();
 if (kept?.draft) input.value = kept.draft;
-const keep = () => convId !== undefined && host.setState<ConversationPageState>({ convId, draft: input.value });
+const keep = () => convId !== undefined && host.setState<ConversationPageState>({ convId, draft: input.value, preview });
 input.addEventListener('input', keep);
 
 function submit(force = false): void {
@@ -197,7 +197,10 @@ function render(s: ConversationState): void {
   }
   daemonDown = s.daemonDown;
   const h = JSON.stringify([s.conv, s.preview, s.daemonDown]);
-  preview = s.preview;
+  if (preview !== s.preview) {
+    preview = s.preview;
+    keep();
+  }
   if (h !== lastHeader) {
     lastHeader = h;
     header.replaceChildren(...(s.conv ? headerContent(s.conv) : [textElement('p', 'Reading the conversation…', 'muted')]));

@@ -367,15 +367,20 @@ export class ConversationPanels implements vscode.Disposable {
     return this.add(convId, preview);
   }
 
-  /** A panel VS Code kept across a window reload (the serializer's): kept, not a preview. */
-  restore(panel: vscode.WebviewPanel, convId: number): ConversationPanel {
+  /**
+   * A panel VS Code kept across a window reload (the serializer's), a preview again if it was
+   * one (its page kept that), so the next row click still replaces it. Only one preview: a
+   * second restored as one is kept instead.
+   */
+  restore(panel: vscode.WebviewPanel, convId: number, preview = false): ConversationPanel {
     const existing = this.open.get(convId);
     if (existing) {
       // Already opened since (a command ran first): one panel per conversation.
       panel.dispose();
       return existing;
     }
-    return this.add(convId, false, panel);
+    const previewAllowed = preview && vscode.workspace.getConfiguration('workbench.editor').get<boolean>('enablePreview', true);
+    return this.add(convId, previewAllowed && ![...this.open.values()].some((p) => p.preview), panel);
   }
 
   private add(convId: number, preview: boolean, restored?: vscode.WebviewPanel): ConversationPanel {

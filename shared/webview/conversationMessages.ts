@@ -104,4 +104,6 @@ export interface ConversationPageState {
   convId: number;
   /** The composer's unsent text. */
   draft: string;
+  /** A preview (not kept yet): it comes back as a preview after a window reload. */
+  preview?: boolean;
 }
