@@ -33,6 +33,8 @@ adoptStyles(`
   .source.warn { color: var(--vscode-descriptionForeground); }
   .source .codicon { font-size: 12px; vertical-align: -2px; margin-right: 4px; }
   .source.warn .codicon { color: var(--vscode-editorWarning-foreground); }
+  .not-offered { font-size: 11px; margin-top: 2px; overflow-wrap: anywhere; color: var(--vscode-descriptionForeground); }
+  .not-offered .codicon { font-size: 12px; vertical-align: -2px; margin-right: 4px; color: var(--vscode-editorWarning-foreground); }
   .saved { font-size: 11px; margin-top: 2px; color: var(--vscode-descriptionForeground); }
   .saved .codicon { font-size: 12px; vertical-align: -2px; color: var(--vscode-testing-iconPassed, var(--vscode-foreground)); }
   .refusal { font-size: 11px; margin-top: 2px; }
@@ -69,11 +71,24 @@ function noteSaves(s: RolesState): void {
   first = false;
 }
 
+/** Refusals made on the page (never sent); a result from the daemon for the key replaces one. */
+const localRefusals = new Map<string, { message: string; at: number }>();
+
 function context(s: RolesState): FieldContext {
   const refusals: Record<string, string> = {};
   for (const [k, r] of Object.entries(s.results)) if (!r.ok && r.message) refusals[k] = r.message;
+  for (const [k, r] of localRefusals) if (!s.results[k] || s.results[k].at < r.at) refusals[k] = r.message;
   return {
-    set: (key, value) => host.post({ type: 'set', key, value }),
+    set: (key, value) => {
+      localRefusals.delete(key);
+      host.post({ type: 'set', key, value });
+    },
+    refuseHere: (key, message) => {
+      localRefusals.set(key, { message, at: Date.now() });
+      savedUntil.delete(key);
+      if (last) render(last);
+    },
+    models: Object.fromEntries(Object.entries(s.models).map(([h, m]) => [h, m.models])),
     wantModels: (harness) => {
       if (!last?.models[harness]) host.post({ type: 'models', harness });
     },

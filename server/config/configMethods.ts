@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import { z } from 'zod';
 import { Effort, HarnessName, HostName, ModelName, ReviewMode, SandboxMode } from '../../shared/config';
+import { modelIdProblem } from '../../shared/modelId';
 import { CONFIG_KEY_FORMS, globalConfigKeys, parseConfigKey, projectConfigKeys } from '../../shared/configKeys';
 import type { ConfigField, ConfigKeyRef } from '../../shared/configKeys';
 import { configGet, configModels, configRoles, configSet } from '../../shared/protocol/config';
@@ -82,6 +83,9 @@ function checkValue(ref: ConfigKeyRef, raw: string, file: string, app: App): voi
   const refuse = (why: string) => invalidConfigValueError(ref.key, raw, why, shown(file));
   const r = FIELD_SCHEMA[ref.field].safeParse(raw);
   if (!r.success) throw refuse(r.error.issues[0].message);
+  // Only on write: a file an editor wrote with an odd model still loads (the harness judges it).
+  const badModel = ref.field === 'model' ? modelIdProblem(raw) : undefined;
+  if (badModel) throw refuse(badModel);
   if (ref.field === 'harness') {
     const known = harnessNames(app);
     if (!known.includes(raw.trim())) {
