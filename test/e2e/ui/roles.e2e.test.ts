@@ -150,7 +150,7 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     await screenshot(page, '06-roles');
   });
 
-  it('refuses an empty model, effort extreme and an unknown mode next to the field; the files stay byte for byte', async () => {
+  it('refuses an empty model, a model no id can be, effort extreme and an unknown mode next to the field; the files stay byte for byte', async () => {
     const { page } = session();
     const projectsBefore = fs.readFileSync(projectsFile, 'utf8');
     const unchanged = '~/.svc/config.yaml is unchanged';
@@ -161,6 +161,15 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     await model.press('Enter');
     await field(frame, SECURITY).locator('.refusal[role="alert"]').waitFor();
     assert.equal(await field(frame, SECURITY).locator('.refusal').textContent(), `cannot set ${SECURITY} to '': a model must not be empty; ${unchanged}`);
+    // Characters no model id has are refused on the page: nothing reaches the daemon, no "Saved".
+    await model.fill('bad model!');
+    await model.press('Enter');
+    await field(frame, SECURITY).locator('.refusal', { hasText: 'bad model!' }).waitFor();
+    assert.equal(
+      await field(frame, SECURITY).locator('.refusal').textContent(),
+      `cannot set ${SECURITY} to 'bad model!': no model id has a space, '!' (a model id is letters, digits and . _ - : / @ + [ ]); nothing was saved`,
+    );
+    assert.equal(await field(frame, SECURITY).locator('.saved').count(), 0);
 
     // Effort and mode are selects offering only the valid values …
     const options = (key: string) =>
