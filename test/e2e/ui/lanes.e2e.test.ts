@@ -567,7 +567,7 @@ describe('webviews in light, dark and high-contrast themes', function () {
           const bg = lumOf(rgb(css.getPropertyValue('--vscode-editor-background').trim()));
           const out = {};
           for (const tone of ['pass', 'notYet', 'fail']) {
-            const c = rgb('var(--vscode-svc-verdict-' + tone + ')');
+            const c = rgb('var(--vscode-svc-verdict\\\\.' + tone + ')');
             const l = lumOf(c);
             out[tone] = { color: c.join(','), contrast: (Math.max(l, bg) + 0.05) / (Math.min(l, bg) + 0.05) };
           }
