@@ -242,6 +242,9 @@ describe('state kept, preview tabs, buttons instead of commands (code-server 4.1
     await setPaneExpanded(page, 'Reviews', false);
     await row(id.builder).click();
     await (await panelOf(page, id.builder, 's1-api-builder-i1')).locator('header .preview-mark', { hasText: /^Preview$/ }).waitFor();
+    // The side bar as the later tests expect it, before the layout is saved with the reload.
+    await setPaneExpanded(page, 'Awareness', true);
+    await setPaneExpanded(page, 'Reviews', true);
     await page.locator('.tabs-container .tab', { hasText: `#${id.root} state root` }).click();
     // The page keeps its state on input; give the host a moment to persist it.
     await page.waitForTimeout(500);
@@ -267,6 +270,8 @@ describe('state kept, preview tabs, buttons instead of commands (code-server 4.1
     await previewAgain.locator('header .preview-mark', { hasText: /^Preview$/ }).waitFor({ timeout: 30_000 });
     await previewAgain.locator('header vscode-button.keep-open', { hasText: 'Keep Open' }).waitFor();
     await screenshot(page, '34b-preview-after-reload');
+    await setPaneExpanded(page, 'Awareness', false);
+    await setPaneExpanded(page, 'Reviews', false);
     await row(id.critic).click();
     await panelOf(page, id.critic, 's1-api-critic-i1');
     await eventually(
