@@ -10,6 +10,8 @@ export interface SvcTestApi {
   connectionState(): ConnectionState;
   deckTopLevel(): readonly DeckNode[];
   reviewsTopLevel(): readonly ReviewNode[];
+  /** The Command Deck's count badge on the activity bar (needs-you conversations), if shown. */
+  deckViewBadge(): { value: number; tooltip: string } | undefined;
   /** The verdict badge decorating a tree node (by node id), if any. */
   deckBadge(nodeId: string): VerdictBadge | undefined;
   reviewsBadge(nodeId: string): VerdictBadge | undefined;

@@ -72,7 +72,12 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
     { dispose: () => AgentsPanel.open?.dispose() },
     connection.onDidChangeState(setContext),
     connection.onDidChangeState((s) => s.kind === 'connected' && refreshCliLauncher(context.extensionUri.fsPath, connection.nodePath)),
-    deck.onDidChangeRows((rows) => statusBar.setNeedsYou(rows ? needsYouCount(rows) : undefined)),
+    deck.onDidChangeRows((rows) => {
+      const n = rows ? needsYouCount(rows) : 0;
+      statusBar.setNeedsYou(rows ? n : undefined);
+      // The count on the activity-bar icon, seen with the side bar closed or on another view.
+      deckView.badge = n ? { value: n, tooltip: `${n} svc conversation${n === 1 ? '' : 's'} need${n === 1 ? 's' : ''} you` } : undefined;
+    }),
     reviews.onDidChangeFacts((facts) => deck.setReviews(facts)),
     vscode.window.registerFileDecorationProvider(deck.badges),
     vscode.window.registerFileDecorationProvider(reviews.badges),
@@ -103,6 +108,7 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
   return {
     connectionState: () => connection.state,
     deckTopLevel: () => deck.topLevel,
+    deckViewBadge: () => deckView.badge,
     deckBadge: (nodeId) => deck.badges.badge(nodeId),
     reviewsBadge: (nodeId) => reviews.badges.badge(nodeId),
     reviewsTopLevel: () => reviews.topLevel,

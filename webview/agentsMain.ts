@@ -30,7 +30,13 @@ adoptStyles(`
   table.agents tbody tr:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; background: var(--vscode-list-focusBackground, transparent); }
   td.name { padding-left: calc(6px + var(--depth, 0) * 16px); }
   td.name .title { font-weight: 600; }
-  .verdict { margin-left: 6px; padding: 0 4px; border-radius: 2px; color: var(--vscode-badge-foreground); background: var(--vscode-badge-background); border: 1px solid var(--vscode-contrastBorder, transparent); }
+  .verdict { margin-left: 6px; padding: 0 4px; border-radius: 2px; font-weight: 600; border: 1px solid var(--vscode-contrastBorder, transparent); background: transparent; }
+  /* svc's verdict colours (package.json contributes.colors): PASS and NOT_YET never share one grey.
+     VS Code names a colour's page variable by turning only its first dot into a dash, so the
+     second dot of svc.verdict.pass stays in the name, escaped here. */
+  .verdict.pass { color: var(--vscode-svc-verdict\\.pass); border-color: var(--vscode-svc-verdict\\.pass); }
+  .verdict.notYet { color: var(--vscode-svc-verdict\\.notYet); border-color: var(--vscode-svc-verdict\\.notYet); }
+  .verdict.fail { color: var(--vscode-svc-verdict\\.fail); border-color: var(--vscode-svc-verdict\\.fail); }
   tr.archived { color: var(--vscode-disabledForeground); }
   .alive { color: var(--vscode-testing-iconPassed, var(--vscode-foreground)); }
   td.activity.needs-you { color: var(--vscode-editorWarning-foreground); font-weight: 600; }

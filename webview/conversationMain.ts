@@ -63,6 +63,14 @@ root.append(header, problem, report, transcript, askSlot, composer);
 let pending: string | undefined;
 let convId: number | undefined;
 let resumable = false;
+/** The daemon is not connected: every control that needs it is off. */
+let daemonDown = false;
+/**
+ * An action's success line ("Answered: …", "Resumed.") holds only until the agent's state
+ * moves on: `undefined` until the next state is seen, then that state, and the line goes
+ * when the state differs. A failure stays until the next action.
+ */
+let okResultFor: string | undefined | null = null;
 const host = connectToHost<ConversationToView, ConversationFromView>((msg) => {
   if (msg.type === 'state') render(msg);
   else if (msg.type === 'result') result(msg);
@@ -71,11 +79,11 @@ interceptLinks(root, (href) => host.post({ type: 'openLink', href }));
 // The draft typed before a window reload comes back (the host restores the conversation).
 const kept = host.getState<ConversationPageState>();
 if (kept?.draft) input.value = kept.draft;
-const keep = () => convId !== undefined && host.setState<ConversationPageState>({ convId, draft: input.value });
+const keep = () => convId !== undefined && host.setState<ConversationPageState>({ convId, draft: input.value, preview });
 input.addEventListener('input', keep);
 
 function submit(force = false): void {
-  if (resumable) return;
+  if (resumable || daemonDown) return;
   const text = force && pending !== undefined ? pending : input.value.trim();
   if (!text) return;
   pending = text;
@@ -85,6 +93,7 @@ function submit(force = false): void {
   host.post({ type: 'tell', text, ...(force ? { force: true } : {}) });
 }
 function doResume(): void {
+  if (daemonDown) return;
   status.textContent = 'Resuming…';
   status.className = 'composer-status muted';
   offer.replaceChildren();
@@ -101,6 +110,7 @@ input.addEventListener('keydown', (e) => {
 function result(r: ActionResult): void {
   status.textContent = r.message;
   status.className = `composer-status ${r.ok ? 'muted' : 'error'}`;
+  okResultFor = r.ok ? undefined : null;
   offer.replaceChildren();
   if (r.offer === 'sendAnyway') offer.append(vscodeButton('Send anyway', () => submit(true), { icon: 'send', className: 'send-anyway', secondary: true }));
   else if (r.offer === 'resume') offer.append(vscodeButton('Resume', () => doResume(), { icon: 'debug-continue', className: 'resume-offer', secondary: true }));
@@ -118,7 +128,12 @@ function headerContent(c: ConversationHeader): HTMLElement[] {
   const activity = document.createElement('span');
   activity.className = `activity ${c.activity}`;
   activity.dataset.activity = c.activity;
-  activity.append(icon(ACTIVITY_ICONS[c.activity] ?? 'circle-large-outline', c.activity === 'working' || c.activity === 'starting'), textElement('span', c.activity));
+  if (daemonDown) {
+    // What the daemon last said may no longer hold: say that it is unknown, not "idle".
+    activity.className = 'activity unknown';
+    activity.dataset.activity = 'unknown';
+    activity.append(icon('debug-disconnect', false), textElement('span', 'unknown: daemon not connected'));
+  } else activity.append(icon(ACTIVITY_ICONS[c.activity] ?? 'circle-large-outline', c.activity === 'working' || c.activity === 'starting'), textElement('span', c.activity));
   line.append(activity, textElement('span', `#${c.id} ${c.name}`), textElement('span', c.kind));
   if (c.lane) line.append(textElement('span', c.lane, 'lane'));
   line.append(textElement('span', `${c.harness} · ${c.model}`));
@@ -145,7 +160,8 @@ function headerContent(c: ConversationHeader): HTMLElement[] {
   }
   if (c.reportFile) buttons.append(vscodeButton('Open report', () => host.post({ type: 'openReport' }), { icon: 'file-text', className: 'open-report', secondary: true }));
   // Stop only while the agent is busy: an idle agent costs nothing and waits for a message.
-  if (c.alive && STOPPABLE.has(c.activity)) buttons.append(vscodeButton('Stop', () => host.post({ type: 'stop' }), { icon: 'debug-stop', className: 'stop', secondary: true }));
+  if (c.alive && STOPPABLE.has(c.activity) && !daemonDown)
+    buttons.append(vscodeButton('Stop', () => host.post({ type: 'stop' }), { icon: 'debug-stop', className: 'stop', secondary: true }));
   if (buttons.childElementCount) parts.push(buttons);
   return parts;
 }
@@ -179,8 +195,12 @@ function render(s: ConversationState): void {
     convId = s.convId;
     keep();
   }
-  const h = JSON.stringify([s.conv, s.preview]);
-  preview = s.preview;
+  daemonDown = s.daemonDown;
+  const h = JSON.stringify([s.conv, s.preview, s.daemonDown]);
+  if (preview !== s.preview) {
+    preview = s.preview;
+    keep();
+  }
   if (h !== lastHeader) {
     lastHeader = h;
     header.replaceChildren(...(s.conv ? headerContent(s.conv) : [textElement('p', 'Reading the conversation…', 'muted')]));
@@ -202,6 +222,15 @@ function render(s: ConversationState): void {
     lastAsk = a;
     askSlot.replaceChildren(...(s.ask ? [askElement(s.ask, (answer) => host.post(answer))] : []));
   }
+  // An answer cannot reach a daemon that is not there: the request stays visible, inert.
+  askSlot.toggleAttribute('inert', s.daemonDown);
+  askSlot.classList.toggle('disabled', s.daemonDown);
+  const live = s.conv ? `${s.conv.activity}/${s.conv.alive}` : '';
+  if (okResultFor === undefined) okResultFor = live;
+  else if (okResultFor !== null && okResultFor !== live) {
+    status.textContent = '';
+    okResultFor = null;
+  }
   composerFor(s.conv);
   if (atBottom) window.scrollTo(0, document.body.scrollHeight);
 }
@@ -209,16 +238,19 @@ function render(s: ConversationState): void {
 /** Send while the agent runs; once it stopped (or failed to start, or was archived), Resume instead. */
 function composerFor(c: ConversationHeader | null): void {
   resumable = !!c?.resumable;
-  send.toggleAttribute('disabled', !c || resumable || c.reaped);
+  send.toggleAttribute('disabled', !c || resumable || c.reaped || daemonDown);
   resume.hidden = !resumable;
-  stopped.hidden = !c || c.alive || (!c.resumable && !c.reaped);
-  stopped.textContent = !c
-    ? ''
-    : c.reaped
-      ? 'This lane was reaped: its folder is gone, so it cannot take messages.'
-      : c.archived
-        ? 'This conversation is archived. Resume it to send messages (it comes back to the Command Deck).'
-        : c.activity === 'failed-to-start'
-          ? 'The agent failed to start. Resume tries again.'
-          : 'The agent stopped. Resume it to send messages.';
+  resume.toggleAttribute('disabled', daemonDown);
+  stopped.hidden = !daemonDown && (!c || c.alive || (!c.resumable && !c.reaped));
+  stopped.textContent = daemonDown
+    ? 'The svc daemon is not connected: nothing can be sent or resumed until it is back.'
+    : !c
+      ? ''
+      : c.reaped
+        ? 'This lane was reaped: its folder is gone, so it cannot take messages.'
+        : c.archived
+          ? 'This conversation is archived. Resume it to send messages (it comes back to the Command Deck).'
+          : c.activity === 'failed-to-start'
+            ? 'The agent failed to start. Resume tries again.'
+            : 'The agent stopped. Resume it to send messages.';
 }

@@ -34,6 +34,8 @@ adoptStyles(`
   .source.warn { color: var(--vscode-descriptionForeground); }
   .source .codicon { font-size: 12px; vertical-align: -2px; margin-right: 4px; }
   .source.warn .codicon { color: var(--vscode-editorWarning-foreground); }
+  .not-offered { font-size: 11px; margin-top: 2px; overflow-wrap: anywhere; color: var(--vscode-descriptionForeground); }
+  .not-offered .codicon { font-size: 12px; vertical-align: -2px; margin-right: 4px; color: var(--vscode-editorWarning-foreground); }
   .saved { font-size: 11px; margin-top: 2px; color: var(--vscode-descriptionForeground); }
   .saved .codicon { font-size: 12px; vertical-align: -2px; color: var(--vscode-testing-iconPassed, var(--vscode-foreground)); }
   .refusal { font-size: 11px; margin-top: 2px; }
@@ -48,8 +50,6 @@ const SAVED_MS = 4000;
 const seen = new Map<string, number>();
 const savedUntil = new Map<string, number>();
 let first = true;
-/** Refusals the page made itself (a budget that is no amount), until that key is written. */
-const localRefusals = new Map<string, string>();
 
 const host = connectToHost<RolesToView, RolesFromView>((msg) => {
   if (msg.type === 'state') {
@@ -72,19 +72,24 @@ function noteSaves(s: RolesState): void {
   first = false;
 }
 
+/** Refusals made on the page (never sent: a budget that is no amount, a model no id can be); a newer result from the daemon for the key replaces one. */
+const localRefusals = new Map<string, { message: string; at: number }>();
+
 function context(s: RolesState): FieldContext {
   const refusals: Record<string, string> = {};
   for (const [k, r] of Object.entries(s.results)) if (!r.ok && r.message) refusals[k] = r.message;
-  for (const [k, m] of localRefusals) refusals[k] = m;
+  for (const [k, r] of localRefusals) if (!s.results[k] || s.results[k].at < r.at) refusals[k] = r.message;
   return {
     set: (key, value) => {
       localRefusals.delete(key);
       host.post({ type: 'set', key, value });
     },
-    refuse: (key, message) => {
-      localRefusals.set(key, message);
+    refuseHere: (key, message) => {
+      localRefusals.set(key, { message, at: Date.now() });
+      savedUntil.delete(key);
       if (last) render(last);
     },
+    models: Object.fromEntries(Object.entries(s.models).map(([h, m]) => [h, m.models])),
     wantModels: (harness) => {
       if (!last?.models[harness]) host.post({ type: 'models', harness });
     },
@@ -111,6 +116,8 @@ function render(s: RolesState): void {
   const ctx = context(s);
   parts.push(...reviewSection(s.view, ctx), ...s.view.projects.flatMap((p) => projectSection(p, s.view!.files.projects, ctx)), datalists(s));
   root.replaceChildren(...parts);
+  // Nothing can be saved while the daemon is away: the last values stay readable, every control is off.
+  if (s.daemon) root.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLButtonElement>('input, select, button').forEach((el) => (el.disabled = true));
 
   if (typing) {
     const again = root.querySelector<HTMLInputElement>(`${typing.tag.toLowerCase()}[data-key="${CSS.escape(typing.key)}"]`);

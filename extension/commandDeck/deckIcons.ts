@@ -1,6 +1,10 @@
 // Codicons for activities and verdicts, with theme colour ids (never literal colours).
 // Shared by the Command Deck, the Reviews tree and the Awareness rail's lane list.
 import type { Activity } from '../../shared/activity';
+import { VERDICT_COLORS, verdictTone } from '../../shared/format/verdictTone';
+import type { VerdictTone } from '../../shared/format/verdictTone';
+
+export { VERDICT_COLORS } from '../../shared/format/verdictTone';
 
 export interface DeckIcon {
   /** A codicon id, with `~spin` where it animates. */
@@ -24,19 +28,13 @@ export function activityIcon(a: Activity): DeckIcon {
 
 /** Lane verdicts (WOWED … DEFECTS) and review verdicts (APPROVED, CHANGES_REQUESTED, FAILED). */
 export function verdictIcon(verdict: string): DeckIcon {
-  switch (verdict) {
-    case 'WOWED':
-    case 'IMPRESSED':
-    case 'PASS':
-    case 'APPROVED':
-      return { id: 'pass', color: 'testing.iconPassed' };
-    case 'NOT_YET':
-    case 'CHANGES_REQUESTED':
-      return { id: 'warning', color: 'list.warningForeground' };
-    default:
-      return { id: 'error', color: 'testing.iconFailed' };
-  }
+  // svc's own colours, with high-contrast values: the generic warning and testing colours lost
+  // NOT_YET's orange in both high-contrast themes and gave PASS a pale green on white.
+  const tone = verdictTone(verdict);
+  return { id: VERDICT_CODICONS[tone], color: VERDICT_COLORS[tone] };
 }
+
+const VERDICT_CODICONS: Record<VerdictTone, string> = { pass: 'pass', notYet: 'warning', fail: 'error' };
 
 /** A verdict as a badge: the defect count (or ✓ when there are none), in the verdict's colour. */
 export interface VerdictBadge {

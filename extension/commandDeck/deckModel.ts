@@ -53,6 +53,8 @@ export interface DeckRow {
   sandbox?: 'workspace' | 'off';
   /** The connection to that host is down (the agent keeps running there): what svc says about it. */
   hostLost?: string;
+  /** A lane's newest report (`svc lane report`): done, blocked or failed, shown on the row before any verdict. */
+  report?: { status: string } | null;
   /** Git-backed lanes. */
   git?: { branch: string | null; ahead: number | null; dirty: boolean; headSha?: string | null } | null;
   /** Lanes: spent against the lane's and the run's caps (`state` as lanes/list says it). */
@@ -83,6 +85,8 @@ export interface DeckNode {
   reportFile?: string;
   /** A critic's (or verifier's) verdict file: "Open Report" opens it; a click still opens the conversation. */
   verdictFile?: string;
+  /** What a screen reader says for the row: its label, description and verdict in words. */
+  ariaLabel?: string;
   /** The row behind a conversation node (prefills commands such as start lane). */
   row?: DeckRow;
   /** Convoys and reviewers: the issue reviewed (review commands act on it). */
@@ -150,6 +154,8 @@ export function describeRow(row: DeckRow): string {
     if (!label.includes(role.toLowerCase())) parts.push(role);
   }
   parts.push(row.archived ? `${row.activity} (archived)` : row.activity);
+  // A report without a verdict yet must not look like no report at all.
+  if (row.report) parts.push(`reported ${row.report.status}`);
   if (row.host) parts.push(row.hostLost ? `on ${row.host} (connection lost, reconnecting)` : `on ${row.host}`);
   if (row.git) {
     const g = [row.git.branch ?? '(detached)'];
@@ -186,6 +192,7 @@ export function tooltipOf(row: DeckRow): string {
   if (row.sandbox) fact('sandbox', row.sandbox === 'workspace' ? 'workspace: it can change only its own worktree' : 'off: unconfined, it runs as you');
   if (row.judged) fact('judges', mdText(`${row.judged.key} i${row.judged.iteration}`));
   if (row.verdict) fact('verdict', `${mdText(verdictText(row.verdict))}${JUDGES.has(row.role ?? '') || row.verdict.by === row.id ? '' : ` (critic #${row.verdict.by})`}`);
+  if (row.report) fact('reported', mdText(row.report.status));
   if (row.verdict?.verdictFile) fact('report', mdCode(row.verdict.verdictFile));
   if (row.git) {
     fact('branch', row.git.branch ? mdCode(row.git.branch) : 'detached');
@@ -263,7 +270,40 @@ export function buildDeck(rows: readonly DeckRow[], opts: DeckOptions = {}): Dec
     if (!folded.has(r.id)) place(parentOf.get(r.id), nodes.get(r.id)!);
   }
   for (const [id, n] of nodes) if (n.children.length && !folded.has(id)) n.id = nodeId(n.convId, true);
-  return opts.liveOnly ? keepLive(roots) : roots;
+  const shown = opts.liveOnly ? keepLive(roots) : roots;
+  return opts.convoys ? pinNeedsYou(shown) : shown;
+}
+
+/**
+ * Conversations waiting on the person come first: a tree holding a needs-you row moves to
+ * the top of its level, at every level, so the row sits near the top of the deck instead
+ * of below the fold of a tall tree. Otherwise the order is kept (by id). Stable.
+ */
+function pinNeedsYou(nodes: DeckNode[]): DeckNode[] {
+  const waiting = new Map<DeckNode, boolean>();
+  const holds = (n: DeckNode): boolean => {
+    let w = waiting.get(n);
+    if (w === undefined) {
+      w = (n.kind === 'conv' && n.row?.activity === 'needs-you' && !n.row.archived) || n.children.map(holds).some(Boolean);
+      waiting.set(n, w);
+    }
+    return w;
+  };
+  const sortLevel = (level: DeckNode[]): DeckNode[] => {
+    for (const n of level) if (n.children.length) n.children = sortLevel(n.children);
+    if (!level.some(holds)) return level;
+    return [...level.filter(holds), ...level.filter((n) => !holds(n))];
+  };
+  return sortLevel(nodes);
+}
+
+/** What a screen reader says for a row: the label, the description and the verdict in words (a badge or an icon says nothing to it). */
+export function ariaLabelOf(label: string, description: string, row: DeckRow): string {
+  const parts = [label, description];
+  if (row.verdict)
+    parts.push(`verdict ${verdictText(row.verdict).replace(/_/g, ' ')}${row.verdict.by === row.id || JUDGES.has(row.role ?? '') ? '' : ` by critic #${row.verdict.by}`}`);
+  else if (row.role === 'builder' && !row.report) parts.push('no report yet');
+  return parts.join(', ');
 }
 
 /** Rows that are live, and the rows above them (so a live lane keeps its place under a stopped launcher). */
@@ -304,6 +344,7 @@ function toNode(r: DeckRow): DeckNode {
     children: [],
     row: r,
   };
+  node.ariaLabel = ariaLabelOf(node.label, node.description, r);
   if (r.verdict && (r.role === 'builder' || JUDGES.has(r.role ?? ''))) node.badge = verdictBadge(r.verdict);
   const verdictFile = ownVerdictFile(r);
   if (verdictFile) node.verdictFile = verdictFile;

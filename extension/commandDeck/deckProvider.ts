@@ -159,6 +159,7 @@ export function toTreeItem(n: DeckNode): vscode.TreeItem {
   if (n.kind !== 'history') item.command = n.reportFile ? reportCommand(n.reportFile) : previewCommand(n.convId);
   item.iconPath = new vscode.ThemeIcon(n.icon.id, n.icon.color ? new vscode.ThemeColor(n.icon.color) : undefined);
   item.tooltip = new vscode.MarkdownString(n.tooltip, true);
+  if (n.ariaLabel) item.accessibilityInformation = { label: n.ariaLabel };
   return item;
 }
 

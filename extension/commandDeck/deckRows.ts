@@ -30,6 +30,7 @@ export function deckRows(conversations: readonly ConversationInfo[], lanes: read
       if (lane.host) row.host = lane.host;
       if (lane.sandbox) row.sandbox = lane.sandbox;
       row.judged = lane.judged;
+      row.report = lane.report ? { status: lane.report.status } : null;
       row.verdict = lane.verdict ? { verdict: lane.verdict.verdict, defects: lane.verdict.defects, by: lane.verdict.by, verdictFile: lane.verdict.verdictFile } : null;
       row.budget = { state: lane.budget.state, spent: lane.budget.spent, cap: lane.budget.cap, text: lane.budget.text };
       if (lane.parked?.length) row.parked = lane.parked.map((p) => ({ patchFile: p.patchFile, paths: p.paths, restoreCommand: p.restoreCommand }));

@@ -46,5 +46,7 @@ export const COMMAND_IDS = [
   'svc.openRoles',
   'svc.exportRunRecord',
   'svc.raiseBudget',
+  'svc.openWorktreeInNewWindow',
+  'svc.copyBranch',
 ] as const;
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -30,7 +30,9 @@ import { showDaemonLog, showDaemonStatus, startDaemon, stopDaemon } from './daem
 import { issueDone, newIssue, startIssue } from './issueCommands';
 import type { Drafts } from '../compose/drafts';
 import { runDoctor } from '../doctor/doctorCommand';
-import { reapLane, startLane } from './laneCommands';
+import { startLane } from './laneCommands';
+import { copyBranch, openWorktreeInNewWindow } from './laneRowCommands';
+import { reapLane } from './reapCommand';
 import { abortReview, requestReview, restartReview } from './reviewCommands';
 import { installSkillCommand } from './skillCommand';
 import { installCliCommand, uninstallCliCommand } from './cliCommand';
@@ -110,6 +112,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     command('svc.openRoles', 'open the Roles panel', () => void RolesPanel.show(d.extensionUri, d.connection)),
     command('svc.exportRunRecord', 'export the run record', (arg) => exportRunRecord(d, arg), needsDaemon),
     command('svc.raiseBudget', 'raise the spend cap', (arg) => raiseBudget(d, arg), needsDaemon),
+    command('svc.openWorktreeInNewWindow', "open the lane's worktree", (arg) => openWorktreeInNewWindow(d, arg), needsDaemon),
+    command('svc.copyBranch', "copy the lane's branch", (arg) => copyBranch(d, arg), needsDaemon),
     { dispose: () => RolesPanel.open?.dispose() },
   ];
 }

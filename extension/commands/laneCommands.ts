@@ -1,13 +1,11 @@
 // Lane commands: start a lane (the guided flow of lanes/startLaneFlow.ts, prefilled from
 // the last answers or the selected row; the brief written in an editor draft that "svc:
-// Launch Lane" launches) and reap one with the park/keep choices (docs/spec.md: Reap). Reap's report
-// is the text `svc lane reap` prints, from the same formatter.
+// Launch Lane" launches). Reap is reapCommand.ts.
 import * as vscode from 'vscode';
 import { configModels, configRoles } from '../../shared/protocol/config';
 import { conversationsShow } from '../../shared/protocol/conversations';
-import { lanesList, lanesReap, lanesStart } from '../../shared/protocol/lanes';
+import { lanesList, lanesStart } from '../../shared/protocol/lanes';
 import type { LaunchParams } from '../../shared/protocol/lanes';
-import { formatReapReport } from '../../shared/format/reapReport';
 import type { DeckRow } from '../commandDeck/deckModel';
 import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 import type { HarnessChoice } from '../doctor/harnessChoices';
@@ -17,7 +15,7 @@ import { BACK, defaultLauncher, startLaneFlow } from '../lanes/startLaneFlow';
 import type { FlowFacts, LaneAnswers, Prompter } from '../lanes/startLaneFlow';
 import { logger } from '../log';
 import type { CommandDeps } from './commands';
-import { conversationTarget, convIdOf } from './targets';
+import { convIdOf } from './targets';
 
 const log = logger('lanes');
 
@@ -180,29 +178,4 @@ async function launch(d: CommandDeps, params: LaunchParams): Promise<void> {
   log.info(line);
   // Not awaited: a draft closes as soon as its lane is launched, not when this message goes.
   void vscode.window.showInformationMessage(line, 'Open').then((choice) => choice === 'Open' && d.panels.show(lane.id));
-}
-
-const REAP_CHOICES = [
-  { label: 'Reap', description: 'stop it, remove its folder and archive it; refused while it has uncommitted changes', park: false, keep: false },
-  { label: 'Reap, parking uncommitted work', description: 'save its uncommitted changes to a patch file first, then remove the folder and archive it', park: true, keep: false },
-  { label: 'Reap, keeping it in the Command Deck', description: 'remove its folder, but leave its row (marked reaped) in the deck', park: false, keep: true },
-  { label: 'Reap, parking and keeping it', description: 'save uncommitted changes to a patch, remove the folder, leave the row in the deck', park: true, keep: true },
-];
-
-export async function reapLane(d: CommandDeps, arg: unknown): Promise<void> {
-  const t = await conversationTarget(arg, d.deck, d.deckView.selection, { what: 'reap', filter: (r) => r.kind === 'lane' && !r.reaped, none: 'no lane to reap' });
-  const dirty = t.row?.git?.dirty;
-  const choice = await vscode.window.showQuickPick(dirty ? [REAP_CHOICES[1], REAP_CHOICES[3], REAP_CHOICES[0], REAP_CHOICES[2]] : REAP_CHOICES, {
-    title: `svc: Reap #${t.id}${t.row ? ` ${t.row.name}` : ''}`,
-    placeHolder: dirty ? 'Its worktree has uncommitted changes: park them, or the reap is refused' : 'Reap never kills a process and never discards work',
-  });
-  if (!choice) throw new UserCancelled();
-  const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `svc: reaping #${t.id}…` }, () =>
-    d.connection.request(lanesReap, { lane: String(t.id), park: choice.park, keep: choice.keep }),
-  );
-  const text = formatReapReport(r);
-  log.info(text);
-  const lines = text.split('\n');
-  const show = r.archive.state === 'failed' || r.unpushed.length || r.orphaned.length ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-  void show(`svc: ${lines.join('; ')}`);
 }

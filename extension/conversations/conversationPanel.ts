@@ -73,8 +73,9 @@ export class ConversationPanel extends WebviewHost<ConversationToView, Conversat
       }),
       connection.onDidChangeState((s) => {
         if (s.kind === 'connected') this.schedule({ info: true, transcript: true, reset: true });
-        else if (s.kind !== 'connecting') {
-          this.problem = `The svc daemon is not connected: ${connection.whyDown()}. What is shown may be out of date.`;
+        else {
+          // Reconnecting counts too: a panel that still offers Send while nothing can arrive lies.
+          this.problem = `The svc daemon is not connected: ${connection.whyDown()}. What is shown may be out of date, and nothing can be sent until it is back.`;
           this.send();
         }
       }),
@@ -151,8 +152,9 @@ export class ConversationPanel extends WebviewHost<ConversationToView, Conversat
         break;
       case 'resume':
         await this.act('resume', async () => {
-          const r = await this.connection.request(conversationsResume, { conv, noWait: true });
-          return `Resumed: it is ${r.conversation.activity}.`;
+          await this.connection.request(conversationsResume, { conv, noWait: true });
+          // The header says what it is doing now; an activity here would be stale on its next change.
+          return 'Resumed.';
         });
         break;
       case 'pin':
@@ -293,6 +295,7 @@ export class ConversationPanel extends WebviewHost<ConversationToView, Conversat
       items: foldTranscript(this.rows),
       earlier: this.earlier,
       problem: this.problem,
+      daemonDown: this.connection.state.kind !== 'connected',
     });
   }
 
@@ -364,15 +367,20 @@ export class ConversationPanels implements vscode.Disposable {
     return this.add(convId, preview);
   }
 
-  /** A panel VS Code kept across a window reload (the serializer's): kept, not a preview. */
-  restore(panel: vscode.WebviewPanel, convId: number): ConversationPanel {
+  /**
+   * A panel VS Code kept across a window reload (the serializer's), a preview again if it was
+   * one (its page kept that), so the next row click still replaces it. Only one preview: a
+   * second restored as one is kept instead.
+   */
+  restore(panel: vscode.WebviewPanel, convId: number, preview = false): ConversationPanel {
     const existing = this.open.get(convId);
     if (existing) {
       // Already opened since (a command ran first): one panel per conversation.
       panel.dispose();
       return existing;
     }
-    return this.add(convId, false, panel);
+    const previewAllowed = preview && vscode.workspace.getConfiguration('workbench.editor').get<boolean>('enablePreview', true);
+    return this.add(convId, previewAllowed && ![...this.open.values()].some((p) => p.preview), panel);
   }
 
   private add(convId: number, preview: boolean, restored?: vscode.WebviewPanel): ConversationPanel {

@@ -8,7 +8,7 @@ import { isLive } from '../../shared/activity';
 import type { Activity } from '../../shared/activity';
 import type { IssueState, ReviewerInfo } from '../../shared/protocol/review';
 import { convoyFacts } from '../commandDeck/convoys';
-import { activityIcon, verdictBadge, verdictIcon } from '../commandDeck/deckIcons';
+import { activityIcon, VERDICT_COLORS, verdictBadge, verdictIcon } from '../commandDeck/deckIcons';
 import type { DeckIcon, VerdictBadge } from '../commandDeck/deckIcons';
 import { mdCode, mdText } from '../commandDeck/markdown';
 
@@ -39,9 +39,9 @@ const STATE_ICONS: Record<string, DeckIcon> = {
   none: { id: 'circle-large-outline' },
   requested: { id: 'clock', color: 'charts.blue' },
   in_review: { id: 'sync~spin', color: 'charts.blue' },
-  approved: { id: 'pass', color: 'testing.iconPassed' },
-  changes_requested: { id: 'request-changes', color: 'list.warningForeground' },
-  failed: { id: 'error', color: 'testing.iconFailed' },
+  approved: { id: 'pass', color: VERDICT_COLORS.pass },
+  changes_requested: { id: 'request-changes', color: VERDICT_COLORS.notYet },
+  failed: { id: 'error', color: VERDICT_COLORS.fail },
   stale: { id: 'history', color: 'list.warningForeground' },
 };
 

@@ -13,6 +13,11 @@ import { RolesPanel, ROLES_VIEW_TYPE } from '../roles/rolesPanel';
 
 const log = logger('webviews');
 
+/** Whether a restored panel was a preview: the page kept it; a page from before kept no flag (kept). */
+export function restoredPreview(state: unknown): boolean {
+  return (state as Partial<ConversationPageState> | undefined)?.preview === true;
+}
+
 /** The conversation a restored panel showed: from the page's kept state, else its title. */
 export function restoredConvId(state: unknown, title: string): number | undefined {
   const id = (state as Partial<ConversationPageState> | undefined)?.convId;
@@ -31,7 +36,7 @@ export function registerPanelSerializers(extensionUri: vscode.Uri, connection: D
           panel.dispose();
           return;
         }
-        panels.restore(panel, id);
+        panels.restore(panel, id, restoredPreview(state));
       },
     }),
     vscode.window.registerWebviewPanelSerializer(AGENTS_VIEW_TYPE, {

@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import { z } from 'zod';
 import { Effort, HarnessName, HostName, ModelName, ReviewMode, SandboxMode } from '../../shared/config';
+import { modelIdProblem } from '../../shared/modelId';
 import { CONFIG_KEY_FORMS, globalConfigKeys, parseConfigKey, projectConfigKeys } from '../../shared/configKeys';
 import { parseUsd } from '../../shared/format/money';
 import type { ConfigField, ConfigKeyRef } from '../../shared/configKeys';
@@ -91,6 +92,9 @@ function checkValue(ref: ConfigKeyRef, raw: string, file: string, app: App): voi
     const usd = parseUsd(raw);
     if ('why' in usd) throw refuse(usd.why);
   }
+  // Only on write: a file an editor wrote with an odd model still loads (the harness judges it).
+  const badModel = ref.field === 'model' ? modelIdProblem(raw) : undefined;
+  if (badModel) throw refuse(badModel);
   if (ref.field === 'harness') {
     const known = harnessNames(app);
     if (!known.includes(raw.trim())) {

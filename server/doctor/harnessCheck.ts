@@ -21,8 +21,12 @@ export interface HarnessInput {
 }
 
 /** Credential files an adapter reads besides its variables (Claude's `/login`). */
+/** The files each harness's own login writes (`claude /login`, `codex login`, gemini's Google sign-in): credentials as good as a key. */
 function credentialFiles(name: string, env: NodeJS.ProcessEnv): string[] {
-  if (name === 'claude' && env.HOME) return [path.join(env.HOME, '.claude', '.credentials.json')];
+  if (!env.HOME) return [];
+  if (name === 'claude') return [path.join(env.HOME, '.claude', '.credentials.json')];
+  if (name === 'codex') return [path.join(env.CODEX_HOME || path.join(env.HOME, '.codex'), 'auth.json')];
+  if (name === 'gemini') return [path.join(env.HOME, '.gemini', 'oauth_creds.json')];
   return [];
 }
 
@@ -50,7 +54,7 @@ export async function checkHarness(i: HarnessInput): Promise<{ health: HarnessHe
     installed: found !== null,
     version,
     auth: { needs: [...needs, ...files.map((f) => (env.HOME ? f.replace(env.HOME, '~') : f))], found: foundAuth && env.HOME ? foundAuth.replace(env.HOME, '~') : foundAuth },
-    mode: laneMode(profile, env, i.builtIn),
+    mode: laneMode(profile, i.builtIn),
     used: i.used,
   };
 
@@ -79,7 +83,7 @@ export async function checkHarness(i: HarnessInput): Promise<{ health: HarnessHe
       fix: `export ${needs[0]}=<your key> where the daemon starts, then svc daemon restart; or set harnesses.${subject}.env.${needs[0]} in ${i.configShown}`,
     });
   } else if (needs.length) {
-    checks.push({ area: 'harness', subject, status: 'ok', text: `${subject}: credentials from ${foundAuth}`, fix: null });
+    checks.push({ area: 'harness', subject, status: 'ok', text: `${subject}: credentials from ${health.auth.found}`, fix: null });
   }
   return { health, checks };
 }

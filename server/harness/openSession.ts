@@ -62,7 +62,12 @@ export async function openSession(io: OpenSessionIo): Promise<OpenedSession> {
     }
   }
   const res = await io.step('session/new', () => conn.agent.request('session/new', { cwd, mcpServers: [], ...extraDirs }));
-  if (resume) io.transcript('lifecycle', { event: 'resumed', text: 'resumed in a fresh session (the agent offers no reattach)' });
+  if (resume) {
+    // A harness svc resumes fresh by choice may well offer a reattach (gemini declares
+    // loadSession): saying it offers none would be false.
+    const why = io.preferFresh ? 'svc starts this harness in a fresh session on resume by choice, told it continues' : 'the agent offers no reattach';
+    io.transcript('lifecycle', { event: 'resumed', text: `resumed in a fresh session (${why})` });
+  }
   return { sessionId: res.sessionId, options: res.configOptions ?? [], modes: res.modes, fresh: true };
 }
 

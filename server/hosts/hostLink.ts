@@ -18,6 +18,12 @@ import type { SshHost } from './sshTransport';
 
 /** The bundles a host needs: the shim (`svc` inside remote agents, in two parts), the script agent, the helper. */
 const BUNDLES = ['svc.js', 'svcCommands.js', 'scriptAgent.js', 'svcHost.js'];
+/**
+ * Files beside the bundles that a harness's environment names by path (gemini's system
+ * defaults, harness/geminiDefaults.ts): a path of this machine means nothing on a host, so
+ * each is copied there (flat, by its base name) and onHost() names the copy.
+ */
+const HARNESS_FILES = [path.join('harness', 'gemini-system-defaults.json')];
 
 export interface HostReady {
   /** The SSH user's home on the host. */
@@ -90,8 +96,8 @@ export class HostLink {
   private async copyBundles(host: SshHost, buildDir: string): Promise<void> {
     const tmp = `${buildDir}.${process.pid}.tmp`;
     await host.run(`umask 022 && rm -rf ${shq(tmp)} && mkdir -p ${shq(tmp)}`);
-    for (const f of BUNDLES) {
-      const r = await host.run(`cat > ${shq(`${tmp}/${f}`)}`, { stdin: fs.readFileSync(path.join(this.distDir, f)) });
+    for (const f of [...BUNDLES, ...HARNESS_FILES]) {
+      const r = await host.run(`cat > ${shq(`${tmp}/${path.basename(f)}`)}`, { stdin: fs.readFileSync(path.join(this.distDir, f)) });
       if (r.code !== 0) throw hostCopyFailedError(`copying ${f} to ${host.spec.name}`, r.stderr);
     }
     const wrapper = '#!/bin/sh\n# svc on a host: the shim, talking to the daemon through the forwarded socket ($SVC_SOCKET).\nexec node "$(dirname "$0")/svc.js" "$@"\n';
@@ -100,6 +106,16 @@ export class HostLink {
       { stdin: wrapper },
     );
     if (r.code !== 0) throw hostCopyFailedError(`installing svc's shim on ${host.spec.name}`, r.stderr);
+  }
+
+  /**
+   * A value of an agent's environment as it must read on the host: a path to one of svc's
+   * harness files in this machine's build names the copy in the host's build folder;
+   * anything else is passed as it is.
+   */
+  onHost(value: string, ready: HostReady): string {
+    const f = HARNESS_FILES.find((h) => value === path.join(this.distDir, h));
+    return f ? `${ready.buildDir}/${path.basename(f)}` : value;
   }
 
   /** One operation of svc's helper on the host. */

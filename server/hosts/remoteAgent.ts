@@ -57,6 +57,16 @@ export interface RemoteAgentSpec {
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/**
+ * One line of the agent's environment file. gemini's system defaults from svc are decided
+ * on the host, as they are here for a local lane: the host's administrator file
+ * (/etc/gemini-cli/system-defaults.json) or a path the host's user set (in ~/.bashrc) wins.
+ */
+function exportLine(k: string, v: string): string {
+  if (k !== 'GEMINI_CLI_SYSTEM_DEFAULTS_PATH') return `export ${k}=${shq(v)}`;
+  return `[ -n "\${GEMINI_CLI_SYSTEM_DEFAULTS_PATH:-}\${GEMINI_CLI_SYSTEM_SETTINGS_PATH:-}" ] || [ -e /etc/gemini-cli/system-defaults.json ] || export ${k}=${shq(v)}`;
+}
+
 /** The run folder of conversation `convId` on `host` (connecting if need be). */
 async function runDirOf(link: HostLink, host: string, convId: number): Promise<string> {
   return `${(await link.prepare(host)).agentsDir}/${convId}`;
@@ -122,7 +132,7 @@ export function remoteRun(link: HostLink, s: RemoteAgentSpec): RemoteRun {
       }
       const lines = Object.entries(vars)
         .filter(([k]) => NAME.test(k) && k !== 'PATH')
-        .map(([k, v]) => `export ${k}=${shq(v)}`);
+        .map(([k, v]) => exportLine(k, link.onHost(v, ready)));
       if (!s.bare) lines.push(`export PATH=${shq(ready.buildDir)}:"$PATH"`);
       const envFile = `${ready.home}/${HOST_BASE}/env/${s.convName}-${crypto.randomBytes(6).toString('hex')}.env`;
       const w = await host.run(`umask 077 && mkdir -p ${shq(`${ready.home}/${HOST_BASE}/env`)} ${shq(runDir)} && cat > ${shq(envFile)}`, { stdin: lines.join('\n') + '\n' });

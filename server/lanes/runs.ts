@@ -16,7 +16,8 @@ function latestEvent(ctx: LanesContext, lanes: LaneRow[]): RunCard['latest'] {
     if (at >= latest.at) latest = { at, kind, text };
   };
   for (const l of lanes) {
-    const tag = `${l.run} ${l.role} i${l.iteration}`;
+    // run/key, as `svc lane start` names a lane: two keys of one run each have a builder i1.
+    const tag = `${l.run}/${l.key} ${l.role} i${l.iteration}`;
     consider(l.createdAt, 'launch', `${tag} launched`);
     if (l.spawnError !== null) consider(l.endedAt ?? l.createdAt, 'failed-start', `${tag} failed to start`);
     else if (l.endedAt !== null) consider(l.endedAt, 'end', `${tag} ended`);

@@ -18,7 +18,9 @@ export async function runSpec(spec: CommandSpec, rest: string[], io: CliIo): Pro
     return await spec.run(parseArgs(spec, rest), io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.err(`svc ${spec.path.join(' ')}: ${e.message}\n${helpText(spec)}`);
+      // One line and where the help is: the whole help after every typo buries the line that matters.
+      const cmd = `svc ${spec.path.join(' ')}`;
+      io.err(`${cmd}: ${e.message}\nsee ${cmd} --help\n`);
       return 1;
     }
     if (e instanceof DaemonRefusal || e instanceof DiscoveryError || e instanceof DaemonUnavailable || e instanceof ConnectionLost) {

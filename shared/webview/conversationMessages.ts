@@ -69,6 +69,8 @@ export interface ConversationState {
   earlier: boolean;
   /** Why the panel is stale or empty, in words (daemon down, conversation gone). */
   problem: string | null;
+  /** The daemon is not connected (down or reconnecting): nothing can be sent, the facts shown may be old. */
+  daemonDown: boolean;
 }
 
 /** The outcome of a composer send or an answer, so the page can clear or keep its input. */
@@ -102,4 +104,6 @@ export interface ConversationPageState {
   convId: number;
   /** The composer's unsent text. */
   draft: string;
+  /** A preview (not kept yet): it comes back as a preview after a window reload. */
+  preview?: boolean;
 }

@@ -206,6 +206,10 @@ describe('config: svc config get|set', function () {
       `cannot set projects.web.gauntlet.roles.play.model to '   ': a model must not be empty; ~/.svc/projects.yaml is unchanged`,
     );
     refused(
+      await s.svc(['config', 'set', 'projects.web.gauntlet.roles.builder.model', 'bad model!']),
+      `cannot set projects.web.gauntlet.roles.builder.model to 'bad model!': no model id has a space, '!' (a model id is letters, digits and . _ - : / @ + [ ]); ~/.svc/projects.yaml is unchanged`,
+    );
+    refused(
       await s.svc(['config', 'set', 'roles.review.harness', 'nosuch']),
       `cannot set roles.review.harness to 'nosuch': unknown harness (use claude, codex, gemini, script, or add a profile under harnesses: in ~/.svc/config.yaml); ~/.svc/config.yaml is unchanged`,
     );

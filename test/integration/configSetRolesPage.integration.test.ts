@@ -230,7 +230,7 @@ describe('config: the Roles panel page', function () {
     await eventually(async () => (await field('roles.review.mode').locator('select').inputValue()) === 'none', 10_000, 'the page to show mode none');
   });
 
-  it('offers the harness’s models for a model field, free text still allowed', async () => {
+  it('offers the harness’s models for a model field, free text still allowed, with a warning when the harness does not offer it', async () => {
     const box = field('projects.web.gauntlet.roles.builder.model').locator('input');
     assert.equal(await box.getAttribute('list'), 'models-script');
     await box.focus();
@@ -245,6 +245,37 @@ describe('config: the Roles panel page', function () {
     await eventually(async () => (await sourceOf('projects.web.gauntlet.roles.builder.model')).startsWith('project · '), 10_000, 'the builder model');
     const r = await ok(s.svc(['config', 'get', '--show-origin', 'projects.web.gauntlet.roles.builder.model']));
     assert.equal(r.stdout, `project (${path.join(s.svcHome, 'projects.yaml')})\tmy-own-model\n`);
+    const warning = field('projects.web.gauntlet.roles.builder.model').locator('.not-offered');
+    await warning.waitFor({ timeout: 10_000 });
+    assert.equal(await warning.textContent(), 'script does not offer my-own-model (it offers script, script-fast, script-thorough); a lane with it may be refused by the agent');
+    // One the harness offers: no warning.
+    const again = field('projects.web.gauntlet.roles.builder.model').locator('input');
+    await again.fill('script-fast');
+    await again.press('Enter');
+    await eventually(async () => (await ok(s.svc(['config', 'get', 'projects.web.gauntlet.roles.builder.model']))).stdout === 'script-fast\n', 10_000, 'script-fast saved');
+    await warning.waitFor({ state: 'detached', timeout: 10_000 });
+  });
+
+  it('refuses a model with characters no model id has before anything is written, the text kept for correcting', async () => {
+    const key = 'projects.web.gauntlet.roles.builder.model';
+    const projectsFile = path.join(s.svcHome, 'projects.yaml');
+    const before = fs.readFileSync(projectsFile);
+    const box = field(key).locator('input');
+    await box.fill('bad model!');
+    await box.press('Enter');
+    const refusal = field(key).locator('.refusal');
+    await refusal.waitFor({ timeout: 10_000 });
+    assert.equal(
+      await refusal.textContent(),
+      `cannot set ${key} to 'bad model!': no model id has a space, '!' (a model id is letters, digits and . _ - : / @ + [ ]); nothing was saved`,
+    );
+    assert.equal(await field(key).locator('.saved').count(), 0, 'no Saved');
+    assert.equal(await box.inputValue(), 'bad model!');
+    // Nothing reached the daemon: the file is byte for byte the same.
+    await new Promise((r) => setTimeout(r, 500));
+    assert.deepEqual(fs.readFileSync(projectsFile), before);
+    await box.press('Escape');
+    assert.equal(await box.inputValue(), 'script-fast');
   });
 
   it("sets a role's sandbox in the Sandbox column: workspace or off, unset meaning the platform's sandbox", async () => {

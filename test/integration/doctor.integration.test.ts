@@ -43,12 +43,12 @@ describe('svc doctor', function () {
     const line = (start: string) => out.split('\n').find((l) => l.startsWith(start));
     assert.equal(
       line('  ok       claude: installed'),
-      `  ok       claude: installed at ${path.join(s.root, 'fakebin', 'claude-agent-acp')}, version 0.101.0; lanes run in: the adapter's default permission mode (auto: a classifier decides tool calls; no permission request reaches svc)`,
+      `  ok       claude: installed at ${path.join(s.root, 'fakebin', 'claude-agent-acp')}, version 0.101.0; lanes run in: bypassPermissions (every tool call allowed without asking), set by svc on each lane's session; a role set to ask runs in default (asks before edits and commands)`,
     );
     assert.equal(line('  ok       claude: credentials'), '  ok       claude: credentials from ANTHROPIC_API_KEY');
     assert.match(
       out,
-      /\n {2}PROBLEM {2}codex: no credentials \(CODEX_API_KEY or OPENAI_API_KEY is not set for agents\)\n {11}fix: export CODEX_API_KEY=<your key> where the daemon starts, then svc daemon restart; or set harnesses\.codex\.env\.CODEX_API_KEY in ~\/\.svc\/config\.yaml\n/,
+      /\n {2}PROBLEM {2}codex: no credentials \(CODEX_API_KEY or OPENAI_API_KEY is not set for agents, and no ~\/\.codex\/auth\.json\)\n {11}fix: export CODEX_API_KEY=<your key> where the daemon starts, then svc daemon restart; or set harnesses\.codex\.env\.CODEX_API_KEY in ~\/\.svc\/config\.yaml\n/,
     );
     assert.equal(line('  note     gemini:'), "  note     gemini: not installed (gemini not found on the agents' PATH)");
     assert.match(out, /\n {2}ok {7}the daemon runs on Node v\d+/);

@@ -90,7 +90,7 @@ describe('lanes: a whole gauntlet loop', function () {
 
     const cards = JSON.parse((await ok(s.svc(['lane', 'runs', '--json']))).stdout) as { run: string; countsLine: string; latest: { text: string } }[];
     const card = cards.find((c) => c.run === 'r1')!;
-    assert.equal(card.latest.text, 'r1 critic i2 reported done · verdict PASS');
+    assert.equal(card.latest.text, 'r1/feat critic i2 reported done · verdict PASS');
     assert.match(card.countsLine, /^2 builders · 2 critics · /);
 
     // The brief is written once beside the agent's files; reports are keyed conv-<name>.

@@ -221,8 +221,8 @@ describe('lanes: roles and lifecycle', function () {
     assert.equal(bl.countsLine.split(' · ')[1], '1 critic');
     const ver = cards.find((c) => c.run === 'ver')!;
     assert.equal(ver.latest.kind, 'launch');
-    assert.equal(ver.latest.text, 'ver orchestrator i1 launched');
-    assert.deepEqual({ kind: ex.latest.kind, text: ex.latest.text }, { kind: 'report', text: 'ex builder i1 reported blocked' });
+    assert.equal(ver.latest.text, 'ver/lead orchestrator i1 launched');
+    assert.deepEqual({ kind: ex.latest.kind, text: ex.latest.text }, { kind: 'report', text: 'ex/stuck builder i1 reported blocked' });
   });
 
   it('applies sparse checkout patterns from the project gauntlet config', async () => {

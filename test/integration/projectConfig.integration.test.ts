@@ -116,11 +116,11 @@ describe('svc project add|list and projects.yaml', function () {
     assert.ok(!fs.existsSync(path.join(s.home, 'pwned')) && !fs.existsSync(path.join(web, 'pwned')));
   });
 
-  it('usage errors: missing arguments, an extra one, an unknown flag (exit 1 with the help)', async () => {
-    await refused(['project', 'add'], /^svc project add: missing <key>\nsvc project add — register a git checkout/);
-    await refused(['project', 'add', 'x'], /^svc project add: missing <path>\n/);
-    await refused(['project', 'add', 'x', web, 'extra'], /^svc project add: unexpected argument 'extra'\n/);
-    await refused(['project', 'list', '--colour'], /^svc project list: unknown flag --colour\n/);
+  it('usage errors: missing arguments, an extra one, an unknown flag (exit 1, one line and where the help is)', async () => {
+    await refused(['project', 'add'], /^svc project add: missing <key>\nsee svc project add --help\n$/);
+    await refused(['project', 'add', 'x'], /^svc project add: missing <path>\nsee svc project add --help\n$/);
+    await refused(['project', 'add', 'x', web, 'extra'], /^svc project add: unexpected argument 'extra'\nsee svc project add --help\n$/);
+    await refused(['project', 'list', '--colour'], /^svc project list: unknown flag --colour\nsee svc project list --help\n$/);
   });
 
   it('a hand edit to projects.yaml is picked up by the running daemon', async () => {

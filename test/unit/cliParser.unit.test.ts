@@ -223,11 +223,10 @@ describe('svc --help on every command (runCli with the real registry)', () => {
     assert.equal(h.stdout, o.stdout);
   });
 
-  it('a usage error exits 1 with the message and the help, before any daemon is asked', async () => {
+  it('a usage error exits 1 with one line and where the help is, before any daemon is asked', async () => {
     const o = io();
     assert.equal(await runCli(['daemon', 'log', '--lines', 'x'], o), 1);
-    const daemonLog = COMMANDS.find((c) => c.path.join(' ') === 'daemon log')!;
-    assert.equal(o.stderr, `svc daemon log: --lines needs a whole number, got 'x'\n${helpText(daemonLog)}`);
+    assert.equal(o.stderr, "svc daemon log: --lines needs a whole number, got 'x'\nsee svc daemon log --help\n");
     assert.equal(o.stdout, '');
   });
 

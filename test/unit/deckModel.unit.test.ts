@@ -3,7 +3,7 @@ import { convoyFacts } from '../../extension/commandDeck/convoys';
 import { verdictBadge } from '../../extension/commandDeck/deckIcons';
 import { costText } from '../../webview/agents/agentsTable';
 import type { AgentRowView } from '../../shared/webview/agentsMessages';
-import { buildDeck, canLaunch, canSucceed, deckContextValue, describeRow, needsYouCount, tooltipOf } from '../../extension/commandDeck/deckModel';
+import { ariaLabelOf, buildDeck, canLaunch, canSucceed, deckContextValue, describeRow, needsYouCount, tooltipOf } from '../../extension/commandDeck/deckModel';
 import type { DeckNode, DeckRow } from '../../extension/commandDeck/deckModel';
 import { deckRows } from '../../extension/commandDeck/deckRows';
 import { mdText } from '../../extension/commandDeck/markdown';
@@ -53,12 +53,12 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
     assert.equal(shape(nodes), '1(2(3 4) 5(6) 7)');
     const [b1, b2, b3] = nodes[0].children;
     const [c1, v1] = b1.children;
-    const warn = { id: 'warning', color: 'list.warningForeground' };
-    const pass = { id: 'pass', color: 'testing.iconPassed' };
+    const warn = { id: 'warning', color: 'svc.verdict.notYet' };
+    const pass = { id: 'pass', color: 'svc.verdict.pass' };
     assert.deepEqual([b1.icon, c1.icon, b2.icon, b2.children[0].icon], [warn, warn, pass, pass]);
     assert.deepEqual([b1.badge, c1.badge], [verdictBadge({ verdict: 'NOT_YET', defects: 2 }), verdictBadge({ verdict: 'NOT_YET', defects: 2 })]);
-    assert.deepEqual(b1.badge, { text: '2', color: 'list.warningForeground', tooltip: 'NOT YET: 2 defects' });
-    assert.deepEqual(b2.badge, { text: '✓', color: 'testing.iconPassed', tooltip: 'PASS' });
+    assert.deepEqual(b1.badge, { text: '2', color: 'svc.verdict.notYet', tooltip: 'NOT YET: 2 defects' });
+    assert.deepEqual(b2.badge, { text: '✓', color: 'svc.verdict.pass', tooltip: 'PASS' });
     assert.equal(v1.badge, undefined, 'a verifier without a verdict has no badge');
     assert.deepEqual(v1.icon, { id: 'sync~spin', color: 'charts.blue' });
     // needs-you wins over the verdict icon: the person must act.
@@ -187,8 +187,8 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
         id: 'convoy:SAMPLE-1:r2',
         label: 'SAMPLE-1 review r2',
         description: 'full · APPROVED',
-        badge: { text: '✓', color: 'testing.iconPassed', tooltip: 'APPROVED' },
-        icon: { id: 'pass', color: 'testing.iconPassed' },
+        badge: { text: '✓', color: 'svc.verdict.pass', tooltip: 'APPROVED' },
+        icon: { id: 'pass', color: 'svc.verdict.pass' },
         contextValue: 'svc:convoy+live+verdict',
         issue: 'SAMPLE-1',
       },
@@ -207,7 +207,7 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
     assert.equal(shape(all), '1(10(<SAMPLE-1 review r2>(12 13 14 history(<SAMPLE-1 review r1>(11)))))');
     const history = all[0].children[0].children[0].children[3];
     assert.deepEqual([history.id, history.label, history.description, history.collapsed], ['convoy-history:SAMPLE-1', 'earlier runs', 'r1 CHANGES REQUESTED', true]);
-    assert.deepEqual(history.children[0].badge, { text: '!', color: 'list.warningForeground', tooltip: 'CHANGES REQUESTED' });
+    assert.deepEqual(history.children[0].badge, { text: '!', color: 'svc.verdict.notYet', tooltip: 'CHANGES REQUESTED' });
     // Without convoys (the Agents page): every reviewer is its own row, as before.
     assert.equal(shape(buildDeck(rows)), '1(10(12(13 14)))');
   });
@@ -275,6 +275,36 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
     assert.deepEqual([canLaunch({ kind: 'lane', role: 'builder' }), canLaunch({ kind: 'agent' }), canSucceed({ kind: 'lane', role: 'critic' })], [false, false, false]);
   });
 
+  it('says a builder reported (done, blocked, failed) before any verdict, and a screen reader hears the verdict and report', () => {
+    const reported = lane(2, 1, 'builder', 1, { title: 'r1/k builder i1', report: { status: 'done' }, git: { branch: null, ahead: null, dirty: false } });
+    assert.equal(describeRow(reported), '#2 · idle · reported done · (detached)');
+    assert.equal(describeRow(lane(2, 1, 'builder', 1, { title: 'r1/k builder i1', report: { status: 'blocked' } })), '#2 · idle · reported blocked');
+    assert.equal(describeRow(lane(2, 1, 'builder', 1, { title: 'r1/k builder i1' })), '#2 · idle');
+    assert.equal(ariaLabelOf('r1/k builder i1', '#2 · idle · reported done · (detached)', reported), 'r1/k builder i1, #2 · idle · reported done · (detached)');
+    assert.equal(ariaLabelOf('r1/k builder i1', '#2 · idle', lane(2, 1, 'builder', 1)), 'r1/k builder i1, #2 · idle, no report yet');
+    const judged = lane(2, 1, 'builder', 1, { report: { status: 'done' }, verdict: { verdict: 'NOT_YET', defects: 2, by: 3 } });
+    assert.equal(ariaLabelOf('b', '#2', judged), 'b, #2, verdict NOT YET · 2 defects by critic #3');
+    const critic = lane(3, 1, 'critic', 1, { report: { status: 'done' }, verdict: { verdict: 'PASS', defects: 0, by: 3 } });
+    assert.equal(ariaLabelOf('c', '#3', critic), 'c, #3, verdict PASS');
+    const [node] = buildDeck([reported]);
+    assert.equal(node.ariaLabel, 'r1/k builder i1, #2 · idle · reported done · (detached)', 'the tree item carries it');
+  });
+
+  it('pins trees holding a needs-you row to the top of each level (the deck only), order otherwise kept', () => {
+    const rows = [row(1), lane(2, 1, 'builder', 1), lane(3, 1, 'builder', 1, { key: 'b', activity: 'needs-you' }), row(4), row(5, { activity: 'needs-you' }), row(6)];
+    assert.equal(shape(buildDeck(rows, { convoys: true })), '1(3 2) 5 4 6');
+    assert.equal(shape(buildDeck(rows)), '1(2 3) 4 5 6', 'the Agents page and the Awareness rail keep id order');
+    assert.equal(
+      shape(
+        buildDeck(
+          rows.map((r) => ({ ...r, activity: 'idle' as const })),
+          { convoys: true },
+        ),
+      ),
+      '1(2 3) 4 5 6',
+    );
+  });
+
   it('describes role, iteration, activity and git facts: branch, ahead, dirty', () => {
     assert.equal(describeRow(lane(2, 1, 'builder', 3, { activity: 'working', git: { branch: 'lane/k', ahead: 2, dirty: true } })), '#2 · builder i3 · working · lane/k ↑2 · dirty');
     assert.equal(describeRow(lane(2, 1, 'builder', 1, { git: { branch: 'lane/k', ahead: 0, dirty: false } })), '#2 · builder i1 · idle · lane/k ↑0');
@@ -338,6 +368,7 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
       reaped: false,
       judged: null,
       verdict: { verdict: 'PASS', defects: 0, by: 3, verdictFile: null },
+      report: { seq: 1, status: 'done', body: 'b', verdict: null, defects: null, verdictFile: null, headSha: null, branch: null, at: 1 },
       git: { branch: 'b', headSha: 'abc', ahead: 1, dirty: false },
       budget: { spent: 0.9, cap: 1, from: 'lane', run: { spent: 0.9, cap: null, from: null }, state: 'near', text: '$0.90 of $1.00 (90%)' },
     } as unknown as LaneRecord;
@@ -361,15 +392,16 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
         iteration: 1,
         reaped: false,
         judged: null,
+        report: { status: 'done' },
         verdict: { verdict: 'PASS', defects: 0, by: 3, verdictFile: null },
         budget: { state: 'near', spent: 0.9, cap: 1, text: '$0.90 of $1.00 (90%)' },
         git: { branch: 'b', ahead: 1, dirty: false, headSha: 'abc' },
       },
     ]);
     // 80 % of a cap and more shows in the row's description; below, it does not.
-    assert.equal(describeRow(rows[1]), '#2 · builder i1 · working · b ↑1 · spent 90% of its cap');
-    assert.equal(describeRow({ ...rows[1], budget: { state: 'ok', spent: 0.5, cap: 1, text: '' } }), '#2 · builder i1 · working · b ↑1');
-    assert.equal(describeRow({ ...rows[1], budget: { state: 'reached', spent: 1.2, cap: 1, text: '' } }), '#2 · builder i1 · working · b ↑1 · spend cap reached');
+    assert.equal(describeRow(rows[1]), '#2 · builder i1 · working · reported done · b ↑1 · spent 90% of its cap');
+    assert.equal(describeRow({ ...rows[1], budget: { state: 'ok', spent: 0.5, cap: 1, text: '' } }), '#2 · builder i1 · working · reported done · b ↑1');
+    assert.equal(describeRow({ ...rows[1], budget: { state: 'reached', spent: 1.2, cap: 1, text: '' } }), '#2 · builder i1 · working · reported done · b ↑1 · spend cap reached');
   });
 });
 

@@ -56,17 +56,19 @@ describe('svc doctor: harness checks (server/doctor/harnessCheck.ts)', () => {
     assert.equal(r.health.installed, true);
     assert.equal(r.health.path, path.join(bin, 'codex-acp'));
     assert.equal(r.health.version, '2.6.0');
-    assert.deepEqual(r.health.auth, { needs: ['CODEX_API_KEY', 'OPENAI_API_KEY'], found: null });
+    assert.deepEqual(r.health.auth, { needs: ['CODEX_API_KEY', 'OPENAI_API_KEY', '~/.codex/auth.json'], found: null });
     assert.equal(r.checks[0].status, 'ok');
     assert.match(
       r.checks[0].text,
-      new RegExp(`^codex: installed at ${path.join(bin, 'codex-acp').replace(/[.]/g, '\\.')}, version 2\\.6\\.0; lanes run in: codex's default agent mode`),
+      new RegExp(
+        `^codex: installed at ${path.join(bin, 'codex-acp').replace(/[.]/g, '\\.')}, version 2\\.6\\.0; lanes run in: agent-full-access \\(full access: no sandbox, writes anywhere, network on\\), set by svc on each lane's session; a role set to ask runs in workspace-write \\(sandboxed: writes only inside the workspace\\)$`,
+      ),
     );
     assert.deepEqual(r.checks[1], {
       area: 'harness',
       subject: 'codex',
       status: 'problem',
-      text: 'codex: no credentials (CODEX_API_KEY or OPENAI_API_KEY is not set for agents)',
+      text: 'codex: no credentials (CODEX_API_KEY or OPENAI_API_KEY is not set for agents, and no ~/.codex/auth.json)',
       fix: `export CODEX_API_KEY=<your key> where the daemon starts, then svc daemon restart; or set harnesses.codex.env.CODEX_API_KEY in ${CFG}`,
     });
   });
@@ -83,7 +85,27 @@ describe('svc doctor: harness checks (server/doctor/harnessCheck.ts)', () => {
     const p = profile('codex', { harnesses: { codex: { env: { CODEX_API_KEY: 'k', INITIAL_AGENT_MODE: 'agent-full-access' } } } });
     const r2 = await checkHarness({ profile: p, builtIn: true, used: true, env: env(), configShown: CFG });
     assert.equal(r2.health.auth.found, 'CODEX_API_KEY');
-    assert.equal(r2.health.mode, 'agent mode agent-full-access (INITIAL_AGENT_MODE)');
+    // svc sets the lane's session mode itself: an adapter's own default (INITIAL_AGENT_MODE) does not decide it.
+    const p3 = profile('codex', { harnesses: { codex: { env: { INITIAL_AGENT_MODE: 'read-only' } } } });
+    const r3 = await checkHarness({ profile: p3, builtIn: true, used: true, env: env(), configShown: CFG });
+    assert.match(r3.health.mode, /^agent-full-access \(/);
+  });
+
+  it("counts each harness's own login file as credentials (codex login's ~/.codex/auth.json, under CODEX_HOME when set)", async () => {
+    fs.mkdirSync(path.join(home, '.codex'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.codex', 'auth.json'), '{}');
+    const r = await checkHarness({ profile: profile('codex'), builtIn: true, used: true, env: env(), configShown: CFG });
+    assert.deepEqual(
+      r.checks.map((c) => [c.status, c.text.split(';')[0]]),
+      [
+        ['ok', `codex: installed at ${path.join(bin, 'codex-acp')}, version 2.6.0`],
+        ['ok', 'codex: credentials from ~/.codex/auth.json'],
+      ],
+    );
+    const elsewhere = path.join(home, 'codex-home');
+    const r2 = await checkHarness({ profile: profile('codex'), builtIn: true, used: true, env: env({ CODEX_HOME: elsewhere }), configShown: CFG });
+    assert.equal(r2.checks[1].text, `codex: no credentials (CODEX_API_KEY or OPENAI_API_KEY is not set for agents, and no ~/codex-home/auth.json)`);
+    fs.rmSync(path.join(home, '.codex'), { recursive: true });
   });
 
   it('asks a bare command for --version; Claude also counts its /login credentials file', async () => {
@@ -96,7 +118,11 @@ describe('svc doctor: harness checks (server/doctor/harnessCheck.ts)', () => {
     fs.writeFileSync(path.join(home, '.claude', 'settings.json'), JSON.stringify({ permissions: { defaultMode: 'default' } }));
     const r2 = await checkHarness({ profile: profile('claude'), builtIn: true, used: false, env: env(), configShown: CFG });
     assert.equal(r2.health.auth.found, '~/.claude/.credentials.json');
-    assert.equal(r2.health.mode, 'permission mode default (permissions.defaultMode in ~/.claude/settings.json)');
+    // Its settings file's defaultMode does not decide a lane's mode: svc sets bypassPermissions on the session.
+    assert.equal(
+      r2.health.mode,
+      "bypassPermissions (every tool call allowed without asking), set by svc on each lane's session; a role set to ask runs in default (asks before edits and commands)",
+    );
   });
 
   it('a user profile is checked by its configured command; the script harness is always there', async () => {

@@ -64,7 +64,16 @@ describe('extension menus (package.json)', () => {
     const menus = PKG.contributes.menus['view/item/context'];
     const deck = (v: string) => menuFor(menus, 'svc.commandDeck', v);
     assert.deepEqual(deck(values[0]), ['svc.openConversation', 'svc.tellConversation', 'svc.stopConversation', 'svc.startLane', 'svc.handoffConversation', 'svc.forkConversation']);
-    assert.deepEqual(deck(values[1]), ['svc.openConversation', 'svc.tellConversation', 'svc.stopConversation', 'svc.reapLane', 'svc.raiseBudget', 'svc.startLane']);
+    assert.deepEqual(deck(values[1]), [
+      'svc.openConversation',
+      'svc.tellConversation',
+      'svc.stopConversation',
+      'svc.reapLane',
+      'svc.raiseBudget',
+      'svc.openWorktreeInNewWindow',
+      'svc.copyBranch',
+      'svc.startLane',
+    ]);
     assert.deepEqual(deck(values[2]), ['svc.openConversation', 'svc.reapLane', 'svc.raiseBudget', 'svc.archiveConversation', 'svc.startLane', 'svc.resumeConversation']);
     assert.deepEqual(menuFor(menus, 'svc.commandDeck', values[2], true), ['svc.resumeConversation'], 'a stopped lane offers Resume on hover');
     assert.deepEqual(menuFor(menus, 'svc.commandDeck', 'svc:conv+root+stopped+archived+launcher+succeed', true), ['svc.unarchiveConversation']);

@@ -161,7 +161,7 @@ describe('Reviews tree (extension/reviews/reviewsModel.ts)', () => {
     ]);
     assert.deepEqual(
       [n.id, n.label, n.description, n.contextValue, n.icon],
-      ['issue:WEB-7:tree', 'WEB-7 login', 'PR #3 · approved · ready to merge', 'svc:review+issue+pr+approved+run+url', { id: 'pass', color: 'testing.iconPassed' }],
+      ['issue:WEB-7:tree', 'WEB-7 login', 'PR #3 · approved · ready to merge', 'svc:review+issue+pr+approved+run+url', { id: 'pass', color: 'svc.verdict.pass' }],
     );
     // The convoy once: the run row with its verdict badge, the reviewers under it, earlier runs collapsed.
     assert.deepEqual(
@@ -183,7 +183,7 @@ describe('Reviews tree (extension/reviews/reviewsModel.ts)', () => {
     );
     assert.deepEqual(
       run.children[2].children.map((c) => [c.id, c.label, c.badge]),
-      [['run:WEB-7:r0', 'review r0', { text: '✗', color: 'testing.iconFailed', tooltip: 'FAILED' }]],
+      [['run:WEB-7:r0', 'review r0', { text: '✗', color: 'svc.verdict.fail', tooltip: 'FAILED' }]],
     );
   });
 

@@ -48,3 +48,15 @@ describe('webview styles use theme variables only', () => {
     }
   });
 });
+
+describe("svc's own colours reach the pages by the names VS Code gives them", () => {
+  it('reads svc.verdict.<tone> as --vscode-svc-verdict\\.<tone>: VS Code turns only the first dot of a colour id into a dash', () => {
+    const contributed = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { contributes: { colors: { id: string }[] } }).contributes.colors.map((c) => c.id);
+    const pageCss = fs.readFileSync(path.join(ROOT, 'webview', 'agentsMain.ts'), 'utf8');
+    const used = [...pageCss.matchAll(/var\(--vscode-(svc-[^)]+)\)/g)].map((m) => m[1]);
+    assert.ok(used.length >= 3, 'the Agents page uses svc’s verdict colours');
+    // As the webview's variables are named (workbench webview theming): 'vscode-' + id.replace('.', '-'), a literal dot escaped in CSS.
+    const names = new Set(contributed.map((id) => id.replace('.', '-').replace(/\./g, '\\\\.')));
+    for (const u of used) assert.ok(names.has(u), `var(--vscode-${u}) names no contributed colour (have: ${[...names].join(', ')})`);
+  });
+});

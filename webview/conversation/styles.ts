@@ -13,6 +13,7 @@ export const conversationStyles = `
   .activity.failed-to-start { color: var(--vscode-errorForeground); }
   .banner { margin: 8px 0; padding: 6px 8px; border-left: 3px solid var(--vscode-editorWarning-foreground); background: var(--vscode-textBlockQuote-background); }
   .banner[hidden] { display: none; }
+  .ask-slot.disabled { opacity: 0.6; }
   .transcript { display: flex; flex-direction: column; gap: 8px; padding: 8px 0; }
   .who { font-size: 0.85em; text-transform: uppercase; letter-spacing: 0.04em; }
   .prompt { padding: 4px 8px; border-left: 3px solid var(--vscode-textLink-foreground); background: var(--vscode-textBlockQuote-background); }

@@ -25,7 +25,7 @@ export function budgetBox(id: string, spec: FieldSpec, ctx: FieldContext): HTMLI
     sent = text;
     if (text === '') return ctx.set(e.key, null);
     const usd = parseUsd(text);
-    if ('why' in usd) return ctx.refuse(e.key, `${e.key} was not changed: '${text}' is not a budget (${usd.why})`);
+    if ('why' in usd) return ctx.refuseHere(e.key, `${e.key} was not changed: '${text}' is not a budget (${usd.why})`);
     ctx.set(e.key, String(usd.usd));
   };
   input.addEventListener('change', commit);

@@ -3,6 +3,7 @@
 // Clear button when the key is set, the source line (where the value comes from, or what
 // happens while unset), and the last refusal next to it. Daemon text is set as text only.
 import type { ConfigEntry } from '../../shared/protocol/config';
+import { modelIdProblem, modelNotOffered } from '../../shared/modelId';
 import { textElement } from '../common/sanitize';
 import { budgetBox } from './budgetField';
 import { isOwn as own, selectChoices } from './choices';
@@ -24,8 +25,10 @@ export interface FieldContext {
   refusals: Record<string, string>;
   /** Keys whose write was accepted a moment ago: the field says Saved. */
   saved: ReadonlySet<string>;
-  /** Shows a refusal made in the page itself (a value checked before it is written). */
-  refuse(key: string, message: string): void;
+  /** The models each harness offers, where its list was fetched. */
+  models: Record<string, readonly string[]>;
+  /** A refusal made on the page, before anything was sent (a model no id can be). */
+  refuseHere(key: string, message: string): void;
 }
 
 export interface FieldSpec {
@@ -86,6 +89,9 @@ export function fieldElement(spec: FieldSpec, ctx: FieldContext): HTMLElement {
   }
   if (own(e)) source.title = `${e.file}\nWhile unset: ${e.whenUnset}`;
   wrap.append(label, control, source);
+  // A model the harness does not offer is saved (custom providers list none) but said.
+  const notOffered = spec.kind === 'model' && spec.harness && own(e) ? modelNotOffered(e.value ?? '', spec.harness, ctx.models[spec.harness]) : undefined;
+  if (notOffered) wrap.append(warning(notOffered));
   if (ctx.saved.has(e.key) && !ctx.refusals[e.key]) {
     const saved = document.createElement('div');
     saved.className = 'saved';
@@ -102,6 +108,15 @@ export function fieldElement(spec: FieldSpec, ctx: FieldContext): HTMLElement {
     wrap.append(err);
   }
   return wrap;
+}
+
+function warning(text: string): HTMLElement {
+  const line = textElement('div', text, 'not-offered');
+  const icon = document.createElement('span');
+  icon.className = 'codicon codicon-warning';
+  icon.setAttribute('aria-label', 'warning');
+  line.prepend(icon);
+  return line;
 }
 
 function selectBox(id: string, spec: FieldSpec, ctx: FieldContext): HTMLSelectElement {
@@ -140,6 +155,9 @@ function modelBox(id: string, spec: FieldSpec, ctx: FieldContext): HTMLInputElem
     // config change elsewhere) rebuilt the box between them: the record is per key.
     const prev = lastSent.get(e.key);
     if (input.value === was || (prev && prev.value === input.value && prev.was === was)) return;
+    // Refused here, before the daemon writes anything: the text stays for correcting.
+    const bad = modelIdProblem(input.value);
+    if (bad) return ctx.refuseHere(e.key, `cannot set ${e.key} to '${input.value}': ${bad}; nothing was saved`);
     lastSent.set(e.key, { value: input.value, was });
     // An empty box is sent as '' (the daemon refuses an empty model); Clear removes the key.
     ctx.set(e.key, input.value);

@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { changed } from '../../../shared/protocol/daemon';
+import { lanesList } from '../../../shared/protocol/lanes';
 import {
   conversationsAnswer,
   conversationsArchive,
@@ -93,12 +94,16 @@ export const convCommands: CommandSpec[] = [
   },
   {
     path: ['conv', 'list'],
-    summary: 'the Command Deck as a tree: roots, lanes under their launcher, successors under their source',
+    summary: 'the Command Deck as a tree: roots, lanes under their launcher, critics under their builder, successors under their source',
     usage: ['[--all] [--json]'],
     flags: { all: { type: 'boolean', help: 'include archived conversations' }, ...JSON_FLAG },
     async run(a, io) {
-      const { conversations } = await withDaemon(io, (c) => c.request(conversationsList, { all: bool(a, 'all') }));
-      io.out(bool(a, 'json') ? JSON.stringify(conversations, null, 2) + '\n' : deckTree(conversations));
+      const { conversations, lanes } = await withDaemon(io, async (c) => ({
+        ...(await c.request(conversationsList, { all: bool(a, 'all') })),
+        // The lanes place each critic under the builder it judges, as the Command Deck does.
+        lanes: bool(a, 'json') ? [] : (await c.request(lanesList, {})).lanes,
+      }));
+      io.out(bool(a, 'json') ? JSON.stringify(conversations, null, 2) + '\n' : deckTree(conversations, lanes));
       return 0;
     },
   },

@@ -1,6 +1,7 @@
 // Text forms of conversations for the shim: the Command Deck tree (`svc conv list`),
 // `svc conv show`, `svc status`, and the result line of commands that start one.
 import type { AgentStatus, ConversationInfo, Created } from '../../../shared/protocol/conversations';
+import type { LaneRecord } from '../../../shared/protocol/lanes';
 import { table } from './table';
 import { formatCost } from '../../../shared/format/money';
 import { activityText } from './laneFormat';
@@ -13,16 +14,41 @@ function label(c: ConversationInfo): string {
   return parts.join('  ');
 }
 
-/** Roots, then each conversation's children (lanes, successors, agents) indented under it. */
-export function deckTree(list: ConversationInfo[]): string {
+/** The lane facts the tree places by: a critic or verifier nests under the builder it judges. */
+export type LanePlacement = Pick<LaneRecord, 'id' | 'role' | 'run' | 'key' | 'iteration' | 'judged'>;
+
+/**
+ * The conversation a row nests under, as the Command Deck places it: a critic or verifier
+ * under the builder it judges (same run and key, the judged iteration; the newest such
+ * builder when a respawn shares the iteration), anything else under its parent.
+ */
+function placedUnder(c: ConversationInfo, lanes: ReadonlyMap<number, LanePlacement>, builders: ReadonlyMap<string, number>): number | null {
+  const l = lanes.get(c.id);
+  if (l && (l.role === 'critic' || l.role === 'verifier') && l.judged) {
+    const b = builders.get(`${l.run}\0${l.judged.key}\0${l.judged.iteration}`);
+    if (b !== undefined && b !== c.id) return b;
+  }
+  return c.parentId;
+}
+
+/** Roots, then each conversation's children (lanes, successors, agents) indented under it; critics under their builder. */
+export function deckTree(list: ConversationInfo[], laneList: readonly LanePlacement[] = []): string {
   const byId = new Map(list.map((c) => [c.id, c]));
+  const lanes = new Map(laneList.map((l) => [l.id, l]));
+  const builders = new Map<string, number>();
+  for (const l of laneList) {
+    if (l.role !== 'builder' || !byId.has(l.id)) continue;
+    const k = `${l.run}\0${l.key}\0${l.iteration}`;
+    if ((builders.get(k) ?? -1) < l.id) builders.set(k, l.id);
+  }
   const children = new Map<number, ConversationInfo[]>();
   const roots: ConversationInfo[] = [];
   for (const c of list) {
-    if (c.parentId !== null && byId.has(c.parentId)) {
-      const arr = children.get(c.parentId) ?? [];
+    const parent = placedUnder(c, lanes, builders);
+    if (parent !== null && byId.has(parent)) {
+      const arr = children.get(parent) ?? [];
       arr.push(c);
-      children.set(c.parentId, arr);
+      children.set(parent, arr);
     } else roots.push(c);
   }
   const lines: string[] = [];

@@ -77,8 +77,8 @@ describe('svc extension host', function () {
     assert.equal(critic.id, 'conv:3');
     assert.equal(critic.description, '#3 · critic i1 · stopped');
     assert.equal(critic.collapsibleState, vscode.TreeItemCollapsibleState.None);
-    assert.deepEqual([((critic.iconPath as vscode.ThemeIcon).color as vscode.ThemeColor).id, critic.resourceUri?.toString()], ['list.warningForeground', 'svc-deck:/conv%3A3']);
-    assert.deepEqual(builder.badge, { text: '3', color: 'list.warningForeground', tooltip: 'NOT YET: 3 defects' });
+    assert.deepEqual([((critic.iconPath as vscode.ThemeIcon).color as vscode.ThemeColor).id, critic.resourceUri?.toString()], ['svc.verdict.notYet', 'svc-deck:/conv%3A3']);
+    assert.deepEqual(builder.badge, { text: '3', color: 'svc.verdict.notYet', tooltip: 'NOT YET: 3 defects' });
   });
 
   it('maps review state to Reviews tree items: PR, state, readiness, reviewers opening their conversation', () => {

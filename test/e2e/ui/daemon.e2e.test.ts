@@ -6,7 +6,19 @@ import type { AgentStatus } from '../../../shared/protocol/conversations';
 import { eventually, makeRepo } from '../../helpers/scratch';
 import { installedSvc } from './codeServer';
 import { session } from './session';
-import { clearNotifications, clickNotificationButton, modalDialog, openContainer, paletteOffers, runCommand, screenshot, statusItem, waitForMessage } from './workbench';
+import {
+  clearNotifications,
+  clickNotificationButton,
+  modalDialog,
+  openContainer,
+  paletteOffers,
+  quickPick,
+  runCommand,
+  screenshot,
+  statusItem,
+  waitForMessage,
+  webviewFrameWith,
+} from './workbench';
 
 const svc = (args: string[]) => installedSvc(session().cs, args);
 async function ok(args: string[]): Promise<string> {
@@ -75,6 +87,12 @@ describe('Stop Daemon and Restart Daemon from VS Code', function () {
     const { page } = session();
     const pid = await daemonPid();
     const live = await liveAgents();
+    // A panel left open while the daemon goes must say so, and offer nothing that cannot work.
+    await runCommand(page, 'svc: Open Conversation');
+    await quickPick(page, 'daemon e2e one');
+    const panel = await webviewFrameWith(page, 'header .facts', `#${mine[0]} `);
+    await panel.locator('header .activity[data-activity="idle"]').waitFor({ timeout: 15_000 });
+    assert.equal(await panel.locator('.composer vscode-button.send').getAttribute('disabled'), null);
     await runCommand(page, 'svc: Stop Daemon');
     await (await modalDialog(page)).click(`Stop Daemon and ${live.length} Agents`);
     const said = await waitForMessage(page, `svc: the daemon stopped (pid ${pid}); it stopped ${live.length} agents: `, 60_000);
@@ -86,6 +104,11 @@ describe('Stop Daemon and Restart Daemon from VS Code', function () {
     assert.equal(await paletteOffers(page, 'svc: Restart Daemon'), false, 'Restart Daemon is hidden while the daemon is down');
     assert.equal(await paletteOffers(page, 'svc: Start Daemon'), true);
     await screenshot(page, '41-daemon-stopped-offers-resume');
+    await panel.locator('header .activity[data-activity="unknown"]', { hasText: 'unknown: daemon not connected' }).waitFor({ timeout: 15_000 });
+    assert.match((await panel.locator('.banner').first().textContent()) ?? '', /^The svc daemon is not connected: .*nothing can be sent until it is back\.$/);
+    assert.equal(await panel.locator('.composer vscode-button.send').getAttribute('disabled'), '', 'Send is off while the daemon is down');
+    assert.equal(await panel.locator('.stopped-note').textContent(), 'The svc daemon is not connected: nothing can be sent or resumed until it is back.');
+    await screenshot(page, '41b-conversation-panel-daemon-down');
 
     await clickNotificationButton(page, 'svc: the daemon stopped', `Start Daemon and Resume All ${live.length}`);
     const resumed = await waitForMessage(page, 'svc: resumed ', 60_000);
@@ -104,6 +127,11 @@ describe('Stop Daemon and Restart Daemon from VS Code', function () {
     assert.notEqual(await daemonPid(), pid);
     await eventually(async () => JSON.stringify((await liveAgents()).map((a) => a.id)) === JSON.stringify(live.map((a) => a.id)), 30_000, 'every agent it stopped is live again');
     await waitIdle(mine);
+    // The panel comes back to the truth: the live activity, no banner, Send on.
+    await panel.locator('header .activity[data-activity="idle"]').waitFor({ timeout: 30_000 });
+    await panel.locator('.banner').first().waitFor({ state: 'hidden', timeout: 15_000 });
+    assert.equal(await panel.locator('.composer vscode-button.send').getAttribute('disabled'), null);
+    await runCommand(page, 'View: Close All Editors');
     assert.equal(await paletteOffers(page, 'svc: Start Daemon'), false, 'Start Daemon is hidden while connected');
     await screenshot(page, '42-agents-resumed');
     await clearNotifications(page);

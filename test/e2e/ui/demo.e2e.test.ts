@@ -66,20 +66,21 @@ describe("the demo's state in VS Code: the nesting with verdict badges", functio
     }
     // The nesting: builders under the orchestrator, each critic under the builder it judged;
     // the superseded greet i1 pair reaped and archived out of view, the parked docs builder kept
-    // (its parked patch named on its row).
+    // (its parked patch named on its row). The conversation waiting for an answer is pinned at the
+    // top; each lane says it reported.
     await waitForTree(page, 'Command Deck', [
+      { level: 1, label: NEEDS_YOU_TITLE, description: '#14 · needs-you' },
       { level: 1, label: 'demo orchestrator', description: '#1 · idle' },
-      { level: 2, label: 'demo/docs builder i1', description: '#3 · stopped · reaped · parked patch' },
-      { level: 3, label: 'demo/docs critic i1', description: '#5 · idle · (detached)' },
-      { level: 2, label: 'demo/greet builder i2', description: '#6 · idle · demo/greet-i2 ↑0' },
-      { level: 3, label: 'demo/greet critic i2', description: '#7 · idle · (detached)' },
+      { level: 2, label: 'demo/docs builder i1', description: '#3 · stopped · reported done · reaped · parked patch' },
+      { level: 3, label: 'demo/docs critic i1', description: '#5 · idle · reported done · (detached)' },
+      { level: 2, label: 'demo/greet builder i2', description: '#6 · idle · reported done · demo/greet-i2 ↑0' },
+      { level: 3, label: 'demo/greet critic i2', description: '#7 · idle · reported done · (detached)' },
       { level: 1, label: 'SAMPLE-1: Greet politely', description: '#8 · idle' },
       { level: 2, label: 'SAMPLE-1 review r1', description: 'full · APPROVED' },
       ...['review parent', 'security', 'correctness', 'performance', 'requirements'].map((label, i) => ({ level: 3, label, description: `#${9 + i} · stopped` })),
-      { level: 1, label: NEEDS_YOU_TITLE, description: '#14 · needs-you' },
     ]);
     // PASS and APPROVED as a ✓ badge in the passed colour on every judged row; none on the orchestrator.
-    const passed = await themeColor(page, 'testing.iconPassed');
+    const passed = await themeColor(page, 'svc.verdict.pass');
     for (const label of ['demo/docs builder i1', 'demo/docs critic i1', 'demo/greet builder i2', 'demo/greet critic i2', 'SAMPLE-1 review r1'])
       assert.deepEqual(await rowBadge(rowByLabel(page, 'Command Deck', label)), { text: '✓', color: passed }, label);
     assert.equal((await rowBadge(rowByLabel(page, 'Command Deck', 'demo orchestrator'))).text, '');

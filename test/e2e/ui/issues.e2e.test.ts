@@ -8,7 +8,19 @@ import type { IssueInfo } from '../../../shared/protocol/issues';
 import { git, makeRepo } from '../../helpers/scratch';
 import { installedSvc } from './codeServer';
 import { session } from './session';
-import { clearNotifications, clickNotificationButton, modalDialog, openContainer, paletteOffers, quickPick, rowByLabel, runCommand, screenshot, waitForMessage } from './workbench';
+import {
+  clearNotifications,
+  clickNotificationButton,
+  modalDialog,
+  openContainer,
+  openPalette,
+  paletteOffers,
+  quickPick,
+  rowByLabel,
+  runCommand,
+  screenshot,
+  waitForMessage,
+} from './workbench';
 
 const svc = (args: string[]) => installedSvc(session().cs, args);
 async function ok(args: string[]): Promise<string> {
@@ -89,7 +101,19 @@ describe('issues from the palette: New Issue, Start Work Agent, Mark Issue Done'
     git(issue.workspace, cs.scratch.env, 'add', '.');
     git(issue.workspace, cs.scratch.env, 'commit', '-q', '-m', 'greet');
     const sha = git(issue.workspace, cs.scratch.env, 'rev-parse', 'HEAD');
-    await runCommand(page, 'svc: Mark Issue Done (Push and Request Review)…');
+    // Each command is found by its own words: "Request Review" finds Request Review first, not Mark Issue Done.
+    await openPalette(page);
+    const input = page.locator('.quick-input-widget input.input');
+    for (const [words, first] of [
+      ['Request Review', 'svc: Request Review…'],
+      ['Mark Issue Done', 'svc: Mark Issue Done (Push, Open the PR)…'],
+    ]) {
+      await input.fill(`>${words}`);
+      await page.locator('.quick-input-list .monaco-list-row .label-name', { hasText: first }).first().waitFor();
+      assert.equal(((await page.locator('.quick-input-list .monaco-list-row .label-name').first().textContent()) ?? '').replace(/\s+/g, ' ').trim(), first);
+    }
+    await page.keyboard.press('Escape');
+    await runCommand(page, 'svc: Mark Issue Done (Push, Open the PR)…');
     await quickPick(page, issue.id);
     const dialog = await modalDialog(page);
     assert.equal(dialog.message, `Mark ${issue.id} done?`);

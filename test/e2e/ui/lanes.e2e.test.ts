@@ -14,7 +14,9 @@ import { writeBrief } from '../../helpers/scriptBrief';
 import { installedSvc } from './codeServer';
 import { session, timing } from './session';
 import {
+  activityBadge,
   clearNotifications,
+  clickNotificationButton,
   clickViewAction,
   contextMenuItem,
   quickPick,
@@ -26,6 +28,7 @@ import {
   screenshot,
   statusItem,
   themeColor,
+  treeRows,
   waitForMessage,
   waitForTree,
   webviewFrame,
@@ -89,8 +92,8 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     // No "newest verdict" row, no verdict text: the labels' role, iteration and branch are not repeated either.
     await waitForTree(page, 'Command Deck', [
       { level: 1, label: 'gauntlet root', description: `#${rootId} · idle` },
-      { level: 2, label: title[id.api], description: `#${id.api} · idle · ↑0` },
-      { level: 3, label: title[id.critic], description: `#${id.critic} · idle · (detached)` },
+      { level: 2, label: title[id.api], description: `#${id.api} · idle · reported done · ↑0` },
+      { level: 3, label: title[id.critic], description: `#${id.critic} · idle · reported done · (detached)` },
       { level: 2, label: 'root successor', description: `#${id.successor} · continues ← #${rootId} · idle` },
     ]);
     timing('Command Deck nesting shown', t2);
@@ -200,6 +203,10 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     await statusItem(page)
       .filter({ hasText: /^\s*svc: 1 needs you\s*$/ })
       .waitFor();
+    // The count on the activity-bar icon too, and the row pinned first under its launcher (the lanes before it follow).
+    await activityBadge(page).filter({ hasText: /^1$/ }).waitFor({ timeout: 15_000 });
+    assert.match((await treeRows(page, 'Command Deck'))[1].description, new RegExp(`^#${id.ask} · needs-you`));
+    await screenshot(page, '12a-needs-you-badge-and-pinned');
     timing('lane needs-you shown', t);
 
     await row.click();
@@ -214,6 +221,7 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     await statusItem(page)
       .filter({ hasText: /^\s*svc\s*$/ })
       .waitFor();
+    await activityBadge(page).filter({ hasText: /^1$/ }).waitFor({ state: 'hidden', timeout: 15_000 });
     await frame.locator('header .activity[data-activity="idle"]').waitFor();
     assert.equal(await frame.locator('.needs-you').count(), 0);
     await frame.locator('.transcript .ask-line', { hasText: 'answered: Allow' }).waitFor();
@@ -286,7 +294,7 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     assert.equal(want.countsLine, '3 builders · 1 critic · 4 idle');
     assert.equal(await card.locator('.counts').textContent(), want.countsLine);
     assert.match((await card.locator('.latest').textContent()) ?? '', new RegExp(`^${want.latest.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · \\d\\d:\\d\\d`));
-    assert.equal(want.latest.text, 'r1 builder i1 reported failed');
+    assert.equal(want.latest.text, 'r1/xss builder i1 reported failed');
 
     await card.locator('button.expand').click();
     await card.locator('ul.lanes').first().waitFor();
@@ -414,13 +422,65 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     await clearNotifications(page);
   });
 
+  it('a plain Reap of a lane with uncommitted work is refused with "Reap with Park" (nothing stopped when the deck knows); a park offers Open Patch and Copy Restore Command', async () => {
+    const { page } = session();
+    // The agent leaves work uncommitted, so the deck knows the tree is dirty when it goes idle.
+    id.wip = await startLane([
+      '--run',
+      'r1',
+      '--key',
+      'wip',
+      '--role',
+      'builder',
+      '--brief',
+      writeBrief(briefs, 'wip.md', [{ run: "printf 'half done\\n' > wip.txt" }, { say: 'paused' }]),
+    ]);
+    const row = rowByDescription(page, 'Command Deck', `#${id.wip} · `);
+    await row.locator('.label-description', { hasText: / · idle( · .*)? · dirty$/ }).waitFor({ timeout: 30_000 });
+    await contextMenuItem(page, row, 'Reap Lane…');
+    await quickPick(page, 'Reap');
+    const refusal = await waitForMessage(page, `svc: #${id.wip} r1-wip-builder-i1 has uncommitted work, so a plain reap is refused`);
+    assert.equal(refusal, `svc: #${id.wip} r1-wip-builder-i1 has uncommitted work, so a plain reap is refused; nothing was stopped or removed. Park the work in a patch and reap?`);
+    const still = (await lanes()).find((l) => l.id === id.wip)!;
+    assert.deepEqual([still.activity, still.reaped], ['idle', false], 'the refusal came before anything was stopped');
+    await screenshot(page, '18a-reap-refused-offers-park');
+    await clickNotificationButton(page, 'so a plain reap is refused', 'Reap with Park');
+    const parked = await waitForMessage(page, `svc: reaped conv ${id.wip} (r1-wip-builder-i1)`, 45_000);
+    const patchFile = /; parked 1 path in ([^;]+);\s+restore with: /.exec(parked)?.[1];
+    assert.ok(patchFile && fs.existsSync(patchFile), parked);
+    assert.match(fs.readFileSync(patchFile, 'utf8'), /\+half done/);
+    await screenshot(page, '18b-parked-offers-patch-and-restore');
+    await clickNotificationButton(page, `svc: reaped conv ${id.wip}`, 'Copy Restore Command');
+    const copied = await waitForMessage(page, /^svc: copied the restore command: /);
+    assert.ok(parked.includes(`restore with: ${copied.replace(/^svc: copied the restore command: /, '')}`), copied);
+
+    // A lane the deck does not know is dirty (the file came from outside): the daemon's typed refusal offers the same.
+    id.wip2 = await startLane(['--run', 'r1', '--key', 'wip2', '--role', 'builder', '--brief', writeBrief(briefs, 'wip2.md', [{ say: 'ready' }])]);
+    await rowByDescription(page, 'Command Deck', `#${id.wip2} · `)
+      .locator('.label-description', { hasText: / · idle/ })
+      .waitFor({ timeout: 30_000 });
+    const wip2 = (await lanes()).find((l) => l.id === id.wip2)!;
+    fs.writeFileSync(path.join(wip2.cwd, 'outside.txt'), 'from outside\n');
+    await contextMenuItem(page, rowByDescription(page, 'Command Deck', `#${id.wip2} · `), 'Reap Lane…');
+    await quickPick(page, 'Reap');
+    await waitForMessage(page, new RegExp(`^svc: ${wip2.cwd.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} has uncommitted work \\(1 path\\); commit it, or reap with --park`), 45_000);
+    await clickNotificationButton(page, 'has uncommitted work (1 path)', 'Reap with Park');
+    const parked2 = await waitForMessage(page, `svc: reaped conv ${id.wip2} (r1-wip2-builder-i1)`, 45_000);
+    await clickNotificationButton(page, `svc: reaped conv ${id.wip2}`, 'Open Patch');
+    const patch2 = /; parked 1 path in ([^;]+); /.exec(parked2)![1];
+    await page.locator('.tabs-container .tab.active .label-name', { hasText: path.basename(patch2) }).waitFor({ timeout: 15_000 });
+    await screenshot(page, '18c-parked-patch-open');
+    await clearNotifications(page);
+    await closeEditors();
+  });
+
   it('"Show Archived" and "Live Only" toggle from the deck\'s title bar', async () => {
     const { page } = session();
     const xss = () => rowByDescription(page, 'Command Deck', `#${id.xss} · `);
     const ask = () => rowByDescription(page, 'Command Deck', `#${id.ask} · `);
     await clickViewAction(page, 'Command Deck', 'Show Archived');
     await xss()
-      .locator('.label-description', { hasText: new RegExp(`^#${id.xss} · builder i1 · stopped \\(archived\\) · reaped$`) })
+      .locator('.label-description', { hasText: new RegExp(`^#${id.xss} · builder i1 · stopped \\(archived\\) · reported failed · reaped$`) })
       .waitFor();
     await screenshot(page, '19-deck-show-archived');
     await clickViewAction(page, 'Command Deck', 'Hide Archived');
@@ -449,11 +509,11 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     await actions.first().click();
     await waitForMessage(page, `svc: unarchived #${id.xss} (r1-xss-builder-i1); it is back in the Command Deck.`);
     await xss()
-      .locator('.label-description', { hasText: new RegExp(`^#${id.xss} · builder i1 · stopped · reaped$`) })
+      .locator('.label-description', { hasText: new RegExp(`^#${id.xss} · builder i1 · stopped · reported failed · reaped$`) })
       .waitFor({ timeout: 15_000 });
     await clickViewAction(page, 'Command Deck', 'Hide Archived');
     await xss()
-      .locator('.label-description', { hasText: new RegExp(`^#${id.xss} · builder i1 · stopped · reaped$`) })
+      .locator('.label-description', { hasText: new RegExp(`^#${id.xss} · builder i1 · stopped · reported failed · reaped$`) })
       .waitFor();
     assert.equal((await lanes()).find((l) => l.id === id.xss)!.archived, false);
     await page.mouse.move(900, 600);
@@ -489,6 +549,34 @@ describe('webviews in light, dark and high-contrast themes', function () {
         );
         assert.equal(lum[0] > 0.5, theme.dark, `${theme.label}: text luminance ${lum[0]}`);
         assert.ok(Math.abs(lum[0] - lum[1]) > 0.4, `${theme.label}: text ${lum[0]} on background ${lum[1]}`);
+        // svc's verdict colours: three distinct colours, each readable on the background (WCAG text contrast 4.5:1),
+        // and the verdict pills use them (PASS and NOT_YET once shared one grey).
+        // As a string: the test runner's transform would name the helper functions with a __name the page lacks.
+        const verdicts = (await frame.evaluate(`(() => {
+          const css = getComputedStyle(document.documentElement);
+          const rgb = (c) => {
+            const probe = document.createElement('span');
+            probe.style.color = c;
+            document.body.append(probe);
+            const v = (getComputedStyle(probe).color.match(/\\d+(\\.\\d+)?/g) || []).slice(0, 3).map(Number);
+            probe.remove();
+            return v;
+          };
+          const lin = (v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : Math.pow((v / 255 + 0.055) / 1.055, 2.4));
+          const lumOf = (c) => 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2]);
+          const bg = lumOf(rgb(css.getPropertyValue('--vscode-editor-background').trim()));
+          const out = {};
+          for (const tone of ['pass', 'notYet', 'fail']) {
+            const c = rgb('var(--vscode-svc-verdict\\\\.' + tone + ')');
+            const l = lumOf(c);
+            out[tone] = { color: c.join(','), contrast: (Math.max(l, bg) + 0.05) / (Math.min(l, bg) + 0.05) };
+          }
+          const pill = document.querySelector('.verdict.notYet');
+          return { out, pill: pill ? getComputedStyle(pill).color.match(/\\d+/g).slice(0, 3).join(',') : null };
+        })()`)) as { out: Record<string, { color: string; contrast: number }>; pill: string | null };
+        assert.equal(new Set(Object.values(verdicts.out).map((v) => v.color)).size, 3, `${theme.label}: ${JSON.stringify(verdicts.out)}`);
+        for (const [tone, v] of Object.entries(verdicts.out)) assert.ok(v.contrast >= 4.5, `${theme.label}: ${tone} ${v.color} has contrast ${v.contrast.toFixed(2)}`);
+        assert.equal(verdicts.pill, verdicts.out.notYet.color, `${theme.label}: the NOT_YET pill is in the NOT_YET colour`);
         await screenshot(page, `2${i}-agents-${theme.kind}`);
       }
     } finally {

@@ -22,14 +22,7 @@ describe('the palette: what applies, what only the CLI could do, and two logs na
     assert.deepEqual(await offered(cliOnly), cliOnly);
     // Connected, no review running, no draft open, no issue yet.
     assert.deepEqual(
-      await offered([
-        'svc: Start Daemon',
-        'svc: Abort Review',
-        'svc: Create Issue',
-        'svc: Launch Lane',
-        'svc: Start Work Agent…',
-        'svc: Mark Issue Done (Push and Request Review)…',
-      ]),
+      await offered(['svc: Start Daemon', 'svc: Abort Review', 'svc: Create Issue', 'svc: Launch Lane', 'svc: Start Work Agent…', 'svc: Mark Issue Done (Push, Open the PR)…']),
       [],
     );
     // As a person sees it: "svc: Abort" finds nothing while no review runs.

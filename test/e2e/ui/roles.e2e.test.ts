@@ -18,7 +18,7 @@ import { eventually, makeRepo } from '../../helpers/scratch';
 import { installedSvc } from './codeServer';
 import { CTL, reviewFixture } from './reviewFixture';
 import { session, timing } from './session';
-import { openContainer, paneBody, rowBadge, rowByLabel, runCommand, screenshot, webviewFrame } from './workbench';
+import { clickViewAction, openContainer, paneBody, rowBadge, rowByLabel, runCommand, screenshot, webviewFrame } from './workbench';
 
 const PROJECT = 'rp';
 const SECURITY = 'roles.review.sub.security.model';
@@ -89,13 +89,11 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     assert.equal(written.length, seeded.length - 'quick'.length + 'full'.length - 'sec-old'.length + NEW_MODEL.length, 'both replacements apply');
   });
 
-  it("opens from the Command Deck's title button and from the palette, showing config.yaml's values and sources", async () => {
+  it("opens from the Command Deck's title bar ('…' menu) and from the palette, showing config.yaml's values and sources", async () => {
     const { page } = session();
     const t = Date.now();
     await openContainer(page, 'svc');
-    const header = page.locator('.sidebar .pane-header[aria-label="Command Deck Section"]');
-    await header.hover();
-    await header.locator('.actions a.action-label[aria-label="Open Roles"]').click();
+    await clickViewAction(page, 'Command Deck', 'Open Roles');
     frame = await webviewFrame(page, '[data-section="review"]');
     assert.equal(await page.locator('.tabs-container .tab.active .label-name').textContent(), 'svc Roles');
     timing('Roles panel opened from the view title', t);
@@ -152,7 +150,7 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     await screenshot(page, '06-roles');
   });
 
-  it('refuses an empty model, effort extreme and an unknown mode next to the field; the files stay byte for byte', async () => {
+  it('refuses an empty model, a model no id can be, effort extreme and an unknown mode next to the field; the files stay byte for byte', async () => {
     const { page } = session();
     const projectsBefore = fs.readFileSync(projectsFile, 'utf8');
     const unchanged = '~/.svc/config.yaml is unchanged';
@@ -163,6 +161,15 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     await model.press('Enter');
     await field(frame, SECURITY).locator('.refusal[role="alert"]').waitFor();
     assert.equal(await field(frame, SECURITY).locator('.refusal').textContent(), `cannot set ${SECURITY} to '': a model must not be empty; ${unchanged}`);
+    // Characters no model id has are refused on the page: nothing reaches the daemon, no "Saved".
+    await model.fill('bad model!');
+    await model.press('Enter');
+    await field(frame, SECURITY).locator('.refusal', { hasText: 'bad model!' }).waitFor();
+    assert.equal(
+      await field(frame, SECURITY).locator('.refusal').textContent(),
+      `cannot set ${SECURITY} to 'bad model!': no model id has a space, '!' (a model id is letters, digits and . _ - : / @ + [ ]); nothing was saved`,
+    );
+    assert.equal(await field(frame, SECURITY).locator('.saved').count(), 0);
 
     // Effort and mode are selects offering only the valid values …
     const options = (key: string) =>

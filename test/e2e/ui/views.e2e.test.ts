@@ -8,7 +8,19 @@ import { SUPPORTED_NODE, nativeBinaryPath } from '../../../shared/node/supported
 import { git } from '../../helpers/scratch';
 import { installedExtensionDir, installedSvc } from './codeServer';
 import { session, timing } from './session';
-import { clearNotifications, openContainer, paneBody, paneTitles, runCommand, screenshot, statusItem, waitForMessage, webviewFrame, webviewFrameWith } from './workbench';
+import {
+  clearNotifications,
+  openContainer,
+  paneBody,
+  paneTitles,
+  runCommand,
+  screenshot,
+  statusItem,
+  viewTitleIcons,
+  waitForMessage,
+  webviewFrame,
+  webviewFrameWith,
+} from './workbench';
 
 const svc = (args: string[]) => installedSvc(session().cs, args);
 
@@ -42,6 +54,16 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
     await openContainer(page, 'svc');
     await page.locator('.sidebar .pane-header[aria-label="Reviews Section"]').waitFor();
     assert.deepEqual(await paneTitles(page), ['Command Deck', 'Awareness', 'Reviews']);
+    // At most four icons in the deck's title bar (the rest under "…"), so its name is never cut to "COMM…".
+    const icons = await viewTitleIcons(page, 'Command Deck');
+    // Collapse All shows once the tree has rows.
+    assert.deepEqual(
+      icons.filter((i) => i !== 'Collapse All'),
+      ['New Conversation', 'Start Lane…', 'Live Only', 'More Actions...'],
+    );
+    const title = page.locator('.sidebar .pane-header[aria-label="Command Deck Section"] .title');
+    assert.ok(await title.evaluate((el) => el.scrollWidth <= el.clientWidth), 'the Command Deck title is shown whole');
+    await screenshot(page, '00-command-deck-title-bar');
     timing('open the svc container', t);
   });
 

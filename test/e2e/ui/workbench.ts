@@ -229,8 +229,37 @@ export async function clickViewAction(page: Page, view: string, title: string): 
   const header = page.locator(`.sidebar .pane-header[aria-label="${view} Section"]`);
   await header.hover();
   const action = header.locator(`.actions a.action-label[aria-label="${title}"]`);
-  await action.waitFor();
-  await action.click();
+  const more = header.locator('.actions a.action-label.codicon-toolbar-more');
+  // An inline icon, or else an item of the title bar's "…" menu.
+  await action.or(more).first().waitFor();
+  if (await action.count()) return action.click();
+  await more.click();
+  // The menu ignores a click in its first moments (against accidental clicks), so a click it
+  // ignored (the menu stays open) is made again, as in contextMenuItem.
+  const entry = page.locator('.context-view .monaco-menu .action-item .action-label', { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
+  for (let i = 0; i < 4; i++) {
+    await entry.click();
+    if (
+      await page
+        .locator('.context-view .monaco-menu')
+        .waitFor({ state: 'hidden', timeout: 1_000 })
+        .then(
+          () => true,
+          () => false,
+        )
+    )
+      return;
+  }
+  throw new Error(`the "…" menu of ${view} stayed open after clicking ${title}`);
+}
+
+/** The inline icons of a view's title bar (the "…" menu's button included), by their labels. */
+export async function viewTitleIcons(page: Page, view: string): Promise<string[]> {
+  const header = page.locator(`.sidebar .pane-header[aria-label="${view} Section"]`);
+  await header.hover();
+  return header
+    .locator('.actions .action-item a.action-label')
+    .evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.getAttribute('aria-label') ?? ''));
 }
 
 /** Whether the palette lists a command with exactly this title (a `when` that does not hold hides it); closes the palette. */
@@ -285,8 +314,23 @@ export async function modalDialog(page: Page, timeoutMs = 15_000): Promise<{ mes
 
 /** Clicks a button of the notification toast whose message contains `text`. */
 export async function clickNotificationButton(page: Page, text: string | RegExp, button: string): Promise<void> {
-  const toast = page.locator('.notifications-toasts .notification-list-item', { has: page.locator('.notification-list-item-message', { hasText: text }) }).first();
-  await toast.waitFor({ timeout: 15_000 });
+  const item = (where: string) => page.locator(`${where} .notification-list-item`, { has: page.locator('.notification-list-item-message', { hasText: text }) }).first();
+  const toast = item('.notifications-toasts');
+  // A toast hides after a while (sooner while a webview has the focus); the notification
+  // center keeps it, as the bell does for a person.
+  if (
+    !(await toast.waitFor({ timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    ))
+  ) {
+    await runCommand(page, 'Notifications: Show Notifications');
+    const kept = item('.notifications-center');
+    await kept.waitFor({ timeout: 10_000 });
+    await kept.hover();
+    await kept.locator('.monaco-button', { hasText: button }).first().click();
+    return;
+  }
   await toast.locator('.monaco-button', { hasText: button }).first().click();
 }
 
@@ -360,4 +404,9 @@ export async function hoverActions(row: Locator): Promise<(string | null)[]> {
 export async function setPaneExpanded(page: Page, view: string, expanded: boolean): Promise<void> {
   const header = page.locator(`.sidebar .pane-header[aria-label="${view} Section"]`);
   if (((await header.getAttribute('aria-expanded')) === 'true') !== expanded) await header.click({ position: { x: 10, y: 11 } });
+}
+
+/** The count badge on the svc activity-bar icon (a TreeView badge of the Command Deck). */
+export function activityBadge(page: Page): Locator {
+  return page.locator('.activitybar .action-item', { has: page.locator('a.action-label[aria-label^="svc"]') }).locator('.badge .badge-content');
 }
