@@ -7,7 +7,7 @@ import { SvcError } from '../../shared/errors';
 import type { SvcReason } from '../../shared/refusals/reasons';
 import { BWRAP_PROBE_ARGS, USERNS_FIX } from '../sandbox/sandboxProbe';
 import { probeFailedError } from './hostRefusals';
-import { hostPathWord, shq } from './remoteShell';
+import { hostPathWord, shq, sshCommand } from './remoteShell';
 import type { SshHost } from './sshTransport';
 
 /** The shim and the script agent are bundles for Node 20 and newer. */
@@ -66,9 +66,11 @@ export function parseProbe(out: string): ProbeFacts {
 const major = (v: string) => Number(/^v?(\d+)/.exec(v)?.[1] ?? 0);
 
 export async function checkHost(host: SshHost, harness: HarnessProbe | null): Promise<HostCheckResult> {
-  const { name, ssh, lanesRoot } = host.spec;
+  const { name, ssh: destination, lanesRoot } = host.spec;
+  // Every printed fix runs ssh as svc does: with the host entry's options.
+  const ssh = sshCommand(host.spec).slice('ssh '.length);
   const checks: HostCheck[] = [];
-  const result = () => ({ host: name, ssh, checks, problems: checks.filter((c) => c.status === 'problem').length });
+  const result = () => ({ host: name, ssh: destination, checks, problems: checks.filter((c) => c.status === 'problem').length });
   let facts: ProbeFacts;
   try {
     const r = await host.run(probeScript(lanesRoot, harness), { timeoutMs: 60_000 });

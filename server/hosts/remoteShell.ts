@@ -17,3 +17,14 @@ export function hostPathWord(p: string): string {
 /** The folder on the host holding svc's copies (bundles, clones of origins, parked patches, sockets). */
 export const HOST_BASE = '.svc-host';
 export const hostBaseWord = `"$HOME"/${HOST_BASE}`;
+
+/** A word for this machine's shell: quoted only when it needs to be, so commands read plainly. */
+function word(s: string): string {
+  return /^[A-Za-z0-9_@%+=:,./~-]+$/.test(s) ? s : shq(s);
+}
+
+/** `ssh` with the host entry's options, as a person runs it: a printed command that works as
+ *  printed (a host on another port, with its own key or known_hosts file, needs them). */
+export function sshCommand(spec: { ssh: string; options: readonly string[] }): string {
+  return ['ssh', ...spec.options.flatMap((o) => ['-o', word(o)]), word(spec.ssh)].join(' ');
+}

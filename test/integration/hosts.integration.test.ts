@@ -38,6 +38,9 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
   const big = () => ({ ssh: d.destination, lanes_root: `~/${root}`, ssh_options: d.options });
   /** The SSH destination as a regular expression. */
   const dest = () => d.destination.replace(/[.]/g, '\\.');
+  // ssh as a printed fix runs it: with the host entry's options, so it works as printed.
+  const sshLine = () => ['ssh', ...d.options.flatMap((o) => ['-o', o]), d.destination].join(' ');
+  const sshRe = () => sshLine().replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
   it('lists no hosts, then the configured ones', async () => {
     assert.equal((await ok(s.svc(['host', 'list']))).stdout, 'no hosts (add one under hosts: in config.yaml: hosts.<name>.ssh and hosts.<name>.lanes_root)\n');
@@ -118,7 +121,7 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
     assert.equal(noroot.code, 1);
     assert.match(
       noroot.stdout,
-      new RegExp(String.raw`^ {2}FAIL {2}lanes root {2}~\/no-such-lanes does not exist on the host\n {20}fix: ssh ${dest()} mkdir -p ~\/no-such-lanes\n`, 'm'),
+      new RegExp(String.raw`^ {2}FAIL {2}lanes root {2}~\/no-such-lanes does not exist on the host\n {20}fix: ${sshRe()} mkdir -p ~\/no-such-lanes\n`, 'm'),
     );
     assert.match(noroot.stdout, /\n1 problem\n$/);
 
@@ -175,7 +178,7 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
     assert.equal(r1.code, 1);
     assert.equal(
       r1.stderr,
-      `the lanes root ${d.remoteHome}/no-such-lanes does not exist on host noroot; create it (ssh ${d.destination} mkdir -p '${d.remoteHome}/no-such-lanes') or fix hosts.noroot.lanes_root in config.yaml\n`,
+      `the lanes root ${d.remoteHome}/no-such-lanes does not exist on host noroot; create it (${sshLine()} mkdir -p '${d.remoteHome}/no-such-lanes') or fix hosts.noroot.lanes_root in config.yaml\n`,
     );
     const r2 = await launch('nonode');
     assert.equal(r2.code, 1);

@@ -66,6 +66,8 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
   const onHost = (script: string) => d.asRemote(script).trim();
   /** The SSH destination as a regular expression. */
   const dest = () => d.destination.replace(/[.]/g, '\\.');
+  // The printed restore runs ssh with the host entry's options (this sshd listens on its own port).
+  const sshRe = () => ['ssh', ...d.options.flatMap((o) => ['-o', o]), d.destination].join(' ').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   /** This daemon's run folders of agents on the host (~/.svc-host/agents/<daemon id>, relative to the remote home). */
   const agentsDir = () => `.svc-host/agents/${crypto.createHash('sha256').update(s.svcHome).digest('hex').slice(0, 12)}`;
 
@@ -199,7 +201,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     const patch = fs.readFileSync(path.join(agents, patches[0]), 'utf8');
     assert.match(patch, /wip\.txt/);
     assert.match(patch, /\+work in progress/);
-    assert.match(reaped.stdout, new RegExp(`parked 1 path in ${path.join(agents, patches[0]).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n  restore with: ssh ${dest()} '`));
+    assert.match(reaped.stdout, new RegExp(`parked 1 path in ${path.join(agents, patches[0]).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n  restore with: ${sshRe()} '`));
     assert.match(reaped.stdout, new RegExp(`removed worktree ${root}/r1-slow\\n`));
     assert.equal(onHost(`test -d ${root}/r1-slow || echo gone`), 'gone');
     assert.deepEqual(pidsIn(`${root}/r1-slow`), [], 'the stop door ended the agent on the host');
