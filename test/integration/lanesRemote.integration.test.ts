@@ -207,6 +207,52 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     assert.deepEqual(pidsIn(`${root}/r1-slow`), [], 'the stop door ended the agent on the host');
     // The same patch stays on the host too, byte for byte.
     assert.equal(onHost(`cat .svc-host/parked/conv-r1-slow-builder-i1/${patches[0]}`), patch.trimEnd());
+
+    // The printed restore works as printed (this sshd is on its own port, with its own key and
+    // known_hosts: without the host's ssh_options the command would reach port 22); lane show
+    // prints the same command.
+    const printed = /\n {2}restore with: (.*)\n/.exec(reaped.stdout)?.[1] ?? '';
+    assert.match((await ok(s.svc(['lane', 'show', 'r1-slow-builder-i1']))).stdout, new RegExp(`\n {6}restore with: ${printed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n`));
+    const restored = spawnSync('sh', ['-c', printed], { encoding: 'utf8', env: s.env });
+    assert.equal(restored.status, 0, `${printed}\n${restored.stderr}`);
+    assert.equal(onHost(`cat ${root}/r1-slow/wip.txt`), 'work in progress');
+    // Away again: the later tests expect only their own worktrees under the lanes root.
+    onHost(`c=$(git -C ${root}/r1-slow rev-parse --path-format=absolute --git-common-dir) && rm -rf ${root}/r1-slow && git --git-dir="$c" worktree prune`);
+  });
+
+  it('a report filed while the link is down waits for svc to reconnect (saying so on stderr) and arrives once', async () => {
+    const brief = writeBrief(w.briefs, 'linkdown.md', [
+      { say: 'up' },
+      {
+        run: `while [ ! -f ../file-now ]; do sleep 0.2; done; ${buildAndReport('late.txt', 'late work', 'filed across the outage')} > ../report-out 2> ../report-err`,
+        check: true,
+      },
+    ]);
+    await ok(start(w, ['--host', 'big', '--run', 'r1', '--key', 'linkdown', '--role', 'builder', '--model', 'm', '--brief', brief]));
+    await eventually(async () => pidsIn(`${root}/r1-linkdown`).length >= 2, 60_000, 'the agent waiting on the host');
+    await dropConnection();
+    await eventually(async () => (await conv('r1-linkdown-builder-i1')).hostLost ?? undefined, 60_000, 'the lane to show the lost connection');
+    onHost(`touch ${root}/file-now`);
+    // The agent's svc waits for the forwarded socket instead of failing with ECONNREFUSED.
+    const waiting = await eventually(async () => onHost(`cat ${root}/report-err 2>/dev/null || true`) || undefined, 60_000, 'svc on the host to say it waits');
+    assert.match(
+      waiting,
+      /^svc: the SSH link to the daemon's machine is down \((ECONNREFUSED|ENOENT) on \S+\); waiting up to 10 minutes for svc to reconnect it, then this command goes on$/,
+    );
+    await new Promise((r) => setTimeout(r, 3000));
+    assert.ok(pidsIn(`${root}/r1-linkdown`).length >= 2, 'still waiting, not given up');
+    await d.resume();
+    const waited = await s.svc(['lane', 'wait', 'r1-linkdown-builder-i1', '--timeout', '180']);
+    assert.equal(waited.code, 0, waited.stderr);
+    assert.equal(waited.stdout, 'filed across the outage\n');
+    await eventually(async () => onHost(`cat ${root}/report-out 2>/dev/null || true`) || undefined, 30_000, 'the report command to end');
+    assert.equal(onHost(`cat ${root}/report-out`), 'Report 1 filed for r1-linkdown-builder-i1: done');
+    assert.equal(onHost(`tail -n 1 ${root}/report-err`), 'svc: the link to the daemon is back; going on');
+    // Once: the lane holds the one report, and the conversation log shows one.
+    const rec = await lane('r1-linkdown-builder-i1');
+    assert.equal(rec.report?.seq, 1);
+    assert.equal(rec.report?.headSha, onHost(`git -C ${root}/r1-linkdown rev-parse HEAD`));
+    await ok(s.svc(['lane', 'reap', 'r1-linkdown-builder-i1']));
   });
 
   it('an agent that dies while the connection is down is reported as such, with its exit status', async () => {
@@ -341,7 +387,9 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
       assert.match(r.stdout, /\narchived conv \d+\n$/);
     }
     assert.equal(
-      onHost(`ls ${root} | grep -v caller-seen | grep -v verdict | grep -v go-slow | grep -v die-now | grep -v script-seen | grep -v -x 'flood' | grep -v flooded || true`),
+      onHost(
+        `ls ${root} | grep -v caller-seen | grep -v verdict | grep -v go-slow | grep -v die-now | grep -v file-now | grep -v report-out | grep -v report-err | grep -v script-seen | grep -v -x 'flood' | grep -v flooded || true`,
+      ),
       '',
     );
     const all = await lanes();
