@@ -207,6 +207,15 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     assert.deepEqual(pidsIn(`${root}/r1-slow`), [], 'the stop door ended the agent on the host');
     // The same patch stays on the host too, byte for byte.
     assert.equal(onHost(`cat .svc-host/parked/conv-r1-slow-builder-i1/${patches[0]}`), patch.trimEnd());
+    // Private to the user, on the host and here: svc's folders 0700, the parked patch 0600.
+    assert.equal(
+      onHost(`stat -c '%a %n' .svc-host .svc-host/parked .svc-host/parked/conv-r1-slow-builder-i1 .svc-host/parked/conv-r1-slow-builder-i1/${patches[0]}`),
+      ['700 .svc-host', '700 .svc-host/parked', '700 .svc-host/parked/conv-r1-slow-builder-i1', `600 .svc-host/parked/conv-r1-slow-builder-i1/${patches[0]}`].join('\n'),
+    );
+    assert.deepEqual(
+      [agents, path.join(agents, patches[0])].map((f) => (fs.statSync(f).mode & 0o777).toString(8)),
+      ['700', '600'],
+    );
 
     // The printed restore works as printed (this sshd is on its own port, with its own key and
     // known_hosts: without the host's ssh_options the command would reach port 22); lane show
@@ -400,6 +409,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
         ['r1-feat-critic-i1', 'stopped', true],
         ['r1-feat-builder-i2', 'stopped', true],
         ['r1-slow-builder-i1', 'stopped', true],
+        ['r1-linkdown-builder-i1', 'stopped', true],
         ['r1-dies-builder-i1', 'stopped', true],
         ['r1-held-builder-i1', 'stopped', true],
         ['r1-flood-builder-i1', 'stopped', true],
