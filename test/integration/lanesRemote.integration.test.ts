@@ -233,7 +233,8 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     const brief = writeBrief(w.briefs, 'linkdown.md', [
       { say: 'up' },
       {
-        run: `while [ ! -f ../file-now ]; do sleep 0.2; done; ${buildAndReport('late.txt', 'late work', 'filed across the outage')} > ../report-out 2> ../report-err`,
+        // What the report command says goes to the lane's own git dir (a sandboxed lane writes nowhere else).
+        run: `g="$(git rev-parse --absolute-git-dir)"; while [ ! -f ../file-now ]; do sleep 0.2; done; ${buildAndReport('late.txt', 'late work', 'filed across the outage')} > "$g/report-out" 2> "$g/report-err"`,
         check: true,
       },
     ]);
@@ -242,8 +243,9 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     await dropConnection();
     await eventually(async () => (await conv('r1-linkdown-builder-i1')).hostLost ?? undefined, 60_000, 'the lane to show the lost connection');
     onHost(`touch ${root}/file-now`);
+    const said = (f: string) => onHost(`cat "$(git -C ${root}/r1-linkdown rev-parse --absolute-git-dir)/${f}" 2>/dev/null || true`);
     // The agent's svc waits for the forwarded socket instead of failing with ECONNREFUSED.
-    const waiting = await eventually(async () => onHost(`cat ${root}/report-err 2>/dev/null || true`) || undefined, 60_000, 'svc on the host to say it waits');
+    const waiting = await eventually(async () => said('report-err') || undefined, 60_000, 'svc on the host to say it waits');
     assert.match(
       waiting,
       /^svc: the SSH link to the daemon's machine is down \((ECONNREFUSED|ENOENT) on \S+\); waiting up to 10 minutes for svc to reconnect it, then this command goes on$/,
@@ -254,9 +256,9 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     const waited = await s.svc(['lane', 'wait', 'r1-linkdown-builder-i1', '--timeout', '180']);
     assert.equal(waited.code, 0, waited.stderr);
     assert.equal(waited.stdout, 'filed across the outage\n');
-    await eventually(async () => onHost(`cat ${root}/report-out 2>/dev/null || true`) || undefined, 30_000, 'the report command to end');
-    assert.equal(onHost(`cat ${root}/report-out`), 'Report 1 filed for r1-linkdown-builder-i1: done');
-    assert.equal(onHost(`tail -n 1 ${root}/report-err`), 'svc: the link to the daemon is back; going on');
+    await eventually(async () => said('report-out') || undefined, 30_000, 'the report command to end');
+    assert.equal(said('report-out'), 'Report 1 filed for r1-linkdown-builder-i1: done');
+    assert.equal(said('report-err').split('\n').pop(), 'svc: the link to the daemon is back; going on');
     // Once: the lane holds the one report, and the conversation log shows one.
     const rec = await lane('r1-linkdown-builder-i1');
     assert.equal(rec.report?.seq, 1);
@@ -397,7 +399,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     }
     assert.equal(
       onHost(
-        `ls ${root} | grep -v caller-seen | grep -v verdict | grep -v go-slow | grep -v die-now | grep -v file-now | grep -v report-out | grep -v report-err | grep -v script-seen | grep -v -x 'flood' | grep -v flooded || true`,
+        `ls ${root} | grep -v caller-seen | grep -v verdict | grep -v go-slow | grep -v die-now | grep -v file-now | grep -v script-seen | grep -v -x 'flood' | grep -v flooded || true`,
       ),
       '',
     );
