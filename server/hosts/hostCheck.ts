@@ -7,7 +7,7 @@ import { SvcError } from '../../shared/errors';
 import type { SvcReason } from '../../shared/refusals/reasons';
 import { BWRAP_PROBE_ARGS, USERNS_FIX } from '../sandbox/sandboxProbe';
 import { probeFailedError } from './hostRefusals';
-import { hostPathWord, shq } from './remoteShell';
+import { hostPathWord, shellWord, shq, sshCommand, sshLine } from './remoteShell';
 import type { SshHost } from './sshTransport';
 
 /** The shim and the script agent are bundles for Node 20 and newer. */
@@ -66,9 +66,11 @@ export function parseProbe(out: string): ProbeFacts {
 const major = (v: string) => Number(/^v?(\d+)/.exec(v)?.[1] ?? 0);
 
 export async function checkHost(host: SshHost, harness: HarnessProbe | null): Promise<HostCheckResult> {
-  const { name, ssh, lanesRoot } = host.spec;
+  const { name, ssh: destination, lanesRoot } = host.spec;
+  // Every printed fix runs ssh as svc does (with the host entry's options), so it works as printed.
+  const run = (command: string) => sshLine(host.spec, command);
   const checks: HostCheck[] = [];
-  const result = () => ({ host: name, ssh, checks, problems: checks.filter((c) => c.status === 'problem').length });
+  const result = () => ({ host: name, ssh: destination, checks, problems: checks.filter((c) => c.status === 'problem').length });
   let facts: ProbeFacts;
   try {
     const r = await host.run(probeScript(lanesRoot, harness), { timeoutMs: 60_000 });
@@ -76,7 +78,7 @@ export async function checkHost(host: SshHost, harness: HarnessProbe | null): Pr
     facts = parseProbe(r.stdout);
   } catch (e) {
     if (!(e instanceof SvcError)) throw e;
-    checks.push({ what: 'reachable', status: 'problem', text: e.message, fix: fixFor(e.reason, ssh) });
+    checks.push({ what: 'reachable', status: 'problem', text: e.message, fix: fixFor(e.reason, host.spec) });
     return result();
   }
   checks.push({ what: 'reachable', status: 'ok', text: `logged in over ssh (home ${facts.home})`, fix: null });
@@ -100,7 +102,7 @@ export async function checkHost(host: SshHost, harness: HarnessProbe | null): Pr
           text: facts.node
             ? `Node ${facts.node.version} on the host is too old; svc's shim and helpers there need Node ${HOST_NODE_MAJOR} or newer`
             : `no node on the login PATH of the host; svc copies its shim there and it runs on node (Node ${HOST_NODE_MAJOR} or newer)`,
-          fix: `install Node ${HOST_NODE_MAJOR} or newer on ${name}, on the PATH of a non-interactive login (ssh ${ssh} node --version)`,
+          fix: `install Node ${HOST_NODE_MAJOR} or newer on ${name}, on the PATH of a non-interactive login (${run('node --version')})`,
         },
   );
   if (harness) {
@@ -114,7 +116,7 @@ export async function checkHost(host: SshHost, harness: HarnessProbe | null): Pr
               what: 'harness',
               status: 'problem',
               text: `${harness.name}: ${harness.command} is not on the login PATH of the host`,
-              fix: `install ${harness.command} on ${name} (ssh ${ssh} command -v ${harness.command})`,
+              fix: `install ${harness.command} on ${name} (${run(`command -v ${harness.command}`)})`,
             },
       );
     }
@@ -125,7 +127,7 @@ export async function checkHost(host: SshHost, harness: HarnessProbe | null): Pr
       what: 'lanes root',
       status: 'problem',
       text: `${lanesRoot} does not exist on the host`,
-      fix: `ssh ${ssh} mkdir -p ${lanesRoot.startsWith('~/') ? lanesRoot : shq(lanesRoot)}`,
+      fix: run(`mkdir -p ${lanesRoot.startsWith('~/') ? `~/${shellWord(lanesRoot.slice(2))}` : shellWord(lanesRoot)}`),
     });
   } else if (!inHome || facts.root.real === facts.home) {
     checks.push({
@@ -165,16 +167,16 @@ function sandboxCheckOf(b: ProbeFacts['bwrap'], name: string): HostCheck {
   };
 }
 
-function fixFor(reason: SvcReason, ssh: string): string | null {
+function fixFor(reason: SvcReason, spec: SshHost['spec']): string | null {
   switch (reason) {
     case 'hostKeyUnknown':
-      return `ssh ${ssh} true   (check the fingerprint it shows, then accept it)`;
+      return `${sshLine(spec, 'true')}   (check the fingerprint it shows, then accept it)`;
     case 'hostKeyChanged':
       return 'find out why the key changed; then remove the old key with ssh-keygen -R <host>';
     case 'loginRefused':
-      return `ssh-copy-id ${ssh}, or name the key with IdentityFile in ~/.ssh/config`;
+      return `ssh-copy-id ${sshCommand(spec).slice('ssh '.length)}, or name the key with IdentityFile in ~/.ssh/config`;
     case 'hostUnreachable':
-      return `ssh ${ssh} true`;
+      return sshLine(spec, 'true');
     case 'sshMissing':
       return 'apt-get install openssh-client';
     default:

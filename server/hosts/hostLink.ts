@@ -84,7 +84,7 @@ export class HostLink {
     const daemonId = crypto.createHash('sha256').update(this.svcHome).digest('hex').slice(0, 12);
     const socket = `${home}/${HOST_BASE}/run/${daemonId}/daemon.sock`;
     const socketDir = path.posix.dirname(socket);
-    await host.run(`umask 077 && mkdir -p ${shq(socketDir)} && chmod 700 ${shq(path.posix.dirname(socketDir))} ${shq(socketDir)} && rm -f ${shq(socket)}`);
+    await host.run(`umask 077 && mkdir -p ${shq(socketDir)} && chmod 700 "$HOME"/${HOST_BASE} ${shq(path.posix.dirname(socketDir))} ${shq(socketDir)} && rm -f ${shq(socket)}`);
     await host.forward(socket, this.localSocket);
     const masterPid = await host.masterPid();
     const r = { home, buildDir, socket, agentsDir: `${home}/${HOST_BASE}/agents/${daemonId}` };
@@ -95,14 +95,15 @@ export class HostLink {
   /** Once per build: into a temporary folder, then renamed, so a half copy is never used. */
   private async copyBundles(host: SshHost, buildDir: string): Promise<void> {
     const tmp = `${buildDir}.${process.pid}.tmp`;
-    await host.run(`umask 022 && rm -rf ${shq(tmp)} && mkdir -p ${shq(tmp)}`);
+    // svc's folders on the host are the user's alone (~/.svc-host holds parked work and sockets).
+    await host.run(`umask 077 && rm -rf ${shq(tmp)} && mkdir -p ${shq(tmp)}`);
     for (const f of [...BUNDLES, ...HARNESS_FILES]) {
       const r = await host.run(`cat > ${shq(`${tmp}/${path.basename(f)}`)}`, { stdin: fs.readFileSync(path.join(this.distDir, f)) });
       if (r.code !== 0) throw hostCopyFailedError(`copying ${f} to ${host.spec.name}`, r.stderr);
     }
     const wrapper = '#!/bin/sh\n# svc on a host: the shim, talking to the daemon through the forwarded socket ($SVC_SOCKET).\nexec node "$(dirname "$0")/svc.js" "$@"\n';
     const r = await host.run(
-      `cat > ${shq(`${tmp}/svc`)} && chmod 755 ${shq(`${tmp}/svc`)} && touch ${shq(`${tmp}/ok`)} && rm -rf ${shq(buildDir)} && mv ${shq(tmp)} ${shq(buildDir)}`,
+      `cat > ${shq(`${tmp}/svc`)} && chmod 700 ${shq(`${tmp}/svc`)} && touch ${shq(`${tmp}/ok`)} && rm -rf ${shq(buildDir)} && mv ${shq(tmp)} ${shq(buildDir)}`,
       { stdin: wrapper },
     );
     if (r.code !== 0) throw hostCopyFailedError(`installing svc's shim on ${host.spec.name}`, r.stderr);

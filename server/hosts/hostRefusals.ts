@@ -6,13 +6,19 @@ import { refusalsOf } from '../../shared/errors';
 import type { ErrorKind, SvcError } from '../../shared/errors';
 import { HOST_REFUSALS } from '../../shared/refusals/hosts';
 import { isSvcReason } from '../../shared/refusals/reasons';
+import { sshCommand } from './remoteShell';
 
 const { notFound, refused, conflict, internal } = refusalsOf(HOST_REFUSALS);
 
 export interface HostRef {
   name: string;
   ssh: string;
+  /** The host entry's ssh_options: a printed `ssh …` carries them so it works as printed. */
+  options?: readonly string[];
 }
+
+/** `ssh` as a person runs it for this host (its options included). */
+const sshOf = (host: HostRef) => sshCommand({ ssh: host.ssh, options: host.options ?? [] });
 
 export function unknownHostError(name: string, configured: string[]): SvcError<'unknownHost'> {
   return notFound(
@@ -32,7 +38,7 @@ export const sshRefusals = {
   hostKeyUnknown: (host: HostRef, said: string): SvcError<'hostKeyUnknown'> =>
     refused(
       'hostKeyUnknown',
-      `${at(host)}: its host key is not known here (${said}); svc never accepts a host key on its own: connect once with ssh ${host.ssh}, check the fingerprint, and accept it into known_hosts`,
+      `${at(host)}: its host key is not known here (${said}); svc never accepts a host key on its own: connect once with ${sshOf(host)} true, check the fingerprint, and accept it into known_hosts`,
     ),
   hostKeyChanged: (host: HostRef, said: string): SvcError<'hostKeyChanged'> =>
     refused('hostKeyChanged', `${at(host)}: its host key CHANGED since it was accepted (${said}); svc will not connect: find out why, then fix known_hosts (ssh-keygen -R <host>)`),
@@ -42,7 +48,7 @@ export const sshRefusals = {
       `${at(host)}: the login was refused (${said}); svc runs ssh in batch mode (no password prompts): use a key (ssh-agent, or IdentityFile in ~/.ssh/config or hosts.${host.name}.ssh_options)`,
     ),
   hostUnreachable: (host: HostRef, said: string): SvcError<'hostUnreachable'> =>
-    refused('hostUnreachable', `${at(host)} is unreachable (${said}); check the destination, the network and that sshd runs there (ssh ${host.ssh} true)`),
+    refused('hostUnreachable', `${at(host)} is unreachable (${said}); check the destination, the network and that sshd runs there (${sshOf(host)} true)`),
   sshFailed: (host: HostRef, said: string): SvcError<'sshFailed'> => refused('sshFailed', `${at(host)}: ssh failed (${said})`),
 };
 const at = (host: HostRef) => `host ${host.name} (${host.ssh})`;

@@ -4,7 +4,7 @@
 // play lane's empty folder — by svc's helper on the host.
 import { gitOk, git } from '../git/git';
 import { repoIdOf } from '../hosts/hostLink';
-import { shq } from '../hosts/remoteShell';
+import { shellWord, shq, sshLine } from '../hosts/remoteShell';
 import { hostLanesRootMissingError, hostNeedsOriginError } from './laneRefusals';
 import type { LanesContext } from './lanesContext';
 
@@ -29,7 +29,7 @@ export async function hostPlacement(ctx: LanesContext, name: string, repo: strin
   // Before anything is recorded: a missing lanes root is the person's to create, not svc's.
   const probe = await ctx.hostOps.host(name).run(`test -d ${shq(root)}`);
   if (probe.code !== 0) {
-    throw hostLanesRootMissingError(root, name, `ssh ${spec.ssh} mkdir -p ${shq(root)}`);
+    throw hostLanesRootMissingError(root, name, sshLine(spec, `mkdir -p ${shellWord(root)}`));
   }
   const sparse = ctx.app.config.project(project).gauntlet?.sparse_checkout;
   return {

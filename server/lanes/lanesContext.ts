@@ -5,6 +5,7 @@ import type { App } from '../app';
 import { WorktreeFacts } from '../git/worktreeFacts';
 import type { ConversationsPort } from './conversationsPort';
 import type { HostLink } from '../hosts/hostLink';
+import { sshCommand } from '../hosts/remoteShell';
 import { keptFactsStore } from './keptFactsStore';
 import type { LaneStore } from './laneStore';
 import type { LaneReader } from './records';
@@ -31,6 +32,6 @@ export function lanesContext(app: App, store: LaneStore, conversations: Conversa
     gauntletOf: (project) => app.config.projects().projects[project]?.gauntlet,
     events: new EventEmitter().setMaxListeners(0),
     now: () => app.now(),
-    parked: (row) => parkedOfLane(app.paths.agents, row, (host) => hostOps.host(host).spec.ssh),
+    parked: (row) => parkedOfLane(app.paths.agents, row, (host) => sshCommand(hostOps.host(host).spec)),
   };
 }

@@ -10,14 +10,14 @@ import * as path from 'node:path';
 import { isLive } from '../../shared/activity';
 import { errorMessage } from '../../shared/errors';
 import type { ArchiveOutcome, ReapReport } from '../../shared/format/reapReport';
-import { shq } from '../hosts/remoteShell';
+import { sshCommand } from '../hosts/remoteShell';
 import { sidecarPathOf } from '../reap/parkDisk';
 import { harnessAliveError } from '../reap/reapErrors';
 import { REAP_STOP_WAIT_S } from '../reap/reapLaneDir';
 import { parkCopyFailedError } from './laneRefusals';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
-import { earlierParked, patchPath, unreapedChildren } from './reapParts';
+import { earlierParked, onHost, patchPath, unreapedChildren } from './reapParts';
 import { laneActivity } from './records';
 
 interface HostReap {
@@ -54,15 +54,15 @@ export async function reapOnHost(ctx: LanesContext, lane: LaneRow, opts: { park:
   const report = r.report;
   report.conv = { id: lane.id, name: lane.name };
   if (r.patch && report.park) {
-    const dest = ctx.hostOps.host(host).spec.ssh;
+    const dest = sshCommand(ctx.hostOps.host(host).spec);
     await bringHome(ctx, host, r.patch, local);
     if (r.sidecar) await bringHome(ctx, host, r.sidecar, sidecarPathOf(local));
     // The restore runs where the worktree was: on the host, with the patch kept there too.
     report.park = {
       ...report.park,
       patchFile: local,
-      restoreCommand: `ssh ${dest} ${shq(report.park.restoreCommand)}`,
-      restoreAfterRemoveCommand: `ssh ${dest} ${shq(report.park.restoreAfterRemoveCommand)}`,
+      restoreCommand: onHost(dest, report.park.restoreCommand),
+      restoreAfterRemoveCommand: onHost(dest, report.park.restoreAfterRemoveCommand),
     };
   }
   ctx.store.markReaped(lane.id, ctx.now());

@@ -13,24 +13,25 @@ export function parkedFolder(agentsDir: string, lane: Pick<LaneRow, 'name'>): st
   return path.join(agentsDir, `conv-${lane.name}`);
 }
 
-/** A command to run on the lane's host, as it is printed for the user. */
-export function onHost(sshDest: string, command: string): string {
-  return `ssh ${sshDest} ${shq(command)}`;
+/** A command to run on the lane's host, as it is printed for the user: `ssh` is the host's
+ *  whole ssh command with its options (remoteShell.sshCommand), so it works as printed. */
+export function onHost(ssh: string, command: string): string {
+  return `${ssh} ${shq(command)}`;
 }
 
 /**
  * The lane's parked patches with the command that restores each as things stand: into the
  * worktree while it stands (a reap stopped after parking), else re-creating it. A lane on
- * a host restores there, over ssh. `sshDest` names a host's ssh destination.
+ * a host restores there, over ssh. `sshOf` gives a host's ssh command (with its options).
  */
-export function parkedOfLane(agentsDir: string, lane: LaneRow, sshDest: (host: string) => string): ParkedPatch[] {
+export function parkedOfLane(agentsDir: string, lane: LaneRow, sshOf: (host: string) => string): ParkedPatch[] {
   const standing = lane.reapedAt === null && !lane.host && fs.existsSync(lane.dir);
   return parkedPatchesIn(parkedFolder(agentsDir, lane)).map((p) => {
     const command = standing && p.restoreInPlaceCommand !== null && p.worktree !== null && samePath(p.worktree, lane.dir) ? p.restoreInPlaceCommand : p.restoreCommand;
     let restoreCommand = command;
     if (command !== null && lane.host) {
       try {
-        restoreCommand = onHost(sshDest(lane.host), command);
+        restoreCommand = onHost(sshOf(lane.host), command);
       } catch {
         restoreCommand = command; // the host is no longer configured: the command as the host runs it
       }

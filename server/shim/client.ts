@@ -35,23 +35,54 @@ export async function askLiveAgents(socket: net.Socket): Promise<number> {
   }
 }
 
+/** How long svc on a host waits for the SSH link to come back before it gives up on a command
+ *  (the daemon retries the link with a backoff of up to 30 s; an outage of a few minutes is common). */
+export const LINK_WAIT_S = 600;
+const LINK_POLL_MS = 500;
+
 /**
  * Inside an agent on another host, svc reaches the daemon through the socket ssh forwards
- * there ($SVC_SOCKET): connect to it as it is, never start a daemon on the host.
+ * there ($SVC_SOCKET): connect to it as it is, never start a daemon on the host. While the
+ * link is down the socket refuses (or is gone): nothing was sent, so svc waits for the
+ * daemon to reconnect it — bounded, and saying so on stderr — rather than lose a report.
  */
 async function attachForwarded(socketPath: string): Promise<{ discovery: Discovery; socket: net.Socket; started: boolean }> {
+  const deadline = Date.now() + LINK_WAIT_S * 1000;
+  let waiting = false;
+  for (;;) {
+    try {
+      const socket = await connectOnce(socketPath);
+      if (waiting) process.stderr.write('svc: the link to the daemon is back; going on\n');
+      return { discovery: { pid: 0, version: '', build: SVC_BUILD, socketPath, httpPort: 0, token: '' }, socket, started: false };
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      const linkDown = code === 'ECONNREFUSED' || code === 'ENOENT';
+      if (!linkDown || Date.now() >= deadline) {
+        const waited = waiting ? `; waited ${LINK_WAIT_S / 60} minutes for it` : '';
+        throw new DaemonUnavailable(
+          `cannot reach the svc daemon through the forwarded socket ${socketPath} (${code}): the SSH connection from the daemon's machine is down${waited}; svc reconnects it from there (svc host check <host> says why it cannot); run this command again once it is back`,
+        );
+      }
+      if (!waiting) {
+        waiting = true;
+        process.stderr.write(
+          `svc: the SSH link to the daemon's machine is down (${code} on ${socketPath}); waiting up to ${LINK_WAIT_S / 60} minutes for svc to reconnect it, then this command goes on\n`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, LINK_POLL_MS));
+    }
+  }
+}
+
+async function connectOnce(socketPath: string): Promise<net.Socket> {
   const { createConnection } = await import('node:net');
-  const socket = await new Promise<net.Socket>((resolve, reject) => {
-    const s = createConnection(socketPath, () => resolve(s));
-    s.once('error', (e: NodeJS.ErrnoException) =>
-      reject(
-        new DaemonUnavailable(
-          `cannot reach the svc daemon through the forwarded socket ${socketPath} (${e.code ?? e.message}): the SSH connection from the daemon's machine is down; svc reconnects on its next command to this host`,
-        ),
-      ),
-    );
+  return new Promise<net.Socket>((resolve, reject) => {
+    const s = createConnection(socketPath, () => {
+      s.removeListener('error', reject);
+      resolve(s);
+    });
+    s.once('error', reject);
   });
-  return { discovery: { pid: 0, version: '', build: SVC_BUILD, socketPath, httpPort: 0, token: '' }, socket, started: false };
 }
 
 /** `explicitStart`: the command itself is a start (`svc daemon restart`), which an agent may ask for too. */

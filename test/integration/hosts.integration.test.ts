@@ -3,6 +3,7 @@
 // user's home is the other machine): reachable, git, node, the lanes root, disk, and the
 // failures a person meets: unknown host key, unreachable, no node, lanes root missing.
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import YAML from 'yaml';
@@ -38,6 +39,9 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
   const big = () => ({ ssh: d.destination, lanes_root: `~/${root}`, ssh_options: d.options });
   /** The SSH destination as a regular expression. */
   const dest = () => d.destination.replace(/[.]/g, '\\.');
+  // ssh as a printed fix runs it: with the host entry's options, so it works as printed.
+  const sshLine = (options = d.options) => ['ssh', ...options.flatMap((o) => ['-o', o]), d.destination].join(' ');
+  const sshRe = (options = d.options) => sshLine(options).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
   it('lists no hosts, then the configured ones', async () => {
     assert.equal((await ok(s.svc(['host', 'list']))).stdout, 'no hosts (add one under hosts: in config.yaml: hosts.<name>.ssh and hosts.<name>.lanes_root)\n');
@@ -118,7 +122,7 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
     assert.equal(noroot.code, 1);
     assert.match(
       noroot.stdout,
-      new RegExp(String.raw`^ {2}FAIL {2}lanes root {2}~\/no-such-lanes does not exist on the host\n {20}fix: ssh ${dest()} mkdir -p ~\/no-such-lanes\n`, 'm'),
+      new RegExp(String.raw`^ {2}FAIL {2}lanes root {2}~\/no-such-lanes does not exist on the host\n {20}fix: ${sshRe()} 'mkdir -p ~\/no-such-lanes'\n`, 'm'),
     );
     assert.match(noroot.stdout, /\n1 problem\n$/);
 
@@ -134,7 +138,7 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
     assert.match(
       lines[1],
       new RegExp(
-        String.raw`^ {2}FAIL {2}reachable {3}host stranger \(${dest()}\): its host key is not known here \(.*Host key verification failed\.\); svc never accepts a host key on its own: connect once with ssh ${dest()}, check the fingerprint, and accept it into known_hosts$`,
+        String.raw`^ {2}FAIL {2}reachable {3}host stranger \(${dest()}\): its host key is not known here \(.*Host key verification failed\.\); svc never accepts a host key on its own: connect once with ${sshRe(unknownKey)} true, check the fingerprint, and accept it into known_hosts$`,
       ),
     );
     assert.equal(lines[3], '1 problem');
@@ -144,7 +148,7 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
     assert.match(
       down.stdout,
       new RegExp(
-        String.raw`^ {2}FAIL {2}reachable {3}host down \(${dest()}\) is unreachable \(.*Connection refused.*\); check the destination, the network and that sshd runs there \(ssh ${dest()} true\)$`,
+        String.raw`^ {2}FAIL {2}reachable {3}host down \(${dest()}\) is unreachable \(.*Connection refused.*\); check the destination, the network and that sshd runs there \(${sshRe(closedPort)} true\)$`,
         'm',
       ),
     );
@@ -175,8 +179,14 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
     assert.equal(r1.code, 1);
     assert.equal(
       r1.stderr,
-      `the lanes root ${d.remoteHome}/no-such-lanes does not exist on host noroot; create it (ssh ${d.destination} mkdir -p '${d.remoteHome}/no-such-lanes') or fix hosts.noroot.lanes_root in config.yaml\n`,
+      `the lanes root ${d.remoteHome}/no-such-lanes does not exist on host noroot; create it (${sshLine()} 'mkdir -p ${d.remoteHome}/no-such-lanes') or fix hosts.noroot.lanes_root in config.yaml\n`,
     );
+    // The printed fix works as printed (this sshd listens on its own port, with its own key).
+    const fix = /\n {20}fix: (.*)\n/.exec(noroot.stdout)?.[1] ?? '';
+    const fixed = spawnSync('sh', ['-c', fix], { encoding: 'utf8', env: s.env });
+    assert.equal(fixed.status, 0, `${fix}\n${fixed.stderr}`);
+    assert.equal(d.asRemote('test -d ~/no-such-lanes && echo made').trim(), 'made');
+    d.asRemote('rmdir ~/no-such-lanes');
     const r2 = await launch('nonode');
     assert.equal(r2.code, 1);
     assert.equal(
@@ -188,7 +198,7 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
     assert.match(
       r3.stderr,
       new RegExp(
-        String.raw`^host stranger \(${dest()}\): its host key is not known here \(.*\); svc never accepts a host key on its own: connect once with ssh ${dest()}, check the fingerprint, and accept it into known_hosts\n$`,
+        String.raw`^host stranger \(${dest()}\): its host key is not known here \(.*\); svc never accepts a host key on its own: connect once with ${sshRe(unknownKey)} true, check the fingerprint, and accept it into known_hosts\n$`,
       ),
     );
     const r4 = await launch('down');

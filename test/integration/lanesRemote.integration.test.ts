@@ -66,6 +66,8 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
   const onHost = (script: string) => d.asRemote(script).trim();
   /** The SSH destination as a regular expression. */
   const dest = () => d.destination.replace(/[.]/g, '\\.');
+  // The printed restore runs ssh with the host entry's options (this sshd listens on its own port).
+  const sshRe = () => ['ssh', ...d.options.flatMap((o) => ['-o', o]), d.destination].join(' ').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   /** This daemon's run folders of agents on the host (~/.svc-host/agents/<daemon id>, relative to the remote home). */
   const agentsDir = () => `.svc-host/agents/${crypto.createHash('sha256').update(s.svcHome).digest('hex').slice(0, 12)}`;
 
@@ -199,12 +201,69 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     const patch = fs.readFileSync(path.join(agents, patches[0]), 'utf8');
     assert.match(patch, /wip\.txt/);
     assert.match(patch, /\+work in progress/);
-    assert.match(reaped.stdout, new RegExp(`parked 1 path in ${path.join(agents, patches[0]).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n  restore with: ssh ${dest()} '`));
+    assert.match(reaped.stdout, new RegExp(`parked 1 path in ${path.join(agents, patches[0]).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n  restore with: ${sshRe()} '`));
     assert.match(reaped.stdout, new RegExp(`removed worktree ${root}/r1-slow\\n`));
     assert.equal(onHost(`test -d ${root}/r1-slow || echo gone`), 'gone');
     assert.deepEqual(pidsIn(`${root}/r1-slow`), [], 'the stop door ended the agent on the host');
     // The same patch stays on the host too, byte for byte.
     assert.equal(onHost(`cat .svc-host/parked/conv-r1-slow-builder-i1/${patches[0]}`), patch.trimEnd());
+    // Private to the user, on the host and here: svc's folders 0700, the parked patch 0600.
+    assert.equal(
+      onHost(`stat -c '%a %n' .svc-host .svc-host/parked .svc-host/parked/conv-r1-slow-builder-i1 .svc-host/parked/conv-r1-slow-builder-i1/${patches[0]}`),
+      ['700 .svc-host', '700 .svc-host/parked', '700 .svc-host/parked/conv-r1-slow-builder-i1', `600 .svc-host/parked/conv-r1-slow-builder-i1/${patches[0]}`].join('\n'),
+    );
+    assert.deepEqual(
+      [agents, path.join(agents, patches[0])].map((f) => (fs.statSync(f).mode & 0o777).toString(8)),
+      ['700', '600'],
+    );
+
+    // The printed restore works as printed (this sshd is on its own port, with its own key and
+    // known_hosts: without the host's ssh_options the command would reach port 22); lane show
+    // prints the same command.
+    const printed = /\n {2}restore with: (.*)\n/.exec(reaped.stdout)?.[1] ?? '';
+    assert.match((await ok(s.svc(['lane', 'show', 'r1-slow-builder-i1']))).stdout, new RegExp(`\n {6}restore with: ${printed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n`));
+    const restored = spawnSync('sh', ['-c', printed], { encoding: 'utf8', env: s.env });
+    assert.equal(restored.status, 0, `${printed}\n${restored.stderr}`);
+    assert.equal(onHost(`cat ${root}/r1-slow/wip.txt`), 'work in progress');
+    // Away again: the later tests expect only their own worktrees under the lanes root.
+    onHost(`c=$(git -C ${root}/r1-slow rev-parse --path-format=absolute --git-common-dir) && rm -rf ${root}/r1-slow && git --git-dir="$c" worktree prune`);
+  });
+
+  it('a report filed while the link is down waits for svc to reconnect (saying so on stderr) and arrives once', async () => {
+    const brief = writeBrief(w.briefs, 'linkdown.md', [
+      { say: 'up' },
+      {
+        // What the report command says goes to the lane's own git dir (a sandboxed lane writes nowhere else).
+        run: `g="$(git rev-parse --absolute-git-dir)"; while [ ! -f ../file-now ]; do sleep 0.2; done; ${buildAndReport('late.txt', 'late work', 'filed across the outage')} > "$g/report-out" 2> "$g/report-err"`,
+        check: true,
+      },
+    ]);
+    await ok(start(w, ['--host', 'big', '--run', 'r1', '--key', 'linkdown', '--role', 'builder', '--model', 'm', '--brief', brief]));
+    await eventually(async () => pidsIn(`${root}/r1-linkdown`).length >= 2, 60_000, 'the agent waiting on the host');
+    await dropConnection();
+    await eventually(async () => (await conv('r1-linkdown-builder-i1')).hostLost ?? undefined, 60_000, 'the lane to show the lost connection');
+    onHost(`touch ${root}/file-now`);
+    const said = (f: string) => onHost(`cat "$(git -C ${root}/r1-linkdown rev-parse --absolute-git-dir)/${f}" 2>/dev/null || true`);
+    // The agent's svc waits for the forwarded socket instead of failing with ECONNREFUSED.
+    const waiting = await eventually(async () => said('report-err') || undefined, 60_000, 'svc on the host to say it waits');
+    assert.match(
+      waiting,
+      /^svc: the SSH link to the daemon's machine is down \((ECONNREFUSED|ENOENT) on \S+\); waiting up to 10 minutes for svc to reconnect it, then this command goes on$/,
+    );
+    await new Promise((r) => setTimeout(r, 3000));
+    assert.ok(pidsIn(`${root}/r1-linkdown`).length >= 2, 'still waiting, not given up');
+    await d.resume();
+    const waited = await s.svc(['lane', 'wait', 'r1-linkdown-builder-i1', '--timeout', '180']);
+    assert.equal(waited.code, 0, waited.stderr);
+    assert.equal(waited.stdout, 'filed across the outage\n');
+    await eventually(async () => said('report-out') || undefined, 30_000, 'the report command to end');
+    assert.equal(said('report-out'), 'Report 1 filed for r1-linkdown-builder-i1: done');
+    assert.equal(said('report-err').split('\n').pop(), 'svc: the link to the daemon is back; going on');
+    // Once: the lane holds the one report, and the conversation log shows one.
+    const rec = await lane('r1-linkdown-builder-i1');
+    assert.equal(rec.report?.seq, 1);
+    assert.equal(rec.report?.headSha, onHost(`git -C ${root}/r1-linkdown rev-parse HEAD`));
+    await ok(s.svc(['lane', 'reap', 'r1-linkdown-builder-i1']));
   });
 
   it('an agent that dies while the connection is down is reported as such, with its exit status', async () => {
@@ -339,7 +398,9 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
       assert.match(r.stdout, /\narchived conv \d+\n$/);
     }
     assert.equal(
-      onHost(`ls ${root} | grep -v caller-seen | grep -v verdict | grep -v go-slow | grep -v die-now | grep -v script-seen | grep -v -x 'flood' | grep -v flooded || true`),
+      onHost(
+        `ls ${root} | grep -v caller-seen | grep -v verdict | grep -v go-slow | grep -v die-now | grep -v file-now | grep -v script-seen | grep -v -x 'flood' | grep -v flooded || true`,
+      ),
       '',
     );
     const all = await lanes();
@@ -350,6 +411,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
         ['r1-feat-critic-i1', 'stopped', true],
         ['r1-feat-builder-i2', 'stopped', true],
         ['r1-slow-builder-i1', 'stopped', true],
+        ['r1-linkdown-builder-i1', 'stopped', true],
         ['r1-dies-builder-i1', 'stopped', true],
         ['r1-held-builder-i1', 'stopped', true],
         ['r1-flood-builder-i1', 'stopped', true],

@@ -82,7 +82,10 @@ describe('lanes on another host: a refused reap stops nothing (real sshd)', func
     const rec = await lane('rr-dirty-builder-i1');
     assert.equal(rec.parked.length, 1);
     assert.equal(rec.parked[0].patchFile, patch);
-    assert.match(rec.parked[0].restoreCommand ?? '', /^ssh \S+ '.*git -C .* worktree add .*'$/);
+    // ssh with the host entry's options (this sshd is on its own port), so it works as printed.
+    const ssh = ['ssh', ...d.options.flatMap((o) => ['-o', o]), d.destination].join(' ');
+    assert.ok(rec.parked[0].restoreCommand?.startsWith(`${ssh} '`), rec.parked[0].restoreCommand ?? 'none');
+    assert.match(rec.parked[0].restoreCommand ?? '', / '.*git -C .* worktree add .*'$/);
     const show = await ok(s.svc(['lane', 'show', 'rr-dirty-builder-i1']));
     assert.ok(show.stdout.includes(`\n    parked ${patch} (1 path)\n      restore with: ${rec.parked[0].restoreCommand}\n`), show.stdout);
   });
