@@ -53,10 +53,11 @@ describe('a gemini lane on a host: svc’s gemini defaults from a file there (re
   });
 
   it('points GEMINI_CLI_SYSTEM_DEFAULTS_PATH at svc’s file in the host’s build folder, with the settings in it', async () => {
-    const seen = `${d.remoteHome}/${rootName}/defaults-seen`;
+    // The lane runs sandboxed on the host: what it leaves for the test goes to its own git dir.
+    const seenInLane = '"$(git rev-parse --absolute-git-dir)/defaults-seen"';
     const brief = writeBrief(w.briefs, 'g.md', [
       {
-        run: `printf '%s\\n' "$GEMINI_CLI_SYSTEM_DEFAULTS_PATH" > ${seen} && cat "$GEMINI_CLI_SYSTEM_DEFAULTS_PATH" >> ${seen} && echo seen | svc lane report --stdin --allow-unpushed`,
+        run: `printf '%s\\n' "$GEMINI_CLI_SYSTEM_DEFAULTS_PATH" > ${seenInLane} && cat "$GEMINI_CLI_SYSTEM_DEFAULTS_PATH" >> ${seenInLane} && echo seen | svc lane report --stdin --allow-unpushed`,
         check: true,
       },
     ]);
@@ -87,7 +88,7 @@ describe('a gemini lane on a host: svc’s gemini defaults from a file there (re
       const log = await s.svc(['conv', 'log', 'g-k-builder-i1']);
       assert.fail(`wait: ${waited.code} ${waited.stderr}${waited.stdout}\nlog: ${log.stdout}${log.stderr}`);
     }
-    const [file, ...content] = d.asRemote(`cat ${seen}`).trimEnd().split('\n');
+    const [file, ...content] = d.asRemote(`cat "$(git -C ${d.remoteHome}/${rootName}/g-k rev-parse --absolute-git-dir)/defaults-seen"`).trimEnd().split('\n');
     // In the host's own build folder (~/.svc-host/<build>/), never this machine's dist/.
     assert.match(file, new RegExp(`^${d.remoteHome.replace(/[.]/g, '\\.')}/\\.svc-host/[^/]+/gemini-system-defaults\\.json$`));
     assert.equal(content.join('\n'), fs.readFileSync(path.join(REPO, 'dist', 'harness', 'gemini-system-defaults.json'), 'utf8').trimEnd());
