@@ -5,7 +5,7 @@
 import { isLive } from '../../shared/activity';
 import type { IssueState } from '../../shared/protocol/review';
 import { activityIcon, verdictBadge, verdictIcon } from './deckIcons';
-import type { DeckNode, DeckRow } from './deckModel';
+import type { DeckNode, DeckRow } from './deckTypes';
 import { mdCode, mdText } from './markdown';
 
 /** What the Reviews side knows of an issue's runs: verdicts by run, reports by reviewer conversation. */

@@ -4,15 +4,11 @@
 // down, says why and offers to start it instead of running; the others (the logs,
 // starting the daemon, the Roles panel, which shows the daemon's state itself) always work.
 import * as vscode from 'vscode';
-import type { DeckNode } from '../commandDeck/deckModel';
-import type { DeckProvider } from '../commandDeck/deckProvider';
-import type { DaemonConnection } from '../connection/daemonConnection';
-import type { ConversationPanels } from '../conversations/conversationPanel';
 import { funnel } from '../errors/errorFunnel';
 import { outputChannel } from '../log';
-import type { ReviewsProvider } from '../reviews/reviewsProvider';
 import { AgentsPanel } from '../agents/agentsPanel';
 import { RolesPanel } from '../roles/rolesPanel';
+import type { CommandDeps } from './commandDeps';
 import type { CommandId } from './commandIds';
 import {
   answerConversation,
@@ -28,7 +24,6 @@ import {
 } from './conversationCommands';
 import { showDaemonLog, showDaemonStatus, startDaemon, stopDaemon } from './daemonCommands';
 import { issueDone, newIssue, startIssue } from './issueCommands';
-import type { Drafts } from '../compose/drafts';
 import { runDoctor } from '../doctor/doctorCommand';
 import { startLane } from './laneCommands';
 import { copyBranch, openWorktreeInNewWindow } from './laneRowCommands';
@@ -39,17 +34,6 @@ import { installCliCommand, uninstallCliCommand } from './cliCommand';
 import { exportRunRecord } from './runRecordCommand';
 import { raiseBudget } from './budgetCommand';
 import { mergePr, openPr, openReport, setDeckFilter } from './viewCommands';
-
-export interface CommandDeps {
-  extensionUri: vscode.Uri;
-  connection: DaemonConnection;
-  deck: DeckProvider;
-  deckView: vscode.TreeView<DeckNode>;
-  reviews: ReviewsProvider;
-  panels: ConversationPanels;
-  /** Briefs and issue descriptions being written in editors. */
-  drafts: Drafts;
-}
 
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
   const command = (id: CommandId, what: string, fn: (...args: unknown[]) => unknown, needs?: 'needsDaemon') =>
