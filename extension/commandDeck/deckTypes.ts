@@ -16,6 +16,8 @@ export interface DeckRow {
   model?: string;
   /** The issue of a work agent or reviewer. */
   issueId?: string | null;
+  /** A reviewer's run and role, as the daemon says (ConversationInfo `review`); absent for any other conversation. */
+  review?: { runId: string; role: string } | null;
   cost?: { amount: number; currency: string } | null;
   /** Lanes only. */
   role?: string;

@@ -34,9 +34,6 @@ export const CONVERSATION_VIEW_TYPE = 'svc.conversation';
 /** Rows kept per panel; older ones are dropped and the page says so. */
 const MAX_ROWS = 10_000;
 
-/** A reviewer's conversation name (`agent-<issue>-review[-lane]`): its report file is in review/show. */
-const REVIEWER = /-review(?:-[a-z]+)?$/;
-
 export class ConversationPanel extends WebviewHost<ConversationToView, ConversationFromView> {
   readonly panel: vscode.WebviewPanel;
   private info: ConversationInfo | null = null;
@@ -245,9 +242,9 @@ export class ConversationPanel extends WebviewHost<ConversationToView, Conversat
     this.panel.title = `#${info.id} ${info.title || info.name}`;
   }
 
-  /** A reviewer's report file, once written (review/show lists the issue's reviewers with theirs). */
+  /** A reviewer's report file, once written (review/show lists the issue's reviewers with theirs); the daemon says who is a reviewer. */
   private async reviewerReport(info: ConversationInfo): Promise<string | null> {
-    if (info.kind !== 'agent' || !info.issueId || !REVIEWER.test(info.name)) return null;
+    if (!info.review || !info.issueId) return null;
     try {
       const s = await this.connection.request(reviewShow, { issue: info.issueId, lines: 1 });
       const r = s.reviewers.find((x) => x.id === info.id);
