@@ -79,7 +79,7 @@ describe('Agents page rows (extension/agents/agentsModel.ts)', () => {
     // Spent/cap only where a cap holds: the Agents page shows it in the cost column.
     assert.deepEqual(
       rows.map((r) => r.budget),
-      [null, null, null, null, null, null, null],
+      [null, null, null, null, null, null, null, null],
     );
     const capped = agentRows(convs, [
       laneRec(2, { budget: { spent: 0.9, cap: 1, from: 'lane', run: { spent: 0.9, cap: null, from: null }, state: 'near', text: '$0.90 of $1.00 (90%)' } }),
