@@ -9,16 +9,11 @@ import { buildDeck, verdictText } from '../commandDeck/deckModel';
 import type { DeckNode } from '../commandDeck/deckModel';
 import { deckRows } from '../commandDeck/deckRows';
 
-const REVIEWER = /-review(?:-(security|correctness|performance|requirements))?$/;
-
 function roleOf(c: ConversationInfo, lane: LaneRecord | undefined): string {
   if (lane) return `${lane.role} i${lane.iteration}`;
   if (c.kind === 'successor') return c.parentId !== null ? `successor of #${c.parentId}` : 'successor';
-  if (c.kind === 'agent') {
-    const m = REVIEWER.exec(c.name);
-    if (m) return m[1] ? `reviewer · ${m[1]}` : 'review parent';
-    return 'work agent';
-  }
+  if (c.review) return c.review.role === 'parent' ? 'review parent' : c.review.role === 'quick' ? 'reviewer (quick)' : `reviewer · ${c.review.role}`;
+  if (c.kind === 'agent') return 'work agent';
   return c.kind;
 }
 

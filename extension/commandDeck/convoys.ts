@@ -5,7 +5,7 @@
 import { isLive } from '../../shared/activity';
 import type { IssueState } from '../../shared/protocol/review';
 import { activityIcon, verdictBadge, verdictIcon } from './deckIcons';
-import type { DeckNode, DeckRow } from './deckModel';
+import type { DeckNode, DeckRow } from './deckTypes';
 import { mdCode, mdText } from './markdown';
 
 /** What the Reviews side knows of an issue's runs: verdicts by run, reports by reviewer conversation. */
@@ -33,23 +33,15 @@ export function convoyFacts(states: readonly IssueState[]): ConvoyFacts[] {
   });
 }
 
-/**
- * The title the daemon gives a reviewer (server/review/dispatch.ts): `<issue> review <run>`
- * for the quick agent, `… (parent)` for the parent, `…: <lane>` for a lane.
- */
-const REVIEWER_TITLE = /^(\S+) review (r\d+)(?:: ([a-z]+)| \((parent)\))?$/;
-
 export interface ReviewerOf {
   issue: string;
   run: string;
   role: string;
 }
 
+/** A reviewer's issue, run and role, from the daemon's facts (never its name or title, which a retired reviewer changes). */
 export function reviewerOf(r: DeckRow): ReviewerOf | null {
-  if (r.kind !== 'agent' || !r.issueId) return null;
-  const m = REVIEWER_TITLE.exec(r.title);
-  if (!m || m[1] !== r.issueId) return null;
-  return { issue: m[1], run: m[2], role: m[3] ?? (m[4] ? 'parent' : 'quick') };
+  return r.review && r.issueId ? { issue: r.issueId, run: r.review.runId, role: r.review.role } : null;
 }
 
 const runNumber = (run: string) => Number(run.slice(1));

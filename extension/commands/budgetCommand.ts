@@ -6,7 +6,7 @@ import { formatCost, parseUsd } from '../../shared/format/money';
 import { lanesBudget, lanesGet, laneReported } from '../../shared/protocol/lanes';
 import type { DaemonConnection } from '../connection/daemonConnection';
 import { funnel } from '../errors/errorFunnel';
-import type { CommandDeps } from './commands';
+import type { CommandDeps } from './commandDeps';
 import { ask, conversationTarget } from './targets';
 
 export async function raiseBudget(d: Pick<CommandDeps, 'connection' | 'deck' | 'deckView'>, arg: unknown): Promise<void> {

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { cliLinkPath, describeInstallCli, describeUninstallCli, installCli, loginShellSvc, readInstalled, uninstallCli } from '../../shared/cli/installCli';
 import { logger } from '../log';
-import type { CommandDeps } from './commands';
+import type { CommandDeps } from './commandDeps';
 
 const log = logger('cli');
 

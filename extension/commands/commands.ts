@@ -1,19 +1,18 @@
-// Palette and view commands, every one registered here. Each runs through the error
-// funnel: a refusal shows the daemon's message, a cancelled pick is quiet. A command
-// registered with `needsDaemon` waits out a connect in progress and, while the daemon is
-// down, says why and offers to start it instead of running; the others (the logs,
-// starting the daemon, the Roles panel, which shows the daemon's state itself) always work.
+// Registers every command of the table (commandTable.ts) with its body. Each runs through
+// the error funnel: a refusal shows the daemon's message, a cancelled pick is quiet. A
+// command the table marks as depending on the daemon waits out a connect in progress and,
+// while the daemon is down, says why and offers to start it instead of running; the others
+// (the logs, starting the daemon, the Roles panel, which shows the daemon's state itself)
+// always work. The body's map is typed by the table: an id without a body, or a body
+// without an id, does not compile.
 import * as vscode from 'vscode';
-import type { DeckNode } from '../commandDeck/deckModel';
-import type { DeckProvider } from '../commandDeck/deckProvider';
-import type { DaemonConnection } from '../connection/daemonConnection';
-import type { ConversationPanels } from '../conversations/conversationPanel';
 import { funnel } from '../errors/errorFunnel';
 import { outputChannel } from '../log';
-import type { ReviewsProvider } from '../reviews/reviewsProvider';
 import { AgentsPanel } from '../agents/agentsPanel';
 import { RolesPanel } from '../roles/rolesPanel';
-import type { CommandId } from './commandIds';
+import type { CommandDeps } from './commandDeps';
+import { COMMAND_IDS, COMMANDS } from './commandTable';
+import type { CommandId } from './commandTable';
 import {
   answerConversation,
   archiveConversation,
@@ -28,7 +27,6 @@ import {
 } from './conversationCommands';
 import { showDaemonLog, showDaemonStatus, startDaemon, stopDaemon } from './daemonCommands';
 import { issueDone, newIssue, startIssue } from './issueCommands';
-import type { Drafts } from '../compose/drafts';
 import { runDoctor } from '../doctor/doctorCommand';
 import { startLane } from './laneCommands';
 import { copyBranch, openWorktreeInNewWindow } from './laneRowCommands';
@@ -40,80 +38,68 @@ import { exportRunRecord } from './runRecordCommand';
 import { raiseBudget } from './budgetCommand';
 import { mergePr, openPr, openReport, setDeckFilter } from './viewCommands';
 
-export interface CommandDeps {
-  extensionUri: vscode.Uri;
-  connection: DaemonConnection;
-  deck: DeckProvider;
-  deckView: vscode.TreeView<DeckNode>;
-  reviews: ReviewsProvider;
-  panels: ConversationPanels;
-  /** Briefs and issue descriptions being written in editors. */
-  drafts: Drafts;
-}
+/** What a command does with the arguments VS Code passes (a tree node, a webview's context, or none). */
+type Body = (arg: unknown) => unknown;
 
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
-  const command = (id: CommandId, what: string, fn: (...args: unknown[]) => unknown, needs?: 'needsDaemon') =>
-    vscode.commands.registerCommand(id, (...args: unknown[]) =>
-      funnel(what, async () => {
-        if (needs === 'needsDaemon') await d.connection.usable();
-        return fn(...args);
+  const bodies: Record<CommandId, Body> = {
+    'svc.startDaemon': () => startDaemon(d.connection),
+    'svc.showDaemonStatus': () => showDaemonStatus(d.connection),
+    'svc.showDaemonLog': () => showDaemonLog(d.connection),
+    'svc.doctor': () => runDoctor(d.connection),
+    'svc.showLog': () => outputChannel().show(true),
+    'svc.openConversation': (arg) => openConversation(d, arg),
+    'svc.previewConversation': (arg) => previewConversation(d, arg),
+    'svc.newConversation': () => newConversation(d),
+    'svc.tellConversation': (arg) => tellConversation(d, arg),
+    'svc.answerConversation': (arg) => answerConversation(d, arg),
+    'svc.stopConversation': (arg) => stopConversation(d, arg),
+    'svc.archiveConversation': (arg) => archiveConversation(d, arg),
+    'svc.handoffConversation': (arg) => successor(d, arg, 'handoff'),
+    'svc.forkConversation': (arg) => successor(d, arg, 'fork'),
+    'svc.startLane': (arg) => startLane(d, arg),
+    'svc.reapLane': (arg) => reapLane(d, arg),
+    'svc.requestReview': (arg) => requestReview(d, arg),
+    'svc.abortReview': (arg) => abortReview(d, arg),
+    'svc.restartReview': (arg) => restartReview(d, arg),
+    'svc.openAgents': () => AgentsPanel.show(d.extensionUri, d.connection),
+    'svc.installSkill': () => installSkillCommand(d),
+    'svc.installCli': () => installCliCommand(d),
+    'svc.uninstallCli': () => uninstallCliCommand(),
+    'svc.refresh': () => {
+      d.deck.refresh();
+      d.reviews.refresh();
+    },
+    'svc.openRoles': () => void RolesPanel.show(d.extensionUri, d.connection),
+    'svc.openReport': (arg) => openReport(arg),
+    'svc.deckShowArchived': () => setDeckFilter(d, { keepArchived: true }),
+    'svc.deckHideArchived': () => setDeckFilter(d, { keepArchived: false }),
+    'svc.deckLiveOnly': () => setDeckFilter(d, { liveOnly: true }),
+    'svc.deckShowAll': () => setDeckFilter(d, { liveOnly: false }),
+    'svc.mergePr': (arg) => mergePr(d, arg),
+    'svc.openPr': (arg) => openPr(d, arg),
+    'svc.resumeConversation': (arg) => resumeConversation(d, arg),
+    'svc.unarchiveConversation': (arg) => unarchiveConversation(d, arg),
+    'svc.stopDaemon': () => stopDaemon(d.connection, false),
+    'svc.restartDaemon': () => stopDaemon(d.connection, true),
+    'svc.newIssue': () => newIssue(d),
+    'svc.startIssue': (arg) => startIssue(d, arg),
+    'svc.issueDone': (arg) => issueDone(d, arg),
+    'svc.launchLane': () => d.drafts.submit('lane'),
+    'svc.createIssue': () => d.drafts.submit('issue'),
+    'svc.exportRunRecord': (arg) => exportRunRecord(d, arg),
+    'svc.raiseBudget': (arg) => raiseBudget(d, arg),
+    'svc.openWorktreeInNewWindow': (arg) => openWorktreeInNewWindow(d, arg),
+    'svc.copyBranch': (arg) => copyBranch(d, arg),
+  };
+  const register = (id: CommandId) => {
+    const spec = COMMANDS[id];
+    return vscode.commands.registerCommand(id, (arg: unknown) =>
+      funnel(spec.what, async () => {
+        if (spec.daemon) await d.connection.usable();
+        return bodies[id](arg);
       }),
     );
-  const needsDaemon = 'needsDaemon';
-  return [
-    command('svc.startDaemon', 'start the daemon', () => startDaemon(d.connection)),
-    command('svc.showDaemonStatus', 'show the daemon status', () => showDaemonStatus(d.connection)),
-    command('svc.showDaemonLog', 'show the daemon log', () => showDaemonLog(d.connection)),
-    command('svc.doctor', 'run the doctor', () => runDoctor(d.connection)),
-    command('svc.showLog', 'show the log', () => outputChannel().show(true)),
-    command('svc.openConversation', 'open the conversation', (arg) => openConversation(d, arg), needsDaemon),
-    command('svc.previewConversation', 'open the conversation', (arg) => previewConversation(d, arg), needsDaemon),
-    command('svc.newConversation', 'start a conversation', () => newConversation(d), needsDaemon),
-    command('svc.tellConversation', 'tell the conversation', (arg) => tellConversation(d, arg), needsDaemon),
-    command('svc.answerConversation', 'answer the conversation', (arg) => answerConversation(d, arg), needsDaemon),
-    command('svc.stopConversation', 'stop the conversation', (arg) => stopConversation(d, arg), needsDaemon),
-    command('svc.archiveConversation', 'archive the conversation', (arg) => archiveConversation(d, arg), needsDaemon),
-    command('svc.handoffConversation', 'hand off the conversation', (arg) => successor(d, arg, 'handoff'), needsDaemon),
-    command('svc.forkConversation', 'fork the conversation', (arg) => successor(d, arg, 'fork'), needsDaemon),
-    command('svc.startLane', 'start a lane', (arg) => startLane(d, arg), needsDaemon),
-    command('svc.reapLane', 'reap the lane', (arg) => reapLane(d, arg), needsDaemon),
-    command('svc.requestReview', 'request a review', (arg) => requestReview(d, arg), needsDaemon),
-    command('svc.abortReview', 'abort the review', (arg) => abortReview(d, arg), needsDaemon),
-    command('svc.restartReview', 'restart the review', (arg) => restartReview(d, arg), needsDaemon),
-    command('svc.openAgents', 'open the Agents page', () => AgentsPanel.show(d.extensionUri, d.connection), needsDaemon),
-    command('svc.installSkill', 'install the svc-gauntlet-loop skill', () => installSkillCommand(d)),
-    command('svc.installCli', "install the 'svc' command in PATH", () => installCliCommand(d)),
-    command('svc.uninstallCli', "uninstall the 'svc' command from PATH", () => uninstallCliCommand()),
-    command(
-      'svc.refresh',
-      'refresh the views',
-      () => {
-        d.deck.refresh();
-        d.reviews.refresh();
-      },
-      needsDaemon,
-    ),
-    command('svc.openReport', 'open the report', (arg) => openReport(arg)),
-    command('svc.deckShowArchived', 'show archived conversations', () => setDeckFilter(d, { keepArchived: true })),
-    command('svc.deckHideArchived', 'hide archived conversations', () => setDeckFilter(d, { keepArchived: false })),
-    command('svc.deckLiveOnly', 'show live conversations only', () => setDeckFilter(d, { liveOnly: true })),
-    command('svc.deckShowAll', 'show every conversation', () => setDeckFilter(d, { liveOnly: false })),
-    command('svc.mergePr', 'merge the PR', (arg) => mergePr(d, arg), needsDaemon),
-    command('svc.openPr', 'open the PR', (arg) => openPr(d, arg)),
-    command('svc.resumeConversation', 'resume the conversation', (arg) => resumeConversation(d, arg), needsDaemon),
-    command('svc.unarchiveConversation', 'unarchive the conversation', (arg) => unarchiveConversation(d, arg), needsDaemon),
-    command('svc.stopDaemon', 'stop the daemon', () => stopDaemon(d.connection, false), needsDaemon),
-    command('svc.restartDaemon', 'restart the daemon', () => stopDaemon(d.connection, true), needsDaemon),
-    command('svc.newIssue', 'create an issue', () => newIssue(d), needsDaemon),
-    command('svc.startIssue', "start the issue's work agent", (arg) => startIssue(d, arg), needsDaemon),
-    command('svc.issueDone', 'mark the issue done', (arg) => issueDone(d, arg), needsDaemon),
-    command('svc.launchLane', 'launch the lane', () => d.drafts.submit('lane')),
-    command('svc.createIssue', 'create the issue', () => d.drafts.submit('issue')),
-    command('svc.openRoles', 'open the Roles panel', () => void RolesPanel.show(d.extensionUri, d.connection)),
-    command('svc.exportRunRecord', 'export the run record', (arg) => exportRunRecord(d, arg), needsDaemon),
-    command('svc.raiseBudget', 'raise the spend cap', (arg) => raiseBudget(d, arg), needsDaemon),
-    command('svc.openWorktreeInNewWindow', "open the lane's worktree", (arg) => openWorktreeInNewWindow(d, arg), needsDaemon),
-    command('svc.copyBranch', "copy the lane's branch", (arg) => copyBranch(d, arg), needsDaemon),
-    { dispose: () => RolesPanel.open?.dispose() },
-  ];
+  };
+  return [...COMMAND_IDS.map(register), { dispose: () => RolesPanel.open?.dispose() }];
 }

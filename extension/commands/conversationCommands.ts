@@ -22,7 +22,7 @@ import { canSucceed } from '../commandDeck/deckModel';
 import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 import { pickerHarnesses } from '../doctor/harnessHealth';
 import { NothingToDo, UserCancelled } from '../errors/errorFunnel';
-import type { CommandDeps } from './commands';
+import type { CommandDeps } from './commandDeps';
 import { ask, convIdOf, conversationTarget } from './targets';
 
 const selection = (d: CommandDeps) => d.deckView.selection;

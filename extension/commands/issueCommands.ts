@@ -10,7 +10,7 @@ import { projectsList } from '../../shared/protocol/projects';
 import { pickerHarnesses } from '../doctor/harnessHealth';
 import { NothingToDo, UserCancelled } from '../errors/errorFunnel';
 import { logger } from '../log';
-import type { CommandDeps } from './commands';
+import type { CommandDeps } from './commandDeps';
 import { ask } from './targets';
 
 const log = logger('issues');

@@ -14,7 +14,7 @@ import { NothingToDo, UserCancelled } from '../errors/errorFunnel';
 import { BACK, defaultLauncher, startLaneFlow } from '../lanes/startLaneFlow';
 import type { FlowFacts, LaneAnswers, Prompter } from '../lanes/startLaneFlow';
 import { logger } from '../log';
-import type { CommandDeps } from './commands';
+import type { CommandDeps } from './commandDeps';
 import { convIdOf } from './targets';
 
 const log = logger('lanes');

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { lanesGet } from '../../shared/protocol/lanes';
 import { NothingToDo } from '../errors/errorFunnel';
-import type { CommandDeps } from './commands';
+import type { CommandDeps } from './commandDeps';
 import { conversationTarget } from './targets';
 
 export async function openWorktreeInNewWindow(d: CommandDeps, arg: unknown): Promise<void> {

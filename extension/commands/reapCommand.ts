@@ -10,7 +10,7 @@ import type { ReapReport } from '../../shared/format/reapReport';
 import { lanesReap } from '../../shared/protocol/lanes';
 import { UserCancelled } from '../errors/errorFunnel';
 import { logger } from '../log';
-import type { CommandDeps } from './commands';
+import type { CommandDeps } from './commandDeps';
 import { conversationTarget } from './targets';
 import type { ConvTarget } from './targets';
 

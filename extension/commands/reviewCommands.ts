@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { REVIEW_LANES } from '../../shared/config';
 import { reviewAbort, reviewRequest, reviewRestart } from '../../shared/protocol/review';
 import { NothingToDo, UserCancelled } from '../errors/errorFunnel';
-import type { CommandDeps } from './commands';
+import type { CommandDeps } from './commandDeps';
 import { ask } from './targets';
 
 /** The issue a command acts on: a Reviews row (or an id), else a pick. */

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { lanesRuns } from '../../shared/protocol/lanes';
 import { runsExport } from '../../shared/protocol/runRecord';
 import { UserCancelled } from '../errors/errorFunnel';
-import type { CommandDeps } from './commands';
+import type { CommandDeps } from './commandDeps';
 
 /** The run a card's context menu names (its `data-vscode-context`), if any. */
 function runOf(arg: unknown): { run: string; project: string } | undefined {

@@ -12,7 +12,7 @@ import type { SkillHarness } from '../../shared/skills/installSkill';
 import { DaemonDown } from '../connection/daemonErrors';
 import { UserCancelled } from '../errors/errorFunnel';
 import { logger } from '../log';
-import type { CommandDeps } from './commands';
+import type { CommandDeps } from './commandDeps';
 
 const log = logger('skill');
 

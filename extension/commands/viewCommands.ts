@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { prMerge } from '../../shared/protocol/pr';
 import { NothingToDo, UserCancelled } from '../errors/errorFunnel';
-import type { CommandDeps } from './commands';
+import type { CommandDeps } from './commandDeps';
 
 /** Context keys the deck's title bar reads to show each toggle's other half. */
 export const DECK_SHOW_ARCHIVED = 'svc.deck.showArchived';

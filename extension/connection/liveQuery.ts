@@ -4,6 +4,7 @@
 import type * as vscode from 'vscode';
 import type { ChangeTopic } from '../../shared/protocol/daemon';
 import { logger } from '../log';
+import { CoalescedRun } from './coalescedRun';
 import type { DaemonConnection } from './daemonConnection';
 import { DaemonDown } from './daemonErrors';
 
@@ -12,9 +13,7 @@ const log = logger('views');
 export type QueryValue<T> = { kind: 'value'; value: T } | { kind: 'down' };
 
 export class LiveQuery<T> implements vscode.Disposable {
-  private timer?: NodeJS.Timeout;
-  private running = false;
-  private again = false;
+  private readonly reads: CoalescedRun;
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(
@@ -23,8 +22,9 @@ export class LiveQuery<T> implements vscode.Disposable {
     topics: readonly ChangeTopic[],
     private readonly read: () => Promise<T>,
     private readonly onValue: (v: QueryValue<T>) => void,
-    private readonly debounceMs = 100,
+    debounceMs = 100,
   ) {
+    this.reads = new CoalescedRun(() => this.run(), debounceMs);
     let was = connection.state.kind;
     this.subscriptions = [
       connection.onDidChangeState((s) => {
@@ -38,43 +38,26 @@ export class LiveQuery<T> implements vscode.Disposable {
     if (connection.state.kind === 'connected') this.refresh(0);
   }
 
-  refresh(delay = this.debounceMs): void {
-    if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.run();
-    }, delay);
+  refresh(delay?: number): void {
+    this.reads.request(delay);
   }
 
   /** Reads now and resolves when that read is done (a write that wants its result shown with the new value). */
   now(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    return this.run();
+    return this.reads.now();
   }
 
   private async run(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = true;
     try {
       this.onValue({ kind: 'value', value: await this.read() });
     } catch (e) {
       if (DaemonDown.is(e)) this.onValue({ kind: 'down' });
       else log.error(`reading ${this.name} failed`, e);
-    } finally {
-      this.running = false;
-      if (this.again) {
-        this.again = false;
-        this.refresh(0);
-      }
     }
   }
 
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.reads.dispose();
     for (const s of this.subscriptions) s.dispose();
   }
 }

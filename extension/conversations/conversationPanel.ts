@@ -22,6 +22,7 @@ import type { DaemonConnection } from '../connection/daemonConnection';
 import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 import { DaemonDown } from '../connection/daemonErrors';
 import { withoutCliHint } from '../errors/cliHints';
+import { CoalescedRun } from '../connection/coalescedRun';
 import { logger } from '../log';
 import { WebviewHost } from '../webviews/webviewHost';
 import { foldTranscript } from './transcriptItems';
@@ -34,8 +35,13 @@ export const CONVERSATION_VIEW_TYPE = 'svc.conversation';
 /** Rows kept per panel; older ones are dropped and the page says so. */
 const MAX_ROWS = 10_000;
 
-/** A reviewer's conversation name (`agent-<issue>-review[-lane]`): its report file is in review/show. */
-const REVIEWER = /-review(?:-[a-z]+)?$/;
+/** What the next read brings up to date; `reset` reads the transcript from its start. */
+interface Wanted {
+  info: boolean;
+  transcript: boolean;
+  reset: boolean;
+}
+const NOTHING: Wanted = { info: false, transcript: false, reset: false };
 
 export class ConversationPanel extends WebviewHost<ConversationToView, ConversationFromView> {
   readonly panel: vscode.WebviewPanel;
@@ -47,9 +53,9 @@ export class ConversationPanel extends WebviewHost<ConversationToView, Conversat
   private earlier = false;
   private problem: string | null = null;
   private readonly subscriptions: vscode.Disposable[] = [];
-  private timer?: NodeJS.Timeout;
-  private running = false;
-  private want = { info: false, transcript: false, reset: false };
+  /** Bursts of changes make one read, never two at once; `want` gathers what they asked for. */
+  private readonly reads = new CoalescedRun(() => this.read(), 30);
+  private want: Wanted = NOTHING;
   private disposed = false;
 
   constructor(
@@ -194,21 +200,15 @@ export class ConversationPanel extends WebviewHost<ConversationToView, Conversat
     }
   }
 
-  private schedule(w: Partial<typeof this.want>): void {
+  private schedule(w: Partial<Wanted>): void {
     this.want = { info: this.want.info || !!w.info, transcript: this.want.transcript || !!w.transcript, reset: this.want.reset || !!w.reset };
-    if (this.timer || this.disposed) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.read();
-    }, 30);
+    this.reads.request();
   }
 
   private async read(): Promise<void> {
-    if (this.running) return; // the running read re-checks `want` when it ends
-    this.running = true;
     const id = this.id;
     const w = this.want;
-    this.want = { info: false, transcript: false, reset: false };
+    this.want = NOTHING;
     try {
       if (w.reset) {
         this.rows = [];
@@ -225,12 +225,9 @@ export class ConversationPanel extends WebviewHost<ConversationToView, Conversat
         log.error(`reading conversation #${this.id} failed`, e);
         this.problem = `Reading the conversation failed: ${e instanceof Error ? e.message : String(e)}`;
       }
-    } finally {
-      this.running = false;
     }
     // A panel retargeted meanwhile shows nothing of the old conversation: the next read resets.
     if (!this.disposed && id === this.id) this.send();
-    if (this.want.info || this.want.transcript) this.schedule({});
   }
 
   private async readInfo(): Promise<void> {
@@ -245,9 +242,9 @@ export class ConversationPanel extends WebviewHost<ConversationToView, Conversat
     this.panel.title = `#${info.id} ${info.title || info.name}`;
   }
 
-  /** A reviewer's report file, once written (review/show lists the issue's reviewers with theirs). */
+  /** A reviewer's report file, once written (review/show lists the issue's reviewers with theirs); the daemon says who is a reviewer. */
   private async reviewerReport(info: ConversationInfo): Promise<string | null> {
-    if (info.kind !== 'agent' || !info.issueId || !REVIEWER.test(info.name)) return null;
+    if (!info.review || !info.issueId) return null;
     try {
       const s = await this.connection.request(reviewShow, { issue: info.issueId, lines: 1 });
       const r = s.reviewers.find((x) => x.id === info.id);
@@ -302,7 +299,7 @@ export class ConversationPanel extends WebviewHost<ConversationToView, Conversat
   override dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.reads.dispose();
     for (const s of this.subscriptions) s.dispose();
     super.dispose();
     this.panel.dispose();

@@ -2,7 +2,9 @@
 // key (a critic: the builder it judges, and the commit when that builder has not
 // reported), harness, model, then the brief (written in an editor, or a file). Each step
 // is prefilled from the previous answers (kept on Back, on a refused launch and across
-// reopening) or else from the selected Command Deck row.
+// reopening) or else from the selected Command Deck row. The steps are named, each saying
+// when it is shown; Back and dismissal are flow actions a prompt's answer throws and the
+// one loop at the end handles, as in VS Code's multi-step input sample.
 //
 // It fails early instead of late: the model is resolved for the chosen role before the
 // brief (the project's setting for that role; if none, the models the harness offers, a
@@ -138,8 +140,35 @@ export function judgeChoices(lanes: readonly LaneRecord[]): JudgeChoice[] {
 const ANOTHER_MODEL = 'Another model…';
 const OPEN_ROLES = 'Open Roles…';
 
+/** The flow's steps, in the order they are shown; each may be skipped for the answers so far. */
+const STEPS = ['launcher', 'role', 'run', 'key', 'commit', 'harness', 'model', 'brief'] as const;
+type StepName = (typeof STEPS)[number];
+
+/** Leaves the flow before its last step with a result of its own. */
 type Exit = Exclude<FlowResult, { kind: 'launch' | 'draft' | 'cancelled' }>;
-type StepResult = 'next' | 'skip' | 'back' | 'cancel' | Exit;
+
+interface Step {
+  /** Whether it is shown for the answers so far: the one place the skip rules live (navigation and the "n/m" count both read it). */
+  shown(): boolean;
+  /** What a skipped step implies for the answers. */
+  skipped?(): void;
+  /** Asks; `back`: offer Back. Returns an exit to end the flow there, else moves on. */
+  ask(back: boolean): Promise<Exit | void>;
+}
+
+/** What a prompt's answer asks of the flow besides a value: Back to the step before, or leaving it (the sample's InputFlowAction). */
+class FlowAction {
+  static readonly back = new FlowAction();
+  static readonly cancel = new FlowAction();
+  private constructor() {}
+}
+
+/** The answer, or the flow action a Back press or a dismissal means. */
+function answered<T>(got: Answer<T>): T {
+  if (got === BACK) throw FlowAction.back;
+  if (got === undefined) throw FlowAction.cancel;
+  return got;
+}
 
 export async function startLaneFlow(p: Prompter, facts: FlowFacts, previous: LaneAnswers = {}): Promise<FlowResult> {
   const a: LaneAnswers = { ...previous };
@@ -157,195 +186,234 @@ export async function startLaneFlow(p: Prompter, facts: FlowFacts, previous: Lan
     if (!cache.has(k)) cache.set(k, f());
     return cache.get(k) as Promise<T>;
   };
-  const shownSteps = () => (preset ? 0 : 1) + 1 + (launcher()?.role === 'orchestrator' ? 0 : 1) + 1 + (needsAt() ? 1 : 0) + (facts.harnesses.length ? 1 : 0) + 2;
-  let shown = 0;
-  const title = () => `svc: Start Lane (${shown}/${shownSteps()})`;
+  let position = 0;
+  const title = () => `svc: Start Lane (${position}/${STEPS.filter((name) => steps[name].shown()).length})`;
 
-  const steps: Array<(back: boolean) => Promise<StepResult>> = [
-    // 1. Who launches.
-    async (back) => {
-      if (preset) return 'skip';
-      if (!launchers.length) return { kind: 'nothing', message: 'no conversation can launch lanes: start a root conversation first ("svc: New Conversation")', answers: a };
-      const items = launchers.map((r) => ({ label: r.title || r.name, description: `#${r.id} · ${r.role ?? r.kind} · ${r.activity}`, row: r }));
-      const got = await p.pick(items, { title: title(), placeholder: 'Which conversation launches the lane?', active: items.find((i) => i.row.id === a.launcher), back });
-      if (got === BACK || got === undefined) return got === BACK ? 'back' : 'cancel';
-      a.launcher = got.row.id;
-      return 'next';
+  const steps: Record<StepName, Step> = {
+    // Who launches.
+    launcher: {
+      shown: () => !preset,
+      async ask(back) {
+        if (!launchers.length) return { kind: 'nothing', message: 'no conversation can launch lanes: start a root conversation first ("svc: New Conversation")', answers: a };
+        const items = launchers.map((r) => ({ label: r.title || r.name, description: `#${r.id} · ${r.role ?? r.kind} · ${r.activity}`, row: r }));
+        const got = answered(
+          await p.pick(items, { title: title(), placeholder: 'Which conversation launches the lane?', active: items.find((i) => i.row.id === a.launcher), back }),
+        );
+        a.launcher = got.row.id;
+      },
     },
-    // 2. Role.
-    async (back) => {
-      const roles = rolesFor(launcher());
-      const items = roles.map((r) => ({ label: r, description: ROLE_HELP[r], role: r }));
-      const want = a.role && roles.includes(a.role) ? a.role : defaultRole(selected);
-      const got = await p.pick(items, { title: title(), placeholder: `Role of the new lane (launched by #${a.launcher})`, active: items.find((i) => i.role === want), back });
-      if (got === BACK || got === undefined) return got === BACK ? 'back' : 'cancel';
-      a.role = got.role;
-      return 'next';
+    role: {
+      shown: () => true,
+      async ask(back) {
+        const roles = rolesFor(launcher());
+        const items = roles.map((r) => ({ label: r, description: ROLE_HELP[r], role: r }));
+        const want = a.role && roles.includes(a.role) ? a.role : defaultRole(selected);
+        const got = answered(
+          await p.pick(items, { title: title(), placeholder: `Role of the new lane (launched by #${a.launcher})`, active: items.find((i) => i.role === want), back }),
+        );
+        a.role = got.role;
+      },
     },
-    // 3. Run: an orchestrator's lanes inherit its run (docs/spec.md: Launch rule 1).
-    async (back) => {
-      if (launcher().role === 'orchestrator') {
+    // An orchestrator's lanes inherit its run (docs/spec.md: Launch rule 1).
+    run: {
+      shown: () => launcher()?.role !== 'orchestrator',
+      skipped: () => {
         a.run = launcher().run;
-        return 'skip';
-      }
-      const launched = rows.filter((r) => r.parentId === a.launcher && r.run).sort((x, y) => y.id - x.id);
-      const v = await p.input({
-        title: title(),
-        prompt: 'Run key (names this pass of the loop)',
-        value: a.run ?? selected?.run ?? launched[0]?.run ?? '',
-        placeholder: 'e.g. r1',
-        validate: (s) => (RUN_KEY.test(s) ? undefined : RUN_KEY_RULE),
-        back,
-      });
-      if (v === BACK || v === undefined) return v === BACK ? 'back' : 'cancel';
-      a.run = v;
-      return 'next';
+      },
+      async ask(back) {
+        const launched = rows.filter((r) => r.parentId === a.launcher && r.run).sort((x, y) => y.id - x.id);
+        a.run = answered(
+          await p.input({
+            title: title(),
+            prompt: 'Run key (names this pass of the loop)',
+            value: a.run ?? selected?.run ?? launched[0]?.run ?? '',
+            placeholder: 'e.g. r1',
+            validate: (s) => (RUN_KEY.test(s) ? undefined : RUN_KEY_RULE),
+            back,
+          }),
+        );
+      },
     },
-    // 4. Key, or for a critic (or a verifier) the builder it judges.
-    async (back) => {
-      if (!isJudge()) {
-        const v = await p.input({
-          title: title(),
-          prompt: `Lane key of the ${a.role} (short name inside run ${a.run})`,
-          value: a.key ?? selected?.key ?? '',
-          placeholder: 'e.g. api',
-          validate: (s) => (LANE_KEY.test(s) ? undefined : LANE_KEY_RULE),
-          back,
-        });
-        if (v === BACK || v === undefined) return v === BACK ? 'back' : 'cancel';
-        a.key = v;
-        delete a.judge;
-        return 'next';
-      }
-      const choices = judgeChoices(await once(`lanes:${a.run}`, () => facts.lanes(a.run!)));
-      const items: (PickItem & { choice?: JudgeChoice })[] = choices.map((c) => ({ label: c.label, description: c.description, choice: c }));
-      if (a.role === 'verifier') items.push({ label: 'A key of its own…', description: 'checks at the base ref, judging no builder' });
-      if (!items.length)
-        return { kind: 'nothing', message: `run ${a.run} has no builder for a critic to judge: start a builder first (a critic judges a builder's commit)`, answers: a };
-      const want = a.judge ?? (a.role === 'verifier' && a.key ? undefined : selected?.key);
-      const got = await p.pick(items, {
-        title: title(),
-        placeholder: a.role === 'critic' ? `Which builder of run ${a.run} does the critic judge?` : `Which builder of run ${a.run} does the verifier check?`,
-        active: items.find((i) => i.choice && i.choice.key === want) ?? (a.role === 'verifier' && a.key ? items.at(-1) : undefined),
-        back,
-      });
-      if (got === BACK || got === undefined) return got === BACK ? 'back' : 'cancel';
-      if (!got.choice) {
-        const v = await p.input({
-          title: title(),
-          prompt: 'Lane key of the verifier',
-          value: a.key ?? '',
-          validate: (s) => (LANE_KEY.test(s) ? undefined : LANE_KEY_RULE),
-          back: true,
-        });
-        if (v === BACK) return steps[3](back);
-        if (v === undefined) return 'cancel';
-        a.key = v;
-        delete a.judge;
-        judged = undefined;
-        return 'next';
-      }
-      if (a.judge !== got.choice.key) delete a.at;
-      a.judge = got.choice.key;
-      delete a.key;
-      judged = got.choice;
-      return 'next';
+    // The lane's key, or for a critic (or a verifier) the builder it judges.
+    key: {
+      shown: () => true,
+      async ask(back) {
+        if (!isJudge()) {
+          a.key = answered(
+            await p.input({
+              title: title(),
+              prompt: `Lane key of the ${a.role} (short name inside run ${a.run})`,
+              value: a.key ?? selected?.key ?? '',
+              placeholder: 'e.g. api',
+              validate: (s) => (LANE_KEY.test(s) ? undefined : LANE_KEY_RULE),
+              back,
+            }),
+          );
+          delete a.judge;
+          return;
+        }
+        const choices = judgeChoices(await once(`lanes:${a.run}`, () => facts.lanes(a.run!)));
+        const items: (PickItem & { choice?: JudgeChoice })[] = choices.map((c) => ({ label: c.label, description: c.description, choice: c }));
+        if (a.role === 'verifier') items.push({ label: 'A key of its own…', description: 'checks at the base ref, judging no builder' });
+        if (!items.length)
+          return { kind: 'nothing', message: `run ${a.run} has no builder for a critic to judge: start a builder first (a critic judges a builder's commit)`, answers: a };
+        for (;;) {
+          const want = a.judge ?? (a.role === 'verifier' && a.key ? undefined : selected?.key);
+          const got = answered(
+            await p.pick(items, {
+              title: title(),
+              placeholder: a.role === 'critic' ? `Which builder of run ${a.run} does the critic judge?` : `Which builder of run ${a.run} does the verifier check?`,
+              active: items.find((i) => i.choice && i.choice.key === want) ?? (a.role === 'verifier' && a.key ? items.at(-1) : undefined),
+              back,
+            }),
+          );
+          if (got.choice) {
+            if (a.judge !== got.choice.key) delete a.at;
+            a.judge = got.choice.key;
+            delete a.key;
+            judged = got.choice;
+            return;
+          }
+          // A verifier's own key; Back returns to the builders.
+          const v = await p.input({
+            title: title(),
+            prompt: 'Lane key of the verifier',
+            value: a.key ?? '',
+            validate: (s) => (LANE_KEY.test(s) ? undefined : LANE_KEY_RULE),
+            back: true,
+          });
+          if (v === BACK) continue;
+          a.key = answered(v);
+          delete a.judge;
+          judged = undefined;
+          return;
+        }
+      },
     },
-    // 4b. The commit a critic judges, when its builder has not reported (`--at`).
-    async (back) => {
-      if (!needsAt()) {
+    // The commit a critic judges, when its builder has not reported (`--at`).
+    commit: {
+      shown: needsAt,
+      skipped: () => {
         if (!(a.role === 'critic' && judged && !judged.reported)) delete a.at;
-        return 'skip';
-      }
-      const v = await p.input({
-        title: title(),
-        prompt: `Commit of builder ${judged!.key} i${judged!.iteration} to judge (it has not reported done, so name one)`,
-        value: a.at ?? judged!.head ?? '',
-        placeholder: 'a commit SHA or ref',
-        validate: (s) => (/^[^\s~^:?*[\\]+$/.test(s.trim()) ? undefined : 'a commit SHA or ref, without spaces'),
-        back,
-      });
-      if (v === BACK || v === undefined) return v === BACK ? 'back' : 'cancel';
-      a.at = v.trim();
-      return 'next';
+      },
+      async ask(back) {
+        const v = answered(
+          await p.input({
+            title: title(),
+            prompt: `Commit of builder ${judged!.key} i${judged!.iteration} to judge (it has not reported done, so name one)`,
+            value: a.at ?? judged!.head ?? '',
+            placeholder: 'a commit SHA or ref',
+            validate: (s) => (/^[^\s~^:?*[\\]+$/.test(s.trim()) ? undefined : 'a commit SHA or ref, without spaces'),
+            back,
+          }),
+        );
+        a.at = v.trim();
+      },
     },
-    // 5. Harness: the default (the project's role setting, else the launcher's) or one marked installed or not.
-    async (back) => {
-      if (!facts.harnesses.length) return 'skip';
-      const items = [{ label: 'Default', description: `the project's harness for ${a.role}s, else the launcher's`, harness: '' }, ...facts.harnesses];
-      const got = await p.pick(items, { title: title(), placeholder: `Harness for the ${a.role}`, active: items.find((i) => i.harness === (a.harness ?? '')), back });
-      if (got === BACK || got === undefined) return got === BACK ? 'back' : 'cancel';
-      a.harness = got.harness;
-      return 'next';
+    // The default (the project's role setting, else the launcher's) or one marked installed or not.
+    harness: {
+      shown: () => facts.harnesses.length > 0,
+      async ask(back) {
+        const items = [{ label: 'Default', description: `the project's harness for ${a.role}s, else the launcher's`, harness: '' }, ...facts.harnesses];
+        const got = answered(await p.pick(items, { title: title(), placeholder: `Harness for the ${a.role}`, active: items.find((i) => i.harness === (a.harness ?? '')), back }));
+        a.harness = got.harness;
+      },
     },
-    // 6. Model, resolved for the role now (docs/spec.md: Launch rule 6: no default model).
-    async (back) => {
-      const who = await once(`launcher:${a.launcher}`, () => facts.launcher(a.launcher!));
-      const set = who.project ? await once(`role:${who.project}:${a.role}`, () => facts.roleSettings(who.project!, a.role!)) : { model: null, harness: null };
-      type ModelItem = PickItem & { model?: string; other?: boolean; roles?: boolean };
-      let items: ModelItem[];
-      let placeholder: string;
-      if (set.model) {
-        items = [{ label: set.model, description: `the model set for ${a.role}s of project ${who.project}`, model: set.model }];
-        placeholder = `Model for the ${a.role}`;
-      } else {
-        const harness = a.harness || set.harness || who.harness;
-        const offered = await once(`models:${harness}`, () => facts.models(harness));
-        items = offered.models.map((m) => ({ label: m, description: `offered by ${harness}`, model: m }));
-        items.push({ label: OPEN_ROLES, description: `set a model for ${a.role}s${who.project ? ` of project ${who.project}` : ''}; your answers here are kept`, roles: true });
-        placeholder = `No model is set for ${a.role}s${who.project ? ` of project ${who.project}` : ''}: pick one ${harness} offers, type one, or set one in Roles${offered.note ? ` (${offered.note})` : ''}`;
-      }
-      // Also offered: the model of the newest lane of this role in the run, and the last answer (chosen again by default).
-      const sameRole = rows.filter((r) => r.role === a.role && r.run === a.run && r.model).sort((x, y) => y.id - x.id)[0];
-      if (sameRole?.model && !items.some((i) => i.model === sameRole.model))
-        items.splice(set.model ? 1 : 0, 0, { label: sameRole.model, description: `the model of #${sameRole.id}, a ${a.role} of run ${a.run}`, model: sameRole.model });
-      if (a.model && !items.some((i) => i.model === a.model)) items.unshift({ label: a.model, description: 'your last answer', model: a.model });
-      const last = a.model ?? set.model ?? sameRole?.model;
-      items.splice(items.findIndex((i) => i.roles) >= 0 ? items.findIndex((i) => i.roles) : items.length, 0, { label: ANOTHER_MODEL, description: 'type a model id', other: true });
-      const got = await p.pick(items, { title: title(), placeholder, active: items.find((i) => i.model === last) ?? items.find((i) => i.model), back });
-      if (got === BACK || got === undefined) return got === BACK ? 'back' : 'cancel';
-      if (got.roles) return { kind: 'openRoles', answers: a, project: who.project, role: a.role! };
-      if (got.other) {
-        const v = await p.input({
-          title: title(),
-          prompt: `Model for the ${a.role}`,
-          value: a.model ?? '',
-          validate: (s) => (s.trim() ? undefined : 'a model is required: there is no default model'),
-          back: true,
+    // Resolved for the role now (docs/spec.md: Launch rule 6: no default model).
+    model: {
+      shown: () => true,
+      async ask(back) {
+        const who = await once(`launcher:${a.launcher}`, () => facts.launcher(a.launcher!));
+        const set = who.project ? await once(`role:${who.project}:${a.role}`, () => facts.roleSettings(who.project!, a.role!)) : { model: null, harness: null };
+        type ModelItem = PickItem & { model?: string; other?: boolean; roles?: boolean };
+        let items: ModelItem[];
+        let placeholder: string;
+        if (set.model) {
+          items = [{ label: set.model, description: `the model set for ${a.role}s of project ${who.project}`, model: set.model }];
+          placeholder = `Model for the ${a.role}`;
+        } else {
+          const harness = a.harness || set.harness || who.harness;
+          const offered = await once(`models:${harness}`, () => facts.models(harness));
+          items = offered.models.map((m) => ({ label: m, description: `offered by ${harness}`, model: m }));
+          items.push({ label: OPEN_ROLES, description: `set a model for ${a.role}s${who.project ? ` of project ${who.project}` : ''}; your answers here are kept`, roles: true });
+          placeholder = `No model is set for ${a.role}s${who.project ? ` of project ${who.project}` : ''}: pick one ${harness} offers, type one, or set one in Roles${offered.note ? ` (${offered.note})` : ''}`;
+        }
+        // Also offered: the model of the newest lane of this role in the run, and the last answer (chosen again by default).
+        const sameRole = rows.filter((r) => r.role === a.role && r.run === a.run && r.model).sort((x, y) => y.id - x.id)[0];
+        if (sameRole?.model && !items.some((i) => i.model === sameRole.model))
+          items.splice(set.model ? 1 : 0, 0, { label: sameRole.model, description: `the model of #${sameRole.id}, a ${a.role} of run ${a.run}`, model: sameRole.model });
+        if (a.model && !items.some((i) => i.model === a.model)) items.unshift({ label: a.model, description: 'your last answer', model: a.model });
+        const last = a.model ?? set.model ?? sameRole?.model;
+        items.splice(items.findIndex((i) => i.roles) >= 0 ? items.findIndex((i) => i.roles) : items.length, 0, {
+          label: ANOTHER_MODEL,
+          description: 'type a model id',
+          other: true,
         });
-        if (v === BACK) return steps[6](back);
-        if (v === undefined) return 'cancel';
-        a.model = v.trim();
-      } else a.model = got.model;
-      return 'next';
+        for (;;) {
+          const got = answered(await p.pick(items, { title: title(), placeholder, active: items.find((i) => i.model === last) ?? items.find((i) => i.model), back }));
+          if (got.roles) return { kind: 'openRoles', answers: a, project: who.project, role: a.role! };
+          if (!got.other) {
+            a.model = got.model;
+            return;
+          }
+          // A typed model; Back returns to the list.
+          const v = await p.input({
+            title: title(),
+            prompt: `Model for the ${a.role}`,
+            value: a.model ?? '',
+            validate: (s) => (s.trim() ? undefined : 'a model is required: there is no default model'),
+            back: true,
+          });
+          if (v === BACK) continue;
+          a.model = answered(v).trim();
+          return;
+        }
+      },
     },
-    // 7. Brief: written in an editor draft (launched from there), or a file the daemon reads.
-    async (back) => {
-      const items = [
-        { label: 'Write the brief in an editor', description: '“svc: Launch Lane” in its title bar launches the lane', how: 'editor' as const },
-        { label: 'Use a brief file…', description: 'Markdown the lane works from', how: 'file' as const },
-      ];
-      const got = await p.pick(items, { title: title(), placeholder: 'The lane’s brief', active: items.find((i) => i.how === (a.brief ?? 'editor')), back });
-      if (got === BACK || got === undefined) return got === BACK ? 'back' : 'cancel';
-      a.brief = got.how;
-      if (got.how === 'file') {
-        const f = await p.openFile({ title: 'Brief file for the lane' });
-        if (!f) return steps[7](back);
-        a.briefFile = f;
-      }
-      return 'next';
+    // Written in an editor draft (launched from there), or a file the daemon reads.
+    brief: {
+      shown: () => true,
+      async ask(back) {
+        const items = [
+          { label: 'Write the brief in an editor', description: '“svc: Launch Lane” in its title bar launches the lane', how: 'editor' as const },
+          { label: 'Use a brief file…', description: 'Markdown the lane works from', how: 'file' as const },
+        ];
+        for (;;) {
+          const got = answered(await p.pick(items, { title: title(), placeholder: 'The lane’s brief', active: items.find((i) => i.how === (a.brief ?? 'editor')), back }));
+          a.brief = got.how;
+          if (got.how === 'editor') return;
+          // No file chosen: the choice is offered again.
+          const f = await p.openFile({ title: 'Brief file for the lane' });
+          if (!f) continue;
+          a.briefFile = f;
+          return;
+        }
+      },
     },
-  ];
+  };
 
-  const history: number[] = [];
-  for (let i = 0; i < steps.length;) {
-    shown = history.length + 1;
-    const r = await steps[i](history.length > 0);
-    if (r === 'skip') i++;
-    else if (r === 'next') history.push(i++);
-    else if (r === 'back') i = history.pop() ?? i;
-    else if (r === 'cancel') return { kind: 'cancelled', answers: a };
-    else return r;
+  // The steps answered so far, for Back.
+  const history: StepName[] = [];
+  for (let i = 0; i < STEPS.length;) {
+    const name = STEPS[i];
+    const step = steps[name];
+    if (!step.shown()) {
+      step.skipped?.();
+      i++;
+      continue;
+    }
+    position = history.length + 1;
+    try {
+      const exit = await step.ask(history.length > 0);
+      if (exit) return exit;
+      history.push(name);
+      i++;
+    } catch (e) {
+      if (e === FlowAction.cancel) return { kind: 'cancelled', answers: a };
+      if (e !== FlowAction.back) throw e;
+      const before = history.pop();
+      if (before) i = STEPS.indexOf(before);
+    }
   }
 
   const l = launcher();

@@ -35,6 +35,7 @@ import { agentGitFacts } from './agentGitFacts';
 import type { AgentGitFacts, PreparedStart } from './agentGitFacts';
 import { writableDirs } from './writableDirs';
 import { ConversationStore } from './conversationStore';
+import { reviewSeatOf } from './reviewSeat';
 import type { ConversationRow, ListedRow } from './conversationStore';
 import { checkName, slugify, uniqueName } from './names';
 import type { LiveFacts } from './liveFacts';
@@ -292,6 +293,7 @@ export class ConversationService extends EventEmitter {
       queued: s?.queued ?? 0,
       ask: this.openAsk(row.id),
       hostLost: s?.hostLost() ?? null,
+      review: reviewSeatOf(row),
     };
   }
 

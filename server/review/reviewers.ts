@@ -6,11 +6,11 @@
 import type { ReviewerRole } from '../../shared/protocol/review';
 import type { ConversationRow } from '../conversations/conversationService';
 import { uniqueName } from '../conversations/names';
+import { reviewSeatOf } from '../conversations/reviewSeat';
 import { logger } from '../util/log';
 import type { ReviewCtx } from './context';
 
 const log = logger('review');
-const ROLES = new Set(['parent', 'quick', 'security', 'correctness', 'performance', 'requirements']);
 
 export interface Reviewer {
   row: ConversationRow;
@@ -19,10 +19,8 @@ export interface Reviewer {
 }
 
 export function reviewerOf(row: ConversationRow): Reviewer | undefined {
-  const run = row.extraEnv?.SVC_REVIEW_RUN;
-  const role = row.extraEnv?.SVC_REVIEW_LANE;
-  if (!row.issueId || !run || !role || !ROLES.has(role)) return undefined;
-  return { row, role: role as ReviewerRole, runId: run };
+  const seat = reviewSeatOf(row);
+  return seat ? { row, role: seat.role, runId: seat.runId } : undefined;
 }
 
 /** Reviewers of an issue (of one run when given), oldest first, archived ones included. */

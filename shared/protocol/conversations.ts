@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ACTIVITIES } from '../activity';
 import { Effort } from '../config';
+import { ReviewerRole } from './review';
 import { request } from './rpc';
 
 /** `#id`, id, name or `conv-<name>`. */
@@ -39,6 +40,10 @@ export type OpenAsk = z.infer<typeof OpenAsk>;
 export const HostLost = z.object({ since: z.number(), text: z.string() });
 export type HostLost = z.infer<typeof HostLost>;
 
+/** A review convoy's agent: the run it reviews in and its role there (parent, quick, or a lane such as security). */
+export const ReviewSeat = z.object({ runId: z.string(), role: ReviewerRole });
+export type ReviewSeat = z.infer<typeof ReviewSeat>;
+
 /** One conversation as every reader sees it: the row plus activity computed at read time. */
 export const ConversationInfo = z.object({
   id: z.number().int(),
@@ -68,6 +73,8 @@ export const ConversationInfo = z.object({
   ask: OpenAsk.nullable(),
   /** An agent on a host whose SSH connection is down: it keeps running there and svc is reconnecting. */
   hostLost: HostLost.nullable(),
+  /** A reviewer's seat in its issue's review; null for every other conversation (a work agent too). */
+  review: ReviewSeat.nullable(),
 });
 export type ConversationInfo = z.infer<typeof ConversationInfo>;
 

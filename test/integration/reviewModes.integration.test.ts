@@ -67,6 +67,10 @@ describe('review pipeline: modes and verdicts', function () {
     const shown = await w.ok(['conv', 'show', 'agent-web-2-review-security', '--json']);
     assert.equal(JSON.parse(shown).cwd, worktree);
     assert.equal(JSON.parse(shown).model, 'sec-model');
+    // Each conversation says its seat in the review (clients read it, never the name): the work agent has none.
+    assert.deepEqual(JSON.parse(shown).review, { runId: 'r1', role: 'security' });
+    assert.deepEqual(JSON.parse(await w.ok(['conv', 'show', 'agent-web-2-review', '--json'])).review, { runId: 'r1', role: 'parent' });
+    assert.equal(JSON.parse(await w.ok(['conv', 'show', 'agent-web-2', '--json'])).review, null);
     await w.waitKind(i.id, 'review.verdict');
     assert.deepEqual(w.kinds(i.id), ['review.requested', 'review.dispatched', 'review.verdict']);
     const runDir = path.join(i.workspace, '.svc', 'review', 'r1');

@@ -125,6 +125,7 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
         parentId: 10,
         activity: 'stopped',
         title: role === null ? `SAMPLE-1 review ${run}` : role === 'parent' ? `SAMPLE-1 review ${run} (parent)` : `SAMPLE-1 review ${run}: ${role}`,
+        review: { runId: run, role: role ?? 'quick' },
         ...o,
       });
     const rows = [

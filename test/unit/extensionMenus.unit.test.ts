@@ -1,12 +1,14 @@
-// package.json's commands and menus against the extension's own lists, in plain Node so
-// `npm test` catches menu drift without an editor: the contributed commands are exactly the
-// registered ones, and each context value the deck and the Reviews tree compose offers
-// exactly the right commands through the menus' `when` clauses (read as VS Code reads them).
+// package.json's commands and menus against the command table, in plain Node so `npm test`
+// catches menu drift without an editor: package.json carries exactly what the table
+// generates (`npm run commands`), and each context value the deck and the Reviews tree
+// compose offers exactly the right commands through the menus' `when` clauses, in the
+// order VS Code shows them.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildDeck, deckContextValue } from '../../extension/commandDeck/deckModel';
-import { COMMAND_IDS } from '../../extension/commands/commandIds';
+import { COMMAND_IDS, COMMANDS } from '../../extension/commands/commandTable';
+import { contributions } from '../../extension/commands/contributions';
 import { ROWS } from '../helpers/deckRows';
 
 interface Contributes {
@@ -15,9 +17,16 @@ interface Contributes {
 }
 const PKG = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8')) as { contributes: Contributes };
 
-/** The commands a view's item context menu shows for a context value (regex and == clauses, as VS Code reads them); hover (inline) actions in their `@` order. */
+/** VS Code's menu order: the navigation group first, then groups by name; inside a group by the `@` order. */
+function shownOrder(a: { group?: string }, b: { group?: string }): number {
+  const [ga, oa] = (a.group ?? '').split('@');
+  const [gb, ob] = (b.group ?? '').split('@');
+  const rank = (g: string) => (g === 'navigation' ? '' : g);
+  return rank(ga).localeCompare(rank(gb)) || Number(oa ?? 0) - Number(ob ?? 0);
+}
+
+/** The commands a view's item context menu shows for a context value (regex and == clauses, as VS Code reads them), in the order it shows them; hover (inline) actions in their `@` order. */
 function menuFor(menus: { command: string; when?: string; group?: string }[], view: string, contextValue: string, inline = false): string[] {
-  const order = (m: { group?: string }) => Number(/@(\d+)$/.exec(m.group ?? '')?.[1] ?? 0);
   return menus
     .filter((m) => (m.group === 'inline' || m.group?.startsWith('inline@')) === inline)
     .filter((m) => {
@@ -29,11 +38,60 @@ function menuFor(menus: { command: string; when?: string; group?: string }[], vi
       const eq = /viewItem == '?([^'\s]+)'?/.exec(when);
       return eq ? eq[1] === contextValue : false;
     })
-    .sort((a, b) => (inline ? order(a) - order(b) : 0))
+    .sort(shownOrder)
     .map((m) => m.command);
 }
 
 describe('extension menus (package.json)', () => {
+  it('carries exactly the commands and menus the command table makes (else run `npm run commands`)', () => {
+    const made = contributions();
+    assert.deepEqual(PKG.contributes.commands, made.commands, 'package.json contributes.commands is out of date: run `npm run commands`');
+    assert.deepEqual(PKG.contributes.menus, made.menus, 'package.json contributes.menus is out of date: run `npm run commands`');
+  });
+
+  it('gates a command on the daemon one way: its `daemon` makes both the runtime guard and the `when` clauses', () => {
+    const { menus } = contributions();
+    const clauses = (id: string) => Object.values(menus).flatMap((items) => items.filter((m) => m.command === id).map((m) => m.when ?? ''));
+    for (const id of COMMAND_IDS) {
+      const gated = clauses(id).filter((w) => w.includes('svc.daemon == connected'));
+      if (COMMANDS[id].daemon === 'connectedOnly') assert.equal(gated.length, clauses(id).length, `${id} is offered only while connected, in the palette and every menu`);
+    }
+    assert.deepEqual(
+      menus.commandPalette.filter((m) => m.when?.includes('svc.daemon == connected')).map((m) => m.command),
+      ['svc.stopDaemon', 'svc.restartDaemon', 'svc.newIssue', 'svc.startIssue', 'svc.issueDone'],
+    );
+    assert.equal(menus.commandPalette.find((m) => m.command === 'svc.startIssue')?.when, 'svc.daemon == connected && svc.hasIssues');
+    // `needed` commands stay in the palette while the daemon is down: running one says why and offers to start it.
+    assert.equal(COMMANDS['svc.newConversation'].daemon, 'needed');
+    assert.equal(
+      menus.commandPalette.find((m) => m.command === 'svc.newConversation'),
+      undefined,
+    );
+    assert.deepEqual(
+      COMMAND_IDS.filter((id) => !('daemon' in COMMANDS[id])),
+      [
+        'svc.startDaemon',
+        'svc.showDaemonStatus',
+        'svc.showDaemonLog',
+        'svc.doctor',
+        'svc.showLog',
+        'svc.installSkill',
+        'svc.installCli',
+        'svc.uninstallCli',
+        'svc.openRoles',
+        'svc.openReport',
+        'svc.deckShowArchived',
+        'svc.deckHideArchived',
+        'svc.deckLiveOnly',
+        'svc.deckShowAll',
+        'svc.openPr',
+        'svc.launchLane',
+        'svc.createIssue',
+      ],
+      'these work with the daemon down',
+    );
+  });
+
   it('contributes exactly the commands the extension registers, svc.openRoles among them', () => {
     const contributed = PKG.contributes.commands.map((c) => c.command);
     assert.deepEqual([...contributed].sort(), [...COMMAND_IDS].sort());
@@ -66,15 +124,15 @@ describe('extension menus (package.json)', () => {
     assert.deepEqual(deck(values[0]), ['svc.openConversation', 'svc.tellConversation', 'svc.stopConversation', 'svc.startLane', 'svc.handoffConversation', 'svc.forkConversation']);
     assert.deepEqual(deck(values[1]), [
       'svc.openConversation',
+      'svc.openWorktreeInNewWindow',
       'svc.tellConversation',
       'svc.stopConversation',
       'svc.reapLane',
       'svc.raiseBudget',
-      'svc.openWorktreeInNewWindow',
-      'svc.copyBranch',
       'svc.startLane',
+      'svc.copyBranch',
     ]);
-    assert.deepEqual(deck(values[2]), ['svc.openConversation', 'svc.reapLane', 'svc.raiseBudget', 'svc.archiveConversation', 'svc.startLane', 'svc.resumeConversation']);
+    assert.deepEqual(deck(values[2]), ['svc.openConversation', 'svc.resumeConversation', 'svc.reapLane', 'svc.archiveConversation', 'svc.raiseBudget', 'svc.startLane']);
     assert.deepEqual(menuFor(menus, 'svc.commandDeck', values[2], true), ['svc.resumeConversation'], 'a stopped lane offers Resume on hover');
     assert.deepEqual(menuFor(menus, 'svc.commandDeck', 'svc:conv+root+stopped+archived+launcher+succeed', true), ['svc.unarchiveConversation']);
     assert.deepEqual(deck(values[3]), [
@@ -93,12 +151,12 @@ describe('extension menus (package.json)', () => {
     // A critic that filed its verdict file: Open Report in its menu and on hover (its click opens the conversation).
     const critic = deckContextValue({ ...ROWS[2], activity: 'idle', verdict: { verdict: 'NOT_YET', defects: 3, by: 3, verdictFile: '/lanes/verdict-c1.json' } });
     assert.equal(critic, 'svc:conv+lane+critic+idle+live+verdict+report');
-    assert.deepEqual(deck(critic), ['svc.openConversation', 'svc.tellConversation', 'svc.stopConversation', 'svc.reapLane', 'svc.raiseBudget', 'svc.startLane', 'svc.openReport']);
+    assert.deepEqual(deck(critic), ['svc.openConversation', 'svc.openReport', 'svc.tellConversation', 'svc.stopConversation', 'svc.reapLane', 'svc.raiseBudget', 'svc.startLane']);
     assert.deepEqual(menuFor(menus, 'svc.commandDeck', critic, true), ['svc.openReport', 'svc.tellConversation']);
     // The builder it judged shows the verdict, but the report is the critic's: no Open Report there.
     assert.doesNotMatch(deckContextValue({ ...ROWS[1], verdict: { verdict: 'NOT_YET', defects: 3, by: 3, verdictFile: '/lanes/verdict-c1.json' } }), /\+report\b/);
     const reviewer = 'svc:conv+agent+stopped+succeed+reviewer+report';
-    assert.deepEqual(deck(reviewer), ['svc.openConversation', 'svc.archiveConversation', 'svc.startLane', 'svc.handoffConversation', 'svc.forkConversation', 'svc.openReport']);
+    assert.deepEqual(deck(reviewer), ['svc.openConversation', 'svc.openReport', 'svc.archiveConversation', 'svc.startLane', 'svc.handoffConversation', 'svc.forkConversation']);
     assert.deepEqual(menuFor(menus, 'svc.commandDeck', 'svc:convoy+live+verdict', true), ['svc.abortReview']);
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+readiness+pr+mergeable+url', true), ['svc.mergePr', 'svc.openPr']);
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+readiness+pr'), []);
@@ -107,14 +165,14 @@ describe('extension menus (package.json)', () => {
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:reviewer+stopped+report'), ['svc.openConversation', 'svc.openReport']);
     assert.deepEqual(menuFor(menus, 'svc.reviews', values[0]), [], 'deck menus stay in the deck');
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue+pr+in_review+running+run'), [
-      'svc.requestReview',
       'svc.startIssue',
       'svc.issueDone',
+      'svc.requestReview',
       'svc.abortReview',
       'svc.restartReview',
     ]);
-    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue'), ['svc.requestReview', 'svc.startIssue', 'svc.issueDone']);
-    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue+worker'), ['svc.requestReview', 'svc.issueDone'], 'no second work agent while one is live');
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue'), ['svc.startIssue', 'svc.issueDone', 'svc.requestReview']);
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue+worker'), ['svc.issueDone', 'svc.requestReview'], 'no second work agent while one is live');
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:reviewer+working+live'), ['svc.openConversation', 'svc.tellConversation', 'svc.stopConversation']);
   });
 });

@@ -76,6 +76,43 @@ describe('Start Lane flow (extension/lanes/startLaneFlow.ts)', () => {
     ]);
   });
 
+  it('Back inside a step returns to its list: a verifier of its own key, a typed model; a brief file not chosen offers the choice again', async () => {
+    const p = scripted([
+      'verifier',
+      'r1',
+      'A key of its own…',
+      '<back>',
+      'A key of its own…',
+      'check',
+      'Another model…',
+      '<back>',
+      'Another model…',
+      'typed',
+      'Use a brief file…',
+      undefined,
+      'Use a brief file…',
+      '/briefs/check.md',
+    ]);
+    const r = await startLaneFlow(p, facts({ rows: ROWS, selected: ROWS[0], lanes: LANES }));
+    assert.deepEqual(r.kind === 'launch' && r.params, { parent: '1', role: 'verifier', run: 'r1', key: 'check', model: 'typed', noWait: true, brief: '/briefs/check.md' });
+    assert.deepEqual(p.seen, [
+      'svc: Start Lane (1/5) pick [builder|critic|verifier|play|orchestrator] active=builder',
+      'svc: Start Lane (2/5) input "Run key (names this pass of the loop)" value=r2 back',
+      'svc: Start Lane (3/5) pick [api|ui|A key of its own…] active=- back',
+      'svc: Start Lane (3/5) input "Lane key of the verifier" value= back',
+      'svc: Start Lane (3/5) pick [api|ui|A key of its own…] active=- back',
+      'svc: Start Lane (3/5) input "Lane key of the verifier" value= back',
+      'svc: Start Lane (4/5) pick [Another model…|Open Roles…] active=Another model… back',
+      'svc: Start Lane (4/5) input "Model for the verifier" value= back',
+      'svc: Start Lane (4/5) pick [Another model…|Open Roles…] active=Another model… back',
+      'svc: Start Lane (4/5) input "Model for the verifier" value= back',
+      'svc: Start Lane (5/5) pick [Write the brief in an editor|Use a brief file…] active=Write the brief in an editor back',
+      'open Brief file for the lane',
+      'svc: Start Lane (5/5) pick [Write the brief in an editor|Use a brief file…] active=Use a brief file… back',
+      'open Brief file for the lane',
+    ]);
+  });
+
   it('no model set for the role: the probed models, a typed one, or Open Roles, which keeps the answers; reopened, every step is prefilled', async () => {
     const first = scripted(['builder', 'r1', 'web', 'Open Roles…']);
     const r = await startLaneFlow(first, facts({ rows: ROWS, selected: ROWS[0], offered: ['m-small', 'm-large'] }));

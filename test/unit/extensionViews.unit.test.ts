@@ -53,8 +53,10 @@ describe('Agents page rows (extension/agents/agentsModel.ts)', () => {
       conv(3, { kind: 'lane', parentId: 1, alive: false, activity: 'stopped' }),
       conv(4, { kind: 'successor', parentId: 1, cost: { amount: 0.5, currency: 'USD' } }),
       conv(5, { kind: 'agent', name: 'agent-web-7', issueId: 'WEB-7' }),
-      conv(6, { kind: 'agent', name: 'agent-web-7-review-security', issueId: 'WEB-7' }),
-      conv(7, { kind: 'agent', name: 'agent-web-7-review', issueId: 'WEB-7', archived: true, alive: false, activity: 'stopped' }),
+      conv(6, { kind: 'agent', name: 'agent-web-7-review-security', issueId: 'WEB-7', review: { runId: 'r2', role: 'security' } }),
+      // Retired by a later run: renamed, and still a review parent (the daemon's facts say so, not the name).
+      conv(7, { kind: 'agent', name: 'agent-web-7-review.r1', issueId: 'WEB-7', archived: true, alive: false, activity: 'stopped', review: { runId: 'r1', role: 'parent' } }),
+      conv(8, { kind: 'agent', name: 'agent-web-8-review', issueId: 'WEB-8', review: { runId: 'r1', role: 'quick' } }),
     ];
     const lanes = [
       laneRec(2, { verdict: { verdict: 'NOT_YET', defects: 1, by: 3, verdictFile: null } }),
@@ -71,12 +73,13 @@ describe('Agents page rows (extension/agents/agentsModel.ts)', () => {
         [5, 0, 4, 'work agent', true, 'idle', null, null, 'WEB-7', null, false],
         [6, 0, 5, 'reviewer · security', true, 'idle', null, null, 'WEB-7', null, false],
         [7, 0, 6, 'review parent', false, 'stopped', null, null, 'WEB-7', null, true],
+        [8, 0, 7, 'reviewer (quick)', true, 'idle', null, null, 'WEB-8', null, false],
       ],
     );
     // Spent/cap only where a cap holds: the Agents page shows it in the cost column.
     assert.deepEqual(
       rows.map((r) => r.budget),
-      [null, null, null, null, null, null, null],
+      [null, null, null, null, null, null, null, null],
     );
     const capped = agentRows(convs, [
       laneRec(2, { budget: { spent: 0.9, cap: 1, from: 'lane', run: { spent: 0.9, cap: null, from: null }, state: 'near', text: '$0.90 of $1.00 (90%)' } }),

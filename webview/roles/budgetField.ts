@@ -4,7 +4,7 @@
 // writes it; an empty box removes the cap (as Clear does); Escape puts the saved value back.
 import { parseUsd } from '../../shared/format/money';
 import { isOwn as own } from './choices';
-import type { FieldContext, FieldSpec } from './fields';
+import type { FieldContext, FieldSpec } from './fieldTypes';
 
 export function budgetBox(id: string, spec: FieldSpec, ctx: FieldContext): HTMLInputElement {
   const e = spec.entry;

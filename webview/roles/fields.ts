@@ -8,36 +8,12 @@ import { textElement } from '../common/sanitize';
 import { budgetBox } from './budgetField';
 import { isOwn as own, selectChoices } from './choices';
 import type { SelectKind } from './choices';
+import type { FieldContext, FieldSpec } from './fieldTypes';
+
+export type { FieldContext, FieldSpec } from './fieldTypes';
 
 /** What each model box last sent, and the value it replaced (see commit below). */
 const lastSent = new Map<string, { value: string; was: string }>();
-
-export interface FieldContext {
-  /** Sends a write: a string sets, null removes. */
-  set(key: string, value: string | null): void;
-  /** Asks for a harness's model choices (when a model box gets focus). */
-  wantModels(harness: string): void;
-  /** Harness names for harness selects. */
-  harnesses: string[];
-  /** config.yaml's hosts for host selects ("this machine" is the blank option). */
-  hosts: string[];
-  /** The last write's refusal per key. */
-  refusals: Record<string, string>;
-  /** Keys whose write was accepted a moment ago: the field says Saved. */
-  saved: ReadonlySet<string>;
-  /** The models each harness offers, where its list was fetched. */
-  models: Record<string, readonly string[]>;
-  /** A refusal made on the page, before anything was sent (a model no id can be). */
-  refuseHere(key: string, message: string): void;
-}
-
-export interface FieldSpec {
-  label: string;
-  entry: ConfigEntry;
-  kind: SelectKind | 'model' | 'budget';
-  /** For a model field: the harness whose models are offered (null: not known yet). */
-  harness?: string | null;
-}
 
 /** `project · projects.yaml`, `global · inherited from roles.review.model`, `unset · <consequence>`. */
 export function sourceLine(e: ConfigEntry): { text: string; tone: 'normal' | 'warn' } {

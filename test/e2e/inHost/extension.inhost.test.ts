@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { SvcTestApi } from '../../../extension/api';
 import { buildDeck } from '../../../extension/commandDeck/deckModel';
 import { toTreeItem } from '../../../extension/commandDeck/deckProvider';
-import { COMMAND_IDS } from '../../../extension/commands/commandIds';
+import { COMMAND_IDS } from '../../../extension/commands/commandTable';
 import { reviewNodes } from '../../../extension/reviews/reviewsModel';
 import { reviewTreeItem } from '../../../extension/reviews/reviewsProvider';
 import type { IssueState } from '../../../shared/protocol/review';
