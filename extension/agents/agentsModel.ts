@@ -2,6 +2,7 @@
 // reviewers), archived ones included, in the Command Deck's tree order with a depth, so
 // the page nests them the same way (docs/spec.md: lanes under their launcher, critics under the
 // judged builder). Pure (no vscode).
+import { verdictTone } from '../../shared/format/verdictTone';
 import type { ConversationInfo } from '../../shared/protocol/conversations';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 import type { AgentRowView } from '../../shared/webview/agentsMessages';
@@ -42,6 +43,7 @@ export function agentRows(conversations: readonly ConversationInfo[], lanes: rea
         currency: c.cost ? c.cost.currency : null,
         issue: c.issueId,
         verdict: lane?.verdict ? verdictText(lane.verdict) : null,
+        verdictTone: lane?.verdict ? verdictTone(lane.verdict.verdict) : null,
         archived: c.archived,
         budget: lane && lane.budget.cap !== null ? { spent: lane.budget.spent, cap: lane.budget.cap, state: lane.budget.state, text: lane.budget.text } : null,
       });

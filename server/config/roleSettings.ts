@@ -37,7 +37,7 @@ function ownValue(ref: ConfigKeyRef, s: SettingsSource): Own {
 
 /** What happens while `ref` is unset (shown next to the field and by `svc config get`). */
 export function whenUnset(ref: ConfigKeyRef): string {
-  if (ref.field === 'budget' && !ref.role) return `a run has no spend cap of its own: only each lane's cap (its --budget or its role's budget) stops it`;
+  if (ref.field === 'budget' && !ref.role) return `a run has no spend cap of its own: only each lane's cap (given at launch or by its role) stops it`;
   if (ref.role) {
     const role = ref.role;
     if (ref.field === 'model') return `a ${role} lane cannot start without a model: set one here, or give it at launch (there is no default model)`;
@@ -45,7 +45,7 @@ export function whenUnset(ref: ConfigKeyRef): string {
     if (ref.field === 'host') return `${role} lanes run on this machine, unless the launch names a host`;
     if (ref.field === 'sandbox')
       return `${role} lanes run in the workspace sandbox where the platform has one (they can change only their own worktree), unless the harness or the launch says off`;
-    if (ref.field === 'budget') return `${role} lanes have no spend cap, unless the launch gives --budget (the run's cap, if set, still holds)`;
+    if (ref.field === 'budget') return `${role} lanes have no spend cap, unless one is given at launch (the run's cap, if set, still holds)`;
     if (ref.field === 'permissions') return `${role} lanes run unattended (auto): nothing waits for your approval; ask turns the harness's approvals into needs-you requests`;
     return `the launching conversation's harness is used, unless the launch names another`;
   }

@@ -1,6 +1,7 @@
 // Messages of the Agents page (a webview panel listing every agent). Host:
 // extension/agents/agentsPanel.ts (rows from agentsModel.ts); page: webview/agentsMain.ts.
 // Who must stay in sync: those files.
+import type { VerdictTone } from '../format/verdictTone';
 import type { ReadyMessage } from './viewMessages';
 
 /** The Agents table's filter and sort, kept in the page's state across a reload. */
@@ -36,6 +37,8 @@ export interface AgentRowView {
   issue: string | null;
   /** A critic's verdict, or a builder's newest critic verdict. */
   verdict: string | null;
+  /** The verdict's colour (the text above carries the defect count, so the page cannot tell it). */
+  verdictTone: VerdictTone | null;
   archived: boolean;
   /** Lanes with a cap: spent against it (the iteration's spend) and its state (`near` from 80 %, `reached`, `not-enforceable`). */
   budget: { spent: number; cap: number; state: string; text: string } | null;

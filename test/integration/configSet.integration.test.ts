@@ -265,7 +265,7 @@ describe('config: svc config get|set', function () {
     const unset = await s.svc(['config', 'get', 'projects.web.gauntlet.roles.play.budget']);
     assert.equal(
       unset.stderr,
-      "projects.web.gauntlet.roles.play.budget is not set: play lanes have no spend cap, unless the launch gives --budget (the run's cap, if set, still holds)\n",
+      "projects.web.gauntlet.roles.play.budget is not set: play lanes have no spend cap, unless one is given at launch (the run's cap, if set, still holds)\n",
     );
 
     await ok(s.svc(['config', 'set', 'projects.web.gauntlet.roles.critic.budget', '--unset']));

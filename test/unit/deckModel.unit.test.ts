@@ -423,6 +423,7 @@ describe('spend on the Agents page', () => {
     currency: cost === null ? null : 'USD',
     issue: null,
     verdict: null,
+    verdictTone: null,
     archived: false,
     budget,
   });

@@ -64,16 +64,16 @@ describe('Agents page rows (extension/agents/agentsModel.ts)', () => {
     ];
     const rows = agentRows(convs, lanes);
     assert.deepEqual(
-      rows.map((r) => [r.id, r.depth, r.order, r.role, r.alive, r.activity, r.cost, r.currency, r.issue, r.verdict, r.archived]),
+      rows.map((r) => [r.id, r.depth, r.order, r.role, r.alive, r.activity, r.cost, r.currency, r.issue, r.verdict, r.verdictTone, r.archived]),
       [
-        [1, 0, 0, 'root', true, 'idle', null, null, null, null, false],
-        [2, 1, 1, 'builder i1', true, 'idle', null, null, null, 'NOT_YET · 1 defect', false],
-        [3, 2, 2, 'critic i1', false, 'stopped', null, null, null, 'NOT_YET · 1 defect', false],
-        [4, 1, 3, 'successor of #1', true, 'idle', 0.5, 'USD', null, null, false],
-        [5, 0, 4, 'work agent', true, 'idle', null, null, 'WEB-7', null, false],
-        [6, 0, 5, 'reviewer · security', true, 'idle', null, null, 'WEB-7', null, false],
-        [7, 0, 6, 'review parent', false, 'stopped', null, null, 'WEB-7', null, true],
-        [8, 0, 7, 'reviewer (quick)', true, 'idle', null, null, 'WEB-8', null, false],
+        [1, 0, 0, 'root', true, 'idle', null, null, null, null, null, false],
+        [2, 1, 1, 'builder i1', true, 'idle', null, null, null, 'NOT_YET · 1 defect', 'notYet', false],
+        [3, 2, 2, 'critic i1', false, 'stopped', null, null, null, 'NOT_YET · 1 defect', 'notYet', false],
+        [4, 1, 3, 'successor of #1', true, 'idle', 0.5, 'USD', null, null, null, false],
+        [5, 0, 4, 'work agent', true, 'idle', null, null, 'WEB-7', null, null, false],
+        [6, 0, 5, 'reviewer · security', true, 'idle', null, null, 'WEB-7', null, null, false],
+        [7, 0, 6, 'review parent', false, 'stopped', null, null, 'WEB-7', null, null, true],
+        [8, 0, 7, 'reviewer (quick)', true, 'idle', null, null, 'WEB-8', null, null, false],
       ],
     );
     // Spent/cap only where a cap holds: the Agents page shows it in the cost column.

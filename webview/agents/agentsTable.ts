@@ -4,7 +4,6 @@
 import type { AgentRowView, SortKey, TableState } from '../../shared/webview/agentsMessages';
 import { textElement } from '../common/sanitize';
 import { formatCost } from '../../shared/format/money';
-import { verdictTone } from '../../shared/format/verdictTone';
 
 export const COLUMNS: { key: SortKey; label: string }[] = [
   { key: 'name', label: 'Agent' },
@@ -98,7 +97,7 @@ export function tableElement(rows: readonly AgentRowView[], s: TableState, open:
     name.className = 'name';
     if (nested) name.style.setProperty('--depth', String(r.depth));
     name.append(textElement('span', r.title || r.name, 'title'), textElement('span', ` #${r.id} ${r.name}`, 'muted'));
-    if (r.verdict) name.append(textElement('span', r.verdict, `verdict ${verdictTone(r.verdict)}`));
+    if (r.verdict && r.verdictTone) name.append(textElement('span', r.verdict, `verdict ${r.verdictTone}`));
     const alive = document.createElement('td');
     alive.append(textElement('span', r.alive ? 'alive' : 'no', r.alive ? 'alive' : 'muted'));
     const activity = textElement('td', r.activity, `activity ${r.activity}`);
