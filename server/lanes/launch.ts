@@ -107,29 +107,29 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   const builderBranch = role === 'builder' && !p.reuse ? (p.branch ?? defaultBranch(run, key, nextIteration(store.ofSlot(run, key, role)))) : undefined;
   const fetched = gitBacked ? fetchBaseCommit(repo, project.default_branch) : null;
   const refs = builderBranch !== undefined ? existingRefs(repo, [`refs/heads/${builderBranch}`, `refs/remotes/origin/${builderBranch}`]) : undefined;
-  const checks = Promise.all([
-    settle(fetched),
-    settle(fetched?.then((f) => f.commit ?? resolveCommit(repo, f.ref, 'base ref')) ?? null),
-    settle(p.from !== undefined ? resolveCommit(repo, p.from, '--from') : undefined),
-    settle(p.at !== undefined ? resolveCommit(repo, p.at, '--at') : undefined),
-    settle(p.branch !== undefined && role === 'builder' ? checkBranchName(repo, p.branch) : undefined),
-    settle(builderBranch !== undefined && p.branch === undefined ? isValidBranchName(repo, builderBranch) : true),
-    settle(refs?.then((r) => r.has(`refs/heads/${builderBranch}`)) ?? false),
-    settle(refs?.then((r) => r.has(`refs/remotes/origin/${builderBranch}`)) ?? false),
-  ]);
+  const checks = settleAll({
+    fetch: fetched,
+    baseSha: fetched?.then((f) => f.commit ?? resolveCommit(repo, f.ref, 'base ref')) ?? null,
+    from: p.from !== undefined ? resolveCommit(repo, p.from, '--from') : undefined,
+    at: p.at !== undefined ? resolveCommit(repo, p.at, '--at') : undefined,
+    branchName: p.branch !== undefined && role === 'builder' ? checkBranchName(repo, p.branch) : undefined,
+    keyMakesValidBranch: builderBranch !== undefined && p.branch === undefined ? isValidBranchName(repo, builderBranch) : true,
+    branchExists: refs?.then((r) => r.has(`refs/heads/${builderBranch}`)) ?? false,
+    branchOnOrigin: refs?.then((r) => r.has(`refs/remotes/origin/${builderBranch}`)) ?? false,
+  });
   // The agent's git facts are read from the checkout while the rest goes on (conversationsPort);
   // asked after the checks above, whose gits lead to the worktree and go first.
   const prepared = gitBacked ? convs.prepareStart(repo) : undefined;
-  const [fetchR, baseR, fromR, atR, branchR, validR, existsR, trackedR] = await checks;
-  fetchR();
-  const from = fromR();
-  const at = atR();
+  const checked = await checks;
+  checked.fetch();
+  const from = checked.from();
+  const at = checked.at();
   if (p.branch !== undefined) {
     if (role !== 'builder') throw branchOnlyBuilderError(role);
-    branchR();
+    checked.branchName();
   }
-  const baseSha = baseR();
-  if (!validR()) {
+  const baseSha = checked.baseSha();
+  if (!checked.keyMakesValidBranch()) {
     // The lane key pattern admits names git refuses (`a..b`, `a.lock`, `a.`): git's own
     // rules judge the branch before anything is recorded or stopped.
     throw badLaneKeyError(key, builderBranch);
@@ -151,7 +151,7 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   // On a host, a start that is not a commit (a previous iteration's branch) is resolved there,
   // and whether the branch exists is asked of the host's clone.
   if (!host && draft.start && !/^[0-9a-f]{40}$/.test(draft.start)) draft.start = await resolveCommit(repo, draft.start, 'start point');
-  if (!host && draft.branch && !draft.reuse && (draft.branch === builderBranch ? existsR() : await branchExists(repo, draft.branch))) {
+  if (!host && draft.branch && !draft.reuse && (draft.branch === builderBranch ? checked.branchExists() : await branchExists(repo, draft.branch))) {
     throw branchExistsError(draft.branch);
   }
   const name = `${run}-${key}-${role}-i${draft.iteration}${draft.respawn ? `-r${draft.respawn}` : ''}`;
@@ -213,7 +213,7 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
       } else if (!draft.reuse) {
         if (gitBacked) {
           await createWorktree({ repo, dir: draft.dir, branch: draft.branch, start: draft.start!, sparse: project.gauntlet?.sparse_checkout });
-          if (!draft.branch || (draft.branch === builderBranch && !trackedR())) {
+          if (!draft.branch || (draft.branch === builderBranch && !checked.branchOnOrigin())) {
             known = new Map([[draft.dir, { branch: draft.branch, headSha: draft.start, ahead: null, upstream: draft.branch ? `origin/${draft.branch}` : null, dirty: false }]]);
           }
         } else createPlayDir(draft.dir);
@@ -254,7 +254,16 @@ function prepareRefusal(e: unknown, host?: string): SvcError {
   return SvcError.is(e) && !host ? e : laneDirFailedError((e as Error).message, host);
 }
 
-/** A promise's outcome, to be taken (value or throw) later, in an order of our choosing. */
+/**
+ * Each check's outcome, to be taken (value or throw) later, in an order of our choosing:
+ * all run at once, and the first refusal in the launch's own order is the one reported.
+ */
+function settleAll<T extends Record<string, unknown>>(checks: { [K in keyof T]: T[K] | Promise<T[K]> }): Promise<{ [K in keyof T]: () => T[K] }> {
+  const names = Object.keys(checks) as (keyof T)[];
+  return Promise.all(names.map((n) => settle(checks[n]))).then((taken) => Object.fromEntries(names.map((n, i) => [n, taken[i]])) as { [K in keyof T]: () => T[K] });
+}
+
+/** A promise's outcome, to be taken (value or throw) later. */
 function settle<T>(v: T | Promise<T>): Promise<() => T> {
   return Promise.resolve(v).then(
     (x) => () => x,
