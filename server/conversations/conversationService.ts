@@ -40,7 +40,7 @@ import type { ConversationRow, ListedRow } from './conversationStore';
 import { checkName, slugify, uniqueName } from './names';
 import type { LiveFacts } from './liveFacts';
 import { lastLines } from './transcriptText';
-import { procCommand } from '../reap/processesInside';
+import { procCommand } from '../util/processGroup';
 import { remoteRunOf, stopAfterRestart } from './remoteAgents';
 import { agentSocketPath } from '../sandbox/agentSocket';
 import { SandboxProbe } from '../sandbox/sandboxProbe';
