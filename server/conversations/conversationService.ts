@@ -40,7 +40,8 @@ import type { ConversationRow, ListedRow } from './conversationStore';
 import { checkName, slugify, uniqueName } from './names';
 import type { LiveFacts } from './liveFacts';
 import { lastLines } from './transcriptText';
-import { procCommand } from '../util/processGroup';
+import { localAgent } from '../harness/localAgent';
+import { remoteAgent } from '../harness/remoteAgentTransport';
 import { remoteRunOf, stopAfterRestart } from './remoteAgents';
 import { agentSocketPath } from '../sandbox/agentSocket';
 import { SandboxProbe } from '../sandbox/sandboxProbe';
@@ -237,13 +238,7 @@ export class ConversationService extends EventEmitter {
 
   /** The processes left of the agent's group with their command lines: here, or on its host. */
   async groupProcesses(id: number): Promise<{ pid: number; command: string }[]> {
-    const s = this.sessions.get(id);
-    if (!s) return [];
-    if (this.store.get(id)?.host) return (await s.remoteProcesses()).sort((a, b) => a.pid - b.pid);
-    return s
-      .groupPids()
-      .sort((a, b) => a - b)
-      .map((pid) => ({ pid, command: procCommand(pid) ?? '(gone)' }));
+    return (await this.sessions.get(id)?.processes()) ?? [];
   }
 
   facts(id: number): LiveFacts {
@@ -577,7 +572,7 @@ export class ConversationService extends EventEmitter {
         resume: what.resume,
         // A person's conversation asks them; lanes and the pipeline's agents are unattended.
         permissions: permissionsOf(row),
-        remote,
+        agent: remote ? remoteAgent(remote) : localAgent,
       },
       {
         transcript: (kind, payload) => this.transcript.append(id, kind, payload),
