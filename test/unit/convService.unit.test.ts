@@ -101,7 +101,7 @@ describe('conversation service rows', () => {
   it('recordSpawnError makes failed-to-start and fires events; stop and archive of a never-started row', async () => {
     const { svc, notified } = service();
     const events: string[] = [];
-    for (const e of ['changed', 'spawnError', 'ended']) svc.on(e, (id: number) => events.push(`${e} ${id}`));
+    for (const e of ['changed', 'spawnError', 'ended'] as const) svc.events.on(e, (id: number) => events.push(`${e} ${id}`));
     const a = svc.insert(base);
     svc.recordSpawnError(a.id, 'worktree could not be made');
     assert.equal(svc.activity(svc.get(a.id)!), 'failed-to-start');
