@@ -1,6 +1,7 @@
 // The daemon's composition context: what every feature module receives. Features
-// register their RPC methods, HTTP routes and migrations from a `register…(app)` call
-// in server/daemon/daemon.ts; nothing else is global.
+// register their RPC methods and HTTP routes from a `register…(app)` call in
+// server/daemon/features.ts; their migrations are listed there too and have run by then
+// (the daemon opens `db` with them first). Nothing else is global.
 import type { z } from 'zod';
 import type { ChangedParams } from '../shared/protocol/daemon';
 import type { homePaths } from '../shared/svcHome';

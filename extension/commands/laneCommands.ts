@@ -6,6 +6,7 @@ import { configModels, configRoles } from '../../shared/protocol/config';
 import { conversationsShow } from '../../shared/protocol/conversations';
 import { lanesList, lanesStart } from '../../shared/protocol/lanes';
 import type { LaunchParams } from '../../shared/protocol/lanes';
+import { laneStartLine } from '../../shared/format/laneStart';
 import type { DeckRow } from '../commandDeck/deckModel';
 import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 import type { HarnessChoice } from '../doctor/harnessChoices';
@@ -174,7 +175,7 @@ async function launch(d: CommandDeps, params: LaunchParams): Promise<void> {
   );
   remembered = undefined;
   // The same line `svc lane start` prints.
-  const line = `Lane ${lane.run}/${lane.key} ${lane.role} i${lane.iteration}: conv ${lane.id} (${lane.name}) in ${lane.cwd}`;
+  const line = laneStartLine(lane);
   log.info(line);
   // Not awaited: a draft closes as soon as its lane is launched, not when this message goes.
   void vscode.window.showInformationMessage(line, 'Open').then((choice) => choice === 'Open' && d.panels.show(lane.id));

@@ -1,9 +1,9 @@
 // Store tables of the code hosts: the local host's PRs, reviews, comments and commit
 // statuses, and the GitHub webhook deliveries already handled (replays are dropped).
 // Ids 301–319 belong to the code host; issues and the review pipeline take 320 and up.
-import { registerMigrations } from '../store/migrations';
+import type { Migration } from '../store/migrations';
 
-registerMigrations(
+export const codeHostMigrations: readonly Migration[] = [
   {
     id: 301,
     name: 'codehost: pull_requests',
@@ -117,4 +117,4 @@ registerMigrations(
         PRIMARY KEY (project, number)
       );`,
   },
-);
+];

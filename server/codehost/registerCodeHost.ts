@@ -6,7 +6,6 @@ import type { App } from '../app';
 import { CodeHosts } from './codeHosts';
 import { handleGithubWebhook, webhookBeforeBody } from './github/webhook';
 import { registerPrMethods } from './prMethods';
-import './migrations';
 
 /** GitHub sends payloads up to 25 MB, but the events svc reads (pull_request,
  *  issue_comment) carry at most a 64 KiB PR or comment body: a few hundred KiB even

@@ -1,186 +1,77 @@
-// The conversation layer every agent stands on (roots, lanes, successors, review and
-// work agents): rows, transcripts, one harness session per live conversation, and the
-// live facts the activity rule reads. Created once by registerConversations(app), which
-// returns it; daemon/features.ts hands it to the features that need it.
+// The session supervisor of the conversation layer: one harness session per live
+// conversation, built on the rows of conversationRegistry.ts, and the live facts the
+// activity rule reads. Created once by registerConversations(app), which returns it;
+// daemon/features.ts hands it to the features that need it.
 //
 // API for other features (lanes, review):
-//   insert(opts) → row (synchronous, no process: call it inside your own db.transaction)
-//   start(id) · create(opts) = insert + start · waitStarted(id, ms) → 'alive'|'failed'|'ended'|'timeout'
-//   get(id) · resolve(ref) (`#id`, id, name, `conv-<name>`; throws notFound) · list()
-//   facts(id) → {alive, working, needsYou, idleSince?, lastTurnEndedAt?} · activity(row, now?)
-//   tell(id, text, {force?}) · answer(id, a) · stop(id, {timeoutMs?, kill?}) → {stopped}
-//   archive(id) · unarchive(id) · resume(id) · recordSpawnError(id, msg) · addTellGuard(fn) · addResumeGuard(fn)
-//   outputLines(ref, n) · cost(id) · effectiveLauncher(id)
-//   addTurnGate(fn) · kick(id) · cancelTurn(id) · onUsage(fn) (spend caps)
-//   events: 'changed' | 'started' | 'ended' | 'spawnError' | 'turnEnded' (id: number); onChanged(fn) → unsubscribe
-import { CallerCredentials } from './callerCredential';
-import { alreadyRunningError, hostNotAskedError, nameTakenError, noOpenAskError, notRunningError, stillRunningError, unknownConversationError } from './conversationRefusals';
-import { EventEmitter } from 'node:events';
+//   rows (conversationRegistry.ts): insert(opts) → row (synchronous, no process: call it inside
+//     your own db.transaction) · get(id) · resolve(ref) (`#id`, id, name, `conv-<name>`;
+//     throws notFound) · list() · recordSpawnError(id, msg) · unarchive(id) · outputLines(ref, n)
+//     · cost(id) · effectiveLauncher(id) · events (typed: conversationEvents.ts) · onChanged(fn)
+//     · onUsage(fn) (spend caps)
+//   sessions (here): start(id) · create(opts) = insert + start · waitStarted(id, ms) →
+//     'alive'|'failed'|'ended'|'timeout' · facts(id) → {alive, working, needsYou, idleSince?,
+//     lastTurnEndedAt?} · activity(row, now?) · tell(id, text, {force?}) · answer(id, a) ·
+//     stop(id, {timeoutMs?, kill?}) → {stopped} · archive(id) · resume(id) · addTellGuard(fn) ·
+//     addResumeGuard(fn) · addTurnGate(fn) · kick(id) · cancelTurn(id)
+import { ConversationRegistry } from './conversationRegistry';
+import type { CreateOptions } from './conversationRegistry';
+import { alreadyRunningError, hostNotAskedError, noOpenAskError, notRunningError, stillRunningError } from './conversationRefusals';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { activityOfRow } from '../../shared/activity';
-import type { SandboxMode } from '../../shared/config';
 import type { Activity } from '../../shared/activity';
-import type { ConversationInfo, ConversationKind, OpenAsk } from '../../shared/protocol/conversations';
+import type { ConversationInfo, OpenAsk } from '../../shared/protocol/conversations';
 import { SVC_VERSION } from '../../shared/version';
 import type { App } from '../app';
 import type { HostLink } from '../hosts/hostLink';
 import type { Answer } from '../harness/asks';
 import { HarnessSession } from '../harness/harnessSession';
-import { resolveProfile } from '../harness/profiles';
-import type { Profile } from '../harness/profiles';
 import { logger } from '../util/log';
 import { agentEnv } from './agentEnv';
 import { agentGitFacts } from './agentGitFacts';
 import type { AgentGitFacts, PreparedStart } from './agentGitFacts';
 import { writableDirs } from './writableDirs';
-import { ConversationStore } from './conversationStore';
 import { reviewSeatOf } from './reviewSeat';
 import type { ConversationRow, ListedRow } from './conversationStore';
-import { checkName, slugify, uniqueName } from './names';
 import type { LiveFacts } from './liveFacts';
-import { lastLines } from './transcriptText';
-import { procCommand } from '../reap/processesInside';
+import { localAgent } from '../harness/localAgent';
+import { remoteAgent } from '../harness/remoteAgentTransport';
 import { remoteRunOf, stopAfterRestart } from './remoteAgents';
 import { agentSocketPath } from '../sandbox/agentSocket';
 import { SandboxProbe } from '../sandbox/sandboxProbe';
 import { sandboxWrap } from '../sandbox/sandboxWrap';
-import { TranscriptStore } from './transcriptStore';
 
 const log = logger('conversations');
 
 export type { ConversationRow } from './conversationStore';
-
-export interface CreateOptions {
-  kind: ConversationKind;
-  name?: string;
-  title: string;
-  project?: string | null;
-  cwd: string;
-  harness: string;
-  model: string;
-  effort?: string | null;
-  parentId?: number | null;
-  issueId?: string | null;
-  /** The first message. */
-  prompt: string;
-  /** Extra environment for the agent (e.g. SVC_REVIEW_* for reviewers). */
-  extraEnv?: Record<string, string>;
-  /** Play lanes: launched without service context (no SVC_CONVERSATION, SVC_HOME, shim on PATH). */
-  bare?: boolean;
-  /** The role's permission policy; default by kind (a person's conversations ask, the rest run unattended). */
-  permissions?: 'ask' | 'auto';
-  /** The host (config.yaml hosts.<name>) the agent runs on over SSH; absent: this machine. */
-  host?: string | null;
-  /** A lane's sandbox (server/sandbox/); absent: not a lane, its agent runs as the person. */
-  sandbox?: SandboxMode | null;
-}
+export type { CreateOptions } from './conversationRegistry';
 
 export type StartOutcome = 'alive' | 'failed' | 'ended' | 'timeout';
 export type TellGuard = (row: ConversationRow, opts: { force: boolean }) => void;
 /** Why a conversation's next turn must wait (it stays queued), or null. */
 export type TurnGate = (row: ConversationRow) => string | null;
-type EventName = 'changed' | 'started' | 'ended' | 'spawnError' | 'turnEnded' | 'transcript' | 'usage';
 
-export class ConversationService extends EventEmitter {
-  readonly store: ConversationStore;
-  readonly transcript: TranscriptStore;
+export class ConversationService extends ConversationRegistry {
   private readonly sessions = new Map<number, HarnessSession>();
   private readonly wasAlive = new Set<HarnessSession>();
   private readonly guards: TellGuard[] = [];
   private readonly gates: TurnGate[] = [];
   private readonly resumeGuards: ((row: ConversationRow) => void)[] = [];
-  /** Each agent's credential, presented by its shim with every request it makes as itself. */
-  readonly credentials: CallerCredentials;
   /** Whether this machine can start a lane's sandbox (a working answer kept a minute). */
   private readonly sandboxProbe = new SandboxProbe();
   /** The listeners of sandboxed agents' own sockets, by conversation. */
   private readonly agentSockets = new Map<number, { close(): Promise<void> }>();
 
   constructor(
-    private readonly app: App,
+    app: App,
     /** Where agents on other hosts are started and stopped (the hosts feature's). */
     private readonly hostLink: HostLink,
   ) {
-    super();
-    this.setMaxListeners(0);
-    this.store = new ConversationStore(app.db);
-    this.credentials = new CallerCredentials(app.paths.home);
-    this.transcript = new TranscriptStore(
-      app.db,
-      () => app.now(),
-      (ids) => {
-        for (const id of ids) {
-          this.emit('transcript', id);
-          app.notify({ topic: 'transcript', id });
-        }
-      },
-    );
+    super(app);
   }
 
   // ---- rows ----------------------------------------------------------------------------
-
-  get(id: number): ConversationRow | undefined {
-    return this.store.get(id);
-  }
-
-  /** `#id`, id, name or `conv-<name>`; throws notFound. */
-  resolve(ref: string | number): ConversationRow {
-    const r = String(ref).trim();
-    const idMatch = /^#?(\d+)$/.exec(r);
-    const row = (idMatch ? this.store.get(Number(idMatch[1])) : undefined) ?? this.store.byName(r) ?? (r.startsWith('conv-') ? this.store.byName(r.slice(5)) : undefined);
-    if (!row) throw unknownConversationError(r);
-    return row;
-  }
-
-  /** Refuses unless `token` is the credential of the `caller` conversation (unknown callers pass: the method refuses them). */
-  proveCaller(caller: string, token: string | undefined): void {
-    let conv;
-    try {
-      conv = this.resolve(caller);
-    } catch {
-      return;
-    }
-    this.credentials.check(conv, token);
-  }
-
-  /** Rows without their first prompt (lists never show it; a start reads it by id). */
-  list(opts: { archived?: boolean } = {}): ListedRow[] {
-    return this.store.all(opts);
-  }
-
-  /** Inserts the row only (no process), so a caller can do it inside its own transaction. */
-  insert(o: CreateOptions): ConversationRow {
-    this.profile(o.harness); // an unknown harness is refused here, before any row exists
-    let name: string;
-    if (o.name) {
-      checkName(o.name);
-      const taken = this.store.byName(o.name);
-      if (taken) throw nameTakenError(o.name, taken.id);
-      name = o.name;
-    } else name = uniqueName(slugify(o.title || o.prompt.split('\n')[0]), (n) => this.store.nameTaken(n));
-    const row = this.store.insert({
-      name,
-      title: o.title,
-      kind: o.kind,
-      parentId: o.parentId ?? null,
-      project: o.project ?? null,
-      cwd: path.resolve(o.cwd),
-      harness: o.harness,
-      model: o.model,
-      effort: o.effort ?? null,
-      issueId: o.issueId ?? null,
-      bare: o.bare ?? false,
-      extraEnv: o.extraEnv ?? null,
-      permissions: o.permissions ?? null,
-      host: o.host ?? null,
-      sandbox: o.sandbox ?? null,
-      firstPrompt: o.prompt,
-      createdAt: this.app.now(),
-    });
-    this.changed(row.id);
-    return row;
-  }
 
   create(o: CreateOptions): ConversationRow {
     const row = this.insert(o);
@@ -222,12 +113,6 @@ export class ConversationService extends EventEmitter {
     else this.spawn(this.mustGet(id), { resume: { sessionId: row.sessionId, continuation: this.continuation(row) } });
   }
 
-  recordSpawnError(id: number, message: string): void {
-    this.store.update(id, { spawnError: message, endedAt: this.app.now() });
-    this.transcript.append(id, 'lifecycle', { event: 'spawnError', text: `failed to start: ${message}` });
-    this.fire('spawnError', id);
-  }
-
   // ---- live facts ------------------------------------------------------------------------
 
   /** PIDs still alive in the agent's process group, for a refusal that names them. */
@@ -237,13 +122,7 @@ export class ConversationService extends EventEmitter {
 
   /** The processes left of the agent's group with their command lines: here, or on its host. */
   async groupProcesses(id: number): Promise<{ pid: number; command: string }[]> {
-    const s = this.sessions.get(id);
-    if (!s) return [];
-    if (this.store.get(id)?.host) return (await s.remoteProcesses()).sort((a, b) => a.pid - b.pid);
-    return s
-      .groupPids()
-      .sort((a, b) => a - b)
-      .map((pid) => ({ pid, command: procCommand(pid) ?? '(gone)' }));
+    return (await this.sessions.get(id)?.processes()) ?? [];
   }
 
   facts(id: number): LiveFacts {
@@ -259,11 +138,6 @@ export class ConversationService extends EventEmitter {
 
   openAsk(id: number): OpenAsk | null {
     return this.sessions.get(id)?.openAsk()?.info ?? null;
-  }
-
-  cost(id: number): { amount: number; currency: string } | null {
-    const row = this.store.get(id);
-    return row && row.costAmount !== null ? { amount: row.costAmount, currency: row.costCurrency ?? 'USD' } : null;
   }
 
   info(row: ListedRow, now = this.app.now()): ConversationInfo {
@@ -313,7 +187,7 @@ export class ConversationService extends EventEmitter {
     return new Promise((resolve) => {
       const done = (o: StartOutcome) => {
         clearTimeout(timer);
-        this.off('changed', onChange);
+        off();
         signal?.removeEventListener('abort', onAbort);
         resolve(o);
       };
@@ -324,14 +198,9 @@ export class ConversationService extends EventEmitter {
       };
       const onAbort = () => done('timeout');
       const timer = setTimeout(() => done('timeout'), timeoutMs);
-      this.on('changed', onChange);
+      const off = this.events.on('changed', onChange);
       signal?.addEventListener('abort', onAbort, { once: true });
     });
-  }
-
-  onChanged(fn: (id: number) => void): () => void {
-    this.on('changed', fn);
-    return () => this.off('changed', fn);
   }
 
   // ---- talking to agents -----------------------------------------------------------------
@@ -358,12 +227,6 @@ export class ConversationService extends EventEmitter {
   /** Cancels the turn in progress (session/cancel), leaving the agent running; false when none was in progress. */
   cancelTurn(id: number): boolean {
     return this.sessions.get(id)?.cancelTurn() ?? false;
-  }
-
-  /** Subscribes to cost reports (a usage_update carrying a cost, already stored); returns an unsubscribe. */
-  onUsage(fn: (id: number) => void): () => void {
-    this.on('usage', fn);
-    return () => this.off('usage', fn);
   }
 
   /** A check run before a resume changes anything; it throws to refuse the resume. */
@@ -420,35 +283,6 @@ export class ConversationService extends EventEmitter {
     this.changed(id);
   }
 
-  unarchive(id: number): void {
-    this.mustGet(id);
-    this.store.update(id, { archivedAt: null });
-    this.changed(id);
-  }
-
-  /** The agent's recent output as text lines (prompts, messages, tool output). */
-  outputLines(ref: string | number, n: number): string[] {
-    const row = typeof ref === 'number' ? this.mustGet(ref) : this.resolve(ref);
-    let limit = Math.max(200, n * 3);
-    for (;;) {
-      const rows = this.transcript.tail(row.id, limit);
-      const lines = lastLines(rows, n);
-      if (lines.length >= n || rows.length < limit) return lines;
-      limit *= 4;
-    }
-  }
-
-  /** Following parent links from a successor until a lane or a root (spec glossary). */
-  effectiveLauncher(id: number): ConversationRow {
-    let row = this.mustGet(id);
-    const seen = new Set<number>();
-    while (row.kind === 'successor' && row.parentId !== null && !seen.has(row.id)) {
-      seen.add(row.id);
-      row = this.mustGet(row.parentId);
-    }
-    return row;
-  }
-
   /** Counts for daemon/status. */
   counts(): { conversations: number; live: number } {
     const now = this.app.now();
@@ -483,22 +317,6 @@ export class ConversationService extends EventEmitter {
   }
 
   // ---- internals -----------------------------------------------------------------------
-
-  private mustGet(id: number): ConversationRow {
-    const row = this.store.get(id);
-    if (!row) throw unknownConversationError(id);
-    return row;
-  }
-
-  private configFileShown(): string {
-    const home = process.env.HOME;
-    const file = this.app.paths.config;
-    return home && file.startsWith(home + path.sep) ? `~${file.slice(home.length)}` : file;
-  }
-
-  private profile(harness: string): Profile {
-    return resolveProfile(harness, this.app.config.config(), this.app.distDir, this.configFileShown());
-  }
 
   private continuation(row: ConversationRow): string {
     const tail = this.outputLines(row.id, 80).join('\n');
@@ -577,7 +395,7 @@ export class ConversationService extends EventEmitter {
         resume: what.resume,
         // A person's conversation asks them; lanes and the pipeline's agents are unattended.
         permissions: permissionsOf(row),
-        remote,
+        agent: remote ? remoteAgent(remote) : localAgent,
       },
       {
         transcript: (kind, payload) => this.transcript.append(id, kind, payload),
@@ -618,7 +436,7 @@ export class ConversationService extends EventEmitter {
               ...(u.cost ? { costAmount: costBase + u.cost.amount, costCurrency: u.cost.currency } : {}),
             }),
           );
-          if (u.cost) this.emit('usage', id);
+          if (u.cost) this.events.emit('usage', id);
         },
         mayPrompt: () => this.mayPrompt(id),
       },
@@ -635,24 +453,6 @@ export class ConversationService extends EventEmitter {
     const socket = this.agentSockets.get(id);
     this.agentSockets.delete(id);
     void socket?.close().catch((e: unknown) => log.warn(`#${id}: closing its socket failed: ${(e as Error).message}`));
-  }
-
-  private fire(event: EventName, id: number): void {
-    if (event !== 'changed') this.emit(event, id);
-    this.changed(id);
-  }
-
-  private changed(id: number): void {
-    this.emit('changed', id);
-    this.app.notify({ topic: 'conversations', id });
-  }
-
-  private safely(fn: () => void): void {
-    try {
-      fn();
-    } catch (e) {
-      log.warn(`store write failed: ${(e as Error).message}`);
-    }
   }
 }
 

@@ -1,8 +1,8 @@
 // Conversations and their transcripts. No activity is stored: it is computed on every
 // read from the row plus the live harness facts held in memory (shared/activity.ts).
-import { registerMigrations } from '../store/migrations';
+import type { Migration } from '../store/migrations';
 
-registerMigrations(
+export const conversationMigrations: readonly Migration[] = [
   {
     id: 101,
     name: 'conversations',
@@ -70,4 +70,4 @@ registerMigrations(
     name: 'conversation sandbox',
     sql: `ALTER TABLE conversations ADD COLUMN sandbox TEXT;`,
   },
-);
+];

@@ -5,7 +5,6 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/db';
 import { isDiskFull, Retrier } from '../store/diskFull';
 import { logger } from '../util/log';
-import './migrations';
 
 export interface TranscriptRow {
   seq: number;

@@ -13,11 +13,10 @@ import { ConfigStore, writeAtomic } from '../config/configStore';
 import { HttpServer } from '../http/httpServer';
 import { RpcServer } from '../rpc/rpcServer';
 import { backupDue, backupNow } from '../store/backups';
-import { openDb } from '../store/db';
 import { refuseLostHistory, writeMarker } from '../store/storeHistory';
 import { refuseDamagedStore, refuseForeignStore } from '../store/storeIntegrity';
 import { escapeForLog, logger } from '../util/log';
-import { registerFeatures } from './features';
+import { openFeatureStore, registerFeatures } from './features';
 import { HomeGuard } from './homeGuard';
 import { InstanceLock } from './lock';
 import { ensurePrivateSocketFolder } from './socketFolder';
@@ -64,7 +63,8 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
   fs.rmSync(paths.discovery, { force: true });
   fs.rmSync(paths.stopped, { force: true });
 
-  const db = openDb(paths.db);
+  // Every feature's tables exist before any feature registers (server/daemon/features.ts).
+  const db = openFeatureStore(paths.db);
   writeMarker(home, db.prepare('SELECT MAX(id) FROM schema_migrations').pluck().get() as number);
   const token = crypto.randomBytes(32).toString('hex');
   const rpc = new RpcServer({ name: 'svc', version: SVC_VERSION });

@@ -1,7 +1,17 @@
 // Every feature of the daemon, registered in one place. Add a feature here. Features hand
 // each other their services explicitly: what one needs of another is an argument here,
-// never looked up on the App.
+// never looked up on the App. Their tables come first: the daemon opens the store with
+// every feature's migrations (featureMigrations) before any feature registers, since a
+// feature's service reads its tables as it is made.
 import type { App } from '../app';
+import { codeHostMigrations } from '../codehost/migrations';
+import { conversationMigrations } from '../conversations/migrations';
+import { issueMigrations } from '../issues/migrations';
+import { laneMigrations } from '../lanes/migrations';
+import { openDb } from '../store/db';
+import type { Db } from '../store/db';
+import { storeMigrations } from '../store/migrations';
+import type { Migration } from '../store/migrations';
 import { registerDaemonMethods } from './daemonMethods';
 import { registerProjects } from '../projects/projectMethods';
 import { registerCodeHost } from '../codehost/registerCodeHost';
@@ -17,6 +27,14 @@ import { registerHosts } from '../hosts/hostMethods';
 import { resolveProfile } from '../harness/profiles';
 import { registerRunRecord } from '../runRecord/runRecordMethods';
 import { registerAuthority } from '../authority/registerAuthority';
+
+/** Every feature's migrations; openDb runs them in id order (ranges: server/store/migrations.ts). */
+export const featureMigrations: readonly (readonly Migration[])[] = [storeMigrations, conversationMigrations, laneMigrations, codeHostMigrations, issueMigrations];
+
+/** The daemon's store, with every feature's tables. */
+export function openFeatureStore(file: string): Db {
+  return openDb(file, featureMigrations);
+}
 
 export function registerFeatures(app: App, stop: (reason: string) => Promise<void>): void {
   // First, so that at a graceful stop (newest first) the shared SSH connections close after

@@ -1,37 +1,27 @@
-// One live ACP conversation: the agent process, the SDK client connection, and the live
-// facts (alive, working, needs-you, queued prompts) built from a tap on the decoded
-// stream in wire order (docs/acp.md rule 1). The startup sequence turns every failure into a
-// spawn error; the stop door is `stop()` (docs/architecture.md §6).
-import * as fs from 'node:fs';
-import { Readable, Writable } from 'node:stream';
-import { client, ndJsonStream, RequestError } from '@agentclientprotocol/sdk';
-import type { AnyMessage, ClientConnection, Stream } from '@agentclientprotocol/sdk';
+// One live ACP conversation: the agent (behind its transport, agentTransport.ts: here or on
+// a host), the SDK client connection, and the live facts (alive, working, needs-you, queued
+// prompts) built from a tap on the decoded stream in wire order (docs/acp.md rule 1). The
+// startup (sessionStartup.ts) turns every failure into a spawn error; the stop door is
+// `stop()` (docs/architecture.md §6), finished by the transport.
+import { RequestError } from '@agentclientprotocol/sdk';
+import type { AnyMessage, ClientConnection } from '@agentclientprotocol/sdk';
 import { askNotReadyError } from './harnessRefusals';
 import { logger } from '../util/log';
-import { AgentProcess, findCommand } from './agentProcess';
-import { describeExit } from '../util/processExit';
-import { groupMembers } from '../util/processGroup';
+import type { AgentLauncher, AgentTransport, SandboxWrap } from './agentTransport';
 import { askFromRequest, cancelledResponse, responseFor } from './asks';
 import type { Answer, Ask, AskResponse } from './asks';
-import { applyModelAndEffort } from './modelConfig';
-import { openSession, setPermissionMode } from './openSession';
-import type { OpenSessionIo } from './openSession';
 import type { PermissionPolicy, Profile } from './profiles';
 import * as errs from './spawnErrors';
 import { SpawnError } from './spawnErrors';
-import { tapStream } from './wireTap';
-import type { RemoteRun } from '../hosts/remoteAgent';
-import { RemoteAgentProcess } from '../hosts/remoteAgentProcess';
-import { stopOnHost } from '../hosts/remoteStop';
-import { SSH_FAILED } from '../hosts/sshTransport';
+import { connectAgent, handshake, startupStep } from './sessionStartup';
+import type { JsonRpcId } from './sessionStartup';
+import { StopDoorWaits } from './stopDoorWaits';
 import type { Direction } from './wireTap';
 
-const log = logger('harness');
+export type { SandboxWrap } from './agentTransport';
+export { INITIALIZE_TIMEOUT_MS, SESSION_TIMEOUT_MS } from './sessionStartup';
 
-// gemini answers initialize only after ~20 s on a busy two-core machine (it relaunches its
-// own node); a non-ACP command is still caught, just later.
-export const INITIALIZE_TIMEOUT_MS = 90_000;
-export const SESSION_TIMEOUT_MS = 120_000;
+const log = logger('harness');
 
 export interface SessionEvents {
   transcript(kind: string, payload: unknown): void;
@@ -63,18 +53,14 @@ export interface SessionPlan {
   permissions: PermissionPolicy;
   /** Resume: reattach to `sessionId` if the agent offers it, else a fresh session told `continuation`. */
   resume?: { sessionId: string | null; continuation: string };
-  /** The agent runs on a host over SSH (server/hosts/remoteAgent.ts); absent: on this machine. */
-  remote?: RemoteRun;
+  /** Where and how the agent starts: on this machine (localAgent.ts) or on a host (remoteAgentTransport.ts). */
+  agent: AgentLauncher;
 }
-
-/** Puts the agent's command inside the lane's sandbox, or says why the sandbox cannot start here. */
-export type SandboxWrap = (command: string, args: string[]) => Promise<{ ok: true; command: string; args: string[] } | { ok: false; reason: string; fix: string }>;
 
 type Phase = 'starting' | 'alive' | 'dead';
 
 /** Updates that belong to a prompt turn (session-level ones like available_commands_update do not). */
 const TURN_UPDATES = new Set(['agent_message_chunk', 'agent_thought_chunk', 'tool_call', 'tool_call_update', 'plan', 'usage_update', 'user_message_chunk']);
-type JsonRpcId = string | number | null;
 
 export class HarnessSession {
   phase: Phase = 'starting';
@@ -90,7 +76,7 @@ export class HarnessSession {
   confirmed = false;
   readonly asks = new Map<string, Ask>();
   private readonly queue: string[] = [];
-  private proc?: AgentProcess | RemoteAgentProcess;
+  private proc?: AgentTransport;
   private conn?: ClientConnection;
   private promptId?: string;
   private firstPromptId?: string;
@@ -102,7 +88,7 @@ export class HarnessSession {
   /** The last stop could not ask the agent's host (unreachable): why. */
   stopUnreachable?: string;
   /** Waits of the stop door, woken at once when the turn ends or the process exits (else they poll). */
-  private readonly wakers = new Set<() => void>();
+  private readonly waits = new StopDoorWaits();
 
   constructor(
     private readonly plan: SessionPlan,
@@ -114,15 +100,19 @@ export class HarnessSession {
     return this.phase === 'alive';
   }
 
-  /** Live processes left in the agent's process group (the agent itself included while it runs); an agent on a host: remoteProcesses. */
+  /** Live processes left in the agent's process group on this machine (the agent itself included while it runs); wherever it runs: processes. */
   groupPids(): number[] {
-    const pid = this.proc instanceof AgentProcess ? this.proc.pid : undefined;
-    return pid === undefined ? [] : groupMembers(pid);
+    return this.proc?.groupPids() ?? [];
+  }
+
+  /** Processes left of the agent's group, here or on its host, with their command lines. */
+  processes(): Promise<{ pid: number; command: string }[]> {
+    return this.proc?.processes() ?? Promise.resolve([]);
   }
 
   /** An agent on a host whose connection is down: since when, and what svc does about it. */
   hostLost(): { since: number; text: string } | null {
-    return this.phase !== 'dead' && this.proc instanceof RemoteAgentProcess ? this.proc.hostLost() : null;
+    return this.phase !== 'dead' ? (this.proc?.hostLost() ?? null) : null;
   }
 
   get needsYou(): boolean {
@@ -153,105 +143,57 @@ export class HarnessSession {
   }
 
   private async startup(): Promise<void> {
-    const { profile, cwd, configFileShown: cfg, remote } = this.plan;
+    const { profile, cwd, configFileShown: cfg } = this.plan;
     const { env, writableDirs, sandbox } = await this.plan.prepared;
-    let proc: AgentProcess | RemoteAgentProcess;
-    if (remote) {
-      // On a host: the directory and the harness are checked there, by the shell and the relay that start it.
-      if (this.stopping) return this.die('stopped before it started');
-      try {
-        proc = await remote.start(profile, {
-          logFile: this.plan.logFile,
-          now: this.now,
-          onLink: (e) => this.onLink(e),
-          onLost: (text) => this.onOutputLost(text),
-        });
-      } catch (e) {
-        throw new SpawnError(`host ${remote.host}: ${(e as Error).message}`);
-      }
-      this.proc = proc;
-      // Stopped while it was being started there: end it there too.
-      if (this.stopping) return void this.stop({ timeoutMs: 10_000 });
-    } else {
-      if (!isDir(cwd)) throw errs.missingCwd(profile, cwd);
-      const command = findCommand(profile.command, env.PATH, cwd);
-      if (!command) throw errs.commandNotFound(profile, cfg);
-      let spawned = { command, args: profile.args };
-      if (sandbox) {
-        const wrapped = await sandbox(command, profile.args);
-        if (!wrapped.ok) throw errs.sandboxUnavailable(profile, wrapped.reason, wrapped.fix);
-        spawned = wrapped;
-      }
-      if (this.stopping) return this.die('stopped before it started');
-      proc = new AgentProcess(spawned.command, spawned.args, { cwd, env, logFile: this.plan.logFile });
-      this.proc = proc;
-    }
-    void proc.closed.then((exit) => this.gone(this.describe(exit)));
-    if (proc instanceof AgentProcess) proc.child.once('exit', () => this.wake());
+    const start = await this.plan.agent.check({
+      profile,
+      cwd,
+      env,
+      sandbox,
+      configFileShown: cfg,
+      logFile: this.plan.logFile,
+      now: this.now,
+      onLink: (notice) => this.onLink(notice),
+      onLost: (text) => this.onOutputLost(text),
+    });
+    if (this.stopping) return this.die('stopped before it started');
+    const proc = await start();
+    this.proc = proc;
+    // Stopped while it was being started (on a host, that takes a while): end it there too.
+    if (this.stopping) return void this.stop({ timeoutMs: 10_000 });
+    void proc.closed.then((exit) => this.gone(proc.describeEnd(exit, this.stopping)));
+    proc.onExit(() => this.waits.wake());
     if (proc.pid === undefined) {
       await proc.closed;
       const code = proc.spawnFailure?.code ?? 'unknown';
       throw code === 'ENOENT' ? errs.commandNotFound(profile, cfg) : errs.notExecutable(profile, cfg, code);
     }
 
-    const raw = ndJsonStream(Writable.toWeb(proc.stdin) as WritableStream<Uint8Array>, Readable.toWeb(proc.stdout) as unknown as ReadableStream<Uint8Array>);
-    const stream: Stream = tapStream(raw, (dir, msg) => {
-      try {
-        this.onWire(dir, msg);
-      } catch (e) {
-        log.error('tap failed', e);
-      }
-    });
-    const app = client({ name: 'svc' })
-      .onRequest('session/request_permission', (ctx) => this.askHandler(ctx.requestId, ctx.signal) as Promise<never>)
-      .onRequest('elicitation/create', (ctx) => this.askHandler(ctx.requestId, ctx.signal) as Promise<never>)
-      .onNotification('session/update', () => undefined)
-      .onNotification('elicitation/complete', () => undefined);
-    const conn = app.connect(stream);
-    this.conn = conn;
-    void conn.closed.then(() => this.gone(proc.exit ? this.describe(proc.exit) : 'connection closed'));
-
-    const init = await this.step('initialize', INITIALIZE_TIMEOUT_MS, () =>
-      conn.agent.request('initialize', {
-        protocolVersion: 1,
-        // `_meta.terminal_output_delta`: codex-acp streams command output as `_meta` chunks
-        // to append (its `terminal` content block only names the stream); svc renders them.
-        // No `terminal`/`fs`: agents run commands in their own shell, svc serves no terminal/*.
-        clientCapabilities: { elicitation: { form: {} }, _meta: { terminal_output_delta: true } },
-        clientInfo: { name: 'svc', version: this.plan.clientVersion },
-      }),
+    const conn = connectAgent(
+      proc,
+      (dir, msg) => this.onWire(dir, msg),
+      (id, signal) => this.askHandler(id, signal),
     );
-    const methods = (init.authMethods ?? []).map((m) => m.id);
-    if (profile.authMethod && methods.includes(profile.authMethod)) {
-      await this.step(`authenticate (${profile.authMethod})`, SESSION_TIMEOUT_MS, () => conn.agent.request('authenticate', { methodId: profile.authMethod! }));
-    }
-
-    // Sandboxed agents (codex) may write only their workspace: name the other places a lane
-    // writes (ACP `additionalDirectories`), where the agent supports them.
-    const caps = init.agentCapabilities as { sessionCapabilities?: { additionalDirectories?: unknown } } | undefined;
-    const extraDirs = caps?.sessionCapabilities?.additionalDirectories && writableDirs.length ? { additionalDirectories: writableDirs } : {};
+    this.conn = conn;
+    void conn.closed.then(() => this.gone(proc.exit ? proc.describeEnd(proc.exit, this.stopping) : 'connection closed'));
     const resume = this.plan.resume;
-    const io: OpenSessionIo = {
+    const { sessionId, firstPrompt } = await handshake({
       conn,
-      capabilities: init.agentCapabilities,
+      profile,
       cwd,
-      extraDirs,
+      writableDirs,
+      model: this.plan.model,
+      effort: this.plan.effort,
+      clientVersion: this.plan.clientVersion,
+      firstPrompt: this.plan.firstPrompt,
       resume,
-      preferFresh: profile.preferFreshSession === true,
-      step: (name, send) => this.step(name, SESSION_TIMEOUT_MS, send),
+      permissions: this.plan.permissions,
+      step: (name, timeoutMs, send) => startupStep({ proc, conn, profile, configFileShown: cfg, stopping: () => this.stopping }, name, timeoutMs, send),
       transcript: (kind, payload) => this.events.transcript(kind, payload),
       replaying: (on) => (this.replaying = on),
-      agentExited: () => this.proc?.exited === true,
-    };
-    const opened = await openSession(io);
-    const { sessionId, options, modes } = opened;
-    this.sessionId = sessionId;
-    const firstPrompt = opened.fresh && resume ? resume.continuation : this.plan.firstPrompt;
-    const { notices } = await this.step('model and effort', SESSION_TIMEOUT_MS, () =>
-      applyModelAndEffort(conn.agent, sessionId, options, profile, this.plan.model, this.plan.effort),
-    );
-    for (const text of notices) this.events.transcript('notice', { text });
-    await setPermissionMode(io, sessionId, modes, profile.modes[this.plan.permissions], profile.name);
+      agentExited: () => proc.exited,
+      opened: (id) => (this.sessionId = id),
+    });
     if (this.stopping || this.phase === 'dead') return;
 
     this.phase = 'alive';
@@ -262,55 +204,6 @@ export class HarnessSession {
     // Send before announcing, so no reader sees an idle moment before the first turn.
     this.drain();
     this.events.alive(sessionId);
-  }
-
-  /** Awaits one startup request, turning death, timeouts and errors into spawn errors. */
-  private async step<T>(name: string, timeoutMs: number, send: () => Promise<T>): Promise<T> {
-    const { profile, configFileShown: cfg } = this.plan;
-    const proc = this.proc!;
-    let timer: NodeJS.Timeout | undefined;
-    const died = Symbol('died');
-    const timedOut = Symbol('timeout');
-    try {
-      const r = await Promise.race([
-        send(),
-        proc.closed.then(() => died),
-        this.conn!.closed.then(() => died),
-        new Promise<symbol>((res) => (timer = setTimeout(() => res(timedOut), timeoutMs))),
-      ]);
-      if (r === died) throw await this.earlyExit(name);
-      if (r === timedOut) throw errs.noAnswer(profile, name, Math.round(timeoutMs / 1000));
-      return r as T;
-    } catch (e) {
-      if (e instanceof SpawnError) throw e;
-      if (proc.exited || this.conn!.signal.aborted) throw await this.earlyExit(name);
-      if (e instanceof RequestError) throw errs.stepFailed(profile, cfg, name, e.message, e.code);
-      throw e;
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  private async earlyExit(step: string): Promise<SpawnError> {
-    const proc = this.proc!;
-    // The connection closes ~2 ms before `exit`; wait briefly for the exit code and stderr.
-    await Promise.race([proc.closed, new Promise((r) => setTimeout(r, 1000))]);
-    if (this.stopping) return new SpawnError('');
-    const remote = this.plan.remote;
-    if (remote && proc instanceof RemoteAgentProcess && !proc.everAttached && proc.exit?.code === SSH_FAILED) return new SpawnError(`${step}: ${remote.lost(proc.stderr())}`);
-    if (remote && proc instanceof RemoteAgentProcess && proc.vanished) return new SpawnError(`${step}: ${proc.endText()}`);
-    if (remote && proc instanceof RemoteAgentProcess && !proc.everAttached && [96, 97, 98].includes(proc.exit?.code ?? 0)) {
-      return new SpawnError(
-        `host ${remote.host}: ${
-          proc
-            .stderr()
-            .split('\n')
-            .filter((l) => l.startsWith('svc:'))
-            .join(' ') || `the agent could not start (exit ${proc.exit!.code})`
-        }`,
-      );
-    }
-    return errs.exitedEarly(this.plan.profile, this.plan.configFileShown, step, proc.exit ? describeExit(proc.exit) : 'connection closed', proc.stderr());
   }
 
   private fail(message: string): void {
@@ -496,44 +389,21 @@ export class HarnessSession {
     }
     if (!proc || proc.pid === undefined) return true;
     // Give a cancelled turn a moment to answer, then EOF: ACP agents exit on stdin EOF.
-    await this.waitFor(() => !this.working || proc.exited, Math.min(1000, timeoutMs / 4));
+    await this.waits.waitFor(() => !this.working || proc.exited, Math.min(1000, timeoutMs / 4));
     proc.closeStdin();
-    if (proc instanceof RemoteAgentProcess) return this.stopRemote(proc, deadline, opts.kill === true);
-    await this.waitFor(() => proc.exited, Math.min(2000, Math.max(0, deadline - Date.now())));
-    // A group left with zombies only takes the signal as a no-op: asking kill(-pgid, 0) spares
-    // a read of every process before the wait below does one.
-    if (!proc.exited || proc.groupExists()) {
-      proc.signalGroup('SIGTERM');
-      await this.waitFor(() => proc.exited && !proc.groupAlive(), Math.max(0, deadline - Date.now()));
-    }
-    if ((!proc.exited || proc.groupAlive()) && opts.kill) {
-      proc.signalGroup('SIGKILL');
-      await this.waitFor(() => proc.exited && !proc.groupAlive(), 5000);
-    }
-    // The session ends on the pipes' close, just after `exit`: whoever stopped it reads it ended (`--replace`).
-    if (proc.exited) await this.waitFor(() => this.phase === 'dead', 2000).then(() => this.gone(this.describe(proc.exit!)));
-    return proc.exited && !proc.groupAlive();
-  }
-
-  /** The rest of the stop door for an agent on a host (hosts/remoteStop.ts). */
-  private async stopRemote(proc: RemoteAgentProcess, deadline: number, kill: boolean): Promise<boolean> {
-    const r = await stopOnHost(proc, this.plan.remote!, deadline, kill);
+    const r = await proc.stop({
+      deadline,
+      kill: opts.kill === true,
+      waitFor: (cond, ms) => this.waits.waitFor(cond, ms),
+      sessionEnded: () => this.waits.waitFor(() => this.phase === 'dead', 2000).then(() => this.gone(proc.describeEnd(proc.exit!, this.stopping))),
+    });
     this.stopUnreachable = r.unreachable;
     return r.stopped;
   }
 
-  /** Processes left of the agent's group on its host (empty for a local agent: see groupPids). */
-  async remoteProcesses(): Promise<{ pid: number; command: string }[]> {
-    if (!this.plan.remote || !(this.proc instanceof RemoteAgentProcess)) return [];
-    return (await this.plan.remote.status()).processes;
-  }
-
   /** The connection carrying an agent on a host was lost, came back, or a retry failed. */
-  private onLink(e: 'lost' | 'back' | 'retry'): void {
-    const proc = this.proc as RemoteAgentProcess;
-    const host = this.plan.remote!.host;
-    if (e === 'lost') this.events.transcript('notice', { text: proc.hostLost()?.text ?? `connection to host ${host} lost; svc is reconnecting` });
-    if (e === 'back') this.events.transcript('notice', { text: `reconnected to host ${host}: the agent kept running there and the conversation goes on` });
+  private onLink(notice: string | undefined): void {
+    if (notice !== undefined) this.events.transcript('notice', { text: notice });
     this.events.state();
   }
 
@@ -541,16 +411,6 @@ export class HarnessSession {
   private onOutputLost(text: string): void {
     this.events.transcript('notice', { text: `${text}; requests waiting for an answer were failed${this.working ? ' and the turn is cancelled' : ''}` });
     if (this.working && this.sessionId && this.conn && !this.conn.signal.aborted) this.conn.agent.notify('session/cancel', { sessionId: this.sessionId }).catch(() => undefined);
-  }
-
-  /** How the agent ended; for an agent on a host, what the relay there said (or the connection lost before it started). */
-  private describe(exit: { code: number | null; signal: NodeJS.Signals | null }): string {
-    const proc = this.proc;
-    if (this.plan.remote && proc instanceof RemoteAgentProcess) {
-      if (!proc.everAttached && exit.code === SSH_FAILED && !this.stopping) return this.plan.remote.lost(proc.stderr());
-      return proc.endText() ?? describeExit(exit);
-    }
-    return describeExit(exit);
   }
 
   /** Dead = connection closed OR child exited, whichever comes first (docs/acp.md rule 3). */
@@ -578,7 +438,7 @@ export class HarnessSession {
 
   /** The exit status once known (after `ended` the code may still be on its way). */
   exitStatus(): string | undefined {
-    return this.proc?.exit ? this.describe(this.proc.exit) : undefined;
+    return this.proc?.exit ? this.proc.describeEnd(this.proc.exit, this.stopping) : undefined;
   }
 
   get processGone(): Promise<unknown> {
@@ -586,40 +446,6 @@ export class HarnessSession {
   }
 
   private wake(): void {
-    for (const w of [...this.wakers]) w();
-  }
-
-  /**
-   * Waits until `cond` holds or `ms` pass. Checked again at once when the turn ends or the
-   * process exits, else polled: soon at first (a signalled process group is usually gone
-   * within milliseconds), then every 25 ms (no event tells when a group's last process exits).
-   */
-  private async waitFor(cond: () => boolean, ms: number): Promise<boolean> {
-    const end = Date.now() + ms;
-    for (let n = 0; !cond(); n++) {
-      const left = end - Date.now();
-      if (left <= 0) return false;
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          this.wakers.delete(done);
-          resolve();
-        };
-        const timer = setTimeout(done, Math.min(left, POLL_MS[Math.min(n, POLL_MS.length - 1)]));
-        this.wakers.add(done);
-      });
-    }
-    return true;
-  }
-}
-
-/** The stop door's poll intervals: the first checks come soon, then every 25 ms. */
-const POLL_MS = [5, 10, 25];
-
-function isDir(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
+    this.waits.wake();
   }
 }

@@ -3,7 +3,6 @@
 import type { Db } from '../store/db';
 import { issueBranch, issueId, normaliseIssueId } from './issueIds';
 import { unknownIssueError } from './issueRefusals';
-import './migrations';
 
 export interface IssueRow {
   id: string;

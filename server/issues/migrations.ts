@@ -1,12 +1,13 @@
 // Store tables of issues (ids 350–399 belong to issues and the review pipeline). No review
 // status is stored: runs, verdicts and the rest live in each workspace's pipeline journal
 // and on the code host.
-import { registerMigrations } from '../store/migrations';
+import type { Migration } from '../store/migrations';
 
-registerMigrations({
-  id: 350,
-  name: 'issues',
-  sql: `
+export const issueMigrations: readonly Migration[] = [
+  {
+    id: 350,
+    name: 'issues',
+    sql: `
     CREATE TABLE issues (
       id TEXT PRIMARY KEY,
       project TEXT NOT NULL,
@@ -22,4 +23,5 @@ registerMigrations({
     -- an issue's identity, branch and workspace are written once
     CREATE TRIGGER issues_write_once BEFORE UPDATE OF id, project, number, branch, workspace ON issues
     BEGIN SELECT RAISE(ABORT, 'an issue keeps its id, branch and workspace'); END;`,
-});
+  },
+];

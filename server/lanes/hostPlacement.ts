@@ -5,17 +5,16 @@
 import { gitOk, git } from '../git/git';
 import { repoIdOf } from '../hosts/hostLink';
 import { shellWord, shq, sshLine } from '../hosts/remoteShell';
-import { hostLanesRootMissingError, hostNeedsOriginError } from './laneRefusals';
+import { hostLanesRootMissingError, hostNeedsOriginError, laneDirFailedError } from './laneRefusals';
 import type { LanesContext } from './lanesContext';
+import type { LaneDir, LanePlacement } from './placement';
 
-export interface HostPlacement {
-  name: string;
-  /** The lanes root on the host, absolute. */
-  root: string;
-  prepare(d: { dir: string; branch: string | null; start: string | null; reuse: boolean }): Promise<{ head: string | null }>;
-}
-
-export async function hostPlacement(ctx: LanesContext, name: string, repo: string, project: string, gitBacked: boolean): Promise<HostPlacement> {
+/**
+ * A lane on host `name`. Its directories are paths there, checked there; a start that is
+ * not a commit (a previous iteration's branch) is resolved there, and whether the branch
+ * exists is asked of the host's clone when the worktree is made.
+ */
+export async function hostPlacement(ctx: LanesContext, name: string, repo: string, project: string, gitBacked: boolean): Promise<LanePlacement> {
   const spec = ctx.hostOps.host(name).spec;
   let origin = '';
   if (gitBacked) {
@@ -32,21 +31,31 @@ export async function hostPlacement(ctx: LanesContext, name: string, repo: strin
     throw hostLanesRootMissingError(root, name, sshLine(spec, `mkdir -p ${shellWord(root)}`));
   }
   const sparse = ctx.app.config.project(project).gauntlet?.sparse_checkout;
+  const prepare = (d: LaneDir): Promise<{ head: string | null }> =>
+    ctx.hostOps.call(name, {
+      op: 'prepare',
+      origin,
+      repoId: repoIdOf(project, origin),
+      lanesRoot: root,
+      dir: d.dir,
+      kind: gitBacked ? 'worktree' : 'play',
+      branch: d.branch,
+      start: d.start,
+      sparse,
+      reuse: d.reuse,
+    });
   return {
-    name,
+    host: name,
     root,
-    prepare: (d) =>
-      ctx.hostOps.call(name, {
-        op: 'prepare',
-        origin,
-        repoId: repoIdOf(project, origin),
-        lanesRoot: root,
-        dir: d.dir,
-        kind: gitBacked ? 'worktree' : 'play',
-        branch: d.branch,
-        start: d.start,
-        sparse,
-        reuse: d.reuse,
-      }),
+    dirExists: () => undefined,
+    resolveStart: (start) => Promise.resolve(start),
+    branchTaken: () => Promise.resolve(false),
+    reuse: async (d) => (await prepare({ ...d, start: null, reuse: true })).head,
+    make: async (d) => {
+      await prepare({ ...d, reuse: false });
+      return undefined;
+    },
+    // Anything on a host gets where it happened.
+    makeFailed: (e) => laneDirFailedError((e as Error).message, name),
   };
 }

@@ -4,7 +4,6 @@ import type { Role, SandboxMode } from '../../shared/config';
 import type { ReportStatus, Verdict } from '../../shared/keys';
 import type { LaneReport } from '../../shared/protocol/lanes';
 import type { Db } from '../store/db';
-import './migrations';
 
 export interface LaneRow {
   id: number;

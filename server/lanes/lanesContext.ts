@@ -9,7 +9,7 @@ import { sshCommand } from '../hosts/remoteShell';
 import { keptFactsStore } from './keptFactsStore';
 import type { LaneStore } from './laneStore';
 import type { LaneReader } from './records';
-import { parkedOfLane } from './reapParts';
+import { parkedOfLane } from './parkedOfLane';
 
 export interface LanesContext extends LaneReader {
   app: App;

@@ -8,13 +8,14 @@ import { isLive } from '../../shared/activity';
 import type { Role } from '../../shared/config';
 import { SvcError } from '../../shared/errors';
 import { hostPlacement } from './hostPlacement';
+import { localPlacement } from './placement';
+import type { LanePlacement } from './placement';
 import type { LaneRecord, LaunchParams } from '../../shared/protocol/lanes';
-import { branchExists, checkBranchName, existingRefs, git, GitError, isValidBranchName, resolveCommit } from '../git/git';
+import { checkBranchName, existingRefs, GitError, isValidBranchName, resolveCommit } from '../git/git';
 import type { GitFacts } from '../git/git';
 import { laneContract } from './contract';
 import type { ContractFacts } from './contract';
 import { checkCriticBlind, checkMayLaunch, checkStartPoint, effectiveLauncher, laneKeyOf, launcherOf, runOf, settingsOf } from './launchRules';
-import { lanesRootOf } from './lanesRoot';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
 import { laneActivity, laneRecord } from './records';
@@ -27,7 +28,6 @@ import {
   briefOrPromptError,
   iterationJudgedError,
   keysClashError,
-  laneDirFailedError,
   launchRaceError,
   noDoneReportError,
   noProjectError,
@@ -40,7 +40,7 @@ import {
 } from './laneRefusals';
 import { iterationVerdict } from './reports';
 import { fetchBaseCommit } from '../git/fetchBase';
-import { createPlayDir, createWorktree, defaultBranch, laneDir } from './workdir';
+import { defaultBranch, laneDir } from './workdir';
 import { checkSpendAllowsLaunch } from './spendGuard';
 
 export const START_WAIT_MS = 180_000;
@@ -97,9 +97,10 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   const settings = settingsOf(p, project, role, ctx.app.config.config(), launcher.harness);
   const gitBacked = role !== 'play';
   const repo = project.path;
-  // A lane on a host: its worktree is made there from the project's origin (server/hosts).
-  const host = settings.host ? await hostPlacement(ctx, settings.host, repo, project.key, gitBacked) : null;
-  const root = host ? host.root : lanesRootOf(project);
+  // Where the lane's directory goes (placement.ts): under this machine's lanes root, or on a
+  // host, made there from the project's origin (server/hosts).
+  const place = settings.host ? await hostPlacement(ctx, settings.host, repo, project.key, gitBacked) : localPlacement(project, gitBacked);
+  const root = place.root;
 
   // Git facts that need awaiting come first, all at once (the fetch is the long one); the
   // decisive checks run in the transaction. Refusals keep their order: the first in
@@ -107,29 +108,29 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   const builderBranch = role === 'builder' && !p.reuse ? (p.branch ?? defaultBranch(run, key, nextIteration(store.ofSlot(run, key, role)))) : undefined;
   const fetched = gitBacked ? fetchBaseCommit(repo, project.default_branch) : null;
   const refs = builderBranch !== undefined ? existingRefs(repo, [`refs/heads/${builderBranch}`, `refs/remotes/origin/${builderBranch}`]) : undefined;
-  const checks = Promise.all([
-    settle(fetched),
-    settle(fetched?.then((f) => f.commit ?? resolveCommit(repo, f.ref, 'base ref')) ?? null),
-    settle(p.from !== undefined ? resolveCommit(repo, p.from, '--from') : undefined),
-    settle(p.at !== undefined ? resolveCommit(repo, p.at, '--at') : undefined),
-    settle(p.branch !== undefined && role === 'builder' ? checkBranchName(repo, p.branch) : undefined),
-    settle(builderBranch !== undefined && p.branch === undefined ? isValidBranchName(repo, builderBranch) : true),
-    settle(refs?.then((r) => r.has(`refs/heads/${builderBranch}`)) ?? false),
-    settle(refs?.then((r) => r.has(`refs/remotes/origin/${builderBranch}`)) ?? false),
-  ]);
+  const checks = settleAll({
+    fetch: fetched,
+    baseSha: fetched?.then((f) => f.commit ?? resolveCommit(repo, f.ref, 'base ref')) ?? null,
+    from: p.from !== undefined ? resolveCommit(repo, p.from, '--from') : undefined,
+    at: p.at !== undefined ? resolveCommit(repo, p.at, '--at') : undefined,
+    branchName: p.branch !== undefined && role === 'builder' ? checkBranchName(repo, p.branch) : undefined,
+    keyMakesValidBranch: builderBranch !== undefined && p.branch === undefined ? isValidBranchName(repo, builderBranch) : true,
+    branchExists: refs?.then((r) => r.has(`refs/heads/${builderBranch}`)) ?? false,
+    branchOnOrigin: refs?.then((r) => r.has(`refs/remotes/origin/${builderBranch}`)) ?? false,
+  });
   // The agent's git facts are read from the checkout while the rest goes on (conversationsPort);
   // asked after the checks above, whose gits lead to the worktree and go first.
   const prepared = gitBacked ? convs.prepareStart(repo) : undefined;
-  const [fetchR, baseR, fromR, atR, branchR, validR, existsR, trackedR] = await checks;
-  fetchR();
-  const from = fromR();
-  const at = atR();
+  const checked = await checks;
+  checked.fetch();
+  const from = checked.from();
+  const at = checked.at();
   if (p.branch !== undefined) {
     if (role !== 'builder') throw branchOnlyBuilderError(role);
-    branchR();
+    checked.branchName();
   }
-  const baseSha = baseR();
-  if (!validR()) {
+  const baseSha = checked.baseSha();
+  if (!checked.keyMakesValidBranch()) {
     // The lane key pattern admits names git refuses (`a..b`, `a.lock`, `a.`): git's own
     // rules judge the branch before anything is recorded or stopped.
     throw badLaneKeyError(key, builderBranch);
@@ -143,15 +144,13 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
     }
   }
 
-  const draft = plan(ctx, { p, role, run, key, root, from, at, baseSha, remote: host !== null });
-  if (host && draft.reuse) {
-    const { head } = await host.prepare({ dir: draft.dir, branch: draft.branch, start: null, reuse: true });
+  const draft = plan(ctx, { p, role, run, key, root, from, at, baseSha, place });
+  if (draft.reuse) {
+    const head = await place.reuse(draft, draft.judged !== null);
     if (draft.judged) draft.judged.commit = head ?? '';
-  } else if (draft.reuse && draft.judged) draft.judged.commit = (await git(draft.dir, ['rev-parse', 'HEAD'])).trim();
-  // On a host, a start that is not a commit (a previous iteration's branch) is resolved there,
-  // and whether the branch exists is asked of the host's clone.
-  if (!host && draft.start && !/^[0-9a-f]{40}$/.test(draft.start)) draft.start = await resolveCommit(repo, draft.start, 'start point');
-  if (!host && draft.branch && !draft.reuse && (draft.branch === builderBranch ? existsR() : await branchExists(repo, draft.branch))) {
+  }
+  if (draft.start) draft.start = await place.resolveStart(draft.start);
+  if (draft.branch && !draft.reuse && (await place.branchTaken(draft.branch, draft.branch === builderBranch ? checked.branchExists : undefined))) {
     throw branchExistsError(draft.branch);
   }
   const name = `${run}-${key}-${role}-i${draft.iteration}${draft.respawn ? `-r${draft.respawn}` : ''}`;
@@ -161,7 +160,7 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
       : laneContract({ role, run, key, iteration: draft.iteration, dir: draft.dir, branch: draft.branch, judged: draft.judged ?? undefined, answers: draft.answers });
 
   const row = ctx.app.db.transaction(() => {
-    const again = plan(ctx, { p, role, run, key, root, from, at, baseSha, remote: host !== null });
+    const again = plan(ctx, { p, role, run, key, root, from, at, baseSha, place });
     if (again.iteration !== draft.iteration || again.dir !== draft.dir) {
       throw launchRaceError(run, key, role);
     }
@@ -178,7 +177,7 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
       prompt: contract + brief,
       bare: role === 'play',
       permissions: settings.permissions,
-      host: host?.name ?? null,
+      host: place.host,
       sandbox: settings.sandbox,
     });
     store.insertLane({
@@ -202,24 +201,15 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   })();
 
   writeBriefOnce(ctx, row, brief);
-  // The facts of a worktree just made are known without asking git (a full `git status` of
-  // a fresh checkout is the slowest read there is): its branch, the commit it starts at,
-  // clean, and no upstream yet — unless origin already has a branch of that name.
   let known: Map<string, GitFacts> | undefined;
   const prepareAndStart = async () => {
     try {
-      if (host) {
-        if (!draft.reuse) await host.prepare({ dir: draft.dir, branch: draft.branch, start: draft.start, reuse: false });
-      } else if (!draft.reuse) {
-        if (gitBacked) {
-          await createWorktree({ repo, dir: draft.dir, branch: draft.branch, start: draft.start!, sparse: project.gauntlet?.sparse_checkout });
-          if (!draft.branch || (draft.branch === builderBranch && !trackedR())) {
-            known = new Map([[draft.dir, { branch: draft.branch, headSha: draft.start, ahead: null, upstream: draft.branch ? `origin/${draft.branch}` : null, dirty: false }]]);
-          }
-        } else createPlayDir(draft.dir);
+      if (!draft.reuse) {
+        const facts = await place.make(draft, { mayTrackOrigin: draft.branch !== builderBranch || checked.branchOnOrigin() });
+        if (facts) known = new Map([[draft.dir, facts]]);
       }
     } catch (e) {
-      const refusal = prepareRefusal(e, host?.name);
+      const refusal = place.makeFailed(e);
       convs.recordSpawnError(row.id, refusal.message);
       // An error that is neither git's nor a refusal is a bug: it passes on as it is.
       throw e instanceof GitError || SvcError.is(e) ? refusal : e;
@@ -248,13 +238,16 @@ function refuseLaunchPastCap(ctx: LanesContext, p: LaunchParams, project: string
   checkSpendAllowsLaunch(ctx, project, run, slot[slot.length - 1], p.budget);
 }
 
-/** A local refusal already says what and why; a git failure or anything on a host gets
- *  where it happened. */
-function prepareRefusal(e: unknown, host?: string): SvcError {
-  return SvcError.is(e) && !host ? e : laneDirFailedError((e as Error).message, host);
+/**
+ * Each check's outcome, to be taken (value or throw) later, in an order of our choosing:
+ * all run at once, and the first refusal in the launch's own order is the one reported.
+ */
+function settleAll<T extends Record<string, unknown>>(checks: { [K in keyof T]: T[K] | Promise<T[K]> }): Promise<{ [K in keyof T]: () => T[K] }> {
+  const names = Object.keys(checks) as (keyof T)[];
+  return Promise.all(names.map((n) => settle(checks[n]))).then((taken) => Object.fromEntries(names.map((n, i) => [n, taken[i]])) as { [K in keyof T]: () => T[K] });
 }
 
-/** A promise's outcome, to be taken (value or throw) later, in an order of our choosing. */
+/** A promise's outcome, to be taken (value or throw) later. */
 function settle<T>(v: T | Promise<T>): Promise<() => T> {
   return Promise.resolve(v).then(
     (x) => () => x,
@@ -271,8 +264,8 @@ function writeBriefOnce(ctx: LanesContext, row: LaneRow, brief: string): void {
 }
 
 interface PlanInput {
-  /** The lane goes to a host: its directories are paths there, checked there. */
-  remote: boolean;
+  /** Where the lane goes: a directory on a host is checked there, not here. */
+  place: LanePlacement;
   p: LaunchParams;
   role: Role;
   run: string;
@@ -297,7 +290,7 @@ function plan(ctx: LanesContext, i: PlanInput): Plan {
     }
     const judged = i.role === 'critic' || i.role === 'verifier' ? iterationVerdict(ctx, prev) : undefined;
     if (judged) throw iterationJudgedError(prev, judged);
-    if (!i.remote && !fs.existsSync(prev.dir)) throw reuseDirGoneError(prev.dir);
+    if (i.place.dirExists(prev.dir) === false) throw reuseDirGoneError(prev.dir);
     return {
       role: i.role,
       run: i.run,
@@ -319,7 +312,7 @@ function plan(ctx: LanesContext, i: PlanInput): Plan {
   const dir = laneDir(i.root, i.run, i.key, i.role, iteration);
   // Same role and directory means the same name too; another role's directory (builder `k-orch`
   // beside orchestrator `k`) is in the way only while it exists.
-  const clash = store.ofDir(dir).find((l) => (l.run !== i.run || l.key !== i.key) && (l.role === i.role || (!i.remote && fs.existsSync(dir))));
+  const clash = store.ofDir(dir).find((l) => (l.run !== i.run || l.key !== i.key) && (l.role === i.role || i.place.dirExists(dir) === true));
   if (clash) throw keysClashError(i, dir, clash);
   if (i.role === 'critic' || i.role === 'verifier') return { ...judgePlan(ctx, i, iteration), dir, respawn: 0, reuse: false };
   if (i.role === 'builder') {

@@ -1,9 +1,9 @@
 // Lanes and the worker report store. The four launch facts (parent, run, key, role) and
 // the judged row are written once: triggers refuse any UPDATE of them. No lane status,
 // no run table: activity is computed on every read.
-import { registerMigrations } from '../store/migrations';
+import type { Migration } from '../store/migrations';
 
-registerMigrations(
+export const laneMigrations: readonly Migration[] = [
   {
     id: 201,
     name: 'lanes',
@@ -107,4 +107,4 @@ registerMigrations(
       );
     `,
   },
-);
+];

@@ -17,7 +17,8 @@ import { REAP_STOP_WAIT_S } from '../reap/reapLaneDir';
 import { parkCopyFailedError } from './laneRefusals';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
-import { earlierParked, onHost, patchPath, unreapedChildren } from './reapParts';
+import { earlierParked, patchPath, unreapedChildren } from './reapParts';
+import { onHost } from './parkedOfLane';
 import { laneActivity } from './records';
 
 interface HostReap {

@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ProcessInside } from './reapErrors';
+import { procCommand } from '../util/processGroup';
 
 export type ProcessSource = 'proc' | 'lsof';
 
@@ -106,21 +107,6 @@ function procTouch(pid: number, inside: (p: string) => boolean): Touch | null {
     if (live !== null && inside(live)) return { holds: live };
   }
   return null;
-}
-
-/** The command line of a live process, or null once it is gone (Linux: /proc). */
-export function procCommand(pid: number): string | null {
-  try {
-    const argv = fs
-      .readFileSync(`/proc/${pid}/cmdline`)
-      .toString('utf8')
-      .split('\0')
-      .filter((a, i, all) => a !== '' || i < all.length - 1);
-    if (argv.length) return argv.join(' ');
-    return `[${fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim()}]`;
-  } catch {
-    return null;
-  }
 }
 
 function exec(cmd: string, args: string[]): Promise<string> {

@@ -63,12 +63,12 @@ export function supervise(ctx: ReviewCtx, pipeline: ReviewPipeline, stall: Stall
     stall.kick();
   };
 
-  ctx.conv.on('turnEnded', onTurnEnded);
-  ctx.conv.on('ended', onEnded);
-  ctx.conv.on('spawnError', onEnded);
+  ctx.conv.events.on('turnEnded', onTurnEnded);
+  ctx.conv.events.on('ended', onEnded);
+  ctx.conv.events.on('spawnError', onEnded);
   return () => {
-    ctx.conv.off('turnEnded', onTurnEnded);
-    ctx.conv.off('ended', onEnded);
-    ctx.conv.off('spawnError', onEnded);
+    ctx.conv.events.off('turnEnded', onTurnEnded);
+    ctx.conv.events.off('ended', onEnded);
+    ctx.conv.events.off('spawnError', onEnded);
   };
 }

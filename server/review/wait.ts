@@ -65,7 +65,7 @@ export function waitForLanes(
       clearTimeout(timer);
       clearInterval(poll);
       watcher?.close();
-      ctx.conv.off('changed', check);
+      ctx.conv.events.off('changed', check);
       signal.removeEventListener('abort', onAbort);
       resolve(r);
     };
@@ -78,7 +78,7 @@ export function waitForLanes(
     }
     const timer = setTimeout(() => done({ outcome: 'timeout', lanes: laneResults(ctx, issue, runId) }), timeoutS * 1000);
     const poll = setInterval(() => check(), 2000);
-    ctx.conv.on('changed', check);
+    ctx.conv.events.on('changed', check);
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }

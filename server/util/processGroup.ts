@@ -1,6 +1,6 @@
-// Which processes of a process group still run. In util/ because both ends use it: the
-// daemon's agents (harness/agentProcess.ts) and svc's helper on a host (hosts/helper), and
-// hosts sits below harness.
+// Which processes of a process group still run, and their command lines. In util/ because
+// both ends use it: the daemon's agents (harness/) and svc's helper on a host (hosts/helper),
+// and hosts sits below harness; the reap (reap/) names the processes it finds the same way.
 import * as fs from 'node:fs';
 
 /**
@@ -70,4 +70,19 @@ function liveGroupOf(pid: number): number | undefined {
 /** Linux: `pid` runs (is no zombie) in process group `pgid`. A reused pid is in that group only if it truly is a member. */
 export function liveMemberOf(pid: number, pgid: number): boolean {
   return liveGroupOf(pid) === pgid;
+}
+
+/** The command line of a live process, or null once it is gone (Linux: /proc). */
+export function procCommand(pid: number): string | null {
+  try {
+    const argv = fs
+      .readFileSync(`/proc/${pid}/cmdline`)
+      .toString('utf8')
+      .split('\0')
+      .filter((a, i, all) => a !== '' || i < all.length - 1);
+    if (argv.length) return argv.join(' ');
+    return `[${fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim()}]`;
+  } catch {
+    return null;
+  }
 }

@@ -12,6 +12,8 @@ import { verdictMarker } from '../../server/codehost/marker';
 import { findPr, mergeIfReady, prDetail } from '../../server/codehost/prState';
 import { PERSON } from '../../server/authority/caller';
 import type { HttpRequest } from '../../server/http/httpServer';
+import { codeHostMigrations } from '../../server/codehost/migrations';
+import { storeMigrations } from '../../server/store/migrations';
 import { openDb } from '../../server/store/db';
 import type { Db } from '../../server/store/db';
 import { SvcError } from '../../shared/errors';
@@ -60,7 +62,7 @@ function nextChange(host: CodeHost, number: number, timeoutMs = 5000): Promise<H
 
 async function localSubject(): Promise<Subject> {
   const remote = makeRemote('codehost-local');
-  const db = openDb(path.join(remote.root, 'svc.db'));
+  const db = openDb(path.join(remote.root, 'svc.db'), [storeMigrations, codeHostMigrations]);
   const base = { db, project: 'web', gitDir: remote.gitDir, defaultBase: 'main', user: 'svc', now: () => Date.now(), watch: { debounceMs: 50, rescanMs: 0 } };
   const author = new LocalHost({ ...base, reviewer: 'svc' });
   const reviewer = new LocalHost({ ...base, reviewer: 'bob' });
@@ -88,7 +90,7 @@ async function githubSubject(): Promise<Subject> {
   const base = { project: 'web', owner: 'acme', repo: 'web', token: 'token-svc', baseUrl: fake.url, defaultBase: 'main' };
   const author = new GithubHost(base);
   const reviewer = new GithubHost({ ...base, reviewerToken: 'token-bob' });
-  const db: Db = openDb(path.join(remote.root, 'svc.db'));
+  const db: Db = openDb(path.join(remote.root, 'svc.db'), [storeMigrations, codeHostMigrations]);
   const secret = 'webhook-secret';
   return {
     remote,

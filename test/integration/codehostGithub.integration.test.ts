@@ -7,6 +7,8 @@ import { GithubHost } from '../../server/codehost/github/githubHost';
 import { createHost } from '../../server/codehost/hostFactory';
 import { verdictMarker } from '../../server/codehost/marker';
 import { prDetail } from '../../server/codehost/prState';
+import { codeHostMigrations } from '../../server/codehost/migrations';
+import { storeMigrations } from '../../server/store/migrations';
 import { openDb } from '../../server/store/db';
 import { ConfigFile, Project } from '../../shared/config';
 import { SvcError } from '../../shared/errors';
@@ -76,7 +78,7 @@ describe('GitHub code host (fake)', function () {
   it('GITHUB_TOKEN wins over codehost.github.token; api_url points Octokit at the fake', async () => {
     const project = Project.parse({ path: r.work, code_host: 'github', github: { owner: 'acme', repo: 'web', api_url: fake.url } });
     const config = ConfigFile.parse({ codehost: { github: { token: 'token-svc' } } });
-    const db = openDb(':memory:');
+    const db = openDb(':memory:', [storeMigrations, codeHostMigrations]);
     const deps = { db, now: () => Date.now(), env: {} };
     assert.equal(await createHost('web', project, config, deps).whoami(), 'svc');
     assert.equal(await createHost('web', project, config, { ...deps, env: { GITHUB_TOKEN: 'token-bob' } }).whoami(), 'bob');
@@ -258,7 +260,7 @@ describe('GitHub code host (fake)', function () {
       Project.parse({ path: r.root, code_host: 'github', github: { owner: 'acme', repo: 'web', api_url: fake.url } }),
       ConfigFile.parse({ codehost: { github: { login: 'web-bot[bot]' } } }),
       {
-        db: openDb(':memory:'),
+        db: openDb(':memory:', [storeMigrations, codeHostMigrations]),
         now: () => Date.now(),
         env: { GITHUB_TOKEN: 'token-app' },
       },

@@ -7,6 +7,8 @@ import type { HeadChange } from '../../server/codehost/codeHost';
 import { createHost, localRemote } from '../../server/codehost/hostFactory';
 import { LocalHost } from '../../server/codehost/local/localHost';
 import type { RefWatcherOptions } from '../../server/codehost/local/refWatcher';
+import { codeHostMigrations } from '../../server/codehost/migrations';
+import { storeMigrations } from '../../server/store/migrations';
 import { openDb } from '../../server/store/db';
 import type { Db } from '../../server/store/db';
 import { ConfigFile, Project } from '../../shared/config';
@@ -66,7 +68,7 @@ describe('local code host', function () {
 
   beforeEach(() => {
     r = makeRemote(`codehost-local-${n++}`);
-    db = openDb(path.join(r.root, 'svc.db'));
+    db = openDb(path.join(r.root, 'svc.db'), [storeMigrations, codeHostMigrations]);
     hosts = [];
   });
   afterEach(async () => {

@@ -15,6 +15,8 @@ import { prDetail } from '../../server/codehost/prState';
 import type { HttpRequest } from '../../server/http/httpServer';
 import { PERSON } from '../../server/authority/caller';
 import { serviceVerdicts } from '../../server/review/runs';
+import { codeHostMigrations } from '../../server/codehost/migrations';
+import { storeMigrations } from '../../server/store/migrations';
 import { openDb } from '../../server/store/db';
 import type { Db } from '../../server/store/db';
 import type { JournalEntry } from '../../shared/protocol/review';
@@ -66,7 +68,7 @@ describe('GitHub trust (fake)', function () {
     fake.addUser('token-carol', 'carol', { association: 'COLLABORATOR', permission: 'read' });
     fake.addUser('token-dave', 'dave', { association: 'MEMBER', permission: 'triage' });
     fake.addUser('token-erin', 'erin', { association: 'COLLABORATOR', permission: 'maintain' });
-    db = openDb(path.join(r.root, 'svc.db'));
+    db = openDb(path.join(r.root, 'svc.db'), [storeMigrations, codeHostMigrations]);
     svc = new GithubHost({ ...base, bases: storedPrBases(db, 'web') });
     bob = as('token-bob');
   });

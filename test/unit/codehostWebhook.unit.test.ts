@@ -6,6 +6,8 @@ import { handleGithubWebhook, webhookBeforeBody } from '../../server/codehost/gi
 import type { WebhookDeps } from '../../server/codehost/github/webhook';
 import { PERSON } from '../../server/authority/caller';
 import type { HttpRequest } from '../../server/http/httpServer';
+import { codeHostMigrations } from '../../server/codehost/migrations';
+import { storeMigrations } from '../../server/store/migrations';
 import { openDb } from '../../server/store/db';
 import type { Db } from '../../server/store/db';
 
@@ -52,7 +54,7 @@ describe('GitHub webhook route (verified, de-duplicated)', () => {
     );
 
   beforeEach(() => {
-    db = openDb(':memory:');
+    db = openDb(':memory:', [storeMigrations, codeHostMigrations]);
     host = new GithubHost({ project: 'web', owner: 'acme', repo: 'web', token: 't', baseUrl: 'http://127.0.0.1:9', defaultBase: 'main' });
     seen = [];
     host.onHeadChange((c) => seen.push(c));
@@ -238,7 +240,7 @@ describe("GitHub's documented webhook payloads (@octokit/webhooks-examples) thro
   const definitions = require('@octokit/webhooks-examples') as { name: string; examples: Record<string, unknown>[] }[];
 
   it('every example, as JSON and form-encoded, answers 200 with the outcome its event and action call for', async () => {
-    const db = openDb(':memory:');
+    const db = openDb(':memory:', [storeMigrations, codeHostMigrations]);
     let n = 0;
     let handled = 0;
     try {

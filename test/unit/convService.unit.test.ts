@@ -6,6 +6,8 @@ import { ConfigStore } from '../../server/config/configStore';
 import { ConversationService } from '../../server/conversations/conversationService';
 import type { CreateOptions } from '../../server/conversations/conversationService';
 import type { HostLink } from '../../server/hosts/hostLink';
+import { conversationMigrations } from '../../server/conversations/migrations';
+import { storeMigrations } from '../../server/store/migrations';
 import { openDb } from '../../server/store/db';
 import { SvcError } from '../../shared/errors';
 import { homePaths } from '../../shared/svcHome';
@@ -16,7 +18,7 @@ function service(now = { t: 1_000_000 }): { svc: ConversationService; notified: 
   const paths = homePaths('/nonexistent/.svc');
   const app = {
     paths,
-    db: openDb(':memory:'),
+    db: openDb(':memory:', [storeMigrations, conversationMigrations]),
     config: new ConfigStore(paths.projects, paths.config),
     distDir: '/nonexistent/dist',
     notify: (p: unknown) => notified.push(p),
@@ -99,7 +101,7 @@ describe('conversation service rows', () => {
   it('recordSpawnError makes failed-to-start and fires events; stop and archive of a never-started row', async () => {
     const { svc, notified } = service();
     const events: string[] = [];
-    for (const e of ['changed', 'spawnError', 'ended']) svc.on(e, (id: number) => events.push(`${e} ${id}`));
+    for (const e of ['changed', 'spawnError', 'ended'] as const) svc.events.on(e, (id: number) => events.push(`${e} ${id}`));
     const a = svc.insert(base);
     svc.recordSpawnError(a.id, 'worktree could not be made');
     assert.equal(svc.activity(svc.get(a.id)!), 'failed-to-start');

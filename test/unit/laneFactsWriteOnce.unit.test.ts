@@ -2,8 +2,9 @@
 // once at launch and never changed. The store's triggers refuse any UPDATE of them; the
 // other columns (an archive time, a reap time) still change.
 import * as assert from 'node:assert/strict';
-import '../../server/conversations/migrations';
-import '../../server/lanes/migrations';
+import { conversationMigrations } from '../../server/conversations/migrations';
+import { laneMigrations } from '../../server/lanes/migrations';
+import { storeMigrations } from '../../server/store/migrations';
 import { openDb } from '../../server/store/db';
 import type { Db } from '../../server/store/db';
 
@@ -11,7 +12,7 @@ describe('lane launch facts are written once', () => {
   let db: Db;
 
   beforeEach(() => {
-    db = openDb(':memory:');
+    db = openDb(':memory:', [storeMigrations, conversationMigrations, laneMigrations]);
     const conv = db.prepare(
       `INSERT INTO conversations (name, title, kind, parent_id, cwd, harness, model, first_prompt, created_at) VALUES (?, ?, ?, ?, '/w', 'script', 'm', 'p', 1)`,
     );

@@ -6,8 +6,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import '../../server/conversations/migrations';
-import '../../server/lanes/migrations';
+import { conversationMigrations } from '../../server/conversations/migrations';
+import { laneMigrations } from '../../server/lanes/migrations';
+import { storeMigrations } from '../../server/store/migrations';
 import { factsUnavailable, WorktreeFacts } from '../../server/git/worktreeFacts';
 import { keptFactsStore } from '../../server/lanes/keptFactsStore';
 import { openDb } from '../../server/store/db';
@@ -55,7 +56,7 @@ describe('worktree facts across a daemon restart', () => {
     git(repo, 'commit', '-qm', 'one');
   });
   beforeEach(async () => {
-    db = openDb(':memory:');
+    db = openDb(':memory:', [storeMigrations, conversationMigrations, laneMigrations]);
     wt = path.join(root, `wt${++n}`);
     git(repo, 'worktree', 'add', '-q', '-b', `lane${n}`, wt, 'HEAD');
     await pause();

@@ -2,7 +2,6 @@
 // a base change seen before a daemon restart still stops earlier approvals from counting.
 import type { Db } from '../../store/db';
 import type { PrBases } from './githubHost';
-import '../migrations';
 
 export function storedPrBases(db: Db, project: string): PrBases {
   return {

@@ -23,7 +23,6 @@ import type { WebhookRefusal } from '../codehostRefusals';
 import type { GithubHost } from './githubHost';
 import { parseWebhookPayload } from './webhookPayload';
 import type { IssueCommentPayload, PullRequestPayload, WebhookPayload } from './webhookPayload';
-import '../migrations';
 
 const log = logger('webhook');
 

@@ -2,7 +2,6 @@
 // One project's view of the tables; timestamps are stored as epoch ms, shown as ISO.
 import type { Comment, CommitStatus, PrState, Review, StatusState } from '../../../shared/protocol/pr';
 import type { Db } from '../../store/db';
-import '../migrations';
 
 /** Whoever can write to the local store can push to the bare repository it serves. */
 const LOCAL_ACCESS = { association: null, writeAccess: true } as const;

@@ -3,9 +3,9 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defectCount } from '../../../shared/format/defects';
-import { laneTable, startTrouble } from './laneFormat';
+import { laneTable } from './laneFormat';
+import { laneStartLine, laneStartTrouble } from '../../../shared/format/laneStart';
 import { table } from './table';
-import type { LaneRecord } from '../../../shared/protocol/lanes';
 import { lanesBudget, lanesList, lanesReap, lanesReport, lanesRuns, lanesShow, lanesStart, lanesStop, lanesWait } from '../../../shared/protocol/lanes';
 import { formatCost, parseUsd } from '../../../shared/format/money';
 import { formatReapReport } from '../../../shared/format/reapReport';
@@ -25,8 +25,6 @@ function readBriefHere(file: string): string {
     throw new UsageError(`brief ${file} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
 }
-
-export const startLine = (l: LaneRecord) => `Lane ${l.run}/${l.key} ${l.role} i${l.iteration}: conv ${l.id} (${l.name}) in ${l.cwd}`;
 
 const laneStart: CommandSpec = {
   path: ['lane', 'start'],
@@ -104,8 +102,8 @@ const laneStart: CommandSpec = {
       }),
     );
     if (bool(a, 'json')) json(io, record);
-    else io.out(startLine(record) + '\n');
-    const trouble = startTrouble(record, !bool(a, 'no-wait'));
+    else io.out(laneStartLine(record) + '\n');
+    const trouble = laneStartTrouble(record, !bool(a, 'no-wait'));
     if (trouble) {
       io.err(trouble + '\n');
       return 1;

@@ -46,15 +46,3 @@ export function laneTable(lanes: LaneRecord[]): string {
   const notes = lanes.filter((l) => l.gitUnavailable).map((l) => `#${l.id}: git facts unavailable: ${l.gitUnavailable}\n`);
   return table(LANE_COLUMNS, lanes.map(laneRow)) + notes.join('');
 }
-
-/** What `svc lane start` says after its line when the lane did not start (exit 1): its spawn
- *  error, or, after the full 180 s wait (`waited`), that it has not come up yet. Only a lane
- *  that never came alive is `stopped` without an end: its starting window (3 minutes) ran out
- *  during the wait. */
-export function startTrouble(l: Pick<LaneRecord, 'name' | 'activity' | 'spawnError' | 'endedAt' | 'archived'>, waited: boolean): string | null {
-  if (l.activity === 'failed-to-start') return `lane ${l.name} failed to start: ${l.spawnError ?? 'unknown error'}`;
-  if (waited && l.activity === 'stopped' && l.endedAt === null && !l.archived) {
-    return `lane ${l.name} has not started after 180 s; its harness may still come up: see svc lane show ${l.name}, or svc lane stop ${l.name}`;
-  }
-  return null;
-}
