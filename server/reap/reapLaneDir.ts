@@ -4,6 +4,7 @@
 // nothing; a failed archive does not fail the reap (the report carries the error).
 import { errorMessage } from '../../shared/errors';
 import type { GitEnv } from '../git/gitExec';
+import { pauseAfterParkForFaultTest } from './faultPause';
 import { parkWorktree } from './park';
 import type { ParkResult } from './park';
 import type { PatchVerifier } from './parkVerify';
@@ -65,6 +66,7 @@ export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
   let removed: ReapReport['removed'] = 'alreadyGone';
   if (exists && plan.kind === 'worktree') {
     if (dirty) park = await parkWorktree(dir, plan.patchFile, { ...git, verify: plan.verify });
+    if (park) await pauseAfterParkForFaultTest();
     unpushed = await unpushedCommits(dir, git);
     kept = await keepPrivateCommits(await worktreeInfo(dir, git), plan.keepBranchName ?? `svc-kept/${plan.conv.name}`, git);
     const parked = park ? { patchFile: park.patchFile, restoreCommand: park.restoreCommand } : undefined;
