@@ -152,6 +152,9 @@ export class RpcServer {
       client.abort.abort();
       connection.dispose();
       socket.destroy();
+      // The guard's idle timer (a message left unfinished) would otherwise hold the client,
+      // its connection and buffers for PARTIAL_FRAME_IDLE_MS after it is gone.
+      guard.destroy();
     };
     const client: Client = { id: this.nextClientId++, socket, connection, abort: new AbortController(), identity, server, drop };
     this.clients.add(client);
