@@ -37,7 +37,8 @@ export interface WorktreeSpec {
 
 export async function createWorktree(s: WorktreeSpec): Promise<void> {
   if (fs.existsSync(s.dir)) throw dirExistsError(s.dir);
-  fs.mkdirSync(path.dirname(s.dir), { recursive: true });
+  // The lanes root and run folders svc creates are the user's alone (0700): a lane holds its work.
+  fs.mkdirSync(path.dirname(s.dir), { recursive: true, mode: 0o700 });
   const sparse = s.sparse && s.sparse.length > 0;
   const args = ['worktree', 'add', '--quiet'];
   if (sparse) args.push('--no-checkout');
@@ -46,6 +47,7 @@ export async function createWorktree(s: WorktreeSpec): Promise<void> {
   // Every step writes the repository's shared files (worktrees/, config), so one at a time per repository.
   await serialized(s.repo, async () => {
     await git(s.repo, args);
+    fs.chmodSync(s.dir, 0o700);
     if (s.branch) {
       // So a plain `git push` works and `@{u}` names the branch the builder must push.
       await git(s.dir, ['config', `branch.${s.branch}.remote`, 'origin']);
@@ -60,5 +62,5 @@ export async function createWorktree(s: WorktreeSpec): Promise<void> {
 
 export function createPlayDir(dir: string): void {
   if (fs.existsSync(dir)) throw dirExistsError(dir);
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
 }

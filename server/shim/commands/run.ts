@@ -30,7 +30,8 @@ const runExport: CommandSpec = {
     }
     const file = path.resolve(io.cwd, out);
     try {
-      fs.writeFileSync(file, text, { mode: 0o644 });
+      // A run record holds the agents' reports and diffs: the user shares it, svc does not.
+      fs.writeFileSync(file, text, { mode: 0o600 });
     } catch (e) {
       throw new UsageError(`cannot write ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
