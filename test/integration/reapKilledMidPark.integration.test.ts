@@ -49,7 +49,7 @@ describe('reap: the daemon killed with SIGKILL mid-park loses nothing from sight
     }
 
     const reap = s.svc(['lane', 'reap', l.name, '--park']);
-    const pid = Number((await eventually(() => fs.existsSync(marker) && fs.readFileSync(marker, 'utf8'), 90_000, 'the reap to pause after parking')).trim());
+    const pid = Number((await eventually(() => (fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : undefined), 90_000, 'the reap to pause after parking')).trim());
     assert.deepEqual(daemonPids(s.svcHome), [pid], 'the paused process is the daemon of this home');
     process.kill(pid, 'SIGKILL');
     await eventually(() => !alive(pid), 10_000, 'the daemon to die');
