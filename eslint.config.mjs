@@ -1,13 +1,13 @@
 // Lint for svc (`npm run lint`, part of `npm test`). Type-aware rules catch what review
 // misses (a promise nobody awaits, a value import used only as a type), import-x finds
 // import cycles, and no-restricted-imports holds the tier boundaries of docs/style.md §1:
-// server/, shared/ and webview/ never import `vscode`; webview/ never imports Node.
+// server/, cli/, shared/ and webview/ never import `vscode`; webview/ never imports Node.
 // import-x/no-restricted-paths holds the direction between server folders (hostsBelow).
 import { builtinModules } from 'node:module';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
-const noVscode = { name: 'vscode', message: 'only extension/ may import vscode (server/, shared/ and webview/ run outside the editor)' };
+const noVscode = { name: 'vscode', message: 'only extension/ may import vscode (server/, cli/, shared/ and webview/ run outside the editor)' };
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)].map((name) => ({
   name,
   message: 'webviews run in a browser: no Node built-ins (post a message to the extension instead)',
@@ -64,11 +64,11 @@ export default tseslint.config(
     rules: { 'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: hostsBelow }] },
   },
   {
-    files: ['server/**/*.ts', 'shared/**/*.ts'],
+    files: ['server/**/*.ts', 'cli/**/*.ts', 'shared/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [noVscode] }] },
   },
   {
-    files: ['server/**/*.ts', 'shared/**/*.ts', 'extension/**/*.ts'],
+    files: ['server/**/*.ts', 'cli/**/*.ts', 'shared/**/*.ts', 'extension/**/*.ts'],
     ignores: REFUSAL_FILES,
     rules: {
       'no-restricted-syntax': [

@@ -1,6 +1,6 @@
 // `svc show <id>` as text.
 import * as path from 'node:path';
-import type { IssueState, JournalEntry, ReviewerInfo } from '../../../shared/protocol/review';
+import type { IssueState, JournalEntry, ReviewerInfo } from '../../shared/protocol/review';
 
 const short = (sha: string | null | undefined) => (sha ? sha.slice(0, 7) : 'none');
 
