@@ -2,7 +2,9 @@
 // misses (a promise nobody awaits, a value import used only as a type), import-x finds
 // import cycles, and no-restricted-imports holds the tier boundaries of docs/style.md §1:
 // server/, cli/, shared/ and webview/ never import `vscode`; webview/ never imports Node.
-// import-x/no-restricted-paths holds the direction between server folders (hostsBelow).
+// import-x/no-restricted-paths holds the zones between folders (ZONES: the command line,
+// the extension, the direction between server folders). test/unit/lintZones.unit.test.ts
+// proves each boundary fails on a wrong import.
 import { builtinModules } from 'node:module';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
@@ -22,6 +24,35 @@ const hostsBelow = ['harness', 'lanes'].map((upper) => ({
   from: `./server/${upper}`,
   message: `server/hosts sits below server/${upper}: move what both need to server/util or server/git, or have the caller hand it in`,
 }));
+
+// Which folder may import which (import-x/no-restricted-paths judges the resolved file, so
+// a relative path that climbs around a boundary is caught too; type-only imports count).
+const ZONES = [
+  // cli/ is a separate program, bundled alone and started for every `svc` call: it reaches
+  // the daemon over its socket, so it imports only shared/ and its own folder (and
+  // packages, which the bundle test keeps out of dist/svc.js).
+  {
+    target: './cli',
+    from: '.',
+    except: ['./cli', './shared', './node_modules'],
+    message: 'cli/ is a separate program that imports only shared/ and cli/: move what both need into shared/, or ask the daemon over the socket',
+  },
+  // The extension is a client of the daemon like the command line: the protocol and the
+  // clients it shares with them are in shared/.
+  {
+    target: './extension',
+    from: ['./server', './cli'],
+    message: 'extension/ is a client of the daemon: it never imports server/ or cli/; move what both need into shared/, or ask the daemon over the socket',
+  },
+  // reap/ stops a lane's conversations, so conversations/ sits below it: what both need
+  // (what a process runs: util/processGroup.ts) lives below both.
+  {
+    target: './server/conversations',
+    from: './server/reap',
+    message: 'server/conversations sits below server/reap: move what both need to server/util, or have the caller hand it in',
+  },
+  ...hostsBelow,
+];
 
 // Refusals are made in one file per domain (docs/style.md §16): shared/refusals/<domain>.ts lists the
 // reasons, server/<domain>/<domain>Refusals.ts (reap: reapErrors.ts) makes the messages.
@@ -60,8 +91,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['server/hosts/**/*.ts'],
-    rules: { 'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: hostsBelow }] },
+    files: ['**/*.ts'],
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: ZONES }] },
   },
   {
     files: ['server/**/*.ts', 'cli/**/*.ts', 'shared/**/*.ts'],
