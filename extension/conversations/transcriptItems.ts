@@ -24,7 +24,8 @@ export function foldTranscript(rows: readonly TranscriptRowInfo[]): TranscriptIt
     t.item.outcome = toolOutcome(t.view);
   };
   const asks = new Map<string, Extract<TranscriptItem, { kind: 'ask' }>>();
-  let stream: Extract<TranscriptItem, { kind: 'message' | 'thought' | 'prompt' }> | undefined;
+  type StreamItem = Extract<TranscriptItem, { kind: 'message' | 'thought' | 'prompt' }>;
+  let stream: StreamItem | undefined;
   let plan: Extract<TranscriptItem, { kind: 'plan' }> | undefined;
 
   let streamMessageId: unknown;
@@ -36,8 +37,9 @@ export function foldTranscript(rows: readonly TranscriptRowInfo[]): TranscriptIt
       return;
     }
     streamMessageId = messageId;
-    stream = { id: `${kind[0]}${r.seq}`, kind, at: r.at, text } as typeof stream & object;
-    items.push(stream);
+    const item: StreamItem = { id: `${kind[0]}${r.seq}`, kind, at: r.at, text };
+    stream = item;
+    items.push(item);
   };
 
   for (const r of rows) {
