@@ -25,8 +25,9 @@ export function optionValues(o: SessionConfigOption): string[] {
   if (o.type !== 'select') return [];
   const out: string[] = [];
   for (const x of ((o as { options?: unknown[] }).options ?? []) as { value?: unknown; options?: { value?: unknown }[] }[]) {
-    if (Array.isArray(x.options)) for (const y of x.options) typeof y.value === 'string' && out.push(y.value);
-    else if (typeof x.value === 'string') out.push(x.value);
+    if (Array.isArray(x.options)) {
+      for (const y of x.options) if (typeof y.value === 'string') out.push(y.value);
+    } else if (typeof x.value === 'string') out.push(x.value);
   }
   return [...new Set(out)];
 }

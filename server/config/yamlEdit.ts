@@ -31,7 +31,7 @@ export function parseDoc(text: string): YAML.Document {
  */
 export function editYaml(text: string, path: string[], value: string | number | undefined, keepDepth = 0): EditResult {
   const doc = parseDoc(text);
-  const before = doc.toJS() ?? {};
+  const before: unknown = doc.toJS() ?? {};
   let target = path;
   if (value === undefined) {
     if (!doc.hasIn(path)) return { text, data: before, changed: false, how: 'none' };
@@ -41,7 +41,7 @@ export function editYaml(text: string, path: string[], value: string | number | 
     if (!doc.contents || YAML.isScalar(doc.contents)) doc.contents = doc.createNode({});
     setThrough(doc, path, value);
   }
-  const data = doc.toJS() ?? {};
+  const data: unknown = doc.toJS() ?? {};
   if (isDeepStrictEqual(data, before)) return { text, data, changed: false, how: 'none' };
   const spliced = splice(text, target, value);
   if (spliced !== undefined && sameData(spliced, data)) return { text: spliced, data, changed: true, how: 'splice' };
