@@ -62,8 +62,9 @@ export interface Handshake {
   permissions: 'ask' | 'auto';
   step<T>(name: string, timeoutMs: number, send: () => Promise<T>): Promise<T>;
   transcript(kind: string, payload: unknown): void;
-  replaying(on: boolean): void;
-  agentExited(): boolean;
+  // Properties: handed on to openSession as free functions.
+  replaying: (on: boolean) => void;
+  agentExited: () => boolean;
   /** The session is open (model, effort and mode follow). */
   opened(sessionId: string): void;
 }
