@@ -30,7 +30,7 @@ function watchIdle(c: MessageConnection): { until(ids: Set<number>, n: number): 
   let waiter: (() => void) | undefined;
   c.onNotification(changed.method, async (p: { topic: string; id?: number }) => {
     if (p.topic !== 'conversations' || typeof p.id !== 'number' || idle.has(p.id)) return;
-    const info = (await c.sendRequest(conversationsShow.method, { conv: String(p.id) })) as ConversationInfo;
+    const info = await c.sendRequest<ConversationInfo>(conversationsShow.method, { conv: String(p.id) });
     if (info.activity === 'idle' && info.startedAt !== null) {
       idle.add(p.id);
       waiter?.();
@@ -106,9 +106,14 @@ async function main(): Promise<void> {
     const live = new Set<number>([...ids]);
     const grow = async (to: number): Promise<number> => {
       for (let n = live.size + 10; n < to; n++) {
-        const r = (await c.sendRequest(conversationsNew.method, { project: 'b', harness: 'script', model: 'm', title: `rss ${n}`, prompt: 'hi', noWait: true })) as {
-          conversation: { id: number };
-        };
+        const r = await c.sendRequest<{ conversation: { id: number } }>(conversationsNew.method, {
+          project: 'b',
+          harness: 'script',
+          model: 'm',
+          title: `rss ${n}`,
+          prompt: 'hi',
+          noWait: true,
+        });
         live.add(r.conversation.id);
       }
       await watch.until(live, to - 10);

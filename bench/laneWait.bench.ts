@@ -29,7 +29,7 @@ async function main(): Promise<void> {
       for (const n of WAITERS) {
         // The lane reports once the bench creates `go` in its directory (all waiters in place).
         const brief = scriptBlock([{ run: "while [ ! -f go ]; do sleep 0.02; done; printf 'woke\\n' | svc lane report --stdin --status failed" }]);
-        const lane = (await c.sendRequest(lanesStart.method, {
+        const lane = await c.sendRequest<{ name: string; cwd: string }>(lanesStart.method, {
           parent: String(w.rootId),
           harness: 'script',
           run: 'wait',
@@ -37,10 +37,10 @@ async function main(): Promise<void> {
           role: 'builder',
           model: 'm',
           prompt: brief,
-        })) as { name: string; cwd: string };
+        });
         const answered: number[] = [];
         const waits = Array.from({ length: n }, () =>
-          (c.sendRequest(lanesWait.method, { lane: lane.name, timeoutS: 120 }) as Promise<{ outcome: string; report: { at: number } | null }>).then((r) => {
+          c.sendRequest<{ outcome: string; report: { at: number } | null }>(lanesWait.method, { lane: lane.name, timeoutS: 120 }).then((r) => {
             if (r.outcome !== 'report') throw new Error(`waiter woke with ${r.outcome}`);
             answered.push(Date.now());
             return r.report!.at;
@@ -53,7 +53,7 @@ async function main(): Promise<void> {
       }
       // One real `svc lane wait` process: its exit is what the waiting shell or agent sees.
       const brief = scriptBlock([{ run: "while [ ! -f go ]; do sleep 0.02; done; printf 'woke\\n' | svc lane report --stdin --status failed" }]);
-      const lane = (await c.sendRequest(lanesStart.method, {
+      const lane = await c.sendRequest<{ name: string; cwd: string }>(lanesStart.method, {
         parent: String(w.rootId),
         harness: 'script',
         run: 'wait',
@@ -61,13 +61,13 @@ async function main(): Promise<void> {
         role: 'builder',
         model: 'm',
         prompt: brief,
-      })) as { name: string; cwd: string };
+      });
       const waiter = spawn(process.execPath, [SVC_JS, 'lane', 'wait', lane.name, '--json'], { env: s.env, stdio: ['ignore', 'pipe', 'inherit'] });
       let out = '';
       waiter.stdout.on('data', (d: Buffer) => (out += d.toString()));
       const exited = new Promise<number>((resolve) => waiter.on('exit', () => resolve(Date.now())));
       // An in-process waiter alongside, only for the report's timestamp.
-      const report = c.sendRequest(lanesWait.method, { lane: lane.name, timeoutS: 120 }) as Promise<{ report: { at: number } | null }>;
+      const report = c.sendRequest<{ report: { at: number } | null }>(lanesWait.method, { lane: lane.name, timeoutS: 120 });
       await sleep(1500); // the process has started, connected and waits
       fs.writeFileSync(path.join(lane.cwd, 'go'), '');
       const end = await exited;

@@ -101,7 +101,7 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
   );
 
   log.info(
-    `activating svc (${context.extension.packageJSON.version}), SVC_HOME ${connection.home}, ui ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'}${vscode.env.remoteName ? `, remote ${vscode.env.remoteName}` : ''}`,
+    `activating svc (${(context.extension.packageJSON as { version: string }).version}), SVC_HOME ${connection.home}, ui ${vscode.env.uiKind === vscode.UIKind.Web ? 'web' : 'desktop'}${vscode.env.remoteName ? `, remote ${vscode.env.remoteName}` : ''}`,
   );
   void connection.start();
 

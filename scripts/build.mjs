@@ -36,7 +36,7 @@ function sourceFiles(dir) {
 }
 
 const hash = crypto.createHash('sha256').update(pkg.version);
-for (const dir of ['shared', 'server', 'extension', 'webview']) {
+for (const dir of ['shared', 'server', 'cli', 'extension', 'webview']) {
   for (const f of sourceFiles(path.join(root, dir)).sort()) hash.update(f).update(fs.readFileSync(f));
 }
 const build = hash.digest('hex').slice(0, 12);
@@ -71,8 +71,8 @@ const configs = [
   // The shim must start fast: minified, and with zod replaced by an inert stand-in.
   // dist/svc.js runs the hot commands itself and loads dist/svcCommands.js (a library: it
   // exports runCli) for the rest, so a status check compiles only what it runs.
-  { ...node, entryPoints: { svc: 'server/shim/entry.ts' }, minify: true, alias: { zod: './server/shim/zodInert.ts' } },
-  { ...node, entryPoints: { svcCommands: 'server/shim/main.ts' }, minify: true, alias: { zod: './server/shim/zodInert.ts' } },
+  { ...node, entryPoints: { svc: 'cli/entry.ts' }, minify: true, alias: { zod: './cli/zodInert.ts' } },
+  { ...node, entryPoints: { svcCommands: 'cli/main.ts' }, minify: true, alias: { zod: './cli/zodInert.ts' } },
   {
     bundle: true,
     platform: 'browser',

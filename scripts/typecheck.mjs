@@ -3,7 +3,7 @@
 // DOM global in the daemon, fails here rather than at run time.
 import { spawnSync } from 'node:child_process';
 
-const programs = ['server', 'webview', 'extension', '.'];
+const programs = ['server', 'cli', 'webview', 'extension', '.'];
 let failed = 0;
 for (const p of programs) {
   const r = spawnSync('npx', ['tsc', '-p', p, '--noEmit'], { stdio: 'inherit' });

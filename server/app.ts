@@ -31,7 +31,7 @@ export interface App {
   /** Run at graceful stop, newest first. */
   onStop(fn: () => Promise<void> | void): void;
   /** Milliseconds since the epoch; tests may move it forward (see `clock`). */
-  now(): number;
+  now: () => number;
   /** The daemon clock. `advance` exists only when the daemon runs with SVC_TEST_CLOCK=1. */
   clock: TestClock;
 }

@@ -93,8 +93,10 @@ root.append(textElement('h1', 'Agents'), toolbar, body);
 function sortBy(k: SortKey): void {
   if (state.sort === k) {
     if (!state.descending) state.descending = true;
-    else if (k === 'name') ((state.sort = 'tree'), (state.descending = false));
-    else state.descending = false;
+    else if (k === 'name') {
+      state.sort = 'tree';
+      state.descending = false;
+    } else state.descending = false;
   } else {
     state.sort = k;
     state.descending = false;

@@ -100,7 +100,7 @@ function doResume(): void {
   host.post({ type: 'resume' });
 }
 input.addEventListener('keydown', (e) => {
-  const k = e as KeyboardEvent;
+  const k = e;
   if (k.key === 'Enter' && (k.ctrlKey || k.metaKey)) {
     k.preventDefault();
     submit();

@@ -193,7 +193,7 @@ export function buildDeck(rows: readonly DeckRow[], opts: DeckOptions = {}): Dec
   const sorted = isSortedById(visible) ? visible : [...visible].sort((a, b) => a.id - b.id);
   const nodes = new Map<number, DeckNode>();
   for (const r of sorted) nodes.set(r.id, toNode(r));
-  const { folded, anchors } = opts.convoys ? foldConvoys(sorted, parentOf, nodes, opts.reviews ?? []) : { folded: new Set<number>(), anchors: new Map() };
+  const { folded, anchors }: ReturnType<typeof foldConvoys> = opts.convoys ? foldConvoys(sorted, parentOf, nodes, opts.reviews ?? []) : { folded: new Set(), anchors: new Map() };
   const roots: DeckNode[] = [];
   const place = (p: number | null | undefined, n: DeckNode) => (p === null || p === undefined ? roots : nodes.get(p)!.children).push(n);
   for (const r of sorted) {

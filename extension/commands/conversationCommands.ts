@@ -55,7 +55,7 @@ export async function newConversation(d: CommandDeps): Promise<void> {
   const { projects } = await d.connection.request(projectsList, {});
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const where = [
-    ...projects.map((p) => ({ label: p.key, description: p.path, project: p.key as string | undefined, cwd: undefined as string | undefined })),
+    ...projects.map((p) => ({ label: p.key, description: p.path, project: p.key, cwd: undefined as string | undefined })),
     ...(folder?.scheme === 'file' || folder?.scheme === 'vscode-remote'
       ? [{ label: 'No project', description: `in ${folder.fsPath}`, project: undefined, cwd: folder.fsPath }]
       : []),

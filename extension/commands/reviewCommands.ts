@@ -47,7 +47,7 @@ export async function restartReview(d: CommandDeps, arg: unknown): Promise<void>
   const scope = await vscode.window.showQuickPick(
     [
       { label: 'Parent and every lane without a report', role: undefined as string | undefined },
-      ...REVIEW_LANES.map((l) => ({ label: l, description: 'only this lane', role: l as string | undefined })),
+      ...REVIEW_LANES.map((l) => ({ label: l, description: 'only this lane', role: l })),
     ],
     { title: `svc: Restart Review of ${issue}`, placeHolder: 'What to restart' },
   );

@@ -33,7 +33,7 @@ export async function installSkillCommand(d: CommandDeps): Promise<void> {
   const home = process.env.HOME || os.homedir();
   const where = await vscode.window.showQuickPick(
     [
-      { label: 'Your home', description: `${home}: every project`, base: { home } as { home: string } | { project: string } },
+      { label: 'Your home', description: `${home}: every project`, base: { home } },
       ...projects.map((p) => ({ label: `Project ${p.key}`, description: p.path, base: { project: p.path } })),
     ],
     { title: `svc: Install the ${SKILL_NAME} Skill (2/2)`, placeHolder: 'Where?' },

@@ -20,7 +20,7 @@ export function convIdOf(arg: unknown): number | undefined {
     return m ? Number(m[1]) : undefined;
   }
   if (typeof arg === 'object' && arg !== null && 'convId' in arg) {
-    const id = (arg as { convId: unknown }).convId;
+    const id = arg.convId;
     return typeof id === 'number' && Number.isInteger(id) ? id : undefined;
   }
   return undefined;

@@ -147,7 +147,7 @@ export class DaemonConnection implements vscode.Disposable {
     const client = this.client;
     if (!client || this.current.kind !== 'connected') throw new DaemonDown(this.whyDown());
     try {
-      return (await client.sendRequest(def.method, params)) as z.output<R>;
+      return await client.sendRequest(def.method, params);
     } catch (e) {
       const answer = readRpcError(e);
       if (answer === 'lost') throw new DaemonDown(connectionLostMessage(def.method, params));
@@ -214,7 +214,7 @@ export class DaemonConnection implements vscode.Disposable {
     for (const method of this.handlers.keys()) client.onNotification(method, (p: unknown) => this.dispatch(method, p));
     try {
       await client.start();
-      const info = (await client.sendRequest(daemonStatus.method, {})) as DaemonInfo;
+      const info = await client.sendRequest<DaemonInfo>(daemonStatus.method, {});
       if (gen !== this.generation) return;
       this.attempt = 0;
       log.info(`connected to daemon ${info.version} build ${info.build} pid ${info.pid}`);

@@ -28,7 +28,6 @@ import { WebviewHost } from '../webviews/webviewHost';
 import { foldTranscript } from './transcriptItems';
 import { formatCost } from '../../shared/format/money';
 import { isLive } from '../../shared/activity';
-import type { Activity } from '../../shared/activity';
 
 const log = logger('conversation');
 export const CONVERSATION_VIEW_TYPE = 'svc.conversation';
@@ -326,7 +325,7 @@ function header(i: ConversationInfo, lane: LaneRecord | null, reportFile: string
     issueId: i.issueId,
     archived: i.archived,
     reaped,
-    resumable: !reaped && !i.alive && !isLive(i.activity as Activity),
+    resumable: !reaped && !i.alive && !isLive(i.activity),
     reportFile,
   };
 }

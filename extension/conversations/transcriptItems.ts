@@ -8,6 +8,7 @@ import { blockText, startToolCall, toolLabel, toolOutcome, updateToolCall } from
 import type { Block, ToolCallView } from '../../shared/format/toolCalls';
 import { QUIET_UPDATES } from '../../shared/format/quietUpdates';
 import { withoutCliHint } from '../errors/cliHints';
+import { textOf } from '../../shared/format/text';
 
 type Payload = Record<string, unknown>;
 
@@ -24,7 +25,8 @@ export function foldTranscript(rows: readonly TranscriptRowInfo[]): TranscriptIt
     t.item.outcome = toolOutcome(t.view);
   };
   const asks = new Map<string, Extract<TranscriptItem, { kind: 'ask' }>>();
-  let stream: Extract<TranscriptItem, { kind: 'message' | 'thought' | 'prompt' }> | undefined;
+  type StreamItem = Extract<TranscriptItem, { kind: 'message' | 'thought' | 'prompt' }>;
+  let stream: StreamItem | undefined;
   let plan: Extract<TranscriptItem, { kind: 'plan' }> | undefined;
 
   let streamMessageId: unknown;
@@ -36,8 +38,9 @@ export function foldTranscript(rows: readonly TranscriptRowInfo[]): TranscriptIt
       return;
     }
     streamMessageId = messageId;
-    stream = { id: `${kind[0]}${r.seq}`, kind, at: r.at, text } as typeof stream & object;
-    items.push(stream);
+    const item: StreamItem = { id: `${kind[0]}${r.seq}`, kind, at: r.at, text };
+    stream = item;
+    items.push(item);
   };
 
   for (const r of rows) {
@@ -46,7 +49,7 @@ export function foldTranscript(rows: readonly TranscriptRowInfo[]): TranscriptIt
     if (r.kind !== 'agent_message_chunk' && r.kind !== 'agent_thought_chunk' && r.kind !== 'user_message_chunk') stream = undefined;
     switch (r.kind) {
       case 'prompt':
-        items.push({ id: `u${r.seq}`, kind: 'prompt', at: r.at, text: String(p.text ?? '') });
+        items.push({ id: `u${r.seq}`, kind: 'prompt', at: r.at, text: textOf(p.text) });
         plan = undefined;
         break;
       case 'user_message_chunk':
@@ -85,8 +88,8 @@ export function foldTranscript(rows: readonly TranscriptRowInfo[]): TranscriptIt
       }
       case 'plan': {
         const entries = (Array.isArray(p.entries) ? (p.entries as Payload[]) : []).map((e) => ({
-          content: String(e.content ?? ''),
-          status: String(e.status ?? 'pending'),
+          content: textOf(e.content),
+          status: textOf(e.status, 'pending'),
           priority: str(e.priority),
         }));
         if (plan) plan.entries = entries;
@@ -103,32 +106,32 @@ export function foldTranscript(rows: readonly TranscriptRowInfo[]): TranscriptIt
           kind: 'ask',
           at: r.at,
           askKind: str(p.kind) ?? r.kind,
-          title: String(p.title ?? ''),
+          title: textOf(p.title),
           outcome: null,
         };
-        asks.set(String(p.id ?? r.seq), item);
+        asks.set(textOf(p.id ?? r.seq), item);
         items.push(item);
         break;
       }
       case 'answer': {
-        const item = asks.get(String(p.id ?? ''));
-        if (item) item.outcome = `answered: ${String(p.summary ?? 'answered')}`;
+        const item = asks.get(textOf(p.id));
+        if (item) item.outcome = `answered: ${textOf(p.summary, 'answered')}`;
         break;
       }
       case 'withdrawn': {
-        for (const a of asks.values()) if (a.outcome === null) a.outcome = `withdrawn: ${String(p.why ?? '')}`;
+        for (const a of asks.values()) if (a.outcome === null) a.outcome = `withdrawn: ${textOf(p.why)}`;
         break;
       }
       case 'turn_end':
         plan = undefined;
-        if (p.error) items.push({ id: `n${r.seq}`, kind: 'note', at: r.at, text: `turn failed: ${String(p.error)}`, tone: 'error' });
-        else if (p.stopReason && p.stopReason !== 'end_turn') items.push({ id: `n${r.seq}`, kind: 'note', at: r.at, text: `turn ended: ${String(p.stopReason)}`, tone: 'info' });
+        if (p.error) items.push({ id: `n${r.seq}`, kind: 'note', at: r.at, text: `turn failed: ${textOf(p.error)}`, tone: 'error' });
+        else if (p.stopReason && p.stopReason !== 'end_turn') items.push({ id: `n${r.seq}`, kind: 'note', at: r.at, text: `turn ended: ${textOf(p.stopReason)}`, tone: 'info' });
         break;
       case 'lifecycle':
       case 'notice': {
         const event = str(p.event);
         // The daemon's notes name the command that helps ("svc conv resume continues it"); the panel offers it as a button.
-        items.push({ id: `n${r.seq}`, kind: 'note', at: r.at, text: withoutCliHint(String(p.text ?? event ?? '')), tone: event === 'spawnError' ? 'error' : 'info' });
+        items.push({ id: `n${r.seq}`, kind: 'note', at: r.at, text: withoutCliHint(textOf(p.text ?? event)), tone: event === 'spawnError' ? 'error' : 'info' });
         break;
       }
       default:

@@ -157,10 +157,12 @@ interface Step {
 }
 
 /** What a prompt's answer asks of the flow besides a value: Back to the step before, or leaving it (the sample's InputFlowAction). */
-class FlowAction {
-  static readonly back = new FlowAction();
-  static readonly cancel = new FlowAction();
-  private constructor() {}
+class FlowAction extends Error {
+  static readonly back = new FlowAction('back');
+  static readonly cancel = new FlowAction('cancel');
+  private constructor(kind: string) {
+    super(`start lane flow: ${kind}`);
+  }
 }
 
 /** The answer, or the flow action a Back press or a dismissal means. */

@@ -5,7 +5,6 @@
 // collapsed history row. Ids are stable across refreshes so VS Code keeps what the person
 // expanded or collapsed. No vscode.
 import { isLive } from '../../shared/activity';
-import type { Activity } from '../../shared/activity';
 import type { IssueState, ReviewerInfo } from '../../shared/protocol/review';
 import { convoyFacts } from '../commandDeck/convoys';
 import { activityIcon, VERDICT_COLORS, verdictBadge, verdictIcon } from '../commandDeck/deckIcons';
@@ -53,7 +52,7 @@ export function issueContextValue(s: IssueState): string {
   if (s.pr) parts.push('pr', s.pr.reviewState);
   // A live work agent: Start Work Agent is not offered.
   if (s.issue.agent && isLive(s.issue.agent.activity)) parts.push('worker');
-  if (s.reviewers.some((r) => r.alive || isLive(r.activity as Activity))) parts.push('running');
+  if (s.reviewers.some((r) => r.alive || isLive(r.activity))) parts.push('running');
   if (s.run) parts.push('run');
   // A PR with a web page (GitHub): Open PR on the row, as on its readiness row.
   if (s.pr?.url) parts.push('url');
@@ -72,7 +71,7 @@ function reviewerNode(issue: string, r: ReviewerInfo): ReviewNode {
   const parts = [`#${r.id}`, r.activity];
   if (r.report.exists && !r.report.verdict) parts.push('report without a verdict');
   parts.push(r.model);
-  const live = isLive(r.activity as Activity);
+  const live = isLive(r.activity);
   const tooltip = [
     `**${mdText(roleLabel(r.role))}** of ${mdText(issue)} review ${mdText(r.runId)}`,
     '',
@@ -88,7 +87,7 @@ function reviewerNode(issue: string, r: ReviewerInfo): ReviewNode {
     label: roleLabel(r.role),
     description: parts.join(' · '),
     tooltip: tooltip.join('\n'),
-    icon: r.report.verdict ? verdictIcon(r.report.verdict) : activityIcon(r.activity as Activity),
+    icon: r.report.verdict ? verdictIcon(r.report.verdict) : activityIcon(r.activity),
     contextValue: `svc:reviewer+${r.activity}${live ? '+live' : ''}${r.report.exists ? '+report' : ''}`,
     issue,
     convId: r.id,
@@ -163,7 +162,7 @@ export function reviewNodes(states: readonly IssueState[]): ReviewNode[] {
           })),
         });
       }
-      const running = s.reviewers.some((r) => r.alive || isLive(r.activity as Activity));
+      const running = s.reviewers.some((r) => r.alive || isLive(r.activity));
       children.push({
         // Stable for the issue (not per run), so expansion survives a new run as well as a refresh.
         id: treeId(`run:${id}`, reviewers.length > 0),

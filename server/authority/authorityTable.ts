@@ -35,7 +35,7 @@ export type Rule =
 const field =
   (name: string): Ref =>
   (p) =>
-    typeof p[name] === 'string' && p[name] !== '' ? (p[name] as string) : undefined;
+    typeof p[name] === 'string' && p[name] !== '' ? p[name] : undefined;
 const anyone: Rule = { who: 'anyone' };
 const person = (action: string): Rule => ({ who: 'person', action });
 const lanes = (verb: string, target = field('lane')): Rule => ({ who: 'lineage', verb, noun: 'lanes', target, self: true });

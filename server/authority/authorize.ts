@@ -9,8 +9,9 @@ import type { Params } from './authorityTable';
 import type { Caller } from './caller';
 import { isSelfOrDescendant } from './lineage';
 
+// Properties, not methods: authorize hands `get` on to the lineage walk as a free function.
 export interface AuthorityDeps {
-  get(id: number): ConversationRow | undefined;
+  get: (id: number) => ConversationRow | undefined;
   /** `#id`, id or name; throws notFound (the same answer the method would give). */
   resolve(ref: string): ConversationRow;
   /** An issue ref to its id; throws notFound. */

@@ -5,12 +5,12 @@
 // harness on every look. Free text stays allowed wherever these are offered.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Readable, Writable } from 'node:stream';
-import { client, ndJsonStream } from '@agentclientprotocol/sdk';
+import { client } from '@agentclientprotocol/sdk';
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
 import type { ModelChoices } from '../../shared/protocol/config';
 import { SVC_VERSION } from '../../shared/version';
 import { AgentProcess, findCommand } from '../harness/agentProcess';
+import { acpPipes } from '../util/acpPipes';
 import { describeExit } from '../util/processExit';
 import type { ExitInfo } from '../util/processExit';
 import { findOption } from '../harness/modelConfig';
@@ -25,8 +25,9 @@ export function optionValues(o: SessionConfigOption): string[] {
   if (o.type !== 'select') return [];
   const out: string[] = [];
   for (const x of ((o as { options?: unknown[] }).options ?? []) as { value?: unknown; options?: { value?: unknown }[] }[]) {
-    if (Array.isArray(x.options)) for (const y of x.options) typeof y.value === 'string' && out.push(y.value);
-    else if (typeof x.value === 'string') out.push(x.value);
+    if (Array.isArray(x.options)) {
+      for (const y of x.options) if (typeof y.value === 'string') out.push(y.value);
+    } else if (typeof x.value === 'string') out.push(x.value);
   }
   return [...new Set(out)];
 }
@@ -53,7 +54,7 @@ export async function probeModels(plan: ProbePlan): Promise<ModelChoices> {
   }
   let timer: NodeJS.Timeout | undefined;
   try {
-    const stream = ndJsonStream(Writable.toWeb(proc.child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(proc.child.stdout) as unknown as ReadableStream<Uint8Array>);
+    const stream = acpPipes(proc.child.stdin, proc.child.stdout);
     // A probe answers no questions: any permission or elicitation is cancelled.
     const app = client({ name: 'svc' })
       .onRequest('session/request_permission', () => ({ outcome: { outcome: 'cancelled' } }) as never)

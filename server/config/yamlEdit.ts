@@ -5,7 +5,7 @@
 // document API's own rendering is used, which still keeps comments and key order.
 import { isDeepStrictEqual } from 'node:util';
 import YAML from 'yaml';
-import type { Node, Pair, Scalar, YAMLMap } from 'yaml';
+import type { Node, Pair, YAMLMap } from 'yaml';
 
 export interface EditResult {
   /** The new file text (the old one when nothing changed). */
@@ -31,17 +31,17 @@ export function parseDoc(text: string): YAML.Document {
  */
 export function editYaml(text: string, path: string[], value: string | number | undefined, keepDepth = 0): EditResult {
   const doc = parseDoc(text);
-  const before = doc.toJS() ?? {};
+  const before: unknown = doc.toJS() ?? {};
   let target = path;
   if (value === undefined) {
     if (!doc.hasIn(path)) return { text, data: before, changed: false, how: 'none' };
     target = pruneTarget(doc, path, keepDepth);
     doc.deleteIn(target);
   } else {
-    if (!doc.contents || YAML.isScalar(doc.contents)) doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
+    if (!doc.contents || YAML.isScalar(doc.contents)) doc.contents = doc.createNode({});
     setThrough(doc, path, value);
   }
-  const data = doc.toJS() ?? {};
+  const data: unknown = doc.toJS() ?? {};
   if (isDeepStrictEqual(data, before)) return { text, data, changed: false, how: 'none' };
   const spliced = splice(text, target, value);
   if (spliced !== undefined && sameData(spliced, data)) return { text: spliced, data, changed: true, how: 'splice' };
@@ -95,7 +95,7 @@ function blockIndent(text: string, map: YAMLMap): number | undefined {
 }
 
 function findPair(map: YAMLMap, key: string): Pair | undefined {
-  return map.items.find((p) => YAML.isScalar(p.key) && String((p.key as Scalar).value) === key) as Pair | undefined;
+  return map.items.find((p) => YAML.isScalar(p.key) && String(p.key.value) === key);
 }
 
 function render(value: string | number): string | undefined {
@@ -138,7 +138,7 @@ function splice(text: string, path: string[], value: string | number | undefined
   let parentIndent = -2;
   for (let i = 0; i < path.length; i++) {
     if (!YAML.isMap(node)) return undefined;
-    const map = node as YAMLMap;
+    const map = node;
     const indent = blockIndent(text, map);
     if (indent === undefined || map.range === undefined || map.range === null) return undefined;
     const step = i === 0 ? 2 : indent - parentIndent;

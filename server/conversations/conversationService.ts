@@ -345,7 +345,7 @@ export class ConversationService extends ConversationRegistry {
     const agentSocket = sandboxed && !row.bare ? agentSocketPath(this.app.paths.socket, this.app.paths.home, row.id) : undefined;
     // The git probes run as child processes, never blocking the loop; the session awaits them before it spawns.
     const prepared = remote
-      ? Promise.resolve({ env: { ...process.env } as NodeJS.ProcessEnv, writableDirs: [] as string[] })
+      ? Promise.resolve({ env: { ...process.env }, writableDirs: [] as string[] })
       : (gitFacts ?? agentGitFacts(row.cwd, process.env)).then(async (facts) => {
           const env = agentEnv({
             convId: row.id,

@@ -123,6 +123,6 @@ export class TranscriptStore {
   }
 
   private decode(rows: unknown[]): TranscriptRow[] {
-    return (rows as { seq: number; at: number; kind: string; payload: string }[]).map((r) => ({ seq: r.seq, at: r.at, kind: r.kind, payload: JSON.parse(r.payload) }));
+    return (rows as { seq: number; at: number; kind: string; payload: string }[]).map((r) => ({ seq: r.seq, at: r.at, kind: r.kind, payload: JSON.parse(r.payload) as unknown }));
   }
 }

@@ -7,6 +7,7 @@ import { blockText, startToolCall, toolLabel, toolOutcome, updateToolCall } from
 import type { Block, ToolCallView } from '../../shared/format/toolCalls';
 import { QUIET_UPDATES } from '../../shared/format/quietUpdates';
 import type { TranscriptRow } from './transcriptStore';
+import { textOf } from '../../shared/format/text';
 
 type Payload = Record<string, unknown>;
 
@@ -67,7 +68,7 @@ export function renderTranscript(rows: TranscriptRow[], open = false, context: T
     switch (r.kind) {
       case 'prompt':
         line(
-          String(p.text ?? '')
+          textOf(p.text)
             .split('\n')
             .map((l) => `> ${l}`)
             .join('\n'),
@@ -114,13 +115,13 @@ export function renderTranscript(rows: TranscriptRow[], open = false, context: T
       }
       case 'permission':
       case 'elicitation':
-        line(`? ${String(p.title ?? '')}`);
+        line(`? ${textOf(p.title)}`);
         break;
       case 'answer':
-        line(`→ ${String(p.summary ?? '')}`);
+        line(`→ ${textOf(p.summary)}`);
         break;
       case 'withdrawn':
-        line(`→ (withdrawn: ${String(p.why ?? '')})`);
+        line(`→ (withdrawn: ${textOf(p.why)})`);
         break;
       case 'turn_end':
         if (mid) {
@@ -128,14 +129,14 @@ export function renderTranscript(rows: TranscriptRow[], open = false, context: T
           mid = false;
           owner = null;
         }
-        if (p.error) line(`[turn failed: ${String(p.error)}]`);
-        else if (p.stopReason && p.stopReason !== 'end_turn') line(`[turn ended: ${String(p.stopReason)}]`);
+        if (p.error) line(`[turn failed: ${textOf(p.error)}]`);
+        else if (p.stopReason && p.stopReason !== 'end_turn') line(`[turn ended: ${textOf(p.stopReason)}]`);
         break;
       case 'lifecycle':
-        line(`[svc] ${String(p.text ?? p.event ?? '')}`);
+        line(`[svc] ${textOf(p.text ?? p.event)}`);
         break;
       case 'notice':
-        line(`[svc] ${String(p.text ?? '')}`);
+        line(`[svc] ${textOf(p.text)}`);
         break;
       default:
         break;

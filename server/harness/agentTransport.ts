@@ -63,7 +63,7 @@ export interface StartIo {
   sandbox?: SandboxWrap;
   configFileShown: string;
   logFile?: string;
-  now(): number;
+  now: () => number;
   /** The connection carrying an agent on a host was lost, came back, or a retry failed; `notice`: what the transcript says of it. */
   onLink(notice: string | undefined): void;
   /** Output of an agent on a host was lost while disconnected: what, in words. */

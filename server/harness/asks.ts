@@ -5,6 +5,7 @@
 import type { CreateElicitationResponse, RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import type { OpenAsk } from '../../shared/protocol/conversations';
 import { badAnswer } from './harnessRefusals';
+import { textOf } from '../../shared/format/text';
 
 export type AskResponse = RequestPermissionResponse | CreateElicitationResponse;
 
@@ -46,7 +47,7 @@ export function askFromRequest(key: string, method: string, params: Record<strin
     return {
       key,
       method,
-      info: { kind: 'question', title: String(params.message ?? 'question'), options: [], fields: Object.keys(props), openedAt: now },
+      info: { kind: 'question', title: textOf(params.message, 'question'), options: [], fields: Object.keys(props), openedAt: now },
       fieldTypes: Object.fromEntries(Object.entries(props).map(([k, v]) => [k, v.type ?? 'string'])),
       required: schema.required ?? [],
     };

@@ -2,9 +2,9 @@
 // stdio (tapped in wire order, docs/acp.md rule 1), then initialize → authenticate → a
 // session (new, or reattached on resume) → model and effort → permission mode. Every request
 // is one step that turns the agent's death, a timeout or an error into a spawn error.
-import { Readable, Writable } from 'node:stream';
-import { client, ndJsonStream, RequestError } from '@agentclientprotocol/sdk';
+import { client, RequestError } from '@agentclientprotocol/sdk';
 import type { AnyMessage, ClientConnection, Stream } from '@agentclientprotocol/sdk';
+import { acpPipes } from '../util/acpPipes';
 import { logger } from '../util/log';
 import { describeExit } from '../util/processExit';
 import type { AgentTransport } from './agentTransport';
@@ -33,7 +33,7 @@ export function connectAgent(
   onWire: (dir: Direction, msg: AnyMessage) => void,
   onAsk: (id: JsonRpcId, signal: AbortSignal) => Promise<AskResponse>,
 ): ClientConnection {
-  const raw = ndJsonStream(Writable.toWeb(proc.stdin) as WritableStream<Uint8Array>, Readable.toWeb(proc.stdout) as unknown as ReadableStream<Uint8Array>);
+  const raw = acpPipes(proc.stdin, proc.stdout);
   const stream: Stream = tapStream(raw, (dir, msg) => {
     try {
       onWire(dir, msg);
@@ -62,8 +62,9 @@ export interface Handshake {
   permissions: 'ask' | 'auto';
   step<T>(name: string, timeoutMs: number, send: () => Promise<T>): Promise<T>;
   transcript(kind: string, payload: unknown): void;
-  replaying(on: boolean): void;
-  agentExited(): boolean;
+  // Properties: handed on to openSession as free functions.
+  replaying: (on: boolean) => void;
+  agentExited: () => boolean;
   /** The session is open (model, effort and mode follow). */
   opened(sessionId: string): void;
 }

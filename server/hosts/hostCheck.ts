@@ -77,7 +77,7 @@ export async function checkHost(host: SshHost, harness: HarnessProbe | null): Pr
     if (r.code !== 0) throw probeFailedError(r.code, r.stderr);
     facts = parseProbe(r.stdout);
   } catch (e) {
-    if (!(e instanceof SvcError)) throw e;
+    if (!SvcError.is(e)) throw e;
     checks.push({ what: 'reachable', status: 'problem', text: e.message, fix: fixFor(e.reason, host.spec) });
     return result();
   }

@@ -125,7 +125,7 @@ export class HostLink {
     const r = await this.host(name).run(`node ${shq(`${ready.buildDir}/svcHost.js`)}`, { stdin: JSON.stringify(req) });
     let answer: { ok: boolean; result?: T; error?: { kind: string; reason: string; message: string } };
     try {
-      answer = JSON.parse(r.stdout.trim().split('\n').pop() ?? '');
+      answer = JSON.parse(r.stdout.trim().split('\n').pop() ?? '') as typeof answer;
     } catch {
       throw hostOpFailedError(name, req.op, r.code, r.stderr);
     }

@@ -207,7 +207,7 @@ export class HttpServer {
       json() {
         if (rawBody.length === 0) return undefined;
         try {
-          return JSON.parse(rawBody.toString('utf8'));
+          return JSON.parse(rawBody.toString('utf8')) as unknown;
         } catch {
           throw badJsonError();
         }

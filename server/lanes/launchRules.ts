@@ -59,7 +59,8 @@ const an = (word: string) => `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`;
 
 /** Authorisation on the effective launcher and role (spec Authentication 2). */
 export function checkMayLaunch(effective: ConvRow, launcherLane: LaneRow | undefined, role: Role): void {
-  const as: 'root' | 'orchestrator' | string = effective.kind === 'lane' ? (launcherLane?.role ?? 'lane') : 'root';
+  // 'root', 'orchestrator' or another lane role (which may launch nothing).
+  const as: string = effective.kind === 'lane' ? (launcherLane?.role ?? 'lane') : 'root';
   if (!(MAY_LAUNCH[role] as string[]).includes(as)) {
     const who = as === 'root' ? 'a root conversation' : `${an(as)} lane`;
     const allowed = MAY_LAUNCH[role].map((x) => (x === 'root' ? 'a root conversation' : 'an orchestrator lane')).join(' or ');

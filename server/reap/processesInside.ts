@@ -111,7 +111,8 @@ function procTouch(pid: number, inside: (p: string) => boolean): Touch | null {
 
 function exec(cmd: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(cmd, args, { maxBuffer: 64 * 1024 * 1024 }, (err, stdout) => {
+    // execFile's error is an Error (Node's types spell it as a set of Omits that no longer says so).
+    execFile(cmd, args, { maxBuffer: 64 * 1024 * 1024 }, (err: Error | null, stdout: string) => {
       // lsof exits 1 when some process could not be read; its output is still good.
       if (err && !stdout) reject(err);
       else resolve(stdout);

@@ -168,7 +168,7 @@ export class ReviewPipeline implements ReviewPort {
       const current = reviewersOf(this.ctx, issue.id, run.runId).filter((r) => roles.includes(r.role) && r.row.archivedAt === null);
       await Promise.all(current.map((r) => retire(this.ctx, r)));
       for (const role of roles) fs.rmSync(reportPath(issue.workspace, run.runId, role), { force: true });
-      await this.dispatch(issue, { runId: run.runId, mode: run.mode as 'quick' | 'full', sha: run.sha, pr: run.pr! }, settings, 'review.dispatched', { restart: true, roles }, run);
+      await this.dispatch(issue, { runId: run.runId, mode: run.mode, sha: run.sha, pr: run.pr! }, settings, 'review.dispatched', { restart: true, roles }, run);
       return { issue: issue.id, runId: run.runId, restarted: roles };
     });
   }

@@ -63,7 +63,7 @@ export class RpcServer {
 
   handle<P extends z.ZodType, R extends z.ZodType>(def: RequestDef<P, R>, fn: (params: z.output<P>, ctx: RequestContext) => z.input<R> | Promise<z.input<R>>): void {
     if (this.handlers.has(def.method)) throw new Error(`handler for ${def.method} registered twice`);
-    this.handlers.set(def.method, { def: def as unknown as RequestDef<z.ZodType, z.ZodType>, fn: fn as Handler });
+    this.handlers.set(def.method, { def: def, fn: fn as Handler });
   }
 
   /** Who calls and whether they may: asked for every request (see server/authority). */

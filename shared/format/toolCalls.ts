@@ -77,7 +77,7 @@ function metaExit(meta: unknown): number | null {
 function rawExit(rawOutput: unknown): number | null {
   if (typeof rawOutput !== 'object' || rawOutput === null) return null;
   const r = rawOutput as Payload;
-  for (const k of ['exit_code', 'exitCode']) if (typeof r[k] === 'number') return r[k] as number;
+  for (const k of ['exit_code', 'exitCode']) if (typeof r[k] === 'number') return r[k];
   return null;
 }
 

@@ -1,6 +1,6 @@
 // Host methods (lanes on other hosts over SSH). Senders: the shim (`svc host
 // list|check`) and the extension. Who must stay in sync: server/hosts/hostMethods.ts,
-// server/shim/commands/hostFormat.ts, docs/protocol.md.
+// cli/commands/hostFormat.ts, docs/protocol.md.
 import { z } from 'zod';
 import { HostName } from '../config';
 import { CheckStatus } from './doctor';

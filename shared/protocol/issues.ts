@@ -1,6 +1,6 @@
 // Issue methods: the review pipeline's unit of work (docs/architecture.md §8). Senders: the shim
 // (`svc issue …`, `svc done`) and the extension. Who must stay in sync:
-// server/issues/issueMethods.ts, server/shim/commands/issue.ts and docs/protocol.md
+// server/issues/issueMethods.ts, cli/commands/issue.ts and docs/protocol.md
 // (section "issues").
 import { z } from 'zod';
 import { ACTIVITIES } from '../activity';

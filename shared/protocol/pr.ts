@@ -1,6 +1,6 @@
 // Pull request methods (the code host). Senders: the shim (`svc pr …`) and the extension;
 // the review pipeline reads the same shapes in-process through server/codehost.
-// Who must stay in sync: server/codehost/prMethods.ts, server/shim/commands/pr.ts and
+// Who must stay in sync: server/codehost/prMethods.ts, cli/commands/pr.ts and
 // docs/protocol.md (section "pr").
 import { z } from 'zod';
 import { ProjectKey } from '../config';

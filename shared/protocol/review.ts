@@ -1,7 +1,7 @@
 // Review pipeline methods (docs/spec.md: Review commands; docs/architecture.md §8). Senders: the shim
 // (`svc review …`, `svc show`), review agents (`svc review wait`, `svc review post`) and
 // the extension (request/abort/restart, the Reviews view). Who must stay in sync:
-// server/review/reviewMethods.ts, server/shim/commands/review.ts and docs/protocol.md
+// server/review/reviewMethods.ts, cli/commands/review.ts and docs/protocol.md
 // (section "review").
 import { z } from 'zod';
 import { ACTIVITIES } from '../activity';

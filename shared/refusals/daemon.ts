@@ -1,5 +1,5 @@
 // The reasons of the daemon itself, and of a client that answers for the daemon. Messages:
-// server/daemon/daemonRefusals.ts (the shim's: server/shim/shimRefusals.ts).
+// server/daemon/daemonRefusals.ts (the shim's: cli/shimRefusals.ts).
 export const DAEMON_REFUSALS = [
   'clockFixed',
   // Said by a client: an error answer without a reason it knows, and the shim's own refusals

@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as http from 'node:http';
+import { textOf } from '../../shared/format/text';
 import { GithubShapes } from './githubShapes';
 
 export interface FakeCheckRun {
@@ -249,9 +250,9 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       return page(url, list.map(pullJson));
     }
     if (rest === '/pulls' && method === 'POST') {
-      const head = String(body.head ?? '');
+      const head = textOf(body.head);
       if (!branchSha(head)) return err(422, 'Validation Failed', [{ resource: 'PullRequest', field: 'head', code: 'invalid' }]);
-      if (!branchSha(String(body.base ?? ''))) return err(422, 'Validation Failed', [{ resource: 'PullRequest', field: 'base', code: 'invalid' }]);
+      if (!branchSha(textOf(body.base))) return err(422, 'Validation Failed', [{ resource: 'PullRequest', field: 'base', code: 'invalid' }]);
       if (pulls.some((x) => x.head === head && x.state === 'open')) {
         return err(422, 'Validation Failed', [{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${o.owner}:${head}.` }]);
       }
@@ -259,7 +260,7 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       const pr: Pull = {
         number: pulls.length + 1,
         title: String(body.title),
-        body: String(body.body ?? ''),
+        body: textOf(body.body),
         head,
         base: String(body.base),
         user: login,
@@ -287,7 +288,7 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       const head = branchSha(pr.head)!;
       if (body.sha && body.sha !== head) return err(409, 'Head branch was modified. Review and try the merge again.');
       const base = branchSha(pr.base)!;
-      const how = String(body.merge_method ?? 'merge') as 'merge' | 'squash' | 'rebase';
+      const how = textOf(body.merge_method, 'merge') as 'merge' | 'squash' | 'rebase';
       if (!allowed[how])
         return err(
           405,
@@ -332,7 +333,7 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
         number: pr.number,
         login,
         association: association(login),
-        body: String(body.body ?? ''),
+        body: textOf(body.body),
         state,
         commit_id: commit,
         ...(state === 'PENDING' ? {} : { submitted_at: stamp() }),
@@ -348,7 +349,7 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       if (method === 'GET') return page(url, list);
       if (!body.body) return err(422, 'Validation Failed', [{ resource: 'IssueComment', code: 'missing_field', field: 'body' }]);
       const now = stamp();
-      const c = shapes().issueComment({ id: nextId++, number: pr.number, login, association: association(login), body: String(body.body), created_at: now, updated_at: now });
+      const c = shapes().issueComment({ id: nextId++, number: pr.number, login, association: association(login), body: textOf(body.body), created_at: now, updated_at: now });
       list.push(c);
       comments.set(pr.number, list);
       return { status: 201, body: c };
@@ -359,7 +360,7 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
         id: nextId++,
         sha: r[1],
         state: String(body.state),
-        context: String(body.context ?? 'default'),
+        context: textOf(body.context, 'default'),
         description: (body.description as string | undefined) ?? null,
         target_url: (body.target_url as string | undefined) ?? null,
         creator: login,

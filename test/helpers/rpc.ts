@@ -15,7 +15,7 @@ export async function rpcRequest<P extends z.ZodType, R extends z.ZodType>(svcHo
   const c = createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
   c.listen();
   try {
-    return (await c.sendRequest(def.method, params)) as z.output<R>;
+    return await c.sendRequest(def.method, params);
   } finally {
     c.dispose();
     socket.destroy();

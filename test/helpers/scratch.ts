@@ -151,7 +151,7 @@ export async function eventually<T>(fn: () => Promise<T> | T, timeoutMs = 15_000
   for (;;) {
     try {
       const v = await fn();
-      if (v) return v as NonNullable<T>;
+      if (v) return v;
     } catch (e) {
       last = e;
     }

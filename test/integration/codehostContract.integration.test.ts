@@ -112,7 +112,7 @@ async function githubSubject(): Promise<Subject> {
         rawBody: body,
         json: () => JSON.parse(body.toString()),
       } as HttpRequest;
-      const out = await handleGithubWebhook({ db, secret: () => secret, hostForRepo: (n) => (n === 'acme/web' ? (author as GithubHost) : undefined), now: () => Date.now() }, req);
+      const out = await handleGithubWebhook({ db, secret: () => secret, hostForRepo: (n) => (n === 'acme/web' ? author : undefined), now: () => Date.now() }, req);
       assert.deepEqual([out.status, (out.body as { outcome: string }).outcome], [200, 'headChange']);
     },
     async close() {

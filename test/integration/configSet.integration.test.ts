@@ -322,7 +322,7 @@ describe('config: svc config get|set', function () {
     const l = await listen(s.svcHome);
     let v: RolesView;
     try {
-      v = (await l.c.sendRequest(configRoles.method, {})) as RolesView;
+      v = await l.c.sendRequest<RolesView>(configRoles.method, {});
     } finally {
       l.close();
     }

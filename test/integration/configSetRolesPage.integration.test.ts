@@ -47,12 +47,12 @@ class FakeHost {
       }
       return this.read();
     }
-    this.state.models[msg.harness] = (await this.c.sendRequest(configModels.method, { harness: msg.harness })) as ModelChoices;
+    this.state.models[msg.harness] = await this.c.sendRequest<ModelChoices>(configModels.method, { harness: msg.harness });
     await this.post();
   }
 
   async read(): Promise<void> {
-    this.state.view = (await this.c.sendRequest(configRoles.method, {})) as RolesView;
+    this.state.view = await this.c.sendRequest<RolesView>(configRoles.method, {});
     await this.post();
   }
 

@@ -40,10 +40,7 @@ describe('svc tell', function () {
     const c = await rpc(s);
     try {
       const results = await Promise.all(
-        Array.from(
-          { length: 100 },
-          (_, i) => c.sendRequest(conversationsTell.method, { conv: String(id), text: `tell ${i + 1}` }) as Promise<{ delivered: string; ahead: number }>,
-        ),
+        Array.from({ length: 100 }, (_, i) => c.sendRequest<{ delivered: string; ahead: number }>(conversationsTell.method, { conv: String(id), text: `tell ${i + 1}` })),
       );
       assert.deepEqual(
         results.map((r) => [r.delivered, r.ahead]),

@@ -82,7 +82,7 @@ describe('daemon socket: half-sent frames, escaped garbage, rotating log', funct
     );
     const long = lines.find((l) => l.includes('closing client: header too long'));
     assert.ok(long && long.length < 800, `bounded: ${long?.length}`);
-    assert.match(long!, /it sent "(\\x07){120}" \(\+\d+ bytes\)$/);
+    assert.match(long, /it sent "(\\x07){120}" \(\+\d+ bytes\)$/);
   });
 
   it('rotates daemon.log at 5 MiB and keeps three old files', async () => {

@@ -99,7 +99,7 @@ describe('daemon socket: garbage from one client never hurts the others', functi
 
   /** The well-behaved second client's daemon/status. */
   async function goodStatus(): Promise<void> {
-    const info = (await good.sendRequest('daemon/status', {})) as { pid: number };
+    const info = await good.sendRequest<{ pid: number }>('daemon/status', {});
     assert.equal(info.pid, pid);
   }
 

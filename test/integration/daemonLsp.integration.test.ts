@@ -51,14 +51,14 @@ describe('daemon: LSP lifecycle from a client never stops it', function () {
     const init = await w.connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {} });
     assert.deepEqual(init, { capabilities: {}, serverInfo: { name: 'svc', version: VERSION } });
     await w.connection.sendNotification('initialized', {});
-    assert.equal(((await w.connection.sendRequest('daemon/status', {})) as { pid: number }).pid, pid);
+    assert.equal((await w.connection.sendRequest<{ pid: number }>('daemon/status', {})).pid, pid);
     assert.equal(await w.connection.sendRequest('shutdown'), null);
     await w.connection.sendNotification('exit');
     await w.closed; // the daemon hung up on that client only
     w.connection.dispose();
 
     assert.equal(alive(pid), true);
-    assert.equal(((await other.connection.sendRequest('daemon/status', {})) as { pid: number }).pid, pid, 'an open client is still served');
+    assert.equal((await other.connection.sendRequest<{ pid: number }>('daemon/status', {})).pid, pid, 'an open client is still served');
     other.connection.dispose();
     other.socket.destroy();
 
@@ -75,7 +75,7 @@ describe('daemon: LSP lifecycle from a client never stops it', function () {
       w.socket.destroy();
     }
     const w = await openWindow(socketPath);
-    assert.equal(((await w.connection.sendRequest('daemon/status', {})) as { pid: number }).pid, pid);
+    assert.equal((await w.connection.sendRequest<{ pid: number }>('daemon/status', {})).pid, pid);
     w.connection.dispose();
     w.socket.destroy();
     assert.equal(alive(pid), true);

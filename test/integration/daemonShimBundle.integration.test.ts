@@ -33,14 +33,12 @@ for (const bundle of ['svc.js', 'svcCommands.js']) {
     it('holds no package at all: its JSON-RPC client is shared/client/rpcClient.ts (zod is the inert stand-in)', () => {
       assert.deepEqual(packagesOf(sources), []);
       assert.ok(sources.includes('shared/client/rpcClient.ts'));
-      assert.ok(sources.includes('server/shim/zodInert.ts'));
+      assert.ok(sources.includes('cli/zodInert.ts'));
     });
 
-    it('holds none of the daemon: no daemon, store, rpc, http, config, harness or git module', () => {
-      const daemonSide = sources.filter(
-        (s) => /^server\/(daemon|store|rpc|http|config|harness|git|conversations|lanes|review|codehost|issues|util)\//.test(s) || s === 'server/main.ts',
-      );
-      assert.deepEqual(daemonSide, []);
+    it('holds none of the daemon: only cli/ and shared/ sources, no module of server/', () => {
+      const elsewhere = sources.filter((s) => !s.startsWith('cli/') && !s.startsWith('shared/'));
+      assert.deepEqual(elsewhere, []);
     });
 
     it('never requires a package at run time other than node built-ins', () => {
@@ -54,13 +52,13 @@ for (const bundle of ['svc.js', 'svcCommands.js']) {
 
 describe('the svc shim entry', function () {
   it('dist/svc.js holds the hot commands only: the daemon commands, no other command module and no registry', () => {
-    const lean = bundledSources('svc.js').filter((s) => s.startsWith('server/shim/'));
+    const lean = bundledSources('svc.js').filter((s) => s.startsWith('cli/'));
     assert.deepEqual(
-      lean.filter((s) => s.startsWith('server/shim/commands/')),
-      ['server/shim/commands/daemon.ts'],
+      lean.filter((s) => s.startsWith('cli/commands/')),
+      ['cli/commands/daemon.ts'],
     );
-    assert.ok(!lean.includes('server/shim/registry.ts') && !lean.includes('server/shim/main.ts'), lean.join(', '));
-    assert.ok(bundledSources('svcCommands.js').includes('server/shim/registry.ts'));
+    assert.ok(!lean.includes('cli/registry.ts') && !lean.includes('cli/main.ts'), lean.join(', '));
+    assert.ok(bundledSources('svcCommands.js').includes('cli/registry.ts'));
   });
 
   it('runs without the daemon for --help and --version', async () => {

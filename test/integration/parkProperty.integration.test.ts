@@ -194,7 +194,7 @@ class Mutator {
   list(): { files: Buffer[]; links: Buffer[]; dirs: Buffer[] } {
     const out = { files: [] as Buffer[], links: [] as Buffer[], dirs: [] as Buffer[] };
     const walk = (rel: Buffer) => {
-      for (const name of fs.readdirSync(rel.length ? this.abs(rel) : this.wt, { encoding: 'buffer' }).sort(Buffer.compare)) {
+      for (const name of fs.readdirSync(rel.length ? this.abs(rel) : this.wt, { encoding: 'buffer' }).sort((a, b) => Buffer.compare(a, b))) {
         if (name.toString('latin1') === '.git') continue; // the worktree's own, or one a case wrote (never edited by later ops)
         const child = rel.length ? Buffer.concat([rel, b('/'), name]) : name;
         const st = fs.lstatSync(this.abs(child));

@@ -269,7 +269,7 @@ describe('reap: work git holds in less common ways', function () {
     const report = await reapLaneDir({ ...plan, park: true });
     assert.equal(report.park?.files, 1);
     assert.equal(fs.existsSync(dir), false);
-    const r = sh(report.park!.restoreAfterRemoveCommand, s.env, s.home);
+    const r = sh(report.park.restoreAfterRemoveCommand, s.env, s.home);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(fs.readFileSync(path.join(dir, 'newwork.txt'), 'utf8'), 'precious\n');
   });
@@ -285,7 +285,7 @@ describe('reap: work git holds in less common ways', function () {
     assert.deepEqual(state(dir), before);
     const report = await reapLaneDir({ ...plan, park: true });
     assert.equal(report.park?.files, 1);
-    const r = sh(report.park!.restoreAfterRemoveCommand, s.env, s.home);
+    const r = sh(report.park.restoreAfterRemoveCommand, s.env, s.home);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(fs.readFileSync(path.join(dir, 'outside', 'new.txt'), 'utf8'), 'outside the cone\n');
   });

@@ -106,7 +106,7 @@ describe('reapLaneDir: the reap sequence', function () {
     const restore = /^ {2}restore with: (.*)$/m.exec(text)?.[1];
     assert.equal(restore, report.park.restoreAfterRemoveCommand);
     assert.match(text, new RegExp(`^parked 2 paths in ${plan.patchFile.replace(/[.]/g, '\\.')}$`, 'm'));
-    const r = sh(restore as string, s.env, s.home);
+    const r = sh(restore, s.env, s.home);
     assert.equal(r.code, 0, r.stderr);
     worktrees.push(dir);
     assert.deepEqual(sorted(snapshot(dir)), before);

@@ -140,7 +140,7 @@ describe('review pipeline on GitHub (fake)', function () {
       const mine = fake.requests.filter((q) => q.method === 'POST' && /\/pulls\/\d+\/reviews$/.test(q.path)).slice(posts);
       assert.deepEqual(
         mine.map((q) => [q.path, q.login, q.status ?? 200]),
-        [[`/repos/acme/web/pulls/${v.pr}/reviews`, 'svc-bot', 200]],
+        [[`/repos/acme/web/pulls/${v.pr as number}/reviews`, 'svc-bot', 200]],
       );
       // (the work agent answers a change request with a push, which leaves that verdict stale)
       const st = await w.show(i.id);

@@ -258,7 +258,7 @@ describe('review pipeline: modes and verdicts', function () {
     assert.ok(pr.readiness.reasons.includes(`changes requested by svc (marker comment) at ${(v.sha as string).slice(0, 7)}`), pr.readiness.reasons.join('\n'));
     assert.equal(pr.readiness.ready, false);
     const log = await w.ok(['conv', 'log', `agent-${i.id.toLowerCase()}`, '--lines', '400']);
-    assert.match(log, new RegExp(`Review r1 of ${i.id} at [0-9a-f]{7} requested changes\\. It is on PR #${v.pr} \\(a verdict comment;`));
+    assert.match(log, new RegExp(`Review r1 of ${i.id} at [0-9a-f]{7} requested changes\\. It is on PR #${v.pr as number} \\(a verdict comment;`));
     // its fix is reviewed again and approved by a newer marker
     const again = await w.waitKind(i.id, 'review.verdict', 2, 60_000);
     assert.equal(again.verdict, 'APPROVED');

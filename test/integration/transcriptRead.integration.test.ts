@@ -15,7 +15,7 @@ describe('transcript/read', function () {
   const read = async (params: Record<string, unknown>): Promise<Read> => {
     const c = await rpc(s);
     try {
-      return (await c.sendRequest(transcriptRead.method, params)) as Read;
+      return await c.sendRequest<Read>(transcriptRead.method, params);
     } finally {
       c.end();
     }

@@ -74,7 +74,7 @@ describe('transcripts of tool calls and messages', function () {
     const c = await rpc(s);
     let rows: TranscriptRowInfo[];
     try {
-      rows = ((await c.sendRequest(transcriptRead.method, { conv: String(id) })) as { rows: TranscriptRowInfo[] }).rows;
+      rows = (await c.sendRequest<{ rows: TranscriptRowInfo[] }>(transcriptRead.method, { conv: String(id) })).rows;
     } finally {
       c.end();
     }

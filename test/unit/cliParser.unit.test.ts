@@ -1,11 +1,11 @@
-// The shim's argument parser and help text (server/shim/cli.ts), and `--help` on every
+// The shim's argument parser and help text (cli/cli.ts), and `--help` on every
 // command of the real registry through runCli (no daemon is needed for help).
 import * as assert from 'node:assert/strict';
-import { bool, helpText, int, parseArgs, str, UsageError } from '../../server/shim/cli';
-import type { CliIo, CommandSpec } from '../../server/shim/cli';
-import { hotCommand, HOT_COMMANDS } from '../../server/shim/hotCommands';
-import { findCommand, runCli } from '../../server/shim/main';
-import { COMMANDS } from '../../server/shim/registry';
+import { bool, helpText, int, parseArgs, str, UsageError } from '../../cli/cli';
+import type { CliIo, CommandSpec } from '../../cli/cli';
+import { hotCommand, HOT_COMMANDS } from '../../cli/hotCommands';
+import { findCommand, runCli } from '../../cli/main';
+import { COMMANDS } from '../../cli/registry';
 
 const spec: CommandSpec = {
   path: ['thing', 'do'],

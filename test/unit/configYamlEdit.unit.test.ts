@@ -136,7 +136,7 @@ roles:
 function applyPlain(data: Record<string, unknown>, keyPath: string[], value: string | undefined): Record<string, unknown> {
   const copy = structuredClone(data);
   if (value !== undefined) {
-    let at = copy as Record<string, unknown>;
+    let at = copy;
     for (const k of keyPath.slice(0, -1)) {
       if (typeof at[k] !== 'object' || at[k] === null) at[k] = {};
       at = at[k] as Record<string, unknown>;

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { deckTree } from '../../server/shim/commands/convFormat';
-import type { LanePlacement } from '../../server/shim/commands/convFormat';
+import { deckTree } from '../../cli/commands/convFormat';
+import type { LanePlacement } from '../../cli/commands/convFormat';
 import type { ConversationInfo } from '../../shared/protocol/conversations';
 
 const conv = (id: number, parentId: number | null, kind = 'lane'): ConversationInfo =>
@@ -8,7 +8,7 @@ const conv = (id: number, parentId: number | null, kind = 'lane'): ConversationI
 const lane = (id: number, role: string, key: string, iteration: number, judged: { key: string; iteration: number } | null = null): LanePlacement =>
   ({ id, role, run: 'r1', key, iteration, judged }) as LanePlacement;
 
-describe('svc conv list: the Command Deck as a tree (server/shim/commands/convFormat.ts)', () => {
+describe('svc conv list: the Command Deck as a tree (cli/commands/convFormat.ts)', () => {
   it('puts a critic under the builder it judges, not under the launcher; without lane facts, under the launcher', () => {
     const list = [conv(1, null, 'root'), conv(2, 1), conv(3, 1), conv(4, 1), conv(5, 1)];
     const lanes = [

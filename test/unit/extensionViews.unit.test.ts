@@ -159,9 +159,7 @@ describe('Reviews tree (extension/reviews/reviewsModel.ts)', () => {
         },
       ],
     });
-    const [n] = reviewNodes([
-      { ...approved, journal: [{ at: 't', kind: 'review.verdict', issue: 'WEB-7', runId: 'r0', sha: 'a', verdict: 'FAILED' } as IssueState['journal'][number]] },
-    ]);
+    const [n] = reviewNodes([{ ...approved, journal: [{ at: 't', kind: 'review.verdict', issue: 'WEB-7', runId: 'r0', sha: 'a', verdict: 'FAILED' }] }]);
     assert.deepEqual(
       [n.id, n.label, n.description, n.contextValue, n.icon],
       ['issue:WEB-7:tree', 'WEB-7 login', 'PR #3 · approved · ready to merge', 'svc:review+issue+pr+approved+run+url', { id: 'pass', color: 'svc.verdict.pass' }],

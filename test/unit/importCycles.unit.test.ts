@@ -9,7 +9,7 @@ import * as ts from 'typescript';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 /** The trees held to it. server/ joins once its last loop is gone (docs/decisions/codebase.md). */
-const TREES = ['extension', 'server', 'shared', 'webview'];
+const TREES = ['cli', 'extension', 'server', 'shared', 'webview'];
 
 function sources(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -6,7 +6,7 @@ import type { BriefVars } from '../../server/review/briefs';
 import type * as Briefs from '../../server/review/briefs';
 
 require.extensions['.md'] = (m, file) => {
-  (m as NodeJS.Module).exports = fs.readFileSync(file, 'utf8');
+  m.exports = fs.readFileSync(file, 'utf8');
 };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { briefFor, fill } = require('../../server/review/briefs') as typeof Briefs;

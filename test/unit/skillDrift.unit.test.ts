@@ -3,8 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from '../../server/shim/cli';
-import { findCommand } from '../../server/shim/main';
+import { parseArgs } from '../../cli/cli';
+import { findCommand } from '../../cli/main';
 
 const SKILL = path.join(__dirname, '..', '..', 'shared', 'skills', 'svc-gauntlet-loop', 'SKILL.md');
 

@@ -96,7 +96,7 @@ describe('worktree facts: the kept dirty flag', () => {
       return digestOf(fs.readFileSync(index), 20);
     });
     assert.ok(digests[0]);
-    assert.equal(digests[0]!.length, 40);
+    assert.equal(digests[0].length, 40);
     // v3 without extended flags is v2 byte for byte; v4 compresses paths, so its digest differs.
     assert.equal(digests[1], digests[0]);
     assert.notEqual(digests[2], undefined);

@@ -37,7 +37,7 @@ export function askElement(ask: AskView, answer: (a: Answer) => void): HTMLEleme
       if (text) answer({ type: 'answer', text });
     };
     field.addEventListener('keydown', (e) => {
-      if ((e as KeyboardEvent).key === 'Enter') send();
+      if (e.key === 'Enter') send();
     });
     buttons.append(field, vscodeButton('Answer', send));
     for (const o of ask.options) button(o.name, { type: 'answer', option: o.id }, true);

@@ -36,7 +36,7 @@ export function ownPrRefusal(e: unknown, pr: number, login: string): SvcError<'s
 }
 
 export function asGithubError(e: unknown, what: string): SvcError {
-  if (e instanceof SvcError) return e;
+  if (SvcError.is(e)) return e;
   const err = e as OctokitLikeError;
   const status = err?.status;
   const detail = texts(err ?? {}).join('; ') || String(e);

@@ -100,7 +100,7 @@ export class GithubHost implements CodeHost {
   async createPullRequest(input: CreatePullRequest): Promise<PullRequest> {
     try {
       const r = await this.opener.pulls.create({ ...this.repoArgs, head: input.branch, base: input.base ?? this.o.defaultBase, title: input.title, body: input.body ?? '' });
-      return toPr(this.project, r.data as GhPull);
+      return toPr(this.project, r.data);
     } catch (e) {
       throw asGithubError(e, `open a PR for '${input.branch}'`);
     }
@@ -109,7 +109,7 @@ export class GithubHost implements CodeHost {
   async getPullRequest(ref: number | { branch: string }): Promise<PullRequest | undefined> {
     if (typeof ref === 'number') {
       try {
-        return toPr(this.project, (await this.opener.pulls.get({ ...this.repoArgs, pull_number: ref })).data as GhPull);
+        return toPr(this.project, (await this.opener.pulls.get({ ...this.repoArgs, pull_number: ref })).data);
       } catch (e) {
         if ((e as { status?: number }).status === 404) return undefined;
         throw asGithubError(e, `read PR #${ref}`);

@@ -31,7 +31,7 @@ export interface WebhookDeps {
   /** `codehost.github.webhook_secret` or GITHUB_WEBHOOK_SECRET. */
   secret(): string | undefined;
   /** The GitHub host of the project whose `github: {owner, repo}` is `fullName` (case-insensitive). */
-  hostForRepo(fullName: string): GithubHost | undefined;
+  hostForRepo: (fullName: string) => GithubHost | undefined;
   now(): number;
 }
 

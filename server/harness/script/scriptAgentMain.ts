@@ -17,10 +17,10 @@
 //   SVC_SCRIPT_MODELS=a,b     accept only these models (others are refused like a real agent)
 //   SVC_SCRIPT_LEGACY_MODEL=1 no config options; the model is set with session/set_model (gemini)
 import * as fs from 'node:fs';
-import { Readable, Writable } from 'node:stream';
-import { agent, ndJsonStream, RequestError } from '@agentclientprotocol/sdk';
+import { agent, RequestError } from '@agentclientprotocol/sdk';
 import type { AgentContext, SessionConfigOption } from '@agentclientprotocol/sdk';
 import { SVC_VERSION } from '../../../shared/version';
+import { acpPipes } from '../../util/acpPipes';
 import { ScriptError, stepsFor } from './scriptSteps';
 import { running, runSteps, say } from './scriptTurn';
 
@@ -92,7 +92,7 @@ function shutdown(): void {
 
 const app = agent({ name: 'svc-script' })
   .onRequest('initialize', async ({ params }) => {
-    clientCapabilities = (params.clientCapabilities ?? {}) as Record<string, unknown>;
+    clientCapabilities = params.clientCapabilities ?? {};
     await exitBefore('initialize');
     const delay = Number(env.SVC_SCRIPT_INIT_DELAY_MS ?? 0);
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
@@ -203,7 +203,7 @@ function firstLine(text: string): string {
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
-const connection = app.connect(ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>));
+const connection = app.connect(acpPipes(process.stdout, process.stdin));
 // ACP agents exit on stdin EOF; take running commands down with us.
 void connection.closed.then(() => exitNow(0));
 process.on('SIGTERM', () => {

@@ -2,6 +2,7 @@
 // info string `svc-script` holds a YAML list of steps, run in order, then the turn ends.
 // Pure parsing here, so it is unit-tested without processes.
 import YAML from 'yaml';
+import { textOf } from '../../../shared/format/text';
 
 export type Step =
   | { say: string; newline?: false }
@@ -66,21 +67,21 @@ function parseStep(raw: unknown, n: number): Step {
   switch (kind) {
     case 'say':
       if ('newline' in o && typeof o.newline !== 'boolean') throw bad('newline is true or false');
-      return o.newline === false ? { say: String(v ?? ''), newline: false } : { say: String(v ?? '') };
+      return o.newline === false ? { say: textOf(v), newline: false } : { say: textOf(v) };
     case 'run':
       if (typeof v !== 'string' || v.trim() === '') throw bad('run needs a shell command');
       if ('show' in o && !(RUN_SHOWS as readonly unknown[]).includes(o.show)) throw bad(`show is one of ${RUN_SHOWS.join(', ')}`);
       const show = (o.show as RunShow | undefined) ?? 'content';
       return show === 'content' ? { run: v, check: o.check === true } : { run: v, check: o.check === true, show };
     case 'ask':
-      return { ask: String(v ?? '') };
+      return { ask: textOf(v) };
     case 'sleep':
       if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw bad('sleep needs milliseconds (a number ≥ 0)');
       return { sleep: v };
     case 'write': {
       const w = v as { path?: unknown; content?: unknown } | null;
       if (!w || typeof w.path !== 'string' || w.path === '') throw bad('write needs {path, content}');
-      return { write: { path: w.path, content: w.content === undefined || w.content === null ? '' : String(w.content) } };
+      return { write: { path: w.path, content: w.content === undefined || w.content === null ? '' : textOf(w.content) } };
     }
     case 'plan': {
       // A list of entries: text (pending) or {content, status}; the agent's plan replaces the last.

@@ -104,7 +104,9 @@ async function run(t: TurnContext, command: string, show: RunShow): Promise<numb
   const key = outputKey(t.clientMeta);
   const onData =
     show === 'terminal'
-      ? (data: string) => (sent = sent.then(() => notifyTool(t, { sessionUpdate: 'tool_call_update', toolCallId, _meta: { [key]: { data, terminal_id: toolCallId } } })))
+      ? (data: string) => {
+          sent = sent.then(() => notifyTool(t, { sessionUpdate: 'tool_call_update', toolCallId, _meta: { [key]: { data, terminal_id: toolCallId } } }));
+        }
       : undefined;
   const { code, output } = await spawnCommand(t, command, onData);
   await sent;

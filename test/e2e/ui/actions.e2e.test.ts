@@ -13,7 +13,6 @@ import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import YAML from 'yaml';
 import { isLive } from '../../../shared/activity';
-import type { Activity } from '../../../shared/activity';
 import type { IssueState } from '../../../shared/protocol/review';
 import { startGithubFake } from '../../helpers/githubFake';
 import type { GithubFake } from '../../helpers/githubFake';
@@ -229,7 +228,7 @@ describe('row actions by what they do, Abort Review while a review runs, Open PR
     const running: string[] = [];
     for (const i of issues) {
       const s = JSON.parse(await ok(['show', i.id, '--json'])) as IssueState;
-      if (s.reviewers.some((r) => r.alive || isLive(r.activity as Activity))) running.push(i.id);
+      if (s.reviewers.some((r) => r.alive || isLive(r.activity))) running.push(i.id);
     }
     assert.ok(!running.includes(issue.id), `${issue.id}'s reviewers stopped`);
     if (!running.length) await eventually(async () => !(await paletteOffers(page, 'svc: Abort Review')), 15_000, 'Abort Review hidden again');

@@ -552,7 +552,7 @@ describe('webviews in light, dark and high-contrast themes', function () {
         // svc's verdict colours: three distinct colours, each readable on the background (WCAG text contrast 4.5:1),
         // and the verdict pills use them (PASS and NOT_YET once shared one grey).
         // As a string: the test runner's transform would name the helper functions with a __name the page lacks.
-        const verdicts = (await frame.evaluate(`(() => {
+        const verdicts = await frame.evaluate<{ out: Record<string, { color: string; contrast: number }>; pill: string | null }>(`(() => {
           const css = getComputedStyle(document.documentElement);
           const rgb = (c) => {
             const probe = document.createElement('span');
@@ -573,7 +573,7 @@ describe('webviews in light, dark and high-contrast themes', function () {
           }
           const pill = document.querySelector('.verdict.notYet');
           return { out, pill: pill ? getComputedStyle(pill).color.match(/\\d+/g).slice(0, 3).join(',') : null };
-        })()`)) as { out: Record<string, { color: string; contrast: number }>; pill: string | null };
+        })()`);
         assert.equal(new Set(Object.values(verdicts.out).map((v) => v.color)).size, 3, `${theme.label}: ${JSON.stringify(verdicts.out)}`);
         for (const [tone, v] of Object.entries(verdicts.out)) assert.ok(v.contrast >= 4.5, `${theme.label}: ${tone} ${v.color} has contrast ${v.contrast.toFixed(2)}`);
         assert.equal(verdicts.pill, verdicts.out.notYet.color, `${theme.label}: the NOT_YET pill is in the NOT_YET colour`);

@@ -1,10 +1,10 @@
 // Runs one shim command: its --help, its flags, and every refusal turned into a message and
 // exit code 1. Shared by the full command line (main.ts) and the lean entry of the hot
 // commands (entry.ts), which must not load the other commands' modules.
-import { DiscoveryError } from '../../shared/discovery';
-import { ConnectionLost } from '../../shared/client/connectionLost';
-import { DaemonUnavailable } from '../../shared/client/ensureDaemon';
-import { DaemonRefusal } from '../../shared/client/daemonRefusal';
+import { DiscoveryError } from '../shared/discovery';
+import { ConnectionLost } from '../shared/client/connectionLost';
+import { DaemonUnavailable } from '../shared/client/ensureDaemon';
+import { DaemonRefusal } from '../shared/client/daemonRefusal';
 import { helpText, parseArgs, UsageError } from './cli';
 import type { CliIo, CommandSpec } from './cli';
 

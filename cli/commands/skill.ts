@@ -2,9 +2,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { projectsList } from '../../../shared/protocol/projects';
-import { bundledSkillPath, describeInstall, installSkill, SKILL_HARNESSES, skillsFolder } from '../../../shared/skills/installSkill';
-import type { SkillHarness } from '../../../shared/skills/installSkill';
+import { projectsList } from '../../shared/protocol/projects';
+import { bundledSkillPath, describeInstall, installSkill, SKILL_HARNESSES, skillsFolder } from '../../shared/skills/installSkill';
+import type { SkillHarness } from '../../shared/skills/installSkill';
 import { bool, str, UsageError } from '../cli';
 import type { CommandSpec } from '../cli';
 import { connect } from '../client';

@@ -1,5 +1,5 @@
 // Text of `svc host list` and `svc host check`.
-import type { HostCheckResult, HostInfo } from '../../../shared/protocol/hosts';
+import type { HostCheckResult, HostInfo } from '../../shared/protocol/hosts';
 
 export function hostListText(hosts: HostInfo[]): string {
   if (hosts.length === 0) return 'no hosts (add one under hosts: in config.yaml: hosts.<name>.ssh and hosts.<name>.lanes_root)\n';

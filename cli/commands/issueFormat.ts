@@ -1,13 +1,14 @@
 // `svc show <id>` as text.
 import * as path from 'node:path';
-import type { IssueState, JournalEntry, ReviewerInfo } from '../../../shared/protocol/review';
+import type { IssueState, JournalEntry, ReviewerInfo } from '../../shared/protocol/review';
+import { textOf } from '../../shared/format/text';
 
 const short = (sha: string | null | undefined) => (sha ? sha.slice(0, 7) : 'none');
 
 export function journalLine(e: JournalEntry): string {
   const x = e as JournalEntry & Record<string, unknown>;
   const extra: string[] = [];
-  for (const k of ['mode', 'source', 'trigger', 'verdict', 'via', 'by', 'replaces']) if (x[k] !== undefined) extra.push(`${k}=${String(x[k])}`);
+  for (const k of ['mode', 'source', 'trigger', 'verdict', 'via', 'by', 'replaces']) if (x[k] !== undefined) extra.push(`${k}=${textOf(x[k])}`);
   if (x.restart) extra.push(`restart=${(x.roles as string[] | undefined)?.join(',') ?? 'yes'}`);
   if (Array.isArray(x.stopped)) extra.push(`stopped=${(x.stopped as string[]).length}`);
   return `${e.at}  ${e.kind.padEnd(19)} ${e.runId ?? '-'} ${short(e.sha)}${extra.length ? `  ${extra.join(' ')}` : ''}`;

@@ -1,8 +1,8 @@
 // svc conv new|list|show|log|stop|archive|unarchive|resume|answer
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { changed } from '../../../shared/protocol/daemon';
-import { lanesList } from '../../../shared/protocol/lanes';
+import { changed } from '../../shared/protocol/daemon';
+import { lanesList } from '../../shared/protocol/lanes';
 import {
   conversationsAnswer,
   conversationsArchive,
@@ -13,10 +13,10 @@ import {
   conversationsShow,
   conversationsStop,
   conversationsUnarchive,
-} from '../../../shared/protocol/conversations';
+} from '../../shared/protocol/conversations';
 import { bool, int, JSON_FLAG, str, UsageError } from '../cli';
 import type { CliIo, CommandSpec, FlagSpec, Parsed } from '../cli';
-import { ConnectionLost } from '../../../shared/client/connectionLost';
+import { ConnectionLost } from '../../shared/client/connectionLost';
 import { withDaemon } from '../client';
 import type { Client } from '../client';
 import { deckTree, reportCreated, showText } from './convFormat';

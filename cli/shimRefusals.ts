@@ -1,7 +1,7 @@
 // The refusals the shim makes itself, without asking the daemon, each message made here
 // and nowhere else (docs/style.md §16). They are DaemonRefusals so that they print and exit like
 // the daemon's own. Reasons: shared/refusals/daemon.ts.
-import { DaemonRefusal } from '../../shared/client/daemonRefusal';
+import { DaemonRefusal } from '../shared/client/daemonRefusal';
 
 /** A stop that would end live agents without --force: how many, and that --force stops them (each continues later with svc conv resume). */
 export function liveAgentsRefusal(live: number, verb: 'stop' | 'restart'): DaemonRefusal<'liveAgents'> {

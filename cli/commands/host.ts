@@ -1,6 +1,6 @@
 // svc host list|check — the hosts of config.yaml that lanes can be placed on.
 import { hostCheckText, hostListText } from './hostFormat';
-import { hostsCheck, hostsList } from '../../../shared/protocol/hosts';
+import { hostsCheck, hostsList } from '../../shared/protocol/hosts';
 import { bool, JSON_FLAG, str } from '../cli';
 import type { CommandSpec } from '../cli';
 import { withDaemon } from '../client';

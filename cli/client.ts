@@ -3,16 +3,16 @@
 import type * as net from 'node:net';
 import * as path from 'node:path';
 import type { z } from 'zod';
-import { ConnectionLost } from '../../shared/client/connectionLost';
-import { askToStop, DaemonRefusal, readRpcError } from '../../shared/client/daemonRefusal';
-import { withCallerEnvelope } from '../../shared/client/callerEnvelope';
-import { rpcOver } from '../../shared/client/rpcClient';
-import { DaemonUnavailable, ensureDaemon } from '../../shared/client/ensureDaemon';
-import type { Discovery } from '../../shared/discovery';
-import { daemonStatus } from '../../shared/protocol/daemon';
-import type { NotificationDef, RequestDef } from '../../shared/protocol/rpc';
-import { svcHomeFrom } from '../../shared/svcHome';
-import { SVC_BUILD } from '../../shared/version';
+import { ConnectionLost } from '../shared/client/connectionLost';
+import { askToStop, DaemonRefusal, readRpcError } from '../shared/client/daemonRefusal';
+import { withCallerEnvelope } from '../shared/client/callerEnvelope';
+import { rpcOver } from '../shared/client/rpcClient';
+import { DaemonUnavailable, ensureDaemon } from '../shared/client/ensureDaemon';
+import type { Discovery } from '../shared/discovery';
+import { daemonStatus } from '../shared/protocol/daemon';
+import type { NotificationDef, RequestDef } from '../shared/protocol/rpc';
+import { svcHomeFrom } from '../shared/svcHome';
+import { SVC_BUILD } from '../shared/version';
 
 export interface Client {
   discovery: Discovery;

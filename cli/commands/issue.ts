@@ -1,9 +1,9 @@
 // svc issue new|list|show|start, svc done, svc show — issues and their derived review state.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { issuesDone, issuesList, issuesNew, issuesShow, issuesStart } from '../../../shared/protocol/issues';
-import type { IssueInfo } from '../../../shared/protocol/issues';
-import { reviewShow } from '../../../shared/protocol/review';
+import { issuesDone, issuesList, issuesNew, issuesShow, issuesStart } from '../../shared/protocol/issues';
+import type { IssueInfo } from '../../shared/protocol/issues';
+import { reviewShow } from '../../shared/protocol/review';
 import { bool, int, JSON_FLAG, str, UsageError } from '../cli';
 import type { CommandSpec } from '../cli';
 import { withDaemon } from '../client';

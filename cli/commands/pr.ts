@@ -1,6 +1,6 @@
 // svc pr list|show|merge|create — pull requests on the project's code host.
-import { prCreate, prList, prMerge, prReview, prShow } from '../../../shared/protocol/pr';
-import type { PrDetail, PullRequest } from '../../../shared/protocol/pr';
+import { prCreate, prList, prMerge, prReview, prShow } from '../../shared/protocol/pr';
+import type { PrDetail, PullRequest } from '../../shared/protocol/pr';
 import { bool, JSON_FLAG, str, UsageError } from '../cli';
 import type { CommandSpec, FlagSpec } from '../cli';
 import { connect } from '../client';

@@ -2,7 +2,7 @@
 // JSON) written to a file in the current folder, or to --out (`-`: standard output).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runsExport } from '../../../shared/protocol/runRecord';
+import { runsExport } from '../../shared/protocol/runRecord';
 import { bool, JSON_FLAG, str, UsageError } from '../cli';
 import type { CommandSpec } from '../cli';
 import { withDaemon } from '../client';

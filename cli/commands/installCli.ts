@@ -3,7 +3,7 @@
 // whose shell resets PATH (codex runs every command in a login shell).
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { describeInstallCli, describeUninstallCli, installCli, loginShellSvc, uninstallCli } from '../../../shared/cli/installCli';
+import { describeInstallCli, describeUninstallCli, installCli, loginShellSvc, uninstallCli } from '../../shared/cli/installCli';
 import type { CommandSpec } from '../cli';
 import { cliLinkRefusal } from '../shimRefusals';
 

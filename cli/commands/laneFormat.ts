@@ -1,6 +1,6 @@
 // `svc lane list` columns, exactly as the spec names them.
-import type { LaneRecord } from '../../../shared/protocol/lanes';
-import { formatCost } from '../../../shared/format/money';
+import type { LaneRecord } from '../../shared/protocol/lanes';
+import { formatCost } from '../../shared/format/money';
 import { table } from './table';
 
 export const LANE_COLUMNS = ['ID', 'RUN/KEY', 'ROLE', 'ITER', 'ACTIVITY', 'REPORT', 'FOR', 'VERDICT', 'BRANCH@SHA', 'AHEAD', 'DIRTY', 'MODEL', 'COST'];

@@ -4,7 +4,7 @@
 // every other command loads the full command line (dist/svcCommands.js, from main.ts)
 // first. Compiling the whole command set was most of a status check's cost beyond `node`.
 import * as path from 'node:path';
-import { SVC_VERSION } from '../../shared/version';
+import { SVC_VERSION } from '../shared/version';
 import type { CliIo } from './cli';
 import type * as FullCommandLine from './main';
 import { hotCommand } from './hotCommands';

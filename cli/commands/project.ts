@@ -1,6 +1,6 @@
 // svc project add|list
 import * as path from 'node:path';
-import { projectsAdd, projectsList } from '../../../shared/protocol/projects';
+import { projectsAdd, projectsList } from '../../shared/protocol/projects';
 import { bool, JSON_FLAG, str } from '../cli';
 import type { CommandSpec } from '../cli';
 import { connect } from '../client';

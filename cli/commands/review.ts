@@ -1,7 +1,7 @@
 // svc review request|abort|restart|wait|post — the review pipeline's commands.
-import { REVIEW_LANES } from '../../../shared/config';
-import { reviewAbort, reviewPost, reviewRequest, reviewRestart, reviewWait } from '../../../shared/protocol/review';
-import type { LaneResult } from '../../../shared/protocol/review';
+import { REVIEW_LANES } from '../../shared/config';
+import { reviewAbort, reviewPost, reviewRequest, reviewRestart, reviewWait } from '../../shared/protocol/review';
+import type { LaneResult } from '../../shared/protocol/review';
 import { bool, int, JSON_FLAG, str, UsageError } from '../cli';
 import type { CommandSpec } from '../cli';
 import { withDaemon } from '../client';

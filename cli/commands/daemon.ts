@@ -1,15 +1,15 @@
 // svc daemon status|stop|restart|log
 import * as fs from 'node:fs';
-import { checkHomeFolder, readDiscovery } from '../../../shared/discovery';
-import { tryConnect, waitForExit } from '../../../shared/client/ensureDaemon';
-import { daemonStatus } from '../../../shared/protocol/daemon';
-import { homePaths, svcHomeFrom } from '../../../shared/svcHome';
+import { checkHomeFolder, readDiscovery } from '../../shared/discovery';
+import { tryConnect, waitForExit } from '../../shared/client/ensureDaemon';
+import { daemonStatus } from '../../shared/protocol/daemon';
+import { homePaths, svcHomeFrom } from '../../shared/svcHome';
 import { int, JSON_FLAG, bool } from '../cli';
 import type { CliIo, CommandSpec } from '../cli';
-import { askToStop } from '../../../shared/client/daemonRefusal';
+import { askToStop } from '../../shared/client/daemonRefusal';
 import { askLiveAgents, connect } from '../client';
 import { liveAgentsRefusal } from '../shimRefusals';
-import type { DaemonInfo } from '../../../shared/protocol/daemon';
+import type { DaemonInfo } from '../../shared/protocol/daemon';
 
 function describe(i: DaemonInfo, started: boolean): string {
   return (

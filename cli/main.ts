@@ -2,7 +2,7 @@
 // for every command but the hot ones): it never loads the daemon's modules or any package,
 // only shared/ contracts and their small JSON-RPC client, so it starts fast.
 // Exit codes: 0 success; 1 usage or request error; commands may define more (lane wait).
-import { SVC_VERSION } from '../../shared/version';
+import { SVC_VERSION } from '../shared/version';
 import type { CliIo, CommandSpec } from './cli';
 import { COMMANDS } from './registry';
 import { runSpec } from './runSpec';

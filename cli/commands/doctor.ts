@@ -1,14 +1,14 @@
 // svc doctor: what svc needs to run agents (harnesses, Node, git identity, SVC_HOME
 // permissions, the daemon, code hosts), each problem with its fix. Exit 0 when nothing is
 // a problem, 1 otherwise (notes do not count), so scripts and CI can gate on it.
-import { daemonDownReport, doctorText, noModuleReport } from '../../../shared/format/doctorText';
-import { bindingForThisNode } from '../../../shared/node/nativeBinding';
-import { doctorRun } from '../../../shared/protocol/doctor';
-import type { DoctorReport } from '../../../shared/protocol/doctor';
-import { svcHomeFrom } from '../../../shared/svcHome';
+import { daemonDownReport, doctorText, noModuleReport } from '../../shared/format/doctorText';
+import { bindingForThisNode } from '../../shared/node/nativeBinding';
+import { doctorRun } from '../../shared/protocol/doctor';
+import type { DoctorReport } from '../../shared/protocol/doctor';
+import { svcHomeFrom } from '../../shared/svcHome';
 import { bool, JSON_FLAG } from '../cli';
 import type { CommandSpec } from '../cli';
-import { DaemonRefusal } from '../../../shared/client/daemonRefusal';
+import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 import { withDaemon } from '../client';
 
 export const doctorCommands: CommandSpec[] = [

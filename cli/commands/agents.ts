@@ -1,5 +1,5 @@
 // svc tell, svc status, svc handoff, svc fork
-import { conversationsFork, conversationsHandoff, conversationsStatus, conversationsTell } from '../../../shared/protocol/conversations';
+import { conversationsFork, conversationsHandoff, conversationsStatus, conversationsTell } from '../../shared/protocol/conversations';
 import { bool, JSON_FLAG, str, UsageError } from '../cli';
 import type { CliIo, CommandSpec, Parsed } from '../cli';
 import { withDaemon } from '../client';

@@ -1,9 +1,9 @@
 // Text forms of conversations for the shim: the Command Deck tree (`svc conv list`),
 // `svc conv show`, `svc status`, and the result line of commands that start one.
-import type { AgentStatus, ConversationInfo, Created } from '../../../shared/protocol/conversations';
-import type { LaneRecord } from '../../../shared/protocol/lanes';
+import type { AgentStatus, ConversationInfo, Created } from '../../shared/protocol/conversations';
+import type { LaneRecord } from '../../shared/protocol/lanes';
 import { table } from './table';
-import { formatCost } from '../../../shared/format/money';
+import { formatCost } from '../../shared/format/money';
 import { activityText } from './laneFormat';
 
 function label(c: ConversationInfo): string {

@@ -1,9 +1,9 @@
 // svc config get|set|models — role and review settings without editing YAML. The daemon
 // validates and writes (keeping the files' comments); this only formats.
-import { CONFIG_KEY_FORMS } from '../../../shared/configKeys';
+import { CONFIG_KEY_FORMS } from '../../shared/configKeys';
 import { table } from './table';
-import { configGet, configModels, configSet } from '../../../shared/protocol/config';
-import type { ConfigEntry } from '../../../shared/protocol/config';
+import { configGet, configModels, configSet } from '../../shared/protocol/config';
+import type { ConfigEntry } from '../../shared/protocol/config';
 import { bool, JSON_FLAG, UsageError } from '../cli';
 import type { CliIo, CommandSpec } from '../cli';
 import { withDaemon } from '../client';
