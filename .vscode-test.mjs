@@ -33,13 +33,27 @@ try {
     version: process.env.SVC_VSCODE_VERSION ?? 'stable',
     extensionDevelopmentPath: root,
     extensionTestsPath: path.join(outDir, 'index.js'),
-    extensionTestsEnv: { SVC_HOME: svcHome, SVC_E2E_RESULTS: results, SVC_E2E_EXTENSION_DIR: root, SVC_E2E_RUNNER: 'desktop' },
-    launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--skip-welcome', '--skip-release-notes'],
+    extensionTestsEnv: {
+      SVC_HOME: svcHome,
+      SVC_E2E_RESULTS: results,
+      SVC_E2E_EXTENSION_DIR: root,
+      SVC_E2E_RUNNER: 'desktop',
+    },
+    launchArgs: [
+      workspace,
+      '--disable-extensions',
+      '--disable-workspace-trust',
+      '--skip-welcome',
+      '--skip-release-notes',
+    ],
   });
 } catch (e) {
   console.error(`in-host tests failed: ${e?.message ?? e}`);
 } finally {
-  spawnSync(process.execPath, [path.join(root, 'dist', 'svc.js'), 'daemon', 'stop'], { env: { ...process.env, SVC_HOME: svcHome }, stdio: 'inherit' });
+  spawnSync(process.execPath, [path.join(root, 'dist', 'svc.js'), 'daemon', 'stop'], {
+    env: { ...process.env, SVC_HOME: svcHome },
+    stdio: 'inherit',
+  });
   if (fs.existsSync(results)) {
     const r = JSON.parse(fs.readFileSync(results, 'utf8'));
     console.log(`in-host: ${r.passes.length} passing, ${r.failures.length} failing`);

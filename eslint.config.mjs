@@ -9,7 +9,10 @@ import { builtinModules } from 'node:module';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
-const noVscode = { name: 'vscode', message: 'only extension/ may import vscode (server/, cli/, shared/ and webview/ run outside the editor)' };
+const noVscode = {
+  name: 'vscode',
+  message: 'only extension/ may import vscode (server/, cli/, shared/ and webview/ run outside the editor)',
+};
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)].map((name) => ({
   name,
   message: 'webviews run in a browser: no Node built-ins (post a message to the extension instead)',
@@ -35,21 +38,24 @@ const ZONES = [
     target: './cli',
     from: '.',
     except: ['./cli', './shared', './node_modules'],
-    message: 'cli/ is a separate program that imports only shared/ and cli/: move what both need into shared/, or ask the daemon over the socket',
+    message:
+      'cli/ is a separate program that imports only shared/ and cli/: move what both need into shared/, or ask the daemon over the socket',
   },
   // The extension is a client of the daemon like the command line: the protocol and the
   // clients it shares with them are in shared/.
   {
     target: './extension',
     from: ['./server', './cli'],
-    message: 'extension/ is a client of the daemon: it never imports server/ or cli/; move what both need into shared/, or ask the daemon over the socket',
+    message:
+      'extension/ is a client of the daemon: it never imports server/ or cli/; move what both need into shared/, or ask the daemon over the socket',
   },
   // reap/ stops a lane's conversations, so conversations/ sits below it: what both need
   // (what a process runs: util/processGroup.ts) lives below both.
   {
     target: './server/conversations',
     from: './server/reap',
-    message: 'server/conversations sits below server/reap: move what both need to server/util, or have the caller hand it in',
+    message:
+      'server/conversations sits below server/reap: move what both need to server/util, or have the caller hand it in',
   },
   ...hostsBelow,
 ];
@@ -57,12 +63,29 @@ const ZONES = [
 // Refusals are made in one file per domain (docs/style.md §16): shared/refusals/<domain>.ts lists the
 // reasons, server/<domain>/<domain>Refusals.ts (reap: reapErrors.ts) makes the messages.
 // Anywhere else an error is made from a free reason string, the lint says where it belongs.
-const REFUSAL_FILES = ['**/*Refusals.ts', 'server/reap/reapErrors.ts', 'shared/errors.ts', 'shared/client/daemonRefusal.ts'];
-const refusalsElsewhere = "refusals are made in their domain's refusals file (server/<domain>/<domain>Refusals.ts, reasons in shared/refusals/): call a factory from there";
+const REFUSAL_FILES = [
+  '**/*Refusals.ts',
+  'server/reap/reapErrors.ts',
+  'shared/errors.ts',
+  'shared/client/daemonRefusal.ts',
+];
+const refusalsElsewhere =
+  "refusals are made in their domain's refusals file (server/<domain>/<domain>Refusals.ts, reasons in shared/refusals/): call a factory from there";
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/**', 'dist/**', 'out/**', '.scratch/**', '.code-server/**', '.vscode-test/**', '.demo/**', '.adapters/**', '.native/**', '.node-versions/**'],
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      'out/**',
+      '.scratch/**',
+      '.code-server/**',
+      '.vscode-test/**',
+      '.demo/**',
+      '.adapters/**',
+      '.native/**',
+      '.node-versions/**',
+    ],
   },
   {
     files: ['**/*.ts'],
@@ -92,11 +115,17 @@ export default tseslint.config(
       // TypeScript's noUnusedLocals/noUnusedParameters already check, and both treat a
       // leading underscore as unused on purpose (a parameter kept for its type, a field
       // taken out of a rest): the lint agrees with them.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       // A caught value passed on unchanged is not a new non-Error rejection.
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'separate-type-imports' }],
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { prefer: 'type-imports', fixStyle: 'separate-type-imports' },
+      ],
       '@typescript-eslint/no-import-type-side-effects': 'error',
       // The rules the code's own disable comments name: each such comment marks a reviewed exception.
       'no-control-regex': 'error',
@@ -134,7 +163,10 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: 'CallExpression[callee.name=/^(conflict|refused|usageError|notFound|refusalsOf)$/]', message: refusalsElsewhere },
+        {
+          selector: 'CallExpression[callee.name=/^(conflict|refused|usageError|notFound|refusalsOf)$/]',
+          message: refusalsElsewhere,
+        },
         { selector: 'NewExpression[callee.name=/^(SvcError|DaemonRefusal)$/]', message: refusalsElsewhere },
       ],
     },

@@ -27,7 +27,8 @@ export function directAcp(cwd: string, until: 'prompt' | 'started' | 'idle' = 'i
     child.stdin.on('error', () => undefined); // a prompt still in the pipe when `prompt` ends the agent
     let buf = '';
     let t: number | undefined;
-    const send = (id: number, method: string, params: unknown) => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    const send = (id: number, method: string, params: unknown) =>
+      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
     const finish = () => {
       if (t !== undefined) return;
       t = ms() - t0;

@@ -52,7 +52,23 @@ function watchIdle(c: MessageConnection): { until(ids: Set<number>, n: number): 
 async function svcNew(s: Scratch, title: string): Promise<number> {
   const r = await run(
     process.execPath,
-    [SVC_BIN, 'conv', 'new', '--project', 'b', '--harness', 'script', '--model', 'm', '--title', title, '--prompt', 'hi', '--no-wait', '--json'],
+    [
+      SVC_BIN,
+      'conv',
+      'new',
+      '--project',
+      'b',
+      '--harness',
+      'script',
+      '--model',
+      'm',
+      '--title',
+      title,
+      '--prompt',
+      'hi',
+      '--no-wait',
+      '--json',
+    ],
     { env: s.env, cwd: s.home },
   );
   if (r.code !== 0) throw new Error(r.stderr);
@@ -100,7 +116,9 @@ async function main(): Promise<void> {
     const ids = new Set<number>();
     await Promise.all(Array.from({ length: 20 }, (_, i) => svcNew(s, `burst ${i}`).then((id) => ids.add(id))));
     const all = (await watch.until(ids, 20)) - t0;
-    console.log(`20 conversations started at once: all idle after ${all.toFixed(0)} ms (${(all / 20).toFixed(0)} ms each; ratio to 20 × floor ${(all / (20 * floor)).toFixed(2)})`);
+    console.log(
+      `20 conversations started at once: all idle after ${all.toFixed(0)} ms (${(all / 20).toFixed(0)} ms each; ratio to 20 × floor ${(all / (20 * floor)).toFixed(2)})`,
+    );
 
     // 3. RSS with 50 and 200 live conversations (the 30 live so far, then more over RPC).
     const live = new Set<number>([...ids]);

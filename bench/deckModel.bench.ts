@@ -61,7 +61,15 @@ function world(n: number): { conversations: Conv[]; lanes: Lane[] } {
   const lanes: Lane[] = [];
   let id = 0;
   const add = (o: Partial<Conv>): Conv => {
-    const c: Conv = { id: ++id, name: `c${id}`, title: `conversation ${id}`, kind: 'root', parentId: null, issueId: null, ...o };
+    const c: Conv = {
+      id: ++id,
+      name: `c${id}`,
+      title: `conversation ${id}`,
+      kind: 'root',
+      parentId: null,
+      issueId: null,
+      ...o,
+    };
     conversations.push(c);
     return c;
   };
@@ -71,7 +79,14 @@ function world(n: number): { conversations: Conv[]; lanes: Lane[] } {
     for (let k = 0; k < 8 && id < n; k++) {
       const b = add({ kind: 'lane', parentId: root.id });
       lanes.push({ id: b.id, run, key: `k${k}`, role: 'builder', judged: null });
-      if (id < n) lanes.push({ id: add({ kind: 'lane', parentId: root.id }).id, run, key: `k${k}`, role: 'critic', judged: `k${k}` });
+      if (id < n)
+        lanes.push({
+          id: add({ kind: 'lane', parentId: root.id }).id,
+          run,
+          key: `k${k}`,
+          role: 'critic',
+          judged: `k${k}`,
+        });
     }
     if (id < n) add({ kind: 'successor', parentId: root.id });
     if (id < n) add({ kind: 'agent', name: `agent-p-${id}-review`, issueId: `P-${id}` });
@@ -94,12 +109,38 @@ function seed(dbFile: string, w: ReturnType<typeof world>, cwd: string, lanesRoo
     `INSERT INTO lanes (conv_id, project, run_key, lane_key, role, iteration, judged_key, judged_iteration, git_backed, branch, dir, lanes_root, created_at)
      VALUES (?, 'p', ?, ?, ?, 1, ?, ?, 1, ?, ?, ?, ?)`,
   );
-  const report = db.prepare(`INSERT INTO reports (store_key, conv_id, seq, status, body, verdict, defects, created_at) VALUES (?, ?, 1, 'done', 'judged', 'NOT_YET', 2, ?)`);
+  const report = db.prepare(
+    `INSERT INTO reports (store_key, conv_id, seq, status, body, verdict, defects, created_at) VALUES (?, ?, 1, 'done', 'judged', 'NOT_YET', 2, ?)`,
+  );
   db.transaction(() => {
-    for (const c of w.conversations) conv.run(c.id, c.name, c.title, c.kind, c.parentId, cwd, c.issueId, brief(c.id), now + c.id, now + c.id, now + c.id + 1);
+    for (const c of w.conversations)
+      conv.run(
+        c.id,
+        c.name,
+        c.title,
+        c.kind,
+        c.parentId,
+        cwd,
+        c.issueId,
+        brief(c.id),
+        now + c.id,
+        now + c.id,
+        now + c.id + 1,
+      );
     for (const l of w.lanes) {
       const dir = path.join(lanesRoot, `${l.run}-${l.key}${l.role === 'critic' ? '-critic-i1' : ''}`);
-      lane.run(l.id, l.run, l.key, l.role, l.judged, l.judged ? 1 : null, l.role === 'builder' ? `${l.run}/${l.key}` : null, dir, lanesRoot, now + l.id);
+      lane.run(
+        l.id,
+        l.run,
+        l.key,
+        l.role,
+        l.judged,
+        l.judged ? 1 : null,
+        l.role === 'builder' ? `${l.run}/${l.key}` : null,
+        dir,
+        lanesRoot,
+        now + l.id,
+      );
       if (l.role === 'critic') report.run(`conv-c${l.id}`, l.id, now + l.id);
     }
   })();
@@ -129,16 +170,26 @@ async function measure(n: number, runs: number): Promise<Measure> {
     seed(path.join(s.svcHome, 'svc.db'), w, dir, `${dir}-lanes`);
     // Starts the daemon on the seeded store (SVC_BENCH_DAEMON_PROFILE=<dir>: with a CPU profile written there when it stops).
     const prof = process.env.SVC_BENCH_DAEMON_PROFILE;
-    const env = prof ? { ...s.env, SVC_BENCH_DAEMON_PROFILE: path.resolve(prof), NODE_OPTIONS: `--require=${path.join(__dirname, 'daemonProfile.cjs')}` } : s.env;
+    const env = prof
+      ? {
+          ...s.env,
+          SVC_BENCH_DAEMON_PROFILE: path.resolve(prof),
+          NODE_OPTIONS: `--require=${path.join(__dirname, 'daemonProfile.cjs')}`,
+        }
+      : s.env;
     const started = await s.svc(['daemon', 'status'], { env });
     if (started.code !== 0) throw new Error(started.stderr);
-    const { socketPath } = JSON.parse(fs.readFileSync(path.join(s.svcHome, 'server.json'), 'utf8')) as { socketPath: string };
+    const { socketPath } = JSON.parse(fs.readFileSync(path.join(s.svcHome, 'server.json'), 'utf8')) as {
+      socketPath: string;
+    };
     const socket = net.connect(socketPath);
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
     const c: RpcConnection = rpcOver(socket);
     let shown: DeckNode[] = [];
     const read = async () => {
-      const cl = await timeAsync(() => c.sendRequest('conversations/list', { all: true }) as Promise<{ conversations: ConversationInfo[] }>);
+      const cl = await timeAsync(
+        () => c.sendRequest('conversations/list', { all: true }) as Promise<{ conversations: ConversationInfo[] }>,
+      );
       const ll = await timeAsync(() => c.sendRequest('lanes/list', {}) as Promise<{ lanes: LaneRecord[] }>);
       const m = time(() => {
         const roots = buildDeck(deckRows(cl.value.conversations, ll.value.lanes), { convoys: true, reviews: [] });
@@ -149,7 +200,13 @@ async function measure(n: number, runs: number): Promise<Measure> {
       return { cl, ll, m };
     };
     await read(); // warm: the daemon's statements, the JIT
-    const t: Record<keyof Omit<Measure, 'n' | 'lanes' | 'top'>, number[]> = { conversations: [], lanesList: [], parse: [], model: [], total: [] };
+    const t: Record<keyof Omit<Measure, 'n' | 'lanes' | 'top'>, number[]> = {
+      conversations: [],
+      lanesList: [],
+      parse: [],
+      model: [],
+      total: [],
+    };
     let top = 0;
     let lanes = 0;
     for (let i = 0; i < runs; i++) {
@@ -164,7 +221,16 @@ async function measure(n: number, runs: number): Promise<Measure> {
       lanes = ll.value.lanes.length;
     }
     c.dispose();
-    return { n, lanes, top, conversations: median(t.conversations), lanesList: median(t.lanesList), parse: median(t.parse), model: median(t.model), total: median(t.total) };
+    return {
+      n,
+      lanes,
+      top,
+      conversations: median(t.conversations),
+      lanesList: median(t.lanesList),
+      parse: median(t.parse),
+      model: median(t.model),
+      total: median(t.total),
+    };
   } finally {
     await s.dispose();
   }

@@ -41,7 +41,10 @@ async function main(): Promise<void> {
     const svcJs = path.join(__dirname, '..', 'dist', 'svc.js');
     const root = `${w.repo}-lanes`;
     const listOf = (run: string) => () => {
-      const r = spawnSync(process.execPath, [svcJs, 'lane', 'list', '--run', run, '--json'], { env: s.env, encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [svcJs, 'lane', 'list', '--run', run, '--json'], {
+        env: s.env,
+        encoding: 'utf8',
+      });
       if (r.status !== 0) throw new Error(r.stderr);
     };
     const list = listOf('bench');
@@ -71,7 +74,8 @@ async function main(): Promise<void> {
         made += batch.length;
       }
     };
-    const sequentialStatus = (dirs: string[]) => () => dirs.forEach((d) => spawnSync('git', ['status', '--porcelain=v2', '--branch'], { cwd: d, env: s.env }));
+    const sequentialStatus = (dirs: string[]) => () =>
+      dirs.forEach((d) => spawnSync('git', ['status', '--porcelain=v2', '--branch'], { cwd: d, env: s.env }));
     /** The first list after each of RESTARTS daemon restarts, each followed by the floor. */
     const firstAfterRestart = (listRun: () => void, floor: () => void) => {
       const first: number[] = [];
@@ -84,12 +88,21 @@ async function main(): Promise<void> {
       }
       return { first: median(first), floor: median(floors), runs: first };
     };
-    const rows: { n: number; floor: number; warm: number; cold: number; first: number; firstFloor: number; firstRuns: number[] }[] = [];
+    const rows: {
+      n: number;
+      floor: number;
+      warm: number;
+      cold: number;
+      first: number;
+      firstFloor: number;
+      firstRuns: number[];
+    }[] = [];
     let made = 0;
     for (const n of SIZES) {
       await launch('bench', undefined, made, n);
       made = n;
-      while (fs.readdirSync(root).filter((d) => fs.existsSync(path.join(root, d, 'README.md'))).length < n) await sleep(100);
+      while (fs.readdirSync(root).filter((d) => fs.existsSync(path.join(root, d, 'README.md'))).length < n)
+        await sleep(100);
       const dirs = fs.readdirSync(root).map((d) => path.join(root, d));
       const floor = sequentialStatus(dirs);
       const runs = n >= 1000 ? 3 : n > TARGET_SIZE ? 5 : 9;
@@ -105,17 +118,33 @@ async function main(): Promise<void> {
       }
       const f = firstAfterRestart(list, floor);
       // Printed as soon as measured, and again with the others at the end.
-      console.log(`  (${n} lanes measured: first list after a restart ${f.first.toFixed(0)} ms against ${f.floor.toFixed(0)} ms sequential)`);
-      rows.push({ n, floor: median(floors), warm: median(warm), cold: median(cold), first: f.first, firstFloor: f.floor, firstRuns: f.runs });
+      console.log(
+        `  (${n} lanes measured: first list after a restart ${f.first.toFixed(0)} ms against ${f.floor.toFixed(0)} ms sequential)`,
+      );
+      rows.push({
+        n,
+        floor: median(floors),
+        warm: median(warm),
+        cold: median(cold),
+        first: f.first,
+        firstFloor: f.floor,
+        firstRuns: f.runs,
+      });
     }
     for (const r of rows) {
-      const mark = r.n === TARGET_SIZE ? ` (target ≤ ${TARGET}: ${r.warm / r.floor <= TARGET && r.cold / r.floor <= TARGET ? 'met' : 'MISSED'})` : '';
+      const mark =
+        r.n === TARGET_SIZE
+          ? ` (target ≤ ${TARGET}: ${r.warm / r.floor <= TARGET && r.cold / r.floor <= TARGET ? 'met' : 'MISSED'})`
+          : '';
       console.log(
         `${r.n} lanes: sequential git status floor ${r.floor.toFixed(0)} ms; lane list --json repeated ${r.warm.toFixed(0)} ms, ratio ${(r.warm / r.floor).toFixed(2)}; every index just refreshed ${r.cold.toFixed(0)} ms, ratio ${(r.cold / r.floor).toFixed(2)}${mark}`,
       );
     }
     for (const r of rows) {
-      const mark = r.n >= TARGET_SIZE ? ` (target ≤ ${FIRST_TARGET}: ${r.first / r.firstFloor <= FIRST_TARGET ? 'met' : 'MISSED'})` : '';
+      const mark =
+        r.n >= TARGET_SIZE
+          ? ` (target ≤ ${FIRST_TARGET}: ${r.first / r.firstFloor <= FIRST_TARGET ? 'met' : 'MISSED'})`
+          : '';
       console.log(
         `${r.n} lanes, first lane list after a daemon restart: ${r.first.toFixed(0)} ms (median of ${RESTARTS}; runs ${r.firstRuns.map((x) => x.toFixed(0)).join(' ')}); ratio ${(r.first / r.firstFloor).toFixed(2)} to the sequential git status floor ${r.firstFloor.toFixed(0)} ms${mark}`,
       );
@@ -135,7 +164,10 @@ async function main(): Promise<void> {
       svcOk(['project', 'add', 'big', big]);
       await launch('big', 'big', 0, BIG_LANES);
       const bigRoot = `${big}-lanes`;
-      while (fs.readdirSync(bigRoot).filter((d) => fs.existsSync(path.join(bigRoot, d, 'README.md'))).length < BIG_LANES) await sleep(100);
+      while (
+        fs.readdirSync(bigRoot).filter((d) => fs.existsSync(path.join(bigRoot, d, 'README.md'))).length < BIG_LANES
+      )
+        await sleep(100);
       const bigList = listOf('big');
       bigList(); // counted once, as a running daemon would have
       const f = firstAfterRestart(bigList, sequentialStatus(fs.readdirSync(bigRoot).map((d) => path.join(bigRoot, d))));

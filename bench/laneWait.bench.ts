@@ -28,7 +28,9 @@ async function main(): Promise<void> {
     for (let run = 0; run < RUNS; run++) {
       for (const n of WAITERS) {
         // The lane reports once the bench creates `go` in its directory (all waiters in place).
-        const brief = scriptBlock([{ run: "while [ ! -f go ]; do sleep 0.02; done; printf 'woke\\n' | svc lane report --stdin --status failed" }]);
+        const brief = scriptBlock([
+          { run: "while [ ! -f go ]; do sleep 0.02; done; printf 'woke\\n' | svc lane report --stdin --status failed" },
+        ]);
         const lane = await c.sendRequest<{ name: string; cwd: string }>(lanesStart.method, {
           parent: String(w.rootId),
           harness: 'script',
@@ -40,11 +42,16 @@ async function main(): Promise<void> {
         });
         const answered: number[] = [];
         const waits = Array.from({ length: n }, () =>
-          c.sendRequest<{ outcome: string; report: { at: number } | null }>(lanesWait.method, { lane: lane.name, timeoutS: 120 }).then((r) => {
-            if (r.outcome !== 'report') throw new Error(`waiter woke with ${r.outcome}`);
-            answered.push(Date.now());
-            return r.report!.at;
-          }),
+          c
+            .sendRequest<{ outcome: string; report: { at: number } | null }>(lanesWait.method, {
+              lane: lane.name,
+              timeoutS: 120,
+            })
+            .then((r) => {
+              if (r.outcome !== 'report') throw new Error(`waiter woke with ${r.outcome}`);
+              answered.push(Date.now());
+              return r.report!.at;
+            }),
         );
         await sleep(1000 + n * 5); // every request has reached the daemon and waits
         fs.writeFileSync(path.join(lane.cwd, 'go'), '');
@@ -52,7 +59,9 @@ async function main(): Promise<void> {
         results.set(n, [...(results.get(n) ?? []), Math.max(...answered) - at]);
       }
       // One real `svc lane wait` process: its exit is what the waiting shell or agent sees.
-      const brief = scriptBlock([{ run: "while [ ! -f go ]; do sleep 0.02; done; printf 'woke\\n' | svc lane report --stdin --status failed" }]);
+      const brief = scriptBlock([
+        { run: "while [ ! -f go ]; do sleep 0.02; done; printf 'woke\\n' | svc lane report --stdin --status failed" },
+      ]);
       const lane = await c.sendRequest<{ name: string; cwd: string }>(lanesStart.method, {
         parent: String(w.rootId),
         harness: 'script',
@@ -62,12 +71,18 @@ async function main(): Promise<void> {
         model: 'm',
         prompt: brief,
       });
-      const waiter = spawn(process.execPath, [SVC_JS, 'lane', 'wait', lane.name, '--json'], { env: s.env, stdio: ['ignore', 'pipe', 'inherit'] });
+      const waiter = spawn(process.execPath, [SVC_JS, 'lane', 'wait', lane.name, '--json'], {
+        env: s.env,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       let out = '';
       waiter.stdout.on('data', (d: Buffer) => (out += d.toString()));
       const exited = new Promise<number>((resolve) => waiter.on('exit', () => resolve(Date.now())));
       // An in-process waiter alongside, only for the report's timestamp.
-      const report = c.sendRequest<{ report: { at: number } | null }>(lanesWait.method, { lane: lane.name, timeoutS: 120 });
+      const report = c.sendRequest<{ report: { at: number } | null }>(lanesWait.method, {
+        lane: lane.name,
+        timeoutS: 120,
+      });
       await sleep(1500); // the process has started, connected and waits
       fs.writeFileSync(path.join(lane.cwd, 'go'), '');
       const end = await exited;
@@ -82,7 +97,9 @@ async function main(): Promise<void> {
       `svc lane wait process: ${proc.toFixed(0)} ms from the report to its exit (median of ${RUNS}; runs ${results
         .get(0)!
         .map((x) => x.toFixed(0))
-        .join(' ')}); ratio ${(proc / Math.max(one, 1)).toFixed(2)} to the floor, one in-process waiter ${one.toFixed(0)} ms`,
+        .join(
+          ' ',
+        )}); ratio ${(proc / Math.max(one, 1)).toFixed(2)} to the floor, one in-process waiter ${one.toFixed(0)} ms`,
     );
     for (const n of WAITERS) {
       const m = median(results.get(n)!);
@@ -90,7 +107,9 @@ async function main(): Promise<void> {
         `lane wait wake-up, ${n} waiter${n === 1 ? '' : 's'}: ${m.toFixed(0)} ms from the report to the last answer (median of ${RUNS}; runs ${results
           .get(n)!
           .map((x) => x.toFixed(0))
-          .join(' ')})${n === 1 ? '' : `; ratio ${(m / Math.max(one, 1)).toFixed(2)} to one waiter (×${n} would be linear)`}`,
+          .join(
+            ' ',
+          )})${n === 1 ? '' : `; ratio ${(m / Math.max(one, 1)).toFixed(2)} to one waiter (×${n} would be linear)`}`,
       );
     }
   } finally {

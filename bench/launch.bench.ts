@@ -72,7 +72,11 @@ async function main(): Promise<void> {
       if (r.status !== 0) throw new Error(r.stderr);
       return t;
     };
-    const fetchBase = () => spawnSync('git', ['fetch', '--quiet', '--no-tags', 'origin', '+refs/heads/main:refs/remotes/origin/main'], { cwd: big, env: s.env });
+    const fetchBase = () =>
+      spawnSync('git', ['fetch', '--quiet', '--no-tags', 'origin', '+refs/heads/main:refs/remotes/origin/main'], {
+        cwd: big,
+        env: s.env,
+      });
     const addWorktree = (name: string) => {
       const dir = path.join(s.home, name);
       spawnSync('git', ['worktree', 'add', '-q', '-b', name, dir, 'origin/main'], { cwd: big, env: s.env });
@@ -116,11 +120,15 @@ async function main(): Promise<void> {
     console.log(
       `floors (${FILES} files, median of ${RUNS}): git worktree add + the agent started over ACP ${nf.toFixed(0)} ms (runs ${noFetch.map((x) => x.toFixed(0)).join(' ')}); with git fetch first ${f.toFixed(0)} ms (runs ${floors.map((x) => x.toFixed(0)).join(' ')})`,
     );
-    console.log(`lane start → worktree made and agent started: ${l.toFixed(0)} ms (runs ${launches.map((x) => x.toFixed(0)).join(' ')})`);
+    console.log(
+      `lane start → worktree made and agent started: ${l.toFixed(0)} ms (runs ${launches.map((x) => x.toFixed(0)).join(' ')})`,
+    );
     console.log(
       `lane start (remote unmoved, no fetch): ratio ${(l / nf).toFixed(2)} to the no-fetch floor ${nf.toFixed(0)} ms (target ≤ ${TARGET}: ${l / nf <= TARGET ? 'met' : 'MISSED'}); ratio ${(l / f).toFixed(2)} to the fetch floor ${f.toFixed(0)} ms`,
     );
-    console.log(`lane start --no-wait → worktree made: ${nw.toFixed(0)} ms; ratio ${(nw / ad).toFixed(2)} to the floor, bare git worktree add ${ad.toFixed(0)} ms`);
+    console.log(
+      `lane start --no-wait → worktree made: ${nw.toFixed(0)} ms; ratio ${(nw / ad).toFixed(2)} to the floor, bare git worktree add ${ad.toFixed(0)} ms`,
+    );
   } finally {
     await s.dispose();
   }

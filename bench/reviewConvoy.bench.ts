@@ -32,7 +32,11 @@ function median(xs: number[]): number {
 const ms = () => Number(process.hrtime.bigint()) / 1e6;
 
 function svc(w: World, args: string[]): string {
-  const r = spawnSync(process.execPath, [path.join(__dirname, '..', 'dist', 'svc.js'), ...args], { env: w.s.env, cwd: w.s.home, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [path.join(__dirname, '..', 'dist', 'svc.js'), ...args], {
+    env: w.s.env,
+    cwd: w.s.home,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`svc ${args.join(' ')}: ${r.stderr}`);
   return r.stdout;
 }
@@ -66,7 +70,9 @@ async function main(): Promise<void> {
     // says conversations changed (the reviewers' titles name their run). Polling instead
     // loads the daemon during the very start it times (review/show reads the PR's live head
     // with git on every call; even conversations/list every 10 ms took a share of a core).
-    const { socketPath } = JSON.parse(fs.readFileSync(path.join(w.s.svcHome, 'server.json'), 'utf8')) as { socketPath: string };
+    const { socketPath } = JSON.parse(fs.readFileSync(path.join(w.s.svcHome, 'server.json'), 'utf8')) as {
+      socketPath: string;
+    };
     const socket = net.connect(socketPath);
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
     const watcher = rpcOver(socket);
@@ -78,8 +84,15 @@ async function main(): Promise<void> {
       wake();
     });
     const fiveAlive = async (runId: string) => {
-      const { conversations } = (await watcher.sendRequest(conversationsList.method, {})) as { conversations: ConversationInfo[] };
-      const mine = conversations.filter((x) => x.issueId === a && x.alive && (x.title === `${a} review ${runId} (parent)` || x.title.startsWith(`${a} review ${runId}: `)));
+      const { conversations } = (await watcher.sendRequest(conversationsList.method, {})) as {
+        conversations: ConversationInfo[];
+      };
+      const mine = conversations.filter(
+        (x) =>
+          x.issueId === a &&
+          x.alive &&
+          (x.title === `${a} review ${runId} (parent)` || x.title.startsWith(`${a} review ${runId}: `)),
+      );
       return mine.length === 5;
     };
     /** Resolves once five of `runId` are alive, re-reading on each change (a 1 s re-read covers a missed one). */
@@ -123,12 +136,16 @@ async function main(): Promise<void> {
     const pr = (await rpcRequest(w.s.svcHome, reviewShow, { issue: b })).pr!.number;
     const posts: number[] = [];
     const floors: number[] = [];
-    const reviews = async () => (await rpcRequest(w.s.svcHome, prShow, { project: 'web', pr: String(pr) })).reviews.length;
+    const reviews = async () =>
+      (await rpcRequest(w.s.svcHome, prShow, { project: 'web', pr: String(pr) })).reviews.length;
     for (let n = 0; n < RUNS; n++) {
       const runId = n === 0 ? 'r1' : /^Review (r\d+)/.exec(svc(w, ['review', 'request', b]))![1];
       const ws = (await rpcRequest(w.s.svcHome, reviewShow, { issue: b })).issue.workspace;
       const waitOut = path.join(w.s.home, 'ctl', b, `wait-${runId}.out`);
-      await until(async () => (fs.existsSync(waitOut) && fs.readFileSync(waitOut, 'utf8').includes('exit 0') ? true : undefined), `${runId} lanes done`);
+      await until(
+        async () => (fs.existsSync(waitOut) && fs.readFileSync(waitOut, 'utf8').includes('exit 0') ? true : undefined),
+        `${runId} lanes done`,
+      );
       fs.writeFileSync(
         path.join(ws, '.svc', 'review', runId, 'synthesis.md'),
         '# Verdict: APPROVED\n\n## Summary\nok\n\n## Blockers\nNone.\n\n## Evidence\nread\n\n## Convoy Notes\n- fine\n',
@@ -145,7 +162,9 @@ async function main(): Promise<void> {
     }
     const p = median(posts);
     const pf = median(floors);
-    console.log(`review post → review visible on the local host: ${p.toFixed(0)} ms; floor, svc pr review --comment → visible: ${pf.toFixed(0)} ms; ratio ${(p / pf).toFixed(2)}`);
+    console.log(
+      `review post → review visible on the local host: ${p.toFixed(0)} ms; floor, svc pr review --comment → visible: ${pf.toFixed(0)} ms; ratio ${(p / pf).toFixed(2)}`,
+    );
     svc(w, ['review', 'abort', b]);
   } finally {
     await w.s.dispose();

@@ -90,7 +90,8 @@ export function parseArgs(spec: CommandSpec, argv: string[]): Parsed {
   }
   const specs = spec.positionals ?? [];
   const rest = specs.find((p) => p.rest);
-  if (!rest && positionals.length > specs.length) throw new UsageError(`unexpected argument '${positionals[specs.length]}'`);
+  if (!rest && positionals.length > specs.length)
+    throw new UsageError(`unexpected argument '${positionals[specs.length]}'`);
   specs.forEach((p, i) => {
     if (p.required && positionals[i] === undefined) throw new UsageError(`missing <${p.name}>`);
   });

@@ -46,14 +46,20 @@ const LINK_POLL_MS = 500;
  * link is down the socket refuses (or is gone): nothing was sent, so svc waits for the
  * daemon to reconnect it — bounded, and saying so on stderr — rather than lose a report.
  */
-async function attachForwarded(socketPath: string): Promise<{ discovery: Discovery; socket: net.Socket; started: boolean }> {
+async function attachForwarded(
+  socketPath: string,
+): Promise<{ discovery: Discovery; socket: net.Socket; started: boolean }> {
   const deadline = Date.now() + LINK_WAIT_S * 1000;
   let waiting = false;
   for (;;) {
     try {
       const socket = await connectOnce(socketPath);
       if (waiting) process.stderr.write('svc: the link to the daemon is back; going on\n');
-      return { discovery: { pid: 0, version: '', build: SVC_BUILD, socketPath, httpPort: 0, token: '' }, socket, started: false };
+      return {
+        discovery: { pid: 0, version: '', build: SVC_BUILD, socketPath, httpPort: 0, token: '' },
+        socket,
+        started: false,
+      };
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
       const linkDown = code === 'ECONNREFUSED' || code === 'ENOENT';
@@ -111,7 +117,10 @@ export async function connect(env: NodeJS.ProcessEnv, opts: { explicitStart?: bo
     async request(def, params) {
       try {
         const lost = closed.then(() => Promise.reject(new ConnectionLost(def.method, params)));
-        return (await Promise.race([connection.sendRequest(def.method, withCallerEnvelope(params, env)), lost])) as never;
+        return (await Promise.race([
+          connection.sendRequest(def.method, withCallerEnvelope(params, env)),
+          lost,
+        ])) as never;
       } catch (e) {
         if (e instanceof ConnectionLost) throw e;
         const answer = readRpcError(e);

@@ -43,7 +43,9 @@ function run(argv: string[]): Promise<number> {
 let settled = false;
 process.on('beforeExit', () => {
   if (settled) return;
-  process.stderr.write('svc: the command ended without an answer (an internal error); its action may or may not have happened\n');
+  process.stderr.write(
+    'svc: the command ended without an answer (an internal error); its action may or may not have happened\n',
+  );
   process.exit(1);
 });
 Promise.resolve()

@@ -23,7 +23,12 @@ export async function runSpec(spec: CommandSpec, rest: string[], io: CliIo): Pro
       io.err(`${cmd}: ${e.message}\nsee ${cmd} --help\n`);
       return 1;
     }
-    if (e instanceof DaemonRefusal || e instanceof DiscoveryError || e instanceof DaemonUnavailable || e instanceof ConnectionLost) {
+    if (
+      e instanceof DaemonRefusal ||
+      e instanceof DiscoveryError ||
+      e instanceof DaemonUnavailable ||
+      e instanceof ConnectionLost
+    ) {
       io.err(`${e.message}\n`);
       return 1;
     }

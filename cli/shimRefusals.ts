@@ -18,6 +18,9 @@ export function unknownProjectRefusal(key: string): DaemonRefusal<'unknownProjec
 }
 
 /** `svc install-cli`/`uninstall-cli` will not touch a file that is not svc's launcher, nor write outside home (the words: shared/cli/installCli.ts). */
-export function cliLinkRefusal(message: string, reason: 'cliLinkTaken' | 'cliLinkOutsideHome'): DaemonRefusal<'cliLinkTaken' | 'cliLinkOutsideHome'> {
+export function cliLinkRefusal(
+  message: string,
+  reason: 'cliLinkTaken' | 'cliLinkOutsideHome',
+): DaemonRefusal<'cliLinkTaken' | 'cliLinkOutsideHome'> {
   return new DaemonRefusal(message, reason, 'refused');
 }

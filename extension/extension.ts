@@ -38,10 +38,16 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
   });
   const statusBar = new DaemonStatusBar(connection);
   const deck = new DeckProvider(connection);
-  const deckView = vscode.window.createTreeView<DeckNode>('svc.commandDeck', { treeDataProvider: deck, showCollapseAll: true });
+  const deckView = vscode.window.createTreeView<DeckNode>('svc.commandDeck', {
+    treeDataProvider: deck,
+    showCollapseAll: true,
+  });
   const awareness = new AwarenessView(context.extensionUri, connection);
   const reviews = new ReviewsProvider(connection);
-  const reviewsView = vscode.window.createTreeView<ReviewNode>('svc.reviews', { treeDataProvider: reviews, showCollapseAll: true });
+  const reviewsView = vscode.window.createTreeView<ReviewNode>('svc.reviews', {
+    treeDataProvider: reviews,
+    showCollapseAll: true,
+  });
   const panels = new ConversationPanels(context.extensionUri, connection);
   const drafts = new Drafts();
   // The daemon's counts (conversations, live) shown in the status bar tooltip and the rail.
@@ -55,7 +61,12 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
   );
 
   // noModule: a Node was found, but this package has no SQLite module for it or this platform.
-  const setContext = (s: ConnectionState) => void vscode.commands.executeCommand('setContext', 'svc.daemon', s.kind === 'noNode' && s.module ? 'noModule' : s.kind);
+  const setContext = (s: ConnectionState) =>
+    void vscode.commands.executeCommand(
+      'setContext',
+      'svc.daemon',
+      s.kind === 'noNode' && s.module ? 'noModule' : s.kind,
+    );
   setContext(connection.state);
   context.subscriptions.push(
     connection,
@@ -71,12 +82,16 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
     drafts,
     { dispose: () => AgentsPanel.open?.dispose() },
     connection.onDidChangeState(setContext),
-    connection.onDidChangeState((s) => s.kind === 'connected' && refreshCliLauncher(context.extensionUri.fsPath, connection.nodePath)),
+    connection.onDidChangeState(
+      (s) => s.kind === 'connected' && refreshCliLauncher(context.extensionUri.fsPath, connection.nodePath),
+    ),
     deck.onDidChangeRows((rows) => {
       const n = rows ? needsYouCount(rows) : 0;
       statusBar.setNeedsYou(rows ? n : undefined);
       // The count on the activity-bar icon, seen with the side bar closed or on another view.
-      deckView.badge = n ? { value: n, tooltip: `${n} svc conversation${n === 1 ? '' : 's'} need${n === 1 ? 's' : ''} you` } : undefined;
+      deckView.badge = n
+        ? { value: n, tooltip: `${n} svc conversation${n === 1 ? '' : 's'} need${n === 1 ? 's' : ''} you` }
+        : undefined;
     }),
     reviews.onDidChangeFacts((facts) => deck.setReviews(facts)),
     vscode.window.registerFileDecorationProvider(deck.badges),
@@ -91,7 +106,9 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
         ),
     ),
     // The palette offers Start Work Agent and Mark Issue Done only once an issue exists.
-    reviews.onDidChangeTreeData(() => void vscode.commands.executeCommand('setContext', 'svc.hasIssues', reviews.issues.length > 0)),
+    reviews.onDidChangeTreeData(
+      () => void vscode.commands.executeCommand('setContext', 'svc.hasIssues', reviews.issues.length > 0),
+    ),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('svc.nodePath') && connection.state.kind !== 'connected') void connection.start();
     }),

@@ -19,7 +19,9 @@ const all = fs
   .sort();
 const files = wanted.length ? all.filter((f) => wanted.includes(f.replace(/\.bench\.ts$/, ''))) : all;
 if (wanted.length && files.length !== wanted.length) {
-  console.error(`unknown bench: ${wanted.filter((w) => !all.includes(`${w}.bench.ts`)).join(', ')} (have: ${all.join(', ')})`);
+  console.error(
+    `unknown bench: ${wanted.filter((w) => !all.includes(`${w}.bench.ts`)).join(', ')} (have: ${all.join(', ')})`,
+  );
   process.exit(1);
 }
 
@@ -40,7 +42,11 @@ const machine = `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${
 function runBench(file) {
   return new Promise((resolve) => {
     // Its own process group, so a hung bench is ended with everything it started.
-    const child = spawn(tsx, [path.join(benchDir, file)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+    const child = spawn(tsx, [path.join(benchDir, file)], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      detached: true,
+    });
     let out = '';
     child.stdout.on('data', (d) => {
       out += d.toString();
@@ -75,11 +81,17 @@ for (const f of files) {
   const under = `load ${before} → ${load()}`;
   if (r.code !== 0) {
     crashed++;
-    summary.push(`${f}: ${r.hung ? `HUNG (ended after ${secs} s)` : `CRASHED (exit ${r.code ?? r.signal}) after ${secs} s`}; ${under}`);
+    summary.push(
+      `${f}: ${r.hung ? `HUNG (ended after ${secs} s)` : `CRASHED (exit ${r.code ?? r.signal}) after ${secs} s`}; ${under}`,
+    );
     continue;
   }
   const ratios = r.out.split('\n').filter((l) => /\bratio\b/.test(l));
-  summary.push(...(ratios.length ? ratios.map((l) => `${f}: ${l.trim()} [${under}]`) : [`${f}: (no ratio printed) ${secs} s; ${under}`]));
+  summary.push(
+    ...(ratios.length
+      ? ratios.map((l) => `${f}: ${l.trim()} [${under}]`)
+      : [`${f}: (no ratio printed) ${secs} s; ${under}`]),
+  );
 }
 
 console.log(`\n== ratios (${machine}; load average now ${load()})\n${summary.join('\n')}`);

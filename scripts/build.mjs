@@ -16,7 +16,8 @@ import { supported } from './registryNode.mjs';
 /** This Node is not one svc runs on: said in one line with the fix (the words of shared/node/supportedNode.ts). */
 function unsupportedNodeLine() {
   const majors = supported.node.map((n) => n.major);
-  const words = (c) => (majors.length > 1 ? `${majors.slice(0, -1).join(', ')} ${c} ${majors.at(-1)}` : String(majors[0]));
+  const words = (c) =>
+    majors.length > 1 ? `${majors.slice(0, -1).join(', ')} ${c} ${majors.at(-1)}` : String(majors[0]);
   return `Node ${process.version} is not one svc runs on (${words('and')}), so this build has no SQLite module for it: install Node.js ${words('or')} and build with it`;
 }
 
@@ -64,7 +65,11 @@ const configs = [
   { ...node, entryPoints: { extension: 'extension/extension.ts' }, external: ['vscode'] },
   {
     ...node,
-    entryPoints: { daemon: 'server/main.ts', scriptAgent: 'server/harness/script/scriptAgentMain.ts', svcHost: 'server/hostHelperMain.ts' },
+    entryPoints: {
+      daemon: 'server/main.ts',
+      scriptAgent: 'server/harness/script/scriptAgentMain.ts',
+      svcHost: 'server/hostHelperMain.ts',
+    },
     // The review briefs are Markdown templates bundled as text (server/review/briefs).
     loader: { '.md': 'text' },
   },
@@ -90,7 +95,9 @@ const configs = [
   absWorkingDir: root,
   ...(c.outdir ? {} : { outdir: 'dist' }),
   // Every entry must exist: a moved file fails the build instead of leaving an old bundle.
-  entryPoints: Array.isArray(c.entryPoints) ? Object.fromEntries(c.entryPoints.map((e) => [path.basename(e, '.ts'), e])) : c.entryPoints,
+  entryPoints: Array.isArray(c.entryPoints)
+    ? Object.fromEntries(c.entryPoints.map((e) => [path.basename(e, '.ts'), e]))
+    : c.entryPoints,
 }));
 
 // On a Node svc does not support there is nothing to build for it: the build goes on (the
@@ -103,17 +110,29 @@ const nativeMajors = copyNativeToDist(path.join(root, 'dist'));
 const nativeMissing = supported.node.map((n) => n.major).filter((m) => !nativeMajors.includes(m));
 // Webviews load the codicon font from the extension's own dist/ (no remote resources).
 fs.mkdirSync(path.join(root, 'dist', 'codicons'), { recursive: true });
-for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(root, 'node_modules', '@vscode', 'codicons', 'dist', f), path.join(root, 'dist', 'codicons', f));
+for (const f of ['codicon.css', 'codicon.ttf'])
+  fs.copyFileSync(
+    path.join(root, 'node_modules', '@vscode', 'codicons', 'dist', f),
+    path.join(root, 'dist', 'codicons', f),
+  );
 // gemini's settings layer that svc provides (server/harness/geminiDefaults.ts).
 fs.mkdirSync(path.join(root, 'dist', 'harness'), { recursive: true });
-fs.copyFileSync(path.join(root, 'server', 'harness', 'gemini-system-defaults.json'), path.join(root, 'dist', 'harness', 'gemini-system-defaults.json'));
+fs.copyFileSync(
+  path.join(root, 'server', 'harness', 'gemini-system-defaults.json'),
+  path.join(root, 'dist', 'harness', 'gemini-system-defaults.json'),
+);
 if (watch) {
   for (const c of configs) await (await esbuild.context(c)).watch();
   console.log(`watching (build ${build})`);
 } else {
   await Promise.all(configs.filter((c) => Object.keys(c.entryPoints).length).map((c) => esbuild.build(c)));
   fs.writeFileSync(path.join(root, 'dist', 'build.json'), JSON.stringify({ version: pkg.version, build }) + '\n');
-  console.log(`built svc ${pkg.version} (build ${build}); SQLite module for Node ${nativeMajors.join(', ') || 'none'} (${process.platform}-${process.arch})`);
-  if (nativeMissing.length) console.log(`  none for Node ${nativeMissing.join(', ')}: npm run build -- --every-node builds them (~75 s each, cached in .native/)`);
+  console.log(
+    `built svc ${pkg.version} (build ${build}); SQLite module for Node ${nativeMajors.join(', ') || 'none'} (${process.platform}-${process.arch})`,
+  );
+  if (nativeMissing.length)
+    console.log(
+      `  none for Node ${nativeMissing.join(', ')}: npm run build -- --every-node builds them (~75 s each, cached in .native/)`,
+    );
   if (!here) console.log(`  ${unsupportedNodeLine()}`);
 }

@@ -46,11 +46,14 @@ function headersWithoutObjectWrapHooks(nodeDir, work) {
   const text = fs.readFileSync(header, 'utf8');
   const patched = text.replace(/^\s*AddCleanupHook\(\);\n/m, '').replace(/^\s*RemoveCleanupHook\(\);\n/m, '');
   if (patched === text) return nodeDir;
-  if (/^\s*(Add|Remove)CleanupHook\(\);$/m.test(patched)) throw new Error(`${header}: unexpected ObjectWrap cleanup hook calls; see headersWithoutObjectWrapHooks`);
+  if (/^\s*(Add|Remove)CleanupHook\(\);$/m.test(patched))
+    throw new Error(`${header}: unexpected ObjectWrap cleanup hook calls; see headersWithoutObjectWrapHooks`);
   const shadow = path.join(work, 'nodedir');
   fs.mkdirSync(path.join(shadow, 'include', 'node'), { recursive: true });
-  for (const e of fs.readdirSync(nodeDir)) if (e !== 'include') fs.symlinkSync(path.join(nodeDir, e), path.join(shadow, e));
-  for (const e of fs.readdirSync(path.join(nodeDir, 'include'))) if (e !== 'node') fs.symlinkSync(path.join(nodeDir, 'include', e), path.join(shadow, 'include', e));
+  for (const e of fs.readdirSync(nodeDir))
+    if (e !== 'include') fs.symlinkSync(path.join(nodeDir, e), path.join(shadow, e));
+  for (const e of fs.readdirSync(path.join(nodeDir, 'include')))
+    if (e !== 'node') fs.symlinkSync(path.join(nodeDir, 'include', e), path.join(shadow, 'include', e));
   for (const e of fs.readdirSync(path.join(nodeDir, 'include', 'node'))) {
     const to = path.join(shadow, 'include', 'node', e);
     if (e === 'node_object_wrap.h') fs.writeFileSync(to, patched);
@@ -91,7 +94,19 @@ function nodeGypScript() {
   if (process.env.npm_config_node_gyp) candidates.push(process.env.npm_config_node_gyp);
   const globalRoot = spawnSync('npm', ['root', '-g'], { encoding: 'utf8' }).stdout?.trim();
   if (globalRoot) candidates.push(path.join(globalRoot, 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'));
-  candidates.push(path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'));
+  candidates.push(
+    path.join(
+      path.dirname(process.execPath),
+      '..',
+      'lib',
+      'node_modules',
+      'npm',
+      'node_modules',
+      'node-gyp',
+      'bin',
+      'node-gyp.js',
+    ),
+  );
   const found = candidates.find((c) => fs.existsSync(c));
   if (!found) throw new Error(`node-gyp not found (looked in ${candidates.join(', ')}); it ships with npm`);
   return found;
@@ -114,13 +129,16 @@ async function buildOne(entry, nodeGyp) {
   const work = path.join(nativeCache, `build-abi${entry.abi}-${process.pid}`);
   fs.rmSync(work, { recursive: true, force: true });
   fs.mkdirSync(work, { recursive: true });
-  for (const f of ['package.json', 'binding.gyp', 'src', 'deps']) fs.cpSync(path.join(bsqlDir, f), path.join(work, f), { recursive: true });
+  for (const f of ['package.json', 'binding.gyp', 'src', 'deps'])
+    fs.cpSync(path.join(bsqlDir, f), path.join(work, f), { recursive: true });
   const headers = headersWithoutObjectWrapHooks(nodeDir, work);
   const env = { ...process.env, npm_config_nodedir: headers };
   const r = await run(node, [nodeGyp, 'rebuild', '--release', `--nodedir=${headers}`], { cwd: work, env });
   const built = path.join(work, 'build', 'Release', 'better_sqlite3.node');
   if (r.code !== 0 || !fs.existsSync(built)) {
-    throw new Error(`building better-sqlite3 ${bsqlVersion} for Node ${entry.ci} failed (exit ${r.code}):\n${r.out.slice(-4000)}`);
+    throw new Error(
+      `building better-sqlite3 ${bsqlVersion} for Node ${entry.ci} failed (exit ${r.code}):\n${r.out.slice(-4000)}`,
+    );
   }
   const check = survivesIn(node, built);
   if (!check.ok) throw new Error(`the better-sqlite3 built for Node ${entry.ci} does not load in it:\n${check.out}`);
@@ -128,7 +146,9 @@ async function buildOne(entry, nodeGyp) {
   fs.copyFileSync(built, `${target}.tmp`);
   fs.renameSync(`${target}.tmp`, target);
   fs.rmSync(work, { recursive: true, force: true });
-  console.log(`built better-sqlite3 ${bsqlVersion} for Node ${entry.ci} (ABI ${entry.abi}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `built better-sqlite3 ${bsqlVersion} for Node ${entry.ci} (ABI ${entry.abi}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
 }
 
 /** The supported Node whose ABI is the running one's (undefined on a Node svc does not support). */
@@ -148,7 +168,9 @@ export async function buildNative(nodes = supported.node) {
     while (queue.length) await buildOne(queue.shift(), nodeGyp);
   });
   await Promise.all(workers);
-  console.log(`better-sqlite3 for Node ${missing.map((n) => n.major).join(', ')}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `better-sqlite3 for Node ${missing.map((n) => n.major).join(', ')}: ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
 }
 
 /** Fills dist/native/ from the cache (this platform only); returns the majors it holds. */

@@ -27,8 +27,12 @@ function vscePath() {
   console.log('== installing @vscode/vsce 3.9.1 into .code-server/ (once)');
   const dir = path.join(root, '.code-server');
   fs.mkdirSync(dir, { recursive: true });
-  if (!fs.existsSync(path.join(dir, 'package.json'))) fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "svc-e2e-tools", "private": true }\n');
-  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', dir, '@vscode/vsce@3.9.1'], { stdio: 'inherit', env: { ...process.env, npm_config_yes: 'true' } });
+  if (!fs.existsSync(path.join(dir, 'package.json')))
+    fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "svc-e2e-tools", "private": true }\n');
+  const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefix', dir, '@vscode/vsce@3.9.1'], {
+    stdio: 'inherit',
+    env: { ...process.env, npm_config_yes: 'true' },
+  });
   if (r.status !== 0 || !fs.existsSync(local)) {
     console.error('could not install @vscode/vsce; run scripts/installCodeServer.sh');
     process.exit(1);
@@ -51,16 +55,25 @@ if (target !== hostTarget()) {
   );
   process.exit(1);
 }
-const out = path.join(root, 'out', explicitTarget ? `${pkg.name}-${target}-${pkg.version}.vsix` : `${pkg.name}-${pkg.version}.vsix`);
+const out = path.join(
+  root,
+  'out',
+  explicitTarget ? `${pkg.name}-${target}-${pkg.version}.vsix` : `${pkg.name}-${pkg.version}.vsix`,
+);
 const vsce = vscePath();
 if (!process.argv.includes('--no-build')) {
-  const b = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--every-node'], { stdio: 'inherit', cwd: root });
+  const b = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--every-node'], {
+    stdio: 'inherit',
+    cwd: root,
+  });
   if (b.status !== 0) process.exit(b.status ?? 1);
 }
 // Every supported Node must find its binary in the package (shared/node/nativeBinding.ts).
 const missing = supported.node.filter((n) => !fs.existsSync(path.join(root, 'dist', distBinaryPath(n.abi))));
 if (missing.length) {
-  console.error(`dist/native/ has no SQLite module for Node ${missing.map((n) => n.major).join(', ')} on ${process.platform}-${process.arch}: run npm run build -- --every-node`);
+  console.error(
+    `dist/native/ has no SQLite module for Node ${missing.map((n) => n.major).join(', ')} on ${process.platform}-${process.arch}: run npm run build -- --every-node`,
+  );
   process.exit(1);
 }
 fs.mkdirSync(path.dirname(out), { recursive: true });
@@ -72,4 +85,6 @@ const r = spawnSync(vsce, ['package', '--target', target, '--out', out], {
   cwd: root,
 });
 if (r.status !== 0) process.exit(r.status ?? 1);
-console.log(`packaged ${path.relative(root, out)} for ${target} (SQLite module for Node ${supported.node.map((n) => n.major).join(', ')}) in ${Date.now() - started} ms`);
+console.log(
+  `packaged ${path.relative(root, out)} for ${target} (SQLite module for Node ${supported.node.map((n) => n.major).join(', ')}) in ${Date.now() - started} ms`,
+);

@@ -29,7 +29,10 @@ export function installRegistryNode(version) {
   fs.rmSync(tmp, { recursive: true, force: true });
   fs.mkdirSync(tmp, { recursive: true });
   try {
-    const pack = spawnSync('npm', ['pack', spec, '--pack-destination', tmp, '--json', '--silent'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const pack = spawnSync('npm', ['pack', spec, '--pack-destination', tmp, '--json', '--silent'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     if (pack.status !== 0) throw new Error(`npm pack ${spec} failed (exit ${pack.status})`);
     const tarball = path.join(tmp, JSON.parse(pack.stdout)[0].filename);
     const tree = path.join(tmp, 'tree');
@@ -41,13 +44,18 @@ export function installRegistryNode(version) {
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
-  console.error(`installed Node ${version} from the npm registry (${spec}) into ${path.relative(root, dir)}/ in ${Date.now() - started} ms`);
+  console.error(
+    `installed Node ${version} from the npm registry (${spec}) into ${path.relative(root, dir)}/ in ${Date.now() - started} ms`,
+  );
   return dir;
 }
 
 export function nodeBinDir(major) {
   const entry = supported.node.find((n) => n.major === Number(major));
-  if (!entry) throw new Error(`Node ${major} is not in shared/node/supportedNode.json (${supported.node.map((n) => n.major).join(', ')})`);
+  if (!entry)
+    throw new Error(
+      `Node ${major} is not in shared/node/supportedNode.json (${supported.node.map((n) => n.major).join(', ')})`,
+    );
   return path.join(installRegistryNode(entry.ci), 'bin');
 }
 

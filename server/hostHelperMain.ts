@@ -22,7 +22,11 @@ async function main(): Promise<void> {
   process.on('uncaughtException', (e) => {
     answer({
       ok: false,
-      error: { kind: 'internal', reason: 'hostOpFailed', message: `svc's helper on the host failed: ${(e.stack ?? String(e)).split('\n').slice(0, 4).join(' / ')}` },
+      error: {
+        kind: 'internal',
+        reason: 'hostOpFailed',
+        message: `svc's helper on the host failed: ${(e.stack ?? String(e)).split('\n').slice(0, 4).join(' / ')}`,
+      },
     });
     process.exit(1);
   });
@@ -33,7 +37,10 @@ async function main(): Promise<void> {
     answer({ ok: true, result: await hostOp(req, { createWorktree, createPlayDir }) });
   } catch (e) {
     const err = e as { kind?: string; reason?: string; message?: string };
-    answer({ ok: false, error: { kind: err.kind ?? 'internal', reason: err.reason ?? 'hostOpFailed', message: err.message ?? String(e) } });
+    answer({
+      ok: false,
+      error: { kind: err.kind ?? 'internal', reason: err.reason ?? 'hostOpFailed', message: err.message ?? String(e) },
+    });
   }
 }
 

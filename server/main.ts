@@ -21,7 +21,9 @@ async function main(): Promise<void> {
   const running = await startDaemon(home, distDir);
   if (!running) process.exit(0);
   logToFile(paths.daemonLog);
-  log.info(`running on Node ${process.version} (ABI ${process.versions.modules}, ${process.execPath}) with the SQLite module ${binding.file}`);
+  log.info(
+    `running on Node ${process.version} (ABI ${process.versions.modules}, ${process.execPath}) with the SQLite module ${binding.file}`,
+  );
   const shutdown = (sig: string) => void running.stop(sig).then(() => process.exit(0));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

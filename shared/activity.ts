@@ -48,7 +48,11 @@ export interface ActivityRow {
 }
 
 /** The rule applied to a stored row and the live harness facts held in memory. */
-export function activityOfRow(row: ActivityRow, live: { alive: boolean; needsYou: boolean; working: boolean }, now: number): Activity {
+export function activityOfRow(
+  row: ActivityRow,
+  live: { alive: boolean; needsYou: boolean; working: boolean },
+  now: number,
+): Activity {
   return activityOf({
     spawnError: row.spawnError !== null,
     alive: live.alive,

@@ -25,19 +25,33 @@ export const REVIEW_MODES = ['quick', 'full', 'none'] as const;
 export const ReviewMode = z.enum(REVIEW_MODES);
 
 export const ModelName = z.string().trim().min(1, 'a model must not be empty').max(200);
-export const HarnessName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'a harness name is lowercase letters, digits, - and _');
+export const HarnessName = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'a harness name is lowercase letters, digits, - and _');
 
 export const RoleDefaults = z
-  .object({ model: ModelName.optional(), effort: Effort.optional(), harness: HarnessName.optional(), permissions: z.enum(PERMISSIONS).optional() })
+  .object({
+    model: ModelName.optional(),
+    effort: Effort.optional(),
+    harness: HarnessName.optional(),
+    permissions: z.enum(PERMISSIONS).optional(),
+  })
   .strict();
 
-export const ProjectKey = z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'a project key is lowercase letters, digits and -, at most 32 characters');
+export const ProjectKey = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'a project key is lowercase letters, digits and -, at most 32 characters');
 
 /** A host of config.yaml `hosts:`: lanes placed there run over SSH. */
-export const HostName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'a host name is lowercase letters, digits, - and _, at most 32 characters');
+export const HostName = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'a host name is lowercase letters, digits, - and _, at most 32 characters');
 
 /** A spend cap in US dollars: what a lane (or a run) may cost before svc stops its turns. */
-export const BudgetUsd = z.number().positive('a budget is an amount of US dollars above 0').max(1_000_000, 'a budget is at most 1,000,000 US dollars');
+export const BudgetUsd = z
+  .number()
+  .positive('a budget is an amount of US dollars above 0')
+  .max(1_000_000, 'a budget is at most 1,000,000 US dollars');
 
 /** A gauntlet role's defaults: the shared ones plus the host its lanes go to and each lane's spend cap. */
 export const GauntletRoleDefaults = z
@@ -131,20 +145,37 @@ export const HostEntry = z
       .min(1, 'ssh must name a destination')
       .max(255)
       .superRefine((d, ctx) => {
-        if (d.startsWith('-')) ctx.addIssue({ code: 'custom', message: 'ssh must be a destination ([user@]host or an alias from ~/.ssh/config), not an option' });
+        if (d.startsWith('-'))
+          ctx.addIssue({
+            code: 'custom',
+            message: 'ssh must be a destination ([user@]host or an alias from ~/.ssh/config), not an option',
+          });
         else if (!SSH_DESTINATION.test(d))
-          ctx.addIssue({ code: 'custom', message: 'ssh must be a destination such as user@host, an ~/.ssh/config alias or ssh://user@host:port (no spaces or shell characters)' });
+          ctx.addIssue({
+            code: 'custom',
+            message:
+              'ssh must be a destination such as user@host, an ~/.ssh/config alias or ssh://user@host:port (no spaces or shell characters)',
+          });
       }),
     /** The folder on that host holding its lane worktrees: absolute, or ~/… under the SSH user's home. */
     lanes_root: z
       .string()
       .min(1)
       .max(1024)
-      .refine((p) => p.startsWith('/') || p.startsWith('~/'), "lanes_root must be an absolute path on the host or start with ~/ (the SSH user's home)")
+      .refine(
+        (p) => p.startsWith('/') || p.startsWith('~/'),
+        "lanes_root must be an absolute path on the host or start with ~/ (the SSH user's home)",
+      )
       .refine((p) => !/[\0\n\r]/.test(p), 'lanes_root must not hold control characters')
       .refine((p) => !p.split('/').includes('..'), 'lanes_root must not contain .. segments')
-      .refine((p) => !['/', '~/', '~'].includes(p.replace(/\/+$/, '') || '/'), 'lanes_root must be a folder below the home, not the home or / itself')
-      .refine((p) => !/^\/(tmp|var\/tmp)(\/|$)/.test(p), 'lanes_root must not be under /tmp: lanes must outlive reboots'),
+      .refine(
+        (p) => !['/', '~/', '~'].includes(p.replace(/\/+$/, '') || '/'),
+        'lanes_root must be a folder below the home, not the home or / itself',
+      )
+      .refine(
+        (p) => !/^\/(tmp|var\/tmp)(\/|$)/.test(p),
+        'lanes_root must not be under /tmp: lanes must outlive reboots',
+      ),
     /** Extra `-o Key=Value` options for this host (Port, IdentityFile, UserKnownHostsFile …). */
     ssh_options: z
       .array(
@@ -154,7 +185,10 @@ export const HostEntry = z
           .superRefine((o, ctx) => {
             const key = o.split('=')[0];
             if (SVC_SSH_OPTIONS.some((k) => k.toLowerCase() === key.toLowerCase()))
-              ctx.addIssue({ code: 'custom', message: `ssh option ${key} is set by svc itself (connection sharing, batch mode); remove it` });
+              ctx.addIssue({
+                code: 'custom',
+                message: `ssh option ${key} is set by svc itself (connection sharing, batch mode); remove it`,
+              });
           }),
       )
       .optional(),
@@ -168,7 +202,9 @@ export const ReviewRoles = z
     model: ModelName.optional(),
     harness: HarnessName.optional(),
     effort: Effort.optional(),
-    sub: z.partialRecord(ReviewLane, z.object({ model: ModelName.optional(), harness: HarnessName.optional() }).strict()).optional(),
+    sub: z
+      .partialRecord(ReviewLane, z.object({ model: ModelName.optional(), harness: HarnessName.optional() }).strict())
+      .optional(),
   })
   .strict();
 
@@ -198,7 +234,10 @@ export const ConfigFile = z
              *  that cannot read GET /user: an App installation (`<app-slug>[bot]`), Actions (`github-actions[bot]`). */
             login: z
               .string()
-              .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/, 'a GitHub login, such as octocat or my-app[bot]')
+              .regex(
+                /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/,
+                'a GitHub login, such as octocat or my-app[bot]',
+              )
               .optional(),
             /** Seconds between conditional reads of the open PRs (catching up missed webhooks); 0 turns it off. Default 60. */
             poll_s: z
@@ -227,5 +266,7 @@ export type ConfigFile = z.infer<typeof ConfigFile>;
 
 /** Turns zod issues into one line per field: `<file>: <field.path>: <message>`. */
 export function describeIssues(file: string, error: z.ZodError): string {
-  return error.issues.map((i) => `${file}: ${i.path.length ? i.path.join('.') : '(top level)'}: ${i.message}`).join('\n');
+  return error.issues
+    .map((i) => `${file}: ${i.path.length ? i.path.join('.') : '(top level)'}: ${i.message}`)
+    .join('\n');
 }

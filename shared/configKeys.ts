@@ -65,7 +65,14 @@ export function parseConfigKey(key: string): ConfigKeyRef | undefined {
     }
     return undefined;
   }
-  if (p[0] === 'projects' && p.length === 6 && p[2] === 'gauntlet' && p[3] === 'roles' && has(ROLES, p[4]) && has(ROLE_FIELDS, p[5])) {
+  if (
+    p[0] === 'projects' &&
+    p.length === 6 &&
+    p[2] === 'gauntlet' &&
+    p[3] === 'roles' &&
+    has(ROLES, p[4]) &&
+    has(ROLE_FIELDS, p[5])
+  ) {
     if (!/^[a-z0-9][a-z0-9-]{0,31}$/.test(p[1])) return undefined;
     return { key, file: 'projects', path: p, field: p[5], project: p[1], role: p[4], keepDepth: 2 };
   }

@@ -41,14 +41,19 @@ export class DiscoveryError extends Error {}
 /** Refuses a home folder that is a symlink, another user's, or readable by others. */
 export function checkHomeFolder(home: string): void {
   const st = fs.lstatSync(home);
-  if (st.isSymbolicLink()) throw new DiscoveryError(`${home} is a symlink; svc refuses to use it (set SVC_HOME to a real folder)`);
+  if (st.isSymbolicLink())
+    throw new DiscoveryError(`${home} is a symlink; svc refuses to use it (set SVC_HOME to a real folder)`);
   if (!st.isDirectory()) throw new DiscoveryError(`${home} is not a folder`);
   const uid = process.getuid?.();
   if (uid !== undefined && st.uid !== uid) {
-    throw new DiscoveryError(`${home} belongs to uid ${st.uid}, not to you (uid ${uid}); svc refuses an SVC_HOME another user controls (set SVC_HOME to a folder of your own)`);
+    throw new DiscoveryError(
+      `${home} belongs to uid ${st.uid}, not to you (uid ${uid}); svc refuses an SVC_HOME another user controls (set SVC_HOME to a folder of your own)`,
+    );
   }
   if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) {
-    throw new DiscoveryError(`${home} has mode ${(st.mode & 0o777).toString(8)}; svc needs 700 (run: chmod 700 '${home}')`);
+    throw new DiscoveryError(
+      `${home} has mode ${(st.mode & 0o777).toString(8)}; svc needs 700 (run: chmod 700 '${home}')`,
+    );
   }
 }
 
@@ -60,9 +65,12 @@ export function readDiscovery(file: string): Discovery | undefined {
   } catch {
     return undefined;
   }
-  if (st.isSymbolicLink()) throw new DiscoveryError(`${file} is a symlink; svc refuses it (remove it and run svc again)`);
+  if (st.isSymbolicLink())
+    throw new DiscoveryError(`${file} is a symlink; svc refuses it (remove it and run svc again)`);
   if (process.platform !== 'win32' && (st.mode & 0o777) !== 0o600) {
-    throw new DiscoveryError(`${file} has mode ${(st.mode & 0o777).toString(8)}; svc needs 600 (remove it and run svc again)`);
+    throw new DiscoveryError(
+      `${file} has mode ${(st.mode & 0o777).toString(8)}; svc needs 600 (remove it and run svc again)`,
+    );
   }
   let raw: unknown;
   try {
@@ -81,7 +89,9 @@ export function readDiscovery(file: string): Discovery | undefined {
 function servesHomeOf(file: string, d: Discovery): boolean {
   const folder = path.dirname(file);
   if (d.home !== undefined) return d.home === realPathOr(folder);
-  return path.dirname(d.socketPath) === folder || path.basename(d.socketPath) === path.basename(homePaths(folder).socket);
+  return (
+    path.dirname(d.socketPath) === folder || path.basename(d.socketPath) === path.basename(homePaths(folder).socket)
+  );
 }
 
 function realPathOr(p: string): string {

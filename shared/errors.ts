@@ -48,7 +48,13 @@ export function refusalsOf<R extends SvcReason>(_reasons: readonly R[]) {
     (kind: ErrorKind) =>
     <K extends R>(reason: K, message: string): SvcError<K> =>
       new SvcError(kind, reason, message);
-  return { usage: of('usage'), notFound: of('notFound'), refused: of('refused'), conflict: of('conflict'), internal: of('internal') };
+  return {
+    usage: of('usage'),
+    notFound: of('notFound'),
+    refused: of('refused'),
+    conflict: of('conflict'),
+    internal: of('internal'),
+  };
 }
 
 /** JSON-RPC error codes used by the daemon (application range). */

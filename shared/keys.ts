@@ -2,8 +2,10 @@
 export const RUN_KEY = /^[a-z0-9][a-z0-9-]{0,31}$/;
 export const LANE_KEY = /^[a-z0-9][a-z0-9._-]{0,39}$/;
 
-export const RUN_KEY_RULE = 'a run key is 1–32 characters: lowercase letters, digits and -, starting with a letter or digit';
-export const LANE_KEY_RULE = 'a lane key is 1–40 characters: lowercase letters, digits, ., _ and -, starting with a letter or digit';
+export const RUN_KEY_RULE =
+  'a run key is 1–32 characters: lowercase letters, digits and -, starting with a letter or digit';
+export const LANE_KEY_RULE =
+  'a lane key is 1–40 characters: lowercase letters, digits, ., _ and -, starting with a letter or digit';
 
 export const VERDICTS = ['WOWED', 'IMPRESSED', 'NOT_YET', 'PASS', 'DEFECTS'] as const;
 export type Verdict = (typeof VERDICTS)[number];

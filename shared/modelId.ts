@@ -15,7 +15,11 @@ export function modelIdProblem(value: string): string | undefined {
 }
 
 /** A note when the harness's own list is known and does not name the model (saved anyway: a custom provider's models are not listed). */
-export function modelNotOffered(value: string, harness: string, offered: readonly string[] | undefined): string | undefined {
+export function modelNotOffered(
+  value: string,
+  harness: string,
+  offered: readonly string[] | undefined,
+): string | undefined {
   const v = value.trim();
   if (!v || !offered?.length || offered.includes(v)) return undefined;
   return `${harness} does not offer ${v} (it offers ${offered.join(', ')}); a lane with it may be refused by the agent`;

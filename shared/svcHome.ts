@@ -35,7 +35,8 @@ function defaultSocketPath(home: string): string {
   if (Buffer.byteLength(p) <= 100) return p;
   const name = `svc-${hash(home)}.sock`;
   const runtime = process.env.XDG_RUNTIME_DIR;
-  if (runtime && path.isAbsolute(runtime) && Buffer.byteLength(path.join(runtime, name)) <= 100) return path.join(runtime, name);
+  if (runtime && path.isAbsolute(runtime) && Buffer.byteLength(path.join(runtime, name)) <= 100)
+    return path.join(runtime, name);
   const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
   return path.join(os.tmpdir(), `svc-${uid}`, name);
 }

@@ -58,7 +58,14 @@ const host = connectToHost<AgentsToView, AgentsFromView>((msg) => {
   renderTable();
 });
 Object.assign(state, host.getState<AgentsPageState>() ?? {});
-const keep = () => host.setState<AgentsPageState>({ filter: state.filter, liveOnly: state.liveOnly, archived: state.archived, sort: state.sort, descending: state.descending });
+const keep = () =>
+  host.setState<AgentsPageState>({
+    filter: state.filter,
+    liveOnly: state.liveOnly,
+    archived: state.archived,
+    sort: state.sort,
+    descending: state.descending,
+  });
 keep();
 
 const filter = document.createElement('vscode-textfield') as HTMLElement & { value: string };
@@ -119,8 +126,18 @@ function renderTable(): void {
   count.textContent = `${rows.length} of ${agents.length} agents`;
   if (!agents.length) {
     const start = vscodeButton('New Conversation', () => host.post({ type: 'newConversation' }), { icon: 'add' });
-    parts.push(textElement('p', 'No agents yet. Start a conversation; the lanes and reviewers it starts show here too.', 'muted'), start);
-  } else parts.push(tableElement(rows, state, (id, kept) => host.post({ type: 'openConversation', convId: id, keep: kept }), sortBy));
+    parts.push(
+      textElement(
+        'p',
+        'No agents yet. Start a conversation; the lanes and reviewers it starts show here too.',
+        'muted',
+      ),
+      start,
+    );
+  } else
+    parts.push(
+      tableElement(rows, state, (id, kept) => host.post({ type: 'openConversation', convId: id, keep: kept }), sortBy),
+    );
   body.replaceChildren(...parts);
   keep();
 }

@@ -7,7 +7,15 @@
 // text, never as HTML.
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-icon/index.js';
-import type { AwarenessCard, AwarenessFromView, AwarenessState, AwarenessToView, DaemonLine, RunLanes, RunLaneView } from '../shared/webview/awarenessMessages';
+import type {
+  AwarenessCard,
+  AwarenessFromView,
+  AwarenessState,
+  AwarenessToView,
+  DaemonLine,
+  RunLanes,
+  RunLaneView,
+} from '../shared/webview/awarenessMessages';
 import { textElement } from './common/sanitize';
 import { adoptStyles } from './common/styles';
 import { connectToHost } from './common/vscodeApi';
@@ -64,7 +72,12 @@ const host = connectToHost<AwarenessToView, AwarenessFromView>((msg) => {
   }
 });
 
-const ICONS: Record<DaemonLine['state'], string> = { connected: 'pulse', connecting: 'loading', down: 'debug-disconnect', noNode: 'error' };
+const ICONS: Record<DaemonLine['state'], string> = {
+  connected: 'pulse',
+  connecting: 'loading',
+  down: 'debug-disconnect',
+  noNode: 'error',
+};
 
 function render(s: AwarenessState): void {
   const daemon = document.createElement('div');
@@ -81,7 +94,9 @@ function render(s: AwarenessState): void {
     body.append(
       textElement(
         'p',
-        s.daemon.state === 'connected' ? 'Gauntlet runs are not available from this daemon yet.' : 'Gauntlet runs show here while the daemon is connected.',
+        s.daemon.state === 'connected'
+          ? 'Gauntlet runs are not available from this daemon yet.'
+          : 'Gauntlet runs show here while the daemon is connected.',
         'empty muted',
       ),
     );
@@ -103,7 +118,9 @@ function render(s: AwarenessState): void {
   const onExpand = active?.classList.contains('expand') ?? false;
   root.replaceChildren(daemon, body);
   if (card) {
-    const again = root.querySelector<HTMLElement>(`article.card[data-run="${CSS.escape(card.dataset.run ?? '')}"][data-project="${CSS.escape(card.dataset.project ?? '')}"]`);
+    const again = root.querySelector<HTMLElement>(
+      `article.card[data-run="${CSS.escape(card.dataset.run ?? '')}"][data-project="${CSS.escape(card.dataset.project ?? '')}"]`,
+    );
     (onExpand ? again?.querySelector<HTMLElement>('button.expand') : again)?.focus();
   }
 }
@@ -115,8 +132,16 @@ function cardElement(c: AwarenessCard): HTMLElement {
   el.dataset.project = c.project;
   el.tabIndex = 0;
   // The card's context menu (package.json webview/context) gets the run it names.
-  el.dataset.vscodeContext = JSON.stringify({ webviewSection: 'runCard', run: c.run, project: c.project, preventDefaultContextMenuItems: true });
-  el.setAttribute('aria-label', `Run ${c.run}: ${c.countsLine}. Spend ${c.spend.text}. Opens #${c.launcherId} ${c.launcherName}`);
+  el.dataset.vscodeContext = JSON.stringify({
+    webviewSection: 'runCard',
+    run: c.run,
+    project: c.project,
+    preventDefaultContextMenuItems: true,
+  });
+  el.setAttribute(
+    'aria-label',
+    `Run ${c.run}: ${c.countsLine}. Spend ${c.spend.text}. Opens #${c.launcherId} ${c.launcherName}`,
+  );
   const openLauncher = (keep: boolean) => host.post({ type: 'openConversation', convId: c.launcherId, keep });
   el.addEventListener('click', (e) => {
     if ((e.target as Element).closest('a, button')) return;
@@ -193,7 +218,8 @@ function expandElement(c: AwarenessCard): HTMLElement {
   if (isOpen) {
     const got = expanded.get(k);
     if (!got) box.append(textElement('div', 'Reading the lanes…', 'muted'));
-    else if (got.problem || !got.lanes) box.append(textElement('div', got.problem ?? 'The lanes could not be read.', 'error'));
+    else if (got.problem || !got.lanes)
+      box.append(textElement('div', got.problem ?? 'The lanes could not be read.', 'error'));
     else box.append(laneList(got.lanes));
   }
   return box;

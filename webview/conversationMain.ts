@@ -19,7 +19,14 @@ import { connectToHost } from './common/vscodeApi';
 import { askElement } from './conversation/askBox';
 import { conversationStyles } from './conversation/styles';
 import { icon, renderItems, reportElement } from './conversation/transcriptView';
-import type { ActionResult, ConversationFromView, ConversationHeader, ConversationPageState, ConversationState, ConversationToView } from '../shared/webview/conversationMessages';
+import type {
+  ActionResult,
+  ConversationFromView,
+  ConversationHeader,
+  ConversationPageState,
+  ConversationState,
+  ConversationToView,
+} from '../shared/webview/conversationMessages';
 
 adoptStyles(conversationStyles);
 
@@ -79,7 +86,8 @@ interceptLinks(root, (href) => host.post({ type: 'openLink', href }));
 // The draft typed before a window reload comes back (the host restores the conversation).
 const kept = host.getState<ConversationPageState>();
 if (kept?.draft) input.value = kept.draft;
-const keep = () => convId !== undefined && host.setState<ConversationPageState>({ convId, draft: input.value, preview });
+const keep = () =>
+  convId !== undefined && host.setState<ConversationPageState>({ convId, draft: input.value, preview });
 input.addEventListener('input', keep);
 
 function submit(force = false): void {
@@ -112,8 +120,14 @@ function result(r: ActionResult): void {
   status.className = `composer-status ${r.ok ? 'muted' : 'error'}`;
   okResultFor = r.ok ? undefined : null;
   offer.replaceChildren();
-  if (r.offer === 'sendAnyway') offer.append(vscodeButton('Send anyway', () => submit(true), { icon: 'send', className: 'send-anyway', secondary: true }));
-  else if (r.offer === 'resume') offer.append(vscodeButton('Resume', () => doResume(), { icon: 'debug-continue', className: 'resume-offer', secondary: true }));
+  if (r.offer === 'sendAnyway')
+    offer.append(
+      vscodeButton('Send anyway', () => submit(true), { icon: 'send', className: 'send-anyway', secondary: true }),
+    );
+  else if (r.offer === 'resume')
+    offer.append(
+      vscodeButton('Resume', () => doResume(), { icon: 'debug-continue', className: 'resume-offer', secondary: true }),
+    );
   if (r.action === 'tell' && r.ok && pending !== undefined && input.value.trim() === pending) {
     input.value = '';
     keep();
@@ -133,7 +147,11 @@ function headerContent(c: ConversationHeader): HTMLElement[] {
     activity.className = 'activity unknown';
     activity.dataset.activity = 'unknown';
     activity.append(icon('debug-disconnect', false), textElement('span', 'unknown: daemon not connected'));
-  } else activity.append(icon(ACTIVITY_ICONS[c.activity] ?? 'circle-large-outline', c.activity === 'working' || c.activity === 'starting'), textElement('span', c.activity));
+  } else
+    activity.append(
+      icon(ACTIVITY_ICONS[c.activity] ?? 'circle-large-outline', c.activity === 'working' || c.activity === 'starting'),
+      textElement('span', c.activity),
+    );
   line.append(activity, textElement('span', `#${c.id} ${c.name}`), textElement('span', c.kind));
   if (c.lane) line.append(textElement('span', c.lane, 'lane'));
   line.append(textElement('span', `${c.harness} · ${c.model}`));
@@ -154,14 +172,32 @@ function headerContent(c: ConversationHeader): HTMLElement[] {
   buttons.className = 'header-actions';
   if (preview) {
     buttons.append(textElement('span', 'Preview', 'preview-mark muted'));
-    const pin = vscodeButton('Keep Open', () => host.post({ type: 'pin' }), { icon: 'pinned', className: 'keep-open', secondary: true });
-    pin.title = 'Keep this tab: the next conversation opened from a row gets its own tab (a double-click on the row does the same)';
+    const pin = vscodeButton('Keep Open', () => host.post({ type: 'pin' }), {
+      icon: 'pinned',
+      className: 'keep-open',
+      secondary: true,
+    });
+    pin.title =
+      'Keep this tab: the next conversation opened from a row gets its own tab (a double-click on the row does the same)';
     buttons.append(pin);
   }
-  if (c.reportFile) buttons.append(vscodeButton('Open report', () => host.post({ type: 'openReport' }), { icon: 'file-text', className: 'open-report', secondary: true }));
+  if (c.reportFile)
+    buttons.append(
+      vscodeButton('Open report', () => host.post({ type: 'openReport' }), {
+        icon: 'file-text',
+        className: 'open-report',
+        secondary: true,
+      }),
+    );
   // Stop only while the agent is busy: an idle agent costs nothing and waits for a message.
   if (c.alive && STOPPABLE.has(c.activity) && !daemonDown)
-    buttons.append(vscodeButton('Stop', () => host.post({ type: 'stop' }), { icon: 'debug-stop', className: 'stop', secondary: true }));
+    buttons.append(
+      vscodeButton('Stop', () => host.post({ type: 'stop' }), {
+        icon: 'debug-stop',
+        className: 'stop',
+        secondary: true,
+      }),
+    );
   if (buttons.childElementCount) parts.push(buttons);
   return parts;
 }
@@ -203,7 +239,9 @@ function render(s: ConversationState): void {
   }
   if (h !== lastHeader) {
     lastHeader = h;
-    header.replaceChildren(...(s.conv ? headerContent(s.conv) : [textElement('p', 'Reading the conversation…', 'muted')]));
+    header.replaceChildren(
+      ...(s.conv ? headerContent(s.conv) : [textElement('p', 'Reading the conversation…', 'muted')]),
+    );
   }
   problem.textContent = s.problem ?? '';
   problem.hidden = !s.problem;

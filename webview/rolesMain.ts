@@ -103,7 +103,15 @@ function context(s: RolesState): FieldContext {
 function render(s: RolesState): void {
   // Keep what the person is typing across a re-render (a config change elsewhere).
   const active = document.activeElement as HTMLInputElement | null;
-  const typing = active?.dataset?.key ? { key: active.dataset.key, value: active.value, start: active.selectionStart, end: active.selectionEnd, tag: active.tagName } : undefined;
+  const typing = active?.dataset?.key
+    ? {
+        key: active.dataset.key,
+        value: active.value,
+        start: active.selectionStart,
+        end: active.selectionEnd,
+        tag: active.tagName,
+      }
+    : undefined;
 
   const parts: HTMLElement[] = [];
   if (s.daemon) parts.push(textElement('div', s.daemon, 'banner'));
@@ -114,13 +122,22 @@ function render(s: RolesState): void {
     return;
   }
   const ctx = context(s);
-  parts.push(...reviewSection(s.view, ctx), ...s.view.projects.flatMap((p) => projectSection(p, s.view!.files.projects, ctx)), datalists(s));
+  parts.push(
+    ...reviewSection(s.view, ctx),
+    ...s.view.projects.flatMap((p) => projectSection(p, s.view!.files.projects, ctx)),
+    datalists(s),
+  );
   root.replaceChildren(...parts);
   // Nothing can be saved while the daemon is away: the last values stay readable, every control is off.
-  if (s.daemon) root.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLButtonElement>('input, select, button').forEach((el) => (el.disabled = true));
+  if (s.daemon)
+    root
+      .querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLButtonElement>('input, select, button')
+      .forEach((el) => (el.disabled = true));
 
   if (typing) {
-    const again = root.querySelector<HTMLInputElement>(`${typing.tag.toLowerCase()}[data-key="${CSS.escape(typing.key)}"]`);
+    const again = root.querySelector<HTMLInputElement>(
+      `${typing.tag.toLowerCase()}[data-key="${CSS.escape(typing.key)}"]`,
+    );
     if (again) {
       if (again.tagName === 'INPUT') again.value = typing.value;
       again.focus();
@@ -166,7 +183,11 @@ function reviewSection(v: RolesView, ctx: FieldContext): HTMLElement[] {
   }
   return [
     heading('Review', 'every project', `Saved in ${v.files.config}`),
-    textElement('p', 'Applies to every review. quick: one agent reviews; full: a parent and four convoy lanes; none: no AI review (checks still run).', 'note muted'),
+    textElement(
+      'p',
+      'Applies to every review. quick: one agent reviews; full: a parent and four convoy lanes; none: no AI review (checks still run).',
+      'note muted',
+    ),
     grid,
     table,
   ];
@@ -175,7 +196,9 @@ function reviewSection(v: RolesView, ctx: FieldContext): HTMLElement[] {
 function projectSection(p: RolesView['projects'][number], projectsFile: string, ctx: FieldContext): HTMLElement[] {
   const table = document.createElement('table');
   table.dataset.project = p.key;
-  table.append(headRow(['Gauntlet role', 'Model', 'Effort', 'Harness', 'Approvals', 'Host', 'Sandbox', 'Budget (USD)']));
+  table.append(
+    headRow(['Gauntlet role', 'Model', 'Effort', 'Harness', 'Approvals', 'Host', 'Sandbox', 'Budget (USD)']),
+  );
   for (const r of p.roles) {
     table.append(
       row(

@@ -1,5 +1,10 @@
 // svc tell, svc status, svc handoff, svc fork
-import { conversationsFork, conversationsHandoff, conversationsStatus, conversationsTell } from '../../shared/protocol/conversations';
+import {
+  conversationsFork,
+  conversationsHandoff,
+  conversationsStatus,
+  conversationsTell,
+} from '../../shared/protocol/conversations';
 import { bool, JSON_FLAG, str, UsageError } from '../cli';
 import type { CliIo, CommandSpec, Parsed } from '../cli';
 import { withDaemon } from '../client';
@@ -8,11 +13,15 @@ import { reportCreated, statusTable } from './convFormat';
 
 function successor(mode: 'handoff' | 'fork'): CommandSpec {
   const what =
-    mode === 'handoff' ? 'a successor conversation that continues the work from a handoff note' : "a successor conversation that starts from a copy of the source's recent output";
+    mode === 'handoff'
+      ? 'a successor conversation that continues the work from a handoff note'
+      : "a successor conversation that starts from a copy of the source's recent output";
   return {
     path: [mode],
     summary: `${what}; nested under its source`,
-    usage: ['[<conv>] [--prompt <text> | --brief <file>] [--harness <h>] [--model <m>] [--effort <e>] [--title <t>] [--no-wait] [--json]'],
+    usage: [
+      '[<conv>] [--prompt <text> | --brief <file>] [--harness <h>] [--model <m>] [--effort <e>] [--title <t>] [--no-wait] [--json]',
+    ],
     flags: {
       ...PROMPT_FLAGS,
       harness: { type: 'string', help: "harness (default: the source's)", value: '<h>' },
@@ -26,7 +35,8 @@ function successor(mode: 'handoff' | 'fork'): CommandSpec {
     details: 'The source defaults to the calling agent ($SVC_CONVERSATION).',
     async run(a: Parsed, io: CliIo) {
       const conv = a.positionals[0];
-      if (!conv && !io.env.SVC_CONVERSATION) throw new UsageError(`give <conv>, or run svc ${mode} inside an agent ($SVC_CONVERSATION names the source)`);
+      if (!conv && !io.env.SVC_CONVERSATION)
+        throw new UsageError(`give <conv>, or run svc ${mode} inside an agent ($SVC_CONVERSATION names the source)`);
       return withDaemon(io, async (client) => {
         const r = await client.request(mode === 'handoff' ? conversationsHandoff : conversationsFork, {
           conv,
@@ -59,9 +69,18 @@ export const agentCommands: CommandSpec[] = [
       const text = words.join(' ');
       if (text.trim() === '') throw new UsageError('the message is empty');
       return withDaemon(io, async (client) => {
-        const r = await client.request(conversationsTell, { conv, text, force: bool(a, 'force') || undefined, caller: io.env.SVC_CONVERSATION });
+        const r = await client.request(conversationsTell, {
+          conv,
+          text,
+          force: bool(a, 'force') || undefined,
+          caller: io.env.SVC_CONVERSATION,
+        });
         const c = r.conversation;
-        io.out(r.delivered === 'now' ? `Delivered to #${c.id} (${c.name})\n` : `Queued for #${c.id} (${c.name}): ${r.ahead} ahead\n`);
+        io.out(
+          r.delivered === 'now'
+            ? `Delivered to #${c.id} (${c.name})\n`
+            : `Queued for #${c.id} (${c.name}): ${r.ahead} ahead\n`,
+        );
         return 0;
       });
     },

@@ -28,7 +28,10 @@ export const configCommands: CommandSpec[] = [
     path: ['config', 'get'],
     summary: 'print a role or review setting (no key: every setting, with where each comes from)',
     usage: ['[<key>] [--show-origin] [--json]'],
-    flags: { 'show-origin': { type: 'boolean', help: 'print where the value comes from before it, tab-separated' }, ...JSON_FLAG },
+    flags: {
+      'show-origin': { type: 'boolean', help: 'print where the value comes from before it, tab-separated' },
+      ...JSON_FLAG,
+    },
     positionals: [{ name: 'key' }],
     details: `With a key, prints the value alone, for $(svc config get <key>) (as git config --get does); an unset key prints nothing and exits 1, saying on stderr what happens while it is unset.\n--show-origin prints <source>\\t<value>; --json the whole entry. Without a key, a table KEY VALUE SOURCE.\n${KEYS_HELP}`,
     async run(a, io) {
@@ -65,10 +68,16 @@ export const configCommands: CommandSpec[] = [
       const r = await withDaemon(io, (c) => c.request(configSet, { key, value: value ?? null }));
       if (bool(a, 'json')) json(io, r);
       else if (value !== undefined) {
-        io.out(r.changed ? `Set ${key} to ${r.entry.value} in ${r.file}\n` : `${key} is already ${r.entry.value}; ${r.file} is unchanged\n`);
+        io.out(
+          r.changed
+            ? `Set ${key} to ${r.entry.value} in ${r.file}\n`
+            : `${key} is already ${r.entry.value}; ${r.file} is unchanged\n`,
+        );
       } else {
         const now = r.entry.value === null ? sourceText(r.entry) : `now ${r.entry.value}, ${sourceText(r.entry)}`;
-        io.out(r.changed ? `Unset ${key} in ${r.file}; ${now}\n` : `${key} was not set; ${r.file} is unchanged; ${now}\n`);
+        io.out(
+          r.changed ? `Unset ${key} in ${r.file}; ${now}\n` : `${key} was not set; ${r.file} is unchanged; ${now}\n`,
+        );
       }
       return 0;
     },
@@ -81,7 +90,9 @@ export const configCommands: CommandSpec[] = [
     positionals: [{ name: 'harness', required: true }],
     details: 'Any model name may be set besides these. Exit 1 when the harness cannot tell (the reason on stderr).',
     async run(a, io) {
-      const r = await withDaemon(io, (c) => c.request(configModels, { harness: a.positionals[0], refresh: bool(a, 'refresh') || undefined }));
+      const r = await withDaemon(io, (c) =>
+        c.request(configModels, { harness: a.positionals[0], refresh: bool(a, 'refresh') || undefined }),
+      );
       if (bool(a, 'json')) json(io, r);
       else if (r.source === 'unavailable') {
         io.err(`${r.reason}\n`);

@@ -42,7 +42,8 @@ export function promptOf(a: Parsed, io: CliIo, required: boolean): string | unde
 
 export function effortOf(a: Parsed): 'low' | 'medium' | 'high' | undefined {
   const e = str(a, 'effort');
-  if (e !== undefined && !['low', 'medium', 'high'].includes(e)) throw new UsageError(`--effort is low, medium or high, got '${e}'`);
+  if (e !== undefined && !['low', 'medium', 'high'].includes(e))
+    throw new UsageError(`--effort is low, medium or high, got '${e}'`);
   return e as 'low' | 'medium' | 'high' | undefined;
 }
 
@@ -55,13 +56,27 @@ export const convCommands: CommandSpec[] = [
   {
     path: ['conv', 'new'],
     summary: 'start a root conversation on a harness',
-    usage: ['[--project <key>] --harness <h> --model <m> [--effort low|medium|high] [--cwd <dir>] [--title <t>] (--prompt <text> | --brief <file>) [--no-wait] [--json]'],
+    usage: [
+      '[--project <key>] --harness <h> --model <m> [--effort low|medium|high] [--cwd <dir>] [--title <t>] (--prompt <text> | --brief <file>) [--no-wait] [--json]',
+    ],
     flags: {
-      project: { type: 'string', help: 'project key (default: the project holding --cwd, else the current folder)', value: '<key>' },
-      harness: { type: 'string', help: 'harness profile: claude, codex, gemini, script or one of config.yaml', value: '<h>' },
+      project: {
+        type: 'string',
+        help: 'project key (default: the project holding --cwd, else the current folder)',
+        value: '<key>',
+      },
+      harness: {
+        type: 'string',
+        help: 'harness profile: claude, codex, gemini, script or one of config.yaml',
+        value: '<h>',
+      },
       model: { type: 'string', help: 'model for the harness', value: '<m>' },
       effort: { type: 'string', help: 'low, medium or high', value: '<e>' },
-      cwd: { type: 'string', help: "working directory (default: the project's checkout with --project, else the current folder)", value: '<dir>' },
+      cwd: {
+        type: 'string',
+        help: "working directory (default: the project's checkout with --project, else the current folder)",
+        value: '<dir>',
+      },
       title: { type: 'string', help: 'title shown in the Command Deck', value: '<t>' },
       ...PROMPT_FLAGS,
       'no-wait': { type: 'boolean', help: 'return at once instead of waiting up to 180 s for the agent to start' },
@@ -94,7 +109,8 @@ export const convCommands: CommandSpec[] = [
   },
   {
     path: ['conv', 'list'],
-    summary: 'the Command Deck as a tree: roots, lanes under their launcher, critics under their builder, successors under their source',
+    summary:
+      'the Command Deck as a tree: roots, lanes under their launcher, critics under their builder, successors under their source',
     usage: ['[--all] [--json]'],
     flags: { all: { type: 'boolean', help: 'include archived conversations' }, ...JSON_FLAG },
     async run(a, io) {
@@ -153,13 +169,21 @@ export const convCommands: CommandSpec[] = [
     async run(a, io) {
       const t = int(a, 'timeout');
       if (t !== undefined && (t < 1 || t > 600)) throw new UsageError('--timeout is 1 to 600 seconds');
-      const r = await withDaemon(io, (c) => c.request(conversationsStop, { conv: a.positionals[0], kill: bool(a, 'kill'), timeoutMs: t === undefined ? undefined : t * 1000 }));
+      const r = await withDaemon(io, (c) =>
+        c.request(conversationsStop, {
+          conv: a.positionals[0],
+          kill: bool(a, 'kill'),
+          timeoutMs: t === undefined ? undefined : t * 1000,
+        }),
+      );
       const c = r.conversation;
       if (r.stopped) {
         io.out(`Stopped #${c.id} (${c.name})\n`);
         return 0;
       }
-      io.err(`#${c.id} (${c.name}) is still alive after ${t ?? 10} s${bool(a, 'kill') ? ' even after SIGKILL' : `; escalate with: svc conv stop #${c.id} --kill`}\n`);
+      io.err(
+        `#${c.id} (${c.name}) is still alive after ${t ?? 10} s${bool(a, 'kill') ? ' even after SIGKILL' : `; escalate with: svc conv stop #${c.id} --kill`}\n`,
+      );
       return 1;
     },
   },
@@ -189,12 +213,18 @@ export const convCommands: CommandSpec[] = [
   },
   {
     path: ['conv', 'resume'],
-    summary: "restart a stopped conversation's agent (session/load or session/resume, else a fresh session told it continues)",
+    summary:
+      "restart a stopped conversation's agent (session/load or session/resume, else a fresh session told it continues)",
     usage: ['<conv> [--no-wait] [--json]'],
-    flags: { 'no-wait': { type: 'boolean', help: 'return at once instead of waiting for the agent to start' }, ...JSON_FLAG },
+    flags: {
+      'no-wait': { type: 'boolean', help: 'return at once instead of waiting for the agent to start' },
+      ...JSON_FLAG,
+    },
     positionals: CONV,
     async run(a, io) {
-      const r = await withDaemon(io, (c) => c.request(conversationsResume, { conv: a.positionals[0], noWait: bool(a, 'no-wait') }));
+      const r = await withDaemon(io, (c) =>
+        c.request(conversationsResume, { conv: a.positionals[0], noWait: bool(a, 'no-wait') }),
+      );
       return reportCreated(r, bool(a, 'json'), io);
     },
   },
@@ -211,7 +241,8 @@ export const convCommands: CommandSpec[] = [
     positionals: CONV,
     async run(a, io) {
       const given = ['allow', 'deny', 'option', 'text'].filter((f) => a.flags[f] !== undefined);
-      if (given.length !== 1) throw new UsageError('give exactly one of --allow, --deny, --option <id>, --text <answer>');
+      if (given.length !== 1)
+        throw new UsageError('give exactly one of --allow, --deny, --option <id>, --text <answer>');
       const r = await withDaemon(io, (c) =>
         c.request(conversationsAnswer, {
           conv: a.positionals[0],

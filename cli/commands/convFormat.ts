@@ -22,7 +22,11 @@ export type LanePlacement = Pick<LaneRecord, 'id' | 'role' | 'run' | 'key' | 'it
  * under the builder it judges (same run and key, the judged iteration; the newest such
  * builder when a respawn shares the iteration), anything else under its parent.
  */
-function placedUnder(c: ConversationInfo, lanes: ReadonlyMap<number, LanePlacement>, builders: ReadonlyMap<string, number>): number | null {
+function placedUnder(
+  c: ConversationInfo,
+  lanes: ReadonlyMap<number, LanePlacement>,
+  builders: ReadonlyMap<string, number>,
+): number | null {
   const l = lanes.get(c.id);
   if (l && (l.role === 'critic' || l.role === 'verifier') && l.judged) {
     const b = builders.get(`${l.run}\0${l.judged.key}\0${l.judged.iteration}`);
@@ -60,7 +64,9 @@ export function deckTree(list: ConversationInfo[], laneList: readonly LanePlacem
   };
   const seen = new Set<number>();
   for (const r of roots) walk(r, 0, seen);
-  return lines.length ? lines.join('\n') + '\n' : 'no conversations (start one with: svc conv new --project <key> --harness <h> --model <m> --prompt <text>)\n';
+  return lines.length
+    ? lines.join('\n') + '\n'
+    : 'no conversations (start one with: svc conv new --project <key> --harness <h> --model <m> --prompt <text>)\n';
 }
 
 const when = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
@@ -130,7 +136,9 @@ export function reportCreated(r: Created, json: boolean, io: { out(t: string): v
       io.err(`conversation #${c.id} (${c.name}) ended before it started${c.exitStatus ? ` (${c.exitStatus})` : ''}\n`);
       return 1;
     default:
-      io.err(`conversation #${c.id} (${c.name}) has not started after 180 s (${c.activity}); see svc conv show #${c.id}\n`);
+      io.err(
+        `conversation #${c.id} (${c.name}) has not started after 180 s (${c.activity}); see svc conv show #${c.id}\n`,
+      );
       return 1;
   }
 }

@@ -56,7 +56,12 @@ async function stopRunning(io: CliIo, verb: 'stop' | 'restart', force: boolean):
   return d.pid;
 }
 
-const FORCE_FLAG = { force: { type: 'boolean' as const, help: 'stop live agents too (without it, a daemon with live agents is not stopped)' } };
+const FORCE_FLAG = {
+  force: {
+    type: 'boolean' as const,
+    help: 'stop live agents too (without it, a daemon with live agents is not stopped)',
+  },
+};
 
 export const daemonCommands: CommandSpec[] = [
   {
@@ -68,13 +73,18 @@ export const daemonCommands: CommandSpec[] = [
       const client = await connect(io.env);
       const info = await client.request(daemonStatus, {});
       client.close();
-      io.out(bool(a, 'json') ? JSON.stringify({ ...info, started: client.started }, null, 2) + '\n' : describe(info, client.started));
+      io.out(
+        bool(a, 'json')
+          ? JSON.stringify({ ...info, started: client.started }, null, 2) + '\n'
+          : describe(info, client.started),
+      );
       return 0;
     },
   },
   {
     path: ['daemon', 'stop'],
-    summary: 'stop the daemon; refused while agents are live unless --force (which stops them through the stop door first)',
+    summary:
+      'stop the daemon; refused while agents are live unless --force (which stops them through the stop door first)',
     usage: ['[--force]'],
     flags: { ...FORCE_FLAG },
     async run(a, io) {

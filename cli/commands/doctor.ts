@@ -14,7 +14,8 @@ import { withDaemon } from '../client';
 export const doctorCommands: CommandSpec[] = [
   {
     path: ['doctor'],
-    summary: 'check harnesses, Node, git identity, SVC_HOME, the daemon and code hosts; each problem with its fix (exit 1 on a problem)',
+    summary:
+      'check harnesses, Node, git identity, SVC_HOME, the daemon and code hosts; each problem with its fix (exit 1 on a problem)',
     usage: ['[--json]'],
     flags: { ...JSON_FLAG },
     async run(a, io) {
@@ -26,7 +27,9 @@ export const doctorCommands: CommandSpec[] = [
         // A package for another platform, or a Node it has no module for: the daemon cannot
         // start, and the shim can tell why without it (dist/svc.js sits beside dist/native).
         const binding = bindingForThisNode(__dirname);
-        report = binding.ok ? daemonDownReport((e as Error)?.message ?? String(e), svcHomeFrom(io.env)) : noModuleReport(binding.problem, binding.fix);
+        report = binding.ok
+          ? daemonDownReport((e as Error)?.message ?? String(e), svcHomeFrom(io.env))
+          : noModuleReport(binding.problem, binding.fix);
       }
       io.out(bool(a, 'json') ? JSON.stringify(report, null, 2) + '\n' : doctorText(report));
       return report.problems === 0 ? 0 : 1;

@@ -19,12 +19,22 @@ export const hostCommands: CommandSpec[] = [
   },
   {
     path: ['host', 'check'],
-    summary: 'connect to a host and check what lanes need there: reachable, git, node, the harness, the lanes root, disk (exit 1 on a problem)',
+    summary:
+      'connect to a host and check what lanes need there: reachable, git, node, the harness, the lanes root, disk (exit 1 on a problem)',
     usage: ['<name> [--harness <h>] [--json]'],
-    flags: { harness: { type: 'string', help: 'the harness to look for (default: the one of the roles placed on this host)', value: '<h>' }, ...JSON_FLAG },
+    flags: {
+      harness: {
+        type: 'string',
+        help: 'the harness to look for (default: the one of the roles placed on this host)',
+        value: '<h>',
+      },
+      ...JSON_FLAG,
+    },
     positionals: [{ name: 'name', required: true }],
     async run(a, io) {
-      const r = await withDaemon(io, (c) => c.request(hostsCheck, { name: a.positionals[0], harness: str(a, 'harness') }));
+      const r = await withDaemon(io, (c) =>
+        c.request(hostsCheck, { name: a.positionals[0], harness: str(a, 'harness') }),
+      );
       io.out(bool(a, 'json') ? JSON.stringify(r, null, 2) + '\n' : hostCheckText(r));
       return r.problems === 0 ? 0 : 1;
     },

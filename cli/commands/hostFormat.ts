@@ -2,12 +2,20 @@
 import type { HostCheckResult, HostInfo } from '../../shared/protocol/hosts';
 
 export function hostListText(hosts: HostInfo[]): string {
-  if (hosts.length === 0) return 'no hosts (add one under hosts: in config.yaml: hosts.<name>.ssh and hosts.<name>.lanes_root)\n';
+  if (hosts.length === 0)
+    return 'no hosts (add one under hosts: in config.yaml: hosts.<name>.ssh and hosts.<name>.lanes_root)\n';
   return hosts
     .map(
       (h) =>
-        [h.name, h.ssh, h.lanesRoot, h.connected ? 'connected' : 'not connected', h.defaultFor.length ? `default for ${h.defaultFor.join(', ')}` : ''].filter(Boolean).join('\t') +
-        '\n',
+        [
+          h.name,
+          h.ssh,
+          h.lanesRoot,
+          h.connected ? 'connected' : 'not connected',
+          h.defaultFor.length ? `default for ${h.defaultFor.join(', ')}` : '',
+        ]
+          .filter(Boolean)
+          .join('\t') + '\n',
     )
     .join('');
 }

@@ -3,16 +3,27 @@
 // whose shell resets PATH (codex runs every command in a login shell).
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { describeInstallCli, describeUninstallCli, installCli, loginShellSvc, uninstallCli } from '../../shared/cli/installCli';
+import {
+  describeInstallCli,
+  describeUninstallCli,
+  installCli,
+  loginShellSvc,
+  uninstallCli,
+} from '../../shared/cli/installCli';
 import type { CommandSpec } from '../cli';
 import { cliLinkRefusal } from '../shimRefusals';
 
-const place = (env: NodeJS.ProcessEnv) => ({ platform: process.platform, home: env.HOME || os.homedir(), localAppData: env.LOCALAPPDATA });
+const place = (env: NodeJS.ProcessEnv) => ({
+  platform: process.platform,
+  home: env.HOME || os.homedir(),
+  localAppData: env.LOCALAPPDATA,
+});
 
 export const installCliCommands: CommandSpec[] = [
   {
     path: ['install-cli'],
-    summary: 'put the svc command on your PATH: a launcher in ~/.local/bin (Windows: %LOCALAPPDATA%\\Microsoft\\WindowsApps)',
+    summary:
+      'put the svc command on your PATH: a launcher in ~/.local/bin (Windows: %LOCALAPPDATA%\\Microsoft\\WindowsApps)',
     usage: [''],
     flags: {},
     details:
@@ -20,13 +31,20 @@ export const installCliCommands: CommandSpec[] = [
     async run(_a, io) {
       const where = place(io.env);
       // dist/svc.js → the package's bin/svc, the shim a person runs.
-      const r = installCli({ ...where, nodePath: process.execPath, shimPath: path.resolve(__dirname, '..', 'bin', 'svc') });
+      const r = installCli({
+        ...where,
+        nodePath: process.execPath,
+        shimPath: path.resolve(__dirname, '..', 'bin', 'svc'),
+      });
       const line = describeInstallCli(
         r,
-        process.platform === 'win32' || r.outcome === 'taken' || r.outcome === 'outsideHome' ? undefined : loginShellSvc(io.env, where.home),
+        process.platform === 'win32' || r.outcome === 'taken' || r.outcome === 'outsideHome'
+          ? undefined
+          : loginShellSvc(io.env, where.home),
         where.home,
       );
-      if (r.outcome === 'taken' || r.outcome === 'outsideHome') throw cliLinkRefusal(line, r.outcome === 'taken' ? 'cliLinkTaken' : 'cliLinkOutsideHome');
+      if (r.outcome === 'taken' || r.outcome === 'outsideHome')
+        throw cliLinkRefusal(line, r.outcome === 'taken' ? 'cliLinkTaken' : 'cliLinkOutsideHome');
       io.out(line + '\n');
       return 0;
     },

@@ -39,7 +39,11 @@ export const issueCommands: CommandSpec[] = [
     flags: {
       project: { type: 'string', help: 'the project', value: '<key>' },
       title: { type: 'string', help: 'the title', value: '<t>' },
-      body: { type: 'string', help: 'the description (the brief; its acceptance criteria guide the requirements reviewer)', value: '<text>' },
+      body: {
+        type: 'string',
+        help: 'the description (the brief; its acceptance criteria guide the requirements reviewer)',
+        value: '<text>',
+      },
       'body-file': { type: 'string', help: 'read the description from a file (- for stdin)', value: '<f>' },
       ...JSON_FLAG,
     },
@@ -48,7 +52,8 @@ export const issueCommands: CommandSpec[] = [
       const title = str(a, 'title');
       if (!project) throw new UsageError('--project is required');
       if (!title) throw new UsageError('--title is required');
-      if (str(a, 'body') !== undefined && str(a, 'body-file') !== undefined) throw new UsageError('give --body or --body-file, not both');
+      if (str(a, 'body') !== undefined && str(a, 'body-file') !== undefined)
+        throw new UsageError('give --body or --body-file, not both');
       let body = str(a, 'body');
       const file = str(a, 'body-file');
       if (file === '-') body = await io.stdin();
@@ -76,7 +81,9 @@ export const issueCommands: CommandSpec[] = [
         const { issues } = await client.request(issuesList, { project: str(a, 'project') });
         if (bool(a, 'json')) io.out(json(issues));
         else if (issues.length === 0) io.out('no issues\n');
-        else for (const i of issues) io.out(`${i.id}\t${i.agent ? `${i.agent.name} ${i.agent.activity}` : 'no work agent'}\t${i.title}\n`);
+        else
+          for (const i of issues)
+            io.out(`${i.id}\t${i.agent ? `${i.agent.name} ${i.agent.activity}` : 'no work agent'}\t${i.title}\n`);
         return 0;
       });
     },
@@ -113,11 +120,21 @@ export const issueCommands: CommandSpec[] = [
       if (!harness) throw new UsageError('--harness is required');
       if (!model) throw new UsageError('--model is required');
       const effort = str(a, 'effort');
-      if (effort !== undefined && !['low', 'medium', 'high'].includes(effort)) throw new UsageError(`--effort must be low, medium or high, got '${effort}'`);
+      if (effort !== undefined && !['low', 'medium', 'high'].includes(effort))
+        throw new UsageError(`--effort must be low, medium or high, got '${effort}'`);
       return withDaemon(io, async (client) => {
-        const r = await client.request(issuesStart, { issue: a.positionals[0], harness, model, effort: effort as 'low' | undefined, noWait: bool(a, 'no-wait') });
+        const r = await client.request(issuesStart, {
+          issue: a.positionals[0],
+          harness,
+          model,
+          effort: effort as 'low' | undefined,
+          noWait: bool(a, 'no-wait'),
+        });
         if (bool(a, 'json')) io.out(json(r));
-        else io.out(`Work agent ${r.issue.agent!.name} (#${r.issue.agent!.id}) of ${r.issue.id}: ${r.outcome === 'notWaited' ? 'starting' : r.outcome} in ${r.issue.workspace}\n`);
+        else
+          io.out(
+            `Work agent ${r.issue.agent!.name} (#${r.issue.agent!.id}) of ${r.issue.id}: ${r.outcome === 'notWaited' ? 'starting' : r.outcome} in ${r.issue.workspace}\n`,
+          );
         return r.outcome === 'failed' ? 1 : 0;
       });
     },
@@ -131,13 +148,20 @@ export const issueCommands: CommandSpec[] = [
     details: 'Run by the work agent (its $SVC_CONVERSATION names the issue), or by a person with the issue id.',
     async run(a, io) {
       const issue = a.positionals[0];
-      if (!issue && !io.env.SVC_CONVERSATION) throw new UsageError('give the issue id, or run svc done inside the work agent');
+      if (!issue && !io.env.SVC_CONVERSATION)
+        throw new UsageError('give the issue id, or run svc done inside the work agent');
       return withDaemon(io, async (client) => {
         const r = await client.request(issuesDone, { issue, caller: io.env.SVC_CONVERSATION });
         if (bool(a, 'json')) io.out(json(r));
         else {
-          io.out(`Pushed ${r.issue.branch} at ${short(r.sha)}; ${r.opened ? 'opened' : 'updated'} PR #${r.pr.number}\n`);
-          io.out(r.reused ? `Review ${r.runId} (${r.mode}) of this head is already under way\n` : `Review ${r.runId} (${r.mode}) requested\n`);
+          io.out(
+            `Pushed ${r.issue.branch} at ${short(r.sha)}; ${r.opened ? 'opened' : 'updated'} PR #${r.pr.number}\n`,
+          );
+          io.out(
+            r.reused
+              ? `Review ${r.runId} (${r.mode}) of this head is already under way\n`
+              : `Review ${r.runId} (${r.mode}) requested\n`,
+          );
         }
         return 0;
       });

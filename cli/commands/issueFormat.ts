@@ -8,7 +8,8 @@ const short = (sha: string | null | undefined) => (sha ? sha.slice(0, 7) : 'none
 export function journalLine(e: JournalEntry): string {
   const x = e as JournalEntry & Record<string, unknown>;
   const extra: string[] = [];
-  for (const k of ['mode', 'source', 'trigger', 'verdict', 'via', 'by', 'replaces']) if (x[k] !== undefined) extra.push(`${k}=${textOf(x[k])}`);
+  for (const k of ['mode', 'source', 'trigger', 'verdict', 'via', 'by', 'replaces'])
+    if (x[k] !== undefined) extra.push(`${k}=${textOf(x[k])}`);
   if (x.restart) extra.push(`restart=${(x.roles as string[] | undefined)?.join(',') ?? 'yes'}`);
   if (Array.isArray(x.stopped)) extra.push(`stopped=${(x.stopped as string[]).length}`);
   return `${e.at}  ${e.kind.padEnd(19)} ${e.runId ?? '-'} ${short(e.sha)}${extra.length ? `  ${extra.join(' ')}` : ''}`;
@@ -25,12 +26,17 @@ export function showIssueText(s: IssueState): string {
     for (const r of pr.reasons) out.push(`                - ${r}`);
     for (const c of pr.checks) out.push(`  check       ${c.name}: ${c.state}`);
   }
-  if (run) out.push(`  review      ${run.runId} ${run.mode} at ${short(run.sha)}: ${run.phase}${run.verdict ? ` ${run.verdict}` : ''}`);
+  if (run)
+    out.push(
+      `  review      ${run.runId} ${run.mode} at ${short(run.sha)}: ${run.phase}${run.verdict ? ` ${run.verdict}` : ''}`,
+    );
   if (s.reviewers.length) {
     out.push('reviewers:');
     const w = Math.max(...s.reviewers.map((r) => r.name.length));
     for (const r of s.reviewers) {
-      out.push(`  ${r.name.padEnd(w)}  ${r.role.padEnd(12)} ${(r.alive ? 'alive' : 'not alive').padEnd(9)} ${r.activity.padEnd(15)} ${reportText(r)}`);
+      out.push(
+        `  ${r.name.padEnd(w)}  ${r.role.padEnd(12)} ${(r.alive ? 'alive' : 'not alive').padEnd(9)} ${r.activity.padEnd(15)} ${reportText(r)}`,
+      );
     }
   }
   if (s.journal.length) {
@@ -47,5 +53,7 @@ function reportText(r: ReviewerInfo): string {
   if (report.posted) return `posted ${report.verdict ?? ''}`.trimEnd();
   if (!report.exists) return 'no report';
   if (r.role !== 'parent' && r.role !== 'quick') return report.verdict ?? 'invalid report';
-  return report.verdict ? `${name} ${report.verdict}, not posted` : `${name} not posted, not postable: ${report.problem ?? ''}`.trimEnd();
+  return report.verdict
+    ? `${name} ${report.verdict}, not posted`
+    : `${name} not posted, not postable: ${report.problem ?? ''}`.trimEnd();
 }

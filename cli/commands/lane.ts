@@ -6,7 +6,17 @@ import { defectCount } from '../../shared/format/defects';
 import { laneTable } from './laneFormat';
 import { laneStartLine, laneStartTrouble } from '../../shared/format/laneStart';
 import { table } from './table';
-import { lanesBudget, lanesList, lanesReap, lanesReport, lanesRuns, lanesShow, lanesStart, lanesStop, lanesWait } from '../../shared/protocol/lanes';
+import {
+  lanesBudget,
+  lanesList,
+  lanesReap,
+  lanesReport,
+  lanesRuns,
+  lanesShow,
+  lanesStart,
+  lanesStop,
+  lanesWait,
+} from '../../shared/protocol/lanes';
 import { formatCost, parseUsd } from '../../shared/format/money';
 import { formatReapReport } from '../../shared/format/reapReport';
 import type { Role } from '../../shared/config';
@@ -37,25 +47,72 @@ const laneStart: CommandSpec = {
   ],
   flags: {
     key: { type: 'string', help: 'the lane key inside its run', value: '<key>' },
-    for: { type: 'string', help: 'critic/verifier: the key of the builder judged (the key defaults to it)', value: '<builder key>' },
+    for: {
+      type: 'string',
+      help: 'critic/verifier: the key of the builder judged (the key defaults to it)',
+      value: '<builder key>',
+    },
     role: { type: 'string', help: 'builder, critic, verifier, play or orchestrator', value: '<role>' },
     brief: { type: 'string', help: 'the brief, a Markdown file (written once to lane-brief.md)', value: '<file>' },
     prompt: { type: 'string', help: 'the brief as text, instead of --brief', value: '<text>' },
-    run: { type: 'string', help: 'the run key (required from a root; inherited from an orchestrator lane)', value: '<key>' },
-    parent: { type: 'string', help: 'the launching conversation, for a person outside any conversation', value: '<conv>' },
-    project: { type: 'string', help: 'the project (default: the launcher’s, or the one holding the current folder)', value: '<key>' },
-    model: { type: 'string', help: 'the model (default: gauntlet.roles.<role>.model; there is no other default)', value: '<m>' },
-    harness: { type: 'string', help: 'claude, codex, gemini, script or a config.yaml profile (default: the launcher’s)', value: '<h>' },
+    run: {
+      type: 'string',
+      help: 'the run key (required from a root; inherited from an orchestrator lane)',
+      value: '<key>',
+    },
+    parent: {
+      type: 'string',
+      help: 'the launching conversation, for a person outside any conversation',
+      value: '<conv>',
+    },
+    project: {
+      type: 'string',
+      help: 'the project (default: the launcher’s, or the one holding the current folder)',
+      value: '<key>',
+    },
+    model: {
+      type: 'string',
+      help: 'the model (default: gauntlet.roles.<role>.model; there is no other default)',
+      value: '<m>',
+    },
+    harness: {
+      type: 'string',
+      help: 'claude, codex, gemini, script or a config.yaml profile (default: the launcher’s)',
+      value: '<h>',
+    },
     effort: { type: 'string', help: 'low, medium or high', value: '<e>' },
     title: { type: 'string', help: 'a title for the conversation', value: '<t>' },
-    branch: { type: 'string', help: 'builder: the branch to create (default <run>/<key> or <run>/<key>-i<n>)', value: '<b>' },
-    from: { type: 'string', help: 'builder: the start point (default: the base ref, or the previous iteration’s branch)', value: '<ref>' },
-    at: { type: 'string', help: 'critic/verifier/orchestrator: the commit to check out (critic default: the judged builder’s done head)', value: '<ref>' },
-    reuse: { type: 'boolean', help: 'a fresh conversation in the directory of the latest earlier lane of this run, key and role' },
+    branch: {
+      type: 'string',
+      help: 'builder: the branch to create (default <run>/<key> or <run>/<key>-i<n>)',
+      value: '<b>',
+    },
+    from: {
+      type: 'string',
+      help: 'builder: the start point (default: the base ref, or the previous iteration’s branch)',
+      value: '<ref>',
+    },
+    at: {
+      type: 'string',
+      help: 'critic/verifier/orchestrator: the commit to check out (critic default: the judged builder’s done head)',
+      value: '<ref>',
+    },
+    reuse: {
+      type: 'boolean',
+      help: 'a fresh conversation in the directory of the latest earlier lane of this run, key and role',
+    },
     replace: { type: 'boolean', help: 'stop the live lane of this run, key and role first' },
     'no-wait': { type: 'boolean', help: 'return at once instead of waiting up to 180 s for the lane to start' },
-    host: { type: 'string', help: 'run the lane on this host of config.yaml hosts: over SSH (default: gauntlet.roles.<role>.host, else here)', value: '<name>' },
-    budget: { type: 'string', help: 'the lane’s spend cap in US dollars (default: gauntlet.roles.<role>.budget; a --reuse keeps the earlier cap)', value: '<usd>' },
+    host: {
+      type: 'string',
+      help: 'run the lane on this host of config.yaml hosts: over SSH (default: gauntlet.roles.<role>.host, else here)',
+      value: '<name>',
+    },
+    budget: {
+      type: 'string',
+      help: 'the lane’s spend cap in US dollars (default: gauntlet.roles.<role>.budget; a --reuse keeps the earlier cap)',
+      value: '<usd>',
+    },
     sandbox: {
       type: 'string',
       help: 'workspace: the agent can change only its own worktree; off: it runs as you (default: gauntlet.roles.<role>.sandbox, the harness’s, else workspace on Linux and macOS)',
@@ -69,7 +126,8 @@ const laneStart: CommandSpec = {
     const role = str(a, 'role');
     if (!role) throw new UsageError('missing --role <role>');
     const sandbox = str(a, 'sandbox');
-    if (sandbox !== undefined && sandbox !== 'workspace' && sandbox !== 'off') throw new UsageError(`--sandbox is workspace or off, not '${sandbox}'`);
+    if (sandbox !== undefined && sandbox !== 'workspace' && sandbox !== 'off')
+      throw new UsageError(`--sandbox is workspace or off, not '${sandbox}'`);
     // On another host the daemon cannot read this host's files or folders: send the brief's text, and no cwd.
     const onHost = Boolean(io.env.SVC_REMOTE_HOST);
     const briefFile = abs(io, str(a, 'brief'));
@@ -122,7 +180,9 @@ const laneList: CommandSpec = {
     ...JSON_FLAG,
   },
   async run(a, io) {
-    const { lanes } = await withDaemon(io, (c) => c.request(lanesList, { run: str(a, 'run'), parent: str(a, 'parent') }));
+    const { lanes } = await withDaemon(io, (c) =>
+      c.request(lanesList, { run: str(a, 'run'), parent: str(a, 'parent') }),
+    );
     if (bool(a, 'json')) json(io, lanes);
     else io.out(laneTable(lanes));
     return 0;
@@ -133,11 +193,18 @@ const laneShow: CommandSpec = {
   path: ['lane', 'show'],
   summary: 'the builder-to-critic chain of a lane’s run and key, then one line per lane',
   usage: ['(<lane> | --run <key> --key <key>) [--json]'],
-  flags: { run: { type: 'string', help: 'the run', value: '<key>' }, key: { type: 'string', help: 'the lane key', value: '<key>' }, ...JSON_FLAG },
+  flags: {
+    run: { type: 'string', help: 'the run', value: '<key>' },
+    key: { type: 'string', help: 'the lane key', value: '<key>' },
+    ...JSON_FLAG,
+  },
   positionals: [{ name: 'lane' }],
-  details: 'Chain: i1 built → critic c1: NOT_YET (2 defects) → i2 built → critic c2: PASS\nLines: #<id> <role> i<n> <activity> <verdict> <verdict file>',
+  details:
+    'Chain: i1 built → critic c1: NOT_YET (2 defects) → i2 built → critic c2: PASS\nLines: #<id> <role> i<n> <activity> <verdict> <verdict file>',
   async run(a, io) {
-    const r = await withDaemon(io, (c) => c.request(lanesShow, { lane: a.positionals[0], run: str(a, 'run'), key: str(a, 'key') }));
+    const r = await withDaemon(io, (c) =>
+      c.request(lanesShow, { lane: a.positionals[0], run: str(a, 'run'), key: str(a, 'key') }),
+    );
     if (bool(a, 'json')) json(io, r);
     else io.out([r.chain, ...r.lines].join('\n') + '\n');
     return 0;
@@ -150,11 +217,18 @@ export const statusExit = (s: ReportStatus) => (s === 'done' ? 0 : 4);
 const laneWait: CommandSpec = {
   path: ['lane', 'wait'],
   summary: 'wait for the next report of a lane, or of any lane of a run or parent (oldest first)',
-  usage: ['<lane> [--after <seq>] [--timeout <s>]', '(--run <key> | --parent <conv>) [--after <cursor>] [--timeout <s>]'],
+  usage: [
+    '<lane> [--after <seq>] [--timeout <s>]',
+    '(--run <key> | --parent <conv>) [--after <cursor>] [--timeout <s>]',
+  ],
   flags: {
     run: { type: 'string', help: 'wait on every lane of this run', value: '<key>' },
     parent: { type: 'string', help: 'wait on every lane launched by this conversation', value: '<conv>' },
-    after: { type: 'string', help: 'one lane: a report number; a set: a cursor <atMs>.<name>.<seq>', value: '<cursor>' },
+    after: {
+      type: 'string',
+      help: 'one lane: a report number; a set: a cursor <atMs>.<name>.<seq>',
+      value: '<cursor>',
+    },
     timeout: { type: 'int', help: 'give up after this many seconds (default 300)', value: '<s>' },
   },
   positionals: [{ name: 'lane' }],
@@ -164,7 +238,13 @@ const laneWait: CommandSpec = {
     const timeout = int(a, 'timeout');
     if (timeout !== undefined && timeout < 0) throw new UsageError('--timeout must be 0 or more');
     const r = await withDaemon(io, (c) =>
-      c.request(lanesWait, { lane: a.positionals[0], run: str(a, 'run'), parent: str(a, 'parent'), after: str(a, 'after'), timeoutS: timeout }),
+      c.request(lanesWait, {
+        lane: a.positionals[0],
+        run: str(a, 'run'),
+        parent: str(a, 'parent'),
+        after: str(a, 'after'),
+        timeoutS: timeout,
+      }),
     );
     let code: number;
     if (r.outcome === 'report' && r.report) {
@@ -201,20 +281,35 @@ async function reportBody(a: Parsed, io: CliIo): Promise<string> {
 const laneReport: CommandSpec = {
   path: ['lane', 'report'],
   summary: 'file this lane’s report (run inside a lane)',
-  usage: ['(--file <path> | --stdin) [--status done|blocked|failed] [--allow-unpushed]', '  [--verdict <value>] [--defects <n>] [--verdict-file <path>]'],
+  usage: [
+    '(--file <path> | --stdin) [--status done|blocked|failed] [--allow-unpushed]',
+    '  [--verdict <value>] [--defects <n>] [--verdict-file <path>]',
+  ],
   flags: {
     file: { type: 'string', help: 'the report body, a Markdown file', value: '<path>' },
     stdin: { type: 'boolean', help: 'read the report body from standard input' },
-    status: { type: 'string', help: 'done (default), blocked (body starts RULING, SPEND, ONE-WAY or BLOCKED) or failed', value: '<s>' },
-    'allow-unpushed': { type: 'boolean', help: 'builder: report done although the upstream lacks commits (never waives the clean-tree check)' },
+    status: {
+      type: 'string',
+      help: 'done (default), blocked (body starts RULING, SPEND, ONE-WAY or BLOCKED) or failed',
+      value: '<s>',
+    },
+    'allow-unpushed': {
+      type: 'boolean',
+      help: 'builder: report done although the upstream lacks commits (never waives the clean-tree check)',
+    },
     verdict: { type: 'string', help: 'critic/verifier: WOWED, IMPRESSED, NOT_YET, PASS or DEFECTS', value: '<value>' },
-    defects: { type: 'int', help: 'the defect count (default: the length of the verdict file’s defects array)', value: '<n>' },
+    defects: {
+      type: 'int',
+      help: 'the defect count (default: the length of the verdict file’s defects array)',
+      value: '<n>',
+    },
     'verdict-file': { type: 'string', help: 'a JSON file with a `defects` array', value: '<path>' },
   },
   details: 'Exit 0 for a done report, 4 for blocked or failed, 1 when refused (e.g. `not inside a lane`).',
   async run(a, io) {
     const status = (str(a, 'status') ?? 'done') as ReportStatus;
-    if (!['done', 'blocked', 'failed'].includes(status)) throw new UsageError(`--status must be done, blocked or failed, got '${status}'`);
+    if (!['done', 'blocked', 'failed'].includes(status))
+      throw new UsageError(`--status must be done, blocked or failed, got '${status}'`);
     const body = await reportBody(a, io);
     const params = {
       caller: io.env.SVC_CONVERSATION || undefined,
@@ -262,7 +357,9 @@ const laneReap: CommandSpec = {
   details:
     'Refused, with nothing changed, while the harness is alive 30 s after the stop request, for a directory outside the lanes root, while a process works inside it, or for a dirty tree without --park. The branch is always kept.',
   async run(a, io) {
-    const r = await withDaemon(io, (c) => c.request(lanesReap, { lane: a.positionals[0], park: bool(a, 'park'), keep: bool(a, 'keep') }));
+    const r = await withDaemon(io, (c) =>
+      c.request(lanesReap, { lane: a.positionals[0], park: bool(a, 'park'), keep: bool(a, 'keep') }),
+    );
     io.out(formatReapReport(r) + '\n');
     return 0;
   },
@@ -281,7 +378,14 @@ const laneRuns: CommandSpec = {
       io.out(
         table(
           ['PROJECT', 'RUN', 'LAUNCHER', 'COUNTS', 'SPEND', 'LATEST'],
-          cards.map((c) => [c.project, c.run, `#${c.launcherId}`, c.countsLine, c.spend.text, `${new Date(c.latest.at).toISOString()} ${c.latest.text}`]),
+          cards.map((c) => [
+            c.project,
+            c.run,
+            `#${c.launcherId}`,
+            c.countsLine,
+            c.spend.text,
+            `${new Date(c.latest.at).toISOString()} ${c.latest.text}`,
+          ]),
         ),
       );
     return 0;
@@ -292,7 +396,12 @@ const laneRuns: CommandSpec = {
 function usdFlag(v: string | undefined, flag: string): number | undefined {
   if (v === undefined) return undefined;
   const r = parseUsd(v);
-  if ('why' in r) throw new UsageError(/at most/.test(r.why) ? `${flag}: ${r.why}; got '${v}'` : `${flag} takes an amount of US dollars above 0, like 2.50; got '${v}'`);
+  if ('why' in r)
+    throw new UsageError(
+      /at most/.test(r.why)
+        ? `${flag}: ${r.why}; got '${v}'`
+        : `${flag} takes an amount of US dollars above 0, like 2.50; got '${v}'`,
+    );
   return r.usd;
 }
 
@@ -301,7 +410,11 @@ const laneBudget: CommandSpec = {
   summary: 'set or raise the spend cap of a lane (or of a run); a lane stopped at its cap goes on',
   usage: ['<lane> <usd>', '--run <key> [--project <key>] <usd>'],
   flags: {
-    run: { type: 'string', help: 'set the run’s cap instead (every lane of the run with its successors)', value: '<key>' },
+    run: {
+      type: 'string',
+      help: 'set the run’s cap instead (every lane of the run with its successors)',
+      value: '<key>',
+    },
     project: { type: 'string', help: 'the run’s project, when runs of several projects share the key', value: '<key>' },
     ...JSON_FLAG,
   },
@@ -311,10 +424,17 @@ const laneBudget: CommandSpec = {
   async run(a, io) {
     const run = str(a, 'run');
     const [first, second] = a.positionals;
-    if (run !== undefined ? second !== undefined : second === undefined) throw new UsageError('usage: svc lane budget <lane> <usd>, or svc lane budget --run <key> <usd>');
+    if (run !== undefined ? second !== undefined : second === undefined)
+      throw new UsageError('usage: svc lane budget <lane> <usd>, or svc lane budget --run <key> <usd>');
     const usd = usdFlag(run !== undefined ? first : second, 'the amount')!;
     const r = await withDaemon(io, (c) =>
-      c.request(lanesBudget, { caller: io.env.SVC_CONVERSATION || undefined, lane: run === undefined ? first : undefined, run, project: str(a, 'project'), usd }),
+      c.request(lanesBudget, {
+        caller: io.env.SVC_CONVERSATION || undefined,
+        lane: run === undefined ? first : undefined,
+        run,
+        project: str(a, 'project'),
+        usd,
+      }),
     );
     if (bool(a, 'json')) json(io, r);
     else {
@@ -326,4 +446,14 @@ const laneBudget: CommandSpec = {
   },
 };
 
-export const laneCommands: CommandSpec[] = [laneStart, laneList, laneShow, laneWait, laneReport, laneStop, laneReap, laneRuns, laneBudget];
+export const laneCommands: CommandSpec[] = [
+  laneStart,
+  laneList,
+  laneShow,
+  laneWait,
+  laneReport,
+  laneStop,
+  laneReap,
+  laneRuns,
+  laneBudget,
+];

@@ -3,7 +3,21 @@ import type { LaneRecord } from '../../shared/protocol/lanes';
 import { formatCost } from '../../shared/format/money';
 import { table } from './table';
 
-export const LANE_COLUMNS = ['ID', 'RUN/KEY', 'ROLE', 'ITER', 'ACTIVITY', 'REPORT', 'FOR', 'VERDICT', 'BRANCH@SHA', 'AHEAD', 'DIRTY', 'MODEL', 'COST'];
+export const LANE_COLUMNS = [
+  'ID',
+  'RUN/KEY',
+  'ROLE',
+  'ITER',
+  'ACTIVITY',
+  'REPORT',
+  'FOR',
+  'VERDICT',
+  'BRANCH@SHA',
+  'AHEAD',
+  'DIRTY',
+  'MODEL',
+  'COST',
+];
 
 /** The ACTIVITY text: the activity, marked when archived or while the connection to its host is down. */
 export function activityText(l: { activity: string; archived: boolean; hostLost: unknown }): string {
@@ -43,6 +57,8 @@ export function costCell(l: Pick<LaneRecord, 'cost' | 'budget'>): string {
 
 /** The table, then one line per lane whose git facts are unavailable, saying why. */
 export function laneTable(lanes: LaneRecord[]): string {
-  const notes = lanes.filter((l) => l.gitUnavailable).map((l) => `#${l.id}: git facts unavailable: ${l.gitUnavailable}\n`);
+  const notes = lanes
+    .filter((l) => l.gitUnavailable)
+    .map((l) => `#${l.id}: git facts unavailable: ${l.gitUnavailable}\n`);
   return table(LANE_COLUMNS, lanes.map(laneRow)) + notes.join('');
 }

@@ -6,7 +6,11 @@ import type { CommandSpec, FlagSpec } from '../cli';
 import { connect } from '../client';
 
 const PROJECT: Record<string, FlagSpec> = {
-  project: { type: 'string', help: 'the project (default: the one holding the current folder, or the only one)', value: '<key>' },
+  project: {
+    type: 'string',
+    help: 'the project (default: the one holding the current folder, or the only one)',
+    value: '<key>',
+  },
 };
 const short = (sha: string | null) => (sha ? sha.slice(0, 7) : 'none');
 const json = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
@@ -27,7 +31,8 @@ export function showText(d: PrDetail): string {
   if (pr.mergeSha) lines.push(`  merged  ${short(pr.mergeSha)} at ${pr.mergedAt}`);
   lines.push('reviews:');
   if (d.reviews.length === 0) lines.push('  (none)');
-  for (const v of d.reviews) lines.push(`  ${v.author} ${v.state} at ${short(v.commitId)}${v.submittedAt ? ` ${v.submittedAt}` : ''}`);
+  for (const v of d.reviews)
+    lines.push(`  ${v.author} ${v.state} at ${short(v.commitId)}${v.submittedAt ? ` ${v.submittedAt}` : ''}`);
   const markers = r.approvals.concat(r.blocking).filter((v) => v.via === 'marker');
   for (const m of markers) lines.push(`  ${m.by} ${m.state} at ${short(m.sha)} (marker comment #${m.id})`);
   lines.push('checks:');
@@ -44,14 +49,22 @@ export const prCommands: CommandSpec[] = [
     path: ['pr', 'list'],
     summary: "list pull requests on the project's code host",
     usage: ['[--project <key>] [--state open|closed|merged|all] [--json]'],
-    flags: { ...PROJECT, state: { type: 'string', help: 'which PRs (default open)', value: 'open|closed|merged|all' }, ...JSON_FLAG },
+    flags: {
+      ...PROJECT,
+      state: { type: 'string', help: 'which PRs (default open)', value: 'open|closed|merged|all' },
+      ...JSON_FLAG,
+    },
     async run(a, io) {
       const state = str(a, 'state');
       if (state !== undefined && !['open', 'closed', 'merged', 'all'].includes(state)) {
         throw new UsageError(`--state must be open, closed, merged or all, got '${state}'`);
       }
       const client = await connect(io.env);
-      const r = await client.request(prList, { project: str(a, 'project'), cwd: io.cwd, state: state as 'open' | undefined });
+      const r = await client.request(prList, {
+        project: str(a, 'project'),
+        cwd: io.cwd,
+        state: state as 'open' | undefined,
+      });
       client.close();
       if (bool(a, 'json')) io.out(json(r));
       else if (r.prs.length === 0) io.out(`no ${state ?? 'open'} PRs\n`);
@@ -86,14 +99,20 @@ export const prCommands: CommandSpec[] = [
       const client = await connect(io.env);
       const r = await client.request(prMerge, { project: str(a, 'project'), cwd: io.cwd, pr: a.positionals[0] });
       client.close();
-      io.out(bool(a, 'json') ? json(r) : `Merged ${r.pr.project}#${r.pr.number} into ${r.pr.base} (${r.method}, ${short(r.sha)})\n`);
+      io.out(
+        bool(a, 'json')
+          ? json(r)
+          : `Merged ${r.pr.project}#${r.pr.number} into ${r.pr.base} (${r.method}, ${short(r.sha)})\n`,
+      );
       return 0;
     },
   },
   {
     path: ['pr', 'review'],
     summary: 'low-level: review a pull request as the service identity, pinned to a commit',
-    usage: ['<number|branch> (--approve | --request-changes | --comment) [--body <text>] [--sha <commit>] [--project <key>] [--json]'],
+    usage: [
+      '<number|branch> (--approve | --request-changes | --comment) [--body <text>] [--sha <commit>] [--project <key>] [--json]',
+    ],
     flags: {
       ...PROJECT,
       approve: { type: 'boolean', help: 'approve' },
@@ -109,11 +128,24 @@ export const prCommands: CommandSpec[] = [
     async run(a, io) {
       const events = (['approve', 'request-changes', 'comment'] as const).filter((f) => bool(a, f));
       if (events.length !== 1) throw new UsageError('give exactly one of --approve, --request-changes, --comment');
-      const event = ({ approve: 'APPROVE', 'request-changes': 'REQUEST_CHANGES', comment: 'COMMENT' } as const)[events[0]];
+      const event = ({ approve: 'APPROVE', 'request-changes': 'REQUEST_CHANGES', comment: 'COMMENT' } as const)[
+        events[0]
+      ];
       const client = await connect(io.env);
-      const r = await client.request(prReview, { project: str(a, 'project'), cwd: io.cwd, pr: a.positionals[0], event, body: str(a, 'body'), sha: str(a, 'sha') });
+      const r = await client.request(prReview, {
+        project: str(a, 'project'),
+        cwd: io.cwd,
+        pr: a.positionals[0],
+        event,
+        body: str(a, 'body'),
+        sha: str(a, 'sha'),
+      });
       client.close();
-      io.out(bool(a, 'json') ? json(r) : `Reviewed ${r.pr.project}#${r.pr.number}: ${r.review.state} at ${short(r.review.commitId)} as ${r.review.author}\n`);
+      io.out(
+        bool(a, 'json')
+          ? json(r)
+          : `Reviewed ${r.pr.project}#${r.pr.number}: ${r.review.state} at ${short(r.review.commitId)} as ${r.review.author}\n`,
+      );
       return 0;
     },
   },
@@ -135,9 +167,19 @@ export const prCommands: CommandSpec[] = [
         if (!str(a, f)) throw new UsageError(`--${f} is required`);
       }
       const client = await connect(io.env);
-      const pr = await client.request(prCreate, { project: str(a, 'project')!, branch: str(a, 'branch')!, title: str(a, 'title')!, body: str(a, 'body'), base: str(a, 'base') });
+      const pr = await client.request(prCreate, {
+        project: str(a, 'project')!,
+        branch: str(a, 'branch')!,
+        title: str(a, 'title')!,
+        body: str(a, 'body'),
+        base: str(a, 'base'),
+      });
       client.close();
-      io.out(bool(a, 'json') ? json(pr) : `Opened ${pr.project}#${pr.number}: ${pr.branch} → ${pr.base} at ${short(pr.head)}\n`);
+      io.out(
+        bool(a, 'json')
+          ? json(pr)
+          : `Opened ${pr.project}#${pr.number}: ${pr.branch} → ${pr.base} at ${short(pr.head)}\n`,
+      );
       return 0;
     },
   },

@@ -10,7 +10,10 @@ export const projectCommands: CommandSpec[] = [
     path: ['project', 'add'],
     summary: 'register a git checkout as a project in SVC_HOME/projects.yaml',
     usage: ['<key> <path> [--default-branch <b>] [--json]'],
-    flags: { 'default-branch': { type: 'string', help: "the branch lanes start from (default: origin's HEAD)", value: '<b>' }, ...JSON_FLAG },
+    flags: {
+      'default-branch': { type: 'string', help: "the branch lanes start from (default: origin's HEAD)", value: '<b>' },
+      ...JSON_FLAG,
+    },
     positionals: [
       { name: 'key', required: true },
       { name: 'path', required: true },
@@ -23,7 +26,11 @@ export const projectCommands: CommandSpec[] = [
         defaultBranch: str(a, 'default-branch'),
       });
       client.close();
-      io.out(bool(a, 'json') ? JSON.stringify(p, null, 2) + '\n' : `Project ${p.key}: ${p.path} (default branch ${p.defaultBranch})\n`);
+      io.out(
+        bool(a, 'json')
+          ? JSON.stringify(p, null, 2) + '\n'
+          : `Project ${p.key}: ${p.path} (default branch ${p.defaultBranch})\n`,
+      );
       return 0;
     },
   },

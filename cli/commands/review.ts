@@ -10,7 +10,14 @@ const json = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
 const short = (sha: string) => sha.slice(0, 7);
 
 export function laneLine(l: LaneResult): string {
-  const what = l.state === 'report' ? l.verdict! : l.state === 'invalid' ? `invalid report: ${l.note}` : l.state === 'died' ? `no report: ${l.name} ${l.note}` : 'still running';
+  const what =
+    l.state === 'report'
+      ? l.verdict!
+      : l.state === 'invalid'
+        ? `invalid report: ${l.note}`
+        : l.state === 'died'
+          ? `no report: ${l.name} ${l.note}`
+          : 'still running';
   return `${l.lane.padEnd(12)} ${what}\t${l.path}\n`;
 }
 
@@ -19,13 +26,25 @@ export const reviewCommands: CommandSpec[] = [
     path: ['review', 'request'],
     summary: 'request a (re-)review of an issue through the single review entry point',
     usage: ['<id> [-m <message>] [--json]'],
-    flags: { message: { type: 'string', short: 'm', help: 'a note for the reviewers', value: '<message>' }, ...JSON_FLAG },
+    flags: {
+      message: { type: 'string', short: 'm', help: 'a note for the reviewers', value: '<message>' },
+      ...JSON_FLAG,
+    },
     positionals: [{ name: 'id', required: true }],
     details: 'The review runs in the mode of roles.review.mode (quick by default, full, or none) against the PR head.',
     async run(a, io) {
       return withDaemon(io, async (client) => {
-        const r = await client.request(reviewRequest, { issue: a.positionals[0], message: str(a, 'message'), source: 'command', caller: io.env.SVC_CONVERSATION });
-        io.out(bool(a, 'json') ? json(r) : `Review ${r.runId} (${r.mode}) of ${r.issue} requested at ${short(r.sha)} on PR #${r.pr}\n`);
+        const r = await client.request(reviewRequest, {
+          issue: a.positionals[0],
+          message: str(a, 'message'),
+          source: 'command',
+          caller: io.env.SVC_CONVERSATION,
+        });
+        io.out(
+          bool(a, 'json')
+            ? json(r)
+            : `Review ${r.runId} (${r.mode}) of ${r.issue} requested at ${short(r.sha)} on PR #${r.pr}\n`,
+        );
         return 0;
       });
     },
@@ -40,7 +59,12 @@ export const reviewCommands: CommandSpec[] = [
       return withDaemon(io, async (client) => {
         const r = await client.request(reviewAbort, { issue: a.positionals[0] });
         if (bool(a, 'json')) io.out(json(r));
-        else io.out(r.stopped.length ? `Aborted review ${r.runId ?? ''} of ${r.issue}; stopped ${r.stopped.join(', ')}\n` : `No reviewer of ${r.issue} was running\n`);
+        else
+          io.out(
+            r.stopped.length
+              ? `Aborted review ${r.runId ?? ''} of ${r.issue}; stopped ${r.stopped.join(', ')}\n`
+              : `No reviewer of ${r.issue} was running\n`,
+          );
         return 0;
       });
     },
@@ -57,9 +81,14 @@ export const reviewCommands: CommandSpec[] = [
     positionals: [{ name: 'id', required: true }],
     async run(a, io) {
       const role = str(a, 'role');
-      if (role !== undefined && !(REVIEW_LANES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of ${REVIEW_LANES.join(', ')}, got '${role}'`);
+      if (role !== undefined && !(REVIEW_LANES as readonly string[]).includes(role))
+        throw new UsageError(`--role must be one of ${REVIEW_LANES.join(', ')}, got '${role}'`);
       return withDaemon(io, async (client) => {
-        const r = await client.request(reviewRestart, { issue: a.positionals[0], role: role as 'security' | undefined, model: str(a, 'model') });
+        const r = await client.request(reviewRestart, {
+          issue: a.positionals[0],
+          role: role as 'security' | undefined,
+          model: str(a, 'model'),
+        });
         io.out(bool(a, 'json') ? json(r) : `Restarted review ${r.runId} of ${r.issue}: ${r.restarted.join(', ')}\n`);
         return 0;
       });
@@ -79,11 +108,17 @@ export const reviewCommands: CommandSpec[] = [
       'Prints one line per lane: its verdict (or why there is none) and the report path.\nExit: 0 every lane reported · 2 a lane died without a (valid) report · 3 timeout, lanes still running · 1 usage or request error.',
     async run(a, io) {
       const issue = a.positionals[0];
-      if (!issue && !io.env.SVC_CONVERSATION) throw new UsageError('give the issue id, or run svc review wait inside the review parent');
+      if (!issue && !io.env.SVC_CONVERSATION)
+        throw new UsageError('give the issue id, or run svc review wait inside the review parent');
       const timeoutS = int(a, 'timeout');
       if (timeoutS !== undefined && timeoutS < 1) throw new UsageError('--timeout must be at least 1 second');
       return withDaemon(io, async (client) => {
-        const r = await client.request(reviewWait, { issue, run: str(a, 'run'), timeoutS, caller: io.env.SVC_CONVERSATION });
+        const r = await client.request(reviewWait, {
+          issue,
+          run: str(a, 'run'),
+          timeoutS,
+          caller: io.env.SVC_CONVERSATION,
+        });
         if (bool(a, 'json')) io.out(json(r));
         else for (const l of r.lanes) io.out(laneLine(l));
         const next = `svc review wait ${r.issue} --run ${r.runId}`;
@@ -113,8 +148,14 @@ export const reviewCommands: CommandSpec[] = [
       return withDaemon(io, async (client) => {
         const r = await client.request(reviewPost, { issue: a.positionals[0], run, caller: io.env.SVC_CONVERSATION });
         const what =
-          r.via === 'review' ? `review #${r.id}` : r.via === 'marker' ? `verdict comment #${r.id} (the code host refuses reviews of your own PR)` : `comment review #${r.id}`;
-        io.out(bool(a, 'json') ? json(r) : `Posted ${r.verdict} for ${r.issue} on PR #${r.pr} at ${short(r.sha)}: ${what}\n`);
+          r.via === 'review'
+            ? `review #${r.id}`
+            : r.via === 'marker'
+              ? `verdict comment #${r.id} (the code host refuses reviews of your own PR)`
+              : `comment review #${r.id}`;
+        io.out(
+          bool(a, 'json') ? json(r) : `Posted ${r.verdict} for ${r.issue} on PR #${r.pr} at ${short(r.sha)}: ${what}\n`,
+        );
         return 0;
       });
     },

@@ -13,7 +13,11 @@ const runExport: CommandSpec = {
   usage: ['<run> [--project <key>] [--out <file>] [--json]'],
   flags: {
     project: { type: 'string', help: 'the run’s project, when runs of several projects share the key', value: '<key>' },
-    out: { type: 'string', help: 'the file to write (default: svc-run-<project>-<run>.html, or .json, in the current folder; - for standard output)', value: '<file>' },
+    out: {
+      type: 'string',
+      help: 'the file to write (default: svc-run-<project>-<run>.html, or .json, in the current folder; - for standard output)',
+      value: '<file>',
+    },
     ...JSON_FLAG,
   },
   positionals: [{ name: 'run', required: true }],
@@ -21,7 +25,9 @@ const runExport: CommandSpec = {
     'The page loads nothing from elsewhere and runs no script: it opens from a file, a PR attachment or an e-mail. Paths under your home show as ~; no tokens, credentials or environment.',
   async run(a, io) {
     const asJson = bool(a, 'json');
-    const r = await withDaemon(io, (c) => c.request(runsExport, { run: a.positionals[0], project: str(a, 'project'), format: asJson ? 'json' : 'html' }));
+    const r = await withDaemon(io, (c) =>
+      c.request(runsExport, { run: a.positionals[0], project: str(a, 'project'), format: asJson ? 'json' : 'html' }),
+    );
     const text = asJson ? JSON.stringify(r.record, null, 2) + '\n' : r.html!;
     const out = str(a, 'out') ?? `svc-run-${r.record.project}-${r.record.run}.${asJson ? 'json' : 'html'}`;
     if (out === '-') {
@@ -35,7 +41,9 @@ const runExport: CommandSpec = {
     } catch (e) {
       throw new UsageError(`cannot write ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
-    io.out(`Run record of ${r.record.project}/${r.record.run} written to ${file} (${Math.ceil(Buffer.byteLength(text) / 1024)} KB)\n`);
+    io.out(
+      `Run record of ${r.record.project}/${r.record.run} written to ${file} (${Math.ceil(Buffer.byteLength(text) / 1024)} KB)\n`,
+    );
     return 0;
   },
 };

@@ -3,7 +3,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { projectsList } from '../../shared/protocol/projects';
-import { bundledSkillPath, describeInstall, installSkill, SKILL_HARNESSES, skillsFolder } from '../../shared/skills/installSkill';
+import {
+  bundledSkillPath,
+  describeInstall,
+  installSkill,
+  SKILL_HARNESSES,
+  skillsFolder,
+} from '../../shared/skills/installSkill';
 import type { SkillHarness } from '../../shared/skills/installSkill';
 import { bool, str, UsageError } from '../cli';
 import type { CommandSpec } from '../cli';
@@ -26,7 +32,8 @@ export const skillCommands: CommandSpec[] = [
       'Folders: claude ~/.claude/skills, codex ~/.agents/skills, gemini ~/.gemini/skills (or .claude/skills, .agents/skills, .gemini/skills in the project).\nInstalling again is a no-op; a copy you edited is kept and reported unless --force.',
     async run(a, io) {
       const which = str(a, 'harness') ?? 'all';
-      if (which !== 'all' && !(SKILL_HARNESSES as readonly string[]).includes(which)) throw new UsageError(`--harness must be claude, codex, gemini or all, got '${which}'`);
+      if (which !== 'all' && !(SKILL_HARNESSES as readonly string[]).includes(which))
+        throw new UsageError(`--harness must be claude, codex, gemini or all, got '${which}'`);
       const harnesses: SkillHarness[] = which === 'all' ? [...SKILL_HARNESSES] : [which as SkillHarness];
       let base: { home: string } | { project: string } = { home: io.env.HOME || os.homedir() };
       const projectKey = str(a, 'project');
@@ -39,7 +46,8 @@ export const skillCommands: CommandSpec[] = [
         base = { project: p.path };
       }
       const text = skillText();
-      for (const h of harnesses) io.out(describeInstall(installSkill(text, h, skillsFolder(h, base), bool(a, 'force'))) + '\n');
+      for (const h of harnesses)
+        io.out(describeInstall(installSkill(text, h, skillsFolder(h, base), bool(a, 'force'))) + '\n');
       return 0;
     },
   },

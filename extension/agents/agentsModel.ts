@@ -13,7 +13,12 @@ import { deckRows } from '../commandDeck/deckRows';
 function roleOf(c: ConversationInfo, lane: LaneRecord | undefined): string {
   if (lane) return `${lane.role} i${lane.iteration}`;
   if (c.kind === 'successor') return c.parentId !== null ? `successor of #${c.parentId}` : 'successor';
-  if (c.review) return c.review.role === 'parent' ? 'review parent' : c.review.role === 'quick' ? 'reviewer (quick)' : `reviewer · ${c.review.role}`;
+  if (c.review)
+    return c.review.role === 'parent'
+      ? 'review parent'
+      : c.review.role === 'quick'
+        ? 'reviewer (quick)'
+        : `reviewer · ${c.review.role}`;
   if (c.kind === 'agent') return 'work agent';
   return c.kind;
 }
@@ -45,7 +50,10 @@ export function agentRows(conversations: readonly ConversationInfo[], lanes: rea
         verdict: lane?.verdict ? verdictText(lane.verdict) : null,
         verdictTone: lane?.verdict ? verdictTone(lane.verdict.verdict) : null,
         archived: c.archived,
-        budget: lane && lane.budget.cap !== null ? { spent: lane.budget.spent, cap: lane.budget.cap, state: lane.budget.state, text: lane.budget.text } : null,
+        budget:
+          lane && lane.budget.cap !== null
+            ? { spent: lane.budget.spent, cap: lane.budget.cap, state: lane.budget.state, text: lane.budget.text }
+            : null,
       });
       walk(n.children, depth + 1);
     }

@@ -43,7 +43,12 @@ export class AgentsPanel extends WebviewHost<AgentsToView, AgentsFromView> {
     restored?: vscode.WebviewPanel,
   ) {
     super(extensionUri, { bundle: 'agentsMain', title: 'svc Agents' });
-    this.panel = restored ?? vscode.window.createWebviewPanel(AGENTS_VIEW_TYPE, 'svc Agents', vscode.ViewColumn.Active, { retainContextWhenHidden: true, enableFindWidget: true });
+    this.panel =
+      restored ??
+      vscode.window.createWebviewPanel(AGENTS_VIEW_TYPE, 'svc Agents', vscode.ViewColumn.Active, {
+        retainContextWhenHidden: true,
+        enableFindWidget: true,
+      });
     this.attach(this.panel.webview);
     this.subscriptions.push(
       this.panel.onDidDispose(() => this.dispose()),
@@ -76,7 +81,10 @@ export class AgentsPanel extends WebviewHost<AgentsToView, AgentsFromView> {
   }
 
   private async read(): Promise<AgentRowView[]> {
-    const [{ conversations }, { lanes }] = await Promise.all([this.connection.request(conversationsList, { all: true }), this.connection.request(lanesList, {})]);
+    const [{ conversations }, { lanes }] = await Promise.all([
+      this.connection.request(conversationsList, { all: true }),
+      this.connection.request(lanesList, {}),
+    ]);
     return agentRows(conversations, lanes);
   }
 
@@ -85,7 +93,8 @@ export class AgentsPanel extends WebviewHost<AgentsToView, AgentsFromView> {
   }
 
   protected async onMessage(msg: AgentsFromView): Promise<void> {
-    if (msg.type === 'openConversation') await vscode.commands.executeCommand(msg.keep ? 'svc.openConversation' : 'svc.previewConversation', msg.convId);
+    if (msg.type === 'openConversation')
+      await vscode.commands.executeCommand(msg.keep ? 'svc.openConversation' : 'svc.previewConversation', msg.convId);
     else if (msg.type === 'newConversation') await vscode.commands.executeCommand('svc.newConversation');
   }
 

@@ -2,7 +2,12 @@
 // on `svc/changed` (never polled), and a line saying how the daemon connection is.
 import * as vscode from 'vscode';
 import { lanesList, lanesRuns } from '../../shared/protocol/lanes';
-import type { AwarenessCard, AwarenessFromView, AwarenessToView, DaemonLine } from '../../shared/webview/awarenessMessages';
+import type {
+  AwarenessCard,
+  AwarenessFromView,
+  AwarenessToView,
+  DaemonLine,
+} from '../../shared/webview/awarenessMessages';
 import type { ConnectionState, DaemonConnection } from '../connection/daemonConnection';
 import { LiveQuery } from '../connection/liveQuery';
 import { plural } from '../connection/statusText';
@@ -41,7 +46,8 @@ export class AwarenessView extends WebviewViewHost<AwarenessToView, AwarenessFro
   }
 
   protected async onMessage(msg: AwarenessFromView): Promise<void> {
-    if (msg.type === 'openConversation') await vscode.commands.executeCommand(msg.keep ? 'svc.openConversation' : 'svc.previewConversation', msg.convId);
+    if (msg.type === 'openConversation')
+      await vscode.commands.executeCommand(msg.keep ? 'svc.openConversation' : 'svc.previewConversation', msg.convId);
     else if (msg.type === 'expand') await this.expand(msg.project, msg.run);
   }
 
@@ -49,7 +55,13 @@ export class AwarenessView extends WebviewViewHost<AwarenessToView, AwarenessFro
   private async expand(project: string, run: string): Promise<void> {
     try {
       const { lanes } = await this.connection.request(lanesList, { run });
-      this.post({ type: 'lanes', project, run, lanes: runLaneTree(lanes.filter((l) => l.project === project)), problem: null });
+      this.post({
+        type: 'lanes',
+        project,
+        run,
+        lanes: runLaneTree(lanes.filter((l) => l.project === project)),
+        problem: null,
+      });
     } catch (e) {
       this.post({ type: 'lanes', project, run, lanes: null, problem: e instanceof Error ? e.message : String(e) });
     }
@@ -69,7 +81,10 @@ export function daemonLine(s: ConnectionState): DaemonLine {
   switch (s.kind) {
     case 'connected':
       // No pid: the status bar's tooltip and "Show Daemon Status" have it for whoever needs it.
-      return { state: 'connected', text: `daemon ${s.info.version} · ${s.info.live} live of ${plural(s.info.conversations, 'conversation')}` };
+      return {
+        state: 'connected',
+        text: `daemon ${s.info.version} · ${s.info.live} live of ${plural(s.info.conversations, 'conversation')}`,
+      };
     case 'connecting':
       return { state: 'connecting', text: 'connecting to the daemon…' };
     case 'down':

@@ -41,7 +41,13 @@ export function runLaneTree(lanes: readonly LaneRecord[]): RunLaneView[] {
         if (l.report) parts.push(`reported ${l.report.status}`);
         const spend = spendText(l.budget);
         if (spend) parts.push(spend);
-        return { convId: l.id, label: `${l.role} i${l.iteration} · ${l.key}`, description: parts.join(' · '), activity: l.activity, children: view(n.children) };
+        return {
+          convId: l.id,
+          label: `${l.role} i${l.iteration} · ${l.key}`,
+          description: parts.join(' · '),
+          activity: l.activity,
+          children: view(n.children),
+        };
       });
   return view(buildDeck(lanes.map(laneDeckRow), { keepArchived: true }));
 }

@@ -22,13 +22,15 @@ export function convoyFacts(states: readonly IssueState[]): ConvoyFacts[] {
     for (const e of s.journal) {
       if (!e.runId) continue;
       const seen = runs[e.runId] ?? { verdict: null, phase: 'requested' };
-      if (e.kind === 'review.verdict' && typeof e.verdict === 'string') runs[e.runId] = { ...seen, verdict: e.verdict, phase: 'verdict' };
+      if (e.kind === 'review.verdict' && typeof e.verdict === 'string')
+        runs[e.runId] = { ...seen, verdict: e.verdict, phase: 'verdict' };
       else if (e.kind === 'review.aborted') runs[e.runId] = { ...seen, phase: 'aborted' };
       else runs[e.runId] = seen;
     }
     if (s.run) runs[s.run.runId] = { verdict: s.run.verdict, phase: s.run.phase, mode: s.run.mode };
     const reports: ConvoyFacts['reports'] = {};
-    for (const r of s.reviewers) reports[r.id] = { path: r.report.path, exists: r.report.exists, verdict: r.report.verdict };
+    for (const r of s.reviewers)
+      reports[r.id] = { path: r.report.path, exists: r.report.exists, verdict: r.report.verdict };
     return { issue: s.issue.id, runs, reports };
   });
 }
@@ -46,7 +48,8 @@ export function reviewerOf(r: DeckRow): ReviewerOf | null {
 
 const runNumber = (run: string) => Number(run.slice(1));
 const ROLE_ORDER = ['parent', 'quick', 'security', 'correctness', 'performance', 'requirements'];
-const roleLabel = (role: string) => (role === 'parent' ? 'review parent' : role === 'quick' ? 'reviewer (quick)' : role);
+const roleLabel = (role: string) =>
+  role === 'parent' ? 'review parent' : role === 'quick' ? 'reviewer (quick)' : role;
 
 /**
  * Folds reviewers into convoy nodes. Returns the folded row ids, and for each convoy the row
@@ -82,7 +85,9 @@ export function foldConvoys(
         kind: 'history',
         convId: newest.convId,
         label: 'earlier runs',
-        description: earlier.map((c) => c.label.slice(`${issue} review `.length) + (c.badge ? ` ${c.badge.tooltip}` : '')).join(' · '),
+        description: earlier
+          .map((c) => c.label.slice(`${issue} review `.length) + (c.badge ? ` ${c.badge.tooltip}` : ''))
+          .join(' · '),
         tooltip: `Earlier review runs of ${mdText(issue)}; their agents are archived.`,
         icon: { id: 'history' },
         contextValue: 'svc:convoy-history',
@@ -93,7 +98,9 @@ export function foldConvoys(
     const all = order.flatMap((run) => runs.get(run)!);
     for (const { row } of all) folded.add(row.id);
     // Under the work agent that the newest run's parent (or quick agent) reports to.
-    const lead = runs.get(order[0])!.find((x) => x.who.role === 'parent' || x.who.role === 'quick')?.row ?? runs.get(order[0])![0].row;
+    const lead =
+      runs.get(order[0])!.find((x) => x.who.role === 'parent' || x.who.role === 'quick')?.row ??
+      runs.get(order[0])![0].row;
     let parent = parentOf.get(lead.id) ?? null;
     if (parent !== null && folded.has(parent)) parent = null;
     const anchor = Math.min(...all.map((x) => x.row.id));
@@ -110,15 +117,29 @@ function convoyNode(
   f: ConvoyFacts | undefined,
   earlier: boolean,
 ): DeckNode {
-  const sortedMembers = [...members].sort((a, b) => ROLE_ORDER.indexOf(a.who.role) - ROLE_ORDER.indexOf(b.who.role) || a.row.id - b.row.id);
+  const sortedMembers = [...members].sort(
+    (a, b) => ROLE_ORDER.indexOf(a.who.role) - ROLE_ORDER.indexOf(b.who.role) || a.row.id - b.row.id,
+  );
   const lead = sortedMembers[0].row;
   const facts = f?.runs[run];
   const mode = facts?.mode ?? (members.some((m) => m.who.role === 'parent') ? 'full' : 'quick');
   const live = members.some((m) => isLive(m.row.activity));
   const children = sortedMembers.map(({ row, who }) => reviewerNode(row, who, nodes.get(row.id)!, f, issue));
   const verdict = facts?.verdict ?? null;
-  const state = verdict ? verdict.replace(/_/g, ' ') : live ? 'reviewing' : facts?.phase === 'aborted' ? 'aborted' : 'no verdict';
-  const tooltip = [`**${mdText(`${issue} review ${run}`)}**`, '', `- mode: ${mode}`, `- verdict: ${verdict ? mdText(verdict) : mdText(state)}`, `- reviewers: ${members.length}`];
+  const state = verdict
+    ? verdict.replace(/_/g, ' ')
+    : live
+      ? 'reviewing'
+      : facts?.phase === 'aborted'
+        ? 'aborted'
+        : 'no verdict';
+  const tooltip = [
+    `**${mdText(`${issue} review ${run}`)}**`,
+    '',
+    `- mode: ${mode}`,
+    `- verdict: ${verdict ? mdText(verdict) : mdText(state)}`,
+    `- reviewers: ${members.length}`,
+  ];
   if (earlier) tooltip.push('- an earlier run: its agents are archived');
   return {
     id: `convoy:${issue}:${run}`,
@@ -136,13 +157,22 @@ function convoyNode(
   };
 }
 
-function reviewerNode(row: DeckRow, who: ReviewerOf, node: DeckNode, f: ConvoyFacts | undefined, issue: string): DeckNode {
+function reviewerNode(
+  row: DeckRow,
+  who: ReviewerOf,
+  node: DeckNode,
+  f: ConvoyFacts | undefined,
+  issue: string,
+): DeckNode {
   const report = f?.reports[row.id];
   const parts = [`#${row.id}`, row.archived ? `${row.activity} (archived)` : row.activity];
   if (report?.exists && !report.verdict) parts.push('report without a verdict');
   const tooltip = [node.tooltip];
   if (report)
-    tooltip.push(`- report: ${mdCode(report.path)}${report.exists ? '' : ' (not written yet)'}`, `- report verdict: ${report.verdict ? mdText(report.verdict) : 'none yet'}`);
+    tooltip.push(
+      `- report: ${mdCode(report.path)}${report.exists ? '' : ' (not written yet)'}`,
+      `- report verdict: ${report.verdict ? mdText(report.verdict) : 'none yet'}`,
+    );
   return {
     ...node,
     label: roleLabel(who.role),

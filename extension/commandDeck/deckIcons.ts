@@ -49,7 +49,12 @@ export interface VerdictBadge {
 export function verdictBadge(v: { verdict: string; defects?: number }): VerdictBadge {
   const icon = verdictIcon(v.verdict);
   const defects = v.defects ?? 0;
-  const text = defects > 99 ? '99' : defects > 0 ? String(defects) : icon.id === 'pass' ? '✓' : icon.id === 'warning' ? '!' : '✗';
+  const text =
+    defects > 99 ? '99' : defects > 0 ? String(defects) : icon.id === 'pass' ? '✓' : icon.id === 'warning' ? '!' : '✗';
   const words = v.verdict.replace(/_/g, ' ');
-  return { text, color: icon.color!, tooltip: defects > 0 ? `${words}: ${defects} defect${defects === 1 ? '' : 's'}` : words };
+  return {
+    text,
+    color: icon.color!,
+    tooltip: defects > 0 ? `${words}: ${defects} defect${defects === 1 ? '' : 's'}` : words,
+  };
 }

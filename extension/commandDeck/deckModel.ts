@@ -108,7 +108,10 @@ export function spendText(b: DeckRow['budget']): string | null {
   if (!b) return null;
   if (b.state === 'reached') return 'spend cap reached';
   if (b.state === 'not-enforceable') return 'spend cap not enforceable';
-  if (b.state === 'near') return b.cap !== null && b.spent < b.cap ? `spent ${Math.floor((b.spent / b.cap) * 100)}% of its cap` : 'run spend near its cap';
+  if (b.state === 'near')
+    return b.cap !== null && b.spent < b.cap
+      ? `spent ${Math.floor((b.spent / b.cap) * 100)}% of its cap`
+      : 'run spend near its cap';
   return null;
 }
 
@@ -117,19 +120,33 @@ export function tooltipOf(row: DeckRow): string {
   const lines = [`**${mdText(row.title || row.name)}**`, ''];
   const fact = (name: string, value: string) => lines.push(`- ${name}: ${value}`);
   fact('conversation', `#${row.id} ${mdCode(row.name)}`);
-  fact('kind', mdText(`${row.kind}${row.role ? ` · ${row.role}${row.iteration !== undefined ? ` i${row.iteration}` : ''}` : ''}`));
+  fact(
+    'kind',
+    mdText(`${row.kind}${row.role ? ` · ${row.role}${row.iteration !== undefined ? ` i${row.iteration}` : ''}` : ''}`),
+  );
   fact('activity', mdText(row.archived ? `${row.activity} (archived)` : row.activity));
   if (row.run) fact('run', mdText(`${row.run}${row.key ? ` · key ${row.key}` : ''}`));
   if (row.host) fact('host', `${mdCode(row.host)} (over SSH)${row.hostLost ? `: ${mdText(row.hostLost)}` : ''}`);
-  if (row.sandbox) fact('sandbox', row.sandbox === 'workspace' ? 'workspace: it can change only its own worktree' : 'off: unconfined, it runs as you');
+  if (row.sandbox)
+    fact(
+      'sandbox',
+      row.sandbox === 'workspace'
+        ? 'workspace: it can change only its own worktree'
+        : 'off: unconfined, it runs as you',
+    );
   if (row.judged) fact('judges', mdText(`${row.judged.key} i${row.judged.iteration}`));
-  if (row.verdict) fact('verdict', `${mdText(verdictText(row.verdict))}${JUDGES.has(row.role ?? '') || row.verdict.by === row.id ? '' : ` (critic #${row.verdict.by})`}`);
+  if (row.verdict)
+    fact(
+      'verdict',
+      `${mdText(verdictText(row.verdict))}${JUDGES.has(row.role ?? '') || row.verdict.by === row.id ? '' : ` (critic #${row.verdict.by})`}`,
+    );
   if (row.report) fact('reported', mdText(row.report.status));
   if (row.verdict?.verdictFile) fact('report', mdCode(row.verdict.verdictFile));
   if (row.git) {
     fact('branch', row.git.branch ? mdCode(row.git.branch) : 'detached');
     if (row.git.headSha) fact('head', mdCode(row.git.headSha.slice(0, 12)));
-    if (row.git.ahead !== null) fact('ahead', `${row.git.ahead} commit${row.git.ahead === 1 ? '' : 's'} ahead of upstream`);
+    if (row.git.ahead !== null)
+      fact('ahead', `${row.git.ahead} commit${row.git.ahead === 1 ? '' : 's'} ahead of upstream`);
     fact('dirty', row.git.dirty ? 'yes, uncommitted changes' : 'no');
   }
   if (row.model) fact('model', mdCode(row.model));
@@ -193,9 +210,12 @@ export function buildDeck(rows: readonly DeckRow[], opts: DeckOptions = {}): Dec
   const sorted = isSortedById(visible) ? visible : [...visible].sort((a, b) => a.id - b.id);
   const nodes = new Map<number, DeckNode>();
   for (const r of sorted) nodes.set(r.id, toNode(r));
-  const { folded, anchors }: ReturnType<typeof foldConvoys> = opts.convoys ? foldConvoys(sorted, parentOf, nodes, opts.reviews ?? []) : { folded: new Set(), anchors: new Map() };
+  const { folded, anchors }: ReturnType<typeof foldConvoys> = opts.convoys
+    ? foldConvoys(sorted, parentOf, nodes, opts.reviews ?? [])
+    : { folded: new Set(), anchors: new Map() };
   const roots: DeckNode[] = [];
-  const place = (p: number | null | undefined, n: DeckNode) => (p === null || p === undefined ? roots : nodes.get(p)!.children).push(n);
+  const place = (p: number | null | undefined, n: DeckNode) =>
+    (p === null || p === undefined ? roots : nodes.get(p)!.children).push(n);
   for (const r of sorted) {
     const convoy = anchors.get(r.id);
     if (convoy) place(convoy.parent, convoy.node);
@@ -216,7 +236,9 @@ function pinNeedsYou(nodes: DeckNode[]): DeckNode[] {
   const holds = (n: DeckNode): boolean => {
     let w = waiting.get(n);
     if (w === undefined) {
-      w = (n.kind === 'conv' && n.row?.activity === 'needs-you' && !n.row.archived) || n.children.map(holds).some(Boolean);
+      w =
+        (n.kind === 'conv' && n.row?.activity === 'needs-you' && !n.row.archived) ||
+        n.children.map(holds).some(Boolean);
       waiting.set(n, w);
     }
     return w;
@@ -233,7 +255,9 @@ function pinNeedsYou(nodes: DeckNode[]): DeckNode[] {
 export function ariaLabelOf(label: string, description: string, row: DeckRow): string {
   const parts = [label, description];
   if (row.verdict)
-    parts.push(`verdict ${verdictText(row.verdict).replace(/_/g, ' ')}${row.verdict.by === row.id || JUDGES.has(row.role ?? '') ? '' : ` by critic #${row.verdict.by}`}`);
+    parts.push(
+      `verdict ${verdictText(row.verdict).replace(/_/g, ' ')}${row.verdict.by === row.id || JUDGES.has(row.role ?? '') ? '' : ` by critic #${row.verdict.by}`}`,
+    );
   else if (row.role === 'builder' && !row.report) parts.push('no report yet');
   return parts.join(', ');
 }
@@ -259,7 +283,8 @@ const OVER_VERDICT = new Set<Activity>(['needs-you', 'failed-to-start', 'working
 
 /** A judged builder and its critic show the verdict's icon, unless their activity says more. */
 function iconOf(r: DeckRow): DeckIcon {
-  if (r.verdict && !OVER_VERDICT.has(r.activity) && (r.role === 'builder' || JUDGES.has(r.role ?? ''))) return verdictIcon(r.verdict.verdict);
+  if (r.verdict && !OVER_VERDICT.has(r.activity) && (r.role === 'builder' || JUDGES.has(r.role ?? '')))
+    return verdictIcon(r.verdict.verdict);
   return activityIcon(r.activity);
 }
 

@@ -99,7 +99,10 @@ export class DeckProvider implements vscode.TreeDataProvider<DeckNode>, vscode.D
   private rebuild(): void {
     // The nodes that kept their place keep their objects, so a refresh names only what changed
     // (treeMerge.ts: a whole-tree refresh drops the rows' handles a context menu resolves).
-    const merged = mergeTree(this.roots, buildDeck(this.rows, { ...this.filter, convoys: true, reviews: this.reviews }));
+    const merged = mergeTree(
+      this.roots,
+      buildDeck(this.rows, { ...this.filter, convoys: true, reviews: this.reviews }),
+    );
     this.roots = merged.roots;
     this.parents.clear();
     this.byConv.clear();
@@ -149,7 +152,11 @@ export class DeckProvider implements vscode.TreeDataProvider<DeckNode>, vscode.D
 export const DECK_SCHEME = 'svc-deck';
 
 export function toTreeItem(n: DeckNode): vscode.TreeItem {
-  const state = !n.children.length ? vscode.TreeItemCollapsibleState.None : n.collapsed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded;
+  const state = !n.children.length
+    ? vscode.TreeItemCollapsibleState.None
+    : n.collapsed
+      ? vscode.TreeItemCollapsibleState.Collapsed
+      : vscode.TreeItemCollapsibleState.Expanded;
   const item = new vscode.TreeItem(n.label, state);
   item.id = n.id;
   item.description = n.description;

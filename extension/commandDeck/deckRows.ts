@@ -32,10 +32,24 @@ export function deckRows(conversations: readonly ConversationInfo[], lanes: read
       if (lane.sandbox) row.sandbox = lane.sandbox;
       row.judged = lane.judged;
       row.report = lane.report ? { status: lane.report.status } : null;
-      row.verdict = lane.verdict ? { verdict: lane.verdict.verdict, defects: lane.verdict.defects, by: lane.verdict.by, verdictFile: lane.verdict.verdictFile } : null;
+      row.verdict = lane.verdict
+        ? {
+            verdict: lane.verdict.verdict,
+            defects: lane.verdict.defects,
+            by: lane.verdict.by,
+            verdictFile: lane.verdict.verdictFile,
+          }
+        : null;
       row.budget = { state: lane.budget.state, spent: lane.budget.spent, cap: lane.budget.cap, text: lane.budget.text };
-      if (lane.parked?.length) row.parked = lane.parked.map((p) => ({ patchFile: p.patchFile, paths: p.paths, restoreCommand: p.restoreCommand }));
-      row.git = lane.git ? { branch: lane.git.branch, ahead: lane.git.ahead, dirty: lane.git.dirty, headSha: lane.git.headSha } : null;
+      if (lane.parked?.length)
+        row.parked = lane.parked.map((p) => ({
+          patchFile: p.patchFile,
+          paths: p.paths,
+          restoreCommand: p.restoreCommand,
+        }));
+      row.git = lane.git
+        ? { branch: lane.git.branch, ahead: lane.git.ahead, dirty: lane.git.dirty, headSha: lane.git.headSha }
+        : null;
     }
     return row;
   });

@@ -9,7 +9,10 @@ import { funnel } from '../errors/errorFunnel';
 import type { CommandDeps } from './commandDeps';
 import { ask, conversationTarget } from './targets';
 
-export async function raiseBudget(d: Pick<CommandDeps, 'connection' | 'deck' | 'deckView'>, arg: unknown): Promise<void> {
+export async function raiseBudget(
+  d: Pick<CommandDeps, 'connection' | 'deck' | 'deckView'>,
+  arg: unknown,
+): Promise<void> {
   const t = await conversationTarget(arg, d.deck, d.deckView.selection, {
     what: 'raise the spend cap of',
     filter: (r) => r.kind === 'lane',
@@ -27,17 +30,25 @@ export async function raiseBudget(d: Pick<CommandDeps, 'connection' | 'deck' | '
       return 'why' in r ? r.why : undefined;
     },
   });
-  const r = await d.connection.request(lanesBudget, { lane: String(t.id), usd: (parseUsd(text) as { usd: number }).usd });
+  const r = await d.connection.request(lanesBudget, {
+    lane: String(t.id),
+    usd: (parseUsd(text) as { usd: number }).usd,
+  });
   const freed = r.released.length ? `; ${r.released.join(', ')} may go on` : '';
   const still = r.stillHeld.map((h) => `; ${h.lane} is still stopped (${h.text})`).join('');
-  void vscode.window.showInformationMessage(`svc: spend cap of ${r.target} set to ${formatCost(r.cap)} (spent ${formatCost(r.spent)})${freed}${still}`);
+  void vscode.window.showInformationMessage(
+    `svc: spend cap of ${r.target} set to ${formatCost(r.cap)} (spent ${formatCost(r.spent)})${freed}${still}`,
+  );
 }
 
 /**
  * The person's needs-you when a cap stops a lane they launched (its launcher is a person's
  * conversation, not a lane): a warning with the two ways on, raise the cap or stop the lane.
  */
-export function watchSpendReports(connection: DaemonConnection, isLane: (convId: number) => boolean): vscode.Disposable {
+export function watchSpendReports(
+  connection: DaemonConnection,
+  isLane: (convId: number) => boolean,
+): vscode.Disposable {
   return connection.onNotification(laneReported, (p) => {
     void funnel('show the spend cap notice', async () => {
       const lane = await connection.request(lanesGet, { lane: p.lane });
@@ -47,7 +58,11 @@ export function watchSpendReports(connection: DaemonConnection, isLane: (convId:
       if (isLane(lane.parentId)) return;
       const raise = 'Raise Spend Cap…';
       const stop = 'Stop Lane';
-      const choice = await vscode.window.showWarningMessage(`svc: ${report.body.split('\n')[0].replace(/^SPEND: /, '')} — no turn runs until the cap is raised.`, raise, stop);
+      const choice = await vscode.window.showWarningMessage(
+        `svc: ${report.body.split('\n')[0].replace(/^SPEND: /, '')} — no turn runs until the cap is raised.`,
+        raise,
+        stop,
+      );
       if (choice === raise) await vscode.commands.executeCommand('svc.raiseBudget', lane.id);
       else if (choice === stop) await vscode.commands.executeCommand('svc.stopConversation', lane.id);
     });

@@ -7,25 +7,43 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { cliLinkPath, describeInstallCli, describeUninstallCli, installCli, loginShellSvc, readInstalled, uninstallCli } from '../../shared/cli/installCli';
+import {
+  cliLinkPath,
+  describeInstallCli,
+  describeUninstallCli,
+  installCli,
+  loginShellSvc,
+  readInstalled,
+  uninstallCli,
+} from '../../shared/cli/installCli';
 import { logger } from '../log';
 import type { CommandDeps } from './commandDeps';
 
 const log = logger('cli');
 
-const place = () => ({ platform: process.platform, home: process.env.HOME || os.homedir(), localAppData: process.env.LOCALAPPDATA });
+const place = () => ({
+  platform: process.platform,
+  home: process.env.HOME || os.homedir(),
+  localAppData: process.env.LOCALAPPDATA,
+});
 const shimOf = (extensionPath: string) => path.join(extensionPath, 'bin', 'svc');
 
 export async function installCliCommand(d: CommandDeps): Promise<void> {
   const nodePath = d.connection.nodePath;
   if (!nodePath) {
-    void vscode.window.showErrorMessage(`svc: no supported Node was found to run the svc command with: ${d.connection.whyDown()}`);
+    void vscode.window.showErrorMessage(
+      `svc: no supported Node was found to run the svc command with: ${d.connection.whyDown()}`,
+    );
     return;
   }
   const where = place();
   const r = installCli({ ...where, nodePath, shimPath: shimOf(d.extensionUri.fsPath) });
   const ok = r.outcome !== 'taken' && r.outcome !== 'outsideHome';
-  const line = describeInstallCli(r, ok && process.platform !== 'win32' ? loginShellSvc(process.env, where.home) : undefined, where.home);
+  const line = describeInstallCli(
+    r,
+    ok && process.platform !== 'win32' ? loginShellSvc(process.env, where.home) : undefined,
+    where.home,
+  );
   log.info(line);
   if (!ok) void vscode.window.showErrorMessage(`svc: ${line}`);
   else if (/; but /.test(line)) void vscode.window.showWarningMessage(`svc: ${line}`);
@@ -47,5 +65,7 @@ export function refreshCliLauncher(extensionPath: string, nodePath: string | und
   const there = readInstalled(cliLinkPath(where));
   if (there.kind !== 'ours' || (fs.existsSync(there.shimPath) && fs.existsSync(there.nodePath))) return;
   const r = installCli({ ...where, nodePath, shimPath: shimOf(extensionPath) });
-  log.info(`the svc launcher ran ${there.shimPath} with ${there.nodePath}, which no longer exist: ${describeInstallCli(r, undefined, where.home)}`);
+  log.info(
+    `the svc launcher ran ${there.shimPath} with ${there.nodePath}, which no longer exist: ${describeInstallCli(r, undefined, where.home)}`,
+  );
 }

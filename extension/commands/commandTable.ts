@@ -35,10 +35,30 @@ export interface CommandSpec {
   menus?: readonly MenuPlace[];
 }
 
-const onDeckTitle = (group: string, when?: string): MenuPlace => ({ at: 'view/title', view: 'svc.commandDeck', group, ...(when ? { when } : {}) });
-const onReviewsTitle = (group: string, when?: string): MenuPlace => ({ at: 'view/title', view: 'svc.reviews', group, ...(when ? { when } : {}) });
-const onDeckRow = (item: RegExp, group: string): MenuPlace => ({ at: 'view/item/context', view: 'svc.commandDeck', item, group });
-const onReviewsRow = (item: RegExp, group: string): MenuPlace => ({ at: 'view/item/context', view: 'svc.reviews', item, group });
+const onDeckTitle = (group: string, when?: string): MenuPlace => ({
+  at: 'view/title',
+  view: 'svc.commandDeck',
+  group,
+  ...(when ? { when } : {}),
+});
+const onReviewsTitle = (group: string, when?: string): MenuPlace => ({
+  at: 'view/title',
+  view: 'svc.reviews',
+  group,
+  ...(when ? { when } : {}),
+});
+const onDeckRow = (item: RegExp, group: string): MenuPlace => ({
+  at: 'view/item/context',
+  view: 'svc.commandDeck',
+  item,
+  group,
+});
+const onReviewsRow = (item: RegExp, group: string): MenuPlace => ({
+  at: 'view/item/context',
+  view: 'svc.reviews',
+  item,
+  group,
+});
 const onEditorTitle = (when: string, group: string): MenuPlace => ({ at: 'editor/title', when, group });
 const onWebview = (when: string): MenuPlace => ({ at: 'webview/context', when });
 
@@ -103,7 +123,11 @@ const TABLE = {
     icon: 'comment',
     what: 'tell the conversation',
     daemon: 'needed',
-    menus: [onDeckRow(/^svc:conv\b.*\+live\b/, '2_talk@1'), onReviewsRow(/^svc:reviewer\b.*\+live\b/, '2_talk@1'), onDeckRow(/^svc:conv\b.*\+(idle|working)\b/, 'inline@2')],
+    menus: [
+      onDeckRow(/^svc:conv\b.*\+live\b/, '2_talk@1'),
+      onReviewsRow(/^svc:reviewer\b.*\+live\b/, '2_talk@1'),
+      onDeckRow(/^svc:conv\b.*\+(idle|working)\b/, 'inline@2'),
+    ],
   },
   'svc.answerConversation': {
     title: 'Answer Needs-You Request…',
@@ -117,7 +141,11 @@ const TABLE = {
     icon: 'debug-stop',
     what: 'stop the conversation',
     daemon: 'needed',
-    menus: [onDeckRow(/^svc:conv\b.*\+live\b/, '3_lifecycle@1'), onReviewsRow(/^svc:reviewer\b.*\+live\b/, '3_lifecycle@1'), onDeckRow(/^svc:conv\b.*\+working\b/, 'inline@3')],
+    menus: [
+      onDeckRow(/^svc:conv\b.*\+live\b/, '3_lifecycle@1'),
+      onReviewsRow(/^svc:reviewer\b.*\+live\b/, '3_lifecycle@1'),
+      onDeckRow(/^svc:conv\b.*\+working\b/, 'inline@3'),
+    ],
   },
   'svc.archiveConversation': {
     title: 'Archive Conversation',
@@ -173,7 +201,11 @@ const TABLE = {
     icon: 'eye',
     what: 'request a review',
     daemon: 'needed',
-    menus: [onReviewsTitle('navigation@1'), onReviewsRow(/^svc:review\+issue\b/, '1_review@1'), onReviewsRow(/^svc:review\+issue\b(?!.*\+running\b)/, 'inline@1')],
+    menus: [
+      onReviewsTitle('navigation@1'),
+      onReviewsRow(/^svc:review\+issue\b/, '1_review@1'),
+      onReviewsRow(/^svc:review\+issue\b(?!.*\+running\b)/, 'inline@1'),
+    ],
   },
   'svc.abortReview': {
     title: 'Abort Review',
@@ -275,13 +307,19 @@ const TABLE = {
     icon: 'git-merge',
     what: 'merge the PR',
     daemon: 'needed',
-    menus: [onReviewsRow(/^svc:review\+readiness\b.*\+mergeable\b/, 'inline@1'), onReviewsRow(/^svc:review\+readiness\b.*\+mergeable\b/, '1_pr@1')],
+    menus: [
+      onReviewsRow(/^svc:review\+readiness\b.*\+mergeable\b/, 'inline@1'),
+      onReviewsRow(/^svc:review\+readiness\b.*\+mergeable\b/, '1_pr@1'),
+    ],
   },
   'svc.openPr': {
     title: 'Open PR',
     icon: 'link-external',
     what: 'open the PR',
-    menus: [onReviewsRow(/^svc:review\+(readiness|issue)\b.*\+url\b/, 'inline@2'), onReviewsRow(/^svc:review\+(readiness|issue)\b.*\+url\b/, '1_pr@2')],
+    menus: [
+      onReviewsRow(/^svc:review\+(readiness|issue)\b.*\+url\b/, 'inline@2'),
+      onReviewsRow(/^svc:review\+(readiness|issue)\b.*\+url\b/, '1_pr@2'),
+    ],
   },
   'svc.resumeConversation': {
     title: 'Resume Conversation',
@@ -298,7 +336,10 @@ const TABLE = {
     icon: 'discard',
     what: 'unarchive the conversation',
     daemon: 'needed',
-    menus: [onDeckRow(/^svc:conv\b.*\+archived\b/, '3_lifecycle@4'), onDeckRow(/^svc:conv\b.*\+archived\b/, 'inline@1')],
+    menus: [
+      onDeckRow(/^svc:conv\b.*\+archived\b/, '3_lifecycle@4'),
+      onDeckRow(/^svc:conv\b.*\+archived\b/, 'inline@1'),
+    ],
   },
   'svc.stopDaemon': {
     title: 'Stop Daemon',

@@ -37,12 +37,22 @@ function menuItem(command: string, spec: CommandSpec, place: MenuPlace): MenuIte
   }
 }
 
-export function contributions(table: Readonly<Record<string, CommandSpec>> = COMMANDS): { commands: ContributedCommand[]; menus: Menus } {
+export function contributions(table: Readonly<Record<string, CommandSpec>> = COMMANDS): {
+  commands: ContributedCommand[];
+  menus: Menus;
+} {
   const commands: ContributedCommand[] = [];
-  const menus: Menus = { commandPalette: [], 'editor/title': [], 'view/title': [], 'view/item/context': [], 'webview/context': [] };
+  const menus: Menus = {
+    commandPalette: [],
+    'editor/title': [],
+    'view/title': [],
+    'view/item/context': [],
+    'webview/context': [],
+  };
   for (const [command, spec] of Object.entries(table)) {
     commands.push({ command, title: spec.title, category: 'svc', ...(spec.icon ? { icon: `$(${spec.icon})` } : {}) });
-    const palette = spec.palette === false ? 'false' : and(spec.daemon === 'connectedOnly' ? CONNECTED : undefined, spec.palette);
+    const palette =
+      spec.palette === false ? 'false' : and(spec.daemon === 'connectedOnly' ? CONNECTED : undefined, spec.palette);
     if (palette) menus.commandPalette.push({ command, when: palette });
     for (const place of spec.menus ?? []) menus[place.at].push(menuItem(command, spec, place));
   }

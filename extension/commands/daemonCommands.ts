@@ -19,10 +19,15 @@ import type { LiveAgent } from './daemonStopText';
 const log = logger('daemon');
 
 export async function startDaemon(connection: DaemonConnection): Promise<void> {
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'svc: starting the daemon' }, () => connection.start());
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: 'svc: starting the daemon' },
+    () => connection.start(),
+  );
   const s = connection.state;
-  if (s.kind === 'connected') void vscode.window.showInformationMessage(`svc daemon ${s.info.version} is running (pid ${s.info.pid}).`);
-  else if (s.kind === 'noNode') void vscode.window.showErrorMessage(`svc cannot start its daemon: ${s.problem}. Fix: ${s.fix}.`);
+  if (s.kind === 'connected')
+    void vscode.window.showInformationMessage(`svc daemon ${s.info.version} is running (pid ${s.info.pid}).`);
+  else if (s.kind === 'noNode')
+    void vscode.window.showErrorMessage(`svc cannot start its daemon: ${s.problem}. Fix: ${s.fix}.`);
   else
     void vscode.window
       .showErrorMessage(`svc: the daemon did not start: ${connection.whyDown()}.`, SHOW_DAEMON_LOG)
@@ -42,7 +47,9 @@ export async function showDaemonStatus(connection: DaemonConnection): Promise<vo
 export async function showDaemonLog(connection: DaemonConnection): Promise<void> {
   const file = homePaths(connection.home).daemonLog;
   if (!fs.existsSync(file)) {
-    void vscode.window.showInformationMessage(`svc: there is no daemon log yet (${file}); the daemon writes it when it first starts.`);
+    void vscode.window.showInformationMessage(
+      `svc: there is no daemon log yet (${file}); the daemon writes it when it first starts.`,
+    );
     return;
   }
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
@@ -61,15 +68,30 @@ export async function stopDaemon(connection: DaemonConnection, restart: boolean)
   if (s.kind !== 'connected') return;
   const pid = s.info.pid;
   const { conversations } = await connection.request(conversationsList, {});
-  const live: LiveAgent[] = conversations.filter((c) => isLive(c.activity)).map((c) => ({ id: c.id, name: c.name, title: c.title }));
+  const live: LiveAgent[] = conversations
+    .filter((c) => isLive(c.activity))
+    .map((c) => ({ id: c.id, name: c.name, title: c.title }));
   const ask = stopModal(live, restart);
-  if (ask && (await vscode.window.showWarningMessage(ask.message, { modal: true, detail: ask.detail }, ask.confirm)) !== ask.confirm) throw new UserCancelled();
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `svc: ${restart ? 'restarting' : 'stopping'} the daemon…` }, async () => {
-    await connection.request(daemonStop, { reason: `${restart ? 'restart' : 'stop'} from VS Code` });
-    await waitForExit(pid, 60_000);
-    if (restart) await connection.start();
-  });
-  log.info(`daemon pid ${pid} ${restart ? 'restarted' : 'stopped'}; it stopped ${live.map((a) => `#${a.id}`).join(', ') || 'no agent'}`);
+  if (
+    ask &&
+    (await vscode.window.showWarningMessage(ask.message, { modal: true, detail: ask.detail }, ask.confirm)) !==
+      ask.confirm
+  )
+    throw new UserCancelled();
+  await vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `svc: ${restart ? 'restarting' : 'stopping'} the daemon…`,
+    },
+    async () => {
+      await connection.request(daemonStop, { reason: `${restart ? 'restart' : 'stop'} from VS Code` });
+      await waitForExit(pid, 60_000);
+      if (restart) await connection.start();
+    },
+  );
+  log.info(
+    `daemon pid ${pid} ${restart ? 'restarted' : 'stopped'}; it stopped ${live.map((a) => `#${a.id}`).join(', ') || 'no agent'}`,
+  );
   const now = connection.state;
   if (restart && now.kind !== 'connected') {
     void vscode.window
@@ -78,7 +100,9 @@ export async function stopDaemon(connection: DaemonConnection, restart: boolean)
     return;
   }
   const said = afterStop(pid, live, restart && now.kind === 'connected' ? now.info.pid : undefined);
-  const choice = said.resume ? await vscode.window.showInformationMessage(said.message, said.resume) : await vscode.window.showInformationMessage(said.message);
+  const choice = said.resume
+    ? await vscode.window.showInformationMessage(said.message, said.resume)
+    : await vscode.window.showInformationMessage(said.message);
   if (choice && choice === said.resume) await resumeStopped(connection, live);
 }
 
@@ -89,7 +113,10 @@ async function resumeStopped(connection: DaemonConnection, agents: readonly Live
   const resumed: LiveAgent[] = [];
   const failed: { agent: LiveAgent; why: string }[] = [];
   await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `svc: resuming ${agents.length} agent${agents.length === 1 ? '' : 's'}…` },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `svc: resuming ${agents.length} agent${agents.length === 1 ? '' : 's'}…`,
+    },
     async () => {
       for (const a of agents) {
         try {

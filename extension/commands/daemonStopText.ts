@@ -19,7 +19,10 @@ export function agentList(agents: readonly LiveAgent[], max = 5): string {
 const agentsWord = (n: number) => (n === 1 ? '1 Agent' : `${n} Agents`);
 
 /** The modal's message, detail and confirm button; undefined when no agent is live (nothing to ask). */
-export function stopModal(live: readonly LiveAgent[], restart: boolean): { message: string; detail: string; confirm: string } | undefined {
+export function stopModal(
+  live: readonly LiveAgent[],
+  restart: boolean,
+): { message: string; detail: string; confirm: string } | undefined {
   if (!live.length) return undefined;
   const n = live.length;
   const agents = plural(n, 'live agent');
@@ -31,18 +34,31 @@ export function stopModal(live: readonly LiveAgent[], restart: boolean): { messa
 }
 
 /** The message after the daemon stopped (or restarted), and its Resume button when it stopped agents. */
-export function afterStop(pid: number, stopped: readonly LiveAgent[], restartedPid?: number): { message: string; resume?: string } {
-  const head = restartedPid === undefined ? `svc: the daemon stopped (pid ${pid})` : `svc: the daemon restarted (pid ${pid} → ${restartedPid})`;
+export function afterStop(
+  pid: number,
+  stopped: readonly LiveAgent[],
+  restartedPid?: number,
+): { message: string; resume?: string } {
+  const head =
+    restartedPid === undefined
+      ? `svc: the daemon stopped (pid ${pid})`
+      : `svc: the daemon restarted (pid ${pid} → ${restartedPid})`;
   if (!stopped.length) return { message: `${head}.` };
   const n = stopped.length;
   return {
     message: `${head}; it stopped ${plural(n, 'agent')}: ${agentList(stopped)}.`,
-    resume: restartedPid === undefined ? `Start Daemon and Resume ${n === 1 ? 'It' : `All ${n}`}` : `Resume ${n === 1 ? 'It' : `All ${n}`}`,
+    resume:
+      restartedPid === undefined
+        ? `Start Daemon and Resume ${n === 1 ? 'It' : `All ${n}`}`
+        : `Resume ${n === 1 ? 'It' : `All ${n}`}`,
   };
 }
 
 /** The message after resuming: who came back, and each refusal in the daemon's words. */
-export function afterResume(resumed: readonly LiveAgent[], failed: readonly { agent: LiveAgent; why: string }[]): string {
+export function afterResume(
+  resumed: readonly LiveAgent[],
+  failed: readonly { agent: LiveAgent; why: string }[],
+): string {
   const parts: string[] = [];
   if (resumed.length) parts.push(`resumed ${agentList(resumed, 10)}`);
   for (const f of failed) parts.push(`#${f.agent.id} not resumed: ${f.why}`);

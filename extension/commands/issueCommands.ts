@@ -20,7 +20,10 @@ export const START_WORK_AGENT = 'Start Work Agent';
 /** "svc: New Issue…": project, title, then the description in an editor draft ("svc: Create Issue" submits it) or none. */
 export async function newIssue(d: CommandDeps): Promise<void> {
   const { projects } = await d.connection.request(projectsList, {});
-  if (!projects.length) throw new NothingToDo('an issue belongs to a project, and there is none: add one with svc project add <key> <path>');
+  if (!projects.length)
+    throw new NothingToDo(
+      'an issue belongs to a project, and there is none: add one with svc project add <key> <path>',
+    );
   const project =
     projects.length === 1
       ? projects[0].key
@@ -31,10 +34,20 @@ export async function newIssue(d: CommandDeps): Promise<void> {
           )
         )?.label;
   if (!project) throw new UserCancelled();
-  const title = (await ask({ title: 'svc: New Issue (2/3)', prompt: `Title of the ${project} issue`, validateInput: (v) => (v.trim() ? undefined : 'the title is empty') })).trim();
+  const title = (
+    await ask({
+      title: 'svc: New Issue (2/3)',
+      prompt: `Title of the ${project} issue`,
+      validateInput: (v) => (v.trim() ? undefined : 'the title is empty'),
+    })
+  ).trim();
   const how = await vscode.window.showQuickPick(
     [
-      { label: 'Write the description in an editor', description: 'its acceptance criteria guide the requirements reviewer', editor: true },
+      {
+        label: 'Write the description in an editor',
+        description: 'its acceptance criteria guide the requirements reviewer',
+        editor: true,
+      },
       { label: 'Create it with the title only', description: 'no description', editor: false },
     ],
     { title: 'svc: New Issue (3/3)', placeHolder: `Description of "${title}"` },
@@ -45,7 +58,10 @@ export async function newIssue(d: CommandDeps): Promise<void> {
     log.info(`created issue ${i.id}: ${i.title} (${i.workspace} on ${i.branch})`);
     d.reviews.refresh();
     void vscode.window
-      .showInformationMessage(`svc: created issue ${i.id}: ${i.title}; its workspace is ${i.workspace} on ${i.branch}.`, START_WORK_AGENT)
+      .showInformationMessage(
+        `svc: created issue ${i.id}: ${i.title}; its workspace is ${i.workspace} on ${i.branch}.`,
+        START_WORK_AGENT,
+      )
       .then((c) => c && vscode.commands.executeCommand('svc.startIssue', i.id));
   };
   if (!how.editor) return create('');
@@ -66,13 +82,26 @@ async function listIssues(d: CommandDeps): Promise<IssueInfo[]> {
 }
 
 /** The issue a command acts on: an id or a Reviews row, else a pick of `filter`'s issues. */
-async function pickIssue(d: CommandDeps, arg: unknown, what: string, filter: (i: IssueInfo) => boolean, none: string): Promise<string> {
+async function pickIssue(
+  d: CommandDeps,
+  arg: unknown,
+  what: string,
+  filter: (i: IssueInfo) => boolean,
+  none: string,
+): Promise<string> {
   if (typeof arg === 'string' && arg) return arg;
-  if (typeof arg === 'object' && arg !== null && typeof (arg as { issue?: unknown }).issue === 'string') return (arg as { issue: string }).issue;
+  if (typeof arg === 'object' && arg !== null && typeof (arg as { issue?: unknown }).issue === 'string')
+    return (arg as { issue: string }).issue;
   const issues = (await listIssues(d)).filter(filter);
   if (!issues.length) throw new NothingToDo(none);
   const picked = await vscode.window.showQuickPick(
-    issues.map((i) => ({ label: i.id, description: i.title, detail: i.agent ? `work agent #${i.agent.id} ${i.agent.activity}` : 'no work agent yet' })).reverse(),
+    issues
+      .map((i) => ({
+        label: i.id,
+        description: i.title,
+        detail: i.agent ? `work agent #${i.agent.id} ${i.agent.activity}` : 'no work agent yet',
+      }))
+      .reverse(),
     { title: `svc: ${what}`, placeHolder: `Which issue?` },
   );
   if (!picked) throw new UserCancelled();
@@ -90,8 +119,16 @@ export async function startIssue(d: CommandDeps, arg: unknown): Promise<void> {
   );
   const harnesses = await pickerHarnesses(d.connection);
   const harness = harnesses.length
-    ? (await vscode.window.showQuickPick(harnesses, { title: `svc: Start Work Agent of ${issue} (1/2)`, placeHolder: 'Harness (the agent program)' }))?.harness
-    : await ask({ title: `svc: Start Work Agent of ${issue} (1/2)`, prompt: 'Harness (a profile of config.yaml, e.g. claude)' });
+    ? (
+        await vscode.window.showQuickPick(harnesses, {
+          title: `svc: Start Work Agent of ${issue} (1/2)`,
+          placeHolder: 'Harness (the agent program)',
+        })
+      )?.harness
+    : await ask({
+        title: `svc: Start Work Agent of ${issue} (1/2)`,
+        prompt: 'Harness (a profile of config.yaml, e.g. claude)',
+      });
   if (!harness) throw new UserCancelled();
   const model = (
     await ask({
@@ -100,8 +137,9 @@ export async function startIssue(d: CommandDeps, arg: unknown): Promise<void> {
       validateInput: (v) => (v.trim() ? undefined : 'a model is required (there is no default model)'),
     })
   ).trim();
-  const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `svc: starting the work agent of ${issue}…` }, () =>
-    d.connection.request(issuesStart, { issue, harness, model, noWait: true }),
+  const r = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `svc: starting the work agent of ${issue}…` },
+    () => d.connection.request(issuesStart, { issue, harness, model, noWait: true }),
   );
   const agent = r.issue.agent!;
   // The same line `svc issue start` prints.
@@ -113,15 +151,25 @@ export async function startIssue(d: CommandDeps, arg: unknown): Promise<void> {
 
 /** "svc: Issue Done…" (`svc done`): push the issue branch, open its PR if none is open, request a review. */
 export async function issueDone(d: CommandDeps, arg: unknown): Promise<void> {
-  const issue = await pickIssue(d, arg, 'Issue Done', () => true, 'there are no issues ("svc: New Issue…" creates one)');
+  const issue = await pickIssue(
+    d,
+    arg,
+    'Issue Done',
+    () => true,
+    'there are no issues ("svc: New Issue…" creates one)',
+  );
   const go = await vscode.window.showInformationMessage(
     `Mark ${issue} done?`,
-    { modal: true, detail: `svc pushes its branch, opens its pull request if none is open, and requests a review, as svc done ${issue} does.` },
+    {
+      modal: true,
+      detail: `svc pushes its branch, opens its pull request if none is open, and requests a review, as svc done ${issue} does.`,
+    },
     'Push and Request Review',
   );
   if (go !== 'Push and Request Review') throw new UserCancelled();
-  const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `svc: ${issue} done: pushing and requesting a review…` }, () =>
-    d.connection.request(issuesDone, { issue }),
+  const r = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `svc: ${issue} done: pushing and requesting a review…` },
+    () => d.connection.request(issuesDone, { issue }),
   );
   // The lines `svc done` prints.
   const text = `Pushed ${r.issue.branch} at ${r.sha.slice(0, 7)}; ${r.opened ? 'opened' : 'updated'} PR #${r.pr.number}; ${r.reused ? `review ${r.runId} (${r.mode}) of this head is already under way` : `review ${r.runId} (${r.mode}) requested`}`;

@@ -170,8 +170,9 @@ export async function startLane(d: CommandDeps, arg: unknown, prompter: Prompter
 
 /** Launches the lane; a launch clears the remembered answers, a refusal (thrown) keeps them. */
 async function launch(d: CommandDeps, params: LaunchParams): Promise<void> {
-  const lane = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `svc: starting a ${params.role} lane…` }, () =>
-    d.connection.request(lanesStart, params),
+  const lane = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `svc: starting a ${params.role} lane…` },
+    () => d.connection.request(lanesStart, params),
   );
   remembered = undefined;
   // The same line `svc lane start` prints.

@@ -17,10 +17,30 @@ import type { ConvTarget } from './targets';
 const log = logger('lanes');
 
 const REAP_CHOICES = [
-  { label: 'Reap', description: 'stop it, remove its folder and archive it; refused while it has uncommitted changes', park: false, keep: false },
-  { label: 'Reap, parking uncommitted work', description: 'save its uncommitted changes to a patch file first, then remove the folder and archive it', park: true, keep: false },
-  { label: 'Reap, keeping it in the Command Deck', description: 'remove its folder, but leave its row (marked reaped) in the deck', park: false, keep: true },
-  { label: 'Reap, parking and keeping it', description: 'save uncommitted changes to a patch, remove the folder, leave the row in the deck', park: true, keep: true },
+  {
+    label: 'Reap',
+    description: 'stop it, remove its folder and archive it; refused while it has uncommitted changes',
+    park: false,
+    keep: false,
+  },
+  {
+    label: 'Reap, parking uncommitted work',
+    description: 'save its uncommitted changes to a patch file first, then remove the folder and archive it',
+    park: true,
+    keep: false,
+  },
+  {
+    label: 'Reap, keeping it in the Command Deck',
+    description: 'remove its folder, but leave its row (marked reaped) in the deck',
+    park: false,
+    keep: true,
+  },
+  {
+    label: 'Reap, parking and keeping it',
+    description: 'save uncommitted changes to a patch, remove the folder, leave the row in the deck',
+    park: true,
+    keep: true,
+  },
 ];
 
 export const REAP_WITH_PARK = 'Reap with Park';
@@ -28,12 +48,21 @@ export const OPEN_PATCH = 'Open Patch';
 export const COPY_RESTORE = 'Copy Restore Command';
 
 export async function reapLane(d: CommandDeps, arg: unknown): Promise<void> {
-  const t = await conversationTarget(arg, d.deck, d.deckView.selection, { what: 'reap', filter: (r) => r.kind === 'lane' && !r.reaped, none: 'no lane to reap' });
-  const dirty = t.row?.git?.dirty;
-  const choice = await vscode.window.showQuickPick(dirty ? [REAP_CHOICES[1], REAP_CHOICES[3], REAP_CHOICES[0], REAP_CHOICES[2]] : REAP_CHOICES, {
-    title: `svc: Reap #${t.id}${t.row ? ` ${t.row.name}` : ''}`,
-    placeHolder: dirty ? 'Its worktree has uncommitted changes: park them, or the reap is refused' : 'Reap never kills a process and never discards work',
+  const t = await conversationTarget(arg, d.deck, d.deckView.selection, {
+    what: 'reap',
+    filter: (r) => r.kind === 'lane' && !r.reaped,
+    none: 'no lane to reap',
   });
+  const dirty = t.row?.git?.dirty;
+  const choice = await vscode.window.showQuickPick(
+    dirty ? [REAP_CHOICES[1], REAP_CHOICES[3], REAP_CHOICES[0], REAP_CHOICES[2]] : REAP_CHOICES,
+    {
+      title: `svc: Reap #${t.id}${t.row ? ` ${t.row.name}` : ''}`,
+      placeHolder: dirty
+        ? 'Its worktree has uncommitted changes: park them, or the reap is refused'
+        : 'Reap never kills a process and never discards work',
+    },
+  );
   if (!choice) throw new UserCancelled();
   await reap(d, t, choice.park, choice.keep);
 }
@@ -51,8 +80,9 @@ async function reap(d: CommandDeps, t: ConvTarget, park: boolean, keep: boolean)
   }
   let r: ReapReport;
   try {
-    r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `svc: reaping #${t.id}…` }, () =>
-      d.connection.request(lanesReap, { lane: String(t.id), park, keep }),
+    r = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `svc: reaping #${t.id}…` },
+      () => d.connection.request(lanesReap, { lane: String(t.id), park, keep }),
     );
   } catch (e) {
     // The daemon's word is final (the deck's facts may be a moment old): matched by reason, never by text.
@@ -65,12 +95,16 @@ async function reap(d: CommandDeps, t: ConvTarget, park: boolean, keep: boolean)
   const text = formatReapReport(r);
   log.info(text);
   const message = `svc: ${text.split('\n').join('; ')}`;
-  const show = r.archive.state === 'failed' || r.unpushed.length || r.orphaned.length ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+  const show =
+    r.archive.state === 'failed' || r.unpushed.length || r.orphaned.length
+      ? vscode.window.showWarningMessage
+      : vscode.window.showInformationMessage;
   if (!r.park) return void show(message);
   const parked = r.park;
   const restore = r.removed === 'worktree' ? parked.restoreAfterRemoveCommand : parked.restoreCommand;
   void show(message, OPEN_PATCH, COPY_RESTORE).then(async (choice) => {
-    if (choice === OPEN_PATCH) await vscode.window.showTextDocument(vscode.Uri.file(parked.patchFile), { preview: false });
+    if (choice === OPEN_PATCH)
+      await vscode.window.showTextDocument(vscode.Uri.file(parked.patchFile), { preview: false });
     else if (choice === COPY_RESTORE) {
       await vscode.env.clipboard.writeText(restore);
       void vscode.window.showInformationMessage(`svc: copied the restore command: ${restore}`);

@@ -12,11 +12,17 @@ import { ask } from './targets';
 /** The issue a command acts on: a Reviews row (or an id), else a pick. */
 async function issueTarget(d: CommandDeps, arg: unknown, what: string): Promise<string> {
   if (typeof arg === 'string' && arg) return arg;
-  if (typeof arg === 'object' && arg !== null && typeof (arg as { issue?: unknown }).issue === 'string') return (arg as { issue: string }).issue;
+  if (typeof arg === 'object' && arg !== null && typeof (arg as { issue?: unknown }).issue === 'string')
+    return (arg as { issue: string }).issue;
   const issues = d.reviews.issues;
-  if (!issues.length) throw new NothingToDo('there are no issues yet', { button: 'New Issue', command: 'svc.newIssue' });
+  if (!issues.length)
+    throw new NothingToDo('there are no issues yet', { button: 'New Issue', command: 'svc.newIssue' });
   const picked = await vscode.window.showQuickPick(
-    issues.map((s) => ({ label: s.issue.id, description: s.issue.title, detail: s.pr ? `PR #${s.pr.number} · ${s.pr.reviewState.replace(/_/g, ' ')}` : 'no PR yet' })),
+    issues.map((s) => ({
+      label: s.issue.id,
+      description: s.issue.title,
+      detail: s.pr ? `PR #${s.pr.number} · ${s.pr.reviewState.replace(/_/g, ' ')}` : 'no PR yet',
+    })),
     { title: `svc: ${what}`, placeHolder: `Which issue to ${what.toLowerCase()}?` },
   );
   if (!picked) throw new UserCancelled();
@@ -25,8 +31,15 @@ async function issueTarget(d: CommandDeps, arg: unknown, what: string): Promise<
 
 export async function requestReview(d: CommandDeps, arg: unknown): Promise<void> {
   const issue = await issueTarget(d, arg, 'Request Review');
-  const message = await ask({ title: `svc: Request Review of ${issue}`, prompt: 'A note for the reviewers (optional)' });
-  const r = await d.connection.request(reviewRequest, { issue, source: 'extension', ...(message.trim() ? { message } : {}) });
+  const message = await ask({
+    title: `svc: Request Review of ${issue}`,
+    prompt: 'A note for the reviewers (optional)',
+  });
+  const r = await d.connection.request(reviewRequest, {
+    issue,
+    source: 'extension',
+    ...(message.trim() ? { message } : {}),
+  });
   void vscode.window.showInformationMessage(
     r.reused
       ? `svc: review ${r.runId} of ${r.issue} is already under way at ${r.sha.slice(0, 7)} (PR #${r.pr}).`
@@ -38,7 +51,9 @@ export async function abortReview(d: CommandDeps, arg: unknown): Promise<void> {
   const issue = await issueTarget(d, arg, 'Abort Review');
   const r = await d.connection.request(reviewAbort, { issue });
   void vscode.window.showInformationMessage(
-    r.stopped.length ? `svc: stopped ${r.stopped.length} reviewer(s) of ${r.issue}: ${r.stopped.join(', ')}.` : `svc: no reviewer of ${r.issue} was running.`,
+    r.stopped.length
+      ? `svc: stopped ${r.stopped.length} reviewer(s) of ${r.issue}: ${r.stopped.join(', ')}.`
+      : `svc: no reviewer of ${r.issue} was running.`,
   );
 }
 
@@ -52,11 +67,16 @@ export async function restartReview(d: CommandDeps, arg: unknown): Promise<void>
     { title: `svc: Restart Review of ${issue}`, placeHolder: 'What to restart' },
   );
   if (!scope) throw new UserCancelled();
-  const model = await ask({ title: `svc: Restart Review of ${issue}`, prompt: 'Model for the restarted reviewers (empty: as configured)' });
+  const model = await ask({
+    title: `svc: Restart Review of ${issue}`,
+    prompt: 'Model for the restarted reviewers (empty: as configured)',
+  });
   const r = await d.connection.request(reviewRestart, {
     issue,
     ...(scope.role ? { role: scope.role as (typeof REVIEW_LANES)[number] } : {}),
     ...(model.trim() ? { model: model.trim() } : {}),
   });
-  void vscode.window.showInformationMessage(`svc: restarted ${r.restarted.length ? r.restarted.join(', ') : 'nothing'} for review ${r.runId} of ${r.issue}.`);
+  void vscode.window.showInformationMessage(
+    `svc: restarted ${r.restarted.length ? r.restarted.join(', ') : 'nothing'} for review ${r.runId} of ${r.issue}.`,
+  );
 }

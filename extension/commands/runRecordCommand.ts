@@ -10,7 +10,9 @@ import type { CommandDeps } from './commandDeps';
 /** The run a card's context menu names (its `data-vscode-context`), if any. */
 function runOf(arg: unknown): { run: string; project: string } | undefined {
   const a = arg as { run?: unknown; project?: unknown } | undefined;
-  return a && typeof a.run === 'string' && typeof a.project === 'string' ? { run: a.run, project: a.project } : undefined;
+  return a && typeof a.run === 'string' && typeof a.project === 'string'
+    ? { run: a.run, project: a.project }
+    : undefined;
 }
 
 export async function exportRunRecord(d: Pick<CommandDeps, 'connection'>, arg: unknown): Promise<void> {
@@ -22,7 +24,12 @@ export async function exportRunRecord(d: Pick<CommandDeps, 'connection'>, arg: u
       return;
     }
     const pick = await vscode.window.showQuickPick(
-      cards.map((c) => ({ label: c.run, description: c.project, detail: `${c.countsLine} · ${c.spend.text}`, card: c })),
+      cards.map((c) => ({
+        label: c.run,
+        description: c.project,
+        detail: `${c.countsLine} · ${c.spend.text}`,
+        card: c,
+      })),
       { title: 'svc: Export Run Record', placeHolder: 'Which run?' },
     );
     if (!pick) throw new UserCancelled();
@@ -37,11 +44,15 @@ export async function exportRunRecord(d: Pick<CommandDeps, 'connection'>, arg: u
     saveLabel: 'Export',
   });
   if (!uri) throw new UserCancelled();
-  const r = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `svc: exporting run ${target.run}…` }, () =>
-    d.connection.request(runsExport, { run: target.run, project: target.project, format: 'html' }),
+  const r = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `svc: exporting run ${target.run}…` },
+    () => d.connection.request(runsExport, { run: target.run, project: target.project, format: 'html' }),
   );
   await vscode.workspace.fs.writeFile(uri, Buffer.from(r.html ?? '', 'utf8'));
   const open = 'Open in Browser';
-  const choice = await vscode.window.showInformationMessage(`svc: run record of ${target.project}/${target.run} saved to ${uri.fsPath}`, open);
+  const choice = await vscode.window.showInformationMessage(
+    `svc: run record of ${target.project}/${target.run} saved to ${uri.fsPath}`,
+    open,
+  );
   if (choice === open) await vscode.env.openExternal(uri);
 }

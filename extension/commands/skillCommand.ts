@@ -7,7 +7,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { projectsList } from '../../shared/protocol/projects';
-import { bundledSkillPath, describeInstall, installSkill, SKILL_HARNESSES, SKILL_NAME, skillsFolder } from '../../shared/skills/installSkill';
+import {
+  bundledSkillPath,
+  describeInstall,
+  installSkill,
+  SKILL_HARNESSES,
+  SKILL_NAME,
+  skillsFolder,
+} from '../../shared/skills/installSkill';
 import type { SkillHarness } from '../../shared/skills/installSkill';
 import { DaemonDown } from '../connection/daemonErrors';
 import { UserCancelled } from '../errors/errorFunnel';
@@ -19,7 +26,10 @@ const log = logger('skill');
 export async function installSkillCommand(d: CommandDeps): Promise<void> {
   const text = fs.readFileSync(bundledSkillPath(path.join(d.extensionUri.fsPath, 'dist')), 'utf8');
   const harness = await vscode.window.showQuickPick(
-    [{ label: 'all', description: 'Claude Code, Codex and Gemini CLI' }, ...SKILL_HARNESSES.map((h) => ({ label: h, description: skillsFolder(h, { home: '~' }) }))],
+    [
+      { label: 'all', description: 'Claude Code, Codex and Gemini CLI' },
+      ...SKILL_HARNESSES.map((h) => ({ label: h, description: skillsFolder(h, { home: '~' }) })),
+    ],
     { title: `svc: Install the ${SKILL_NAME} Skill (1/2)`, placeHolder: 'For which harness?' },
   );
   if (!harness) throw new UserCancelled();

@@ -35,7 +35,12 @@ export interface PickOptions {
   none: string;
 }
 
-export async function conversationTarget(arg: unknown, deck: DeckProvider, selected: readonly DeckNode[], o: PickOptions): Promise<ConvTarget> {
+export async function conversationTarget(
+  arg: unknown,
+  deck: DeckProvider,
+  selected: readonly DeckNode[],
+  o: PickOptions,
+): Promise<ConvTarget> {
   const id = convIdOf(arg);
   if (id !== undefined) return { id, row: deck.row(id) };
   const rows = deck.currentRows.filter((r) => !r.archived && (o.filter ? o.filter(r) : true));
@@ -44,7 +49,11 @@ export async function conversationTarget(arg: unknown, deck: DeckProvider, selec
   const items = rows
     .map((r) => ({ label: r.title || r.name, description: describe(r), row: r }))
     .sort((a, b) => (a.row.id === first ? -1 : b.row.id === first ? 1 : b.row.id - a.row.id));
-  const picked = await vscode.window.showQuickPick(items, { title: `svc: ${o.what}`, placeHolder: `Which conversation to ${o.what}?`, matchOnDescription: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: `svc: ${o.what}`,
+    placeHolder: `Which conversation to ${o.what}?`,
+    matchOnDescription: true,
+  });
   if (!picked) throw new UserCancelled();
   return { id: picked.row.id, row: picked.row };
 }

@@ -17,7 +17,8 @@ export const DECK_LIVE_ONLY = 'svc.deck.liveOnly';
  * verdict file.
  */
 export async function openReport(arg: unknown): Promise<void> {
-  const node = typeof arg === 'object' && arg !== null ? (arg as { reportFile?: unknown; verdictFile?: unknown }) : undefined;
+  const node =
+    typeof arg === 'object' && arg !== null ? (arg as { reportFile?: unknown; verdictFile?: unknown }) : undefined;
   const file = typeof arg === 'string' ? arg : (node?.reportFile ?? node?.verdictFile);
   if (typeof file !== 'string' || !file) throw new NothingToDo('this row has no report yet');
   await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file), { preview: false });
@@ -25,7 +26,8 @@ export async function openReport(arg: unknown): Promise<void> {
 
 export async function setDeckFilter(d: CommandDeps, o: { keepArchived?: boolean; liveOnly?: boolean }): Promise<void> {
   d.deck.setOptions(o);
-  if (o.keepArchived !== undefined) await vscode.commands.executeCommand('setContext', DECK_SHOW_ARCHIVED, o.keepArchived);
+  if (o.keepArchived !== undefined)
+    await vscode.commands.executeCommand('setContext', DECK_SHOW_ARCHIVED, o.keepArchived);
   if (o.liveOnly !== undefined) await vscode.commands.executeCommand('setContext', DECK_LIVE_ONLY, o.liveOnly);
 }
 
@@ -54,7 +56,10 @@ export async function mergePr(d: CommandDeps, arg: unknown): Promise<void> {
   const { issue, pr } = prOf(d, arg);
   const go = await vscode.window.showWarningMessage(
     `Merge PR #${pr.number}${issue ? ` of ${issue}` : ''} into its base branch?`,
-    { modal: true, detail: 'svc merges only a PR approved for its current head with checks green; otherwise it says why not.' },
+    {
+      modal: true,
+      detail: 'svc merges only a PR approved for its current head with checks green; otherwise it says why not.',
+    },
     'Merge',
   );
   if (go !== 'Merge') throw new UserCancelled();

@@ -49,13 +49,18 @@ export class Drafts implements vscode.Disposable {
         this.pending.set(existing[0], { kind, ...p });
         const editor = await vscode.window.showTextDocument(doc, { preview: false });
         const keep = draftBody(doc.getText()) || body;
-        await editor.edit((e) => e.replace(new vscode.Range(0, 0, doc.lineCount, 0), draftHeader(header) + keep + '\n'));
+        await editor.edit((e) =>
+          e.replace(new vscode.Range(0, 0, doc.lineCount, 0), draftHeader(header) + keep + '\n'),
+        );
         this.updateContext();
         return editor;
       }
       this.pending.delete(existing[0]);
     }
-    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: draftHeader(header) + body + (body ? '\n' : '') });
+    const doc = await vscode.workspace.openTextDocument({
+      language: 'markdown',
+      content: draftHeader(header) + body + (body ? '\n' : ''),
+    });
     this.pending.set(doc.uri.toString(), { kind, ...p });
     const editor = await vscode.window.showTextDocument(doc, { preview: false });
     const end = doc.lineAt(doc.lineCount - 1).range.end;
@@ -70,11 +75,19 @@ export class Drafts implements vscode.Disposable {
     const key = editor?.document.uri.toString();
     const p = key ? this.pending.get(key) : undefined;
     if (!editor || !key || !p || p.kind !== kind) {
-      throw new NothingToDo(kind === 'lane' ? 'no lane brief is open: run "svc: Start Lane…" first' : 'no issue description is open: run "svc: New Issue…" first');
+      throw new NothingToDo(
+        kind === 'lane'
+          ? 'no lane brief is open: run "svc: Start Lane…" first'
+          : 'no issue description is open: run "svc: New Issue…" first',
+      );
     }
     const text = draftBody(editor.document.getText());
     if (!text)
-      throw new NothingToDo(kind === 'lane' ? 'the brief is empty: write what the lane should do below the comment' : 'the description is empty: write it below the comment');
+      throw new NothingToDo(
+        kind === 'lane'
+          ? 'the brief is empty: write what the lane should do below the comment'
+          : 'the description is empty: write it below the comment',
+      );
     await p.submit(text);
     this.pending.delete(key);
     this.updateContext();

@@ -26,7 +26,9 @@ export async function attachExisting(home: string, build: string): Promise<Attac
     socket.destroy();
     // Replacing it here could make two windows of different builds replace each other
     // forever; only an explicit start replaces it.
-    return { why: `a daemon of another build (${d.version}, build ${d.build}) is running and this window is build ${build}; run "svc: Start Daemon" to replace it` };
+    return {
+      why: `a daemon of another build (${d.version}, build ${d.build}) is running and this window is build ${build}; run "svc: Start Daemon" to replace it`,
+    };
   }
   return { socket, discovery: d };
 }

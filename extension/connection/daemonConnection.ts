@@ -32,7 +32,12 @@ export type ConnectionState =
   | { kind: 'connecting' }
   | { kind: 'connected'; info: DaemonInfo }
   | { kind: 'down'; why: string; since: number }
-  | { kind: 'noNode'; problem: string; fix: string; /** A Node was found, but this package has no SQLite module for it or this platform. */ module?: boolean };
+  | {
+      kind: 'noNode';
+      problem: string;
+      fix: string;
+      /** A Node was found, but this package has no SQLite module for it or this platform. */ module?: boolean;
+    };
 
 export interface ConnectionOptions {
   /** The extension's dist/ folder (daemon.js lives there). */
@@ -128,7 +133,9 @@ export class DaemonConnection implements vscode.Disposable {
         stopOther: (s) => askToStop(s, `replaced by build ${SVC_BUILD} (VS Code)`),
       });
       socket = attached.socket;
-      log.info(`${attached.started ? 'started' : 'found'} daemon pid ${attached.discovery.pid} (${node.path}, SVC_HOME ${this.home})`);
+      log.info(
+        `${attached.started ? 'started' : 'found'} daemon pid ${attached.discovery.pid} (${node.path}, SVC_HOME ${this.home})`,
+      );
     } catch (e) {
       if (gen !== this.generation) return;
       this.lost(gen, errorMessage(e));
@@ -142,7 +149,10 @@ export class DaemonConnection implements vscode.Disposable {
   }
 
   /** A typed request; throws DaemonDown without a connection, DaemonRefusal on a daemon error. */
-  async request<P extends z.ZodType, R extends z.ZodType>(def: RequestDef<P, R>, params: z.input<P>): Promise<z.output<R>> {
+  async request<P extends z.ZodType, R extends z.ZodType>(
+    def: RequestDef<P, R>,
+    params: z.input<P>,
+  ): Promise<z.output<R>> {
     if (this.current.kind === 'connecting') await this.settled(CONNECT_WAIT_MS);
     const client = this.client;
     if (!client || this.current.kind !== 'connected') throw new DaemonDown(this.whyDown());
@@ -163,7 +173,8 @@ export class DaemonConnection implements vscode.Disposable {
 
   /** A fresher daemon/status while connected (counts for the status bar and the rail). */
   updateInfo(info: DaemonInfo): void {
-    if (this.current.kind === 'connected' && this.current.info.pid === info.pid) this.setState({ kind: 'connected', info });
+    if (this.current.kind === 'connected' && this.current.info.pid === info.pid)
+      this.setState({ kind: 'connected', info });
   }
 
   /** Subscribes to a daemon notification for the life of the window (across reconnects). */
@@ -206,7 +217,11 @@ export class DaemonConnection implements vscode.Disposable {
         closed: () => {
           this.lost(gen, 'the connection to the daemon closed (it stopped or restarted)');
           // The client logs this message; svc re-attaches by itself (see lost()).
-          return { action: CloseAction.DoNotRestart, handled: true, message: 'the svc daemon connection closed; svc re-attaches once a daemon runs' };
+          return {
+            action: CloseAction.DoNotRestart,
+            handled: true,
+            message: 'the svc daemon connection closed; svc re-attaches once a daemon runs',
+          };
         },
       },
     });

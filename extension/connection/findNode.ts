@@ -22,7 +22,9 @@ export interface ProbedNode extends NodeCandidate {
   version: string | undefined;
 }
 
-export type NodeChoice = { ok: true; path: string; source: NodeSource; version: string; why: string } | { ok: false; problem: string; fix: string };
+export type NodeChoice =
+  | { ok: true; path: string; source: NodeSource; version: string; why: string }
+  | { ok: false; problem: string; fix: string };
 
 export type NodeLookup = { ok: true; candidates: NodeCandidate[] } | { ok: false; problem: string; fix: string };
 
@@ -46,8 +48,14 @@ const SETTING_FIX = 'set "svc.nodePath" to the absolute path of a node binary';
 export function lookupNode(i: NodeLookupInput): NodeLookup {
   const setting = i.setting?.trim();
   if (setting) {
-    if (!path.isAbsolute(setting)) return { ok: false, problem: `"svc.nodePath" is ${JSON.stringify(setting)}, not an absolute path`, fix: SETTING_FIX };
-    if (!i.isExecutable(setting)) return { ok: false, problem: `"svc.nodePath" is ${setting}, which is not an executable file`, fix: SETTING_FIX };
+    if (!path.isAbsolute(setting))
+      return {
+        ok: false,
+        problem: `"svc.nodePath" is ${JSON.stringify(setting)}, not an absolute path`,
+        fix: SETTING_FIX,
+      };
+    if (!i.isExecutable(setting))
+      return { ok: false, problem: `"svc.nodePath" is ${setting}, which is not an executable file`, fix: SETTING_FIX };
     return { ok: true, candidates: [{ path: setting, source: 'svc.nodePath' }] };
   }
   const seen = new Set<string>();
@@ -83,7 +91,16 @@ function managerFolders(i: NodeLookupInput): { source: NodeSource; root: string;
       ? { source: 'nvm', root: i.env.NVM_HOME ?? path.join(local, 'nvm'), inside: '' }
       : { source: 'nvm', root: path.join(i.env.NVM_DIR ?? path.join(i.home, '.nvm'), 'versions', 'node'), inside: '' },
     { source: 'fnm', root: path.join(i.env.FNM_DIR ?? fnmDefault, 'node-versions'), inside: 'installation' },
-    { source: 'volta', root: path.join(i.env.VOLTA_HOME ?? (win ? path.join(local, 'Volta') : path.join(i.home, '.volta')), 'tools', 'image', 'node'), inside: '' },
+    {
+      source: 'volta',
+      root: path.join(
+        i.env.VOLTA_HOME ?? (win ? path.join(local, 'Volta') : path.join(i.home, '.volta')),
+        'tools',
+        'image',
+        'node',
+      ),
+      inside: '',
+    },
   ];
 }
 
@@ -108,14 +125,22 @@ export function parseNodeMajor(versionOutput: string): number | undefined {
 export function chooseNode(probed: ProbedNode[]): NodeChoice {
   const majors = supportedMajors();
   const supports = `svc supports Node ${majorsInWords(majors)}`;
-  const describe = (n: ProbedNode) => `${n.path} (${n.source}) ${n.version ? `is Node ${n.version}` : 'did not answer "node --version"'}`;
+  const describe = (n: ProbedNode) =>
+    `${n.path} (${n.source}) ${n.version ? `is Node ${n.version}` : 'did not answer "node --version"'}`;
   const fits = (n: ProbedNode) => {
     const major = n.version === undefined ? undefined : parseNodeMajor(n.version);
     return major !== undefined && isSupportedMajor(major);
   };
   const setting = probed.find((n) => n.source === 'svc.nodePath');
   if (setting) {
-    if (fits(setting)) return { ok: true, path: setting.path, source: setting.source, version: setting.version!, why: 'set by "svc.nodePath"' };
+    if (fits(setting))
+      return {
+        ok: true,
+        path: setting.path,
+        source: setting.source,
+        version: setting.version!,
+        why: 'set by "svc.nodePath"',
+      };
     const what = setting.version ? `which is Node ${setting.version}` : 'which did not answer "node --version"';
     return {
       ok: false,
@@ -125,11 +150,16 @@ export function chooseNode(probed: ProbedNode[]): NodeChoice {
   }
   const chosen = probed.find(fits);
   if (!chosen) {
-    const found = probed.length ? probed.map(describe).join('; ') : 'no node was found on PATH or in nvm, fnm or volta folders';
+    const found = probed.length
+      ? probed.map(describe).join('; ')
+      : 'no node was found on PATH or in nvm, fnm or volta folders';
     return { ok: false, problem: `no supported Node was found: ${found}; ${supports}`, fix: nodeFix(majors) };
   }
   const passed = probed.slice(0, probed.indexOf(chosen));
-  const why = chosen.source === 'PATH' && !passed.length ? 'the first node on PATH' : `the first supported Node (${supports}): ${passed.map(describe).join('; ')}`;
+  const why =
+    chosen.source === 'PATH' && !passed.length
+      ? 'the first node on PATH'
+      : `the first supported Node (${supports}): ${passed.map(describe).join('; ')}`;
   return { ok: true, path: chosen.path, source: chosen.source, version: chosen.version!, why };
 }
 
@@ -138,7 +168,12 @@ export async function probeUntilSupported(candidates: NodeCandidate[]): Promise<
   const probed: ProbedNode[] = [];
   for (const c of candidates) {
     const out = await new Promise<string>((resolve) => {
-      execFile(c.path, ['--version'], { timeout: 10_000, env: { ...process.env, ELECTRON_RUN_AS_NODE: undefined } }, (err, stdout) => resolve(err ? '' : stdout));
+      execFile(
+        c.path,
+        ['--version'],
+        { timeout: 10_000, env: { ...process.env, ELECTRON_RUN_AS_NODE: undefined } },
+        (err, stdout) => resolve(err ? '' : stdout),
+      );
     });
     const major = parseNodeMajor(out);
     probed.push({ ...c, version: major === undefined ? undefined : out.trim() });

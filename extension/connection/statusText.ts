@@ -19,7 +19,11 @@ export function statusText(s: ConnectionState, needsYou: number | undefined): St
     case 'connecting':
       return { text: '$(loading~spin) svc', tooltip: 'svc: connecting to the daemon…' };
     case 'noNode':
-      return { text: '$(error) svc: no node', tooltip: `svc cannot start its daemon: ${s.problem}.\nFix: ${s.fix}.`, background: 'statusBarItem.errorBackground' };
+      return {
+        text: '$(error) svc: no node',
+        tooltip: `svc cannot start its daemon: ${s.problem}.\nFix: ${s.fix}.`,
+        background: 'statusBarItem.errorBackground',
+      };
     case 'down':
       return {
         text: '$(debug-disconnect) svc: daemon down',
@@ -30,7 +34,11 @@ export function statusText(s: ConnectionState, needsYou: number | undefined): St
       const i = s.info;
       const tooltip = `svc daemon ${i.version} (build ${i.build}), pid ${i.pid}\n${plural(i.conversations, 'conversation')}, ${i.live} live\nSVC_HOME ${i.svcHome}`;
       if (needsYou && needsYou > 0) {
-        return { text: `$(bell-dot) svc: ${needsYou} need${needsYou === 1 ? 's' : ''} you`, tooltip, background: 'statusBarItem.warningBackground' };
+        return {
+          text: `$(bell-dot) svc: ${needsYou} need${needsYou === 1 ? 's' : ''} you`,
+          tooltip,
+          background: 'statusBarItem.warningBackground',
+        };
       }
       return { text: '$(pulse) svc', tooltip };
     }

@@ -10,14 +10,24 @@
 // remedy comes back as a button (Send anyway, Resume), not as a command to type.
 // Panels come back after a window reload (ConversationPanels.restore, from the page's state).
 import * as vscode from 'vscode';
-import { conversationsAnswer, conversationsResume, conversationsShow, conversationsStop, conversationsTell } from '../../shared/protocol/conversations';
+import {
+  conversationsAnswer,
+  conversationsResume,
+  conversationsShow,
+  conversationsStop,
+  conversationsTell,
+} from '../../shared/protocol/conversations';
 import type { ConversationInfo } from '../../shared/protocol/conversations';
 import { lanesGet } from '../../shared/protocol/lanes';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 import { reviewShow } from '../../shared/protocol/review';
 import { transcriptRead } from '../../shared/protocol/transcript';
 import type { TranscriptRowInfo } from '../../shared/protocol/transcript';
-import type { ConversationFromView, ConversationHeader, ConversationToView } from '../../shared/webview/conversationMessages';
+import type {
+  ConversationFromView,
+  ConversationHeader,
+  ConversationToView,
+} from '../../shared/webview/conversationMessages';
 import type { DaemonConnection } from '../connection/daemonConnection';
 import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 import { DaemonDown } from '../connection/daemonErrors';
@@ -67,7 +77,9 @@ export class ConversationPanel extends WebviewHost<ConversationToView, Conversat
     restored?: vscode.WebviewPanel,
   ) {
     super(extensionUri, { bundle: 'conversationMain', title: `Conversation #${id}` });
-    this.panel = restored ?? vscode.window.createWebviewPanel(CONVERSATION_VIEW_TYPE, `#${id}`, vscode.ViewColumn.Active, PANEL_OPTIONS);
+    this.panel =
+      restored ??
+      vscode.window.createWebviewPanel(CONVERSATION_VIEW_TYPE, `#${id}`, vscode.ViewColumn.Active, PANEL_OPTIONS);
     this.attach(this.panel.webview);
     this.subscriptions.push(
       this.panel.onDidDispose(() => this.dispose()),
@@ -136,11 +148,22 @@ export class ConversationPanel extends WebviewHost<ConversationToView, Conversat
   protected async onMessage(msg: ConversationFromView): Promise<void> {
     const conv = String(this.id);
     // Acting in a preview keeps it, as typing in a preview editor does.
-    if (msg.type === 'tell' || msg.type === 'answer' || msg.type === 'stop' || msg.type === 'resume' || msg.type === 'pin') this.pin();
+    if (
+      msg.type === 'tell' ||
+      msg.type === 'answer' ||
+      msg.type === 'stop' ||
+      msg.type === 'resume' ||
+      msg.type === 'pin'
+    )
+      this.pin();
     switch (msg.type) {
       case 'tell':
         await this.act('tell', async () => {
-          const r = await this.connection.request(conversationsTell, { conv, text: msg.text, ...(msg.force ? { force: true } : {}) });
+          const r = await this.connection.request(conversationsTell, {
+            conv,
+            text: msg.text,
+            ...(msg.force ? { force: true } : {}),
+          });
           return r.delivered === 'now' ? 'Sent.' : `Queued: delivered when the current turn ends (${r.ahead} ahead).`;
         });
         break;
@@ -187,20 +210,33 @@ export class ConversationPanel extends WebviewHost<ConversationToView, Conversat
       this.post({ type: 'result', action, ok: true, message: await fn() });
       this.schedule({ info: true });
     } catch (e) {
-      const offer = DaemonRefusal.is(e, 'judgeReported') ? 'sendAnyway' : DaemonRefusal.is(e, 'notRunning') ? 'resume' : undefined;
+      const offer = DaemonRefusal.is(e, 'judgeReported')
+        ? 'sendAnyway'
+        : DaemonRefusal.is(e, 'notRunning')
+          ? 'resume'
+          : undefined;
       const message = e instanceof Error ? e.message : String(e);
       if (offer) {
         this.post({ type: 'result', action, ok: false, message: `${withoutCliHint(message)}.`, offer });
         this.schedule({ info: true });
         return;
       }
-      this.post({ type: 'result', action, ok: false, message: DaemonRefusal.is(e) ? withoutCliHint(message) : message });
+      this.post({
+        type: 'result',
+        action,
+        ok: false,
+        message: DaemonRefusal.is(e) ? withoutCliHint(message) : message,
+      });
       throw e;
     }
   }
 
   private schedule(w: Partial<Wanted>): void {
-    this.want = { info: this.want.info || !!w.info, transcript: this.want.transcript || !!w.transcript, reset: this.want.reset || !!w.reset };
+    this.want = {
+      info: this.want.info || !!w.info,
+      transcript: this.want.transcript || !!w.transcript,
+      reset: this.want.reset || !!w.reset,
+    };
     this.reads.request();
   }
 
@@ -218,7 +254,8 @@ export class ConversationPanel extends WebviewHost<ConversationToView, Conversat
       if (w.transcript) await this.readTranscript();
       this.problem = null;
     } catch (e) {
-      if (DaemonDown.is(e)) this.problem = `The svc daemon is not connected: ${e.why}. What is shown may be out of date.`;
+      if (DaemonDown.is(e))
+        this.problem = `The svc daemon is not connected: ${e.why}. What is shown may be out of date.`;
       else if (DaemonRefusal.is(e)) this.problem = e.message;
       else {
         log.error(`reading conversation #${this.id} failed`, e);
@@ -284,9 +321,18 @@ export class ConversationPanel extends WebviewHost<ConversationToView, Conversat
       convId: this.id,
       preview: this.previewing,
       conv: i ? header(i, this.lane, this.reportFile) : null,
-      ask: i?.ask && i.activity === 'needs-you' ? { kind: i.ask.kind, title: i.ask.title, options: i.ask.options, fields: i.ask.fields } : null,
+      ask:
+        i?.ask && i.activity === 'needs-you'
+          ? { kind: i.ask.kind, title: i.ask.title, options: i.ask.options, fields: i.ask.fields }
+          : null,
       report: this.lane?.report
-        ? { seq: this.lane.report.seq, status: this.lane.report.status, verdict: this.lane.report.verdict, at: this.lane.report.at, body: this.lane.report.body }
+        ? {
+            seq: this.lane.report.seq,
+            status: this.lane.report.status,
+            verdict: this.lane.report.verdict,
+            at: this.lane.report.at,
+            body: this.lane.report.body,
+          }
         : null,
       items: foldTranscript(this.rows),
       earlier: this.earlier,
@@ -306,7 +352,10 @@ export class ConversationPanel extends WebviewHost<ConversationToView, Conversat
   }
 }
 
-const PANEL_OPTIONS: vscode.WebviewPanelOptions & vscode.WebviewOptions = { retainContextWhenHidden: true, enableFindWidget: true };
+const PANEL_OPTIONS: vscode.WebviewPanelOptions & vscode.WebviewOptions = {
+  retainContextWhenHidden: true,
+  enableFindWidget: true,
+};
 
 function header(i: ConversationInfo, lane: LaneRecord | null, reportFile: string | null): ConversationHeader {
   const reaped = lane?.reaped ?? false;
@@ -320,7 +369,9 @@ function header(i: ConversationInfo, lane: LaneRecord | null, reportFile: string
     harness: i.harness,
     model: i.model,
     cost: i.cost ? formatCost(i.cost.amount, i.cost.currency) : null,
-    lane: lane ? `${lane.role} i${lane.iteration} · run ${lane.run} · key ${lane.key}${lane.verdict ? ` · verdict ${lane.verdict.verdict}` : ''}` : null,
+    lane: lane
+      ? `${lane.role} i${lane.iteration} · run ${lane.run} · key ${lane.key}${lane.verdict ? ` · verdict ${lane.verdict.verdict}` : ''}`
+      : null,
     parentId: i.parentId,
     issueId: i.issueId,
     archived: i.archived,
@@ -345,7 +396,8 @@ export class ConversationPanels implements vscode.Disposable {
   ) {}
 
   show(convId: number, opts: { preview?: boolean } = {}): ConversationPanel {
-    const preview = !!opts.preview && vscode.workspace.getConfiguration('workbench.editor').get<boolean>('enablePreview', true);
+    const preview =
+      !!opts.preview && vscode.workspace.getConfiguration('workbench.editor').get<boolean>('enablePreview', true);
     const existing = this.open.get(convId);
     if (existing) {
       if (!preview) existing.pin();
@@ -375,7 +427,8 @@ export class ConversationPanels implements vscode.Disposable {
       panel.dispose();
       return existing;
     }
-    const previewAllowed = preview && vscode.workspace.getConfiguration('workbench.editor').get<boolean>('enablePreview', true);
+    const previewAllowed =
+      preview && vscode.workspace.getConfiguration('workbench.editor').get<boolean>('enablePreview', true);
     return this.add(convId, previewAllowed && ![...this.open.values()].some((p) => p.preview), panel);
   }
 

@@ -46,7 +46,8 @@ export function foldTranscript(rows: readonly TranscriptRowInfo[]): TranscriptIt
   for (const r of rows) {
     const p = (typeof r.payload === 'object' && r.payload !== null ? r.payload : {}) as Payload;
     if (QUIET_UPDATES.has(r.kind)) continue;
-    if (r.kind !== 'agent_message_chunk' && r.kind !== 'agent_thought_chunk' && r.kind !== 'user_message_chunk') stream = undefined;
+    if (r.kind !== 'agent_message_chunk' && r.kind !== 'agent_thought_chunk' && r.kind !== 'user_message_chunk')
+      stream = undefined;
     switch (r.kind) {
       case 'prompt':
         items.push({ id: `u${r.seq}`, kind: 'prompt', at: r.at, text: textOf(p.text) });
@@ -72,7 +73,16 @@ export function foldTranscript(rows: readonly TranscriptRowInfo[]): TranscriptIt
         }
         const t = {
           view: startToolCall(p, id),
-          item: { id: `t${r.seq}`, kind: 'tool', at: r.at, title: '', toolKind: null, status: null, output: '', outcome: null } as Extract<TranscriptItem, { kind: 'tool' }>,
+          item: {
+            id: `t${r.seq}`,
+            kind: 'tool',
+            at: r.at,
+            title: '',
+            toolKind: null,
+            status: null,
+            output: '',
+            outcome: null,
+          } as Extract<TranscriptItem, { kind: 'tool' }>,
         };
         show(t);
         tools.set(id, t);
@@ -124,14 +134,34 @@ export function foldTranscript(rows: readonly TranscriptRowInfo[]): TranscriptIt
       }
       case 'turn_end':
         plan = undefined;
-        if (p.error) items.push({ id: `n${r.seq}`, kind: 'note', at: r.at, text: `turn failed: ${textOf(p.error)}`, tone: 'error' });
-        else if (p.stopReason && p.stopReason !== 'end_turn') items.push({ id: `n${r.seq}`, kind: 'note', at: r.at, text: `turn ended: ${textOf(p.stopReason)}`, tone: 'info' });
+        if (p.error)
+          items.push({
+            id: `n${r.seq}`,
+            kind: 'note',
+            at: r.at,
+            text: `turn failed: ${textOf(p.error)}`,
+            tone: 'error',
+          });
+        else if (p.stopReason && p.stopReason !== 'end_turn')
+          items.push({
+            id: `n${r.seq}`,
+            kind: 'note',
+            at: r.at,
+            text: `turn ended: ${textOf(p.stopReason)}`,
+            tone: 'info',
+          });
         break;
       case 'lifecycle':
       case 'notice': {
         const event = str(p.event);
         // The daemon's notes name the command that helps ("svc conv resume continues it"); the panel offers it as a button.
-        items.push({ id: `n${r.seq}`, kind: 'note', at: r.at, text: withoutCliHint(textOf(p.text ?? event)), tone: event === 'spawnError' ? 'error' : 'info' });
+        items.push({
+          id: `n${r.seq}`,
+          kind: 'note',
+          at: r.at,
+          text: withoutCliHint(textOf(p.text ?? event)),
+          tone: event === 'spawnError' ? 'error' : 'info',
+        });
         break;
       }
       default:

@@ -12,7 +12,10 @@ let channel: vscode.OutputChannel | undefined;
 export async function runDoctor(connection: DaemonConnection): Promise<void> {
   let report: DoctorReport;
   try {
-    report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'svc: running the doctor' }, () => connection.request(doctorRun, {}));
+    report = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: 'svc: running the doctor' },
+      () => connection.request(doctorRun, {}),
+    );
   } catch (e) {
     if (!(e instanceof DaemonDown)) throw e;
     report = daemonDownReport(connection.whyDown(), connection.home);
@@ -22,5 +25,7 @@ export async function runDoctor(connection: DaemonConnection): Promise<void> {
   channel.append(`svc doctor — ${new Date().toLocaleString()}\n\n${doctorText(report)}`);
   channel.show(true);
   if (report.problems > 0)
-    void vscode.window.showWarningMessage(`svc doctor: ${report.problems} problem${report.problems === 1 ? '' : 's'}; each has its fix in the "svc Doctor" output.`);
+    void vscode.window.showWarningMessage(
+      `svc doctor: ${report.problems} problem${report.problems === 1 ? '' : 's'}; each has its fix in the "svc Doctor" output.`,
+    );
 }

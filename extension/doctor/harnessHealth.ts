@@ -18,6 +18,9 @@ async function orNull<T>(ask: () => Promise<T>): Promise<T | null> {
 }
 
 export async function pickerHarnesses(connection: DaemonConnection): Promise<HarnessChoice[]> {
-  const [roles, doctor] = await Promise.all([orNull(() => connection.request(configRoles, {})), orNull(() => connection.request(doctorRun, { only: 'harnesses' }))]);
+  const [roles, doctor] = await Promise.all([
+    orNull(() => connection.request(configRoles, {})),
+    orNull(() => connection.request(doctorRun, { only: 'harnesses' })),
+  ]);
   return harnessChoices(roles?.harnesses ?? [], doctor?.harnesses ?? null);
 }

@@ -23,7 +23,9 @@ const CONVERSATION_REMEDIES: Partial<Record<SvcReason, { button: string; command
  * A refusal whose remedy the window can run: the daemon's sentence without its CLI hint
  * (`resume it with svc conv resume #3`), and the remedy as a button.
  */
-export function refusalFix(e: DaemonRefusal): { message: string; button: string; command: string; args: unknown[] } | undefined {
+export function refusalFix(
+  e: DaemonRefusal,
+): { message: string; button: string; command: string; args: unknown[] } | undefined {
   const remedy = CONVERSATION_REMEDIES[e.reason];
   const conv = /#(\d+)/.exec(e.message)?.[1];
   if (!remedy || !conv) return undefined;

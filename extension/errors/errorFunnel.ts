@@ -55,19 +55,26 @@ export function report(what: string, e: unknown): void {
   if (e instanceof NothingToDo) {
     const remedy = e.remedy;
     if (remedy)
-      void vscode.window.showInformationMessage(`svc: ${e.message}`, remedy.button).then((c) => c && vscode.commands.executeCommand(remedy.command, ...(remedy.args ?? [])));
+      void vscode.window
+        .showInformationMessage(`svc: ${e.message}`, remedy.button)
+        .then((c) => c && vscode.commands.executeCommand(remedy.command, ...(remedy.args ?? [])));
     else void vscode.window.showInformationMessage(`svc: ${e.message}`);
     return;
   }
   if (DaemonDown.is(e)) {
     log.warn(`${what}: ${e.message}`);
-    void vscode.window.showWarningMessage(`svc: cannot ${what}: ${e.message}.`, START_DAEMON, SHOW_DAEMON_LOG).then(followUp);
+    void vscode.window
+      .showWarningMessage(`svc: cannot ${what}: ${e.message}.`, START_DAEMON, SHOW_DAEMON_LOG)
+      .then(followUp);
     return;
   }
   if (DaemonRefusal.is(e)) {
     log.info(`${what}: refused (${e.reason}): ${e.message}`);
     const fix = refusalFix(e);
-    if (fix) void vscode.window.showErrorMessage(fix.message, fix.button).then((c) => c && vscode.commands.executeCommand(fix.command, ...fix.args));
+    if (fix)
+      void vscode.window
+        .showErrorMessage(fix.message, fix.button)
+        .then((c) => c && vscode.commands.executeCommand(fix.command, ...fix.args));
     else void vscode.window.showErrorMessage(e.message);
     return;
   }

@@ -33,8 +33,18 @@ export type Answer<T> = T | undefined | typeof BACK;
 
 export interface Prompter {
   /** `back`: show a Back button. undefined: the person dismissed it. */
-  pick<T extends PickItem>(items: T[], o: { title: string; placeholder: string; active?: T; back: boolean }): Promise<Answer<T>>;
-  input(o: { title: string; prompt: string; value?: string; placeholder?: string; validate?: (v: string) => string | undefined; back: boolean }): Promise<Answer<string>>;
+  pick<T extends PickItem>(
+    items: T[],
+    o: { title: string; placeholder: string; active?: T; back: boolean },
+  ): Promise<Answer<T>>;
+  input(o: {
+    title: string;
+    prompt: string;
+    value?: string;
+    placeholder?: string;
+    validate?: (v: string) => string | undefined;
+    back: boolean;
+  }): Promise<Answer<string>>;
   /** An absolute path of a file the person chose. */
   openFile(o: { title: string }): Promise<string | undefined>;
 }
@@ -130,8 +140,20 @@ export function judgeChoices(lanes: readonly LaneRecord[]): JudgeChoice[] {
     const head = same.map((l) => l.git?.headSha).find((h) => h);
     out.push(
       done
-        ? { label: key, description: `builder ${key} i${iteration} reported done at ${done.headSha!.slice(0, 7)}`, key, iteration, reported: done.headSha! }
-        : { label: key, description: `builder ${key} i${iteration} has not reported: judge it at a commit you name`, key, iteration, ...(head ? { head } : {}) },
+        ? {
+            label: key,
+            description: `builder ${key} i${iteration} reported done at ${done.headSha!.slice(0, 7)}`,
+            key,
+            iteration,
+            reported: done.headSha!,
+          }
+        : {
+            label: key,
+            description: `builder ${key} i${iteration} has not reported: judge it at a commit you name`,
+            key,
+            iteration,
+            ...(head ? { head } : {}),
+          },
     );
   }
   return out.sort((a, b) => Number(!!b.reported) - Number(!!a.reported) || a.key.localeCompare(b.key));
@@ -196,10 +218,24 @@ export async function startLaneFlow(p: Prompter, facts: FlowFacts, previous: Lan
     launcher: {
       shown: () => !preset,
       async ask(back) {
-        if (!launchers.length) return { kind: 'nothing', message: 'no conversation can launch lanes: start a root conversation first ("svc: New Conversation")', answers: a };
-        const items = launchers.map((r) => ({ label: r.title || r.name, description: `#${r.id} · ${r.role ?? r.kind} · ${r.activity}`, row: r }));
+        if (!launchers.length)
+          return {
+            kind: 'nothing',
+            message: 'no conversation can launch lanes: start a root conversation first ("svc: New Conversation")',
+            answers: a,
+          };
+        const items = launchers.map((r) => ({
+          label: r.title || r.name,
+          description: `#${r.id} · ${r.role ?? r.kind} · ${r.activity}`,
+          row: r,
+        }));
         const got = answered(
-          await p.pick(items, { title: title(), placeholder: 'Which conversation launches the lane?', active: items.find((i) => i.row.id === a.launcher), back }),
+          await p.pick(items, {
+            title: title(),
+            placeholder: 'Which conversation launches the lane?',
+            active: items.find((i) => i.row.id === a.launcher),
+            back,
+          }),
         );
         a.launcher = got.row.id;
       },
@@ -211,7 +247,12 @@ export async function startLaneFlow(p: Prompter, facts: FlowFacts, previous: Lan
         const items = roles.map((r) => ({ label: r, description: ROLE_HELP[r], role: r }));
         const want = a.role && roles.includes(a.role) ? a.role : defaultRole(selected);
         const got = answered(
-          await p.pick(items, { title: title(), placeholder: `Role of the new lane (launched by #${a.launcher})`, active: items.find((i) => i.role === want), back }),
+          await p.pick(items, {
+            title: title(),
+            placeholder: `Role of the new lane (launched by #${a.launcher})`,
+            active: items.find((i) => i.role === want),
+            back,
+          }),
         );
         a.role = got.role;
       },
@@ -255,17 +296,31 @@ export async function startLaneFlow(p: Prompter, facts: FlowFacts, previous: Lan
           return;
         }
         const choices = judgeChoices(await once(`lanes:${a.run}`, () => facts.lanes(a.run!)));
-        const items: (PickItem & { choice?: JudgeChoice })[] = choices.map((c) => ({ label: c.label, description: c.description, choice: c }));
-        if (a.role === 'verifier') items.push({ label: 'A key of its own…', description: 'checks at the base ref, judging no builder' });
+        const items: (PickItem & { choice?: JudgeChoice })[] = choices.map((c) => ({
+          label: c.label,
+          description: c.description,
+          choice: c,
+        }));
+        if (a.role === 'verifier')
+          items.push({ label: 'A key of its own…', description: 'checks at the base ref, judging no builder' });
         if (!items.length)
-          return { kind: 'nothing', message: `run ${a.run} has no builder for a critic to judge: start a builder first (a critic judges a builder's commit)`, answers: a };
+          return {
+            kind: 'nothing',
+            message: `run ${a.run} has no builder for a critic to judge: start a builder first (a critic judges a builder's commit)`,
+            answers: a,
+          };
         for (;;) {
           const want = a.judge ?? (a.role === 'verifier' && a.key ? undefined : selected?.key);
           const got = answered(
             await p.pick(items, {
               title: title(),
-              placeholder: a.role === 'critic' ? `Which builder of run ${a.run} does the critic judge?` : `Which builder of run ${a.run} does the verifier check?`,
-              active: items.find((i) => i.choice && i.choice.key === want) ?? (a.role === 'verifier' && a.key ? items.at(-1) : undefined),
+              placeholder:
+                a.role === 'critic'
+                  ? `Which builder of run ${a.run} does the critic judge?`
+                  : `Which builder of run ${a.run} does the verifier check?`,
+              active:
+                items.find((i) => i.choice && i.choice.key === want) ??
+                (a.role === 'verifier' && a.key ? items.at(-1) : undefined),
               back,
             }),
           );
@@ -316,8 +371,18 @@ export async function startLaneFlow(p: Prompter, facts: FlowFacts, previous: Lan
     harness: {
       shown: () => facts.harnesses.length > 0,
       async ask(back) {
-        const items = [{ label: 'Default', description: `the project's harness for ${a.role}s, else the launcher's`, harness: '' }, ...facts.harnesses];
-        const got = answered(await p.pick(items, { title: title(), placeholder: `Harness for the ${a.role}`, active: items.find((i) => i.harness === (a.harness ?? '')), back }));
+        const items = [
+          { label: 'Default', description: `the project's harness for ${a.role}s, else the launcher's`, harness: '' },
+          ...facts.harnesses,
+        ];
+        const got = answered(
+          await p.pick(items, {
+            title: title(),
+            placeholder: `Harness for the ${a.role}`,
+            active: items.find((i) => i.harness === (a.harness ?? '')),
+            back,
+          }),
+        );
         a.harness = got.harness;
       },
     },
@@ -326,25 +391,44 @@ export async function startLaneFlow(p: Prompter, facts: FlowFacts, previous: Lan
       shown: () => true,
       async ask(back) {
         const who = await once(`launcher:${a.launcher}`, () => facts.launcher(a.launcher!));
-        const set = who.project ? await once(`role:${who.project}:${a.role}`, () => facts.roleSettings(who.project!, a.role!)) : { model: null, harness: null };
+        const set = who.project
+          ? await once(`role:${who.project}:${a.role}`, () => facts.roleSettings(who.project!, a.role!))
+          : { model: null, harness: null };
         type ModelItem = PickItem & { model?: string; other?: boolean; roles?: boolean };
         let items: ModelItem[];
         let placeholder: string;
         if (set.model) {
-          items = [{ label: set.model, description: `the model set for ${a.role}s of project ${who.project}`, model: set.model }];
+          items = [
+            {
+              label: set.model,
+              description: `the model set for ${a.role}s of project ${who.project}`,
+              model: set.model,
+            },
+          ];
           placeholder = `Model for the ${a.role}`;
         } else {
           const harness = a.harness || set.harness || who.harness;
           const offered = await once(`models:${harness}`, () => facts.models(harness));
           items = offered.models.map((m) => ({ label: m, description: `offered by ${harness}`, model: m }));
-          items.push({ label: OPEN_ROLES, description: `set a model for ${a.role}s${who.project ? ` of project ${who.project}` : ''}; your answers here are kept`, roles: true });
+          items.push({
+            label: OPEN_ROLES,
+            description: `set a model for ${a.role}s${who.project ? ` of project ${who.project}` : ''}; your answers here are kept`,
+            roles: true,
+          });
           placeholder = `No model is set for ${a.role}s${who.project ? ` of project ${who.project}` : ''}: pick one ${harness} offers, type one, or set one in Roles${offered.note ? ` (${offered.note})` : ''}`;
         }
         // Also offered: the model of the newest lane of this role in the run, and the last answer (chosen again by default).
-        const sameRole = rows.filter((r) => r.role === a.role && r.run === a.run && r.model).sort((x, y) => y.id - x.id)[0];
+        const sameRole = rows
+          .filter((r) => r.role === a.role && r.run === a.run && r.model)
+          .sort((x, y) => y.id - x.id)[0];
         if (sameRole?.model && !items.some((i) => i.model === sameRole.model))
-          items.splice(set.model ? 1 : 0, 0, { label: sameRole.model, description: `the model of #${sameRole.id}, a ${a.role} of run ${a.run}`, model: sameRole.model });
-        if (a.model && !items.some((i) => i.model === a.model)) items.unshift({ label: a.model, description: 'your last answer', model: a.model });
+          items.splice(set.model ? 1 : 0, 0, {
+            label: sameRole.model,
+            description: `the model of #${sameRole.id}, a ${a.role} of run ${a.run}`,
+            model: sameRole.model,
+          });
+        if (a.model && !items.some((i) => i.model === a.model))
+          items.unshift({ label: a.model, description: 'your last answer', model: a.model });
         const last = a.model ?? set.model ?? sameRole?.model;
         items.splice(items.findIndex((i) => i.roles) >= 0 ? items.findIndex((i) => i.roles) : items.length, 0, {
           label: ANOTHER_MODEL,
@@ -352,7 +436,14 @@ export async function startLaneFlow(p: Prompter, facts: FlowFacts, previous: Lan
           other: true,
         });
         for (;;) {
-          const got = answered(await p.pick(items, { title: title(), placeholder, active: items.find((i) => i.model === last) ?? items.find((i) => i.model), back }));
+          const got = answered(
+            await p.pick(items, {
+              title: title(),
+              placeholder,
+              active: items.find((i) => i.model === last) ?? items.find((i) => i.model),
+              back,
+            }),
+          );
           if (got.roles) return { kind: 'openRoles', answers: a, project: who.project, role: a.role! };
           if (!got.other) {
             a.model = got.model;
@@ -377,11 +468,22 @@ export async function startLaneFlow(p: Prompter, facts: FlowFacts, previous: Lan
       shown: () => true,
       async ask(back) {
         const items = [
-          { label: 'Write the brief in an editor', description: '“svc: Launch Lane” in its title bar launches the lane', how: 'editor' as const },
+          {
+            label: 'Write the brief in an editor',
+            description: '“svc: Launch Lane” in its title bar launches the lane',
+            how: 'editor' as const,
+          },
           { label: 'Use a brief file…', description: 'Markdown the lane works from', how: 'file' as const },
         ];
         for (;;) {
-          const got = answered(await p.pick(items, { title: title(), placeholder: 'The lane’s brief', active: items.find((i) => i.how === (a.brief ?? 'editor')), back }));
+          const got = answered(
+            await p.pick(items, {
+              title: title(),
+              placeholder: 'The lane’s brief',
+              active: items.find((i) => i.how === (a.brief ?? 'editor')),
+              back,
+            }),
+          );
           a.brief = got.how;
           if (got.how === 'editor') return;
           // No file chosen: the choice is offered again.

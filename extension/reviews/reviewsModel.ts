@@ -65,7 +65,8 @@ export function issueContextValue(s: IssueState): string {
  */
 const treeId = (id: string, parent: boolean) => (parent ? `${id}:tree` : id);
 
-const roleLabel = (role: string) => (role === 'parent' ? 'review parent' : role === 'quick' ? 'reviewer (quick)' : role);
+const roleLabel = (role: string) =>
+  role === 'parent' ? 'review parent' : role === 'quick' ? 'reviewer (quick)' : role;
 
 function reviewerNode(issue: string, r: ReviewerInfo): ReviewNode {
   const parts = [`#${r.id}`, r.activity];
@@ -105,19 +106,31 @@ export function reviewNodes(states: readonly IssueState[]): ReviewNode[] {
     const desc: string[] = [];
     const prFacts = s.pr ? { number: s.pr.number, url: s.pr.url, project: s.issue.project } : undefined;
     if (s.pr) {
-      desc.push(`PR #${s.pr.number}`, stateText(s.pr.reviewState), s.pr.state === 'open' ? (s.pr.ready ? 'ready to merge' : 'not ready') : s.pr.state);
+      desc.push(
+        `PR #${s.pr.number}`,
+        stateText(s.pr.reviewState),
+        s.pr.state === 'open' ? (s.pr.ready ? 'ready to merge' : 'not ready') : s.pr.state,
+      );
       const mergeable = s.pr.state === 'open' && s.pr.ready;
       children.push({
         id: `ready:${id}`,
         kind: 'readiness',
-        label: s.pr.state !== 'open' ? `PR #${s.pr.number} ${s.pr.state}` : s.pr.ready ? 'merge: ready' : 'merge: not ready',
-        description: s.pr.ready || s.pr.state !== 'open' ? (s.pr.head ? `head ${s.pr.head.slice(0, 7)}` : '') : s.pr.reasons.join('; '),
+        label:
+          s.pr.state !== 'open' ? `PR #${s.pr.number} ${s.pr.state}` : s.pr.ready ? 'merge: ready' : 'merge: not ready',
+        description:
+          s.pr.ready || s.pr.state !== 'open'
+            ? s.pr.head
+              ? `head ${s.pr.head.slice(0, 7)}`
+              : ''
+            : s.pr.reasons.join('; '),
         tooltip: [
           `**PR #${s.pr.number}** of ${mdText(id)}: ${s.pr.state}`,
           '',
           ...(s.pr.head ? [`- head: ${mdCode(s.pr.head.slice(0, 12))}`] : []),
           `- review: ${stateText(s.pr.reviewState)}`,
-          ...(s.pr.ready ? ['- approved for the current head and checks green'] : s.pr.reasons.map((r) => `- not ready: ${mdText(r)}`)),
+          ...(s.pr.ready
+            ? ['- approved for the current head and checks green']
+            : s.pr.reasons.map((r) => `- not ready: ${mdText(r)}`)),
           ...s.pr.checks.map((c) => `- check ${mdText(c.name)}: ${mdText(c.state)}`),
         ].join('\n'),
         icon:
@@ -197,7 +210,9 @@ export function reviewNodes(states: readonly IssueState[]): ReviewNode[] {
         `- project: ${mdText(s.issue.project)}`,
         `- branch: ${mdCode(s.issue.branch)}`,
         `- workspace: ${mdCode(s.issue.workspace)}`,
-        ...(s.pr ? [`- PR #${s.pr.number}: ${stateText(s.pr.reviewState)}${s.pr.url ? ` · ${mdText(s.pr.url)}` : ''}`] : ['- no PR yet']),
+        ...(s.pr
+          ? [`- PR #${s.pr.number}: ${stateText(s.pr.reviewState)}${s.pr.url ? ` · ${mdText(s.pr.url)}` : ''}`]
+          : ['- no PR yet']),
       ].join('\n'),
       icon: STATE_ICONS[reviewState] ?? STATE_ICONS.none,
       contextValue: issueContextValue(s),

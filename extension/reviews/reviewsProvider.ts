@@ -105,7 +105,11 @@ export class ReviewsProvider implements vscode.TreeDataProvider<ReviewNode>, vsc
 }
 
 export function reviewTreeItem(n: ReviewNode): vscode.TreeItem {
-  const state = !n.children.length ? vscode.TreeItemCollapsibleState.None : n.collapsed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded;
+  const state = !n.children.length
+    ? vscode.TreeItemCollapsibleState.None
+    : n.collapsed
+      ? vscode.TreeItemCollapsibleState.Collapsed
+      : vscode.TreeItemCollapsibleState.Expanded;
   const item = new vscode.TreeItem(n.label, state);
   item.id = n.id;
   item.description = n.description;

@@ -51,7 +51,9 @@ export class RolesPanel extends WebviewHost<RolesToView, RolesFromView> {
     restored?: vscode.WebviewPanel,
   ) {
     super(extensionUri, { bundle: 'rolesMain', title: 'svc Roles' });
-    const panel = restored ?? vscode.window.createWebviewPanel(ROLES_VIEW_TYPE, 'svc Roles', vscode.ViewColumn.Active, { enableScripts: true });
+    const panel =
+      restored ??
+      vscode.window.createWebviewPanel(ROLES_VIEW_TYPE, 'svc Roles', vscode.ViewColumn.Active, { enableScripts: true });
     this.panel = panel;
     this.attach(panel.webview);
     this.query = new LiveQuery(
@@ -124,8 +126,20 @@ export class RolesPanel extends WebviewHost<RolesToView, RolesFromView> {
 
   private snapshot(): RolesState {
     const s = this.connection.state;
-    const daemon = s.kind === 'connected' ? null : s.kind === 'connecting' ? 'connecting to the daemon…' : `the daemon is not connected: ${this.connection.whyDown()}`;
-    return { type: 'state', daemon, view: this.view, problem: this.problem, models: { ...this.models }, results: { ...this.results } };
+    const daemon =
+      s.kind === 'connected'
+        ? null
+        : s.kind === 'connecting'
+          ? 'connecting to the daemon…'
+          : `the daemon is not connected: ${this.connection.whyDown()}`;
+    return {
+      type: 'state',
+      daemon,
+      view: this.view,
+      problem: this.problem,
+      models: { ...this.models },
+      results: { ...this.results },
+    };
   }
 
   private send(): void {

@@ -4,7 +4,11 @@
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
 
-export function putShimOnTerminalPath(collection: vscode.GlobalEnvironmentVariableCollection, extensionPath: string, env: NodeJS.ProcessEnv): void {
+export function putShimOnTerminalPath(
+  collection: vscode.GlobalEnvironmentVariableCollection,
+  extensionPath: string,
+  env: NodeJS.ProcessEnv,
+): void {
   collection.clear();
   collection.description = 'Puts the svc command on PATH (and SVC_HOME, when this window has one)';
   collection.prepend('PATH', path.join(extensionPath, 'bin') + path.delimiter);

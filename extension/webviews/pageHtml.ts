@@ -22,9 +22,13 @@ export function makeNonce(): string {
 }
 
 export function contentSecurityPolicy(p: Pick<PageParts, 'cspSource' | 'nonce'>): string {
-  return [`default-src 'none'`, `img-src ${p.cspSource} data:`, `font-src ${p.cspSource}`, `style-src ${p.cspSource} 'nonce-${p.nonce}'`, `script-src 'nonce-${p.nonce}'`].join(
-    '; ',
-  );
+  return [
+    `default-src 'none'`,
+    `img-src ${p.cspSource} data:`,
+    `font-src ${p.cspSource}`,
+    `style-src ${p.cspSource} 'nonce-${p.nonce}'`,
+    `script-src 'nonce-${p.nonce}'`,
+  ].join('; ');
 }
 
 const BASE_STYLE = `

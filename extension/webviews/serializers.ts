@@ -26,7 +26,11 @@ export function restoredConvId(state: unknown, title: string): number | undefine
   return m ? Number(m[1]) : undefined;
 }
 
-export function registerPanelSerializers(extensionUri: vscode.Uri, connection: DaemonConnection, panels: ConversationPanels): vscode.Disposable[] {
+export function registerPanelSerializers(
+  extensionUri: vscode.Uri,
+  connection: DaemonConnection,
+  panels: ConversationPanels,
+): vscode.Disposable[] {
   return [
     vscode.window.registerWebviewPanelSerializer(CONVERSATION_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state) => {

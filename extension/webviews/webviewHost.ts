@@ -18,7 +18,9 @@ export interface PageSpec {
   title: string;
 }
 
-export abstract class WebviewHost<ToView extends ViewMessage, FromView extends ViewMessage> implements vscode.Disposable {
+export abstract class WebviewHost<ToView extends ViewMessage, FromView extends ViewMessage>
+  implements vscode.Disposable
+{
   private webview?: vscode.Webview;
   private ready = false;
   private readonly pending = new Map<string, ToView>();
@@ -32,7 +34,9 @@ export abstract class WebviewHost<ToView extends ViewMessage, FromView extends V
   /** Sends a snapshot now, or when the page is ready. */
   post(msg: ToView): void {
     if (this.webview && this.ready) {
-      void this.webview.postMessage(msg).then(undefined, (e: unknown) => log.warn(`posting to ${this.page.title} failed: ${String(e)}`));
+      void this.webview
+        .postMessage(msg)
+        .then(undefined, (e: unknown) => log.warn(`posting to ${this.page.title} failed: ${String(e)}`));
       return;
     }
     this.pending.delete(msg.type); // keep insertion order of the newest
@@ -95,7 +99,10 @@ export abstract class WebviewHost<ToView extends ViewMessage, FromView extends V
 }
 
 /** A sidebar webview view: VS Code resolves it when first shown and again after it was disposed. */
-export abstract class WebviewViewHost<ToView extends ViewMessage, FromView extends ViewMessage> extends WebviewHost<ToView, FromView> implements vscode.WebviewViewProvider {
+export abstract class WebviewViewHost<ToView extends ViewMessage, FromView extends ViewMessage>
+  extends WebviewHost<ToView, FromView>
+  implements vscode.WebviewViewProvider
+{
   private view?: vscode.WebviewView;
 
   register(viewId: string): vscode.Disposable {

@@ -39,7 +39,12 @@ export interface CodeServer {
  * defaults, on `port` (default: any free one); `stderr: 'inherit'` shows its complaints
  * in the terminal.
  */
-export async function startCodeServer(o: { profile: string; settings?: Record<string, unknown>; port?: number; stderr: 'ignore' | 'inherit' }): Promise<CodeServer> {
+export async function startCodeServer(o: {
+  profile: string;
+  settings?: Record<string, unknown>;
+  port?: number;
+  stderr: 'ignore' | 'inherit';
+}): Promise<CodeServer> {
   const profile = path.join(DEMO, o.profile);
   const userData = path.join(profile, 'user-data');
   const extensions = path.join(profile, 'extensions');
@@ -48,7 +53,13 @@ export async function startCodeServer(o: { profile: string; settings?: Record<st
   fs.writeFileSync(
     path.join(userData, 'User', 'settings.json'),
     JSON.stringify(
-      { 'telemetry.telemetryLevel': 'off', 'workbench.startupEditor': 'none', 'extensions.autoUpdate': false, 'security.workspace.trust.enabled': false, ...o.settings },
+      {
+        'telemetry.telemetryLevel': 'off',
+        'workbench.startupEditor': 'none',
+        'extensions.autoUpdate': false,
+        'security.workspace.trust.enabled': false,
+        ...o.settings,
+      },
       null,
       2,
     ),
@@ -60,11 +71,24 @@ export async function startCodeServer(o: { profile: string; settings?: Record<st
   if (install.status !== 0) throw new Error(`installing ${VSIX} failed:\n${install.stdout}${install.stderr}`);
 
   const port = await freePort(o.port ?? 0);
-  const child = spawn(CODE_SERVER, [...base, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust'], {
-    env,
-    detached: true,
-    stdio: ['ignore', 'ignore', o.stderr],
-  });
+  const child = spawn(
+    CODE_SERVER,
+    [
+      ...base,
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+    ],
+    {
+      env,
+      detached: true,
+      stdio: ['ignore', 'ignore', o.stderr],
+    },
+  );
   return {
     port,
     async ready(timeoutMs) {

@@ -49,7 +49,8 @@ const heading = (line: string) => say(`\n== ${line}`);
 
 function freshHome(): void {
   // The old demo's agents go with its home: --force stops them with the daemon.
-  if (fs.existsSync(SVC_HOME)) spawnSync(process.execPath, [SVC_JS, 'daemon', 'stop', '--force'], { env, cwd: HOME, stdio: 'ignore' });
+  if (fs.existsSync(SVC_HOME))
+    spawnSync(process.execPath, [SVC_JS, 'daemon', 'stop', '--force'], { env, cwd: HOME, stdio: 'ignore' });
   fs.rmSync(process.env.SVC_DEMO_HOME ? HOME : DEMO, { recursive: true, force: true });
   fs.mkdirSync(HOME, { recursive: true });
 }
@@ -59,13 +60,39 @@ async function gauntlet(): Promise<void> {
   const prompt = writeGauntlet(HOME);
   // Finished once the superseded iteration and the docs builder are reaped; greet i2 and its critic stay, so the deck shows the nesting.
   const reaped = ['demo-greet-critic-i1', 'demo-greet-builder-i1', 'demo-docs-builder-i1'];
-  const progress = await followRun(path.join(SVC_HOME, 'server.json'), 'demo', say, (lanes) => lanes.length === 6 && reaped.every((n) => lanes.find((l) => l.name === n)?.reaped));
+  const progress = await followRun(
+    path.join(SVC_HOME, 'server.json'),
+    'demo',
+    say,
+    (lanes) => lanes.length === 6 && reaped.every((n) => lanes.find((l) => l.name === n)?.reaped),
+  );
   const created = JSON.parse(
-    svc(['conv', 'new', '--project', 'sample', '--harness', 'script', '--model', 'script-fast', '--cwd', HOME, '--title', 'demo orchestrator', '--prompt', prompt, '--json'], {
-      quiet: true,
-    }),
+    svc(
+      [
+        'conv',
+        'new',
+        '--project',
+        'sample',
+        '--harness',
+        'script',
+        '--model',
+        'script-fast',
+        '--cwd',
+        HOME,
+        '--title',
+        'demo orchestrator',
+        '--prompt',
+        prompt,
+        '--json',
+      ],
+      {
+        quiet: true,
+      },
+    ),
   ) as { conversation: { id: number; name: string } };
-  say(`  orchestrator: conversation #${created.conversation.id} (${created.conversation.name}) runs the svc-gauntlet-loop skill`);
+  say(
+    `  orchestrator: conversation #${created.conversation.id} (${created.conversation.name}) runs the svc-gauntlet-loop skill`,
+  );
   const timer = setTimeout(() => {
     say('\nThe run did not finish within 3 minutes. The orchestrator says:');
     svc(['conv', 'log', String(created.conversation.id), '--lines', '40']);
@@ -107,10 +134,17 @@ async function main(): Promise<void> {
   heading('svc lane list --run demo');
   svc(['lane', 'list', '--run', 'demo']);
   // The demo's lanes run in the default sandbox wherever the platform has one: say so, and fail if one did not.
-  const modes = (JSON.parse(svc(['lane', 'list', '--run', 'demo', '--json'], { quiet: true })) as { name: string; sandbox: string }[]).map((l) => `${l.name} ${l.sandbox}`);
+  const modes = (
+    JSON.parse(svc(['lane', 'list', '--run', 'demo', '--json'], { quiet: true })) as { name: string; sandbox: string }[]
+  ).map((l) => `${l.name} ${l.sandbox}`);
   const unconfined = modes.filter((m) => !m.endsWith(' workspace'));
-  if (process.platform !== 'win32' && unconfined.length) throw new Error(`lanes ran outside the sandbox: ${unconfined.join(', ')}`);
-  say(process.platform === 'win32' ? `  ${modes.length} lanes ran unconfined (svc has no sandbox on Windows)` : `  every lane ran sandboxed (workspace): ${modes.length} lanes`);
+  if (process.platform !== 'win32' && unconfined.length)
+    throw new Error(`lanes ran outside the sandbox: ${unconfined.join(', ')}`);
+  say(
+    process.platform === 'win32'
+      ? `  ${modes.length} lanes ran unconfined (svc has no sandbox on Windows)`
+      : `  every lane ran sandboxed (workspace): ${modes.length} lanes`,
+  );
   heading('svc lane show --run demo --key greet');
   svc(['lane', 'show', '--run', 'demo', '--key', 'greet']);
   heading(`svc show ${issue}`);

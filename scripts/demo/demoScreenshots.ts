@@ -15,7 +15,8 @@ import { NEEDS_YOU_TITLE } from './needsYou';
 
 const SHOTS = path.join(REPO, 'docs', 'screenshots');
 
-const sectionHeader = (page: Page, title: string) => page.locator(`.sidebar .pane-header[aria-label="${title} Section"]`);
+const sectionHeader = (page: Page, title: string) =>
+  page.locator(`.sidebar .pane-header[aria-label="${title} Section"]`);
 
 async function collapseSection(page: Page, title: string): Promise<void> {
   const header = sectionHeader(page, title);
@@ -51,12 +52,18 @@ async function runRecordShot(): Promise<void> {
   if (!fs.existsSync(file)) throw new Error(`${file} is missing: run npm run demo first`);
   const browser = await launchBrowser(HOME);
   try {
-    const context = await browser.newContext({ offline: true, viewport: { width: 1100, height: 1400 }, colorScheme: 'light' });
+    const context = await browser.newContext({
+      offline: true,
+      viewport: { width: 1100, height: 1400 },
+      colorScheme: 'light',
+    });
     const page = await context.newPage();
     await page.goto(`file://${file}`);
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: path.join(SHOTS, 'run-record.png') });
-    process.stdout.write(`wrote ${path.relative(REPO, path.join(SHOTS, 'run-record.png'))} from the demo's run record\n`);
+    process.stdout.write(
+      `wrote ${path.relative(REPO, path.join(SHOTS, 'run-record.png'))} from the demo's run record\n`,
+    );
   } finally {
     await browser.close().catch(() => undefined);
   }
@@ -68,13 +75,19 @@ async function main(): Promise<void> {
   if (process.argv.includes('--run-record-only')) return;
   if (!fs.existsSync(CODE_SERVER)) throw new Error('code-server is not installed: run scripts/installCodeServer.sh');
   if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: run npm run package`);
-  const server = await startCodeServer({ profile: 'code-server-shots', settings: { 'workbench.colorTheme': 'Default Dark Modern' }, stderr: 'ignore' });
+  const server = await startCodeServer({
+    profile: 'code-server-shots',
+    settings: { 'workbench.colorTheme': 'Default Dark Modern' },
+    stderr: 'ignore',
+  });
   const port = server.port;
   const browser = await launchBrowser(HOME);
   try {
     await server.ready(60_000);
     const page = await browser.newPage({ viewport: { width: 1500, height: 900 } });
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(path.join(HOME, 'sample'))}`, { timeout: 120_000 });
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(path.join(HOME, 'sample'))}`, {
+      timeout: 120_000,
+    });
     await page.locator('.activitybar a.action-label[aria-label="svc"]').click({ timeout: 60_000 });
     // A wide sidebar: drag the sash between the sidebar and the editor.
     const box = (await page.locator('.part.sidebar').boundingBox())!;
@@ -82,8 +95,13 @@ async function main(): Promise<void> {
     await page.mouse.down();
     await page.mouse.move(box.x + 620, box.y + box.height / 2, { steps: 10 });
     await page.mouse.up();
-    const deck = page.locator('.sidebar .pane', { has: page.locator('.pane-header[aria-label="Command Deck Section"]') });
-    await deck.locator('.monaco-list-row[role="treeitem"] [class*="-itemBadge-"]').first().waitFor({ state: 'attached', timeout: 60_000 });
+    const deck = page.locator('.sidebar .pane', {
+      has: page.locator('.pane-header[aria-label="Command Deck Section"]'),
+    });
+    await deck
+      .locator('.monaco-list-row[role="treeitem"] [class*="-itemBadge-"]')
+      .first()
+      .waitFor({ state: 'attached', timeout: 60_000 });
     await collapseSection(page, 'Awareness');
     await collapseSection(page, 'Reviews');
     await unfocus(page);
@@ -110,14 +128,18 @@ async function main(): Promise<void> {
     if ((await deckHeader.getAttribute('aria-expanded')) !== 'true') await deckHeader.click();
     // A double-click: the tab is kept, not a preview.
     await deck
-      .locator('.monaco-list-row[role="treeitem"]', { has: page.locator('.label-name', { hasText: new RegExp(`^${NEEDS_YOU_TITLE.replace(/\./g, '\\.')}$`) }) })
+      .locator('.monaco-list-row[role="treeitem"]', {
+        has: page.locator('.label-name', { hasText: new RegExp(`^${NEEDS_YOU_TITLE.replace(/\./g, '\\.')}$`) }),
+      })
       .dblclick({ timeout: 60_000 });
     const frame = await conversationFrame(page);
     await frame.locator('.transcript .ask-line', { hasText: 'answered' }).waitFor({ timeout: 60_000 });
     await frame.locator('header .preview-mark').waitFor({ state: 'detached', timeout: 10_000 });
     await page.waitForTimeout(1000);
     await page.screenshot({ path: path.join(SHOTS, 'conversation.png') });
-    process.stdout.write(`wrote ${['deck.png', 'reviews.png', 'conversation.png'].map((f) => path.relative(REPO, path.join(SHOTS, f))).join(', ')} from the demo state\n`);
+    process.stdout.write(
+      `wrote ${['deck.png', 'reviews.png', 'conversation.png'].map((f) => path.relative(REPO, path.join(SHOTS, f))).join(', ')} from the demo state\n`,
+    );
   } finally {
     await browser.close().catch(() => undefined);
     server.stop();

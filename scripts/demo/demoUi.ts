@@ -13,11 +13,17 @@ function step(what: string, cmd: string, args: string[]): void {
 }
 
 async function main(): Promise<void> {
-  if (!fs.existsSync(path.join(SVC_HOME, 'svc.db'))) step('no demo state yet: running npm run demo', 'npm', ['run', 'demo']);
-  if (!fs.existsSync(CODE_SERVER)) step('installing code-server into .code-server/', 'bash', ['scripts/installCodeServer.sh']);
+  if (!fs.existsSync(path.join(SVC_HOME, 'svc.db')))
+    step('no demo state yet: running npm run demo', 'npm', ['run', 'demo']);
+  if (!fs.existsSync(CODE_SERVER))
+    step('installing code-server into .code-server/', 'bash', ['scripts/installCodeServer.sh']);
   step('packaging the extension', process.execPath, ['scripts/package.mjs']);
 
-  const server = await startCodeServer({ profile: 'code-server', port: Number(process.env.SVC_DEMO_PORT ?? 0), stderr: 'inherit' });
+  const server = await startCodeServer({
+    profile: 'code-server',
+    port: Number(process.env.SVC_DEMO_PORT ?? 0),
+    stderr: 'inherit',
+  });
   const stop = () => {
     server.stop();
     process.exit(0);

@@ -15,7 +15,12 @@ export interface Progress {
   close(): void;
 }
 
-export async function followRun(discoveryFile: string, run: string, print: (line: string) => void, done: (lanes: LaneRecord[]) => boolean): Promise<Progress> {
+export async function followRun(
+  discoveryFile: string,
+  run: string,
+  print: (line: string) => void,
+  done: (lanes: LaneRecord[]) => boolean,
+): Promise<Progress> {
   const { socketPath } = JSON.parse(fs.readFileSync(discoveryFile, 'utf8')) as { socketPath: string };
   const socket = net.connect(socketPath);
   await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
@@ -31,11 +36,14 @@ export async function followRun(discoveryFile: string, run: string, print: (line
     if (reading || closed) return void (again = true);
     reading = true;
     try {
-      const { lanes } = (await rpc.sendRequest(lanesList.method, { run }).catch(() => ({ lanes: [] }))) as { lanes: LaneRecord[] };
+      const { lanes } = (await rpc.sendRequest(lanesList.method, { run }).catch(() => ({ lanes: [] }))) as {
+        lanes: LaneRecord[];
+      };
       for (const l of lanes) {
         const tag = `${l.run}/${l.key} ${l.role} i${l.iteration}`;
         const was = seen.get(l.id) ?? { reports: 0, reaped: false };
-        if (!seen.has(l.id)) print(`  + ${tag} launched as conv #${l.id}${l.git?.branch ? ` on branch ${l.git.branch}` : ''}`);
+        if (!seen.has(l.id))
+          print(`  + ${tag} launched as conv #${l.id}${l.git?.branch ? ` on branch ${l.git.branch}` : ''}`);
         if (l.report && l.report.seq > was.reports) {
           const v = l.report.verdict ? ` · verdict ${l.report.verdict} (${l.report.defects ?? 0} defects)` : '';
           print(`  ✓ ${tag} reported ${l.report.status}${v}`);

@@ -38,7 +38,10 @@ function writeScripts(io: DemoIo): void {
   fs.mkdirSync(dir, { recursive: true });
   const script = (name: string, sh: string) => {
     fs.writeFileSync(path.join(dir, `${name}.sh`), sh);
-    fs.writeFileSync(path.join(dir, `${name}.yaml`), YAML.stringify([{ run: `. ${path.join(dir, `${name}.sh`)}`, check: true }]));
+    fs.writeFileSync(
+      path.join(dir, `${name}.yaml`),
+      YAML.stringify([{ run: `. ${path.join(dir, `${name}.sh`)}`, check: true }]),
+    );
     return path.join(dir, `${name}.yaml`);
   };
   const config = [
@@ -65,10 +68,14 @@ async function followIssue(io: DemoIo, id: string, until: (s: IssueState) => boo
   const deadline = Date.now() + 120_000;
   for (;;) {
     const state = JSON.parse(io.svc(['show', id, '--json', '--lines', '100'], { quiet: true })) as IssueState;
-    for (const e of state.journal.slice(printed)) io.say(`  ${e.kind}${e.runId ? ` (${e.runId}` : ''}${e.sha ? ` at ${e.sha.slice(0, 7)}` : ''}${e.runId ? ')' : ''}`);
+    for (const e of state.journal.slice(printed))
+      io.say(
+        `  ${e.kind}${e.runId ? ` (${e.runId}` : ''}${e.sha ? ` at ${e.sha.slice(0, 7)}` : ''}${e.runId ? ')' : ''}`,
+      );
     printed = state.journal.length;
     if (until(state)) return state;
-    if (Date.now() > deadline) throw new Error(`the review of ${id} did not finish within 2 minutes (see svc show ${id})`);
+    if (Date.now() > deadline)
+      throw new Error(`the review of ${id} did not finish within 2 minutes (see svc show ${id})`);
     await new Promise((r) => setTimeout(r, 250)); // a demo client may poll; the product never does
   }
 }
@@ -100,7 +107,13 @@ export async function runReviewConvoy(io: DemoIo): Promise<string> {
   io.say(`  issue ${issue.id} created with its workspace`);
   io.svc(['issue', 'start', issue.id, '--harness', 'script', '--model', 'script-fast'], { quiet: true });
   io.say(`  work agent agent-${issue.id.toLowerCase()} started; it commits and runs svc done`);
-  const state = await followIssue(io, issue.id, (s) => s.journal.some((e) => e.kind === 'review.verdict') && s.pr !== null);
-  io.say(`  PR #${state.pr!.number}: review state ${state.pr!.reviewState}, ${state.pr!.ready ? 'ready to merge' : `not ready: ${state.pr!.reasons.join('; ')}`}`);
+  const state = await followIssue(
+    io,
+    issue.id,
+    (s) => s.journal.some((e) => e.kind === 'review.verdict') && s.pr !== null,
+  );
+  io.say(
+    `  PR #${state.pr!.number}: review state ${state.pr!.reviewState}, ${state.pr!.ready ? 'ready to merge' : `not ready: ${state.pr!.reasons.join('; ')}`}`,
+  );
   return issue.id;
 }

@@ -13,7 +13,10 @@ const { refused } = refusalsOf(AUTHORITY_REFUSALS);
 const shown = (c: { id: number; name: string }) => `#${c.id} (${c.name})`;
 
 export function personOnlyError(action: string, me: ConversationRow): SvcError<'personOnly'> {
-  return refused('personOnly', `an agent may not ${action}: only the person may; you are agent ${shown(me)} — ask the person`);
+  return refused(
+    'personOnly',
+    `an agent may not ${action}: only the person may; you are agent ${shown(me)} — ask the person`,
+  );
 }
 
 /** How `target` came to be: who launched it, whose successor it is, or that a person started it. */
@@ -24,24 +27,44 @@ function origin(target: ConversationRow, get: RowById): string {
   return `${shown(target)} was launched by ${shown(parent)}`;
 }
 
-export function lineageRefusal(rule: Extract<Rule, { who: 'lineage' }>, me: ConversationRow, target: ConversationRow, get: RowById): SvcError<'notInLineage'> {
-  const scope = rule.self ? `${rule.noun} it launched (their lanes and successors too) or itself` : `${rule.noun} it launched (their lanes and successors too), never itself`;
+export function lineageRefusal(
+  rule: Extract<Rule, { who: 'lineage' }>,
+  me: ConversationRow,
+  target: ConversationRow,
+  get: RowById,
+): SvcError<'notInLineage'> {
+  const scope = rule.self
+    ? `${rule.noun} it launched (their lanes and successors too) or itself`
+    : `${rule.noun} it launched (their lanes and successors too), never itself`;
   const why = target.id === me.id ? `${shown(target)} is you` : origin(target, get);
   return refused('notInLineage', `an agent may only ${rule.verb} ${scope}; ${why} — ask the person or your launcher`);
 }
 
-export function notReviewParentError(action: string, me: ConversationRow, issue: string | null): SvcError<'notOwnRole'> {
+export function notReviewParentError(
+  action: string,
+  me: ConversationRow,
+  issue: string | null,
+): SvcError<'notOwnRole'> {
   const of = issue ? ` of ${issue}` : '';
-  return refused('notOwnRole', `only the review parent${of} (or the person) may ${action}; agent ${shown(me)} is not it — ask the person`);
+  return refused(
+    'notOwnRole',
+    `only the review parent${of} (or the person) may ${action}; agent ${shown(me)} is not it — ask the person`,
+  );
 }
 
 export function notWorkAgentError(action: string, me: ConversationRow, issue: string | null): SvcError<'notOwnRole'> {
   const of = issue ? ` of ${issue}` : ' of an issue';
-  return refused('notOwnRole', `only the work agent${of} (or the person) may ${action}; agent ${shown(me)} is not it — ask the person`);
+  return refused(
+    'notOwnRole',
+    `only the work agent${of} (or the person) may ${action}; agent ${shown(me)} is not it — ask the person`,
+  );
 }
 
 export function callerMismatchError(envelope: ConversationRow, param: ConversationRow): SvcError<'callerMismatch'> {
-  return refused('callerMismatch', `this request comes from conversation ${shown(envelope)} but names ${shown(param)} as its caller; an agent acts only as itself`);
+  return refused(
+    'callerMismatch',
+    `this request comes from conversation ${shown(envelope)} but names ${shown(param)} as its caller; an agent acts only as itself`,
+  );
 }
 
 /** Over a connection that belongs to one agent, the request named another conversation. */
@@ -54,5 +77,8 @@ export function connectionIsAgentError(own: ConversationRow, claimed: Conversati
 
 /** A method or route with no row in the authority table: refused to everyone until it has one. */
 export function missingRowError(key: string): SvcError<'personOnly'> {
-  return refused('personOnly', `${key} has no row in the authority table, so nobody may call it; this is a bug in svc, please report it`);
+  return refused(
+    'personOnly',
+    `${key} has no row in the authority table, so nobody may call it; this is a bug in svc, please report it`,
+  );
 }

@@ -38,7 +38,13 @@ const field =
     typeof p[name] === 'string' && p[name] !== '' ? p[name] : undefined;
 const anyone: Rule = { who: 'anyone' };
 const person = (action: string): Rule => ({ who: 'person', action });
-const lanes = (verb: string, target = field('lane')): Rule => ({ who: 'lineage', verb, noun: 'lanes', target, self: true });
+const lanes = (verb: string, target = field('lane')): Rule => ({
+  who: 'lineage',
+  verb,
+  noun: 'lanes',
+  target,
+  self: true,
+});
 const convs = (verb: string, opts: { target?: Ref; self?: boolean } = {}): Rule => ({
   who: 'lineage',
   verb,
@@ -103,7 +109,11 @@ export const AUTHORITY: Readonly<Record<string, Rule>> = {
   'review/request': { who: 'workAgent', action: 'request its review (svc review request)', issue: field('issue') },
   'review/abort': person('abort a review (svc review abort)'),
   'review/restart': person('restart a review (svc review restart)'),
-  'review/wait': { who: 'reviewParent', action: "wait for the review's lanes (svc review wait)", issue: field('issue') },
+  'review/wait': {
+    who: 'reviewParent',
+    action: "wait for the review's lanes (svc review wait)",
+    issue: field('issue'),
+  },
   'review/post': { who: 'reviewParent', action: 'post the verdict (svc review post)', issue: field('issue') },
 
   // Pull requests: the judged party never signs or merges its own verdict.

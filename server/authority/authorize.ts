@@ -3,7 +3,13 @@
 // the rule and who may do it instead. Nothing here changes state.
 import type { ConversationRow } from '../conversations/conversationStore';
 import { reviewerOf } from '../review/reviewers';
-import { lineageRefusal, missingRowError, notReviewParentError, notWorkAgentError, personOnlyError } from './authorityRefusals';
+import {
+  lineageRefusal,
+  missingRowError,
+  notReviewParentError,
+  notWorkAgentError,
+  personOnlyError,
+} from './authorityRefusals';
 import { ruleOf } from './authorityTable';
 import type { Params } from './authorityTable';
 import type { Caller } from './caller';

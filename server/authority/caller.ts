@@ -56,4 +56,5 @@ function claimedRow(deps: CallerDeps, claim: CallerClaim): ConversationRow | und
   return envelope ?? param;
 }
 
-export const describeCaller = (c: Caller): string => (c.kind === 'person' ? 'the person' : `#${c.conv.id} (${c.conv.name})`);
+export const describeCaller = (c: Caller): string =>
+  c.kind === 'person' ? 'the person' : `#${c.conv.id} (${c.conv.name})`;

@@ -14,7 +14,8 @@ import type { CallerDeps } from './caller';
 
 export function registerAuthority(app: App, deps: { conv: ConversationService; issues: IssueStore }): void {
   const missing = app.rpc.methods().filter((m) => !ruleOf(m));
-  if (missing.length) throw new Error(`no row in the authority table (server/authority/authorityTable.ts) for ${missing.join(', ')}`);
+  if (missing.length)
+    throw new Error(`no row in the authority table (server/authority/authorityTable.ts) for ${missing.join(', ')}`);
   const callers: CallerDeps = {
     resolve: (ref) => deps.conv.resolve(ref),
     prove: (row, token) => deps.conv.credentials.check(row, token),

@@ -2,7 +2,17 @@
 // github). Who must stay in sync: server/codehost/local/localHost.ts,
 // server/codehost/github/githubHost.ts and the contract suite
 // test/integration/codehostContract.integration.test.ts, which runs against both.
-import type { Check, Comment, CommitStatus, HeadChange, PrState, PullRequest, Review, ReviewEvent, StatusState } from '../../shared/protocol/pr';
+import type {
+  Check,
+  Comment,
+  CommitStatus,
+  HeadChange,
+  PrState,
+  PullRequest,
+  Review,
+  ReviewEvent,
+  StatusState,
+} from '../../shared/protocol/pr';
 
 export type { Check, Comment, CommitStatus, HeadChange, PullRequest, Review, ReviewEvent };
 

@@ -56,14 +56,16 @@ export class CodeHosts {
     const hostDeps: HostDeps = { db: this.deps.db, now: this.deps.now, env: this.deps.env, watch: this.deps.watch };
     const host = withConfiguredChecks(createHost(key, project, config, hostDeps), project.check_commands ?? []);
     const offHead = host.onHeadChange((c) => this.relay.emit(c));
-    const offActivity = host instanceof GithubHost ? host.onPrActivity((pr) => this.activity.forEach((fn) => fn(pr))) : () => undefined;
+    const offActivity =
+      host instanceof GithubHost ? host.onPrActivity((pr) => this.activity.forEach((fn) => fn(pr))) : () => undefined;
     const off = () => {
       offHead();
       offActivity();
     };
     this.hosts.set(key, { signature, host, off });
     if (host instanceof LocalHost) host.startWatching();
-    if (host instanceof GithubHost) host.startPolling((config.codehost?.github?.poll_s ?? DEFAULT_GITHUB_POLL_S) * 1000);
+    if (host instanceof GithubHost)
+      host.startPolling((config.codehost?.github?.poll_s ?? DEFAULT_GITHUB_POLL_S) * 1000);
     return host;
   }
 

@@ -13,17 +13,30 @@ const { usage, notFound, refused, conflict, internal } = refusalsOf(CODEHOST_REF
 
 /** The host refused APPROVE or REQUEST_CHANGES because the reviewer is the PR's author (GitHub 422). */
 export function selfReviewRefusedError(pr: number, login: string, hostMessage: string): SvcError<'selfReviewRefused'> {
-  return refused('selfReviewRefused', `the code host refused a review of PR #${pr} by its author ${login}: ${hostMessage}`);
+  return refused(
+    'selfReviewRefused',
+    `the code host refused a review of PR #${pr} by its author ${login}: ${hostMessage}`,
+  );
 }
 
 /** `ref`: the PR's number, or the head branch it was looked up by. */
 export function unknownPrError(project: string, ref: number | { branch: string }): SvcError<'unknownPr'> {
-  return notFound('unknownPr', typeof ref === 'number' ? `no PR #${ref} in project ${project}` : `no PR for branch '${ref.branch}' in project ${project}`);
+  return notFound(
+    'unknownPr',
+    typeof ref === 'number'
+      ? `no PR #${ref} in project ${project}`
+      : `no PR for branch '${ref.branch}' in project ${project}`,
+  );
 }
 
 /** `number`, when the host knows which PR is open. */
 export function prExistsError(branch: string, number?: number): SvcError<'prExists'> {
-  return conflict('prExists', number === undefined ? `a PR is already open for branch '${branch}'` : `PR #${number} is already open for branch '${branch}'`);
+  return conflict(
+    'prExists',
+    number === undefined
+      ? `a PR is already open for branch '${branch}'`
+      : `PR #${number} is already open for branch '${branch}'`,
+  );
 }
 
 export function prNotOpenError(number: number, state: string, what: string): SvcError<'prNotOpen'> {
@@ -40,7 +53,10 @@ export function headMovedError(number: number, head: string): SvcError<'headMove
 }
 
 export function notReadyError(project: string, number: number, reasons: string[]): SvcError<'notReady'> {
-  return refused('notReady', `PR ${project}#${number} is not ready to merge:\n${reasons.map((r) => `  - ${r}`).join('\n')}`);
+  return refused(
+    'notReady',
+    `PR ${project}#${number} is not ready to merge:\n${reasons.map((r) => `  - ${r}`).join('\n')}`,
+  );
 }
 
 export function noProjectsError(): SvcError<'noProjects'> {
@@ -84,19 +100,31 @@ export function badStatusContextError(): SvcError<'badStatusContext'> {
 // ---- Choosing a project's host
 
 export function githubNotConfiguredError(key: string): SvcError<'githubNotConfigured'> {
-  return usage('githubNotConfigured', `project ${key} has code_host: github but no github: {owner, repo} in projects.yaml`);
+  return usage(
+    'githubNotConfigured',
+    `project ${key} has code_host: github but no github: {owner, repo} in projects.yaml`,
+  );
 }
 
 export function noGithubTokenError(key: string): SvcError<'noGithubToken'> {
-  return refused('noGithubToken', `project ${key} uses GitHub but no token is set: export GITHUB_TOKEN or set codehost.github.token in config.yaml`);
+  return refused(
+    'noGithubToken',
+    `project ${key} uses GitHub but no token is set: export GITHUB_TOKEN or set codehost.github.token in config.yaml`,
+  );
 }
 
 export function noRemoteError(key: string, checkout: string, remote: string): SvcError<'noRemote'> {
-  return usage('noRemote', `project ${key}: the checkout ${checkout} has no remote '${remote}' (the local code host works over it)`);
+  return usage(
+    'noRemote',
+    `project ${key}: the checkout ${checkout} has no remote '${remote}' (the local code host works over it)`,
+  );
 }
 
 export function remoteNotLocalError(key: string, remote: string, url: string): SvcError<'remoteNotLocal'> {
-  return usage('remoteNotLocal', `project ${key}: remote '${remote}' is ${url}, not a bare repository path; set code_host: github in projects.yaml for GitHub`);
+  return usage(
+    'remoteNotLocal',
+    `project ${key}: remote '${remote}' is ${url}, not a bare repository path; set code_host: github in projects.yaml for GitHub`,
+  );
 }
 
 export function remoteNotBareError(key: string, remote: string, dir: string): SvcError<'remoteNotBare'> {
@@ -154,8 +182,16 @@ export function noMergeMethodError(repo: string): SvcError<'notMergeable'> {
 }
 
 /** `when`: in how long, or after which time, GitHub takes requests again. */
-export function githubRateLimitedError(what: string, status: number, detail: string, when: string): SvcError<'githubRateLimited'> {
-  return conflict('githubRateLimited', `GitHub's rate limit stopped svc when asked to ${what} (${status} ${detail}); try again ${when}`);
+export function githubRateLimitedError(
+  what: string,
+  status: number,
+  detail: string,
+  when: string,
+): SvcError<'githubRateLimited'> {
+  return conflict(
+    'githubRateLimited',
+    `GitHub's rate limit stopped svc when asked to ${what} (${status} ${detail}); try again ${when}`,
+  );
 }
 
 export function githubUnreachableError(what: string, why: string): SvcError<'githubUnreachable'> {
@@ -166,7 +202,10 @@ export function githubUnreachableError(what: string, why: string): SvcError<'git
 export function githubStatusError(what: string, status: number, detail: string): SvcError<CodehostRefusal> {
   switch (status) {
     case 401:
-      return refused('githubAuth', `GitHub refused the token when asked to ${what} (401 ${detail}); set GITHUB_TOKEN or codehost.github.token`);
+      return refused(
+        'githubAuth',
+        `GitHub refused the token when asked to ${what} (401 ${detail}); set GITHUB_TOKEN or codehost.github.token`,
+      );
     case 403:
       return refused('githubForbidden', `GitHub forbade it when asked to ${what} (403 ${detail})`);
     case 404:
@@ -176,7 +215,8 @@ export function githubStatusError(what: string, status: number, detail: string):
     case 409:
       return conflict('headMoved', `GitHub refused to ${what}: the head moved (409 ${detail}); check readiness again`);
     case 422:
-      if (/pull request already exists/i.test(detail)) return conflict('prExists', `GitHub refused to ${what}: ${detail}`);
+      if (/pull request already exists/i.test(detail))
+        return conflict('prExists', `GitHub refused to ${what}: ${detail}`);
       return usage('githubUnprocessable', `GitHub refused to ${what} (422 ${detail})`);
     default:
       return conflict('githubError', `GitHub answered ${status} when asked to ${what}: ${detail}`);
@@ -197,17 +237,33 @@ export const webhookRefusals = {
     reason: 'webhookNotConfigured',
     error: 'no webhook secret configured (codehost.github.webhook_secret in config.yaml, or GITHUB_WEBHOOK_SECRET)',
   }),
-  malformedSignature: (): WebhookRefusal => ({ status: 401, reason: 'badSignature', error: 'missing or malformed X-Hub-Signature-256' }),
-  badDelivery: (): WebhookRefusal => ({ status: 400, reason: 'badDelivery', error: 'missing X-GitHub-Delivery or X-GitHub-Event' }),
+  malformedSignature: (): WebhookRefusal => ({
+    status: 401,
+    reason: 'badSignature',
+    error: 'missing or malformed X-Hub-Signature-256',
+  }),
+  badDelivery: (): WebhookRefusal => ({
+    status: 400,
+    reason: 'badDelivery',
+    error: 'missing X-GitHub-Delivery or X-GitHub-Event',
+  }),
   badContentType: (type: string): WebhookRefusal => ({
     status: 415,
     reason: 'badContentType',
     error: `content type '${type.slice(0, 100)}' is not accepted; set the webhook's content type to application/json or application/x-www-form-urlencoded`,
   }),
   notUtf8: (): WebhookRefusal => ({ status: 400, reason: 'badBody', error: 'the webhook body is not UTF-8' }),
-  signatureMismatch: (): WebhookRefusal => ({ status: 401, reason: 'badSignature', error: 'X-Hub-Signature-256 does not match the body' }),
+  signatureMismatch: (): WebhookRefusal => ({
+    status: 401,
+    reason: 'badSignature',
+    error: 'X-Hub-Signature-256 does not match the body',
+  }),
   /** The payload is not JSON, or not of the event's shape (webhookPayload.ts says which and where). */
-  badPayload: (delivery: string, reason: 'badJson' | 'badPayload', why: string): WebhookRefusal => ({ status: 400, reason, error: `delivery ${delivery}: ${why}` }),
+  badPayload: (delivery: string, reason: 'badJson' | 'badPayload', why: string): WebhookRefusal => ({
+    status: 400,
+    reason,
+    error: `delivery ${delivery}: ${why}`,
+  }),
   notHandled: (delivery: string, why: string): WebhookRefusal => ({
     status: 503,
     reason: 'notHandled',

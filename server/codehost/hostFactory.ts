@@ -7,7 +7,13 @@ import { fileURLToPath } from 'node:url';
 import type { ConfigFile, Project } from '../../shared/config';
 import type { Db } from '../store/db';
 import type { CodeHost } from './codeHost';
-import { githubNotConfiguredError, noGithubTokenError, noRemoteError, remoteNotBareError, remoteNotLocalError } from './codehostRefusals';
+import {
+  githubNotConfiguredError,
+  noGithubTokenError,
+  noRemoteError,
+  remoteNotBareError,
+  remoteNotLocalError,
+} from './codehostRefusals';
 import { GithubHost } from './github/githubHost';
 import { storedPrBases } from './github/prBases';
 import { isBareRepo } from './local/bareRepo';
@@ -62,7 +68,10 @@ export function localRemote(key: string, project: Project): string {
   const remote = project.remote ?? 'origin';
   let url: string;
   try {
-    url = execFileSync('git', ['-C', project.path, 'remote', 'get-url', '--', remote], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+    url = execFileSync('git', ['-C', project.path, 'remote', 'get-url', '--', remote], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).trim();
   } catch {
     throw noRemoteError(key, project.path, remote);
   }

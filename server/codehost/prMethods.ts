@@ -66,7 +66,9 @@ export function registerPrMethods(app: App, hosts: CodeHosts): void {
   });
 
   app.rpc.handle(prCreate, async (p) => {
-    const pr = await hosts.forProject(p.project).createPullRequest({ branch: p.branch, title: p.title, body: p.body, base: p.base });
+    const pr = await hosts
+      .forProject(p.project)
+      .createPullRequest({ branch: p.branch, title: p.title, body: p.body, base: p.base });
     app.notify({ topic: 'reviews', id: `${pr.project}#${pr.number}` });
     return pr;
   });

@@ -51,7 +51,11 @@ export async function prDetail(host: CodeHost, pr: PullRequest, service?: Servic
 }
 
 /** Merges only a ready PR, and exactly the head readiness was computed for. */
-export async function mergeIfReady(host: CodeHost, ref: string, reviewedOf?: ReviewedShas): Promise<{ pr: PullRequest } & MergeResult> {
+export async function mergeIfReady(
+  host: CodeHost,
+  ref: string,
+  reviewedOf?: ReviewedShas,
+): Promise<{ pr: PullRequest } & MergeResult> {
   const found = await findPr(host, ref);
   const detail = await prDetail(host, found, reviewedOf?.(found));
   const { pr } = detail;

@@ -68,21 +68,34 @@ function deciding(input: ReadinessInput, notes: string[]): Verdict[] {
     }
     if (!r.writeAccess) {
       const what = r.state === 'APPROVED' ? 'approval' : 'change request';
-      notes.push(`${what} #${r.id} by ${r.author} not counted: ${r.author} cannot push to the repository (author_association ${r.association ?? 'unknown'})`);
+      notes.push(
+        `${what} #${r.id} by ${r.author} not counted: ${r.author} cannot push to the repository (author_association ${r.association ?? 'unknown'})`,
+      );
       continue;
     }
     const recorded = r.author === input.identity ? input.reviewed?.get(r.id) : undefined;
     if (recorded !== undefined && recorded !== r.commitId) {
-      notes.push(`review #${r.id} by ${r.author} is for ${short(recorded)}, the commit the service reviewed; the host reports ${short(r.commitId)}`);
+      notes.push(
+        `review #${r.id} by ${r.author} is for ${short(recorded)}, the commit the service reviewed; the host reports ${short(r.commitId)}`,
+      );
     }
-    out.push({ by: r.author, state: r.state as Verdict['state'], sha: recorded ?? r.commitId, via: 'review', at: r.submittedAt ?? '', id: r.id });
+    out.push({
+      by: r.author,
+      state: r.state as Verdict['state'],
+      sha: recorded ?? r.commitId,
+      via: 'review',
+      at: r.submittedAt ?? '',
+      id: r.id,
+    });
   }
   let marker: Verdict | undefined;
   for (const c of input.comments) {
     const m = parseVerdictMarker(c.body);
     if (!m) continue;
     if (c.author !== input.identity) {
-      notes.push(`marker comment #${c.id} by ${c.author} ignored: not written by the service identity ${input.identity}`);
+      notes.push(
+        `marker comment #${c.id} by ${c.author} ignored: not written by the service identity ${input.identity}`,
+      );
       continue;
     }
     if (c.updatedAt !== c.createdAt) {
@@ -104,7 +117,9 @@ function recordedAsNewest(input: ReadinessInput, v: Verdict, notes: string[]): b
   const sameKind = v.via === 'marker' ? rec.via === 'marker' : rec.via !== 'marker';
   if (rec.id === v.id && sameKind) return true;
   const what = v.via === 'marker' ? 'marker comment' : 'review';
-  notes.push(`${what} #${v.id} by ${v.by} not counted: the service's journal records a newer verdict (${rec.via} #${rec.id}) for ${short(v.sha)}`);
+  notes.push(
+    `${what} #${v.id} by ${v.by} not counted: the service's journal records a newer verdict (${rec.via} #${rec.id}) for ${short(v.sha)}`,
+  );
   return false;
 }
 
@@ -115,7 +130,9 @@ function afterBaseChange(input: ReadinessInput, v: Verdict, notes: string[]): bo
   if (!input.baseChangedAt || v.state !== 'APPROVED') return true;
   const at = Date.parse(v.at);
   if (Number.isFinite(at) && at > Date.parse(input.baseChangedAt)) return true;
-  notes.push(`approval by ${v.via === 'marker' ? `${v.by} (marker comment)` : v.by} not counted: given before the base changed to '${input.pr.base}' at ${input.baseChangedAt}`);
+  notes.push(
+    `approval by ${v.via === 'marker' ? `${v.by} (marker comment)` : v.by} not counted: given before the base changed to '${input.pr.base}' at ${input.baseChangedAt}`,
+  );
   return false;
 }
 
@@ -123,12 +140,18 @@ function afterBaseChange(input: ReadinessInput, v: Verdict, notes: string[]): bo
 function mergeability(pr: ReadinessInput['pr']): string[] {
   const state = pr.mergeableState;
   if (pr.mergeable === false || state === 'dirty')
-    return [`the head conflicts with the base '${pr.base}' (mergeable_state ${state ?? 'unknown'}); merge the base into the branch or rebase it`];
+    return [
+      `the head conflicts with the base '${pr.base}' (mergeable_state ${state ?? 'unknown'}); merge the base into the branch or rebase it`,
+    ];
   switch (state) {
     case 'blocked':
-      return ['branch protection blocks the merge (mergeable_state blocked): a required review, check or signature is missing'];
+      return [
+        'branch protection blocks the merge (mergeable_state blocked): a required review, check or signature is missing',
+      ];
     case 'behind':
-      return [`the head is behind the base '${pr.base}' and branch protection requires it up to date (mergeable_state behind)`];
+      return [
+        `the head is behind the base '${pr.base}' and branch protection requires it up to date (mergeable_state behind)`,
+      ];
     case 'unknown':
       return ['GitHub has not yet computed whether the PR merges cleanly (mergeable_state unknown); ask again shortly'];
     default:
@@ -156,7 +179,8 @@ export function readiness(input: ReadinessInput): Readiness {
   for (const v of blocking) reasons.push(`changes requested by ${viaText(v)} at ${short(v.sha)}`);
   if (head && approvals.length === 0) {
     reasons.push(`no approval for the head ${short(head)}`);
-    for (const v of staleApprovals) reasons.push(`approval by ${viaText(v)} is for ${short(v.sha)}, not the head ${short(head)}`);
+    for (const v of staleApprovals)
+      reasons.push(`approval by ${viaText(v)} is for ${short(v.sha)}, not the head ${short(head)}`);
   }
 
   const checks = checksState(input.checks);
@@ -164,7 +188,10 @@ export function readiness(input: ReadinessInput): Readiness {
     if (!GREEN.has(c.state)) reasons.push(`check '${c.name}' is ${c.state}`);
   }
 
-  const latestVerdict = verdicts.reduce<Verdict | null>((best, v) => (best === null || v.at >= best.at ? v : best), null);
+  const latestVerdict = verdicts.reduce<Verdict | null>(
+    (best, v) => (best === null || v.at >= best.at ? v : best),
+    null,
+  );
   return {
     ready: reasons.length === 0,
     reasons,

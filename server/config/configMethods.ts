@@ -53,7 +53,10 @@ export function registerConfig(app: App): void {
 
   app.rpc.handle(configGet, (p) => {
     const s = settings();
-    const keys = p.key !== undefined ? [p.key] : [...globalConfigKeys(), ...Object.keys(s.projects.projects).flatMap(projectConfigKeys)];
+    const keys =
+      p.key !== undefined
+        ? [p.key]
+        : [...globalConfigKeys(), ...Object.keys(s.projects.projects).flatMap(projectConfigKeys)];
     return { entries: keys.map((k) => entryFor(refOf(k), s)) };
   });
 
@@ -98,19 +101,25 @@ function checkValue(ref: ConfigKeyRef, raw: string, file: string, app: App): voi
   if (ref.field === 'harness') {
     const known = harnessNames(app);
     if (!known.includes(raw.trim())) {
-      throw refuse(`unknown harness (use ${known.join(', ')}, or add a profile under harnesses: in ${shown(app.paths.config)})`);
+      throw refuse(
+        `unknown harness (use ${known.join(', ')}, or add a profile under harnesses: in ${shown(app.paths.config)})`,
+      );
     }
   }
   if (ref.field === 'host') {
     const hosts = Object.keys(app.config.config().hosts);
     if (!hosts.includes(raw.trim())) {
-      throw refuse(`no host '${raw.trim()}' under hosts: in ${shown(app.paths.config)} (${hosts.length ? `configured: ${hosts.join(', ')}` : 'none configured'})`);
+      throw refuse(
+        `no host '${raw.trim()}' under hosts: in ${shown(app.paths.config)} (${hosts.length ? `configured: ${hosts.join(', ')}` : 'none configured'})`,
+      );
     }
   }
 }
 
 function harnessNames(app: App): string[] {
-  const custom = Object.keys(app.config.config().harnesses).filter((h) => !(BUILT_IN_HARNESSES as readonly string[]).includes(h));
+  const custom = Object.keys(app.config.config().harnesses).filter(
+    (h) => !(BUILT_IN_HARNESSES as readonly string[]).includes(h),
+  );
   return [...BUILT_IN_HARNESSES, ...custom];
 }
 

@@ -12,7 +12,10 @@ export function invalidConfigError(why: string): SvcError<'invalidConfig'> {
 }
 
 export function unknownProjectError(key: string): SvcError<'unknownProject'> {
-  return notFound('unknownProject', `unknown project '${key}' (see svc project list; add one with svc project add <key> <path>)`);
+  return notFound(
+    'unknownProject',
+    `unknown project '${key}' (see svc project list; add one with svc project add <key> <path>)`,
+  );
 }
 
 export function unknownConfigKeyError(key: string, forms: readonly string[]): SvcError<'unknownConfigKey'> {
@@ -20,6 +23,11 @@ export function unknownConfigKeyError(key: string, forms: readonly string[]): Sv
 }
 
 /** `why`: what is wrong with the value; `file`: the file shown as left unchanged. */
-export function invalidConfigValueError(key: string, raw: string, why: string, file: string): SvcError<'invalidConfigValue'> {
+export function invalidConfigValueError(
+  key: string,
+  raw: string,
+  why: string,
+  file: string,
+): SvcError<'invalidConfigValue'> {
   return usage('invalidConfigValue', `cannot set ${key} to '${raw}': ${why}; ${file} is unchanged`);
 }

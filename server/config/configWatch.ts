@@ -53,7 +53,11 @@ export function watchConfigFiles(files: string[], changed: () => void): ConfigWa
       clearTimeout(timer);
       timer = setTimeout(check, CONFIG_DEBOUNCE_MS);
     });
-    watcher.on('error', (e) => log.warn(`watching ${dir} stopped: ${e.message}; edits made outside svc show after the next change made through it`));
+    watcher.on('error', (e) =>
+      log.warn(
+        `watching ${dir} stopped: ${e.message}; edits made outside svc show after the next change made through it`,
+      ),
+    );
   } catch (e) {
     log.warn(`cannot watch ${dir}: ${(e as Error).message}`);
   }

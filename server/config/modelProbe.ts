@@ -24,7 +24,10 @@ export const PROBE_TIMEOUT_MS = 30_000;
 export function optionValues(o: SessionConfigOption): string[] {
   if (o.type !== 'select') return [];
   const out: string[] = [];
-  for (const x of ((o as { options?: unknown[] }).options ?? []) as { value?: unknown; options?: { value?: unknown }[] }[]) {
+  for (const x of ((o as { options?: unknown[] }).options ?? []) as {
+    value?: unknown;
+    options?: { value?: unknown }[];
+  }[]) {
     if (Array.isArray(x.options)) {
       for (const y of x.options) if (typeof y.value === 'string') out.push(y.value);
     } else if (typeof x.value === 'string') out.push(x.value);
@@ -43,10 +46,17 @@ export interface ProbePlan {
 /** Runs one probe; never throws: a failure is `unavailable` with the reason. */
 export async function probeModels(plan: ProbePlan): Promise<ModelChoices> {
   const { profile } = plan;
-  const unavailable = (why: string): ModelChoices => ({ models: [], source: 'unavailable', reason: `harness '${profile.name}': ${why}` });
+  const unavailable = (why: string): ModelChoices => ({
+    models: [],
+    source: 'unavailable',
+    reason: `harness '${profile.name}': ${why}`,
+  });
   fs.mkdirSync(plan.cwd, { recursive: true, mode: 0o700 });
   const command = findCommand(profile.command, plan.env.PATH, plan.cwd);
-  if (!command) return unavailable(`command '${profile.command}' not found${profile.install ? ` (install ${profile.install})` : ''}`);
+  if (!command)
+    return unavailable(
+      `command '${profile.command}' not found${profile.install ? ` (install ${profile.install})` : ''}`,
+    );
   const proc = new AgentProcess(command, profile.args, { cwd: plan.cwd, env: plan.env });
   if (proc.pid === undefined) {
     await proc.closed;
@@ -66,7 +76,10 @@ export async function probeModels(plan: ProbePlan): Promise<ModelChoices> {
       throw new Error(exitedText(proc, e));
     });
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${Math.round((plan.timeoutMs ?? PROBE_TIMEOUT_MS) / 1000)} s`)), plan.timeoutMs ?? PROBE_TIMEOUT_MS);
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${Math.round((plan.timeoutMs ?? PROBE_TIMEOUT_MS) / 1000)} s`)),
+        plan.timeoutMs ?? PROBE_TIMEOUT_MS,
+      );
     });
     const talk = async (): Promise<SessionConfigOption[]> => {
       const init = await conn.agent.request('initialize', {
@@ -75,7 +88,8 @@ export async function probeModels(plan: ProbePlan): Promise<ModelChoices> {
         clientInfo: { name: 'svc', version: SVC_VERSION },
       });
       const methods = (init.authMethods ?? []).map((m) => m.id);
-      if (profile.authMethod && methods.includes(profile.authMethod)) await conn.agent.request('authenticate', { methodId: profile.authMethod });
+      if (profile.authMethod && methods.includes(profile.authMethod))
+        await conn.agent.request('authenticate', { methodId: profile.authMethod });
       const res = await conn.agent.request('session/new', { cwd: plan.cwd, mcpServers: [] });
       return res.configOptions ?? [];
     };
@@ -105,7 +119,8 @@ function exitedText(proc: AgentProcess, e: ExitInfo): string {
 /** EOF first (ACP agents exit on it), then SIGTERM to the group; never SIGKILL. */
 async function stopProbe(proc: AgentProcess): Promise<void> {
   proc.closeStdin();
-  const exited = (ms: number) => Promise.race([proc.closed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+  const exited = (ms: number) =>
+    Promise.race([proc.closed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
   if (!(await exited(2000)) || proc.groupAlive()) {
     proc.signalGroup('SIGTERM');
     await exited(5000);
@@ -132,7 +147,8 @@ export class ModelProbes {
     const hit = this.cache.get(harness);
     if (hit && !refresh) {
       const ttl = hit.value.source === 'unavailable' ? PROBE_FAILURE_TTL_MS : PROBE_TTL_MS;
-      if (this.now() - hit.at < ttl) return hit.value.source === 'unavailable' ? hit.value : { ...hit.value, source: 'cache' };
+      if (this.now() - hit.at < ttl)
+        return hit.value.source === 'unavailable' ? hit.value : { ...hit.value, source: 'cache' };
     }
     const running = this.inFlight.get(harness);
     if (running) return running;

@@ -37,20 +37,25 @@ function ownValue(ref: ConfigKeyRef, s: SettingsSource): Own {
 
 /** What happens while `ref` is unset (shown next to the field and by `svc config get`). */
 export function whenUnset(ref: ConfigKeyRef): string {
-  if (ref.field === 'budget' && !ref.role) return `a run has no spend cap of its own: only each lane's cap (given at launch or by its role) stops it`;
+  if (ref.field === 'budget' && !ref.role)
+    return `a run has no spend cap of its own: only each lane's cap (given at launch or by its role) stops it`;
   if (ref.role) {
     const role = ref.role;
-    if (ref.field === 'model') return `a ${role} lane cannot start without a model: set one here, or give it at launch (there is no default model)`;
+    if (ref.field === 'model')
+      return `a ${role} lane cannot start without a model: set one here, or give it at launch (there is no default model)`;
     if (ref.field === 'effort') return `the harness's own default effort is used, unless the launch names another`;
     if (ref.field === 'host') return `${role} lanes run on this machine, unless the launch names a host`;
     if (ref.field === 'sandbox')
       return `${role} lanes run in the workspace sandbox where the platform has one (they can change only their own worktree), unless the harness or the launch says off`;
-    if (ref.field === 'budget') return `${role} lanes have no spend cap, unless one is given at launch (the run's cap, if set, still holds)`;
-    if (ref.field === 'permissions') return `${role} lanes run unattended (auto): nothing waits for your approval; ask turns the harness's approvals into needs-you requests`;
+    if (ref.field === 'budget')
+      return `${role} lanes have no spend cap, unless one is given at launch (the run's cap, if set, still holds)`;
+    if (ref.field === 'permissions')
+      return `${role} lanes run unattended (auto): nothing waits for your approval; ask turns the harness's approvals into needs-you requests`;
     return `the launching conversation's harness is used, unless the launch names another`;
   }
   if (ref.lane) {
-    if (ref.field === 'model') return `the ${ref.lane} reviewer uses roles.review.model; with neither set, a full review is refused: there is no default model`;
+    if (ref.field === 'model')
+      return `the ${ref.lane} reviewer uses roles.review.model; with neither set, a full review is refused: there is no default model`;
     return `the ${ref.lane} reviewer uses roles.review.harness, else the work agent's harness`;
   }
   switch (ref.field) {
@@ -67,23 +72,42 @@ export function whenUnset(ref: ConfigKeyRef): string {
 
 /** The entry for one key: value in effect, its source and file, the unset consequence. */
 export function entryFor(ref: ConfigKeyRef, s: SettingsSource): ConfigEntry {
-  const base = { key: ref.key, whenUnset: whenUnset(ref), choices: FIELD_CHOICES[ref.field] ? [...FIELD_CHOICES[ref.field]!] : null };
+  const base = {
+    key: ref.key,
+    whenUnset: whenUnset(ref),
+    choices: FIELD_CHOICES[ref.field] ? [...FIELD_CHOICES[ref.field]!] : null,
+  };
   const own = ownValue(ref, s);
   if (own !== undefined) {
-    return { ...base, value: own, source: ref.file === 'projects' ? 'project' : 'global', from: ref.key, file: s.files[ref.file] };
+    return {
+      ...base,
+      value: own,
+      source: ref.file === 'projects' ? 'project' : 'global',
+      from: ref.key,
+      file: s.files[ref.file],
+    };
   }
   if (ref.lane) {
     const parentKey = `roles.review.${ref.field}`;
     const inherited = ownValue(parseConfigKey(parentKey)!, s);
-    if (inherited !== undefined) return { ...base, value: inherited, source: 'global', from: parentKey, file: s.files.config };
+    if (inherited !== undefined)
+      return { ...base, value: inherited, source: 'global', from: parentKey, file: s.files.config };
   }
   if (ref.field === 'mode') return { ...base, value: 'quick', source: 'default', from: null, file: null };
   return { ...base, value: null, source: 'unset', from: null, file: null };
 }
 
 /** The review parent's and each convoy lane's settings, for whoever launches reviewers. */
-export function reviewSettings(config: ConfigFile, lane?: string): { mode: string; model?: string; harness?: string; effort?: string } {
+export function reviewSettings(
+  config: ConfigFile,
+  lane?: string,
+): { mode: string; model?: string; harness?: string; effort?: string } {
   const review = config.roles?.review;
   const sub = lane ? (review?.sub?.[lane as keyof NonNullable<NonNullable<typeof review>['sub']>] ?? {}) : {};
-  return { mode: review?.mode ?? 'quick', model: sub.model ?? review?.model, harness: sub.harness ?? review?.harness, effort: review?.effort };
+  return {
+    mode: review?.mode ?? 'quick',
+    model: sub.model ?? review?.model,
+    harness: sub.harness ?? review?.harness,
+    effort: review?.effort,
+  };
 }

@@ -35,7 +35,11 @@ export function rolesView(s: SettingsSource, harnesses: string[], hosts: string[
       model: at('roles.review.model'),
       harness: at('roles.review.harness'),
       effort: at('roles.review.effort'),
-      lanes: REVIEW_LANES.map((lane) => ({ lane, model: at(`roles.review.sub.${lane}.model`), harness: at(`roles.review.sub.${lane}.harness`) })),
+      lanes: REVIEW_LANES.map((lane) => ({
+        lane,
+        model: at(`roles.review.sub.${lane}.model`),
+        harness: at(`roles.review.sub.${lane}.harness`),
+      })),
     },
     harnesses,
     hosts,

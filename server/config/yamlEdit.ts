@@ -167,7 +167,14 @@ function splice(text: string, path: string[], value: string | number | undefined
 }
 
 /** Inserts `path: value` as nested block lines at `at` (a line start or the end of the text). */
-function appendLines(text: string, at: number, path: string[], indent: number, step: number, value: string | number): string | undefined {
+function appendLines(
+  text: string,
+  at: number,
+  path: string[],
+  indent: number,
+  step: number,
+  value: string | number,
+): string | undefined {
   const v = render(value);
   if (v === undefined) return undefined;
   const lines = path.map((k, j) => `${' '.repeat(indent + j * step)}${k}:${j === path.length - 1 ? ` ${v}` : ''}`);

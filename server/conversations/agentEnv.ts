@@ -33,7 +33,14 @@ export interface EnvInput {
 
 const SERVICE_VARS = ['SVC_CONVERSATION', 'SVC_CALLER_TOKEN', 'SVC_HOME', 'SVC_BIN', 'SVC_SCRIPT_FILE', 'SVC_SOCKET'];
 /** The daemon's credentials for code hosts (tokens, the webhook secret, an App's key). */
-export const FORGE_CREDENTIAL_VARS = ['GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_ENTERPRISE_TOKEN', 'GH_ENTERPRISE_TOKEN', 'GITHUB_WEBHOOK_SECRET', 'SVC_GITHUB_APP_PRIVATE_KEY'];
+export const FORGE_CREDENTIAL_VARS = [
+  'GITHUB_TOKEN',
+  'GH_TOKEN',
+  'GITHUB_ENTERPRISE_TOKEN',
+  'GH_ENTERPRISE_TOKEN',
+  'GITHUB_WEBHOOK_SECRET',
+  'SVC_GITHUB_APP_PRIVATE_KEY',
+];
 
 export function agentEnv(i: EnvInput): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...i.base };

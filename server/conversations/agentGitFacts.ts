@@ -55,10 +55,19 @@ export function forgetAgentGitFacts(): void {
   kept.clear();
 }
 
-async function probe(cwd: string, env: NodeJS.ProcessEnv, keep: (stamps: Map<string, string>) => void): Promise<AgentGitFacts> {
+async function probe(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  keep: (stamps: Map<string, string>) => void,
+): Promise<AgentGitFacts> {
   const started = Date.now();
   const [id, places] = await Promise.all([gitIdentity(cwd, env), gitPlaces(cwd, env)]);
-  const files = new Set([...configFiles(env), path.join(cwd, '.git'), ...id.origins.map((o) => path.resolve(cwd, o)), ...places.localRemotes]);
+  const files = new Set([
+    ...configFiles(env),
+    path.join(cwd, '.git'),
+    ...id.origins.map((o) => path.resolve(cwd, o)),
+    ...places.localRemotes,
+  ]);
   if (places.commonDir) files.add(path.join(places.commonDir, 'config'));
   if (places.gitDir) files.add(path.join(places.gitDir, 'config.worktree'));
   const stamps = new Map<string, string>();
@@ -71,7 +80,8 @@ async function probe(cwd: string, env: NodeJS.ProcessEnv, keep: (stamps: Map<str
     const st = stat(file);
     stamps.set(file, stampOf(st));
     if (st && !st.isDirectory() && Number(st.mtimeNs / 1_000_000n) >= started - RACY_MS) keepable = false;
-    if (st?.isFile() && st.size < 1_000_000 && /^\s*\[\s*include/im.test(fs.readFileSync(file, 'utf8'))) keepable = false;
+    if (st?.isFile() && st.size < 1_000_000 && /^\s*\[\s*include/im.test(fs.readFileSync(file, 'utf8')))
+      keepable = false;
   }
   if (keepable) keep(stamps);
   return { identity: id.vars, places };
@@ -83,7 +93,11 @@ function configFiles(env: NodeJS.ProcessEnv): string[] {
   const files: string[] = [];
   if (!env.GIT_CONFIG_NOSYSTEM) files.push(env.GIT_CONFIG_SYSTEM ?? '/etc/gitconfig');
   if (env.GIT_CONFIG_GLOBAL) files.push(env.GIT_CONFIG_GLOBAL);
-  else files.push(path.join(home, '.gitconfig'), path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'git', 'config'));
+  else
+    files.push(
+      path.join(home, '.gitconfig'),
+      path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'git', 'config'),
+    );
   return files;
 }
 

@@ -38,7 +38,9 @@ export class CallerCredentials {
     }
     const hex = fs.readFileSync(file, 'utf8').trim();
     if (!/^[0-9a-f]{64}$/.test(hex))
-      throw new Error(`${file} is not a caller key (64 hex digits); move it away and restart the daemon to make a new one (running agents then need a restart)`);
+      throw new Error(
+        `${file} is not a caller key (64 hex digits); move it away and restart the daemon to make a new one (running agents then need a restart)`,
+      );
     this.key = Buffer.from(hex, 'hex');
     return this.key;
   }

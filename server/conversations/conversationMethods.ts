@@ -68,7 +68,11 @@ export function registerConversations(app: App, hostLink: HostLink): Conversatio
     if (p.afterSeq !== undefined) {
       const rows = svc.transcript.after(row.id, p.afterSeq);
       const context = svc.transcript.toolRows(row.id, continuedToolCalls(rows), p.afterSeq);
-      return { text: renderTranscript(rows, false, context).text, lastSeq: rows.length ? rows[rows.length - 1].seq : p.afterSeq, live };
+      return {
+        text: renderTranscript(rows, false, context).text,
+        lastSeq: rows.length ? rows[rows.length - 1].seq : p.afterSeq,
+        live,
+      };
     }
     const lines = svc.outputLines(row.id, p.lines ?? 50);
     return { text: lines.length ? lines.join('\n') + '\n' : '', lastSeq: svc.transcript.lastSeq(row.id), live };
@@ -133,7 +137,9 @@ export function registerConversations(app: App, hostLink: HostLink): Conversatio
     };
   });
 
-  app.rpc.handle(conversationsHandoff, async (p, ctx) => wait(createSuccessor(svc, 'handoff', p).id, p.noWait, ctx.signal));
+  app.rpc.handle(conversationsHandoff, async (p, ctx) =>
+    wait(createSuccessor(svc, 'handoff', p).id, p.noWait, ctx.signal),
+  );
   app.rpc.handle(conversationsFork, async (p, ctx) => wait(createSuccessor(svc, 'fork', p).id, p.noWait, ctx.signal));
 
   app.http.route('GET', '/api/agents/:name/output', (req) => {

@@ -27,7 +27,12 @@ export function badNameError(name: string, why: 'pattern' | 'digits' | 'prefix',
 
 /** `ref` as the caller gave it (`#3`, a name, `conv-<name>`), or an id svc looked up itself. */
 export function unknownConversationError(ref: string | number): SvcError<'unknownConversation'> {
-  return notFound('unknownConversation', typeof ref === 'number' ? `no conversation #${ref}` : `no conversation '${ref}' (give #id, id, name or conv-<name>; see svc conv list)`);
+  return notFound(
+    'unknownConversation',
+    typeof ref === 'number'
+      ? `no conversation #${ref}`
+      : `no conversation '${ref}' (give #id, id, name or conv-<name>; see svc conv list)`,
+  );
 }
 
 export function nameTakenError(name: string, takenBy: number): SvcError<'nameTaken'> {
@@ -47,12 +52,17 @@ export function badLinesError(raw: string | null): SvcError<'badLines'> {
 }
 
 export function noSourceError(mode: 'handoff' | 'fork'): SvcError<'noSource'> {
-  return usage('noSource', `svc ${mode} needs <conv> (or run it inside an agent, where $SVC_CONVERSATION names the source)`);
+  return usage(
+    'noSource',
+    `svc ${mode} needs <conv> (or run it inside an agent, where $SVC_CONVERSATION names the source)`,
+  );
 }
 
 /** `hasToken`: the request carried a credential, of another conversation. */
 export function callerNotProvenError(conv: ConvRef, hasToken: boolean): SvcError<'callerNotProven'> {
-  const what = hasToken ? 'carries the credential of another conversation' : 'carries no credential ($SVC_CALLER_TOKEN)';
+  const what = hasToken
+    ? 'carries the credential of another conversation'
+    : 'carries no credential ($SVC_CALLER_TOKEN)';
   return refused(
     'callerNotProven',
     `this request says it comes from conversation ${shown(conv)} ($SVC_CONVERSATION) but ${what}; an agent acts only as itself: run svc inside that agent, or as yourself without SVC_CONVERSATION`,
@@ -67,16 +77,25 @@ export function alreadyRunningError(conv: ConvRef): SvcError<'alreadyRunning'> {
 
 /** `activity`: what the conversation is instead (ended, failed-to-start, …). */
 export function notRunningError(conv: ConvRef, activity: string): SvcError<'notRunning'> {
-  return conflict('notRunning', `conversation ${shown(conv)} is not running (${activity}); resume it with svc conv resume #${conv.id}`);
+  return conflict(
+    'notRunning',
+    `conversation ${shown(conv)} is not running (${activity}); resume it with svc conv resume #${conv.id}`,
+  );
 }
 
 export function stillRunningError(conv: ConvRef): SvcError<'stillRunning'> {
-  return conflict('stillRunning', `conversation ${shown(conv)} is still running; stop it first (svc conv stop #${conv.id})`);
+  return conflict(
+    'stillRunning',
+    `conversation ${shown(conv)} is still running; stop it first (svc conv stop #${conv.id})`,
+  );
 }
 
 /** The stop door could not ask the agent's host (`why`: the SSH refusal); the stop reaches it when svc reconnects (its EOF is queued). */
 export function hostNotAskedError(conv: ConvRef, host: string, why: string): SvcError<'hostNotAsked'> {
-  return refused('hostNotAsked', `could not stop ${shown(conv)} on host ${host}: ${why}; it keeps running there under svc's relay until svc reconnects and the stop reaches it`);
+  return refused(
+    'hostNotAsked',
+    `could not stop ${shown(conv)} on host ${host}: ${why}; it keeps running there under svc's relay until svc reconnects and the stop reaches it`,
+  );
 }
 
 // ---- Asks: answering an agent's open request

@@ -87,7 +87,10 @@ export class ConversationRegistry {
   resolve(ref: string | number): ConversationRow {
     const r = String(ref).trim();
     const idMatch = /^#?(\d+)$/.exec(r);
-    const row = (idMatch ? this.store.get(Number(idMatch[1])) : undefined) ?? this.store.byName(r) ?? (r.startsWith('conv-') ? this.store.byName(r.slice(5)) : undefined);
+    const row =
+      (idMatch ? this.store.get(Number(idMatch[1])) : undefined) ??
+      this.store.byName(r) ??
+      (r.startsWith('conv-') ? this.store.byName(r.slice(5)) : undefined);
     if (!row) throw unknownConversationError(r);
     return row;
   }

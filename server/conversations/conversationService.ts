@@ -16,7 +16,13 @@
 //     addResumeGuard(fn) · addTurnGate(fn) · kick(id) · cancelTurn(id)
 import { ConversationRegistry } from './conversationRegistry';
 import type { CreateOptions } from './conversationRegistry';
-import { alreadyRunningError, hostNotAskedError, noOpenAskError, notRunningError, stillRunningError } from './conversationRefusals';
+import {
+  alreadyRunningError,
+  hostNotAskedError,
+  noOpenAskError,
+  notRunningError,
+  stillRunningError,
+} from './conversationRefusals';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { activityOfRow } from '../../shared/activity';
@@ -128,8 +134,16 @@ export class ConversationService extends ConversationRegistry {
   facts(id: number): LiveFacts {
     const s = this.sessions.get(id);
     const hostLost = s?.hostLost() ?? undefined;
-    if (!s || s.phase !== 'alive') return { alive: false, working: false, needsYou: false, ...(hostLost ? { hostLost } : {}) };
-    return { alive: true, working: s.working, needsYou: s.needsYou, idleSince: s.idleSince, lastTurnEndedAt: s.lastTurnEndedAt, ...(hostLost ? { hostLost } : {}) };
+    if (!s || s.phase !== 'alive')
+      return { alive: false, working: false, needsYou: false, ...(hostLost ? { hostLost } : {}) };
+    return {
+      alive: true,
+      working: s.working,
+      needsYou: s.needsYou,
+      idleSince: s.idleSince,
+      lastTurnEndedAt: s.lastTurnEndedAt,
+      ...(hostLost ? { hostLost } : {}),
+    };
   }
 
   activity(row: ListedRow, now = this.app.now()): Activity {
@@ -263,7 +277,11 @@ export class ConversationService extends ConversationRegistry {
       }
       return { stopped: true };
     }
-    if (s.phase !== 'dead') this.transcript.append(id, 'lifecycle', { event: 'stop', text: `stop requested${opts.kill ? ' (kill allowed)' : ''}` });
+    if (s.phase !== 'dead')
+      this.transcript.append(id, 'lifecycle', {
+        event: 'stop',
+        text: `stop requested${opts.kill ? ' (kill allowed)' : ''}`,
+      });
     const stopped = await s.stop(opts);
     if (!stopped && s.stopUnreachable && row.host) {
       const e = hostNotAskedError(row, row.host, s.stopUnreachable);
@@ -278,7 +296,8 @@ export class ConversationService extends ConversationRegistry {
     const s = this.sessions.get(id);
     if (s && s.phase !== 'dead') throw stillRunningError(row);
     if (row.archivedAt !== null) return;
-    if (row.endedAt === null && row.spawnError === null) this.store.update(id, { endedAt: this.app.now(), exitStatus: row.exitStatus ?? 'archived' });
+    if (row.endedAt === null && row.spawnError === null)
+      this.store.update(id, { endedAt: this.app.now(), exitStatus: row.exitStatus ?? 'archived' });
     this.store.update(id, { archivedAt: this.app.now() });
     this.changed(id);
   }
@@ -302,7 +321,10 @@ export class ConversationService extends ConversationRegistry {
     const now = this.app.now();
     for (const r of this.store.unsettled()) {
       this.store.update(r.id, { endedAt: now, exitStatus: 'daemon restarted' });
-      this.transcript.append(r.id, 'lifecycle', { event: 'ended', text: 'the daemon restarted; the agent is gone (svc conv resume continues it)' });
+      this.transcript.append(r.id, 'lifecycle', {
+        event: 'ended',
+        text: 'the daemon restarted; the agent is gone (svc conv resume continues it)',
+      });
       if (r.host) void stopAfterRestart(this.hostLink, this.transcript, r.id, r.host);
     }
     this.transcript.flush();
@@ -311,7 +333,9 @@ export class ConversationService extends ConversationRegistry {
   /** Graceful daemon stop: every live agent through the stop door, in parallel. */
   async stopAll(timeoutMs = 10_000): Promise<void> {
     const live = [...this.sessions.entries()].filter(([, s]) => s.phase !== 'dead');
-    await Promise.all(live.map(([id]) => this.stop(id, { timeoutMs }).catch((e) => log.error(`stop #${id} failed`, e))));
+    await Promise.all(
+      live.map(([id]) => this.stop(id, { timeoutMs }).catch((e) => log.error(`stop #${id} failed`, e))),
+    );
     await Promise.all(live.map(([, s]) => Promise.race([s.processGone, new Promise((r) => setTimeout(r, 1000))])));
     this.transcript.flush();
   }
@@ -332,7 +356,11 @@ export class ConversationService extends ConversationRegistry {
     ].join('\n');
   }
 
-  private spawn(row: ConversationRow, what: { firstPrompt?: string; resume?: { sessionId: string | null; continuation: string } }, gitFacts?: Promise<AgentGitFacts>): void {
+  private spawn(
+    row: ConversationRow,
+    what: { firstPrompt?: string; resume?: { sessionId: string | null; continuation: string } },
+    gitFacts?: Promise<AgentGitFacts>,
+  ): void {
     const existing = this.sessions.get(row.id);
     if (existing && existing.phase !== 'dead') throw alreadyRunningError(row);
     const profile = this.profile(row.harness);
@@ -342,7 +370,8 @@ export class ConversationService extends ConversationRegistry {
     const remote = row.host ? remoteRunOf(this.app, this.hostLink, row, profile, callerToken) : undefined;
     // A sandboxed lane's agent talks to the daemon over a socket of its own (the rest of SVC_HOME is hidden from it).
     const sandboxed = !remote && row.sandbox === 'workspace';
-    const agentSocket = sandboxed && !row.bare ? agentSocketPath(this.app.paths.socket, this.app.paths.home, row.id) : undefined;
+    const agentSocket =
+      sandboxed && !row.bare ? agentSocketPath(this.app.paths.socket, this.app.paths.home, row.id) : undefined;
     // The git probes run as child processes, never blocking the loop; the session awaits them before it spawns.
     const prepared = remote
       ? Promise.resolve({ env: { ...process.env }, writableDirs: [] as string[] })
@@ -401,7 +430,10 @@ export class ConversationService extends ConversationRegistry {
         transcript: (kind, payload) => this.transcript.append(id, kind, payload),
         alive: (sessionId) => {
           this.store.update(id, { sessionId, startedAt: now() });
-          this.transcript.append(id, 'lifecycle', { event: 'started', text: `${row.harness} agent started (model ${row.model}${row.effort ? `, effort ${row.effort}` : ''})` });
+          this.transcript.append(id, 'lifecycle', {
+            event: 'started',
+            text: `${row.harness} agent started (model ${row.model}${row.effort ? `, effort ${row.effort}` : ''})`,
+          });
           this.fire('started', id);
         },
         spawnError: (message) => {

@@ -55,7 +55,9 @@ const SELECT_LISTED = SELECT.replace(' first_prompt AS firstPrompt,', '');
 
 type Raw = Omit<ConversationRow, 'bare' | 'extraEnv'> & { bare: number; extraEnv: string | null };
 
-function fix<R extends Omit<Raw, 'firstPrompt'>>(r: R | undefined): (Omit<R, 'bare' | 'extraEnv'> & Pick<ConversationRow, 'bare' | 'extraEnv'>) | undefined {
+function fix<R extends Omit<Raw, 'firstPrompt'>>(
+  r: R | undefined,
+): (Omit<R, 'bare' | 'extraEnv'> & Pick<ConversationRow, 'bare' | 'extraEnv'>) | undefined {
   if (!r) return undefined;
   return { ...r, bare: r.bare === 1, extraEnv: r.extraEnv ? (JSON.parse(r.extraEnv) as Record<string, string>) : null };
 }
@@ -84,7 +86,19 @@ export type RowInsert = Pick<
 
 /** Columns the lifecycle updates; everything else is written once at insert. */
 export type RowPatch = Partial<
-  Pick<ConversationRow, 'sessionId' | 'startedAt' | 'endedAt' | 'exitStatus' | 'spawnError' | 'archivedAt' | 'costAmount' | 'costCurrency' | 'contextUsed' | 'contextSize'>
+  Pick<
+    ConversationRow,
+    | 'sessionId'
+    | 'startedAt'
+    | 'endedAt'
+    | 'exitStatus'
+    | 'spawnError'
+    | 'archivedAt'
+    | 'costAmount'
+    | 'costCurrency'
+    | 'contextUsed'
+    | 'contextSize'
+  >
 >;
 
 const COLUMN: Record<keyof RowPatch, string> = {
@@ -129,11 +143,15 @@ export class ConversationStore {
 
   all(opts: { archived?: boolean } = {}): ListedRow[] {
     const where = opts.archived ? '' : ' WHERE archived_at IS NULL';
-    return (this.db.prepare(`${SELECT_LISTED}${where} ORDER BY id`).all() as Omit<Raw, 'firstPrompt'>[]).map((r) => this.kept(fix(r))!);
+    return (this.db.prepare(`${SELECT_LISTED}${where} ORDER BY id`).all() as Omit<Raw, 'firstPrompt'>[]).map((r) =>
+      this.kept(fix(r))!,
+    );
   }
 
   children(parentId: number): ConversationRow[] {
-    return (this.db.prepare(`${SELECT} WHERE parent_id = ? ORDER BY id`).all(parentId) as Raw[]).map((r) => this.kept(fix(r))!);
+    return (this.db.prepare(`${SELECT} WHERE parent_id = ? ORDER BY id`).all(parentId) as Raw[]).map((r) =>
+      this.kept(fix(r))!,
+    );
   }
 
   /** Rows with no recorded end and no spawn error: the ones a daemon restart must settle. */
@@ -183,7 +201,10 @@ export class ConversationStore {
       this.unsaved.delete(id);
     } catch (e) {
       if (!isDiskFull(e)) throw e;
-      if (!this.unsaved.has(id)) log.warn(`conversation #${id}: the store refused a write (${(e as Error).message}); kept in memory until it can be written`);
+      if (!this.unsaved.has(id))
+        log.warn(
+          `conversation #${id}: the store refused a write (${(e as Error).message}); kept in memory until it can be written`,
+        );
       this.unsaved.set(id, merged);
       this.retrier.schedule();
     }

@@ -3,7 +3,10 @@
 // GIT_CONFIG_GLOBAL=/dev/null), and a lane must still be able to commit as the user.
 import { AGENT_PROBE_TIMEOUT_MS, GitTimeout, spawnGit } from '../git/gitExec';
 
-const VARS = { name: ['GIT_AUTHOR_NAME', 'GIT_COMMITTER_NAME'], email: ['GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_EMAIL'] } as const;
+const VARS = {
+  name: ['GIT_AUTHOR_NAME', 'GIT_COMMITTER_NAME'],
+  email: ['GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_EMAIL'],
+} as const;
 
 export interface GitIdentity {
   vars: Record<string, string>;
@@ -14,9 +17,16 @@ export interface GitIdentity {
 }
 
 /** user.name and user.email as git resolves them in `cwd` (repository config over global), as variables. */
-export function gitIdentity(cwd: string, env: NodeJS.ProcessEnv, timeoutMs = AGENT_PROBE_TIMEOUT_MS): Promise<GitIdentity> {
+export function gitIdentity(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs = AGENT_PROBE_TIMEOUT_MS,
+): Promise<GitIdentity> {
   // No git, no identity, or cwd gone: the agent's git says what is missing.
-  return spawnGit(cwd, ['config', '--show-origin', '-z', '--get-regexp', '^user\\.(name|email)$'], { env, timeoutMs }).then(
+  return spawnGit(cwd, ['config', '--show-origin', '-z', '--get-regexp', '^user\\.(name|email)$'], {
+    env,
+    timeoutMs,
+  }).then(
     (r) => (r.code === 0 ? parse(r.stdout.toString('utf8')) : { vars: {}, origins: [] }),
     (e: unknown) => ({ vars: {}, origins: [], ...(e instanceof GitTimeout ? { timedOut: e.message } : {}) }),
   );

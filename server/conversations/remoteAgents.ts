@@ -16,13 +16,21 @@ import type { TranscriptStore } from './transcriptStore';
 const log = logger('conversations');
 
 /** How the agent of a conversation on a host is started and stopped there. */
-export function remoteRunOf(app: App, link: HostLink, row: ConversationRow, profile: Profile, callerToken: string): RemoteRun {
+export function remoteRunOf(
+  app: App,
+  link: HostLink,
+  row: ConversationRow,
+  profile: Profile,
+  callerToken: string,
+): RemoteRun {
   // The user's git identity comes from the project's checkout here: the lane's directory is on the host.
   const project = row.project ? app.config.projects().projects[row.project] : undefined;
   const env = async (): Promise<Record<string, string>> => {
     const identity: Record<string, string> = {};
-    for (const k of ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL']) if (process.env[k]) identity[k] = process.env[k]!;
-    if (project) Object.assign(identity, (await agentGitFacts(project.path, process.env).catch(() => undefined))?.identity ?? {});
+    for (const k of ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL'])
+      if (process.env[k]) identity[k] = process.env[k]!;
+    if (project)
+      Object.assign(identity, (await agentGitFacts(project.path, process.env).catch(() => undefined))?.identity ?? {});
     const vars: Record<string, string> = { ...identity, ...profile.env, ...(row.extraEnv ?? {}) };
     if (profile.modelEnv) vars[profile.modelEnv] = row.model;
     return vars;
@@ -48,7 +56,12 @@ export function remoteRunOf(app: App, link: HostLink, row: ConversationRow, prof
  * A restarted daemon cannot join an ACP session it did not start: the agent a previous
  * daemon left running on `host` under svc's relay is stopped there, and its log says so.
  */
-export async function stopAfterRestart(link: HostLink, transcript: TranscriptStore, id: number, host: string): Promise<void> {
+export async function stopAfterRestart(
+  link: HostLink,
+  transcript: TranscriptStore,
+  id: number,
+  host: string,
+): Promise<void> {
   try {
     const r = await stopLeftover(link, host, id, 'stopped by svc: the daemon restarted');
     if (!r.wasRunning) return;

@@ -15,7 +15,11 @@ export interface SuccessorParams {
   prompt?: string;
 }
 
-export function createSuccessor(svc: ConversationService, mode: 'handoff' | 'fork', p: SuccessorParams): ConversationRow {
+export function createSuccessor(
+  svc: ConversationService,
+  mode: 'handoff' | 'fork',
+  p: SuccessorParams,
+): ConversationRow {
   const ref = p.conv ?? p.caller;
   if (!ref) throw noSourceError(mode);
   const source = svc.resolve(ref);

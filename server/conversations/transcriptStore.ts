@@ -50,7 +50,10 @@ export class TranscriptStore {
   /** Queues a row; returns its seq. Order of calls is the order of rows. */
   append(convId: number, kind: string, payload: unknown): number {
     let seq = this.nextSeq.get(convId);
-    if (seq === undefined) seq = ((this.db.prepare('SELECT MAX(seq) FROM transcript WHERE conv_id = ?').pluck().get(convId) as number | null) ?? 0) + 1;
+    if (seq === undefined)
+      seq =
+        ((this.db.prepare('SELECT MAX(seq) FROM transcript WHERE conv_id = ?').pluck().get(convId) as number | null) ??
+          0) + 1;
     this.nextSeq.set(convId, seq + 1);
     this.pending.push({ convId, seq, at: this.now(), kind, payload: JSON.stringify(payload ?? null) });
     if (!this.scheduled) {
@@ -78,7 +81,10 @@ export class TranscriptStore {
     } catch (e) {
       if (!isDiskFull(e)) throw e;
       // Kept, in order, ahead of anything appended since, and written once there is space.
-      if (!this.full) log.warn(`the store refused transcript rows (${(e as Error).message}); kept in memory until they can be written`);
+      if (!this.full)
+        log.warn(
+          `the store refused transcript rows (${(e as Error).message}); kept in memory until they can be written`,
+        );
       this.full = true;
       this.pending = [...rows, ...this.pending];
       this.retrier.schedule();
@@ -94,13 +100,21 @@ export class TranscriptStore {
   /** Rows after `afterSeq` (oldest first), at most `limit`. */
   after(convId: number, afterSeq: number, limit = 100_000): TranscriptRow[] {
     this.flush();
-    return this.decode(this.db.prepare('SELECT seq, at, kind, payload FROM transcript WHERE conv_id = ? AND seq > ? ORDER BY seq LIMIT ?').all(convId, afterSeq, limit));
+    return this.decode(
+      this.db
+        .prepare('SELECT seq, at, kind, payload FROM transcript WHERE conv_id = ? AND seq > ? ORDER BY seq LIMIT ?')
+        .all(convId, afterSeq, limit),
+    );
   }
 
   /** The newest `limit` rows, oldest first. */
   tail(convId: number, limit: number): TranscriptRow[] {
     this.flush();
-    return this.decode(this.db.prepare('SELECT seq, at, kind, payload FROM transcript WHERE conv_id = ? ORDER BY seq DESC LIMIT ?').all(convId, limit)).reverse();
+    return this.decode(
+      this.db
+        .prepare('SELECT seq, at, kind, payload FROM transcript WHERE conv_id = ? ORDER BY seq DESC LIMIT ?')
+        .all(convId, limit),
+    ).reverse();
   }
 
   /** The tool call rows up to `uptoSeq` of the calls named in `ids` (their earlier state, for rendering later updates). */
@@ -119,10 +133,17 @@ export class TranscriptStore {
 
   lastSeq(convId: number): number {
     this.flush();
-    return (this.db.prepare('SELECT MAX(seq) FROM transcript WHERE conv_id = ?').pluck().get(convId) as number | null) ?? 0;
+    return (
+      (this.db.prepare('SELECT MAX(seq) FROM transcript WHERE conv_id = ?').pluck().get(convId) as number | null) ?? 0
+    );
   }
 
   private decode(rows: unknown[]): TranscriptRow[] {
-    return (rows as { seq: number; at: number; kind: string; payload: string }[]).map((r) => ({ seq: r.seq, at: r.at, kind: r.kind, payload: JSON.parse(r.payload) as unknown }));
+    return (rows as { seq: number; at: number; kind: string; payload: string }[]).map((r) => ({
+      seq: r.seq,
+      at: r.at,
+      kind: r.kind,
+      payload: JSON.parse(r.payload) as unknown,
+    }));
   }
 }

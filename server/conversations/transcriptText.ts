@@ -31,7 +31,11 @@ function foldTools(rows: TranscriptRow[], into = new Map<string, ToolCallView>()
  * Renders rows to text; `open` says whether the previous text ended mid-line. `context`:
  * earlier tool rows of calls that continue in `rows` (already printed by an earlier render).
  */
-export function renderTranscript(rows: TranscriptRow[], open = false, context: TranscriptRow[] = []): { text: string; open: boolean } {
+export function renderTranscript(
+  rows: TranscriptRow[],
+  open = false,
+  context: TranscriptRow[] = [],
+): { text: string; open: boolean } {
   let out = '';
   let mid = open;
   // Who wrote the unfinished line: text from someone else starts on a new line.
@@ -77,7 +81,8 @@ export function renderTranscript(rows: TranscriptRow[], open = false, context: T
       case 'agent_message_chunk': {
         // A chunk after anything else (a thought, a tool call, usage) or with another
         // message id begins a new message: consecutive messages never run together.
-        if (prevKind !== 'agent_message_chunk' || (p.messageId !== undefined && p.messageId !== lastMessageId)) message++;
+        if (prevKind !== 'agent_message_chunk' || (p.messageId !== undefined && p.messageId !== lastMessageId))
+          message++;
         lastMessageId = p.messageId;
         stream(`m${message}`, blockText(p.content as Block));
         break;

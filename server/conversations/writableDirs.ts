@@ -8,7 +8,12 @@ import * as path from 'node:path';
 import { AGENT_PROBE_TIMEOUT_MS, GitTimeout, spawnGit } from '../git/gitExec';
 
 /** Stdout of a git that succeeded; undefined when it failed; GitTimeout's text when it did not answer in time. */
-function gitOut(cwd: string, env: NodeJS.ProcessEnv, args: string[], timeoutMs: number): Promise<string | undefined | GitTimeout> {
+function gitOut(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  args: string[],
+  timeoutMs: number,
+): Promise<string | undefined | GitTimeout> {
   return spawnGit(cwd, args, { env, timeoutMs }).then(
     (r) => (r.code === 0 ? r.stdout.toString('utf8').trim() : undefined),
     (e: unknown) => (e instanceof GitTimeout ? e : undefined),
@@ -28,7 +33,11 @@ export interface GitPlaces {
 }
 
 /** Where git keeps `cwd`'s repository and its local remotes; every probe runs at once. */
-export async function gitPlaces(cwd: string, env: NodeJS.ProcessEnv, timeoutMs = AGENT_PROBE_TIMEOUT_MS): Promise<GitPlaces> {
+export async function gitPlaces(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs = AGENT_PROBE_TIMEOUT_MS,
+): Promise<GitPlaces> {
   let timedOut: string | undefined;
   const text = (v: string | undefined | GitTimeout): string | undefined => {
     if (!(v instanceof GitTimeout)) return v;
@@ -58,7 +67,13 @@ export async function gitPlaces(cwd: string, env: NodeJS.ProcessEnv, timeoutMs =
     if (path.isAbsolute(local) && isDir(local)) localRemotes.push(fs.realpathSync(local));
   }
   const hooksPath = hooks ? path.resolve(cwd, hooks) : undefined;
-  return { gitDir: gitDir || undefined, commonDir: commonDir || undefined, localRemotes, ...(hooksPath ? { hooksPath } : {}), ...(timedOut ? { timedOut } : {}) };
+  return {
+    gitDir: gitDir || undefined,
+    commonDir: commonDir || undefined,
+    localRemotes,
+    ...(hooksPath ? { hooksPath } : {}),
+    ...(timedOut ? { timedOut } : {}),
+  };
 }
 
 export function writableDirs(cwd: string, socketPath: string, places: GitPlaces): string[] {

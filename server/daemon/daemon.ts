@@ -120,7 +120,15 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
   fs.chmodSync(paths.socket, 0o600);
   const port = await http.listen(fixedHttpPort(app));
 
-  const discovery: Discovery = { pid: process.pid, version: SVC_VERSION, build: SVC_BUILD, socketPath: paths.socket, httpPort: port, token, home: fs.realpathSync(home) };
+  const discovery: Discovery = {
+    pid: process.pid,
+    version: SVC_VERSION,
+    build: SVC_BUILD,
+    socketPath: paths.socket,
+    httpPort: port,
+    token,
+    home: fs.realpathSync(home),
+  };
   const discoveryText = JSON.stringify(discovery, null, 2) + '\n';
   writeAtomic(paths.discovery, discoveryText, 0o600);
   const homeGuard = (guard = new HomeGuard(paths, lock, rpc, discoveryText));
@@ -143,7 +151,11 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
 function writeStoppedMarker(file: string, reason: string): void {
   try {
     // The reason may come from a client (daemon/stop): escaped, since agents print it.
-    writeAtomic(file, JSON.stringify({ reason: escapeForLog(reason, 200), at: new Date().toISOString(), pid: process.pid }) + '\n', 0o600);
+    writeAtomic(
+      file,
+      JSON.stringify({ reason: escapeForLog(reason, 200), at: new Date().toISOString(), pid: process.pid }) + '\n',
+      0o600,
+    );
   } catch (e) {
     log.warn(`could not write ${file}`, e);
   }

@@ -6,7 +6,11 @@ import { clockFixedError } from './daemonRefusals';
 
 const startedAt = Date.now();
 
-export function registerDaemonMethods(app: App, stop: (reason: string) => Promise<void>, counts: () => { conversations: number; live: number }): void {
+export function registerDaemonMethods(
+  app: App,
+  stop: (reason: string) => Promise<void>,
+  counts: () => { conversations: number; live: number },
+): void {
   const info = () => ({
     pid: process.pid,
     version: SVC_VERSION,

@@ -29,7 +29,13 @@ import { registerRunRecord } from '../runRecord/runRecordMethods';
 import { registerAuthority } from '../authority/registerAuthority';
 
 /** Every feature's migrations; openDb runs them in id order (ranges: server/store/migrations.ts). */
-export const featureMigrations: readonly (readonly Migration[])[] = [storeMigrations, conversationMigrations, laneMigrations, codeHostMigrations, issueMigrations];
+export const featureMigrations: readonly (readonly Migration[])[] = [
+  storeMigrations,
+  conversationMigrations,
+  laneMigrations,
+  codeHostMigrations,
+  issueMigrations,
+];
 
 /** The daemon's store, with every feature's tables. */
 export function openFeatureStore(file: string): Db {
@@ -39,7 +45,10 @@ export function openFeatureStore(file: string): Db {
 export function registerFeatures(app: App, stop: (reason: string) => Promise<void>): void {
   // First, so that at a graceful stop (newest first) the shared SSH connections close after
   // every agent on a host went through the stop door over them.
-  const hostLink = registerHosts(app, (harness) => resolveProfile(harness, app.config.config(), app.distDir, app.paths.config).command);
+  const hostLink = registerHosts(
+    app,
+    (harness) => resolveProfile(harness, app.config.config(), app.distDir, app.paths.config).command,
+  );
   const conversations = registerConversations(app, hostLink);
   registerTranscript(app, conversations);
   registerDaemonMethods(app, stop, () => conversations.counts());
@@ -63,7 +72,9 @@ export function registerFeatures(app: App, stop: (reason: string) => Promise<voi
       const found: number[] = [];
       let frontier = new Set(ids);
       while (frontier.size) {
-        const next = rows.filter((r) => r.kind === 'successor' && r.parentId !== null && frontier.has(r.parentId)).map((r) => r.id);
+        const next = rows
+          .filter((r) => r.kind === 'successor' && r.parentId !== null && frontier.has(r.parentId))
+          .map((r) => r.id);
         found.push(...next);
         frontier = new Set(next);
       }

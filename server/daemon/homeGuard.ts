@@ -61,7 +61,9 @@ export class HomeGuard {
     if (this.lock.isAt(this.paths.lock)) return;
     const again = InstanceLock.tryAcquire(this.paths.lock);
     if (!again) {
-      log.error(`${this.paths.lock} was replaced by a file another process holds locked; a second daemon may be running on this home`);
+      log.error(
+        `${this.paths.lock} was replaced by a file another process holds locked; a second daemon may be running on this home`,
+      );
       return;
     }
     this.lock.release();
@@ -100,7 +102,9 @@ export class HomeGuard {
         log.error(
           `a second daemon (pid ${other.pid}) started on this home while its files were deleted; asking it to stop (this daemon, pid ${process.pid}, served the home first)`,
         );
-        await askToStop(socket, `a second daemon on this SVC_HOME: pid ${process.pid} serves it`).catch(() => undefined);
+        await askToStop(socket, `a second daemon on this SVC_HOME: pid ${process.pid} serves it`).catch(
+          () => undefined,
+        );
         return; // the next check writes our file again once it is gone
       }
     }

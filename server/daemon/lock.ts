@@ -30,7 +30,8 @@ export class InstanceLock {
       return new InstanceLock(db, identity(file) ?? '');
     } catch (e) {
       db.close();
-      if ((e as { code?: string }).code?.startsWith('SQLITE_BUSY') || (e as { code?: string }).code === 'SQLITE_LOCKED') return undefined;
+      if ((e as { code?: string }).code?.startsWith('SQLITE_BUSY') || (e as { code?: string }).code === 'SQLITE_LOCKED')
+        return undefined;
       throw e;
     }
   }

@@ -20,12 +20,18 @@ export function ensurePrivateSocketFolder(socketPath: string, home: string): voi
   const uid = process.getuid?.() ?? 0;
   const fix = `remove it (as its owner or root) or set XDG_RUNTIME_DIR to a folder only you can use, then run svc again`;
   if (st.isSymbolicLink() || !st.isDirectory()) {
-    throw new SocketFolderRefused(`socket folder ${dir} is not a plain folder (a symlink or a file); svc refuses to listen there: ${fix}`);
+    throw new SocketFolderRefused(
+      `socket folder ${dir} is not a plain folder (a symlink or a file); svc refuses to listen there: ${fix}`,
+    );
   }
   if (st.uid !== uid) {
-    throw new SocketFolderRefused(`socket folder ${dir} belongs to uid ${st.uid}, not to you (uid ${uid}); svc refuses to listen there: ${fix}`);
+    throw new SocketFolderRefused(
+      `socket folder ${dir} belongs to uid ${st.uid}, not to you (uid ${uid}); svc refuses to listen there: ${fix}`,
+    );
   }
   if ((st.mode & 0o077) !== 0) {
-    throw new SocketFolderRefused(`socket folder ${dir} has mode ${(st.mode & 0o777).toString(8)}, so other users can reach it; svc needs 700 (run: chmod 700 '${dir}')`);
+    throw new SocketFolderRefused(
+      `socket folder ${dir} has mode ${(st.mode & 0o777).toString(8)}, so other users can reach it; svc needs 700 (run: chmod 700 '${dir}')`,
+    );
   }
 }

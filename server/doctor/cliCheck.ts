@@ -22,24 +22,53 @@ export function checkCli(i: CliCheckInput): DoctorCheck[] {
   const file = cliLinkPath({ platform: i.platform, home: i.home, localAppData: i.env.LOCALAPPDATA });
   const installed = readInstalled(file);
   const missing = i.codexUsed ? 'problem' : 'note';
-  const who = i.codexUsed ? 'codex lanes (which run commands in a login shell) and your terminals' : 'your terminals, and codex lanes (which run commands in a login shell)';
-  const check = (status: DoctorCheck['status'], text: string, fix: string | null): DoctorCheck[] => [{ area: 'cli', subject: file, status, text, fix }];
-  if (installed.kind === 'other') return check(missing, `${file} is not svc's launcher, so svc install-cli leaves it alone`, `move ${file} away, then ${INSTALL}`);
+  const who = i.codexUsed
+    ? 'codex lanes (which run commands in a login shell) and your terminals'
+    : 'your terminals, and codex lanes (which run commands in a login shell)';
+  const check = (status: DoctorCheck['status'], text: string, fix: string | null): DoctorCheck[] => [
+    { area: 'cli', subject: file, status, text, fix },
+  ];
+  if (installed.kind === 'other')
+    return check(
+      missing,
+      `${file} is not svc's launcher, so svc install-cli leaves it alone`,
+      `move ${file} away, then ${INSTALL}`,
+    );
   if (installed.kind === 'ours') {
     const gone = [installed.shimPath, installed.nodePath].find((f) => !fs.existsSync(f));
-    if (gone) return check('problem', `${file} runs ${installed.shimPath} with ${installed.nodePath}, but ${gone} no longer exists`, INSTALL);
+    if (gone)
+      return check(
+        'problem',
+        `${file} runs ${installed.shimPath} with ${installed.nodePath}, but ${gone} no longer exists`,
+        INSTALL,
+      );
   }
   if (i.platform === 'win32') {
-    if (installed.kind === 'ours') return check('ok', `${file} runs ${installed.shimPath} with ${installed.nodePath}`, null);
+    if (installed.kind === 'ours')
+      return check('ok', `${file} runs ${installed.shimPath} with ${installed.nodePath}`, null);
     return check(missing, `svc is not installed as a command for ${who}`, INSTALL);
   }
   const found = loginShellSvc(i.env, i.home);
   if (installed.kind === 'none') {
-    if (found) return check('note', `a login shell finds svc at ${found}, which is not svc's launcher (svc install-cli writes ${file})`, INSTALL);
+    if (found)
+      return check(
+        'note',
+        `a login shell finds svc at ${found}, which is not svc's launcher (svc install-cli writes ${file})`,
+        INSTALL,
+      );
     return check(missing, `a login shell does not find svc: ${who} have no svc command`, INSTALL);
   }
-  if (found === file) return check('ok', `a login shell finds svc: ${file} runs ${installed.shimPath} with ${installed.nodePath}`, null);
+  if (found === file)
+    return check('ok', `a login shell finds svc: ${file} runs ${installed.shimPath} with ${installed.nodePath}`, null);
   if (found)
-    return check(missing, `a login shell finds ${found} before svc's launcher ${file}`, `remove ${found}, or put ${path.dirname(file)} before ${path.dirname(found)} on PATH`);
-  return check(missing, `a login shell does not find ${file}: ${path.dirname(file)} is not on its PATH`, pathFix(file, i.home));
+    return check(
+      missing,
+      `a login shell finds ${found} before svc's launcher ${file}`,
+      `remove ${found}, or put ${path.dirname(file)} before ${path.dirname(found)} on PATH`,
+    );
+  return check(
+    missing,
+    `a login shell does not find ${file}: ${path.dirname(file)} is not on its PATH`,
+    pathFix(file, i.home),
+  );
 }

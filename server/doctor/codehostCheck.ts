@@ -3,13 +3,24 @@
 import type { ConfigFile, ProjectsFile } from '../../shared/config';
 import type { DoctorCheck } from '../../shared/protocol/doctor';
 
-export function checkCodeHosts(projects: ProjectsFile, config: ConfigFile, env: NodeJS.ProcessEnv, configShown: string): DoctorCheck[] {
+export function checkCodeHosts(
+  projects: ProjectsFile,
+  config: ConfigFile,
+  env: NodeJS.ProcessEnv,
+  configShown: string,
+): DoctorCheck[] {
   const checks: DoctorCheck[] = [];
   const envToken = (env.GITHUB_TOKEN ?? '').trim() !== '';
   const cfgToken = (config.codehost?.github?.token ?? '').trim() !== '';
   for (const [key, p] of Object.entries(projects.projects)) {
     if (p.code_host !== 'github') {
-      checks.push({ area: 'codehost', subject: key, status: 'ok', text: `project ${key}: local code host (no token needed)`, fix: null });
+      checks.push({
+        area: 'codehost',
+        subject: key,
+        status: 'ok',
+        text: `project ${key}: local code host (no token needed)`,
+        fix: null,
+      });
       continue;
     }
     const where = p.github ? `${p.github.owner}/${p.github.repo}` : 'no github: {owner, repo}';

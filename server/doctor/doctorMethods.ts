@@ -13,7 +13,13 @@ function readOr<T>(read: () => T, empty: T, file: string, problems: DoctorCheck[
   try {
     return read();
   } catch (e) {
-    problems.push({ area: 'config', subject: file, status: 'problem', text: (e as Error).message, fix: `correct ${file} (svc config get/set shows and changes settings)` });
+    problems.push({
+      area: 'config',
+      subject: file,
+      status: 'problem',
+      text: (e as Error).message,
+      fix: `correct ${file} (svc config get/set shows and changes settings)`,
+    });
     return empty;
   }
 }

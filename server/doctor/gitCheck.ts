@@ -5,7 +5,9 @@ import type { DoctorCheck } from '../../shared/protocol/doctor';
 import { gitIdentityEnv } from '../conversations/gitIdentity';
 
 function gitVersion(env: NodeJS.ProcessEnv): Promise<string | null> {
-  return new Promise((resolve) => execFile('git', ['--version'], { env, timeout: 5000 }, (err, out) => resolve(err ? null : String(out).trim())));
+  return new Promise((resolve) =>
+    execFile('git', ['--version'], { env, timeout: 5000 }, (err, out) => resolve(err ? null : String(out).trim())),
+  );
 }
 
 export async function checkGit(env: NodeJS.ProcessEnv, cwd: string): Promise<DoctorCheck[]> {
@@ -32,7 +34,13 @@ export async function checkGit(env: NodeJS.ProcessEnv, cwd: string): Promise<Doc
     const v = fromEnv ? env[variable] : id[variable];
     checks.push(
       v
-        ? { area: 'git', subject: field, status: 'ok', text: `git ${field}: ${v}${fromEnv ? ` (from ${variable})` : ''}`, fix: null }
+        ? {
+            area: 'git',
+            subject: field,
+            status: 'ok',
+            text: `git ${field}: ${v}${fromEnv ? ` (from ${variable})` : ''}`,
+            fix: null,
+          }
         : {
             area: 'git',
             subject: field,

@@ -40,7 +40,9 @@ export async function checkHarness(i: HarnessInput): Promise<{ health: HarnessHe
   else if (found) {
     // Only the package the profile names: any package.json further up could be another's.
     const bare = profile.args.filter((a) => a !== profile.acpFlag?.flag).length === 0;
-    version = (profile.install ? packageVersion(found, profile.install) : null) ?? (bare ? await versionFlag(found, env, cwd) : null);
+    version =
+      (profile.install ? packageVersion(found, profile.install) : null) ??
+      (bare ? await versionFlag(found, env, cwd) : null);
   }
 
   const needs = profile.authEnv ?? [];
@@ -53,7 +55,10 @@ export async function checkHarness(i: HarnessInput): Promise<{ health: HarnessHe
     path: found,
     installed: found !== null,
     version,
-    auth: { needs: [...needs, ...files.map((f) => (env.HOME ? f.replace(env.HOME, '~') : f))], found: foundAuth && env.HOME ? foundAuth.replace(env.HOME, '~') : foundAuth },
+    auth: {
+      needs: [...needs, ...files.map((f) => (env.HOME ? f.replace(env.HOME, '~') : f))],
+      found: foundAuth && env.HOME ? foundAuth.replace(env.HOME, '~') : foundAuth,
+    },
     mode: laneMode(profile, i.builtIn),
     used: i.used,
   };
@@ -72,7 +77,13 @@ export async function checkHarness(i: HarnessInput): Promise<{ health: HarnessHe
     return { health, checks };
   }
   const facts = [`installed at ${found}`, version ? `version ${version}` : 'version unknown'];
-  checks.push({ area: 'harness', subject, status: 'ok', text: `${subject}: ${facts.join(', ')}; lanes run in: ${health.mode}`, fix: null });
+  checks.push({
+    area: 'harness',
+    subject,
+    status: 'ok',
+    text: `${subject}: ${facts.join(', ')}; lanes run in: ${health.mode}`,
+    fix: null,
+  });
   if (needs.length && !foundAuth) {
     const list = needs.join(' or ');
     checks.push({
@@ -83,7 +94,13 @@ export async function checkHarness(i: HarnessInput): Promise<{ health: HarnessHe
       fix: `export ${needs[0]}=<your key> where the daemon starts, then svc daemon restart; or set harnesses.${subject}.env.${needs[0]} in ${i.configShown}`,
     });
   } else if (needs.length) {
-    checks.push({ area: 'harness', subject, status: 'ok', text: `${subject}: credentials from ${health.auth.found}`, fix: null });
+    checks.push({
+      area: 'harness',
+      subject,
+      status: 'ok',
+      text: `${subject}: credentials from ${health.auth.found}`,
+      fix: null,
+    });
   }
   return { health, checks };
 }

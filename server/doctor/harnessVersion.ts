@@ -18,7 +18,10 @@ export function packageVersion(bin: string, pkg: string): string | null {
   }
   for (let i = 0; i < 6; i++) {
     try {
-      const json = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
+      const json = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+        name?: unknown;
+        version?: unknown;
+      };
       if (typeof json.version === 'string' && json.name === pkg) return json.version;
     } catch {
       // no package.json here; look further up
@@ -33,13 +36,18 @@ export function packageVersion(bin: string, pkg: string): string | null {
 /** The first line of `<bin> --version` that holds a version number, or null. */
 export function versionFlag(bin: string, env: NodeJS.ProcessEnv, cwd: string): Promise<string | null> {
   return new Promise((resolve) => {
-    const child = execFile(bin, ['--version'], { env, cwd, timeout: VERSION_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 }, (err, stdout) => {
-      if (err) return resolve(null);
-      const line = String(stdout)
-        .split('\n')
-        .find((l) => /\d+\.\d+/.test(l));
-      resolve(line ? (/\d+\.\d+[\w.+-]*/.exec(line)?.[0] ?? null) : null);
-    });
+    const child = execFile(
+      bin,
+      ['--version'],
+      { env, cwd, timeout: VERSION_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 },
+      (err, stdout) => {
+        if (err) return resolve(null);
+        const line = String(stdout)
+          .split('\n')
+          .find((l) => /\d+\.\d+/.test(l));
+        resolve(line ? (/\d+\.\d+[\w.+-]*/.exec(line)?.[0] ?? null) : null);
+      },
+    );
     child.stdin?.end();
   });
 }

@@ -11,11 +11,17 @@ const major = (v: string) => Number(/^v?(\d+)/.exec(v)?.[1] ?? 0);
 
 function nodeVersionAt(bin: string, env: NodeJS.ProcessEnv): Promise<string | null> {
   return new Promise((resolve) => {
-    execFile(bin, ['--version'], { env, timeout: 5000 }, (err, out) => resolve(err ? null : String(out).trim() || null));
+    execFile(bin, ['--version'], { env, timeout: 5000 }, (err, out) =>
+      resolve(err ? null : String(out).trim() || null),
+    );
   });
 }
 
-export async function checkNode(env: NodeJS.ProcessEnv, daemonVersion: string, claudeInstalled: boolean): Promise<DoctorCheck[]> {
+export async function checkNode(
+  env: NodeJS.ProcessEnv,
+  daemonVersion: string,
+  claudeInstalled: boolean,
+): Promise<DoctorCheck[]> {
   const checks: DoctorCheck[] = [];
   const daemonOk = isSupportedMajor(major(daemonVersion));
   checks.push({
@@ -43,6 +49,13 @@ export async function checkNode(env: NodeJS.ProcessEnv, daemonVersion: string, c
       text: `agents run on Node ${agentVersion} (${bin}); claude-agent-acp declares Node ${CLAUDE_NODE_MAJOR} or newer`,
       fix: `install Node ${CLAUDE_NODE_MAJOR} or newer for claude lanes (e.g. nvm install ${CLAUDE_NODE_MAJOR}); then svc daemon restart`,
     });
-  } else checks.push({ area: 'node', subject: 'agents', status: 'ok', text: `agents run on Node ${agentVersion} (${bin})`, fix: null });
+  } else
+    checks.push({
+      area: 'node',
+      subject: 'agents',
+      status: 'ok',
+      text: `agents run on Node ${agentVersion} (${bin})`,
+      fix: null,
+    });
   return checks;
 }

@@ -44,11 +44,25 @@ export async function runDoctor(i: DoctorInput): Promise<DoctorReport> {
     [...BUILT_IN_HARNESSES, ...custom].map(async (name) => {
       try {
         const profile = resolveProfile(name, i.config, i.distDir, configShown);
-        return await checkHarness({ profile, builtIn: (BUILT_IN_HARNESSES as readonly string[]).includes(name), used: used.has(name), env: i.env, configShown });
+        return await checkHarness({
+          profile,
+          builtIn: (BUILT_IN_HARNESSES as readonly string[]).includes(name),
+          used: used.has(name),
+          env: i.env,
+          configShown,
+        });
       } catch (e) {
         return {
           health: null,
-          checks: [{ area: 'harness', subject: name, status: 'problem' as const, text: `${name}: ${(e as Error).message}`, fix: `fix harnesses.${name} in ${configShown}` }],
+          checks: [
+            {
+              area: 'harness',
+              subject: name,
+              status: 'problem' as const,
+              text: `${name}: ${(e as Error).message}`,
+              fix: `fix harnesses.${name} in ${configShown}`,
+            },
+          ],
         };
       }
     }),
@@ -68,7 +82,14 @@ export async function runDoctor(i: DoctorInput): Promise<DoctorReport> {
     const home = i.env.HOME && fs.existsSync(i.env.HOME) ? i.env.HOME : i.svcHome;
     checks.push(...(await checkGit(i.env, home)));
     checks.push(...checkHome(i.svcHome));
-    checks.push(...checkCli({ env: i.env, home: i.env.HOME || os.homedir(), platform: process.platform, codexUsed: used.has('codex') }));
+    checks.push(
+      ...checkCli({
+        env: i.env,
+        home: i.env.HOME || os.homedir(),
+        platform: process.platform,
+        codexUsed: used.has('codex'),
+      }),
+    );
     checks.push({
       area: 'daemon',
       subject: 'daemon',

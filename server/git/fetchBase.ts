@@ -19,13 +19,20 @@ export async function fetchBase(repo: string, defaultBranchName: string): Promis
  * fetchBase, also saying the commit the base ref names when that was read on the way (the
  * fetch was skipped): a launch then needs no `git rev-parse` of its own before the worktree.
  */
-export async function fetchBaseCommit(repo: string, defaultBranchName: string): Promise<{ ref: string; commit?: string }> {
+export async function fetchBaseCommit(
+  repo: string,
+  defaultBranchName: string,
+): Promise<{ ref: string; commit?: string }> {
   const tracking = `refs/remotes/origin/${defaultBranchName}`;
-  const [url, have] = await Promise.all([gitOut(repo, ['remote', 'get-url', 'origin']), gitOut(repo, ['rev-parse', '--verify', '--quiet', `${tracking}^{commit}`])]);
+  const [url, have] = await Promise.all([
+    gitOut(repo, ['remote', 'get-url', 'origin']),
+    gitOut(repo, ['rev-parse', '--verify', '--quiet', `${tracking}^{commit}`]),
+  ]);
   if (url === undefined) return { ref: defaultBranchName };
   const ref = `refs/heads/${defaultBranchName}`;
   const local = localRemote(repo, url);
-  if (have && local && (await gitOut(local, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])) === have) return { ref: `origin/${defaultBranchName}`, commit: have };
+  if (have && local && (await gitOut(local, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])) === have)
+    return { ref: `origin/${defaultBranchName}`, commit: have };
   await serialized(repo, () => git(repo, ['fetch', '--quiet', '--no-tags', 'origin', `+${ref}:${tracking}`]));
   return { ref: `origin/${defaultBranchName}` };
 }

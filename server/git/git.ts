@@ -17,7 +17,9 @@ export class GitError extends Error {
 
 /** Runs git in `cwd` and returns stdout as text; a non-zero exit throws GitError, no answer within `timeoutMs` GitTimeout. */
 export async function git(cwd: string, args: string[], opts: { timeoutMs?: number } = {}): Promise<string> {
-  const r = await spawnGit(cwd, args, opts).catch((e: Error) => Promise.reject(e instanceof GitTimeout ? e : new GitError(args, null, e.message)));
+  const r = await spawnGit(cwd, args, opts).catch((e: Error) =>
+    Promise.reject(e instanceof GitTimeout ? e : new GitError(args, null, e.message)),
+  );
   if (r.code !== 0) throw new GitError(args, r.signal ? null : r.code, r.stderr);
   return r.stdout.toString('utf8');
 }

@@ -160,10 +160,20 @@ export function gitFailure(args: string[], cwd: string, r: GitOut, signal: NodeJ
  * Runs git synchronously (for the few callers that cannot wait: launch-time probes) and
  * returns stdout trimmed, or undefined when git fails, is missing or outlives `timeoutMs`.
  */
-export function gitTextSync(cwd: string, args: string[], call: GitEnv & { timeoutMs?: number } = {}): string | undefined {
+export function gitTextSync(
+  cwd: string,
+  args: string[],
+  call: GitEnv & { timeoutMs?: number } = {},
+): string | undefined {
   try {
     const env = gitEnvironment(call.env ?? process.env, undefined);
-    return execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: call.timeoutMs }).trim();
+    return execFileSync('git', args, {
+      cwd,
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: call.timeoutMs,
+    }).trim();
   } catch {
     return undefined;
   }

@@ -8,9 +8,11 @@ const { usage, internal } = refusalsOf(GIT_REFUSALS);
 
 /** A user-given ref svc will not pass to git, or git does not know; `what` names it (`--from`, `branch`). */
 export const badRef = {
-  optionLike: (what: string, ref: string): SvcError<'badRef'> => usage('badRef', `${what} '${ref}' looks like an option; refs cannot start with -`),
+  optionLike: (what: string, ref: string): SvcError<'badRef'> =>
+    usage('badRef', `${what} '${ref}' looks like an option; refs cannot start with -`),
   controlCharacter: (what: string): SvcError<'badRef'> => usage('badRef', `${what} contains a control character`),
-  notACommit: (what: string, ref: string, repo: string): SvcError<'badRef'> => usage('badRef', `${what} '${ref}' is not a commit in ${repo}`),
+  notACommit: (what: string, ref: string, repo: string): SvcError<'badRef'> =>
+    usage('badRef', `${what} '${ref}' is not a commit in ${repo}`),
   notABranchName: (name: string): SvcError<'badRef'> => usage('badRef', `'${name}' is not a valid branch name`),
 };
 

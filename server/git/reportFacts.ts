@@ -20,6 +20,8 @@ export async function reportFacts(dir: string): Promise<ReportFacts> {
         () => false,
       )
     : false;
-  const unpushed = upstreamExists ? Number((await git(dir, ['rev-list', '--count', `${facts.upstream}..HEAD`])).trim()) : null;
+  const unpushed = upstreamExists
+    ? Number((await git(dir, ['rev-list', '--count', `${facts.upstream}..HEAD`])).trim())
+    : null;
   return { ...facts, upstreamExists, unpushed };
 }

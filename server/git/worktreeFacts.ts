@@ -104,7 +104,10 @@ export class WorktreeFacts {
     let listing: Awaited<ReturnType<typeof worktreeList>>;
     let tracking: Awaited<ReturnType<typeof branchTracking>>;
     try {
-      [listing, tracking] = await Promise.all([worktreeList(repo, this.timeoutMs), branchTracking(repo, this.timeoutMs)]);
+      [listing, tracking] = await Promise.all([
+        worktreeList(repo, this.timeoutMs),
+        branchTracking(repo, this.timeoutMs),
+      ]);
     } catch (e) {
       if (!(e instanceof GitTimeout)) throw e;
       log.warn(`${repo}: no git facts for ${dirs.length} worktree(s): ${e.message}`);
@@ -127,7 +130,13 @@ export class WorktreeFacts {
           out.set(dir, { unavailable: e.short });
           return;
         }
-        out.set(dir, { branch: wt.branch, headSha: wt.head, ahead: t?.ahead ?? null, upstream: t?.upstream ?? null, dirty });
+        out.set(dir, {
+          branch: wt.branch,
+          headSha: wt.head,
+          ahead: t?.ahead ?? null,
+          upstream: t?.upstream ?? null,
+          dirty,
+        });
       }),
     );
     return out;
@@ -154,7 +163,14 @@ export class WorktreeFacts {
     let e = this.dirtyCache.get(dir);
     if (!e) {
       const gitDir = worktreeGitDir(dir);
-      e = { valid: false, dirty: false, trusted: false, watchers: [], gitDir, indexFile: gitDir && path.join(gitDir, 'index') };
+      e = {
+        valid: false,
+        dirty: false,
+        trusted: false,
+        watchers: [],
+        gitDir,
+        indexFile: gitDir && path.join(gitDir, 'index'),
+      };
       this.dirtyCache.set(dir, e);
       // Watching a tree costs a walk of it (a recursive watch of a 3,000-file worktree took
       // longer than its git status): the watches are set up after every read in progress is
@@ -173,8 +189,13 @@ export class WorktreeFacts {
         // The directories as they are before status reads them, like the index above.
         const before = head && e.gitDir && e.digest ? snapshot(dir, e.gitDir) : undefined;
         this.statusRuns++;
-        const status = await git(dir, ['--no-optional-locks', 'status', '--porcelain', '-z', '--untracked-files=normal'], { timeoutMs: this.timeoutMs });
-        const keep = status.length === 0 && before && head && e.digest ? { head, indexDigest: e.digest, ...before } : undefined;
+        const status = await git(
+          dir,
+          ['--no-optional-locks', 'status', '--porcelain', '-z', '--untracked-files=normal'],
+          { timeoutMs: this.timeoutMs },
+        );
+        const keep =
+          status.length === 0 && before && head && e.digest ? { head, indexDigest: e.digest, ...before } : undefined;
         this.remember(dir, (m) => (keep ? m.keep(dir, keep) : m.drop(dir)));
         return status;
       });
@@ -201,7 +222,12 @@ export class WorktreeFacts {
     const bytes = hashBytesOf(head);
     if (!kept || kept.head !== head || bytes === undefined || !e.gitDir || !e.indexFile) return false;
     const stamp = indexStamp(e.indexFile);
-    if (stamp === undefined || configSignature(e.gitDir) !== kept.configSig || dirsSignature(dir, kept.dirs) !== kept.dirsSig) return false;
+    if (
+      stamp === undefined ||
+      configSignature(e.gitDir) !== kept.configSig ||
+      dirsSignature(dir, kept.dirs) !== kept.dirsSig
+    )
+      return false;
     const digest = await indexDigest(e.indexFile, bytes);
     if (digest !== kept.indexDigest || !trackedFilesMatchIndex(dir, e.indexFile, bytes)) return false;
     this.rechecks++;
@@ -247,7 +273,11 @@ export class WorktreeFacts {
     const inGitDir = (_event: string, file: string | null) => {
       if (file !== 'index' && file !== 'index.lock') invalidate();
     };
-    const add = (target: string, recursive: boolean, onEvent: (event: string, file: string | null) => void): boolean => {
+    const add = (
+      target: string,
+      recursive: boolean,
+      onEvent: (event: string, file: string | null) => void,
+    ): boolean => {
       try {
         const w = fs.watch(target, { recursive, persistent: false }, onEvent);
         w.on('error', () => {
@@ -306,7 +336,10 @@ function worktreeGitDir(dir: string): string | undefined {
   }
 }
 
-async function worktreeList(repo: string, timeoutMs: number): Promise<Map<string, { head: string | null; branch: string | null }>> {
+async function worktreeList(
+  repo: string,
+  timeoutMs: number,
+): Promise<Map<string, { head: string | null; branch: string | null }>> {
   const out = await git(repo, ['worktree', 'list', '--porcelain', '-z'], { timeoutMs });
   const map = new Map<string, { head: string | null; branch: string | null }>();
   let cur: { path?: string; head: string | null; branch: string | null } = { head: null, branch: null };
@@ -323,8 +356,15 @@ async function worktreeList(repo: string, timeoutMs: number): Promise<Map<string
 }
 
 /** branch → its upstream and commits ahead of it (null when the upstream is missing). */
-async function branchTracking(repo: string, timeoutMs: number): Promise<Map<string, { upstream: string | null; ahead: number | null }>> {
-  const out = await git(repo, ['for-each-ref', '--format=%(refname:short)%00%(upstream:short)%00%(upstream:track,nobracket)', 'refs/heads'], { timeoutMs });
+async function branchTracking(
+  repo: string,
+  timeoutMs: number,
+): Promise<Map<string, { upstream: string | null; ahead: number | null }>> {
+  const out = await git(
+    repo,
+    ['for-each-ref', '--format=%(refname:short)%00%(upstream:short)%00%(upstream:track,nobracket)', 'refs/heads'],
+    { timeoutMs },
+  );
   const map = new Map<string, { upstream: string | null; ahead: number | null }>();
   for (const line of out.split('\n')) {
     if (!line) continue;

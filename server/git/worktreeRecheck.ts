@@ -63,7 +63,11 @@ export function dirsSignature(dir: string, dirs: string[]): string | undefined {
 export function configSignature(gitDir: string): string {
   const common = commonDir(gitDir);
   const h = createHash('sha1');
-  for (const f of [path.join(common, 'config'), path.join(common, 'info', 'exclude'), path.join(gitDir, 'config.worktree')]) {
+  for (const f of [
+    path.join(common, 'config'),
+    path.join(common, 'info', 'exclude'),
+    path.join(gitDir, 'config.worktree'),
+  ]) {
     const st = fs.statSync(f, { bigint: true, throwIfNoEntry: false });
     h.update(st ? `${f}\0${st.size}\0${st.mtimeNs}\0${st.ctimeNs}\n` : `${f}\0-\n`);
   }

@@ -56,7 +56,12 @@ export class AgentProcess {
         // the log is a convenience; the tail below is what messages use
       }
     }
-    this.child = spawn(command, args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn(command, args, {
+      cwd: opts.cwd,
+      env: opts.env,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     this.child.stdin.on('error', () => undefined); // EPIPE after the agent exits
     this.child.stderr.on('data', (d: Buffer) => {
       this.stderrTail = (this.stderrTail + d.toString('utf8')).slice(-STDERR_TAIL);

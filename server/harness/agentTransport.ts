@@ -53,7 +53,10 @@ export interface StopDoor {
 }
 
 /** Puts the agent's command inside the lane's sandbox, or says why the sandbox cannot start here. */
-export type SandboxWrap = (command: string, args: string[]) => Promise<{ ok: true; command: string; args: string[] } | { ok: false; reason: string; fix: string }>;
+export type SandboxWrap = (
+  command: string,
+  args: string[],
+) => Promise<{ ok: true; command: string; args: string[] } | { ok: false; reason: string; fix: string }>;
 
 /** What starting an agent is told by its session. */
 export interface StartIo {

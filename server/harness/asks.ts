@@ -29,25 +29,49 @@ export interface Answer {
   text?: string;
 }
 
-export function askFromRequest(key: string, method: string, params: Record<string, unknown>, now: number): Ask | undefined {
+export function askFromRequest(
+  key: string,
+  method: string,
+  params: Record<string, unknown>,
+  now: number,
+): Ask | undefined {
   if (method === 'session/request_permission') {
     const toolCall = (params.toolCall ?? {}) as { title?: string; kind?: string; toolCallId?: string };
-    const options = ((params.options ?? []) as { optionId: string; name: string; kind: string }[]).map((o) => ({ id: o.optionId, name: o.name, kind: o.kind }));
+    const options = ((params.options ?? []) as { optionId: string; name: string; kind: string }[]).map((o) => ({
+      id: o.optionId,
+      name: o.name,
+      kind: o.kind,
+    }));
     return {
       key,
       method,
-      info: { kind: toolCall.kind === 'switch_mode' ? 'plan' : 'permission', title: toolCall.title ?? toolCall.toolCallId ?? 'permission', options, fields: [], openedAt: now },
+      info: {
+        kind: toolCall.kind === 'switch_mode' ? 'plan' : 'permission',
+        title: toolCall.title ?? toolCall.toolCallId ?? 'permission',
+        options,
+        fields: [],
+        openedAt: now,
+      },
       fieldTypes: {},
       required: [],
     };
   }
   if (method === 'elicitation/create') {
-    const schema = (params.requestedSchema ?? {}) as { properties?: Record<string, { type?: string }>; required?: string[] };
+    const schema = (params.requestedSchema ?? {}) as {
+      properties?: Record<string, { type?: string }>;
+      required?: string[];
+    };
     const props = schema.properties ?? {};
     return {
       key,
       method,
-      info: { kind: 'question', title: textOf(params.message, 'question'), options: [], fields: Object.keys(props), openedAt: now },
+      info: {
+        kind: 'question',
+        title: textOf(params.message, 'question'),
+        options: [],
+        fields: Object.keys(props),
+        openedAt: now,
+      },
       fieldTypes: Object.fromEntries(Object.entries(props).map(([k, v]) => [k, v.type ?? 'string'])),
       required: schema.required ?? [],
     };

@@ -18,7 +18,11 @@ function adminDefaultsPath(): string {
 }
 
 /** The env that gives gemini svc's defaults, or nothing when someone else's are in force. */
-export function geminiDefaultsEnv(distDir: string, env: NodeJS.ProcessEnv = process.env, adminFile = adminDefaultsPath()): Record<string, string> {
+export function geminiDefaultsEnv(
+  distDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+  adminFile = adminDefaultsPath(),
+): Record<string, string> {
   if (env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH || env.GEMINI_CLI_SYSTEM_SETTINGS_PATH || fs.existsSync(adminFile)) return {};
   return { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: path.join(distDir, GEMINI_DEFAULTS_FILE) };
 }

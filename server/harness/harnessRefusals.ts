@@ -21,20 +21,31 @@ const optionList = (options: AskOption[]) => options.map((o) => `${o.id} (${o.ki
 
 /** Why an answer does not fit the open request. */
 export const badAnswer = {
-  count: (): SvcError<'badAnswer'> => usage('badAnswer', 'answer with exactly one of --allow, --deny, --option <id>, --text <answer>'),
+  count: (): SvcError<'badAnswer'> =>
+    usage('badAnswer', 'answer with exactly one of --allow, --deny, --option <id>, --text <answer>'),
   notANumber: (text: string): SvcError<'badAnswer'> => usage('badAnswer', `the question wants a number, got '${text}'`),
   notAQuestion: (kind: string, options: AskOption[]): SvcError<'badAnswer'> =>
-    usage('badAnswer', `this is a ${kind} request, not a question: answer with --allow, --deny or --option <id> (${options.map((o) => o.id).join(', ')})`),
-  noSuchOption: (option: string, options: AskOption[]): SvcError<'badAnswer'> => usage('badAnswer', `no option '${option}'; options: ${optionList(options)}`),
+    usage(
+      'badAnswer',
+      `this is a ${kind} request, not a question: answer with --allow, --deny or --option <id> (${options.map((o) => o.id).join(', ')})`,
+    ),
+  noSuchOption: (option: string, options: AskOption[]): SvcError<'badAnswer'> =>
+    usage('badAnswer', `no option '${option}'; options: ${optionList(options)}`),
   noAllowOrReject: (allow: boolean, options: AskOption[]): SvcError<'badAnswer'> =>
     usage('badAnswer', `the request offers no ${allow ? 'allow' : 'reject'} option; options: ${optionList(options)}`),
-  answerRequired: (fields: string[]): SvcError<'badAnswer'> => usage('badAnswer', `the question needs an answer: use --text <answer> (fields: ${fields.join(', ')})`),
+  answerRequired: (fields: string[]): SvcError<'badAnswer'> =>
+    usage('badAnswer', `the question needs an answer: use --text <answer> (fields: ${fields.join(', ')})`),
 };
 
 // ---- Profiles
 
 /** `custom`: the profiles config.yaml adds beside the built-in ones. */
-export function unknownHarnessError(name: string, builtIn: readonly string[], custom: string[], configFile: string): SvcError<'unknownHarness'> {
+export function unknownHarnessError(
+  name: string,
+  builtIn: readonly string[],
+  custom: string[],
+  configFile: string,
+): SvcError<'unknownHarness'> {
   return usage(
     'unknownHarness',
     `unknown harness '${name}' (built in: ${builtIn.join(', ')}${custom.length ? `; configured: ${custom.join(', ')}` : ''}; add one under harnesses: in ${configFile})`,
@@ -42,5 +53,8 @@ export function unknownHarnessError(name: string, builtIn: readonly string[], cu
 }
 
 export function harnessWithoutCommandError(name: string, configFile: string): SvcError<'harnessWithoutCommand'> {
-  return usage('harnessWithoutCommand', `harness '${name}' has no command; set harnesses.${name}.command in ${configFile}`);
+  return usage(
+    'harnessWithoutCommand',
+    `harness '${name}' has no command; set harnesses.${name}.command in ${configFile}`,
+  );
 }

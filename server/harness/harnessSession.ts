@@ -60,7 +60,15 @@ export interface SessionPlan {
 type Phase = 'starting' | 'alive' | 'dead';
 
 /** Updates that belong to a prompt turn (session-level ones like available_commands_update do not). */
-const TURN_UPDATES = new Set(['agent_message_chunk', 'agent_thought_chunk', 'tool_call', 'tool_call_update', 'plan', 'usage_update', 'user_message_chunk']);
+const TURN_UPDATES = new Set([
+  'agent_message_chunk',
+  'agent_thought_chunk',
+  'tool_call',
+  'tool_call_update',
+  'plan',
+  'usage_update',
+  'user_message_chunk',
+]);
 
 export class HarnessSession {
   phase: Phase = 'starting';
@@ -175,7 +183,9 @@ export class HarnessSession {
       (id, signal) => this.askHandler(id, signal),
     );
     this.conn = conn;
-    void conn.closed.then(() => this.gone(proc.exit ? proc.describeEnd(proc.exit, this.stopping) : 'connection closed'));
+    void conn.closed.then(() =>
+      this.gone(proc.exit ? proc.describeEnd(proc.exit, this.stopping) : 'connection closed'),
+    );
     const resume = this.plan.resume;
     const { sessionId, firstPrompt } = await handshake({
       conn,
@@ -188,7 +198,13 @@ export class HarnessSession {
       firstPrompt: this.plan.firstPrompt,
       resume,
       permissions: this.plan.permissions,
-      step: (name, timeoutMs, send) => startupStep({ proc, conn, profile, configFileShown: cfg, stopping: () => this.stopping }, name, timeoutMs, send),
+      step: (name, timeoutMs, send) =>
+        startupStep(
+          { proc, conn, profile, configFileShown: cfg, stopping: () => this.stopping },
+          name,
+          timeoutMs,
+          send,
+        ),
       transcript: (kind, payload) => this.events.transcript(kind, payload),
       replaying: (on) => (this.replaying = on),
       agentExited: () => proc.exited,
@@ -221,7 +237,13 @@ export class HarnessSession {
   // ---- the wire ----------------------------------------------------------------------
 
   private onWire(dir: Direction, msg: AnyMessage): void {
-    const m = msg as { id?: JsonRpcId; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code: number; message: string } };
+    const m = msg as {
+      id?: JsonRpcId;
+      method?: string;
+      params?: Record<string, unknown>;
+      result?: unknown;
+      error?: { code: number; message: string };
+    };
     const hasId = m.id !== undefined && m.id !== null;
     const key = hasId ? JSON.stringify(m.id) : '';
     if (dir === 'out') {
@@ -247,7 +269,12 @@ export class HarnessSession {
       }
       return;
     }
-    if (!this.confirmed && this.phase === 'alive' && this.firstPromptId !== undefined && this.answersFirstTurn(m, key)) {
+    if (
+      !this.confirmed &&
+      this.phase === 'alive' &&
+      this.firstPromptId !== undefined &&
+      this.answersFirstTurn(m, key)
+    ) {
       this.confirmed = true;
       this.events.state();
     }
@@ -256,11 +283,21 @@ export class HarnessSession {
       if (ask) {
         this.asks.set(key, ask);
         this.idleSince = undefined;
-        this.events.transcript(m.method === 'elicitation/create' ? 'elicitation' : 'permission', { id: m.id, title: ask.info.title, kind: ask.info.kind, params: m.params });
+        this.events.transcript(m.method === 'elicitation/create' ? 'elicitation' : 'permission', {
+          id: m.id,
+          title: ask.info.title,
+          kind: ask.info.kind,
+          params: m.params,
+        });
         this.events.state();
       }
     } else if (m.method === 'session/update') {
-      const update = (m.params?.update ?? {}) as { sessionUpdate?: string; used?: number; size?: number; cost?: { amount: number; currency: string } | null };
+      const update = (m.params?.update ?? {}) as {
+        sessionUpdate?: string;
+        used?: number;
+        size?: number;
+        cost?: { amount: number; currency: string } | null;
+      };
       if (update.sessionUpdate === 'usage_update') this.events.usage(update);
       if (!this.replaying && update.sessionUpdate) this.events.transcript(update.sessionUpdate, update);
     } else if (m.method === '$/cancel_request') {
@@ -272,21 +309,30 @@ export class HarnessSession {
   }
 
   /** Evidence that the first prompt got past the agent's auth gate: turn output, an ask, or its answer (not -32000). */
-  private answersFirstTurn(m: { method?: string; params?: Record<string, unknown>; error?: { code: number } }, key: string): boolean {
+  private answersFirstTurn(
+    m: { method?: string; params?: Record<string, unknown>; error?: { code: number } },
+    key: string,
+  ): boolean {
     if (!m.method) return key === this.firstPromptId && m.error?.code !== -32000;
     if (m.method === 'session/request_permission' || m.method === 'elicitation/create') return true;
     const kind = (m.params?.update as { sessionUpdate?: string } | undefined)?.sessionUpdate;
     return m.method === 'session/update' && TURN_UPDATES.has(kind ?? '');
   }
 
-  private turnEnd(result: { stopReason?: string } | undefined, error: { code: number; message: string } | undefined): void {
+  private turnEnd(
+    result: { stopReason?: string } | undefined,
+    error: { code: number; message: string } | undefined,
+  ): void {
     const wasFirst = this.firstPromptId === this.promptId;
     this.promptId = undefined;
     this.working = false;
     this.wake();
     this.lastTurnEndedAt = this.now();
     for (const k of [...this.asks.keys()]) this.withdraw(k, 'the turn ended');
-    this.events.transcript('turn_end', error ? { error: error.message, code: error.code } : { stopReason: result?.stopReason ?? null });
+    this.events.transcript(
+      'turn_end',
+      error ? { error: error.message, code: error.code } : { stopReason: result?.stopReason ?? null },
+    );
     if (wasFirst && error?.code === -32000) {
       this.fail(errs.authRequired(this.plan.profile, this.plan.configFileShown, error.message).message);
       return;
@@ -298,7 +344,8 @@ export class HarnessSession {
   }
 
   private becameIdleMaybe(): void {
-    if (this.phase === 'alive' && !this.working && this.asks.size === 0 && this.idleSince === undefined) this.idleSince = this.now();
+    if (this.phase === 'alive' && !this.working && this.asks.size === 0 && this.idleSince === undefined)
+      this.idleSince = this.now();
   }
 
   private askHandler(requestId: JsonRpcId, signal: AbortSignal): Promise<AskResponse> {
@@ -340,9 +387,11 @@ export class HarnessSession {
     // Mark working now so a tell arriving before the tap sees the request queues behind it.
     this.working = true;
     this.idleSince = undefined;
-    conn.agent.request('session/prompt', { sessionId: this.sessionId!, prompt: [{ type: 'text', text }] }).catch((e) => {
-      if (!(e instanceof RequestError)) log.warn(`prompt failed: ${(e as Error).message}`);
-    });
+    conn.agent
+      .request('session/prompt', { sessionId: this.sessionId!, prompt: [{ type: 'text', text }] })
+      .catch((e) => {
+        if (!(e instanceof RequestError)) log.warn(`prompt failed: ${(e as Error).message}`);
+      });
   }
 
   /** Delivers a queued message held back by mayPrompt, once it allows turns again. */
@@ -382,7 +431,8 @@ export class HarnessSession {
     if (!this.stopping) {
       this.stopping = true;
       this.queue.length = 0;
-      if (this.working && this.sessionId && this.conn && !this.conn.signal.aborted) this.conn.agent.notify('session/cancel', { sessionId: this.sessionId }).catch(() => undefined);
+      if (this.working && this.sessionId && this.conn && !this.conn.signal.aborted)
+        this.conn.agent.notify('session/cancel', { sessionId: this.sessionId }).catch(() => undefined);
       for (const k of [...this.asks.keys()]) this.withdraw(k, 'the conversation was stopped');
       // Not spawned yet (still reading its git facts, or it failed): nothing to stop.
       if (this.phase === 'starting' && !proc) this.die('stopped before it started');
@@ -395,7 +445,10 @@ export class HarnessSession {
       deadline,
       kill: opts.kill === true,
       waitFor: (cond, ms) => this.waits.waitFor(cond, ms),
-      sessionEnded: () => this.waits.waitFor(() => this.phase === 'dead', 2000).then(() => this.gone(proc.describeEnd(proc.exit!, this.stopping))),
+      sessionEnded: () =>
+        this.waits
+          .waitFor(() => this.phase === 'dead', 2000)
+          .then(() => this.gone(proc.describeEnd(proc.exit!, this.stopping))),
     });
     this.stopUnreachable = r.unreachable;
     return r.stopped;
@@ -409,8 +462,11 @@ export class HarnessSession {
 
   /** Output of the agent on a host was lost while disconnected: say what, and end the turn on both sides. */
   private onOutputLost(text: string): void {
-    this.events.transcript('notice', { text: `${text}; requests waiting for an answer were failed${this.working ? ' and the turn is cancelled' : ''}` });
-    if (this.working && this.sessionId && this.conn && !this.conn.signal.aborted) this.conn.agent.notify('session/cancel', { sessionId: this.sessionId }).catch(() => undefined);
+    this.events.transcript('notice', {
+      text: `${text}; requests waiting for an answer were failed${this.working ? ' and the turn is cancelled' : ''}`,
+    });
+    if (this.working && this.sessionId && this.conn && !this.conn.signal.aborted)
+      this.conn.agent.notify('session/cancel', { sessionId: this.sessionId }).catch(() => undefined);
   }
 
   /** Dead = connection closed OR child exited, whichever comes first (docs/acp.md rule 3). */
@@ -430,7 +486,8 @@ export class HarnessSession {
     this.idleSince = undefined;
     for (const ask of this.asks.values()) ask.settle?.(cancelledResponse(ask));
     this.asks.clear();
-    if (this.queue.length) this.events.transcript('notice', { text: `${this.queue.length} queued message(s) were not delivered` });
+    if (this.queue.length)
+      this.events.transcript('notice', { text: `${this.queue.length} queued message(s) were not delivered` });
     this.queue.length = 0;
     if (exitStatus !== undefined) this.events.ended(exitStatus);
     this.events.state();

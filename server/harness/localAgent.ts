@@ -21,7 +21,10 @@ export const localAgent: AgentLauncher = {
       if (!wrapped.ok) throw errs.sandboxUnavailable(profile, wrapped.reason, wrapped.fix);
       spawned = wrapped;
     }
-    return () => Promise.resolve(new LocalAgent(new AgentProcess(spawned.command, spawned.args, { cwd, env, logFile: io.logFile })));
+    return () =>
+      Promise.resolve(
+        new LocalAgent(new AgentProcess(spawned.command, spawned.args, { cwd, env, logFile: io.logFile })),
+      );
   },
 };
 

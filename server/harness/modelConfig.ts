@@ -27,7 +27,11 @@ export function matchValue(o: SessionConfigOption, wanted: string): string {
   return list.find((c) => c.value.toLowerCase() === lower || c.name.toLowerCase() === lower)?.value ?? wanted;
 }
 
-export function findOption(options: SessionConfigOption[], category: string, ids: string[] = []): SessionConfigOption | undefined {
+export function findOption(
+  options: SessionConfigOption[],
+  category: string,
+  ids: string[] = [],
+): SessionConfigOption | undefined {
   return options.find((o) => o.category === category) ?? options.find((o) => ids.includes(o.id));
 }
 
@@ -79,7 +83,8 @@ export async function applyModelAndEffort(
       await agent.request('session/set_model', { sessionId, modelId: model });
     } catch (e) {
       if (!(e instanceof RequestError)) throw e;
-      if (e.code === -32601) notices.push(`harness '${profile.name}' offers no model option; model '${model}' was not applied`);
+      if (e.code === -32601)
+        notices.push(`harness '${profile.name}' offers no model option; model '${model}' was not applied`);
       else throw modelRefused(profile, 'model', model, e.message, []);
     }
   }
@@ -90,7 +95,8 @@ export async function applyModelAndEffort(
     if (effort) {
       const effortOpt = findOption(options, 'thought_level', profile.effortIds);
       if (effortOpt) await set(effortOpt, effort, 'effort');
-      else notices.push(`harness '${profile.name}' offers no effort option over ACP; effort '${effort}' was not applied`);
+      else
+        notices.push(`harness '${profile.name}' offers no effort option over ACP; effort '${effort}' was not applied`);
     }
     return { notices };
   }

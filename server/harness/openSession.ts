@@ -45,27 +45,37 @@ export async function openSession(io: OpenSessionIo): Promise<OpenedSession> {
     try {
       if (caps.loadSession) {
         io.replaying(true);
-        const res = await io.step('session/load', () => conn.agent.request('session/load', { sessionId, cwd, mcpServers: [], ...extraDirs }));
+        const res = await io.step('session/load', () =>
+          conn.agent.request('session/load', { sessionId, cwd, mcpServers: [], ...extraDirs }),
+        );
         io.transcript('lifecycle', { event: 'resumed', text: `resumed session ${sessionId} (session/load)` });
         return { sessionId, options: res?.configOptions ?? [], modes: res?.modes, fresh: false };
       }
       if (caps.sessionCapabilities?.resume) {
-        const res = await io.step('session/resume', () => conn.agent.request('session/resume', { sessionId, cwd, ...extraDirs }));
+        const res = await io.step('session/resume', () =>
+          conn.agent.request('session/resume', { sessionId, cwd, ...extraDirs }),
+        );
         io.transcript('lifecycle', { event: 'resumed', text: `resumed session ${sessionId} (session/resume)` });
         return { sessionId, options: res?.configOptions ?? [], modes: res?.modes, fresh: false };
       }
     } catch (e) {
       if (!(e instanceof SpawnError) || io.agentExited()) throw e;
-      io.transcript('notice', { text: `could not reattach to session ${sessionId} (${e.message}); starting a fresh session` });
+      io.transcript('notice', {
+        text: `could not reattach to session ${sessionId} (${e.message}); starting a fresh session`,
+      });
     } finally {
       io.replaying(false);
     }
   }
-  const res = await io.step('session/new', () => conn.agent.request('session/new', { cwd, mcpServers: [], ...extraDirs }));
+  const res = await io.step('session/new', () =>
+    conn.agent.request('session/new', { cwd, mcpServers: [], ...extraDirs }),
+  );
   if (resume) {
     // A harness svc resumes fresh by choice may well offer a reattach (gemini declares
     // loadSession): saying it offers none would be false.
-    const why = io.preferFresh ? 'svc starts this harness in a fresh session on resume by choice, told it continues' : 'the agent offers no reattach';
+    const why = io.preferFresh
+      ? 'svc starts this harness in a fresh session on resume by choice, told it continues'
+      : 'the agent offers no reattach';
     io.transcript('lifecycle', { event: 'resumed', text: `resumed in a fresh session (${why})` });
   }
   return { sessionId: res.sessionId, options: res.configOptions ?? [], modes: res.modes, fresh: true };
@@ -76,10 +86,18 @@ export async function openSession(io: OpenSessionIo): Promise<OpenedSession> {
  * without session modes (the script agent) has nothing to choose; a mode it lacks is said
  * in the transcript and its own default stands.
  */
-export async function setPermissionMode(io: OpenSessionIo, sessionId: string, modes: SessionModes, modeId: string | undefined, harness: string): Promise<void> {
+export async function setPermissionMode(
+  io: OpenSessionIo,
+  sessionId: string,
+  modes: SessionModes,
+  modeId: string | undefined,
+  harness: string,
+): Promise<void> {
   if (!modeId || modes?.currentModeId === modeId || !modes?.availableModes?.length) return;
   if (!modes.availableModes.some((m) => m.id === modeId)) {
-    io.transcript('notice', { text: `harness '${harness}' offers no mode '${modeId}'; permissions follow its own default` });
+    io.transcript('notice', {
+      text: `harness '${harness}' offers no mode '${modeId}'; permissions follow its own default`,
+    });
     return;
   }
   await io.step(`session/set_mode (${modeId})`, () => io.conn.agent.request('session/set_mode', { sessionId, modeId }));

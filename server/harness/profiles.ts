@@ -120,7 +120,13 @@ function builtIn(name: string, distDir: string): Omit<Profile, 'scripts'> | unde
         preferFreshSession: true,
       };
     case 'script':
-      return { ...base, name, command: process.execPath, args: [path.join(distDir, 'scriptAgent.js')], modelFallback: 'none' };
+      return {
+        ...base,
+        name,
+        command: process.execPath,
+        args: [path.join(distDir, 'scriptAgent.js')],
+        modelFallback: 'none',
+      };
     default:
       return undefined;
   }
@@ -157,7 +163,8 @@ export function resolveProfile(name: string, config: ConfigFile, distDir: string
   if (user?.state) merged.state = [...new Set([...merged.state, ...user.state])];
   if (user?.sandbox) merged.sandbox = user.sandbox;
   const acp = merged.acpFlag;
-  if (acp && !merged.args.some((a) => a === acp.flag || acp.aliases.includes(a))) merged.args = [...merged.args, acp.flag];
+  if (acp && !merged.args.some((a) => a === acp.flag || acp.aliases.includes(a)))
+    merged.args = [...merged.args, acp.flag];
   return merged;
 }
 

@@ -114,7 +114,11 @@ class RemoteAgent implements AgentTransport {
 }
 
 /** The transcript's words for a change of the connection (none for a failed retry). */
-function linkNotice(host: string, proc: RemoteAgentProcess | undefined, e: 'lost' | 'back' | 'retry'): string | undefined {
+function linkNotice(
+  host: string,
+  proc: RemoteAgentProcess | undefined,
+  e: 'lost' | 'back' | 'retry',
+): string | undefined {
   if (e === 'lost') return proc?.hostLost()?.text ?? `connection to host ${host} lost; svc is reconnecting`;
   if (e === 'back') return `reconnected to host ${host}: the agent kept running there and the conversation goes on`;
   return undefined;

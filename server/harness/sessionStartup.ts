@@ -84,13 +84,18 @@ export async function handshake(h: Handshake): Promise<{ sessionId: string; firs
   );
   const methods = (init.authMethods ?? []).map((m) => m.id);
   if (profile.authMethod && methods.includes(profile.authMethod)) {
-    await h.step(`authenticate (${profile.authMethod})`, SESSION_TIMEOUT_MS, () => conn.agent.request('authenticate', { methodId: profile.authMethod! }));
+    await h.step(`authenticate (${profile.authMethod})`, SESSION_TIMEOUT_MS, () =>
+      conn.agent.request('authenticate', { methodId: profile.authMethod! }),
+    );
   }
 
   // Sandboxed agents (codex) may write only their workspace: name the other places a lane
   // writes (ACP `additionalDirectories`), where the agent supports them.
   const caps = init.agentCapabilities as { sessionCapabilities?: { additionalDirectories?: unknown } } | undefined;
-  const extraDirs = caps?.sessionCapabilities?.additionalDirectories && h.writableDirs.length ? { additionalDirectories: h.writableDirs } : {};
+  const extraDirs =
+    caps?.sessionCapabilities?.additionalDirectories && h.writableDirs.length
+      ? { additionalDirectories: h.writableDirs }
+      : {};
   const io: OpenSessionIo = {
     conn,
     capabilities: init.agentCapabilities,
@@ -106,7 +111,9 @@ export async function handshake(h: Handshake): Promise<{ sessionId: string; firs
   const opened = await openSession(io);
   const { sessionId, options, modes } = opened;
   h.opened(sessionId);
-  const { notices } = await h.step('model and effort', SESSION_TIMEOUT_MS, () => applyModelAndEffort(conn.agent, sessionId, options, profile, h.model, h.effort));
+  const { notices } = await h.step('model and effort', SESSION_TIMEOUT_MS, () =>
+    applyModelAndEffort(conn.agent, sessionId, options, profile, h.model, h.effort),
+  );
   for (const text of notices) h.transcript('notice', { text });
   await setPermissionMode(io, sessionId, modes, profile.modes[h.permissions], profile.name);
   return { sessionId, firstPrompt: opened.fresh && h.resume ? h.resume.continuation : h.firstPrompt };
@@ -122,7 +129,12 @@ export interface StepContext {
 }
 
 /** Awaits one startup request, turning death, timeouts and errors into spawn errors. */
-export async function startupStep<T>(c: StepContext, name: string, timeoutMs: number, send: () => Promise<T>): Promise<T> {
+export async function startupStep<T>(
+  c: StepContext,
+  name: string,
+  timeoutMs: number,
+  send: () => Promise<T>,
+): Promise<T> {
   const { proc, conn } = c;
   let timer: NodeJS.Timeout | undefined;
   const died = Symbol('died');
@@ -154,5 +166,11 @@ async function earlyExit(c: StepContext, step: string): Promise<SpawnError> {
   if (c.stopping()) return new SpawnError('');
   const reason = proc.earlyExitReason(step);
   if (reason !== undefined) return new SpawnError(reason);
-  return errs.exitedEarly(c.profile, c.configFileShown, step, proc.exit ? describeExit(proc.exit) : 'connection closed', proc.stderr());
+  return errs.exitedEarly(
+    c.profile,
+    c.configFileShown,
+    step,
+    proc.exit ? describeExit(proc.exit) : 'connection closed',
+    proc.stderr(),
+  );
 }

@@ -7,17 +7,23 @@ export class SpawnError extends Error {}
 const configHint = (p: Profile, configFile: string) => `set harnesses.${p.name}.command in ${configFile}`;
 
 export function commandNotFound(p: Profile, configFile: string): SpawnError {
-  const where = p.command.includes('/') ? `command '${p.command}' not found` : `command '${p.command}' not found on PATH`;
+  const where = p.command.includes('/')
+    ? `command '${p.command}' not found`
+    : `command '${p.command}' not found on PATH`;
   const fix = p.install ? `install ${p.install} or ${configHint(p, configFile)}` : configHint(p, configFile);
   return new SpawnError(`harness '${p.name}': ${where}; ${fix}`);
 }
 
 export function notExecutable(p: Profile, configFile: string, code: string): SpawnError {
-  return new SpawnError(`harness '${p.name}': command '${p.command}' cannot be run (${code}); make it executable or ${configHint(p, configFile)}`);
+  return new SpawnError(
+    `harness '${p.name}': command '${p.command}' cannot be run (${code}); make it executable or ${configHint(p, configFile)}`,
+  );
 }
 
 export function missingCwd(p: Profile, cwd: string): SpawnError {
-  return new SpawnError(`harness '${p.name}': working directory ${cwd} does not exist; create it or start the conversation with another --cwd`);
+  return new SpawnError(
+    `harness '${p.name}': working directory ${cwd} does not exist; create it or start the conversation with another --cwd`,
+  );
 }
 
 /** Terminal colour and cursor sequences (CSI, OSC), which agents print to a TTY-less stderr too. */
@@ -31,12 +37,18 @@ export function stripAnsi(text: string): string {
 export function exitedEarly(p: Profile, configFile: string, step: string, exit: string, stderr: string): SpawnError {
   const clean = stripAnsi(stderr).trim();
   const tail = clean ? `; its stderr ended with:\n${clean}` : ' (no stderr output)';
-  return new SpawnError(`harness '${p.name}': '${[p.command, ...p.args].join(' ')}' exited (${exit}) before ${step} answered; check harnesses.${p.name} in ${configFile}${tail}`);
+  return new SpawnError(
+    `harness '${p.name}': '${[p.command, ...p.args].join(' ')}' exited (${exit}) before ${step} answered; check harnesses.${p.name} in ${configFile}${tail}`,
+  );
 }
 
 export function noAnswer(p: Profile, step: string, seconds: number): SpawnError {
-  const hint = p.acpFlag ? ` (svc adds ${p.acpFlag.flag} after harnesses.${p.name}.args; a wrapper set as harnesses.${p.name}.command must pass it on)` : '';
-  return new SpawnError(`harness '${p.name}': no answer to ${step} within ${seconds} s; is '${[p.command, ...p.args].join(' ')}' an ACP agent on stdio?${hint}`);
+  const hint = p.acpFlag
+    ? ` (svc adds ${p.acpFlag.flag} after harnesses.${p.name}.args; a wrapper set as harnesses.${p.name}.command must pass it on)`
+    : '';
+  return new SpawnError(
+    `harness '${p.name}': no answer to ${step} within ${seconds} s; is '${[p.command, ...p.args].join(' ')}' an ACP agent on stdio?${hint}`,
+  );
 }
 
 function credentials(p: Profile, configFile: string): string {
@@ -58,7 +70,13 @@ export function authRequired(p: Profile, configFile: string, message: string): S
   );
 }
 
-export function modelRefused(p: Profile, what: 'model' | 'effort', value: string, message: string, available: string[]): SpawnError {
+export function modelRefused(
+  p: Profile,
+  what: 'model' | 'effort',
+  value: string,
+  message: string,
+  available: string[],
+): SpawnError {
   const list = available.length ? `; available: ${available.join(', ')}` : '';
   return new SpawnError(`harness '${p.name}': ${what} '${value}' refused: ${message}${list}`);
 }

@@ -41,7 +41,11 @@ export class AcpLines {
     const said = what(cut);
     const answers = [...this.waiting].map((id) =>
       Buffer.from(
-        JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(id) as unknown, error: { code: -32603, message: `${said}; the answer to this request may have been among them` } }) + '\n',
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: JSON.parse(id) as unknown,
+          error: { code: -32603, message: `${said}; the answer to this request may have been among them` },
+        }) + '\n',
       ),
     );
     this.waiting.clear();

@@ -49,7 +49,15 @@ export interface ProbeFacts {
 }
 
 export function parseProbe(out: string): ProbeFacts {
-  const f: ProbeFacts = { home: '', git: null, node: null, harnessPath: null, root: { exists: false, real: null }, diskKb: null, bwrap: { state: 'missing' } };
+  const f: ProbeFacts = {
+    home: '',
+    git: null,
+    node: null,
+    harnessPath: null,
+    root: { exists: false, real: null },
+    diskKb: null,
+    bwrap: { state: 'missing' },
+  };
   for (const line of out.split('\n')) {
     const [k, a = '', b = ''] = line.split('\t');
     if (k === 'home') f.home = a;
@@ -58,7 +66,9 @@ export function parseProbe(out: string): ProbeFacts {
     else if (k === 'harness') f.harnessPath = a || null;
     else if (k === 'root') f.root = { exists: a === 'yes', real: b || null };
     else if (k === 'disk') f.diskKb = /^\d+$/.test(a) ? Number(a) : null;
-    else if (k === 'bwrap') f.bwrap = a === 'ok' ? { state: 'ok', version: b } : a === 'fails' ? { state: 'fails', error: b } : { state: 'missing' };
+    else if (k === 'bwrap')
+      f.bwrap =
+        a === 'ok' ? { state: 'ok', version: b } : a === 'fails' ? { state: 'fails', error: b } : { state: 'missing' };
   }
   return f;
 }
@@ -70,7 +80,12 @@ export async function checkHost(host: SshHost, harness: HarnessProbe | null): Pr
   // Every printed fix runs ssh as svc does (with the host entry's options), so it works as printed.
   const run = (command: string) => sshLine(host.spec, command);
   const checks: HostCheck[] = [];
-  const result = () => ({ host: name, ssh: destination, checks, problems: checks.filter((c) => c.status === 'problem').length });
+  const result = () => ({
+    host: name,
+    ssh: destination,
+    checks,
+    problems: checks.filter((c) => c.status === 'problem').length,
+  });
   let facts: ProbeFacts;
   try {
     const r = await host.run(probeScript(lanesRoot, harness), { timeoutMs: 60_000 });
@@ -107,7 +122,12 @@ export async function checkHost(host: SshHost, harness: HarnessProbe | null): Pr
   );
   if (harness) {
     if (harness.command === null) {
-      checks.push({ what: 'harness', status: nodeOk ? 'ok' : 'problem', text: `${harness.name}: shipped by svc, runs on the host's node`, fix: nodeOk ? null : 'see node above' });
+      checks.push({
+        what: 'harness',
+        status: nodeOk ? 'ok' : 'problem',
+        text: `${harness.name}: shipped by svc, runs on the host's node`,
+        fix: nodeOk ? null : 'see node above',
+      });
     } else {
       checks.push(
         facts.harnessPath
@@ -121,7 +141,9 @@ export async function checkHost(host: SshHost, harness: HarnessProbe | null): Pr
       );
     }
   }
-  const inHome = facts.root.real !== null && (facts.root.real === facts.home || facts.root.real.startsWith(facts.home.replace(/\/$/, '') + '/'));
+  const inHome =
+    facts.root.real !== null &&
+    (facts.root.real === facts.home || facts.root.real.startsWith(facts.home.replace(/\/$/, '') + '/'));
   if (!facts.root.exists) {
     checks.push({
       what: 'lanes root',
@@ -137,12 +159,18 @@ export async function checkHost(host: SshHost, harness: HarnessProbe | null): Pr
       fix: `set hosts.${name}.lanes_root to a folder under ${facts.home}`,
     });
   } else checks.push({ what: 'lanes root', status: 'ok', text: facts.root.real!, fix: null });
-  if (facts.diskKb === null) checks.push({ what: 'disk', status: 'note', text: 'free space unknown (df gave no answer)', fix: null });
+  if (facts.diskKb === null)
+    checks.push({ what: 'disk', status: 'note', text: 'free space unknown (df gave no answer)', fix: null });
   else {
     const gb = (facts.diskKb / 1024 / 1024).toFixed(1);
     checks.push(
       facts.diskKb < LOW_DISK_KB
-        ? { what: 'disk', status: 'note', text: `${gb} GB free under the lanes root: little room for worktrees and builds`, fix: `free space on ${name}` }
+        ? {
+            what: 'disk',
+            status: 'note',
+            text: `${gb} GB free under the lanes root: little room for worktrees and builds`,
+            fix: `free space on ${name}`,
+          }
         : { what: 'disk', status: 'ok', text: `${gb} GB free under the lanes root`, fix: null },
     );
   }
@@ -157,8 +185,15 @@ export async function checkHost(host: SshHost, harness: HarnessProbe | null): Pr
  */
 function sandboxCheckOf(b: ProbeFacts['bwrap'], name: string): HostCheck {
   const cannot = 'workspace lanes cannot start there';
-  if (b.state === 'ok') return { what: 'sandbox', status: 'ok', text: `${b.version}: lanes here run sandboxed (workspace)`, fix: null };
-  if (b.state === 'fails') return { what: 'sandbox', status: 'problem', text: `bubblewrap is installed but cannot start a sandbox (${b.error}): ${cannot}`, fix: USERNS_FIX };
+  if (b.state === 'ok')
+    return { what: 'sandbox', status: 'ok', text: `${b.version}: lanes here run sandboxed (workspace)`, fix: null };
+  if (b.state === 'fails')
+    return {
+      what: 'sandbox',
+      status: 'problem',
+      text: `bubblewrap is installed but cannot start a sandbox (${b.error}): ${cannot}`,
+      fix: USERNS_FIX,
+    };
   return {
     what: 'sandbox',
     status: 'problem',

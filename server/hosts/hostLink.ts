@@ -11,7 +11,14 @@ import type { GitFacts } from '../git/git';
 import type { HostRequest } from './helper/hostOps';
 import type { ReportFacts } from '../git/reportFacts';
 import { HOST_NODE_MAJOR } from './hostCheck';
-import { helperRefusal, hostCopyFailedError, hostFetchFailedError, hostNoNodeError, hostOpFailedError, hostProbeFailedError } from './hostRefusals';
+import {
+  helperRefusal,
+  hostCopyFailedError,
+  hostFetchFailedError,
+  hostNoNodeError,
+  hostOpFailedError,
+  hostProbeFailedError,
+} from './hostRefusals';
 import type { Hosts } from './hosts';
 import { HOST_BASE, shq } from './remoteShell';
 import type { SshHost } from './sshTransport';
@@ -84,7 +91,9 @@ export class HostLink {
     const daemonId = crypto.createHash('sha256').update(this.svcHome).digest('hex').slice(0, 12);
     const socket = `${home}/${HOST_BASE}/run/${daemonId}/daemon.sock`;
     const socketDir = path.posix.dirname(socket);
-    await host.run(`umask 077 && mkdir -p ${shq(socketDir)} && chmod 700 "$HOME"/${HOST_BASE} ${shq(path.posix.dirname(socketDir))} ${shq(socketDir)} && rm -f ${shq(socket)}`);
+    await host.run(
+      `umask 077 && mkdir -p ${shq(socketDir)} && chmod 700 "$HOME"/${HOST_BASE} ${shq(path.posix.dirname(socketDir))} ${shq(socketDir)} && rm -f ${shq(socket)}`,
+    );
     await host.forward(socket, this.localSocket);
     const masterPid = await host.masterPid();
     const r = { home, buildDir, socket, agentsDir: `${home}/${HOST_BASE}/agents/${daemonId}` };
@@ -98,10 +107,13 @@ export class HostLink {
     // svc's folders on the host are the user's alone (~/.svc-host holds parked work and sockets).
     await host.run(`umask 077 && rm -rf ${shq(tmp)} && mkdir -p ${shq(tmp)}`);
     for (const f of [...BUNDLES, ...HARNESS_FILES]) {
-      const r = await host.run(`cat > ${shq(`${tmp}/${path.basename(f)}`)}`, { stdin: fs.readFileSync(path.join(this.distDir, f)) });
+      const r = await host.run(`cat > ${shq(`${tmp}/${path.basename(f)}`)}`, {
+        stdin: fs.readFileSync(path.join(this.distDir, f)),
+      });
       if (r.code !== 0) throw hostCopyFailedError(`copying ${f} to ${host.spec.name}`, r.stderr);
     }
-    const wrapper = '#!/bin/sh\n# svc on a host: the shim, talking to the daemon through the forwarded socket ($SVC_SOCKET).\nexec node "$(dirname "$0")/svc.js" "$@"\n';
+    const wrapper =
+      '#!/bin/sh\n# svc on a host: the shim, talking to the daemon through the forwarded socket ($SVC_SOCKET).\nexec node "$(dirname "$0")/svc.js" "$@"\n';
     const r = await host.run(
       `cat > ${shq(`${tmp}/svc`)} && chmod 700 ${shq(`${tmp}/svc`)} && touch ${shq(`${tmp}/ok`)} && rm -rf ${shq(buildDir)} && mv ${shq(tmp)} ${shq(buildDir)}`,
       { stdin: wrapper },

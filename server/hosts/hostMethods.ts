@@ -20,13 +20,22 @@ export function registerHosts(app: App, commandOf: HarnessCommandOf): HostLink {
 
   /** `<project>/<role>` of every gauntlet role whose lanes go to `name` by default. */
   const defaultFor = (name: string): string[] =>
-    Object.entries(app.config.projects().projects).flatMap(([key, p]) => ROLES.filter((r) => p.gauntlet?.roles?.[r]?.host === name).map((r) => `${key}/${r}`));
+    Object.entries(app.config.projects().projects).flatMap(([key, p]) =>
+      ROLES.filter((r) => p.gauntlet?.roles?.[r]?.host === name).map((r) => `${key}/${r}`),
+    );
 
   app.rpc.handle(hostsList, async () => ({
     hosts: await Promise.all(
       h.names().map(async (name) => {
         const spec = h.spec(name);
-        return { name, ssh: spec.ssh, lanesRoot: spec.lanesRoot, options: spec.options, connected: (await h.get(name).masterPid()) !== null, defaultFor: defaultFor(name) };
+        return {
+          name,
+          ssh: spec.ssh,
+          lanesRoot: spec.lanesRoot,
+          options: spec.options,
+          connected: (await h.get(name).masterPid()) !== null,
+          defaultFor: defaultFor(name),
+        };
       }),
     ),
   }));

@@ -30,7 +30,10 @@ export function unknownHostError(name: string, configured: string[]): SvcError<'
 // ---- ssh
 
 export function sshMissingError(): SvcError<'sshMissing'> {
-  return refused('sshMissing', 'ssh is not installed on this machine; lanes on other hosts need the OpenSSH client (apt-get install openssh-client)');
+  return refused(
+    'sshMissing',
+    'ssh is not installed on this machine; lanes on other hosts need the OpenSSH client (apt-get install openssh-client)',
+  );
 }
 
 /** What ssh said went wrong (`said`: the tail of its stderr), with what to do about it. */
@@ -41,15 +44,22 @@ export const sshRefusals = {
       `${at(host)}: its host key is not known here (${said}); svc never accepts a host key on its own: connect once with ${sshOf(host)} true, check the fingerprint, and accept it into known_hosts`,
     ),
   hostKeyChanged: (host: HostRef, said: string): SvcError<'hostKeyChanged'> =>
-    refused('hostKeyChanged', `${at(host)}: its host key CHANGED since it was accepted (${said}); svc will not connect: find out why, then fix known_hosts (ssh-keygen -R <host>)`),
+    refused(
+      'hostKeyChanged',
+      `${at(host)}: its host key CHANGED since it was accepted (${said}); svc will not connect: find out why, then fix known_hosts (ssh-keygen -R <host>)`,
+    ),
   loginRefused: (host: HostRef, said: string): SvcError<'loginRefused'> =>
     refused(
       'loginRefused',
       `${at(host)}: the login was refused (${said}); svc runs ssh in batch mode (no password prompts): use a key (ssh-agent, or IdentityFile in ~/.ssh/config or hosts.${host.name}.ssh_options)`,
     ),
   hostUnreachable: (host: HostRef, said: string): SvcError<'hostUnreachable'> =>
-    refused('hostUnreachable', `${at(host)} is unreachable (${said}); check the destination, the network and that sshd runs there (${sshOf(host)} true)`),
-  sshFailed: (host: HostRef, said: string): SvcError<'sshFailed'> => refused('sshFailed', `${at(host)}: ssh failed (${said})`),
+    refused(
+      'hostUnreachable',
+      `${at(host)} is unreachable (${said}); check the destination, the network and that sshd runs there (${sshOf(host)} true)`,
+    ),
+  sshFailed: (host: HostRef, said: string): SvcError<'sshFailed'> =>
+    refused('sshFailed', `${at(host)}: ssh failed (${said})`),
 };
 const at = (host: HostRef) => `host ${host.name} (${host.ssh})`;
 
@@ -91,8 +101,16 @@ export function hostFetchFailedError(file: string, name: string, stderr: string)
 }
 
 /** svc's helper on the host gave no answer it could read (it crashed, or something else printed). */
-export function hostOpFailedError(name: string, op: string, code: number | null, stderr: string): SvcError<'hostOpFailed'> {
-  return internal('hostOpFailed', `host ${name}: svc's helper failed (${op}, exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' / ')}`);
+export function hostOpFailedError(
+  name: string,
+  op: string,
+  code: number | null,
+  stderr: string,
+): SvcError<'hostOpFailed'> {
+  return internal(
+    'hostOpFailed',
+    `host ${name}: svc's helper failed (${op}, exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' / ')}`,
+  );
 }
 
 /** The helper's own refusal, as it answered: its kind, reason and words pass on unchanged (a reason svc does not know is `hostOpFailed`). */
@@ -107,12 +125,24 @@ export function helperRefusal(error: { kind?: string; reason?: string; message?:
 
 export const helperRefusals = {
   lanesRootMissing: (root: string): SvcError<'lanesRootMissing'> =>
-    refused('lanesRootMissing', `the lanes root ${root} does not exist on the host; create it (mkdir -p ${root}) or fix hosts.<name>.lanes_root`),
+    refused(
+      'lanesRootMissing',
+      `the lanes root ${root} does not exist on the host; create it (mkdir -p ${root}) or fix hosts.<name>.lanes_root`,
+    ),
   lanesRootOutsideHome: (root: string, home: string): SvcError<'lanesRootOutsideHome'> =>
-    refused('lanesRootOutsideHome', `the lanes root ${root} is not under the home ${home} of the SSH user; set hosts.<name>.lanes_root to a folder under it`),
-  outsideLanesRoot: (dir: string, root: string): SvcError<'outsideLanesRoot'> => refused('outsideLanesRoot', `lane directory ${dir} is outside the lanes root ${root}`),
+    refused(
+      'lanesRootOutsideHome',
+      `the lanes root ${root} is not under the home ${home} of the SSH user; set hosts.<name>.lanes_root to a folder under it`,
+    ),
+  outsideLanesRoot: (dir: string, root: string): SvcError<'outsideLanesRoot'> =>
+    refused('outsideLanesRoot', `lane directory ${dir} is outside the lanes root ${root}`),
   reuseDirGone: (dir: string): SvcError<'reuseDirGone'> =>
-    refused('reuseDirGone', `--reuse: ${dir} no longer exists on the host (the lane was reaped); launch a new iteration instead`),
-  branchExists: (branch: string): SvcError<'branchExists'> => conflict('branchExists', `branch ${branch} already exists on the host; pass --branch <name> for a new one`),
-  startNotOnOrigin: (start: string): SvcError<'startNotOnOrigin'> => refused('startNotOnOrigin', `commit ${start} is not on origin (the host's copy fetched it); push it first`),
+    refused(
+      'reuseDirGone',
+      `--reuse: ${dir} no longer exists on the host (the lane was reaped); launch a new iteration instead`,
+    ),
+  branchExists: (branch: string): SvcError<'branchExists'> =>
+    conflict('branchExists', `branch ${branch} already exists on the host; pass --branch <name> for a new one`),
+  startNotOnOrigin: (start: string): SvcError<'startNotOnOrigin'> =>
+    refused('startNotOnOrigin', `commit ${start} is not on origin (the host's copy fetched it); push it first`),
 };

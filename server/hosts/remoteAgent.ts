@@ -29,7 +29,10 @@ export interface HarnessCommand {
 export interface RemoteRun {
   host: string;
   /** Connects, writes the environment on the host, and starts the harness there under svc's relay. */
-  start(profile: HarnessCommand, io: Pick<RemoteChannelPlan, 'logFile' | 'now' | 'onLink' | 'onLost'>): Promise<RemoteAgentProcess>;
+  start(
+    profile: HarnessCommand,
+    io: Pick<RemoteChannelPlan, 'logFile' | 'now' | 'onLink' | 'onLost'>,
+  ): Promise<RemoteAgentProcess>;
   /** The agent's processes on the host, and its exit once it has one (over a new connection if need be). */
   status(): Promise<AgentStatus>;
   signal(sig: NodeJS.Signals): Promise<boolean>;
@@ -73,7 +76,12 @@ async function runDirOf(link: HostLink, host: string, convId: number): Promise<s
 }
 
 /** Ends what still runs of conversation `convId` on `host` under svc's relay (a daemon restarted: no one can talk to it any more). */
-export async function stopLeftover(link: HostLink, host: string, convId: number, why: string): Promise<{ wasRunning: boolean; stopped: boolean }> {
+export async function stopLeftover(
+  link: HostLink,
+  host: string,
+  convId: number,
+  why: string,
+): Promise<{ wasRunning: boolean; stopped: boolean }> {
   return link.call(host, { op: 'agent', runDir: await runDirOf(link, host, convId), action: 'stop', why });
 }
 
@@ -82,7 +90,14 @@ export async function stopLeftover(link: HostLink, host: string, convId: number,
  * out from the host's own paths; a host that cannot sandbox it refuses the start with the
  * reason and the fix (a `workspace` lane never runs unconfined).
  */
-async function sandboxed(link: HostLink, s: RemoteAgentSpec, ready: HostReady, runDir: string, hasScript: boolean, argv: string[]): Promise<string[]> {
+async function sandboxed(
+  link: HostLink,
+  s: RemoteAgentSpec,
+  ready: HostReady,
+  runDir: string,
+  hasScript: boolean,
+  argv: string[],
+): Promise<string[]> {
   const w = await link.call<Wrapped>(s.host, {
     op: 'sandbox',
     dir: s.dir,
@@ -135,14 +150,22 @@ export function remoteRun(link: HostLink, s: RemoteAgentSpec): RemoteRun {
         .map(([k, v]) => exportLine(k, link.onHost(v, ready)));
       if (!s.bare) lines.push(`export PATH=${shq(ready.buildDir)}:"$PATH"`);
       const envFile = `${ready.home}/${HOST_BASE}/env/${s.convName}-${crypto.randomBytes(6).toString('hex')}.env`;
-      const w = await host.run(`umask 077 && mkdir -p ${shq(`${ready.home}/${HOST_BASE}/env`)} ${shq(runDir)} && cat > ${shq(envFile)}`, { stdin: lines.join('\n') + '\n' });
-      if (w.code !== 0) throw new Error(`could not write the agent's environment on host ${s.host}: ${w.stderr.trim()}`);
+      const w = await host.run(
+        `umask 077 && mkdir -p ${shq(`${ready.home}/${HOST_BASE}/env`)} ${shq(runDir)} && cat > ${shq(envFile)}`,
+        { stdin: lines.join('\n') + '\n' },
+      );
+      if (w.code !== 0)
+        throw new Error(`could not write the agent's environment on host ${s.host}: ${w.stderr.trim()}`);
       if (script !== undefined) {
         const c = await host.run(`umask 077 && cat > ${shq(`${runDir}/script`)}`, { stdin: script });
-        if (c.code !== 0) throw new Error(`could not copy the script file ${s.scriptFile} to host ${s.host}: ${c.stderr.trim()}`);
+        if (c.code !== 0)
+          throw new Error(`could not copy the script file ${s.scriptFile} to host ${s.host}: ${c.stderr.trim()}`);
       }
       // The script harness is svc's own bundle, copied beside the shim; other harnesses are found on the host's PATH.
-      let argv = profile.name === 'script' && profile.command === process.execPath ? ['node', `${ready.buildDir}/scriptAgent.js`] : [profile.command, ...profile.args];
+      let argv =
+        profile.name === 'script' && profile.command === process.execPath
+          ? ['node', `${ready.buildDir}/scriptAgent.js`]
+          : [profile.command, ...profile.args];
       if (s.sandbox) argv = await sandboxed(link, s, ready, runDir, script !== undefined, argv);
       const helper = `${ready.buildDir}/svcHost.js`;
       const launch = [
@@ -157,7 +180,9 @@ export function remoteRun(link: HostLink, s: RemoteAgentSpec): RemoteRun {
         launch: host.commandOver(launch),
         async attach() {
           const again = await link.prepare(s.host);
-          return link.host(s.host).commandOver(`exec node ${shq(`${again.buildDir}/svcHost.js`)} attach ${shq(runDir)}`);
+          return link
+            .host(s.host)
+            .commandOver(`exec node ${shq(`${again.buildDir}/svcHost.js`)} attach ${shq(runDir)}`);
         },
       });
     },

@@ -140,7 +140,10 @@ export class RemoteAgentProcess {
   hostLost(): { since: number; text: string } | null {
     if (this.link !== 'lost' || this.lostSince === undefined) return null;
     const why = this.lastError ? ` (${this.lastError})` : '';
-    return { since: this.lostSince, text: `connection to host ${this.plan.host} lost${why}; the agent keeps running there and svc is reconnecting (attempt ${this.attempt + 1})` };
+    return {
+      since: this.lostSince,
+      text: `connection to host ${this.plan.host} lost${why}; the agent keeps running there and svc is reconnecting (attempt ${this.attempt + 1})`,
+    };
   }
 
   /** The relay answered at least once (the agent was started there). */
@@ -151,9 +154,12 @@ export class RemoteAgentProcess {
   /** How the agent ended, in words; null while it runs. */
   endText(): string | null {
     if (!this.exit) return null;
-    if (this.vanished) return `the agent on host ${this.plan.host} is gone: svc's relay there is not running and left no exit status (was the host restarted?)`;
+    if (this.vanished)
+      return `the agent on host ${this.plan.host} is gone: svc's relay there is not running and left no exit status (was the host restarted?)`;
     const r = this.relayExit;
-    const how = r ? exitText(r) : `${this.exit.signal ? `signal ${this.exit.signal}` : `exit ${this.exit.code ?? '?'}`}`;
+    const how = r
+      ? exitText(r)
+      : `${this.exit.signal ? `signal ${this.exit.signal}` : `exit ${this.exit.code ?? '?'}`}`;
     return r?.detached ? `the agent on host ${this.plan.host} ended while the connection was lost (${how})` : how;
   }
 
@@ -161,7 +167,11 @@ export class RemoteAgentProcess {
 
   private spawnSsh(cmd: { command: string; args: string[] }): void {
     this.decoder = new FrameDecoder();
-    const child = spawn(cmd.command, cmd.args, { cwd: this.plan.localCwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(cmd.command, cmd.args, {
+      cwd: this.plan.localCwd,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     this.child = child;
     this.firstPid ??= child.pid;
     child.stdin.on('error', () => undefined);
@@ -196,7 +206,11 @@ export class RemoteAgentProcess {
       .filter((l) => l && !l.startsWith('Warning: Permanently added'))
       .slice(-2)
       .join(' / ');
-    this.lastError = said || (code === 255 ? 'the SSH connection closed' : `ssh ended with ${signal ? `signal ${signal}` : `exit ${code ?? '?'}`}`);
+    this.lastError =
+      said ||
+      (code === 255
+        ? 'the SSH connection closed'
+        : `ssh ended with ${signal ? `signal ${signal}` : `exit ${code ?? '?'}`}`);
     if (this.link === 'attached') {
       this.link = 'lost';
       this.lostSince = this.plan.now();
@@ -319,7 +333,8 @@ export class RemoteAgentProcess {
   private ackNow(): void {
     clearTimeout(this.ackTimer);
     this.ackTimer = undefined;
-    if (this.link === 'attached' || this.link === 'starting') this.child?.stdin.write(frame(F.ACK, { out: this.outOffset }));
+    if (this.link === 'attached' || this.link === 'starting')
+      this.child?.stdin.write(frame(F.ACK, { out: this.outOffset }));
   }
 
   // ---- the ACP lines -----------------------------------------------------------------------

@@ -6,12 +6,19 @@
 import type { RemoteRun } from './remoteAgent';
 import type { RemoteAgentProcess } from './remoteAgentProcess';
 
-export async function stopOnHost(proc: RemoteAgentProcess, remote: RemoteRun, deadline: number, kill: boolean): Promise<{ stopped: boolean; unreachable?: string }> {
+export async function stopOnHost(
+  proc: RemoteAgentProcess,
+  remote: RemoteRun,
+  deadline: number,
+  kill: boolean,
+): Promise<{ stopped: boolean; unreachable?: string }> {
   const left = () => Math.max(0, deadline - Date.now());
   await waitFor(() => proc.exited, Math.min(2000, left()));
   if (!proc.everAttached) {
     // The relay never answered (the launch failed or was cut): end whatever it left there.
-    const r = await remote.stopLeftover('stopped by svc before the agent started').catch((e: Error) => ({ stopped: false, unreachable: e.message }));
+    const r = await remote
+      .stopLeftover('stopped by svc before the agent started')
+      .catch((e: Error) => ({ stopped: false, unreachable: e.message }));
     if (!proc.exited) proc.abandon({ code: null, signal: 'SIGTERM' });
     return r;
   }
@@ -49,7 +56,10 @@ export async function stopOnHost(proc: RemoteAgentProcess, remote: RemoteRun, de
     await waitFor(() => closed, Math.max(3000, Math.min(10_000, left())));
     if (!closed) {
       const st = await remote.status().catch(() => null);
-      proc.abandon(proc.exit ?? { code: st?.exit?.code ?? null, signal: (st?.exit?.signal as NodeJS.Signals | null) ?? 'SIGTERM' }, proc.relayExit ?? st?.exit ?? undefined);
+      proc.abandon(
+        proc.exit ?? { code: st?.exit?.code ?? null, signal: (st?.exit?.signal as NodeJS.Signals | null) ?? 'SIGTERM' },
+        proc.relayExit ?? st?.exit ?? undefined,
+      );
       await proc.closed;
     }
   }

@@ -129,7 +129,8 @@ export class SshHost {
   /** Like exec, but ssh's own failure (exit 255) is the classified refusal. */
   async run(script: string, opts: { stdin?: string | Buffer; timeoutMs?: number } = {}): Promise<ExecResult> {
     const r = await this.exec(script, opts);
-    if (r.code === SSH_FAILED || r.code === null) throw sshError(this.spec, r.stderr || (r.code === null ? 'timed out' : ''));
+    if (r.code === SSH_FAILED || r.code === null)
+      throw sshError(this.spec, r.stderr || (r.code === null ? 'timed out' : ''));
     return r;
   }
 
@@ -159,7 +160,13 @@ export class SshHost {
   }
 
   private controlArgs(): string[] {
-    return ['-o', `ControlPath=${this.controlPath}`, ...this.spec.options.flatMap((o) => ['-o', o]), '--', this.spec.ssh];
+    return [
+      '-o',
+      `ControlPath=${this.controlPath}`,
+      ...this.spec.options.flatMap((o) => ['-o', o]),
+      '--',
+      this.spec.ssh,
+    ];
   }
 }
 

@@ -92,7 +92,9 @@ export class HttpServer {
   /** `path` like `/api/lanes/:name`; `auth: 'self'` for routes that verify their own signature. */
   route(method: string, path: string, handler: Route['handler'], opts: RouteOptions = {}): void {
     const names: string[] = [];
-    const pattern = new RegExp('^' + path.replace(/:([a-zA-Z]+)/g, (_m, n: string) => (names.push(n), '([^/]+)')) + '$');
+    const pattern = new RegExp(
+      '^' + path.replace(/:([a-zA-Z]+)/g, (_m, n: string) => (names.push(n), '([^/]+)')) + '$',
+    );
     this.routes.push({
       key: `${method} ${path}`,
       method,
@@ -125,7 +127,13 @@ export class HttpServer {
     this.server.requestTimeout = 60_000;
     return new Promise((resolve, reject) => {
       this.server!.once('error', (e: NodeJS.ErrnoException) =>
-        reject(port && e.code === 'EADDRINUSE' ? new Error(`127.0.0.1:${port} (http.port in config.yaml) is in use by another program; free it or choose another port`) : e),
+        reject(
+          port && e.code === 'EADDRINUSE'
+            ? new Error(
+                `127.0.0.1:${port} (http.port in config.yaml) is in use by another program; free it or choose another port`,
+              )
+            : e,
+        ),
       );
       this.server!.listen(port, '127.0.0.1', () => {
         this.port = (this.server!.address() as { port: number }).port;
@@ -215,7 +223,10 @@ export class HttpServer {
     };
     try {
       if (this.gate && route.auth === 'bearer') {
-        request.caller = this.gate.resolve({ conversation: header(CALLER_CONVERSATION_HEADER), token: header(CALLER_TOKEN_HEADER) });
+        request.caller = this.gate.resolve({
+          conversation: header(CALLER_CONVERSATION_HEADER),
+          token: header(CALLER_TOKEN_HEADER),
+        });
       }
       this.gate?.authorize(route.key, request.caller, params);
       const out = await route.handler(request);
@@ -240,7 +251,8 @@ export class HttpServer {
 }
 
 const refuse = (res: http.ServerResponse, r: HttpRefusal): void => send(res, r.status, r.body);
-const refuseUnread = (req: http.IncomingMessage, res: http.ServerResponse, r: HttpRefusal): void => sendUnread(req, res, r.status, r.body);
+const refuseUnread = (req: http.IncomingMessage, res: http.ServerResponse, r: HttpRefusal): void =>
+  sendUnread(req, res, r.status, r.body);
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
@@ -283,7 +295,9 @@ function readBody(req: http.IncomingMessage, max: number): Promise<Buffer> {
       size += c.length;
       if (size <= max) chunks.push(c);
     });
-    req.on('end', () => (size > max ? reject(new Error(`request body exceeds ${max} bytes`)) : resolve(Buffer.concat(chunks))));
+    req.on('end', () =>
+      size > max ? reject(new Error(`request body exceeds ${max} bytes`)) : resolve(Buffer.concat(chunks)),
+    );
     req.on('error', reject);
   });
 }

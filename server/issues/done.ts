@@ -8,7 +8,15 @@ import type { CodeHosts } from '../codehost/codeHosts';
 import type { ConversationService } from '../conversations/conversationService';
 import { git, GitError, gitFacts } from '../git/git';
 import { logger } from '../util/log';
-import { branchMovedError, dirtyWorkspaceError, doneWhichIssueError, notAWorkAgentError, nothingToReviewError, reviewerCannotFinishError, wrongBranchError } from './issueRefusals';
+import {
+  branchMovedError,
+  dirtyWorkspaceError,
+  doneWhichIssueError,
+  notAWorkAgentError,
+  nothingToReviewError,
+  reviewerCannotFinishError,
+  wrongBranchError,
+} from './issueRefusals';
 import type { IssueRow, IssueStore } from './issueStore';
 import type { ReviewPort } from './reviewPort';
 import { baseRef } from './workspace';
@@ -27,7 +35,15 @@ export async function finishIssue(
   app: App,
   { conv, issues, hosts, review }: DoneDeps,
   p: { issue?: string; caller?: string },
-): Promise<{ row: IssueRow; pr: PullRequest; opened: boolean; runId: string; mode: 'quick' | 'full' | 'none'; sha: string; reused: boolean }> {
+): Promise<{
+  row: IssueRow;
+  pr: PullRequest;
+  opened: boolean;
+  runId: string;
+  mode: 'quick' | 'full' | 'none';
+  sha: string;
+  reused: boolean;
+}> {
   let ref = p.issue;
   let by: string | undefined;
   if (p.caller) {
@@ -66,7 +82,15 @@ export async function finishIssue(
     log.info(`${issue.id}: opened PR #${pr.number}`);
   }
   const r = await review.request(issue.id, { source: 'done', by, dedupe: true });
-  return { row: issue, pr: (await host.getPullRequest(pr.number)) ?? pr, opened, runId: r.runId, mode: r.mode, sha: r.sha, reused: r.reused };
+  return {
+    row: issue,
+    pr: (await host.getPullRequest(pr.number)) ?? pr,
+    opened,
+    runId: r.runId,
+    mode: r.mode,
+    sha: r.sha,
+    reused: r.reused,
+  };
 }
 
 /** Pushes the issue branch; a remote branch that moved is the person's to merge, not an internal error. */
@@ -74,7 +98,8 @@ async function pushBranch(issue: IssueRow): Promise<void> {
   try {
     await git(issue.workspace, ['push', '--quiet', 'origin', `HEAD:refs/heads/${issue.branch}`]);
   } catch (e) {
-    if (e instanceof GitError && /\[rejected\].*\((non-fast-forward|fetch first)\)|\bnon-fast-forward\b/.test(e.stderr)) throw branchMovedError(issue);
+    if (e instanceof GitError && /\[rejected\].*\((non-fast-forward|fetch first)\)|\bnon-fast-forward\b/.test(e.stderr))
+      throw branchMovedError(issue);
     throw e;
   }
 }

@@ -15,6 +15,8 @@ export function issueInfo(conv: ConversationService, r: IssueRow): IssueInfo {
     branch: r.branch,
     workspace: r.workspace,
     createdAt: r.createdAt,
-    agent: agent ? { id: agent.id, name: agent.name, alive: conv.facts(agent.id).alive, activity: conv.activity(agent) } : null,
+    agent: agent
+      ? { id: agent.id, name: agent.name, alive: conv.facts(agent.id).alive, activity: conv.activity(agent) }
+      : null,
   };
 }

@@ -28,7 +28,14 @@ export function registerIssueMethods(app: App, deps: DoneDeps): void {
       const id = issueId(p.project, number);
       const dir = workspaceDir(lanesRootOf(project), id);
       await createWorkspace(project, dir, issueBranch(id));
-      const row = issues.insert({ project: p.project, number, title: p.title, body: p.body ?? '', workspace: dir, createdAt: app.now() });
+      const row = issues.insert({
+        project: p.project,
+        number,
+        title: p.title,
+        body: p.body ?? '',
+        workspace: dir,
+        createdAt: app.now(),
+      });
       log.info(`issue ${row.id} created: workspace ${dir} on ${row.branch}`);
       app.notify({ topic: 'reviews', id: row.id });
       return issueInfo(conv, row);

@@ -30,24 +30,36 @@ export function issueBranchExistsError(branch: string, repo: string): SvcError<'
 }
 
 export function commitMissingError(sha: string, branch: string, repo: string): SvcError<'commitMissing'> {
-  return conflict('commitMissing', `commit ${sha.slice(0, 7)} of ${branch} is not in ${repo} even after fetching origin`);
+  return conflict(
+    'commitMissing',
+    `commit ${sha.slice(0, 7)} of ${branch} is not in ${repo} even after fetching origin`,
+  );
 }
 
 // ---- The work agent
 
 export function workAgentRunningError(issue: string, agent: ConvRef): SvcError<'workAgentRunning'> {
-  return conflict('workAgentRunning', `the work agent ${agent.name} (#${agent.id}) of ${issue} is already running; stop it first (svc conv stop #${agent.id})`);
+  return conflict(
+    'workAgentRunning',
+    `the work agent ${agent.name} (#${agent.id}) of ${issue} is already running; stop it first (svc conv stop #${agent.id})`,
+  );
 }
 
 // ---- svc done
 
 /** `issue`: the issue the caller reviews. */
 export function reviewerCannotFinishError(caller: ConvRef, issue: string | null): SvcError<'reviewerCannotFinish'> {
-  return refused('reviewerCannotFinish', `svc done: conversation #${caller.id} (${caller.name}) reviews ${issue}; only its work agent or a person finishes an issue`);
+  return refused(
+    'reviewerCannotFinish',
+    `svc done: conversation #${caller.id} (${caller.name}) reviews ${issue}; only its work agent or a person finishes an issue`,
+  );
 }
 
 export function notAWorkAgentError(caller: ConvRef): SvcError<'notAWorkAgent'> {
-  return usage('notAWorkAgent', `svc done: conversation #${caller.id} (${caller.name}) works on no issue; pass the issue id (svc done <id>)`);
+  return usage(
+    'notAWorkAgent',
+    `svc done: conversation #${caller.id} (${caller.name}) works on no issue; pass the issue id (svc done <id>)`,
+  );
 }
 
 export function doneWhichIssueError(): SvcError<'issueRequired'> {
@@ -55,12 +67,21 @@ export function doneWhichIssueError(): SvcError<'issueRequired'> {
 }
 
 export function dirtyWorkspaceError(issue: { id: string; workspace: string }): SvcError<'dirtyWorkspace'> {
-  return refused('dirtyWorkspace', `the workspace ${issue.workspace} of ${issue.id} has uncommitted changes; commit them first (svc done pushes commits, not files)`);
+  return refused(
+    'dirtyWorkspace',
+    `the workspace ${issue.workspace} of ${issue.id} has uncommitted changes; commit them first (svc done pushes commits, not files)`,
+  );
 }
 
 /** `branch`: the branch the workspace is on, null when detached. */
-export function wrongBranchError(issue: { workspace: string; branch: string }, branch: string | null): SvcError<'wrongBranch'> {
-  return refused('wrongBranch', `the workspace ${issue.workspace} is on ${branch ?? 'a detached HEAD'}, not ${issue.branch}; check out ${issue.branch} first`);
+export function wrongBranchError(
+  issue: { workspace: string; branch: string },
+  branch: string | null,
+): SvcError<'wrongBranch'> {
+  return refused(
+    'wrongBranch',
+    `the workspace ${issue.workspace} is on ${branch ?? 'a detached HEAD'}, not ${issue.branch}; check out ${issue.branch} first`,
+  );
 }
 
 export function nothingToReviewError(branch: string, base: string): SvcError<'nothingToReview'> {

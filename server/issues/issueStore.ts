@@ -37,20 +37,33 @@ export class IssueStore {
   }
 
   all(project?: string): IssueRow[] {
-    if (project) return this.db.prepare(`${SELECT} WHERE project = ? ORDER BY created_at, number`).all(project) as IssueRow[];
+    if (project)
+      return this.db.prepare(`${SELECT} WHERE project = ? ORDER BY created_at, number`).all(project) as IssueRow[];
     return this.db.prepare(`${SELECT} ORDER BY created_at, project, number`).all() as IssueRow[];
   }
 
   /** The id the next issue of `project` gets. */
   nextNumber(project: string): number {
-    return this.db.prepare('SELECT COALESCE(MAX(number), 0) + 1 FROM issues WHERE project = ?').pluck().get(project) as number;
+    return this.db
+      .prepare('SELECT COALESCE(MAX(number), 0) + 1 FROM issues WHERE project = ?')
+      .pluck()
+      .get(project) as number;
   }
 
   /** Inserts with the number given (taken by the caller from nextNumber inside the same transaction). */
-  insert(r: { project: string; number: number; title: string; body: string; workspace: string; createdAt: number }): IssueRow {
+  insert(r: {
+    project: string;
+    number: number;
+    title: string;
+    body: string;
+    workspace: string;
+    createdAt: number;
+  }): IssueRow {
     const id = issueId(r.project, r.number);
     this.db
-      .prepare('INSERT INTO issues (id, project, number, title, body, branch, workspace, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO issues (id, project, number, title, body, branch, workspace, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      )
       .run(id, r.project, r.number, r.title, r.body, issueBranch(id), r.workspace, r.createdAt);
     return this.get(id)!;
   }

@@ -23,7 +23,10 @@ export async function excludeReviewFilesIn(workspace: string): Promise<void> {
   const own = path.resolve(workspace, (await git(workspace, ['rev-parse', '--git-dir'])).trim());
   const file = path.join(own, 'svc-exclude');
   const global = await globalExcludes(workspace);
-  const inherited = global === '' ? '' : `# copied from the user's global excludes file (core.excludesFile replaces it here)\n${global}${global.endsWith('\n') ? '' : '\n'}`;
+  const inherited =
+    global === ''
+      ? ''
+      : `# copied from the user's global excludes file (core.excludesFile replaces it here)\n${global}${global.endsWith('\n') ? '' : '\n'}`;
   fs.writeFileSync(file, `${inherited}${MARKER}\n${EXCLUDED.join('\n')}\n`);
   await git(workspace, ['config', '--worktree', 'core.excludesFile', file]);
 }
@@ -60,7 +63,9 @@ async function commonDir(dir: string): Promise<string> {
  */
 async function enableWorktreeConfig(common: string): Promise<void> {
   const shared = path.join(common, 'config');
-  const on = (await git(common, ['config', '--file', shared, '--type=bool', '--get', 'extensions.worktreeConfig']).catch(() => '')).trim();
+  const on = (
+    await git(common, ['config', '--file', shared, '--type=bool', '--get', 'extensions.worktreeConfig']).catch(() => '')
+  ).trim();
   if (on === 'true') return;
   const mainOnly = path.join(common, 'config.worktree');
   for (const key of ['core.worktree', 'core.bare']) {
@@ -75,7 +80,9 @@ async function enableWorktreeConfig(common: string): Promise<void> {
 
 /** The user's global excludes file's text: core.excludesFile, else git's XDG default. */
 async function globalExcludes(dir: string): Promise<string> {
-  const configured = (await git(dir, ['config', '--global', '--path', '--get', 'core.excludesFile']).catch(() => '')).trim();
+  const configured = (
+    await git(dir, ['config', '--global', '--path', '--get', 'core.excludesFile']).catch(() => '')
+  ).trim();
   const xdg = process.env.XDG_CONFIG_HOME || path.join(process.env.HOME || os.homedir(), '.config');
   const file = configured || path.join(xdg, 'git', 'ignore');
   try {
@@ -99,13 +106,17 @@ export async function migrateReviewExcludes(workspaces: { repo: string; workspac
       await excludeReviewFilesIn(w.workspace);
     } catch (e) {
       failed.add(w.repo);
-      log.warn(`review files not excluded in ${w.workspace}; svc's shared info/exclude entries are kept for ${w.repo}`, e);
+      log.warn(
+        `review files not excluded in ${w.workspace}; svc's shared info/exclude entries are kept for ${w.repo}`,
+        e,
+      );
     }
   }
   for (const repo of new Set(workspaces.map((w) => w.repo))) {
     if (failed.has(repo) || !fs.existsSync(repo)) continue;
     try {
-      if (await removeSharedReviewExcludes(repo)) log.info(`moved svc's review entries out of the shared info/exclude of ${repo}`);
+      if (await removeSharedReviewExcludes(repo))
+        log.info(`moved svc's review entries out of the shared info/exclude of ${repo}`);
     } catch (e) {
       log.warn(`svc's review entries could not be removed from the shared info/exclude of ${repo}`, e);
     }

@@ -41,7 +41,9 @@ export async function createWorkspace(project: Project, dir: string, branch: str
 export async function ensureCommit(project: Project, branch: string, sha: string): Promise<void> {
   const repo = project.path;
   if (await gitOk(repo, ['cat-file', '-e', `${sha}^{commit}`])) return;
-  await serialized(repo, () => git(repo, ['fetch', '--quiet', 'origin', `+refs/heads/${branch}:refs/remotes/origin/${branch}`]));
+  await serialized(repo, () =>
+    git(repo, ['fetch', '--quiet', 'origin', `+refs/heads/${branch}:refs/remotes/origin/${branch}`]),
+  );
   if (!(await gitOk(repo, ['cat-file', '-e', `${sha}^{commit}`]))) throw commitMissingError(sha, branch, repo);
 }
 
@@ -72,7 +74,9 @@ export async function removeWorktree(repo: string, dir: string): Promise<void> {
 export async function diffBase(project: Project, sha: string, fetched?: string): Promise<string> {
   const base =
     fetched ??
-    ((await gitOk(project.path, ['rev-parse', '--verify', '--quiet', `origin/${project.default_branch}`])) ? `origin/${project.default_branch}` : project.default_branch);
+    ((await gitOk(project.path, ['rev-parse', '--verify', '--quiet', `origin/${project.default_branch}`]))
+      ? `origin/${project.default_branch}`
+      : project.default_branch);
   try {
     return (await git(project.path, ['merge-base', sha, base])).trim();
   } catch {

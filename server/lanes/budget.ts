@@ -52,7 +52,11 @@ export function setBudget(ctx: LanesContext, p: Params): z.infer<typeof BudgetRe
     const run = p.run!;
     const all = ctx.store.ofRun(run).filter((l) => p.project === undefined || l.project === p.project);
     const projects = [...new Set(all.map((l) => l.project))];
-    if (projects.length !== 1) throw noSuchRunError(run, p.project ?? (projects.length > 1 ? `(several: pass --project ${projects.join('|')})` : undefined));
+    if (projects.length !== 1)
+      throw noSuchRunError(
+        run,
+        p.project ?? (projects.length > 1 ? `(several: pass --project ${projects.join('|')})` : undefined),
+      );
     lanes = all;
     target = `run ${projects[0]}/${run}`;
     apply = () => ctx.store.setRunBudget(projects[0], run, p.usd, now);
@@ -88,7 +92,9 @@ function carryOn(ctx: LanesContext, lane: LaneRow, book: SpendBook): void {
   if (!isLive(laneActivity(ctx, lane)) || !ctx.conversations.facts(lane.id).alive) return;
   const cap = book.laneCap(lane);
   const run = book.runCap(lane.project, lane.run);
-  const caps = [cap.cap !== null ? `lane ${capText(cap)}` : null, run.cap !== null ? `run ${capText(run)}` : null].filter(Boolean).join(', ');
+  const caps = [cap.cap !== null ? `lane ${capText(cap)}` : null, run.cap !== null ? `run ${capText(run)}` : null]
+    .filter(Boolean)
+    .join(', ');
   ctx.conversations.kick(lane.id);
   ctx.conversations.tell(
     lane.id,

@@ -52,9 +52,13 @@ export function laneContract(f: ContractFacts): string {
   }
   lines.push('', '## Reporting', '');
   lines.push('Report with `svc lane report` from this directory (the body is a Markdown file or stdin):');
-  lines.push('If your shell does not find `svc` (a login shell resets PATH), run it by its absolute path, which is in `$SVC_BIN`: `"$SVC_BIN" lane report --file report.md`.');
+  lines.push(
+    'If your shell does not find `svc` (a login shell resets PATH), run it by its absolute path, which is in `$SVC_BIN`: `"$SVC_BIN" lane report --file report.md`.',
+  );
   lines.push('- `svc lane report --file report.md` — done (the default): the brief is complete.');
-  lines.push(`- \`svc lane report --status blocked --file q.md\` — a decision is needed; the body starts with one of ${BLOCKED_KINDS.join(', ')}.`);
+  lines.push(
+    `- \`svc lane report --status blocked --file q.md\` — a decision is needed; the body starts with one of ${BLOCKED_KINDS.join(', ')}.`,
+  );
   lines.push('- `svc lane report --status failed --file why.md` — the brief cannot be done.');
   if (f.role === 'critic' || f.role === 'verifier') {
     lines.push(

@@ -14,7 +14,13 @@ import type { LaneDir, LanePlacement } from './placement';
  * not a commit (a previous iteration's branch) is resolved there, and whether the branch
  * exists is asked of the host's clone when the worktree is made.
  */
-export async function hostPlacement(ctx: LanesContext, name: string, repo: string, project: string, gitBacked: boolean): Promise<LanePlacement> {
+export async function hostPlacement(
+  ctx: LanesContext,
+  name: string,
+  repo: string,
+  project: string,
+  gitBacked: boolean,
+): Promise<LanePlacement> {
   const spec = ctx.hostOps.host(name).spec;
   let origin = '';
   if (gitBacked) {
@@ -24,7 +30,9 @@ export async function hostPlacement(ctx: LanesContext, name: string, repo: strin
     origin = (await git(repo, ['remote', 'get-url', 'origin'])).trim();
   }
   const ready = await ctx.hostOps.prepare(name);
-  const root = spec.lanesRoot.startsWith('~/') ? `${ready.home}/${spec.lanesRoot.slice(2).replace(/\/+$/, '')}` : spec.lanesRoot.replace(/\/+$/, '');
+  const root = spec.lanesRoot.startsWith('~/')
+    ? `${ready.home}/${spec.lanesRoot.slice(2).replace(/\/+$/, '')}`
+    : spec.lanesRoot.replace(/\/+$/, '');
   // Before anything is recorded: a missing lanes root is the person's to create, not svc's.
   const probe = await ctx.hostOps.host(name).run(`test -d ${shq(root)}`);
   if (probe.code !== 0) {

@@ -14,8 +14,12 @@ interface Row {
 }
 
 export function keptFactsStore(db: Db): FactsMemory {
-  const get = db.prepare('SELECT head, index_digest AS indexDigest, dirs, dirs_sig AS dirsSig, config_sig AS configSig FROM kept_worktree_facts WHERE dir = ?');
-  const put = db.prepare('INSERT OR REPLACE INTO kept_worktree_facts (dir, head, index_digest, dirs, dirs_sig, config_sig) VALUES (?, ?, ?, ?, ?, ?)');
+  const get = db.prepare(
+    'SELECT head, index_digest AS indexDigest, dirs, dirs_sig AS dirsSig, config_sig AS configSig FROM kept_worktree_facts WHERE dir = ?',
+  );
+  const put = db.prepare(
+    'INSERT OR REPLACE INTO kept_worktree_facts (dir, head, index_digest, dirs, dirs_sig, config_sig) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   const del = db.prepare('DELETE FROM kept_worktree_facts WHERE dir = ?');
   return {
     recall(dir: string): KeptClean | undefined {

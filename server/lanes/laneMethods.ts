@@ -21,7 +21,14 @@ import type { App } from '../app';
 import type { HostLink } from '../hosts/hostLink';
 import type { HttpRequest } from '../http/httpServer';
 import type { ConversationsPort } from './conversationsPort';
-import { badBodyError, judgeReportedError, laneOrRunKeyError, notALaneError, noSuchLaneError, resumeSecondLiveLaneError } from './laneRefusals';
+import {
+  badBodyError,
+  judgeReportedError,
+  laneOrRunKeyError,
+  notALaneError,
+  noSuchLaneError,
+  resumeSecondLiveLaneError,
+} from './laneRefusals';
 import { launchLane } from './launch';
 import { lanesContext } from './lanesContext';
 import type { LanesContext } from './lanesContext';
@@ -55,7 +62,9 @@ export function registerLanes(app: App, conversations: ConversationsPort, hostLi
   };
   const list = async (p: z.output<typeof ListParams>) => {
     const parentId = p.parent ? conversations.resolve(p.parent).id : undefined;
-    const rows = (p.run ? ctx.store.ofRun(p.run) : ctx.store.all()).filter((l) => (parentId === undefined || l.parentId === parentId) && (p.key === undefined || l.key === p.key));
+    const rows = (p.run ? ctx.store.ofRun(p.run) : ctx.store.all()).filter(
+      (l) => (parentId === undefined || l.parentId === parentId) && (p.key === undefined || l.key === p.key),
+    );
     return { lanes: await laneRecords(ctx, rows) };
   };
   const show = async (p: { lane?: string; run?: string; key?: string }) => {
@@ -107,7 +116,9 @@ export function registerLanes(app: App, conversations: ConversationsPort, hostLi
     if (row.kind !== 'lane') return;
     const lane = ctx.store.byId(row.id);
     if (!lane) return;
-    const other = ctx.store.ofSlot(lane.run, lane.key, lane.role).find((l) => l.id !== lane.id && isLive(laneActivity(ctx, l)));
+    const other = ctx.store
+      .ofSlot(lane.run, lane.key, lane.role)
+      .find((l) => l.id !== lane.id && isLive(laneActivity(ctx, l)));
     if (other) throw resumeSecondLiveLaneError(lane, lane, other, laneActivity(ctx, other));
   });
 
@@ -117,7 +128,8 @@ export function registerLanes(app: App, conversations: ConversationsPort, hostLi
     return r.data;
   };
   const asRecord = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? v : undefined);
-  const query = (req: HttpRequest) => Object.fromEntries([...req.query.entries()].filter(([k]) => ['run', 'parent', 'key'].includes(k)));
+  const query = (req: HttpRequest) =>
+    Object.fromEntries([...req.query.entries()].filter(([k]) => ['run', 'parent', 'key'].includes(k)));
   app.http.route('POST', '/api/lanes', async (req) => {
     // As over RPC: a body naming a `caller` carries that conversation's credential.
     const raw = req.json();
@@ -126,8 +138,17 @@ export function registerLanes(app: App, conversations: ConversationsPort, hostLi
     if (p.caller) conversations.proveCaller(p.caller, typeof token === 'string' ? token : undefined);
     return { status: 201, body: await launch(p) };
   });
-  app.http.route('GET', '/api/lanes', async (req) => ({ status: 200, body: await list(parse(ListParams, query(req))) }));
-  app.http.route('GET', '/api/lanes/:name', async (req) => ({ status: 200, body: await laneRecord(ctx, laneByRef(req.params.name)) }));
-  app.http.route('POST', '/api/lanes/:name/reap', async (req) => ({ status: 200, body: await reapLane(ctx, laneByRef(req.params.name), parse(ReapBody, req.json())) }));
+  app.http.route('GET', '/api/lanes', async (req) => ({
+    status: 200,
+    body: await list(parse(ListParams, query(req))),
+  }));
+  app.http.route('GET', '/api/lanes/:name', async (req) => ({
+    status: 200,
+    body: await laneRecord(ctx, laneByRef(req.params.name)),
+  }));
+  app.http.route('POST', '/api/lanes/:name/reap', async (req) => ({
+    status: 200,
+    body: await reapLane(ctx, laneByRef(req.params.name), parse(ReapBody, req.json())),
+  }));
   return ctx;
 }

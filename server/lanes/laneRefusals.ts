@@ -25,11 +25,17 @@ interface LaneRef extends Ref {
 // ---- Launch: who, which role, key and run, settings (launch rules: launchRules.ts)
 
 export function parentNotSelfError(parent: string, self: number): SvcError<'parentNotSelf'> {
-  return refused('parentNotSelf', `--parent ${parent} is not this conversation (#${self}); an agent launches lanes as itself`);
+  return refused(
+    'parentNotSelf',
+    `--parent ${parent} is not this conversation (#${self}); an agent launches lanes as itself`,
+  );
 }
 
 export function noLauncherError(): SvcError<'noLauncher'> {
-  return usage('noLauncher', 'svc lane start needs a launching conversation: run it inside one (SVC_CONVERSATION) or pass --parent <conv>');
+  return usage(
+    'noLauncher',
+    'svc lane start needs a launching conversation: run it inside one (SVC_CONVERSATION) or pass --parent <conv>',
+  );
 }
 
 /** `who`: the launcher in words (`a root conversation`, `a builder lane`); `allowed`: who may. */
@@ -47,7 +53,10 @@ export function criticWithoutForError(): SvcError<'criticWithoutFor'> {
 }
 
 export function keyDiffersFromForError(key: string, forKey: string, role: string): SvcError<'keyDiffersFromFor'> {
-  return refused('keyDiffersFromFor', `--key ${key} differs from --for ${forKey}; a ${role} takes the key of the builder it judges`);
+  return refused(
+    'keyDiffersFromFor',
+    `--key ${key} differs from --for ${forKey}; a ${role} takes the key of the builder it judges`,
+  );
 }
 
 /** Critic rule 5 (blindness): the brief names a builder conversation of the judged key, or quotes one of its reports. */
@@ -84,7 +93,10 @@ export function noModelError(role: string, project: string): SvcError<'noModel'>
 }
 
 export function unknownHarnessError(harness: string): SvcError<'unknownHarness'> {
-  return usage('unknownHarness', `unknown harness '${harness}': use claude, codex, gemini, script or a profile of config.yaml`);
+  return usage(
+    'unknownHarness',
+    `unknown harness '${harness}': use claude, codex, gemini, script or a profile of config.yaml`,
+  );
 }
 
 // ---- Launch: the request (launch.ts)
@@ -102,7 +114,8 @@ export const badBrief = {
   missing: (file: string): SvcError<'badBrief'> => usage('badBrief', `brief ${file} does not exist`),
   notAFile: (file: string): SvcError<'badBrief'> => usage('badBrief', `brief ${file} is not a file`),
   tooLarge: (file: string): SvcError<'badBrief'> => usage('badBrief', `brief ${file} is larger than 1 MB`),
-  unreadable: (file: string, why: string): SvcError<'badBrief'> => usage('badBrief', `brief ${file} cannot be read: ${why}`),
+  unreadable: (file: string, why: string): SvcError<'badBrief'> =>
+    usage('badBrief', `brief ${file} cannot be read: ${why}`),
 };
 
 export function branchOnlyBuilderError(role: string): SvcError<'branchOnlyBuilder'> {
@@ -112,14 +125,21 @@ export function branchOnlyBuilderError(role: string): SvcError<'branchOnlyBuilde
 /** `flag`: `--from` (a builder's start point) or `--at` (the checkout of critics, verifiers and orchestrators), given to a role it is not for. */
 export function startPointNotForRoleError(flag: '--from' | '--at', role: string): SvcError<'startPointNotForRole'> {
   const instead =
-    role === 'play' ? 'a play lane starts in an empty directory' : role === 'builder' ? 'a builder starts from --from <ref>' : `${an(role)} is checked out at --at <ref>`;
+    role === 'play'
+      ? 'a play lane starts in an empty directory'
+      : role === 'builder'
+        ? 'a builder starts from --from <ref>'
+        : `${an(role)} is checked out at --at <ref>`;
   const forWhom = flag === '--from' ? 'builder lanes' : 'critic, verifier and orchestrator lanes';
   return usage('startPointNotForRole', `${flag} is for ${forWhom}; ${instead}`);
 }
 
 /** `flags`: the start-point flags given with --reuse. */
 export function startPointOnReuseError(flags: string[]): SvcError<'startPointOnReuse'> {
-  return usage('startPointOnReuse', `--reuse keeps the earlier lane's directory and checkout; drop ${flags.join(' and ')}`);
+  return usage(
+    'startPointOnReuse',
+    `--reuse keeps the earlier lane's directory and checkout; drop ${flags.join(' and ')}`,
+  );
 }
 
 export function badLaneKeyError(key: string, branch: string | undefined): SvcError<'badLaneKey'> {
@@ -132,12 +152,24 @@ export function badLaneKeyError(key: string, branch: string | undefined): SvcErr
 // ---- Launch: iterations, --reuse, --replace, the directory (launch.ts, workdir.ts)
 
 /** `activity`: what the live lane `live` is doing. */
-export function secondLiveLaneError(slot: { run: string; key: string; role: string }, live: Ref, activity: string): SvcError<'secondLiveLane'> {
-  return refused('secondLiveLane', `lane ${slot.run}/${slot.key} ${slot.role} is already live: #${live.id} (${live.name}) is ${activity}; wait for it, stop it, or pass --replace`);
+export function secondLiveLaneError(
+  slot: { run: string; key: string; role: string },
+  live: Ref,
+  activity: string,
+): SvcError<'secondLiveLane'> {
+  return refused(
+    'secondLiveLane',
+    `lane ${slot.run}/${slot.key} ${slot.role} is already live: #${live.id} (${live.name}) is ${activity}; wait for it, stop it, or pass --replace`,
+  );
 }
 
 /** `svc conv resume` of a lane whose run, key and role already have another live lane. */
-export function resumeSecondLiveLaneError(lane: Ref, slot: { run: string; key: string; role: string }, live: Ref, activity: string): SvcError<'secondLiveLane'> {
+export function resumeSecondLiveLaneError(
+  lane: Ref,
+  slot: { run: string; key: string; role: string },
+  live: Ref,
+  activity: string,
+): SvcError<'secondLiveLane'> {
   return refused(
     'secondLiveLane',
     `lane #${lane.id} (${lane.name}) is not resumed: lane ${slot.run}/${slot.key} ${slot.role} is already live as #${live.id} (${live.name}), ${activity}; one lane of a run, key and role runs at a time. Stop it first (svc lane stop ${live.name}), then resume this one, or keep working with ${live.name}`,
@@ -149,20 +181,32 @@ export function nothingToReuseError(slot: { run: string; key: string; role: stri
 }
 
 export function reuseWhileLiveError(prev: Ref, activity: string): SvcError<'reuseWhileLive'> {
-  return refused('reuseWhileLive', `--reuse: the earlier lane #${prev.id} (${prev.name}) is still ${activity}; stop it first`);
+  return refused(
+    'reuseWhileLive',
+    `--reuse: the earlier lane #${prev.id} (${prev.name}) is still ${activity}; stop it first`,
+  );
 }
 
 export function branchFrozenError(key: string, iteration: number): SvcError<'branchFrozen'> {
-  return refused('branchFrozen', `--reuse: builder ${key} i${iteration} reported done, so its branch is frozen; launch the next iteration instead`);
+  return refused(
+    'branchFrozen',
+    `--reuse: builder ${key} i${iteration} reported done, so its branch is frozen; launch the next iteration instead`,
+  );
 }
 
 /** Critic rule 3 per iteration, as a report says it (reportRefusals.ts), after `--reuse: `. */
-export function iterationJudgedError(prev: LaneRef, earlier: { lane: LaneRef; verdict: Verdict }): SvcError<'iterationJudged'> {
+export function iterationJudgedError(
+  prev: LaneRef,
+  earlier: { lane: LaneRef; verdict: Verdict },
+): SvcError<'iterationJudged'> {
   return refused('iterationJudged', `--reuse: ${iterationJudgedMessage(prev, earlier)}`);
 }
 
 export function reuseDirGoneError(dir: string): SvcError<'reuseDirGone'> {
-  return refused('reuseDirGone', `--reuse: ${dir} no longer exists (the lane was reaped); launch a new iteration instead`);
+  return refused(
+    'reuseDirGone',
+    `--reuse: ${dir} no longer exists (the lane was reaped); launch a new iteration instead`,
+  );
 }
 
 export function noSuchBuilderError(forKey: string, run: string): SvcError<'noSuchBuilder'> {
@@ -182,16 +226,26 @@ export function branchExistsError(branch: string): SvcError<'branchExists'> {
 }
 
 export function launchRaceError(run: string, key: string, role: string): SvcError<'launchRace'> {
-  return conflict('launchRace', `another launch of ${run}/${key} ${role} won the race; run svc lane list --run ${run} and try again`);
+  return conflict(
+    'launchRace',
+    `another launch of ${run}/${key} ${role} won the race; run svc lane list --run ${run} and try again`,
+  );
 }
 
 export function dirExistsError(dir: string): SvcError<'dirExists'> {
-  return conflict('dirExists', `lane directory ${dir} already exists; reap the lane that used it or choose another key`);
+  return conflict(
+    'dirExists',
+    `lane directory ${dir} already exists; reap the lane that used it or choose another key`,
+  );
 }
 
 /** Another run and key join to the same `<run>-<key>` (`a-b`/`c` and `a`/`b-c`): the lane's
  *  name and directory would be `other`'s. */
-export function keysClashError(slot: { run: string; key: string }, dir: string, other: LaneRef & { run: string }): SvcError<'keysClash'> {
+export function keysClashError(
+  slot: { run: string; key: string },
+  dir: string,
+  other: LaneRef & { run: string },
+): SvcError<'keysClash'> {
   return refused(
     'keysClash',
     `run ${slot.run} and key ${slot.key} give the lane directory ${dir}, which lane ${other.run}/${other.key} ${other.role} i${other.iteration} (#${other.id} ${other.name}) already has: lane names and directories join run and key with -; choose another --key`,
@@ -214,17 +268,26 @@ export function hostNeedsOriginError(host: string, project: string): SvcError<'h
 
 /** `mkdir`: the command that makes it, quoted for the shell. */
 export function hostLanesRootMissingError(root: string, host: string, mkdir: string): SvcError<'lanesRootMissing'> {
-  return refused('lanesRootMissing', `the lanes root ${root} does not exist on host ${host}; create it (${mkdir}) or fix hosts.${host}.lanes_root in config.yaml`);
+  return refused(
+    'lanesRootMissing',
+    `the lanes root ${root} does not exist on host ${host}; create it (${mkdir}) or fix hosts.${host}.lanes_root in config.yaml`,
+  );
 }
 
 // ---- The lanes root (spec Launch rule 7; lanesRoot.ts)
 
 export function lanesRootUnresolvableError(root: string): SvcError<'lanesRootUnresolvable'> {
-  return refused('lanesRootUnresolvable', `lanes root ${root} is a symlink whose target cannot be resolved; point gauntlet.lanes_root in projects.yaml at a real folder`);
+  return refused(
+    'lanesRootUnresolvable',
+    `lanes root ${root} is a symlink whose target cannot be resolved; point gauntlet.lanes_root in projects.yaml at a real folder`,
+  );
 }
 
 export function lanesRootContainsCheckoutError(root: string, checkout: string): SvcError<'lanesRootContainsCheckout'> {
-  return refused('lanesRootContainsCheckout', `lanes root ${root} contains the project checkout ${checkout}; choose a folder beside it (default: ${checkout}-lanes)`);
+  return refused(
+    'lanesRootContainsCheckout',
+    `lanes root ${root} contains the project checkout ${checkout}; choose a folder beside it (default: ${checkout}-lanes)`,
+  );
 }
 
 export function lanesRootInsideCheckoutError(root: string, checkout: string): SvcError<'lanesRootInsideCheckout'> {
@@ -235,18 +298,26 @@ export function lanesRootInsideCheckoutError(root: string, checkout: string): Sv
 }
 
 export function lanesRootOutsideHomeError(root: string, home: string): SvcError<'lanesRootOutsideHome'> {
-  return refused('lanesRootOutsideHome', `lanes root ${root} is not under your home ${home}; set gauntlet.lanes_root in projects.yaml to a folder under it`);
+  return refused(
+    'lanesRootOutsideHome',
+    `lanes root ${root} is not under your home ${home}; set gauntlet.lanes_root in projects.yaml to a folder under it`,
+  );
 }
 
 export function lanesRootInTmpError(root: string, tmp: string | undefined): SvcError<'lanesRootInTmp'> {
-  return refused('lanesRootInTmp', `lanes root ${root} is under ${tmp}; lanes must outlive reboots: set gauntlet.lanes_root outside /tmp`);
+  return refused(
+    'lanesRootInTmp',
+    `lanes root ${root} is under ${tmp}; lanes must outlive reboots: set gauntlet.lanes_root outside /tmp`,
+  );
 }
 
 // ---- Lookups, wait, tell, the HTTP routes (laneMethods.ts, wait.ts)
 
 /** `lookup`: a lane asked for by reference (notFound); else a wait's target (usage). */
 export function notALaneError(ref: string, lookup: boolean): SvcError<'notALane'> {
-  return lookup ? notFound('notALane', `${ref} is a conversation, not a lane`) : usage('notALane', `${ref} is not a lane`);
+  return lookup
+    ? notFound('notALane', `${ref} is a conversation, not a lane`)
+    : usage('notALane', `${ref} is not a lane`);
 }
 
 export function laneOrRunKeyError(): SvcError<'laneOrRunKey'> {
@@ -264,8 +335,10 @@ export function badBodyError(issues: string[]): SvcError<'badBody'> {
 
 /** A set wait's cursor, or a one-lane wait's `--after`, that is not of the form it must be. */
 export const badCursor = {
-  cursor: (s: string): SvcError<'badCursor'> => usage('badCursor', `cursor '${s}' is not of the form <atMs>.<name>.<seq>`),
-  after: (after: string): SvcError<'badCursor'> => usage('badCursor', `--after for one lane is a report number, got '${after}'`),
+  cursor: (s: string): SvcError<'badCursor'> =>
+    usage('badCursor', `cursor '${s}' is not of the form <atMs>.<name>.<seq>`),
+  after: (after: string): SvcError<'badCursor'> =>
+    usage('badCursor', `--after for one lane is a report number, got '${after}'`),
 };
 
 export function waitTargetError(): SvcError<'waitTarget'> {
@@ -273,7 +346,10 @@ export function waitTargetError(): SvcError<'waitTarget'> {
 }
 
 export function judgeReportedError(lane: { role: string; name: string }): SvcError<'judgeReported'> {
-  return refused('judgeReported', `${lane.role} ${lane.name} already filed its done report; svc tell --force to message it anyway`);
+  return refused(
+    'judgeReported',
+    `${lane.role} ${lane.name} already filed its done report; svc tell --force to message it anyway`,
+  );
 }
 
 // ---- Reap on a host (reapOnHost.ts)

@@ -72,15 +72,19 @@ export class LaneStore {
   }
 
   ofRun(run: string): LaneRow[] {
-    return (this.db.prepare(`${SELECT} WHERE l.run_key = ? ORDER BY l.created_at, c.id`).all(run) as LaneRow[]).map((r) => fix(r)!);
+    return (this.db.prepare(`${SELECT} WHERE l.run_key = ? ORDER BY l.created_at, c.id`).all(run) as LaneRow[]).map(
+      (r) => fix(r)!,
+    );
   }
 
   /** Every lane of these runs, in launch order, in one query. */
   ofRuns(runs: string[]): LaneRow[] {
     if (runs.length === 0) return [];
-    return (this.db.prepare(`${SELECT} WHERE l.run_key IN (SELECT value FROM json_each(?)) ORDER BY l.created_at, c.id`).all(JSON.stringify(runs)) as LaneRow[]).map((r) =>
-      fix(r)!,
-    );
+    return (
+      this.db
+        .prepare(`${SELECT} WHERE l.run_key IN (SELECT value FROM json_each(?)) ORDER BY l.created_at, c.id`)
+        .all(JSON.stringify(runs)) as LaneRow[]
+    ).map((r) => fix(r)!);
   }
 
   /** The critics and verifiers of these runs, in launch order: one query for a whole list's verdicts. */
@@ -88,19 +92,27 @@ export class LaneStore {
     if (runs.length === 0) return [];
     return (
       this.db
-        .prepare(`${SELECT} WHERE l.role IN ('critic', 'verifier') AND l.run_key IN (SELECT value FROM json_each(?)) ORDER BY l.created_at, c.id`)
+        .prepare(
+          `${SELECT} WHERE l.role IN ('critic', 'verifier') AND l.run_key IN (SELECT value FROM json_each(?)) ORDER BY l.created_at, c.id`,
+        )
         .all(JSON.stringify(runs)) as LaneRow[]
     ).map((r) => fix(r)!);
   }
 
   /** Lanes of one run, key and role, in launch order. */
   ofSlot(run: string, key: string, role: Role): LaneRow[] {
-    return (this.db.prepare(`${SELECT} WHERE l.run_key = ? AND l.lane_key = ? AND l.role = ? ORDER BY l.created_at, c.id`).all(run, key, role) as LaneRow[]).map((r) => fix(r)!);
+    return (
+      this.db
+        .prepare(`${SELECT} WHERE l.run_key = ? AND l.lane_key = ? AND l.role = ? ORDER BY l.created_at, c.id`)
+        .all(run, key, role) as LaneRow[]
+    ).map((r) => fix(r)!);
   }
 
   /** Lanes whose directory is `dir` (a slot's own, or another run and key joined alike). */
   ofDir(dir: string): LaneRow[] {
-    return (this.db.prepare(`${SELECT} WHERE l.dir = ? ORDER BY l.created_at, c.id`).all(dir) as LaneRow[]).map((r) => fix(r)!);
+    return (this.db.prepare(`${SELECT} WHERE l.dir = ? ORDER BY l.created_at, c.id`).all(dir) as LaneRow[]).map((r) =>
+      fix(r)!,
+    );
   }
 
   markReaped(convId: number, at: number): void {
@@ -163,7 +175,9 @@ export class LaneStore {
 
   /** A run's cap as raised with `svc lane budget --run` (it replaces the project's gauntlet.budget for that run). */
   runBudget(project: string, run: string): { cap: number; setAt: number } | undefined {
-    return this.db.prepare('SELECT cap, set_at AS setAt FROM run_budgets WHERE project = ? AND run_key = ?').get(project, run) as { cap: number; setAt: number } | undefined;
+    return this.db
+      .prepare('SELECT cap, set_at AS setAt FROM run_budgets WHERE project = ? AND run_key = ?')
+      .get(project, run) as { cap: number; setAt: number } | undefined;
   }
 
   setRunBudget(project: string, run: string, cap: number, at: number): void {
@@ -215,7 +229,8 @@ export class LaneStore {
 
   /** The report a lane filed under `requestId`, if any (a retried `svc lane report`). */
   reportByRequest(convId: number, requestId: string): LaneReport | undefined {
-    return this.db.prepare(`${REPORT_SELECT} WHERE conv_id = ? AND request_id = ?`).get(convId, requestId) as LaneReport | undefined;
+    return this.db.prepare(`${REPORT_SELECT} WHERE conv_id = ? AND request_id = ?`).get(convId, requestId) as
+      LaneReport | undefined;
   }
 
   reports(convId: number): LaneReport[] {
@@ -227,14 +242,17 @@ export class LaneStore {
     const map = new Map<number, LaneReport[]>(convIds.map((id) => [id, []]));
     if (convIds.length === 0) return map;
     const rows = this.db
-      .prepare(`${REPORT_SELECT.replace('SELECT ', 'SELECT conv_id AS convId, ')} WHERE conv_id IN (${convIds.map(() => '?').join(',')}) ORDER BY conv_id, seq`)
+      .prepare(
+        `${REPORT_SELECT.replace('SELECT ', 'SELECT conv_id AS convId, ')} WHERE conv_id IN (${convIds.map(() => '?').join(',')}) ORDER BY conv_id, seq`,
+      )
       .all(...convIds) as (LaneReport & { convId: number })[];
     for (const { convId, ...r } of rows) map.get(convId)!.push(r);
     return map;
   }
 
   newestReport(convId: number): LaneReport | undefined {
-    return this.db.prepare(`${REPORT_SELECT} WHERE conv_id = ? ORDER BY seq DESC LIMIT 1`).get(convId) as LaneReport | undefined;
+    return this.db.prepare(`${REPORT_SELECT} WHERE conv_id = ? ORDER BY seq DESC LIMIT 1`).get(convId) as
+      LaneReport | undefined;
   }
 
   insertReport(r: {
@@ -250,14 +268,39 @@ export class LaneStore {
     at: number;
     requestId: string | null;
   }): LaneReport {
-    const seq = ((this.db.prepare('SELECT MAX(seq) FROM reports WHERE conv_id = ?').pluck().get(r.convId) as number | null) ?? 0) + 1;
+    const seq =
+      ((this.db.prepare('SELECT MAX(seq) FROM reports WHERE conv_id = ?').pluck().get(r.convId) as number | null) ??
+        0) + 1;
     this.db
       .prepare(
         `INSERT INTO reports (store_key, conv_id, seq, status, body, verdict, defects, verdict_file, head_sha, branch, created_at, request_id)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(r.storeKey, r.convId, seq, r.status, r.body, r.verdict, r.defects, r.verdictFile, r.headSha, r.branch, r.at, r.requestId);
-    return { seq, status: r.status, body: r.body, verdict: r.verdict, defects: r.defects, verdictFile: r.verdictFile, headSha: r.headSha, branch: r.branch, at: r.at };
+      .run(
+        r.storeKey,
+        r.convId,
+        seq,
+        r.status,
+        r.body,
+        r.verdict,
+        r.defects,
+        r.verdictFile,
+        r.headSha,
+        r.branch,
+        r.at,
+        r.requestId,
+      );
+    return {
+      seq,
+      status: r.status,
+      body: r.body,
+      verdict: r.verdict,
+      defects: r.defects,
+      verdictFile: r.verdictFile,
+      headSha: r.headSha,
+      branch: r.branch,
+      at: r.at,
+    };
   }
 }
 

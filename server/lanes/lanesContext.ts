@@ -19,7 +19,12 @@ export interface LanesContext extends LaneReader {
   events: EventEmitter;
 }
 
-export function lanesContext(app: App, store: LaneStore, conversations: ConversationsPort, hostOps: HostLink): LanesContext {
+export function lanesContext(
+  app: App,
+  store: LaneStore,
+  conversations: ConversationsPort,
+  hostOps: HostLink,
+): LanesContext {
   const gitFacts = new WorktreeFacts({ memory: keptFactsStore(app.db) });
   app.onStop(() => gitFacts.close());
   return {

@@ -3,7 +3,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Project } from '../../shared/config';
 import { isInside, realPathLoose } from '../util/realPath';
-import { lanesRootContainsCheckoutError, lanesRootInsideCheckoutError, lanesRootInTmpError, lanesRootOutsideHomeError, lanesRootUnresolvableError } from './laneRefusals';
+import {
+  lanesRootContainsCheckoutError,
+  lanesRootInsideCheckoutError,
+  lanesRootInTmpError,
+  lanesRootOutsideHomeError,
+  lanesRootUnresolvableError,
+} from './laneRefusals';
 
 /** The real path of a folder that must exist or be creatable; a dangling symlink is refused. */
 function realRoot(p: string): string {

@@ -15,7 +15,16 @@ import { checkBranchName, existingRefs, GitError, isValidBranchName, resolveComm
 import type { GitFacts } from '../git/git';
 import { laneContract } from './contract';
 import type { ContractFacts } from './contract';
-import { checkCriticBlind, checkMayLaunch, checkStartPoint, effectiveLauncher, laneKeyOf, launcherOf, runOf, settingsOf } from './launchRules';
+import {
+  checkCriticBlind,
+  checkMayLaunch,
+  checkStartPoint,
+  effectiveLauncher,
+  laneKeyOf,
+  launcherOf,
+  runOf,
+  settingsOf,
+} from './launchRules';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
 import { laneActivity, laneRecord } from './records';
@@ -90,7 +99,11 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   checkMayLaunch(effective, launcherLane, role);
   const run = runOf(p, launcherLane);
   if (role === 'critic') checkCriticBlind(store, run, key, brief);
-  const projectKey = p.project ?? launcherLane?.project ?? launcher.project ?? (p.cwd ? ctx.app.config.projectForPath(p.cwd)?.key : undefined);
+  const projectKey =
+    p.project ??
+    launcherLane?.project ??
+    launcher.project ??
+    (p.cwd ? ctx.app.config.projectForPath(p.cwd)?.key : undefined);
   if (!projectKey) throw noProjectError();
   const project = ctx.app.config.project(projectKey);
   refuseLaunchPastCap(ctx, p, project.key, run, role, key);
@@ -99,22 +112,31 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   const repo = project.path;
   // Where the lane's directory goes (placement.ts): under this machine's lanes root, or on a
   // host, made there from the project's origin (server/hosts).
-  const place = settings.host ? await hostPlacement(ctx, settings.host, repo, project.key, gitBacked) : localPlacement(project, gitBacked);
+  const place = settings.host
+    ? await hostPlacement(ctx, settings.host, repo, project.key, gitBacked)
+    : localPlacement(project, gitBacked);
   const root = place.root;
 
   // Git facts that need awaiting come first, all at once (the fetch is the long one); the
   // decisive checks run in the transaction. Refusals keep their order: the first in
   // this list that fails is the one reported.
-  const builderBranch = role === 'builder' && !p.reuse ? (p.branch ?? defaultBranch(run, key, nextIteration(store.ofSlot(run, key, role)))) : undefined;
+  const builderBranch =
+    role === 'builder' && !p.reuse
+      ? (p.branch ?? defaultBranch(run, key, nextIteration(store.ofSlot(run, key, role))))
+      : undefined;
   const fetched = gitBacked ? fetchBaseCommit(repo, project.default_branch) : null;
-  const refs = builderBranch !== undefined ? existingRefs(repo, [`refs/heads/${builderBranch}`, `refs/remotes/origin/${builderBranch}`]) : undefined;
+  const refs =
+    builderBranch !== undefined
+      ? existingRefs(repo, [`refs/heads/${builderBranch}`, `refs/remotes/origin/${builderBranch}`])
+      : undefined;
   const checks = settleAll({
     fetch: fetched,
     baseSha: fetched?.then((f) => f.commit ?? resolveCommit(repo, f.ref, 'base ref')) ?? null,
     from: p.from !== undefined ? resolveCommit(repo, p.from, '--from') : undefined,
     at: p.at !== undefined ? resolveCommit(repo, p.at, '--at') : undefined,
     branchName: p.branch !== undefined && role === 'builder' ? checkBranchName(repo, p.branch) : undefined,
-    keyMakesValidBranch: builderBranch !== undefined && p.branch === undefined ? isValidBranchName(repo, builderBranch) : true,
+    keyMakesValidBranch:
+      builderBranch !== undefined && p.branch === undefined ? isValidBranchName(repo, builderBranch) : true,
     branchExists: refs?.then((r) => r.has(`refs/heads/${builderBranch}`)) ?? false,
     branchOnOrigin: refs?.then((r) => r.has(`refs/remotes/origin/${builderBranch}`)) ?? false,
   });
@@ -150,14 +172,27 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
     if (draft.judged) draft.judged.commit = head ?? '';
   }
   if (draft.start) draft.start = await place.resolveStart(draft.start);
-  if (draft.branch && !draft.reuse && (await place.branchTaken(draft.branch, draft.branch === builderBranch ? checked.branchExists : undefined))) {
+  if (
+    draft.branch &&
+    !draft.reuse &&
+    (await place.branchTaken(draft.branch, draft.branch === builderBranch ? checked.branchExists : undefined))
+  ) {
     throw branchExistsError(draft.branch);
   }
   const name = `${run}-${key}-${role}-i${draft.iteration}${draft.respawn ? `-r${draft.respawn}` : ''}`;
   const contract =
     role === 'play'
       ? ''
-      : laneContract({ role, run, key, iteration: draft.iteration, dir: draft.dir, branch: draft.branch, judged: draft.judged ?? undefined, answers: draft.answers });
+      : laneContract({
+          role,
+          run,
+          key,
+          iteration: draft.iteration,
+          dir: draft.dir,
+          branch: draft.branch,
+          judged: draft.judged ?? undefined,
+          answers: draft.answers,
+        });
 
   const row = ctx.app.db.transaction(() => {
     const again = plan(ctx, { p, role, run, key, root, from, at, baseSha, place });
@@ -205,7 +240,9 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   const prepareAndStart = async () => {
     try {
       if (!draft.reuse) {
-        const facts = await place.make(draft, { mayTrackOrigin: draft.branch !== builderBranch || checked.branchOnOrigin() });
+        const facts = await place.make(draft, {
+          mayTrackOrigin: draft.branch !== builderBranch || checked.branchOnOrigin(),
+        });
         if (facts) known = new Map([[draft.dir, facts]]);
       }
     } catch (e) {
@@ -233,7 +270,14 @@ function spendFacts(p: LaunchParams, draft: Plan): { budget: number | null; star
 }
 
 /** A launch into a run (or, for --reuse, an iteration) already at its spend cap is refused. */
-function refuseLaunchPastCap(ctx: LanesContext, p: LaunchParams, project: string, run: string, role: Role, key: string): void {
+function refuseLaunchPastCap(
+  ctx: LanesContext,
+  p: LaunchParams,
+  project: string,
+  run: string,
+  role: Role,
+  key: string,
+): void {
   const slot = p.reuse ? ctx.store.ofSlot(run, key, role) : [];
   checkSpendAllowsLaunch(ctx, project, run, slot[slot.length - 1], p.budget);
 }
@@ -242,9 +286,13 @@ function refuseLaunchPastCap(ctx: LanesContext, p: LaunchParams, project: string
  * Each check's outcome, to be taken (value or throw) later, in an order of our choosing:
  * all run at once, and the first refusal in the launch's own order is the one reported.
  */
-function settleAll<T extends Record<string, unknown>>(checks: { [K in keyof T]: T[K] | Promise<T[K]> }): Promise<{ [K in keyof T]: () => T[K] }> {
+function settleAll<T extends Record<string, unknown>>(checks: { [K in keyof T]: T[K] | Promise<T[K]> }): Promise<{
+  [K in keyof T]: () => T[K];
+}> {
   const names = Object.keys(checks) as (keyof T)[];
-  return Promise.all(names.map((n) => settle(checks[n]))).then((taken) => Object.fromEntries(names.map((n, i) => [n, taken[i]])) as { [K in keyof T]: () => T[K] });
+  return Promise.all(names.map((n) => settle(checks[n]))).then(
+    (taken) => Object.fromEntries(names.map((n, i) => [n, taken[i]])) as { [K in keyof T]: () => T[K] },
+  );
 }
 
 /** A promise's outcome, to be taken (value or throw) later. */
@@ -312,12 +360,16 @@ function plan(ctx: LanesContext, i: PlanInput): Plan {
   const dir = laneDir(i.root, i.run, i.key, i.role, iteration);
   // Same role and directory means the same name too; another role's directory (builder `k-orch`
   // beside orchestrator `k`) is in the way only while it exists.
-  const clash = store.ofDir(dir).find((l) => (l.run !== i.run || l.key !== i.key) && (l.role === i.role || i.place.dirExists(dir) === true));
+  const clash = store
+    .ofDir(dir)
+    .find((l) => (l.run !== i.run || l.key !== i.key) && (l.role === i.role || i.place.dirExists(dir) === true));
   if (clash) throw keysClashError(i, dir, clash);
-  if (i.role === 'critic' || i.role === 'verifier') return { ...judgePlan(ctx, i, iteration), dir, respawn: 0, reuse: false };
+  if (i.role === 'critic' || i.role === 'verifier')
+    return { ...judgePlan(ctx, i, iteration), dir, respawn: 0, reuse: false };
   if (i.role === 'builder') {
     const answers = iteration > 1 ? answeredVerdict(ctx, i.run, i.key, iteration - 1) : undefined;
-    const start = i.from ?? (iteration > 1 ? previousBranch(ctx, i.run, i.key, iteration - 1) : undefined) ?? i.baseSha!;
+    const start =
+      i.from ?? (iteration > 1 ? previousBranch(ctx, i.run, i.key, iteration - 1) : undefined) ?? i.baseSha!;
     return {
       role: i.role,
       run: i.run,
@@ -332,7 +384,18 @@ function plan(ctx: LanesContext, i: PlanInput): Plan {
       reuse: false,
     };
   }
-  return { role: i.role, run: i.run, key: i.key, iteration, respawn: 0, dir, branch: null, start: i.role === 'play' ? null : (i.at ?? i.baseSha!), judged: null, reuse: false };
+  return {
+    role: i.role,
+    run: i.run,
+    key: i.key,
+    iteration,
+    respawn: 0,
+    dir,
+    branch: null,
+    start: i.role === 'play' ? null : (i.at ?? i.baseSha!),
+    judged: null,
+    reuse: false,
+  };
 }
 
 /** Iterations are distinct directories among the slot's lanes. */
@@ -374,7 +437,15 @@ function previousBranch(ctx: LanesContext, run: string, key: string, iteration: 
 /** Critic rule 4: the newest critic of iteration n−1 created before this builder, with its verdict. */
 function answeredVerdict(ctx: LanesContext, run: string, key: string, iteration: number): ContractFacts['answers'] {
   const now = ctx.now();
-  const judges = ctx.store.ofRun(run).filter((l) => (l.role === 'critic' || l.role === 'verifier') && l.judgedKey === key && l.judgedIteration === iteration && l.createdAt <= now);
+  const judges = ctx.store
+    .ofRun(run)
+    .filter(
+      (l) =>
+        (l.role === 'critic' || l.role === 'verifier') &&
+        l.judgedKey === key &&
+        l.judgedIteration === iteration &&
+        l.createdAt <= now,
+    );
   for (const j of judges.reverse()) {
     const v = ctx.store.reports(j.id).find((r) => r.status === 'done' && r.verdict);
     if (v) return { criticId: j.id, verdict: v.verdict!, defects: v.defects ?? 0, verdictFile: v.verdictFile };

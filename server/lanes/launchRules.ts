@@ -63,7 +63,9 @@ export function checkMayLaunch(effective: ConvRow, launcherLane: LaneRow | undef
   const as: string = effective.kind === 'lane' ? (launcherLane?.role ?? 'lane') : 'root';
   if (!(MAY_LAUNCH[role] as string[]).includes(as)) {
     const who = as === 'root' ? 'a root conversation' : `${an(as)} lane`;
-    const allowed = MAY_LAUNCH[role].map((x) => (x === 'root' ? 'a root conversation' : 'an orchestrator lane')).join(' or ');
+    const allowed = MAY_LAUNCH[role]
+      .map((x) => (x === 'root' ? 'a root conversation' : 'an orchestrator lane'))
+      .join(' or ');
     throw roleNotPermittedError(who, role, allowed);
   }
 }
@@ -92,7 +94,8 @@ export function checkStartPoint(p: LaunchParams): void {
     if (given.length) throw startPointOnReuseError(given);
   }
   if (p.from !== undefined && p.role !== 'builder') throw startPointNotForRoleError('--from', p.role);
-  if (p.at !== undefined && (p.role === 'builder' || p.role === 'play')) throw startPointNotForRoleError('--at', p.role);
+  if (p.at !== undefined && (p.role === 'builder' || p.role === 'play'))
+    throw startPointNotForRoleError('--at', p.role);
 }
 
 /** Report bodies shorter than this are not matched: `done` or `built it` quoted by chance is no leak. */
@@ -125,7 +128,13 @@ export function runOf(p: LaunchParams, launcherLane: LaneRow | undefined): strin
 
 /** Model, effort and harness: flags, then the project's gauntlet role defaults (rule 6); permissions: the role's setting;
  *  the sandbox: the flag, the role's, the harness profile's, else the platform's default. */
-export function settingsOf(p: LaunchParams, project: Project & { key: string }, role: Role, config: ConfigFile, launcherHarness: string) {
+export function settingsOf(
+  p: LaunchParams,
+  project: Project & { key: string },
+  role: Role,
+  config: ConfigFile,
+  launcherHarness: string,
+) {
   const defaults = project.gauntlet?.roles?.[role] ?? {};
   const model = p.model ?? defaults.model;
   if (!model) {

@@ -27,7 +27,10 @@ export function onHost(ssh: string, command: string): string {
 export function parkedOfLane(agentsDir: string, lane: LaneRow, sshOf: (host: string) => string): ParkedPatch[] {
   const standing = lane.reapedAt === null && !lane.host && fs.existsSync(lane.dir);
   return parkedPatchesIn(parkedFolder(agentsDir, lane)).map((p) => {
-    const command = standing && p.restoreInPlaceCommand !== null && p.worktree !== null && samePath(p.worktree, lane.dir) ? p.restoreInPlaceCommand : p.restoreCommand;
+    const command =
+      standing && p.restoreInPlaceCommand !== null && p.worktree !== null && samePath(p.worktree, lane.dir)
+        ? p.restoreInPlaceCommand
+        : p.restoreCommand;
     let restoreCommand = command;
     if (command !== null && lane.host) {
       try {

@@ -47,7 +47,8 @@ export function localPlacement(project: Project, gitBacked: boolean): LanePlacem
     host: null,
     root: lanesRootOf(project),
     dirExists: (dir) => fs.existsSync(dir),
-    resolveStart: async (start) => (/^[0-9a-f]{40}$/.test(start) ? start : await resolveCommit(repo, start, 'start point')),
+    resolveStart: async (start) =>
+      /^[0-9a-f]{40}$/.test(start) ? start : await resolveCommit(repo, start, 'start point'),
     branchTaken: async (branch, known) => (known ? known() : await branchExists(repo, branch)),
     reuse: async (d, wantHead) => (wantHead ? (await git(d.dir, ['rev-parse', 'HEAD'])).trim() : null),
     async make(d, fresh) {
@@ -55,12 +56,24 @@ export function localPlacement(project: Project, gitBacked: boolean): LanePlacem
         createPlayDir(d.dir);
         return undefined;
       }
-      await createWorktree({ repo, dir: d.dir, branch: d.branch, start: d.start!, sparse: project.gauntlet?.sparse_checkout });
+      await createWorktree({
+        repo,
+        dir: d.dir,
+        branch: d.branch,
+        start: d.start!,
+        sparse: project.gauntlet?.sparse_checkout,
+      });
       // The facts of a worktree just made are known without asking git (a full `git status` of
       // a fresh checkout is the slowest read there is): its branch, the commit it starts at,
       // clean, and no upstream yet — unless origin already has a branch of that name.
       if (d.branch && fresh.mayTrackOrigin) return undefined;
-      return { branch: d.branch, headSha: d.start, ahead: null, upstream: d.branch ? `origin/${d.branch}` : null, dirty: false };
+      return {
+        branch: d.branch,
+        headSha: d.start,
+        ahead: null,
+        upstream: d.branch ? `origin/${d.branch}` : null,
+        dirty: false,
+      };
     },
     // A local refusal already says what and why; a git failure gets where it happened.
     makeFailed: (e) => (SvcError.is(e) ? e : laneDirFailedError((e as Error).message)),

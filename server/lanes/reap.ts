@@ -12,7 +12,11 @@ import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
 import { laneActivity } from './records';
 
-export async function reapLane(ctx: LanesContext, lane: LaneRow, opts: { park: boolean; keep: boolean }): Promise<ReapReport> {
+export async function reapLane(
+  ctx: LanesContext,
+  lane: LaneRow,
+  opts: { park: boolean; keep: boolean },
+): Promise<ReapReport> {
   if (lane.host) return reapOnHost(ctx, lane, opts);
   const convs = ctx.conversations;
   const repo = ctx.repoOf(lane.project);
@@ -36,7 +40,8 @@ export async function reapLane(ctx: LanesContext, lane: LaneRow, opts: { park: b
     serialize: repo ? (fn) => serialized(repo, fn) : undefined,
   });
   // A worktree deleted by hand leaves its entry in the repository: prune it (step 6).
-  if (report.removed === 'alreadyGone' && lane.gitBacked && repo) await serialized(repo, () => git(repo, ['worktree', 'prune']));
+  if (report.removed === 'alreadyGone' && lane.gitBacked && repo)
+    await serialized(repo, () => git(repo, ['worktree', 'prune']));
   ctx.gitFacts.forget(lane.dir);
   ctx.store.markReaped(lane.id, ctx.now());
   report.earlierParked = earlierParked(ctx, lane.id, report);

@@ -27,17 +27,27 @@ interface HostReap {
   sidecar: { file: string; sha256: string } | null;
 }
 
-export async function reapOnHost(ctx: LanesContext, lane: LaneRow, opts: { park: boolean; keep: boolean }): Promise<ReapReport> {
+export async function reapOnHost(
+  ctx: LanesContext,
+  lane: LaneRow,
+  opts: { park: boolean; keep: boolean },
+): Promise<ReapReport> {
   const host = lane.host!;
   const convs = ctx.conversations;
-  const where = { dir: lane.dir, lanesRoot: lane.lanesRoot, kind: lane.gitBacked ? ('worktree' as const) : ('play' as const), park: opts.park };
+  const where = {
+    dir: lane.dir,
+    lanesRoot: lane.lanesRoot,
+    kind: lane.gitBacked ? ('worktree' as const) : ('play' as const),
+    park: opts.park,
+  };
   // A refused reap changes nothing, the agent included: what the host's reap would refuse
   // (a dirty tree without --park…) is asked there before the stop door is used, and a host
   // that cannot be reached refuses here, before a stop could be queued to land on reconnection.
   await ctx.hostOps.call(host, { op: 'reapCheck', ...where });
   if (isLive(laneActivity(ctx, lane)) || convs.facts(lane.id).alive) {
     const { stopped } = await convs.stop(lane.id, { timeoutMs: REAP_STOP_WAIT_S * 1000 });
-    if (!stopped || convs.facts(lane.id).alive) throw harnessAliveError(String(lane.id), REAP_STOP_WAIT_S, await convs.groupProcesses(lane.id).catch(() => []));
+    if (!stopped || convs.facts(lane.id).alive)
+      throw harnessAliveError(String(lane.id), REAP_STOP_WAIT_S, await convs.groupProcesses(lane.id).catch(() => []));
   }
   const ready = await ctx.hostOps.prepare(host);
   const local = patchPath(ctx, lane);
@@ -85,7 +95,12 @@ export async function reapOnHost(ctx: LanesContext, lane: LaneRow, opts: { park:
 }
 
 /** Copies a file of the host home and proves it arrived whole (same SHA-256 as the host computed). */
-async function bringHome(ctx: LanesContext, host: string, remote: { file: string; sha256: string }, local: string): Promise<void> {
+async function bringHome(
+  ctx: LanesContext,
+  host: string,
+  remote: { file: string; sha256: string },
+  local: string,
+): Promise<void> {
   const bytes = await ctx.hostOps.fetch(host, remote.file);
   const got = crypto.createHash('sha256').update(bytes).digest('hex');
   if (got !== remote.sha256) {

@@ -15,7 +15,11 @@ export function patchPath(ctx: LanesContext, lane: LaneRow): string {
 }
 
 /** The lane's parked patches other than the one this reap wrote (read once the lane is marked reaped). */
-export function earlierParked(ctx: LanesContext, id: number, report: { park: { patchFile: string } | null }): ParkedPatch[] {
+export function earlierParked(
+  ctx: LanesContext,
+  id: number,
+  report: { park: { patchFile: string } | null },
+): ParkedPatch[] {
   const row = ctx.store.byId(id);
   if (!row) return [];
   return (ctx.parked?.(row) ?? []).filter((p) => p.patchFile !== report.park?.patchFile);
@@ -25,7 +29,9 @@ export function earlierParked(ctx: LanesContext, id: number, report: { park: { p
 export function unreapedChildren(ctx: LanesContext, orch: LaneRow): string[] {
   return ctx.store
     .all()
-    .filter((l) => l.id !== orch.id && l.run === orch.run && l.reapedAt === null && launchedBy(ctx, l.parentId, orch.id))
+    .filter(
+      (l) => l.id !== orch.id && l.run === orch.run && l.reapedAt === null && launchedBy(ctx, l.parentId, orch.id),
+    )
     .map((l) => l.name);
 }
 

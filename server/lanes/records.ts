@@ -85,7 +85,9 @@ async function snapshot(r: LaneReader, rows: LaneRow[], known?: Map<string, GitF
   await Promise.all([
     // Lanes of a project no longer configured: one `git status` each.
     ...loose.map(async (dir) => {
-      const f = await gitFacts(dir, { timeoutMs: FACTS_TIMEOUT_MS }).catch((e: unknown) => (e instanceof GitTimeout ? { unavailable: e.short } : undefined));
+      const f = await gitFacts(dir, { timeoutMs: FACTS_TIMEOUT_MS }).catch((e: unknown) =>
+        e instanceof GitTimeout ? { unavailable: e.short } : undefined,
+      );
       if (f) facts.set(dir, f);
     }),
     ...[...byRepo].map(async ([repo, dirs]) => {
@@ -110,7 +112,12 @@ async function snapshot(r: LaneReader, rows: LaneRow[], known?: Map<string, GitF
 }
 
 function verdictOf(row: LaneRow, snap: Snapshot): LaneRecord['verdict'] {
-  const judges = row.role === 'builder' ? (snap.judges.get(judgeKey(row.run, row.key, row.iteration)) ?? []) : row.role === 'critic' || row.role === 'verifier' ? [row] : [];
+  const judges =
+    row.role === 'builder'
+      ? (snap.judges.get(judgeKey(row.run, row.key, row.iteration)) ?? [])
+      : row.role === 'critic' || row.role === 'verifier'
+        ? [row]
+        : [];
   for (const j of [...judges].reverse()) {
     const v = (snap.reports.get(j.id) ?? []).find((x) => x.status === 'done' && x.verdict !== null);
     if (v) return { verdict: v.verdict!, defects: v.defects ?? 0, by: j.id, verdictFile: v.verdictFile };
@@ -137,7 +144,10 @@ function recordOf(r: LaneReader, row: LaneRow, snap: Snapshot): LaneRecord {
     host: row.host,
     gitBacked: row.gitBacked,
     sandbox: row.sandbox ?? 'off',
-    judged: row.judgedKey !== null && row.judgedIteration !== null ? { key: row.judgedKey, iteration: row.judgedIteration } : null,
+    judged:
+      row.judgedKey !== null && row.judgedIteration !== null
+        ? { key: row.judgedKey, iteration: row.judgedIteration }
+        : null,
     activity: laneActivity(r, row),
     hostLost: row.host ? (r.conversations.facts(row.id).hostLost ?? null) : null,
     spawnError: row.spawnError,
@@ -159,7 +169,11 @@ function recordOf(r: LaneReader, row: LaneRow, snap: Snapshot): LaneRecord {
 }
 
 /** `known`: git facts the caller already holds (a worktree it just created), by directory. */
-export async function laneRecords(r: LaneReader, rows: LaneRow[], known?: Map<string, GitFacts>): Promise<LaneRecord[]> {
+export async function laneRecords(
+  r: LaneReader,
+  rows: LaneRow[],
+  known?: Map<string, GitFacts>,
+): Promise<LaneRecord[]> {
   const snap = await snapshot(r, rows, known);
   return rows.map((row) => recordOf(r, row, snap));
 }

@@ -24,9 +24,11 @@ export function notInsideALaneError(): SvcError<'notInsideALane'> {
 
 /** The verdict file cannot be read (`why`: the errno code or message), is not JSON, or has no defects array. */
 export const badVerdictFile = {
-  unreadable: (file: string, why: string): SvcError<'badVerdictFile'> => usage('badVerdictFile', `verdict file ${file} cannot be read: ${why}`),
+  unreadable: (file: string, why: string): SvcError<'badVerdictFile'> =>
+    usage('badVerdictFile', `verdict file ${file} cannot be read: ${why}`),
   notJson: (file: string): SvcError<'badVerdictFile'> => usage('badVerdictFile', `verdict file ${file} is not JSON`),
-  noDefects: (file: string): SvcError<'badVerdictFile'> => usage('badVerdictFile', `verdict file ${file} has no "defects" array`),
+  noDefects: (file: string): SvcError<'badVerdictFile'> =>
+    usage('badVerdictFile', `verdict file ${file} has no "defects" array`),
 };
 
 export function blockedBodyError(kinds: readonly string[]): SvcError<'blockedBody'> {
@@ -51,7 +53,10 @@ export function secondVerdictError(role: string): SvcError<'secondVerdict'> {
 }
 
 /** Critic rule 3, per iteration: another conversation of the iteration filed it (`earlier`). */
-export function iterationHasVerdictError(lane: LaneRef, earlier: { lane: LaneRef; verdict: Verdict }): SvcError<'secondVerdict'> {
+export function iterationHasVerdictError(
+  lane: LaneRef,
+  earlier: { lane: LaneRef; verdict: Verdict },
+): SvcError<'secondVerdict'> {
   return refused('secondVerdict', iterationJudgedMessage(lane, earlier));
 }
 
@@ -70,7 +75,10 @@ export function noWorktreeError(dir: string): SvcError<'noWorktree'> {
 // ---- Report rule 1: a builder's done report
 
 export function dirtyTreeError(dir: string): SvcError<'dirtyTree'> {
-  return refused('dirtyTree', `the working tree of ${dir} has uncommitted changes; commit them (or discard them) and report again`);
+  return refused(
+    'dirtyTree',
+    `the working tree of ${dir} has uncommitted changes; commit them (or discard them) and report again`,
+  );
 }
 
 export function detachedBuilderError(dir: string): SvcError<'detachedBuilder'> {

@@ -89,7 +89,8 @@ export async function fileReport(ctx: LanesContext, p: Params): Promise<{ lane: 
     refuseSecondVerdict(ctx, lane);
     verdict = p.verdict;
     // A remote lane's verdict file is on its host: read there, judged here the same way.
-    const verdictText = p.verdictFile !== undefined && lane.host ? await ctx.hostOps.readFile(lane.host, p.verdictFile) : undefined;
+    const verdictText =
+      p.verdictFile !== undefined && lane.host ? await ctx.hostOps.readFile(lane.host, p.verdictFile) : undefined;
     const count = (file: string) => readVerdictFile(file, verdictText);
     defects = p.defects ?? (p.verdictFile !== undefined ? count(p.verdictFile) : 0);
     if (p.defects !== undefined && p.verdictFile !== undefined) count(p.verdictFile); // still validated
@@ -98,10 +99,12 @@ export async function fileReport(ctx: LanesContext, p: Params): Promise<{ lane: 
   let headSha: string | null = null;
   let branch: string | null = null;
   if (lane.gitBacked) {
-    const facts = await (lane.host ? ctx.hostOps.reportFacts(lane.host, lane.dir) : reportFacts(lane.dir)).catch((e: unknown) => {
-      if (SvcError.is(e) && e.reason !== 'hostOpFailed') throw e; // the host could not be reached: say so
-      return undefined;
-    });
+    const facts = await (lane.host ? ctx.hostOps.reportFacts(lane.host, lane.dir) : reportFacts(lane.dir)).catch(
+      (e: unknown) => {
+        if (SvcError.is(e) && e.reason !== 'hostOpFailed') throw e; // the host could not be reached: say so
+        return undefined;
+      },
+    );
     if (!facts) throw noWorktreeError(lane.dir);
     headSha = facts.headSha;
     branch = facts.branch;

@@ -46,7 +46,10 @@ export function runCards(ctx: LanesContext): RunCard[] {
       const a = laneActivity(ctx, l);
       counts[a] = (counts[a] ?? 0) + 1;
     }
-    const parts = [...ROLES.filter((r) => counts[r]).map((r) => plural(counts[r], r)), ...ACTIVITIES.filter((a) => counts[a]).map((a) => `${counts[a]} ${a}`)];
+    const parts = [
+      ...ROLES.filter((r) => counts[r]).map((r) => plural(counts[r], r)),
+      ...ACTIVITIES.filter((a) => counts[a]).map((a) => `${counts[a]} ${a}`),
+    ];
     const first = lanes[0];
     const launcher = ctx.conversations.get(first.parentId);
     cards.push({

@@ -38,17 +38,22 @@ export function chainLine(lanes: LaneRecord[]): string {
     // One step per judge iteration: a --reuse respawn shares its iteration and its one verdict.
     const ofBuilder = judges.filter((x) => x.judged!.iteration === i);
     const groups = new Map<string, LaneRecord[]>();
-    for (const j of ofBuilder) groups.set(`${j.role} ${j.iteration}`, [...(groups.get(`${j.role} ${j.iteration}`) ?? []), j]);
+    for (const j of ofBuilder)
+      groups.set(`${j.role} ${j.iteration}`, [...(groups.get(`${j.role} ${j.iteration}`) ?? []), j]);
     for (const group of groups.values()) steps.push(judgeStep(group.find((g) => g.verdict) ?? group[group.length - 1]));
   }
-  const others = lanes.filter((l) => l.role !== 'builder' && !((l.role === 'critic' || l.role === 'verifier') && l.judged));
+  const others = lanes.filter(
+    (l) => l.role !== 'builder' && !((l.role === 'critic' || l.role === 'verifier') && l.judged),
+  );
   for (const o of others) steps.push(`${o.role} i${o.iteration}: ${o.verdict ? o.verdict.verdict : o.activity}`);
   return steps.join(' → ');
 }
 
 /** What a lane's sandbox lets its agent do, in a few words. */
 export function sandboxText(mode: LaneRecord['sandbox']): string {
-  return mode === 'workspace' ? 'sandbox workspace: writes only its own worktree' : 'sandbox off: unconfined, runs as you';
+  return mode === 'workspace'
+    ? 'sandbox workspace: writes only its own worktree'
+    : 'sandbox off: unconfined, runs as you';
 }
 
 /** `#<id> <role> i<n> <activity> <verdict> <verdict file>`, what svc does while its host's connection is down, its spend against a cap, its sandbox and its parked patches. */
@@ -56,7 +61,8 @@ export function laneLines(l: LaneRecord): string[] {
   const own = l.role === 'critic' || l.role === 'verifier' ? l.verdict : null;
   const line = `#${l.id} ${l.role} i${l.iteration} ${l.activity} ${own?.verdict ?? '-'} ${own?.verdictFile ?? '-'}`;
   const lines = l.hostLost ? [line, `    ${l.hostLost.text}`] : [line];
-  if (l.budget.state !== 'none') lines.push(l.budget.state === 'not-enforceable' ? `    ${l.budget.text}` : `    budget: ${l.budget.text}`);
+  if (l.budget.state !== 'none')
+    lines.push(l.budget.state === 'not-enforceable' ? `    ${l.budget.text}` : `    budget: ${l.budget.text}`);
   lines.push(`    ${sandboxText(l.sandbox)}`);
   return [...lines, ...(l.parked ?? []).flatMap(parkedLines)];
 }
@@ -64,5 +70,8 @@ export function laneLines(l: LaneRecord): string[] {
 /** A parked patch under its lane: where it is, and the command that restores it. */
 export function parkedLines(p: ParkedPatch): string[] {
   const n = p.paths === null ? '' : ` (${p.paths} ${p.paths === 1 ? 'path' : 'paths'})`;
-  return [`    parked ${p.patchFile}${n}`, `      restore with: ${p.restoreCommand ?? `(no restore line in its header: apply it with git apply --index -p2)`}`];
+  return [
+    `    parked ${p.patchFile}${n}`,
+    `      restore with: ${p.restoreCommand ?? `(no restore line in its header: apply it with git apply --index -p2)`}`,
+  ];
 }

@@ -20,7 +20,8 @@ export interface SpendReader {
 export const NEAR_SHARE = 0.8;
 
 const pct = (spent: number, cap: number) => `${Math.floor((spent / cap) * 100)}%`;
-export const capText = (c: SpendCap) => (c.cap === null ? formatCost(c.spent) : `${formatCost(c.spent)} of ${formatCost(c.cap)} (${pct(c.spent, c.cap)})`);
+export const capText = (c: SpendCap) =>
+  c.cap === null ? formatCost(c.spent) : `${formatCost(c.spent)} of ${formatCost(c.cap)} (${pct(c.spent, c.cap)})`;
 const reached = (c: SpendCap) => c.cap !== null && c.spent >= c.cap;
 
 /** One read of the spend of some runs, for as many lanes of them as asked about. */
@@ -53,7 +54,9 @@ export class SpendBook {
 
   /** The lane's iteration: the lanes of its run, key and role in its directory (a --reuse respawn joins its iteration). */
   iteration(lane: LaneRow): LaneRow[] {
-    return this.runLanes(lane.project, lane.run).filter((l) => l.key === lane.key && l.role === lane.role && l.dir === lane.dir);
+    return this.runLanes(lane.project, lane.run).filter(
+      (l) => l.key === lane.key && l.role === lane.role && l.dir === lane.dir,
+    );
   }
 
   /** The iteration's newest lane: the one its cap lives on and its SPEND report goes to. */
@@ -110,13 +113,23 @@ export class SpendBook {
     if ((own.cap !== null || run.cap !== null) && !own.reported && this.turnRan(lane)) {
       return { ...base, state: 'not-enforceable', text: `budget: not enforceable — ${lane.harness} reports no cost` };
     }
-    if (own.cap === null && run.cap === null) return { ...base, state: 'none', text: own.reported ? `${formatCost(own.spent)} (no cap)` : 'no cost reported (no cap)' };
+    if (own.cap === null && run.cap === null)
+      return {
+        ...base,
+        state: 'none',
+        text: own.reported ? `${formatCost(own.spent)} (no cap)` : 'no cost reported (no cap)',
+      };
     const near = (c: SpendCap) => c.cap !== null && c.spent >= c.cap * NEAR_SHARE;
     return { ...base, state: near(ownCap) || near(run) ? 'near' : 'ok', text: `${capText(ownCap)}${runPart}` };
   }
 
   /** Whether any conversation of the iteration finished a turn (or ended): a harness that reports cost has then reported some. */
   private turnRan(lane: LaneRow): boolean {
-    return this.iteration(lane).some((l) => l.endedAt !== null || this.r.conversations.facts(l.id).lastTurnEndedAt !== undefined || this.r.store.newestReport(l.id) !== undefined);
+    return this.iteration(lane).some(
+      (l) =>
+        l.endedAt !== null ||
+        this.r.conversations.facts(l.id).lastTurnEndedAt !== undefined ||
+        this.r.store.newestReport(l.id) !== undefined,
+    );
   }
 }

@@ -63,13 +63,26 @@ function checkSpend(ctx: LanesContext, convId: number): void {
 }
 
 /** Cancels the iteration's turns and files its SPEND report, once per setting of the caps. */
-function stopAtCap(ctx: LanesContext, book: SpendBook, lane: LaneRow, which: 'lane' | 'run', cap: SpendCap, trigger: number | undefined): void {
+function stopAtCap(
+  ctx: LanesContext,
+  book: SpendBook,
+  lane: LaneRow,
+  which: 'lane' | 'run',
+  cap: SpendCap,
+  trigger: number | undefined,
+): void {
   const iteration = book.iteration(lane);
   for (const l of iteration) ctx.conversations.cancelTurn(l.id);
   if (trigger !== undefined) ctx.conversations.cancelTurn(trigger);
   const target = book.newest(lane);
-  const since = Math.max(0, ...iteration.map((l) => l.budgetSetAt ?? 0), ctx.store.runBudget(lane.project, lane.run)?.setAt ?? 0);
-  const filed = iteration.some((l) => ctx.store.reports(l.id).some((r) => r.status === 'blocked' && r.body.startsWith('SPEND') && r.at >= since));
+  const since = Math.max(
+    0,
+    ...iteration.map((l) => l.budgetSetAt ?? 0),
+    ctx.store.runBudget(lane.project, lane.run)?.setAt ?? 0,
+  );
+  const filed = iteration.some((l) =>
+    ctx.store.reports(l.id).some((r) => r.status === 'blocked' && r.body.startsWith('SPEND') && r.at >= since),
+  );
   if (filed) return;
   const report = ctx.store.insertReport({
     storeKey: `conv-${target.name}`,
@@ -97,7 +110,10 @@ export function spendBody(lane: LaneRow, which: 'lane' | 'run', cap: SpendCap): 
     project: 'the project’s per-run cap (gauntlet.budget)',
   };
   const what = which === 'lane' ? `Lane ${lane.name} reached its spend cap` : `Run ${lane.run} reached its spend cap`;
-  const raise = which === 'lane' ? `svc lane budget ${lane.name} <usd>` : `svc lane budget --run ${lane.run} --project ${lane.project} <usd>`;
+  const raise =
+    which === 'lane'
+      ? `svc lane budget ${lane.name} <usd>`
+      : `svc lane budget --run ${lane.run} --project ${lane.project} <usd>`;
   return [
     `SPEND: ${what}: spent ${formatCost(cap.spent)} of ${formatCost(cap.cap ?? 0)}, ${cap.from ? from[cap.from] : 'a cap'}.`,
     '',
@@ -109,13 +125,21 @@ export function spendBody(lane: LaneRow, which: 'lane' | 'run', cap: SpendCap): 
 }
 
 /** A launch into an iteration or run already at its cap would be held before its first turn: refused instead. */
-export function checkSpendAllowsLaunch(ctx: LanesContext, project: string, run: string, reuseOf: LaneRow | undefined, budget: number | undefined): void {
+export function checkSpendAllowsLaunch(
+  ctx: LanesContext,
+  project: string,
+  run: string,
+  reuseOf: LaneRow | undefined,
+  budget: number | undefined,
+): void {
   const book = new SpendBook(ctx, [run]);
   if (reuseOf) {
     const own = book.laneCap(reuseOf);
     const cap = budget ?? own.cap;
-    if (cap !== null && own.spent >= cap) throw spendAtLaunchError(`lane ${reuseOf.name}`, capText(own), `svc lane budget ${reuseOf.name} <usd>`);
+    if (cap !== null && own.spent >= cap)
+      throw spendAtLaunchError(`lane ${reuseOf.name}`, capText(own), `svc lane budget ${reuseOf.name} <usd>`);
   }
   const cap = book.runCap(project, run);
-  if (cap.cap !== null && cap.spent >= cap.cap) throw spendAtLaunchError(`run ${run}`, capText(cap), `svc lane budget --run ${run} <usd>`);
+  if (cap.cap !== null && cap.spent >= cap.cap)
+    throw spendAtLaunchError(`run ${run}`, capText(cap), `svc lane budget --run ${run} <usd>`);
 }

@@ -16,7 +16,10 @@ export function spendHeldError(lane: string, which: 'lane' | 'run', run: string,
 }
 
 export function spendAtLaunchError(what: string, spent: string, raise: string): SvcError<'spendAtLaunch'> {
-  return refused('spendAtLaunch', `${what} reached its spend cap (spent ${spent}): a new lane there would be stopped before its first turn; raise the cap first (${raise})`);
+  return refused(
+    'spendAtLaunch',
+    `${what} reached its spend cap (spent ${spent}): a new lane there would be stopped before its first turn; raise the cap first (${raise})`,
+  );
 }
 
 /** `caller`: `#<id> (<name>)`. */
@@ -28,9 +31,15 @@ export function budgetNotAllowedError(caller: string, target: string): SvcError<
 }
 
 export function budgetTargetError(): SvcError<'budgetTarget'> {
-  return usage('budgetTarget', 'svc lane budget takes a lane (svc lane budget <lane> <usd>) or a run (svc lane budget --run <key> <usd>), not both and not neither');
+  return usage(
+    'budgetTarget',
+    'svc lane budget takes a lane (svc lane budget <lane> <usd>) or a run (svc lane budget --run <key> <usd>), not both and not neither',
+  );
 }
 
 export function noSuchRunError(run: string, project?: string): SvcError<'noSuchRun'> {
-  return notFound('noSuchRun', `no lanes in run ${run}${project ? ` of project ${project}` : ''}; svc lane runs lists the runs`);
+  return notFound(
+    'noSuchRun',
+    `no lanes in run ${run}${project ? ` of project ${project}` : ''}; svc lane runs lists the runs`,
+  );
 }

@@ -28,7 +28,8 @@ function silentAt(ctx: LanesContext, lane: LaneRow): { at: number; why: 'exited'
     return { at: lane.endedAt ?? lane.archivedAt ?? lane.createdAt, why: 'exited' };
   }
   const f = ctx.conversations.facts(lane.id);
-  if (f.alive && f.idleSince !== undefined && ctx.now() - f.idleSince >= IDLE_LIMIT_MS) return { at: f.idleSince + IDLE_LIMIT_MS, why: 'idle' };
+  if (f.alive && f.idleSince !== undefined && ctx.now() - f.idleSince >= IDLE_LIMIT_MS)
+    return { at: f.idleSince + IDLE_LIMIT_MS, why: 'idle' };
   return undefined;
 }
 
@@ -62,14 +63,33 @@ function after(e: Event, c: { at: number; name: string; seq: number }): boolean 
 /** One lane: its first report after `after` (a seq), or silence. */
 function checkOne(ctx: LanesContext, lane: LaneRow, afterSeq: number): Result | undefined {
   const report = ctx.store.reports(lane.id).find((r) => r.seq > afterSeq);
-  if (report) return { outcome: 'report', lane: lane.name, report, why: null, next: `svc lane wait ${lane.name} --after ${report.seq}` };
+  if (report)
+    return {
+      outcome: 'report',
+      lane: lane.name,
+      report,
+      why: null,
+      next: `svc lane wait ${lane.name} --after ${report.seq}`,
+    };
   const s = silentAt(ctx, lane);
-  if (s) return { outcome: 'silent', lane: lane.name, report: null, why: s.why, next: `svc lane wait ${lane.name} --after ${afterSeq}` };
+  if (s)
+    return {
+      outcome: 'silent',
+      lane: lane.name,
+      report: null,
+      why: s.why,
+      next: `svc lane wait ${lane.name} --after ${afterSeq}`,
+    };
   return undefined;
 }
 
 /** A set: the oldest event (report, or a lane silent without any report) after the cursor. */
-function checkSet(ctx: LanesContext, lanes: LaneRow[], cursor: { at: number; name: string; seq: number } | undefined, setFlag: string): Result | undefined {
+function checkSet(
+  ctx: LanesContext,
+  lanes: LaneRow[],
+  cursor: { at: number; name: string; seq: number } | undefined,
+  setFlag: string,
+): Result | undefined {
   const events: Event[] = [];
   for (const lane of lanes) {
     const reports = ctx.store.reports(lane.id);
@@ -110,7 +130,8 @@ export function waitForReport(ctx: LanesContext, p: z.output<typeof WaitParams>,
     const cursor = p.after !== undefined ? parseCursor(p.after) : undefined;
     const parentId = p.parent !== undefined ? ctx.conversations.resolve(p.parent).id : undefined;
     const setFlag = p.run !== undefined ? `--run ${p.run}` : `--parent ${p.parent}`;
-    lanesNow = () => (p.run !== undefined ? ctx.store.ofRun(p.run) : ctx.store.all().filter((l) => l.parentId === parentId));
+    lanesNow = () =>
+      p.run !== undefined ? ctx.store.ofRun(p.run) : ctx.store.all().filter((l) => l.parentId === parentId);
     check = () => checkSet(ctx, lanesNow(), cursor, setFlag);
     timeoutNext = `svc lane wait ${setFlag}${p.after !== undefined ? ` --after ${p.after}` : ''}`;
   }
@@ -133,7 +154,17 @@ export function waitForReport(ctx: LanesContext, p: z.output<typeof WaitParams>,
       const deadline = nextIdleDeadline(ctx, lanesNow());
       if (deadline !== undefined) idleTimer = setTimeout(recheck, Math.max(0, deadline - ctx.now()) + 5);
     };
-    const timeout = setTimeout(() => finish({ outcome: 'timeout', lane: single ? lanesNow()[0].name : null, report: null, why: null, next: timeoutNext }), timeoutMs);
+    const timeout = setTimeout(
+      () =>
+        finish({
+          outcome: 'timeout',
+          lane: single ? lanesNow()[0].name : null,
+          report: null,
+          why: null,
+          next: timeoutNext,
+        }),
+      timeoutMs,
+    );
     const onReport = () => recheck();
     ctx.events.on('report', onReport);
     const offChanged = ctx.conversations.onChanged(() => recheck());

@@ -8,7 +8,13 @@ import { gitTextSync } from '../git/gitExec';
 import type { ProjectInfo } from '../../shared/protocol/projects';
 import type { App } from '../app';
 import { realOrSelf } from '../util/realPath';
-import { badDefaultBranchError, badPathError, checkoutRegisteredError, notACheckout, projectExistsError } from './projectRefusals';
+import {
+  badDefaultBranchError,
+  badPathError,
+  checkoutRegisteredError,
+  notACheckout,
+  projectExistsError,
+} from './projectRefusals';
 
 export function registerProjects(app: App): void {
   app.rpc.handle(projectsList, () => ({

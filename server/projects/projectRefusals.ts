@@ -15,7 +15,10 @@ export function projectExistsError(key: string, at: string): SvcError<'projectEx
 }
 
 export function checkoutRegisteredError(dir: string, key: string): SvcError<'checkoutRegistered'> {
-  return conflict('checkoutRegistered', `${dir} is already project '${key}'; one checkout is one project (svc project list shows them)`);
+  return conflict(
+    'checkoutRegistered',
+    `${dir} is already project '${key}'; one checkout is one project (svc project list shows them)`,
+  );
 }
 
 export function badDefaultBranchError(branch: string): SvcError<'badDefaultBranch'> {
@@ -27,9 +30,19 @@ export function badDefaultBranchError(branch: string): SvcError<'badDefaultBranc
 
 /** The folder is not the top of a checkout: a bare repository, no checkout at all, or inside one (`top`). */
 export const notACheckout = {
-  bare: (dir: string): SvcError<'notACheckout'> => usage('notACheckout', `project path ${dir} is a bare repository; clone it (git clone ${dir} <folder>) and add the clone`),
+  bare: (dir: string): SvcError<'notACheckout'> =>
+    usage(
+      'notACheckout',
+      `project path ${dir} is a bare repository; clone it (git clone ${dir} <folder>) and add the clone`,
+    ),
   none: (dir: string): SvcError<'notACheckout'> =>
-    usage('notACheckout', `project path ${dir} is not a git checkout; run git init (or git clone) there first, or pass the folder of a checkout`),
+    usage(
+      'notACheckout',
+      `project path ${dir} is not a git checkout; run git init (or git clone) there first, or pass the folder of a checkout`,
+    ),
   inside: (dir: string, top: string, key: string): SvcError<'notACheckout'> =>
-    usage('notACheckout', `project path ${dir} is inside the git checkout ${top}; add the checkout itself: svc project add ${key} ${top}`),
+    usage(
+      'notACheckout',
+      `project path ${dir} is inside the git checkout ${top}; add the checkout itself: svc project add ${key} ${top}`,
+    ),
 };

@@ -14,7 +14,8 @@ import { runGit, splitNul } from '../git/gitExec';
 import type { GitEnv } from '../git/gitExec';
 import type { WorktreeInfo } from './worktreeInfo';
 
-export const isIgnoreFile = (p: Buffer): boolean => p.toString('latin1') === '.gitignore' || p.toString('latin1').endsWith('/.gitignore');
+export const isIgnoreFile = (p: Buffer): boolean =>
+  p.toString('latin1') === '.gitignore' || p.toString('latin1').endsWith('/.gitignore');
 
 /**
  * The commit the worktree was created at: the first entry of its HEAD reflog (`git worktree
@@ -47,18 +48,31 @@ export async function laneBase(info: WorktreeInfo, opts: GitEnv): Promise<string
  * gives them). With no base known, no rule counts as the project's: every ignored file is
  * work. `indexFile` is the capture's index: what it already holds is not untracked.
  */
-export async function ignoredOnlyByUncommittedRules(info: WorktreeInfo, indexFile: string, scratchDir: string, opts: GitEnv): Promise<Buffer[]> {
-  const ignoredNow = await runGit(info.top, ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z'], { ...opts, extra: { GIT_INDEX_FILE: indexFile } });
+export async function ignoredOnlyByUncommittedRules(
+  info: WorktreeInfo,
+  indexFile: string,
+  scratchDir: string,
+  opts: GitEnv,
+): Promise<Buffer[]> {
+  const ignoredNow = await runGit(
+    info.top,
+    ['ls-files', '--others', '--ignored', '--exclude-standard', '--directory', '-z'],
+    { ...opts, extra: { GIT_INDEX_FILE: indexFile } },
+  );
   if (ignoredNow.stdout.length === 0) return [];
   const base = await laneBase(info, opts);
   if (base === null) return splitNul(ignoredNow.stdout);
   const rules = await committedRulesTree(info, base, scratchDir, opts);
-  const stillIgnored = await runGit(rules.workTree, ['-c', `core.excludesFile=${rules.noExcludes}`, 'check-ignore', '--no-index', '-z', '--stdin'], {
-    ...opts,
-    extra: { GIT_DIR: rules.gitDir, GIT_WORK_TREE: rules.workTree },
-    input: ignoredNow.stdout,
-    okCodes: [1],
-  });
+  const stillIgnored = await runGit(
+    rules.workTree,
+    ['-c', `core.excludesFile=${rules.noExcludes}`, 'check-ignore', '--no-index', '-z', '--stdin'],
+    {
+      ...opts,
+      extra: { GIT_DIR: rules.gitDir, GIT_WORK_TREE: rules.workTree },
+      input: ignoredNow.stdout,
+      okCodes: [1],
+    },
+  );
   const regenerable = new Set(splitNul(stillIgnored.stdout).map((p) => p.toString('hex')));
   return splitNul(ignoredNow.stdout).filter((p) => !regenerable.has(p.toString('hex')));
 }
@@ -68,10 +82,18 @@ export async function ignoredOnlyByUncommittedRules(info: WorktreeInfo, indexFil
  * own (no info/exclude) and a core.excludesFile that does not exist: `check-ignore` there
  * answers with the committed rules and nothing else.
  */
-async function committedRulesTree(info: WorktreeInfo, at: string, scratchDir: string, opts: GitEnv): Promise<{ workTree: string; gitDir: string; noExcludes: string }> {
+async function committedRulesTree(
+  info: WorktreeInfo,
+  at: string,
+  scratchDir: string,
+  opts: GitEnv,
+): Promise<{ workTree: string; gitDir: string; noExcludes: string }> {
   const workTree = fs.mkdtempSync(path.join(scratchDir, 'committed-rules-'));
   const gitDir = `${workTree}.git`;
-  const fromRepo = { ...opts, extra: { GIT_INDEX_FILE: `${workTree}.index`, GIT_DIR: info.gitDir, GIT_WORK_TREE: workTree } };
+  const fromRepo = {
+    ...opts,
+    extra: { GIT_INDEX_FILE: `${workTree}.index`, GIT_DIR: info.gitDir, GIT_WORK_TREE: workTree },
+  };
   await runGit(workTree, ['read-tree', at], fromRepo);
   const listed = await runGit(workTree, ['ls-files', '-z'], fromRepo);
   const ignoreFiles = splitNul(listed.stdout).filter(isIgnoreFile);

@@ -26,7 +26,13 @@ export async function inspectWork(dir: string, statusLines: string[], opts: GitE
   const seen = new Set(statusLines.map((l) => l.slice(3)));
   const scratch = fs.mkdtempSync(path.join(info.gitDir, 'svc-reap-'));
   try {
-    const work = await captureWork(info, info.head, path.join(scratch, `check-${crypto.randomBytes(4).toString('hex')}.index`), scratch, opts);
+    const work = await captureWork(
+      info,
+      info.head,
+      path.join(scratch, `check-${crypto.randomBytes(4).toString('hex')}.index`),
+      scratch,
+      opts,
+    );
     const hidden: string[] = [];
     for (const c of work.changes) {
       const name = c.path.toString('utf8');
@@ -35,7 +41,9 @@ export async function inspectWork(dir: string, statusLines: string[], opts: GitE
       if (bits) hidden.push(`${c.status.padStart(2)} ${name} (hidden from git status by ${bits.join(' and ')})`);
       else hidden.push(`!! ${name} (ignored, but not by a .gitignore committed at the base commit of the lane)`);
     }
-    const gitlinks = work.changes.filter((c) => c.oldMode === GITLINK_MODE || c.newMode === GITLINK_MODE).map((c) => c.path.toString('utf8'));
+    const gitlinks = work.changes
+      .filter((c) => c.oldMode === GITLINK_MODE || c.newMode === GITLINK_MODE)
+      .map((c) => c.path.toString('utf8'));
     return { hidden, gitlinks };
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });

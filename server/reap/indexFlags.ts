@@ -38,7 +38,11 @@ export async function clearHidingBits(top: string, indexFile: string, opts: GitE
 }
 
 /** Clears the given entries' bits in the index `call` names (the real one when it names none). */
-export async function clearBits(top: string, entries: { path: Buffer; bits: HidingBit[] }[], call: GitEnv & { extra?: Record<string, string> }): Promise<void> {
+export async function clearBits(
+  top: string,
+  entries: { path: Buffer; bits: HidingBit[] }[],
+  call: GitEnv & { extra?: Record<string, string> },
+): Promise<void> {
   // update-index applies one flag option per run, so each bit gets its own.
   for (const bit of ['assume-unchanged', 'skip-worktree'] as const) {
     const paths = entries.filter((e) => e.bits.includes(bit)).map((e) => e.path);

@@ -11,6 +11,7 @@ export function checkInsideLanesRoot(dir: string, lanesRoot: string): string {
   const real = realPathLoose(dir);
   if (real === null) throw outsideLanesRootError(path.resolve(dir), 'a symlink that cannot be resolved', root);
   const rel = path.relative(root, real);
-  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) throw outsideLanesRootError(path.resolve(dir), real, root);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel))
+    throw outsideLanesRootError(path.resolve(dir), real, root);
   return real;
 }

@@ -18,15 +18,30 @@ export interface OperationInProgress {
 
 const MARKERS: { marker: string; what: string; finish: string }[] = [
   { marker: 'rebase-merge', what: 'a rebase', finish: 'git rebase --continue, or git rebase --abort' },
-  { marker: 'rebase-apply', what: 'a rebase or git am', finish: 'git rebase --continue / git am --continue, or --abort' },
+  {
+    marker: 'rebase-apply',
+    what: 'a rebase or git am',
+    finish: 'git rebase --continue / git am --continue, or --abort',
+  },
   { marker: 'MERGE_HEAD', what: 'a merge', finish: 'commit it (git commit), or git merge --abort' },
-  { marker: 'CHERRY_PICK_HEAD', what: 'a cherry-pick', finish: 'git cherry-pick --continue, or git cherry-pick --abort' },
+  {
+    marker: 'CHERRY_PICK_HEAD',
+    what: 'a cherry-pick',
+    finish: 'git cherry-pick --continue, or git cherry-pick --abort',
+  },
   { marker: 'REVERT_HEAD', what: 'a revert', finish: 'git revert --continue, or git revert --abort' },
-  { marker: 'sequencer', what: 'a cherry-pick or revert series', finish: 'git cherry-pick --continue (or git revert --continue), or --abort' },
+  {
+    marker: 'sequencer',
+    what: 'a cherry-pick or revert series',
+    finish: 'git cherry-pick --continue (or git revert --continue), or --abort',
+  },
   { marker: 'BISECT_LOG', what: 'a bisect', finish: 'git bisect reset' },
 ];
 
 /** The operations in progress in the worktree whose private git folder is `gitDir`. */
 export function operationsInProgress(gitDir: string): OperationInProgress[] {
-  return MARKERS.filter((m) => fs.existsSync(path.join(gitDir, m.marker))).map((m) => ({ ...m, marker: path.join(gitDir, m.marker) }));
+  return MARKERS.filter((m) => fs.existsSync(path.join(gitDir, m.marker))).map((m) => ({
+    ...m,
+    marker: path.join(gitDir, m.marker),
+  }));
 }

@@ -53,7 +53,11 @@ export interface ParkResult {
 }
 
 /** Parks the work of `worktreeDir` in `patchFile`; null when there was nothing to park. */
-export async function parkWorktree(worktreeDir: string, patchFile: string, opts: ParkOptions = {}): Promise<ParkResult | null> {
+export async function parkWorktree(
+  worktreeDir: string,
+  patchFile: string,
+  opts: ParkOptions = {},
+): Promise<ParkResult | null> {
   const info = await worktreeInfo(worktreeDir, opts);
   const head = info.head;
   if (head === null) throw notAWorktreeError(worktreeDir, 'HEAD has no commit');
@@ -95,15 +99,35 @@ export async function parkWorktree(worktreeDir: string, patchFile: string, opts:
 
     const restore = {
       restoreCommand: restoreInPlace(info.top, target, exact?.file ?? null),
-      restoreAfterRemoveCommand: restoreAfterRemove({ repoDir: info.repoDir, worktree: info.top, branch: info.branch, head, patchFile: target, sidecarFile: exact?.file ?? null }),
+      restoreAfterRemoveCommand: restoreAfterRemove({
+        repoDir: info.repoDir,
+        worktree: info.top,
+        branch: info.branch,
+        head,
+        patchFile: target,
+        sidecarFile: exact?.file ?? null,
+      }),
     };
-    const header = preamble(info, head, work.changes.length, restore, exact && { file: exact.file, count: exact.paths.length });
+    const header = preamble(
+      info,
+      head,
+      work.changes.length,
+      restore,
+      exact && { file: exact.file, count: exact.paths.length },
+    );
     await writePatchFile(info, head, path.join(scratch, 'work.index'), tmpPatch, header, opts);
 
     const verify = opts.verify ?? verifyPatch;
     let outcome;
     try {
-      outcome = await verify({ top: info.top, head, expectedTree: work.tree, patchFile: tmpPatch, scratchDir: scratch, env: opts.env });
+      outcome = await verify({
+        top: info.top,
+        head,
+        expectedTree: work.tree,
+        patchFile: tmpPatch,
+        scratchDir: scratch,
+        env: opts.env,
+      });
     } catch (e) {
       outcome = { ok: false as const, detail: errorMessage(e) };
     }
@@ -140,11 +164,18 @@ async function carryExactCopies(top: string, paths: Buffer[], tmpSidecar: string
     await writeSidecar(top, paths, tmpSidecar);
     await extractSidecar(tmpSidecar, trial);
   } catch (e) {
-    throw parkVerifyFailedError(top, `the exact copies of ${paths.length} paths a patch cannot carry could not be saved: ${errorMessage(e)}`);
+    throw parkVerifyFailedError(
+      top,
+      `the exact copies of ${paths.length} paths a patch cannot carry could not be saved: ${errorMessage(e)}`,
+    );
   }
   for (const rel of paths) {
     const why = differs(top, trial, rel);
-    if (why !== null) throw parkVerifyFailedError(top, `the restore would not give back ${printablePath(rel.toString('utf8'))} as it is on disk (${why})`);
+    if (why !== null)
+      throw parkVerifyFailedError(
+        top,
+        `the restore would not give back ${printablePath(rel.toString('utf8'))} as it is on disk (${why})`,
+      );
   }
 }
 
@@ -175,7 +206,14 @@ function preamble(
   ].join('\n');
 }
 
-async function writePatchFile(info: WorktreeInfo, head: string, indexFile: string, file: string, header: string, opts: GitEnv): Promise<void> {
+async function writePatchFile(
+  info: WorktreeInfo,
+  head: string,
+  indexFile: string,
+  file: string,
+  header: string,
+  opts: GitEnv,
+): Promise<void> {
   const fd = fs.openSync(file, 'wx', 0o600);
   try {
     fs.writeSync(fd, header);

@@ -32,7 +32,16 @@ export interface Capture {
 }
 
 // Settings that could make a copied index lie about the tree or write beside it.
-const INDEX_SAFE = ['-c', 'core.fsmonitor=false', '-c', 'core.untrackedCache=false', '-c', 'core.splitIndex=false', '-c', 'advice.addEmbeddedRepo=false'];
+const INDEX_SAFE = [
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'core.untrackedCache=false',
+  '-c',
+  'core.splitIndex=false',
+  '-c',
+  'advice.addEmbeddedRepo=false',
+];
 
 export const GITLINK_MODE = '160000';
 
@@ -42,7 +51,13 @@ export const GITLINK_MODE = '160000';
  * ignore them (see committedIgnores.ts); edits under assume-unchanged or skip-worktree
  * count (see indexFlags.ts).
  */
-export async function captureWork(info: WorktreeInfo, head: string, indexFile: string, scratchDir: string, opts: GitEnv): Promise<Capture> {
+export async function captureWork(
+  info: WorktreeInfo,
+  head: string,
+  indexFile: string,
+  scratchDir: string,
+  opts: GitEnv,
+): Promise<Capture> {
   const call = { ...opts, extra: { GIT_INDEX_FILE: indexFile } };
   if (fs.existsSync(info.indexFile)) copyIndex(info.indexFile, indexFile);
   else await runGit(info.top, ['read-tree', head], call);
@@ -57,7 +72,10 @@ export async function captureWork(info: WorktreeInfo, head: string, indexFile: s
       ? { args: [...INDEX_SAFE, 'add', '-A', ...sparse], call }
       : {
           args: [...INDEX_SAFE, 'add', '-A', ...sparse, '--pathspec-from-file=-', '--pathspec-file-nul'],
-          call: { ...call, input: nulList([Buffer.from('.'), ...skip.map((p) => Buffer.from(`:(exclude,literal)${p}`))]) },
+          call: {
+            ...call,
+            input: nulList([Buffer.from('.'), ...skip.map((p) => Buffer.from(`:(exclude,literal)${p}`))]),
+          },
         },
   );
   const ignoredByUncommittedRules = await ignoredOnlyByUncommittedRules(info, indexFile, scratchDir, opts);
@@ -82,7 +100,11 @@ export async function captureWork(info: WorktreeInfo, head: string, indexFile: s
  * only warns about an unreadable folder and goes on without it: the capture would then miss
  * the work inside, and a reap would call the tree saved (or clean) when it is not.
  */
-async function addReadably(top: string, invalid: string[], run: (skip: string[]) => { args: string[]; call: GitCall }): Promise<void> {
+async function addReadably(
+  top: string,
+  invalid: string[],
+  run: (skip: string[]) => { args: string[]; call: GitCall },
+): Promise<void> {
   for (let round = 0; round < 1000; round++) {
     const { args, call } = run(invalid);
     const r = await runGit(top, args, { ...call, okCodes: [128] });
@@ -130,10 +152,14 @@ function copyIndex(from: string, to: string): void {
 }
 
 async function changesOf(info: WorktreeInfo, head: string, indexFile: string, opts: GitEnv): Promise<RawChange[]> {
-  const raw = await runGit(info.top, ['diff-index', '--cached', '--raw', '-z', '--no-renames', '--ignore-submodules=none', head, '--'], {
-    ...opts,
-    extra: { GIT_INDEX_FILE: indexFile },
-  });
+  const raw = await runGit(
+    info.top,
+    ['diff-index', '--cached', '--raw', '-z', '--no-renames', '--ignore-submodules=none', head, '--'],
+    {
+      ...opts,
+      extra: { GIT_INDEX_FILE: indexFile },
+    },
+  );
   return parseRaw(splitNul(raw.stdout));
 }
 
@@ -153,7 +179,13 @@ export function parseRaw(fields: Buffer[]): RawChange[] {
  * Writes the binary patch from HEAD to the captured index into `fd`. Every option that
  * user config could flip is pinned: prefixes, renames, external diff, textconv, colour.
  */
-export async function writePatch(info: WorktreeInfo, head: string, indexFile: string, fd: number, opts: GitEnv): Promise<void> {
+export async function writePatch(
+  info: WorktreeInfo,
+  head: string,
+  indexFile: string,
+  fd: number,
+  opts: GitEnv,
+): Promise<void> {
   await runGit(
     info.top,
     [

@@ -12,17 +12,28 @@ import type { GitEnv } from '../git/gitExec';
 import { clearBits } from './indexFlags';
 import type { Capture } from './parkCapture';
 
-export async function cleanSavedWork(top: string, work: Pick<Capture, 'changes' | 'hiddenByBits'>, opts: GitEnv): Promise<void> {
+export async function cleanSavedWork(
+  top: string,
+  work: Pick<Capture, 'changes' | 'hiddenByBits'>,
+  opts: GitEnv,
+): Promise<void> {
   // Bits go on what was saved, and on entries the index holds apart from HEAD: the reset
   // drops or rewrites those, and git refuses to reset an entry whose bit still hides it
   // (a staged file under skip-worktree whose folder became a file: "not uptodate").
-  const clear = new Set([...work.changes.map((c) => c.path.toString('hex')), ...(await stagedApartFromHead(top, opts))]);
+  const clear = new Set([
+    ...work.changes.map((c) => c.path.toString('hex')),
+    ...(await stagedApartFromHead(top, opts)),
+  ]);
   await clearBits(
     top,
     [...work.hiddenByBits.entries()].filter(([hex]) => clear.has(hex)).map(([, e]) => e),
     opts,
   );
-  await runGit(top, ['-c', 'core.fsmonitor=false', 'reset', '--hard', '--quiet', '--no-recurse-submodules', 'HEAD'], opts);
+  await runGit(
+    top,
+    ['-c', 'core.fsmonitor=false', 'reset', '--hard', '--quiet', '--no-recurse-submodules', 'HEAD'],
+    opts,
+  );
   const added = work.changes.filter((c) => c.oldMode === '000000').map((c) => c.path);
   if (added.length === 0) return;
   const topBuf = Buffer.from(top + path.sep);

@@ -18,7 +18,12 @@ export function sidecarPathOf(patchFile: string): string {
 }
 
 /** Rehearses restoring `tree` into `trialDir` and lists the paths whose disk state it misses. */
-export async function rehearseRestore(top: string, tree: string, trialDir: string, opts: GitEnv): Promise<{ paths: Buffer[]; differing: Buffer[] }> {
+export async function rehearseRestore(
+  top: string,
+  tree: string,
+  trialDir: string,
+  opts: GitEnv,
+): Promise<{ paths: Buffer[]; differing: Buffer[] }> {
   const call = { ...opts, extra: { GIT_INDEX_FILE: `${trialDir}.index` } };
   await runGit(top, ['read-tree', tree], call);
   await runGit(top, ['checkout-index', '--all', '--force', `--prefix=${trialDir}/`], call);
@@ -50,11 +55,15 @@ export function differs(top: string, trialDir: string, rel: Buffer): string | nu
   const trial = Buffer.concat([Buffer.from(trialDir + path.sep), rel]);
   const d = fs.lstatSync(disk, { throwIfNoEntry: false });
   const t = fs.lstatSync(trial, { throwIfNoEntry: false });
-  if (d?.isDirectory()) return t?.isDirectory() && (d.mode & 0o7777) !== (t.mode & 0o7777) ? 'folder permission bits' : null;
+  if (d?.isDirectory())
+    return t?.isDirectory() && (d.mode & 0o7777) !== (t.mode & 0o7777) ? 'folder permission bits' : null;
   if (!d) return null; // deleted (the patch says so) or a sparse checkout's absent file
   if (!t) return 'missing';
   if (d.isSymbolicLink() !== t.isSymbolicLink() || d.isFile() !== t.isFile()) return 'type';
-  if (d.isSymbolicLink()) return fs.readlinkSync(disk, { encoding: 'buffer' }).equals(fs.readlinkSync(trial, { encoding: 'buffer' })) ? null : 'link target';
+  if (d.isSymbolicLink())
+    return fs.readlinkSync(disk, { encoding: 'buffer' }).equals(fs.readlinkSync(trial, { encoding: 'buffer' }))
+      ? null
+      : 'link target';
   if ((d.mode & 0o7777) !== (t.mode & 0o7777)) return 'permission bits';
   if (d.size !== t.size || !fs.readFileSync(disk).equals(fs.readFileSync(trial))) return 'bytes';
   return null;
@@ -83,6 +92,10 @@ function tar(args: string[], input?: Buffer): Promise<void> {
     child.stdin?.on('error', () => undefined);
     child.stdin?.end(input);
     child.on('error', (e) => reject(new Error(`tar could not start: ${e.message}`)));
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`tar ${args[0]} failed (exit ${code}): ${Buffer.concat(err).toString('utf8').trim()}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`tar ${args[0]} failed (exit ${code}): ${Buffer.concat(err).toString('utf8').trim()}`)),
+    );
   });
 }

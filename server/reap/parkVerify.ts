@@ -26,11 +26,18 @@ export type PatchVerifier = (input: VerifyInput) => Promise<VerifyOutcome>;
 export const verifyPatch: PatchVerifier = async (input) => {
   const call = { env: input.env, extra: { GIT_INDEX_FILE: path.join(input.scratchDir, 'verify.index') } };
   await runGit(input.top, ['read-tree', input.head], call);
-  const applied = await runGit(input.top, ['apply', '--cached', `-p${STRIP}`, '--whitespace=nowarn', input.patchFile], { ...call, okCodes: [1, 128] });
+  const applied = await runGit(input.top, ['apply', '--cached', `-p${STRIP}`, '--whitespace=nowarn', input.patchFile], {
+    ...call,
+    okCodes: [1, 128],
+  });
   if (applied.code !== 0) return { ok: false, detail: `git apply: ${firstLine(applied.stderr)}` };
   const tree = (await runGit(input.top, ['write-tree'], call)).stdout.toString('utf8').trim();
   if (tree === input.expectedTree) return { ok: true };
-  const diff = await runGit(input.top, ['diff-tree', '-r', '--name-status', '--no-renames', input.expectedTree, tree], input);
+  const diff = await runGit(
+    input.top,
+    ['diff-tree', '-r', '--name-status', '--no-renames', input.expectedTree, tree],
+    input,
+  );
   const paths = diff.stdout.toString('utf8').trim().split('\n').slice(0, 5).join('; ');
   return { ok: false, detail: `tree ${tree} differs from the work ${input.expectedTree}: ${paths}` };
 };

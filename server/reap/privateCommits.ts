@@ -44,7 +44,8 @@ export function idsInPrivateState(gitDir: string): string[] {
     }
     for (const e of entries) {
       const full = path.join(dir, e.name);
-      if (dir === gitDir && (e.name === 'index' || e.name.startsWith('sharedindex.') || e.name.startsWith('svc-'))) continue;
+      if (dir === gitDir && (e.name === 'index' || e.name.startsWith('sharedindex.') || e.name.startsWith('svc-')))
+        continue;
       if (e.isDirectory()) walk(full);
       else if (e.isFile()) {
         try {
@@ -79,17 +80,24 @@ async function commitsAmong(top: string, ids: string[], opts: GitEnv): Promise<s
  * reflog that outlives the worktree (a branch's own reflog keeps an amended commit for as
  * long as it kept it before). Returned with their parents, newest first.
  */
-export async function commitsOnlyThisWorktreeHolds(info: WorktreeInfo, opts: GitEnv = {}): Promise<{ sha: string; parents: string[] }[]> {
+export async function commitsOnlyThisWorktreeHolds(
+  info: WorktreeInfo,
+  opts: GitEnv = {},
+): Promise<{ sha: string; parents: string[] }[]> {
   const candidates = await commitsAmong(info.top, idsInPrivateState(info.gitDir), opts);
   if (candidates.length === 0) return [];
   // Run from the common dir with --single-worktree: the repository as it stands once this
   // worktree is gone (its main worktree's HEAD and reflog, every shared ref and reflog).
   // Revisions read from stdin are always positive; the holders follow --not.
-  const r = await runGit(info.commonDir, ['rev-list', '--parents', '--stdin', '--not', '--single-worktree', '--all', '--reflog'], {
-    ...opts,
-    extra: { GIT_DIR: info.commonDir },
-    input: Buffer.from(candidates.map((c) => `${c}\n`).join('')),
-  });
+  const r = await runGit(
+    info.commonDir,
+    ['rev-list', '--parents', '--stdin', '--not', '--single-worktree', '--all', '--reflog'],
+    {
+      ...opts,
+      extra: { GIT_DIR: info.commonDir },
+      input: Buffer.from(candidates.map((c) => `${c}\n`).join('')),
+    },
+  );
   const text = r.stdout.toString('utf8').trim();
   if (text === '') return [];
   return text.split('\n').map((line) => {
@@ -108,7 +116,9 @@ export async function keepPrivateCommits(info: WorktreeInfo, name: string, opts:
   if (orphans.length === 0) return [];
   const byId = new Map(orphans.map((o) => [o.sha, o]));
   const isParent = new Set(orphans.flatMap((o) => o.parents));
-  const tips = orphans.filter((o) => !isParent.has(o.sha)).sort((a, b) => Number(b.sha === info.head) - Number(a.sha === info.head));
+  const tips = orphans
+    .filter((o) => !isParent.has(o.sha))
+    .sort((a, b) => Number(b.sha === info.head) - Number(a.sha === info.head));
   const kept: KeptRef[] = [];
   for (const tip of tips) {
     const head = tip.sha === info.head;
@@ -136,12 +146,19 @@ async function createBranch(info: WorktreeInfo, wanted: string, sha: string, opt
   for (let n = 1; n < 100; n++) {
     const name = n === 1 ? wanted : `${wanted}-${n}`;
     const ref = `refs/heads/${name}`;
-    const exists = await runGit(info.top, ['rev-parse', '-q', '--verify', `${ref}^{commit}`], { ...opts, okCodes: [1] });
+    const exists = await runGit(info.top, ['rev-parse', '-q', '--verify', `${ref}^{commit}`], {
+      ...opts,
+      okCodes: [1],
+    });
     if (exists.code === 0) {
       if (exists.stdout.toString('utf8').trim() === sha) return name;
       continue;
     }
-    const made = await runGit(info.top, ['update-ref', '-m', 'svc reap: keep commits only the worktree held', ref, sha, ''], { ...opts, okCodes: [128] });
+    const made = await runGit(
+      info.top,
+      ['update-ref', '-m', 'svc reap: keep commits only the worktree held', ref, sha, ''],
+      { ...opts, okCodes: [128] },
+    );
     if (made.code === 0) return name;
   }
   throw new Error(`no free branch name near ${wanted} to keep ${sha}`);

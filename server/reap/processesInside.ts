@@ -34,7 +34,10 @@ export async function processesInside(dir: string, opts: ProcessesInsideOptions 
   const skip = new Set([process.pid, ...(opts.exclude ?? [])]);
   const source = opts.source ?? (process.platform === 'linux' ? 'proc' : 'lsof');
   const inside = (p: string) => within(p, root);
-  const touching = source === 'proc' ? procTouching(inside, skip) : lsofTouching(parseLsofFiles(await exec('lsof', ['-w', '-n', '-P', '-Fpfn'])), inside, skip);
+  const touching =
+    source === 'proc'
+      ? procTouching(inside, skip)
+      : lsofTouching(parseLsofFiles(await exec('lsof', ['-w', '-n', '-P', '-Fpfn'])), inside, skip);
   const found: ProcessInside[] = [];
   for (const [pid, touch] of touching) {
     const command = source === 'proc' ? procCommand(pid) : await psCommand(pid);

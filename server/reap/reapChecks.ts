@@ -9,7 +9,14 @@ import { checkInsideLanesRoot } from './lanesRootCheck';
 import { nestedGitEntries } from './nestedGit';
 import { operationsInProgress } from './operationInProgress';
 import { processesInside } from './processesInside';
-import { dirtyError, nestedGitError, operationInProgressError, parkUnsupportedError, playHasGitError, processesInsideError } from './reapErrors';
+import {
+  dirtyError,
+  nestedGitError,
+  operationInProgressError,
+  parkUnsupportedError,
+  playHasGitError,
+  processesInsideError,
+} from './reapErrors';
 import { findGit } from './removeDirs';
 import { uncommittedPaths, worktreeInfo } from './worktreeInfo';
 

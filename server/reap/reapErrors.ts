@@ -22,7 +22,11 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 /** Step 1: the stop door was used and the harness did not end in time. `survivors` are
  *  the processes left in its group: the agent may have ended (`svc conv show` reads
  *  `alive: false`) while a child it started still runs, so they are named. */
-export function harnessAliveError(conv: string, waitedS: number, survivors: ProcessInside[] = []): SvcError<ReapRefusal> {
+export function harnessAliveError(
+  conv: string,
+  waitedS: number,
+  survivors: ProcessInside[] = [],
+): SvcError<ReapRefusal> {
   if (survivors.length === 0) {
     return refused(
       'harnessAlive',
@@ -39,17 +43,25 @@ export function harnessAliveError(conv: string, waitedS: number, survivors: Proc
 /** Step 2: `real` is the directory with symlinks resolved, `root` the real lanes root. */
 export function outsideLanesRootError(dir: string, real: string, root: string): SvcError<ReapRefusal> {
   const via = real === dir ? '' : ` (it resolves to ${real})`;
-  return refused('outsideLanesRoot', `${dir}${via} is outside the lanes root ${root}; reap only removes lane directories`);
+  return refused(
+    'outsideLanesRoot',
+    `${dir}${via} is outside the lanes root ${root}; reap only removes lane directories`,
+  );
 }
 
 /** Step 3: one line per process, PID then command line (then the file it holds, when not its working directory). */
 export function processesInsideError(dir: string, procs: ProcessInside[]): SvcError<ReapRefusal> {
-  const lines = procs.map((p) => `  ${p.pid} ${p.command}${p.holds === undefined ? '' : ` (holds ${printablePath(p.holds)} open)`}`);
+  const lines = procs.map(
+    (p) => `  ${p.pid} ${p.command}${p.holds === undefined ? '' : ` (holds ${printablePath(p.holds)} open)`}`,
+  );
   const them = procs.length === 1 ? 'it' : 'them';
   const what = procs.every((p) => p.holds === undefined)
     ? `${plural(procs.length, 'process has its', 'processes have their')} working directory inside ${dir}`
     : `${plural(procs.length, 'process works', 'processes work')} inside ${dir} (a working directory there, or a file there held open or mapped)`;
-  return refused('processesInside', `${what}; reap never kills a process: end ${them} or move ${them} out, then reap again\n${lines.join('\n')}`);
+  return refused(
+    'processesInside',
+    `${what}; reap never kills a process: end ${them} or move ${them} out, then reap again\n${lines.join('\n')}`,
+  );
 }
 
 const SHOWN_PATHS = 10;
@@ -71,22 +83,34 @@ export function dirtyError(dir: string, paths: string[], hidden: string[] = []):
   const how = hidden.length
     ? `\ngit status does not show ${hidden.length} of them: to commit them, clear the bit (git update-index --no-assume-unchanged <path>, or --no-skip-worktree) and add ignored files with git add --force`
     : '';
-  return refused('dirty', `${dir} has uncommitted work (${plural(all.length, 'path', 'paths')}); commit it, or reap with --park to save it to a patch\n${shown.join('\n')}${how}`);
+  return refused(
+    'dirty',
+    `${dir} has uncommitted work (${plural(all.length, 'path', 'paths')}); commit it, or reap with --park to save it to a patch\n${shown.join('\n')}${how}`,
+  );
 }
 
 /** Step 4 with --park: the written patch did not reproduce the work. */
 export function parkVerifyFailedError(dir: string, detail: string): SvcError<ReapRefusal> {
-  return refused('parkVerifyFailed', `the parked patch does not reproduce the work in ${dir} (${detail}); nothing was cleaned and no patch was kept`);
+  return refused(
+    'parkVerifyFailed',
+    `the parked patch does not reproduce the work in ${dir} (${detail}); nothing was cleaned and no patch was kept`,
+  );
 }
 
 /** Step 4 with --park: the tree or HEAD moved between saving and cleaning. */
 export function parkChangedError(dir: string): SvcError<ReapRefusal> {
-  return refused('parkChanged', `the work in ${dir} changed while it was being parked; nothing was cleaned and no patch was kept: reap again`);
+  return refused(
+    'parkChanged',
+    `the work in ${dir} changed while it was being parked; nothing was cleaned and no patch was kept: reap again`,
+  );
 }
 
 /** Step 4 with --park: the verified patch is published but cleaning stopped part way (not a refusal). */
 export function parkCleanFailedError(dir: string, patchFile: string, why: string): SvcError<ReapError> {
-  return internal('parkCleanFailed', `the work in ${dir} is parked in ${patchFile}, but cleaning the tree failed: ${why}; every change is in that patch`);
+  return internal(
+    'parkCleanFailed',
+    `the work in ${dir} is parked in ${patchFile}, but cleaning the tree failed: ${why}; every change is in that patch`,
+  );
 }
 
 /** Steps 3 and 4: files or folders in the tree that svc cannot read, so cannot save or check. */
@@ -115,7 +139,10 @@ export function nestedGitError(dir: string, entries: string[]): SvcError<ReapRef
 }
 
 /** Step 4: a merge, rebase, cherry-pick… is half done; a patch cannot carry its state. */
-export function operationInProgressError(dir: string, ops: { what: string; finish: string; marker: string }[]): SvcError<ReapRefusal> {
+export function operationInProgressError(
+  dir: string,
+  ops: { what: string; finish: string; marker: string }[],
+): SvcError<ReapRefusal> {
   const lines = ops.map((o) => `  ${o.what} (${o.marker}): ${o.finish}`).join('\n');
   return refused(
     'operationInProgress',
@@ -135,12 +162,18 @@ export function unstorablePathsError(dir: string, paths: string[]): SvcError<Rea
 
 /** Step 6 for a play lane. */
 export function playHasGitError(dir: string, gitPath: string): SvcError<ReapRefusal> {
-  return refused('playHasGit', `play directory ${dir} holds a git repository (${gitPath}); reap removes a play directory only when it holds no .git`);
+  return refused(
+    'playHasGit',
+    `play directory ${dir} holds a git repository (${gitPath}); reap removes a play directory only when it holds no .git`,
+  );
 }
 
 /** Step 6 for a play lane: a folder inside could not be searched for a .git. */
 export function playUnreadableError(dir: string, folder: string): SvcError<ReapRefusal> {
-  return refused('playUnreadable', `play directory ${dir} holds a folder reap cannot read (${folder}); it removes a play directory only when it holds no .git`);
+  return refused(
+    'playUnreadable',
+    `play directory ${dir} holds a folder reap cannot read (${folder}); it removes a play directory only when it holds no .git`,
+  );
 }
 
 export function notAWorktreeError(dir: string, why: string): SvcError<ReapRefusal> {
@@ -148,9 +181,18 @@ export function notAWorktreeError(dir: string, why: string): SvcError<ReapRefusa
 }
 
 /** Step 6: git itself refused `worktree remove` (never forced); `parked` when step 4 already saved the work. */
-export function worktreeRemoveFailedError(dir: string, gitMessage: string, parked?: { patchFile: string; restoreCommand: string }): SvcError<ReapRefusal> {
-  const saved = parked ? `; the uncommitted work was parked in ${parked.patchFile} (restore with: ${parked.restoreCommand})` : '';
-  return refused('worktreeRemoveFailed', `git refused to remove the worktree ${dir}: ${gitMessage}; reap never forces it${saved}`);
+export function worktreeRemoveFailedError(
+  dir: string,
+  gitMessage: string,
+  parked?: { patchFile: string; restoreCommand: string },
+): SvcError<ReapRefusal> {
+  const saved = parked
+    ? `; the uncommitted work was parked in ${parked.patchFile} (restore with: ${parked.restoreCommand})`
+    : '';
+  return refused(
+    'worktreeRemoveFailed',
+    `git refused to remove the worktree ${dir}: ${gitMessage}; reap never forces it${saved}`,
+  );
 }
 
 /** The caller asked for a patch path inside the tree that is about to be cleaned. */

@@ -56,7 +56,8 @@ export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
   // refused before the stop door is used (the process check waits: the agent's own
   // processes work inside until it stops).
   await checkLaneDir(check);
-  if (!(await plan.stop())) throw harnessAliveError(String(plan.conv.id), REAP_STOP_WAIT_S, (await plan.survivors?.()) ?? []);
+  if (!(await plan.stop()))
+    throw harnessAliveError(String(plan.conv.id), REAP_STOP_WAIT_S, (await plan.survivors?.()) ?? []);
   // Again once stopped: the agent may have changed its tree meanwhile.
   const { dir, exists, dirty } = await checkLaneDir({ ...check, processes: { exclude: plan.excludePids } });
 
@@ -68,7 +69,11 @@ export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
     if (dirty) park = await parkWorktree(dir, plan.patchFile, { ...git, verify: plan.verify });
     if (park) await pauseAfterParkForFaultTest();
     unpushed = await unpushedCommits(dir, git);
-    kept = await keepPrivateCommits(await worktreeInfo(dir, git), plan.keepBranchName ?? `svc-kept/${plan.conv.name}`, git);
+    kept = await keepPrivateCommits(
+      await worktreeInfo(dir, git),
+      plan.keepBranchName ?? `svc-kept/${plan.conv.name}`,
+      git,
+    );
     const parked = park ? { patchFile: park.patchFile, restoreCommand: park.restoreCommand } : undefined;
     const remove = () => removeWorktree(dir, { ...git, parked });
     await (plan.serialize ? plan.serialize(remove) : remove());

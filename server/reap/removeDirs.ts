@@ -13,12 +13,16 @@ import { worktreeInfo } from './worktreeInfo';
  * Removes a linked worktree and prunes stale worktree entries. Callers that also add
  * worktrees should run it in their per-repository queue (it writes `<common>/worktrees`).
  */
-export async function removeWorktree(dir: string, opts: GitEnv & { parked?: { patchFile: string; restoreCommand: string } } = {}): Promise<void> {
+export async function removeWorktree(
+  dir: string,
+  opts: GitEnv & { parked?: { patchFile: string; restoreCommand: string } } = {},
+): Promise<void> {
   const info = await worktreeInfo(dir, opts);
   if (!info.linked) throw notAWorktreeError(dir, 'it is a main worktree');
   // Run from the common dir: a process inside the tree being removed is what step 3 forbids.
   const removed = await runGit(info.commonDir, ['worktree', 'remove', info.top], { ...opts, okCodes: [128] });
-  if (removed.code !== 0) throw worktreeRemoveFailedError(info.top, removed.stderr.trim().replace(/^fatal: /, ''), opts.parked);
+  if (removed.code !== 0)
+    throw worktreeRemoveFailedError(info.top, removed.stderr.trim().replace(/^fatal: /, ''), opts.parked);
   await runGit(info.commonDir, ['worktree', 'prune'], opts);
 }
 

@@ -33,6 +33,9 @@ export interface RecreateSpec {
 
 /** Re-creates the removed worktree, then applies the patch there. */
 export function restoreAfterRemove(s: RecreateSpec): string {
-  const add = s.branch === null ? `worktree add --detach ${q(s.worktree)} ${s.head}` : `worktree add ${q(s.worktree)} ${q(s.branch)}`;
+  const add =
+    s.branch === null
+      ? `worktree add --detach ${q(s.worktree)} ${s.head}`
+      : `worktree add ${q(s.worktree)} ${q(s.branch)}`;
   return `git -C ${q(s.repoDir)} ${add} && ${restoreInPlace(s.worktree, s.patchFile, s.sidecarFile ?? null)}`;
 }

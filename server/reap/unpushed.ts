@@ -31,14 +31,36 @@ export async function unpushedCommits(worktreeDir: string, opts: GitEnv = {}): P
 
   const upstream = ref === null ? null : await liveUpstream(worktreeDir, ref, opts);
   const not = upstream === null ? ['--not', '--remotes'] : ['--not', upstream.full];
-  const log = await gitText(worktreeDir, ['log', '--no-show-signature', '--no-decorate', '--no-color', '--format=%H %s', head, ...not, '--'], opts);
-  const commits = log === '' ? [] : log.split('\n').map((line) => ({ sha: line.slice(0, line.indexOf(' ')), subject: line.slice(line.indexOf(' ') + 1) }));
-  const unreferenced = ref !== null ? 0 : Number(await gitText(worktreeDir, ['rev-list', '--count', head, '--not', '--branches', '--tags', '--remotes', '--'], opts));
+  const log = await gitText(
+    worktreeDir,
+    ['log', '--no-show-signature', '--no-decorate', '--no-color', '--format=%H %s', head, ...not, '--'],
+    opts,
+  );
+  const commits =
+    log === ''
+      ? []
+      : log
+          .split('\n')
+          .map((line) => ({ sha: line.slice(0, line.indexOf(' ')), subject: line.slice(line.indexOf(' ') + 1) }));
+  const unreferenced =
+    ref !== null
+      ? 0
+      : Number(
+          await gitText(
+            worktreeDir,
+            ['rev-list', '--count', head, '--not', '--branches', '--tags', '--remotes', '--'],
+            opts,
+          ),
+        );
   return { branch, head, upstream: upstream?.short ?? null, commits, unreferenced };
 }
 
 /** The branch's configured upstream, when its ref still exists. */
-async function liveUpstream(dir: string, branchRef: string, opts: GitEnv): Promise<{ full: string; short: string } | null> {
+async function liveUpstream(
+  dir: string,
+  branchRef: string,
+  opts: GitEnv,
+): Promise<{ full: string; short: string } | null> {
   const line = await gitText(dir, ['for-each-ref', '--format=%(upstream)%00%(upstream:short)', branchRef], opts);
   const [full, short] = line.split('\0');
   if (!full) return null;

@@ -30,7 +30,19 @@ export async function worktreeInfo(dir: string, opts: GitEnv = {}): Promise<Work
   }
   let lines: string[];
   try {
-    const out = await gitText(real, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-dir', '--git-common-dir', '--git-path', 'index'], opts);
+    const out = await gitText(
+      real,
+      [
+        'rev-parse',
+        '--path-format=absolute',
+        '--show-toplevel',
+        '--git-dir',
+        '--git-common-dir',
+        '--git-path',
+        'index',
+      ],
+      opts,
+    );
     lines = out.split('\n');
   } catch {
     throw notAWorktreeError(dir, 'git does not see a work tree there');
@@ -40,11 +52,21 @@ export async function worktreeInfo(dir: string, opts: GitEnv = {}): Promise<Work
   const [top, gitDir, commonDir, indexFile] = lines;
   // A folder without its own .git inside some other work tree (a home kept in git, the
   // project itself) makes git answer for that outer tree: never park or clean that.
-  if (fs.realpathSync(top) !== real) throw notAWorktreeError(dir, `it is inside the work tree ${top}, not the top of one`);
+  if (fs.realpathSync(top) !== real)
+    throw notAWorktreeError(dir, `it is inside the work tree ${top}, not the top of one`);
   const head = await headOf(real, opts);
   const symOut = await runGit(real, ['symbolic-ref', '-q', '--short', 'HEAD'], { ...opts, okCodes: [1] });
   const branch = symOut.code === 0 ? symOut.stdout.toString('utf8').trim() : null;
-  return { top, gitDir, commonDir, indexFile, head, branch, repoDir: repoDirOf(commonDir), linked: path.resolve(gitDir) !== path.resolve(commonDir) };
+  return {
+    top,
+    gitDir,
+    commonDir,
+    indexFile,
+    head,
+    branch,
+    repoDir: repoDirOf(commonDir),
+    linked: path.resolve(gitDir) !== path.resolve(commonDir),
+  };
 }
 
 /** Full SHA of HEAD, or null on an unborn branch. */
@@ -73,7 +95,17 @@ export async function uncommittedPaths(dir: string, opts: GitEnv = {}): Promise<
   await worktreeInfo(dir, opts);
   const out = await runGit(
     dir,
-    ['--no-optional-locks', '-c', 'core.quotepath=false', 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=none', '--no-renames'],
+    [
+      '--no-optional-locks',
+      '-c',
+      'core.quotepath=false',
+      'status',
+      '--porcelain=v1',
+      '-z',
+      '--untracked-files=all',
+      '--ignore-submodules=none',
+      '--no-renames',
+    ],
     opts,
   );
   return splitNul(out.stdout).map((b) => b.toString('utf8'));

@@ -53,7 +53,9 @@ export function briefFor(role: ReviewerRole, v: BriefVars): string {
     title: v.title,
     // Quoted: the issue's text is the brief's subject, never instructions to run (a fenced
     // `svc-script` block in it must not drive a scripted reviewer either).
-    issueBody: quote(v.issueBody.trim() === '' ? '(The issue has no description beyond its title.)' : v.issueBody.trim()),
+    issueBody: quote(
+      v.issueBody.trim() === '' ? '(The issue has no description beyond its title.)' : v.issueBody.trim(),
+    ),
     project: v.project,
     pr: String(v.pr),
     branch: v.branch,

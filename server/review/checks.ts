@@ -31,7 +31,8 @@ export async function runChecks(ctx: ReviewCtx, issue: IssueRow, runId: string, 
   const commands = project.check_commands ?? [];
   if (commands.length === 0) return;
   const host = ctx.hosts.forProject(issue.project);
-  for (const c of commands) await host.setStatus(sha, { context: checkContext(c), state: 'pending', description: 'queued by svc' });
+  for (const c of commands)
+    await host.setStatus(sha, { context: checkContext(c), state: 'pending', description: 'queued by svc' });
   ctx.app.notify({ topic: 'reviews', id: issue.id });
   const dir = checksWorktree(lanesRootOf(project), issue.id, runId);
   try {
@@ -42,7 +43,11 @@ export async function runChecks(ctx: ReviewCtx, issue: IssueRow, runId: string, 
       const r = await runOne(c, dir, { SVC_ISSUE: issue.id, SVC_CHECK_SHA: sha });
       const secs = ((Date.now() - started) / 1000).toFixed(1);
       const last = r.output.trim().split('\n').pop()?.trim() ?? '';
-      const description = (r.code === 0 ? `passed in ${secs}s` : `${r.timedOut ? 'timed out' : `exit ${r.code}`} after ${secs}s${last ? `: ${last}` : ''}`).slice(0, 140);
+      const description = (
+        r.code === 0
+          ? `passed in ${secs}s`
+          : `${r.timedOut ? 'timed out' : `exit ${r.code}`} after ${secs}s${last ? `: ${last}` : ''}`
+      ).slice(0, 140);
       await host.setStatus(sha, { context: checkContext(c), state: r.code === 0 ? 'success' : 'failure', description });
       log.info(`${issue.id} ${runId} check '${c}' at ${sha.slice(0, 7)}: ${description}`);
       ctx.app.notify({ topic: 'reviews', id: issue.id });
@@ -50,16 +55,31 @@ export async function runChecks(ctx: ReviewCtx, issue: IssueRow, runId: string, 
   } catch (e) {
     log.error(`${issue.id} ${runId}: checks at ${sha.slice(0, 7)} could not run`, e);
     for (const c of commands) {
-      await host.setStatus(sha, { context: checkContext(c), state: 'error', description: `could not run: ${(e as Error).message}`.slice(0, 140) }).catch(() => undefined);
+      await host
+        .setStatus(sha, {
+          context: checkContext(c),
+          state: 'error',
+          description: `could not run: ${(e as Error).message}`.slice(0, 140),
+        })
+        .catch(() => undefined);
     }
   } finally {
     await removeWorktree(project.path, dir).catch(() => undefined);
   }
 }
 
-function runOne(command: string, cwd: string, extra: Record<string, string>): Promise<{ code: number; output: string; timedOut: boolean }> {
+function runOne(
+  command: string,
+  cwd: string,
+  extra: Record<string, string>,
+): Promise<{ code: number; output: string; timedOut: boolean }> {
   return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', command], { cwd, env: { ...process.env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('sh', ['-c', command], {
+      cwd,
+      env: { ...process.env, ...extra },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let output = '';
     let timedOut = false;
     if (child.pid) inFlight.add(child.pid);

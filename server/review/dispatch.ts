@@ -51,11 +51,20 @@ export function configFileShown(ctx: ReviewCtx): string {
 }
 
 /** Settings of every role, resolved before anything is written so a missing model refuses the whole review. */
-export function settingsFor(ctx: ReviewCtx, issue: IssueRow, roles: ReviewerRole[], model?: string): Map<ReviewerRole, ReviewerSettings> {
+export function settingsFor(
+  ctx: ReviewCtx,
+  issue: IssueRow,
+  roles: ReviewerRole[],
+  model?: string,
+): Map<ReviewerRole, ReviewerSettings> {
   const config = ctx.app.config.config();
   const work = ctx.conv.store.byName(workAgentName(issue.id));
   const out = new Map<ReviewerRole, ReviewerSettings>();
-  for (const role of roles) out.set(role, reviewerSettings(config, role, { fallbackHarness: work?.harness, model, configFile: configFileShown(ctx) }));
+  for (const role of roles)
+    out.set(
+      role,
+      reviewerSettings(config, role, { fallbackHarness: work?.harness, model, configFile: configFileShown(ctx) }),
+    );
   for (const s of out.values()) resolveProfile(s.harness, config, ctx.app.distDir, configFileShown(ctx)); // an unknown harness refuses here
   return out;
 }
@@ -81,13 +90,22 @@ export function prepareWorktree(
   // just written, which no answer may be kept for.
   const prepared = ctx.conv.prepareStart(project.path);
   const prefix = reviewWorktree(root, issue.id, '');
-  const old = (fs.existsSync(root) ? fs.readdirSync(root) : []).map((name) => `${root}/${name}`).filter((dir) => dir.startsWith(prefix) && /-r\d+$/.test(dir) && dir !== worktree);
+  const old = (fs.existsSync(root) ? fs.readdirSync(root) : [])
+    .map((name) => `${root}/${name}`)
+    .filter((dir) => dir.startsWith(prefix) && /-r\d+$/.test(dir) && dir !== worktree);
   const fetched = baseRef(project);
   // The head commit is the PR's, not the base branch's: it does not wait for the base fetch.
-  const created = ensureCommit(project, issue.branch, t.sha).then(() => createDetachedWorktree(project.path, worktree, t.sha));
+  const created = ensureCommit(project, issue.branch, t.sha).then(() =>
+    createDetachedWorktree(project.path, worktree, t.sha),
+  );
   const base = fetched.then((ref) => diffBase(project, t.sha, ref));
   const oldRemoved = retired.then(() => Promise.all(old.map((dir) => removeWorktree(project.path, dir))));
-  const ready = Promise.all([fetched, base, created]).then(([ref, b]) => ({ worktree, base: b, baseRef: ref, prepared }));
+  const ready = Promise.all([fetched, base, created]).then(([ref, b]) => ({
+    worktree,
+    base: b,
+    baseRef: ref,
+    prepared,
+  }));
   // Whichever the caller does not reach (it stops at the first failure) must not go unhandled.
   void ready.catch(() => undefined);
   void oldRemoved.catch(() => undefined);
@@ -105,7 +123,10 @@ export function startReviewers(
 ): ConversationRow[] {
   fs.mkdirSync(runDir(issue.workspace, t.runId), { recursive: true });
   const work = ctx.conv.store.byName(workAgentName(issue.id));
-  const laneReports = Object.fromEntries(LANES.map((l) => [l, reportPath(issue.workspace, t.runId, l)])) as Record<(typeof LANES)[number], string>;
+  const laneReports = Object.fromEntries(LANES.map((l) => [l, reportPath(issue.workspace, t.runId, l)])) as Record<
+    (typeof LANES)[number],
+    string
+  >;
   const existingParent = ctx.conv.store.byName(reviewerName(issue.id, 'parent'));
   const rows = ctx.app.db.transaction(() => {
     const made: ConversationRow[] = [];
@@ -116,7 +137,12 @@ export function startReviewers(
       const row = ctx.conv.insert({
         kind: 'agent',
         name: reviewerName(issue.id, role),
-        title: role === 'parent' ? `${issue.id} review ${t.runId} (parent)` : role === 'quick' ? `${issue.id} review ${t.runId}` : `${issue.id} review ${t.runId}: ${role}`,
+        title:
+          role === 'parent'
+            ? `${issue.id} review ${t.runId} (parent)`
+            : role === 'quick'
+              ? `${issue.id} review ${t.runId}`
+              : `${issue.id} review ${t.runId}: ${role}`,
         project: issue.project,
         cwd: where.worktree,
         harness: s.harness,

@@ -9,7 +9,8 @@ import { logger } from '../util/log';
 
 const log = logger('review');
 
-export type JournalKind = 'review.requested' | 'review.dispatched' | 'review.redispatched' | 'review.verdict' | 'review.aborted';
+export type JournalKind =
+  'review.requested' | 'review.dispatched' | 'review.redispatched' | 'review.verdict' | 'review.aborted';
 
 export function journalPath(workspace: string): string {
   return path.join(workspace, '.svc', 'pipeline.jsonl');

@@ -37,7 +37,12 @@ export async function postIfOrphaned(ctx: ReviewCtx, issue: IssueRow, runId: str
     const file = reportPath(issue.workspace, runId, lane);
     const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
     // A file of a lane still running may be half written; a valid heading says it is done.
-    return { lane, path: file, text, done: text !== null && (!row || !running(ctx.conv.get(row.row.id)!) || parseVerdict(text, lane).ok) };
+    return {
+      lane,
+      path: file,
+      text,
+      done: text !== null && (!row || !running(ctx.conv.get(row.row.id)!) || parseVerdict(text, lane).ok),
+    };
   });
   if (!lanes.every((l) => l.done)) return false;
   const p = ctx.conv.get(parent.row.id)!;
@@ -53,7 +58,16 @@ export async function postIfOrphaned(ctx: ReviewCtx, issue: IssueRow, runId: str
       fs.renameSync(synthesisFile, kept);
       why += ` and its synthesis.md could not be posted (${unpostable}; kept as ${kept})`;
     }
-    fs.writeFileSync(synthesisFile, synthesize({ issue: issue.id, runId, sha: run.sha, why, reports: lanes.map((l) => ({ lane: l.lane, path: l.path, text: l.text! })) }).text);
+    fs.writeFileSync(
+      synthesisFile,
+      synthesize({
+        issue: issue.id,
+        runId,
+        sha: run.sha,
+        why,
+        reports: lanes.map((l) => ({ lane: l.lane, path: l.path, text: l.text! })),
+      }).text,
+    );
   }
   log.info(`${issue.id} ${runId}: the review parent ended without posting; posting from the lane reports (rule 3)`);
   try {

@@ -21,7 +21,9 @@ export function reportPath(workspace: string, runId: string, role: ReviewerRole)
 
 /** `agent-<issue>-review` (parent, quick agent) or `agent-<issue>-review-<lane>`. */
 export function reviewerName(issue: string, role: ReviewerRole): string {
-  return role === 'parent' || role === 'quick' ? `agent-${lower(issue)}-review` : `agent-${lower(issue)}-review-${role}`;
+  return role === 'parent' || role === 'quick'
+    ? `agent-${lower(issue)}-review`
+    : `agent-${lower(issue)}-review-${role}`;
 }
 
 /** The review worktree of a run: detached at the PR head, beside the workspace. */

@@ -24,7 +24,15 @@ import { postVerdict } from './post';
 import type { Posted } from './post';
 import { parseVerdict } from './reportShape';
 import { giveUpName, retire, retiredName, reviewerOf, reviewersOf, running, stopReviewer } from './reviewers';
-import { alreadyPostedError, dispatchFailedError, headMissingError, noAiReviewError, noPrError, noReviewError, notFullError } from './reviewRefusals';
+import {
+  alreadyPostedError,
+  dispatchFailedError,
+  headMissingError,
+  noAiReviewError,
+  noPrError,
+  noReviewError,
+  notFullError,
+} from './reviewRefusals';
 import { ACTIVE_KINDS, latestRun, nextRunId } from './runs';
 import type { Run } from './runs';
 import { reviewMode } from './settings';
@@ -71,7 +79,10 @@ export class ReviewPipeline implements ReviewPort {
    * at the same head instead of starting another; a head change is also dropped when the
    * newest run already reviewed that head.
    */
-  request(ref: string, o: { source: RequestSource; message?: string; by?: string; trigger?: string; dedupe?: boolean }): Promise<RequestResult> {
+  request(
+    ref: string,
+    o: { source: RequestSource; message?: string; by?: string; trigger?: string; dedupe?: boolean },
+  ): Promise<RequestResult> {
     const issue = this.issue(ref);
     return this.serial(issue.id, async () => {
       const host = this.ctx.hosts.forProject(issue.project);
@@ -82,10 +93,16 @@ export class ReviewPipeline implements ReviewPort {
       const mode = reviewMode(this.ctx.app.config.config());
       const entries = readJournal(issue.workspace);
       const latest = latestRun(entries);
-      if (o.dedupe && latest && latest.sha === sha && (o.source === 'head-change' || latest.phase === 'requested' || latest.phase === 'dispatched')) {
+      if (
+        o.dedupe &&
+        latest &&
+        latest.sha === sha &&
+        (o.source === 'head-change' || latest.phase === 'requested' || latest.phase === 'dispatched')
+      ) {
         return { issue: issue.id, runId: latest.runId, mode: latest.mode, sha, pr: pr.number, reused: true };
       }
-      const settings = mode === 'none' ? new Map<ReviewerRole, ReviewerSettings>() : settingsFor(this.ctx, issue, rolesOf(mode));
+      const settings =
+        mode === 'none' ? new Map<ReviewerRole, ReviewerSettings>() : settingsFor(this.ctx, issue, rolesOf(mode));
       const runId = nextRunId(entries);
       this.journal(issue, {
         kind: 'review.requested',
@@ -108,7 +125,16 @@ export class ReviewPipeline implements ReviewPort {
       if (mode === 'none') await retiring;
       else {
         try {
-          await this.dispatch(issue, { runId, mode, sha, pr: pr.number, message: o.message }, settings, 'review.dispatched', {}, undefined, retiring, namesFree);
+          await this.dispatch(
+            issue,
+            { runId, mode, sha, pr: pr.number, message: o.message },
+            settings,
+            'review.dispatched',
+            {},
+            undefined,
+            retiring,
+            namesFree,
+          );
         } catch (e) {
           await retiring; // a reviewer that would not retire is the first failure, as before
           log.error(`${issue.id} ${runId}: reviewers could not start`, e);
@@ -135,7 +161,9 @@ export class ReviewPipeline implements ReviewPort {
       const settings = settingsFor(this.ctx, issue, rolesOf(mode));
       const runId = nextRunId(entries);
       await this.retireOthers(issue, runId).retired;
-      await this.dispatch(issue, { runId, mode, sha: pr.head, pr: pr.number }, settings, 'review.redispatched', { replaces });
+      await this.dispatch(issue, { runId, mode, sha: pr.head, pr: pr.number }, settings, 'review.redispatched', {
+        replaces,
+      });
       return runId;
     });
   }
@@ -144,17 +172,23 @@ export class ReviewPipeline implements ReviewPort {
     const issue = this.issue(ref);
     return this.serial(issue.id, async () => {
       const run = latestRun(readJournal(issue.workspace));
-      const live = reviewersOf(this.ctx, issue.id).filter((r) => running(this.ctx.conv.get(r.row.id)!) || this.ctx.conv.facts(r.row.id).alive);
+      const live = reviewersOf(this.ctx, issue.id).filter(
+        (r) => running(this.ctx.conv.get(r.row.id)!) || this.ctx.conv.facts(r.row.id).alive,
+      );
       const names = live.map((r) => r.row.name);
       // Journaled first, so a parent that dies from the stop is not "orphaned" (rule 3) and the stall rule leaves it be.
-      if (run && (run.phase === 'requested' || run.phase === 'dispatched')) this.journal(issue, { kind: 'review.aborted', runId: run.runId, sha: run.sha, stopped: names });
+      if (run && (run.phase === 'requested' || run.phase === 'dispatched'))
+        this.journal(issue, { kind: 'review.aborted', runId: run.runId, sha: run.sha, stopped: names });
       await Promise.all(live.map((r) => stopReviewer(this.ctx, r)));
       log.info(`${issue.id}: review aborted; stopped ${names.join(', ') || 'nothing'}`);
       return { issue: issue.id, runId: run?.runId ?? null, stopped: names };
     });
   }
 
-  restart(ref: string, o: { role?: ReviewLane; model?: string }): Promise<{ issue: string; runId: string; restarted: string[] }> {
+  restart(
+    ref: string,
+    o: { role?: ReviewLane; model?: string },
+  ): Promise<{ issue: string; runId: string; restarted: string[] }> {
     const issue = this.issue(ref);
     return this.serial(issue.id, async () => {
       const run = latestRun(readJournal(issue.workspace));
@@ -162,13 +196,23 @@ export class ReviewPipeline implements ReviewPort {
       if (run.mode === 'none') throw noAiReviewError(issue, run.runId, 'restart');
       if (run.phase === 'verdict') throw alreadyPostedError(issue, run.runId, run.verdict, 'restart');
       if (o.role && run.mode !== 'full') throw notFullError(issue, run.runId, run.mode, 'role');
-      const lanes = run.mode === 'quick' ? [] : o.role ? [o.role] : LANES.filter((l) => !hasValidReport(issue, run.runId, l));
+      const lanes =
+        run.mode === 'quick' ? [] : o.role ? [o.role] : LANES.filter((l) => !hasValidReport(issue, run.runId, l));
       const roles: ReviewerRole[] = run.mode === 'quick' ? ['quick'] : ['parent', ...lanes];
       const settings = settingsFor(this.ctx, issue, roles, o.model);
-      const current = reviewersOf(this.ctx, issue.id, run.runId).filter((r) => roles.includes(r.role) && r.row.archivedAt === null);
+      const current = reviewersOf(this.ctx, issue.id, run.runId).filter(
+        (r) => roles.includes(r.role) && r.row.archivedAt === null,
+      );
       await Promise.all(current.map((r) => retire(this.ctx, r)));
       for (const role of roles) fs.rmSync(reportPath(issue.workspace, run.runId, role), { force: true });
-      await this.dispatch(issue, { runId: run.runId, mode: run.mode, sha: run.sha, pr: run.pr! }, settings, 'review.dispatched', { restart: true, roles }, run);
+      await this.dispatch(
+        issue,
+        { runId: run.runId, mode: run.mode, sha: run.sha, pr: run.pr! },
+        settings,
+        'review.dispatched',
+        { restart: true, roles },
+        run,
+      );
       return { issue: issue.id, runId: run.runId, restarted: roles };
     });
   }
@@ -198,11 +242,18 @@ export class ReviewPipeline implements ReviewPort {
     if (!issue) return;
     // A base change keeps the head but changes the diff: a new review even at the same head.
     const dedupe = change.action !== 'base_changed';
-    this.request(issue.id, { source: 'head-change', trigger: change.action ? `${change.source} ${change.action}` : change.source, dedupe }).then(
+    this.request(issue.id, {
+      source: 'head-change',
+      trigger: change.action ? `${change.source} ${change.action}` : change.source,
+      dedupe,
+    }).then(
       (r) => {
         if (!r.reused) log.info(`${issue.id}: head ${change.after.slice(0, 7)} (${change.source}) → review ${r.runId}`);
       },
-      (e) => log.warn(`${issue.id}: head change to ${change.after.slice(0, 7)} did not start a review: ${(e as Error).message}`),
+      (e) =>
+        log.warn(
+          `${issue.id}: head change to ${change.after.slice(0, 7)} did not start a review: ${(e as Error).message}`,
+        ),
     );
   }
 
@@ -217,7 +268,11 @@ export class ReviewPipeline implements ReviewPort {
    * machine give up their names at once (`namesFree` then settles before they have stopped);
    * otherwise each gives it up once stopped.
    */
-  private retireOthers(issue: IssueRow, runId: string, namesFirst = false): { namesFree: Promise<void>; retired: Promise<void> } {
+  private retireOthers(
+    issue: IssueRow,
+    runId: string,
+    namesFirst = false,
+  ): { namesFree: Promise<void>; retired: Promise<void> } {
     const old = reviewersOf(this.ctx, issue.id).filter((r) => r.runId !== runId && !retiredName(r.row.name));
     const named = new Set(namesFirst ? old.filter((r) => !r.row.host && giveUpName(this.ctx, r)) : []);
     const retired = Promise.all(old.map((r) => retire(this.ctx, r, named.has(r)))).then(() => undefined);
@@ -251,7 +306,17 @@ export class ReviewPipeline implements ReviewPort {
       if (t.mode === 'quick') fs.rmSync(reportPath(issue.workspace, t.runId, 'quick'), { force: true });
     }
     const rows = startReviewers(this.ctx, issue, t, where, roles, settings);
-    this.journal(issue, { kind, runId: t.runId, sha: t.sha, mode: t.mode, pr: t.pr, worktree: where.worktree, base: where.base, agents: rows.map((r) => r.name), ...extra });
+    this.journal(issue, {
+      kind,
+      runId: t.runId,
+      sha: t.sha,
+      mode: t.mode,
+      pr: t.pr,
+      worktree: where.worktree,
+      base: where.base,
+      agents: rows.map((r) => r.name),
+      ...extra,
+    });
     await oldWorktreesGone;
   }
 }

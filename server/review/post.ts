@@ -32,7 +32,11 @@ import { tellWorkAgent } from './tellWork';
 
 const log = logger('review');
 
-const EVENT: Record<VerdictName, ReviewEvent> = { APPROVED: 'APPROVE', CHANGES_REQUESTED: 'REQUEST_CHANGES', FAILED: 'COMMENT' };
+const EVENT: Record<VerdictName, ReviewEvent> = {
+  APPROVED: 'APPROVE',
+  CHANGES_REQUESTED: 'REQUEST_CHANGES',
+  FAILED: 'COMMENT',
+};
 
 export interface Posted {
   issue: string;
@@ -45,7 +49,12 @@ export interface Posted {
 }
 
 /** `by`: who hands the file over — `agent` (svc review post) or `daemon` (rule 3). */
-export async function postVerdict(ctx: ReviewCtx, issue: IssueRow, runId: string, by: 'agent' | 'daemon'): Promise<Posted> {
+export async function postVerdict(
+  ctx: ReviewCtx,
+  issue: IssueRow,
+  runId: string,
+  by: 'agent' | 'daemon',
+): Promise<Posted> {
   const entries = readJournal(issue.workspace);
   const run = runsOf(entries).get(runId);
   if (!run) throw unknownRunError(issue, runId);
@@ -94,8 +103,21 @@ export async function postVerdict(ctx: ReviewCtx, issue: IssueRow, runId: string
     id = (await host.createComment(run.pr, `${verdictMarker(verdict, run.sha)}\n\n${text}`)).id;
   }
   if (role === 'quick') fs.copyFileSync(file, path.join(runDir(issue.workspace, runId), 'review.md'));
-  appendJournal(issue.workspace, { at: iso(ctx.app.now()), kind: 'review.verdict', issue: issue.id, runId, sha: run.sha, verdict, via, id, pr: run.pr, by });
-  log.info(`${issue.id} ${runId}: posted ${verdict} on PR #${run.pr} at ${run.sha.slice(0, 7)} as a ${via} (#${id}, by ${by})`);
+  appendJournal(issue.workspace, {
+    at: iso(ctx.app.now()),
+    kind: 'review.verdict',
+    issue: issue.id,
+    runId,
+    sha: run.sha,
+    verdict,
+    via,
+    id,
+    pr: run.pr,
+    by,
+  });
+  log.info(
+    `${issue.id} ${runId}: posted ${verdict} on PR #${run.pr} at ${run.sha.slice(0, 7)} as a ${via} (#${id}, by ${by})`,
+  );
   ctx.app.notify({ topic: 'reviews', id: issue.id });
   if (verdict === 'CHANGES_REQUESTED') tellWorkAgent(ctx, issue, { runId, sha: run.sha, pr: run.pr, via, body: text });
   return { issue: issue.id, runId, verdict, via, sha: run.sha, pr: run.pr, id };

@@ -16,7 +16,10 @@ import { latestRun, serviceVerdicts } from './runs';
 import { StallWatch } from './stall';
 import { supervise } from './supervise';
 
-export function registerReview(app: App, deps: { conv: ConversationService; hosts: CodeHosts; issues: IssueStore }): ReviewPipeline {
+export function registerReview(
+  app: App,
+  deps: { conv: ConversationService; hosts: CodeHosts; issues: IssueStore },
+): ReviewPipeline {
   const ctx: ReviewCtx = { app, ...deps };
   const pipeline = new ReviewPipeline(ctx);
   const stall = new StallWatch(ctx, pipeline);
@@ -35,7 +38,8 @@ export function registerReview(app: App, deps: { conv: ConversationService; host
   setImmediate(() => {
     for (const issue of ctx.issues.all()) {
       const run = latestRun(readJournal(issue.workspace));
-      if (run && run.mode === 'full' && run.phase === 'dispatched') void pipeline.synthesizeIfOrphaned(issue.id, run.runId);
+      if (run && run.mode === 'full' && run.phase === 'dispatched')
+        void pipeline.synthesizeIfOrphaned(issue.id, run.runId);
     }
     stall.kick();
     void migrateReviewExcludes(workspacesOf(app, ctx.issues));

@@ -5,7 +5,12 @@
 // quick-mode pass, the first three). Pure, so every refusal is unit-tested.
 import { VERDICTS } from '../../shared/protocol/review';
 import type { VerdictName } from '../../shared/protocol/review';
-import { badVerdictHeadingError, reportTooLargeError, sectionMissingError, sectionOutOfOrderError } from './reviewRefusals';
+import {
+  badVerdictHeadingError,
+  reportTooLargeError,
+  sectionMissingError,
+  sectionOutOfOrderError,
+} from './reviewRefusals';
 
 /** A posted body must fit a PR review (65,536 characters on GitHub) with room for the marker. */
 export const MAX_REPORT_CHARS = 60_000;
@@ -56,7 +61,10 @@ export function parseVerdict(text: string, file: string): VerdictParse {
   const h = HEADING.exec(first.line);
   const m = VERDICT_LINE.exec(h ? h[2] : first.line);
   if (!m) {
-    return { ok: false, why: `${file} must start with its verdict line; its first line is '${clip(first.line)}': put ${FIRST_LINE_CHOICES} first` };
+    return {
+      ok: false,
+      why: `${file} must start with its verdict line; its first line is '${clip(first.line)}': put ${FIRST_LINE_CHOICES} first`,
+    };
   }
   const word = m[1].trim();
   if (!(VERDICTS as readonly string[]).includes(word)) {

@@ -1,5 +1,12 @@
 // review/request, abort, restart, wait, post, show (shared/protocol/review.ts).
-import { reviewAbort, reviewPost, reviewRequest, reviewRestart, reviewShow, reviewWait } from '../../shared/protocol/review';
+import {
+  reviewAbort,
+  reviewPost,
+  reviewRequest,
+  reviewRestart,
+  reviewShow,
+  reviewWait,
+} from '../../shared/protocol/review';
 import type { IssueRow } from '../issues/issueStore';
 import type { ReviewCtx } from './context';
 import { readJournal } from './journal';
@@ -36,7 +43,11 @@ export function registerReviewMethods(ctx: ReviewCtx, pipeline: ReviewPipeline):
 }
 
 /** The caller's own run (a reviewer), else the named issue and run, else the issue's newest run. */
-function whichRun(ctx: ReviewCtx, pipeline: ReviewPipeline, p: { caller?: string; issue?: string; run?: string }): { issue: IssueRow; runId: string } {
+function whichRun(
+  ctx: ReviewCtx,
+  pipeline: ReviewPipeline,
+  p: { caller?: string; issue?: string; run?: string },
+): { issue: IssueRow; runId: string } {
   if (!p.issue && p.caller) {
     const row = ctx.conv.resolve(p.caller);
     const r = reviewerOf(row);

@@ -16,8 +16,15 @@ interface IssueRef {
 // ---- Who reviews: the role settings
 
 /** `who`: the reviewer in words; `lane`, when it is one of the four lane reviewers. */
-export function noReviewModelError(who: string, lane: string | undefined, configFile: string): SvcError<'noReviewModel'> {
-  return refused('noReviewModel', `no model for ${who}: set ${lane ? `roles.review.sub.${lane}.model (or roles.review.model)` : 'roles.review.model'} in ${configFile}`);
+export function noReviewModelError(
+  who: string,
+  lane: string | undefined,
+  configFile: string,
+): SvcError<'noReviewModel'> {
+  return refused(
+    'noReviewModel',
+    `no model for ${who}: set ${lane ? `roles.review.sub.${lane}.model (or roles.review.model)` : 'roles.review.model'} in ${configFile}`,
+  );
 }
 
 export function noReviewHarnessError(who: string, configFile: string): SvcError<'noReviewHarness'> {
@@ -35,23 +42,37 @@ export function headMissingError(issue: IssueRef): SvcError<'headMissing'> {
 }
 
 export function dispatchFailedError(issue: IssueRef, runId: string, why: string): SvcError<'dispatchFailed'> {
-  return conflict('dispatchFailed', `review ${runId} of ${issue.id} was requested but its reviewers could not start: ${why}`);
+  return conflict(
+    'dispatchFailed',
+    `review ${runId} of ${issue.id} was requested but its reviewers could not start: ${why}`,
+  );
 }
 
 /** `restart`: there is nothing to restart (notFound, with what to run); else the issue has no run at all. */
 export function noReviewError(issue: IssueRef, restart: boolean): SvcError<'noReview'> {
   return restart
-    ? notFound('noReview', `issue ${issue.id} has no review to restart; request one with svc review request ${issue.id}`)
+    ? notFound(
+        'noReview',
+        `issue ${issue.id} has no review to restart; request one with svc review request ${issue.id}`,
+      )
     : conflict('noReview', `issue ${issue.id} has no review run`);
 }
 
 /** `doing`: restart (no reviewers) or post (nothing to post). */
 export function noAiReviewError(issue: IssueRef, runId: string, doing: 'restart' | 'post'): SvcError<'noAiReview'> {
-  return refused('noAiReview', `review ${runId} of ${issue.id} runs in mode none; ${doing === 'restart' ? 'there are no reviewers to restart' : 'there is nothing to post'}`);
+  return refused(
+    'noAiReview',
+    `review ${runId} of ${issue.id} runs in mode none; ${doing === 'restart' ? 'there are no reviewers to restart' : 'there is nothing to post'}`,
+  );
 }
 
 /** `doing`: restart (the way on is a new review) or post (nothing was posted). */
-export function alreadyPostedError(issue: IssueRef, runId: string, verdict: string | null, doing: 'restart' | 'post'): SvcError<'alreadyPosted'> {
+export function alreadyPostedError(
+  issue: IssueRef,
+  runId: string,
+  verdict: string | null,
+  doing: 'restart' | 'post',
+): SvcError<'alreadyPosted'> {
   return conflict(
     'alreadyPosted',
     `review ${runId} of ${issue.id} already posted its verdict (${verdict}); ${doing === 'restart' ? `request a new review with svc review request ${issue.id}` : 'nothing posted'}`,
@@ -59,7 +80,12 @@ export function alreadyPostedError(issue: IssueRef, runId: string, verdict: stri
 }
 
 /** `--role` on restart, or a wait for lanes, on a quick review. */
-export function notFullError(issue: IssueRef, runId: string, mode: string, doing: 'role' | 'wait'): SvcError<'notFull'> {
+export function notFullError(
+  issue: IssueRef,
+  runId: string,
+  mode: string,
+  doing: 'role' | 'wait',
+): SvcError<'notFull'> {
   return usage(
     'notFull',
     doing === 'role'
@@ -75,7 +101,10 @@ export function unknownRunError(issue: IssueRef, runId: string): SvcError<'unkno
 }
 
 export function notAReviewerError(conv: { id: number; name: string }): SvcError<'notAReviewer'> {
-  return usage('notAReviewer', `svc review wait: conversation #${conv.id} (${conv.name}) is not a reviewer; pass the issue id (svc review wait <id> [--run <runId>])`);
+  return usage(
+    'notAReviewer',
+    `svc review wait: conversation #${conv.id} (${conv.name}) is not a reviewer; pass the issue id (svc review wait <id> [--run <runId>])`,
+  );
 }
 
 export function issueRequiredError(): SvcError<'issueRequired'> {
@@ -86,7 +115,11 @@ export function runAbortedError(issue: IssueRef, runId: string): SvcError<'runAb
   return conflict('runAborted', `review ${runId} of ${issue.id} was aborted; nothing posted`);
 }
 
-export function runSupersededError(issue: IssueRef, run: { runId: string; sha: string }, latest: { runId: string; sha: string }): SvcError<'runSuperseded'> {
+export function runSupersededError(
+  issue: IssueRef,
+  run: { runId: string; sha: string },
+  latest: { runId: string; sha: string },
+): SvcError<'runSuperseded'> {
   return conflict(
     'runSuperseded',
     `review ${run.runId} of ${issue.id} (at ${run.sha.slice(0, 7)}) was superseded by ${latest.runId} (at ${latest.sha.slice(0, 7)}); nothing posted`,
@@ -99,11 +132,18 @@ export function runWithoutPrError(issue: IssueRef, runId: string): SvcError<'noP
 
 /** `name`: synthesis.md or review.md. */
 export function noReportError(issue: IssueRef, runId: string, name: string, file: string): SvcError<'noReport'> {
-  return usage('noReport', `no ${name} at ${file}; write it first, then run svc review post ${issue.id} --run ${runId}`);
+  return usage(
+    'noReport',
+    `no ${name} at ${file}; write it first, then run svc review post ${issue.id} --run ${runId}`,
+  );
 }
 
 /** `invalid`: each lane whose report file is there but unreadable, with parseVerdict's finding. */
-export function approveOverInvalidReportError(issue: IssueRef, runId: string, invalid: { lane: string; path: string; why: string }[]): SvcError<'approveOverInvalidReport'> {
+export function approveOverInvalidReportError(
+  issue: IssueRef,
+  runId: string,
+  invalid: { lane: string; path: string; why: string }[],
+): SvcError<'approveOverInvalidReport'> {
   const which = invalid.map((l) => `${l.lane} (${l.path}: ${l.why})`).join('; ');
   return refused(
     'approveOverInvalidReport',
@@ -114,7 +154,10 @@ export function approveOverInvalidReportError(issue: IssueRef, runId: string, in
 // ---- The shape of a report to post
 
 export function reportTooLargeError(file: string, length: number, max: number): SvcError<'reportTooLarge'> {
-  return usage('reportTooLarge', `${file} has ${length} characters; the limit is ${max} (a PR review body holds 65,536)`);
+  return usage(
+    'reportTooLarge',
+    `${file} has ${length} characters; the limit is ${max} (a PR review body holds 65,536)`,
+  );
 }
 
 /** `why`: what parseVerdict found wrong with the first line. */
@@ -128,6 +171,14 @@ export function sectionOutOfOrderError(file: string, section: string, order: str
 }
 
 /** `where`: after which heading it belongs. */
-export function sectionMissingError(file: string, section: string, where: string, order: string): SvcError<'badReportSections'> {
-  return usage('badReportSections', `${file} has no \`${section}\` section: add a \`## ${section}\` heading ${where} (${order})`);
+export function sectionMissingError(
+  file: string,
+  section: string,
+  where: string,
+  order: string,
+): SvcError<'badReportSections'> {
+  return usage(
+    'badReportSections',
+    `${file} has no \`${section}\` section: add a \`## ${section}\` heading ${where} (${order})`,
+  );
 }

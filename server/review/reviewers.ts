@@ -26,7 +26,10 @@ export function reviewerOf(row: ConversationRow): Reviewer | undefined {
 /** Reviewers of an issue (of one run when given), oldest first, archived ones included. */
 export function reviewersOf(ctx: ReviewCtx, issue: string, runId?: string): Reviewer[] {
   const out: Reviewer[] = [];
-  const ids = ctx.app.db.prepare('SELECT id FROM conversations WHERE issue_id = ? ORDER BY id').pluck().all(issue) as number[];
+  const ids = ctx.app.db
+    .prepare('SELECT id FROM conversations WHERE issue_id = ? ORDER BY id')
+    .pluck()
+    .all(issue) as number[];
   for (const id of ids) {
     const row = ctx.conv.get(id);
     if (!row) continue;

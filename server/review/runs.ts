@@ -66,7 +66,8 @@ export function nextRunId(entries: JournalEntry[]): string {
 
 /** The newest `review.verdict` entry (any run). */
 export function latestVerdict(entries: JournalEntry[]): (JournalEntry & { verdict: VerdictName }) | undefined {
-  for (let i = entries.length - 1; i >= 0; i--) if (entries[i].kind === 'review.verdict') return entries[i] as JournalEntry & { verdict: VerdictName };
+  for (let i = entries.length - 1; i >= 0; i--)
+    if (entries[i].kind === 'review.verdict') return entries[i] as JournalEntry & { verdict: VerdictName };
   return undefined;
 }
 
@@ -77,7 +78,8 @@ export function serviceVerdicts(entries: JournalEntry[], pr: number): ServiceVer
   const newest = new Map<string, { id: number; via: string }>();
   for (const e of entries) {
     const x = e as JournalEntry & { via?: string; id?: number; pr?: number };
-    if (e.kind === 'review.verdict' && x.pr === pr && typeof x.id === 'number' && typeof x.via === 'string' && e.sha) newest.set(e.sha, { id: x.id, via: x.via });
+    if (e.kind === 'review.verdict' && x.pr === pr && typeof x.id === 'number' && typeof x.via === 'string' && e.sha)
+      newest.set(e.sha, { id: x.id, via: x.via });
   }
   return { reviewed: reviewedShas(entries, pr), newest };
 }
@@ -88,7 +90,14 @@ export function reviewedShas(entries: JournalEntry[], pr: number): Map<number, s
   const out = new Map<number, string>();
   for (const e of entries) {
     const x = e as JournalEntry & { via?: string; id?: number; pr?: number };
-    if (e.kind === 'review.verdict' && x.pr === pr && (x.via === 'review' || x.via === 'comment') && typeof x.id === 'number' && e.sha) out.set(x.id, e.sha);
+    if (
+      e.kind === 'review.verdict' &&
+      x.pr === pr &&
+      (x.via === 'review' || x.via === 'comment') &&
+      typeof x.id === 'number' &&
+      e.sha
+    )
+      out.set(x.id, e.sha);
   }
   return out;
 }

@@ -16,7 +16,11 @@ export function reviewMode(config: ConfigFile): ReviewModeName {
   return config.roles?.review?.mode ?? 'quick';
 }
 
-export function reviewerSettings(config: ConfigFile, role: ReviewerRole, o: { fallbackHarness?: string; model?: string; configFile: string }): ReviewerSettings {
+export function reviewerSettings(
+  config: ConfigFile,
+  role: ReviewerRole,
+  o: { fallbackHarness?: string; model?: string; configFile: string },
+): ReviewerSettings {
   const review = config.roles?.review;
   const lane = role === 'parent' || role === 'quick' ? undefined : role;
   const sub = lane ? review?.sub?.[lane] : undefined;

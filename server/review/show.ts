@@ -66,7 +66,16 @@ export async function issueState(ctx: ReviewCtx, issue: IssueRow, lines = 10): P
   return {
     issue: issueInfo(ctx.conv, issue),
     pr,
-    run: run ? { runId: run.runId, mode: run.mode, sha: run.sha, phase: run.phase, verdict: run.verdict, worktree: run.worktree } : null,
+    run: run
+      ? {
+          runId: run.runId,
+          mode: run.mode,
+          sha: run.sha,
+          phase: run.phase,
+          verdict: run.verdict,
+          worktree: run.worktree,
+        }
+      : null,
     reviewers,
     journal: entries.slice(-lines),
   };
@@ -85,7 +94,11 @@ function postedReport(file: string, run: Run | undefined): ReviewerInfo['report'
   if (run?.phase === 'verdict') return { path: file, exists, verdict: run.verdict, posted: true, problem: null };
   if (!exists) return { path: file, exists, verdict: null, posted: false, problem: null };
   try {
-    const verdict = checkPostable(fs.readFileSync(file, 'utf8'), path.basename(file), run?.mode === 'quick' ? QUICK_SECTIONS : SYNTHESIS_SECTIONS);
+    const verdict = checkPostable(
+      fs.readFileSync(file, 'utf8'),
+      path.basename(file),
+      run?.mode === 'quick' ? QUICK_SECTIONS : SYNTHESIS_SECTIONS,
+    );
     return { path: file, exists, verdict, posted: false, problem: null };
   } catch (e) {
     return { path: file, exists, verdict: null, posted: false, problem: (e as Error).message };

@@ -75,7 +75,12 @@ export class StallWatch {
         continue;
       }
       // Due: only when no reviewer of the issue is alive (a reviewer's end re-plans).
-      if (reviewersOf(this.ctx, issue.id).some((r) => running(this.ctx.conv.get(r.row.id)!) || this.ctx.conv.facts(r.row.id).alive)) continue;
+      if (
+        reviewersOf(this.ctx, issue.id).some(
+          (r) => running(this.ctx.conv.get(r.row.id)!) || this.ctx.conv.facts(r.row.id).alive,
+        )
+      )
+        continue;
       const last = entries[entries.length - 1];
       this.attempts.set(issue.id, now);
       log.info(

@@ -21,7 +21,9 @@ export function supervise(ctx: ReviewCtx, pipeline: ReviewPipeline, stall: Stall
 
   const stop = (id: number, why: string) => {
     log.info(`stopping reviewer #${id}: ${why}`);
-    ctx.conv.stop(id, { timeoutMs: 30_000 }).catch((e) => log.warn(`stopping reviewer #${id} failed: ${(e as Error).message}`));
+    ctx.conv
+      .stop(id, { timeoutMs: 30_000 })
+      .catch((e) => log.warn(`stopping reviewer #${id} failed: ${(e as Error).message}`));
   };
 
   const onTurnEnded = (id: number) => {
@@ -31,7 +33,8 @@ export function supervise(ctx: ReviewCtx, pipeline: ReviewPipeline, stall: Stall
     const issue = ctx.issues.get(row.issueId!);
     if (!issue) return;
     const run = latestRun(readJournal(issue.workspace));
-    if (!run || run.runId !== r.runId || run.phase === 'aborted') return stop(id, `its review ${r.runId} is no longer current`);
+    if (!run || run.runId !== r.runId || run.phase === 'aborted')
+      return stop(id, `its review ${r.runId} is no longer current`);
     const file = reportPath(issue.workspace, r.runId, r.role);
     let missing: string | undefined;
     if (r.role === 'parent' || r.role === 'quick') {

@@ -57,7 +57,10 @@ export function synthesize(input: SynthesisInput): { verdict: VerdictName; text:
   const tally = parsed.map((p) => `${p.lane} ${p.verdict ?? 'unreadable'}`).join(', ');
   const blockers = parsed
     .filter((p) => p.verdict === 'CHANGES_REQUESTED' || p.verdict === 'FAILED' || p.verdict === null)
-    .map((p) => `### ${p.lane}\n\n${p.verdict === null ? `The report is unreadable: ${p.problem}` : (section(p.text, 'Blockers') ?? 'See its report under Evidence.')}`);
+    .map(
+      (p) =>
+        `### ${p.lane}\n\n${p.verdict === null ? `The report is unreadable: ${p.problem}` : (section(p.text, 'Blockers') ?? 'See its report under Evidence.')}`,
+    );
   const budget = Math.floor((MAX_REPORT_CHARS - 6_000) / Math.max(1, parsed.length));
   const evidence = parsed.map((p) => {
     const body = demote(p.text.trim());

@@ -8,7 +8,11 @@ import type { ReviewCtx } from './context';
 
 const log = logger('review');
 
-export function tellWorkAgent(ctx: ReviewCtx, issue: IssueRow, r: { runId: string; sha: string; pr: number; via: string; body: string }): void {
+export function tellWorkAgent(
+  ctx: ReviewCtx,
+  issue: IssueRow,
+  r: { runId: string; sha: string; pr: number; via: string; body: string },
+): void {
   const agent = ctx.conv.store.byName(workAgentName(issue.id));
   if (!agent) {
     log.info(`${issue.id} ${r.runId}: changes requested; no work agent ${workAgentName(issue.id)} to tell`);

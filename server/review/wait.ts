@@ -28,7 +28,11 @@ export function laneResults(ctx: ReviewCtx, issue: IssueRow, runId: string): Lan
     }
     if (alive) return { lane, name, path: file, state: 'pending' as const, verdict: null, note: null };
     // One line: a spawn error can carry the agent's stderr.
-    const why = row ? (row.spawnError ? `failed to start: ${row.spawnError.split('\n')[0]}` : `ended (${row.exitStatus ?? 'stopped'}) without a report`) : 'never started';
+    const why = row
+      ? row.spawnError
+        ? `failed to start: ${row.spawnError.split('\n')[0]}`
+        : `ended (${row.exitStatus ?? 'stopped'}) without a report`
+      : 'never started';
     return { lane, name, path: file, state: 'died' as const, verdict: null, note: why };
   });
 }
@@ -43,7 +47,10 @@ export function waitForLanes(
   const settle = () => {
     const lanes = laneResults(ctx, issue, runId);
     if (lanes.some((l) => l.state === 'pending')) return undefined;
-    return { outcome: lanes.every((l) => l.state === 'report') ? ('complete' as const) : ('incomplete' as const), lanes };
+    return {
+      outcome: lanes.every((l) => l.state === 'report') ? ('complete' as const) : ('incomplete' as const),
+      lanes,
+    };
   };
   const now = settle();
   if (now) return Promise.resolve(now);
@@ -76,7 +83,10 @@ export function waitForLanes(
     } catch {
       /* the slow re-check covers it */
     }
-    const timer = setTimeout(() => done({ outcome: 'timeout', lanes: laneResults(ctx, issue, runId) }), timeoutS * 1000);
+    const timer = setTimeout(
+      () => done({ outcome: 'timeout', lanes: laneResults(ctx, issue, runId) }),
+      timeoutS * 1000,
+    );
     const poll = setInterval(() => check(), 2000);
     ctx.conv.events.on('changed', check);
     signal.addEventListener('abort', onAbort, { once: true });

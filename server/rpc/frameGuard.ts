@@ -46,7 +46,8 @@ export class FrameGuard extends Transform {
     this.idleTimer = undefined;
     if (this.header.length === 0 && this.bodyLeft === 0) return;
     this.idleTimer = setTimeout(() => {
-      const what = this.bodyLeft > 0 ? `a message body with ${this.bodyLeft} bytes still to come` : 'an unfinished header';
+      const what =
+        this.bodyLeft > 0 ? `a message body with ${this.bodyLeft} bytes still to come` : 'an unfinished header';
       this.onViolation(`${what} sat idle for ${Math.round(this.idleMs / 1000)} s`, this.header);
     }, this.idleMs);
     this.idleTimer.unref();
@@ -72,7 +73,8 @@ export class FrameGuard extends Transform {
       }
       const length = parseContentLength(combined.subarray(0, end).toString('ascii'));
       if (length === undefined) return this.violate('missing or bad Content-Length header', combined, done);
-      if (length > this.maxBytes) return this.violate(`message of ${length} bytes exceeds the ${this.maxBytes}-byte limit`, combined, done);
+      if (length > this.maxBytes)
+        return this.violate(`message of ${length} bytes exceeds the ${this.maxBytes}-byte limit`, combined, done);
       const consumedFromChunk = end + 4 - this.header.length;
       this.header = Buffer.alloc(0);
       offset += consumedFromChunk;

@@ -11,8 +11,14 @@ export interface RpcRefusal {
 }
 
 export const rpcRefusals = {
-  unknownMethod: (method: string): RpcRefusal => ({ code: -32601, body: { error: `unknown method '${method}'`, reason: 'unknownMethod' } }),
-  badParams: (method: string, detail: string): RpcRefusal => ({ code: RpcErrorCode.usage, body: { error: `bad params for ${method}: ${detail}`, reason: 'badParams' } }),
+  unknownMethod: (method: string): RpcRefusal => ({
+    code: -32601,
+    body: { error: `unknown method '${method}'`, reason: 'unknownMethod' },
+  }),
+  badParams: (method: string, detail: string): RpcRefusal => ({
+    code: RpcErrorCode.usage,
+    body: { error: `bad params for ${method}: ${detail}`, reason: 'badParams' },
+  }),
   diskFull: (method: string, why: string): RpcRefusal => ({
     code: RpcErrorCode.conflict,
     body: {

@@ -61,7 +61,10 @@ export class RpcServer {
 
   constructor(private readonly serverInfo: { name: string; version: string }) {}
 
-  handle<P extends z.ZodType, R extends z.ZodType>(def: RequestDef<P, R>, fn: (params: z.output<P>, ctx: RequestContext) => z.input<R> | Promise<z.input<R>>): void {
+  handle<P extends z.ZodType, R extends z.ZodType>(
+    def: RequestDef<P, R>,
+    fn: (params: z.output<P>, ctx: RequestContext) => z.input<R> | Promise<z.input<R>>,
+  ): void {
     if (this.handlers.has(def.method)) throw new Error(`handler for ${def.method} registered twice`);
     this.handlers.set(def.method, { def: def, fn: fn as Handler });
   }
@@ -156,7 +159,15 @@ export class RpcServer {
       // its connection and buffers for PARTIAL_FRAME_IDLE_MS after it is gone.
       guard.destroy();
     };
-    const client: Client = { id: this.nextClientId++, socket, connection, abort: new AbortController(), identity, server, drop };
+    const client: Client = {
+      id: this.nextClientId++,
+      socket,
+      connection,
+      abort: new AbortController(),
+      identity,
+      server,
+      drop,
+    };
     this.clients.add(client);
     connection.onClose(drop);
     connection.onError(([err]) => {
@@ -181,7 +192,12 @@ export class RpcServer {
     // The shim adds the agent's conversation and credential beside the method's own params.
     let token: string | undefined;
     let conversation: string | undefined;
-    if (raw && typeof raw === 'object' && !Array.isArray(raw) && (CALLER_TOKEN_PARAM in raw || CALLER_CONVERSATION_PARAM in raw)) {
+    if (
+      raw &&
+      typeof raw === 'object' &&
+      !Array.isArray(raw) &&
+      (CALLER_TOKEN_PARAM in raw || CALLER_CONVERSATION_PARAM in raw)
+    ) {
       const { [CALLER_TOKEN_PARAM]: t, [CALLER_CONVERSATION_PARAM]: c, ...rest } = raw as Record<string, unknown>;
       token = typeof t === 'string' ? t : undefined;
       conversation = typeof c === 'string' || typeof c === 'number' ? String(c) : undefined;

@@ -29,7 +29,11 @@ export function runLanes(ctx: LanesContext, run: string, project: string | undef
   return all;
 }
 
-export async function collectRunRecord(ports: RunRecordPorts, run: string, projectKey: string | undefined): Promise<RunRecord> {
+export async function collectRunRecord(
+  ports: RunRecordPorts,
+  run: string,
+  projectKey: string | undefined,
+): Promise<RunRecord> {
   const { lanes: ctx } = ports;
   const rows = runLanes(ctx, run, projectKey);
   const project = rows[0].project;
@@ -39,9 +43,23 @@ export async function collectRunRecord(ports: RunRecordPorts, run: string, proje
 
   const conv = (id: number): Conv | null => {
     const c = ports.conversation(id);
-    return c ? { id: c.id, name: c.name, title: c.title, kind: c.kind, parentId: c.parentId, harness: c.harness, model: c.model, activity: c.activity, cost: c.cost } : null;
+    return c
+      ? {
+          id: c.id,
+          name: c.name,
+          title: c.title,
+          kind: c.kind,
+          parentId: c.parentId,
+          harness: c.harness,
+          model: c.model,
+          activity: c.activity,
+          cost: c.cost,
+        }
+      : null;
   };
-  const launchers = [...new Set(rows.map((l) => l.parentId).filter((id) => !laneIds.has(id)))].map(conv).filter((c): c is Conv => c !== null);
+  const launchers = [...new Set(rows.map((l) => l.parentId).filter((id) => !laneIds.has(id)))]
+    .map(conv)
+    .filter((c): c is Conv => c !== null);
   const successors = ports
     .successorsOf([...laneIds])
     .map(conv)
@@ -53,7 +71,12 @@ export async function collectRunRecord(ports: RunRecordPorts, run: string, proje
   const reports: RunRecord['reports'] = [];
   const timeline: RunRecord['timeline'] = [];
   for (const l of rows) {
-    timeline.push({ at: l.createdAt, laneId: l.id, kind: 'launch', text: `${l.name} launched (${l.harness}, ${l.model})` });
+    timeline.push({
+      at: l.createdAt,
+      laneId: l.id,
+      kind: 'launch',
+      text: `${l.name} launched (${l.harness}, ${l.model})`,
+    });
     if (l.endedAt !== null) timeline.push({ at: l.endedAt, laneId: l.id, kind: 'stop', text: `${l.name} ended` });
     if (l.reapedAt !== null) timeline.push({ at: l.reapedAt, laneId: l.id, kind: 'reap', text: `${l.name} reaped` });
     for (const r of ctx.store.reports(l.id)) {
@@ -61,7 +84,12 @@ export async function collectRunRecord(ports: RunRecordPorts, run: string, proje
       reports.push({ laneId: l.id, lane: l.name, ...r, defectList: defects.list, defectNote: defects.note });
       const spend = r.status === 'blocked' && r.body.startsWith('SPEND');
       const kind = r.verdict ? 'verdict' : spend ? 'spend' : 'report';
-      timeline.push({ at: r.at, laneId: l.id, kind, text: `${l.name} reported ${r.status}${r.verdict ? ` · verdict ${r.verdict} (${r.defects ?? 0})` : ''}` });
+      timeline.push({
+        at: r.at,
+        laneId: l.id,
+        kind,
+        text: `${l.name} reported ${r.status}${r.verdict ? ` · verdict ${r.verdict} (${r.defects ?? 0})` : ''}`,
+      });
     }
   }
   timeline.sort((a, b) => a.at - b.at);
@@ -104,14 +132,23 @@ export async function collectRunRecord(ports: RunRecordPorts, run: string, proje
     reports,
     diffs: await builderDiffs(ctx, rows, reports),
     timeline,
-    cost: { total: runCap.spent, reported, spend: runCap.cap !== null ? capText(runCap) : `${reported ? formatCost(runCap.spent) : 'no cost reported'} (no cap)` },
+    cost: {
+      total: runCap.spent,
+      reported,
+      spend:
+        runCap.cap !== null ? capText(runCap) : `${reported ? formatCost(runCap.spent) : 'no cost reported'} (no cap)`,
+    },
     parked: parkedPatches(ctx, rows),
     reviews: reviewsOf(ports, rows, launchers),
   };
 }
 
 /** The defects of a verdict file, one line each, read where the lane ran. */
-async function defectList(ctx: LanesContext, lane: LaneRow, file: string): Promise<{ list: string[] | null; note: string | null }> {
+async function defectList(
+  ctx: LanesContext,
+  lane: LaneRow,
+  file: string,
+): Promise<{ list: string[] | null; note: string | null }> {
   try {
     const text = lane.host ? await ctx.hostOps.readFile(lane.host, file) : { text: fs.readFileSync(file, 'utf8') };
     if ('error' in text) throw new Error(text.error);
@@ -119,7 +156,10 @@ async function defectList(ctx: LanesContext, lane: LaneRow, file: string): Promi
     const defects = (JSON.parse(text.text) as { defects: unknown[] }).defects;
     return { list: defects.map(defectLine), note: null };
   } catch (e) {
-    return { list: null, note: `verdict file ${file} could not be read at export: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
+    return {
+      list: null,
+      note: `verdict file ${file} could not be read at export: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    };
   }
 }
 
@@ -127,7 +167,8 @@ function defectLine(d: unknown): string {
   if (typeof d === 'string') return d;
   if (d && typeof d === 'object') {
     const o = d as Record<string, unknown>;
-    for (const k of ['title', 'summary', 'what', 'description', 'text', 'message']) if (typeof o[k] === 'string') return o[k];
+    for (const k of ['title', 'summary', 'what', 'description', 'text', 'message'])
+      if (typeof o[k] === 'string') return o[k];
   }
   return JSON.stringify(d);
 }
@@ -177,7 +218,16 @@ function reviewsOf(ports: RunRecordPorts, rows: LaneRow[], launchers: Conv[]): R
     const issue = ports.issue(id);
     if (!issue) continue;
     for (const r of runsOf(readJournal(issue.workspace)).values()) {
-      out.push({ issue: id, title: issue.title, runId: r.runId, mode: r.mode, sha: r.sha, verdict: r.verdict, phase: r.phase, at: r.bornAt });
+      out.push({
+        issue: id,
+        title: issue.title,
+        runId: r.runId,
+        mode: r.mode,
+        sha: r.sha,
+        verdict: r.verdict,
+        phase: r.phase,
+        at: r.bornAt,
+      });
     }
   }
   return out;

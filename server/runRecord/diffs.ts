@@ -10,7 +10,11 @@ import type { LaneRow } from '../lanes/laneStore';
 export const DIFF_CAP_BYTES = 200_000;
 export const DIFFS_TOTAL_BYTES = 2_000_000;
 
-export async function builderDiffs(ctx: LanesContext, rows: LaneRow[], reports: RunRecord['reports']): Promise<RunRecord['diffs']> {
+export async function builderDiffs(
+  ctx: LanesContext,
+  rows: LaneRow[],
+  reports: RunRecord['reports'],
+): Promise<RunRecord['diffs']> {
   const out: RunRecord['diffs'] = [];
   let budget = DIFFS_TOTAL_BYTES;
   const iterations = new Map<string, LaneRow[]>();
@@ -35,14 +39,23 @@ export async function builderDiffs(ctx: LanesContext, rows: LaneRow[], reports: 
         head: headReport?.headSha ?? null,
         stat: '',
         patch: '',
-        note: first.host ? `ran on host ${first.host}: its diff is read there, not here` : 'the project is no longer configured',
+        note: first.host
+          ? `ran on host ${first.host}: its diff is read there, not here`
+          : 'the project is no longer configured',
       });
       continue;
     }
     const head = headReport?.headSha ?? (first.branch ? await revParse(repo, `refs/heads/${first.branch}`) : null);
     const start = first.startSha;
     if (!head || !start) {
-      out.push({ ...base, base: start, head, stat: '', patch: '', note: !start ? 'the commit it started at was not recorded' : 'no commit to show' });
+      out.push({
+        ...base,
+        base: start,
+        head,
+        stat: '',
+        patch: '',
+        note: !start ? 'the commit it started at was not recorded' : 'no commit to show',
+      });
       continue;
     }
     try {
@@ -64,7 +77,14 @@ export async function builderDiffs(ctx: LanesContext, rows: LaneRow[], reports: 
           : null,
       });
     } catch (e) {
-      out.push({ ...base, base: start, head, stat: '', patch: '', note: `git could not show it: ${(e as Error).message.split('\n')[0]}` });
+      out.push({
+        ...base,
+        base: start,
+        head,
+        stat: '',
+        patch: '',
+        note: `git could not show it: ${(e as Error).message.split('\n')[0]}`,
+      });
     }
   }
   return out;

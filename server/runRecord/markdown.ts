@@ -15,7 +15,8 @@ md.renderer.rules.image = (tokens, idx) => {
   const alt = t.children?.map((c) => c.content).join('') ?? '';
   return `<span class="img">[image${alt ? `: ${md.utils.escapeHtml(alt)}` : ''} — ${md.utils.escapeHtml(src)}]</span>`;
 };
-const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+const defaultLinkOpen =
+  md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
 md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   tokens[idx].attrSet('rel', 'noopener noreferrer nofollow');
   tokens[idx].attrSet('target', '_blank');

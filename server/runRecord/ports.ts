@@ -4,9 +4,19 @@ import type { LanesContext } from '../lanes/lanesContext';
 
 export interface RunRecordPorts {
   lanes: LanesContext;
-  conversation(
-    id: number,
-  ): { id: number; name: string; title: string; kind: string; parentId: number | null; harness: string; model: string; activity: string; cost: number | null } | undefined;
+  conversation(id: number):
+    | {
+        id: number;
+        name: string;
+        title: string;
+        kind: string;
+        parentId: number | null;
+        harness: string;
+        model: string;
+        activity: string;
+        cost: number | null;
+      }
+    | undefined;
   /** Ids of the handoff and fork successors of these conversations, followed down successor links. */
   successorsOf(ids: number[]): number[];
   /** The issue a conversation works on (a work agent), if any. */

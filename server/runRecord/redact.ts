@@ -42,13 +42,16 @@ export function redactText(text: string, home: string | undefined): string {
   out = out.replace(URL_CREDENTIALS, (_m, scheme: string) => `${scheme}${REDACTED}@`);
   out = out.replace(AUTH_HEADER, (_m, head: string) => `${head}${REDACTED}`);
   out = out.replace(BEARER, (_m, scheme: string, space: string) => `${scheme}${space}${REDACTED}`);
-  return out.replace(SECRET_ASSIGNMENT, (m, name: string, sep: string, value: string) => (/^\d{1,9}[,.;]?$/.test(value) ? m : `${name}${sep}${REDACTED}`));
+  return out.replace(SECRET_ASSIGNMENT, (m, name: string, sep: string, value: string) =>
+    /^\d{1,9}[,.;]?$/.test(value) ? m : `${name}${sep}${REDACTED}`,
+  );
 }
 
 /** Every string in `value`, redacted; the shape is kept. */
 export function redactDeep<T>(value: T, home: string | undefined): T {
   if (typeof value === 'string') return redactText(value, home) as T;
   if (Array.isArray(value)) return value.map((v: unknown) => redactDeep(v, home)) as T;
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, home)])) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, home)])) as T;
   return value;
 }

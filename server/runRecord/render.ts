@@ -11,7 +11,8 @@ type Lane = RunRecord['lanes'][number];
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'";
 
-const when = (at: number | null) => (at === null ? '—' : new Date(at).toISOString().replace('T', ' ').slice(0, 19) + ' UTC');
+const when = (at: number | null) =>
+  at === null ? '—' : new Date(at).toISOString().replace('T', ' ').slice(0, 19) + ' UTC';
 const money = (n: number | null) => (n === null ? '—' : formatCost(n));
 
 export function renderRunRecord(r: RunRecord): string {
@@ -54,9 +55,22 @@ function laneLine(l: Lane): string {
 
 /** Launcher → lanes, critics and verifiers under the builder iteration they judge, successors under their source. */
 function tree(r: RunRecord): string {
-  const judges = (b: Lane) => r.lanes.filter((j) => j.judged && j.judged.key === b.key && j.judged.iteration === b.iteration && (j.role === 'critic' || j.role === 'verifier'));
+  const judges = (b: Lane) =>
+    r.lanes.filter(
+      (j) =>
+        j.judged &&
+        j.judged.key === b.key &&
+        j.judged.iteration === b.iteration &&
+        (j.role === 'critic' || j.role === 'verifier'),
+    );
   const judged = new Set(
-    r.lanes.filter((j) => j.judged && r.lanes.some((b) => b.role === 'builder' && b.key === j.judged!.key && b.iteration === j.judged!.iteration)).map((j) => j.id),
+    r.lanes
+      .filter(
+        (j) =>
+          j.judged &&
+          r.lanes.some((b) => b.role === 'builder' && b.key === j.judged!.key && b.iteration === j.judged!.iteration),
+      )
+      .map((j) => j.id),
   );
   const successors = (id: number): string => {
     const kids = r.successors.filter((s) => s.parentId === id);
@@ -65,7 +79,10 @@ function tree(r: RunRecord): string {
       : '';
   };
   const laneItem = (l: Lane): string => {
-    const kids = [...(l.role === 'builder' ? judges(l).map(laneItem) : []), ...r.lanes.filter((c) => c.parentId === l.id && !judged.has(c.id)).map(laneItem)];
+    const kids = [
+      ...(l.role === 'builder' ? judges(l).map(laneItem) : []),
+      ...r.lanes.filter((c) => c.parentId === l.id && !judged.has(c.id)).map(laneItem),
+    ];
     return `<li>${laneLine(l)}${successors(l.id)}${kids.length ? `<ul>${kids.join('')}</ul>` : ''}</li>`;
   };
   const laneIds = new Set(r.lanes.map((l) => l.id));
@@ -73,14 +90,19 @@ function tree(r: RunRecord): string {
     const lanes = r.lanes.filter((l) => l.parentId === c.id && !judged.has(l.id));
     return `<li><span class="role">launcher</span> <span class="name">#${c.id} ${esc(c.name)}</span> (${esc(c.kind)}) · ${esc(c.harness)}/${esc(c.model)} · ${esc(c.activity)}<ul>${lanes.map(laneItem).join('')}</ul></li>`;
   });
-  const orphans = r.lanes.filter((l) => !laneIds.has(l.parentId) && !r.launchers.some((c) => c.id === l.parentId) && !judged.has(l.id));
+  const orphans = r.lanes.filter(
+    (l) => !laneIds.has(l.parentId) && !r.launchers.some((c) => c.id === l.parentId) && !judged.has(l.id),
+  );
   return `<ul class="tree">${top.join('')}${orphans.map(laneItem).join('')}</ul>`;
 }
 
 function events(r: RunRecord): string {
   const name = new Map(r.lanes.map((l) => [l.id, l.name]));
   return `<details><summary>${r.timeline.length} events</summary><table><tr><th>time</th><th>lane</th><th>event</th></tr>${r.timeline
-    .map((e) => `<tr><td>${esc(when(e.at))}</td><td>${esc(name.get(e.laneId) ?? `#${e.laneId}`)}</td><td>${esc(e.text)}</td></tr>`)
+    .map(
+      (e) =>
+        `<tr><td>${esc(when(e.at))}</td><td>${esc(name.get(e.laneId) ?? `#${e.laneId}`)}</td><td>${esc(e.text)}</td></tr>`,
+    )
     .join('')}</table></details>`;
 }
 
@@ -120,8 +142,15 @@ function diff(d: RunRecord['diffs'][number]): string {
 }
 
 function cost(r: RunRecord): string {
-  const rows = r.lanes.map((l) => `<tr><td>${esc(l.name)}</td><td>${esc(l.role)}</td><td class="num">${esc(money(l.cost))}</td><td>${esc(l.budget)}</td></tr>`).join('');
-  const succ = r.successors.map((s) => `<tr><td>${esc(s.name)}</td><td>successor</td><td class="num">${esc(money(s.cost))}</td><td></td></tr>`).join('');
+  const rows = r.lanes
+    .map(
+      (l) =>
+        `<tr><td>${esc(l.name)}</td><td>${esc(l.role)}</td><td class="num">${esc(money(l.cost))}</td><td>${esc(l.budget)}</td></tr>`,
+    )
+    .join('');
+  const succ = r.successors
+    .map((s) => `<tr><td>${esc(s.name)}</td><td>successor</td><td class="num">${esc(money(s.cost))}</td><td></td></tr>`)
+    .join('');
   return `<table><tr><th>lane</th><th>role</th><th>cost</th><th>against its cap</th></tr>${rows}${succ}<tr class="total"><td>total</td><td></td><td class="num">${esc(r.cost.reported ? formatCost(r.cost.total) : '—')}</td><td>${esc(r.cost.spend)}</td></tr></table>`;
 }
 

@@ -7,9 +7,15 @@ import { RUN_RECORD_REFUSALS } from '../../shared/refusals/runRecord';
 const { notFound, usage } = refusalsOf(RUN_RECORD_REFUSALS);
 
 export function runNotFoundError(run: string, project?: string): SvcError<'runNotFound'> {
-  return notFound('runNotFound', `no lanes in run ${run}${project ? ` of project ${project}` : ''}; svc lane runs lists the runs`);
+  return notFound(
+    'runNotFound',
+    `no lanes in run ${run}${project ? ` of project ${project}` : ''}; svc lane runs lists the runs`,
+  );
 }
 
 export function runInSeveralProjectsError(run: string, projects: string[]): SvcError<'runInSeveralProjects'> {
-  return usage('runInSeveralProjects', `run ${run} has lanes in projects ${projects.join(', ')}; name one with --project <key>`);
+  return usage(
+    'runInSeveralProjects',
+    `run ${run} has lanes in projects ${projects.join(', ')}; name one with --project <key>`,
+  );
 }

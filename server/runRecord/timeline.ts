@@ -26,10 +26,14 @@ export function timelineSvg(r: RunRecord): string {
   const parts: string[] = [];
   r.lanes.forEach((l, i) => {
     const y = 20 + i * ROW;
-    parts.push(`<text x="4" y="${y + 4}" class="tl-label">${escapeHtml(`${l.role} ${l.key} i${l.iteration}${l.respawn ? ` r${l.respawn}` : ''}`)}</text>`);
+    parts.push(
+      `<text x="4" y="${y + 4}" class="tl-label">${escapeHtml(`${l.role} ${l.key} i${l.iteration}${l.respawn ? ` r${l.respawn}` : ''}`)}</text>`,
+    );
     const x1 = x(l.createdAt);
     const x2 = x(l.endedAt ?? end);
-    parts.push(`<line x1="${x1.toFixed(1)}" y1="${y}" x2="${Math.max(x2, x1 + 2).toFixed(1)}" y2="${y}" class="tl-life tl-${escapeHtml(l.role)}"/>`);
+    parts.push(
+      `<line x1="${x1.toFixed(1)}" y1="${y}" x2="${Math.max(x2, x1 + 2).toFixed(1)}" y2="${y}" class="tl-life tl-${escapeHtml(l.role)}"/>`,
+    );
     for (const e of r.timeline.filter((t) => t.laneId === l.id)) {
       parts.push(
         `<circle cx="${x(e.at).toFixed(1)}" cy="${y}" r="5" class="tl-mark tl-${MARK[e.kind]}"><title>${escapeHtml(`${new Date(e.at).toISOString()} ${e.text}`)}</title></circle>`,
@@ -37,8 +41,12 @@ export function timelineSvg(r: RunRecord): string {
     }
   });
   const axis = height - 12;
-  parts.push(`<text x="${LABEL}" y="${axis}" class="tl-axis">${escapeHtml(new Date(start).toISOString().replace('T', ' ').slice(0, 19))} UTC</text>`);
-  parts.push(`<text x="${WIDTH - 20}" y="${axis}" class="tl-axis" text-anchor="end">${escapeHtml(duration(span))} later</text>`);
+  parts.push(
+    `<text x="${LABEL}" y="${axis}" class="tl-axis">${escapeHtml(new Date(start).toISOString().replace('T', ' ').slice(0, 19))} UTC</text>`,
+  );
+  parts.push(
+    `<text x="${WIDTH - 20}" y="${axis}" class="tl-axis" text-anchor="end">${escapeHtml(duration(span))} later</text>`,
+  );
   return `<svg class="timeline" role="img" aria-label="timeline of the run" viewBox="0 0 ${WIDTH} ${height}" width="100%">${parts.join('')}</svg>`;
 }
 

@@ -54,7 +54,8 @@ export function sandboxMounts(f: SandboxFacts, exists: (p: string) => boolean): 
   rw(f.cwd);
   ro(path.join(f.cwd, '.git'));
   if (f.commonDir) {
-    for (const part of ['objects', 'refs', 'logs']) if (exists(path.join(f.commonDir, part))) rw(path.join(f.commonDir, part));
+    for (const part of ['objects', 'refs', 'logs'])
+      if (exists(path.join(f.commonDir, part))) rw(path.join(f.commonDir, part));
     // A lane that is a clone of its own has its git dir inside its directory: the parts that run code stay read-only there too.
     if (isInside(f.commonDir, f.cwd)) for (const part of ['hooks', 'config', 'info']) ro(path.join(f.commonDir, part));
   }
@@ -62,14 +63,18 @@ export function sandboxMounts(f: SandboxFacts, exists: (p: string) => boolean): 
     rw(f.gitDir);
     for (const pointer of ['commondir', 'gitdir', 'config.worktree']) ro(path.join(f.gitDir, pointer));
   }
-  for (const remote of f.localRemotes) for (const part of ['objects', 'refs', 'logs']) if (exists(path.join(remote, part))) rw(path.join(remote, part));
+  for (const remote of f.localRemotes)
+    for (const part of ['objects', 'refs', 'logs']) if (exists(path.join(remote, part))) rw(path.join(remote, part));
   for (const s of f.state) rw(s);
   // A hooks path inside a writable place (a folder of the worktree itself) stays read-only.
   if (f.hooksPath && binds.some((b) => b.kind === 'rw' && isInside(f.hooksPath!, b.path))) ro(f.hooksPath);
   for (const r of f.readable) ro(r);
   if (f.socket) rw(f.socket);
 
-  const hidden: Mount[] = [...f.privateTmp.map((p): Mount => ({ kind: 'tmpfs', path: p })), { kind: 'tmpfs', path: f.svcHome, mode: '0700' }];
+  const hidden: Mount[] = [
+    ...f.privateTmp.map((p): Mount => ({ kind: 'tmpfs', path: p })),
+    { kind: 'tmpfs', path: f.svcHome, mode: '0700' },
+  ];
   const ordered = binds.map((b, i) => ({ b, i })).sort((x, y) => depth(x.b.path) - depth(y.b.path) || x.i - y.i);
   return [...hidden, ...dedupe(ordered.map((x) => x.b))];
 }

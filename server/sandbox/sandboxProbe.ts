@@ -13,7 +13,23 @@ export const BWRAP_INSTALL_FIX = `install bubblewrap (Debian/Ubuntu: apt-get ins
 export const USERNS_FIX = `allow unprivileged user namespaces (sysctl -w kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also sysctl -w kernel.apparmor_restrict_unprivileged_userns=0) ${OFF_FIX}`;
 
 /** The smallest sandbox an agent gets: if this runs, the agent's can. */
-export const BWRAP_PROBE_ARGS = ['--die-with-parent', '--unshare-pid', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--', '/bin/sh', '-c', ':'];
+export const BWRAP_PROBE_ARGS = [
+  '--die-with-parent',
+  '--unshare-pid',
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev',
+  '/dev',
+  '--proc',
+  '/proc',
+  '--tmpfs',
+  '/tmp',
+  '--',
+  '/bin/sh',
+  '-c',
+  ':',
+];
 
 /** The first file named `name` in the folders of `dirs` (a PATH). */
 export function onPath(name: string, dirs: string | undefined): string | undefined {
@@ -48,18 +64,34 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{
 }
 
 /** `pathName`: whose PATH bwrap was looked for on, as the reason says it (the daemon's, a host's login PATH). */
-export async function probeSandbox(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform, pathName = "the daemon's PATH"): Promise<SandboxHealth> {
+export async function probeSandbox(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+  pathName = "the daemon's PATH",
+): Promise<SandboxHealth> {
   const kind = sandboxKindOf(platform);
-  if (kind === 'none') return { ok: false, reason: `svc has no sandbox on ${platform}`, fix: 'run lanes with --sandbox off (the default there)' };
+  if (kind === 'none')
+    return {
+      ok: false,
+      reason: `svc has no sandbox on ${platform}`,
+      fix: 'run lanes with --sandbox off (the default there)',
+    };
   if (kind === 'seatbelt') {
     const exe = onPath('sandbox-exec', `/usr/bin:${env.PATH ?? ''}`);
-    return exe ? { ok: true, tool: exe, version: 'Seatbelt' } : { ok: false, reason: 'sandbox-exec is missing', fix: `reinstall macOS's /usr/bin/sandbox-exec ${OFF_FIX}` };
+    return exe
+      ? { ok: true, tool: exe, version: 'Seatbelt' }
+      : { ok: false, reason: 'sandbox-exec is missing', fix: `reinstall macOS's /usr/bin/sandbox-exec ${OFF_FIX}` };
   }
   const bwrap = onPath('bwrap', env.PATH);
-  if (!bwrap) return { ok: false, reason: `bubblewrap (bwrap) is not installed or not on ${pathName}`, fix: BWRAP_INSTALL_FIX };
+  if (!bwrap)
+    return { ok: false, reason: `bubblewrap (bwrap) is not installed or not on ${pathName}`, fix: BWRAP_INSTALL_FIX };
   const probe = await run(bwrap, BWRAP_PROBE_ARGS, env);
   if (probe.code !== 0)
-    return { ok: false, reason: `bubblewrap cannot create the sandbox's namespaces here (${probe.out.split('\n')[0] || `exit ${probe.code}`})`, fix: USERNS_FIX };
+    return {
+      ok: false,
+      reason: `bubblewrap cannot create the sandbox's namespaces here (${probe.out.split('\n')[0] || `exit ${probe.code}`})`,
+      fix: USERNS_FIX,
+    };
   const version = (await run(bwrap, ['--version'], env)).out.replace(/^bubblewrap\s*/, '');
   return { ok: true, tool: bwrap, version };
 }

@@ -8,11 +8,18 @@ import type { SandboxRequest } from './sandboxedCommand';
 
 export type Wrapped = { ok: true; command: string; args: string[] } | { ok: false; reason: string; fix: string };
 
-export function sandboxWrap(probe: SandboxProbe, request: SandboxRequest, platform: NodeJS.Platform = process.platform): (command: string, args: string[]) => Promise<Wrapped> {
+export function sandboxWrap(
+  probe: SandboxProbe,
+  request: SandboxRequest,
+  platform: NodeJS.Platform = process.platform,
+): (command: string, args: string[]) => Promise<Wrapped> {
   return async (command, args) => {
     const kind = sandboxKindOf(platform);
     const health = await probe.check(process.env);
-    if (!health.ok || kind === 'none') return health.ok ? { ok: false, reason: `svc has no sandbox on ${platform}`, fix: 'run lanes with --sandbox off' } : health;
+    if (!health.ok || kind === 'none')
+      return health.ok
+        ? { ok: false, reason: `svc has no sandbox on ${platform}`, fix: 'run lanes with --sandbox off' }
+        : health;
     return { ok: true, ...sandboxedCommand(kind, health.tool, sandboxFacts(request, platform), command, args) };
   };
 }

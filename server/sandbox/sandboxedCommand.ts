@@ -85,7 +85,8 @@ export function sandboxFacts(r: SandboxRequest, platform: NodeJS.Platform = proc
   for (const s of state) ensureState(s);
   // Git appends each branch's reflog under logs/; a repository that has none yet must get it now.
   if (r.commonDir) fs.mkdirSync(path.join(r.commonDir, 'logs'), { recursive: true });
-  const privateTmp = platform === 'darwin' ? ['/private/tmp', real(os.tmpdir())] : ['/tmp', ...(exists('/var/tmp') ? ['/var/tmp'] : [])];
+  const privateTmp =
+    platform === 'darwin' ? ['/private/tmp', real(os.tmpdir())] : ['/tmp', ...(exists('/var/tmp') ? ['/var/tmp'] : [])];
   return {
     cwd: real(r.cwd),
     svcHome: real(r.svcHome),
@@ -105,7 +106,13 @@ export function mountsOf(facts: SandboxFacts): Mount[] {
 }
 
 /** The command and arguments that run `command args` inside the sandbox. */
-export function sandboxedCommand(kind: Exclude<SandboxKind, 'none'>, tool: string, facts: SandboxFacts, command: string, args: string[]): { command: string; args: string[] } {
+export function sandboxedCommand(
+  kind: Exclude<SandboxKind, 'none'>,
+  tool: string,
+  facts: SandboxFacts,
+  command: string,
+  args: string[],
+): { command: string; args: string[] } {
   const mounts = mountsOf(facts);
   if (kind === 'bwrap') return { command: tool, args: [...bwrapArgs(mounts, facts.cwd), command, ...args] };
   return { command: tool, args: ['-p', seatbeltProfile(mounts), command, ...args] };

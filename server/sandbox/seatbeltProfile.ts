@@ -18,12 +18,15 @@ export function seatbeltProfile(mounts: Mount[]): string {
   for (const m of mounts) {
     const p = quote(m.path);
     if (m.kind === 'tmpfs') {
-      if (m.path === '/tmp' || m.path.startsWith('/private/') || m.path === '/var/tmp') lines.push(`(allow file-write* (subpath ${p}))`);
+      if (m.path === '/tmp' || m.path.startsWith('/private/') || m.path === '/var/tmp')
+        lines.push(`(allow file-write* (subpath ${p}))`);
       else lines.push(`(deny file-read* file-write* (subpath ${p}))`);
     } else if (m.kind === 'rw') lines.push(`(allow file-read* file-write* (subpath ${p}))`);
     else lines.push(`(allow file-read* (subpath ${p}))`, `(deny file-write* (subpath ${p}))`);
   }
   // The conversation's socket is a file of the plan; connecting to it is network-outbound.
-  for (const m of mounts) if (m.kind === 'rw' && m.path.endsWith('.sock')) lines.push(`(allow network-outbound (remote unix-socket (path-literal ${quote(m.path)})))`);
+  for (const m of mounts)
+    if (m.kind === 'rw' && m.path.endsWith('.sock'))
+      lines.push(`(allow network-outbound (remote unix-socket (path-literal ${quote(m.path)})))`);
   return lines.join('\n') + '\n';
 }

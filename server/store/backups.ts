@@ -45,7 +45,8 @@ export async function backupNow(db: Db, home: string, now: number): Promise<stri
   fs.chmodSync(partial, 0o600);
   fs.renameSync(partial, file);
   const all = listBackups(home);
-  for (const old of all.slice(0, Math.max(0, all.length - BACKUP_KEEP))) fs.rmSync(path.join(backupsDir(home), old), { force: true });
+  for (const old of all.slice(0, Math.max(0, all.length - BACKUP_KEEP)))
+    fs.rmSync(path.join(backupsDir(home), old), { force: true });
   return file;
 }
 

@@ -21,7 +21,9 @@ export function openDb(file: string, migrations: readonly (readonly Migration[])
 }
 
 function migrate(db: Db, migrations: Migration[]): void {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
+  db.exec(
+    `CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`,
+  );
   const applied = new Set(db.prepare('SELECT id FROM schema_migrations').pluck().all() as number[]);
   for (const m of migrations) {
     if (applied.has(m.id)) continue;

@@ -10,7 +10,9 @@ export function useNativeBinding(file: string): void {
   try {
     new Database(':memory:', { nativeBinding: file }).close();
   } catch (e) {
-    throw new Error(`the SQLite module ${file} does not load on Node ${process.version} (${process.execPath}): ${(e as Error).message}`);
+    throw new Error(
+      `the SQLite module ${file} does not load on Node ${process.version} (${process.execPath}): ${(e as Error).message}`,
+    );
   }
   binding = file;
 }

@@ -55,7 +55,9 @@ export function refuseDamagedStore(home: string, dbFile: string): void {
   const restore = good
     ? `Restore the newest good backup: mv '${dbFile}' '${dbFile}.damaged' && rm -f '${dbFile}-wal' '${dbFile}-shm' && cp '${good}' '${dbFile}' && chmod 600 '${dbFile}', then run svc again (work recorded after ${fs.statSync(good).mtime.toISOString()} is not in it)`
     : `No backup in ${backupsDir(home)} passes the check: restore svc.db from a backup of your own, or move it away (mv '${dbFile}' '${dbFile}.damaged') to start with an empty store, then run svc again`;
-  throw new StoreRefused(`${dbFile} is damaged (SQLite quick_check: ${problem.slice(0, 300)}); svc will not serve a damaged store. ${restore}.`);
+  throw new StoreRefused(
+    `${dbFile} is damaged (SQLite quick_check: ${problem.slice(0, 300)}); svc will not serve a damaged store. ${restore}.`,
+  );
 }
 
 function newestGoodBackup(home: string): string | undefined {

@@ -61,7 +61,10 @@ export function escapeForLog(text: string, max = MAX_MESSAGE_CHARS): string {
 export function bytesExcerpt(bytes: Buffer, max = 120): string {
   let out = '';
   for (const b of bytes.subarray(0, max)) {
-    out += b >= 0x20 && b < 0x7f && b !== 0x5c && b !== 0x22 ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`;
+    out +=
+      b >= 0x20 && b < 0x7f && b !== 0x5c && b !== 0x22
+        ? String.fromCharCode(b)
+        : `\\x${b.toString(16).padStart(2, '0')}`;
   }
   return `"${out}"${bytes.length > max ? ` (+${bytes.length - max} bytes)` : ''}`;
 }

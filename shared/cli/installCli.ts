@@ -25,7 +25,13 @@ export interface CliPlace {
 
 /** Where the launcher goes. */
 export function cliLinkPath(p: CliPlace): string {
-  if (p.platform === 'win32') return path.win32.join(p.localAppData || path.win32.join(p.home, 'AppData', 'Local'), 'Microsoft', 'WindowsApps', 'svc.cmd');
+  if (p.platform === 'win32')
+    return path.win32.join(
+      p.localAppData || path.win32.join(p.home, 'AppData', 'Local'),
+      'Microsoft',
+      'WindowsApps',
+      'svc.cmd',
+    );
   return path.posix.join(p.home, '.local', 'bin', 'svc');
 }
 
@@ -33,8 +39,16 @@ const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** The launcher's text: the Node and the shim (bin/svc) it runs, both absolute. */
 export function launcherText(platform: NodeJS.Platform, nodePath: string, shimPath: string): string {
-  if (platform === 'win32') return [`@echo off`, `rem ${MARKER}; svc uninstall-cli removes it`, `"${nodePath}" "${shimPath}" %*`, ''].join('\r\n');
-  return ['#!/bin/sh', `# ${MARKER}; svc uninstall-cli removes it`, `exec ${shQuote(nodePath)} ${shQuote(shimPath)} "$@"`, ''].join('\n');
+  if (platform === 'win32')
+    return [`@echo off`, `rem ${MARKER}; svc uninstall-cli removes it`, `"${nodePath}" "${shimPath}" %*`, ''].join(
+      '\r\n',
+    );
+  return [
+    '#!/bin/sh',
+    `# ${MARKER}; svc uninstall-cli removes it`,
+    `exec ${shQuote(nodePath)} ${shQuote(shimPath)} "$@"`,
+    '',
+  ].join('\n');
 }
 
 export type Installed = { kind: 'none' } | { kind: 'ours'; nodePath: string; shimPath: string } | { kind: 'other' };
@@ -119,7 +133,12 @@ export function uninstallCli(p: CliPlace): UninstallCliResult {
 /** What a login shell finds as `svc` (`bash -lc 'command -v svc'`), with this environment and home; null when none. */
 export function loginShellSvc(env: NodeJS.ProcessEnv, home: string): string | null {
   const shell = fs.existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
-  const r = spawnSync(shell, ['-lc', 'command -v svc'], { env: { ...env, HOME: home }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 });
+  const r = spawnSync(shell, ['-lc', 'command -v svc'], {
+    env: { ...env, HOME: home },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+    timeout: 10_000,
+  });
   const found = r.status === 0 ? r.stdout.trim().split('\n').pop()?.trim() : '';
   return found || null;
 }
@@ -143,7 +162,8 @@ export function describeInstallCli(r: InstallCliResult, loginFinds: string | nul
       const head = `${did} ${r.file}: runs ${r.shimPath} with ${r.nodePath}`;
       if (loginFinds === undefined) return head;
       if (loginFinds === r.file) return `${head}; a login shell finds it (bash -lc 'command -v svc')`;
-      if (loginFinds) return `${head}; but a login shell finds ${loginFinds} first: remove that one, or put ${path.dirname(r.file)} before it on PATH`;
+      if (loginFinds)
+        return `${head}; but a login shell finds ${loginFinds} first: remove that one, or put ${path.dirname(r.file)} before it on PATH`;
       return `${head}; but a login shell does not find it: ${path.dirname(r.file)} is not on its PATH; ${pathFix(r.file, home)}`;
     }
   }

@@ -4,7 +4,11 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 
 /** The socket when it answers; otherwise undefined, with the error code given to `onError`. */
-export function tryConnect(socketPath: string, timeoutMs: number, onError?: (code: string) => void): Promise<net.Socket | undefined> {
+export function tryConnect(
+  socketPath: string,
+  timeoutMs: number,
+  onError?: (code: string) => void,
+): Promise<net.Socket | undefined> {
   return new Promise((resolve) => {
     const socket = net.connect(socketPath);
     const timer = setTimeout(() => {

@@ -42,7 +42,11 @@ export function readRpcError(e: unknown): DaemonRefusal | 'lost' | undefined {
   if (typeof code !== 'number') return undefined;
   if (TRANSPORT_ERROR_CODES.has(code)) return 'lost';
   const data = (e as { data?: { error?: string; reason?: unknown } }).data;
-  return new DaemonRefusal(data?.error ?? (e as Error).message, isSvcReason(data?.reason) ? data.reason : 'rpc', kindFromRpcCode(code));
+  return new DaemonRefusal(
+    data?.error ?? (e as Error).message,
+    isSvcReason(data?.reason) ? data.reason : 'rpc',
+    kindFromRpcCode(code),
+  );
 }
 
 /** Asks the daemon on `socket` to stop, whatever its build (daemon/stop never changes). */

@@ -80,21 +80,28 @@ export async function ensureDaemon(o: EnsureOptions): Promise<Attached> {
       if (!child && isAlive(d.pid) && (await daemonOfHomeAnswers(o.home))) {
         lastProblem = `daemon pid ${d.pid} answers over HTTP but its socket ${d.socketPath} is gone (it re-creates it)`;
         if (Date.now() > deadline)
-          throw new DaemonUnavailable(`svc daemon did not come up within ${Math.round((o.timeoutMs ?? 20_000) / 1000)} s (${lastProblem}); see ${paths.daemonLog}`);
+          throw new DaemonUnavailable(
+            `svc daemon did not come up within ${Math.round((o.timeoutMs ?? 20_000) / 1000)} s (${lastProblem}); see ${paths.daemonLog}`,
+          );
         await sleep(100);
         continue;
       }
     }
     if (child && child.exitCode !== null && child.exitCode !== 0) {
-      throw new DaemonUnavailable(`svc daemon failed to start (exit ${child.exitCode})${whyFailed(paths.daemonLog, logStart)}; see ${paths.daemonLog}`);
+      throw new DaemonUnavailable(
+        `svc daemon failed to start (exit ${child.exitCode})${whyFailed(paths.daemonLog, logStart)}; see ${paths.daemonLog}`,
+      );
     }
     if (!child || child.exitCode === 0) {
-      if (o.insideConversation !== undefined && !spawned && !replacing) refuseIfStopped(paths.stopped, o.insideConversation);
+      if (o.insideConversation !== undefined && !spawned && !replacing)
+        refuseIfStopped(paths.stopped, o.insideConversation);
       ({ child, logStart } = spawnDaemon(o));
       spawned = true;
     }
     if (Date.now() > deadline) {
-      throw new DaemonUnavailable(`svc daemon did not come up within ${Math.round((o.timeoutMs ?? 20_000) / 1000)} s (${lastProblem}); see ${paths.daemonLog}`);
+      throw new DaemonUnavailable(
+        `svc daemon did not come up within ${Math.round((o.timeoutMs ?? 20_000) / 1000)} s (${lastProblem}); see ${paths.daemonLog}`,
+      );
     }
     await sleep(25);
   }
@@ -108,7 +115,9 @@ function refuseIfStopped(marker: string, conversation: string): void {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
     stop = {}; // a damaged marker still says the daemon was stopped
   }
-  const how = [typeof stop.reason === 'string' ? stop.reason : '', typeof stop.at === 'string' ? `at ${stop.at}` : ''].filter(Boolean).join(', ');
+  const how = [typeof stop.reason === 'string' ? stop.reason : '', typeof stop.at === 'string' ? `at ${stop.at}` : '']
+    .filter(Boolean)
+    .join(', ');
   throw new DaemonUnavailable(
     `the svc daemon is not running: it was stopped${how ? ` (${how})` : ''} while this agent worked, and svc does not start it again from inside an agent (conversation #${conversation}); the work stays in this worktree. The person starts svc again (any svc command outside an agent, or VS Code), and svc conv resume ${conversation} continues this conversation`,
   );

@@ -18,7 +18,8 @@ export async function daemonOfHomeAnswers(home: string, selfPid?: number): Promi
   }
   if (d && d.pid !== selfPid && isAlive(d.pid)) {
     const health = await healthOf(d.httpPort, d.token);
-    if (health && health.pid === d.pid && sameFolder(health.svcHome, home)) return `daemon pid ${d.pid} answers on http://127.0.0.1:${d.httpPort}`;
+    if (health && health.pid === d.pid && sameFolder(health.svcHome, home))
+      return `daemon pid ${d.pid} answers on http://127.0.0.1:${d.httpPort}`;
   }
   if (selfPid !== undefined && fs.existsSync(paths.socket)) {
     const socket = await tryConnect(paths.socket, 1000);
@@ -44,20 +45,23 @@ async function healthOf(port: number, token: string): Promise<{ pid?: unknown; s
   // Loaded only here: the shim's every run does without an HTTP client.
   const http = await import('node:http');
   return new Promise((resolve) => {
-    const req = http.get({ host: '127.0.0.1', port, path: '/api/health', headers: { authorization: `Bearer ${token}` }, timeout: 2000 }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        if (body.length < 65_536) body += c;
-      });
-      res.on('end', () => {
-        try {
-          resolve(res.statusCode === 200 ? (JSON.parse(body) as { pid?: unknown; svcHome?: unknown }) : undefined);
-        } catch {
-          resolve(undefined);
-        }
-      });
-    });
+    const req = http.get(
+      { host: '127.0.0.1', port, path: '/api/health', headers: { authorization: `Bearer ${token}` }, timeout: 2000 },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          if (body.length < 65_536) body += c;
+        });
+        res.on('end', () => {
+          try {
+            resolve(res.statusCode === 200 ? (JSON.parse(body) as { pid?: unknown; svcHome?: unknown }) : undefined);
+          } catch {
+            resolve(undefined);
+          }
+        });
+      },
+    );
     req.on('timeout', () => req.destroy());
     req.on('error', () => resolve(undefined));
   });

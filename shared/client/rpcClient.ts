@@ -58,7 +58,8 @@ export function rpcOver(socket: net.Socket): RpcConnection {
   const close = () => {
     if (closed) return;
     closed = true;
-    for (const p of pending.values()) p.reject(new RpcError('the connection closed before the answer', CLOSED_BEFORE_ANSWER));
+    for (const p of pending.values())
+      p.reject(new RpcError('the connection closed before the answer', CLOSED_BEFORE_ANSWER));
     pending.clear();
     for (const fn of closeFns.splice(0)) fn();
   };
@@ -81,7 +82,11 @@ export function rpcOver(socket: net.Socket): RpcConnection {
       else p.resolve(msg.result ?? null);
     } else if (msg.id !== undefined && msg.id !== null) {
       // A request from the daemon: this client serves none.
-      write({ jsonrpc: '2.0', id: msg.id, error: { code: METHOD_NOT_FOUND, message: `unhandled method ${msg.method}` } }).catch(() => undefined);
+      write({
+        jsonrpc: '2.0',
+        id: msg.id,
+        error: { code: METHOD_NOT_FOUND, message: `unhandled method ${msg.method}` },
+      }).catch(() => undefined);
     } else {
       for (const fn of handlers.get(msg.method) ?? []) fn(msg.params);
     }

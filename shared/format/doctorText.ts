@@ -19,7 +19,10 @@ const MARK = { ok: 'ok     ', note: 'note   ', problem: 'PROBLEM' } as const;
 export function doctorText(r: DoctorReport): string {
   const lines: string[] = [];
   const known = new Set(AREAS.map(([a]) => a));
-  const groups = [...AREAS, ...[...new Set(r.checks.map((c) => c.area))].filter((a) => !known.has(a)).map((a) => [a, a] as [string, string])];
+  const groups = [
+    ...AREAS,
+    ...[...new Set(r.checks.map((c) => c.area))].filter((a) => !known.has(a)).map((a) => [a, a] as [string, string]),
+  ];
   for (const [area, title] of groups) {
     const checks = r.checks.filter((c) => c.area === area);
     if (!checks.length) continue;
@@ -48,5 +51,9 @@ export function daemonDownReport(reason: string, svcHome: string): DoctorReport 
 
 /** The report when this svc has no SQLite module for the Node or platform it runs on: the daemon cannot start, and why is known here. */
 export function noModuleReport(problem: string, fix: string): DoctorReport {
-  return { harnesses: [], checks: [{ area: 'node', subject: 'sqlite', status: 'problem', text: problem, fix }], problems: 1 };
+  return {
+    harnesses: [],
+    checks: [{ area: 'node', subject: 'sqlite', status: 'problem', text: problem, fix }],
+    problems: 1,
+  };
 }

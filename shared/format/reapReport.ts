@@ -20,10 +20,14 @@ export function formatReapReport(r: ReapReport): string {
   const lines = [`reaped conv ${r.conv.id} (${r.conv.name})`];
   if (r.park) {
     lines.push(`parked ${r.park.files} ${r.park.files === 1 ? 'path' : 'paths'} in ${r.park.patchFile}`);
-    lines.push(`  restore with: ${r.removed === 'worktree' ? r.park.restoreAfterRemoveCommand : r.park.restoreCommand}`);
+    lines.push(
+      `  restore with: ${r.removed === 'worktree' ? r.park.restoreAfterRemoveCommand : r.park.restoreCommand}`,
+    );
   }
   for (const p of r.earlierParked ?? []) {
-    lines.push(`note: an earlier park of this lane left ${p.patchFile}${p.paths === null ? '' : ` (${p.paths} ${p.paths === 1 ? 'path' : 'paths'})`}`);
+    lines.push(
+      `note: an earlier park of this lane left ${p.patchFile}${p.paths === null ? '' : ` (${p.paths} ${p.paths === 1 ? 'path' : 'paths'})`}`,
+    );
     if (p.restoreCommand !== null) lines.push(`  restore with: ${p.restoreCommand}`);
   }
   if (r.removed === 'worktree') lines.push(`removed worktree ${r.dir}`);
@@ -32,7 +36,9 @@ export function formatReapReport(r: ReapReport): string {
   if (r.branch !== null) lines.push(`kept branch ${r.branch}${r.head ? ` at ${short(r.head)}` : ''}`);
   if (r.keptBranch !== null) lines.push(`kept the detached commits on new branch ${r.keptBranch}`);
   for (const k of r.keptRefs ?? []) {
-    lines.push(`kept ${k.commits} ${k.commits === 1 ? 'commit' : 'commits'} only this worktree's reflog or its own refs held on new branch ${k.branch} at ${short(k.sha)}`);
+    lines.push(
+      `kept ${k.commits} ${k.commits === 1 ? 'commit' : 'commits'} only this worktree's reflog or its own refs held on new branch ${k.branch} at ${short(k.sha)}`,
+    );
   }
   lines.push(...unpushedLines(r));
   if (r.orphaned.length && r.archive.state !== 'kept') {
@@ -64,7 +70,9 @@ function orphanedLine(names: string[]): string {
     const [role] = [...counts.keys()];
     return `warning: the ${noun(role, 1)} launched by this lane is not reaped and is now orphaned: ${names[0]}`;
   }
-  const parts = [...counts.entries()].sort((a, b) => ROLE_ORDER.indexOf(a[0]) - ROLE_ORDER.indexOf(b[0])).map(([role, n]) => `${n} ${noun(role, n)}`);
+  const parts = [...counts.entries()]
+    .sort((a, b) => ROLE_ORDER.indexOf(a[0]) - ROLE_ORDER.indexOf(b[0]))
+    .map(([role, n]) => `${n} ${noun(role, n)}`);
   const what = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
   return `warning: ${what} launched by this lane are not reaped and are now orphaned: ${names.join(', ')}`;
 }

@@ -70,7 +70,8 @@ function metaOutput(meta: unknown): string {
 }
 
 function metaExit(meta: unknown): number | null {
-  const e = typeof meta === 'object' && meta !== null ? ((meta as Payload).terminal_exit as Payload | undefined) : undefined;
+  const e =
+    typeof meta === 'object' && meta !== null ? ((meta as Payload).terminal_exit as Payload | undefined) : undefined;
   return e && typeof e.exit_code === 'number' ? e.exit_code : null;
 }
 
@@ -140,7 +141,8 @@ function applyToolPayload(v: ToolCallView, p: Payload, first: boolean): void {
  * command without the `bash -lc` wrapper its rawInput keeps), else the command, else the id.
  */
 export function toolLabel(v: ToolCallView): string {
-  const raw = (v.retitled ? v.title : null) ?? (v.commandLater ? v.command : null) ?? v.title ?? v.command ?? v.toolCallId;
+  const raw =
+    (v.retitled ? v.title : null) ?? (v.commandLater ? v.command : null) ?? v.title ?? v.command ?? v.toolCallId;
   // Claude puts a command in backticks in its titles.
   const m = /^`([^`]+)`$/.exec(raw.trim());
   return m ? m[1] : raw;

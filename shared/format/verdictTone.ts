@@ -13,4 +13,8 @@ export function verdictTone(verdict: string): VerdictTone {
 
 /** The theme colour ids (package.json contributes.colors); a page reads each as `--vscode-svc-verdict.<tone>`
  * (VS Code turns only the first dot of a colour id into a dash; in CSS the dot is escaped). */
-export const VERDICT_COLORS: Record<VerdictTone, string> = { pass: 'svc.verdict.pass', notYet: 'svc.verdict.notYet', fail: 'svc.verdict.fail' };
+export const VERDICT_COLORS: Record<VerdictTone, string> = {
+  pass: 'svc.verdict.pass',
+  notYet: 'svc.verdict.notYet',
+  fail: 'svc.verdict.fail',
+};

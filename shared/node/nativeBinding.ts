@@ -24,7 +24,12 @@ export interface BindingInput {
 /** A refusal is one line: what is wrong, then the fix (`message` is both, as the daemon prints it). */
 export type BindingChoice = { ok: true; file: string } | { ok: false; problem: string; fix: string; message: string };
 
-const unusable = (problem: string, fix: string): BindingChoice => ({ ok: false, problem, fix, message: `${problem}; ${fix}` });
+const unusable = (problem: string, fix: string): BindingChoice => ({
+  ok: false,
+  problem,
+  fix,
+  message: `${problem}; ${fix}`,
+});
 
 export function chooseNativeBinding(i: BindingInput): BindingChoice {
   const fileFor = (abi: number | string) => path.join(i.distDir, nativeBinaryPath(i.platform, i.arch, abi));

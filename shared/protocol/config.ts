@@ -28,7 +28,11 @@ export const ConfigEntry = z.object({
 export type ConfigEntry = z.infer<typeof ConfigEntry>;
 
 /** Client → daemon. One key (`key`), or every settable key of config.yaml and of each project. */
-export const configGet = request('config/get', z.object({ key: z.string().min(1).max(300).optional() }).strict(), z.object({ entries: z.array(ConfigEntry) }));
+export const configGet = request(
+  'config/get',
+  z.object({ key: z.string().min(1).max(300).optional() }).strict(),
+  z.object({ entries: z.array(ConfigEntry) }),
+);
 
 /**
  * Client → daemon. Sets one key (`value` null removes it), validated with the file's
@@ -91,4 +95,8 @@ export type ModelChoices = z.infer<typeof ModelChoices>;
  * Client → daemon. The models a harness offers (ACP `configOptions` of category `model`
  * from a probe session, cached per harness). Free text is always allowed besides them.
  */
-export const configModels = request('config/models', z.object({ harness: z.string().min(1).max(32), refresh: z.boolean().optional() }).strict(), ModelChoices);
+export const configModels = request(
+  'config/models',
+  z.object({ harness: z.string().min(1).max(32), refresh: z.boolean().optional() }).strict(),
+  ModelChoices,
+);

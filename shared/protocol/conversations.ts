@@ -108,7 +108,11 @@ export const conversationsNew = request(
 );
 
 /** Client → daemon. Every conversation (archived ones with `all`), oldest first, each with `parentId` so clients draw the tree. */
-export const conversationsList = request('conversations/list', z.object({ all: z.boolean().optional() }).strict(), z.object({ conversations: z.array(ConversationInfo) }));
+export const conversationsList = request(
+  'conversations/list',
+  z.object({ all: z.boolean().optional() }).strict(),
+  z.object({ conversations: z.array(ConversationInfo) }),
+);
 
 /** Client → daemon. One conversation. */
 export const conversationsShow = request('conversations/show', z.object({ conv: ConvRef }).strict(), ConversationInfo);
@@ -120,25 +124,49 @@ export const conversationsShow = request('conversations/show', z.object({ conv: 
  */
 export const conversationsLog = request(
   'conversations/log',
-  z.object({ conv: ConvRef, lines: z.number().int().min(1).max(100_000).optional(), afterSeq: z.number().int().min(0).optional() }).strict(),
+  z
+    .object({
+      conv: ConvRef,
+      lines: z.number().int().min(1).max(100_000).optional(),
+      afterSeq: z.number().int().min(0).optional(),
+    })
+    .strict(),
   z.object({ text: z.string(), lastSeq: z.number().int(), live: z.boolean() }),
 );
 
 /** Client → daemon. The stop door (docs/architecture.md §6); SIGKILL only with `kill`. */
 export const conversationsStop = request(
   'conversations/stop',
-  z.object({ conv: ConvRef, kill: z.boolean().optional(), timeoutMs: z.number().int().min(100).max(600_000).optional() }).strict(),
+  z
+    .object({
+      conv: ConvRef,
+      kill: z.boolean().optional(),
+      timeoutMs: z.number().int().min(100).max(600_000).optional(),
+    })
+    .strict(),
   z.object({ stopped: z.boolean(), conversation: ConversationInfo }),
 );
 
 /** Client → daemon. Hides a stopped conversation from the Command Deck (its transcript stays). */
-export const conversationsArchive = request('conversations/archive', z.object({ conv: ConvRef }).strict(), ConversationInfo);
+export const conversationsArchive = request(
+  'conversations/archive',
+  z.object({ conv: ConvRef }).strict(),
+  ConversationInfo,
+);
 
 /** Client → daemon. Brings an archived conversation back to the Command Deck. */
-export const conversationsUnarchive = request('conversations/unarchive', z.object({ conv: ConvRef }).strict(), ConversationInfo);
+export const conversationsUnarchive = request(
+  'conversations/unarchive',
+  z.object({ conv: ConvRef }).strict(),
+  ConversationInfo,
+);
 
 /** Client → daemon. Restarts a stopped conversation's agent (session/load, session/resume, or a fresh session told it continues). */
-export const conversationsResume = request('conversations/resume', z.object({ conv: ConvRef, noWait: z.boolean().optional() }).strict(), Created);
+export const conversationsResume = request(
+  'conversations/resume',
+  z.object({ conv: ConvRef, noWait: z.boolean().optional() }).strict(),
+  Created,
+);
 
 /** Client → daemon. Answers the open needs-you request: exactly one of allow, deny, option, text. */
 export const conversationsAnswer = request(
@@ -179,7 +207,11 @@ export const AgentStatus = z.object({
 export type AgentStatus = z.infer<typeof AgentStatus>;
 
 /** Client → daemon (`svc status`, the Agents page). Every agent with alive, activity, model and cost. */
-export const conversationsStatus = request('conversations/status', z.object({ all: z.boolean().optional() }).strict(), z.object({ agents: z.array(AgentStatus) }));
+export const conversationsStatus = request(
+  'conversations/status',
+  z.object({ all: z.boolean().optional() }).strict(),
+  z.object({ agents: z.array(AgentStatus) }),
+);
 
 const SuccessorParams = z
   .object({

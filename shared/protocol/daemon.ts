@@ -20,7 +20,11 @@ export type DaemonInfo = z.infer<typeof DaemonInfo>;
 export const daemonStatus = request('daemon/status', z.object({}).strict(), DaemonInfo);
 
 /** Client → daemon. Asks the daemon to stop gracefully (live agents get the stop door). */
-export const daemonStop = request('daemon/stop', z.object({ reason: z.string().max(200).optional() }).strict(), z.object({ stopping: z.literal(true) }));
+export const daemonStop = request(
+  'daemon/stop',
+  z.object({ reason: z.string().max(200).optional() }).strict(),
+  z.object({ stopping: z.literal(true) }),
+);
 
 /** What a `svc/changed` says changed; each view re-reads on the topics it shows. */
 export const ChangeTopic = z.enum(['conversations', 'lanes', 'runs', 'reviews', 'config', 'transcript']);

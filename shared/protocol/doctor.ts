@@ -46,4 +46,8 @@ export const DoctorReport = z.object({
 export type DoctorReport = z.infer<typeof DoctorReport>;
 
 /** Client → daemon. Runs every check (`harnesses`: only the harness checks, for pickers). */
-export const doctorRun = request('doctor/run', z.object({ only: z.enum(['harnesses']).optional() }).strict(), DoctorReport);
+export const doctorRun = request(
+  'doctor/run',
+  z.object({ only: z.enum(['harnesses']).optional() }).strict(),
+  DoctorReport,
+);

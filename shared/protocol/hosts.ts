@@ -41,4 +41,8 @@ export const HostCheckResult = z.object({
 export type HostCheckResult = z.infer<typeof HostCheckResult>;
 
 /** Client → daemon. Connects to a host and checks what lanes need there: reachable, git, node, the harness, the lanes root, disk. */
-export const hostsCheck = request('hosts/check', z.object({ name: HostName, harness: z.string().min(1).max(32).optional() }).strict(), HostCheckResult);
+export const hostsCheck = request(
+  'hosts/check',
+  z.object({ name: HostName, harness: z.string().min(1).max(32).optional() }).strict(),
+  HostCheckResult,
+);

@@ -41,12 +41,22 @@ export type IssueInfo = z.infer<typeof IssueInfo>;
 /** Client → daemon. Creates an issue: id, workspace worktree on branch `issue/<id-lower>`. */
 export const issuesNew = request(
   'issues/new',
-  z.object({ project: ProjectKey, title: z.string().trim().min(1).max(200), body: z.string().max(1_000_000).optional() }).strict(),
+  z
+    .object({
+      project: ProjectKey,
+      title: z.string().trim().min(1).max(200),
+      body: z.string().max(1_000_000).optional(),
+    })
+    .strict(),
   IssueInfo,
 );
 
 /** Client → daemon. Issues, oldest first; of one project when given. */
-export const issuesList = request('issues/list', z.object({ project: ProjectKey.optional() }).strict(), z.object({ issues: z.array(IssueInfo) }));
+export const issuesList = request(
+  'issues/list',
+  z.object({ project: ProjectKey.optional() }).strict(),
+  z.object({ issues: z.array(IssueInfo) }),
+);
 
 /** Client → daemon. One issue. */
 export const issuesShow = request('issues/show', z.object({ issue: IssueRef }).strict(), IssueInfo);

@@ -128,9 +128,23 @@ export const LaneRecord = z.object({
   /** The newest report, if any. */
   report: LaneReport.nullable(),
   /** A critic's or verifier's own verdict; for a builder its newest critic's verdict. */
-  verdict: z.object({ verdict: z.enum(VERDICTS), defects: z.number().int(), by: z.number().int(), verdictFile: z.string().nullable() }).nullable(),
+  verdict: z
+    .object({
+      verdict: z.enum(VERDICTS),
+      defects: z.number().int(),
+      by: z.number().int(),
+      verdictFile: z.string().nullable(),
+    })
+    .nullable(),
   /** Live git facts for git-backed, non-archived lanes. */
-  git: z.object({ branch: z.string().nullable(), headSha: z.string().nullable(), ahead: z.number().int().nullable(), dirty: z.boolean() }).nullable(),
+  git: z
+    .object({
+      branch: z.string().nullable(),
+      headSha: z.string().nullable(),
+      ahead: z.number().int().nullable(),
+      dirty: z.boolean(),
+    })
+    .nullable(),
   /** Why `git` is null for a lane that should have facts: `git did not answer within 5 s`. Null otherwise. */
   gitUnavailable: z.string().nullable(),
   /** Every patch `svc lane reap --park` left for this lane (a reap killed mid-park included), oldest first. */
@@ -141,12 +155,18 @@ export type LaneRecord = z.infer<typeof LaneRecord>;
 /** Client → daemon. `svc lane start`: launch a lane (all launch rules checked here). */
 export const lanesStart = request('lanes/start', LaunchParams, LaneRecord);
 
-export const ListParams = z.object({ run: RunKey.optional(), parent: LaneRef.optional(), key: LaneKey.optional() }).strict();
+export const ListParams = z
+  .object({ run: RunKey.optional(), parent: LaneRef.optional(), key: LaneKey.optional() })
+  .strict();
 /** Client → daemon. `svc lane list`, GET /api/lanes: lanes with activity and git facts. */
 export const lanesList = request('lanes/list', ListParams, z.object({ lanes: z.array(LaneRecord) }));
 
 /** Client → daemon. One lane by reference, or by run and key (the newest lane). */
-export const lanesGet = request('lanes/get', z.object({ lane: LaneRef.optional(), run: RunKey.optional(), key: LaneKey.optional() }).strict(), LaneRecord);
+export const lanesGet = request(
+  'lanes/get',
+  z.object({ lane: LaneRef.optional(), run: RunKey.optional(), key: LaneKey.optional() }).strict(),
+  LaneRecord,
+);
 
 /** Client → daemon. `svc lane show`: the builder-to-critic chain of a key and its lanes. */
 export const lanesShow = request(
@@ -199,7 +219,11 @@ export const WaitResult = z.object({
 export const lanesWait = request('lanes/wait', WaitParams, WaitResult);
 
 /** Client → daemon. `svc lane stop`: the conversation stop door. */
-export const lanesStop = request('lanes/stop', z.object({ lane: LaneRef }).strict(), z.object({ lane: z.string(), stopped: z.boolean() }));
+export const lanesStop = request(
+  'lanes/stop',
+  z.object({ lane: LaneRef }).strict(),
+  z.object({ lane: z.string(), stopped: z.boolean() }),
+);
 
 export const RunCard = z.object({
   project: z.string(),
@@ -242,9 +266,14 @@ export const BudgetResult = z.object({
 export const lanesBudget = request('lanes/budget', BudgetParams, BudgetResult);
 
 /** Daemon → clients. A lane report was filed (views and waiters re-read). */
-export const laneReported = notification('lanes/reported', z.object({ lane: z.string(), run: z.string(), seq: z.number().int() }));
+export const laneReported = notification(
+  'lanes/reported',
+  z.object({ lane: z.string(), run: z.string(), seq: z.number().int() }),
+);
 
-export const ReapParams = z.object({ lane: LaneRef, park: z.boolean().default(false), keep: z.boolean().default(false) }).strict();
+export const ReapParams = z
+  .object({ lane: LaneRef, park: z.boolean().default(false), keep: z.boolean().default(false) })
+  .strict();
 /** The HTTP body of POST /api/lanes/:name/reap. */
 export const ReapBody = z.object({ park: z.boolean().default(false), keep: z.boolean().default(false) }).strict();
 export const ReapResult = z.object({
@@ -259,9 +288,20 @@ export const ReapResult = z.object({
   /** Branches reap created for commits only the worktree's reflog or its own refs held (its detached HEAD's are keptBranch). */
   keptRefs: z.array(z.object({ branch: z.string(), sha: z.string(), commits: z.number().int() })).default([]),
   park: z
-    .object({ patchFile: z.string(), files: z.number().int(), head: z.string(), branch: z.string().nullable(), restoreCommand: z.string(), restoreAfterRemoveCommand: z.string() })
+    .object({
+      patchFile: z.string(),
+      files: z.number().int(),
+      head: z.string(),
+      branch: z.string().nullable(),
+      restoreCommand: z.string(),
+      restoreAfterRemoveCommand: z.string(),
+    })
     .nullable(),
-  archive: z.union([z.object({ state: z.literal('archived') }), z.object({ state: z.literal('kept') }), z.object({ state: z.literal('failed'), error: z.string() })]),
+  archive: z.union([
+    z.object({ state: z.literal('archived') }),
+    z.object({ state: z.literal('kept') }),
+    z.object({ state: z.literal('failed'), error: z.string() }),
+  ]),
   orphaned: z.array(z.string()),
   /** Patches parked for this lane before this reap (an earlier reap, one killed mid-park): never lost from sight. */
   earlierParked: z.array(ParkedPatch).default([]),

@@ -58,7 +58,13 @@ export const ReviewInfo = z.object({
 export type Review = z.infer<typeof ReviewInfo>;
 
 /** `updatedAt` differs from `createdAt` once the comment was edited (an edited verdict marker no longer counts). */
-export const CommentInfo = z.object({ id: z.number(), author: z.string(), body: z.string(), createdAt: z.string(), updatedAt: z.string() });
+export const CommentInfo = z.object({
+  id: z.number(),
+  author: z.string(),
+  body: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
 export type Comment = z.infer<typeof CommentInfo>;
 
 export const STATUS_STATES = ['pending', 'success', 'failure', 'error'] as const;

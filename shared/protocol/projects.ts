@@ -26,4 +26,8 @@ export const projectsAdd = request(
 );
 
 /** Client → daemon. Lists the projects of projects.yaml. */
-export const projectsList = request('projects/list', z.object({}).strict(), z.object({ projects: z.array(ProjectInfo) }));
+export const projectsList = request(
+  'projects/list',
+  z.object({}).strict(),
+  z.object({ projects: z.array(ProjectInfo) }),
+);

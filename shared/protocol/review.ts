@@ -22,7 +22,15 @@ export const ReviewModeName = z.enum(REVIEW_MODE_NAMES);
 export type ReviewModeName = z.infer<typeof ReviewModeName>;
 
 /** `pr.reviewState` in `svc show --json` (docs/architecture.md §8). */
-export const PR_REVIEW_STATES = ['none', 'requested', 'in_review', 'approved', 'changes_requested', 'failed', 'stale'] as const;
+export const PR_REVIEW_STATES = [
+  'none',
+  'requested',
+  'in_review',
+  'approved',
+  'changes_requested',
+  'failed',
+  'stale',
+] as const;
 export const ReviewState = z.enum(PR_REVIEW_STATES);
 export type ReviewState = z.infer<typeof ReviewState>;
 
@@ -138,7 +146,9 @@ export const reviewAbort = request(
 /** Client → daemon. Restarts the review parent and re-runs lanes without a report (`role`: only that lane). */
 export const reviewRestart = request(
   'review/restart',
-  z.object({ issue: IssueRef, role: ReviewLane.optional(), model: z.string().trim().min(1).max(200).optional() }).strict(),
+  z
+    .object({ issue: IssueRef, role: ReviewLane.optional(), model: z.string().trim().min(1).max(200).optional() })
+    .strict(),
   z.object({ issue: z.string(), runId: z.string(), restarted: z.array(z.string()) }),
 );
 
@@ -156,8 +166,20 @@ export type LaneResult = z.infer<typeof LaneResult>;
 /** Review parent → daemon (long-running). Returns when every lane has a report or has died without one. */
 export const reviewWait = request(
   'review/wait',
-  z.object({ caller: Caller, issue: IssueRef.optional(), run: RunId.optional(), timeoutS: z.number().int().min(1).max(86_400).optional() }).strict(),
-  z.object({ issue: z.string(), runId: z.string(), outcome: z.enum(['complete', 'incomplete', 'timeout']), lanes: z.array(LaneResult) }),
+  z
+    .object({
+      caller: Caller,
+      issue: IssueRef.optional(),
+      run: RunId.optional(),
+      timeoutS: z.number().int().min(1).max(86_400).optional(),
+    })
+    .strict(),
+  z.object({
+    issue: z.string(),
+    runId: z.string(),
+    outcome: z.enum(['complete', 'incomplete', 'timeout']),
+    lanes: z.array(LaneResult),
+  }),
 );
 
 /** Review parent or quick-mode agent → daemon. Validates synthesis.md (review.md) and posts one PR review pinned to the run's commit. */
@@ -178,4 +200,8 @@ export const reviewPost = request(
 );
 
 /** Client → daemon (`svc show`). Derived issue state: PR review state, readiness, reviewers, journal tail. */
-export const reviewShow = request('review/show', z.object({ issue: IssueRef, lines: z.number().int().min(1).max(10_000).optional() }).strict(), IssueState);
+export const reviewShow = request(
+  'review/show',
+  z.object({ issue: IssueRef, lines: z.number().int().min(1).max(10_000).optional() }).strict(),
+  IssueState,
+);

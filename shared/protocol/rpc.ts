@@ -16,7 +16,11 @@ export interface NotificationDef<P extends z.ZodType, M extends string = string>
   readonly params: P;
 }
 
-export function request<M extends string, P extends z.ZodType, R extends z.ZodType>(method: M, params: P, result: R): RequestDef<P, R, M> {
+export function request<M extends string, P extends z.ZodType, R extends z.ZodType>(
+  method: M,
+  params: P,
+  result: R,
+): RequestDef<P, R, M> {
   return { kind: 'request', method, params, result };
 }
 

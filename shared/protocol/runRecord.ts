@@ -100,7 +100,16 @@ export const RunRecord = z.object({
   cost: z.object({ total: z.number(), reported: z.boolean(), spend: z.string() }),
   parked: z.array(z.object({ lane: z.string(), file: z.string(), restoreCommand: z.string().nullable() })),
   reviews: z.array(
-    z.object({ issue: z.string(), title: z.string(), runId: z.string(), mode: z.string(), sha: z.string(), verdict: z.string().nullable(), phase: z.string(), at: z.number() }),
+    z.object({
+      issue: z.string(),
+      title: z.string(),
+      runId: z.string(),
+      mode: z.string(),
+      sha: z.string(),
+      verdict: z.string().nullable(),
+      phase: z.string(),
+      at: z.number(),
+    }),
   ),
 });
 export type RunRecord = z.infer<typeof RunRecord>;
@@ -114,4 +123,8 @@ export const RunExportParams = z
   })
   .strict();
 /** Client → daemon. `svc run export`, the Awareness card's "Export Run Record…": the run's record as one self-contained HTML page, or its facts as JSON. */
-export const runsExport = request('runs/export', RunExportParams, z.object({ record: RunRecord, html: z.string().nullable() }));
+export const runsExport = request(
+  'runs/export',
+  RunExportParams,
+  z.object({ record: RunRecord, html: z.string().nullable() }),
+);

@@ -24,7 +24,13 @@ export const TRANSCRIPT_READ_DEFAULT = 2000;
  */
 export const transcriptRead = request(
   'transcript/read',
-  z.object({ conv: z.string().min(1).max(200), afterSeq: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(20_000).optional() }).strict(),
+  z
+    .object({
+      conv: z.string().min(1).max(200),
+      afterSeq: z.number().int().min(0).optional(),
+      limit: z.number().int().min(1).max(20_000).optional(),
+    })
+    .strict(),
   z.object({
     conv: z.number().int(),
     rows: z.array(TranscriptRowInfo),

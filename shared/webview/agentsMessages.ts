@@ -53,7 +53,8 @@ export interface AgentsState {
 
 export type AgentsToView = AgentsState;
 /** `keep`: a double-click or Enter (a kept tab); a click opens the preview tab. */
-export type AgentsFromView = ReadyMessage | { type: 'openConversation'; convId: number; keep: boolean } | { type: 'newConversation' };
+export type AgentsFromView =
+  ReadyMessage | { type: 'openConversation'; convId: number; keep: boolean } | { type: 'newConversation' };
 
 /** What the page keeps across a window reload (setState): its filter, switches and sort. */
 export type AgentsPageState = Pick<TableState, 'filter' | 'liveOnly' | 'archived' | 'sort' | 'descending'>;

@@ -3,7 +3,8 @@
 import type { ReadyMessage } from './viewMessages';
 
 /** How the daemon connection looks, in words the page shows as is. */
-export type DaemonLine = { state: 'connected'; text: string } | { state: 'connecting' | 'down' | 'noNode'; text: string };
+export type DaemonLine =
+  { state: 'connected'; text: string } | { state: 'connecting' | 'down' | 'noNode'; text: string };
 
 export interface AwarenessCard {
   project: string;

@@ -10,7 +10,16 @@ export type TranscriptItem =
   | { id: string; kind: 'message'; at: number; text: string }
   | { id: string; kind: 'thought'; at: number; text: string }
   /** `title`: the command or the agent's newest name for the call; `outcome`: `exit <n>` or `failed` when it failed. */
-  | { id: string; kind: 'tool'; at: number; title: string; toolKind: string | null; status: string | null; output: string; outcome: string | null }
+  | {
+      id: string;
+      kind: 'tool';
+      at: number;
+      title: string;
+      toolKind: string | null;
+      status: string | null;
+      output: string;
+      outcome: string | null;
+    }
   | { id: string; kind: 'plan'; at: number; entries: { content: string; status: string; priority: string | null }[] }
   | { id: string; kind: 'ask'; at: number; askKind: string; title: string; outcome: string | null }
   | { id: string; kind: 'note'; at: number; text: string; tone: 'info' | 'error' };

@@ -21,7 +21,9 @@ export interface Step {
 }
 
 /** What a conversation so far asks of the model next: a command to run, or the final text. */
-export function nextMove(entries: { kind: 'user' | 'result'; text: string }[]): { run?: string; escalate?: boolean; say: string } | undefined {
+export function nextMove(
+  entries: { kind: 'user' | 'result'; text: string }[],
+): { run?: string; escalate?: boolean; say: string } | undefined {
   let at = -1;
   for (let i = entries.length - 1; i >= 0; i--) {
     if (entries[i].kind === 'user' && parseSteps(entries[i].text).length) {
@@ -43,7 +45,8 @@ export function nextMove(entries: { kind: 'user' | 'result'; text: string }[]): 
 
 export function parseSteps(text: string): Step[] {
   const out: Step[] = [];
-  for (const m of text.matchAll(/^[ \t]*mock: (run!|run|say) (.+)$/gm)) out.push({ kind: m[1] as Step['kind'], text: m[2].trim() });
+  for (const m of text.matchAll(/^[ \t]*mock: (run!|run|say) (.+)$/gm))
+    out.push({ kind: m[1] as Step['kind'], text: m[2].trim() });
   return out;
 }
 
@@ -85,29 +88,74 @@ function anthropic(body: AnyJson, res: http.ServerResponse): void {
   const model = body.model ?? 'mock';
   const usage = { input_tokens: 12, output_tokens: 7, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   const content: AnyJson[] = move?.run
-    ? [{ type: 'tool_use', id: id('toolu'), name: 'Bash', input: { command: move.run, description: 'Run the command' } }]
+    ? [
+        {
+          type: 'tool_use',
+          id: id('toolu'),
+          name: 'Bash',
+          input: { command: move.run, description: 'Run the command' },
+        },
+      ]
     : [{ type: 'text', text: move?.say ?? 'mock reply' }];
   const stop = move?.run ? 'tool_use' : 'end_turn';
-  const message = { id: id('msg'), type: 'message', role: 'assistant', model, content, stop_reason: stop, stop_sequence: null, usage };
+  const message = {
+    id: id('msg'),
+    type: 'message',
+    role: 'assistant',
+    model,
+    content,
+    stop_reason: stop,
+    stop_sequence: null,
+    usage,
+  };
   if (!body.stream) {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(message));
     return;
   }
   const ev: { event: string; data: unknown }[] = [
-    { event: 'message_start', data: { type: 'message_start', message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } } } },
+    {
+      event: 'message_start',
+      data: {
+        type: 'message_start',
+        message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } },
+      },
+    },
   ];
   content.forEach((b, index) => {
     if (b.type === 'text') {
-      ev.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } } });
-      ev.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text: b.text } } });
+      ev.push({
+        event: 'content_block_start',
+        data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+      });
+      ev.push({
+        event: 'content_block_delta',
+        data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text: b.text } },
+      });
     } else {
-      ev.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } } });
-      ev.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(b.input) } } });
+      ev.push({
+        event: 'content_block_start',
+        data: {
+          type: 'content_block_start',
+          index,
+          content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} },
+        },
+      });
+      ev.push({
+        event: 'content_block_delta',
+        data: {
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'input_json_delta', partial_json: JSON.stringify(b.input) },
+        },
+      });
     }
     ev.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
   });
-  ev.push({ event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 7 } } });
+  ev.push({
+    event: 'message_delta',
+    data: { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 7 } },
+  });
   ev.push({ event: 'message_stop', data: { type: 'message_stop' } });
   sse(res, ev);
 }
@@ -120,10 +168,17 @@ function responsesEntries(body: AnyJson): { kind: 'user' | 'result'; text: strin
   const out: { kind: 'user' | 'result'; text: string }[] = [];
   const input = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : (body.input ?? []);
   for (const item of input) {
-    if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output' || item.type === 'local_shell_call_output')
+    if (
+      item.type === 'function_call_output' ||
+      item.type === 'custom_tool_call_output' ||
+      item.type === 'local_shell_call_output'
+    )
       out.push({ kind: 'result', text: String(item.output ?? '') });
     else if ((item.type === 'message' || item.type === undefined) && item.role === 'user') {
-      const text = typeof item.content === 'string' ? item.content : (item.content ?? []).map((c: AnyJson) => c.text ?? '').join('\n');
+      const text =
+        typeof item.content === 'string'
+          ? item.content
+          : (item.content ?? []).map((c: AnyJson) => c.text ?? '').join('\n');
       out.push({ kind: 'user', text });
     }
   }
@@ -157,7 +212,11 @@ function codeModeTool(tools: AnyJson[]): AnyJson | undefined {
 
 function codeModeInput(command: string, escalate: boolean): string {
   const args: AnyJson = { cmd: command };
-  if (escalate) Object.assign(args, { sandbox_permissions: 'require_escalated', justification: 'The test asks for approval here.' });
+  if (escalate)
+    Object.assign(args, {
+      sandbox_permissions: 'require_escalated',
+      justification: 'The test asks for approval here.',
+    });
   return `const r = await tools.exec_command(${JSON.stringify(args)});\ntext(typeof r === 'string' ? r : (r.output ?? JSON.stringify(r)));`;
 }
 
@@ -177,25 +236,65 @@ function responses(body: AnyJson, res: http.ServerResponse): void {
           input: codeModeInput(move.run, move.escalate === true),
           status: 'completed',
         }
-      : { type: 'function_call', id: id('fc'), call_id: id('call'), name: tool.name, arguments: shellArguments(tool, move.run, move.escalate === true), status: 'completed' }
-    : { type: 'message', id: id('msg'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: move?.say ?? 'mock reply', annotations: [] }] };
-  const usage = { input_tokens: 12, input_tokens_details: { cached_tokens: 0 }, output_tokens: 7, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 19 };
-  const base = { id: respId, object: 'response', created_at: Math.floor(Date.now() / 1000), model: body.model ?? 'mock' };
+      : {
+          type: 'function_call',
+          id: id('fc'),
+          call_id: id('call'),
+          name: tool.name,
+          arguments: shellArguments(tool, move.run, move.escalate === true),
+          status: 'completed',
+        }
+    : {
+        type: 'message',
+        id: id('msg'),
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: move?.say ?? 'mock reply', annotations: [] }],
+      };
+  const usage = {
+    input_tokens: 12,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 7,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: 19,
+  };
+  const base = {
+    id: respId,
+    object: 'response',
+    created_at: Math.floor(Date.now() / 1000),
+    model: body.model ?? 'mock',
+  };
   const ev: { event: string; data: AnyJson }[] = [
-    { event: 'response.created', data: { type: 'response.created', response: { ...base, status: 'in_progress', output: [] } } },
+    {
+      event: 'response.created',
+      data: { type: 'response.created', response: { ...base, status: 'in_progress', output: [] } },
+    },
     {
       event: 'response.output_item.added',
-      data: { type: 'response.output_item.added', output_index: 0, item: { ...item, status: 'in_progress', ...(item.type === 'message' ? { content: [] } : {}) } },
+      data: {
+        type: 'response.output_item.added',
+        output_index: 0,
+        item: { ...item, status: 'in_progress', ...(item.type === 'message' ? { content: [] } : {}) },
+      },
     },
   ];
   if (item.type === 'message') {
     ev.push({
       event: 'response.output_text.delta',
-      data: { type: 'response.output_text.delta', item_id: item.id, output_index: 0, content_index: 0, delta: item.content[0].text },
+      data: {
+        type: 'response.output_text.delta',
+        item_id: item.id,
+        output_index: 0,
+        content_index: 0,
+        delta: item.content[0].text,
+      },
     });
   }
   ev.push({ event: 'response.output_item.done', data: { type: 'response.output_item.done', output_index: 0, item } });
-  ev.push({ event: 'response.completed', data: { type: 'response.completed', response: { ...base, status: 'completed', output: [item], usage } } });
+  ev.push({
+    event: 'response.completed',
+    data: { type: 'response.completed', response: { ...base, status: 'completed', output: [item], usage } },
+  });
   sse(res, ev);
 }
 
@@ -217,9 +316,18 @@ function gemini(body: AnyJson, stream: boolean, res: http.ServerResponse): void 
   const decls = (body.tools ?? []).flatMap((t: AnyJson) => t.functionDeclarations ?? []);
   const hasShell = decls.some((d: AnyJson) => d.name === 'run_shell_command');
   const move = hasShell ? nextMove(geminiEntries(body)) : undefined;
-  const wantsJson = body.generationConfig?.responseMimeType === 'application/json' || body.generationConfig?.responseJsonSchema || body.generationConfig?.responseSchema;
-  const text = move?.say ?? (wantsJson ? JSON.stringify({ reasoning: 'The model answered; the user speaks next.', next_speaker: 'user' }) : 'mock reply');
-  const parts = move?.run ? [{ functionCall: { name: 'run_shell_command', args: { command: move.run, description: 'Run the command' } } }] : [{ text }];
+  const wantsJson =
+    body.generationConfig?.responseMimeType === 'application/json' ||
+    body.generationConfig?.responseJsonSchema ||
+    body.generationConfig?.responseSchema;
+  const text =
+    move?.say ??
+    (wantsJson
+      ? JSON.stringify({ reasoning: 'The model answered; the user speaks next.', next_speaker: 'user' })
+      : 'mock reply');
+  const parts = move?.run
+    ? [{ functionCall: { name: 'run_shell_command', args: { command: move.run, description: 'Run the command' } } }]
+    : [{ text }];
   const chunk = {
     candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
     usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 7, totalTokenCount: 19 },
@@ -257,7 +365,8 @@ export async function startMockModels(opts: { logFile?: string } = {}): Promise<
         body = {};
       }
       requests.push({ path: url.pathname, body });
-      if (opts.logFile) fs.appendFileSync(opts.logFile, `${req.method} ${req.url}\n${JSON.stringify(body).slice(0, 200000)}\n\n`);
+      if (opts.logFile)
+        fs.appendFileSync(opts.logFile, `${req.method} ${req.url}\n${JSON.stringify(body).slice(0, 200000)}\n\n`);
       const p = url.pathname;
       if (p.endsWith('/messages/count_tokens')) return json(res, { input_tokens: 12 });
       if (p.endsWith('/messages')) return anthropic(body, res);

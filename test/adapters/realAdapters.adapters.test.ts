@@ -40,13 +40,23 @@ function userSetup(s: Scratch, mock: MockModels): void {
   fs.mkdirSync(codexHome, { recursive: true });
   fs.writeFileSync(
     path.join(codexHome, 'config.toml'),
-    ['model_provider = "mock"', '', '[model_providers.mock]', 'name = "mock"', `base_url = "${mock.url}/v1"`, 'env_key = "OPENAI_API_KEY"', 'wire_api = "responses"', ''].join(
-      '\n',
-    ),
+    [
+      'model_provider = "mock"',
+      '',
+      '[model_providers.mock]',
+      'name = "mock"',
+      `base_url = "${mock.url}/v1"`,
+      'env_key = "OPENAI_API_KEY"',
+      'wire_api = "responses"',
+      '',
+    ].join('\n'),
   );
   const geminiHome = path.join(s.home, '.gemini');
   fs.mkdirSync(geminiHome, { recursive: true });
-  fs.writeFileSync(path.join(geminiHome, 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }, null, 2));
+  fs.writeFileSync(
+    path.join(geminiHome, 'settings.json'),
+    JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }, null, 2),
+  );
 }
 
 describe('real adapters against the mock model server', function () {
@@ -60,7 +70,13 @@ describe('real adapters against the mock model server', function () {
     assert.equal(r.code, 0, `svc ${args.join(' ')} exited ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
     return r.stdout;
   };
-  const show = async (ref: string) => JSON.parse(await svc(['conv', 'show', ref, '--json'])) as { id: number; activity: string; alive: boolean; spawnError: string | null };
+  const show = async (ref: string) =>
+    JSON.parse(await svc(['conv', 'show', ref, '--json'])) as {
+      id: number;
+      activity: string;
+      alive: boolean;
+      spawnError: string | null;
+    };
   const log = (ref: string) => svc(['conv', 'log', ref, '--lines', '1000']);
   /** Waits for `want`; a failed start ends the wait at once with the conversation's log. */
   const waitActivity = async (ref: string, want: string, timeoutMs = 90_000) => {
@@ -94,8 +110,26 @@ describe('real adapters against the mock model server', function () {
       const conv = `${h.name}-root`;
 
       it('a conversation asks before a command, is answered through svc conv answer, runs it and answers', async () => {
-        const prompt = [`Say hello.`, `mock: run! touch asked-${h.name}.txt && echo tool-output-${h.name}`, `mock: say finished-${h.name}`].join('\n');
-        await svc(['conv', 'new', '--project', 'web', '--harness', h.name, '--model', h.model, '--title', conv, '--prompt', prompt, '--no-wait']);
+        const prompt = [
+          `Say hello.`,
+          `mock: run! touch asked-${h.name}.txt && echo tool-output-${h.name}`,
+          `mock: say finished-${h.name}`,
+        ].join('\n');
+        await svc([
+          'conv',
+          'new',
+          '--project',
+          'web',
+          '--harness',
+          h.name,
+          '--model',
+          h.model,
+          '--title',
+          conv,
+          '--prompt',
+          prompt,
+          '--no-wait',
+        ]);
         await waitActivity(conv, 'needs-you');
         assert.ok(!fs.existsSync(path.join(proj.dir, `asked-${h.name}.txt`)), 'nothing ran before the answer');
         await svc(['conv', 'answer', conv, '--allow']);
@@ -113,7 +147,11 @@ describe('real adapters against the mock model server', function () {
         await svc(['conv', 'resume', conv]);
         await waitActivity(conv, 'idle');
         await svc(['tell', conv, [`mock: say again-${h.name}`].join('\n')]);
-        await eventually(async () => ((await log(conv)).includes(`again-${h.name}`) ? true : undefined), 60_000, 'the answer after resume');
+        await eventually(
+          async () => ((await log(conv)).includes(`again-${h.name}`) ? true : undefined),
+          60_000,
+          'the answer after resume',
+        );
         await waitActivity(conv, 'idle');
       });
 
@@ -152,30 +190,54 @@ describe('real adapters against the mock model server', function () {
         const laneLog = await log(`r${h.name}-a-builder-i1`).catch((e) => String(e));
         assert.equal(wait.code, 0, `${wait.stdout}\n${wait.stderr}\n${laneLog}`);
         assert.match(wait.stdout, new RegExp(`Added ${h.name}\\.txt`));
-        assert.match(git(proj.dir, s.env, '--git-dir', proj.origin, 'log', '--all', '--format=%s'), new RegExp(`^add ${h.name}\\.txt$`, 'm'));
+        assert.match(
+          git(proj.dir, s.env, '--git-dir', proj.origin, 'log', '--all', '--format=%s'),
+          new RegExp(`^add ${h.name}\\.txt$`, 'm'),
+        );
         // It did so in the default sandbox: its harness's state, the mock model's network and its permission answers all work inside.
-        const [lane] = JSON.parse(await svc(['lane', 'list', '--run', `r${h.name}`, '--json'])) as { sandbox: string }[];
+        const [lane] = JSON.parse(await svc(['lane', 'list', '--run', `r${h.name}`, '--json'])) as {
+          sandbox: string;
+        }[];
         assert.equal(lane.sandbox, 'workspace');
       });
 
       if (h.reportsCost !== undefined) {
-        it(h.reportsCost ? 'the cost the adapter reports reaches the lane and its cap' : 'a capped lane says its cap cannot hold: the adapter reports no cost', async () => {
-          const name = `r${h.name}-a-builder-i1`;
-          const lane = (JSON.parse(await svc(['lane', 'list', '--json'])) as LaneRecord[]).find((l) => l.name === name)!;
-          const conversation = JSON.parse(await svc(['conv', 'show', name, '--json'])) as { cost: { amount: number; currency: string } | null };
-          const shown = (await svc(['lane', 'show', name])).split('\n');
-          if (h.reportsCost) {
-            assert.ok(conversation.cost && conversation.cost.amount > 0 && conversation.cost.currency === 'USD', JSON.stringify(conversation.cost));
-            assert.equal(lane.budget.spent, conversation.cost.amount, 'the lane counts what its conversation reported');
-            assert.deepEqual([lane.budget.state, lane.budget.cap, lane.budget.from], ['ok', 5, 'lane']);
-            assert.equal(lane.budget.text, `${formatCost(conversation.cost.amount)} of $5.00 (${Math.floor((conversation.cost.amount / 5) * 100)}%)`);
-            assert.ok(shown.includes(`    budget: ${lane.budget.text}`), shown.join('\n'));
-          } else {
-            assert.equal(conversation.cost, null, 'the adapter reported no cost');
-            assert.deepEqual([lane.budget.state, lane.budget.spent], ['not-enforceable', 0]);
-            assert.ok(shown.includes(`    budget: not enforceable — ${h.name} reports no cost`), shown.join('\n'));
-          }
-        });
+        it(
+          h.reportsCost
+            ? 'the cost the adapter reports reaches the lane and its cap'
+            : 'a capped lane says its cap cannot hold: the adapter reports no cost',
+          async () => {
+            const name = `r${h.name}-a-builder-i1`;
+            const lane = (JSON.parse(await svc(['lane', 'list', '--json'])) as LaneRecord[]).find(
+              (l) => l.name === name,
+            )!;
+            const conversation = JSON.parse(await svc(['conv', 'show', name, '--json'])) as {
+              cost: { amount: number; currency: string } | null;
+            };
+            const shown = (await svc(['lane', 'show', name])).split('\n');
+            if (h.reportsCost) {
+              assert.ok(
+                conversation.cost && conversation.cost.amount > 0 && conversation.cost.currency === 'USD',
+                JSON.stringify(conversation.cost),
+              );
+              assert.equal(
+                lane.budget.spent,
+                conversation.cost.amount,
+                'the lane counts what its conversation reported',
+              );
+              assert.deepEqual([lane.budget.state, lane.budget.cap, lane.budget.from], ['ok', 5, 'lane']);
+              assert.equal(
+                lane.budget.text,
+                `${formatCost(conversation.cost.amount)} of $5.00 (${Math.floor((conversation.cost.amount / 5) * 100)}%)`,
+              );
+              assert.ok(shown.includes(`    budget: ${lane.budget.text}`), shown.join('\n'));
+            } else {
+              assert.equal(conversation.cost, null, 'the adapter reported no cost');
+              assert.deepEqual([lane.budget.state, lane.budget.spent], ['not-enforceable', 0]);
+              assert.ok(shown.includes(`    budget: not enforceable — ${h.name} reports no cost`), shown.join('\n'));
+            }
+          },
+        );
       }
     });
   }

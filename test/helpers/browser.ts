@@ -7,7 +7,8 @@ import type { Browser } from 'playwright-core';
 const CHROMIUM = process.env.SVC_E2E_CHROMIUM ?? '/usr/bin/chromium';
 
 export async function launchBrowser(home: string): Promise<Browser> {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get install chromium (scripts/ciE2e.sh does)`);
+  if (!fs.existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} not found: apt-get install chromium (scripts/ciE2e.sh does)`);
   return chromium.launch({
     executablePath: CHROMIUM,
     // The browser's own files go to the given (scratch) home, never the real one.

@@ -45,7 +45,15 @@ export function makeRemote(name: string): RemoteFixture {
       else {
         git(work, s.env, 'fetch', '--quiet', 'origin');
         const remoteHas = git(work, s.env, 'ls-remote', '--heads', 'origin', branch) !== '';
-        git(work, s.env, 'checkout', '--quiet', '-b', branch, remoteHas ? `origin/${branch}` : `origin/${opts.from ?? 'main'}`);
+        git(
+          work,
+          s.env,
+          'checkout',
+          '--quiet',
+          '-b',
+          branch,
+          remoteHas ? `origin/${branch}` : `origin/${opts.from ?? 'main'}`,
+        );
       }
       const file = opts.file ?? `${branch.replace(/\//g, '-')}.txt`;
       fs.writeFileSync(path.join(work, file), opts.content ?? `change ${n++}\n`);
@@ -62,7 +70,9 @@ export function makeRemote(name: string): RemoteFixture {
 }
 
 /** Listens on a scratch daemon's socket for `pr/headChanged` notifications. */
-export async function listenHeadChanges(svcHome: string): Promise<{ seen: HeadChange[]; next(timeoutMs?: number): Promise<HeadChange>; close(): void }> {
+export async function listenHeadChanges(
+  svcHome: string,
+): Promise<{ seen: HeadChange[]; next(timeoutMs?: number): Promise<HeadChange>; close(): void }> {
   const d = JSON.parse(fs.readFileSync(path.join(svcHome, 'server.json'), 'utf8')) as { socketPath: string };
   const socket = net.connect(d.socketPath);
   await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));

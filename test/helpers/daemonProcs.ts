@@ -44,7 +44,15 @@ export function alive(pid: number): boolean {
 }
 
 /** server.json of a scratch home, parsed. */
-export function discoveryOf(s: Scratch): { pid: number; build: string; socketPath: string; httpPort: number; token: string; version: string; home?: string } {
+export function discoveryOf(s: Scratch): {
+  pid: number;
+  build: string;
+  socketPath: string;
+  httpPort: number;
+  token: string;
+  version: string;
+  home?: string;
+} {
   return JSON.parse(fs.readFileSync(path.join(s.svcHome, 'server.json'), 'utf8'));
 }
 
@@ -63,9 +71,15 @@ export function frozenDist(s: Scratch, name = 'dist'): { dir: string; svc: Svc; 
   for (const f of fs.readdirSync(from)) {
     if (f.endsWith('.js') || f === 'build.json') fs.copyFileSync(path.join(from, f), path.join(dir, f));
   }
-  for (const f of fs.readdirSync(path.join(from, 'native'))) fs.copyFileSync(path.join(from, 'native', f), path.join(dir, 'native', f));
+  for (const f of fs.readdirSync(path.join(from, 'native')))
+    fs.copyFileSync(path.join(from, 'native', f), path.join(dir, 'native', f));
   const build = (JSON.parse(fs.readFileSync(path.join(dir, 'build.json'), 'utf8')) as { build: string }).build;
-  const svc: Svc = (args, opts = {}) => run(process.execPath, [path.join(dir, 'svc.js'), ...args], { ...opts, env: { ...s.env, ...opts.env }, cwd: opts.cwd ?? s.home });
+  const svc: Svc = (args, opts = {}) =>
+    run(process.execPath, [path.join(dir, 'svc.js'), ...args], {
+      ...opts,
+      env: { ...s.env, ...opts.env },
+      cwd: opts.cwd ?? s.home,
+    });
   return { dir, svc, build };
 }
 
@@ -97,5 +111,6 @@ export async function assertOnlyDaemon(svcHome: string, pid: number, timeoutMs =
     await sleep(50);
     pids = daemonPids(svcHome);
   }
-  if (!(pids.length === 1 && pids[0] === pid)) throw new Error(`expected only daemon ${pid} for ${svcHome}, found [${pids.join(', ')}]`);
+  if (!(pids.length === 1 && pids[0] === pid))
+    throw new Error(`expected only daemon ${pid} for ${svcHome}, found [${pids.join(', ')}]`);
 }

@@ -13,6 +13,7 @@ export function gitScratch(root: string): { env: NodeJS.ProcessEnv; git: (cwd: s
     GIT_COMMITTER_NAME: 't',
     GIT_COMMITTER_EMAIL: 't@t.invalid',
   };
-  const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
   return { env, git };
 }

@@ -79,9 +79,15 @@ type Json = Record<string, unknown>;
 
 const stamp = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 /** A second later than `iso` (GitHub's stamps have whole seconds). */
-const later = (iso: string) => new Date(Math.max(Date.parse(iso) + 1000, Date.now())).toISOString().replace(/\.\d{3}Z$/, 'Z');
+const later = (iso: string) =>
+  new Date(Math.max(Date.parse(iso) + 1000, Date.now())).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-export async function startGithubFake(o: { owner: string; repo: string; gitDir: string; maxPerPage?: number }): Promise<GithubFake> {
+export async function startGithubFake(o: {
+  owner: string;
+  repo: string;
+  gitDir: string;
+  maxPerPage?: number;
+}): Promise<GithubFake> {
   const tokens = new Map<string, string>();
   const allowed = { merge: true, squash: true, rebase: true };
   const failures: { status: number; message: string; headers: Record<string, string> }[] = [];
@@ -133,7 +139,10 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       tokens.set(token, login);
       if (opts.integration) integrations.add(login);
       const assoc = opts.association ?? 'COLLABORATOR';
-      people.set(login, { association: assoc, permission: opts.permission ?? (['OWNER', 'MEMBER', 'COLLABORATOR'].includes(assoc) ? 'write' : 'read') });
+      people.set(login, {
+        association: assoc,
+        permission: opts.permission ?? (['OWNER', 'MEMBER', 'COLLABORATOR'].includes(assoc) ? 'write' : 'read'),
+      });
     },
     editComment: (id, body) => {
       for (const list of comments.values()) {
@@ -189,10 +198,19 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
         { draft },
       ),
     allowMerges: (o) => void Object.assign(allowed, o),
-    failNext: (n, status, message, headers = {}) => void failures.push(...Array.from({ length: n }, () => ({ status, message, headers }))),
+    failNext: (n, status, message, headers = {}) =>
+      void failures.push(...Array.from({ length: n }, () => ({ status, message, headers }))),
     addCheckRun: (sha, run) => {
       const list = checkRuns.get(sha) ?? [];
-      list.push(shapes().checkRun({ id: nextId++, sha, name: run.name, status: run.status, conclusion: run.conclusion ?? null }));
+      list.push(
+        shapes().checkRun({
+          id: nextId++,
+          sha,
+          name: run.name,
+          status: run.status,
+          conclusion: run.conclusion ?? null,
+        }),
+      );
       checkRuns.set(sha, list);
     },
     close: () => new Promise((r) => server.close(() => r())),
@@ -201,7 +219,12 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
   type Reply = { status: number; body: unknown; headers?: Record<string, string> };
   const err = (status: number, message: string, errors?: unknown[]): Reply => ({
     status,
-    body: { message, ...(errors ? { errors } : {}), documentation_url: 'https://docs.github.com/rest', status: String(status) },
+    body: {
+      message,
+      ...(errors ? { errors } : {}),
+      documentation_url: 'https://docs.github.com/rest',
+      status: String(status),
+    },
   });
   const page = (url: URL, items: unknown[]): Reply => {
     const per = Math.min(Number(url.searchParams.get('per_page') ?? 30), fake.maxPerPage);
@@ -215,7 +238,11 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
     const links = [];
     if (n < last) links.push(`${link(n + 1)}; rel="next"`, `${link(last)}; rel="last"`);
     if (n > 1) links.push(`${link(1)}; rel="first"`, `${link(n - 1)}; rel="prev"`);
-    return { status: 200, body: items.slice((n - 1) * per, n * per), headers: links.length ? { link: links.join(', ') } : {} };
+    return {
+      status: 200,
+      body: items.slice((n - 1) * per, n * per),
+      headers: links.length ? { link: links.join(', ') } : {},
+    };
   };
   const latestPerContext = (sha: string) => {
     const latest = new Map<string, Json>();
@@ -227,14 +254,21 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
     const p = url.pathname;
     // App installation and Actions tokens may not read /user.
     if (method === 'GET' && p === '/user')
-      return integrations.has(login) ? err(403, 'Resource not accessible by integration') : { status: 200, body: shapes().authenticatedUser(login) };
+      return integrations.has(login)
+        ? err(403, 'Resource not accessible by integration')
+        : { status: 200, body: shapes().authenticatedUser(login) };
     const m = /^\/repos\/([^/]+)\/([^/]+)(\/.*)?$/.exec(p);
     if (!m || m[1] !== o.owner || m[2] !== o.repo) return err(404, 'Not Found');
     const rest = m[3] ?? '/';
     if (rest === '/' && method === 'GET') {
       return {
         status: 200,
-        body: shapes().fullRepository({ default_branch: 'main', allow_merge_commit: allowed.merge, allow_squash_merge: allowed.squash, allow_rebase_merge: allowed.rebase }),
+        body: shapes().fullRepository({
+          default_branch: 'main',
+          allow_merge_commit: allowed.merge,
+          allow_squash_merge: allowed.squash,
+          allow_rebase_merge: allowed.rebase,
+        }),
       };
     }
     let r: RegExpExecArray | null;
@@ -251,10 +285,14 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
     }
     if (rest === '/pulls' && method === 'POST') {
       const head = textOf(body.head);
-      if (!branchSha(head)) return err(422, 'Validation Failed', [{ resource: 'PullRequest', field: 'head', code: 'invalid' }]);
-      if (!branchSha(textOf(body.base))) return err(422, 'Validation Failed', [{ resource: 'PullRequest', field: 'base', code: 'invalid' }]);
+      if (!branchSha(head))
+        return err(422, 'Validation Failed', [{ resource: 'PullRequest', field: 'head', code: 'invalid' }]);
+      if (!branchSha(textOf(body.base)))
+        return err(422, 'Validation Failed', [{ resource: 'PullRequest', field: 'base', code: 'invalid' }]);
       if (pulls.some((x) => x.head === head && x.state === 'open')) {
-        return err(422, 'Validation Failed', [{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${o.owner}:${head}.` }]);
+        return err(422, 'Validation Failed', [
+          { resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${o.owner}:${head}.` },
+        ]);
       }
       const now = stamp();
       const pr: Pull = {
@@ -309,8 +347,13 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       };
       // Squash and rebase land the PR's tree as one new commit on the base (a rebase of one commit, which is what the tests push).
       const parents = how === 'merge' ? ['-p', base, '-p', head] : ['-p', base];
-      const message = how === 'merge' ? `Merge pull request #${pr.number} from ${o.owner}/${pr.head}` : `${pr.title} (#${pr.number})`;
-      const commit = spawnSync('git', [`--git-dir=${o.gitDir}`, 'commit-tree', tree.stdout.split('\n')[0], ...parents, '-m', message], { encoding: 'utf8', env });
+      const message =
+        how === 'merge' ? `Merge pull request #${pr.number} from ${o.owner}/${pr.head}` : `${pr.title} (#${pr.number})`;
+      const commit = spawnSync(
+        'git',
+        [`--git-dir=${o.gitDir}`, 'commit-tree', tree.stdout.split('\n')[0], ...parents, '-m', message],
+        { encoding: 'utf8', env },
+      );
       const sha = commit.stdout.trim();
       git('update-ref', `refs/heads/${pr.base}`, sha, base);
       Object.assign(pr, { state: 'closed', merged_at: stamp(), merge_commit_sha: sha, mergedHead: head });
@@ -322,12 +365,22 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       const list = reviews.get(pr.number) ?? [];
       if (method === 'GET') return page(url, list);
       const event = body.event as string | undefined;
-      if (event === 'APPROVE' && login === pr.user) return err(422, 'Unprocessable Entity', ['Review Can not approve your own pull request']);
-      if (event === 'REQUEST_CHANGES' && login === pr.user) return err(422, 'Unprocessable Entity', ['Review Can not request changes on your own pull request']);
-      if ((event === 'REQUEST_CHANGES' || event === 'COMMENT') && !body.body) return err(422, 'Unprocessable Entity', ['Review body is required']);
+      if (event === 'APPROVE' && login === pr.user)
+        return err(422, 'Unprocessable Entity', ['Review Can not approve your own pull request']);
+      if (event === 'REQUEST_CHANGES' && login === pr.user)
+        return err(422, 'Unprocessable Entity', ['Review Can not request changes on your own pull request']);
+      if ((event === 'REQUEST_CHANGES' || event === 'COMMENT') && !body.body)
+        return err(422, 'Unprocessable Entity', ['Review body is required']);
       const commit = (body.commit_id as string | undefined) ?? headOf(pr);
       if (!commit || !isCommit(commit)) return err(422, 'Unprocessable Entity', [`No commit found for SHA: ${commit}`]);
-      const state = event === 'APPROVE' ? 'APPROVED' : event === 'REQUEST_CHANGES' ? 'CHANGES_REQUESTED' : event === 'COMMENT' ? 'COMMENTED' : 'PENDING';
+      const state =
+        event === 'APPROVE'
+          ? 'APPROVED'
+          : event === 'REQUEST_CHANGES'
+            ? 'CHANGES_REQUESTED'
+            : event === 'COMMENT'
+              ? 'COMMENTED'
+              : 'PENDING';
       const review = shapes().review({
         id: nextId++,
         number: pr.number,
@@ -347,9 +400,18 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
       if (!pr) return err(404, 'Not Found');
       const list = comments.get(pr.number) ?? [];
       if (method === 'GET') return page(url, list);
-      if (!body.body) return err(422, 'Validation Failed', [{ resource: 'IssueComment', code: 'missing_field', field: 'body' }]);
+      if (!body.body)
+        return err(422, 'Validation Failed', [{ resource: 'IssueComment', code: 'missing_field', field: 'body' }]);
       const now = stamp();
-      const c = shapes().issueComment({ id: nextId++, number: pr.number, login, association: association(login), body: textOf(body.body), created_at: now, updated_at: now });
+      const c = shapes().issueComment({
+        id: nextId++,
+        number: pr.number,
+        login,
+        association: association(login),
+        body: textOf(body.body),
+        created_at: now,
+        updated_at: now,
+      });
       list.push(c);
       comments.set(pr.number, list);
       return { status: 201, body: c };
@@ -372,7 +434,12 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
     if ((r = /^\/commits\/([^/]+)\/status$/.exec(rest)) && method === 'GET') {
       const all = latestPerContext(r[1]);
       const states = all.map((s) => s.state);
-      const state = all.length === 0 || states.includes('pending') ? 'pending' : states.some((s) => s === 'failure' || s === 'error') ? 'failure' : 'success';
+      const state =
+        all.length === 0 || states.includes('pending')
+          ? 'pending'
+          : states.some((s) => s === 'failure' || s === 'error')
+            ? 'failure'
+            : 'success';
       // The combined status lists each status without its creator.
       const paged = page(
         url,
@@ -387,7 +454,8 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
     }
     if ((r = /^\/collaborators\/([^/]+)\/permission$/.exec(rest)) && method === 'GET') {
       // Only someone with push access may ask.
-      if (!PUSH_ROLES.has(people.get(login)?.permission ?? 'none')) return err(403, 'Must have push access to view collaborator permission.');
+      if (!PUSH_ROLES.has(people.get(login)?.permission ?? 'none'))
+        return err(403, 'Must have push access to view collaborator permission.');
       const who = decodeURIComponent(r[1]);
       const role = people.get(who)?.permission ?? 'none';
       // The endpoint's `permission` knows only admin, write, read and none; the role is in role_name.
@@ -451,8 +519,19 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
         else reply = { ...reply, headers: { ...reply.headers, etag } };
       }
       fake.requests[fake.requests.length - 1].status = reply.status;
-      if (reply.status !== 304) fake.responses.push({ method: req.method ?? 'GET', path: url.pathname, status: reply.status, body: reply.body });
-      res.writeHead(reply.status, reply.status === 304 ? { ...reply.headers } : { 'content-type': 'application/json; charset=utf-8', ...reply.headers });
+      if (reply.status !== 304)
+        fake.responses.push({
+          method: req.method ?? 'GET',
+          path: url.pathname,
+          status: reply.status,
+          body: reply.body,
+        });
+      res.writeHead(
+        reply.status,
+        reply.status === 304
+          ? { ...reply.headers }
+          : { 'content-type': 'application/json; charset=utf-8', ...reply.headers },
+      );
       res.end(reply.status === 304 ? undefined : text);
     });
   });
@@ -466,12 +545,16 @@ export async function startGithubFake(o: { owner: string; repo: string; gitDir: 
  * service's token (svc), a maintainer reviewer's (bob) and an outsider's (mallory), and
  * the options a GithubHost for it takes.
  */
-export async function acmeFake(
-  gitDir: string,
-): Promise<{ fake: GithubFake; base: { project: string; owner: string; repo: string; token: string; baseUrl: string; defaultBase: string } }> {
+export async function acmeFake(gitDir: string): Promise<{
+  fake: GithubFake;
+  base: { project: string; owner: string; repo: string; token: string; baseUrl: string; defaultBase: string };
+}> {
   const fake = await startGithubFake({ owner: 'acme', repo: 'web', gitDir, maxPerPage: 2 });
   fake.addUser('token-svc', 'svc');
   fake.addUser('token-bob', 'bob');
   fake.addUser('token-mallory', 'mallory', { association: 'NONE' });
-  return { fake, base: { project: 'web', owner: 'acme', repo: 'web', token: 'token-svc', baseUrl: fake.url, defaultBase: 'main' } };
+  return {
+    fake,
+    base: { project: 'web', owner: 'acme', repo: 'web', token: 'token-svc', baseUrl: fake.url, defaultBase: 'main' },
+  };
 }

@@ -260,7 +260,16 @@ export class GithubShapes {
     };
   }
 
-  review(r: { id: number; number: number; login: string; association: string; body: string; state: string; commit_id: string; submitted_at?: string }): Json {
+  review(r: {
+    id: number;
+    number: number;
+    login: string;
+    association: string;
+    body: string;
+    state: string;
+    commit_id: string;
+    submitted_at?: string;
+  }): Json {
     const html = `https://github.com/${this.owner}/${this.repo}/pull/${r.number}#pullrequestreview-${r.id}`;
     const pr = `${this.repoApi}/pulls/${r.number}`;
     return {
@@ -278,7 +287,15 @@ export class GithubShapes {
     };
   }
 
-  issueComment(c: { id: number; number: number; login: string; association: string; body: string; created_at: string; updated_at: string }): Json {
+  issueComment(c: {
+    id: number;
+    number: number;
+    login: string;
+    association: string;
+    body: string;
+    created_at: string;
+    updated_at: string;
+  }): Json {
     return {
       id: c.id,
       node_id: nodeId('IssueComment', c.id),
@@ -294,7 +311,16 @@ export class GithubShapes {
   }
 
   /** A commit status as POST answers it (with its creator); the combined status drops `creator`. */
-  status(s: { id: number; sha: string; state: string; context: string; description: string | null; target_url: string | null; creator: string; at: string }): Json {
+  status(s: {
+    id: number;
+    sha: string;
+    state: string;
+    context: string;
+    description: string | null;
+    target_url: string | null;
+    creator: string;
+    at: string;
+  }): Json {
     return {
       url: `${this.repoApi}/statuses/${s.sha}`,
       avatar_url: null,
@@ -335,7 +361,13 @@ export class GithubShapes {
       conclusion: c.conclusion,
       started_at: '2020-01-01T00:00:00Z',
       completed_at: c.status === 'completed' ? '2020-01-01T00:01:00Z' : null,
-      output: { title: null, summary: null, text: null, annotations_count: 0, annotations_url: `${this.repoApi}/check-runs/${c.id}/annotations` },
+      output: {
+        title: null,
+        summary: null,
+        text: null,
+        annotations_count: 0,
+        annotations_url: `${this.repoApi}/check-runs/${c.id}/annotations`,
+      },
       name: c.name,
       check_suite: { id: c.id },
       app: null,
@@ -344,6 +376,11 @@ export class GithubShapes {
   }
 
   gitRef(ref: string, sha: string): Json {
-    return { ref, node_id: nodeId('Ref', idOf(ref)), url: `${this.repoApi}/git/${ref}`, object: { type: 'commit', sha, url: `${this.repoApi}/git/commits/${sha}` } };
+    return {
+      ref,
+      node_id: nodeId('Ref', idOf(ref)),
+      url: `${this.repoApi}/git/${ref}`,
+      object: { type: 'commit', sha, url: `${this.repoApi}/git/commits/${sha}` },
+    };
   }
 }

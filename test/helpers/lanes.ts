@@ -29,7 +29,21 @@ export async function laneWorld(s: Scratch, opts: { gauntletModel?: boolean } = 
     const file = path.join(s.svcHome, 'projects.yaml');
     fs.appendFileSync(file, '    gauntlet:\n      roles:\n        builder:\n          model: default-builder-model\n');
   }
-  const r = await ok(s.svc(['conv', 'new', '--project', 'proj', '--harness', 'script', '--model', 'm', '--prompt', 'I orchestrate.', '--json']));
+  const r = await ok(
+    s.svc([
+      'conv',
+      'new',
+      '--project',
+      'proj',
+      '--harness',
+      'script',
+      '--model',
+      'm',
+      '--prompt',
+      'I orchestrate.',
+      '--json',
+    ]),
+  );
   const rootId = (JSON.parse(r.stdout) as { conversation: { id: number } }).conversation.id;
   return { s, repo: dir, origin, rootId, briefs: path.join(s.home, 'briefs') };
 }

@@ -8,7 +8,11 @@ import type { z } from 'zod';
 import type { RequestDef } from '../../shared/protocol/rpc';
 import { daemonAdvanceClock } from '../../shared/protocol/daemon';
 
-export async function rpcRequest<P extends z.ZodType, R extends z.ZodType>(svcHome: string, def: RequestDef<P, R>, params: z.input<P>): Promise<z.output<R>> {
+export async function rpcRequest<P extends z.ZodType, R extends z.ZodType>(
+  svcHome: string,
+  def: RequestDef<P, R>,
+  params: z.input<P>,
+): Promise<z.output<R>> {
   const d = JSON.parse(fs.readFileSync(path.join(svcHome, 'server.json'), 'utf8')) as { socketPath: string };
   const socket = net.connect(d.socketPath);
   await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));

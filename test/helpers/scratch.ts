@@ -64,9 +64,13 @@ export function makeScratch(name: string): Scratch {
     home,
     svcHome,
     env,
-    svc: (args, opts = {}) => run(process.execPath, [SVC_JS, ...args], { ...opts, env: { ...env, ...opts.env }, cwd: opts.cwd ?? home }),
+    svc: (args, opts = {}) =>
+      run(process.execPath, [SVC_JS, ...args], { ...opts, env: { ...env, ...opts.env }, cwd: opts.cwd ?? home }),
     async dispose() {
-      const stopDaemon = () => run(process.execPath, [SVC_JS, 'daemon', 'stop', '--force'], { env, cwd: home, timeoutMs: 90_000 }).catch(() => undefined);
+      const stopDaemon = () =>
+        run(process.execPath, [SVC_JS, 'daemon', 'stop', '--force'], { env, cwd: home, timeoutMs: 90_000 }).catch(
+          () => undefined,
+        );
       await stopDaemon();
       if (process.env.SVC_KEEP_SCRATCH) return;
       // A daemon stopped in the middle of a dispatch leaves its git children to finish (a
@@ -101,7 +105,11 @@ function killQuietly(pid: number): void {
   }
 }
 
-export function run(cmd: string, args: string[], opts: RunOptions & { env: NodeJS.ProcessEnv; cwd: string }): Promise<RunResult> {
+export function run(
+  cmd: string,
+  args: string[],
+  opts: RunOptions & { env: NodeJS.ProcessEnv; cwd: string },
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { env: opts.env, cwd: opts.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -145,7 +153,11 @@ export function makeRepo(s: Scratch, name = 'proj'): { dir: string; origin: stri
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `fn` until it returns a truthy value; for tests only (product code waits on events). */
-export async function eventually<T>(fn: () => Promise<T> | T, timeoutMs = 15_000, what = 'condition'): Promise<NonNullable<T>> {
+export async function eventually<T>(
+  fn: () => Promise<T> | T,
+  timeoutMs = 15_000,
+  what = 'condition',
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -155,7 +167,8 @@ export async function eventually<T>(fn: () => Promise<T> | T, timeoutMs = 15_000
     } catch (e) {
       last = e;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
     await sleep(50);
   }
 }

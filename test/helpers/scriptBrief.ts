@@ -4,7 +4,13 @@ import * as path from 'node:path';
 import YAML from 'yaml';
 
 export type Step =
-  { say: string } | { run: string; check?: boolean } | { ask: string } | { sleep: number } | { write: { path: string; content: string } } | { cost: number } | { exit: number };
+  | { say: string }
+  | { run: string; check?: boolean }
+  | { ask: string }
+  | { sleep: number }
+  | { write: { path: string; content: string } }
+  | { cost: number }
+  | { exit: number };
 
 export function scriptBlock(steps: Step[], preface = 'Scripted brief.'): string {
   return `${preface}\n\n\`\`\`svc-script\n${YAML.stringify(steps)}\`\`\`\n`;

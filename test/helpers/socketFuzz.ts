@@ -17,7 +17,8 @@ export function prng(seed: number): () => number {
   };
 }
 
-const frame = (body: string | Buffer) => Buffer.concat([Buffer.from(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n`), Buffer.from(body)]);
+const frame = (body: string | Buffer) =>
+  Buffer.concat([Buffer.from(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n`), Buffer.from(body)]);
 
 /** The bytes connection `n` sends; `rand` picks the kind and its details. */
 export function fuzzPayload(rand: () => number): Buffer {
@@ -42,15 +43,24 @@ export function fuzzPayload(rand: () => number): Buffer {
           jsonrpc: '2.0',
           id,
           method: 'lane/list',
-          params: { caller: 'x'.repeat(Math.floor(rand() * 4096)), callerConversation: String(id), callerToken: 'forged' },
+          params: {
+            caller: 'x'.repeat(Math.floor(rand() * 4096)),
+            callerConversation: String(id),
+            callerToken: 'forged',
+          },
         }),
       ); // a forged caller
     case 7:
-      return frame(JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { processId: null, capabilities: {} } })); // a real request
+      return frame(
+        JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { processId: null, capabilities: {} } }),
+      ); // a real request
     case 8:
       return Buffer.from(`Content-Length: ${1000 + Math.floor(rand() * 1000)}\r\n\r\n{"jsonrpc":`); // a body left unfinished
     default:
-      return Buffer.concat([frame(JSON.stringify({ jsonrpc: '2.0', method: '$/cancelRequest', params: { id } })), bytes(64)]); // a notification, then noise
+      return Buffer.concat([
+        frame(JSON.stringify({ jsonrpc: '2.0', method: '$/cancelRequest', params: { id } })),
+        bytes(64),
+      ]); // a notification, then noise
   }
 }
 
@@ -75,7 +85,11 @@ export function fuzzOnce(socketPath: string, payload: Buffer, lingerMs: number):
 }
 
 /** Drives `count` fuzzed connections, `parallel` at a time. */
-export async function fuzzConnections(socketPath: string, count: number, opts: { parallel: number; seed: number; lingerMs?: number }): Promise<void> {
+export async function fuzzConnections(
+  socketPath: string,
+  count: number,
+  opts: { parallel: number; seed: number; lingerMs?: number },
+): Promise<void> {
   const rand = prng(opts.seed);
   let next = 0;
   const worker = async () => {

@@ -17,7 +17,8 @@ import { REPO, sleep } from './scratch';
  * on this machine (other worktrees, CI) never share its home, where a run clears its lanes
  * root and svc keeps its files of the host.
  */
-export const REMOTE_USER = process.env.SVC_TEST_REMOTE_USER ?? `svcr-${crypto.createHash('sha256').update(REPO).digest('hex').slice(0, 8)}`;
+export const REMOTE_USER =
+  process.env.SVC_TEST_REMOTE_USER ?? `svcr-${crypto.createHash('sha256').update(REPO).digest('hex').slice(0, 8)}`;
 const SSHD = '/usr/sbin/sshd';
 
 export interface Sshd {
@@ -59,7 +60,8 @@ function sh(cmd: string, args: string[]): string {
 
 export function sshdAvailable(): string | null {
   if (!fs.existsSync(SSHD)) return `${SSHD} is missing: apt-get install openssh-server`;
-  if (process.getuid?.() !== 0) return 'the remote-host tests create a user and start sshd: they need root (CI runs as root)';
+  if (process.getuid?.() !== 0)
+    return 'the remote-host tests create a user and start sshd: they need root (CI runs as root)';
   return null;
 }
 
@@ -107,7 +109,10 @@ export async function startSshd(dir: string): Promise<Sshd> {
   const noBwrapBin = `${remoteHome}/bin-without-bwrap`;
   const knownHosts = path.join(dir, 'known_hosts');
   const pub = fs.readFileSync(`${hostKey}.pub`, 'utf8').split(' ').slice(0, 2).join(' ');
-  fs.writeFileSync(knownHosts, `[127.0.0.1]:${port} ${pub}\n[127.0.0.1]:${noNodePort} ${pub}\n[127.0.0.1]:${noBwrapPort} ${pub}\n`);
+  fs.writeFileSync(
+    knownHosts,
+    `[127.0.0.1]:${port} ${pub}\n[127.0.0.1]:${noNodePort} ${pub}\n[127.0.0.1]:${noBwrapPort} ${pub}\n`,
+  );
   const config = path.join(dir, 'sshd_config');
   fs.writeFileSync(
     config,
@@ -155,7 +160,8 @@ export async function startSshd(dir: string): Promise<Sshd> {
   const listen = async (): Promise<ChildProcess> => {
     const child = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', log, log] });
     for (let i = 0; ; i++) {
-      if (child.exitCode !== null) throw new Error(`sshd exited ${child.exitCode}: ${fs.readFileSync(path.join(dir, 'sshd.log'), 'utf8')}`);
+      if (child.exitCode !== null)
+        throw new Error(`sshd exited ${child.exitCode}: ${fs.readFileSync(path.join(dir, 'sshd.log'), 'utf8')}`);
       const up = await new Promise<boolean>((resolve) => {
         const s = net.connect(port, '127.0.0.1', () => {
           s.destroy();
@@ -183,7 +189,13 @@ export async function startSshd(dir: string): Promise<Sshd> {
     shared,
     identity,
     knownHosts,
-    options: [`Port=${port}`, `IdentityFile=${identity}`, 'IdentitiesOnly=yes', `UserKnownHostsFile=${knownHosts}`, 'GlobalKnownHostsFile=/dev/null'],
+    options: [
+      `Port=${port}`,
+      `IdentityFile=${identity}`,
+      'IdentitiesOnly=yes',
+      `UserKnownHostsFile=${knownHosts}`,
+      'GlobalKnownHostsFile=/dev/null',
+    ],
     destination: `${REMOTE_USER}@127.0.0.1`,
     asRemote: (script) => sh('runuser', ['-u', REMOTE_USER, '--', 'sh', '-c', `cd && ${script}`]),
     pause: () => halt(child),

@@ -13,7 +13,9 @@ export function scripted(answers: (string | undefined)[]): Prompter & { seen: st
   return {
     seen,
     async pick<T extends PickItem>(items: T[], o: { title: string; placeholder: string; active?: T; back: boolean }) {
-      seen.push(`${o.title} pick [${items.map((i) => i.label).join('|')}] active=${o.active?.label ?? '-'}${o.back ? ' back' : ''}`);
+      seen.push(
+        `${o.title} pick [${items.map((i) => i.label).join('|')}] active=${o.active?.label ?? '-'}${o.back ? ' back' : ''}`,
+      );
       const want = next();
       if (want === '<back>') return BACK;
       if (want === undefined) return undefined;

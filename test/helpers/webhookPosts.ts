@@ -19,11 +19,24 @@ const CHUNK = Buffer.alloc(64 * 1024, 0x61);
 
 /** Declares `declared` bytes, sends up to `sendAtMost` of them (default all) in 64 KiB
  *  chunks, and stops sending once the answer arrives. */
-export function postChunked(port: number, headers: Record<string, string>, declared: number, sendAtMost = declared, signal?: AbortSignal): Promise<PostResult> {
+export function postChunked(
+  port: number,
+  headers: Record<string, string>,
+  declared: number,
+  sendAtMost = declared,
+  signal?: AbortSignal,
+): Promise<PostResult> {
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
-    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/webhooks/github', headers: { ...headers, 'content-length': String(declared) }, signal });
+    const req = http.request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/api/webhooks/github',
+      headers: { ...headers, 'content-length': String(declared) },
+      signal,
+    });
     req.on('response', (res) => {
       answered = true;
       const at = sent;
@@ -37,7 +50,13 @@ export function postChunked(port: number, headers: Record<string, string>, decla
         } catch {
           // not JSON: keep the text
         }
-        resolve({ status: res.statusCode ?? 0, body, sentBeforeAnswer: at, declared, retryAfter: res.headers['retry-after'] });
+        resolve({
+          status: res.statusCode ?? 0,
+          body,
+          sentBeforeAnswer: at,
+          declared,
+          retryAfter: res.headers['retry-after'],
+        });
         req.destroy();
       });
     });
@@ -78,7 +97,12 @@ export interface FloodResult {
 }
 
 /** `n` concurrent posts of `size` bytes each, sampling the daemon's RSS every 20 ms. */
-export async function flood(svcHome: string, n: number, size: number, headers: Record<string, string>): Promise<FloodResult> {
+export async function flood(
+  svcHome: string,
+  n: number,
+  size: number,
+  headers: Record<string, string>,
+): Promise<FloodResult> {
   const { pid, httpPort } = daemonInfo(svcHome);
   const rssBefore = rssOf(pid);
   let rssPeak = rssBefore;

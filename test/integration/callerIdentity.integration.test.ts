@@ -43,9 +43,13 @@ describe('who is calling: an agent acts only as itself', function () {
   before(async () => {
     s = makeScratch('caller-identity');
     w = await laneWorld(s);
-    rootName = (JSON.parse((await ok(s.svc(['conv', 'show', String(w.rootId), '--json']))).stdout) as { name: string }).name;
+    rootName = (JSON.parse((await ok(s.svc(['conv', 'show', String(w.rootId), '--json']))).stdout) as { name: string })
+      .name;
     // The real agent path: svc inside the builder's agent commits, pushes and reports.
-    const build = writeBrief(w.briefs, 'build.md', [{ run: buildAndReport('b.txt', 'built'), check: true }, { sleep: 120_000 }]);
+    const build = writeBrief(w.briefs, 'build.md', [
+      { run: buildAndReport('b.txt', 'built'), check: true },
+      { sleep: 120_000 },
+    ]);
     await ok(start(w, ['--run', 'who', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', build]));
     const waited = await s.svc(['lane', 'wait', 'who-k-builder-i1', '--timeout', '60']);
     assert.equal(waited.code, 0, waited.stdout + waited.stderr);
@@ -59,16 +63,37 @@ describe('who is calling: an agent acts only as itself', function () {
 
   it('a builder claiming to be the root cannot launch a critic: refused, nothing stored', async () => {
     const before = await lanes();
-    const r = await s.svc(['lane', 'start', '--for', 'k', '--role', 'critic', '--model', 'm', '--harness', 'script', '--prompt', 'x', '--replace'], {
-      env: builderClaiming(w.rootId),
-      cwd: builder.cwd,
-    });
+    const r = await s.svc(
+      [
+        'lane',
+        'start',
+        '--for',
+        'k',
+        '--role',
+        'critic',
+        '--model',
+        'm',
+        '--harness',
+        'script',
+        '--prompt',
+        'x',
+        '--replace',
+      ],
+      {
+        env: builderClaiming(w.rootId),
+        cwd: builder.cwd,
+      },
+    );
     refused(r, refusal(w.rootId, rootName, 'carries the credential of another conversation'));
     assert.deepEqual(await lanes(), before);
   });
 
   it("a builder claiming to be its critic cannot file the critic's verdict", async () => {
-    const r = await s.svc(['lane', 'report', '--stdin', '--verdict', 'PASS'], { env: builderClaiming(critic.id), cwd: builder.cwd, input: 'looks great\n' });
+    const r = await s.svc(['lane', 'report', '--stdin', '--verdict', 'PASS'], {
+      env: builderClaiming(critic.id),
+      cwd: builder.cwd,
+      input: 'looks great\n',
+    });
     refused(r, refusal(critic.id, critic.name, 'carries the credential of another conversation'));
     const shown = await ok(s.svc(['lane', 'show', '--run', 'who', '--key', 'k']));
     assert.doesNotMatch(shown.stdout, /PASS/);
@@ -76,7 +101,11 @@ describe('who is calling: an agent acts only as itself', function () {
   });
 
   it('a claim with no credential at all is refused the same way', async () => {
-    const r = await s.svc(['lane', 'report', '--stdin', '--verdict', 'PASS'], { env: { SVC_CONVERSATION: String(critic.id) }, cwd: critic.cwd, input: 'x\n' });
+    const r = await s.svc(['lane', 'report', '--stdin', '--verdict', 'PASS'], {
+      env: { SVC_CONVERSATION: String(critic.id) },
+      cwd: critic.cwd,
+      input: 'x\n',
+    });
     refused(r, refusal(critic.id, critic.name, 'carries no credential ($SVC_CALLER_TOKEN)'));
     assert.equal((await lane(critic.name)).report, null);
   });
@@ -84,7 +113,13 @@ describe('who is calling: an agent acts only as itself', function () {
   it('the critic with its own credential files its verdict; the key file is private', async () => {
     const verdictFile = path.join(s.home, 'verdict.json');
     fs.writeFileSync(verdictFile, '{"defects": []}');
-    await ok(s.svc(['lane', 'report', '--stdin', '--verdict', 'PASS', '--verdict-file', verdictFile], { env: laneEnv(s, critic), cwd: critic.cwd, input: 'judged\n' }));
+    await ok(
+      s.svc(['lane', 'report', '--stdin', '--verdict', 'PASS', '--verdict-file', verdictFile], {
+        env: laneEnv(s, critic),
+        cwd: critic.cwd,
+        input: 'judged\n',
+      }),
+    );
     assert.equal((await lane(critic.name)).report?.verdict, 'PASS');
     assert.equal(fs.statSync(path.join(s.svcHome, 'caller.key')).mode & 0o777, 0o600);
   });

@@ -34,7 +34,12 @@ interface Subject {
   close(): Promise<void>;
 }
 
-async function rejects(p: Promise<unknown>, kind: string, reason: string | RegExp, message?: RegExp): Promise<SvcError> {
+async function rejects(
+  p: Promise<unknown>,
+  kind: string,
+  reason: string | RegExp,
+  message?: RegExp,
+): Promise<SvcError> {
   try {
     await p;
   } catch (e) {
@@ -50,7 +55,10 @@ async function rejects(p: Promise<unknown>, kind: string, reason: string | RegEx
 
 function nextChange(host: CodeHost, number: number, timeoutMs = 5000): Promise<HeadChange> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => (off(), reject(new Error(`no head change for #${number} within ${timeoutMs} ms`))), timeoutMs);
+    const timer = setTimeout(
+      () => (off(), reject(new Error(`no head change for #${number} within ${timeoutMs} ms`))),
+      timeoutMs,
+    );
     const off = host.onHeadChange((c) => {
       if (c.number !== number) return;
       clearTimeout(timer);
@@ -63,7 +71,15 @@ function nextChange(host: CodeHost, number: number, timeoutMs = 5000): Promise<H
 async function localSubject(): Promise<Subject> {
   const remote = makeRemote('codehost-local');
   const db = openDb(path.join(remote.root, 'svc.db'), [storeMigrations, codeHostMigrations]);
-  const base = { db, project: 'web', gitDir: remote.gitDir, defaultBase: 'main', user: 'svc', now: () => Date.now(), watch: { debounceMs: 50, rescanMs: 0 } };
+  const base = {
+    db,
+    project: 'web',
+    gitDir: remote.gitDir,
+    defaultBase: 'main',
+    user: 'svc',
+    now: () => Date.now(),
+    watch: { debounceMs: 50, rescanMs: 0 },
+  };
   const author = new LocalHost({ ...base, reviewer: 'svc' });
   const reviewer = new LocalHost({ ...base, reviewer: 'bob' });
   return {
@@ -87,7 +103,14 @@ async function githubSubject(): Promise<Subject> {
   const fake: GithubFake = await startGithubFake({ owner: 'acme', repo: 'web', gitDir: remote.gitDir, maxPerPage: 2 });
   fake.addUser('token-svc', 'svc');
   fake.addUser('token-bob', 'bob');
-  const base = { project: 'web', owner: 'acme', repo: 'web', token: 'token-svc', baseUrl: fake.url, defaultBase: 'main' };
+  const base = {
+    project: 'web',
+    owner: 'acme',
+    repo: 'web',
+    token: 'token-svc',
+    baseUrl: fake.url,
+    defaultBase: 'main',
+  };
   const author = new GithubHost(base);
   const reviewer = new GithubHost({ ...base, reviewerToken: 'token-bob' });
   const db: Db = openDb(path.join(remote.root, 'svc.db'), [storeMigrations, codeHostMigrations]);
@@ -99,7 +122,14 @@ async function githubSubject(): Promise<Subject> {
     headSource: 'webhook',
     async announce(number, branch, before, after) {
       const body = Buffer.from(
-        JSON.stringify({ action: 'synchronize', number, before, after, pull_request: { number, head: { ref: branch, sha: after } }, repository: { full_name: 'acme/web' } }),
+        JSON.stringify({
+          action: 'synchronize',
+          number,
+          before,
+          after,
+          pull_request: { number, head: { ref: branch, sha: after } },
+          repository: { full_name: 'acme/web' },
+        }),
       );
       const signature = 'sha256=' + crypto.createHmac('sha256', secret).update(body).digest('hex');
       const req = {
@@ -108,11 +138,23 @@ async function githubSubject(): Promise<Subject> {
         params: {},
         caller: PERSON,
         query: new URLSearchParams(),
-        headers: { 'x-hub-signature-256': signature, 'x-github-delivery': crypto.randomUUID(), 'x-github-event': 'pull_request' },
+        headers: {
+          'x-hub-signature-256': signature,
+          'x-github-delivery': crypto.randomUUID(),
+          'x-github-event': 'pull_request',
+        },
         rawBody: body,
         json: () => JSON.parse(body.toString()),
       } as HttpRequest;
-      const out = await handleGithubWebhook({ db, secret: () => secret, hostForRepo: (n) => (n === 'acme/web' ? author : undefined), now: () => Date.now() }, req);
+      const out = await handleGithubWebhook(
+        {
+          db,
+          secret: () => secret,
+          hostForRepo: (n) => (n === 'acme/web' ? author : undefined),
+          now: () => Date.now(),
+        },
+        req,
+      );
       assert.deepEqual([out.status, (out.body as { outcome: string }).outcome], [200, 'headChange']);
     },
     async close() {
@@ -162,7 +204,18 @@ for (const [name, make] of [
           head: pr.head,
           project: pr.project,
         },
-        { number: pr.number, title: 'First', body: 'why', branch: b, base: 'main', author: 'svc', state: 'open', draft: false, head, project: 'web' },
+        {
+          number: pr.number,
+          title: 'First',
+          body: 'why',
+          branch: b,
+          base: 'main',
+          author: 'svc',
+          state: 'open',
+          draft: false,
+          head,
+          project: 'web',
+        },
       );
       assert.deepEqual(await s.author.getPullRequest(pr.number), pr);
       assert.deepEqual(await s.author.getPullRequest({ branch: b }), pr);
@@ -171,11 +224,20 @@ for (const [name, make] of [
       assert.equal(await s.author.headSha('no-such-branch'), null);
       assert.equal(await s.author.getPullRequest(9999), undefined);
       assert.deepEqual(await findPr(s.author, `#${pr.number}`), pr);
-      await rejects(findPr(s.author, 'no-such-branch'), 'notFound', 'unknownPr', /^no PR for branch 'no-such-branch' in project web$/);
+      await rejects(
+        findPr(s.author, 'no-such-branch'),
+        'notFound',
+        'unknownPr',
+        /^no PR for branch 'no-such-branch' in project web$/,
+      );
     });
 
     it('refuses a PR for a branch not on the remote, and a second open PR for a branch', async () => {
-      await rejects(s.author.createPullRequest({ branch: 'never-pushed', title: 'x' }), 'usage', /^(branchNotPushed|githubUnprocessable)$/);
+      await rejects(
+        s.author.createPullRequest({ branch: 'never-pushed', title: 'x' }),
+        'usage',
+        /^(branchNotPushed|githubUnprocessable)$/,
+      );
       const { branch: b } = await openPr();
       await rejects(s.author.createPullRequest({ branch: b, title: 'again' }), 'conflict', 'prExists');
     });
@@ -196,7 +258,10 @@ for (const [name, make] of [
         /request changes on your own pull request/,
       );
       const comment = await s.author.createReview(pr.number, { event: 'COMMENT', body: 'a note', commitId: head });
-      assert.deepEqual([comment.author, comment.state, comment.commitId, comment.body], ['svc', 'COMMENTED', head, 'a note']);
+      assert.deepEqual(
+        [comment.author, comment.state, comment.commitId, comment.body],
+        ['svc', 'COMMENTED', head, 'a note'],
+      );
       assert.deepEqual(
         (await s.author.listReviews(pr.number)).map((r) => r.state),
         ['COMMENTED'],
@@ -205,9 +270,21 @@ for (const [name, make] of [
 
     it('a separate identity posts formal reviews pinned to the commit read; bad input posts nothing', async () => {
       const { pr, head } = await openPr();
-      await rejects(s.reviewer.createReview(pr.number, { event: 'REQUEST_CHANGES', body: ' ', commitId: head }), 'usage', 'reviewBodyRequired');
-      await rejects(s.reviewer.createReview(pr.number, { event: 'APPROVE', body: '', commitId: 'HEAD' }), 'usage', 'badSha');
-      await rejects(s.reviewer.createReview(pr.number, { event: 'COMMENT', body: 'x'.repeat(65_537), commitId: head }), 'usage', 'bodyTooLong');
+      await rejects(
+        s.reviewer.createReview(pr.number, { event: 'REQUEST_CHANGES', body: ' ', commitId: head }),
+        'usage',
+        'reviewBodyRequired',
+      );
+      await rejects(
+        s.reviewer.createReview(pr.number, { event: 'APPROVE', body: '', commitId: 'HEAD' }),
+        'usage',
+        'badSha',
+      );
+      await rejects(
+        s.reviewer.createReview(pr.number, { event: 'COMMENT', body: 'x'.repeat(65_537), commitId: head }),
+        'usage',
+        'bodyTooLong',
+      );
       await rejects(s.reviewer.createComment(pr.number, 'x'.repeat(65_537)), 'usage', 'bodyTooLong');
       assert.deepEqual(await s.reviewer.listReviews(pr.number), []);
       assert.deepEqual(await s.reviewer.listComments(pr.number), []);
@@ -219,15 +296,24 @@ for (const [name, make] of [
         [[r.id, 'bob', 'APPROVED', head, 'looks right']],
       );
       const d = await prDetail(s.author, (await s.author.getPullRequest(pr.number))!);
-      assert.deepEqual([d.readiness.ready, d.readiness.reasons, d.identity, d.codeHost], [true, [], 'svc', s.author.kind]);
+      assert.deepEqual(
+        [d.readiness.ready, d.readiness.reasons, d.identity, d.codeHost],
+        [true, [], 'svc', s.author.kind],
+      );
     });
 
     it("the service's own marker comment at the head makes the PR ready; a push leaves it stale", async () => {
       const { pr, head, branch: b } = await openPr();
-      const c = await s.author.createComment(pr.number, `${verdictMarker('APPROVED', head)}\n\n## Summary\nAll four lanes approve.`);
+      const c = await s.author.createComment(
+        pr.number,
+        `${verdictMarker('APPROVED', head)}\n\n## Summary\nAll four lanes approve.`,
+      );
       assert.equal(c.author, 'svc');
       const ready = await prDetail(s.author, (await s.author.getPullRequest(pr.number))!);
-      assert.deepEqual([ready.readiness.ready, ready.readiness.approvals.map((v) => [v.via, v.sha])], [true, [['marker', head]]]);
+      assert.deepEqual(
+        [ready.readiness.ready, ready.readiness.approvals.map((v) => [v.via, v.sha])],
+        [true, [['marker', head]]],
+      );
 
       const changed = nextChange(s.author, pr.number);
       const next = s.remote.push(b);
@@ -267,8 +353,15 @@ for (const [name, make] of [
       await s.reviewer.setStatus(head, { context: 'ci', state: 'pending', description: 'running' });
       await s.reviewer.setStatus(head, { context: 'ci', state: 'success', description: 'passed' });
       await s.reviewer.setStatus(head, { context: 'lint', state: 'failure' });
-      const e2e = await s.reviewer.setStatus(head, { context: 'e2e', state: 'success', targetUrl: 'http://ci.invalid/1' });
-      assert.deepEqual([e2e.context, e2e.state, e2e.targetUrl, e2e.creator], ['e2e', 'success', 'http://ci.invalid/1', 'bob']);
+      const e2e = await s.reviewer.setStatus(head, {
+        context: 'e2e',
+        state: 'success',
+        targetUrl: 'http://ci.invalid/1',
+      });
+      assert.deepEqual(
+        [e2e.context, e2e.state, e2e.targetUrl, e2e.creator],
+        ['e2e', 'success', 'http://ci.invalid/1', 'bob'],
+      );
       const statuses = await s.author.listStatuses(head);
       assert.deepEqual(
         statuses.map((x) => [x.context, x.state, x.description]),
@@ -283,13 +376,18 @@ for (const [name, make] of [
       await s.reviewer.setStatus(head, { context: 'lint', state: 'success' });
       const green = await prDetail(s.author, (await s.author.getPullRequest(pr.number))!);
       assert.deepEqual([green.readiness.ready, green.readiness.checks], [true, 'green']);
-      await rejects(s.reviewer.setStatus(head, { context: 'ci', state: 'bogus' as 'success' }), 'usage', 'badStatusState');
+      await rejects(
+        s.reviewer.setStatus(head, { context: 'ci', state: 'bogus' as 'success' }),
+        'usage',
+        'badStatusState',
+      );
     });
 
     it('lists are complete and chronological across pages', async () => {
       const { pr, head } = await openPr();
       for (let i = 1; i <= 5; i++) await s.author.createComment(pr.number, `comment ${i}`);
-      for (let i = 1; i <= 3; i++) await s.reviewer.createReview(pr.number, { event: 'COMMENT', body: `review ${i}`, commitId: head });
+      for (let i = 1; i <= 3; i++)
+        await s.reviewer.createReview(pr.number, { event: 'COMMENT', body: `review ${i}`, commitId: head });
       assert.deepEqual(
         (await s.author.listComments(pr.number)).map((c) => c.body),
         ['comment 1', 'comment 2', 'comment 3', 'comment 4', 'comment 5'],

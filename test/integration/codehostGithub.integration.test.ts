@@ -53,9 +53,15 @@ describe('GitHub code host (fake)', function () {
       { name: 'docs', source: 'check_run', state: 'neutral' },
     ]);
     const pending = await ready(svc, pr.number);
-    assert.deepEqual([pending.ready, pending.checks, pending.reasons], [false, 'pending', ["check 'build' is in_progress"]]);
+    assert.deepEqual(
+      [pending.ready, pending.checks, pending.reasons],
+      [false, 'pending', ["check 'build' is in_progress"]],
+    );
     fake.addCheckRun(head, { name: 'test', status: 'completed', conclusion: 'failure' });
-    assert.deepEqual((await ready(svc, pr.number)).reasons, ["check 'build' is in_progress", "check 'test' is failure"]);
+    assert.deepEqual((await ready(svc, pr.number)).reasons, [
+      "check 'build' is in_progress",
+      "check 'test' is failure",
+    ]);
   });
 
   it('the reviewer token writes as a second identity; the PR is still opened with the main token', async () => {
@@ -76,12 +82,19 @@ describe('GitHub code host (fake)', function () {
   });
 
   it('GITHUB_TOKEN wins over codehost.github.token; api_url points Octokit at the fake', async () => {
-    const project = Project.parse({ path: r.work, code_host: 'github', github: { owner: 'acme', repo: 'web', api_url: fake.url } });
+    const project = Project.parse({
+      path: r.work,
+      code_host: 'github',
+      github: { owner: 'acme', repo: 'web', api_url: fake.url },
+    });
     const config = ConfigFile.parse({ codehost: { github: { token: 'token-svc' } } });
     const db = openDb(':memory:', [storeMigrations, codeHostMigrations]);
     const deps = { db, now: () => Date.now(), env: {} };
     assert.equal(await createHost('web', project, config, deps).whoami(), 'svc');
-    assert.equal(await createHost('web', project, config, { ...deps, env: { GITHUB_TOKEN: 'token-bob' } }).whoami(), 'bob');
+    assert.equal(
+      await createHost('web', project, config, { ...deps, env: { GITHUB_TOKEN: 'token-bob' } }).whoami(),
+      'bob',
+    );
     const reviewer = ConfigFile.parse({ codehost: { github: { token: 'token-svc', reviewer_token: 'token-bob' } } });
     assert.equal(await createHost('web', project, reviewer, deps).whoami(), 'bob');
     db.close();
@@ -89,14 +102,25 @@ describe('GitHub code host (fake)', function () {
 
   it('a token GitHub does not know is refused plainly, and nothing is written', async () => {
     const before = fake.requests.length;
-    const stranger = new GithubHost({ project: 'web', owner: 'acme', repo: 'web', token: 'nope', baseUrl: fake.url, defaultBase: 'main' });
+    const stranger = new GithubHost({
+      project: 'web',
+      owner: 'acme',
+      repo: 'web',
+      token: 'nope',
+      baseUrl: fake.url,
+      defaultBase: 'main',
+    });
     await stranger.createComment(1, 'hi').then(
       () => assert.fail('expected a refusal'),
       (e) => {
         assert.ok(e instanceof SvcError);
         assert.deepEqual(
           [e.kind, e.reason, e.message],
-          ['refused', 'githubAuth', 'GitHub refused the token when asked to comment on PR #1 (401 Bad credentials); set GITHUB_TOKEN or codehost.github.token'],
+          [
+            'refused',
+            'githubAuth',
+            'GitHub refused the token when asked to comment on PR #1 (401 Bad credentials); set GITHUB_TOKEN or codehost.github.token',
+          ],
         );
       },
     );
@@ -106,7 +130,8 @@ describe('GitHub code host (fake)', function () {
     );
   });
 
-  const as = (token: string) => new GithubHost({ project: 'web', owner: 'acme', repo: 'web', token, baseUrl: fake.url, defaultBase: 'main' });
+  const as = (token: string) =>
+    new GithubHost({ project: 'web', owner: 'acme', repo: 'web', token, baseUrl: fake.url, defaultBase: 'main' });
 
   it("counts approvals only from people who can push: the association, else the permission endpoint; svc pr show's notes say why", async () => {
     const head = r.push('trust');
@@ -121,8 +146,14 @@ describe('GitHub code host (fake)', function () {
         ['mallory', 'NONE', false],
       ],
     );
-    assert.deepEqual([detail.readiness.ready, detail.readiness.blocking, detail.readiness.reasons], [false, [], [`no approval for the head ${head.slice(0, 7)}`]]);
-    assert.match(detail.readiness.notes.join('\n'), /^change request #\d+ by mallory not counted: mallory cannot push to the repository \(author_association NONE\)$/);
+    assert.deepEqual(
+      [detail.readiness.ready, detail.readiness.blocking, detail.readiness.reasons],
+      [false, [], [`no approval for the head ${head.slice(0, 7)}`]],
+    );
+    assert.match(
+      detail.readiness.notes.join('\n'),
+      /^change request #\d+ by mallory not counted: mallory cannot push to the repository \(author_association NONE\)$/,
+    );
     const asked = fake.requests.filter((q) => q.path.endsWith('/collaborators/mallory/permission')).length;
     assert.equal(asked, 1, 'the permission endpoint is asked once per author and read');
     await as('token-carol').createReview(pr.number, { event: 'APPROVE', body: '', commitId: head });
@@ -138,14 +169,21 @@ describe('GitHub code host (fake)', function () {
     fake.editComment(marker.id, verdictMarker('APPROVED', head) + '\n(edited by someone with write access)');
     const edited = await ready(svc, pr.number);
     assert.equal(edited.ready, false);
-    assert.match(edited.notes[0], new RegExp(`^marker comment #${marker.id} ignored: edited at \\S+ after it was written at \\S+$`));
+    assert.match(
+      edited.notes[0],
+      new RegExp(`^marker comment #${marker.id} ignored: edited at \\S+ after it was written at \\S+$`),
+    );
     await svc.createComment(pr.number, verdictMarker('APPROVED', head));
     assert.equal((await ready(svc, pr.number)).ready, true);
     fake.setMergeable(pr.number, false, 'dirty');
-    assert.deepEqual((await ready(svc, pr.number)).reasons, ["the head conflicts with the base 'main' (mergeable_state dirty); merge the base into the branch or rebase it"]);
+    assert.deepEqual((await ready(svc, pr.number)).reasons, [
+      "the head conflicts with the base 'main' (mergeable_state dirty); merge the base into the branch or rebase it",
+    ]);
     fake.setMergeable(pr.number, true, 'blocked');
     const byBranch = (await prDetail(svc, (await svc.getPullRequest({ branch: 'edited' }))!)).readiness;
-    assert.deepEqual(byBranch.reasons, ['branch protection blocks the merge (mergeable_state blocked): a required review, check or signature is missing']);
+    assert.deepEqual(byBranch.reasons, [
+      'branch protection blocks the merge (mergeable_state blocked): a required review, check or signature is missing',
+    ]);
     fake.setMergeable(pr.number, true, 'clean');
     fake.setDraft(pr.number, true);
     assert.deepEqual((await ready(svc, pr.number)).reasons, ['PR is a draft']);
@@ -166,14 +204,31 @@ describe('GitHub code host (fake)', function () {
     await bob.createReview(pr.number, { event: 'APPROVE', body: '', commitId: head });
     fake.allowMerges({ merge: false, squash: true, rebase: true });
     try {
-      const refused = new GithubHost({ project: 'web', owner: 'acme', repo: 'web', token: 'token-svc', baseUrl: fake.url, defaultBase: 'main', mergeMethod: 'merge' });
+      const refused = new GithubHost({
+        project: 'web',
+        owner: 'acme',
+        repo: 'web',
+        token: 'token-svc',
+        baseUrl: fake.url,
+        defaultBase: 'main',
+        mergeMethod: 'merge',
+      });
       await refused.mergePullRequest(pr.number, { sha: head }).then(
         () => assert.fail('expected a refusal'),
-        (e) => assert.deepEqual([e.reason, e.message], ['notMergeable', `GitHub will not merge PR #${pr.number} (merge) (405 Merge commits are not allowed on this repository.)`]),
+        (e) =>
+          assert.deepEqual(
+            [e.reason, e.message],
+            [
+              'notMergeable',
+              `GitHub will not merge PR #${pr.number} (merge) (405 Merge commits are not allowed on this repository.)`,
+            ],
+          ),
       );
       const merged = await svc.mergePullRequest(pr.number, { sha: head });
       assert.equal(merged.method, 'squash');
-      const parents = spawnSync('git', [`--git-dir=${r.gitDir}`, 'rev-list', '--parents', '-n', '1', merged.sha], { encoding: 'utf8' })
+      const parents = spawnSync('git', [`--git-dir=${r.gitDir}`, 'rev-list', '--parents', '-n', '1', merged.sha], {
+        encoding: 'utf8',
+      })
         .stdout.trim()
         .split(' ');
       assert.equal(parents.length, 2, 'a squash commit has one parent');
@@ -189,11 +244,16 @@ describe('GitHub code host (fake)', function () {
     assert.ok(Array.isArray(await host.listPullRequests()));
     fake.failNext(1, 429, 'Too Many Requests', { 'retry-after': '1' });
     assert.ok(Array.isArray(await host.listPullRequests()));
-    fake.failNext(1, 403, 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', { 'retry-after': '1' });
+    fake.failNext(1, 403, 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', {
+      'retry-after': '1',
+    });
     assert.ok(Array.isArray(await host.listPullRequests()));
     assert.ok(fake.requests.length - before >= 6, 'each failure was followed by a retry');
     const reset = Math.floor(Date.now() / 1000) + 3600;
-    fake.failNext(1, 403, 'API rate limit exceeded for user ID 1.', { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) });
+    fake.failNext(1, 403, 'API rate limit exceeded for user ID 1.', {
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(reset),
+    });
     await host.listPullRequests().then(
       () => assert.fail('expected a refusal'),
       (e) => {
@@ -209,7 +269,14 @@ describe('GitHub code host (fake)', function () {
     );
   });
   it('a head whose webhook never came is caught up by the poll; unchanged polls are answered 304', async () => {
-    const host = new GithubHost({ project: 'web', owner: 'acme', repo: 'web', token: 'token-svc', baseUrl: fake.url, defaultBase: 'main' });
+    const host = new GithubHost({
+      project: 'web',
+      owner: 'acme',
+      repo: 'web',
+      token: 'token-svc',
+      baseUrl: fake.url,
+      defaultBase: 'main',
+    });
     const seen: { number: number; before: string | null; after: string; source: string }[] = [];
     host.onHeadChange((c) => seen.push({ number: c.number, before: c.before, after: c.after, source: c.source }));
     const first = r.push('polled');
@@ -232,7 +299,12 @@ describe('GitHub code host (fake)', function () {
     );
     const second = r.push('polled'); // a push GitHub would announce by a webhook that is lost
     await host.poll();
-    assert.deepEqual(seen.filter((c) => c.number === pr.number).at(-1), { number: pr.number, before: first, after: second, source: 'poll' });
+    assert.deepEqual(seen.filter((c) => c.number === pr.number).at(-1), {
+      number: pr.number,
+      before: first,
+      after: second,
+      source: 'poll',
+    });
     assert.equal(lists().at(-1)!.status, 200);
     await host.poll();
     assert.equal(seen.filter((c) => c.number === pr.number).length, 2, 'each head is reported once');
@@ -240,7 +312,14 @@ describe('GitHub code host (fake)', function () {
   });
   it('an App installation token (GET /user is 403) is refused with what to configure; with codehost.github.login its markers count', async () => {
     fake.addUser('token-app', 'web-bot[bot]', { association: 'NONE', integration: true });
-    const base = { project: 'web', owner: 'acme', repo: 'web', token: 'token-app', baseUrl: fake.url, defaultBase: 'main' };
+    const base = {
+      project: 'web',
+      owner: 'acme',
+      repo: 'web',
+      token: 'token-app',
+      baseUrl: fake.url,
+      defaultBase: 'main',
+    };
     const head = r.push('app');
     const unnamed = new GithubHost(base);
     const pr = await unnamed.createPullRequest({ branch: 'app', title: 'A' });

@@ -82,7 +82,9 @@ describe('local code host', function () {
     const seen = record(host);
     const first = r.push('feature');
     const pr = await host.createPullRequest({ branch: 'feature', title: 'F' });
-    assert.deepEqual(seen, [{ project: 'web', number: pr.number, branch: 'feature', before: null, after: first, source: 'opened' }]);
+    assert.deepEqual(seen, [
+      { project: 'web', number: pr.number, branch: 'feature', before: null, after: first, source: 'opened' },
+    ]);
     const heads = [first];
     for (let i = 0; i < 3; i++) heads.push(r.push('feature'));
     await eventually(() => seen.at(-1)?.after === heads[3], 5000, 'the last push');
@@ -128,12 +130,19 @@ describe('local code host', function () {
     const next = r.push('feature');
     await eventually(() => seen.at(-1)?.after === next, 1500, 'the polled push');
     assert.deepEqual([seen.at(-1)!.before, seen.at(-1)!.source], [first, 'push']);
-    assert.equal(seenBlind.filter((c) => c.source === 'push').length, 0, 'with neither events nor the poll nothing is seen: the poll is what saw it');
+    assert.equal(
+      seenBlind.filter((c) => c.source === 'push').length,
+      0,
+      'with neither events nor the poll nothing is seen: the poll is what saw it',
+    );
     r.git('--git-dir', r.gitDir, 'pack-refs', '--all');
     const moved = r.push('elsewhere');
     r.git('--git-dir', r.gitDir, 'pack-refs', '--all');
     const packed = path.join(r.gitDir, 'packed-refs');
-    fs.writeFileSync(packed + '.tmp', fs.readFileSync(packed, 'utf8').replace(`${next} refs/heads/feature`, `${moved} refs/heads/feature`));
+    fs.writeFileSync(
+      packed + '.tmp',
+      fs.readFileSync(packed, 'utf8').replace(`${next} refs/heads/feature`, `${moved} refs/heads/feature`),
+    );
     fs.renameSync(packed + '.tmp', packed);
     await eventually(() => seen.at(-1)?.after === moved, 1500, 'the packed-refs move');
   });
@@ -148,7 +157,14 @@ describe('local code host', function () {
     const seen = record(second);
     second.startWatching();
     await eventually(() => seen.length === 1, 5000, 'the rescan');
-    assert.deepEqual(seen[0], { project: 'web', number: pr.number, branch: 'feature', before: old, after: next, source: 'rescan' });
+    assert.deepEqual(seen[0], {
+      project: 'web',
+      number: pr.number,
+      branch: 'feature',
+      before: old,
+      after: next,
+      source: 'rescan',
+    });
     await second.rescan('rescan');
     assert.equal(seen.length, 1, 'reported once');
   });
@@ -157,17 +173,30 @@ describe('local code host', function () {
     const host = make();
     const head = r.push('feature');
     r.git('checkout', '--quiet', 'main');
-    const before = { head: r.git('rev-parse', 'HEAD'), status: r.git('status', '--porcelain'), branch: r.git('branch', '--show-current') };
+    const before = {
+      head: r.git('rev-parse', 'HEAD'),
+      status: r.git('status', '--porcelain'),
+      branch: r.git('branch', '--show-current'),
+    };
     const pr = await host.createPullRequest({ branch: 'feature', title: 'F' });
     const out = await host.mergePullRequest(pr.number, { sha: head });
     assert.deepEqual(out, { sha: head, method: 'fast-forward' });
     assert.equal(r.git('--git-dir', r.gitDir, 'rev-parse', 'refs/heads/main'), head);
-    assert.deepEqual({ head: r.git('rev-parse', 'HEAD'), status: r.git('status', '--porcelain'), branch: r.git('branch', '--show-current') }, before);
+    assert.deepEqual(
+      {
+        head: r.git('rev-parse', 'HEAD'),
+        status: r.git('status', '--porcelain'),
+        branch: r.git('branch', '--show-current'),
+      },
+      before,
+    );
     const merged = (await host.getPullRequest(pr.number))!;
     assert.deepEqual([merged.state, merged.head, merged.mergeSha], ['merged', head, head]);
     assert.ok(merged.mergedAt);
     await refusalAsync(
-      host.createComment(pr.number, 'still fine').then(() => make('bob').createReview(pr.number, { event: 'APPROVE', body: '', commitId: head })),
+      host
+        .createComment(pr.number, 'still fine')
+        .then(() => make('bob').createReview(pr.number, { event: 'APPROVE', body: '', commitId: head })),
       'prNotOpen',
     );
   });
@@ -181,7 +210,10 @@ describe('local code host', function () {
     assert.equal(out.method, 'merge');
     assert.equal(r.git('--git-dir', r.gitDir, 'rev-parse', 'refs/heads/main'), out.sha);
     assert.equal(r.git('--git-dir', r.gitDir, 'log', '-1', '--format=%P', out.sha), `${base} ${head}`);
-    assert.equal(r.git('--git-dir', r.gitDir, 'log', '-1', '--format=%B', out.sha), `Merge pull request #${pr.number} from feature\n\nFeature title`);
+    assert.equal(
+      r.git('--git-dir', r.gitDir, 'log', '-1', '--format=%B', out.sha),
+      `Merge pull request #${pr.number} from feature\n\nFeature title`,
+    );
     assert.equal(r.git('--git-dir', r.gitDir, 'log', '-1', '--format=%an <%ae>', out.sha), 'svc <svc@svc.invalid>');
   });
 
@@ -190,14 +222,21 @@ describe('local code host', function () {
     const head = r.push('feature', { file: 'same.txt', content: 'ours\n' });
     const base = r.push('main', { file: 'same.txt', content: 'theirs\n' });
     const pr = await host.createPullRequest({ branch: 'feature', title: 'F' });
-    await refusalAsync(host.mergePullRequest(pr.number, { sha: head }), 'mergeConflict', /^merging into 'main' conflicts in: same\.txt$/);
+    await refusalAsync(
+      host.mergePullRequest(pr.number, { sha: head }),
+      'mergeConflict',
+      /^merging into 'main' conflicts in: same\.txt$/,
+    );
     assert.equal(r.git('--git-dir', r.gitDir, 'rev-parse', 'refs/heads/main'), base);
     assert.equal((await host.getPullRequest(pr.number))!.state, 'open');
   });
 
   it('two PRs opened at once for one branch: one wins, the other is refused', async () => {
     r.push('feature');
-    const results = await Promise.allSettled([make().createPullRequest({ branch: 'feature', title: 'A' }), make().createPullRequest({ branch: 'feature', title: 'B' })]);
+    const results = await Promise.allSettled([
+      make().createPullRequest({ branch: 'feature', title: 'A' }),
+      make().createPullRequest({ branch: 'feature', title: 'B' }),
+    ]);
     assert.deepEqual(results.map((x) => x.status).sort(), ['fulfilled', 'rejected']);
     const lost = results.find((x) => x.status === 'rejected') as PromiseRejectedResult;
     assert.ok(SvcError.is(lost.reason, 'prExists'), String(lost.reason));
@@ -207,7 +246,10 @@ describe('local code host', function () {
     const host = make('bob');
     r.push('feature');
     const pr = await make().createPullRequest({ branch: 'feature', title: 'F' });
-    await refusalAsync(host.createReview(pr.number, { event: 'APPROVE', body: '', commitId: 'e'.repeat(40) }), 'unknownCommit');
+    await refusalAsync(
+      host.createReview(pr.number, { event: 'APPROVE', body: '', commitId: 'e'.repeat(40) }),
+      'unknownCommit',
+    );
     await refusalAsync(host.createPullRequest({ branch: '--upload-pack=x', title: 'x' }), 'badBranch');
     await refusalAsync(host.headSha('a..b'), 'badBranch');
     await refusalAsync(host.listReviews(404), 'unknownPr', /^no PR #404 in project web$/);
@@ -239,9 +281,24 @@ describe('local code host', function () {
     assert.deepEqual([await plain.whoami(), await bob.whoami(), await named.whoami()], ['svc', 'bob', 'ann']);
     const head = r.push('feature');
     const pr = await plain.createPullRequest({ branch: 'feature', title: 'F' });
-    await refusalAsync(plain.createReview(pr.number, { event: 'APPROVE', body: '', commitId: head }), 'selfReviewRefused');
+    await refusalAsync(
+      plain.createReview(pr.number, { event: 'APPROVE', body: '', commitId: head }),
+      'selfReviewRefused',
+    );
     assert.equal((await bob.createReview(pr.number, { event: 'APPROVE', body: '', commitId: head })).state, 'APPROVED');
-    refusal(() => createHost('gh', Project.parse({ path: r.work, code_host: 'github', github: { owner: 'a', repo: 'b' } }), ConfigFile.parse({}), deps), 'noGithubToken');
-    refusal(() => createHost('gh', Project.parse({ path: r.work, code_host: 'github' }), ConfigFile.parse({}), deps), 'githubNotConfigured');
+    refusal(
+      () =>
+        createHost(
+          'gh',
+          Project.parse({ path: r.work, code_host: 'github', github: { owner: 'a', repo: 'b' } }),
+          ConfigFile.parse({}),
+          deps,
+        ),
+      'noGithubToken',
+    );
+    refusal(
+      () => createHost('gh', Project.parse({ path: r.work, code_host: 'github' }), ConfigFile.parse({}), deps),
+      'githubNotConfigured',
+    );
   });
 });

@@ -108,7 +108,8 @@ describe('config: svc config get|set', function () {
       source: 'global',
       from: 'roles.review.sub.security.model',
       file: configFile,
-      whenUnset: 'the security reviewer uses roles.review.model; with neither set, a full review is refused: there is no default model',
+      whenUnset:
+        'the security reviewer uses roles.review.model; with neither set, a full review is refused: there is no default model',
       choices: null,
     });
     r = await ok(s.svc(['config', 'set', 'roles.review.mode', 'full']));
@@ -119,7 +120,13 @@ describe('config: svc config get|set', function () {
     const before = fs.readFileSync(projectsFile, 'utf8');
     await ok(s.svc(['config', 'set', 'projects.web.gauntlet.roles.builder.effort', 'high']));
     await ok(s.svc(['config', 'set', 'projects.web.gauntlet.roles.critic.model', 'critic-2']));
-    assert.equal(fs.readFileSync(projectsFile, 'utf8'), before.replace('model: critic-model  # judges\n', 'model: critic-2  # judges\n        builder:\n          effort: high\n'));
+    assert.equal(
+      fs.readFileSync(projectsFile, 'utf8'),
+      before.replace(
+        'model: critic-model  # judges\n',
+        'model: critic-2  # judges\n        builder:\n          effort: high\n',
+      ),
+    );
     const r = await ok(s.svc(['config', 'get', 'projects.web.gauntlet.roles.builder.effort']));
     assert.equal(r.stdout, 'high\n');
     const o = await ok(s.svc(['config', 'get', '--show-origin', 'projects.web.gauntlet.roles.builder.effort']));
@@ -136,7 +143,9 @@ describe('config: svc config get|set', function () {
         ],
       );
     }
-    const j = JSON.parse((await ok(s.svc(['config', 'get', 'projects.web.gauntlet.roles.builder.model', '--json']))).stdout) as ConfigEntry;
+    const j = JSON.parse(
+      (await ok(s.svc(['config', 'get', 'projects.web.gauntlet.roles.builder.model', '--json']))).stdout,
+    ) as ConfigEntry;
     assert.deepEqual([j.value, j.source], [null, 'unset']);
   });
 
@@ -148,10 +157,26 @@ describe('config: svc config get|set', function () {
     assert.deepEqual(row('roles.review.mode'), ['roles.review.mode', 'full', 'global']);
     assert.deepEqual(row('roles.review.model'), ['roles.review.model', '-', 'unset']);
     assert.deepEqual(row('roles.review.sub.security.model'), ['roles.review.sub.security.model', 'sonnet-4', 'global']);
-    assert.deepEqual(row('projects.web.gauntlet.roles.builder.effort'), ['projects.web.gauntlet.roles.builder.effort', 'high', 'project']);
-    assert.deepEqual(row('projects.web.gauntlet.roles.orchestrator.harness'), ['projects.web.gauntlet.roles.orchestrator.harness', '-', 'unset']);
-    assert.deepEqual(row('projects.web.gauntlet.roles.critic.host'), ['projects.web.gauntlet.roles.critic.host', '-', 'unset']);
-    assert.deepEqual(row('projects.web.gauntlet.roles.critic.budget'), ['projects.web.gauntlet.roles.critic.budget', '-', 'unset']);
+    assert.deepEqual(row('projects.web.gauntlet.roles.builder.effort'), [
+      'projects.web.gauntlet.roles.builder.effort',
+      'high',
+      'project',
+    ]);
+    assert.deepEqual(row('projects.web.gauntlet.roles.orchestrator.harness'), [
+      'projects.web.gauntlet.roles.orchestrator.harness',
+      '-',
+      'unset',
+    ]);
+    assert.deepEqual(row('projects.web.gauntlet.roles.critic.host'), [
+      'projects.web.gauntlet.roles.critic.host',
+      '-',
+      'unset',
+    ]);
+    assert.deepEqual(row('projects.web.gauntlet.roles.critic.budget'), [
+      'projects.web.gauntlet.roles.critic.budget',
+      '-',
+      'unset',
+    ]);
     assert.deepEqual(row('projects.web.gauntlet.budget'), ['projects.web.gauntlet.budget', '-', 'unset']);
     // 12 review keys, model, effort, harness, permissions, host, sandbox and budget for each of five roles, and the run budget
     assert.equal(lines.filter((l) => l !== '').length, 1 + 12 + 35 + 1);
@@ -166,7 +191,10 @@ describe('config: svc config get|set', function () {
     r = await ok(s.svc(['config', 'get', 'roles.review.sub.performance.model', '--show-origin']));
     assert.equal(r.stdout, `global, inherited from roles.review.model (${configFile})\tparent-model\n`);
     r = await ok(s.svc(['config', 'set', 'roles.review.mode']));
-    assert.equal(r.stdout, `Unset roles.review.mode in ${configFile}; now quick, default: one agent does a combined review pass (quick is the default)\n`);
+    assert.equal(
+      r.stdout,
+      `Unset roles.review.mode in ${configFile}; now quick, default: one agent does a combined review pass (quick is the default)\n`,
+    );
     r = await ok(s.svc(['config', 'get', 'roles.review.mode']));
     assert.equal(r.stdout, 'quick\n');
     r = await ok(s.svc(['config', 'get', 'roles.review.mode', '--show-origin']));
@@ -174,7 +202,10 @@ describe('config: svc config get|set', function () {
     assert.doesNotMatch(fs.readFileSync(configFile, 'utf8'), /mode:/);
     assert.match(fs.readFileSync(configFile, 'utf8'), /# reviewer models per lane\n/);
     r = await ok(s.svc(['config', 'set', 'roles.review.model', '--unset']));
-    assert.equal(r.stdout, `Unset roles.review.model in ${configFile}; unset: a review is refused: there is no default model (the convoy lanes may still set their own)\n`);
+    assert.equal(
+      r.stdout,
+      `Unset roles.review.model in ${configFile}; unset: a review is refused: there is no default model (the convoy lanes may still set their own)\n`,
+    );
     r = await ok(s.svc(['config', 'set', 'roles.review.model', '--unset']));
     assert.equal(
       r.stdout,
@@ -256,11 +287,18 @@ describe('config: svc config get|set', function () {
     const text = fs.readFileSync(projectsFile, 'utf8');
     assert.equal(
       text,
-      before.replace('          model: critic-2  # judges\n', '          model: critic-2  # judges\n          budget: 2.5\n').replace(/\n$/, '\n      budget: 20\n'),
+      before
+        .replace(
+          '          model: critic-2  # judges\n',
+          '          model: critic-2  # judges\n          budget: 2.5\n',
+        )
+        .replace(/\n$/, '\n      budget: 20\n'),
       text,
     );
     assert.equal((await ok(s.svc(['config', 'get', 'projects.web.gauntlet.roles.critic.budget']))).stdout, '2.5\n');
-    const run = JSON.parse((await ok(s.svc(['config', 'get', 'projects.web.gauntlet.budget', '--json']))).stdout) as ConfigEntry;
+    const run = JSON.parse(
+      (await ok(s.svc(['config', 'get', 'projects.web.gauntlet.budget', '--json']))).stdout,
+    ) as ConfigEntry;
     assert.deepEqual([run.value, run.source, run.choices], ['20', 'project', null]);
     const unset = await s.svc(['config', 'get', 'projects.web.gauntlet.roles.play.budget']);
     assert.equal(
@@ -346,8 +384,14 @@ describe('config: svc config get|set', function () {
       [roles[0].budget.key, brief(roles[0].budget), v.projects[0].budget.key, brief(v.projects[0].budget)],
       ['projects.web.gauntlet.roles.builder.budget', [null, 'unset'], 'projects.web.gauntlet.budget', [null, 'unset']],
     );
-    assert.equal(roles[2].model.whenUnset, 'a verifier lane cannot start without a model: set one here, or give it at launch (there is no default model)');
-    assert.equal(roles[4].harness.whenUnset, "the launching conversation's harness is used, unless the launch names another");
+    assert.equal(
+      roles[2].model.whenUnset,
+      'a verifier lane cannot start without a model: set one here, or give it at launch (there is no default model)',
+    );
+    assert.equal(
+      roles[4].harness.whenUnset,
+      "the launching conversation's harness is used, unless the launch names another",
+    );
     assert.deepEqual(brief(v.review.mode), ['none', 'global']);
     assert.deepEqual(v.review.mode.choices, ['quick', 'full', 'none']);
     assert.deepEqual(brief(v.review.model), ['parent-model', 'global']);

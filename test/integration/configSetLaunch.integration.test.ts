@@ -40,7 +40,9 @@ describe('config: settings in use (lane launch, model probe)', function () {
 
   it('launches a builder without --model on the model and effort set by svc config set', async () => {
     // Written in the lane's own directory: the only folder a (sandboxed) lane can write.
-    const brief = writeBrief(w.briefs, 'model.md', [{ run: `printf '%s %s' "$SCRIPT_MODEL" "$SCRIPT_EFFORT" > seen-model.txt` }]);
+    const brief = writeBrief(w.briefs, 'model.md', [
+      { run: `printf '%s %s' "$SCRIPT_MODEL" "$SCRIPT_EFFORT" > seen-model.txt` },
+    ]);
     const refused = await start(w, ['--run', 'cfg', '--key', 'b', '--role', 'builder', '--brief', brief]);
     assert.equal(refused.code, 1);
     assert.equal(
@@ -55,14 +57,37 @@ describe('config: settings in use (lane launch, model probe)', function () {
     assert.equal(lane.model, 'script-fast');
     assert.equal(lane.effort, 'high');
     const seen = path.join(lane.cwd, 'seen-model.txt');
-    assert.equal(await eventually(() => fs.existsSync(seen) && fs.readFileSync(seen, 'utf8'), 30_000, 'the agent to report its model'), 'script-fast high');
+    assert.equal(
+      await eventually(
+        () => fs.existsSync(seen) && fs.readFileSync(seen, 'utf8'),
+        30_000,
+        'the agent to report its model',
+      ),
+      'script-fast high',
+    );
     // A flag still wins over the configured default.
-    const flagged = await ok(start(w, ['--run', 'cfg2', '--key', 'b', '--role', 'builder', '--model', 'script-thorough', '--prompt', 'hi', '--json']));
+    const flagged = await ok(
+      start(w, [
+        '--run',
+        'cfg2',
+        '--key',
+        'b',
+        '--role',
+        'builder',
+        '--model',
+        'script-thorough',
+        '--prompt',
+        'hi',
+        '--json',
+      ]),
+    );
     assert.equal((JSON.parse(flagged.stdout) as LaneRecord).model, 'script-thorough');
   });
 
   it('lists the models the script harness offers, then answers from the cache', async () => {
-    const first = JSON.parse((await ok(s.svc(['config', 'models', 'script', '--refresh', '--json']))).stdout) as ModelChoices;
+    const first = JSON.parse(
+      (await ok(s.svc(['config', 'models', 'script', '--refresh', '--json']))).stdout,
+    ) as ModelChoices;
     assert.deepEqual(first, { models: ['script', 'script-fast', 'script-thorough'], source: 'probe' });
     // The probe's agent is gone by the time the answer arrives.
     assert.deepEqual(processesIn(path.join(s.svcHome, 'probes')), []);
@@ -94,10 +119,14 @@ describe('config: settings in use (lane launch, model probe)', function () {
     assert.deepEqual(dies, {
       models: [],
       source: 'unavailable',
-      reason: "harness 'dies': the agent exited (exit 3): script agent: exiting before answering session/new (SVC_SCRIPT_EXIT_BEFORE)",
+      reason:
+        "harness 'dies': the agent exited (exit 3): script agent: exiting before answering session/new (SVC_SCRIPT_EXIT_BEFORE)",
     });
     const unknown = await s.svc(['config', 'models', 'nosuch']);
     assert.equal(unknown.code, 1);
-    assert.equal(unknown.stderr, "unknown harness 'nosuch' (built in: claude, codex, gemini, script; configured: missing, dies; add one under harnesses: in ~/.svc/config.yaml)\n");
+    assert.equal(
+      unknown.stderr,
+      "unknown harness 'nosuch' (built in: claude, codex, gemini, script; configured: missing, dies; add one under harnesses: in ~/.svc/config.yaml)\n",
+    );
   });
 });

@@ -47,7 +47,9 @@ class FakeHost {
       }
       return this.read();
     }
-    this.state.models[msg.harness] = await this.c.sendRequest<ModelChoices>(configModels.method, { harness: msg.harness });
+    this.state.models[msg.harness] = await this.c.sendRequest<ModelChoices>(configModels.method, {
+      harness: msg.harness,
+    });
     await this.post();
   }
 
@@ -100,7 +102,10 @@ describe('config: the Roles panel page', function () {
     });
     await page.setContent('<!DOCTYPE html><html><body><main id="root"></main></body></html>');
     // As a string: functions compiled by tsx carry helpers the page does not have.
-    await page.addScriptTag({ content: 'window.acquireVsCodeApi = () => ({ postMessage: (m) => window.toHost(m), getState: () => undefined, setState: () => undefined });' });
+    await page.addScriptTag({
+      content:
+        'window.acquireVsCodeApi = () => ({ postMessage: (m) => window.toHost(m), getState: () => undefined, setState: () => undefined });',
+    });
     await page.addScriptTag({ path: path.join(REPO, 'dist', 'webview', 'rolesMain.js') });
     await field('roles.review.mode').waitFor();
   });
@@ -120,7 +125,10 @@ describe('config: the Roles panel page', function () {
     );
     assert.equal(await field('roles.review.mode').locator('select').inputValue(), 'quick');
     const builderModel = 'projects.web.gauntlet.roles.builder.model';
-    assert.equal(await sourceOf(builderModel), 'unset · a builder lane cannot start without a model: set one here, or give it at launch (there is no default model)');
+    assert.equal(
+      await sourceOf(builderModel),
+      'unset · a builder lane cannot start without a model: set one here, or give it at launch (there is no default model)',
+    );
     assert.equal(await field(builderModel).locator('.source').getAttribute('class'), 'source warn');
     // The warning is a small icon in the warning colour; the sentence itself is ordinary muted text.
     assert.equal(await field(builderModel).locator('.source .codicon-warning').count(), 1);
@@ -129,7 +137,10 @@ describe('config: the Roles panel page', function () {
         .locator(sel)
         .first()
         .evaluate((el) => getComputedStyle(el).color);
-    assert.equal(await colour(`.field[data-key="${builderModel}"] .source`), await colour('.field[data-key="roles.review.mode"] .source'));
+    assert.equal(
+      await colour(`.field[data-key="${builderModel}"] .source`),
+      await colour('.field[data-key="roles.review.mode"] .source'),
+    );
     // Short headings; the files they are saved in are the tooltips.
     assert.deepEqual(await page.locator('h2').allTextContents(), ['Reviewevery project', 'Project webgauntlet roles']);
     assert.deepEqual(await page.locator('h2').evaluateAll((hs) => hs.map((h) => (h as HTMLElement).title)), [
@@ -144,7 +155,9 @@ describe('config: the Roles panel page', function () {
   it('writes a choice and a typed model to the file, comments intact', async () => {
     await field('roles.review.mode').locator('select').selectOption('full');
     await eventually(
-      async () => (await sourceOf('roles.review.mode')) === 'global · config.yaml' && fs.readFileSync(configFile, 'utf8').includes('mode: full'),
+      async () =>
+        (await sourceOf('roles.review.mode')) === 'global · config.yaml' &&
+        fs.readFileSync(configFile, 'utf8').includes('mode: full'),
       10_000,
       'mode full',
     );
@@ -157,26 +170,40 @@ describe('config: the Roles panel page', function () {
     const box = field('roles.review.sub.security.model').locator('input');
     await box.fill('sec-model');
     await box.press('Enter');
-    await eventually(async () => (await sourceOf('roles.review.sub.security.model')) === 'global · config.yaml', 10_000, 'the security model');
+    await eventually(
+      async () => (await sourceOf('roles.review.sub.security.model')) === 'global · config.yaml',
+      10_000,
+      'the security model',
+    );
     assert.equal(
       fs.readFileSync(configFile, 'utf8'),
       '# review settings, by hand\nroles:\n  review:\n    mode: full   # start cheap\n    sub:\n      security:\n        model: sec-model\n',
     );
-    assert.equal(posted.filter((m) => m.type === 'set' && m.key === 'roles.review.sub.security.model').length, 1, 'Enter and change are one write');
+    assert.equal(
+      posted.filter((m) => m.type === 'set' && m.key === 'roles.review.sub.security.model').length,
+      1,
+      'Enter and change are one write',
+    );
   });
 
   it("sets a role's approvals: ask or auto, unset meaning unattended", async () => {
     const key = 'projects.web.gauntlet.roles.critic.permissions';
     const projectsFile = path.join(s.svcHome, 'projects.yaml');
-    const whileUnset = "critic lanes run unattended (auto): nothing waits for your approval; ask turns the harness's approvals into needs-you requests";
+    const whileUnset =
+      "critic lanes run unattended (auto): nothing waits for your approval; ask turns the harness's approvals into needs-you requests";
     assert.equal(await sourceOf(key), `unset · ${whileUnset}`);
     await field(key).locator('select').selectOption('ask');
     await eventually(
-      async () => (await sourceOf(key)) === 'project · projects.yaml' && /critic:\n\s+permissions: ask/.test(fs.readFileSync(projectsFile, 'utf8')),
+      async () =>
+        (await sourceOf(key)) === 'project · projects.yaml' &&
+        /critic:\n\s+permissions: ask/.test(fs.readFileSync(projectsFile, 'utf8')),
       10_000,
       'critic permissions ask',
     );
-    assert.equal(await field(key).locator('.source').getAttribute('title'), `${projectsFile}\nWhile unset: ${whileUnset}`);
+    assert.equal(
+      await field(key).locator('.source').getAttribute('title'),
+      `${projectsFile}\nWhile unset: ${whileUnset}`,
+    );
   });
 
   it('shows a refusal next to its field and leaves the file unchanged', async () => {
@@ -186,7 +213,10 @@ describe('config: the Roles panel page', function () {
     await box.press('Enter');
     const refusal = field('roles.review.sub.security.model').locator('.refusal');
     await refusal.waitFor({ timeout: 10_000 });
-    assert.equal(await refusal.textContent(), "cannot set roles.review.sub.security.model to '': a model must not be empty; ~/.svc/config.yaml is unchanged");
+    assert.equal(
+      await refusal.textContent(),
+      "cannot set roles.review.sub.security.model to '': a model must not be empty; ~/.svc/config.yaml is unchanged",
+    );
     assert.deepEqual(fs.readFileSync(configFile), before);
     // The refused text stays for correcting; Escape brings back the value in effect.
     assert.equal(await box.inputValue(), '');
@@ -204,13 +234,18 @@ describe('config: the Roles panel page', function () {
     await box.press('Enter');
     const refusal = field(key).locator('.refusal');
     await refusal.waitFor({ timeout: 10_000 });
-    assert.equal(await refusal.textContent(), `${key} was not changed: 'ten dollars' is not a budget (a budget is an amount of US dollars above 0, like 2.50)`);
+    assert.equal(
+      await refusal.textContent(),
+      `${key} was not changed: 'ten dollars' is not a budget (a budget is an amount of US dollars above 0, like 2.50)`,
+    );
     assert.equal(sets(), 0, 'nothing was sent');
     assert.deepEqual(fs.readFileSync(projectsFile), before);
     await box.fill('$2.50');
     await box.press('Enter');
     await eventually(
-      async () => (await sourceOf(key)) === 'project · projects.yaml' && /builder:\n(?:\s+\w+: .*\n)*?\s+budget: 2\.5\n/.test(fs.readFileSync(projectsFile, 'utf8')),
+      async () =>
+        (await sourceOf(key)) === 'project · projects.yaml' &&
+        /builder:\n(?:\s+\w+: .*\n)*?\s+budget: 2\.5\n/.test(fs.readFileSync(projectsFile, 'utf8')),
       10_000,
       'builder budget 2.5',
     );
@@ -218,41 +253,70 @@ describe('config: the Roles panel page', function () {
     const run = field('projects.web.gauntlet.budget').locator('input');
     await run.fill('20');
     await run.press('Enter');
-    await eventually(async () => /\n {6}budget: 20\n/.test(fs.readFileSync(projectsFile, 'utf8')), 10_000, 'run budget 20');
+    await eventually(
+      async () => /\n {6}budget: 20\n/.test(fs.readFileSync(projectsFile, 'utf8')),
+      10_000,
+      'run budget 20',
+    );
     // An empty box removes the cap.
     await field(key).locator('input').fill('');
     await field(key).locator('input').press('Enter');
-    await eventually(async () => (await sourceOf(key)).startsWith('unset · builder lanes have no spend cap'), 10_000, 'builder budget removed');
+    await eventually(
+      async () => (await sourceOf(key)).startsWith('unset · builder lanes have no spend cap'),
+      10_000,
+      'builder budget removed',
+    );
   });
 
   it('follows an edit made outside the panel without a reload', async () => {
     fs.writeFileSync(configFile, fs.readFileSync(configFile, 'utf8').replace('mode: full', 'mode: none'));
-    await eventually(async () => (await field('roles.review.mode').locator('select').inputValue()) === 'none', 10_000, 'the page to show mode none');
+    await eventually(
+      async () => (await field('roles.review.mode').locator('select').inputValue()) === 'none',
+      10_000,
+      'the page to show mode none',
+    );
   });
 
   it('offers the harness’s models for a model field, free text still allowed, with a warning when the harness does not offer it', async () => {
     const box = field('projects.web.gauntlet.roles.builder.model').locator('input');
     assert.equal(await box.getAttribute('list'), 'models-script');
     await box.focus();
-    await eventually(async () => (await page.locator('datalist#models-script option').count()) === 3, 15_000, 'the script models');
-    assert.deepEqual(await page.locator('datalist#models-script option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)), [
-      'script',
-      'script-fast',
-      'script-thorough',
-    ]);
+    await eventually(
+      async () => (await page.locator('datalist#models-script option').count()) === 3,
+      15_000,
+      'the script models',
+    );
+    assert.deepEqual(
+      await page
+        .locator('datalist#models-script option')
+        .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)),
+      ['script', 'script-fast', 'script-thorough'],
+    );
     await box.fill('my-own-model');
     await box.press('Enter');
-    await eventually(async () => (await sourceOf('projects.web.gauntlet.roles.builder.model')).startsWith('project · '), 10_000, 'the builder model');
+    await eventually(
+      async () => (await sourceOf('projects.web.gauntlet.roles.builder.model')).startsWith('project · '),
+      10_000,
+      'the builder model',
+    );
     const r = await ok(s.svc(['config', 'get', '--show-origin', 'projects.web.gauntlet.roles.builder.model']));
     assert.equal(r.stdout, `project (${path.join(s.svcHome, 'projects.yaml')})\tmy-own-model\n`);
     const warning = field('projects.web.gauntlet.roles.builder.model').locator('.not-offered');
     await warning.waitFor({ timeout: 10_000 });
-    assert.equal(await warning.textContent(), 'script does not offer my-own-model (it offers script, script-fast, script-thorough); a lane with it may be refused by the agent');
+    assert.equal(
+      await warning.textContent(),
+      'script does not offer my-own-model (it offers script, script-fast, script-thorough); a lane with it may be refused by the agent',
+    );
     // One the harness offers: no warning.
     const again = field('projects.web.gauntlet.roles.builder.model').locator('input');
     await again.fill('script-fast');
     await again.press('Enter');
-    await eventually(async () => (await ok(s.svc(['config', 'get', 'projects.web.gauntlet.roles.builder.model']))).stdout === 'script-fast\n', 10_000, 'script-fast saved');
+    await eventually(
+      async () =>
+        (await ok(s.svc(['config', 'get', 'projects.web.gauntlet.roles.builder.model']))).stdout === 'script-fast\n',
+      10_000,
+      'script-fast saved',
+    );
     await warning.waitFor({ state: 'detached', timeout: 10_000 });
   });
 
@@ -287,7 +351,9 @@ describe('config: the Roles panel page', function () {
     assert.equal(await sourceOf(key), `unset · ${whileUnset}`);
     await field(key).locator('select').selectOption('off');
     await eventually(
-      async () => (await sourceOf(key)) === 'project · projects.yaml' && /verifier:\n\s+sandbox: off/.test(fs.readFileSync(projectsFile, 'utf8')),
+      async () =>
+        (await sourceOf(key)) === 'project · projects.yaml' &&
+        /verifier:\n\s+sandbox: off/.test(fs.readFileSync(projectsFile, 'utf8')),
       10_000,
       'verifier sandbox off',
     );
@@ -299,7 +365,8 @@ describe('config: the Roles panel page', function () {
     const key = 'projects.web.gauntlet.roles.builder.host';
     const projectsFile = path.join(s.svcHome, 'projects.yaml');
     const select = field(key).locator('select');
-    const options = () => select.locator('option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
+    const options = () =>
+      select.locator('option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
     const whileUnset = 'builder lanes run on this machine, unless the launch names a host';
     assert.deepEqual(
       await page

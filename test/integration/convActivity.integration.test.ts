@@ -35,7 +35,10 @@ describe('conversation activity through the script harness', function () {
       ].join('\n'),
     });
     fs.mkdirSync(path.join(s.svcHome, 'scripts'));
-    fs.writeFileSync(path.join(s.svcHome, 'scripts', 'review.yaml'), '- say: reviewed from the scripts file\n- run: echo "$SVC_CONVERSATION"\n');
+    fs.writeFileSync(
+      path.join(s.svcHome, 'scripts', 'review.yaml'),
+      '- say: reviewed from the scripts file\n- run: echo "$SVC_CONVERSATION"\n',
+    );
   });
   after(async () => s?.dispose());
 
@@ -46,7 +49,20 @@ describe('conversation activity through the script harness', function () {
   };
 
   it('starting: an agent slow to initialize reads starting, then idle', async () => {
-    const out = await s.ok(['conv', 'new', '--project', 'p1', '--harness', 'slow', '--model', 'm1', '--prompt', 'hello', '--no-wait', '--json']);
+    const out = await s.ok([
+      'conv',
+      'new',
+      '--project',
+      'p1',
+      '--harness',
+      'slow',
+      '--model',
+      'm1',
+      '--prompt',
+      'hello',
+      '--no-wait',
+      '--json',
+    ]);
     const id = JSON.parse(out).conversation.id as number;
     const st = await statusOf(id);
     assert.equal(st.activity, 'starting');
@@ -84,7 +100,10 @@ describe('conversation activity through the script harness', function () {
       },
     );
     assert.equal((await statusOf(id)).activity, 'needs-you');
-    assert.equal(await s.ok(['conv', 'answer', String(id), '--allow']), `Answered #${id} (${info.name}): permission "Deploy now?"\n`);
+    assert.equal(
+      await s.ok(['conv', 'answer', String(id), '--allow']),
+      `Answered #${id} (${info.name}): permission "Deploy now?"\n`,
+    );
     assert.equal(await s.activity(id), 'working');
     assert.equal((await statusOf(id)).activity, 'working');
     await s.waitActivity(id, 'idle');
@@ -112,7 +131,20 @@ describe('conversation activity through the script harness', function () {
   });
 
   it('stopped after svc conv stop', async () => {
-    const out = await s.ok(['conv', 'new', '--project', 'p1', '--harness', 'script', '--model', 'm1', '--title', 'to stop', '--prompt', 'hello']);
+    const out = await s.ok([
+      'conv',
+      'new',
+      '--project',
+      'p1',
+      '--harness',
+      'script',
+      '--model',
+      'm1',
+      '--title',
+      'to stop',
+      '--prompt',
+      'hello',
+    ]);
     const m = /^Conversation #(\d+) \(to-stop\) in (.+)\n$/.exec(out);
     assert.ok(m, out);
     assert.equal(m[2], s.proj);
@@ -124,7 +156,20 @@ describe('conversation activity through the script harness', function () {
   });
 
   it('svc status reports cost where the agent reports usage', async () => {
-    await s.ok(['conv', 'new', '--project', 'p1', '--harness', 'paid', '--model', 'm1', '--title', 'paid one', '--prompt', 'hello']);
+    await s.ok([
+      'conv',
+      'new',
+      '--project',
+      'p1',
+      '--harness',
+      'paid',
+      '--model',
+      'm1',
+      '--title',
+      'paid one',
+      '--prompt',
+      'hello',
+    ]);
     const info = await s.waitActivity('paid-one', 'idle');
     const byId = async () => (await s.status()).find((a) => a.id === info.id)!;
     assert.deepEqual((await byId()).cost, { amount: 0.25, currency: 'USD' });
@@ -139,14 +184,32 @@ describe('conversation activity through the script harness', function () {
   it("a prompt without a block runs the script of the first scripts: glob matching the conversation's name", async () => {
     const id = await s.start('Please review the change.', ['--title', 'reviewer one']);
     await s.waitActivity(id, 'idle');
-    assert.match(await s.log(id), new RegExp(`> Please review the change\\.\\nreviewed from the scripts file\\n\\$ echo "\\$SVC_CONVERSATION"\\n${id}\\n$`));
+    assert.match(
+      await s.log(id),
+      new RegExp(
+        `> Please review the change\\.\\nreviewed from the scripts file\\n\\$ echo "\\$SVC_CONVERSATION"\\n${id}\\n$`,
+      ),
+    );
     const other = await s.start('Please review too.', ['--title', 'writer one']);
     await s.waitActivity(other, 'idle');
     assert.match(await s.log(other), /\nscript agent \(m1\): no svc-script block in: Please review too\.\n$/);
   });
 
   it('failed-to-start for a missing binary, with the cause and the fix', async () => {
-    const r = await s.svc(['conv', 'new', '--project', 'p1', '--harness', 'claude', '--model', 'opus', '--title', 'no claude', '--prompt', 'hi']);
+    const r = await s.svc([
+      'conv',
+      'new',
+      '--project',
+      'p1',
+      '--harness',
+      'claude',
+      '--model',
+      'opus',
+      '--title',
+      'no claude',
+      '--prompt',
+      'hi',
+    ]);
     assert.equal(r.code, 1);
     const id = Number(/^Conversation #(\d+) \(no-claude\) in /.exec(r.stdout)?.[1]);
     assert.equal(
@@ -160,7 +223,20 @@ describe('conversation activity through the script harness', function () {
   });
 
   it('failed-to-start for an agent that dies before session/new, quoting its stderr', async () => {
-    const r = await s.svc(['conv', 'new', '--project', 'p1', '--harness', 'dies', '--model', 'm1', '--title', 'dies early', '--prompt', 'hi']);
+    const r = await s.svc([
+      'conv',
+      'new',
+      '--project',
+      'p1',
+      '--harness',
+      'dies',
+      '--model',
+      'm1',
+      '--title',
+      'dies early',
+      '--prompt',
+      'hi',
+    ]);
     assert.equal(r.code, 1);
     assert.equal(
       r.stderr,

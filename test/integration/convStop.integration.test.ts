@@ -11,9 +11,16 @@ import type { ConvScratch } from './convSupport';
 /** Starts a script conversation that records its agent's pid (= its process group) and runs `cmd`. */
 async function withGroup(s: ConvScratch, title: string, cmd: string): Promise<{ id: number; pgid: number }> {
   const pidFile = path.join(s.proj, `${title}.pid`);
-  const id = await s.start(script(`- run: echo $PPID > ${title}.pid`, `- run: ${JSON.stringify(cmd)}`), ['--title', title]);
+  const id = await s.start(script(`- run: echo $PPID > ${title}.pid`, `- run: ${JSON.stringify(cmd)}`), [
+    '--title',
+    title,
+  ]);
   await s.waitActivity(id, 'working');
-  const pgid = await eventually(() => (fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0), 10_000, 'the pid file');
+  const pgid = await eventually(
+    () => (fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0),
+    10_000,
+    'the pid file',
+  );
   await eventually(() => groupMembers(pgid).length >= 2, 10_000, 'the command to run');
   return { id, pgid };
 }
@@ -58,9 +65,29 @@ describe('the stop door and restarts', function () {
   });
 
   it('a stop returns with the conversation ended, even while a process outside its group keeps its pipes open', async () => {
-    const out = await s.ok(['conv', 'new', '--project', 'p1', '--harness', 'leaky', '--model', 'm1', '--title', 'leaky', '--prompt', 'hi']);
+    const out = await s.ok([
+      'conv',
+      'new',
+      '--project',
+      'p1',
+      '--harness',
+      'leaky',
+      '--model',
+      'm1',
+      '--title',
+      'leaky',
+      '--prompt',
+      'hi',
+    ]);
     const id = Number(/^Conversation #(\d+) /.exec(out)?.[1]);
-    const leak = Number(await eventually(() => (fs.existsSync(path.join(s.proj, 'leak.pid')) ? fs.readFileSync(path.join(s.proj, 'leak.pid'), 'utf8') : ''), 10_000, 'leak.pid'));
+    const leak = Number(
+      await eventually(
+        () =>
+          fs.existsSync(path.join(s.proj, 'leak.pid')) ? fs.readFileSync(path.join(s.proj, 'leak.pid'), 'utf8') : '',
+        10_000,
+        'leak.pid',
+      ),
+    );
     try {
       assert.equal(await s.ok(['conv', 'stop', String(id)]), `Stopped #${id} (leaky)\n`);
       const info = await s.show(id);
@@ -81,7 +108,21 @@ describe('the stop door and restarts', function () {
   });
 
   it('stops an agent that is still starting; it reads stopped, not failed-to-start', async () => {
-    const out = await s.ok(['conv', 'new', '--project', 'p1', '--harness', 'slow', '--model', 'm1', '--title', 'early stop', '--prompt', 'hi', '--no-wait']);
+    const out = await s.ok([
+      'conv',
+      'new',
+      '--project',
+      'p1',
+      '--harness',
+      'slow',
+      '--model',
+      'm1',
+      '--title',
+      'early stop',
+      '--prompt',
+      'hi',
+      '--no-wait',
+    ]);
     const id = Number(/^Conversation #(\d+) /.exec(out)?.[1]);
     assert.equal(await s.activity(id), 'starting');
     assert.equal(await s.ok(['conv', 'stop', String(id)]), `Stopped #${id} (early-stop)\n`);
@@ -102,12 +143,20 @@ describe('the stop door and restarts', function () {
     const stop = await s.svc(['daemon', 'stop']);
     assert.deepEqual(
       [stop.code, stop.stdout, stop.stderr],
-      [1, '', `2 live agents would stop with the daemon; svc daemon stop --force stops them (svc conv resume continues each one later)\n`],
+      [
+        1,
+        '',
+        `2 live agents would stop with the daemon; svc daemon stop --force stops them (svc conv resume continues each one later)\n`,
+      ],
     );
     const restart = await s.svc(['daemon', 'restart']);
     assert.deepEqual(
       [restart.code, restart.stdout, restart.stderr],
-      [1, '', `2 live agents would stop with the daemon; svc daemon restart --force stops them (svc conv resume continues each one later)\n`],
+      [
+        1,
+        '',
+        `2 live agents would stop with the daemon; svc daemon restart --force stops them (svc conv resume continues each one later)\n`,
+      ],
     );
     assert.equal(discovery(s).pid, pid, 'the daemon still runs');
     assert.deepEqual([await s.activity(busy.id), await s.activity(idle)], ['working', 'idle']);
@@ -124,7 +173,13 @@ describe('the stop door and restarts', function () {
     const one = await s.start('hello', ['--title', 'only-one']);
     await s.waitActivity(one, 'idle');
     const stop = await s.svc(['daemon', 'stop']);
-    assert.deepEqual([stop.code, stop.stderr], [1, '1 live agent would stop with the daemon; svc daemon stop --force stops it (svc conv resume continues each one later)\n']);
+    assert.deepEqual(
+      [stop.code, stop.stderr],
+      [
+        1,
+        '1 live agent would stop with the daemon; svc daemon stop --force stops it (svc conv resume continues each one later)\n',
+      ],
+    );
     await s.ok(['conv', 'stop', String(one)]);
   });
 
@@ -171,7 +226,20 @@ describe('the stop door and restarts', function () {
   });
 
   it('resume starts a fresh session told it is a continuation when the agent offers no reattach', async () => {
-    const out = await s.ok(['conv', 'new', '--project', 'p1', '--harness', 'fresh', '--model', 'm1', '--title', 'fresh one', '--prompt', script('- say: first life')]);
+    const out = await s.ok([
+      'conv',
+      'new',
+      '--project',
+      'p1',
+      '--harness',
+      'fresh',
+      '--model',
+      'm1',
+      '--title',
+      'fresh one',
+      '--prompt',
+      script('- say: first life'),
+    ]);
     const id = Number(/^Conversation #(\d+) /.exec(out)?.[1]);
     await s.waitActivity(id, 'idle');
     await s.ok(['conv', 'stop', String(id)]);
@@ -179,7 +247,10 @@ describe('the stop door and restarts', function () {
     await s.waitActivity(id, 'idle');
     const log = await s.log(id);
     assert.match(log, /\[svc\] resumed in a fresh session \(the agent offers no reattach\)\n/);
-    assert.match(log, new RegExp(`> You are continuing conversation #${id} \\(fresh-one\\) after its agent was restarted`));
+    assert.match(
+      log,
+      new RegExp(`> You are continuing conversation #${id} \\(fresh-one\\) after its agent was restarted`),
+    );
     assert.match(log, /> first life\n/);
   });
 });

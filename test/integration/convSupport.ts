@@ -27,7 +27,10 @@ export interface ConvScratch extends Scratch {
   start(prompt: string, extra?: string[]): Promise<number>;
 }
 
-export async function convScratch(name: string, opts: { config?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ConvScratch> {
+export async function convScratch(
+  name: string,
+  opts: { config?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<ConvScratch> {
   const s = makeScratch(name);
   Object.assign(s.env, opts.env ?? {});
   fs.mkdirSync(s.svcHome, { recursive: true, mode: 0o700 });
@@ -57,12 +60,28 @@ export async function convScratch(name: string, opts: { config?: string; env?: N
         `#${ref} to be ${want}`,
       );
     } catch (e) {
-      throw new Error(`${(e as Error).message}; last seen: ${JSON.stringify(last)}\nlog:\n${await c.log(ref).catch(() => '')}`);
+      throw new Error(
+        `${(e as Error).message}; last seen: ${JSON.stringify(last)}\nlog:\n${await c.log(ref).catch(() => '')}`,
+      );
     }
   };
   c.log = (ref, lines = 1000) => c.ok(['conv', 'log', String(ref), '--lines', String(lines)]);
   c.start = async (prompt, extra = []) => {
-    const out = await c.ok(['conv', 'new', '--project', 'p1', '--harness', 'script', '--model', 'm1', '--prompt', prompt, '--no-wait', '--json', ...extra]);
+    const out = await c.ok([
+      'conv',
+      'new',
+      '--project',
+      'p1',
+      '--harness',
+      'script',
+      '--model',
+      'm1',
+      '--prompt',
+      prompt,
+      '--no-wait',
+      '--json',
+      ...extra,
+    ]);
     return (JSON.parse(out) as { conversation: ConversationInfo }).conversation.id;
   };
   await c.ok(['project', 'add', 'p1', proj]);

@@ -40,7 +40,12 @@ describe('svc tell', function () {
     const c = await rpc(s);
     try {
       const results = await Promise.all(
-        Array.from({ length: 100 }, (_, i) => c.sendRequest<{ delivered: string; ahead: number }>(conversationsTell.method, { conv: String(id), text: `tell ${i + 1}` })),
+        Array.from({ length: 100 }, (_, i) =>
+          c.sendRequest<{ delivered: string; ahead: number }>(conversationsTell.method, {
+            conv: String(id),
+            text: `tell ${i + 1}`,
+          }),
+        ),
       );
       assert.deepEqual(
         results.map((r) => [r.delivered, r.ahead]),
@@ -63,7 +68,10 @@ describe('svc tell', function () {
     await s.ok(['conv', 'stop', String(id)]);
     const r = await s.svc(['tell', 'gone', 'hello?']);
     assert.equal(r.code, 1);
-    assert.equal(r.stderr, `conversation #${id} (gone) is not running (stopped); resume it with svc conv resume #${id}\n`);
+    assert.equal(
+      r.stderr,
+      `conversation #${id} (gone) is not running (stopped); resume it with svc conv resume #${id}\n`,
+    );
   });
 
   it('to an unknown conversation is refused', async () => {

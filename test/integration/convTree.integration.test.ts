@@ -11,11 +11,14 @@ import type { ConvScratch } from './convSupport';
 
 function get(port: number, urlPath: string, token?: string): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path: urlPath, headers: token ? { Authorization: `Bearer ${token}` } : {} }, (res) => {
-      let data = '';
-      res.on('data', (d: Buffer) => (data += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(data) }));
-    });
+    const req = http.get(
+      { host: '127.0.0.1', port, path: urlPath, headers: token ? { Authorization: `Bearer ${token}` } : {} },
+      (res) => {
+        let data = '';
+        res.on('data', (d: Buffer) => (data += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(data) }));
+      },
+    );
     req.on('error', reject);
   });
 }
@@ -30,7 +33,20 @@ describe('conversation tree, successors, archive and the output route', function
   after(async () => s?.dispose());
 
   it('prints roots with successors nested under their source, showing continues ← #id', async () => {
-    await s.ok(['conv', 'new', '--project', 'p1', '--harness', 'script', '--model', 'm1', '--title', 'alpha', '--prompt', script('- say: alpha says hi')]);
+    await s.ok([
+      'conv',
+      'new',
+      '--project',
+      'p1',
+      '--harness',
+      'script',
+      '--model',
+      'm1',
+      '--title',
+      'alpha',
+      '--prompt',
+      script('- say: alpha says hi'),
+    ]);
     // beta hands itself off from inside its agent: svc on PATH, $SVC_CONVERSATION names the source.
     await s.ok([
       'conv',
@@ -47,9 +63,15 @@ describe('conversation tree, successors, archive and the output route', function
       script('- run: svc handoff --title "beta next" --prompt "hello from beta" --no-wait'),
     ]);
     await eventually(async () => (await s.svc(['conv', 'show', 'beta-h1'])).code === 0, 15_000, 'beta-h1');
-    assert.equal(await s.ok(['handoff', 'alpha', '--title', 'alpha next', '--prompt', 'carry on']), `Conversation #4 (alpha-h1) in ${s.proj}\n`);
+    assert.equal(
+      await s.ok(['handoff', 'alpha', '--title', 'alpha next', '--prompt', 'carry on']),
+      `Conversation #4 (alpha-h1) in ${s.proj}\n`,
+    );
     assert.equal(await s.ok(['fork', '#1']), `Conversation #5 (alpha-f1) in ${s.proj}\n`);
-    assert.equal(await s.ok(['handoff', 'conv-alpha-h1', '--model', 'm3']), `Conversation #6 (alpha-h2) in ${s.proj}\n`);
+    assert.equal(
+      await s.ok(['handoff', 'conv-alpha-h1', '--model', 'm3']),
+      `Conversation #6 (alpha-h2) in ${s.proj}\n`,
+    );
     for (const id of [1, 2, 3, 4, 5, 6]) await s.waitActivity(id, 'idle');
     assert.equal(
       await s.ok(['conv', 'list']),
@@ -65,8 +87,14 @@ describe('conversation tree, successors, archive and the output route', function
     );
     const succ = await s.show('beta-h1');
     assert.deepEqual([succ.kind, succ.parentId, succ.cwd], ['successor', 2, s.proj]);
-    assert.match(await s.log('beta-h1'), /> This conversation continues #2 \(beta\) by handoff\. .*\n> \n> hello from beta\n/);
-    assert.match(await s.log('alpha-f1'), /> This conversation is a fork of #1 \(alpha\)\. Its recent output:\n[\s\S]*> alpha says hi\n/);
+    assert.match(
+      await s.log('beta-h1'),
+      /> This conversation continues #2 \(beta\) by handoff\. .*\n> \n> hello from beta\n/,
+    );
+    assert.match(
+      await s.log('alpha-f1'),
+      /> This conversation is a fork of #1 \(alpha\)\. Its recent output:\n[\s\S]*> alpha says hi\n/,
+    );
   });
 
   it('archive refuses a running conversation, hides a stopped one, and list --all shows it', async () => {
@@ -78,7 +106,10 @@ describe('conversation tree, successors, archive and the output route', function
     const list = await s.ok(['conv', 'list']);
     assert.doesNotMatch(list, /#2 beta/);
     assert.match(list, /^#3 beta-h1 {2}idle/m);
-    assert.match(await s.ok(['conv', 'list', '--all']), /^#2 beta {2}stopped \(archived\) {2}script\/m2 {2}beta\n {2}#3 beta-h1/m);
+    assert.match(
+      await s.ok(['conv', 'list', '--all']),
+      /^#2 beta {2}stopped \(archived\) {2}script\/m2 {2}beta\n {2}#3 beta-h1/m,
+    );
     const st = JSON.parse(await s.ok(['status', '--json'])) as { id: number }[];
     assert.ok(!st.some((a) => a.id === 2));
     assert.equal(await s.ok(['conv', 'unarchive', '2']), 'Unarchived #2 (beta)\n');
@@ -132,7 +163,10 @@ describe('conversation tree, successors, archive and the output route', function
     assert.equal((await get(httpPort, '/api/agents/out/output?lines=2')).status, 401);
     assert.deepEqual(await get(httpPort, '/api/agents/nobody/output?lines=2', token), {
       status: 404,
-      body: { error: "no conversation 'nobody' (give #id, id, name or conv-<name>; see svc conv list)", reason: 'unknownConversation' },
+      body: {
+        error: "no conversation 'nobody' (give #id, id, name or conv-<name>; see svc conv list)",
+        reason: 'unknownConversation',
+      },
     });
     assert.equal((await get(httpPort, '/api/agents/out/output?lines=zero', token)).status, 400);
   });
@@ -140,11 +174,43 @@ describe('conversation tree, successors, archive and the output route', function
   it("svc conv new in a project's folder (no --project) starts there, in that project; elsewhere in no project", async () => {
     const sub = path.join(s.proj, 'src');
     fs.mkdirSync(sub, { recursive: true });
-    const inside = JSON.parse(await s.ok(['conv', 'new', '--harness', 'script', '--model', 'm1', '--prompt', script('- say: here'), '--no-wait', '--json'], { cwd: sub })) as {
+    const inside = JSON.parse(
+      await s.ok(
+        [
+          'conv',
+          'new',
+          '--harness',
+          'script',
+          '--model',
+          'm1',
+          '--prompt',
+          script('- say: here'),
+          '--no-wait',
+          '--json',
+        ],
+        { cwd: sub },
+      ),
+    ) as {
       conversation: ConversationInfo;
     };
     assert.deepEqual([inside.conversation.project, inside.conversation.cwd], ['p1', sub]);
-    const outside = JSON.parse(await s.ok(['conv', 'new', '--harness', 'script', '--model', 'm1', '--prompt', script('- say: there'), '--no-wait', '--json'], { cwd: s.home })) as {
+    const outside = JSON.parse(
+      await s.ok(
+        [
+          'conv',
+          'new',
+          '--harness',
+          'script',
+          '--model',
+          'm1',
+          '--prompt',
+          script('- say: there'),
+          '--no-wait',
+          '--json',
+        ],
+        { cwd: s.home },
+      ),
+    ) as {
       conversation: ConversationInfo;
     };
     assert.deepEqual([outside.conversation.project, outside.conversation.cwd], [null, s.home]);

@@ -23,8 +23,23 @@ describe('daemon drop: a lost connection is never a success', function () {
   before(async () => {
     s = makeScratch('daemonDrop');
     w = await laneWorld(s);
-    await ok(start(w, ['--run', 'dr', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', writeBrief(w.briefs, 'idle.md', [{ say: 'ready' }])]));
-    lane = (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[]).find((l) => l.name === 'dr-k-builder-i1')!;
+    await ok(
+      start(w, [
+        '--run',
+        'dr',
+        '--key',
+        'k',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--brief',
+        writeBrief(w.briefs, 'idle.md', [{ say: 'ready' }]),
+      ]),
+    );
+    lane = (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[]).find(
+      (l) => l.name === 'dr-k-builder-i1',
+    )!;
   });
   after(async () => s.dispose());
 
@@ -38,7 +53,10 @@ describe('daemon drop: a lost connection is never a success', function () {
   }
 
   it('svc lane wait exits 1, not 0, when the daemon is killed (SIGKILL) while it waits', async () => {
-    const r = await cutWhileWaiting(['lane', 'wait', 'dr-k-builder-i1', '--timeout', '100'], (pid) => void process.kill(pid, 'SIGKILL'));
+    const r = await cutWhileWaiting(
+      ['lane', 'wait', 'dr-k-builder-i1', '--timeout', '100'],
+      (pid) => void process.kill(pid, 'SIGKILL'),
+    );
     assert.equal(r.code, 1, `stdout: ${r.stdout}\nstderr: ${r.stderr}`);
     assert.equal(r.stdout, '');
     assert.equal(
@@ -50,11 +68,31 @@ describe('daemon drop: a lost connection is never a success', function () {
 
   it('svc conv log --follow exits 1 when the daemon dies while it follows', async () => {
     await ok(s.svc(['daemon', 'status']));
-    const made = await ok(s.svc(['conv', 'new', '--project', 'proj', '--harness', 'script', '--model', 'm', '--json', '--prompt', writeBriefText()]));
+    const made = await ok(
+      s.svc([
+        'conv',
+        'new',
+        '--project',
+        'proj',
+        '--harness',
+        'script',
+        '--model',
+        'm',
+        '--json',
+        '--prompt',
+        writeBriefText(),
+      ]),
+    );
     const id = (JSON.parse(made.stdout) as { conversation: { id: number } }).conversation.id;
-    const r = await cutWhileWaiting(['conv', 'log', String(id), '--follow'], (pid) => void process.kill(pid, 'SIGKILL'));
+    const r = await cutWhileWaiting(
+      ['conv', 'log', String(id), '--follow'],
+      (pid) => void process.kill(pid, 'SIGKILL'),
+    );
     assert.equal(r.code, 1, `stdout: ${r.stdout}\nstderr: ${r.stderr}`);
-    assert.match(r.stderr, /svc: the connection to the daemon closed before it answered conversations\/log .*run the same command again\.\n$/);
+    assert.match(
+      r.stderr,
+      /svc: the connection to the daemon closed before it answered conversations\/log .*run the same command again\.\n$/,
+    );
   });
 
   it('a state-changing request cut off says it may have happened and names the check', async () => {
@@ -62,7 +100,24 @@ describe('daemon drop: a lost connection is never a success', function () {
     // A launch whose lane sleeps: `lane start` waits for it to start, and is cut meanwhile.
     const sleeper = writeBrief(w.briefs, 'sleep.md', [{ sleep: 60_000 }]);
     const r = await cutWhileWaiting(
-      ['lane', 'start', '--parent', String(w.rootId), '--harness', 'script', '--run', 'cut', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', sleeper],
+      [
+        'lane',
+        'start',
+        '--parent',
+        String(w.rootId),
+        '--harness',
+        'script',
+        '--run',
+        'cut',
+        '--key',
+        'k',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--brief',
+        sleeper,
+      ],
       (pid) => void process.kill(pid, 'SIGKILL'),
     );
     if (r.code === 0) {
@@ -79,20 +134,50 @@ describe('daemon drop: a lost connection is never a success', function () {
 
   it('a report filed twice under one request id is stored once', async () => {
     await ok(s.svc(['daemon', 'status']));
-    const report = { caller: String(lane.id), status: 'blocked' as const, body: 'BLOCKED on a decision\n', requestId: 'retry-0123456789' };
+    const report = {
+      caller: String(lane.id),
+      status: 'blocked' as const,
+      body: 'BLOCKED on a decision\n',
+      requestId: 'retry-0123456789',
+    };
     // as the lane's shim sends it: with the lane's credential
-    const params = { ...report, [CALLER_TOKEN_PARAM]: new CallerCredentials(s.svcHome).tokenFor(lane.id) } as typeof report;
+    const params = {
+      ...report,
+      [CALLER_TOKEN_PARAM]: new CallerCredentials(s.svcHome).tokenFor(lane.id),
+    } as typeof report;
     const first = await rpcRequest(s.svcHome, lanesReport, params);
     const again = await rpcRequest(s.svcHome, lanesReport, params);
     assert.deepEqual(again, first);
     const other = await rpcRequest(s.svcHome, lanesReport, { ...params, requestId: 'retry-other-0001' });
     assert.equal(other.report.seq, first.report.seq + 1);
     // Nothing between them: the report after the first is the other one, and none follows.
-    const next = await s.svc(['lane', 'wait', 'dr-k-builder-i1', '--after', String(first.report.seq), '--timeout', '1']);
+    const next = await s.svc([
+      'lane',
+      'wait',
+      'dr-k-builder-i1',
+      '--after',
+      String(first.report.seq),
+      '--timeout',
+      '1',
+    ]);
     assert.equal(next.code, 4);
-    assert.equal(next.stderr, `dr-k-builder-i1 reported blocked\nnext: svc lane wait dr-k-builder-i1 --after ${other.report.seq}\n`);
-    const none = await s.svc(['lane', 'wait', 'dr-k-builder-i1', '--after', String(other.report.seq), '--timeout', '1']);
-    assert.equal(none.stderr, `dr-k-builder-i1 exited without a report\nnext: svc lane wait dr-k-builder-i1 --after ${other.report.seq}\n`);
+    assert.equal(
+      next.stderr,
+      `dr-k-builder-i1 reported blocked\nnext: svc lane wait dr-k-builder-i1 --after ${other.report.seq}\n`,
+    );
+    const none = await s.svc([
+      'lane',
+      'wait',
+      'dr-k-builder-i1',
+      '--after',
+      String(other.report.seq),
+      '--timeout',
+      '1',
+    ]);
+    assert.equal(
+      none.stderr,
+      `dr-k-builder-i1 exited without a report\nnext: svc lane wait dr-k-builder-i1 --after ${other.report.seq}\n`,
+    );
   });
 });
 

@@ -61,7 +61,10 @@ describe('daemon socket: half-sent frames, escaped garbage, rotating log', funct
 
   it('logs a bounded, escaped excerpt of garbage, never its raw bytes', async () => {
     const { socketPath } = discoveryOf(s);
-    const evil = Buffer.concat([Buffer.from('\x1b[2J\x00EVIL\r\n2026-01-01T00:00:00.000Z INFO  [daemon] forged\r\n\r\n', 'latin1'), Buffer.from([0xff, 0xfe])]);
+    const evil = Buffer.concat([
+      Buffer.from('\x1b[2J\x00EVIL\r\n2026-01-01T00:00:00.000Z INFO  [daemon] forged\r\n\r\n', 'latin1'),
+      Buffer.from([0xff, 0xfe]),
+    ]);
     for (const bytes of [evil, Buffer.alloc(64 * 1024, 0x07)]) {
       const c = await connectRaw(socketPath);
       c.write(bytes);
@@ -93,8 +96,14 @@ describe('daemon socket: half-sent frames, escaped garbage, rotating log', funct
       assert.ok(fs.statSync(logFile()).size < 64 * 1024, 'a fresh daemon.log after rotation');
       assert.match(fs.readFileSync(`${logFile()}.1`, 'utf8'), new RegExp(`round ${round}\\n`));
     }
-    assert.deepEqual(fs.readdirSync(path.dirname(logFile())).sort(), ['daemon.log', 'daemon.log.1', 'daemon.log.2', 'daemon.log.3']);
+    assert.deepEqual(fs.readdirSync(path.dirname(logFile())).sort(), [
+      'daemon.log',
+      'daemon.log.1',
+      'daemon.log.2',
+      'daemon.log.3',
+    ]);
     assert.match(fs.readFileSync(`${logFile()}.3`, 'utf8'), /round 2\n/);
-    for (const f of fs.readdirSync(path.dirname(logFile()))) assert.equal(fs.statSync(path.join(path.dirname(logFile()), f)).mode & 0o777, 0o600, f);
+    for (const f of fs.readdirSync(path.dirname(logFile())))
+      assert.equal(fs.statSync(path.join(path.dirname(logFile()), f)).mode & 0o777, 0o600, f);
   });
 });

@@ -53,7 +53,11 @@ class RawClient {
     while (this.messages.length === 0) {
       if (this.socket.destroyed || this.socket.readableEnded) return undefined;
       if (Date.now() > deadline) throw new Error('no reply and no close');
-      await Promise.race([new Promise<void>((r) => this.waiters.push(r)), this.closed, new Promise((r) => setTimeout(r, 100))]);
+      await Promise.race([
+        new Promise<void>((r) => this.waiters.push(r)),
+        this.closed,
+        new Promise((r) => setTimeout(r, 100)),
+      ]);
     }
     return this.messages.shift();
   }
@@ -167,7 +171,11 @@ describe('daemon socket: garbage from one client never hurts the others', functi
     assert.deepEqual(await c.next(), {
       jsonrpc: '2.0',
       id: 7,
-      error: { code: -32601, message: "unknown method 'no/suchMethod'", data: { error: "unknown method 'no/suchMethod'", reason: 'unknownMethod' } },
+      error: {
+        code: -32601,
+        message: "unknown method 'no/suchMethod'",
+        data: { error: "unknown method 'no/suchMethod'", reason: 'unknownMethod' },
+      },
     });
     c.send({ jsonrpc: '2.0', id: 8, method: 'daemon/status', params: {} });
     const ok = await c.next();
@@ -207,7 +215,9 @@ describe('daemon socket: garbage from one client never hurts the others', functi
     const c = new RawClient(socketPath);
     await c.ready();
     const size = 50 * 1024 * 1024;
-    c.write(`Content-Length: ${size}\r\n\r\n{"jsonrpc":"2.0","id":1,"method":"projects/add","params":{"key":"big","path":"`);
+    c.write(
+      `Content-Length: ${size}\r\n\r\n{"jsonrpc":"2.0","id":1,"method":"projects/add","params":{"key":"big","path":"`,
+    );
     const chunk = Buffer.alloc(1024 * 1024, 'a');
     // Keep sending until the daemon hangs up, while the other client asks for status.
     const sending = (async () => {

@@ -45,8 +45,23 @@ describe('fault: SIGKILL of the daemon during reports and launches', function ()
   before(async () => {
     s = makeScratch('daemonKillFault');
     w = await laneWorld(s);
-    await ok(start(w, ['--run', 'ft', '--key', 'lead', '--role', 'orchestrator', '--model', 'm', '--brief', writeBrief(w.briefs, 'idle.md', [{ say: 'ready' }])]));
-    orch = (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[]).find((l) => l.name === 'ft-lead-orchestrator-i1')!;
+    await ok(
+      start(w, [
+        '--run',
+        'ft',
+        '--key',
+        'lead',
+        '--role',
+        'orchestrator',
+        '--model',
+        'm',
+        '--brief',
+        writeBrief(w.briefs, 'idle.md', [{ say: 'ready' }]),
+      ]),
+    );
+    orch = (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[]).find(
+      (l) => l.name === 'ft-lead-orchestrator-i1',
+    )!;
   });
   after(async () => s.dispose());
 
@@ -88,8 +103,25 @@ describe('fault: SIGKILL of the daemon during reports and launches', function ()
       for (let job = queue.shift(); job; job = queue.shift()) {
         job.result =
           job.kind === 'report'
-            ? await s.svc(['lane', 'report', '--stdin'], { env, cwd: orch.cwd, input: `fault report ${job.n}\n`, timeoutMs: 120_000 })
-            : await start(w, ['--run', 'ft', '--key', `p${job.n}`, '--role', 'play', '--model', 'm', '--no-wait', '--prompt', 'x']);
+            ? await s.svc(['lane', 'report', '--stdin'], {
+                env,
+                cwd: orch.cwd,
+                input: `fault report ${job.n}\n`,
+                timeoutMs: 120_000,
+              })
+            : await start(w, [
+                '--run',
+                'ft',
+                '--key',
+                `p${job.n}`,
+                '--role',
+                'play',
+                '--model',
+                'm',
+                '--no-wait',
+                '--prompt',
+                'x',
+              ]);
       }
     };
     const t0 = Date.now();
@@ -105,7 +137,9 @@ describe('fault: SIGKILL of the daemon during reports and launches', function ()
     try {
       assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
       const bodies = db.prepare('SELECT body FROM reports WHERE conv_id = ?').pluck().all(orch.id) as string[];
-      const keys = new Set(db.prepare("SELECT lane_key FROM lanes WHERE run_key = 'ft' AND role = 'play'").pluck().all() as string[]);
+      const keys = new Set(
+        db.prepare("SELECT lane_key FROM lanes WHERE run_key = 'ft' AND role = 'play'").pluck().all() as string[],
+      );
       const counts = new Map<string, number>();
       for (const b of bodies) counts.set(b, (counts.get(b) ?? 0) + 1);
 
@@ -120,15 +154,21 @@ describe('fault: SIGKILL of the daemon during reports and launches', function ()
           if (r.code === 0) {
             succeeded++;
             if (stored !== 1) problems.push(`exit 0 but not stored: ${what}`);
-            if (!/^Report \d+ filed for ft-lead-orchestrator-i1: done\n$/.test(r.stdout)) problems.push(`exit 0 without its line: ${what}`);
-          } else if (r.code !== 1 || !CUT_OFF.some((re) => re.test(r.stderr))) problems.push(`unexplained failure: ${what}`);
+            if (!/^Report \d+ filed for ft-lead-orchestrator-i1: done\n$/.test(r.stdout))
+              problems.push(`exit 0 without its line: ${what}`);
+          } else if (r.code !== 1 || !CUT_OFF.some((re) => re.test(r.stderr)))
+            problems.push(`unexplained failure: ${what}`);
         } else if (r.code === 0) {
           succeeded++;
           if (!keys.has(`p${job.n}`)) problems.push(`exit 0 but no lane stored: ${what}`);
-          if (!new RegExp(`^Lane ft/p${job.n} play i1: conv \\d+ `).test(r.stdout)) problems.push(`exit 0 without its line: ${what}`);
-        } else if (r.code !== 1 || !CUT_OFF.some((re) => re.test(r.stderr))) problems.push(`unexplained failure: ${what}`);
+          if (!new RegExp(`^Lane ft/p${job.n} play i1: conv \\d+ `).test(r.stdout))
+            problems.push(`exit 0 without its line: ${what}`);
+        } else if (r.code !== 1 || !CUT_OFF.some((re) => re.test(r.stderr)))
+          problems.push(`unexplained failure: ${what}`);
       }
-      process.stdout.write(`      seed ${seed}: ${kills} kills in ${seconds.toFixed(1)} s; ${succeeded}/${jobs.length} commands succeeded; ${bodies.length} reports stored\n`);
+      process.stdout.write(
+        `      seed ${seed}: ${kills} kills in ${seconds.toFixed(1)} s; ${succeeded}/${jobs.length} commands succeeded; ${bodies.length} reports stored\n`,
+      );
       assert.deepEqual(problems, [], `seed ${seed}`);
       assert.ok(kills >= 3, `the daemon was killed only ${kills} times (seed ${seed})`);
     } finally {

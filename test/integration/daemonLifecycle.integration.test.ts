@@ -12,7 +12,13 @@ import type { Scratch } from '../helpers/scratch';
 const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** The text of `svc daemon status`, exact but for the uptime (seconds, load-dependent). */
-function assertStatusText(out: string, verb: 'started' | 'running', s: Scratch, d: { pid: number; httpPort: number; socketPath: string }, build: string): void {
+function assertStatusText(
+  out: string,
+  verb: 'started' | 'running',
+  s: Scratch,
+  d: { pid: number; httpPort: number; socketPath: string },
+  build: string,
+): void {
   const uptime = /^ {2}uptime {2}(\d+) s$/m.exec(out);
   assert.ok(uptime, out);
   assert.equal(
@@ -62,7 +68,19 @@ describe('svc daemon status|stop|restart|log', function () {
     const r = await svc(['daemon', 'status', '--json']);
     assert.equal(r.code, 0);
     const j = JSON.parse(r.stdout) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(j).sort(), ['build', 'conversations', 'httpPort', 'live', 'pid', 'socketPath', 'started', 'startedAt', 'svcHome', 'uptimeMs', 'version']);
+    assert.deepEqual(Object.keys(j).sort(), [
+      'build',
+      'conversations',
+      'httpPort',
+      'live',
+      'pid',
+      'socketPath',
+      'started',
+      'startedAt',
+      'svcHome',
+      'uptimeMs',
+      'version',
+    ]);
     assert.deepEqual(
       {
         pid: j.pid,
@@ -75,7 +93,17 @@ describe('svc daemon status|stop|restart|log', function () {
         conversations: j.conversations,
         live: j.live,
       },
-      { pid: d.pid, version: VERSION, build, socketPath: d.socketPath, httpPort: d.httpPort, svcHome: s.svcHome, started: false, conversations: 0, live: 0 },
+      {
+        pid: d.pid,
+        version: VERSION,
+        build,
+        socketPath: d.socketPath,
+        httpPort: d.httpPort,
+        svcHome: s.svcHome,
+        started: false,
+        conversations: 0,
+        live: 0,
+      },
     );
     assert.ok(typeof j.uptimeMs === 'number' && j.uptimeMs >= 0);
     assert.ok(typeof j.startedAt === 'number' && j.startedAt <= Date.now());
@@ -101,7 +129,9 @@ describe('svc daemon status|stop|restart|log', function () {
     assert.equal(all.code, 0);
     assert.match(
       all.stdout,
-      new RegExp(`INFO  \\[daemon\\] started pid ${d.pid} build ${build} socket ${d.socketPath.replace(/[.]/g, '\\.')} http 127\\.0\\.0\\.1:${d.httpPort}\n`),
+      new RegExp(
+        `INFO  \\[daemon\\] started pid ${d.pid} build ${build} socket ${d.socketPath.replace(/[.]/g, '\\.')} http 127\\.0\\.0\\.1:${d.httpPort}\n`,
+      ),
     );
     const one = await svc(['daemon', 'log', '--lines', '1']);
     assert.equal(one.code, 0);
@@ -258,9 +288,15 @@ describe('svc daemon: discovery file and home protections', function () {
     assert.deepEqual(daemonPids(link), []);
     assert.deepEqual(fs.readdirSync(real), [], 'nothing was written through the link');
 
-    const direct = await run(process.execPath, [path.join(s.root, 'dist', 'daemon.js')], { env: { ...s.env, SVC_HOME: link }, cwd: s.home });
+    const direct = await run(process.execPath, [path.join(s.root, 'dist', 'daemon.js')], {
+      env: { ...s.env, SVC_HOME: link },
+      cwd: s.home,
+    });
     assert.equal(direct.code, 1);
-    assert.match(direct.stderr, new RegExp(`svc daemon failed to start: ${link.replace(/[.]/g, '\\.')} is a symlink; svc refuses to use it`));
+    assert.match(
+      direct.stderr,
+      new RegExp(`svc daemon failed to start: ${link.replace(/[.]/g, '\\.')} is a symlink; svc refuses to use it`),
+    );
     assert.deepEqual(fs.readdirSync(real), []);
   });
 

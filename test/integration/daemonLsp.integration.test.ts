@@ -48,7 +48,11 @@ describe('daemon: LSP lifecycle from a client never stops it', function () {
   it('answers initialize/shutdown, and exit closes only that connection', async () => {
     const other = await openWindow(socketPath);
     const w = await openWindow(socketPath);
-    const init = await w.connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {} });
+    const init = await w.connection.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: {},
+    });
     assert.deepEqual(init, { capabilities: {}, serverInfo: { name: 'svc', version: VERSION } });
     await w.connection.sendNotification('initialized', {});
     assert.equal((await w.connection.sendRequest<{ pid: number }>('daemon/status', {})).pid, pid);
@@ -58,7 +62,11 @@ describe('daemon: LSP lifecycle from a client never stops it', function () {
     w.connection.dispose();
 
     assert.equal(alive(pid), true);
-    assert.equal((await other.connection.sendRequest<{ pid: number }>('daemon/status', {})).pid, pid, 'an open client is still served');
+    assert.equal(
+      (await other.connection.sendRequest<{ pid: number }>('daemon/status', {})).pid,
+      pid,
+      'an open client is still served',
+    );
     other.connection.dispose();
     other.socket.destroy();
 

@@ -39,7 +39,10 @@ describe('svc daemon: one daemon per SVC_HOME when its files are deleted', funct
     assert.equal(r.code, 0, r.stderr);
     assert.equal((JSON.parse(r.stdout) as { pid: number }).pid, d.pid);
     await assertOnlyDaemon(s.svcHome, d.pid, 3000);
-    await until('daemon.lock and svc.sock exist again', () => fs.existsSync(path.join(s.svcHome, 'daemon.lock')) && fs.existsSync(path.join(s.svcHome, 'svc.sock')));
+    await until(
+      'daemon.lock and svc.sock exist again',
+      () => fs.existsSync(path.join(s.svcHome, 'daemon.lock')) && fs.existsSync(path.join(s.svcHome, 'svc.sock')),
+    );
     assert.equal(discoveryOf(s).pid, d.pid);
     // The re-created lock holds: a daemon started by hand exits at once.
     const second = spawn(process.execPath, [path.join(dist, 'daemon.js')], { env: s.env, stdio: 'ignore' });
@@ -57,12 +60,20 @@ describe('svc daemon: one daemon per SVC_HOME when its files are deleted', funct
     await assertOnlyDaemon(s.svcHome, d.pid, 5000);
     await until("the home files are the first daemon's again", () => {
       try {
-        return discoveryOf(s).pid === d.pid && fs.existsSync(path.join(s.svcHome, 'svc.sock')) && fs.existsSync(path.join(s.svcHome, 'daemon.lock'));
+        return (
+          discoveryOf(s).pid === d.pid &&
+          fs.existsSync(path.join(s.svcHome, 'svc.sock')) &&
+          fs.existsSync(path.join(s.svcHome, 'daemon.lock'))
+        );
       } catch {
         return false;
       }
     });
-    assert.equal(fs.existsSync(path.join(s.svcHome, 'daemon.stopped')), false, 'no stop marker of the second daemon is left');
+    assert.equal(
+      fs.existsSync(path.join(s.svcHome, 'daemon.stopped')),
+      false,
+      'no stop marker of the second daemon is left',
+    );
     const r = await svc(['daemon', 'status', '--json']);
     assert.equal(r.code, 0, r.stderr);
     assert.equal((JSON.parse(r.stdout) as { pid: number }).pid, d.pid);

@@ -104,7 +104,10 @@ describe('daemon recovery: kill -9 and stale files', function () {
     assert.equal(fs.readFileSync(file(), 'utf8'), good);
     assert.equal(fs.statSync(file()).mode & 0o777, 0o600);
     const log = await svc(['daemon', 'log']);
-    assert.match(log.stdout, new RegExp(`WARN  \\[daemon\\] ${file().replace(/[.]/g, '\\.')} was missing or damaged; rewrote it\n`));
+    assert.match(
+      log.stdout,
+      new RegExp(`WARN  \\[daemon\\] ${file().replace(/[.]/g, '\\.')} was missing or damaged; rewrote it\n`),
+    );
   });
 
   it('a daemon started by hand while one runs exits at once and leaves the running one alone', async () => {
@@ -112,7 +115,10 @@ describe('daemon recovery: kill -9 and stale files', function () {
     const r = await run(process.execPath, [path.join(s.root, 'dist', 'daemon.js')], { env: s.env, cwd: s.home });
     assert.equal(r.code, 0);
     assert.equal(await statusPid(), pid);
-    assert.match(fs.readFileSync(path.join(s.svcHome, 'logs', 'daemon.log'), 'utf8'), /INFO  \[daemon\] another daemon holds the lock; exiting\n/);
+    assert.match(
+      fs.readFileSync(path.join(s.svcHome, 'logs', 'daemon.log'), 'utf8'),
+      /INFO  \[daemon\] another daemon holds the lock; exiting\n/,
+    );
   });
 });
 

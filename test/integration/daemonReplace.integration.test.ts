@@ -26,7 +26,12 @@ function rebuiltAs(s: Scratch, dir: string, from: string, build: string, name: s
     assert.ok(text.includes(JSON.stringify(build)), `${f} carries build ${build}`);
     assert.ok(!text.includes(JSON.stringify(from)), `${f} no longer carries build ${from}`);
   }
-  const svc: Svc = (args, opts = {}) => run(process.execPath, [path.join(out, 'svc.js'), ...args], { ...opts, env: { ...s.env, ...opts.env }, cwd: opts.cwd ?? s.home });
+  const svc: Svc = (args, opts = {}) =>
+    run(process.execPath, [path.join(out, 'svc.js'), ...args], {
+      ...opts,
+      env: { ...s.env, ...opts.env },
+      cwd: opts.cwd ?? s.home,
+    });
   return { svc, dir: out };
 }
 

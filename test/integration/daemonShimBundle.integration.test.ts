@@ -66,7 +66,10 @@ describe('the svc shim entry', function () {
     const v = await run(process.execPath, [path.join(DIST, 'svc.js'), '--version'], { env, cwd: REPO });
     assert.equal(v.code, 0);
     assert.match(v.stdout, /^svc \d+\.\d+\.\d+/);
-    const h = await run(process.execPath, [path.join(DIST, 'svc.js'), 'daemon', 'status', '--help'], { env, cwd: REPO });
+    const h = await run(process.execPath, [path.join(DIST, 'svc.js'), 'daemon', 'status', '--help'], {
+      env,
+      cwd: REPO,
+    });
     assert.equal(h.code, 0);
     assert.match(h.stdout, /^svc daemon status — /);
     // A command that is not hot: dist/svc.js loads the full command line for it.

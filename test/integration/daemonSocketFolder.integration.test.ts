@@ -75,7 +75,12 @@ describe('daemon socket folder for a long SVC_HOME', function () {
     fs.chmodSync(folder(), 0o777);
     const r = await svc(['daemon', 'status']);
     assert.equal(r.code, 1);
-    assert.match(r.stderr, new RegExp(`socket folder ${folder()} has mode 777, so other users can reach it; svc needs 700 \\(run: chmod 700 '${folder()}'\\); see `));
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `socket folder ${folder()} has mode 777, so other users can reach it; svc needs 700 \\(run: chmod 700 '${folder()}'\\); see `,
+      ),
+    );
     fs.chmodSync(folder(), 0o700);
   });
 

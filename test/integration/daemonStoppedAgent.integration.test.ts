@@ -25,13 +25,33 @@ describe('daemon stopped on purpose: agents do not start it again', function () 
   before(async () => {
     s = makeScratch('daemonStoppedAgent');
     w = await laneWorld(s);
-    await ok(start(w, ['--run', 'st', '--key', 'one', '--role', 'builder', '--model', 'm', '--brief', writeBrief(w.briefs, 'wait.md', [{ sleep: 60_000 }])]));
-    lane = (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[]).find((l) => l.name === 'st-one-builder-i1')!;
+    await ok(
+      start(w, [
+        '--run',
+        'st',
+        '--key',
+        'one',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--brief',
+        writeBrief(w.briefs, 'wait.md', [{ sleep: 60_000 }]),
+      ]),
+    );
+    lane = (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[]).find(
+      (l) => l.name === 'st-one-builder-i1',
+    )!;
   });
   after(async () => s.dispose());
 
   /** `svc lane report` as the lane's agent runs it: in its worktree, with its conversation. */
-  const report = (body: string) => s.svc(['lane', 'report', '--stdin', '--status', 'blocked'], { env: laneEnv(s, lane), cwd: lane.cwd, input: `BLOCKED: ${body}\n` });
+  const report = (body: string) =>
+    s.svc(['lane', 'report', '--stdin', '--status', 'blocked'], {
+      env: laneEnv(s, lane),
+      cwd: lane.cwd,
+      input: `BLOCKED: ${body}\n`,
+    });
   const marker = () => path.join(s.svcHome, 'daemon.stopped');
 
   it("an agent's call after `svc daemon stop --force` refuses, names the stop and the resume, and starts nothing", async () => {
@@ -94,7 +114,12 @@ describe('daemon stopped on purpose: agents do not start it again', function () 
     assert.equal(stop.reason, 'by \\x1b[31mred\\x07');
     const r = await report('late again');
     assert.equal(r.code, 1);
-    assert.ok(r.stderr.startsWith(`the svc daemon is not running: it was stopped (by \\x1b[31mred\\x07, at ${stop.at}) while this agent worked`), r.stderr);
+    assert.ok(
+      r.stderr.startsWith(
+        `the svc daemon is not running: it was stopped (by \\x1b[31mred\\x07, at ${stop.at}) while this agent worked`,
+      ),
+      r.stderr,
+    );
     assert.ok(![...r.stderr].some((c) => c < ' ' && c !== '\n'), 'a control byte reached the terminal');
   });
 });

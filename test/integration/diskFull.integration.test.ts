@@ -64,7 +64,9 @@ describe('a full disk during svc lane start', function () {
         const log = fs.readFileSync(path.join(s.svcHome, 'logs', 'daemon.log'), 'utf8');
         assert.doesNotMatch(log, /uncaught exception|unhandled rejection|internal error/);
         // A new start works once there is space.
-        const again = await ok(start(w, ['--run', 'df2', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', idle]));
+        const again = await ok(
+          start(w, ['--run', 'df2', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', idle]),
+        );
         assert.match(again.stdout, /^Lane df2\/k builder i1: /);
       } finally {
         await s.svc(['daemon', 'stop', '--force']).catch(() => undefined);

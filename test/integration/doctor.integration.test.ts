@@ -22,16 +22,36 @@ describe('svc doctor', function () {
     fs.mkdirSync(sys);
     fs.mkdirSync(fake);
     // bubblewrap too: lanes run in its sandbox by default (its absence is a problem, tested last).
-    for (const tool of ['git', 'sh', 'bwrap']) fs.symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(), path.join(sys, tool));
+    for (const tool of ['git', 'sh', 'bwrap'])
+      fs.symlinkSync(
+        execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(),
+        path.join(sys, tool),
+      );
     fs.symlinkSync(process.execPath, path.join(sys, 'node'));
     const pkg = path.join(s.root, 'lib', 'node_modules', '@agentclientprotocol', 'codex-acp');
     fs.mkdirSync(path.join(pkg, 'dist'), { recursive: true });
-    fs.writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: '@agentclientprotocol/codex-acp', version: '2.6.0' }));
+    fs.writeFileSync(
+      path.join(pkg, 'package.json'),
+      JSON.stringify({ name: '@agentclientprotocol/codex-acp', version: '2.6.0' }),
+    );
     fs.writeFileSync(path.join(pkg, 'dist', 'index.js'), '#!/bin/sh\nexit 9\n', { mode: 0o755 });
     fs.symlinkSync(path.join(pkg, 'dist', 'index.js'), path.join(fake, 'codex-acp'));
-    fs.writeFileSync(path.join(fake, 'claude-agent-acp'), '#!/bin/sh\n[ "$1" = --version ] && echo 0.101.0 && exit 0\nexit 2\n', { mode: 0o755 });
+    fs.writeFileSync(
+      path.join(fake, 'claude-agent-acp'),
+      '#!/bin/sh\n[ "$1" = --version ] && echo 0.101.0 && exit 0\nexit 2\n',
+      { mode: 0o755 },
+    );
     PATH = [BIN_DIR, fake, sys].join(path.delimiter);
-    for (const k of ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN', 'CODEX_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'GITHUB_TOKEN', 'INITIAL_AGENT_MODE']) delete s.env[k];
+    for (const k of [
+      'ANTHROPIC_API_KEY',
+      'CLAUDE_CODE_OAUTH_TOKEN',
+      'CODEX_API_KEY',
+      'OPENAI_API_KEY',
+      'GEMINI_API_KEY',
+      'GITHUB_TOKEN',
+      'INITIAL_AGENT_MODE',
+    ])
+      delete s.env[k];
     Object.assign(s.env, { PATH, ANTHROPIC_API_KEY: 'sk-ant-test' });
   });
   after(async () => s?.dispose());
@@ -56,7 +76,9 @@ describe('svc doctor', function () {
     assert.match(out, new RegExp(`\\n {2}ok {7}${s.svcHome.replace(/[.]/g, '\\.')}: folders 700, files 600\\n`));
     assert.match(
       out,
-      new RegExp(`\\nsandbox\\n {2}ok {7}lanes run in the workspace sandbox by default \\(${path.join(s.root, 'sysbin', 'bwrap').replace(/[.]/g, '\\.')} \\d+\\.\\d+\\.\\d+\\)\\n`),
+      new RegExp(
+        `\\nsandbox\\n {2}ok {7}lanes run in the workspace sandbox by default \\(${path.join(s.root, 'sysbin', 'bwrap').replace(/[.]/g, '\\.')} \\d+\\.\\d+\\.\\d+\\)\\n`,
+      ),
     );
     assert.match(out, /\ndaemon\n {2}ok {7}daemon pid \d+, version /);
     assert.ok(out.endsWith('\n1 problem\n'), out);
@@ -97,7 +119,11 @@ describe('svc doctor', function () {
   it('without bubblewrap the default sandbox is a problem, with the fix; a role that turns it off is named', async () => {
     fs.rmSync(path.join(s.root, 'sysbin', 'bwrap'));
     const projects = path.join(s.svcHome, 'projects.yaml');
-    fs.writeFileSync(projects, `projects:\n  proj:\n    path: ${s.home}\n    gauntlet:\n      roles:\n        critic:\n          sandbox: off\n`, { mode: 0o600 });
+    fs.writeFileSync(
+      projects,
+      `projects:\n  proj:\n    path: ${s.home}\n    gauntlet:\n      roles:\n        critic:\n          sandbox: off\n`,
+      { mode: 0o600 },
+    );
     assert.equal((await s.svc(['daemon', 'stop'])).code, 0);
     try {
       const r = await s.svc(['doctor'], { env: { CODEX_API_KEY: 'sk-test' } });
@@ -114,7 +140,10 @@ describe('svc doctor', function () {
         r.stdout,
       );
     } finally {
-      fs.symlinkSync(execFileSync('sh', ['-c', 'command -v bwrap'], { encoding: 'utf8' }).trim(), path.join(s.root, 'sysbin', 'bwrap'));
+      fs.symlinkSync(
+        execFileSync('sh', ['-c', 'command -v bwrap'], { encoding: 'utf8' }).trim(),
+        path.join(s.root, 'sysbin', 'bwrap'),
+      );
       fs.rmSync(projects);
       await s.svc(['daemon', 'stop']);
     }

@@ -88,10 +88,19 @@ describe('a gemini lane on a host: svc’s gemini defaults from a file there (re
       const log = await s.svc(['conv', 'log', 'g-k-builder-i1']);
       assert.fail(`wait: ${waited.code} ${waited.stderr}${waited.stdout}\nlog: ${log.stdout}${log.stderr}`);
     }
-    const [file, ...content] = d.asRemote(`cat "$(git -C ${d.remoteHome}/${rootName}/g-k rev-parse --absolute-git-dir)/defaults-seen"`).trimEnd().split('\n');
+    const [file, ...content] = d
+      .asRemote(`cat "$(git -C ${d.remoteHome}/${rootName}/g-k rev-parse --absolute-git-dir)/defaults-seen"`)
+      .trimEnd()
+      .split('\n');
     // In the host's own build folder (~/.svc-host/<build>/), never this machine's dist/.
-    assert.match(file, new RegExp(`^${d.remoteHome.replace(/[.]/g, '\\.')}/\\.svc-host/[^/]+/gemini-system-defaults\\.json$`));
-    assert.equal(content.join('\n'), fs.readFileSync(path.join(REPO, 'dist', 'harness', 'gemini-system-defaults.json'), 'utf8').trimEnd());
+    assert.match(
+      file,
+      new RegExp(`^${d.remoteHome.replace(/[.]/g, '\\.')}/\\.svc-host/[^/]+/gemini-system-defaults\\.json$`),
+    );
+    assert.equal(
+      content.join('\n'),
+      fs.readFileSync(path.join(REPO, 'dist', 'harness', 'gemini-system-defaults.json'), 'utf8').trimEnd(),
+    );
     assert.ok(!file.startsWith(REPO), file);
   });
 });

@@ -31,7 +31,9 @@ function loadSpec(): Spec {
 
 /** The path template of `path` (`/repos/{owner}/{repo}/pulls/{pull_number}`), the most literal one first. */
 function templateOf(spec: Spec, method: string, path: string): string | undefined {
-  const candidates = Object.keys(spec.paths).filter((t) => spec.paths[t][method.toLowerCase()] && new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));
+  const candidates = Object.keys(spec.paths).filter(
+    (t) => spec.paths[t][method.toLowerCase()] && new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path),
+  );
   return candidates.sort((a, b) => (a.match(/\{/g)?.length ?? 0) - (b.match(/\{/g)?.length ?? 0))[0];
 }
 
@@ -72,7 +74,11 @@ describe("the GitHub fake answers with GitHub's shapes (OpenAPI)", function () {
     const other = r.push('shapes-2');
     const pr2 = await svc.createPullRequest({ branch: 'shapes-2', title: 'More shapes' });
     for (const token of ['token-carol', 'token-dave', 'token-erin']) {
-      await new GithubHost({ ...base, reviewerToken: token }).createReview(pr2.number, { event: 'APPROVE', body: '', commitId: other });
+      await new GithubHost({ ...base, reviewerToken: token }).createReview(pr2.number, {
+        event: 'APPROVE',
+        body: '',
+        commitId: other,
+      });
     }
     const dismissed = await bob.createReview(pr2.number, { event: 'REQUEST_CHANGES', body: 'no', commitId: other });
     fake.dismissReview(dismissed.id);
@@ -111,13 +117,17 @@ describe("the GitHub fake answers with GitHub's shapes (OpenAPI)", function () {
       const schema = response.content?.['application/json']?.schema;
       if (!schema) continue; // documented without a body (e.g. 204)
       const validate = ajv.compile(schema);
-      if (!validate(res.body)) problems.push(`${res.method} ${template} ${res.status}: ${ajv.errorsText(validate.errors, { dataVar: 'body' })}`);
+      if (!validate(res.body))
+        problems.push(
+          `${res.method} ${template} ${res.status}: ${ajv.errorsText(validate.errors, { dataVar: 'body' })}`,
+        );
       checked.add(`${res.method} ${template} ${res.status}`);
     }
     // GitHub sends `head.repo: null` once the fork a PR came from is deleted, though its
     // description makes `repo` a required object: that one known gap is let through, and
     // only where the fake was told the fork is gone (it must have been seen, too).
-    const forkGone = /^GET \/repos\/\{owner\}\/\{repo\}\/pulls(\/\{pull_number\})? 200: body(\/\d+)?\/head\/repo must be object$/;
+    const forkGone =
+      /^GET \/repos\/\{owner\}\/\{repo\}\/pulls(\/\{pull_number\})? 200: body(\/\d+)?\/head\/repo must be object$/;
     assert.ok(
       problems.some((p) => forkGone.test(p)),
       'the deleted fork was never read back',

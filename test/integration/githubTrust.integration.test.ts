@@ -37,7 +37,8 @@ describe('GitHub trust (fake)', function () {
   let svc: GithubHost;
   let bob: GithubHost;
   const as = (token: string) => new GithubHost({ ...base, reviewerToken: token });
-  const detail = async (host: GithubHost, n: number, journal?: JournalEntry[]) => prDetail(host, (await host.getPullRequest(n))!, journal && serviceVerdicts(journal, n));
+  const detail = async (host: GithubHost, n: number, journal?: JournalEntry[]) =>
+    prDetail(host, (await host.getPullRequest(n))!, journal && serviceVerdicts(journal, n));
   const deliver = (host: GithubHost, event: string, payload: object, delivery: string = crypto.randomUUID()) => {
     const body = Buffer.from(JSON.stringify({ ...payload, repository: { full_name: 'acme/web' } }));
     const signature = 'sha256=' + crypto.createHmac('sha256', SECRET).update(body).digest('hex');
@@ -51,7 +52,10 @@ describe('GitHub trust (fake)', function () {
       rawBody: body,
       json: () => JSON.parse(body.toString()),
     } as HttpRequest;
-    return handleGithubWebhook({ db, secret: () => SECRET, hostForRepo: (n) => (n === 'acme/web' ? host : undefined), now: () => Date.now() }, req);
+    return handleGithubWebhook(
+      { db, secret: () => SECRET, hostForRepo: (n) => (n === 'acme/web' ? host : undefined), now: () => Date.now() },
+      req,
+    );
   };
   const events = (host: GithubHost) => {
     const seen: HeadChange[] = [];
@@ -182,11 +186,23 @@ describe('GitHub trust (fake)', function () {
     assert.deepEqual([out.status, (out.body as { outcome: string }).outcome], [200, 'baseChange']);
     assert.deepEqual(
       seen.filter((c) => c.number === pr.number && c.action === 'base_changed'),
-      [{ project: 'web', number: pr.number, branch: 'rebased', before: head, after: head, source: 'webhook', action: 'base_changed' }],
+      [
+        {
+          project: 'web',
+          number: pr.number,
+          branch: 'rebased',
+          before: head,
+          after: head,
+          source: 'webhook',
+          action: 'base_changed',
+        },
+      ],
     );
     const d = await detail(svc, pr.number);
     assert.equal(d.readiness.ready, false);
-    assert.deepEqual(d.readiness.notes, [`approval by bob not counted: given before the base changed to 'release' at ${updated_at}`]);
+    assert.deepEqual(d.readiness.notes, [
+      `approval by bob not counted: given before the base changed to 'release' at ${updated_at}`,
+    ]);
     assert.equal(svc.baseChangedAt(pr.number), updated_at);
     // Kept in the store: a host made after a restart knows it too.
     assert.equal(new GithubHost({ ...base, bases: storedPrBases(db, 'web') }).baseChangedAt(pr.number), updated_at);
@@ -205,7 +221,17 @@ describe('GitHub trust (fake)', function () {
     await host.poll();
     assert.deepEqual(
       seen.filter((c) => c.number === pr.number),
-      [{ project: 'web', number: pr.number, branch: 'rebased-poll', before: head, after: head, source: 'poll', action: 'base_changed' }],
+      [
+        {
+          project: 'web',
+          number: pr.number,
+          branch: 'rebased-poll',
+          before: head,
+          after: head,
+          source: 'poll',
+          action: 'base_changed',
+        },
+      ],
     );
     assert.notEqual(host.baseChangedAt(pr.number), null);
   });
@@ -215,7 +241,13 @@ describe('GitHub trust (fake)', function () {
     const before = r.push('replay');
     const pr = await svc.createPullRequest({ branch: 'replay', title: 'R' });
     const after = r.push('replay');
-    const payload = { action: 'synchronize', number: pr.number, before, after, pull_request: { number: pr.number, head: { ref: 'replay', sha: after } } };
+    const payload = {
+      action: 'synchronize',
+      number: pr.number,
+      before,
+      after,
+      pull_request: { number: pr.number, head: { ref: 'replay', sha: after } },
+    };
     const first = await deliver(svc, 'pull_request', payload);
     assert.equal((first.body as { outcome: string }).outcome, 'headChange');
     const again = await deliver(svc, 'pull_request', payload);

@@ -18,7 +18,11 @@ describe('harness spawn errors from initialize, authenticate, models and the fir
     const vars = Object.entries(env)
       .map(([k, v]) => `${k}='${v}' `)
       .join('');
-    fs.writeFileSync(path.join(fakeBin, name), `#!/bin/sh\n${vars}exec "${process.execPath}" "${SCRIPT_AGENT}" "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(
+      path.join(fakeBin, name),
+      `#!/bin/sh\n${vars}exec "${process.execPath}" "${SCRIPT_AGENT}" "$@"\n`,
+      { mode: 0o755 },
+    );
   };
 
   before(async () => {
@@ -27,7 +31,9 @@ describe('harness spawn errors from initialize, authenticate, models and the fir
     fake('codex-acp', { SVC_SCRIPT_AUTH: 'api-key', SVC_SCRIPT_MODELS: 'gpt-5,gpt-5-mini' });
     fake('claude-agent-acp', { SVC_SCRIPT_PROMPT_AUTH_ERROR: '1' });
     fake('gemini', { SVC_SCRIPT_LEGACY_MODEL: '1' });
-    s = await convScratch('harness-auth', { env: { PATH: `${BIN_DIR}${path.delimiter}${fakeBin}${path.delimiter}${process.env.PATH}` } });
+    s = await convScratch('harness-auth', {
+      env: { PATH: `${BIN_DIR}${path.delimiter}${fakeBin}${path.delimiter}${process.env.PATH}` },
+    });
   });
   after(async () => {
     await s?.dispose();
@@ -35,7 +41,20 @@ describe('harness spawn errors from initialize, authenticate, models and the fir
   });
 
   const newConv = (harness: string, model: string, title: string) =>
-    s.svc(['conv', 'new', '--project', 'p1', '--harness', harness, '--model', model, '--title', title, '--prompt', 'hi']);
+    s.svc([
+      'conv',
+      'new',
+      '--project',
+      'p1',
+      '--harness',
+      harness,
+      '--model',
+      model,
+      '--title',
+      title,
+      '--prompt',
+      'hi',
+    ]);
 
   it('codex without a key: authenticate fails, naming the key variables', async () => {
     const r = await newConv('codex', 'gpt-5', 'codex no key');
@@ -54,7 +73,10 @@ describe('harness spawn errors from initialize, authenticate, models and the fir
     assert.equal((await s.waitActivity('codex-ok', 'idle')).model, 'gpt-5-mini');
     const bad = await newConv('codex', 'gpt-0', 'codex bad model');
     assert.equal(bad.code, 1);
-    assert.equal(bad.stderr, "harness 'codex': model 'gpt-0' refused: Invalid params: unknown model 'gpt-0'; available: gpt-5, gpt-5-mini\n");
+    assert.equal(
+      bad.stderr,
+      "harness 'codex': model 'gpt-0' refused: Invalid params: unknown model 'gpt-0'; available: gpt-5, gpt-5-mini\n",
+    );
   });
 
   it('gemini: the model through legacy session/set_model; effort not offered is a notice', async () => {

@@ -19,7 +19,9 @@ describe('harness profile claude through a fake claude-agent-acp', function () {
     fs.mkdirSync(fakeBin, { recursive: true });
     fake = path.join(fakeBin, 'claude-agent-acp');
     fs.writeFileSync(fake, `#!/bin/sh\nexec "${process.execPath}" "${SCRIPT_AGENT}" "$@"\n`, { mode: 0o755 });
-    s = await convScratch('harness-claude', { env: { PATH: `${BIN_DIR}${path.delimiter}${fakeBin}${path.delimiter}${process.env.PATH}` } });
+    s = await convScratch('harness-claude', {
+      env: { PATH: `${BIN_DIR}${path.delimiter}${fakeBin}${path.delimiter}${process.env.PATH}` },
+    });
   });
   after(async () => {
     await s?.dispose();
@@ -27,19 +29,52 @@ describe('harness profile claude through a fake claude-agent-acp', function () {
   });
 
   it('starts, sets model and effort by config option category, and gives the agent its svc context', async () => {
-    const prompt = script('- run: echo "model=$SCRIPT_MODEL effort=$SCRIPT_EFFORT conv=$SVC_CONVERSATION home=$SVC_HOME svc=$(command -v svc)"');
-    const out = await s.ok(['conv', 'new', '--project', 'p1', '--harness', 'claude', '--model', 'opus', '--effort', 'high', '--title', 'fake claude', '--prompt', prompt]);
+    const prompt = script(
+      '- run: echo "model=$SCRIPT_MODEL effort=$SCRIPT_EFFORT conv=$SVC_CONVERSATION home=$SVC_HOME svc=$(command -v svc)"',
+    );
+    const out = await s.ok([
+      'conv',
+      'new',
+      '--project',
+      'p1',
+      '--harness',
+      'claude',
+      '--model',
+      'opus',
+      '--effort',
+      'high',
+      '--title',
+      'fake claude',
+      '--prompt',
+      prompt,
+    ]);
     const id = Number(/^Conversation #(\d+) \(fake-claude\) in /.exec(out)?.[1]);
     const info = await s.waitActivity(id, 'idle');
     assert.deepEqual([info.harness, info.model, info.effort, info.alive], ['claude', 'opus', 'high', true]);
     const log = await s.log(id);
-    assert.match(log, new RegExp(`\\nmodel=opus effort=high conv=${id} home=${s.svcHome} svc=${path.join(BIN_DIR, 'svc')}\\n`));
+    assert.match(
+      log,
+      new RegExp(`\\nmodel=opus effort=high conv=${id} home=${s.svcHome} svc=${path.join(BIN_DIR, 'svc')}\\n`),
+    );
     assert.match(log, /\[svc\] claude agent started \(model opus, effort high\)\n/);
   });
 
   it('with the binary absent, failed-to-start with the cause and the fix', async () => {
     fs.rmSync(fake);
-    const r = await s.svc(['conv', 'new', '--project', 'p1', '--harness', 'claude', '--model', 'opus', '--title', 'gone claude', '--prompt', 'hi']);
+    const r = await s.svc([
+      'conv',
+      'new',
+      '--project',
+      'p1',
+      '--harness',
+      'claude',
+      '--model',
+      'opus',
+      '--title',
+      'gone claude',
+      '--prompt',
+      'hi',
+    ]);
     assert.equal(r.code, 1);
     assert.match(r.stdout, /^Conversation #\d+ \(gone-claude\) in /);
     assert.equal(

@@ -35,7 +35,8 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
     await d?.stop();
   });
 
-  const writeHosts = (hosts: Record<string, unknown>) => fs.writeFileSync(path.join(s.svcHome, 'config.yaml'), YAML.stringify({ hosts }));
+  const writeHosts = (hosts: Record<string, unknown>) =>
+    fs.writeFileSync(path.join(s.svcHome, 'config.yaml'), YAML.stringify({ hosts }));
   const big = () => ({ ssh: d.destination, lanes_root: `~/${root}`, ssh_options: d.options });
   /** The SSH destination as a regular expression. */
   const dest = () => d.destination.replace(/[.]/g, '\\.');
@@ -44,7 +45,10 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
   const sshRe = (options = d.options) => sshLine(options).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
   it('lists no hosts, then the configured ones', async () => {
-    assert.equal((await ok(s.svc(['host', 'list']))).stdout, 'no hosts (add one under hosts: in config.yaml: hosts.<name>.ssh and hosts.<name>.lanes_root)\n');
+    assert.equal(
+      (await ok(s.svc(['host', 'list']))).stdout,
+      'no hosts (add one under hosts: in config.yaml: hosts.<name>.ssh and hosts.<name>.lanes_root)\n',
+    );
     writeHosts({ big: big() });
     assert.equal((await ok(s.svc(['host', 'list']))).stdout, `big\t${d.destination}\t~/${root}\tnot connected\n`);
   });
@@ -52,19 +56,34 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
   it('refuses host entries that are not what they must be, naming the file and the field', async () => {
     const cfg = path.join(s.svcHome, 'config.yaml');
     const cases: [Record<string, unknown>, string][] = [
-      [{ ssh: '-oProxyCommand=touch /tmp/pwned', lanes_root: '~/l' }, 'hosts.evil.ssh: ssh must be a destination ([user@]host or an alias from ~/.ssh/config), not an option'],
+      [
+        { ssh: '-oProxyCommand=touch /tmp/pwned', lanes_root: '~/l' },
+        'hosts.evil.ssh: ssh must be a destination ([user@]host or an alias from ~/.ssh/config), not an option',
+      ],
       [
         { ssh: 'me@host; rm -rf ~', lanes_root: '~/l' },
         'hosts.evil.ssh: ssh must be a destination such as user@host, an ~/.ssh/config alias or ssh://user@host:port (no spaces or shell characters)',
       ],
-      [{ ssh: 'me@host', lanes_root: 'lanes' }, "hosts.evil.lanes_root: lanes_root must be an absolute path on the host or start with ~/ (the SSH user's home)"],
-      [{ ssh: 'me@host', lanes_root: '/tmp/lanes' }, 'hosts.evil.lanes_root: lanes_root must not be under /tmp: lanes must outlive reboots'],
-      [{ ssh: 'me@host', lanes_root: '~/' }, 'hosts.evil.lanes_root: lanes_root must be a folder below the home, not the home or / itself'],
+      [
+        { ssh: 'me@host', lanes_root: 'lanes' },
+        "hosts.evil.lanes_root: lanes_root must be an absolute path on the host or start with ~/ (the SSH user's home)",
+      ],
+      [
+        { ssh: 'me@host', lanes_root: '/tmp/lanes' },
+        'hosts.evil.lanes_root: lanes_root must not be under /tmp: lanes must outlive reboots',
+      ],
+      [
+        { ssh: 'me@host', lanes_root: '~/' },
+        'hosts.evil.lanes_root: lanes_root must be a folder below the home, not the home or / itself',
+      ],
       [
         { ssh: 'me@host', lanes_root: '~/l', ssh_options: ['ControlPath=/tmp/x'] },
         'hosts.evil.ssh_options.0: ssh option ControlPath is set by svc itself (connection sharing, batch mode); remove it',
       ],
-      [{ ssh: 'me@host', lanes_root: '~/l', ssh_options: ['-F /etc/passwd'] }, 'hosts.evil.ssh_options.0: an ssh option is Key=Value, as ssh -o takes it'],
+      [
+        { ssh: 'me@host', lanes_root: '~/l', ssh_options: ['-F /etc/passwd'] },
+        'hosts.evil.ssh_options.0: an ssh option is Key=Value, as ssh -o takes it',
+      ],
     ];
     for (const [entry, message] of cases) {
       writeHosts({ evil: entry });
@@ -83,7 +102,10 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
       `cannot set projects.proj.gauntlet.roles.builder.host to 'nowhere': no host 'nowhere' under hosts: in ${path.join(s.svcHome, 'config.yaml').replace(s.home, '~')} (configured: big); ${path.join(s.svcHome, 'projects.yaml').replace(s.home, '~')} is unchanged\n`,
     );
     await ok(s.svc(['config', 'set', 'projects.proj.gauntlet.roles.builder.host', 'big']));
-    assert.equal((await ok(s.svc(['host', 'list']))).stdout, `big\t${d.destination}\t~/${root}\tnot connected\tdefault for proj/builder\n`);
+    assert.equal(
+      (await ok(s.svc(['host', 'list']))).stdout,
+      `big\t${d.destination}\t~/${root}\tnot connected\tdefault for proj/builder\n`,
+    );
   });
 
   it('checks a host: reachable, git, node, the script harness, the lanes root, disk', async () => {
@@ -99,7 +121,10 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
     assert.match(lines[6], /^ {2}(ok {4}|note {2})disk {8}\d+\.\d GB free under the lanes root/);
     assert.equal(lines.at(-1), 'ready for lanes');
     // The check left a shared connection (ControlMaster) open, in a private folder of this user (under SVC_HOME unless that is too long).
-    assert.equal((await ok(s.svc(['host', 'list']))).stdout, `big\t${d.destination}\t~/${root}\tconnected\tdefault for proj/builder\n`);
+    assert.equal(
+      (await ok(s.svc(['host', 'list']))).stdout,
+      `big\t${d.destination}\t~/${root}\tconnected\tdefault for proj/builder\n`,
+    );
     const controlDir = controlDirOf(s.svcHome);
     assert.equal(fs.statSync(controlDir).mode & 0o777, 0o700);
     assert.equal(fs.readdirSync(controlDir).length, 1);
@@ -108,7 +133,9 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
   it('says what is wrong: lanes root missing, no node, unknown host key, unreachable', async () => {
     const emptyKnown = path.join(s.root, 'empty_known_hosts');
     fs.writeFileSync(emptyKnown, '');
-    const unknownKey = d.options.map((o) => (o.startsWith('UserKnownHostsFile=') ? `UserKnownHostsFile=${emptyKnown}` : o));
+    const unknownKey = d.options.map((o) =>
+      o.startsWith('UserKnownHostsFile=') ? `UserKnownHostsFile=${emptyKnown}` : o,
+    );
     const closedPort = d.options.map((o) => (o.startsWith('Port=') ? 'Port=1' : o));
     writeHosts({
       big: big(),
@@ -122,13 +149,19 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
     assert.equal(noroot.code, 1);
     assert.match(
       noroot.stdout,
-      new RegExp(String.raw`^ {2}FAIL {2}lanes root {2}~\/no-such-lanes does not exist on the host\n {20}fix: ${sshRe()} 'mkdir -p ~\/no-such-lanes'\n`, 'm'),
+      new RegExp(
+        String.raw`^ {2}FAIL {2}lanes root {2}~\/no-such-lanes does not exist on the host\n {20}fix: ${sshRe()} 'mkdir -p ~\/no-such-lanes'\n`,
+        'm',
+      ),
     );
     assert.match(noroot.stdout, /\n1 problem\n$/);
 
     const nonode = await s.svc(['host', 'check', 'nonode', '--harness', 'script']);
     assert.equal(nonode.code, 1, nonode.stdout);
-    assert.match(nonode.stdout, /^ {2}FAIL {2}node {8}no node on the login PATH of the host; svc copies its shim there and it runs on node \(Node 20 or newer\)$/m);
+    assert.match(
+      nonode.stdout,
+      /^ {2}FAIL {2}node {8}no node on the login PATH of the host; svc copies its shim there and it runs on node \(Node 20 or newer\)$/m,
+    );
     assert.match(nonode.stdout, /^ {2}FAIL {2}harness {5}script: shipped by svc, runs on the host's node$/m);
 
     const stranger = await s.svc(['host', 'check', 'stranger']);
@@ -206,11 +239,17 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
     assert.match(r4.stderr, new RegExp(String.raw`^host down \(${dest()}\) is unreachable \(`));
     const r5 = await launch('nowhere');
     assert.equal(r5.code, 1);
-    assert.equal(r5.stderr, "no host 'nowhere' under hosts: in config.yaml (configured: big, noroot, nonode, stranger, down)\n");
+    assert.equal(
+      r5.stderr,
+      "no host 'nowhere' under hosts: in config.yaml (configured: big, noroot, nonode, stranger, down)\n",
+    );
     assert.equal((await ok(s.svc(['lane', 'list', '--run', 'rh', '--json']))).stdout, '[]\n', 'no lane was recorded');
 
     const unknown = await s.svc(['host', 'check', 'nowhere']);
     assert.equal(unknown.code, 1);
-    assert.equal(unknown.stderr, "no host 'nowhere' under hosts: in config.yaml (configured: big, noroot, nonode, stranger, down)\n");
+    assert.equal(
+      unknown.stderr,
+      "no host 'nowhere' under hosts: in config.yaml (configured: big, noroot, nonode, stranger, down)\n",
+    );
   });
 });

@@ -15,24 +15,30 @@ interface Reply {
 }
 
 /** node:http, not fetch: fetch will not send a Host header of our choosing. */
-function request(port: number, opts: { method?: string; path: string; host?: string; auth?: string; body?: string }): Promise<Reply> {
+function request(
+  port: number,
+  opts: { method?: string; path: string; host?: string; auth?: string; body?: string },
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { Host: opts.host ?? `127.0.0.1:${port}` };
     if (opts.auth !== undefined) headers.Authorization = opts.auth;
     // Explicit: node:http sends a GET body without one, which no server can frame.
     if (opts.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(opts.body));
-    const req = http.request({ host: '127.0.0.1', port, method: opts.method ?? 'GET', path: opts.path, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        try {
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) });
-        } catch {
-          reject(new Error(`not JSON (${res.statusCode}): ${text}`));
-        }
-      });
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, method: opts.method ?? 'GET', path: opts.path, headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          try {
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) });
+          } catch {
+            reject(new Error(`not JSON (${res.statusCode}): ${text}`));
+          }
+        });
+      },
+    );
     req.on('error', reject);
     req.end(opts.body);
   });
@@ -53,7 +59,10 @@ describe('HTTP listener: token, Host check, JSON errors', function () {
   });
   after(async () => disposeAll(s, svc));
 
-  const unauthorized = { error: 'missing or wrong bearer token (the token is in SVC_HOME/server.json)', reason: 'unauthorized' };
+  const unauthorized = {
+    error: 'missing or wrong bearer token (the token is in SVC_HOME/server.json)',
+    reason: 'unauthorized',
+  };
 
   it('GET /api/health with the right token → 200 with the daemon facts', async () => {
     const r = await request(port, { path: '/api/health', auth: `Bearer ${token}` });
@@ -83,7 +92,15 @@ describe('HTTP listener: token, Host check, JSON errors', function () {
 
   it('wrong token → 401, also one of the right length, a bare token or another scheme', async () => {
     const wrongSameLength = token.slice(0, -1) + (token.endsWith('0') ? '1' : '0');
-    for (const auth of [`Bearer ${wrongSameLength}`, 'Bearer nope', `Bearer ${token}x`, token, `Basic ${token}`, 'Bearer ', `Bearer  ${token}`]) {
+    for (const auth of [
+      `Bearer ${wrongSameLength}`,
+      'Bearer nope',
+      `Bearer ${token}x`,
+      token,
+      `Basic ${token}`,
+      'Bearer ',
+      `Bearer  ${token}`,
+    ]) {
       const r = await request(port, { path: '/api/health', auth });
       assert.equal(r.status, 401, auth);
       assert.deepEqual(r.body, unauthorized);
@@ -91,10 +108,20 @@ describe('HTTP listener: token, Host check, JSON errors', function () {
   });
 
   it('a foreign Host → 403 even with the right token (DNS rebinding)', async () => {
-    for (const host of ['evil.example', `evil.example:${port}`, '127.0.0.1', `127.0.0.1:${port + 1}`, `localhost.evil.example:${port}`, `[::1]:${port}`]) {
+    for (const host of [
+      'evil.example',
+      `evil.example:${port}`,
+      '127.0.0.1',
+      `127.0.0.1:${port + 1}`,
+      `localhost.evil.example:${port}`,
+      `[::1]:${port}`,
+    ]) {
       const r = await request(port, { path: '/api/health', auth: `Bearer ${token}`, host });
       assert.equal(r.status, 403, host);
-      assert.deepEqual(r.body, { error: `refused Host '${host}': only 127.0.0.1:${port} and localhost:${port} are served`, reason: 'badHost' });
+      assert.deepEqual(r.body, {
+        error: `refused Host '${host}': only 127.0.0.1:${port} and localhost:${port} are served`,
+        reason: 'badHost',
+      });
     }
   });
 
@@ -132,7 +159,12 @@ describe('HTTP listener: token, Host check, JSON errors', function () {
       ['POST', '/api/lanes/%ZZ/reap', '%ZZ', 'name'],
       ['GET', '/api/agents/%ZZ/output', '%ZZ', 'name'],
     ]) {
-      const r = await request(port, { method, path, auth: `Bearer ${token}`, body: method === 'POST' ? '{}' : undefined });
+      const r = await request(port, {
+        method,
+        path,
+        auth: `Bearer ${token}`,
+        body: method === 'POST' ? '{}' : undefined,
+      });
       assert.equal(r.status, 400, path);
       assert.deepEqual(r.body, {
         error: `the path segment '${segment}' (${name}) is not valid percent-encoding; encode it with encodeURIComponent`,

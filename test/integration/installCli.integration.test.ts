@@ -23,7 +23,8 @@ describe('svc install-cli', function () {
   let link: string;
 
   /** What `bash -lc 'command -v svc'` prints with the scratch's environment (its PATH has bin/ first; the login resets it). */
-  const loginFinds = () => spawnSync('/bin/bash', ['-lc', 'command -v svc'], { env: s.env, encoding: 'utf8' }).stdout.trim();
+  const loginFinds = () =>
+    spawnSync('/bin/bash', ['-lc', 'command -v svc'], { env: s.env, encoding: 'utf8' }).stdout.trim();
   /** The "svc command" group of `svc doctor`: its title, each check and its fix. */
   const doctorCli = async () => {
     const lines = (await s.svc(['doctor'])).stdout.split('\n');
@@ -54,7 +55,10 @@ describe('svc install-cli', function () {
     const r = await s.svc(['install-cli']);
     assert.equal(r.code, 0, r.stderr);
     const shim = path.join(BIN_DIR, 'svc');
-    assert.equal(r.stdout, `installed ${link}: runs ${shim} with ${process.execPath}; a login shell finds it (bash -lc 'command -v svc')\n`);
+    assert.equal(
+      r.stdout,
+      `installed ${link}: runs ${shim} with ${process.execPath}; a login shell finds it (bash -lc 'command -v svc')\n`,
+    );
     assert.equal(r.stderr, '');
     assert.equal(
       fs.readFileSync(link, 'utf8'),
@@ -66,8 +70,14 @@ describe('svc install-cli', function () {
     assert.equal(version.status, 0, version.stderr);
     assert.equal(version.stdout, (await ok(s.svc(['--version']))).stdout);
     const again = await s.svc(['install-cli']);
-    assert.equal(again.stdout, `already installed ${link}: runs ${shim} with ${process.execPath}; a login shell finds it (bash -lc 'command -v svc')\n`);
-    assert.equal(await doctorCli(), `svc command\n  ok       a login shell finds svc: ${link} runs ${shim} with ${process.execPath}`);
+    assert.equal(
+      again.stdout,
+      `already installed ${link}: runs ${shim} with ${process.execPath}; a login shell finds it (bash -lc 'command -v svc')\n`,
+    );
+    assert.equal(
+      await doctorCli(),
+      `svc command\n  ok       a login shell finds svc: ${link} runs ${shim} with ${process.execPath}`,
+    );
   });
 
   it("lets a lane whose commands run in a login shell, without $SVC_BIN, file its report (codex's shell)", async () => {
@@ -83,9 +93,13 @@ describe('svc install-cli', function () {
     await ok(start(w, ['--run', 'login', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', brief]));
     const waited = await s.svc(['lane', 'wait', 'login-k-builder-i1', '--timeout', '60']);
     assert.equal(waited.code, 0, waited.stdout + waited.stderr);
-    const lane = (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as { name: string; cwd: string; report?: { status: string; body: string } }[]).find(
-      (l) => l.name === 'login-k-builder-i1',
-    )!;
+    const lane = (
+      JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as {
+        name: string;
+        cwd: string;
+        report?: { status: string; body: string };
+      }[]
+    ).find((l) => l.name === 'login-k-builder-i1')!;
     assert.equal(lane.report?.status, 'done');
     assert.equal(lane.report?.body, 'reported from a login shell\n');
     assert.equal(fs.readFileSync(path.join(lane.cwd, 'where.txt'), 'utf8'), `${link}\n`);
@@ -116,10 +130,16 @@ describe('svc install-cli', function () {
       const r = await s.svc(['install-cli']);
       assert.equal(r.code, 1);
       assert.equal(r.stdout, '');
-      assert.equal(r.stderr, `${link} exists and is not svc's launcher: svc leaves it alone; move it away, then run svc install-cli again\n`);
+      assert.equal(
+        r.stderr,
+        `${link} exists and is not svc's launcher: svc leaves it alone; move it away, then run svc install-cli again\n`,
+      );
       const u = await s.svc(['uninstall-cli']);
       assert.equal(u.code, 1);
-      assert.equal(u.stderr, `${link} is not svc's launcher: svc leaves it alone; remove it yourself if you want it gone\n`);
+      assert.equal(
+        u.stderr,
+        `${link} is not svc's launcher: svc leaves it alone; remove it yourself if you want it gone\n`,
+      );
       assert.equal(fs.readFileSync(link, 'utf8'), '#!/bin/sh\necho mine\n');
     } finally {
       fs.rmSync(link);

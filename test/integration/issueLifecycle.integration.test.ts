@@ -21,7 +21,16 @@ describe('issues', function () {
   after(async () => w.s.dispose());
 
   it('svc issue new: <PROJECT>-<n>, a worktree on issue/<id> from origin/main, review files excluded', async () => {
-    const out = await w.ok(['issue', 'new', '--project', 'web', '--title', 'First issue', '--body', 'Do the first thing.']);
+    const out = await w.ok([
+      'issue',
+      'new',
+      '--project',
+      'web',
+      '--title',
+      'First issue',
+      '--body',
+      'Do the first thing.',
+    ]);
     const ws = path.join(fs.realpathSync(root), 'issue-web-1');
     assert.equal(out, `Issue WEB-1: First issue\n  workspace ${ws} on issue/web-1\n`);
     assert.equal(git(ws, w.s.env, 'rev-parse', '--abbrev-ref', 'HEAD'), 'issue/web-1');
@@ -40,12 +49,17 @@ describe('issues', function () {
     fs.writeFileSync(path.join(lane, 'review.md'), 'a lane of its own\n');
     fs.mkdirSync(path.join(lane, '.svc'));
     fs.writeFileSync(path.join(lane, '.svc', 'notes.md'), 'notes\n');
-    assert.equal(git(lane, w.s.env, 'status', '--porcelain', '--untracked-files=all'), '?? .svc/notes.md\n?? review.md');
+    assert.equal(
+      git(lane, w.s.env, 'status', '--porcelain', '--untracked-files=all'),
+      '?? .svc/notes.md\n?? review.md',
+    );
     git(w.repo, w.s.env, 'worktree', 'remove', '--force', lane);
 
     const bodyFile = path.join(w.s.home, 'brief.md');
     fs.writeFileSync(bodyFile, '## Done when\n- it works\n');
-    const second = JSON.parse(await w.ok(['issue', 'new', '--project', 'web', '--title', 'Second', '--body-file', bodyFile, '--json'])) as IssueInfo;
+    const second = JSON.parse(
+      await w.ok(['issue', 'new', '--project', 'web', '--title', 'Second', '--body-file', bodyFile, '--json']),
+    ) as IssueInfo;
     assert.equal(second.id, 'WEB-2');
     assert.equal(second.body, '## Done when\n- it works\n');
     assert.equal(second.branch, 'issue/web-2');
@@ -55,17 +69,34 @@ describe('issues', function () {
     const shown = JSON.parse(await w.ok(['issue', 'show', 'web-2', '--json'])) as IssueInfo;
     assert.equal(shown.id, 'WEB-2');
     assert.equal((await w.fail(['issue', 'show', 'WEB-9'])).stderr, 'no issue WEB-9 (see svc issue list)\n');
-    const both = await w.fail(['issue', 'new', '--project', 'web', '--title', 'x', '--body', 'a', '--body-file', bodyFile]);
+    const both = await w.fail([
+      'issue',
+      'new',
+      '--project',
+      'web',
+      '--title',
+      'x',
+      '--body',
+      'a',
+      '--body-file',
+      bodyFile,
+    ]);
     assert.equal(both.stderr.split('\n')[0], 'svc issue new: give --body or --body-file, not both');
   });
 
   it('svc done refuses a branch with nothing to review and a dirty workspace, and needs an issue', async () => {
     const nothing = await w.fail(['done', 'WEB-1']);
-    assert.equal(nothing.stderr, 'issue/web-1 has no commits beyond origin/main; commit your work, then run svc done\n');
+    assert.equal(
+      nothing.stderr,
+      'issue/web-1 has no commits beyond origin/main; commit your work, then run svc done\n',
+    );
     const ws = path.join(fs.realpathSync(root), 'issue-web-1');
     fs.writeFileSync(path.join(ws, 'work.txt'), 'half done\n');
     const dirty = await w.fail(['done', 'WEB-1']);
-    assert.equal(dirty.stderr, `the workspace ${ws} of WEB-1 has uncommitted changes; commit them first (svc done pushes commits, not files)\n`);
+    assert.equal(
+      dirty.stderr,
+      `the workspace ${ws} of WEB-1 has uncommitted changes; commit them first (svc done pushes commits, not files)\n`,
+    );
     const noIssue = await w.fail(['done']);
     assert.equal(noIssue.stderr.split('\n')[0], 'svc done: give the issue id, or run svc done inside the work agent');
     assert.deepEqual(w.kinds('WEB-1'), []);
@@ -103,7 +134,10 @@ describe('issues', function () {
     const out = await w.ok(['issue', 'start', i.id, '--harness', 'script', '--model', 'work-model']);
     assert.match(out, new RegExp(`^Work agent agent-web-3 \\(#\\d+\\) of WEB-3: alive in ${i.workspace}\\n$`));
     const again = await w.fail(['issue', 'start', i.id, '--harness', 'script', '--model', 'work-model']);
-    assert.match(again.stderr, /^the work agent agent-web-3 \(#\d+\) of WEB-3 is already running; stop it first \(svc conv stop #\d+\)\n$/);
+    assert.match(
+      again.stderr,
+      /^the work agent agent-web-3 \(#\d+\) of WEB-3 is already running; stop it first \(svc conv stop #\d+\)\n$/,
+    );
     await w.waitKind(i.id, 'review.verdict');
     const done = fs.readFileSync(path.join(w.s.home, 'ctl', i.id, 'done.out'), 'utf8');
     assert.match(done, /^Pushed issue\/web-3 at [0-9a-f]{7}; opened PR #1\nReview r1 \(quick\) requested\n$/);
@@ -115,7 +149,11 @@ describe('issues', function () {
     );
     const req = w.journal(i.id)[0];
     assert.equal(req.by, 'agent-web-3');
-    const conv = JSON.parse(await w.ok(['conv', 'show', 'agent-web-3', '--json'])) as { kind: string; issueId: string; cwd: string };
+    const conv = JSON.parse(await w.ok(['conv', 'show', 'agent-web-3', '--json'])) as {
+      kind: string;
+      issueId: string;
+      cwd: string;
+    };
     assert.equal(conv.kind, 'agent');
     assert.equal(conv.issueId, 'WEB-3');
     assert.equal(conv.cwd, i.workspace);
@@ -124,6 +162,9 @@ describe('issues', function () {
     const text = await w.ok(['show', i.id]);
     assert.match(text, /^WEB-3: Third\n {2}branch {6}issue\/web-3\n/);
     assert.match(text, /\n {2}PR {10}#1 open, head [0-9a-f]{7}, review approved\n {2}merge {7}ready\n/);
-    assert.match(text, /\njournal:\n {2}\S+ {2}review\.requested {4}r1 [0-9a-f]{7} {2}mode=quick source=done by=agent-web-3\n/);
+    assert.match(
+      text,
+      /\njournal:\n {2}\S+ {2}review\.requested {4}r1 [0-9a-f]{7} {2}mode=quick source=done by=agent-web-3\n/,
+    );
   });
 });

@@ -35,38 +35,89 @@ describe('lanes: spec audit', function () {
   });
   after(async () => s.dispose());
 
-  const lanes = async (args: string[] = []): Promise<LaneRecord[]> => JSON.parse((await ok(s.svc(['lane', 'list', ...args, '--json']))).stdout) as LaneRecord[];
+  const lanes = async (args: string[] = []): Promise<LaneRecord[]> =>
+    JSON.parse((await ok(s.svc(['lane', 'list', ...args, '--json']))).stdout) as LaneRecord[];
   const lane = async (name: string) => (await lanes()).find((l) => l.name === name)!;
-  const asLane = (l: LaneRecord, args: string[], input?: string) => s.svc(args, { env: laneEnv(s, { id: l.id }), cwd: l.cwd, input });
+  const asLane = (l: LaneRecord, args: string[], input?: string) =>
+    s.svc(args, { env: laneEnv(s, { id: l.id }), cwd: l.cwd, input });
 
   it('accepts a run key of 32 and a lane key of 40 characters (., _ and - inside), and effort low, medium or high', async () => {
     const run = 'r' + '0123456789-'.repeat(3).slice(0, 31);
     const key = 'k' + 'a.b_c-'.repeat(7).slice(0, 39);
     assert.equal(run.length, 32);
     assert.equal(key.length, 40);
-    const r = await ok(start(w, ['--run', run, '--key', key, '--role', 'builder', '--model', 'm', '--effort', 'high', '--brief', idle]));
+    const r = await ok(
+      start(w, ['--run', run, '--key', key, '--role', 'builder', '--model', 'm', '--effort', 'high', '--brief', idle]),
+    );
     const name = `${run}-${key}-builder-i1`;
-    assert.equal(r.stdout, `Lane ${run}/${key} builder i1: conv ${(await lane(name)).id} (${name}) in ${root}/${run}-${key}\n`);
+    assert.equal(
+      r.stdout,
+      `Lane ${run}/${key} builder i1: conv ${(await lane(name)).id} (${name}) in ${root}/${run}-${key}\n`,
+    );
     const l = await lane(name);
     assert.equal(l.effort, 'high');
     assert.equal(l.git?.branch, `${run}/${key}`);
     // The longest role, too: its name is 89 characters.
-    const o = await ok(start(w, ['--run', run, '--key', key, '--role', 'orchestrator', '--model', 'm', '--prompt', 'p', '--no-wait']));
+    const o = await ok(
+      start(w, ['--run', run, '--key', key, '--role', 'orchestrator', '--model', 'm', '--prompt', 'p', '--no-wait']),
+    );
     const orch = `${run}-${key}-orchestrator-i1`;
-    assert.equal(o.stdout, `Lane ${run}/${key} orchestrator i1: conv ${(await lane(orch)).id} (${orch}) in ${root}/${run}-${key}-orch\n`);
-    for (const effort of ['low', 'medium']) await ok(start(w, ['--run', 'eff', '--key', effort, '--role', 'play', '--model', 'm', '--effort', effort, '--prompt', 'p']));
+    assert.equal(
+      o.stdout,
+      `Lane ${run}/${key} orchestrator i1: conv ${(await lane(orch)).id} (${orch}) in ${root}/${run}-${key}-orch\n`,
+    );
+    for (const effort of ['low', 'medium'])
+      await ok(
+        start(w, [
+          '--run',
+          'eff',
+          '--key',
+          effort,
+          '--role',
+          'play',
+          '--model',
+          'm',
+          '--effort',
+          effort,
+          '--prompt',
+          'p',
+        ]),
+      );
     assert.deepEqual(
       (await lanes(['--run', 'eff'])).map((x) => x.effort),
       ['low', 'medium'],
     );
-    refusedWith(await start(w, ['--run', 'eff', '--key', 'x', '--role', 'play', '--model', 'm', '--effort', 'max', '--prompt', 'p']), /effort/);
-    refusedWith(await start(w, ['--run', 'eff', '--key', 'x', '--role', 'wizard', '--model', 'm', '--prompt', 'p']), /role/);
+    refusedWith(
+      await start(w, [
+        '--run',
+        'eff',
+        '--key',
+        'x',
+        '--role',
+        'play',
+        '--model',
+        'm',
+        '--effort',
+        'max',
+        '--prompt',
+        'p',
+      ]),
+      /effort/,
+    );
+    refusedWith(
+      await start(w, ['--run', 'eff', '--key', 'x', '--role', 'wizard', '--model', 'm', '--prompt', 'p']),
+      /role/,
+    );
   });
 
   it('a failed report exits 4 from report and from wait, which prints its body', async () => {
     await ok(start(w, ['--run', 'fail', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', idle]));
     const b = await lane('fail-k-builder-i1');
-    const filed = await asLane(b, ['lane', 'report', '--stdin', '--status', 'failed'], 'cannot be done: the API is gone\n');
+    const filed = await asLane(
+      b,
+      ['lane', 'report', '--stdin', '--status', 'failed'],
+      'cannot be done: the API is gone\n',
+    );
     assert.equal(filed.code, 4, filed.stderr);
     assert.equal(filed.stdout, 'Report 1 filed for fail-k-builder-i1: failed\n');
     const waited = await s.svc(['lane', 'wait', 'fail-k-builder-i1', '--timeout', '10']);
@@ -74,7 +125,10 @@ describe('lanes: spec audit', function () {
     assert.equal(waited.stdout, 'cannot be done: the API is gone\n');
     assert.equal(waited.stderr, 'fail-k-builder-i1 reported failed\nnext: svc lane wait fail-k-builder-i1 --after 1\n');
     refusedWith(await asLane(b, ['lane', 'report', '--stdin', '--status', 'finished'], 'x'), /--status/);
-    refusedWith(await asLane(b, ['lane', 'report', '--stdin', '--file', path.join(w.briefs, 'idle.md')], 'x'), /exactly one of --file <path> or --stdin/);
+    refusedWith(
+      await asLane(b, ['lane', 'report', '--stdin', '--file', path.join(w.briefs, 'idle.md')], 'x'),
+      /exactly one of --file <path> or --stdin/,
+    );
   });
 
   it('a builder reports done only from a clean tree whose upstream holds every commit; --allow-unpushed never waives the clean tree', async () => {
@@ -90,43 +144,91 @@ describe('lanes: spec audit', function () {
     git(b.cwd, s.env, 'add', 'b.txt');
     refusedWith(await asLane(b, ['lane', 'report', '--stdin', '--allow-unpushed'], 'done'), dirty);
     git(b.cwd, s.env, 'commit', '-q', '-m', 'b');
-    refusedWith(await asLane(b, ['lane', 'report', '--stdin'], 'done'), 'branch bd/k has 1 commit(s) that origin/bd/k lacks; push them (git push) or pass --allow-unpushed');
+    refusedWith(
+      await asLane(b, ['lane', 'report', '--stdin'], 'done'),
+      'branch bd/k has 1 commit(s) that origin/bd/k lacks; push them (git push) or pass --allow-unpushed',
+    );
     git(b.cwd, s.env, 'push', '-q');
     assert.equal((await asLane(b, ['lane', 'report', '--stdin'], 'done')).code, 0);
     // The report records the head SHA and branch of a git-backed lane.
     const report = (await lane(b.name)).report!;
-    assert.deepEqual([report.status, report.headSha, report.branch], ['done', git(b.cwd, s.env, 'rev-parse', 'HEAD'), 'bd/k']);
+    assert.deepEqual(
+      [report.status, report.headSha, report.branch],
+      ['done', git(b.cwd, s.env, 'rev-parse', 'HEAD'), 'bd/k'],
+    );
   });
 
   it('a verifier judges a builder with --for (key defaulting to it), files one verdict, and refuses svc tell after it', async () => {
     await ok(start(w, ['--run', 'vf', '--key', 'feat', '--role', 'builder', '--model', 'm', '--brief', idle]));
     refusedWith(
-      await start(w, ['--run', 'vf', '--key', 'other', '--for', 'feat', '--role', 'verifier', '--model', 'm', '--prompt', 'p']),
+      await start(w, [
+        '--run',
+        'vf',
+        '--key',
+        'other',
+        '--for',
+        'feat',
+        '--role',
+        'verifier',
+        '--model',
+        'm',
+        '--prompt',
+        'p',
+      ]),
       '--key other differs from --for feat; a verifier takes the key of the builder it judges',
     );
-    refusedWith(await start(w, ['--run', 'vf', '--for', 'nobody', '--role', 'verifier', '--model', 'm', '--prompt', 'p']), '--for nobody: run vf has no builder with that key');
+    refusedWith(
+      await start(w, ['--run', 'vf', '--for', 'nobody', '--role', 'verifier', '--model', 'm', '--prompt', 'p']),
+      '--for nobody: run vf has no builder with that key',
+    );
     const at = git(w.repo, s.env, 'rev-parse', 'origin/main');
-    const r = await ok(start(w, ['--run', 'vf', '--for', 'feat', '--role', 'verifier', '--model', 'm', '--at', at, '--brief', idle]));
-    assert.match(r.stdout, new RegExp(`^Lane vf/feat verifier i1: conv \\d+ \\(vf-feat-verifier-i1\\) in ${root}/vf-feat-verify-i1\\n$`));
+    const r = await ok(
+      start(w, ['--run', 'vf', '--for', 'feat', '--role', 'verifier', '--model', 'm', '--at', at, '--brief', idle]),
+    );
+    assert.match(
+      r.stdout,
+      new RegExp(`^Lane vf/feat verifier i1: conv \\d+ \\(vf-feat-verifier-i1\\) in ${root}/vf-feat-verify-i1\\n$`),
+    );
     const v = await lane('vf-feat-verifier-i1');
     assert.deepEqual(v.judged, { key: 'feat', iteration: 1 });
-    refusedWith(await asLane(v, ['lane', 'report', '--stdin'], 'fine'), "a verifier's done report needs --verdict <WOWED|IMPRESSED|NOT_YET|PASS|DEFECTS>");
-    refusedWith(await asLane(v, ['lane', 'report', '--stdin', '--status', 'failed', '--verdict', 'PASS'], 'x'), '--verdict goes with a done report, not a failed one');
+    refusedWith(
+      await asLane(v, ['lane', 'report', '--stdin'], 'fine'),
+      "a verifier's done report needs --verdict <WOWED|IMPRESSED|NOT_YET|PASS|DEFECTS>",
+    );
+    refusedWith(
+      await asLane(v, ['lane', 'report', '--stdin', '--status', 'failed', '--verdict', 'PASS'], 'x'),
+      '--verdict goes with a done report, not a failed one',
+    );
     refusedWith(await asLane(v, ['lane', 'report', '--stdin', '--verdict', 'GREAT'], 'x'), /verdict/);
-    const filed = await asLane(v, ['lane', 'report', '--stdin', '--verdict', 'DEFECTS', '--defects', '2'], 'two defects');
+    const filed = await asLane(
+      v,
+      ['lane', 'report', '--stdin', '--verdict', 'DEFECTS', '--defects', '2'],
+      'two defects',
+    );
     assert.equal(filed.code, 0, filed.stderr);
     assert.equal(filed.stdout, 'Report 1 filed for vf-feat-verifier-i1: done · verdict DEFECTS (2 defects)\n');
     const report = (await lane(v.name)).report!;
-    assert.deepEqual([report.verdict, report.defects, report.headSha, report.branch], ['DEFECTS', 2, at, null], 'a detached lane records its head and no branch');
-    refusedWith(await asLane(v, ['lane', 'report', '--stdin', '--verdict', 'PASS'], 'again'), 'this verifier already filed its done report; a verifier files exactly one verdict');
-    refusedWith(await s.svc(['tell', 'conv-vf-feat-verifier-i1', 'more']), 'verifier vf-feat-verifier-i1 already filed its done report; svc tell --force to message it anyway');
+    assert.deepEqual(
+      [report.verdict, report.defects, report.headSha, report.branch],
+      ['DEFECTS', 2, at, null],
+      'a detached lane records its head and no branch',
+    );
+    refusedWith(
+      await asLane(v, ['lane', 'report', '--stdin', '--verdict', 'PASS'], 'again'),
+      'this verifier already filed its done report; a verifier files exactly one verdict',
+    );
+    refusedWith(
+      await s.svc(['tell', 'conv-vf-feat-verifier-i1', 'more']),
+      'verifier vf-feat-verifier-i1 already filed its done report; svc tell --force to message it anyway',
+    );
     assert.equal((await s.svc(['tell', '--force', 'conv-vf-feat-verifier-i1', 'more'])).code, 0);
     const b = (await lanes(['--run', 'vf'])).find((l) => l.role === 'builder')!;
     assert.equal(b.verdict?.verdict, 'DEFECTS');
     assert.equal(b.verdict?.defects, 2);
     // `svc lane show` of any lane of the chain prints what --run and --key print.
     const show = (await ok(s.svc(['lane', 'show', '--run', 'vf', '--key', 'feat']))).stdout;
-    for (const ref of [v.name, `conv-${b.name}`, String(v.id)]) assert.equal((await ok(s.svc(['lane', 'show', ref]))).stdout, show, ref);
+    for (const ref of [v.name, `conv-${b.name}`, String(v.id)])
+      assert.equal((await ok(s.svc(['lane', 'show', ref]))).stdout, show, ref);
     const lines = show.trimEnd().split('\n');
     assert.match(lines[0], /^i1 (idle|working) → verifier v1: DEFECTS \(2 defects\)$/);
     const sandboxed = '    sandbox workspace: writes only its own worktree';
@@ -143,7 +245,8 @@ describe('lanes: spec audit', function () {
     const b = await lane('bl-k-builder-i1');
     const body = 'Implemented the login flow with refresh tokens.';
     assert.equal((await asLane(b, ['lane', 'report', '--stdin', '--allow-unpushed'], `${body}\n`)).code, 0);
-    const critic = (brief: string) => start(w, ['--run', 'bl', '--for', 'k', '--role', 'critic', '--model', 'm', '--prompt', brief]);
+    const critic = (brief: string) =>
+      start(w, ['--run', 'bl', '--for', 'k', '--role', 'critic', '--model', 'm', '--prompt', brief]);
     refusedWith(
       await critic('Judge the work of conv-bl-k-builder-i1 against the brief.'),
       "a critic's brief must not name the builder conversation bl-k-builder-i1: a critic is blind to the builder and judges the commit alone; take the name out of the brief",
@@ -161,7 +264,22 @@ describe('lanes: spec audit', function () {
     await ok(start(w, ['--run', 'who', '--key', 'toy', '--role', 'play', '--model', 'm', '--brief', idle]));
     const play = await lane('who-toy-play-i1');
     refusedWith(
-      await asLane(play, ['lane', 'start', '--run', 'who', '--key', 'x', '--role', 'builder', '--model', 'm', '--harness', 'script', '--prompt', 'p']),
+      await asLane(play, [
+        'lane',
+        'start',
+        '--run',
+        'who',
+        '--key',
+        'x',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--harness',
+        'script',
+        '--prompt',
+        'p',
+      ]),
       /^a play lane may not launch a builder lane; /,
     );
     await ok(start(w, ['--run', 'who', '--key', 'b', '--role', 'builder', '--model', 'm', '--brief', idle]));
@@ -169,18 +287,71 @@ describe('lanes: spec audit', function () {
     const h = await ok(s.svc(['handoff', '--json'], { env: laneEnv(s, { id: b.id }), cwd: b.cwd }));
     const successor = (JSON.parse(h.stdout) as { conversation: { id: number; parentId: number } }).conversation;
     assert.equal(successor.parentId, b.id);
-    const r = await s.svc(['lane', 'start', '--run', 'who', '--key', 'y', '--role', 'verifier', '--model', 'm', '--harness', 'script', '--prompt', 'p'], {
-      env: laneEnv(s, successor),
-      cwd: b.cwd,
-    });
+    const r = await s.svc(
+      [
+        'lane',
+        'start',
+        '--run',
+        'who',
+        '--key',
+        'y',
+        '--role',
+        'verifier',
+        '--model',
+        'm',
+        '--harness',
+        'script',
+        '--prompt',
+        'p',
+      ],
+      {
+        env: laneEnv(s, successor),
+        cwd: b.cwd,
+      },
+    );
     refusedWith(r, /^a builder lane may not launch a verifier lane; /);
   });
 
   it('filters lists and waits by --parent, and answers one lane over HTTP by id, name or conv-<name>', async () => {
-    const c = await ok(s.svc(['conv', 'new', '--project', 'proj', '--harness', 'script', '--model', 'm', '--prompt', 'Another root.', '--json']));
+    const c = await ok(
+      s.svc([
+        'conv',
+        'new',
+        '--project',
+        'proj',
+        '--harness',
+        'script',
+        '--model',
+        'm',
+        '--prompt',
+        'Another root.',
+        '--json',
+      ]),
+    );
     const other = (JSON.parse(c.stdout) as { conversation: { id: number } }).conversation.id;
-    const report = writeBrief(w.briefs, 'report.md', [{ run: "printf 'PASSED\\n' | svc lane report --stdin --status failed" }]);
-    await ok(s.svc(['lane', 'start', '--parent', String(other), '--harness', 'script', '--run', 'par', '--key', 'p', '--role', 'builder', '--model', 'm', '--brief', report]));
+    const report = writeBrief(w.briefs, 'report.md', [
+      { run: "printf 'PASSED\\n' | svc lane report --stdin --status failed" },
+    ]);
+    await ok(
+      s.svc([
+        'lane',
+        'start',
+        '--parent',
+        String(other),
+        '--harness',
+        'script',
+        '--run',
+        'par',
+        '--key',
+        'p',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--brief',
+        report,
+      ]),
+    );
     assert.deepEqual(
       (await lanes(['--parent', String(other)])).map((l) => l.name),
       ['par-p-builder-i1'],
@@ -188,11 +359,21 @@ describe('lanes: spec audit', function () {
     const waited = await s.svc(['lane', 'wait', '--parent', String(other), '--timeout', '60']);
     assert.equal(waited.code, 4, waited.stderr);
     assert.equal(waited.stdout, 'PASSED\n');
-    assert.match(waited.stderr, new RegExp(`^par-p-builder-i1 reported failed\\nnext: svc lane wait --parent ${other} --after \\d+\\.par-p-builder-i1\\.1\\n$`));
+    assert.match(
+      waited.stderr,
+      new RegExp(
+        `^par-p-builder-i1 reported failed\\nnext: svc lane wait --parent ${other} --after \\d+\\.par-p-builder-i1\\.1\\n$`,
+      ),
+    );
 
-    const d = JSON.parse(fs.readFileSync(path.join(s.svcHome, 'server.json'), 'utf8')) as { httpPort: number; token: string };
+    const d = JSON.parse(fs.readFileSync(path.join(s.svcHome, 'server.json'), 'utf8')) as {
+      httpPort: number;
+      token: string;
+    };
     const get = async (p: string) => {
-      const res = await fetch(`http://127.0.0.1:${d.httpPort}${p}`, { headers: { Authorization: `Bearer ${d.token}` } });
+      const res = await fetch(`http://127.0.0.1:${d.httpPort}${p}`, {
+        headers: { Authorization: `Bearer ${d.token}` },
+      });
       return { status: res.status, body: (await res.json()) as LaneRecord };
     };
     const l = await lane('par-p-builder-i1');
@@ -223,8 +404,26 @@ describe('lanes: spec audit', function () {
     git(b1.cwd, s.env, 'push', '-q', '-u', 'origin', 'HEAD');
     assert.equal((await asLane(b1, ['lane', 'report', '--stdin'], 'done')).code, 0);
     await ok(s.svc(['lane', 'stop', b1.name]));
-    const b2 = await ok(start(w, ['--run', 'fr', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', idle, '--from', 'origin/main']));
-    assert.match(b2.stdout, new RegExp(`^Lane fr/k builder i2: conv \\d+ \\(fr-k-builder-i2\\) in ${root}/fr-k-i2\\n$`));
+    const b2 = await ok(
+      start(w, [
+        '--run',
+        'fr',
+        '--key',
+        'k',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--brief',
+        idle,
+        '--from',
+        'origin/main',
+      ]),
+    );
+    assert.match(
+      b2.stdout,
+      new RegExp(`^Lane fr/k builder i2: conv \\d+ \\(fr-k-builder-i2\\) in ${root}/fr-k-i2\\n$`),
+    );
     const l2 = await lane('fr-k-builder-i2');
     assert.equal(l2.git?.branch, 'fr/k-i2');
     assert.equal(git(l2.cwd, s.env, 'rev-parse', 'HEAD'), moved, '--from wins over the previous iteration');
@@ -233,15 +432,25 @@ describe('lanes: spec audit', function () {
   it('an orchestrator lane launches verifiers and play lanes into its own run, and refuses another --run', async () => {
     await ok(start(w, ['--run', 'orun', '--key', 'lead', '--role', 'orchestrator', '--model', 'm', '--brief', idle]));
     const o = await lane('orun-lead-orchestrator-i1');
-    const as = (args: string[]) => asLane(o, ['lane', 'start', '--model', 'm', '--harness', 'script', '--prompt', 'p', ...args]);
+    const as = (args: string[]) =>
+      asLane(o, ['lane', 'start', '--model', 'm', '--harness', 'script', '--prompt', 'p', ...args]);
     assert.match(
       (await ok(as(['--key', 'v', '--role', 'verifier']))).stdout,
       new RegExp(`^Lane orun/v verifier i1: conv \\d+ \\(orun-v-verifier-i1\\) in ${root}/orun-v-verify-i1\\n$`),
     );
-    assert.match((await ok(as(['--key', 'toy', '--role', 'play', '--run', 'orun']))).stdout, /^Lane orun\/toy play i1: /);
-    refusedWith(await as(['--key', 'b', '--role', 'builder', '--run', 'elsewhere']), "an orchestrator lane's lanes join its run 'orun'; drop --run elsewhere");
+    assert.match(
+      (await ok(as(['--key', 'toy', '--role', 'play', '--run', 'orun']))).stdout,
+      /^Lane orun\/toy play i1: /,
+    );
+    refusedWith(
+      await as(['--key', 'b', '--role', 'builder', '--run', 'elsewhere']),
+      "an orchestrator lane's lanes join its run 'orun'; drop --run elsewhere",
+    );
     // A --prompt is the brief: written once to lane-brief.md like a --brief file.
-    assert.equal(fs.readFileSync(path.join(s.svcHome, 'agents', 'conv-orun-v-verifier-i1', 'lane-brief.md'), 'utf8'), 'p');
+    assert.equal(
+      fs.readFileSync(path.join(s.svcHome, 'agents', 'conv-orun-v-verifier-i1', 'lane-brief.md'), 'utf8'),
+      'p',
+    );
     assert.deepEqual(
       (await lanes(['--parent', String(o.id)])).map((l) => l.name),
       ['orun-v-verifier-i1', 'orun-toy-play-i1'],
@@ -253,11 +462,45 @@ describe('lanes: spec audit', function () {
       await start(w, ['--run', 'none', '--key', 'k', '--role', 'builder', '--model', 'm', '--prompt', 'p', '--reuse']),
       '--reuse: there is no earlier builder lane none/k to reuse',
     );
-    const c = await ok(s.svc(['conv', 'new', '--project', 'proj', '--harness', 'script', '--model', 'm', '--prompt', 'A third root.', '--json']));
+    const c = await ok(
+      s.svc([
+        'conv',
+        'new',
+        '--project',
+        'proj',
+        '--harness',
+        'script',
+        '--model',
+        'm',
+        '--prompt',
+        'A third root.',
+        '--json',
+      ]),
+    );
     const other = (JSON.parse(c.stdout) as { conversation: { id: number } }).conversation.id;
     const asRoot = { env: laneEnv(s, { id: w.rootId }) };
     refusedWith(
-      await s.svc(['lane', 'start', '--parent', String(other), '--run', 'none', '--key', 'k', '--role', 'play', '--model', 'm', '--harness', 'script', '--prompt', 'p'], asRoot),
+      await s.svc(
+        [
+          'lane',
+          'start',
+          '--parent',
+          String(other),
+          '--run',
+          'none',
+          '--key',
+          'k',
+          '--role',
+          'play',
+          '--model',
+          'm',
+          '--harness',
+          'script',
+          '--prompt',
+          'p',
+        ],
+        asRoot,
+      ),
       `--parent ${other} is not this conversation (#${w.rootId}); an agent launches lanes as itself`,
     );
     for (const args of [
@@ -270,16 +513,38 @@ describe('lanes: spec audit', function () {
       assert.equal(r.code, 1, `svc lane ${args.join(' ')}: ${r.stderr}`);
       assert.notEqual(r.stderr, '');
     }
-    refusedWith(await s.svc(['lane', 'wait', 'nope', '--run', 'x', '--timeout', '1']), 'wait needs exactly one of <lane>, --run <key> or --parent <conv>');
-    refusedWith(await s.svc(['lane', 'wait', '--run', 'x', '--after', '12', '--timeout', '1']), "cursor '12' is not of the form <atMs>.<name>.<seq>");
+    refusedWith(
+      await s.svc(['lane', 'wait', 'nope', '--run', 'x', '--timeout', '1']),
+      'wait needs exactly one of <lane>, --run <key> or --parent <conv>',
+    );
+    refusedWith(
+      await s.svc(['lane', 'wait', '--run', 'x', '--after', '12', '--timeout', '1']),
+      "cursor '12' is not of the form <atMs>.<name>.<seq>",
+    );
     refusedWith(await s.svc(['lane', 'show', '--run', 'x']), 'name a lane, or pass --run <key> and --key <key>');
     // A start point that would be ignored is refused: the lane would start somewhere not asked for.
-    const sp = (role: string, args: string[]) => start(w, ['--run', 'sp', '--key', 'k', '--role', role, '--model', 'm', '--prompt', 'p', ...args]);
-    refusedWith(await sp('builder', ['--at', 'HEAD']), '--at is for critic, verifier and orchestrator lanes; a builder starts from --from <ref>');
-    refusedWith(await sp('play', ['--at', 'HEAD']), '--at is for critic, verifier and orchestrator lanes; a play lane starts in an empty directory');
-    refusedWith(await sp('verifier', ['--from', 'HEAD']), '--from is for builder lanes; a verifier is checked out at --at <ref>');
-    refusedWith(await sp('orchestrator', ['--from', 'HEAD']), '--from is for builder lanes; an orchestrator is checked out at --at <ref>');
-    refusedWith(await sp('builder', ['--reuse', '--from', 'HEAD', '--branch', 'x/y']), "--reuse keeps the earlier lane's directory and checkout; drop --from and --branch");
+    const sp = (role: string, args: string[]) =>
+      start(w, ['--run', 'sp', '--key', 'k', '--role', role, '--model', 'm', '--prompt', 'p', ...args]);
+    refusedWith(
+      await sp('builder', ['--at', 'HEAD']),
+      '--at is for critic, verifier and orchestrator lanes; a builder starts from --from <ref>',
+    );
+    refusedWith(
+      await sp('play', ['--at', 'HEAD']),
+      '--at is for critic, verifier and orchestrator lanes; a play lane starts in an empty directory',
+    );
+    refusedWith(
+      await sp('verifier', ['--from', 'HEAD']),
+      '--from is for builder lanes; a verifier is checked out at --at <ref>',
+    );
+    refusedWith(
+      await sp('orchestrator', ['--from', 'HEAD']),
+      '--from is for builder lanes; an orchestrator is checked out at --at <ref>',
+    );
+    refusedWith(
+      await sp('builder', ['--reuse', '--from', 'HEAD', '--branch', 'x/y']),
+      "--reuse keeps the earlier lane's directory and checkout; drop --from and --branch",
+    );
     assert.deepEqual(await lanes(['--run', 'sp']), []);
   });
 
@@ -300,26 +565,38 @@ describe('lanes: spec audit', function () {
     const orch = await lane('cl-k-orchestrator-i1');
     refusedWith(
       await start(w, ['--run', 'cl', '--key', 'k-orch', '--role', 'builder', '--model', 'm', '--prompt', 'p']),
-      new RegExp(`^run cl and key k-orch give the lane directory ${root}/cl-k-orch, which lane cl/k orchestrator i1 \\(#${orch.id} `),
+      new RegExp(
+        `^run cl and key k-orch give the lane directory ${root}/cl-k-orch, which lane cl/k orchestrator i1 \\(#${orch.id} `,
+      ),
     );
     await ok(s.svc(['lane', 'reap', orch.name]));
     assert.match(
-      (await ok(start(w, ['--run', 'cl', '--key', 'k-orch', '--role', 'builder', '--model', 'm', '--prompt', 'p']))).stdout,
+      (await ok(start(w, ['--run', 'cl', '--key', 'k-orch', '--role', 'builder', '--model', 'm', '--prompt', 'p'])))
+        .stdout,
       new RegExp(`^Lane cl/k-orch builder i1: conv \\d+ \\(cl-k-orch-builder-i1\\) in ${root}/cl-k-orch\\n$`),
     );
   });
 
   it('a reaped lane stays in GET /api/lanes as stopped, without git facts; --keep leaves it in the Command Deck', async () => {
-    const d = JSON.parse(fs.readFileSync(path.join(s.svcHome, 'server.json'), 'utf8')) as { httpPort: number; token: string };
+    const d = JSON.parse(fs.readFileSync(path.join(s.svcHome, 'server.json'), 'utf8')) as {
+      httpPort: number;
+      token: string;
+    };
     const api = async (p: string) => {
-      const res = await fetch(`http://127.0.0.1:${d.httpPort}${p}`, { headers: { Authorization: `Bearer ${d.token}` } });
+      const res = await fetch(`http://127.0.0.1:${d.httpPort}${p}`, {
+        headers: { Authorization: `Bearer ${d.token}` },
+      });
       assert.equal(res.status, 200);
       return ((await res.json()) as { lanes: LaneRecord[] }).lanes;
     };
-    for (const key of ['gone', 'kept']) await ok(start(w, ['--run', 'rp', '--key', key, '--role', 'verifier', '--model', 'm', '--brief', idle]));
+    for (const key of ['gone', 'kept'])
+      await ok(start(w, ['--run', 'rp', '--key', key, '--role', 'verifier', '--model', 'm', '--brief', idle]));
     const gone = await lane('rp-gone-verifier-i1');
     assert.notEqual(gone.git, null, 'a live git-backed lane has git facts');
-    assert.equal((await ok(s.svc(['lane', 'reap', gone.name]))).stdout.split('\n')[0], `reaped conv ${gone.id} (${gone.name})`);
+    assert.equal(
+      (await ok(s.svc(['lane', 'reap', gone.name]))).stdout.split('\n')[0],
+      `reaped conv ${gone.id} (${gone.name})`,
+    );
     await ok(s.svc(['lane', 'reap', 'rp-kept-verifier-i1', '--keep']));
     const listed = await api('/api/lanes?run=rp');
     assert.deepEqual(
@@ -340,16 +617,31 @@ describe('lanes: spec audit', function () {
     const file = path.join(s.svcHome, 'projects.yaml');
     const before = fs.readFileSync(file, 'utf8');
     const withRoot = (root: string) => fs.writeFileSync(file, `${before}    gauntlet:\n      lanes_root: ${root}\n`);
-    const launch = (key: string) => start(w, ['--project', 'p2', '--run', 'lr', '--key', key, '--role', 'verifier', '--model', 'm', '--prompt', 'p']);
+    const launch = (key: string) =>
+      start(w, ['--project', 'p2', '--run', 'lr', '--key', key, '--role', 'verifier', '--model', 'm', '--prompt', 'p']);
     const home = fs.realpathSync(s.home);
     withRoot('~/elsewhere/lanes');
-    assert.match((await ok(launch('a'))).stdout, new RegExp(`^Lane lr/a verifier i1: conv \\d+ \\(lr-a-verifier-i1\\) in ${home}/elsewhere/lanes/lr-a-verify-i1\\n$`));
+    assert.match(
+      (await ok(launch('a'))).stdout,
+      new RegExp(
+        `^Lane lr/a verifier i1: conv \\d+ \\(lr-a-verifier-i1\\) in ${home}/elsewhere/lanes/lr-a-verify-i1\\n$`,
+      ),
+    );
     withRoot('/tmp');
-    refusedWith(await launch('b'), `lanes root /tmp is not under your home ${home}; set gauntlet.lanes_root in projects.yaml to a folder under it`);
+    refusedWith(
+      await launch('b'),
+      `lanes root /tmp is not under your home ${home}; set gauntlet.lanes_root in projects.yaml to a folder under it`,
+    );
     withRoot(home);
-    refusedWith(await launch('c'), `lanes root ${home} contains the project checkout ${dir}; choose a folder beside it (default: ${dir}-lanes)`);
+    refusedWith(
+      await launch('c'),
+      `lanes root ${home} contains the project checkout ${dir}; choose a folder beside it (default: ${dir}-lanes)`,
+    );
     withRoot(path.dirname(home));
-    refusedWith(await launch('d'), `lanes root ${path.dirname(home)} contains the project checkout ${dir}; choose a folder beside it (default: ${dir}-lanes)`);
+    refusedWith(
+      await launch('d'),
+      `lanes root ${path.dirname(home)} contains the project checkout ${dir}; choose a folder beside it (default: ${dir}-lanes)`,
+    );
     assert.deepEqual(
       (await lanes(['--run', 'lr'])).map((l) => l.name),
       ['lr-a-verifier-i1'],
@@ -362,25 +654,63 @@ describe('lanes: spec audit', function () {
     const missing = path.join(s.home, 'no-such-agent');
     fs.appendFileSync(
       path.join(s.svcHome, 'config.yaml'),
-      ['harnesses:', '  missing:', `    command: ${missing}`, '  hangs:', '    command: sleep', '    args: ["600"]', ''].join('\n'),
+      [
+        'harnesses:',
+        '  missing:',
+        `    command: ${missing}`,
+        '  hangs:',
+        '    command: sleep',
+        '    args: ["600"]',
+        '',
+      ].join('\n'),
     );
     const launch = (key: string, harness: string, extra: string[] = []) =>
-      s.svc(['lane', 'start', '--parent', String(w.rootId), '--harness', harness, '--run', 'fs', '--key', key, '--role', 'builder', '--model', 'm', '--prompt', 'p', ...extra]);
+      s.svc([
+        'lane',
+        'start',
+        '--parent',
+        String(w.rootId),
+        '--harness',
+        harness,
+        '--run',
+        'fs',
+        '--key',
+        key,
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--prompt',
+        'p',
+        ...extra,
+      ]);
     const f = await launch('f', 'missing');
     assert.equal(f.code, 1);
     assert.match(f.stdout, new RegExp(`^Lane fs/f builder i1: conv \\d+ \\(fs-f-builder-i1\\) in ${root}/fs-f\\n$`));
     assert.match(f.stderr, /^lane fs-f-builder-i1 failed to start: harness 'missing': /);
     assert.equal((await lane('fs-f-builder-i1')).activity, 'failed-to-start');
-    assert.match((await ok(s.svc(['lane', 'list', '--run', 'fs']))).stdout, /\n#\d+\s+fs\/f\s+builder\s+i1\s+failed-to-start\s+-/);
+    assert.match(
+      (await ok(s.svc(['lane', 'list', '--run', 'fs']))).stdout,
+      /\n#\d+\s+fs\/f\s+builder\s+i1\s+failed-to-start\s+-/,
+    );
     const waited = await s.svc(['lane', 'wait', 'fs-f-builder-i1', '--timeout', '10']);
     assert.equal(waited.code, 2);
-    assert.equal(waited.stderr, 'fs-f-builder-i1 exited without a report\nnext: svc lane wait fs-f-builder-i1 --after 0\n');
-    const card = () => ok(s.svc(['lane', 'runs', '--json'])).then((r) => (JSON.parse(r.stdout) as { run: string; latest: { text: string } }[]).find((c) => c.run === 'fs')!);
+    assert.equal(
+      waited.stderr,
+      'fs-f-builder-i1 exited without a report\nnext: svc lane wait fs-f-builder-i1 --after 0\n',
+    );
+    const card = () =>
+      ok(s.svc(['lane', 'runs', '--json'])).then((r) =>
+        (JSON.parse(r.stdout) as { run: string; latest: { text: string } }[]).find((c) => c.run === 'fs')!,
+      );
     assert.equal((await card()).latest.text, 'fs builder i1 failed to start');
 
     await ok(launch('h', 'hangs', ['--no-wait']));
     assert.equal((await lane('fs-h-builder-i1')).activity, 'starting');
-    refusedWith(await launch('h', 'hangs', ['--no-wait']), /^lane fs\/h builder is already live: #\d+ \(fs-h-builder-i1\) is starting; /);
+    refusedWith(
+      await launch('h', 'hangs', ['--no-wait']),
+      /^lane fs\/h builder is already live: #\d+ \(fs-h-builder-i1\) is starting; /,
+    );
     await advanceClock(s.svcHome, 3 * 60 * 1000 - 5_000);
     assert.equal((await lane('fs-h-builder-i1')).activity, 'starting');
     await advanceClock(s.svcHome, 6_000);

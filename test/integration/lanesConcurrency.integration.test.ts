@@ -22,7 +22,9 @@ describe('lanes: concurrency and wait latency', function () {
   it('20 concurrent starts of one run, key and role end with one live lane and 19 refusals', async () => {
     const brief = writeBrief(w.briefs, 'sleep.md', [{ sleep: 120_000 }]);
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => start(w, ['--run', 'race', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', brief, '--no-wait'])),
+      Array.from({ length: 20 }, () =>
+        start(w, ['--run', 'race', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', brief, '--no-wait']),
+      ),
     );
     const wins = results.filter((r) => r.code === 0);
     const refusals = results.filter((r) => r.code === 1);
@@ -38,10 +40,15 @@ describe('lanes: concurrency and wait latency', function () {
   });
 
   it('a set wait returns the report within a short time of its filing', async () => {
-    const brief = writeBrief(w.briefs, 'ask.md', [{ ask: 'may I report?' }, { run: 'printf "ok\\n" | svc lane report --stdin --allow-unpushed', check: true }]);
+    const brief = writeBrief(w.briefs, 'ask.md', [
+      { ask: 'may I report?' },
+      { run: 'printf "ok\\n" | svc lane report --stdin --allow-unpushed', check: true },
+    ]);
     await ok(start(w, ['--run', 'lat', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', brief]));
     let returnedAt = 0;
-    const waiting = s.svc(['lane', 'wait', '--run', 'lat', '--timeout', '60']).then((r) => ((returnedAt = Date.now()), r));
+    const waiting = s
+      .svc(['lane', 'wait', '--run', 'lat', '--timeout', '60'])
+      .then((r) => ((returnedAt = Date.now()), r));
     await ok(s.svc(['conv', 'answer', 'lat-k-builder-i1', '--allow']));
     const r = await waiting;
     assert.equal(r.code, 0, r.stderr);

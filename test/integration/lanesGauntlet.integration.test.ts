@@ -34,7 +34,10 @@ describe('lanes: a whole gauntlet loop', function () {
     const b1 = writeBrief(w.briefs, 'b1.md', [{ run: buildAndReport('feature.txt', 'first try'), check: true }]);
     const r1 = await ok(start(w, ['--run', 'r1', '--key', 'feat', '--role', 'builder', '--model', 'm', '--brief', b1]));
     const b1Lane = await laneJson('r1-feat-builder-i1');
-    assert.equal(r1.stdout, `Lane r1/feat builder i1: conv ${b1Lane.id} (r1-feat-builder-i1) in ${path.join(lanesRoot, 'r1-feat')}\n`);
+    assert.equal(
+      r1.stdout,
+      `Lane r1/feat builder i1: conv ${b1Lane.id} (r1-feat-builder-i1) in ${path.join(lanesRoot, 'r1-feat')}\n`,
+    );
     const w1 = await s.svc(['lane', 'wait', 'r1-feat-builder-i1', '--timeout', '60']);
     assert.equal(w1.code, 0, w1.stderr);
     assert.equal(w1.stdout, 'built it\n');
@@ -56,7 +59,9 @@ describe('lanes: a whole gauntlet loop', function () {
     // Builder i2 branches from i1's branch and is told the verdict it answers.
     const b2 = writeBrief(w.briefs, 'b2.md', [{ run: buildAndReport('feature.txt', 'second try'), check: true }]);
     // i1 is idle after reporting, so still live: the next iteration replaces it.
-    await ok(start(w, ['--run', 'r1', '--key', 'feat', '--role', 'builder', '--model', 'm', '--brief', b2, '--replace']));
+    await ok(
+      start(w, ['--run', 'r1', '--key', 'feat', '--role', 'builder', '--model', 'm', '--brief', b2, '--replace']),
+    );
     const b2Dir = path.join(lanesRoot, 'r1-feat-i2');
     assert.equal(git(b2Dir, s.env, 'rev-parse', '--abbrev-ref', 'HEAD'), 'r1/feat-i2');
     assert.equal((await s.svc(['lane', 'wait', 'r1-feat-builder-i2', '--timeout', '60'])).code, 0);
@@ -64,10 +69,15 @@ describe('lanes: a whole gauntlet loop', function () {
     const firstPrompt = (await ok(s.svc(['conv', 'log', 'r1-feat-builder-i2']))).stdout;
     assert.ok(firstPrompt.includes(`critic conversation #${critic1.id}`), 'builder i2 is told the critic by id');
     const verdict1 = `${w.repo}/.git/worktrees/r1-feat-critic-i1/verdict-r1-feat-critic-i1.json`;
-    assert.ok(firstPrompt.includes(`NOT_YET with 2 defect(s); verdict file: ${verdict1}`), 'builder i2 is told the verdict');
+    assert.ok(
+      firstPrompt.includes(`NOT_YET with 2 defect(s); verdict file: ${verdict1}`),
+      'builder i2 is told the verdict',
+    );
 
     const c2 = writeBrief(w.briefs, 'c2.md', [{ run: judgeAndReport('PASS', 0), check: true }]);
-    await ok(start(w, ['--for', 'feat', '--role', 'critic', '--run', 'r1', '--model', 'm', '--brief', c2, '--replace']));
+    await ok(
+      start(w, ['--for', 'feat', '--role', 'critic', '--run', 'r1', '--model', 'm', '--brief', c2, '--replace']),
+    );
     assert.equal((await s.svc(['lane', 'wait', 'r1-feat-critic-i2', '--timeout', '60'])).code, 0);
 
     const show = await ok(s.svc(['lane', 'show', '--run', 'r1', '--key', 'feat']));
@@ -76,24 +86,54 @@ describe('lanes: a whole gauntlet loop', function () {
     // Each lane's line, then its sandbox (the default, workspace).
     assert.equal(lines.length, 9);
     for (const i of [2, 4, 6, 8]) assert.equal(lines[i], '    sandbox workspace: writes only its own worktree');
-    assert.match(lines[3], new RegExp(`^#${critic1.id} critic i1 (idle|stopped) NOT_YET ${verdict1.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+    assert.match(
+      lines[3],
+      new RegExp(
+        `^#${critic1.id} critic i1 (idle|stopped) NOT_YET ${verdict1.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`,
+      ),
+    );
 
     const list = await ok(s.svc(['lane', 'list', '--run', 'r1']));
     const rows = list.stdout.trimEnd().split('\n');
-    assert.match(rows[0], /^ID\s+RUN\/KEY\s+ROLE\s+ITER\s+ACTIVITY\s+REPORT\s+FOR\s+VERDICT\s+BRANCH@SHA\s+AHEAD\s+DIRTY\s+MODEL\s+COST$/);
+    assert.match(
+      rows[0],
+      /^ID\s+RUN\/KEY\s+ROLE\s+ITER\s+ACTIVITY\s+REPORT\s+FOR\s+VERDICT\s+BRANCH@SHA\s+AHEAD\s+DIRTY\s+MODEL\s+COST$/,
+    );
     const row = (name: string) => rows.find((r) => r.startsWith(`#${name} `))!;
     const b2Lane = await laneJson('r1-feat-builder-i2');
     const head2 = git(b2Dir, s.env, 'rev-parse', 'HEAD');
-    assert.match(row(String(b1Lane.id)), new RegExp(`r1/feat\\s+builder\\s+i1\\s+\\S+\\s+done\\s+-\\s+NOT_YET 2\\s+r1/feat@${head1.slice(0, 7)}\\s+0\\s+no\\s+m\\s+-`));
-    assert.match(row(String(critic1.id)), new RegExp(`r1/feat\\s+critic\\s+i1\\s+\\S+\\s+done\\s+feat i1\\s+NOT_YET 2\\s+\\(detached\\)@${head1.slice(0, 7)}\\s+-\\s+no`));
-    assert.match(row(String(b2Lane.id)), new RegExp(`r1/feat\\s+builder\\s+i2\\s+\\S+\\s+done\\s+-\\s+PASS 0\\s+r1/feat-i2@${head2.slice(0, 7)}\\s+0\\s+no`));
+    assert.match(
+      row(String(b1Lane.id)),
+      new RegExp(
+        `r1/feat\\s+builder\\s+i1\\s+\\S+\\s+done\\s+-\\s+NOT_YET 2\\s+r1/feat@${head1.slice(0, 7)}\\s+0\\s+no\\s+m\\s+-`,
+      ),
+    );
+    assert.match(
+      row(String(critic1.id)),
+      new RegExp(
+        `r1/feat\\s+critic\\s+i1\\s+\\S+\\s+done\\s+feat i1\\s+NOT_YET 2\\s+\\(detached\\)@${head1.slice(0, 7)}\\s+-\\s+no`,
+      ),
+    );
+    assert.match(
+      row(String(b2Lane.id)),
+      new RegExp(
+        `r1/feat\\s+builder\\s+i2\\s+\\S+\\s+done\\s+-\\s+PASS 0\\s+r1/feat-i2@${head2.slice(0, 7)}\\s+0\\s+no`,
+      ),
+    );
 
-    const cards = JSON.parse((await ok(s.svc(['lane', 'runs', '--json']))).stdout) as { run: string; countsLine: string; latest: { text: string } }[];
+    const cards = JSON.parse((await ok(s.svc(['lane', 'runs', '--json']))).stdout) as {
+      run: string;
+      countsLine: string;
+      latest: { text: string };
+    }[];
     const card = cards.find((c) => c.run === 'r1')!;
     assert.equal(card.latest.text, 'r1/feat critic i2 reported done · verdict PASS');
     assert.match(card.countsLine, /^2 builders · 2 critics · /);
 
     // The brief is written once beside the agent's files; reports are keyed conv-<name>.
-    assert.equal(fs.readFileSync(path.join(s.svcHome, 'agents', 'conv-r1-feat-builder-i1', 'lane-brief.md'), 'utf8'), fs.readFileSync(b1, 'utf8'));
+    assert.equal(
+      fs.readFileSync(path.join(s.svcHome, 'agents', 'conv-r1-feat-builder-i1', 'lane-brief.md'), 'utf8'),
+      fs.readFileSync(b1, 'utf8'),
+    );
   });
 });

@@ -26,16 +26,47 @@ describe('lanes: roles and lifecycle', function () {
   });
   after(async () => s.dispose());
 
-  const lanes = async (run?: string): Promise<LaneRecord[]> => JSON.parse((await ok(s.svc(['lane', 'list', ...(run ? ['--run', run] : []), '--json']))).stdout) as LaneRecord[];
+  const lanes = async (run?: string): Promise<LaneRecord[]> =>
+    JSON.parse((await ok(s.svc(['lane', 'list', ...(run ? ['--run', run] : []), '--json']))).stdout) as LaneRecord[];
   const lane = async (name: string) => (await lanes()).find((l) => l.name === name)!;
 
   it('wait exits 2 for a lane that exited without a report, 3 on timeout, 4 for blocked', async () => {
-    await ok(start(w, ['--run', 'ex', '--key', 'gone', '--role', 'builder', '--model', 'm', '--brief', writeBrief(w.briefs, 'exit.md', [{ exit: 0 }]), '--no-wait']));
+    await ok(
+      start(w, [
+        '--run',
+        'ex',
+        '--key',
+        'gone',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--brief',
+        writeBrief(w.briefs, 'exit.md', [{ exit: 0 }]),
+        '--no-wait',
+      ]),
+    );
     const gone = await s.svc(['lane', 'wait', 'ex-gone-builder-i1', '--timeout', '60']);
     assert.equal(gone.code, 2, gone.stderr);
-    assert.equal(gone.stderr, 'ex-gone-builder-i1 exited without a report\nnext: svc lane wait ex-gone-builder-i1 --after 0\n');
+    assert.equal(
+      gone.stderr,
+      'ex-gone-builder-i1 exited without a report\nnext: svc lane wait ex-gone-builder-i1 --after 0\n',
+    );
 
-    await ok(start(w, ['--run', 'ex', '--key', 'slow', '--role', 'builder', '--model', 'm', '--brief', writeBrief(w.briefs, 'slow.md', [{ sleep: 120_000 }])]));
+    await ok(
+      start(w, [
+        '--run',
+        'ex',
+        '--key',
+        'slow',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--brief',
+        writeBrief(w.briefs, 'slow.md', [{ sleep: 120_000 }]),
+      ]),
+    );
     const t = await s.svc(['lane', 'wait', 'ex-slow-builder-i1', '--timeout', '1']);
     assert.equal(t.code, 3);
     assert.equal(t.stderr, 'timed out; the lane is still running\nnext: svc lane wait ex-slow-builder-i1 --after 0\n');
@@ -51,13 +82,18 @@ describe('lanes: roles and lifecycle', function () {
         '--model',
         'm',
         '--brief',
-        writeBrief(w.briefs, 'blocked.md', [{ run: "printf 'SPEND: may I buy a GPU hour?\\n' | svc lane report --stdin --status blocked" }]),
+        writeBrief(w.briefs, 'blocked.md', [
+          { run: "printf 'SPEND: may I buy a GPU hour?\\n' | svc lane report --stdin --status blocked" },
+        ]),
       ]),
     );
     const b = await s.svc(['lane', 'wait', 'ex-stuck-builder-i1', '--timeout', '60']);
     assert.equal(b.code, 4);
     assert.equal(b.stdout, 'SPEND: may I buy a GPU hour?\n');
-    assert.match(b.stderr, /^ex-stuck-builder-i1 reported blocked\nnext: svc lane wait ex-stuck-builder-i1 --after 1\n$/);
+    assert.match(
+      b.stderr,
+      /^ex-stuck-builder-i1 reported blocked\nnext: svc lane wait ex-stuck-builder-i1 --after 1\n$/,
+    );
 
     // A set wait walks the run oldest first: the silent lane, then the blocked report.
     const first = await s.svc(['lane', 'wait', '--run', 'ex', '--timeout', '10']);
@@ -70,7 +106,20 @@ describe('lanes: roles and lifecycle', function () {
   });
 
   it('wait exits 2 for a lane idle 10 minutes without a report (test clock)', async () => {
-    await ok(start(w, ['--run', 'idle', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', writeBrief(w.briefs, 'say.md', [{ say: 'thinking about it' }])]));
+    await ok(
+      start(w, [
+        '--run',
+        'idle',
+        '--key',
+        'k',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--brief',
+        writeBrief(w.briefs, 'say.md', [{ say: 'thinking about it' }]),
+      ]),
+    );
     await eventually(async () => (await lane('idle-k-builder-i1')).activity === 'idle', 15_000, 'lane idle');
     // Just under the limit the lane is still waited for: a timeout, not silence.
     await advanceClock(s.svcHome, 10 * 60 * 1000 - 5_000);
@@ -81,14 +130,22 @@ describe('lanes: roles and lifecycle', function () {
     await advanceClock(s.svcHome, 6_000);
     const r = await waiting;
     assert.equal(r.code, 2);
-    assert.equal(r.stderr, 'idle-k-builder-i1 sat idle for 10 minutes without a report\nnext: svc lane wait idle-k-builder-i1 --after 0\n');
+    assert.equal(
+      r.stderr,
+      'idle-k-builder-i1 sat idle for 10 minutes without a report\nnext: svc lane wait idle-k-builder-i1 --after 0\n',
+    );
   });
 
   it('launches a play lane in an empty directory without svc context or contract', async () => {
     // Written in its own directory (a sandboxed lane writes nowhere else), listed before anything is written there.
-    const brief = writeBrief(w.briefs, 'play.md', [{ run: 'l=$(ls -A); env > play-env.txt; printf %s "$l" > play-ls.txt' }]);
+    const brief = writeBrief(w.briefs, 'play.md', [
+      { run: 'l=$(ls -A); env > play-env.txt; printf %s "$l" > play-ls.txt' },
+    ]);
     const r = await ok(start(w, ['--run', 'pl', '--key', 'toy', '--role', 'play', '--model', 'm', '--brief', brief]));
-    assert.match(r.stdout, new RegExp(`^Lane pl/toy play i1: conv \\d+ \\(pl-toy-play-i1\\) in ${root}/pl-toy-play-i1\\n$`));
+    assert.match(
+      r.stdout,
+      new RegExp(`^Lane pl/toy play i1: conv \\d+ \\(pl-toy-play-i1\\) in ${root}/pl-toy-play-i1\\n$`),
+    );
     const dir = path.join(root, 'pl-toy-play-i1');
     await eventually(() => fs.existsSync(path.join(dir, 'play-ls.txt')), 15_000, 'play script ran');
     const env = fs.readFileSync(path.join(dir, 'play-env.txt'), 'utf8');
@@ -104,22 +161,77 @@ describe('lanes: roles and lifecycle', function () {
 
   it('checks out verifiers and orchestrators detached at --at or the base ref, in their directories', async () => {
     const base = git(w.repo, s.env, 'rev-parse', 'origin/main');
-    await ok(start(w, ['--run', 'ver', '--key', 'chk', '--role', 'verifier', '--model', 'm', '--brief', writeBrief(w.briefs, 'v.md', [{ say: 'verifying' }])]));
+    await ok(
+      start(w, [
+        '--run',
+        'ver',
+        '--key',
+        'chk',
+        '--role',
+        'verifier',
+        '--model',
+        'm',
+        '--brief',
+        writeBrief(w.briefs, 'v.md', [{ say: 'verifying' }]),
+      ]),
+    );
     assert.equal(git(path.join(root, 'ver-chk-verify-i1'), s.env, 'rev-parse', 'HEAD'), base);
     assert.equal((await lane('ver-chk-verifier-i1')).judged, null);
-    await ok(start(w, ['--run', 'ver', '--key', 'lead', '--role', 'orchestrator', '--model', 'm', '--at', 'HEAD', '--brief', writeBrief(w.briefs, 'o.md', [{ say: 'leading' }])]));
+    await ok(
+      start(w, [
+        '--run',
+        'ver',
+        '--key',
+        'lead',
+        '--role',
+        'orchestrator',
+        '--model',
+        'm',
+        '--at',
+        'HEAD',
+        '--brief',
+        writeBrief(w.briefs, 'o.md', [{ say: 'leading' }]),
+      ]),
+    );
     const orchDir = path.join(root, 'ver-lead-orch');
     assert.equal(git(orchDir, s.env, 'rev-parse', 'HEAD'), git(w.repo, s.env, 'rev-parse', 'HEAD'));
     assert.equal(git(orchDir, s.env, 'rev-parse', '--abbrev-ref', 'HEAD'), 'HEAD');
   });
 
   it('respawns with --reuse in the same directory and iteration, and stops lanes', async () => {
-    await ok(start(w, ['--run', 'ru', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', writeBrief(w.briefs, 'ru.md', [{ say: 'working' }])]));
+    await ok(
+      start(w, [
+        '--run',
+        'ru',
+        '--key',
+        'k',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--brief',
+        writeBrief(w.briefs, 'ru.md', [{ say: 'working' }]),
+      ]),
+    );
     const stop = await s.svc(['lane', 'stop', 'ru-k-builder-i1']);
     assert.equal(stop.code, 0, stop.stderr);
     assert.equal(stop.stdout, 'Lane ru-k-builder-i1 stopped\n');
     assert.equal((await lane('ru-k-builder-i1')).activity, 'stopped');
-    const r = await ok(start(w, ['--run', 'ru', '--key', 'k', '--role', 'builder', '--model', 'm', '--reuse', '--brief', writeBrief(w.briefs, 'ru2.md', [{ say: 'again' }])]));
+    const r = await ok(
+      start(w, [
+        '--run',
+        'ru',
+        '--key',
+        'k',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--reuse',
+        '--brief',
+        writeBrief(w.briefs, 'ru2.md', [{ say: 'again' }]),
+      ]),
+    );
     assert.match(r.stdout, new RegExp(`^Lane ru/k builder i1: conv \\d+ \\(ru-k-builder-i1-r1\\) in ${root}/ru-k\\n$`));
     const respawn = await lane('ru-k-builder-i1-r1');
     assert.equal(respawn.iteration, 1);
@@ -128,8 +240,34 @@ describe('lanes: roles and lifecycle', function () {
   });
 
   it('lists a lane whose git does not answer within 5 s as "git facts unavailable", and the other lanes with theirs', async () => {
-    await ok(start(w, ['--run', 'hang', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', writeBrief(w.briefs, 'hang.md', [{ exit: 0 }])]));
-    await ok(start(w, ['--run', 'hang', '--key', 'fine', '--role', 'builder', '--model', 'm', '--brief', writeBrief(w.briefs, 'fine.md', [{ exit: 0 }])]));
+    await ok(
+      start(w, [
+        '--run',
+        'hang',
+        '--key',
+        'k',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--brief',
+        writeBrief(w.briefs, 'hang.md', [{ exit: 0 }]),
+      ]),
+    );
+    await ok(
+      start(w, [
+        '--run',
+        'hang',
+        '--key',
+        'fine',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--brief',
+        writeBrief(w.briefs, 'fine.md', [{ exit: 0 }]),
+      ]),
+    );
     const dir = path.join(root, 'hang-k');
     const id = (await lane('hang-k-builder-i1')).id;
     const index = path.join(git(dir, s.env, 'rev-parse', '--absolute-git-dir'), 'index');
@@ -193,15 +331,31 @@ describe('lanes: roles and lifecycle', function () {
   });
 
   it('nests a successor orchestrator and lets it keep the run', async () => {
-    await ok(start(w, ['--run', 'sc', '--key', 'lead', '--role', 'orchestrator', '--model', 'm', '--brief', writeBrief(w.briefs, 'so.md', [{ say: 'leading' }])]));
+    await ok(
+      start(w, [
+        '--run',
+        'sc',
+        '--key',
+        'lead',
+        '--role',
+        'orchestrator',
+        '--model',
+        'm',
+        '--brief',
+        writeBrief(w.briefs, 'so.md', [{ say: 'leading' }]),
+      ]),
+    );
     const orch = await lane('sc-lead-orchestrator-i1');
     const h = await ok(s.svc(['handoff', '--json'], { env: laneEnv(s, { id: orch.id }), cwd: orch.cwd }));
     const succ = JSON.parse(h.stdout) as { conversation?: { id: number }; id?: number };
     const succId = succ.conversation?.id ?? succ.id!;
-    const r = await s.svc(['lane', 'start', '--key', 'b', '--role', 'builder', '--model', 'm', '--harness', 'script', '--prompt', 'x'], {
-      env: laneEnv(s, { id: succId }),
-      cwd: orch.cwd,
-    });
+    const r = await s.svc(
+      ['lane', 'start', '--key', 'b', '--role', 'builder', '--model', 'm', '--harness', 'script', '--prompt', 'x'],
+      {
+        env: laneEnv(s, { id: succId }),
+        cwd: orch.cwd,
+      },
+    );
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^Lane sc\/b builder i1: /);
     const b = await lane('sc-b-builder-i1');
@@ -222,7 +376,10 @@ describe('lanes: roles and lifecycle', function () {
     const ver = cards.find((c) => c.run === 'ver')!;
     assert.equal(ver.latest.kind, 'launch');
     assert.equal(ver.latest.text, 'ver/lead orchestrator i1 launched');
-    assert.deepEqual({ kind: ex.latest.kind, text: ex.latest.text }, { kind: 'report', text: 'ex/stuck builder i1 reported blocked' });
+    assert.deepEqual(
+      { kind: ex.latest.kind, text: ex.latest.text },
+      { kind: 'report', text: 'ex/stuck builder i1 reported blocked' },
+    );
   });
 
   it('applies sparse checkout patterns from the project gauntlet config', async () => {
@@ -232,7 +389,10 @@ describe('lanes: roles and lifecycle', function () {
     git(w.repo, s.env, 'add', '.');
     git(w.repo, s.env, 'commit', '-q', '-m', 'more files');
     git(w.repo, s.env, 'push', '-q', 'origin', 'HEAD:main');
-    fs.appendFileSync(path.join(s.svcHome, 'projects.yaml'), '    gauntlet:\n      sparse_checkout:\n        - "/*"\n        - "!/big.bin"\n');
+    fs.appendFileSync(
+      path.join(s.svcHome, 'projects.yaml'),
+      '    gauntlet:\n      sparse_checkout:\n        - "/*"\n        - "!/big.bin"\n',
+    );
     await ok(start(w, ['--run', 'sp', '--key', 'k', '--role', 'builder', '--model', 'm', '--prompt', 'x']));
     const dir = path.join(root, 'sp-k');
     assert.ok(fs.existsSync(path.join(dir, 'README.md')));

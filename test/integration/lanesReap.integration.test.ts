@@ -25,9 +25,12 @@ describe('lanes: reap', function () {
   });
   after(async () => s.dispose());
 
-  const lane = async (name: string): Promise<LaneRecord> => (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[]).find((l) => l.name === name)!;
+  const lane = async (name: string): Promise<LaneRecord> =>
+    (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[]).find((l) => l.name === name)!;
   const built = async (run: string, key: string, extra: string[] = []) => {
-    const b = writeBrief(w.briefs, `${run}-${key}.md`, [{ run: buildAndReport('work.txt', `${run} ${key}`), check: true }]);
+    const b = writeBrief(w.briefs, `${run}-${key}.md`, [
+      { run: buildAndReport('work.txt', `${run} ${key}`), check: true },
+    ]);
     await ok(start(w, ['--run', run, '--key', key, '--role', 'builder', '--model', 'm', '--brief', b, ...extra]));
     assert.equal((await s.svc(['lane', 'wait', `${run}-${key}-builder-i1`, '--timeout', '60'])).code, 0);
     return lane(`${run}-${key}-builder-i1`);
@@ -37,7 +40,8 @@ describe('lanes: reap', function () {
     const now = await lane(l.name);
     assert.equal(now.archived, false);
     assert.equal(now.reaped, false);
-    for (const [f, content] of Object.entries(files)) assert.equal(fs.readFileSync(path.join(l.cwd, f), 'utf8'), content, f);
+    for (const [f, content] of Object.entries(files))
+      assert.equal(fs.readFileSync(path.join(l.cwd, f), 'utf8'), content, f);
   };
   const refused = (r: RunResult, pattern: RegExp) => {
     assert.equal(r.code, 1, r.stdout + r.stderr);
@@ -48,7 +52,16 @@ describe('lanes: reap', function () {
     const l = await built('clean', 'k');
     const head = git(l.cwd, s.env, 'rev-parse', 'HEAD');
     const r = await ok(s.svc(['lane', 'reap', l.name]));
-    assert.equal(r.stdout, [`reaped conv ${l.id} (${l.name})`, `removed worktree ${l.cwd}`, `kept branch clean/k at ${head.slice(0, 7)}`, `archived conv ${l.id}`, ''].join('\n'));
+    assert.equal(
+      r.stdout,
+      [
+        `reaped conv ${l.id} (${l.name})`,
+        `removed worktree ${l.cwd}`,
+        `kept branch clean/k at ${head.slice(0, 7)}`,
+        `archived conv ${l.id}`,
+        '',
+      ].join('\n'),
+    );
     assert.ok(!fs.existsSync(l.cwd));
     assert.equal(git(w.repo, s.env, 'rev-parse', 'refs/heads/clean/k'), head);
     assert.ok(!git(w.repo, s.env, 'worktree', 'list').includes(l.cwd));
@@ -69,7 +82,10 @@ describe('lanes: reap', function () {
     fs.rmSync(l.cwd, { recursive: true, force: true });
     const r = await ok(s.svc(['lane', 'reap', l.name]));
     assert.match(r.stdout, new RegExp(`^${l.cwd.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} was already gone$`, 'm'));
-    assert.ok(!git(w.repo, s.env, 'worktree', 'list', '--porcelain').includes(l.cwd), 'the stale worktree entry is pruned');
+    assert.ok(
+      !git(w.repo, s.env, 'worktree', 'list', '--porcelain').includes(l.cwd),
+      'the stale worktree entry is pruned',
+    );
     assert.equal(git(w.repo, s.env, 'rev-parse', '--verify', 'refs/heads/gone/k').length, 40, 'the branch is kept');
   });
 
@@ -101,7 +117,10 @@ describe('lanes: reap', function () {
     git(l.cwd, s.env, 'commit', '-q', '--allow-empty', '-m', 'local only');
     const sha = git(l.cwd, s.env, 'rev-parse', 'HEAD');
     const r = await ok(s.svc(['lane', 'reap', l.name]));
-    assert.match(r.stdout, new RegExp(`^warning: 1 commit on ahead/k is not on origin/ahead/k:\\n {2}${sha.slice(0, 7)} local only$`, 'm'));
+    assert.match(
+      r.stdout,
+      new RegExp(`^warning: 1 commit on ahead/k is not on origin/ahead/k:\\n {2}${sha.slice(0, 7)} local only$`, 'm'),
+    );
     assert.equal(git(w.repo, s.env, 'rev-parse', 'refs/heads/ahead/k'), sha);
   });
 
@@ -132,7 +151,10 @@ describe('lanes: reap', function () {
     await ok(start(w, ['--run', 'pl', '--key', 'a', '--role', 'play', '--model', 'm', '--brief', idle]));
     const a = await lane('pl-a-play-i1');
     fs.writeFileSync(path.join(a.cwd, 'scratch.txt'), 'x');
-    assert.match((await ok(s.svc(['lane', 'reap', a.name]))).stdout, new RegExp(`^removed play directory ${a.cwd}$`, 'm'));
+    assert.match(
+      (await ok(s.svc(['lane', 'reap', a.name]))).stdout,
+      new RegExp(`^removed play directory ${a.cwd}$`, 'm'),
+    );
     assert.ok(!fs.existsSync(a.cwd));
     await ok(start(w, ['--run', 'pl', '--key', 'b', '--role', 'play', '--model', 'm', '--brief', idle]));
     const b = await lane('pl-b-play-i1');
@@ -147,10 +169,13 @@ describe('lanes: reap', function () {
     await ok(start(w, ['--run', 'orc', '--key', 'lead', '--role', 'orchestrator', '--model', 'm', '--brief', idle]));
     const o = await lane('orc-lead-orchestrator-i1');
     for (const key of ['b1', 'b2']) {
-      const b = await s.svc(['lane', 'start', '--key', key, '--role', 'builder', '--model', 'm', '--harness', 'script', '--brief', idle], {
-        env: laneEnv(s, { id: o.id }),
-        cwd: o.cwd,
-      });
+      const b = await s.svc(
+        ['lane', 'start', '--key', key, '--role', 'builder', '--model', 'm', '--harness', 'script', '--brief', idle],
+        {
+          env: laneEnv(s, { id: o.id }),
+          cwd: o.cwd,
+        },
+      );
       assert.equal(b.code, 0, b.stderr);
     }
     const b1 = await lane('orc-b1-builder-i1');
@@ -161,14 +186,20 @@ describe('lanes: reap', function () {
     assert.equal(b1After.reaped, true);
     assert.ok((await ok(s.svc(['conv', 'list']))).stdout.includes(b1.name), '--keep leaves it in the Command Deck');
     const r = await ok(s.svc(['lane', 'reap', o.name]));
-    assert.match(r.stdout, /^warning: the builder launched by this lane is not reaped and is now orphaned: orc-b2-builder-i1$/m);
+    assert.match(
+      r.stdout,
+      /^warning: the builder launched by this lane is not reaped and is now orphaned: orc-b2-builder-i1$/m,
+    );
     assert.equal((await lane(o.name)).archived, true);
   });
 
   it('reaps over HTTP with {park, keep}, answering refusals with 409 and bad bodies with 400', async () => {
     const l = await built('http', 'k');
     fs.writeFileSync(path.join(l.cwd, 'wip.txt'), 'wip\n');
-    const d = JSON.parse(fs.readFileSync(path.join(s.svcHome, 'server.json'), 'utf8')) as { httpPort: number; token: string };
+    const d = JSON.parse(fs.readFileSync(path.join(s.svcHome, 'server.json'), 'utf8')) as {
+      httpPort: number;
+      token: string;
+    };
     const post = async (body: unknown) => {
       const res = await fetch(`http://127.0.0.1:${d.httpPort}/api/lanes/${l.name}/reap`, {
         method: 'POST',
@@ -194,7 +225,10 @@ describe('lanes: reap', function () {
     // A harness that ignores SIGTERM and keeps its stdout open after the agent exits. Unsandboxed:
     // in the sandbox the stop's SIGTERM ends bubblewrap, and with it everything in its PID namespace.
     const agent = path.join(path.dirname(SVC_JS), 'scriptAgent.js');
-    fs.writeFileSync(path.join(s.svcHome, 'config.yaml'), `harnesses:\n  stubborn:\n    command: sh\n    args: ["-c", "trap '' TERM; ${process.execPath} ${agent}; sleep 3600"]\n`);
+    fs.writeFileSync(
+      path.join(s.svcHome, 'config.yaml'),
+      `harnesses:\n  stubborn:\n    command: sh\n    args: ["-c", "trap '' TERM; ${process.execPath} ${agent}; sleep 3600"]\n`,
+    );
     const idle = writeBrief(w.briefs, 'stubborn.md', [{ say: 'I will not stop' }]);
     await ok(
       s.svc([
@@ -221,7 +255,9 @@ describe('lanes: reap', function () {
     const l = await lane('alive-k-builder-i1');
     const t0 = Date.now();
     // The refusal names what still runs: the harness's shell and the sleep it went on to.
-    const sh = '(?:\\S*/)?' + `sh -c trap '' TERM; ${process.execPath} ${agent}; sleep 3600`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const sh =
+      '(?:\\S*/)?' +
+      `sh -c trap '' TERM; ${process.execPath} ${agent}; sleep 3600`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     refused(
       await s.svc(['lane', 'reap', l.name], { timeoutMs: 90_000 }),
       new RegExp(
@@ -237,10 +273,18 @@ describe('lanes: reap', function () {
   it('prints the archive-failed line when archiving fails, and the reap still succeeds', async () => {
     const l = await built('arch', 'k');
     const db = new Database(path.join(s.svcHome, 'svc.db'));
-    db.exec(`CREATE TRIGGER test_refuse_archive BEFORE UPDATE OF archived_at ON conversations WHEN OLD.name = '${l.name}' BEGIN SELECT RAISE(ABORT, 'disk full (injected)'); END`);
+    db.exec(
+      `CREATE TRIGGER test_refuse_archive BEFORE UPDATE OF archived_at ON conversations WHEN OLD.name = '${l.name}' BEGIN SELECT RAISE(ABORT, 'disk full (injected)'); END`,
+    );
     db.close();
     const r = await ok(s.svc(['lane', 'reap', l.name]));
-    assert.match(r.stdout, new RegExp(`^reaped, but archiving failed: disk full \\(injected\\); archive conv ${l.id} from the Command Deck$`, 'm'));
+    assert.match(
+      r.stdout,
+      new RegExp(
+        `^reaped, but archiving failed: disk full \\(injected\\); archive conv ${l.id} from the Command Deck$`,
+        'm',
+      ),
+    );
     assert.ok(!fs.existsSync(l.cwd));
   });
 });

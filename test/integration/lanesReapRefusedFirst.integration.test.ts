@@ -26,8 +26,10 @@ describe('lanes: a refused reap changes nothing; every parked patch stays in sig
   });
   after(async () => s.dispose());
 
-  const lane = async (name: string): Promise<LaneRecord> => (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[]).find((l) => l.name === name)!;
-  const conv = async (name: string) => JSON.parse((await ok(s.svc(['conv', 'show', name, '--json']))).stdout) as ConversationInfo;
+  const lane = async (name: string): Promise<LaneRecord> =>
+    (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[]).find((l) => l.name === name)!;
+  const conv = async (name: string) =>
+    JSON.parse((await ok(s.svc(['conv', 'show', name, '--json']))).stdout) as ConversationInfo;
   const idleLane = async (key: string) => {
     const idle = writeBrief(w.briefs, `${key}.md`, [{ say: 'idle' }]);
     await ok(start(w, ['--run', 'rf', '--key', key, '--role', 'builder', '--model', 'm', '--brief', idle]));
@@ -40,12 +42,22 @@ describe('lanes: a refused reap changes nothing; every parked patch stays in sig
     fs.writeFileSync(path.join(l.cwd, 'wip.txt'), 'wip\n');
     const r = await s.svc(['lane', 'reap', l.name]);
     assert.equal(r.code, 1, r.stdout + r.stderr);
-    assert.equal(r.stderr, `${fs.realpathSync(l.cwd)} has uncommitted work (1 path); commit it, or reap with --park to save it to a patch\n  ?? wip.txt\n`);
+    assert.equal(
+      r.stderr,
+      `${fs.realpathSync(l.cwd)} has uncommitted work (1 path); commit it, or reap with --park to save it to a patch\n  ?? wip.txt\n`,
+    );
     const c = await conv(l.name);
     assert.equal(c.alive, true, 'the agent still runs');
     assert.notEqual(c.activity, 'stopped');
-    const d = JSON.parse(fs.readFileSync(path.join(s.svcHome, 'server.json'), 'utf8')) as { httpPort: number; token: string };
-    const res = await fetch(`http://127.0.0.1:${d.httpPort}/api/lanes/${l.name}/reap`, { method: 'POST', headers: { Authorization: `Bearer ${d.token}` }, body: '{}' });
+    const d = JSON.parse(fs.readFileSync(path.join(s.svcHome, 'server.json'), 'utf8')) as {
+      httpPort: number;
+      token: string;
+    };
+    const res = await fetch(`http://127.0.0.1:${d.httpPort}/api/lanes/${l.name}/reap`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${d.token}` },
+      body: '{}',
+    });
     assert.equal(res.status, 409);
     assert.equal(((await res.json()) as { reason: string }).reason, 'dirty');
     assert.equal((await conv(l.name)).alive, true, 'still running after the refused HTTP reap');
@@ -91,7 +103,9 @@ describe('lanes: a refused reap changes nothing; every parked patch stays in sig
         '',
       ].join('\n'),
     );
-    assert.deepEqual((await lane(l.name)).parked, [{ patchFile: patch, tarFile: null, paths: 1, restoreCommand: after }]);
+    assert.deepEqual((await lane(l.name)).parked, [
+      { patchFile: patch, tarFile: null, paths: 1, restoreCommand: after },
+    ]);
     const r = sh(after, s.env, s.home);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(fs.readFileSync(path.join(dir, 'wip.txt'), 'utf8'), 'parked before the end\n');

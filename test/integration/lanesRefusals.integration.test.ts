@@ -36,21 +36,82 @@ describe('lanes: refusals', function () {
     const r = await ok(s.svc(['lane', 'list', '--json']));
     return (JSON.parse(r.stdout) as LaneRecord[]).find((l) => l.name === name)!;
   };
-  const asLane = (l: LaneRecord, args: string[], input?: string) => s.svc(args, { env: laneEnv(s, { id: l.id }), cwd: l.cwd, input });
+  const asLane = (l: LaneRecord, args: string[], input?: string) =>
+    s.svc(args, { env: laneEnv(s, { id: l.id }), cwd: l.cwd, input });
 
   it('refuses a role the effective launcher may not launch', async () => {
     await ok(start(w, ['--run', 'perm', '--key', 'b', '--role', 'builder', '--brief', idle]));
     const builder = await lane('perm-b-builder-i1');
-    const r = await asLane(builder, ['lane', 'start', '--run', 'perm', '--key', 'b2', '--role', 'builder', '--model', 'm', '--harness', 'script', '--prompt', 'x']);
-    refusedWith(r, 'a builder lane may not launch a builder lane; a builder is launched by a root conversation or an orchestrator lane');
+    const r = await asLane(builder, [
+      'lane',
+      'start',
+      '--run',
+      'perm',
+      '--key',
+      'b2',
+      '--role',
+      'builder',
+      '--model',
+      'm',
+      '--harness',
+      'script',
+      '--prompt',
+      'x',
+    ]);
+    refusedWith(
+      r,
+      'a builder lane may not launch a builder lane; a builder is launched by a root conversation or an orchestrator lane',
+    );
     await ok(start(w, ['--run', 'perm', '--key', 'o', '--role', 'orchestrator', '--model', 'm', '--brief', idle]));
     const orch = await lane('perm-o-orchestrator-i1');
-    const c = await asLane(orch, ['lane', 'start', '--for', 'b', '--role', 'critic', '--model', 'm', '--harness', 'script', '--prompt', 'x']);
+    const c = await asLane(orch, [
+      'lane',
+      'start',
+      '--for',
+      'b',
+      '--role',
+      'critic',
+      '--model',
+      'm',
+      '--harness',
+      'script',
+      '--prompt',
+      'x',
+    ]);
     refusedWith(c, 'an orchestrator lane may not launch a critic lane; a critic is launched by a root conversation');
-    const o2 = await asLane(orch, ['lane', 'start', '--key', 'o2', '--role', 'orchestrator', '--model', 'm', '--harness', 'script', '--prompt', 'x']);
-    refusedWith(o2, 'an orchestrator lane may not launch an orchestrator lane; an orchestrator is launched by a root conversation');
+    const o2 = await asLane(orch, [
+      'lane',
+      'start',
+      '--key',
+      'o2',
+      '--role',
+      'orchestrator',
+      '--model',
+      'm',
+      '--harness',
+      'script',
+      '--prompt',
+      'x',
+    ]);
+    refusedWith(
+      o2,
+      'an orchestrator lane may not launch an orchestrator lane; an orchestrator is launched by a root conversation',
+    );
     // An orchestrator lane's builder joins its run without --run.
-    const b = await asLane(orch, ['lane', 'start', '--key', 'ob', '--role', 'builder', '--model', 'm', '--harness', 'script', '--brief', idle]);
+    const b = await asLane(orch, [
+      'lane',
+      'start',
+      '--key',
+      'ob',
+      '--role',
+      'builder',
+      '--model',
+      'm',
+      '--harness',
+      'script',
+      '--brief',
+      idle,
+    ]);
     assert.equal(b.code, 0, b.stderr);
     assert.match(b.stdout, /^Lane perm\/ob builder i1: conv \d+ \(perm-ob-builder-i1\) in /);
   });
@@ -61,17 +122,52 @@ describe('lanes: refusals', function () {
     const r = await start(w, ['--run', 'live', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', sleeper]);
     refusedWith(
       r,
-      new RegExp(`^lane live/k builder is already live: #${first.id} \\(live-k-builder-i1\\) is (working|idle|starting); wait for it, stop it, or pass --replace\\n$`),
+      new RegExp(
+        `^lane live/k builder is already live: #${first.id} \\(live-k-builder-i1\\) is (working|idle|starting); wait for it, stop it, or pass --replace\\n$`,
+      ),
     );
-    const reuse = await start(w, ['--run', 'live', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', sleeper, '--reuse']);
-    refusedWith(reuse, new RegExp(`^--reuse: the earlier lane #${first.id} \\(live-k-builder-i1\\) is still (working|idle|starting); stop it first\\n$`));
+    const reuse = await start(w, [
+      '--run',
+      'live',
+      '--key',
+      'k',
+      '--role',
+      'builder',
+      '--model',
+      'm',
+      '--brief',
+      sleeper,
+      '--reuse',
+    ]);
+    refusedWith(
+      reuse,
+      new RegExp(
+        `^--reuse: the earlier lane #${first.id} \\(live-k-builder-i1\\) is still (working|idle|starting); stop it first\\n$`,
+      ),
+    );
     // A --replace that is refused for another reason stops nothing.
     refusedWith(
-      await start(w, ['--run', 'live', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', idle, '--replace', '--from', 'no-such-ref']),
+      await start(w, [
+        '--run',
+        'live',
+        '--key',
+        'k',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--brief',
+        idle,
+        '--replace',
+        '--from',
+        'no-such-ref',
+      ]),
       /^--from 'no-such-ref' is not a commit in /,
     );
     assert.ok(['working', 'idle'].includes((await lane('live-k-builder-i1')).activity), 'the live lane still runs');
-    const rep = await ok(start(w, ['--run', 'live', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', idle, '--replace']));
+    const rep = await ok(
+      start(w, ['--run', 'live', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', idle, '--replace']),
+    );
     assert.match(rep.stdout, /^Lane live\/k builder i2: /);
     assert.equal((await lane('live-k-builder-i1')).activity, 'stopped');
   });
@@ -80,7 +176,9 @@ describe('lanes: refusals', function () {
     await ok(start(w, ['--run', 'res', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', sleeper]));
     const first = await lane('res-k-builder-i1');
     await ok(s.svc(['lane', 'stop', first.name]));
-    await ok(start(w, ['--run', 'res', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', sleeper, '--reuse']));
+    await ok(
+      start(w, ['--run', 'res', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', sleeper, '--reuse']),
+    );
     const second = await lane('res-k-builder-i1-r1');
     const r = await s.svc(['conv', 'resume', first.name]);
     refusedWith(
@@ -98,7 +196,10 @@ describe('lanes: refusals', function () {
 
   it('refuses a launch without a model when the role has none configured, and uses the configured one', async () => {
     const r = await start(w, ['--run', 'mdl', '--key', 'c', '--role', 'orchestrator', '--prompt', 'x']);
-    refusedWith(r, "no model for the orchestrator role: pass --model <m> or set gauntlet.roles.orchestrator.model for project 'proj' in projects.yaml (there is no default model)");
+    refusedWith(
+      r,
+      "no model for the orchestrator role: pass --model <m> or set gauntlet.roles.orchestrator.model for project 'proj' in projects.yaml (there is no default model)",
+    );
     await ok(start(w, ['--run', 'mdl', '--key', 'b', '--role', 'builder', '--brief', idle]));
     assert.equal((await lane('mdl-b-builder-i1')).model, 'default-builder-model');
   });
@@ -108,13 +209,22 @@ describe('lanes: refusals', function () {
       await start(w, ['--run', 'kf', '--key', 'x', '--for', 'y', '--role', 'critic', '--model', 'm', '--prompt', 'p']),
       '--key x differs from --for y; a critic takes the key of the builder it judges',
     );
-    refusedWith(await start(w, ['--run', 'kf', '--for', 'nobody', '--role', 'critic', '--model', 'm', '--prompt', 'p']), '--for nobody: run kf has no builder with that key');
-    refusedWith(await start(w, ['--run', 'kf', '--key', 'x', '--role', 'critic', '--model', 'm', '--prompt', 'p']), 'a critic needs --for <builder key>: the builder it judges');
+    refusedWith(
+      await start(w, ['--run', 'kf', '--for', 'nobody', '--role', 'critic', '--model', 'm', '--prompt', 'p']),
+      '--for nobody: run kf has no builder with that key',
+    );
+    refusedWith(
+      await start(w, ['--run', 'kf', '--key', 'x', '--role', 'critic', '--model', 'm', '--prompt', 'p']),
+      'a critic needs --for <builder key>: the builder it judges',
+    );
   });
 
   it('refuses a critic without --at when the judged iteration has no done report', async () => {
     await ok(start(w, ['--run', 'at', '--key', 'feat', '--role', 'builder', '--model', 'm', '--brief', idle]));
-    refusedWith(await start(w, ['--run', 'at', '--for', 'feat', '--role', 'critic', '--model', 'm', '--prompt', 'p']), 'builder feat i1 has no done report; pass --at <sha>');
+    refusedWith(
+      await start(w, ['--run', 'at', '--for', 'feat', '--role', 'critic', '--model', 'm', '--prompt', 'p']),
+      'builder feat i1 has no done report; pass --at <sha>',
+    );
     assert.ok(!fs.existsSync(path.join(`${w.repo}-lanes`, 'at-feat-critic-i1')), 'no critic directory created');
   });
 
@@ -122,11 +232,20 @@ describe('lanes: refusals', function () {
     await ok(start(w, ['--run', 'rep', '--key', 'feat', '--role', 'builder', '--model', 'm', '--brief', idle]));
     const b = await lane('rep-feat-builder-i1');
     fs.writeFileSync(path.join(b.cwd, 'wip.txt'), 'uncommitted\n');
-    refusedWith(await asLane(b, ['lane', 'report', '--stdin'], 'done'), `the working tree of ${b.cwd} has uncommitted changes; commit them (or discard them) and report again`);
+    refusedWith(
+      await asLane(b, ['lane', 'report', '--stdin'], 'done'),
+      `the working tree of ${b.cwd} has uncommitted changes; commit them (or discard them) and report again`,
+    );
     git(b.cwd, s.env, 'add', 'wip.txt');
     git(b.cwd, s.env, 'commit', '-q', '-m', 'wip');
-    refusedWith(await asLane(b, ['lane', 'report', '--stdin'], 'done'), 'branch rep/feat has no upstream on origin; push it (git push -u origin HEAD) or pass --allow-unpushed');
-    refusedWith(await asLane(b, ['lane', 'report', '--stdin', '--verdict', 'PASS'], 'done'), '--verdict is for critic and verifier lanes; this is a builder lane');
+    refusedWith(
+      await asLane(b, ['lane', 'report', '--stdin'], 'done'),
+      'branch rep/feat has no upstream on origin; push it (git push -u origin HEAD) or pass --allow-unpushed',
+    );
+    refusedWith(
+      await asLane(b, ['lane', 'report', '--stdin', '--verdict', 'PASS'], 'done'),
+      '--verdict is for critic and verifier lanes; this is a builder lane',
+    );
     refusedWith(
       await asLane(b, ['lane', 'report', '--stdin', '--status', 'blocked'], 'please decide'),
       "a blocked report's body must start with one of RULING, SPEND, ONE-WAY, BLOCKED",
@@ -139,18 +258,37 @@ describe('lanes: refusals', function () {
 
     await ok(start(w, ['--run', 'rep', '--for', 'feat', '--role', 'critic', '--model', 'm', '--brief', idle]));
     const c = await lane('rep-feat-critic-i1');
-    refusedWith(await asLane(c, ['lane', 'report', '--stdin'], 'looks fine'), "a critic's done report needs --verdict <WOWED|IMPRESSED|NOT_YET|PASS|DEFECTS>");
-    refusedWith(await asLane(c, ['lane', 'report', '--stdin', '--status', 'blocked', '--verdict', 'PASS'], 'BLOCKED: no'), '--verdict goes with a done report, not a blocked one');
+    refusedWith(
+      await asLane(c, ['lane', 'report', '--stdin'], 'looks fine'),
+      "a critic's done report needs --verdict <WOWED|IMPRESSED|NOT_YET|PASS|DEFECTS>",
+    );
+    refusedWith(
+      await asLane(c, ['lane', 'report', '--stdin', '--status', 'blocked', '--verdict', 'PASS'], 'BLOCKED: no'),
+      '--verdict goes with a done report, not a blocked one',
+    );
     const notJson = path.join(s.home, 'verdict.txt');
     fs.writeFileSync(notJson, 'not json');
-    refusedWith(await asLane(c, ['lane', 'report', '--stdin', '--verdict', 'PASS', '--verdict-file', notJson], 'x'), `verdict file ${notJson} is not JSON`);
+    refusedWith(
+      await asLane(c, ['lane', 'report', '--stdin', '--verdict', 'PASS', '--verdict-file', notJson], 'x'),
+      `verdict file ${notJson} is not JSON`,
+    );
     const noDefects = path.join(s.home, 'verdict.json');
     fs.writeFileSync(noDefects, '{"issues": []}');
-    refusedWith(await asLane(c, ['lane', 'report', '--stdin', '--verdict', 'PASS', '--verdict-file', noDefects], 'x'), `verdict file ${noDefects} has no "defects" array`);
+    refusedWith(
+      await asLane(c, ['lane', 'report', '--stdin', '--verdict', 'PASS', '--verdict-file', noDefects], 'x'),
+      `verdict file ${noDefects} has no "defects" array`,
+    );
     fs.writeFileSync(noDefects, '{"defects": [1, 2, 3]}');
-    const first = await asLane(c, ['lane', 'report', '--stdin', '--verdict', 'DEFECTS', '--verdict-file', noDefects], 'three');
+    const first = await asLane(
+      c,
+      ['lane', 'report', '--stdin', '--verdict', 'DEFECTS', '--verdict-file', noDefects],
+      'three',
+    );
     assert.equal(first.stdout, 'Report 1 filed for rep-feat-critic-i1: done · verdict DEFECTS (3 defects)\n');
-    refusedWith(await asLane(c, ['lane', 'report', '--stdin', '--verdict', 'PASS'], 'again'), 'this critic already filed its done report; a critic files exactly one verdict');
+    refusedWith(
+      await asLane(c, ['lane', 'report', '--stdin', '--verdict', 'PASS'], 'again'),
+      'this critic already filed its done report; a critic files exactly one verdict',
+    );
 
     // svc tell to a critic that already reported done: refused unless --force.
     refusedWith(
@@ -162,14 +300,20 @@ describe('lanes: refusals', function () {
 
   it('fails `svc lane report` outside a lane, including in a successor of a lane', async () => {
     refusedWith(await s.svc(['lane', 'report', '--stdin'], { input: 'x' }), 'not inside a lane');
-    refusedWith(await s.svc(['lane', 'report', '--stdin'], { input: 'x', env: laneEnv(s, { id: w.rootId }) }), 'not inside a lane');
+    refusedWith(
+      await s.svc(['lane', 'report', '--stdin'], { input: 'x', env: laneEnv(s, { id: w.rootId }) }),
+      'not inside a lane',
+    );
     await ok(start(w, ['--run', 'succ', '--key', 'b', '--role', 'builder', '--model', 'm', '--brief', idle]));
     const b = await lane('succ-b-builder-i1');
     const h = await ok(s.svc(['handoff', '--json'], { env: laneEnv(s, { id: b.id }), cwd: b.cwd }));
     // handoff --json answers {conversation}: the successor is a real conversation whose parent is the lane.
     const successor = (JSON.parse(h.stdout) as { conversation: { id: number; parentId: number } }).conversation;
     assert.equal(successor.parentId, b.id);
-    refusedWith(await s.svc(['lane', 'report', '--stdin'], { input: 'x', env: laneEnv(s, { id: successor.id }), cwd: b.cwd }), 'not inside a lane');
+    refusedWith(
+      await s.svc(['lane', 'report', '--stdin'], { input: 'x', env: laneEnv(s, { id: successor.id }), cwd: b.cwd }),
+      'not inside a lane',
+    );
   });
 
   it('refuses bad keys, option-like refs, bad briefs and bad HTTP bodies, creating nothing', async () => {
@@ -186,17 +330,64 @@ describe('lanes: refusals', function () {
       assert.match(r.stderr, /key: a lane key is 1–40 characters/);
     }
     refusedWith(
-      await start(w, ['--run', 'bad', '--key', 'k', '--role', 'builder', '--model', 'm', '--prompt', 'p', '--from', '--upload-pack=x']),
+      await start(w, [
+        '--run',
+        'bad',
+        '--key',
+        'k',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--prompt',
+        'p',
+        '--from',
+        '--upload-pack=x',
+      ]),
       "--from '--upload-pack=x' looks like an option; refs cannot start with -",
     );
     refusedWith(
-      await start(w, ['--run', 'bad', '--key', 'k', '--role', 'builder', '--model', 'm', '--prompt', 'p', '--branch=--upload-pack=x']),
+      await start(w, [
+        '--run',
+        'bad',
+        '--key',
+        'k',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--prompt',
+        'p',
+        '--branch=--upload-pack=x',
+      ]),
       "branch '--upload-pack=x' looks like an option; refs cannot start with -",
     );
-    refusedWith(await start(w, ['--run', 'bad', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', w.briefs]), `brief ${w.briefs} is not a file`);
+    refusedWith(
+      await start(w, ['--run', 'bad', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', w.briefs]),
+      `brief ${w.briefs} is not a file`,
+    );
     const unreadable = path.join(s.home, 'missing-brief.md');
-    refusedWith(await start(w, ['--run', 'bad', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', unreadable]), `brief ${unreadable} does not exist`);
-    refusedWith(await start(w, ['--run', 'bad', '--key', 'k', '--role', 'builder', '--model', 'm', '--effort', 'extreme', '--prompt', 'p']), /effort/);
+    refusedWith(
+      await start(w, ['--run', 'bad', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', unreadable]),
+      `brief ${unreadable} does not exist`,
+    );
+    refusedWith(
+      await start(w, [
+        '--run',
+        'bad',
+        '--key',
+        'k',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--effort',
+        'extreme',
+        '--prompt',
+        'p',
+      ]),
+      /effort/,
+    );
     assert.deepEqual(fs.readdirSync(path.join(s.svcHome, 'agents')).sort(), before);
     assert.deepEqual(fs.existsSync(`${w.repo}-lanes`) ? fs.readdirSync(`${w.repo}-lanes`).sort() : [], rootEntries);
     const list = JSON.parse((await ok(s.svc(['lane', 'list', '--run', 'bad', '--json']))).stdout) as unknown[];
@@ -209,7 +400,19 @@ describe('lanes: refusals', function () {
     const rootEntries = fs.existsSync(`${w.repo}-lanes`) ? fs.readdirSync(`${w.repo}-lanes`).sort() : [];
     for (const key of ['a..b', 'a.lock', 'a.']) {
       for (const extra of [[], ['--no-wait'], ['--replace']]) {
-        const r = await start(w, ['--run', 'gitname', '--key', key, '--role', 'builder', '--model', 'm', '--prompt', 'p', ...extra]);
+        const r = await start(w, [
+          '--run',
+          'gitname',
+          '--key',
+          key,
+          '--role',
+          'builder',
+          '--model',
+          'm',
+          '--prompt',
+          'p',
+          ...extra,
+        ]);
         refusedWith(
           r,
           `lane key '${key}' gives the branch 'gitname/${key}', which is not a valid git branch name (git check-ref-format); choose another --key, or name the branch with --branch <name>`,
@@ -219,18 +422,53 @@ describe('lanes: refusals', function () {
     }
     assert.equal(await agents(), before.agents, 'no conversation recorded');
     assert.deepEqual(fs.readdirSync(path.join(s.svcHome, 'agents')).sort(), before.homes, 'no brief written');
-    assert.deepEqual(fs.existsSync(`${w.repo}-lanes`) ? fs.readdirSync(`${w.repo}-lanes`).sort() : [], rootEntries, 'no directory made');
+    assert.deepEqual(
+      fs.existsSync(`${w.repo}-lanes`) ? fs.readdirSync(`${w.repo}-lanes`).sort() : [],
+      rootEntries,
+      'no directory made',
+    );
     assert.deepEqual(JSON.parse((await ok(s.svc(['lane', 'list', '--run', 'gitname', '--json']))).stdout), []);
     // The same key with a branch of its own is fine: only the names git is given are judged.
-    const named = await ok(start(w, ['--run', 'gitname', '--key', 'a.', '--role', 'builder', '--model', 'm', '--brief', idle, '--branch', 'gitname/a-fixed', '--no-wait']));
+    const named = await ok(
+      start(w, [
+        '--run',
+        'gitname',
+        '--key',
+        'a.',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--brief',
+        idle,
+        '--branch',
+        'gitname/a-fixed',
+        '--no-wait',
+      ]),
+    );
     assert.match(named.stdout, /^Lane gitname\/a\. builder i1: conv \d+ \(gitname-a\.-builder-i1\) in /);
     assert.equal(git((await lane('gitname-a.-builder-i1')).cwd, s.env, 'branch', '--show-current'), 'gitname/a-fixed');
   });
 
   it('--no-wait answers only once the lane directory exists: a failure there exits 1', async () => {
     fs.mkdirSync(path.join(`${w.repo}-lanes`, 'nowait-k'), { recursive: true });
-    const r = await start(w, ['--run', 'nowait', '--key', 'k', '--role', 'builder', '--model', 'm', '--prompt', 'p', '--no-wait']);
-    refusedWith(r, `lane directory ${path.join(fs.realpathSync(`${w.repo}-lanes`), 'nowait-k')} already exists; reap the lane that used it or choose another key`);
+    const r = await start(w, [
+      '--run',
+      'nowait',
+      '--key',
+      'k',
+      '--role',
+      'builder',
+      '--model',
+      'm',
+      '--prompt',
+      'p',
+      '--no-wait',
+    ]);
+    refusedWith(
+      r,
+      `lane directory ${path.join(fs.realpathSync(`${w.repo}-lanes`), 'nowait-k')} already exists; reap the lane that used it or choose another key`,
+    );
   });
 
   it('a critic iteration has one verdict: a --reuse respawn cannot file a second one; one defect reads singular', async () => {
@@ -242,7 +480,9 @@ describe('lanes: refusals', function () {
     const c1 = await lane('once-k-critic-i1');
     await ok(s.svc(['lane', 'stop', c1.name]));
     const judge = writeBrief(w.briefs, 'one-defect.md', [{ run: judgeAndReport('NOT_YET', 1), check: true }]);
-    await ok(start(w, ['--run', 'once', '--for', 'k', '--role', 'critic', '--model', 'm', '--brief', judge, '--reuse']));
+    await ok(
+      start(w, ['--run', 'once', '--for', 'k', '--role', 'critic', '--model', 'm', '--brief', judge, '--reuse']),
+    );
     const waited = await s.svc(['lane', 'wait', 'once-k-critic-i1-r1', '--timeout', '60']);
     assert.equal(waited.code, 0, waited.stderr);
     assert.match(waited.stderr, /^once-k-critic-i1-r1 reported done · verdict NOT_YET \(1 defect\)$/m);
@@ -251,7 +491,10 @@ describe('lanes: refusals', function () {
     // The first conversation of the iteration is refused too, although it never reported.
     refusedWith(await asLane(c1, ['lane', 'report', '--stdin', '--verdict', 'PASS'], 'second opinion'), judged);
     await ok(s.svc(['lane', 'stop', r1.name]));
-    refusedWith(await start(w, ['--run', 'once', '--for', 'k', '--role', 'critic', '--model', 'm', '--brief', judge, '--reuse']), `--reuse: ${judged}`);
+    refusedWith(
+      await start(w, ['--run', 'once', '--for', 'k', '--role', 'critic', '--model', 'm', '--brief', judge, '--reuse']),
+      `--reuse: ${judged}`,
+    );
     const show = await ok(s.svc(['lane', 'show', '--run', 'once', '--key', 'k']));
     assert.equal(show.stdout.split('\n')[0], 'i1 built → critic c1: NOT_YET (1 defect)');
     // A new critic iteration may judge again.

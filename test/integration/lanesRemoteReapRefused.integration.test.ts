@@ -41,7 +41,10 @@ describe('lanes on another host: a refused reap stops nothing (real sshd)', func
     w = { ...w, origin };
     spawnSync('chmod', ['-R', 'a+rwX', w.origin]);
     git(w.origin, s.env, 'config', 'core.sharedRepository', 'world');
-    fs.writeFileSync(path.join(s.svcHome, 'config.yaml'), YAML.stringify({ hosts: { big: { ssh: d.destination, lanes_root: `~/${rootName}`, ssh_options: d.options } } }));
+    fs.writeFileSync(
+      path.join(s.svcHome, 'config.yaml'),
+      YAML.stringify({ hosts: { big: { ssh: d.destination, lanes_root: `~/${rootName}`, ssh_options: d.options } } }),
+    );
   });
   after(async () => {
     await s?.dispose();
@@ -50,8 +53,10 @@ describe('lanes on another host: a refused reap stops nothing (real sshd)', func
   });
 
   const onHost = (script: string) => d.asRemote(script).trim();
-  const lane = async (name: string) => (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[]).find((l) => l.name === name)!;
-  const conv = async (name: string) => JSON.parse((await ok(s.svc(['conv', 'show', name, '--json']))).stdout) as ConversationInfo;
+  const lane = async (name: string) =>
+    (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[]).find((l) => l.name === name)!;
+  const conv = async (name: string) =>
+    JSON.parse((await ok(s.svc(['conv', 'show', name, '--json']))).stdout) as ConversationInfo;
   /** The script agent's pids on the host whose working directory is `dir`. */
   const agentIn = (dir: string) =>
     onHost(
@@ -63,14 +68,32 @@ describe('lanes on another host: a refused reap stops nothing (real sshd)', func
 
   it('a plain reap of a dirty tree on the host is refused before anything is stopped; --park then parks it and lane show names the patch', async () => {
     const idle = writeBrief(w.briefs, 'idle.md', [{ say: 'idle on the host' }]);
-    await ok(start(w, ['--host', 'big', '--run', 'rr', '--key', 'dirty', '--role', 'builder', '--model', 'm', '--brief', idle]));
+    await ok(
+      start(w, [
+        '--host',
+        'big',
+        '--run',
+        'rr',
+        '--key',
+        'dirty',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--brief',
+        idle,
+      ]),
+    );
     const dir = `${root}/rr-dirty`;
     await eventually(async () => agentIn(dir).length === 1, 60_000, 'the agent on the host');
     const [agent] = agentIn(dir);
     onHost(`echo 'work in progress' > ${dir}/wip.txt`);
     const r = await s.svc(['lane', 'reap', 'rr-dirty-builder-i1']);
     assert.equal(r.code, 1, r.stdout + r.stderr);
-    assert.equal(r.stderr, `${dir} has uncommitted work (1 path); commit it, or reap with --park to save it to a patch\n  ?? wip.txt\n`);
+    assert.equal(
+      r.stderr,
+      `${dir} has uncommitted work (1 path); commit it, or reap with --park to save it to a patch\n  ?? wip.txt\n`,
+    );
     assert.deepEqual(agentIn(dir), [agent], 'the agent still runs on the host');
     const c = await conv('rr-dirty-builder-i1');
     assert.equal(c.alive, true);
@@ -87,28 +110,43 @@ describe('lanes on another host: a refused reap stops nothing (real sshd)', func
     assert.ok(rec.parked[0].restoreCommand?.startsWith(`${ssh} '`), rec.parked[0].restoreCommand ?? 'none');
     assert.match(rec.parked[0].restoreCommand ?? '', / '.*git -C .* worktree add .*'$/);
     const show = await ok(s.svc(['lane', 'show', 'rr-dirty-builder-i1']));
-    assert.ok(show.stdout.includes(`\n    parked ${patch} (1 path)\n      restore with: ${rec.parked[0].restoreCommand}\n`), show.stdout);
+    assert.ok(
+      show.stdout.includes(`\n    parked ${patch} (1 path)\n      restore with: ${rec.parked[0].restoreCommand}\n`),
+      show.stdout,
+    );
   });
 
   it('a reap refused while the host cannot be reached queues no stop: the agent still runs after svc reconnects', async () => {
     const idle = writeBrief(w.briefs, 'idle2.md', [{ say: 'idle on the host' }]);
-    await ok(start(w, ['--host', 'big', '--run', 'rr', '--key', 'cut', '--role', 'builder', '--model', 'm', '--brief', idle]));
+    await ok(
+      start(w, ['--host', 'big', '--run', 'rr', '--key', 'cut', '--role', 'builder', '--model', 'm', '--brief', idle]),
+    );
     const dir = `${root}/rr-cut`;
     await eventually(async () => agentIn(dir).length === 1, 60_000, 'the agent on the host');
     const [agent] = agentIn(dir);
     // The shared connection's master killed outright while sshd listens no more.
     const controlDir = controlDirOf(s.svcHome);
     const [control] = fs.readdirSync(controlDir);
-    const check = spawnSync('ssh', ['-O', 'check', '-o', `ControlPath=${path.join(controlDir, control)}`, 'x'], { encoding: 'utf8' });
+    const check = spawnSync('ssh', ['-O', 'check', '-o', `ControlPath=${path.join(controlDir, control)}`, 'x'], {
+      encoding: 'utf8',
+    });
     const masterPid = Number(/pid=(\d+)/.exec(check.stderr)![1]);
     await d.pause();
     process.kill(masterPid, 'SIGKILL');
-    await eventually(async () => (await conv('rr-cut-builder-i1')).hostLost ?? undefined, 60_000, 'the lane to show the lost connection');
+    await eventually(
+      async () => (await conv('rr-cut-builder-i1')).hostLost ?? undefined,
+      60_000,
+      'the lane to show the lost connection',
+    );
 
     const r = await s.svc(['lane', 'reap', 'rr-cut-builder-i1']);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     await d.resume();
-    await eventually(async () => ((await conv('rr-cut-builder-i1')).hostLost === null ? true : undefined), 120_000, 'svc to reconnect');
+    await eventually(
+      async () => ((await conv('rr-cut-builder-i1')).hostLost === null ? true : undefined),
+      120_000,
+      'svc to reconnect',
+    );
     // A stop queued by the refused reap would reach the agent as soon as svc reattached.
     await new Promise((resolve) => setTimeout(resolve, 5000));
     assert.deepEqual(agentIn(dir), [agent], 'the agent still runs on the host');

@@ -41,10 +41,20 @@ describe('least authority: an agent acts only within its own lanes', function ()
   let agent: LaneRecord;
   // Inside the lane's own git admin folder: the one place beside its worktree a sandboxed
   // lane may write that leaves its tree clean (it still reports done).
-  const results = () => path.join(execFileSync('git', ['rev-parse', '--absolute-git-dir'], { cwd: agent.cwd, encoding: 'utf8' }).trim(), 'attempts');
+  const results = () =>
+    path.join(
+      execFileSync('git', ['rev-parse', '--absolute-git-dir'], { cwd: agent.cwd, encoding: 'utf8' }).trim(),
+      'attempts',
+    );
   const lanes = async () => JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[];
   const conv = async (ref: string | number) =>
-    JSON.parse((await ok(s.svc(['conv', 'show', String(ref), '--json']))).stdout) as { id: number; name: string; endedAt: number | null; archived: boolean; activity: string };
+    JSON.parse((await ok(s.svc(['conv', 'show', String(ref), '--json']))).stdout) as {
+      id: number;
+      name: string;
+      endedAt: number | null;
+      archived: boolean;
+      activity: string;
+    };
   const attempt = (name: string) => ({
     code: Number(fs.readFileSync(path.join(results(), `${name}.code`), 'utf8').trim()),
     stdout: fs.readFileSync(path.join(results(), `${name}.out`), 'utf8'),
@@ -55,7 +65,20 @@ describe('least authority: an agent acts only within its own lanes', function ()
     s = makeScratch('least-authority');
     w = await laneWorld(s);
     rootName = (await conv(w.rootId)).name;
-    await ok(start(w, ['--run', 'la', '--key', 'sib', '--role', 'builder', '--model', 'm', '--brief', writeBrief(w.briefs, 'idle.md', [{ sleep: 200_000 }])]));
+    await ok(
+      start(w, [
+        '--run',
+        'la',
+        '--key',
+        'sib',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--brief',
+        writeBrief(w.briefs, 'idle.md', [{ sleep: 200_000 }]),
+      ]),
+    );
     sibling = (await lanes()).find((l) => l.name === 'la-sib-builder-i1')!;
 
     // The agent's own shell runs every attempt, keeping each one's exit code and output.
@@ -66,11 +89,16 @@ describe('least authority: an agent acts only within its own lanes', function ()
       [
         'R="$(git rev-parse --absolute-git-dir)/attempts"',
         'mkdir -p "$R"',
-        ...ATTEMPTS(sibling.name, w.rootId, branch).map(([name, args]) => `svc ${args} > "$R/${name}.out" 2> "$R/${name}.err"; echo $? > "$R/${name}.code"`),
+        ...ATTEMPTS(sibling.name, w.rootId, branch).map(
+          ([name, args]) => `svc ${args} > "$R/${name}.out" 2> "$R/${name}.err"; echo $? > "$R/${name}.code"`,
+        ),
       ].join('\n') + '\n',
     );
     const brief = writeBrief(w.briefs, 'inject.md', [
-      { run: "printf 'x\\n' > x.txt && git add x.txt && git commit -q -m x && git push -q -u origin HEAD", check: true },
+      {
+        run: "printf 'x\\n' > x.txt && git add x.txt && git commit -q -m x && git push -q -u origin HEAD",
+        check: true,
+      },
       { run: `sh '${script}'` },
       { run: "printf 'tried everything\\n' | svc lane report --stdin", check: true },
       { sleep: 200_000 },
@@ -86,7 +114,8 @@ describe('least authority: an agent acts only within its own lanes', function ()
     const me = `#${agent.id} (${agent.name})`;
     const sib = `#${sibling.id} (${sibling.name})`;
     const root = `#${w.rootId} (${rootName})`;
-    const personOnly = (what: string) => `an agent may not ${what}: only the person may; you are agent ${me} — ask the person\n`;
+    const personOnly = (what: string) =>
+      `an agent may not ${what}: only the person may; you are agent ${me} — ask the person\n`;
     const expected: Record<string, string> = {
       'lane-stop': `an agent may only stop lanes it launched (their lanes and successors too) or itself; ${sib} was launched by ${root} — ask the person or your launcher\n`,
       'lane-reap': `an agent may only reap lanes it launched (their lanes and successors too) or itself; ${sib} was launched by ${root} — ask the person or your launcher\n`,
@@ -96,7 +125,9 @@ describe('least authority: an agent acts only within its own lanes', function ()
       'daemon-stop': personOnly('stop or restart the daemon (svc daemon stop / restart)'),
       'config-set': personOnly('change svc configuration (svc config set)'),
       'project-add': personOnly('add a project (svc project add)'),
-      'pr-create': personOnly('open a pull request directly (svc pr create); finish the issue with svc done, which opens it'),
+      'pr-create': personOnly(
+        'open a pull request directly (svc pr create); finish the issue with svc done, which opens it',
+      ),
       'pr-review': personOnly('review a pull request as the service (svc pr review)'),
       'pr-merge': personOnly('merge a pull request (svc pr merge)'),
     };
@@ -114,7 +145,13 @@ describe('least authority: an agent acts only within its own lanes', function ()
     const root = await conv(w.rootId);
     assert.equal(root.endedAt, null);
     assert.equal((await conv(sibling.id)).archived, false);
-    assert.equal(fs.existsSync(path.join(s.svcHome, 'config.yaml')) ? fs.readFileSync(path.join(s.svcHome, 'config.yaml'), 'utf8') : '', '', 'config.yaml untouched');
+    assert.equal(
+      fs.existsSync(path.join(s.svcHome, 'config.yaml'))
+        ? fs.readFileSync(path.join(s.svcHome, 'config.yaml'), 'utf8')
+        : '',
+      '',
+      'config.yaml untouched',
+    );
     assert.doesNotMatch(fs.readFileSync(path.join(s.svcHome, 'projects.yaml'), 'utf8'), /evil/);
     assert.equal((await ok(s.svc(['pr', 'list']))).stdout, 'no open PRs\n');
     const log = (await ok(s.svc(['conv', 'log', String(w.rootId), '--lines', '1000']))).stdout;

@@ -19,7 +19,8 @@ import { writeBrief } from '../helpers/scriptBrief';
 
 const ABI = process.versions.modules;
 const DIST = path.dirname(SVC_JS);
-const binary = (dist: string, abi: number | string) => path.join(dist, nativeBinaryPath(process.platform, process.arch, abi));
+const binary = (dist: string, abi: number | string) =>
+  path.join(dist, nativeBinaryPath(process.platform, process.arch, abi));
 const THIS = SUPPORTED_NODE.find((n) => String(n.abi) === ABI);
 
 describe(`svc on this Node (${process.version}, ABI ${ABI}) from ${path.relative(process.cwd(), DIST) || DIST}`, function () {
@@ -42,7 +43,9 @@ describe(`svc on this Node (${process.version}, ABI ${ABI}) from ${path.relative
   // pending, never silently absent.
   it('is a package holding a SQLite module for every supported Node of this platform', function () {
     if (!process.env.SVC_PKG_DIR) this.skip();
-    const missing = SUPPORTED_NODE.filter((n) => !fs.existsSync(binary(DIST, n.abi))).map((n) => `Node ${n.major} (ABI ${n.abi})`);
+    const missing = SUPPORTED_NODE.filter((n) => !fs.existsSync(binary(DIST, n.abi))).map(
+      (n) => `Node ${n.major} (ABI ${n.abi})`,
+    );
     assert.deepEqual(missing, [], `missing from ${DIST}/native (npm run package builds them)`);
   });
 
@@ -66,21 +69,34 @@ process.stdout.write('survived');`;
   });
 
   it('launches a lane that commits, pushes and reports, then reaps it', async () => {
-    const brief = writeBrief(w.briefs, 'node.md', [{ run: buildAndReport('node.txt', `built on ${process.version}`, 'done on this Node'), check: true }]);
+    const brief = writeBrief(w.briefs, 'node.md', [
+      { run: buildAndReport('node.txt', `built on ${process.version}`, 'done on this Node'), check: true },
+    ]);
     await ok(start(w, ['--run', 'node', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', brief]));
     const name = 'node-k-builder-i1';
     const waited = await s.svc(['lane', 'wait', name, '--timeout', '60']);
     assert.equal(waited.code, 0, waited.stdout + waited.stderr);
-    const lane = (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as { name: string; id: number; cwd: string; report?: { status: string; body: string } }[]).find(
-      (l) => l.name === name,
-    )!;
+    const lane = (
+      JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as {
+        name: string;
+        id: number;
+        cwd: string;
+        report?: { status: string; body: string };
+      }[]
+    ).find((l) => l.name === name)!;
     assert.equal(lane.report?.status, 'done');
     assert.equal(lane.report?.body, 'done on this Node\n');
     const head = git(lane.cwd, s.env, 'rev-parse', 'HEAD');
     const reaped = await ok(s.svc(['lane', 'reap', name]));
     assert.equal(
       reaped.stdout,
-      [`reaped conv ${lane.id} (${name})`, `removed worktree ${lane.cwd}`, `kept branch node/k at ${head.slice(0, 7)}`, `archived conv ${lane.id}`, ''].join('\n'),
+      [
+        `reaped conv ${lane.id} (${name})`,
+        `removed worktree ${lane.cwd}`,
+        `kept branch node/k at ${head.slice(0, 7)}`,
+        `archived conv ${lane.id}`,
+        '',
+      ].join('\n'),
     );
     assert.ok(!fs.existsSync(lane.cwd));
     assert.equal(git(w.repo, s.env, 'rev-parse', 'refs/heads/node/k'), head);
@@ -95,13 +111,15 @@ describe(`svc on this Node (${process.version}) with no fitting SQLite binary`, 
   });
   afterEach(async () => disposeAll(s));
 
-  const others = (dist: string) => SUPPORTED_NODE.filter((n) => String(n.abi) !== ABI && fs.existsSync(binary(dist, n.abi)));
+  const others = (dist: string) =>
+    SUPPORTED_NODE.filter((n) => String(n.abi) !== ABI && fs.existsSync(binary(dist, n.abi)));
 
   it('refuses to start when the build has none for this Node, naming it, what the build has and the fix; nothing is stored', async () => {
     const d = frozenDist(s);
     // A build for other Nodes only: what the build holds is only looked for by name, so a
     // build of this Node's alone (npm run build) stands in for another Node's file.
-    if (!others(d.dir).length) fs.copyFileSync(binary(d.dir, ABI), binary(d.dir, SUPPORTED_NODE.find((n) => String(n.abi) !== ABI)!.abi));
+    if (!others(d.dir).length)
+      fs.copyFileSync(binary(d.dir, ABI), binary(d.dir, SUPPORTED_NODE.find((n) => String(n.abi) !== ABI)!.abi));
     fs.rmSync(binary(d.dir, ABI));
     const has = others(d.dir).map((n) => n.major);
     const r = await d.svc(['daemon', 'status']);
@@ -119,7 +137,15 @@ describe(`svc on this Node (${process.version}) with no fitting SQLite binary`, 
     const d = frozenDist(s);
     const mine = binary(d.dir, ABI);
     // better-sqlite3's own test extension: a real shared object, but a SQLite extension.
-    fs.copyFileSync(path.join(path.dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'test_extension.node'), mine);
+    fs.copyFileSync(
+      path.join(
+        path.dirname(require.resolve('better-sqlite3/package.json')),
+        'build',
+        'Release',
+        'test_extension.node',
+      ),
+      mine,
+    );
     const r = await d.svc(['daemon', 'status']);
     const log = path.join(s.svcHome, 'logs', 'daemon.log');
     assert.equal(r.code, 1);

@@ -12,7 +12,20 @@ import { removeWorktree } from '../../server/reap/removeDirs';
 import { uncommittedPaths } from '../../server/reap/worktreeInfo';
 import { git, makeScratch, sleep } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
-import { BIG, NON_UTF8, addWorktree, b, forceRemoveWorktree, gitPaths, join, makeLaneRepo, pseudoRandom, sh, snapshot, sorted } from './parkFixtures';
+import {
+  BIG,
+  NON_UTF8,
+  addWorktree,
+  b,
+  forceRemoveWorktree,
+  gitPaths,
+  join,
+  makeLaneRepo,
+  pseudoRandom,
+  sh,
+  snapshot,
+  sorted,
+} from './parkFixtures';
 import type { LaneRepo } from './parkFixtures';
 import type { ReapError, ReapRefusal } from '../../shared/refusals/reap';
 
@@ -45,7 +58,8 @@ describe('parkWorktree (reap --park)', function () {
       .createHash('sha256')
       .update(fs.readFileSync(git(wt, s.env, 'rev-parse', '--path-format=absolute', '--git-path', 'index')))
       .digest('hex');
-  const status = (wt: string) => git(wt, s.env, '--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all');
+  const status = (wt: string) =>
+    git(wt, s.env, '--no-optional-locks', 'status', '--porcelain=v1', '-z', '--untracked-files=all');
 
   /** A state with one of everything the issue lists. */
   function makeEverythingDirty(wt: string): void {
@@ -120,7 +134,10 @@ describe('parkWorktree (reap --park)', function () {
     assert.ok(r);
     await removeWorktree(wt, { env: s.env });
     assert.equal(fs.existsSync(wt), false);
-    assert.equal(r.restoreAfterRemoveCommand, `git -C ${repo.dir} worktree add ${wt} lane/${path.basename(wt)} && ${r.restoreCommand}`);
+    assert.equal(
+      r.restoreAfterRemoveCommand,
+      `git -C ${repo.dir} worktree add ${wt} lane/${path.basename(wt)} && ${r.restoreCommand}`,
+    );
     const restored = sh(r.restoreAfterRemoveCommand, s.env, s.home);
     assert.equal(restored.code, 0, restored.stderr);
     assert.deepEqual(sorted(snapshot(wt)), sorted(before));
@@ -134,7 +151,10 @@ describe('parkWorktree (reap --park)', function () {
     assert.ok(r);
     assert.equal(r.branch, null);
     await removeWorktree(wt, { env: s.env });
-    assert.equal(r.restoreAfterRemoveCommand, `git -C ${repo.dir} worktree add --detach ${wt} ${repo.base} && ${r.restoreCommand}`);
+    assert.equal(
+      r.restoreAfterRemoveCommand,
+      `git -C ${repo.dir} worktree add --detach ${wt} ${repo.base} && ${r.restoreCommand}`,
+    );
     assert.equal(sh(r.restoreAfterRemoveCommand, s.env, s.home).code, 0);
     assert.equal(fs.readFileSync(path.join(wt, 'text.txt'), 'utf8'), 'detached work\n');
   });
@@ -147,7 +167,10 @@ describe('parkWorktree (reap --park)', function () {
     const file = path.join(patches, `odd dir 'x'`, 'parked-1.patch');
     const r = await parkWorktree(wt, file, { env: s.env });
     assert.ok(r);
-    assert.equal(r.restoreCommand, `git -C '${wt.replace(/'/g, `'\\''`)}' apply --index -p2 --whitespace=nowarn '${file.replace(/'/g, `'\\''`)}'`);
+    assert.equal(
+      r.restoreCommand,
+      `git -C '${wt.replace(/'/g, `'\\''`)}' apply --index -p2 --whitespace=nowarn '${file.replace(/'/g, `'\\''`)}'`,
+    );
     await removeWorktree(wt, { env: s.env });
     assert.equal(sh(r.restoreAfterRemoveCommand, s.env, s.home).code, 0);
     assert.equal(fs.readFileSync(path.join(wt, 'text.txt'), 'utf8'), 'quoted\n');
@@ -176,7 +199,12 @@ describe('parkWorktree (reap --park)', function () {
   });
 
   describe('aborts with the tree untouched', () => {
-    async function expectUntouched(wt: string, file: string, run: () => Promise<unknown>, reason: ReapRefusal | ReapError): Promise<SvcError> {
+    async function expectUntouched(
+      wt: string,
+      file: string,
+      run: () => Promise<unknown>,
+      reason: ReapRefusal | ReapError,
+    ): Promise<SvcError> {
       const snap = sorted(snapshot(wt));
       const st = status(wt);
       const idx = indexBytes(wt);
@@ -189,7 +217,11 @@ describe('parkWorktree (reap --park)', function () {
       assert.deepEqual(sorted(snapshot(wt)), snap, 'files unchanged');
       assert.equal(status(wt), st, 'git status unchanged');
       assert.equal(indexBytes(wt), idx, 'real index unchanged');
-      assert.deepEqual(fs.existsSync(path.dirname(file)) ? fs.readdirSync(path.dirname(file)).sort() : [], patchDirBefore, 'no patch written');
+      assert.deepEqual(
+        fs.existsSync(path.dirname(file)) ? fs.readdirSync(path.dirname(file)).sort() : [],
+        patchDirBefore,
+        'no patch written',
+      );
       return err;
     }
 
@@ -202,7 +234,12 @@ describe('parkWorktree (reap --park)', function () {
         fs.writeFileSync(input.patchFile, text.replace('+TWO', '+TW0'), 'latin1');
         return verifyPatch(input);
       };
-      const err = await expectUntouched(wt, file, () => parkWorktree(wt, file, { env: s.env, verify: corruptThenVerify }), 'parkVerifyFailed');
+      const err = await expectUntouched(
+        wt,
+        file,
+        () => parkWorktree(wt, file, { env: s.env, verify: corruptThenVerify }),
+        'parkVerifyFailed',
+      );
       assert.equal(err.kind, 'refused');
       assert.match(
         err.message,
@@ -221,7 +258,12 @@ describe('parkWorktree (reap --park)', function () {
         fs.writeFileSync(input.patchFile, text.replace('-one', '-uno'), 'latin1');
         return verifyPatch(input);
       };
-      const err = await expectUntouched(wt, file, () => parkWorktree(wt, file, { env: s.env, verify: truncate }), 'parkVerifyFailed');
+      const err = await expectUntouched(
+        wt,
+        file,
+        () => parkWorktree(wt, file, { env: s.env, verify: truncate }),
+        'parkVerifyFailed',
+      );
       assert.match(err.message, /\(git apply: error: patch failed: text.txt:1\)/);
     });
 
@@ -241,7 +283,10 @@ describe('parkWorktree (reap --park)', function () {
           }),
         'parkVerifyFailed',
       );
-      assert.equal(err.message, `the parked patch does not reproduce the work in ${wt} (disk on fire); nothing was cleaned and no patch was kept`);
+      assert.equal(
+        err.message,
+        `the parked patch does not reproduce the work in ${wt} (disk on fire); nothing was cleaned and no patch was kept`,
+      );
     });
 
     it('when the work changes while it is being parked', async () => {
@@ -255,7 +300,10 @@ describe('parkWorktree (reap --park)', function () {
       const snap = () => sorted(snapshot(wt));
       const err = await parkWorktree(wt, file, { env: s.env, verify: writeMeanwhile }).catch((e: unknown) => e);
       assert.ok(SvcError.is(err, 'parkChanged'));
-      assert.equal((err as SvcError).message, `the work in ${wt} changed while it was being parked; nothing was cleaned and no patch was kept: reap again`);
+      assert.equal(
+        (err as SvcError).message,
+        `the work in ${wt} changed while it was being parked; nothing was cleaned and no patch was kept: reap again`,
+      );
       assert.equal(fs.readFileSync(path.join(wt, 'text.txt'), 'utf8'), 'first\n');
       assert.equal(fs.readFileSync(path.join(wt, 'late.txt'), 'utf8'), 'written during the park\n');
       assert.equal(fs.existsSync(file), false);
@@ -294,8 +342,16 @@ describe('parkWorktree (reap --park)', function () {
       const wt = fresh(true);
       fs.writeFileSync(path.join(wt, 'text.txt'), 'changed\n');
       const file = patchPath();
-      const err = await expectUntouched(wt, file, () => parkWorktree(path.join(wt, 'dir'), file, { env: s.env }), 'notAWorktree');
-      assert.equal(err.message, `${path.join(wt, 'dir')} is not a linked git worktree (it is inside the work tree ${wt}, not the top of one); reap removes only lane worktrees`);
+      const err = await expectUntouched(
+        wt,
+        file,
+        () => parkWorktree(path.join(wt, 'dir'), file, { env: s.env }),
+        'notAWorktree',
+      );
+      assert.equal(
+        err.message,
+        `${path.join(wt, 'dir')} is not a linked git worktree (it is inside the work tree ${wt}, not the top of one); reap removes only lane worktrees`,
+      );
     });
 
     it('when the patch would be written inside the worktree it cleans', async () => {
@@ -353,7 +409,11 @@ describe('parkWorktree (reap --park)', function () {
     const before = sorted(snapshot(wt));
     const r = await parkWorktree(wt, patchPath(), { env: s.env });
     assert.ok(r);
-    const names = (await import('node:child_process')).spawnSync('git', ['apply', '--numstat', '-p2', r.patchFile], { cwd: wt, env: s.env, encoding: 'utf8' }).stdout;
+    const names = (await import('node:child_process')).spawnSync('git', ['apply', '--numstat', '-p2', r.patchFile], {
+      cwd: wt,
+      env: s.env,
+      encoding: 'utf8',
+    }).stdout;
     assert.deepEqual(
       names
         .trim()

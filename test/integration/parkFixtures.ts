@@ -34,7 +34,11 @@ export function pseudoRandom(seed: number, length: number): Buffer {
 /** `git <args>` with NUL-separated literal paths on stdin (names need not be UTF-8). */
 export function gitPaths(cwd: string, env: NodeJS.ProcessEnv, args: string[], paths: Buffer[]): number {
   const input = Buffer.concat(paths.flatMap((p) => [p, Buffer.from([0])]));
-  const r = spawnSync('git', [...args, '--pathspec-from-file=-', '--pathspec-file-nul'], { cwd, env: { ...env, GIT_LITERAL_PATHSPECS: '1' }, input });
+  const r = spawnSync('git', [...args, '--pathspec-from-file=-', '--pathspec-file-nul'], {
+    cwd,
+    env: { ...env, GIT_LITERAL_PATHSPECS: '1' },
+    input,
+  });
   return r.status ?? -1;
 }
 
@@ -82,7 +86,10 @@ function parentOf(p: Buffer): Buffer {
   return p.subarray(0, p.lastIndexOf(0x2f));
 }
 
-export type Entry = { type: 'file'; mode: string; sha256: string; size: number } | { type: 'symlink'; target: string } | { type: 'folder'; mode: string };
+export type Entry =
+  | { type: 'file'; mode: string; sha256: string; size: number }
+  | { type: 'symlink'; target: string }
+  | { type: 'folder'; mode: string };
 
 /** True for what the fixture's .gitignore ignores: a `build` folder anywhere, `*.log`. */
 export function ignoredName(name: Buffer, isDir: boolean): boolean {
@@ -110,10 +117,19 @@ export function snapshot(dir: string): Map<string, Entry> {
         const before = out.size;
         walk(childRel);
         if (out.size > before) out.set(key, { type: 'folder', mode: (st.mode & 0o7777).toString(8) });
-      } else if (st.isSymbolicLink()) out.set(key, { type: 'symlink', target: fs.readlinkSync(join(dir, childRel), { encoding: 'buffer' }).toString('latin1') });
+      } else if (st.isSymbolicLink())
+        out.set(key, {
+          type: 'symlink',
+          target: fs.readlinkSync(join(dir, childRel), { encoding: 'buffer' }).toString('latin1'),
+        });
       else {
         const data = fs.readFileSync(join(dir, childRel));
-        out.set(key, { type: 'file', mode: (st.mode & 0o7777).toString(8), sha256: crypto.createHash('sha256').update(data).digest('hex'), size: data.length });
+        out.set(key, {
+          type: 'file',
+          mode: (st.mode & 0o7777).toString(8),
+          sha256: crypto.createHash('sha256').update(data).digest('hex'),
+          size: data.length,
+        });
       }
     }
   };
@@ -124,7 +140,13 @@ export function snapshot(dir: string): Map<string, Entry> {
 export const sorted = (m: Map<string, Entry>) => [...m.entries()].sort(([a], [b2]) => (a < b2 ? -1 : a > b2 ? 1 : 0));
 
 /** Adds a worktree under the lanes root: on a new branch, or detached at `at`. */
-export function addWorktree(repo: LaneRepo, env: NodeJS.ProcessEnv, name: string, branch: string | null, at = repo.base): string {
+export function addWorktree(
+  repo: LaneRepo,
+  env: NodeJS.ProcessEnv,
+  name: string,
+  branch: string | null,
+  at = repo.base,
+): string {
   const wt = path.join(repo.lanesRoot, name);
   if (branch === null) git(repo.dir, env, 'worktree', 'add', '--quiet', '--detach', wt, at);
   else git(repo.dir, env, 'worktree', 'add', '--quiet', '-b', branch, wt, at);
@@ -139,7 +161,11 @@ export function forceRemoveWorktree(repo: LaneRepo, env: NodeJS.ProcessEnv, wt: 
 }
 
 /** Runs a printed command line exactly as a user would paste it. */
-export function sh(command: string, env: NodeJS.ProcessEnv, cwd: string): { code: number; stdout: string; stderr: string } {
+export function sh(
+  command: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): { code: number; stdout: string; stderr: string } {
   const r = spawnSync('sh', ['-c', command], { cwd, env, encoding: 'utf8' });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }

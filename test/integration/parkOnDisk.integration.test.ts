@@ -10,7 +10,15 @@ import { reapLaneDir } from '../../server/reap/reapLaneDir';
 import type { ReapPlan } from '../../server/reap/reapLaneDir';
 import { git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
-import { addWorktree, forceRemoveWorktree, headerRestoreCommand, makeLaneRepo, sh, snapshot, sorted } from './parkFixtures';
+import {
+  addWorktree,
+  forceRemoveWorktree,
+  headerRestoreCommand,
+  makeLaneRepo,
+  sh,
+  snapshot,
+  sorted,
+} from './parkFixtures';
 import type { LaneRepo } from './parkFixtures';
 
 describe('reap --park restores equal on disk', function () {
@@ -55,7 +63,11 @@ describe('reap --park restores equal on disk', function () {
     const restore = headerRestoreCommand(report.park.patchFile);
     const r = sh(restore, s.env, s.home);
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(sorted(snapshot(dir)), before, 'the restored tree is the tree that was parked, byte for byte and mode for mode');
+    assert.deepEqual(
+      sorted(snapshot(dir)),
+      before,
+      'the restored tree is the tree that was parked, byte for byte and mode for mode',
+    );
     return fs.readFileSync(report.park.patchFile, 'utf8').split('\ndiff --git ')[0];
   }
 
@@ -109,7 +121,11 @@ describe('reap --park restores equal on disk', function () {
     const header = await parkAndRestore(plan, dir);
     assert.match(header, /^files: .* \(exact bytes and permission bits of 2 paths a git patch cannot carry;/m);
     const mode = (rel: string) => (fs.lstatSync(path.join(dir, rel)).mode & 0o7777).toString(8);
-    assert.deepEqual(['private', 'private/keys', 'dir'].map(mode), ['700', (0o777 & ~process.umask()).toString(8), '750']);
+    assert.deepEqual(['private', 'private/keys', 'dir'].map(mode), [
+      '700',
+      (0o777 & ~process.umask()).toString(8),
+      '750',
+    ]);
   });
 
   it('work git carries exactly needs no file beside the patch', async () => {

@@ -124,16 +124,41 @@ const TRICKY = [
   'text.txt',
   'deep.txt',
 ];
-const segment = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...TRICKY.map(b), NON_UTF8) }, { weight: 2, arbitrary: fc.stringMatching(/^[a-z0-9]{1,8}$/).map(b) });
+const segment = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...TRICKY.map(b), NON_UTF8) },
+  { weight: 2, arbitrary: fc.stringMatching(/^[a-z0-9]{1,8}$/).map(b) },
+);
 const DIFF_LOOKALIKE = 'diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new\n\\ No newline at end of file\n';
 const content: fc.Arbitrary<Content> = fc.oneof(
-  { weight: 12, arbitrary: fc.string({ unit: 'binary', maxLength: 300 }).map((s) => ({ kind: 'bytes' as const, data: b(s) })) },
-  { weight: 6, arbitrary: fc.uint8Array({ maxLength: 3000 }).map((d) => ({ kind: 'bytes' as const, data: Buffer.from(d) })) },
-  { weight: 4, arbitrary: fc.constantFrom('', 'line\r\nwindows\r\n', 'no newline', DIFF_LOOKALIKE).map((s) => ({ kind: 'bytes' as const, data: b(s) })) },
+  {
+    weight: 12,
+    arbitrary: fc.string({ unit: 'binary', maxLength: 300 }).map((s) => ({ kind: 'bytes' as const, data: b(s) })),
+  },
+  {
+    weight: 6,
+    arbitrary: fc.uint8Array({ maxLength: 3000 }).map((d) => ({ kind: 'bytes' as const, data: Buffer.from(d) })),
+  },
+  {
+    weight: 4,
+    arbitrary: fc
+      .constantFrom('', 'line\r\nwindows\r\n', 'no newline', DIFF_LOOKALIKE)
+      .map((s) => ({ kind: 'bytes' as const, data: b(s) })),
+  },
   { weight: 1, arbitrary: fc.integer().map((seed) => ({ kind: 'big' as const, seed })) },
 );
 const target = fc.constantFrom(
-  ...['text.txt', 'dir', 'missing-target', '../outside', '/etc/hostname', 'ünï target', 'a b', 'dir/nested/deep.txt', '.', 'new\nline target'].map(b),
+  ...[
+    'text.txt',
+    'dir',
+    'missing-target',
+    '../outside',
+    '/etc/hostname',
+    'ünï target',
+    'a b',
+    'dir/nested/deep.txt',
+    '.',
+    'new\nline target',
+  ].map(b),
   NON_UTF8,
 );
 const op: fc.Arbitrary<Op> = fc.record({
@@ -194,7 +219,9 @@ class Mutator {
   list(): { files: Buffer[]; links: Buffer[]; dirs: Buffer[] } {
     const out = { files: [] as Buffer[], links: [] as Buffer[], dirs: [] as Buffer[] };
     const walk = (rel: Buffer) => {
-      for (const name of fs.readdirSync(rel.length ? this.abs(rel) : this.wt, { encoding: 'buffer' }).sort((a, b) => Buffer.compare(a, b))) {
+      for (const name of fs
+        .readdirSync(rel.length ? this.abs(rel) : this.wt, { encoding: 'buffer' })
+        .sort((a, b) => Buffer.compare(a, b))) {
         if (name.toString('latin1') === '.git') continue; // the worktree's own, or one a case wrote (never edited by later ops)
         const child = rel.length ? Buffer.concat([rel, b('/'), name]) : name;
         const st = fs.lstatSync(this.abs(child));
@@ -244,7 +271,9 @@ class Mutator {
   }
 
   private git(args: string[], paths: Buffer[]): number {
-    return args[0] === 'update-index' ? gitPathsStdin(this.wt, this.env, args, paths) : gitPaths(this.wt, this.env, args, paths);
+    return args[0] === 'update-index'
+      ? gitPathsStdin(this.wt, this.env, args, paths)
+      : gitPaths(this.wt, this.env, args, paths);
   }
 
   apply(o: Op): void {
@@ -330,7 +359,14 @@ class Mutator {
       case 'assumeUnchanged':
       case 'skipWorktree': {
         // An index bit that hides the file from git status, then an edit (or a deletion) under it.
-        if (!file || this.git(['update-index', o.kind === 'assumeUnchanged' ? '--assume-unchanged' : '--skip-worktree'], [file]) !== 0) return;
+        if (
+          !file ||
+          this.git(
+            ['update-index', o.kind === 'assumeUnchanged' ? '--assume-unchanged' : '--skip-worktree'],
+            [file],
+          ) !== 0
+        )
+          return;
         // A deleted skip-worktree file reads as a sparse checkout's absent one (nothing to lose).
         if (o.exec && o.kind === 'assumeUnchanged') fs.unlinkSync(this.abs(file));
         else this.write(file, data);
@@ -340,12 +376,16 @@ class Mutator {
         // A .gitignore the lane writes itself, hiding itself and new work beside it.
         const dir = o.exec ? name : Buffer.alloc(0);
         const at = (rel: string) => (dir.length ? Buffer.concat([dir, b('/'), b(rel)]) : b(rel));
-        if (this.write(at('.gitignore'), b(o.pick % 2 ? '*\n' : '*.txt\n.gitignore\n'))) this.write(at('work.txt'), data);
+        if (this.write(at('.gitignore'), b(o.pick % 2 ? '*\n' : '*.txt\n.gitignore\n')))
+          this.write(at('work.txt'), data);
         return;
       }
       case 'svcExclude': {
         // What svc issue new once appended to the shared info/exclude, hiding these in every worktree.
-        fs.appendFileSync(this.exclude, '# svc: review files and the pipeline journal are never part of the work\n.svc/\nreview.md\n');
+        fs.appendFileSync(
+          this.exclude,
+          '# svc: review files and the pipeline journal are never part of the work\n.svc/\nreview.md\n',
+        );
         this.write(o.exec ? b('.svc/notes.md') : b('review.md'), data);
         return;
       }
@@ -366,14 +406,16 @@ class Mutator {
         const branch = this.out(['symbolic-ref', '-q', '--short', 'HEAD']);
         if (branch.code !== 0 || this.out(['checkout', '--quiet', '--detach']).code !== 0) return;
         const side = this.sideCommit(`detached-${o.pick % 1000}.txt`, data, 'detached work');
-        if (side && this.out(['update-ref', '-m', 'commit: detached work', 'HEAD', side]).code === 0) this.made.push(side);
+        if (side && this.out(['update-ref', '-m', 'commit: detached work', 'HEAD', side]).code === 0)
+          this.made.push(side);
         this.out(['checkout', '--quiet', branch.stdout]);
         return;
       }
       case 'worktreeRef': {
         // A commit only a per-worktree ref holds (it dies with the worktree's private folder).
         const side = this.sideCommit(`kept-${o.pick % 1000}.txt`, data, 'held by refs/worktree');
-        if (side && this.out(['update-ref', `refs/worktree/keep-${o.pick % 1000}`, side]).code === 0) this.made.push(side);
+        if (side && this.out(['update-ref', `refs/worktree/keep-${o.pick % 1000}`, side]).code === 0)
+          this.made.push(side);
         return;
       }
       case 'mergeInProgress': {
@@ -395,7 +437,11 @@ class Mutator {
         const rel = o.exec ? b(`build/late-${o.pick % 1000}.log`) : b(`late-${o.pick % 1000}.out`);
         if (!this.mkdirs(rel) || this.lstat(rel)?.isDirectory()) return;
         const fd = fs.openSync(this.abs(rel), 'a');
-        const child = spawn('sh', ['-c', 'sleep 600; echo LATE'], { cwd: path.dirname(this.wt), stdio: ['ignore', fd, 'ignore'], detached: true });
+        const child = spawn('sh', ['-c', 'sleep 600; echo LATE'], {
+          cwd: path.dirname(this.wt),
+          stdio: ['ignore', fd, 'ignore'],
+          detached: true,
+        });
         fs.closeSync(fd);
         this.spawned.push(child);
         return;
@@ -406,7 +452,8 @@ class Mutator {
         const at = (rel: string) => (dir.length ? Buffer.concat([dir, b('/'), b(rel)]) : b(rel));
         if (!this.write(at('.gitignore'), b('*\n!.gitignore\n'))) return;
         if (this.git(['add', '--force'], [at('.gitignore')]) !== 0) return;
-        if (this.out(['commit', '--quiet', '--no-verify', '-m', 'ignore everything']).code === 0) this.made.push(this.out(['rev-parse', 'HEAD']).stdout);
+        if (this.out(['commit', '--quiet', '--no-verify', '-m', 'ignore everything']).code === 0)
+          this.made.push(this.out(['rev-parse', 'HEAD']).stdout);
         this.write(at('newwork.txt'), data);
         return;
       }
@@ -441,7 +488,9 @@ function gitState(wt: string, env: NodeJS.ProcessEnv) {
   return {
     status: run(['status', '--porcelain=v1', '-z', '--untracked-files=all']),
     head: run(['rev-parse', 'HEAD']).trim(),
-    merging: fs.existsSync(path.join(gitDir, 'MERGE_HEAD')) ? fs.readFileSync(path.join(gitDir, 'MERGE_HEAD'), 'utf8') : null,
+    merging: fs.existsSync(path.join(gitDir, 'MERGE_HEAD'))
+      ? fs.readFileSync(path.join(gitDir, 'MERGE_HEAD'), 'utf8')
+      : null,
   };
 }
 
@@ -495,111 +544,154 @@ describe('reap property: random worktrees are refused unchanged, or reaped with 
     let bigCases = 0;
     const started = Date.now();
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 8 }), fc.boolean(), fc.boolean(), fc.nat(3), async (ops, onBranch, withTextAuto, parkPick) => {
-        const name = `case-${n++}`;
-        // SVC_PARK_PROGRESS=<k> prints a line every k cases, so a long soak shows how far it got.
-        const every = Number(process.env.SVC_PARK_PROGRESS ?? 0);
-        if (every > 0 && n % every === 0) process.stdout.write(`      … ${n} cases, ${parked} parked, ${refusals} refused, ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
-        const branch = onBranch ? `prop/${name}` : null;
-        const base = withTextAuto ? textAuto : { sha: repo.base, snapshot: baseSnapshot };
-        const wt = addWorktree(repo, s.env, name, branch, base.sha);
-        const patch = path.join(patches, `parked-${name}.patch`);
-        // Three cases in four park; the rest are plain reaps, which must refuse over any work.
-        const park = parkPick > 0;
-        const keepName = `prop-kept/${name}`;
-        const m = new Mutator(wt, s.env, exclude);
-        try {
-          for (const o of ops) m.apply(o);
-          const expected = sorted(snapshot(wt));
-          if (expected.some(([, e]) => e.type === 'file' && e.size > 1_000_000 && !baseSnapshot.some(([, be]) => be.type === 'file' && 'sha256' in be && be.sha256 === e.sha256)))
-            bigCases++;
-          const before = gitState(wt, s.env);
-          // The commits the case made that something in the worktree still names (a later op may have dropped one itself).
-          const reachable = new Set(
-            spawnSync('git', ['rev-list', '--all', '--reflog', ...(before.merging ? ['MERGE_HEAD'] : [])], { cwd: wt, env: s.env, encoding: 'utf8' }).stdout.split('\n'),
-          );
-          const precious = m.made.filter((c) => reachable.has(c));
-          const mustRefuse = new Set<string>();
-          if (nestedGitIn(wt).length) mustRefuse.add('nestedGit');
-          if (before.merging) mustRefuse.add('operationInProgress');
-          if (m.spawned.some((c) => c.exitCode === null && c.signalCode === null)) mustRefuse.add('processesInside');
-
-          let report: ReapReport | null = null;
-          let refusal: SvcError | null = null;
-          try {
-            report = await reapLaneDir({
-              env: s.env,
-              conv: { id: n, name },
-              dir: wt,
-              kind: 'worktree',
-              lanesRoot: repo.lanesRoot,
-              park,
-              keep: true,
-              patchFile: patch,
-              keepBranchName: keepName,
-              stop: async () => true,
-              archive: () => undefined,
-            });
-          } catch (e) {
-            if (!(e instanceof SvcError) || e.kind !== 'refused') throw e;
-            refusal = e;
-          }
-
-          if (refusal) {
-            refusals++;
-            const allowed = new Set([...mustRefuse, ...(park ? [] : ['dirty'])]);
-            assert.ok(
-              allowed.has(refusal.reason),
-              `refused for ${refusal.reason}, which this case does not hold (allowed: ${[...allowed].join(', ') || 'none'}): ${refusal.message}`,
+      fc.asyncProperty(
+        fc.array(op, { minLength: 1, maxLength: 8 }),
+        fc.boolean(),
+        fc.boolean(),
+        fc.nat(3),
+        async (ops, onBranch, withTextAuto, parkPick) => {
+          const name = `case-${n++}`;
+          // SVC_PARK_PROGRESS=<k> prints a line every k cases, so a long soak shows how far it got.
+          const every = Number(process.env.SVC_PARK_PROGRESS ?? 0);
+          if (every > 0 && n % every === 0)
+            process.stdout.write(
+              `      … ${n} cases, ${parked} parked, ${refusals} refused, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
             );
-            assert.deepEqual(sorted(snapshot(wt)), expected, 'a refused reap changed a file');
-            assert.deepEqual(gitState(wt, s.env), before, 'a refused reap changed git status, HEAD or an operation in progress');
-            assert.equal(fs.existsSync(patch), false, 'a refused reap left a patch');
-            return;
-          }
-          assert.ok(report);
-          assert.deepEqual([...mustRefuse], [], `reaped a tree it must refuse (${[...mustRefuse].join(', ')})`);
-          assert.equal(fs.existsSync(wt), false, 'worktree removed without force');
-          for (const sha of precious) {
-            const holders = git(repo.dir, s.env, 'for-each-ref', '--contains', sha, '--format=%(refname)');
-            assert.notEqual(holders, '', `commit ${sha} the case made is on no ref after the reap`);
-          }
-          const r = report.park;
-          if (r === null) {
-            // Nothing parked: the branch (or the kept head) checked out again must give back every
-            // file; permission bits alone on a tree git calls clean are not work.
-            const at = report.branch ?? report.keptBranch ?? report.head!;
-            const again = sh(report.branch ? `git worktree add --quiet ${wt} ${at}` : `git worktree add --quiet --detach ${wt} ${at}`, s.env, repo.dir);
-            assert.equal(again.code, 0, again.stderr);
-            const bitsAside = (x: ReturnType<typeof sorted>) => x.map(([k, e]) => [k, e.type === 'symlink' ? e : { ...e, mode: '' }]);
-            assert.deepEqual(bitsAside(sorted(snapshot(wt))), bitsAside(expected), 'a reap that parked nothing removed work');
-            return;
-          }
-          parked++;
-          const restore = headerRestoreCommand(r.patchFile);
-          assert.equal(restore, r.restoreAfterRemoveCommand, 'the header prints the command the report gives');
-          const restored = sh(restore, s.env, s.home);
-          assert.equal(restored.code, 0, `restore failed: ${restored.stderr}`);
-          assert.deepEqual(sorted(snapshot(wt)), expected, 'restored work differs');
-        } finally {
-          for (const c of m.spawned) {
+          const branch = onBranch ? `prop/${name}` : null;
+          const base = withTextAuto ? textAuto : { sha: repo.base, snapshot: baseSnapshot };
+          const wt = addWorktree(repo, s.env, name, branch, base.sha);
+          const patch = path.join(patches, `parked-${name}.patch`);
+          // Three cases in four park; the rest are plain reaps, which must refuse over any work.
+          const park = parkPick > 0;
+          const keepName = `prop-kept/${name}`;
+          const m = new Mutator(wt, s.env, exclude);
+          try {
+            for (const o of ops) m.apply(o);
+            const expected = sorted(snapshot(wt));
+            if (
+              expected.some(
+                ([, e]) =>
+                  e.type === 'file' &&
+                  e.size > 1_000_000 &&
+                  !baseSnapshot.some(([, be]) => be.type === 'file' && 'sha256' in be && be.sha256 === e.sha256),
+              )
+            )
+              bigCases++;
+            const before = gitState(wt, s.env);
+            // The commits the case made that something in the worktree still names (a later op may have dropped one itself).
+            const reachable = new Set(
+              spawnSync('git', ['rev-list', '--all', '--reflog', ...(before.merging ? ['MERGE_HEAD'] : [])], {
+                cwd: wt,
+                env: s.env,
+                encoding: 'utf8',
+              }).stdout.split('\n'),
+            );
+            const precious = m.made.filter((c) => reachable.has(c));
+            const mustRefuse = new Set<string>();
+            if (nestedGitIn(wt).length) mustRefuse.add('nestedGit');
+            if (before.merging) mustRefuse.add('operationInProgress');
+            if (m.spawned.some((c) => c.exitCode === null && c.signalCode === null)) mustRefuse.add('processesInside');
+
+            let report: ReapReport | null = null;
+            let refusal: SvcError | null = null;
             try {
-              process.kill(-c.pid!, 'SIGKILL');
-            } catch {
-              // gone
+              report = await reapLaneDir({
+                env: s.env,
+                conv: { id: n, name },
+                dir: wt,
+                kind: 'worktree',
+                lanesRoot: repo.lanesRoot,
+                park,
+                keep: true,
+                patchFile: patch,
+                keepBranchName: keepName,
+                stop: async () => true,
+                archive: () => undefined,
+              });
+            } catch (e) {
+              if (!(e instanceof SvcError) || e.kind !== 'refused') throw e;
+              refusal = e;
             }
+
+            if (refusal) {
+              refusals++;
+              const allowed = new Set([...mustRefuse, ...(park ? [] : ['dirty'])]);
+              assert.ok(
+                allowed.has(refusal.reason),
+                `refused for ${refusal.reason}, which this case does not hold (allowed: ${[...allowed].join(', ') || 'none'}): ${refusal.message}`,
+              );
+              assert.deepEqual(sorted(snapshot(wt)), expected, 'a refused reap changed a file');
+              assert.deepEqual(
+                gitState(wt, s.env),
+                before,
+                'a refused reap changed git status, HEAD or an operation in progress',
+              );
+              assert.equal(fs.existsSync(patch), false, 'a refused reap left a patch');
+              return;
+            }
+            assert.ok(report);
+            assert.deepEqual([...mustRefuse], [], `reaped a tree it must refuse (${[...mustRefuse].join(', ')})`);
+            assert.equal(fs.existsSync(wt), false, 'worktree removed without force');
+            for (const sha of precious) {
+              const holders = git(repo.dir, s.env, 'for-each-ref', '--contains', sha, '--format=%(refname)');
+              assert.notEqual(holders, '', `commit ${sha} the case made is on no ref after the reap`);
+            }
+            const r = report.park;
+            if (r === null) {
+              // Nothing parked: the branch (or the kept head) checked out again must give back every
+              // file; permission bits alone on a tree git calls clean are not work.
+              const at = report.branch ?? report.keptBranch ?? report.head!;
+              const again = sh(
+                report.branch
+                  ? `git worktree add --quiet ${wt} ${at}`
+                  : `git worktree add --quiet --detach ${wt} ${at}`,
+                s.env,
+                repo.dir,
+              );
+              assert.equal(again.code, 0, again.stderr);
+              const bitsAside = (x: ReturnType<typeof sorted>) =>
+                x.map(([k, e]) => [k, e.type === 'symlink' ? e : { ...e, mode: '' }]);
+              assert.deepEqual(
+                bitsAside(sorted(snapshot(wt))),
+                bitsAside(expected),
+                'a reap that parked nothing removed work',
+              );
+              return;
+            }
+            parked++;
+            const restore = headerRestoreCommand(r.patchFile);
+            assert.equal(restore, r.restoreAfterRemoveCommand, 'the header prints the command the report gives');
+            const restored = sh(restore, s.env, s.home);
+            assert.equal(restored.code, 0, `restore failed: ${restored.stderr}`);
+            assert.deepEqual(sorted(snapshot(wt)), expected, 'restored work differs');
+          } finally {
+            for (const c of m.spawned) {
+              try {
+                process.kill(-c.pid!, 'SIGKILL');
+              } catch {
+                // gone
+              }
+            }
+            forceRemoveWorktree(repo, s.env, wt);
+            fs.rmSync(exclude, { force: true });
+            for (const ref of git(
+              repo.dir,
+              s.env,
+              'for-each-ref',
+              '--format=%(refname)',
+              `refs/heads/prop/${name}`,
+              `refs/heads/${keepName}`,
+              `refs/heads/${keepName}-*`,
+            )
+              .split('\n')
+              .filter(Boolean)) {
+              spawnSync('git', ['update-ref', '-d', ref], { cwd: repo.dir, env: s.env });
+            }
+            fs.rmSync(patch, { force: true });
+            fs.rmSync(patch.replace(/\.patch$/, '.files.tar'), { force: true });
           }
-          forceRemoveWorktree(repo, s.env, wt);
-          fs.rmSync(exclude, { force: true });
-          for (const ref of git(repo.dir, s.env, 'for-each-ref', '--format=%(refname)', `refs/heads/prop/${name}`, `refs/heads/${keepName}`, `refs/heads/${keepName}-*`)
-            .split('\n')
-            .filter(Boolean)) {
-            spawnSync('git', ['update-ref', '-d', ref], { cwd: repo.dir, env: s.env });
-          }
-          fs.rmSync(patch, { force: true });
-          fs.rmSync(patch.replace(/\.patch$/, '.files.tar'), { force: true });
-        }
-      }),
+        },
+      ),
       // SVC_PARK_SEED replays a reported failure with the seed fast-check printed.
       process.env.SVC_PARK_SEED
         ? { numRuns: CASES, seed: Number(process.env.SVC_PARK_SEED), endOnFailure: !!process.env.SVC_PARK_NOSHRINK }

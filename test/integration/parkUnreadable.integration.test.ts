@@ -12,13 +12,20 @@ import type { Scratch } from '../helpers/scratch';
 import { addWorktree, forceRemoveWorktree, makeLaneRepo, snapshot, sorted } from './parkFixtures';
 import type { LaneRepo } from './parkFixtures';
 
-const WITHOUT_ROOT_READS = ['--inh-caps=-dac_override,-dac_read_search', '--bounding-set=-dac_override,-dac_read_search'];
+const WITHOUT_ROOT_READS = [
+  '--inh-caps=-dac_override,-dac_read_search',
+  '--bounding-set=-dac_override,-dac_read_search',
+];
 
 /** Runs parkWorktree(wt, patch) in a node child that cannot read what an ordinary user cannot. */
 function parkAsOrdinaryReader(wt: string, patch: string, env: NodeJS.ProcessEnv) {
   const script = `require('./server/reap/park').parkWorktree(${JSON.stringify(wt)}, ${JSON.stringify(patch)}, { env: process.env })
     .then((r) => { console.log(JSON.stringify({ ok: r })); }, (e) => { console.log(JSON.stringify({ kind: e.kind, reason: e.reason, message: e.message })); });`;
-  const r = spawnSync('setpriv', [...WITHOUT_ROOT_READS, process.execPath, '-r', 'tsx/cjs', '-e', script], { cwd: path.join(__dirname, '..', '..'), env, encoding: 'utf8' });
+  const r = spawnSync('setpriv', [...WITHOUT_ROOT_READS, process.execPath, '-r', 'tsx/cjs', '-e', script], {
+    cwd: path.join(__dirname, '..', '..'),
+    env,
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout.trim().split('\n').at(-1)!);
 }
@@ -65,7 +72,11 @@ describe('park refuses work it cannot read, and keeps it', function () {
     assertRefusedOver(r, wt, 'text.txt');
     assert.deepEqual(sorted(snapshot(wt)), before, 'every byte and mode is still there');
     assert.equal(git(wt, s.env, 'status', '--porcelain=v1'), status);
-    assert.deepEqual(fs.existsSync(path.dirname(patch)) ? fs.readdirSync(path.dirname(patch)) : [], [], 'no patch or tar left behind');
+    assert.deepEqual(
+      fs.existsSync(path.dirname(patch)) ? fs.readdirSync(path.dirname(patch)) : [],
+      [],
+      'no patch or tar left behind',
+    );
   });
 
   it('an unreadable folder of new work: refused with the folder; nothing changed', () => {
@@ -82,8 +93,15 @@ describe('park refuses work it cannot read, and keeps it', function () {
     const r = parkAsOrdinaryReader(wt, patch, s.env);
     assertRefusedOver(r, wt, 'private/');
     fs.chmodSync(path.join(wt, 'private'), 0o755);
-    assert.equal(fs.readFileSync(path.join(wt, 'private', 'notes.txt'), 'utf8'), 'new work in a folder only I may open\n');
+    assert.equal(
+      fs.readFileSync(path.join(wt, 'private', 'notes.txt'), 'utf8'),
+      'new work in a folder only I may open\n',
+    );
     assert.equal(git(wt, s.env, 'status', '--porcelain=v1'), status);
-    assert.deepEqual(fs.existsSync(path.dirname(patch)) ? fs.readdirSync(path.dirname(patch)) : [], [], 'no patch or tar left behind');
+    assert.deepEqual(
+      fs.existsSync(path.dirname(patch)) ? fs.readdirSync(path.dirname(patch)) : [],
+      [],
+      'no patch or tar left behind',
+    );
   });
 });

@@ -28,10 +28,15 @@ describe('svc pr and the webhook on a GitHub project (fake)', function () {
   };
   async function deliver(body: string, headers: Record<string, string>): Promise<{ status: number; body: unknown }> {
     const d = JSON.parse(fs.readFileSync(path.join(s.svcHome, 'server.json'), 'utf8')) as { httpPort: number };
-    const res = await fetch(`http://127.0.0.1:${d.httpPort}/api/webhooks/github`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+    const res = await fetch(`http://127.0.0.1:${d.httpPort}/api/webhooks/github`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
     return { status: res.status, body: await res.json() };
   }
-  const sign = (body: string, secret = SECRET) => 'sha256=' + crypto.createHmac('sha256', secret).update(body).digest('hex');
+  const sign = (body: string, secret = SECRET) =>
+    'sha256=' + crypto.createHmac('sha256', secret).update(body).digest('hex');
 
   before(async () => {
     s = makeScratch('pr-github');
@@ -46,7 +51,10 @@ describe('svc pr and the webhook on a GitHub project (fake)', function () {
       path.join(s.svcHome, 'projects.yaml'),
       `projects:\n  gh:\n    path: ${dir}\n    code_host: github\n    github: {owner: acme, repo: web, api_url: '${fake.url}'}\n`,
     );
-    fs.writeFileSync(path.join(s.svcHome, 'config.yaml'), `codehost:\n  github:\n    token: token-svc\n    webhook_secret: ${SECRET}\n`);
+    fs.writeFileSync(
+      path.join(s.svcHome, 'config.yaml'),
+      `codehost:\n  github:\n    token: token-svc\n    webhook_secret: ${SECRET}\n`,
+    );
     git(dir, s.env, 'checkout', '--quiet', '-b', 'feature');
   });
   after(async () => {
@@ -57,12 +65,18 @@ describe('svc pr and the webhook on a GitHub project (fake)', function () {
   it('opens a PR, is refused its own approval, takes webhook head changes once, merges when a second identity approves', async () => {
     const first = commit('a.txt');
     const created = await svc(['pr', 'create', '--branch', 'feature', '--title', 'Add a']);
-    assert.deepEqual([created.code, created.stdout, created.stderr], [0, `Opened gh#1: feature → main at ${first.slice(0, 7)}\n`, '']);
+    assert.deepEqual(
+      [created.code, created.stdout, created.stderr],
+      [0, `Opened gh#1: feature → main at ${first.slice(0, 7)}\n`, ''],
+    );
     const list = await svc(['pr', 'list']);
     assert.equal(list.stdout, `gh#1\topen\tfeature → main\t${first.slice(0, 7)}\tAdd a\n`);
 
     const own = await svc(['pr', 'review', '1', '--approve']);
-    assert.deepEqual([own.code, own.stderr], [1, 'the code host refused a review of PR #1 by its author svc: Review Can not approve your own pull request\n']);
+    assert.deepEqual(
+      [own.code, own.stderr],
+      [1, 'the code host refused a review of PR #1 by its author svc: Review Can not approve your own pull request\n'],
+    );
     assert.ok(!fake.requests.some((q) => q.method === 'POST' && q.path.endsWith('/reviews') && q.login !== 'svc'));
 
     const listener = await listenHeadChanges(s.svcHome);
@@ -79,13 +93,27 @@ describe('svc pr and the webhook on a GitHub project (fake)', function () {
       const headers = { 'x-github-event': 'pull_request', 'x-github-delivery': 'delivery-1' };
 
       const forged = await deliver(payload, { ...headers, 'x-hub-signature-256': sign(payload, 'not the secret') });
-      assert.deepEqual(forged, { status: 401, body: { error: 'X-Hub-Signature-256 does not match the body', reason: 'badSignature' } });
+      assert.deepEqual(forged, {
+        status: 401,
+        body: { error: 'X-Hub-Signature-256 does not match the body', reason: 'badSignature' },
+      });
       const unsigned = await deliver(payload, headers);
       assert.deepEqual(unsigned.status, 401);
 
       const ok = await deliver(payload, { ...headers, 'x-hub-signature-256': sign(payload) });
-      assert.deepEqual(ok, { status: 200, body: { ok: true, delivery: 'delivery-1', event: 'pull_request', outcome: 'headChange' } });
-      assert.deepEqual(await listener.next(), { project: 'gh', number: 1, branch: 'feature', before: first, after: second, source: 'webhook', action: 'synchronize' });
+      assert.deepEqual(ok, {
+        status: 200,
+        body: { ok: true, delivery: 'delivery-1', event: 'pull_request', outcome: 'headChange' },
+      });
+      assert.deepEqual(await listener.next(), {
+        project: 'gh',
+        number: 1,
+        branch: 'feature',
+        before: first,
+        after: second,
+        source: 'webhook',
+        action: 'synchronize',
+      });
 
       const replay = await deliver(payload, { ...headers, 'x-hub-signature-256': sign(payload) });
       assert.deepEqual(replay, { status: 200, body: { duplicate: true, delivery: 'delivery-1' } });
@@ -97,7 +125,10 @@ describe('svc pr and the webhook on a GitHub project (fake)', function () {
       assert.match(log, /WARN  \[webhook\] replayed delivery delivery-1 \(pull_request\) dropped/);
 
       const notReady = await svc(['pr', 'merge', '1']);
-      assert.deepEqual([notReady.code, notReady.stderr], [1, `PR gh#1 is not ready to merge:\n  - no approval for the head ${second.slice(0, 7)}\n`]);
+      assert.deepEqual(
+        [notReady.code, notReady.stderr],
+        [1, `PR gh#1 is not ready to merge:\n  - no approval for the head ${second.slice(0, 7)}\n`],
+      );
 
       // A human reviewer approves on GitHub.
       const res = await fetch(`${fake.url}/repos/acme/web/pulls/1/reviews`, {
@@ -107,7 +138,10 @@ describe('svc pr and the webhook on a GitHub project (fake)', function () {
       });
       assert.equal(res.status, 200);
       const shown = JSON.parse((await svc(['pr', 'show', '1', '--json'])).stdout);
-      assert.deepEqual([shown.codeHost, shown.identity, shown.readiness.ready, shown.pr.url], ['github', 'svc', true, 'https://github.com/acme/web/pull/1']);
+      assert.deepEqual(
+        [shown.codeHost, shown.identity, shown.readiness.ready, shown.pr.url],
+        ['github', 'svc', true, 'https://github.com/acme/web/pull/1'],
+      );
 
       const merged = await svc(['pr', 'merge', 'feature']);
       assert.equal(merged.code, 0, merged.stderr);

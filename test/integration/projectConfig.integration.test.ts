@@ -48,7 +48,10 @@ describe('svc project add|list and projects.yaml', function () {
     assert.equal(r.code, 0);
     assert.equal(r.stdout, `Project web: ${web} (default branch main)\n`);
     assert.equal(fs.statSync(projectsYaml).mode & 0o777, 0o600);
-    assert.equal(fs.readFileSync(projectsYaml, 'utf8'), `projects:\n  web:\n    path: ${web}\n    default_branch: main\n`);
+    assert.equal(
+      fs.readFileSync(projectsYaml, 'utf8'),
+      `projects:\n  web:\n    path: ${web}\n    default_branch: main\n`,
+    );
 
     const list = await svc(['project', 'list']);
     assert.equal(list.stdout, `web\t${web}\tmain\tlocal\n`);
@@ -80,7 +83,8 @@ describe('svc project add|list and projects.yaml', function () {
   it('refuses a duplicate key, a bad key, a missing path and a file as path (exit 1, file untouched)', async () => {
     const before = fs.readFileSync(projectsYaml, 'utf8');
     await refused(['project', 'add', 'web', web], `project 'web' already exists at ${web}\n`);
-    const badKey = 'bad params for projects/add: key: a project key is lowercase letters, digits and -, at most 32 characters\n';
+    const badKey =
+      'bad params for projects/add: key: a project key is lowercase letters, digits and -, at most 32 characters\n';
     for (const key of ['Web', 'web!', 'a'.repeat(33), 'we b', '']) await refused(['project', 'add', key, web], badKey);
     await refused(['project', 'add', '--', '-web', web], badKey);
     const missing = path.join(s.home, 'does-not-exist');
@@ -94,12 +98,21 @@ describe('svc project add|list and projects.yaml', function () {
     const before = fs.readFileSync(projectsYaml, 'utf8');
     const plain = path.join(s.home, 'plain');
     fs.mkdirSync(plain);
-    await refused(['project', 'add', 'plain', plain], `project path ${plain} is not a git checkout; run git init (or git clone) there first, or pass the folder of a checkout\n`);
+    await refused(
+      ['project', 'add', 'plain', plain],
+      `project path ${plain} is not a git checkout; run git init (or git clone) there first, or pass the folder of a checkout\n`,
+    );
     const sub = path.join(web, 'src');
     fs.mkdirSync(sub);
-    await refused(['project', 'add', 'sub', sub], `project path ${sub} is inside the git checkout ${web}; add the checkout itself: svc project add sub ${web}\n`);
+    await refused(
+      ['project', 'add', 'sub', sub],
+      `project path ${sub} is inside the git checkout ${web}; add the checkout itself: svc project add sub ${web}\n`,
+    );
     const bare = path.join(s.home, 'web-origin.git');
-    await refused(['project', 'add', 'bare', bare], `project path ${bare} is a bare repository; clone it (git clone ${bare} <folder>) and add the clone\n`);
+    await refused(
+      ['project', 'add', 'bare', bare],
+      `project path ${bare} is a bare repository; clone it (git clone ${bare} <folder>) and add the clone\n`,
+    );
     const other = makeRepo(s, 'other').dir;
     for (const branch of ['--upload-pack=touch pwned', 'a..b', 'main.lock', 'x y', '-b']) {
       await refused(
@@ -107,11 +120,20 @@ describe('svc project add|list and projects.yaml', function () {
         `default branch '${branch}' is not a valid git branch name (git check-ref-format); pass --default-branch <name> with the branch lanes start from\n`,
       );
     }
-    await refused(['project', 'add', 'web2', web], `${web} is already project 'web'; one checkout is one project (svc project list shows them)\n`);
-    await refused(['project', 'add', 'web3', web + '/'], `${web} is already project 'web'; one checkout is one project (svc project list shows them)\n`);
+    await refused(
+      ['project', 'add', 'web2', web],
+      `${web} is already project 'web'; one checkout is one project (svc project list shows them)\n`,
+    );
+    await refused(
+      ['project', 'add', 'web3', web + '/'],
+      `${web} is already project 'web'; one checkout is one project (svc project list shows them)\n`,
+    );
     const link = path.join(s.home, 'web-link');
     fs.symlinkSync(web, link);
-    await refused(['project', 'add', 'web4', link], `${link} is already project 'web'; one checkout is one project (svc project list shows them)\n`);
+    await refused(
+      ['project', 'add', 'web4', link],
+      `${link} is already project 'web'; one checkout is one project (svc project list shows them)\n`,
+    );
     assert.equal(fs.readFileSync(projectsYaml, 'utf8'), before);
     assert.ok(!fs.existsSync(path.join(s.home, 'pwned')) && !fs.existsSync(path.join(web, 'pwned')));
   });
@@ -119,14 +141,23 @@ describe('svc project add|list and projects.yaml', function () {
   it('usage errors: missing arguments, an extra one, an unknown flag (exit 1, one line and where the help is)', async () => {
     await refused(['project', 'add'], /^svc project add: missing <key>\nsee svc project add --help\n$/);
     await refused(['project', 'add', 'x'], /^svc project add: missing <path>\nsee svc project add --help\n$/);
-    await refused(['project', 'add', 'x', web, 'extra'], /^svc project add: unexpected argument 'extra'\nsee svc project add --help\n$/);
-    await refused(['project', 'list', '--colour'], /^svc project list: unknown flag --colour\nsee svc project list --help\n$/);
+    await refused(
+      ['project', 'add', 'x', web, 'extra'],
+      /^svc project add: unexpected argument 'extra'\nsee svc project add --help\n$/,
+    );
+    await refused(
+      ['project', 'list', '--colour'],
+      /^svc project list: unknown flag --colour\nsee svc project list --help\n$/,
+    );
   });
 
   it('a hand edit to projects.yaml is picked up by the running daemon', async () => {
     const api = path.join(s.home, 'api');
     fs.mkdirSync(api);
-    fs.appendFileSync(projectsYaml, `  api:\n    path: ${api}\n    default_branch: release\n    code_host: github\n    github: {owner: o, repo: r}\n`);
+    fs.appendFileSync(
+      projectsYaml,
+      `  api:\n    path: ${api}\n    default_branch: release\n    code_host: github\n    github: {owner: o, repo: r}\n`,
+    );
     const r = await svc(['project', 'list', '--json']);
     assert.equal(r.code, 0, r.stderr);
     const api1 = (JSON.parse(r.stdout) as { key: string }[]).find((p) => p.key === 'api');
@@ -136,7 +167,11 @@ describe('svc project add|list and projects.yaml', function () {
     const text = fs.readFileSync(projectsYaml, 'utf8');
     fs.writeFileSync(projectsYaml, text.replace('default_branch: release', 'default_branch: rel-2.0'));
     const again = await svc(['project', 'list', '--json']);
-    assert.equal((JSON.parse(again.stdout) as { key: string; defaultBranch: string }[]).find((p) => p.key === 'api')?.defaultBranch, 'rel-2.0');
+    assert.equal(
+      (JSON.parse(again.stdout) as { key: string; defaultBranch: string }[]).find((p) => p.key === 'api')
+        ?.defaultBranch,
+      'rel-2.0',
+    );
   });
 
   it('keeps comments in projects.yaml when adding', async () => {
@@ -154,9 +189,18 @@ describe('svc project add|list and projects.yaml', function () {
   it('a bad projects.yaml is refused with an error naming the file and the field; fixing it needs no restart', async () => {
     const good = fs.readFileSync(projectsYaml, 'utf8');
     const cases: [string, string | RegExp][] = [
-      ['projects:\n  web:\n    path: 5\n', `${projectsYaml}: projects.web.path: Invalid input: expected string, received number\n`],
-      [`projects:\n  web:\n    path: ${web}\n    colour: red\n`, `${projectsYaml}: projects.web: Unrecognized key: "colour"\n`],
-      [`projects:\n  web:\n    path: ${web}\n    code_host: gitlab\n`, new RegExp(`^${esc(projectsYaml)}: projects\\.web\\.code_host: .*"local".*"github"`)],
+      [
+        'projects:\n  web:\n    path: 5\n',
+        `${projectsYaml}: projects.web.path: Invalid input: expected string, received number\n`,
+      ],
+      [
+        `projects:\n  web:\n    path: ${web}\n    colour: red\n`,
+        `${projectsYaml}: projects.web: Unrecognized key: "colour"\n`,
+      ],
+      [
+        `projects:\n  web:\n    path: ${web}\n    code_host: gitlab\n`,
+        new RegExp(`^${esc(projectsYaml)}: projects\\.web\\.code_host: .*"local".*"github"`),
+      ],
       ['projects:\n  Bad_Key:\n    path: /x\n', new RegExp(`^${esc(projectsYaml)}: projects\\.Bad_Key: `)],
       ['projects:\n  web: [\n', new RegExp(`^${esc(projectsYaml)}: .*line 3`)],
       ['project:\n  web:\n    path: /x\n', `${projectsYaml}: (top level): Unrecognized key: "project"\n`],

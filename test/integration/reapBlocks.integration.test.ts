@@ -128,7 +128,10 @@ describe('reap building blocks', function () {
       assert.equal(checkInsideLanesRoot(dir, repo.lanesRoot), fs.realpathSync(dir));
     });
     it('accepts a lane directory that is already gone', () => {
-      assert.equal(checkInsideLanesRoot(path.join(repo.lanesRoot, 'gone', 'x'), repo.lanesRoot), path.join(fs.realpathSync(repo.lanesRoot), 'gone', 'x'));
+      assert.equal(
+        checkInsideLanesRoot(path.join(repo.lanesRoot, 'gone', 'x'), repo.lanesRoot),
+        path.join(fs.realpathSync(repo.lanesRoot), 'gone', 'x'),
+      );
     });
     it('accepts a root given through a symlink', () => {
       const dir = fresh(null);
@@ -138,7 +141,10 @@ describe('reap building blocks', function () {
     });
     it('refuses a directory outside the root', () => {
       const e = refusal(() => checkInsideLanesRoot(repo.dir, repo.lanesRoot), 'outsideLanesRoot');
-      assert.equal(e.message, `${repo.dir} is outside the lanes root ${fs.realpathSync(repo.lanesRoot)}; reap only removes lane directories`);
+      assert.equal(
+        e.message,
+        `${repo.dir} is outside the lanes root ${fs.realpathSync(repo.lanesRoot)}; reap only removes lane directories`,
+      );
     });
     it('refuses a sibling whose name merely starts with the root', () => {
       const sibling = `${repo.lanesRoot}-other`;
@@ -199,7 +205,13 @@ describe('reap building blocks', function () {
     it('with no upstream, lists commits absent from every remote branch', async () => {
       const wt = fresh('up/none');
       const a = commit(wt, 'local only');
-      assert.deepEqual(await unpushedCommits(wt, { env: s.env }), { branch: 'up/none', head: a, upstream: null, commits: [{ sha: a, subject: 'local only' }], unreferenced: 0 });
+      assert.deepEqual(await unpushedCommits(wt, { env: s.env }), {
+        branch: 'up/none',
+        head: a,
+        upstream: null,
+        commits: [{ sha: a, subject: 'local only' }],
+        unreferenced: 0,
+      });
     });
 
     it('an upstream that is gone falls back to every remote branch', async () => {
@@ -221,12 +233,22 @@ describe('reap building blocks', function () {
       const wt = fresh(null);
       const a = commit(wt, 'detached work');
       const report = await unpushedCommits(wt, { env: s.env });
-      assert.deepEqual(report, { branch: null, head: a, upstream: null, commits: [{ sha: a, subject: 'detached work' }], unreferenced: 1 });
+      assert.deepEqual(report, {
+        branch: null,
+        head: a,
+        upstream: null,
+        commits: [{ sha: a, subject: 'detached work' }],
+        unreferenced: 1,
+      });
       const kept = await keepPrivateCommits(await worktreeInfo(wt, { env: s.env }), 'svc-kept/blk', { env: s.env });
       assert.deepEqual(kept, [{ branch: 'svc-kept/blk', sha: a, commits: 1, head: true }]);
       assert.equal(git(repo.dir, s.env, 'rev-parse', 'svc-kept/blk'), a);
       assert.equal((await unpushedCommits(wt, { env: s.env })).unreferenced, 0);
-      assert.deepEqual(await keepPrivateCommits(await worktreeInfo(wt, { env: s.env }), 'svc-kept/again', { env: s.env }), [], 'nothing left to keep');
+      assert.deepEqual(
+        await keepPrivateCommits(await worktreeInfo(wt, { env: s.env }), 'svc-kept/again', { env: s.env }),
+        [],
+        'nothing left to keep',
+      );
     });
 
     it('keepPrivateCommits never moves an existing branch: a taken name gets a suffix', async () => {
@@ -264,7 +286,10 @@ describe('reap building blocks', function () {
 
     it('refuses the main worktree', async () => {
       const e = await asyncRefusal(removeWorktree(repo.dir, { env: s.env }), 'notAWorktree');
-      assert.equal(e.message, `${repo.dir} is not a linked git worktree (it is a main worktree); reap removes only lane worktrees`);
+      assert.equal(
+        e.message,
+        `${repo.dir} is not a linked git worktree (it is a main worktree); reap removes only lane worktrees`,
+      );
       assert.ok(fs.existsSync(path.join(repo.dir, '.git')));
     });
 
@@ -277,7 +302,10 @@ describe('reap building blocks', function () {
       fs.mkdirSync(dir);
       assert.equal(git(dir, s.env, 'rev-parse', '--show-toplevel'), outer);
       const e = await asyncRefusal(removeWorktree(dir, { env: s.env }), 'notAWorktree');
-      assert.equal(e.message, `${dir} is not a linked git worktree (it is inside the work tree ${outer}, not the top of one); reap removes only lane worktrees`);
+      assert.equal(
+        e.message,
+        `${dir} is not a linked git worktree (it is inside the work tree ${outer}, not the top of one); reap removes only lane worktrees`,
+      );
       await asyncRefusal(uncommittedPaths(dir, { env: s.env }), 'notAWorktree');
       await asyncRefusal(unpushedCommits(dir, { env: s.env }), 'notAWorktree');
       const dirInLane = path.join(fresh(null), 'dir');

@@ -87,8 +87,15 @@ describe('reap: work git holds in less common ways', function () {
   /** Everything a refusal must leave as it was: the files, git's view of them, HEAD, the private git state. */
   function state(dir: string) {
     const gitDir = git(dir, s.env, 'rev-parse', '--absolute-git-dir');
-    const markers = ['MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'rebase-merge'].filter((m) => fs.existsSync(path.join(gitDir, m)));
-    return { files: sorted(snapshot(dir)), status: git(dir, s.env, 'status', '--porcelain=v1'), head: git(dir, s.env, 'rev-parse', 'HEAD'), markers };
+    const markers = ['MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'rebase-merge'].filter((m) =>
+      fs.existsSync(path.join(gitDir, m)),
+    );
+    return {
+      files: sorted(snapshot(dir)),
+      status: git(dir, s.env, 'status', '--porcelain=v1'),
+      head: git(dir, s.env, 'rev-parse', 'HEAD'),
+      markers,
+    };
   }
 
   const commitFile = (dir: string, file: string, text: string, msg: string) => {
@@ -109,7 +116,13 @@ describe('reap: work git holds in less common ways', function () {
     const kept = `g1/${name}-builder-i1-kept-${ab.slice(0, 7)}`;
     assert.deepEqual(report.keptRefs, [{ branch: kept, sha: ab, commits: 1 }]);
     assert.equal(git(repo.dir, s.env, 'rev-parse', `refs/heads/${kept}`), ab);
-    assert.match(formatReapReport(report), new RegExp(`^kept 1 commit only this worktree's reflog or its own refs held on new branch ${kept} at ${ab.slice(0, 7)}$`, 'm'));
+    assert.match(
+      formatReapReport(report),
+      new RegExp(
+        `^kept 1 commit only this worktree's reflog or its own refs held on new branch ${kept} at ${ab.slice(0, 7)}$`,
+        'm',
+      ),
+    );
   });
 
   it("a commit held by a per-worktree ref (refs/worktree/keep) and its parent are kept; a detached HEAD's own commits keep the plain name", async () => {
@@ -175,7 +188,12 @@ describe('reap: work git holds in less common ways', function () {
       const theirs = commitFile(dir, 'text.txt', `${op} theirs\n`, `${op} theirs`);
       git(dir, s.env, 'checkout', '--quiet', branch);
       commitFile(dir, 'text.txt', `${op} ours\n`, `${op} ours`);
-      const cmd = op === 'cherry-pick' ? `git cherry-pick ${theirs}` : op === 'revert' ? `git revert --no-edit HEAD~1` : `git rebase ${op}-src`;
+      const cmd =
+        op === 'cherry-pick'
+          ? `git cherry-pick ${theirs}`
+          : op === 'revert'
+            ? `git revert --no-edit HEAD~1`
+            : `git rebase ${op}-src`;
       if (op === 'revert') commitFile(dir, 'text.txt', 'revert ours again\n', 'again');
       assert.notEqual(sh(cmd, s.env, dir).code, 0, `${cmd} conflicts`);
       const before = state(dir);
@@ -224,7 +242,11 @@ describe('reap: work git holds in less common ways', function () {
     const { plan, calls, dir } = lane();
     const late = path.join(dir, 'late.log');
     const fd = fs.openSync(late, 'a');
-    const writer = spawn('sh', ['-c', 'sleep 300; echo LATE'], { cwd: s.home, stdio: ['ignore', fd, 'ignore'], detached: true });
+    const writer = spawn('sh', ['-c', 'sleep 300; echo LATE'], {
+      cwd: s.home,
+      stdio: ['ignore', fd, 'ignore'],
+      detached: true,
+    });
     fs.closeSync(fd);
     children.push(writer);
     await eventually(() => fs.existsSync(`/proc/${writer.pid}/fd/1`), 10_000, 'writer started');
@@ -236,7 +258,12 @@ describe('reap: work git holds in less common ways', function () {
     );
     assert.ok(lines.includes(`  ${writer.pid} sh -c sleep 300; echo LATE (holds ${late} open)`), e.message);
     killGroup(writer.pid!);
-    await eventually(async () => !fs.existsSync(`/proc/${writer.pid}`) || fs.readFileSync(`/proc/${writer.pid}/stat`, 'utf8').includes(') Z'), 10_000, 'writer gone');
+    await eventually(
+      async () =>
+        !fs.existsSync(`/proc/${writer.pid}`) || fs.readFileSync(`/proc/${writer.pid}/stat`, 'utf8').includes(') Z'),
+      10_000,
+      'writer gone',
+    );
 
     // A program run from the lane's (ignored) build folder maps its own file, with no descriptor open.
     fs.mkdirSync(path.join(dir, 'build'));
@@ -245,7 +272,12 @@ describe('reap: work git holds in less common ways', function () {
     fs.chmodSync(bin, 0o755);
     const mapped = spawn(bin, ['300'], { cwd: s.home, stdio: 'ignore', detached: true });
     children.push(mapped);
-    await eventually(() => fs.existsSync(`/proc/${mapped.pid}/maps`) && fs.readFileSync(`/proc/${mapped.pid}/maps`, 'utf8').includes(bin), 10_000, 'program mapped');
+    await eventually(
+      () =>
+        fs.existsSync(`/proc/${mapped.pid}/maps`) && fs.readFileSync(`/proc/${mapped.pid}/maps`, 'utf8').includes(bin),
+      10_000,
+      'program mapped',
+    );
     const e2 = await refused(plan, 'processesInside');
     assert.ok(e2.message.split('\n').includes(`  ${mapped.pid} ${bin} 300 (holds ${bin} open)`), e2.message);
     assert.equal(calls.archive, 0);
@@ -281,7 +313,10 @@ describe('reap: work git holds in less common ways', function () {
     fs.writeFileSync(path.join(dir, 'outside', 'new.txt'), 'outside the cone\n');
     const before = state(dir);
     const e = await refused(plan, 'dirty');
-    assert.equal(e.message, `${dir} has uncommitted work (1 path); commit it, or reap with --park to save it to a patch\n  ?? outside/new.txt`);
+    assert.equal(
+      e.message,
+      `${dir} has uncommitted work (1 path); commit it, or reap with --park to save it to a patch\n  ?? outside/new.txt`,
+    );
     assert.deepEqual(state(dir), before);
     const report = await reapLaneDir({ ...plan, park: true });
     assert.equal(report.park?.files, 1);

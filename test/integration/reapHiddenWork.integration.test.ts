@@ -11,10 +11,19 @@ import { reapLaneDir } from '../../server/reap/reapLaneDir';
 import type { ReapPlan } from '../../server/reap/reapLaneDir';
 import { git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
-import { addWorktree, forceRemoveWorktree, headerRestoreCommand, makeLaneRepo, sh, snapshot, sorted } from './parkFixtures';
+import {
+  addWorktree,
+  forceRemoveWorktree,
+  headerRestoreCommand,
+  makeLaneRepo,
+  sh,
+  snapshot,
+  sorted,
+} from './parkFixtures';
 import type { LaneRepo } from './parkFixtures';
 
-const HINT = 'to commit them, clear the bit (git update-index --no-assume-unchanged <path>, or --no-skip-worktree) and add ignored files with git add --force';
+const HINT =
+  'to commit them, clear the bit (git update-index --no-assume-unchanged <path>, or --no-skip-worktree) and add ignored files with git add --force';
 
 describe('reap: work git status cannot see is never deleted', function () {
   let s: Scratch;
@@ -67,7 +76,10 @@ describe('reap: work git status cannot see is never deleted', function () {
     assert.equal(e.kind, 'refused');
     const count = `${lines.length} ${lines.length === 1 ? 'path' : 'paths'}`;
     const hint = hidden ? `\ngit status does not show ${hidden} of them: ${HINT}` : '';
-    assert.equal(e.message, `${l.dir} has uncommitted work (${count}); commit it, or reap with --park to save it to a patch\n${lines.map((x) => `  ${x}`).join('\n')}${hint}`);
+    assert.equal(
+      e.message,
+      `${l.dir} has uncommitted work (${count}); commit it, or reap with --park to save it to a patch\n${lines.map((x) => `  ${x}`).join('\n')}${hint}`,
+    );
     assert.equal(l.archived(), 0);
     assert.deepEqual(sorted(snapshot(l.dir)), before, 'a refused reap touches nothing');
 
@@ -110,7 +122,10 @@ describe('reap: work git status cannot see is never deleted', function () {
 
   it("review.md and .svc/notes.md hidden by svc's entries in the shared info/exclude", async () => {
     const l = lane();
-    fs.writeFileSync(exclude, '# svc: review files and the pipeline journal are never part of the work\n.svc/\nreview.md\n');
+    fs.writeFileSync(
+      exclude,
+      '# svc: review files and the pipeline journal are never part of the work\n.svc/\nreview.md\n',
+    );
     fs.writeFileSync(path.join(l.dir, 'review.md'), 'my review notes\n');
     fs.mkdirSync(path.join(l.dir, '.svc'));
     fs.writeFileSync(path.join(l.dir, '.svc', 'notes.md'), 'notes\n');

@@ -30,7 +30,8 @@ describe('reap: the daemon killed with SIGKILL mid-park loses nothing from sight
   });
   after(async () => s.dispose());
 
-  const lane = async (name: string): Promise<LaneRecord> => (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[]).find((l) => l.name === name)!;
+  const lane = async (name: string): Promise<LaneRecord> =>
+    (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[]).find((l) => l.name === name)!;
 
   it('lane show, lane list --json and the next reap name the patch; its restore command brings the work back byte-exact', async () => {
     const idle = writeBrief(w.briefs, 'crash.md', [{ say: 'idle' }]);
@@ -49,7 +50,15 @@ describe('reap: the daemon killed with SIGKILL mid-park loses nothing from sight
     }
 
     const reap = s.svc(['lane', 'reap', l.name, '--park']);
-    const pid = Number((await eventually(() => (fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : undefined), 90_000, 'the reap to pause after parking')).trim());
+    const pid = Number(
+      (
+        await eventually(
+          () => (fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : undefined),
+          90_000,
+          'the reap to pause after parking',
+        )
+      ).trim(),
+    );
     assert.deepEqual(daemonPids(s.svcHome), [pid], 'the paused process is the daemon of this home');
     process.kill(pid, 'SIGKILL');
     await eventually(() => !alive(pid), 10_000, 'the daemon to die');
@@ -86,11 +95,14 @@ describe('reap: the daemon killed with SIGKILL mid-park loses nothing from sight
       ].join('\n'),
     );
     assert.equal(fs.existsSync(dir), false, 'the worktree is gone');
-    assert.deepEqual((await lane(l.name)).parked, [{ patchFile: patch, tarFile: null, paths: 3, restoreCommand: after }]);
+    assert.deepEqual((await lane(l.name)).parked, [
+      { patchFile: patch, tarFile: null, paths: 3, restoreCommand: after },
+    ]);
 
     // The printed command, run as printed, brings every byte back.
     const r = sh(after, s.env, s.home);
     assert.equal(r.code, 0, r.stderr);
-    for (const [name, bytes] of Object.entries(work)) assert.ok(fs.readFileSync(path.join(dir, name)).equals(bytes), `${name} is byte-exact`);
+    for (const [name, bytes] of Object.entries(work))
+      assert.ok(fs.readFileSync(path.join(dir, name)).equals(bytes), `${name} is byte-exact`);
   });
 });

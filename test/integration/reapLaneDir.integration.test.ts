@@ -147,9 +147,16 @@ describe('reapLaneDir: the reap sequence', function () {
     fs.mkdirSync(path.join(dir, 'sub'), { recursive: true });
     const sleeper = spawn('sleep', ['300'], { cwd: path.join(dir, 'sub'), stdio: 'ignore' });
     try {
-      await eventually(() => fs.existsSync(`/proc/${sleeper.pid}/cwd`) && fs.readlinkSync(`/proc/${sleeper.pid}/cwd`).endsWith('sub'), 10_000, 'sleep started');
+      await eventually(
+        () => fs.existsSync(`/proc/${sleeper.pid}/cwd`) && fs.readlinkSync(`/proc/${sleeper.pid}/cwd`).endsWith('sub'),
+        10_000,
+        'sleep started',
+      );
       const e = await refused(plan, 'processesInside');
-      assert.equal(e.message, `1 process has its working directory inside ${dir}; reap never kills a process: end it or move it out, then reap again\n  ${sleeper.pid} sleep 300`);
+      assert.equal(
+        e.message,
+        `1 process has its working directory inside ${dir}; reap never kills a process: end it or move it out, then reap again\n  ${sleeper.pid} sleep 300`,
+      );
       assert.equal(calls.archive, 0);
       assert.ok(fs.existsSync(path.join(dir, '.git')));
     } finally {
@@ -163,7 +170,10 @@ describe('reapLaneDir: the reap sequence', function () {
     fs.writeFileSync(path.join(dir, 'scratch.txt'), 'untracked\n');
     const before = sorted(snapshot(dir));
     const e = await refused(plan, 'dirty');
-    assert.equal(e.message, `${dir} has uncommitted work (2 paths); commit it, or reap with --park to save it to a patch\n   M text.txt\n  ?? scratch.txt`);
+    assert.equal(
+      e.message,
+      `${dir} has uncommitted work (2 paths); commit it, or reap with --park to save it to a patch\n   M text.txt\n  ?? scratch.txt`,
+    );
     assert.equal(calls.archive, 0);
     assert.deepEqual(sorted(snapshot(dir)), before);
     assert.equal(fs.existsSync(plan.patchFile), false);
@@ -182,7 +192,11 @@ describe('reapLaneDir: the reap sequence', function () {
         park: true,
         verify: async (input) => {
           fs.appendFileSync(input.patchFile, 'garbage that is not a patch\n');
-          fs.writeFileSync(input.patchFile, fs.readFileSync(input.patchFile, 'latin1').replace('+precious', '+PRECIOUS'), 'latin1');
+          fs.writeFileSync(
+            input.patchFile,
+            fs.readFileSync(input.patchFile, 'latin1').replace('+precious', '+PRECIOUS'),
+            'latin1',
+          );
           return verifyPatch(input);
         },
       },
@@ -204,7 +218,13 @@ describe('reapLaneDir: the reap sequence', function () {
     assert.equal(git(repo.dir, s.env, 'rev-parse', branch), sha);
     assert.deepEqual(report.unpushed, [{ sha, subject: 'lane work' }]);
     const text = formatReapReport(report);
-    assert.match(text, new RegExp(`^kept branch ${branch} at ${sha.slice(0, 7)}\nwarning: 1 commit on ${branch} is on no remote branch:\n {2}${sha.slice(0, 7)} lane work$`, 'm'));
+    assert.match(
+      text,
+      new RegExp(
+        `^kept branch ${branch} at ${sha.slice(0, 7)}\nwarning: 1 commit on ${branch} is on no remote branch:\n {2}${sha.slice(0, 7)} lane work$`,
+        'm',
+      ),
+    );
   });
 
   it('a detached lane with commits nothing holds: kept on the named branch', async () => {
@@ -228,7 +248,10 @@ describe('reapLaneDir: the reap sequence', function () {
     });
     assert.equal(fs.existsSync(dir), false);
     assert.deepEqual(report.archive, { state: 'failed', error: 'database is locked' });
-    assert.equal(formatReapReport(report).split('\n').pop(), `reaped, but archiving failed: database is locked; archive conv ${plan.conv.id} from the Command Deck`);
+    assert.equal(
+      formatReapReport(report).split('\n').pop(),
+      `reaped, but archiving failed: database is locked; archive conv ${plan.conv.id} from the Command Deck`,
+    );
   });
 
   it('--keep leaves the conversation listed', async () => {

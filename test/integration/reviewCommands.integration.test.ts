@@ -45,7 +45,14 @@ describe('review commands: request, restart, abort (exact output and exit codes)
     assert.equal(r.stdout, `Review r2 (full) of ${i.id} requested at ${sha.slice(0, 7)} on PR #1\n`);
     assert.equal(r.stderr, '');
     const second = await w.waitKind(i.id, 'review.verdict', 2);
-    assert.deepEqual(w.kinds(i.id), ['review.requested', 'review.dispatched', 'review.verdict', 'review.requested', 'review.dispatched', 'review.verdict']);
+    assert.deepEqual(w.kinds(i.id), [
+      'review.requested',
+      'review.dispatched',
+      'review.verdict',
+      'review.requested',
+      'review.dispatched',
+      'review.verdict',
+    ]);
     const req = w.journal(i.id)[3];
     assert.equal(req.source, 'command');
     assert.equal(req.runId, 'r2');
@@ -55,7 +62,11 @@ describe('review commands: request, restart, abort (exact output and exit codes)
     assert.equal(second.runId, 'r2');
     assert.equal(second.sha, sha);
     for (const name of ['agent-web-1-review', ...LANES.map((l) => `agent-web-1-review-${l}`)]) {
-      assert.match(await w.ok(['conv', 'log', name, '--lines', '1000']), /Look again at the error paths/, `${name}'s brief carries the message`);
+      assert.match(
+        await w.ok(['conv', 'log', name, '--lines', '1000']),
+        /Look again at the error paths/,
+        `${name}'s brief carries the message`,
+      );
     }
     const pr = await w.pr(1);
     assert.deepEqual(
@@ -80,29 +91,47 @@ describe('review commands: request, restart, abort (exact output and exit codes)
     w.ctl(i.id, 'security', 'APPROVED');
     w.ctl(i.id, 'performance', 'APPROVED');
     w.ctl(i.id, 'parent', 'AUTO');
-    assert.equal(await w.ok(['review', 'restart', i.id]), `Restarted review r1 of ${i.id}: parent, security, performance\n`);
+    assert.equal(
+      await w.ok(['review', 'restart', i.id]),
+      `Restarted review r1 of ${i.id}: parent, security, performance\n`,
+    );
     const v = await w.waitKind(i.id, 'review.verdict');
     assert.equal(v.verdict, 'APPROVED');
     assert.equal(v.sha, disp.sha);
     assert.deepEqual(w.kinds(i.id), ['review.requested', 'review.dispatched', 'review.dispatched', 'review.verdict']);
     assert.deepEqual(w.journal(i.id)[2].roles, ['parent', 'security', 'performance']);
     const after = await ids(i.id);
-    for (const role of ['parent', 'security', 'performance']) assert.notEqual(after[role], before[role], `${role} re-ran`);
-    for (const role of ['correctness', 'requirements']) assert.equal(after[role], before[role], `${role} kept its report`);
+    for (const role of ['parent', 'security', 'performance'])
+      assert.notEqual(after[role], before[role], `${role} re-ran`);
+    for (const role of ['correctness', 'requirements'])
+      assert.equal(after[role], before[role], `${role} kept its report`);
     // a run that posted its verdict is not restarted
-    await expectRefusal(['review', 'restart', i.id], `review r1 of ${i.id} already posted its verdict (APPROVED); request a new review with svc review request ${i.id}\n`);
+    await expectRefusal(
+      ['review', 'restart', i.id],
+      `review r1 of ${i.id} already posted its verdict (APPROVED); request a new review with svc review request ${i.id}\n`,
+    );
   });
 
   it('refusals exit 1 with the reason: nothing to restart, no PR, unknown issue, a bad --role, --role on a quick review', async () => {
     const i = await w.issue('Not reviewed');
-    await expectRefusal(['review', 'restart', i.id], `issue ${i.id} has no review to restart; request one with svc review request ${i.id}\n`);
-    await expectRefusal(['review', 'request', i.id, '-m', 'please'], `issue ${i.id} has no open PR for ${i.branch}; run svc done ${i.id} first\n`);
+    await expectRefusal(
+      ['review', 'restart', i.id],
+      `issue ${i.id} has no review to restart; request one with svc review request ${i.id}\n`,
+    );
+    await expectRefusal(
+      ['review', 'request', i.id, '-m', 'please'],
+      `issue ${i.id} has no open PR for ${i.branch}; run svc done ${i.id} first\n`,
+    );
     assert.deepEqual(w.kinds(i.id), []);
     assert.equal(await w.ok(['review', 'abort', i.id]), `No reviewer of ${i.id} was running\n`);
-    for (const verb of ['request', 'abort', 'restart']) await expectRefusal(['review', verb, 'WEB-99'], 'no issue WEB-99 (see svc issue list)\n');
+    for (const verb of ['request', 'abort', 'restart'])
+      await expectRefusal(['review', verb, 'WEB-99'], 'no issue WEB-99 (see svc issue list)\n');
     const badRole = await w.s.svc(['review', 'restart', i.id, '--role', 'style']);
     assert.equal(badRole.code, 1);
-    assert.equal(badRole.stderr.split('\n')[0], "svc review restart: --role must be one of security, correctness, performance, requirements, got 'style'");
+    assert.equal(
+      badRole.stderr.split('\n')[0],
+      "svc review restart: --role must be one of security, correctness, performance, requirements, got 'style'",
+    );
     for (const args of [
       ['review', 'request'],
       ['review', 'abort'],
@@ -115,11 +144,24 @@ describe('review commands: request, restart, abort (exact output and exit codes)
     await w.startWork(q.id);
     const disp = await w.waitKind(q.id, 'review.dispatched');
     assert.deepEqual(disp.agents, [`agent-${q.id.toLowerCase()}-review`]);
-    await expectRefusal(['review', 'restart', q.id, '--role', 'security'], `--role applies to full reviews; review r1 of ${q.id} is a quick review\n`);
-    await expectRefusal(['review', 'wait', q.id], `review r1 of ${q.id} is a quick review; only full reviews have lanes to wait for\n`);
+    await expectRefusal(
+      ['review', 'restart', q.id, '--role', 'security'],
+      `--role applies to full reviews; review r1 of ${q.id} is a quick review\n`,
+    );
+    await expectRefusal(
+      ['review', 'wait', q.id],
+      `review r1 of ${q.id} is a quick review; only full reviews have lanes to wait for\n`,
+    );
     assert.equal(await w.ok(['review', 'restart', q.id]), `Restarted review r1 of ${q.id}: quick\n`);
-    await eventually(async () => (await w.show(q.id)).reviewers.filter((r) => r.alive).length === 1, 30_000, 'the quick agent alive again');
-    assert.equal(await w.ok(['review', 'abort', q.id]), `Aborted review r1 of ${q.id}; stopped agent-${q.id.toLowerCase()}-review\n`);
+    await eventually(
+      async () => (await w.show(q.id)).reviewers.filter((r) => r.alive).length === 1,
+      30_000,
+      'the quick agent alive again',
+    );
+    assert.equal(
+      await w.ok(['review', 'abort', q.id]),
+      `Aborted review r1 of ${q.id}; stopped agent-${q.id.toLowerCase()}-review\n`,
+    );
     w.configure({ mode: 'full' });
   });
 
@@ -137,8 +179,14 @@ describe('review commands: request, restart, abort (exact output and exit codes)
     const sha = (w.journal(i.id)[0].sha as string).slice(0, 7);
     await w.ok(['review', 'request', i.id]);
     await w.waitKind(i.id, 'review.dispatched', 2);
-    fs.writeFileSync(path.join(dir, 'synthesis.md'), '# Verdict: APPROVED\n\n## Summary\nok\n\n## Blockers\nNone.\n\n## Evidence\nread\n\n## Convoy Notes\n- late\n');
-    await expectRefusal(['review', 'post', i.id, '--run', 'r1'], `review r1 of ${i.id} (at ${sha}) was superseded by r2 (at ${sha}); nothing posted\n`);
+    fs.writeFileSync(
+      path.join(dir, 'synthesis.md'),
+      '# Verdict: APPROVED\n\n## Summary\nok\n\n## Blockers\nNone.\n\n## Evidence\nread\n\n## Convoy Notes\n- late\n',
+    );
+    await expectRefusal(
+      ['review', 'post', i.id, '--run', 'r1'],
+      `review r1 of ${i.id} (at ${sha}) was superseded by r2 (at ${sha}); nothing posted\n`,
+    );
     await expectRefusal(['review', 'post', i.id, '--run', 'r9'], `issue ${i.id} has no review run r9\n`);
     assert.equal((await w.s.svc(['review', 'post', i.id])).code, 1, '--run is required');
     const work = JSON.parse(await w.ok(['conv', 'show', `agent-${lower}`, '--json'])) as { id: number };
@@ -150,7 +198,10 @@ describe('review commands: request, restart, abort (exact output and exit codes)
     );
     assert.equal((await w.s.svc(['review', 'wait'])).code, 1, 'no issue and no conversation');
     assert.match(await w.ok(['review', 'abort', i.id]), new RegExp(`^Aborted review r2 of ${i.id}; stopped `));
-    fs.writeFileSync(path.join(i.workspace, '.svc', 'review', 'r2', 'synthesis.md'), fs.readFileSync(path.join(dir, 'synthesis.md')));
+    fs.writeFileSync(
+      path.join(i.workspace, '.svc', 'review', 'r2', 'synthesis.md'),
+      fs.readFileSync(path.join(dir, 'synthesis.md')),
+    );
     await expectRefusal(['review', 'post', i.id, '--run', 'r2'], `review r2 of ${i.id} was aborted; nothing posted\n`);
     const pr = await w.pr(w.journal(i.id)[0].pr as number);
     assert.equal(pr.reviews.length + pr.comments.length, 0, 'nothing was posted');
@@ -160,10 +211,18 @@ describe('review commands: request, restart, abort (exact output and exit codes)
     const i = await w.issue('Outlived daemon', ALL_HANG);
     await w.startWork(i.id);
     await w.waitKind(i.id, 'review.dispatched');
-    await eventually(async () => (await w.show(i.id)).reviewers.filter((r) => r.alive).length === 5, 30_000, 'five reviewers alive');
+    await eventually(
+      async () => (await w.show(i.id)).reviewers.filter((r) => r.alive).length === 5,
+      30_000,
+      'five reviewers alive',
+    );
     await w.ok(['daemon', 'stop', '--force']);
     await w.ok(['daemon', 'status']); // starts one
-    await eventually(async () => (await w.show(i.id)).reviewers.every((r) => !r.alive && r.activity === 'stopped'), 30_000, 'no reviewer alive after the restart');
+    await eventually(
+      async () => (await w.show(i.id)).reviewers.every((r) => !r.alive && r.activity === 'stopped'),
+      30_000,
+      'no reviewer alive after the restart',
+    );
     await sleep(700);
     assert.deepEqual(w.kinds(i.id), ['review.requested', 'review.dispatched']);
     const age = Date.now() - Date.parse(w.journal(i.id)[1].at);
@@ -183,7 +242,11 @@ describe('review commands: request, restart, abort (exact output and exit codes)
     const lower = i.id.toLowerCase();
     await w.startWork(i.id);
     await w.waitKind(i.id, 'review.dispatched');
-    await eventually(async () => (await w.show(i.id)).reviewers.filter((r) => r.alive).length === 5, 30_000, 'five reviewers alive');
+    await eventually(
+      async () => (await w.show(i.id)).reviewers.filter((r) => r.alive).length === 5,
+      30_000,
+      'five reviewers alive',
+    );
     await advanceClock(w.s.svcHome, 16 * MIN);
     await sleep(700);
     assert.deepEqual(w.kinds(i.id), ['review.requested', 'review.dispatched']);

@@ -33,7 +33,10 @@ describe('review files are excluded in issue workspaces only', function () {
     git(repo, s.env, 'worktree', 'add', '--quiet', '-b', 'issue/web-1', ws);
     git(repo, s.env, 'worktree', 'add', '--quiet', '--detach', lane);
     const shared = path.join(repo, '.git', 'info', 'exclude');
-    fs.writeFileSync(shared, '# mine\n*.bak\n# svc: review files and the pipeline journal are never part of the work\n.svc/\nreview.md\n');
+    fs.writeFileSync(
+      shared,
+      '# mine\n*.bak\n# svc: review files and the pipeline journal are never part of the work\n.svc/\nreview.md\n',
+    );
     fs.mkdirSync(path.join(s.home, '.config', 'git'), { recursive: true });
     fs.writeFileSync(path.join(s.home, '.config', 'git', 'ignore'), '*.swp\n');
     for (const wt of [ws, lane]) {
@@ -50,8 +53,15 @@ describe('review files are excluded in issue workspaces only', function () {
 
     assert.equal(fs.readFileSync(shared, 'utf8'), '# mine\n*.bak\n', "only svc's block left the shared file");
     assert.equal(status(ws), '', 'the workspace still ignores the review files, the global excludes and info/exclude');
-    assert.equal(status(lane), '?? .svc/notes.md\n?? review.md', "a lane's own files are visible; the user's rules still apply");
-    assert.equal(git(ws, s.env, 'config', '--worktree', 'core.excludesFile'), path.join(repo, '.git', 'worktrees', 'issue-web-1', 'svc-exclude'));
+    assert.equal(
+      status(lane),
+      '?? .svc/notes.md\n?? review.md',
+      "a lane's own files are visible; the user's rules still apply",
+    );
+    assert.equal(
+      git(ws, s.env, 'config', '--worktree', 'core.excludesFile'),
+      path.join(repo, '.git', 'worktrees', 'issue-web-1', 'svc-exclude'),
+    );
 
     await migrateReviewExcludes([{ repo, workspace: ws }]);
     assert.equal(fs.readFileSync(shared, 'utf8'), '# mine\n*.bak\n', 'running it again changes nothing');

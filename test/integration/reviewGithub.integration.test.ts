@@ -39,7 +39,12 @@ describe('review pipeline on GitHub (fake)', function () {
     const sig = signature ?? `sha256=${crypto.createHmac('sha256', SECRET).update(body).digest('hex')}`;
     const res = await fetch(`http://127.0.0.1:${d.httpPort}/api/webhooks/github`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-github-event': 'pull_request', 'x-github-delivery': delivery, 'x-hub-signature-256': sig },
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'pull_request',
+        'x-github-delivery': delivery,
+        'x-hub-signature-256': sig,
+      },
       body,
     });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -52,7 +57,9 @@ describe('review pipeline on GitHub (fake)', function () {
     assert.equal(v1.via, 'marker');
     const pr = await w.pr(1);
     assert.equal(pr.codeHost, 'github');
-    assert.ok(pr.comments[0].body.startsWith(`<!-- svc-verdict: APPROVED sha=${pr.pr.head} -->\n\n# Verdict: APPROVED\n`));
+    assert.ok(
+      pr.comments[0].body.startsWith(`<!-- svc-verdict: APPROVED sha=${pr.pr.head} -->\n\n# Verdict: APPROVED\n`),
+    );
     assert.ok(
       fake.requests.some((r) => r.method === 'POST' && r.path === '/repos/acme/web/pulls/1/reviews'),
       'the formal review was tried first',
@@ -64,7 +71,13 @@ describe('review pipeline on GitHub (fake)', function () {
     git(i.workspace, w.s.env, 'commit', '-qam', 'more');
     git(i.workspace, w.s.env, 'push', '-q', 'origin', 'HEAD');
     const after = git(i.workspace, w.s.env, 'rev-parse', 'HEAD');
-    const payload = { action: 'synchronize', before, after, repository: { full_name: 'acme/web' }, pull_request: { number: 1, head: { sha: after, ref: 'issue/web-1' } } };
+    const payload = {
+      action: 'synchronize',
+      before,
+      after,
+      repository: { full_name: 'acme/web' },
+      pull_request: { number: 1, head: { sha: after, ref: 'issue/web-1' } },
+    };
 
     const bad = await hook('d-bad', payload, 'sha256=' + '0'.repeat(64));
     assert.equal(bad.status, 401);
@@ -87,7 +100,14 @@ describe('review pipeline on GitHub (fake)', function () {
     const opened = await hook('d-2', { ...payload, action: 'opened' });
     assert.equal(opened.body.outcome, 'headChange');
     await sleep(700);
-    assert.deepEqual(w.kinds(i.id), ['review.requested', 'review.dispatched', 'review.verdict', 'review.requested', 'review.dispatched', 'review.verdict']);
+    assert.deepEqual(w.kinds(i.id), [
+      'review.requested',
+      'review.dispatched',
+      'review.verdict',
+      'review.requested',
+      'review.dispatched',
+      'review.verdict',
+    ]);
     const st = await w.show(i.id);
     assert.equal(st.pr!.reviewState, 'approved');
     assert.equal(st.pr!.head, after);
@@ -133,11 +153,17 @@ describe('review pipeline on GitHub (fake)', function () {
         [[state, 'svc-bot', v.sha]],
         event,
       );
-      assert.equal(v.sha, w.journal(i.id)[0].sha, 'the head the review was requested at (a change request is then fixed and pushed)');
+      assert.equal(
+        v.sha,
+        w.journal(i.id)[0].sha,
+        'the head the review was requested at (a change request is then fixed and pushed)',
+      );
       assert.match(pr.reviews[0].body, new RegExp(`^# Verdict: ${verdict}\n\n## Summary\n`));
       assert.equal(pr.comments.length, 0, 'no marker comment');
       // exactly one review was posted: no retry, no pending review left behind
-      const mine = fake.requests.filter((q) => q.method === 'POST' && /\/pulls\/\d+\/reviews$/.test(q.path)).slice(posts);
+      const mine = fake.requests
+        .filter((q) => q.method === 'POST' && /\/pulls\/\d+\/reviews$/.test(q.path))
+        .slice(posts);
       assert.deepEqual(
         mine.map((q) => [q.path, q.login, q.status ?? 200]),
         [[`/repos/acme/web/pulls/${v.pr as number}/reviews`, 'svc-bot', 200]],
@@ -165,7 +191,11 @@ describe('review pipeline on GitHub (fake)', function () {
     assert.equal(res.status, 201);
     const number = ((await res.json()) as { number: number }).number;
     assert.deepEqual(w.kinds(i.id), [], 'no review before the webhook');
-    const ok = await hook(`d-open-${number}`, { action: 'opened', repository: { full_name: 'acme/web' }, pull_request: { number, head: { sha: head, ref: i.branch } } });
+    const ok = await hook(`d-open-${number}`, {
+      action: 'opened',
+      repository: { full_name: 'acme/web' },
+      pull_request: { number, head: { sha: head, ref: i.branch } },
+    });
     assert.equal(ok.status, 200);
     const req = await w.waitKind(i.id, 'review.requested');
     assert.equal(req.source, 'head-change');
@@ -195,7 +225,12 @@ describe('review pipeline on GitHub (fake)', function () {
     assert.equal(pr.pr.head, head);
     assert.equal(pr.reviews[0].commitId, head, "GitHub's answer");
     assert.equal(pr.readiness.ready, false);
-    assert.ok(pr.readiness.reasons.includes(`approval by svc-bot is for ${(v.sha as string).slice(0, 7)}, not the head ${head.slice(0, 7)}`), pr.readiness.reasons.join('\n'));
+    assert.ok(
+      pr.readiness.reasons.includes(
+        `approval by svc-bot is for ${(v.sha as string).slice(0, 7)}, not the head ${head.slice(0, 7)}`,
+      ),
+      pr.readiness.reasons.join('\n'),
+    );
     const st = await w.show(i.id);
     assert.equal(st.pr!.reviewState, 'stale');
     assert.equal(st.pr!.ready, false);

@@ -58,7 +58,12 @@ describe('review pipeline: guards', function () {
     // an hour after the re-dispatch, the rule may fire again
     await advanceClock(w.s.svcHome, 15 * MIN);
     await w.waitKind(i.id, 'review.redispatched', 2);
-    assert.deepEqual(w.kinds(i.id), ['review.requested', 'review.dispatched', 'review.redispatched', 'review.redispatched']);
+    assert.deepEqual(w.kinds(i.id), [
+      'review.requested',
+      'review.dispatched',
+      'review.redispatched',
+      'review.redispatched',
+    ]);
     await allDead(i.id, 'r3');
     await w.ok(['review', 'abort', i.id]);
   });
@@ -68,7 +73,11 @@ describe('review pipeline: guards', function () {
     await w.startWork(i.id);
     await w.waitKind(i.id, 'review.dispatched');
     const waitOut = path.join(w.s.home, 'ctl', i.id, 'wait-r1.out');
-    await eventually(() => fs.existsSync(waitOut) && fs.readFileSync(waitOut, 'utf8').includes('exit 0'), 30_000, 'the parent saw four reports');
+    await eventually(
+      () => fs.existsSync(waitOut) && fs.readFileSync(waitOut, 'utf8').includes('exit 0'),
+      30_000,
+      'the parent saw four reports',
+    );
     const file = path.join(i.workspace, '.svc', 'review', 'r1', 'synthesis.md');
     const sections = '\n## Summary\nok\n\n## Blockers\nNone.\n\n## Evidence\nread\n\n## Convoy Notes\n- all approved\n';
     const post = () => w.s.svc(['review', 'post', i.id, '--run', 'r1']);
@@ -93,7 +102,10 @@ describe('review pipeline: guards', function () {
     fs.rmSync(file, { force: true });
     const none = await post();
     assert.equal(none.code, 1);
-    assert.equal(none.stderr, `no synthesis.md at ${file}; write it first, then run svc review post ${i.id} --run r1\n`);
+    assert.equal(
+      none.stderr,
+      `no synthesis.md at ${file}; write it first, then run svc review post ${i.id} --run r1\n`,
+    );
     for (const [text, message] of cases) {
       fs.writeFileSync(file, text);
       const r = await post();
@@ -130,7 +142,9 @@ describe('review pipeline: guards', function () {
     assert.equal(git(w.origin, w.s.env, 'branch', '--list', 'issue/web-3'), '', 'nothing was pushed');
     assert.deepEqual(w.kinds(i.id), []);
     w.configure({ mode: 'full' });
-    const reviewer = (JSON.parse(await w.ok(['conv', 'show', 'agent-web-2-review-security', '--json'])) as { id: number }).id;
+    const reviewer = (
+      JSON.parse(await w.ok(['conv', 'show', 'agent-web-2-review-security', '--json'])) as { id: number }
+    ).id;
     const byReviewer = await w.fail(['done'], { env: laneEnv(w.s, { id: reviewer }) });
     assert.equal(
       byReviewer.stderr,
@@ -139,6 +153,9 @@ describe('review pipeline: guards', function () {
     const unknown = await w.fail(['review', 'request', 'WEB-99']);
     assert.equal(unknown.stderr, 'no issue WEB-99 (see svc issue list)\n');
     const badRole = await w.fail(['review', 'restart', i.id, '--role', 'style']);
-    assert.equal(badRole.stderr.split('\n')[0], "svc review restart: --role must be one of security, correctness, performance, requirements, got 'style'");
+    assert.equal(
+      badRole.stderr.split('\n')[0],
+      "svc review restart: --role must be one of security, correctness, performance, requirements, got 'style'",
+    );
   });
 });

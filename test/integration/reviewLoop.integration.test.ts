@@ -32,7 +32,10 @@ describe('review pipeline: the loop', function () {
     const pr1 = await w.pr(1);
     assert.equal(pr1.reviews[0].state, 'CHANGES_REQUESTED');
     assert.equal(pr1.reviews[0].commitId, sha1);
-    assert.match(pr1.reviews[0].body, /^# Verdict: CHANGES_REQUESTED\n[\s\S]*## Blockers\n1\. correctness: fix feature\.txt line 1\n/);
+    assert.match(
+      pr1.reviews[0].body,
+      /^# Verdict: CHANGES_REQUESTED\n[\s\S]*## Blockers\n1\. correctness: fix feature\.txt line 1\n/,
+    );
     // … and the work agent was told; it fixed, committed and pushed
     const log = await w.ok(['conv', 'log', 'agent-web-1', '--lines', '400']);
     assert.match(log, /Review r1 of WEB-1 at [0-9a-f]{7} requested changes\. It is on PR #1/);
@@ -41,7 +44,14 @@ describe('review pipeline: the loop', function () {
     const sha2 = second.sha as string;
     assert.notEqual(sha2, sha1);
     assert.equal(sha2, git(w.origin, w.s.env, 'rev-parse', 'refs/heads/issue/web-1'));
-    assert.deepEqual(w.kinds(i.id), ['review.requested', 'review.dispatched', 'review.verdict', 'review.requested', 'review.dispatched', 'review.verdict']);
+    assert.deepEqual(w.kinds(i.id), [
+      'review.requested',
+      'review.dispatched',
+      'review.verdict',
+      'review.requested',
+      'review.dispatched',
+      'review.verdict',
+    ]);
     const entries = w.journal(i.id);
     assert.equal(entries[3].source, 'head-change');
     assert.equal(entries[3].runId, 'r2');
@@ -86,7 +96,10 @@ describe('review pipeline: the loop', function () {
     assert.equal(v.verdict, 'CHANGES_REQUESTED');
     assert.deepEqual(w.kinds(i.id), ['review.requested', 'review.dispatched', 'review.verdict']);
     const synthesis = fs.readFileSync(path.join(i.workspace, '.svc', 'review', 'r1', 'synthesis.md'), 'utf8');
-    assert.match(synthesis, /^# Verdict: CHANGES_REQUESTED\n\n## Summary\n\nReview r1 of WEB-2 at [0-9a-f]{7}\. The review parent agent-web-2-review ended \(/);
+    assert.match(
+      synthesis,
+      /^# Verdict: CHANGES_REQUESTED\n\n## Summary\n\nReview r1 of WEB-2 at [0-9a-f]{7}\. The review parent agent-web-2-review ended \(/,
+    );
     assert.match(synthesis, /\n## Blockers\n\n### performance\n\n1\. performance: fix feature\.txt line 1\n/);
     assert.match(synthesis, /\n## Convoy Notes\n\n- security: APPROVED — /);
     const pr = await w.pr(2);
@@ -114,7 +127,8 @@ describe('review pipeline: the loop', function () {
     const after = await ids(i.id);
     assert.notEqual(after.parent, before.parent);
     assert.notEqual(after.security, before.security);
-    for (const lane of ['correctness', 'performance', 'requirements']) assert.equal(after[lane], before[lane], `${lane} must not re-run`);
+    for (const lane of ['correctness', 'performance', 'requirements'])
+      assert.equal(after[lane], before[lane], `${lane} must not re-run`);
     const sec = JSON.parse(await w.ok(['conv', 'show', 'agent-web-3-review-security', '--json'])) as { model: string };
     assert.equal(sec.model, 'sec-model-2');
   });
@@ -123,19 +137,35 @@ describe('review pipeline: the loop', function () {
     const i = await w.issue('Aborted review', Object.fromEntries([...LANES, 'parent'].map((l) => [l, 'HANG'])));
     await w.startWork(i.id);
     await w.waitKind(i.id, 'review.dispatched');
-    await eventually(async () => (await w.show(i.id)).reviewers.filter((r) => r.alive).length === 5, 30_000, 'five reviewers alive');
+    await eventually(
+      async () => (await w.show(i.id)).reviewers.filter((r) => r.alive).length === 5,
+      30_000,
+      'five reviewers alive',
+    );
     const work = JSON.parse(await w.ok(['conv', 'show', 'agent-web-4', '--json'])) as { activity: string };
-    await eventually(async () => (JSON.parse(await w.ok(['conv', 'show', 'agent-web-4', '--json'])) as { activity: string }).activity === 'idle', 20_000, 'work agent idle');
+    await eventually(
+      async () =>
+        (JSON.parse(await w.ok(['conv', 'show', 'agent-web-4', '--json'])) as { activity: string }).activity === 'idle',
+      20_000,
+      'work agent idle',
+    );
     const logBefore = await w.ok(['conv', 'log', 'agent-web-4', '--lines', '1000']);
     // the output route serves every reviewer and the parent
-    const d = JSON.parse(fs.readFileSync(path.join(w.s.svcHome, 'server.json'), 'utf8')) as { httpPort: number; token: string };
+    const d = JSON.parse(fs.readFileSync(path.join(w.s.svcHome, 'server.json'), 'utf8')) as {
+      httpPort: number;
+      token: string;
+    };
     for (const name of ['agent-web-4-review', 'agent-web-4-review-security']) {
-      const res = await fetch(`http://127.0.0.1:${d.httpPort}/api/agents/${name}/output?lines=400`, { headers: { authorization: `Bearer ${d.token}` } });
+      const res = await fetch(`http://127.0.0.1:${d.httpPort}/api/agents/${name}/output?lines=400`, {
+        headers: { authorization: `Bearer ${d.token}` },
+      });
       assert.equal(res.status, 200);
       const body = (await res.json()) as { name: string; lines: string[]; activity: string };
       assert.equal(body.name, name);
       assert.ok(
-        body.lines.some((l) => l.includes(name === 'agent-web-4-review' ? 'Review parent for WEB-4' : 'Security review of WEB-4')),
+        body.lines.some((l) =>
+          l.includes(name === 'agent-web-4-review' ? 'Review parent for WEB-4' : 'Security review of WEB-4'),
+        ),
         body.lines.join('\n'),
       );
     }
@@ -148,7 +178,10 @@ describe('review pipeline: the loop', function () {
     const st = await w.show(i.id);
     assert.equal(st.reviewers.filter((r) => r.alive).length, 0);
     assert.deepEqual(w.kinds(i.id), ['review.requested', 'review.dispatched', 'review.aborted']);
-    assert.equal((JSON.parse(await w.ok(['conv', 'show', 'agent-web-4', '--json'])) as { activity: string }).activity, 'idle');
+    assert.equal(
+      (JSON.parse(await w.ok(['conv', 'show', 'agent-web-4', '--json'])) as { activity: string }).activity,
+      'idle',
+    );
     assert.equal(await w.ok(['conv', 'log', 'agent-web-4', '--lines', '1000']), logBefore);
     const pr = await w.pr(4);
     assert.equal(pr.reviews.length + pr.comments.length, 0);

@@ -45,7 +45,12 @@ describe('review pipeline: modes and verdicts', function () {
   });
 
   it('full mode: parent and four lanes in one detached worktree at the head → APPROVED; mergeable once checks are green', async () => {
-    w.configure({ mode: 'full', checkCommands: ['for i in $(seq 600); do [ -f "$HOME/ctl/$SVC_ISSUE/checks-go" ] && exit 0; sleep 0.1; done; exit 1'] });
+    w.configure({
+      mode: 'full',
+      checkCommands: [
+        'for i in $(seq 600); do [ -f "$HOME/ctl/$SVC_ISSUE/checks-go" ] && exit 0; sleep 0.1; done; exit 1',
+      ],
+    });
     const i = await w.issue('Full feature');
     fs.rmSync(path.join(w.s.home, 'ctl', i.id, 'checks-go'));
     await w.startWork(i.id);
@@ -69,14 +74,26 @@ describe('review pipeline: modes and verdicts', function () {
     assert.equal(JSON.parse(shown).model, 'sec-model');
     // Each conversation says its seat in the review (clients read it, never the name): the work agent has none.
     assert.deepEqual(JSON.parse(shown).review, { runId: 'r1', role: 'security' });
-    assert.deepEqual(JSON.parse(await w.ok(['conv', 'show', 'agent-web-2-review', '--json'])).review, { runId: 'r1', role: 'parent' });
+    assert.deepEqual(JSON.parse(await w.ok(['conv', 'show', 'agent-web-2-review', '--json'])).review, {
+      runId: 'r1',
+      role: 'parent',
+    });
     assert.equal(JSON.parse(await w.ok(['conv', 'show', 'agent-web-2', '--json'])).review, null);
     await w.waitKind(i.id, 'review.verdict');
     assert.deepEqual(w.kinds(i.id), ['review.requested', 'review.dispatched', 'review.verdict']);
     const runDir = path.join(i.workspace, '.svc', 'review', 'r1');
-    assert.deepEqual(fs.readdirSync(runDir).sort(), ['correctness.md', 'performance.md', 'requirements.md', 'security.md', 'synthesis.md']);
+    assert.deepEqual(fs.readdirSync(runDir).sort(), [
+      'correctness.md',
+      'performance.md',
+      'requirements.md',
+      'security.md',
+      'synthesis.md',
+    ]);
     for (const lane of ['security', 'correctness', 'performance', 'requirements']) {
-      assert.match(fs.readFileSync(path.join(runDir, `${lane}.md`), 'utf8'), new RegExp(`^# Verdict: APPROVED\\n\\n## Summary\\n${lane} reviewed ${head} in run r1\\n`));
+      assert.match(
+        fs.readFileSync(path.join(runDir, `${lane}.md`), 'utf8'),
+        new RegExp(`^# Verdict: APPROVED\\n\\n## Summary\\n${lane} reviewed ${head} in run r1\\n`),
+      );
     }
     const wait = fs.readFileSync(path.join(w.s.home, 'ctl', i.id, 'wait-r1.out'), 'utf8');
     assert.match(wait, new RegExp(`^security +APPROVED\\t${runDir}/security\\.md\\n`));
@@ -94,7 +111,10 @@ describe('review pipeline: modes and verdicts', function () {
       ['pending'],
     );
     const refusedMerge = await w.fail(['pr', 'merge', '2', '--project', 'web']);
-    assert.match(refusedMerge.stderr, /^PR web#2 is not ready to merge:\n {2}- check 'svc\/check: for i in .*' is pending\n$/);
+    assert.match(
+      refusedMerge.stderr,
+      /^PR web#2 is not ready to merge:\n {2}- check 'svc\/check: for i in .*' is pending\n$/,
+    );
     w.ctl(i.id, 'checks-go', '');
     st = await eventually(
       async () => {
@@ -115,7 +135,9 @@ describe('review pipeline: modes and verdicts', function () {
     for (const r of reviewers) assert.equal(typeof r.alive, 'boolean');
     await eventually(
       async () =>
-        (JSON.parse(await w.ok(['status', '--json'])) as { name: string; alive: boolean }[]).filter((a) => a.name.startsWith('agent-web-2-review') && a.alive).length === 0,
+        (JSON.parse(await w.ok(['status', '--json'])) as { name: string; alive: boolean }[]).filter(
+          (a) => a.name.startsWith('agent-web-2-review') && a.alive,
+        ).length === 0,
       20_000,
       'reviewers stopped',
     );
@@ -151,7 +173,13 @@ describe('review pipeline: modes and verdicts', function () {
     );
     assert.equal(st.run!.phase, 'dispatched');
     assert.equal(st.run!.sha, head);
-    assert.deepEqual(w.kinds(i.id), ['review.requested', 'review.dispatched', 'review.verdict', 'review.requested', 'review.dispatched']);
+    assert.deepEqual(w.kinds(i.id), [
+      'review.requested',
+      'review.dispatched',
+      'review.verdict',
+      'review.requested',
+      'review.dispatched',
+    ]);
     await w.ok(['review', 'abort', i.id]);
   });
 
@@ -165,7 +193,10 @@ describe('review pipeline: modes and verdicts', function () {
     const pr = await w.pr(4);
     assert.equal(pr.reviews.length, 0);
     assert.equal(pr.comments.length, 1);
-    assert.ok(pr.comments[0].body.startsWith(`<!-- svc-verdict: APPROVED sha=${pr.pr.head} -->\n\n# Verdict: APPROVED\n`), pr.comments[0].body);
+    assert.ok(
+      pr.comments[0].body.startsWith(`<!-- svc-verdict: APPROVED sha=${pr.pr.head} -->\n\n# Verdict: APPROVED\n`),
+      pr.comments[0].body,
+    );
     const st = await w.show(i.id);
     assert.equal(st.pr!.reviewState, 'approved');
     assert.equal(st.pr!.ready, true);
@@ -235,7 +266,9 @@ describe('review pipeline: modes and verdicts', function () {
       retired.pr!.checks.map((c) => [c.name, c.state]),
       [['svc/check: true', 'success']],
     );
-    const pr = JSON.parse(await w.ok(['pr', 'show', String(v.pr), '--project', 'web', '--json'])) as { readiness: { ready: boolean; checks: string } };
+    const pr = JSON.parse(await w.ok(['pr', 'show', String(v.pr), '--project', 'web', '--json'])) as {
+      readiness: { ready: boolean; checks: string };
+    };
     assert.equal(pr.readiness.ready, true);
     assert.equal(pr.readiness.checks, 'green');
 
@@ -254,11 +287,24 @@ describe('review pipeline: modes and verdicts', function () {
     const pr = await w.pr(v.pr as number);
     assert.equal(pr.reviews.length, 0);
     assert.equal(pr.comments.length, 1);
-    assert.ok(pr.comments[0].body.startsWith(`<!-- svc-verdict: CHANGES_REQUESTED sha=${v.sha} -->\n\n# Verdict: CHANGES_REQUESTED\n`), pr.comments[0].body);
-    assert.ok(pr.readiness.reasons.includes(`changes requested by svc (marker comment) at ${(v.sha as string).slice(0, 7)}`), pr.readiness.reasons.join('\n'));
+    assert.ok(
+      pr.comments[0].body.startsWith(
+        `<!-- svc-verdict: CHANGES_REQUESTED sha=${v.sha} -->\n\n# Verdict: CHANGES_REQUESTED\n`,
+      ),
+      pr.comments[0].body,
+    );
+    assert.ok(
+      pr.readiness.reasons.includes(`changes requested by svc (marker comment) at ${(v.sha as string).slice(0, 7)}`),
+      pr.readiness.reasons.join('\n'),
+    );
     assert.equal(pr.readiness.ready, false);
     const log = await w.ok(['conv', 'log', `agent-${i.id.toLowerCase()}`, '--lines', '400']);
-    assert.match(log, new RegExp(`Review r1 of ${i.id} at [0-9a-f]{7} requested changes\\. It is on PR #${v.pr as number} \\(a verdict comment;`));
+    assert.match(
+      log,
+      new RegExp(
+        `Review r1 of ${i.id} at [0-9a-f]{7} requested changes\\. It is on PR #${v.pr as number} \\(a verdict comment;`,
+      ),
+    );
     // its fix is reviewed again and approved by a newer marker
     const again = await w.waitKind(i.id, 'review.verdict', 2, 60_000);
     assert.equal(again.verdict, 'APPROVED');

@@ -45,7 +45,10 @@ describe('review pipeline: reports as models write them', function () {
     assert.deepEqual(w.kinds(i.id), ['review.requested', 'review.dispatched', 'review.verdict']);
     const runDir = path.join(i.workspace, '.svc', 'review', 'r1');
     const kept = path.join(runDir, 'synthesis.unposted.md');
-    assert.equal(fs.readFileSync(kept, 'utf8'), '# Verdict: APPROVED\n\n## Summary\nall fine\n\n## Blockers\nNone.\n\n## Evidence\nread\n');
+    assert.equal(
+      fs.readFileSync(kept, 'utf8'),
+      '# Verdict: APPROVED\n\n## Summary\nall fine\n\n## Blockers\nNone.\n\n## Evidence\nread\n',
+    );
     const synthesis = fs.readFileSync(path.join(runDir, 'synthesis.md'), 'utf8');
     assert.match(
       synthesis,
@@ -64,11 +67,23 @@ describe('review pipeline: reports as models write them', function () {
     await w.startWork(i.id);
     const runDir = path.join(i.workspace, '.svc', 'review', 'r1');
     const wait = path.join(w.s.home, 'ctl', i.id, 'wait-r1.out');
-    await eventually(() => fs.existsSync(wait) && /exit \d+\n$/.test(fs.readFileSync(wait, 'utf8')), 60_000, "the parent's svc review wait returned");
+    await eventually(
+      () => fs.existsSync(wait) && /exit \d+\n$/.test(fs.readFileSync(wait, 'utf8')),
+      60_000,
+      "the parent's svc review wait returned",
+    );
     const lines = fs.readFileSync(wait, 'utf8').split('\n');
     const fix = '`# Verdict: APPROVED`, `# Verdict: CHANGES_REQUESTED` or `# Verdict: FAILED`';
-    assert.equal(lines[0], `security     invalid report: unknown verdict 'LGTM' in security.md: change its first line to ${fix}\t${runDir}/security.md`);
-    assert.match(lines[1], new RegExp(`^correctness  no report: agent-web-3-review-correctness ended \\([^)]*\\) without a report\t${runDir}/correctness\\.md$`));
+    assert.equal(
+      lines[0],
+      `security     invalid report: unknown verdict 'LGTM' in security.md: change its first line to ${fix}\t${runDir}/security.md`,
+    );
+    assert.match(
+      lines[1],
+      new RegExp(
+        `^correctness  no report: agent-web-3-review-correctness ended \\([^)]*\\) without a report\t${runDir}/correctness\\.md$`,
+      ),
+    );
     assert.equal(lines[2], `performance  APPROVED\t${runDir}/performance.md`);
     assert.equal(lines[3], `requirements APPROVED\t${runDir}/requirements.md`);
     assert.equal(lines[4], 'review r1: security, correctness without a valid report');
@@ -86,7 +101,11 @@ describe('review pipeline: reports as models write them', function () {
     const waitFile = path.join(w.s.home, 'ctl', i.id, 'wait-r1.out');
     // Both of the parent's outputs complete: its wait's (ending with the exit line) and its post's.
     await eventually(
-      () => fs.existsSync(post) && fs.readFileSync(post, 'utf8').length > 0 && fs.existsSync(waitFile) && /\nexit \d+\n$/.test(fs.readFileSync(waitFile, 'utf8')),
+      () =>
+        fs.existsSync(post) &&
+        fs.readFileSync(post, 'utf8').length > 0 &&
+        fs.existsSync(waitFile) &&
+        /\nexit \d+\n$/.test(fs.readFileSync(waitFile, 'utf8')),
       60_000,
       "the parent's svc review wait and svc review post returned",
     );
@@ -108,19 +127,31 @@ describe('review pipeline: reports as models write them', function () {
     await w.startWork(i.id);
     const runDir = path.join(i.workspace, '.svc', 'review', 'r1');
     const wait = path.join(w.s.home, 'ctl', i.id, 'wait-r1.out');
-    await eventually(() => fs.existsSync(wait) && /exit 0\n$/.test(fs.readFileSync(wait, 'utf8')), 60_000, "the parent's svc review wait returned");
+    await eventually(
+      () => fs.existsSync(wait) && /exit 0\n$/.test(fs.readFileSync(wait, 'utf8')),
+      60_000,
+      "the parent's svc review wait returned",
+    );
     const parentLine = async () => {
       const text = await w.ok(['show', i.id]);
-      return { run: /\n {2}review {6}(.*)\n/.exec(text)![1], parent: new RegExp(`\\n {2}agent-web-\\d+-review +parent +alive +\\S+ +(.*)\\n`).exec(text)![1] };
+      return {
+        run: /\n {2}review {6}(.*)\n/.exec(text)![1],
+        parent: new RegExp(`\\n {2}agent-web-\\d+-review +parent +alive +\\S+ +(.*)\\n`).exec(text)![1],
+      };
     };
-    fs.writeFileSync(path.join(runDir, 'synthesis.md'), '# Verdict: APPROVED\n\n## Summary\nall fine\n\n## Blockers\nNone.\n\n## Evidence\nread\n');
+    fs.writeFileSync(
+      path.join(runDir, 'synthesis.md'),
+      '# Verdict: APPROVED\n\n## Summary\nall fine\n\n## Blockers\nNone.\n\n## Evidence\nread\n',
+    );
     let seen = await parentLine();
     assert.match(seen.run, /^r1 full at [0-9a-f]{7}: dispatched$/);
     assert.equal(
       seen.parent,
       'synthesis.md not posted, not postable: synthesis.md has no `Convoy Notes` section: add a `## Convoy Notes` heading after the `## Evidence` section (the sections after the verdict line are Summary, Blockers, Evidence, Convoy Notes, in this order)',
     );
-    const json = JSON.parse(await w.ok(['show', i.id, '--json'])) as { reviewers: { role: string; report: { verdict: string | null; posted: boolean; problem: string | null } }[] };
+    const json = JSON.parse(await w.ok(['show', i.id, '--json'])) as {
+      reviewers: { role: string; report: { verdict: string | null; posted: boolean; problem: string | null } }[];
+    };
     const parent = json.reviewers.find((r) => r.role === 'parent')!;
     assert.deepEqual([parent.report.verdict, parent.report.posted], [null, false]);
     assert.match(parent.report.problem!, /no `Convoy Notes` section/);
@@ -143,7 +174,12 @@ describe('review pipeline: reports as models write them', function () {
     assert.equal(v.via, 'comment');
     const synthesis = fs.readFileSync(path.join(i.workspace, '.svc', 'review', 'r1', 'synthesis.md'), 'utf8');
     assert.match(synthesis, /^# Verdict: FAILED\n\n## Summary\n/);
-    assert.ok(synthesis.includes("\n## Blockers\n\n### requirements\n\nThe report is unreadable: unknown verdict 'LGTM' in requirements.md"), synthesis);
+    assert.ok(
+      synthesis.includes(
+        "\n## Blockers\n\n### requirements\n\nThe report is unreadable: unknown verdict 'LGTM' in requirements.md",
+      ),
+      synthesis,
+    );
     assert.match(
       synthesis,
       /\n## Convoy Notes\n\n- security: APPROVED — .*\n- correctness: APPROVED — .*\n- performance: APPROVED — .*\n- requirements: unreadable \(unknown verdict 'LGTM'/,

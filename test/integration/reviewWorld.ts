@@ -53,7 +53,12 @@ export interface World {
   journal(id: string): (JournalEntry & Record<string, unknown>)[];
   pr(n: number): Promise<PrDetail>;
   /** Waits until the journal holds `count` entries of `kind`. */
-  waitKind(id: string, kind: string, count?: number, timeoutMs?: number): Promise<JournalEntry & Record<string, unknown>>;
+  waitKind(
+    id: string,
+    kind: string,
+    count?: number,
+    timeoutMs?: number,
+  ): Promise<JournalEntry & Record<string, unknown>>;
   /** Waits until all four lanes have stopped and `reports` of them wrote a report (the others died). */
   waitLanesSettled(id: string, reports: number): Promise<void>;
   daemonLog(): string;
@@ -138,12 +143,21 @@ export async function reviewWorld(name: string, o: WorldOptions = {}): Promise<W
     const review: Record<string, unknown> = { mode: c.mode ?? 'full', harness: 'script' };
     if (!c.noModels) {
       review.model = 'parent-model';
-      review.sub = { security: { model: 'sec-model' }, correctness: { model: 'cor-model' }, performance: { model: 'perf-model' }, requirements: { model: 'req-model' } };
+      review.sub = {
+        security: { model: 'sec-model' },
+        correctness: { model: 'cor-model' },
+        performance: { model: 'perf-model' },
+        requirements: { model: 'req-model' },
+      };
     }
     const config = {
       harnesses: {
         script: {
-          scripts: { 'agent-*-review-*': path.join(scripts, 'lane.yaml'), 'agent-*-review': path.join(scripts, 'parent.yaml'), 'agent-*': path.join(scripts, 'work.yaml') },
+          scripts: {
+            'agent-*-review-*': path.join(scripts, 'lane.yaml'),
+            'agent-*-review': path.join(scripts, 'parent.yaml'),
+            'agent-*': path.join(scripts, 'work.yaml'),
+          },
         },
       },
       roles: { review },
@@ -151,7 +165,13 @@ export async function reviewWorld(name: string, o: WorldOptions = {}): Promise<W
       codehost: {
         local: { reviewer: c.reviewer ?? 'svc-reviewer' },
         ...(c.github
-          ? { github: { webhook_secret: c.github.secret, poll_s: c.github.pollS ?? 0, ...(c.github.reviewerToken ? { reviewer_token: c.github.reviewerToken } : {}) } }
+          ? {
+              github: {
+                webhook_secret: c.github.secret,
+                poll_s: c.github.pollS ?? 0,
+                ...(c.github.reviewerToken ? { reviewer_token: c.github.reviewerToken } : {}),
+              },
+            }
           : {}),
       },
     };
@@ -159,10 +179,16 @@ export async function reviewWorld(name: string, o: WorldOptions = {}): Promise<W
     fs.writeFileSync(path.join(s.svcHome, 'config.yaml'), YAML.stringify(config));
     const projectsFile = path.join(s.svcHome, 'projects.yaml');
     if (fs.existsSync(projectsFile)) {
-      const doc = YAML.parse(fs.readFileSync(projectsFile, 'utf8')) as { projects: Record<string, Record<string, unknown>> };
+      const doc = YAML.parse(fs.readFileSync(projectsFile, 'utf8')) as {
+        projects: Record<string, Record<string, unknown>>;
+      };
       if (c.checkCommands) doc.projects.web.check_commands = c.checkCommands;
       else delete doc.projects.web.check_commands;
-      if (c.github) Object.assign(doc.projects.web, { code_host: 'github', github: { owner: 'acme', repo: 'web', api_url: c.github.apiUrl } });
+      if (c.github)
+        Object.assign(doc.projects.web, {
+          code_host: 'github',
+          github: { owner: 'acme', repo: 'web', api_url: c.github.apiUrl },
+        });
       else {
         delete doc.projects.web.github;
         delete doc.projects.web.code_host;
@@ -201,7 +227,9 @@ export async function reviewWorld(name: string, o: WorldOptions = {}): Promise<W
     },
     async issue(title, ctl = {}) {
       const body = `Acceptance criteria:\n1. ${title} works.\n2. It is tested.\n`;
-      const info = JSON.parse(await ok(['issue', 'new', '--project', 'web', '--title', title, '--body', body, '--json'])) as IssueInfo;
+      const info = JSON.parse(
+        await ok(['issue', 'new', '--project', 'web', '--title', title, '--body', body, '--json']),
+      ) as IssueInfo;
       w.ctl(info.id, 'checks-go', '');
       for (const [k, v] of Object.entries(ctl)) w.ctl(info.id, k, v);
       return info;
@@ -219,16 +247,26 @@ export async function reviewWorld(name: string, o: WorldOptions = {}): Promise<W
     },
     async waitKind(id, kind, count = 1, timeoutMs = 30_000) {
       try {
-        return await eventually(() => journal(id).filter((e) => e.kind === kind)[count - 1], timeoutMs, `${count}× ${kind} in ${id}'s journal`);
+        return await eventually(
+          () => journal(id).filter((e) => e.kind === kind)[count - 1],
+          timeoutMs,
+          `${count}× ${kind} in ${id}'s journal`,
+        );
       } catch (e) {
-        throw new Error(`${(e as Error).message}\njournal: ${JSON.stringify(journal(id), null, 1)}\nlog tail:\n${w.daemonLog().split('\n').slice(-40).join('\n')}`);
+        throw new Error(
+          `${(e as Error).message}\njournal: ${JSON.stringify(journal(id), null, 1)}\nlog tail:\n${w.daemonLog().split('\n').slice(-40).join('\n')}`,
+        );
       }
     },
     async waitLanesSettled(id, reports) {
       await eventually(
         async () => {
           const lanes = (await w.show(id)).reviewers.filter((r) => r.role !== 'parent');
-          return lanes.length === 4 && lanes.every((r) => !r.alive && r.activity === 'stopped') && lanes.filter((r) => r.report.exists).length === reports;
+          return (
+            lanes.length === 4 &&
+            lanes.every((r) => !r.alive && r.activity === 'stopped') &&
+            lanes.filter((r) => r.report.exists).length === reports
+          );
         },
         30_000,
         `four stopped lanes, ${reports} with reports`,

@@ -22,7 +22,8 @@ describe('role permissions: ask or auto per role', function () {
   });
   after(async () => s.dispose());
 
-  const show = async (ref: string | number) => JSON.parse((await ok(s.svc(['conv', 'show', String(ref), '--json']))).stdout) as ConversationInfo;
+  const show = async (ref: string | number) =>
+    JSON.parse((await ok(s.svc(['conv', 'show', String(ref), '--json']))).stdout) as ConversationInfo;
 
   it('refuses a value other than ask or auto, leaving projects.yaml as it was', async () => {
     const file = path.join(s.svcHome, 'projects.yaml');
@@ -47,7 +48,9 @@ describe('role permissions: ask or auto per role', function () {
     assert.equal((await show('perm-o-orchestrator-i1')).permissions, 'auto');
     assert.equal((await show(w.rootId)).permissions, 'ask');
     // svc doctor says which roles' lanes will wait for answers
-    const report = JSON.parse((await s.svc(['doctor', '--json'])).stdout) as { checks: { area: string; subject: string; status: string; text: string; fix: string | null }[] };
+    const report = JSON.parse((await s.svc(['doctor', '--json'])).stdout) as {
+      checks: { area: string; subject: string; status: string; text: string; fix: string | null }[];
+    };
     assert.deepEqual(
       report.checks.filter((c) => c.area === 'roles'),
       [

@@ -36,14 +36,18 @@ describe('run record: svc run export', function () {
   before(async () => {
     s = makeScratch('run-record');
     w = await laneWorld(s);
-    const b = writeBrief(w.briefs, 'b.md', [{ run: buildAndReport('greet.txt', 'hello world', 'Built **greet.txt** as asked.'), check: true }]);
+    const b = writeBrief(w.briefs, 'b.md', [
+      { run: buildAndReport('greet.txt', 'hello world', 'Built **greet.txt** as asked.'), check: true },
+    ]);
     await ok(start(w, ['--run', 'rec', '--key', 'greet', '--role', 'builder', '--model', 'm', '--brief', b]));
     assert.equal((await s.svc(['lane', 'wait', 'rec-greet-builder-i1', '--timeout', '60'])).code, 0);
     const verdict = path.join(s.home, 'verdict.json');
     fs.writeFileSync(verdict, JSON.stringify(DEFECTS));
     const body = path.join(s.home, 'critic.md');
     fs.writeFileSync(body, CRITIC_BODY);
-    const c = writeBrief(w.briefs, 'c.md', [{ run: `svc lane report --file ${body} --verdict NOT_YET --verdict-file ${verdict}`, check: true }]);
+    const c = writeBrief(w.briefs, 'c.md', [
+      { run: `svc lane report --file ${body} --verdict NOT_YET --verdict-file ${verdict}`, check: true },
+    ]);
     await ok(start(w, ['--for', 'greet', '--role', 'critic', '--run', 'rec', '--model', 'm', '--brief', c]));
     assert.equal((await s.svc(['lane', 'wait', 'rec-greet-critic-i1', '--timeout', '60'])).code, 0);
   });
@@ -55,12 +59,18 @@ describe('run record: svc run export', function () {
   it('writes one page holding the chain line, both reports, the defect titles and the builder diff; no home path, no token', async () => {
     const r = await ok(s.svc(['run', 'export', 'rec']));
     const file = path.join(s.home, 'svc-run-proj-rec.html');
-    assert.match(r.stdout, new RegExp(`^Run record of proj/rec written to ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\d+ KB\\)\\n$`));
+    assert.match(
+      r.stdout,
+      new RegExp(`^Run record of proj/rec written to ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(\\d+ KB\\)\\n$`),
+    );
     const html = fs.readFileSync(file, 'utf8');
     assert.ok(html.includes('<code>i1 built → critic c1: NOT_YET (2 defects)</code>'), 'the chain line');
     assert.ok(html.includes('<p>Built <strong>greet.txt</strong> as asked.</p>'), "the builder's report, rendered");
     assert.ok(html.includes('<h2>Findings</h2>'), "the critic's report, rendered");
-    assert.ok(html.includes('<li>Greeting lacks a newline</li>') && html.includes('<li>No test for &lt;empty&gt; names</li>'), 'the defect titles, escaped');
+    assert.ok(
+      html.includes('<li>Greeting lacks a newline</li>') && html.includes('<li>No test for &lt;empty&gt; names</li>'),
+      'the defect titles, escaped',
+    );
     assert.ok(html.includes('<span class="d-add">+hello world</span>'), "the builder's diff");
     assert.ok(html.includes('greet.txt | 1 +'), "the builder's diff stat");
     assert.ok(!/<script/i.test(html), 'no script element: the agent’s <script> is text');
@@ -83,7 +93,10 @@ describe('run record: svc run export', function () {
         ['rec-greet-critic-i1', 'critic', { key: 'greet', iteration: 1 }],
       ],
     );
-    assert.deepEqual(rec.reports.find((x) => x.verdict)?.defectList, ['Greeting lacks a newline', 'No test for <empty> names']);
+    assert.deepEqual(rec.reports.find((x) => x.verdict)?.defectList, [
+      'Greeting lacks a newline',
+      'No test for <empty> names',
+    ]);
     assert.equal(rec.diffs.length, 1);
     assert.match(rec.diffs[0].patch, /^\+hello world$/m);
     assert.deepEqual(
@@ -103,7 +116,10 @@ describe('run record: svc run export', function () {
     const p = rec.parked[0];
     assert.equal(p.lane, 'rec-greet-builder-i1');
     assert.match(p.file, /^~\/\.svc\/agents\/conv-rec-greet-builder-i1\/parked-\d{8}T\d{6}Z\.patch$/);
-    assert.equal(p.restoreCommand, `git -C ~/proj worktree add ~/proj-lanes/rec-greet rec/greet && git -C ~/proj-lanes/rec-greet apply --index -p2 --whitespace=nowarn ${p.file}`);
+    assert.equal(
+      p.restoreCommand,
+      `git -C ~/proj worktree add ~/proj-lanes/rec-greet rec/greet && git -C ~/proj-lanes/rec-greet apply --index -p2 --whitespace=nowarn ${p.file}`,
+    );
     // The diff is still read after the reap: the branch is kept.
     assert.match(rec.diffs[0].patch, /^\+hello world$/m);
     assert.ok(rec.timeline.some((e) => e.kind === 'reap' && e.text === 'rec-greet-builder-i1 reaped'));

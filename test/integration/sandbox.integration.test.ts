@@ -27,7 +27,9 @@ function probeSteps(w: LaneWorld, sibling: string, mark: string): Step[] {
     'caller.key': `cat '${w.s.svcHome}/caller.key' > /dev/null`,
     'svc.db': `head -c 16 '${w.s.svcHome}/svc.db' > /dev/null`,
   };
-  return PROBES.map((p) => ({ run: `if ${cmds[p]} 2>/dev/null; then echo 'PROBE ${p}: succeeded'; else echo 'PROBE ${p}: failed'; fi` }));
+  return PROBES.map((p) => ({
+    run: `if ${cmds[p]} 2>/dev/null; then echo 'PROBE ${p}: succeeded'; else echo 'PROBE ${p}: failed'; fi`,
+  }));
 }
 
 function probeResults(log: string): Record<string, string> {
@@ -47,7 +49,9 @@ describe('sandbox: a workspace lane can change only its own worktree', function 
     w = await laneWorld(s);
     // A sibling lane whose worktree the probes aim at.
     const idle = writeBrief(w.briefs, 'idle.md', [{ say: 'idle' }]);
-    const r = await ok(start(w, ['--run', 'sb', '--key', 'sib', '--role', 'builder', '--model', 'm', '--brief', idle, '--json']));
+    const r = await ok(
+      start(w, ['--run', 'sb', '--key', 'sib', '--role', 'builder', '--model', 'm', '--brief', idle, '--json']),
+    );
     sibling = (JSON.parse(r.stdout) as LaneRecord).cwd;
   });
   after(async () => s.dispose());
@@ -63,14 +67,33 @@ describe('sandbox: a workspace lane can change only its own worktree', function 
       ...probeSteps(w, sibling, 'confined'),
       // Without SVC_CONVERSATION the request still comes over the lane's own socket: it is the
       // builder's, which may not launch lanes, never a person's.
-      { run: `env -u SVC_CONVERSATION svc lane start --run sb --key escape --role builder --harness script --model m --prompt hi 2>&1; echo "PROBE launch-as-person: exit $?"` },
+      {
+        run: `env -u SVC_CONVERSATION svc lane start --run sb --key escape --role builder --harness script --model m --prompt hi 2>&1; echo "PROBE launch-as-person: exit $?"`,
+      },
       // Claiming the root conversation over its own socket is refused.
-      { run: `SVC_CONVERSATION=${w.rootId} svc lane start --run sb --key escape --role builder --harness script --model m --prompt hi 2>&1; echo "PROBE launch-as-root: exit $?"` },
+      {
+        run: `SVC_CONVERSATION=${w.rootId} svc lane start --run sb --key escape --role builder --harness script --model m --prompt hi 2>&1; echo "PROBE launch-as-root: exit $?"`,
+      },
       // A process that leaves the agent's process group stays in its PID namespace.
       { run: 'setsid sleep 4242 > /dev/null 2>&1 < /dev/null &' },
       { run: buildAndReport('confined.txt', 'work'), check: true },
     ]);
-    const r = await ok(start(w, ['--run', 'sb', '--key', 'confined', '--role', 'builder', '--model', 'm', '--brief', brief, '--sandbox', 'workspace']));
+    const r = await ok(
+      start(w, [
+        '--run',
+        'sb',
+        '--key',
+        'confined',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--brief',
+        brief,
+        '--sandbox',
+        'workspace',
+      ]),
+    );
     assert.match(r.stdout, /^Lane sb\/confined builder i1: conv \d+ \(sb-confined-builder-i1\)/);
     await ok(s.svc(['lane', 'wait', 'sb-confined-builder-i1', '--timeout', '60']));
 
@@ -86,7 +109,12 @@ describe('sandbox: a workspace lane can change only its own worktree', function 
       ),
     );
     assert.doesNotMatch(text, /^Lane sb\/escape/m);
-    for (const f of [path.join(s.home, 'confined'), path.join(w.repo, 'confined'), path.join(sibling, 'confined'), path.join(w.repo, '.git', 'hooks', 'confined')]) {
+    for (const f of [
+      path.join(s.home, 'confined'),
+      path.join(w.repo, 'confined'),
+      path.join(sibling, 'confined'),
+      path.join(w.repo, '.git', 'hooks', 'confined'),
+    ]) {
       assert.equal(fs.existsSync(f), false, `${f} was not written`);
     }
     assert.doesNotMatch(fs.readFileSync(path.join(w.repo, '.git', 'config'), 'utf8'), /confined = 1/);
@@ -104,12 +132,36 @@ describe('sandbox: a workspace lane can change only its own worktree', function 
   });
 
   it('runs the same probes unconfined with --sandbox off, and says so', async () => {
-    const brief = writeBrief(w.briefs, 'free.md', [...probeSteps(w, sibling, 'free'), { run: buildAndReport('free.txt', 'work'), check: true }]);
-    await ok(start(w, ['--run', 'sb', '--key', 'free', '--role', 'builder', '--model', 'm', '--brief', brief, '--sandbox', 'off']));
+    const brief = writeBrief(w.briefs, 'free.md', [
+      ...probeSteps(w, sibling, 'free'),
+      { run: buildAndReport('free.txt', 'work'), check: true },
+    ]);
+    await ok(
+      start(w, [
+        '--run',
+        'sb',
+        '--key',
+        'free',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--brief',
+        brief,
+        '--sandbox',
+        'off',
+      ]),
+    );
     await ok(s.svc(['lane', 'wait', 'sb-free-builder-i1', '--timeout', '60']));
     const text = await log('sb-free-builder-i1');
     assert.deepEqual(probeResults(text), Object.fromEntries(PROBES.map((p) => [p, 'succeeded'])), text);
-    for (const f of [path.join(s.home, 'free'), path.join(w.repo, 'free'), path.join(sibling, 'free'), path.join(w.repo, '.git', 'hooks', 'free')]) fs.rmSync(f);
+    for (const f of [
+      path.join(s.home, 'free'),
+      path.join(w.repo, 'free'),
+      path.join(sibling, 'free'),
+      path.join(w.repo, '.git', 'hooks', 'free'),
+    ])
+      fs.rmSync(f);
     git(w.repo, s.env, 'config', '--remove-section', 'svc');
     const l = await lane('sb-free-builder-i1');
     assert.equal(l.sandbox, 'off');
@@ -186,6 +238,21 @@ describe('sandbox: a workspace lane where bubblewrap is missing', function () {
     assert.equal(lanes[0].activity, 'failed-to-start');
     assert.equal(lanes[0].sandbox, 'workspace');
     // --sandbox off is the explicit way to run it there.
-    await ok(start(w, ['--run', 'nb', '--key', 'off', '--role', 'builder', '--model', 'm', '--prompt', 'hi', '--sandbox', 'off']));
+    await ok(
+      start(w, [
+        '--run',
+        'nb',
+        '--key',
+        'off',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--prompt',
+        'hi',
+        '--sandbox',
+        'off',
+      ]),
+    );
   });
 });

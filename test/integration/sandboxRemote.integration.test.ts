@@ -85,7 +85,9 @@ describe('sandbox on a host: a lane there can change only its own worktree (real
       // The other agents' run folders and the environment files (their credentials) there.
       'svc runtime': `ls "$HOME/.svc-host/agents" "$HOME/.svc-host/env" > /dev/null`,
     };
-    return PROBES.map((p) => ({ run: `if ${cmds[p]} 2>/dev/null; then echo 'PROBE ${p}: succeeded'; else echo 'PROBE ${p}: failed'; fi` }));
+    return PROBES.map((p) => ({
+      run: `if ${cmds[p]} 2>/dev/null; then echo 'PROBE ${p}: succeeded'; else echo 'PROBE ${p}: failed'; fi`,
+    }));
   };
   const probeResults = (text: string): Record<string, string> => {
     const out: Record<string, string> = {};
@@ -95,9 +97,29 @@ describe('sandbox on a host: a lane there can change only its own worktree (real
 
   it('runs a lane on the host sandboxed by default: every way out fails, and it commits, pushes and reports done', async () => {
     const idle = writeBrief(w.briefs, 'idle.md', [{ say: 'idle' }]);
-    await ok(start(w, ['--host', 'big', '--run', 'sr', '--key', 'sib', '--role', 'builder', '--model', 'm', '--brief', idle]));
-    const brief = writeBrief(w.briefs, 'confined.md', [...probeSteps('confined'), { run: buildAndReport('confined.txt', 'work'), check: true }]);
-    await ok(start(w, ['--host', 'big', '--run', 'sr', '--key', 'confined', '--role', 'builder', '--model', 'm', '--brief', brief]));
+    await ok(
+      start(w, ['--host', 'big', '--run', 'sr', '--key', 'sib', '--role', 'builder', '--model', 'm', '--brief', idle]),
+    );
+    const brief = writeBrief(w.briefs, 'confined.md', [
+      ...probeSteps('confined'),
+      { run: buildAndReport('confined.txt', 'work'), check: true },
+    ]);
+    await ok(
+      start(w, [
+        '--host',
+        'big',
+        '--run',
+        'sr',
+        '--key',
+        'confined',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--brief',
+        brief,
+      ]),
+    );
     const waited = await s.svc(['lane', 'wait', 'sr-confined-builder-i1', '--timeout', '120']);
     assert.equal(waited.code, 0, waited.stderr);
     assert.equal(waited.stdout, 'built it\n');
@@ -119,13 +141,35 @@ describe('sandbox on a host: a lane there can change only its own worktree (real
   });
 
   it('runs the same probes unconfined on the host with --sandbox off, and says so', async () => {
-    const brief = writeBrief(w.briefs, 'free.md', [...probeSteps('free'), { run: buildAndReport('free.txt', 'work'), check: true }]);
-    await ok(start(w, ['--host', 'big', '--run', 'sr', '--key', 'free', '--role', 'builder', '--model', 'm', '--brief', brief, '--sandbox', 'off']));
+    const brief = writeBrief(w.briefs, 'free.md', [
+      ...probeSteps('free'),
+      { run: buildAndReport('free.txt', 'work'), check: true },
+    ]);
+    await ok(
+      start(w, [
+        '--host',
+        'big',
+        '--run',
+        'sr',
+        '--key',
+        'free',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--brief',
+        brief,
+        '--sandbox',
+        'off',
+      ]),
+    );
     const waited = await s.svc(['lane', 'wait', 'sr-free-builder-i1', '--timeout', '120']);
     assert.equal(waited.code, 0, waited.stderr);
     const text = await log('sr-free-builder-i1');
     assert.deepEqual(probeResults(text), Object.fromEntries(PROBES.map((p) => [p, 'succeeded'])), text);
-    onHost(`rm "$HOME/free" ${root}/free ${root}/sr-sib/free ${clone}/hooks/free && git --git-dir=${clone} config --remove-section svc`);
+    onHost(
+      `rm "$HOME/free" ${root}/free ${root}/sr-sib/free ${clone}/hooks/free && git --git-dir=${clone} config --remove-section svc`,
+    );
     const l = await lane('sr-free-builder-i1');
     assert.equal(l.sandbox, 'off');
     assert.equal(l.report?.status, 'done');
@@ -135,7 +179,10 @@ describe('sandbox on a host: a lane there can change only its own worktree (real
 
   it('says in svc host check whether the host can sandbox its lanes, and why not', async () => {
     const good = await ok(s.svc(['host', 'check', 'big']));
-    assert.match(good.stdout, /^ {2}ok {4}sandbox {5}bubblewrap \d+\.\d+\.\d+: lanes here run sandboxed \(workspace\)$/m);
+    assert.match(
+      good.stdout,
+      /^ {2}ok {4}sandbox {5}bubblewrap \d+\.\d+\.\d+: lanes here run sandboxed \(workspace\)$/m,
+    );
     const bad = await s.svc(['host', 'check', 'nobwrap']);
     assert.equal(bad.code, 1, bad.stdout);
     assert.match(
@@ -145,7 +192,20 @@ describe('sandbox on a host: a lane there can change only its own worktree (real
   });
 
   it('fails to start a workspace lane on a host without bubblewrap, with the reason and the fix; --sandbox off runs it there', async () => {
-    const r = await start(w, ['--host', 'nobwrap', '--run', 'sr', '--key', 'nb', '--role', 'builder', '--model', 'm', '--prompt', 'hi']);
+    const r = await start(w, [
+      '--host',
+      'nobwrap',
+      '--run',
+      'sr',
+      '--key',
+      'nb',
+      '--role',
+      'builder',
+      '--model',
+      'm',
+      '--prompt',
+      'hi',
+    ]);
     assert.equal(r.code, 1);
     assert.equal(
       r.stderr,
@@ -155,7 +215,24 @@ describe('sandbox on a host: a lane there can change only its own worktree (real
     assert.equal(l.activity, 'failed-to-start');
     assert.equal(l.sandbox, 'workspace');
     const brief = writeBrief(w.briefs, 'nb.md', [{ run: buildAndReport('nb.txt', 'work'), check: true }]);
-    await ok(start(w, ['--host', 'nobwrap', '--run', 'sr', '--key', 'nb2', '--role', 'builder', '--model', 'm', '--brief', brief, '--sandbox', 'off']));
+    await ok(
+      start(w, [
+        '--host',
+        'nobwrap',
+        '--run',
+        'sr',
+        '--key',
+        'nb2',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--brief',
+        brief,
+        '--sandbox',
+        'off',
+      ]),
+    );
     assert.equal((await s.svc(['lane', 'wait', 'sr-nb2-builder-i1', '--timeout', '120'])).code, 0);
   });
 });

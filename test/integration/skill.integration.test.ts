@@ -7,7 +7,10 @@ import { ok } from '../helpers/lanes';
 import { makeRepo, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 
-const SKILL = fs.readFileSync(path.join(__dirname, '..', '..', 'shared', 'skills', 'svc-gauntlet-loop', 'SKILL.md'), 'utf8');
+const SKILL = fs.readFileSync(
+  path.join(__dirname, '..', '..', 'shared', 'skills', 'svc-gauntlet-loop', 'SKILL.md'),
+  'utf8',
+);
 
 describe('svc skill', function () {
   this.timeout(60_000);
@@ -23,9 +26,15 @@ describe('svc skill', function () {
     assert.equal((await ok(s.svc(['skill', 'install', '--harness', 'claude']))).stdout, `up to date ${file}\n`);
     assert.equal(fs.statSync(file).mtimeMs, mtime);
     fs.appendFileSync(file, '\nMy own note.\n');
-    assert.equal((await ok(s.svc(['skill', 'install', '--harness', 'claude']))).stdout, `kept ${file}: you edited it; svc skill install --force replaces it\n`);
+    assert.equal(
+      (await ok(s.svc(['skill', 'install', '--harness', 'claude']))).stdout,
+      `kept ${file}: you edited it; svc skill install --force replaces it\n`,
+    );
     assert.ok(fs.readFileSync(file, 'utf8').endsWith('My own note.\n'));
-    assert.equal((await ok(s.svc(['skill', 'install', '--harness', 'claude', '--force']))).stdout, `overwrote your edited copy ${file} (--force)\n`);
+    assert.equal(
+      (await ok(s.svc(['skill', 'install', '--harness', 'claude', '--force']))).stdout,
+      `overwrote your edited copy ${file} (--force)\n`,
+    );
     assert.equal(fs.readFileSync(file, 'utf8'), SKILL);
   });
 

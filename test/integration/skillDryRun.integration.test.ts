@@ -29,15 +29,36 @@ describe('svc-gauntlet-loop dry run', function () {
     const loop = scriptBlock(
       [
         // Steps 3–4: fan out two builders, wait for both reports, oldest first.
-        { run: `${lane('--key a --role builder --brief briefs/a1.md')} && ${lane('--key b --role builder --brief briefs/b1.md')}`, check: true },
-        { run: 'svc lane wait --run dry --timeout 60 2>wait.err; sed -n "s/^next: .* --after //p" wait.err > cursor', check: true },
-        { run: 'svc lane wait --run dry --after "$(cat cursor)" --timeout 60 2>wait.err; sed -n "s/^next: .* --after //p" wait.err > cursor', check: true },
+        {
+          run: `${lane('--key a --role builder --brief briefs/a1.md')} && ${lane('--key b --role builder --brief briefs/b1.md')}`,
+          check: true,
+        },
+        {
+          run: 'svc lane wait --run dry --timeout 60 2>wait.err; sed -n "s/^next: .* --after //p" wait.err > cursor',
+          check: true,
+        },
+        {
+          run: 'svc lane wait --run dry --after "$(cat cursor)" --timeout 60 2>wait.err; sed -n "s/^next: .* --after //p" wait.err > cursor',
+          check: true,
+        },
         // Step 5: a critic for each done builder.
-        { run: `${lane('--for a --role critic --brief briefs/critic-a1.md')} && ${lane('--for b --role critic --brief briefs/critic-pass.md')}`, check: true },
-        { run: 'svc lane wait dry-a-critic-i1 --timeout 60 && svc lane wait dry-b-critic-i1 --timeout 60', check: true },
+        {
+          run: `${lane('--for a --role critic --brief briefs/critic-a1.md')} && ${lane('--for b --role critic --brief briefs/critic-pass.md')}`,
+          check: true,
+        },
+        {
+          run: 'svc lane wait dry-a-critic-i1 --timeout 60 && svc lane wait dry-b-critic-i1 --timeout 60',
+          check: true,
+        },
         // Step 6: NOT_YET → the next iteration of a (replacing i1), and a new critic for it.
-        { run: `${lane('--key a --role builder --brief briefs/a2.md --replace')} && svc lane wait dry-a-builder-i2 --timeout 60`, check: true },
-        { run: `${lane('--for a --role critic --brief briefs/critic-pass.md --replace')} && svc lane wait dry-a-critic-i2 --timeout 60`, check: true },
+        {
+          run: `${lane('--key a --role builder --brief briefs/a2.md --replace')} && svc lane wait dry-a-builder-i2 --timeout 60`,
+          check: true,
+        },
+        {
+          run: `${lane('--for a --role critic --brief briefs/critic-pass.md --replace')} && svc lane wait dry-a-critic-i2 --timeout 60`,
+          check: true,
+        },
         // Step 9: reap critics and builders; b's tree holds a stray edit, so park it.
         { run: 'echo stray >> proj-lanes/dry-b/b.txt', check: true },
         {
@@ -48,9 +69,31 @@ describe('svc-gauntlet-loop dry run', function () {
       ],
       'You orchestrate run dry with the svc-gauntlet-loop skill.',
     );
-    const r = await ok(s.svc(['conv', 'new', '--project', 'proj', '--harness', 'script', '--model', 'm', '--cwd', s.home, '--prompt', loop, '--json']));
+    const r = await ok(
+      s.svc([
+        'conv',
+        'new',
+        '--project',
+        'proj',
+        '--harness',
+        'script',
+        '--model',
+        'm',
+        '--cwd',
+        s.home,
+        '--prompt',
+        loop,
+        '--json',
+      ]),
+    );
     const root = (JSON.parse(r.stdout) as { conversation: { id: number } }).conversation.id;
-    await eventually(() => fs.existsSync(path.join(s.home, 'chain-a.txt')) && fs.readFileSync(path.join(s.home, 'chain-a.txt'), 'utf8').length > 0, 180_000, 'the loop to finish');
+    await eventually(
+      () =>
+        fs.existsSync(path.join(s.home, 'chain-a.txt')) &&
+        fs.readFileSync(path.join(s.home, 'chain-a.txt'), 'utf8').length > 0,
+      180_000,
+      'the loop to finish',
+    );
 
     const chain = fs.readFileSync(path.join(s.home, 'chain-a.txt'), 'utf8').split('\n')[0];
     assert.equal(chain, 'i1 built → critic c1: NOT_YET (2 defects) → i2 built → critic c2: PASS');

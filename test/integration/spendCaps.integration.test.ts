@@ -31,7 +31,9 @@ describe('spend caps', function () {
     assert.ok(l, `lane ${name} listed`);
     return l;
   };
-  const prompts = async (name: string) => (await ok(s.svc(['conv', 'log', name, '--lines', '1000']))).stdout.split('\n').filter((l) => l.startsWith('> ')).length;
+  const prompts = async (name: string) =>
+    (await ok(s.svc(['conv', 'log', name, '--lines', '1000']))).stdout.split('\n').filter((l) => l.startsWith('> '))
+      .length;
 
   it('stops a lane over its cap mid-turn; wait exits 4 with SPEND; nothing runs until a raise, which lets it go on', async () => {
     const lanesRoot = `${w.repo}-lanes`;
@@ -44,7 +46,9 @@ describe('spend caps', function () {
       { write: { path: 'never.txt', content: 'x' } },
     ]);
     const started = Date.now();
-    await ok(start(w, ['--run', 'sp', '--key', 'b', '--role', 'builder', '--model', 'm', '--brief', brief, '--budget', '0.5']));
+    await ok(
+      start(w, ['--run', 'sp', '--key', 'b', '--role', 'builder', '--model', 'm', '--brief', brief, '--budget', '0.5']),
+    );
 
     const wait = await s.svc(['lane', 'wait', 'sp-b-builder-i1', '--timeout', '60']);
     assert.equal(wait.code, 4, wait.stderr);
@@ -76,7 +80,10 @@ describe('spend caps', function () {
     const list = (await ok(s.svc(['lane', 'list', '--run', 'sp']))).stdout;
     assert.match(list.split('\n')[1], / \$0\.60\/\$0\.50 reached$/);
     const show = (await ok(s.svc(['lane', 'show', 'sp-b-builder-i1']))).stdout.split('\n');
-    assert.equal(show[2], '    budget: $0.60 of $0.50 (120%) — lane cap reached: svc lane budget sp-b-builder-i1 <usd> to go on');
+    assert.equal(
+      show[2],
+      '    budget: $0.60 of $0.50 (120%) — lane cap reached: svc lane budget sp-b-builder-i1 <usd> to go on',
+    );
 
     // Held: a tell is refused with the reason, and no turn starts.
     const before = await prompts('sp-b-builder-i1');
@@ -99,13 +106,25 @@ describe('spend caps', function () {
     // The launcher raises it: the lane is told to carry on, then takes the next message.
     const raise = await s.svc(['lane', 'budget', 'sp-b-builder-i1', '2'], { env: laneEnv(s, { id: w.rootId }) });
     assert.equal(raise.code, 0, raise.stderr);
-    assert.equal(raise.stdout, 'Spend cap of lane sp-b-builder-i1: $2.00 (spent $0.60)\nsp-b-builder-i1 may take turns again; it was told to carry on\n');
-    const going = await ok(s.svc(['tell', 'sp-b-builder-i1', scriptBlock([{ run: buildAndReport('spent.txt', 'done anyway', 'finished'), check: true }])]));
+    assert.equal(
+      raise.stdout,
+      'Spend cap of lane sp-b-builder-i1: $2.00 (spent $0.60)\nsp-b-builder-i1 may take turns again; it was told to carry on\n',
+    );
+    const going = await ok(
+      s.svc([
+        'tell',
+        'sp-b-builder-i1',
+        scriptBlock([{ run: buildAndReport('spent.txt', 'done anyway', 'finished'), check: true }]),
+      ]),
+    );
     assert.match(going.stdout, /^(Delivered to|Queued for) #\d+ \(sp-b-builder-i1\)/i);
     const done = await s.svc(['lane', 'wait', 'sp-b-builder-i1', '--after', '1', '--timeout', '60']);
     assert.equal(done.code, 0, done.stderr + done.stdout);
     assert.equal(done.stdout, 'finished\n');
-    assert.match((await ok(s.svc(['conv', 'log', 'sp-b-builder-i1', '--lines', '1000']))).stdout, /svc: your spend cap was raised \(lane \$0\.60 of \$2\.00 \(30%\)\)/);
+    assert.match(
+      (await ok(s.svc(['conv', 'log', 'sp-b-builder-i1', '--lines', '1000']))).stdout,
+      /svc: your spend cap was raised \(lane \$0\.60 of \$2\.00 \(30%\)\)/,
+    );
     const after = await lane('sp-b-builder-i1');
     assert.equal(after.budget.state, 'ok');
     assert.equal(after.budget.text, '$0.60 of $2.00 (30%)');
@@ -117,17 +136,36 @@ describe('spend caps', function () {
     await ok(start(w, ['--run', 'rc', '--key', 'quiet', '--role', 'builder', '--model', 'm', '--brief', idle]));
     const spender = writeBrief(w.briefs, 'big.md', [{ cost: 1.25 }, { sleep: 60_000 }]);
     await ok(start(w, ['--run', 'rc', '--key', 'big', '--role', 'builder', '--model', 'm', '--brief', spender]));
-    const waits = await Promise.all(['rc-big-builder-i1', 'rc-quiet-builder-i1'].map((n) => s.svc(['lane', 'wait', n, '--timeout', '60'])));
+    const waits = await Promise.all(
+      ['rc-big-builder-i1', 'rc-quiet-builder-i1'].map((n) => s.svc(['lane', 'wait', n, '--timeout', '60'])),
+    );
     for (const r of waits) {
       assert.equal(r.code, 4, r.stderr);
-      assert.match(r.stdout, /^SPEND: Run rc reached its spend cap: spent \$1\.25 of \$1\.00, the project’s per-run cap \(gauntlet\.budget\)\.\n/);
+      assert.match(
+        r.stdout,
+        /^SPEND: Run rc reached its spend cap: spent \$1\.25 of \$1\.00, the project’s per-run cap \(gauntlet\.budget\)\.\n/,
+      );
     }
-    const runs = JSON.parse((await ok(s.svc(['lane', 'runs', '--json']))).stdout) as { run: string; spend: { spent: number; cap: number; text: string } }[];
+    const runs = JSON.parse((await ok(s.svc(['lane', 'runs', '--json']))).stdout) as {
+      run: string;
+      spend: { spent: number; cap: number; text: string };
+    }[];
     assert.deepEqual(
       runs.filter((c) => c.run === 'rc').map((c) => c.spend.text),
       ['$1.25 of $1.00 (125%) · 2 stopped at a cap'],
     );
-    const refused = await start(w, ['--run', 'rc', '--key', 'more', '--role', 'builder', '--model', 'm', '--brief', idle]);
+    const refused = await start(w, [
+      '--run',
+      'rc',
+      '--key',
+      'more',
+      '--role',
+      'builder',
+      '--model',
+      'm',
+      '--brief',
+      idle,
+    ]);
     assert.equal(refused.code, 1);
     assert.equal(
       refused.stderr,
@@ -141,8 +179,25 @@ describe('spend caps', function () {
   });
 
   it('says a cap is not enforceable on a harness that reports no cost', async () => {
-    const brief = writeBrief(w.briefs, 'free.md', [{ run: "printf 'BLOCKED: nothing to do\\n' | svc lane report --stdin --status blocked" }]);
-    await ok(start(w, ['--run', 'nc', '--key', 'free', '--role', 'builder', '--model', 'm', '--brief', brief, '--budget', '1']));
+    const brief = writeBrief(w.briefs, 'free.md', [
+      { run: "printf 'BLOCKED: nothing to do\\n' | svc lane report --stdin --status blocked" },
+    ]);
+    await ok(
+      start(w, [
+        '--run',
+        'nc',
+        '--key',
+        'free',
+        '--role',
+        'builder',
+        '--model',
+        'm',
+        '--brief',
+        brief,
+        '--budget',
+        '1',
+      ]),
+    );
     assert.equal((await s.svc(['lane', 'wait', 'nc-free-builder-i1', '--timeout', '60'])).code, 4);
     const l = await lane('nc-free-builder-i1');
     assert.equal(l.budget.state, 'not-enforceable');

@@ -29,7 +29,10 @@ describe('store: a damaged, symlinked or foreign svc.db is refused', function ()
     await ok(s.svc(['daemon', 'stop', '--force'])); // a graceful stop leaves a backup of the final state
     const probe = new Database(db(), { readonly: true });
     const page = probe.pragma('page_size', { simple: true }) as number;
-    const root = probe.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'conversations'").pluck().get() as number;
+    const root = probe
+      .prepare("SELECT rootpage FROM sqlite_master WHERE name = 'conversations'")
+      .pluck()
+      .get() as number;
     probe.close();
     const fd = fs.openSync(db(), 'r+');
     fs.writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, (root - 1) * page);
@@ -105,7 +108,10 @@ describe('store: a damaged, symlinked or foreign svc.db is refused', function ()
     try {
       const r = await s.svc(['conv', 'list']);
       assert.equal(r.code, 1);
-      assert.equal(r.stderr, `${s.svcHome} belongs to uid 65534, not to you (uid 0); svc refuses an SVC_HOME another user controls (set SVC_HOME to a folder of your own)\n`);
+      assert.equal(
+        r.stderr,
+        `${s.svcHome} belongs to uid 65534, not to you (uid 0); svc refuses an SVC_HOME another user controls (set SVC_HOME to a folder of your own)\n`,
+      );
       assert.deepEqual(daemonPids(s.svcHome), []);
     } finally {
       fs.chownSync(s.svcHome, 0, 0);

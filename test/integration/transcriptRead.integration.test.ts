@@ -37,11 +37,26 @@ describe('transcript/read', function () {
       Array.from({ length: r.rows.length }, (_, i) => i + 1),
     );
     assert.equal(r.lastSeq, r.rows.length);
-    const shown = r.rows.map((x) => x.kind).filter((k) => !['usage_update', 'available_commands_update', 'config_option_update', 'current_mode_update'].includes(k));
-    assert.deepEqual(shown, ['lifecycle', 'lifecycle', 'prompt', 'agent_message_chunk', 'tool_call', 'tool_call_update', 'turn_end']);
+    const shown = r.rows
+      .map((x) => x.kind)
+      .filter(
+        (k) =>
+          !['usage_update', 'available_commands_update', 'config_option_update', 'current_mode_update'].includes(k),
+      );
+    assert.deepEqual(shown, [
+      'lifecycle',
+      'lifecycle',
+      'prompt',
+      'agent_message_chunk',
+      'tool_call',
+      'tool_call_update',
+      'turn_end',
+    ]);
     const items = foldTranscript(r.rows).filter((i) => i.kind !== 'note');
     assert.deepEqual(
-      items.map((i) => (i.kind === 'tool' ? [i.kind, i.title, i.status, i.output] : [i.kind, 'text' in i ? i.text : ''])),
+      items.map((i) =>
+        i.kind === 'tool' ? [i.kind, i.title, i.status, i.output] : [i.kind, 'text' in i ? i.text : ''],
+      ),
       [
         ['prompt', script('- say: hello **there**', "- run: printf 'out\\n'")],
         ['message', 'hello **there**\n'],
@@ -71,10 +86,13 @@ describe('transcript/read', function () {
   });
 
   it('carries a plan from the script harness to the panel and the log; a newer plan replaces it', async () => {
-    const id = await s.start(script('- plan: [read the brief, write code]', '- plan: [{content: read the brief, status: completed}, {content: write code, status: in_progress}]'), [
-      '--title',
-      'planner',
-    ]);
+    const id = await s.start(
+      script(
+        '- plan: [read the brief, write code]',
+        '- plan: [{content: read the brief, status: completed}, {content: write code, status: in_progress}]',
+      ),
+      ['--title', 'planner'],
+    );
     await s.waitActivity(id, 'idle');
     const r = await read({ conv: 'planner' });
     const plans = foldTranscript(r.rows).filter((i) => i.kind === 'plan');
@@ -93,11 +111,14 @@ describe('transcript/read', function () {
   it('refuses an unknown conversation with the usual message', async () => {
     const c = await rpc(s);
     try {
-      await assert.rejects(c.sendRequest(transcriptRead.method, { conv: 'nobody' }), (e: Error & { data?: { reason?: string } }) => {
-        assert.equal(e.message, "no conversation 'nobody' (give #id, id, name or conv-<name>; see svc conv list)");
-        assert.equal(e.data?.reason, 'unknownConversation');
-        return true;
-      });
+      await assert.rejects(
+        c.sendRequest(transcriptRead.method, { conv: 'nobody' }),
+        (e: Error & { data?: { reason?: string } }) => {
+          assert.equal(e.message, "no conversation 'nobody' (give #id, id, name or conv-<name>; see svc conv list)");
+          assert.equal(e.data?.reason, 'unknownConversation');
+          return true;
+        },
+      );
     } finally {
       c.end();
     }

@@ -15,7 +15,9 @@ describe('transcripts of tool calls and messages', function () {
   let s: ConvScratch;
 
   before(async () => {
-    s = await convScratch('transcript-tools', { config: "harnesses:\n  script:\n    env: {SVC_SCRIPT_COST_PER_TURN: '0.000282'}\n" });
+    s = await convScratch('transcript-tools', {
+      config: "harnesses:\n  script:\n    env: {SVC_SCRIPT_COST_PER_TURN: '0.000282'}\n",
+    });
   });
   after(async () => s?.dispose());
 
@@ -94,7 +96,10 @@ describe('transcripts of tool calls and messages', function () {
   });
 
   it('follows a terminal command as it runs: the output of a call started in an earlier batch appends', async () => {
-    const id = await s.start(script("- run: printf 'first\\n'; sleep 1.5; printf 'second\\n'", '  show: terminal'), ['--title', 'follow']);
+    const id = await s.start(script("- run: printf 'first\\n'; sleep 1.5; printf 'second\\n'", '  show: terminal'), [
+      '--title',
+      'follow',
+    ]);
     const following = s.svc(['conv', 'log', String(id), '--follow', '--lines', '100']);
     await s.waitActivity(id, 'idle');
     await s.ok(['conv', 'stop', String(id)]);
@@ -102,7 +107,10 @@ describe('transcripts of tool calls and messages', function () {
     assert.equal(r.code, 0, r.stderr);
     // Whatever the batches were, the call is named once and its output is whole.
     const tail = r.stdout.slice(r.stdout.indexOf("$ printf 'first"));
-    assert.equal(tail.split('\n').slice(0, 3).join('\n'), "$ printf 'first\\n'; sleep 1.5; printf 'second\\n'\nfirst\nsecond");
+    assert.equal(
+      tail.split('\n').slice(0, 3).join('\n'),
+      "$ printf 'first\\n'; sleep 1.5; printf 'second\\n'\nfirst\nsecond",
+    );
   });
 
   it('prints a cost of a fraction of a cent as money', async () => {

@@ -43,16 +43,30 @@ describe('webhook flood: refused before the body is read, memory flat', function
   it('answers without waiting for a body it will not read: no secret, no signature, too large', async () => {
     // Each client sends 64 KiB of a declared 25 MB and then waits: only an answer that
     // does not need the body can arrive.
-    const partial = (s: Scratch, headers: Record<string, string>) => postChunked(daemonInfo(s.svcHome).httpPort, headers, 25 * MB, 64 * 1024);
+    const partial = (s: Scratch, headers: Record<string, string>) =>
+      postChunked(daemonInfo(s.svcHome).httpPort, headers, 25 * MB, 64 * 1024);
     const a = await partial(noSecret, { ...HEADERS, 'x-hub-signature-256': FAKE_SIGNATURE });
     assert.deepEqual(
       [a.status, a.body],
-      [409, { error: 'no webhook secret configured (codehost.github.webhook_secret in config.yaml, or GITHUB_WEBHOOK_SECRET)', reason: 'webhookNotConfigured' }],
+      [
+        409,
+        {
+          error:
+            'no webhook secret configured (codehost.github.webhook_secret in config.yaml, or GITHUB_WEBHOOK_SECRET)',
+          reason: 'webhookNotConfigured',
+        },
+      ],
     );
     const b = await partial(withSecret, HEADERS);
-    assert.deepEqual([b.status, b.body], [401, { error: 'missing or malformed X-Hub-Signature-256', reason: 'badSignature' }]);
+    assert.deepEqual(
+      [b.status, b.body],
+      [401, { error: 'missing or malformed X-Hub-Signature-256', reason: 'badSignature' }],
+    );
     const c = await partial(withSecret, { ...HEADERS, 'x-hub-signature-256': FAKE_SIGNATURE });
-    assert.deepEqual([c.status, c.body], [413, { error: `request body exceeds ${4 * MB} bytes`, reason: 'bodyTooLarge' }]);
+    assert.deepEqual(
+      [c.status, c.body],
+      [413, { error: `request body exceeds ${4 * MB} bytes`, reason: 'bodyTooLarge' }],
+    );
     for (const r of [a, b, c]) assert.ok(r.sentBeforeAnswer <= 64 * 1024);
   });
 
@@ -60,19 +74,28 @@ describe('webhook flood: refused before the body is read, memory flat', function
     const port = daemonInfo(withSecret.svcHome).httpPort;
     const signed = { ...HEADERS, 'x-hub-signature-256': FAKE_SIGNATURE };
     const hold = new AbortController();
-    const held = Array.from({ length: 4 }, () => postChunked(port, signed, 2 * MB, 64 * 1024, hold.signal).catch(() => 'aborted'));
+    const held = Array.from({ length: 4 }, () =>
+      postChunked(port, signed, 2 * MB, 64 * 1024, hold.signal).catch(() => 'aborted'),
+    );
     await sleep(500);
     const fifth = await postChunked(port, signed, 2 * MB, 64 * 1024);
     assert.deepEqual(
       [fifth.status, fifth.retryAfter, fifth.body],
-      [503, '1', { error: 'busy: 4 requests to /api/webhooks/github are being read; try again shortly', reason: 'busy' }],
+      [
+        503,
+        '1',
+        { error: 'busy: 4 requests to /api/webhooks/github are being read; try again shortly', reason: 'busy' },
+      ],
     );
     hold.abort();
     assert.deepEqual(await Promise.all(held), ['aborted', 'aborted', 'aborted', 'aborted']);
     await sleep(200);
     // The slots are free again: a whole body is read, and its signature checked.
     const next = await postChunked(port, signed, 1024);
-    assert.deepEqual([next.status, next.body, next.sentBeforeAnswer], [401, { error: 'X-Hub-Signature-256 does not match the body', reason: 'badSignature' }, 1024]);
+    assert.deepEqual(
+      [next.status, next.body, next.sentBeforeAnswer],
+      [401, { error: 'X-Hub-Signature-256 does not match the body', reason: 'badSignature' }, 1024],
+    );
   });
 
   for (const [label, pick, headers, status] of [
@@ -105,7 +128,11 @@ describe('webhook flood: refused before the body is read, memory flat', function
       assert.equal((await s.svc(['daemon', 'stop'])).code, 0);
       assert.equal((await s.svc(['daemon', 'status'])).code, 0);
       assert.equal(daemonInfo(s.svcHome).httpPort, free);
-      const health = await fetch(`http://127.0.0.1:${free}/api/webhooks/github`, { method: 'POST', headers: HEADERS, body: '{}' });
+      const health = await fetch(`http://127.0.0.1:${free}/api/webhooks/github`, {
+        method: 'POST',
+        headers: HEADERS,
+        body: '{}',
+      });
       assert.equal(health.status, 409);
     } finally {
       await s.dispose();

@@ -60,10 +60,18 @@ describe('soak: the daemon socket under 100,000 fuzzed connections', function ()
       const rss = rssMb();
       const before = new Set(fs.readdirSync(diag));
       process.kill(pid, 'SIGUSR2');
-      const file = await eventually(() => fs.readdirSync(diag).find((f) => !before.has(f) && f.endsWith('.heapsnapshot')), 120_000, 'the heap snapshot');
+      const file = await eventually(
+        () => fs.readdirSync(diag).find((f) => !before.has(f) && f.endsWith('.heapsnapshot')),
+        120_000,
+        'the heap snapshot',
+      );
       // Written in place, a chunk at a time: read it once its last bytes close the JSON.
       const full = path.join(diag, file);
-      await eventually(() => fs.readFileSync(full).subarray(-2).toString() === ']}', 300_000, 'a complete heap snapshot');
+      await eventually(
+        () => fs.readFileSync(full).subarray(-2).toString() === ']}',
+        300_000,
+        'a complete heap snapshot',
+      );
       const heap = liveHeapMb(full);
       const m = { heap, rss };
       fs.rmSync(path.join(diag, file));
@@ -81,9 +89,17 @@ describe('soak: the daemon socket under 100,000 fuzzed connections', function ()
     }
     const end = await measure();
     const line = (m: { heap: number; rss: number }) => `heap ${m.heap.toFixed(2)} MB, rss ${m.rss.toFixed(1)} MB`;
-    process.stdout.write(`      seed ${seed}, ${((Date.now() - t0) / 1000).toFixed(0)} s: at start ${line(start)}; at ${TOTAL / 2} ${line(half)}; at ${TOTAL} ${line(end)}\n`);
-    assert.ok(end.heap - half.heap < HALF_HEAP_BOUND_MB, `the live heap grew ${(end.heap - half.heap).toFixed(2)} MB over the second ${TOTAL / 2} connections (seed ${seed})`);
-    assert.ok(end.rss - half.rss < HALF_RSS_BOUND_MB, `the resident size grew ${(end.rss - half.rss).toFixed(1)} MB over the second ${TOTAL / 2} connections (seed ${seed})`);
+    process.stdout.write(
+      `      seed ${seed}, ${((Date.now() - t0) / 1000).toFixed(0)} s: at start ${line(start)}; at ${TOTAL / 2} ${line(half)}; at ${TOTAL} ${line(end)}\n`,
+    );
+    assert.ok(
+      end.heap - half.heap < HALF_HEAP_BOUND_MB,
+      `the live heap grew ${(end.heap - half.heap).toFixed(2)} MB over the second ${TOTAL / 2} connections (seed ${seed})`,
+    );
+    assert.ok(
+      end.rss - half.rss < HALF_RSS_BOUND_MB,
+      `the resident size grew ${(end.rss - half.rss).toFixed(1)} MB over the second ${TOTAL / 2} connections (seed ${seed})`,
+    );
     // The daemon still answers.
     const r = await s.svc(['daemon', 'status']);
     assert.equal(r.code, 0, r.stderr);

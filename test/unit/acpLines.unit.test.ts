@@ -15,14 +15,25 @@ describe('ACP lines across a connection that can lose output', () => {
 
   it('a gap drops the half line (its size is given) and answers each waiting request once, with the reason', () => {
     const l = new AcpLines();
-    l.noteInput(Buffer.from(line({ jsonrpc: '2.0', id: 1, method: 'session/prompt' }) + line({ jsonrpc: '2.0', id: 'x', method: 'session/load' })));
+    l.noteInput(
+      Buffer.from(
+        line({ jsonrpc: '2.0', id: 1, method: 'session/prompt' }) +
+          line({ jsonrpc: '2.0', id: 'x', method: 'session/load' }),
+      ),
+    );
     l.noteInput(Buffer.from(line({ jsonrpc: '2.0', method: 'session/cancel' }))); // a notification waits for nothing
     assert.ok(l.wholeLines(Buffer.from(line({ jsonrpc: '2.0', id: 'x', result: {} }) + '{"half')));
     const gap = l.gap((cut) => `lost ${cut} bytes`);
     assert.equal(gap.said, 'lost 6 bytes');
     assert.deepEqual(
       gap.answers.map((b) => JSON.parse(b.toString()) as unknown),
-      [{ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'lost 6 bytes; the answer to this request may have been among them' } }],
+      [
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          error: { code: -32603, message: 'lost 6 bytes; the answer to this request may have been among them' },
+        },
+      ],
     );
     assert.deepEqual(l.gap(() => 'again').answers, []);
     // the half line is gone: the next line starts clean

@@ -2,7 +2,16 @@ import * as assert from 'node:assert/strict';
 import { activityOf, activityOfRow, isLive, STARTING_WINDOW_MS } from '../../shared/activity';
 import type { ActivityFacts } from '../../shared/activity';
 
-const base: ActivityFacts = { spawnError: false, alive: false, needsYou: false, working: false, ended: false, archived: false, createdAt: 1_000_000, now: 1_000_000 };
+const base: ActivityFacts = {
+  spawnError: false,
+  alive: false,
+  needsYou: false,
+  working: false,
+  ended: false,
+  archived: false,
+  createdAt: 1_000_000,
+  now: 1_000_000,
+};
 const f = (o: Partial<ActivityFacts>): ActivityFacts => ({ ...base, ...o });
 
 describe('activity rule set (docs/spec.md: first matching row wins)', () => {
@@ -35,7 +44,10 @@ describe('activity rule set (docs/spec.md: first matching row wins)', () => {
     assert.equal(activityOf(f({ archived: true, spawnError: true })), 'stopped');
   });
   it('live means starting, idle, working or needs-you', () => {
-    assert.deepEqual((['failed-to-start', 'needs-you', 'working', 'idle', 'starting', 'stopped'] as const).filter(isLive), ['needs-you', 'working', 'idle', 'starting']);
+    assert.deepEqual(
+      (['failed-to-start', 'needs-you', 'working', 'idle', 'starting', 'stopped'] as const).filter(isLive),
+      ['needs-you', 'working', 'idle', 'starting'],
+    );
   });
 
   it('reads a stored row: spawn error, end and archive times, creation time', () => {
@@ -44,7 +56,10 @@ describe('activity rule set (docs/spec.md: first matching row wins)', () => {
     assert.equal(activityOfRow(row, dead, 1000 + 1), 'starting');
     assert.equal(activityOfRow({ ...row, endedAt: 2000 }, dead, 2001), 'stopped');
     assert.equal(activityOfRow({ ...row, spawnError: 'no binary' }, dead, 1001), 'failed-to-start');
-    assert.equal(activityOfRow({ ...row, archivedAt: 3000 }, { alive: true, needsYou: true, working: true }, 3001), 'stopped');
+    assert.equal(
+      activityOfRow({ ...row, archivedAt: 3000 }, { alive: true, needsYou: true, working: true }, 3001),
+      'stopped',
+    );
     assert.equal(activityOfRow(row, { alive: true, needsYou: false, working: true }, 5000), 'working');
   });
 });

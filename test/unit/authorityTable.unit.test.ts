@@ -22,7 +22,8 @@ function protocolMethods(): string[] {
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- every protocol file, by name at run time
     const mod = require(path.join(dir, file)) as Record<string, { kind?: unknown; method?: unknown } | null>;
-    for (const d of Object.values(mod)) if (d && typeof d === 'object' && d.kind === 'request' && typeof d.method === 'string') out.push(d.method);
+    for (const d of Object.values(mod))
+      if (d && typeof d === 'object' && d.kind === 'request' && typeof d.method === 'string') out.push(d.method);
   }
   return out.sort();
 }
@@ -34,7 +35,9 @@ function httpRoutes(): string[] {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (p.endsWith('.ts')) for (const m of fs.readFileSync(p, 'utf8').matchAll(/\.http\.route\(\s*'([A-Z]+)',\s*'([^']+)'/g)) out.push(`${m[1]} ${m[2]}`);
+      else if (p.endsWith('.ts'))
+        for (const m of fs.readFileSync(p, 'utf8').matchAll(/\.http\.route\(\s*'([A-Z]+)',\s*'([^']+)'/g))
+          out.push(`${m[1]} ${m[2]}`);
     }
   };
   walk(path.join(REPO, 'server'));
@@ -83,8 +86,13 @@ describe('authority: one row per method and route', () => {
 // A small world: the person's root #1 launched orchestrator #2 and builder #3; #2 launched
 // builder #4, whose successor is #5 (a handoff); #6 is another root; #7 and #8 are the work
 // agent and review parent of WEB-1, #9 a review lane of it.
-const row = (id: number, name: string, kind: string, parentId: number | null, extra: Partial<ConversationRow> = {}): ConversationRow =>
-  ({ id, name, kind, parentId, issueId: null, extraEnv: null, ...extra }) as ConversationRow;
+const row = (
+  id: number,
+  name: string,
+  kind: string,
+  parentId: number | null,
+  extra: Partial<ConversationRow> = {},
+): ConversationRow => ({ id, name, kind, parentId, issueId: null, extraEnv: null, ...extra }) as ConversationRow;
 const ROWS = [
   row(1, 'root', 'root', null),
   row(2, 'r-lead-orchestrator-i1', 'lane', 1),
@@ -93,8 +101,14 @@ const ROWS = [
   row(5, 'r-b-builder-i1-h1', 'successor', 4),
   row(6, 'other', 'root', null),
   row(7, 'agent-web-1', 'agent', null, { issueId: 'WEB-1' }),
-  row(8, 'agent-web-1-review', 'agent', null, { issueId: 'WEB-1', extraEnv: { SVC_REVIEW_RUN: 'r1', SVC_REVIEW_LANE: 'parent' } }),
-  row(9, 'agent-web-1-review-security', 'agent', 8, { issueId: 'WEB-1', extraEnv: { SVC_REVIEW_RUN: 'r1', SVC_REVIEW_LANE: 'security' } }),
+  row(8, 'agent-web-1-review', 'agent', null, {
+    issueId: 'WEB-1',
+    extraEnv: { SVC_REVIEW_RUN: 'r1', SVC_REVIEW_LANE: 'parent' },
+  }),
+  row(9, 'agent-web-1-review-security', 'agent', 8, {
+    issueId: 'WEB-1',
+    extraEnv: { SVC_REVIEW_RUN: 'r1', SVC_REVIEW_LANE: 'security' },
+  }),
 ];
 const get = (id: number) => ROWS.find((r) => r.id === id);
 const resolve = (ref: string) => {
@@ -186,7 +200,16 @@ describe('authority: the rules', () => {
       {},
       'an agent may not stop or restart the daemon (svc daemon stop / restart): only the person may; you are agent #2 (r-lead-orchestrator-i1) — ask the person',
     );
-    for (const key of ['config/set', 'projects/add', 'pr/merge', 'pr/review', 'pr/create', 'conversations/new', 'issues/start', 'review/abort']) {
+    for (const key of [
+      'config/set',
+      'projects/add',
+      'pr/merge',
+      'pr/review',
+      'pr/create',
+      'conversations/new',
+      'issues/start',
+      'review/abort',
+    ]) {
       assert.throws(
         () => allowed(agent(7), key),
         (e: unknown) => SvcError.is(e, 'personOnly'),
@@ -224,12 +247,32 @@ describe('authority: the rules', () => {
       { issue: 'WEB-2' },
       'only the work agent of WEB-2 (or the person) may finish the issue (svc done); agent #7 (agent-web-1) is not it — ask the person',
     );
-    refused(agent(8), 'issues/done', {}, 'only the work agent of WEB-1 (or the person) may finish the issue (svc done); agent #8 (agent-web-1-review) is not it — ask the person');
-    refused(agent(3), 'issues/done', {}, 'only the work agent of an issue (or the person) may finish the issue (svc done); agent #3 (r-a-builder-i1) is not it — ask the person');
+    refused(
+      agent(8),
+      'issues/done',
+      {},
+      'only the work agent of WEB-1 (or the person) may finish the issue (svc done); agent #8 (agent-web-1-review) is not it — ask the person',
+    );
+    refused(
+      agent(3),
+      'issues/done',
+      {},
+      'only the work agent of an issue (or the person) may finish the issue (svc done); agent #3 (r-a-builder-i1) is not it — ask the person',
+    );
   });
 
   it('reads, launches and reports are open to agents (the methods judge launch and report themselves)', () => {
-    for (const key of ['lanes/list', 'conversations/log', 'pr/show', 'lanes/start', 'lanes/report', 'lanes/wait', 'config/get', 'GET /api/lanes']) allowed(agent(4), key);
+    for (const key of [
+      'lanes/list',
+      'conversations/log',
+      'pr/show',
+      'lanes/start',
+      'lanes/report',
+      'lanes/wait',
+      'config/get',
+      'GET /api/lanes',
+    ])
+      allowed(agent(4), key);
   });
 
   it('a method without a row is refused to everyone', () => {
@@ -262,14 +305,18 @@ describe('authority: who is calling', () => {
       () => resolveCaller(callers, { conversation: '4', param: '1', token: 't4' }),
       (e: unknown) =>
         SvcError.is(e, 'callerMismatch') &&
-        e.message === 'this request comes from conversation #4 (r-b-builder-i1) but names #1 (root) as its caller; an agent acts only as itself',
+        e.message ===
+          'this request comes from conversation #4 (r-b-builder-i1) but names #1 (root) as its caller; an agent acts only as itself',
     );
   });
 
   it("a connection of one agent is that agent: with no claim, with its own, never another's", () => {
     const before = proven.length;
     assert.equal((resolveCaller(callers, {}, { conversation: 4 }) as { conv: ConversationRow }).conv.id, 4);
-    assert.equal((resolveCaller(callers, { conversation: '4' }, { conversation: 4 }) as { conv: ConversationRow }).conv.id, 4);
+    assert.equal(
+      (resolveCaller(callers, { conversation: '4' }, { conversation: 4 }) as { conv: ConversationRow }).conv.id,
+      4,
+    );
     assert.equal(proven.length, before, 'the connection needs no credential');
     assert.throws(
       () => resolveCaller(callers, { conversation: '1', token: 't1' }, { conversation: 4 }),

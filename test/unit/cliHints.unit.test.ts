@@ -10,10 +10,22 @@ import type { SvcError } from '../../shared/errors';
 describe('CLI hints in the window', () => {
   it('drops the trailing clause or parenthesis naming an svc command, and nothing else', () => {
     const cases: [string, string][] = [
-      ['critic s1-api-critic-i1 already filed its done report; svc tell --force to message it anyway', 'critic s1-api-critic-i1 already filed its done report'],
-      ['conversation #3 (r1-api-builder-i1) is not running (stopped); resume it with svc conv resume #3', 'conversation #3 (r1-api-builder-i1) is not running (stopped)'],
-      ['conversation #3 (x) is still running; stop it first (svc conv stop #3)', 'conversation #3 (x) is still running; stop it first'],
-      ['the daemon restarted; the agent is gone (svc conv resume continues it)', 'the daemon restarted; the agent is gone'],
+      [
+        'critic s1-api-critic-i1 already filed its done report; svc tell --force to message it anyway',
+        'critic s1-api-critic-i1 already filed its done report',
+      ],
+      [
+        'conversation #3 (r1-api-builder-i1) is not running (stopped); resume it with svc conv resume #3',
+        'conversation #3 (r1-api-builder-i1) is not running (stopped)',
+      ],
+      [
+        'conversation #3 (x) is still running; stop it first (svc conv stop #3)',
+        'conversation #3 (x) is still running; stop it first',
+      ],
+      [
+        'the daemon restarted; the agent is gone (svc conv resume continues it)',
+        'the daemon restarted; the agent is gone',
+      ],
       ["unknown project 'x' (see svc project list; add one with svc project add <key> <path>)", "unknown project 'x'"],
       ['resume requested', 'resume requested'],
       ['the svc daemon is not connected: socket closed', 'the svc daemon is not connected: socket closed'],
@@ -23,9 +35,16 @@ describe('CLI hints in the window', () => {
 
   it('shows transcript notes without the command', () => {
     const items = foldTranscript([
-      { seq: 1, at: 5, kind: 'lifecycle', payload: { event: 'ended', text: 'the daemon restarted; the agent is gone (svc conv resume continues it)' } },
+      {
+        seq: 1,
+        at: 5,
+        kind: 'lifecycle',
+        payload: { event: 'ended', text: 'the daemon restarted; the agent is gone (svc conv resume continues it)' },
+      },
     ] as never);
-    assert.deepEqual(items, [{ id: 'n1', kind: 'note', at: 5, text: 'the daemon restarted; the agent is gone', tone: 'info' }]);
+    assert.deepEqual(items, [
+      { id: 'n1', kind: 'note', at: 5, text: 'the daemon restarted; the agent is gone', tone: 'info' },
+    ]);
   });
 });
 

@@ -40,7 +40,10 @@ function usage(argv: string[], s: CommandSpec = spec): string {
 
 describe('shim argument parser', () => {
   it('reads --flag value and --flag=value, keeping the rest as positionals', () => {
-    assert.deepEqual(parseArgs(spec, ['x', '--title', 'hello world', 'y']), { flags: { title: 'hello world' }, positionals: ['x', 'y'] });
+    assert.deepEqual(parseArgs(spec, ['x', '--title', 'hello world', 'y']), {
+      flags: { title: 'hello world' },
+      positionals: ['x', 'y'],
+    });
     assert.deepEqual(parseArgs(spec, ['--title=a=b', 'x']), { flags: { title: 'a=b' }, positionals: ['x'] });
     assert.deepEqual(parseArgs(spec, ['x', '--title=']), { flags: { title: '' }, positionals: ['x'] });
   });
@@ -51,7 +54,10 @@ describe('shim argument parser', () => {
   });
 
   it('reads short flags', () => {
-    assert.deepEqual(parseArgs(spec, ['-a', 'x', '-t', 'T', '-n', '3']), { flags: { all: true, title: 'T', lines: 3 }, positionals: ['x'] });
+    assert.deepEqual(parseArgs(spec, ['-a', 'x', '-t', 'T', '-n', '3']), {
+      flags: { all: true, title: 'T', lines: 3 },
+      positionals: ['x'],
+    });
   });
 
   it('booleans take no value', () => {
@@ -71,7 +77,10 @@ describe('shim argument parser', () => {
   });
 
   it('`--` ends the flags; `-` alone is a positional', () => {
-    assert.deepEqual(parseArgs(spec, ['x', '--', '--json', '-a', '--']), { flags: {}, positionals: ['x', '--json', '-a', '--'] });
+    assert.deepEqual(parseArgs(spec, ['x', '--', '--json', '-a', '--']), {
+      flags: {},
+      positionals: ['x', '--json', '-a', '--'],
+    });
     assert.deepEqual(parseArgs(spec, ['-', '--json']), { flags: { json: true }, positionals: ['-'] });
   });
 
@@ -135,7 +144,10 @@ describe('shim argument parser', () => {
         '',
       ].join('\n'),
     );
-    assert.equal(helpText({ ...spec, flags: {}, details: undefined, usage: [''] }), 'svc thing do — do a thing\n\nUsage:\n  svc thing do\n');
+    assert.equal(
+      helpText({ ...spec, flags: {}, details: undefined, usage: [''] }),
+      'svc thing do — do a thing\n\nUsage:\n  svc thing do\n',
+    );
   });
 });
 

@@ -9,7 +9,10 @@ import { COMMANDS } from '../../cli/registry';
 const REFERENCE = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'cli.md'), 'utf8');
 
 describe('the command reference, docs/cli.md', () => {
-  const rows = [...REFERENCE.matchAll(/^\| `svc ([^`]+)` *\| (.+?) *\|$/gm)].map((m) => ({ path: m[1], summary: m[2] }));
+  const rows = [...REFERENCE.matchAll(/^\| `svc ([^`]+)` *\| (.+?) *\|$/gm)].map((m) => ({
+    path: m[1],
+    summary: m[2],
+  }));
 
   it('lists every command with the summary `svc --help` prints', () => {
     for (const c of COMMANDS) {
@@ -30,7 +33,8 @@ describe('the command reference, docs/cli.md', () => {
   it('gives each command --help with usage and every flag', () => {
     for (const c of COMMANDS) {
       assert.ok(c.usage.length > 0, `svc ${c.path.join(' ')} has a usage line`);
-      for (const [name, f] of Object.entries(c.flags)) assert.ok(f.help.trim().length > 0, `svc ${c.path.join(' ')} --${name} has help`);
+      for (const [name, f] of Object.entries(c.flags))
+        assert.ok(f.help.trim().length > 0, `svc ${c.path.join(' ')} --${name} has help`);
     }
   });
 });

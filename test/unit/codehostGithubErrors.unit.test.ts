@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { asGithubError, ownPrRefusal } from '../../server/codehost/github/githubErrors';
 import { SvcError } from '../../shared/errors';
 
-const gh = (status: number | undefined, data: unknown, message = 'HttpError') => Object.assign(new Error(message), { status, response: { data } });
+const gh = (status: number | undefined, data: unknown, message = 'HttpError') =>
+  Object.assign(new Error(message), { status, response: { data } });
 
 describe('GitHub errors → typed refusals', () => {
   for (const text of [
@@ -38,8 +39,19 @@ describe('GitHub errors → typed refusals', () => {
       [gh(404, { message: 'Not Found' }), 'notFound', 'githubNotFound'],
       [gh(405, { message: 'Pull Request is not mergeable' }), 'conflict', 'notMergeable'],
       [gh(409, { message: 'Head branch was modified.' }), 'conflict', 'headMoved'],
-      [gh(422, { message: 'Validation Failed', errors: [{ message: 'A pull request already exists for acme:x.' }] }), 'conflict', 'prExists'],
-      [gh(422, { message: 'Validation Failed', errors: [{ resource: 'PullRequest', field: 'head', code: 'invalid' }] }), 'usage', 'githubUnprocessable'],
+      [
+        gh(422, { message: 'Validation Failed', errors: [{ message: 'A pull request already exists for acme:x.' }] }),
+        'conflict',
+        'prExists',
+      ],
+      [
+        gh(422, {
+          message: 'Validation Failed',
+          errors: [{ resource: 'PullRequest', field: 'head', code: 'invalid' }],
+        }),
+        'usage',
+        'githubUnprocessable',
+      ],
       [gh(502, { message: 'Bad Gateway' }), 'conflict', 'githubError'],
       [new TypeError('fetch failed'), 'internal', 'githubUnreachable'],
     ];

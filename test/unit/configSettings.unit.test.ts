@@ -12,7 +12,13 @@ const files = { config: '/h/.svc/config.yaml', projects: '/h/.svc/projects.yaml'
 
 describe('config: keys and sources', () => {
   it('parses exactly the settable keys', () => {
-    assert.deepEqual(parseConfigKey('roles.review.mode'), { key: 'roles.review.mode', file: 'config', path: ['roles', 'review', 'mode'], field: 'mode', keepDepth: 0 });
+    assert.deepEqual(parseConfigKey('roles.review.mode'), {
+      key: 'roles.review.mode',
+      file: 'config',
+      path: ['roles', 'review', 'mode'],
+      field: 'mode',
+      keepDepth: 0,
+    });
     assert.deepEqual(parseConfigKey('roles.review.sub.security.model'), {
       key: 'roles.review.sub.security.model',
       file: 'config',
@@ -65,8 +71,12 @@ describe('config: keys and sources', () => {
   it('resolves values: own, inherited from the review parent, default, unset', () => {
     const s = {
       files,
-      config: ConfigFile.parse({ roles: { review: { model: 'parent', harness: 'claude', sub: { security: { model: 'sec' } } } } }),
-      projects: ProjectsFile.parse({ projects: { web: { path: '/w', gauntlet: { budget: 12.5, roles: { critic: { model: 'c', budget: 0.75 } } } } } }),
+      config: ConfigFile.parse({
+        roles: { review: { model: 'parent', harness: 'claude', sub: { security: { model: 'sec' } } } },
+      }),
+      projects: ProjectsFile.parse({
+        projects: { web: { path: '/w', gauntlet: { budget: 12.5, roles: { critic: { model: 'c', budget: 0.75 } } } } },
+      }),
     };
     const at = (k: string) => entryFor(parseConfigKey(k)!, s);
     assert.deepEqual(at('roles.review.sub.security.model'), {
@@ -75,22 +85,54 @@ describe('config: keys and sources', () => {
       source: 'global',
       from: 'roles.review.sub.security.model',
       file: files.config,
-      whenUnset: 'the security reviewer uses roles.review.model; with neither set, a full review is refused: there is no default model',
+      whenUnset:
+        'the security reviewer uses roles.review.model; with neither set, a full review is refused: there is no default model',
       choices: null,
     });
-    assert.deepEqual([at('roles.review.sub.correctness.model').value, at('roles.review.sub.correctness.model').from], ['parent', 'roles.review.model']);
-    assert.deepEqual([at('roles.review.sub.correctness.harness').value, at('roles.review.sub.correctness.harness').source], ['claude', 'global']);
-    assert.deepEqual([at('roles.review.mode').value, at('roles.review.mode').source, at('roles.review.mode').file], ['quick', 'default', null]);
+    assert.deepEqual(
+      [at('roles.review.sub.correctness.model').value, at('roles.review.sub.correctness.model').from],
+      ['parent', 'roles.review.model'],
+    );
+    assert.deepEqual(
+      [at('roles.review.sub.correctness.harness').value, at('roles.review.sub.correctness.harness').source],
+      ['claude', 'global'],
+    );
+    assert.deepEqual(
+      [at('roles.review.mode').value, at('roles.review.mode').source, at('roles.review.mode').file],
+      ['quick', 'default', null],
+    );
     assert.deepEqual(at('roles.review.mode').choices, ['quick', 'full', 'none']);
-    assert.deepEqual([at('projects.web.gauntlet.roles.critic.model').value, at('projects.web.gauntlet.roles.critic.model').source], ['c', 'project']);
+    assert.deepEqual(
+      [at('projects.web.gauntlet.roles.critic.model').value, at('projects.web.gauntlet.roles.critic.model').source],
+      ['c', 'project'],
+    );
     // Budgets are numbers in the file and text in entries, like every other value.
-    assert.deepEqual([at('projects.web.gauntlet.budget').value, at('projects.web.gauntlet.budget').source], ['12.5', 'project']);
-    assert.deepEqual([at('projects.web.gauntlet.roles.critic.budget').value, at('projects.web.gauntlet.roles.builder.budget').value], ['0.75', null]);
+    assert.deepEqual(
+      [at('projects.web.gauntlet.budget').value, at('projects.web.gauntlet.budget').source],
+      ['12.5', 'project'],
+    );
+    assert.deepEqual(
+      [at('projects.web.gauntlet.roles.critic.budget').value, at('projects.web.gauntlet.roles.builder.budget').value],
+      ['0.75', null],
+    );
     const unset = at('projects.web.gauntlet.roles.builder.model');
     assert.deepEqual([unset.value, unset.source, unset.from, unset.file], [null, 'unset', null, null]);
-    assert.equal(unset.whenUnset, 'a builder lane cannot start without a model: set one here, or give it at launch (there is no default model)');
-    assert.deepEqual(reviewSettings(s.config, 'security'), { mode: 'quick', model: 'sec', harness: 'claude', effort: undefined });
-    assert.deepEqual(reviewSettings(s.config, 'performance'), { mode: 'quick', model: 'parent', harness: 'claude', effort: undefined });
+    assert.equal(
+      unset.whenUnset,
+      'a builder lane cannot start without a model: set one here, or give it at launch (there is no default model)',
+    );
+    assert.deepEqual(reviewSettings(s.config, 'security'), {
+      mode: 'quick',
+      model: 'sec',
+      harness: 'claude',
+      effort: undefined,
+    });
+    assert.deepEqual(reviewSettings(s.config, 'performance'), {
+      mode: 'quick',
+      model: 'parent',
+      harness: 'claude',
+      effort: undefined,
+    });
   });
 });
 

@@ -45,7 +45,12 @@ describe('ConfigStore', () => {
 
   it('fills project defaults: default_branch main, code_host local', () => {
     fs.writeFileSync(projects, 'projects:\n  web:\n    path: /src/web\n');
-    assert.deepEqual(store.project('web'), { key: 'web', path: '/src/web', default_branch: 'main', code_host: 'local' });
+    assert.deepEqual(store.project('web'), {
+      key: 'web',
+      path: '/src/web',
+      default_branch: 'main',
+      code_host: 'local',
+    });
   });
 
   it('an unknown project is a notFound refusal that says how to add one', () => {
@@ -55,7 +60,10 @@ describe('ConfigStore', () => {
     } catch (e) {
       assert.ok(SvcError.is(e, 'unknownProject'));
       assert.equal(e.kind, 'notFound');
-      assert.equal(e.message, "unknown project 'nope' (see svc project list; add one with svc project add <key> <path>)");
+      assert.equal(
+        e.message,
+        "unknown project 'nope' (see svc project list; add one with svc project add <key> <path>)",
+      );
     }
   });
 
@@ -87,26 +95,44 @@ describe('ConfigStore', () => {
     const e = refusal(() => store.projects());
     const lines = e.message.split('\n');
     assert.equal(lines.length, 3, e.message);
-    assert.ok(lines.includes(`${projects}: projects.web.path: Invalid input: expected string, received number`), e.message);
+    assert.ok(
+      lines.includes(`${projects}: projects.web.path: Invalid input: expected string, received number`),
+      e.message,
+    );
     assert.ok(
       lines.some((l) => l.startsWith(`${projects}: projects.web.code_host: `)),
       e.message,
     );
-    assert.ok(lines.includes(`${projects}: projects.api.path: Invalid input: expected string, received undefined`), e.message);
+    assert.ok(
+      lines.includes(`${projects}: projects.api.path: Invalid input: expected string, received undefined`),
+      e.message,
+    );
   });
 
   it('names config.yaml and its field too', () => {
     fs.writeFileSync(config, 'harnesses:\n  Bad Name:\n    command: x\n');
-    assert.match(refusal(() => store.config()).message, new RegExp(`^${config.replace(/[.]/g, '\\.')}: harnesses\\.Bad Name: `));
+    assert.match(
+      refusal(() => store.config()).message,
+      new RegExp(`^${config.replace(/[.]/g, '\\.')}: harnesses\\.Bad Name: `),
+    );
     fs.writeFileSync(config, 'harnesses:\n  mine:\n    command: 5\n');
-    assert.equal(refusal(() => store.config()).message, `${config}: harnesses.mine.command: Invalid input: expected string, received number`);
+    assert.equal(
+      refusal(() => store.config()).message,
+      `${config}: harnesses.mine.command: Invalid input: expected string, received number`,
+    );
     fs.writeFileSync(config, 'roles:\n  review:\n    mode: sometimes\n');
-    assert.match(refusal(() => store.config()).message, new RegExp(`^${config.replace(/[.]/g, '\\.')}: roles\\.review\\.mode: `));
+    assert.match(
+      refusal(() => store.config()).message,
+      new RegExp(`^${config.replace(/[.]/g, '\\.')}: roles\\.review\\.mode: `),
+    );
   });
 
   it('a YAML syntax error names the file and the line', () => {
     fs.writeFileSync(projects, 'projects:\n  web: [\n');
-    assert.match(refusal(() => store.projects()).message, new RegExp(`^${projects.replace(/[.]/g, '\\.')}: .*at line 3, column 1`));
+    assert.match(
+      refusal(() => store.projects()).message,
+      new RegExp(`^${projects.replace(/[.]/g, '\\.')}: .*at line 3, column 1`),
+    );
   });
 
   it('recovers when a bad file is fixed', () => {
@@ -119,7 +145,10 @@ describe('ConfigStore', () => {
   it('setIn writes through the YAML document: comments kept, mode 0600', () => {
     fs.writeFileSync(projects, '# my projects\nprojects:\n  # the web app\n  web:\n    path: /a\n');
     store.setIn(projects, ['projects', 'api'], { path: '/b', default_branch: 'trunk' });
-    assert.equal(fs.readFileSync(projects, 'utf8'), '# my projects\nprojects:\n  # the web app\n  web:\n    path: /a\n  api:\n    path: /b\n    default_branch: trunk\n');
+    assert.equal(
+      fs.readFileSync(projects, 'utf8'),
+      '# my projects\nprojects:\n  # the web app\n  web:\n    path: /a\n  api:\n    path: /b\n    default_branch: trunk\n',
+    );
     assert.equal(fs.statSync(projects).mode & 0o777, 0o600);
     assert.equal(store.project('api').default_branch, 'trunk');
   });

@@ -33,7 +33,10 @@ describe('config: one-key YAML edits', () => {
   it('adds a key to an existing block map at its indentation', () => {
     const r = editYaml(CONFIG, ['roles', 'review', 'sub', 'performance', 'model'], 'opus');
     assert.equal(r.how, 'splice');
-    assert.equal(r.text, CONFIG.replace('        model: opus\n', '        model: opus\n      performance:\n        model: opus\n'));
+    assert.equal(
+      r.text,
+      CONFIG.replace('        model: opus\n', '        model: opus\n      performance:\n        model: opus\n'),
+    );
   });
 
   it('adds a nested key under the root', () => {
@@ -45,14 +48,20 @@ describe('config: one-key YAML edits', () => {
   it('follows the file’s own indentation step', () => {
     const text = 'projects:\n    web:\n        path: /w\n';
     const r = editYaml(text, ['projects', 'web', 'gauntlet', 'roles', 'builder', 'model'], 'm1');
-    assert.equal(r.text, 'projects:\n    web:\n        path: /w\n        gauntlet:\n            roles:\n                builder:\n                    model: m1\n');
+    assert.equal(
+      r.text,
+      'projects:\n    web:\n        path: /w\n        gauntlet:\n            roles:\n                builder:\n                    model: m1\n',
+    );
   });
 
   it('fills a key that has nothing under it', () => {
     const text = 'projects:\n  web:\n    path: /w\n    gauntlet:   # later\n  api:\n    path: /a\n';
     const r = editYaml(text, ['projects', 'web', 'gauntlet', 'roles', 'critic', 'effort'], 'high');
     assert.equal(r.how, 'splice');
-    assert.equal(r.text, 'projects:\n  web:\n    path: /w\n    gauntlet:   # later\n      roles:\n        critic:\n          effort: high\n  api:\n    path: /a\n');
+    assert.equal(
+      r.text,
+      'projects:\n  web:\n    path: /w\n    gauntlet:   # later\n      roles:\n        critic:\n          effort: high\n  api:\n    path: /a\n',
+    );
   });
 
   it('removes a key and the maps it leaves empty, keeping the rest', () => {
@@ -70,7 +79,12 @@ describe('config: one-key YAML edits', () => {
   });
 
   it('reports no change for an unset of an absent key or a set to the same value', () => {
-    assert.deepEqual(editYaml(CONFIG, ['roles', 'review', 'model'], undefined), { text: CONFIG, data: editYaml(CONFIG, ['x'], undefined).data, changed: false, how: 'none' });
+    assert.deepEqual(editYaml(CONFIG, ['roles', 'review', 'model'], undefined), {
+      text: CONFIG,
+      data: editYaml(CONFIG, ['x'], undefined).data,
+      changed: false,
+      how: 'none',
+    });
     assert.equal(editYaml(CONFIG, ['roles', 'review', 'mode'], 'quick').changed, false);
   });
 
@@ -113,7 +127,10 @@ roles:
   ];
 
   it('means what the same edits to plain data mean, and keeps the file’s first and last comments', () => {
-    const op = fc.record({ key: fc.integer({ min: 0, max: KEYS.length - 1 }), value: fc.option(fc.constantFrom('a', 'b-2', 'true', 'x y', "it's", '#hash'), { nil: undefined }) });
+    const op = fc.record({
+      key: fc.integer({ min: 0, max: KEYS.length - 1 }),
+      value: fc.option(fc.constantFrom('a', 'b-2', 'true', 'x y', "it's", '#hash'), { nil: undefined }),
+    });
     fc.assert(
       fc.property(fc.array(op, { maxLength: 12 }), (ops) => {
         let text = BASE;
@@ -133,7 +150,11 @@ roles:
 });
 
 /** The reference: set or delete in plain data, removing maps left empty (as svc config set does). */
-function applyPlain(data: Record<string, unknown>, keyPath: string[], value: string | undefined): Record<string, unknown> {
+function applyPlain(
+  data: Record<string, unknown>,
+  keyPath: string[],
+  value: string | undefined,
+): Record<string, unknown> {
   const copy = structuredClone(data);
   if (value !== undefined) {
     let at = copy;

@@ -14,20 +14,36 @@ const config = (raw: unknown) => ConfigFile.parse(raw);
 describe('harness profiles', () => {
   it('built-ins: claude, codex, gemini (--acp) and script (the bundled agent on this node)', () => {
     const c = config({});
-    assert.deepEqual([resolveProfile('claude', c, '/d', CFG).command, resolveProfile('claude', c, '/d', CFG).args], ['claude-agent-acp', []]);
+    assert.deepEqual(
+      [resolveProfile('claude', c, '/d', CFG).command, resolveProfile('claude', c, '/d', CFG).args],
+      ['claude-agent-acp', []],
+    );
     const codex = resolveProfile('codex', c, '/d', CFG);
     assert.deepEqual([codex.command, codex.authMethod], ['codex-acp', 'api-key']);
     const gemini = resolveProfile('gemini', c, '/d', CFG);
-    assert.deepEqual([gemini.command, gemini.args, gemini.authMethod, gemini.preferFreshSession], ['gemini', ['--acp'], 'gemini-api-key', true]);
+    assert.deepEqual(
+      [gemini.command, gemini.args, gemini.authMethod, gemini.preferFreshSession],
+      ['gemini', ['--acp'], 'gemini-api-key', true],
+    );
     const script = resolveProfile('script', c, '/d', CFG);
-    assert.deepEqual([script.command, script.args, script.modelFallback], [process.execPath, [path.join('/d', 'scriptAgent.js')], 'none']);
+    assert.deepEqual(
+      [script.command, script.args, script.modelFallback],
+      [process.execPath, [path.join('/d', 'scriptAgent.js')], 'none'],
+    );
   });
 
   it("a user's command replaces the built-in's args unless args are given; env merges", () => {
-    const c = config({ harnesses: { claude: { command: '/opt/claude-acp', env: { IS_SANDBOX: '1' } }, gemini: { args: ['--experimental-acp'] } } });
+    const c = config({
+      harnesses: {
+        claude: { command: '/opt/claude-acp', env: { IS_SANDBOX: '1' } },
+        gemini: { args: ['--experimental-acp'] },
+      },
+    });
     const claude = resolveProfile('claude', c, '/d', CFG);
     assert.deepEqual([claude.command, claude.args, claude.env], ['/opt/claude-acp', [], { IS_SANDBOX: '1' }]);
-    assert.deepEqual(resolveProfile('codex', config({ harnesses: { codex: { env: { A: '1' } } } }), '/d', CFG).env, { A: '1' });
+    assert.deepEqual(resolveProfile('codex', config({ harnesses: { codex: { env: { A: '1' } } } }), '/d', CFG).env, {
+      A: '1',
+    });
     assert.deepEqual(resolveProfile('gemini', c, '/d', CFG).args, ['--experimental-acp']);
   });
 
@@ -35,22 +51,43 @@ describe('harness profiles', () => {
     const c = config({ harnesses: { gemini: { command: '/opt/gemini-wrapper', env: { X: '1' } } } });
     const g = resolveProfile('gemini', c, '/d', CFG);
     const defaults = geminiDefaultsEnv('/d');
-    assert.deepEqual([g.command, g.args, g.env], ['/opt/gemini-wrapper', ['--acp'], { GEMINI_CLI_TRUST_WORKSPACE: 'true', ...defaults, X: '1' }]);
-    assert.deepEqual(resolveProfile('gemini', config({ harnesses: { gemini: { args: ['--debug'] } } }), '/d', CFG).args, ['--debug', '--acp']);
-    assert.deepEqual(resolveProfile('gemini', config({ harnesses: { gemini: { args: ['--acp', '--debug'] } } }), '/d', CFG).args, ['--acp', '--debug']);
-    assert.deepEqual(resolveProfile('gemini', config({ harnesses: { gemini: { env: { GEMINI_CLI_TRUST_WORKSPACE: 'false' } } } }), '/d', CFG).env, {
-      GEMINI_CLI_TRUST_WORKSPACE: 'false',
-      ...defaults,
-    });
+    assert.deepEqual(
+      [g.command, g.args, g.env],
+      ['/opt/gemini-wrapper', ['--acp'], { GEMINI_CLI_TRUST_WORKSPACE: 'true', ...defaults, X: '1' }],
+    );
+    assert.deepEqual(
+      resolveProfile('gemini', config({ harnesses: { gemini: { args: ['--debug'] } } }), '/d', CFG).args,
+      ['--debug', '--acp'],
+    );
+    assert.deepEqual(
+      resolveProfile('gemini', config({ harnesses: { gemini: { args: ['--acp', '--debug'] } } }), '/d', CFG).args,
+      ['--acp', '--debug'],
+    );
+    assert.deepEqual(
+      resolveProfile(
+        'gemini',
+        config({ harnesses: { gemini: { env: { GEMINI_CLI_TRUST_WORKSPACE: 'false' } } } }),
+        '/d',
+        CFG,
+      ).env,
+      {
+        GEMINI_CLI_TRUST_WORKSPACE: 'false',
+        ...defaults,
+      },
+    );
   });
 
   it("gemini gets svc's system defaults (no pseudo-terminal, so command output reaches ACP) unless someone else's are in force", () => {
     const none = '/nonexistent/system-defaults.json';
-    assert.deepEqual(geminiDefaultsEnv('/d', {}, none), { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: path.join('/d', 'harness', 'gemini-system-defaults.json') });
+    assert.deepEqual(geminiDefaultsEnv('/d', {}, none), {
+      GEMINI_CLI_SYSTEM_DEFAULTS_PATH: path.join('/d', 'harness', 'gemini-system-defaults.json'),
+    });
     assert.deepEqual(geminiDefaultsEnv('/d', { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: '/mine.json' }, none), {});
     assert.deepEqual(geminiDefaultsEnv('/d', { GEMINI_CLI_SYSTEM_SETTINGS_PATH: '/admin.json' }, none), {});
     assert.deepEqual(geminiDefaultsEnv('/d', {}, __filename), {}, "an administrator's file is left in place");
-    const shipped = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'server', 'harness', 'gemini-system-defaults.json'), 'utf8'));
+    const shipped = JSON.parse(
+      fs.readFileSync(path.join(__dirname, '..', '..', 'server', 'harness', 'gemini-system-defaults.json'), 'utf8'),
+    );
     assert.deepEqual(shipped, { tools: { shell: { enableInteractiveShell: false } } });
   });
 
@@ -61,16 +98,22 @@ describe('harness profiles', () => {
 
   it('user profiles need a command; unknown names are refused listing what exists', () => {
     const c = config({ harnesses: { mine: { command: 'my-acp', args: ['--stdio'] }, broken: { args: ['x'] } } });
-    assert.deepEqual([resolveProfile('mine', c, '/d', CFG).command, resolveProfile('mine', c, '/d', CFG).args], ['my-acp', ['--stdio']]);
+    assert.deepEqual(
+      [resolveProfile('mine', c, '/d', CFG).command, resolveProfile('mine', c, '/d', CFG).args],
+      ['my-acp', ['--stdio']],
+    );
     assert.throws(
       () => resolveProfile('broken', c, '/d', CFG),
-      (e: unknown) => SvcError.is(e, 'harnessWithoutCommand') && e.message === "harness 'broken' has no command; set harnesses.broken.command in ~/.svc/config.yaml",
+      (e: unknown) =>
+        SvcError.is(e, 'harnessWithoutCommand') &&
+        e.message === "harness 'broken' has no command; set harnesses.broken.command in ~/.svc/config.yaml",
     );
     assert.throws(
       () => resolveProfile('nope', c, '/d', CFG),
       (e: unknown) =>
         SvcError.is(e, 'unknownHarness') &&
-        e.message === "unknown harness 'nope' (built in: claude, codex, gemini, script; configured: mine, broken; add one under harnesses: in ~/.svc/config.yaml)",
+        e.message ===
+          "unknown harness 'nope' (built in: claude, codex, gemini, script; configured: mine, broken; add one under harnesses: in ~/.svc/config.yaml)",
     );
   });
 });
@@ -105,7 +148,10 @@ describe('spawn error messages say the cause and the fix', () => {
       errs.noAnswer(gemini, 'initialize', 30).message,
       "harness 'gemini': no answer to initialize within 30 s; is 'my-gemini --acp' an ACP agent on stdio? (svc adds --acp after harnesses.gemini.args; a wrapper set as harnesses.gemini.command must pass it on)",
     );
-    assert.equal(errs.noAnswer(codex, 'initialize', 30).message, "harness 'codex': no answer to initialize within 30 s; is 'codex-acp' an ACP agent on stdio?");
+    assert.equal(
+      errs.noAnswer(codex, 'initialize', 30).message,
+      "harness 'codex': no answer to initialize within 30 s; is 'codex-acp' an ACP agent on stdio?",
+    );
   });
   it('an agent that exits early: its stderr without colour codes', () => {
     const gemini = resolveProfile('gemini', c, '/d', CFG);
@@ -120,7 +166,11 @@ describe('spawn error messages say the cause and the fix', () => {
 describe('agent environment', () => {
   const profile = resolveProfile(
     'script',
-    config({ harnesses: { script: { env: { A: '1' }, scripts: { 'agent-*-review-*': 'scripts/review.yaml', '*': 'scripts/any.yaml' } } } }),
+    config({
+      harnesses: {
+        script: { env: { A: '1' }, scripts: { 'agent-*-review-*': 'scripts/review.yaml', '*': 'scripts/any.yaml' } },
+      },
+    }),
     '/d',
     CFG,
   );
@@ -138,7 +188,15 @@ describe('agent environment', () => {
       callerToken: 'cred-7',
     });
     assert.deepEqual(
-      [env.SVC_CONVERSATION, env.SVC_CALLER_TOKEN, env.SVC_HOME, env.PATH, env.A, env.SVC_REVIEW_LANE, env.SVC_SCRIPT_FILE],
+      [
+        env.SVC_CONVERSATION,
+        env.SVC_CALLER_TOKEN,
+        env.SVC_HOME,
+        env.PATH,
+        env.A,
+        env.SVC_REVIEW_LANE,
+        env.SVC_SCRIPT_FILE,
+      ],
       ['7', 'cred-7', '/home/u/.svc', '/shim:/usr/bin', '1', 'security', '/home/u/.svc/scripts/review.yaml'],
     );
   });
@@ -154,7 +212,10 @@ describe('agent environment', () => {
       base: { ...base, SVC_BIN: '/old/svc', SVC_CALLER_TOKEN: 'inherited' },
       callerToken: 'cred-7',
     });
-    assert.deepEqual([env.SVC_CONVERSATION, env.SVC_CALLER_TOKEN, env.SVC_HOME, env.SVC_BIN, env.PATH], [undefined, undefined, undefined, undefined, '/usr/bin']);
+    assert.deepEqual(
+      [env.SVC_CONVERSATION, env.SVC_CALLER_TOKEN, env.SVC_HOME, env.SVC_BIN, env.PATH],
+      [undefined, undefined, undefined, undefined, '/usr/bin'],
+    );
   });
   it('SVC_BIN names the shim by absolute path, for shells that reset PATH', () => {
     const env = agentEnv({
@@ -171,7 +232,12 @@ describe('agent environment', () => {
     assert.equal(env.SVC_BIN, '/opt/svc/bin/svc');
   });
   it("the user's git identity fills GIT_AUTHOR_*/GIT_COMMITTER_* the environment does not set", () => {
-    const gitIdentity = { GIT_AUTHOR_NAME: 'Ada', GIT_COMMITTER_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@x.invalid', GIT_COMMITTER_EMAIL: 'ada@x.invalid' };
+    const gitIdentity = {
+      GIT_AUTHOR_NAME: 'Ada',
+      GIT_COMMITTER_NAME: 'Ada',
+      GIT_AUTHOR_EMAIL: 'ada@x.invalid',
+      GIT_COMMITTER_EMAIL: 'ada@x.invalid',
+    };
     const env = agentEnv({
       convId: 7,
       convName: 'r-k-builder-i1',
@@ -184,18 +250,43 @@ describe('agent environment', () => {
       gitIdentity,
       callerToken: 'cred-7',
     });
-    assert.deepEqual([env.GIT_AUTHOR_NAME, env.GIT_COMMITTER_NAME, env.GIT_AUTHOR_EMAIL, env.GIT_COMMITTER_EMAIL], ['Own', 'Ada', 'ada@x.invalid', 'ada@x.invalid']);
+    assert.deepEqual(
+      [env.GIT_AUTHOR_NAME, env.GIT_COMMITTER_NAME, env.GIT_AUTHOR_EMAIL, env.GIT_COMMITTER_EMAIL],
+      ['Own', 'Ada', 'ada@x.invalid', 'ada@x.invalid'],
+    );
   });
   it("forge credentials of the daemon's environment reach no agent; a profile's own env is the explicit opt-in", () => {
-    const forge = { ...base, GITHUB_TOKEN: 'ghp_daemon', GH_TOKEN: 'gho_daemon', GITHUB_WEBHOOK_SECRET: 's', GH_ENTERPRISE_TOKEN: 'e', SVC_GITHUB_APP_PRIVATE_KEY: 'k' };
+    const forge = {
+      ...base,
+      GITHUB_TOKEN: 'ghp_daemon',
+      GH_TOKEN: 'gho_daemon',
+      GITHUB_WEBHOOK_SECRET: 's',
+      GH_ENTERPRISE_TOKEN: 'e',
+      SVC_GITHUB_APP_PRIVATE_KEY: 'k',
+    };
     for (const bare of [false, true]) {
-      const env = agentEnv({ convId: 7, convName: 'agent-web-7', bare, extraEnv: null, profile, svcHome: '/home/u/.svc', shimDir: '/shim', base: forge, callerToken: 'cred-7' });
+      const env = agentEnv({
+        convId: 7,
+        convName: 'agent-web-7',
+        bare,
+        extraEnv: null,
+        profile,
+        svcHome: '/home/u/.svc',
+        shimDir: '/shim',
+        base: forge,
+        callerToken: 'cred-7',
+      });
       assert.deepEqual(
         Object.keys(env).filter((k) => /GITHUB|GH_|APP_PRIVATE/.test(k)),
         [],
       );
     }
-    const withToken = resolveProfile('script', config({ harnesses: { script: { env: { GH_TOKEN: 'gho_role' } } } }), '/d', CFG);
+    const withToken = resolveProfile(
+      'script',
+      config({ harnesses: { script: { env: { GH_TOKEN: 'gho_role' } } } }),
+      '/d',
+      CFG,
+    );
     const env = agentEnv({
       convId: 7,
       convName: 'agent-web-7',

@@ -51,7 +51,10 @@ describe('script harness steps', () => {
     ['- say: a\n  run: b', 'step 1: give exactly one of say, run, ask, sleep, write, plan, cost, exit (got say, run)'],
     ['- plan: []', 'step 1: plan needs a list of entries'],
     ['- plan: [{status: pending}]', 'step 1: a plan entry is text or {content, status}'],
-    ['- plan: [{content: x, status: maybe}]', "step 1: a plan entry's status is one of pending, in_progress, completed"],
+    [
+      '- plan: [{content: x, status: maybe}]',
+      "step 1: a plan entry's status is one of pending, in_progress, completed",
+    ],
     ['- sleep: soon', 'step 1: sleep needs milliseconds (a number ≥ 0)'],
     ['- exit: 300', 'step 1: exit needs a code from 0 to 255'],
     ['- run: ""', 'step 1: run needs a shell command'],

@@ -29,8 +29,16 @@ function service(now = { t: 1_000_000 }): { svc: ConversationService; notified: 
   return { svc: new ConversationService(app, {} as HostLink), notified };
 }
 
-const base: CreateOptions = { kind: 'root', title: 'Fix the login bug', cwd: '/tmp/x', harness: 'script', model: 'm', prompt: 'go' };
-const refusedWith = (reason: SvcReason, message: string) => (e: unknown) => SvcError.is(e, reason) && e.message === message;
+const base: CreateOptions = {
+  kind: 'root',
+  title: 'Fix the login bug',
+  cwd: '/tmp/x',
+  harness: 'script',
+  model: 'm',
+  prompt: 'go',
+};
+const refusedWith = (reason: SvcReason, message: string) => (e: unknown) =>
+  SvcError.is(e, reason) && e.message === message;
 
 describe('conversation service rows', () => {
   it('names are unique slugs of the title; a given name is checked', () => {
@@ -39,10 +47,16 @@ describe('conversation service rows', () => {
     assert.equal(svc.insert(base).name, 'fix-the-login-bug-2');
     assert.equal(svc.insert({ ...base, title: '1234' }).name, 'c1234');
     assert.equal(svc.insert({ ...base, name: 'run1-a-builder-i1', kind: 'lane' }).name, 'run1-a-builder-i1');
-    assert.throws(() => svc.insert({ ...base, name: 'run1-a-builder-i1' }), refusedWith('nameTaken', "conversation name 'run1-a-builder-i1' is taken by #4"));
+    assert.throws(
+      () => svc.insert({ ...base, name: 'run1-a-builder-i1' }),
+      refusedWith('nameTaken', "conversation name 'run1-a-builder-i1' is taken by #4"),
+    );
     assert.throws(
       () => svc.insert({ ...base, name: 'conv-x' }),
-      refusedWith('badName', "conversation name 'conv-x' must not start with 'conv-' (that prefix is how names are referenced)"),
+      refusedWith(
+        'badName',
+        "conversation name 'conv-x' must not start with 'conv-' (that prefix is how names are referenced)",
+      ),
     );
   });
 
@@ -59,7 +73,10 @@ describe('conversation service rows', () => {
     const { svc } = service();
     const r = svc.insert({ ...base, name: 'alpha' });
     for (const ref of ['#1', '1', 'alpha', 'conv-alpha', 1]) assert.equal(svc.resolve(ref).id, r.id);
-    assert.throws(() => svc.resolve('#9'), refusedWith('unknownConversation', "no conversation '#9' (give #id, id, name or conv-<name>; see svc conv list)"));
+    assert.throws(
+      () => svc.resolve('#9'),
+      refusedWith('unknownConversation', "no conversation '#9' (give #id, id, name or conv-<name>; see svc conv list)"),
+    );
   });
 
   it('insert works inside a caller transaction and rolls back with it', () => {
@@ -101,7 +118,8 @@ describe('conversation service rows', () => {
   it('recordSpawnError makes failed-to-start and fires events; stop and archive of a never-started row', async () => {
     const { svc, notified } = service();
     const events: string[] = [];
-    for (const e of ['changed', 'spawnError', 'ended'] as const) svc.events.on(e, (id: number) => events.push(`${e} ${id}`));
+    for (const e of ['changed', 'spawnError', 'ended'] as const)
+      svc.events.on(e, (id: number) => events.push(`${e} ${id}`));
     const a = svc.insert(base);
     svc.recordSpawnError(a.id, 'worktree could not be made');
     assert.equal(svc.activity(svc.get(a.id)!), 'failed-to-start');
@@ -126,10 +144,20 @@ describe('conversation service rows', () => {
     const { svc } = service();
     const r = svc.insert({ ...base, name: 'critic' });
     svc.addTellGuard((row, { force }) => {
-      if (row.name === 'critic' && !force) throw new SvcError('refused', 'judgeReported', 'critic already reported done; --force overrides');
+      if (row.name === 'critic' && !force)
+        throw new SvcError('refused', 'judgeReported', 'critic already reported done; --force overrides');
     });
-    assert.throws(() => svc.tell(r.id, 'hi'), refusedWith('judgeReported', 'critic already reported done; --force overrides'));
-    assert.throws(() => svc.tell(r.id, 'hi', { force: true }), refusedWith('notRunning', 'conversation #1 (critic) is not running (starting); resume it with svc conv resume #1'));
+    assert.throws(
+      () => svc.tell(r.id, 'hi'),
+      refusedWith('judgeReported', 'critic already reported done; --force overrides'),
+    );
+    assert.throws(
+      () => svc.tell(r.id, 'hi', { force: true }),
+      refusedWith(
+        'notRunning',
+        'conversation #1 (critic) is not running (starting); resume it with svc conv resume #1',
+      ),
+    );
   });
 
   it('waitStarted resolves on events, and times out', async () => {

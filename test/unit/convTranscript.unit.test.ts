@@ -4,7 +4,8 @@ import type { TranscriptRow } from '../../server/conversations/transcriptStore';
 
 let seq = 0;
 const row = (kind: string, payload: unknown): TranscriptRow => ({ seq: ++seq, at: 0, kind, payload });
-const chunk = (text: string) => row('agent_message_chunk', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+const chunk = (text: string) =>
+  row('agent_message_chunk', { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 
 describe('transcript as terminal text', () => {
   const rows = [
@@ -14,7 +15,11 @@ describe('transcript as terminal text', () => {
     chunk('lo'),
     row('agent_thought_chunk', { content: { type: 'text', text: 'secret thinking' } }),
     row('tool_call', { toolCallId: 't1', title: 'npm test', status: 'in_progress' }),
-    row('tool_call_update', { toolCallId: 't1', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: '1 failing\n' } }] }),
+    row('tool_call_update', {
+      toolCallId: 't1',
+      status: 'failed',
+      content: [{ type: 'content', content: { type: 'text', text: '1 failing\n' } }],
+    }),
     row('permission', { title: 'Push?' }),
     row('answer', { summary: 'Allow (allow)' }),
     row('turn_end', { stopReason: 'cancelled' }),
@@ -62,7 +67,9 @@ describe('transcript as terminal text', () => {
       content: [{ type: 'terminal', terminalId: id }],
       _meta: { terminal_info: { terminal_id: id, cwd: '/w' } },
     }),
-    ...deltas.map((data) => row('tool_call_update', { toolCallId: id, _meta: { terminal_output_delta: { data, terminal_id: id } } })),
+    ...deltas.map((data) =>
+      row('tool_call_update', { toolCallId: id, _meta: { terminal_output_delta: { data, terminal_id: id } } }),
+    ),
     row('tool_call_update', {
       toolCallId: id,
       status: exit === 0 ? 'completed' : 'failed',
@@ -73,7 +80,10 @@ describe('transcript as terminal text', () => {
 
   it('prints codex terminal output from its _meta deltas, and a failed call by its command and exit code', () => {
     assert.equal(
-      renderTranscript([...codexCall('c1', 'echo hello', ['hel', 'lo\n', 'world\n'], 0), ...codexCall('c2', 'false', [], 1)]).text,
+      renderTranscript([
+        ...codexCall('c1', 'echo hello', ['hel', 'lo\n', 'world\n'], 0),
+        ...codexCall('c2', 'false', [], 1),
+      ]).text,
       '$ echo hello\nhello\nworld\n$ false\n(failed: false, exit 1)\n',
     );
   });
@@ -89,18 +99,37 @@ describe('transcript as terminal text', () => {
   it('names a call by the command of a later update, not its first title', () => {
     const rows = [
       row('tool_call', { toolCallId: 'b1', title: 'Terminal', kind: 'execute', status: 'pending', rawInput: {} }),
-      row('tool_call_update', { toolCallId: 'b1', title: '`git status --short`', status: 'in_progress', rawInput: { command: 'git status --short', description: 'status' } }),
-      row('tool_call_update', { toolCallId: 'b1', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'fatal: not a git repository' } }] }),
+      row('tool_call_update', {
+        toolCallId: 'b1',
+        title: '`git status --short`',
+        status: 'in_progress',
+        rawInput: { command: 'git status --short', description: 'status' },
+      }),
+      row('tool_call_update', {
+        toolCallId: 'b1',
+        status: 'failed',
+        content: [{ type: 'content', content: { type: 'text', text: 'fatal: not a git repository' } }],
+      }),
     ];
-    assert.equal(renderTranscript(rows).text, '$ git status --short\nfatal: not a git repository\n(failed: git status --short)\n');
+    assert.equal(
+      renderTranscript(rows).text,
+      '$ git status --short\nfatal: not a git repository\n(failed: git status --short)\n',
+    );
   });
 
   it('a follow render continues a call started earlier: a new name is printed once, output appends', () => {
     const all = [
       row('tool_call', { toolCallId: 'f1', title: 'Terminal', rawInput: {} }),
       row('tool_call_update', { toolCallId: 'f1', title: '`make`', rawInput: { command: 'make' } }),
-      row('tool_call_update', { toolCallId: 'f1', _meta: { terminal_output_delta: { data: 'built\n', terminal_id: 'f1' } } }),
-      row('tool_call_update', { toolCallId: 'f1', status: 'completed', _meta: { terminal_exit: { exit_code: 0, terminal_id: 'f1' } } }),
+      row('tool_call_update', {
+        toolCallId: 'f1',
+        _meta: { terminal_output_delta: { data: 'built\n', terminal_id: 'f1' } },
+      }),
+      row('tool_call_update', {
+        toolCallId: 'f1',
+        status: 'completed',
+        _meta: { terminal_exit: { exit_code: 0, terminal_id: 'f1' } },
+      }),
     ];
     assert.equal(renderTranscript(all.slice(0, 1)).text, '$ Terminal\n');
     const later = all.slice(1);
@@ -109,7 +138,8 @@ describe('transcript as terminal text', () => {
   });
 
   it('puts consecutive agent messages on lines of their own', () => {
-    const msg = (text: string, messageId?: string) => row('agent_message_chunk', { content: { type: 'text', text }, ...(messageId ? { messageId } : {}) });
+    const msg = (text: string, messageId?: string) =>
+      row('agent_message_chunk', { content: { type: 'text', text }, ...(messageId ? { messageId } : {}) });
     const rows = [
       msg('Let me look.', 'a'),
       msg(' Done', 'b'),
@@ -124,15 +154,28 @@ describe('transcript as terminal text', () => {
 
   it('a tail that begins inside a call still shows its output (without a header it cannot know)', () => {
     const rows = [
-      row('tool_call_update', { toolCallId: 'old', _meta: { terminal_output_delta: { data: 'late line\n', terminal_id: 'old' } } }),
-      row('tool_call_update', { toolCallId: 'old2', status: 'failed', rawInput: { command: 'make' }, content: [{ type: 'content', content: { type: 'text', text: 'boom' } }] }),
+      row('tool_call_update', {
+        toolCallId: 'old',
+        _meta: { terminal_output_delta: { data: 'late line\n', terminal_id: 'old' } },
+      }),
+      row('tool_call_update', {
+        toolCallId: 'old2',
+        status: 'failed',
+        rawInput: { command: 'make' },
+        content: [{ type: 'content', content: { type: 'text', text: 'boom' } }],
+      }),
     ];
     assert.equal(renderTranscript(rows).text, 'late line\nboom\n(failed: make)\n');
   });
 
   it('names a codex call by its title, not the shell wrapper of its rawInput; a command sent only later names a call', () => {
     const rows = [
-      row('tool_call', { toolCallId: 'x', title: 'ls -a', rawInput: { command: "/bin/bash -lc 'ls -a'", cwd: '/w' }, content: [{ type: 'terminal', terminalId: 'x' }] }),
+      row('tool_call', {
+        toolCallId: 'x',
+        title: 'ls -a',
+        rawInput: { command: "/bin/bash -lc 'ls -a'", cwd: '/w' },
+        content: [{ type: 'terminal', terminalId: 'x' }],
+      }),
       row('tool_call', { toolCallId: 'y', title: 'Bash', rawInput: {} }),
       row('tool_call_update', { toolCallId: 'y', rawInput: { command: 'npm ci' } }),
     ];

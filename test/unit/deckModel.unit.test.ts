@@ -3,7 +3,16 @@ import { convoyFacts } from '../../extension/commandDeck/convoys';
 import { verdictBadge } from '../../extension/commandDeck/deckIcons';
 import { costText } from '../../webview/agents/agentsTable';
 import type { AgentRowView } from '../../shared/webview/agentsMessages';
-import { ariaLabelOf, buildDeck, canLaunch, canSucceed, deckContextValue, describeRow, needsYouCount, tooltipOf } from '../../extension/commandDeck/deckModel';
+import {
+  ariaLabelOf,
+  buildDeck,
+  canLaunch,
+  canSucceed,
+  deckContextValue,
+  describeRow,
+  needsYouCount,
+  tooltipOf,
+} from '../../extension/commandDeck/deckModel';
 import type { DeckNode, DeckRow } from '../../extension/commandDeck/deckModel';
 import { deckRows } from '../../extension/commandDeck/deckRows';
 import { mdText } from '../../extension/commandDeck/markdown';
@@ -11,13 +20,22 @@ import type { ConversationInfo } from '../../shared/protocol/conversations';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 import type { IssueState } from '../../shared/protocol/review';
 
-const row = (id: number, o: Partial<DeckRow> = {}): DeckRow => ({ id, name: `c${id}`, title: `conv ${id}`, kind: 'root', parentId: null, activity: 'idle', ...o });
+const row = (id: number, o: Partial<DeckRow> = {}): DeckRow => ({
+  id,
+  name: `c${id}`,
+  title: `conv ${id}`,
+  kind: 'root',
+  parentId: null,
+  activity: 'idle',
+  ...o,
+});
 const lane = (id: number, parentId: number, role: string, iteration: number, o: Partial<DeckRow> = {}): DeckRow =>
   row(id, { kind: 'lane', parentId, role, run: 'r1', key: 'k', iteration, ...o });
 
 /** The tree as `id(children…)` text (a convoy shows as `<label>`, history as `history`), the easiest shape to compare exactly. */
 function shape(nodes: readonly DeckNode[]): string {
-  const label = (n: DeckNode) => (n.kind === 'convoy' ? `<${n.label}>` : n.kind === 'history' ? 'history' : `${n.convId}`);
+  const label = (n: DeckNode) =>
+    n.kind === 'convoy' ? `<${n.label}>` : n.kind === 'history' ? 'history' : `${n.convId}`;
   return nodes.map((n) => (n.children.length ? `${label(n)}(${shape(n.children)})` : label(n))).join(' ');
 }
 
@@ -43,7 +61,11 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
     const rows = [
       row(1),
       lane(2, 1, 'builder', 1, { verdict: { verdict: 'NOT_YET', defects: 2, by: 3 } }),
-      lane(3, 1, 'critic', 1, { judged: { key: 'k', iteration: 1 }, verdict: { verdict: 'NOT_YET', defects: 2, by: 3 }, activity: 'stopped' }),
+      lane(3, 1, 'critic', 1, {
+        judged: { key: 'k', iteration: 1 },
+        verdict: { verdict: 'NOT_YET', defects: 2, by: 3 },
+        activity: 'stopped',
+      }),
       lane(4, 1, 'verifier', 1, { judged: { key: 'k', iteration: 1 }, activity: 'working' }),
       lane(5, 1, 'builder', 2, { verdict: { verdict: 'PASS', defects: 0, by: 6 } }),
       lane(6, 1, 'critic', 2, { judged: { key: 'k', iteration: 2 }, verdict: { verdict: 'PASS', defects: 0, by: 6 } }),
@@ -56,7 +78,10 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
     const warn = { id: 'warning', color: 'svc.verdict.notYet' };
     const pass = { id: 'pass', color: 'svc.verdict.pass' };
     assert.deepEqual([b1.icon, c1.icon, b2.icon, b2.children[0].icon], [warn, warn, pass, pass]);
-    assert.deepEqual([b1.badge, c1.badge], [verdictBadge({ verdict: 'NOT_YET', defects: 2 }), verdictBadge({ verdict: 'NOT_YET', defects: 2 })]);
+    assert.deepEqual(
+      [b1.badge, c1.badge],
+      [verdictBadge({ verdict: 'NOT_YET', defects: 2 }), verdictBadge({ verdict: 'NOT_YET', defects: 2 })],
+    );
     assert.deepEqual(b1.badge, { text: '2', color: 'svc.verdict.notYet', tooltip: 'NOT YET: 2 defects' });
     assert.deepEqual(b2.badge, { text: '✓', color: 'svc.verdict.pass', tooltip: 'PASS' });
     assert.equal(v1.badge, undefined, 'a verifier without a verdict has no badge');
@@ -69,23 +94,53 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
   });
 
   it('leaves out of the description what the label already says (role and iteration, branch)', () => {
-    assert.equal(describeRow(lane(2, 1, 'builder', 1, { title: 'r1 api builder i1', git: { branch: 'r1/api', ahead: 1, dirty: false } })), '#2 · idle · r1/api ↑1');
-    assert.equal(describeRow(lane(2, 1, 'builder', 1, { title: 'api on r1/api', git: { branch: 'r1/api', ahead: 1, dirty: true } })), '#2 · builder i1 · idle · ↑1 · dirty');
+    assert.equal(
+      describeRow(
+        lane(2, 1, 'builder', 1, { title: 'r1 api builder i1', git: { branch: 'r1/api', ahead: 1, dirty: false } }),
+      ),
+      '#2 · idle · r1/api ↑1',
+    );
+    assert.equal(
+      describeRow(
+        lane(2, 1, 'builder', 1, { title: 'api on r1/api', git: { branch: 'r1/api', ahead: 1, dirty: true } }),
+      ),
+      '#2 · builder i1 · idle · ↑1 · dirty',
+    );
     // A lane on another host says where it runs, in the row and in its tooltip.
     assert.equal(
-      describeRow(lane(2, 1, 'builder', 1, { title: 'r1 api builder i1', host: 'big', git: { branch: 'r1/api', ahead: 0, dirty: false } })),
+      describeRow(
+        lane(2, 1, 'builder', 1, {
+          title: 'r1 api builder i1',
+          host: 'big',
+          git: { branch: 'r1/api', ahead: 0, dirty: false },
+        }),
+      ),
       '#2 · idle · on big · r1/api ↑0',
     );
     assert.match(tooltipOf(lane(2, 1, 'builder', 1, { host: 'big' })), /\n- host: `big` \(over SSH\)$/);
     // Its connection down: the agent runs on there, svc is reconnecting.
-    const lost = 'connection to host big lost (the SSH connection closed); the agent keeps running there and svc is reconnecting (attempt 2)';
-    assert.equal(describeRow(lane(2, 1, 'builder', 1, { title: 'r1 api builder i1', host: 'big', hostLost: lost })), '#2 · idle · on big (connection lost, reconnecting)');
-    assert.ok(tooltipOf(lane(2, 1, 'builder', 1, { host: 'big', hostLost: lost })).endsWith(`\n- host: \`big\` (over SSH): ${mdText(lost)}`));
+    const lost =
+      'connection to host big lost (the SSH connection closed); the agent keeps running there and svc is reconnecting (attempt 2)';
+    assert.equal(
+      describeRow(lane(2, 1, 'builder', 1, { title: 'r1 api builder i1', host: 'big', hostLost: lost })),
+      '#2 · idle · on big (connection lost, reconnecting)',
+    );
+    assert.ok(
+      tooltipOf(lane(2, 1, 'builder', 1, { host: 'big', hostLost: lost })).endsWith(
+        `\n- host: \`big\` (over SSH): ${mdText(lost)}`,
+      ),
+    );
   });
 
   it('says in the tooltip whether a lane is sandboxed', () => {
-    assert.match(tooltipOf(lane(2, 1, 'builder', 1, { sandbox: 'workspace' })), /\n- sandbox: workspace: it can change only its own worktree$/);
-    assert.match(tooltipOf(lane(2, 1, 'builder', 1, { sandbox: 'off' })), /\n- sandbox: off: unconfined, it runs as you$/);
+    assert.match(
+      tooltipOf(lane(2, 1, 'builder', 1, { sandbox: 'workspace' })),
+      /\n- sandbox: workspace: it can change only its own worktree$/,
+    );
+    assert.match(
+      tooltipOf(lane(2, 1, 'builder', 1, { sandbox: 'off' })),
+      /\n- sandbox: off: unconfined, it runs as you$/,
+    );
     assert.doesNotMatch(tooltipOf(lane(2, 1, 'builder', 1)), /sandbox/);
   });
 
@@ -124,7 +179,12 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
         issueId: 'SAMPLE-1',
         parentId: 10,
         activity: 'stopped',
-        title: role === null ? `SAMPLE-1 review ${run}` : role === 'parent' ? `SAMPLE-1 review ${run} (parent)` : `SAMPLE-1 review ${run}: ${role}`,
+        title:
+          role === null
+            ? `SAMPLE-1 review ${run}`
+            : role === 'parent'
+              ? `SAMPLE-1 review ${run} (parent)`
+              : `SAMPLE-1 review ${run}: ${role}`,
         review: { runId: run, role: role ?? 'quick' },
         ...o,
       });
@@ -183,7 +243,15 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
     assert.equal(shape(live), '1(10(<SAMPLE-1 review r2>(12 13 14)))');
     const convoy = live[0].children[0].children[0];
     assert.deepEqual(
-      { id: convoy.id, label: convoy.label, description: convoy.description, badge: convoy.badge, icon: convoy.icon, contextValue: convoy.contextValue, issue: convoy.issue },
+      {
+        id: convoy.id,
+        label: convoy.label,
+        description: convoy.description,
+        badge: convoy.badge,
+        icon: convoy.icon,
+        contextValue: convoy.contextValue,
+        issue: convoy.issue,
+      },
       {
         id: 'convoy:SAMPLE-1:r2',
         label: 'SAMPLE-1 review r2',
@@ -207,8 +275,15 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
     const all = buildDeck(rows, { convoys: true, reviews, keepArchived: true });
     assert.equal(shape(all), '1(10(<SAMPLE-1 review r2>(12 13 14 history(<SAMPLE-1 review r1>(11)))))');
     const history = all[0].children[0].children[0].children[3];
-    assert.deepEqual([history.id, history.label, history.description, history.collapsed], ['convoy-history:SAMPLE-1', 'earlier runs', 'r1 CHANGES REQUESTED', true]);
-    assert.deepEqual(history.children[0].badge, { text: '!', color: 'svc.verdict.notYet', tooltip: 'CHANGES REQUESTED' });
+    assert.deepEqual(
+      [history.id, history.label, history.description, history.collapsed],
+      ['convoy-history:SAMPLE-1', 'earlier runs', 'r1 CHANGES REQUESTED', true],
+    );
+    assert.deepEqual(history.children[0].badge, {
+      text: '!',
+      color: 'svc.verdict.notYet',
+      tooltip: 'CHANGES REQUESTED',
+    });
     // Without convoys (the Agents page): every reviewer is its own row, as before.
     assert.equal(shape(buildDeck(rows)), '1(10(12(13 14)))');
   });
@@ -228,7 +303,12 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
   });
 
   it('puts a critic under the newest builder of the iteration it judges (a --reuse respawn)', () => {
-    const nodes = buildDeck([row(1), lane(2, 1, 'builder', 1), lane(3, 1, 'builder', 1), lane(4, 1, 'critic', 1, { judged: { key: 'k', iteration: 1 } })]);
+    const nodes = buildDeck([
+      row(1),
+      lane(2, 1, 'builder', 1),
+      lane(3, 1, 'builder', 1),
+      lane(4, 1, 'critic', 1, { judged: { key: 'k', iteration: 1 } }),
+    ]);
     assert.equal(shape(nodes), '1(2 3(4))');
   });
 
@@ -243,7 +323,12 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
   });
 
   it('drops archived conversations (a row whose parent left the deck shows at the top); keeps them when asked', () => {
-    const rows = [row(1, { archived: true }), lane(2, 1, 'builder', 1), row(3), lane(4, 3, 'play', 1, { archived: true })];
+    const rows = [
+      row(1, { archived: true }),
+      lane(2, 1, 'builder', 1),
+      row(3),
+      lane(4, 3, 'play', 1, { archived: true }),
+    ];
     assert.equal(shape(buildDeck(rows)), '2 3');
     assert.equal(shape(buildDeck(rows, { keepArchived: true })), '1(2) 3(4)');
   });
@@ -266,33 +351,82 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
   it('composes context values for regex when clauses', () => {
     assert.equal(deckContextValue(row(1)), 'svc:conv+root+idle+live+launcher+succeed');
     assert.equal(
-      deckContextValue(lane(2, 1, 'builder', 1, { activity: 'needs-you', git: { branch: 'b', ahead: 0, dirty: true } })),
+      deckContextValue(
+        lane(2, 1, 'builder', 1, { activity: 'needs-you', git: { branch: 'b', ahead: 0, dirty: true } }),
+      ),
       'svc:conv+lane+builder+needs-you+live+git+dirty',
     );
-    assert.equal(deckContextValue(lane(3, 1, 'critic', 1, { activity: 'stopped', verdict: { verdict: 'PASS', defects: 0, by: 3 } })), 'svc:conv+lane+critic+stopped+verdict');
-    assert.equal(deckContextValue(lane(5, 1, 'orchestrator', 1, { activity: 'working' })), 'svc:conv+lane+orchestrator+working+live+launcher+succeed');
-    assert.equal(deckContextValue(row(6, { kind: 'successor', parentId: 1, activity: 'stopped' })), 'svc:conv+successor+stopped+launcher+succeed');
-    assert.equal(deckContextValue(row(4, { kind: 'agent', activity: 'failed-to-start' })), 'svc:conv+agent+failed-to-start+succeed');
-    assert.deepEqual([canLaunch({ kind: 'lane', role: 'builder' }), canLaunch({ kind: 'agent' }), canSucceed({ kind: 'lane', role: 'critic' })], [false, false, false]);
+    assert.equal(
+      deckContextValue(
+        lane(3, 1, 'critic', 1, { activity: 'stopped', verdict: { verdict: 'PASS', defects: 0, by: 3 } }),
+      ),
+      'svc:conv+lane+critic+stopped+verdict',
+    );
+    assert.equal(
+      deckContextValue(lane(5, 1, 'orchestrator', 1, { activity: 'working' })),
+      'svc:conv+lane+orchestrator+working+live+launcher+succeed',
+    );
+    assert.equal(
+      deckContextValue(row(6, { kind: 'successor', parentId: 1, activity: 'stopped' })),
+      'svc:conv+successor+stopped+launcher+succeed',
+    );
+    assert.equal(
+      deckContextValue(row(4, { kind: 'agent', activity: 'failed-to-start' })),
+      'svc:conv+agent+failed-to-start+succeed',
+    );
+    assert.deepEqual(
+      [
+        canLaunch({ kind: 'lane', role: 'builder' }),
+        canLaunch({ kind: 'agent' }),
+        canSucceed({ kind: 'lane', role: 'critic' }),
+      ],
+      [false, false, false],
+    );
   });
 
   it('says a builder reported (done, blocked, failed) before any verdict, and a screen reader hears the verdict and report', () => {
-    const reported = lane(2, 1, 'builder', 1, { title: 'r1/k builder i1', report: { status: 'done' }, git: { branch: null, ahead: null, dirty: false } });
+    const reported = lane(2, 1, 'builder', 1, {
+      title: 'r1/k builder i1',
+      report: { status: 'done' },
+      git: { branch: null, ahead: null, dirty: false },
+    });
     assert.equal(describeRow(reported), '#2 · idle · reported done · (detached)');
-    assert.equal(describeRow(lane(2, 1, 'builder', 1, { title: 'r1/k builder i1', report: { status: 'blocked' } })), '#2 · idle · reported blocked');
+    assert.equal(
+      describeRow(lane(2, 1, 'builder', 1, { title: 'r1/k builder i1', report: { status: 'blocked' } })),
+      '#2 · idle · reported blocked',
+    );
     assert.equal(describeRow(lane(2, 1, 'builder', 1, { title: 'r1/k builder i1' })), '#2 · idle');
-    assert.equal(ariaLabelOf('r1/k builder i1', '#2 · idle · reported done · (detached)', reported), 'r1/k builder i1, #2 · idle · reported done · (detached)');
-    assert.equal(ariaLabelOf('r1/k builder i1', '#2 · idle', lane(2, 1, 'builder', 1)), 'r1/k builder i1, #2 · idle, no report yet');
-    const judged = lane(2, 1, 'builder', 1, { report: { status: 'done' }, verdict: { verdict: 'NOT_YET', defects: 2, by: 3 } });
+    assert.equal(
+      ariaLabelOf('r1/k builder i1', '#2 · idle · reported done · (detached)', reported),
+      'r1/k builder i1, #2 · idle · reported done · (detached)',
+    );
+    assert.equal(
+      ariaLabelOf('r1/k builder i1', '#2 · idle', lane(2, 1, 'builder', 1)),
+      'r1/k builder i1, #2 · idle, no report yet',
+    );
+    const judged = lane(2, 1, 'builder', 1, {
+      report: { status: 'done' },
+      verdict: { verdict: 'NOT_YET', defects: 2, by: 3 },
+    });
     assert.equal(ariaLabelOf('b', '#2', judged), 'b, #2, verdict NOT YET · 2 defects by critic #3');
-    const critic = lane(3, 1, 'critic', 1, { report: { status: 'done' }, verdict: { verdict: 'PASS', defects: 0, by: 3 } });
+    const critic = lane(3, 1, 'critic', 1, {
+      report: { status: 'done' },
+      verdict: { verdict: 'PASS', defects: 0, by: 3 },
+    });
     assert.equal(ariaLabelOf('c', '#3', critic), 'c, #3, verdict PASS');
     const [node] = buildDeck([reported]);
     assert.equal(node.ariaLabel, 'r1/k builder i1, #2 · idle · reported done · (detached)', 'the tree item carries it');
   });
 
   it('pins trees holding a needs-you row to the top of each level (the deck only), order otherwise kept', () => {
-    const rows = [row(1), lane(2, 1, 'builder', 1), lane(3, 1, 'builder', 1, { key: 'b', activity: 'needs-you' }), row(4), row(5, { activity: 'needs-you' }), row(6)];
+    const rows = [
+      row(1),
+      lane(2, 1, 'builder', 1),
+      lane(3, 1, 'builder', 1, { key: 'b', activity: 'needs-you' }),
+      row(4),
+      row(5, { activity: 'needs-you' }),
+      row(6),
+    ];
     assert.equal(shape(buildDeck(rows, { convoys: true })), '1(3 2) 5 4 6');
     assert.equal(shape(buildDeck(rows)), '1(2 3) 4 5 6', 'the Agents page and the Awareness rail keep id order');
     assert.equal(
@@ -307,13 +441,24 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
   });
 
   it('describes role, iteration, activity and git facts: branch, ahead, dirty', () => {
-    assert.equal(describeRow(lane(2, 1, 'builder', 3, { activity: 'working', git: { branch: 'lane/k', ahead: 2, dirty: true } })), '#2 · builder i3 · working · lane/k ↑2 · dirty');
-    assert.equal(describeRow(lane(2, 1, 'builder', 1, { git: { branch: 'lane/k', ahead: 0, dirty: false } })), '#2 · builder i1 · idle · lane/k ↑0');
-    assert.equal(describeRow(lane(2, 1, 'critic', 1, { git: { branch: null, ahead: null, dirty: false } })), '#2 · critic i1 · idle · (detached)');
+    assert.equal(
+      describeRow(lane(2, 1, 'builder', 3, { activity: 'working', git: { branch: 'lane/k', ahead: 2, dirty: true } })),
+      '#2 · builder i3 · working · lane/k ↑2 · dirty',
+    );
+    assert.equal(
+      describeRow(lane(2, 1, 'builder', 1, { git: { branch: 'lane/k', ahead: 0, dirty: false } })),
+      '#2 · builder i1 · idle · lane/k ↑0',
+    );
+    assert.equal(
+      describeRow(lane(2, 1, 'critic', 1, { git: { branch: null, ahead: null, dirty: false } })),
+      '#2 · critic i1 · idle · (detached)',
+    );
   });
 
   it('gives each activity its icon and theme colour', () => {
-    const icons = (['needs-you', 'working', 'idle', 'starting', 'stopped', 'failed-to-start'] as const).map((a) => buildDeck([row(1, { activity: a })])[0].icon);
+    const icons = (['needs-you', 'working', 'idle', 'starting', 'stopped', 'failed-to-start'] as const).map(
+      (a) => buildDeck([row(1, { activity: a })])[0].icon,
+    );
     assert.deepEqual(icons, [
       { id: 'bell-dot', color: 'list.warningForeground' },
       { id: 'sync~spin', color: 'charts.blue' },
@@ -325,13 +470,29 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
   });
 
   it('counts the conversations that need the person, archived ones aside', () => {
-    assert.equal(needsYouCount([row(1, { activity: 'needs-you' }), row(2, { activity: 'needs-you', archived: true }), row(3), row(4, { activity: 'needs-you' })]), 2);
+    assert.equal(
+      needsYouCount([
+        row(1, { activity: 'needs-you' }),
+        row(2, { activity: 'needs-you', archived: true }),
+        row(3),
+        row(4, { activity: 'needs-you' }),
+      ]),
+      2,
+    );
   });
 
   it('shows every parked patch of a lane in its row and its tooltip, with the restore command (deckRows keeps them)', () => {
     const parked = [
-      { patchFile: '/h/.svc/agents/conv-r1-k-builder-i1/parked-20250101T000000Z.patch', paths: 2, restoreCommand: 'git -C /l/r1-k apply --index -p2 --whitespace=nowarn /h/p' },
-      { patchFile: '/h/.svc/agents/conv-r1-k-builder-i1/parked-20250102T000000Z.patch', paths: 1, restoreCommand: null },
+      {
+        patchFile: '/h/.svc/agents/conv-r1-k-builder-i1/parked-20250101T000000Z.patch',
+        paths: 2,
+        restoreCommand: 'git -C /l/r1-k apply --index -p2 --whitespace=nowarn /h/p',
+      },
+      {
+        patchFile: '/h/.svc/agents/conv-r1-k-builder-i1/parked-20250102T000000Z.patch',
+        paths: 1,
+        restoreCommand: null,
+      },
     ];
     const r = lane(2, 1, 'builder', 1, { title: 'r1 k builder i1', parked });
     assert.equal(describeRow(r), '#2 · idle · 2 parked patches');
@@ -340,7 +501,16 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
       '- parked: `/h/.svc/agents/conv-r1-k-builder-i1/parked-20250101T000000Z.patch` (2 paths), restore with `git -C /l/r1-k apply --index -p2 --whitespace=nowarn /h/p`',
       '- parked: `/h/.svc/agents/conv-r1-k-builder-i1/parked-20250102T000000Z.patch` (1 path)',
     ]);
-    const conv = { id: 2, name: 'c2', title: 't2', kind: 'lane', parentId: 1, activity: 'stopped', archived: false, model: 'm' } as ConversationInfo;
+    const conv = {
+      id: 2,
+      name: 'c2',
+      title: 't2',
+      kind: 'lane',
+      parentId: 1,
+      activity: 'stopped',
+      archived: false,
+      model: 'm',
+    } as ConversationInfo;
     const rec = {
       id: 2,
       role: 'builder',
@@ -351,7 +521,14 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
       judged: null,
       verdict: null,
       git: null,
-      budget: { spent: 0, cap: null, from: null, run: { spent: 0, cap: null, from: null }, state: 'none', text: '$0.00 (no cap)' },
+      budget: {
+        spent: 0,
+        cap: null,
+        from: null,
+        run: { spent: 0, cap: null, from: null },
+        state: 'none',
+        text: '$0.00 (no cap)',
+      },
       parked: parked.map((p) => ({ ...p, tarFile: null })),
     } as unknown as LaneRecord;
     assert.deepEqual(deckRows([conv], [rec])[0].parked, parked);
@@ -359,7 +536,17 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
 
   it('joins conversations with lane records by id (deckRows)', () => {
     const conv = (id: number, o: Partial<ConversationInfo>) =>
-      ({ id, name: `c${id}`, title: `t${id}`, kind: 'root', parentId: null, activity: 'idle', archived: false, model: 'm', ...o }) as ConversationInfo;
+      ({
+        id,
+        name: `c${id}`,
+        title: `t${id}`,
+        kind: 'root',
+        parentId: null,
+        activity: 'idle',
+        archived: false,
+        model: 'm',
+        ...o,
+      }) as ConversationInfo;
     const rec = {
       id: 2,
       role: 'builder',
@@ -369,13 +556,44 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
       reaped: false,
       judged: null,
       verdict: { verdict: 'PASS', defects: 0, by: 3, verdictFile: null },
-      report: { seq: 1, status: 'done', body: 'b', verdict: null, defects: null, verdictFile: null, headSha: null, branch: null, at: 1 },
+      report: {
+        seq: 1,
+        status: 'done',
+        body: 'b',
+        verdict: null,
+        defects: null,
+        verdictFile: null,
+        headSha: null,
+        branch: null,
+        at: 1,
+      },
       git: { branch: 'b', headSha: 'abc', ahead: 1, dirty: false },
-      budget: { spent: 0.9, cap: 1, from: 'lane', run: { spent: 0.9, cap: null, from: null }, state: 'near', text: '$0.90 of $1.00 (90%)' },
+      budget: {
+        spent: 0.9,
+        cap: 1,
+        from: 'lane',
+        run: { spent: 0.9, cap: null, from: null },
+        state: 'near',
+        text: '$0.90 of $1.00 (90%)',
+      },
     } as unknown as LaneRecord;
-    const rows = deckRows([conv(1, {}), conv(2, { kind: 'lane', parentId: 1, activity: 'working', model: 'm2' })], [rec]);
+    const rows = deckRows(
+      [conv(1, {}), conv(2, { kind: 'lane', parentId: 1, activity: 'working', model: 'm2' })],
+      [rec],
+    );
     assert.deepEqual(rows, [
-      { id: 1, name: 'c1', title: 't1', kind: 'root', parentId: null, activity: 'idle', archived: false, model: 'm', issueId: undefined, cost: undefined },
+      {
+        id: 1,
+        name: 'c1',
+        title: 't1',
+        kind: 'root',
+        parentId: null,
+        activity: 'idle',
+        archived: false,
+        model: 'm',
+        issueId: undefined,
+        cost: undefined,
+      },
       {
         id: 2,
         name: 'c2',
@@ -401,8 +619,14 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
     ]);
     // 80 % of a cap and more shows in the row's description; below, it does not.
     assert.equal(describeRow(rows[1]), '#2 · builder i1 · working · reported done · b ↑1 · spent 90% of its cap');
-    assert.equal(describeRow({ ...rows[1], budget: { state: 'ok', spent: 0.5, cap: 1, text: '' } }), '#2 · builder i1 · working · reported done · b ↑1');
-    assert.equal(describeRow({ ...rows[1], budget: { state: 'reached', spent: 1.2, cap: 1, text: '' } }), '#2 · builder i1 · working · reported done · b ↑1 · spend cap reached');
+    assert.equal(
+      describeRow({ ...rows[1], budget: { state: 'ok', spent: 0.5, cap: 1, text: '' } }),
+      '#2 · builder i1 · working · reported done · b ↑1',
+    );
+    assert.equal(
+      describeRow({ ...rows[1], budget: { state: 'reached', spent: 1.2, cap: 1, text: '' } }),
+      '#2 · builder i1 · working · reported done · b ↑1 · spend cap reached',
+    );
   });
 });
 
@@ -430,7 +654,13 @@ describe('spend on the Agents page', () => {
   it('shows the cost alone without a cap, spent of cap with one, and says when a cap is reached or cannot hold', () => {
     assert.equal(costText(agent(null)), '$0.42');
     assert.equal(costText(agent({ spent: 0.9, cap: 1, state: 'near', text: '' })), '$0.90 of $1.00 (90%)');
-    assert.equal(costText(agent({ spent: 1.25, cap: 1, state: 'reached', text: '' })), '$1.25 of $1.00 (125%) · cap reached');
-    assert.equal(costText(agent({ spent: 0, cap: 2, state: 'not-enforceable', text: '' }, null)), '— · cap $2.00 not enforceable');
+    assert.equal(
+      costText(agent({ spent: 1.25, cap: 1, state: 'reached', text: '' })),
+      '$1.25 of $1.00 (125%) · cap reached',
+    );
+    assert.equal(
+      costText(agent({ spent: 0, cap: 2, state: 'not-enforceable', text: '' }, null)),
+      '— · cap $2.00 not enforceable',
+    );
   });
 });

@@ -60,7 +60,8 @@ describe('README and docs/ links', () => {
         const resolved = target === '' ? file : path.resolve(path.dirname(file), decodeURIComponent(target));
         const where = `${path.relative(REPO, file)} → ${link}`;
         if (!fs.existsSync(resolved)) broken.push(`${where}: no such file`);
-        else if (fragment && resolved.endsWith('.md') && !anchorsOf(resolved).has(fragment)) broken.push(`${where}: no such heading`);
+        else if (fragment && resolved.endsWith('.md') && !anchorsOf(resolved).has(fragment))
+          broken.push(`${where}: no such heading`);
       }
     }
     assert.deepEqual(broken, []);
@@ -68,14 +69,16 @@ describe('README and docs/ links', () => {
 
   it('the README links every reference page of docs/', () => {
     const links = relativeLinks(path.join(REPO, 'README.md'));
-    for (const page of REFERENCE_PAGES) assert.ok(links.includes(`docs/${page}.md`), `README.md does not link docs/${page}.md`);
+    for (const page of REFERENCE_PAGES)
+      assert.ok(links.includes(`docs/${page}.md`), `README.md does not link docs/${page}.md`);
   });
 
   it('docs/decisions.md links every file of docs/decisions/', () => {
     const links = relativeLinks(path.join(REPO, 'docs', 'decisions.md'));
     const areas = fs.readdirSync(path.join(REPO, 'docs', 'decisions')).filter((f) => f.endsWith('.md'));
     assert.ok(areas.length > 0);
-    for (const area of areas) assert.ok(links.includes(`decisions/${area}`), `docs/decisions.md does not link decisions/${area}`);
+    for (const area of areas)
+      assert.ok(links.includes(`decisions/${area}`), `docs/decisions.md does not link decisions/${area}`);
   });
 
   it('the README stays a five-minute read: at most 250 lines', () => {

@@ -24,13 +24,20 @@ describe('svc doctor: system checks (server/doctor/)', () => {
   });
   after(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  const fakeNode = (version: string) => fs.writeFileSync(path.join(bin, 'node'), `#!/bin/sh\necho ${version}\n`, { mode: 0o755 });
+  const fakeNode = (version: string) =>
+    fs.writeFileSync(path.join(bin, 'node'), `#!/bin/sh\necho ${version}\n`, { mode: 0o755 });
 
   it('Node: the daemon on an unsupported Node is a problem; the agents’ node below 22 with claude installed is a note; none at all is a problem', async () => {
     fakeNode('v20.11.0');
     const [daemon, agents] = await checkNode({ PATH: bin }, 'v18.19.0', true);
-    assert.deepEqual([daemon.status, daemon.text], ['problem', 'the daemon runs on Node v18.19.0 (unsupported: svc supports Node 20, 22, 24 and 26)']);
-    assert.deepEqual([agents.status, agents.text], ['note', `agents run on Node v20.11.0 (${path.join(bin, 'node')}); claude-agent-acp declares Node 22 or newer`]);
+    assert.deepEqual(
+      [daemon.status, daemon.text],
+      ['problem', 'the daemon runs on Node v18.19.0 (unsupported: svc supports Node 20, 22, 24 and 26)'],
+    );
+    assert.deepEqual(
+      [agents.status, agents.text],
+      ['note', `agents run on Node v20.11.0 (${path.join(bin, 'node')}); claude-agent-acp declares Node 22 or newer`],
+    );
     assert.match(agents.fix!, /^install Node 22 or newer for claude lanes/);
     const ok = await checkNode({ PATH: bin }, 'v22.3.0', false);
     assert.deepEqual(
@@ -39,7 +46,10 @@ describe('svc doctor: system checks (server/doctor/)', () => {
     );
     fs.rmSync(path.join(bin, 'node'));
     const none = await checkNode({ PATH: bin }, 'v22.3.0', false);
-    assert.deepEqual([none[1].status, none[1].text], ['problem', "no node on the agents' PATH (npm-installed harnesses run on it)"]);
+    assert.deepEqual(
+      [none[1].status, none[1].text],
+      ['problem', "no node on the agents' PATH (npm-installed harnesses run on it)"],
+    );
   });
 
   it('git: identity from the user’s git config or the environment; a missing one is a problem with the git config command', async () => {
@@ -50,8 +60,16 @@ describe('svc doctor: system checks (server/doctor/)', () => {
     assert.deepEqual(
       missing.slice(1).map((c) => [c.status, c.text, c.fix]),
       [
-        ['problem', 'git user.name is not set: agents cannot commit ("Author identity unknown")', 'git config --global user.name "Your Name"'],
-        ['problem', 'git user.email is not set: agents cannot commit ("Author identity unknown")', 'git config --global user.email you@example.com'],
+        [
+          'problem',
+          'git user.name is not set: agents cannot commit ("Author identity unknown")',
+          'git config --global user.name "Your Name"',
+        ],
+        [
+          'problem',
+          'git user.email is not set: agents cannot commit ("Author identity unknown")',
+          'git config --global user.email you@example.com',
+        ],
       ],
     );
     assert.match(missing[0].text, /^git version \d/);
@@ -89,15 +107,29 @@ describe('svc doctor: system checks (server/doctor/)', () => {
       checkHome(svcHome).map((c) => [c.status, c.text, c.fix]),
       [
         ['problem', `${svcHome} has mode 755; svc needs 700`, `chmod 700 '${svcHome}'`],
-        ['problem', `${path.join(svcHome, 'config.yaml')} is a symlink (svc refuses to follow links in SVC_HOME)`, `rm '${path.join(svcHome, 'config.yaml')}'`],
-        ['problem', `${path.join(svcHome, 'svc.db')} has mode 644; svc needs 600`, `chmod 600 '${path.join(svcHome, 'svc.db')}'`],
-        ['problem', `${path.join(svcHome, 'logs', 'daemon.log')} has mode 640; svc needs 600`, `chmod 600 '${path.join(svcHome, 'logs', 'daemon.log')}'`],
+        [
+          'problem',
+          `${path.join(svcHome, 'config.yaml')} is a symlink (svc refuses to follow links in SVC_HOME)`,
+          `rm '${path.join(svcHome, 'config.yaml')}'`,
+        ],
+        [
+          'problem',
+          `${path.join(svcHome, 'svc.db')} has mode 644; svc needs 600`,
+          `chmod 600 '${path.join(svcHome, 'svc.db')}'`,
+        ],
+        [
+          'problem',
+          `${path.join(svcHome, 'logs', 'daemon.log')} has mode 640; svc needs 600`,
+          `chmod 600 '${path.join(svcHome, 'logs', 'daemon.log')}'`,
+        ],
       ],
     );
   });
 
   it('code hosts: a GitHub project needs a token (GITHUB_TOKEN or codehost.github.token); local ones need none', () => {
-    const projects = ProjectsFile.parse({ projects: { web: { path: '/w', code_host: 'github', github: { owner: 'o', repo: 'r' } }, lib: { path: '/l' } } });
+    const projects = ProjectsFile.parse({
+      projects: { web: { path: '/w', code_host: 'github', github: { owner: 'o', repo: 'r' } }, lib: { path: '/l' } },
+    });
     const none = checkCodeHosts(projects, ConfigFile.parse({}), {}, '~/.svc/config.yaml');
     assert.deepEqual(
       none.map((c) => [c.subject, c.status, c.text, c.fix]),
@@ -111,16 +143,34 @@ describe('svc doctor: system checks (server/doctor/)', () => {
         ['lib', 'ok', 'project lib: local code host (no token needed)', null],
       ],
     );
-    assert.equal(checkCodeHosts(projects, ConfigFile.parse({}), { GITHUB_TOKEN: 't' }, '')[0].text, 'project web: GitHub o/r, token from GITHUB_TOKEN');
-    assert.equal(checkCodeHosts(projects, ConfigFile.parse({ codehost: { github: { token: 't' } } }), {}, '')[0].text, 'project web: GitHub o/r, token from codehost.github.token');
+    assert.equal(
+      checkCodeHosts(projects, ConfigFile.parse({}), { GITHUB_TOKEN: 't' }, '')[0].text,
+      'project web: GitHub o/r, token from GITHUB_TOKEN',
+    );
+    assert.equal(
+      checkCodeHosts(projects, ConfigFile.parse({ codehost: { github: { token: 't' } } }), {}, '')[0].text,
+      'project web: GitHub o/r, token from codehost.github.token',
+    );
   });
 
   it('prints the report by area with each fix under its problem, then the count', () => {
     const text = doctorText({
       harnesses: [],
       checks: [
-        { area: 'git', subject: 'user.name', status: 'problem', text: 'git user.name is not set', fix: 'git config --global user.name "Your Name"' },
-        { area: 'harness', subject: 'codex', status: 'note', text: 'codex: not installed', fix: 'npm install -g @agentclientprotocol/codex-acp' },
+        {
+          area: 'git',
+          subject: 'user.name',
+          status: 'problem',
+          text: 'git user.name is not set',
+          fix: 'git config --global user.name "Your Name"',
+        },
+        {
+          area: 'harness',
+          subject: 'codex',
+          status: 'note',
+          text: 'codex: not installed',
+          fix: 'npm install -g @agentclientprotocol/codex-acp',
+        },
         { area: 'harness', subject: 'script', status: 'ok', text: 'script: installed', fix: null },
       ],
       problems: 1,

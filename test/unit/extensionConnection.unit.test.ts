@@ -7,11 +7,16 @@ import { statusText } from '../../extension/connection/statusText';
 import type { DaemonInfo } from '../../shared/protocol/daemon';
 
 const SUPPORTS = 'svc supports Node 20, 22, 24 and 26';
-const FIX = 'install Node.js 20, 22, 24 or 26 and put it first on PATH, or set "svc.nodePath" (VS Code) to its node binary';
+const FIX =
+  'install Node.js 20, 22, 24 or 26 and put it first on PATH, or set "svc.nodePath" (VS Code) to its node binary';
 const SETTING_FIX = 'set "svc.nodePath" to the absolute path of a node binary';
 
 describe('which nodes the extension considers (extension/connection/findNode.ts lookupNode)', () => {
-  const input = (o: Partial<NodeLookupInput>, executables: string[] = [], dirs: Record<string, string[]> = {}): NodeLookupInput => ({
+  const input = (
+    o: Partial<NodeLookupInput>,
+    executables: string[] = [],
+    dirs: Record<string, string[]> = {},
+  ): NodeLookupInput => ({
     setting: undefined,
     pathEnv: '/a:/b:/c',
     platform: 'linux',
@@ -60,7 +65,11 @@ describe('which nodes the extension considers (extension/connection/findNode.ts 
     const found = lookupNode(
       input(
         { pathEnv: '/n/versions/node/v22.0.0/bin:/a', env: { NVM_DIR: '/n', FNM_DIR: '/f', VOLTA_HOME: '/v' } },
-        ['/n/versions/node/v22.0.0/bin/node', '/f/node-versions/v24.0.0/installation/bin/node', '/v/tools/image/node/26.0.0/bin/node'],
+        [
+          '/n/versions/node/v22.0.0/bin/node',
+          '/f/node-versions/v24.0.0/installation/bin/node',
+          '/v/tools/image/node/26.0.0/bin/node',
+        ],
         {
           '/n/versions/node': ['v22.0.0'],
           '/f/node-versions': ['v24.0.0'],
@@ -83,12 +92,23 @@ describe('which nodes the extension considers (extension/connection/findNode.ts 
   });
 
   it('never lists the editor runtime', () => {
-    assert.deepEqual(lookupNode(input({ ownRuntime: '/a/node' }, ['/a/node', '/c/node'])), { ok: true, candidates: [{ path: '/c/node', source: 'PATH' }] });
+    assert.deepEqual(lookupNode(input({ ownRuntime: '/a/node' }, ['/a/node', '/c/node'])), {
+      ok: true,
+      candidates: [{ path: '/c/node', source: 'PATH' }],
+    });
   });
 
   it('refuses a setting that is relative or not executable', () => {
-    assert.deepEqual(lookupNode(input({ setting: 'node' })), { ok: false, problem: '"svc.nodePath" is "node", not an absolute path', fix: SETTING_FIX });
-    assert.deepEqual(lookupNode(input({ setting: '/x/node' })), { ok: false, problem: '"svc.nodePath" is /x/node, which is not an executable file', fix: SETTING_FIX });
+    assert.deepEqual(lookupNode(input({ setting: 'node' })), {
+      ok: false,
+      problem: '"svc.nodePath" is "node", not an absolute path',
+      fix: SETTING_FIX,
+    });
+    assert.deepEqual(lookupNode(input({ setting: '/x/node' })), {
+      ok: false,
+      problem: '"svc.nodePath" is /x/node, which is not an executable file',
+      fix: SETTING_FIX,
+    });
   });
 
   it('reads the major version from node --version', () => {
@@ -99,7 +119,11 @@ describe('which nodes the extension considers (extension/connection/findNode.ts 
 });
 
 describe('which node the extension chooses (extension/connection/findNode.ts chooseNode)', () => {
-  const node = (path: string, source: ProbedNode['source'], version: string | undefined): ProbedNode => ({ path, source, version });
+  const node = (path: string, source: ProbedNode['source'], version: string | undefined): ProbedNode => ({
+    path,
+    source,
+    version,
+  });
 
   it('takes the first node on PATH when svc supports it', () => {
     assert.deepEqual(chooseNode([node('/usr/bin/node', 'PATH', 'v22.3.0')]), {
@@ -128,12 +152,22 @@ describe('which node the extension chooses (extension/connection/findNode.ts cho
   });
 
   it('names every node it found when none is supported, with the fix', () => {
-    assert.deepEqual(chooseNode([node('/usr/bin/node', 'PATH', 'v18.19.0'), node('/h/.volta/tools/image/node/23.0.0/bin/node', 'volta', 'v23.0.0')]), {
+    assert.deepEqual(
+      chooseNode([
+        node('/usr/bin/node', 'PATH', 'v18.19.0'),
+        node('/h/.volta/tools/image/node/23.0.0/bin/node', 'volta', 'v23.0.0'),
+      ]),
+      {
+        ok: false,
+        problem: `no supported Node was found: /usr/bin/node (PATH) is Node v18.19.0; /h/.volta/tools/image/node/23.0.0/bin/node (volta) is Node v23.0.0; ${SUPPORTS}`,
+        fix: FIX,
+      },
+    );
+    assert.deepEqual(chooseNode([]), {
       ok: false,
-      problem: `no supported Node was found: /usr/bin/node (PATH) is Node v18.19.0; /h/.volta/tools/image/node/23.0.0/bin/node (volta) is Node v23.0.0; ${SUPPORTS}`,
+      problem: `no supported Node was found: no node was found on PATH or in nvm, fnm or volta folders; ${SUPPORTS}`,
       fix: FIX,
     });
-    assert.deepEqual(chooseNode([]), { ok: false, problem: `no supported Node was found: no node was found on PATH or in nvm, fnm or volta folders; ${SUPPORTS}`, fix: FIX });
   });
 
   it('keeps to svc.nodePath: used when supported, refused (never overridden) when not', () => {
@@ -154,7 +188,10 @@ describe('which node the extension chooses (extension/connection/findNode.ts cho
 
 describe('reconnect backoff (extension/connection/backoff.ts)', () => {
   it('doubles from 250 ms and caps at 10 s', () => {
-    assert.deepEqual([0, 1, 2, 3, 4, 5, 6, 7, 50].map(backoffDelay), [250, 500, 1000, 2000, 4000, 8000, 10_000, 10_000, 10_000]);
+    assert.deepEqual(
+      [0, 1, 2, 3, 4, 5, 6, 7, 50].map(backoffDelay),
+      [250, 500, 1000, 2000, 4000, 8000, 10_000, 10_000, 10_000],
+    );
     assert.equal(BACKOFF_CAP_MS, 10_000);
   });
 });
@@ -189,7 +226,8 @@ describe('status bar text (extension/connection/statusText.ts)', () => {
   it('says why while down, and what to do without node', () => {
     assert.deepEqual(statusText({ kind: 'down', why: 'no daemon is running for /h', since: 0 }, 2), {
       text: '$(debug-disconnect) svc: daemon down',
-      tooltip: 'svc daemon is not connected: no daemon is running for /h.\nClick for the daemon status and how to start it.',
+      tooltip:
+        'svc daemon is not connected: no daemon is running for /h.\nClick for the daemon status and how to start it.',
       background: 'statusBarItem.warningBackground',
     });
     assert.deepEqual(statusText({ kind: 'noNode', problem: 'no node was found on PATH', fix: FIX }, undefined), {

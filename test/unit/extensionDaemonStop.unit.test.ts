@@ -13,12 +13,14 @@ describe('Stop Daemon / Restart Daemon texts (extension/commands/daemonStopText.
   it('names how many live agents stop, and which, in the modal', () => {
     assert.deepEqual(stopModal([A, B], false), {
       message: 'Stop the svc daemon? It stops 2 live agents.',
-      detail: 'Stopping the daemon stops #3 r1/api builder i1, #5 root through the stop door. Their conversations and transcripts are kept; afterwards svc offers to resume them.',
+      detail:
+        'Stopping the daemon stops #3 r1/api builder i1, #5 root through the stop door. Their conversations and transcripts are kept; afterwards svc offers to resume them.',
       confirm: 'Stop Daemon and 2 Agents',
     });
     assert.deepEqual(stopModal([A], true), {
       message: 'Restart the svc daemon? It stops 1 live agent.',
-      detail: 'Stopping the daemon stops #3 r1/api builder i1 through the stop door. Their conversations and transcripts are kept; afterwards svc offers to resume it.',
+      detail:
+        'Stopping the daemon stops #3 r1/api builder i1 through the stop door. Their conversations and transcripts are kept; afterwards svc offers to resume it.',
       confirm: 'Restart Daemon and Stop 1 Agent',
     });
   });
@@ -34,7 +36,10 @@ describe('Stop Daemon / Restart Daemon texts (extension/commands/daemonStopText.
       message: 'svc: the daemon stopped (pid 41); it stopped 2 agents: #3 r1/api builder i1, #5 root.',
       resume: 'Start Daemon and Resume All 2',
     });
-    assert.deepEqual(afterStop(41, [A], 52), { message: 'svc: the daemon restarted (pid 41 → 52); it stopped 1 agent: #3 r1/api builder i1.', resume: 'Resume It' });
+    assert.deepEqual(afterStop(41, [A], 52), {
+      message: 'svc: the daemon restarted (pid 41 → 52); it stopped 1 agent: #3 r1/api builder i1.',
+      resume: 'Resume It',
+    });
   });
 
   it('says who resumed and why any did not', () => {

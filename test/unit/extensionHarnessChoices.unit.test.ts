@@ -30,15 +30,28 @@ describe('harness pickers marked by the doctor (extension/doctor/harnessChoices.
     );
     assert.deepEqual(choices, [
       { label: 'claude', description: 'v1.2.3', harness: 'claude', installed: true },
-      { label: 'codex', description: 'v1.2.3 · $(key) no credentials (CODEX_API_KEY)', harness: 'codex', installed: true },
-      { label: 'gemini', description: '$(warning) not installed', detail: "gemini is not on the agents' PATH (svc: Doctor shows the fix)", harness: 'gemini', installed: false },
+      {
+        label: 'codex',
+        description: 'v1.2.3 · $(key) no credentials (CODEX_API_KEY)',
+        harness: 'codex',
+        installed: true,
+      },
+      {
+        label: 'gemini',
+        description: '$(warning) not installed',
+        detail: "gemini is not on the agents' PATH (svc: Doctor shows the fix)",
+        harness: 'gemini',
+        installed: false,
+      },
       { label: 'mine', harness: 'mine', installed: null },
     ]);
     assert.deepEqual(harnessChoices(['script'], null), [{ label: 'script', harness: 'script', installed: null }]);
   });
 
   it('Start Lane asks for the harness before the model when it has choices; Default sends none', async () => {
-    const rows: DeckRow[] = [{ id: 1, name: 'root', title: 'root', kind: 'root', parentId: null, activity: 'idle', model: 'big' }];
+    const rows: DeckRow[] = [
+      { id: 1, name: 'root', title: 'root', kind: 'root', parentId: null, activity: 'idle', model: 'big' },
+    ];
     const run = async (answer: string) => {
       const p = scripted(['builder', 'r1', 'api', answer, 'm', 'Write the brief in an editor']);
       const f = facts({
@@ -52,7 +65,15 @@ describe('harness pickers marked by the doctor (extension/doctor/harnessChoices.
     };
     const gemini = await run('gemini');
     assert.equal(gemini.seen[3], 'svc: Start Lane (4/6) pick [Default|claude|gemini] active=Default back');
-    assert.deepEqual(gemini.params, { parent: '1', role: 'builder', run: 'r1', key: 'api', model: 'm', harness: 'gemini', noWait: true });
+    assert.deepEqual(gemini.params, {
+      parent: '1',
+      role: 'builder',
+      run: 'r1',
+      key: 'api',
+      model: 'm',
+      harness: 'gemini',
+      noWait: true,
+    });
     const dflt = await run('Default');
     assert.equal((dflt.params as { harness?: string }).harness, undefined);
     assert.equal(dflt.seen[0].startsWith('svc: Start Lane (1/6)'), true);

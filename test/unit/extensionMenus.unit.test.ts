@@ -15,7 +15,9 @@ interface Contributes {
   commands: { command: string }[];
   menus: Record<string, { command: string; when?: string; group?: string }[]>;
 }
-const PKG = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8')) as { contributes: Contributes };
+const PKG = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+  contributes: Contributes;
+};
 
 /** VS Code's menu order: the navigation group first, then groups by name; inside a group by the `@` order. */
 function shownOrder(a: { group?: string }, b: { group?: string }): number {
@@ -26,7 +28,12 @@ function shownOrder(a: { group?: string }, b: { group?: string }): number {
 }
 
 /** The commands a view's item context menu shows for a context value (regex and == clauses, as VS Code reads them), in the order it shows them; hover (inline) actions in their `@` order. */
-function menuFor(menus: { command: string; when?: string; group?: string }[], view: string, contextValue: string, inline = false): string[] {
+function menuFor(
+  menus: { command: string; when?: string; group?: string }[],
+  view: string,
+  contextValue: string,
+  inline = false,
+): string[] {
   return menus
     .filter((m) => (m.group === 'inline' || m.group?.startsWith('inline@')) === inline)
     .filter((m) => {
@@ -45,22 +52,39 @@ function menuFor(menus: { command: string; when?: string; group?: string }[], vi
 describe('extension menus (package.json)', () => {
   it('carries exactly the commands and menus the command table makes (else run `npm run commands`)', () => {
     const made = contributions();
-    assert.deepEqual(PKG.contributes.commands, made.commands, 'package.json contributes.commands is out of date: run `npm run commands`');
-    assert.deepEqual(PKG.contributes.menus, made.menus, 'package.json contributes.menus is out of date: run `npm run commands`');
+    assert.deepEqual(
+      PKG.contributes.commands,
+      made.commands,
+      'package.json contributes.commands is out of date: run `npm run commands`',
+    );
+    assert.deepEqual(
+      PKG.contributes.menus,
+      made.menus,
+      'package.json contributes.menus is out of date: run `npm run commands`',
+    );
   });
 
   it('gates a command on the daemon one way: its `daemon` makes both the runtime guard and the `when` clauses', () => {
     const { menus } = contributions();
-    const clauses = (id: string) => Object.values(menus).flatMap((items) => items.filter((m) => m.command === id).map((m) => m.when ?? ''));
+    const clauses = (id: string) =>
+      Object.values(menus).flatMap((items) => items.filter((m) => m.command === id).map((m) => m.when ?? ''));
     for (const id of COMMAND_IDS) {
       const gated = clauses(id).filter((w) => w.includes('svc.daemon == connected'));
-      if (COMMANDS[id].daemon === 'connectedOnly') assert.equal(gated.length, clauses(id).length, `${id} is offered only while connected, in the palette and every menu`);
+      if (COMMANDS[id].daemon === 'connectedOnly')
+        assert.equal(
+          gated.length,
+          clauses(id).length,
+          `${id} is offered only while connected, in the palette and every menu`,
+        );
     }
     assert.deepEqual(
       menus.commandPalette.filter((m) => m.when?.includes('svc.daemon == connected')).map((m) => m.command),
       ['svc.stopDaemon', 'svc.restartDaemon', 'svc.newIssue', 'svc.startIssue', 'svc.issueDone'],
     );
-    assert.equal(menus.commandPalette.find((m) => m.command === 'svc.startIssue')?.when, 'svc.daemon == connected && svc.hasIssues');
+    assert.equal(
+      menus.commandPalette.find((m) => m.command === 'svc.startIssue')?.when,
+      'svc.daemon == connected && svc.hasIssues',
+    );
     // `needed` commands stay in the palette while the daemon is down: running one says why and offers to start it.
     assert.equal(COMMANDS['svc.newConversation'].daemon, 'needed');
     assert.equal(
@@ -105,7 +129,11 @@ describe('extension menus (package.json)', () => {
 
   it('names only registered commands in its menus', () => {
     for (const [where, items] of Object.entries(PKG.contributes.menus)) {
-      for (const m of items) assert.ok((COMMAND_IDS as readonly string[]).includes(m.command), `${where} names ${m.command}, which is not registered`);
+      for (const m of items)
+        assert.ok(
+          (COMMAND_IDS as readonly string[]).includes(m.command),
+          `${where} names ${m.command}, which is not registered`,
+        );
     }
   });
 
@@ -121,7 +149,14 @@ describe('extension menus (package.json)', () => {
     ]);
     const menus = PKG.contributes.menus['view/item/context'];
     const deck = (v: string) => menuFor(menus, 'svc.commandDeck', v);
-    assert.deepEqual(deck(values[0]), ['svc.openConversation', 'svc.tellConversation', 'svc.stopConversation', 'svc.startLane', 'svc.handoffConversation', 'svc.forkConversation']);
+    assert.deepEqual(deck(values[0]), [
+      'svc.openConversation',
+      'svc.tellConversation',
+      'svc.stopConversation',
+      'svc.startLane',
+      'svc.handoffConversation',
+      'svc.forkConversation',
+    ]);
     assert.deepEqual(deck(values[1]), [
       'svc.openConversation',
       'svc.openWorktreeInNewWindow',
@@ -132,9 +167,22 @@ describe('extension menus (package.json)', () => {
       'svc.startLane',
       'svc.copyBranch',
     ]);
-    assert.deepEqual(deck(values[2]), ['svc.openConversation', 'svc.resumeConversation', 'svc.reapLane', 'svc.archiveConversation', 'svc.raiseBudget', 'svc.startLane']);
-    assert.deepEqual(menuFor(menus, 'svc.commandDeck', values[2], true), ['svc.resumeConversation'], 'a stopped lane offers Resume on hover');
-    assert.deepEqual(menuFor(menus, 'svc.commandDeck', 'svc:conv+root+stopped+archived+launcher+succeed', true), ['svc.unarchiveConversation']);
+    assert.deepEqual(deck(values[2]), [
+      'svc.openConversation',
+      'svc.resumeConversation',
+      'svc.reapLane',
+      'svc.archiveConversation',
+      'svc.raiseBudget',
+      'svc.startLane',
+    ]);
+    assert.deepEqual(
+      menuFor(menus, 'svc.commandDeck', values[2], true),
+      ['svc.resumeConversation'],
+      'a stopped lane offers Resume on hover',
+    );
+    assert.deepEqual(menuFor(menus, 'svc.commandDeck', 'svc:conv+root+stopped+archived+launcher+succeed', true), [
+      'svc.unarchiveConversation',
+    ]);
     assert.deepEqual(deck(values[3]), [
       'svc.openConversation',
       'svc.tellConversation',
@@ -147,22 +195,60 @@ describe('extension menus (package.json)', () => {
     assert.deepEqual(menuFor(menus, 'svc.commandDeck', values[3], true), ['svc.answerConversation']);
     assert.deepEqual(deck(values[4]), ['svc.openConversation', 'svc.archiveConversation', 'svc.startLane']);
     assert.equal(nodes[0].children[0].children.length, 1, 'no verdict link row: the critic alone under its builder');
-    assert.deepEqual(menuFor(menus, 'svc.commandDeck', values[1], true), ['svc.tellConversation', 'svc.stopConversation'], 'hover actions of a working lane');
+    assert.deepEqual(
+      menuFor(menus, 'svc.commandDeck', values[1], true),
+      ['svc.tellConversation', 'svc.stopConversation'],
+      'hover actions of a working lane',
+    );
     // A critic that filed its verdict file: Open Report in its menu and on hover (its click opens the conversation).
-    const critic = deckContextValue({ ...ROWS[2], activity: 'idle', verdict: { verdict: 'NOT_YET', defects: 3, by: 3, verdictFile: '/lanes/verdict-c1.json' } });
+    const critic = deckContextValue({
+      ...ROWS[2],
+      activity: 'idle',
+      verdict: { verdict: 'NOT_YET', defects: 3, by: 3, verdictFile: '/lanes/verdict-c1.json' },
+    });
     assert.equal(critic, 'svc:conv+lane+critic+idle+live+verdict+report');
-    assert.deepEqual(deck(critic), ['svc.openConversation', 'svc.openReport', 'svc.tellConversation', 'svc.stopConversation', 'svc.reapLane', 'svc.raiseBudget', 'svc.startLane']);
+    assert.deepEqual(deck(critic), [
+      'svc.openConversation',
+      'svc.openReport',
+      'svc.tellConversation',
+      'svc.stopConversation',
+      'svc.reapLane',
+      'svc.raiseBudget',
+      'svc.startLane',
+    ]);
     assert.deepEqual(menuFor(menus, 'svc.commandDeck', critic, true), ['svc.openReport', 'svc.tellConversation']);
     // The builder it judged shows the verdict, but the report is the critic's: no Open Report there.
-    assert.doesNotMatch(deckContextValue({ ...ROWS[1], verdict: { verdict: 'NOT_YET', defects: 3, by: 3, verdictFile: '/lanes/verdict-c1.json' } }), /\+report\b/);
+    assert.doesNotMatch(
+      deckContextValue({
+        ...ROWS[1],
+        verdict: { verdict: 'NOT_YET', defects: 3, by: 3, verdictFile: '/lanes/verdict-c1.json' },
+      }),
+      /\+report\b/,
+    );
     const reviewer = 'svc:conv+agent+stopped+succeed+reviewer+report';
-    assert.deepEqual(deck(reviewer), ['svc.openConversation', 'svc.openReport', 'svc.archiveConversation', 'svc.startLane', 'svc.handoffConversation', 'svc.forkConversation']);
+    assert.deepEqual(deck(reviewer), [
+      'svc.openConversation',
+      'svc.openReport',
+      'svc.archiveConversation',
+      'svc.startLane',
+      'svc.handoffConversation',
+      'svc.forkConversation',
+    ]);
     assert.deepEqual(menuFor(menus, 'svc.commandDeck', 'svc:convoy+live+verdict', true), ['svc.abortReview']);
-    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+readiness+pr+mergeable+url', true), ['svc.mergePr', 'svc.openPr']);
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+readiness+pr+mergeable+url', true), [
+      'svc.mergePr',
+      'svc.openPr',
+    ]);
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+readiness+pr'), []);
     // The issue row is the PR's row: a PR with a web page opens from it too.
-    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue+pr+approved+run+url', true), ['svc.requestReview', 'svc.openPr']);
-    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:reviewer+stopped+report'), ['svc.openConversation', 'svc.openReport']);
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue+pr+approved+run+url', true), [
+      'svc.requestReview',
+      'svc.openPr',
+    ]);
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:reviewer+stopped+report'), [
+      'svc.openConversation',
+      'svc.openReport',
+    ]);
     assert.deepEqual(menuFor(menus, 'svc.reviews', values[0]), [], 'deck menus stay in the deck');
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue+pr+in_review+running+run'), [
       'svc.startIssue',
@@ -171,8 +257,20 @@ describe('extension menus (package.json)', () => {
       'svc.abortReview',
       'svc.restartReview',
     ]);
-    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue'), ['svc.startIssue', 'svc.issueDone', 'svc.requestReview']);
-    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue+worker'), ['svc.issueDone', 'svc.requestReview'], 'no second work agent while one is live');
-    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:reviewer+working+live'), ['svc.openConversation', 'svc.tellConversation', 'svc.stopConversation']);
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue'), [
+      'svc.startIssue',
+      'svc.issueDone',
+      'svc.requestReview',
+    ]);
+    assert.deepEqual(
+      menuFor(menus, 'svc.reviews', 'svc:review+issue+worker'),
+      ['svc.issueDone', 'svc.requestReview'],
+      'no second work agent while one is live',
+    );
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:reviewer+working+live'), [
+      'svc.openConversation',
+      'svc.tellConversation',
+      'svc.stopConversation',
+    ]);
   });
 });

@@ -6,9 +6,45 @@ import { facts, scripted } from '../helpers/startLaneScript';
 
 const ROWS: DeckRow[] = [
   { id: 1, name: 'root', title: 'root', kind: 'root', parentId: null, activity: 'idle', model: 'big' },
-  { id: 2, name: 'r1-api-builder-i1', title: 'api', kind: 'lane', parentId: 1, activity: 'idle', role: 'builder', run: 'r1', key: 'api', iteration: 1, model: 'builder-model' },
-  { id: 3, name: 'r1-api-critic-i1', title: 'api critic', kind: 'lane', parentId: 1, activity: 'idle', role: 'critic', run: 'r1', key: 'api', iteration: 1, model: 'critic-model' },
-  { id: 4, name: 'r1-lead-orch', title: 'lead', kind: 'lane', parentId: 1, activity: 'working', role: 'orchestrator', run: 'r2', key: 'lead', iteration: 1, model: 'o' },
+  {
+    id: 2,
+    name: 'r1-api-builder-i1',
+    title: 'api',
+    kind: 'lane',
+    parentId: 1,
+    activity: 'idle',
+    role: 'builder',
+    run: 'r1',
+    key: 'api',
+    iteration: 1,
+    model: 'builder-model',
+  },
+  {
+    id: 3,
+    name: 'r1-api-critic-i1',
+    title: 'api critic',
+    kind: 'lane',
+    parentId: 1,
+    activity: 'idle',
+    role: 'critic',
+    run: 'r1',
+    key: 'api',
+    iteration: 1,
+    model: 'critic-model',
+  },
+  {
+    id: 4,
+    name: 'r1-lead-orch',
+    title: 'lead',
+    kind: 'lane',
+    parentId: 1,
+    activity: 'working',
+    role: 'orchestrator',
+    run: 'r2',
+    key: 'lead',
+    iteration: 1,
+    model: 'o',
+  },
 ];
 
 const report = (headSha: string, status: 'done' | 'blocked' = 'done') => ({
@@ -23,8 +59,22 @@ const report = (headSha: string, status: 'done' | 'blocked' = 'done') => ({
   at: 1,
 });
 const LANES: Partial<LaneRecord>[] = [
-  { id: 2, role: 'builder', key: 'api', iteration: 1, report: report('aaaaaaa1111'), git: { branch: 'r1/api', headSha: 'aaaaaaa1111', ahead: 0, dirty: false } },
-  { id: 5, role: 'builder', key: 'ui', iteration: 2, report: null, git: { branch: 'r1/ui-i2', headSha: 'bbbbbbb2222', ahead: 1, dirty: false } },
+  {
+    id: 2,
+    role: 'builder',
+    key: 'api',
+    iteration: 1,
+    report: report('aaaaaaa1111'),
+    git: { branch: 'r1/api', headSha: 'aaaaaaa1111', ahead: 0, dirty: false },
+  },
+  {
+    id: 5,
+    role: 'builder',
+    key: 'ui',
+    iteration: 2,
+    report: null,
+    git: { branch: 'r1/ui-i2', headSha: 'bbbbbbb2222', ahead: 1, dirty: false },
+  },
   { id: 6, role: 'builder', key: 'ui', iteration: 1, report: report('ccccccc3333') },
 ];
 
@@ -34,8 +84,18 @@ describe('Start Lane flow (extension/lanes/startLaneFlow.ts)', () => {
     const f = facts({ rows: ROWS, selected: ROWS[1], models: { critic: 'critic-set' }, lanes: LANES });
     const r = await startLaneFlow(p, f);
     assert.equal(r.kind, 'draft');
-    assert.deepEqual(r.kind === 'draft' && r.params, { parent: '1', role: 'critic', run: 'r1', for: 'api', model: 'critic-set', noWait: true });
-    assert.equal(r.kind === 'draft' && r.what, 'critic lane r1/api (judging builder api), launched by #1 on critic-set');
+    assert.deepEqual(r.kind === 'draft' && r.params, {
+      parent: '1',
+      role: 'critic',
+      run: 'r1',
+      for: 'api',
+      model: 'critic-set',
+      noWait: true,
+    });
+    assert.equal(
+      r.kind === 'draft' && r.what,
+      'critic lane r1/api (judging builder api), launched by #1 on critic-set',
+    );
     assert.deepEqual(p.seen, [
       'svc: Start Lane (1/5) pick [builder|critic|verifier|play|orchestrator] active=critic',
       'svc: Start Lane (2/5) input "Run key (names this pass of the loop)" value=r1 back',
@@ -55,15 +115,48 @@ describe('Start Lane flow (extension/lanes/startLaneFlow.ts)', () => {
       ],
     );
     const p = scripted(['critic', 'r1', 'ui', 'bbbbbbb2222', 'critic-set', 'Write the brief in an editor']);
-    const r = await startLaneFlow(p, facts({ rows: ROWS, selected: ROWS[0], models: { critic: 'critic-set' }, lanes: LANES }));
-    assert.deepEqual(r.kind === 'draft' && r.params, { parent: '1', role: 'critic', run: 'r1', for: 'ui', at: 'bbbbbbb2222', model: 'critic-set', noWait: true });
-    assert.equal(p.seen[3], 'svc: Start Lane (4/6) input "Commit of builder ui i2 to judge (it has not reported done, so name one)" value=bbbbbbb2222 back');
+    const r = await startLaneFlow(
+      p,
+      facts({ rows: ROWS, selected: ROWS[0], models: { critic: 'critic-set' }, lanes: LANES }),
+    );
+    assert.deepEqual(r.kind === 'draft' && r.params, {
+      parent: '1',
+      role: 'critic',
+      run: 'r1',
+      for: 'ui',
+      at: 'bbbbbbb2222',
+      model: 'critic-set',
+      noWait: true,
+    });
+    assert.equal(
+      p.seen[3],
+      'svc: Start Lane (4/6) input "Commit of builder ui i2 to judge (it has not reported done, so name one)" value=bbbbbbb2222 back',
+    );
   });
 
   it('Back shows the step before with its answer kept; the first step has no Back', async () => {
-    const p = scripted(['builder', 'r7', 'api', '<back>', '<back>', '<back>', 'builder', 'r7', 'web', 'b-set', 'Write the brief in an editor']);
+    const p = scripted([
+      'builder',
+      'r7',
+      'api',
+      '<back>',
+      '<back>',
+      '<back>',
+      'builder',
+      'r7',
+      'web',
+      'b-set',
+      'Write the brief in an editor',
+    ]);
     const r = await startLaneFlow(p, facts({ rows: ROWS, selected: ROWS[0], models: { builder: 'b-set' } }));
-    assert.deepEqual(r.kind === 'draft' && r.params, { parent: '1', role: 'builder', run: 'r7', key: 'web', model: 'b-set', noWait: true });
+    assert.deepEqual(r.kind === 'draft' && r.params, {
+      parent: '1',
+      role: 'builder',
+      run: 'r7',
+      key: 'web',
+      model: 'b-set',
+      noWait: true,
+    });
     assert.deepEqual(p.seen.slice(0, 8), [
       'svc: Start Lane (1/5) pick [builder|critic|verifier|play|orchestrator] active=builder',
       'svc: Start Lane (2/5) input "Run key (names this pass of the loop)" value=r2 back',
@@ -94,7 +187,15 @@ describe('Start Lane flow (extension/lanes/startLaneFlow.ts)', () => {
       '/briefs/check.md',
     ]);
     const r = await startLaneFlow(p, facts({ rows: ROWS, selected: ROWS[0], lanes: LANES }));
-    assert.deepEqual(r.kind === 'launch' && r.params, { parent: '1', role: 'verifier', run: 'r1', key: 'check', model: 'typed', noWait: true, brief: '/briefs/check.md' });
+    assert.deepEqual(r.kind === 'launch' && r.params, {
+      parent: '1',
+      role: 'verifier',
+      run: 'r1',
+      key: 'check',
+      model: 'typed',
+      noWait: true,
+      brief: '/briefs/check.md',
+    });
     assert.deepEqual(p.seen, [
       'svc: Start Lane (1/5) pick [builder|critic|verifier|play|orchestrator] active=builder',
       'svc: Start Lane (2/5) input "Run key (names this pass of the loop)" value=r2 back',
@@ -116,39 +217,83 @@ describe('Start Lane flow (extension/lanes/startLaneFlow.ts)', () => {
   it('no model set for the role: the probed models, a typed one, or Open Roles, which keeps the answers; reopened, every step is prefilled', async () => {
     const first = scripted(['builder', 'r1', 'web', 'Open Roles…']);
     const r = await startLaneFlow(first, facts({ rows: ROWS, selected: ROWS[0], offered: ['m-small', 'm-large'] }));
-    assert.equal(first.seen[3], 'svc: Start Lane (4/5) pick [builder-model|m-small|m-large|Another model…|Open Roles…] active=builder-model back');
-    assert.deepEqual(r, { kind: 'openRoles', answers: { launcher: 1, role: 'builder', run: 'r1', key: 'web' }, project: 'web', role: 'builder' });
+    assert.equal(
+      first.seen[3],
+      'svc: Start Lane (4/5) pick [builder-model|m-small|m-large|Another model…|Open Roles…] active=builder-model back',
+    );
+    assert.deepEqual(r, {
+      kind: 'openRoles',
+      answers: { launcher: 1, role: 'builder', run: 'r1', key: 'web' },
+      project: 'web',
+      role: 'builder',
+    });
 
     const again = scripted(['builder', 'r1', 'web', 'now-set', 'Use a brief file…', '/briefs/web.md']);
-    const r2 = await startLaneFlow(again, facts({ rows: ROWS, selected: ROWS[0], models: { builder: 'now-set' } }), r.answers);
+    const r2 = await startLaneFlow(
+      again,
+      facts({ rows: ROWS, selected: ROWS[0], models: { builder: 'now-set' } }),
+      r.answers,
+    );
     assert.deepEqual(again.seen.slice(0, 4), [
       'svc: Start Lane (1/5) pick [builder|critic|verifier|play|orchestrator] active=builder',
       'svc: Start Lane (2/5) input "Run key (names this pass of the loop)" value=r1 back',
       'svc: Start Lane (3/5) input "Lane key of the builder (short name inside run r1)" value=web back',
       'svc: Start Lane (4/5) pick [now-set|builder-model|Another model…] active=now-set back',
     ]);
-    assert.deepEqual(r2.kind === 'launch' && r2.params, { parent: '1', role: 'builder', run: 'r1', key: 'web', model: 'now-set', noWait: true, brief: '/briefs/web.md' });
+    assert.deepEqual(r2.kind === 'launch' && r2.params, {
+      parent: '1',
+      role: 'builder',
+      run: 'r1',
+      key: 'web',
+      model: 'now-set',
+      noWait: true,
+      brief: '/briefs/web.md',
+    });
   });
 
   it('a typed model; a model of the same role in the run is offered first', async () => {
     const p = scripted(['builder', 'r1', 'web', 'Another model…', 'typed-model', 'Write the brief in an editor']);
     const r = await startLaneFlow(p, facts({ rows: ROWS, selected: ROWS[0] }));
-    assert.equal(p.seen[3], 'svc: Start Lane (4/5) pick [builder-model|Another model…|Open Roles…] active=builder-model back');
+    assert.equal(
+      p.seen[3],
+      'svc: Start Lane (4/5) pick [builder-model|Another model…|Open Roles…] active=builder-model back',
+    );
     assert.equal(r.kind === 'draft' && r.params.model, 'typed-model');
   });
 
   it('from an orchestrator lane: its roles only, its run inherited', async () => {
     const p = scripted(['builder', 'ui', 'o-set', 'Write the brief in an editor']);
     const r = await startLaneFlow(p, facts({ rows: ROWS, selected: ROWS[3], models: { builder: 'o-set' } }));
-    assert.deepEqual(r.kind === 'draft' && r.params, { parent: '4', role: 'builder', key: 'ui', model: 'o-set', noWait: true });
+    assert.deepEqual(r.kind === 'draft' && r.params, {
+      parent: '4',
+      role: 'builder',
+      key: 'ui',
+      model: 'o-set',
+      noWait: true,
+    });
     assert.equal(p.seen[0], 'svc: Start Lane (1/4) pick [builder|verifier|play] active=builder');
     assert.ok(!p.seen.some((s) => s.includes('Run key')), p.seen.join('\n'));
   });
 
   it('without a selection asks which conversation launches, and says when none can or no builder can be judged', async () => {
-    const p = scripted(['root', 'verifier', 'r1', 'A key of its own…', 'check', 'v-set', 'Write the brief in an editor']);
+    const p = scripted([
+      'root',
+      'verifier',
+      'r1',
+      'A key of its own…',
+      'check',
+      'v-set',
+      'Write the brief in an editor',
+    ]);
     const r = await startLaneFlow(p, facts({ rows: ROWS, models: { verifier: 'v-set' } }));
-    assert.deepEqual(r.kind === 'draft' && r.params, { parent: '1', role: 'verifier', run: 'r1', key: 'check', model: 'v-set', noWait: true });
+    assert.deepEqual(r.kind === 'draft' && r.params, {
+      parent: '1',
+      role: 'verifier',
+      run: 'r1',
+      key: 'check',
+      model: 'v-set',
+      noWait: true,
+    });
     assert.equal(p.seen[0], 'svc: Start Lane (1/6) pick [root|lead] active=-');
     assert.deepEqual(await startLaneFlow(scripted([]), facts({ rows: [ROWS[1]] })), {
       kind: 'nothing',
@@ -156,14 +301,23 @@ describe('Start Lane flow (extension/lanes/startLaneFlow.ts)', () => {
       answers: {},
     });
     const none = await startLaneFlow(scripted(['critic', 'r9']), facts({ rows: ROWS, selected: ROWS[0] }));
-    assert.equal(none.kind === 'nothing' && none.message, "run r9 has no builder for a critic to judge: start a builder first (a critic judges a builder's commit)");
+    assert.equal(
+      none.kind === 'nothing' && none.message,
+      "run r9 has no builder for a critic to judge: start a builder first (a critic judges a builder's commit)",
+    );
   });
 
   it('checks key patterns; a dismissed step cancels, keeping the answers given so far', async () => {
-    await assert.rejects(startLaneFlow(scripted(['builder', 'Bad Run']), facts({ rows: ROWS, selected: ROWS[0] })), /invalid Bad Run: a run key is 1–32 characters/);
-    assert.deepEqual(await startLaneFlow(scripted(['builder', 'r1', undefined]), facts({ rows: ROWS, selected: ROWS[0] })), {
-      kind: 'cancelled',
-      answers: { launcher: 1, role: 'builder', run: 'r1' },
-    });
+    await assert.rejects(
+      startLaneFlow(scripted(['builder', 'Bad Run']), facts({ rows: ROWS, selected: ROWS[0] })),
+      /invalid Bad Run: a run key is 1–32 characters/,
+    );
+    assert.deepEqual(
+      await startLaneFlow(scripted(['builder', 'r1', undefined]), facts({ rows: ROWS, selected: ROWS[0] })),
+      {
+        kind: 'cancelled',
+        answers: { launcher: 1, role: 'builder', run: 'r1' },
+      },
+    );
   });
 });

@@ -41,7 +41,14 @@ const laneRec = (id: number, o: Partial<LaneRecord>) =>
     git: null,
     report: null,
     model: 'm',
-    budget: { spent: 0, cap: null, from: null, run: { spent: 0, cap: null, from: null }, state: 'none', text: 'no cost reported (no cap)' },
+    budget: {
+      spent: 0,
+      cap: null,
+      from: null,
+      run: { spent: 0, cap: null, from: null },
+      state: 'none',
+      text: 'no cost reported (no cap)',
+    },
     ...o,
   }) as LaneRecord;
 
@@ -53,18 +60,48 @@ describe('Agents page rows (extension/agents/agentsModel.ts)', () => {
       conv(3, { kind: 'lane', parentId: 1, alive: false, activity: 'stopped' }),
       conv(4, { kind: 'successor', parentId: 1, cost: { amount: 0.5, currency: 'USD' } }),
       conv(5, { kind: 'agent', name: 'agent-web-7', issueId: 'WEB-7' }),
-      conv(6, { kind: 'agent', name: 'agent-web-7-review-security', issueId: 'WEB-7', review: { runId: 'r2', role: 'security' } }),
+      conv(6, {
+        kind: 'agent',
+        name: 'agent-web-7-review-security',
+        issueId: 'WEB-7',
+        review: { runId: 'r2', role: 'security' },
+      }),
       // Retired by a later run: renamed, and still a review parent (the daemon's facts say so, not the name).
-      conv(7, { kind: 'agent', name: 'agent-web-7-review.r1', issueId: 'WEB-7', archived: true, alive: false, activity: 'stopped', review: { runId: 'r1', role: 'parent' } }),
+      conv(7, {
+        kind: 'agent',
+        name: 'agent-web-7-review.r1',
+        issueId: 'WEB-7',
+        archived: true,
+        alive: false,
+        activity: 'stopped',
+        review: { runId: 'r1', role: 'parent' },
+      }),
       conv(8, { kind: 'agent', name: 'agent-web-8-review', issueId: 'WEB-8', review: { runId: 'r1', role: 'quick' } }),
     ];
     const lanes = [
       laneRec(2, { verdict: { verdict: 'NOT_YET', defects: 1, by: 3, verdictFile: null } }),
-      laneRec(3, { role: 'critic', judged: { key: 'k', iteration: 1 }, verdict: { verdict: 'NOT_YET', defects: 1, by: 3, verdictFile: null } }),
+      laneRec(3, {
+        role: 'critic',
+        judged: { key: 'k', iteration: 1 },
+        verdict: { verdict: 'NOT_YET', defects: 1, by: 3, verdictFile: null },
+      }),
     ];
     const rows = agentRows(convs, lanes);
     assert.deepEqual(
-      rows.map((r) => [r.id, r.depth, r.order, r.role, r.alive, r.activity, r.cost, r.currency, r.issue, r.verdict, r.verdictTone, r.archived]),
+      rows.map((r) => [
+        r.id,
+        r.depth,
+        r.order,
+        r.role,
+        r.alive,
+        r.activity,
+        r.cost,
+        r.currency,
+        r.issue,
+        r.verdict,
+        r.verdictTone,
+        r.archived,
+      ]),
       [
         [1, 0, 0, 'root', true, 'idle', null, null, null, null, null, false],
         [2, 1, 1, 'builder i1', true, 'idle', null, null, null, 'NOT_YET · 1 defect', 'notYet', false],
@@ -82,9 +119,23 @@ describe('Agents page rows (extension/agents/agentsModel.ts)', () => {
       [null, null, null, null, null, null, null, null],
     );
     const capped = agentRows(convs, [
-      laneRec(2, { budget: { spent: 0.9, cap: 1, from: 'lane', run: { spent: 0.9, cap: null, from: null }, state: 'near', text: '$0.90 of $1.00 (90%)' } }),
+      laneRec(2, {
+        budget: {
+          spent: 0.9,
+          cap: 1,
+          from: 'lane',
+          run: { spent: 0.9, cap: null, from: null },
+          state: 'near',
+          text: '$0.90 of $1.00 (90%)',
+        },
+      }),
     ]);
-    assert.deepEqual(capped.find((r) => r.id === 2)?.budget, { spent: 0.9, cap: 1, state: 'near', text: '$0.90 of $1.00 (90%)' });
+    assert.deepEqual(capped.find((r) => r.id === 2)?.budget, {
+      spent: 0.9,
+      cap: 1,
+      state: 'near',
+      text: '$0.90 of $1.00 (90%)',
+    });
   });
 });
 
@@ -105,7 +156,14 @@ describe('Awareness expand (extension/awareness/runLanes.ts)', () => {
         role: 'verifier',
         judged: { key: 'api', iteration: 1 },
         activity: 'working',
-        budget: { spent: 1.2, cap: 1, from: 'lane', run: { spent: 1.2, cap: null, from: null }, state: 'reached', text: '' },
+        budget: {
+          spent: 1.2,
+          cap: 1,
+          from: 'lane',
+          run: { spent: 1.2, cap: null, from: null },
+          state: 'reached',
+          text: '',
+        },
       }),
     ]);
     assert.deepEqual(tree, [
@@ -115,18 +173,43 @@ describe('Awareness expand (extension/awareness/runLanes.ts)', () => {
         description: '#2 · idle',
         activity: 'idle',
         children: [
-          { convId: 3, label: 'critic i1 · api', description: '#3 · idle · PASS · reported done', activity: 'idle', children: [] },
-          { convId: 5, label: 'verifier i1 · api', description: '#5 · working · spend cap reached', activity: 'working', children: [] },
+          {
+            convId: 3,
+            label: 'critic i1 · api',
+            description: '#3 · idle · PASS · reported done',
+            activity: 'idle',
+            children: [],
+          },
+          {
+            convId: 5,
+            label: 'verifier i1 · api',
+            description: '#5 · working · spend cap reached',
+            activity: 'working',
+            children: [],
+          },
         ],
       },
-      { convId: 4, label: 'builder i1 · ui', description: '#4 · stopped (archived)', activity: 'stopped', children: [] },
+      {
+        convId: 4,
+        label: 'builder i1 · ui',
+        description: '#4 · stopped (archived)',
+        activity: 'stopped',
+        children: [],
+      },
     ]);
   });
 });
 
 describe('Reviews tree (extension/reviews/reviewsModel.ts)', () => {
   const state = (o: Partial<IssueState>): IssueState =>
-    ({ issue: { id: 'WEB-7', project: 'web', title: 'login', branch: 'issue/web-7', workspace: '/w' }, pr: null, run: null, reviewers: [], journal: [], ...o }) as IssueState;
+    ({
+      issue: { id: 'WEB-7', project: 'web', title: 'login', branch: 'issue/web-7', workspace: '/w' },
+      pr: null,
+      run: null,
+      reviewers: [],
+      journal: [],
+      ...o,
+    }) as IssueState;
 
   it('shows an issue without a PR, and one approved and ready with its convoy', () => {
     assert.deepEqual(
@@ -134,7 +217,16 @@ describe('Reviews tree (extension/reviews/reviewsModel.ts)', () => {
       [['WEB-7 login', 'no PR yet', 'svc:review+issue', 'circle-large-outline', 0]],
     );
     const approved = state({
-      pr: { number: 3, state: 'open', head: 'abcdef0123', url: 'http://pr/3', reviewState: 'approved', ready: true, reasons: [], checks: [] },
+      pr: {
+        number: 3,
+        state: 'open',
+        head: 'abcdef0123',
+        url: 'http://pr/3',
+        reviewState: 'approved',
+        ready: true,
+        reasons: [],
+        checks: [],
+      },
       run: { runId: 'r1', mode: 'full', sha: 'abcdef0123', phase: 'verdict', verdict: 'APPROVED', worktree: null },
       reviewers: [
         {
@@ -159,10 +251,21 @@ describe('Reviews tree (extension/reviews/reviewsModel.ts)', () => {
         },
       ],
     });
-    const [n] = reviewNodes([{ ...approved, journal: [{ at: 't', kind: 'review.verdict', issue: 'WEB-7', runId: 'r0', sha: 'a', verdict: 'FAILED' }] }]);
+    const [n] = reviewNodes([
+      {
+        ...approved,
+        journal: [{ at: 't', kind: 'review.verdict', issue: 'WEB-7', runId: 'r0', sha: 'a', verdict: 'FAILED' }],
+      },
+    ]);
     assert.deepEqual(
       [n.id, n.label, n.description, n.contextValue, n.icon],
-      ['issue:WEB-7:tree', 'WEB-7 login', 'PR #3 · approved · ready to merge', 'svc:review+issue+pr+approved+run+url', { id: 'pass', color: 'svc.verdict.pass' }],
+      [
+        'issue:WEB-7:tree',
+        'WEB-7 login',
+        'PR #3 · approved · ready to merge',
+        'svc:review+issue+pr+approved+run+url',
+        { id: 'pass', color: 'svc.verdict.pass' },
+      ],
     );
     // The convoy once: the run row with its verdict badge, the reviewers under it, earlier runs collapsed.
     assert.deepEqual(
@@ -175,10 +278,26 @@ describe('Reviews tree (extension/reviews/reviewsModel.ts)', () => {
     assert.deepEqual(n.children[0].pr, { number: 3, url: 'http://pr/3', project: 'web' });
     const run = n.children[1];
     assert.deepEqual(
-      run.children.map((c) => [c.kind, c.label, c.description, c.contextValue, c.convId ?? null, c.reportFile ?? null, c.collapsed ?? false]),
+      run.children.map((c) => [
+        c.kind,
+        c.label,
+        c.description,
+        c.contextValue,
+        c.convId ?? null,
+        c.reportFile ?? null,
+        c.collapsed ?? false,
+      ]),
       [
         ['reviewer', 'review parent', '#8 · stopped · m', 'svc:reviewer+stopped+report', 8, '/s.md', false],
-        ['reviewer', 'security', '#9 · stopped · report without a verdict · m2', 'svc:reviewer+stopped+report', 9, '/x.md', false],
+        [
+          'reviewer',
+          'security',
+          '#9 · stopped · report without a verdict · m2',
+          'svc:reviewer+stopped+report',
+          9,
+          '/x.md',
+          false,
+        ],
         ['history', 'earlier runs', 'r0 FAILED', 'svc:review+history', null, null, true],
       ],
     );
@@ -190,16 +309,44 @@ describe('Reviews tree (extension/reviews/reviewsModel.ts)', () => {
 
   it('marks an issue with a running reviewer so Abort shows', () => {
     const running = state({
-      pr: { number: 3, state: 'open', head: null, url: null, reviewState: 'in_review', ready: false, reasons: ['no approval'], checks: [] },
-      reviewers: [{ id: 9, name: 'x', role: 'quick', runId: 'r1', model: 'm', alive: true, activity: 'working', report: { path: '/r', exists: false, verdict: null } }],
+      pr: {
+        number: 3,
+        state: 'open',
+        head: null,
+        url: null,
+        reviewState: 'in_review',
+        ready: false,
+        reasons: ['no approval'],
+        checks: [],
+      },
+      reviewers: [
+        {
+          id: 9,
+          name: 'x',
+          role: 'quick',
+          runId: 'r1',
+          model: 'm',
+          alive: true,
+          activity: 'working',
+          report: { path: '/r', exists: false, verdict: null },
+        },
+      ],
     });
     assert.equal(issueContextValue(running), 'svc:review+issue+pr+in_review+running');
   });
 
   it('marks an issue whose work agent is live, so Start Work Agent is not offered', () => {
-    const agent = (activity: 'working' | 'stopped') => ({ id: 5, name: 'agent-web-7', alive: activity === 'working', activity });
+    const agent = (activity: 'working' | 'stopped') => ({
+      id: 5,
+      name: 'agent-web-7',
+      alive: activity === 'working',
+      activity,
+    });
     const base = state({});
-    assert.equal(issueContextValue({ ...base, issue: { ...base.issue, agent: agent('working') } }), 'svc:review+issue+worker');
+    assert.equal(
+      issueContextValue({ ...base, issue: { ...base.issue, agent: agent('working') } }),
+      'svc:review+issue+worker',
+    );
     assert.equal(issueContextValue({ ...base, issue: { ...base.issue, agent: agent('stopped') } }), 'svc:review+issue');
   });
 });

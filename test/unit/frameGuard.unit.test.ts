@@ -32,7 +32,10 @@ function split(b: Buffer, size: number): Buffer[] {
 describe('FrameGuard', () => {
   const stream = Buffer.concat([
     frame('{"jsonrpc":"2.0","id":1,"method":"daemon/status","params":{}}'),
-    frame('{"jsonrpc":"2.0","method":"svc/changed","params":{"topic":"lanes"}}', 'Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n'),
+    frame(
+      '{"jsonrpc":"2.0","method":"svc/changed","params":{"topic":"lanes"}}',
+      'Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n',
+    ),
     frame('{"jsonrpc":"2.0","id":2,"result":"ünïcödé ✓"}'),
     frame(''),
   ]);
@@ -59,7 +62,9 @@ describe('FrameGuard', () => {
   });
 
   it('reports a missing Content-Length', async () => {
-    assert.deepEqual((await feed([Buffer.from('Content-Type: x\r\n\r\n{}')])).violations, ['missing or bad Content-Length header']);
+    assert.deepEqual((await feed([Buffer.from('Content-Type: x\r\n\r\n{}')])).violations, [
+      'missing or bad Content-Length header',
+    ]);
   });
 
   it('reports a bad Content-Length value', async () => {
@@ -70,7 +75,9 @@ describe('FrameGuard', () => {
   });
 
   it('reports a header line without a colon', async () => {
-    assert.deepEqual((await feed([Buffer.from('Content-Length: 2\r\ngarbage\r\n\r\n{}')])).violations, ['missing or bad Content-Length header']);
+    assert.deepEqual((await feed([Buffer.from('Content-Length: 2\r\ngarbage\r\n\r\n{}')])).violations, [
+      'missing or bad Content-Length header',
+    ]);
   });
 
   it('reports broken framing after good messages: a body longer than announced', async () => {
@@ -88,14 +95,18 @@ describe('FrameGuard', () => {
 
   it('reports a message over the limit from its header alone, before any body arrives', async () => {
     const r = await feed([Buffer.from(`Content-Length: ${MAX_MESSAGE_BYTES + 1}\r\n\r\n`)]);
-    assert.deepEqual(r.violations, [`message of ${MAX_MESSAGE_BYTES + 1} bytes exceeds the ${MAX_MESSAGE_BYTES}-byte limit`]);
+    assert.deepEqual(r.violations, [
+      `message of ${MAX_MESSAGE_BYTES + 1} bytes exceeds the ${MAX_MESSAGE_BYTES}-byte limit`,
+    ]);
     assert.equal(r.out.length, 0, 'nothing of it is passed on');
     assert.equal(MAX_MESSAGE_BYTES, 16 * 1024 * 1024);
   });
 
   it('a message of exactly the limit passes; one byte more does not (custom limit)', async () => {
     assert.deepEqual((await feed([frame('x'.repeat(100))], 100)).violations, []);
-    assert.deepEqual((await feed([frame('x'.repeat(101))], 100)).violations, ['message of 101 bytes exceeds the 100-byte limit']);
+    assert.deepEqual((await feed([frame('x'.repeat(101))], 100)).violations, [
+      'message of 101 bytes exceeds the 100-byte limit',
+    ]);
   });
 
   it('a body that contains a blank line and header-like text is not mistaken for a header', async () => {

@@ -46,7 +46,10 @@ describe('git runner', () => {
       assert.ok(e instanceof GitError);
       assert.deepEqual(e.args, ['rev-parse', '--verify', 'no-such-ref']);
       assert.equal(e.code, 128);
-      assert.match(e.message, /^git rev-parse --verify no-such-ref failed \(exit 128\): fatal: Needed a single revision$/);
+      assert.match(
+        e.message,
+        /^git rev-parse --verify no-such-ref failed \(exit 128\): fatal: Needed a single revision$/,
+      );
       return true;
     });
     assert.equal(gitTextSync(mine, ['rev-parse', '--verify', 'no-such-ref']), undefined);

@@ -9,8 +9,22 @@ import { resolveProfile } from '../../server/harness/profiles';
 import { ConfigFile } from '../../shared/config';
 
 const CLAUDE_OPTIONS = [
-  { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: 'default', options: ['default', 'opus', 'sonnet', 'haiku'].map((v) => ({ value: v, name: v })) },
-  { id: 'effort', name: 'Effort', category: 'thought_level', type: 'select', currentValue: 'medium', options: ['low', 'medium', 'high'].map((v) => ({ value: v, name: v })) },
+  {
+    id: 'model',
+    name: 'Model',
+    category: 'model',
+    type: 'select',
+    currentValue: 'default',
+    options: ['default', 'opus', 'sonnet', 'haiku'].map((v) => ({ value: v, name: v })),
+  },
+  {
+    id: 'effort',
+    name: 'Effort',
+    category: 'thought_level',
+    type: 'select',
+    currentValue: 'medium',
+    options: ['low', 'medium', 'high'].map((v) => ({ value: v, name: v })),
+  },
 ] as unknown as SessionConfigOption[];
 
 function agent(sent: { configId: string; value: string }[]): ClientContext {
@@ -19,7 +33,8 @@ function agent(sent: { configId: string; value: string }[]): ClientContext {
       assert.equal(method, 'session/set_config_option');
       if (!CLAUDE_OPTIONS.find((o) => o.id === params.configId)) throw new RequestError(-32602, 'no such option');
       const o = CLAUDE_OPTIONS.find((x) => x.id === params.configId) as unknown as { options: { value: string }[] };
-      if (!o.options.some((c) => c.value === params.value)) throw new RequestError(-32602, `Invalid value for config option ${params.configId}: ${params.value}`);
+      if (!o.options.some((c) => c.value === params.value))
+        throw new RequestError(-32602, `Invalid value for config option ${params.configId}: ${params.value}`);
       sent.push(params);
       return { configOptions: CLAUDE_OPTIONS };
     },

@@ -58,7 +58,8 @@ function loops(graph: Map<string, string[]>): string[][] {
       component.push(w);
       if (w === v) break;
     }
-    if (component.length > 1 || graph.get(v)!.includes(v)) found.push(component.map((f) => path.relative(ROOT, f)).sort());
+    if (component.length > 1 || graph.get(v)!.includes(v))
+      found.push(component.map((f) => path.relative(ROOT, f)).sort());
   };
   for (const v of graph.keys()) if (!index.has(v)) visit(v);
   return found;
@@ -82,7 +83,9 @@ describe('import cycles', () => {
       ),
       [],
     );
-    const typeOnly = ts.preProcessFile("import type { X } from './x';\nexport type { Y } from './y';\n", true, true).importedFiles.map((f) => f.fileName);
+    const typeOnly = ts
+      .preProcessFile("import type { X } from './x';\nexport type { Y } from './y';\n", true, true)
+      .importedFiles.map((f) => f.fileName);
     assert.deepEqual(typeOnly, ['./x', './y']);
   });
 
@@ -96,6 +99,10 @@ describe('import cycles', () => {
         f,
         to.filter((t) => graph.has(t)),
       );
-    assert.deepEqual(loops(graph), [], 'each list is a loop of imports: move what the files share into a file of its own');
+    assert.deepEqual(
+      loops(graph),
+      [],
+      'each list is a loop of imports: move what the files share into a file of its own',
+    );
   });
 });

@@ -20,7 +20,10 @@ describe('the svc launcher (svc install-cli)', () => {
       cliLinkPath({ platform: 'win32', home: 'C:\\Users\\ada', localAppData: 'C:\\Users\\ada\\AppData\\Local' }),
       'C:\\Users\\ada\\AppData\\Local\\Microsoft\\WindowsApps\\svc.cmd',
     );
-    assert.equal(cliLinkPath({ platform: 'win32', home: 'C:\\Users\\ada' }), 'C:\\Users\\ada\\AppData\\Local\\Microsoft\\WindowsApps\\svc.cmd');
+    assert.equal(
+      cliLinkPath({ platform: 'win32', home: 'C:\\Users\\ada' }),
+      'C:\\Users\\ada\\AppData\\Local\\Microsoft\\WindowsApps\\svc.cmd',
+    );
   });
 
   it('runs svc with the Node given, quoted for sh, and reads back what it runs', () => {
@@ -37,7 +40,11 @@ describe('the svc launcher (svc install-cli)', () => {
   });
 
   it('on Windows is a .cmd passing every argument on', () => {
-    const text = launcherText('win32', 'C:\\Program Files\\nodejs\\node.exe', 'C:\\Users\\ada\\.vscode\\extensions\\svc-dev.svc-0.1.0-win32-x64\\bin\\svc');
+    const text = launcherText(
+      'win32',
+      'C:\\Program Files\\nodejs\\node.exe',
+      'C:\\Users\\ada\\.vscode\\extensions\\svc-dev.svc-0.1.0-win32-x64\\bin\\svc',
+    );
     assert.equal(
       text,
       `@echo off\r\nrem svc's command, installed by svc install-cli; svc uninstall-cli removes it\r\n"C:\\Program Files\\nodejs\\node.exe" "C:\\Users\\ada\\.vscode\\extensions\\svc-dev.svc-0.1.0-win32-x64\\bin\\svc" %*\r\n`,
@@ -62,9 +69,17 @@ describe('the svc launcher (svc install-cli)', () => {
   });
 
   it('says what it did, and what a login shell finds', () => {
-    const r = { outcome: 'installed' as const, file: '/home/ada/.local/bin/svc', nodePath: '/usr/bin/node', shimPath: '/opt/svc/bin/svc' };
+    const r = {
+      outcome: 'installed' as const,
+      file: '/home/ada/.local/bin/svc',
+      nodePath: '/usr/bin/node',
+      shimPath: '/opt/svc/bin/svc',
+    };
     const head = 'installed /home/ada/.local/bin/svc: runs /opt/svc/bin/svc with /usr/bin/node';
-    assert.equal(describeInstallCli(r, '/home/ada/.local/bin/svc', '/home/ada'), `${head}; a login shell finds it (bash -lc 'command -v svc')`);
+    assert.equal(
+      describeInstallCli(r, '/home/ada/.local/bin/svc', '/home/ada'),
+      `${head}; a login shell finds it (bash -lc 'command -v svc')`,
+    );
     assert.equal(
       describeInstallCli(r, '/usr/local/bin/svc', '/home/ada'),
       `${head}; but a login shell finds /usr/local/bin/svc first: remove that one, or put /home/ada/.local/bin before it on PATH`,
@@ -73,6 +88,9 @@ describe('the svc launcher (svc install-cli)', () => {
       describeInstallCli(r, null, '/home/ada'),
       `${head}; but a login shell does not find it: /home/ada/.local/bin is not on its PATH; add it in ~/.profile: PATH="$HOME/.local/bin:$PATH", then log in again`,
     );
-    assert.equal(describeInstallCli({ ...r, outcome: 'updated' }, undefined, '/home/ada'), 'updated /home/ada/.local/bin/svc: runs /opt/svc/bin/svc with /usr/bin/node');
+    assert.equal(
+      describeInstallCli({ ...r, outcome: 'updated' }, undefined, '/home/ada'),
+      'updated /home/ada/.local/bin/svc: runs /opt/svc/bin/svc with /usr/bin/node',
+    );
   });
 });

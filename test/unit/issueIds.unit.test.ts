@@ -21,7 +21,10 @@ describe('issue ids', () => {
     for (const bad of ['web', '7', 'web-', '-7', 'web_7', 'WEB-7; rm -rf']) {
       assert.throws(
         () => normaliseIssueId(bad),
-        (e: unknown) => e instanceof SvcError && e.reason === 'badIssueId' && e.message === `'${bad}' is not an issue id (they look like WEB-7)`,
+        (e: unknown) =>
+          e instanceof SvcError &&
+          e.reason === 'badIssueId' &&
+          e.message === `'${bad}' is not an issue id (they look like WEB-7)`,
       );
     }
   });

@@ -35,18 +35,29 @@ describe('lane launch facts are written once', () => {
     ['judged_iteration', 2],
   ] as const) {
     it(`refuses an update of lanes.${column}`, () => {
-      assert.throws(() => db.prepare(`UPDATE lanes SET ${column} = ? WHERE conv_id = 3`).run(value), /lane launch facts are written once/);
+      assert.throws(
+        () => db.prepare(`UPDATE lanes SET ${column} = ? WHERE conv_id = 3`).run(value),
+        /lane launch facts are written once/,
+      );
     });
   }
 
   it("refuses a new parent for a lane's conversation, not for other conversations", () => {
-    assert.throws(() => db.prepare('UPDATE conversations SET parent_id = 2 WHERE id = 3').run(), /a lane's parent is written once/);
+    assert.throws(
+      () => db.prepare('UPDATE conversations SET parent_id = 2 WHERE id = 3').run(),
+      /a lane's parent is written once/,
+    );
     db.prepare('UPDATE conversations SET parent_id = 1 WHERE id = 2').run();
   });
 
   it('lets the rest of the row change: archive and reap times', () => {
     db.prepare('UPDATE conversations SET archived_at = 5 WHERE id = 3').run();
     db.prepare('UPDATE lanes SET reaped_at = 5 WHERE conv_id = 3').run();
-    assert.deepEqual(db.prepare('SELECT run_key, lane_key, role, reaped_at FROM lanes WHERE conv_id = 3').get(), { run_key: 'r', lane_key: 'k', role: 'critic', reaped_at: 5 });
+    assert.deepEqual(db.prepare('SELECT run_key, lane_key, role, reaped_at FROM lanes WHERE conv_id = 3').get(), {
+      run_key: 'r',
+      lane_key: 'k',
+      role: 'critic',
+      reaped_at: 5,
+    });
   });
 });

@@ -5,7 +5,15 @@ import { laneStartLine, laneStartTrouble } from '../../shared/format/laneStart';
 
 describe('svc lane start: its line, the same in the shim and the editor', () => {
   it('names the run, key, role, iteration, conversation and directory', () => {
-    const l = { run: 'r', key: 'k', role: 'builder' as const, iteration: 2, id: 7, name: 'r-k-builder-i2', cwd: '/lanes/r-k-builder-i2' };
+    const l = {
+      run: 'r',
+      key: 'k',
+      role: 'builder' as const,
+      iteration: 2,
+      id: 7,
+      name: 'r-k-builder-i2',
+      cwd: '/lanes/r-k-builder-i2',
+    };
     assert.equal(laneStartLine(l), 'Lane r/k builder i2: conv 7 (r-k-builder-i2) in /lanes/r-k-builder-i2');
   });
 });
@@ -21,7 +29,10 @@ describe('svc lane start: a lane that did not start', () => {
 
   it('gives the spawn error of a failed start, waited for or not', () => {
     const failed = { ...lane, activity: 'failed-to-start' as const, spawnError: "harness 'x': command 'x' not found" };
-    assert.equal(laneStartTrouble(failed, false), "lane r-k-builder-i1 failed to start: harness 'x': command 'x' not found");
+    assert.equal(
+      laneStartTrouble(failed, false),
+      "lane r-k-builder-i1 failed to start: harness 'x': command 'x' not found",
+    );
   });
 
   it('says a waited-for lane that never came alive has not started after 180 s; not when --no-wait', () => {

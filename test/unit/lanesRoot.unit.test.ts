@@ -14,7 +14,12 @@ describe('lanes root', () => {
   const home = path.join(REPO, '.scratch', `unit-lanesroot-${process.pid}`);
   const checkout = path.join(home, 'src', 'web');
   let savedHome: string | undefined;
-  const project = (lanes_root?: string): Project => ({ path: checkout, default_branch: 'main', code_host: 'local', gauntlet: lanes_root ? { lanes_root } : undefined });
+  const project = (lanes_root?: string): Project => ({
+    path: checkout,
+    default_branch: 'main',
+    code_host: 'local',
+    gauntlet: lanes_root ? { lanes_root } : undefined,
+  });
   const refusedWith = (fn: () => unknown, reason: SvcReason, message: RegExp) => {
     assert.throws(fn, (e: unknown) => SvcError.is(e, reason) && message.test((e as Error).message));
   };
@@ -39,14 +44,22 @@ describe('lanes root', () => {
   });
 
   it('refuses a root outside home', () => {
-    refusedWith(() => lanesRootOf(project('/var/lanes')), 'lanesRootOutsideHome', /^lanes root \/var\/lanes is not under your home /);
+    refusedWith(
+      () => lanesRootOf(project('/var/lanes')),
+      'lanesRootOutsideHome',
+      /^lanes root \/var\/lanes is not under your home /,
+    );
   });
 
   it('refuses a root under /tmp, also when home itself is reached through /tmp', () => {
     refusedWith(() => lanesRootOf(project('/tmp/lanes')), 'lanesRootOutsideHome', /is not under your home/);
     const link = path.join(home, 'tmplink');
     fs.symlinkSync('/tmp', link);
-    refusedWith(() => lanesRootOf(project('~/tmplink/lanes')), 'lanesRootOutsideHome', /^lanes root \/tmp\/lanes is not under your home/);
+    refusedWith(
+      () => lanesRootOf(project('~/tmplink/lanes')),
+      'lanesRootOutsideHome',
+      /^lanes root \/tmp\/lanes is not under your home/,
+    );
   });
 
   it('refuses a root under /tmp even when home is there (paths only; nothing is created)', () => {
@@ -54,7 +67,11 @@ describe('lanes root', () => {
     process.env.HOME = tmpHome;
     try {
       const p: Project = { path: `${tmpHome}/src/web`, default_branch: 'main', code_host: 'local' };
-      refusedWith(() => lanesRootOf(p), 'lanesRootInTmp', new RegExp(`^lanes root ${tmpHome}/src/web-lanes is under /tmp; `));
+      refusedWith(
+        () => lanesRootOf(p),
+        'lanesRootInTmp',
+        new RegExp(`^lanes root ${tmpHome}/src/web-lanes is under /tmp; `),
+      );
       assert.ok(!fs.existsSync(tmpHome));
     } finally {
       process.env.HOME = home;
@@ -80,8 +97,12 @@ describe('lanes root', () => {
   });
 
   it('refuses home itself, or /, as a root that contains the checkout (not as one outside home)', () => {
-    const contains = (root: string) => new RegExp(`^lanes root ${root} contains the project checkout ${checkout}; choose a folder beside it \\(default: ${checkout}-lanes\\)$`);
-    for (const root of ['~', home, `${home}/`]) refusedWith(() => lanesRootOf(project(root)), 'lanesRootContainsCheckout', contains(fs.realpathSync(home)));
+    const contains = (root: string) =>
+      new RegExp(
+        `^lanes root ${root} contains the project checkout ${checkout}; choose a folder beside it \\(default: ${checkout}-lanes\\)$`,
+      );
+    for (const root of ['~', home, `${home}/`])
+      refusedWith(() => lanesRootOf(project(root)), 'lanesRootContainsCheckout', contains(fs.realpathSync(home)));
     refusedWith(() => lanesRootOf(project('/')), 'lanesRootContainsCheckout', contains('/'));
   });
 
@@ -91,7 +112,9 @@ describe('lanes root', () => {
     refusedWith(
       () => lanesRootOf(project('~/dangling-lanes')),
       'lanesRootUnresolvable',
-      new RegExp(`^lanes root ${link} is a symlink whose target cannot be resolved; point gauntlet.lanes_root in projects.yaml at a real folder$`),
+      new RegExp(
+        `^lanes root ${link} is a symlink whose target cannot be resolved; point gauntlet.lanes_root in projects.yaml at a real folder$`,
+      ),
     );
   });
 });

@@ -21,10 +21,16 @@ interface Probe {
   expect: [string, string][];
 }
 
-const CLI_ONLY = 'cli/ is a separate program that imports only shared/ and cli/: move what both need into shared/, or ask the daemon over the socket';
-const EXTENSION_CLIENT = 'extension/ is a client of the daemon: it never imports server/ or cli/; move what both need into shared/, or ask the daemon over the socket';
-const CONVERSATIONS_BELOW_REAP = 'server/conversations sits below server/reap: move what both need to server/util, or have the caller hand it in';
-const zone = (importPath: string, message: string): [string, string] => ['import-x/no-restricted-paths', `Unexpected path "${importPath}" imported in restricted zone. ${message}`];
+const CLI_ONLY =
+  'cli/ is a separate program that imports only shared/ and cli/: move what both need into shared/, or ask the daemon over the socket';
+const EXTENSION_CLIENT =
+  'extension/ is a client of the daemon: it never imports server/ or cli/; move what both need into shared/, or ask the daemon over the socket';
+const CONVERSATIONS_BELOW_REAP =
+  'server/conversations sits below server/reap: move what both need to server/util, or have the caller hand it in';
+const zone = (importPath: string, message: string): [string, string] => [
+  'import-x/no-restricted-paths',
+  `Unexpected path "${importPath}" imported in restricted zone. ${message}`,
+];
 const NO_VSCODE: [string, string] = [
   'no-restricted-imports',
   "'vscode' import is restricted from being used. only extension/ may import vscode (server/, cli/, shared/ and webview/ run outside the editor)",
@@ -32,7 +38,11 @@ const NO_VSCODE: [string, string] = [
 
 const PROBES: Record<string, Probe[]> = {
   'the command line imports only shared/ and cli/': [
-    { file: 'cli/zoneProbe.ts', code: "import { logger } from '../server/util/log';\nexport const x = logger;\n", expect: [zone('../server/util/log', CLI_ONLY)] },
+    {
+      file: 'cli/zoneProbe.ts',
+      code: "import { logger } from '../server/util/log';\nexport const x = logger;\n",
+      expect: [zone('../server/util/log', CLI_ONLY)],
+    },
     {
       file: 'cli/commands/zoneProbe.ts',
       code: "import { launchLane } from '../../server/lanes/launch';\nexport const x = launchLane;\n",
@@ -48,7 +58,11 @@ const PROBES: Record<string, Probe[]> = {
       code: "import { putShimOnTerminalPath } from '../extension/terminal/terminalPath';\nexport const x = putShimOnTerminalPath;\n",
       expect: [zone('../extension/terminal/terminalPath', CLI_ONLY)],
     },
-    { file: 'cli/zoneProbe.ts', code: "import * as vscode from 'vscode';\nexport const x = vscode;\n", expect: [NO_VSCODE] },
+    {
+      file: 'cli/zoneProbe.ts',
+      code: "import * as vscode from 'vscode';\nexport const x = vscode;\n",
+      expect: [NO_VSCODE],
+    },
     {
       file: 'cli/commands/zoneProbe.ts',
       code: "import * as fs from 'node:fs';\nimport { SVC_VERSION } from '../../shared/version';\nimport { parseArgs } from '../cli';\nexport const x = [fs, SVC_VERSION, parseArgs];\n",
@@ -94,14 +108,32 @@ const PROBES: Record<string, Probe[]> = {
     {
       file: 'server/hosts/zoneProbe.ts',
       code: "import { launchLane } from '../lanes/launch';\nexport const x = launchLane;\n",
-      expect: [zone('../lanes/launch', 'server/hosts sits below server/lanes: move what both need to server/util or server/git, or have the caller hand it in')],
+      expect: [
+        zone(
+          '../lanes/launch',
+          'server/hosts sits below server/lanes: move what both need to server/util or server/git, or have the caller hand it in',
+        ),
+      ],
     },
-    { file: 'server/zoneProbe.ts', code: "import * as vscode from 'vscode';\nexport const x = vscode;\n", expect: [NO_VSCODE] },
-    { file: 'shared/zoneProbe.ts', code: "import * as vscode from 'vscode';\nexport const x = vscode;\n", expect: [NO_VSCODE] },
+    {
+      file: 'server/zoneProbe.ts',
+      code: "import * as vscode from 'vscode';\nexport const x = vscode;\n",
+      expect: [NO_VSCODE],
+    },
+    {
+      file: 'shared/zoneProbe.ts',
+      code: "import * as vscode from 'vscode';\nexport const x = vscode;\n",
+      expect: [NO_VSCODE],
+    },
     {
       file: 'webview/zoneProbe.ts',
       code: "import * as fs from 'node:fs';\nexport const x = fs;\n",
-      expect: [['no-restricted-imports', "'node:fs' import is restricted from being used. webviews run in a browser: no Node built-ins (post a message to the extension instead)"]],
+      expect: [
+        [
+          'no-restricted-imports',
+          "'node:fs' import is restricted from being used. webviews run in a browser: no Node built-ins (post a message to the extension instead)",
+        ],
+      ],
     },
   ],
 };
@@ -112,7 +144,10 @@ describe('lint zones: each folder boundary fails on a wrong import', function ()
   this.timeout(90_000);
   let eslint: ESLint;
   before(() => {
-    eslint = new ESLint({ cwd: REPO, overrideConfig: [tseslint.configs.disableTypeChecked, { rules: { 'import-x/no-cycle': 'off' } }] });
+    eslint = new ESLint({
+      cwd: REPO,
+      overrideConfig: [tseslint.configs.disableTypeChecked, { rules: { 'import-x/no-cycle': 'off' } }],
+    });
   });
 
   for (const [title, probes] of Object.entries(PROBES)) {
@@ -131,7 +166,9 @@ describe('lint zones: each folder boundary fails on a wrong import', function ()
   }
 
   it('the probes ran on the real config: the zone rule is on for every TypeScript file', async () => {
-    const config = (await eslint.calculateConfigForFile(path.join(REPO, 'cli', 'zoneProbe.ts'))) as { rules: Record<string, unknown[]> };
+    const config = (await eslint.calculateConfigForFile(path.join(REPO, 'cli', 'zoneProbe.ts'))) as {
+      rules: Record<string, unknown[]>;
+    };
     assert.equal(config.rules['import-x/no-restricted-paths'][0], 2);
   });
 });

@@ -32,7 +32,10 @@ describe('the Marketplace package', () => {
     assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
     assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128]);
     assert.match(fs.readFileSync(path.join(REPO, 'LICENSE'), 'utf8'), /^MIT License\n/);
-    assert.match(fs.readFileSync(path.join(REPO, 'CHANGELOG.md'), 'utf8'), new RegExp(`\\n## ${String(pkg.version).replace(/\./g, '\\.')}\\n`));
+    assert.match(
+      fs.readFileSync(path.join(REPO, 'CHANGELOG.md'), 'utf8'),
+      new RegExp(`\\n## ${String(pkg.version).replace(/\./g, '\\.')}\\n`),
+    );
   });
 
   it('packs by an allow-list that lets in only what the extension runs or shows', () => {
@@ -46,7 +49,14 @@ describe('the Marketplace package', () => {
       return l.slice(1);
     });
     const fits = (entry: string) =>
-      ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE*', 'bin/svc', 'shared/skills/svc-gauntlet-loop/SKILL.md'].includes(entry) ||
+      [
+        'package.json',
+        'README.md',
+        'CHANGELOG.md',
+        'LICENSE*',
+        'bin/svc',
+        'shared/skills/svc-gauntlet-loop/SKILL.md',
+      ].includes(entry) ||
       entry.startsWith('dist/') ||
       entry.startsWith('extension/media/');
     assert.deepEqual(
@@ -55,7 +65,9 @@ describe('the Marketplace package', () => {
     );
     for (const e of allowed)
       assert.ok(
-        !/^(test|\.scratch|\.native|node_modules|server|webview|docs|scripts|bench)(\/|$)|(^|\/)(test|\.scratch|node_modules)(\/|$)|\.ts$|\.map$/.test(e),
+        !/^(test|\.scratch|\.native|node_modules|server|webview|docs|scripts|bench)(\/|$)|(^|\/)(test|\.scratch|node_modules)(\/|$)|\.ts$|\.map$/.test(
+          e,
+        ),
         `${e} lets in sources, tests or caches`,
       );
   });

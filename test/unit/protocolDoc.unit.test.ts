@@ -33,7 +33,12 @@ function protocolDefs(): Def[] {
     const mod = require(path.join(PROTOCOL_DIR, file)) as Record<string, unknown>;
     for (const [name, value] of Object.entries(mod)) {
       const d = value as { kind?: unknown; method?: unknown; params: z.ZodType; result?: z.ZodType } | null;
-      if (d && typeof d === 'object' && (d.kind === 'request' || d.kind === 'notification') && typeof d.method === 'string') {
+      if (
+        d &&
+        typeof d === 'object' &&
+        (d.kind === 'request' || d.kind === 'notification') &&
+        typeof d.method === 'string'
+      ) {
         defs.push({ def: d, file, name, kind: d.kind, method: d.method });
       }
     }
@@ -49,7 +54,9 @@ const hash = (schema: z.ZodType, io: 'input' | 'output'): string =>
 
 /** `method params-hash result-hash` per method, sorted: the lines of the doc's fingerprint block. */
 function fingerprints(defs: Def[]): string[] {
-  const lines = new Set(defs.map((d) => `${d.method} ${hash(d.def.params, 'input')} ${d.def.result ? hash(d.def.result, 'output') : '-'}`));
+  const lines = new Set(
+    defs.map((d) => `${d.method} ${hash(d.def.params, 'input')} ${d.def.result ? hash(d.def.result, 'output') : '-'}`),
+  );
   return [...lines].sort();
 }
 
@@ -61,11 +68,14 @@ describe('docs/protocol.md lists every protocol method', () => {
 
   it('finds the methods (the collection itself works)', () => {
     const methods = defs.map((d) => d.method);
-    for (const m of ['daemon/status', 'daemon/stop', 'svc/changed', 'projects/add', 'projects/list']) assert.ok(methods.includes(m), m);
+    for (const m of ['daemon/status', 'daemon/stop', 'svc/changed', 'projects/add', 'projects/list'])
+      assert.ok(methods.includes(m), m);
   });
 
   it('every method appears in docs/protocol.md as `method`', () => {
-    const missing = defs.filter((d) => !doc.includes('`' + d.method + '`')).map((d) => `${d.method} (${d.kind} ${d.name} in shared/protocol/${d.file})`);
+    const missing = defs
+      .filter((d) => !doc.includes('`' + d.method + '`'))
+      .map((d) => `${d.method} (${d.kind} ${d.name} in shared/protocol/${d.file})`);
     assert.deepEqual(missing, [], `add these to docs/protocol.md:\n  ${missing.join('\n  ')}`);
   });
 

@@ -32,7 +32,8 @@ const park: ParkResult = {
   files: 3,
   head: HEAD,
   branch: 'r1/b',
-  restoreCommand: 'git -C /home/u/p-lanes/r1-b apply --index -p2 --whitespace=nowarn /home/u/.svc/agents/conv-r1-b-builder-i1/parked-20250101T000000Z.patch',
+  restoreCommand:
+    'git -C /home/u/p-lanes/r1-b apply --index -p2 --whitespace=nowarn /home/u/.svc/agents/conv-r1-b-builder-i1/parked-20250101T000000Z.patch',
   restoreAfterRemoveCommand:
     'git -C /home/u/p worktree add /home/u/p-lanes/r1-b r1/b && git -C /home/u/p-lanes/r1-b apply --index -p2 --whitespace=nowarn /home/u/.svc/agents/conv-r1-b-builder-i1/parked-20250101T000000Z.patch',
 };
@@ -57,7 +58,12 @@ describe('reap report text', () => {
   it('a plain reap: removed, branch kept, archived', () => {
     assert.equal(
       formatReapReport(base),
-      ['reaped conv 12 (r1-b-builder-i1)', 'removed worktree /home/u/p-lanes/r1-b', 'kept branch r1/b at 0123456', 'archived conv 12'].join('\n'),
+      [
+        'reaped conv 12 (r1-b-builder-i1)',
+        'removed worktree /home/u/p-lanes/r1-b',
+        'kept branch r1/b at 0123456',
+        'archived conv 12',
+      ].join('\n'),
     );
   });
 
@@ -107,11 +113,21 @@ describe('reap report text', () => {
   });
 
   it('one unpushed commit is singular', () => {
-    assert.match(formatReapReport(r({ unpushed: [{ sha: 'c'.repeat(40), subject: 'only' }] })), /^warning: 1 commit on r1\/b is not on origin\/r1\/b:$/m);
+    assert.match(
+      formatReapReport(r({ unpushed: [{ sha: 'c'.repeat(40), subject: 'only' }] })),
+      /^warning: 1 commit on r1\/b is not on origin\/r1\/b:$/m,
+    );
   });
 
   it('a detached lane: no branch line; detached commits kept on a new branch are named', () => {
-    const text = formatReapReport(r({ branch: null, upstream: null, unpushed: [{ sha: HEAD, subject: 'fix' }], keptBranch: 'svc-kept/r1-b-critic-i1' }));
+    const text = formatReapReport(
+      r({
+        branch: null,
+        upstream: null,
+        unpushed: [{ sha: HEAD, subject: 'fix' }],
+        keptBranch: 'svc-kept/r1-b-critic-i1',
+      }),
+    );
     assert.equal(
       text,
       [
@@ -128,7 +144,9 @@ describe('reap report text', () => {
   it('a play lane and a lane whose directory was already gone', () => {
     assert.equal(
       formatReapReport(r({ removed: 'playDir', branch: null, head: null, upstream: null })),
-      ['reaped conv 12 (r1-b-builder-i1)', 'removed play directory /home/u/p-lanes/r1-b', 'archived conv 12'].join('\n'),
+      ['reaped conv 12 (r1-b-builder-i1)', 'removed play directory /home/u/p-lanes/r1-b', 'archived conv 12'].join(
+        '\n',
+      ),
     );
     assert.match(formatReapReport(r({ removed: 'alreadyGone' })), /^\/home\/u\/p-lanes\/r1-b was already gone$/m);
   });
@@ -139,19 +157,31 @@ describe('reap report text', () => {
 
   it('an archive failure ends with the exact spec line', () => {
     const text = formatReapReport(r({ archive: { state: 'failed', error: 'database is locked' } }));
-    assert.equal(text.split('\n').pop(), 'reaped, but archiving failed: database is locked; archive conv 12 from the Command Deck');
-    assert.equal(archiveFailedLine('boom', '#7'), 'reaped, but archiving failed: boom; archive conv #7 from the Command Deck');
+    assert.equal(
+      text.split('\n').pop(),
+      'reaped, but archiving failed: database is locked; archive conv 12 from the Command Deck',
+    );
+    assert.equal(
+      archiveFailedLine('boom', '#7'),
+      'reaped, but archiving failed: boom; archive conv #7 from the Command Deck',
+    );
   });
 
   it('an orchestrator reaped before its builders warns they are orphaned (unless kept)', () => {
     const text = formatReapReport(r({ orphaned: ['r1-a-builder-i1', 'r1-b-builder-i2'] }));
-    assert.match(text, /^warning: 2 builders launched by this lane are not reaped and are now orphaned: r1-a-builder-i1, r1-b-builder-i2$/m);
+    assert.match(
+      text,
+      /^warning: 2 builders launched by this lane are not reaped and are now orphaned: r1-a-builder-i1, r1-b-builder-i2$/m,
+    );
     // An orchestrator also launches verifiers and play lanes: the warning names what it lists.
     assert.match(
       formatReapReport(r({ orphaned: ['r1-a-builder-i1', 'r1-check-verifier-i1', 'r1-b-builder-i2-r1'] })),
       /^warning: 2 builders and 1 verifier launched by this lane are not reaped and are now orphaned: r1-a-builder-i1, r1-check-verifier-i1, r1-b-builder-i2-r1$/m,
     );
-    assert.match(formatReapReport(r({ orphaned: ['r1-v-verifier-i2'] })), /^warning: the verifier launched by this lane is not reaped and is now orphaned: r1-v-verifier-i2$/m);
+    assert.match(
+      formatReapReport(r({ orphaned: ['r1-v-verifier-i2'] })),
+      /^warning: the verifier launched by this lane is not reaped and is now orphaned: r1-v-verifier-i2$/m,
+    );
     assert.match(
       formatReapReport(r({ orphaned: ['r1-p-play-i1', 'r1-q-play-i1'] })),
       /^warning: 2 play lanes launched by this lane are not reaped and are now orphaned: r1-p-play-i1, r1-q-play-i1$/m,
@@ -176,7 +206,11 @@ describe('reap refusals (kind refused, one place each)', () => {
     );
   });
   it('outsideLanesRoot, with and without a symlink', () => {
-    check(outsideLanesRootError('/h/p', '/h/p', '/h/p-lanes'), 'outsideLanesRoot', '/h/p is outside the lanes root /h/p-lanes; reap only removes lane directories');
+    check(
+      outsideLanesRootError('/h/p', '/h/p', '/h/p-lanes'),
+      'outsideLanesRoot',
+      '/h/p is outside the lanes root /h/p-lanes; reap only removes lane directories',
+    );
     check(
       outsideLanesRootError('/h/p-lanes/x', '/etc', '/h/p-lanes'),
       'outsideLanesRoot',
@@ -214,11 +248,18 @@ describe('reap refusals (kind refused, one place each)', () => {
       'parkVerifyFailed',
       'the parked patch does not reproduce the work in /d (git apply: error); nothing was cleaned and no patch was kept',
     );
-    check(parkChangedError('/d'), 'parkChanged', 'the work in /d changed while it was being parked; nothing was cleaned and no patch was kept: reap again');
+    check(
+      parkChangedError('/d'),
+      'parkChanged',
+      'the work in /d changed while it was being parked; nothing was cleaned and no patch was kept: reap again',
+    );
     const clean = parkCleanFailedError('/d', '/p.patch', 'disk full');
     assert.ok(SvcError.is(clean, 'parkCleanFailed'));
     assert.equal(clean.kind, 'internal');
-    assert.equal(clean.message, 'the work in /d is parked in /p.patch, but cleaning the tree failed: disk full; every change is in that patch');
+    assert.equal(
+      clean.message,
+      'the work in /d is parked in /p.patch, but cleaning the tree failed: disk full; every change is in that patch',
+    );
     check(
       parkUnsupportedError('/d', ['vendor/lib']),
       'parkUnsupported',
@@ -226,16 +267,31 @@ describe('reap refusals (kind refused, one place each)', () => {
     );
   });
   it('removal refusals', () => {
-    check(playHasGitError('/p', '/p/x/.git'), 'playHasGit', 'play directory /p holds a git repository (/p/x/.git); reap removes a play directory only when it holds no .git');
+    check(
+      playHasGitError('/p', '/p/x/.git'),
+      'playHasGit',
+      'play directory /p holds a git repository (/p/x/.git); reap removes a play directory only when it holds no .git',
+    );
     check(
       playUnreadableError('/p', '/p/locked'),
       'playUnreadable',
       'play directory /p holds a folder reap cannot read (/p/locked); it removes a play directory only when it holds no .git',
     );
-    check(notAWorktreeError('/d', 'it is a main worktree'), 'notAWorktree', '/d is not a linked git worktree (it is a main worktree); reap removes only lane worktrees');
-    check(worktreeRemoveFailedError('/d', 'locked'), 'worktreeRemoveFailed', 'git refused to remove the worktree /d: locked; reap never forces it');
     check(
-      worktreeRemoveFailedError('/d', 'locked', { patchFile: '/p.patch', restoreCommand: 'git -C /d apply --index -p2 --whitespace=nowarn /p.patch' }),
+      notAWorktreeError('/d', 'it is a main worktree'),
+      'notAWorktree',
+      '/d is not a linked git worktree (it is a main worktree); reap removes only lane worktrees',
+    );
+    check(
+      worktreeRemoveFailedError('/d', 'locked'),
+      'worktreeRemoveFailed',
+      'git refused to remove the worktree /d: locked; reap never forces it',
+    );
+    check(
+      worktreeRemoveFailedError('/d', 'locked', {
+        patchFile: '/p.patch',
+        restoreCommand: 'git -C /d apply --index -p2 --whitespace=nowarn /p.patch',
+      }),
       'worktreeRemoveFailed',
       'git refused to remove the worktree /d: locked; reap never forces it; the uncommitted work was parked in /p.patch (restore with: git -C /d apply --index -p2 --whitespace=nowarn /p.patch)',
     );
@@ -271,14 +327,20 @@ describe('reap helpers', () => {
     );
   });
   it('parseLsofFiles reads every descriptor of `lsof -Fpfn` (the cwd, an open file, a mapped program)', () => {
-    assert.deepEqual(parseLsofFiles('p12\nfcwd\nn/home/u\nf1w\nn/lanes/a/late.log\np13\nftxt\nn/lanes/a/build/tool\n'), [
-      { pid: 12, fd: 'cwd', name: '/home/u' },
-      { pid: 12, fd: '1w', name: '/lanes/a/late.log' },
-      { pid: 13, fd: 'txt', name: '/lanes/a/build/tool' },
-    ]);
+    assert.deepEqual(
+      parseLsofFiles('p12\nfcwd\nn/home/u\nf1w\nn/lanes/a/late.log\np13\nftxt\nn/lanes/a/build/tool\n'),
+      [
+        { pid: 12, fd: 'cwd', name: '/home/u' },
+        { pid: 12, fd: '1w', name: '/lanes/a/late.log' },
+        { pid: 13, fd: 'txt', name: '/lanes/a/build/tool' },
+      ],
+    );
   });
   it('splitNul and parseRaw keep path bytes', () => {
-    const raw = Buffer.concat([Buffer.from(':100644 100755 aaa bbb M\0a b\0:000000 120000 000 ccc A\0'), Buffer.from([0xff, 0x41, 0])]);
+    const raw = Buffer.concat([
+      Buffer.from(':100644 100755 aaa bbb M\0a b\0:000000 120000 000 ccc A\0'),
+      Buffer.from([0xff, 0x41, 0]),
+    ]);
     assert.deepEqual(parseRaw(splitNul(raw)), [
       { oldMode: '100644', newMode: '100755', status: 'M', path: Buffer.from('a b') },
       { oldMode: '000000', newMode: '120000', status: 'A', path: Buffer.from([0xff, 0x41]) },

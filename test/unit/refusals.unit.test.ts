@@ -46,7 +46,11 @@ const DOMAINS: { name: string; reasons: readonly string[]; files: string[] }[] =
   { name: 'http', reasons: HTTP_REFUSALS, files: ['server/http/httpRefusals.ts'] },
   { name: 'rpc', reasons: RPC_REFUSALS, files: ['server/rpc/rpcRefusals.ts'] },
   // What a client says in the daemon's stead: an answer without a reason it knows, the shim's own refusals.
-  { name: 'daemon', reasons: DAEMON_REFUSALS, files: ['server/daemon/daemonRefusals.ts', 'shared/client/daemonRefusal.ts', 'cli/shimRefusals.ts'] },
+  {
+    name: 'daemon',
+    reasons: DAEMON_REFUSALS,
+    files: ['server/daemon/daemonRefusals.ts', 'shared/client/daemonRefusal.ts', 'cli/shimRefusals.ts'],
+  },
 ];
 
 describe('refusals: one list and one file per domain', () => {

@@ -18,7 +18,8 @@ function decode(frames: Buffer[]): Seen[] {
   });
 }
 
-const msg = (method: string, pad = 0) => JSON.stringify({ jsonrpc: '2.0', method, params: { p: 'x'.repeat(pad) } }) + '\n';
+const msg = (method: string, pad = 0) =>
+  JSON.stringify({ jsonrpc: '2.0', method, params: { p: 'x'.repeat(pad) } }) + '\n';
 const answer = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, result: {} }) + '\n';
 
 describe('relay output log', () => {
@@ -51,15 +52,36 @@ describe('relay output log', () => {
     const log = new OutputLog(300);
     log.append(Buffer.from(msg('session/update', 50)), false, 1);
     log.takeUnsent(); // sent, not acknowledged: never dropped
-    const lines = [msg('session/update', 60), msg('session/update', 60), answer(7), msg('session/request_permission', 40), msg('session/update', 10)];
+    const lines = [
+      msg('session/update', 60),
+      msg('session/update', 60),
+      answer(7),
+      msg('session/request_permission', 40),
+      msg('session/update', 10),
+    ];
     for (const [i, l] of lines.entries()) log.append(Buffer.from(l), true, 100 + i);
     const sentFirst = Buffer.byteLength(msg('session/update', 50));
     const kept = lines.slice(-2).join('');
     assert.ok(log.bytes <= 300, String(log.bytes));
     const seen = decode(log.takeUnsent());
     const droppedBytes = lines.slice(0, 3).reduce((n, l) => n + Buffer.byteLength(l), 0);
-    assert.deepEqual(seen, [{ lost: { bytes: droppedBytes, lines: 3, kinds: { 'session/update': 2, response: 1 }, from: 101, to: 104, bound: 300 } }, { out: kept }]);
-    assert.equal(lostText((seen[0] as { lost: LostSummary }).lost), `${droppedBytes} bytes in 3 messages (session/update ×2, response ×1)`);
+    assert.deepEqual(seen, [
+      {
+        lost: {
+          bytes: droppedBytes,
+          lines: 3,
+          kinds: { 'session/update': 2, response: 1 },
+          from: 101,
+          to: 104,
+          bound: 300,
+        },
+      },
+      { out: kept },
+    ]);
+    assert.equal(
+      lostText((seen[0] as { lost: LostSummary }).lost),
+      `${droppedBytes} bytes in 3 messages (session/update ×2, response ×1)`,
+    );
     // LOST counts 1 in the stream offset: a reconnect right after it resends neither it nor the output before.
     assert.equal(log.sentEnd, sentFirst + 1 + Buffer.byteLength(kept));
     assert.deepEqual(decode(log.resendFrom(sentFirst + 1)!), [{ out: kept }]);
@@ -84,7 +106,10 @@ describe('relay output log', () => {
     log.append(Buffer.from('y'.repeat(30)), true, 2);
     log.append(Buffer.from('z\nok\n'), true, 3);
     const seen = decode(log.takeUnsent());
-    assert.deepEqual(seen, [{ lost: { bytes: 62, lines: 1, kinds: { 'partial message': 1 }, from: 1, to: 3, bound: 20 } }, { out: 'ok\n' }]);
+    assert.deepEqual(seen, [
+      { lost: { bytes: 62, lines: 1, kinds: { 'partial message': 1 }, from: 1, to: 3, bound: 20 } },
+      { out: 'ok\n' },
+    ]);
   });
 
   it('the exit follows the last output and is done once the daemon acknowledged it', () => {

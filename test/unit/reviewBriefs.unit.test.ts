@@ -60,14 +60,26 @@ describe('review briefs', () => {
     const text = briefFor('parent', vars('/ws/.svc/review/r2/synthesis.md'));
     assert.ok(text.includes('Run `svc review wait`'));
     assert.ok(text.includes('  - security: `/ws/s.md`\n  - correctness: `/ws/c.md`'));
-    assert.ok(text.includes('## Summary') && text.includes('## Blockers') && text.includes('## Evidence') && text.includes('## Convoy Notes'));
+    assert.ok(
+      text.includes('## Summary') &&
+        text.includes('## Blockers') &&
+        text.includes('## Evidence') &&
+        text.includes('## Convoy Notes'),
+    );
     assert.ok(text.includes('Run `svc review post WEB-7 --run r2`'));
     assert.ok(text.includes(`\`${SHA}\``) && text.includes(`\`${BASE}\``));
   });
 
   it('quick mode: one combined pass into review.md', () => {
     const text = briefFor('quick', vars('/ws/review.md'));
-    for (const p of [/\*\*Requirements\*\*/, /\*\*Correctness\*\*/, /\*\*Security\*\*/, /\*\*Performance\*\*/, /    \/ws\/review\.md\n/, /svc review post WEB-7 --run r2/])
+    for (const p of [
+      /\*\*Requirements\*\*/,
+      /\*\*Correctness\*\*/,
+      /\*\*Security\*\*/,
+      /\*\*Performance\*\*/,
+      /    \/ws\/review\.md\n/,
+      /svc review post WEB-7 --run r2/,
+    ])
       assert.match(text, p);
   });
 

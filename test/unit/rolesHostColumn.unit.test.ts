@@ -14,8 +14,14 @@ const lists = { harnesses: ['claude', 'script'], hosts: ['big', 'gpu'] };
 describe('Roles panel: the Host column', () => {
   const s = {
     files,
-    config: ConfigFile.parse({ hosts: { big: { ssh: 'me@big', lanes_root: '~/lanes' }, gpu: { ssh: 'gpu', lanes_root: '~/lanes' } } }),
-    projects: ProjectsFile.parse({ projects: { web: { path: '/w', gauntlet: { roles: { builder: { model: 'b', host: 'big' }, critic: { host: 'gone' } } } } } }),
+    config: ConfigFile.parse({
+      hosts: { big: { ssh: 'me@big', lanes_root: '~/lanes' }, gpu: { ssh: 'gpu', lanes_root: '~/lanes' } },
+    }),
+    projects: ProjectsFile.parse({
+      projects: {
+        web: { path: '/w', gauntlet: { roles: { builder: { model: 'b', host: 'big' }, critic: { host: 'gone' } } } },
+      },
+    }),
   };
   const view = rolesView(s, lists.harnesses, ['big', 'gpu']);
   const role = (name: string) => view.projects[0].roles.find((r) => r.role === name)!;
@@ -56,7 +62,9 @@ describe('Roles panel: the Host column', () => {
     assert.deepEqual(options(role('verifier').host), offered);
     assert.deepEqual(options(role('builder').host), offered);
     assert.deepEqual(options(role('critic').host), [...offered, ['gone', 'gone (not under hosts: in config.yaml)']]);
-    assert.deepEqual(selectChoices(role('play').host, 'host', { ...lists, hosts: [] }), [{ value: '', text: 'this machine' }]);
+    assert.deepEqual(selectChoices(role('play').host, 'host', { ...lists, hosts: [] }), [
+      { value: '', text: 'this machine' },
+    ]);
   });
 
   it('the other selects keep their blank option: unset, default, inherit', () => {

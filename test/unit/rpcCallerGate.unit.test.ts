@@ -20,7 +20,11 @@ describe('rpc: the caller gate', () => {
   const dir = path.join(REPO, '.scratch', `unit-rpcgate-${process.pid}`);
   const shared = path.join(dir, 'shared.sock');
   const agentSock = path.join(dir, 'agent-7.sock');
-  const who = request('test/who', z.object({ caller: z.string().optional() }).strict(), z.object({ caller: z.union([z.number(), z.string()]), param: z.string().nullable() }));
+  const who = request(
+    'test/who',
+    z.object({ caller: z.string().optional() }).strict(),
+    z.object({ caller: z.union([z.number(), z.string()]), param: z.string().nullable() }),
+  );
   const claims: { claim: CallerClaim; connection?: ConnectionIdentity }[] = [];
   const server = new RpcServer({ name: 'test', version: '0' });
   const open: RpcConnection[] = [];
@@ -63,15 +67,24 @@ describe('rpc: the caller gate', () => {
 
   it("takes the envelope off the params, resolves the caller from it, and fills the method's caller param", async () => {
     const c = await connect(shared);
-    assert.deepEqual(await c.sendRequest(who.method, { callerConversation: '5', callerToken: 't' }), { caller: 5, param: '5' });
-    assert.deepEqual(claims.at(-1), { claim: { conversation: '5', token: 't', param: undefined }, connection: undefined });
+    assert.deepEqual(await c.sendRequest(who.method, { callerConversation: '5', callerToken: 't' }), {
+      caller: 5,
+      param: '5',
+    });
+    assert.deepEqual(claims.at(-1), {
+      claim: { conversation: '5', token: 't', param: undefined },
+      connection: undefined,
+    });
     assert.deepEqual(await c.sendRequest(who.method, {}), { caller: 'person', param: null });
   });
 
   it('a connection of an agent socket is that agent, with no envelope at all', async () => {
     const c = await connect(agentSock);
     assert.deepEqual(await c.sendRequest(who.method, {}), { caller: 7, param: '7' });
-    assert.deepEqual(claims.at(-1), { claim: { conversation: undefined, token: undefined, param: undefined }, connection: { conversation: 7 } });
+    assert.deepEqual(claims.at(-1), {
+      claim: { conversation: undefined, token: undefined, param: undefined },
+      connection: { conversation: 7 },
+    });
   });
 
   it('a refused caller never reaches the method', async () => {

@@ -39,9 +39,17 @@ describe('rpc client: LSP framing', () => {
   it('takes a Content-Type header beside the length, in any case', () => {
     const body = Buffer.from('{"id":3,"result":null}', 'utf8');
     const reader = new FrameReader();
-    assert.deepEqual(reader.push(Buffer.concat([Buffer.from(`content-length: ${body.length}\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n`), body])), [
-      { id: 3, result: null },
-    ]);
+    assert.deepEqual(
+      reader.push(
+        Buffer.concat([
+          Buffer.from(
+            `content-length: ${body.length}\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n`,
+          ),
+          body,
+        ]),
+      ),
+      [{ id: 3, result: null }],
+    );
   });
 
   it('refuses what is not LSP framing', () => {
@@ -87,7 +95,11 @@ describe('rpc client: against the daemon RPC server', () => {
   it('sends requests and reads their answers, many at once, large ones too', async () => {
     const c = await connect();
     const big = 'ä'.repeat(300_000); // 600 KB of two-byte characters, read in many chunks
-    const answers = await Promise.all([c.sendRequest(echo.method, { text: 'one' }), c.sendRequest(echo.method, { text: big }), c.sendRequest(echo.method, { text: 'three' })]);
+    const answers = await Promise.all([
+      c.sendRequest(echo.method, { text: 'one' }),
+      c.sendRequest(echo.method, { text: big }),
+      c.sendRequest(echo.method, { text: 'three' }),
+    ]);
     assert.deepEqual(answers, [{ text: 'one' }, { text: big }, { text: 'three' }]);
   });
 
@@ -126,7 +138,10 @@ describe('rpc client: against the daemon RPC server', () => {
     const e = await pending.catch((err: unknown) => err);
     assert.equal(readRpcError(e), 'lost');
     assert.equal(closed, 1);
-    assert.equal(readRpcError(await c.sendRequest(echo.method, { text: 'after' }).catch((err: unknown) => err)), 'lost');
+    assert.equal(
+      readRpcError(await c.sendRequest(echo.method, { text: 'after' }).catch((err: unknown) => err)),
+      'lost',
+    );
     await server.listen(socketPath.replace('s.sock', 's2.sock')); // so after() closes a listening server
   });
 });

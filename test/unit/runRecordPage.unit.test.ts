@@ -36,11 +36,17 @@ describe('run record: redaction', () => {
   it('shows paths under the home as ~, also inside a quoted restore command, but not a sibling folder that starts with its name', () => {
     assert.equal(redactText('/home/me/src/web-lanes/a and /home/me', '/home/me'), '~/src/web-lanes/a and ~');
     assert.equal(
-      redactText(`restore with: git -C '/home/me/src/web' apply --index -p2 "/home/me/.svc/parked/web/a.patch"`, '/home/me'),
+      redactText(
+        `restore with: git -C '/home/me/src/web' apply --index -p2 "/home/me/.svc/parked/web/a.patch"`,
+        '/home/me',
+      ),
       `restore with: git -C '~/src/web' apply --index -p2 "~/.svc/parked/web/a.patch"`,
     );
     assert.equal(redactText('/home/me/x and /home/meg/y', '/home/me/'), '~/x and /home/meg/y');
-    assert.deepEqual(redactDeep({ a: ['/h/x', 3, null], b: { c: 'API_KEY=zzz' } }, '/h'), { a: ['~/x', 3, null], b: { c: 'API_KEY=[redacted]' } });
+    assert.deepEqual(redactDeep({ a: ['/h/x', 3, null], b: { c: 'API_KEY=zzz' } }, '/h'), {
+      a: ['~/x', 3, null],
+      b: { c: 'API_KEY=[redacted]' },
+    });
   });
 
   it('hides each known token shape', () => {
@@ -62,14 +68,23 @@ describe('run record: redaction', () => {
   });
 
   it('hides Bearer tokens and Authorization headers', () => {
-    assert.equal(r('curl -H "Authorization: Bearer abc.def-ghi_123" https://api'), 'curl -H "Authorization: [redacted]" https://api');
+    assert.equal(
+      r('curl -H "Authorization: Bearer abc.def-ghi_123" https://api'),
+      'curl -H "Authorization: [redacted]" https://api',
+    );
     assert.equal(r('Authorization: token 0123456789abcdef'), 'Authorization: [redacted]');
     assert.equal(r('sent bearer eyJhbGciOiJIUzI1NiJ9.e30.abc'), 'sent bearer [redacted]');
   });
 
   it('hides credentials in URLs: x-access-token, user:password, a bare token', () => {
-    assert.equal(r('git push https://x-access-token:v1.0123456789abcdef@github.com/o/r.git main'), 'git push https://[redacted]@github.com/o/r.git main');
-    assert.equal(r('remote ssh://deploy:hunter2@host.example/repo and https://tok123@x.example/p'), 'remote ssh://[redacted]@host.example/repo and https://[redacted]@x.example/p');
+    assert.equal(
+      r('git push https://x-access-token:v1.0123456789abcdef@github.com/o/r.git main'),
+      'git push https://[redacted]@github.com/o/r.git main',
+    );
+    assert.equal(
+      r('remote ssh://deploy:hunter2@host.example/repo and https://tok123@x.example/p'),
+      'remote ssh://[redacted]@host.example/repo and https://[redacted]@x.example/p',
+    );
     assert.equal(r('git@github.com:o/r.git stays'), 'git@github.com:o/r.git stays');
   });
 

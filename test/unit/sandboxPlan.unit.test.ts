@@ -66,19 +66,48 @@ describe('sandbox plan', () => {
   });
 
   it('keeps a hooks path inside the worktree, and a clone’s own hooks and config, read-only', () => {
-    const clone = { ...FACTS, gitDir: '/home/u/proj-lanes/r-k/.git', commonDir: '/home/u/proj-lanes/r-k/.git', hooksPath: '/home/u/proj-lanes/r-k/.githooks' };
+    const clone = {
+      ...FACTS,
+      gitDir: '/home/u/proj-lanes/r-k/.git',
+      commonDir: '/home/u/proj-lanes/r-k/.git',
+      hooksPath: '/home/u/proj-lanes/r-k/.githooks',
+    };
     const ro = sandboxMounts(clone, () => true)
       .filter((m) => m.kind === 'ro')
       .map((m) => m.path);
-    for (const p of ['.githooks', '.git', '.git/hooks', '.git/config', '.git/info']) assert.ok(ro.includes(`/home/u/proj-lanes/r-k/${p}`), `${p} read-only`);
+    for (const p of ['.githooks', '.git', '.git/hooks', '.git/config', '.git/info'])
+      assert.ok(ro.includes(`/home/u/proj-lanes/r-k/${p}`), `${p} read-only`);
   });
 
   it('bubblewrap: the whole filesystem read-only, its own PID namespace, dies with the daemon, the mounts in order, the network kept', () => {
     const args = bwrapArgs(sandboxMounts(FACTS, exists), FACTS.cwd);
-    assert.deepEqual(args.slice(0, 9), ['--die-with-parent', '--unshare-pid', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc']);
-    assert.deepEqual(args.slice(9, 17), ['--tmpfs', '/tmp', '--tmpfs', '/var/tmp', '--perms', '0700', '--tmpfs', '/home/u/.svc']);
+    assert.deepEqual(args.slice(0, 9), [
+      '--die-with-parent',
+      '--unshare-pid',
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+    ]);
+    assert.deepEqual(args.slice(9, 17), [
+      '--tmpfs',
+      '/tmp',
+      '--tmpfs',
+      '/var/tmp',
+      '--perms',
+      '0700',
+      '--tmpfs',
+      '/home/u/.svc',
+    ]);
     assert.deepEqual(args.slice(17, 20), ['--bind', '/home/u/.claude', '/home/u/.claude']);
-    assert.deepEqual(args.slice(-6, -3), ['--ro-bind', '/home/u/proj/.git/worktrees/r-k/gitdir', '/home/u/proj/.git/worktrees/r-k/gitdir']);
+    assert.deepEqual(args.slice(-6, -3), [
+      '--ro-bind',
+      '/home/u/proj/.git/worktrees/r-k/gitdir',
+      '/home/u/proj/.git/worktrees/r-k/gitdir',
+    ]);
     assert.deepEqual(args.slice(-3), ['--chdir', FACTS.cwd, '--']);
     assert.ok(!args.includes('--unshare-net') && !args.includes('--unshare-all') && !args.includes('--new-session'));
   });

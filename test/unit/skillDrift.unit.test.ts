@@ -54,6 +54,14 @@ describe('svc-gauntlet-loop skill', () => {
 
   it('covers every lane verb of the loop', () => {
     const verbs = new Set(svcCommandLines(text).map((l) => words(l).slice(0, 3).join(' ')));
-    for (const v of ['svc lane start', 'svc lane wait', 'svc lane report', 'svc lane reap', 'svc lane list', 'svc lane show']) assert.ok(verbs.has(v), v);
+    for (const v of [
+      'svc lane start',
+      'svc lane wait',
+      'svc lane report',
+      'svc lane reap',
+      'svc lane list',
+      'svc lane show',
+    ])
+      assert.ok(verbs.has(v), v);
   });
 });

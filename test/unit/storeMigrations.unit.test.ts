@@ -11,7 +11,10 @@ import type { Db } from '../../server/store/db';
 import { inOrder, storeMigrations } from '../../server/store/migrations';
 
 function tables(db: Db): string[] {
-  return db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
+  return db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .pluck()
+    .all() as string[];
 }
 
 describe('store migrations are named by whoever opens the store', () => {
@@ -25,15 +28,24 @@ describe('store migrations are named by whoever opens the store', () => {
   });
 
   it('the lists run in id order, whatever order they are named in', () => {
-    const db = openDb(':memory:', [issueMigrations, codeHostMigrations, laneMigrations, conversationMigrations, storeMigrations]);
+    const db = openDb(':memory:', [
+      issueMigrations,
+      codeHostMigrations,
+      laneMigrations,
+      conversationMigrations,
+      storeMigrations,
+    ]);
     try {
       const ids = db.prepare('SELECT id FROM schema_migrations ORDER BY rowid').pluck().all() as number[];
-      const all = [storeMigrations, conversationMigrations, laneMigrations, codeHostMigrations, issueMigrations].flat().map((m) => m.id);
+      const all = [storeMigrations, conversationMigrations, laneMigrations, codeHostMigrations, issueMigrations]
+        .flat()
+        .map((m) => m.id);
       assert.deepEqual(
         ids,
         [...all].sort((a, b) => a - b),
       );
-      for (const t of ['meta', 'conversations', 'lanes', 'pull_requests', 'issues']) assert.ok(tables(db).includes(t), `table ${t}`);
+      for (const t of ['meta', 'conversations', 'lanes', 'pull_requests', 'issues'])
+        assert.ok(tables(db).includes(t), `table ${t}`);
     } finally {
       db.close();
     }
@@ -41,7 +53,11 @@ describe('store migrations are named by whoever opens the store', () => {
 
   it('two migrations with one id are refused before any runs', () => {
     const twin = { id: 101, name: 'twin', sql: 'CREATE TABLE twin (x)' };
-    assert.throws(() => inOrder([conversationMigrations, [twin]]), { message: "migrations 'conversations' and 'twin' share id 101" });
-    assert.throws(() => openDb(':memory:', [storeMigrations, conversationMigrations, [twin]]), { message: "migrations 'conversations' and 'twin' share id 101" });
+    assert.throws(() => inOrder([conversationMigrations, [twin]]), {
+      message: "migrations 'conversations' and 'twin' share id 101",
+    });
+    assert.throws(() => openDb(':memory:', [storeMigrations, conversationMigrations, [twin]]), {
+      message: "migrations 'conversations' and 'twin' share id 101",
+    });
   });
 });

@@ -10,7 +10,8 @@ import type { BindingInput } from '../../shared/node/nativeBinding';
 import { SUPPORTED_NODE, majorsInWords, nativeBinaryPath, nodeFix } from '../../shared/node/supportedNode';
 
 const REPO = path.resolve(__dirname, '..', '..');
-const FIX = 'install Node.js 20, 22, 24 or 26 and put it first on PATH, or set "svc.nodePath" (VS Code) to its node binary';
+const FIX =
+  'install Node.js 20, 22, 24 or 26 and put it first on PATH, or set "svc.nodePath" (VS Code) to its node binary';
 
 describe('the supported Node list (shared/node/supportedNode.json)', () => {
   it('is 20 (end of life, kept), 22, 24 and 26, each with its ABI and the release CI installs', () => {
@@ -34,7 +35,10 @@ describe('the supported Node list (shared/node/supportedNode.json)', () => {
   it('is what package.json engines, the svc.nodePath setting, the welcome view and the README say', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8'));
     assert.equal(pkg.engines.node, '^20.19.0 || ^22.0.0 || ^24.0.0 || ^26.0.0');
-    assert.match(pkg.contributes.configuration.properties['svc.nodePath'].markdownDescription, /\(Node\.js 20, 22, 24 or 26\)/);
+    assert.match(
+      pkg.contributes.configuration.properties['svc.nodePath'].markdownDescription,
+      /\(Node\.js 20, 22, 24 or 26\)/,
+    );
     const welcome = pkg.contributes.viewsWelcome.find((w: { when: string }) => w.when === 'svc.daemon == noNode');
     assert.match(welcome.contents, /^svc runs its daemon on Node\.js 20, 22, 24 or 26,/);
     const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
@@ -63,7 +67,10 @@ describe('the SQLite binary the daemon loads (shared/node/nativeBinding.ts)', ()
 
   it('takes the binary built for the running Node’s ABI', () => {
     for (const n of SUPPORTED_NODE) {
-      assert.deepEqual(chooseNativeBinding(input({ abi: String(n.abi), nodeVersion: `v${n.ci}` })), { ok: true, file: `${DIST}/native/better_sqlite3-linux-x64-abi${n.abi}.node` });
+      assert.deepEqual(chooseNativeBinding(input({ abi: String(n.abi), nodeVersion: `v${n.ci}` })), {
+        ok: true,
+        file: `${DIST}/native/better_sqlite3-linux-x64-abi${n.abi}.node`,
+      });
     }
   });
 
@@ -105,6 +112,8 @@ describe('the SQLite binary the daemon loads (shared/node/nativeBinding.ts)', ()
         `install svc for darwin-arm64: the Marketplace or Open VSX installs it by itself, or take svc-darwin-arm64-${SVC_VERSION}.vsix from svc's releases (code --install-extension <file>); from a clone, run "npm run build" on this machine`,
       ),
     );
-    assert.ok(!(chooseNativeBinding(input({ platform: 'win32', arch: 'x64' })) as { message: string }).message.includes('\n'));
+    assert.ok(
+      !(chooseNativeBinding(input({ platform: 'win32', arch: 'x64' })) as { message: string }).message.includes('\n'),
+    );
   });
 });

@@ -9,7 +9,12 @@ interface Node {
   badge?: string;
   children: Node[];
 }
-const node = (id: string, label = id, children: Node[] = [], badge?: string): Node => ({ id, label, children, ...(badge ? { badge } : {}) });
+const node = (id: string, label = id, children: Node[] = [], badge?: string): Node => ({
+  id,
+  label,
+  children,
+  ...(badge ? { badge } : {}),
+});
 const ids = (nodes: readonly Node[] | 'all') => (nodes === 'all' ? 'all' : nodes.map((n) => n.id).join(' '));
 
 describe('tree merge: a refresh names only the rows that changed (extension/commandDeck/treeMerge.ts)', () => {
@@ -53,8 +58,17 @@ describe('tree merge: a refresh names only the rows that changed (extension/comm
   });
 
   it('on the Command Deck: a lane turning idle refreshes its row only; the launcher and its other lanes keep their objects', () => {
-    const row = (id: number, o: Partial<DeckRow> = {}): DeckRow => ({ id, name: `c${id}`, title: `conv ${id}`, kind: 'root', parentId: null, activity: 'idle', ...o });
-    const lane = (id: number, activity: DeckRow['activity']) => row(id, { kind: 'lane', parentId: 1, role: 'builder', run: 'r1', key: `k${id}`, iteration: 1, activity });
+    const row = (id: number, o: Partial<DeckRow> = {}): DeckRow => ({
+      id,
+      name: `c${id}`,
+      title: `conv ${id}`,
+      kind: 'root',
+      parentId: null,
+      activity: 'idle',
+      ...o,
+    });
+    const lane = (id: number, activity: DeckRow['activity']) =>
+      row(id, { kind: 'lane', parentId: 1, role: 'builder', run: 'r1', key: `k${id}`, iteration: 1, activity });
     const old = buildDeck([row(1), lane(2, 'working'), lane(3, 'idle'), row(4)]);
     const [launcher, other] = [old[0], old[0].children[1]];
     const m = mergeTree(old, buildDeck([row(1), lane(2, 'idle'), lane(3, 'idle'), row(4)]));

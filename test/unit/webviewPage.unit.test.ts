@@ -22,8 +22,13 @@ describe('webview page shell (extension/webviews/pageHtml.ts)', () => {
   it('puts the CSP first, the codicon stylesheet under the id vscode-elements needs, and one nonced script', () => {
     const html = pageHtml(parts);
     assert.ok(html.indexOf('Content-Security-Policy') < html.indexOf('<link'), 'the CSP must come before any resource');
-    assert.match(html, /<link rel="stylesheet" href="[^"]+\/dist\/codicons\/codicon\.css" id="vscode-codicon-stylesheet" nonce="abc123">/);
-    assert.deepEqual(html.match(/<script[^>]*>/g), ['<script nonce="abc123" src="https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview/awarenessMain.js">']);
+    assert.match(
+      html,
+      /<link rel="stylesheet" href="[^"]+\/dist\/codicons\/codicon\.css" id="vscode-codicon-stylesheet" nonce="abc123">/,
+    );
+    assert.deepEqual(html.match(/<script[^>]*>/g), [
+      '<script nonce="abc123" src="https://file+.vscode-resource.vscode-cdn.net/ext/dist/webview/awarenessMain.js">',
+    ]);
     assert.doesNotMatch(html, /#[0-9a-f]{3,6}\b/i, 'theme variables only, no literal colours');
     assert.doesNotMatch(html, /http:\/\//);
   });

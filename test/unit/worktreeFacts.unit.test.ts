@@ -142,7 +142,9 @@ describe('worktree facts: a git that does not answer', () => {
       assert.equal(fine.branch, 'ok');
       assert.equal(fine.dirty, false);
       // Nothing was kept for the hung one: the next read asks git again (and gives up again).
-      assert.deepEqual((await facts.ofRepo(repo, [hung])).get(hung), { unavailable: 'git did not answer within 0.4 s' });
+      assert.deepEqual((await facts.ofRepo(repo, [hung])).get(hung), {
+        unavailable: 'git did not answer within 0.4 s',
+      });
     } finally {
       facts.close();
     }

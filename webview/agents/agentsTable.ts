@@ -22,7 +22,20 @@ export function visibleRows(rows: readonly AgentRowView[], s: TableState): Agent
     if (!s.archived && r.archived) return false;
     if (s.liveOnly && !r.alive) return false;
     if (!words.length) return true;
-    const hay = [`#${r.id}`, r.name, r.title, r.role, r.activity, r.model, r.harness, r.issue ?? '', r.verdict ?? '', r.kind].join(' ').toLowerCase();
+    const hay = [
+      `#${r.id}`,
+      r.name,
+      r.title,
+      r.role,
+      r.activity,
+      r.model,
+      r.harness,
+      r.issue ?? '',
+      r.verdict ?? '',
+      r.kind,
+    ]
+      .join(' ')
+      .toLowerCase();
     return words.every((w) => hay.includes(w));
   });
   if (s.sort === 'tree') return kept;
@@ -57,7 +70,12 @@ export function costText(r: AgentRowView): string {
 }
 
 /** `open(id, keep)`: a click opens the preview tab (keep false); a double-click or Enter keeps the tab. */
-export function tableElement(rows: readonly AgentRowView[], s: TableState, open: (id: number, keep: boolean) => void, sortBy: (k: SortKey) => void): HTMLTableElement {
+export function tableElement(
+  rows: readonly AgentRowView[],
+  s: TableState,
+  open: (id: number, keep: boolean) => void,
+  sortBy: (k: SortKey) => void,
+): HTMLTableElement {
   const table = document.createElement('table');
   table.className = 'agents';
   const thead = document.createElement('thead');
@@ -67,10 +85,17 @@ export function tableElement(rows: readonly AgentRowView[], s: TableState, open:
     th.scope = 'col';
     const active = s.sort === c.key || (s.sort === 'tree' && c.key === 'name');
     th.setAttribute('aria-sort', active && s.sort !== 'tree' ? (s.descending ? 'descending' : 'ascending') : 'none');
-    const b = textElement('button', c.label + (active && s.sort !== 'tree' ? (s.descending ? ' ▾' : ' ▴') : ''), 'sort');
+    const b = textElement(
+      'button',
+      c.label + (active && s.sort !== 'tree' ? (s.descending ? ' ▾' : ' ▴') : ''),
+      'sort',
+    );
     b.type = 'button';
     b.dataset.sort = c.key;
-    b.title = c.key === 'name' ? 'Sort by name (click again: reverse, a third time: tree order)' : `Sort by ${c.label.toLowerCase()}`;
+    b.title =
+      c.key === 'name'
+        ? 'Sort by name (click again: reverse, a third time: tree order)'
+        : `Sort by ${c.label.toLowerCase()}`;
     b.addEventListener('click', () => sortBy(c.key));
     th.append(b);
     hr.append(th);

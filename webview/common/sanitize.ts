@@ -13,7 +13,11 @@ export function sanitizedFragment(html: string): DocumentFragment {
 }
 
 /** An element holding `text` as text. */
-export function textElement<K extends keyof HTMLElementTagNameMap>(tag: K, text: string, className?: string): HTMLElementTagNameMap[K] {
+export function textElement<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  text: string,
+  className?: string,
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   el.textContent = text;
   if (className) el.className = className;

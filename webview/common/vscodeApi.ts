@@ -18,7 +18,9 @@ export interface HostChannel<FromView extends ViewMessage> {
   setState<S>(state: S): void;
 }
 
-export function connectToHost<ToView extends ViewMessage, FromView extends ViewMessage>(onMessage: (msg: ToView) => void): HostChannel<FromView> {
+export function connectToHost<ToView extends ViewMessage, FromView extends ViewMessage>(
+  onMessage: (msg: ToView) => void,
+): HostChannel<FromView> {
   const api = acquireVsCodeApi();
   window.addEventListener('message', (e: MessageEvent<unknown>) => {
     const d = e.data as ViewMessage | null;

@@ -42,7 +42,9 @@ export function askElement(ask: AskView, answer: (a: Answer) => void): HTMLEleme
     buttons.append(field, vscodeButton('Answer', send));
     for (const o of ask.options) button(o.name, { type: 'answer', option: o.id }, true);
   } else if (ask.options.length) {
-    ask.options.forEach((o, i) => button(o.name, { type: 'answer', option: o.id }, i > 0 && !o.kind.startsWith('allow')));
+    ask.options.forEach((o, i) =>
+      button(o.name, { type: 'answer', option: o.id }, i > 0 && !o.kind.startsWith('allow')),
+    );
   } else {
     button('Allow', { type: 'answer', allow: true });
     button('Deny', { type: 'answer', deny: true }, true);

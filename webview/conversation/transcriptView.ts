@@ -60,13 +60,29 @@ function itemElement(item: TranscriptItem): HTMLElement {
       el.dataset.status = item.status ?? '';
       if (item.status === 'failed' || (item.output && item.output.split('\n').length <= 12)) el.open = true;
       const summary = document.createElement('summary');
-      const state = item.status === 'completed' ? icon('pass') : item.status === 'failed' ? icon('error') : item.status === 'in_progress' ? icon('loading', true) : icon('tools');
+      const state =
+        item.status === 'completed'
+          ? icon('pass')
+          : item.status === 'failed'
+            ? icon('error')
+            : item.status === 'in_progress'
+              ? icon('loading', true)
+              : icon('tools');
       summary.append(
         state,
         textElement('code', item.title, 'title'),
-        textElement('span', item.outcome && item.outcome !== 'failed' ? `${item.status ?? 'failed'} (${item.outcome})` : (item.status ?? 'pending'), 'status muted'),
+        textElement(
+          'span',
+          item.outcome && item.outcome !== 'failed'
+            ? `${item.status ?? 'failed'} (${item.outcome})`
+            : (item.status ?? 'pending'),
+          'status muted',
+        ),
       );
-      el.append(summary, item.output ? textElement('pre', item.output, 'output') : textElement('div', 'no output', 'output muted'));
+      el.append(
+        summary,
+        item.output ? textElement('pre', item.output, 'output') : textElement('div', 'no output', 'output muted'),
+      );
       return el;
     }
     case 'plan': {
@@ -77,7 +93,10 @@ function itemElement(item: TranscriptItem): HTMLElement {
       for (const e of item.entries) {
         const li = document.createElement('li');
         li.dataset.status = e.status;
-        li.append(icon(e.status === 'completed' ? 'pass' : e.status === 'in_progress' ? 'arrow-right' : 'circle-large-outline'), textElement('span', e.content));
+        li.append(
+          icon(e.status === 'completed' ? 'pass' : e.status === 'in_progress' ? 'arrow-right' : 'circle-large-outline'),
+          textElement('span', e.content),
+        );
         ul.append(li);
       }
       el.append(ul);
@@ -86,7 +105,11 @@ function itemElement(item: TranscriptItem): HTMLElement {
     case 'ask': {
       const el = document.createElement('div');
       el.className = 'ask-line';
-      el.append(icon(item.outcome ? 'question' : 'bell-dot'), textElement('span', item.title), textElement('span', item.outcome ?? 'waiting for you', 'muted'));
+      el.append(
+        icon(item.outcome ? 'question' : 'bell-dot'),
+        textElement('span', item.title),
+        textElement('span', item.outcome ?? 'waiting for you', 'muted'),
+      );
       return el;
     }
     case 'note':
@@ -95,8 +118,18 @@ function itemElement(item: TranscriptItem): HTMLElement {
 }
 
 /** A lane's newest report: status, verdict and the body as sanitized Markdown. */
-export function reportElement(r: { seq: number; status: string; verdict: string | null; at: number; body: string }): HTMLElement {
-  const el = markdownSection('report', r.body, `newest report #${r.seq} · ${r.status}${r.verdict ? ` · verdict ${r.verdict}` : ''} · ${new Date(r.at).toLocaleString()}`);
+export function reportElement(r: {
+  seq: number;
+  status: string;
+  verdict: string | null;
+  at: number;
+  body: string;
+}): HTMLElement {
+  const el = markdownSection(
+    'report',
+    r.body,
+    `newest report #${r.seq} · ${r.status}${r.verdict ? ` · verdict ${r.verdict}` : ''} · ${new Date(r.at).toLocaleString()}`,
+  );
   el.setAttribute('aria-label', 'Newest lane report');
   return el;
 }

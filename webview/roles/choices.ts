@@ -15,8 +15,19 @@ export interface Choice {
 /** The entry holds its own value (not one it inherits or a default). */
 export const isOwn = (e: ConfigEntry): boolean => e.from === e.key;
 
-export function selectChoices(e: ConfigEntry, kind: SelectKind, lists: { harnesses: string[]; hosts: string[] }): Choice[] {
-  const blank = kind === 'host' ? 'this machine' : e.source === 'default' ? `default (${e.value})` : e.value !== null && !isOwn(e) ? `inherit (${e.value})` : 'unset';
+export function selectChoices(
+  e: ConfigEntry,
+  kind: SelectKind,
+  lists: { harnesses: string[]; hosts: string[] },
+): Choice[] {
+  const blank =
+    kind === 'host'
+      ? 'this machine'
+      : e.source === 'default'
+        ? `default (${e.value})`
+        : e.value !== null && !isOwn(e)
+          ? `inherit (${e.value})`
+          : 'unset';
   const values = kind === 'harness' ? lists.harnesses : kind === 'host' ? lists.hosts : (e.choices ?? []);
   const out: Choice[] = [{ value: '', text: blank }, ...values.map((v) => ({ value: v, text: v }))];
   if (isOwn(e) && e.value !== null && !values.includes(e.value)) {

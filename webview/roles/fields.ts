@@ -17,7 +17,8 @@ const lastSent = new Map<string, { value: string; was: string }>();
 
 /** `project · projects.yaml`, `global · inherited from roles.review.model`, `unset · <consequence>`. */
 export function sourceLine(e: ConfigEntry): { text: string; tone: 'normal' | 'warn' } {
-  if (e.source === 'unset') return { text: `unset · ${e.whenUnset}`, tone: /refused|cannot start/.test(e.whenUnset) ? 'warn' : 'normal' };
+  if (e.source === 'unset')
+    return { text: `unset · ${e.whenUnset}`, tone: /refused|cannot start/.test(e.whenUnset) ? 'warn' : 'normal' };
   if (e.source === 'default') return { text: `default · ${e.whenUnset}`, tone: 'normal' };
   if (!own(e)) return { text: `${e.source} · inherited from ${e.from}`, tone: 'normal' };
   // The file's name; the whole path is the element's tooltip.
@@ -40,7 +41,13 @@ export function fieldElement(spec: FieldSpec, ctx: FieldContext): HTMLElement {
 
   const control = document.createElement('div');
   control.className = 'control';
-  control.append(spec.kind === 'model' ? modelBox(id, spec, ctx) : spec.kind === 'budget' ? budgetBox(id, spec, ctx) : selectBox(id, spec, ctx));
+  control.append(
+    spec.kind === 'model'
+      ? modelBox(id, spec, ctx)
+      : spec.kind === 'budget'
+        ? budgetBox(id, spec, ctx)
+        : selectBox(id, spec, ctx),
+  );
   if (own(e)) {
     const clear = document.createElement('button');
     clear.className = 'clear';
@@ -66,7 +73,10 @@ export function fieldElement(spec: FieldSpec, ctx: FieldContext): HTMLElement {
   if (own(e)) source.title = `${e.file}\nWhile unset: ${e.whenUnset}`;
   wrap.append(label, control, source);
   // A model the harness does not offer is saved (custom providers list none) but said.
-  const notOffered = spec.kind === 'model' && spec.harness && own(e) ? modelNotOffered(e.value ?? '', spec.harness, ctx.models[spec.harness]) : undefined;
+  const notOffered =
+    spec.kind === 'model' && spec.harness && own(e)
+      ? modelNotOffered(e.value ?? '', spec.harness, ctx.models[spec.harness])
+      : undefined;
   if (notOffered) wrap.append(warning(notOffered));
   if (ctx.saved.has(e.key) && !ctx.refusals[e.key]) {
     const saved = document.createElement('div');

@@ -20,21 +20,34 @@ const MAX_RATE_LIMIT_RETRIES = 2;
 const GithubOctokit = Octokit.plugin(retry, throttling);
 export type GithubClient = InstanceType<typeof GithubOctokit>;
 
-const isLoopback = (baseUrl?: string) => !!baseUrl && /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/i.test(baseUrl);
+const isLoopback = (baseUrl?: string) =>
+  !!baseUrl && /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/i.test(baseUrl);
 
 export function githubClient(token: string, baseUrl?: string): GithubClient {
-  const onLimit = (kind: string) => (retryAfter: number, options: { method?: string; url?: string }, _o: unknown, retryCount: number) => {
-    const again = retryCount < MAX_RATE_LIMIT_RETRIES && retryAfter <= MAX_RATE_LIMIT_WAIT_S;
-    log.warn(`GitHub ${kind} on ${options.method ?? ''} ${options.url ?? ''}: ${again ? `retrying in ${retryAfter} s` : `not retried (retry after ${retryAfter} s)`}`);
-    return again;
-  };
+  const onLimit =
+    (kind: string) =>
+    (retryAfter: number, options: { method?: string; url?: string }, _o: unknown, retryCount: number) => {
+      const again = retryCount < MAX_RATE_LIMIT_RETRIES && retryAfter <= MAX_RATE_LIMIT_WAIT_S;
+      log.warn(
+        `GitHub ${kind} on ${options.method ?? ''} ${options.url ?? ''}: ${again ? `retrying in ${retryAfter} s` : `not retried (retry after ${retryAfter} s)`}`,
+      );
+      return again;
+    };
   return new GithubOctokit({
     auth: token,
     baseUrl,
     userAgent: 'svc',
     // Failed requests come back as typed errors to whoever asked; Octokit's own line is a trace.
-    log: { debug: () => undefined, info: () => undefined, warn: (m: string) => log.warn(m), error: (m: string) => log.info(m) },
-    request: { fetch: (url: string, init: RequestInit) => fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }) },
+    log: {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (m: string) => log.warn(m),
+      error: (m: string) => log.info(m),
+    },
+    request: {
+      fetch: (url: string, init: RequestInit) =>
+        fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
+    },
     // Only failures that may pass on their own: 5xx and 429. A refusal (405 not mergeable,
     // 409 head moved, 422 …) is an answer, and a retry would only delay it.
     retry: { retries: 3, doNotRetry: [400, 401, 403, 404, 405, 409, 410, 422, 451] },

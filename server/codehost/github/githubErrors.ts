@@ -1,7 +1,12 @@
 // GitHub's answers turned into svc's typed errors. The own-PR refusal is recognised by
 // status 422 plus the texts GitHub has used (docs/codehost.md), never by the message alone.
 import { SvcError } from '../../../shared/errors';
-import { githubRateLimitedError, githubStatusError, githubUnreachableError, selfReviewRefusedError } from '../codehostRefusals';
+import {
+  githubRateLimitedError,
+  githubStatusError,
+  githubUnreachableError,
+  selfReviewRefusedError,
+} from '../codehostRefusals';
 
 const OWN_PR = /can ?not (approve|request changes on) your own pull request/i;
 // An org setting refuses the Actions token the same way; the marker path applies too.
@@ -21,7 +26,8 @@ function texts(e: OctokitLikeError): string[] {
   if (Array.isArray(data?.errors)) {
     for (const x of data.errors) {
       if (typeof x === 'string') out.push(x);
-      else if (x && typeof (x as { message?: unknown }).message === 'string') out.push((x as { message: string }).message);
+      else if (x && typeof (x as { message?: unknown }).message === 'string')
+        out.push((x as { message: string }).message);
     }
   }
   if (out.length === 0 && typeof e.message === 'string') out.push(e.message);
@@ -44,7 +50,12 @@ export function asGithubError(e: unknown, what: string): SvcError {
   if (status === 429 || (status === 403 && (headers['x-ratelimit-remaining'] === '0' || /rate limit/i.test(detail)))) {
     const reset = Number(headers['x-ratelimit-reset']);
     const retryAfter = Number(headers['retry-after']);
-    const when = retryAfter > 0 ? `in ${retryAfter} s` : reset > 0 ? `after ${new Date(reset * 1000).toISOString()}` : 'in a minute';
+    const when =
+      retryAfter > 0
+        ? `in ${retryAfter} s`
+        : reset > 0
+          ? `after ${new Date(reset * 1000).toISOString()}`
+          : 'in a minute';
     return githubRateLimitedError(what, status, detail, when);
   }
   if (status === undefined) return githubUnreachableError(what, (e as Error)?.message ?? String(e));

@@ -6,7 +6,14 @@
 // minute or so (`poll`) catches up a delivery that never came: answered 304 while
 // nothing changed, which GitHub does not count against the rate limit.
 import type { PrState, PullRequest } from '../../../shared/protocol/pr';
-import type { CodeHost, CreatePullRequest, CreateReview, HeadChangeListener, MergeResult, SetStatus } from '../codeHost';
+import type {
+  CodeHost,
+  CreatePullRequest,
+  CreateReview,
+  HeadChangeListener,
+  MergeResult,
+  SetStatus,
+} from '../codeHost';
 import { HeadEvents } from '../headEvents';
 import { checkComment, checkReview, checkStatus } from '../validate';
 import { githubIdentityUnknownError, noMergeMethodError } from '../codehostRefusals';
@@ -99,7 +106,13 @@ export class GithubHost implements CodeHost {
 
   async createPullRequest(input: CreatePullRequest): Promise<PullRequest> {
     try {
-      const r = await this.opener.pulls.create({ ...this.repoArgs, head: input.branch, base: input.base ?? this.o.defaultBase, title: input.title, body: input.body ?? '' });
+      const r = await this.opener.pulls.create({
+        ...this.repoArgs,
+        head: input.branch,
+        base: input.base ?? this.o.defaultBase,
+        title: input.title,
+        body: input.body ?? '',
+      });
       return toPr(this.project, r.data);
     } catch (e) {
       throw asGithubError(e, `open a PR for '${input.branch}'`);
@@ -128,7 +141,12 @@ export class GithubHost implements CodeHost {
   private async pulls(state: PrState | 'all', head?: string): Promise<PullRequest[]> {
     try {
       const apiState = state === 'merged' ? 'closed' : state;
-      const rows = await this.opener.paginate(this.opener.pulls.list, { ...this.repoArgs, state: apiState, head, per_page: 100 });
+      const rows = await this.opener.paginate(this.opener.pulls.list, {
+        ...this.repoArgs,
+        state: apiState,
+        head,
+        per_page: 100,
+      });
       return rows.map((p) => toPr(this.project, p as GhPull)).filter((p) => state === 'all' || p.state === state);
     } catch (e) {
       throw asGithubError(e, 'list PRs');
@@ -147,7 +165,13 @@ export class GithubHost implements CodeHost {
   async createReview(number: number, review: CreateReview) {
     checkReview(review);
     try {
-      const r = await this.reviewer.pulls.createReview({ ...this.repoArgs, pull_number: number, commit_id: review.commitId, event: review.event, body: review.body });
+      const r = await this.reviewer.pulls.createReview({
+        ...this.repoArgs,
+        pull_number: number,
+        commit_id: review.commitId,
+        event: review.event,
+        body: review.body,
+      });
       return toReview(r.data);
     } catch (e) {
       const own = ownPrRefusal(e, number, await this.whoami().catch(() => 'unknown'));
@@ -164,7 +188,11 @@ export class GithubHost implements CodeHost {
   async listReviews(number: number, head?: string | null) {
     let rows;
     try {
-      rows = await this.reviewer.paginate(this.reviewer.pulls.listReviews, { ...this.repoArgs, pull_number: number, per_page: 100 });
+      rows = await this.reviewer.paginate(this.reviewer.pulls.listReviews, {
+        ...this.repoArgs,
+        pull_number: number,
+        per_page: 100,
+      });
     } catch (e) {
       throw asGithubError(e, `list the reviews of PR #${number}`);
     }
@@ -209,7 +237,9 @@ export class GithubHost implements CodeHost {
   async createComment(number: number, body: string) {
     checkComment(body);
     try {
-      return toComment((await this.reviewer.issues.createComment({ ...this.repoArgs, issue_number: number, body })).data);
+      return toComment(
+        (await this.reviewer.issues.createComment({ ...this.repoArgs, issue_number: number, body })).data,
+      );
     } catch (e) {
       throw asGithubError(e, `comment on PR #${number}`);
     }
@@ -217,7 +247,13 @@ export class GithubHost implements CodeHost {
 
   async listComments(number: number) {
     try {
-      return (await this.reviewer.paginate(this.reviewer.issues.listComments, { ...this.repoArgs, issue_number: number, per_page: 100 })).map(toComment);
+      return (
+        await this.reviewer.paginate(this.reviewer.issues.listComments, {
+          ...this.repoArgs,
+          issue_number: number,
+          per_page: 100,
+        })
+      ).map(toComment);
     } catch (e) {
       throw asGithubError(e, `list the comments of PR #${number}`);
     }
@@ -226,7 +262,14 @@ export class GithubHost implements CodeHost {
   async setStatus(sha: string, s: SetStatus) {
     checkStatus(sha, s);
     try {
-      const r = await this.reviewer.repos.createCommitStatus({ ...this.repoArgs, sha, state: s.state, context: s.context, description: s.description, target_url: s.targetUrl });
+      const r = await this.reviewer.repos.createCommitStatus({
+        ...this.repoArgs,
+        sha,
+        state: s.state,
+        context: s.context,
+        description: s.description,
+        target_url: s.targetUrl,
+      });
       return toStatus(r.data);
     } catch (e) {
       throw asGithubError(e, `set status '${s.context}' on ${sha.slice(0, 7)}`);
@@ -238,7 +281,12 @@ export class GithubHost implements CodeHost {
     try {
       const out = [];
       for (let page = 1; ; page++) {
-        const r = await this.reviewer.repos.getCombinedStatusForRef({ ...this.repoArgs, ref: sha, per_page: 100, page });
+        const r = await this.reviewer.repos.getCombinedStatusForRef({
+          ...this.repoArgs,
+          ref: sha,
+          per_page: 100,
+          page,
+        });
         if (r.data.total_count === 0) return [];
         out.push(...r.data.statuses.map(toStatus));
         if (r.data.statuses.length === 0 || out.length >= r.data.total_count) break;
@@ -252,8 +300,15 @@ export class GithubHost implements CodeHost {
   async listChecks(sha: string) {
     const statuses = await this.listStatuses(sha);
     try {
-      const runs = await this.reviewer.paginate(this.reviewer.checks.listForRef, { ...this.repoArgs, ref: sha, per_page: 100 });
-      return [...statuses.map((s) => ({ name: s.context, source: 'status' as const, state: s.state })), ...runs.map(toCheck)];
+      const runs = await this.reviewer.paginate(this.reviewer.checks.listForRef, {
+        ...this.repoArgs,
+        ref: sha,
+        per_page: 100,
+      });
+      return [
+        ...statuses.map((s) => ({ name: s.context, source: 'status' as const, state: s.state })),
+        ...runs.map(toCheck),
+      ];
     } catch (e) {
       throw asGithubError(e, `read the check runs of ${sha.slice(0, 7)}`);
     }
@@ -262,7 +317,12 @@ export class GithubHost implements CodeHost {
   async mergePullRequest(number: number, opts: { sha: string }): Promise<MergeResult> {
     const method = this.o.mergeMethod ?? (await this.allowedMergeMethod());
     try {
-      const r = await this.opener.pulls.merge({ ...this.repoArgs, pull_number: number, sha: opts.sha, merge_method: method });
+      const r = await this.opener.pulls.merge({
+        ...this.repoArgs,
+        pull_number: number,
+        sha: opts.sha,
+        merge_method: method,
+      });
       return { sha: r.data.sha, method };
     } catch (e) {
       throw asGithubError(e, `merge PR #${number} (${method})`);
@@ -316,14 +376,25 @@ export class GithubHost implements CodeHost {
   }
 
   /** A verified, first-seen `pull_request` delivery. Returns what was done, for the webhook's answer and log. */
-  receivePullRequestEvent(action: string, payload: PullRequestPayload): 'headChange' | 'baseChange' | 'ignored' | 'fork' {
+  receivePullRequestEvent(
+    action: string,
+    payload: PullRequestPayload,
+  ): 'headChange' | 'baseChange' | 'ignored' | 'fork' {
     const pr = payload.pull_request;
     // A head from another repository is never one of svc's issue branches, whatever its name.
     if (pr.head.repo !== undefined && !this.ownHead(pr.head.repo)) return 'fork';
     // Moved to another base: the diff changed under the same head, so it is a new review target.
     if (action === 'edited') {
       if (!payload.changes?.base || !this.noteBase(pr.number, pr.base?.ref, pr.updated_at, true)) return 'ignored';
-      this.events.emit({ project: this.project, number: pr.number, branch: pr.head.ref, before: pr.head.sha, after: pr.head.sha, source: 'webhook', action: 'base_changed' });
+      this.events.emit({
+        project: this.project,
+        number: pr.number,
+        branch: pr.head.ref,
+        before: pr.head.sha,
+        after: pr.head.sha,
+        source: 'webhook',
+        action: 'base_changed',
+      });
       return 'baseChange';
     }
     this.noteBase(pr.number, pr.base?.ref, pr.updated_at);
@@ -335,7 +406,15 @@ export class GithubHost implements CodeHost {
     } else if (!['opened', 'reopened', 'ready_for_review'].includes(action)) return 'ignored';
     if (before === after) return 'ignored';
     this.seenHeads.set(pr.number, after);
-    this.events.emit({ project: this.project, number: pr.number, branch: pr.head.ref, before, after, source: 'webhook', action });
+    this.events.emit({
+      project: this.project,
+      number: pr.number,
+      branch: pr.head.ref,
+      before,
+      after,
+      source: 'webhook',
+      action,
+    });
     return 'headChange';
   }
 
@@ -362,7 +441,9 @@ export class GithubHost implements CodeHost {
         });
       } catch (e) {
         if ((e as { status?: number }).status === 304) return; // nothing changed since the last read
-        log.warn(`polling the open PRs of ${this.o.owner}/${this.o.repo} failed: ${asGithubError(e, 'list the open PRs').message}`);
+        log.warn(
+          `polling the open PRs of ${this.o.owner}/${this.o.repo} failed: ${asGithubError(e, 'list the open PRs').message}`,
+        );
         return;
       }
       this.etag = r.headers.etag;
@@ -370,13 +451,28 @@ export class GithubHost implements CodeHost {
         // A head from another repository, or from a fork since deleted (`repo` null), is never one of svc's branches.
         if (!this.ownHead(pr.head.repo)) continue;
         if (this.noteBase(pr.number, pr.base.ref, pr.updated_at)) {
-          this.events.emit({ project: this.project, number: pr.number, branch: pr.head.ref, before: pr.head.sha, after: pr.head.sha, source: 'poll', action: 'base_changed' });
+          this.events.emit({
+            project: this.project,
+            number: pr.number,
+            branch: pr.head.ref,
+            before: pr.head.sha,
+            after: pr.head.sha,
+            source: 'poll',
+            action: 'base_changed',
+          });
         }
         const before = this.seenHeads.get(pr.number) ?? null;
         if (before === pr.head.sha) continue;
         this.seenHeads.set(pr.number, pr.head.sha);
         // Heads seen first by this poll are reported too: the review pipeline keeps one review per head.
-        this.events.emit({ project: this.project, number: pr.number, branch: pr.head.ref, before, after: pr.head.sha, source: 'poll' });
+        this.events.emit({
+          project: this.project,
+          number: pr.number,
+          branch: pr.head.ref,
+          before,
+          after: pr.head.sha,
+          source: 'poll',
+        });
       }
     });
     return this.polling;

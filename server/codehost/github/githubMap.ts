@@ -1,5 +1,13 @@
 // GitHub REST payloads → svc's code host shapes (shared/protocol/pr.ts).
-import type { Check, Comment, CommitStatus, PullRequest, Review, ReviewStateName, StatusState } from '../../../shared/protocol/pr';
+import type {
+  Check,
+  Comment,
+  CommitStatus,
+  PullRequest,
+  Review,
+  ReviewStateName,
+  StatusState,
+} from '../../../shared/protocol/pr';
 
 export interface GhPull {
   number: number;
@@ -68,8 +76,20 @@ export function toReview(r: GhReview, writeAccess = WRITE_ASSOCIATIONS.has(r.aut
   };
 }
 
-export function toComment(c: { id: number; user?: { login: string } | null; body?: string; created_at: string; updated_at: string }): Comment {
-  return { id: c.id, author: c.user?.login ?? 'ghost', body: c.body ?? '', createdAt: c.created_at, updatedAt: c.updated_at };
+export function toComment(c: {
+  id: number;
+  user?: { login: string } | null;
+  body?: string;
+  created_at: string;
+  updated_at: string;
+}): Comment {
+  return {
+    id: c.id,
+    author: c.user?.login ?? 'ghost',
+    body: c.body ?? '',
+    createdAt: c.created_at,
+    updatedAt: c.updated_at,
+  };
 }
 
 interface GhStatus {
@@ -95,5 +115,9 @@ export function toStatus(s: GhStatus): CommitStatus {
 
 /** A check run: its conclusion once completed, else its status (queued, in_progress …). */
 export function toCheck(r: { name: string; status: string; conclusion?: string | null }): Check {
-  return { name: r.name, source: 'check_run', state: r.status === 'completed' ? (r.conclusion ?? 'neutral') : r.status };
+  return {
+    name: r.name,
+    source: 'check_run',
+    state: r.status === 'completed' ? (r.conclusion ?? 'neutral') : r.status,
+  };
 }

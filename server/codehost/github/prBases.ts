@@ -6,8 +6,9 @@ import type { PrBases } from './githubHost';
 export function storedPrBases(db: Db, project: string): PrBases {
   return {
     get: (number) =>
-      db.prepare('SELECT base, changed_at AS changedAt FROM github_pr_bases WHERE project = ? AND number = ?').get(project, number) as
-        { base: string; changedAt: string | null } | undefined,
+      db
+        .prepare('SELECT base, changed_at AS changedAt FROM github_pr_bases WHERE project = ? AND number = ?')
+        .get(project, number) as { base: string; changedAt: string | null } | undefined,
     set: (number, base, changedAt) =>
       void db
         .prepare(

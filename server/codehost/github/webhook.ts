@@ -62,7 +62,10 @@ function contentType(headers: IncomingHttpHeaders): 'json' | 'form' | undefined 
 }
 
 /** Everything that can be refused from the headers alone; undefined when the body may be read. */
-export function webhookBeforeBody(deps: Pick<WebhookDeps, 'secret'>, headers: IncomingHttpHeaders): HttpResponse | undefined {
+export function webhookBeforeBody(
+  deps: Pick<WebhookDeps, 'secret'>,
+  headers: IncomingHttpHeaders,
+): HttpResponse | undefined {
   const secret = deps.secret();
   if (!secret) return refuse(webhookRefusals.notConfigured());
   const signature = header(headers, 'x-hub-signature-256');
@@ -108,11 +111,15 @@ export async function handleGithubWebhook(deps: WebhookDeps, req: HttpRequest): 
     outcome = deps.db.transaction(() => {
       const first =
         deps.db
-          .prepare(`INSERT OR IGNORE INTO webhook_deliveries (delivery_id, event, action, repo, received_at, outcome) VALUES (?, ?, ?, ?, ?, 'received')`)
+          .prepare(
+            `INSERT OR IGNORE INTO webhook_deliveries (delivery_id, event, action, repo, received_at, outcome) VALUES (?, ?, ?, ?, ?, 'received')`,
+          )
           .run(delivery, event, action ?? null, repo ?? null, deps.now()).changes === 1;
       if (!first) return 'duplicate';
       const newBody =
-        deps.db.prepare('INSERT OR IGNORE INTO webhook_bodies (body_sha256, delivery_id, received_at) VALUES (?, ?, ?)').run(bodyHash, delivery, deps.now()).changes === 1;
+        deps.db
+          .prepare('INSERT OR IGNORE INTO webhook_bodies (body_sha256, delivery_id, received_at) VALUES (?, ?, ?)')
+          .run(bodyHash, delivery, deps.now()).changes === 1;
       if (!newBody) {
         deps.db.prepare("UPDATE webhook_deliveries SET outcome = 'duplicate' WHERE delivery_id = ?").run(delivery);
         return 'duplicate';
@@ -122,7 +129,10 @@ export async function handleGithubWebhook(deps: WebhookDeps, req: HttpRequest): 
       return done;
     })();
   } catch (e) {
-    log.error(`delivery ${delivery}: ${event}${action ? ` ${action}` : ''} could not be handled; not recorded, so a redelivery will be`, e);
+    log.error(
+      `delivery ${delivery}: ${event}${action ? ` ${action}` : ''} could not be handled; not recorded, so a redelivery will be`,
+      e,
+    );
     return answer(webhookRefusals.notHandled(delivery, (e as Error).message));
   }
   if (outcome === 'duplicate') {
@@ -140,7 +150,9 @@ function handle(deps: WebhookDeps, event: string, payload: WebhookPayload): stri
   if (!payload.action || !repo) return 'ignored';
   const host = deps.hostForRepo(repo);
   if (!host) return 'unknownRepository';
-  if (event === 'pull_request' && payload.pull_request) return host.receivePullRequestEvent(payload.action, payload as PullRequestPayload);
-  if (event === 'issue_comment' && payload.issue) return host.receiveIssueCommentEvent(payload.action, payload as IssueCommentPayload);
+  if (event === 'pull_request' && payload.pull_request)
+    return host.receivePullRequestEvent(payload.action, payload as PullRequestPayload);
+  if (event === 'issue_comment' && payload.issue)
+    return host.receiveIssueCommentEvent(payload.action, payload as IssueCommentPayload);
   return 'ignored';
 }

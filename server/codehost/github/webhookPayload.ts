@@ -38,7 +38,8 @@ export type WebhookPayload = z.infer<typeof Common> & Partial<PullRequestPayload
 
 const SCHEMAS: Record<string, z.ZodType> = { pull_request: PullRequestEvent, issue_comment: IssueCommentEvent };
 
-export type ParsedPayload = { ok: true; payload: WebhookPayload } | { ok: false; reason: 'badJson' | 'badPayload'; error: string };
+export type ParsedPayload =
+  { ok: true; payload: WebhookPayload } | { ok: false; reason: 'badJson' | 'badPayload'; error: string };
 
 export function parseWebhookPayload(event: string, type: 'json' | 'form', body: string): ParsedPayload {
   let text: string | null = body;
@@ -50,7 +51,11 @@ export function parseWebhookPayload(event: string, type: 'json' | 'form', body: 
   try {
     json = JSON.parse(text);
   } catch {
-    return { ok: false, reason: 'badJson', error: type === 'form' ? 'the payload field is not JSON' : 'the body is not JSON' };
+    return {
+      ok: false,
+      reason: 'badJson',
+      error: type === 'form' ? 'the payload field is not JSON' : 'the body is not JSON',
+    };
   }
   const parsed = (SCHEMAS[event] ?? Common).safeParse(json);
   if (!parsed.success) {

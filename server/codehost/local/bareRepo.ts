@@ -4,7 +4,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnGit } from '../../git/gitExec';
-import { badBranchError, baseMissingError, baseMovedError, mergeConflictError, nothingToMergeError } from '../codehostRefusals';
+import {
+  badBranchError,
+  baseMissingError,
+  baseMovedError,
+  mergeConflictError,
+  nothingToMergeError,
+} from '../codehostRefusals';
 
 interface GitResult {
   code: number;
@@ -26,7 +32,11 @@ async function gitOut(gitDir: string, args: string[], env?: NodeJS.ProcessEnv): 
 }
 
 export function isBareRepo(dir: string): boolean {
-  return fs.existsSync(path.join(dir, 'HEAD')) && fs.existsSync(path.join(dir, 'objects')) && fs.existsSync(path.join(dir, 'refs'));
+  return (
+    fs.existsSync(path.join(dir, 'HEAD')) &&
+    fs.existsSync(path.join(dir, 'objects')) &&
+    fs.existsSync(path.join(dir, 'refs'))
+  );
 }
 
 export async function checkBranchName(gitDir: string, name: string): Promise<void> {
@@ -47,7 +57,13 @@ export async function readHeads(gitDir: string): Promise<Map<string, string>> {
 }
 
 export async function branchSha(gitDir: string, branch: string): Promise<string | null> {
-  const r = await gitRun(gitDir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `refs/heads/${branch}^{commit}`]);
+  const r = await gitRun(gitDir, [
+    'rev-parse',
+    '--verify',
+    '--quiet',
+    '--end-of-options',
+    `refs/heads/${branch}^{commit}`,
+  ]);
   return r.code === 0 ? r.stdout.trim() : null;
 }
 
@@ -74,7 +90,10 @@ export interface MergeInput {
  * worktree at all). The base ref is moved with a compare-and-swap, so a concurrent push
  * to the base is refused rather than overwritten.
  */
-export async function mergeInto(gitDir: string, m: MergeInput): Promise<{ sha: string; method: 'fast-forward' | 'merge' }> {
+export async function mergeInto(
+  gitDir: string,
+  m: MergeInput,
+): Promise<{ sha: string; method: 'fast-forward' | 'merge' }> {
   const baseSha = await branchSha(gitDir, m.base);
   if (!baseSha) throw baseMissingError(m.base);
   if (await isAncestor(gitDir, m.head, baseSha)) throw nothingToMergeError(m.head, m.base);
@@ -84,18 +103,37 @@ export async function mergeInto(gitDir: string, m: MergeInput): Promise<{ sha: s
     sha = m.head;
     method = 'fast-forward';
   } else {
-    const tree = await gitRun(gitDir, ['merge-tree', '--write-tree', '--name-only', '--end-of-options', baseSha, m.head]);
+    const tree = await gitRun(gitDir, [
+      'merge-tree',
+      '--write-tree',
+      '--name-only',
+      '--end-of-options',
+      baseSha,
+      m.head,
+    ]);
     if (tree.code === 1) {
       const files = tree.stdout.split('\n\n')[0].split('\n').slice(1).filter(Boolean);
       throw mergeConflictError(m.base, files);
     }
     if (tree.code !== 0) throw new Error(`git merge-tree failed in ${gitDir}: ${tree.stderr.trim()}`);
     const treeSha = tree.stdout.split('\n')[0].trim();
-    const who = { GIT_AUTHOR_NAME: m.identity.name, GIT_AUTHOR_EMAIL: m.identity.email, GIT_COMMITTER_NAME: m.identity.name, GIT_COMMITTER_EMAIL: m.identity.email };
+    const who = {
+      GIT_AUTHOR_NAME: m.identity.name,
+      GIT_AUTHOR_EMAIL: m.identity.email,
+      GIT_COMMITTER_NAME: m.identity.name,
+      GIT_COMMITTER_EMAIL: m.identity.email,
+    };
     sha = await gitOut(gitDir, ['commit-tree', treeSha, '-p', baseSha, '-p', m.head, '-m', m.message], who);
     method = 'merge';
   }
-  const moved = await gitRun(gitDir, ['update-ref', '-m', `svc: ${m.message.split('\n')[0]}`, `refs/heads/${m.base}`, sha, baseSha]);
+  const moved = await gitRun(gitDir, [
+    'update-ref',
+    '-m',
+    `svc: ${m.message.split('\n')[0]}`,
+    `refs/heads/${m.base}`,
+    sha,
+    baseSha,
+  ]);
   if (moved.code !== 0) throw baseMovedError(m.base);
   return { sha, method };
 }

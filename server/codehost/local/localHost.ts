@@ -6,7 +6,14 @@
 import type { PrState, PullRequest } from '../../../shared/protocol/pr';
 import type { Db } from '../../store/db';
 import { logger } from '../../util/log';
-import type { CodeHost, CreatePullRequest, CreateReview, HeadChangeListener, MergeResult, SetStatus } from '../codeHost';
+import type {
+  CodeHost,
+  CreatePullRequest,
+  CreateReview,
+  HeadChangeListener,
+  MergeResult,
+  SetStatus,
+} from '../codeHost';
 import {
   baseMissingError,
   branchNotPushedError,
@@ -73,9 +80,24 @@ export class LocalHost implements CodeHost {
     if (!(await branchSha(this.o.gitDir, base))) throw baseMissingError(base, this.o.gitDir);
     const open = this.store.prForBranch(input.branch);
     if (open?.state === 'open') throw prExistsError(input.branch, open.number);
-    const row = this.store.insertPr({ title: input.title, body: input.body ?? '', branch: input.branch, base, author: this.o.user, head, at: this.o.now() });
+    const row = this.store.insertPr({
+      title: input.title,
+      body: input.body ?? '',
+      branch: input.branch,
+      base,
+      author: this.o.user,
+      head,
+      at: this.o.now(),
+    });
     if (!row) throw prExistsError(input.branch);
-    this.events.emit({ project: this.project, number: row.number, branch: row.head_branch, before: null, after: head, source: 'opened' });
+    this.events.emit({
+      project: this.project,
+      number: row.number,
+      branch: row.head_branch,
+      before: null,
+      after: head,
+      source: 'opened',
+    });
     this.startWatching();
     return this.toPr(row, head);
   }
@@ -101,10 +123,19 @@ export class LocalHost implements CodeHost {
     const row = this.openPr(number, 'review');
     if (!(await isCommit(this.o.gitDir, review.commitId))) throw unknownCommitError(review.commitId, this.o.gitDir);
     if (review.event !== 'COMMENT' && this.o.reviewer === row.author) {
-      const what = review.event === 'APPROVE' ? 'Can not approve your own pull request' : 'Can not request changes on your own pull request';
+      const what =
+        review.event === 'APPROVE'
+          ? 'Can not approve your own pull request'
+          : 'Can not request changes on your own pull request';
       throw selfReviewRefusedError(number, this.o.reviewer, what);
     }
-    return this.store.insertReview(row.id, { author: this.o.reviewer, state: REVIEW_STATE[review.event], body: review.body, commitId: review.commitId, at: this.o.now() });
+    return this.store.insertReview(row.id, {
+      author: this.o.reviewer,
+      state: REVIEW_STATE[review.event],
+      body: review.body,
+      commitId: review.commitId,
+      at: this.o.now(),
+    });
   }
 
   async listReviews(number: number) {
@@ -184,7 +215,14 @@ export class LocalHost implements CodeHost {
           const now = heads.get(pr.head_branch);
           if (!now || now === pr.last_head_sha) continue;
           if (this.store.moveHead(pr.id, pr.last_head_sha, now, this.o.now())) {
-            this.events.emit({ project: this.project, number: pr.number, branch: pr.head_branch, before: pr.last_head_sha, after: now, source });
+            this.events.emit({
+              project: this.project,
+              number: pr.number,
+              branch: pr.head_branch,
+              before: pr.last_head_sha,
+              after: now,
+              source,
+            });
           }
         }
       })

@@ -33,7 +33,15 @@ export class LocalStore {
   ) {}
 
   /** Undefined when another PR was opened for the branch meanwhile (the unique index said no). */
-  insertPr(p: { title: string; body: string; branch: string; base: string; author: string; head: string; at: number }): PrRow | undefined {
+  insertPr(p: {
+    title: string;
+    body: string;
+    branch: string;
+    base: string;
+    author: string;
+    head: string;
+    at: number;
+  }): PrRow | undefined {
     try {
       return this.insertPrTx(p);
     } catch (e) {
@@ -42,9 +50,20 @@ export class LocalStore {
     }
   }
 
-  private insertPrTx(p: { title: string; body: string; branch: string; base: string; author: string; head: string; at: number }): PrRow {
+  private insertPrTx(p: {
+    title: string;
+    body: string;
+    branch: string;
+    base: string;
+    author: string;
+    head: string;
+    at: number;
+  }): PrRow {
     return this.db.transaction(() => {
-      const number = this.db.prepare('SELECT COALESCE(MAX(number), 0) + 1 FROM pull_requests WHERE project = ?').pluck().get(this.project) as number;
+      const number = this.db
+        .prepare('SELECT COALESCE(MAX(number), 0) + 1 FROM pull_requests WHERE project = ?')
+        .pluck()
+        .get(this.project) as number;
       this.db
         .prepare(
           `INSERT INTO pull_requests (project, number, title, body, head_branch, base_branch, author, state, last_head_sha, created_at, updated_at)
@@ -56,13 +75,17 @@ export class LocalStore {
   }
 
   pr(number: number): PrRow | undefined {
-    return this.db.prepare('SELECT * FROM pull_requests WHERE project = ? AND number = ?').get(this.project, number) as PrRow | undefined;
+    return this.db.prepare('SELECT * FROM pull_requests WHERE project = ? AND number = ?').get(this.project, number) as
+      PrRow | undefined;
   }
 
   /** The open PR of a branch, else its newest. */
   prForBranch(branch: string): PrRow | undefined {
-    return this.db.prepare(`SELECT * FROM pull_requests WHERE project = ? AND head_branch = ? ORDER BY state = 'open' DESC, number DESC LIMIT 1`).get(this.project, branch) as
-      PrRow | undefined;
+    return this.db
+      .prepare(
+        `SELECT * FROM pull_requests WHERE project = ? AND head_branch = ? ORDER BY state = 'open' DESC, number DESC LIMIT 1`,
+      )
+      .get(this.project, branch) as PrRow | undefined;
   }
 
   prs(state: PrState | 'all'): PrRow[] {
@@ -73,20 +96,37 @@ export class LocalStore {
 
   /** Records a new head seen on the remote; false when another rescan already recorded it. */
   moveHead(id: number, before: string | null, after: string, at: number): boolean {
-    return this.db.prepare('UPDATE pull_requests SET last_head_sha = ?, updated_at = ? WHERE id = ? AND last_head_sha IS ?').run(after, at, id, before).changes === 1;
+    return (
+      this.db
+        .prepare('UPDATE pull_requests SET last_head_sha = ?, updated_at = ? WHERE id = ? AND last_head_sha IS ?')
+        .run(after, at, id, before).changes === 1
+    );
   }
 
   markMerged(id: number, headSha: string, mergeSha: string, at: number): void {
     this.db
-      .prepare(`UPDATE pull_requests SET state = 'merged', merged_at = ?, merge_sha = ?, merged_head_sha = ?, updated_at = ? WHERE id = ? AND state = 'open'`)
+      .prepare(
+        `UPDATE pull_requests SET state = 'merged', merged_at = ?, merge_sha = ?, merged_head_sha = ?, updated_at = ? WHERE id = ? AND state = 'open'`,
+      )
       .run(at, mergeSha, headSha, at, id);
   }
 
-  insertReview(prId: number, r: { author: string; state: Review['state']; body: string; commitId: string; at: number }): Review {
+  insertReview(
+    prId: number,
+    r: { author: string; state: Review['state']; body: string; commitId: string; at: number },
+  ): Review {
     const info = this.db
       .prepare('INSERT INTO pr_reviews (pr_id, author, state, body, commit_id, submitted_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(prId, r.author, r.state, r.body, r.commitId, r.at);
-    return { id: Number(info.lastInsertRowid), author: r.author, state: r.state, body: r.body, commitId: r.commitId, submittedAt: iso(r.at), ...LOCAL_ACCESS };
+    return {
+      id: Number(info.lastInsertRowid),
+      author: r.author,
+      state: r.state,
+      body: r.body,
+      commitId: r.commitId,
+      submittedAt: iso(r.at),
+      ...LOCAL_ACCESS,
+    };
   }
 
   reviews(prId: number): Review[] {
@@ -98,25 +138,69 @@ export class LocalStore {
       commit_id: string;
       submitted_at: number;
     }[];
-    return rows.map((r) => ({ id: r.id, author: r.author, state: r.state, body: r.body, commitId: r.commit_id, submittedAt: iso(r.submitted_at), ...LOCAL_ACCESS }));
+    return rows.map((r) => ({
+      id: r.id,
+      author: r.author,
+      state: r.state,
+      body: r.body,
+      commitId: r.commit_id,
+      submittedAt: iso(r.submitted_at),
+      ...LOCAL_ACCESS,
+    }));
   }
 
   insertComment(prId: number, c: { author: string; body: string; at: number }): Comment {
-    const info = this.db.prepare('INSERT INTO pr_comments (pr_id, author, body, created_at) VALUES (?, ?, ?, ?)').run(prId, c.author, c.body, c.at);
-    return { id: Number(info.lastInsertRowid), author: c.author, body: c.body, createdAt: iso(c.at), updatedAt: iso(c.at) };
+    const info = this.db
+      .prepare('INSERT INTO pr_comments (pr_id, author, body, created_at) VALUES (?, ?, ?, ?)')
+      .run(prId, c.author, c.body, c.at);
+    return {
+      id: Number(info.lastInsertRowid),
+      author: c.author,
+      body: c.body,
+      createdAt: iso(c.at),
+      updatedAt: iso(c.at),
+    };
   }
 
   comments(prId: number): Comment[] {
-    const rows = this.db.prepare('SELECT * FROM pr_comments WHERE pr_id = ? ORDER BY id').all(prId) as { id: number; author: string; body: string; created_at: number }[];
+    const rows = this.db.prepare('SELECT * FROM pr_comments WHERE pr_id = ? ORDER BY id').all(prId) as {
+      id: number;
+      author: string;
+      body: string;
+      created_at: number;
+    }[];
     // Local comments cannot be edited.
-    return rows.map((r) => ({ id: r.id, author: r.author, body: r.body, createdAt: iso(r.created_at), updatedAt: iso(r.created_at) }));
+    return rows.map((r) => ({
+      id: r.id,
+      author: r.author,
+      body: r.body,
+      createdAt: iso(r.created_at),
+      updatedAt: iso(r.created_at),
+    }));
   }
 
-  insertStatus(s: { sha: string; context: string; state: StatusState; description?: string; targetUrl?: string; creator: string; at: number }): CommitStatus {
+  insertStatus(s: {
+    sha: string;
+    context: string;
+    state: StatusState;
+    description?: string;
+    targetUrl?: string;
+    creator: string;
+    at: number;
+  }): CommitStatus {
     this.db
-      .prepare('INSERT INTO commit_statuses (project, sha, context, state, description, target_url, creator, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO commit_statuses (project, sha, context, state, description, target_url, creator, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      )
       .run(this.project, s.sha, s.context, s.state, s.description ?? null, s.targetUrl ?? null, s.creator, s.at);
-    return { context: s.context, state: s.state, description: s.description ?? null, targetUrl: s.targetUrl ?? null, creator: s.creator, createdAt: iso(s.at) };
+    return {
+      context: s.context,
+      state: s.state,
+      description: s.description ?? null,
+      targetUrl: s.targetUrl ?? null,
+      creator: s.creator,
+      createdAt: iso(s.at),
+    };
   }
 
   /** The latest status of each context, by context name (as GitHub's combined status). */
@@ -127,7 +211,21 @@ export class LocalStore {
          JOIN (SELECT context, MAX(id) AS id FROM commit_statuses WHERE project = ? AND sha = ? GROUP BY context) latest ON latest.id = s.id
          ORDER BY s.context`,
       )
-      .all(this.project, sha) as { context: string; state: StatusState; description: string | null; target_url: string | null; creator: string; created_at: number }[];
-    return rows.map((r) => ({ context: r.context, state: r.state, description: r.description, targetUrl: r.target_url, creator: r.creator, createdAt: iso(r.created_at) }));
+      .all(this.project, sha) as {
+      context: string;
+      state: StatusState;
+      description: string | null;
+      target_url: string | null;
+      creator: string;
+      created_at: number;
+    }[];
+    return rows.map((r) => ({
+      context: r.context,
+      state: r.state,
+      description: r.description,
+      targetUrl: r.target_url,
+      creator: r.creator,
+      createdAt: iso(r.created_at),
+    }));
   }
 }

@@ -76,7 +76,10 @@ export class RefWatcher {
 
   /** Stats packed-refs and each polled branch's loose ref; any change since the last poll schedules a look. */
   private pollRefs(): void {
-    const files = [path.join(this.gitDir, 'packed-refs'), ...this.branches().map((b) => path.join(this.gitDir, 'refs', 'heads', ...b.split('/')))];
+    const files = [
+      path.join(this.gitDir, 'packed-refs'),
+      ...this.branches().map((b) => path.join(this.gitDir, 'refs', 'heads', ...b.split('/'))),
+    ];
     let moved = false;
     const next = new Map<string, string>();
     for (const file of files) {

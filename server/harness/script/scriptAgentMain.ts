@@ -49,7 +49,14 @@ function configOptions(s: Session): SessionConfigOption[] {
   const only = env.SVC_SCRIPT_MODELS?.split(',');
   const models = only ?? (SCRIPT_MODELS.includes(s.model) ? SCRIPT_MODELS : [...SCRIPT_MODELS, s.model]);
   return [
-    { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: s.model, options: models.map((m) => ({ value: m, name: m })) },
+    {
+      id: 'model',
+      name: 'Model',
+      category: 'model',
+      type: 'select',
+      currentValue: s.model,
+      options: models.map((m) => ({ value: m, name: m })),
+    },
     {
       id: 'effort',
       name: 'Effort',
@@ -64,7 +71,9 @@ function configOptions(s: Session): SessionConfigOption[] {
 /** Exits 3 (never answering) when SVC_SCRIPT_EXIT_BEFORE names `step`. */
 async function exitBefore(step: string): Promise<void> {
   if (env.SVC_SCRIPT_EXIT_BEFORE !== step) return;
-  process.stderr.write(`script agent: exiting before answering ${step} (SVC_SCRIPT_EXIT_BEFORE)\n`, () => process.exit(3));
+  process.stderr.write(`script agent: exiting before answering ${step} (SVC_SCRIPT_EXIT_BEFORE)\n`, () =>
+    process.exit(3),
+  );
   await new Promise(() => undefined);
 }
 
@@ -98,13 +107,17 @@ const app = agent({ name: 'svc-script' })
     if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     return {
       protocolVersion: 1,
-      agentCapabilities: { loadSession: false, sessionCapabilities: env.SVC_SCRIPT_NO_RESUME === '1' ? {} : { resume: {} } },
+      agentCapabilities: {
+        loadSession: false,
+        sessionCapabilities: env.SVC_SCRIPT_NO_RESUME === '1' ? {} : { resume: {} },
+      },
       authMethods: env.SVC_SCRIPT_AUTH ? [{ id: env.SVC_SCRIPT_AUTH, name: env.SVC_SCRIPT_AUTH }] : [],
       agentInfo: { name: 'svc-script', version: SVC_VERSION },
     };
   })
   .onRequest('authenticate', ({ params }) => {
-    if (params.methodId !== env.SVC_SCRIPT_AUTH) throw RequestError.invalidParams(undefined, `unknown auth method '${params.methodId}'`);
+    if (params.methodId !== env.SVC_SCRIPT_AUTH)
+      throw RequestError.invalidParams(undefined, `unknown auth method '${params.methodId}'`);
     if (!env.SVC_SCRIPT_KEY) throw RequestError.authRequired(undefined, 'SVC_SCRIPT_KEY is not set');
     return {};
   })
@@ -122,10 +135,12 @@ const app = agent({ name: 'svc-script' })
     const s = session(params.sessionId);
     if (params.configId === 'model') {
       const allowed = env.SVC_SCRIPT_MODELS?.split(',');
-      if (allowed && !allowed.includes(String(params.value))) throw RequestError.invalidParams(undefined, `unknown model '${String(params.value)}'`);
+      if (allowed && !allowed.includes(String(params.value)))
+        throw RequestError.invalidParams(undefined, `unknown model '${String(params.value)}'`);
       s.model = String(params.value);
     } else if (params.configId === 'effort') {
-      if (!['low', 'medium', 'high'].includes(String(params.value))) throw RequestError.invalidParams(undefined, `effort must be low, medium or high`);
+      if (!['low', 'medium', 'high'].includes(String(params.value)))
+        throw RequestError.invalidParams(undefined, `effort must be low, medium or high`);
       s.effort = String(params.value);
     } else throw RequestError.invalidParams(undefined, `no config option '${params.configId}'`);
     return { configOptions: configOptions(s) };
@@ -186,7 +201,12 @@ async function spend(client: AgentContext, s: Session, usd: number): Promise<voi
   s.spent += usd;
   await client.notify('session/update', {
     sessionId: s.id,
-    update: { sessionUpdate: 'usage_update', used: 1000 * s.turns, size: 200_000, cost: { amount: Math.round(s.spent * 1e6) / 1e6, currency: 'USD' } },
+    update: {
+      sessionUpdate: 'usage_update',
+      used: 1000 * s.turns,
+      size: 200_000,
+      cost: { amount: Math.round(s.spent * 1e6) / 1e6, currency: 'USD' },
+    },
   });
 }
 

@@ -60,17 +60,20 @@ function parseStep(raw: unknown, n: number): Step {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw bad('a step is a mapping like `say: hello`');
   const o = raw as Record<string, unknown>;
   const kinds = Object.keys(o).filter((k) => !(k in MODIFIERS));
-  if (kinds.length !== 1) throw bad(`give exactly one of say, run, ask, sleep, write, plan, cost, exit (got ${kinds.join(', ') || 'none'})`);
+  if (kinds.length !== 1)
+    throw bad(`give exactly one of say, run, ask, sleep, write, plan, cost, exit (got ${kinds.join(', ') || 'none'})`);
   const kind = kinds[0];
   const v = o[kind];
-  for (const m of Object.keys(o)) if (m in MODIFIERS && MODIFIERS[m] !== kind) throw bad(`\`${m}\` belongs to a ${MODIFIERS[m]} step`);
+  for (const m of Object.keys(o))
+    if (m in MODIFIERS && MODIFIERS[m] !== kind) throw bad(`\`${m}\` belongs to a ${MODIFIERS[m]} step`);
   switch (kind) {
     case 'say':
       if ('newline' in o && typeof o.newline !== 'boolean') throw bad('newline is true or false');
       return o.newline === false ? { say: textOf(v), newline: false } : { say: textOf(v) };
     case 'run':
       if (typeof v !== 'string' || v.trim() === '') throw bad('run needs a shell command');
-      if ('show' in o && !(RUN_SHOWS as readonly unknown[]).includes(o.show)) throw bad(`show is one of ${RUN_SHOWS.join(', ')}`);
+      if ('show' in o && !(RUN_SHOWS as readonly unknown[]).includes(o.show))
+        throw bad(`show is one of ${RUN_SHOWS.join(', ')}`);
       const show = (o.show as RunShow | undefined) ?? 'content';
       return show === 'content' ? { run: v, check: o.check === true } : { run: v, check: o.check === true, show };
     case 'ask':
@@ -81,7 +84,9 @@ function parseStep(raw: unknown, n: number): Step {
     case 'write': {
       const w = v as { path?: unknown; content?: unknown } | null;
       if (!w || typeof w.path !== 'string' || w.path === '') throw bad('write needs {path, content}');
-      return { write: { path: w.path, content: w.content === undefined || w.content === null ? '' : textOf(w.content) } };
+      return {
+        write: { path: w.path, content: w.content === undefined || w.content === null ? '' : textOf(w.content) },
+      };
     }
     case 'plan': {
       // A list of entries: text (pending) or {content, status}; the agent's plan replaces the last.
@@ -92,17 +97,20 @@ function parseStep(raw: unknown, n: number): Step {
           const o2 = e as { content?: unknown; status?: unknown } | null;
           if (!o2 || typeof o2.content !== 'string') throw bad('a plan entry is text or {content, status}');
           const status = o2.status ?? 'pending';
-          if (!(PLAN_STATUSES as readonly unknown[]).includes(status)) throw bad(`a plan entry's status is one of ${PLAN_STATUSES.join(', ')}`);
+          if (!(PLAN_STATUSES as readonly unknown[]).includes(status))
+            throw bad(`a plan entry's status is one of ${PLAN_STATUSES.join(', ')}`);
           return { content: o2.content, status: status as PlanEntry['status'] };
         }),
       };
     }
     case 'cost':
       // Spending, as a real agent reports it: the session's new total goes out at once, mid-turn.
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw bad('cost needs an amount of US dollars (a number ≥ 0)');
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+        throw bad('cost needs an amount of US dollars (a number ≥ 0)');
       return { cost: v };
     case 'exit':
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 255) throw bad('exit needs a code from 0 to 255');
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 255)
+        throw bad('exit needs a code from 0 to 255');
       return { exit: v };
     default:
       throw bad(`unknown step '${kind}' (steps: say, run, ask, sleep, write, plan, cost, exit)`);

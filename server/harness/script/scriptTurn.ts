@@ -67,7 +67,11 @@ export function say(t: TurnContext, text: string, newline = true): Promise<void>
   const body = !newline || text.endsWith('\n') ? text : `${text}\n`;
   return t.client.notify('session/update', {
     sessionId: t.sessionId,
-    update: { sessionUpdate: 'agent_message_chunk', messageId: `msg-${++messageSeq}`, content: { type: 'text', text: body } } as never,
+    update: {
+      sessionUpdate: 'agent_message_chunk',
+      messageId: `msg-${++messageSeq}`,
+      content: { type: 'text', text: body },
+    } as never,
   });
 }
 
@@ -85,8 +89,21 @@ function notifyTool(t: TurnContext, update: Record<string, unknown>): Promise<vo
 async function run(t: TurnContext, command: string, show: RunShow): Promise<number> {
   const toolCallId = `run-${++toolSeq}`;
   if (show === 'late-title') {
-    await notifyTool(t, { sessionUpdate: 'tool_call', toolCallId, title: 'Terminal', kind: 'execute', status: 'pending', rawInput: {} });
-    await notifyTool(t, { sessionUpdate: 'tool_call_update', toolCallId, title: `\`${command}\``, status: 'in_progress', rawInput: { command } });
+    await notifyTool(t, {
+      sessionUpdate: 'tool_call',
+      toolCallId,
+      title: 'Terminal',
+      kind: 'execute',
+      status: 'pending',
+      rawInput: {},
+    });
+    await notifyTool(t, {
+      sessionUpdate: 'tool_call_update',
+      toolCallId,
+      title: `\`${command}\``,
+      status: 'in_progress',
+      rawInput: { command },
+    });
   } else if (show === 'terminal') {
     await notifyTool(t, {
       sessionUpdate: 'tool_call',
@@ -98,14 +115,28 @@ async function run(t: TurnContext, command: string, show: RunShow): Promise<numb
       content: [{ type: 'terminal', terminalId: toolCallId }],
       _meta: { terminal_info: { cwd: t.cwd, terminal_id: toolCallId } },
     });
-  } else await notifyTool(t, { sessionUpdate: 'tool_call', toolCallId, title: command, kind: 'execute', status: 'in_progress', rawInput: { command } });
+  } else
+    await notifyTool(t, {
+      sessionUpdate: 'tool_call',
+      toolCallId,
+      title: command,
+      kind: 'execute',
+      status: 'in_progress',
+      rawInput: { command },
+    });
   // Terminal output streams as it comes, in order.
   let sent = Promise.resolve();
   const key = outputKey(t.clientMeta);
   const onData =
     show === 'terminal'
       ? (data: string) => {
-          sent = sent.then(() => notifyTool(t, { sessionUpdate: 'tool_call_update', toolCallId, _meta: { [key]: { data, terminal_id: toolCallId } } }));
+          sent = sent.then(() =>
+            notifyTool(t, {
+              sessionUpdate: 'tool_call_update',
+              toolCallId,
+              _meta: { [key]: { data, terminal_id: toolCallId } },
+            }),
+          );
         }
       : undefined;
   const { code, output } = await spawnCommand(t, command, onData);
@@ -131,9 +162,17 @@ async function run(t: TurnContext, command: string, show: RunShow): Promise<numb
   return code;
 }
 
-function spawnCommand(t: TurnContext, command: string, onData?: (data: string) => void): Promise<{ code: number; output: string }> {
+function spawnCommand(
+  t: TurnContext,
+  command: string,
+  onData?: (data: string) => void,
+): Promise<{ code: number; output: string }> {
   return new Promise<{ code: number; output: string }>((resolve) => {
-    const child = spawn('sh', ['-c', command], { cwd: t.cwd, env: { ...process.env, ...t.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('sh', ['-c', command], {
+      cwd: t.cwd,
+      env: { ...process.env, ...t.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     running.add(child);
     let output = '';
     const take = (d: Buffer) => {
@@ -194,6 +233,13 @@ async function write(t: TurnContext, file: string, content: string): Promise<voi
   fs.writeFileSync(abs, content);
   await t.client.notify('session/update', {
     sessionId: t.sessionId,
-    update: { sessionUpdate: 'tool_call', toolCallId: `write-${++toolSeq}`, title: `write ${file}`, kind: 'edit', status: 'completed', locations: [{ path: abs }] },
+    update: {
+      sessionUpdate: 'tool_call',
+      toolCallId: `write-${++toolSeq}`,
+      title: `write ${file}`,
+      kind: 'edit',
+      status: 'completed',
+      locations: [{ path: abs }],
+    },
   });
 }

@@ -61,7 +61,11 @@ function connect(runDir: string): Promise<net.Socket | null> {
  * first, and what a restarted daemon asks for the agents it can no longer talk to (which
  * then removes the run folder: no one will attach to it again).
  */
-export async function stopRelay(runDir: string, why: string, remove = false): Promise<{ wasRunning: boolean; stopped: boolean }> {
+export async function stopRelay(
+  runDir: string,
+  why: string,
+  remove = false,
+): Promise<{ wasRunning: boolean; stopped: boolean }> {
   const state = readState(runDir);
   const running = () => state !== null && (alive(state.relayPid) || groupMembers(state.pgid).length > 0);
   const finish = (r: { wasRunning: boolean; stopped: boolean }) => {
@@ -92,7 +96,9 @@ export async function launchMain(runDir: string, cwd: string, argv: string[]): P
   fs.chmodSync(runDir, 0o700);
   const earlier = await stopRelay(runDir, 'stopped by svc: the conversation was started again');
   if (earlier.wasRunning)
-    process.stderr.write(`svc: an earlier agent of this conversation was still running on this host; ${earlier.stopped ? 'it was stopped' : 'it could not be stopped'}\n`);
+    process.stderr.write(
+      `svc: an earlier agent of this conversation was still running on this host; ${earlier.stopped ? 'it was stopped' : 'it could not be stopped'}\n`,
+    );
   for (const f of [SOCKET, STATE, EXIT, 'stderr.log']) fs.rmSync(path.join(runDir, f), { force: true });
   const log = fs.openSync(path.join(runDir, 'relay.log'), 'a', 0o600);
   const relay = spawn(process.execPath, [process.argv[1], 'relay', runDir, cwd, '--', ...argv], {

@@ -60,7 +60,9 @@ export interface RelayHello {
 }
 
 export function frame(type: number, payload: Buffer | string | object = Buffer.alloc(0)): Buffer {
-  const body = Buffer.isBuffer(payload) ? payload : Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload));
+  const body = Buffer.isBuffer(payload)
+    ? payload
+    : Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload));
   const head = Buffer.alloc(5);
   head[0] = type;
   head.writeUInt32BE(body.length, 1);

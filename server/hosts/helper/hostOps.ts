@@ -38,7 +38,16 @@ export type HostRequest =
   | { op: 'agent'; runDir: string; action: 'status' }
   | { op: 'agent'; runDir: string; action: 'signal'; signal: NodeJS.Signals }
   | { op: 'agent'; runDir: string; action: 'stop'; why: string }
-  | { op: 'reap'; dir: string; lanesRoot: string; kind: 'worktree' | 'play'; park: boolean; patchFile: string; keepBranchName?: string; conv: { id: number; name: string } }
+  | {
+      op: 'reap';
+      dir: string;
+      lanesRoot: string;
+      kind: 'worktree' | 'play';
+      park: boolean;
+      patchFile: string;
+      keepBranchName?: string;
+      conv: { id: number; name: string };
+    }
   | { op: 'reapCheck'; dir: string; lanesRoot: string; kind: 'worktree' | 'play'; park: boolean }
   | ({ op: 'sandbox' } & HostSandboxRequest);
 
@@ -52,7 +61,13 @@ export function repoDir(repoId: string): string {
  * handed in by the helper's entry point (server/hostHelperMain.ts): hosts sits below lanes.
  */
 export interface LaneDirMaker {
-  createWorktree(s: { repo: string; dir: string; branch: string | null; start: string; sparse?: string[] }): Promise<void>;
+  createWorktree(s: {
+    repo: string;
+    dir: string;
+    branch: string | null;
+    start: string;
+    sparse?: string[];
+  }): Promise<void>;
   createPlayDir(dir: string): void;
 }
 
@@ -174,9 +189,11 @@ async function prepare(r: Prepare, lanes: LaneDirMaker): Promise<{ head: string 
   return { head: start };
 }
 
-async function reap(
-  r: Extract<HostRequest, { op: 'reap' }>,
-): Promise<{ report: ReapReport; patch: { file: string; sha256: string } | null; sidecar: { file: string; sha256: string } | null }> {
+async function reap(r: Extract<HostRequest, { op: 'reap' }>): Promise<{
+  report: ReapReport;
+  patch: { file: string; sha256: string } | null;
+  sidecar: { file: string; sha256: string } | null;
+}> {
   const report = await reapLaneDir({
     conv: r.conv,
     dir: r.dir,

@@ -32,13 +32,23 @@ export interface HostSandboxRequest {
   args: string[];
 }
 
-export async function hostSandbox(r: HostSandboxRequest, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Promise<Wrapped> {
+export async function hostSandbox(
+  r: HostSandboxRequest,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): Promise<Wrapped> {
   const kind = sandboxKindOf(platform);
   const health = await probeSandbox(env, platform, 'the login PATH of the host');
   if (!health.ok) return health;
-  if (kind === 'none') return { ok: false, reason: `svc has no sandbox on ${platform}`, fix: 'run lanes there with --sandbox off' };
+  if (kind === 'none')
+    return { ok: false, reason: `svc has no sandbox on ${platform}`, fix: 'run lanes there with --sandbox off' };
   const places = await gitPlaces(r.dir, env);
-  if (places.timedOut) return { ok: false, reason: `git did not answer in the lane's directory on the host (${places.timedOut})`, fix: 'start the lane again' };
+  if (places.timedOut)
+    return {
+      ok: false,
+      reason: `git did not answer in the lane's directory on the host (${places.timedOut})`,
+      fix: 'start the lane again',
+    };
   // The clone lives in the hidden folder: it is bound back read-only, its writable parts over it.
   const clone = places.commonDir && !isInside(places.commonDir, r.dir) ? [places.commonDir] : [];
   const facts = sandboxFacts(

@@ -57,12 +57,20 @@ export function relayMain(runDir: string, cwd: string, argv: string[]): void {
   try {
     agent = spawn(argv[0], argv.slice(1), { cwd, env: process.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
   } catch (e) {
-    return void ended({ code: 127, signal: null, at: Date.now(), why: `could not start ${argv[0]}: ${(e as Error).message}` });
+    return void ended({
+      code: 127,
+      signal: null,
+      at: Date.now(),
+      why: `could not start ${argv[0]}: ${(e as Error).message}`,
+    });
   }
   agent.stdin.on('error', () => undefined);
   agent.on('error', (e: NodeJS.ErrnoException) => {
     if (agent.pid !== undefined) return;
-    const why = e.code === 'ENOENT' ? `${argv[0]} is not on the login PATH of this host` : `${argv[0]} could not be started (${e.code ?? e.message})`;
+    const why =
+      e.code === 'ENOENT'
+        ? `${argv[0]} is not on the login PATH of this host`
+        : `${argv[0]} could not be started (${e.code ?? e.message})`;
     toErr(Buffer.from(`svc: ${why}\n`));
     ended({ code: 127, signal: null, at: Date.now(), why });
   });
@@ -139,7 +147,13 @@ export function relayMain(runDir: string, cwd: string, argv: string[]): void {
           lastAckAt = Date.now();
           const { out } = json<{ out: number }>(f);
           const resend = log.resendFrom(out);
-          const hello: RelayHello = { pid: agent.pid, pgid: agent.pid, in: inOffset, out: resend ? out : log.acked, startedAt };
+          const hello: RelayHello = {
+            pid: agent.pid,
+            pgid: agent.pid,
+            in: inOffset,
+            out: resend ? out : log.acked,
+            startedAt,
+          };
           sock.write(frame(F.HELLO, hello));
           for (const r of resend ?? log.resendFrom(log.acked) ?? []) sock.write(r);
           flush();

@@ -19,11 +19,39 @@ import { ROWS } from '../../helpers/deckRows';
 const EXTENSION_ID = 'svc-dev.svc';
 
 const REVIEW = {
-  issue: { id: 'LP-1', project: 'lp', number: 1, title: 'e2e issue', body: '', branch: 'issue/lp-1', workspace: '/w', createdAt: 0, agent: null },
-  pr: { number: 4, state: 'open', head: '1234567890', url: null, reviewState: 'in_review', ready: false, reasons: ['no approval for head 1234567'], checks: [] },
+  issue: {
+    id: 'LP-1',
+    project: 'lp',
+    number: 1,
+    title: 'e2e issue',
+    body: '',
+    branch: 'issue/lp-1',
+    workspace: '/w',
+    createdAt: 0,
+    agent: null,
+  },
+  pr: {
+    number: 4,
+    state: 'open',
+    head: '1234567890',
+    url: null,
+    reviewState: 'in_review',
+    ready: false,
+    reasons: ['no approval for head 1234567'],
+    checks: [],
+  },
   run: { runId: 'r2', mode: 'quick', sha: '1234567890', phase: 'dispatched', verdict: null, worktree: null },
   reviewers: [
-    { id: 9, name: 'agent-lp-1-review', role: 'quick', runId: 'r2', model: 'm', alive: true, activity: 'working', report: { path: '/w/review.md', exists: false, verdict: null } },
+    {
+      id: 9,
+      name: 'agent-lp-1-review',
+      role: 'quick',
+      runId: 'r2',
+      model: 'm',
+      alive: true,
+      activity: 'working',
+      report: { path: '/w/review.md', exists: false, verdict: null },
+    },
   ],
   journal: [],
 } as IssueState;
@@ -46,7 +74,10 @@ describe('svc extension host', function () {
     assert.equal(s.kind, 'connected', JSON.stringify(s));
     if (s.kind === 'connected') assert.equal(s.info.svcHome, process.env.SVC_HOME);
     // code-server is the web UI; .vscode-test.mjs (desktop VS Code) says so in SVC_E2E_RUNNER.
-    assert.equal(vscode.env.uiKind, process.env.SVC_E2E_RUNNER === 'desktop' ? vscode.UIKind.Desktop : vscode.UIKind.Web);
+    assert.equal(
+      vscode.env.uiKind,
+      process.env.SVC_E2E_RUNNER === 'desktop' ? vscode.UIKind.Desktop : vscode.UIKind.Web,
+    );
   });
 
   it('registers every command it declares (package.json contributes the same list: test/unit/extensionMenus)', async () => {
@@ -77,7 +108,10 @@ describe('svc extension host', function () {
     assert.equal(critic.id, 'conv:3');
     assert.equal(critic.description, '#3 · critic i1 · stopped');
     assert.equal(critic.collapsibleState, vscode.TreeItemCollapsibleState.None);
-    assert.deepEqual([((critic.iconPath as vscode.ThemeIcon).color as vscode.ThemeColor).id, critic.resourceUri?.toString()], ['svc.verdict.notYet', 'svc-deck:/conv%3A3']);
+    assert.deepEqual(
+      [((critic.iconPath as vscode.ThemeIcon).color as vscode.ThemeColor).id, critic.resourceUri?.toString()],
+      ['svc.verdict.notYet', 'svc-deck:/conv%3A3'],
+    );
     assert.deepEqual(builder.badge, { text: '3', color: 'svc.verdict.notYet', tooltip: 'NOT YET: 3 defects' });
   });
 
@@ -86,7 +120,12 @@ describe('svc extension host', function () {
     const item = reviewTreeItem(issue);
     assert.deepEqual(
       [item.id, item.label, item.description, item.contextValue],
-      ['issue:LP-1:tree', 'LP-1 e2e issue', 'PR #4 · in review · not ready', 'svc:review+issue+pr+in_review+running+run'],
+      [
+        'issue:LP-1:tree',
+        'LP-1 e2e issue',
+        'PR #4 · in review · not ready',
+        'svc:review+issue+pr+in_review+running+run',
+      ],
     );
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'sync~spin');
     const kids = issue.children.map(reviewTreeItem);
@@ -99,7 +138,11 @@ describe('svc extension host', function () {
     );
     const reviewer = reviewTreeItem(issue.children[1].children[0]);
     assert.deepEqual([reviewer.label, reviewer.description], ['reviewer (quick)', '#9 · working · m']);
-    assert.deepEqual(reviewer.command, { command: 'svc.previewConversation', title: 'Open Conversation', arguments: [9] });
+    assert.deepEqual(reviewer.command, {
+      command: 'svc.previewConversation',
+      title: 'Open Conversation',
+      arguments: [9],
+    });
   });
 
   it('shows an empty deck while the daemon has no conversations', () => {
@@ -166,7 +209,10 @@ describe('svc extension host', function () {
     const terminal = vscode.window.createTerminal({
       name: 'svc e2e',
       shellPath: '/bin/sh',
-      shellArgs: ['-c', `{ command -v svc; svc daemon status --json; echo "exit $?"; } > '${out}.tmp' 2>&1; mv '${out}.tmp' '${out}'`],
+      shellArgs: [
+        '-c',
+        `{ command -v svc; svc daemon status --json; echo "exit $?"; } > '${out}.tmp' 2>&1; mv '${out}.tmp' '${out}'`,
+      ],
     });
     try {
       const deadline = Date.now() + 20_000;

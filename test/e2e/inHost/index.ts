@@ -23,7 +23,9 @@ export async function run(): Promise<void> {
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());
     runner.on('pass', (t) => summary.passes.push(t.fullTitle()));
-    runner.on('fail', (t, err: Error) => summary.failures.push({ title: t.fullTitle(), error: err.stack ?? String(err) }));
+    runner.on('fail', (t, err: Error) =>
+      summary.failures.push({ title: t.fullTitle(), error: err.stack ?? String(err) }),
+    );
   });
   summary.durationMs = Date.now() - started;
   const file = process.env.SVC_E2E_RESULTS;

@@ -65,7 +65,8 @@ async function clickHoverAction(row: Locator, title: string): Promise<void> {
   await action.click();
 }
 
-const description = (row: Locator, re: RegExp, timeout = 20_000) => row.locator('.label-description', { hasText: re }).waitFor({ timeout });
+const description = (row: Locator, re: RegExp, timeout = 20_000) =>
+  row.locator('.label-description', { hasText: re }).waitFor({ timeout });
 
 describe('row actions by what they do, Abort Review while a review runs, Open PR on GitHub (code-server 4.100.3)', function () {
   this.timeout(180_000);
@@ -106,7 +107,9 @@ describe('row actions by what they do, Abort Review while a review runs, Open PR
     await ok(['project', 'add', PROJECT, dir]);
     await ok(['project', 'add', GH, gh.dir]);
     const projectsFile = path.join(cs.scratch.svcHome, 'projects.yaml');
-    const doc = YAML.parse(fs.readFileSync(projectsFile, 'utf8')) as { projects: Record<string, Record<string, unknown>> };
+    const doc = YAML.parse(fs.readFileSync(projectsFile, 'utf8')) as {
+      projects: Record<string, Record<string, unknown>>;
+    };
     Object.assign(doc.projects[GH], { code_host: 'github', github: { owner: 'acme', repo: 'web', api_url: fake.url } });
     fs.writeFileSync(projectsFile, YAML.stringify(doc));
     timing('projects ac and gh (GitHub fake) added', t);
@@ -120,12 +123,23 @@ describe('row actions by what they do, Abort Review while a review runs, Open PR
     await fake?.close();
     await page.mouse.move(900, 600);
     await page.setViewportSize(viewport);
-    for (const v of ['Awareness', 'Command Deck', 'Reviews']) await setPaneExpanded(page, v, true).catch(() => undefined);
+    for (const v of ['Awareness', 'Command Deck', 'Reviews'])
+      await setPaneExpanded(page, v, true).catch(() => undefined);
   });
 
   const newConv = async (title: string, args: string[], code = 0) => {
     // A start that fails is waited for (it exits 1 once the harness cannot start); the others are not.
-    const r = await svc(['conv', 'new', '--project', PROJECT, '--title', title, ...(code === 0 ? ['--no-wait'] : []), '--json', ...args]);
+    const r = await svc([
+      'conv',
+      'new',
+      '--project',
+      PROJECT,
+      '--title',
+      title,
+      ...(code === 0 ? ['--no-wait'] : []),
+      '--json',
+      ...args,
+    ]);
     assert.equal(r.code, code, `svc conv new exited ${r.code}: ${r.stdout}\n${r.stderr}`);
     return Number(/"id":\s*(\d+)|#(\d+)/.exec(r.stdout)?.slice(1).find(Boolean));
   };
@@ -133,15 +147,29 @@ describe('row actions by what they do, Abort Review while a review runs, Open PR
   it('colours the activity icons of a working agent (blue, spinning) and of one that failed to start (red error)', async () => {
     const { page } = session();
     await only(page, 'Command Deck');
-    const working = await newConv('holds working', ['--harness', 'script', '--model', 'm', '--prompt', scriptPrompt([{ say: 'working on it' }, { run: holdUntil(release) }])]);
+    const working = await newConv('holds working', [
+      '--harness',
+      'script',
+      '--model',
+      'm',
+      '--prompt',
+      scriptPrompt([{ say: 'working on it' }, { run: holdUntil(release) }]),
+    ]);
     const failed = await newConv('cannot start', ['--harness', 'missing', '--model', 'm', '--prompt', 'hello'], 1);
     const workingRow = rowByDescription(page, 'Command Deck', `#${working} · `);
     const failedRow = rowByDescription(page, 'Command Deck', `#${failed} · `);
     await description(workingRow, new RegExp(`^#${working} · working$`));
     await description(failedRow, new RegExp(`^#${failed} · failed-to-start$`));
     assert.deepEqual(await rowIcon(workingRow), { codicon: 'sync', color: await themeColor(page, 'charts.blue') });
-    assert.match((await workingRow.locator('.custom-view-tree-node-item-icon').getAttribute('class')) ?? '', /codicon-modifier-spin/, 'the working icon spins');
-    assert.deepEqual(await rowIcon(failedRow), { codicon: 'error', color: await themeColor(page, 'list.errorForeground') });
+    assert.match(
+      (await workingRow.locator('.custom-view-tree-node-item-icon').getAttribute('class')) ?? '',
+      /codicon-modifier-spin/,
+      'the working icon spins',
+    );
+    assert.deepEqual(await rowIcon(failedRow), {
+      codicon: 'error',
+      color: await themeColor(page, 'list.errorForeground'),
+    });
     assert.notEqual(await themeColor(page, 'charts.blue'), await themeColor(page, 'list.errorForeground'));
     await screenshot(page, '70-activity-icons-working-and-failed');
     // A failed start offers Resume on hover, as a stopped agent does.
@@ -154,7 +182,14 @@ describe('row actions by what they do, Abort Review while a review runs, Open PR
     const { page } = session();
     await only(page, 'Command Deck');
     const t = Date.now();
-    const id = await newConv('tell stop resume', ['--harness', 'script', '--model', 'm', '--prompt', scriptPrompt([{ run: holdUntil(release) }])]);
+    const id = await newConv('tell stop resume', [
+      '--harness',
+      'script',
+      '--model',
+      'm',
+      '--prompt',
+      scriptPrompt([{ run: holdUntil(release) }]),
+    ]);
     const row = rowByDescription(page, 'Command Deck', `#${id} · `);
     await description(row, new RegExp(`^#${id} · working$`));
     await row.hover();
@@ -166,7 +201,10 @@ describe('row actions by what they do, Abort Review while a review runs, Open PR
     await page.locator('.quick-input-widget .quick-input-title', { hasText: `svc: Tell #${id}` }).waitFor();
     await page.locator('.quick-input-widget input.input').fill('a word from the hover action');
     await page.locator('.quick-input-widget input.input').press('Enter');
-    await waitForMessage(page, new RegExp(`^svc: queued for #${id}: delivered when its turn ends \\(\\d+ ahead\\)\\.$`));
+    await waitForMessage(
+      page,
+      new RegExp(`^svc: queued for #${id}: delivered when its turn ends \\(\\d+ ahead\\)\\.$`),
+    );
     await clearNotifications(page);
 
     // Stop: the agent stops; the row turns stopped and offers Resume instead.
@@ -188,7 +226,14 @@ describe('row actions by what they do, Abort Review while a review runs, Open PR
     await clearNotifications(page);
 
     // Answer: the request's choices open; the pick answers it and the agent goes on.
-    const asks = await newConv('asks', ['--harness', 'script', '--model', 'm', '--prompt', scriptPrompt([{ ask: 'Ship the hover test?' }, { say: 'shipping' }])]);
+    const asks = await newConv('asks', [
+      '--harness',
+      'script',
+      '--model',
+      'm',
+      '--prompt',
+      scriptPrompt([{ ask: 'Ship the hover test?' }, { say: 'shipping' }]),
+    ]);
     const askRow = rowByDescription(page, 'Command Deck', `#${asks} · `);
     await description(askRow, new RegExp(`^#${asks} · needs-you$`));
     await askRow.hover();
@@ -208,7 +253,10 @@ describe('row actions by what they do, Abort Review while a review runs, Open PR
     const { page, cs } = session();
     await only(page, 'Command Deck');
     const t = Date.now();
-    const issue = JSON.parse(await ok(['issue', 'new', '--project', PROJECT, '--title', 'abort me', '--json'])) as { id: string; workspace: string };
+    const issue = JSON.parse(await ok(['issue', 'new', '--project', PROJECT, '--title', 'abort me', '--json'])) as {
+      id: string;
+      workspace: string;
+    };
     fs.writeFileSync(path.join(issue.workspace, 'feature.txt'), 'feature\n');
     git(issue.workspace, cs.scratch.env, 'add', '.');
     git(issue.workspace, cs.scratch.env, 'commit', '-q', '-m', 'the feature');
@@ -231,7 +279,12 @@ describe('row actions by what they do, Abort Review while a review runs, Open PR
       if (s.reviewers.some((r) => r.alive || isLive(r.activity))) running.push(i.id);
     }
     assert.ok(!running.includes(issue.id), `${issue.id}'s reviewers stopped`);
-    if (!running.length) await eventually(async () => !(await paletteOffers(page, 'svc: Abort Review')), 15_000, 'Abort Review hidden again');
+    if (!running.length)
+      await eventually(
+        async () => !(await paletteOffers(page, 'svc: Abort Review')),
+        15_000,
+        'Abort Review hidden again',
+      );
     await screenshot(page, '74-review-aborted-from-palette');
     await clearNotifications(page);
 
@@ -256,16 +309,28 @@ describe('row actions by what they do, Abort Review while a review runs, Open PR
   it("a GitHub project's PR rows: Open PR shows the PR's html_url from GitHub; the readiness row offers Merge PR and Open PR", async () => {
     const { page, cs } = session();
     const t = Date.now();
-    const issue = JSON.parse(await ok(['issue', 'new', '--project', GH, '--title', 'on github', '--json'])) as { id: string; workspace: string };
+    const issue = JSON.parse(await ok(['issue', 'new', '--project', GH, '--title', 'on github', '--json'])) as {
+      id: string;
+      workspace: string;
+    };
     fs.writeFileSync(path.join(issue.workspace, 'feature.txt'), 'feature\n');
     git(issue.workspace, cs.scratch.env, 'add', '.');
     git(issue.workspace, cs.scratch.env, 'commit', '-q', '-m', 'the feature');
     await ok(['done', issue.id]);
-    const opened = fake!.responses.find((r) => r.method === 'POST' && r.path === '/repos/acme/web/pulls' && r.status === 201);
-    assert.ok(opened, `svc done opened the PR on GitHub: ${fake!.requests.map((r) => `${r.method} ${r.path} ${r.status}`).join(', ')}`);
+    const opened = fake!.responses.find(
+      (r) => r.method === 'POST' && r.path === '/repos/acme/web/pulls' && r.status === 201,
+    );
+    assert.ok(
+      opened,
+      `svc done opened the PR on GitHub: ${fake!.requests.map((r) => `${r.method} ${r.path} ${r.status}`).join(', ')}`,
+    );
     const { number, html_url: htmlUrl } = opened.body as { number: number; html_url: string };
     assert.equal(htmlUrl, `https://github.com/acme/web/pull/${number}`);
-    await eventually(async () => (JSON.parse(await ok(['show', issue.id, '--json'])) as IssueState).pr?.reviewState === 'approved', 90_000, `${issue.id} approved`);
+    await eventually(
+      async () => (JSON.parse(await ok(['show', issue.id, '--json'])) as IssueState).pr?.reviewState === 'approved',
+      90_000,
+      `${issue.id} approved`,
+    );
     timing('PR opened on the GitHub fake and approved', t);
 
     await only(page, 'Reviews');
@@ -277,7 +342,11 @@ describe('row actions by what they do, Abort Review while a review runs, Open PR
     await readiness.hover();
     assert.deepEqual(await hoverActions(readiness), ['Merge PR', 'Open PR']);
     await issueRow.hover();
-    assert.deepEqual(await hoverActions(issueRow), ['Request Review…', 'Open PR'], 'the issue row is the PR row: Open PR there too');
+    assert.deepEqual(
+      await hoverActions(issueRow),
+      ['Request Review…', 'Open PR'],
+      'the issue row is the PR row: Open PR there too',
+    );
     await screenshot(page, '76-github-pr-row-open-pr-on-hover');
 
     // Open PR on the readiness row, then on the issue (PR) row: VS Code asks before opening the PR's page, naming it.
@@ -295,9 +364,15 @@ describe('row actions by what they do, Abort Review while a review runs, Open PR
     const merge = await modalDialog(page);
     assert.equal(merge.message, `Merge PR #${number} of ${issue.id} into its base branch?`);
     await merge.click('Merge');
-    await waitForMessage(page, new RegExp(`^svc: merged PR #${number} \\((merge|squash|rebase)\\) at [0-9a-f]{7}\\.$`), 30_000);
+    await waitForMessage(
+      page,
+      new RegExp(`^svc: merged PR #${number} \\((merge|squash|rebase)\\) at [0-9a-f]{7}\\.$`),
+      30_000,
+    );
     assert.ok(
-      fake!.requests.some((r) => r.method === 'PUT' && r.path === `/repos/acme/web/pulls/${number}/merge` && r.status === 200),
+      fake!.requests.some(
+        (r) => r.method === 'PUT' && r.path === `/repos/acme/web/pulls/${number}/merge` && r.status === 200,
+      ),
       'merged through the GitHub API',
     );
     await description(issueRow, new RegExp(`^PR #${number} · approved · merged$`));

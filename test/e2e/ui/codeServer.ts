@@ -59,8 +59,12 @@ function freePort(): Promise<number> {
  * Starts code-server on a fresh scratch home, or on `o.scratch` (a home that already has
  * state, e.g. the demo's) opening `o.workspace` in it.
  */
-export async function startCodeServer(vsix: string, o: { scratch?: Scratch; workspace?: string } = {}): Promise<CodeServer> {
-  if (!fs.existsSync(CODE_SERVER)) throw new Error(`code-server is not installed in .code-server/: run scripts/installCodeServer.sh`);
+export async function startCodeServer(
+  vsix: string,
+  o: { scratch?: Scratch; workspace?: string } = {},
+): Promise<CodeServer> {
+  if (!fs.existsSync(CODE_SERVER))
+    throw new Error(`code-server is not installed in .code-server/: run scripts/installCodeServer.sh`);
   const scratch = o.scratch ?? makeScratch('e2e');
   const userDataDir = path.join(scratch.root, 'user-data');
   const extensionsDir = path.join(scratch.root, 'extensions');
@@ -78,8 +82,13 @@ export async function startCodeServer(vsix: string, o: { scratch?: Scratch; work
   delete env.VSCODE_IPC_HOOK_CLI; // a parent VS Code terminal must not capture the CLI
 
   const base = ['--config', '/dev/null', '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
-  const install = spawnSync(CODE_SERVER, [...base, '--install-extension', vsix], { env, encoding: 'utf8', timeout: 60_000 });
-  if (install.status !== 0) throw new Error(`installing ${vsix} failed (${install.status}):\n${install.stdout}\n${install.stderr}`);
+  const install = spawnSync(CODE_SERVER, [...base, '--install-extension', vsix], {
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (install.status !== 0)
+    throw new Error(`installing ${vsix} failed (${install.status}):\n${install.stdout}\n${install.stderr}`);
   // Everything runs the installed build, so a rebuild of the checkout's dist/ mid-run (other
   // engineers share it) never brings a daemon of another build into the run.
   const extensionDir = installedDir(extensionsDir);
@@ -89,7 +98,16 @@ export async function startCodeServer(vsix: string, o: { scratch?: Scratch; work
   const out = fs.openSync(log, 'a');
   const child: ChildProcess = spawn(
     CODE_SERVER,
-    [...base, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust'],
+    [
+      ...base,
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--auth',
+      'none',
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+    ],
     { env, detached: true, stdio: ['ignore', out, out] },
   );
   fs.closeSync(out);
@@ -116,7 +134,10 @@ export async function startCodeServer(vsix: string, o: { scratch?: Scratch; work
 
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (exited !== undefined) throw new Error(`code-server exited with ${exited} before it was ready; see ${log}:\n${fs.readFileSync(log, 'utf8').slice(-2000)}`);
+    if (exited !== undefined)
+      throw new Error(
+        `code-server exited with ${exited} before it was ready; see ${log}:\n${fs.readFileSync(log, 'utf8').slice(-2000)}`,
+      );
     try {
       const r = await fetch(`${url}/healthz`);
       if (r.ok) break;
@@ -145,5 +166,9 @@ function installedDir(extensionsDir: string): string {
 
 /** Runs the installed extension's shim (`node <ext>/dist/svc.js …`) with the run's HOME and SVC_HOME. */
 export function installedSvc(cs: CodeServer, args: string[]) {
-  return run(process.execPath, [path.join(cs.extensionDir, 'dist', 'svc.js'), ...args], { env: cs.env, cwd: cs.scratch.home, timeoutMs: 90_000 });
+  return run(process.execPath, [path.join(cs.extensionDir, 'dist', 'svc.js'), ...args], {
+    env: cs.env,
+    cwd: cs.scratch.home,
+    timeoutMs: 90_000,
+  });
 }

@@ -27,8 +27,10 @@ async function ok(args: string[]): Promise<string> {
   return r.stdout;
 }
 const daemonPid = async () => (JSON.parse(await ok(['daemon', 'status', '--json'])) as { pid: number }).pid;
-const liveAgents = async () => (JSON.parse(await ok(['status', '--json'])) as AgentStatus[]).filter((a) => a.alive).sort((a, b) => a.id - b.id);
-const activity = async (id: number) => (JSON.parse(await ok(['conv', 'show', String(id), '--json'])) as { activity: string }).activity;
+const liveAgents = async () =>
+  (JSON.parse(await ok(['status', '--json'])) as AgentStatus[]).filter((a) => a.alive).sort((a, b) => a.id - b.id);
+const activity = async (id: number) =>
+  (JSON.parse(await ok(['conv', 'show', String(id), '--json'])) as { activity: string }).activity;
 
 async function waitIdle(ids: number[], timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -50,7 +52,23 @@ describe('Stop Daemon and Restart Daemon from VS Code', function () {
     const { dir } = makeRepo(cs.scratch, 'dp');
     await ok(['project', 'add', 'dp', dir]);
     for (const title of ['daemon e2e one', 'daemon e2e two']) {
-      const created = JSON.parse(await ok(['conv', 'new', '--project', 'dp', '--harness', 'script', '--model', 'm', '--title', title, '--prompt', 'hello', '--json'])) as {
+      const created = JSON.parse(
+        await ok([
+          'conv',
+          'new',
+          '--project',
+          'dp',
+          '--harness',
+          'script',
+          '--model',
+          'm',
+          '--title',
+          title,
+          '--prompt',
+          'hello',
+          '--json',
+        ]),
+      ) as {
         conversation: { id: number };
       };
       mine.push(created.conversation.id);
@@ -71,7 +89,9 @@ describe('Stop Daemon and Restart Daemon from VS Code', function () {
     assert.equal(dialog.message, `Stop the svc daemon? It stops ${live.length} live agents.`);
     assert.match(
       dialog.detail,
-      new RegExp(`^Stopping the daemon stops #${live[0].id} .* through the stop door\\. Their conversations and transcripts are kept; afterwards svc offers to resume them\\.$`),
+      new RegExp(
+        `^Stopping the daemon stops #${live[0].id} .* through the stop door\\. Their conversations and transcripts are kept; afterwards svc offers to resume them\\.$`,
+      ),
     );
     assert.ok(dialog.buttons.includes(`Stop Daemon and ${live.length} Agents`), dialog.buttons.join(' | '));
     await screenshot(page, '40-stop-daemon-modal');
@@ -95,19 +115,43 @@ describe('Stop Daemon and Restart Daemon from VS Code', function () {
     assert.equal(await panel.locator('.composer vscode-button.send').getAttribute('disabled'), null);
     await runCommand(page, 'svc: Stop Daemon');
     await (await modalDialog(page)).click(`Stop Daemon and ${live.length} Agents`);
-    const said = await waitForMessage(page, `svc: the daemon stopped (pid ${pid}); it stopped ${live.length} agents: `, 60_000);
+    const said = await waitForMessage(
+      page,
+      `svc: the daemon stopped (pid ${pid}); it stopped ${live.length} agents: `,
+      60_000,
+    );
     assert.ok(said.includes(`#${live[0].id} `), said);
     await statusItem(page)
       .filter({ hasText: /^\s*svc: daemon down\s*$/ })
       .waitFor({ timeout: 15_000 });
-    assert.equal(await paletteOffers(page, 'svc: Stop Daemon'), false, 'Stop Daemon is hidden while the daemon is down');
-    assert.equal(await paletteOffers(page, 'svc: Restart Daemon'), false, 'Restart Daemon is hidden while the daemon is down');
+    assert.equal(
+      await paletteOffers(page, 'svc: Stop Daemon'),
+      false,
+      'Stop Daemon is hidden while the daemon is down',
+    );
+    assert.equal(
+      await paletteOffers(page, 'svc: Restart Daemon'),
+      false,
+      'Restart Daemon is hidden while the daemon is down',
+    );
     assert.equal(await paletteOffers(page, 'svc: Start Daemon'), true);
     await screenshot(page, '41-daemon-stopped-offers-resume');
-    await panel.locator('header .activity[data-activity="unknown"]', { hasText: 'unknown: daemon not connected' }).waitFor({ timeout: 15_000 });
-    assert.match((await panel.locator('.banner').first().textContent()) ?? '', /^The svc daemon is not connected: .*nothing can be sent until it is back\.$/);
-    assert.equal(await panel.locator('.composer vscode-button.send').getAttribute('disabled'), '', 'Send is off while the daemon is down');
-    assert.equal(await panel.locator('.stopped-note').textContent(), 'The svc daemon is not connected: nothing can be sent or resumed until it is back.');
+    await panel
+      .locator('header .activity[data-activity="unknown"]', { hasText: 'unknown: daemon not connected' })
+      .waitFor({ timeout: 15_000 });
+    assert.match(
+      (await panel.locator('.banner').first().textContent()) ?? '',
+      /^The svc daemon is not connected: .*nothing can be sent until it is back\.$/,
+    );
+    assert.equal(
+      await panel.locator('.composer vscode-button.send').getAttribute('disabled'),
+      '',
+      'Send is off while the daemon is down',
+    );
+    assert.equal(
+      await panel.locator('.stopped-note').textContent(),
+      'The svc daemon is not connected: nothing can be sent or resumed until it is back.',
+    );
     await screenshot(page, '41b-conversation-panel-daemon-down');
 
     await clickNotificationButton(page, 'svc: the daemon stopped', `Start Daemon and Resume All ${live.length}`);
@@ -125,7 +169,11 @@ describe('Stop Daemon and Restart Daemon from VS Code', function () {
       .filter({ hasText: /^\s*svc\s*$/ })
       .waitFor({ timeout: 20_000 });
     assert.notEqual(await daemonPid(), pid);
-    await eventually(async () => JSON.stringify((await liveAgents()).map((a) => a.id)) === JSON.stringify(live.map((a) => a.id)), 30_000, 'every agent it stopped is live again');
+    await eventually(
+      async () => JSON.stringify((await liveAgents()).map((a) => a.id)) === JSON.stringify(live.map((a) => a.id)),
+      30_000,
+      'every agent it stopped is live again',
+    );
     await waitIdle(mine);
     // The panel comes back to the truth: the live activity, no banner, Send on.
     await panel.locator('header .activity[data-activity="idle"]').waitFor({ timeout: 30_000 });
@@ -145,7 +193,11 @@ describe('Stop Daemon and Restart Daemon from VS Code', function () {
     const dialog = await modalDialog(page);
     assert.equal(dialog.message, `Restart the svc daemon? It stops ${live.length} live agents.`);
     await dialog.click(`Restart Daemon and Stop ${live.length} Agents`);
-    const said = await waitForMessage(page, new RegExp(`^svc: the daemon restarted \\(pid ${pid} → \\d+\\); it stopped ${live.length} agents: `), 60_000);
+    const said = await waitForMessage(
+      page,
+      new RegExp(`^svc: the daemon restarted \\(pid ${pid} → \\d+\\); it stopped ${live.length} agents: `),
+      60_000,
+    );
     const newPid = Number(/→ (\d+)\)/.exec(said)![1]);
     assert.equal(await daemonPid(), newPid);
     assert.equal(await activity(mine[0]), 'stopped');

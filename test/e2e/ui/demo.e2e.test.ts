@@ -11,7 +11,16 @@ import { startCodeServer } from './codeServer';
 import type { CodeServer } from './codeServer';
 import { session, timing, vsixPath } from './session';
 import { NEEDS_YOU_TITLE } from '../../../scripts/demo/needsYou';
-import { openContainer, openWorkbench, rowBadge, rowByLabel, rowIcon, screenshot, themeColor, waitForTree } from './workbench';
+import {
+  openContainer,
+  openWorkbench,
+  rowBadge,
+  rowByLabel,
+  rowIcon,
+  screenshot,
+  themeColor,
+  waitForTree,
+} from './workbench';
 
 describe("the demo's state in VS Code: the nesting with verdict badges", function () {
   this.timeout(240_000);
@@ -46,7 +55,9 @@ describe("the demo's state in VS Code: the nesting with verdict badges", functio
     assert.match(saved[0], /^reaped conv \d+ \(demo-docs-builder-i1\)$/);
     assert.match(
       saved[1],
-      new RegExp(`^parked 1 path in ${scratch.svcHome.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/agents/conv-demo-docs-builder-i1/parked-\\d{8}T\\d{6}Z\\.patch$`),
+      new RegExp(
+        `^parked 1 path in ${scratch.svcHome.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/agents/conv-demo-docs-builder-i1/parked-\\d{8}T\\d{6}Z\\.patch$`,
+      ),
     );
     assert.match(saved[2], /^restore with: git -C \S+ worktree add \S+ demo\/docs && git -C \S+ apply --index -p2 /);
   });
@@ -77,15 +88,29 @@ describe("the demo's state in VS Code: the nesting with verdict badges", functio
       { level: 3, label: 'demo/greet critic i2', description: '#7 · idle · reported done · (detached)' },
       { level: 1, label: 'SAMPLE-1: Greet politely', description: '#8 · idle' },
       { level: 2, label: 'SAMPLE-1 review r1', description: 'full · APPROVED' },
-      ...['review parent', 'security', 'correctness', 'performance', 'requirements'].map((label, i) => ({ level: 3, label, description: `#${9 + i} · stopped` })),
+      ...['review parent', 'security', 'correctness', 'performance', 'requirements'].map((label, i) => ({
+        level: 3,
+        label,
+        description: `#${9 + i} · stopped`,
+      })),
     ]);
     // PASS and APPROVED as a ✓ badge in the passed colour on every judged row; none on the orchestrator.
     const passed = await themeColor(page, 'svc.verdict.pass');
-    for (const label of ['demo/docs builder i1', 'demo/docs critic i1', 'demo/greet builder i2', 'demo/greet critic i2', 'SAMPLE-1 review r1'])
+    for (const label of [
+      'demo/docs builder i1',
+      'demo/docs critic i1',
+      'demo/greet builder i2',
+      'demo/greet critic i2',
+      'SAMPLE-1 review r1',
+    ])
       assert.deepEqual(await rowBadge(rowByLabel(page, 'Command Deck', label)), { text: '✓', color: passed }, label);
     assert.equal((await rowBadge(rowByLabel(page, 'Command Deck', 'demo orchestrator'))).text, '');
     for (const label of ['demo/greet builder i2', 'demo/greet critic i2'])
-      assert.deepEqual(await rowIcon(rowByLabel(page, 'Command Deck', label)), { codicon: 'pass', color: passed }, label);
+      assert.deepEqual(
+        await rowIcon(rowByLabel(page, 'Command Deck', label)),
+        { codicon: 'pass', color: passed },
+        label,
+      );
     await screenshot(page, '60-demo-deck-nesting-verdict-badges');
   });
 });

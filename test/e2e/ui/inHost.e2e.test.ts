@@ -31,9 +31,14 @@ describe('in-host tests (extension host of code-server 4.100.3)', function () {
     let exit: (code: number) => void = () => undefined;
     const exited = new Promise<number>((resolve) => (exit = resolve));
     await page.exposeFunction('codeAutomationExit', (code: number) => exit(code));
-    await page.goto(`${cs.url}/?folder=${encodeURIComponent(cs.workspace)}&payload=${encodeURIComponent(payload)}`, { timeout: 120_000 });
+    await page.goto(`${cs.url}/?folder=${encodeURIComponent(cs.workspace)}&payload=${encodeURIComponent(payload)}`, {
+      timeout: 120_000,
+    });
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<number>((_, reject) => (timer = setTimeout(() => reject(new Error('the in-host suite did not exit within 240 s')), 240_000)));
+    const timeout = new Promise<number>(
+      (_, reject) =>
+        (timer = setTimeout(() => reject(new Error('the in-host suite did not exit within 240 s')), 240_000)),
+    );
     const code = await Promise.race([exited, timeout])
       .catch(async (e: Error) => {
         await screenshot(page, 'failed-in-host-timeout').catch(() => undefined);
@@ -42,7 +47,11 @@ describe('in-host tests (extension host of code-server 4.100.3)', function () {
       .finally(() => clearTimeout(timer));
     timing('in-host suite (window start + tests)', t);
     const results = fs.existsSync(cs.resultsFile)
-      ? (JSON.parse(fs.readFileSync(cs.resultsFile, 'utf8')) as { passes: string[]; failures: { title: string; error: string }[]; durationMs: number })
+      ? (JSON.parse(fs.readFileSync(cs.resultsFile, 'utf8')) as {
+          passes: string[];
+          failures: { title: string; error: string }[];
+          durationMs: number;
+        })
       : undefined;
     await page.close();
     assert.ok(results, `the in-host suite wrote no results (exit code ${code}); see ${cs.log}`);

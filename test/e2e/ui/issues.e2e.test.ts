@@ -86,7 +86,9 @@ describe('issues from the palette: New Issue, Start Work Agent, Mark Issue Done'
     await input.press('Enter');
     await waitForMessage(
       page,
-      new RegExp(`^svc: Work agent agent-${id.toLowerCase()} \\(#\\d+\\) of ${id}: starting in ${issue.workspace.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.`),
+      new RegExp(
+        `^svc: Work agent agent-${id.toLowerCase()} \\(#\\d+\\) of ${id}: starting in ${issue.workspace.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.`,
+      ),
       30_000,
     );
     issue = JSON.parse(await ok(['issue', 'show', id, '--json'])) as IssueInfo;
@@ -110,17 +112,29 @@ describe('issues from the palette: New Issue, Start Work Agent, Mark Issue Done'
     ]) {
       await input.fill(`>${words}`);
       await page.locator('.quick-input-list .monaco-list-row .label-name', { hasText: first }).first().waitFor();
-      assert.equal(((await page.locator('.quick-input-list .monaco-list-row .label-name').first().textContent()) ?? '').replace(/\s+/g, ' ').trim(), first);
+      assert.equal(
+        ((await page.locator('.quick-input-list .monaco-list-row .label-name').first().textContent()) ?? '')
+          .replace(/\s+/g, ' ')
+          .trim(),
+        first,
+      );
     }
     await page.keyboard.press('Escape');
     await runCommand(page, 'svc: Mark Issue Done (Push, Open the PR)…');
     await quickPick(page, issue.id);
     const dialog = await modalDialog(page);
     assert.equal(dialog.message, `Mark ${issue.id} done?`);
-    assert.equal(dialog.detail, `svc pushes its branch, opens its pull request if none is open, and requests a review, as svc done ${issue.id} does.`);
+    assert.equal(
+      dialog.detail,
+      `svc pushes its branch, opens its pull request if none is open, and requests a review, as svc done ${issue.id} does.`,
+    );
     await screenshot(page, '46-issue-done-modal');
     await dialog.click('Push and Request Review');
-    const said = await waitForMessage(page, `svc: ${issue.id}: Pushed ${issue.branch} at ${sha.slice(0, 7)}; opened PR #`, 60_000);
+    const said = await waitForMessage(
+      page,
+      `svc: ${issue.id}: Pushed ${issue.branch} at ${sha.slice(0, 7)}; opened PR #`,
+      60_000,
+    );
     const pr = Number(/opened PR #(\d+)/.exec(said)![1]);
     assert.match(said, /; review r1 \(quick\) requested\.$/);
     const show = JSON.parse(await ok(['show', issue.id, '--json'])) as { pr: { number: number } };

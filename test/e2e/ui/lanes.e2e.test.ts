@@ -71,7 +71,21 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     await ok(['config', 'set', 'roles.review.model', 'm']);
     briefs = path.join(cs.scratch.home, 'briefs');
     const created = JSON.parse(
-      await ok(['conv', 'new', '--project', 'lp', '--harness', 'script', '--model', 'm', '--title', 'gauntlet root', '--prompt', 'I orchestrate.', '--json']),
+      await ok([
+        'conv',
+        'new',
+        '--project',
+        'lp',
+        '--harness',
+        'script',
+        '--model',
+        'm',
+        '--title',
+        'gauntlet root',
+        '--prompt',
+        'I orchestrate.',
+        '--json',
+      ]),
     ) as { conversation: { id: number } };
     rootId = created.conversation.id;
   });
@@ -79,11 +93,33 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
   it('nests the builder under the root, the critic under the builder; the verdict is a coloured badge and icon on both, a successor under its source', async () => {
     const { page } = session();
     const t = Date.now();
-    id.api = await startLane(['--run', 'r1', '--key', 'api', '--role', 'builder', '--brief', writeBrief(briefs, 'api.md', [{ run: buildAndReport('api.txt', 'x'), check: true }])]);
+    id.api = await startLane([
+      '--run',
+      'r1',
+      '--key',
+      'api',
+      '--role',
+      'builder',
+      '--brief',
+      writeBrief(briefs, 'api.md', [{ run: buildAndReport('api.txt', 'x'), check: true }]),
+    ]);
     await ok(['lane', 'wait', 'r1-api-builder-i1', '--timeout', '60']);
-    id.critic = await startLane(['--run', 'r1', '--for', 'api', '--role', 'critic', '--brief', writeBrief(briefs, 'critic.md', [{ run: judgeAndReport('NOT_YET', 2) }])]);
+    id.critic = await startLane([
+      '--run',
+      'r1',
+      '--for',
+      'api',
+      '--role',
+      'critic',
+      '--brief',
+      writeBrief(briefs, 'critic.md', [{ run: judgeAndReport('NOT_YET', 2) }]),
+    ]);
     await ok(['lane', 'wait', 'r1-api-critic-i1', '--timeout', '60']);
-    id.successor = Number(/Conversation #(\d+) /.exec(await ok(['handoff', String(rootId), '--prompt', 'carry on', '--title', 'root successor', '--no-wait']))![1]);
+    id.successor = Number(
+      /Conversation #(\d+) /.exec(
+        await ok(['handoff', String(rootId), '--prompt', 'carry on', '--title', 'root successor', '--no-wait']),
+      )![1],
+    );
     const title = Object.fromEntries((await lanes()).map((l) => [l.id, l.title]));
     assert.deepEqual([title[id.api], title[id.critic]], ['r1/api builder i1', 'r1/api critic i1']);
     timing('builder, critic and successor started with svc', t);
@@ -102,10 +138,21 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     const [builderBadge, criticBadge] = [await rowBadge(builderRow), await rowBadge(criticRow)];
     assert.equal(builderBadge.text, '2', "the builder shows its critic's defect count");
     assert.equal(criticBadge.text, '2');
-    assert.ok(builderBadge.color && builderBadge.color === criticBadge.color, `badge colours ${builderBadge.color} / ${criticBadge.color}`);
+    assert.ok(
+      builderBadge.color && builderBadge.color === criticBadge.color,
+      `badge colours ${builderBadge.color} / ${criticBadge.color}`,
+    );
     for (const row of [builderRow, criticRow])
-      assert.match((await row.locator('.custom-view-tree-node-item-icon').getAttribute('class')) ?? '', /codicon-warning/, 'the verdict icon on builder and critic');
-    assert.equal(await rowBadge(rowByDescription(page, 'Command Deck', `#${rootId} · `)).then((b) => b.text), '', 'no badge without a verdict');
+      assert.match(
+        (await row.locator('.custom-view-tree-node-item-icon').getAttribute('class')) ?? '',
+        /codicon-warning/,
+        'the verdict icon on builder and critic',
+      );
+    assert.equal(
+      await rowBadge(rowByDescription(page, 'Command Deck', `#${rootId} · `)).then((b) => b.text),
+      '',
+      'no badge without a verdict',
+    );
     await screenshot(page, '10-command-deck-nesting-verdict-badges');
 
     // The critic row opens the critic's conversation.
@@ -113,8 +160,14 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     const frame = await webviewFrameWith(page, 'header .facts', `#${id.critic} r1-api-critic-i1`);
     assert.equal(await frame.locator('header .activity').textContent(), 'idle');
     assert.equal(await frame.locator('header .lane').textContent(), 'critic i1 · run r1 · key api · verdict NOT_YET');
-    assert.match((await frame.locator('.report .who').textContent()) ?? '', /^newest report #1 · done · verdict NOT_YET · /);
-    assert.equal(await page.locator('.tabs-container .tab.active .label-name').textContent(), `#${id.critic} ${title[id.critic]}`);
+    assert.match(
+      (await frame.locator('.report .who').textContent()) ?? '',
+      /^newest report #1 · done · verdict NOT_YET · /,
+    );
+    assert.equal(
+      await page.locator('.tabs-container .tab.active .label-name').textContent(),
+      `#${id.critic} ${title[id.critic]}`,
+    );
     await screenshot(page, '11-critic-opened-from-deck');
     await closeEditors();
   });
@@ -129,7 +182,10 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     await criticRow.hover();
     const actions = criticRow.locator('.actions a.action-label');
     await actions.first().waitFor();
-    assert.deepEqual(await actions.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))), ['Open Report', 'Tell Conversation…']);
+    assert.deepEqual(await actions.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))), [
+      'Open Report',
+      'Tell Conversation…',
+    ]);
     await screenshot(page, '11b-critic-open-report-on-hover');
     await actions.first().click();
     await activeTab.locator('.label-name', { hasText: /^verdict-r1-api-critic-i1\.json$/ }).waitFor();
@@ -155,27 +211,40 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
       const shown = await rowTooltip(page, row);
       return names.map((name) => shown.find((f) => f.startsWith(`${name}: `)) ?? `${name}: (not shown)`);
     };
-    assert.deepEqual(await facts(criticRow, ['conversation', 'judges', 'verdict', 'report', 'branch', 'head', 'dirty', 'model']), [
-      `conversation: #${id.critic} r1-api-critic-i1`,
-      'judges: api i1',
-      'verdict: NOT_YET · 2 defects',
-      `report: ${verdictFile}`,
-      'branch: detached',
-      `head: ${critic.git!.headSha!.slice(0, 12)}`,
-      'dirty: no',
-      'model: m',
-    ]);
+    assert.deepEqual(
+      await facts(criticRow, ['conversation', 'judges', 'verdict', 'report', 'branch', 'head', 'dirty', 'model']),
+      [
+        `conversation: #${id.critic} r1-api-critic-i1`,
+        'judges: api i1',
+        'verdict: NOT_YET · 2 defects',
+        `report: ${verdictFile}`,
+        'branch: detached',
+        `head: ${critic.git!.headSha!.slice(0, 12)}`,
+        'dirty: no',
+        'model: m',
+      ],
+    );
     await screenshot(page, '11c-critic-tooltip-facts');
     await page.mouse.move(900, 600);
     await page.locator('.monaco-hover').waitFor({ state: 'hidden' });
-    assert.deepEqual(await facts(rowByDescription(page, 'Command Deck', `#${id.api} · `), ['verdict', 'branch', 'head', 'ahead', 'dirty', 'model']), [
-      `verdict: NOT_YET · 2 defects (critic #${id.critic})`,
-      `branch: ${builder.git!.branch}`,
-      `head: ${builder.git!.headSha!.slice(0, 12)}`,
-      'ahead: 0 commits ahead of upstream',
-      'dirty: no',
-      'model: m',
-    ]);
+    assert.deepEqual(
+      await facts(rowByDescription(page, 'Command Deck', `#${id.api} · `), [
+        'verdict',
+        'branch',
+        'head',
+        'ahead',
+        'dirty',
+        'model',
+      ]),
+      [
+        `verdict: NOT_YET · 2 defects (critic #${id.critic})`,
+        `branch: ${builder.git!.branch}`,
+        `head: ${builder.git!.headSha!.slice(0, 12)}`,
+        'ahead: 0 commits ahead of upstream',
+        'dirty: no',
+        'model: m',
+      ],
+    );
     // The pointer leaves the deck, or the row's hover (its tooltip) covers the next test's rows.
     await page.mouse.move(900, 600);
     await page.locator('.monaco-hover').waitFor({ state: 'hidden' });
@@ -195,10 +264,18 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
       writeBrief(briefs, 'ask.md', [{ ask: 'Proceed with the e2e lane?' }, { say: 'proceeding' }]),
     ]);
     const row = rowByDescription(page, 'Command Deck', `#${id.ask} · `);
-    await row.locator('.label-description', { hasText: new RegExp(`^#${id.ask} · needs-you( · ↑\\d+)?$`) }).waitFor({ timeout: 20_000 });
+    await row
+      .locator('.label-description', { hasText: new RegExp(`^#${id.ask} · needs-you( · ↑\\d+)?$`) })
+      .waitFor({ timeout: 20_000 });
     // Activity icons are coloured by state: needs-you, idle (the root), and stopped once reaped (below).
-    assert.deepEqual(await rowIcon(row), { codicon: 'bell-dot', color: await themeColor(page, 'list.warningForeground') });
-    assert.deepEqual(await rowIcon(rowByDescription(page, 'Command Deck', `#${rootId} · `)), { codicon: 'circle-large-outline', color: await themeColor(page, 'charts.green') });
+    assert.deepEqual(await rowIcon(row), {
+      codicon: 'bell-dot',
+      color: await themeColor(page, 'list.warningForeground'),
+    });
+    assert.deepEqual(await rowIcon(rowByDescription(page, 'Command Deck', `#${rootId} · `)), {
+      codicon: 'circle-large-outline',
+      color: await themeColor(page, 'charts.green'),
+    });
     assert.notEqual(await themeColor(page, 'list.warningForeground'), await themeColor(page, 'charts.green'));
     await statusItem(page)
       .filter({ hasText: /^\s*svc: 1 needs you\s*$/ })
@@ -217,7 +294,9 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
 
     const t2 = Date.now();
     await frame.locator('.ask-options vscode-button', { hasText: 'Allow' }).click();
-    await row.locator('.label-description', { hasText: new RegExp(`^#${id.ask} · idle( · ↑\\d+)?$`) }).waitFor({ timeout: 15_000 });
+    await row
+      .locator('.label-description', { hasText: new RegExp(`^#${id.ask} · idle( · ↑\\d+)?$`) })
+      .waitFor({ timeout: 15_000 });
     await statusItem(page)
       .filter({ hasText: /^\s*svc\s*$/ })
       .waitFor();
@@ -260,19 +339,31 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     // A click that lands while the tree re-renders (the lane just reported) can be lost, and
     // under load code-server now and then leaves a new webview blank: close it, click again once.
     await rowByDescription(page, 'Command Deck', `#${id.xss} · `).click();
-    const frame = await webviewFrameWith(page, 'header .facts', `#${id.xss} r1-xss-builder-i1`, 10_000).catch(async () => {
-      await closeEditors();
-      await rowByDescription(page, 'Command Deck', `#${id.xss} · `).click();
-      return webviewFrameWith(page, 'header .facts', `#${id.xss} r1-xss-builder-i1`);
-    });
+    const frame = await webviewFrameWith(page, 'header .facts', `#${id.xss} r1-xss-builder-i1`, 10_000).catch(
+      async () => {
+        await closeEditors();
+        await rowByDescription(page, 'Command Deck', `#${id.xss} · `).click();
+        return webviewFrameWith(page, 'header .facts', `#${id.xss} r1-xss-builder-i1`);
+      },
+    );
     await frame.locator('.report', { hasText: 'XSS-MARK' }).waitFor();
     await frame.locator('.transcript .message', { hasText: 'XSS-MARK' }).waitFor();
     await page.waitForTimeout(500); // an onerror or onload would have run by now
     const dom = await inertCheck(frame);
-    assert.deepEqual(dom.found, { xss: 'undefined', embedded: 0, scriptsInPage: 0, payloadScripts: 0, handlers: 0, jsLinks: 0 });
+    assert.deepEqual(dom.found, {
+      xss: 'undefined',
+      embedded: 0,
+      scriptsInPage: 0,
+      payloadScripts: 0,
+      handlers: 0,
+      jsLinks: 0,
+    });
     for (const where of ['report', 'message']) {
       const text = dom.text[where];
-      assert.ok(text.includes("XSS-MARK <img src=x onerror=\"window.__xss='img'\"> and <script>window.__xss='script'</script>"), `${where}: ${text}`);
+      assert.ok(
+        text.includes("XSS-MARK <img src=x onerror=\"window.__xss='img'\"> and <script>window.__xss='script'</script>"),
+        `${where}: ${text}`,
+      );
       assert.ok(text.includes("[click me](javascript:window.__xss='link')"), `${where}: ${text}`);
     }
     assert.equal(await frame.locator('header h1').textContent(), 'xss <img src=x onerror="window.__xss=\'title\'">');
@@ -282,7 +373,10 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
 
   it("shows the run's Awareness card: counts line, latest event; expand lists lanes, critic under its builder; click opens the launcher", async () => {
     const { page } = session();
-    const cli = async () => (JSON.parse(await ok(['lane', 'runs', '--json'])) as RunCard[]).find((c) => c.project === 'lp' && c.run === 'r1')!;
+    const cli = async () =>
+      (JSON.parse(await ok(['lane', 'runs', '--json'])) as RunCard[]).find(
+        (c) => c.project === 'lp' && c.run === 'r1',
+      )!;
     const frame = await webviewFrame(page, 'article.card[data-project="lp"][data-run="r1"]');
     const card = frame.locator('article.card[data-project="lp"][data-run="r1"]');
     const deadline = Date.now() + 15_000;
@@ -293,7 +387,10 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     }
     assert.equal(want.countsLine, '3 builders · 1 critic · 4 idle');
     assert.equal(await card.locator('.counts').textContent(), want.countsLine);
-    assert.match((await card.locator('.latest').textContent()) ?? '', new RegExp(`^${want.latest.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · \\d\\d:\\d\\d`));
+    assert.match(
+      (await card.locator('.latest').textContent()) ?? '',
+      new RegExp(`^${want.latest.text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · \\d\\d:\\d\\d`),
+    );
     assert.equal(want.latest.text, 'r1/xss builder i1 reported failed');
 
     await card.locator('button.expand').click();
@@ -323,16 +420,26 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     const { page } = session();
     await runCommand(page, 'svc: Open Agents Page');
     const frame = await webviewFrame(page, 'table.agents');
-    const listed = async () => (await frame.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Number((tr as HTMLElement).dataset.conv)))).sort((a, b) => a - b);
+    const listed = async () =>
+      (
+        await frame.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Number((tr as HTMLElement).dataset.conv)))
+      ).sort((a, b) => a - b);
     const convs = async (all: boolean) =>
-      (JSON.parse(await ok(['conv', 'list', '--json', ...(all ? ['--all'] : [])])) as ConversationInfo[]).map((c) => c.id).sort((a, b) => a - b);
+      (JSON.parse(await ok(['conv', 'list', '--json', ...(all ? ['--all'] : [])])) as ConversationInfo[])
+        .map((c) => c.id)
+        .sort((a, b) => a - b);
     const live = await convs(false);
     assert.deepEqual(await listed(), live);
     const all = await convs(true);
     assert.ok(all.length > live.length, 'the first suite archived a conversation');
     await frame.locator('.count', { hasText: `${live.length} of ${all.length} agents` }).waitFor();
     // Nesting as in the deck: the critic two levels under the root.
-    assert.equal(await frame.locator(`tr[data-conv="${id.critic}"] td.name`).evaluate((td) => (td as HTMLElement).style.getPropertyValue('--depth')), '2');
+    assert.equal(
+      await frame
+        .locator(`tr[data-conv="${id.critic}"] td.name`)
+        .evaluate((td) => (td as HTMLElement).style.getPropertyValue('--depth')),
+      '2',
+    );
     const criticTitle = (await lanes()).find((l) => l.id === id.critic)!.title;
     assert.deepEqual(await frame.locator(`tr[data-conv="${id.critic}"] td`).allTextContents(), [
       `${criticTitle} #${id.critic} r1-api-critic-i1NOT_YET · 2 defects`,
@@ -349,14 +456,20 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     await frame.locator('.count', { hasText: `${all.length} of ${all.length} agents` }).waitFor();
     assert.deepEqual(await listed(), all);
     assert.equal(await frame.locator('#root img, #root script').count(), 0, 'the XSS title stays text');
-    assert.equal(await frame.locator(`tr[data-conv="${id.xss}"] td.name .title`).textContent(), 'xss <img src=x onerror="window.__xss=\'title\'">');
+    assert.equal(
+      await frame.locator(`tr[data-conv="${id.xss}"] td.name .title`).textContent(),
+      'xss <img src=x onerror="window.__xss=\'title\'">',
+    );
 
     await frame.locator('vscode-textfield input').fill('critic');
     await frame.locator('.count', { hasText: `1 of ${all.length} agents` }).waitFor();
     assert.deepEqual(await listed(), [id.critic]);
     await frame.locator('vscode-textfield input').fill('');
     await frame.locator('button.sort[data-sort="activity"]').click();
-    assert.equal(await frame.locator('th', { has: frame.locator('button[data-sort="activity"]') }).getAttribute('aria-sort'), 'ascending');
+    assert.equal(
+      await frame.locator('th', { has: frame.locator('button[data-sort="activity"]') }).getAttribute('aria-sort'),
+      'ascending',
+    );
     await screenshot(page, '16-agents-page');
 
     await frame.locator(`tr[data-conv="${id.api}"]`).click();
@@ -366,13 +479,19 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
 
   it("shows an issue's PR, review state, readiness and reviewers in the Reviews tree", async () => {
     const { page, cs } = session();
-    const issue = JSON.parse(await ok(['issue', 'new', '--project', 'lp', '--title', 'e2e issue', '--json'])) as { id: string; workspace: string };
+    const issue = JSON.parse(await ok(['issue', 'new', '--project', 'lp', '--title', 'e2e issue', '--json'])) as {
+      id: string;
+      workspace: string;
+    };
     fs.writeFileSync(path.join(issue.workspace, 'feature.txt'), 'feature\n');
     git(issue.workspace, cs.scratch.env, 'add', '.');
     git(issue.workspace, cs.scratch.env, 'commit', '-q', '-m', 'the feature');
     await ok(['done', issue.id]);
     const t = Date.now();
-    const show = async () => JSON.parse(await ok(['show', issue.id, '--json'])) as { pr: { number: number; reviewState: string; ready: boolean } };
+    const show = async () =>
+      JSON.parse(await ok(['show', issue.id, '--json'])) as {
+        pr: { number: number; reviewState: string; ready: boolean };
+      };
     const deadline = Date.now() + 20_000;
     let desc = '';
     let state = '';
@@ -407,7 +526,10 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     await rowByDescription(page, 'Command Deck', `#${id.ask} · `)
       .locator('.label-description', { hasText: new RegExp(`^#${id.ask} · stopped( · .*)? · reaped$`) })
       .waitFor();
-    assert.deepEqual(await rowIcon(rowByDescription(page, 'Command Deck', `#${id.ask} · `)), { codicon: 'circle-slash', color: await themeColor(page, 'disabledForeground') });
+    assert.deepEqual(await rowIcon(rowByDescription(page, 'Command Deck', `#${id.ask} · `)), {
+      codicon: 'circle-slash',
+      color: await themeColor(page, 'disabledForeground'),
+    });
     await clearNotifications(page);
 
     await runCommand(page, 'svc: Reap Lane…');
@@ -417,7 +539,11 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     assert.match(archived, new RegExp(`; archived conv ${id.xss}$`));
     await rowByDescription(page, 'Command Deck', `#${id.xss} · `).waitFor({ state: 'detached' });
     const listed = (await lanes()).find((l) => l.id === id.xss)!;
-    assert.deepEqual([listed.archived, listed.reaped, listed.activity], [true, true, 'stopped'], 'an archived lane stays in the lane list');
+    assert.deepEqual(
+      [listed.archived, listed.reaped, listed.activity],
+      [true, true, 'stopped'],
+      'an archived lane stays in the lane list',
+    );
     await screenshot(page, '18-reaped-kept-and-archived');
     await clearNotifications(page);
   });
@@ -439,8 +565,14 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     await row.locator('.label-description', { hasText: / · idle( · .*)? · dirty$/ }).waitFor({ timeout: 30_000 });
     await contextMenuItem(page, row, 'Reap Lane…');
     await quickPick(page, 'Reap');
-    const refusal = await waitForMessage(page, `svc: #${id.wip} r1-wip-builder-i1 has uncommitted work, so a plain reap is refused`);
-    assert.equal(refusal, `svc: #${id.wip} r1-wip-builder-i1 has uncommitted work, so a plain reap is refused; nothing was stopped or removed. Park the work in a patch and reap?`);
+    const refusal = await waitForMessage(
+      page,
+      `svc: #${id.wip} r1-wip-builder-i1 has uncommitted work, so a plain reap is refused`,
+    );
+    assert.equal(
+      refusal,
+      `svc: #${id.wip} r1-wip-builder-i1 has uncommitted work, so a plain reap is refused; nothing was stopped or removed. Park the work in a patch and reap?`,
+    );
     const still = (await lanes()).find((l) => l.id === id.wip)!;
     assert.deepEqual([still.activity, still.reaped], ['idle', false], 'the refusal came before anything was stopped');
     await screenshot(page, '18a-reap-refused-offers-park');
@@ -455,7 +587,16 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     assert.ok(parked.includes(`restore with: ${copied.replace(/^svc: copied the restore command: /, '')}`), copied);
 
     // A lane the deck does not know is dirty (the file came from outside): the daemon's typed refusal offers the same.
-    id.wip2 = await startLane(['--run', 'r1', '--key', 'wip2', '--role', 'builder', '--brief', writeBrief(briefs, 'wip2.md', [{ say: 'ready' }])]);
+    id.wip2 = await startLane([
+      '--run',
+      'r1',
+      '--key',
+      'wip2',
+      '--role',
+      'builder',
+      '--brief',
+      writeBrief(briefs, 'wip2.md', [{ say: 'ready' }]),
+    ]);
     await rowByDescription(page, 'Command Deck', `#${id.wip2} · `)
       .locator('.label-description', { hasText: / · idle/ })
       .waitFor({ timeout: 30_000 });
@@ -463,12 +604,20 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     fs.writeFileSync(path.join(wip2.cwd, 'outside.txt'), 'from outside\n');
     await contextMenuItem(page, rowByDescription(page, 'Command Deck', `#${id.wip2} · `), 'Reap Lane…');
     await quickPick(page, 'Reap');
-    await waitForMessage(page, new RegExp(`^svc: ${wip2.cwd.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} has uncommitted work \\(1 path\\); commit it, or reap with --park`), 45_000);
+    await waitForMessage(
+      page,
+      new RegExp(
+        `^svc: ${wip2.cwd.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} has uncommitted work \\(1 path\\); commit it, or reap with --park`,
+      ),
+      45_000,
+    );
     await clickNotificationButton(page, 'has uncommitted work (1 path)', 'Reap with Park');
     const parked2 = await waitForMessage(page, `svc: reaped conv ${id.wip2} (r1-wip2-builder-i1)`, 45_000);
     await clickNotificationButton(page, `svc: reaped conv ${id.wip2}`, 'Open Patch');
     const patch2 = /; parked 1 path in ([^;]+); /.exec(parked2)![1];
-    await page.locator('.tabs-container .tab.active .label-name', { hasText: path.basename(patch2) }).waitFor({ timeout: 15_000 });
+    await page
+      .locator('.tabs-container .tab.active .label-name', { hasText: path.basename(patch2) })
+      .waitFor({ timeout: 15_000 });
     await screenshot(page, '18c-parked-patch-open');
     await clearNotifications(page);
     await closeEditors();
@@ -480,7 +629,9 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     const ask = () => rowByDescription(page, 'Command Deck', `#${id.ask} · `);
     await clickViewAction(page, 'Command Deck', 'Show Archived');
     await xss()
-      .locator('.label-description', { hasText: new RegExp(`^#${id.xss} · builder i1 · stopped \\(archived\\) · reported failed · reaped$`) })
+      .locator('.label-description', {
+        hasText: new RegExp(`^#${id.xss} · builder i1 · stopped \\(archived\\) · reported failed · reaped$`),
+      })
       .waitFor();
     await screenshot(page, '19-deck-show-archived');
     await clickViewAction(page, 'Command Deck', 'Hide Archived');
@@ -504,16 +655,22 @@ describe('lanes, conversations, agents and reviews in VS Code (code-server 4.100
     await xss().hover();
     const actions = xss().locator('.actions a.action-label');
     await actions.first().waitFor();
-    assert.deepEqual(await actions.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))), ['Unarchive Conversation']);
+    assert.deepEqual(await actions.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))), [
+      'Unarchive Conversation',
+    ]);
     await screenshot(page, '19c-deck-unarchive-on-hover');
     await actions.first().click();
     await waitForMessage(page, `svc: unarchived #${id.xss} (r1-xss-builder-i1); it is back in the Command Deck.`);
     await xss()
-      .locator('.label-description', { hasText: new RegExp(`^#${id.xss} · builder i1 · stopped · reported failed · reaped$`) })
+      .locator('.label-description', {
+        hasText: new RegExp(`^#${id.xss} · builder i1 · stopped · reported failed · reaped$`),
+      })
       .waitFor({ timeout: 15_000 });
     await clickViewAction(page, 'Command Deck', 'Hide Archived');
     await xss()
-      .locator('.label-description', { hasText: new RegExp(`^#${id.xss} · builder i1 · stopped · reported failed · reaped$`) })
+      .locator('.label-description', {
+        hasText: new RegExp(`^#${id.xss} · builder i1 · stopped · reported failed · reaped$`),
+      })
       .waitFor();
     assert.equal((await lanes()).find((l) => l.id === id.xss)!.archived, false);
     await page.mouse.move(900, 600);
@@ -541,9 +698,16 @@ describe('webviews in light, dark and high-contrast themes', function () {
         const frame = await webviewFrame(page, `body.${theme.kind} table.agents`);
         // The page's text colour as computed, and the editor background the webview sits on (from its variable).
         const lum = await frame.evaluate(() =>
-          [getComputedStyle(document.body).color, getComputedStyle(document.documentElement).getPropertyValue('--vscode-editor-background').trim()].map((c) => {
-            const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})/i.exec(c.length === 4 ? `#${c[1]}${c[1]}${c[2]}${c[2]}${c[3]}${c[3]}` : c);
-            const [r, g, b] = hex ? hex.slice(1, 4).map((h) => parseInt(h, 16)) : (c.match(/\d+(\.\d+)?/g) ?? ['0', '0', '0']).slice(0, 3).map(Number);
+          [
+            getComputedStyle(document.body).color,
+            getComputedStyle(document.documentElement).getPropertyValue('--vscode-editor-background').trim(),
+          ].map((c) => {
+            const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})/i.exec(
+              c.length === 4 ? `#${c[1]}${c[1]}${c[2]}${c[2]}${c[3]}${c[3]}` : c,
+            );
+            const [r, g, b] = hex
+              ? hex.slice(1, 4).map((h) => parseInt(h, 16))
+              : (c.match(/\d+(\.\d+)?/g) ?? ['0', '0', '0']).slice(0, 3).map(Number);
             return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
           }),
         );
@@ -552,7 +716,10 @@ describe('webviews in light, dark and high-contrast themes', function () {
         // svc's verdict colours: three distinct colours, each readable on the background (WCAG text contrast 4.5:1),
         // and the verdict pills use them (PASS and NOT_YET once shared one grey).
         // As a string: the test runner's transform would name the helper functions with a __name the page lacks.
-        const verdicts = await frame.evaluate<{ out: Record<string, { color: string; contrast: number }>; pill: string | null }>(`(() => {
+        const verdicts = await frame.evaluate<{
+          out: Record<string, { color: string; contrast: number }>;
+          pill: string | null;
+        }>(`(() => {
           const css = getComputedStyle(document.documentElement);
           const rgb = (c) => {
             const probe = document.createElement('span');
@@ -574,9 +741,18 @@ describe('webviews in light, dark and high-contrast themes', function () {
           const pill = document.querySelector('.verdict.notYet');
           return { out, pill: pill ? getComputedStyle(pill).color.match(/\\d+/g).slice(0, 3).join(',') : null };
         })()`);
-        assert.equal(new Set(Object.values(verdicts.out).map((v) => v.color)).size, 3, `${theme.label}: ${JSON.stringify(verdicts.out)}`);
-        for (const [tone, v] of Object.entries(verdicts.out)) assert.ok(v.contrast >= 4.5, `${theme.label}: ${tone} ${v.color} has contrast ${v.contrast.toFixed(2)}`);
-        assert.equal(verdicts.pill, verdicts.out.notYet.color, `${theme.label}: the NOT_YET pill is in the NOT_YET colour`);
+        assert.equal(
+          new Set(Object.values(verdicts.out).map((v) => v.color)).size,
+          3,
+          `${theme.label}: ${JSON.stringify(verdicts.out)}`,
+        );
+        for (const [tone, v] of Object.entries(verdicts.out))
+          assert.ok(v.contrast >= 4.5, `${theme.label}: ${tone} ${v.color} has contrast ${v.contrast.toFixed(2)}`);
+        assert.equal(
+          verdicts.pill,
+          verdicts.out.notYet.color,
+          `${theme.label}: the NOT_YET pill is in the NOT_YET colour`,
+        );
         await screenshot(page, `2${i}-agents-${theme.kind}`);
       }
     } finally {
@@ -595,7 +771,10 @@ describe('the svc-gauntlet-loop skill from the palette', function () {
     await quickPick(page, 'claude');
     await quickPick(page, 'Your home');
     await waitForMessage(page, `svc: installed ${want}`);
-    assert.equal(fs.readFileSync(want, 'utf8'), fs.readFileSync(path.join(cs.extensionDir, 'shared', 'skills', 'svc-gauntlet-loop', 'SKILL.md'), 'utf8'));
+    assert.equal(
+      fs.readFileSync(want, 'utf8'),
+      fs.readFileSync(path.join(cs.extensionDir, 'shared', 'skills', 'svc-gauntlet-loop', 'SKILL.md'), 'utf8'),
+    );
     await clearNotifications(page);
   });
 });

@@ -18,17 +18,32 @@ describe('the palette: what applies, what only the CLI could do, and two logs na
       for (const t of titles) if (await paletteOffers(page, t)) got.push(t);
       return got;
     };
-    const cliOnly = ['svc: Resume Conversation', 'svc: Unarchive Conversation', 'svc: New Issue…', 'svc: Restart Daemon', 'svc: Stop Daemon'];
+    const cliOnly = [
+      'svc: Resume Conversation',
+      'svc: Unarchive Conversation',
+      'svc: New Issue…',
+      'svc: Restart Daemon',
+      'svc: Stop Daemon',
+    ];
     assert.deepEqual(await offered(cliOnly), cliOnly);
     // Connected, no review running, no draft open, no issue yet.
     assert.deepEqual(
-      await offered(['svc: Start Daemon', 'svc: Abort Review', 'svc: Create Issue', 'svc: Launch Lane', 'svc: Start Work Agent…', 'svc: Mark Issue Done (Push, Open the PR)…']),
+      await offered([
+        'svc: Start Daemon',
+        'svc: Abort Review',
+        'svc: Create Issue',
+        'svc: Launch Lane',
+        'svc: Start Work Agent…',
+        'svc: Mark Issue Done (Push, Open the PR)…',
+      ]),
       [],
     );
     // As a person sees it: "svc: Abort" finds nothing while no review runs.
     await openPalette(page);
     await page.locator('.quick-input-widget input.input').fill('>svc: Abort');
-    await page.locator('.quick-input-list .monaco-list-row .label-name', { hasText: /^svc: Abort/ }).waitFor({ state: 'detached' });
+    await page
+      .locator('.quick-input-list .monaco-list-row .label-name', { hasText: /^svc: Abort/ })
+      .waitFor({ state: 'detached' });
     await page.waitForTimeout(300);
     await screenshot(page, '47a-palette-hides-abort-review');
     await page.keyboard.press('Escape');
@@ -42,8 +57,13 @@ describe('the palette: what applies, what only the CLI could do, and two logs na
     await input.fill('>svc: Show');
     const labels = page.locator('.quick-input-list .monaco-list-row .label-name');
     await labels.filter({ hasText: 'svc: Show Extension Log (this window)' }).waitFor();
-    const shown = (await labels.allTextContents()).map((l) => l.replace(/\s+/g, ' ').trim()).filter((l) => l.includes('Log'));
-    assert.deepEqual(shown.sort(), ["svc: Show Daemon Log (the svc daemon's file)", 'svc: Show Extension Log (this window)']);
+    const shown = (await labels.allTextContents())
+      .map((l) => l.replace(/\s+/g, ' ').trim())
+      .filter((l) => l.includes('Log'));
+    assert.deepEqual(shown.sort(), [
+      "svc: Show Daemon Log (the svc daemon's file)",
+      'svc: Show Extension Log (this window)',
+    ]);
     await screenshot(page, '47-palette-two-logs');
     await page.keyboard.press('Escape');
 

@@ -18,7 +18,16 @@ import { eventually, makeRepo } from '../../helpers/scratch';
 import { installedSvc } from './codeServer';
 import { CTL, reviewFixture } from './reviewFixture';
 import { session, timing } from './session';
-import { clickViewAction, openContainer, paneBody, rowBadge, rowByLabel, runCommand, screenshot, webviewFrame } from './workbench';
+import {
+  clickViewAction,
+  openContainer,
+  paneBody,
+  rowBadge,
+  rowByLabel,
+  runCommand,
+  screenshot,
+  webviewFrame,
+} from './workbench';
 
 const PROJECT = 'rp';
 const SECURITY = 'roles.review.sub.security.model';
@@ -85,8 +94,14 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     projectsFile = path.join(cs.scratch.svcHome, 'projects.yaml');
     seeded = fx.configYaml;
     fs.writeFileSync(configFile, seeded);
-    written = seeded.replace('    mode: quick        # quick', '    mode: full        # quick').replace('        model: sec-old   # the', `        model: ${NEW_MODEL}   # the`);
-    assert.equal(written.length, seeded.length - 'quick'.length + 'full'.length - 'sec-old'.length + NEW_MODEL.length, 'both replacements apply');
+    written = seeded
+      .replace('    mode: quick        # quick', '    mode: full        # quick')
+      .replace('        model: sec-old   # the', `        model: ${NEW_MODEL}   # the`);
+    assert.equal(
+      written.length,
+      seeded.length - 'quick'.length + 'full'.length - 'sec-old'.length + NEW_MODEL.length,
+      'both replacements apply',
+    );
   });
 
   it("opens from the Command Deck's title bar ('…' menu) and from the palette, showing config.yaml's values and sources", async () => {
@@ -116,7 +131,10 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     assert.equal(await perf.locator('input').inputValue(), '');
     assert.equal(await perf.locator('input').getAttribute('placeholder'), 'parent-model (inherited)');
     assert.equal(await perf.locator('.source').textContent(), 'global · inherited from roles.review.model');
-    assert.equal(await field(frame, EFFORT).locator('.source').textContent(), "unset · the harness's own default effort is used");
+    assert.equal(
+      await field(frame, EFFORT).locator('.source').textContent(),
+      "unset · the harness's own default effort is used",
+    );
     // A gauntlet role without a model says that a launch is refused.
     const builderModel = field(frame, `projects.${PROJECT}.gauntlet.roles.builder.model`);
     assert.equal(
@@ -133,7 +151,10 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     const model = field(frame, SECURITY).locator('input');
     await model.fill(NEW_MODEL);
     await model.press('Enter');
-    await waitForFile(configFile, seeded.replace('        model: sec-old   # the', `        model: ${NEW_MODEL}   # the`));
+    await waitForFile(
+      configFile,
+      seeded.replace('        model: sec-old   # the', `        model: ${NEW_MODEL}   # the`),
+    );
     timing('security model written', t);
 
     const t2 = Date.now();
@@ -141,7 +162,11 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     await waitForFile(configFile, written);
     timing('review mode written', t2);
     // The panel shows what the daemon now reads, with no refusal.
-    await eventually(async () => (await field(frame, MODE).locator('select').inputValue()) === 'full', 10_000, 'the mode select shows full');
+    await eventually(
+      async () => (await field(frame, MODE).locator('select').inputValue()) === 'full',
+      10_000,
+      'the mode select shows full',
+    );
     assert.equal(await field(frame, SECURITY).locator('input').inputValue(), NEW_MODEL);
     assert.equal(await frame.locator('.refusal').count(), 0);
     // The daemon agrees (what the review pipeline reads).
@@ -160,7 +185,10 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     await model.fill('');
     await model.press('Enter');
     await field(frame, SECURITY).locator('.refusal[role="alert"]').waitFor();
-    assert.equal(await field(frame, SECURITY).locator('.refusal').textContent(), `cannot set ${SECURITY} to '': a model must not be empty; ${unchanged}`);
+    assert.equal(
+      await field(frame, SECURITY).locator('.refusal').textContent(),
+      `cannot set ${SECURITY} to '': a model must not be empty; ${unchanged}`,
+    );
     // Characters no model id has are refused on the page: nothing reaches the daemon, no "Saved".
     await model.fill('bad model!');
     await model.press('Enter');
@@ -212,7 +240,9 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     const { cs } = session();
     const t = Date.now();
     const body = 'Acceptance criteria:\n1. The feature works.\n2. It is tested.\n';
-    const issue = JSON.parse(await ok(['issue', 'new', '--project', PROJECT, '--title', 'roles e2e feature', '--body', body, '--json'])) as IssueInfo;
+    const issue = JSON.parse(
+      await ok(['issue', 'new', '--project', PROJECT, '--title', 'roles e2e feature', '--body', body, '--json']),
+    ) as IssueInfo;
     reviewed = issue;
     await ok(['issue', 'start', issue.id, '--harness', 'script', '--model', 'work-model']);
     const prefix = `agent-${issue.id.toLowerCase()}-review`;
@@ -239,17 +269,28 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
 
     // The convoy finishes (so nothing of it runs on into the teardown).
     const t2 = Date.now();
-    await eventually(async () => (JSON.parse(await ok(['show', issue.id, '--json'])) as IssueState).pr?.reviewState === 'approved', 45_000, `${issue.id}'s review approved`);
+    await eventually(
+      async () => (JSON.parse(await ok(['show', issue.id, '--json'])) as IssueState).pr?.reviewState === 'approved',
+      45_000,
+      `${issue.id}'s review approved`,
+    );
     timing('full review approved', t2);
   });
 
   it('shows an edit of config.yaml made outside the panel without a reload', async () => {
     const t = Date.now();
-    const byHand = written.replace('        model: cor-model\n', '        model: cor-by-hand   # edited in an editor\n');
+    const byHand = written.replace(
+      '        model: cor-model\n',
+      '        model: cor-by-hand   # edited in an editor\n',
+    );
     assert.notEqual(byHand, written);
     fs.writeFileSync(configFile, byHand);
     const correctness = field(frame, 'roles.review.sub.correctness.model');
-    await eventually(async () => (await correctness.locator('input').inputValue()) === 'cor-by-hand', 10_000, 'the correctness model box shows the edit');
+    await eventually(
+      async () => (await correctness.locator('input').inputValue()) === 'cor-by-hand',
+      10_000,
+      'the correctness model box shows the edit',
+    );
     assert.equal(await correctness.locator('.source').textContent(), 'global · config.yaml');
     timing('external edit shown', t);
   });
@@ -259,7 +300,8 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     const key = `projects.${PROJECT}.gauntlet.roles.builder.host`;
     const configBefore = fs.readFileSync(configFile, 'utf8');
     const select = field(frame, key).locator('select');
-    const options = () => select.locator('option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
+    const options = () =>
+      select.locator('option').evaluateAll((os) => os.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
     const unset = 'unset · builder lanes run on this machine, unless the launch names a host';
     assert.deepEqual(await options(), [['', 'this machine']]);
     assert.equal(await field(frame, key).locator('.source').textContent(), unset);
@@ -311,9 +353,12 @@ async function convoyChecks(issue: string): Promise<void> {
     const convoy = rowByLabel(page, 'Command Deck', `${issue} review r1`);
     await convoy.locator('.label-description', { hasText: /^full · APPROVED$/ }).waitFor({ timeout: 20_000 });
     assert.equal((await rowBadge(convoy)).text, '✓');
-    const deckLabels = await paneBody(page, 'Command Deck').locator('.monaco-list-row[role="treeitem"] .label-name').allTextContents();
+    const deckLabels = await paneBody(page, 'Command Deck')
+      .locator('.monaco-list-row[role="treeitem"] .label-name')
+      .allTextContents();
     assert.equal(deckLabels.filter((l) => l.startsWith(`${issue} review`)).length, 1, deckLabels.join(', '));
-    for (const role of ['review parent', 'security', 'correctness', 'performance', 'requirements']) assert.ok(deckLabels.includes(role), `${role} in ${deckLabels.join(', ')}`);
+    for (const role of ['review parent', 'security', 'correctness', 'performance', 'requirements'])
+      assert.ok(deckLabels.includes(role), `${role} in ${deckLabels.join(', ')}`);
 
     // Reviews: the run row with the verdict badge, its reviewers under it.
     const run = rowByLabel(page, 'Reviews', 'review r1 (full)');
@@ -326,7 +371,11 @@ async function convoyChecks(issue: string): Promise<void> {
     await security.click();
     const tab = page.locator('.tabs-container .tab.active');
     await tab.locator('.label-name', { hasText: /^security\.md$/ }).waitFor();
-    assert.equal(await tab.locator('.monaco-icon-label.italic').count(), 1, 'a preview tab, as the Explorer opens files');
+    assert.equal(
+      await tab.locator('.monaco-icon-label.italic').count(),
+      1,
+      'a preview tab, as the Explorer opens files',
+    );
     await screenshot(page, '07b-reviewer-report-opened');
     await runCommand(page, 'View: Close All Editors');
 
@@ -341,7 +390,15 @@ async function convoyChecks(issue: string): Promise<void> {
     await runCommand(page, 'svc: Refresh Views');
     await ok(['conv', 'list']);
     await new Promise((r) => setTimeout(r, 1500));
-    assert.equal(await run.getAttribute('aria-expanded'), 'false', 'the Reviews run row stays collapsed after a refresh');
-    assert.equal(await convoy.getAttribute('aria-expanded'), 'false', 'the deck convoy stays collapsed after a refresh');
+    assert.equal(
+      await run.getAttribute('aria-expanded'),
+      'false',
+      'the Reviews run row stays collapsed after a refresh',
+    );
+    assert.equal(
+      await convoy.getAttribute('aria-expanded'),
+      'false',
+      'the deck convoy stays collapsed after a refresh',
+    );
   }
 }

@@ -10,7 +10,16 @@ import { makeRepo } from '../../helpers/scratch';
 import { writeBrief } from '../../helpers/scriptBrief';
 import { installedSvc } from './codeServer';
 import { session } from './session';
-import { clearNotifications, clickNotificationButton, openContainer, screenshot, SCREENSHOTS, setPaneExpanded, waitForMessage, webviewFrame } from './workbench';
+import {
+  clearNotifications,
+  clickNotificationButton,
+  openContainer,
+  screenshot,
+  SCREENSHOTS,
+  setPaneExpanded,
+  waitForMessage,
+  webviewFrame,
+} from './workbench';
 
 const svc = (args: string[]) => installedSvc(session().cs, args);
 async function ok(args: string[], code = 0): Promise<string> {
@@ -40,13 +49,28 @@ describe('spend caps and the run record in VS Code (code-server 4.100.3)', funct
     const { dir } = makeRepo(cs.scratch, 'rr');
     await ok(['project', 'add', 'rr', dir]);
     const created = JSON.parse(
-      await ok(['conv', 'new', '--project', 'rr', '--harness', 'script', '--model', 'm', '--title', 'record root', '--prompt', 'I orchestrate.', '--json']),
+      await ok([
+        'conv',
+        'new',
+        '--project',
+        'rr',
+        '--harness',
+        'script',
+        '--model',
+        'm',
+        '--title',
+        'record root',
+        '--prompt',
+        'I orchestrate.',
+        '--json',
+      ]),
     ) as {
       conversation: { id: number };
     };
     root = String(created.conversation.id);
     const briefs = path.join(cs.scratch.home, 'rr-briefs');
-    const start = (args: string[]) => ok(['lane', 'start', '--parent', root, '--harness', 'script', '--model', 'm', '--run', 'rr1', ...args]);
+    const start = (args: string[]) =>
+      ok(['lane', 'start', '--parent', root, '--harness', 'script', '--model', 'm', '--run', 'rr1', ...args]);
     await start([
       '--key',
       'greet',
@@ -58,7 +82,14 @@ describe('spend caps and the run record in VS Code (code-server 4.100.3)', funct
       writeBrief(briefs, 'b.md', [{ cost: 0.3 }, { run: buildAndReport('greet.txt', 'hello'), check: true }]),
     ]);
     assert.equal((await svc(['lane', 'wait', 'rr1-greet-builder-i1', '--timeout', '60'])).code, 0);
-    await start(['--for', 'greet', '--role', 'critic', '--brief', writeBrief(briefs, 'c.md', [{ run: judgeAndReport('NOT_YET', 2), check: true }])]);
+    await start([
+      '--for',
+      'greet',
+      '--role',
+      'critic',
+      '--brief',
+      writeBrief(briefs, 'c.md', [{ run: judgeAndReport('NOT_YET', 2), check: true }]),
+    ]);
     assert.equal((await svc(['lane', 'wait', 'rr1-greet-critic-i1', '--timeout', '60'])).code, 0);
   });
 
@@ -92,7 +123,8 @@ describe('spend caps and the run record in VS Code (code-server 4.100.3)', funct
     const file = path.join(cs.workspace, 'svc-run-rr-rr1.html');
     // It fills in the folder first and the name a moment later.
     const deadline = Date.now() + 10_000;
-    while (!(await input.inputValue()).endsWith('/svc-run-rr-rr1.html') && Date.now() < deadline) await page.waitForTimeout(100);
+    while (!(await input.inputValue()).endsWith('/svc-run-rr-rr1.html') && Date.now() < deadline)
+      await page.waitForTimeout(100);
     assert.ok((await input.inputValue()).endsWith('/svc-run-rr-rr1.html'), await input.inputValue());
     await input.press('Enter');
     await waitForMessage(page, `svc: run record of rr/rr1 saved to ${file}`, 30_000);
@@ -121,14 +153,37 @@ describe('spend caps and the run record in VS Code (code-server 4.100.3)', funct
     const { page, cs } = session();
     await clearNotifications(page);
     const brief = writeBrief(path.join(cs.scratch.home, 'rr-briefs'), 'cap.md', [{ cost: 0.5 }, { sleep: 60_000 }]);
-    await ok(['lane', 'start', '--parent', root, '--harness', 'script', '--model', 'm', '--run', 'rr1', '--key', 'cap', '--role', 'builder', '--budget', '0.2', '--brief', brief]);
+    await ok([
+      'lane',
+      'start',
+      '--parent',
+      root,
+      '--harness',
+      'script',
+      '--model',
+      'm',
+      '--run',
+      'rr1',
+      '--key',
+      'cap',
+      '--role',
+      'builder',
+      '--budget',
+      '0.2',
+      '--brief',
+      brief,
+    ]);
     const wait = await svc(['lane', 'wait', 'rr1-cap-builder-i1', '--timeout', '60']);
     assert.equal(wait.code, 4, wait.stderr);
-    const notice = 'svc: Lane rr1-cap-builder-i1 reached its spend cap: spent $0.50 of $0.20, its own cap (--budget or svc lane budget). — no turn runs until the cap is raised.';
+    const notice =
+      'svc: Lane rr1-cap-builder-i1 reached its spend cap: spent $0.50 of $0.20, its own cap (--budget or svc lane budget). — no turn runs until the cap is raised.';
     assert.equal(await waitForMessage(page, 'Lane rr1-cap-builder-i1 reached its spend cap', 30_000), notice);
     await clickNotificationButton(page, 'Lane rr1-cap-builder-i1 reached its spend cap', 'Stop Lane');
     // The notice's Stop Lane stops it (svc.stopConversation).
-    const activity = async () => (JSON.parse(await ok(['lane', 'list', '--json'])) as { name: string; activity: string }[]).find((l) => l.name === 'rr1-cap-builder-i1')?.activity;
+    const activity = async () =>
+      (JSON.parse(await ok(['lane', 'list', '--json'])) as { name: string; activity: string }[]).find(
+        (l) => l.name === 'rr1-cap-builder-i1',
+      )?.activity;
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline && (await activity()) !== 'stopped') await page.waitForTimeout(250);
     assert.equal(await activity(), 'stopped');

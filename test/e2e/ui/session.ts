@@ -51,11 +51,13 @@ export const mochaHooks = {
       await cs.stop();
       throw e;
     });
-    const page = await openWorkbench(browser, `${cs.url}/?folder=${encodeURIComponent(cs.workspace)}`).catch(async (e: unknown) => {
-      await browser.close().catch(() => undefined);
-      await cs.stop();
-      throw e;
-    });
+    const page = await openWorkbench(browser, `${cs.url}/?folder=${encodeURIComponent(cs.workspace)}`).catch(
+      async (e: unknown) => {
+        await browser.close().catch(() => undefined);
+        await cs.stop();
+        throw e;
+      },
+    );
     timing('launch chromium + workbench ready', t);
     current = { cs, browser, page };
   },

@@ -12,7 +12,18 @@ import type { LaneRecord } from '../../../shared/protocol/lanes';
 import { git, makeRepo } from '../../helpers/scratch';
 import { installedSvc } from './codeServer';
 import { session } from './session';
-import { clearNotifications, contextMenuItem, openContainer, paletteOffers, quickPick, rowByLabel, runCommand, screenshot, waitForMessage, webviewFrame } from './workbench';
+import {
+  clearNotifications,
+  contextMenuItem,
+  openContainer,
+  paletteOffers,
+  quickPick,
+  rowByLabel,
+  runCommand,
+  screenshot,
+  waitForMessage,
+  webviewFrame,
+} from './workbench';
 
 const svc = (args: string[]) => installedSvc(session().cs, args);
 async function ok(args: string[]): Promise<string> {
@@ -30,7 +41,10 @@ const input = (page: Page) => page.locator('.quick-input-widget input.input');
  * placeholder, prompt, focused row and visible rows (a pick's list is given a moment to
  * render its rows).
  */
-async function step(page: Page, title: string): Promise<{ value: string; placeholder: string; prompt: string; active: string; items: string[] }> {
+async function step(
+  page: Page,
+  title: string,
+): Promise<{ value: string; placeholder: string; prompt: string; active: string; items: string[] }> {
   const widget = page.locator('.quick-input-widget');
   await widget.locator('.quick-input-title', { hasText: title }).waitFor({ timeout: 15_000 });
   await page.waitForTimeout(200);
@@ -40,13 +54,17 @@ async function step(page: Page, title: string): Promise<{ value: string; placeho
       const inputBox = w.querySelector<HTMLInputElement>('input.input');
       const list = w.querySelector<HTMLElement>('.quick-input-list');
       // The visible rows' labels (not their detail lines; the list keeps hidden rows of earlier picks).
-      const rows = Array.from(w.querySelectorAll<HTMLElement>('.quick-input-list .monaco-list-row')).filter((r) => r.offsetParent !== null);
+      const rows = Array.from(w.querySelectorAll<HTMLElement>('.quick-input-list .monaco-list-row')).filter(
+        (r) => r.offsetParent !== null,
+      );
       const message = w.querySelector<HTMLElement>('.quick-input-message');
       return {
         value: inputBox?.value ?? '',
         placeholder: inputBox?.getAttribute('placeholder') ?? '',
         prompt: message && message.offsetParent !== null ? (message.textContent ?? '').trim() : '',
-        active: (rows.find((r) => r.classList.contains('focused'))?.querySelector('.label-name')?.textContent ?? '').trim(),
+        active: (
+          rows.find((r) => r.classList.contains('focused'))?.querySelector('.label-name')?.textContent ?? ''
+        ).trim(),
         items: rows.map((r) => (r.querySelector('.quick-input-list-row .label-name')?.textContent ?? '').trim()),
         pick: !!list && list.offsetParent !== null,
       };
@@ -88,7 +106,8 @@ describe('Start Lane from VS Code: the model first, Back, kept answers, the brie
   // A failed step leaves its quick input (or the row's menu) open: close it, so the next test starts clean.
   afterEach(async () => {
     const { page } = session();
-    for (let i = 0; i < 3 && (await page.locator('.quick-input-widget input.input').isVisible()); i++) await page.keyboard.press('Escape');
+    for (let i = 0; i < 3 && (await page.locator('.quick-input-widget input.input').isVisible()); i++)
+      await page.keyboard.press('Escape');
     if (await page.locator('.context-view .monaco-menu').isVisible()) await page.keyboard.press('Escape');
   });
 
@@ -99,7 +118,20 @@ describe('Start Lane from VS Code: the model first, Back, kept answers, the brie
     const { dir } = makeRepo(cs.scratch, 'sl');
     await ok(['project', 'add', 'sl', dir]);
     launcherTitle = 'lane launcher';
-    await ok(['conv', 'new', '--project', 'sl', '--harness', 'script', '--model', 'm', '--title', launcherTitle, '--prompt', 'I launch lanes.']);
+    await ok([
+      'conv',
+      'new',
+      '--project',
+      'sl',
+      '--harness',
+      'script',
+      '--model',
+      'm',
+      '--title',
+      launcherTitle,
+      '--prompt',
+      'I launch lanes.',
+    ]);
     await runCommand(page, 'View: Close All Editors');
   });
 
@@ -117,7 +149,10 @@ describe('Start Lane from VS Code: the model first, Back, kept answers, the brie
     await step(page, 'svc: Start Lane (4/');
     await quickPick(page, 'Default');
     const model = await step(page, 'svc: Start Lane (5/');
-    assert.match(model.placeholder, /^No model is set for builders of project sl: pick one script offers, type one, or set one in Roles/);
+    assert.match(
+      model.placeholder,
+      /^No model is set for builders of project sl: pick one script offers, type one, or set one in Roles/,
+    );
     assert.deepEqual(model.items.slice(-2), ['Another model…', 'Open Roles…']);
     await screenshot(page, '50-start-lane-model-unset');
 
@@ -132,7 +167,10 @@ describe('Start Lane from VS Code: the model first, Back, kept answers, the brie
     await enter(page);
     await step(page, 'svc: Start Lane (5/');
     await quickPick(page, 'Open Roles…');
-    await waitForMessage(page, 'svc: set the model for builders of project sl in Roles, then run "svc: Start Lane…" again: your answers are kept.');
+    await waitForMessage(
+      page,
+      'svc: set the model for builders of project sl in Roles, then run "svc: Start Lane…" again: your answers are kept.',
+    );
     await webviewFrame(page, '#root');
     await screenshot(page, '51-start-lane-open-roles');
     await clearNotifications(page);
@@ -234,12 +272,23 @@ describe('Start Lane from VS Code: the model first, Back, kept answers, the brie
     assert.deepEqual(judge.items, ['api', 'web']);
     const descriptions = await page
       .locator('.quick-input-widget .quick-input-list .monaco-list-row')
-      .evaluateAll((rows) => rows.filter((r) => (r as HTMLElement).offsetParent !== null).map((r) => (r.querySelector('.label-description')?.textContent ?? '').trim()));
-    assert.deepEqual(descriptions, ['builder api i1 has not reported: judge it at a commit you name', 'builder web i1 has not reported: judge it at a commit you name']);
+      .evaluateAll((rows) =>
+        rows
+          .filter((r) => (r as HTMLElement).offsetParent !== null)
+          .map((r) => (r.querySelector('.label-description')?.textContent ?? '').trim()),
+      );
+    assert.deepEqual(descriptions, [
+      'builder api i1 has not reported: judge it at a commit you name',
+      'builder web i1 has not reported: judge it at a commit you name',
+    ]);
     await screenshot(page, '54-start-lane-critic-builders');
     await quickPick(page, 'web');
     const at = await step(page, 'svc: Start Lane (4/');
-    assert.equal(at.prompt.startsWith('Commit of builder web i1 to judge (it has not reported done, so name one)'), true, at.prompt);
+    assert.equal(
+      at.prompt.startsWith('Commit of builder web i1 to judge (it has not reported done, so name one)'),
+      true,
+      at.prompt,
+    );
     assert.equal(at.value, head, "prefilled with the builder's head");
     await enter(page);
     await step(page, 'svc: Start Lane (5/');
@@ -254,7 +303,11 @@ describe('Start Lane from VS Code: the model first, Back, kept answers, the brie
     await writeBrief(page, 'Judge the page.');
     await waitForMessage(page, /^Lane sl1\/web critic i1: conv \d+ \(sl1-web-critic-i1\) in /, 30_000);
     const critic = (await lanes()).find((l) => l.role === 'critic')!;
-    assert.equal(git(critic.cwd, session().cs.scratch.env, 'rev-parse', 'HEAD'), head, 'the critic is checked out at the commit named');
+    assert.equal(
+      git(critic.cwd, session().cs.scratch.env, 'rev-parse', 'HEAD'),
+      head,
+      'the critic is checked out at the commit named',
+    );
     await clearNotifications(page);
   });
 });

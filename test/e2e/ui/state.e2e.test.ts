@@ -72,7 +72,11 @@ describe('state kept, preview tabs, buttons instead of commands (code-server 4.1
   let reviewed = '';
 
   const startLane = async (args: string[]) =>
-    Number(/: conv (\d+) /.exec(await ok(['lane', 'start', '--parent', String(id.root), '--harness', 'script', '--model', 'm', ...args]))![1]);
+    Number(
+      /: conv (\d+) /.exec(
+        await ok(['lane', 'start', '--parent', String(id.root), '--harness', 'script', '--model', 'm', ...args]),
+      )![1],
+    );
 
   before(async () => {
     const { cs } = session();
@@ -110,9 +114,22 @@ describe('state kept, preview tabs, buttons instead of commands (code-server 4.1
       writeBrief(briefs, 'api.md', [{ run: buildAndReport('api.txt', 'x'), check: true }]),
     ]);
     await ok(['lane', 'wait', 's1-api-builder-i1', '--timeout', '60']);
-    id.critic = await startLane(['--run', 's1', '--for', 'api', '--role', 'critic', '--brief', writeBrief(briefs, 'critic.md', [{ run: judgeAndReport('NOT_YET', 1) }])]);
+    id.critic = await startLane([
+      '--run',
+      's1',
+      '--for',
+      'api',
+      '--role',
+      'critic',
+      '--brief',
+      writeBrief(briefs, 'critic.md', [{ run: judgeAndReport('NOT_YET', 1) }]),
+    ]);
     await ok(['lane', 'wait', 's1-api-critic-i1', '--timeout', '60']);
-    const lanes = JSON.parse(await ok(['lane', 'list', '--json'])) as { id: number; title: string; report: { verdictFile: string | null } | null }[];
+    const lanes = JSON.parse(await ok(['lane', 'list', '--json'])) as {
+      id: number;
+      title: string;
+      report: { verdictFile: string | null } | null;
+    }[];
     for (const l of lanes) title[l.id] = l.title;
     title[id.root] = 'state root';
     verdictFile = lanes.find((l) => l.id === id.critic)!.report!.verdictFile!;
@@ -132,13 +149,21 @@ describe('state kept, preview tabs, buttons instead of commands (code-server 4.1
     await row(id.critic).waitFor({ timeout: 20_000 });
 
     await row(id.root).click();
-    await (await panelOf(page, id.root, 'state-root')).locator('header .preview-mark', { hasText: /^Preview$/ }).waitFor();
+    await (
+      await panelOf(page, id.root, 'state-root')
+    )
+      .locator('header .preview-mark', { hasText: /^Preview$/ })
+      .waitFor();
     assert.deepEqual(await tabs(page), [`#${id.root} state root`]);
 
     // The next row click replaces the preview, in the same tab.
     await row(id.critic).click();
     const critic = await panelOf(page, id.critic, 's1-api-critic-i1');
-    await eventually(async () => JSON.stringify(await tabs(page)) === JSON.stringify([`#${id.critic} ${title[id.critic]}`]), 10_000, 'one tab, now the critic');
+    await eventually(
+      async () => JSON.stringify(await tabs(page)) === JSON.stringify([`#${id.critic} ${title[id.critic]}`]),
+      10_000,
+      'one tab, now the critic',
+    );
     assert.equal(await critic.locator('header .preview-mark').count(), 1);
     await screenshot(page, '30-preview-tab-replaced');
 
@@ -150,7 +175,9 @@ describe('state kept, preview tabs, buttons instead of commands (code-server 4.1
     await row(id.builder).click();
     const builder = await panelOf(page, id.builder, 's1-api-builder-i1');
     await eventually(
-      async () => JSON.stringify(await tabs(page)) === JSON.stringify([`#${id.critic} ${title[id.critic]}`, `#${id.builder} ${title[id.builder]}`]),
+      async () =>
+        JSON.stringify(await tabs(page)) ===
+        JSON.stringify([`#${id.critic} ${title[id.critic]}`, `#${id.builder} ${title[id.builder]}`]),
       10_000,
       'the kept critic and the builder preview',
     );
@@ -195,7 +222,11 @@ describe('state kept, preview tabs, buttons instead of commands (code-server 4.1
     await activeTab(page)
       .locator('.label-name', { hasText: path.basename(verdictFile) })
       .waitFor();
-    assert.equal(await activeTab(page).locator('.monaco-icon-label.italic').count(), 0, 'an explicit open is not a preview');
+    assert.equal(
+      await activeTab(page).locator('.monaco-icon-label.italic').count(),
+      0,
+      'an explicit open is not a preview',
+    );
     await closeEditors();
 
     // Stopped: Send is off, Resume is offered in words and as a button.
@@ -241,7 +272,11 @@ describe('state kept, preview tabs, buttons instead of commands (code-server 4.1
     await setPaneExpanded(page, 'Awareness', false);
     await setPaneExpanded(page, 'Reviews', false);
     await row(id.builder).click();
-    await (await panelOf(page, id.builder, 's1-api-builder-i1')).locator('header .preview-mark', { hasText: /^Preview$/ }).waitFor();
+    await (
+      await panelOf(page, id.builder, 's1-api-builder-i1')
+    )
+      .locator('header .preview-mark', { hasText: /^Preview$/ })
+      .waitFor();
     // The side bar as the later tests expect it, before the layout is saved with the reload.
     await setPaneExpanded(page, 'Awareness', true);
     await setPaneExpanded(page, 'Reviews', true);
@@ -249,16 +284,28 @@ describe('state kept, preview tabs, buttons instead of commands (code-server 4.1
     // The page keeps its state on input; give the host a moment to persist it.
     await page.waitForTimeout(500);
     const before = await tabs(page);
-    assert.deepEqual(before, ['svc Roles', 'svc Agents', `#${id.root} state root`, `#${id.builder} ${title[id.builder]}`]);
+    assert.deepEqual(before, [
+      'svc Roles',
+      'svc Agents',
+      `#${id.root} state root`,
+      `#${id.builder} ${title[id.builder]}`,
+    ]);
 
     const t = Date.now();
     // As a person reloads: the command saves the workbench state (the panels' page state in it) first.
     await Promise.all([page.waitForEvent('load', { timeout: 120_000 }), runCommand(page, 'Developer: Reload Window')]);
     await page.locator('.monaco-workbench .part.activitybar').waitFor({ timeout: 60_000 });
-    await eventually(async () => JSON.stringify(await tabs(page)) === JSON.stringify(before), 30_000, `the tabs ${before.join(', ')} after the reload`);
+    await eventually(
+      async () => JSON.stringify(await tabs(page)) === JSON.stringify(before),
+      30_000,
+      `the tabs ${before.join(', ')} after the reload`,
+    );
     // The extension host starts again and reconnects (slow on a loaded machine) before the panel can be filled.
     const again = await webviewFrameWith(page, 'header .facts', `#${id.root} state-root`, 90_000);
-    assert.equal(await again.locator('.composer vscode-textarea textarea').inputValue(), 'a draft kept across the reload');
+    assert.equal(
+      await again.locator('.composer vscode-textarea textarea').inputValue(),
+      'a draft kept across the reload',
+    );
     await again.locator('.transcript .message', { hasText: 'to check it;' }).waitFor();
     timing('conversation panel back after the reload', t);
     await screenshot(page, '34-panels-after-reload');
@@ -275,7 +322,9 @@ describe('state kept, preview tabs, buttons instead of commands (code-server 4.1
     await row(id.critic).click();
     await panelOf(page, id.critic, 's1-api-critic-i1');
     await eventually(
-      async () => JSON.stringify(await tabs(page)) === JSON.stringify(['svc Roles', 'svc Agents', `#${id.root} state root`, `#${id.critic} ${title[id.critic]}`]),
+      async () =>
+        JSON.stringify(await tabs(page)) ===
+        JSON.stringify(['svc Roles', 'svc Agents', `#${id.root} state root`, `#${id.critic} ${title[id.critic]}`]),
       15_000,
       'the restored preview tab now shows the critic',
     );
@@ -284,7 +333,10 @@ describe('state kept, preview tabs, buttons instead of commands (code-server 4.1
 
     await page.locator('.tabs-container .tab', { hasText: 'svc Agents' }).click();
     const agentsAgain = await webviewFrame(page, 'table.agents');
-    assert.equal(await agentsAgain.locator('vscode-textfield').evaluate((el) => (el as HTMLElement & { value: string }).value), 's1-api-critic');
+    assert.equal(
+      await agentsAgain.locator('vscode-textfield').evaluate((el) => (el as HTMLElement & { value: string }).value),
+      's1-api-critic',
+    );
     await agentsAgain.locator('.count', { hasText: /^1 of \d+ agents$/ }).waitFor();
     await page.locator('.tabs-container .tab', { hasText: 'svc Roles' }).click();
     await webviewFrame(page, '[data-section="review"]');
@@ -309,16 +361,27 @@ describe('state kept, preview tabs, buttons instead of commands (code-server 4.1
       return {
         underlined: links.filter((a) => getComputedStyle(a).textDecorationLine !== 'none').length,
         links: links.length,
-        edges: ['.daemon', 'h3', 'article.card'].map((sel) => Math.round(document.querySelector(sel)!.getBoundingClientRect().left)),
+        edges: ['.daemon', 'h3', 'article.card'].map((sel) =>
+          Math.round(document.querySelector(sel)!.getBoundingClientRect().left),
+        ),
         // A nested lane (the critic under its builder) is one step in from its parent.
-        step: nested && outer ? Math.round(nested.getBoundingClientRect().left - outer.getBoundingClientRect().left) : -1,
+        step:
+          nested && outer ? Math.round(nested.getBoundingClientRect().left - outer.getBoundingClientRect().left) : -1,
         padding: getComputedStyle(document.querySelector('article.card')!).paddingLeft,
       };
     });
     assert.ok(look.links >= 3, `links: ${look.links}`);
     assert.equal(look.underlined, 0, 'no underlined links in the rail');
-    assert.equal(new Set(look.edges).size, 1, `daemon line, project heading and card share one left edge: ${look.edges.join(', ')}`);
-    assert.equal(look.step, 2 * parseInt(look.padding, 10), `one indentation step per nesting level (${look.step} px, card padding ${look.padding})`);
+    assert.equal(
+      new Set(look.edges).size,
+      1,
+      `daemon line, project heading and card share one left edge: ${look.edges.join(', ')}`,
+    );
+    assert.equal(
+      look.step,
+      2 * parseInt(look.padding, 10),
+      `one indentation step per nesting level (${look.step} px, card padding ${look.padding})`,
+    );
     await screenshot(page, '35-awareness-rail');
 
     const roles = await openRoles(page);
@@ -327,7 +390,10 @@ describe('state kept, preview tabs, buttons instead of commands (code-server 4.1
     assert.ok(headings.includes(`Project ${PROJECT}gauntlet roles`), headings.join(' | '));
     for (const h of headings) assert.doesNotMatch(h, /\//, `a heading without a path: ${h}`);
     const builderModel = roles.locator(`.field[data-key="projects.${PROJECT}.gauntlet.roles.builder.model"] .source`);
-    assert.equal(await builderModel.textContent(), 'unset · a builder lane cannot start without a model: set one here, or give it at launch (there is no default model)');
+    assert.equal(
+      await builderModel.textContent(),
+      'unset · a builder lane cannot start without a model: set one here, or give it at launch (there is no default model)',
+    );
     const [warnColour, mutedColour] = await Promise.all([
       builderModel.evaluate((el) => getComputedStyle(el).color),
       roles
@@ -360,7 +426,10 @@ describe('state kept, preview tabs, buttons instead of commands (code-server 4.1
       });
       assert.equal(code.text, 'greet.sh Ada');
       // File names are not web links (.md and .sh are top-level domains); a real URL is.
-      assert.deepEqual(await frame.locator('.transcript .message a').evaluateAll((as) => as.map((a) => a.getAttribute('href'))), ['https://example.com/greet']);
+      assert.deepEqual(
+        await frame.locator('.transcript .message a').evaluateAll((as) => as.map((a) => a.getAttribute('href'))),
+        ['https://example.com/greet'],
+      );
       assert.notEqual(code.background, code.selection, 'inline code does not take the selection colour');
       assert.equal(code.background, 'rgba(0, 0, 0, 0)');
       assert.equal(code.border, 'solid');
@@ -382,13 +451,19 @@ describe('state kept, preview tabs, buttons instead of commands (code-server 4.1
       path.join(scripts, 'quick.sh'),
       `printf '# Verdict: APPROVED\\n\\n## Summary\\nquick pass over %s\\n\\n## Blockers\\nNone.\\n\\n## Evidence\\nread the diff\\n' "$SVC_REVIEW_SHA" > "$SVC_REVIEW_REPORT"\nsvc review post "$SVC_ISSUE" --run "$SVC_REVIEW_RUN" > /dev/null 2>&1\n`,
     );
-    fs.writeFileSync(path.join(scripts, 'work.sh'), `printf 'feature\\n' > feature.txt && git add feature.txt && git commit -qm feature && svc done > /dev/null 2>&1\n`);
-    for (const n of ['quick', 'work']) fs.writeFileSync(path.join(scripts, `${n}.yaml`), `- run: . "${path.join(scripts, `${n}.sh`)}"\n`);
+    fs.writeFileSync(
+      path.join(scripts, 'work.sh'),
+      `printf 'feature\\n' > feature.txt && git add feature.txt && git commit -qm feature && svc done > /dev/null 2>&1\n`,
+    );
+    for (const n of ['quick', 'work'])
+      fs.writeFileSync(path.join(scripts, `${n}.yaml`), `- run: . "${path.join(scripts, `${n}.sh`)}"\n`);
     fs.writeFileSync(
       path.join(cs.scratch.svcHome, 'config.yaml'),
       `harnesses:\n  script:\n    scripts:\n      "agent-${PROJECT}-*-review": ${path.join(scripts, 'quick.yaml')}\n      "agent-${PROJECT}-*": ${path.join(scripts, 'work.yaml')}\nroles:\n  review:\n    mode: quick\n    model: m\n    harness: script\n`,
     );
-    const issue = JSON.parse(await ok(['issue', 'new', '--project', PROJECT, '--title', 'state feature', '--json'])) as { id: string };
+    const issue = JSON.parse(
+      await ok(['issue', 'new', '--project', PROJECT, '--title', 'state feature', '--json']),
+    ) as { id: string };
     reviewed = issue.id;
     await ok(['issue', 'start', issue.id, '--harness', 'script', '--model', 'm']);
     const state = await eventually(
@@ -415,7 +490,11 @@ describe('state kept, preview tabs, buttons instead of commands (code-server 4.1
       await tab.locator('.label-name', { hasText: /\.md$/ }).waitFor();
       assert.equal(await tab.locator('.monaco-icon-label.italic').count(), 1, 'a click opens a preview tab');
       await reviewer.dblclick();
-      await eventually(async () => (await activeTab(page).locator('.monaco-icon-label.italic').count()) === 0, 5000, 'the double-click keeps the tab');
+      await eventually(
+        async () => (await activeTab(page).locator('.monaco-icon-label.italic').count()) === 0,
+        5000,
+        'the double-click keeps the tab',
+      );
       assert.equal((await tabs(page)).length, 1);
       await screenshot(page, '38-report-kept-by-double-click');
       await closeEditors();
@@ -425,7 +504,11 @@ describe('state kept, preview tabs, buttons instead of commands (code-server 4.1
       await runCommand(page, 'svc: Refresh Views');
       await ok(['tell', String(id.root), 'a change the trees hear about']);
       await page.waitForTimeout(1500);
-      assert.equal(await run.getAttribute('aria-expanded'), 'false', 'the run row stays collapsed after a refresh and a change');
+      assert.equal(
+        await run.getAttribute('aria-expanded'),
+        'false',
+        'the run row stays collapsed after a refresh and a change',
+      );
       await screenshot(page, '39-reviews-expansion-kept');
     } finally {
       await page.setViewportSize(viewport);
@@ -445,14 +528,22 @@ describe('state kept, preview tabs, buttons instead of commands (code-server 4.1
     try {
       await only('Reviews');
       const issueRow = rowByLabel(page, 'Reviews', `${reviewed} state feature`);
-      await issueRow.locator('.label-description', { hasText: /^PR #\d+ · approved · ready to merge$/ }).waitFor({ timeout: 20_000 });
+      await issueRow
+        .locator('.label-description', { hasText: /^PR #\d+ · approved · ready to merge$/ })
+        .waitFor({ timeout: 20_000 });
       await issueRow.hover();
       assert.deepEqual(await hoverActions(issueRow), ['Request Review…']);
       await issueRow.locator('.actions a.action-label').first().click();
       // The optional note for the reviewers: none.
-      await page.locator('.quick-input-widget .quick-input-title', { hasText: `svc: Request Review of ${reviewed}` }).waitFor();
+      await page
+        .locator('.quick-input-widget .quick-input-title', { hasText: `svc: Request Review of ${reviewed}` })
+        .waitFor();
       await page.locator('.quick-input-widget input.input').press('Enter');
-      await waitForMessage(page, new RegExp(`^svc: requested review r2 \\(quick\\) of ${reviewed} at [0-9a-f]{7} \\(PR #\\d+\\)\\.$`), 30_000);
+      await waitForMessage(
+        page,
+        new RegExp(`^svc: requested review r2 \\(quick\\) of ${reviewed} at [0-9a-f]{7} \\(PR #\\d+\\)\\.$`),
+        30_000,
+      );
       await eventually(
         async () => {
           const st = JSON.parse(await ok(['show', reviewed, '--json'])) as IssueState;
@@ -480,13 +571,21 @@ describe('state kept, preview tabs, buttons instead of commands (code-server 4.1
       const convoy = rowByLabel(page, 'Command Deck', `${reviewed} review r2`);
       await convoy.locator('.label-description', { hasText: /^quick · APPROVED$/ }).waitFor({ timeout: 20_000 });
       const deckHistory = rowByDescription(page, 'Command Deck', 'r1 APPROVED');
-      assert.deepEqual([await rowByLabel(page, 'Command Deck', `${reviewed} review r1`).count(), await deckHistory.count()], [0, 0], 'r1 is not a convoy row of its own');
+      assert.deepEqual(
+        [await rowByLabel(page, 'Command Deck', `${reviewed} review r1`).count(), await deckHistory.count()],
+        [0, 0],
+        'r1 is not a convoy row of its own',
+      );
       await clickViewAction(page, 'Command Deck', 'Show Archived');
       try {
         await deckHistory.waitFor({ timeout: 20_000 });
         assert.equal(await deckHistory.locator('.label-name').textContent(), 'earlier runs');
         assert.equal(await deckHistory.getAttribute('aria-expanded'), 'false');
-        assert.equal(await rowByLabel(page, 'Command Deck', `${reviewed} review r1`).count(), 0, 'r1 stays folded until its history is expanded');
+        assert.equal(
+          await rowByLabel(page, 'Command Deck', `${reviewed} review r1`).count(),
+          0,
+          'r1 stays folded until its history is expanded',
+        );
         await screenshot(page, '38c-deck-earlier-runs-collapsed');
       } finally {
         await clickViewAction(page, 'Command Deck', 'Hide Archived');
@@ -496,7 +595,9 @@ describe('state kept, preview tabs, buttons instead of commands (code-server 4.1
       await only('Reviews');
       await issueRow.waitFor();
       const index = Number(await issueRow.getAttribute('data-index'));
-      const readiness = paneBody(page, 'Reviews').locator(`.monaco-list-row[role="treeitem"][data-index="${index + 1}"]`);
+      const readiness = paneBody(page, 'Reviews').locator(
+        `.monaco-list-row[role="treeitem"][data-index="${index + 1}"]`,
+      );
       assert.equal(await readiness.locator('.label-name').textContent(), 'merge: ready');
       await readiness.hover();
       assert.deepEqual(await hoverActions(readiness), ['Merge PR'], 'a local PR has no web page to open');
@@ -506,8 +607,14 @@ describe('state kept, preview tabs, buttons instead of commands (code-server 4.1
       const pr = Number(/^Merge PR #(\d+) of /.exec(dialog.message)![1]);
       assert.equal(dialog.message, `Merge PR #${pr} of ${reviewed} into its base branch?`);
       await dialog.click('Merge');
-      await waitForMessage(page, new RegExp(`^svc: merged PR #${pr} \\((fast-forward|merge|squash|rebase)\\) at [0-9a-f]{7}\\.$`), 30_000);
-      await issueRow.locator('.label-description', { hasText: new RegExp(`^PR #${pr} · approved · merged$`) }).waitFor({ timeout: 20_000 });
+      await waitForMessage(
+        page,
+        new RegExp(`^svc: merged PR #${pr} \\((fast-forward|merge|squash|rebase)\\) at [0-9a-f]{7}\\.$`),
+        30_000,
+      );
+      await issueRow
+        .locator('.label-description', { hasText: new RegExp(`^PR #${pr} · approved · merged$`) })
+        .waitFor({ timeout: 20_000 });
       assert.equal(await readiness.locator('.label-name').textContent(), `PR #${pr} merged`);
       await screenshot(page, '38e-pr-merged');
     } finally {

@@ -45,7 +45,10 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
     ]) {
       assert.ok(fs.existsSync(path.join(dir, f)), `${f} missing from the installed extension`);
     }
-    assert.ok(!fs.existsSync(path.join(dir, 'extension', 'extension.ts')), 'sources must not ship (the .vscodeignore allow-list)');
+    assert.ok(
+      !fs.existsSync(path.join(dir, 'extension', 'extension.ts')),
+      'sources must not ship (the .vscodeignore allow-list)',
+    );
   });
 
   it('shows the svc container with the Command Deck, Awareness and Reviews views', async () => {
@@ -105,10 +108,27 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
     const t = Date.now();
     const prompt = ['```svc-script', '- say: hello from the e2e', '- ask: Proceed with the e2e?', '```'].join('\n');
     const created = JSON.parse(
-      await ok(['conv', 'new', '--project', 'e2e', '--harness', 'script', '--model', 'm1', '--title', 'e2e root', '--prompt', prompt, '--no-wait', '--json']),
+      await ok([
+        'conv',
+        'new',
+        '--project',
+        'e2e',
+        '--harness',
+        'script',
+        '--model',
+        'm1',
+        '--title',
+        'e2e root',
+        '--prompt',
+        prompt,
+        '--no-wait',
+        '--json',
+      ]),
     ) as { conversation: { id: number } };
     const id = created.conversation.id;
-    const row = page.locator('.sidebar .monaco-list-row[role="treeitem"]', { has: page.locator('.label-name', { hasText: /^e2e root$/ }) });
+    const row = page.locator('.sidebar .monaco-list-row[role="treeitem"]', {
+      has: page.locator('.label-name', { hasText: /^e2e root$/ }),
+    });
     await row.locator('.label-description', { hasText: `#${id} · needs-you` }).waitFor({ timeout: 20_000 });
     assert.equal(await row.getAttribute('aria-level'), '1');
     await statusItem(page)
@@ -139,7 +159,9 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
     await row.locator('.label-description', { hasText: new RegExp(`^#${id} · stopped$`) }).waitFor({ timeout: 15_000 });
     await frame.locator('.daemon', { hasText: /· 0 live of 1 conversation$/ }).waitFor();
     await ok(['conv', 'archive', String(id)]);
-    await paneBody(page, 'Command Deck').getByText('No conversations yet.', { exact: false }).waitFor({ timeout: 15_000 });
+    await paneBody(page, 'Command Deck')
+      .getByText('No conversations yet.', { exact: false })
+      .waitFor({ timeout: 15_000 });
   });
 
   it('says why while the daemon is down, and reconnects when it is back', async () => {
@@ -157,7 +179,10 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
 
     await runCommand(page, 'svc: Show Daemon Status');
     const why = await waitForMessage(page, 'svc: cannot show the daemon status: the svc daemon is not connected:');
-    assert.match(why, /the svc daemon is not connected: (the connection to the daemon closed \(it stopped or restarted\)|no daemon is running for .*\/home\/\.svc)\./);
+    assert.match(
+      why,
+      /the svc daemon is not connected: (the connection to the daemon closed \(it stopped or restarted\)|no daemon is running for .*\/home\/\.svc)\./,
+    );
     await screenshot(page, '04-daemon-down');
     await clearNotifications(page);
     // Every command that needs the daemon says why, instead of asking for input first.

@@ -27,7 +27,9 @@ export async function openWorkbench(browser: Browser, url: string): Promise<Page
 export async function openContainer(page: Page, title: string): Promise<void> {
   const entry = page.locator(`.activitybar a.action-label[aria-label="${title}"]`);
   await entry.waitFor({ timeout: 30_000 });
-  const item = page.locator('.activitybar .action-item', { has: page.locator(`a.action-label[aria-label="${title}"]`) });
+  const item = page.locator('.activitybar .action-item', {
+    has: page.locator(`a.action-label[aria-label="${title}"]`),
+  });
   if ((await item.getAttribute('class'))?.includes('checked')) return;
   await entry.click();
   await page.locator('.sidebar').waitFor();
@@ -35,13 +37,17 @@ export async function openContainer(page: Page, title: string): Promise<void> {
 
 /** The titles of the sidebar's view panes, in order (from the headers' "<title> Section" labels). */
 export async function paneTitles(page: Page): Promise<string[]> {
-  const labels = await page.locator('.sidebar .pane-header').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+  const labels = await page
+    .locator('.sidebar .pane-header')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
   return labels.map((l) => l.replace(/ Section$/, ''));
 }
 
 /** A view pane's body (welcome content included), found by the view's title. */
 export function paneBody(page: Page, title: string) {
-  return page.locator('.sidebar .pane', { has: page.locator(`.pane-header[aria-label="${title} Section"]`) }).locator('.pane-body');
+  return page
+    .locator('.sidebar .pane', { has: page.locator(`.pane-header[aria-label="${title} Section"]`) })
+    .locator('.pane-body');
 }
 
 /** Opens the command palette from the workbench (not a webview, which keeps F1 to itself). */
@@ -172,12 +178,19 @@ export async function waitForTree(page: Page, pane: string, want: TreeRow[], tim
 /** A tree row of a pane by its description's start (`#12 · `: the conversation id). */
 export function rowByDescription(page: Page, pane: string, start: string) {
   return paneBody(page, pane).locator('.monaco-list-row[role="treeitem"]', {
-    has: page.locator('.label-description', { hasText: new RegExp(`^${start.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }),
+    has: page.locator('.label-description', {
+      hasText: new RegExp(`^${start.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+    }),
   });
 }
 
 /** The webview frame whose `selector` element has `text` (e.g. one conversation's panel). */
-export async function webviewFrameWith(page: Page, selector: string, text: string | RegExp, timeoutMs = 20_000): Promise<Frame> {
+export async function webviewFrameWith(
+  page: Page,
+  selector: string,
+  text: string | RegExp,
+  timeoutMs = 20_000,
+): Promise<Frame> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const f of page.frames()) {
@@ -201,7 +214,9 @@ export async function quickPick(page: Page, label: string): Promise<void> {
   await input.waitFor();
   await input.fill(label);
   const row = page
-    .locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) })
+    .locator('.quick-input-list .monaco-list-row', {
+      has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
+    })
     .first();
   await row.waitFor();
   await row.click();
@@ -236,7 +251,9 @@ export async function clickViewAction(page: Page, view: string, title: string): 
   await more.click();
   // The menu ignores a click in its first moments (against accidental clicks), so a click it
   // ignored (the menu stays open) is made again, as in contextMenuItem.
-  const entry = page.locator('.context-view .monaco-menu .action-item .action-label', { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
+  const entry = page.locator('.context-view .monaco-menu .action-item .action-label', {
+    hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+  });
   for (let i = 0; i < 4; i++) {
     await entry.click();
     if (
@@ -259,7 +276,9 @@ export async function viewTitleIcons(page: Page, view: string): Promise<string[]
   await header.hover();
   return header
     .locator('.actions .action-item a.action-label')
-    .evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.getAttribute('aria-label') ?? ''));
+    .evaluateAll((els) =>
+      els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.getAttribute('aria-label') ?? ''),
+    );
 }
 
 /** Whether the palette lists a command with exactly this title (a `when` that does not hold hides it); closes the palette. */
@@ -272,13 +291,14 @@ export async function paletteOffers(page: Page, title: string): Promise<boolean>
   const started = Date.now();
   let offered = false;
   for (;;) {
-    const rows = await page
-      .locator('.quick-input-list .monaco-list-row')
-      .evaluateAll((els) =>
-        els
-          .filter((e) => (e as HTMLElement).offsetParent !== null)
-          .map((e) => ({ label: (e.querySelector('.label-name')?.textContent ?? '').replace(/\s+/g, ' ').trim(), matched: !!e.querySelector('.label-name .highlight') })),
-      );
+    const rows = await page.locator('.quick-input-list .monaco-list-row').evaluateAll((els) =>
+      els
+        .filter((e) => (e as HTMLElement).offsetParent !== null)
+        .map((e) => ({
+          label: (e.querySelector('.label-name')?.textContent ?? '').replace(/\s+/g, ' ').trim(),
+          matched: !!e.querySelector('.label-name .highlight'),
+        })),
+    );
     offered = rows.some((r) => r.label === title);
     const settled = rows.every((r) => r.matched) && Date.now() - started > 400;
     if (offered || settled || Date.now() - started > 5000) break;
@@ -290,7 +310,10 @@ export async function paletteOffers(page: Page, title: string): Promise<boolean>
 }
 
 /** The open modal dialog: its message and detail text, and a click on one of its buttons. */
-export async function modalDialog(page: Page, timeoutMs = 15_000): Promise<{ message: string; detail: string; buttons: string[]; click(label: string): Promise<void> }> {
+export async function modalDialog(
+  page: Page,
+  timeoutMs = 15_000,
+): Promise<{ message: string; detail: string; buttons: string[]; click(label: string): Promise<void> }> {
   const box = page.locator('.monaco-dialog-box');
   await box.waitFor({ timeout: timeoutMs });
   const message = ((await box.locator('.dialog-message-text').textContent()) ?? '').trim();
@@ -306,7 +329,11 @@ export async function modalDialog(page: Page, timeoutMs = 15_000): Promise<{ mes
     detail,
     buttons,
     async click(label: string) {
-      await box.locator('.dialog-buttons .monaco-button', { hasText: new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) }).click();
+      await box
+        .locator('.dialog-buttons .monaco-button', {
+          hasText: new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`),
+        })
+        .click();
       await box.waitFor({ state: 'hidden' });
     },
   };
@@ -314,7 +341,12 @@ export async function modalDialog(page: Page, timeoutMs = 15_000): Promise<{ mes
 
 /** Clicks a button of the notification toast whose message contains `text`. */
 export async function clickNotificationButton(page: Page, text: string | RegExp, button: string): Promise<void> {
-  const item = (where: string) => page.locator(`${where} .notification-list-item`, { has: page.locator('.notification-list-item-message', { hasText: text }) }).first();
+  const item = (where: string) =>
+    page
+      .locator(`${where} .notification-list-item`, {
+        has: page.locator('.notification-list-item-message', { hasText: text }),
+      })
+      .first();
   const toast = item('.notifications-toasts');
   // A toast hides after a while (sooner while a webview has the focus); the notification
   // center keeps it, as the bell does for a person.
@@ -343,7 +375,9 @@ export async function clickNotificationButton(page: Page, text: string | RegExp,
 export async function contextMenuItem(page: Page, row: Locator, item: string): Promise<void> {
   await row.click({ button: 'right' });
   const menu = page.locator('.context-view .monaco-menu');
-  const action = menu.locator('.action-item .action-label', { hasText: new RegExp(`^${item.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
+  const action = menu.locator('.action-item .action-label', {
+    hasText: new RegExp(`^${item.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+  });
   await action.hover();
   await page.waitForTimeout(150);
   for (let attempt = 0; ; attempt++) {
@@ -360,7 +394,9 @@ export async function contextMenuItem(page: Page, row: Locator, item: string): P
 /** A tree row's icon as rendered: its codicon (`bell-dot`, `sync` …) and its colour. */
 export async function rowIcon(row: Locator): Promise<{ codicon: string; color: string }> {
   return row.locator('.custom-view-tree-node-item-icon').evaluate((el) => ({
-    codicon: (Array.from(el.classList).find((c) => c.startsWith('codicon-') && c !== 'codicon-modifier-spin') ?? '').replace(/^codicon-/, ''),
+    codicon: (
+      Array.from(el.classList).find((c) => c.startsWith('codicon-') && c !== 'codicon-modifier-spin') ?? ''
+    ).replace(/^codicon-/, ''),
     color: getComputedStyle(el).color,
   }));
 }
@@ -403,10 +439,13 @@ export async function hoverActions(row: Locator): Promise<(string | null)[]> {
  */
 export async function setPaneExpanded(page: Page, view: string, expanded: boolean): Promise<void> {
   const header = page.locator(`.sidebar .pane-header[aria-label="${view} Section"]`);
-  if (((await header.getAttribute('aria-expanded')) === 'true') !== expanded) await header.click({ position: { x: 10, y: 11 } });
+  if (((await header.getAttribute('aria-expanded')) === 'true') !== expanded)
+    await header.click({ position: { x: 10, y: 11 } });
 }
 
 /** The count badge on the svc activity-bar icon (a TreeView badge of the Command Deck). */
 export function activityBadge(page: Page): Locator {
-  return page.locator('.activitybar .action-item', { has: page.locator('a.action-label[aria-label^="svc"]') }).locator('.badge .badge-content');
+  return page
+    .locator('.activitybar .action-item', { has: page.locator('a.action-label[aria-label^="svc"]') })
+    .locator('.badge .badge-content');
 }
