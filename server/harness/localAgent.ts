@@ -7,6 +7,7 @@ import type { ExitInfo } from '../util/processExit';
 import { groupMembers, procCommand } from '../util/processGroup';
 import { AgentProcess, findCommand } from './agentProcess';
 import type { AgentLauncher, AgentTransport, StopDoor } from './agentTransport';
+import { PipedAgent } from './pipedAgent';
 import * as errs from './spawnErrors';
 
 export const localAgent: AgentLauncher = {
@@ -28,41 +29,9 @@ export const localAgent: AgentLauncher = {
   },
 };
 
-class LocalAgent implements AgentTransport {
-  constructor(private readonly proc: AgentProcess) {}
-
-  get stdin() {
-    return this.proc.stdin;
-  }
-  get stdout() {
-    return this.proc.stdout;
-  }
-  get closed() {
-    return this.proc.closed;
-  }
-  get exit() {
-    return this.proc.exit;
-  }
-  get exited() {
-    return this.proc.exited;
-  }
-  get pid() {
-    return this.proc.pid;
-  }
-  get spawnFailure() {
-    return this.proc.spawnFailure;
-  }
-
-  stderr(): string {
-    return this.proc.stderr();
-  }
-
+class LocalAgent extends PipedAgent<AgentProcess> implements AgentTransport {
   onExit(fn: () => void): void {
     this.proc.child.once('exit', fn);
-  }
-
-  closeStdin(): void {
-    this.proc.closeStdin();
   }
 
   describeEnd(exit: ExitInfo): string {

@@ -8,6 +8,7 @@ import { SSH_FAILED } from '../hosts/sshTransport';
 import { describeExit } from '../util/processExit';
 import type { ExitInfo } from '../util/processExit';
 import type { AgentLauncher, AgentTransport, StartIo, StopDoor } from './agentTransport';
+import { PipedAgent } from './pipedAgent';
 import { SpawnError } from './spawnErrors';
 
 /** Exit codes of the shell that starts the relay there: the environment file (98), the lane's directory (97), the relay itself (96). */
@@ -34,44 +35,16 @@ async function startThere(remote: RemoteRun, io: StartIo): Promise<AgentTranspor
   }
 }
 
-class RemoteAgent implements AgentTransport {
+class RemoteAgent extends PipedAgent<RemoteAgentProcess> implements AgentTransport {
   constructor(
     private readonly remote: RemoteRun,
-    private readonly proc: RemoteAgentProcess,
-  ) {}
-
-  get stdin() {
-    return this.proc.stdin;
-  }
-  get stdout() {
-    return this.proc.stdout;
-  }
-  get closed() {
-    return this.proc.closed;
-  }
-  get exit() {
-    return this.proc.exit;
-  }
-  get exited() {
-    return this.proc.exited;
-  }
-  get pid() {
-    return this.proc.pid;
-  }
-  get spawnFailure() {
-    return this.proc.spawnFailure;
-  }
-
-  stderr(): string {
-    return this.proc.stderr();
+    proc: RemoteAgentProcess,
+  ) {
+    super(proc);
   }
 
   /** The exit is seen only when the relay reports it (closed): the stop door polls the host meanwhile. */
   onExit(): void {}
-
-  closeStdin(): void {
-    this.proc.closeStdin();
-  }
 
   /** What the relay there said of the agent's end, or that the connection was lost before it started. */
   describeEnd(exit: ExitInfo, stopping: boolean): string {
