@@ -3,27 +3,13 @@
 // (localAgent.ts) or runs on a host under svc's relay over SSH (remoteAgentTransport.ts):
 // what differs — how it starts, how its end is put in words, why it ended early, the rest
 // of the stop door, its processes, a lost host — is answered here.
-import type { Readable, Writable } from 'node:stream';
 import type { ExitInfo } from '../util/processExit';
+import type { AgentPipes } from './pipedAgent';
 import type { Profile } from './profiles';
 
-export interface AgentTransport {
-  readonly stdin: Writable;
-  readonly stdout: Readable;
-  /** Resolves once the agent has ended and its output is closed. */
-  readonly closed: Promise<ExitInfo>;
-  readonly exit?: ExitInfo;
-  readonly exited: boolean;
-  /** The process this machine started (the agent, or the ssh carrying it); undefined: it could not be started. */
-  readonly pid: number | undefined;
-  /** Why starting that process failed (ENOENT, EACCES…). */
-  readonly spawnFailure?: NodeJS.ErrnoException;
-  /** The last of its stderr, for messages. */
-  stderr(): string;
+export interface AgentTransport extends AgentPipes {
   /** Calls `fn` as soon as the agent's process exits, ahead of `closed` (the stop door wakes on it); a no-op where no exit is seen here. */
   onExit(fn: () => void): void;
-  /** Closes the agent's stdin: ACP agents exit on EOF. */
-  closeStdin(): void;
   /** How the agent ended, in words (`stopping`: svc was stopping it). */
   describeEnd(exit: ExitInfo, stopping: boolean): string;
   /** The whole spawn error of an agent that ended during startup `step`, when the transport knows better than its exit code; else undefined. */

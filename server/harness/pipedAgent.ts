@@ -7,12 +7,17 @@ import type { ExitInfo } from '../util/processExit';
 export interface AgentPipes {
   readonly stdin: Writable;
   readonly stdout: Readable;
+  /** Resolves once the agent has ended and its output is closed. */
   readonly closed: Promise<ExitInfo>;
   readonly exit?: ExitInfo;
   readonly exited: boolean;
+  /** The process this machine started (the agent, or the ssh carrying it); undefined: it could not be started. */
   readonly pid: number | undefined;
+  /** Why starting that process failed (ENOENT, EACCES…). */
   readonly spawnFailure?: NodeJS.ErrnoException;
+  /** The last of its stderr, for messages. */
   stderr(): string;
+  /** Closes the agent's stdin: ACP agents exit on EOF. */
   closeStdin(): void;
 }
 
