@@ -703,7 +703,7 @@ describe('lanes: spec audit', function () {
       ok(s.svc(['lane', 'runs', '--json'])).then((r) =>
         (JSON.parse(r.stdout) as { run: string; latest: { text: string } }[]).find((c) => c.run === 'fs')!,
       );
-    assert.equal((await card()).latest.text, 'fs builder i1 failed to start');
+    assert.equal((await card()).latest.text, 'fs/f builder i1 failed to start');
 
     await ok(launch('h', 'hangs', ['--no-wait']));
     assert.equal((await lane('fs-h-builder-i1')).activity, 'starting');
