@@ -18,6 +18,7 @@ import {
   openContainer,
   paletteOffers,
   quickPick,
+  revealRow,
   rowByLabel,
   runCommand,
   screenshot,
@@ -95,7 +96,9 @@ async function writeBrief(page: Page, text: string, shot?: string): Promise<void
 
 /** Runs "Start Lane…" from the launcher's Command Deck row (its context menu): the flow starts at the role. */
 async function startFrom(page: Page, launcher: string): Promise<void> {
-  await contextMenuItem(page, rowByLabel(page, 'Command Deck', launcher), 'Start Lane…');
+  const row = rowByLabel(page, 'Command Deck', launcher);
+  await revealRow(page, 'Command Deck', row);
+  await contextMenuItem(page, row, 'Start Lane…');
 }
 
 describe('Start Lane from VS Code: the model first, Back, kept answers, the brief in an editor', function () {

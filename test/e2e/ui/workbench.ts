@@ -102,7 +102,10 @@ export async function waitForMessage(page: Page, text: string | RegExp, timeoutM
   const alert = page.locator('.monaco-aria-container .monaco-alert', { hasText: text }).first();
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    for (const l of [toast, alert]) if ((await l.count()) > 0) return (await l.textContent()) ?? '';
+    if ((await toast.count()) > 0) return (await toast.textContent()) ?? '';
+    // The screen-reader alert can come before the toast renders; VS Code prefixes each alert
+    // with its severity ("Error: …", "Info: …"), which is not part of the message.
+    if ((await alert.count()) > 0) return ((await alert.textContent()) ?? '').replace(/^(Error|Warning|Info): /, '');
     await page.waitForTimeout(100);
   }
   throw new Error(`no message matching ${text} within ${timeoutMs} ms`);
@@ -237,6 +240,26 @@ export function rowByLabel(page: Page, pane: string, label: string) {
   return paneBody(page, pane).locator('.monaco-list-row[role="treeitem"]', {
     has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
   });
+}
+
+/**
+ * Scrolls a pane's tree with the mouse wheel until `row` is drawn: a tree draws only the
+ * rows in view, so a row below the fold (a long deck, after earlier suites) does not exist
+ * for a locator until scrolled to. From the top down, then again (rows may still arrive).
+ */
+export async function revealRow(page: Page, pane: string, row: Locator, timeoutMs = 20_000): Promise<void> {
+  const list = paneBody(page, pane).locator('.monaco-list').first();
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    await list.hover();
+    await page.mouse.wheel(0, -100_000);
+    for (let step = 0; step < 40 && Date.now() < deadline; step++) {
+      if ((await row.count()) > 0) return row.scrollIntoViewIfNeeded();
+      await page.mouse.wheel(0, 150);
+      await page.waitForTimeout(100);
+    }
+  }
+  throw new Error(`no such row in ${pane} within ${timeoutMs} ms`);
 }
 
 /** Clicks a view's title-bar action by its title (shown on hover, as a person reaches it). */
