@@ -149,7 +149,14 @@ export class RpcServer {
     });
     socket.on('error', () => undefined);
     socket.pipe(guard);
-    const connection = createMessageConnection(new StreamMessageReader(guard), new SocketMessageWriter(socket));
+    const reader = new StreamMessageReader(guard);
+    // Off: vscode-jsonrpc's partial-message timer re-arms itself every 10 s for as long as the
+    // process lives once a message arrived unfinished (its token never changes, and disposing
+    // the reader does not clear it), holding the closed client's connection, socket and
+    // buffers forever. Its only effect is an event nothing here listens to; the guard above
+    // already ends a client whose message sits unfinished (PARTIAL_FRAME_IDLE_MS).
+    reader.partialMessageTimeout = 0;
+    const connection = createMessageConnection(reader, new SocketMessageWriter(socket));
     const drop = () => {
       if (!this.clients.delete(client)) return;
       client.abort.abort();
