@@ -64,41 +64,60 @@ export function fuzzPayload(rand: () => number): Buffer {
   }
 }
 
-/** Opens one connection, sends `payload`, waits up to `lingerMs` for an answer, and closes it. */
-export function fuzzOnce(socketPath: string, payload: Buffer, lingerMs: number): Promise<void> {
+/**
+ * Opens one connection, sends `payload`, waits up to `lingerMs` for an answer, and closes it.
+ * Resolves whether it connected: a full listen backlog refuses a connection (EAGAIN) before
+ * the daemon sees it, which must not count as one it served.
+ */
+export function fuzzOnce(socketPath: string, payload: Buffer, lingerMs: number): Promise<boolean> {
   return new Promise((resolve) => {
     const sock = net.createConnection(socketPath);
     let done = false;
+    let connected = false;
     const finish = () => {
       if (done) return;
       done = true;
       clearTimeout(timer);
       sock.destroy();
-      resolve();
+      resolve(connected);
     };
     const timer = setTimeout(finish, lingerMs);
     sock.on('error', finish);
     sock.on('close', finish);
     sock.on('data', finish);
-    sock.on('connect', () => sock.write(payload));
+    sock.on('connect', () => {
+      connected = true;
+      sock.write(payload);
+    });
   });
 }
 
-/** Drives `count` fuzzed connections, `parallel` at a time. */
+/**
+ * Drives `count` fuzzed connections that reach the daemon, `parallel` at a time; one the
+ * backlog refused is tried again after a pause (so the daemon catches up), up to a bound.
+ * Says how many attempts the backlog refused.
+ */
 export async function fuzzConnections(
   socketPath: string,
   count: number,
   opts: { parallel: number; seed: number; lingerMs?: number },
-): Promise<void> {
+): Promise<{ refused: number }> {
   const rand = prng(opts.seed);
   let next = 0;
+  let refused = 0;
   const worker = async () => {
     while (next < count) {
       next++;
-      await fuzzOnce(socketPath, fuzzPayload(rand), opts.lingerMs ?? 20);
+      const payload = fuzzPayload(rand);
+      while (!(await fuzzOnce(socketPath, payload, opts.lingerMs ?? 20))) {
+        if (++refused > 100 * count)
+          throw new Error(`the daemon refused more than ${count} connections at ${socketPath}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
     }
   };
   await Promise.all(Array.from({ length: opts.parallel }, worker));
+  return { refused };
 }
 
 export const randomSeed = () => crypto.randomInt(1, 2 ** 31);
