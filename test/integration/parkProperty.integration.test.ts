@@ -7,13 +7,16 @@
 // svc's old review entries in the shared info/exclude, CRLF work under a committed
 // `* text=auto`, permission bits git does not record (0600, 0000, 0444…, and folders' bits),
 // and the less common ways git holds work: a commit left on a detached HEAD (only the HEAD
-// reflog holds it), a commit only a per-worktree ref holds, a merge in progress, a `.git`
-// file in a subfolder, a writer outside the lane holding a file of it open, a `.gitignore`
-// of `*` the lane committed itself, a nested repository in an ignored folder. Each case
+// reflog holds it), a commit only a per-worktree ref holds, a merge in progress (clean, or
+// with conflicts one of two resolved), a cherry-pick or revert stopped on a conflict, an
+// interactive rebase stopped at a `break`, a `.git` file in a subfolder, a writer outside
+// the lane holding a file of it open, a program of the lane's run from elsewhere (mapped,
+// not open), a `.gitignore` of `*` the lane committed itself, a nested repository in an
+// ignored folder. Each case
 // runs the whole reap sequence, plain or --park, and either
 // - it is refused, for a reason the case holds (a nested .git, an operation in progress,
 //   a process inside, dirty work without --park), and nothing changed: every file, git
-//   status, HEAD, MERGE_HEAD; or
+//   status, HEAD, the conflicts, MERGE_HEAD, CHERRY_PICK_HEAD, REVERT_HEAD, rebase-merge/; or
 // - it succeeds: the worktree is removed (never forced), every commit the case made is on
 //   a ref, and the tree comes back byte for byte — with --park by the restore command
 //   printed in the patch header, run verbatim; a plain reap only when the branch's own
@@ -84,8 +87,10 @@ const KINDS = [
   'detachedCommit',
   'worktreeRef',
   'mergeInProgress',
+  'sequencerStopped',
   'nestedGitFile',
   'openWriter',
+  'mappedProgram',
   'laneCommitsIgnore',
   'nestedRepoIgnored',
 ] as const;
@@ -194,18 +199,18 @@ class Mutator {
     return { code: r.status ?? -1, stdout: (r.stdout ?? '').trim() };
   }
 
-  /** A commit on top of HEAD adding one file, made without touching the worktree, its index or any reflog. */
-  private sideCommit(rel: string, data: Buffer, message: string): string | null {
+  /** A commit on top of `parent` adding one file, made without touching the worktree, its index or any reflog. */
+  private sideCommit(rel: string, data: Buffer, message: string, parent = 'HEAD'): string | null {
     const blob = this.out(['hash-object', '-w', '--stdin'], data);
     if (blob.code !== 0) return null;
     const tmpIndex = `${this.wt}.side-index`;
     const env = { ...this.env, GIT_INDEX_FILE: tmpIndex };
     try {
       const run = (args: string[]) => spawnSync('git', args, { cwd: this.wt, env, encoding: 'utf8' });
-      if (run(['read-tree', 'HEAD']).status !== 0) return null;
+      if (run(['read-tree', parent]).status !== 0) return null;
       if (run(['update-index', '--add', '--cacheinfo', `100644,${blob.stdout},${rel}`]).status !== 0) return null;
       const tree = run(['write-tree']);
-      const commit = this.out(['commit-tree', tree.stdout.trim(), '-p', 'HEAD', '-m', message]);
+      const commit = this.out(['commit-tree', tree.stdout.trim(), '-p', parent, '-m', message]);
       return commit.code === 0 ? commit.stdout : null;
     } finally {
       fs.rmSync(tmpIndex, { force: true });
@@ -420,10 +425,40 @@ class Mutator {
       }
       case 'mergeInProgress': {
         // A merge of a commit nothing else holds, left uncommitted: MERGE_HEAD names its other parent.
-        const side = this.sideCommit(`merged-${o.pick % 1000}.txt`, data, 'the other parent');
+        const [one, two] = [`merged-${o.pick % 1000}.txt`, `merged-${o.pick % 1000}-b.txt`];
+        let side = this.sideCommit(one, data, 'the other parent');
+        if (side && o.exec) side = this.sideCommit(two, data, 'the other parent', side);
         if (!side) return;
         this.made.push(side);
+        if (o.exec) {
+          // Conflicts, one of two resolved: the lane committed its own version of both files first.
+          if (!this.write(b(one), b('lane\n')) || !this.write(b(two), b('lane\n'))) return;
+          if (this.git(['add', '--force'], [b(one), b(two)]) !== 0) return;
+          if (this.out(['commit', '--quiet', '--no-verify', '-m', 'lane side', '--', one, two]).code !== 0) return;
+          this.made.push(this.out(['rev-parse', 'HEAD']).stdout);
+          this.out(['merge', '--quiet', '--no-ff', '--no-commit', side]);
+          if (this.write(b(one), b('resolved\n'))) this.git(['add', '--force'], [b(one)]);
+          return;
+        }
         this.out(['merge', '--quiet', '--no-ff', '--no-commit', side]);
+        return;
+      }
+      case 'sequencerStopped': {
+        // A cherry-pick or revert stopped on a conflict (CHERRY_PICK_HEAD, REVERT_HEAD name a
+        // commit nothing else holds), or an interactive rebase stopped at a `break` (rebase-merge/).
+        const how = o.pick % 3;
+        if (how === 2) {
+          this.out(['-c', `sequence.editor=sh -c 'echo break > "$1"' -`, 'rebase', '--quiet', '-i', 'HEAD']);
+          return;
+        }
+        // P adds the file, Y changes it; HEAD has no such file, so applying Y (or undoing it) conflicts.
+        const rel = `picked-${o.pick % 1000}.txt`;
+        const p = this.sideCommit(rel, b('before\n'), 'the base of the picked commit');
+        if (!p) return;
+        const y = this.sideCommit(rel, Buffer.concat([b('after\n'), data]), 'the picked commit', p);
+        if (!y) return;
+        this.made.push(p, y);
+        this.out(['-c', 'core.editor=true', how === 0 ? 'cherry-pick' : 'revert', y]);
         return;
       }
       case 'nestedGitFile': {
@@ -444,6 +479,24 @@ class Mutator {
         });
         fs.closeSync(fd);
         this.spawned.push(child);
+        return;
+      }
+      case 'mappedProgram': {
+        // A program run from the lane (a tool its build made) by a process working elsewhere:
+        // the lane's file is only mapped, neither open nor the working directory.
+        const rel = o.exec ? b(`build/tool-${o.pick % 1000}`) : b(`bin/tool-${o.pick % 1000}`);
+        if (!this.mkdirs(rel) || this.lstat(rel)) return;
+        fs.copyFileSync('/bin/sleep', this.abs(rel));
+        fs.chmodSync(this.abs(rel), 0o755);
+        const child = spawn(this.abs(rel).toString('utf8'), ['600'], {
+          cwd: path.dirname(this.wt),
+          stdio: 'ignore',
+          detached: true,
+        });
+        this.spawned.push(child);
+        // Running once the kernel maps it: exec may still be under way when spawn returns.
+        const deadline = Date.now() + 10_000;
+        while (Date.now() < deadline && !mapsOf(child.pid).includes(this.abs(rel).toString('utf8'))) sleepSync(20);
         return;
       }
       case 'laneCommitsIgnore': {
@@ -481,18 +534,44 @@ class Mutator {
   }
 }
 
-/** What a refused reap must leave as it was, beyond the files: git status, HEAD, a merge in progress. */
+/** The pseudo-refs a half-done operation leaves, each naming a commit it may alone hold. */
+const OPERATION_HEADS = ['MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD'] as const;
+/** The folders a stopped rebase or `git am` leaves. */
+const OPERATION_DIRS = ['rebase-merge', 'rebase-apply'] as const;
+
+/** What a refused reap must leave as it was, beyond the files: git status, HEAD, an operation in progress. */
 function gitState(wt: string, env: NodeJS.ProcessEnv) {
   const run = (args: string[]) => spawnSync('git', args, { cwd: wt, env, encoding: 'utf8' }).stdout;
   const gitDir = run(['rev-parse', '--absolute-git-dir']).trim();
+  const read = (f: string) =>
+    fs.existsSync(path.join(gitDir, f)) ? fs.readFileSync(path.join(gitDir, f), 'utf8') : null;
+  const operations: Record<string, string | string[]> = {};
+  for (const h of OPERATION_HEADS) {
+    const sha = read(h);
+    if (sha !== null) operations[h] = sha;
+  }
+  for (const d of OPERATION_DIRS) {
+    if (fs.existsSync(path.join(gitDir, d))) operations[d] = fs.readdirSync(path.join(gitDir, d)).sort();
+  }
   return {
     status: run(['status', '--porcelain=v1', '-z', '--untracked-files=all']),
     head: run(['rev-parse', 'HEAD']).trim(),
-    merging: fs.existsSync(path.join(gitDir, 'MERGE_HEAD'))
-      ? fs.readFileSync(path.join(gitDir, 'MERGE_HEAD'), 'utf8')
-      : null,
+    /** Stage numbers and paths of unmerged entries: the conflicts a half-done operation left. */
+    conflicts: run(['ls-files', '--unmerged', '-z']),
+    operations,
   };
 }
+
+/** The memory maps of process `pid` ('' once it is gone). */
+function mapsOf(pid: number | undefined): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/maps`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /** Every `.git` below the top of `wt` (the worktree's own left out); symlinks are not followed. */
 function nestedGitIn(wt: string): string[] {
@@ -580,16 +659,20 @@ describe('reap property: random worktrees are refused unchanged, or reaped with 
             const before = gitState(wt, s.env);
             // The commits the case made that something in the worktree still names (a later op may have dropped one itself).
             const reachable = new Set(
-              spawnSync('git', ['rev-list', '--all', '--reflog', ...(before.merging ? ['MERGE_HEAD'] : [])], {
-                cwd: wt,
-                env: s.env,
-                encoding: 'utf8',
-              }).stdout.split('\n'),
+              spawnSync(
+                'git',
+                ['rev-list', '--all', '--reflog', ...OPERATION_HEADS.filter((h) => h in before.operations)],
+                {
+                  cwd: wt,
+                  env: s.env,
+                  encoding: 'utf8',
+                },
+              ).stdout.split('\n'),
             );
             const precious = m.made.filter((c) => reachable.has(c));
             const mustRefuse = new Set<string>();
             if (nestedGitIn(wt).length) mustRefuse.add('nestedGit');
-            if (before.merging) mustRefuse.add('operationInProgress');
+            if (Object.keys(before.operations).length) mustRefuse.add('operationInProgress');
             if (m.spawned.some((c) => c.exitCode === null && c.signalCode === null)) mustRefuse.add('processesInside');
 
             let report: ReapReport | null = null;
@@ -624,7 +707,7 @@ describe('reap property: random worktrees are refused unchanged, or reaped with 
               assert.deepEqual(
                 gitState(wt, s.env),
                 before,
-                'a refused reap changed git status, HEAD or an operation in progress',
+                'a refused reap changed git status, HEAD, conflicts or an operation in progress',
               );
               assert.equal(fs.existsSync(patch), false, 'a refused reap left a patch');
               return;
