@@ -6,6 +6,8 @@
 // how to finish or abort it, before it changes anything.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { runGit, splitNul } from '../git/gitExec';
+import type { GitEnv } from '../git/gitExec';
 
 export interface OperationInProgress {
   /** What git is in the middle of, as a user would say it. */
@@ -38,10 +40,31 @@ const MARKERS: { marker: string; what: string; finish: string }[] = [
   { marker: 'BISECT_LOG', what: 'a bisect', finish: 'git bisect reset' },
 ];
 
-/** The operations in progress in the worktree whose private git folder is `gitDir`. */
-export function operationsInProgress(gitDir: string): OperationInProgress[] {
-  return MARKERS.filter((m) => fs.existsSync(path.join(gitDir, m.marker))).map((m) => ({
+/**
+ * The operations in progress in the worktree `top` whose private git folder is `gitDir`.
+ * Conflict stages count without a marker too: a partial `git commit -- <paths>` during a
+ * conflicted revert ends the operation but leaves the other paths' stages, which a patch
+ * cannot carry either.
+ */
+export async function operationsInProgress(
+  top: string,
+  gitDir: string,
+  git: GitEnv = {},
+): Promise<OperationInProgress[]> {
+  const ops = MARKERS.filter((m) => fs.existsSync(path.join(gitDir, m.marker))).map((m) => ({
     ...m,
     marker: path.join(gitDir, m.marker),
   }));
+  if (ops.length) return ops;
+  const unmerged = new Set(
+    splitNul((await runGit(top, ['ls-files', '-u', '-z'], git)).stdout).map((e) => e.toString('utf8').split('\t')[1]),
+  );
+  if (!unmerged.size) return [];
+  return [
+    {
+      what: 'a conflict resolution',
+      finish: 'resolve each path and git add it (git diff --name-only --diff-filter=U lists them)',
+      marker: `${path.join(gitDir, 'index')}: ${unmerged.size} ${unmerged.size === 1 ? 'path' : 'paths'} with conflict stages`,
+    },
+  ];
 }

@@ -63,7 +63,7 @@ export async function parkWorktree(
   if (head === null) throw notAWorktreeError(worktreeDir, 'HEAD has no commit');
   // What a patch cannot carry, refused before anything is written: another repository in
   // the tree (its .git would be left out), an operation half done (its state would be reset away).
-  await refuseUnparkable(info.top, info.gitDir);
+  await refuseUnparkable(info.top, info.gitDir, opts);
   const target = path.resolve(patchFile);
   // The parked work is the user's alone (a lane's 0600 file is in it): folders 0700, files 0600.
   fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });

@@ -60,17 +60,17 @@ export async function checkLaneDir(c: LaneDirCheck): Promise<LaneDirState> {
  * Refuses what neither a plain reap nor a park may remove: another repository inside the
  * tree, an operation half done. Park runs it too, so it never cleans such a tree.
  */
-export async function refuseUnparkable(top: string, gitDir: string): Promise<void> {
+export async function refuseUnparkable(top: string, gitDir: string, git: GitEnv = {}): Promise<void> {
   const nested = nestedGitEntries(top);
   if (nested.length) throw nestedGitError(top, nested);
-  const ops = operationsInProgress(gitDir);
+  const ops = await operationsInProgress(top, gitDir, git);
   if (ops.length) throw operationInProgressError(top, ops);
 }
 
 /** Step 4's refusals for a worktree; true when it holds work for --park to save. */
 async function checkWorktreeCanGo(dir: string, park: boolean, git: GitEnv): Promise<boolean> {
   const info = await worktreeInfo(dir, git);
-  await refuseUnparkable(info.top, info.gitDir);
+  await refuseUnparkable(info.top, info.gitDir, git);
   const dirty = await uncommittedPaths(dir, git);
   const work = await inspectWork(dir, dirty, git);
   if ((dirty.length || work.hidden.length) && !park) throw dirtyError(dir, dirty, work.hidden);

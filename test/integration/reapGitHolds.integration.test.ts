@@ -204,6 +204,28 @@ describe('reap: work git holds in less common ways', function () {
     });
   }
 
+  it('conflict stages left without a marker (git merge --quit): plain and --park refused, the stages kept', async () => {
+    const { plan, dir } = lane();
+    const branch = git(dir, s.env, 'symbolic-ref', '--short', 'HEAD');
+    git(dir, s.env, 'checkout', '--quiet', '-b', 'quit-src');
+    commitFile(dir, 'text.txt', 'quit theirs\n', 'quit theirs');
+    git(dir, s.env, 'checkout', '--quiet', branch);
+    commitFile(dir, 'text.txt', 'quit ours\n', 'quit ours');
+    assert.notEqual(sh('git merge quit-src', s.env, dir).code, 0, 'the merge conflicts');
+    git(dir, s.env, 'merge', '--quit');
+    const before = state(dir);
+    assert.deepEqual(before.markers, [], 'no operation marker is left');
+    const stages = git(dir, s.env, 'ls-files', '-u');
+    assert.equal(stages.split('\n').length, 3, stages);
+    for (const park of [false, true]) {
+      const e = await refused({ ...plan, park }, 'operationInProgress');
+      assert.match(e.message, /is in the middle of a conflict resolution; /);
+      assert.match(e.message, /index: 1 path with conflict stages\): resolve each path and git add it/);
+      assert.deepEqual(state(dir), before);
+      assert.equal(git(dir, s.env, 'ls-files', '-u'), stages);
+    }
+  });
+
   it('a .git file in a subfolder: plain and --park refused naming it, nothing changed', async () => {
     const { plan, calls, dir } = lane();
     fs.mkdirSync(path.join(dir, 'd'));
