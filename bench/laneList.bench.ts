@@ -58,8 +58,9 @@ async function main(): Promise<void> {
       const r = spawnSync(process.execPath, [svcJs, 'lane', 'list', '--run', run, '--json'], {
         env: s.env,
         encoding: 'utf8',
+        maxBuffer: 1 << 28, // 1,000 lanes' JSON is past spawnSync's 1 MB default, which ended the bench there
       });
-      if (r.status !== 0) throw new Error(r.stderr);
+      if (r.status !== 0) throw new Error(`svc lane list: ${r.error?.message ?? r.stderr}`);
     };
     const list = listOf('bench');
     const svcOk = (args: string[]) => {
