@@ -7,10 +7,14 @@
 // And the slow one a person meets when VS Code opens after a reboot: the FIRST list after a
 // daemon restart (the daemon stopped and started, untimed; the list timed), at each size and
 // at 100 lanes of a 3,000-file repository; median of 3 restarts, each followed by the floor.
-// Target ≤ 0.2× the sequential floor at 200 and 1,000 lanes.
+// Target ≤ 0.2× the sequential floor at 200 and 1,000 lanes. And the first list after N new
+// lanes (each size step adds lanes to a running daemon): it must grow with N at the cost of
+// their `git status` run 2 × cores at once, printed against those lanes' sequential floor.
+// Every ratio line carries the load average it was measured under.
 // Run: npm run bench -- laneList
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { lanesStart } from '../shared/protocol/lanes';
 import { laneWorld } from '../test/helpers/lanes';
@@ -26,6 +30,16 @@ const FIRST_TARGET = 0.2;
 const RESTARTS = 3;
 const BIG_FILES = 3000;
 const BIG_LANES = Number(process.env.SVC_BENCH_BIG_LANES ?? 100);
+/** The daemon's `git status` runs at once (WorktreeFacts: 2 × cores, at least 4). */
+const PARALLEL = Math.max(4, 2 * os.availableParallelism());
+
+/** The load average now (1, 5, 15 minutes), for the line a ratio is printed on. */
+function load(): string {
+  return `load ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`;
+}
 
 function time(fn: () => void): number {
   const t = process.hrtime.bigint();
@@ -44,8 +58,9 @@ async function main(): Promise<void> {
       const r = spawnSync(process.execPath, [svcJs, 'lane', 'list', '--run', run, '--json'], {
         env: s.env,
         encoding: 'utf8',
+        maxBuffer: 1 << 28, // 1,000 lanes' JSON is past spawnSync's 1 MB default, which ended the bench there
       });
-      if (r.status !== 0) throw new Error(r.stderr);
+      if (r.status !== 0) throw new Error(`svc lane list: ${r.error?.message ?? r.stderr}`);
     };
     const list = listOf('bench');
     const svcOk = (args: string[]) => {
@@ -86,7 +101,7 @@ async function main(): Promise<void> {
         first.push(time(listRun));
         floors.push(time(floor));
       }
-      return { first: median(first), floor: median(floors), runs: first };
+      return { first: median(first), floor: median(floors), runs: first, load: load() };
     };
     const rows: {
       n: number;
@@ -96,17 +111,29 @@ async function main(): Promise<void> {
       first: number;
       firstFloor: number;
       firstRuns: number[];
+      firstLoad: string;
+      added: number;
+      afterNew: number;
+      newFloor: number;
+      newLoad: string;
+      load: string;
     }[] = [];
     let made = 0;
+    let had: string[] = [];
     for (const n of SIZES) {
       await launch('bench', undefined, made, n);
+      const added = n - made;
       made = n;
       while (fs.readdirSync(root).filter((d) => fs.existsSync(path.join(root, d, 'README.md'))).length < n)
         await sleep(100);
       const dirs = fs.readdirSync(root).map((d) => path.join(root, d));
       const floor = sequentialStatus(dirs);
       const runs = n >= 1000 ? 3 : n > TARGET_SIZE ? 5 : 9;
-      list(); // the daemon watches every worktree once
+      // The first list after `added` new lanes (the others counted before), then the new lanes' own floor.
+      const afterNew = time(list);
+      const newLoad = load();
+      const newFloor = time(sequentialStatus(dirs.filter((d) => !had.includes(d))));
+      had = dirs;
       const warm: number[] = [];
       const floors: number[] = [];
       const cold: number[] = [];
@@ -116,6 +143,7 @@ async function main(): Promise<void> {
         floors.push(time(floor));
         cold.push(time(list));
       }
+      const warmLoad = load();
       const f = firstAfterRestart(list, floor);
       // Printed as soon as measured, and again with the others at the end.
       console.log(
@@ -129,6 +157,12 @@ async function main(): Promise<void> {
         first: f.first,
         firstFloor: f.floor,
         firstRuns: f.runs,
+        firstLoad: f.load,
+        added,
+        afterNew,
+        newFloor,
+        newLoad,
+        load: warmLoad,
       });
     }
     for (const r of rows) {
@@ -137,7 +171,7 @@ async function main(): Promise<void> {
           ? ` (target ≤ ${TARGET}: ${r.warm / r.floor <= TARGET && r.cold / r.floor <= TARGET ? 'met' : 'MISSED'})`
           : '';
       console.log(
-        `${r.n} lanes: sequential git status floor ${r.floor.toFixed(0)} ms; lane list --json repeated ${r.warm.toFixed(0)} ms, ratio ${(r.warm / r.floor).toFixed(2)}; every index just refreshed ${r.cold.toFixed(0)} ms, ratio ${(r.cold / r.floor).toFixed(2)}${mark}`,
+        `${r.n} lanes: sequential git status floor ${r.floor.toFixed(0)} ms; lane list --json repeated ${r.warm.toFixed(0)} ms, ratio ${(r.warm / r.floor).toFixed(2)}; every index just refreshed ${r.cold.toFixed(0)} ms, ratio ${(r.cold / r.floor).toFixed(2)}${mark}; ${r.load}`,
       );
     }
     for (const r of rows) {
@@ -146,7 +180,12 @@ async function main(): Promise<void> {
           ? ` (target ≤ ${FIRST_TARGET}: ${r.first / r.firstFloor <= FIRST_TARGET ? 'met' : 'MISSED'})`
           : '';
       console.log(
-        `${r.n} lanes, first lane list after a daemon restart: ${r.first.toFixed(0)} ms (median of ${RESTARTS}; runs ${r.firstRuns.map((x) => x.toFixed(0)).join(' ')}); ratio ${(r.first / r.firstFloor).toFixed(2)} to the sequential git status floor ${r.firstFloor.toFixed(0)} ms${mark}`,
+        `${r.n} lanes, first lane list after a daemon restart: ${r.first.toFixed(0)} ms (median of ${RESTARTS}; runs ${r.firstRuns.map((x) => x.toFixed(0)).join(' ')}); ratio ${(r.first / r.firstFloor).toFixed(2)} to the sequential git status floor ${r.firstFloor.toFixed(0)} ms${mark}; ${r.firstLoad}`,
+      );
+    }
+    for (const r of rows) {
+      console.log(
+        `${r.n} lanes, first lane list after ${r.added} new lanes: ${r.afterNew.toFixed(0)} ms (${(r.afterNew / r.added).toFixed(1)} ms a new lane); ratio ${(r.afterNew / r.newFloor).toFixed(2)} to the new lanes' sequential git status floor ${r.newFloor.toFixed(0)} ms (their git status runs ${PARALLEL} at once: ${(1 / PARALLEL).toFixed(2)} is the parallel cost); ${r.newLoad}`,
       );
     }
     // A bigger repository: BIG_LANES lanes of a BIG_FILES-file project, whose agents exited.
@@ -172,7 +211,7 @@ async function main(): Promise<void> {
       bigList(); // counted once, as a running daemon would have
       const f = firstAfterRestart(bigList, sequentialStatus(fs.readdirSync(bigRoot).map((d) => path.join(bigRoot, d))));
       console.log(
-        `${BIG_LANES} lanes of a ${BIG_FILES}-file repository, first lane list after a daemon restart: ${f.first.toFixed(0)} ms (median of ${RESTARTS}; runs ${f.runs.map((x) => x.toFixed(0)).join(' ')}); ratio ${(f.first / f.floor).toFixed(2)} to the sequential git status floor ${f.floor.toFixed(0)} ms`,
+        `${BIG_LANES} lanes of a ${BIG_FILES}-file repository, first lane list after a daemon restart: ${f.first.toFixed(0)} ms (median of ${RESTARTS}; runs ${f.runs.map((x) => x.toFixed(0)).join(' ')}); ratio ${(f.first / f.floor).toFixed(2)} to the sequential git status floor ${f.floor.toFixed(0)} ms; ${f.load}`,
       );
     }
     if (rows.length < 2) return;

@@ -4,12 +4,15 @@
 // launch must do at least — `git worktree add` of the same size and the same agent started
 // directly over ACP, one after another (no fetch: svc skips a fetch whose remote ref has not
 // moved, as here) — and the same with the `git fetch` of the base branch before it (what a
-// launch costs when the remote moved). Target ≤ 1.1× the no-fetch floor. Also printed:
+// launch costs when the remote moved). Target ≤ 1.1× the no-fetch floor. And a launch after
+// the remote moved (a commit pushed to origin, untimed), which must fetch, against the fetch
+// floor after the remote moved the same way: target ≤ 1.1× too. Also printed:
 // `svc lane start --no-wait` (answers once the worktree exists, before the agent starts)
 // against the bare `git worktree add`.
 // Run: npm run bench -- launch
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { laneWorld } from '../test/helpers/lanes';
 import { git, makeScratch } from '../test/helpers/scratch';
@@ -91,6 +94,14 @@ async function main(): Promise<void> {
       await directAcp(dir, 'started');
       return { all: ms() - t0, add, fetch: a0 - t0 };
     };
+    // The remote moving: a commit pushed to origin from a clone of it (untimed), so the next
+    // launch, and the next floor, have something to fetch.
+    const mover = path.join(s.home, 'mover');
+    git(s.home, s.env, 'clone', '-q', origin, mover);
+    const moveOrigin = (i: number) => {
+      git(mover, s.env, 'commit', '-q', '--allow-empty', '-m', `moved ${i}`);
+      git(mover, s.env, 'push', '-q', 'origin', 'HEAD:main');
+    };
     // Warm the disk cache and the daemon's first launch in this project.
     launch(-1, false);
     await floor(-1);
@@ -100,6 +111,8 @@ async function main(): Promise<void> {
     const adds: number[] = [];
     const noFetch: number[] = [];
     const noWaits: number[] = [];
+    const movedLaunches: number[] = [];
+    const movedFloors: number[] = [];
     // Each timed step starts with the disk's write-back done (`sync`, not timed): a 20,000-file
     // checkout leaves ~80 MB to write, and flushing the previous step's files during the next
     // one made single `git worktree add`s take 2–12 s here, whichever side was timed.
@@ -111,7 +124,14 @@ async function main(): Promise<void> {
       adds.push(f.add);
       noFetch.push(f.all - f.fetch);
       noWaits.push(settled(() => launch(i, true)));
+      // The remote moved: the launch must fetch, as the floor does.
+      moveOrigin(2 * i);
+      movedLaunches.push(settled(() => launch(i + RUNS, false)));
+      moveOrigin(2 * i + 1);
+      movedFloors.push((await settled(() => floor(i + RUNS))).all);
     }
+    const ml = median(movedLaunches);
+    const mf = median(movedFloors);
     const l = median(launches);
     const f = median(floors);
     const nw = median(noWaits);
@@ -124,7 +144,16 @@ async function main(): Promise<void> {
       `lane start → worktree made and agent started: ${l.toFixed(0)} ms (runs ${launches.map((x) => x.toFixed(0)).join(' ')})`,
     );
     console.log(
-      `lane start (remote unmoved, no fetch): ratio ${(l / nf).toFixed(2)} to the no-fetch floor ${nf.toFixed(0)} ms (target ≤ ${TARGET}: ${l / nf <= TARGET ? 'met' : 'MISSED'}); ratio ${(l / f).toFixed(2)} to the fetch floor ${f.toFixed(0)} ms`,
+      `lane start (remote unmoved, no fetch): ratio ${(l / nf).toFixed(2)} to the no-fetch floor ${nf.toFixed(0)} ms (target ≤ ${TARGET}: ${l / nf <= TARGET ? 'met' : 'MISSED'}); ratio ${(l / f).toFixed(2)} to the fetch floor ${f.toFixed(0)} ms; load ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
+    );
+    console.log(
+      `lane start (remote moved, fetched): ${ml.toFixed(0)} ms (runs ${movedLaunches.map((x) => x.toFixed(0)).join(' ')}); ratio ${(ml / mf).toFixed(2)} to the fetch floor (remote moved too) ${mf.toFixed(0)} ms (runs ${movedFloors.map((x) => x.toFixed(0)).join(' ')}) (target ≤ ${TARGET}: ${ml / mf <= TARGET ? 'met' : 'MISSED'}); load ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
     );
     console.log(
       `lane start --no-wait → worktree made: ${nw.toFixed(0)} ms; ratio ${(nw / ad).toFixed(2)} to the floor, bare git worktree add ${ad.toFixed(0)} ms`,

@@ -24,18 +24,32 @@ export async function fetchBaseCommit(
   defaultBranchName: string,
 ): Promise<{ ref: string; commit?: string }> {
   const tracking = `refs/remotes/origin/${defaultBranchName}`;
-  const [url, have] = await Promise.all([
+  const ref = `refs/heads/${defaultBranchName}`;
+  const theirsAt = (local: string) => gitOut(local, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+  // Origin's branch is read at the URL origin had last time, alongside the read of the URL
+  // itself, instead of after it; the answer counts only when the URL is still that one.
+  const lastUrl = lastOrigin.get(repo);
+  const lastLocal = lastUrl !== undefined ? localRemote(repo, lastUrl) : undefined;
+  const [url, have, early] = await Promise.all([
     gitOut(repo, ['remote', 'get-url', 'origin']),
     gitOut(repo, ['rev-parse', '--verify', '--quiet', `${tracking}^{commit}`]),
+    lastLocal !== undefined ? theirsAt(lastLocal) : undefined,
   ]);
-  if (url === undefined) return { ref: defaultBranchName };
-  const ref = `refs/heads/${defaultBranchName}`;
+  if (url === undefined) {
+    lastOrigin.delete(repo);
+    return { ref: defaultBranchName };
+  }
+  lastOrigin.set(repo, url);
   const local = localRemote(repo, url);
-  if (have && local && (await gitOut(local, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])) === have)
-    return { ref: `origin/${defaultBranchName}`, commit: have };
+  const theirs =
+    local === undefined ? undefined : url === lastUrl && local === lastLocal ? early : await theirsAt(local);
+  if (have && theirs === have) return { ref: `origin/${defaultBranchName}`, commit: have };
   await serialized(repo, () => git(repo, ['fetch', '--quiet', '--no-tags', 'origin', `+${ref}:${tracking}`]));
   return { ref: `origin/${defaultBranchName}` };
 }
+
+/** Each repository's origin URL as last read: where origin's branch is read early next time. */
+const lastOrigin = new Map<string, string>();
 
 async function gitOut(cwd: string, args: string[]): Promise<string | undefined> {
   try {

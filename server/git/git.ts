@@ -52,12 +52,30 @@ export async function resolveCommit(repo: string, ref: string, what: string): Pr
 /** Checks a user-given branch name with git check-ref-format. */
 export async function checkBranchName(repo: string, name: string): Promise<void> {
   refusedOptionLike('branch', name);
-  if (!(await gitOk(repo, ['check-ref-format', '--branch', name]))) throw badRef.notABranchName(name);
+  if (!surelyValidBranchName(name) && !(await gitOk(repo, ['check-ref-format', '--branch', name])))
+    throw badRef.notABranchName(name);
 }
 
 /** Whether git accepts `name` as a branch name (names svc builds itself, never option-like). */
 export async function isValidBranchName(repo: string, name: string): Promise<boolean> {
-  return !name.startsWith('-') && (await gitOk(repo, ['check-ref-format', '--branch', name]));
+  return (
+    !name.startsWith('-') &&
+    (surelyValidBranchName(name) || (await gitOk(repo, ['check-ref-format', '--branch', name])))
+  );
+}
+
+/** A component git's ref rules cannot refuse: no `..`, no leading `.`, no `.lock` or `.` at its end. */
+const PLAIN_COMPONENT = /^[A-Za-z0-9_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*$/;
+
+/**
+ * Whether `name` is a branch name git accepts, known without asking it (a launch's branch is
+ * checked before its worktree is made, and a `git check-ref-format` process costs more than
+ * the rule): only letters, digits, `_`, `-`, `/` between components and `.` inside them, in
+ * components none of git's rules refuse. Anything else (false) is left to git to judge.
+ */
+export function surelyValidBranchName(name: string): boolean {
+  if (name === 'HEAD' || name.startsWith('-')) return false;
+  return name.split('/').every((c) => PLAIN_COMPONENT.test(c) && !c.endsWith('.lock'));
 }
 
 export async function branchExists(repo: string, name: string): Promise<boolean> {

@@ -15,10 +15,15 @@ export function indexStamp(file: string): string | undefined {
   try {
     const st = fs.statSync(file, { bigint: true });
     if (!st.isFile()) return undefined;
-    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    return stampOfIndex(st);
   } catch {
     return undefined;
   }
+}
+
+/** indexStamp of stat data already taken. */
+export function stampOfIndex(st: fs.BigIntStats): string {
+  return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
 }
 
 /**

@@ -21,8 +21,8 @@ import { logger } from '../util/log';
 import { git } from './git';
 import type { GitFacts } from './git';
 import { FACTS_TIMEOUT_MS, GitTimeout } from './gitExec';
-import { indexDigest, indexStamp } from './indexContent';
-import { configSignature, dirsSignature, trackedFilesMatchIndex, worktreeDirs } from './worktreeRecheck';
+import { digestOf, indexDigest, indexStamp, stampOfIndex } from './indexContent';
+import { configSignature, dirsSignature, readIndex, trackedFilesMatchIndex, worktreeDirs } from './worktreeRecheck';
 import type { KeptClean } from './worktreeRecheck';
 
 /** Where clean answers outlive the daemon (the store); see worktreeRecheck.ts. */
@@ -114,6 +114,7 @@ export class WorktreeFacts {
       for (const dir of dirs) out.set(dir, { unavailable: e.short });
       return out;
     }
+    const seen = new Map<string, string>();
     await Promise.all(
       dirs.map(async (dir) => {
         // A lane's dir is a real path already (lanes roots are resolved at launch): look it up
@@ -123,7 +124,7 @@ export class WorktreeFacts {
         const t = wt.branch ? tracking.get(wt.branch) : undefined;
         let dirty: boolean;
         try {
-          dirty = await this.dirty(dir, wt.head);
+          dirty = await this.dirty(dir, wt.head, seen);
         } catch (e) {
           if (!(e instanceof GitTimeout)) throw e;
           log.warn(`${dir}: no dirty flag: ${e.message}`);
@@ -159,7 +160,7 @@ export class WorktreeFacts {
     this.dirtyCache.clear();
   }
 
-  private async dirty(dir: string, head: string | null): Promise<boolean> {
+  private async dirty(dir: string, head: string | null, seen: Map<string, string>): Promise<boolean> {
     let e = this.dirtyCache.get(dir);
     if (!e) {
       const gitDir = worktreeGitDir(dir);
@@ -178,7 +179,7 @@ export class WorktreeFacts {
       this.toWatch.push({ dir, entry: e });
     }
     if (e.valid && e.trusted && e.head === head && (await this.sameIndex(e, head))) return e.dirty;
-    if (await this.recheck(dir, e, head)) return false;
+    if (this.recheck(dir, e, head, seen)) return false;
     e.valid = e.trusted; // a change while we run status invalidates again
     e.head = head;
     // The index as it is before status reads it: a change during the run shows as a change next time.
@@ -216,20 +217,28 @@ export class WorktreeFacts {
     }
   }
 
-  /** Whether the answer kept before a restart still holds (then it is this entry's answer). */
-  private async recheck(dir: string, e: DirtyEntry, head: string | null): Promise<boolean> {
+  /**
+   * Whether the answer kept before a restart still holds (then it is this entry's answer).
+   * All on this thread, the index read once for its digest and its stat data: a first list
+   * re-checks every lane, and a read through the thread pool per lane cost it more than the
+   * check itself. `seen`: the repository's files stamped already in this read.
+   */
+  private recheck(dir: string, e: DirtyEntry, head: string | null, seen: Map<string, string>): boolean {
     const kept = this.memory.recall(dir);
     const bytes = hashBytesOf(head);
     if (!kept || kept.head !== head || bytes === undefined || !e.gitDir || !e.indexFile) return false;
-    const stamp = indexStamp(e.indexFile);
-    if (
-      stamp === undefined ||
-      configSignature(e.gitDir) !== kept.configSig ||
-      dirsSignature(dir, kept.dirs) !== kept.dirsSig
-    )
+    if (configSignature(e.gitDir, seen) !== kept.configSig || dirsSignature(dir, kept.dirs) !== kept.dirsSig)
       return false;
-    const digest = await indexDigest(e.indexFile, bytes);
-    if (digest !== kept.indexDigest || !trackedFilesMatchIndex(dir, e.indexFile, bytes)) return false;
+    const index = readIndex(e.indexFile);
+    if (!index) return false;
+    const stamp = stampOfIndex(index.st);
+    let digest: string | undefined;
+    try {
+      digest = digestOf(index.buf, bytes);
+    } catch {
+      return false; // truncated or malformed: recounted
+    }
+    if (digest !== kept.indexDigest || !trackedFilesMatchIndex(dir, index, bytes)) return false;
     this.rechecks++;
     // Kept valid only under watches set up before this check; else the next read checks again.
     Object.assign(e, { valid: e.trusted, dirty: false, head, stamp, digest });

@@ -59,8 +59,12 @@ export function dirsSignature(dir: string, dirs: string[]): string | undefined {
   return h.digest('hex');
 }
 
-/** The repository's config and exclude files as they are on disk: a change may change what status shows. */
-export function configSignature(gitDir: string): string {
+/**
+ * The repository's config and exclude files as they are on disk: a change may change what
+ * status shows. `seen` holds files already stamped in this pass (a list re-checks many
+ * worktrees of one repository, which share its config and exclude files).
+ */
+export function configSignature(gitDir: string, seen?: Map<string, string>): string {
   const common = commonDir(gitDir);
   const h = createHash('sha1');
   for (const f of [
@@ -68,8 +72,13 @@ export function configSignature(gitDir: string): string {
     path.join(common, 'info', 'exclude'),
     path.join(gitDir, 'config.worktree'),
   ]) {
-    const st = fs.statSync(f, { bigint: true, throwIfNoEntry: false });
-    h.update(st ? `${f}\0${st.size}\0${st.mtimeNs}\0${st.ctimeNs}\n` : `${f}\0-\n`);
+    let line = seen?.get(f);
+    if (line === undefined) {
+      const st = fs.statSync(f, { bigint: true, throwIfNoEntry: false });
+      line = st ? `${f}\0${st.size}\0${st.mtimeNs}\0${st.ctimeNs}\n` : `${f}\0-\n`;
+      seen?.set(f, line);
+    }
+    h.update(line);
   }
   return h.digest('hex');
 }
@@ -82,20 +91,28 @@ function commonDir(gitDir: string): string {
   }
 }
 
+/** An index file read once: its bytes, and its stat data taken before the read. */
+export interface IndexRead {
+  buf: Buffer;
+  st: fs.BigIntStats;
+}
+
+/** The index file, or undefined for anything but a regular file that can be read. */
+export function readIndex(indexFile: string): IndexRead | undefined {
+  try {
+    const st = fs.statSync(indexFile, { bigint: true });
+    return st.isFile() ? { st, buf: fs.readFileSync(indexFile) } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Whether every tracked file still matches the stat data its index entry holds (and none is
  * racily clean). False whenever that cannot be known for certain.
  */
-export function trackedFilesMatchIndex(dir: string, indexFile: string, hashBytes: number): boolean {
-  let buf: Buffer;
-  let indexSt: fs.BigIntStats;
-  try {
-    indexSt = fs.statSync(indexFile, { bigint: true });
-    if (!indexSt.isFile()) return false;
-    buf = fs.readFileSync(indexFile);
-  } catch {
-    return false;
-  }
+export function trackedFilesMatchIndex(dir: string, index: IndexRead, hashBytes: number): boolean {
+  const { buf, st: indexSt } = index;
   if (buf.length < 12 + hashBytes || buf.toString('latin1', 0, 4) !== 'DIRC') return false;
   const version = buf.readUInt32BE(4);
   if (version !== 2 && version !== 3) return false;

@@ -25,8 +25,10 @@ export function onHost(ssh: string, command: string): string {
  * a host restores there, over ssh. `sshOf` gives a host's ssh command (with its options).
  */
 export function parkedOfLane(agentsDir: string, lane: LaneRow, sshOf: (host: string) => string): ParkedPatch[] {
+  const patches = parkedPatchesIn(parkedFolder(agentsDir, lane));
+  if (patches.length === 0) return []; // most lanes: a list of many asks no more of the disk
   const standing = lane.reapedAt === null && !lane.host && fs.existsSync(lane.dir);
-  return parkedPatchesIn(parkedFolder(agentsDir, lane)).map((p) => {
+  return patches.map((p) => {
     const command =
       standing && p.restoreInPlaceCommand !== null && p.worktree !== null && samePath(p.worktree, lane.dir)
         ? p.restoreInPlaceCommand

@@ -24,6 +24,10 @@ export const capText = (c: SpendCap) =>
   c.cap === null ? formatCost(c.spent) : `${formatCost(c.spent)} of ${formatCost(c.cap)} (${pct(c.spent, c.cap)})`;
 const reached = (c: SpendCap) => c.cap !== null && c.spent >= c.cap;
 
+function iterationId(l: LaneRow): string {
+  return `${l.project}\0${l.run}\0${l.key}\0${l.role}\0${l.dir}`;
+}
+
 /** One read of the spend of some runs, for as many lanes of them as asked about. */
 export class SpendBook {
   private readonly runs = new Map<string, LaneRow[]>();
@@ -47,16 +51,32 @@ export class SpendBook {
     return this.gauntlets.get(project);
   }
 
+  // Grouped once per book: a list of a 1,000-lane run asks for each lane's iteration, and
+  // filtering the run for each would grow with the square of the lanes.
+  private readonly byRun = new Map<string, LaneRow[]>();
+  private readonly byIteration = new Map<string, LaneRow[]>();
+
   /** The lanes of one run of one project, in launch order. */
   runLanes(project: string, run: string): LaneRow[] {
-    return (this.runs.get(run) ?? []).filter((l) => l.project === project);
+    const id = `${project}\0${run}`;
+    let lanes = this.byRun.get(id);
+    if (!lanes) {
+      lanes = (this.runs.get(run) ?? []).filter((l) => l.project === project);
+      this.byRun.set(id, lanes);
+      for (const l of lanes) {
+        const it = iterationId(l);
+        const same = this.byIteration.get(it);
+        if (same) same.push(l);
+        else this.byIteration.set(it, [l]);
+      }
+    }
+    return lanes;
   }
 
   /** The lane's iteration: the lanes of its run, key and role in its directory (a --reuse respawn joins its iteration). */
   iteration(lane: LaneRow): LaneRow[] {
-    return this.runLanes(lane.project, lane.run).filter(
-      (l) => l.key === lane.key && l.role === lane.role && l.dir === lane.dir,
-    );
+    this.runLanes(lane.project, lane.run);
+    return this.byIteration.get(iterationId(lane)) ?? [];
   }
 
   /** The iteration's newest lane: the one its cap lives on and its SPEND report goes to. */

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Role } from '../../shared/config';
 import { dirExistsError } from './laneRefusals';
-import { git, serialized } from '../git/git';
+import { branchExists, git, serialized } from '../git/git';
 
 export function laneDir(root: string, run: string, key: string, role: Role, iteration: number): string {
   const base = `${run}-${key}`;
@@ -46,18 +46,40 @@ export async function createWorktree(s: WorktreeSpec): Promise<void> {
   else args.push('--detach', s.dir, s.start);
   // Every step writes the repository's shared files (worktrees/, config), so one at a time per repository.
   await serialized(s.repo, async () => {
-    await git(s.repo, args);
-    fs.chmodSync(s.dir, 0o700);
-    if (s.branch) {
-      // So a plain `git push` works and `@{u}` names the branch the builder must push.
-      await git(s.dir, ['config', `branch.${s.branch}.remote`, 'origin']);
-      await git(s.dir, ['config', `branch.${s.branch}.merge`, `refs/heads/${s.branch}`]);
+    // The branch's upstream (so a plain `git push` works and `@{u}` names the branch the
+    // builder must push) is written while the worktree is checked out, not after it: the two
+    // `git config` runs then cost the launch nothing. They lock only the repository's config,
+    // which `git worktree add` does not write; the branch is new (a taken one is refused
+    // before this), so the keys are its own, and they are taken back if the add fails.
+    const upstream = s.branch ? writeUpstream(s.repo, s.branch) : undefined;
+    const added = await Promise.allSettled([git(s.repo, args), upstream]);
+    if (added[0].status === 'rejected') {
+      if (s.branch && added[1].status === 'fulfilled') await unsetUpstream(s.repo, s.branch);
+      throw added[0].reason;
     }
+    if (added[1].status === 'rejected') throw added[1].reason;
+    fs.chmodSync(s.dir, 0o700);
     if (sparse) {
       await git(s.dir, ['sparse-checkout', 'set', '--no-cone', '--', ...s.sparse!]);
       await git(s.dir, ['read-tree', '-mu', 'HEAD']);
     }
   });
+}
+
+async function writeUpstream(repo: string, branch: string): Promise<void> {
+  await git(repo, ['config', `branch.${branch}.remote`, 'origin']);
+  await git(repo, ['config', `branch.${branch}.merge`, `refs/heads/${branch}`]);
+}
+
+/**
+ * Takes back the upstream of a branch whose worktree was not made (best effort: the add's
+ * error is the one told). A branch that exists after all (made by someone else in the same
+ * instant) keeps it: the keys name that branch on origin, as a push of it would.
+ */
+async function unsetUpstream(repo: string, branch: string): Promise<void> {
+  if (await branchExists(repo, branch)) return;
+  for (const key of ['remote', 'merge'])
+    await git(repo, ['config', '--unset', `branch.${branch}.${key}`]).catch(() => undefined);
 }
 
 export function createPlayDir(dir: string): void {

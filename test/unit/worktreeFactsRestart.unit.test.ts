@@ -4,6 +4,7 @@
 // is recounted, never reported clean. Each "restart" is a new WorktreeFacts on the same
 // store; real git, real SQLite.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { conversationMigrations } from '../../server/conversations/migrations';
@@ -105,6 +106,33 @@ describe('worktree facts across a daemon restart', () => {
         git(wt, 'reset', '-q', '--soft', git(repo, 'rev-parse', 'main'));
       },
     ],
+    [
+      'a tracked file edited with its size and modification time put back',
+      () => {
+        const file = path.join(wt, 'src', 'f7.txt');
+        const before = path.join(root, `f7-before-${n}`);
+        execFileSync('cp', ['-p', file, before]); // the exact mtime, to the nanosecond
+        fs.writeFileSync(file, '8\n');
+        execFileSync('touch', ['-r', before, file]);
+        assert.equal(fs.statSync(file, { bigint: true }).mtimeNs, fs.statSync(before, { bigint: true }).mtimeNs);
+      },
+    ],
+    [
+      'a commit of one of two edited files',
+      () => {
+        fs.writeFileSync(path.join(wt, 'src', 'f9.txt'), 'committed\n');
+        fs.writeFileSync(path.join(wt, 'src', 'f11.txt'), 'left\n');
+        git(wt, 'commit', '-qm', `part ${n}`, 'src/f9.txt');
+      },
+    ],
+    [
+      "the lane's branch moved from another checkout to a commit with other content",
+      () => {
+        fs.writeFileSync(path.join(repo, 'src', 'f13.txt'), `main moved again ${n}\n`);
+        git(repo, 'commit', '-qam', `moved again ${n}`);
+        git(repo, 'update-ref', `refs/heads/lane${n}`, git(repo, 'rev-parse', 'main'));
+      },
+    ],
   ];
   for (const [what, change] of changes) {
     it(`recounts after ${what} while no daemon ran, and says dirty`, async () => {
@@ -130,6 +158,18 @@ describe('worktree facts across a daemon restart', () => {
     const again = daemon();
     assert.equal((await read(again)).dirty, false);
     assert.equal(again.statusRuns, 0);
+  });
+
+  it('a commit that leaves the worktree clean is recounted, and the restart says clean at the new head', async () => {
+    await countedClean();
+    fs.writeFileSync(path.join(wt, 'src', 'f15.txt'), 'all committed\n');
+    git(wt, 'commit', '-qam', `all ${n}`);
+    const restarted = daemon();
+    const f = await read(restarted);
+    assert.equal(f.dirty, false);
+    assert.equal(f.headSha, git(wt, 'rev-parse', 'HEAD'));
+    assert.equal(restarted.statusRuns, 1);
+    assert.equal(restarted.rechecks, 0);
   });
 
   it('a dirty answer is never kept: a restart recounts it', async () => {
