@@ -14,6 +14,7 @@ import { makeScratch, sleep, SVC_JS } from '../test/helpers/scratch';
 import { scriptBlock } from '../test/helpers/scriptBrief';
 import { rpc } from '../test/integration/convSupport';
 import { median } from './acpFloor';
+import { loadAverage } from './loadAverage';
 
 const WAITERS = [1, 200];
 const RUNS = Number(process.env.SVC_BENCH_RUNS ?? 5);
@@ -99,7 +100,7 @@ async function main(): Promise<void> {
         .map((x) => x.toFixed(0))
         .join(
           ' ',
-        )}); ratio ${(proc / Math.max(one, 1)).toFixed(2)} to the floor, one in-process waiter ${one.toFixed(0)} ms`,
+        )}); ratio ${(proc / Math.max(one, 1)).toFixed(2)} to the floor, one in-process waiter ${one.toFixed(0)} ms; ${loadAverage()}`,
     );
     for (const n of WAITERS) {
       const m = median(results.get(n)!);

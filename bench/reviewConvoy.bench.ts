@@ -19,6 +19,7 @@ import { git, sleep } from '../test/helpers/scratch';
 import { reviewWorld } from '../test/integration/reviewWorld';
 import { directAcp } from './acpFloor';
 import type { World } from '../test/integration/reviewWorld';
+import { loadAverage } from './loadAverage';
 
 const RUNS = Number(process.env.SVC_BENCH_RUNS ?? 5);
 const TARGET = 1.2;
@@ -128,7 +129,7 @@ async function main(): Promise<void> {
     const c = median(convoy);
     const f = median(five);
     console.log(
-      `review request → 5 agents alive (full mode, script): ${c.toFixed(0)} ms (runs ${convoy.map((x) => x.toFixed(0)).join(' ')}); floor, five agents started directly over ACP in parallel until each prompt is sent: ${f.toFixed(0)} ms (runs ${five.map((x) => x.toFixed(0)).join(' ')}); ratio ${(c / f).toFixed(2)} (target ≤ ${TARGET}: ${c / f <= TARGET ? 'met' : 'MISSED'}; < 3000 ms: ${c < 3000 ? 'met' : 'MISSED'})`,
+      `review request → 5 agents alive (full mode, script): ${c.toFixed(0)} ms (runs ${convoy.map((x) => x.toFixed(0)).join(' ')}); floor, five agents started directly over ACP in parallel until each prompt is sent: ${f.toFixed(0)} ms (runs ${five.map((x) => x.toFixed(0)).join(' ')}); ratio ${(c / f).toFixed(2)} (target ≤ ${TARGET}: ${c / f <= TARGET ? 'met' : 'MISSED'}; < 3000 ms: ${c < 3000 ? 'met' : 'MISSED'}); ${loadAverage()}`,
     );
 
     // 2. post → visible
