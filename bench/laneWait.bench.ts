@@ -72,7 +72,7 @@ async function main(): Promise<void> {
         model: 'm',
         prompt: brief,
       });
-      const waiter = spawn(process.execPath, [SVC_JS, 'lane', 'wait', lane.name, '--json'], {
+      const waiter = spawn(process.execPath, [SVC_JS, 'lane', 'wait', lane.name], {
         env: s.env,
         stdio: ['ignore', 'pipe', 'inherit'],
       });
