@@ -20,7 +20,25 @@ export function median(xs: number[]): number {
  * daemon calls a confirmed start), `idle` its end (the turn done). The agent is ended
  * before the promise resolves.
  */
-export function directAcp(cwd: string, until: 'prompt' | 'started' | 'idle' = 'idle', prompt = 'hi'): Promise<number> {
+export async function directAcp(
+  cwd: string,
+  until: 'prompt' | 'started' | 'idle' = 'idle',
+  prompt = 'hi',
+): Promise<number> {
+  const r = await directAcpAt(cwd, until, prompt);
+  return r.reached - r.spawned;
+}
+
+/**
+ * directAcp, saying when (on the `ms()` clock) the agent was spawned and when `until` was
+ * reached: agents started together end at the last one's `reached`, not when the last
+ * one's process has exited (its teardown is no part of a start).
+ */
+export function directAcpAt(
+  cwd: string,
+  until: 'prompt' | 'started' | 'idle' = 'idle',
+  prompt = 'hi',
+): Promise<{ spawned: number; reached: number }> {
   const t0 = ms();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [SCRIPT_AGENT], { cwd, stdio: ['pipe', 'pipe', 'inherit'] });
@@ -34,7 +52,7 @@ export function directAcp(cwd: string, until: 'prompt' | 'started' | 'idle' = 'i
       t = ms() - t0;
       if (until === 'prompt') child.kill(); // its answer is no part of the floor
       child.stdin.end();
-      child.on('close', () => resolve(t!));
+      child.on('close', () => resolve({ spawned: t0, reached: t0 + t! }));
     };
     child.stdout.on('data', (d: Buffer) => {
       buf += d.toString();

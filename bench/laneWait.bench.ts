@@ -14,6 +14,7 @@ import { makeScratch, sleep, SVC_JS } from '../test/helpers/scratch';
 import { scriptBlock } from '../test/helpers/scriptBrief';
 import { rpc } from '../test/integration/convSupport';
 import { median } from './acpFloor';
+import { loadAverage } from './loadAverage';
 
 const WAITERS = [1, 200];
 const RUNS = Number(process.env.SVC_BENCH_RUNS ?? 5);
@@ -71,9 +72,9 @@ async function main(): Promise<void> {
         model: 'm',
         prompt: brief,
       });
-      const waiter = spawn(process.execPath, [SVC_JS, 'lane', 'wait', lane.name, '--json'], {
+      const waiter = spawn(process.execPath, [SVC_JS, 'lane', 'wait', lane.name], {
         env: s.env,
-        stdio: ['ignore', 'pipe', 'inherit'],
+        stdio: ['ignore', 'pipe', 'ignore'], // its `next: …` line is no part of the measure
       });
       let out = '';
       waiter.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -99,7 +100,7 @@ async function main(): Promise<void> {
         .map((x) => x.toFixed(0))
         .join(
           ' ',
-        )}); ratio ${(proc / Math.max(one, 1)).toFixed(2)} to the floor, one in-process waiter ${one.toFixed(0)} ms`,
+        )}); ratio ${(proc / Math.max(one, 1)).toFixed(2)} to the floor, one in-process waiter ${one.toFixed(0)} ms; ${loadAverage()}`,
     );
     for (const n of WAITERS) {
       const m = median(results.get(n)!);

@@ -17,8 +17,9 @@ import { reviewShow } from '../shared/protocol/review';
 import { rpcRequest } from '../test/helpers/rpc';
 import { git, sleep } from '../test/helpers/scratch';
 import { reviewWorld } from '../test/integration/reviewWorld';
-import { directAcp } from './acpFloor';
+import { directAcpAt } from './acpFloor';
 import type { World } from '../test/integration/reviewWorld';
+import { loadAverage } from './loadAverage';
 
 const RUNS = Number(process.env.SVC_BENCH_RUNS ?? 5);
 const TARGET = 1.2;
@@ -111,24 +112,32 @@ async function main(): Promise<void> {
     };
     await alive('r1');
     const convoy: number[] = [];
+    /** When `svc review request` exited: it answers once the five are alive, so about the same. */
+    const answered: number[] = [];
     const five: number[] = [];
     const floorDir = (await rpcRequest(w.s.svcHome, reviewShow, { issue: a })).issue.workspace;
     for (let n = 0; n < RUNS; n++) {
       const t0 = ms();
       const runId = /^Review (r\d+)/.exec(svc(w, ['review', 'request', a]))![1];
+      answered.push(ms() - t0);
       await alive(runId);
       convoy.push(ms() - t0);
       await sleep(500); // the reviewers' own start-up work settles before the floor runs
+      // Until the last of the five has its prompt sent (as the measure ends at the fifth
+      // alive); their exits after the kill are no part of it.
       const f0 = ms();
-      await Promise.all(Array.from({ length: 5 }, () => directAcp(floorDir, 'prompt', 'floor')));
-      five.push(ms() - f0);
+      const reached = await Promise.all(Array.from({ length: 5 }, () => directAcpAt(floorDir, 'prompt', 'floor')));
+      five.push(Math.max(...reached.map((r) => r.reached)) - f0);
     }
     watcher.dispose();
     svc(w, ['review', 'abort', a]);
     const c = median(convoy);
     const f = median(five);
     console.log(
-      `review request → 5 agents alive (full mode, script): ${c.toFixed(0)} ms (runs ${convoy.map((x) => x.toFixed(0)).join(' ')}); floor, five agents started directly over ACP in parallel until each prompt is sent: ${f.toFixed(0)} ms (runs ${five.map((x) => x.toFixed(0)).join(' ')}); ratio ${(c / f).toFixed(2)} (target ≤ ${TARGET}: ${c / f <= TARGET ? 'met' : 'MISSED'}; < 3000 ms: ${c < 3000 ? 'met' : 'MISSED'})`,
+      `svc review request exited after ${median(answered).toFixed(0)} ms (runs ${answered.map((x) => x.toFixed(0)).join(' ')}); the fifth reviewer seen alive after ${c.toFixed(0)} ms`,
+    );
+    console.log(
+      `review request → 5 agents alive (full mode, script): ${c.toFixed(0)} ms (runs ${convoy.map((x) => x.toFixed(0)).join(' ')}); floor, five agents started directly over ACP in parallel until each prompt is sent: ${f.toFixed(0)} ms (runs ${five.map((x) => x.toFixed(0)).join(' ')}); ratio ${(c / f).toFixed(2)} (target ≤ ${TARGET}: ${c / f <= TARGET ? 'met' : 'MISSED'}; < 3000 ms: ${c < 3000 ? 'met' : 'MISSED'}); ${loadAverage()}`,
     );
 
     // 2. post → visible

@@ -9,7 +9,7 @@ import { withCallerEnvelope } from '../shared/client/callerEnvelope';
 import { rpcOver } from '../shared/client/rpcClient';
 import { DaemonUnavailable, ensureDaemon } from '../shared/client/ensureDaemon';
 import type { Discovery } from '../shared/discovery';
-import { daemonStatus } from '../shared/protocol/daemon';
+import { daemonStatus, hello } from '../shared/protocol/daemon';
 import type { NotificationDef, RequestDef } from '../shared/protocol/rpc';
 import { svcHomeFrom } from '../shared/svcHome';
 import { SVC_BUILD } from '../shared/version';
@@ -105,6 +105,10 @@ export async function connect(env: NodeJS.ProcessEnv, opts: { explicitStart?: bo
         insideConversation: opts.explicitStart ? undefined : env.SVC_CONVERSATION?.trim() || undefined,
       });
   const connection = rpcOver(attached.socket);
+  // No notifications unless a command follows changes (onNotification below): the first
+  // bytes on the connection, so the daemon reads this before any request.
+  connection.sendNotification(hello.method, { notifications: false });
+  let notified = false;
   // A request left pending when the socket closes would let an empty event loop exit 0:
   // every request races the close too.
   let markClosed!: () => void;
@@ -132,6 +136,9 @@ export async function connect(env: NodeJS.ProcessEnv, opts: { explicitStart?: bo
     },
     onNotification(def, fn) {
       connection.onNotification(def.method, (p) => fn(p as never));
+      // Asked before any later request, so the daemon sends every change after that request's answer.
+      if (!notified) connection.sendNotification(hello.method, { notifications: true });
+      notified = true;
     },
     onClose(fn) {
       void closed.then(fn);

@@ -67,6 +67,8 @@ export class ConversationRegistry {
         }
       },
     );
+    // After the agents' stop (their last rows), before the store closes.
+    app.onStop(() => this.transcript.close());
   }
 
   /** Subscribes to `changed` (any state change of a conversation); returns an unsubscribe. */

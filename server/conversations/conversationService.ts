@@ -187,12 +187,29 @@ export class ConversationService extends ConversationRegistry {
 
   /** Resolves when the conversation is alive, failed, ended, or `timeoutMs` passed (event-driven). */
   waitStarted(id: number, timeoutMs: number, signal?: AbortSignal): Promise<StartOutcome> {
+    return this.waitFor(id, timeoutMs, signal, (s) => s.confirmed || this.wasAlive.has(s));
+  }
+
+  /**
+   * As waitStarted, but 'alive' as soon as the agent's session is open and its first prompt
+   * sent (not yet answered): what a review request waits for before it answers.
+   */
+  waitAlive(id: number, timeoutMs: number, signal?: AbortSignal): Promise<StartOutcome> {
+    return this.waitFor(id, timeoutMs, signal, (s) => s.phase === 'alive' || this.wasAlive.has(s));
+  }
+
+  private waitFor(
+    id: number,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    alive: (s: HarnessSession) => boolean,
+  ): Promise<StartOutcome> {
     const check = (): StartOutcome | undefined => {
       const row = this.store.get(id);
       if (!row) return 'ended';
       if (row.spawnError !== null) return 'failed';
       const s = this.sessions.get(id);
-      if (s && (s.confirmed || this.wasAlive.has(s))) return 'alive';
+      if (s && alive(s)) return 'alive';
       if (row.endedAt !== null) return 'ended';
       return undefined;
     };

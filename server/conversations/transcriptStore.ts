@@ -1,9 +1,11 @@
 // The transcript: what the conversation view shows, appended in wire order. Rows are
-// queued and written in one transaction per event-loop turn, so a burst of streamed
-// chunks costs one fsync instead of one each (the store runs synchronous=FULL).
+// queued and written in one transaction per event-loop turn, on a connection of their own
+// to the store's file that runs synchronous=NORMAL (see flush), so a burst of streamed
+// chunks costs no fsync on the daemon's loop while every other write stays FULL.
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/db';
 import { isDiskFull, Retrier } from '../store/diskFull';
+import { openSqlite } from '../store/sqlite';
 import { logger } from '../util/log';
 
 export interface TranscriptRow {
@@ -33,10 +35,10 @@ export class TranscriptStore {
     this.flush();
     return !this.full;
   });
-  private readonly insertStmt;
-  /** The two switches of every flush, prepared once (a pragma call prepares anew each time). */
-  private normalSync?: Statement<unknown[]>;
-  private fullSync?: Statement<unknown[]>;
+  private readonly insertStmt: Statement<unknown[]>;
+  /** The transcript's own connection (synchronous=NORMAL), when the store is a file. */
+  private readonly rowsDb?: Db;
+  private readonly rowsInsertStmt?: Statement<unknown[]>;
 
   constructor(
     private readonly db: Db,
@@ -44,7 +46,21 @@ export class TranscriptStore {
     /** Called after a flush with the conversations that got rows. */
     private readonly onFlushed: (ids: Set<number>) => void,
   ) {
-    this.insertStmt = db.prepare('INSERT INTO transcript (conv_id, seq, at, kind, payload) VALUES (?, ?, ?, ?, ?)');
+    const insert = 'INSERT INTO transcript (conv_id, seq, at, kind, payload) VALUES (?, ?, ?, ?, ?)';
+    this.insertStmt = db.prepare(insert);
+    if (!db.memory) {
+      this.rowsDb = openSqlite(db.name, { fileMustExist: true });
+      this.rowsDb.pragma('busy_timeout = 5000');
+      this.rowsDb.pragma('foreign_keys = ON');
+      this.rowsDb.pragma('synchronous = NORMAL');
+      this.rowsInsertStmt = this.rowsDb.prepare(insert);
+    }
+  }
+
+  /** Writes what is queued and closes the transcript's own connection (later rows go through the store's). */
+  close(): void {
+    this.flush();
+    this.rowsDb?.close();
   }
 
   /** Queues a row; returns its seq. Order of calls is the order of rows. */
@@ -69,14 +85,22 @@ export class TranscriptStore {
     const rows = this.pending;
     this.pending = [];
     if (!this.db.open) return; // the daemon is stopping; nothing more can be kept
-    // Written without waiting for the disk (WAL, synchronous=NORMAL): a transcript row is
-    // acknowledged to no caller, and the daemon's loop must not stall on an fsync per turn of
-    // a streaming agent. A crash of the daemon loses none of them (they are in the WAL); a
-    // power cut may lose the last ones, until the next state change's FULL commit syncs them.
-    (this.normalSync ??= this.db.prepare('PRAGMA synchronous = NORMAL')).run();
+    // Written without waiting for the disk: a transcript row is acknowledged to no caller,
+    // and the daemon's loop must not stall on an fsync per turn of a streaming agent. The
+    // rows have a connection of their own at synchronous=NORMAL, so nothing is switched per
+    // flush and no other write runs at less than FULL. Still durable: in WAL mode the rows
+    // are in the WAL file at commit, so a crash of the daemon loses none; and the WAL is one
+    // file for both connections, so the next FULL commit of any state change (or checkpoint)
+    // fsyncs it with these rows in it: a power cut can lose only rows written since the last
+    // state change, never a state change. When the store's connection is inside a
+    // transaction of its own (a flush a read asked for), the rows go through it instead: the
+    // other connection would wait for that transaction's lock, on the same thread.
+    const own = this.rowsDb?.open && !this.db.inTransaction ? this.rowsDb : undefined;
+    const conn = own ?? this.db;
+    const insert = own ? this.rowsInsertStmt! : this.insertStmt;
     try {
-      this.db.transaction(() => {
-        for (const r of rows) this.insertStmt.run(r.convId, r.seq, r.at, r.kind, r.payload);
+      conn.transaction(() => {
+        for (const r of rows) insert.run(r.convId, r.seq, r.at, r.kind, r.payload);
       })();
     } catch (e) {
       if (!isDiskFull(e)) throw e;
@@ -89,8 +113,6 @@ export class TranscriptStore {
       this.pending = [...rows, ...this.pending];
       this.retrier.schedule();
       return;
-    } finally {
-      (this.fullSync ??= this.db.prepare('PRAGMA synchronous = FULL')).run();
     }
     if (this.full) log.info('the kept transcript rows are written');
     this.full = false;

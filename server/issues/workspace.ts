@@ -54,6 +54,25 @@ export async function createDetachedWorktree(repo: string, dir: string, sha: str
   await serialized(repo, () => git(repo, ['worktree', 'add', '--quiet', '--detach', dir, sha]));
 }
 
+/**
+ * A detached worktree at a PR's head `sha` on `branch`, made at once when the commit is in
+ * the object store (the usual case: `svc done` or a push brought it), so no `cat-file`
+ * runs before it; only when `git worktree add` finds no such commit is the branch fetched
+ * (ensureCommit) and the worktree made then. git refuses an unknown commit before it
+ * creates anything, so nothing is left to clean between the two tries.
+ */
+export async function createReviewWorktree(project: Project, branch: string, dir: string, sha: string): Promise<void> {
+  const repo = project.path;
+  try {
+    await createDetachedWorktree(repo, dir, sha);
+    return;
+  } catch (e) {
+    if (await gitOk(repo, ['cat-file', '-e', `${sha}^{commit}`])) throw e; // the commit is here: another failure
+  }
+  await ensureCommit(project, branch, sha);
+  await createDetachedWorktree(repo, dir, sha);
+}
+
 /** Removes a review or checks worktree; they hold nothing of value (reports live in the workspace). */
 export async function removeWorktree(repo: string, dir: string): Promise<void> {
   if (!fs.existsSync(dir)) return;

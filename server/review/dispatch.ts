@@ -10,7 +10,8 @@ import type { ConversationRow } from '../conversations/conversationService';
 import { resolveProfile } from '../harness/profiles';
 import type { IssueRow } from '../issues/issueStore';
 import { workAgentName } from '../issues/issueIds';
-import { baseRef, createDetachedWorktree, diffBase, ensureCommit, removeWorktree } from '../issues/workspace';
+import { fetchBaseCommit } from '../git/fetchBase';
+import { createReviewWorktree, diffBase, removeWorktree } from '../issues/workspace';
 import { lanesRootOf } from '../lanes/lanesRoot';
 import { briefFor } from './briefs';
 import type { ReviewCtx } from './context';
@@ -71,10 +72,10 @@ export function settingsFor(
 
 /**
  * A fresh review worktree at the run's commit (`ready`); the worktrees of earlier runs of
- * the issue go once `retired` (their reviewers stopped) settles (`oldRemoved`), which the new
- * reviewers need not wait for. What does not wait on another step runs at once: the base
- * fetch, the head commit's check (and its fetch when missing), the new worktree and the
- * diff base.
+ * the issue go once `retired` settles (`oldRemoved`; the caller makes that after its
+ * reviewers' start), which the new reviewers need not wait for. What does not wait on
+ * another step runs at once: the base's check (and fetch when origin moved), the new
+ * worktree (the head commit fetched only when missing) and the diff base.
  */
 export function prepareWorktree(
   ctx: ReviewCtx,
@@ -93,12 +94,18 @@ export function prepareWorktree(
   const old = (fs.existsSync(root) ? fs.readdirSync(root) : [])
     .map((name) => `${root}/${name}`)
     .filter((dir) => dir.startsWith(prefix) && /-r\d+$/.test(dir) && dir !== worktree);
-  const fetched = baseRef(project);
+  const fetchedBase = fetchBaseCommit(project.path, project.default_branch);
+  const fetched = fetchedBase.then((b) => b.ref);
   // The head commit is the PR's, not the base branch's: it does not wait for the base fetch.
-  const created = ensureCommit(project, issue.branch, t.sha).then(() =>
-    createDetachedWorktree(project.path, worktree, t.sha),
+  const created = createReviewWorktree(project, issue.branch, worktree, t.sha);
+  // The merge base against origin's branch as it is now runs beside the base's check: when
+  // that check finds origin's branch unmoved (no fetch, `commit` read), it is the answer;
+  // after a fetch (or with no origin) it is asked again of the ref as fetched.
+  const tracking = `origin/${project.default_branch}`;
+  const early = diffBase(project, t.sha, tracking);
+  const base = fetchedBase.then((b) =>
+    b.commit !== undefined && b.ref === tracking ? early : diffBase(project, t.sha, b.ref),
   );
-  const base = fetched.then((ref) => diffBase(project, t.sha, ref));
   const oldRemoved = retired.then(() => Promise.all(old.map((dir) => removeWorktree(project.path, dir))));
   const ready = Promise.all([fetched, base, created]).then(([ref, b]) => ({
     worktree,
@@ -107,6 +114,7 @@ export function prepareWorktree(
     prepared,
   }));
   // Whichever the caller does not reach (it stops at the first failure) must not go unhandled.
+  void early.catch(() => undefined);
   void ready.catch(() => undefined);
   void oldRemoved.catch(() => undefined);
   return { ready, oldRemoved };

@@ -39,6 +39,11 @@ import { reviewMode } from './settings';
 import type { ReviewerSettings } from './settings';
 
 const log = logger('review');
+/**
+ * How long a review request waits for its reviewers to be alive before it answers anyway
+ * (a reviewer still starting then shows as starting; the stall rule watches it from there).
+ */
+const REVIEWER_ALIVE_WAIT_MS = 30_000;
 
 export type RequestSource = 'done' | 'command' | 'extension' | 'head-change';
 
@@ -72,6 +77,18 @@ export class ReviewPipeline implements ReviewPort {
       next.catch(() => undefined),
     );
     return next;
+  }
+
+  /** The issue's next operation also waits for `work`, which its caller does not wait for. */
+  private holdQueue(issue: string, work: Promise<unknown>): void {
+    const queued = this.queues.get(issue) ?? Promise.resolve();
+    this.queues.set(
+      issue,
+      Promise.all([queued, work]).then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
   }
 
   /**
@@ -116,16 +133,17 @@ export class ReviewPipeline implements ReviewPort {
         ...(o.message ? { message: o.message } : {}),
       });
       // Earlier runs' reviewers give up their names at once and stop while the new run's
-      // worktree is made and its reviewers start; the request answers once they have stopped
-      // (and their worktrees are gone). A reviewer on a host keeps its name until it has
-      // stopped (its stop may fail), and the new reviewers wait for that.
+      // worktree is made and its reviewers start; the request answers once the new reviewers
+      // are alive, and the earlier runs' worktrees are removed after that, outside the start
+      // (the issue's next operation still waits for both). A reviewer on a host keeps its
+      // name until it has stopped (its stop may fail), and the new reviewers wait for that.
       const { namesFree, retired: retiring } = this.retireOthers(issue, runId, true);
       void retiring.catch(() => undefined); // awaited below, in order
       void namesFree.catch(() => undefined);
       if (mode === 'none') await retiring;
       else {
         try {
-          await this.dispatch(
+          const { cleanedUp } = await this.dispatch(
             issue,
             { runId, mode, sha, pr: pr.number, message: o.message },
             settings,
@@ -135,6 +153,7 @@ export class ReviewPipeline implements ReviewPort {
             retiring,
             namesFree,
           );
+          this.holdQueue(issue.id, Promise.all([retiring, cleanedUp]));
         } catch (e) {
           await retiring; // a reviewer that would not retire is the first failure, as before
           log.error(`${issue.id} ${runId}: reviewers could not start`, e);
@@ -161,9 +180,14 @@ export class ReviewPipeline implements ReviewPort {
       const settings = settingsFor(this.ctx, issue, rolesOf(mode));
       const runId = nextRunId(entries);
       await this.retireOthers(issue, runId).retired;
-      await this.dispatch(issue, { runId, mode, sha: pr.head, pr: pr.number }, settings, 'review.redispatched', {
-        replaces,
-      });
+      const { cleanedUp } = await this.dispatch(
+        issue,
+        { runId, mode, sha: pr.head, pr: pr.number },
+        settings,
+        'review.redispatched',
+        { replaces },
+      );
+      await cleanedUp;
       return runId;
     });
   }
@@ -205,7 +229,7 @@ export class ReviewPipeline implements ReviewPort {
       );
       await Promise.all(current.map((r) => retire(this.ctx, r)));
       for (const role of roles) fs.rmSync(reportPath(issue.workspace, run.runId, role), { force: true });
-      await this.dispatch(
+      const { cleanedUp } = await this.dispatch(
         issue,
         { runId: run.runId, mode: run.mode, sha: run.sha, pr: run.pr! },
         settings,
@@ -213,6 +237,7 @@ export class ReviewPipeline implements ReviewPort {
         { restart: true, roles },
         run,
       );
+      await cleanedUp;
       return { issue: issue.id, runId: run.runId, restarted: roles };
     });
   }
@@ -288,36 +313,53 @@ export class ReviewPipeline implements ReviewPort {
     restartOf?: Run,
     retired: Promise<void> = Promise.resolve(),
     namesFree: Promise<void> = retired,
-  ): Promise<void> {
+  ): Promise<{ cleanedUp: Promise<unknown> }> {
     const roles = [...settings.keys()];
     let where;
     let oldWorktreesGone: Promise<unknown> = retired;
-    if (restartOf && restartOf.worktree && fs.existsSync(restartOf.worktree)) {
-      const project = this.ctx.app.config.project(issue.project);
-      where = { worktree: restartOf.worktree, base: await diffBase(project, t.sha), baseRef: await baseRef(project) };
-      await retired;
-    } else {
-      const prepared = prepareWorktree(this.ctx, issue, t, retired);
-      oldWorktreesGone = prepared.oldRemoved;
-      where = await Promise.all([prepared.ready, namesFree]).then(([w]) => w);
+    // The earlier runs' worktrees are removed once the new reviewers are alive (or could not
+    // start): a `git worktree remove` of a checkout is as much work as making one, and it
+    // would compete with the start for this machine's cores.
+    let startOver = () => undefined as void;
+    const started = new Promise<void>((resolve) => (startOver = resolve));
+    try {
+      if (restartOf && restartOf.worktree && fs.existsSync(restartOf.worktree)) {
+        const project = this.ctx.app.config.project(issue.project);
+        where = { worktree: restartOf.worktree, base: await diffBase(project, t.sha), baseRef: await baseRef(project) };
+        await retired;
+      } else {
+        const prepared = prepareWorktree(
+          this.ctx,
+          issue,
+          t,
+          Promise.all([retired, started]).then(() => undefined),
+        );
+        oldWorktreesGone = prepared.oldRemoved;
+        where = await Promise.all([prepared.ready, namesFree]).then(([w]) => w);
+      }
+      if (!restartOf) {
+        fs.rmSync(runDir(issue.workspace, t.runId), { recursive: true, force: true });
+        if (t.mode === 'quick') fs.rmSync(reportPath(issue.workspace, t.runId, 'quick'), { force: true });
+      }
+      const rows = startReviewers(this.ctx, issue, t, where, roles, settings);
+      this.journal(issue, {
+        kind,
+        runId: t.runId,
+        sha: t.sha,
+        mode: t.mode,
+        pr: t.pr,
+        worktree: where.worktree,
+        base: where.base,
+        agents: rows.map((r) => r.name),
+        ...extra,
+      });
+      // Answered once every reviewer is alive (its session open, its first prompt sent), or
+      // failed or ended: the caller then sees them working, not starting.
+      await Promise.all(rows.map((r) => this.ctx.conv.waitAlive(r.id, REVIEWER_ALIVE_WAIT_MS)));
+    } finally {
+      startOver();
     }
-    if (!restartOf) {
-      fs.rmSync(runDir(issue.workspace, t.runId), { recursive: true, force: true });
-      if (t.mode === 'quick') fs.rmSync(reportPath(issue.workspace, t.runId, 'quick'), { force: true });
-    }
-    const rows = startReviewers(this.ctx, issue, t, where, roles, settings);
-    this.journal(issue, {
-      kind,
-      runId: t.runId,
-      sha: t.sha,
-      mode: t.mode,
-      pr: t.pr,
-      worktree: where.worktree,
-      base: where.base,
-      agents: rows.map((r) => r.name),
-      ...extra,
-    });
-    await oldWorktreesGone;
+    return { cleanedUp: oldWorktreesGone };
   }
 }
 

@@ -7,6 +7,7 @@ import { createMessageConnection, ResponseError, SocketMessageWriter, StreamMess
 import type { MessageConnection } from 'vscode-jsonrpc/node';
 import { z } from 'zod';
 import { RpcErrorCode, SvcError } from '../../shared/errors';
+import { hello } from '../../shared/protocol/daemon';
 import { CALLER_CONVERSATION_PARAM, CALLER_TOKEN_PARAM } from '../../shared/protocol/rpc';
 import type { NotificationDef, RequestDef } from '../../shared/protocol/rpc';
 import type { Params } from '../authority/authorityTable';
@@ -48,6 +49,8 @@ interface Client {
   identity?: ConnectionIdentity;
   server: net.Server;
   drop: () => void;
+  /** The client said (svc/hello) it wants no notifications: none are sent to it. */
+  quiet: boolean;
 }
 
 export class RpcServer {
@@ -78,10 +81,15 @@ export class RpcServer {
     return [...this.handlers.keys()];
   }
 
-  broadcast<P extends z.ZodType>(def: NotificationDef<P>, params: z.input<P>): void {
+  /** Sends a notification to every client that has not opted out (svc/hello); returns how many got it. */
+  broadcast<P extends z.ZodType>(def: NotificationDef<P>, params: z.input<P>): number {
+    let sent = 0;
     for (const c of this.clients) {
+      if (c.quiet) continue;
       c.connection.sendNotification(def.method, params).catch(() => undefined);
+      sent++;
     }
+    return sent;
   }
 
   get clientCount(): number {
@@ -174,6 +182,7 @@ export class RpcServer {
       identity,
       server,
       drop,
+      quiet: false,
     };
     this.clients.add(client);
     connection.onClose(drop);
@@ -188,6 +197,13 @@ export class RpcServer {
     connection.onNotification('initialized', () => undefined);
     connection.onRequest('shutdown', () => null);
     connection.onNotification('exit', drop);
+    // A client's own choice about its notifications; a malformed hello changes nothing (a
+    // notification has no answer to carry a refusal).
+    connection.onNotification(hello.method, (raw: unknown) => {
+      const p = hello.params.safeParse(raw);
+      if (p.success) client.quiet = !p.data.notifications;
+      else log.warn(`client ${client.id}: ignored a malformed ${hello.method}: ${p.error.issues[0]?.message ?? ''}`);
+    });
 
     connection.onRequest((method, raw) => this.dispatch(client, method, raw));
     connection.listen();

@@ -39,6 +39,16 @@ export const ChangedParams = z.object({
 /** Daemon → every client. Something views show has changed; re-read it. */
 export const changed = notification('svc/changed', ChangedParams);
 
+/**
+ * Client → daemon (a notification, so nothing waits for it). Whether this connection wants
+ * the daemon's notifications (`svc/changed`, `lanes/reported`, `pr/headChanged`); each
+ * connection gets them until it says otherwise, and may turn them back on. The shim sends
+ * `{notifications: false}` first on every connection (a one-request command has no view to
+ * refresh) and turns them on only for a command that follows changes.
+ */
+export const HelloParams = z.object({ notifications: z.boolean() }).strict();
+export const hello = notification('svc/hello', HelloParams);
+
 /** Test client → daemon. Moves the daemon clock forward; refused unless the daemon runs with SVC_TEST_CLOCK=1. */
 export const daemonAdvanceClock = request(
   'daemon/advanceClock',

@@ -178,6 +178,11 @@ describe('review commands: request, restart, abort (exact output and exit codes)
     // a new request supersedes r1: a late post of r1 is refused
     const sha = (w.journal(i.id)[0].sha as string).slice(0, 7);
     await w.ok(['review', 'request', i.id]);
+    // The request answers once the new run's reviewers are alive (each one's first prompt sent).
+    assert.deepEqual(
+      (await w.show(i.id)).reviewers.map((r) => `${r.runId} ${r.role} ${r.alive ? 'alive' : 'not alive'}`).sort(),
+      ['parent', ...LANES].map((l) => `r2 ${l} alive`).sort(),
+    );
     await w.waitKind(i.id, 'review.dispatched', 2);
     fs.writeFileSync(
       path.join(dir, 'synthesis.md'),
