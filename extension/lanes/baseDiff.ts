@@ -1,58 +1,81 @@
-// Compare with Base: VS Code's multi-file diff editor over a lane's worktree against the
-// commit it was created from, through VS Code's own git extension (its `git:` documents
-// give the left side, the files on disk the right), so the diff reads and navigates like
-// any other change list. The extension runs git nowhere itself.
+// Compare with Base: VS Code's changes editor (the multi-file diff) over a lane's worktree
+// against the commit it was created from: the base's text on the left, served from git by
+// an `svc-base:` document provider, the files on disk on the right. VS Code's own git
+// extension cannot serve the left side: it opens no repository outside the window's
+// folders (`git.openRepositoryInParentFolders`), and a lane's worktree is one. The
+// extension host runs where the worktrees are (a remote window's too), so git runs there.
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { NothingToDo } from '../errors/errorFunnel';
 
-/** The parts of the git extension's API (extensions/git/src/api/git.d.ts, version 1) used here. */
-interface GitChange {
-  readonly uri: vscode.Uri;
-  readonly originalUri: vscode.Uri;
-  readonly status: number;
-}
-interface GitRepository {
-  diffWith(ref: string): Promise<GitChange[]>;
-}
-interface GitApi {
-  openRepository(root: vscode.Uri): Promise<GitRepository | null>;
-  toGitUri(uri: vscode.Uri, ref: string): vscode.Uri;
-}
-interface GitExtension {
-  readonly enabled: boolean;
-  getAPI(version: 1): GitApi;
+const SCHEME = 'svc-base';
+
+function gitOut(dir: string, args: string[]): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      ['-C', dir, ...args],
+      { encoding: 'buffer', maxBuffer: 256 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } },
+      (err, stdout, stderr) => {
+        if (err)
+          reject(new Error(`git ${args.join(' ')} in ${dir} failed: ${stderr.toString('utf8').trim() || err.message}`));
+        else resolve(stdout);
+      },
+    );
+  });
 }
 
-// The git extension's Status values with nothing on one side: added or untracked (no
-// original), deleted (no file on disk).
-const NO_ORIGINAL = new Set([1 /* INDEX_ADDED */, 7 /* UNTRACKED */, 9 /* INTENT_TO_ADD */]);
-const NO_MODIFIED = new Set([2 /* INDEX_DELETED */, 6 /* DELETED */]);
+let provider: vscode.Disposable | undefined;
 
-async function gitApi(): Promise<GitApi> {
-  const ext = vscode.extensions.getExtension<GitExtension>('vscode.git');
-  if (!ext)
-    throw new NothingToDo('VS Code\'s built-in Git extension is not available: enable "Git" (vscode.git) to compare');
-  const exports = ext.isActive ? ext.exports : await ext.activate();
-  if (!exports.enabled) throw new NothingToDo('Git is turned off in VS Code (git.enabled): turn it on to compare');
-  return exports.getAPI(1);
+/** The `svc-base:` documents: a file's text at a commit (`?dir=&sha=&path=`). */
+function ensureProvider(): void {
+  provider ??= vscode.workspace.registerTextDocumentContentProvider(SCHEME, {
+    async provideTextDocumentContent(uri) {
+      const q = new URLSearchParams(uri.query);
+      const out = await gitOut(q.get('dir')!, ['show', `${q.get('sha')!}:${q.get('path')!}`]);
+      return out.toString('utf8');
+    },
+  });
 }
+
+/** The file at `rel` as it was at `sha`: its name is the file's, so the editor labels it so. */
+function baseUri(dir: string, sha: string, rel: string): vscode.Uri {
+  return vscode.Uri.from({
+    scheme: SCHEME,
+    path: `/${rel}`,
+    query: new URLSearchParams({ dir, sha, path: rel }).toString(),
+  });
+}
+
+/** NUL-separated fields of `git … -z` output. */
+const fields = (b: Buffer) => b.toString('utf8').split('\0').filter(Boolean);
 
 /**
  * Opens the changes editor titled `title` over `dir` (a worktree) against `base`: every
- * file that differs between the commit and the files on disk, committed or not (files git
- * does not track are not in its diff).
+ * file that differs between the commit and the files on disk, committed or not, new files
+ * git does not track yet included. Returns how many files differ.
  */
 export async function compareWorktreeWithCommit(title: string, dir: string, base: string): Promise<number> {
-  const git = await gitApi();
-  const repo = await git.openRepository(vscode.Uri.file(dir));
-  if (!repo) throw new NothingToDo(`git in VS Code does not see a repository at ${dir}`);
-  const changes = await repo.diffWith(base);
-  if (changes.length === 0) throw new NothingToDo(`${title}: no changes (the worktree is at its base)`);
-  const resources = changes.map((c): [vscode.Uri, vscode.Uri | undefined, vscode.Uri | undefined] => [
-    c.uri,
-    NO_ORIGINAL.has(c.status) ? undefined : git.toGitUri(c.originalUri, base),
-    NO_MODIFIED.has(c.status) ? undefined : c.uri,
+  ensureProvider();
+  const [diff, untracked] = await Promise.all([
+    gitOut(dir, ['diff', '--name-status', '--no-renames', '-z', base, '--']),
+    gitOut(dir, ['ls-files', '--others', '--exclude-standard', '-z']),
   ]);
+  const resources: [vscode.Uri, vscode.Uri | undefined, vscode.Uri | undefined][] = [];
+  const parts = fields(diff);
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const [status, rel] = [parts[i], parts[i + 1]];
+    const file = vscode.Uri.file(path.join(dir, rel));
+    if (status === 'A') resources.push([file, undefined, file]);
+    else if (status === 'D') resources.push([file, baseUri(dir, base, rel), undefined]);
+    else resources.push([file, baseUri(dir, base, rel), file]);
+  }
+  for (const rel of fields(untracked)) {
+    const file = vscode.Uri.file(path.join(dir, rel));
+    resources.push([file, undefined, file]);
+  }
+  if (resources.length === 0) throw new NothingToDo(`${title}: no changes (the worktree is at its base)`);
   await vscode.commands.executeCommand('vscode.changes', title, resources);
-  return changes.length;
+  return resources.length;
 }

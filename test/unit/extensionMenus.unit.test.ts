@@ -240,7 +240,10 @@ describe('extension menus (package.json)', () => {
       'svc.copyBranch',
     ]);
     assert.doesNotMatch(deckContextValue({ ...ROWS[2], base: 'a'.repeat(40), git: ROWS[1].git }), /\+base\b/);
-    assert.doesNotMatch(deck(deckContextValue({ ...ROWS[1], base: 'a'.repeat(40), reaped: true })).join(), /compareWithBase/);
+    assert.doesNotMatch(
+      deck(deckContextValue({ ...ROWS[1], base: 'a'.repeat(40), reaped: true })).join(),
+      /compareWithBase/,
+    );
     const reviewer = 'svc:conv+agent+stopped+succeed+reviewer+report';
     assert.deepEqual(deck(reviewer), [
       'svc.openConversation',

@@ -1,7 +1,7 @@
 // Compare with Base in a real VS Code (code-server 4.100.3 in chromium): a builder lane's
 // row opens VS Code's changes editor over its worktree against the commit the worktree was
-// created from — its committed work and what it has not committed yet, the base's text on
-// the left (read through the git extension), the files on disk on the right.
+// created from — its committed work, what it has not committed yet and new files git does
+// not track, the base's text on the left, the files on disk on the right.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -75,6 +75,7 @@ describe('Compare with Base on a builder row (code-server 4.100.3)', function ()
     assert.notEqual(git(lane.cwd, cs.scratch.env, 'rev-parse', 'HEAD'), base);
     // Work not committed yet is part of the comparison too.
     fs.writeFileSync(path.join(lane.cwd, 'README.md'), '# cwb\nnot committed yet\n');
+    fs.writeFileSync(path.join(lane.cwd, 'notes.txt'), 'not tracked yet\n');
     timing('builder lane with a commit and an uncommitted change', t);
 
     await openContainer(page, 'svc');
@@ -92,8 +93,8 @@ describe('Compare with Base on a builder row (code-server 4.100.3)', function ()
     // One entry per changed file, each a diff of the base's text against the file on disk.
     const editor = page.locator('.multiDiffEditor');
     const files = editor.locator('.multiDiffEntry .header .label-name');
-    await files.nth(1).waitFor({ timeout: 20_000 });
-    assert.deepEqual((await files.allTextContents()).sort(), ['README.md', 'feature.txt']);
+    await files.nth(2).waitFor({ timeout: 20_000 });
+    assert.deepEqual((await files.allTextContents()).sort(), ['README.md', 'feature.txt', 'notes.txt']);
     const readme = editor.locator('.multiDiffEntry', {
       has: page.locator('.header .label-name', { hasText: /^README\.md$/ }),
     });
