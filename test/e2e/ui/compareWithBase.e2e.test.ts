@@ -82,7 +82,8 @@ describe('Compare with Base on a builder row (code-server 4.100.3)', function ()
     const row = rowByDescription(page, 'Command Deck', `#${id} · `);
     await revealRow(page, 'Command Deck', row);
     await contextMenuItem(page, row, 'Compare with Base');
-    const title = `${lane.title} ↔ base ${base.slice(0, 8)}`;
+    // VS Code adds the number of files to the title it is given.
+    const title = `${lane.title} ↔ base ${base.slice(0, 8)} (3 files)`;
     const tab = page.locator('.tabs-container .tab.active .label-name');
     await page.waitForFunction(
       (want) => document.querySelector('.tabs-container .tab.active .label-name')?.textContent === want,
