@@ -39,11 +39,12 @@ function ensureProvider(): void {
   });
 }
 
-/** The file at `rel` as it was at `sha`: its name is the file's, so the editor labels it so. */
+/** The file at `rel` as it was at `sha`. */
 function baseUri(dir: string, sha: string, rel: string): vscode.Uri {
   return vscode.Uri.from({
     scheme: SCHEME,
-    path: `/${rel}`,
+    // The file's own path: the editor then shows one name, not a rename from another path.
+    path: path.join(dir, rel),
     query: new URLSearchParams({ dir, sha, path: rel }).toString(),
   });
 }
