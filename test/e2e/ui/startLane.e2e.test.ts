@@ -222,7 +222,10 @@ describe('Start Lane from VS Code: the model first, Back, kept answers, the brie
     // The project's runs to join, each with its lanes, or a new one; the launcher's newest run first.
     const run = await step(page, 'svc: Start Lane (2/');
     assert.deepEqual([run.items, run.active], [['sl1', 'New run…'], 'sl1'], "the launcher's newest run");
-    assert.match(run.placeholder, /^Run key \(names this pass of the loop\): join a run of the project, or start a new one$/);
+    assert.match(
+      run.placeholder,
+      /^Run key \(names this pass of the loop\): join a run of the project, or start a new one$/,
+    );
     const runDescriptions = await page
       .locator('.quick-input-widget .quick-input-list .monaco-list-row')
       .evaluateAll((rows) =>
