@@ -64,6 +64,8 @@ const mocha = spawnSync(
     'test/e2e/ui/state.e2e.test.ts',
     // Replaces config.yaml too, and adds a project on the GitHub fake: after state.
     'test/e2e/ui/actions.e2e.test.ts',
+    // Adds its own project and lanes; nothing after it reads the whole deck.
+    'test/e2e/ui/compareWithBase.e2e.test.ts',
     ...process.argv.slice(2),
   ],
   { stdio: 'inherit', cwd: root },

@@ -7,6 +7,7 @@ import type { RolesView } from '../shared/protocol/config';
 import { textElement } from './common/sanitize';
 import { adoptStyles } from './common/styles';
 import { connectToHost } from './common/vscodeApi';
+import { CONVOY_COLUMNS, ROLE_COLUMNS } from './roles/columns';
 import { datalistId, fieldElement } from './roles/fields';
 import type { FieldContext, FieldSpec } from './roles/fields';
 import type { RolesFromView, RolesState, RolesToView } from '../shared/webview/rolesMessages';
@@ -168,7 +169,7 @@ function reviewSection(v: RolesView, ctx: FieldContext): HTMLElement[] {
   );
   const table = document.createElement('table');
   table.dataset.section = 'convoy';
-  table.append(headRow(['Convoy lane', 'Model', 'Harness']));
+  table.append(headRow(CONVOY_COLUMNS));
   for (const lane of r.lanes) {
     table.append(
       row(
@@ -196,9 +197,7 @@ function reviewSection(v: RolesView, ctx: FieldContext): HTMLElement[] {
 function projectSection(p: RolesView['projects'][number], projectsFile: string, ctx: FieldContext): HTMLElement[] {
   const table = document.createElement('table');
   table.dataset.project = p.key;
-  table.append(
-    headRow(['Gauntlet role', 'Model', 'Effort', 'Harness', 'Approvals', 'Host', 'Sandbox', 'Budget (USD)']),
-  );
+  table.append(headRow(ROLE_COLUMNS));
   for (const r of p.roles) {
     table.append(
       row(

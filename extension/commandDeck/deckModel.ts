@@ -51,7 +51,7 @@ export function ownVerdictFile(row: Pick<DeckRow, 'id' | 'verdict'>): string | u
   return row.verdict?.verdictFile && row.verdict.by === row.id ? row.verdict.verdictFile : undefined;
 }
 
-/** `svc:conv+lane+builder+working+live+git+dirty`, matched by regex `when` clauses. */
+/** `svc:conv+lane+builder+working+live+git+dirty+base`, matched by regex `when` clauses. */
 export function deckContextValue(row: DeckRow): string {
   const parts = ['svc:conv', row.kind];
   if (row.role) parts.push(row.role);
@@ -60,6 +60,8 @@ export function deckContextValue(row: DeckRow): string {
   if (row.archived) parts.push('archived');
   if (row.git) parts.push('git');
   if (row.git?.dirty) parts.push('dirty');
+  // A builder's worktree with the commit it started from: Compare with Base has something to show.
+  if (row.role === 'builder' && row.git && row.base) parts.push('base');
   if (row.verdict) parts.push('verdict');
   if (ownVerdictFile(row)) parts.push('report');
   if (row.reaped) parts.push('reaped');

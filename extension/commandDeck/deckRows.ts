@@ -47,6 +47,7 @@ export function deckRows(conversations: readonly ConversationInfo[], lanes: read
           paths: p.paths,
           restoreCommand: p.restoreCommand,
         }));
+      if (lane.baseSha) row.base = lane.baseSha;
       row.git = lane.git
         ? { branch: lane.git.branch, ahead: lane.git.ahead, dirty: lane.git.dirty, headSha: lane.git.headSha }
         : null;

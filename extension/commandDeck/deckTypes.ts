@@ -42,6 +42,8 @@ export interface DeckRow {
   git?: { branch: string | null; ahead: number | null; dirty: boolean; headSha?: string | null } | null;
   /** Lanes: spent against the lane's and the run's caps (`state` as lanes/list says it). */
   budget?: { state: string; spent: number; cap: number | null; text: string };
+  /** Lanes: the commit the worktree was created from (Compare with Base diffs the worktree against it). */
+  base?: string | null;
   /** Lanes: every patch `reap --park` left (a reap killed mid-park included), with the command that restores it. */
   parked?: { patchFile: string; paths: number | null; restoreCommand: string | null }[];
 }

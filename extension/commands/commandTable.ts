@@ -182,6 +182,13 @@ const TABLE = {
     daemon: 'needed',
     menus: [onDeckRow(/^svc:conv\+lane\b.*\+git\b(?!.*\+reaped\b)/, '1_open@3')],
   },
+  'svc.compareWithBase': {
+    title: 'Compare with Base',
+    icon: 'diff-multiple',
+    what: "compare the lane's worktree with its base",
+    daemon: 'needed',
+    menus: [onDeckRow(/^svc:conv\+lane\+builder\b.*\+base\b(?!.*\+reaped\b)/, '1_open@4')],
+  },
   'svc.copyBranch': {
     title: 'Copy Branch Name',
     icon: 'copy',

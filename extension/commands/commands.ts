@@ -29,7 +29,7 @@ import { showDaemonLog, showDaemonStatus, startDaemon, stopDaemon } from './daem
 import { issueDone, newIssue, startIssue } from './issueCommands';
 import { runDoctor } from '../doctor/doctorCommand';
 import { startLane } from './laneCommands';
-import { copyBranch, openWorktreeInNewWindow } from './laneRowCommands';
+import { compareWithBase, copyBranch, openWorktreeInNewWindow } from './laneRowCommands';
 import { reapLane } from './reapCommand';
 import { abortReview, requestReview, restartReview } from './reviewCommands';
 import { installSkillCommand } from './skillCommand';
@@ -91,6 +91,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     'svc.raiseBudget': (arg) => raiseBudget(d, arg),
     'svc.openWorktreeInNewWindow': (arg) => openWorktreeInNewWindow(d, arg),
     'svc.copyBranch': (arg) => copyBranch(d, arg),
+    'svc.compareWithBase': (arg) => compareWithBase(d, arg),
   };
   const register = (id: CommandId) => {
     const spec = COMMANDS[id];

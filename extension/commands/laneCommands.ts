@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { configModels, configRoles } from '../../shared/protocol/config';
 import { conversationsShow } from '../../shared/protocol/conversations';
-import { lanesList, lanesStart } from '../../shared/protocol/lanes';
+import { lanesList, lanesRuns, lanesStart } from '../../shared/protocol/lanes';
 import type { LaunchParams } from '../../shared/protocol/lanes';
 import { laneStartLine } from '../../shared/format/laneStart';
 import type { DeckRow } from '../commandDeck/deckModel';
@@ -101,14 +101,15 @@ export const vscodePrompter: Prompter = {
 let remembered: LaneAnswers | undefined;
 
 function daemonFacts(d: CommandDeps, selected: DeckRow | undefined, harnesses: HarnessChoice[]): FlowFacts {
+  const launcher = async (id: number) => {
+    const c = await d.connection.request(conversationsShow, { conv: String(id) });
+    return { project: c.project, harness: c.harness };
+  };
   return {
     rows: d.deck.currentRows,
     selected,
     harnesses,
-    async launcher(id) {
-      const c = await d.connection.request(conversationsShow, { conv: String(id) });
-      return { project: c.project, harness: c.harness };
-    },
+    launcher,
     async roleSettings(project, role) {
       const view = await d.connection.request(configRoles, {});
       const row = view.projects.find((p) => p.key === project)?.roles.find((r) => r.role === role);
@@ -125,6 +126,13 @@ function daemonFacts(d: CommandDeps, selected: DeckRow | undefined, harnesses: H
     },
     async lanes(run) {
       return (await d.connection.request(lanesList, { run })).lanes;
+    },
+    async runs(id) {
+      const [{ project }, { cards }] = await Promise.all([launcher(id), d.connection.request(lanesRuns, {})]);
+      return cards
+        .filter((c) => c.project === project)
+        .sort((x, y) => y.latest.at - x.latest.at)
+        .map((c) => ({ run: c.run, lanes: c.lanes, counts: c.countsLine }));
     },
   };
 }

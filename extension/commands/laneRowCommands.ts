@@ -1,11 +1,12 @@
-// Power-user actions on a lane row: open its worktree in a new window, copy its branch.
-// Both act on the lane the row names; a lane on another host has its folder there, which
+// Power-user actions on a lane row: open its worktree in a new window, copy its branch,
+// compare a builder's worktree with the commit it started from. Each acts on the lane the row names; a lane on another host has its folder there, which
 // this window cannot open, so it says where and how instead.
 import * as vscode from 'vscode';
 import { lanesGet } from '../../shared/protocol/lanes';
 import { NothingToDo } from '../errors/errorFunnel';
 import type { CommandDeps } from './commandDeps';
 import { conversationTarget } from './targets';
+import { compareWorktreeWithCommit } from '../lanes/baseDiff';
 
 export async function openWorktreeInNewWindow(d: CommandDeps, arg: unknown): Promise<void> {
   const t = await conversationTarget(arg, d.deck, d.deckView.selection, {
@@ -32,4 +33,27 @@ export async function copyBranch(d: CommandDeps, arg: unknown): Promise<void> {
   if (!branch) throw new NothingToDo(`#${t.id} is not on a branch (its HEAD is detached)`);
   await vscode.env.clipboard.writeText(branch);
   void vscode.window.showInformationMessage(`svc: copied the branch name ${branch}`);
+}
+
+/** Builder lanes (a --reuse respawn shares its directory's base): the worktree against the commit it was created from. */
+export async function compareWithBase(d: CommandDeps, arg: unknown): Promise<void> {
+  const t = await conversationTarget(arg, d.deck, d.deckView.selection, {
+    what: 'compare with its base',
+    filter: (r) => r.role === 'builder' && !!r.base && !r.reaped,
+    none: 'no builder lane with a base commit',
+  });
+  const lane = await d.connection.request(lanesGet, { lane: String(t.id) });
+  const who = `#${lane.id} ${lane.name}`;
+  if (lane.role !== 'builder')
+    throw new NothingToDo(`${who} is a ${lane.role} lane: Compare with Base shows a builder's work since its start`);
+  if (lane.reaped) throw new NothingToDo(`${who} was reaped: its worktree is gone`);
+  if (lane.host)
+    throw new NothingToDo(
+      `${who} runs on host ${lane.host}: its worktree ${lane.cwd} is there; compare it in a Remote-SSH window on ${lane.host}`,
+    );
+  if (!lane.baseSha)
+    throw new NothingToDo(
+      `${who} has no base commit on record (it was launched before svc kept one): compare its branch with git diff in ${lane.cwd}`,
+    );
+  await compareWorktreeWithCommit(`${lane.title} ↔ base ${lane.baseSha.slice(0, 8)}`, lane.cwd, lane.baseSha);
 }

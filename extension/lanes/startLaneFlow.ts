@@ -83,6 +83,16 @@ export interface FlowFacts {
   models(harness: string): Promise<{ models: string[]; note?: string }>;
   /** The lanes of a run (with their newest report). */
   lanes(run: string): Promise<readonly LaneRecord[]>;
+  /** The runs of the launcher's project, newest activity first, each with its lane counts. */
+  runs(launcher: number): Promise<readonly RunChoice[]>;
+}
+
+/** An existing run the run step offers. */
+export interface RunChoice {
+  run: string;
+  lanes: number;
+  /** `1 builder · 1 critic · 2 idle`: the run's Awareness counts. */
+  counts: string;
 }
 
 export type FlowResult =
@@ -160,6 +170,7 @@ export function judgeChoices(lanes: readonly LaneRecord[]): JudgeChoice[] {
 }
 
 const ANOTHER_MODEL = 'Another model…';
+const NEW_RUN = 'New run…';
 const OPEN_ROLES = 'Open Roles…';
 
 /** The flow's steps, in the order they are shown; each may be skipped for the answers so far. */
@@ -265,16 +276,48 @@ export async function startLaneFlow(p: Prompter, facts: FlowFacts, previous: Lan
       },
       async ask(back) {
         const launched = rows.filter((r) => r.parentId === a.launcher && r.run).sort((x, y) => y.id - x.id);
-        a.run = answered(
-          await p.input({
+        const want = a.run ?? selected?.run ?? launched[0]?.run;
+        const runs = await once(`runs:${a.launcher}`, () => facts.runs(a.launcher!));
+        const typed = (value: string, back: boolean) =>
+          p.input({
             title: title(),
             prompt: 'Run key (names this pass of the loop)',
-            value: a.run ?? selected?.run ?? launched[0]?.run ?? '',
+            value,
             placeholder: 'e.g. r1',
             validate: (s) => (RUN_KEY.test(s) ? undefined : RUN_KEY_RULE),
             back,
-          }),
-        );
+          });
+        // A project without runs yet: the first one is named.
+        if (!runs.length) {
+          a.run = answered(await typed(want ?? '', back));
+          return;
+        }
+        // The project's runs to join (each with its lanes), or a new one typed; Back from typing returns to the list.
+        const items: (PickItem & { run?: string })[] = runs.map((r) => ({
+          label: r.run,
+          description: `${r.lanes} lane${r.lanes === 1 ? '' : 's'}${r.counts ? ` · ${r.counts}` : ''}`,
+          run: r.run,
+        }));
+        items.push({ label: NEW_RUN, description: 'type a run key' });
+        const known = (run: string | undefined) => runs.some((r) => r.run === run);
+        for (;;) {
+          const got = answered(
+            await p.pick(items, {
+              title: title(),
+              placeholder: 'Run key (names this pass of the loop): join a run of the project, or start a new one',
+              active: items.find((i) => i.run === want) ?? (want === undefined ? items[0] : items[items.length - 1]),
+              back,
+            }),
+          );
+          if (got.run) {
+            a.run = got.run;
+            return;
+          }
+          const v = await typed(want !== undefined && !known(want) ? want : '', true);
+          if (v === BACK) continue;
+          a.run = answered(v);
+          return;
+        }
       },
     },
     // The lane's key, or for a critic (or a verifier) the builder it judges.

@@ -1,17 +1,22 @@
-// `npm run demo:screenshots`: the README tour's deck, review and conversation screenshots, taken from the
-// demo's state (not from test fixtures) in a real VS Code — code-server with the packaged
-// .vsix, the demo home as HOME and SVC_HOME, Debian's chromium with a wide sidebar. Run
-// `npm run demo` first. Writes docs/screenshots/deck.png (the nesting with verdict badges),
-// reviews.png (the review convoy with its verdict) and conversation.png (a conversation
-// with an answered request and an open one); and run-record.png, the demo run's exported
-// record (`svc run export`) opened from its file with the network cut
-// (`--run-record-only` takes that one alone: it needs no code-server).
+// `npm run demo:screenshots`: every README screenshot, taken from the demo's state (never
+// from test fixtures) in a real VS Code — code-server with the packaged .vsix, the demo
+// home as HOME and SVC_HOME, Debian's chromium with a wide sidebar. Run `npm run demo` and
+// `npm run package` first. Writes docs/screenshots/deck.png (the nesting with verdict
+// badges), reviews.png (the review convoy with its verdict), conversation.png (a
+// conversation with an answered request and an open one), agents.png (the Agents page),
+// roles.png (the Roles panel); and run-record.png, the demo run's exported record (`svc
+// run export`) opened from its file with the network cut (`--run-record-only` takes that
+// one alone: it needs no code-server). Each screenshot's UI fingerprint goes into
+// docs/screenshots/screenshots.json (scripts/demo/screenshotUi.ts), which the unit tier
+// checks against the UI as it is.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { CODE_SERVER, HOME, REPO, SVC_HOME, startCodeServer, VSIX } from './codeServer';
 import { launchBrowser } from '../../test/helpers/browser';
 import { NEEDS_YOU_TITLE } from './needsYou';
+import { MANIFEST, recordShots } from './screenshotUi';
+import { runCommand } from '../../test/e2e/ui/workbench';
 
 const SHOTS = path.join(REPO, 'docs', 'screenshots');
 
@@ -46,6 +51,24 @@ async function conversationFrame(page: Page): Promise<Frame> {
   throw new Error('the conversation panel did not show its needs-you request within a minute');
 }
 
+/** The webview frame whose document holds `selector` (a panel that has drawn its content). */
+async function frameWith(page: Page, selector: string): Promise<Frame> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    for (const f of page.frames())
+      if (
+        f !== page.mainFrame() &&
+        (await f
+          .locator(selector)
+          .count()
+          .catch(() => 0))
+      )
+        return f;
+    await page.waitForTimeout(200);
+  }
+  throw new Error(`no panel drew ${selector} within a minute`);
+}
+
 /** The run record the demo exported, as a reader sees it: from its file, offline. */
 async function runRecordShot(): Promise<void> {
   const file = path.join(HOME, 'svc-run-sample-demo.html');
@@ -61,6 +84,7 @@ async function runRecordShot(): Promise<void> {
     await page.goto(`file://${file}`);
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: path.join(SHOTS, 'run-record.png') });
+    recordShots(['run-record.png']);
     process.stdout.write(
       `wrote ${path.relative(REPO, path.join(SHOTS, 'run-record.png'))} from the demo's run record\n`,
     );
@@ -137,8 +161,26 @@ async function main(): Promise<void> {
     await frame.locator('header .preview-mark').waitFor({ state: 'detached', timeout: 10_000 });
     await page.waitForTimeout(1000);
     await page.screenshot({ path: path.join(SHOTS, 'conversation.png') });
+
+    // The Agents page (every agent of the demo, nested as in the deck) and the Roles panel
+    // (the demo project's gauntlet roles), each in an editor of its own.
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'svc: Open Agents Page');
+    const agents = await frameWith(page, 'table.agents tbody tr');
+    await agents.locator('.count').waitFor({ timeout: 60_000 });
+    await unfocus(page);
+    await page.waitForTimeout(1000);
+    await page.screenshot({ path: path.join(SHOTS, 'agents.png') });
+    await runCommand(page, 'View: Close All Editors');
+    await runCommand(page, 'svc: Open Roles');
+    await frameWith(page, 'table[data-project] tr[data-row]');
+    await unfocus(page);
+    await page.waitForTimeout(1000);
+    await page.screenshot({ path: path.join(SHOTS, 'roles.png') });
+    const taken = ['deck.png', 'reviews.png', 'conversation.png', 'agents.png', 'roles.png'];
+    recordShots(taken);
     process.stdout.write(
-      `wrote ${['deck.png', 'reviews.png', 'conversation.png'].map((f) => path.relative(REPO, path.join(SHOTS, f))).join(', ')} from the demo state\n`,
+      `wrote ${taken.map((f) => path.relative(REPO, path.join(SHOTS, f))).join(', ')} from the demo state, and their UI fingerprints in ${path.relative(REPO, MANIFEST)}\n`,
     );
   } finally {
     await browser.close().catch(() => undefined);

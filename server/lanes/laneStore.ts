@@ -44,6 +44,8 @@ export interface LaneRow {
   budgetSetAt: number | null;
   /** The commit the lane's directory started at (null: unknown, or a lane launched before svc kept it). */
   startSha: string | null;
+  /** The commit the lane's worktree was created from: its own start, or for a --reuse respawn (which starts none) that of the first lane in its directory. */
+  baseSha: string | null;
 }
 
 const SELECT = `
@@ -52,7 +54,10 @@ const SELECT = `
          l.project, l.run_key AS run, l.lane_key AS key, l.role, l.iteration, l.respawn,
          l.judged_key AS judgedKey, l.judged_iteration AS judgedIteration, l.git_backed AS gitBacked,
          l.branch, l.dir, l.lanes_root AS lanesRoot, l.reaped_at AS reapedAt,
-         l.budget, l.budget_set_at AS budgetSetAt, l.start_sha AS startSha
+         l.budget, l.budget_set_at AS budgetSetAt, l.start_sha AS startSha,
+         COALESCE(l.start_sha, (SELECT f.start_sha FROM lanes f
+           WHERE f.run_key = l.run_key AND f.lane_key = l.lane_key AND f.role = l.role AND f.dir = l.dir AND f.start_sha IS NOT NULL
+           ORDER BY f.created_at, f.conv_id LIMIT 1)) AS baseSha
   FROM lanes l JOIN conversations c ON c.id = l.conv_id`;
 
 function fix(r: LaneRow | undefined): LaneRow | undefined {
@@ -139,6 +144,7 @@ export class LaneStore {
       | 'budget'
       | 'budgetSetAt'
       | 'startSha'
+      | 'baseSha'
     > & { budget?: number | null; startSha?: string | null },
   ): void {
     this.db

@@ -165,6 +165,7 @@ function recordOf(r: LaneReader, row: LaneRow, snap: Snapshot): LaneRecord {
     git: git ? { branch: git.branch, headSha: git.headSha, ahead: git.ahead, dirty: git.dirty } : null,
     gitUnavailable: factsUnavailable(read) ? read.unavailable : null,
     parked: r.parked?.(row) ?? [],
+    baseSha: row.gitBacked ? row.baseSha : null,
   };
 }
 

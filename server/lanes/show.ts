@@ -56,7 +56,7 @@ export function sandboxText(mode: LaneRecord['sandbox']): string {
     : 'sandbox off: unconfined, runs as you';
 }
 
-/** `#<id> <role> i<n> <activity> <verdict> <verdict file>`, what svc does while its host's connection is down, its spend against a cap, its sandbox and its parked patches. */
+/** `#<id> <role> i<n> <activity> <verdict> <verdict file>`, what svc does while its host's connection is down, its spend against a cap, its sandbox, a builder's base commit and its parked patches. */
 export function laneLines(l: LaneRecord): string[] {
   const own = l.role === 'critic' || l.role === 'verifier' ? l.verdict : null;
   const line = `#${l.id} ${l.role} i${l.iteration} ${l.activity} ${own?.verdict ?? '-'} ${own?.verdictFile ?? '-'}`;
@@ -64,6 +64,8 @@ export function laneLines(l: LaneRecord): string[] {
   if (l.budget.state !== 'none')
     lines.push(l.budget.state === 'not-enforceable' ? `    ${l.budget.text}` : `    budget: ${l.budget.text}`);
   lines.push(`    ${sandboxText(l.sandbox)}`);
+  // A builder's commits are its branch since this commit (what Compare with Base shows).
+  if (l.role === 'builder' && l.baseSha) lines.push(`    base ${l.baseSha}`);
   return [...lines, ...(l.parked ?? []).flatMap(parkedLines)];
 }
 

@@ -149,6 +149,8 @@ export const LaneRecord = z.object({
   gitUnavailable: z.string().nullable(),
   /** Every patch `svc lane reap --park` left for this lane (a reap killed mid-park included), oldest first. */
   parked: z.array(ParkedPatch).default([]),
+  /** The commit the lane's worktree was created from (a --reuse respawn: its directory's first lane's); null: a play lane, or unknown (a lane launched before svc kept it). */
+  baseSha: z.string().nullable().default(null),
 });
 export type LaneRecord = z.infer<typeof LaneRecord>;
 

@@ -3,7 +3,7 @@
 import type { DeckRow } from '../../extension/commandDeck/deckModel';
 import type { HarnessChoice } from '../../extension/doctor/harnessChoices';
 import { BACK } from '../../extension/lanes/startLaneFlow';
-import type { FlowFacts, PickItem, Prompter } from '../../extension/lanes/startLaneFlow';
+import type { FlowFacts, PickItem, Prompter, RunChoice } from '../../extension/lanes/startLaneFlow';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 
 /** `<back>` presses Back; undefined dismisses. */
@@ -46,6 +46,8 @@ export interface FactsOptions {
   /** Models the harness probe offers. */
   offered?: string[];
   lanes?: Partial<LaneRecord>[];
+  /** The runs of the launcher's project (none: the run step asks for a name). */
+  runs?: RunChoice[];
 }
 
 export function facts(o: FactsOptions): FlowFacts & { asked: string[] } {
@@ -70,6 +72,10 @@ export function facts(o: FactsOptions): FlowFacts & { asked: string[] } {
     async lanes(run) {
       asked.push(`lanes ${run}`);
       return (o.lanes ?? []) as LaneRecord[];
+    },
+    async runs(launcher) {
+      asked.push(`runs ${launcher}`);
+      return o.runs ?? [];
     },
   };
 }

@@ -235,6 +235,7 @@ describe('lanes: spec audit', function () {
     assert.deepEqual(lines.slice(1), [
       `#${b.id} builder i1 ${(await lane(b.name)).activity} - -`,
       sandboxed,
+      `    base ${b.baseSha}`,
       `#${v.id} verifier i1 ${(await lane(v.name)).activity} DEFECTS -`,
       sandboxed,
     ]);

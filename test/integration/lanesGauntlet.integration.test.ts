@@ -83,11 +83,18 @@ describe('lanes: a whole gauntlet loop', function () {
     const show = await ok(s.svc(['lane', 'show', '--run', 'r1', '--key', 'feat']));
     const lines = show.stdout.trimEnd().split('\n');
     assert.equal(lines[0], 'i1 built → critic c1: NOT_YET (2 defects) → i2 built → critic c2: PASS');
-    // Each lane's line, then its sandbox (the default, workspace).
-    assert.equal(lines.length, 9);
-    for (const i of [2, 4, 6, 8]) assert.equal(lines[i], '    sandbox workspace: writes only its own worktree');
+    // Each lane's line, then its sandbox (the default, workspace), then a builder's base: the
+    // commit its worktree was created from (i1: origin's main; i2: i1's reported head, the branch freeze).
+    const base1 = git(w.repo, s.env, 'rev-parse', 'origin/main');
+    const [b1Rec, c1Rec, b2Rec] = await Promise.all(
+      ['r1-feat-builder-i1', 'r1-feat-critic-i1', 'r1-feat-builder-i2'].map(laneJson),
+    );
+    assert.deepEqual([b1Rec.baseSha, c1Rec.baseSha, b2Rec.baseSha], [base1, head1, head1]);
+    assert.equal(lines.length, 11);
+    for (const i of [2, 5, 7, 10]) assert.equal(lines[i], '    sandbox workspace: writes only its own worktree');
+    assert.deepEqual([lines[3], lines[8]], [`    base ${base1}`, `    base ${head1}`]);
     assert.match(
-      lines[3],
+      lines[4],
       new RegExp(
         `^#${critic1.id} critic i1 (idle|stopped) NOT_YET ${verdict1.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`,
       ),

@@ -237,6 +237,10 @@ describe('lanes: roles and lifecycle', function () {
     assert.equal(respawn.iteration, 1);
     assert.equal(respawn.respawn, 1);
     assert.equal(respawn.git?.branch, 'ru/k');
+    // It starts no worktree of its own: its base is the one its directory was created from.
+    const first = await lane('ru-k-builder-i1');
+    assert.equal(first.baseSha, git(w.repo, s.env, 'rev-parse', 'origin/main'));
+    assert.equal(respawn.baseSha, first.baseSha);
   });
 
   it('lists a lane whose git does not answer within 5 s as "git facts unavailable", and the other lanes with theirs', async () => {

@@ -84,7 +84,7 @@ describe('lanes: a refused reap changes nothing; every parked patch stays in sig
     const show = await ok(s.svc(['lane', 'show', l.name]));
     assert.equal(
       show.stdout,
-      `i1 stopped\n#${l.id} builder i1 stopped - -\n    sandbox workspace: writes only its own worktree\n    parked ${patch} (1 path)\n      restore with: ${inPlace}\n`,
+      `i1 stopped\n#${l.id} builder i1 stopped - -\n    sandbox workspace: writes only its own worktree\n    base ${rec.baseSha}\n    parked ${patch} (1 path)\n      restore with: ${inPlace}\n`,
     );
 
     // Nothing left to park: the next reap succeeds and names the earlier patch, with the command that now restores it.

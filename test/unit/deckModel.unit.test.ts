@@ -568,6 +568,7 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
         at: 1,
       },
       git: { branch: 'b', headSha: 'abc', ahead: 1, dirty: false },
+      baseSha: 'f'.repeat(40),
       budget: {
         spent: 0.9,
         cap: 1,
@@ -614,6 +615,7 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
         report: { status: 'done' },
         verdict: { verdict: 'PASS', defects: 0, by: 3, verdictFile: null },
         budget: { state: 'near', spent: 0.9, cap: 1, text: '$0.90 of $1.00 (90%)' },
+        base: 'f'.repeat(40),
         git: { branch: 'b', ahead: 1, dirty: false, headSha: 'abc' },
       },
     ]);

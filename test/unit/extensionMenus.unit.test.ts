@@ -225,6 +225,25 @@ describe('extension menus (package.json)', () => {
       }),
       /\+report\b/,
     );
+    // A builder with the commit its worktree started from offers Compare with Base; a critic, or a reaped builder, does not.
+    const based = deckContextValue({ ...ROWS[1], base: 'a'.repeat(40) });
+    assert.equal(based, 'svc:conv+lane+builder+working+live+git+dirty+base+verdict');
+    assert.deepEqual(deck(based), [
+      'svc.openConversation',
+      'svc.openWorktreeInNewWindow',
+      'svc.compareWithBase',
+      'svc.tellConversation',
+      'svc.stopConversation',
+      'svc.reapLane',
+      'svc.raiseBudget',
+      'svc.startLane',
+      'svc.copyBranch',
+    ]);
+    assert.doesNotMatch(deckContextValue({ ...ROWS[2], base: 'a'.repeat(40), git: ROWS[1].git }), /\+base\b/);
+    assert.doesNotMatch(
+      deck(deckContextValue({ ...ROWS[1], base: 'a'.repeat(40), reaped: true })).join(),
+      /compareWithBase/,
+    );
     const reviewer = 'svc:conv+agent+stopped+succeed+reviewer+report';
     assert.deepEqual(deck(reviewer), [
       'svc.openConversation',

@@ -103,7 +103,7 @@ describe('Start Lane flow (extension/lanes/startLaneFlow.ts)', () => {
       'svc: Start Lane (4/5) pick [critic-set|critic-model|Another model…] active=critic-set back',
       'svc: Start Lane (5/5) pick [Write the brief in an editor|Use a brief file…] active=Write the brief in an editor back',
     ]);
-    assert.deepEqual(f.asked, ['lanes r1', 'launcher 1', 'role web critic']);
+    assert.deepEqual(f.asked, ['runs 1', 'lanes r1', 'launcher 1', 'role web critic']);
   });
 
   it('offers a builder that has not reported with its commit to name (--at), prefilled with its head', async () => {
@@ -319,5 +319,37 @@ describe('Start Lane flow (extension/lanes/startLaneFlow.ts)', () => {
         answers: { launcher: 1, role: 'builder', run: 'r1' },
       },
     );
+  });
+
+  it("offers the project's runs with their lane counts, the selected row's run first; New run… types one, and Back from typing returns to the runs", async () => {
+    const runs = [
+      { run: 'r2', lanes: 1, counts: '1 orchestrator · 1 working' },
+      { run: 'r1', lanes: 3, counts: '2 builders · 1 critic · 3 idle' },
+    ];
+    // Join an existing run: the selected builder's run is the active item.
+    const join = scripted(['builder', 'r1', 'web', 'builder-model', 'Write the brief in an editor']);
+    const joined = await startLaneFlow(
+      join,
+      facts({ rows: ROWS, selected: ROWS[0], runs, offered: ['builder-model'] }),
+      {
+        run: 'r1',
+      },
+    );
+    assert.equal(joined.kind === 'draft' && joined.params.run, 'r1');
+    assert.equal(join.seen[1], 'svc: Start Lane (2/5) pick [r2|r1|New run…] active=r1 back');
+    // A new run: typed after New run…; Back from the typing shows the runs again.
+    const fresh = scripted(['builder', 'New run…', '<back>', 'New run…', 'r3', 'web']);
+    const f = facts({ rows: ROWS, selected: ROWS[0], runs });
+    const r = await startLaneFlow(fresh, f);
+    assert.equal(r.kind, 'cancelled');
+    assert.equal(r.answers.run, 'r3');
+    assert.deepEqual(fresh.seen.slice(1, 6), [
+      'svc: Start Lane (2/5) pick [r2|r1|New run…] active=r2 back',
+      'svc: Start Lane (2/5) input "Run key (names this pass of the loop)" value= back',
+      'svc: Start Lane (2/5) pick [r2|r1|New run…] active=r2 back',
+      'svc: Start Lane (2/5) input "Run key (names this pass of the loop)" value= back',
+      'svc: Start Lane (3/5) input "Lane key of the builder (short name inside run r3)" value= back',
+    ]);
+    assert.equal(f.asked.filter((x) => x === 'runs 1').length, 1, 'the runs are read once per flow');
   });
 });

@@ -4,17 +4,7 @@
 import type { AgentRowView, SortKey, TableState } from '../../shared/webview/agentsMessages';
 import { textElement } from '../common/sanitize';
 import { formatCost } from '../../shared/format/money';
-
-export const COLUMNS: { key: SortKey; label: string }[] = [
-  { key: 'name', label: 'Agent' },
-  { key: 'role', label: 'Role' },
-  { key: 'alive', label: 'Alive' },
-  { key: 'activity', label: 'Activity' },
-  { key: 'model', label: 'Model' },
-  { key: 'harness', label: 'Harness' },
-  { key: 'cost', label: 'Cost' },
-  { key: 'issue', label: 'Issue' },
-];
+import { COLUMNS } from './columns';
 
 export function visibleRows(rows: readonly AgentRowView[], s: TableState): AgentRowView[] {
   const words = s.filter.toLowerCase().split(/\s+/).filter(Boolean);

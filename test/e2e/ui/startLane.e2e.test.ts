@@ -219,7 +219,24 @@ describe('Start Lane from VS Code: the model first, Back, kept answers, the brie
     await startFrom(page, launcherTitle);
     await step(page, 'svc: Start Lane (1/');
     await quickPick(page, 'builder');
-    assert.equal((await step(page, 'svc: Start Lane (2/')).value, 'sl1', "the launcher's newest run");
+    // The project's runs to join, each with its lanes, or a new one; the launcher's newest run first.
+    const run = await step(page, 'svc: Start Lane (2/');
+    assert.deepEqual([run.items, run.active], [['sl1', 'New run…'], 'sl1'], "the launcher's newest run");
+    assert.match(
+      run.placeholder,
+      /^Run key \(names this pass of the loop\): join a run of the project, or start a new one$/,
+    );
+    const runDescriptions = await page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .evaluateAll((rows) =>
+        rows
+          .filter((r) => (r as HTMLElement).offsetParent !== null)
+          .map((r) => (r.querySelector('.label-description')?.textContent ?? '').trim()),
+      );
+    assert.equal(runDescriptions.length, 2);
+    assert.match(runDescriptions[0], /^1 lane · 1 builder · 1 (idle|working|starting)$/);
+    assert.equal(runDescriptions[1], 'type a run key');
+    await screenshot(page, '53-start-lane-runs');
     await enter(page);
     await step(page, 'svc: Start Lane (3/');
     await type(page, 'web'); // its builder is live: the daemon refuses a second one
@@ -238,7 +255,7 @@ describe('Start Lane from VS Code: the model first, Back, kept answers, the brie
     await startFrom(page, launcherTitle);
     assert.equal((await step(page, 'svc: Start Lane (1/')).active, 'builder');
     await enter(page);
-    assert.equal((await step(page, 'svc: Start Lane (2/')).value, 'sl1');
+    assert.equal((await step(page, 'svc: Start Lane (2/')).active, 'sl1');
     await enter(page);
     assert.equal((await step(page, 'svc: Start Lane (3/')).value, 'web', 'the refused answers are kept');
     await type(page, 'api');
@@ -269,8 +286,8 @@ describe('Start Lane from VS Code: the model first, Back, kept answers, the brie
     await startFrom(page, launcherTitle);
     await step(page, 'svc: Start Lane (1/');
     await quickPick(page, 'critic');
-    await step(page, 'svc: Start Lane (2/');
-    await type(page, 'sl1');
+    assert.deepEqual((await step(page, 'svc: Start Lane (2/')).items, ['sl1', 'New run…']);
+    await quickPick(page, 'sl1');
     const judge = await step(page, 'svc: Start Lane (3/');
     assert.deepEqual(judge.items, ['api', 'web']);
     const descriptions = await page
