@@ -8,7 +8,7 @@
 // The daemon runs under strace, and never opens a path under the remote home itself.
 import * as assert from 'node:assert/strict';
 import * as crypto from 'node:crypto';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import YAML from 'yaml';
@@ -17,11 +17,12 @@ import type { LaneRecord } from '../../shared/protocol/lanes';
 import { alive, discoveryOf } from '../helpers/daemonProcs';
 import { buildAndReport, judgeAndReport, laneWorld, ok, startLane, tryStartLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
-import { eventually, git, makeScratch, REPO } from '../helpers/scratch';
+import { eventually, git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
 import { controlDirOf, sshdAvailable, startSshd } from '../helpers/sshd';
 import type { Sshd } from '../helpers/sshd';
+import { pathArgs, startTracedDaemon } from '../helpers/tracedDaemon';
 
 describe('lanes on another host over SSH: a whole gauntlet (real sshd)', function () {
   this.timeout(600_000);
@@ -583,33 +584,3 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     assert.equal(onHost(`pgrep -u ${d.user} -f 'svcHost[.]js relay ${d.remoteHome}/${agentsDir()}/' || true`), '');
   });
 });
-
-/** The path arguments of one strace line: every string of a file syscall, only the program of an execve. */
-function pathArgs(line: string): string[] {
-  const m = /^(?:\d+\s+)?(\w+)\((.*)$/.exec(line);
-  if (!m) return [];
-  const strings = [...m[2].matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((x) => x[1]);
-  return m[1] === 'execve' ? strings.slice(0, 1) : strings;
-}
-
-/** The daemon of this scratch home, started under strace (following its children) before any svc command attaches to it. */
-async function startTracedDaemon(s: Scratch, log: string): Promise<void> {
-  const env = { ...s.env };
-  delete env.SVC_CONVERSATION;
-  fs.mkdirSync(s.svcHome, { recursive: true, mode: 0o700 });
-  const child = spawn(
-    'strace',
-    ['-f', '-qq', '-e', 'trace=%file,chdir', '-o', log, process.execPath, path.join(REPO, 'dist', 'daemon.js')],
-    {
-      env,
-      detached: true,
-      stdio: 'ignore',
-    },
-  );
-  child.unref();
-  await eventually(
-    () => fs.existsSync(path.join(s.svcHome, 'server.json')),
-    30_000,
-    'the traced daemon to write server.json',
-  );
-}
