@@ -23,7 +23,6 @@ import {
   notRunningError,
   stillRunningError,
 } from './conversationRefusals';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { activityOfRow } from '../../shared/activity';
 import type { Activity } from '../../shared/activity';
@@ -34,19 +33,13 @@ import type { HostLink } from '../hosts/hostLink';
 import type { Answer } from '../harness/asks';
 import { HarnessSession } from '../harness/harnessSession';
 import { logger } from '../util/log';
-import { agentEnv } from './agentEnv';
 import { agentGitFacts } from './agentGitFacts';
 import type { AgentGitFacts, PreparedStart } from './agentGitFacts';
-import { writableDirs } from './writableDirs';
 import { reviewSeatOf } from './reviewSeat';
 import type { ConversationRow, ListedRow } from './conversationStore';
 import type { LiveFacts } from './liveFacts';
-import { localAgent } from '../harness/localAgent';
-import { remoteAgent } from '../harness/remoteAgentTransport';
-import { remoteRunOf, stopAfterRestart } from './remoteAgents';
-import { agentSocketPath } from '../sandbox/agentSocket';
-import { SandboxProbe } from '../sandbox/sandboxProbe';
-import { sandboxWrap } from '../sandbox/sandboxWrap';
+import { stopAfterRestart } from './remoteAgents';
+import { AgentLaunches } from './agentLaunches';
 
 const log = logger('conversations');
 
@@ -64,10 +57,8 @@ export class ConversationService extends ConversationRegistry {
   private readonly guards: TellGuard[] = [];
   private readonly gates: TurnGate[] = [];
   private readonly resumeGuards: ((row: ConversationRow) => void)[] = [];
-  /** Whether this machine can start a lane's sandbox (a working answer kept a minute). */
-  private readonly sandboxProbe = new SandboxProbe();
-  /** The listeners of sandboxed agents' own sockets, by conversation. */
-  private readonly agentSockets = new Map<number, { close(): Promise<void> }>();
+  /** What each agent starts with, and where (its environment, sandbox and own socket). */
+  private readonly launches: AgentLaunches;
 
   constructor(
     app: App,
@@ -75,6 +66,7 @@ export class ConversationService extends ConversationRegistry {
     private readonly hostLink: HostLink,
   ) {
     super(app);
+    this.launches = new AgentLaunches(app, hostLink);
   }
 
   // ---- rows ----------------------------------------------------------------------------
@@ -381,49 +373,7 @@ export class ConversationService extends ConversationRegistry {
     const existing = this.sessions.get(row.id);
     if (existing && existing.phase !== 'dead') throw alreadyRunningError(row);
     const profile = this.profile(row.harness);
-    const callerToken = this.credentials.tokenFor(row.id);
-    // On a host the agent's environment is built there (remoteAgent.ts); this machine's git
-    // facts of the lane's folder would be paths of the host, which svc never looks at itself.
-    const remote = row.host ? remoteRunOf(this.app, this.hostLink, row, profile, callerToken) : undefined;
-    // A sandboxed lane's agent talks to the daemon over a socket of its own (the rest of SVC_HOME is hidden from it).
-    const sandboxed = !remote && row.sandbox === 'workspace';
-    const agentSocket =
-      sandboxed && !row.bare ? agentSocketPath(this.app.paths.socket, this.app.paths.home, row.id) : undefined;
-    // The git probes run as child processes, never blocking the loop; the session awaits them before it spawns.
-    const prepared = remote
-      ? Promise.resolve({ env: { ...process.env }, writableDirs: [] as string[] })
-      : (gitFacts ?? agentGitFacts(row.cwd, process.env)).then(async (facts) => {
-          const env = agentEnv({
-            convId: row.id,
-            convName: row.name,
-            bare: row.bare,
-            extraEnv: row.extraEnv,
-            profile,
-            svcHome: this.app.paths.home,
-            shimDir: path.join(this.app.distDir, '..', 'bin'),
-            base: process.env,
-            gitIdentity: facts.identity,
-            callerToken,
-            agentSocket,
-          });
-          if (profile.modelEnv) env[profile.modelEnv] = row.model;
-          const dirs = row.bare ? [] : writableDirs(row.cwd, agentSocket ?? this.app.paths.socket, facts.places);
-          if (!sandboxed) return { env, writableDirs: dirs };
-          if (agentSocket) this.agentSockets.set(row.id, await this.app.rpc.listenForConversation(agentSocket, row.id));
-          const sandbox = sandboxWrap(this.sandboxProbe, {
-            cwd: row.cwd,
-            svcHome: this.app.paths.home,
-            env,
-            home: env.HOME ?? os.homedir(),
-            commonDir: row.bare ? undefined : facts.places.commonDir,
-            localRemotes: row.bare ? [] : facts.places.localRemotes,
-            hooksPath: facts.places.hooksPath,
-            state: profile.state,
-            readable: env.SVC_SCRIPT_FILE ? [env.SVC_SCRIPT_FILE] : [],
-            socket: agentSocket,
-          });
-          return { env, writableDirs: dirs, sandbox };
-        });
+    const launch = this.launches.plan(row, profile, this.credentials.tokenFor(row.id), gitFacts);
     const id = row.id;
     const now = () => this.app.now();
     const costBase = this.store.get(id)?.costAmount ?? 0;
@@ -431,7 +381,7 @@ export class ConversationService extends ConversationRegistry {
       {
         profile,
         cwd: row.cwd,
-        prepared,
+        prepared: launch.prepared,
         model: row.model,
         effort: row.effort,
         logFile: path.join(this.app.paths.agents, `conv-${row.name}`, 'harness.log'),
@@ -441,7 +391,7 @@ export class ConversationService extends ConversationRegistry {
         resume: what.resume,
         // A person's conversation asks them; lanes and the pipeline's agents are unattended.
         permissions: permissionsOf(row),
-        agent: remote ? remoteAgent(remote) : localAgent,
+        agent: launch.agent,
       },
       {
         transcript: (kind, payload) => this.transcript.append(id, kind, payload),
@@ -454,11 +404,11 @@ export class ConversationService extends ConversationRegistry {
           this.fire('started', id);
         },
         spawnError: (message) => {
-          this.closeAgentSocket(id);
+          this.launches.agentGone(id);
           this.recordSpawnError(id, message);
         },
         ended: (exitStatus) => {
-          this.closeAgentSocket(id);
+          this.launches.agentGone(id);
           this.safely(() => this.store.update(id, { endedAt: now(), exitStatus }));
           this.fire('ended', id);
           // The connection closes ~2 ms before `exit`: record the real exit status once known.
@@ -495,13 +445,6 @@ export class ConversationService extends ConversationRegistry {
     this.transcript.append(id, 'lifecycle', { event: 'spawn', text: `starting ${row.harness} in ${row.cwd}` });
     this.changed(id);
     void session.run();
-  }
-
-  /** A sandboxed agent's own socket goes with its agent. */
-  private closeAgentSocket(id: number): void {
-    const socket = this.agentSockets.get(id);
-    this.agentSockets.delete(id);
-    void socket?.close().catch((e: unknown) => log.warn(`#${id}: closing its socket failed: ${(e as Error).message}`));
   }
 }
 

@@ -4,20 +4,26 @@
 // on stop (the daemon has no controlling terminal for it to reach anyway).
 import type { Mount } from './sandboxPlan';
 
+/**
+ * What every sandbox starts from, the agent's and the probe's (sandboxProbe.ts): the whole
+ * filesystem read-only and a PID namespace of its own. Everything the sandbox started dies
+ * with that namespace; the namespace dies with the daemon that started it, which could no
+ * longer talk to the agent.
+ */
+export const BWRAP_BASE_ARGS: readonly string[] = [
+  '--die-with-parent',
+  '--unshare-pid',
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev',
+  '/dev',
+  '--proc',
+  '/proc',
+];
+
 export function bwrapArgs(mounts: Mount[], cwd: string): string[] {
-  const args = [
-    // Everything the sandbox started dies with the agent's PID namespace; that namespace
-    // dies with the daemon that started it, which could no longer talk to the agent.
-    '--die-with-parent',
-    '--unshare-pid',
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-  ];
+  const args = [...BWRAP_BASE_ARGS];
   for (const m of mounts) {
     if (m.kind === 'tmpfs') args.push(...(m.mode ? ['--perms', m.mode] : []), '--tmpfs', m.path);
     else args.push(m.kind === 'rw' ? '--bind' : '--ro-bind', m.path, m.path);

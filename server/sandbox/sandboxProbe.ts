@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { BWRAP_BASE_ARGS } from './bwrapArgs';
 import { sandboxKindOf } from './sandboxMode';
 
 export type SandboxHealth = { ok: true; tool: string; version: string } | { ok: false; reason: string; fix: string };
@@ -13,23 +14,7 @@ export const BWRAP_INSTALL_FIX = `install bubblewrap (Debian/Ubuntu: apt-get ins
 export const USERNS_FIX = `allow unprivileged user namespaces (sysctl -w kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also sysctl -w kernel.apparmor_restrict_unprivileged_userns=0) ${OFF_FIX}`;
 
 /** The smallest sandbox an agent gets: if this runs, the agent's can. */
-export const BWRAP_PROBE_ARGS = [
-  '--die-with-parent',
-  '--unshare-pid',
-  '--ro-bind',
-  '/',
-  '/',
-  '--dev',
-  '/dev',
-  '--proc',
-  '/proc',
-  '--tmpfs',
-  '/tmp',
-  '--',
-  '/bin/sh',
-  '-c',
-  ':',
-];
+export const BWRAP_PROBE_ARGS = [...BWRAP_BASE_ARGS, '--tmpfs', '/tmp', '--', '/bin/sh', '-c', ':'];
 
 /** The first file named `name` in the folders of `dirs` (a PATH). */
 export function onPath(name: string, dirs: string | undefined): string | undefined {

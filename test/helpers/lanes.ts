@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { makeRepo } from './scratch';
-import type { RunResult, Scratch } from './scratch';
+import type { LaneRecord } from '../../shared/protocol/lanes';
+import type { RunOptions, RunResult, Scratch } from './scratch';
 
 export interface LaneWorld {
   s: Scratch;
@@ -48,9 +49,81 @@ export async function laneWorld(s: Scratch, opts: { gauntletModel?: boolean } = 
   return { s, repo: dir, origin, rootId, briefs: path.join(s.home, 'briefs') };
 }
 
-/** `svc lane start` as a person on behalf of the root, script harness, model m. */
-export function start(w: LaneWorld, args: string[], env?: NodeJS.ProcessEnv): Promise<RunResult> {
-  return w.s.svc(['lane', 'start', '--parent', String(w.rootId), '--harness', 'script', ...args], { env });
+/** The flags of `svc lane start` by name (docs/spec.md, `svc lane` commands); undefined ones are left out. */
+export interface LaneStartOptions {
+  run?: string;
+  key?: string;
+  for?: string;
+  role?: string;
+  brief?: string;
+  prompt?: string;
+  parent?: number | string;
+  project?: string;
+  model?: string;
+  harness?: string;
+  effort?: string;
+  title?: string;
+  branch?: string;
+  from?: string;
+  at?: string;
+  host?: string;
+  budget?: string;
+  sandbox?: string;
+  reuse?: boolean;
+  replace?: boolean;
+  noWait?: boolean;
+  json?: boolean;
+  /** Arguments passed as they are after the named ones (a flag written `--name=value`). */
+  extra?: string[];
+}
+
+const VALUE_FLAGS = [
+  'run',
+  'key',
+  'for',
+  'role',
+  'brief',
+  'prompt',
+  'parent',
+  'project',
+  'model',
+  'harness',
+  'effort',
+  'title',
+  'branch',
+  'from',
+  'at',
+  'host',
+  'budget',
+  'sandbox',
+] as const;
+
+/** The argv of `svc lane start` with these flags, in the spec's order. */
+export function laneStartArgs(o: LaneStartOptions): string[] {
+  const args = ['lane', 'start'];
+  for (const f of VALUE_FLAGS) if (o[f] !== undefined) args.push(`--${f}`, String(o[f]));
+  if (o.reuse) args.push('--reuse');
+  if (o.replace) args.push('--replace');
+  if (o.noWait) args.push('--no-wait');
+  if (o.json) args.push('--json');
+  return [...args, ...(o.extra ?? [])];
+}
+
+/**
+ * Runs `svc lane start` and returns its exit code and output, for a refusal or a line to
+ * check. In a LaneWorld it launches as a person on behalf of the root conversation on the
+ * script harness (`parent` and `harness` default to those); with a bare Scratch it passes
+ * only the flags given (an agent's launch, with `run.env` saying which agent).
+ */
+export function tryStartLane(at: Scratch | LaneWorld, o: LaneStartOptions, run?: RunOptions): Promise<RunResult> {
+  if (!('rootId' in at)) return at.svc(laneStartArgs(o), run);
+  return at.s.svc(laneStartArgs({ parent: at.rootId, harness: 'script', ...o }), run);
+}
+
+/** Runs `svc lane start --json` as tryStartLane does, requires exit 0 and returns the lane it launched. */
+export async function startLane(at: Scratch | LaneWorld, o: LaneStartOptions, run?: RunOptions): Promise<LaneRecord> {
+  const r = await ok(tryStartLane(at, { ...o, json: true }, run));
+  return JSON.parse(r.stdout) as LaneRecord;
 }
 
 /** The commands a scripted builder runs to commit, push and report done. */

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildAndReport, laneWorld, ok, start } from '../helpers/lanes';
+import { buildAndReport, laneWorld, ok, startLane, tryStartLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { laneEnv } from '../helpers/laneEnv';
 import { makeScratch } from '../helpers/scratch';
@@ -50,35 +50,22 @@ describe('who is calling: an agent acts only as itself', function () {
       { run: buildAndReport('b.txt', 'built'), check: true },
       { sleep: 120_000 },
     ]);
-    await ok(start(w, ['--run', 'who', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', build]));
+    await startLane(w, { run: 'who', key: 'k', role: 'builder', model: 'm', brief: build });
     const waited = await s.svc(['lane', 'wait', 'who-k-builder-i1', '--timeout', '60']);
     assert.equal(waited.code, 0, waited.stdout + waited.stderr);
     builder = await lane('who-k-builder-i1');
     assert.equal(builder.report?.status, 'done');
     const idle = writeBrief(w.briefs, 'idle.md', [{ sleep: 120_000 }]);
-    await ok(start(w, ['--run', 'who', '--for', 'k', '--role', 'critic', '--model', 'm', '--brief', idle]));
+    await startLane(w, { run: 'who', for: 'k', role: 'critic', model: 'm', brief: idle });
     critic = await lane('who-k-critic-i1');
   });
   after(async () => s.dispose());
 
   it('a builder claiming to be the root cannot launch a critic: refused, nothing stored', async () => {
     const before = await lanes();
-    const r = await s.svc(
-      [
-        'lane',
-        'start',
-        '--for',
-        'k',
-        '--role',
-        'critic',
-        '--model',
-        'm',
-        '--harness',
-        'script',
-        '--prompt',
-        'x',
-        '--replace',
-      ],
+    const r = await tryStartLane(
+      s,
+      { for: 'k', role: 'critic', model: 'm', harness: 'script', prompt: 'x', replace: true },
       {
         env: builderClaiming(w.rootId),
         cwd: builder.cwd,

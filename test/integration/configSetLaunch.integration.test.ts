@@ -5,8 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ModelChoices } from '../../shared/protocol/config';
-import type { LaneRecord } from '../../shared/protocol/lanes';
-import { laneWorld, ok, start } from '../helpers/lanes';
+import { laneWorld, ok, startLane, tryStartLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { eventually, makeScratch, REPO } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
@@ -43,7 +42,7 @@ describe('config: settings in use (lane launch, model probe)', function () {
     const brief = writeBrief(w.briefs, 'model.md', [
       { run: `printf '%s %s' "$SCRIPT_MODEL" "$SCRIPT_EFFORT" > seen-model.txt` },
     ]);
-    const refused = await start(w, ['--run', 'cfg', '--key', 'b', '--role', 'builder', '--brief', brief]);
+    const refused = await tryStartLane(w, { run: 'cfg', key: 'b', role: 'builder', brief });
     assert.equal(refused.code, 1);
     assert.equal(
       refused.stderr,
@@ -52,8 +51,7 @@ describe('config: settings in use (lane launch, model probe)', function () {
 
     await ok(s.svc(['config', 'set', 'projects.proj.gauntlet.roles.builder.model', 'script-fast']));
     await ok(s.svc(['config', 'set', 'projects.proj.gauntlet.roles.builder.effort', 'high']));
-    const r = await ok(start(w, ['--run', 'cfg', '--key', 'b', '--role', 'builder', '--brief', brief, '--json']));
-    const lane = JSON.parse(r.stdout) as LaneRecord;
+    const lane = await startLane(w, { run: 'cfg', key: 'b', role: 'builder', brief });
     assert.equal(lane.model, 'script-fast');
     assert.equal(lane.effort, 'high');
     const seen = path.join(lane.cwd, 'seen-model.txt');
@@ -66,22 +64,14 @@ describe('config: settings in use (lane launch, model probe)', function () {
       'script-fast high',
     );
     // A flag still wins over the configured default.
-    const flagged = await ok(
-      start(w, [
-        '--run',
-        'cfg2',
-        '--key',
-        'b',
-        '--role',
-        'builder',
-        '--model',
-        'script-thorough',
-        '--prompt',
-        'hi',
-        '--json',
-      ]),
-    );
-    assert.equal((JSON.parse(flagged.stdout) as LaneRecord).model, 'script-thorough');
+    const flagged = await startLane(w, {
+      run: 'cfg2',
+      key: 'b',
+      role: 'builder',
+      model: 'script-thorough',
+      prompt: 'hi',
+    });
+    assert.equal(flagged.model, 'script-thorough');
   });
 
   it('lists the models the script harness offers, then answers from the cache', async () => {

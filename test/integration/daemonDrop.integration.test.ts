@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 import { lanesReport } from '../../shared/protocol/lanes';
 import { daemonPids, discoveryOf } from '../helpers/daemonProcs';
-import { laneWorld, ok, start } from '../helpers/lanes';
+import { laneStartArgs, laneWorld, ok, startLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { rpcRequest } from '../helpers/rpc';
 import { eventually, makeScratch, sleep } from '../helpers/scratch';
@@ -23,20 +23,13 @@ describe('daemon drop: a lost connection is never a success', function () {
   before(async () => {
     s = makeScratch('daemonDrop');
     w = await laneWorld(s);
-    await ok(
-      start(w, [
-        '--run',
-        'dr',
-        '--key',
-        'k',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        writeBrief(w.briefs, 'idle.md', [{ say: 'ready' }]),
-      ]),
-    );
+    await startLane(w, {
+      run: 'dr',
+      key: 'k',
+      role: 'builder',
+      model: 'm',
+      brief: writeBrief(w.briefs, 'idle.md', [{ say: 'ready' }]),
+    });
     lane = (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[]).find(
       (l) => l.name === 'dr-k-builder-i1',
     )!;
@@ -100,24 +93,15 @@ describe('daemon drop: a lost connection is never a success', function () {
     // A launch whose lane sleeps: `lane start` waits for it to start, and is cut meanwhile.
     const sleeper = writeBrief(w.briefs, 'sleep.md', [{ sleep: 60_000 }]);
     const r = await cutWhileWaiting(
-      [
-        'lane',
-        'start',
-        '--parent',
-        String(w.rootId),
-        '--harness',
-        'script',
-        '--run',
-        'cut',
-        '--key',
-        'k',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        sleeper,
-      ],
+      laneStartArgs({
+        parent: w.rootId,
+        harness: 'script',
+        run: 'cut',
+        key: 'k',
+        role: 'builder',
+        model: 'm',
+        brief: sleeper,
+      }),
       (pid) => void process.kill(pid, 'SIGKILL'),
     );
     if (r.code === 0) {

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 import { alive, daemonPids, discoveryOf } from '../helpers/daemonProcs';
-import { laneWorld, ok, start } from '../helpers/lanes';
+import { laneWorld, ok, startLane, tryStartLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { laneEnv } from '../helpers/laneEnv';
 import { makeScratch, sleep } from '../helpers/scratch';
@@ -45,20 +45,13 @@ describe('fault: SIGKILL of the daemon during reports and launches', function ()
   before(async () => {
     s = makeScratch('daemonKillFault');
     w = await laneWorld(s);
-    await ok(
-      start(w, [
-        '--run',
-        'ft',
-        '--key',
-        'lead',
-        '--role',
-        'orchestrator',
-        '--model',
-        'm',
-        '--brief',
-        writeBrief(w.briefs, 'idle.md', [{ say: 'ready' }]),
-      ]),
-    );
+    await startLane(w, {
+      run: 'ft',
+      key: 'lead',
+      role: 'orchestrator',
+      model: 'm',
+      brief: writeBrief(w.briefs, 'idle.md', [{ say: 'ready' }]),
+    });
     orch = (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[]).find(
       (l) => l.name === 'ft-lead-orchestrator-i1',
     )!;
@@ -109,19 +102,14 @@ describe('fault: SIGKILL of the daemon during reports and launches', function ()
                 input: `fault report ${job.n}\n`,
                 timeoutMs: 120_000,
               })
-            : await start(w, [
-                '--run',
-                'ft',
-                '--key',
-                `p${job.n}`,
-                '--role',
-                'play',
-                '--model',
-                'm',
-                '--no-wait',
-                '--prompt',
-                'x',
-              ]);
+            : await tryStartLane(w, {
+                run: 'ft',
+                key: `p${job.n}`,
+                role: 'play',
+                model: 'm',
+                noWait: true,
+                prompt: 'x',
+              });
       }
     };
     const t0 = Date.now();

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 import { alive, daemonPids, discoveryOf } from '../helpers/daemonProcs';
-import { laneWorld, ok, start } from '../helpers/lanes';
+import { laneWorld, ok, startLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { laneEnv } from '../helpers/laneEnv';
 import { makeScratch, sleep } from '../helpers/scratch';
@@ -25,20 +25,13 @@ describe('daemon stopped on purpose: agents do not start it again', function () 
   before(async () => {
     s = makeScratch('daemonStoppedAgent');
     w = await laneWorld(s);
-    await ok(
-      start(w, [
-        '--run',
-        'st',
-        '--key',
-        'one',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        writeBrief(w.briefs, 'wait.md', [{ sleep: 60_000 }]),
-      ]),
-    );
+    await startLane(w, {
+      run: 'st',
+      key: 'one',
+      role: 'builder',
+      model: 'm',
+      brief: writeBrief(w.briefs, 'wait.md', [{ sleep: 60_000 }]),
+    });
     lane = (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[]).find(
       (l) => l.name === 'st-one-builder-i1',
     )!;

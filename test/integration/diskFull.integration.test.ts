@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LaneRecord } from '../../shared/protocol/lanes';
-import { laneWorld, ok, start } from '../helpers/lanes';
+import { laneWorld, ok, tryStartLane } from '../helpers/lanes';
 import { eventually, makeScratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
 
@@ -32,7 +32,7 @@ describe('a full disk during svc lane start', function () {
         const idle = writeBrief(w.briefs, 'idle.md', [{ say: 'ready' }]);
         const fill = path.join(s.home, 'fill');
         spawnSync('sh', ['-c', `dd if=/dev/zero of='${fill}' bs=64k 2>/dev/null; truncate -s -${leaveKiB}K '${fill}'`]);
-        const r = await start(w, ['--run', 'df', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', idle]);
+        const r = await tryStartLane(w, { run: 'df', key: 'k', role: 'builder', model: 'm', brief: idle });
         if (r.code !== 0) {
           assert.equal(r.code, 1, r.stderr);
           assert.match(
@@ -64,9 +64,7 @@ describe('a full disk during svc lane start', function () {
         const log = fs.readFileSync(path.join(s.svcHome, 'logs', 'daemon.log'), 'utf8');
         assert.doesNotMatch(log, /uncaught exception|unhandled rejection|internal error/);
         // A new start works once there is space.
-        const again = await ok(
-          start(w, ['--run', 'df2', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', idle]),
-        );
+        const again = await ok(tryStartLane(w, { run: 'df2', key: 'k', role: 'builder', model: 'm', brief: idle }));
         assert.match(again.stdout, /^Lane df2\/k builder i1: /);
       } finally {
         await s.svc(['daemon', 'stop', '--force']).catch(() => undefined);

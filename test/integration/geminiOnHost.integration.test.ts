@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import YAML from 'yaml';
-import { laneWorld, ok } from '../helpers/lanes';
+import { laneWorld, startLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { git, makeScratch, REPO } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
@@ -61,28 +61,16 @@ describe('a gemini lane on a host: svc’s gemini defaults from a file there (re
         check: true,
       },
     ]);
-    await ok(
-      s.svc([
-        'lane',
-        'start',
-        '--parent',
-        String(w.rootId),
-        '--host',
-        'big',
-        '--harness',
-        'gemini',
-        '--run',
-        'g',
-        '--key',
-        'k',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        brief,
-      ]),
-    );
+    await startLane(s, {
+      parent: w.rootId,
+      host: 'big',
+      harness: 'gemini',
+      run: 'g',
+      key: 'k',
+      role: 'builder',
+      model: 'm',
+      brief,
+    });
     const waited = await s.svc(['lane', 'wait', 'g-k-builder-i1', '--timeout', '120']);
     if (waited.code !== 0) {
       const log = await s.svc(['conv', 'log', 'g-k-builder-i1']);

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import YAML from 'yaml';
-import { laneWorld, ok } from '../helpers/lanes';
+import { laneWorld, ok, tryStartLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
@@ -188,26 +188,16 @@ describe('hosts: config, svc host list, svc host check (real sshd)', function ()
 
     // The same refusals stop a launch there before anything is recorded.
     const launch = (host: string) =>
-      s.svc([
-        'lane',
-        'start',
-        '--parent',
-        String(w.rootId),
-        '--harness',
-        'script',
-        '--host',
+      tryStartLane(s, {
+        parent: w.rootId,
+        harness: 'script',
         host,
-        '--run',
-        'rh',
-        '--key',
-        host,
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--prompt',
-        'hi',
-      ]);
+        run: 'rh',
+        key: host,
+        role: 'builder',
+        model: 'm',
+        prompt: 'hi',
+      });
     const r1 = await launch('noroot');
     assert.equal(r1.code, 1);
     assert.equal(

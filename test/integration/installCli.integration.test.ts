@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { laneWorld, ok, start } from '../helpers/lanes';
+import { laneWorld, ok, startLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { BIN_DIR, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
@@ -90,7 +90,7 @@ describe('svc install-cli', function () {
     ];
     const step = `env -u SVC_BIN bash -lc "${inLoginShell.join(' && ')}"`;
     const brief = writeBrief(w.briefs, 'login.md', [{ run: step, check: true }]);
-    await ok(start(w, ['--run', 'login', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', brief]));
+    await startLane(w, { run: 'login', key: 'k', role: 'builder', model: 'm', brief });
     const waited = await s.svc(['lane', 'wait', 'login-k-builder-i1', '--timeout', '60']);
     assert.equal(waited.code, 0, waited.stdout + waited.stderr);
     const lane = (

@@ -6,8 +6,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LaneRecord } from '../../shared/protocol/lanes';
-import { laneWorld, ok, start } from '../helpers/lanes';
-import type { LaneWorld } from '../helpers/lanes';
+import { laneStartArgs, laneWorld, ok, startLane, tryStartLane } from '../helpers/lanes';
+import type { LaneStartOptions, LaneWorld } from '../helpers/lanes';
 import { git, makeRepo, makeScratch } from '../helpers/scratch';
 import type { RunResult, Scratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
@@ -46,9 +46,7 @@ describe('lanes: spec audit', function () {
     const key = 'k' + 'a.b_c-'.repeat(7).slice(0, 39);
     assert.equal(run.length, 32);
     assert.equal(key.length, 40);
-    const r = await ok(
-      start(w, ['--run', run, '--key', key, '--role', 'builder', '--model', 'm', '--effort', 'high', '--brief', idle]),
-    );
+    const r = await ok(tryStartLane(w, { run, key, role: 'builder', model: 'm', effort: 'high', brief: idle }));
     const name = `${run}-${key}-builder-i1`;
     assert.equal(
       r.stdout,
@@ -58,60 +56,27 @@ describe('lanes: spec audit', function () {
     assert.equal(l.effort, 'high');
     assert.equal(l.git?.branch, `${run}/${key}`);
     // The longest role, too: its name is 89 characters.
-    const o = await ok(
-      start(w, ['--run', run, '--key', key, '--role', 'orchestrator', '--model', 'm', '--prompt', 'p', '--no-wait']),
-    );
+    const o = await ok(tryStartLane(w, { run, key, role: 'orchestrator', model: 'm', prompt: 'p', noWait: true }));
     const orch = `${run}-${key}-orchestrator-i1`;
     assert.equal(
       o.stdout,
       `Lane ${run}/${key} orchestrator i1: conv ${(await lane(orch)).id} (${orch}) in ${root}/${run}-${key}-orch\n`,
     );
     for (const effort of ['low', 'medium'])
-      await ok(
-        start(w, [
-          '--run',
-          'eff',
-          '--key',
-          effort,
-          '--role',
-          'play',
-          '--model',
-          'm',
-          '--effort',
-          effort,
-          '--prompt',
-          'p',
-        ]),
-      );
+      await startLane(w, { run: 'eff', key: effort, role: 'play', model: 'm', effort, prompt: 'p' });
     assert.deepEqual(
       (await lanes(['--run', 'eff'])).map((x) => x.effort),
       ['low', 'medium'],
     );
     refusedWith(
-      await start(w, [
-        '--run',
-        'eff',
-        '--key',
-        'x',
-        '--role',
-        'play',
-        '--model',
-        'm',
-        '--effort',
-        'max',
-        '--prompt',
-        'p',
-      ]),
+      await tryStartLane(w, { run: 'eff', key: 'x', role: 'play', model: 'm', effort: 'max', prompt: 'p' }),
       /effort/,
     );
-    refusedWith(
-      await start(w, ['--run', 'eff', '--key', 'x', '--role', 'wizard', '--model', 'm', '--prompt', 'p']),
-      /role/,
-    );
+    refusedWith(await tryStartLane(w, { run: 'eff', key: 'x', role: 'wizard', model: 'm', prompt: 'p' }), /role/);
   });
 
   it('a failed report exits 4 from report and from wait, which prints its body', async () => {
-    await ok(start(w, ['--run', 'fail', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', idle]));
+    await startLane(w, { run: 'fail', key: 'k', role: 'builder', model: 'm', brief: idle });
     const b = await lane('fail-k-builder-i1');
     const filed = await asLane(
       b,
@@ -132,7 +97,7 @@ describe('lanes: spec audit', function () {
   });
 
   it('a builder reports done only from a clean tree whose upstream holds every commit; --allow-unpushed never waives the clean tree', async () => {
-    await ok(start(w, ['--run', 'bd', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', idle]));
+    await startLane(w, { run: 'bd', key: 'k', role: 'builder', model: 'm', brief: idle });
     const b = await lane('bd-k-builder-i1');
     fs.writeFileSync(path.join(b.cwd, 'a.txt'), 'a\n');
     git(b.cwd, s.env, 'add', 'a.txt');
@@ -159,32 +124,17 @@ describe('lanes: spec audit', function () {
   });
 
   it('a verifier judges a builder with --for (key defaulting to it), files one verdict, and refuses svc tell after it', async () => {
-    await ok(start(w, ['--run', 'vf', '--key', 'feat', '--role', 'builder', '--model', 'm', '--brief', idle]));
+    await startLane(w, { run: 'vf', key: 'feat', role: 'builder', model: 'm', brief: idle });
     refusedWith(
-      await start(w, [
-        '--run',
-        'vf',
-        '--key',
-        'other',
-        '--for',
-        'feat',
-        '--role',
-        'verifier',
-        '--model',
-        'm',
-        '--prompt',
-        'p',
-      ]),
+      await tryStartLane(w, { run: 'vf', key: 'other', for: 'feat', role: 'verifier', model: 'm', prompt: 'p' }),
       '--key other differs from --for feat; a verifier takes the key of the builder it judges',
     );
     refusedWith(
-      await start(w, ['--run', 'vf', '--for', 'nobody', '--role', 'verifier', '--model', 'm', '--prompt', 'p']),
+      await tryStartLane(w, { run: 'vf', for: 'nobody', role: 'verifier', model: 'm', prompt: 'p' }),
       '--for nobody: run vf has no builder with that key',
     );
     const at = git(w.repo, s.env, 'rev-parse', 'origin/main');
-    const r = await ok(
-      start(w, ['--run', 'vf', '--for', 'feat', '--role', 'verifier', '--model', 'm', '--at', at, '--brief', idle]),
-    );
+    const r = await ok(tryStartLane(w, { run: 'vf', for: 'feat', role: 'verifier', model: 'm', at, brief: idle }));
     assert.match(
       r.stdout,
       new RegExp(`^Lane vf/feat verifier i1: conv \\d+ \\(vf-feat-verifier-i1\\) in ${root}/vf-feat-verify-i1\\n$`),
@@ -242,12 +192,12 @@ describe('lanes: spec audit', function () {
   });
 
   it('keeps a critic blind: a brief naming a builder conversation of the key or quoting its report is refused', async () => {
-    await ok(start(w, ['--run', 'bl', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', idle]));
+    await startLane(w, { run: 'bl', key: 'k', role: 'builder', model: 'm', brief: idle });
     const b = await lane('bl-k-builder-i1');
     const body = 'Implemented the login flow with refresh tokens.';
     assert.equal((await asLane(b, ['lane', 'report', '--stdin', '--allow-unpushed'], `${body}\n`)).code, 0);
     const critic = (brief: string) =>
-      start(w, ['--run', 'bl', '--for', 'k', '--role', 'critic', '--model', 'm', '--prompt', brief]);
+      tryStartLane(w, { run: 'bl', for: 'k', role: 'critic', model: 'm', prompt: brief });
     refusedWith(
       await critic('Judge the work of conv-bl-k-builder-i1 against the brief.'),
       "a critic's brief must not name the builder conversation bl-k-builder-i1: a critic is blind to the builder and judges the commit alone; take the name out of the brief",
@@ -262,49 +212,23 @@ describe('lanes: spec audit', function () {
   });
 
   it('play lanes and successors of a builder lane launch nothing', async () => {
-    await ok(start(w, ['--run', 'who', '--key', 'toy', '--role', 'play', '--model', 'm', '--brief', idle]));
+    await startLane(w, { run: 'who', key: 'toy', role: 'play', model: 'm', brief: idle });
     const play = await lane('who-toy-play-i1');
     refusedWith(
-      await asLane(play, [
-        'lane',
-        'start',
-        '--run',
-        'who',
-        '--key',
-        'x',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--harness',
-        'script',
-        '--prompt',
-        'p',
-      ]),
+      await asLane(
+        play,
+        laneStartArgs({ run: 'who', key: 'x', role: 'builder', model: 'm', harness: 'script', prompt: 'p' }),
+      ),
       /^a play lane may not launch a builder lane; /,
     );
-    await ok(start(w, ['--run', 'who', '--key', 'b', '--role', 'builder', '--model', 'm', '--brief', idle]));
+    await startLane(w, { run: 'who', key: 'b', role: 'builder', model: 'm', brief: idle });
     const b = await lane('who-b-builder-i1');
     const h = await ok(s.svc(['handoff', '--json'], { env: laneEnv(s, { id: b.id }), cwd: b.cwd }));
     const successor = (JSON.parse(h.stdout) as { conversation: { id: number; parentId: number } }).conversation;
     assert.equal(successor.parentId, b.id);
-    const r = await s.svc(
-      [
-        'lane',
-        'start',
-        '--run',
-        'who',
-        '--key',
-        'y',
-        '--role',
-        'verifier',
-        '--model',
-        'm',
-        '--harness',
-        'script',
-        '--prompt',
-        'p',
-      ],
+    const r = await tryStartLane(
+      s,
+      { run: 'who', key: 'y', role: 'verifier', model: 'm', harness: 'script', prompt: 'p' },
       {
         env: laneEnv(s, successor),
         cwd: b.cwd,
@@ -333,26 +257,15 @@ describe('lanes: spec audit', function () {
     const report = writeBrief(w.briefs, 'report.md', [
       { run: "printf 'PASSED\\n' | svc lane report --stdin --status failed" },
     ]);
-    await ok(
-      s.svc([
-        'lane',
-        'start',
-        '--parent',
-        String(other),
-        '--harness',
-        'script',
-        '--run',
-        'par',
-        '--key',
-        'p',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        report,
-      ]),
-    );
+    await startLane(s, {
+      parent: other,
+      harness: 'script',
+      run: 'par',
+      key: 'p',
+      role: 'builder',
+      model: 'm',
+      brief: report,
+    });
     assert.deepEqual(
       (await lanes(['--parent', String(other)])).map((l) => l.name),
       ['par-p-builder-i1'],
@@ -396,7 +309,7 @@ describe('lanes: spec audit', function () {
     git(other, s.env, 'push', '-q', 'origin', 'HEAD:main');
     const moved = git(other, s.env, 'rev-parse', 'HEAD');
     assert.notEqual(git(w.repo, s.env, 'rev-parse', 'origin/main'), moved, 'the checkout has not fetched');
-    await ok(start(w, ['--run', 'fr', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', idle]));
+    await startLane(w, { run: 'fr', key: 'k', role: 'builder', model: 'm', brief: idle });
     const b1 = await lane('fr-k-builder-i1');
     assert.equal(git(b1.cwd, s.env, 'rev-parse', 'HEAD'), moved);
     fs.writeFileSync(path.join(b1.cwd, 'i1.txt'), 'i1\n');
@@ -406,20 +319,7 @@ describe('lanes: spec audit', function () {
     assert.equal((await asLane(b1, ['lane', 'report', '--stdin'], 'done')).code, 0);
     await ok(s.svc(['lane', 'stop', b1.name]));
     const b2 = await ok(
-      start(w, [
-        '--run',
-        'fr',
-        '--key',
-        'k',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        idle,
-        '--from',
-        'origin/main',
-      ]),
+      tryStartLane(w, { run: 'fr', key: 'k', role: 'builder', model: 'm', brief: idle, from: 'origin/main' }),
     );
     assert.match(
       b2.stdout,
@@ -431,20 +331,17 @@ describe('lanes: spec audit', function () {
   });
 
   it('an orchestrator lane launches verifiers and play lanes into its own run, and refuses another --run', async () => {
-    await ok(start(w, ['--run', 'orun', '--key', 'lead', '--role', 'orchestrator', '--model', 'm', '--brief', idle]));
+    await startLane(w, { run: 'orun', key: 'lead', role: 'orchestrator', model: 'm', brief: idle });
     const o = await lane('orun-lead-orchestrator-i1');
-    const as = (args: string[]) =>
-      asLane(o, ['lane', 'start', '--model', 'm', '--harness', 'script', '--prompt', 'p', ...args]);
+    const as = (flags: LaneStartOptions) =>
+      asLane(o, laneStartArgs({ model: 'm', harness: 'script', prompt: 'p', ...flags }));
     assert.match(
-      (await ok(as(['--key', 'v', '--role', 'verifier']))).stdout,
+      (await ok(as({ key: 'v', role: 'verifier' }))).stdout,
       new RegExp(`^Lane orun/v verifier i1: conv \\d+ \\(orun-v-verifier-i1\\) in ${root}/orun-v-verify-i1\\n$`),
     );
-    assert.match(
-      (await ok(as(['--key', 'toy', '--role', 'play', '--run', 'orun']))).stdout,
-      /^Lane orun\/toy play i1: /,
-    );
+    assert.match((await ok(as({ key: 'toy', role: 'play', run: 'orun' }))).stdout, /^Lane orun\/toy play i1: /);
     refusedWith(
-      await as(['--key', 'b', '--role', 'builder', '--run', 'elsewhere']),
+      await as({ key: 'b', role: 'builder', run: 'elsewhere' }),
       "an orchestrator lane's lanes join its run 'orun'; drop --run elsewhere",
     );
     // A --prompt is the brief: written once to lane-brief.md like a --brief file.
@@ -460,7 +357,7 @@ describe('lanes: spec audit', function () {
 
   it('unknown lanes and malformed waits exit 1; --reuse with nothing earlier, an agent naming another --parent and an ignored start point are refused', async () => {
     refusedWith(
-      await start(w, ['--run', 'none', '--key', 'k', '--role', 'builder', '--model', 'm', '--prompt', 'p', '--reuse']),
+      await tryStartLane(w, { run: 'none', key: 'k', role: 'builder', model: 'm', prompt: 'p', reuse: true }),
       '--reuse: there is no earlier builder lane none/k to reuse',
     );
     const c = await ok(
@@ -481,25 +378,9 @@ describe('lanes: spec audit', function () {
     const other = (JSON.parse(c.stdout) as { conversation: { id: number } }).conversation.id;
     const asRoot = { env: laneEnv(s, { id: w.rootId }) };
     refusedWith(
-      await s.svc(
-        [
-          'lane',
-          'start',
-          '--parent',
-          String(other),
-          '--run',
-          'none',
-          '--key',
-          'k',
-          '--role',
-          'play',
-          '--model',
-          'm',
-          '--harness',
-          'script',
-          '--prompt',
-          'p',
-        ],
+      await tryStartLane(
+        s,
+        { parent: other, run: 'none', key: 'k', role: 'play', model: 'm', harness: 'script', prompt: 'p' },
         asRoot,
       ),
       `--parent ${other} is not this conversation (#${w.rootId}); an agent launches lanes as itself`,
@@ -524,56 +405,55 @@ describe('lanes: spec audit', function () {
     );
     refusedWith(await s.svc(['lane', 'show', '--run', 'x']), 'name a lane, or pass --run <key> and --key <key>');
     // A start point that would be ignored is refused: the lane would start somewhere not asked for.
-    const sp = (role: string, args: string[]) =>
-      start(w, ['--run', 'sp', '--key', 'k', '--role', role, '--model', 'm', '--prompt', 'p', ...args]);
+    const sp = (role: string, flags: LaneStartOptions) =>
+      tryStartLane(w, { run: 'sp', key: 'k', role, model: 'm', prompt: 'p', ...flags });
     refusedWith(
-      await sp('builder', ['--at', 'HEAD']),
+      await sp('builder', { at: 'HEAD' }),
       '--at is for critic, verifier and orchestrator lanes; a builder starts from --from <ref>',
     );
     refusedWith(
-      await sp('play', ['--at', 'HEAD']),
+      await sp('play', { at: 'HEAD' }),
       '--at is for critic, verifier and orchestrator lanes; a play lane starts in an empty directory',
     );
     refusedWith(
-      await sp('verifier', ['--from', 'HEAD']),
+      await sp('verifier', { from: 'HEAD' }),
       '--from is for builder lanes; a verifier is checked out at --at <ref>',
     );
     refusedWith(
-      await sp('orchestrator', ['--from', 'HEAD']),
+      await sp('orchestrator', { from: 'HEAD' }),
       '--from is for builder lanes; an orchestrator is checked out at --at <ref>',
     );
     refusedWith(
-      await sp('builder', ['--reuse', '--from', 'HEAD', '--branch', 'x/y']),
+      await sp('builder', { reuse: true, from: 'HEAD', branch: 'x/y' }),
       "--reuse keeps the earlier lane's directory and checkout; drop --from and --branch",
     );
     assert.deepEqual(await lanes(['--run', 'sp']), []);
   });
 
   it("refuses a run and key that join like another lane's (a-b/c and a/b-c), creating nothing", async () => {
-    await ok(start(w, ['--run', 'cl-a', '--key', 'b', '--role', 'play', '--model', 'm', '--prompt', 'p']));
+    await startLane(w, { run: 'cl-a', key: 'b', role: 'play', model: 'm', prompt: 'p' });
     const first = await lane('cl-a-b-play-i1');
     const before = fs.readdirSync(root).sort();
     refusedWith(
-      await start(w, ['--run', 'cl', '--key', 'a-b', '--role', 'play', '--model', 'm', '--prompt', 'p']),
+      await tryStartLane(w, { run: 'cl', key: 'a-b', role: 'play', model: 'm', prompt: 'p' }),
       `run cl and key a-b give the lane directory ${root}/cl-a-b-play-i1, which lane cl-a/b play i1 (#${first.id} cl-a-b-play-i1) already has: lane names and directories join run and key with -; choose another --key`,
     );
     assert.deepEqual(fs.readdirSync(root).sort(), before);
     assert.deepEqual(await lanes(['--run', 'cl']), []);
     // Another role of the same join has a directory and a name of its own.
-    await ok(start(w, ['--run', 'cl', '--key', 'a-b', '--role', 'verifier', '--model', 'm', '--prompt', 'p']));
+    await startLane(w, { run: 'cl', key: 'a-b', role: 'verifier', model: 'm', prompt: 'p' });
     // Another role's directory (orchestrator k: cl-k-orch) is in the way of builder k-orch only while it exists.
-    await ok(start(w, ['--run', 'cl', '--key', 'k', '--role', 'orchestrator', '--model', 'm', '--prompt', 'p']));
+    await startLane(w, { run: 'cl', key: 'k', role: 'orchestrator', model: 'm', prompt: 'p' });
     const orch = await lane('cl-k-orchestrator-i1');
     refusedWith(
-      await start(w, ['--run', 'cl', '--key', 'k-orch', '--role', 'builder', '--model', 'm', '--prompt', 'p']),
+      await tryStartLane(w, { run: 'cl', key: 'k-orch', role: 'builder', model: 'm', prompt: 'p' }),
       new RegExp(
         `^run cl and key k-orch give the lane directory ${root}/cl-k-orch, which lane cl/k orchestrator i1 \\(#${orch.id} `,
       ),
     );
     await ok(s.svc(['lane', 'reap', orch.name]));
     assert.match(
-      (await ok(start(w, ['--run', 'cl', '--key', 'k-orch', '--role', 'builder', '--model', 'm', '--prompt', 'p'])))
-        .stdout,
+      (await ok(tryStartLane(w, { run: 'cl', key: 'k-orch', role: 'builder', model: 'm', prompt: 'p' }))).stdout,
       new RegExp(`^Lane cl/k-orch builder i1: conv \\d+ \\(cl-k-orch-builder-i1\\) in ${root}/cl-k-orch\\n$`),
     );
   });
@@ -591,7 +471,7 @@ describe('lanes: spec audit', function () {
       return ((await res.json()) as { lanes: LaneRecord[] }).lanes;
     };
     for (const key of ['gone', 'kept'])
-      await ok(start(w, ['--run', 'rp', '--key', key, '--role', 'verifier', '--model', 'm', '--brief', idle]));
+      await startLane(w, { run: 'rp', key, role: 'verifier', model: 'm', brief: idle });
     const gone = await lane('rp-gone-verifier-i1');
     assert.notEqual(gone.git, null, 'a live git-backed lane has git facts');
     assert.equal(
@@ -619,7 +499,7 @@ describe('lanes: spec audit', function () {
     const before = fs.readFileSync(file, 'utf8');
     const withRoot = (root: string) => fs.writeFileSync(file, `${before}    gauntlet:\n      lanes_root: ${root}\n`);
     const launch = (key: string) =>
-      start(w, ['--project', 'p2', '--run', 'lr', '--key', key, '--role', 'verifier', '--model', 'm', '--prompt', 'p']);
+      tryStartLane(w, { project: 'p2', run: 'lr', key, role: 'verifier', model: 'm', prompt: 'p' });
     const home = fs.realpathSync(s.home);
     withRoot('~/elsewhere/lanes');
     assert.match(
@@ -665,26 +545,8 @@ describe('lanes: spec audit', function () {
         '',
       ].join('\n'),
     );
-    const launch = (key: string, harness: string, extra: string[] = []) =>
-      s.svc([
-        'lane',
-        'start',
-        '--parent',
-        String(w.rootId),
-        '--harness',
-        harness,
-        '--run',
-        'fs',
-        '--key',
-        key,
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--prompt',
-        'p',
-        ...extra,
-      ]);
+    const launch = (key: string, harness: string, extra: LaneStartOptions = {}) =>
+      tryStartLane(w, { harness, run: 'fs', key, role: 'builder', model: 'm', prompt: 'p', ...extra });
     const f = await launch('f', 'missing');
     assert.equal(f.code, 1);
     assert.match(f.stdout, new RegExp(`^Lane fs/f builder i1: conv \\d+ \\(fs-f-builder-i1\\) in ${root}/fs-f\\n$`));
@@ -706,16 +568,16 @@ describe('lanes: spec audit', function () {
       );
     assert.equal((await card()).latest.text, 'fs/f builder i1 failed to start');
 
-    await ok(launch('h', 'hangs', ['--no-wait']));
+    await ok(launch('h', 'hangs', { noWait: true }));
     assert.equal((await lane('fs-h-builder-i1')).activity, 'starting');
     refusedWith(
-      await launch('h', 'hangs', ['--no-wait']),
+      await launch('h', 'hangs', { noWait: true }),
       /^lane fs\/h builder is already live: #\d+ \(fs-h-builder-i1\) is starting; /,
     );
     await advanceClock(s.svcHome, 3 * 60 * 1000 - 5_000);
     assert.equal((await lane('fs-h-builder-i1')).activity, 'starting');
     await advanceClock(s.svcHome, 6_000);
     assert.equal((await lane('fs-h-builder-i1')).activity, 'stopped');
-    assert.match((await ok(launch('h', 'hangs', ['--no-wait']))).stdout, /^Lane fs\/h builder i2: /);
+    assert.match((await ok(launch('h', 'hangs', { noWait: true }))).stdout, /^Lane fs\/h builder i2: /);
   });
 });

@@ -2,7 +2,7 @@
 // `svc lane wait` returns promptly once a report is filed (event-driven, not polling).
 import * as assert from 'node:assert/strict';
 import type { LaneRecord } from '../../shared/protocol/lanes';
-import { laneWorld, ok, start } from '../helpers/lanes';
+import { laneWorld, ok, startLane, tryStartLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
@@ -23,7 +23,7 @@ describe('lanes: concurrency and wait latency', function () {
     const brief = writeBrief(w.briefs, 'sleep.md', [{ sleep: 120_000 }]);
     const results = await Promise.all(
       Array.from({ length: 20 }, () =>
-        start(w, ['--run', 'race', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', brief, '--no-wait']),
+        tryStartLane(w, { run: 'race', key: 'k', role: 'builder', model: 'm', brief, noWait: true }),
       ),
     );
     const wins = results.filter((r) => r.code === 0);
@@ -44,7 +44,7 @@ describe('lanes: concurrency and wait latency', function () {
       { ask: 'may I report?' },
       { run: 'printf "ok\\n" | svc lane report --stdin --allow-unpushed', check: true },
     ]);
-    await ok(start(w, ['--run', 'lat', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', brief]));
+    await startLane(w, { run: 'lat', key: 'k', role: 'builder', model: 'm', brief });
     let returnedAt = 0;
     const waiting = s
       .svc(['lane', 'wait', '--run', 'lat', '--timeout', '60'])

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LaneRecord } from '../../shared/protocol/lanes';
-import { buildAndReport, judgeAndReport, laneWorld, ok, start } from '../helpers/lanes';
+import { buildAndReport, judgeAndReport, laneWorld, ok, startLane, tryStartLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
@@ -32,7 +32,7 @@ describe('lanes: a whole gauntlet loop', function () {
     const lanesRoot = `${w.repo}-lanes`;
     // Builder i1 commits, pushes and reports done.
     const b1 = writeBrief(w.briefs, 'b1.md', [{ run: buildAndReport('feature.txt', 'first try'), check: true }]);
-    const r1 = await ok(start(w, ['--run', 'r1', '--key', 'feat', '--role', 'builder', '--model', 'm', '--brief', b1]));
+    const r1 = await ok(tryStartLane(w, { run: 'r1', key: 'feat', role: 'builder', model: 'm', brief: b1 }));
     const b1Lane = await laneJson('r1-feat-builder-i1');
     assert.equal(
       r1.stdout,
@@ -47,7 +47,7 @@ describe('lanes: a whole gauntlet loop', function () {
 
     // The critic is checked out at the reported head and files NOT_YET with 2 defects.
     const c1 = writeBrief(w.briefs, 'c1.md', [{ run: judgeAndReport('NOT_YET', 2), check: true }]);
-    await ok(start(w, ['--for', 'feat', '--role', 'critic', '--run', 'r1', '--model', 'm', '--brief', c1]));
+    await startLane(w, { for: 'feat', role: 'critic', run: 'r1', model: 'm', brief: c1 });
     const c1Dir = path.join(lanesRoot, 'r1-feat-critic-i1');
     assert.equal(git(c1Dir, s.env, 'rev-parse', 'HEAD'), head1);
     assert.equal((await s.svc(['lane', 'wait', 'r1-feat-critic-i1', '--timeout', '60'])).code, 0);
@@ -59,9 +59,7 @@ describe('lanes: a whole gauntlet loop', function () {
     // Builder i2 branches from i1's branch and is told the verdict it answers.
     const b2 = writeBrief(w.briefs, 'b2.md', [{ run: buildAndReport('feature.txt', 'second try'), check: true }]);
     // i1 is idle after reporting, so still live: the next iteration replaces it.
-    await ok(
-      start(w, ['--run', 'r1', '--key', 'feat', '--role', 'builder', '--model', 'm', '--brief', b2, '--replace']),
-    );
+    await startLane(w, { run: 'r1', key: 'feat', role: 'builder', model: 'm', brief: b2, replace: true });
     const b2Dir = path.join(lanesRoot, 'r1-feat-i2');
     assert.equal(git(b2Dir, s.env, 'rev-parse', '--abbrev-ref', 'HEAD'), 'r1/feat-i2');
     assert.equal((await s.svc(['lane', 'wait', 'r1-feat-builder-i2', '--timeout', '60'])).code, 0);
@@ -75,9 +73,7 @@ describe('lanes: a whole gauntlet loop', function () {
     );
 
     const c2 = writeBrief(w.briefs, 'c2.md', [{ run: judgeAndReport('PASS', 0), check: true }]);
-    await ok(
-      start(w, ['--for', 'feat', '--role', 'critic', '--run', 'r1', '--model', 'm', '--brief', c2, '--replace']),
-    );
+    await startLane(w, { for: 'feat', role: 'critic', run: 'r1', model: 'm', brief: c2, replace: true });
     assert.equal((await s.svc(['lane', 'wait', 'r1-feat-critic-i2', '--timeout', '60'])).code, 0);
 
     const show = await ok(s.svc(['lane', 'show', '--run', 'r1', '--key', 'feat']));

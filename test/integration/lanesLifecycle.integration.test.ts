@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LaneRecord, RunCard } from '../../shared/protocol/lanes';
-import { buildAndReport, laneWorld, ok, start } from '../helpers/lanes';
+import { buildAndReport, laneWorld, ok, startLane, tryStartLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { advanceClock } from '../helpers/rpc';
 import { eventually, git, makeScratch } from '../helpers/scratch';
@@ -31,21 +31,14 @@ describe('lanes: roles and lifecycle', function () {
   const lane = async (name: string) => (await lanes()).find((l) => l.name === name)!;
 
   it('wait exits 2 for a lane that exited without a report, 3 on timeout, 4 for blocked', async () => {
-    await ok(
-      start(w, [
-        '--run',
-        'ex',
-        '--key',
-        'gone',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        writeBrief(w.briefs, 'exit.md', [{ exit: 0 }]),
-        '--no-wait',
-      ]),
-    );
+    await startLane(w, {
+      run: 'ex',
+      key: 'gone',
+      role: 'builder',
+      model: 'm',
+      brief: writeBrief(w.briefs, 'exit.md', [{ exit: 0 }]),
+      noWait: true,
+    });
     const gone = await s.svc(['lane', 'wait', 'ex-gone-builder-i1', '--timeout', '60']);
     assert.equal(gone.code, 2, gone.stderr);
     assert.equal(
@@ -53,40 +46,26 @@ describe('lanes: roles and lifecycle', function () {
       'ex-gone-builder-i1 exited without a report\nnext: svc lane wait ex-gone-builder-i1 --after 0\n',
     );
 
-    await ok(
-      start(w, [
-        '--run',
-        'ex',
-        '--key',
-        'slow',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        writeBrief(w.briefs, 'slow.md', [{ sleep: 120_000 }]),
-      ]),
-    );
+    await startLane(w, {
+      run: 'ex',
+      key: 'slow',
+      role: 'builder',
+      model: 'm',
+      brief: writeBrief(w.briefs, 'slow.md', [{ sleep: 120_000 }]),
+    });
     const t = await s.svc(['lane', 'wait', 'ex-slow-builder-i1', '--timeout', '1']);
     assert.equal(t.code, 3);
     assert.equal(t.stderr, 'timed out; the lane is still running\nnext: svc lane wait ex-slow-builder-i1 --after 0\n');
 
-    await ok(
-      start(w, [
-        '--run',
-        'ex',
-        '--key',
-        'stuck',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        writeBrief(w.briefs, 'blocked.md', [
-          { run: "printf 'SPEND: may I buy a GPU hour?\\n' | svc lane report --stdin --status blocked" },
-        ]),
+    await startLane(w, {
+      run: 'ex',
+      key: 'stuck',
+      role: 'builder',
+      model: 'm',
+      brief: writeBrief(w.briefs, 'blocked.md', [
+        { run: "printf 'SPEND: may I buy a GPU hour?\\n' | svc lane report --stdin --status blocked" },
       ]),
-    );
+    });
     const b = await s.svc(['lane', 'wait', 'ex-stuck-builder-i1', '--timeout', '60']);
     assert.equal(b.code, 4);
     assert.equal(b.stdout, 'SPEND: may I buy a GPU hour?\n');
@@ -106,20 +85,13 @@ describe('lanes: roles and lifecycle', function () {
   });
 
   it('wait exits 2 for a lane idle 10 minutes without a report (test clock)', async () => {
-    await ok(
-      start(w, [
-        '--run',
-        'idle',
-        '--key',
-        'k',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        writeBrief(w.briefs, 'say.md', [{ say: 'thinking about it' }]),
-      ]),
-    );
+    await startLane(w, {
+      run: 'idle',
+      key: 'k',
+      role: 'builder',
+      model: 'm',
+      brief: writeBrief(w.briefs, 'say.md', [{ say: 'thinking about it' }]),
+    });
     await eventually(async () => (await lane('idle-k-builder-i1')).activity === 'idle', 15_000, 'lane idle');
     // Just under the limit the lane is still waited for: a timeout, not silence.
     await advanceClock(s.svcHome, 10 * 60 * 1000 - 5_000);
@@ -141,7 +113,7 @@ describe('lanes: roles and lifecycle', function () {
     const brief = writeBrief(w.briefs, 'play.md', [
       { run: 'l=$(ls -A); env > play-env.txt; printf %s "$l" > play-ls.txt' },
     ]);
-    const r = await ok(start(w, ['--run', 'pl', '--key', 'toy', '--role', 'play', '--model', 'm', '--brief', brief]));
+    const r = await ok(tryStartLane(w, { run: 'pl', key: 'toy', role: 'play', model: 'm', brief }));
     assert.match(
       r.stdout,
       new RegExp(`^Lane pl/toy play i1: conv \\d+ \\(pl-toy-play-i1\\) in ${root}/pl-toy-play-i1\\n$`),
@@ -161,76 +133,49 @@ describe('lanes: roles and lifecycle', function () {
 
   it('checks out verifiers and orchestrators detached at --at or the base ref, in their directories', async () => {
     const base = git(w.repo, s.env, 'rev-parse', 'origin/main');
-    await ok(
-      start(w, [
-        '--run',
-        'ver',
-        '--key',
-        'chk',
-        '--role',
-        'verifier',
-        '--model',
-        'm',
-        '--brief',
-        writeBrief(w.briefs, 'v.md', [{ say: 'verifying' }]),
-      ]),
-    );
+    await startLane(w, {
+      run: 'ver',
+      key: 'chk',
+      role: 'verifier',
+      model: 'm',
+      brief: writeBrief(w.briefs, 'v.md', [{ say: 'verifying' }]),
+    });
     assert.equal(git(path.join(root, 'ver-chk-verify-i1'), s.env, 'rev-parse', 'HEAD'), base);
     assert.equal((await lane('ver-chk-verifier-i1')).judged, null);
-    await ok(
-      start(w, [
-        '--run',
-        'ver',
-        '--key',
-        'lead',
-        '--role',
-        'orchestrator',
-        '--model',
-        'm',
-        '--at',
-        'HEAD',
-        '--brief',
-        writeBrief(w.briefs, 'o.md', [{ say: 'leading' }]),
-      ]),
-    );
+    await startLane(w, {
+      run: 'ver',
+      key: 'lead',
+      role: 'orchestrator',
+      model: 'm',
+      at: 'HEAD',
+      brief: writeBrief(w.briefs, 'o.md', [{ say: 'leading' }]),
+    });
     const orchDir = path.join(root, 'ver-lead-orch');
     assert.equal(git(orchDir, s.env, 'rev-parse', 'HEAD'), git(w.repo, s.env, 'rev-parse', 'HEAD'));
     assert.equal(git(orchDir, s.env, 'rev-parse', '--abbrev-ref', 'HEAD'), 'HEAD');
   });
 
   it('respawns with --reuse in the same directory and iteration, and stops lanes', async () => {
-    await ok(
-      start(w, [
-        '--run',
-        'ru',
-        '--key',
-        'k',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        writeBrief(w.briefs, 'ru.md', [{ say: 'working' }]),
-      ]),
-    );
+    await startLane(w, {
+      run: 'ru',
+      key: 'k',
+      role: 'builder',
+      model: 'm',
+      brief: writeBrief(w.briefs, 'ru.md', [{ say: 'working' }]),
+    });
     const stop = await s.svc(['lane', 'stop', 'ru-k-builder-i1']);
     assert.equal(stop.code, 0, stop.stderr);
     assert.equal(stop.stdout, 'Lane ru-k-builder-i1 stopped\n');
     assert.equal((await lane('ru-k-builder-i1')).activity, 'stopped');
     const r = await ok(
-      start(w, [
-        '--run',
-        'ru',
-        '--key',
-        'k',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--reuse',
-        '--brief',
-        writeBrief(w.briefs, 'ru2.md', [{ say: 'again' }]),
-      ]),
+      tryStartLane(w, {
+        run: 'ru',
+        key: 'k',
+        role: 'builder',
+        model: 'm',
+        reuse: true,
+        brief: writeBrief(w.briefs, 'ru2.md', [{ say: 'again' }]),
+      }),
     );
     assert.match(r.stdout, new RegExp(`^Lane ru/k builder i1: conv \\d+ \\(ru-k-builder-i1-r1\\) in ${root}/ru-k\\n$`));
     const respawn = await lane('ru-k-builder-i1-r1');
@@ -244,34 +189,20 @@ describe('lanes: roles and lifecycle', function () {
   });
 
   it('lists a lane whose git does not answer within 5 s as "git facts unavailable", and the other lanes with theirs', async () => {
-    await ok(
-      start(w, [
-        '--run',
-        'hang',
-        '--key',
-        'k',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        writeBrief(w.briefs, 'hang.md', [{ exit: 0 }]),
-      ]),
-    );
-    await ok(
-      start(w, [
-        '--run',
-        'hang',
-        '--key',
-        'fine',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        writeBrief(w.briefs, 'fine.md', [{ exit: 0 }]),
-      ]),
-    );
+    await startLane(w, {
+      run: 'hang',
+      key: 'k',
+      role: 'builder',
+      model: 'm',
+      brief: writeBrief(w.briefs, 'hang.md', [{ exit: 0 }]),
+    });
+    await startLane(w, {
+      run: 'hang',
+      key: 'fine',
+      role: 'builder',
+      model: 'm',
+      brief: writeBrief(w.briefs, 'fine.md', [{ exit: 0 }]),
+    });
     const dir = path.join(root, 'hang-k');
     const id = (await lane('hang-k-builder-i1')).id;
     const index = path.join(git(dir, s.env, 'rev-parse', '--absolute-git-dir'), 'index');
@@ -304,23 +235,16 @@ describe('lanes: roles and lifecycle', function () {
 
   it('keeps critics blind to the builder: no builder name, no report text', async () => {
     const secret = 'SECRET-BUILDER-REPORT-TEXT-42';
-    await ok(
-      start(w, [
-        '--run',
-        'bl',
-        '--key',
-        'feat',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        writeBrief(w.briefs, 'bb.md', [{ run: buildAndReport('f.txt', 'x', secret), check: true }]),
-      ]),
-    );
+    await startLane(w, {
+      run: 'bl',
+      key: 'feat',
+      role: 'builder',
+      model: 'm',
+      brief: writeBrief(w.briefs, 'bb.md', [{ run: buildAndReport('f.txt', 'x', secret), check: true }]),
+    });
     assert.equal((await s.svc(['lane', 'wait', 'bl-feat-builder-i1', '--timeout', '60'])).code, 0);
     const criticBrief = writeBrief(w.briefs, 'bc.md', [{ run: 'env > critic-env.txt' }]);
-    await ok(start(w, ['--run', 'bl', '--for', 'feat', '--role', 'critic', '--model', 'm', '--brief', criticBrief]));
+    await startLane(w, { run: 'bl', for: 'feat', role: 'critic', model: 'm', brief: criticBrief });
     const criticEnv = path.join(root, 'bl-feat-critic-i1', 'critic-env.txt');
     await eventually(() => fs.existsSync(criticEnv), 15_000, 'critic ran');
     const received = [
@@ -335,26 +259,20 @@ describe('lanes: roles and lifecycle', function () {
   });
 
   it('nests a successor orchestrator and lets it keep the run', async () => {
-    await ok(
-      start(w, [
-        '--run',
-        'sc',
-        '--key',
-        'lead',
-        '--role',
-        'orchestrator',
-        '--model',
-        'm',
-        '--brief',
-        writeBrief(w.briefs, 'so.md', [{ say: 'leading' }]),
-      ]),
-    );
+    await startLane(w, {
+      run: 'sc',
+      key: 'lead',
+      role: 'orchestrator',
+      model: 'm',
+      brief: writeBrief(w.briefs, 'so.md', [{ say: 'leading' }]),
+    });
     const orch = await lane('sc-lead-orchestrator-i1');
     const h = await ok(s.svc(['handoff', '--json'], { env: laneEnv(s, { id: orch.id }), cwd: orch.cwd }));
     const succ = JSON.parse(h.stdout) as { conversation?: { id: number }; id?: number };
     const succId = succ.conversation?.id ?? succ.id!;
-    const r = await s.svc(
-      ['lane', 'start', '--key', 'b', '--role', 'builder', '--model', 'm', '--harness', 'script', '--prompt', 'x'],
+    const r = await tryStartLane(
+      s,
+      { key: 'b', role: 'builder', model: 'm', harness: 'script', prompt: 'x' },
       {
         env: laneEnv(s, { id: succId }),
         cwd: orch.cwd,
@@ -397,7 +315,7 @@ describe('lanes: roles and lifecycle', function () {
       path.join(s.svcHome, 'projects.yaml'),
       '    gauntlet:\n      sparse_checkout:\n        - "/*"\n        - "!/big.bin"\n',
     );
-    await ok(start(w, ['--run', 'sp', '--key', 'k', '--role', 'builder', '--model', 'm', '--prompt', 'x']));
+    await startLane(w, { run: 'sp', key: 'k', role: 'builder', model: 'm', prompt: 'x' });
     const dir = path.join(root, 'sp-k');
     assert.ok(fs.existsSync(path.join(dir, 'README.md')));
     assert.ok(fs.existsSync(path.join(dir, 'docs', 'a.md')));

@@ -7,8 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import type { LaneRecord } from '../../shared/protocol/lanes';
-import { buildAndReport, laneWorld, ok, start } from '../helpers/lanes';
-import type { LaneWorld } from '../helpers/lanes';
+import { buildAndReport, laneWorld, ok, startLane, tryStartLane } from '../helpers/lanes';
+import type { LaneStartOptions, LaneWorld } from '../helpers/lanes';
 import { git, makeScratch, SVC_JS } from '../helpers/scratch';
 import type { RunResult, Scratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
@@ -27,11 +27,11 @@ describe('lanes: reap', function () {
 
   const lane = async (name: string): Promise<LaneRecord> =>
     (JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[]).find((l) => l.name === name)!;
-  const built = async (run: string, key: string, extra: string[] = []) => {
+  const built = async (run: string, key: string, extra: LaneStartOptions = {}) => {
     const b = writeBrief(w.briefs, `${run}-${key}.md`, [
       { run: buildAndReport('work.txt', `${run} ${key}`), check: true },
     ]);
-    await ok(start(w, ['--run', run, '--key', key, '--role', 'builder', '--model', 'm', '--brief', b, ...extra]));
+    await startLane(w, { run, key, role: 'builder', model: 'm', brief: b, ...extra });
     assert.equal((await s.svc(['lane', 'wait', `${run}-${key}-builder-i1`, '--timeout', '60'])).code, 0);
     return lane(`${run}-${key}-builder-i1`);
   };
@@ -148,7 +148,7 @@ describe('lanes: reap', function () {
 
   it('removes a play directory only when it holds no .git', async () => {
     const idle = writeBrief(w.briefs, 'play.md', [{ say: 'toy' }]);
-    await ok(start(w, ['--run', 'pl', '--key', 'a', '--role', 'play', '--model', 'm', '--brief', idle]));
+    await startLane(w, { run: 'pl', key: 'a', role: 'play', model: 'm', brief: idle });
     const a = await lane('pl-a-play-i1');
     fs.writeFileSync(path.join(a.cwd, 'scratch.txt'), 'x');
     assert.match(
@@ -156,7 +156,7 @@ describe('lanes: reap', function () {
       new RegExp(`^removed play directory ${a.cwd}$`, 'm'),
     );
     assert.ok(!fs.existsSync(a.cwd));
-    await ok(start(w, ['--run', 'pl', '--key', 'b', '--role', 'play', '--model', 'm', '--brief', idle]));
+    await startLane(w, { run: 'pl', key: 'b', role: 'play', model: 'm', brief: idle });
     const b = await lane('pl-b-play-i1');
     git(b.cwd, s.env, 'init', '-q', 'inner');
     refused(await s.svc(['lane', 'reap', b.name]), /\.git/);
@@ -166,11 +166,12 @@ describe('lanes: reap', function () {
 
   it('warns that reaping an orchestrator first orphans its builders; --keep leaves it listed', async () => {
     const idle = writeBrief(w.briefs, 'orch.md', [{ say: 'leading' }]);
-    await ok(start(w, ['--run', 'orc', '--key', 'lead', '--role', 'orchestrator', '--model', 'm', '--brief', idle]));
+    await startLane(w, { run: 'orc', key: 'lead', role: 'orchestrator', model: 'm', brief: idle });
     const o = await lane('orc-lead-orchestrator-i1');
     for (const key of ['b1', 'b2']) {
-      const b = await s.svc(
-        ['lane', 'start', '--key', key, '--role', 'builder', '--model', 'm', '--harness', 'script', '--brief', idle],
+      const b = await tryStartLane(
+        s,
+        { key, role: 'builder', model: 'm', harness: 'script', brief: idle },
         {
           env: laneEnv(s, { id: o.id }),
           cwd: o.cwd,
@@ -230,28 +231,16 @@ describe('lanes: reap', function () {
       `harnesses:\n  stubborn:\n    command: sh\n    args: ["-c", "trap '' TERM; ${process.execPath} ${agent}; sleep 3600"]\n`,
     );
     const idle = writeBrief(w.briefs, 'stubborn.md', [{ say: 'I will not stop' }]);
-    await ok(
-      s.svc([
-        'lane',
-        'start',
-        '--parent',
-        String(w.rootId),
-        '--run',
-        'alive',
-        '--key',
-        'k',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--harness',
-        'stubborn',
-        '--brief',
-        idle,
-        '--sandbox',
-        'off',
-      ]),
-    );
+    await startLane(s, {
+      parent: w.rootId,
+      run: 'alive',
+      key: 'k',
+      role: 'builder',
+      model: 'm',
+      harness: 'stubborn',
+      brief: idle,
+      sandbox: 'off',
+    });
     const l = await lane('alive-k-builder-i1');
     const t0 = Date.now();
     // The refusal names what still runs: the harness's shell and the sleep it went on to.

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ConversationInfo } from '../../shared/protocol/conversations';
 import type { LaneRecord } from '../../shared/protocol/lanes';
-import { laneWorld, ok, start } from '../helpers/lanes';
+import { laneWorld, ok, startLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
@@ -32,7 +32,7 @@ describe('lanes: a refused reap changes nothing; every parked patch stays in sig
     JSON.parse((await ok(s.svc(['conv', 'show', name, '--json']))).stdout) as ConversationInfo;
   const idleLane = async (key: string) => {
     const idle = writeBrief(w.briefs, `${key}.md`, [{ say: 'idle' }]);
-    await ok(start(w, ['--run', 'rf', '--key', key, '--role', 'builder', '--model', 'm', '--brief', idle]));
+    await startLane(w, { run: 'rf', key, role: 'builder', model: 'm', brief: idle });
     return lane(`rf-${key}-builder-i1`);
   };
 

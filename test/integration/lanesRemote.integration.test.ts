@@ -8,20 +8,21 @@
 // The daemon runs under strace, and never opens a path under the remote home itself.
 import * as assert from 'node:assert/strict';
 import * as crypto from 'node:crypto';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import YAML from 'yaml';
 import type { ConversationInfo } from '../../shared/protocol/conversations';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 import { alive, discoveryOf } from '../helpers/daemonProcs';
-import { buildAndReport, judgeAndReport, laneWorld, ok, start } from '../helpers/lanes';
+import { buildAndReport, judgeAndReport, laneWorld, ok, startLane, tryStartLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
-import { eventually, git, makeScratch, REPO } from '../helpers/scratch';
+import { eventually, git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
 import { controlDirOf, sshdAvailable, startSshd } from '../helpers/sshd';
 import type { Sshd } from '../helpers/sshd';
+import { pathArgs, startTracedDaemon } from '../helpers/tracedDaemon';
 
 describe('lanes on another host over SSH: a whole gauntlet (real sshd)', function () {
   this.timeout(600_000);
@@ -86,7 +87,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
       },
     ]);
     const r = await ok(
-      start(w, ['--host', 'big', '--run', 'r1', '--key', 'feat', '--role', 'builder', '--model', 'm', '--brief', b1]),
+      tryStartLane(w, { host: 'big', run: 'r1', key: 'feat', role: 'builder', model: 'm', brief: b1 }),
     );
     const b1Lane = await lane('r1-feat-builder-i1');
     assert.equal(r.stdout, `Lane r1/feat builder i1: conv ${b1Lane.id} (r1-feat-builder-i1) in ${root}/r1-feat\n`);
@@ -112,9 +113,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
 
   it('runs the critic on the host at the reported head; its verdict file is read there', async () => {
     const c1 = writeBrief(w.briefs, 'c1.md', [{ run: judgeAndReport('NOT_YET', 2), check: true }]);
-    await ok(
-      start(w, ['--host', 'big', '--for', 'feat', '--role', 'critic', '--run', 'r1', '--model', 'm', '--brief', c1]),
-    );
+    await startLane(w, { host: 'big', for: 'feat', role: 'critic', run: 'r1', model: 'm', brief: c1 });
     assert.equal((await s.svc(['lane', 'wait', 'r1-feat-critic-i1', '--timeout', '120'])).code, 0);
     const critic = await lane('r1-feat-critic-i1');
     assert.deepEqual([critic.host, critic.verdict?.verdict, critic.verdict?.defects], ['big', 'NOT_YET', 2]);
@@ -126,23 +125,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
 
   it('runs builder i2 from i1’s branch (resolved on the host) and lists every lane with git facts in one call per host', async () => {
     const b2 = writeBrief(w.briefs, 'b2.md', [{ run: buildAndReport('feature.txt', 'second try'), check: true }]);
-    await ok(
-      start(w, [
-        '--host',
-        'big',
-        '--run',
-        'r1',
-        '--key',
-        'feat',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        b2,
-        '--replace',
-      ]),
-    );
+    await startLane(w, { host: 'big', run: 'r1', key: 'feat', role: 'builder', model: 'm', brief: b2, replace: true });
     assert.equal((await s.svc(['lane', 'wait', 'r1-feat-builder-i2', '--timeout', '120'])).code, 0);
     const i1 = (await lane('r1-feat-builder-i1')).report!.headSha!;
     assert.equal(onHost(`git -C ${root}/r1-feat-i2 merge-base --is-ancestor ${i1} HEAD && echo yes`), 'yes');
@@ -197,9 +180,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
       { write: { path: 'wip.txt', content: 'work in progress\n' } },
       { sleep: 600_000 },
     ]);
-    await ok(
-      start(w, ['--host', 'big', '--run', 'r1', '--key', 'slow', '--role', 'builder', '--model', 'm', '--brief', slow]),
-    );
+    await startLane(w, { host: 'big', run: 'r1', key: 'slow', role: 'builder', model: 'm', brief: slow });
     await eventually(async () => pidsIn(`${root}/r1-slow`).length >= 2, 60_000, 'the agent at work on the host');
     const agent = agentIn(`${root}/r1-slow`);
     assert.equal(agent.length, 1, `the agent runs in the lane on the host (${pidsIn(`${root}/r1-slow`).join(' ')})`);
@@ -323,22 +304,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
         check: true,
       },
     ]);
-    await ok(
-      start(w, [
-        '--host',
-        'big',
-        '--run',
-        'r1',
-        '--key',
-        'linkdown',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        brief,
-      ]),
-    );
+    await startLane(w, { host: 'big', run: 'r1', key: 'linkdown', role: 'builder', model: 'm', brief });
     await eventually(async () => pidsIn(`${root}/r1-linkdown`).length >= 2, 60_000, 'the agent waiting on the host');
     await dropConnection();
     await eventually(
@@ -381,9 +347,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
       { run: 'while [ ! -f ../die-now ]; do sleep 0.2; done', check: true },
       { exit: 3 },
     ]);
-    await ok(
-      start(w, ['--host', 'big', '--run', 'r1', '--key', 'dies', '--role', 'builder', '--model', 'm', '--brief', dies]),
-    );
+    await startLane(w, { host: 'big', run: 'r1', key: 'dies', role: 'builder', model: 'm', brief: dies });
     await eventually(async () => pidsIn(`${root}/r1-dies`).length >= 2, 60_000, 'the agent waiting on the host');
     await dropConnection();
     await eventually(
@@ -415,9 +379,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
 
   it('stop and reap of a lane whose connection is down: refused while the host cannot be asked, then done there over a new connection', async () => {
     const held = writeBrief(w.briefs, 'held.md', [{ say: 'holding' }, { run: 'sleep 600', check: true }]);
-    await ok(
-      start(w, ['--host', 'big', '--run', 'r1', '--key', 'held', '--role', 'builder', '--model', 'm', '--brief', held]),
-    );
+    await startLane(w, { host: 'big', run: 'r1', key: 'held', role: 'builder', model: 'm', brief: held });
     await eventually(async () => pidsIn(`${root}/r1-held`).length >= 2, 60_000, 'the agent at work on the host');
     const running = pidsIn(`${root}/r1-held`);
     await dropConnection();
@@ -467,22 +429,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
       { say: 'after the flood' },
       { sleep: 600_000 },
     ]);
-    await ok(
-      start(w, [
-        '--host',
-        'big',
-        '--run',
-        'r1',
-        '--key',
-        'flood',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        flood,
-      ]),
-    );
+    await startLane(w, { host: 'big', run: 'r1', key: 'flood', role: 'builder', model: 'm', brief: flood });
     await eventually(async () => pidsIn(`${root}/r1-flood`).length >= 2, 60_000, 'the agent at work on the host');
     await dropConnection();
     await eventually(
@@ -537,22 +484,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     // A brief with no svc-script block: the script agent falls back to the file of the first matching glob.
     const brief = path.join(w.briefs, 'plain.md');
     fs.writeFileSync(brief, 'Do what the scripts file says.\n');
-    await ok(
-      start(w, [
-        '--host',
-        'big',
-        '--run',
-        'r1',
-        '--key',
-        'scripted',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        brief,
-      ]),
-    );
+    await startLane(w, { host: 'big', run: 'r1', key: 'scripted', role: 'builder', model: 'm', brief });
     const waited = await s.svc(['lane', 'wait', 'r1-scripted-builder-i1', '--timeout', '120']);
     assert.equal(waited.code, 0, waited.stderr);
     assert.equal(waited.stdout, 'ran the scripts file on the host\n');
@@ -623,22 +555,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
   // Last: it kills the traced daemon (the next command starts an untraced one).
   it('a daemon that died leaves its agents on the host to the next one, which stops them there and says so', async () => {
     const held = writeBrief(w.briefs, 'orphan.md', [{ say: 'holding' }, { run: 'sleep 600', check: true }]);
-    await ok(
-      start(w, [
-        '--host',
-        'big',
-        '--run',
-        'r2',
-        '--key',
-        'orphan',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        held,
-      ]),
-    );
+    await startLane(w, { host: 'big', run: 'r2', key: 'orphan', role: 'builder', model: 'm', brief: held });
     await eventually(async () => pidsIn(`${root}/r2-orphan`).length >= 2, 60_000, 'the agent at work on the host');
     const { pid } = discoveryOf(s);
     process.kill(pid, 'SIGKILL');
@@ -667,33 +584,3 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     assert.equal(onHost(`pgrep -u ${d.user} -f 'svcHost[.]js relay ${d.remoteHome}/${agentsDir()}/' || true`), '');
   });
 });
-
-/** The path arguments of one strace line: every string of a file syscall, only the program of an execve. */
-function pathArgs(line: string): string[] {
-  const m = /^(?:\d+\s+)?(\w+)\((.*)$/.exec(line);
-  if (!m) return [];
-  const strings = [...m[2].matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((x) => x[1]);
-  return m[1] === 'execve' ? strings.slice(0, 1) : strings;
-}
-
-/** The daemon of this scratch home, started under strace (following its children) before any svc command attaches to it. */
-async function startTracedDaemon(s: Scratch, log: string): Promise<void> {
-  const env = { ...s.env };
-  delete env.SVC_CONVERSATION;
-  fs.mkdirSync(s.svcHome, { recursive: true, mode: 0o700 });
-  const child = spawn(
-    'strace',
-    ['-f', '-qq', '-e', 'trace=%file,chdir', '-o', log, process.execPath, path.join(REPO, 'dist', 'daemon.js')],
-    {
-      env,
-      detached: true,
-      stdio: 'ignore',
-    },
-  );
-  child.unref();
-  await eventually(
-    () => fs.existsSync(path.join(s.svcHome, 'server.json')),
-    30_000,
-    'the traced daemon to write server.json',
-  );
-}

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import YAML from 'yaml';
 import type { ConversationInfo } from '../../shared/protocol/conversations';
 import type { LaneRecord } from '../../shared/protocol/lanes';
-import { laneWorld, ok, start } from '../helpers/lanes';
+import { laneWorld, ok, startLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { eventually, git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
@@ -68,22 +68,7 @@ describe('lanes on another host: a refused reap stops nothing (real sshd)', func
 
   it('a plain reap of a dirty tree on the host is refused before anything is stopped; --park then parks it and lane show names the patch', async () => {
     const idle = writeBrief(w.briefs, 'idle.md', [{ say: 'idle on the host' }]);
-    await ok(
-      start(w, [
-        '--host',
-        'big',
-        '--run',
-        'rr',
-        '--key',
-        'dirty',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        idle,
-      ]),
-    );
+    await startLane(w, { host: 'big', run: 'rr', key: 'dirty', role: 'builder', model: 'm', brief: idle });
     const dir = `${root}/rr-dirty`;
     await eventually(async () => agentIn(dir).length === 1, 60_000, 'the agent on the host');
     const [agent] = agentIn(dir);
@@ -118,9 +103,7 @@ describe('lanes on another host: a refused reap stops nothing (real sshd)', func
 
   it('a reap refused while the host cannot be reached queues no stop: the agent still runs after svc reconnects', async () => {
     const idle = writeBrief(w.briefs, 'idle2.md', [{ say: 'idle on the host' }]);
-    await ok(
-      start(w, ['--host', 'big', '--run', 'rr', '--key', 'cut', '--role', 'builder', '--model', 'm', '--brief', idle]),
-    );
+    await startLane(w, { host: 'big', run: 'rr', key: 'cut', role: 'builder', model: 'm', brief: idle });
     const dir = `${root}/rr-cut`;
     await eventually(async () => agentIn(dir).length === 1, 60_000, 'the agent on the host');
     const [agent] = agentIn(dir);

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 import { alive, discoveryOf } from '../helpers/daemonProcs';
-import { laneWorld, ok, start } from '../helpers/lanes';
+import { laneWorld, ok, startLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { makeRepo, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
@@ -65,20 +65,13 @@ describe('least authority: an agent acts only within its own lanes', function ()
     s = makeScratch('least-authority');
     w = await laneWorld(s);
     rootName = (await conv(w.rootId)).name;
-    await ok(
-      start(w, [
-        '--run',
-        'la',
-        '--key',
-        'sib',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        writeBrief(w.briefs, 'idle.md', [{ sleep: 200_000 }]),
-      ]),
-    );
+    await startLane(w, {
+      run: 'la',
+      key: 'sib',
+      role: 'builder',
+      model: 'm',
+      brief: writeBrief(w.briefs, 'idle.md', [{ sleep: 200_000 }]),
+    });
     sibling = (await lanes()).find((l) => l.name === 'la-sib-builder-i1')!;
 
     // The agent's own shell runs every attempt, keeping each one's exit code and output.
@@ -103,7 +96,7 @@ describe('least authority: an agent acts only within its own lanes', function ()
       { run: "printf 'tried everything\\n' | svc lane report --stdin", check: true },
       { sleep: 200_000 },
     ]);
-    await ok(start(w, ['--run', 'la', '--key', 'inj', '--role', 'builder', '--model', 'm', '--brief', brief]));
+    await startLane(w, { run: 'la', key: 'inj', role: 'builder', model: 'm', brief });
     const waited = await s.svc(['lane', 'wait', 'la-inj-builder-i1', '--timeout', '120']);
     assert.equal(waited.code, 0, waited.stdout + waited.stderr);
     agent = (await lanes()).find((l) => l.name === 'la-inj-builder-i1')!;

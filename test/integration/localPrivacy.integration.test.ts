@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LaneRecord } from '../../shared/protocol/lanes';
-import { laneWorld, ok, start } from '../helpers/lanes';
+import { laneWorld, ok, startLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
@@ -41,8 +41,8 @@ describe('local privacy: svc creates its folders 0700 and its files 0600', funct
 
   it('SVC_HOME, the lanes root, a worktree, parked work and a run record', async () => {
     const idle = writeBrief(w.briefs, 'idle.md', [{ say: 'idle' }]);
-    await ok(start(w, ['--run', 'pv', '--key', 'held', '--role', 'builder', '--model', 'm', '--brief', idle]));
-    await ok(start(w, ['--run', 'pv', '--key', 'gone', '--role', 'builder', '--model', 'm', '--brief', idle]));
+    await startLane(w, { run: 'pv', key: 'held', role: 'builder', model: 'm', brief: idle });
+    await startLane(w, { run: 'pv', key: 'gone', role: 'builder', model: 'm', brief: idle });
     const lanes = JSON.parse((await ok(s.svc(['lane', 'list', '--json']))).stdout) as LaneRecord[];
     const held = lanes.find((l) => l.name === 'pv-held-builder-i1')!;
     const gone = lanes.find((l) => l.name === 'pv-gone-builder-i1')!;

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SUPPORTED_NODE, majorsInWords, nativeBinaryPath } from '../../shared/node/supportedNode';
 import { disposeAll, frozenDist } from '../helpers/daemonProcs';
-import { buildAndReport, laneWorld, ok, start } from '../helpers/lanes';
+import { buildAndReport, laneWorld, ok, startLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { git, makeScratch, SVC_JS } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
@@ -72,7 +72,7 @@ process.stdout.write('survived');`;
     const brief = writeBrief(w.briefs, 'node.md', [
       { run: buildAndReport('node.txt', `built on ${process.version}`, 'done on this Node'), check: true },
     ]);
-    await ok(start(w, ['--run', 'node', '--key', 'k', '--role', 'builder', '--model', 'm', '--brief', brief]));
+    await startLane(w, { run: 'node', key: 'k', role: 'builder', model: 'm', brief });
     const name = 'node-k-builder-i1';
     const waited = await s.svc(['lane', 'wait', name, '--timeout', '60']);
     assert.equal(waited.code, 0, waited.stdout + waited.stderr);

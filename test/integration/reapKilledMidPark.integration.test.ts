@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 import { alive, daemonPids } from '../helpers/daemonProcs';
-import { laneWorld, ok, start } from '../helpers/lanes';
+import { laneWorld, ok, startLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { eventually, git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
@@ -35,7 +35,7 @@ describe('reap: the daemon killed with SIGKILL mid-park loses nothing from sight
 
   it('lane show, lane list --json and the next reap name the patch; its restore command brings the work back byte-exact', async () => {
     const idle = writeBrief(w.briefs, 'crash.md', [{ say: 'idle' }]);
-    await ok(start(w, ['--run', 'kc', '--key', 'crash', '--role', 'builder', '--model', 'm', '--brief', idle]));
+    await startLane(w, { run: 'kc', key: 'crash', role: 'builder', model: 'm', brief: idle });
     const l = await lane('kc-crash-builder-i1');
     const dir = fs.realpathSync(l.cwd);
     // The work: an edit of a tracked file, a new text file without a final newline, a new binary file.

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { RunRecord } from '../../shared/protocol/runRecord';
 import { launchBrowser } from '../helpers/browser';
-import { buildAndReport, laneWorld, ok, start } from '../helpers/lanes';
+import { buildAndReport, laneWorld, ok, startLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
@@ -39,7 +39,7 @@ describe('run record: svc run export', function () {
     const b = writeBrief(w.briefs, 'b.md', [
       { run: buildAndReport('greet.txt', 'hello world', 'Built **greet.txt** as asked.'), check: true },
     ]);
-    await ok(start(w, ['--run', 'rec', '--key', 'greet', '--role', 'builder', '--model', 'm', '--brief', b]));
+    await startLane(w, { run: 'rec', key: 'greet', role: 'builder', model: 'm', brief: b });
     assert.equal((await s.svc(['lane', 'wait', 'rec-greet-builder-i1', '--timeout', '60'])).code, 0);
     const verdict = path.join(s.home, 'verdict.json');
     fs.writeFileSync(verdict, JSON.stringify(DEFECTS));
@@ -48,7 +48,7 @@ describe('run record: svc run export', function () {
     const c = writeBrief(w.briefs, 'c.md', [
       { run: `svc lane report --file ${body} --verdict NOT_YET --verdict-file ${verdict}`, check: true },
     ]);
-    await ok(start(w, ['--for', 'greet', '--role', 'critic', '--run', 'rec', '--model', 'm', '--brief', c]));
+    await startLane(w, { for: 'greet', role: 'critic', run: 'rec', model: 'm', brief: c });
     assert.equal((await s.svc(['lane', 'wait', 'rec-greet-critic-i1', '--timeout', '60'])).code, 0);
   });
   after(async () => {

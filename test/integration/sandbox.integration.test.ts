@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LaneRecord } from '../../shared/protocol/lanes';
-import { buildAndReport, laneWorld, ok, start } from '../helpers/lanes';
+import { buildAndReport, laneWorld, ok, startLane, tryStartLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { BIN_DIR, eventually, git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
@@ -49,10 +49,7 @@ describe('sandbox: a workspace lane can change only its own worktree', function 
     w = await laneWorld(s);
     // A sibling lane whose worktree the probes aim at.
     const idle = writeBrief(w.briefs, 'idle.md', [{ say: 'idle' }]);
-    const r = await ok(
-      start(w, ['--run', 'sb', '--key', 'sib', '--role', 'builder', '--model', 'm', '--brief', idle, '--json']),
-    );
-    sibling = (JSON.parse(r.stdout) as LaneRecord).cwd;
+    sibling = (await startLane(w, { run: 'sb', key: 'sib', role: 'builder', model: 'm', brief: idle })).cwd;
   });
   after(async () => s.dispose());
 
@@ -79,20 +76,7 @@ describe('sandbox: a workspace lane can change only its own worktree', function 
       { run: buildAndReport('confined.txt', 'work'), check: true },
     ]);
     const r = await ok(
-      start(w, [
-        '--run',
-        'sb',
-        '--key',
-        'confined',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        brief,
-        '--sandbox',
-        'workspace',
-      ]),
+      tryStartLane(w, { run: 'sb', key: 'confined', role: 'builder', model: 'm', brief, sandbox: 'workspace' }),
     );
     assert.match(r.stdout, /^Lane sb\/confined builder i1: conv \d+ \(sb-confined-builder-i1\)/);
     await ok(s.svc(['lane', 'wait', 'sb-confined-builder-i1', '--timeout', '60']));
@@ -136,22 +120,7 @@ describe('sandbox: a workspace lane can change only its own worktree', function 
       ...probeSteps(w, sibling, 'free'),
       { run: buildAndReport('free.txt', 'work'), check: true },
     ]);
-    await ok(
-      start(w, [
-        '--run',
-        'sb',
-        '--key',
-        'free',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        brief,
-        '--sandbox',
-        'off',
-      ]),
-    );
+    await startLane(w, { run: 'sb', key: 'free', role: 'builder', model: 'm', brief, sandbox: 'off' });
     await ok(s.svc(['lane', 'wait', 'sb-free-builder-i1', '--timeout', '60']));
     const text = await log('sb-free-builder-i1');
     assert.deepEqual(probeResults(text), Object.fromEntries(PROBES.map((p) => [p, 'succeeded'])), text);
@@ -171,24 +140,15 @@ describe('sandbox: a workspace lane can change only its own worktree', function 
   });
 
   it('refuses a --sandbox that is neither workspace nor off', async () => {
-    const r = await s.svc([
-      'lane',
-      'start',
-      '--parent',
-      String(w.rootId),
-      '--run',
-      'sb',
-      '--key',
-      'bad',
-      '--role',
-      'builder',
-      '--model',
-      'm',
-      '--prompt',
-      'x',
-      '--sandbox',
-      'none',
-    ]);
+    const r = await tryStartLane(s, {
+      parent: w.rootId,
+      run: 'sb',
+      key: 'bad',
+      role: 'builder',
+      model: 'm',
+      prompt: 'x',
+      sandbox: 'none',
+    });
     assert.equal(r.code, 1);
     assert.ok(r.stderr.startsWith("svc lane start: --sandbox is workspace or off, not 'none'\n"), r.stderr);
   });
@@ -228,7 +188,7 @@ describe('sandbox: a workspace lane where bubblewrap is missing', function () {
   after(async () => s.dispose());
 
   it('fails to start with the reason and the fix, never unconfined', async () => {
-    const r = await start(w, ['--run', 'nb', '--key', 'k', '--role', 'builder', '--model', 'm', '--prompt', 'hi']);
+    const r = await tryStartLane(w, { run: 'nb', key: 'k', role: 'builder', model: 'm', prompt: 'hi' });
     assert.equal(r.code, 1);
     assert.equal(
       r.stderr,
@@ -238,21 +198,6 @@ describe('sandbox: a workspace lane where bubblewrap is missing', function () {
     assert.equal(lanes[0].activity, 'failed-to-start');
     assert.equal(lanes[0].sandbox, 'workspace');
     // --sandbox off is the explicit way to run it there.
-    await ok(
-      start(w, [
-        '--run',
-        'nb',
-        '--key',
-        'off',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--prompt',
-        'hi',
-        '--sandbox',
-        'off',
-      ]),
-    );
+    await startLane(w, { run: 'nb', key: 'off', role: 'builder', model: 'm', prompt: 'hi', sandbox: 'off' });
   });
 });

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import YAML from 'yaml';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 import { repoIdOf } from '../../server/hosts/hostLink';
-import { buildAndReport, laneWorld, ok, start } from '../helpers/lanes';
+import { buildAndReport, laneWorld, ok, startLane, tryStartLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
@@ -97,29 +97,12 @@ describe('sandbox on a host: a lane there can change only its own worktree (real
 
   it('runs a lane on the host sandboxed by default: every way out fails, and it commits, pushes and reports done', async () => {
     const idle = writeBrief(w.briefs, 'idle.md', [{ say: 'idle' }]);
-    await ok(
-      start(w, ['--host', 'big', '--run', 'sr', '--key', 'sib', '--role', 'builder', '--model', 'm', '--brief', idle]),
-    );
+    await startLane(w, { host: 'big', run: 'sr', key: 'sib', role: 'builder', model: 'm', brief: idle });
     const brief = writeBrief(w.briefs, 'confined.md', [
       ...probeSteps('confined'),
       { run: buildAndReport('confined.txt', 'work'), check: true },
     ]);
-    await ok(
-      start(w, [
-        '--host',
-        'big',
-        '--run',
-        'sr',
-        '--key',
-        'confined',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        brief,
-      ]),
-    );
+    await startLane(w, { host: 'big', run: 'sr', key: 'confined', role: 'builder', model: 'm', brief });
     const waited = await s.svc(['lane', 'wait', 'sr-confined-builder-i1', '--timeout', '120']);
     assert.equal(waited.code, 0, waited.stderr);
     assert.equal(waited.stdout, 'built it\n');
@@ -145,24 +128,15 @@ describe('sandbox on a host: a lane there can change only its own worktree (real
       ...probeSteps('free'),
       { run: buildAndReport('free.txt', 'work'), check: true },
     ]);
-    await ok(
-      start(w, [
-        '--host',
-        'big',
-        '--run',
-        'sr',
-        '--key',
-        'free',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        brief,
-        '--sandbox',
-        'off',
-      ]),
-    );
+    await startLane(w, {
+      host: 'big',
+      run: 'sr',
+      key: 'free',
+      role: 'builder',
+      model: 'm',
+      brief,
+      sandbox: 'off',
+    });
     const waited = await s.svc(['lane', 'wait', 'sr-free-builder-i1', '--timeout', '120']);
     assert.equal(waited.code, 0, waited.stderr);
     const text = await log('sr-free-builder-i1');
@@ -192,20 +166,14 @@ describe('sandbox on a host: a lane there can change only its own worktree (real
   });
 
   it('fails to start a workspace lane on a host without bubblewrap, with the reason and the fix; --sandbox off runs it there', async () => {
-    const r = await start(w, [
-      '--host',
-      'nobwrap',
-      '--run',
-      'sr',
-      '--key',
-      'nb',
-      '--role',
-      'builder',
-      '--model',
-      'm',
-      '--prompt',
-      'hi',
-    ]);
+    const r = await tryStartLane(w, {
+      host: 'nobwrap',
+      run: 'sr',
+      key: 'nb',
+      role: 'builder',
+      model: 'm',
+      prompt: 'hi',
+    });
     assert.equal(r.code, 1);
     assert.equal(
       r.stderr,
@@ -215,24 +183,15 @@ describe('sandbox on a host: a lane there can change only its own worktree (real
     assert.equal(l.activity, 'failed-to-start');
     assert.equal(l.sandbox, 'workspace');
     const brief = writeBrief(w.briefs, 'nb.md', [{ run: buildAndReport('nb.txt', 'work'), check: true }]);
-    await ok(
-      start(w, [
-        '--host',
-        'nobwrap',
-        '--run',
-        'sr',
-        '--key',
-        'nb2',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        brief,
-        '--sandbox',
-        'off',
-      ]),
-    );
+    await startLane(w, {
+      host: 'nobwrap',
+      run: 'sr',
+      key: 'nb2',
+      role: 'builder',
+      model: 'm',
+      brief,
+      sandbox: 'off',
+    });
     assert.equal((await s.svc(['lane', 'wait', 'sr-nb2-builder-i1', '--timeout', '120'])).code, 0);
   });
 });

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LaneRecord } from '../../shared/protocol/lanes';
-import { buildAndReport, laneWorld, ok, start } from '../helpers/lanes';
+import { buildAndReport, laneWorld, ok, startLane, tryStartLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { laneEnv } from '../helpers/laneEnv';
 import { makeScratch } from '../helpers/scratch';
@@ -46,9 +46,7 @@ describe('spend caps', function () {
       { write: { path: 'never.txt', content: 'x' } },
     ]);
     const started = Date.now();
-    await ok(
-      start(w, ['--run', 'sp', '--key', 'b', '--role', 'builder', '--model', 'm', '--brief', brief, '--budget', '0.5']),
-    );
+    await startLane(w, { run: 'sp', key: 'b', role: 'builder', model: 'm', brief, budget: '0.5' });
 
     const wait = await s.svc(['lane', 'wait', 'sp-b-builder-i1', '--timeout', '60']);
     assert.equal(wait.code, 4, wait.stderr);
@@ -133,9 +131,9 @@ describe('spend caps', function () {
   it('a run cap stops every live lane of the run; a launch into the capped run is refused until the run cap is raised', async () => {
     fs.appendFileSync(path.join(s.svcHome, 'projects.yaml'), '    gauntlet:\n      budget: 1\n');
     const idle = writeBrief(w.briefs, 'idle.md', [{ say: 'waiting for orders' }]);
-    await ok(start(w, ['--run', 'rc', '--key', 'quiet', '--role', 'builder', '--model', 'm', '--brief', idle]));
+    await startLane(w, { run: 'rc', key: 'quiet', role: 'builder', model: 'm', brief: idle });
     const spender = writeBrief(w.briefs, 'big.md', [{ cost: 1.25 }, { sleep: 60_000 }]);
-    await ok(start(w, ['--run', 'rc', '--key', 'big', '--role', 'builder', '--model', 'm', '--brief', spender]));
+    await startLane(w, { run: 'rc', key: 'big', role: 'builder', model: 'm', brief: spender });
     const waits = await Promise.all(
       ['rc-big-builder-i1', 'rc-quiet-builder-i1'].map((n) => s.svc(['lane', 'wait', n, '--timeout', '60'])),
     );
@@ -154,18 +152,7 @@ describe('spend caps', function () {
       runs.filter((c) => c.run === 'rc').map((c) => c.spend.text),
       ['$1.25 of $1.00 (125%) · 2 stopped at a cap'],
     );
-    const refused = await start(w, [
-      '--run',
-      'rc',
-      '--key',
-      'more',
-      '--role',
-      'builder',
-      '--model',
-      'm',
-      '--brief',
-      idle,
-    ]);
+    const refused = await tryStartLane(w, { run: 'rc', key: 'more', role: 'builder', model: 'm', brief: idle });
     assert.equal(refused.code, 1);
     assert.equal(
       refused.stderr,
@@ -182,22 +169,7 @@ describe('spend caps', function () {
     const brief = writeBrief(w.briefs, 'free.md', [
       { run: "printf 'BLOCKED: nothing to do\\n' | svc lane report --stdin --status blocked" },
     ]);
-    await ok(
-      start(w, [
-        '--run',
-        'nc',
-        '--key',
-        'free',
-        '--role',
-        'builder',
-        '--model',
-        'm',
-        '--brief',
-        brief,
-        '--budget',
-        '1',
-      ]),
-    );
+    await startLane(w, { run: 'nc', key: 'free', role: 'builder', model: 'm', brief, budget: '1' });
     assert.equal((await s.svc(['lane', 'wait', 'nc-free-builder-i1', '--timeout', '60'])).code, 4);
     const l = await lane('nc-free-builder-i1');
     assert.equal(l.budget.state, 'not-enforceable');
