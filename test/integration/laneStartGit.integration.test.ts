@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LaneRecord } from '../../shared/protocol/lanes';
-import { laneWorld, ok, start } from '../helpers/lanes';
+import { laneWorld, startLane, tryStartLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
@@ -25,14 +25,8 @@ describe('lane start: the git it runs', function () {
   });
   after(async () => s.dispose());
 
-  const launch = async (key: string): Promise<LaneRecord> =>
-    JSON.parse(
-      (
-        await ok(
-          start(w, ['--run', 'g', '--key', key, '--role', 'builder', '--model', 'm', '--prompt', 'hi', '--json']),
-        )
-      ).stdout,
-    ) as LaneRecord;
+  const launch = (key: string): Promise<LaneRecord> =>
+    startLane(w, { run: 'g', key, role: 'builder', model: 'm', prompt: 'hi' });
   const config = (key: string) =>
     git(w.repo, s.env, 'config', '--get-regexp', `^branch\\.g/${key}\\.`).trim().split('\n');
   /** A new commit on origin's main, pushed from a clone of origin: the checkout's origin/main is now behind. */
@@ -84,7 +78,7 @@ describe('lane start: the git it runs', function () {
     fs.mkdirSync(path.dirname(lock), { recursive: true });
     fs.writeFileSync(lock, '');
     try {
-      const r = await start(w, ['--run', 'g', '--key', 'four', '--role', 'builder', '--model', 'm', '--prompt', 'hi']);
+      const r = await tryStartLane(w, { run: 'g', key: 'four', role: 'builder', model: 'm', prompt: 'hi' });
       assert.equal(r.code, 1, r.stderr);
       assert.match(r.stderr, /four\.lock/);
       const left = spawnSync('git', ['config', '--get-regexp', '^branch\\.g/four\\.'], { cwd: w.repo, env: s.env });
@@ -95,20 +89,14 @@ describe('lane start: the git it runs', function () {
   });
 
   it('refuses a --branch git refuses, before anything is made', async () => {
-    const r = await start(w, [
-      '--run',
-      'g',
-      '--key',
-      'five',
-      '--role',
-      'builder',
-      '--model',
-      'm',
-      '--prompt',
-      'hi',
-      '--branch',
-      'a..b',
-    ]);
+    const r = await tryStartLane(w, {
+      run: 'g',
+      key: 'five',
+      role: 'builder',
+      model: 'm',
+      prompt: 'hi',
+      branch: 'a..b',
+    });
     assert.equal(r.code, 1);
     assert.match(r.stderr, /a\.\.b/);
     assert.equal(fs.existsSync(path.join(`${w.repo}-lanes`, 'g-five')), false);

@@ -176,7 +176,8 @@ describe('reap property: random worktrees are refused unchanged, or reaped with 
             const precious = m.made.filter((c) => reachable.has(c));
             const mustRefuse = new Set<string>();
             if (nestedGitIn(wt).length) mustRefuse.add('nestedGit');
-            if (Object.keys(before.operations).length) mustRefuse.add('operationInProgress');
+            // An operation's marker, or conflict stages it left behind (a patch carries neither).
+            if (Object.keys(before.operations).length || before.conflicts) mustRefuse.add('operationInProgress');
             if (m.spawned.some((c) => c.exitCode === null && c.signalCode === null)) mustRefuse.add('processesInside');
 
             let report: ReapReport | null = null;
