@@ -66,6 +66,9 @@ const mocha = spawnSync(
     'test/e2e/ui/actions.e2e.test.ts',
     // Adds its own project and lanes; nothing after it reads the whole deck.
     'test/e2e/ui/compareWithBase.e2e.test.ts',
+    // The README's screenshots show the UI this run tested (the unit tier checks it too): a
+    // screenshot older than the UI it shows fails the e2e run.
+    'test/unit/readmeScreenshots.unit.test.ts',
     ...process.argv.slice(2),
   ],
   { stdio: 'inherit', cwd: root },
