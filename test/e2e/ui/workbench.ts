@@ -296,12 +296,21 @@ export async function clickViewAction(page: Page, view: string, title: string): 
 /** The inline icons of a view's title bar (the "…" menu's button included), by their labels. */
 export async function viewTitleIcons(page: Page, view: string): Promise<string[]> {
   const header = page.locator(`.sidebar .pane-header[aria-label="${view} Section"]`);
-  await header.hover();
-  return header
-    .locator('.actions .action-item a.action-label')
-    .evaluateAll((els) =>
-      els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.getAttribute('aria-label') ?? ''),
-    );
+  const read = () =>
+    header
+      .locator('.actions .action-item a.action-label')
+      .evaluateAll((els) =>
+        els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.getAttribute('aria-label') ?? ''),
+      );
+  // The icons come once the extension has activated and set the context keys their `when`
+  // clauses read: right after the container opens the bar can still be empty.
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    await header.hover();
+    const icons = await read();
+    if (icons.length || Date.now() > deadline) return icons;
+    await page.waitForTimeout(200);
+  }
 }
 
 /** Whether the palette lists a command with exactly this title (a `when` that does not hold hides it); closes the palette. */
