@@ -1,5 +1,4 @@
 // svc lane start|list|show|wait|report|stop|runs — the spec's `svc lane` commands.
-import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defectCount } from '../../shared/format/defects';
@@ -319,7 +318,7 @@ const laneReport: CommandSpec = {
       defects: int(a, 'defects'),
       verdictFile: abs(io, str(a, 'verdict-file')),
       allowUnpushed: bool(a, 'allow-unpushed') || undefined,
-      requestId: crypto.randomUUID(),
+      requestId: globalThis.crypto.randomUUID(), // the global: node:crypto loads only when used
     };
     const r = await retryOnConnectionLost(() => withDaemon(io, (c) => c.request(lanesReport, params)));
     const v = r.report.verdict ? ` · verdict ${r.report.verdict} (${defectCount(r.report.defects ?? 0)})` : '';

@@ -82,9 +82,9 @@ export class ConversationService extends ConversationRegistry {
    * `prepared`: the agent's git facts, read by prepareStart in a folder of the same repository
    * (a lane's or a review's checkout, while the worktree is still being made).
    */
-  start(id: number, opts: { prepared?: PreparedStart } = {}): void {
+  start(id: number, opts: { prepared?: PreparedStart; workspace?: Promise<void> } = {}): void {
     const row = this.mustGet(id);
-    this.spawn(row, { firstPrompt: row.firstPrompt }, opts.prepared?.facts);
+    this.spawn(row, { firstPrompt: row.firstPrompt, workspace: opts.workspace }, opts.prepared?.facts);
   }
 
   /**
@@ -367,7 +367,11 @@ export class ConversationService extends ConversationRegistry {
 
   private spawn(
     row: ConversationRow,
-    what: { firstPrompt?: string; resume?: { sessionId: string | null; continuation: string } },
+    what: {
+      firstPrompt?: string;
+      resume?: { sessionId: string | null; continuation: string };
+      workspace?: Promise<void>;
+    },
     gitFacts?: Promise<AgentGitFacts>,
   ): void {
     const existing = this.sessions.get(row.id);
@@ -392,6 +396,7 @@ export class ConversationService extends ConversationRegistry {
         // A person's conversation asks them; lanes and the pipeline's agents are unattended.
         permissions: permissionsOf(row),
         agent: launch.agent,
+        workspace: what.workspace,
       },
       {
         transcript: (kind, payload) => this.transcript.append(id, kind, payload),

@@ -55,7 +55,17 @@ export interface SessionPlan {
   resume?: { sessionId: string | null; continuation: string };
   /** Where and how the agent starts: on this machine (localAgent.ts) or on a host (remoteAgentTransport.ts). */
   agent: AgentLauncher;
+  /**
+   * Resolves once the agent's folder is complete (a lane's worktree checked out); absent: it
+   * is. The agent starts after it, or, where its profile allows, before it (session/new waits).
+   * A rejection means the folder was not made: the agent is ended without a spawn error of its
+   * own (the launch records why).
+   */
+  workspace?: Promise<void>;
 }
+
+/** The agent's folder was not made (the launch that made it reports why). */
+class WorkspaceNotMade extends Error {}
 
 type Phase = 'starting' | 'alive' | 'dead';
 
@@ -142,7 +152,8 @@ export class HarnessSession {
     try {
       await this.startup();
     } catch (e) {
-      if (e instanceof SpawnError) this.fail(e.message);
+      if (e instanceof WorkspaceNotMade) this.abandon();
+      else if (e instanceof SpawnError) this.fail(e.message);
       else {
         log.error('startup failed', e);
         this.fail(`harness '${this.plan.profile.name}': ${(e as Error)?.message ?? String(e)}`);
@@ -152,6 +163,12 @@ export class HarnessSession {
 
   private async startup(): Promise<void> {
     const { profile, cwd, configFileShown: cfg } = this.plan;
+    const workspace = this.plan.workspace?.then(
+      () => undefined,
+      () => Promise.reject(new WorkspaceNotMade()),
+    );
+    void workspace?.catch(() => undefined); // taken below, at the step that needs the folder
+    if (!profile.startsBeforeCheckout) await workspace;
     const { env, writableDirs, sandbox } = await this.plan.prepared;
     const start = await this.plan.agent.check({
       profile,
@@ -209,6 +226,7 @@ export class HarnessSession {
       replaying: (on) => (this.replaying = on),
       agentExited: () => proc.exited,
       opened: (id) => (this.sessionId = id),
+      workspace,
     });
     if (this.stopping || this.phase === 'dead') return;
 
@@ -220,6 +238,14 @@ export class HarnessSession {
     // Send before announcing, so no reader sees an idle moment before the first turn.
     this.drain();
     this.events.alive(sessionId);
+  }
+
+  /** Ends an agent whose folder was not made: not its failure, so no spawn error of its own. */
+  private abandon(): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.die(undefined);
+    void this.stop({ timeoutMs: 10_000 });
   }
 
   private fail(message: string): void {

@@ -47,6 +47,14 @@ export interface Profile {
   state: string[];
   /** The sandbox of lanes started with it, unless their role or launch says (config.yaml `harnesses.<name>.sandbox`). */
   sandbox?: SandboxMode;
+  /**
+   * The agent reads its workspace only through session/new's `cwd`, never from its process's
+   * working directory while it starts: its process may then start (and answer `initialize`)
+   * while a lane's worktree is still being checked out, session/new waiting for the checkout.
+   * Only the script harness, whose code says so; the real adapters read their folder as they
+   * start (docs/decisions/performance.md), so they start once the checkout is done.
+   */
+  startsBeforeCheckout?: boolean;
 }
 
 export const PERMISSION_POLICIES = ['ask', 'auto'] as const;
@@ -126,6 +134,7 @@ function builtIn(name: string, distDir: string): Omit<Profile, 'scripts'> | unde
         command: process.execPath,
         args: [path.join(distDir, 'scriptAgent.js')],
         modelFallback: 'none',
+        startsBeforeCheckout: true,
       };
     default:
       return undefined;
@@ -158,6 +167,8 @@ export function resolveProfile(name: string, config: ConfigFile, distDir: string
     merged.command = user.command;
     // A user command replaces the built-in's arguments unless args are given too.
     merged.args = user.args ?? (base && user.command === base.command ? base.args : []);
+    // What the built-in's own program does at start says nothing of another program.
+    if (user.command !== base?.command) merged.startsBeforeCheckout = false;
   } else if (user?.args) merged.args = user.args;
   if (user?.env) merged.env = { ...merged.env, ...user.env };
   if (user?.state) merged.state = [...new Set([...merged.state, ...user.state])];

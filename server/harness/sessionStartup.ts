@@ -67,6 +67,8 @@ export interface Handshake {
   agentExited: () => boolean;
   /** The session is open (model, effort and mode follow). */
   opened(sessionId: string): void;
+  /** Resolves once the folder session/new names is complete (see SessionPlan.workspace). */
+  workspace?: Promise<void>;
 }
 
 /** The session is open in the right model and mode: its id, and the prompt it starts with (a resume's continuation when it got a fresh session). */
@@ -108,6 +110,8 @@ export async function handshake(h: Handshake): Promise<{ sessionId: string; firs
     replaying: h.replaying,
     agentExited: h.agentExited,
   };
+  // Everything before this may run while the folder is being checked out; the session is its.
+  await h.workspace;
   const opened = await openSession(io);
   const { sessionId, options, modes } = opened;
   h.opened(sessionId);

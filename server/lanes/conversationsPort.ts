@@ -47,8 +47,12 @@ export interface ConversationsPort {
   /** Refuses unless `token` is the credential of the `caller` conversation (unknown callers pass: the method refuses them). */
   proveCaller(caller: string, token: string | undefined): void;
   insert(c: NewConversation): ConvRow;
-  /** `prepared`: the agent's git facts, read by prepareStart in a folder of the same repository (the checkout, while the lane's worktree is made). */
-  start(id: number, opts?: { prepared?: PreparedStart }): void;
+  /**
+   * `prepared`: the agent's git facts, read by prepareStart in a folder of the same repository
+   * (the checkout, while the lane's worktree is made). `workspace`: resolves once the lane's
+   * folder is complete (rejects when it was not made); the agent waits for it as its harness needs.
+   */
+  start(id: number, opts?: { prepared?: PreparedStart; workspace?: Promise<void> }): void;
   /** Starts reading those facts now, ahead of start(). */
   prepareStart(dir: string): PreparedStart;
   waitStarted(id: number, timeoutMs: number): Promise<'alive' | 'failed' | 'ended' | 'timeout'>;

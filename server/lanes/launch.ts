@@ -13,6 +13,7 @@ import type { LanePlacement } from './placement';
 import type { LaneRecord, LaunchParams } from '../../shared/protocol/lanes';
 import { checkBranchName, existingRefs, GitError, isValidBranchName, resolveCommit } from '../git/git';
 import type { GitFacts } from '../git/git';
+import type { PreparedStart } from '../conversations/agentGitFacts';
 import { laneContract } from './contract';
 import type { ContractFacts } from './contract';
 import {
@@ -49,7 +50,7 @@ import {
 } from './laneRefusals';
 import { iterationVerdict } from './reports';
 import { fetchBaseCommit } from '../git/fetchBase';
-import { defaultBranch, laneDir } from './workdir';
+import { defaultBranch, laneDir, noPostCheckoutHook } from './workdir';
 import { checkSpendAllowsLaunch } from './spendGuard';
 
 export const START_WAIT_MS = 180_000;
@@ -237,21 +238,33 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
 
   writeBriefOnce(ctx, row, brief);
   let known: Map<string, GitFacts> | undefined;
+  // The agent is started as soon as its worktree is registered, and is told when the files
+  // are checked out (`workspace`): its harness decides whether its process starts before.
+  const workspace = deferred();
+  let started = false;
+  const startAgent = () => {
+    started = true;
+    convs.start(row.id, { prepared, workspace: workspace.promise });
+  };
   const prepareAndStart = async () => {
     try {
       if (!draft.reuse) {
         const facts = await place.make(draft, {
           mayTrackOrigin: draft.branch !== builderBranch || checked.branchOnOrigin(),
+          onRegistered: startAgent,
+          hookFree: await hookFree(prepared),
         });
         if (facts) known = new Map([[draft.dir, facts]]);
       }
     } catch (e) {
       const refusal = place.makeFailed(e);
       convs.recordSpawnError(row.id, refusal.message);
+      workspace.reject(refusal);
       // An error that is neither git's nor a refusal is a bug: it passes on as it is.
       throw e instanceof GitError || SvcError.is(e) ? refusal : e;
     }
-    convs.start(row.id, { prepared });
+    workspace.resolve();
+    if (!started) startAgent();
     ctx.app.notify({ topic: 'lanes', id: row.id });
     ctx.app.notify({ topic: 'runs' });
   };
@@ -262,6 +275,21 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   // The record says how the start went (alive, failed, ended), whatever the wait's outcome.
   if (!p.noWait) await convs.waitStarted(row.id, START_WAIT_MS);
   return laneRecord(ctx, store.byId(row.id)!, known);
+}
+
+/** Whether the repository runs no post-checkout hook, from the facts read ahead (unknown: it may). */
+async function hookFree(prepared: PreparedStart | undefined): Promise<boolean> {
+  const facts = await prepared?.facts.catch(() => undefined);
+  return facts ? noPostCheckoutHook(facts.places) : false;
+}
+
+/** A promise with its settlers, for an outcome known later in the same function. */
+function deferred(): { promise: Promise<void>; resolve(): void; reject(e: unknown): void } {
+  let resolve!: () => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+  void promise.catch(() => undefined); // a rejection nobody waits for (no agent started) is no crash
+  return { promise, resolve, reject };
 }
 
 /** A --reuse keeps the earlier lane's cap unless --budget names one; a lane keeps the commit it started at. */

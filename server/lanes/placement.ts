@@ -33,9 +33,17 @@ export interface LanePlacement {
   branchTaken(branch: string, known: (() => boolean) | undefined): Promise<boolean>;
   /** Takes over an earlier lane's directory; its HEAD when `wantHead` (a judge's commit), else what the placement learned anyway. */
   reuse(d: LaneDir, wantHead: boolean): Promise<string | null>;
-  /** Makes the lane's directory; for a fresh worktree here, the git facts known without asking git. */
-  /** `mayTrackOrigin`: origin may already have a branch of the lane's name (then its upstream is not known ahead). */
-  make(d: LaneDir, fresh: { mayTrackOrigin: boolean }): Promise<GitFacts | undefined>;
+  /**
+   * Makes the lane's directory; for a fresh worktree here, the git facts known without asking
+   * git. `mayTrackOrigin`: origin may already have a branch of the lane's name (then its
+   * upstream is not known ahead). `onRegistered`: called once the agent may start in the
+   * directory while its files are still being checked out (see createWorktree), where this
+   * placement can say so; `hookFree`: the repository runs no post-checkout hook.
+   */
+  make(
+    d: LaneDir,
+    fresh: { mayTrackOrigin: boolean; onRegistered?: () => void; hookFree?: boolean },
+  ): Promise<GitFacts | undefined>;
   /** The refusal for a failure to make the directory. */
   makeFailed(e: unknown): SvcError;
 }
@@ -62,6 +70,8 @@ export function localPlacement(project: Project, gitBacked: boolean): LanePlacem
         branch: d.branch,
         start: d.start!,
         sparse: project.gauntlet?.sparse_checkout,
+        onRegistered: fresh.onRegistered,
+        hookFree: fresh.hookFree,
       });
       // The facts of a worktree just made are known without asking git (a full `git status` of
       // a fresh checkout is the slowest read there is): its branch, the commit it starts at,

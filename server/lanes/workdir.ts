@@ -33,15 +33,32 @@ export interface WorktreeSpec {
   branch: string | null;
   start: string;
   sparse?: string[];
+  /**
+   * Called once the worktree is registered (its `.git` file, admin folder, branch and HEAD
+   * made, its sparse patterns set) and before its files are checked out, so the agent can
+   * start alongside the checkout. Only where no post-checkout hook can run (`hookFree`):
+   * `git worktree add` runs that hook after its own checkout, and a checkout split from the
+   * add would not.
+   */
+  onRegistered?: () => void;
+  /** Whether the repository has no post-checkout hook (see onRegistered). */
+  hookFree?: boolean;
 }
 
+/**
+ * Makes the worktree. With onRegistered (and no hook), the add and the checkout are two
+ * steps: `git worktree add --no-checkout`, then the `git reset --hard` that `git worktree add`
+ * itself runs to check out (a sparse worktree: its patterns, then `git read-tree -mu HEAD`).
+ * Resolves once the files are checked out.
+ */
 export async function createWorktree(s: WorktreeSpec): Promise<void> {
   if (fs.existsSync(s.dir)) throw dirExistsError(s.dir);
   // The lanes root and run folders svc creates are the user's alone (0700): a lane holds its work.
   fs.mkdirSync(path.dirname(s.dir), { recursive: true, mode: 0o700 });
   const sparse = s.sparse && s.sparse.length > 0;
+  const split = !sparse && s.onRegistered !== undefined && s.hookFree === true;
   const args = ['worktree', 'add', '--quiet'];
-  if (sparse) args.push('--no-checkout');
+  if (sparse || split) args.push('--no-checkout');
   if (s.branch) args.push('-b', s.branch, s.dir, s.start);
   else args.push('--detach', s.dir, s.start);
   // Every step writes the repository's shared files (worktrees/, config), so one at a time per repository.
@@ -61,9 +78,36 @@ export async function createWorktree(s: WorktreeSpec): Promise<void> {
     fs.chmodSync(s.dir, 0o700);
     if (sparse) {
       await git(s.dir, ['sparse-checkout', 'set', '--no-cone', '--', ...s.sparse!]);
+      s.onRegistered?.();
       await git(s.dir, ['read-tree', '-mu', 'HEAD']);
+    } else if (split) {
+      s.onRegistered!();
+      try {
+        await git(s.dir, ['reset', '--hard', '--no-recurse-submodules', '--quiet']);
+      } catch (e) {
+        // `git worktree add` takes back a worktree whose checkout failed (keeping the new
+        // branch); so does the split add. Nothing in it is anyone's work: no agent has had a
+        // session in it yet.
+        await git(s.repo, ['worktree', 'remove', '--force', s.dir]).catch(() => undefined);
+        throw e;
+      }
     }
   });
+}
+
+/**
+ * Whether no post-checkout hook can run in a new worktree of the repository whose common git
+ * dir is `commonDir`: core.hooksPath unset (a relative one would name a folder of the
+ * worktree's own files) and no executable `hooks/post-checkout`. Unsure is no.
+ */
+export function noPostCheckoutHook(places: { commonDir?: string; hooksPath?: string }): boolean {
+  if (!places.commonDir || places.hooksPath !== undefined) return false;
+  try {
+    fs.accessSync(path.join(places.commonDir, 'hooks', 'post-checkout'), fs.constants.X_OK);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT';
+  }
 }
 
 async function writeUpstream(repo: string, branch: string): Promise<void> {

@@ -10,7 +10,6 @@
 // names that Node by its absolute path. It carries a marker line, so svc replaces or
 // removes only a launcher of its own, never a user's file of the same name, and it is
 // written only under the user's home.
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -133,6 +132,8 @@ export function uninstallCli(p: CliPlace): UninstallCliResult {
 /** What a login shell finds as `svc` (`bash -lc 'command -v svc'`), with this environment and home; null when none. */
 export function loginShellSvc(env: NodeJS.ProcessEnv, home: string): string | null {
   const shell = fs.existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
+  // Loaded on use: the shim bundles this module, and every other command would pay for it.
+  const { spawnSync } = process.getBuiltinModule('node:child_process');
   const r = spawnSync(shell, ['-lc', 'command -v svc'], {
     env: { ...env, HOME: home },
     encoding: 'utf8',

@@ -2,7 +2,6 @@
 // of another build. Used by the shim and the extension (which passes the user's node).
 // A stale lock, socket or discovery file never blocks: the lock is a kernel lock that
 // dies with its process, and a discovery file whose socket does not answer is ignored.
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import type * as net from 'node:net';
@@ -139,6 +138,9 @@ function spawnDaemon(o: EnsureOptions): { child: ChildProcess; logStart: number 
   const logStart = fs.fstatSync(log).size;
   const env: NodeJS.ProcessEnv = { ...o.env, SVC_HOME: o.home };
   delete env.SVC_CONVERSATION; // the daemon is nobody's conversation
+  // Loaded here, not at the top: only a start needs it, and loading it (with the modules it
+  // pulls in) is a noticeable part of every other `svc` command's start.
+  const { spawn } = process.getBuiltinModule('node:child_process');
   const child = spawn(o.nodePath, [o.daemonScript], {
     detached: true,
     cwd: o.home, // never inside a lane directory, so reap's process check never sees it

@@ -1,7 +1,6 @@
 // Installs the svc-gauntlet-loop skill where each harness looks for Agent Skills. Used by
 // `svc skill install` and the extension's palette command. A copy the user edited is kept
 // (unless forced): svc records the hash of what it installed beside the file.
-import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -31,7 +30,8 @@ export interface InstallResult {
   outcome: InstallOutcome;
 }
 
-const sha = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
+// node:crypto loaded on use: the shim bundles this module, and every other command would pay for it.
+const sha = (text: string) => process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest('hex');
 const MARKER = '.svc-installed';
 
 export function installSkill(skillText: string, harness: SkillHarness, folder: string, force: boolean): InstallResult {
