@@ -242,9 +242,15 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   // are checked out (`workspace`): its harness decides whether its process starts before.
   const workspace = deferred();
   let started = false;
+  // A start that throws while git still writes the worktree is told once the worktree is made.
+  let startFailed: { error: unknown } | undefined;
   const startAgent = () => {
     started = true;
-    convs.start(row.id, { prepared, workspace: workspace.promise });
+    try {
+      convs.start(row.id, { prepared, workspace: workspace.promise });
+    } catch (error) {
+      startFailed = { error };
+    }
   };
   const prepareAndStart = async () => {
     try {
@@ -265,6 +271,7 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
     }
     workspace.resolve();
     if (!started) startAgent();
+    if (startFailed) throw startFailed.error;
     ctx.app.notify({ topic: 'lanes', id: row.id });
     ctx.app.notify({ topic: 'runs' });
   };

@@ -68,8 +68,10 @@ export async function createWorktree(s: WorktreeSpec): Promise<void> {
     // `git config` runs then cost the launch nothing. They lock only the repository's config,
     // which `git worktree add` does not write; the branch is new (a taken one is refused
     // before this), so the keys are its own, and they are taken back if the add fails.
+    // The add is spawned first: it is the long one, and each spawn holds the daemon's thread.
+    const add = git(s.repo, args);
     const upstream = s.branch ? writeUpstream(s.repo, s.branch) : undefined;
-    const added = await Promise.allSettled([git(s.repo, args), upstream]);
+    const added = await Promise.allSettled([add, upstream]);
     if (added[0].status === 'rejected') {
       if (s.branch && added[1].status === 'fulfilled') await unsetUpstream(s.repo, s.branch);
       throw added[0].reason;
