@@ -41,6 +41,12 @@ for (const bundle of ['svc.js', 'svcCommands.js']) {
       assert.deepEqual(elsewhere, []);
     });
 
+    it('loads at its start only the built-ins every command needs; child_process and crypto where used', () => {
+      const text = fs.readFileSync(path.join(DIST, bundle), 'utf8');
+      const required = [...new Set([...text.matchAll(/require\("(node:[^"]+)"\)/g)].map((m) => m[1]))].sort();
+      assert.deepEqual(required, ['node:fs', 'node:net', 'node:os', 'node:path']);
+    });
+
     it('never requires a package at run time other than node built-ins', () => {
       const text = fs.readFileSync(path.join(DIST, bundle), 'utf8');
       const required = [...text.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]);

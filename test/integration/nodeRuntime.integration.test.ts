@@ -68,6 +68,20 @@ process.stdout.write('survived');`;
     assert.equal(r.stdout, 'survived');
   });
 
+  it('the shim keeps a V8 compile cache where Node has one (22 and later), and asks for none on Node 20', () => {
+    const tmp = path.join(s.root, 'tmp-compile-cache');
+    fs.mkdirSync(tmp);
+    const env = { ...s.env, TMPDIR: tmp };
+    delete env.NODE_COMPILE_CACHE; // the cache goes to Node's default place, in TMPDIR
+    const r = spawnSync(process.execPath, [path.join(DIST, '..', 'bin', 'svc'), '--version'], {
+      env,
+      encoding: 'utf8',
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const major = Number(process.versions.node.split('.')[0]);
+    assert.equal(fs.existsSync(path.join(tmp, 'node-compile-cache')), major >= 22);
+  });
+
   it('launches a lane that commits, pushes and reports, then reaps it', async () => {
     const brief = writeBrief(w.briefs, 'node.md', [
       { run: buildAndReport('node.txt', `built on ${process.version}`, 'done on this Node'), check: true },
