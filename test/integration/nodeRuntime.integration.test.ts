@@ -71,7 +71,7 @@ process.stdout.write('survived');`;
   it('the shim keeps a V8 compile cache where Node has one (22 and later), and asks for none on Node 20', () => {
     const tmp = path.join(s.root, 'tmp-compile-cache');
     fs.mkdirSync(tmp);
-    const env = { ...s.env, TMPDIR: tmp };
+    const env: NodeJS.ProcessEnv = { ...s.env, TMPDIR: tmp };
     delete env.NODE_COMPILE_CACHE; // the cache goes to Node's default place, in TMPDIR
     const r = spawnSync(process.execPath, [path.join(DIST, '..', 'bin', 'svc'), '--version'], {
       env,
