@@ -15,8 +15,15 @@ export class GitError extends Error {
   }
 }
 
-/** Runs git in `cwd` and returns stdout as text; a non-zero exit throws GitError, no answer within `timeoutMs` GitTimeout. */
-export async function git(cwd: string, args: string[], opts: { timeoutMs?: number } = {}): Promise<string> {
+/**
+ * Runs git in `cwd` and returns stdout as text; a non-zero exit throws GitError, no answer within
+ * `timeoutMs` GitTimeout. `env`: the environment (default `process.env`), e.g. one cleanGitEnvironment built.
+ */
+export async function git(
+  cwd: string,
+  args: string[],
+  opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<string> {
   const r = await spawnGit(cwd, args, opts).catch((e: Error) =>
     Promise.reject(e instanceof GitTimeout ? e : new GitError(args, null, e.message)),
   );

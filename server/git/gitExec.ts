@@ -28,6 +28,11 @@ export interface GitCall extends GitEnv {
    * filesystem, or on a file that never answers): background facts, probes.
    */
   timeoutMs?: number;
+  /**
+   * Git runs in a process group of its own, and a timeout kills the whole group: for a git
+   * that starts other gits (`for-each-repo`), whose stuck child would outlive its parent.
+   */
+  ownGroup?: boolean;
 }
 
 /**
@@ -92,7 +97,25 @@ const LOCATING_VARS = [
   'GIT_NO_REPLACE_OBJECTS',
 ];
 
+/** Environments already cleaned by cleanGitEnvironment: frozen, so used as they are. */
+const cleaned = new WeakSet<NodeJS.ProcessEnv>();
+
+/**
+ * The environment git gets, built once for a caller that runs git many times (a list's
+ * `git status` in every lane): building it copies every variable, on each call otherwise.
+ * Frozen, so it stays what it was when made; pass it as GitCall.env.
+ */
+export function cleanGitEnvironment(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env = Object.freeze(cleanEnvironment(base, undefined));
+  cleaned.add(env);
+  return env;
+}
+
 function gitEnvironment(base: NodeJS.ProcessEnv, extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
+  return extra === undefined && cleaned.has(base) ? base : cleanEnvironment(base, extra);
+}
+
+function cleanEnvironment(base: NodeJS.ProcessEnv, extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', PAGER: 'cat' };
   for (const name of LOCATING_VARS) delete env[name];
   return { ...env, ...extra };
@@ -108,6 +131,7 @@ export function spawnGit(cwd: string, args: string[], call: GitCall = {}): Promi
       cwd,
       env: gitEnvironment(call.env ?? process.env, call.extra),
       stdio: [call.input ? 'pipe' : 'ignore', call.stdoutFd ?? 'pipe', 'pipe'],
+      detached: call.ownGroup === true,
     });
     child.stdin?.on('error', () => undefined); // git may exit before reading all of it
     child.stdin?.end(call.input);
@@ -121,7 +145,8 @@ export function spawnGit(cwd: string, args: string[], call: GitCall = {}): Promi
       call.timeoutMs === undefined
         ? undefined
         : setTimeout(() => {
-            child.kill('SIGKILL');
+            if (call.ownGroup && child.pid !== undefined) killGroup(child.pid);
+            else child.kill('SIGKILL');
             child.stdout?.destroy();
             child.stderr?.destroy();
             reject(new GitTimeout(args, cwd, call.timeoutMs!));
@@ -135,6 +160,14 @@ export function spawnGit(cwd: string, args: string[], call: GitCall = {}): Promi
       resolve({ code: code ?? -1, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') });
     });
   });
+}
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 }
 
 /** Runs git in `cwd`; throws SvcError('internal', 'gitFailed') on an unexpected exit code. */

@@ -20,8 +20,9 @@ import * as path from 'node:path';
 import { logger } from '../util/log';
 import { git } from './git';
 import type { GitFacts } from './git';
-import { FACTS_TIMEOUT_MS, GitTimeout } from './gitExec';
+import { cleanGitEnvironment, FACTS_TIMEOUT_MS, GitTimeout } from './gitExec';
 import { digestOf, indexDigest, indexStamp, stampOfIndex } from './indexContent';
+import { MAX_BATCH, statusOfMany } from './statusBatch';
 import { configSignature, dirsSignature, readIndex, trackedFilesMatchIndex, worktreeDirs } from './worktreeRecheck';
 import type { KeptClean } from './worktreeRecheck';
 
@@ -30,6 +31,8 @@ export interface FactsMemory {
   recall(dir: string): KeptClean | undefined;
   keep(dir: string, kept: KeptClean): void;
   drop(dir: string): void;
+  /** Writes what keep and drop left waiting (a store writes them at once, not per lane). */
+  flush?(): void;
 }
 
 /** A worktree whose facts git did not give in time; `unavailable` says why, for the reader. */
@@ -67,9 +70,13 @@ export class WorktreeFacts {
   statusRuns = 0;
   /** Lanes found still clean by a re-check of a kept answer, without git. */
   rechecks = 0;
+  /** Processes those runs took: fewer than the runs when a read recounted many lanes in batches. */
+  statusProcesses = 0;
   /** Worktrees whose watches are set up (tests read it to see none delays an answer). */
   watched = 0;
   private readonly timeoutMs: number;
+  /** Git's environment, built once: a first list runs git in every lane. */
+  private readonly env = cleanGitEnvironment();
   /** `git status` runs at once: a cold list of 1,000 lanes must not start 1,000 processes together. */
   private readonly slots: Slots;
   private readonly memory: FactsMemory;
@@ -78,6 +85,9 @@ export class WorktreeFacts {
   /** Worktrees whose watches are still to be set up, oldest first. */
   private readonly toWatch: { dir: string; entry: DirtyEntry }[] = [];
   private watchTimer: NodeJS.Timeout | undefined;
+  private flushTimer: NodeJS.Immediate | undefined;
+  /** Whether this git can batch statuses (statusBatch.ts); it cannot before 2.30. */
+  private batching = true;
 
   constructor(opts: { timeoutMs?: number; parallel?: number; memory?: FactsMemory } = {}) {
     this.timeoutMs = opts.timeoutMs ?? FACTS_TIMEOUT_MS;
@@ -95,7 +105,10 @@ export class WorktreeFacts {
     try {
       return await this.read(repo, dirs);
     } finally {
-      if (--this.reading === 0) this.drainWatchesSoon();
+      if (--this.reading === 0) {
+        this.flushSoon();
+        this.drainWatchesSoon();
+      }
     }
   }
 
@@ -105,8 +118,8 @@ export class WorktreeFacts {
     let tracking: Awaited<ReturnType<typeof branchTracking>>;
     try {
       [listing, tracking] = await Promise.all([
-        worktreeList(repo, this.timeoutMs),
-        branchTracking(repo, this.timeoutMs),
+        worktreeList(repo, this.timeoutMs, this.env),
+        branchTracking(repo, this.timeoutMs, this.env),
       ]);
     } catch (e) {
       if (!(e instanceof GitTimeout)) throw e;
@@ -115,16 +128,20 @@ export class WorktreeFacts {
       return out;
     }
     const seen = new Map<string, string>();
+    const recounts = new Recounts(dirs.length, (all) => this.recount(repo, all));
     await Promise.all(
       dirs.map(async (dir) => {
         // A lane's dir is a real path already (lanes roots are resolved at launch): look it up
         // as it is first; a dir that is gone is no worktree (and realpath's throw is not free).
         const wt = listing.get(dir) ?? (fs.existsSync(dir) ? listing.get(realOr(dir)) : undefined);
-        if (!wt) return;
+        if (!wt) {
+          recounts.decided();
+          return;
+        }
         const t = wt.branch ? tracking.get(wt.branch) : undefined;
         let dirty: boolean;
         try {
-          dirty = await this.dirty(dir, wt.head, seen);
+          dirty = await this.dirty(dir, wt.head, seen, recounts);
         } catch (e) {
           if (!(e instanceof GitTimeout)) throw e;
           log.warn(`${dir}: no dirty flag: ${e.message}`);
@@ -145,7 +162,10 @@ export class WorktreeFacts {
 
   /** Stops watching a worktree (it was reaped or archived). */
   forget(dir: string): void {
-    this.remember(dir, (m) => m.drop(dir));
+    this.remember(dir, (m) => {
+      m.drop(dir);
+      m.flush?.(); // a reap is rare: its row goes at once
+    });
     const e = this.dirtyCache.get(dir);
     if (!e) return;
     if (e.watchers.length > 0) this.watched--;
@@ -155,57 +175,151 @@ export class WorktreeFacts {
 
   close(): void {
     clearTimeout(this.watchTimer);
+    clearImmediate(this.flushTimer);
+    this.flushTimer = undefined;
+    this.memory.flush?.();
     this.toWatch.length = 0;
     for (const e of this.dirtyCache.values()) for (const w of e.watchers) w.close();
     this.dirtyCache.clear();
   }
 
-  private async dirty(dir: string, head: string | null, seen: Map<string, string>): Promise<boolean> {
-    let e = this.dirtyCache.get(dir);
-    if (!e) {
-      const gitDir = worktreeGitDir(dir);
-      e = {
-        valid: false,
-        dirty: false,
-        trusted: false,
-        watchers: [],
-        gitDir,
-        indexFile: gitDir && path.join(gitDir, 'index'),
-      };
-      this.dirtyCache.set(dir, e);
-      // Watching a tree costs a walk of it (a recursive watch of a 3,000-file worktree took
-      // longer than its git status): the watches are set up after every read in progress is
-      // answered. Until they are, no answer is kept valid, so the next read checks again.
-      this.toWatch.push({ dir, entry: e });
-    }
-    if (e.valid && e.trusted && e.head === head && (await this.sameIndex(e, head))) return e.dirty;
-    if (this.recheck(dir, e, head, seen)) return false;
-    e.valid = e.trusted; // a change while we run status invalidates again
-    e.head = head;
-    // The index as it is before status reads it: a change during the run shows as a change next time.
-    e.stamp = e.indexFile ? indexStamp(e.indexFile) : undefined;
-    e.digest = e.stamp !== undefined ? await digestAt(e.indexFile!, head) : undefined;
+  /**
+   * The dirty flag of `dir` at `head`: kept, re-checked, or recounted with `git status`. Tells
+   * `recounts` exactly once whether it recounts (request) or not (decided), so the read can
+   * start its recounts together once every lane has said.
+   */
+  private async dirty(
+    dir: string,
+    head: string | null,
+    seen: Map<string, string>,
+    recounts: Recounts,
+  ): Promise<boolean> {
+    let asked = false;
     try {
-      const out = await this.slots.run(async () => {
-        // The directories as they are before status reads them, like the index above.
-        const before = head && e.gitDir && e.digest ? snapshot(dir, e.gitDir) : undefined;
-        this.statusRuns++;
-        const status = await git(
-          dir,
-          ['--no-optional-locks', 'status', '--porcelain', '-z', '--untracked-files=normal'],
-          { timeoutMs: this.timeoutMs },
-        );
-        const keep =
-          status.length === 0 && before && head && e.digest ? { head, indexDigest: e.digest, ...before } : undefined;
-        this.remember(dir, (m) => (keep ? m.keep(dir, keep) : m.drop(dir)));
-        return status;
-      });
-      e.dirty = out.length > 0;
-    } catch (err) {
-      e.valid = false;
-      throw err;
+      let e = this.dirtyCache.get(dir);
+      if (!e) {
+        const gitDir = worktreeGitDir(dir);
+        e = {
+          valid: false,
+          dirty: false,
+          trusted: false,
+          watchers: [],
+          gitDir,
+          indexFile: gitDir && path.join(gitDir, 'index'),
+        };
+        this.dirtyCache.set(dir, e);
+        // Watching a tree costs a walk of it (a recursive watch of a 3,000-file worktree took
+        // longer than its git status): the watches are set up after every read in progress is
+        // answered. Until they are, no answer is kept valid, so the next read checks again.
+        this.toWatch.push({ dir, entry: e });
+      }
+      if (e.valid && e.trusted && e.head === head && (await this.sameIndex(e, head))) return e.dirty;
+      if (this.recheck(dir, e, head, seen)) return false;
+      e.valid = e.trusted; // a change while we run status invalidates again
+      e.head = head;
+      // The index as it is before status reads it: a change during the run shows as a change next time.
+      e.stamp = e.indexFile ? indexStamp(e.indexFile) : undefined;
+      e.digest = e.stamp !== undefined ? await digestAt(e.indexFile!, head) : undefined;
+      try {
+        asked = true;
+        e.dirty = await recounts.request({ dir, entry: e, head });
+      } catch (err) {
+        e.valid = false;
+        throw err;
+      }
+      return e.dirty;
+    } finally {
+      if (!asked) recounts.decided();
     }
-    return e.dirty;
+  }
+
+  /**
+   * Recounts the lanes one read found no answer for: in a few batches of one process each
+   * (statusBatch.ts) when there are more of them than may run at once, else one by one.
+   */
+  private recount(repo: string, all: Recount[]): void {
+    const parts = this.batching ? Math.max(this.slots.size, Math.ceil(all.length / MAX_BATCH)) : all.length;
+    if (all.length <= this.slots.size || parts >= all.length) {
+      for (const r of all) this.statusOne(r).then(r.resolve, r.reject);
+      return;
+    }
+    const size = Math.ceil(all.length / parts);
+    for (let i = 0; i < all.length; i += size) {
+      const batch = all.slice(i, i + size);
+      if (batch.length === 1) this.statusOne(batch[0]).then(batch[0].resolve, batch[0].reject);
+      else void this.statusBatch(repo, batch);
+    }
+  }
+
+  /** One lane's `git status`; whether it is dirty. */
+  private statusOne({ dir, entry: e, head }: Recount): Promise<boolean> {
+    return this.slots.run(async () => {
+      // The directories as they are before status reads them, like the index above.
+      const before = this.snapshotOf(dir, e, head);
+      this.statusRuns++;
+      this.statusProcesses++;
+      const status = await git(
+        dir,
+        ['--no-optional-locks', 'status', '--porcelain', '-z', '--untracked-files=normal'],
+        { timeoutMs: this.timeoutMs, env: this.env },
+      );
+      this.keepOrDrop(dir, e, head, before, status.length > 0);
+      return status.length > 0;
+    });
+  }
+
+  /**
+   * Lanes' `git status` in one process. Those it did not answer (a status that failed, a
+   * batch that outlived the timeout, a git without for-each-repo) each run on their own,
+   * which says for each what went wrong as a lone run always did.
+   */
+  private async statusBatch(repo: string, batch: Recount[]): Promise<void> {
+    let answered = 0;
+    try {
+      await this.slots.run(async () => {
+        const before = batch.map((r) => this.snapshotOf(r.dir, r.entry, r.head));
+        this.statusProcesses++;
+        const got = await statusOfMany(
+          repo,
+          batch.map((r) => r.dir),
+          { timeoutMs: this.timeoutMs, env: this.env },
+        );
+        if (got.unsupported) this.batching = false;
+        got.dirty.forEach((dirty, i) => {
+          const r = batch[i];
+          this.statusRuns++;
+          this.keepOrDrop(r.dir, r.entry, r.head, before[i], dirty);
+          r.resolve(dirty);
+        });
+        answered = got.dirty.length;
+      });
+    } catch (e) {
+      if (!(e instanceof GitTimeout)) log.warn(`${repo}: a batch of git status did not run; each lane runs its own`, e);
+    }
+    for (const r of batch.slice(answered)) this.statusOne(r).then(r.resolve, r.reject);
+  }
+
+  /** What a clean answer depends on, taken before status reads the worktree (undefined: not kept). */
+  private snapshotOf(dir: string, e: DirtyEntry, head: string | null): Snapshot | undefined {
+    return head && e.gitDir && e.digest ? snapshot(dir, e.gitDir) : undefined;
+  }
+
+  private keepOrDrop(dir: string, e: DirtyEntry, head: string | null, before: Snapshot | undefined, dirty: boolean) {
+    const keep = !dirty && before && head && e.digest ? { head, indexDigest: e.digest, ...before } : undefined;
+    this.remember(dir, (m) => (keep ? m.keep(dir, keep) : m.drop(dir)));
+  }
+
+  /**
+   * Writes the kept answers once the read that made them is answered: the answer goes out
+   * first, and its lanes' rows go to the store in one commit.
+   */
+  private flushSoon(): void {
+    if (this.flushTimer) return;
+    this.flushTimer = setImmediate(() => {
+      this.flushTimer = undefined;
+      this.memory.flush?.();
+    });
+    this.flushTimer.unref();
   }
 
   /** A store that cannot be written only costs the next restart a recount, never this answer. */
@@ -316,7 +430,9 @@ function processMemory(): FactsMemory {
   return { recall: (dir) => kept.get(dir), keep: (dir, k) => kept.set(dir, k), drop: (dir) => kept.delete(dir) };
 }
 
-function snapshot(dir: string, gitDir: string): Omit<KeptClean, 'head' | 'indexDigest'> | undefined {
+type Snapshot = Omit<KeptClean, 'head' | 'indexDigest'>;
+
+function snapshot(dir: string, gitDir: string): Snapshot | undefined {
   const dirs = worktreeDirs(dir);
   const dirsSig = dirs && dirsSignature(dir, dirs);
   return dirs && dirsSig ? { dirs, dirsSig, configSig: configSignature(gitDir) } : undefined;
@@ -348,8 +464,9 @@ function worktreeGitDir(dir: string): string | undefined {
 async function worktreeList(
   repo: string,
   timeoutMs: number,
+  env: NodeJS.ProcessEnv,
 ): Promise<Map<string, { head: string | null; branch: string | null }>> {
-  const out = await git(repo, ['worktree', 'list', '--porcelain', '-z'], { timeoutMs });
+  const out = await git(repo, ['worktree', 'list', '--porcelain', '-z'], { timeoutMs, env });
   const map = new Map<string, { head: string | null; branch: string | null }>();
   let cur: { path?: string; head: string | null; branch: string | null } = { head: null, branch: null };
   for (const field of out.split('\0')) {
@@ -368,11 +485,12 @@ async function worktreeList(
 async function branchTracking(
   repo: string,
   timeoutMs: number,
+  env: NodeJS.ProcessEnv,
 ): Promise<Map<string, { upstream: string | null; ahead: number | null }>> {
   const out = await git(
     repo,
     ['for-each-ref', '--format=%(refname:short)%00%(upstream:short)%00%(upstream:track,nobracket)', 'refs/heads'],
-    { timeoutMs },
+    { timeoutMs, env },
   );
   const map = new Map<string, { upstream: string | null; ahead: number | null }>();
   for (const line of out.split('\n')) {
@@ -392,15 +510,49 @@ function realOr(p: string): string {
   }
 }
 
+/** A lane to recount, and where its answer goes. */
+interface Recount {
+  dir: string;
+  entry: DirtyEntry;
+  head: string | null;
+  resolve: (dirty: boolean) => void;
+  reject: (e: unknown) => void;
+}
+
+/**
+ * The recounts of one read, started together once each of its lanes has said whether it
+ * needs one (some learn it only after reading their index), so they can be batched.
+ */
+class Recounts {
+  private readonly waiting: Recount[] = [];
+
+  constructor(
+    private undecided: number,
+    private readonly start: (all: Recount[]) => void,
+  ) {}
+
+  /** This lane needs no recount (or will not get one: it failed first). */
+  decided(): void {
+    if (--this.undecided === 0 && this.waiting.length > 0) this.start(this.waiting.splice(0));
+  }
+
+  request(r: Omit<Recount, 'resolve' | 'reject'>): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ ...r, resolve, reject });
+      this.decided();
+    });
+  }
+}
+
 /** At most `n` tasks at once, the rest in order of arrival. */
 class Slots {
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly n: number) {}
+  constructor(readonly size: number) {}
 
   async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running >= this.n) await new Promise<void>((r) => this.waiting.push(r));
+    if (this.running >= this.size) await new Promise<void>((r) => this.waiting.push(r));
     this.running++;
     try {
       return await task();
