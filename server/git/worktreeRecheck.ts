@@ -63,24 +63,66 @@ export function dirsSignature(dir: string, dirs: string[]): string | undefined {
  * The repository's config and exclude files as they are on disk: a change may change what
  * status shows. `seen` holds files already stamped in this pass (a list re-checks many
  * worktrees of one repository, which share its config and exclude files).
+ * The shared config is taken by its content without its `[branch "…"]` sections: every lane
+ * start writes its branch's upstream there, which changes nothing `git status --porcelain`
+ * shows, and a signature of the file's stat data made every lane counted before that start
+ * recount after the next restart.
  */
 export function configSignature(gitDir: string, seen?: Map<string, string>): string {
   const common = commonDir(gitDir);
   const h = createHash('sha1');
-  for (const f of [
-    path.join(common, 'config'),
-    path.join(common, 'info', 'exclude'),
-    path.join(gitDir, 'config.worktree'),
-  ]) {
+  for (const [f, content] of [
+    [path.join(common, 'config'), true],
+    [path.join(common, 'info', 'exclude'), false],
+    [path.join(gitDir, 'config.worktree'), false],
+  ] as const) {
     let line = seen?.get(f);
     if (line === undefined) {
       const st = fs.statSync(f, { bigint: true, throwIfNoEntry: false });
-      line = st ? `${f}\0${st.size}\0${st.mtimeNs}\0${st.ctimeNs}\n` : `${f}\0-\n`;
+      const stamp = st ? `${f}\0${st.size}\0${st.mtimeNs}\0${st.ctimeNs}\n` : `${f}\0-\n`;
+      line = (st && content && contentLine(f, stamp)) || stamp;
       seen?.set(f, line);
     }
     h.update(line);
   }
   return h.digest('hex');
+}
+
+/** The last content line made per config file, by its stat data: the file is read again only when that changes. */
+const contentLines = new Map<string, { stamp: string; line: string | undefined }>();
+
+/** `file` by its content without branch sections, or undefined when it cannot be read or filtered with certainty. */
+function contentLine(file: string, stamp: string): string | undefined {
+  const known = contentLines.get(file);
+  if (known?.stamp === stamp) return known.line;
+  let text: string | undefined;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    text = undefined;
+  }
+  const kept = text === undefined ? undefined : withoutBranchSections(text);
+  // The stat data taken before the read: a write during it changes the stamp, so the next pass reads again.
+  const line = kept === undefined ? undefined : `${file}\0content\0${createHash('sha1').update(kept).digest('hex')}\n`;
+  contentLines.set(file, { stamp, line });
+  return line;
+}
+
+/**
+ * A git config file's text without its `[branch "<name>"]` sections and blank lines, or undefined when that
+ * cannot be done with certainty: a line continued with a backslash, which could make a
+ * value's next line read like a section header.
+ */
+export function withoutBranchSections(text: string): string | undefined {
+  const out: string[] = [];
+  let inBranch = false;
+  for (const line of text.split('\n')) {
+    if (/\\\s*$/.test(line)) return undefined;
+    const header = /^\s*\[/.test(line);
+    if (header) inBranch = /^\s*\[branch\s+"(?:[^"\\]|\\.)*"\]\s*$/.test(line);
+    if (!inBranch && line.trim() !== '') out.push(line); // blank lines mean nothing to git
+  }
+  return out.join('\n');
 }
 
 function commonDir(gitDir: string): string {

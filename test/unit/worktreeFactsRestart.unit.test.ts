@@ -11,6 +11,7 @@ import { conversationMigrations } from '../../server/conversations/migrations';
 import { laneMigrations } from '../../server/lanes/migrations';
 import { storeMigrations } from '../../server/store/migrations';
 import { factsUnavailable, WorktreeFacts } from '../../server/git/worktreeFacts';
+import { withoutBranchSections } from '../../server/git/worktreeRecheck';
 import { keptFactsStore } from '../../server/lanes/keptFactsStore';
 import { openDb } from '../../server/store/db';
 import type { Db } from '../../server/store/db';
@@ -170,6 +171,51 @@ describe('worktree facts across a daemon restart', () => {
     assert.equal(f.headSha, git(wt, 'rev-parse', 'HEAD'));
     assert.equal(restarted.statusRuns, 1);
     assert.equal(restarted.rechecks, 0);
+  });
+
+  it("a branch's upstream written to the shared config meanwhile (every lane start does) keeps the re-check", async () => {
+    await countedClean();
+    git(repo, 'config', `branch.other${n}.remote`, 'origin');
+    git(repo, 'config', `branch.other${n}.merge`, `refs/heads/other${n}`);
+    const restarted = daemon();
+    assert.equal((await read(restarted)).dirty, false);
+    assert.equal(restarted.statusRuns, 0);
+    assert.equal(restarted.rechecks, 1);
+  });
+
+  it('any other change of the shared config meanwhile recounts', async () => {
+    await countedClean();
+    git(repo, 'config', 'core.excludesFile', path.join(root, `excludes-${n}`));
+    try {
+      const restarted = daemon();
+      assert.equal((await read(restarted)).dirty, false);
+      assert.equal(restarted.statusRuns, 1);
+      assert.equal(restarted.rechecks, 0);
+    } finally {
+      git(repo, 'config', '--unset', 'core.excludesFile');
+    }
+  });
+
+  it("leaves out only what is surely a branch section of a config's text", () => {
+    const text = [
+      '[core]',
+      '\tbare = false',
+      '[branch "a/b"]',
+      '\tremote = origin',
+      '\tmerge = refs/heads/a/b',
+      '[status]',
+      '\tshowUntrackedFiles = all',
+      '[branch "q\\"x"]',
+      '\tremote = o',
+      '[Branch "c"]',
+      '\tremote = o',
+    ].join('\n');
+    assert.equal(
+      withoutBranchSections(text),
+      ['[core]', '\tbare = false', '[status]', '\tshowUntrackedFiles = all', '[Branch "c"]', '\tremote = o'].join('\n'),
+    );
+    // A value continued on the next line could make that line read like a header: not filtered at all.
+    assert.equal(withoutBranchSections('[alias]\n\tx = a \\\n[branch "b"]\n\tremote = o\n'), undefined);
   });
 
   it('a dirty answer is never kept: a restart recounts it', async () => {
