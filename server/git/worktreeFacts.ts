@@ -21,10 +21,10 @@ import { logger } from '../util/log';
 import { git } from './git';
 import type { GitFacts } from './git';
 import { cleanGitEnvironment, FACTS_TIMEOUT_MS, GitTimeout } from './gitExec';
-import { digestOf, indexDigest, indexStamp, stampOfIndex } from './indexContent';
+import { indexDigest, indexStamp } from './indexContent';
 import { MAX_BATCH, statusOfMany } from './statusBatch';
-import { configSignature, dirsSignature, readIndex, trackedFilesMatchIndex, worktreeDirs } from './worktreeRecheck';
-import type { KeptClean } from './worktreeRecheck';
+import { configSignature, dirsSignature, hashBytesOf, recheckKept, worktreeDirs } from './worktreeRecheck';
+import type { KeptClean, Rechecked } from './worktreeRecheck';
 
 /** Where clean answers outlive the daemon (the store); see worktreeRecheck.ts. */
 export interface FactsMemory {
@@ -116,18 +116,21 @@ export class WorktreeFacts {
     const out = new Map<string, GitFacts | FactsUnavailable>();
     let listing: Awaited<ReturnType<typeof worktreeList>>;
     let tracking: Awaited<ReturnType<typeof branchTracking>>;
+    const listed = Promise.all([
+      worktreeList(repo, this.timeoutMs, this.env),
+      branchTracking(repo, this.timeoutMs, this.env),
+    ]);
+    listed.catch(() => undefined); // judged below, once the early re-checks are done
+    const seen = new Map<string, string>();
+    const early = this.recheckEarly(dirs, seen);
     try {
-      [listing, tracking] = await Promise.all([
-        worktreeList(repo, this.timeoutMs, this.env),
-        branchTracking(repo, this.timeoutMs, this.env),
-      ]);
+      [listing, tracking] = await listed;
     } catch (e) {
       if (!(e instanceof GitTimeout)) throw e;
       log.warn(`${repo}: no git facts for ${dirs.length} worktree(s): ${e.message}`);
       for (const dir of dirs) out.set(dir, { unavailable: e.short });
       return out;
     }
-    const seen = new Map<string, string>();
     const recounts = new Recounts(dirs.length, (all) => this.recount(repo, all));
     await Promise.all(
       dirs.map(async (dir) => {
@@ -141,7 +144,7 @@ export class WorktreeFacts {
         const t = wt.branch ? tracking.get(wt.branch) : undefined;
         let dirty: boolean;
         try {
-          dirty = await this.dirty(dir, wt.head, seen, recounts);
+          dirty = await this.dirty(dir, wt.head, { seen, early, recounts });
         } catch (e) {
           if (!(e instanceof GitTimeout)) throw e;
           log.warn(`${dir}: no dirty flag: ${e.message}`);
@@ -188,17 +191,14 @@ export class WorktreeFacts {
    * `recounts` exactly once whether it recounts (request) or not (decided), so the read can
    * start its recounts together once every lane has said.
    */
-  private async dirty(
-    dir: string,
-    head: string | null,
-    seen: Map<string, string>,
-    recounts: Recounts,
-  ): Promise<boolean> {
+  private async dirty(dir: string, head: string | null, pass: ReadPass): Promise<boolean> {
+    const { seen, recounts } = pass;
+    const early = pass.early.get(dir);
     let asked = false;
     try {
       let e = this.dirtyCache.get(dir);
       if (!e) {
-        const gitDir = worktreeGitDir(dir);
+        const gitDir = early ? early.gitDir : worktreeGitDir(dir);
         e = {
           valid: false,
           dirty: false,
@@ -214,7 +214,8 @@ export class WorktreeFacts {
         this.toWatch.push({ dir, entry: e });
       }
       if (e.valid && e.trusted && e.head === head && (await this.sameIndex(e, head))) return e.dirty;
-      if (this.recheck(dir, e, head, seen)) return false;
+      if (early ? early.answer?.head === head && this.rechecked(e, early.answer) : this.recheck(dir, e, head, seen))
+        return false;
       e.valid = e.trusted; // a change while we run status invalidates again
       e.head = head;
       // The index as it is before status reads it: a change during the run shows as a change next time.
@@ -331,32 +332,37 @@ export class WorktreeFacts {
     }
   }
 
-  /**
-   * Whether the answer kept before a restart still holds (then it is this entry's answer).
-   * All on this thread, the index read once for its digest and its stat data: a first list
-   * re-checks every lane, and a read through the thread pool per lane cost it more than the
-   * check itself. `seen`: the repository's files stamped already in this read.
-   */
+  /** Whether the answer kept before a restart still holds (then it is this entry's answer). */
   private recheck(dir: string, e: DirtyEntry, head: string | null, seen: Map<string, string>): boolean {
     const kept = this.memory.recall(dir);
-    const bytes = hashBytesOf(head);
-    if (!kept || kept.head !== head || bytes === undefined || !e.gitDir || !e.indexFile) return false;
-    if (configSignature(e.gitDir, seen) !== kept.configSig || dirsSignature(dir, kept.dirs) !== kept.dirsSig)
-      return false;
-    const index = readIndex(e.indexFile);
-    if (!index) return false;
-    const stamp = stampOfIndex(index.st);
-    let digest: string | undefined;
-    try {
-      digest = digestOf(index.buf, bytes);
-    } catch {
-      return false; // truncated or malformed: recounted
-    }
-    if (digest !== kept.indexDigest || !trackedFilesMatchIndex(dir, index, bytes)) return false;
+    if (!kept || kept.head !== head || !e.gitDir || !e.indexFile) return false;
+    const answer = recheckKept(dir, e.gitDir, kept, seen);
+    return answer !== undefined && this.rechecked(e, answer);
+  }
+
+  /** Takes a re-check's answer as the entry's: clean at the kept head. */
+  private rechecked(e: DirtyEntry, answer: Rechecked): boolean {
     this.rechecks++;
     // Kept valid only under watches set up before this check; else the next read checks again.
-    Object.assign(e, { valid: e.trusted, dirty: false, head, stamp, digest });
+    Object.assign(e, { valid: e.trusted, dirty: false, ...answer });
     return true;
+  }
+
+  /**
+   * Re-checks the kept answers of lanes this daemon has not read yet (its first list after a
+   * restart) while git lists the worktrees, instead of after: the re-checks keep this thread
+   * busy and the listing keeps git busy, each on a core. Each is checked against the kept
+   * HEAD, and its answer counts only for a lane the listing then shows at that HEAD.
+   */
+  private recheckEarly(dirs: string[], seen: Map<string, string>): Map<string, Early> {
+    const early = new Map<string, Early>();
+    for (const dir of dirs) {
+      if (this.dirtyCache.has(dir)) continue;
+      const kept = this.memory.recall(dir);
+      const gitDir = kept && worktreeGitDir(dir);
+      if (kept && gitDir) early.set(dir, { gitDir, answer: recheckKept(dir, gitDir, kept, seen) });
+    }
+    return early;
   }
 
   /** Whether the index still holds what the kept answer was counted against (stat data aside). */
@@ -438,11 +444,6 @@ function snapshot(dir: string, gitDir: string): Snapshot | undefined {
   return dirs && dirsSig ? { dirs, dirsSig, configSig: configSignature(gitDir) } : undefined;
 }
 
-/** Object ids are SHA-1 (40 hex digits) or SHA-256 (64); an unborn HEAD says neither. */
-function hashBytesOf(head: string | null): number | undefined {
-  return head?.length === 40 ? 20 : head?.length === 64 ? 32 : undefined;
-}
-
 async function digestAt(file: string, head: string | null): Promise<string | undefined> {
   const bytes = hashBytesOf(head);
   return bytes === undefined ? undefined : indexDigest(file, bytes);
@@ -508,6 +509,21 @@ function realOr(p: string): string {
   } catch {
     return path.resolve(p);
   }
+}
+
+/** What one read works with besides its lanes. */
+interface ReadPass {
+  /** Stamps of the repository's shared files, taken once per read (configSignature). */
+  seen: Map<string, string>;
+  /** Lanes re-checked before the listing came, by dir (recheckEarly). */
+  early: Map<string, Early>;
+  recounts: Recounts;
+}
+
+/** A lane re-checked early: its git dir, and the answer (none: it changed, and is recounted). */
+interface Early {
+  gitDir: string;
+  answer: Rechecked | undefined;
 }
 
 /** A lane to recount, and where its answer goes. */

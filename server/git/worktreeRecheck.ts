@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { digestOf, stampOfIndex } from './indexContent';
 
 /** Directories walked at most; a larger tree (a vendored dependency folder) is recounted after a restart. */
 export const MAX_KEPT_DIRS = 4096;
@@ -193,4 +194,44 @@ export function trackedFilesMatchIndex(dir: string, index: IndexRead, hashBytes:
     at = at + ((40 + hashBytes + 2 + (nul - nameAt) + 8) & ~7);
   }
   return true;
+}
+
+/** A kept answer found still true: clean at `head`, with the index as it was re-checked. */
+export interface Rechecked {
+  head: string;
+  stamp: string;
+  digest: string;
+}
+
+/**
+ * Whether the answer kept before a restart still holds (worktreeRecheck.ts), without git.
+ * All on this thread, the index read once for its digest and its stat data: a first list
+ * re-checks every lane, and a read through the thread pool per lane cost it more than the
+ * check itself. `seen`: the repository's files stamped already in this read.
+ */
+export function recheckKept(
+  dir: string,
+  gitDir: string,
+  kept: KeptClean,
+  seen: Map<string, string>,
+): Rechecked | undefined {
+  const bytes = hashBytesOf(kept.head);
+  if (bytes === undefined) return undefined;
+  if (configSignature(gitDir, seen) !== kept.configSig || dirsSignature(dir, kept.dirs) !== kept.dirsSig)
+    return undefined;
+  const index = readIndex(path.join(gitDir, 'index'));
+  if (!index) return undefined;
+  let digest: string | undefined;
+  try {
+    digest = digestOf(index.buf, bytes);
+  } catch {
+    return undefined; // truncated or malformed: recounted
+  }
+  if (digest !== kept.indexDigest || !trackedFilesMatchIndex(dir, index, bytes)) return undefined;
+  return { head: kept.head, stamp: stampOfIndex(index.st), digest };
+}
+
+/** Object ids are SHA-1 (40 hex digits) or SHA-256 (64); an unborn HEAD says neither. */
+export function hashBytesOf(head: string | null): number | undefined {
+  return head?.length === 40 ? 20 : head?.length === 64 ? 32 : undefined;
 }
