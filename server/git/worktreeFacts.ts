@@ -278,7 +278,8 @@ export class WorktreeFacts {
     let answered = 0;
     try {
       await this.slots.run(async () => {
-        const before = batch.map((r) => this.snapshotOf(r.dir, r.entry, r.head));
+        const seen = new Map<string, string>(); // the lanes' shared config and exclude files, stamped once
+        const before = batch.map((r) => this.snapshotOf(r.dir, r.entry, r.head, seen));
         this.statusProcesses++;
         const got = await statusOfMany(
           repo,
@@ -301,8 +302,13 @@ export class WorktreeFacts {
   }
 
   /** What a clean answer depends on, taken before status reads the worktree (undefined: not kept). */
-  private snapshotOf(dir: string, e: DirtyEntry, head: string | null): Snapshot | undefined {
-    return head && e.gitDir && e.digest ? snapshot(dir, e.gitDir) : undefined;
+  private snapshotOf(
+    dir: string,
+    e: DirtyEntry,
+    head: string | null,
+    seen?: Map<string, string>,
+  ): Snapshot | undefined {
+    return head && e.gitDir && e.digest ? snapshot(dir, e.gitDir, seen) : undefined;
   }
 
   private keepOrDrop(dir: string, e: DirtyEntry, head: string | null, before: Snapshot | undefined, dirty: boolean) {
@@ -438,10 +444,10 @@ function processMemory(): FactsMemory {
 
 type Snapshot = Omit<KeptClean, 'head' | 'indexDigest'>;
 
-function snapshot(dir: string, gitDir: string): Snapshot | undefined {
+function snapshot(dir: string, gitDir: string, seen?: Map<string, string>): Snapshot | undefined {
   const dirs = worktreeDirs(dir);
   const dirsSig = dirs && dirsSignature(dir, dirs);
-  return dirs && dirsSig ? { dirs, dirsSig, configSig: configSignature(gitDir) } : undefined;
+  return dirs && dirsSig ? { dirs, dirsSig, configSig: configSignature(gitDir, seen) } : undefined;
 }
 
 async function digestAt(file: string, head: string | null): Promise<string | undefined> {
