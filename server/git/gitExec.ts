@@ -51,6 +51,9 @@ export const AGENT_PROBE_TIMEOUT_MS = 30_000;
 
 /** Git did not answer within the time its caller allowed (GitCall.timeoutMs). */
 export class GitTimeout extends Error {
+  /** What git wrote to stdout before it was given up on (a batch keeps the answers it holds). */
+  partial: Buffer = Buffer.alloc(0);
+
   constructor(
     readonly args: string[],
     readonly cwd: string,
@@ -149,7 +152,9 @@ export function spawnGit(cwd: string, args: string[], call: GitCall = {}): Promi
             else child.kill('SIGKILL');
             child.stdout?.destroy();
             child.stderr?.destroy();
-            reject(new GitTimeout(args, cwd, call.timeoutMs!));
+            const e = new GitTimeout(args, cwd, call.timeoutMs!);
+            e.partial = Buffer.concat(out);
+            reject(e);
           }, call.timeoutMs);
     child.on('error', (e) => {
       clearTimeout(timer);

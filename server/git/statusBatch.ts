@@ -14,16 +14,17 @@
 // is dirty when anything but headers follows its header: exactly what the per-lane
 // `git status --porcelain --untracked-files=normal` shows as non-empty output (v1 and v2
 // list the same entries; v2 only adds the headers).
-import { spawnGit } from './gitExec';
+import { GitTimeout, spawnGit } from './gitExec';
 
 /** The config key for-each-repo reads the worktrees from (given with -c, never written anywhere). */
 const KEY = 'svc.factsworktree';
 
 /**
- * Worktrees per batch at most: git passes the `-c` values on to each `git -C` in one
- * environment variable, which Linux caps at 128 KiB; 200 paths stay far below it.
+ * Worktrees per batch at most: small enough that a batch ends well within the 5 s bound on a
+ * loaded machine (50 statuses at ~70 ms each, as at load 20), and its `-c` values, which git
+ * passes to each `git -C` in one environment variable (Linux caps one at 128 KiB), stay small.
  */
-export const MAX_BATCH = 200;
+export const MAX_BATCH = 50;
 
 export const STATUS_V2 = [
   '--no-optional-locks',
@@ -35,17 +36,23 @@ export const STATUS_V2 = [
   '--untracked-files=normal',
 ];
 
-/** How a batch went: the dirty flag of the first `dirty.length` worktrees; the rest need their own run. */
+/** How a batch went: the dirty flag of the first `dirty.length` worktrees; the rest need another run. */
 export interface BatchAnswer {
   dirty: boolean[];
+  /**
+   * Worktrees the batch stopped at: the one whose answer may be cut short and the one it was
+   * running (a status that failed or hung); each should run on its own. Those after them
+   * can go in another batch.
+   */
+  stoppedAt: number;
   /** This git has no `for-each-repo` (before 2.30): batches are pointless. */
   unsupported: boolean;
 }
 
 /**
  * Runs `git status` in each of `dirs` (worktrees of `repo`) in one process. Rejects only when
- * git cannot start or outlives `timeoutMs` (GitTimeout); a worktree whose status failed ends
- * the batch there, and it and those after it are left for their own run.
+ * git cannot start. A worktree whose status failed ends the batch there; one that outlives
+ * `timeoutMs` ends it too (git is killed): the answers before it are kept either way.
  */
 export async function statusOfMany(
   repo: string,
@@ -54,17 +61,29 @@ export async function statusOfMany(
 ): Promise<BatchAnswer> {
   const args = dirs.flatMap((d) => ['-c', `${KEY}=${d}`]);
   args.push('for-each-repo', `--config=${KEY}`, '--', ...STATUS_V2);
-  const r = await spawnGit(repo, args, { ...call, ownGroup: true });
-  const unsupported = r.code !== 0 && /for-each-repo.*is not a git command/.test(r.stderr);
+  let out: Buffer;
+  let complete: boolean;
+  let unsupported = false;
+  try {
+    const r = await spawnGit(repo, args, { ...call, ownGroup: true });
+    out = r.stdout;
+    complete = r.code === 0;
+    unsupported = r.code !== 0 && /for-each-repo.*is not a git command/.test(r.stderr);
+  } catch (e) {
+    if (!(e instanceof GitTimeout)) throw e;
+    out = e.partial;
+    complete = false;
+  }
   let dirty: boolean[];
   try {
-    dirty = dirtyOfEach(r.stdout);
+    dirty = dirtyOfEach(out);
   } catch {
-    return { dirty: [], unsupported }; // output not as expected: every worktree runs on its own
+    return { dirty: [], stoppedAt: dirs.length, unsupported }; // output not as expected: each runs on its own
   }
-  if (r.code === 0 && dirty.length === dirs.length) return { dirty, unsupported };
-  // for-each-repo stops at the first failing status: the last answer seen may be cut short.
-  return { dirty: dirty.slice(0, Math.max(0, Math.min(dirty.length - 1, dirs.length))), unsupported };
+  if (complete && dirty.length === dirs.length) return { dirty, stoppedAt: dirs.length, unsupported };
+  // The last answer seen may be cut short; the batch stopped at it or at the one after it.
+  const seen = Math.min(dirty.length, dirs.length);
+  return { dirty: dirty.slice(0, Math.max(0, seen - 1)), stoppedAt: seen, unsupported };
 }
 
 /**

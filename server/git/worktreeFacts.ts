@@ -276,6 +276,7 @@ export class WorktreeFacts {
    */
   private async statusBatch(repo: string, batch: Recount[]): Promise<void> {
     let answered = 0;
+    let stoppedAt = 0;
     try {
       await this.slots.run(async () => {
         const seen = new Map<string, string>(); // the lanes' shared config and exclude files, stamped once
@@ -294,11 +295,19 @@ export class WorktreeFacts {
           r.resolve(dirty);
         });
         answered = got.dirty.length;
+        stoppedAt = got.stoppedAt;
       });
     } catch (e) {
-      if (!(e instanceof GitTimeout)) log.warn(`${repo}: a batch of git status did not run; each lane runs its own`, e);
+      log.warn(`${repo}: a batch of git status did not run; each lane runs its own`, e);
+      stoppedAt = batch.length;
     }
-    for (const r of batch.slice(answered)) this.statusOne(r).then(r.resolve, r.reject);
+    // Where the batch stopped (a status that failed, hung or was cut short), each lane runs on
+    // its own and says for itself what went wrong; the lanes after it go on in another batch.
+    const alone = batch.slice(answered, this.batching ? stoppedAt + 1 : batch.length);
+    const rest = batch.slice(answered + alone.length);
+    for (const r of alone) this.statusOne(r).then(r.resolve, r.reject);
+    if (rest.length > 1) void this.statusBatch(repo, rest);
+    else for (const r of rest) this.statusOne(r).then(r.resolve, r.reject);
   }
 
   /** What a clean answer depends on, taken before status reads the worktree (undefined: not kept). */
