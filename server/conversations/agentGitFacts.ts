@@ -12,6 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { logger } from '../util/log';
 import { gitIdentity } from './gitIdentity';
+import { withoutBranchSections } from '../git/branchSections';
 import { gitPlaces } from './writableDirs';
 import type { GitPlaces } from './writableDirs';
 
@@ -191,23 +192,13 @@ function contentStamp(file: string): { stamp: string; mtimeMs?: number; include?
   } catch (e) {
     return { stamp: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'content:none' : UNREADABLE };
   }
-  const lines = text.split('\n');
-  const kept = lines.some((l) => /\\\r?$/.test(l)) ? lines : withoutBranches(lines);
+  // Uncertain where sections end (a continued line): the whole text counts.
+  const kept = withoutBranchSections(text) ?? text;
   return {
-    stamp: `content:${createHash('sha1').update(kept.join('\n')).digest('hex')}`,
+    stamp: `content:${createHash('sha1').update(kept).digest('hex')}`,
     mtimeMs,
     include: /^\s*\[\s*include/im.test(text),
   };
-}
-
-function withoutBranches(lines: string[]): string[] {
-  const out: string[] = [];
-  let inBranch = false;
-  for (const line of lines) {
-    if (/^\s*\[/.test(line)) inBranch = /^\s*\[branch "(?:[^"\\\n]|\\.)*"\]\s*$/.test(line);
-    if (!inBranch && line.trim() !== '') out.push(line); // a blank line says nothing
-  }
-  return out;
 }
 
 /**

@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { digestOf, stampOfIndex } from './indexContent';
+import { withoutBranchSections } from './branchSections';
 
 /** Directories walked at most; a larger tree (a vendored dependency folder) is recounted after a restart. */
 export const MAX_KEPT_DIRS = 4096;
@@ -107,23 +108,6 @@ function contentLine(file: string, stamp: string): string | undefined {
   const line = kept === undefined ? undefined : `${file}\0content\0${createHash('sha1').update(kept).digest('hex')}\n`;
   contentLines.set(file, { stamp, line });
   return line;
-}
-
-/**
- * A git config file's text without its `[branch "<name>"]` sections and blank lines, or undefined when that
- * cannot be done with certainty: a line continued with a backslash, which could make a
- * value's next line read like a section header.
- */
-export function withoutBranchSections(text: string): string | undefined {
-  const out: string[] = [];
-  let inBranch = false;
-  for (const line of text.split('\n')) {
-    if (/\\\s*$/.test(line)) return undefined;
-    const header = /^\s*\[/.test(line);
-    if (header) inBranch = /^\s*\[branch\s+"(?:[^"\\]|\\.)*"\]\s*$/.test(line);
-    if (!inBranch && line.trim() !== '') out.push(line); // blank lines mean nothing to git
-  }
-  return out.join('\n');
 }
 
 function commonDir(gitDir: string): string {

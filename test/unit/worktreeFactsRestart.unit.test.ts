@@ -11,7 +11,7 @@ import { conversationMigrations } from '../../server/conversations/migrations';
 import { laneMigrations } from '../../server/lanes/migrations';
 import { storeMigrations } from '../../server/store/migrations';
 import { factsUnavailable, WorktreeFacts } from '../../server/git/worktreeFacts';
-import { withoutBranchSections } from '../../server/git/worktreeRecheck';
+import { withoutBranchSections } from '../../server/git/branchSections';
 import { keptFactsStore } from '../../server/lanes/keptFactsStore';
 import { openDb } from '../../server/store/db';
 import type { Db } from '../../server/store/db';
