@@ -206,13 +206,13 @@ export class Mutator {
     return true;
   }
 
-  /** Writes a file at `rel` without following a symlink there; false when a folder is in the way. */
+  /** Writes a file at `rel` without following a symlink there; false when a folder is in the way or a program runs from it. */
   private write(rel: Buffer, data: Buffer, exec?: boolean): boolean {
     if (!this.mkdirs(rel)) return false;
     const st = this.lstat(rel);
     if (st?.isDirectory()) return false;
     if (st?.isSymbolicLink()) fs.unlinkSync(this.abs(rel));
-    fs.writeFileSync(this.abs(rel), data);
+    if (!unlessRunning(() => fs.writeFileSync(this.abs(rel), data))) return false;
     if (exec !== undefined) fs.chmodSync(this.abs(rel), exec ? 0o755 : 0o644);
     return true;
   }
@@ -244,10 +244,10 @@ export class Mutator {
         if (file) this.write(file, data);
         return;
       case 'append':
-        if (file) fs.appendFileSync(this.abs(file), data.subarray(0, 500));
+        if (file) unlessRunning(() => fs.appendFileSync(this.abs(file), data.subarray(0, 500)));
         return;
       case 'truncate':
-        if (file) fs.writeFileSync(this.abs(file), '');
+        if (file) unlessRunning(() => fs.writeFileSync(this.abs(file), ''));
         return;
       case 'delete':
         if (entry) fs.unlinkSync(this.abs(entry));
@@ -495,3 +495,18 @@ function mapsOf(pid: number | undefined): string {
 }
 
 const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * Runs a write of a file; false when the file is a program running from the lane (a
+ * mappedProgram op's): Linux refuses to open it for writing (ETXTBSY), as it would an agent's
+ * edit of it, so the op changes nothing.
+ */
+function unlessRunning(write: () => void): boolean {
+  try {
+    write();
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ETXTBSY') return false;
+    throw e;
+  }
+}
