@@ -92,18 +92,6 @@ export class LaneStore {
     ).map((r) => fix(r)!);
   }
 
-  /** The critics and verifiers of these runs, in launch order: one query for a whole list's verdicts. */
-  judgesOf(runs: string[]): LaneRow[] {
-    if (runs.length === 0) return [];
-    return (
-      this.db
-        .prepare(
-          `${SELECT} WHERE l.role IN ('critic', 'verifier') AND l.run_key IN (SELECT value FROM json_each(?)) ORDER BY l.created_at, c.id`,
-        )
-        .all(JSON.stringify(runs)) as LaneRow[]
-    ).map((r) => fix(r)!);
-  }
-
   /** Lanes of one run, key and role, in launch order. */
   ofSlot(run: string, key: string, role: Role): LaneRow[] {
     return (

@@ -54,8 +54,12 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 // Every lookup here is one query or one map for the whole list, never one per row: the
 // deck reads every lane on each change (bench/deckModel.bench.ts).
 async function snapshot(r: LaneReader, rows: LaneRow[], known?: Map<string, GitFacts>): Promise<Snapshot> {
+  // Every lane of the listed runs, read once: the verdicts' judges and the spend book both need them.
+  const runs = [...new Set(rows.map((x) => x.run))];
+  const ofRuns = r.store.ofRuns(runs);
   const judges = new Map<string, LaneRow[]>();
-  for (const l of r.store.judgesOf([...new Set(rows.map((x) => x.run))])) {
+  for (const l of ofRuns) {
+    if (l.role !== 'critic' && l.role !== 'verifier') continue;
     if (l.judgedKey === null || l.judgedIteration === null) continue;
     push(judges, judgeKey(l.run, l.judgedKey, l.judgedIteration), l);
   }
@@ -104,10 +108,7 @@ async function snapshot(r: LaneReader, rows: LaneRow[], known?: Map<string, GitF
     reports,
     judges,
     facts,
-    spend: new SpendBook(
-      r,
-      rows.map((l) => l.run),
-    ),
+    spend: new SpendBook(r, runs, ofRuns),
   };
 }
 

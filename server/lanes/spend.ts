@@ -33,13 +33,15 @@ export class SpendBook {
   private readonly runs = new Map<string, LaneRow[]>();
   private readonly spend: Map<number, { amount: number; reported: boolean }>;
 
+  /** `lanes`: every lane of `runs` in launch order (store.ofRuns), when the caller has read them already. */
   constructor(
     private readonly r: SpendReader,
     runs: string[],
+    lanes?: LaneRow[],
   ) {
     const unique = [...new Set(runs)];
     for (const run of unique) this.runs.set(run, []);
-    for (const l of r.store.ofRuns(unique)) this.runs.get(l.run)!.push(l);
+    for (const l of lanes ?? r.store.ofRuns(unique)) this.runs.get(l.run)!.push(l);
     this.spend = r.store.spendOf(unique);
   }
 
