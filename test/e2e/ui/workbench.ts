@@ -76,15 +76,16 @@ export async function openPalette(page: Page): Promise<void> {
  * Runs a palette command by its full title ("svc: Show Daemon Status"). The palette lists
  * the commands whose `when` held as it opened; a context key set a moment before (a draft
  * just opened, on a loaded machine) can miss it, so a palette without the command is
- * closed and opened again, as a person would.
+ * closed and opened again, as a person would; so is one that closed before it was typed into
+ * (an editor that finishes opening just then takes the focus, and the palette closes).
  */
 export async function runCommand(page: Page, title: string): Promise<void> {
   const input = page.locator('.quick-input-widget input.input');
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
   for (let attempt = 0; ; attempt++) {
     await openPalette(page);
-    await input.fill(`>${title}`);
     try {
+      await input.fill(`>${title}`, { timeout: attempt < 2 ? 5_000 : 30_000 });
       await row.waitFor({ timeout: attempt < 2 ? 10_000 : 30_000 });
       break;
     } catch (e) {
