@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { buildDeck } from '../../extension/commandDeck/deckModel';
 import type { DeckRow } from '../../extension/commandDeck/deckModel';
 import { mergeTree } from '../../extension/commandDeck/treeMerge';
+import { row } from '../helpers/deckRowMakers';
 
 interface Node {
   id: string;
@@ -58,15 +59,6 @@ describe('tree merge: a refresh names only the rows that changed (extension/comm
   });
 
   it('on the Command Deck: a lane turning idle refreshes its row only; the launcher and its other lanes keep their objects', () => {
-    const row = (id: number, o: Partial<DeckRow> = {}): DeckRow => ({
-      id,
-      name: `c${id}`,
-      title: `conv ${id}`,
-      kind: 'root',
-      parentId: null,
-      activity: 'idle',
-      ...o,
-    });
     const lane = (id: number, activity: DeckRow['activity']) =>
       row(id, { kind: 'lane', parentId: 1, role: 'builder', run: 'r1', key: `k${id}`, iteration: 1, activity });
     const old = buildDeck([row(1), lane(2, 'working'), lane(3, 'idle'), row(4)]);
