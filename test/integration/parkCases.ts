@@ -138,6 +138,24 @@ export class Mutator {
   /** Processes the case started (killed after it). */
   readonly spawned: ChildProcess[] = [];
 
+  /**
+   * The started processes that still hold a file in the worktree, open or mapped. A later op
+   * may have deleted that file (dirToFile over its folder): the kernel then names it
+   * "<path> (deleted)", and a process holding only deleted files holds no work of the lane's.
+   */
+  holdersInside(): ChildProcess[] {
+    const root = fs.realpathSync(this.wt) + '/'; // the kernel names real paths
+    const inside = (target: string) => target.startsWith(root) && !target.endsWith(' (deleted)');
+    return this.spawned.filter((c) => {
+      if (c.exitCode !== null || c.signalCode !== null) return false;
+      const fds = listOr(`/proc/${c.pid}/fd`).map((fd) => linkOr(`/proc/${c.pid}/fd/${fd}`));
+      const maps = mapsOf(c.pid)
+        .split('\n')
+        .map((line) => /^\S+\s+\S+\s+\S+\s+\S+\s+\d+\s+(\/.*)$/.exec(line)?.[1] ?? '');
+      return [...fds, ...maps].some(inside);
+    });
+  }
+
   constructor(
     private wt: string,
     private env: NodeJS.ProcessEnv,
@@ -489,6 +507,22 @@ export class Mutator {
 function mapsOf(pid: number | undefined): string {
   try {
     return fs.readFileSync(`/proc/${pid}/maps`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function listOr(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function linkOr(link: string): string {
+  try {
+    return fs.readlinkSync(link);
   } catch {
     return '';
   }

@@ -178,7 +178,7 @@ describe('reap property: random worktrees are refused unchanged, or reaped with 
             if (nestedGitIn(wt).length) mustRefuse.add('nestedGit');
             // An operation's marker, or conflict stages it left behind (a patch carries neither).
             if (Object.keys(before.operations).length || before.conflicts) mustRefuse.add('operationInProgress');
-            if (m.spawned.some((c) => c.exitCode === null && c.signalCode === null)) mustRefuse.add('processesInside');
+            if (m.holdersInside().length) mustRefuse.add('processesInside');
 
             let report: ReapReport | null = null;
             let refusal: SvcError | null = null;
