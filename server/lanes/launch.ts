@@ -241,23 +241,13 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   // The agent is started as soon as its worktree is registered, and is told when the files
   // are checked out (`workspace`): its harness decides whether its process starts before.
   const workspace = deferred();
-  let started = false;
-  // A start that throws while git still writes the worktree is told once the worktree is made.
-  let startFailed: { error: unknown } | undefined;
-  const startAgent = () => {
-    started = true;
-    try {
-      convs.start(row.id, { prepared, workspace: workspace.promise });
-    } catch (error) {
-      startFailed = { error };
-    }
-  };
+  const agent = once(() => convs.start(row.id, { prepared, workspace: workspace.promise }));
   const prepareAndStart = async () => {
     try {
       if (!draft.reuse) {
         const facts = await place.make(draft, {
           mayTrackOrigin: draft.branch !== builderBranch || checked.branchOnOrigin(),
-          onRegistered: startAgent,
+          onRegistered: agent.start,
           hookFree: await hookFree(prepared),
         });
         if (facts) known = new Map([[draft.dir, facts]]);
@@ -270,8 +260,8 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
       throw e instanceof GitError || SvcError.is(e) ? refusal : e;
     }
     workspace.resolve();
-    if (!started) startAgent();
-    if (startFailed) throw startFailed.error;
+    agent.start(); // nothing registered the worktree early (a reuse, a split checkout not possible)
+    agent.rethrow();
     ctx.app.notify({ topic: 'lanes', id: row.id });
     ctx.app.notify({ topic: 'runs' });
   };
@@ -288,6 +278,29 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
 async function hookFree(prepared: PreparedStart | undefined): Promise<boolean> {
   const facts = await prepared?.facts.catch(() => undefined);
   return facts ? noPostCheckoutHook(facts.places) : false;
+}
+
+/**
+ * Runs `start` at most once, from whichever caller comes first. A throw is held for
+ * `rethrow`: a start that fails while git still writes the worktree is told once it is made.
+ */
+function once(start: () => void): { start: () => void; rethrow: () => void } {
+  let started = false;
+  let failed: { error: unknown } | undefined;
+  return {
+    start() {
+      if (started) return;
+      started = true;
+      try {
+        start();
+      } catch (error) {
+        failed = { error };
+      }
+    },
+    rethrow() {
+      if (failed) throw failed.error;
+    },
+  };
 }
 
 /** A promise with its settlers, for an outcome known later in the same function. */
