@@ -53,16 +53,29 @@ const mocha = spawnSync(
     'test/e2e/ui/palette.e2e.test.ts',
     // In-host before lanes: it checks an empty deck of the shared daemon.
     'test/e2e/ui/inHost.e2e.test.ts',
-    'test/e2e/ui/lanes.e2e.test.ts',
+    // The gauntlet (test/e2e/ui/gauntletWorld.ts), in this order: a suite's tests start the
+    // lanes the suites after it look at.
+    'test/e2e/ui/deck.e2e.test.ts',
+    'test/e2e/ui/conversation.e2e.test.ts',
+    'test/e2e/ui/overviews.e2e.test.ts',
+    'test/e2e/ui/reap.e2e.test.ts',
+    'test/e2e/ui/themes.e2e.test.ts',
+    'test/e2e/ui/skill.e2e.test.ts',
     'test/e2e/ui/runRecord.e2e.test.ts',
     'test/e2e/ui/issues.e2e.test.ts',
     'test/e2e/ui/startLane.e2e.test.ts',
     // Stops and restarts the shared daemon (and resumes the agents it stopped).
     'test/e2e/ui/daemon.e2e.test.ts',
-    // These two replace SVC_HOME/config.yaml of the shared daemon: last.
+    // Roles and the review runs replace SVC_HOME/config.yaml of the shared daemon: last. The
+    // st world (test/e2e/ui/stateWorld.ts) between them, in this order (the reload test's
+    // tabs and the polish test's rail follow from the ones before).
     'test/e2e/ui/roles.e2e.test.ts',
-    'test/e2e/ui/state.e2e.test.ts',
-    // Replaces config.yaml too, and adds a project on the GitHub fake: after state.
+    'test/e2e/ui/previewTabs.e2e.test.ts',
+    'test/e2e/ui/panelButtons.e2e.test.ts',
+    'test/e2e/ui/reload.e2e.test.ts',
+    'test/e2e/ui/polish.e2e.test.ts',
+    'test/e2e/ui/reviewRuns.e2e.test.ts',
+    // Replaces config.yaml too, and adds a project on the GitHub fake: after the review runs.
     'test/e2e/ui/actions.e2e.test.ts',
     // Adds its own project and lanes; nothing after it reads the whole deck.
     'test/e2e/ui/compareWithBase.e2e.test.ts',

@@ -17,7 +17,7 @@ import type { IssueState } from '../../../shared/protocol/review';
 import { startGithubFake } from '../../helpers/githubFake';
 import type { GithubFake } from '../../helpers/githubFake';
 import { eventually, git, makeRepo } from '../../helpers/scratch';
-import { installedSvc } from './codeServer';
+import { ok, svc } from './cli';
 import { reviewFixture } from './reviewFixture';
 import { session, timing } from './session';
 import {
@@ -40,12 +40,6 @@ import {
 
 const PROJECT = 'ac';
 const GH = 'gh';
-const svc = (args: string[]) => installedSvc(session().cs, args);
-async function ok(args: string[], code = 0): Promise<string> {
-  const r = await svc(args);
-  assert.equal(r.code, code, `svc ${args.join(' ')} exited ${r.code}: ${r.stdout}\n${r.stderr}`);
-  return r.stdout;
-}
 
 /** A script step that holds the agent working until `file` exists (at most two minutes), so a test can act on it. */
 const holdUntil = (file: string) => `for i in $(seq 1 600); do [ -f '${file}' ] && break; sleep 0.2; done`;

@@ -9,16 +9,9 @@ import type { LaneRecord } from '../../../shared/protocol/lanes';
 import { buildAndReport } from '../../helpers/lanes';
 import { git, makeRepo } from '../../helpers/scratch';
 import { writeBrief } from '../../helpers/scriptBrief';
-import { installedSvc } from './codeServer';
+import { ok } from './cli';
 import { session, timing } from './session';
 import { contextMenuItem, openContainer, revealRow, rowByDescription, runCommand, screenshot } from './workbench';
-
-const svc = (args: string[]) => installedSvc(session().cs, args);
-async function ok(args: string[]): Promise<string> {
-  const r = await svc(args);
-  assert.equal(r.code, 0, `svc ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-  return r.stdout;
-}
 
 describe('Compare with Base on a builder row (code-server 4.100.3)', function () {
   this.timeout(120_000);

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import type { AgentStatus } from '../../../shared/protocol/conversations';
 import { eventually, makeRepo } from '../../helpers/scratch';
-import { installedSvc } from './codeServer';
+import { ok } from './cli';
 import { session } from './session';
 import {
   clearNotifications,
@@ -20,12 +20,6 @@ import {
   webviewFrameWith,
 } from './workbench';
 
-const svc = (args: string[]) => installedSvc(session().cs, args);
-async function ok(args: string[]): Promise<string> {
-  const r = await svc(args);
-  assert.equal(r.code, 0, `svc ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-  return r.stdout;
-}
 const daemonPid = async () => (JSON.parse(await ok(['daemon', 'status', '--json'])) as { pid: number }).pid;
 const liveAgents = async () =>
   (JSON.parse(await ok(['status', '--json'])) as AgentStatus[]).filter((a) => a.alive).sort((a, b) => a.id - b.id);

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { IssueInfo } from '../../../shared/protocol/issues';
 import { git, makeRepo } from '../../helpers/scratch';
-import { installedSvc } from './codeServer';
+import { ok } from './cli';
 import { session } from './session';
 import {
   clearNotifications,
@@ -21,13 +21,6 @@ import {
   screenshot,
   waitForMessage,
 } from './workbench';
-
-const svc = (args: string[]) => installedSvc(session().cs, args);
-async function ok(args: string[]): Promise<string> {
-  const r = await svc(args);
-  assert.equal(r.code, 0, `svc ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-  return r.stdout;
-}
 
 const TITLE = 'palette issue';
 const BODY = '## Acceptance\n\n- greet.txt says hello\n- the tests pass';

@@ -15,7 +15,7 @@ import type { AgentStatus } from '../../../shared/protocol/conversations';
 import type { IssueInfo } from '../../../shared/protocol/issues';
 import type { IssueState } from '../../../shared/protocol/review';
 import { eventually, makeRepo } from '../../helpers/scratch';
-import { installedSvc } from './codeServer';
+import { ok } from './cli';
 import { CTL, reviewFixture } from './reviewFixture';
 import { session, timing } from './session';
 import {
@@ -35,13 +35,6 @@ const MODE = 'roles.review.mode';
 const EFFORT = 'roles.review.effort';
 const BUILDER_EFFORT = `projects.${PROJECT}.gauntlet.roles.builder.effort`;
 const NEW_MODEL = 'sec-e2e-model';
-
-const svc = (args: string[]) => installedSvc(session().cs, args);
-async function ok(args: string[]): Promise<string> {
-  const r = await svc(args);
-  assert.equal(r.code, 0, `svc ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-  return r.stdout;
-}
 
 const field = (frame: Frame, key: string) => frame.locator(`.field[data-key="${key}"]`);
 

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { buildAndReport, judgeAndReport } from '../../helpers/lanes';
 import { makeRepo } from '../../helpers/scratch';
 import { writeBrief } from '../../helpers/scriptBrief';
-import { installedSvc } from './codeServer';
+import { ok, svc } from './cli';
 import { session } from './session';
 import {
   clearNotifications,
@@ -20,13 +20,6 @@ import {
   waitForMessage,
   webviewFrame,
 } from './workbench';
-
-const svc = (args: string[]) => installedSvc(session().cs, args);
-async function ok(args: string[], code = 0): Promise<string> {
-  const r = await svc(args);
-  assert.equal(r.code, code, `svc ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-  return r.stdout;
-}
 
 describe('spend caps and the run record in VS Code (code-server 4.100.3)', function () {
   this.timeout(120_000);

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { LaneRecord } from '../../../shared/protocol/lanes';
 import { git, makeRepo } from '../../helpers/scratch';
-import { installedSvc } from './codeServer';
+import { ok } from './cli';
 import { session } from './session';
 import {
   clearNotifications,
@@ -26,12 +26,6 @@ import {
   webviewFrame,
 } from './workbench';
 
-const svc = (args: string[]) => installedSvc(session().cs, args);
-async function ok(args: string[]): Promise<string> {
-  const r = await svc(args);
-  assert.equal(r.code, 0, `svc ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-  return r.stdout;
-}
 const lanes = async () => JSON.parse(await ok(['lane', 'list', '--run', 'sl1', '--json'])) as LaneRecord[];
 
 const input = (page: Page) => page.locator('.quick-input-widget input.input');

@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SUPPORTED_NODE, nativeBinaryPath } from '../../../shared/node/supportedNode';
 import { git } from '../../helpers/scratch';
-import { installedExtensionDir, installedSvc } from './codeServer';
+import { ok, svc } from './cli';
+import { installedExtensionDir } from './codeServer';
 import { session, timing } from './session';
 import {
   clearNotifications,
@@ -21,8 +22,6 @@ import {
   webviewFrame,
   webviewFrameWith,
 } from './workbench';
-
-const svc = (args: string[]) => installedSvc(session().cs, args);
 
 describe('svc in VS Code (code-server 4.100.3)', function () {
   this.timeout(60_000);
@@ -98,11 +97,6 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
 
   it('shows a script conversation in the Command Deck and its needs-you live, from notifications', async () => {
     const { page, cs } = session();
-    const ok = async (args: string[]) => {
-      const r = await svc(args);
-      assert.equal(r.code, 0, `svc ${args.join(' ')}: ${r.stderr}`);
-      return r.stdout;
-    };
     git(cs.workspace, cs.scratch.env, 'init', '--quiet', '--initial-branch=main');
     await ok(['project', 'add', 'e2e', cs.workspace]);
     const t = Date.now();
