@@ -10,6 +10,7 @@ import { askLane, gauntlet, xssLane } from './gauntletWorld';
 import { session, timing } from './session';
 import {
   activityBadge,
+  openContainer,
   rowByDescription,
   rowIcon,
   screenshot,
@@ -26,6 +27,7 @@ describe('the Conversation panel: needs-you answered, the composer, XSS inert (c
 
   before(async () => {
     ({ rootId, id } = await gauntlet());
+    await openContainer(session().page, 'svc');
   });
 
   it("turns a lane's activity to needs-you live, and back after answering from the Conversation panel", async () => {

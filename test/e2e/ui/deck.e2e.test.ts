@@ -9,6 +9,7 @@ import { apiAndCritic, gauntlet, lanes } from './gauntletWorld';
 import { session, timing } from './session';
 import {
   contextMenuItem,
+  openContainer,
   rowBadge,
   rowByDescription,
   rowTooltip,
@@ -24,6 +25,7 @@ describe('the Command Deck: nesting, verdict badges, reports and tooltips (code-
 
   before(async () => {
     ({ rootId, id } = await gauntlet());
+    await openContainer(session().page, 'svc');
   });
 
   it('nests the builder under the root, the critic under the builder; the verdict is a coloured badge and icon on both, a successor under its source', async () => {

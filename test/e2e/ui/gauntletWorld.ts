@@ -3,16 +3,16 @@
 // it with the `script` harness (builder api and its critic, ask, xss). Each step runs once
 // per e2e run, for whichever suite needs it first: in the whole run the test about a lane
 // starts it (and its suite's assertions watch that happen); a suite run on its own (mocha
-// --grep) gets the same lanes, in the same order, from its `before`.
+// --grep) gets the same lanes, in the same order, from its `before` (which also opens the
+// svc container, as the suites before it left the side bar).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LaneRecord } from '../../../shared/protocol/lanes';
 import { buildAndReport, judgeAndReport } from '../../helpers/lanes';
-import { makeRepo } from '../../helpers/scratch';
+import { eventually, makeRepo } from '../../helpers/scratch';
 import { writeBrief } from '../../helpers/scriptBrief';
 import { ok } from './cli';
 import { session } from './session';
-import { rowByDescription } from './workbench';
 
 export interface Gauntlet {
   rootId: number;
@@ -20,7 +20,7 @@ export interface Gauntlet {
   briefs: string;
   /** Conversation ids by lane key (api, critic, ask, xss, …), filled as the lanes start. */
   id: Record<string, number>;
-  /** The ask lane's question was answered (Allow), from its Conversation panel. */
+  /** The ask lane's question was answered (Allow): by the needs-you test, or by `askAnswered`. */
   askAnswered: boolean;
 }
 
@@ -137,20 +137,16 @@ export const askLane = once(async () => {
   return g.id.ask;
 });
 
-/** The ask lane, answered Allow (unless the needs-you test answered it from its panel) and idle again. */
+/** The ask lane, answered Allow (with `svc conv answer`, unless the needs-you test answered it from its panel) and idle. */
 export const askAnswered = once(async () => {
   const g = await gauntlet();
   const ask = await askLane();
   if (g.askAnswered) return;
-  const row = rowByDescription(session().page, 'Command Deck', `#${ask} · `);
-  await row
-    .locator('.label-description', { hasText: new RegExp(`^#${ask} · needs-you( · ↑\\d+)?$`) })
-    .waitFor({ timeout: 20_000 });
+  const activity = async () => (await lanes()).find((l) => l.id === ask)?.activity;
+  await eventually(async () => (await activity()) === 'needs-you', 20_000, `#${ask} needs-you`);
   await ok(['conv', 'answer', String(ask), '--allow']);
   g.askAnswered = true;
-  await row
-    .locator('.label-description', { hasText: new RegExp(`^#${ask} · idle( · ↑\\d+)?$`) })
-    .waitFor({ timeout: 15_000 });
+  await eventually(async () => (await activity()) === 'idle', 15_000, `#${ask} idle after the answer`);
 });
 
 /** r1/xss builder, titled with an XSS payload: says XSS, reports failed with XSS as its report body. */

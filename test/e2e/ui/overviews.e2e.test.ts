@@ -10,7 +10,7 @@ import { git } from '../../helpers/scratch';
 import { closeEditors, ok } from './cli';
 import { apiAndCritic, askAnswered, gauntlet, lanes, xssLane } from './gauntletWorld';
 import { session, timing } from './session';
-import { rowByDescription, runCommand, screenshot, webviewFrame, webviewFrameWith } from './workbench';
+import { openContainer, rowByDescription, runCommand, screenshot, webviewFrame, webviewFrameWith } from './workbench';
 
 describe('the Awareness card, the Agents page and the Reviews tree (code-server 4.100.3)', function () {
   this.timeout(120_000);
@@ -20,6 +20,7 @@ describe('the Awareness card, the Agents page and the Reviews tree (code-server 
   // The lanes these views list: the tests of the suites before this one started them.
   before(async () => {
     ({ rootId, id } = await gauntlet());
+    await openContainer(session().page, 'svc');
     await apiAndCritic();
     await askAnswered();
     await xssLane();

@@ -14,6 +14,7 @@ import {
   clickNotificationButton,
   clickViewAction,
   contextMenuItem,
+  openContainer,
   quickPick,
   rowByDescription,
   rowIcon,
@@ -31,6 +32,7 @@ describe('reaping, parking and archiving from the Command Deck (code-server 4.10
   // The lanes it reaps: the tests of the suites before this one started them.
   before(async () => {
     ({ briefs, id } = await gauntlet());
+    await openContainer(session().page, 'svc');
     await apiAndCritic();
     await askAnswered();
     await xssLane();

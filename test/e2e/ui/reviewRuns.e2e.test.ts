@@ -16,6 +16,7 @@ import {
   clickViewAction,
   hoverActions,
   modalDialog,
+  openContainer,
   paneBody,
   rowByDescription,
   rowByLabel,
@@ -33,6 +34,7 @@ describe('review runs in the Reviews tree and the Command Deck (code-server 4.10
 
   before(async () => {
     ({ id } = await stateWorld());
+    await openContainer(session().page, 'svc');
   });
 
   it('Reviews: a reviewer row previews its report and a double-click keeps it; the run row stays collapsed across refreshes', async () => {
