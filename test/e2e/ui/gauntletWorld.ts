@@ -4,7 +4,7 @@
 // per e2e run, for whichever suite needs it first: in the whole run the test about a lane
 // starts it (and its suite's assertions watch that happen); a suite run on its own (mocha
 // --grep) gets the same lanes, in the same order, from its `before` (which also opens the
-// svc container, as the suites before it left the side bar).
+// svc container, as the suites before it leave the side bar in the whole run).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LaneRecord } from '../../../shared/protocol/lanes';
