@@ -97,6 +97,49 @@ function world(n: number): { conversations: Conv[]; lanes: Lane[] } {
 /** A first prompt of a lane brief's usual size (a few KB). */
 const brief = (id: number) => `# Brief ${id}\n\n${'Build the thing, test it, report. '.repeat(100)}\n`;
 
+/** A parked patch as `svc lane reap --park` writes it: its header, then the diff. */
+function parkedPatch(worktree: string, branch: string): string {
+  return [
+    'svc parked patch: uncommitted work saved by `svc lane reap --park`.',
+    `worktree: ${JSON.stringify(worktree)}`,
+    `branch: ${JSON.stringify(branch)}`,
+    `head: ${'a'.repeat(40)}`,
+    'paths: 1',
+    `restore: ${JSON.stringify(`git -C ${worktree} apply parked.patch`)}`,
+    `restore in place: ${JSON.stringify(`git -C ${worktree} apply parked.patch`)}`,
+    '',
+    'diff --git a/f b/f',
+    '--- a/f',
+    '+++ b/f',
+    '@@ -1 +1 @@',
+    '-a',
+    '+b',
+    '',
+  ].join('\n');
+}
+
+/**
+ * Writes each conversation's folder as a daemon leaves it (its harness log; a lane's brief),
+ * and a parked patch beside every 50th builder's brief: the deck's lane list looks into each
+ * lane's folder for parked patches.
+ */
+function seedAgents(agentsDir: string, w: ReturnType<typeof world>, lanesRoot: string): void {
+  const lanes = new Map(w.lanes.map((l) => [l.id, l]));
+  let builders = 0;
+  for (const c of w.conversations) {
+    const dir = path.join(agentsDir, `conv-${c.name}`);
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(dir, 'harness.log'), 'started\n');
+    const l = lanes.get(c.id);
+    if (!l) continue;
+    fs.writeFileSync(path.join(dir, 'lane-brief.md'), brief(c.id));
+    if (l.role === 'builder' && builders++ % 50 === 0) {
+      const worktree = path.join(lanesRoot, `${l.run}-${l.key}`);
+      fs.writeFileSync(path.join(dir, 'parked-20261127T120000Z.patch'), parkedPatch(worktree, `${l.run}/${l.key}`));
+    }
+  }
+}
+
 /** Writes the world into a stopped daemon's store: conversations ended, critics' done reports with verdicts. */
 function seed(dbFile: string, w: ReturnType<typeof world>, cwd: string, lanesRoot: string): void {
   const db = new Database(dbFile);
@@ -150,6 +193,8 @@ function seed(dbFile: string, w: ReturnType<typeof world>, cwd: string, lanesRoo
 interface Measure {
   n: number;
   lanes: number;
+  /** Lanes listed with a parked patch (the bench parks one for every 50th builder). */
+  parked: number;
   top: number;
   conversations: number;
   lanesList: number;
@@ -168,6 +213,7 @@ async function measure(n: number, runs: number): Promise<Measure> {
     await s.svc(['daemon', 'stop']);
     const w = world(n);
     seed(path.join(s.svcHome, 'svc.db'), w, dir, `${dir}-lanes`);
+    seedAgents(path.join(s.svcHome, 'agents'), w, `${dir}-lanes`);
     // Starts the daemon on the seeded store (SVC_BENCH_DAEMON_PROFILE=<dir>: with a CPU profile written there when it stops).
     const prof = process.env.SVC_BENCH_DAEMON_PROFILE;
     const env = prof
@@ -200,7 +246,7 @@ async function measure(n: number, runs: number): Promise<Measure> {
       return { cl, ll, m };
     };
     await read(); // warm: the daemon's statements, the JIT
-    const t: Record<keyof Omit<Measure, 'n' | 'lanes' | 'top'>, number[]> = {
+    const t: Record<keyof Omit<Measure, 'n' | 'lanes' | 'parked' | 'top'>, number[]> = {
       conversations: [],
       lanesList: [],
       parse: [],
@@ -209,6 +255,7 @@ async function measure(n: number, runs: number): Promise<Measure> {
     };
     let top = 0;
     let lanes = 0;
+    let parked = 0;
     for (let i = 0; i < runs; i++) {
       const { cl, ll, m } = await read();
       const [cj, lj] = [JSON.stringify(cl.value), JSON.stringify(ll.value)];
@@ -219,11 +266,13 @@ async function measure(n: number, runs: number): Promise<Measure> {
       t.total.push(cl.ms + ll.ms + m.ms);
       top = m.value.length;
       lanes = ll.value.lanes.length;
+      parked = ll.value.lanes.filter((l) => l.parked.length > 0).length;
     }
     c.dispose();
     return {
       n,
       lanes,
+      parked,
       top,
       conversations: median(t.conversations),
       lanesList: median(t.lanesList),
@@ -247,7 +296,7 @@ async function main(): Promise<void> {
   for (const n of SIZES) scale.push(n === CONVERSATIONS ? m : await measure(n, n >= 10_000 ? 5 : 9));
   for (const r of scale) {
     console.log(
-      `  deck at ${r.n} conversations (${r.lanes} lanes): ${f(r.total)} ms = conversations/list ${f(r.conversations)} + lanes/list ${f(r.lanesList)} + model ${f(r.model)} (floor ${f(r.parse)} ms)`,
+      `  deck at ${r.n} conversations (${r.lanes} lanes, ${r.parked} with a parked patch): ${f(r.total)} ms = conversations/list ${f(r.conversations)} + lanes/list ${f(r.lanesList)} + model ${f(r.model)} (floor ${f(r.parse)} ms)`,
     );
   }
   const [a, b] = [scale[0], scale[scale.length - 1]];

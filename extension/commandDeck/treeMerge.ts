@@ -36,7 +36,7 @@ export function mergeTree<N extends TreeNodeLike<N>>(old: N[], next: N[]): Merge
     for (let i = 0; i < was.length; i++) {
       const [o, n] = [was[i], now[i]];
       const reshaped = !sameIds(o.children, n.children);
-      if (reshaped || ownFields(o) !== ownFields(n)) {
+      if (reshaped || !sameOwnFields(o, n)) {
         assignOwn(o, n);
         refresh.push(o);
       }
@@ -52,9 +52,47 @@ function sameIds(a: readonly TreeNodeLike<unknown>[], b: readonly TreeNodeLike<u
   return a.length === b.length && a.every((n, i) => n.id === b[i].id);
 }
 
-/** A node's own fields (not its children) as text, to compare. */
-function ownFields(n: object): string {
-  return JSON.stringify({ ...n, children: undefined });
+/**
+ * Whether two nodes' own fields (not their children) are equal as JSON would write them: a
+ * field set to undefined counts as absent, key order aside. Compared in place, without
+ * writing each node out as text: a deck of 2,000 rows compared its nodes' text (each with its
+ * row) on every change, a third of the model's time.
+ */
+function sameOwnFields(a: object, b: object): boolean {
+  return sameJson(a, b, 'children');
+}
+
+function sameJson(a: unknown, b: unknown, skip?: string): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (!plain(a) || !plain(b)) return JSON.stringify(a) === JSON.stringify(b); // a Date, a class: as JSON writes it
+  if (Array.isArray(a)) {
+    const y = b as unknown[];
+    if (a.length !== y.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(inArray(a[i]), inArray(y[i]))) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let count = 0;
+  for (const k in x) {
+    if (k === skip || !written(x[k])) continue;
+    count++;
+    if (!Object.prototype.hasOwnProperty.call(y, k) || !sameJson(x[k], y[k])) return false;
+  }
+  for (const k in y) if (k !== skip && written(y[k])) count--;
+  return count === 0;
+}
+
+/** Whether JSON.stringify writes an object's field at all. */
+const written = (v: unknown) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';
+/** What JSON.stringify writes for an array's element: null for what it leaves out of objects. */
+const inArray = (v: unknown) => (written(v) ? v : null);
+
+function plain(v: object): boolean {
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === Array.prototype || proto === null;
 }
 
 /** Gives `target` exactly `source`'s own fields; its children are left as they are. */

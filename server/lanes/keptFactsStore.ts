@@ -30,6 +30,11 @@ export function keptFactsStore(db: Db): FactsMemory {
   const del = db.prepare('DELETE FROM kept_worktree_facts WHERE dir = ?');
   /** Writes not yet in the store, by dir: the answer to keep, or null to drop the row. */
   const pending = new Map<string, KeptClean | null>();
+  // Dirs the store was found to hold no row for. Only this daemon writes the rows, and every
+  // write passes through `keep` first, so such a dir stays without one until it is kept: a
+  // list does not ask the store again for each lane whose worktree is gone (one query per
+  // lane on every read of the deck).
+  const absent = new Set<string>();
   const write = db.transaction(() => {
     for (const [dir, k] of pending) {
       if (k) put.run(dir, k.head, k.indexDigest, JSON.stringify(k.dirs), k.dirsSig, k.configSig);
@@ -39,8 +44,12 @@ export function keptFactsStore(db: Db): FactsMemory {
   return {
     recall(dir: string): KeptClean | undefined {
       if (pending.has(dir)) return pending.get(dir) ?? undefined;
+      if (absent.has(dir)) return undefined;
       const r = get.get(dir) as Row | undefined;
-      if (!r) return undefined;
+      if (!r) {
+        absent.add(dir);
+        return undefined;
+      }
       try {
         return { ...r, dirs: JSON.parse(r.dirs) as string[] };
       } catch {
@@ -48,6 +57,7 @@ export function keptFactsStore(db: Db): FactsMemory {
       }
     },
     keep(dir: string, k: KeptClean): void {
+      absent.delete(dir);
       pending.delete(dir); // the newest write last, whatever came before
       pending.set(dir, k);
     },

@@ -62,16 +62,20 @@ export function registerLanes(app: App, conversations: ConversationsPort, hostLi
   };
   const list = async (p: z.output<typeof ListParams>) => {
     const parentId = p.parent ? conversations.resolve(p.parent).id : undefined;
-    const rows = (p.run ? ctx.store.ofRun(p.run) : ctx.store.all()).filter(
+    // Whole runs (every lane, or every lane of one run): the records need read no lane again.
+    const runLanes = p.run ? ctx.store.ofRun(p.run) : ctx.store.all();
+    const rows = runLanes.filter(
       (l) => (parentId === undefined || l.parentId === parentId) && (p.key === undefined || l.key === p.key),
     );
-    return { lanes: await laneRecords(ctx, rows) };
+    return { lanes: await laneRecords(ctx, rows, { runLanes }) };
   };
   const show = async (p: { lane?: string; run?: string; key?: string }) => {
     const any = laneOf(p);
+    const runLanes = ctx.store.ofRun(any.run);
     const lanes = await laneRecords(
       ctx,
-      ctx.store.ofRun(any.run).filter((l) => l.key === any.key),
+      runLanes.filter((l) => l.key === any.key),
+      { runLanes },
     );
     return { chain: chainLine(lanes), lines: lanes.flatMap(laneLines), lanes };
   };

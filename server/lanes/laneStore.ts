@@ -174,6 +174,19 @@ export class LaneStore {
       .get(project, run) as { cap: number; setAt: number } | undefined;
   }
 
+  /** The raised caps of these runs in one query, by `<project>\0<run>` (runs never raised are absent). */
+  runBudgetsOf(runs: string[]): Map<string, { cap: number; setAt: number }> {
+    const map = new Map<string, { cap: number; setAt: number }>();
+    if (runs.length === 0) return map;
+    const rows = this.db
+      .prepare(
+        'SELECT project, run_key AS run, cap, set_at AS setAt FROM run_budgets WHERE run_key IN (SELECT value FROM json_each(?))',
+      )
+      .all(JSON.stringify(runs)) as { project: string; run: string; cap: number; setAt: number }[];
+    for (const r of rows) map.set(`${r.project}\0${r.run}`, { cap: r.cap, setAt: r.setAt });
+    return map;
+  }
+
   setRunBudget(project: string, run: string, cap: number, at: number): void {
     this.db
       .prepare(

@@ -10,6 +10,7 @@ import { keptFactsStore } from './keptFactsStore';
 import type { LaneStore } from './laneStore';
 import type { LaneReader } from './records';
 import { parkedOfLane } from './parkedOfLane';
+import { ParkedFolders } from './parkedFolders';
 
 export interface LanesContext extends LaneReader {
   app: App;
@@ -27,6 +28,7 @@ export function lanesContext(
 ): LanesContext {
   const gitFacts = new WorktreeFacts({ memory: keptFactsStore(app.db) });
   app.onStop(() => gitFacts.close());
+  const parkedFolders = new ParkedFolders();
   return {
     app,
     store,
@@ -37,6 +39,6 @@ export function lanesContext(
     gauntletOf: (project) => app.config.projects().projects[project]?.gauntlet,
     events: new EventEmitter().setMaxListeners(0),
     now: () => app.now(),
-    parked: (row) => parkedOfLane(app.paths.agents, row, (host) => sshCommand(hostOps.host(host).spec)),
+    parked: (row) => parkedOfLane(app.paths.agents, row, (host) => sshCommand(hostOps.host(host).spec), parkedFolders),
   };
 }

@@ -7,6 +7,7 @@ import type { ParkedPatch } from '../../shared/protocol/lanes';
 import { shq } from '../hosts/remoteShell';
 import { parkedPatchesIn } from '../reap/parkedPatches';
 import type { LaneRow } from './laneStore';
+import type { ParkedFolders } from './parkedFolders';
 
 /** Where a lane's parked patches are kept on this machine. */
 export function parkedFolder(agentsDir: string, lane: Pick<LaneRow, 'name'>): string {
@@ -23,9 +24,16 @@ export function onHost(ssh: string, command: string): string {
  * The lane's parked patches with the command that restores each as things stand: into the
  * worktree while it stands (a reap stopped after parking), else re-creating it. A lane on
  * a host restores there, over ssh. `sshOf` gives a host's ssh command (with its options).
+ * `folders`: the names of the lanes' folders as last listed, re-listed where they changed.
  */
-export function parkedOfLane(agentsDir: string, lane: LaneRow, sshOf: (host: string) => string): ParkedPatch[] {
-  const patches = parkedPatchesIn(parkedFolder(agentsDir, lane));
+export function parkedOfLane(
+  agentsDir: string,
+  lane: LaneRow,
+  sshOf: (host: string) => string,
+  folders?: ParkedFolders,
+): ParkedPatch[] {
+  const folder = parkedFolder(agentsDir, lane);
+  const patches = parkedPatchesIn(folder, folders?.patchNames(folder));
   if (patches.length === 0) return []; // most lanes: a list of many asks no more of the disk
   const standing = lane.reapedAt === null && !lane.host && fs.existsSync(lane.dir);
   return patches.map((p) => {

@@ -52,11 +52,14 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 // Every lookup here is one query or one map for the whole list, never one per row: the
-// deck reads every lane on each change (bench/deckModel.bench.ts).
-async function snapshot(r: LaneReader, rows: LaneRow[], known?: Map<string, GitFacts>): Promise<Snapshot> {
+// deck reads every lane on each change (bench/deckModel.bench.ts). The git facts are asked
+// for first: their processes run while this thread reads the store.
+async function snapshot(r: LaneReader, rows: LaneRow[], from: RecordsFrom): Promise<Snapshot> {
+  const facts = new Map<string, GitFacts | FactsUnavailable>(from.known);
+  const reading = readGitFacts(r, rows, facts);
   // Every lane of the listed runs, read once: the verdicts' judges and the spend book both need them.
   const runs = [...new Set(rows.map((x) => x.run))];
-  const ofRuns = r.store.ofRuns(runs);
+  const ofRuns = lanesOfRuns(r, runs, from.runLanes);
   const judges = new Map<string, LaneRow[]>();
   for (const l of ofRuns) {
     if (l.role !== 'critic' && l.role !== 'verifier') continue;
@@ -66,8 +69,24 @@ async function snapshot(r: LaneReader, rows: LaneRow[], known?: Map<string, GitF
   const ids = new Set(rows.map((l) => l.id));
   for (const list of judges.values()) for (const j of list) ids.add(j.id);
   const reports = r.store.reportsOf([...ids]);
+  const spend = new SpendBook(r, runs, ofRuns);
+  await reading;
+  return { reports, judges, facts, spend };
+}
 
-  const facts = new Map<string, GitFacts | FactsUnavailable>(known);
+/** Every lane of `runs` in launch order: taken from lanes the caller read already when it holds them all, else read. */
+function lanesOfRuns(r: LaneReader, runs: string[], held: LaneRow[] | undefined): LaneRow[] {
+  if (!held) return r.store.ofRuns(runs);
+  const wanted = new Set(runs);
+  return held.filter((l) => wanted.has(l.run));
+}
+
+/** Fills `facts` with the git facts of the rows' worktrees: per repository, per host, or alone. */
+async function readGitFacts(
+  r: LaneReader,
+  rows: LaneRow[],
+  facts: Map<string, GitFacts | FactsUnavailable>,
+): Promise<void> {
   const byRepo = new Map<string, string[]>();
   const byHost = new Map<string, string[]>();
   const loose: string[] = [];
@@ -104,12 +123,6 @@ async function snapshot(r: LaneReader, rows: LaneRow[], known?: Map<string, GitF
       for (const [dir, f] of found) facts.set(`${host}\0${dir}`, f);
     }),
   ]);
-  return {
-    reports,
-    judges,
-    facts,
-    spend: new SpendBook(r, runs, ofRuns),
-  };
 }
 
 function verdictOf(row: LaneRow, snap: Snapshot): LaneRecord['verdict'] {
@@ -170,16 +183,22 @@ function recordOf(r: LaneReader, row: LaneRow, snap: Snapshot): LaneRecord {
   };
 }
 
-/** `known`: git facts the caller already holds (a worktree it just created), by directory. */
-export async function laneRecords(
-  r: LaneReader,
-  rows: LaneRow[],
-  known?: Map<string, GitFacts>,
-): Promise<LaneRecord[]> {
-  const snap = await snapshot(r, rows, known);
+export interface RecordsFrom {
+  /** Git facts the caller already holds (a worktree it just created), by directory. */
+  known?: Map<string, GitFacts>;
+  /**
+   * Every lane of the rows' runs, in launch order, when the caller read them already (the
+   * rows are filtered from store.all() or store.ofRun()): the verdicts' judges and the spend
+   * book take them from here instead of reading the same lanes again.
+   */
+  runLanes?: LaneRow[];
+}
+
+export async function laneRecords(r: LaneReader, rows: LaneRow[], from: RecordsFrom = {}): Promise<LaneRecord[]> {
+  const snap = await snapshot(r, rows, from);
   return rows.map((row) => recordOf(r, row, snap));
 }
 
 export async function laneRecord(r: LaneReader, row: LaneRow, known?: Map<string, GitFacts>): Promise<LaneRecord> {
-  return (await laneRecords(r, [row], known))[0];
+  return (await laneRecords(r, [row], { known }))[0];
 }

@@ -32,6 +32,9 @@ function iterationId(l: LaneRow): string {
 export class SpendBook {
   private readonly runs = new Map<string, LaneRow[]>();
   private readonly spend: Map<number, { amount: number; reported: boolean }>;
+  private readonly runKeys: string[];
+  /** The runs' raised caps, read in one query when a run's cap is first asked for. */
+  private raisedCaps: Map<string, { cap: number; setAt: number }> | undefined;
 
   /** `lanes`: every lane of `runs` in launch order (store.ofRuns), when the caller has read them already. */
   constructor(
@@ -40,6 +43,7 @@ export class SpendBook {
     lanes?: LaneRow[],
   ) {
     const unique = [...new Set(runs)];
+    this.runKeys = unique;
     for (const run of unique) this.runs.set(run, []);
     for (const l of lanes ?? r.store.ofRuns(unique)) this.runs.get(l.run)!.push(l);
     this.spend = r.store.spendOf(unique);
@@ -102,7 +106,9 @@ export class SpendBook {
     const known = this.runCaps.get(id);
     if (known) return known;
     const spent = this.runLanes(project, run).reduce((sum, l) => sum + (this.spend.get(l.id)?.amount ?? 0), 0);
-    const raised = this.r.store.runBudget(project, run);
+    // A run outside the book's (never asked of a book today) is read on its own.
+    this.raisedCaps ??= this.r.store.runBudgetsOf(this.runKeys);
+    const raised = this.runs.has(run) ? this.raisedCaps.get(id) : this.r.store.runBudget(project, run);
     const cap = raised?.cap ?? this.gauntlet(project)?.budget ?? null;
     const found: SpendCap = { spent, cap, from: raised ? 'run' : cap !== null ? 'project' : null };
     this.runCaps.set(id, found);

@@ -22,16 +22,27 @@ export interface ParkedPatch {
 const HEADER_BYTES = 64 * 1024;
 const NAME = /^parked-\d{8}T\d{6}Z(?:-\d+)?\.patch$/;
 
-/** The published parked patches in `folder`, oldest first (names sort by time). */
-export function parkedPatchesIn(folder: string): ParkedPatch[] {
-  let names: string[];
-  try {
-    names = fs.readdirSync(folder);
-  } catch {
-    return [];
+/** Whether a file name in a lane's folder is a published parked patch (not one being written). */
+export function isParkedPatchName(name: string): boolean {
+  return NAME.test(name);
+}
+
+/**
+ * The published parked patches in `folder`, oldest first (names sort by time), each with
+ * its header read now. `names`: the folder's entries when the caller has just learned them
+ * (parkedFolders.ts), else the folder is listed here.
+ */
+export function parkedPatchesIn(folder: string, names?: readonly string[]): ParkedPatch[] {
+  let entries = names;
+  if (!entries) {
+    try {
+      entries = fs.readdirSync(folder);
+    } catch {
+      return [];
+    }
   }
-  return names
-    .filter((n) => NAME.test(n))
+  return entries
+    .filter(isParkedPatchName)
     .sort()
     .map((n) => readHeader(path.join(folder, n)));
 }

@@ -50,6 +50,33 @@ describe('tree merge: a refresh names only the rows that changed (extension/comm
     assert.equal(m.roots[1].children[0], b1);
   });
 
+  it('own fields compare as JSON writes them: a change deep in a field refreshes; key order and fields set to undefined do not', () => {
+    type Deep = Node & { row?: unknown; at?: Date };
+    const deep = (id: string, row: unknown, extra: Partial<Deep> = {}): Deep => ({
+      id,
+      label: id,
+      children: [],
+      row,
+      ...extra,
+    });
+    const row = { lane: { parked: [{ patchFile: 'p1', paths: 1 }], budget: { spent: 0, run: { cap: null } } } };
+    const same = { lane: { budget: { run: { cap: null }, spent: 0 }, parked: [{ paths: 1, patchFile: 'p1' }] } };
+    const old: Deep[] = [
+      deep('a', row),
+      deep('b', row),
+      deep('c', row, { at: new Date(1) }),
+      deep('d', [1, undefined]),
+    ];
+    const m = mergeTree<Deep>(old, [
+      deep('a', same, { badge: undefined }),
+      deep('b', { lane: { ...same.lane, parked: [{ paths: 2, patchFile: 'p1' }] } }),
+      deep('c', row, { at: new Date(2) }),
+      deep('d', [1, null]),
+    ]);
+    assert.equal(ids(m.refresh), 'b c', 'b: a parked patch deep in its row changed; c: its date');
+    assert.deepEqual((m.roots[1].row as typeof row).lane.parked, [{ paths: 2, patchFile: 'p1' }]);
+  });
+
   it('a change of the top-level rows (added, removed or reordered) refreshes the whole tree', () => {
     for (const next of [[node('a'), node('b'), node('c')], [node('a')], [node('b'), node('a')]]) {
       const m = mergeTree([node('a'), node('b')], next);
