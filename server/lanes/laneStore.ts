@@ -196,25 +196,28 @@ export class LaneStore {
   }
 
   /**
-   * What each lane of these runs has cost with its successors (handoff, fork: followed down
-   * parent links through successor conversations), in one query. `reported`: whether any
-   * of them reported a cost at all.
+   * What the successors (handoff, fork: followed down parent links through successor
+   * conversations) of each lane of these runs have cost, in one query, by lane; lanes with
+   * none are absent. `reported`: how many of them reported a cost at all. A lane's own cost
+   * is its row's (LaneRow.costAmount): reading it here again would read every lane's
+   * conversation row a second time on each list.
    */
-  spendOf(runs: string[]): Map<number, { amount: number; reported: boolean }> {
-    const map = new Map<number, { amount: number; reported: boolean }>();
+  successorSpendOf(runs: string[]): Map<number, { amount: number; reported: number }> {
+    const map = new Map<number, { amount: number; reported: number }>();
     if (runs.length === 0) return map;
     const rows = this.db
       .prepare(
         `WITH RECURSIVE fam(id, lane) AS (
-           SELECT conv_id, conv_id FROM lanes WHERE run_key IN (SELECT value FROM json_each(?))
+           SELECT c.id, l.conv_id FROM lanes l JOIN conversations c ON c.parent_id = l.conv_id
+           WHERE l.run_key IN (SELECT value FROM json_each(?)) AND c.kind = 'successor'
            UNION ALL
            SELECT c.id, fam.lane FROM conversations c JOIN fam ON c.parent_id = fam.id WHERE c.kind = 'successor'
          )
          SELECT fam.lane AS lane, COALESCE(SUM(c.cost_amount), 0) AS amount, COUNT(c.cost_amount) AS reported
-         FROM fam JOIN conversations c ON c.id = fam.id GROUP BY fam.lane`,
+         FROM fam CROSS JOIN conversations c ON c.id = fam.id GROUP BY fam.lane`,
       )
       .all(JSON.stringify(runs)) as { lane: number; amount: number; reported: number }[];
-    for (const r of rows) map.set(r.lane, { amount: r.amount, reported: r.reported > 0 });
+    for (const r of rows) map.set(r.lane, { amount: r.amount, reported: r.reported });
     return map;
   }
 
@@ -250,9 +253,10 @@ export class LaneStore {
     if (convIds.length === 0) return map;
     const rows = this.db
       .prepare(
-        `${REPORT_SELECT.replace('SELECT ', 'SELECT conv_id AS convId, ')} WHERE conv_id IN (${convIds.map(() => '?').join(',')}) ORDER BY conv_id, seq`,
+        // The ids as one parameter: a statement with a placeholder per lane is compiled anew on each list.
+        `${REPORT_SELECT.replace('SELECT ', 'SELECT conv_id AS convId, ')} WHERE conv_id IN (SELECT value FROM json_each(?)) ORDER BY conv_id, seq`,
       )
-      .all(...convIds) as (LaneReport & { convId: number })[];
+      .all(JSON.stringify(convIds)) as (LaneReport & { convId: number })[];
     for (const { convId, ...r } of rows) map.get(convId)!.push(r);
     return map;
   }

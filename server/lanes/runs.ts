@@ -30,7 +30,8 @@ function latestEvent(ctx: LanesContext, lanes: LaneRow[]): RunCard['latest'] {
 
 export function runCards(ctx: LanesContext): RunCard[] {
   const groups = new Map<string, LaneRow[]>();
-  for (const l of ctx.store.all()) {
+  const all = ctx.store.all();
+  for (const l of all) {
     const id = `${l.project}\0${l.run}`;
     groups.set(id, [...(groups.get(id) ?? []), l]);
   }
@@ -38,6 +39,7 @@ export function runCards(ctx: LanesContext): RunCard[] {
   const book = new SpendBook(
     ctx,
     [...groups.values()].map((g) => g[0].run),
+    all, // every lane: the book's runs whole, in launch order
   );
   for (const lanes of groups.values()) {
     const counts: Record<string, number> = {};

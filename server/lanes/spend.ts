@@ -45,8 +45,17 @@ export class SpendBook {
     const unique = [...new Set(runs)];
     this.runKeys = unique;
     for (const run of unique) this.runs.set(run, []);
-    for (const l of lanes ?? r.store.ofRuns(unique)) this.runs.get(l.run)!.push(l);
-    this.spend = r.store.spendOf(unique);
+    const successors = r.store.successorSpendOf(unique);
+    this.spend = new Map();
+    for (const l of lanes ?? r.store.ofRuns(unique)) {
+      this.runs.get(l.run)!.push(l);
+      // The lane's own cost (its conversation row's) with its successors'.
+      const next = successors.get(l.id);
+      this.spend.set(l.id, {
+        amount: (l.costAmount ?? 0) + (next?.amount ?? 0),
+        reported: l.costAmount !== null || (next?.reported ?? 0) > 0,
+      });
+    }
   }
 
   // Read once per book: a list of many lanes asks for each run's cap and project's caps many times.

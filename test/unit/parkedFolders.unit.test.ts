@@ -20,7 +20,7 @@ describe('parked folders: a lane folder is listed again only when its directory 
   });
   afterEach(async () => s.dispose());
 
-  it('an unchanged folder is not listed again; a patch added, renamed in or deleted is seen at the next read', async () => {
+  it('an unchanged folder is not listed again; a patch added, linked in, renamed or deleted is seen at the next read', async () => {
     // A clock well past the folder's changes: its listings may be kept.
     const f = new ParkedFolders(() => Date.now() + 60_000);
     assert.deepEqual(f.patchNames(folder), []);
@@ -34,20 +34,30 @@ describe('parked folders: a lane folder is listed again only when its directory 
     fs.writeFileSync(path.join(folder, 'parked-20261127T120000Z.patch'), 'p');
     assert.deepEqual(f.patchNames(folder), ['parked-20261127T120000Z.patch']);
     await tick();
-    // Park publishes by renaming a finished file into place; a name still being written is no patch.
+    // Park publishes a finished file under its final name with a hard link; a file still being written is no patch.
     fs.writeFileSync(path.join(folder, 'parked-20261127T130000Z.patch.tmp'), 'p');
     assert.deepEqual(f.patchNames(folder), ['parked-20261127T120000Z.patch']);
     await tick();
-    fs.renameSync(
+    fs.linkSync(
       path.join(folder, 'parked-20261127T130000Z.patch.tmp'),
       path.join(folder, 'parked-20261127T130000Z.patch'),
     );
     assert.deepEqual(f.patchNames(folder), ['parked-20261127T120000Z.patch', 'parked-20261127T130000Z.patch']);
     await tick();
+    fs.renameSync(
+      path.join(folder, 'parked-20261127T130000Z.patch'),
+      path.join(folder, 'parked-20261127T150000Z.patch'),
+    );
+    assert.deepEqual(
+      f.patchNames(folder),
+      ['parked-20261127T120000Z.patch', 'parked-20261127T150000Z.patch'],
+      'renamed',
+    );
+    await tick();
     fs.unlinkSync(path.join(folder, 'parked-20261127T120000Z.patch'));
-    assert.deepEqual(f.patchNames(folder), ['parked-20261127T130000Z.patch']);
+    assert.deepEqual(f.patchNames(folder), ['parked-20261127T150000Z.patch']);
     const listed = f.listings;
-    assert.deepEqual(f.patchNames(folder), ['parked-20261127T130000Z.patch']);
+    assert.deepEqual(f.patchNames(folder), ['parked-20261127T150000Z.patch']);
     assert.equal(f.listings, listed, 'kept again once read');
 
     fs.rmSync(folder, { recursive: true });
