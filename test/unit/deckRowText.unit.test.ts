@@ -248,3 +248,13 @@ describe('Command Deck rows: what each one says (extension/commandDeck/deckModel
     assert.deepEqual(deckRows([conv], [rec])[0].parked, parked);
   });
 });
+
+describe('tooltip Markdown: mdText keeps values text (extension/commandDeck/markdown.ts)', () => {
+  it('escapes each character Markdown reads as syntax, flattens line breaks, and leaves other text as it is', () => {
+    assert.equal(mdText('conversation 3 stopped'), 'conversation 3 stopped');
+    assert.equal(mdText('a\rb'), 'a\rb', 'a lone carriage return is no line break');
+    for (const c of '\\`*_{}[]()#+-.!|<>~&') assert.equal(mdText(`a${c}b`), `a\\${c}b`, c);
+    assert.equal(mdText('line one\r\nline two\nthree'), 'line one line two three');
+    assert.equal(mdText('[x](http://e.com) **b**'), '\\[x\\]\\(http://e\\.com\\) \\*\\*b\\*\\*');
+  });
+});
