@@ -23,6 +23,8 @@ import type { GitFacts } from './git';
 import { cleanGitEnvironment, FACTS_TIMEOUT_MS, GitTimeout } from './gitExec';
 import { indexDigest, indexStamp } from './indexContent';
 import { MAX_BATCH, statusOfMany } from './statusBatch';
+import { watchTree } from './treeWatch';
+import type { TreeWatch as Watch } from './treeWatch';
 import { configSignature, dirsSignature, hashBytesOf, recheckKept, worktreeDirs } from './worktreeRecheck';
 import type { KeptClean, Rechecked } from './worktreeRecheck';
 
@@ -54,7 +56,7 @@ interface DirtyEntry {
   dirty: boolean;
   /** Both watches are in place; without them a kept answer could go stale, so none is kept. */
   trusted: boolean;
-  watchers: fs.FSWatcher[];
+  watchers: Watch[];
   /** The worktree's git dir and index file, when known. */
   gitDir?: string;
   indexFile?: string;
@@ -413,22 +415,17 @@ export class WorktreeFacts {
     const invalidate = () => {
       e.valid = false;
     };
+    const lost = () => {
+      e.trusted = false;
+      invalidate();
+    };
     // The index is judged by its content on each read (sameIndex), not by its events.
-    const inGitDir = (_event: string, file: string | null) => {
+    const inGitDir = (file: string | null) => {
       if (file !== 'index' && file !== 'index.lock') invalidate();
     };
-    const add = (
-      target: string,
-      recursive: boolean,
-      onEvent: (event: string, file: string | null) => void,
-    ): boolean => {
+    const add = (target: string, start: () => Watch): boolean => {
       try {
-        const w = fs.watch(target, { recursive, persistent: false }, onEvent);
-        w.on('error', () => {
-          e.trusted = false;
-          invalidate();
-        });
-        e.watchers.push(w);
+        e.watchers.push(start());
         return true;
       } catch (err) {
         log.warn(`cannot watch ${target}; its dirty flag is computed on every read`, err);
@@ -437,11 +434,18 @@ export class WorktreeFacts {
     };
     const gitDir = e.gitDir;
     // A main checkout's .git is inside the worktree: its events are git-dir events.
-    const inWorktree = (event: string, file: string | null) => {
+    const inWorktree = (file: string | null) => {
       if (file === '.git' || !file?.startsWith(`.git${path.sep}`)) invalidate();
-      else inGitDir(event, file.slice(5));
+      else inGitDir(file.slice(5));
     };
-    e.trusted = add(dir, true, inWorktree) && gitDir !== undefined && add(gitDir, false, inGitDir);
+    e.trusted =
+      add(dir, () => watchTree(dir, inWorktree, lost)) &&
+      gitDir !== undefined &&
+      add(gitDir, () => {
+        const w = fs.watch(gitDir, { persistent: false }, (_event, file) => inGitDir(file));
+        w.on('error', lost);
+        return w;
+      });
     this.watched++;
   }
 }
