@@ -172,6 +172,8 @@ async function main(): Promise<void> {
     await page.waitForTimeout(1000);
     await page.screenshot({ path: path.join(SHOTS, 'agents.png') });
     await runCommand(page, 'View: Close All Editors');
+    // The Roles table is wider than an editor beside the side bar: closed, every column shows.
+    await runCommand(page, 'View: Close Primary Side Bar');
     await runCommand(page, 'svc: Open Roles');
     await frameWith(page, 'table[data-project] tr[data-row]');
     await unfocus(page);
