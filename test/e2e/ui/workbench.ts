@@ -25,11 +25,11 @@ export async function openWorkbench(browser: Browser, url: string): Promise<Page
 
 /** Clicks an activity-bar container by its title and waits for its sidebar. */
 export async function openContainer(page: Page, title: string): Promise<void> {
-  const entry = page.locator(`.activitybar a.action-label[aria-label="${title}"]`);
+  // A container showing a badge has the badge's words after its title in its label.
+  const label = `a.action-label[aria-label="${title}"], a.action-label[aria-label^="${title} "]`;
+  const entry = page.locator('.activitybar').locator(label);
   await entry.waitFor({ timeout: 30_000 });
-  const item = page.locator('.activitybar .action-item', {
-    has: page.locator(`a.action-label[aria-label="${title}"]`),
-  });
+  const item = page.locator('.activitybar .action-item', { has: page.locator(label) });
   if ((await item.getAttribute('class'))?.includes('checked')) return;
   await entry.click();
   await page.locator('.sidebar').waitFor();
