@@ -416,6 +416,7 @@ export class WorktreeFacts {
       e.valid = false;
     };
     const lost = () => {
+      if (e.trusted) log.warn(`lost the watch of ${dir}; its dirty flag is computed on every read`);
       e.trusted = false;
       invalidate();
     };
