@@ -17,12 +17,16 @@ import { eventually, git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { SCRIPT_AGENT } from './convSupport';
 
-/** Pids of the processes started for conversation `id` (their environment names it). */
-function agentsOf(id: number): number[] {
+/**
+ * Pids of the processes started for conversation `id` of the daemon of `svcHome` (their
+ * environment names both: another svc on the machine, a demo say, has its own #`id`).
+ */
+function agentsOf(svcHome: string, id: number): number[] {
   const pids: number[] = [];
   for (const p of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
-      if (fs.readFileSync(`/proc/${p}/environ`, 'utf8').split('\0').includes(`SVC_CONVERSATION=${id}`)) pids.push(+p);
+      const env = fs.readFileSync(`/proc/${p}/environ`, 'utf8').split('\0');
+      if (env.includes(`SVC_CONVERSATION=${id}`) && env.includes(`SVC_HOME=${svcHome}`)) pids.push(+p);
     } catch {
       // gone meanwhile, or not ours to read
     }
@@ -87,6 +91,8 @@ describe('lane start: the agent starts alongside the checkout', function () {
   it('starts the script agent during the checkout, and opens its session on the whole checkout', async () => {
     const lane = await startLane(w, { run: 'c', key: 'early', role: 'builder', model: 'm', prompt: 'hi' });
     assert.equal(agentsSeen().length, 1, fs.readFileSync(seen, 'utf8'));
+    // The match the failed start's test relies on to see its agent gone finds a live one.
+    assert.notDeepEqual(agentsOf(s.svcHome, lane.id), []);
     assert.equal(fs.readFileSync(path.join(lane.cwd, 'slow.txt'), 'utf8'), 'checked out last\n');
     assert.equal(git(lane.cwd, s.env, 'status', '--porcelain'), '');
   });
@@ -130,6 +136,10 @@ describe('lane start: the agent starts alongside the checkout', function () {
     const lanes = JSON.parse((await ok(s.svc(['lane', 'list', '--run', 'c', '--json']))).stdout) as LaneRecord[];
     const broken = lanes.find((l) => l.name === 'c-broken-builder-i1')!;
     assert.equal(broken.activity, 'failed-to-start');
-    await eventually(() => agentsOf(broken.id).length === 0, 20_000, 'the agent started for the lane to end');
+    await eventually(
+      () => agentsOf(s.svcHome, broken.id).length === 0,
+      20_000,
+      'the agent started for the lane to end',
+    );
   });
 });
