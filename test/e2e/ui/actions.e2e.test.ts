@@ -16,8 +16,8 @@ import { isLive } from '../../../shared/activity';
 import type { IssueState } from '../../../shared/protocol/review';
 import { startGithubFake } from '../../helpers/githubFake';
 import type { GithubFake } from '../../helpers/githubFake';
-import { eventually, git, makeRepo } from '../../helpers/scratch';
-import { ok, svc } from './cli';
+import { eventually, makeRepo } from '../../helpers/scratch';
+import { issueDone, ok, svc } from './cli';
 import { reviewFixture } from './reviewFixture';
 import { session, timing } from './session';
 import {
@@ -244,17 +244,10 @@ describe('row actions by what they do, Abort Review while a review runs, Open PR
   });
 
   it('offers Abort Review in the palette while a review convoy runs, aborts it from there and from the convoy row on hover', async () => {
-    const { page, cs } = session();
+    const { page } = session();
     await only(page, 'Command Deck');
     const t = Date.now();
-    const issue = JSON.parse(await ok(['issue', 'new', '--project', PROJECT, '--title', 'abort me', '--json'])) as {
-      id: string;
-      workspace: string;
-    };
-    fs.writeFileSync(path.join(issue.workspace, 'feature.txt'), 'feature\n');
-    git(issue.workspace, cs.scratch.env, 'add', '.');
-    git(issue.workspace, cs.scratch.env, 'commit', '-q', '-m', 'the feature');
-    await ok(['done', issue.id]);
+    const issue = await issueDone(PROJECT, 'abort me');
     const convoy = (run: string) => rowByLabel(page, 'Command Deck', `${issue.id} review ${run}`);
     await description(convoy('r1'), /^full · reviewing$/, 30_000);
     timing('review convoy r1 running', t);
@@ -301,16 +294,9 @@ describe('row actions by what they do, Abort Review while a review runs, Open PR
   });
 
   it("a GitHub project's PR rows: Open PR shows the PR's html_url from GitHub; the readiness row offers Merge PR and Open PR", async () => {
-    const { page, cs } = session();
+    const { page } = session();
     const t = Date.now();
-    const issue = JSON.parse(await ok(['issue', 'new', '--project', GH, '--title', 'on github', '--json'])) as {
-      id: string;
-      workspace: string;
-    };
-    fs.writeFileSync(path.join(issue.workspace, 'feature.txt'), 'feature\n');
-    git(issue.workspace, cs.scratch.env, 'add', '.');
-    git(issue.workspace, cs.scratch.env, 'commit', '-q', '-m', 'the feature');
-    await ok(['done', issue.id]);
+    const issue = await issueDone(GH, 'on github');
     const opened = fake!.responses.find(
       (r) => r.method === 'POST' && r.path === '/repos/acme/web/pulls' && r.status === 201,
     );

@@ -1,6 +1,10 @@
 // The `svc` shim installed from the .vsix, as the UI suites call it to set up what they then
-// look at in the workbench, and the one editor clean-up every suite uses.
+// look at in the workbench (an issue marked done among them), and the one editor clean-up
+// every suite uses.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { git } from '../../helpers/scratch';
 import { installedSvc } from './codeServer';
 import { session } from './session';
 import { runCommand } from './workbench';
@@ -16,3 +20,17 @@ export async function ok(args: string[], code = 0): Promise<string> {
 }
 
 export const closeEditors = () => runCommand(session().page, 'View: Close All Editors');
+
+/** A new issue of `project` with one committed change, marked done: its PR opened and its review requested. */
+export async function issueDone(project: string, title: string): Promise<{ id: string; workspace: string }> {
+  const issue = JSON.parse(await ok(['issue', 'new', '--project', project, '--title', title, '--json'])) as {
+    id: string;
+    workspace: string;
+  };
+  const env = session().cs.scratch.env;
+  fs.writeFileSync(path.join(issue.workspace, 'feature.txt'), 'feature\n');
+  git(issue.workspace, env, 'add', '.');
+  git(issue.workspace, env, 'commit', '-q', '-m', 'the feature');
+  await ok(['done', issue.id]);
+  return issue;
+}

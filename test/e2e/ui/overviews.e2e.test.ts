@@ -2,12 +2,9 @@
 // (code-server 4.100.3 in chromium): the run's Awareness card, the Agents page listing every
 // agent with filter and sort, and an issue's PR, review state and reviewers in the Reviews tree.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { ConversationInfo } from '../../../shared/protocol/conversations';
 import type { RunCard } from '../../../shared/protocol/lanes';
-import { git } from '../../helpers/scratch';
-import { closeEditors, ok } from './cli';
+import { closeEditors, issueDone, ok } from './cli';
 import { apiAndCritic, askAnswered, gauntlet, lanes, xssLane } from './gauntletWorld';
 import { session, timing } from './session';
 import { openContainer, rowByDescription, runCommand, screenshot, webviewFrame, webviewFrameWith } from './workbench';
@@ -133,15 +130,8 @@ describe('the Awareness card, the Agents page and the Reviews tree (code-server 
   });
 
   it("shows an issue's PR, review state, readiness and reviewers in the Reviews tree", async () => {
-    const { page, cs } = session();
-    const issue = JSON.parse(await ok(['issue', 'new', '--project', 'lp', '--title', 'e2e issue', '--json'])) as {
-      id: string;
-      workspace: string;
-    };
-    fs.writeFileSync(path.join(issue.workspace, 'feature.txt'), 'feature\n');
-    git(issue.workspace, cs.scratch.env, 'add', '.');
-    git(issue.workspace, cs.scratch.env, 'commit', '-q', '-m', 'the feature');
-    await ok(['done', issue.id]);
+    const { page } = session();
+    const issue = await issueDone('lp', 'e2e issue');
     const t = Date.now();
     const show = async () =>
       JSON.parse(await ok(['show', issue.id, '--json'])) as {
