@@ -47,11 +47,19 @@ export async function ensureCommit(project: Project, branch: string, sha: string
   if (!(await gitOk(repo, ['cat-file', '-e', `${sha}^{commit}`]))) throw commitMissingError(sha, branch, repo);
 }
 
-/** A detached worktree at `sha` (replacing whatever was at `dir`). */
+/**
+ * A detached worktree at `sha` (replacing whatever was at `dir`). The folder is made, empty,
+ * before git runs — in the same tick as the call when nothing was there — so an agent may be
+ * started in it while git checks it out (git adds a worktree into an empty folder). When git
+ * fails, the folder is removed again if it is still empty.
+ */
 export async function createDetachedWorktree(repo: string, dir: string, sha: string): Promise<void> {
-  await removeWorktree(repo, dir);
-  fs.mkdirSync(path.dirname(dir), { recursive: true });
-  await serialized(repo, () => git(repo, ['worktree', 'add', '--quiet', '--detach', dir, sha]));
+  try {
+    await addDetached(repo, dir, sha);
+  } catch (e) {
+    removeIfEmpty(dir);
+    throw e;
+  }
 }
 
 /**
@@ -59,18 +67,51 @@ export async function createDetachedWorktree(repo: string, dir: string, sha: str
  * the object store (the usual case: `svc done` or a push brought it), so no `cat-file`
  * runs before it; only when `git worktree add` finds no such commit is the branch fetched
  * (ensureCommit) and the worktree made then. git refuses an unknown commit before it
- * creates anything, so nothing is left to clean between the two tries.
+ * writes anything, so the folder stays as it was (empty) between the two tries.
  */
 export async function createReviewWorktree(project: Project, branch: string, dir: string, sha: string): Promise<void> {
   const repo = project.path;
   try {
-    await createDetachedWorktree(repo, dir, sha);
-    return;
+    try {
+      await addDetached(repo, dir, sha);
+      return;
+    } catch (e) {
+      if (await gitOk(repo, ['cat-file', '-e', `${sha}^{commit}`])) throw e; // the commit is here: another failure
+    }
+    await ensureCommit(project, branch, sha);
+    await addDetached(repo, dir, sha);
   } catch (e) {
-    if (await gitOk(repo, ['cat-file', '-e', `${sha}^{commit}`])) throw e; // the commit is here: another failure
+    removeIfEmpty(dir);
+    throw e;
   }
-  await ensureCommit(project, branch, sha);
-  await createDetachedWorktree(repo, dir, sha);
+}
+
+async function addDetached(repo: string, dir: string, sha: string): Promise<void> {
+  if (holdsFiles(dir)) await removeWorktree(repo, dir);
+  fs.mkdirSync(dir, { recursive: true });
+  await serialized(repo, () => git(repo, ['worktree', 'add', '--quiet', '--detach', dir, sha]));
+}
+
+/** Whether `dir` is an empty folder. */
+export function isEmptyFolder(dir: string): boolean {
+  try {
+    return fs.readdirSync(dir).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether something is at `dir` other than an empty folder (a file, a folder with entries). */
+function holdsFiles(dir: string): boolean {
+  return fs.existsSync(dir) && !isEmptyFolder(dir);
+}
+
+function removeIfEmpty(dir: string): void {
+  try {
+    fs.rmdirSync(dir); // refuses a folder with anything in it
+  } catch {
+    /* not there, or not empty: left as it is */
+  }
 }
 
 /** Removes a review or checks worktree; they hold nothing of value (reports live in the workspace). */

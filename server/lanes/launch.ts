@@ -52,6 +52,7 @@ import { iterationVerdict } from './reports';
 import { fetchBaseCommit } from '../git/fetchBase';
 import { defaultBranch, laneDir, noPostCheckoutHook } from './workdir';
 import { checkSpendAllowsLaunch } from './spendGuard';
+import { deferred } from '../util/deferred';
 
 export const START_WAIT_MS = 180_000;
 
@@ -301,15 +302,6 @@ function once(start: () => void): { start: () => void; rethrow: () => void } {
       if (failed) throw failed.error;
     },
   };
-}
-
-/** A promise with its settlers, for an outcome known later in the same function. */
-function deferred(): { promise: Promise<void>; resolve(): void; reject(e: unknown): void } {
-  let resolve!: () => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
-  void promise.catch(() => undefined); // a rejection nobody waits for (no agent started) is no crash
-  return { promise, resolve, reject };
 }
 
 /** A --reuse keeps the earlier lane's cap unless --budget names one; a lane keeps the commit it started at. */

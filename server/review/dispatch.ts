@@ -11,7 +11,7 @@ import { resolveProfile } from '../harness/profiles';
 import type { IssueRow } from '../issues/issueStore';
 import { workAgentName } from '../issues/issueIds';
 import { fetchBaseCommit } from '../git/fetchBase';
-import { createReviewWorktree, diffBase, removeWorktree } from '../issues/workspace';
+import { createReviewWorktree, diffBase, isEmptyFolder, removeWorktree } from '../issues/workspace';
 import { lanesRootOf } from '../lanes/lanesRoot';
 import { briefFor } from './briefs';
 import type { ReviewCtx } from './context';
@@ -71,18 +71,20 @@ export function settingsFor(
 }
 
 /**
- * A fresh review worktree at the run's commit (`ready`); the worktrees of earlier runs of
- * the issue go once `retired` settles (`oldRemoved`; the caller makes that after its
- * reviewers' start), which the new reviewers need not wait for. What does not wait on
- * another step runs at once: the base's check (and fetch when origin moved), the new
- * worktree (the head commit fetched only when missing) and the diff base.
+ * A fresh review worktree at the run's commit. `where` settles with what the reviewers'
+ * start needs (the merge base, the base ref, their git facts): they may start then, in the
+ * folder made here at once, while git still checks it out (`created`; a harness whose agent
+ * reads its folder as it starts waits for that). The worktrees of earlier runs of the issue
+ * go once `retired` settles (`oldRemoved`; the caller makes that after its reviewers'
+ * start). What does not wait on another step runs at once: the base's check (and fetch when
+ * origin moved), the new worktree (the head commit fetched only when missing), the diff base.
  */
 export function prepareWorktree(
   ctx: ReviewCtx,
   issue: IssueRow,
   t: RunTarget,
   retired: Promise<void> = Promise.resolve(),
-): { ready: Promise<Where>; oldRemoved: Promise<unknown> } {
+): { where: Promise<Where>; created: Promise<void>; oldRemoved: Promise<unknown> } {
   const project = ctx.app.config.project(issue.project);
   const root = lanesRootOf(project);
   const worktree = reviewWorktree(root, issue.id, t.runId);
@@ -98,6 +100,9 @@ export function prepareWorktree(
   const fetched = fetchedBase.then((b) => b.ref);
   // The head commit is the PR's, not the base branch's: it does not wait for the base fetch.
   const created = createReviewWorktree(project, issue.branch, worktree, t.sha);
+  // The folder is made, empty, in the same tick (unless a leftover is removed first): the
+  // reviewers may start in it while git checks it out.
+  const folderMade = isEmptyFolder(worktree) ? Promise.resolve() : created;
   // The merge base against origin's branch as it is now runs beside the base's check: when
   // that check finds origin's branch unmoved (no fetch, `commit` read), it is the answer;
   // after a fetch (or with no origin) it is asked again of the ref as fetched.
@@ -107,7 +112,7 @@ export function prepareWorktree(
     b.commit !== undefined && b.ref === tracking ? early : diffBase(project, t.sha, b.ref),
   );
   const oldRemoved = retired.then(() => Promise.all(old.map((dir) => removeWorktree(project.path, dir))));
-  const ready = Promise.all([fetched, base, created]).then(([ref, b]) => ({
+  const where = Promise.all([fetched, base, folderMade]).then(([ref, b]) => ({
     worktree,
     base: b,
     baseRef: ref,
@@ -115,12 +120,16 @@ export function prepareWorktree(
   }));
   // Whichever the caller does not reach (it stops at the first failure) must not go unhandled.
   void early.catch(() => undefined);
-  void ready.catch(() => undefined);
+  void where.catch(() => undefined);
+  void created.catch(() => undefined);
   void oldRemoved.catch(() => undefined);
-  return { ready, oldRemoved };
+  return { where, created, oldRemoved };
 }
 
-/** Inserts the reviewers of `roles` in one transaction, then starts them all. */
+/**
+ * Inserts the reviewers of `roles` in one transaction, then starts them all; `workspace`
+ * settles once their folder is checked out (see prepareWorktree).
+ */
 export function startReviewers(
   ctx: ReviewCtx,
   issue: IssueRow,
@@ -128,6 +137,7 @@ export function startReviewers(
   where: Where,
   roles: ReviewerRole[],
   settings: Map<ReviewerRole, ReviewerSettings>,
+  workspace?: Promise<void>,
 ): ConversationRow[] {
   fs.mkdirSync(runDir(issue.workspace, t.runId), { recursive: true });
   const work = ctx.conv.store.byName(workAgentName(issue.id));
@@ -192,6 +202,6 @@ export function startReviewers(
   // The review worktree is a worktree of the checkout (same config, same common git dir): its
   // reviewers take the checkout's facts.
   const prepared = where.prepared ?? ctx.conv.prepareStart(ctx.app.config.project(issue.project).path);
-  for (const row of rows) ctx.conv.start(row.id, { prepared });
+  for (const row of rows) ctx.conv.start(row.id, { prepared, workspace });
   return rows;
 }

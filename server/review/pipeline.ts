@@ -11,12 +11,14 @@ import { baseRef, diffBase } from '../issues/workspace';
 import type { ConversationRow } from '../conversations/conversationStore';
 import type { IssueRow } from '../issues/issueStore';
 import type { ReviewPort } from '../issues/reviewPort';
+import { deferred } from '../util/deferred';
+import type { Deferred } from '../util/deferred';
 import { logger } from '../util/log';
 import { runChecks } from './checks';
 import type { ReviewCtx } from './context';
 import { iso } from './context';
 import { prepareWorktree, rolesOf, settingsFor, startReviewers } from './dispatch';
-import type { RunTarget } from './dispatch';
+import type { RunTarget, Where } from './dispatch';
 import { appendJournal, readJournal } from './journal';
 import { LANES, reportPath, runDir } from './paths';
 import { postIfOrphaned } from './orphan';
@@ -132,16 +134,20 @@ export class ReviewPipeline implements ReviewPort {
         pr: pr.number,
         ...(o.message ? { message: o.message } : {}),
       });
-      // Earlier runs' reviewers give up their names at once and stop while the new run's
-      // worktree is made and its reviewers start; the request answers once the new reviewers
-      // are alive, and the earlier runs' worktrees are removed after that, outside the start
-      // (the issue's next operation still waits for both). A reviewer on a host keeps its
-      // name until it has stopped (its stop may fail), and the new reviewers wait for that.
-      const { namesFree, retired: retiring } = this.retireOthers(issue, runId, true);
+      // Earlier runs' reviewers give up their names at once and stop once the new run's
+      // reviewers are alive (or could not start): five agents ending compete with five
+      // starting for this machine's cores. The request answers then, and the earlier runs'
+      // worktrees are removed after that too (the issue's next operation still waits for
+      // both). A reviewer on a host keeps its name until it has stopped (its stop may fail),
+      // so it stops at once and the new reviewers wait for that.
+      const newRunStarted = deferred();
+      const { namesFree, retired: retiring } = this.retireOthers(issue, runId, newRunStarted.promise);
       void retiring.catch(() => undefined); // awaited below, in order
       void namesFree.catch(() => undefined);
-      if (mode === 'none') await retiring;
-      else {
+      if (mode === 'none') {
+        newRunStarted.resolve();
+        await retiring;
+      } else {
         try {
           const { cleanedUp } = await this.dispatch(
             issue,
@@ -149,9 +155,7 @@ export class ReviewPipeline implements ReviewPort {
             settings,
             'review.dispatched',
             {},
-            undefined,
-            retiring,
-            namesFree,
+            { retired: retiring, namesFree, started: newRunStarted },
           );
           this.holdQueue(issue.id, Promise.all([retiring, cleanedUp]));
         } catch (e) {
@@ -235,7 +239,7 @@ export class ReviewPipeline implements ReviewPort {
         settings,
         'review.dispatched',
         { restart: true, roles },
-        run,
+        { restartOf: run },
       );
       await cleanedUp;
       return { issue: issue.id, runId: run.runId, restarted: roles };
@@ -289,59 +293,78 @@ export class ReviewPipeline implements ReviewPort {
   }
 
   /**
-   * Reviewers of earlier runs stop and give up their names. `namesFirst`: those on this
-   * machine give up their names at once (`namesFree` then settles before they have stopped);
-   * otherwise each gives it up once stopped.
+   * Reviewers of earlier runs stop and give up their names; each gives it up once stopped.
+   * With `stopAfter`, those on this machine give up their names at once and stop once
+   * `stopAfter` settles; `namesFree` settles when every name is free.
    */
   private retireOthers(
     issue: IssueRow,
     runId: string,
-    namesFirst = false,
+    stopAfter?: Promise<void>,
   ): { namesFree: Promise<void>; retired: Promise<void> } {
     const old = reviewersOf(this.ctx, issue.id).filter((r) => r.runId !== runId && !retiredName(r.row.name));
-    const named = new Set(namesFirst ? old.filter((r) => !r.row.host && giveUpName(this.ctx, r)) : []);
-    const retired = Promise.all(old.map((r) => retire(this.ctx, r, named.has(r)))).then(() => undefined);
-    return { namesFree: named.size === old.length ? Promise.resolve() : retired, retired };
+    const named = new Set(stopAfter ? old.filter((r) => !r.row.host && giveUpName(this.ctx, r)) : []);
+    const later = old.filter((r) => named.has(r)).map((r) => stopAfter!.then(() => retire(this.ctx, r, true)));
+    const now = old.filter((r) => !named.has(r)).map((r) => retire(this.ctx, r));
+    const namesFree = Promise.all(now).then(() => undefined);
+    return { namesFree, retired: Promise.all([namesFree, ...later]).then(() => undefined) };
   }
 
+  /**
+   * Starts the run's reviewers and answers once they are alive (or failed or ended).
+   * `restartOf`: reviewers of that run start again in its worktree. `retired`: the earlier
+   * runs' reviewers have stopped (their worktrees go after that); `namesFree`: the new
+   * reviewers' names are free. `started` settles once the start is over, whatever came of it.
+   */
   private async dispatch(
     issue: IssueRow,
     t: RunTarget,
     settings: Map<ReviewerRole, ReviewerSettings>,
     kind: 'review.dispatched' | 'review.redispatched',
     extra: Record<string, unknown> = {},
-    restartOf?: Run,
-    retired: Promise<void> = Promise.resolve(),
-    namesFree: Promise<void> = retired,
+    o: { restartOf?: Run; retired?: Promise<void>; namesFree?: Promise<void>; started?: Deferred } = {},
   ): Promise<{ cleanedUp: Promise<unknown> }> {
     const roles = [...settings.keys()];
-    let where;
+    const retired = o.retired ?? Promise.resolve();
+    const started = o.started ?? deferred();
     let oldWorktreesGone: Promise<unknown> = retired;
-    // The earlier runs' worktrees are removed once the new reviewers are alive (or could not
-    // start): a `git worktree remove` of a checkout is as much work as making one, and it
-    // would compete with the start for this machine's cores.
-    let startOver = () => undefined as void;
-    const started = new Promise<void>((resolve) => (startOver = resolve));
     try {
-      if (restartOf && restartOf.worktree && fs.existsSync(restartOf.worktree)) {
+      let where: Where;
+      let workspace: Promise<void> | undefined;
+      if (o.restartOf?.worktree && fs.existsSync(o.restartOf.worktree)) {
         const project = this.ctx.app.config.project(issue.project);
-        where = { worktree: restartOf.worktree, base: await diffBase(project, t.sha), baseRef: await baseRef(project) };
+        where = {
+          worktree: o.restartOf.worktree,
+          base: await diffBase(project, t.sha),
+          baseRef: await baseRef(project),
+        };
         await retired;
       } else {
+        // The earlier runs' worktrees are removed once the new reviewers are alive (or could
+        // not start): a `git worktree remove` of a checkout is as much work as making one,
+        // and it would compete with the start for this machine's cores.
         const prepared = prepareWorktree(
           this.ctx,
           issue,
           t,
-          Promise.all([retired, started]).then(() => undefined),
+          Promise.all([retired, started.promise]).then(() => undefined),
         );
         oldWorktreesGone = prepared.oldRemoved;
-        where = await Promise.all([prepared.ready, namesFree]).then(([w]) => w);
+        where = await Promise.all([prepared.where, o.namesFree ?? retired]).then(([w]) => w);
+        workspace = prepared.created;
       }
-      if (!restartOf) {
+      if (!o.restartOf) {
         fs.rmSync(runDir(issue.workspace, t.runId), { recursive: true, force: true });
         if (t.mode === 'quick') fs.rmSync(reportPath(issue.workspace, t.runId, 'quick'), { force: true });
       }
-      const rows = startReviewers(this.ctx, issue, t, where, roles, settings);
+      // The reviewers start while git checks their worktree out; the run is dispatched once
+      // it is there. When it cannot be made, the reviewers (ended by their harness, which
+      // waits for it) give their names back and the request fails with git's reason.
+      const rows = startReviewers(this.ctx, issue, t, where, roles, settings, workspace);
+      await workspace?.catch(async (e: unknown) => {
+        await Promise.all(rows.map((r) => retire(this.ctx, reviewerOf(r)!)));
+        throw e;
+      });
       this.journal(issue, {
         kind,
         runId: t.runId,
@@ -357,7 +380,9 @@ export class ReviewPipeline implements ReviewPort {
       // failed or ended: the caller then sees them working, not starting.
       await Promise.all(rows.map((r) => this.ctx.conv.waitAlive(r.id, REVIEWER_ALIVE_WAIT_MS)));
     } finally {
-      startOver();
+      // What waits for the start (earlier reviewers' stops, worktree removals) begins after
+      // the answer is on its way: a timer runs after the reply this turn of the loop writes.
+      setTimeout(() => started.resolve(), 0);
     }
     return { cleanedUp: oldWorktreesGone };
   }
