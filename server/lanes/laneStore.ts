@@ -3,6 +3,7 @@
 import type { Role, SandboxMode } from '../../shared/config';
 import type { ReportStatus, Verdict } from '../../shared/keys';
 import type { LaneReport } from '../../shared/protocol/lanes';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/db';
 
 export interface LaneRow {
@@ -68,8 +69,12 @@ function fix(r: LaneRow | undefined): LaneRow | undefined {
 export class LaneStore {
   constructor(private readonly db: Db) {}
 
+  /** Asked on every conversation change (is it a lane?): compiled once, not on each call. */
+  private byIdQuery?: Statement;
+
   byId(id: number): LaneRow | undefined {
-    return fix(this.db.prepare(`${SELECT} WHERE l.conv_id = ?`).get(id) as LaneRow | undefined);
+    this.byIdQuery ??= this.db.prepare(`${SELECT} WHERE l.conv_id = ?`);
+    return fix(this.byIdQuery.get(id) as LaneRow | undefined);
   }
 
   all(): LaneRow[] {

@@ -303,7 +303,8 @@ export class ReviewPipeline implements ReviewPort {
     stopAfter?: Promise<void>,
   ): { namesFree: Promise<void>; retired: Promise<void> } {
     const old = reviewersOf(this.ctx, issue.id).filter((r) => r.runId !== runId && !retiredName(r.row.name));
-    const named = new Set(stopAfter ? old.filter((r) => !r.row.host && giveUpName(this.ctx, r)) : []);
+    const giveUpNames = this.ctx.app.db.transaction(() => old.filter((r) => !r.row.host && giveUpName(this.ctx, r)));
+    const named = new Set(stopAfter ? giveUpNames() : []); // one commit for all of them
     const later = old.filter((r) => named.has(r)).map((r) => stopAfter!.then(() => retire(this.ctx, r, true)));
     const now = old.filter((r) => !named.has(r)).map((r) => retire(this.ctx, r));
     const namesFree = Promise.all(now).then(() => undefined);
