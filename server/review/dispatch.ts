@@ -78,12 +78,13 @@ export function settingsFor(
  * go once `retired` settles (`oldRemoved`; the caller makes that after its reviewers'
  * start). What does not wait on another step runs at once: the base's check (and fetch when
  * origin moved), the new worktree (the head commit fetched only when missing), the diff base.
+ * `baseChecked`: the base's check, when the caller began it earlier (checkBase).
  */
 export function prepareWorktree(
   ctx: ReviewCtx,
   issue: IssueRow,
   t: RunTarget,
-  retired: Promise<void> = Promise.resolve(),
+  o: { retired?: Promise<void>; baseChecked?: BaseCheck } = {},
 ): { where: Promise<Where>; created: Promise<void>; oldRemoved: Promise<unknown> } {
   const project = ctx.app.config.project(issue.project);
   const root = lanesRootOf(project);
@@ -96,22 +97,25 @@ export function prepareWorktree(
   const old = (fs.existsSync(root) ? fs.readdirSync(root) : [])
     .map((name) => `${root}/${name}`)
     .filter((dir) => dir.startsWith(prefix) && /-r\d+$/.test(dir) && dir !== worktree);
-  const fetchedBase = fetchBaseCommit(project.path, project.default_branch);
+  const fetchedBase = o.baseChecked ?? checkBase(ctx, issue);
   const fetched = fetchedBase.then((b) => b.ref);
-  // The head commit is the PR's, not the base branch's: it does not wait for the base fetch.
-  const created = createReviewWorktree(project, issue.branch, worktree, t.sha);
-  // The folder is made, empty, in the same tick (unless a leftover is removed first): the
-  // reviewers may start in it while git checks it out.
-  const folderMade = isEmptyFolder(worktree) ? Promise.resolve() : created;
   // The merge base against origin's branch as it is now runs beside the base's check: when
   // that check finds origin's branch unmoved (no fetch, `commit` read), it is the answer;
-  // after a fetch (or with no origin) it is asked again of the ref as fetched.
+  // after a fetch (or with no origin) it is asked again of the ref as fetched. Its git runs
+  // before the worktree's: the reviewers' start waits for it, not for the checkout.
   const tracking = `origin/${project.default_branch}`;
   const early = diffBase(project, t.sha, tracking);
   const base = fetchedBase.then((b) =>
     b.commit !== undefined && b.ref === tracking ? early : diffBase(project, t.sha, b.ref),
   );
-  const oldRemoved = retired.then(() => Promise.all(old.map((dir) => removeWorktree(project.path, dir))));
+  // The head commit is the PR's, not the base branch's: it does not wait for the base fetch.
+  const created = createReviewWorktree(project, issue.branch, worktree, t.sha);
+  // The folder is made, empty, in the same tick (unless a leftover is removed first): the
+  // reviewers may start in it while git checks it out.
+  const folderMade = isEmptyFolder(worktree) ? Promise.resolve() : created;
+  const oldRemoved = (o.retired ?? Promise.resolve()).then(() =>
+    Promise.all(old.map((dir) => removeWorktree(project.path, dir))),
+  );
   const where = Promise.all([fetched, base, folderMade]).then(([ref, b]) => ({
     worktree,
     base: b,
@@ -124,6 +128,19 @@ export function prepareWorktree(
   void created.catch(() => undefined);
   void oldRemoved.catch(() => undefined);
   return { where, created, oldRemoved };
+}
+
+export type BaseCheck = ReturnType<typeof fetchBaseCommit>;
+
+/**
+ * The project's base branch checked (fetched when origin's moved): begun by a request as it
+ * reads the PR, so its git runs beside the PR's instead of after it.
+ */
+export function checkBase(ctx: ReviewCtx, issue: IssueRow): BaseCheck {
+  const project = ctx.app.config.project(issue.project);
+  const checked = fetchBaseCommit(project.path, project.default_branch);
+  void checked.catch(() => undefined); // a request refused meanwhile (no PR) never asks
+  return checked;
 }
 
 /**
