@@ -109,6 +109,7 @@ export class ConversationService extends ConversationRegistry {
     this.transcript.append(id, 'lifecycle', { event: 'resume', text: 'resume requested' });
     if (row.startedAt === null) this.spawn(this.mustGet(id), { firstPrompt: row.firstPrompt });
     else this.spawn(this.mustGet(id), { resume: { sessionId: row.sessionId, continuation: this.continuation(row) } });
+    this.changed(id);
   }
 
   // ---- live facts ------------------------------------------------------------------------
@@ -453,7 +454,8 @@ export class ConversationService extends ConversationRegistry {
     );
     this.sessions.set(id, session);
     this.transcript.append(id, 'lifecycle', { event: 'spawn', text: `starting ${row.harness} in ${row.cwd}` });
-    this.changed(id);
+    // No change to announce: the row reads `starting` from its insert on (announced there);
+    // a resume announces its own (its row went from stopped back to starting).
     void session.run();
   }
 }
