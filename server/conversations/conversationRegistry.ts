@@ -8,6 +8,7 @@ import type { SandboxMode } from '../../shared/config';
 import type { App } from '../app';
 import { resolveProfile } from '../harness/profiles';
 import type { Profile } from '../harness/profiles';
+import { UnsyncedWriter } from '../store/unsyncedWriter';
 import { logger } from '../util/log';
 import { CallerCredentials } from './callerCredential';
 import { ConversationEvents } from './conversationEvents';
@@ -55,7 +56,10 @@ export class ConversationRegistry {
   readonly events = new ConversationEvents();
 
   constructor(protected readonly app: App) {
-    this.store = new ConversationStore(app.db);
+    // One connection at synchronous=NORMAL for the transcript rows and the row facts no
+    // caller is told of as kept (store/unsyncedWriter.ts).
+    const unsynced = new UnsyncedWriter(app.db);
+    this.store = new ConversationStore(app.db, unsynced);
     this.credentials = new CallerCredentials(app.paths.home);
     this.transcript = new TranscriptStore(
       app.db,
@@ -66,9 +70,13 @@ export class ConversationRegistry {
           app.notify({ topic: 'transcript', id });
         }
       },
+      unsynced,
     );
     // After the agents' stop (their last rows), before the store closes.
-    app.onStop(() => this.transcript.close());
+    app.onStop(() => {
+      this.transcript.close();
+      unsynced.close();
+    });
   }
 
   /** Subscribes to `changed` (any state change of a conversation); returns an unsubscribe. */

@@ -109,6 +109,7 @@ export class ConversationService extends ConversationRegistry {
     this.transcript.append(id, 'lifecycle', { event: 'resume', text: 'resume requested' });
     if (row.startedAt === null) this.spawn(this.mustGet(id), { firstPrompt: row.firstPrompt });
     else this.spawn(this.mustGet(id), { resume: { sessionId: row.sessionId, continuation: this.continuation(row) } });
+    this.changed(id);
   }
 
   // ---- live facts ------------------------------------------------------------------------
@@ -401,7 +402,10 @@ export class ConversationService extends ConversationRegistry {
       {
         transcript: (kind, payload) => this.transcript.append(id, kind, payload),
         alive: (sessionId) => {
-          this.store.update(id, { sessionId, startedAt: now() });
+          // Not waiting for the disk: this runs between the first prompt's send and its write
+          // to the agent, with other agents' starts waiting on the loop; the session and the
+          // time are kept as the transcript's rows beside them are (updateUnsynced).
+          this.store.updateUnsynced(id, { sessionId, startedAt: now() });
           this.transcript.append(id, 'lifecycle', {
             event: 'started',
             text: `${row.harness} agent started (model ${row.model}${row.effort ? `, effort ${row.effort}` : ''})`,
@@ -420,7 +424,9 @@ export class ConversationService extends ConversationRegistry {
           void Promise.race([session.processGone, new Promise((r) => setTimeout(r, 2000))]).then(() => {
             const real = session.exitStatus() ?? exitStatus;
             this.safely(() => {
-              if (real !== exitStatus) this.store.update(id, { exitStatus: real });
+              // The end is on disk already (above); these are its exact words, kept as the
+              // transcript row that says them is.
+              if (real !== exitStatus) this.store.updateUnsynced(id, { exitStatus: real });
               this.transcript.append(id, 'lifecycle', { event: 'ended', text: `agent ended (${real})` });
             });
           });
@@ -448,7 +454,8 @@ export class ConversationService extends ConversationRegistry {
     );
     this.sessions.set(id, session);
     this.transcript.append(id, 'lifecycle', { event: 'spawn', text: `starting ${row.harness} in ${row.cwd}` });
-    this.changed(id);
+    // No change to announce: the row reads `starting` from its insert on (announced there);
+    // a resume announces its own (its row went from stopped back to starting).
     void session.run();
   }
 }

@@ -5,6 +5,7 @@ import type { ConversationKind } from '../../shared/protocol/conversations';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/db';
 import { isDiskFull, Retrier } from '../store/diskFull';
+import type { UnsyncedWriter } from '../store/unsyncedWriter';
 import { logger } from '../util/log';
 
 export interface ConversationRow {
@@ -124,7 +125,11 @@ export class ConversationStore {
   private readonly retrier = new Retrier(() => this.writeUnsaved());
   private readonly updateStmts = new Map<string, Statement<unknown[]>>();
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** The store's NORMAL connection, for updateUnsynced; absent: those updates are FULL too. */
+    private readonly writer?: UnsyncedWriter,
+  ) {
     this.byIdStmt = db.prepare(`${SELECT} WHERE id = ?`);
     this.byNameStmt = db.prepare(`${SELECT} WHERE name = ?`);
   }
@@ -195,9 +200,23 @@ export class ConversationStore {
 
   /** A full disk does not lose the update: it is kept, read back, and written once there is space. */
   update(id: number, patch: RowPatch): void {
+    this.put(id, patch, this.db);
+  }
+
+  /**
+   * As update, committed without waiting for the disk (synchronous=NORMAL, on the store's
+   * second connection: store/unsyncedWriter.ts): for facts no caller is told of as kept,
+   * whose loss to a power cut leaves a state the store was in (a start's session and time,
+   * like the transcript rows beside them). Read back at once; kept across a daemon crash.
+   */
+  updateUnsynced(id: number, patch: RowPatch): void {
+    this.put(id, patch, this.writer?.connection() ?? this.db);
+  }
+
+  private put(id: number, patch: RowPatch, conn: Db): void {
     const merged = { ...this.unsaved.get(id), ...patch };
     try {
-      this.write(id, merged);
+      this.write(id, merged, conn);
       this.unsaved.delete(id);
     } catch (e) {
       if (!isDiskFull(e)) throw e;
@@ -210,15 +229,17 @@ export class ConversationStore {
     }
   }
 
-  private write(id: number, patch: RowPatch): void {
+  private write(id: number, patch: RowPatch, conn: Db = this.db): void {
     const keys = Object.keys(patch) as (keyof RowPatch)[];
     if (keys.length === 0) return;
-    // Each set of columns is prepared once: a start alone updates a row several times.
-    const shape = keys.join(',');
-    let stmt = this.updateStmts.get(shape);
-    if (!stmt) {
-      stmt = this.db.prepare(`UPDATE conversations SET ${keys.map((k) => `${COLUMN[k]} = ?`).join(', ')} WHERE id = ?`);
-      this.updateStmts.set(shape, stmt);
+    // Each set of columns is prepared once (per connection): a start alone updates a row several times.
+    const sql = () => `UPDATE conversations SET ${keys.map((k) => `${COLUMN[k]} = ?`).join(', ')} WHERE id = ?`;
+    let stmt: Statement<unknown[]> | undefined;
+    if (conn !== this.db) stmt = this.writer!.statement(conn, sql());
+    else {
+      const shape = keys.join(',');
+      stmt = this.updateStmts.get(shape);
+      if (!stmt) this.updateStmts.set(shape, (stmt = this.db.prepare(sql())));
     }
     stmt.run(...keys.map((k) => patch[k] ?? null), id);
   }

@@ -1,11 +1,11 @@
 // The transcript: what the conversation view shows, appended in wire order. Rows are
-// queued and written in one transaction per event-loop turn, on a connection of their own
-// to the store's file that runs synchronous=NORMAL (see flush), so a burst of streamed
-// chunks costs no fsync on the daemon's loop while every other write stays FULL.
-import type { Statement } from 'better-sqlite3';
+// queued and written in one transaction per event-loop turn, on the store's second
+// connection that runs synchronous=NORMAL (store/unsyncedWriter.ts, and see flush), so a
+// burst of streamed chunks costs no fsync on the daemon's loop while every other write
+// stays FULL.
 import type { Db } from '../store/db';
 import { isDiskFull, Retrier } from '../store/diskFull';
-import { openSqlite } from '../store/sqlite';
+import { UnsyncedWriter } from '../store/unsyncedWriter';
 import { logger } from '../util/log';
 
 export interface TranscriptRow {
@@ -24,6 +24,7 @@ interface Pending {
 }
 
 const log = logger('conversations');
+const INSERT = 'INSERT INTO transcript (conv_id, seq, at, kind, payload) VALUES (?, ?, ?, ?, ?)';
 
 export class TranscriptStore {
   private readonly nextSeq = new Map<number, number>();
@@ -35,32 +36,26 @@ export class TranscriptStore {
     this.flush();
     return !this.full;
   });
-  private readonly insertStmt: Statement<unknown[]>;
-  /** The transcript's own connection (synchronous=NORMAL), when the store is a file. */
-  private readonly rowsDb?: Db;
-  private readonly rowsInsertStmt?: Statement<unknown[]>;
+  /** The connection rows are written on (synchronous=NORMAL), shared with the conversation rows' unsynced writes. */
+  private readonly writer: UnsyncedWriter;
+  /** Whether close() closes the writer: it was made here, not handed in. */
+  private readonly ownsWriter: boolean;
 
   constructor(
     private readonly db: Db,
     private readonly now: () => number,
     /** Called after a flush with the conversations that got rows. */
     private readonly onFlushed: (ids: Set<number>) => void,
+    writer?: UnsyncedWriter,
   ) {
-    const insert = 'INSERT INTO transcript (conv_id, seq, at, kind, payload) VALUES (?, ?, ?, ?, ?)';
-    this.insertStmt = db.prepare(insert);
-    if (!db.memory) {
-      this.rowsDb = openSqlite(db.name, { fileMustExist: true });
-      this.rowsDb.pragma('busy_timeout = 5000');
-      this.rowsDb.pragma('foreign_keys = ON');
-      this.rowsDb.pragma('synchronous = NORMAL');
-      this.rowsInsertStmt = this.rowsDb.prepare(insert);
-    }
+    this.ownsWriter = writer === undefined;
+    this.writer = writer ?? new UnsyncedWriter(db);
   }
 
-  /** Writes what is queued and closes the transcript's own connection (later rows go through the store's). */
+  /** Writes what is queued and closes the NORMAL connection when it is its own (later rows go through the store's). */
   close(): void {
     this.flush();
-    this.rowsDb?.close();
+    if (this.ownsWriter) this.writer.close();
   }
 
   /** Queues a row; returns its seq. Order of calls is the order of rows. */
@@ -88,16 +83,16 @@ export class TranscriptStore {
     // Written without waiting for the disk: a transcript row is acknowledged to no caller,
     // and the daemon's loop must not stall on an fsync per turn of a streaming agent. The
     // rows have a connection of their own at synchronous=NORMAL, so nothing is switched per
-    // flush and no other write runs at less than FULL. Still durable: in WAL mode the rows
-    // are in the WAL file at commit, so a crash of the daemon loses none; and the WAL is one
-    // file for both connections, so the next FULL commit of any state change (or checkpoint)
-    // fsyncs it with these rows in it: a power cut can lose only rows written since the last
-    // state change, never a state change. When the store's connection is inside a
-    // transaction of its own (a flush a read asked for), the rows go through it instead: the
-    // other connection would wait for that transaction's lock, on the same thread.
-    const own = this.rowsDb?.open && !this.db.inTransaction ? this.rowsDb : undefined;
-    const conn = own ?? this.db;
-    const insert = own ? this.rowsInsertStmt! : this.insertStmt;
+    // flush and no other write runs at less than FULL. Still durable (unsyncedWriter.ts): in
+    // WAL mode the rows are in the WAL file at commit, so a crash of the daemon loses none;
+    // and the WAL is one file for both connections, so the next FULL commit of any state
+    // change (or checkpoint) fsyncs it with these rows in it: a power cut can lose only rows
+    // written since the last state change, never a state change. When the store's
+    // connection is inside a transaction of its own (a flush a read asked for), the rows go
+    // through it instead: the other connection would wait for that transaction's lock, on
+    // the same thread.
+    const conn = this.writer.connection();
+    const insert = this.writer.statement(conn, INSERT);
     try {
       conn.transaction(() => {
         for (const r of rows) insert.run(r.convId, r.seq, r.at, r.kind, r.payload);

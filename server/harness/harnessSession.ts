@@ -283,7 +283,8 @@ export class HarnessSession {
         this.idleSince = undefined;
         const prompt = (m.params?.prompt ?? []) as { type: string; text?: string }[];
         this.events.transcript('prompt', { text: prompt.map((b) => b.text ?? '').join('') });
-        this.events.state();
+        // No state() here: drain sent it and set `working`, and whoever drained announced
+        // that (a second change with nothing changed cost every listener a read).
       } else if (!m.method && hasId && this.asks.has(key)) {
         const ask = this.asks.get(key)!;
         this.asks.delete(key);
@@ -366,7 +367,7 @@ export class HarnessSession {
     this.becameIdleMaybe();
     this.events.turnEnded(result?.stopReason, error?.message);
     this.events.state();
-    this.drain();
+    if (this.drain()) this.events.state();
   }
 
   private becameIdleMaybe(): void {
@@ -405,9 +406,10 @@ export class HarnessSession {
     return ahead === 0 && this.phase === 'alive' ? { delivered: 'now', ahead: 0 } : { delivered: 'queued', ahead };
   }
 
-  private drain(): void {
-    if (this.phase !== 'alive' || this.working || this.stopping || this.queue.length === 0) return;
-    if (this.events.mayPrompt && !this.events.mayPrompt()) return;
+  /** Sends the next queued message when the agent may take it; true when it did (the caller announces the change). */
+  private drain(): boolean {
+    if (this.phase !== 'alive' || this.working || this.stopping || this.queue.length === 0) return false;
+    if (this.events.mayPrompt && !this.events.mayPrompt()) return false;
     const text = this.queue.shift()!;
     const conn = this.conn!;
     // Mark working now so a tell arriving before the tap sees the request queues behind it.
@@ -418,11 +420,12 @@ export class HarnessSession {
       .catch((e) => {
         if (!(e instanceof RequestError)) log.warn(`prompt failed: ${(e as Error).message}`);
       });
+    return true;
   }
 
   /** Delivers a queued message held back by mayPrompt, once it allows turns again. */
   kick(): void {
-    this.drain();
+    if (this.drain()) this.events.state();
   }
 
   /** Cancels the turn in progress (session/cancel; open asks are answered cancelled), leaving the agent running. */

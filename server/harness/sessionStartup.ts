@@ -34,20 +34,30 @@ export function connectAgent(
   onAsk: (id: JsonRpcId, signal: AbortSignal) => Promise<AskResponse>,
 ): ClientConnection {
   const raw = acpPipes(proc.stdin, proc.stdout);
-  const stream: Stream = tapStream(raw, (dir, msg) => {
-    try {
-      onWire(dir, msg);
-    } catch (e) {
-      log.error('tap failed', e);
-    }
-  });
+  const stream: Stream = tapStream(
+    raw,
+    (dir, msg) => {
+      try {
+        onWire(dir, msg);
+      } catch (e) {
+        log.error('tap failed', e);
+      }
+    },
+    (msg) => !TAP_ONLY.has((msg as { method?: string }).method ?? ''),
+  );
   const app = client({ name: 'svc' })
     .onRequest('session/request_permission', (ctx) => onAsk(ctx.requestId, ctx.signal) as Promise<never>)
-    .onRequest('elicitation/create', (ctx) => onAsk(ctx.requestId, ctx.signal) as Promise<never>)
-    .onNotification('session/update', () => undefined)
-    .onNotification('elicitation/complete', () => undefined);
+    .onRequest('elicitation/create', (ctx) => onAsk(ctx.requestId, ctx.signal) as Promise<never>);
   return app.connect(stream);
 }
+
+/**
+ * Notifications only the tap acts on: the SDK never sees them. It would validate each
+ * against its schema (twice for session/update: once for its own session router, once
+ * for a handler) and answer nothing; the updates of a streaming agent are most of its
+ * messages, and that validation was a large part of the daemon's work per message.
+ */
+const TAP_ONLY = new Set(['session/update', 'elicitation/complete']);
 
 export interface Handshake {
   conn: ClientConnection;

@@ -6,11 +6,19 @@ import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 
 export type Direction = 'in' | 'out';
 
-export function tapStream(stream: Stream, onMessage: (dir: Direction, msg: AnyMessage) => void): Stream {
+/**
+ * `passIn`: whether an incoming message goes on to the SDK once tapped (absent: every one).
+ * A message the tap alone acts on need not cost the SDK its validation.
+ */
+export function tapStream(
+  stream: Stream,
+  onMessage: (dir: Direction, msg: AnyMessage) => void,
+  passIn: (msg: AnyMessage) => boolean = () => true,
+): Stream {
   const tapIn = new TransformStream<AnyMessage, AnyMessage>({
     transform(msg, controller) {
       onMessage('in', msg);
-      controller.enqueue(msg);
+      if (passIn(msg)) controller.enqueue(msg);
     },
   });
   const tapOut = new TransformStream<AnyMessage, AnyMessage>({

@@ -102,7 +102,7 @@ export function registerLanes(app: App, conversations: ConversationsPort, hostLi
 
   // A lane's activity feeds its run card: tell the views when any lane changes.
   conversations.onChanged((id) => {
-    if (ctx.store.byId(id)) app.notify({ topic: 'runs', id });
+    if (ctx.store.isLane(id)) app.notify({ topic: 'runs', id });
   });
 
   // `svc tell` refuses a critic or verifier that already filed its done report (unless --force).

@@ -69,12 +69,20 @@ function fix(r: LaneRow | undefined): LaneRow | undefined {
 export class LaneStore {
   constructor(private readonly db: Db) {}
 
-  /** Asked on every conversation change (is it a lane?): compiled once, not on each call. */
+  /** Compiled once, not on each call (asked often: spend checks, reaps). */
   private byIdQuery?: Statement;
 
   byId(id: number): LaneRow | undefined {
     this.byIdQuery ??= this.db.prepare(`${SELECT} WHERE l.conv_id = ?`);
     return fix(this.byIdQuery.get(id) as LaneRow | undefined);
+  }
+
+  /** Whether conversation `id` is a lane (the lanes' change listener asks this of every conversation change). */
+  private isLaneQuery?: Statement;
+
+  isLane(id: number): boolean {
+    this.isLaneQuery ??= this.db.prepare('SELECT 1 FROM lanes WHERE conv_id = ?');
+    return this.isLaneQuery.get(id) !== undefined;
   }
 
   all(): LaneRow[] {

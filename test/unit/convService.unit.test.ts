@@ -1,6 +1,8 @@
 // The conversation service's row logic without processes: names, references, the
 // effective launcher, archive rules, tell refusals, counts. The store is in memory.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { App } from '../../server/app';
 import { ConfigStore } from '../../server/config/configStore';
 import { ConversationService } from '../../server/conversations/conversationService';
@@ -13,9 +15,12 @@ import { SvcError } from '../../shared/errors';
 import { homePaths } from '../../shared/svcHome';
 import type { SvcReason } from '../../shared/refusals/reasons';
 
-function service(now = { t: 1_000_000 }): { svc: ConversationService; notified: unknown[] } {
+function service(
+  now = { t: 1_000_000 },
+  home = '/nonexistent/.svc',
+): { svc: ConversationService; notified: unknown[] } {
   const notified: unknown[] = [];
-  const paths = homePaths('/nonexistent/.svc');
+  const paths = homePaths(home);
   const app = {
     paths,
     db: openDb(':memory:', [storeMigrations, conversationMigrations]),
@@ -138,6 +143,33 @@ describe('conversation service rows', () => {
       [1, 2],
     );
     assert.ok(notified.some((n) => JSON.stringify(n) === JSON.stringify({ topic: 'conversations', id: 2 })));
+  });
+
+  it('a start announces the row once (its insert), a resume once; the spawn itself changes nothing a reader sees', async () => {
+    // Starts read the home (the agents' credentials): a scratch one.
+    const scratch = path.join(__dirname, '..', '..', '.scratch', `unit-conv-start-${process.pid}`);
+    const home = path.join(scratch, '.svc');
+    fs.mkdirSync(home, { recursive: true, mode: 0o700 });
+    try {
+      const { svc } = service({ t: 1_000_000 }, home);
+      const changes: number[] = [];
+      svc.events.on('changed', (id: number) => changes.push(id));
+      // The folder does not exist: each start ends in a spawn error, after the calls return.
+      const a = svc.create({ ...base, cwd: '/nonexistent/k' });
+      assert.deepEqual(changes, [a.id], 'create');
+      assert.equal(await svc.waitStarted(a.id, 10_000), 'failed');
+      const b = svc.insert({ ...base, cwd: '/nonexistent/k' });
+      changes.length = 0;
+      svc.start(b.id);
+      assert.deepEqual(changes, [], 'start of an inserted row');
+      assert.equal(await svc.waitStarted(b.id, 10_000), 'failed');
+      changes.length = 0;
+      svc.resume(b.id);
+      assert.deepEqual(changes, [b.id], 'resume');
+      assert.equal(await svc.waitStarted(b.id, 10_000), 'failed');
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
   });
 
   it('tell guards run first; tell to a conversation without a running agent is refused', () => {
