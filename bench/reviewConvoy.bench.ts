@@ -3,13 +3,15 @@
 //    sent); target ≤ 1.2× and under 3 s. Timed twice per round: while the earlier run's
 //    five are alive (they are retired) and after `svc review abort` (none alive, as at a
 //    first review). Floor, interleaved in the same run: five script agents started
-//    directly over ACP in parallel, each until its first prompt is sent.
+//    directly over ACP in parallel, each until its first prompt is sent. The reviewers
+//    wait after their first prompt (their review is no part of the start).
 // 2. The parent's `svc review post` → the review visible on the local host (`pr/show`).
 //    Floor: the low-level `svc pr review --comment` to visible.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import YAML from 'yaml';
 import { rpcOver } from '../shared/client/rpcClient';
 import { conversationsList } from '../shared/protocol/conversations';
 import { changed } from '../shared/protocol/daemon';
@@ -25,7 +27,6 @@ import { loadAverage } from './loadAverage';
 
 const RUNS = Number(process.env.SVC_BENCH_RUNS ?? 5);
 const TARGET = 1.2;
-const HANG = { security: 'HANG', correctness: 'HANG', performance: 'HANG', requirements: 'HANG', parent: 'HANG' };
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -67,8 +68,15 @@ async function issueWithPr(w: World, title: string, ctl: Record<string, string>)
 async function main(): Promise<void> {
   const w = await reviewWorld('bench-review', { mode: 'full' });
   try {
-    // 1. request → five alive
-    const a = await issueWithPr(w, 'Convoy start', HANG);
+    // 1. request → five alive. What a reviewer does once its first prompt is sent is its
+    // review, not the start: here each waits (a timer in the agent, as a real reviewer waits
+    // for its model) instead of running the world's scripts, whose shell steps and the
+    // parent's `svc review wait` (a second shim) would run while later reviewers still start
+    // — the floor's agents are ended at that point. Part 2 puts the scripts back.
+    const scripts = ['lane.yaml', 'parent.yaml'].map((f) => path.join(w.s.home, 'scripts', f));
+    const kept = scripts.map((f) => fs.readFileSync(f, 'utf8'));
+    for (const f of scripts) fs.writeFileSync(f, YAML.stringify([{ sleep: 3_600_000 }]));
+    const a = await issueWithPr(w, 'Convoy start', {});
     // Watched as a view watches: one connection, conversations/list re-read when the daemon
     // says conversations changed (the reviewers' titles name their run). Polling instead
     // loads the daemon during the very start it times (review/show reads the PR's live head
@@ -157,6 +165,7 @@ async function main(): Promise<void> {
     }
 
     // 2. post → visible
+    scripts.forEach((f, i) => fs.writeFileSync(f, kept[i]));
     const b = await issueWithPr(w, 'Convoy post', { parent: 'HANG' });
     const pr = (await rpcRequest(w.s.svcHome, reviewShow, { issue: b })).pr!.number;
     const posts: number[] = [];
