@@ -2,9 +2,9 @@
 // their own db.transaction (lanes check "no other live lane" and insert atomically).
 import type { SandboxMode } from '../../shared/config';
 import type { ConversationKind } from '../../shared/protocol/conversations';
-import type { Statement } from 'better-sqlite3';
 import type { Db } from '../store/db';
 import { isDiskFull, Retrier } from '../store/diskFull';
+import { StatementCache } from '../store/statementCache';
 import type { UnsyncedWriter } from '../store/unsyncedWriter';
 import { logger } from '../util/log';
 
@@ -123,7 +123,7 @@ export class ConversationStore {
   /** Updates the disk refused (full): shown by every read, written once there is space. */
   private readonly unsaved = new Map<number, RowPatch>();
   private readonly retrier = new Retrier(() => this.writeUnsaved());
-  private readonly updateStmts = new Map<string, Statement<unknown[]>>();
+  private readonly updateStmts = new StatementCache();
 
   constructor(
     private readonly db: Db,
@@ -232,16 +232,9 @@ export class ConversationStore {
   private write(id: number, patch: RowPatch, conn: Db = this.db): void {
     const keys = Object.keys(patch) as (keyof RowPatch)[];
     if (keys.length === 0) return;
-    // Each set of columns is prepared once (per connection): a start alone updates a row several times.
-    const sql = () => `UPDATE conversations SET ${keys.map((k) => `${COLUMN[k]} = ?`).join(', ')} WHERE id = ?`;
-    let stmt: Statement<unknown[]> | undefined;
-    if (conn !== this.db) stmt = this.writer!.statement(conn, sql());
-    else {
-      const shape = keys.join(',');
-      stmt = this.updateStmts.get(shape);
-      if (!stmt) this.updateStmts.set(shape, (stmt = this.db.prepare(sql())));
-    }
-    stmt.run(...keys.map((k) => patch[k] ?? null), id);
+    // Each set of columns is prepared once per connection: a start alone updates a row several times.
+    const sql = `UPDATE conversations SET ${keys.map((k) => `${COLUMN[k]} = ?`).join(', ')} WHERE id = ?`;
+    this.updateStmts.get(conn, sql).run(...keys.map((k) => patch[k] ?? null), id);
   }
 
   /** True once nothing is left unsaved. */

@@ -92,7 +92,7 @@ export class TranscriptStore {
     // through it instead: the other connection would wait for that transaction's lock, on
     // the same thread.
     const conn = this.writer.connection();
-    const insert = this.writer.statement(conn, INSERT);
+    const insert = this.writer.statements.get(conn, INSERT);
     try {
       conn.transaction(() => {
         for (const r of rows) insert.run(r.convId, r.seq, r.at, r.kind, r.payload);

@@ -78,13 +78,12 @@ export function settingsFor(
  * go once `retired` settles (`oldRemoved`; the caller makes that after its reviewers'
  * start). What does not wait on another step runs at once: the base's check (and fetch when
  * origin moved), the new worktree (the head commit fetched only when missing), the diff base.
- * `baseChecked`: the base's check, when the caller began it earlier (checkBase).
  */
 export function prepareWorktree(
   ctx: ReviewCtx,
   issue: IssueRow,
   t: RunTarget,
-  o: { retired?: Promise<void>; baseChecked?: BaseCheck } = {},
+  retired: Promise<void> = Promise.resolve(),
 ): { where: Promise<Where>; created: Promise<void>; oldRemoved: Promise<unknown> } {
   const project = ctx.app.config.project(issue.project);
   const root = lanesRootOf(project);
@@ -97,7 +96,7 @@ export function prepareWorktree(
   const old = (fs.existsSync(root) ? fs.readdirSync(root) : [])
     .map((name) => `${root}/${name}`)
     .filter((dir) => dir.startsWith(prefix) && /-r\d+$/.test(dir) && dir !== worktree);
-  const fetchedBase = o.baseChecked ?? checkBase(ctx, issue);
+  const fetchedBase = fetchBaseCommit(project.path, project.default_branch);
   const fetched = fetchedBase.then((b) => b.ref);
   // The merge base against origin's branch as it is now runs beside the base's check: when
   // that check finds origin's branch unmoved (no fetch, `commit` read), it is the answer;
@@ -113,9 +112,7 @@ export function prepareWorktree(
   // The folder is made, empty, in the same tick (unless a leftover is removed first): the
   // reviewers may start in it while git checks it out.
   const folderMade = isEmptyFolder(worktree) ? Promise.resolve() : created;
-  const oldRemoved = (o.retired ?? Promise.resolve()).then(() =>
-    Promise.all(old.map((dir) => removeWorktree(project.path, dir))),
-  );
+  const oldRemoved = retired.then(() => Promise.all(old.map((dir) => removeWorktree(project.path, dir))));
   const where = Promise.all([fetched, base, folderMade]).then(([ref, b]) => ({
     worktree,
     base: b,
@@ -128,19 +125,6 @@ export function prepareWorktree(
   void created.catch(() => undefined);
   void oldRemoved.catch(() => undefined);
   return { where, created, oldRemoved };
-}
-
-export type BaseCheck = ReturnType<typeof fetchBaseCommit>;
-
-/**
- * The project's base branch checked (fetched when origin's moved): begun by a request as it
- * reads the PR, so its git runs beside the PR's instead of after it.
- */
-export function checkBase(ctx: ReviewCtx, issue: IssueRow): BaseCheck {
-  const project = ctx.app.config.project(issue.project);
-  const checked = fetchBaseCommit(project.path, project.default_branch);
-  void checked.catch(() => undefined); // a request refused meanwhile (no PR) never asks
-  return checked;
 }
 
 /**

@@ -17,8 +17,8 @@ import { logger } from '../util/log';
 import { runChecks } from './checks';
 import type { ReviewCtx } from './context';
 import { iso } from './context';
-import { checkBase, prepareWorktree, rolesOf, settingsFor, startReviewers } from './dispatch';
-import type { BaseCheck, RunTarget, Where } from './dispatch';
+import { prepareWorktree, rolesOf, settingsFor, startReviewers } from './dispatch';
+import type { RunTarget, Where } from './dispatch';
 import { appendJournal, readJournal } from './journal';
 import { LANES, reportPath, runDir } from './paths';
 import { postIfOrphaned } from './orphan';
@@ -105,9 +105,7 @@ export class ReviewPipeline implements ReviewPort {
     const issue = this.issue(ref);
     return this.serial(issue.id, async () => {
       const host = this.ctx.hosts.forProject(issue.project);
-      const prRead = host.getPullRequest({ branch: issue.branch });
-      const baseChecked = checkBase(this.ctx, issue);
-      const pr = await prRead;
+      const pr = await host.getPullRequest({ branch: issue.branch });
       if (!pr || pr.state !== 'open') throw noPrError(issue);
       if (!pr.head) throw headMissingError(issue);
       const sha = pr.head;
@@ -157,7 +155,7 @@ export class ReviewPipeline implements ReviewPort {
             settings,
             'review.dispatched',
             {},
-            { retired: retiring, namesFree, started: newRunStarted, baseChecked },
+            { retired: retiring, namesFree, started: newRunStarted },
           );
           this.holdQueue(issue.id, Promise.all([retiring, cleanedUp]));
         } catch (e) {
@@ -305,8 +303,8 @@ export class ReviewPipeline implements ReviewPort {
     stopAfter?: Promise<void>,
   ): { namesFree: Promise<void>; retired: Promise<void> } {
     const old = reviewersOf(this.ctx, issue.id).filter((r) => r.runId !== runId && !retiredName(r.row.name));
-    const giveUpNames = this.ctx.app.db.transaction(() => old.filter((r) => !r.row.host && giveUpName(this.ctx, r)));
-    const named = new Set(stopAfter ? giveUpNames() : []); // one commit for all of them
+    const giveUpNames = () => old.filter((r) => !r.row.host && giveUpName(this.ctx, r));
+    const named = new Set(stopAfter ? this.ctx.app.db.transaction(giveUpNames)() : []); // one commit for all
     const later = old.filter((r) => named.has(r)).map((r) => stopAfter!.then(() => retire(this.ctx, r, true)));
     const now = old.filter((r) => !named.has(r)).map((r) => retire(this.ctx, r));
     const namesFree = Promise.all(now).then(() => undefined);
@@ -318,7 +316,6 @@ export class ReviewPipeline implements ReviewPort {
    * `restartOf`: reviewers of that run start again in its worktree. `retired`: the earlier
    * runs' reviewers have stopped (their worktrees go after that); `namesFree`: the new
    * reviewers' names are free. `started` settles once the start is over, whatever came of it.
-   * `baseChecked`: the base's check, begun by the caller.
    */
   private async dispatch(
     issue: IssueRow,
@@ -326,13 +323,7 @@ export class ReviewPipeline implements ReviewPort {
     settings: Map<ReviewerRole, ReviewerSettings>,
     kind: 'review.dispatched' | 'review.redispatched',
     extra: Record<string, unknown> = {},
-    o: {
-      restartOf?: Run;
-      retired?: Promise<void>;
-      namesFree?: Promise<void>;
-      started?: Deferred;
-      baseChecked?: BaseCheck;
-    } = {},
+    o: { restartOf?: Run; retired?: Promise<void>; namesFree?: Promise<void>; started?: Deferred } = {},
   ): Promise<{ cleanedUp: Promise<unknown> }> {
     const roles = [...settings.keys()];
     const retired = o.retired ?? Promise.resolve();
@@ -353,10 +344,12 @@ export class ReviewPipeline implements ReviewPort {
         // The earlier runs' worktrees are removed once the new reviewers are alive (or could
         // not start): a `git worktree remove` of a checkout is as much work as making one,
         // and it would compete with the start for this machine's cores.
-        const prepared = prepareWorktree(this.ctx, issue, t, {
-          retired: Promise.all([retired, started.promise]).then(() => undefined),
-          baseChecked: o.baseChecked,
-        });
+        const prepared = prepareWorktree(
+          this.ctx,
+          issue,
+          t,
+          Promise.all([retired, started.promise]).then(() => undefined),
+        );
         oldWorktreesGone = prepared.oldRemoved;
         where = await Promise.all([prepared.where, o.namesFree ?? retired]).then(([w]) => w);
         workspace = prepared.created;

@@ -9,14 +9,15 @@
 // SQLite keeps commits in order, so the next FULL commit of any state change (or a
 // checkpoint) fsyncs it too: a power cut can lose only what was written this way since the
 // last FULL commit, never a FULL commit, and what is left is a state the store was in.
-import type { Statement } from 'better-sqlite3';
 import type { Db } from './db';
 import { openSqlite } from './sqlite';
+import { StatementCache } from './statementCache';
 
 export class UnsyncedWriter {
   /** The NORMAL connection, when the store is a file. */
   private readonly own?: Db;
-  private readonly statements = new WeakMap<Db, Map<string, Statement<unknown[]>>>();
+  /** Statements for whichever connection `connection()` chose. */
+  readonly statements = new StatementCache();
 
   constructor(private readonly db: Db) {
     if (db.memory) return;
@@ -34,15 +35,6 @@ export class UnsyncedWriter {
    */
   connection(): Db {
     return this.own?.open && !this.db.inTransaction ? this.own : this.db;
-  }
-
-  /** `sql` prepared once per connection. */
-  statement(conn: Db, sql: string): Statement<unknown[]> {
-    let byConn = this.statements.get(conn);
-    if (!byConn) this.statements.set(conn, (byConn = new Map<string, Statement<unknown[]>>()));
-    let stmt = byConn.get(sql);
-    if (!stmt) byConn.set(sql, (stmt = conn.prepare(sql)));
-    return stmt;
   }
 
   /** Closes its own connection; later writes go through the store's. */
