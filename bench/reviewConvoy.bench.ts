@@ -36,9 +36,10 @@ function median(xs: number[]): number {
 }
 
 const ms = () => Number(process.hrtime.bigint()) / 1e6;
+const SVC_JS = path.join(__dirname, '..', 'dist', 'svc.js');
 
 function svc(w: World, args: string[]): string {
-  const r = spawnSync(process.execPath, [path.join(__dirname, '..', 'dist', 'svc.js'), ...args], {
+  const r = spawnSync(process.execPath, [SVC_JS, ...args], {
     env: w.s.env,
     cwd: w.s.home,
     encoding: 'utf8',
@@ -50,7 +51,7 @@ function svc(w: World, args: string[]): string {
 /** svc run without blocking this process (the watcher reads on meanwhile): its stdout, and when it exited. */
 function svcAsync(w: World, args: string[]): Promise<{ stdout: string; exited: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(__dirname, '..', 'dist', 'svc.js'), ...args], {
+    const child = spawn(process.execPath, [SVC_JS, ...args], {
       env: w.s.env,
       cwd: w.s.home,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -154,7 +155,8 @@ async function main(): Promise<void> {
       const runId = `r${nextRun++}`;
       const t0 = ms();
       const shim = svcAsync(w, ['review', 'request', a]);
-      await alive(runId);
+      const shimFailed = shim.then(() => new Promise<never>(() => undefined)); // settles only when the shim fails
+      await Promise.race([alive(runId), shimFailed]);
       into.convoy.push(ms() - t0);
       const { stdout, exited } = await shim;
       if (/^Review (r\d+)/.exec(stdout)?.[1] !== runId) throw new Error(`expected review ${runId}, got: ${stdout}`);
