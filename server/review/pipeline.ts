@@ -46,13 +46,6 @@ const log = logger('review');
  * (a reviewer still starting then shows as starting; the stall rule watches it from there).
  */
 const REVIEWER_ALIVE_WAIT_MS = 30_000;
-/**
- * How long after a new run's reviewers are alive (or could not start) the earlier run's
- * stops and worktree removals begin. A view told the reviewers are alive reads them at
- * once; five agents stopping (and a worktree's `git` spawned on the daemon's thread) would
- * make it wait tens of milliseconds while its answer was held behind them.
- */
-const CLEANUP_AFTER_START_MS = 250;
 
 export type RequestSource = 'done' | 'command' | 'extension' | 'head-change';
 
@@ -388,9 +381,9 @@ export class ReviewPipeline implements ReviewPort {
       // failed or ended: the caller then sees them working, not starting.
       await Promise.all(rows.map((r) => this.ctx.conv.waitAlive(r.id, REVIEWER_ALIVE_WAIT_MS)));
     } finally {
-      // What waits for the start (earlier reviewers' stops, worktree removals) begins once
-      // the answer and the reads it prompts are on their way.
-      setTimeout(() => started.resolve(), CLEANUP_AFTER_START_MS);
+      // What waits for the start (earlier reviewers' stops, worktree removals) begins after
+      // the answer is on its way: a timer runs after the reply this turn of the loop writes.
+      setTimeout(() => started.resolve(), 0);
     }
     return { cleanedUp: oldWorktreesGone };
   }
