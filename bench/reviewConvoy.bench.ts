@@ -9,7 +9,7 @@
 //    does not, and the ratio against the floor plus it.
 // 2. The parent's `svc review post` → the review visible on the local host (`pr/show`).
 //    Floor: the low-level `svc pr review --comment` to visible.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
@@ -21,7 +21,7 @@ import type { ConversationInfo } from '../shared/protocol/conversations';
 import { prShow } from '../shared/protocol/pr';
 import { reviewShow } from '../shared/protocol/review';
 import { rpcRequest } from '../test/helpers/rpc';
-import { git, sleep } from '../test/helpers/scratch';
+import { git, sleep, SVC_JS } from '../test/helpers/scratch';
 import { reviewWorld } from '../test/integration/reviewWorld';
 import { directAcpAt } from './acpFloor';
 import type { World } from '../test/integration/reviewWorld';
@@ -36,7 +36,6 @@ function median(xs: number[]): number {
 }
 
 const ms = () => Number(process.hrtime.bigint()) / 1e6;
-const SVC_JS = path.join(__dirname, '..', 'dist', 'svc.js');
 
 function svc(w: World, args: string[]): string {
   const r = spawnSync(process.execPath, [SVC_JS, ...args], {
@@ -49,24 +48,11 @@ function svc(w: World, args: string[]): string {
 }
 
 /** svc run without blocking this process (the watcher reads on meanwhile): its stdout, and when it exited. */
-function svcAsync(w: World, args: string[]): Promise<{ stdout: string; exited: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SVC_JS, ...args], {
-      env: w.s.env,
-      cwd: w.s.home,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const exited = ms();
-      if (code !== 0) reject(new Error(`svc ${args.join(' ')}: ${stderr}`));
-      else resolve({ stdout, exited });
-    });
-  });
+async function svcAsync(w: World, args: string[]): Promise<{ stdout: string; exited: number }> {
+  const r = await w.s.svc(args);
+  const exited = ms();
+  if (r.code !== 0) throw new Error(`svc ${args.join(' ')}: ${r.stderr}`);
+  return { stdout: r.stdout, exited };
 }
 
 async function until<T>(fn: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
