@@ -189,9 +189,10 @@ export interface Rechecked {
 
 /**
  * Whether the answer kept before a restart still holds (worktreeRecheck.ts), without git.
- * All on this thread, the index read once for its digest and its stat data: a first list
- * re-checks every lane, and a read through the thread pool per lane cost it more than the
- * check itself. `seen`: the repository's files stamped already in this read.
+ * Synchronous, the index read once for its digest and its stat data: it runs on a facts
+ * worker thread (factsWorkers.ts), never on the daemon's, and a read through the thread
+ * pool per file cost more than the check itself. `seen`: the repository's files stamped
+ * already in this pass.
  */
 export function recheckKept(
   dir: string,
