@@ -82,6 +82,13 @@ describe('lanes: roles and lifecycle', function () {
     const second = await s.svc(['lane', 'wait', '--run', 'ex', '--after', cursor, '--timeout', '10']);
     assert.equal(second.code, 4);
     assert.equal(second.stdout, 'SPEND: may I buy a GPU hour?\n');
+
+    // A run with no lanes is named at once (exit 1), never waited on until a timeout that
+    // blames a lane still running.
+    const none = await s.svc(['lane', 'wait', '--run', 'exx', '--timeout', '30']);
+    assert.equal(none.code, 1, none.stderr);
+    assert.equal(none.stdout, '');
+    assert.equal(none.stderr, 'run exx has no lanes; nothing to wait for (svc lane runs lists the runs)\n');
   });
 
   it('wait exits 2 for a lane idle 10 minutes without a report (test clock)', async () => {
