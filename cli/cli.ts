@@ -1,5 +1,7 @@
 // The shim's command model: each command is declared once (path, flags, positionals,
 // help) and the parser, `--help`, and the skill's no-drift test all read the same table.
+import { nearest } from './didYouMean';
+
 export type FlagType = 'string' | 'boolean' | 'int';
 
 export interface FlagSpec {
@@ -8,6 +10,8 @@ export interface FlagSpec {
   short?: string;
   /** Value placeholder shown in help, e.g. `<file>`. */
   value?: string;
+  /** A string flag's only values: any other is refused naming them all, in the person's words. */
+  choices?: readonly string[];
 }
 
 export interface PositionalSpec {
@@ -43,6 +47,19 @@ export interface CommandSpec {
 
 export class UsageError extends Error {}
 
+/** `unknown flag --tilte (did you mean --title?)`: the nearest flag of the command, when one is near. */
+function unknownFlag(spec: CommandSpec, given: string): UsageError {
+  const guess = nearest(given.replace(/^-+/, ''), Object.keys(spec.flags));
+  return new UsageError(`unknown flag ${given}${guess ? ` (did you mean --${guess}?)` : ''}`);
+}
+
+/** An extra word that is a flag's name without its dashes (`answer 2 allow`) is pointed at the flag. */
+function unexpectedArgument(spec: CommandSpec, word: string): UsageError {
+  const flag = spec.flags[word];
+  const hint = flag ? `; did you mean --${word}${flag.type === 'boolean' ? '' : ` ${flag.value ?? '<value>'}`}?` : '';
+  return new UsageError(`unexpected argument '${word}'${hint}`);
+}
+
 export function parseArgs(spec: CommandSpec, argv: string[]): Parsed {
   const flags: Parsed['flags'] = {};
   const positionals: string[] = [];
@@ -70,11 +87,11 @@ export function parseArgs(spec: CommandSpec, argv: string[]): Parsed {
       inline = eq > 0 ? a.slice(eq + 1) : undefined;
     } else {
       const long = byShort.get(a.slice(1));
-      if (!long) throw new UsageError(`unknown flag ${a}`);
+      if (!long) throw unknownFlag(spec, a);
       name = long;
     }
     const f = spec.flags[name];
-    if (!f) throw new UsageError(`unknown flag --${name}`);
+    if (!f) throw unknownFlag(spec, `--${name}`);
     if (flags[name] !== undefined) throw new UsageError(`--${name} given twice`);
     if (f.type === 'boolean') {
       if (inline !== undefined) throw new UsageError(`--${name} takes no value`);
@@ -86,12 +103,13 @@ export function parseArgs(spec: CommandSpec, argv: string[]): Parsed {
     if (f.type === 'int') {
       if (!/^-?\d+$/.test(value)) throw new UsageError(`--${name} needs a whole number, got '${value}'`);
       flags[name] = Number(value);
+    } else if (f.choices && !f.choices.includes(value)) {
+      throw new UsageError(`unknown ${name} '${value}' (${f.choices.join(', ')})`);
     } else flags[name] = value;
   }
   const specs = spec.positionals ?? [];
   const rest = specs.find((p) => p.rest);
-  if (!rest && positionals.length > specs.length)
-    throw new UsageError(`unexpected argument '${positionals[specs.length]}'`);
+  if (!rest && positionals.length > specs.length) throw unexpectedArgument(spec, positionals[specs.length]);
   specs.forEach((p, i) => {
     if (p.required && positionals[i] === undefined) throw new UsageError(`missing <${p.name}>`);
   });

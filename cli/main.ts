@@ -6,6 +6,7 @@ import { SVC_VERSION } from '../shared/version';
 import type { CliIo, CommandSpec } from './cli';
 import { COMMANDS } from './registry';
 import { runSpec } from './runSpec';
+import { nearest } from './didYouMean';
 
 export function findCommand(argv: string[]): { spec?: CommandSpec; rest: string[]; prefix: string[] } {
   let best: CommandSpec | undefined;
@@ -30,6 +31,15 @@ export function overview(prefix: string[] = []): string {
   return head + list.map((c) => `  ${c.path.join(' ').padEnd(width)}  ${c.summary}`).join('\n') + '\n';
 }
 
+/** `; did you mean 'svc lane start'?` for a mistyped word after a known prefix, when one command word is near. */
+function commandGuess(argv: string[], prefix: string[]): string {
+  const words = [
+    ...new Set(COMMANDS.filter((c) => prefix.every((p, i) => c.path[i] === p)).map((c) => c.path[prefix.length])),
+  ].filter((w): w is string => w !== undefined);
+  const guess = nearest(argv[prefix.length], words);
+  return guess ? `; did you mean 'svc ${[...prefix, guess].join(' ')}'?` : '';
+}
+
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     io.out(overview());
@@ -45,7 +55,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.out(overview(prefix));
       return rest.length === 0 ? 1 : 0;
     }
-    io.err(`svc: unknown command '${argv.slice(0, prefix.length + 1).join(' ')}' (see svc --help)\n`);
+    io.err(
+      `svc: unknown command '${argv.slice(0, prefix.length + 1).join(' ')}'${commandGuess(argv, prefix)} (see svc --help)\n`,
+    );
     return 1;
   }
   return runSpec(spec, rest, io);

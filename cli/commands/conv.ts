@@ -14,6 +14,7 @@ import {
   conversationsStop,
   conversationsUnarchive,
 } from '../../shared/protocol/conversations';
+import { EFFORTS } from '../../shared/config';
 import { bool, int, JSON_FLAG, str, UsageError } from '../cli';
 import type { CliIo, CommandSpec, FlagSpec, Parsed } from '../cli';
 import { ConnectionLost } from '../../shared/client/connectionLost';
@@ -71,7 +72,7 @@ export const convCommands: CommandSpec[] = [
         value: '<h>',
       },
       model: { type: 'string', help: 'model for the harness', value: '<m>' },
-      effort: { type: 'string', help: 'low, medium or high', value: '<e>' },
+      effort: { type: 'string', help: 'low, medium or high', value: '<e>', choices: EFFORTS },
       cwd: {
         type: 'string',
         help: "working directory (default: the project's checkout with --project, else the current folder)",

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { issuesDone, issuesList, issuesNew, issuesShow, issuesStart } from '../../shared/protocol/issues';
 import type { IssueInfo } from '../../shared/protocol/issues';
 import { reviewShow } from '../../shared/protocol/review';
+import { EFFORTS } from '../../shared/config';
 import { bool, int, JSON_FLAG, str, UsageError } from '../cli';
 import type { CommandSpec } from '../cli';
 import { withDaemon } from '../client';
@@ -109,7 +110,7 @@ export const issueCommands: CommandSpec[] = [
     flags: {
       harness: { type: 'string', help: 'harness of the work agent', value: '<h>' },
       model: { type: 'string', help: 'model of the work agent', value: '<m>' },
-      effort: { type: 'string', help: 'low, medium or high', value: '<e>' },
+      effort: { type: 'string', help: 'low, medium or high', value: '<e>', choices: EFFORTS },
       'no-wait': { type: 'boolean', help: 'return at once instead of waiting for the agent to start' },
       ...JSON_FLAG,
     },

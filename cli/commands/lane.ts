@@ -18,6 +18,7 @@ import {
 } from '../../shared/protocol/lanes';
 import { formatCost, parseUsd } from '../../shared/format/money';
 import { formatReapReport } from '../../shared/format/reapReport';
+import { EFFORTS, ROLES } from '../../shared/config';
 import type { Role } from '../../shared/config';
 import type { ReportStatus, Verdict } from '../../shared/keys';
 import { bool, int, JSON_FLAG, str, UsageError } from '../cli';
@@ -51,7 +52,7 @@ const laneStart: CommandSpec = {
       help: 'critic/verifier: the key of the builder judged (the key defaults to it)',
       value: '<builder key>',
     },
-    role: { type: 'string', help: 'builder, critic, verifier, play or orchestrator', value: '<role>' },
+    role: { type: 'string', help: 'builder, critic, verifier, play or orchestrator', value: '<role>', choices: ROLES },
     brief: { type: 'string', help: 'the brief, a Markdown file (written once to lane-brief.md)', value: '<file>' },
     prompt: { type: 'string', help: 'the brief as text, instead of --brief', value: '<text>' },
     run: {
@@ -79,7 +80,7 @@ const laneStart: CommandSpec = {
       help: 'claude, codex, gemini, script or a config.yaml profile (default: the launcher’s)',
       value: '<h>',
     },
-    effort: { type: 'string', help: 'low, medium or high', value: '<e>' },
+    effort: { type: 'string', help: 'low, medium or high', value: '<e>', choices: EFFORTS },
     title: { type: 'string', help: 'a title for the conversation', value: '<t>' },
     branch: {
       type: 'string',

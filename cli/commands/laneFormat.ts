@@ -40,11 +40,17 @@ export function laneRow(l: LaneRecord): string[] {
     l.judged ? `${l.judged.key} i${l.judged.iteration}` : '-',
     l.verdict ? `${l.verdict.verdict} ${l.verdict.defects}` : '-',
     git ? `${git.branch ?? '(detached)'}@${git.headSha ? git.headSha.slice(0, 7) : '-'}` : none,
-    git ? (git.ahead !== null ? String(git.ahead) : '-') : none,
+    git ? aheadCell(git) : none,
     git ? (git.dirty ? 'yes' : 'no') : none,
     l.model,
     costCell(l),
   ];
+}
+
+/** AHEAD: of the upstream; of the lane's base, marked, for a branch never pushed. */
+function aheadCell(git: NonNullable<LaneRecord['git']>): string {
+  if (git.ahead === null) return '-';
+  return git.aheadOfBase ? `${git.ahead} (base)` : String(git.ahead);
 }
 
 /** COST: what the lane cost; with a cap, what its iteration spent against it (`$0.42/$1.00`), marked once reached or when it cannot be enforced. */

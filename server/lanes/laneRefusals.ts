@@ -345,6 +345,16 @@ export function waitTargetError(): SvcError<'waitTarget'> {
   return usage('waitTarget', 'wait needs exactly one of <lane>, --run <key> or --parent <conv>');
 }
 
+/** A set wait on a run or parent with no lanes: nothing could ever report, so waiting would only time out. */
+export function waitNoLanesError(set: { run: string } | { parent: string }): SvcError<'waitNoLanes'> {
+  return notFound(
+    'waitNoLanes',
+    'run' in set
+      ? `run ${set.run} has no lanes; nothing to wait for (svc lane runs lists the runs)`
+      : `conversation ${set.parent} has launched no lanes; nothing to wait for`,
+  );
+}
+
 export function judgeReportedError(lane: { role: string; name: string }): SvcError<'judgeReported'> {
   return refused(
     'judgeReported',

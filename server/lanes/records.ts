@@ -16,6 +16,7 @@ import type { HostLink } from '../hosts/hostLink';
 import type { Gauntlet } from '../../shared/config';
 import type { z } from 'zod';
 import { SpendBook } from './spend';
+import { commitsSinceBase, wantsBaseCount } from './aheadOfBase';
 
 export interface LaneReader {
   store: LaneStore;
@@ -40,6 +41,8 @@ interface Snapshot {
   reports: Map<number, LaneReport[]>;
   judges: Map<string, LaneRow[]>;
   facts: Map<string, GitFacts | FactsUnavailable>;
+  /** Commits since the base of lanes whose branch has no upstream, by lane id (aheadOfBase.ts). */
+  sinceBase: Map<number, number>;
   spend: SpendBook;
 }
 
@@ -71,7 +74,25 @@ async function snapshot(r: LaneReader, rows: LaneRow[], from: RecordsFrom): Prom
   const reports = r.store.reportsOf([...ids]);
   const spend = new SpendBook(r, runs, ofRuns);
   await reading;
-  return { reports, judges, facts, spend };
+  const sinceBase = await countSinceBase(rows, facts);
+  return { reports, judges, facts, spend, sinceBase };
+}
+
+/** Local lanes on a branch never pushed: their commits since the base, counted in parallel. */
+async function countSinceBase(
+  rows: LaneRow[],
+  facts: Map<string, GitFacts | FactsUnavailable>,
+): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  await Promise.all(
+    rows.map(async (row) => {
+      const f = row.host ? undefined : facts.get(row.dir);
+      if (!f || factsUnavailable(f) || !row.gitBacked || !wantsBaseCount(f, row.baseSha)) return;
+      const n = await commitsSinceBase(row.dir, row.baseSha, f.headSha!);
+      if (n !== undefined) out.set(row.id, n);
+    }),
+  );
+  return out;
 }
 
 /** Every lane of `runs` in launch order: taken from lanes the caller read already when it holds them all, else read. */
@@ -176,11 +197,16 @@ function recordOf(r: LaneReader, row: LaneRow, snap: Snapshot): LaneRecord {
     budget: snap.spend.budget(row),
     report: reports[reports.length - 1] ?? null,
     verdict: verdictOf(row, snap),
-    git: git ? { branch: git.branch, headSha: git.headSha, ahead: git.ahead, dirty: git.dirty } : null,
+    git: git ? gitOf(git, snap.sinceBase.get(row.id)) : null,
     gitUnavailable: factsUnavailable(read) ? read.unavailable : null,
     parked: r.parked?.(row) ?? [],
     baseSha: row.gitBacked ? row.baseSha : null,
   };
+}
+
+function gitOf(git: GitFacts, sinceBase: number | undefined): LaneRecord['git'] {
+  const facts = { branch: git.branch, headSha: git.headSha, ahead: git.ahead, dirty: git.dirty };
+  return sinceBase === undefined ? facts : { ...facts, ahead: sinceBase, aheadOfBase: true };
 }
 
 export interface RecordsFrom {

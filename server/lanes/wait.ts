@@ -4,7 +4,7 @@
 import type { LaneReport } from '../../shared/protocol/lanes';
 import type { z } from 'zod';
 import type { WaitParams, WaitResult } from '../../shared/protocol/lanes';
-import { badCursor, notALaneError, waitTargetError } from './laneRefusals';
+import { badCursor, notALaneError, waitNoLanesError, waitTargetError } from './laneRefusals';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
 
@@ -132,6 +132,7 @@ export function waitForReport(ctx: LanesContext, p: z.output<typeof WaitParams>,
     const setFlag = p.run !== undefined ? `--run ${p.run}` : `--parent ${p.parent}`;
     lanesNow = () =>
       p.run !== undefined ? ctx.store.ofRun(p.run) : ctx.store.all().filter((l) => l.parentId === parentId);
+    if (lanesNow().length === 0) throw waitNoLanesError(p.run !== undefined ? { run: p.run } : { parent: p.parent! });
     check = () => checkSet(ctx, lanesNow(), cursor, setFlag);
     timeoutNext = `svc lane wait ${setFlag}${p.after !== undefined ? ` --after ${p.after}` : ''}`;
   }

@@ -142,6 +142,8 @@ export const LaneRecord = z.object({
       branch: z.string().nullable(),
       headSha: z.string().nullable(),
       ahead: z.number().int().nullable(),
+      /** Set when the branch has no upstream: `ahead` then counts its commits since the lane's base. */
+      aheadOfBase: z.literal(true).optional(),
       dirty: z.boolean(),
     })
     .nullable(),

@@ -51,6 +51,7 @@ export const LANE_REFUSALS = [
   'badBody',
   'badCursor',
   'waitTarget',
+  'waitNoLanes',
   'judgeReported',
   'parkCopyFailed',
 ] as const;

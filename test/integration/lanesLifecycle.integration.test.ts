@@ -82,6 +82,35 @@ describe('lanes: roles and lifecycle', function () {
     const second = await s.svc(['lane', 'wait', '--run', 'ex', '--after', cursor, '--timeout', '10']);
     assert.equal(second.code, 4);
     assert.equal(second.stdout, 'SPEND: may I buy a GPU hour?\n');
+
+    // A run with no lanes is named at once (exit 1), never waited on until a timeout that
+    // blames a lane still running.
+    const none = await s.svc(['lane', 'wait', '--run', 'exx', '--timeout', '30']);
+    assert.equal(none.code, 1, none.stderr);
+    assert.equal(none.stdout, '');
+    assert.equal(none.stderr, 'run exx has no lanes; nothing to wait for (svc lane runs lists the runs)\n');
+  });
+
+  it('a branch with commits and no upstream lists them ahead of its base, not `-`', async () => {
+    await startLane(w, {
+      run: 'nb',
+      key: 'k',
+      role: 'builder',
+      model: 'm',
+      brief: writeBrief(w.briefs, 'nb.md', [{ exit: 0 }]),
+    });
+    const dir = path.join(root, 'nb-k');
+    git(dir, s.env, 'commit', '-q', '--allow-empty', '-m', 'one');
+    git(dir, s.env, 'commit', '-q', '--allow-empty', '-m', 'two');
+    const head = git(dir, s.env, 'rev-parse', 'HEAD');
+    const record = await lane('nb-k-builder-i1');
+    assert.deepEqual(record.git, { branch: 'nb/k', headSha: head, ahead: 2, aheadOfBase: true, dirty: false });
+    const [header, row] = (await ok(s.svc(['lane', 'list', '--run', 'nb']))).stdout.trimEnd().split('\n');
+    const cells = (line: string) => line.split(/\s{2,}/);
+    assert.equal(cells(row)[cells(header).indexOf('AHEAD')], '2 (base)');
+    // Once pushed, the count is of the upstream again.
+    git(dir, s.env, 'push', '-q', '-u', 'origin', 'HEAD');
+    assert.deepEqual((await lane('nb-k-builder-i1')).git, { branch: 'nb/k', headSha: head, ahead: 0, dirty: false });
   });
 
   it('wait exits 2 for a lane idle 10 minutes without a report (test clock)', async () => {

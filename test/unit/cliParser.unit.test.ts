@@ -89,7 +89,28 @@ describe('shim argument parser', () => {
     assert.equal(usage(['x', '--nope=1']), 'unknown flag --nope');
     assert.equal(usage(['x', '-z']), 'unknown flag -z');
     assert.equal(usage(['x', '-at']), 'unknown flag -at', 'short flags are not bundled');
-    assert.equal(usage(['x', '---json']), 'unknown flag ---json');
+    assert.equal(usage(['x', '---json']), 'unknown flag ---json (did you mean --json?)');
+  });
+
+  it('names the nearest flag of a mistyped one, and only a near one', () => {
+    assert.equal(usage(['x', '--tilte', 'T']), 'unknown flag --tilte (did you mean --title?)');
+    assert.equal(usage(['x', '--lnes=3']), 'unknown flag --lnes (did you mean --lines?)');
+    assert.equal(usage(['x', '--jsno']), 'unknown flag --jsno (did you mean --json?)');
+    assert.equal(usage(['x', '--colour']), 'unknown flag --colour');
+  });
+
+  it('refuses a value outside a flag’s choices, naming them all', () => {
+    const choosy: CommandSpec = {
+      ...spec,
+      flags: { ...spec.flags, role: { type: 'string', help: 'the role', choices: ['builder', 'critic'] } },
+    };
+    assert.equal(usage(['x', '--role', 'buider'], choosy), "unknown role 'buider' (builder, critic)");
+    assert.deepEqual(parseArgs(choosy, ['x', '--role=critic']).flags, { role: 'critic' });
+  });
+
+  it('points an extra word that is a flag’s name at the flag', () => {
+    assert.equal(usage(['k', 'p', 'json'], noRest), "unexpected argument 'json'; did you mean --json?");
+    assert.equal(usage(['k', 'p', 'title'], noRest), "unexpected argument 'title'; did you mean --title <text>?");
   });
 
   it('refuses a flag without its value', () => {
@@ -224,6 +245,31 @@ describe('svc --help on every command (runCli with the real registry)', () => {
     const d = io();
     assert.equal(await runCli(['daemon', 'frob'], d), 1);
     assert.equal(d.stderr, "svc: unknown command 'daemon frob' (see svc --help)\n");
+  });
+
+  it('an unknown command near a known one says which was meant', async () => {
+    const l = io();
+    assert.equal(await runCli(['lane', 'strat', '--role', 'builder'], l), 1);
+    assert.equal(l.stderr, "svc: unknown command 'lane strat'; did you mean 'svc lane start'? (see svc --help)\n");
+    const r = io();
+    assert.equal(await runCli(['reveiw', 'start'], r), 1);
+    assert.equal(r.stderr, "svc: unknown command 'reveiw'; did you mean 'svc review'? (see svc --help)\n");
+  });
+
+  it('usage errors of the real commands speak the person’s words, before any daemon is asked', async () => {
+    const role = io();
+    assert.equal(await runCli(['lane', 'start', '--key', 'k', '--role', 'buider', '--prompt', 'p'], role), 1);
+    assert.equal(
+      role.stderr,
+      "svc lane start: unknown role 'buider' (builder, critic, verifier, play, orchestrator)\nsee svc lane start --help\n",
+    );
+    const allow = io();
+    assert.equal(await runCli(['conv', 'answer', '2', 'allow'], allow), 1);
+    assert.equal(
+      allow.stderr,
+      "svc conv answer: unexpected argument 'allow'; did you mean --allow?\nsee svc conv answer --help\n",
+    );
+    for (const o of [role, allow]) assert.equal(o.stdout, '');
   });
 
   it('a group without a command lists its commands (exit 1; with --help exit 0)', async () => {
