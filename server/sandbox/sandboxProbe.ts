@@ -9,7 +9,7 @@ import { sandboxKindOf } from './sandboxMode';
 
 export type SandboxHealth = { ok: true; tool: string; version: string } | { ok: false; reason: string; fix: string };
 
-const OFF_FIX = 'or run the lane unconfined with --sandbox off (per role: gauntlet.roles.<role>.sandbox: off)';
+export const OFF_FIX = 'or run the lane unconfined with --sandbox off (per role: gauntlet.roles.<role>.sandbox: off)';
 export const BWRAP_INSTALL_FIX = `install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) ${OFF_FIX}`;
 export const USERNS_FIX = `allow unprivileged user namespaces (sysctl -w kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also sysctl -w kernel.apparmor_restrict_unprivileged_userns=0) ${OFF_FIX}`;
 
