@@ -67,7 +67,10 @@ const inboxAnswer: CommandSpec = {
   details: 'The item is the id svc inbox shows (ask-12, spend-14). Exit 0 when answered, 1 when refused.',
   async run(a, io) {
     const id = a.positionals[0];
-    if (!id) throw new UsageError('usage: svc inbox answer <item> (--allow | --deny | --option <id> | --text <answer> | --budget <usd>)');
+    if (!id)
+      throw new UsageError(
+        'usage: svc inbox answer <item> (--allow | --deny | --option <id> | --text <answer> | --budget <usd>)',
+      );
     const given = ['allow', 'deny', 'option', 'text', 'budget'].filter((f) => a.flags[f] !== undefined);
     if (given.length !== 1)
       throw new UsageError('give exactly one of --allow, --deny, --option <id>, --text <answer>, --budget <usd>');
@@ -79,7 +82,8 @@ const inboxAnswer: CommandSpec = {
       if (item.kind === 'spend' && isBudget) {
         const raw = str(a, 'budget')!;
         const usd = parseUsd(raw);
-        if ('why' in usd) throw new UsageError(`--budget takes an amount of US dollars above 0, like 2.50; got '${raw}'`);
+        if ('why' in usd)
+          throw new UsageError(`--budget takes an amount of US dollars above 0, like 2.50; got '${raw}'`);
         const r = await c.request(lanesBudget, {
           caller: io.env.SVC_CONVERSATION || undefined,
           lane: item.lane ?? String(conv.id),
@@ -98,7 +102,9 @@ const inboxAnswer: CommandSpec = {
         option: str(a, 'option'),
         text: str(a, 'text'),
       });
-      io.out(`Answered ${id} (#${r.conversation.id} ${r.conversation.name}): ${r.answered.kind} "${r.answered.title}"\n`);
+      io.out(
+        `Answered ${id} (#${r.conversation.id} ${r.conversation.name}): ${r.answered.kind} "${r.answered.title}"\n`,
+      );
       return 0;
     });
   },

@@ -129,7 +129,7 @@ async function main(): Promise<void> {
 
   await gauntlet();
   const issue = await runReviewConvoy({ svc, say, heading, home: HOME, svcHome: SVC_HOME });
-  await runNeedsYou({ svc, say, heading, home: HOME, svcHome: SVC_HOME });
+  const asking = await runNeedsYou({ svc, say, heading, home: HOME, svcHome: SVC_HOME });
 
   heading('svc lane list --run demo');
   svc(['lane', 'list', '--run', 'demo']);
@@ -151,6 +151,12 @@ async function main(): Promise<void> {
   svc(['show', issue]);
   heading('svc run export demo');
   svc(['run', 'export', 'demo', '--out', path.join(HOME, 'svc-run-sample-demo.html')]);
+  // Last: what still waits on the person, the needs-you question left open above among it.
+  heading('svc inbox');
+  svc(['inbox']);
+  const waiting = JSON.parse(svc(['inbox', '--json'], { quiet: true })) as { items: { id: string }[] };
+  if (!waiting.items.some((i) => i.id === `ask-${asking}`))
+    throw new Error(`svc inbox does not show the open question of #${asking}`);
 
   say(
     `\nDone. The daemon keeps running for this demo home; look around with:\n  SVC_HOME=${SVC_HOME} npx svc lane list\n  npm run demo:ui   (the same state in a real VS Code)\n  the run record: ${path.join(HOME, 'svc-run-sample-demo.html')} (open it in a browser)\nStop it (and the demo's live agents) with: SVC_HOME=${SVC_HOME} npx svc daemon stop --force`,

@@ -137,7 +137,7 @@ function waitNewer(inbox: Inbox, after: number, timeoutS: number, signal: AbortS
       } catch (e) {
         settled = true;
         for (const c of cleanups) c();
-        reject(e as Error);
+        reject(e);
       } finally {
         reading = false;
         if (again) {

@@ -182,11 +182,7 @@ describe('svc inbox', function () {
   });
 
   it('a spend hold: listed with the SPEND report; raised from the inbox, the lane goes on and it is gone', async () => {
-    const brief = writeBrief(w.briefs, 'spender.md', [
-      { say: 'working' },
-      { cost: 0.6 },
-      { sleep: 60_000 },
-    ]);
+    const brief = writeBrief(w.briefs, 'spender.md', [{ say: 'working' }, { cost: 0.6 }, { sleep: 60_000 }]);
     const l = await startLane(w, { run: 'is', key: 's', role: 'builder', model: 'm', brief, budget: '0.5' });
     await until('held at the cap', async () => (await item(`spend-${l.id}`)) !== undefined);
     const h = (await item(`spend-${l.id}`))!;
