@@ -6,6 +6,7 @@ import { convCommands } from './commands/conv';
 import { daemonCommands } from './commands/daemon';
 import { doctorCommands } from './commands/doctor';
 import { hostCommands } from './commands/host';
+import { inboxCommands } from './commands/inbox';
 import { installCliCommands } from './commands/installCli';
 import { issueCommands } from './commands/issue';
 import { laneCommands } from './commands/lane';
@@ -21,6 +22,7 @@ export const COMMANDS: CommandSpec[] = [
   ...convCommands,
   ...agentCommands,
   ...laneCommands,
+  ...inboxCommands,
   ...runCommands,
   ...prCommands,
   ...skillCommands,

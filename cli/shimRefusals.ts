@@ -24,3 +24,21 @@ export function cliLinkRefusal(
 ): DaemonRefusal<'cliLinkTaken' | 'cliLinkOutsideHome'> {
   return new DaemonRefusal(message, reason, 'refused');
 }
+
+/** `svc inbox answer` of an item that is not waiting (answered, gone, or never there). */
+export function noInboxItemRefusal(id: string): DaemonRefusal<'noInboxItem'> {
+  return new DaemonRefusal(
+    `no inbox item '${id}' is waiting (it may have been answered or its cause gone; see svc inbox)`,
+    'noInboxItem',
+    'notFound',
+  );
+}
+
+/** `svc inbox answer` with an answer the item's kind does not take. */
+export function inboxAnswerKindRefusal(id: string, kind: string, takes: string): DaemonRefusal<'inboxAnswerKind'> {
+  return new DaemonRefusal(
+    `inbox item ${id} is ${kind === 'spend' ? 'a spend hold' : `a ${kind} item`}: it takes ${takes} (its command: see svc inbox)`,
+    'inboxAnswerKind',
+    'usage',
+  );
+}

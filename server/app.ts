@@ -28,6 +28,8 @@ export interface App {
   distDir: string;
   /** Tells every client that something changed (views re-read; no polling). */
   notify(params: z.input<typeof ChangedParams>): void;
+  /** Calls `fn` after every notify (what is read at read time, such as the inbox, re-reads); returns an unsubscribe. */
+  onNotify(fn: () => void): () => void;
   /** Run at graceful stop, newest first. */
   onStop(fn: () => Promise<void> | void): void;
   /** Milliseconds since the epoch; tests may move it forward (see `clock`). */

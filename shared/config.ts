@@ -53,6 +53,11 @@ export const BudgetUsd = z
   .positive('a budget is an amount of US dollars above 0')
   .max(1_000_000, 'a budget is at most 1,000,000 US dollars');
 
+/** A duration such as `90s`, `15m` or `2h` (shared/format/duration.ts reads it). */
+export const StallAfter = z
+  .string()
+  .regex(/^[1-9]\d{0,5}(s|m|h)$/, 'a duration is a whole number of s, m or h, such as 90s, 15m or 2h');
+
 /** A gauntlet role's defaults: the shared ones plus the host its lanes go to and each lane's spend cap. */
 export const GauntletRoleDefaults = z
   .object({
@@ -63,6 +68,8 @@ export const GauntletRoleDefaults = z
     host: HostName.optional(),
     budget: BudgetUsd.optional(),
     sandbox: SandboxMode.optional(),
+    /** How long a working lane may show no output or tool activity before the inbox calls it stalled (default 15m). */
+    stall_after: StallAfter.optional(),
   })
   .strict();
 

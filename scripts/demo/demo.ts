@@ -150,7 +150,7 @@ async function main(): Promise<void> {
   await gauntlet();
   const io = { svc, say, heading, home: HOME, svcHome: SVC_HOME, sandboxOff: sandbox.mode === 'off' };
   const issue = await runReviewConvoy(io);
-  await runNeedsYou(io);
+  const asking = await runNeedsYou(io);
 
   heading('svc lane list --run demo');
   svc(['lane', 'list', '--run', 'demo']);
@@ -174,6 +174,12 @@ async function main(): Promise<void> {
   svc(['show', issue]);
   heading('svc run export demo');
   svc(['run', 'export', 'demo', '--out', path.join(HOME, 'svc-run-sample-demo.html')]);
+  // Last: what still waits on the person, the needs-you question left open above among it.
+  heading('svc inbox');
+  svc(['inbox']);
+  const waiting = JSON.parse(svc(['inbox', '--json'], { quiet: true })) as { items: { id: string }[] };
+  if (!waiting.items.some((i) => i.id === `ask-${asking}`))
+    throw new Error(`svc inbox does not show the open question of #${asking}`);
 
   say(
     `\nDone. The daemon keeps running for this demo home; look around with:\n  SVC_HOME=${SVC_HOME} npx svc lane list\n  npm run demo:ui   (the same state in a real VS Code)\n  the run record: ${path.join(HOME, 'svc-run-sample-demo.html')} (open it in a browser)\nStop it (and the demo's live agents) with: SVC_HOME=${SVC_HOME} npx svc daemon stop --force`,

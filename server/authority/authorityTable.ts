@@ -91,6 +91,8 @@ export const AUTHORITY: Readonly<Record<string, Rule>> = {
   'lanes/get': anyone,
   'lanes/show': anyone,
   'lanes/runs': anyone,
+  // The inbox: a read; answering from it goes through conversations/answer and lanes/budget.
+  'inbox/list': anyone,
   'lanes/wait': anyone,
   'lanes/report': { who: 'itself' },
   'lanes/stop': lanes('stop'),

@@ -135,6 +135,7 @@ export class ConversationService extends ConversationRegistry {
       needsYou: s.needsYou,
       idleSince: s.idleSince,
       lastTurnEndedAt: s.lastTurnEndedAt,
+      outputAt: s.outputAt,
       ...(hostLost ? { hostLost } : {}),
     };
   }

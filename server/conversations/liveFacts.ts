@@ -9,6 +9,8 @@ export interface LiveFacts {
   /** When the agent last became idle (alive, no turn, no ask); undefined unless idle. */
   idleSince?: number;
   lastTurnEndedAt?: number;
+  /** When the agent last showed output or tool activity, or began its turn (a stall counts from it). */
+  outputAt?: number;
   /** An agent on a host whose connection is down (it keeps running there; svc reconnects). */
   hostLost?: HostLost;
 }

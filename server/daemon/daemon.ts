@@ -71,6 +71,7 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
   const http = new HttpServer(token);
   const stoppers: (() => Promise<void> | void)[] = [];
   const clock = testClock(process.env.SVC_TEST_CLOCK === '1');
+  const notified = new Set<() => void>();
   const app: App = {
     paths,
     db,
@@ -78,7 +79,14 @@ export async function startDaemon(home: string, distDir: string): Promise<Runnin
     rpc,
     http,
     distDir,
-    notify: (p) => rpc.broadcast(changed, p),
+    notify: (p) => {
+      rpc.broadcast(changed, p);
+      for (const fn of notified) fn();
+    },
+    onNotify: (fn) => {
+      notified.add(fn);
+      return () => notified.delete(fn);
+    },
     onStop: (fn) => stoppers.push(fn),
     now: () => Date.now() + clock.offset,
     clock,

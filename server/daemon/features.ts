@@ -27,6 +27,7 @@ import { registerHosts } from '../hosts/hostMethods';
 import { resolveProfile } from '../harness/profiles';
 import { registerRunRecord } from '../runRecord/runRecordMethods';
 import { registerAuthority } from '../authority/registerAuthority';
+import { registerInbox } from '../inbox/inboxMethods';
 
 /** Every feature's migrations; openDb runs them in id order (ranges: server/store/migrations.ts). */
 export const featureMigrations: readonly (readonly Migration[])[] = [
@@ -83,6 +84,7 @@ export function registerFeatures(app: App, stop: (reason: string) => Promise<voi
     issueOf: (id) => conversations.get(id)?.issueId ?? undefined,
     issue: (id) => issues.get(id),
   });
+  registerInbox(app, { conv: conversations, lanes, issues });
   registerDoctor(app, () => conversations.counts().live);
   // Last: it checks every method registered above has a row.
   registerAuthority(app, { conv: conversations, issues });

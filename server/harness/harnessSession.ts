@@ -86,6 +86,8 @@ export class HarnessSession {
   working = false;
   idleSince?: number;
   lastTurnEndedAt?: number;
+  /** When the agent last showed output or tool activity (or its turn began): a stall is measured from it. */
+  outputAt?: number;
   sessionId?: string;
   /**
    * The start is confirmed: the session is open and the first prompt got past the
@@ -281,6 +283,7 @@ export class HarnessSession {
         }
         this.working = true;
         this.idleSince = undefined;
+        this.outputAt = this.now();
         const prompt = (m.params?.prompt ?? []) as { type: string; text?: string }[];
         this.events.transcript('prompt', { text: prompt.map((b) => b.text ?? '').join('') });
         // No state() here: drain sent it and set `working`, and whoever drained announced
@@ -288,6 +291,7 @@ export class HarnessSession {
       } else if (!m.method && hasId && this.asks.has(key)) {
         const ask = this.asks.get(key)!;
         this.asks.delete(key);
+        this.outputAt = this.now(); // the wait for the person is no stall
         this.events.transcript('answer', { id: m.id, summary: ask.summary ?? 'answered', result: m.result ?? null });
         this.becameIdleMaybe();
         this.events.state();
@@ -310,6 +314,7 @@ export class HarnessSession {
       if (ask) {
         this.asks.set(key, ask);
         this.idleSince = undefined;
+        this.outputAt = this.now();
         this.events.transcript(m.method === 'elicitation/create' ? 'elicitation' : 'permission', {
           id: m.id,
           title: ask.info.title,
@@ -326,6 +331,7 @@ export class HarnessSession {
         cost?: { amount: number; currency: string } | null;
       };
       if (update.sessionUpdate === 'usage_update') this.events.usage(update);
+      else if (!this.replaying && update.sessionUpdate) this.outputAt = this.now();
       if (!this.replaying && update.sessionUpdate) this.events.transcript(update.sessionUpdate, update);
     } else if (m.method === '$/cancel_request') {
       const id = (m.params as { requestId?: JsonRpcId } | undefined)?.requestId;

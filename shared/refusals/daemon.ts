@@ -9,5 +9,8 @@ export const DAEMON_REFUSALS = [
   // svc install-cli / uninstall-cli: a file of svc's name that is not its launcher, a folder outside home
   'cliLinkTaken',
   'cliLinkOutsideHome',
+  // svc inbox answer: no such item waiting, or an answer its kind does not take
+  'noInboxItem',
+  'inboxAnswerKind',
 ] as const;
 export type DaemonRefusalReason = (typeof DAEMON_REFUSALS)[number];
