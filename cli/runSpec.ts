@@ -7,8 +7,12 @@ import { DaemonUnavailable } from '../shared/client/ensureDaemon';
 import { DaemonRefusal } from '../shared/client/daemonRefusal';
 import { helpText, parseArgs, UsageError } from './cli';
 import type { CliIo, CommandSpec } from './cli';
+import { terminalSafe } from '../shared/format/terminalText';
 
-export async function runSpec(spec: CommandSpec, rest: string[], io: CliIo): Promise<number> {
+export async function runSpec(spec: CommandSpec, rest: string[], given: CliIo): Promise<number> {
+  // Every command prints through here, and much of what it prints an agent wrote (reports,
+  // titles, transcripts, names): no control character reaches the terminal as one.
+  const io: CliIo = { ...given, out: (t) => given.out(terminalSafe(t)), err: (t) => given.err(terminalSafe(t)) };
   const flagArgs = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest; // after `--`, '--help' is an argument
   if (flagArgs.includes('--help') || flagArgs.includes('-h')) {
     io.out(helpText(spec));

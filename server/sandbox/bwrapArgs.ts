@@ -9,8 +9,15 @@ import type { Mount } from './sandboxPlan';
  * filesystem read-only and a PID namespace of its own. Everything the sandbox started dies
  * with that namespace; the namespace dies with the daemon that started it, which could no
  * longer talk to the agent.
+ *
+ * No capability at all: run by root (containers, CI), bubblewrap otherwise hands the agent
+ * every one, and with CAP_SYS_ADMIN it could unmount the tmpfs that hides SVC_HOME. Without
+ * them a mount, unmount or remount inside is refused as it is to any user. bubblewrap always
+ * sets no-new-privileges, so no setuid program inside gains them back.
  */
 export const BWRAP_BASE_ARGS: readonly string[] = [
+  '--cap-drop',
+  'ALL',
   '--die-with-parent',
   '--unshare-pid',
   '--ro-bind',

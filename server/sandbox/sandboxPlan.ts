@@ -8,7 +8,8 @@
 // - the object store and refs of a push remote that is a local folder;
 // - the harness's own state, a private /tmp, and the conversation's own socket;
 // - and SVC_HOME is hidden whole (caller.key, config.yaml with its tokens, svc.db), except
-//   the files the agent must read (the script harness's script) and its socket.
+//   the files the agent must read (the script harness's script) and its socket; so are the
+//   folders the sockets move to when SVC_HOME is too long for a socket path.
 // The repository's hooks/, config and info/, core.hooksPath, HEAD and index of the main
 // checkout, and every other worktree's admin folder stay read-only: a lane that could write
 // them could make the person's next git command run its code outside the sandbox.
@@ -33,6 +34,8 @@ export interface SandboxFacts {
   socket?: string;
   /** Folders replaced by an empty private tmpfs. */
   privateTmp: string[];
+  /** Folders outside SVC_HOME that hold the daemon's sockets (or the person's), hidden like it. */
+  sockets?: string[];
 }
 
 /** `mode`: the tmpfs's permission bits (svc's own tools refuse an SVC_HOME that is not 0700, the hidden one included). */
@@ -74,6 +77,7 @@ export function sandboxMounts(f: SandboxFacts, exists: (p: string) => boolean): 
   const hidden: Mount[] = [
     ...f.privateTmp.map((p): Mount => ({ kind: 'tmpfs', path: p })),
     { kind: 'tmpfs', path: f.svcHome, mode: '0700' },
+    ...(f.sockets ?? []).map((p): Mount => ({ kind: 'tmpfs', path: p, mode: '0700' })),
   ];
   const ordered = binds.map((b, i) => ({ b, i })).sort((x, y) => depth(x.b.path) - depth(y.b.path) || x.i - y.i);
   return [...hidden, ...dedupe(ordered.map((x) => x.b))];

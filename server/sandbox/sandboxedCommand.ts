@@ -10,6 +10,8 @@ import type { SandboxKind } from './sandboxMode';
 import { sandboxMounts } from './sandboxPlan';
 import type { Mount, SandboxFacts } from './sandboxPlan';
 import { seatbeltProfile } from './seatbeltProfile';
+import { homePaths } from '../../shared/svcHome';
+import { isInside } from './sandboxPlan';
 
 export interface SandboxRequest {
   cwd: string;
@@ -98,7 +100,24 @@ export function sandboxFacts(r: SandboxRequest, platform: NodeJS.Platform = proc
     readable: r.readable.filter(exists).map(real),
     socket: r.socket,
     privateTmp: [...new Set(privateTmp)],
+    // macOS has no private temporary folder: a socket folder there is hidden too.
+    sockets: socketFolders(real(r.svcHome), platform === 'darwin' ? [] : privateTmp),
   };
+}
+
+/**
+ * The folders where the daemon's sockets may live outside SVC_HOME (a home too long for a
+ * socket path puts them in $XDG_RUNTIME_DIR or `<tmp>/svc-<uid>/`, shared/svcHome.ts), hidden
+ * like SVC_HOME: a raw request on the shared socket is taken as the person's. The runtime
+ * folder goes whole, wherever the sockets are: the person's SSH control sockets and session
+ * bus live there too, and each runs commands as the person.
+ */
+function socketFolders(svcHome: string, alreadyHidden: string[]): string[] {
+  const runtime = process.env.XDG_RUNTIME_DIR;
+  const shared = path.dirname(homePaths(svcHome).socket);
+  const candidates = [runtime, shared].filter((p): p is string => !!p && path.isAbsolute(p) && exists(p)).map(real);
+  const covered = (p: string) => isInside(p, svcHome) || alreadyHidden.some((t) => isInside(p, real(t)));
+  return [...new Set(candidates.filter((p) => p !== '/' && !covered(p)))];
 }
 
 export function mountsOf(facts: SandboxFacts): Mount[] {

@@ -79,8 +79,9 @@ describe('sandbox plan', () => {
       assert.ok(ro.includes(`/home/u/proj-lanes/r-k/${p}`), `${p} read-only`);
   });
 
-  it('bubblewrap: the whole filesystem read-only, its own PID namespace, dies with the daemon, the mounts in order, the network kept', () => {
-    const args = bwrapArgs(sandboxMounts(FACTS, exists), FACTS.cwd);
+  it('bubblewrap: no capability, the whole filesystem read-only, its own PID namespace, dies with the daemon, the mounts in order, the network kept', () => {
+    const args = bwrapArgs(sandboxMounts(FACTS, exists), FACTS.cwd).slice(2);
+    assert.deepEqual(bwrapArgs([], '/w').slice(0, 2), ['--cap-drop', 'ALL']);
     assert.deepEqual(args.slice(0, 9), [
       '--die-with-parent',
       '--unshare-pid',

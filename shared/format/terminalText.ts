@@ -1,0 +1,14 @@
+// Text bound for a terminal. Agents write report bodies, titles, transcripts and names, and
+// a terminal obeys the control characters in what it prints: an escape sequence can set the
+// window title, write the clipboard (OSC 52), clear the screen or rewrite the line above.
+// Every control character but newline and tab is shown as its code instead (`\x1b`), so the
+// person sees that it was there and the terminal never acts on it. C1 controls (U+0080 to
+// U+009F) count too: some terminals read U+009B as the start of a sequence.
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** `text` with every control character other than `\n` and `\t` written as `\xNN`. */
+export function terminalSafe(text: string): string {
+  return text.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
