@@ -69,6 +69,8 @@ const configs = [
       daemon: 'server/main.ts',
       scriptAgent: 'server/harness/script/scriptAgentMain.ts',
       svcHost: 'server/hostHelperMain.ts',
+      // The facts' worker threads (server/git/factsWorkers.ts) start it beside daemon.js.
+      factsWorker: 'server/git/factsWorkerMain.ts',
     },
     // The review briefs are Markdown templates bundled as text (server/review/briefs).
     loader: { '.md': 'text' },

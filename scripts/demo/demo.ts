@@ -7,6 +7,8 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { demoSandbox } from './demoSandbox';
+import type { DemoSandbox } from './demoSandbox';
 import { writeGauntlet } from './gauntletScript';
 import { followRun } from './progress';
 import { runNeedsYou } from './needsYou';
@@ -66,6 +68,14 @@ async function gauntlet(): Promise<void> {
     say,
     (lanes) => lanes.length === 6 && reaped.every((n) => lanes.find((l) => l.name === n)?.reaped),
   );
+  // A lane that fails to start stops the demo at once, with its spawn error.
+  progress.failed.then(
+    (lane) => {
+      say(`\n${lane.name} failed to start: ${lane.spawnError ?? 'no spawn error recorded'}`);
+      process.exit(1);
+    },
+    () => undefined,
+  );
   const created = JSON.parse(
     svc(
       [
@@ -117,33 +127,46 @@ async function completeFile(file: string): Promise<string> {
   return fs.readFileSync(file, 'utf8');
 }
 
+/** Without a working sandbox the `script` harness's lanes run off (config.yaml, rewritten by the review half). */
+function writeSandboxConfig(sandbox: DemoSandbox): void {
+  if (sandbox.mode !== 'off') return;
+  fs.mkdirSync(SVC_HOME, { recursive: true, mode: 0o700 });
+  fs.writeFileSync(path.join(SVC_HOME, 'config.yaml'), 'harnesses:\n  script:\n    sandbox: off\n', { mode: 0o600 });
+}
+
 async function main(): Promise<void> {
   say('svc demo — the script harness and the local code host; no API keys, no network.');
   freshHome();
+  const sandbox = await demoSandbox(env);
+  writeSandboxConfig(sandbox);
   const project = makeSampleProject(HOME, env);
   say(`  home     ${HOME} (SVC_HOME=${SVC_HOME})`);
   say(`  project  sample: ${project}, origin ${path.join(HOME, 'sample-origin.git')}`);
+  if (sandbox.mode === 'off') say(`  ${sandbox.line}`);
   const status = JSON.parse(svc(['daemon', 'status', '--json'], { quiet: true })) as { pid: number; httpPort: number };
   say(`  daemon   pid ${status.pid}, http://127.0.0.1:${status.httpPort}`);
   svc(['project', 'add', 'sample', project], { quiet: true });
 
   await gauntlet();
-  const issue = await runReviewConvoy({ svc, say, heading, home: HOME, svcHome: SVC_HOME });
-  await runNeedsYou({ svc, say, heading, home: HOME, svcHome: SVC_HOME });
+  const io = { svc, say, heading, home: HOME, svcHome: SVC_HOME, sandboxOff: sandbox.mode === 'off' };
+  const issue = await runReviewConvoy(io);
+  await runNeedsYou(io);
 
   heading('svc lane list --run demo');
   svc(['lane', 'list', '--run', 'demo']);
-  // The demo's lanes run in the default sandbox wherever the platform has one: say so, and fail if one did not.
+  // The demo's lanes run in the default sandbox wherever it can start: say so, and fail if one did not.
   const modes = (
     JSON.parse(svc(['lane', 'list', '--run', 'demo', '--json'], { quiet: true })) as { name: string; sandbox: string }[]
   ).map((l) => `${l.name} ${l.sandbox}`);
   const unconfined = modes.filter((m) => !m.endsWith(' workspace'));
-  if (process.platform !== 'win32' && unconfined.length)
+  if (sandbox.mode === 'workspace' && unconfined.length)
     throw new Error(`lanes ran outside the sandbox: ${unconfined.join(', ')}`);
   say(
-    process.platform === 'win32'
-      ? `  ${modes.length} lanes ran unconfined (svc has no sandbox on Windows)`
-      : `  every lane ran sandboxed (workspace): ${modes.length} lanes`,
+    sandbox.mode === 'workspace'
+      ? `  every lane ran sandboxed (workspace): ${modes.length} lanes`
+      : sandbox.mode === 'off'
+        ? `  ${modes.length} lanes ran unconfined (the sandbox could not start here; see above)`
+        : `  ${modes.length} lanes ran unconfined (svc has no sandbox on ${process.platform})`,
   );
   heading('svc lane show --run demo --key greet');
   svc(['lane', 'show', '--run', 'demo', '--key', 'greet']);

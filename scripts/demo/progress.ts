@@ -1,5 +1,5 @@
 // Follows a gauntlet run as it happens, from daemon notifications (no polling): prints
-// one line when a lane is launched, files a report, or is reaped.
+// one line when a lane is launched, files a report, or is reaped; and says when one fails to start.
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import { createMessageConnection, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
@@ -11,6 +11,8 @@ import type { LaneRecord } from '../../shared/protocol/lanes';
 export interface Progress {
   /** Resolves when `done(lanes)` says the run is finished. */
   finished: Promise<LaneRecord[]>;
+  /** Resolves with the first lane of the run that failed to start. */
+  failed: Promise<LaneRecord>;
   rpc: MessageConnection;
   close(): void;
 }
@@ -29,6 +31,8 @@ export async function followRun(
   const seen = new Map<number, { reports: number; reaped: boolean }>();
   let finish: (lanes: LaneRecord[]) => void = () => undefined;
   const finished = new Promise<LaneRecord[]>((r) => (finish = r));
+  let fail: (lane: LaneRecord) => void = () => undefined;
+  const failed = new Promise<LaneRecord>((r) => (fail = r));
   let reading = false;
   let again = false;
   let closed = false;
@@ -51,6 +55,8 @@ export async function followRun(
         if (l.reaped && !was.reaped) print(`  − ${tag} reaped`);
         seen.set(l.id, { reports: l.report?.seq ?? 0, reaped: l.reaped });
       }
+      const notStarted = lanes.find((l) => l.activity === 'failed-to-start');
+      if (notStarted) fail(notStarted);
       if (done(lanes)) finish(lanes);
     } finally {
       reading = false;
@@ -65,6 +71,7 @@ export async function followRun(
   });
   return {
     finished,
+    failed,
     rpc,
     close: () => {
       closed = true;

@@ -13,6 +13,8 @@ export interface DemoIo {
   heading(line: string): void;
   home: string;
   svcHome: string;
+  /** The sandbox cannot start here: the `script` harness's lanes run off (demoSandbox.ts). */
+  sandboxOff: boolean;
 }
 
 /** Each reviewer reads the diff under review and writes its report with a Verdict heading. */
@@ -50,6 +52,7 @@ function writeScripts(io: DemoIo): void {
     '# the first matching conversation-name glob wins.',
     'harnesses:',
     '  script:',
+    ...(io.sandboxOff ? ['    sandbox: off'] : []),
     '    scripts:',
     `      "agent-*-review-*": ${script('reviewer', REVIEWER)}`,
     `      "agent-*-review": ${script('parent', PARENT)}`,

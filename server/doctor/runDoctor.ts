@@ -76,7 +76,7 @@ export async function runDoctor(i: DoctorInput): Promise<DoctorReport> {
       ...(await checkNode(
         i.env,
         process.version,
-        harnesses.some((h) => h.name === 'claude' && h.installed),
+        harnesses.find((h) => h.name === 'claude' && h.installed)?.path ?? null,
       )),
     );
     const home = i.env.HOME && fs.existsSync(i.env.HOME) ? i.env.HOME : i.svcHome;

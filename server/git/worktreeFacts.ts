@@ -14,6 +14,10 @@
 // Every git here answers within FACTS_TIMEOUT_MS or is given up on: a worktree whose git
 // hangs (a network filesystem, a file that never answers) lists as "facts unavailable:
 // git did not answer within 5 s" instead of holding the whole list.
+// Nothing here whose cost grows with a repository's size runs on the daemon's thread: the
+// re-checks, the snapshots a kept answer depends on and the index digests run on worker
+// threads (factsWorkers.ts), the statuses in git's own processes. So a list of many large
+// lanes holds no other request, and the timers bounding git fire on time.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -21,11 +25,14 @@ import { logger } from '../util/log';
 import { git } from './git';
 import type { GitFacts } from './git';
 import { cleanGitEnvironment, FACTS_TIMEOUT_MS, GitTimeout } from './gitExec';
-import { indexDigest, indexStamp } from './indexContent';
+import { worktreeGitDir } from './factsTasks';
+import type { FactsTask, FactsTaskResult, RecheckResult, Snapshot } from './factsTasks';
+import { FactsWorkers } from './factsWorkers';
+import { indexStamp } from './indexContent';
 import { MAX_BATCH, statusOfMany } from './statusBatch';
 import { watchTree } from './treeWatch';
 import type { TreeWatch as Watch } from './treeWatch';
-import { configSignature, dirsSignature, hashBytesOf, recheckKept, worktreeDirs } from './worktreeRecheck';
+import { hashBytesOf } from './worktreeRecheck';
 import type { KeptClean, Rechecked } from './worktreeRecheck';
 
 /** Where clean answers outlive the daemon (the store); see worktreeRecheck.ts. */
@@ -81,6 +88,8 @@ export class WorktreeFacts {
   private readonly env = cleanGitEnvironment();
   /** `git status` runs at once: a cold list of 1,000 lanes must not start 1,000 processes together. */
   private readonly slots: Slots;
+  /** The threads the file-system work runs on, as many as the git runs at once. */
+  private readonly workers: FactsWorkers;
   private readonly memory: FactsMemory;
   /** Reads being answered now; watches wait until there are none (see watchLater). */
   private reading = 0;
@@ -96,6 +105,7 @@ export class WorktreeFacts {
     // Without a store (tests, tools) clean answers are kept for this process only.
     this.memory = opts.memory ?? processMemory();
     this.slots = new Slots(opts.parallel ?? Math.max(4, 2 * os.availableParallelism()));
+    this.workers = new FactsWorkers(this.slots.size);
   }
 
   /**
@@ -122,15 +132,14 @@ export class WorktreeFacts {
       worktreeList(repo, this.timeoutMs, this.env),
       branchTracking(repo, this.timeoutMs, this.env),
     ]);
-    listed.catch(() => undefined); // judged below, once the early re-checks are done
-    const seen = new Map<string, string>();
-    const early = this.recheckEarly(dirs, seen);
+    const early = this.recheckEarly(dirs);
     try {
       [listing, tracking] = await listed;
     } catch (e) {
       if (!(e instanceof GitTimeout)) throw e;
       log.warn(`${repo}: no git facts for ${dirs.length} worktree(s): ${e.message}`);
       for (const dir of dirs) out.set(dir, { unavailable: e.short });
+      await this.keepLearned(early);
       return out;
     }
     const recounts = new Recounts(dirs.length, (all) => this.recount(repo, all));
@@ -146,7 +155,7 @@ export class WorktreeFacts {
         const t = wt.branch ? tracking.get(wt.branch) : undefined;
         let dirty: boolean;
         try {
-          dirty = await this.dirty(dir, wt.head, { seen, early, recounts });
+          dirty = await this.dirty(dir, wt.head, { early, recounts });
         } catch (e) {
           if (!(e instanceof GitTimeout)) throw e;
           log.warn(`${dir}: no dirty flag: ${e.message}`);
@@ -183,6 +192,7 @@ export class WorktreeFacts {
     clearImmediate(this.flushTimer);
     this.flushTimer = undefined;
     this.memory.flush?.();
+    this.workers.close();
     this.toWatch.length = 0;
     for (const e of this.dirtyCache.values()) for (const w of e.watchers) w.close();
     this.dirtyCache.clear();
@@ -194,35 +204,19 @@ export class WorktreeFacts {
    * start its recounts together once every lane has said.
    */
   private async dirty(dir: string, head: string | null, pass: ReadPass): Promise<boolean> {
-    const { seen, recounts } = pass;
-    const early = pass.early.get(dir);
+    const { recounts } = pass;
     let asked = false;
     try {
-      let e = this.dirtyCache.get(dir);
-      if (!e) {
-        const gitDir = early ? early.gitDir : worktreeGitDir(dir);
-        e = {
-          valid: false,
-          dirty: false,
-          trusted: false,
-          watchers: [],
-          gitDir,
-          indexFile: gitDir && path.join(gitDir, 'index'),
-        };
-        this.dirtyCache.set(dir, e);
-        // Watching a tree costs a walk of it (a recursive watch of a 3,000-file worktree took
-        // longer than its git status): the watches are set up after every read in progress is
-        // answered. Until they are, no answer is kept valid, so the next read checks again.
-        this.toWatch.push({ dir, entry: e });
-      }
+      const early = await pass.early.get(dir);
+      const e = this.entryOf(dir, early);
       if (e.valid && e.trusted && e.head === head && (await this.sameIndex(e, head))) return e.dirty;
-      if (early ? early.answer?.head === head && this.rechecked(e, early.answer) : this.recheck(dir, e, head, seen))
+      if (early ? early.answer?.head === head && this.rechecked(e, early.answer) : await this.recheck(dir, e, head))
         return false;
       e.valid = e.trusted; // a change while we run status invalidates again
       e.head = head;
       // The index as it is before status reads it: a change during the run shows as a change next time.
       e.stamp = e.indexFile ? indexStamp(e.indexFile) : undefined;
-      e.digest = e.stamp !== undefined ? await digestAt(e.indexFile!, head) : undefined;
+      e.digest = e.stamp !== undefined ? await this.digestAt(e.indexFile!, head) : undefined;
       try {
         asked = true;
         e.dirty = await recounts.request({ dir, entry: e, head });
@@ -233,6 +227,41 @@ export class WorktreeFacts {
       return e.dirty;
     } finally {
       if (!asked) recounts.decided();
+    }
+  }
+
+  /**
+   * The entry of `dir`, made on its first read (`early`: its git dir found by an early re-check).
+   * Watching a tree costs a walk of it (a recursive watch of a 3,000-file worktree took
+   * longer than its git status): the watches are set up after every read in progress is
+   * answered. Until they are, no answer is kept valid, so the next read checks again.
+   */
+  private entryOf(dir: string, early?: RecheckResult): DirtyEntry {
+    let e = this.dirtyCache.get(dir);
+    if (e) return e;
+    const gitDir = early ? early.gitDir : worktreeGitDir(dir);
+    e = {
+      valid: false,
+      dirty: false,
+      trusted: false,
+      watchers: [],
+      gitDir,
+      indexFile: gitDir && path.join(gitDir, 'index'),
+    };
+    this.dirtyCache.set(dir, e);
+    this.toWatch.push({ dir, entry: e });
+    return e;
+  }
+
+  /**
+   * A read whose listing git did not give in time keeps what its re-checks learned: each
+   * lane's entry and the watches to come, so the next read finds them trusted and re-checks
+   * its lanes once more (under those watches) instead of starting over.
+   */
+  private async keepLearned(early: Map<string, Promise<RecheckResult | undefined>>): Promise<void> {
+    for (const [dir, p] of early) {
+      const r = await p;
+      if (r?.gitDir) this.entryOf(dir, r);
     }
   }
 
@@ -258,7 +287,7 @@ export class WorktreeFacts {
   private statusOne({ dir, entry: e, head }: Recount): Promise<boolean> {
     return this.slots.run(async () => {
       // The directories as they are before status reads them, like the index above.
-      const before = this.snapshotOf(dir, e, head);
+      const before = await this.snapshotOf(dir, e, head);
       this.statusRuns++;
       this.statusProcesses++;
       const status = await git(
@@ -281,8 +310,7 @@ export class WorktreeFacts {
     let stoppedAt = 0;
     try {
       await this.slots.run(async () => {
-        const seen = new Map<string, string>(); // the lanes' shared config and exclude files, stamped once
-        const before = batch.map((r) => this.snapshotOf(r.dir, r.entry, r.head, seen));
+        const before = await Promise.all(batch.map((r) => this.snapshotOf(r.dir, r.entry, r.head)));
         this.statusProcesses++;
         const got = await statusOfMany(
           repo,
@@ -313,13 +341,18 @@ export class WorktreeFacts {
   }
 
   /** What a clean answer depends on, taken before status reads the worktree (undefined: not kept). */
-  private snapshotOf(
-    dir: string,
-    e: DirtyEntry,
-    head: string | null,
-    seen?: Map<string, string>,
-  ): Snapshot | undefined {
-    return head && e.gitDir && e.digest ? snapshot(dir, e.gitDir, seen) : undefined;
+  private async snapshotOf(dir: string, e: DirtyEntry, head: string | null): Promise<Snapshot | undefined> {
+    return head && e.gitDir && e.digest ? this.task({ kind: 'snapshot', dir, gitDir: e.gitDir }) : undefined;
+  }
+
+  /** A task on the worker threads; one that fails (a thread that died) is "not known". */
+  private async task<T extends FactsTask>(t: T): Promise<FactsTaskResult<T> | undefined> {
+    try {
+      return await this.workers.run(t);
+    } catch (err) {
+      log.warn(`${t.kind} of ${'dir' in t ? t.dir : t.file} did not run; it counts as not known`, err);
+      return undefined;
+    }
   }
 
   private keepOrDrop(dir: string, e: DirtyEntry, head: string | null, before: Snapshot | undefined, dirty: boolean) {
@@ -350,10 +383,10 @@ export class WorktreeFacts {
   }
 
   /** Whether the answer kept before a restart still holds (then it is this entry's answer). */
-  private recheck(dir: string, e: DirtyEntry, head: string | null, seen: Map<string, string>): boolean {
+  private async recheck(dir: string, e: DirtyEntry, head: string | null): Promise<boolean> {
     const kept = this.memory.recall(dir);
     if (!kept || kept.head !== head || !e.gitDir || !e.indexFile) return false;
-    const answer = recheckKept(dir, e.gitDir, kept, seen);
+    const answer = (await this.task({ kind: 'recheck', dir, kept }))?.answer;
     return answer !== undefined && this.rechecked(e, answer);
   }
 
@@ -367,17 +400,21 @@ export class WorktreeFacts {
 
   /**
    * Re-checks the kept answers of lanes this daemon has not read yet (its first list after a
-   * restart) while git lists the worktrees, instead of after: the re-checks keep this thread
-   * busy and the listing keeps git busy, each on a core. Each is checked against the kept
-   * HEAD, and its answer counts only for a lane the listing then shows at that HEAD.
+   * restart) while git lists the worktrees, instead of after: the re-checks keep the worker
+   * threads busy and the listing keeps git busy. Each is checked against the kept HEAD, and
+   * its answer counts only for a lane the listing then shows at that HEAD. A lane whose
+   * worktree has no git dir, or whose task failed, is read as if it had no early re-check.
    */
-  private recheckEarly(dirs: string[], seen: Map<string, string>): Map<string, Early> {
-    const early = new Map<string, Early>();
+  private recheckEarly(dirs: string[]): Map<string, Promise<RecheckResult | undefined>> {
+    const early = new Map<string, Promise<RecheckResult | undefined>>();
     for (const dir of dirs) {
       if (this.dirtyCache.has(dir)) continue;
       const kept = this.memory.recall(dir);
-      const gitDir = kept && worktreeGitDir(dir);
-      if (kept && gitDir) early.set(dir, { gitDir, answer: recheckKept(dir, gitDir, kept, seen) });
+      if (kept)
+        early.set(
+          dir,
+          this.task({ kind: 'recheck', dir, kept }).then((r) => (r?.gitDir ? r : undefined)),
+        );
     }
     return early;
   }
@@ -388,10 +425,16 @@ export class WorktreeFacts {
     const stamp = indexStamp(e.indexFile);
     if (stamp === e.stamp) return true;
     if (stamp === undefined || e.digest === undefined) return false;
-    const digest = await digestAt(e.indexFile, head);
+    const digest = await this.digestAt(e.indexFile, head);
     if (digest !== e.digest) return false;
     e.stamp = stamp; // refreshed stat data only: the next read needs no digest
     return true;
+  }
+
+  /** The index's content digest (indexContent.ts), read on a worker thread. */
+  private async digestAt(file: string, head: string | null): Promise<string | undefined> {
+    const hashBytes = hashBytesOf(head);
+    return hashBytes === undefined ? undefined : this.task({ kind: 'digest', file, hashBytes });
   }
 
   /**
@@ -456,32 +499,6 @@ function processMemory(): FactsMemory {
   return { recall: (dir) => kept.get(dir), keep: (dir, k) => kept.set(dir, k), drop: (dir) => kept.delete(dir) };
 }
 
-type Snapshot = Omit<KeptClean, 'head' | 'indexDigest'>;
-
-function snapshot(dir: string, gitDir: string, seen?: Map<string, string>): Snapshot | undefined {
-  const dirs = worktreeDirs(dir);
-  const dirsSig = dirs && dirsSignature(dir, dirs);
-  return dirs && dirsSig ? { dirs, dirsSig, configSig: configSignature(gitDir, seen) } : undefined;
-}
-
-async function digestAt(file: string, head: string | null): Promise<string | undefined> {
-  const bytes = hashBytesOf(head);
-  return bytes === undefined ? undefined : indexDigest(file, bytes);
-}
-
-/** The git dir of a linked worktree (`.git` is a file `gitdir: …`), or of a main checkout. */
-function worktreeGitDir(dir: string): string | undefined {
-  const dotGit = path.join(dir, '.git');
-  try {
-    const st = fs.statSync(dotGit);
-    if (st.isDirectory()) return dotGit;
-    const m = /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'));
-    return m ? path.resolve(dir, m[1].trim()) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 async function worktreeList(
   repo: string,
   timeoutMs: number,
@@ -533,17 +550,9 @@ function realOr(p: string): string {
 
 /** What one read works with besides its lanes. */
 interface ReadPass {
-  /** Stamps of the repository's shared files, taken once per read (configSignature). */
-  seen: Map<string, string>;
-  /** Lanes re-checked before the listing came, by dir (recheckEarly). */
-  early: Map<string, Early>;
+  /** Lanes re-checked while the listing ran, by dir (recheckEarly). */
+  early: Map<string, Promise<RecheckResult | undefined>>;
   recounts: Recounts;
-}
-
-/** A lane re-checked early: its git dir, and the answer (none: it changed, and is recounted). */
-interface Early {
-  gitDir: string;
-  answer: Rechecked | undefined;
 }
 
 /** A lane to recount, and where its answer goes. */

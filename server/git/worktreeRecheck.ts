@@ -118,6 +118,9 @@ function commonDir(gitDir: string): string {
   }
 }
 
+const NS = 1_000_000_000n;
+const U32 = 0xffffffffn;
+
 /** An index file read once: its bytes, and its stat data taken before the read. */
 export interface IndexRead {
   buf: Buffer;
@@ -144,9 +147,12 @@ export function trackedFilesMatchIndex(dir: string, index: IndexRead, hashBytes:
   const version = buf.readUInt32BE(4);
   if (version !== 2 && version !== 3) return false;
   const count = buf.readUInt32BE(8);
-  const indexSec = indexSt.mtimeNs / 1_000_000_000n;
-  const indexNsec = indexSt.mtimeNs % 1_000_000_000n;
+  const indexNs = indexSt.mtimeNs;
+  const base = dir.endsWith(path.sep) ? dir : dir + path.sep;
   let at = 12;
+  // Each time is compared whole (seconds × 10⁹ + nanoseconds): a file stamped past 2106, whose
+  // seconds the index holds modulo 2³², compares unequal and is recounted. No division per
+  // file: on a 30,000-file lane the arithmetic had cost three times the lstat calls.
   for (let i = 0; i < count; i++) {
     if (at + 42 + hashBytes > buf.length) return false;
     const flagsAt = at + 40 + hashBytes;
@@ -159,22 +165,16 @@ export function trackedFilesMatchIndex(dir: string, index: IndexRead, hashBytes:
     const nameAt = flagsAt + 2;
     const nul = buf.indexOf(0, nameAt);
     if (nul < 0) return false;
-    const name = buf.toString('utf8', nameAt, nul);
-    const st = fs.lstatSync(path.join(dir, name), { bigint: true, throwIfNoEntry: false });
+    const st = fs.lstatSync(base + buf.toString('utf8', nameAt, nul), { bigint: true, throwIfNoEntry: false });
     if (!st) return false;
-    const ctimeSec = BigInt(buf.readUInt32BE(at));
-    const ctimeNsec = BigInt(buf.readUInt32BE(at + 4));
-    const mtimeSec = BigInt(buf.readUInt32BE(at + 8));
-    const mtimeNsec = BigInt(buf.readUInt32BE(at + 12));
-    const ino = BigInt(buf.readUInt32BE(at + 20));
-    const size = BigInt(buf.readUInt32BE(at + 36));
-    const u32 = 0xffffffffn;
-    if (((st.mtimeNs / 1_000_000_000n) & u32) !== mtimeSec || st.mtimeNs % 1_000_000_000n !== mtimeNsec) return false;
-    if (((st.ctimeNs / 1_000_000_000n) & u32) !== ctimeSec || st.ctimeNs % 1_000_000_000n !== ctimeNsec) return false;
-    if ((st.ino & u32) !== ino || (st.size & u32) !== size) return false;
+    const mtimeNs = BigInt(buf.readUInt32BE(at + 8)) * NS + BigInt(buf.readUInt32BE(at + 12));
+    if (st.mtimeNs !== mtimeNs) return false;
+    if (st.ctimeNs !== BigInt(buf.readUInt32BE(at)) * NS + BigInt(buf.readUInt32BE(at + 4))) return false;
+    if ((st.ino & U32) !== BigInt(buf.readUInt32BE(at + 20))) return false;
+    if ((st.size & U32) !== BigInt(buf.readUInt32BE(at + 36))) return false;
     if (st.mode >> 12n !== BigInt(type)) return false;
     // Written in the same instant as the index (or after it): git itself cannot trust its stat data.
-    if (mtimeSec > indexSec || (mtimeSec === indexSec && mtimeNsec >= indexNsec)) return false;
+    if (mtimeNs >= indexNs) return false;
     at = at + ((40 + hashBytes + 2 + (nul - nameAt) + 8) & ~7);
   }
   return true;
@@ -189,9 +189,10 @@ export interface Rechecked {
 
 /**
  * Whether the answer kept before a restart still holds (worktreeRecheck.ts), without git.
- * All on this thread, the index read once for its digest and its stat data: a first list
- * re-checks every lane, and a read through the thread pool per lane cost it more than the
- * check itself. `seen`: the repository's files stamped already in this read.
+ * Synchronous, the index read once for its digest and its stat data: it runs on a facts
+ * worker thread (factsWorkers.ts), never on the daemon's, and a read through the thread
+ * pool per file cost more than the check itself. `seen`: the repository's files stamped
+ * already in this pass.
  */
 export function recheckKept(
   dir: string,

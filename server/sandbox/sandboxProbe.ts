@@ -9,9 +9,29 @@ import { sandboxKindOf } from './sandboxMode';
 
 export type SandboxHealth = { ok: true; tool: string; version: string } | { ok: false; reason: string; fix: string };
 
-const OFF_FIX = 'or run the lane unconfined with --sandbox off (per role: gauntlet.roles.<role>.sandbox: off)';
+export const OFF_FIX = 'or run the lane unconfined with --sandbox off (per role: gauntlet.roles.<role>.sandbox: off)';
 export const BWRAP_INSTALL_FIX = `install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) ${OFF_FIX}`;
 export const USERNS_FIX = `allow unprivileged user namespaces (sysctl -w kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also sysctl -w kernel.apparmor_restrict_unprivileged_userns=0) ${OFF_FIX}`;
+
+/**
+ * How bubblewrap fails where AppArmor restricts unprivileged user namespaces (Ubuntu 24.04
+ * and later, Debian 13): it may create the namespace but not map the user into it, or not
+ * bring up its loopback.
+ */
+const APPARMOR_SIGNS = [/setting up uid map: Permission denied/, /loopback: Failed RTM_NEWADDR/];
+
+export function isAppArmorRefusal(bwrapOutput: string): boolean {
+  return APPARMOR_SIGNS.some((sign) => sign.test(bwrapOutput));
+}
+
+/** The narrowest fix first: a profile that lets bwrap alone use user namespaces, then the switch for every program. */
+export function appArmorFix(bwrap: string): string {
+  const profile = `abi <abi/4.0>,\\ninclude <tunables/global>\\nprofile bwrap ${bwrap} flags=(unconfined) {\\n  userns,\\n}\\n`;
+  return (
+    `let bubblewrap alone use user namespaces with an AppArmor profile: printf '${profile}' | sudo tee /etc/apparmor.d/bwrap && sudo apparmor_parser -r /etc/apparmor.d/bwrap; ` +
+    `or allow them for every program: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 (add it to /etc/sysctl.d/ to keep it); ${OFF_FIX}`
+  );
+}
 
 /** The smallest sandbox an agent gets: if this runs, the agent's can. */
 export const BWRAP_PROBE_ARGS = [...BWRAP_BASE_ARGS, '--tmpfs', '/tmp', '--', '/bin/sh', '-c', ':'];
@@ -28,6 +48,12 @@ export function onPath(name: string, dirs: string | undefined): string | undefin
     }
   }
   return undefined;
+}
+
+/** The error line worth quoting: the one that names the failure, else the first. */
+function firstLine(out: string, code: number | null): string {
+  const lines = out.split('\n');
+  return lines.find((l) => isAppArmorRefusal(l)) ?? (lines[0] || `exit ${code}`);
 }
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string }> {
@@ -71,10 +97,16 @@ export async function probeSandbox(
   if (!bwrap)
     return { ok: false, reason: `bubblewrap (bwrap) is not installed or not on ${pathName}`, fix: BWRAP_INSTALL_FIX };
   const probe = await run(bwrap, BWRAP_PROBE_ARGS, env);
+  if (probe.code !== 0 && isAppArmorRefusal(probe.out))
+    return {
+      ok: false,
+      reason: `AppArmor restricts unprivileged user namespaces here, so bubblewrap cannot create the sandbox (${firstLine(probe.out, probe.code)})`,
+      fix: appArmorFix(bwrap),
+    };
   if (probe.code !== 0)
     return {
       ok: false,
-      reason: `bubblewrap cannot create the sandbox's namespaces here (${probe.out.split('\n')[0] || `exit ${probe.code}`})`,
+      reason: `bubblewrap cannot create the sandbox's namespaces here (${firstLine(probe.out, probe.code)})`,
       fix: USERNS_FIX,
     };
   const version = (await run(bwrap, ['--version'], env)).out.replace(/^bubblewrap\s*/, '');

@@ -201,3 +201,41 @@ describe('sandbox: a workspace lane where bubblewrap is missing', function () {
     await startLane(w, { run: 'nb', key: 'off', role: 'builder', model: 'm', prompt: 'hi', sandbox: 'off' });
   });
 });
+
+describe('sandbox: a workspace lane where AppArmor restricts user namespaces (Ubuntu 24.04+, Debian 13)', function () {
+  this.timeout(120_000);
+  let s: Scratch;
+  let w: LaneWorld;
+  let bwrap: string;
+
+  before(async () => {
+    s = makeScratch('sandbox-apparmor');
+    // A bwrap that fails as AppArmor makes the real one fail; git and sh as usual.
+    const bin = path.join(s.root, 'bin-apparmor');
+    fs.mkdirSync(bin);
+    fs.symlinkSync('/usr/bin/git', path.join(bin, 'git'));
+    fs.symlinkSync('/bin/sh', path.join(bin, 'sh'));
+    fs.symlinkSync(process.execPath, path.join(bin, 'node'));
+    bwrap = path.join(bin, 'bwrap');
+    fs.writeFileSync(bwrap, "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n", {
+      mode: 0o755,
+    });
+    s.env.PATH = [BIN_DIR, bin].join(path.delimiter);
+    w = await laneWorld(s);
+  });
+  after(async () => s.dispose());
+
+  it('fails to start naming AppArmor, with the profile for bwrap first and then the sysctl', async () => {
+    const r = await tryStartLane(w, { run: 'aa', key: 'k', role: 'builder', model: 'm', prompt: 'hi' });
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.stderr,
+      "lane aa-k-builder-i1 failed to start: harness 'script': the lane's sandbox (workspace) cannot start: AppArmor restricts unprivileged user namespaces here, so bubblewrap cannot create the sandbox (bwrap: setting up uid map: Permission denied); " +
+        `let bubblewrap alone use user namespaces with an AppArmor profile: printf 'abi <abi/4.0>,\\ninclude <tunables/global>\\nprofile bwrap ${bwrap} flags=(unconfined) {\\n  userns,\\n}\\n' | sudo tee /etc/apparmor.d/bwrap && sudo apparmor_parser -r /etc/apparmor.d/bwrap; ` +
+        'or allow them for every program: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 (add it to /etc/sysctl.d/ to keep it); or run the lane unconfined with --sandbox off (per role: gauntlet.roles.<role>.sandbox: off)\n',
+    );
+    const doctor = (await s.svc(['doctor'])).stdout;
+    assert.match(doctor, /AppArmor restricts unprivileged user namespaces here/, doctor);
+    assert.ok(doctor.includes(`profile bwrap ${bwrap} flags=(unconfined)`), doctor);
+  });
+});

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkHarness } from '../../server/doctor/harnessCheck';
+import { laneMode } from '../../server/doctor/laneMode';
 import { usedHarnesses } from '../../server/doctor/usedHarnesses';
 import { resolveProfile } from '../../server/harness/profiles';
 import { ConfigFile, ProjectsFile } from '../../shared/config';
@@ -218,6 +219,20 @@ describe('svc doctor: harness checks (server/doctor/harnessCheck.ts)', () => {
       configShown: CFG,
     });
     assert.equal(s.health.installed, true);
+    // Its steps run in the lane's sandbox (svc's, not the harness's own), so doctor says so.
+    assert.equal(
+      laneMode(resolveProfile('script', ConfigFile.parse({}), '/dist', CFG), true, 'linux'),
+      "runs its run steps with sh -c in the lane's workspace sandbox unless its role or launch says off; asks only on ask steps",
+    );
+    const off = ConfigFile.parse({ harnesses: { script: { sandbox: 'off' } } });
+    assert.equal(
+      laneMode(resolveProfile('script', off, '/dist', CFG), true, 'linux'),
+      'runs its run steps with sh -c unconfined (harnesses.script.sandbox: off); asks only on ask steps',
+    );
+    assert.equal(
+      laneMode(resolveProfile('script', ConfigFile.parse({}), '/dist', CFG), true, 'win32'),
+      'runs its run steps with sh -c unconfined (svc has no sandbox on win32); asks only on ask steps',
+    );
   });
 
   it('counts a harness as used when a role, a review setting or a profile names it', () => {

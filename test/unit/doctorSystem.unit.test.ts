@@ -29,7 +29,10 @@ describe('svc doctor: system checks (server/doctor/)', () => {
 
   it('Node: the daemon on an unsupported Node is a problem; the agents’ node below 22 with claude installed is a note; none at all is a problem', async () => {
     fakeNode('v20.11.0');
-    const [daemon, agents] = await checkNode({ PATH: bin }, 'v18.19.0', true);
+    // An npm-installed claude-agent-acp runs on the PATH's node.
+    const claude = path.join(bin, 'claude-agent-acp');
+    fs.writeFileSync(claude, '#!/usr/bin/env node\n', { mode: 0o755 });
+    const [daemon, agents] = await checkNode({ PATH: bin }, 'v18.19.0', claude);
     assert.deepEqual(
       [daemon.status, daemon.text],
       ['problem', 'the daemon runs on Node v18.19.0 (unsupported: svc supports Node 20, 22, 24 and 26)'],
@@ -39,16 +42,43 @@ describe('svc doctor: system checks (server/doctor/)', () => {
       ['note', `agents run on Node v20.11.0 (${path.join(bin, 'node')}); claude-agent-acp declares Node 22 or newer`],
     );
     assert.match(agents.fix!, /^install Node 22 or newer for claude lanes/);
-    const ok = await checkNode({ PATH: bin }, 'v22.3.0', false);
+    const ok = await checkNode({ PATH: bin }, 'v22.3.0', null);
     assert.deepEqual(
       ok.map((c) => c.status),
       ['ok', 'ok'],
     );
     fs.rmSync(path.join(bin, 'node'));
-    const none = await checkNode({ PATH: bin }, 'v22.3.0', false);
+    const none = await checkNode({ PATH: bin }, 'v22.3.0', null);
     assert.deepEqual(
       [none[1].status, none[1].text],
       ['problem', "no node on the agents' PATH (npm-installed harnesses run on it)"],
+    );
+  });
+
+  it('Node: a claude-agent-acp whose wrapper runs it on Node 22 gets no note, whatever node the PATH has', async () => {
+    fakeNode('v20.11.0');
+    // The wrapper scripts/installAdapters.sh writes: exec a Node 22 binary of its own.
+    const own = path.join(root, 'node22', 'bin', 'node');
+    fs.mkdirSync(path.dirname(own), { recursive: true });
+    fs.writeFileSync(own, '#!/bin/sh\necho v22.23.3\n', { mode: 0o755 });
+    const claude = path.join(bin, 'claude-agent-acp');
+    fs.writeFileSync(claude, `#!/bin/sh\nexec "${own}" "/opt/claude/dist/index.js" "$@"\n`, { mode: 0o755 });
+    const [, agents] = await checkNode({ PATH: bin }, 'v22.3.0', claude);
+    assert.deepEqual(
+      [agents.status, agents.text, agents.fix],
+      [
+        'ok',
+        `agents run on Node v20.11.0 (${path.join(bin, 'node')}); claude-agent-acp on Node v22.23.3 (${own}, named by ${claude})`,
+        null,
+      ],
+    );
+    // A shebang naming an old node of its own is still a note, about that node.
+    fs.writeFileSync(own, '#!/bin/sh\necho v20.1.0\n', { mode: 0o755 });
+    fs.writeFileSync(claude, `#!${own}\n`, { mode: 0o755 });
+    const [, old] = await checkNode({ PATH: bin }, 'v22.3.0', claude);
+    assert.deepEqual(
+      [old.status, old.text],
+      ['note', `claude-agent-acp runs on Node v20.1.0 (${own}, named by ${claude}); it declares Node 22 or newer`],
     );
   });
 
