@@ -75,24 +75,21 @@ export function verdictText(v: { verdict: string; defects: number }): string {
 }
 
 /**
- * A row's description: the facts its label does not already say. At the default sidebar
- * width only its start shows beside a lane's title, so it leads with what a person scans
- * for, the activity and the report state, after the short `#id` the views find a row by;
- * the rest follows, and the tooltip says all of it. The verdict is a badge and the icon,
- * so it is not repeated here; a role and iteration the title already names (lane titles
- * often do) are left out too.
+ * A row's description: the facts its label does not already say. The verdict is a badge
+ * and the icon, so it is not repeated here; a role and iteration the title already names
+ * (lane titles often do) are left out too.
  */
 export function describeRow(row: DeckRow): string {
   const parts = [`#${row.id}`];
   const label = (row.title || row.name).toLowerCase();
-  parts.push(row.archived ? `${row.activity} (archived)` : row.activity);
-  // A report without a verdict yet must not look like no report at all.
-  if (row.report) parts.push(`reported ${row.report.status}`);
   if (row.kind === 'successor' && row.parentId !== null) parts.push(`continues ← #${row.parentId}`);
   if (row.role) {
     const role = row.iteration !== undefined ? `${row.role} i${row.iteration}` : row.role;
     if (!label.includes(role.toLowerCase())) parts.push(role);
   }
+  parts.push(row.archived ? `${row.activity} (archived)` : row.activity);
+  // A report without a verdict yet must not look like no report at all.
+  if (row.report) parts.push(`reported ${row.report.status}`);
   if (row.host) parts.push(row.hostLost ? `on ${row.host} (connection lost, reconnecting)` : `on ${row.host}`);
   if (row.git) {
     const g = [row.git.branch ?? '(detached)'];
@@ -151,10 +148,7 @@ export function tooltipOf(row: DeckRow): string {
     fact('branch', row.git.branch ? mdCode(row.git.branch) : 'detached');
     if (row.git.headSha) fact('head', mdCode(row.git.headSha.slice(0, 12)));
     if (row.git.ahead !== null)
-      fact(
-        'ahead',
-        `${row.git.ahead} commit${row.git.ahead === 1 ? '' : 's'} ahead of ${row.git.aheadOfBase ? 'its base (no upstream yet)' : 'upstream'}`,
-      );
+      fact('ahead', `${row.git.ahead} commit${row.git.ahead === 1 ? '' : 's'} ahead of upstream`);
     fact('dirty', row.git.dirty ? 'yes, uncommitted changes' : 'no');
   }
   if (row.model) fact('model', mdCode(row.model));

@@ -49,13 +49,7 @@ export function deckRows(conversations: readonly ConversationInfo[], lanes: read
         }));
       if (lane.baseSha) row.base = lane.baseSha;
       row.git = lane.git
-        ? {
-            branch: lane.git.branch,
-            ahead: lane.git.ahead,
-            ...(lane.git.aheadOfBase ? { aheadOfBase: true } : {}),
-            dirty: lane.git.dirty,
-            headSha: lane.git.headSha,
-          }
+        ? { branch: lane.git.branch, ahead: lane.git.ahead, dirty: lane.git.dirty, headSha: lane.git.headSha }
         : null;
     }
     return row;

@@ -39,14 +39,7 @@ export interface DeckRow {
   /** A lane's newest report (`svc lane report`): done, blocked or failed, shown on the row before any verdict. */
   report?: { status: string } | null;
   /** Git-backed lanes. */
-  git?: {
-    branch: string | null;
-    /** Commits ahead of the upstream, or of the lane's base when `aheadOfBase` (no upstream yet). */
-    ahead: number | null;
-    aheadOfBase?: boolean;
-    dirty: boolean;
-    headSha?: string | null;
-  } | null;
+  git?: { branch: string | null; ahead: number | null; dirty: boolean; headSha?: string | null } | null;
   /** Lanes: spent against the lane's and the run's caps (`state` as lanes/list says it). */
   budget?: { state: string; spent: number; cap: number | null; text: string };
   /** Lanes: the commit the worktree was created from (Compare with Base diffs the worktree against it). */

@@ -28,7 +28,7 @@ describe('Command Deck rows: what each one says (extension/commandDeck/deckModel
       describeRow(
         lane(2, 1, 'builder', 1, { title: 'api on r1/api', git: { branch: 'r1/api', ahead: 1, dirty: true } }),
       ),
-      '#2 · idle · builder i1 · ↑1 · dirty',
+      '#2 · builder i1 · idle · ↑1 · dirty',
     );
     // A lane on another host says where it runs, in the row and in its tooltip.
     assert.equal(
@@ -54,29 +54,6 @@ describe('Command Deck rows: what each one says (extension/commandDeck/deckModel
         `\n- host: \`big\` (over SSH): ${mdText(lost)}`,
       ),
     );
-  });
-
-  it('leads with activity and report state, so they show at the default sidebar width; the rest follows', () => {
-    // A title that names neither role nor branch: before, role, host and branch came first
-    // and the activity fell past the sidebar's edge.
-    const busy = lane(12, 1, 'builder', 2, {
-      title: 'parser rewrite',
-      activity: 'working',
-      report: { status: 'blocked' },
-      host: 'big',
-      git: { branch: 'r1/parser-i2', ahead: 3, dirty: true },
-    });
-    assert.equal(describeRow(busy), '#12 · working · reported blocked · builder i2 · on big · r1/parser-i2 ↑3 · dirty');
-    assert.ok(describeRow(busy).startsWith('#12 · working · reported blocked'));
-    const next = row(7, { kind: 'successor', parentId: 3, activity: 'needs-you' });
-    assert.equal(describeRow(next), '#7 · needs-you · continues ← #3');
-  });
-
-  it('says a branch never pushed is ahead of its base, not of an upstream', () => {
-    const fresh = lane(2, 1, 'builder', 1, { git: { branch: 'r1/api', ahead: 2, aheadOfBase: true, dirty: false } });
-    assert.match(tooltipOf(fresh), /\n- ahead: 2 commits ahead of its base \(no upstream yet\)\n/);
-    const pushed = lane(2, 1, 'builder', 1, { git: { branch: 'r1/api', ahead: 1, dirty: false } });
-    assert.match(tooltipOf(pushed), /\n- ahead: 1 commit ahead of upstream\n/);
   });
 
   it('says in the tooltip whether a lane is sandboxed', () => {
@@ -192,15 +169,15 @@ describe('Command Deck rows: what each one says (extension/commandDeck/deckModel
   it('describes role, iteration, activity and git facts: branch, ahead, dirty', () => {
     assert.equal(
       describeRow(lane(2, 1, 'builder', 3, { activity: 'working', git: { branch: 'lane/k', ahead: 2, dirty: true } })),
-      '#2 · working · builder i3 · lane/k ↑2 · dirty',
+      '#2 · builder i3 · working · lane/k ↑2 · dirty',
     );
     assert.equal(
       describeRow(lane(2, 1, 'builder', 1, { git: { branch: 'lane/k', ahead: 0, dirty: false } })),
-      '#2 · idle · builder i1 · lane/k ↑0',
+      '#2 · builder i1 · idle · lane/k ↑0',
     );
     assert.equal(
       describeRow(lane(2, 1, 'critic', 1, { git: { branch: null, ahead: null, dirty: false } })),
-      '#2 · idle · critic i1 · (detached)',
+      '#2 · critic i1 · idle · (detached)',
     );
   });
 

@@ -47,7 +47,7 @@ describe('the Command Deck: nesting, verdict badges, reports and tooltips (code-
       { level: 1, label: 'gauntlet root', description: `#${rootId} · idle` },
       { level: 2, label: title[id.api], description: `#${id.api} · idle · reported done · ↑0` },
       { level: 3, label: title[id.critic], description: `#${id.critic} · idle · reported done · (detached)` },
-      { level: 2, label: 'root successor', description: `#${id.successor} · idle · continues ← #${rootId}` },
+      { level: 2, label: 'root successor', description: `#${id.successor} · continues ← #${rootId} · idle` },
     ]);
     timing('Command Deck nesting shown', t2);
     const builderRow = rowByDescription(page, 'Command Deck', `#${id.api} · `);
