@@ -9,6 +9,7 @@ import { followRun } from '../../scripts/demo/progress';
 import { laneWorld, tryStartLane } from '../helpers/lanes';
 import { BIN_DIR, REPO, makeScratch, run } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
+import { toolBin } from '../helpers/toolBin';
 
 /** A folder of links to every program on PATH but bwrap: this machine as one without bubblewrap. */
 function pathWithoutBwrap(s: Scratch): string {
@@ -57,11 +58,7 @@ describe("the demo's progress follower: a lane that fails to start", function ()
 
   it('is reported at once with its spawn error', async () => {
     s = makeScratch('demo-failed-start');
-    const bin = path.join(s.root, 'bin-without-bwrap');
-    fs.mkdirSync(bin);
-    fs.symlinkSync('/usr/bin/git', path.join(bin, 'git'));
-    fs.symlinkSync('/bin/sh', path.join(bin, 'sh'));
-    fs.symlinkSync(process.execPath, path.join(bin, 'node'));
+    const bin = toolBin(s.root, 'bin-without-bwrap');
     s.env.PATH = [BIN_DIR, bin].join(path.delimiter);
     const w = await laneWorld(s);
     const progress = await followRun(

@@ -13,6 +13,7 @@ import { BIN_DIR, eventually, git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
 import type { Step } from '../helpers/scriptBrief';
+import { toolBin } from '../helpers/toolBin';
 
 const PROBES = ['home', 'checkout', 'sibling', 'hooks', 'config', 'caller.key', 'svc.db'] as const;
 
@@ -177,11 +178,7 @@ describe('sandbox: a workspace lane where bubblewrap is missing', function () {
   before(async () => {
     s = makeScratch('sandbox-missing');
     // The daemon's PATH holds git and sh but no bwrap.
-    bin = path.join(s.root, 'bin-without-bwrap');
-    fs.mkdirSync(bin);
-    fs.symlinkSync('/usr/bin/git', path.join(bin, 'git'));
-    fs.symlinkSync('/bin/sh', path.join(bin, 'sh'));
-    fs.symlinkSync(process.execPath, path.join(bin, 'node'));
+    bin = toolBin(s.root, 'bin-without-bwrap');
     s.env.PATH = [BIN_DIR, bin].join(path.delimiter);
     w = await laneWorld(s);
   });
@@ -211,11 +208,7 @@ describe('sandbox: a workspace lane where AppArmor restricts user namespaces (Ub
   before(async () => {
     s = makeScratch('sandbox-apparmor');
     // A bwrap that fails as AppArmor makes the real one fail; git and sh as usual.
-    const bin = path.join(s.root, 'bin-apparmor');
-    fs.mkdirSync(bin);
-    fs.symlinkSync('/usr/bin/git', path.join(bin, 'git'));
-    fs.symlinkSync('/bin/sh', path.join(bin, 'sh'));
-    fs.symlinkSync(process.execPath, path.join(bin, 'node'));
+    const bin = toolBin(s.root, 'bin-apparmor');
     bwrap = path.join(bin, 'bwrap');
     fs.writeFileSync(bwrap, "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n", {
       mode: 0o755,
