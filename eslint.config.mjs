@@ -21,7 +21,7 @@ const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}
 // server/hosts is transport (an agent, git and files on another machine over SSH): harness/
 // and lanes/ build on it, never the other way. What both need lives below both (util/,
 // git/); what hosts needs of them is handed in by the caller (daemon/features.ts,
-// server/hostHelperMain.ts). docs/decisions.md, Code health.
+// server/hostHelperMain.ts). docs/decisions/code.md, "Code health".
 const hostsBelow = ['harness', 'lanes'].map((upper) => ({
   target: './server/hosts',
   from: `./server/${upper}`,

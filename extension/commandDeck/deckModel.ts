@@ -2,7 +2,7 @@
 // stable ids and composed context values. No vscode import, so unit tests and the bench
 // run it in plain Node; deckProvider.ts turns nodes into TreeItems.
 //
-// Placement (docs/spec.md: Command Deck, Succession, Pairing): a conversation nests under its
+// Placement (docs/spec.md: Succession, Critic and verifier rules; pairing is rule 4): a conversation nests under its
 // parent (lanes under their launcher, successors under their source); a critic or
 // verifier nests instead under the builder it judges (same run and key, judged
 // iteration; the newest such builder when a --reuse respawn shares the iteration).

@@ -2,7 +2,7 @@
 // happens while it is unset. Pure: the daemon's config methods and the Roles view read
 // it, and so should anything that launches a role (one rule, one place).
 //
-// Rules (docs/decisions.md, "Roles"):
+// Rules (docs/decisions/config.md, "Roles and config"):
 // - gauntlet role fields come from the project only (`svc lane start` reads
 //   `gauntlet.roles.<role>` of projects.yaml; there is no global role default and no
 //   default model);

@@ -38,7 +38,7 @@ export interface Profile {
    */
   modelEnv?: string;
   /**
-   * The agent's session mode for each permission policy (docs/decisions.md, Harnesses):
+   * The agent's session mode for each permission policy (docs/decisions/harnesses.md, "Harnesses (real adapters)"):
    * `ask` routes the harness's approvals to svc as needs-you requests (a person's
    * conversation); `auto` lets an unattended lane act without asking. Unset: the agent's own default.
    */
@@ -88,7 +88,7 @@ function builtIn(name: string, distDir: string): Omit<Profile, 'scripts'> | unde
         // Claude Code keeps its settings, sessions and login under ~/.claude and ~/.claude.json.
         state: ['${CLAUDE_CONFIG_DIR:-~/.claude}', '~/.claude.json'],
         // As root claude refuses to start unless told it runs in a sandbox; svc lanes are
-        // worktrees the user already chose to run as root (docs/decisions.md, Harnesses).
+        // worktrees the user already chose to run as root (docs/decisions/harnesses.md, "Harnesses (real adapters)").
         env: runningAsRoot() ? { IS_SANDBOX: '1' } : {},
         sessionHint: 'as root, claude-agent-acp needs IS_SANDBOX=1 (set harnesses.claude.env.IS_SANDBOX)',
       };

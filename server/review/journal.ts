@@ -1,5 +1,5 @@
 // The pipeline journal `<workspace>/.svc/pipeline.jsonl`: append-only JSON lines
-// `{at, kind, issue, runId, sha, …}` (docs/spec.md: Pipeline journal entries). It is the only
+// `{at, kind, issue, runId, sha, …}` (docs/spec.md: Events). It is the only
 // record of review runs; everything else is derived from it, the conversations and the
 // code host at read time.
 import * as fs from 'node:fs';

@@ -1,4 +1,4 @@
-// The shape of review files (docs/spec.md: Shape of synthesis.md). Every file starts with a
+// The shape of review files (of synthesis.md and the reports, in docs/spec.md: Review convoy agents and files). Every file starts with a
 // heading `Verdict: APPROVED | CHANGES_REQUESTED | FAILED` (a plain `Verdict: X` line is
 // accepted too and posted as the heading); synthesis.md then has the
 // sections Summary, Blockers, Evidence, Convoy Notes in that order (review.md, the

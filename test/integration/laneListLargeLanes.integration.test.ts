@@ -21,7 +21,7 @@ import type { Scratch } from '../helpers/scratch';
 import { scriptBlock } from '../helpers/scriptBrief';
 
 const LANES = 30;
-const FILES = 8000;
+const FILES = 5000;
 const BINARIES = 8;
 /** The bound of the issue: a small request answered within 1 s while the list runs. */
 const ANSWER_MS = 1000;
