@@ -15,3 +15,16 @@ export type ReportStatus = (typeof REPORT_STATUSES)[number];
 
 /** A blocked report's body starts with one of these words. */
 export const BLOCKED_KINDS = ['RULING', 'SPEND', 'ONE-WAY', 'BLOCKED'] as const;
+export type BlockedKind = (typeof BLOCKED_KINDS)[number];
+
+const BLOCKED_START = new RegExp(`^\\s*(?:#+\\s*)?(${BLOCKED_KINDS.join('|')})\\b`);
+
+/** The kind a blocked report's body starts with (after blanks and a heading's `#`s); undefined when none. */
+export function blockedKindOf(body: string): BlockedKind | undefined {
+  return BLOCKED_START.exec(body)?.[1] as BlockedKind | undefined;
+}
+
+/** A report svc filed (or an agent filed in the same words) because its lane reached a spend cap. */
+export function isSpendReport(r: { status: string; body: string }): boolean {
+  return r.status === 'blocked' && blockedKindOf(r.body) === 'SPEND';
+}

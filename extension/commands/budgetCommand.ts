@@ -3,6 +3,7 @@
 // lets a lane stopped at its cap go on.
 import * as vscode from 'vscode';
 import { formatCost, parseUsd } from '../../shared/format/money';
+import { isSpendReport } from '../../shared/keys';
 import { lanesBudget, lanesGet, laneReported } from '../../shared/protocol/lanes';
 import type { DaemonConnection } from '../connection/daemonConnection';
 import { funnel } from '../errors/errorFunnel';
@@ -53,7 +54,7 @@ export function watchSpendReports(
     void funnel('show the spend cap notice', async () => {
       const lane = await connection.request(lanesGet, { lane: p.lane });
       const report = lane.report;
-      if (!report || report.seq !== p.seq || report.status !== 'blocked' || !report.body.startsWith('SPEND')) return;
+      if (!report || report.seq !== p.seq || !isSpendReport(report)) return;
       // A lane launched by another lane (an orchestrator): its launcher decides, not the person.
       if (isLane(lane.parentId)) return;
       const raise = 'Raise Spend Cap…';

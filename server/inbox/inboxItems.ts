@@ -6,6 +6,7 @@ import type { ConversationInfo } from '../../shared/protocol/conversations';
 import type { InboxItem } from '../../shared/protocol/inbox';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 import { ageText } from '../../shared/format/duration';
+import { isSpendReport } from '../../shared/keys';
 
 /** The most of a report body an item carries: a decision needs its opening, not the whole text. */
 export const BODY_LINES = 3;
@@ -96,7 +97,7 @@ export function inboxItems(f: InboxFacts): InboxItem[] {
     if (l.reaped) continue;
     const report = l.report;
     if (l.budget.state === 'reached') {
-      const spend = report?.status === 'blocked' && report.body.startsWith('SPEND') ? report : undefined;
+      const spend = report && isSpendReport(report) ? report : undefined;
       items.push({
         id: `spend-${l.id}`,
         kind: 'spend',
@@ -113,7 +114,7 @@ export function inboxItems(f: InboxFacts): InboxItem[] {
       });
     }
     // A SPEND report is the spend hold's, above: it waits only while the cap is reached.
-    if (report?.status === 'blocked' && !report.body.startsWith('SPEND')) {
+    if (report?.status === 'blocked' && !isSpendReport(report)) {
       const lines = firstLines(report.body);
       items.push({
         id: `blocked-${l.id}`,

@@ -2,7 +2,7 @@
 // report recorded in the worker report store under `conv-<name>` with head and branch.
 import * as fs from 'node:fs';
 import { SvcError } from '../../shared/errors';
-import { BLOCKED_KINDS } from '../../shared/keys';
+import { BLOCKED_KINDS, blockedKindOf } from '../../shared/keys';
 import type { Verdict } from '../../shared/keys';
 import { laneReported } from '../../shared/protocol/lanes';
 import type { LaneReport } from '../../shared/protocol/lanes';
@@ -42,8 +42,6 @@ export function callerLane(ctx: LanesContext, caller: string | undefined): LaneR
   return lane;
 }
 
-const BLOCKED_START = new RegExp(`^\\s*(?:#+\\s*)?(${BLOCKED_KINDS.join('|')})\\b`);
-
 /** Reads a verdict file: JSON with a `defects` array. Returns the array's length. */
 export function readVerdictFile(file: string, remoteText?: { text: string } | { error: string }): number {
   let text: string;
@@ -75,7 +73,7 @@ export async function fileReport(ctx: LanesContext, p: Params): Promise<{ lane: 
   const filed = p.requestId === undefined ? undefined : ctx.store.reportByRequest(lane.id, p.requestId);
   if (filed) return { lane, report: filed };
   const judge = lane.role === 'critic' || lane.role === 'verifier';
-  if (p.status === 'blocked' && !BLOCKED_START.test(p.body)) {
+  if (p.status === 'blocked' && blockedKindOf(p.body) === undefined) {
     throw blockedBodyError(BLOCKED_KINDS);
   }
   let verdict: Verdict | null = null;

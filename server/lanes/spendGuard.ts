@@ -6,6 +6,7 @@
 // a new `svc tell` is refused with the reason. Nothing is stored but the report: whether a
 // lane is held is computed from its spend and caps at each check.
 import { isLive } from '../../shared/activity';
+import { isSpendReport } from '../../shared/keys';
 import { formatCost } from '../../shared/format/money';
 import type { SpendCap } from '../../shared/protocol/lanes';
 import { logger } from '../util/log';
@@ -81,7 +82,7 @@ function stopAtCap(
     ctx.store.runBudget(lane.project, lane.run)?.setAt ?? 0,
   );
   const filed = iteration.some((l) =>
-    ctx.store.reports(l.id).some((r) => r.status === 'blocked' && r.body.startsWith('SPEND') && r.at >= since),
+    ctx.store.reports(l.id).some((r) => isSpendReport(r) && r.at >= since),
   );
   if (filed) return;
   const report = ctx.store.insertReport({

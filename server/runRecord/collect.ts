@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { RunRecord } from '../../shared/protocol/runRecord';
+import { isSpendReport } from '../../shared/keys';
 import { SVC_VERSION } from '../../shared/version';
 import { formatCost } from '../../shared/format/money';
 import { readVerdictFile } from '../lanes/reports';
@@ -82,7 +83,7 @@ export async function collectRunRecord(
     for (const r of ctx.store.reports(l.id)) {
       const defects = r.verdictFile ? await defectList(ctx, l, r.verdictFile) : { list: null, note: null };
       reports.push({ laneId: l.id, lane: l.name, ...r, defectList: defects.list, defectNote: defects.note });
-      const spend = r.status === 'blocked' && r.body.startsWith('SPEND');
+      const spend = isSpendReport(r);
       const kind = r.verdict ? 'verdict' : spend ? 'spend' : 'report';
       timeline.push({
         at: r.at,
