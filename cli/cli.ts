@@ -139,3 +139,7 @@ export const str = (a: Parsed, n: string): string | undefined => a.flags[n] as s
 export const bool = (a: Parsed, n: string): boolean => a.flags[n] === true;
 export const int = (a: Parsed, n: string): number | undefined => a.flags[n] as number | undefined;
 export const JSON_FLAG: Record<string, FlagSpec> = { json: { type: 'boolean', help: 'print JSON instead of text' } };
+
+/** What `--json` prints: the value indented by two, ending in a newline, the same in every command. */
+export const jsonText = (v: unknown): string => JSON.stringify(v, null, 2) + '\n';
+export const printJson = (io: Pick<CliIo, 'out'>, v: unknown): void => io.out(jsonText(v));

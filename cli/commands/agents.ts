@@ -5,7 +5,7 @@ import {
   conversationsStatus,
   conversationsTell,
 } from '../../shared/protocol/conversations';
-import { bool, JSON_FLAG, str, UsageError } from '../cli';
+import { bool, JSON_FLAG, jsonText, str, UsageError } from '../cli';
 import type { CliIo, CommandSpec, Parsed } from '../cli';
 import { withDaemon } from '../client';
 import { effortOf, PROMPT_FLAGS, promptOf } from './conv';
@@ -93,7 +93,7 @@ export const agentCommands: CommandSpec[] = [
     async run(a, io) {
       return withDaemon(io, async (client) => {
         const { agents } = await client.request(conversationsStatus, { all: bool(a, 'all') });
-        io.out(bool(a, 'json') ? JSON.stringify(agents, null, 2) + '\n' : statusTable(agents));
+        io.out(bool(a, 'json') ? jsonText(agents) : statusTable(agents));
         return 0;
       });
     },

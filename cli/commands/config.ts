@@ -4,11 +4,10 @@ import { CONFIG_KEY_FORMS } from '../../shared/configKeys';
 import { table } from './table';
 import { configGet, configModels, configSet } from '../../shared/protocol/config';
 import type { ConfigEntry } from '../../shared/protocol/config';
-import { bool, JSON_FLAG, UsageError } from '../cli';
-import type { CliIo, CommandSpec } from '../cli';
+import { bool, JSON_FLAG, printJson, UsageError } from '../cli';
+import type { CommandSpec } from '../cli';
 import { withDaemon } from '../client';
 
-const json = (io: CliIo, v: unknown) => io.out(JSON.stringify(v, null, 2) + '\n');
 const KEYS_HELP = `Keys:\n${CONFIG_KEY_FORMS.map((k) => `  ${k}`).join('\n')}`;
 
 /** Where a value comes from, in words: `global (/…/config.yaml)`, `unset: <consequence>`. */
@@ -39,12 +38,12 @@ export const configCommands: CommandSpec[] = [
       const { entries } = await withDaemon(io, (c) => c.request(configGet, key === undefined ? {} : { key }));
       if (key !== undefined) {
         const e = entries[0];
-        if (bool(a, 'json')) json(io, e);
+        if (bool(a, 'json')) printJson(io, e);
         else if (e.value === null) {
           io.err(`${e.key} is not set: ${e.whenUnset}\n`);
           return 1;
         } else io.out(bool(a, 'show-origin') ? `${sourceText(e)}\t${e.value}\n` : `${e.value}\n`);
-      } else if (bool(a, 'json')) json(io, entries);
+      } else if (bool(a, 'json')) printJson(io, entries);
       else
         io.out(
           table(
@@ -66,7 +65,7 @@ export const configCommands: CommandSpec[] = [
       const [key, value] = a.positionals;
       if (bool(a, 'unset') && value !== undefined) throw new UsageError('give a value or --unset, not both');
       const r = await withDaemon(io, (c) => c.request(configSet, { key, value: value ?? null }));
-      if (bool(a, 'json')) json(io, r);
+      if (bool(a, 'json')) printJson(io, r);
       else if (value !== undefined) {
         io.out(
           r.changed
@@ -93,7 +92,7 @@ export const configCommands: CommandSpec[] = [
       const r = await withDaemon(io, (c) =>
         c.request(configModels, { harness: a.positionals[0], refresh: bool(a, 'refresh') || undefined }),
       );
-      if (bool(a, 'json')) json(io, r);
+      if (bool(a, 'json')) printJson(io, r);
       else if (r.source === 'unavailable') {
         io.err(`${r.reason}\n`);
         return 1;

@@ -15,7 +15,7 @@ import {
   conversationsUnarchive,
 } from '../../shared/protocol/conversations';
 import { EFFORTS } from '../../shared/config';
-import { bool, int, JSON_FLAG, str, UsageError } from '../cli';
+import { bool, int, JSON_FLAG, jsonText, str, UsageError } from '../cli';
 import type { CliIo, CommandSpec, FlagSpec, Parsed } from '../cli';
 import { ConnectionLost } from '../../shared/client/connectionLost';
 import { withDaemon } from '../client';
@@ -120,7 +120,7 @@ export const convCommands: CommandSpec[] = [
         // The lanes place each critic under the builder it judges, as the Command Deck does.
         lanes: bool(a, 'json') ? [] : (await c.request(lanesList, {})).lanes,
       }));
-      io.out(bool(a, 'json') ? JSON.stringify(conversations, null, 2) + '\n' : deckTree(conversations, lanes));
+      io.out(bool(a, 'json') ? jsonText(conversations) : deckTree(conversations, lanes));
       return 0;
     },
   },
@@ -132,7 +132,7 @@ export const convCommands: CommandSpec[] = [
     positionals: CONV,
     async run(a, io) {
       const c = await withDaemon(io, (cl) => cl.request(conversationsShow, { conv: a.positionals[0] }));
-      io.out(bool(a, 'json') ? JSON.stringify(c, null, 2) + '\n' : showText(c));
+      io.out(bool(a, 'json') ? jsonText(c) : showText(c));
       return 0;
     },
   },

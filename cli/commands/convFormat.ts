@@ -1,5 +1,6 @@
 // Text forms of conversations for the shim: the Command Deck tree (`svc conv list`),
 // `svc conv show`, `svc status`, and the result line of commands that start one.
+import { jsonText } from '../cli';
 import type { AgentStatus, ConversationInfo, Created } from '../../shared/protocol/conversations';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 import { table } from './table';
@@ -123,7 +124,7 @@ export function statusTable(agents: AgentStatus[]): string {
 /** Prints the result of a command that starts a conversation; returns the exit code. */
 export function reportCreated(r: Created, json: boolean, io: { out(t: string): void; err(t: string): void }): number {
   const c = r.conversation;
-  if (json) io.out(JSON.stringify(r, null, 2) + '\n');
+  if (json) io.out(jsonText(r));
   else io.out(`Conversation #${c.id} (${c.name}) in ${c.cwd}\n`);
   switch (r.outcome) {
     case 'alive':

@@ -4,7 +4,7 @@ import { checkHomeFolder, readDiscovery } from '../../shared/discovery';
 import { tryConnect, waitForExit } from '../../shared/client/ensureDaemon';
 import { daemonStatus } from '../../shared/protocol/daemon';
 import { homePaths, svcHomeFrom } from '../../shared/svcHome';
-import { int, JSON_FLAG, bool } from '../cli';
+import { bool, int, JSON_FLAG, jsonText } from '../cli';
 import type { CliIo, CommandSpec } from '../cli';
 import { askToStop } from '../../shared/client/daemonRefusal';
 import { askLiveAgents, connect } from '../client';
@@ -73,11 +73,7 @@ export const daemonCommands: CommandSpec[] = [
       const client = await connect(io.env);
       const info = await client.request(daemonStatus, {});
       client.close();
-      io.out(
-        bool(a, 'json')
-          ? JSON.stringify({ ...info, started: client.started }, null, 2) + '\n'
-          : describe(info, client.started),
-      );
+      io.out(bool(a, 'json') ? jsonText({ ...info, started: client.started }) : describe(info, client.started));
       return 0;
     },
   },

@@ -6,7 +6,7 @@ import { bindingForThisNode } from '../../shared/node/nativeBinding';
 import { doctorRun } from '../../shared/protocol/doctor';
 import type { DoctorReport } from '../../shared/protocol/doctor';
 import { svcHomeFrom } from '../../shared/svcHome';
-import { bool, JSON_FLAG } from '../cli';
+import { bool, JSON_FLAG, jsonText } from '../cli';
 import type { CommandSpec } from '../cli';
 import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 import { withDaemon } from '../client';
@@ -31,7 +31,7 @@ export const doctorCommands: CommandSpec[] = [
           ? daemonDownReport((e as Error)?.message ?? String(e), svcHomeFrom(io.env))
           : noModuleReport(binding.problem, binding.fix);
       }
-      io.out(bool(a, 'json') ? JSON.stringify(report, null, 2) + '\n' : doctorText(report));
+      io.out(bool(a, 'json') ? jsonText(report) : doctorText(report));
       return report.problems === 0 ? 0 : 1;
     },
   },

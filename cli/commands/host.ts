@@ -1,7 +1,7 @@
 // svc host list|check — the hosts of config.yaml that lanes can be placed on.
 import { hostCheckText, hostListText } from './hostFormat';
 import { hostsCheck, hostsList } from '../../shared/protocol/hosts';
-import { bool, JSON_FLAG, str } from '../cli';
+import { bool, JSON_FLAG, jsonText, str } from '../cli';
 import type { CommandSpec } from '../cli';
 import { withDaemon } from '../client';
 
@@ -13,7 +13,7 @@ export const hostCommands: CommandSpec[] = [
     flags: { ...JSON_FLAG },
     async run(a, io) {
       const { hosts } = await withDaemon(io, (c) => c.request(hostsList, {}));
-      io.out(bool(a, 'json') ? JSON.stringify(hosts, null, 2) + '\n' : hostListText(hosts));
+      io.out(bool(a, 'json') ? jsonText(hosts) : hostListText(hosts));
       return 0;
     },
   },
@@ -35,7 +35,7 @@ export const hostCommands: CommandSpec[] = [
       const r = await withDaemon(io, (c) =>
         c.request(hostsCheck, { name: a.positionals[0], harness: str(a, 'harness') }),
       );
-      io.out(bool(a, 'json') ? JSON.stringify(r, null, 2) + '\n' : hostCheckText(r));
+      io.out(bool(a, 'json') ? jsonText(r) : hostCheckText(r));
       return r.problems === 0 ? 0 : 1;
     },
   },

@@ -7,12 +7,10 @@ import type { InboxItem } from '../../shared/protocol/inbox';
 import { lanesBudget } from '../../shared/protocol/lanes';
 import { formatCost, parseUsd } from '../../shared/format/money';
 import { inboxText } from '../../shared/format/inboxText';
-import { bool, int, JSON_FLAG, str, UsageError } from '../cli';
+import { bool, int, JSON_FLAG, printJson, str, UsageError } from '../cli';
 import type { CommandSpec } from '../cli';
 import { withDaemon } from '../client';
 import { inboxAnswerKindRefusal, noInboxItemRefusal } from '../shimRefusals';
-
-const json = (io: { out(s: string): void }, v: unknown) => io.out(JSON.stringify(v, null, 2) + '\n');
 
 const inbox: CommandSpec = {
   path: ['inbox'],
@@ -36,7 +34,7 @@ const inbox: CommandSpec = {
       const after = wait ? (str(a, 'after') ?? (await c.request(inboxList, {})).cursor) : undefined;
       return c.request(inboxList, { after, timeoutS: timeout });
     });
-    if (bool(a, 'json')) json(io, r);
+    if (bool(a, 'json')) printJson(io, r);
     else io.out(inboxText(r.items, r.now));
     io.err(`next: svc inbox --wait --after ${r.cursor}\n`);
     return r.outcome === 'timeout' ? 3 : 0;

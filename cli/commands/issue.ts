@@ -5,12 +5,11 @@ import { issuesDone, issuesList, issuesNew, issuesShow, issuesStart } from '../.
 import type { IssueInfo } from '../../shared/protocol/issues';
 import { reviewShow } from '../../shared/protocol/review';
 import { EFFORTS } from '../../shared/config';
-import { bool, int, JSON_FLAG, str, UsageError } from '../cli';
+import { bool, int, JSON_FLAG, jsonText, str, UsageError } from '../cli';
 import type { CommandSpec } from '../cli';
 import { withDaemon } from '../client';
 import { showIssueText } from './issueFormat';
 
-const json = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
 const short = (sha: string | null) => (sha ? sha.slice(0, 7) : 'none');
 
 function issueText(i: IssueInfo): string {
@@ -67,7 +66,9 @@ export const issueCommands: CommandSpec[] = [
       }
       return withDaemon(io, async (client) => {
         const i = await client.request(issuesNew, { project, title, body });
-        io.out(bool(a, 'json') ? json(i) : `Issue ${i.id}: ${i.title}\n  workspace ${i.workspace} on ${i.branch}\n`);
+        io.out(
+          bool(a, 'json') ? jsonText(i) : `Issue ${i.id}: ${i.title}\n  workspace ${i.workspace} on ${i.branch}\n`,
+        );
         return 0;
       });
     },
@@ -80,7 +81,7 @@ export const issueCommands: CommandSpec[] = [
     async run(a, io) {
       return withDaemon(io, async (client) => {
         const { issues } = await client.request(issuesList, { project: str(a, 'project') });
-        if (bool(a, 'json')) io.out(json(issues));
+        if (bool(a, 'json')) io.out(jsonText(issues));
         else if (issues.length === 0) io.out('no issues\n');
         else
           for (const i of issues)
@@ -98,7 +99,7 @@ export const issueCommands: CommandSpec[] = [
     async run(a, io) {
       return withDaemon(io, async (client) => {
         const i = await client.request(issuesShow, { issue: a.positionals[0] });
-        io.out(bool(a, 'json') ? json(i) : issueText(i));
+        io.out(bool(a, 'json') ? jsonText(i) : issueText(i));
         return 0;
       });
     },
@@ -131,7 +132,7 @@ export const issueCommands: CommandSpec[] = [
           effort: effort as 'low' | undefined,
           noWait: bool(a, 'no-wait'),
         });
-        if (bool(a, 'json')) io.out(json(r));
+        if (bool(a, 'json')) io.out(jsonText(r));
         else
           io.out(
             `Work agent ${r.issue.agent!.name} (#${r.issue.agent!.id}) of ${r.issue.id}: ${r.outcome === 'notWaited' ? 'starting' : r.outcome} in ${r.issue.workspace}\n`,
@@ -153,7 +154,7 @@ export const issueCommands: CommandSpec[] = [
         throw new UsageError('give the issue id, or run svc done inside the work agent');
       return withDaemon(io, async (client) => {
         const r = await client.request(issuesDone, { issue, caller: io.env.SVC_CONVERSATION });
-        if (bool(a, 'json')) io.out(json(r));
+        if (bool(a, 'json')) io.out(jsonText(r));
         else {
           io.out(
             `Pushed ${r.issue.branch} at ${short(r.sha)}; ${r.opened ? 'opened' : 'updated'} PR #${r.pr.number}\n`,
@@ -179,7 +180,7 @@ export const issueCommands: CommandSpec[] = [
       if (lines !== undefined && lines < 1) throw new UsageError('--lines must be at least 1');
       return withDaemon(io, async (client) => {
         const s = await client.request(reviewShow, { issue: a.positionals[0], lines });
-        io.out(bool(a, 'json') ? json(s) : showIssueText(s));
+        io.out(bool(a, 'json') ? jsonText(s) : showIssueText(s));
         return 0;
       });
     },

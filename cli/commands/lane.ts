@@ -21,11 +21,10 @@ import { formatReapReport } from '../../shared/format/reapReport';
 import { EFFORTS, ROLES } from '../../shared/config';
 import type { Role } from '../../shared/config';
 import type { ReportStatus, Verdict } from '../../shared/keys';
-import { bool, int, JSON_FLAG, str, UsageError } from '../cli';
+import { bool, int, JSON_FLAG, printJson, str, UsageError } from '../cli';
 import type { CliIo, CommandSpec, Parsed } from '../cli';
 import { retryOnConnectionLost, withDaemon } from '../client';
 
-const json = (io: CliIo, v: unknown) => io.out(JSON.stringify(v, null, 2) + '\n');
 const abs = (io: CliIo, p: string | undefined) => (p === undefined ? undefined : path.resolve(io.cwd, p));
 
 function readBriefHere(file: string): string {
@@ -159,7 +158,7 @@ const laneStart: CommandSpec = {
         cwd: onHost ? undefined : io.cwd,
       }),
     );
-    if (bool(a, 'json')) json(io, record);
+    if (bool(a, 'json')) printJson(io, record);
     else io.out(laneStartLine(record) + '\n');
     const trouble = laneStartTrouble(record, !bool(a, 'no-wait'));
     if (trouble) {
@@ -183,7 +182,7 @@ const laneList: CommandSpec = {
     const { lanes } = await withDaemon(io, (c) =>
       c.request(lanesList, { run: str(a, 'run'), parent: str(a, 'parent') }),
     );
-    if (bool(a, 'json')) json(io, lanes);
+    if (bool(a, 'json')) printJson(io, lanes);
     else io.out(laneTable(lanes));
     return 0;
   },
@@ -205,7 +204,7 @@ const laneShow: CommandSpec = {
     const r = await withDaemon(io, (c) =>
       c.request(lanesShow, { lane: a.positionals[0], run: str(a, 'run'), key: str(a, 'key') }),
     );
-    if (bool(a, 'json')) json(io, r);
+    if (bool(a, 'json')) printJson(io, r);
     else io.out([r.chain, ...r.lines].join('\n') + '\n');
     return 0;
   },
@@ -372,7 +371,7 @@ const laneRuns: CommandSpec = {
   flags: { ...JSON_FLAG },
   async run(a, io) {
     const { cards } = await withDaemon(io, (c) => c.request(lanesRuns, {}));
-    if (bool(a, 'json')) json(io, cards);
+    if (bool(a, 'json')) printJson(io, cards);
     else if (!cards.length) io.out('no gauntlet runs\n');
     else
       io.out(
@@ -436,7 +435,7 @@ const laneBudget: CommandSpec = {
         usd,
       }),
     );
-    if (bool(a, 'json')) json(io, r);
+    if (bool(a, 'json')) printJson(io, r);
     else {
       io.out(`Spend cap of ${r.target}: ${formatCost(r.cap)} (spent ${formatCost(r.spent)})\n`);
       for (const name of r.released) io.out(`${name} may take turns again; it was told to carry on\n`);

@@ -1,7 +1,7 @@
 // svc pr list|show|merge|create — pull requests on the project's code host.
 import { prCreate, prList, prMerge, prReview, prShow } from '../../shared/protocol/pr';
 import type { PrDetail, PullRequest } from '../../shared/protocol/pr';
-import { bool, JSON_FLAG, str, UsageError } from '../cli';
+import { bool, JSON_FLAG, jsonText, str, UsageError } from '../cli';
 import type { CommandSpec, FlagSpec } from '../cli';
 import { connect } from '../client';
 
@@ -13,7 +13,6 @@ const PROJECT: Record<string, FlagSpec> = {
   },
 };
 const short = (sha: string | null) => (sha ? sha.slice(0, 7) : 'none');
-const json = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
 
 function listLine(p: PullRequest): string {
   return `${p.project}#${p.number}\t${p.state}\t${p.branch} → ${p.base}\t${short(p.head)}\t${p.title}\n`;
@@ -66,7 +65,7 @@ export const prCommands: CommandSpec[] = [
         state: state as 'open' | undefined,
       });
       client.close();
-      if (bool(a, 'json')) io.out(json(r));
+      if (bool(a, 'json')) io.out(jsonText(r));
       else if (r.prs.length === 0) io.out(`no ${state ?? 'open'} PRs\n`);
       else for (const p of r.prs) io.out(listLine(p));
       for (const e of r.errors) io.err(`project ${e.project}: ${e.error}\n`);
@@ -83,7 +82,7 @@ export const prCommands: CommandSpec[] = [
       const client = await connect(io.env);
       const d = await client.request(prShow, { project: str(a, 'project'), cwd: io.cwd, pr: a.positionals[0] });
       client.close();
-      io.out(bool(a, 'json') ? json(d) : showText(d));
+      io.out(bool(a, 'json') ? jsonText(d) : showText(d));
       return 0;
     },
   },
@@ -101,7 +100,7 @@ export const prCommands: CommandSpec[] = [
       client.close();
       io.out(
         bool(a, 'json')
-          ? json(r)
+          ? jsonText(r)
           : `Merged ${r.pr.project}#${r.pr.number} into ${r.pr.base} (${r.method}, ${short(r.sha)})\n`,
       );
       return 0;
@@ -143,7 +142,7 @@ export const prCommands: CommandSpec[] = [
       client.close();
       io.out(
         bool(a, 'json')
-          ? json(r)
+          ? jsonText(r)
           : `Reviewed ${r.pr.project}#${r.pr.number}: ${r.review.state} at ${short(r.review.commitId)} as ${r.review.author}\n`,
       );
       return 0;
@@ -177,7 +176,7 @@ export const prCommands: CommandSpec[] = [
       client.close();
       io.out(
         bool(a, 'json')
-          ? json(pr)
+          ? jsonText(pr)
           : `Opened ${pr.project}#${pr.number}: ${pr.branch} → ${pr.base} at ${short(pr.head)}\n`,
       );
       return 0;

@@ -1,7 +1,7 @@
 // svc project add|list
 import * as path from 'node:path';
 import { projectsAdd, projectsList } from '../../shared/protocol/projects';
-import { bool, JSON_FLAG, str } from '../cli';
+import { bool, JSON_FLAG, jsonText, str } from '../cli';
 import type { CommandSpec } from '../cli';
 import { connect } from '../client';
 
@@ -26,11 +26,7 @@ export const projectCommands: CommandSpec[] = [
         defaultBranch: str(a, 'default-branch'),
       });
       client.close();
-      io.out(
-        bool(a, 'json')
-          ? JSON.stringify(p, null, 2) + '\n'
-          : `Project ${p.key}: ${p.path} (default branch ${p.defaultBranch})\n`,
-      );
+      io.out(bool(a, 'json') ? jsonText(p) : `Project ${p.key}: ${p.path} (default branch ${p.defaultBranch})\n`);
       return 0;
     },
   },
@@ -43,7 +39,7 @@ export const projectCommands: CommandSpec[] = [
       const client = await connect(io.env);
       const { projects } = await client.request(projectsList, {});
       client.close();
-      if (bool(a, 'json')) io.out(JSON.stringify(projects, null, 2) + '\n');
+      if (bool(a, 'json')) io.out(jsonText(projects));
       else if (projects.length === 0) io.out('no projects (add one with: svc project add <key> <path>)\n');
       else for (const p of projects) io.out(`${p.key}\t${p.path}\t${p.defaultBranch}\t${p.codeHost}\n`);
       return 0;

@@ -2,11 +2,10 @@
 import { REVIEW_LANES } from '../../shared/config';
 import { reviewAbort, reviewPost, reviewRequest, reviewRestart, reviewWait } from '../../shared/protocol/review';
 import type { LaneResult } from '../../shared/protocol/review';
-import { bool, int, JSON_FLAG, str, UsageError } from '../cli';
+import { bool, int, JSON_FLAG, jsonText, str, UsageError } from '../cli';
 import type { CommandSpec } from '../cli';
 import { withDaemon } from '../client';
 
-const json = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
 const short = (sha: string) => sha.slice(0, 7);
 
 export function laneLine(l: LaneResult): string {
@@ -42,7 +41,7 @@ export const reviewCommands: CommandSpec[] = [
         });
         io.out(
           bool(a, 'json')
-            ? json(r)
+            ? jsonText(r)
             : `Review ${r.runId} (${r.mode}) of ${r.issue} requested at ${short(r.sha)} on PR #${r.pr}\n`,
         );
         return 0;
@@ -58,7 +57,7 @@ export const reviewCommands: CommandSpec[] = [
     async run(a, io) {
       return withDaemon(io, async (client) => {
         const r = await client.request(reviewAbort, { issue: a.positionals[0] });
-        if (bool(a, 'json')) io.out(json(r));
+        if (bool(a, 'json')) io.out(jsonText(r));
         else
           io.out(
             r.stopped.length
@@ -89,7 +88,9 @@ export const reviewCommands: CommandSpec[] = [
           role: role as 'security' | undefined,
           model: str(a, 'model'),
         });
-        io.out(bool(a, 'json') ? json(r) : `Restarted review ${r.runId} of ${r.issue}: ${r.restarted.join(', ')}\n`);
+        io.out(
+          bool(a, 'json') ? jsonText(r) : `Restarted review ${r.runId} of ${r.issue}: ${r.restarted.join(', ')}\n`,
+        );
         return 0;
       });
     },
@@ -119,7 +120,7 @@ export const reviewCommands: CommandSpec[] = [
           timeoutS,
           caller: io.env.SVC_CONVERSATION,
         });
-        if (bool(a, 'json')) io.out(json(r));
+        if (bool(a, 'json')) io.out(jsonText(r));
         else for (const l of r.lanes) io.out(laneLine(l));
         const next = `svc review wait ${r.issue} --run ${r.runId}`;
         if (r.outcome === 'timeout') io.err(`timed out; lanes are still running\nnext: ${next}\n`);
@@ -154,7 +155,9 @@ export const reviewCommands: CommandSpec[] = [
               ? `verdict comment #${r.id} (the code host refuses reviews of your own PR)`
               : `comment review #${r.id}`;
         io.out(
-          bool(a, 'json') ? json(r) : `Posted ${r.verdict} for ${r.issue} on PR #${r.pr} at ${short(r.sha)}: ${what}\n`,
+          bool(a, 'json')
+            ? jsonText(r)
+            : `Posted ${r.verdict} for ${r.issue} on PR #${r.pr} at ${short(r.sha)}: ${what}\n`,
         );
         return 0;
       });

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runsExport } from '../../shared/protocol/runRecord';
-import { bool, JSON_FLAG, str, UsageError } from '../cli';
+import { bool, JSON_FLAG, jsonText, str, UsageError } from '../cli';
 import type { CommandSpec } from '../cli';
 import { withDaemon } from '../client';
 
@@ -28,7 +28,7 @@ const runExport: CommandSpec = {
     const r = await withDaemon(io, (c) =>
       c.request(runsExport, { run: a.positionals[0], project: str(a, 'project'), format: asJson ? 'json' : 'html' }),
     );
-    const text = asJson ? JSON.stringify(r.record, null, 2) + '\n' : r.html!;
+    const text = asJson ? jsonText(r.record) : r.html!;
     const out = str(a, 'out') ?? `svc-run-${r.record.project}-${r.record.run}.${asJson ? 'json' : 'html'}`;
     if (out === '-') {
       io.out(text);
