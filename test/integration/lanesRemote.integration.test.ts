@@ -15,13 +15,15 @@ import YAML from 'yaml';
 import type { ConversationInfo } from '../../shared/protocol/conversations';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 import { alive, discoveryOf } from '../helpers/daemonProcs';
-import { buildAndReport, judgeAndReport, laneWorld, ok, startLane, tryStartLane } from '../helpers/lanes';
+import { buildAndReport, judgeAndReport, ok, startLane, tryStartLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
-import { eventually, git, makeScratch } from '../helpers/scratch';
+import { eventually, git } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
-import { controlDirOf, sshdAvailable, startSshd } from '../helpers/sshd';
+import { controlDirOf } from '../helpers/sshd';
 import type { Sshd } from '../helpers/sshd';
+import { remoteLaneWorld } from '../helpers/remoteLaneWorld';
+import type { RemoteLaneWorld } from '../helpers/remoteLaneWorld';
 import { pathArgs, startTracedDaemon } from '../helpers/tracedDaemon';
 
 describe('lanes on another host over SSH: a whole gauntlet (real sshd)', function () {
@@ -30,40 +32,19 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
   let d: Sshd;
   let w: LaneWorld;
   let traceLog: string;
-  const rootName = `lanes-remote-${process.pid}`;
   let root: string;
+  let world: RemoteLaneWorld;
 
   before(async function () {
-    const why = sshdAvailable();
-    if (why) throw new Error(why);
-    s = makeScratch('remote');
-    d = await startSshd(path.join(s.root, 'sshd'));
-    root = `${d.remoteHome}/${rootName}`;
-    // Only this run's lanes root: other runs may use the same host user at the same time (their daemons' files under ~/.svc-host are theirs).
-    d.asRemote(`rm -rf ${rootName} && mkdir -p ${rootName} && git config --global --replace-all safe.directory '*'`);
-    traceLog = path.join(s.root, 'daemon.strace');
-    await startTracedDaemon(s, traceLog);
-    w = await laneWorld(s);
-    // The origin stands for a server both machines reach: the host's user pushes there too.
-    // So it lives where that user can reach it whatever the checkout's parent folders
-    // allow (the shared folder in its home), and is writable by both.
-    const origin = path.join(d.shared, path.basename(w.origin));
-    fs.cpSync(w.origin, origin, { recursive: true });
-    fs.rmSync(w.origin, { recursive: true });
-    git(w.repo, s.env, 'remote', 'set-url', 'origin', origin);
-    w = { ...w, origin };
-    spawnSync('chmod', ['-R', 'a+rwX', w.origin]);
-    git(w.origin, s.env, 'config', 'core.sharedRepository', 'world');
-    fs.writeFileSync(
-      path.join(s.svcHome, 'config.yaml'),
-      YAML.stringify({ hosts: { big: { ssh: d.destination, lanes_root: `~/${rootName}`, ssh_options: d.options } } }),
-    );
+    world = await remoteLaneWorld('remote', {
+      beforeWorld: async (scratch) => {
+        traceLog = path.join(scratch.root, 'daemon.strace');
+        await startTracedDaemon(scratch, traceLog);
+      },
+    });
+    ({ s, d, w, root } = world);
   });
-  after(async () => {
-    await s?.dispose();
-    d?.asRemote(`rm -rf ${rootName}`);
-    await d?.stop();
-  });
+  after(async () => world?.dispose());
 
   const lanes = async (): Promise<LaneRecord[]> =>
     JSON.parse((await ok(s.svc(['lane', 'list', '--run', 'r1', '--json']))).stdout) as LaneRecord[];

@@ -6,51 +6,31 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import YAML from 'yaml';
 import type { ConversationInfo } from '../../shared/protocol/conversations';
 import type { LaneRecord } from '../../shared/protocol/lanes';
-import { laneWorld, ok, startLane } from '../helpers/lanes';
+import { ok, startLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
-import { eventually, git, makeScratch } from '../helpers/scratch';
+import { eventually } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
-import { controlDirOf, sshdAvailable, startSshd } from '../helpers/sshd';
+import { controlDirOf } from '../helpers/sshd';
 import type { Sshd } from '../helpers/sshd';
+import { remoteLaneWorld } from '../helpers/remoteLaneWorld';
+import type { RemoteLaneWorld } from '../helpers/remoteLaneWorld';
 
 describe('lanes on another host: a refused reap stops nothing (real sshd)', function () {
   this.timeout(600_000);
   let s: Scratch;
   let d: Sshd;
   let w: LaneWorld;
-  const rootName = `lanes-reap-refused-${process.pid}`;
   let root: string;
+  let world: RemoteLaneWorld;
 
   before(async function () {
-    const why = sshdAvailable();
-    if (why) throw new Error(why);
-    s = makeScratch('remote-reap');
-    d = await startSshd(path.join(s.root, 'sshd'));
-    root = `${d.remoteHome}/${rootName}`;
-    d.asRemote(`rm -rf ${rootName} && mkdir -p ${rootName} && git config --global --replace-all safe.directory '*'`);
-    w = await laneWorld(s);
-    // The origin both machines push to, where the host's user can reach it (the shared folder in its home).
-    const origin = path.join(d.shared, path.basename(w.origin));
-    fs.cpSync(w.origin, origin, { recursive: true });
-    fs.rmSync(w.origin, { recursive: true });
-    git(w.repo, s.env, 'remote', 'set-url', 'origin', origin);
-    w = { ...w, origin };
-    spawnSync('chmod', ['-R', 'a+rwX', w.origin]);
-    git(w.origin, s.env, 'config', 'core.sharedRepository', 'world');
-    fs.writeFileSync(
-      path.join(s.svcHome, 'config.yaml'),
-      YAML.stringify({ hosts: { big: { ssh: d.destination, lanes_root: `~/${rootName}`, ssh_options: d.options } } }),
-    );
+    world = await remoteLaneWorld('remote-reap');
+    ({ s, d, w, root } = world);
   });
-  after(async () => {
-    await s?.dispose();
-    d?.asRemote(`rm -rf ${rootName}`);
-    await d?.stop();
-  });
+  after(async () => world?.dispose());
 
   const onHost = (script: string) => d.asRemote(script).trim();
   const lane = async (name: string) =>

@@ -7,20 +7,17 @@
 // fail. A host without bubblewrap says so in `svc host check`, and a workspace lane there
 // fails to start with the reason and the fix.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import YAML from 'yaml';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 import { repoIdOf } from '../../server/hosts/hostLink';
-import { buildAndReport, laneWorld, ok, startLane, tryStartLane } from '../helpers/lanes';
+import { buildAndReport, ok, startLane, tryStartLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
-import { git, makeScratch } from '../helpers/scratch';
+import { git } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
 import type { Step } from '../helpers/scriptBrief';
-import { sshdAvailable, startSshd } from '../helpers/sshd';
 import type { Sshd } from '../helpers/sshd';
+import { remoteLaneWorld } from '../helpers/remoteLaneWorld';
+import type { RemoteLaneWorld } from '../helpers/remoteLaneWorld';
 
 const PROBES = ['home', 'sibling', 'lanes root', 'hooks', 'config', 'svc runtime'] as const;
 
@@ -29,43 +26,24 @@ describe('sandbox on a host: a lane there can change only its own worktree (real
   let s: Scratch;
   let d: Sshd;
   let w: LaneWorld;
-  const rootName = `lanes-sbremote-${process.pid}`;
   let root: string;
+  let world: RemoteLaneWorld;
   let clone: string;
 
   before(async function () {
-    const why = sshdAvailable();
-    if (why) throw new Error(why);
-    s = makeScratch('sandbox-remote');
-    d = await startSshd(path.join(s.root, 'sshd'));
-    root = `${d.remoteHome}/${rootName}`;
-    d.asRemote(`rm -rf ${rootName} && mkdir -p ${rootName} && git config --global --replace-all safe.directory '*'`);
-    w = await laneWorld(s);
-    // The origin stands for a server both machines reach (lanesRemote.integration.test.ts).
-    const origin = path.join(d.shared, path.basename(w.origin));
-    fs.cpSync(w.origin, origin, { recursive: true });
-    fs.rmSync(w.origin, { recursive: true });
-    git(w.repo, s.env, 'remote', 'set-url', 'origin', origin);
-    w = { ...w, origin };
-    spawnSync('chmod', ['-R', 'a+rwX', w.origin]);
-    git(w.origin, s.env, 'config', 'core.sharedRepository', 'world');
-    const nobwrap = d.options.map((o) => (o.startsWith('Port=') ? `Port=${d.noBwrapPort}` : o));
-    fs.writeFileSync(
-      path.join(s.svcHome, 'config.yaml'),
-      YAML.stringify({
-        hosts: {
-          big: { ssh: d.destination, lanes_root: `~/${rootName}`, ssh_options: d.options },
-          nobwrap: { ssh: d.destination, lanes_root: `~/${rootName}`, ssh_options: nobwrap },
+    world = await remoteLaneWorld('sandbox-remote', {
+      moreHosts: (sshd, lanesRoot) => ({
+        nobwrap: {
+          ssh: sshd.destination,
+          lanes_root: lanesRoot,
+          ssh_options: sshd.options.map((o) => (o.startsWith('Port=') ? `Port=${sshd.noBwrapPort}` : o)),
         },
       }),
-    );
-    clone = `${d.remoteHome}/.svc-host/repos/${repoIdOf('proj', origin)}.git`;
+    });
+    ({ s, d, w, root } = world);
+    clone = `${d.remoteHome}/.svc-host/repos/${repoIdOf('proj', w.origin)}.git`;
   });
-  after(async () => {
-    await s?.dispose();
-    d?.asRemote(`rm -rf ${rootName}`);
-    await d?.stop();
-  });
+  after(async () => world?.dispose());
 
   const lane = async (name: string): Promise<LaneRecord> => {
     const lanes = JSON.parse((await ok(s.svc(['lane', 'list', '--run', 'sr', '--json']))).stdout) as LaneRecord[];
