@@ -224,7 +224,10 @@ export const NotifyTarget = z
   .object({
     name: z
       .string()
-      .regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'a target name is lowercase letters, digits, - and _, at most 32 characters'),
+      .regex(
+        /^[a-z0-9][a-z0-9_-]{0,31}$/,
+        'a target name is lowercase letters, digits, - and _, at most 32 characters',
+      ),
     kind: z.enum(NOTIFY_KINDS, { message: `kind is one of ${NOTIFY_KINDS.join(', ')}` }),
     url: z
       .string()
@@ -260,7 +263,11 @@ export const NotifyTargets = z.array(NotifyTarget).superRefine((targets, ctx) =>
   const seen = new Set<string>();
   targets.forEach((t, i) => {
     if (seen.has(t.name))
-      ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `two targets are named '${t.name}'; names are unique` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [i, 'name'],
+        message: `two targets are named '${t.name}'; names are unique`,
+      });
     seen.add(t.name);
   });
 });

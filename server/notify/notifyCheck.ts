@@ -23,7 +23,8 @@ export function notifyChecks(
     };
     const what = `target ${t.name} (${t.kind}, kinds: ${t.kinds ? t.kinds.join(', ') : 'all'})`;
     const counts = `${n.sent} sent, ${n.pending} pending`;
-    if (n.givenUp === 0) return { area: 'notify', subject: t.name, status: 'ok', text: `${what}: ${counts}`, fix: null };
+    if (n.givenUp === 0)
+      return { area: 'notify', subject: t.name, status: 'ok', text: `${what}: ${counts}`, fix: null };
     const failing = n.lastSentAt === null || (n.lastGivenUpAt ?? 0) >= n.lastSentAt;
     return {
       area: 'notify',

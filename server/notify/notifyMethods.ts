@@ -54,7 +54,12 @@ export function registerNotify(app: App, inbox: Inbox): Notify {
   app.rpc.handle(notifyTest, async (p, rc) => {
     const all = targets();
     const target = all.find((t) => t.name === p.target);
-    if (!target) throw unknownNotifyTargetError(p.target, all.map((t) => t.name), shown(app.paths.config));
+    if (!target)
+      throw unknownNotifyTargetError(
+        p.target,
+        all.map((t) => t.name),
+        shown(app.paths.config),
+      );
     const outcome = await deliver(target, payloadFor(target, testNotice(app.now()), app.now()), rc.signal);
     const text = outcome.ok ? `HTTP ${outcome.status}` : 'aborted' in outcome ? 'cancelled' : outcome.error;
     return { target: target.name, kind: target.kind, delivered: outcome.ok, outcome: text };

@@ -37,12 +37,12 @@ export class Sender {
     this.running = this.round()
       .catch((e: unknown) => this.d.log.error('a send round failed', e))
       .finally(() => {
-      this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        this.kick();
-      } else this.arm();
-    });
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        } else this.arm();
+      });
   }
 
   /** Cuts attempts in flight short (they stay pending) and waits for the round to end. */
