@@ -89,7 +89,11 @@ export function registerFeatures(app: App, stop: (reason: string) => Promise<voi
   });
   const inbox = registerInbox(app, { conv: conversations, lanes, issues });
   const notify = registerNotify(app, inbox);
-  registerDoctor(app, () => conversations.counts().live, () => notify.checks());
+  registerDoctor(
+    app,
+    () => conversations.counts().live,
+    () => notify.checks(),
+  );
   // Last: it checks every method registered above has a row.
   registerAuthority(app, { conv: conversations, issues });
 }
