@@ -11,8 +11,8 @@ import type { Logger } from '../util/log';
 import { eventKey } from './outbox';
 import type { Outbox } from './outbox';
 
-/** A burst of events within this becomes one read of the inbox. */
-export const NOTICE_COALESCE_MS = 250;
+/** A burst of events within this becomes one read of the inbox: at most one a second while agents are busy. */
+export const NOTICE_COALESCE_MS = 1000;
 /** Besides the daemon's own events: the slow timer that catches what no event announced. */
 export const NOTICE_SWEEP_MS = 60_000;
 

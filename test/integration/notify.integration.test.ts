@@ -83,7 +83,7 @@ describe('notify targets', function () {
     );
     // Other changes make the daemon re-read the inbox; nothing is sent again.
     await ok(s.svc(['conv', 'list']));
-    await sleep(1500);
+    await sleep(2500); // past the daemon's one-second coalescing of inbox re-reads
     assert.deepEqual([of('/hook', id).length, of('/ntfy', id).length, of('/slack?x=1', id).length], [1, 1, 1]);
 
     const [hook] = of('/hook', id);
@@ -172,7 +172,7 @@ describe('notify targets', function () {
     // Once more: acknowledged events stay acknowledged.
     await ok(s.svc(['daemon', 'restart', '--force']));
     await ok(s.svc(['conv', 'list']));
-    await sleep(1500);
+    await sleep(2500); // past the daemon's one-second coalescing of inbox re-reads
     assert.deepEqual(
       [of('/hook', id).length, of('/hook', ids.a).length, of('/hook', ids.b).length],
       [2, before.a, before.b],
