@@ -10,6 +10,7 @@ import { inboxCommands } from './commands/inbox';
 import { installCliCommands } from './commands/installCli';
 import { issueCommands } from './commands/issue';
 import { laneCommands } from './commands/lane';
+import { notifyCommands } from './commands/notify';
 import { prCommands } from './commands/pr';
 import { projectCommands } from './commands/project';
 import { reviewCommands } from './commands/review';
@@ -23,6 +24,7 @@ export const COMMANDS: CommandSpec[] = [
   ...agentCommands,
   ...laneCommands,
   ...inboxCommands,
+  ...notifyCommands,
   ...runCommands,
   ...prCommands,
   ...skillCommands,

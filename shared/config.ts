@@ -2,6 +2,7 @@
 // files with these; config writes (Roles panel, `svc config set`) validate with them too.
 // Keep README.md's Configuration section in step with these.
 import { z } from 'zod';
+import { INBOX_KINDS, InboxKind } from './protocol/inbox';
 
 export const ROLES = ['builder', 'critic', 'verifier', 'play', 'orchestrator'] as const;
 export const Role = z.enum(ROLES);
@@ -215,11 +216,69 @@ export const ReviewRoles = z
   })
   .strict();
 
+/** How a notify target is reached: a JSON webhook, an ntfy-style topic URL, a Slack-compatible incoming webhook. */
+export const NOTIFY_KINDS = ['webhook', 'ntfy', 'slack'] as const;
+
+/** One outbound target of `notify:` (server/notify/): the daemon posts each new inbox item of its kinds there. */
+export const NotifyTarget = z
+  .object({
+    name: z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9_-]{0,31}$/,
+        'a target name is lowercase letters, digits, - and _, at most 32 characters',
+      ),
+    kind: z.enum(NOTIFY_KINDS, { message: `kind is one of ${NOTIFY_KINDS.join(', ')}` }),
+    url: z
+      .string()
+      .max(2048)
+      .superRefine((u, ctx) => {
+        let url: URL;
+        try {
+          url = new URL(u);
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'url must be an absolute http:// or https:// URL' });
+          return;
+        }
+        if (url.protocol !== 'http:' && url.protocol !== 'https:')
+          ctx.addIssue({ code: 'custom', message: 'url must be an http:// or https:// URL' });
+        else if (url.username || url.password)
+          ctx.addIssue({
+            code: 'custom',
+            message: 'url must not carry a user or password; put the credential in secret: (sent as a bearer token)',
+          });
+      }),
+    /** The inbox kinds it wants; default every kind. */
+    kinds: z.array(InboxKind).min(1, 'kinds names at least one inbox kind (leave it out for all)').optional(),
+    /** Sent as `Authorization: Bearer <secret>`, and nowhere else (never in a payload, a log line or svc doctor). */
+    secret: z.string().min(1, 'secret must not be empty (leave it out for none)').max(4096).optional(),
+  })
+  .strict();
+export type NotifyTarget = z.infer<typeof NotifyTarget>;
+
+/** Every inbox kind, what a target without `kinds` wants. */
+export const ALL_NOTIFY_ITEM_KINDS: readonly InboxKind[] = INBOX_KINDS;
+
+export const NotifyTargets = z.array(NotifyTarget).superRefine((targets, ctx) => {
+  const seen = new Set<string>();
+  targets.forEach((t, i) => {
+    if (seen.has(t.name))
+      ctx.addIssue({
+        code: 'custom',
+        path: [i, 'name'],
+        message: `two targets are named '${t.name}'; names are unique`,
+      });
+    seen.add(t.name);
+  });
+});
+
 export const ConfigFile = z
   .object({
     harnesses: z.record(HarnessName, HarnessProfile).default({}),
     hosts: z.record(HostName, HostEntry).default({}),
     roles: z.object({ review: ReviewRoles.optional() }).catchall(RoleDefaults).optional(),
+    /** Outbound targets told of each new inbox item (server/notify/). */
+    notify: NotifyTargets.default([]),
     http: z
       .object({
         /** Fixed port of the HTTP API on 127.0.0.1 (webhook forwarders keep their target); default any free port. */

@@ -93,6 +93,8 @@ export const AUTHORITY: Readonly<Record<string, Rule>> = {
   'lanes/runs': anyone,
   // The inbox: a read; answering from it goes through conversations/answer and lanes/budget.
   'inbox/list': anyone,
+  // Only the daemon sends to the targets of config.yaml (the person's file); a test notice is the person's.
+  'notify/test': person('send through a notify target (svc notify test)'),
   'lanes/wait': anyone,
   'lanes/report': { who: 'itself' },
   'lanes/stop': lanes('stop'),

@@ -8,6 +8,7 @@ import { codeHostMigrations } from '../codehost/migrations';
 import { conversationMigrations } from '../conversations/migrations';
 import { issueMigrations } from '../issues/migrations';
 import { laneMigrations } from '../lanes/migrations';
+import { notifyMigrations } from '../notify/migrations';
 import { openDb } from '../store/db';
 import type { Db } from '../store/db';
 import { storeMigrations } from '../store/migrations';
@@ -28,6 +29,7 @@ import { resolveProfile } from '../harness/profiles';
 import { registerRunRecord } from '../runRecord/runRecordMethods';
 import { registerAuthority } from '../authority/registerAuthority';
 import { registerInbox } from '../inbox/inboxMethods';
+import { registerNotify } from '../notify/notifyMethods';
 
 /** Every feature's migrations; openDb runs them in id order (ranges: server/store/migrations.ts). */
 export const featureMigrations: readonly (readonly Migration[])[] = [
@@ -36,6 +38,7 @@ export const featureMigrations: readonly (readonly Migration[])[] = [
   laneMigrations,
   codeHostMigrations,
   issueMigrations,
+  notifyMigrations,
 ];
 
 /** The daemon's store, with every feature's tables. */
@@ -84,8 +87,13 @@ export function registerFeatures(app: App, stop: (reason: string) => Promise<voi
     issueOf: (id) => conversations.get(id)?.issueId ?? undefined,
     issue: (id) => issues.get(id),
   });
-  registerInbox(app, { conv: conversations, lanes, issues });
-  registerDoctor(app, () => conversations.counts().live);
+  const inbox = registerInbox(app, { conv: conversations, lanes, issues });
+  const notify = registerNotify(app, inbox);
+  registerDoctor(
+    app,
+    () => conversations.counts().live,
+    () => notify.checks(),
+  );
   // Last: it checks every method registered above has a row.
   registerAuthority(app, { conv: conversations, issues });
 }

@@ -24,7 +24,8 @@ function readOr<T>(read: () => T, empty: T, file: string, problems: DoctorCheck[
   }
 }
 
-export function registerDoctor(app: App, live: () => number): void {
+/** `more`: checks other features make of their own state (notify targets' given-up events). */
+export function registerDoctor(app: App, live: () => number, more: () => DoctorCheck[] = () => []): void {
   app.rpc.handle(doctorRun, async (p) => {
     const problems: DoctorCheck[] = [];
     const config = readOr(() => app.config.config(), ConfigFile.parse({}), app.paths.config, problems);
@@ -39,6 +40,11 @@ export function registerDoctor(app: App, live: () => number): void {
       daemon: { pid: process.pid, uptimeMs: Date.now() - startedAt, live: live() },
       only: p.only,
     });
-    return { ...report, checks: [...problems, ...report.checks], problems: report.problems + problems.length };
+    const extra = p.only !== 'harnesses' ? more() : [];
+    return {
+      ...report,
+      checks: [...problems, ...report.checks, ...extra],
+      problems: report.problems + problems.length + extra.filter((c) => c.status === 'problem').length,
+    };
   });
 }

@@ -1,7 +1,7 @@
 // Numbered schema migrations, run in order at daemon start inside one transaction each.
 // Append only: never edit a migration that has shipped; add the next number instead.
 // Features own their migrations by number range: 1xx conversations, 2xx lanes,
-// 3xx reviews/issues/code host. Each feature exports its list (`<feature>/migrations.ts`);
+// 3xx reviews/issues/code host, 400–419 notify. Each feature exports its list (`<feature>/migrations.ts`);
 // server/daemon/features.ts names every list and hands them to openDb. Nothing registers
 // itself: a store opened without a feature's list has none of its tables.
 

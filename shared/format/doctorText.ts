@@ -12,6 +12,7 @@ const AREAS: [string, string][] = [
   ['cli', 'svc command'],
   ['daemon', 'daemon'],
   ['codehost', 'code hosts'],
+  ['notify', 'notify targets'],
 ];
 
 const MARK = { ok: 'ok     ', note: 'note   ', problem: 'PROBLEM' } as const;

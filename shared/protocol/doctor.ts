@@ -10,7 +10,7 @@ export const CheckStatus = z.enum(['ok', 'problem', 'note']);
 export type CheckStatus = z.infer<typeof CheckStatus>;
 
 export const DoctorCheck = z.object({
-  /** `harness`, `node`, `git`, `svcHome`, `cli` (the svc command on a login shell's PATH), `daemon`, `codehost`, `roles`, `sandbox`. */
+  /** `harness`, `node`, `git`, `svcHome`, `cli` (the svc command on a login shell's PATH), `daemon`, `codehost`, `roles`, `sandbox`, `notify`. */
   area: z.string(),
   /** What was checked: a harness name, a file, a project key. */
   subject: z.string(),

@@ -23,6 +23,8 @@ import { ISSUE_REFUSALS } from './issues';
 import type { IssueRefusal } from './issues';
 import { LANE_REFUSALS } from './lanes';
 import type { LaneRefusal } from './lanes';
+import { NOTIFY_REFUSALS } from './notify';
+import type { NotifyRefusal } from './notify';
 import { PROJECT_REFUSALS } from './projects';
 import type { ProjectRefusal } from './projects';
 import { REAP_ERRORS, REAP_REFUSALS } from './reap';
@@ -50,6 +52,7 @@ export type SvcReason =
   | HttpRefusalReason
   | IssueRefusal
   | LaneRefusal
+  | NotifyRefusal
   | ProjectRefusal
   | ReapRefusal
   | ReapError
@@ -71,6 +74,7 @@ const ALL: ReadonlySet<string> = new Set<SvcReason>([
   ...HTTP_REFUSALS,
   ...ISSUE_REFUSALS,
   ...LANE_REFUSALS,
+  ...NOTIFY_REFUSALS,
   ...PROJECT_REFUSALS,
   ...REAP_REFUSALS,
   ...REAP_ERRORS,
