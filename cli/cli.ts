@@ -53,11 +53,31 @@ function unknownFlag(spec: CommandSpec, given: string): UsageError {
   return new UsageError(`unknown flag ${given}${guess ? ` (did you mean --${guess}?)` : ''}`);
 }
 
-/** An extra word that is a flag's name without its dashes (`answer 2 allow`) is pointed at the flag. */
+/**
+ * An extra word that was meant as a flag is pointed at it: the flag's name without its
+ * dashes (`answer 2 allow` → `--allow`), `name=value` (`role=critic` → `--role critic`),
+ * one of a flag's choices (`critic` → `--role critic`), or a near miss of a flag's name
+ * (`alow` → `--allow`).
+ */
 function unexpectedArgument(spec: CommandSpec, word: string): UsageError {
-  const flag = spec.flags[word];
-  const hint = flag ? `; did you mean --${word}${flag.type === 'boolean' ? '' : ` ${flag.value ?? '<value>'}`}?` : '';
-  return new UsageError(`unexpected argument '${word}'${hint}`);
+  const hint = flagMeant(spec, word);
+  return new UsageError(`unexpected argument '${word}'${hint ? `; did you mean ${hint}?` : ''}`);
+}
+
+function flagMeant(spec: CommandSpec, word: string): string | undefined {
+  const written = (name: string, value?: string) => {
+    const f = spec.flags[name];
+    return f.type === 'boolean' ? `--${name}` : `--${name} ${value ?? f.value ?? '<value>'}`;
+  };
+  if (Object.hasOwn(spec.flags, word)) return written(word);
+  const eq = word.indexOf('=');
+  if (eq > 0 && Object.hasOwn(spec.flags, word.slice(0, eq)) && spec.flags[word.slice(0, eq)].type !== 'boolean')
+    return written(word.slice(0, eq), word.slice(eq + 1));
+  const choosing = Object.keys(spec.flags).filter((n) => spec.flags[n].choices?.includes(word));
+  if (choosing.length === 1) return written(choosing[0], word);
+  if (word.length < 3 || eq >= 0) return undefined;
+  const near = nearest(word, Object.keys(spec.flags));
+  return near ? written(near) : undefined;
 }
 
 export function parseArgs(spec: CommandSpec, argv: string[]): Parsed {

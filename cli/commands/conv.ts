@@ -14,13 +14,14 @@ import {
   conversationsStop,
   conversationsUnarchive,
 } from '../../shared/protocol/conversations';
+import { conversationsResumeStoppedByDaemon } from '../../shared/protocol/stoppedByDaemon';
 import { EFFORTS } from '../../shared/config';
 import { bool, int, JSON_FLAG, jsonText, str, UsageError } from '../cli';
 import type { CliIo, CommandSpec, FlagSpec, Parsed } from '../cli';
 import { ConnectionLost } from '../../shared/client/connectionLost';
 import { withDaemon } from '../client';
 import type { Client } from '../client';
-import { deckTree, reportCreated, showText } from './convFormat';
+import { deckTree, reportCreated, resumedAll, showText } from './convFormat';
 
 const CONV = [{ name: 'conv', required: true }];
 
@@ -216,16 +217,32 @@ export const convCommands: CommandSpec[] = [
     path: ['conv', 'resume'],
     summary:
       "restart a stopped conversation's agent (session/load or session/resume, else a fresh session told it continues)",
-    usage: ['<conv> [--no-wait] [--json]'],
+    usage: ['<conv> [--no-wait] [--json]', '--all-stopped-by-daemon [--no-wait] [--json]'],
     flags: {
       'no-wait': { type: 'boolean', help: 'return at once instead of waiting for the agent to start' },
+      'all-stopped-by-daemon': {
+        type: 'boolean',
+        help: 'every agent the daemon stopped when it stopped (or left when it crashed), not resumed or archived since',
+      },
       ...JSON_FLAG,
     },
-    positionals: CONV,
+    positionals: [{ name: 'conv' }],
+    details:
+      'With --all-stopped-by-daemon: one line per agent resumed, and each one refused on stderr (exit 1 when any was refused or failed to start). A needs-you request the stop withdrew comes back: the agent is handed its interrupted turn again and asks again.',
     async run(a, io) {
-      const r = await withDaemon(io, (c) =>
-        c.request(conversationsResume, { conv: a.positionals[0], noWait: bool(a, 'no-wait') }),
-      );
+      const conv = a.positionals[0];
+      if (bool(a, 'all-stopped-by-daemon')) {
+        if (conv !== undefined)
+          throw new UsageError(
+            `--all-stopped-by-daemon resumes every agent the daemon stopped; give it without a conversation, or resume '${conv}' alone with svc conv resume ${conv}`,
+          );
+        const r = await withDaemon(io, (c) =>
+          c.request(conversationsResumeStoppedByDaemon, { noWait: bool(a, 'no-wait') }),
+        );
+        return resumedAll(r, bool(a, 'json'), io);
+      }
+      if (conv === undefined) throw new UsageError('missing <conv> (or --all-stopped-by-daemon)');
+      const r = await withDaemon(io, (c) => c.request(conversationsResume, { conv, noWait: bool(a, 'no-wait') }));
       return reportCreated(r, bool(a, 'json'), io);
     },
   },

@@ -4,6 +4,7 @@ import { jsonText } from '../cli';
 import type { AgentStatus, ConversationInfo, Created } from '../../shared/protocol/conversations';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 import { table } from './table';
+import { textOf } from '../../shared/format/text';
 import { formatCost } from '../../shared/format/money';
 import { activityText } from './laneFormat';
 
@@ -142,4 +143,34 @@ export function reportCreated(r: Created, json: boolean, io: { out(t: string): v
       );
       return 1;
   }
+}
+
+/** `svc conv resume --all-stopped-by-daemon`: each agent resumed on stdout, each refused or failed on stderr. */
+export function resumedAll(
+  r: {
+    resumed: (Created & { askAgain: { kind: string; title: string } | null })[];
+    refused: { conversation: ConversationInfo; message: string }[];
+  },
+  json: boolean,
+  io: { out(t: string): void; err(t: string): void },
+): number {
+  if (json) io.out(JSON.stringify(r, null, 2) + '\n');
+  else if (!r.resumed.length && !r.refused.length) io.out('No agent is stopped by the daemon: nothing to resume\n');
+  let code = 0;
+  for (const c of r.resumed) {
+    const info = c.conversation;
+    const asks = c.askAgain
+      ? `; handed its turn again to ask again: ${c.askAgain.kind} "${textOf(c.askAgain.title)}"`
+      : '';
+    if (!json) io.out(`Resumed #${info.id} (${info.name}) in ${info.cwd}${asks}\n`);
+    if (c.outcome === 'failed' || c.outcome === 'ended' || c.outcome === 'timeout') {
+      code = 1;
+      io.err(`#${info.id} (${info.name}) did not start: ${info.spawnError ?? info.exitStatus ?? info.activity}\n`);
+    }
+  }
+  for (const f of r.refused) {
+    code = 1;
+    io.err(`not resumed #${f.conversation.id} (${f.conversation.name}): ${f.message}\n`);
+  }
+  return code;
 }

@@ -1,6 +1,7 @@
 // `svc show <id>` as text.
 import * as path from 'node:path';
 import type { IssueState, JournalEntry, ReviewerInfo } from '../../shared/protocol/review';
+import { reviewStall } from '../../shared/format/reviewStall';
 import { textOf } from '../../shared/format/text';
 
 const short = (sha: string | null | undefined) => (sha ? sha.slice(0, 7) : 'none');
@@ -30,6 +31,8 @@ export function showIssueText(s: IssueState): string {
     out.push(
       `  review      ${run.runId} ${run.mode} at ${short(run.sha)}: ${run.phase}${run.verdict ? ` ${run.verdict}` : ''}`,
     );
+  const stall = reviewStall(s);
+  if (stall) out.push(`  stalled     ${stall.why}; next: ${stall.command}`);
   if (s.reviewers.length) {
     out.push('reviewers:');
     const w = Math.max(...s.reviewers.map((r) => r.name.length));

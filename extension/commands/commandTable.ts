@@ -232,7 +232,11 @@ const TABLE = {
     icon: 'debug-restart',
     what: 'restart the review',
     daemon: 'needed',
-    menus: [onReviewsRow(/^svc:review\+issue\b.*\+run\b/, '1_review@3')],
+    menus: [
+      onReviewsRow(/^svc:review\+issue\b.*\+run\b/, '1_review@3'),
+      // A stalled run offers it on its own row: the next step, one click away.
+      onReviewsRow(/^svc:review\+run\b.*\+stalled\b/, 'inline@1'),
+    ],
   },
   'svc.openAgents': {
     title: 'Open Agents Page',

@@ -5,6 +5,7 @@
 // collapsed history row. Ids are stable across refreshes so VS Code keeps what the person
 // expanded or collapsed. No vscode.
 import { isLive } from '../../shared/activity';
+import { reviewStall } from '../../shared/format/reviewStall';
 import type { IssueState, ReviewerInfo } from '../../shared/protocol/review';
 import { convoyFacts } from '../commandDeck/convoys';
 import { activityIcon, VERDICT_COLORS, verdictBadge, verdictIcon } from '../commandDeck/deckIcons';
@@ -176,12 +177,14 @@ export function reviewNodes(states: readonly IssueState[]): ReviewNode[] {
         });
       }
       const running = s.reviewers.some((r) => r.alive || isLive(r.activity));
+      // A stalled run's remedy is Restart Review…, offered on its row (docs/style.md §21).
+      const stall = reviewStall(s);
       children.push({
         // Stable for the issue (not per run), so expansion survives a new run as well as a refresh.
         id: treeId(`run:${id}`, reviewers.length > 0),
         kind: 'run',
         label: `review ${s.run.runId} (${s.run.mode})`,
-        description: `${s.run.verdict ? stateText(s.run.verdict) : running ? 'reviewing' : s.run.phase} · at ${s.run.sha.slice(0, 7)}`,
+        description: `${s.run.verdict ? stateText(s.run.verdict) : running ? 'reviewing' : stall ? 'stalled: restart it' : s.run.phase} · at ${s.run.sha.slice(0, 7)}`,
         tooltip: [
           `**Review ${mdText(s.run.runId)}** of ${mdText(id)}`,
           '',
@@ -190,9 +193,15 @@ export function reviewNodes(states: readonly IssueState[]): ReviewNode[] {
           `- verdict: ${s.run.verdict ? mdText(s.run.verdict) : 'none yet'}`,
           `- head: ${mdCode(s.run.sha.slice(0, 12))}`,
           ...(s.run.worktree ? [`- worktree: ${mdCode(s.run.worktree)}`] : []),
+          ...(stall
+            ? [
+                '',
+                `**Stalled**: ${mdText(stall.why)}. Restart it with the restart button on this row (${mdCode(stall.command)}).`,
+              ]
+            : []),
         ].join('\n'),
         icon: s.run.verdict ? verdictIcon(s.run.verdict) : running ? activityIcon('working') : { id: 'checklist' },
-        contextValue: `svc:review+run${running ? '+running' : ''}`,
+        contextValue: `svc:review+run${running ? '+running' : ''}${stall ? '+stalled' : ''}`,
         issue: id,
         ...(s.run.verdict ? { badge: verdictBadge({ verdict: s.run.verdict }) } : {}),
         children: reviewers,

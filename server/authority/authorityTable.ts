@@ -77,6 +77,10 @@ export const AUTHORITY: Readonly<Record<string, Rule>> = {
   'conversations/new': person('start a root conversation (svc conv new); launch a lane instead (svc lane start)'),
   'conversations/stop': convs('stop'),
   'conversations/resume': convs('resume'),
+  'conversations/stoppedByDaemon': anyone,
+  // Person only: the set spans every lineage (docs/decisions/daemon.md); an agent resumes
+  // one of its own with conversations/resume.
+  'conversations/resumeStoppedByDaemon': person('resume every agent the daemon stopped'),
   'conversations/archive': convs('archive'),
   'conversations/unarchive': convs('unarchive'),
   'conversations/tell': convs('tell'),

@@ -22,6 +22,7 @@ import type { HostLink } from '../hosts/hostLink';
 import { badCwdError, badLinesError, noCwdError } from './conversationRefusals';
 import { ConversationService } from './conversationService';
 import { continuedToolCalls, renderTranscript } from './transcriptText';
+import { registerStoppedByDaemon } from './stoppedByDaemonMethods';
 import { createSuccessor } from './successors';
 
 /** Conversations wait this long to start unless told not to wait (docs/spec.md: up to 180 s). */
@@ -31,6 +32,7 @@ export function registerConversations(app: App, hostLink: HostLink): Conversatio
   const svc = new ConversationService(app, hostLink);
   svc.settleAfterRestart();
   app.onStop(() => svc.stopAll());
+  registerStoppedByDaemon(app, svc, START_WAIT_MS);
 
   const wait = async (id: number, noWait: boolean | undefined, signal: AbortSignal) => {
     const outcome = noWait ? ('notWaited' as const) : await svc.waitStarted(id, START_WAIT_MS, signal);

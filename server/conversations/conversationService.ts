@@ -40,6 +40,8 @@ import type { ConversationRow, ListedRow } from './conversationStore';
 import type { LiveFacts } from './liveFacts';
 import { stopAfterRestart } from './remoteAgents';
 import { AgentLaunches } from './agentLaunches';
+import { askAgainPrompt, DaemonStops } from './daemonStops';
+import type { DaemonStop } from './daemonStops';
 
 const log = logger('conversations');
 
@@ -59,6 +61,8 @@ export class ConversationService extends ConversationRegistry {
   private readonly resumeGuards: ((row: ConversationRow) => void)[] = [];
   /** What each agent starts with, and where (its environment, sandbox and own socket). */
   private readonly launches: AgentLaunches;
+  /** The conversations the daemon ended by stopping or crashing, until resumed or archived. */
+  readonly daemonStops: DaemonStops;
 
   constructor(
     app: App,
@@ -67,6 +71,7 @@ export class ConversationService extends ConversationRegistry {
   ) {
     super(app);
     this.launches = new AgentLaunches(app, hostLink);
+    this.daemonStops = new DaemonStops(app.db);
   }
 
   // ---- rows ----------------------------------------------------------------------------
@@ -105,11 +110,26 @@ export class ConversationService extends ConversationRegistry {
     const s = this.sessions.get(id);
     if (s && s.phase !== 'dead') throw alreadyRunningError(row);
     for (const g of this.resumeGuards) g(row);
+    const ask = this.daemonStops.take(id)?.ask;
     this.store.update(id, { endedAt: null, exitStatus: null, spawnError: null, archivedAt: null });
     this.transcript.append(id, 'lifecycle', { event: 'resume', text: 'resume requested' });
     if (row.startedAt === null) this.spawn(this.mustGet(id), { firstPrompt: row.firstPrompt });
-    else this.spawn(this.mustGet(id), { resume: { sessionId: row.sessionId, continuation: this.continuation(row) } });
+    else {
+      // A request the daemon's stop withdrew comes back: the agent is handed its turn again
+      // (after the continuation, when it gets a fresh session) and asks again.
+      const again = ask ? askAgainPrompt(ask) : undefined;
+      const continuation = this.continuation(row) + (again ? `\n\n${again}` : '');
+      this.spawn(this.mustGet(id), { firstPrompt: again, resume: { sessionId: row.sessionId, continuation } });
+    }
     this.changed(id);
+  }
+
+  /** The conversations the daemon ended (stopped with it, or left by a crash), not since resumed or archived. */
+  stoppedByDaemon(): (DaemonStop & { row: ConversationRow })[] {
+    return this.daemonStops
+      .list()
+      .map((s) => ({ ...s, row: this.store.get(s.convId)! }))
+      .filter((s) => s.row && s.row.endedAt !== null && s.row.archivedAt === null);
   }
 
   // ---- live facts ------------------------------------------------------------------------
@@ -310,6 +330,7 @@ export class ConversationService extends ConversationRegistry {
     if (row.endedAt === null && row.spawnError === null)
       this.store.update(id, { endedAt: this.app.now(), exitStatus: row.exitStatus ?? 'archived' });
     this.store.update(id, { archivedAt: this.app.now() });
+    this.daemonStops.take(id);
     this.changed(id);
   }
 
@@ -332,6 +353,7 @@ export class ConversationService extends ConversationRegistry {
     const now = this.app.now();
     for (const r of this.store.unsettled()) {
       this.store.update(r.id, { endedAt: now, exitStatus: 'daemon restarted' });
+      this.daemonStops.record({ convId: r.id, at: now, how: 'restarted', ask: null });
       this.transcript.append(r.id, 'lifecycle', {
         event: 'ended',
         text: 'the daemon restarted; the agent is gone (svc conv resume continues it)',
@@ -344,6 +366,14 @@ export class ConversationService extends ConversationRegistry {
   /** Graceful daemon stop: every live agent through the stop door, in parallel. */
   async stopAll(timeoutMs = 10_000): Promise<void> {
     const live = [...this.sessions.entries()].filter(([, s]) => s.phase !== 'dead');
+    // Recorded before the stop door withdraws their requests: what resume brings back.
+    const at = this.app.now();
+    for (const [id, s] of live) {
+      const open = s.openAsk()?.info;
+      const ask =
+        open && s.turnPrompt !== undefined ? { kind: open.kind, title: open.title, prompt: s.turnPrompt } : null;
+      this.safely(() => this.daemonStops.record({ convId: id, at, how: 'stopped', ask }));
+    }
     await Promise.all(
       live.map(([id]) => this.stop(id, { timeoutMs }).catch((e) => log.error(`stop #${id} failed`, e))),
     );

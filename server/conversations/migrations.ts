@@ -70,4 +70,19 @@ export const conversationMigrations: readonly Migration[] = [
     name: 'conversation sandbox',
     sql: `ALTER TABLE conversations ADD COLUMN sandbox TEXT;`,
   },
+  {
+    // The conversations the daemon ended by stopping (or left to its successor by crashing),
+    // for `svc conv resume --all-stopped-by-daemon`; `ask` is the request the stop withdrew
+    // (daemonStops.ts). In the range 460–479 given to this change.
+    id: 460,
+    name: 'conversations stopped by the daemon',
+    sql: `
+      CREATE TABLE daemon_stopped (
+        conv_id INTEGER PRIMARY KEY REFERENCES conversations(id),
+        at INTEGER NOT NULL,
+        how TEXT NOT NULL CHECK (how IN ('stopped','restarted')),
+        ask TEXT
+      );
+    `,
+  },
 ];

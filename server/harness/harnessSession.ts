@@ -96,6 +96,8 @@ export class HarnessSession {
   confirmed = false;
   readonly asks = new Map<string, Ask>();
   private readonly queue: string[] = [];
+  /** The message of the turn in progress (or the last one): what a daemon stop interrupted. */
+  turnPrompt?: string;
   private proc?: AgentTransport;
   private conn?: ClientConnection;
   private promptId?: string;
@@ -285,7 +287,8 @@ export class HarnessSession {
         this.idleSince = undefined;
         this.outputAt = this.now();
         const prompt = (m.params?.prompt ?? []) as { type: string; text?: string }[];
-        this.events.transcript('prompt', { text: prompt.map((b) => b.text ?? '').join('') });
+        this.turnPrompt = prompt.map((b) => b.text ?? '').join('');
+        this.events.transcript('prompt', { text: this.turnPrompt });
         // No state() here: drain sent it and set `working`, and whoever drained announced
         // that (a second change with nothing changed cost every listener a read).
       } else if (!m.method && hasId && this.asks.has(key)) {

@@ -81,9 +81,7 @@ function stopAtCap(
     ...iteration.map((l) => l.budgetSetAt ?? 0),
     ctx.store.runBudget(lane.project, lane.run)?.setAt ?? 0,
   );
-  const filed = iteration.some((l) =>
-    ctx.store.reports(l.id).some((r) => isSpendReport(r) && r.at >= since),
-  );
+  const filed = iteration.some((l) => ctx.store.reports(l.id).some((r) => isSpendReport(r) && r.at >= since));
   if (filed) return;
   const report = ctx.store.insertReport({
     storeKey: `conv-${target.name}`,

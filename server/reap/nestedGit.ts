@@ -38,3 +38,28 @@ export function nestedGitEntries(top: string, limit = 20): string[] {
   }
   return found.sort();
 }
+
+/** The repositories under `<gitDir>/modules` (each a folder with a HEAD), as `modules/<name>` paths. */
+export function submoduleGitDirs(gitDir: string, limit = 20): string[] {
+  const root = path.join(gitDir, 'modules');
+  const found: string[] = [];
+  const stack = [root];
+  while (stack.length && found.length < limit) {
+    const current = stack.pop() as string;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(current, { withFileTypes: true });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') continue;
+      throw unreadableWorkError(gitDir, [path.relative(gitDir, current) + '/']);
+    }
+    if (current !== root && entries.some((e) => e.name === 'HEAD')) {
+      found.push(current);
+      continue;
+    }
+    // A submodule named `a/b` has its repository at modules/a/modules/b or modules/a/b.
+    for (const e of entries) if (e.isDirectory()) stack.push(path.join(current, e.name));
+  }
+  return found.sort();
+}

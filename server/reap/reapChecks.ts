@@ -6,12 +6,13 @@ import * as fs from 'node:fs';
 import type { GitEnv } from '../git/gitExec';
 import { inspectWork } from './hiddenWork';
 import { checkInsideLanesRoot } from './lanesRootCheck';
-import { nestedGitEntries } from './nestedGit';
+import { nestedGitEntries, submoduleGitDirs } from './nestedGit';
 import { operationsInProgress } from './operationInProgress';
 import { processesInside } from './processesInside';
 import {
   dirtyError,
   nestedGitError,
+  submoduleGitDirError,
   operationInProgressError,
   parkUnsupportedError,
   playHasGitError,
@@ -63,6 +64,8 @@ export async function checkLaneDir(c: LaneDirCheck): Promise<LaneDirState> {
 export async function refuseUnparkable(top: string, gitDir: string, git: GitEnv = {}): Promise<void> {
   const nested = nestedGitEntries(top);
   if (nested.length) throw nestedGitError(top, nested);
+  const modules = submoduleGitDirs(gitDir);
+  if (modules.length) throw submoduleGitDirError(top, gitDir, modules);
   const ops = await operationsInProgress(top, gitDir, git);
   if (ops.length) throw operationInProgressError(top, ops);
 }

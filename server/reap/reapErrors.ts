@@ -3,6 +3,8 @@
 // the shim, 409 over HTTP) and all mean the same thing to the user: nothing was archived,
 // removed or cleaned. Match on `reason` (`SvcError.is(e, 'dirty')`), never on the text.
 import { refusalsOf } from '../../shared/errors';
+import * as path from 'node:path';
+import { shellQuote } from './restoreCommand';
 import type { SvcError } from '../../shared/errors';
 import { REAP_ERRORS, REAP_REFUSALS } from '../../shared/refusals/reap';
 import type { ReapError, ReapRefusal } from '../../shared/refusals/reap';
@@ -135,6 +137,20 @@ export function nestedGitError(dir: string, entries: string[]): SvcError<ReapRef
   return refused(
     'nestedGit',
     `${dir} holds ${plural(entries.length, 'git repository', 'git repositories')} of its own (a .git that is not the worktree's); reap would delete ${entries.length === 1 ? 'it' : 'them'} and no patch can save ${entries.length === 1 ? 'it' : 'them'}: commit and push ${entries.length === 1 ? 'its' : 'their'} work, then move ${entries.length === 1 ? 'it' : 'them'} out of the worktree (or delete ${entries.length === 1 ? 'it' : 'them'} yourself), and reap again; nothing was changed\n${shown}`,
+  );
+}
+
+/**
+ * Step 4: the worktree's git dir holds submodule repositories (`modules/<name>`, left by a
+ * `git submodule add`, also a failed one). git will not remove such a worktree, and
+ * removing its git dir would delete them.
+ */
+export function submoduleGitDirError(dir: string, gitDir: string, repos: string[]): SvcError<ReapRefusal> {
+  const one = repos.length === 1;
+  const shown = repos.map((e) => `  ${printablePath(e)}`).join('\n');
+  return refused(
+    'nestedGit',
+    `${dir} has ${plural(repos.length, 'submodule repository', 'submodule repositories')} in its git dir (${printablePath(path.join(gitDir, 'modules'))}), as git submodule add leaves ${one ? 'one' : 'them'} even when it fails; git will not remove a worktree that holds ${one ? 'one' : 'them'}, and reap would delete ${one ? 'it' : 'them'}: push any work ${one ? 'it holds' : 'they hold'}, then delete ${one ? 'it' : 'them'} (rm -rf ${shellQuote(path.join(gitDir, 'modules'))}) or move ${one ? 'it' : 'them'} out, and reap again; nothing was changed\n${shown}`,
   );
 }
 

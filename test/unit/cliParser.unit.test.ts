@@ -113,6 +113,23 @@ describe('shim argument parser', () => {
     assert.equal(usage(['k', 'p', 'title'], noRest), "unexpected argument 'title'; did you mean --title <text>?");
   });
 
+  it('points an extra word at the flag it was meant as: name=value, a choice, a near miss', () => {
+    const choosy: CommandSpec = {
+      ...noRest,
+      flags: { ...noRest.flags, role: { type: 'string', help: 'the role', choices: ['builder', 'critic'] } },
+    };
+    assert.equal(usage(['k', 'p', 'title=x'], choosy), "unexpected argument 'title=x'; did you mean --title x?");
+    assert.equal(
+      usage(['k', 'p', 'role=critic'], choosy),
+      "unexpected argument 'role=critic'; did you mean --role critic?",
+    );
+    assert.equal(usage(['k', 'p', 'critic'], choosy), "unexpected argument 'critic'; did you mean --role critic?");
+    assert.equal(usage(['k', 'p', 'jsno'], choosy), "unexpected argument 'jsno'; did you mean --json?");
+    assert.equal(usage(['k', 'p', 'json=1'], choosy), "unexpected argument 'json=1'");
+    assert.equal(usage(['k', 'p', 'al'], choosy), "unexpected argument 'al'");
+    assert.equal(usage(['k', 'p', 'constructor'], choosy), "unexpected argument 'constructor'");
+  });
+
   it('refuses a flag without its value', () => {
     assert.equal(usage(['x', '--title']), '--title needs a value');
     assert.equal(usage(['x', '-n']), '--lines needs a value');
@@ -269,7 +286,19 @@ describe('svc --help on every command (runCli with the real registry)', () => {
       allow.stderr,
       "svc conv answer: unexpected argument 'allow'; did you mean --allow?\nsee svc conv answer --help\n",
     );
-    for (const o of [role, allow]) assert.equal(o.stdout, '');
+    const deny = io();
+    assert.equal(await runCli(['conv', 'answer', '2', 'deyn'], deny), 1);
+    assert.equal(
+      deny.stderr,
+      "svc conv answer: unexpected argument 'deyn'; did you mean --deny?\nsee svc conv answer --help\n",
+    );
+    const kill = io();
+    assert.equal(await runCli(['conv', 'stop', '2', 'kill'], kill), 1);
+    assert.equal(
+      kill.stderr,
+      "svc conv stop: unexpected argument 'kill'; did you mean --kill?\nsee svc conv stop --help\n",
+    );
+    for (const o of [role, allow, deny, kill]) assert.equal(o.stdout, '');
   });
 
   it('a group without a command lists its commands (exit 1; with --help exit 0)', async () => {

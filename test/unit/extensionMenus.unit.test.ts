@@ -276,6 +276,8 @@ describe('extension menus (package.json)', () => {
       'svc.abortReview',
       'svc.restartReview',
     ]);
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+run+stalled', true), ['svc.restartReview']);
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+run', true), []);
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue'), [
       'svc.startIssue',
       'svc.issueDone',

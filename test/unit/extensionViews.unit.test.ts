@@ -307,6 +307,44 @@ describe('Reviews tree (extension/reviews/reviewsModel.ts)', () => {
     );
   });
 
+  it('a quick run whose reviewer ended without a verdict is stalled: says so, and offers the restart on its row', () => {
+    const reviewer = {
+      id: 9,
+      name: 'agent-web-7-review',
+      role: 'quick' as const,
+      runId: 'r1',
+      model: 'm',
+      alive: false,
+      activity: 'stopped' as const,
+      report: { path: '/w/review.md', exists: false, verdict: null },
+    };
+    const run = {
+      runId: 'r1',
+      mode: 'quick' as const,
+      sha: 'abcdef0123',
+      phase: 'dispatched' as const,
+      verdict: null,
+      worktree: null,
+    };
+    const [n] = reviewNodes([state({ run, reviewers: [reviewer] })]);
+    const row = n.children[0];
+    assert.deepEqual(
+      [row.description, row.contextValue],
+      ['stalled: restart it · at abcdef0', 'svc:review+run+stalled'],
+    );
+    assert.equal(
+      row.tooltip.split('\n').at(-1),
+      '**Stalled**: its reviewer is not alive and no verdict was posted. Restart it with the restart button on this row (`svc review restart WEB-7`).',
+    );
+    // Alive again (a restart), or a verdict posted: not stalled.
+    const live = reviewNodes([state({ run, reviewers: [{ ...reviewer, alive: true, activity: 'working' }] })])[0];
+    assert.equal(live.children[0].contextValue, 'svc:review+run+running');
+    const done = reviewNodes([
+      state({ run: { ...run, phase: 'verdict', verdict: 'APPROVED' }, reviewers: [reviewer] }),
+    ])[0];
+    assert.equal(done.children[0].contextValue, 'svc:review+run');
+  });
+
   it('marks an issue with a running reviewer so Abort shows', () => {
     const running = state({
       pr: {
