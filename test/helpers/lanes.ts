@@ -20,16 +20,9 @@ export async function ok(p: Promise<RunResult>): Promise<RunResult> {
   return r;
 }
 
-/** A project `proj` and a root conversation #rootId on the script harness. */
-export async function laneWorld(s: Scratch, opts: { gauntletModel?: boolean } = {}): Promise<LaneWorld> {
-  const { dir, origin } = makeRepo(s);
-  await ok(s.svc(['project', 'add', 'proj', dir]));
-  if (opts.gauntletModel) {
-    // A project default model for builders only, to test launch rule 6.
-    const fs = await import('node:fs');
-    const file = path.join(s.svcHome, 'projects.yaml');
-    fs.appendFileSync(file, '    gauntlet:\n      roles:\n        builder:\n          model: default-builder-model\n');
-  }
+/** A person's `script` conversation on project `proj` (`svc conv new … --json`); its id. */
+export async function newScriptConversation(s: Scratch, opts: { prompt: string; title?: string }): Promise<number> {
+  const title = opts.title === undefined ? [] : ['--title', opts.title];
   const r = await ok(
     s.svc([
       'conv',
@@ -40,12 +33,26 @@ export async function laneWorld(s: Scratch, opts: { gauntletModel?: boolean } = 
       'script',
       '--model',
       'm',
+      ...title,
       '--prompt',
-      'I orchestrate.',
+      opts.prompt,
       '--json',
     ]),
   );
-  const rootId = (JSON.parse(r.stdout) as { conversation: { id: number } }).conversation.id;
+  return (JSON.parse(r.stdout) as { conversation: { id: number } }).conversation.id;
+}
+
+/** A project `proj` and a root conversation #rootId on the script harness. */
+export async function laneWorld(s: Scratch, opts: { gauntletModel?: boolean } = {}): Promise<LaneWorld> {
+  const { dir, origin } = makeRepo(s);
+  await ok(s.svc(['project', 'add', 'proj', dir]));
+  if (opts.gauntletModel) {
+    // A project default model for builders only, to test launch rule 6.
+    const fs = await import('node:fs');
+    const file = path.join(s.svcHome, 'projects.yaml');
+    fs.appendFileSync(file, '    gauntlet:\n      roles:\n        builder:\n          model: default-builder-model\n');
+  }
+  const rootId = await newScriptConversation(s, { prompt: 'I orchestrate.' });
   return { s, repo: dir, origin, rootId, briefs: path.join(s.home, 'briefs') };
 }
 

@@ -9,7 +9,7 @@ import { conversationsStoppedByDaemon } from '../../shared/protocol/stoppedByDae
 import { rpcRequest } from '../helpers/rpc';
 import { alive, discoveryOf } from '../helpers/daemonProcs';
 import { laneEnv } from '../helpers/laneEnv';
-import { laneWorld, ok } from '../helpers/lanes';
+import { laneWorld, newScriptConversation, ok } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { eventually, makeScratch, sleep } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
@@ -25,30 +25,7 @@ describe('conv resume --all-stopped-by-daemon: the agents the daemon stopped, on
 
   const show = async (id: number) =>
     JSON.parse((await ok(s.svc(['conv', 'show', String(id), '--json']))).stdout) as ConversationInfo;
-  const newConv = async (title: string, prompt: string) =>
-    (
-      JSON.parse(
-        (
-          await ok(
-            s.svc([
-              'conv',
-              'new',
-              '--project',
-              'proj',
-              '--harness',
-              'script',
-              '--model',
-              'm',
-              '--title',
-              title,
-              '--prompt',
-              prompt,
-              '--json',
-            ]),
-          )
-        ).stdout,
-      ) as { conversation: { id: number } }
-    ).conversation.id;
+  const newConv = (title: string, prompt: string) => newScriptConversation(s, { title, prompt });
   const stoppedList = async () => (await rpcRequest(s.svcHome, conversationsStoppedByDaemon, {})).conversations;
 
   before(async () => {
