@@ -50,6 +50,9 @@ describe('svc inbox', function () {
   });
 
   it('a needs-you request: listed with its choices and command; answered from the inbox, the agent goes on', async () => {
+    // The cursor from before the conversation exists: a cursor read after `conv new` may
+    // already be past the ask (under load the agent asks first), and then nothing is new.
+    const cursor = (await read()).cursor;
     const created = await ok(
       s.svc([
         'conv',
@@ -70,7 +73,6 @@ describe('svc inbox', function () {
     );
     const id = (JSON.parse(created.stdout) as { conversation: { id: number } }).conversation.id;
     // --wait from before the ask returns once it is open.
-    const cursor = (await read()).cursor;
     const waited = await s.svc(['inbox', '--wait', '--after', cursor, '--timeout', '60', '--json']);
     assert.equal(waited.code, 0, waited.stderr);
     const r = JSON.parse(waited.stdout) as InboxListResult;
