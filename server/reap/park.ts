@@ -18,7 +18,8 @@ import { GITLINK_MODE, captureWork, writePatch } from './parkCapture';
 import { cleanSavedWork } from './parkClean';
 import { verifyPatch } from './parkVerify';
 import type { PatchVerifier } from './parkVerify';
-import { differs, extractSidecar, rehearseRestore, sidecarPathOf, writeSidecar } from './parkDisk';
+import { differs, extractSidecar, sidecarPathOf, writeSidecar } from './parkDisk';
+import { rehearseRestore } from './parkRehearsal';
 import {
   notAWorktreeError,
   parkChangedError,
@@ -88,7 +89,8 @@ export async function parkWorktree(
 
     // Equal on disk: what the patch cannot carry (exact bytes, permission bits) goes beside it.
     const trial = path.join(scratch, 'trial');
-    const rehearsal = await rehearseRestore(info.top, work.tree, trial, opts);
+    const present = work.changes.filter((c) => c.newMode !== '000000').map((c) => c.path);
+    const rehearsal = await rehearseRestore(info.top, work.tree, present, trial, opts);
     const exact = rehearsal.differing.length ? { file: sidecarPathOf(target), paths: rehearsal.differing } : null;
     if (exact) {
       if (fs.existsSync(exact.file)) throw patchExistsError(exact.file);

@@ -1,35 +1,18 @@
 // Equal on disk, not only in git's eyes. A patch carries what git stores: content after
 // clean filters (a CRLF file under `* text=auto` is stored with LF) and one mode bit (a
-// 0600 or 0000 file comes back 0644). Park therefore rehearses the restore: it checks out
-// the captured tree into a scratch folder, as the restore would, and compares every path
-// with the disk — type, symlink target, bytes and permission bits, and the permission bits
-// of every folder that holds work (a 0700 folder would come back 0755). What differs is carried
-// beside the patch in a tar file (exact bytes and modes), which the restore command
-// extracts after applying the patch; the rehearsal extracts it too and must then match.
+// 0600 or 0000 file comes back 0644). Park therefore rehearses the restore
+// (parkRehearsal.ts) and compares every path with the disk: type, symlink target, bytes and
+// permission bits, and the permission bits of every folder that holds work (a 0700 folder
+// would come back 0755). What differs is carried beside the patch in a tar file (exact bytes
+// and modes), which the restore command extracts after applying the patch; the rehearsal
+// extracts it too and must then match. This file holds the comparison and the tar file.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
-import { runGit, splitNul } from '../git/gitExec';
-import type { GitEnv } from '../git/gitExec';
 
 /** The tar file beside a patch: `parked-<stamp>.patch` → `parked-<stamp>.files.tar`. */
 export function sidecarPathOf(patchFile: string): string {
   return `${patchFile.replace(/\.patch$/, '')}.files.tar`;
-}
-
-/** Rehearses restoring `tree` into `trialDir` and lists the paths whose disk state it misses. */
-export async function rehearseRestore(
-  top: string,
-  tree: string,
-  trialDir: string,
-  opts: GitEnv,
-): Promise<{ paths: Buffer[]; differing: Buffer[] }> {
-  const call = { ...opts, extra: { GIT_INDEX_FILE: `${trialDir}.index` } };
-  await runGit(top, ['read-tree', tree], call);
-  await runGit(top, ['checkout-index', '--all', '--force', `--prefix=${trialDir}/`], call);
-  const paths = splitNul((await runGit(top, ['ls-files', '-z'], call)).stdout);
-  const differing = [...foldersOf(paths), ...paths].filter((rel) => differs(top, trialDir, rel) !== null);
-  return { paths, differing };
 }
 
 /** Every folder above a path of `paths` (each once, parents first): the folders that hold work. */

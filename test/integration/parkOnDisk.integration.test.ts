@@ -71,23 +71,28 @@ describe('reap --park restores equal on disk', function () {
     return fs.readFileSync(report.park.patchFile, 'utf8').split('\ndiff --git ')[0];
   }
 
-  it('CRLF files under * text=auto come back with their CRLF bytes', async () => {
+  it('CRLF files under * text=auto come back with their CRLF bytes, an unchanged one too', async () => {
     const { plan, dir } = lane();
     fs.writeFileSync(path.join(dir, '.gitattributes'), '* text=auto\n');
-    git(dir, s.env, 'add', '.gitattributes');
+    fs.writeFileSync(path.join(dir, 'unix.txt'), 'lf\nonly\n');
+    git(dir, s.env, 'add', '.gitattributes', 'unix.txt');
     git(dir, s.env, 'commit', '--quiet', '-m', 'normalize line endings');
     fs.writeFileSync(path.join(dir, 'windows.txt'), 'one\r\ntwo\r\n');
     fs.writeFileSync(path.join(dir, 'text.txt'), 'edited\r\nwith CRLF\r\n');
+    // Git sees no change here (its clean filter gives back the committed LF), yet the
+    // restore's checkout would write LF: the rehearsal must check out this path too.
+    fs.writeFileSync(path.join(dir, 'unix.txt'), 'lf\r\nonly\r\n');
     const header = await parkAndRestore(plan, dir);
     const tar = plan.patchFile.replace(/\.patch$/, '.files.tar');
     assert.match(
       header,
       new RegExp(
-        `^files: ${JSON.stringify(tar).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(exact bytes and permission bits of 2 paths a git patch cannot carry; the restore command extracts it after applying the patch\\)$`,
+        `^files: ${JSON.stringify(tar).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(exact bytes and permission bits of 3 paths a git patch cannot carry; the restore command extracts it after applying the patch\\)$`,
         'm',
       ),
     );
     assert.equal(fs.readFileSync(path.join(dir, 'windows.txt'), 'latin1'), 'one\r\ntwo\r\n');
+    assert.equal(fs.readFileSync(path.join(dir, 'unix.txt'), 'latin1'), 'lf\r\nonly\r\n');
     // The parked work is the user's alone: another user may not read a lane's files from it.
     assert.equal(fs.statSync(tar).mode & 0o777, 0o600);
     assert.equal(fs.statSync(plan.patchFile).mode & 0o777, 0o600);
