@@ -272,11 +272,28 @@ export const NotifyTargets = z.array(NotifyTarget).superRefine((targets, ctx) =>
   });
 });
 
+/** A size in MiB for reap's park limits. */
+const ParkMb = z
+  .number()
+  .int('a size is a whole number of MiB')
+  .min(1, 'a size is at least 1 MiB')
+  .max(1_048_576, 'a size is at most 1,048,576 MiB (1 TiB)');
+
 export const ConfigFile = z
   .object({
     harnesses: z.record(HarnessName, HarnessProfile).default({}),
     hosts: z.record(HostName, HostEntry).default({}),
     roles: z.object({ review: ReviewRoles.optional() }).catchall(RoleDefaults).optional(),
+    /** `svc lane reap --park`'s limits on what it copies into SVC_HOME (server/reap/parkSize.ts), in MiB. */
+    reap: z
+      .object({
+        /** Over this the reap's report warns, naming the largest files (default 100). */
+        park_warn_mb: ParkMb.optional(),
+        /** Over this the reap is refused before anything is stopped or changed (default 1024). */
+        park_max_mb: ParkMb.optional(),
+      })
+      .strict()
+      .optional(),
     /** Outbound targets told of each new inbox item (server/notify/). */
     notify: NotifyTargets.default([]),
     http: z

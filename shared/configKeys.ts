@@ -6,7 +6,17 @@ import { EFFORTS, PERMISSIONS, REVIEW_LANES, REVIEW_MODES, ROLES, SANDBOX_MODES 
 import type { ReviewLane, Role } from './config';
 
 /** Which part of a role setting a key names. */
-export type ConfigField = 'mode' | 'model' | 'harness' | 'effort' | 'permissions' | 'host' | 'sandbox' | 'budget';
+export type ConfigField =
+  | 'mode'
+  | 'model'
+  | 'harness'
+  | 'effort'
+  | 'permissions'
+  | 'host'
+  | 'sandbox'
+  | 'budget'
+  | 'park_warn_mb'
+  | 'park_max_mb';
 
 export interface ConfigKeyRef {
   /** The key as written on the command line, e.g. `roles.review.sub.security.model`. */
@@ -36,6 +46,8 @@ export const FIELD_CHOICES: Record<ConfigField, readonly string[] | null> = {
   host: null,
   sandbox: SANDBOX_MODES,
   budget: null,
+  park_warn_mb: null,
+  park_max_mb: null,
 };
 
 /** The key forms, for help text and refusals. */
@@ -47,10 +59,13 @@ export const CONFIG_KEY_FORMS = [
   `roles.review.sub.<${REVIEW_LANES.join('|')}>.model|harness`,
   `projects.<key>.gauntlet.roles.<${ROLES.join('|')}>.model|effort|harness|permissions|host|sandbox|budget`,
   'projects.<key>.gauntlet.budget',
+  'reap.park_warn_mb|park_max_mb',
 ];
 
 const REVIEW_FIELDS: ConfigField[] = ['mode', 'model', 'harness', 'effort'];
 const LANE_FIELDS: ConfigField[] = ['model', 'harness'];
+/** `svc lane reap --park`'s limits (config.yaml `reap:`, MiB). */
+const REAP_FIELDS: ConfigField[] = ['park_warn_mb', 'park_max_mb'];
 const ROLE_FIELDS: ConfigField[] = ['model', 'effort', 'harness', 'permissions', 'host', 'sandbox', 'budget'];
 
 const has = <T extends string>(list: readonly T[], v: string): v is T => (list as readonly string[]).includes(v);
@@ -65,6 +80,8 @@ export function parseConfigKey(key: string): ConfigKeyRef | undefined {
     }
     return undefined;
   }
+  if (p[0] === 'reap' && p.length === 2 && has(REAP_FIELDS, p[1]))
+    return { key, file: 'config', path: p, field: p[1], keepDepth: 0 };
   if (
     p[0] === 'projects' &&
     p.length === 6 &&
@@ -88,6 +105,7 @@ export function parseConfigKey(key: string): ConfigKeyRef | undefined {
 export function globalConfigKeys(): string[] {
   const keys = REVIEW_FIELDS.map((f) => `roles.review.${f}`);
   for (const lane of REVIEW_LANES) for (const f of LANE_FIELDS) keys.push(`roles.review.sub.${lane}.${f}`);
+  for (const f of REAP_FIELDS) keys.push(`reap.${f}`);
   return keys;
 }
 

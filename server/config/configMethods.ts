@@ -30,6 +30,9 @@ const FIELD_SCHEMA: Record<ConfigField, z.ZodType> = {
   sandbox: SandboxMode,
   // An amount as typed (`2.50`, `$2.50`); checked by parseUsd, written to the file as a number.
   budget: z.string(),
+  // A whole number of MiB as typed; written to the file as a number (shared/config.ts's ParkMb checks its range).
+  park_warn_mb: z.string().regex(/^\s*[1-9]\d*\s*$/, 'a size is a whole number of MiB, such as 100'),
+  park_max_mb: z.string().regex(/^\s*[1-9]\d*\s*$/, 'a size is a whole number of MiB, such as 1024'),
 };
 
 const SERVICE_VARS = ['SVC_CONVERSATION', 'SVC_CALLER_TOKEN', 'SVC_HOME', 'SVC_BIN', 'SVC_SCRIPT_FILE'];
@@ -65,8 +68,15 @@ export function registerConfig(app: App): void {
     const file = fileOf(ref);
     const text = p.value === null ? undefined : p.value.trim();
     if (text !== undefined) checkValue(ref, p.value!, file, app);
-    // A budget is a number in the file (the schema's), however it was typed.
-    const value = text !== undefined && ref.field === 'budget' ? (parseUsd(text) as { usd: number }).usd : text;
+    // Budgets and sizes are numbers in the file (the schema's), however they were typed.
+    const value =
+      text === undefined
+        ? text
+        : ref.field === 'budget'
+          ? (parseUsd(text) as { usd: number }).usd
+          : ref.path[0] === 'reap'
+            ? Number(text)
+            : text;
     const { changed } = app.config.edit(file, ref.path, value, ref.keepDepth);
     if (changed) {
       watch.seen(file);

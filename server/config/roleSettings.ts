@@ -12,6 +12,7 @@ import type { ConfigFile, ProjectsFile } from '../../shared/config';
 import { FIELD_CHOICES, parseConfigKey } from '../../shared/configKeys';
 import type { ConfigKeyRef } from '../../shared/configKeys';
 import type { ConfigEntry } from '../../shared/protocol/config';
+import { DEFAULT_PARK_MAX_MB, DEFAULT_PARK_WARN_MB } from '../reap/parkSize';
 
 export interface SettingsSource {
   config: ConfigFile;
@@ -29,6 +30,10 @@ function ownValue(ref: ConfigKeyRef, s: SettingsSource): Own {
     if (!ref.role) return shown(gauntlet?.budget);
     const roles = gauntlet?.roles?.[ref.role] as Record<string, string | number | undefined> | undefined;
     return shown(roles?.[ref.field]);
+  }
+  if (ref.path[0] === 'reap') {
+    const v = s.config.reap?.[ref.field as 'park_warn_mb' | 'park_max_mb'];
+    return v === undefined ? undefined : String(v);
   }
   const review = s.config.roles?.review;
   if (ref.lane) return (review?.sub?.[ref.lane] as Record<string, string | undefined> | undefined)?.[ref.field];
@@ -59,6 +64,10 @@ export function whenUnset(ref: ConfigKeyRef): string {
     return `the ${ref.lane} reviewer uses roles.review.harness, else the work agent's harness`;
   }
   switch (ref.field) {
+    case 'park_warn_mb':
+      return `a reap --park over ${DEFAULT_PARK_WARN_MB} MiB of files warns, naming the largest`;
+    case 'park_max_mb':
+      return `a reap --park over ${DEFAULT_PARK_MAX_MB} MiB of files is refused before anything is stopped or changed`;
     case 'mode':
       return 'one agent does a combined review pass (quick is the default)';
     case 'model':
@@ -93,8 +102,17 @@ export function entryFor(ref: ConfigKeyRef, s: SettingsSource): ConfigEntry {
     if (inherited !== undefined)
       return { ...base, value: inherited, source: 'global', from: parentKey, file: s.files.config };
   }
-  if (ref.field === 'mode') return { ...base, value: 'quick', source: 'default', from: null, file: null };
+  const byDefault = defaultOf(ref);
+  if (byDefault !== undefined) return { ...base, value: byDefault, source: 'default', from: null, file: null };
   return { ...base, value: null, source: 'unset', from: null, file: null };
+}
+
+/** The value a key has while unset, for the keys that have one. */
+function defaultOf(ref: ConfigKeyRef): string | undefined {
+  if (ref.field === 'mode') return 'quick';
+  if (ref.field === 'park_warn_mb') return String(DEFAULT_PARK_WARN_MB);
+  if (ref.field === 'park_max_mb') return String(DEFAULT_PARK_MAX_MB);
+  return undefined;
 }
 
 /** The review parent's and each convoy lane's settings, for whoever launches reviewers. */

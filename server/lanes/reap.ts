@@ -6,6 +6,7 @@ import { isLive } from '../../shared/activity';
 import { git, serialized } from '../git/git';
 import { reapOnHost } from './reapOnHost';
 import { earlierParked, patchPath, unreapedChildren } from './reapParts';
+import { parkLimitsOf } from '../reap/parkSize';
 import { reapLaneDir, REAP_STOP_WAIT_S } from '../reap/reapLaneDir';
 import type { ReapReport } from '../../shared/format/reapReport';
 import type { LanesContext } from './lanesContext';
@@ -26,6 +27,7 @@ export async function reapLane(
     kind: lane.gitBacked ? 'worktree' : 'play',
     lanesRoot: lane.lanesRoot,
     park: opts.park,
+    parkLimits: parkLimitsOf(ctx.app.config.config().reap),
     keep: opts.keep,
     patchFile: patchPath(ctx, lane),
     stop: async () => {

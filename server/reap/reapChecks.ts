@@ -14,11 +14,15 @@ import {
   nestedGitError,
   submoduleGitDirError,
   operationInProgressError,
+  parkTooLargeError,
   parkUnsupportedError,
   playHasGitError,
   processesInsideError,
 } from './reapErrors';
 import { findGit } from './removeDirs';
+import { MIB, parkLimitsOf, parkSizeOf } from './parkSize';
+import type { ParkLimits } from './parkSize';
+import type { ParkSize } from '../../shared/protocol/lanes';
 import { uncommittedPaths, worktreeInfo } from './worktreeInfo';
 
 export interface LaneDirCheck extends GitEnv {
@@ -26,6 +30,8 @@ export interface LaneDirCheck extends GitEnv {
   lanesRoot: string;
   kind: 'worktree' | 'play';
   park: boolean;
+  /** config.yaml's reap.park_* limits (default parkSize.ts's). */
+  parkLimits?: ParkLimits;
   /** Look for processes inside too: only once the agent is stopped (its own are inside until then). */
   processes?: { exclude?: number[] };
 }
@@ -36,6 +42,8 @@ export interface LaneDirState {
   exists: boolean;
   /** A worktree with work to park (only when `park`). */
   dirty: boolean;
+  /** The work's size when it is over the warning limit. */
+  large: ParkSize | null;
 }
 
 /** Steps 2–4 as checks: throws the refusal reap would give, or says what it found. */
@@ -44,7 +52,7 @@ export async function checkLaneDir(c: LaneDirCheck): Promise<LaneDirState> {
   // From here on the real path: a symlink inside the root cannot redirect a later step.
   const dir = checkInsideLanesRoot(c.dir, c.lanesRoot);
   const exists = fs.existsSync(dir);
-  if (!exists) return { dir, exists, dirty: false };
+  if (!exists) return { dir, exists, dirty: false, large: null };
   if (c.processes) {
     const procs = await processesInside(dir, { exclude: c.processes.exclude });
     if (procs.length) throw processesInsideError(dir, procs);
@@ -52,9 +60,9 @@ export async function checkLaneDir(c: LaneDirCheck): Promise<LaneDirState> {
   if (c.kind === 'play') {
     const found = findGit(dir);
     if (found !== null) throw playHasGitError(dir, found);
-    return { dir, exists, dirty: false };
+    return { dir, exists, dirty: false, large: null };
   }
-  return { dir, exists, dirty: await checkWorktreeCanGo(dir, c.park, git) };
+  return { dir, exists, ...(await checkWorktreeCanGo(dir, c.park, c.parkLimits ?? parkLimitsOf(undefined), git)) };
 }
 
 /**
@@ -70,13 +78,23 @@ export async function refuseUnparkable(top: string, gitDir: string, git: GitEnv 
   if (ops.length) throw operationInProgressError(top, ops);
 }
 
-/** Step 4's refusals for a worktree; true when it holds work for --park to save. */
-async function checkWorktreeCanGo(dir: string, park: boolean, git: GitEnv): Promise<boolean> {
+/** Step 4's refusals for a worktree; whether it holds work for --park to save, and how much when that is a lot. */
+async function checkWorktreeCanGo(
+  dir: string,
+  park: boolean,
+  limits: ParkLimits,
+  git: GitEnv,
+): Promise<{ dirty: boolean; large: ParkSize | null }> {
   const info = await worktreeInfo(dir, git);
   await refuseUnparkable(info.top, info.gitDir, git);
   const dirty = await uncommittedPaths(dir, git);
   const work = await inspectWork(dir, dirty, git);
   if ((dirty.length || work.hidden.length) && !park) throw dirtyError(dir, dirty, work.hidden);
   if (work.gitlinks.length) throw parkUnsupportedError(info.top, work.gitlinks);
-  return dirty.length > 0 || work.hidden.length > 0;
+  const size = park && dirty.length ? parkSizeOf(info.top, dirty) : null;
+  if (size && size.bytes > limits.maxBytes) throw parkTooLargeError(info.top, size, limits.maxBytes / MIB);
+  return {
+    dirty: dirty.length > 0 || work.hidden.length > 0,
+    large: size && size.bytes > limits.warnBytes ? size : null,
+  };
 }

@@ -8,6 +8,8 @@ import { shellQuote } from './restoreCommand';
 import type { SvcError } from '../../shared/errors';
 import { REAP_ERRORS, REAP_REFUSALS } from '../../shared/refusals/reap';
 import type { ReapError, ReapRefusal } from '../../shared/refusals/reap';
+import { mebibytes } from '../../shared/format/bytes';
+import type { ParkSize } from '../../shared/protocol/lanes';
 
 const { refused } = refusalsOf(REAP_REFUSALS);
 const { usage, internal } = refusalsOf(REAP_ERRORS);
@@ -124,6 +126,15 @@ export function unreadableWorkError(dir: string, paths: string[]): SvcError<Reap
 }
 
 /** Step 4 with --park: work a patch cannot carry (a nested repository or submodule change). */
+/** Step 4: the work is over config.yaml's reap.park_max_mb (parkSize.ts); nothing was stopped or changed. */
+export function parkTooLargeError(dir: string, size: ParkSize, maxMb: number): SvcError<ReapRefusal> {
+  const largest = size.largest.map((f) => `  ${mebibytes(f.bytes)} ${printablePath(f.path)}`).join('\n');
+  return refused(
+    'parkTooLarge',
+    `${dir} holds ${mebibytes(size.bytes)} of uncommitted files, over reap.park_max_mb (${maxMb} MiB): a park would copy them into SVC_HOME; commit, move or delete the large files, or raise the limit (svc config set reap.park_max_mb <MiB>), then reap again; nothing was changed\nlargest:\n${largest}`,
+  );
+}
+
 export function parkUnsupportedError(dir: string, paths: string[]): SvcError<ReapRefusal> {
   return refused(
     'parkUnsupported',

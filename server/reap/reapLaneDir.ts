@@ -15,6 +15,8 @@ import { harnessAliveError } from './reapErrors';
 import type { ProcessInside } from './reapErrors';
 import type { ArchiveOutcome, ReapReport } from '../../shared/format/reapReport';
 import { removePlayDir, removeWorktree } from './removeDirs';
+import { MIB, parkLimitsOf } from './parkSize';
+import type { ParkLimits } from './parkSize';
 import { unpushedCommits } from './unpushed';
 import type { UnpushedReport } from './unpushed';
 import { worktreeInfo } from './worktreeInfo';
@@ -45,13 +47,22 @@ export interface ReapPlan extends GitEnv {
   excludePids?: number[];
   /** Park's verifier; tests inject a failing one. */
   verify?: PatchVerifier;
+  /** config.yaml's reap.park_* limits (default parkSize.ts's). */
+  parkLimits?: ParkLimits;
   /** Runs the worktree removal in the repository's queue of git mutations (worktree adds). */
   serialize?: <T>(fn: () => Promise<T>) => Promise<T>;
 }
 
 export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
   const git = { env: plan.env };
-  const check = { env: plan.env, dir: plan.dir, lanesRoot: plan.lanesRoot, kind: plan.kind, park: plan.park };
+  const check = {
+    env: plan.env,
+    dir: plan.dir,
+    lanesRoot: plan.lanesRoot,
+    kind: plan.kind,
+    park: plan.park,
+    parkLimits: plan.parkLimits,
+  };
   // A refused reap changes nothing, the agent included: what steps 2 and 4 would refuse is
   // refused before the stop door is used (the process check waits: the agent's own
   // processes work inside until it stops).
@@ -59,7 +70,7 @@ export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
   if (!(await plan.stop()))
     throw harnessAliveError(String(plan.conv.id), REAP_STOP_WAIT_S, (await plan.survivors?.()) ?? []);
   // Again once stopped: the agent may have changed its tree meanwhile.
-  const { dir, exists, dirty } = await checkLaneDir({ ...check, processes: { exclude: plan.excludePids } });
+  const { dir, exists, dirty, large } = await checkLaneDir({ ...check, processes: { exclude: plan.excludePids } });
 
   let park: ParkResult | null = null;
   let unpushed: UnpushedReport = { branch: null, head: null, upstream: null, commits: [], unreferenced: 0 };
@@ -106,5 +117,7 @@ export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
     archive,
     orphaned: plan.orphaned ?? [],
     earlierParked: [],
+    largePark:
+      park && large ? { ...large, warnMb: (plan.parkLimits ?? parkLimitsOf(undefined)).warnBytes / MIB } : null,
   };
 }

@@ -4,6 +4,7 @@
 // the branch, unpushed commits, the parked patch and the exact command restoring it.
 import type { z } from 'zod';
 import type { ReapResult } from '../protocol/lanes';
+import { mebibytes } from './bytes';
 
 export type ReapReport = z.infer<typeof ReapResult>;
 export type ArchiveOutcome = ReapReport['archive'];
@@ -22,6 +23,12 @@ export function formatReapReport(r: ReapReport): string {
     lines.push(`parked ${r.park.files} ${r.park.files === 1 ? 'path' : 'paths'} in ${r.park.patchFile}`);
     lines.push(
       `  restore with: ${r.removed === 'worktree' ? r.park.restoreAfterRemoveCommand : r.park.restoreCommand}`,
+    );
+  }
+  if (r.park && r.largePark) {
+    const largest = r.largePark.largest.map((f) => `${f.path} ${mebibytes(f.bytes)}`).join(', ');
+    lines.push(
+      `warning: parked ${mebibytes(r.largePark.bytes)} of files into ${r.park.patchFile}, over reap.park_warn_mb (${r.largePark.warnMb} MiB); largest: ${largest}`,
     );
   }
   for (const p of r.earlierParked ?? []) {

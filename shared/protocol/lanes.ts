@@ -280,6 +280,12 @@ export const ReapParams = z
   .strict();
 /** The HTTP body of POST /api/lanes/:name/reap. */
 export const ReapBody = z.object({ park: z.boolean().default(false), keep: z.boolean().default(false) }).strict();
+/** What a park copied (or would copy) into SVC_HOME: the dirty files' bytes, the largest first. */
+export const ParkSize = z.object({
+  bytes: z.number().int(),
+  largest: z.array(z.object({ path: z.string(), bytes: z.number().int() })),
+});
+export type ParkSize = z.infer<typeof ParkSize>;
 export const ReapResult = z.object({
   conv: z.object({ id: z.union([z.number(), z.string()]), name: z.string() }),
   dir: z.string(),
@@ -309,6 +315,8 @@ export const ReapResult = z.object({
   orphaned: z.array(z.string()),
   /** Patches parked for this lane before this reap (an earlier reap, one killed mid-park): never lost from sight. */
   earlierParked: z.array(ParkedPatch).default([]),
+  /** Set when the park was over config.yaml's reap.park_warn_mb (its value in MiB beside it). */
+  largePark: ParkSize.extend({ warnMb: z.number() }).nullable().default(null),
 });
 /** Client → daemon. `svc lane reap`: the spec's Reap steps 1–7; never kills, never discards work. */
 export const lanesReap = request('lanes/reap', ReapParams, ReapResult);

@@ -178,10 +178,12 @@ describe('config: svc config get|set', function () {
       'unset',
     ]);
     assert.deepEqual(row('projects.web.gauntlet.budget'), ['projects.web.gauntlet.budget', '-', 'unset']);
-    // 12 review keys, model, effort, harness, permissions, host, sandbox and budget for each of five roles, and the run budget
-    assert.equal(lines.filter((l) => l !== '').length, 1 + 12 + 35 + 1);
+    assert.deepEqual(row('reap.park_warn_mb'), ['reap.park_warn_mb', '100', 'default']);
+    assert.deepEqual(row('reap.park_max_mb'), ['reap.park_max_mb', '1024', 'default']);
+    // 12 review keys, 2 reap limits, model, effort, harness, permissions, host, sandbox and budget for each of five roles, and the run budget
+    assert.equal(lines.filter((l) => l !== '').length, 1 + 12 + 2 + 35 + 1);
     const j = JSON.parse((await ok(s.svc(['config', 'get', '--json']))).stdout) as ConfigEntry[];
-    assert.equal(j.length, 48);
+    assert.equal(j.length, 50);
   });
 
   it('shows an inherited lane model and the mode default', async () => {
@@ -246,7 +248,11 @@ describe('config: svc config get|set', function () {
     );
     refused(
       await s.svc(['config', 'set', 'roles.review.speed', 'x']),
-      "unknown config key 'roles.review.speed'; the settable keys are roles.review.mode, roles.review.model, roles.review.harness, roles.review.effort, roles.review.sub.<security|correctness|performance|requirements>.model|harness, projects.<key>.gauntlet.roles.<builder|critic|verifier|play|orchestrator>.model|effort|harness|permissions|host|sandbox|budget, projects.<key>.gauntlet.budget",
+      "unknown config key 'roles.review.speed'; the settable keys are roles.review.mode, roles.review.model, roles.review.harness, roles.review.effort, roles.review.sub.<security|correctness|performance|requirements>.model|harness, projects.<key>.gauntlet.roles.<builder|critic|verifier|play|orchestrator>.model|effort|harness|permissions|host|sandbox|budget, projects.<key>.gauntlet.budget, reap.park_warn_mb|park_max_mb",
+    );
+    refused(
+      await s.svc(['config', 'set', 'reap.park_max_mb', '1.5']),
+      `cannot set reap.park_max_mb to '1.5': a size is a whole number of MiB, such as 1024; ~/.svc/config.yaml is unchanged`,
     );
     refused(
       await s.svc(['config', 'set', 'projects.nope.gauntlet.roles.builder.model', 'm']),
@@ -309,6 +315,17 @@ describe('config: svc config get|set', function () {
     await ok(s.svc(['config', 'set', 'projects.web.gauntlet.roles.critic.budget', '--unset']));
     await ok(s.svc(['config', 'set', 'projects.web.gauntlet.budget', '--unset']));
     assert.equal(fs.readFileSync(projectsFile, 'utf8'), before);
+  });
+
+  it("sets reap's park limits as numbers in MiB, the default shown while unset", async () => {
+    let r = await ok(s.svc(['config', 'set', 'reap.park_max_mb', '2048']));
+    assert.equal(r.stdout, `Set reap.park_max_mb to 2048 in ${configFile}\n`);
+    assert.match(fs.readFileSync(configFile, 'utf8'), /^reap:\n {2}park_max_mb: 2048$/m);
+    r = await ok(s.svc(['config', 'set', 'reap.park_max_mb', '--unset']));
+    assert.equal(
+      r.stdout,
+      `Unset reap.park_max_mb in ${configFile}; now 1024, default: a reap --park over 1024 MiB of files is refused before anything is stopped or changed\n`,
+    );
   });
 
   it('refuses a write when the file is already invalid, naming the problem', async () => {

@@ -112,6 +112,45 @@ describe('lanes: reap', function () {
     assert.ok(fs.existsSync(patch), 'the patch survives');
   });
 
+  it('refuses a park over reap.park_max_mb, changing nothing, and warns over reap.park_warn_mb', async () => {
+    const config = path.join(s.svcHome, 'config.yaml');
+    const kept = fs.existsSync(config) ? fs.readFileSync(config, 'utf8') : null;
+    try {
+      fs.writeFileSync(config, 'reap:\n  park_warn_mb: 1\n  park_max_mb: 2\n');
+      while ((await s.svc(['config', 'get', 'reap.park_max_mb'])).stdout.trim() !== '2')
+        await new Promise((r) => setTimeout(r, 100));
+      const l = await built('big', 'k');
+      fs.writeFileSync(path.join(l.cwd, 'data.bin'), Buffer.alloc(3 * 1024 * 1024, 7));
+      fs.writeFileSync(path.join(l.cwd, 'work.txt'), 'a small edit\n');
+      const esc = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const r = await s.svc(['lane', 'reap', l.name, '--park']);
+      assert.equal(r.code, 1, r.stdout + r.stderr);
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `^${esc(l.cwd)} holds 3\\.0 MiB of uncommitted files, over reap\\.park_max_mb \\(2 MiB\\): a park would copy them into SVC_HOME; commit, move or delete the large files, or raise the limit \\(svc config set reap\\.park_max_mb <MiB>\\), then reap again; nothing was changed\nlargest:\n {2}3\\.0 MiB data\\.bin\n {2}0\\.0 MiB work\\.txt$`,
+          'm',
+        ),
+      );
+      await untouched(l, { 'work.txt': 'a small edit\n' });
+      assert.equal(fs.statSync(path.join(l.cwd, 'data.bin')).size, 3 * 1024 * 1024);
+      fs.truncateSync(path.join(l.cwd, 'data.bin'), 1.5 * 1024 * 1024);
+      const parked = await ok(s.svc(['lane', 'reap', l.name, '--park']));
+      const patch = /^parked 2 paths in (\S+\.patch)$/m.exec(parked.stdout)?.[1];
+      assert.ok(patch, parked.stdout);
+      assert.match(
+        parked.stdout,
+        new RegExp(
+          `^warning: parked 1\\.5 MiB of files into ${esc(patch)}, over reap\\.park_warn_mb \\(1 MiB\\); largest: data\\.bin 1\\.5 MiB, work\\.txt 0\\.0 MiB$`,
+          'm',
+        ),
+      );
+    } finally {
+      if (kept === null) fs.rmSync(config, { force: true });
+      else fs.writeFileSync(config, kept);
+    }
+  });
+
   it('warns about commits absent from upstream and keeps the branch', async () => {
     const l = await built('ahead', 'k');
     git(l.cwd, s.env, 'commit', '-q', '--allow-empty', '-m', 'local only');

@@ -51,6 +51,7 @@ const base: ReapReport = {
   park: null,
   archive: { state: 'archived' },
   orphaned: [],
+  largePark: null,
 };
 const r = (o: Partial<ReapReport>): ReapReport => ({ ...base, ...o });
 
@@ -78,6 +79,26 @@ describe('reap report text', () => {
         'kept branch r1/b at 0123456',
         'archived conv 12',
       ].join('\n'),
+    );
+  });
+
+  it('a park over reap.park_warn_mb warns with its size and the largest files', () => {
+    const text = formatReapReport(
+      r({
+        park,
+        largePark: {
+          bytes: 250 * 1024 * 1024,
+          largest: [
+            { path: 'out/model.bin', bytes: 240 * 1024 * 1024 },
+            { path: 'notes.txt', bytes: 3.5 * 1024 * 1024 },
+          ],
+          warnMb: 100,
+        },
+      }),
+    );
+    assert.equal(
+      text.split('\n')[3],
+      `warning: parked 250 MiB of files into ${park.patchFile}, over reap.park_warn_mb (100 MiB); largest: out/model.bin 240 MiB, notes.txt 3.5 MiB`,
     );
   });
 
