@@ -45,10 +45,20 @@ describe('config: keys and sources', () => {
       'projects.Web.gauntlet.roles.builder.model',
       'projects.web.gauntlet.lanes_root',
       'projects.web.gauntlet.roles.builder.model.x',
+      'reap.park_min_mb',
+      'reap.park_max_mb.x',
     ]) {
       assert.equal(parseConfigKey(bad), undefined, bad);
     }
-    assert.equal(globalConfigKeys().length, 12);
+    // 12 review keys and reap's two park limits
+    assert.equal(globalConfigKeys().length, 14);
+    assert.deepEqual(parseConfigKey('reap.park_max_mb'), {
+      key: 'reap.park_max_mb',
+      file: 'config',
+      path: ['reap', 'park_max_mb'],
+      field: 'park_max_mb',
+      keepDepth: 0,
+    });
     // model, effort, harness, permissions, host, sandbox and budget for each of the five roles, and each run's budget
     assert.equal(projectConfigKeys('web').length, 36);
     assert.deepEqual(parseConfigKey('projects.web.gauntlet.budget'), {
