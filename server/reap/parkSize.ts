@@ -33,11 +33,20 @@ export function parkSizeOf(dir: string, status: string[]): ParkSize {
   const files: { path: string; bytes: number }[] = [];
   for (const record of status) {
     const rel = record.slice(3);
-    const st = fs.lstatSync(path.join(dir, rel), { throwIfNoEntry: false });
+    const st = lstatOrNone(path.join(dir, rel));
     if (!st?.isFile()) continue;
     bytes += st.size;
     files.push({ path: rel, bytes: st.size });
   }
   files.sort((a, b) => b.bytes - a.bytes);
   return { bytes, largest: files.slice(0, LARGEST_SHOWN) };
+}
+
+/** The path's lstat; none when it is gone, even as a folder that became a file (ENOTDIR). */
+function lstatOrNone(file: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(file);
+  } catch {
+    return undefined; // deleted: costs nothing to park
+  }
 }
