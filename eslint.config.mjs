@@ -57,6 +57,14 @@ const ZONES = [
     message:
       'server/conversations sits below server/reap: move what both need to server/util, or have the caller hand it in',
   },
+  // authority/ judges every request before a feature runs it, so it sits below them: what
+  // it reads of a conversation (its review seat, its lineage) lives in conversations/.
+  {
+    target: './server/authority',
+    from: ['./server/review', './server/lanes', './server/issues', './server/codehost'],
+    message:
+      'server/authority sits below the features it guards: read what it needs from server/conversations, or have the caller hand it in',
+  },
   ...hostsBelow,
 ];
 

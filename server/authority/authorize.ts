@@ -2,7 +2,7 @@
 // passes every row; an agent passes only what its row allows, else a refusal that names
 // the rule and who may do it instead. Nothing here changes state.
 import type { ConversationRow } from '../conversations/conversationStore';
-import { reviewerOf } from '../review/reviewers';
+import { reviewSeatOf } from '../conversations/reviewSeat';
 import {
   lineageRefusal,
   missingRowError,
@@ -47,7 +47,7 @@ export function authorize(deps: AuthorityDeps, key: string, caller: Caller, para
       throw lineageRefusal(rule, me, target, deps.get);
     }
     case 'reviewParent': {
-      const r = reviewerOf(me);
+      const r = reviewSeatOf(me);
       const ref = rule.issue(params);
       const own = r && (r.role === 'parent' || r.role === 'quick') && (!ref || deps.issueId(ref) === me.issueId);
       if (own) return;
@@ -56,7 +56,7 @@ export function authorize(deps: AuthorityDeps, key: string, caller: Caller, para
     case 'workAgent': {
       const ref = rule.issue(params);
       const issue = ref ? deps.issueId(ref) : me.issueId;
-      if (issue && me.issueId === issue && !reviewerOf(me)) return;
+      if (issue && me.issueId === issue && !reviewSeatOf(me)) return;
       throw notWorkAgentError(rule.action, me, issue);
     }
   }

@@ -5,14 +5,18 @@
 // daemon's start instead of running unguarded.
 import type { App } from '../app';
 import type { ConversationService } from '../conversations/conversationService';
-import type { IssueStore } from '../issues/issueStore';
 import { ruleOf } from './authorityTable';
 import { authorize } from './authorize';
 import type { AuthorityDeps } from './authorize';
 import { resolveCaller } from './caller';
 import type { CallerDeps } from './caller';
 
-export function registerAuthority(app: App, deps: { conv: ConversationService; issues: IssueStore }): void {
+/** What authority needs of the issues: an issue's id from how a request names it (handed in: issues/ sits above). */
+export interface IssueIds {
+  resolve(ref: string): { id: string };
+}
+
+export function registerAuthority(app: App, deps: { conv: ConversationService; issues: IssueIds }): void {
   const missing = app.rpc.methods().filter((m) => !ruleOf(m));
   if (missing.length)
     throw new Error(`no row in the authority table (server/authority/authorityTable.ts) for ${missing.join(', ')}`);

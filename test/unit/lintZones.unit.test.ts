@@ -27,6 +27,8 @@ const EXTENSION_CLIENT =
   'extension/ is a client of the daemon: it never imports server/ or cli/; move what both need into shared/, or ask the daemon over the socket';
 const CONVERSATIONS_BELOW_REAP =
   'server/conversations sits below server/reap: move what both need to server/util, or have the caller hand it in';
+const AUTHORITY_BELOW =
+  'server/authority sits below the features it guards: read what it needs from server/conversations, or have the caller hand it in';
 const zone = (importPath: string, message: string): [string, string] => [
   'import-x/no-restricted-paths',
   `Unexpected path "${importPath}" imported in restricted zone. ${message}`,
@@ -101,6 +103,18 @@ const PROBES: Record<string, Probe[]> = {
     {
       file: 'server/reap/zoneProbe.ts',
       code: "import { logger } from '../util/log';\nimport { agentEnv } from '../conversations/agentEnv';\nexport const x = [logger, agentEnv];\n",
+      expect: [],
+    },
+  ],
+  'authority never imports the features it guards': [
+    {
+      file: 'server/authority/zoneProbe.ts',
+      code: "import { reviewerOf } from '../review/reviewers';\nexport const x = reviewerOf;\n",
+      expect: [zone('../review/reviewers', AUTHORITY_BELOW)],
+    },
+    {
+      file: 'server/authority/zoneProbe.ts',
+      code: "import { reviewSeatOf } from '../conversations/reviewSeat';\nexport const x = reviewSeatOf;\n",
       expect: [],
     },
   ],
