@@ -32,6 +32,8 @@ import { indexStamp } from './indexContent';
 import { MAX_BATCH, statusOfMany } from './statusBatch';
 import { watchTree } from './treeWatch';
 import type { TreeWatch as Watch } from './treeWatch';
+import { Recounts, Slots } from './factsQueues';
+import { branchTracking, realOr, worktreeList } from './worktreeList';
 import { hashBytesOf } from './worktreeRecheck';
 import type { KeptClean, Rechecked } from './worktreeRecheck';
 
@@ -142,7 +144,7 @@ export class WorktreeFacts {
       await this.keepLearned(early);
       return out;
     }
-    const recounts = new Recounts(dirs.length, (all) => this.recount(repo, all));
+    const recounts = new Recounts<Recount>(dirs.length, (all) => this.recount(repo, all));
     await Promise.all(
       dirs.map(async (dir) => {
         // A lane's dir is a real path already (lanes roots are resolved at launch): look it up
@@ -499,60 +501,11 @@ function processMemory(): FactsMemory {
   return { recall: (dir) => kept.get(dir), keep: (dir, k) => kept.set(dir, k), drop: (dir) => kept.delete(dir) };
 }
 
-async function worktreeList(
-  repo: string,
-  timeoutMs: number,
-  env: NodeJS.ProcessEnv,
-): Promise<Map<string, { head: string | null; branch: string | null }>> {
-  const out = await git(repo, ['worktree', 'list', '--porcelain', '-z'], { timeoutMs, env });
-  const map = new Map<string, { head: string | null; branch: string | null }>();
-  let cur: { path?: string; head: string | null; branch: string | null } = { head: null, branch: null };
-  for (const field of out.split('\0')) {
-    if (field === '') {
-      if (cur.path) map.set(realOr(cur.path), { head: cur.head, branch: cur.branch });
-      cur = { head: null, branch: null };
-    } else if (field.startsWith('worktree ')) cur.path = field.slice('worktree '.length);
-    else if (field.startsWith('HEAD ')) cur.head = field.slice('HEAD '.length);
-    else if (field.startsWith('branch ')) cur.branch = field.slice('branch '.length).replace(/^refs\/heads\//, '');
-  }
-  if (cur.path) map.set(realOr(cur.path), { head: cur.head, branch: cur.branch });
-  return map;
-}
-
-/** branch → its upstream and commits ahead of it (null when the upstream is missing). */
-async function branchTracking(
-  repo: string,
-  timeoutMs: number,
-  env: NodeJS.ProcessEnv,
-): Promise<Map<string, { upstream: string | null; ahead: number | null }>> {
-  const out = await git(
-    repo,
-    ['for-each-ref', '--format=%(refname:short)%00%(upstream:short)%00%(upstream:track,nobracket)', 'refs/heads'],
-    { timeoutMs, env },
-  );
-  const map = new Map<string, { upstream: string | null; ahead: number | null }>();
-  for (const line of out.split('\n')) {
-    if (!line) continue;
-    const [branch, upstream, track] = line.split('\0');
-    if (!upstream || track === 'gone') map.set(branch, { upstream: upstream || null, ahead: null });
-    else map.set(branch, { upstream, ahead: Number(/ahead (\d+)/.exec(track)?.[1] ?? 0) });
-  }
-  return map;
-}
-
-function realOr(p: string): string {
-  try {
-    return fs.realpathSync.native(p);
-  } catch {
-    return path.resolve(p);
-  }
-}
-
 /** What one read works with besides its lanes. */
 interface ReadPass {
   /** Lanes re-checked while the listing ran, by dir (recheckEarly). */
   early: Map<string, Promise<RecheckResult | undefined>>;
-  recounts: Recounts;
+  recounts: Recounts<Recount>;
 }
 
 /** A lane to recount, and where its answer goes. */
@@ -562,48 +515,4 @@ interface Recount {
   head: string | null;
   resolve: (dirty: boolean) => void;
   reject: (e: unknown) => void;
-}
-
-/**
- * The recounts of one read, started together once each of its lanes has said whether it
- * needs one (some learn it only after reading their index), so they can be batched.
- */
-class Recounts {
-  private readonly waiting: Recount[] = [];
-
-  constructor(
-    private undecided: number,
-    private readonly start: (all: Recount[]) => void,
-  ) {}
-
-  /** This lane needs no recount (or will not get one: it failed first). */
-  decided(): void {
-    if (--this.undecided === 0 && this.waiting.length > 0) this.start(this.waiting.splice(0));
-  }
-
-  request(r: Omit<Recount, 'resolve' | 'reject'>): Promise<boolean> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ ...r, resolve, reject });
-      this.decided();
-    });
-  }
-}
-
-/** At most `n` tasks at once, the rest in order of arrival. */
-class Slots {
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(readonly size: number) {}
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running >= this.size) await new Promise<void>((r) => this.waiting.push(r));
-    this.running++;
-    try {
-      return await task();
-    } finally {
-      this.running--;
-      this.waiting.shift()?.();
-    }
-  }
 }
