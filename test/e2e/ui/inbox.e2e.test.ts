@@ -11,9 +11,9 @@ import type { InboxListResult } from '../../../shared/protocol/inbox';
 import type { LaneRecord } from '../../../shared/protocol/lanes';
 import { buildAndReport } from '../../helpers/lanes';
 import { makeRepo } from '../../helpers/scratch';
-import { scriptBlock, writeBrief } from '../../helpers/scriptBrief';
+import { scriptBlock } from '../../helpers/scriptBrief';
 import type { Page } from 'playwright-core';
-import { closeEditors, ok } from './cli';
+import { closeEditors, ok, startBuilder } from './cli';
 import { session, timing } from './session';
 import {
   activityBadge,
@@ -53,49 +53,15 @@ describe('the Inbox view: a needs-you request answered from it (code-server 4.10
   });
 
   it("shows a lane's request in the Inbox with badge and status bar item; Answer on the row unblocks the lane", async () => {
-    const { cs, page } = session();
+    const { page } = session();
     const t = Date.now();
-    const root = JSON.parse(
-      await ok([
-        'conv',
-        'new',
-        '--project',
-        'ib',
-        '--harness',
-        'script',
-        '--model',
-        'm',
-        '--title',
-        'inbox root',
-        '--prompt',
-        'I orchestrate.',
-        '--json',
-      ]),
-    ) as { conversation: { id: number } };
-    const briefs = path.join(cs.scratch.home, 'briefs-ib');
-    const out = await ok([
-      'lane',
-      'start',
-      '--parent',
-      String(root.conversation.id),
-      '--harness',
-      'script',
-      '--model',
-      'm',
-      '--run',
-      'ib',
-      '--key',
-      'feat',
-      '--role',
-      'builder',
-      '--no-wait',
-      '--brief',
-      writeBrief(briefs, 'feat.md', [
-        { ask: 'Ship the inbox feature?' },
-        { run: buildAndReport('inbox.txt', 'answered from the inbox') },
-      ]),
-    ]);
-    const id = Number(/: conv (\d+) /.exec(out)![1]);
+    const id = await startBuilder('ib', {
+      title: 'inbox root',
+      run: 'ib',
+      key: 'feat',
+      noWait: true,
+      steps: [{ ask: 'Ship the inbox feature?' }, { run: buildAndReport('inbox.txt', 'answered from the inbox') }],
+    });
 
     await runCommand(page, 'svc: Open Inbox');
     const row = rowByLabel(page, 'Inbox', 'permission: Ship the inbox feature?');
