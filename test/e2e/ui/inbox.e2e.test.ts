@@ -7,6 +7,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import YAML from 'yaml';
 import type { InboxListResult } from '../../../shared/protocol/inbox';
 import type { LaneRecord } from '../../../shared/protocol/lanes';
 import { buildAndReport } from '../../helpers/lanes';
@@ -21,6 +22,9 @@ import {
   clickNotificationButton,
   hoverActions,
   quickPick,
+  paneBody,
+  revealRow,
+  rowByDescription,
   rowByLabel,
   runCommand,
   screenshot,
@@ -50,6 +54,11 @@ describe('the Inbox view: a needs-you request answered from it (code-server 4.10
     const { cs } = session();
     const { dir } = makeRepo(cs.scratch, 'ib');
     await ok(['project', 'add', 'ib', dir]);
+    // A builder of this project is stalled after 3 s without output (test-shortened stall_after).
+    const file = path.join(cs.scratch.svcHome, 'projects.yaml');
+    const doc = YAML.parseDocument(fs.readFileSync(file, 'utf8'));
+    doc.setIn(['projects', 'ib', 'gauntlet', 'roles', 'builder', 'stall_after'], '3s');
+    fs.writeFileSync(file, doc.toString());
   });
 
   it("shows a lane's request in the Inbox with badge and status bar item; Answer on the row unblocks the lane", async () => {
@@ -104,6 +113,33 @@ describe('the Inbox view: a needs-you request answered from it (code-server 4.10
     await page.mouse.move(900, 600);
     await clearNotifications(page);
     timing('answered from the Inbox, lane reported done', t);
+  });
+
+  it('marks a working lane with no output past its stall_after: an Inbox row with Stop, and stalled in the deck', async () => {
+    const { cs, page } = session();
+    const gate = path.join(cs.scratch.home, 'ib-stall-gate');
+    const id = await startBuilder('ib', {
+      title: 'stall root',
+      run: 'ibs',
+      key: 'slow',
+      steps: [{ run: `for i in $(seq 1 300); do [ -f '${gate}' ] && break; sleep 0.2; done` }, { say: 'went on' }],
+    });
+    const row = paneBody(page, 'Inbox').locator('.monaco-list-row[role="treeitem"]', {
+      has: page.locator('.label-name', { hasText: /^stalled: working, no output or tool activity for \d+s$/ }),
+    });
+    await row.waitFor({ timeout: 30_000 });
+    await row.hover();
+    assert.deepEqual(await hoverActions(row), ['Stop Conversation', 'Open Conversation']);
+    // The activity stays working: the stall is beside it, in the deck too.
+    const deckRow = rowByDescription(page, 'Command Deck', `#${id} · `);
+    await revealRow(page, 'Command Deck', deckRow);
+    await deckRow.locator('.label-description', { hasText: new RegExp(`^#${id} · working · stalled`) }).waitFor();
+    await screenshot(page, '92-inbox-stalled');
+    // Output clears it.
+    fs.writeFileSync(gate, '');
+    await row.waitFor({ state: 'detached', timeout: 15_000 });
+    await deckRow.locator('.label-description', { hasText: /· stalled/ }).waitFor({ state: 'detached' });
+    await page.mouse.move(900, 600);
   });
 
   it('announces a new request with its choices as buttons, unless its kind is muted; Allow answers it', async () => {
