@@ -4,14 +4,16 @@ import type { AgentRowView } from '../shared/webview/agentsMessages';
 import type { VerdictBadge } from './commandDeck/deckIcons';
 import type { DeckNode } from './commandDeck/deckModel';
 import type { ConnectionState } from './connection/daemonConnection';
+import type { InboxNode } from './inbox/inboxModel';
 import type { ReviewNode } from './reviews/reviewsModel';
 
 export interface SvcTestApi {
   connectionState(): ConnectionState;
   deckTopLevel(): readonly DeckNode[];
   reviewsTopLevel(): readonly ReviewNode[];
-  /** The Command Deck's count badge on the activity bar (needs-you conversations), if shown. */
-  deckViewBadge(): { value: number; tooltip: string } | undefined;
+  /** The Inbox's count badge on the activity bar (every item waiting on the person), if shown. */
+  inboxViewBadge(): { value: number; tooltip: string } | undefined;
+  inboxTopLevel(): readonly InboxNode[];
   /** The verdict badge decorating a tree node (by node id), if any. */
   deckBadge(nodeId: string): VerdictBadge | undefined;
   reviewsBadge(nodeId: string): VerdictBadge | undefined;

@@ -9,6 +9,11 @@ import { AwarenessView } from './awareness/awarenessView';
 import { needsYouCount } from './commandDeck/deckModel';
 import type { DeckNode } from './commandDeck/deckModel';
 import { DeckProvider } from './commandDeck/deckProvider';
+import { inboxBadge } from './inbox/inboxModel';
+import type { InboxNode } from './inbox/inboxModel';
+import { InboxNotices } from './inbox/inboxNotices';
+import { InboxProvider } from './inbox/inboxProvider';
+import { InboxStatusBar } from './inbox/inboxStatusBar';
 import { refreshCliLauncher } from './commands/cliCommand';
 import { registerCommands } from './commands/commands';
 import { watchSpendReports } from './commands/budgetCommand';
@@ -37,6 +42,10 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
     nodeSetting: () => vscode.workspace.getConfiguration('svc').get<string>('nodePath'),
   });
   const statusBar = new DaemonStatusBar(connection);
+  const inbox = new InboxProvider(connection);
+  const inboxView = vscode.window.createTreeView<InboxNode>('svc.inbox', { treeDataProvider: inbox });
+  const inboxStatusBar = new InboxStatusBar();
+  const inboxNotices = new InboxNotices(connection);
   const deck = new DeckProvider(connection);
   const deckView = vscode.window.createTreeView<DeckNode>('svc.commandDeck', {
     treeDataProvider: deck,
@@ -72,6 +81,9 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
     connection,
     status,
     statusBar,
+    inbox,
+    inboxView,
+    inboxStatusBar,
     deck,
     deckView,
     awareness,
@@ -85,13 +97,18 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
     connection.onDidChangeState(
       (s) => s.kind === 'connected' && refreshCliLauncher(context.extensionUri.fsPath, connection.nodePath),
     ),
-    deck.onDidChangeRows((rows) => {
-      const n = rows ? needsYouCount(rows) : 0;
-      statusBar.setNeedsYou(rows ? n : undefined);
+    deck.onDidChangeRows((rows) => statusBar.setNeedsYou(rows ? needsYouCount(rows) : undefined)),
+    inbox.onDidChangeItems((items) => {
       // The count on the activity-bar icon, seen with the side bar closed or on another view.
-      deckView.badge = n
-        ? { value: n, tooltip: `${n} svc conversation${n === 1 ? '' : 's'} need${n === 1 ? 's' : ''} you` }
-        : undefined;
+      inboxView.badge = inboxBadge(items?.length ?? 0);
+      inboxStatusBar.set(items);
+      inboxNotices.update(items);
+      // A stall is a fact beside a lane's activity: the deck marks the lane's row.
+      deck.setStalls(
+        new Map(
+          (items ?? []).filter((i) => i.kind === 'stalled' && i.conversation).map((i) => [i.conversation!.id, i.title]),
+        ),
+      );
     }),
     reviews.onDidChangeFacts((facts) => deck.setReviews(facts)),
     vscode.window.registerFileDecorationProvider(deck.badges),
@@ -112,7 +129,16 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('svc.nodePath') && connection.state.kind !== 'connected') void connection.start();
     }),
-    ...registerCommands({ extensionUri: context.extensionUri, connection, deck, deckView, reviews, panels, drafts }),
+    ...registerCommands({
+      extensionUri: context.extensionUri,
+      connection,
+      deck,
+      deckView,
+      reviews,
+      inbox,
+      panels,
+      drafts,
+    }),
     watchSpendReports(connection, (id) => deck.row(id)?.kind === 'lane'),
     ...registerPanelSerializers(context.extensionUri, connection, panels),
   );
@@ -125,7 +151,8 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
   return {
     connectionState: () => connection.state,
     deckTopLevel: () => deck.topLevel,
-    deckViewBadge: () => deckView.badge,
+    inboxViewBadge: () => inboxView.badge,
+    inboxTopLevel: () => inbox.topLevel,
     deckBadge: (nodeId) => deck.badges.badge(nodeId),
     reviewsBadge: (nodeId) => reviews.badges.badge(nodeId),
     reviewsTopLevel: () => reviews.topLevel,

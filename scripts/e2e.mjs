@@ -79,6 +79,8 @@ const mocha = spawnSync(
     'test/e2e/ui/actions.e2e.test.ts',
     // Adds its own project and lanes; nothing after it reads the whole deck.
     'test/e2e/ui/compareWithBase.e2e.test.ts',
+    // Adds its own project and lane, rewrites the user settings, and counts every inbox item.
+    'test/e2e/ui/inbox.e2e.test.ts',
     // The README's screenshots show the UI this run tested (the unit tier checks it too): a
     // screenshot older than the UI it shows fails the e2e run.
     'test/unit/readmeScreenshots.unit.test.ts',

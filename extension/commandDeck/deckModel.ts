@@ -65,6 +65,7 @@ export function deckContextValue(row: DeckRow): string {
   if (row.verdict) parts.push('verdict');
   if (ownVerdictFile(row)) parts.push('report');
   if (row.reaped) parts.push('reaped');
+  if (row.stalled) parts.push('stalled');
   if (canLaunch(row)) parts.push('launcher');
   if (canSucceed(row)) parts.push('succeed');
   return parts.join('+');
@@ -88,6 +89,7 @@ export function describeRow(row: DeckRow): string {
     if (!label.includes(role.toLowerCase())) parts.push(role);
   }
   parts.push(row.archived ? `${row.activity} (archived)` : row.activity);
+  if (row.stalled) parts.push('stalled');
   // A report without a verdict yet must not look like no report at all.
   if (row.report) parts.push(`reported ${row.report.status}`);
   if (row.host) parts.push(row.hostLost ? `on ${row.host} (connection lost, reconnecting)` : `on ${row.host}`);
@@ -127,6 +129,7 @@ export function tooltipOf(row: DeckRow): string {
     mdText(`${row.kind}${row.role ? ` · ${row.role}${row.iteration !== undefined ? ` i${row.iteration}` : ''}` : ''}`),
   );
   fact('activity', mdText(row.archived ? `${row.activity} (archived)` : row.activity));
+  if (row.stalled) fact('stalled', mdText(row.stalled.replace(/^stalled: /, '')));
   if (row.run) fact('run', mdText(`${row.run}${row.key ? ` · key ${row.key}` : ''}`));
   if (row.host) fact('host', `${mdCode(row.host)} (over SSH)${row.hostLost ? `: ${mdText(row.hostLost)}` : ''}`);
   if (row.sandbox)

@@ -89,6 +89,15 @@ export class DeckProvider implements vscode.TreeDataProvider<DeckNode>, vscode.D
   }
 
   private reviewsKey = '[]';
+  private stalls: ReadonlyMap<number, string> = new Map();
+
+  /** Stalled lanes (the Inbox's stalled items: lane id → what the stall says), marked on their rows. */
+  setStalls(stalls: ReadonlyMap<number, string>): void {
+    const key = (m: ReadonlyMap<number, string>) => JSON.stringify([...m]);
+    if (key(stalls) === key(this.stalls)) return;
+    this.stalls = stalls;
+    this.rebuild();
+  }
 
   setRows(rows: DeckRow[] | undefined): void {
     this.rows = rows ?? [];
@@ -101,7 +110,7 @@ export class DeckProvider implements vscode.TreeDataProvider<DeckNode>, vscode.D
     // (treeMerge.ts: a whole-tree refresh drops the rows' handles a context menu resolves).
     const merged = mergeTree(
       this.roots,
-      buildDeck(this.rows, { ...this.filter, convoys: true, reviews: this.reviews }),
+      buildDeck(withStalls(this.rows, this.stalls), { ...this.filter, convoys: true, reviews: this.reviews }),
     );
     this.roots = merged.roots;
     this.parents.clear();
@@ -146,6 +155,11 @@ export class DeckProvider implements vscode.TreeDataProvider<DeckNode>, vscode.D
     this.rowsEmitter.dispose();
     this.badges.dispose();
   }
+}
+
+function withStalls(rows: DeckRow[], stalls: ReadonlyMap<number, string>): DeckRow[] {
+  if (!stalls.size) return rows;
+  return rows.map((r) => (stalls.has(r.id) ? { ...r, stalled: stalls.get(r.id) } : r));
 }
 
 /** The scheme of the deck's resource URIs: a node's verdict badge is a FileDecoration of its URI. */

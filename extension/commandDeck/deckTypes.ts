@@ -44,6 +44,8 @@ export interface DeckRow {
   budget?: { state: string; spent: number; cap: number | null; text: string };
   /** Lanes: the commit the worktree was created from (Compare with Base diffs the worktree against it). */
   base?: string | null;
+  /** Lanes the inbox calls stalled (working, no output for its stall_after): what it says, beside the activity. */
+  stalled?: string;
   /** Lanes: every patch `reap --park` left (a reap killed mid-park included), with the command that restores it. */
   parked?: { patchFile: string; paths: number | null; restoreCommand: string | null }[];
 }

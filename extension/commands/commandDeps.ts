@@ -6,6 +6,7 @@ import type { DeckProvider } from '../commandDeck/deckProvider';
 import type { Drafts } from '../compose/drafts';
 import type { DaemonConnection } from '../connection/daemonConnection';
 import type { ConversationPanels } from '../conversations/conversationPanel';
+import type { InboxProvider } from '../inbox/inboxProvider';
 import type { ReviewsProvider } from '../reviews/reviewsProvider';
 
 export interface CommandDeps {
@@ -14,6 +15,7 @@ export interface CommandDeps {
   deck: DeckProvider;
   deckView: vscode.TreeView<DeckNode>;
   reviews: ReviewsProvider;
+  inbox: InboxProvider;
   panels: ConversationPanels;
   /** Briefs and issue descriptions being written in editors. */
   drafts: Drafts;

@@ -6,7 +6,7 @@
 // import: the unit tier and the generator read it in plain Node.
 
 /** The views whose title bars and rows carry commands (package.json `contributes.views`). */
-export type ViewId = 'svc.commandDeck' | 'svc.reviews';
+export type ViewId = 'svc.inbox' | 'svc.commandDeck' | 'svc.reviews';
 
 /** One place a command is offered besides the palette; `when` clauses are VS Code's. */
 export type MenuPlace =
@@ -59,6 +59,13 @@ const onReviewsRow = (item: RegExp, group: string): MenuPlace => ({
   item,
   group,
 });
+/** An Inbox row (inboxModel.ts: `svc:inbox+<kind>[+conv][+lane]`). */
+const onInboxRow = (item: RegExp, group: string): MenuPlace => ({
+  at: 'view/item/context',
+  view: 'svc.inbox',
+  item,
+  group,
+});
 const onEditorTitle = (when: string, group: string): MenuPlace => ({ at: 'editor/title', when, group });
 const onWebview = (when: string): MenuPlace => ({ at: 'webview/context', when });
 
@@ -98,6 +105,8 @@ const TABLE = {
     daemon: 'needed',
     menus: [
       onDeckRow(/^svc:conv\b/, '1_open@1'),
+      onInboxRow(/^svc:inbox\+[^+]+\+conv\b/, '1_open@1'),
+      onInboxRow(/^svc:inbox\+[^+]+\+conv\b/, 'inline@9'),
       onReviewsRow(/^svc:reviewer\b/, '1_open@1'),
       onDeckRow(/^svc:conv\b.*\+reviewer\b.*\+report\b/, 'inline@1'),
       onDeckRow(/^svc:convoy\b/, '1_open@1'),
@@ -127,6 +136,9 @@ const TABLE = {
       onDeckRow(/^svc:conv\b.*\+live\b/, '2_talk@1'),
       onReviewsRow(/^svc:reviewer\b.*\+live\b/, '2_talk@1'),
       onDeckRow(/^svc:conv\b.*\+(idle|working)\b/, 'inline@2'),
+      // A blocked report waits for the person's ruling: told to the lane.
+      onInboxRow(/^svc:inbox\+blocked\b/, '0_act@1'),
+      onInboxRow(/^svc:inbox\+blocked\b/, 'inline@1'),
     ],
   },
   'svc.answerConversation': {
@@ -134,7 +146,12 @@ const TABLE = {
     icon: 'bell-dot',
     what: 'answer the conversation',
     daemon: 'needed',
-    menus: [onDeckRow(/^svc:conv\b.*\+needs-you\b/, '2_talk@2'), onDeckRow(/^svc:conv\b.*\+needs-you\b/, 'inline@1')],
+    menus: [
+      onDeckRow(/^svc:conv\b.*\+needs-you\b/, '2_talk@2'),
+      onDeckRow(/^svc:conv\b.*\+needs-you\b/, 'inline@1'),
+      onInboxRow(/^svc:inbox\+needs-you\b/, '0_act@1'),
+      onInboxRow(/^svc:inbox\+needs-you\b/, 'inline@1'),
+    ],
   },
   'svc.stopConversation': {
     title: 'Stop Conversation',
@@ -145,6 +162,8 @@ const TABLE = {
       onDeckRow(/^svc:conv\b.*\+live\b/, '3_lifecycle@1'),
       onReviewsRow(/^svc:reviewer\b.*\+live\b/, '3_lifecycle@1'),
       onDeckRow(/^svc:conv\b.*\+working\b/, 'inline@3'),
+      onInboxRow(/^svc:inbox\+stalled\b/, '0_act@1'),
+      onInboxRow(/^svc:inbox\+stalled\b/, 'inline@1'),
     ],
   },
   'svc.archiveConversation': {
@@ -201,7 +220,11 @@ const TABLE = {
     icon: 'trash',
     what: 'reap the lane',
     daemon: 'needed',
-    menus: [onDeckRow(/^svc:conv\+lane\b(?!.*\+reaped\b)/, '3_lifecycle@2')],
+    menus: [
+      onDeckRow(/^svc:conv\+lane\b(?!.*\+reaped\b)/, '3_lifecycle@2'),
+      onInboxRow(/^svc:inbox\+(failed-start|stalled)\+conv\+lane\b/, '0_act@3'),
+      onInboxRow(/^svc:inbox\+failed-start\+conv\+lane\b/, 'inline@2'),
+    ],
   },
   'svc.requestReview': {
     title: 'Request Review…',
@@ -340,6 +363,9 @@ const TABLE = {
     menus: [
       onDeckRow(/^svc:conv\b(?!.*\+(live|archived|reaped|reviewer)\b)/, '3_lifecycle@0'),
       onDeckRow(/^svc:conv\b.*\+(stopped|failed-to-start)\b(?!.*\+(archived|reaped|reviewer)\b)/, 'inline@1'),
+      // A failed start, or changes requested with no work agent alive: resuming is the next step.
+      onInboxRow(/^svc:inbox\+(failed-start|changes-requested)\+conv\b/, '0_act@1'),
+      onInboxRow(/^svc:inbox\+(failed-start|changes-requested)\+conv\b/, 'inline@1'),
     ],
   },
   'svc.unarchiveConversation': {
@@ -415,7 +441,16 @@ const TABLE = {
     icon: 'credit-card',
     what: 'raise the spend cap',
     daemon: 'needed',
-    menus: [onDeckRow(/^svc:conv\+lane\b(?!.*\+reaped\b)/, '3_lifecycle@99')],
+    menus: [
+      onDeckRow(/^svc:conv\+lane\b(?!.*\+reaped\b)/, '3_lifecycle@99'),
+      onInboxRow(/^svc:inbox\+spend\b/, '0_act@1'),
+      onInboxRow(/^svc:inbox\+spend\b/, 'inline@1'),
+    ],
+  },
+  'svc.openInbox': {
+    title: 'Open Inbox',
+    icon: 'inbox',
+    what: 'open the Inbox',
   },
 } satisfies Record<`svc.${string}`, CommandSpec>;
 

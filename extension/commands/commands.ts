@@ -69,7 +69,10 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     'svc.refresh': () => {
       d.deck.refresh();
       d.reviews.refresh();
+      d.inbox.refresh();
     },
+    // `<view>.focus` shows the svc container, expands the view and focuses it.
+    'svc.openInbox': () => vscode.commands.executeCommand('svc.inbox.focus'),
     'svc.openRoles': () => void RolesPanel.show(d.extensionUri, d.connection),
     'svc.openReport': (arg) => openReport(arg),
     'svc.deckShowArchived': () => setDeckFilter(d, { keepArchived: true }),

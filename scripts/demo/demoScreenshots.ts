@@ -2,8 +2,9 @@
 // from test fixtures) in a real VS Code — code-server with the packaged .vsix, the demo
 // home as HOME and SVC_HOME, Debian's chromium with a wide sidebar. Run `npm run demo` and
 // `npm run package` first. Writes docs/screenshots/deck.png (the nesting with verdict
-// badges), reviews.png (the review convoy with its verdict), conversation.png (a
-// conversation with an answered request and an open one), agents.png (the Agents page),
+// badges), inbox.png (the Inbox with the demo's open question), reviews.png (the review
+// convoy with its verdict), conversation.png (a conversation with an answered request and
+// an open one), agents.png (the Agents page),
 // roles.png (the Roles panel); and run-record.png, the demo run's exported record (`svc
 // run export`) opened from its file with the network cut (`--run-record-only` takes that
 // one alone: it needs no code-server). Each screenshot's UI fingerprint goes into
@@ -133,7 +134,21 @@ async function main(): Promise<void> {
     fs.mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: path.join(SHOTS, 'deck.png') });
 
+    // The Inbox alone: the demo's open question, its row's actions shown on hover.
     await collapseSection(page, 'Command Deck');
+    const inboxHeader = sectionHeader(page, 'Inbox');
+    if ((await inboxHeader.getAttribute('aria-expanded')) !== 'true') await inboxHeader.click();
+    const inboxRow = page
+      .locator('.sidebar .pane', { has: page.locator('.pane-header[aria-label="Inbox Section"]') })
+      .locator('.monaco-list-row[role="treeitem"]', { hasText: 'Push greet.sh to origin/main?' });
+    await inboxRow.waitFor({ timeout: 60_000 });
+    await unfocus(page);
+    await inboxRow.hover();
+    await page.waitForTimeout(1000);
+    await page.screenshot({ path: path.join(SHOTS, 'inbox.png') });
+    await page.mouse.move(1400, 800);
+    await collapseSection(page, 'Inbox');
+
     const reviewsHeader = sectionHeader(page, 'Reviews');
     if ((await reviewsHeader.getAttribute('aria-expanded')) !== 'true') await reviewsHeader.click();
     const reviews = page.locator('.sidebar .pane', { has: page.locator('.pane-header[aria-label="Reviews Section"]') });
@@ -179,7 +194,7 @@ async function main(): Promise<void> {
     await unfocus(page);
     await page.waitForTimeout(1000);
     await page.screenshot({ path: path.join(SHOTS, 'roles.png') });
-    const taken = ['deck.png', 'reviews.png', 'conversation.png', 'agents.png', 'roles.png'];
+    const taken = ['deck.png', 'inbox.png', 'reviews.png', 'conversation.png', 'agents.png', 'roles.png'];
     recordShots(taken);
     process.stdout.write(
       `wrote ${taken.map((f) => path.relative(REPO, path.join(SHOTS, f))).join(', ')} from the demo state, and their UI fingerprints in ${path.relative(REPO, MANIFEST)}\n`,

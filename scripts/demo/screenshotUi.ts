@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 import { z } from 'zod';
 import { RolesView } from '../../shared/protocol/config';
+import { InboxItem } from '../../shared/protocol/inbox';
 import { RunRecord } from '../../shared/protocol/runRecord';
 import { COLUMNS as AGENT_COLUMNS } from '../../webview/agents/columns';
 import { CONVOY_COLUMNS, ROLE_COLUMNS } from '../../webview/roles/columns';
@@ -23,6 +24,7 @@ export const MANIFEST = path.join(SHOTS_DIR, 'screenshots.json');
 /** The README screenshots `npm run demo:screenshots` takes from the demo's state. */
 export const README_SHOTS = [
   'deck.png',
+  'inbox.png',
   'reviews.png',
   'conversation.png',
   'agents.png',
@@ -69,6 +71,11 @@ export function shownUi(pkg: PackageJson = readPackage()): Record<string, unknow
       ...sideBar,
       title: titleBar(c, 'svc.commandDeck'),
       row: codeOf('extension/commandDeck/deckTypes.ts'),
+    },
+    'inbox.png': {
+      ...sideBar,
+      rowMenus: (c.menus?.['view/item/context'] ?? []).filter((m) => (m.when ?? '').includes('view == svc.inbox')),
+      item: z.toJSONSchema(InboxItem, { io: 'output', unrepresentable: 'any' }),
     },
     'reviews.png': { ...sideBar, title: titleBar(c, 'svc.reviews') },
     'conversation.png': {

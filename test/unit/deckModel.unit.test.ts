@@ -233,6 +233,15 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
     assert.equal(nodes[0].children[0].contextValue, 'svc:conv+lane+builder+stopped+reaped');
   });
 
+  it('marks a stalled lane beside its activity, which stays working', () => {
+    const stalled = 'stalled: working, no output or tool activity for 20m';
+    const nodes = buildDeck([row(1), lane(2, 1, 'builder', 1, { activity: 'working', stalled })]);
+    const n = nodes[0].children[0];
+    assert.equal(n.description, '#2 · builder i1 · working · stalled');
+    assert.equal(n.contextValue, 'svc:conv+lane+builder+working+live+stalled');
+    assert.match(n.tooltip, /\n- activity: working\n- stalled: working, no output or tool activity for 20m\n/);
+  });
+
   it('never loses rows to a parent cycle', () => {
     const nodes = buildDeck([row(1, { parentId: 2 }), row(2, { parentId: 1 }), row(3, { parentId: 3 })]);
     const all: number[] = [];

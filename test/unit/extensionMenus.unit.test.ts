@@ -111,6 +111,7 @@ describe('extension menus (package.json)', () => {
         'svc.openPr',
         'svc.launchLane',
         'svc.createIssue',
+        'svc.openInbox',
       ],
       'these work with the daemon down',
     );
@@ -293,5 +294,31 @@ describe('extension menus (package.json)', () => {
       'svc.tellConversation',
       'svc.stopConversation',
     ]);
+  });
+
+  it("offers on each Inbox row the commands that act on its kind, and no deck or Reviews row's", () => {
+    const menus = PKG.contributes.menus['view/item/context'];
+    const inbox = (v: string, inline = false) => menuFor(menus, 'svc.inbox', v, inline);
+    assert.deepEqual(inbox('svc:inbox+needs-you+conv+lane', true), ['svc.answerConversation', 'svc.openConversation']);
+    assert.deepEqual(inbox('svc:inbox+needs-you+conv'), ['svc.answerConversation', 'svc.openConversation']);
+    assert.deepEqual(inbox('svc:inbox+blocked+conv+lane', true), ['svc.tellConversation', 'svc.openConversation']);
+    assert.deepEqual(inbox('svc:inbox+spend+conv+lane', true), ['svc.raiseBudget', 'svc.openConversation']);
+    assert.deepEqual(inbox('svc:inbox+failed-start+conv+lane', true), [
+      'svc.resumeConversation',
+      'svc.reapLane',
+      'svc.openConversation',
+    ]);
+    assert.deepEqual(inbox('svc:inbox+failed-start+conv', true), ['svc.resumeConversation', 'svc.openConversation']);
+    assert.deepEqual(inbox('svc:inbox+stalled+conv+lane'), [
+      'svc.stopConversation',
+      'svc.reapLane',
+      'svc.openConversation',
+    ]);
+    assert.deepEqual(inbox('svc:inbox+changes-requested+conv', true), [
+      'svc.resumeConversation',
+      'svc.openConversation',
+    ]);
+    assert.deepEqual(inbox('svc:inbox+changes-requested', true), [], 'no work agent: nothing to resume or open');
+    assert.deepEqual(menuFor(menus, 'svc.commandDeck', 'svc:inbox+needs-you+conv+lane'), []);
   });
 });

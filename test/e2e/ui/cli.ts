@@ -5,6 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { git } from '../../helpers/scratch';
+import { writeBrief } from '../../helpers/scriptBrief';
+import type { Step } from '../../helpers/scriptBrief';
 import { installedSvc } from './codeServer';
 import { session } from './session';
 import { runCommand } from './workbench';
@@ -33,4 +35,52 @@ export async function issueDone(project: string, title: string): Promise<{ id: s
   git(issue.workspace, env, 'commit', '-q', '-m', 'the feature');
   await ok(['done', issue.id]);
   return issue;
+}
+
+/**
+ * A script root conversation of `project` and one builder lane it launches (run `run`, key
+ * `key`) running `steps`; `--no-wait` returns before the lane has started. Its conversation id.
+ */
+export async function startBuilder(
+  project: string,
+  o: { title: string; run: string; key: string; steps: Step[]; noWait?: boolean },
+): Promise<number> {
+  const root = JSON.parse(
+    await ok([
+      'conv',
+      'new',
+      '--project',
+      project,
+      '--harness',
+      'script',
+      '--model',
+      'm',
+      '--title',
+      o.title,
+      '--prompt',
+      'I orchestrate.',
+      '--json',
+    ]),
+  ) as { conversation: { id: number } };
+  const briefs = path.join(session().cs.scratch.home, `briefs-${project}`);
+  const out = await ok([
+    'lane',
+    'start',
+    '--parent',
+    String(root.conversation.id),
+    '--harness',
+    'script',
+    '--model',
+    'm',
+    '--run',
+    o.run,
+    '--key',
+    o.key,
+    '--role',
+    'builder',
+    ...(o.noWait ? ['--no-wait'] : []),
+    '--brief',
+    writeBrief(briefs, `${o.key}.md`, o.steps),
+  ]);
+  return Number(/: conv (\d+) /.exec(out)![1]);
 }

@@ -42,6 +42,9 @@ const SETTINGS = {
   'security.workspace.trust.enabled': false,
   'update.mode': 'none',
   'git.openRepositoryInParentFolders': 'never',
+  // No Inbox notifications: the suites assert the exact notifications they expect, and a toast
+  // for each new inbox item would sit over their buttons. inbox.e2e turns needs-you on itself.
+  'svc.inbox.mutedKinds': ['needs-you', 'blocked', 'failed-start', 'stalled', 'changes-requested'],
 };
 
 function freePort(): Promise<number> {

@@ -8,8 +8,7 @@ import * as path from 'node:path';
 import type { LaneRecord } from '../../../shared/protocol/lanes';
 import { buildAndReport } from '../../helpers/lanes';
 import { git, makeRepo } from '../../helpers/scratch';
-import { writeBrief } from '../../helpers/scriptBrief';
-import { ok } from './cli';
+import { ok, startBuilder } from './cli';
 import { session, timing } from './session';
 import { contextMenuItem, openContainer, revealRow, rowByDescription, runCommand, screenshot } from './workbench';
 
@@ -21,43 +20,12 @@ describe('Compare with Base on a builder row (code-server 4.100.3)', function ()
     const t = Date.now();
     const { dir } = makeRepo(cs.scratch, 'cwb');
     await ok(['project', 'add', 'cwb', dir]);
-    const root = JSON.parse(
-      await ok([
-        'conv',
-        'new',
-        '--project',
-        'cwb',
-        '--harness',
-        'script',
-        '--model',
-        'm',
-        '--title',
-        'compare root',
-        '--prompt',
-        'I orchestrate.',
-        '--json',
-      ]),
-    ) as { conversation: { id: number } };
-    const briefs = path.join(cs.scratch.home, 'briefs-cwb');
-    const out = await ok([
-      'lane',
-      'start',
-      '--parent',
-      String(root.conversation.id),
-      '--harness',
-      'script',
-      '--model',
-      'm',
-      '--run',
-      'cw',
-      '--key',
-      'feat',
-      '--role',
-      'builder',
-      '--brief',
-      writeBrief(briefs, 'feat.md', [{ run: buildAndReport('feature.txt', 'the feature'), check: true }]),
-    ]);
-    const id = Number(/: conv (\d+) /.exec(out)![1]);
+    const id = await startBuilder('cwb', {
+      title: 'compare root',
+      run: 'cw',
+      key: 'feat',
+      steps: [{ run: buildAndReport('feature.txt', 'the feature'), check: true }],
+    });
     await ok(['lane', 'wait', 'cw-feat-builder-i1', '--timeout', '60']);
     const lane = (JSON.parse(await ok(['lane', 'list', '--run', 'cw', '--json'])) as LaneRecord[]).find(
       (l) => l.id === id,

@@ -50,12 +50,12 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
     );
   });
 
-  it('shows the svc container with the Command Deck, Awareness and Reviews views', async () => {
+  it('shows the svc container with the Inbox, Command Deck, Awareness and Reviews views', async () => {
     const { page } = session();
     const t = Date.now();
     await openContainer(page, 'svc');
     await page.locator('.sidebar .pane-header[aria-label="Reviews Section"]').waitFor();
-    assert.deepEqual(await paneTitles(page), ['Command Deck', 'Awareness', 'Reviews']);
+    assert.deepEqual(await paneTitles(page), ['Inbox', 'Command Deck', 'Awareness', 'Reviews']);
     // At most four icons in the deck's title bar (the rest under "…"), so its name is never cut to "COMM…".
     const icons = await viewTitleIcons(page, 'Command Deck');
     // Collapse All shows once the tree has rows.

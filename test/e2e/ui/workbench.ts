@@ -476,7 +476,7 @@ export async function setPaneExpanded(page: Page, view: string, expanded: boolea
     await header.click({ position: { x: 10, y: 11 } });
 }
 
-/** The count badge on the svc activity-bar icon (a TreeView badge of the Command Deck). */
+/** The count badge on the svc activity-bar icon (a TreeView badge of the Inbox: every item waiting). */
 export function activityBadge(page: Page): Locator {
   return page
     .locator('.activitybar .action-item', { has: page.locator('a.action-label[aria-label^="svc"]') })
