@@ -33,6 +33,8 @@ export interface CommandSpec {
   /** The palette's `when` clause; `false` keeps it out of the palette (a row's command). Absent: always offered. */
   palette?: string | false;
   menus?: readonly MenuPlace[];
+  /** Its keyboard shortcut (package.json `contributes.keybindings`), a chord under ctrl+alt+s like GitLens's own. */
+  keys?: string;
 }
 
 const onDeckTitle = (group: string, when?: string): MenuPlace => ({
@@ -77,7 +79,7 @@ const TABLE = {
     menus: [onDeckTitle('8_daemon@0', 'svc.daemon == connected')],
   },
   'svc.showDaemonLog': {
-    title: "Show Daemon Log (the svc daemon's file)",
+    title: "Show Daemon Log (the Daemon's File)",
     icon: 'output',
     what: 'show the daemon log',
     menus: [onDeckTitle('9_logs@1')],
@@ -88,7 +90,7 @@ const TABLE = {
     what: 'run the doctor',
   },
   'svc.showLog': {
-    title: 'Show Extension Log (this window)',
+    title: 'Show Extension Log (This Window)',
     what: 'show the log',
   },
   'svc.openConversation': {
@@ -173,6 +175,7 @@ const TABLE = {
     icon: 'run-all',
     what: 'start a lane',
     daemon: 'needed',
+    keys: 'ctrl+alt+s l',
     menus: [onDeckTitle('navigation@2'), onDeckRow(/^svc:conv\b/, '4_launch@1')],
   },
   'svc.openWorktreeInNewWindow': {
@@ -208,6 +211,7 @@ const TABLE = {
     icon: 'eye',
     what: 'request a review',
     daemon: 'needed',
+    keys: 'ctrl+alt+s r',
     menus: [
       onReviewsTitle('navigation@1'),
       onReviewsRow(/^svc:review\+issue\b/, '1_review@1'),
@@ -246,7 +250,7 @@ const TABLE = {
     menus: [onDeckTitle('2_views@0')],
   },
   'svc.installSkill': {
-    title: 'Install the svc-gauntlet-loop Skill',
+    title: "Install the 'svc-gauntlet-loop' Skill",
     icon: 'extensions',
     what: 'install the svc-gauntlet-loop skill',
     menus: [onDeckTitle('9_logs@3')],
