@@ -391,7 +391,7 @@ const TABLE = {
     what: 'mark the issue done',
     daemon: 'connectedOnly',
     palette: 'svc.hasIssues',
-    menus: [onReviewsRow(/^svc:review\+issue\b/, '0_issue@2')],
+    menus: [onReviewsRow(/^svc:review\+issue\b(?!.*\+ready\b)/, '0_issue@2')],
   },
   'svc.launchLane': {
     title: 'Launch Lane',

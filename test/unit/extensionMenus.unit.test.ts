@@ -302,9 +302,21 @@ describe('extension menus (package.json)', () => {
     ]);
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+readiness+pr'), []);
     // The issue row is the PR's row: a PR with a web page opens from it too.
-    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue+pr+approved+run+url', true), [
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue+pr+approved+ready+run+url', true), [
       'svc.requestReview',
       'svc.openPr',
+    ]);
+    assert.deepEqual(
+      menuFor(menus, 'svc.reviews', 'svc:review+issue+pr+approved+ready+run+url'),
+      ['svc.startIssue', 'svc.openPr', 'svc.requestReview', 'svc.restartReview'],
+      'an approved, ready PR is merged next: Mark Issue Done (push, open the PR) is not offered',
+    );
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue+pr+approved+run+url'), [
+      'svc.startIssue',
+      'svc.issueDone',
+      'svc.openPr',
+      'svc.requestReview',
+      'svc.restartReview',
     ]);
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:reviewer+stopped+report'), [
       'svc.openConversation',
