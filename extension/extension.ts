@@ -18,6 +18,7 @@ import { LiveQuery } from './connection/liveQuery';
 import { DaemonStatusBar } from './connection/statusBar';
 import { Drafts } from './compose/drafts';
 import { ConversationPanels } from './conversations/conversationPanel';
+import { closeDaemonDownNoticesOn } from './errors/daemonDownNotice';
 import { logger, outputChannel } from './log';
 import { ReviewsProvider } from './reviews/reviewsProvider';
 import { issueContextValue } from './reviews/reviewsModel';
@@ -68,6 +69,7 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
       s.kind === 'noNode' && s.module ? 'noModule' : s.kind,
     );
   setContext(connection.state);
+  closeDaemonDownNoticesOn((close) => connection.onDidChangeState((s) => s.kind === 'connected' && close()));
   context.subscriptions.push(
     connection,
     status,
