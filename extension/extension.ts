@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { daemonStatus } from '../shared/protocol/daemon';
+import { conversationsStoppedByDaemon } from '../shared/protocol/stoppedByDaemon';
 import { AgentsPanel } from './agents/agentsPanel';
 import type { SvcTestApi } from './api';
 import { AwarenessView } from './awareness/awarenessView';
@@ -61,6 +62,21 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
     250,
   );
 
+  // The deck's title bar offers Resume All while the daemon ended agents nobody has resumed since.
+  const stoppedByDaemon = new LiveQuery(
+    connection,
+    'the agents the daemon stopped',
+    ['conversations'],
+    () => connection.request(conversationsStoppedByDaemon, {}),
+    (v) =>
+      void vscode.commands.executeCommand(
+        'setContext',
+        'svc.stoppedByDaemon',
+        v.kind === 'value' && v.value.conversations.length > 0,
+      ),
+    250,
+  );
+
   // noModule: a Node was found, but this package has no SQLite module for it or this platform.
   const setContext = (s: ConnectionState) =>
     void vscode.commands.executeCommand(
@@ -73,6 +89,7 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
   context.subscriptions.push(
     connection,
     status,
+    stoppedByDaemon,
     statusBar,
     deck,
     deckView,

@@ -370,6 +370,15 @@ const TABLE = {
     daemon: 'connectedOnly',
     menus: [onDeckTitle('8_daemon@1')],
   },
+  'svc.resumeStoppedByDaemon': {
+    title: 'Resume All Stopped by the Daemon',
+    icon: 'debug-continue-small',
+    what: 'resume the agents the daemon stopped',
+    daemon: 'connectedOnly',
+    // Offered while the daemon ended agents nobody has resumed or archived since (a stop, a crash).
+    palette: 'svc.stoppedByDaemon',
+    menus: [onDeckTitle('navigation@0', 'svc.stoppedByDaemon')],
+  },
   'svc.newIssue': {
     title: 'New Issue…',
     icon: 'issues',

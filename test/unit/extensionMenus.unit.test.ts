@@ -121,7 +121,25 @@ describe('extension menus (package.json)', () => {
     }
     assert.deepEqual(
       menus.commandPalette.filter((m) => m.when?.includes('svc.daemon == connected')).map((m) => m.command),
-      ['svc.stopDaemon', 'svc.restartDaemon', 'svc.newIssue', 'svc.startIssue', 'svc.issueDone'],
+      [
+        'svc.stopDaemon',
+        'svc.restartDaemon',
+        'svc.resumeStoppedByDaemon',
+        'svc.newIssue',
+        'svc.startIssue',
+        'svc.issueDone',
+      ],
+    );
+    // Resume All: on the deck's title bar, first, only while the daemon ended agents nobody resumed.
+    assert.deepEqual(
+      menus['view/title'].filter((m) => m.command === 'svc.resumeStoppedByDaemon'),
+      [
+        {
+          command: 'svc.resumeStoppedByDaemon',
+          when: 'view == svc.commandDeck && svc.stoppedByDaemon && svc.daemon == connected',
+          group: 'navigation@0',
+        },
+      ],
     );
     assert.equal(
       menus.commandPalette.find((m) => m.command === 'svc.startIssue')?.when,
