@@ -19,6 +19,7 @@ import { LiveQuery } from './connection/liveQuery';
 import { DaemonStatusBar } from './connection/statusBar';
 import { Drafts } from './compose/drafts';
 import { ConversationPanels } from './conversations/conversationPanel';
+import { watchSandboxTrouble } from './doctor/sandboxNotice';
 import { closeDaemonDownNoticesOn } from './errors/daemonDownNotice';
 import { logger, outputChannel } from './log';
 import { ReviewsProvider } from './reviews/reviewsProvider';
@@ -112,6 +113,7 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
         ? { value: n, tooltip: `${n} svc conversation${n === 1 ? '' : 's'} need${n === 1 ? 's' : ''} you` }
         : undefined;
     }),
+    watchSandboxTrouble(deck.onDidChangeRows),
     reviews.onDidChangeFacts((facts) => deck.setReviews(facts)),
     vscode.window.registerFileDecorationProvider(deck.badges),
     vscode.window.registerFileDecorationProvider(reviews.badges),
