@@ -17,13 +17,14 @@ adoptStyles(`
   h2 .muted { font-weight: normal; margin-left: 6px; }
   .note { margin: 0 0 8px; }
   .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(240px, 1fr)); gap: 8px 16px; }
-  /* Beside the sidebar the panel is narrow: the columns share the width (no fixed widths but
-     the row names'), headers wrap, and a table that still cannot fit scrolls on its own. */
+  /* Beside the sidebar the panel is narrow: the columns share the width equally (a fixed
+     layout, so an input's own width does not widen its column), headers and sources wrap,
+     and below a usable width a table scrolls sideways in its own box instead of being cut. */
   .table-wrap { overflow-x: auto; }
-  table { border-collapse: collapse; width: 100%; }
+  table { border-collapse: collapse; width: 100%; table-layout: fixed; min-width: 560px; }
   th { text-align: left; font-weight: 600; padding: 4px 8px 4px 0; vertical-align: top; overflow-wrap: anywhere; }
   th:first-child { width: 96px; }
-  td { padding: 4px 8px 8px 0; vertical-align: top; min-width: 64px; }
+  td { padding: 4px 8px 8px 0; vertical-align: top; }
   .field label { display: block; margin-bottom: 2px; }
   td .field label { position: absolute; left: -10000px; }
   .control { display: flex; gap: 4px; align-items: center; }

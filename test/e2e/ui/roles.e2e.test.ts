@@ -167,6 +167,8 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
       await screenshot(page, '06a-roles-narrow');
     } finally {
       await page.setViewportSize(viewport);
+      // A resize can replace the webview's frame: the tests after this one read the new one.
+      frame = await webviewFrame(page, '[data-section="review"]');
     }
   });
 

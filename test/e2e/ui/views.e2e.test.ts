@@ -68,7 +68,7 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
     // Collapse All shows once the tree has rows.
     assert.deepEqual(
       icons.filter((i) => i !== 'Collapse All'),
-      ['New Conversation', 'Start Lane…', 'Live Only', 'More Actions...'],
+      ['New Conversation', 'Start Lane… (Ctrl+Alt+S L)', 'Live Only', 'More Actions...'],
     );
     const title = page.locator('.sidebar .pane-header[aria-label="Command Deck Section"] .title');
     assert.ok(await title.evaluate((el) => el.scrollWidth <= el.clientWidth), 'the Command Deck title is shown whole');
