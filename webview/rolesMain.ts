@@ -23,7 +23,7 @@ adoptStyles(`
   .table-wrap { overflow-x: auto; }
   table { border-collapse: collapse; width: 100%; table-layout: fixed; min-width: 560px; }
   th { text-align: left; font-weight: 600; padding: 4px 8px 4px 0; vertical-align: top; overflow-wrap: anywhere; }
-  th:first-child { width: 96px; }
+  th:first-child { width: 110px; }
   td { padding: 4px 8px 8px 0; vertical-align: top; }
   .field label { display: block; margin-bottom: 2px; }
   td .field label { position: absolute; left: -10000px; }
