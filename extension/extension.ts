@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { daemonStatus } from '../shared/protocol/daemon';
+import { conversationsStoppedByDaemon } from '../shared/protocol/stoppedByDaemon';
 import { AgentsPanel } from './agents/agentsPanel';
 import type { SvcTestApi } from './api';
 import { AwarenessView } from './awareness/awarenessView';
@@ -23,6 +24,8 @@ import { LiveQuery } from './connection/liveQuery';
 import { DaemonStatusBar } from './connection/statusBar';
 import { Drafts } from './compose/drafts';
 import { ConversationPanels } from './conversations/conversationPanel';
+import { watchSandboxTrouble } from './doctor/sandboxNotice';
+import { closeDaemonDownNoticesOn } from './errors/daemonDownNotice';
 import { logger, outputChannel } from './log';
 import { ReviewsProvider } from './reviews/reviewsProvider';
 import { issueContextValue } from './reviews/reviewsModel';
@@ -69,6 +72,21 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
     250,
   );
 
+  // The deck's title bar offers Resume All while the daemon ended agents nobody has resumed since.
+  const stoppedByDaemon = new LiveQuery(
+    connection,
+    'the agents the daemon stopped',
+    ['conversations'],
+    () => connection.request(conversationsStoppedByDaemon, {}),
+    (v) =>
+      void vscode.commands.executeCommand(
+        'setContext',
+        'svc.stoppedByDaemon',
+        v.kind === 'value' && v.value.conversations.length > 0,
+      ),
+    250,
+  );
+
   // noModule: a Node was found, but this package has no SQLite module for it or this platform.
   const setContext = (s: ConnectionState) =>
     void vscode.commands.executeCommand(
@@ -77,9 +95,11 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
       s.kind === 'noNode' && s.module ? 'noModule' : s.kind,
     );
   setContext(connection.state);
+  closeDaemonDownNoticesOn((close) => connection.onDidChangeState((s) => s.kind === 'connected' && close()));
   context.subscriptions.push(
     connection,
     status,
+    stoppedByDaemon,
     statusBar,
     inbox,
     inboxView,
@@ -110,6 +130,7 @@ export function activate(context: vscode.ExtensionContext): SvcTestApi {
         ),
       );
     }),
+    watchSandboxTrouble(deck.onDidChangeRows),
     reviews.onDidChangeFacts((facts) => deck.setReviews(facts)),
     vscode.window.registerFileDecorationProvider(deck.badges),
     vscode.window.registerFileDecorationProvider(reviews.badges),

@@ -8,7 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential python3 pkg-config libkrb5-dev chromium)
+# What code-server's install compiles with (scripts/uiPackages.json, the list demo:ui checks), and the browser.
+read -r -a packages <<<"$(node -p "require('./scripts/uiPackages.json').map((p) => p.package).join(' ')") chromium"
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -7,8 +7,11 @@ import { contributions } from '../extension/commands/contributions';
 
 const file = path.resolve(__dirname, '..', 'package.json');
 const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as { contributes: Record<string, unknown> };
-const { commands, menus } = contributions();
+const { commands, menus, keybindings } = contributions();
 pkg.contributes.commands = commands;
 pkg.contributes.menus = menus;
+pkg.contributes.keybindings = keybindings;
 fs.writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
-console.log(`package.json: ${commands.length} commands, ${Object.values(menus).flat().length} menu items`);
+console.log(
+  `package.json: ${commands.length} commands, ${Object.values(menus).flat().length} menu items, ${keybindings.length} keybindings`,
+);

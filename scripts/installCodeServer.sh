@@ -5,7 +5,8 @@
 # Debian packages (chromium, the native build tools) are scripts/ciE2e.sh's job.
 # Offline machines: code-server's pinned @vscode/ripgrep@1.15.11 downloads `rg` from
 # GitHub in postinstall, so its download cache is seeded from the npm package
-# @vscode/ripgrep-linux-x64 first (see docs/e2e.md).
+# @vscode/ripgrep-linux-x64 first (see docs/e2e.md), and node-gyp is pointed at headers
+# from the npm registry (npm_config_nodedir) instead of nodejs.org.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -46,9 +47,16 @@ if [ ! -s "$cache/$RG_ASSET" ]; then
   mv "$cache/$RG_ASSET.partial" "$cache/$RG_ASSET"
 fi
 
+# code-server's native modules are compiled by node-gyp, which otherwise downloads the
+# running Node's headers from nodejs.org: the npm registry's Node package of the same
+# major holds them (scripts/registryNode.mjs, cached in .node-versions/).
+major="$(node -p 'process.versions.node.split(".")[0]')"
+nodedir="$(dirname "$(node scripts/registryNode.mjs bin "$major")")"
+echo "== Node $major headers for node-gyp: $nodedir"
+
 echo "== npm install code-server@$CODE_SERVER_VERSION @vscode/vsce@$VSCE_VERSION into $DIR/"
 # unsafe_perm: CI runs as root; yes: a nested `npx node-gyp` is otherwise cancelled.
-npm_config_unsafe_perm=true npm_config_yes=true npm install --prefix "$DIR" --no-audit --no-fund \
+npm_config_nodedir="$nodedir" npm_config_unsafe_perm=true npm_config_yes=true npm install --prefix "$DIR" --no-audit --no-fund \
   "code-server@$CODE_SERVER_VERSION" "@vscode/vsce@$VSCE_VERSION"
 
 [ "$(installed_version code-server)" = "$CODE_SERVER_VERSION" ] || { echo "code-server did not install" >&2; exit 1; }

@@ -1,4 +1,4 @@
-// `npm run package [-- --target <platform>]`: builds (with the SQLite module for every
+// `npm run package [-- --target <platform>] [-- --this-node]`: builds (with the SQLite module for every
 // supported Node), then packs the extension into out/svc-<version>.vsix with @vscode/vsce
 // 3.9 (4.x needs Node 22). vsce is not a dependency of the package: it is installed with
 // code-server into the git-ignored .code-server/ by scripts/installCodeServer.sh (or
@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { distBinaryPath } from './buildNative.mjs';
+import { distBinaryPath, runningNode } from './buildNative.mjs';
 import { supported } from './registryNode.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -17,6 +17,10 @@ const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
 // --target (the release's jobs) the file is named for its platform, as vsce names one:
 // out/svc-<target>-<version>.vsix, so the five packages of a release sit side by side.
 const explicitTarget = process.argv.includes('--target');
+// --this-node (`npm run demo:ui`): the running Node's SQLite module is the one that must be
+// there, so nothing is built for the other Nodes (~75 s each on a first run); a .vsix for
+// other people (a release, the e2e run) carries every supported Node's.
+const thisNode = process.argv.includes('--this-node');
 
 function vscePath() {
   const local = path.join(root, '.code-server', 'node_modules', '.bin', 'vsce');
@@ -62,17 +66,29 @@ const out = path.join(
 );
 const vsce = vscePath();
 if (!process.argv.includes('--no-build')) {
-  const b = spawnSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--every-node'], {
-    stdio: 'inherit',
-    cwd: root,
-  });
+  const b = spawnSync(
+    process.execPath,
+    [path.join(root, 'scripts', 'build.mjs'), ...(thisNode ? [] : ['--every-node'])],
+    {
+      stdio: 'inherit',
+      cwd: root,
+    },
+  );
   if (b.status !== 0) process.exit(b.status ?? 1);
 }
+const here = runningNode();
+if (thisNode && !here) {
+  console.error(
+    `--this-node: Node ${process.versions.node} is not one svc supports (${supported.node.map((n) => n.major).join(', ')})`,
+  );
+  process.exit(1);
+}
 // Every supported Node must find its binary in the package (shared/node/nativeBinding.ts).
-const missing = supported.node.filter((n) => !fs.existsSync(path.join(root, 'dist', distBinaryPath(n.abi))));
+const inDist = (n) => fs.existsSync(path.join(root, 'dist', distBinaryPath(n.abi)));
+const missing = (thisNode ? [here] : supported.node).filter((n) => !inDist(n));
 if (missing.length) {
   console.error(
-    `dist/native/ has no SQLite module for Node ${missing.map((n) => n.major).join(', ')} on ${process.platform}-${process.arch}: run npm run build -- --every-node`,
+    `dist/native/ has no SQLite module for Node ${missing.map((n) => n.major).join(', ')} on ${process.platform}-${process.arch}: run npm run build${thisNode ? '' : ' -- --every-node'}`,
   );
   process.exit(1);
 }
@@ -86,5 +102,8 @@ const r = spawnSync(vsce, ['package', '--target', target, '--out', out], {
 });
 if (r.status !== 0) process.exit(r.status ?? 1);
 console.log(
-  `packaged ${path.relative(root, out)} for ${target} (SQLite module for Node ${supported.node.map((n) => n.major).join(', ')}) in ${Date.now() - started} ms`,
+  `packaged ${path.relative(root, out)} for ${target} (SQLite module for Node ${supported.node
+    .filter(inDist)
+    .map((n) => n.major)
+    .join(', ')}) in ${Date.now() - started} ms`,
 );

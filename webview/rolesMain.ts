@@ -17,9 +17,14 @@ adoptStyles(`
   h2 .muted { font-weight: normal; margin-left: 6px; }
   .note { margin: 0 0 8px; }
   .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(240px, 1fr)); gap: 8px 16px; }
-  table { border-collapse: collapse; width: 100%; }
-  th { text-align: left; font-weight: 600; padding: 4px 8px 4px 0; vertical-align: top; width: 110px; }
-  td { padding: 4px 12px 8px 0; vertical-align: top; }
+  /* Beside the sidebar the panel is narrow: the columns share the width equally (a fixed
+     layout, so an input's own width does not widen its column), headers and sources wrap,
+     and below a usable width a table scrolls sideways in its own box instead of being cut. */
+  .table-wrap { overflow-x: auto; }
+  table { border-collapse: collapse; width: 100%; table-layout: fixed; min-width: 560px; }
+  th { text-align: left; font-weight: 600; padding: 4px 8px 4px 0; vertical-align: top; overflow-wrap: anywhere; }
+  th:first-child { width: 110px; }
+  td { padding: 4px 8px 8px 0; vertical-align: top; }
   .field label { display: block; margin-bottom: 2px; }
   td .field label { position: absolute; left: -10000px; }
   .control { display: flex; gap: 4px; align-items: center; }
@@ -190,7 +195,7 @@ function reviewSection(v: RolesView, ctx: FieldContext): HTMLElement[] {
       'note muted',
     ),
     grid,
-    table,
+    scrollable(table),
   ];
 }
 
@@ -219,7 +224,15 @@ function projectSection(p: RolesView['projects'][number], projectsFile: string, 
   run.className = 'grid';
   run.dataset.section = `run-${p.key}`;
   run.append(fieldElement({ label: 'Run budget (USD)', entry: p.budget, kind: 'budget' }, ctx));
-  return [heading(`Project ${p.key}`, 'gauntlet roles', `${p.path}\nSaved in ${projectsFile}`), table, run];
+  return [heading(`Project ${p.key}`, 'gauntlet roles', `${p.path}\nSaved in ${projectsFile}`), scrollable(table), run];
+}
+
+/** A table in a box that scrolls sideways, so a narrow panel never cuts off its last columns. */
+function scrollable(table: HTMLTableElement): HTMLElement {
+  const wrap = document.createElement('div');
+  wrap.className = 'table-wrap';
+  wrap.append(table);
+  return wrap;
 }
 
 function headRow(cells: string[]): HTMLTableRowElement {

@@ -76,22 +76,24 @@ export function verdictText(v: { verdict: string; defects: number }): string {
 }
 
 /**
- * A row's description: the facts its label does not already say. The verdict is a badge
+ * A row's description: the facts its label does not already say, activity and report first
+ * (the rest is in the tooltip too). The verdict is a badge
  * and the icon, so it is not repeated here; a role and iteration the title already names
  * (lane titles often do) are left out too.
  */
 export function describeRow(row: DeckRow): string {
-  const parts = [`#${row.id}`];
+  // Activity and report state lead, right after the short id: at the default sidebar width a
+  // long title leaves room for little else, and these are what a glance at the deck is for.
+  const parts = [`#${row.id}`, row.archived ? `${row.activity} (archived)` : row.activity];
+  if (row.stalled) parts.push('stalled');
+  // A report without a verdict yet must not look like no report at all.
+  if (row.report) parts.push(`reported ${row.report.status}`);
   const label = (row.title || row.name).toLowerCase();
   if (row.kind === 'successor' && row.parentId !== null) parts.push(`continues ← #${row.parentId}`);
   if (row.role) {
     const role = row.iteration !== undefined ? `${row.role} i${row.iteration}` : row.role;
     if (!label.includes(role.toLowerCase())) parts.push(role);
   }
-  parts.push(row.archived ? `${row.activity} (archived)` : row.activity);
-  if (row.stalled) parts.push('stalled');
-  // A report without a verdict yet must not look like no report at all.
-  if (row.report) parts.push(`reported ${row.report.status}`);
   if (row.host) parts.push(row.hostLost ? `on ${row.host} (connection lost, reconnecting)` : `on ${row.host}`);
   if (row.git) {
     const g = [row.git.branch ?? '(detached)'];
@@ -146,7 +148,10 @@ export function tooltipOf(row: DeckRow): string {
       `${mdText(verdictText(row.verdict))}${JUDGES.has(row.role ?? '') || row.verdict.by === row.id ? '' : ` (critic #${row.verdict.by})`}`,
     );
   if (row.report) fact('reported', mdText(row.report.status));
-  if (row.verdict?.verdictFile) fact('report', mdCode(row.verdict.verdictFile));
+  // A judge's report is its verdict file; a builder's is its own report (in its conversation,
+  // which the row opens), so its critic's file is named as the critic's.
+  if (row.verdict?.verdictFile)
+    fact(ownVerdictFile(row) ? 'report' : "critic's verdict file", mdCode(row.verdict.verdictFile));
   if (row.git) {
     fact('branch', row.git.branch ? mdCode(row.git.branch) : 'detached');
     if (row.git.headSha) fact('head', mdCode(row.git.headSha.slice(0, 12)));

@@ -20,6 +20,7 @@ export function deckRows(conversations: readonly ConversationInfo[], lanes: read
       cost: c.cost,
     };
     if (c.hostLost) row.hostLost = c.hostLost.text;
+    if (c.spawnError) row.spawnError = c.spawnError;
     if (c.review) row.review = { runId: c.review.runId, role: c.review.role };
     const lane = laneById.get(c.id);
     if (lane) {

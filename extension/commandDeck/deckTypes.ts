@@ -36,6 +36,8 @@ export interface DeckRow {
   sandbox?: 'workspace' | 'off';
   /** The connection to that host is down (the agent keeps running there): what svc says about it. */
   hostLost?: string;
+  /** Why its agent failed to start (ConversationInfo `spawnError`): the cause and the fix in one line. */
+  spawnError?: string;
   /** A lane's newest report (`svc lane report`): done, blocked or failed, shown on the row before any verdict. */
   report?: { status: string } | null;
   /** Git-backed lanes. */

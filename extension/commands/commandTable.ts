@@ -33,6 +33,8 @@ export interface CommandSpec {
   /** The palette's `when` clause; `false` keeps it out of the palette (a row's command). Absent: always offered. */
   palette?: string | false;
   menus?: readonly MenuPlace[];
+  /** Its keyboard shortcut (package.json `contributes.keybindings`), a chord under ctrl+alt+s like GitLens's own. */
+  keys?: string;
 }
 
 const onDeckTitle = (group: string, when?: string): MenuPlace => ({
@@ -84,7 +86,7 @@ const TABLE = {
     menus: [onDeckTitle('8_daemon@0', 'svc.daemon == connected')],
   },
   'svc.showDaemonLog': {
-    title: "Show Daemon Log (the svc daemon's file)",
+    title: "Show Daemon Log (the Daemon's File)",
     icon: 'output',
     what: 'show the daemon log',
     menus: [onDeckTitle('9_logs@1')],
@@ -95,7 +97,7 @@ const TABLE = {
     what: 'run the doctor',
   },
   'svc.showLog': {
-    title: 'Show Extension Log (this window)',
+    title: 'Show Extension Log (This Window)',
     what: 'show the log',
   },
   'svc.openConversation': {
@@ -192,6 +194,7 @@ const TABLE = {
     icon: 'run-all',
     what: 'start a lane',
     daemon: 'needed',
+    keys: 'ctrl+alt+s l',
     menus: [onDeckTitle('navigation@2'), onDeckRow(/^svc:conv\b/, '4_launch@1')],
   },
   'svc.openWorktreeInNewWindow': {
@@ -231,6 +234,7 @@ const TABLE = {
     icon: 'eye',
     what: 'request a review',
     daemon: 'needed',
+    keys: 'ctrl+alt+s r',
     menus: [
       onReviewsTitle('navigation@1'),
       onReviewsRow(/^svc:review\+issue\b/, '1_review@1'),
@@ -269,7 +273,7 @@ const TABLE = {
     menus: [onDeckTitle('2_views@0')],
   },
   'svc.installSkill': {
-    title: 'Install the svc-gauntlet-loop Skill',
+    title: "Install the 'svc-gauntlet-loop' Skill",
     icon: 'extensions',
     what: 'install the svc-gauntlet-loop skill',
     menus: [onDeckTitle('9_logs@3')],
@@ -392,6 +396,15 @@ const TABLE = {
     daemon: 'connectedOnly',
     menus: [onDeckTitle('8_daemon@1')],
   },
+  'svc.resumeStoppedByDaemon': {
+    title: 'Resume All Stopped by the Daemon',
+    icon: 'debug-continue-small',
+    what: 'resume the agents the daemon stopped',
+    daemon: 'connectedOnly',
+    // Offered while the daemon ended agents nobody has resumed or archived since (a stop, a crash).
+    palette: 'svc.stoppedByDaemon',
+    menus: [onDeckTitle('navigation@0', 'svc.stoppedByDaemon')],
+  },
   'svc.newIssue': {
     title: 'New Issue…',
     icon: 'issues',
@@ -413,7 +426,7 @@ const TABLE = {
     what: 'mark the issue done',
     daemon: 'connectedOnly',
     palette: 'svc.hasIssues',
-    menus: [onReviewsRow(/^svc:review\+issue\b/, '0_issue@2')],
+    menus: [onReviewsRow(/^svc:review\+issue\b(?!.*\+ready\b)/, '0_issue@2')],
   },
   'svc.launchLane': {
     title: 'Launch Lane',
@@ -450,6 +463,7 @@ const TABLE = {
   'svc.openInbox': {
     title: 'Open Inbox',
     icon: 'inbox',
+    keys: 'ctrl+alt+s i',
     what: 'open the Inbox',
   },
 } satisfies Record<`svc.${string}`, CommandSpec>;

@@ -25,7 +25,7 @@ import {
   tellConversation,
   unarchiveConversation,
 } from './conversationCommands';
-import { showDaemonLog, showDaemonStatus, startDaemon, stopDaemon } from './daemonCommands';
+import { resumeStoppedByDaemon, showDaemonLog, showDaemonStatus, startDaemon, stopDaemon } from './daemonCommands';
 import { issueDone, newIssue, startIssue } from './issueCommands';
 import { runDoctor } from '../doctor/doctorCommand';
 import { startLane } from './laneCommands';
@@ -85,6 +85,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     'svc.unarchiveConversation': (arg) => unarchiveConversation(d, arg),
     'svc.stopDaemon': () => stopDaemon(d.connection, false),
     'svc.restartDaemon': () => stopDaemon(d.connection, true),
+    'svc.resumeStoppedByDaemon': () => resumeStoppedByDaemon(d.connection),
     'svc.newIssue': () => newIssue(d),
     'svc.startIssue': (arg) => startIssue(d, arg),
     'svc.issueDone': (arg) => issueDone(d, arg),

@@ -1,6 +1,6 @@
 // package.json's command contributions, made from the command table (commandTable.ts):
-// `contributes.commands` (each with category svc) and `contributes.menus` (the palette's
-// `when` clauses and every menu place). `npm run commands` writes them into package.json;
+// `contributes.commands` (each with category svc), `contributes.menus` (the palette's
+// `when` clauses and every menu place) and `contributes.keybindings`. `npm run commands` writes them into package.json;
 // test/unit/extensionMenus.unit.test.ts fails while package.json differs.
 import { COMMANDS } from './commandTable';
 import type { CommandSpec, MenuPlace } from './commandTable';
@@ -15,6 +15,11 @@ export interface MenuItem {
   command: string;
   when?: string;
   group?: string;
+}
+export interface Keybinding {
+  command: string;
+  key: string;
+  when?: string;
 }
 export type Menus = Record<'commandPalette' | MenuPlace['at'], MenuItem[]>;
 
@@ -40,8 +45,10 @@ function menuItem(command: string, spec: CommandSpec, place: MenuPlace): MenuIte
 export function contributions(table: Readonly<Record<string, CommandSpec>> = COMMANDS): {
   commands: ContributedCommand[];
   menus: Menus;
+  keybindings: Keybinding[];
 } {
   const commands: ContributedCommand[] = [];
+  const keybindings: Keybinding[] = [];
   const menus: Menus = {
     commandPalette: [],
     'editor/title': [],
@@ -55,6 +62,8 @@ export function contributions(table: Readonly<Record<string, CommandSpec>> = COM
       spec.palette === false ? 'false' : and(spec.daemon === 'connectedOnly' ? CONNECTED : undefined, spec.palette);
     if (palette) menus.commandPalette.push({ command, when: palette });
     for (const place of spec.menus ?? []) menus[place.at].push(menuItem(command, spec, place));
+    // A shortcut is offered where the palette offers its command, so it never runs one the palette hides.
+    if (spec.keys) keybindings.push({ command, key: spec.keys, ...(palette ? { when: palette } : {}) });
   }
-  return { commands, menus };
+  return { commands, menus, keybindings };
 }

@@ -8,10 +8,11 @@ import { waitForExit } from '../../shared/client/ensureDaemon';
 import { errorMessage } from '../../shared/errors';
 import { conversationsList, conversationsResume } from '../../shared/protocol/conversations';
 import { daemonStatus, daemonStop } from '../../shared/protocol/daemon';
+import { conversationsResumeStoppedByDaemon } from '../../shared/protocol/stoppedByDaemon';
 import { homePaths } from '../../shared/svcHome';
 import type { DaemonConnection } from '../connection/daemonConnection';
 import { plural } from '../connection/statusText';
-import { SHOW_DAEMON_LOG, UserCancelled } from '../errors/errorFunnel';
+import { NothingToDo, SHOW_DAEMON_LOG, UserCancelled } from '../errors/errorFunnel';
 import { logger } from '../log';
 import { afterResume, afterStop, stopModal } from './daemonStopText';
 import type { LiveAgent } from './daemonStopText';
@@ -104,6 +105,26 @@ export async function stopDaemon(connection: DaemonConnection, restart: boolean)
     ? await vscode.window.showInformationMessage(said.message, said.resume)
     : await vscode.window.showInformationMessage(said.message);
   if (choice && choice === said.resume) await resumeStopped(connection, live);
+}
+
+/**
+ * "Resume All Stopped by the Daemon" (the deck's title bar while there are any): the
+ * agents a stop or a crash of the daemon ended, whichever window stopped it, resumed by the
+ * daemon as `svc conv resume --all-stopped-by-daemon` does; refusals are listed.
+ */
+export async function resumeStoppedByDaemon(connection: DaemonConnection): Promise<void> {
+  const r = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'svc: resuming the agents the daemon stopped…' },
+    () => connection.request(conversationsResumeStoppedByDaemon, { noWait: true }),
+  );
+  if (!r.resumed.length && !r.refused.length) throw new NothingToDo('no agent stopped by the daemon waits to resume');
+  const agent = (c: LiveAgent): LiveAgent => ({ id: c.id, name: c.name, title: c.title });
+  const text = afterResume(
+    r.resumed.map((x) => agent(x.conversation)),
+    r.refused.map((x) => ({ agent: agent(x.conversation), why: x.message })),
+  );
+  log.info(text);
+  void (r.refused.length ? vscode.window.showWarningMessage(text) : vscode.window.showInformationMessage(text));
 }
 
 /** Starts the daemon if it is not connected, then resumes each conversation; refusals are listed, not thrown. */

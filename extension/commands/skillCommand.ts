@@ -1,4 +1,4 @@
-// "svc: Install the svc-gauntlet-loop Skill": the same code as `svc skill install`
+// "svc: Install the 'svc-gauntlet-loop' Skill": the same code as `svc skill install`
 // (shared/skills/installSkill.ts), with the skill shipped in the extension. Into the
 // person's home (every project) or one project's checkout; a copy they edited is kept
 // unless they choose to replace it.

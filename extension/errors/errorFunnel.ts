@@ -1,11 +1,12 @@
 // The one error funnel (docs/style.md §8) for commands and webview messages: a user cancellation
 // is quiet, a daemon refusal shows the daemon's message, a down daemon says why and
-// offers to start it, and anything else is a bug: logged with its stack, shown with a
+// offers to start it (a notice that closes itself on reconnect), and anything else is a bug: logged with its stack, shown with a
 // "Show Log" action.
 import * as vscode from 'vscode';
 import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 import { DaemonDown } from '../connection/daemonErrors';
 import { logger, outputChannel } from '../log';
+import { showDaemonDownNotice } from './daemonDownNotice';
 import { refusalFix } from './cliHints';
 
 const log = logger('errors');
@@ -36,7 +37,6 @@ export class NothingToDo extends Error {
   }
 }
 
-export const START_DAEMON = 'Start Daemon';
 export const SHOW_DAEMON_LOG = 'Show Daemon Log';
 export const SHOW_LOG = 'Show Log';
 
@@ -63,9 +63,7 @@ export function report(what: string, e: unknown): void {
   }
   if (DaemonDown.is(e)) {
     log.warn(`${what}: ${e.message}`);
-    void vscode.window
-      .showWarningMessage(`svc: cannot ${what}: ${e.message}.`, START_DAEMON, SHOW_DAEMON_LOG)
-      .then(followUp);
+    showDaemonDownNotice(what, e.message);
     return;
   }
   if (DaemonRefusal.is(e)) {
@@ -84,7 +82,5 @@ export function report(what: string, e: unknown): void {
 }
 
 function followUp(choice: string | undefined): void {
-  if (choice === START_DAEMON) void vscode.commands.executeCommand('svc.startDaemon');
-  else if (choice === SHOW_DAEMON_LOG) void vscode.commands.executeCommand('svc.showDaemonLog');
-  else if (choice === SHOW_LOG) outputChannel().show(true);
+  if (choice === SHOW_LOG) outputChannel().show(true);
 }

@@ -51,6 +51,9 @@ export const stateText = (s: string) => s.replace(/_/g, ' ');
 export function issueContextValue(s: IssueState): string {
   const parts = ['svc:review', 'issue'];
   if (s.pr) parts.push('pr', s.pr.reviewState);
+  // An open PR approved for its head with checks green: merging is next, so Mark Issue Done
+  // (push, open the PR) is not offered; a push would only undo the approval.
+  if (s.pr?.state === 'open' && s.pr.ready) parts.push('ready');
   // A live work agent: Start Work Agent is not offered.
   if (s.issue.agent && isLive(s.issue.agent.activity)) parts.push('worker');
   if (s.reviewers.some((r) => r.alive || isLive(r.activity))) parts.push('running');

@@ -1,10 +1,14 @@
 // `npm run demo:ui`: the demo's state opened in a real VS Code — code-server on
 // 127.0.0.1 with the packaged .vsix installed and the demo home as HOME and SVC_HOME
 // (docs/e2e.md's recipe). Prints the URL, then serves until Ctrl-C.
+// A first run checks the system packages code-server's install compiles with
+// (scripts/checkPrerequisites.mjs ui) before anything slow, says how long it will take, and
+// packages the SQLite module of the running Node only (`--every-node`: every supported one).
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CODE_SERVER, HOME, REPO, SVC_HOME, startCodeServer } from './codeServer';
+import { firstRunNote } from './demoUiNote';
 
 function step(what: string, cmd: string, args: string[]): void {
   process.stdout.write(`== ${what}\n`);
@@ -13,11 +17,18 @@ function step(what: string, cmd: string, args: string[]): void {
 }
 
 async function main(): Promise<void> {
-  if (!fs.existsSync(path.join(SVC_HOME, 'svc.db')))
-    step('no demo state yet: running npm run demo', 'npm', ['run', 'demo']);
-  if (!fs.existsSync(CODE_SERVER))
-    step('installing code-server into .code-server/', 'bash', ['scripts/installCodeServer.sh']);
-  step('packaging the extension', process.execPath, ['scripts/package.mjs']);
+  const started = Date.now();
+  const everyNode = process.argv.includes('--every-node');
+  const needsDemo = !fs.existsSync(path.join(SVC_HOME, 'svc.db'));
+  const needsCodeServer = !fs.existsSync(CODE_SERVER);
+  // Before anything slow: code-server's install fails late (minutes in) without these.
+  if (needsCodeServer)
+    step('system packages code-server needs', process.execPath, ['scripts/checkPrerequisites.mjs', 'ui']);
+  const note = firstRunNote({ demo: needsDemo, codeServer: needsCodeServer });
+  if (note) process.stdout.write(`${note}\n`);
+  if (needsDemo) step('no demo state yet: running npm run demo', 'npm', ['run', 'demo']);
+  if (needsCodeServer) step('installing code-server into .code-server/', 'bash', ['scripts/installCodeServer.sh']);
+  step('packaging the extension', process.execPath, ['scripts/package.mjs', ...(everyNode ? [] : ['--this-node'])]);
 
   const server = await startCodeServer({
     profile: 'code-server',
@@ -34,7 +45,7 @@ async function main(): Promise<void> {
   const port = server.port;
   const folder = path.join(HOME, 'sample');
   process.stdout.write(
-    `\nsvc demo in VS Code: open http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}\n(the svc icon in the activity bar; Ctrl-C stops code-server)\n`,
+    `\nsvc demo in VS Code (ready in ${Math.round((Date.now() - started) / 1000)} s): open http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}\n(the svc icon in the activity bar; Ctrl-C stops code-server)\n`,
   );
 }
 

@@ -3,6 +3,7 @@
 // prompts) built from a tap on the decoded stream in wire order (docs/acp.md rule 1). The
 // startup (sessionStartup.ts) turns every failure into a spawn error; the stop door is
 // `stop()` (docs/architecture.md §6), finished by the transport.
+import { refusedWriteLine, refusedWriteNotice } from '../sandbox/refusedWrite';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type { AnyMessage, ClientConnection } from '@agentclientprotocol/sdk';
 import { askNotReadyError } from './harnessRefusals';
@@ -103,6 +104,10 @@ export class HarnessSession {
   private promptId?: string;
   private firstPromptId?: string;
   private replaying = false;
+  /** It runs in svc's sandbox: a write it refuses is told in words (refusedWrite.ts). */
+  private sandboxed = false;
+  /** The tool calls whose refused write was told already (one notice per call). */
+  private readonly toldRefusals = new Set<string>();
   /** The next prompt sent is the conversation's first (auth errors on it are spawn errors). */
   private nextPromptIsFirst = false;
   private stopping = false;
@@ -174,6 +179,7 @@ export class HarnessSession {
     void workspace?.catch(() => undefined); // taken below, at the step that needs the folder
     if (!profile.startsBeforeCheckout) await workspace;
     const { env, writableDirs, sandbox } = await this.plan.prepared;
+    this.sandboxed = sandbox !== undefined;
     const start = await this.plan.agent.check({
       profile,
       cwd,
@@ -335,7 +341,10 @@ export class HarnessSession {
       };
       if (update.sessionUpdate === 'usage_update') this.events.usage(update);
       else if (!this.replaying && update.sessionUpdate) this.outputAt = this.now();
-      if (!this.replaying && update.sessionUpdate) this.events.transcript(update.sessionUpdate, update);
+      if (!this.replaying && update.sessionUpdate) {
+        this.events.transcript(update.sessionUpdate, update);
+        this.tellRefusedWrite(update);
+      }
     } else if (m.method === '$/cancel_request') {
       const id = (m.params as { requestId?: JsonRpcId } | undefined)?.requestId;
       if (id !== undefined) this.withdraw(JSON.stringify(id), 'the agent withdrew it');
@@ -353,6 +362,15 @@ export class HarnessSession {
     if (m.method === 'session/request_permission' || m.method === 'elicitation/create') return true;
     const kind = (m.params?.update as { sessionUpdate?: string } | undefined)?.sessionUpdate;
     return m.method === 'session/update' && TURN_UPDATES.has(kind ?? '');
+  }
+
+  private tellRefusedWrite(update: Record<string, unknown>): void {
+    if (!this.sandboxed) return;
+    const line = refusedWriteLine(update);
+    const id = typeof update.toolCallId === 'string' ? update.toolCallId : '';
+    if (line === undefined || this.toldRefusals.has(id)) return;
+    this.toldRefusals.add(id);
+    this.events.transcript('notice', { event: 'sandboxRefusedWrite', text: refusedWriteNotice(line) });
   }
 
   private turnEnd(

@@ -5,7 +5,7 @@
 import type { HostCheck, HostCheckResult } from '../../shared/protocol/hosts';
 import { SvcError } from '../../shared/errors';
 import type { SvcReason } from '../../shared/refusals/reasons';
-import { BWRAP_PROBE_ARGS, USERNS_FIX } from '../sandbox/sandboxProbe';
+import { APPARMOR_SIGNS, BWRAP_PROBE_ARGS, bwrapFailure } from '../sandbox/sandboxProbe';
 import { probeFailedError } from './hostRefusals';
 import { hostPathWord, shellWord, shq, sshCommand, sshLine } from './remoteShell';
 import type { SshHost } from './sshTransport';
@@ -31,8 +31,9 @@ export function probeScript(lanesRoot: string, harness: HarnessProbe | null): st
     `if [ -d "$r" ]; then printf 'root\\tyes\\t%s\\n' "$(cd "$r" && pwd -P)"; else printf 'root\\tno\\n'; fi`,
     `d="$r"; while [ ! -d "$d" ]; do d=$(dirname "$d"); done`,
     `printf 'disk\\t%s\\n' "$(df -Pk "$d" 2>/dev/null | awk 'NR==2 {print $4}')"`,
-    // The same smallest sandbox this machine probes before a sandboxed start (server/sandbox/sandboxProbe.ts).
-    `if command -v bwrap >/dev/null 2>&1; then if e=$(bwrap ${BWRAP_PROBE_ARGS.join(' ')} 2>&1); then printf 'bwrap\\tok\\t%s\\n' "$(bwrap --version 2>&1)"; else printf 'bwrap\\tfails\\t%s\\n' "$(printf '%s' "$e" | head -n 1)"; fi; else printf 'bwrap\\t\\n'; fi`,
+    // The same smallest sandbox this machine probes before a sandboxed start (server/sandbox/sandboxProbe.ts),
+    // quoting the same error line (AppArmor's, else the first) and where bwrap is (its AppArmor profile names it).
+    `if command -v bwrap >/dev/null 2>&1; then if e=$(bwrap ${BWRAP_PROBE_ARGS.join(' ')} 2>&1); then printf 'bwrap\\tok\\t%s\\n' "$(bwrap --version 2>&1)"; else printf 'bwrap\\tfails\\t%s\\t%s\\n' "$(printf '%s\\n' "$e" | grep -m1 -E '${APPARMOR_SIGNS}' || printf '%s\\n' "$e" | head -n 1)" "$(command -v bwrap)"; fi; else printf 'bwrap\\t\\n'; fi`,
   ];
   return lines.filter(Boolean).join('\n');
 }
@@ -45,7 +46,7 @@ export interface ProbeFacts {
   root: { exists: boolean; real: string | null };
   diskKb: number | null;
   /** bubblewrap on the host: missing, there but unable to start a sandbox (its first error line), or working (its version). */
-  bwrap: { state: 'missing' } | { state: 'fails'; error: string } | { state: 'ok'; version: string };
+  bwrap: { state: 'missing' } | { state: 'fails'; error: string; path: string } | { state: 'ok'; version: string };
 }
 
 export function parseProbe(out: string): ProbeFacts {
@@ -59,7 +60,7 @@ export function parseProbe(out: string): ProbeFacts {
     bwrap: { state: 'missing' },
   };
   for (const line of out.split('\n')) {
-    const [k, a = '', b = ''] = line.split('\t');
+    const [k, a = '', b = '', c = ''] = line.split('\t');
     if (k === 'home') f.home = a;
     else if (k === 'git') f.git = a || null;
     else if (k === 'node') f.node = a ? { version: a, path: b } : null;
@@ -68,7 +69,11 @@ export function parseProbe(out: string): ProbeFacts {
     else if (k === 'disk') f.diskKb = /^\d+$/.test(a) ? Number(a) : null;
     else if (k === 'bwrap')
       f.bwrap =
-        a === 'ok' ? { state: 'ok', version: b } : a === 'fails' ? { state: 'fails', error: b } : { state: 'missing' };
+        a === 'ok'
+          ? { state: 'ok', version: b }
+          : a === 'fails'
+            ? { state: 'fails', error: b, path: c || 'bwrap' }
+            : { state: 'missing' };
   }
   return f;
 }
@@ -183,17 +188,15 @@ export async function checkHost(host: SshHost, harness: HarnessProbe | null): Pr
  * bubblewrap (helper/hostSandbox.ts), in `workspace` unless its role, harness or launch says
  * `off`, so a host that cannot is a problem for the default lanes, with the way out.
  */
-function sandboxCheckOf(b: ProbeFacts['bwrap'], name: string): HostCheck {
+export function sandboxCheckOf(b: ProbeFacts['bwrap'], name: string): HostCheck {
   const cannot = 'workspace lanes cannot start there';
   if (b.state === 'ok')
     return { what: 'sandbox', status: 'ok', text: `${b.version}: lanes here run sandboxed (workspace)`, fix: null };
-  if (b.state === 'fails')
-    return {
-      what: 'sandbox',
-      status: 'problem',
-      text: `bubblewrap is installed but cannot start a sandbox (${b.error}): ${cannot}`,
-      fix: USERNS_FIX,
-    };
+  if (b.state === 'fails') {
+    // The words a lane's start there gives (helper/hostSandbox.ts runs the same probe): AppArmor's narrowest fix first.
+    const why = bwrapFailure(b.path, b.error, 'there');
+    return { what: 'sandbox', status: 'problem', text: `${why.reason}: ${cannot}`, fix: why.fix };
+  }
   return {
     what: 'sandbox',
     status: 'problem',

@@ -3,7 +3,7 @@
 // Everything is readable and nothing writable unless listed here:
 // - its own directory, except the `.git` file that says where its repository is;
 // - what committing, fetching and pushing write in the shared repository: the object
-//   store, refs and reflogs, and this worktree's own admin folder (but not the files in it
+//   store, refs and reflogs, git-lfs's lfs/ (when there), and this worktree's own admin folder (but not the files in it
 //   that point git at a repository, which the daemon's own git commands there follow);
 // - the object store and refs of a push remote that is a local folder;
 // - the harness's own state, a private /tmp, and the conversation's own socket;
@@ -57,7 +57,8 @@ export function sandboxMounts(f: SandboxFacts, exists: (p: string) => boolean): 
   rw(f.cwd);
   ro(path.join(f.cwd, '.git'));
   if (f.commonDir) {
-    for (const part of ['objects', 'refs', 'logs'])
+    // lfs/: git-lfs's objects and tmp, which its hooks (post-commit, pre-push) write on a commit or push.
+    for (const part of ['objects', 'refs', 'logs', 'lfs'])
       if (exists(path.join(f.commonDir, part))) rw(path.join(f.commonDir, part));
     // A lane that is a clone of its own has its git dir inside its directory: the parts that run code stay read-only there too.
     if (isInside(f.commonDir, f.cwd)) for (const part of ['hooks', 'config', 'info']) ro(path.join(f.commonDir, part));

@@ -18,10 +18,25 @@ export const USERNS_FIX = `allow unprivileged user namespaces (sysctl -w kernel.
  * and later, Debian 13): it may create the namespace but not map the user into it, or not
  * bring up its loopback.
  */
-const APPARMOR_SIGNS = [/setting up uid map: Permission denied/, /loopback: Failed RTM_NEWADDR/];
+export const APPARMOR_SIGNS = 'setting up uid map: Permission denied|loopback: Failed RTM_NEWADDR';
+const APPARMOR_SIGN = new RegExp(APPARMOR_SIGNS);
 
 export function isAppArmorRefusal(bwrapOutput: string): boolean {
-  return APPARMOR_SIGNS.some((sign) => sign.test(bwrapOutput));
+  return APPARMOR_SIGN.test(bwrapOutput);
+}
+
+/**
+ * Why bubblewrap (at `bwrap`) could not start the smallest sandbox, from the error line
+ * worth quoting, and what to do: the same words here (a lane's start, `svc doctor`) and on
+ * a host (`svc host check`, `where` = "there").
+ */
+export function bwrapFailure(bwrap: string, errorLine: string, where = 'here'): { reason: string; fix: string } {
+  return isAppArmorRefusal(errorLine)
+    ? {
+        reason: `AppArmor restricts unprivileged user namespaces ${where}, so bubblewrap cannot create the sandbox (${errorLine})`,
+        fix: appArmorFix(bwrap),
+      }
+    : { reason: `bubblewrap cannot create the sandbox's namespaces ${where} (${errorLine})`, fix: USERNS_FIX };
 }
 
 /** The narrowest fix first: a profile that lets bwrap alone use user namespaces, then the switch for every program. */
@@ -50,7 +65,7 @@ export function onPath(name: string, dirs: string | undefined): string | undefin
   return undefined;
 }
 
-/** The error line worth quoting: the one that names the failure, else the first. */
+/** The error line worth quoting: the one that names the failure, else the first (a host's probe picks the same, APPARMOR_SIGNS). */
 function firstLine(out: string, code: number | null): string {
   const lines = out.split('\n');
   return lines.find((l) => isAppArmorRefusal(l)) ?? (lines[0] || `exit ${code}`);
@@ -74,11 +89,15 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{
   });
 }
 
-/** `pathName`: whose PATH bwrap was looked for on, as the reason says it (the daemon's, a host's login PATH). */
+/**
+ * `pathName`: whose PATH bwrap was looked for on, as the reason says it (the daemon's, a
+ * host's login PATH); `where`: the machine, as the reason names it (`there` on a host).
+ */
 export async function probeSandbox(
   env: NodeJS.ProcessEnv,
   platform: NodeJS.Platform = process.platform,
   pathName = "the daemon's PATH",
+  where = 'here',
 ): Promise<SandboxHealth> {
   const kind = sandboxKindOf(platform);
   if (kind === 'none')
@@ -97,18 +116,7 @@ export async function probeSandbox(
   if (!bwrap)
     return { ok: false, reason: `bubblewrap (bwrap) is not installed or not on ${pathName}`, fix: BWRAP_INSTALL_FIX };
   const probe = await run(bwrap, BWRAP_PROBE_ARGS, env);
-  if (probe.code !== 0 && isAppArmorRefusal(probe.out))
-    return {
-      ok: false,
-      reason: `AppArmor restricts unprivileged user namespaces here, so bubblewrap cannot create the sandbox (${firstLine(probe.out, probe.code)})`,
-      fix: appArmorFix(bwrap),
-    };
-  if (probe.code !== 0)
-    return {
-      ok: false,
-      reason: `bubblewrap cannot create the sandbox's namespaces here (${firstLine(probe.out, probe.code)})`,
-      fix: USERNS_FIX,
-    };
+  if (probe.code !== 0) return { ok: false, ...bwrapFailure(bwrap, firstLine(probe.out, probe.code), where) };
   const version = (await run(bwrap, ['--version'], env)).out.replace(/^bubblewrap\s*/, '');
   return { ok: true, tool: bwrap, version };
 }

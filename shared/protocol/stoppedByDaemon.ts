@@ -1,7 +1,7 @@
 // The agents the daemon itself ended (stopped with it, or left by a crash and settled at
-// the next start), and resuming them all at once. Sender: the shim
-// (`svc conv resume --all-stopped-by-daemon`); the Command Deck's own "Resume All" still
-// resumes the ones it stopped itself (docs/decisions/vscode.md). Who must stay in sync:
+// the next start), and resuming them all at once. Senders: the shim
+// (`svc conv resume --all-stopped-by-daemon`) and the extension (the Command Deck's title
+// bar offers "Resume All Stopped by the Daemon" while there are any). Who must stay in sync:
 // server/conversations/stoppedByDaemonMethods.ts and docs/protocol.md ("conversations").
 import { z } from 'zod';
 import { ConversationInfo, Created } from './conversations';

@@ -51,6 +51,13 @@ describe('sandbox: a workspace lane can change only its own worktree', function 
     // A sibling lane whose worktree the probes aim at.
     const idle = writeBrief(w.briefs, 'idle.md', [{ say: 'idle' }]);
     sibling = (await startLane(w, { run: 'sb', key: 'sib', role: 'builder', model: 'm', brief: idle })).cwd;
+    // A repository whose own post-commit hook writes into .git/lfs, as git-lfs's does.
+    fs.mkdirSync(path.join(w.repo, '.git', 'lfs'));
+    fs.writeFileSync(
+      path.join(w.repo, '.git', 'hooks', 'post-commit'),
+      '#!/bin/sh\nd="$(git rev-parse --path-format=absolute --git-common-dir)/lfs/tmp"\nmkdir -p "$d" && git rev-parse HEAD > "$d/post-commit-$(git rev-parse --abbrev-ref HEAD | tr / -)"\n',
+      { mode: 0o755 },
+    );
   });
   after(async () => s.dispose());
 
@@ -72,6 +79,8 @@ describe('sandbox: a workspace lane can change only its own worktree', function 
       {
         run: `SVC_CONVERSATION=${w.rootId} svc lane start --run sb --key escape --role builder --harness script --model m --prompt hi 2>&1; echo "PROBE launch-as-root: exit $?"`,
       },
+      // A write outside the writable places, its error shown: the transcript says the sandbox refused it.
+      { run: `touch '${w.repo}/refused-by-sandbox' 2>&1; true` },
       // A process that leaves the agent's process group stays in its PID namespace.
       { run: 'setsid sleep 4242 > /dev/null 2>&1 < /dev/null &' },
       { run: buildAndReport('confined.txt', 'work'), check: true },
@@ -106,6 +115,18 @@ describe('sandbox: a workspace lane can change only its own worktree', function 
 
     assert.equal(l.sandbox, 'workspace');
     assert.equal(l.report?.status, 'done');
+    // The repository's hook wrote into .git/lfs from inside the sandbox, for the lane's commit.
+    assert.equal(
+      fs.readFileSync(path.join(w.repo, '.git', 'lfs', 'tmp', 'post-commit-sb-confined'), 'utf8').trim(),
+      l.git?.headSha,
+    );
+    assert.match(
+      text,
+      new RegExp(
+        `^\\[svc\\] the sandbox refused a write \\(touch: cannot touch '${w.repo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/refused-by-sandbox': Read-only file system\\): a workspace lane may write only its own worktree, `,
+        'm',
+      ),
+    );
     assert.equal(git(w.repo, s.env, 'ls-remote', 'origin', 'refs/heads/sb/confined').split('\t')[0], l.git?.headSha);
     const show = (await ok(s.svc(['lane', 'show', 'sb-confined-builder-i1']))).stdout.split('\n');
     assert.equal(show[2], '    sandbox workspace: writes only its own worktree');

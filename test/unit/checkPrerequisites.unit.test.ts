@@ -8,22 +8,21 @@ import * as path from 'node:path';
 import { REPO } from '../helpers/scratch';
 
 const CHECK = path.join(REPO, 'scripts', 'checkPrerequisites.mjs');
-const LIST = JSON.parse(fs.readFileSync(path.join(REPO, 'scripts', 'systemPackages.json'), 'utf8')) as {
-  package: string;
-  provides: string;
-}[];
+type Packages = { package: string; provides: string }[];
+const LIST = JSON.parse(fs.readFileSync(path.join(REPO, 'scripts', 'systemPackages.json'), 'utf8')) as Packages;
+const UI_LIST = JSON.parse(fs.readFileSync(path.join(REPO, 'scripts', 'uiPackages.json'), 'utf8')) as Packages;
 
 describe('npm test: the system packages it needs, checked first', () => {
   const root = path.join(REPO, '.scratch', `unit-prerequisites-${process.pid}`);
   const bin = path.join(root, 'usr', 'bin');
-  const check = () =>
-    spawnSync(process.execPath, [CHECK], {
+  const check = (...args: string[]) =>
+    spawnSync(process.execPath, [CHECK, ...args], {
       env: { PATH: bin, SVC_PREREQ_ROOT: root },
       encoding: 'utf8',
     });
   /** Installs what `pkg` provides on the scratch machine. */
   const install = (pkg: string) => {
-    const p = LIST.find((l) => l.package === pkg)!;
+    const p = [...LIST, ...UI_LIST].find((l) => l.package === pkg)!;
     const file = path.isAbsolute(p.provides)
       ? path.join(root, p.provides)
       : path.join(p.provides === 'sshd' ? path.join(root, 'usr', 'sbin') : bin, p.provides);
@@ -62,6 +61,30 @@ describe('npm test: the system packages it needs, checked first', () => {
     assert.equal(r.stderr, '');
     assert.equal(r.status, 0);
     assert.equal(r.stdout, `all ${LIST.length} system packages present (scripts/systemPackages.json)\n`);
+  });
+
+  it("ui: checks what code-server's install compiles with, for demo:ui, and the e2e CI step installs that list", () => {
+    for (const p of UI_LIST) if (p.package !== 'libkrb5-dev') install(p.package);
+    const r = check('ui');
+    assert.equal(r.status, 1);
+    const sudo = process.getuid?.() === 0 ? '' : 'sudo ';
+    assert.equal(
+      r.stderr,
+      [
+        'npm run demo:ui needs a system package this machine lacks:',
+        "  libkrb5-dev (/usr/include/gssapi/gssapi.h): code-server's kerberos module (gssapi/gssapi.h)",
+        `Install it with (Debian/Ubuntu): ${sudo}apt-get install -y --no-install-recommends libkrb5-dev`,
+        '',
+      ].join('\n'),
+    );
+    install('libkrb5-dev');
+    const ok = check('ui');
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.equal(ok.stdout, `all ${UI_LIST.length} system packages present (scripts/uiPackages.json)\n`);
+    assert.match(
+      fs.readFileSync(path.join(REPO, 'scripts', 'ciE2e.sh'), 'utf8'),
+      /require\('\.\/scripts\/uiPackages\.json'\)\.map\(\(p\) => p\.package\)/,
+    );
   });
 
   it('is the first step of npm test, and .ci/run installs from the same list', () => {

@@ -26,7 +26,7 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
   it('nests a successor under its source and says whom it continues', () => {
     const nodes = buildDeck([row(1), lane(2, 1, 'builder', 1), row(3, { kind: 'successor', parentId: 1 })]);
     assert.equal(shape(nodes), '1(2 3)');
-    assert.equal(nodes[0].children[1].description, '#3 · continues ← #1 · idle');
+    assert.equal(nodes[0].children[1].description, '#3 · idle · continues ← #1');
   });
 
   it('nests critics and verifiers under the builder they judge; the verdict is a badge and an icon on both, never a duplicate row or text', () => {
@@ -60,8 +60,8 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
     assert.deepEqual(v1.icon, { id: 'sync~spin', color: 'charts.blue' });
     // needs-you wins over the verdict icon: the person must act.
     assert.deepEqual(b3.icon, { id: 'bell-dot', color: 'list.warningForeground' });
-    assert.equal(b1.description, '#2 · builder i1 · idle');
-    assert.equal(c1.description, '#3 · critic i1 · stopped');
+    assert.equal(b1.description, '#2 · idle · builder i1');
+    assert.equal(c1.description, '#3 · stopped · critic i1');
     assert.match(b1.tooltip, /^- verdict: NOT\\_YET · 2 defects \(critic #3\)$/m);
   });
 
@@ -229,7 +229,7 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
   it('keeps a lane reaped with --keep (not archived) and marks it reaped', () => {
     const nodes = buildDeck([row(1), lane(2, 1, 'builder', 1, { activity: 'stopped', reaped: true })]);
     assert.equal(shape(nodes), '1(2)');
-    assert.equal(nodes[0].children[0].description, '#2 · builder i1 · stopped · reaped');
+    assert.equal(nodes[0].children[0].description, '#2 · stopped · builder i1 · reaped');
     assert.equal(nodes[0].children[0].contextValue, 'svc:conv+lane+builder+stopped+reaped');
   });
 
@@ -237,7 +237,7 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
     const stalled = 'stalled: working, no output or tool activity for 20m';
     const nodes = buildDeck([row(1), lane(2, 1, 'builder', 1, { activity: 'working', stalled })]);
     const n = nodes[0].children[0];
-    assert.equal(n.description, '#2 · builder i1 · working · stalled');
+    assert.equal(n.description, '#2 · working · stalled · builder i1');
     assert.equal(n.contextValue, 'svc:conv+lane+builder+working+live+stalled');
     assert.match(n.tooltip, /\n- activity: working\n- stalled: working, no output or tool activity for 20m\n/);
   });
@@ -370,14 +370,14 @@ describe('Command Deck model (extension/commandDeck/deckModel.ts)', () => {
       },
     ]);
     // 80 % of a cap and more shows in the row's description; below, it does not.
-    assert.equal(describeRow(rows[1]), '#2 · builder i1 · working · reported done · b ↑1 · spent 90% of its cap');
+    assert.equal(describeRow(rows[1]), '#2 · working · reported done · builder i1 · b ↑1 · spent 90% of its cap');
     assert.equal(
       describeRow({ ...rows[1], budget: { state: 'ok', spent: 0.5, cap: 1, text: '' } }),
-      '#2 · builder i1 · working · reported done · b ↑1',
+      '#2 · working · reported done · builder i1 · b ↑1',
     );
     assert.equal(
       describeRow({ ...rows[1], budget: { state: 'reached', spent: 1.2, cap: 1, text: '' } }),
-      '#2 · builder i1 · working · reported done · b ↑1 · spend cap reached',
+      '#2 · working · reported done · builder i1 · b ↑1 · spend cap reached',
     );
   });
 });

@@ -28,7 +28,7 @@ describe('Command Deck rows: what each one says (extension/commandDeck/deckModel
       describeRow(
         lane(2, 1, 'builder', 1, { title: 'api on r1/api', git: { branch: 'r1/api', ahead: 1, dirty: true } }),
       ),
-      '#2 · builder i1 · idle · ↑1 · dirty',
+      '#2 · idle · builder i1 · ↑1 · dirty',
     );
     // A lane on another host says where it runs, in the row and in its tooltip.
     assert.equal(
@@ -53,6 +53,30 @@ describe('Command Deck rows: what each one says (extension/commandDeck/deckModel
       tooltipOf(lane(2, 1, 'builder', 1, { host: 'big', hostLost: lost })).endsWith(
         `\n- host: \`big\` (over SSH): ${mdText(lost)}`,
       ),
+    );
+  });
+
+  it('leads with activity and report state, so a narrow sidebar still shows them', () => {
+    const r = lane(2, 1, 'builder', 1, {
+      title: 'api on r1/x',
+      host: 'big',
+      git: { branch: 'r1/api', ahead: 3, dirty: true },
+    });
+    r.report = { status: 'blocked' };
+    assert.equal(describeRow(r), '#2 · idle · reported blocked · builder i1 · on big · r1/api ↑3 · dirty');
+    // What the description drops at the sidebar's edge is in the hover.
+    assert.match(tooltipOf(r), /\n- kind: lane · builder i1\n/);
+  });
+
+  it("names a builder's verdict file as its critic's, and a critic's as its report", () => {
+    const file = '/l/verdict-r1-api-critic-i1.json';
+    const verdict = { verdict: 'NOT_YET', defects: 2, by: 3, verdictFile: file };
+    const builder = tooltipOf(lane(2, 1, 'builder', 1, { verdict }));
+    assert.match(builder, /\n- critic's verdict file: `\/l\/verdict-r1-api-critic-i1\.json`$/m);
+    assert.doesNotMatch(builder, /\n- report: /, "the builder's own report is in its conversation, not this file");
+    assert.match(
+      tooltipOf(lane(3, 1, 'critic', 1, { verdict })),
+      /\n- report: `\/l\/verdict-r1-api-critic-i1\.json`$/m,
     );
   });
 
@@ -169,15 +193,15 @@ describe('Command Deck rows: what each one says (extension/commandDeck/deckModel
   it('describes role, iteration, activity and git facts: branch, ahead, dirty', () => {
     assert.equal(
       describeRow(lane(2, 1, 'builder', 3, { activity: 'working', git: { branch: 'lane/k', ahead: 2, dirty: true } })),
-      '#2 · builder i3 · working · lane/k ↑2 · dirty',
+      '#2 · working · builder i3 · lane/k ↑2 · dirty',
     );
     assert.equal(
       describeRow(lane(2, 1, 'builder', 1, { git: { branch: 'lane/k', ahead: 0, dirty: false } })),
-      '#2 · builder i1 · idle · lane/k ↑0',
+      '#2 · idle · builder i1 · lane/k ↑0',
     );
     assert.equal(
       describeRow(lane(2, 1, 'critic', 1, { git: { branch: null, ahead: null, dirty: false } })),
-      '#2 · critic i1 · idle · (detached)',
+      '#2 · idle · critic i1 · (detached)',
     );
   });
 

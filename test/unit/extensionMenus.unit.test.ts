@@ -12,7 +12,8 @@ import { contributions } from '../../extension/commands/contributions';
 import { ROWS } from '../helpers/deckRows';
 
 interface Contributes {
-  commands: { command: string }[];
+  commands: { command: string; title: string }[];
+  keybindings?: { command: string; key: string; when?: string }[];
   menus: Record<string, { command: string; when?: string; group?: string }[]>;
 }
 const PKG = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8')) as {
@@ -62,6 +63,48 @@ describe('extension menus (package.json)', () => {
       made.menus,
       'package.json contributes.menus is out of date: run `npm run commands`',
     );
+    assert.deepEqual(
+      PKG.contributes.keybindings,
+      made.keybindings,
+      'package.json contributes.keybindings is out of date: run `npm run commands`',
+    );
+  });
+
+  it('binds the common actions to chords under ctrl+alt+s, as GitLens and Source Control do', () => {
+    assert.deepEqual(PKG.contributes.keybindings, [
+      { command: 'svc.startLane', key: 'ctrl+alt+s l' },
+      { command: 'svc.requestReview', key: 'ctrl+alt+s r' },
+      { command: 'svc.openInbox', key: 'ctrl+alt+s i' },
+    ]);
+  });
+
+  it("titles every command in one casing, VS Code's Title Case (small words lower, names in quotes as they are)", () => {
+    const small = new Set([
+      'a',
+      'an',
+      'the',
+      'and',
+      'or',
+      'in',
+      'on',
+      'of',
+      'to',
+      'for',
+      'with',
+      'from',
+      'as',
+      'at',
+      'by',
+    ]);
+    const misses = PKG.contributes.commands.flatMap(({ command, title }) => {
+      const words = title
+        .replace(/'[^']*'/g, 'Name')
+        .split(/[\s(),…]+/)
+        .filter((w) => /^[A-Za-z]/.test(w));
+      const wrong = words.filter((w, i) => (i > 0 && small.has(w) ? false : !/^[A-Z]/.test(w)));
+      return wrong.length ? [`${command} "${title}": ${wrong.join(', ')}`] : [];
+    });
+    assert.deepEqual(misses, []);
   });
 
   it('gates a command on the daemon one way: its `daemon` makes both the runtime guard and the `when` clauses', () => {
@@ -79,7 +122,25 @@ describe('extension menus (package.json)', () => {
     }
     assert.deepEqual(
       menus.commandPalette.filter((m) => m.when?.includes('svc.daemon == connected')).map((m) => m.command),
-      ['svc.stopDaemon', 'svc.restartDaemon', 'svc.newIssue', 'svc.startIssue', 'svc.issueDone'],
+      [
+        'svc.stopDaemon',
+        'svc.restartDaemon',
+        'svc.resumeStoppedByDaemon',
+        'svc.newIssue',
+        'svc.startIssue',
+        'svc.issueDone',
+      ],
+    );
+    // Resume All: on the deck's title bar, first, only while the daemon ended agents nobody resumed.
+    assert.deepEqual(
+      menus['view/title'].filter((m) => m.command === 'svc.resumeStoppedByDaemon'),
+      [
+        {
+          command: 'svc.resumeStoppedByDaemon',
+          when: 'view == svc.commandDeck && svc.stoppedByDaemon && svc.daemon == connected',
+          group: 'navigation@0',
+        },
+      ],
     );
     assert.equal(
       menus.commandPalette.find((m) => m.command === 'svc.startIssue')?.when,
@@ -261,9 +322,21 @@ describe('extension menus (package.json)', () => {
     ]);
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+readiness+pr'), []);
     // The issue row is the PR's row: a PR with a web page opens from it too.
-    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue+pr+approved+run+url', true), [
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue+pr+approved+ready+run+url', true), [
       'svc.requestReview',
       'svc.openPr',
+    ]);
+    assert.deepEqual(
+      menuFor(menus, 'svc.reviews', 'svc:review+issue+pr+approved+ready+run+url'),
+      ['svc.startIssue', 'svc.openPr', 'svc.requestReview', 'svc.restartReview'],
+      'an approved, ready PR is merged next: Mark Issue Done (push, open the PR) is not offered',
+    );
+    assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:review+issue+pr+approved+run+url'), [
+      'svc.startIssue',
+      'svc.issueDone',
+      'svc.openPr',
+      'svc.requestReview',
+      'svc.restartReview',
     ]);
     assert.deepEqual(menuFor(menus, 'svc.reviews', 'svc:reviewer+stopped+report'), [
       'svc.openConversation',

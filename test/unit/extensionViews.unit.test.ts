@@ -263,7 +263,7 @@ describe('Reviews tree (extension/reviews/reviewsModel.ts)', () => {
         'issue:WEB-7:tree',
         'WEB-7 login',
         'PR #3 · approved · ready to merge',
-        'svc:review+issue+pr+approved+run+url',
+        'svc:review+issue+pr+approved+ready+run+url',
         { id: 'pass', color: 'svc.verdict.pass' },
       ],
     );

@@ -22,8 +22,8 @@ const FACTS: SandboxFacts = {
   privateTmp: ['/tmp', '/var/tmp'],
 };
 
-/** Everything exists but a repository's logs folder and a worktree's config.worktree. */
-const exists = (p: string) => !p.endsWith('/logs') && !p.endsWith('config.worktree');
+/** Everything exists but a repository's logs and lfs folders and a worktree's config.worktree. */
+const exists = (p: string) => !p.endsWith('/logs') && !p.endsWith('/lfs') && !p.endsWith('config.worktree');
 
 describe('sandbox plan', () => {
   it('hides SVC_HOME and /tmp first, then binds from the shallowest path to the deepest', () => {
@@ -62,6 +62,10 @@ describe('sandbox plan', () => {
     assert.ok(
       writable.some((m) => m.path === '/home/u/proj/.git/logs'),
       'reflogs are writable where they exist',
+    );
+    assert.ok(
+      writable.some((m) => m.path === '/home/u/proj/.git/lfs'),
+      "git-lfs's folder is writable where it exists: its post-commit and pre-push hooks write there",
     );
   });
 

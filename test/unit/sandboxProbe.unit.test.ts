@@ -4,8 +4,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { checkSandbox } from '../../server/doctor/sandboxCheck';
-import { probeSandbox } from '../../server/sandbox/sandboxProbe';
+import { hostSandbox } from '../../server/hosts/helper/hostSandbox';
+import { parseProbe, probeScript, sandboxCheckOf } from '../../server/hosts/hostCheck';
+import { appArmorFix, probeSandbox } from '../../server/sandbox/sandboxProbe';
 import { ConfigFile, ProjectsFile } from '../../shared/config';
 import { REPO } from '../helpers/scratch';
 
@@ -57,6 +60,22 @@ describe('sandbox probe: why bubblewrap cannot start, and what to do', () => {
         "bubblewrap cannot create the sandbox's namespaces here (bwrap: No permissions to creating new namespace)",
       fix: `allow unprivileged user namespaces (sysctl -w kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also sysctl -w kernel.apparmor_restrict_unprivileged_userns=0) ${OFF}`,
     });
+  });
+
+  it("says the same on an SSH host: svc host check's shell probe and a lane's start there", async () => {
+    fakeBwrap('bwrap: setting up uid map: Permission denied');
+    const reason =
+      'AppArmor restricts unprivileged user namespaces there, so bubblewrap cannot create the sandbox (bwrap: setting up uid map: Permission denied)';
+    // svc host check runs its probe in the host's login shell: here, sh with the fake bwrap first on PATH.
+    const out = spawnSync('/bin/sh', ['-c', probeScript(root, null)], { env: env(), encoding: 'utf8' }).stdout;
+    assert.deepEqual(sandboxCheckOf(parseProbe(out).bwrap, 'big'), {
+      what: 'sandbox',
+      status: 'problem',
+      text: `${reason}: workspace lanes cannot start there`,
+      fix: appArmorFix(bwrap),
+    });
+    const lane = { dir: root, svcBase: root, readable: [], socketDir: root, state: [], command: 'x', args: [] };
+    assert.deepEqual(await hostSandbox(lane, env(), 'linux'), { ok: false, reason, fix: appArmorFix(bwrap) });
   });
 
   it('says how to install bubblewrap when there is none', async () => {

@@ -38,7 +38,7 @@ export async function hostSandbox(
   platform: NodeJS.Platform = process.platform,
 ): Promise<Wrapped> {
   const kind = sandboxKindOf(platform);
-  const health = await probeSandbox(env, platform, 'the login PATH of the host');
+  const health = await probeSandbox(env, platform, 'the login PATH of the host', 'there');
   if (!health.ok) return health;
   if (kind === 'none')
     return { ok: false, reason: `svc has no sandbox on ${platform}`, fix: 'run lanes there with --sandbox off' };

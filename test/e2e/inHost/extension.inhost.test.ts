@@ -96,7 +96,7 @@ describe('svc extension host', function () {
     // A row's click opens the preview tab (a double-click keeps it: previewConversation).
     assert.deepEqual(item.command, { command: 'svc.previewConversation', title: 'Open Conversation', arguments: [2] });
     assert.equal(item.label, 'builder one');
-    assert.equal(item.description, '#2 · builder i1 · working · lane/k ↑2 · dirty');
+    assert.equal(item.description, '#2 · working · builder i1 · lane/k ↑2 · dirty');
     assert.deepEqual(
       [(item.iconPath as vscode.ThemeIcon).id, ((item.iconPath as vscode.ThemeIcon).color as vscode.ThemeColor).id],
       ['sync~spin', 'charts.blue'],
@@ -106,7 +106,7 @@ describe('svc extension host', function () {
     assert.match((item.tooltip as vscode.MarkdownString).value, /^- verdict: NOT\\_YET · 3 defects \(critic #3\)$/m);
     const critic = toTreeItem(builder.children[0]);
     assert.equal(critic.id, 'conv:3');
-    assert.equal(critic.description, '#3 · critic i1 · stopped');
+    assert.equal(critic.description, '#3 · stopped · critic i1');
     assert.equal(critic.collapsibleState, vscode.TreeItemCollapsibleState.None);
     assert.deepEqual(
       [((critic.iconPath as vscode.ThemeIcon).color as vscode.ThemeColor).id, critic.resourceUri?.toString()],

@@ -324,7 +324,7 @@ describe('row actions by what they do, Abort Review while a review runs, Open PR
     await issueRow.hover();
     assert.deepEqual(
       await hoverActions(issueRow),
-      ['Request Review…', 'Open PR'],
+      ['Request Review… (Ctrl+Alt+S R)', 'Open PR'],
       'the issue row is the PR row: Open PR there too',
     );
     await screenshot(page, '76-github-pr-row-open-pr-on-hover');

@@ -16,6 +16,7 @@ import {
   runCommand,
   screenshot,
   statusItem,
+  viewTitleIcons,
   waitForMessage,
   webviewFrameWith,
 } from './workbench';
@@ -199,6 +200,44 @@ describe('Stop Daemon and Restart Daemon from VS Code', function () {
     await clickNotificationButton(page, 'svc: the daemon restarted', `Resume All ${live.length}`);
     await waitForMessage(page, 'svc: resumed ', 60_000);
     await waitIdle(mine);
+    await clearNotifications(page);
+  });
+
+  it("after a stop from elsewhere, the deck's title bar offers Resume All until they are resumed", async () => {
+    const { page } = session();
+    const live = await liveAgents();
+    const resumeAll = 'Resume All Stopped by the Daemon';
+    await ok(['daemon', 'stop', '--force']);
+    await statusItem(page)
+      .filter({ hasText: /^\s*svc: daemon down\s*$/ })
+      .waitFor({ timeout: 15_000 });
+    assert.ok(!(await viewTitleIcons(page, 'Command Deck')).includes(resumeAll), 'nothing to resume while it is down');
+    await ok(['daemon', 'status']); // the shim starts it again
+    await statusItem(page)
+      .filter({ hasText: /^\s*svc\s*$/ })
+      .waitFor({ timeout: 20_000 });
+    await eventually(
+      async () => (await viewTitleIcons(page, 'Command Deck')).includes(resumeAll),
+      15_000,
+      'Resume All on the deck once the daemon is back',
+    );
+    await screenshot(page, '44-deck-offers-resume-all');
+    await page
+      .locator(`.sidebar .pane-header[aria-label="Command Deck Section"] a.action-label[aria-label="${resumeAll}"]`)
+      .click();
+    const resumed = await waitForMessage(page, 'svc: resumed ', 60_000);
+    for (const a of live) assert.ok(resumed.includes(`#${a.id} `), resumed);
+    await eventually(
+      async () => JSON.stringify((await liveAgents()).map((a) => a.id)) === JSON.stringify(live.map((a) => a.id)),
+      30_000,
+      'every agent the daemon stopped is live again',
+    );
+    await waitIdle(mine);
+    await eventually(
+      async () => !(await viewTitleIcons(page, 'Command Deck')).includes(resumeAll),
+      15_000,
+      'Resume All leaves once nothing waits to resume',
+    );
     await clearNotifications(page);
   });
 });

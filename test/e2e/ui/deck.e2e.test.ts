@@ -47,7 +47,7 @@ describe('the Command Deck: nesting, verdict badges, reports and tooltips (code-
       { level: 1, label: 'gauntlet root', description: `#${rootId} · idle` },
       { level: 2, label: title[id.api], description: `#${id.api} · idle · reported done · ↑0` },
       { level: 3, label: title[id.critic], description: `#${id.critic} · idle · reported done · (detached)` },
-      { level: 2, label: 'root successor', description: `#${id.successor} · continues ← #${rootId} · idle` },
+      { level: 2, label: 'root successor', description: `#${id.successor} · idle · continues ← #${rootId}` },
     ]);
     timing('Command Deck nesting shown', t2);
     const builderRow = rowByDescription(page, 'Command Deck', `#${id.api} · `);
@@ -148,6 +148,8 @@ describe('the Command Deck: nesting, verdict badges, reports and tooltips (code-
     assert.deepEqual(
       await facts(rowByDescription(page, 'Command Deck', `#${id.api} · `), [
         'verdict',
+        "critic's verdict file",
+        'report',
         'branch',
         'head',
         'ahead',
@@ -156,6 +158,8 @@ describe('the Command Deck: nesting, verdict badges, reports and tooltips (code-
       ]),
       [
         `verdict: NOT_YET · 2 defects (critic #${id.critic})`,
+        `critic's verdict file: ${verdictFile}`,
+        'report: (not shown)',
         `branch: ${builder.git!.branch}`,
         `head: ${builder.git!.headSha!.slice(0, 12)}`,
         'ahead: 0 commits ahead of upstream',

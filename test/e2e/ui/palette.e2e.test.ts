@@ -56,22 +56,22 @@ describe('the palette: what applies, what only the CLI could do, and two logs na
     await openPalette(page);
     await input.fill('>svc: Show');
     const labels = page.locator('.quick-input-list .monaco-list-row .label-name');
-    await labels.filter({ hasText: 'svc: Show Extension Log (this window)' }).waitFor();
+    await labels.filter({ hasText: 'svc: Show Extension Log (This Window)' }).waitFor();
     const shown = (await labels.allTextContents())
       .map((l) => l.replace(/\s+/g, ' ').trim())
       .filter((l) => l.includes('Log'));
     assert.deepEqual(shown.sort(), [
-      "svc: Show Daemon Log (the svc daemon's file)",
-      'svc: Show Extension Log (this window)',
+      "svc: Show Daemon Log (the Daemon's File)",
+      'svc: Show Extension Log (This Window)',
     ]);
     await screenshot(page, '47-palette-two-logs');
     await page.keyboard.press('Escape');
 
-    await runCommand(page, "svc: Show Daemon Log (the svc daemon's file)");
+    await runCommand(page, "svc: Show Daemon Log (the Daemon's File)");
     await page.locator('.tabs-container .tab.active .label-name', { hasText: /^daemon\.log$/ }).waitFor();
     await runCommand(page, 'View: Close All Editors');
 
-    await runCommand(page, 'svc: Show Extension Log (this window)');
+    await runCommand(page, 'svc: Show Extension Log (This Window)');
     // The Output panel on the svc channel: this window's connection to the daemon.
     await page.locator('.part.panel .view-lines', { hasText: '[connection] connected to daemon ' }).waitFor();
     assert.equal(

@@ -153,7 +153,7 @@ describe('reaping, parking and archiving from the Command Deck (code-server 4.10
     await clickViewAction(page, 'Command Deck', 'Show Archived');
     await xss()
       .locator('.label-description', {
-        hasText: new RegExp(`^#${id.xss} · builder i1 · stopped \\(archived\\) · reported failed · reaped$`),
+        hasText: new RegExp(`^#${id.xss} · stopped \\(archived\\) · reported failed · builder i1 · reaped$`),
       })
       .waitFor();
     await screenshot(page, '19-deck-show-archived');
@@ -186,13 +186,13 @@ describe('reaping, parking and archiving from the Command Deck (code-server 4.10
     await waitForMessage(page, `svc: unarchived #${id.xss} (r1-xss-builder-i1); it is back in the Command Deck.`);
     await xss()
       .locator('.label-description', {
-        hasText: new RegExp(`^#${id.xss} · builder i1 · stopped · reported failed · reaped$`),
+        hasText: new RegExp(`^#${id.xss} · stopped · reported failed · builder i1 · reaped$`),
       })
       .waitFor({ timeout: 15_000 });
     await clickViewAction(page, 'Command Deck', 'Hide Archived');
     await xss()
       .locator('.label-description', {
-        hasText: new RegExp(`^#${id.xss} · builder i1 · stopped · reported failed · reaped$`),
+        hasText: new RegExp(`^#${id.xss} · stopped · reported failed · builder i1 · reaped$`),
       })
       .waitFor();
     assert.equal((await lanes()).find((l) => l.id === id.xss)!.archived, false);

@@ -128,7 +128,7 @@ describe('review runs in the Reviews tree and the Command Deck (code-server 4.10
         .locator('.label-description', { hasText: /^PR #\d+ · approved · ready to merge$/ })
         .waitFor({ timeout: 20_000 });
       await issueRow.hover();
-      assert.deepEqual(await hoverActions(issueRow), ['Request Review…']);
+      assert.deepEqual(await hoverActions(issueRow), ['Request Review… (Ctrl+Alt+S R)']);
       await issueRow.locator('.actions a.action-label').first().click();
       // The optional note for the reviewers: none.
       await page

@@ -138,6 +138,40 @@ describe('the Roles panel in VS Code (code-server 4.100.3)', function () {
     assert.equal(await frame.locator('.refusal').count(), 0);
   });
 
+  it("fits its tables beside the sidebar: every role's column is in view at a 1100 px window", async () => {
+    const { page } = session();
+    const viewport = page.viewportSize()!;
+    await page.setViewportSize({ width: 1100, height: viewport.height });
+    try {
+      await frame.locator(`table[data-project="${PROJECT}"]`).waitFor();
+      const fit = async () =>
+        frame.evaluate(() => {
+          const page = document.documentElement;
+          return Array.from(document.querySelectorAll('table')).map((t) => ({
+            table: t.dataset.project ?? t.dataset.section ?? '',
+            right: Math.round(t.getBoundingClientRect().right),
+            page: page.clientWidth,
+            pageScrolls: page.scrollWidth > page.clientWidth,
+          }));
+        });
+      let tables = await fit();
+      for (let i = 0; i < 20 && tables.some((t) => t.right > t.page); i++) {
+        await page.waitForTimeout(100); // the panel takes the new width a frame later
+        tables = await fit();
+      }
+      assert.deepEqual(
+        tables.filter((t) => t.right > t.page || t.pageScrolls),
+        [],
+        `every table ends inside the panel (${tables[0]?.page} px wide)`,
+      );
+      await screenshot(page, '06a-roles-narrow');
+    } finally {
+      await page.setViewportSize(viewport);
+      // A resize can replace the webview's frame: the tests after this one read the new one.
+      frame = await webviewFrame(page, '[data-section="review"]');
+    }
+  });
+
   it("sets the security reviewer's model and the review mode: config.yaml keeps every other byte, comments included", async () => {
     const { page } = session();
     const t = Date.now();

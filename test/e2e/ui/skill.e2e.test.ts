@@ -9,10 +9,10 @@ import { clearNotifications, quickPick, runCommand, waitForMessage } from './wor
 describe('the svc-gauntlet-loop skill from the palette', function () {
   this.timeout(60_000);
 
-  it('"svc: Install the svc-gauntlet-loop Skill" installs the shipped SKILL.md like svc skill install', async () => {
+  it(`"svc: Install the 'svc-gauntlet-loop' Skill" installs the shipped SKILL.md like svc skill install`, async () => {
     const { page, cs } = session();
     const want = path.join(cs.scratch.home, '.claude', 'skills', 'svc-gauntlet-loop', 'SKILL.md');
-    await runCommand(page, 'svc: Install the svc-gauntlet-loop Skill');
+    await runCommand(page, "svc: Install the 'svc-gauntlet-loop' Skill");
     await quickPick(page, 'claude');
     await quickPick(page, 'Your home');
     await waitForMessage(page, `svc: installed ${want}`);

@@ -22,6 +22,13 @@ import {
   webviewFrame,
   webviewFrameWith,
 } from './workbench';
+import type { Page } from 'playwright-core';
+
+/** The "daemon is not connected" notices on screen. */
+const notDaemonNotices = (page: Page) =>
+  page.locator('.notifications-toasts .notification-list-item-message', {
+    hasText: 'the svc daemon is not connected',
+  });
 
 describe('svc in VS Code (code-server 4.100.3)', function () {
   this.timeout(60_000);
@@ -61,7 +68,7 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
     // Collapse All shows once the tree has rows.
     assert.deepEqual(
       icons.filter((i) => i !== 'Collapse All'),
-      ['New Conversation', 'Start Lane…', 'Live Only', 'More Actions...'],
+      ['New Conversation', 'Start Lane… (Ctrl+Alt+S L)', 'Live Only', 'More Actions...'],
     );
     const title = page.locator('.sidebar .pane-header[aria-label="Command Deck Section"] .title');
     assert.ok(await title.evaluate((el) => el.scrollWidth <= el.clientWidth), 'the Command Deck title is shown whole');
@@ -184,7 +191,7 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
     await waitForMessage(page, 'svc: cannot start a lane: the svc daemon is not connected:');
     await runCommand(page, 'svc: Open Agents Page');
     await waitForMessage(page, 'svc: cannot open the Agents page: the svc daemon is not connected:');
-    await clearNotifications(page);
+    assert.equal(await notDaemonNotices(page).count(), 1, 'one notice, saying the newest refusal');
 
     // Someone else starts it again (here the shim): the window re-attaches by itself.
     const t2 = Date.now();
@@ -196,6 +203,8 @@ describe('svc in VS Code (code-server 4.100.3)', function () {
     await webviewFrame(page, '.daemon[data-state="connected"]');
     await paneBody(page, 'Command Deck').getByText('No conversations yet.', { exact: false }).waitFor();
     timing('re-attached after the daemon came back', t2);
+    // The notice closed itself: nothing stale still says the daemon is not connected.
+    await notDaemonNotices(page).waitFor({ state: 'detached', timeout: 10_000 });
     await screenshot(page, '05-reconnected');
   });
 });
