@@ -9,7 +9,7 @@ import { isSpendReport } from '../../shared/keys';
 import { SVC_VERSION } from '../../shared/version';
 import { formatCost } from '../../shared/format/money';
 import { readVerdictFile, VERDICT_FILE_MAX } from '../lanes/reports';
-import { laneFolders, readLaneFile } from '../util/laneFileRead';
+import { laneFolders, LaneFileError, readLaneFile } from '../util/laneFileRead';
 import type { LanesContext } from '../lanes/lanesContext';
 import type { LaneRow } from '../lanes/laneStore';
 import { laneRecords } from '../lanes/records';
@@ -164,7 +164,10 @@ async function defectList(
   } catch (e) {
     return {
       list: null,
-      note: `verdict file ${file} could not be read at export: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      note:
+        e instanceof LaneFileError
+          ? `verdict file ${file} ${e.message}: not read at export`
+          : `verdict file ${file} could not be read at export: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
     };
   }
 }
