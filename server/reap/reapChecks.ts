@@ -3,6 +3,8 @@
 // else step 4 refuses) has not stopped the agent either; and run again after the stop,
 // since the agent may have changed its tree meanwhile.
 import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { checkParkSpace } from './parkSpace';
 import type { GitEnv } from '../git/gitExec';
 import { inspectWork } from './hiddenWork';
 import { checkInsideLanesRoot } from './lanesRootCheck';
@@ -26,6 +28,8 @@ export interface LaneDirCheck extends GitEnv {
   lanesRoot: string;
   kind: 'worktree' | 'play';
   park: boolean;
+  /** Where a park writes its patch: its disk must have room too. */
+  patchFile?: string;
   /** Look for processes inside too: only once the agent is stopped (its own are inside until then). */
   processes?: { exclude?: number[] };
 }
@@ -54,7 +58,7 @@ export async function checkLaneDir(c: LaneDirCheck): Promise<LaneDirState> {
     if (found !== null) throw playHasGitError(dir, found);
     return { dir, exists, dirty: false };
   }
-  return { dir, exists, dirty: await checkWorktreeCanGo(dir, c.park, git) };
+  return { dir, exists, dirty: await checkWorktreeCanGo(dir, c.park, git, c.patchFile) };
 }
 
 /**
@@ -71,10 +75,18 @@ export async function refuseUnparkable(top: string, gitDir: string, git: GitEnv 
 }
 
 /** Step 4's refusals for a worktree; true when it holds work for --park to save. */
-async function checkWorktreeCanGo(dir: string, park: boolean, git: GitEnv): Promise<boolean> {
+async function checkWorktreeCanGo(dir: string, park: boolean, git: GitEnv, patchFile?: string): Promise<boolean> {
   const info = await worktreeInfo(dir, git);
   await refuseUnparkable(info.top, info.gitDir, git);
   const dirty = await uncommittedPaths(dir, git);
+  // Before inspectWork, which already writes objects: `dirty` holds porcelain entries
+  // (`XY path`), and the disks are those the park writes to.
+  if (park && dirty.length)
+    checkParkSpace(
+      info.top,
+      dirty.map((entry) => entry.slice(3)),
+      [info.gitDir, ...(patchFile ? [path.dirname(patchFile)] : [])],
+    );
   const work = await inspectWork(dir, dirty, git);
   if ((dirty.length || work.hidden.length) && !park) throw dirtyError(dir, dirty, work.hidden);
   if (work.gitlinks.length) throw parkUnsupportedError(info.top, work.gitlinks);

@@ -51,7 +51,14 @@ export interface ReapPlan extends GitEnv {
 
 export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
   const git = { env: plan.env };
-  const check = { env: plan.env, dir: plan.dir, lanesRoot: plan.lanesRoot, kind: plan.kind, park: plan.park };
+  const check = {
+    env: plan.env,
+    dir: plan.dir,
+    lanesRoot: plan.lanesRoot,
+    kind: plan.kind,
+    park: plan.park,
+    patchFile: plan.patchFile,
+  };
   // A refused reap changes nothing, the agent included: what steps 2 and 4 would refuse is
   // refused before the stop door is used (the process check waits: the agent's own
   // processes work inside until it stops).

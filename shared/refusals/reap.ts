@@ -17,6 +17,7 @@ export const REAP_REFUSALS = [
   'nestedGit',
   'operationInProgress',
   'unstorablePaths',
+  'noRoomToPark',
 ] as const;
 export type ReapRefusal = (typeof REAP_REFUSALS)[number];
 

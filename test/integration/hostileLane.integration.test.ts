@@ -15,7 +15,7 @@ import { buildAndReport, laneStartArgs, laneWorld, ok, startLane } from '../help
 import type { LaneWorld } from '../helpers/lanes';
 import { laneEnv } from '../helpers/laneEnv';
 import { rpcRequest } from '../helpers/rpc';
-import { git, makeScratch } from '../helpers/scratch';
+import { eventually, git, makeScratch } from '../helpers/scratch';
 import type { RunResult, Scratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
 
@@ -306,6 +306,50 @@ describe('hostile lane with a long SVC_HOME: the sockets outside it are hidden t
     assert.match(log, /^agents: 1$/m, `only its own socket:\n${log}`);
     assert.match(log, /^report exit 4$/m, log);
     assert.equal((await lane(s, p.name)).report?.status, 'blocked');
+  });
+});
+
+describe('hostile lane on a full disk: a park refuses before the agent stops', function () {
+  this.timeout(180_000);
+  let s: Scratch;
+  let w: LaneWorld;
+
+  before(async function () {
+    if (process.getuid?.() !== 0) {
+      console.log('      (not run: mounting a small tmpfs to fill needs root; CI runs as root)');
+      this.skip();
+    }
+    s = makeScratch('hostile-full-disk');
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=96m,mode=0755', 'tmpfs', s.home]);
+    w = await laneWorld(s);
+  });
+  after(async () => {
+    if (!s) return;
+    await s.svc(['daemon', 'stop', '--force']);
+    spawnSync('umount', [s.home]);
+    await s.dispose();
+  });
+
+  it('says so in words, and the agent still runs', async () => {
+    const brief = writeBrief(w.briefs, 'big.md', [
+      { run: 'head -c 8388608 /dev/urandom > work.bin' },
+      { say: 'ready' },
+    ]);
+    const l = await startLane(w, { run: 'fd', key: 'k', role: 'builder', model: 'm', brief, sandbox: 'off' });
+    await eventually(async () => (await lane(s, l.name)).git?.dirty === true, 20_000, 'the work is written');
+    const fill = path.join(s.home, 'fill');
+    spawnSync('sh', ['-c', `dd if=/dev/zero of='${fill}' bs=64k 2>/dev/null; truncate -s -8M '${fill}'`]);
+    const r = await s.svc(['lane', 'reap', l.name, '--park']);
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `^cannot park ${l.cwd.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the disk of \\S+ has [0-9.]+ MiB free and parking needs about 56\\.0 MiB; the agent was not stopped and nothing changed: free space there, then reap again\\n$`,
+      ),
+    );
+    assert.equal((await lane(s, l.name)).activity, 'idle', 'the agent was not stopped');
+    fs.rmSync(fill);
+    await ok(s.svc(['lane', 'reap', l.name, '--park']));
   });
 });
 
