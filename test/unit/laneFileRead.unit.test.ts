@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { laneFolders, LaneFileError, readLaneFile } from '../../server/util/laneFileRead';
 import type { LaneFileProblem } from '../../server/util/laneFileRead';
+import { readReviewFile } from '../../server/review/reviewFiles';
 
 const REPO = path.resolve(__dirname, '..', '..');
 
@@ -92,5 +93,17 @@ describe('lane files read by the daemon (server/util/laneFileRead.ts)', () => {
         code: 'ENOENT',
       },
     );
+  });
+
+  it('reads a review file of the workspace; a link out of it or a FIFO reads as no report', () => {
+    const ws = path.join(root, 'workspace');
+    fs.mkdirSync(ws);
+    fs.writeFileSync(path.join(ws, 'review.md'), '# Verdict: APPROVED\n');
+    assert.equal(readReviewFile(ws, path.join(ws, 'review.md')), '# Verdict: APPROVED\n');
+    fs.symlinkSync(path.join(hidden, 'caller.key'), path.join(ws, 'security.md'));
+    assert.equal(readReviewFile(ws, path.join(ws, 'security.md')), null);
+    execFileSync('mkfifo', [path.join(ws, 'synthesis.md')]);
+    assert.equal(readReviewFile(ws, path.join(ws, 'synthesis.md')), null);
+    assert.equal(readReviewFile(ws, path.join(ws, 'missing.md')), null);
   });
 });
