@@ -1,6 +1,7 @@
 // The shim's command model: each command is declared once (path, flags, positionals,
 // help) and the parser, `--help`, and the skill's no-drift test all read the same table.
 import { nearest } from './didYouMean';
+import { jsonTerminalSafe } from '../shared/format/terminalText';
 
 export type FlagType = 'string' | 'boolean' | 'int';
 
@@ -161,5 +162,5 @@ export const int = (a: Parsed, n: string): number | undefined => a.flags[n] as n
 export const JSON_FLAG: Record<string, FlagSpec> = { json: { type: 'boolean', help: 'print JSON instead of text' } };
 
 /** What `--json` prints: the value indented by two, ending in a newline, the same in every command. */
-export const jsonText = (v: unknown): string => JSON.stringify(v, null, 2) + '\n';
+export const jsonText = (v: unknown): string => jsonTerminalSafe(JSON.stringify(v, null, 2)) + '\n';
 export const printJson = (io: Pick<CliIo, 'out'>, v: unknown): void => io.out(jsonText(v));

@@ -154,7 +154,7 @@ export function resumedAll(
   json: boolean,
   io: { out(t: string): void; err(t: string): void },
 ): number {
-  if (json) io.out(JSON.stringify(r, null, 2) + '\n');
+  if (json) io.out(jsonText(r));
   else if (!r.resumed.length && !r.refused.length) io.out('No agent is stopped by the daemon: nothing to resume\n');
   let code = 0;
   for (const c of r.resumed) {

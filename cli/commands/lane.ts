@@ -15,6 +15,7 @@ import {
   lanesStart,
   lanesStop,
   lanesWait,
+  REPORT_BODY_MAX,
 } from '../../shared/protocol/lanes';
 import { formatCost, parseUsd } from '../../shared/format/money';
 import { formatReapReport } from '../../shared/format/reapReport';
@@ -129,8 +130,11 @@ const laneStart: CommandSpec = {
       throw new UsageError(`--sandbox is workspace or off, not '${sandbox}'`);
     // On another host the daemon cannot read this host's files or folders: send the brief's text, and no cwd.
     const onHost = Boolean(io.env.SVC_REMOTE_HOST);
+    // An agent's brief is read here, as the agent sees it (inside its sandbox), never by the
+    // daemon with the person's rights (server/util/laneFileRead.ts).
+    const asAgent = Boolean(io.env.SVC_CONVERSATION || io.env.SVC_SOCKET);
     const briefFile = abs(io, str(a, 'brief'));
-    const briefText = onHost && briefFile !== undefined ? readBriefHere(briefFile) : undefined;
+    const briefText = (onHost || asAgent) && briefFile !== undefined ? readBriefHere(briefFile) : undefined;
     const record = await withDaemon(io, (c) =>
       c.request(lanesStart, {
         caller: io.env.SVC_CONVERSATION || undefined,
@@ -277,6 +281,15 @@ async function reportBody(a: Parsed, io: CliIo): Promise<string> {
   }
 }
 
+/** Refused here, in words, before the daemon's frame limit would drop the connection. */
+function checkReportSize(body: string): string {
+  if (body.length > REPORT_BODY_MAX)
+    throw new UsageError(
+      `the report body is ${body.length} characters, more than the ${REPORT_BODY_MAX} a report may hold; put the detail in a file and name it in the report`,
+    );
+  return body;
+}
+
 const laneReport: CommandSpec = {
   path: ['lane', 'report'],
   summary: 'file this lane’s report (run inside a lane)',
@@ -309,7 +322,7 @@ const laneReport: CommandSpec = {
     const status = (str(a, 'status') ?? 'done') as ReportStatus;
     if (!['done', 'blocked', 'failed'].includes(status))
       throw new UsageError(`--status must be done, blocked or failed, got '${status}'`);
-    const body = await reportBody(a, io);
+    const body = checkReportSize(await reportBody(a, io));
     const params = {
       caller: io.env.SVC_CONVERSATION || undefined,
       status,

@@ -12,6 +12,7 @@ import type { Profile } from '../harness/profiles';
 import { remoteAgent } from '../harness/remoteAgentTransport';
 import type { HostLink } from '../hosts/hostLink';
 import { agentSocketPath } from '../sandbox/agentSocket';
+import { ensurePrivateSocketFolder } from '../daemon/socketFolder';
 import { SandboxProbe } from '../sandbox/sandboxProbe';
 import { sandboxWrap } from '../sandbox/sandboxWrap';
 import { logger } from '../util/log';
@@ -74,7 +75,11 @@ export class AgentLaunches {
       if (profile.modelEnv) env[profile.modelEnv] = row.model;
       const dirs = row.bare ? [] : writableDirs(row.cwd, agentSocket ?? this.app.paths.socket, facts.places);
       if (!sandboxed) return { env, writableDirs: dirs };
-      if (agentSocket) this.agentSockets.set(row.id, await this.app.rpc.listenForConversation(agentSocket, row.id));
+      if (agentSocket) {
+        // A long home puts it in <tmp>/svc-<uid>/, which the shared socket may not have made.
+        ensurePrivateSocketFolder(agentSocket, this.app.paths.home);
+        this.agentSockets.set(row.id, await this.app.rpc.listenForConversation(agentSocket, row.id));
+      }
       const sandbox = sandboxWrap(this.sandboxProbe, {
         cwd: row.cwd,
         svcHome: this.app.paths.home,

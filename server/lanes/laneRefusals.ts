@@ -6,6 +6,8 @@ import type { SvcError } from '../../shared/errors';
 import type { Verdict } from '../../shared/keys';
 import { LANE_REFUSALS } from '../../shared/refusals/lanes';
 import { iterationJudgedMessage } from './reportRefusals';
+import { problemText } from '../util/laneFileRead';
+import type { LaneFileProblem } from '../util/laneFileRead';
 
 const { usage, notFound, refused, conflict } = refusalsOf(LANE_REFUSALS);
 
@@ -116,6 +118,14 @@ export const badBrief = {
   tooLarge: (file: string): SvcError<'badBrief'> => usage('badBrief', `brief ${file} is larger than 1 MB`),
   unreadable: (file: string, why: string): SvcError<'badBrief'> =>
     usage('badBrief', `brief ${file} cannot be read: ${why}`),
+  /** An agent's brief path: outside its own folders (the same words whether or not it exists), or not a regular file. */
+  notLanes: (file: string, problem: LaneFileProblem): SvcError<'badBrief'> =>
+    usage(
+      'badBrief',
+      problem.kind === 'outside'
+        ? `brief ${file} is not inside the launching agent's own folders; svc reads for an agent only what it could write itself`
+        : `brief ${file} ${problemText(problem)}`,
+    ),
 };
 
 export function branchOnlyBuilderError(role: string): SvcError<'branchOnlyBuilder'> {
@@ -206,6 +216,22 @@ export function reuseDirGoneError(dir: string): SvcError<'reuseDirGone'> {
   return refused(
     'reuseDirGone',
     `--reuse: ${dir} no longer exists (the lane was reaped); launch a new iteration instead`,
+  );
+}
+
+/** `--replace` or `--reuse` by an agent on a lane it did not launch (nor one of its lanes did): the person's, or a sibling's. */
+export function notOwnLaneError(flag: '--replace' | '--reuse', lane: Ref, caller: Ref): SvcError<'notOwnLane'> {
+  return refused(
+    'notOwnLane',
+    `${flag}: lane #${lane.id} (${lane.name}) was not launched by #${caller.id} (${caller.name}) or its lanes; an agent may ${flag === '--replace' ? 'stop' : 'reuse the directory of'} only its own lanes (the person may act on any)`,
+  );
+}
+
+/** A sandboxed agent launching a lane with a weaker sandbox (`source`: where `off` came from). */
+export function sandboxWeakerError(caller: Ref, source: string): SvcError<'sandboxWeaker'> {
+  return refused(
+    'sandboxWeaker',
+    `#${caller.id} (${caller.name}) runs in the workspace sandbox and may not launch an unconfined lane (${source} says off): a lane's sandbox is at least its launcher's; launch it with --sandbox workspace, or ask the person to launch it`,
   );
 }
 

@@ -19,6 +19,8 @@ import type { ContractFacts } from './contract';
 import {
   checkCriticBlind,
   checkMayLaunch,
+  checkOwnLane,
+  checkSandboxFloor,
   checkStartPoint,
   effectiveLauncher,
   laneKeyOf,
@@ -53,13 +55,27 @@ import { fetchBaseCommit } from '../git/fetchBase';
 import { defaultBranch, laneDir, noPostCheckoutHook } from './workdir';
 import { checkSpendAllowsLaunch } from './spendGuard';
 import { deferred } from '../util/deferred';
+import { laneFolders, LaneFileError, readLaneFile } from '../util/laneFileRead';
 
 export const START_WAIT_MS = 180_000;
 
-export function readBrief(p: LaunchParams): string {
+/**
+ * The brief's text. A path an agent names is read as the agent could (laneFileRead.ts):
+ * only inside its own folders, never through a link, FIFO or device; svc's CLI sends an
+ * agent's brief as text, read inside its sandbox, so only a raw request meets this rule.
+ */
+export function readBrief(p: LaunchParams, agentFolders?: readonly string[]): string {
   if ((p.brief === undefined) === (p.prompt === undefined)) throw briefOrPromptError();
   if (p.prompt !== undefined) return p.prompt;
   const file = p.brief!;
+  if (agentFolders) {
+    try {
+      return readLaneFile(file, agentFolders, BRIEF_MAX);
+    } catch (e) {
+      if (e instanceof LaneFileError) throw badBrief.notLanes(file, e.problem);
+      throw e;
+    }
+  }
   let st: fs.Stats;
   try {
     st = fs.statSync(file);
@@ -67,12 +83,21 @@ export function readBrief(p: LaunchParams): string {
     throw badBrief.missing(file);
   }
   if (!st.isFile()) throw badBrief.notAFile(file);
-  if (st.size > 1_000_000) throw badBrief.tooLarge(file);
+  if (st.size > BRIEF_MAX) throw badBrief.tooLarge(file);
   try {
     return fs.readFileSync(file, 'utf8');
   } catch (e) {
     throw badBrief.unreadable(file, (e as NodeJS.ErrnoException).code ?? (e as Error).message);
   }
+}
+
+const BRIEF_MAX = 1_000_000;
+
+/** The folders an agent may write: a lane's directory and git dir; another conversation's directory. */
+function foldersOf(ctx: LanesContext, caller: string): string[] {
+  const conv = ctx.conversations.resolve(caller);
+  const lane = ctx.store.byId(conv.id);
+  return lane ? laneFolders(lane.dir) : [conv.cwd];
 }
 
 interface Plan {
@@ -92,7 +117,7 @@ interface Plan {
 export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<LaneRecord> {
   const { store, conversations: convs } = ctx;
   const role = p.role;
-  const brief = readBrief(p);
+  const brief = readBrief(p, p.caller ? foldersOf(ctx, p.caller) : undefined);
   const key = laneKeyOf(p);
   checkStartPoint(p);
   const launcher = launcherOf(convs, p.caller, p.parent);
@@ -110,6 +135,9 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   const project = ctx.app.config.project(projectKey);
   refuseLaunchPastCap(ctx, p, project.key, run, role, key);
   const settings = settingsOf(p, project, role, ctx.app.config.config(), launcher.harness);
+  // An agent (p.caller) launching: its own sandbox, or its lane's when it is a successor.
+  const caller = p.caller ? launcher : undefined;
+  checkSandboxFloor(caller, (store.byId(launcher.id) ?? launcherLane)?.sandbox, settings);
   const gitBacked = role !== 'play';
   const repo = project.path;
   // Where the lane's directory goes (placement.ts): under this machine's lanes root, or on a
@@ -162,9 +190,11 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
 
   // Only once the request is known to be good does --replace stop the live lane.
   if (p.replace) {
-    for (const live of store.ofSlot(run, key, role).filter((l) => isLive(laneActivity(ctx, l)))) {
-      const { stopped } = await convs.stop(live.id, { timeoutMs: 30_000 });
-      if (!stopped) throw replaceStopFailedError(live);
+    const live = store.ofSlot(run, key, role).filter((l) => isLive(laneActivity(ctx, l)));
+    for (const l of live) checkOwnLane(convs, caller, '--replace', l); // all judged before any stops
+    for (const l of live) {
+      const { stopped } = await convs.stop(l.id, { timeoutMs: 30_000 });
+      if (!stopped) throw replaceStopFailedError(l);
     }
   }
 
@@ -372,6 +402,7 @@ function plan(ctx: LanesContext, i: PlanInput): Plan {
   const prev = slot[slot.length - 1];
   if (i.p.reuse) {
     if (!prev) throw nothingToReuseError(i);
+    if (i.p.caller) checkOwnLane(ctx.conversations, ctx.conversations.resolve(i.p.caller), '--reuse', prev);
     if (live.length) throw reuseWhileLiveError(prev, laneActivity(ctx, prev));
     if (i.role === 'builder' && store.newestReport(prev.id)?.status === 'done') {
       throw branchFrozenError(i.key, prev.iteration);

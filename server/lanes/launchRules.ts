@@ -21,7 +21,10 @@ import {
   startPointNotForRoleError,
   startPointOnReuseError,
   unknownHarnessError,
+  notOwnLaneError,
+  sandboxWeakerError,
 } from './laneRefusals';
+import { isAncestor } from '../authority/lineage';
 
 /** Follows successor links up to a lane or a root (spec glossary: effective launcher). */
 export function effectiveLauncher(convs: ConversationsPort, row: ConvRow): ConvRow {
@@ -154,5 +157,40 @@ export function settingsOf(
     host,
     // A host is a POSIX machine svc reaches over SSH: its default is the sandbox, which its own bubblewrap builds (hosts/helper/hostSandbox.ts).
     sandbox: resolveSandboxMode(choices, host ? 'linux' : process.platform),
+    /** Which setting chose the sandbox, as a refusal names it. */
+    sandboxFrom:
+      choices.launch !== undefined
+        ? '--sandbox'
+        : choices.role !== undefined
+          ? `gauntlet.roles.${role}.sandbox`
+          : choices.profile !== undefined
+            ? `harnesses.${harness}.sandbox`
+            : 'the platform default',
   };
+}
+
+/**
+ * Launch authority: an agent gives its lanes no more than it has. A sandboxed agent's lane
+ * is sandboxed too, whichever setting said otherwise; an unconfined agent (the person's
+ * choice) may launch either. A person launches anything.
+ */
+export function checkSandboxFloor(
+  caller: ConvRow | undefined,
+  callerSandbox: string | null | undefined,
+  child: { sandbox: string; sandboxFrom: string },
+): void {
+  if (caller && callerSandbox === 'workspace' && child.sandbox !== 'workspace')
+    throw sandboxWeakerError(caller, child.sandboxFrom);
+}
+
+/** `--replace` and `--reuse` by an agent act only on its own descendants (server/authority/lineage.ts). */
+export function checkOwnLane(
+  convs: ConversationsPort,
+  caller: ConvRow | undefined,
+  flag: '--replace' | '--reuse',
+  lane: LaneRow,
+): void {
+  if (!caller) return;
+  const row = convs.get(lane.id);
+  if (!row || !isAncestor((id) => convs.get(id), caller.id, row)) throw notOwnLaneError(flag, lane, caller);
 }

@@ -5,6 +5,8 @@ import { refusalsOf } from '../../shared/errors';
 import type { SvcError } from '../../shared/errors';
 import type { Verdict } from '../../shared/keys';
 import { REPORT_REFUSALS } from '../../shared/refusals/reports';
+import { problemText } from '../util/laneFileRead';
+import type { LaneFileProblem } from '../util/laneFileRead';
 
 const { usage, refused } = refusalsOf(REPORT_REFUSALS);
 
@@ -29,6 +31,14 @@ export const badVerdictFile = {
   notJson: (file: string): SvcError<'badVerdictFile'> => usage('badVerdictFile', `verdict file ${file} is not JSON`),
   noDefects: (file: string): SvcError<'badVerdictFile'> =>
     usage('badVerdictFile', `verdict file ${file} has no "defects" array`),
+  /** Outside the lane's folders (the same words whether or not it exists), or not a regular file of a sane size. */
+  notLanes: (file: string, problem: LaneFileProblem, folders: readonly string[]): SvcError<'badVerdictFile'> =>
+    usage(
+      'badVerdictFile',
+      problem.kind === 'outside'
+        ? `verdict file ${file} is not inside this lane's own folders (${folders.join(', ')}); write it there`
+        : `verdict file ${file} ${problemText(problem)}`,
+    ),
 };
 
 export function blockedBodyError(kinds: readonly string[]): SvcError<'blockedBody'> {

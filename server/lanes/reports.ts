@@ -1,6 +1,5 @@
 // `svc lane report`: the Report rules and the critic/verifier verdict rules, then the
 // report recorded in the worker report store under `conv-<name>` with head and branch.
-import * as fs from 'node:fs';
 import { SvcError } from '../../shared/errors';
 import { BLOCKED_KINDS, blockedKindOf } from '../../shared/keys';
 import type { Verdict } from '../../shared/keys';
@@ -12,6 +11,7 @@ import { reportFacts } from '../git/reportFacts';
 import type { ReportFacts } from '../git/reportFacts';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
+import { laneFolders, LaneFileError, readLaneFile } from '../util/laneFileRead';
 import {
   badVerdictFile,
   blockedBodyError,
@@ -42,18 +42,30 @@ export function callerLane(ctx: LanesContext, caller: string | undefined): LaneR
   return lane;
 }
 
-/** Reads a verdict file: JSON with a `defects` array. Returns the array's length. */
-export function readVerdictFile(file: string, remoteText?: { text: string } | { error: string }): number {
+/** The most a verdict file may hold: a defect list, not a data set. */
+export const VERDICT_FILE_MAX = 1_000_000;
+
+/**
+ * Reads a verdict file: JSON with a `defects` array. Returns the array's length. A local
+ * lane's file must be in its own folders (`folders`, laneFolders) and is read as a lane file
+ * (server/util/laneFileRead.ts): a critic cannot name the builder's worktree, a hidden
+ * file or a FIFO.
+ */
+export function readVerdictFile(
+  file: string,
+  remoteText: { text: string } | { error: string } | undefined,
+  folders: readonly string[],
+): number {
   let text: string;
   try {
     if (remoteText) {
       if ('error' in remoteText) throw new Error(remoteText.error);
       text = remoteText.text;
     } else {
-      if (!fs.statSync(file).isFile()) throw new Error('not a file');
-      text = fs.readFileSync(file, 'utf8');
+      text = readLaneFile(file, folders, VERDICT_FILE_MAX);
     }
   } catch (e) {
+    if (e instanceof LaneFileError) throw badVerdictFile.notLanes(file, e.problem, folders);
     throw badVerdictFile.unreadable(file, (e as NodeJS.ErrnoException).code ?? (e as Error).message);
   }
   let json: unknown;
@@ -89,7 +101,8 @@ export async function fileReport(ctx: LanesContext, p: Params): Promise<{ lane: 
     // A remote lane's verdict file is on its host: read there, judged here the same way.
     const verdictText =
       p.verdictFile !== undefined && lane.host ? await ctx.hostOps.readFile(lane.host, p.verdictFile) : undefined;
-    const count = (file: string) => readVerdictFile(file, verdictText);
+    const folders = lane.host ? [] : laneFolders(lane.dir);
+    const count = (file: string) => readVerdictFile(file, verdictText, folders);
     defects = p.defects ?? (p.verdictFile !== undefined ? count(p.verdictFile) : 0);
     if (p.defects !== undefined && p.verdictFile !== undefined) count(p.verdictFile); // still validated
   }

@@ -3,6 +3,8 @@
 // else step 4 refuses) has not stopped the agent either; and run again after the stop,
 // since the agent may have changed its tree meanwhile.
 import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { checkParkSpace } from './parkSpace';
 import type { GitEnv } from '../git/gitExec';
 import { inspectWork } from './hiddenWork';
 import { checkInsideLanesRoot } from './lanesRootCheck';
@@ -32,6 +34,8 @@ export interface LaneDirCheck extends GitEnv {
   park: boolean;
   /** config.yaml's reap.park_* limits (default parkSize.ts's). */
   parkLimits?: ParkLimits;
+  /** Where a park writes its patch: its disk must have room too. */
+  patchFile?: string;
   /** Look for processes inside too: only once the agent is stopped (its own are inside until then). */
   processes?: { exclude?: number[] };
 }
@@ -62,7 +66,8 @@ export async function checkLaneDir(c: LaneDirCheck): Promise<LaneDirState> {
     if (found !== null) throw playHasGitError(dir, found);
     return { dir, exists, dirty: false, large: null };
   }
-  return { dir, exists, ...(await checkWorktreeCanGo(dir, c.park, c.parkLimits ?? parkLimitsOf(undefined), git)) };
+  const limits = c.parkLimits ?? parkLimitsOf(undefined);
+  return { dir, exists, ...(await checkWorktreeCanGo(dir, c.park, limits, git, c.patchFile)) };
 }
 
 /**
@@ -84,15 +89,22 @@ async function checkWorktreeCanGo(
   park: boolean,
   limits: ParkLimits,
   git: GitEnv,
+  patchFile?: string,
 ): Promise<{ dirty: boolean; large: ParkSize | null }> {
   const info = await worktreeInfo(dir, git);
   await refuseUnparkable(info.top, info.gitDir, git);
   const dirty = await uncommittedPaths(dir, git);
+  // Before inspectWork, which already writes objects: the size of the work (`dirty` holds
+  // porcelain entries, `XY path`) against the config's limit, and room for it on the disks
+  // the park writes to.
+  const size = park && dirty.length ? parkSizeOf(info.top, dirty) : null;
+  if (size) {
+    if (size.bytes > limits.maxBytes) throw parkTooLargeError(info.top, size, limits.maxBytes / MIB);
+    checkParkSpace(info.top, size.bytes, [info.gitDir, ...(patchFile ? [path.dirname(patchFile)] : [])]);
+  }
   const work = await inspectWork(dir, dirty, git);
   if ((dirty.length || work.hidden.length) && !park) throw dirtyError(dir, dirty, work.hidden);
   if (work.gitlinks.length) throw parkUnsupportedError(info.top, work.gitlinks);
-  const size = park && dirty.length ? parkSizeOf(info.top, dirty) : null;
-  if (size && size.bytes > limits.maxBytes) throw parkTooLargeError(info.top, size, limits.maxBytes / MIB);
   return {
     dirty: dirty.length > 0 || work.hidden.length > 0,
     large: size && size.bytes > limits.warnBytes ? size : null,

@@ -93,6 +93,16 @@ export function dirtyError(dir: string, paths: string[], hidden: string[] = []):
   );
 }
 
+const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+
+/** Step 4 with --park, before the stop: the disk has no room for the patch (parkSpace.ts). */
+export function noRoomToParkError(dir: string, folder: string, free: number, need: number): SvcError<ReapRefusal> {
+  return refused(
+    'noRoomToPark',
+    `cannot park ${dir}: the disk of ${folder} has ${mib(free)} free and parking needs about ${mib(need)}; the agent was not stopped and nothing changed: free space there, then reap again`,
+  );
+}
+
 /** Step 4 with --park: the written patch did not reproduce the work. */
 export function parkVerifyFailedError(dir: string, detail: string): SvcError<ReapRefusal> {
   return refused(

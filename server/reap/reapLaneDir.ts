@@ -62,6 +62,7 @@ export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
     kind: plan.kind,
     park: plan.park,
     parkLimits: plan.parkLimits,
+    patchFile: plan.patchFile,
   };
   // A refused reap changes nothing, the agent included: what steps 2 and 4 would refuse is
   // refused before the stop door is used (the process check waits: the agent's own

@@ -13,6 +13,7 @@ import { checkPostable, parseVerdict, SYNTHESIS_SECTIONS } from './reportShape';
 import { reviewersOf, running } from './reviewers';
 import { latestRun } from './runs';
 import { synthesize } from './synthesize';
+import { readReviewFile } from './reviewFiles';
 
 const log = logger('review');
 
@@ -35,7 +36,7 @@ export async function postIfOrphaned(ctx: ReviewCtx, issue: IssueRow, runId: str
   const lanes = LANES.map((lane) => {
     const row = reviewers.filter((r) => r.role === lane).pop();
     const file = reportPath(issue.workspace, runId, lane);
-    const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+    const text = readReviewFile(issue.workspace, file);
     // A file of a lane still running may be half written; a valid heading says it is done.
     return {
       lane,
@@ -47,7 +48,7 @@ export async function postIfOrphaned(ctx: ReviewCtx, issue: IssueRow, runId: str
   if (!lanes.every((l) => l.done)) return false;
   const p = ctx.conv.get(parent.row.id)!;
   const synthesisFile = reportPath(issue.workspace, runId, 'parent');
-  const own = fs.existsSync(synthesisFile) ? fs.readFileSync(synthesisFile, 'utf8') : null;
+  const own = readReviewFile(issue.workspace, synthesisFile);
   // The parent's file is posted only when `svc review post` would take it; otherwise the
   // lane reports are combined, and the parent's file is kept beside the result.
   const unpostable = own === null ? 'it wrote no synthesis.md' : whyNotPostable(own);

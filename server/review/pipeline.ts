@@ -39,6 +39,7 @@ import { ACTIVE_KINDS, latestRun, nextRunId } from './runs';
 import type { Run } from './runs';
 import { reviewMode } from './settings';
 import type { ReviewerSettings } from './settings';
+import { readReviewFile } from './reviewFiles';
 
 const log = logger('review');
 /**
@@ -391,5 +392,6 @@ export class ReviewPipeline implements ReviewPort {
 
 function hasValidReport(issue: IssueRow, runId: string, lane: ReviewLane): boolean {
   const file = reportPath(issue.workspace, runId, lane);
-  return fs.existsSync(file) && parseVerdict(fs.readFileSync(file, 'utf8'), lane).ok;
+  const text = readReviewFile(issue.workspace, file);
+  return text !== null && parseVerdict(text, lane).ok;
 }

@@ -29,6 +29,7 @@ import {
 } from './reviewRefusals';
 import { latestRun, runsOf } from './runs';
 import { tellWorkAgent } from './tellWork';
+import { readReviewFile } from './reviewFiles';
 
 const log = logger('review');
 
@@ -70,12 +71,9 @@ export async function postVerdict(
   const role = run.mode === 'quick' ? 'quick' : 'parent';
   const file = reportPath(issue.workspace, runId, role);
   const name = path.basename(file);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    throw refuse(issue, runId, noReportError(issue, runId, name, file));
-  }
+  const written = readReviewFile(issue.workspace, file);
+  if (written === null) throw refuse(issue, runId, noReportError(issue, runId, name, file));
+  let text = written;
   let verdict: VerdictName;
   try {
     verdict = checkPostable(text, name, run.mode === 'quick' ? QUICK_SECTIONS : SYNTHESIS_SECTIONS);
@@ -133,12 +131,8 @@ function invalidLaneReports(issue: IssueRow, runId: string): { lane: string; pat
   const out: { lane: string; path: string; why: string }[] = [];
   for (const lane of LANES) {
     const file = reportPath(issue.workspace, runId, lane);
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch {
-      continue; // no report: the synthesis says so in its Convoy Notes
-    }
+    const text = readReviewFile(issue.workspace, file);
+    if (text === null) continue; // no report: the synthesis says so in its Convoy Notes
     const v = parseVerdict(text, `${lane}.md`);
     if (!v.ok) out.push({ lane, path: file, why: v.why });
   }

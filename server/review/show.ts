@@ -1,7 +1,6 @@
 // `svc show <id>`: the issue's state derived at read time — the PR with `reviewState` and
 // live merge readiness, the newest run and its reviewers (alive, report), and the
 // journal's tail. Nothing here is stored.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { IssueState, ReviewerInfo } from '../../shared/protocol/review';
 import { prDetail } from '../codehost/prState';
@@ -16,6 +15,7 @@ import { reviewersOf } from './reviewers';
 import { reviewState } from './reviewState';
 import { latestRun, serviceVerdicts } from './runs';
 import type { Run } from './runs';
+import { readReviewFile } from './reviewFiles';
 
 const log = logger('review');
 
@@ -50,7 +50,10 @@ export async function issueState(ctx: ReviewCtx, issue: IssueRow, lines = 10): P
           const row = ctx.conv.get(r.row.id)!;
           const file = reportPath(issue.workspace, r.runId, r.role);
           const posting = r.role === 'parent' || r.role === 'quick';
-          const report = posting ? postedReport(file, r.runId === run.runId ? run : undefined) : laneReport(file);
+          const text = readReviewFile(issue.workspace, file);
+          const report = posting
+            ? postedReport(file, text, r.runId === run.runId ? run : undefined)
+            : laneReport(file, text);
           return {
             id: row.id,
             name: row.name,
@@ -81,21 +84,22 @@ export async function issueState(ctx: ReviewCtx, issue: IssueRow, lines = 10): P
   };
 }
 
-function laneReport(file: string): ReviewerInfo['report'] {
-  if (!fs.existsSync(file)) return { path: file, exists: false, verdict: null, posted: false, problem: null };
-  const v = parseVerdict(fs.readFileSync(file, 'utf8'), path.basename(file));
+/** `text`: the file as readReviewFile read it, null when there is none svc reads. */
+function laneReport(file: string, text: string | null): ReviewerInfo['report'] {
+  if (text === null) return { path: file, exists: false, verdict: null, posted: false, problem: null };
+  const v = parseVerdict(text, path.basename(file));
   return { path: file, exists: true, verdict: v.ok ? v.verdict : null, posted: false, problem: v.ok ? null : v.why };
 }
 
 /** The parent's (quick agent's) file: what was posted, or the file as it stands, unposted.
  *  A file that would be refused is never shown as the run's verdict. */
-function postedReport(file: string, run: Run | undefined): ReviewerInfo['report'] {
-  const exists = fs.existsSync(file);
+function postedReport(file: string, text: string | null, run: Run | undefined): ReviewerInfo['report'] {
+  const exists = text !== null;
   if (run?.phase === 'verdict') return { path: file, exists, verdict: run.verdict, posted: true, problem: null };
   if (!exists) return { path: file, exists, verdict: null, posted: false, problem: null };
   try {
     const verdict = checkPostable(
-      fs.readFileSync(file, 'utf8'),
+      text,
       path.basename(file),
       run?.mode === 'quick' ? QUICK_SECTIONS : SYNTHESIS_SECTIONS,
     );

@@ -3,7 +3,6 @@
 // report is stopped; the parent (or quick agent) once its verdict is posted. A reviewer
 // whose turn ends without its file is told once what is missing, and stopped the second
 // time. A reviewer's end re-checks rule 3 (orphaned parent) and the stall rule.
-import * as fs from 'node:fs';
 import { logger } from '../util/log';
 import type { ReviewCtx } from './context';
 import { readJournal } from './journal';
@@ -13,6 +12,7 @@ import { parseVerdict } from './reportShape';
 import { reviewerOf } from './reviewers';
 import { latestRun } from './runs';
 import type { StallWatch } from './stall';
+import { readReviewFile } from './reviewFiles';
 
 const log = logger('review');
 
@@ -41,7 +41,7 @@ export function supervise(ctx: ReviewCtx, pipeline: ReviewPipeline, stall: Stall
       if (run.phase === 'verdict') return stop(id, `review ${r.runId} posted its verdict`);
       missing = `Review ${r.runId} of ${issue.id} is not posted yet. Finish the steps of your brief: write ${file} (first line \`# Verdict: APPROVED | CHANGES_REQUESTED | FAILED\`), then run \`svc review post ${issue.id} --run ${r.runId}\`.`;
     } else {
-      const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+      const text = readReviewFile(issue.workspace, file);
       const v = text === null ? undefined : parseVerdict(text, `${r.role}.md`);
       if (v?.ok) return stop(id, `${r.role} report written (${v.verdict})`);
       missing = v

@@ -9,6 +9,7 @@ import type { ReviewCtx } from './context';
 import { LANES, reportPath, runDir } from './paths';
 import { parseVerdict } from './reportShape';
 import { reviewersOf, running } from './reviewers';
+import { readReviewFile } from './reviewFiles';
 
 export const DEFAULT_WAIT_S = 300;
 
@@ -20,7 +21,7 @@ export function laneResults(ctx: ReviewCtx, issue: IssueRow, runId: string): Lan
     const alive = row ? running(row) || ctx.conv.facts(row.id).alive : false;
     const file = reportPath(issue.workspace, runId, lane);
     const name = row?.name ?? `(no ${lane} reviewer)`;
-    const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+    const text = readReviewFile(issue.workspace, file);
     if (text !== null) {
       const v = parseVerdict(text, `${lane}.md`);
       if (v.ok) return { lane, name, path: file, state: 'report' as const, verdict: v.verdict, note: null };

@@ -8,7 +8,8 @@ import type { RunRecord } from '../../shared/protocol/runRecord';
 import { isSpendReport } from '../../shared/keys';
 import { SVC_VERSION } from '../../shared/version';
 import { formatCost } from '../../shared/format/money';
-import { readVerdictFile } from '../lanes/reports';
+import { readVerdictFile, VERDICT_FILE_MAX } from '../lanes/reports';
+import { laneFolders, LaneFileError, readLaneFile } from '../util/laneFileRead';
 import type { LanesContext } from '../lanes/lanesContext';
 import type { LaneRow } from '../lanes/laneStore';
 import { laneRecords } from '../lanes/records';
@@ -151,15 +152,22 @@ async function defectList(
   file: string,
 ): Promise<{ list: string[] | null; note: string | null }> {
   try {
-    const text = lane.host ? await ctx.hostOps.readFile(lane.host, file) : { text: fs.readFileSync(file, 'utf8') };
+    // Read as the lane's file (no link, FIFO or device, bounded): the lane may have changed it since.
+    const folders = lane.host ? [] : laneFolders(lane.dir);
+    const text = lane.host
+      ? await ctx.hostOps.readFile(lane.host, file)
+      : { text: readLaneFile(file, folders, VERDICT_FILE_MAX) };
     if ('error' in text) throw new Error(text.error);
-    readVerdictFile(file, text);
+    readVerdictFile(file, text, folders);
     const defects = (JSON.parse(text.text) as { defects: unknown[] }).defects;
     return { list: defects.map(defectLine), note: null };
   } catch (e) {
     return {
       list: null,
-      note: `verdict file ${file} could not be read at export: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      note:
+        e instanceof LaneFileError
+          ? `verdict file ${file} ${e.message}: not read at export`
+          : `verdict file ${file} could not be read at export: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
     };
   }
 }

@@ -101,7 +101,7 @@ export function sandboxFacts(r: SandboxRequest, platform: NodeJS.Platform = proc
     socket: r.socket,
     privateTmp: [...new Set(privateTmp)],
     // macOS has no private temporary folder: a socket folder there is hidden too.
-    sockets: socketFolders(real(r.svcHome), platform === 'darwin' ? [] : privateTmp),
+    sockets: socketFolders(real(r.svcHome), platform === 'darwin' ? [] : privateTmp, r.socket),
   };
 }
 
@@ -112,10 +112,16 @@ export function sandboxFacts(r: SandboxRequest, platform: NodeJS.Platform = proc
  * folder goes whole, wherever the sockets are: the person's SSH control sockets and session
  * bus live there too, and each runs commands as the person.
  */
-function socketFolders(svcHome: string, alreadyHidden: string[]): string[] {
+function socketFolders(svcHome: string, alreadyHidden: string[], own: string | undefined): string[] {
   const runtime = process.env.XDG_RUNTIME_DIR;
   const shared = path.dirname(homePaths(svcHome).socket);
-  const candidates = [runtime, shared].filter((p): p is string => !!p && path.isAbsolute(p) && exists(p)).map(real);
+  // The agents' own sockets of a long home go to `<tmp>/svc-<uid>/` even when the shared one
+  // is in the runtime folder: every other agent's socket there is that agent to the daemon.
+  // The lane's own socket is bound back into the hidden folder.
+  const agents = own ? path.dirname(own) : undefined;
+  const candidates = [runtime, shared, agents]
+    .filter((p): p is string => !!p && path.isAbsolute(p) && exists(p))
+    .map(real);
   const covered = (p: string) => isInside(p, svcHome) || alreadyHidden.some((t) => isInside(p, real(t)));
   return [...new Set(candidates.filter((p) => p !== '/' && !covered(p)))];
 }

@@ -12,3 +12,13 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 export function terminalSafe(text: string): string {
   return text.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
+
+// JSON.stringify escapes U+0000 to U+001F itself but leaves DEL and the C1 controls raw,
+// which terminalSafe would then write as `\xNN`: not a JSON escape, so the output would
+// stop being JSON. They are written as JSON's own `\u00NN`, which reads back as the same text.
+const JSON_RAW_CONTROL = /[\u007f-\u009f]/g;
+
+/** JSON text (JSON.stringify's) with DEL and the C1 controls escaped the JSON way: the same value, nothing for terminalSafe to change. */
+export function jsonTerminalSafe(json: string): string {
+  return json.replace(JSON_RAW_CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

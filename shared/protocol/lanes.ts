@@ -179,11 +179,14 @@ export const lanesShow = request(
   z.object({ chain: z.string(), lines: z.array(z.string()), lanes: z.array(LaneRecord) }),
 );
 
+/** The longest report body, in characters: the CLI refuses a longer one before sending it. */
+export const REPORT_BODY_MAX = 1_000_000;
+
 export const ReportParams = z
   .object({
     caller: Caller,
     status: z.enum(REPORT_STATUSES).default('done'),
-    body: z.string().max(1_000_000),
+    body: z.string().max(REPORT_BODY_MAX),
     verdict: z.enum(VERDICTS).optional(),
     defects: z.number().int().min(0).max(100_000).optional(),
     /** Absolute path; the daemon reads it and counts its `defects` array. */

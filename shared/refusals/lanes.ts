@@ -31,6 +31,8 @@ export const LANE_REFUSALS = [
   'noSuchBuilder',
   'noDoneReport',
   'replaceStopFailed',
+  'notOwnLane',
+  'sandboxWeaker',
   'branchExists',
   'launchRace',
   'dirExists',

@@ -18,6 +18,7 @@ export const REAP_REFUSALS = [
   'operationInProgress',
   'unstorablePaths',
   'parkTooLarge',
+  'noRoomToPark',
 ] as const;
 export type ReapRefusal = (typeof REAP_REFUSALS)[number];
 

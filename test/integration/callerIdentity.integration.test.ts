@@ -98,7 +98,7 @@ describe('who is calling: an agent acts only as itself', function () {
   });
 
   it('the critic with its own credential files its verdict; the key file is private', async () => {
-    const verdictFile = path.join(s.home, 'verdict.json');
+    const verdictFile = path.join(critic.cwd, 'verdict.json'); // in its own folders: svc reads nothing else for it
     fs.writeFileSync(verdictFile, '{"defects": []}');
     await ok(
       s.svc(['lane', 'report', '--stdin', '--verdict', 'PASS', '--verdict-file', verdictFile], {

@@ -219,13 +219,15 @@ describe('lanes: refusals', function () {
       await asLane(c, ['lane', 'report', '--stdin', '--status', 'blocked', '--verdict', 'PASS'], 'BLOCKED: no'),
       '--verdict goes with a done report, not a blocked one',
     );
-    const notJson = path.join(s.home, 'verdict.txt');
+    // A verdict file lives in the critic's own folders (its git dir here): svc reads nothing else for it.
+    const own = git(c.cwd, s.env, 'rev-parse', '--absolute-git-dir');
+    const notJson = path.join(own, 'verdict.txt');
     fs.writeFileSync(notJson, 'not json');
     refusedWith(
       await asLane(c, ['lane', 'report', '--stdin', '--verdict', 'PASS', '--verdict-file', notJson], 'x'),
       `verdict file ${notJson} is not JSON`,
     );
-    const noDefects = path.join(s.home, 'verdict.json');
+    const noDefects = path.join(own, 'verdict.json');
     fs.writeFileSync(noDefects, '{"issues": []}');
     refusedWith(
       await asLane(c, ['lane', 'report', '--stdin', '--verdict', 'PASS', '--verdict-file', noDefects], 'x'),

@@ -46,7 +46,11 @@ describe('run record: svc run export', function () {
     const body = path.join(s.home, 'critic.md');
     fs.writeFileSync(body, CRITIC_BODY);
     const c = writeBrief(w.briefs, 'c.md', [
-      { run: `svc lane report --file ${body} --verdict NOT_YET --verdict-file ${verdict}`, check: true },
+      // The verdict file goes in the critic's own git dir: svc reads a verdict file nowhere else.
+      {
+        run: `v="$(git rev-parse --absolute-git-dir)/verdict.json" && cp ${verdict} "$v" && svc lane report --file ${body} --verdict NOT_YET --verdict-file "$v"`,
+        check: true,
+      },
     ]);
     await startLane(w, { for: 'greet', role: 'critic', run: 'rec', model: 'm', brief: c });
     assert.equal((await s.svc(['lane', 'wait', 'rec-greet-critic-i1', '--timeout', '60'])).code, 0);

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { terminalSafe } from '../../shared/format/terminalText';
+import { jsonTerminalSafe, terminalSafe } from '../../shared/format/terminalText';
+import { jsonText } from '../../cli/cli';
 
 describe('terminal-safe text (shared/format/terminalText.ts)', () => {
   it('shows every control character but newline and tab as its code, C1 controls too', () => {
@@ -12,5 +13,13 @@ describe('terminal-safe text (shared/format/terminalText.ts)', () => {
 
   it('leaves printable text of every script alone', () => {
     assert.equal(terminalSafe('verdict ✓ · défauts 2 · 検査'), 'verdict ✓ · défauts 2 · 検査');
+  });
+
+  it('keeps --json output JSON: DEL and C1 controls are written as \\u00NN, the value read back unchanged', () => {
+    const value = { body: 'a\u009b31m\u007f\u001b]0;x\u0007 ✓' };
+    const printed = terminalSafe(jsonText(value));
+    assert.equal(printed, '{\n  "body": "a\\u009b31m\\u007f\\u001b]0;x\\u0007 ✓"\n}\n');
+    assert.deepEqual(JSON.parse(printed), value);
+    assert.equal(jsonTerminalSafe('"plain ✓"'), '"plain ✓"');
   });
 });
