@@ -14,6 +14,8 @@ import type { PushLine } from './remoteHelperProtocol';
 
 const url = process.argv[3] ?? process.argv[2] ?? '';
 const out = (t: string) => process.stdout.write(t);
+const NOT_IN_A_LANE =
+  'git-remote-svc pushes for a lane, and this is not one (no SVC_SOCKET or SVC_CONVERSATION); push to the remote itself';
 
 function git(args: string[]): { ok: boolean; out: string; err: string } {
   const r = spawnSync('git', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
@@ -36,6 +38,10 @@ async function push(batch: PushLine[]): Promise<string> {
     else updates.push({ sha, ref: p.dst, force: p.force });
   }
   if (updates.length === 0) return pushAnswer(local);
+  // Only a lane's environment names this helper; outside one there is no lane to push as,
+  // and no daemon is started for it.
+  if (!process.env.SVC_SOCKET && !process.env.SVC_CONVERSATION)
+    return pushAnswer([...local, ...updates.map((u) => ({ ref: u.ref, ok: false, error: NOT_IN_A_LANE }))]);
   try {
     const client = await connect(process.env);
     try {
