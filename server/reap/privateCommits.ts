@@ -88,10 +88,12 @@ export async function commitsOnlyThisWorktreeHolds(
   if (candidates.length === 0) return [];
   // Run from the common dir with --single-worktree: the repository as it stands once this
   // worktree is gone (its main worktree's HEAD and reflog, every shared ref and reflog).
-  // Revisions read from stdin are always positive; the holders follow --not.
+  // Revisions read from stdin are always positive; the holders follow --not. --ignore-missing
+  // (before the holders, which it governs): a ref naming no object, which a lane can plant in
+  // the shared refs/, holds nothing and must not stop the reap of every lane.
   const r = await runGit(
     info.commonDir,
-    ['rev-list', '--parents', '--stdin', '--not', '--single-worktree', '--all', '--reflog'],
+    ['rev-list', '--ignore-missing', '--parents', '--stdin', '--not', '--single-worktree', '--all', '--reflog'],
     {
       ...opts,
       extra: { GIT_DIR: info.commonDir },

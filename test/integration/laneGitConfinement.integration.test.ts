@@ -37,6 +37,11 @@ describe('lane git confinement: a lane moves only its own branches, through svc'
       probe('sibling', `git push origin HEAD:refs/heads/gc/sib`),
       // Around svc: the lane's own git writing the remote directly.
       probe('direct', 'env -u GIT_CONFIG_COUNT git push origin HEAD:refs/heads/gc/around'),
+      // Broken refs (naming no object) planted where the reap's own git reads every ref.
+      {
+        run: `for r in heads/zz-broken remotes/origin/zz-broken; do echo ${'1'.repeat(40)} > "$(git rev-parse --git-common-dir)/refs/$r"; done`,
+        check: true,
+      },
       { run: buildAndReport('work.txt', 'work'), check: true },
     ]);
     const r = await ok(
@@ -70,9 +75,14 @@ describe('lane git confinement: a lane moves only its own branches, through svc'
     assert.equal(l.report?.status, 'done');
     assert.equal(git(w.origin, s.env, 'rev-parse', 'refs/heads/gc/hostile'), l.git?.headSha);
 
-    // Reaped without losing work: its commit is on the remote, so nothing is unpushed.
+    // Reaped without losing work (its commit is on the remote, so nothing is unpushed),
+    // whatever broken refs it left behind.
     await ok(s.svc(['lane', 'stop', l.name]));
     const reaped = await ok(s.svc(['lane', 'reap', l.name]));
+    // The sibling never pushed: its reap reads every remote-tracking ref, the broken one too.
+    await ok(s.svc(['lane', 'stop', 'gc-sib-builder-i1']));
+    const sibReaped = await ok(s.svc(['lane', 'reap', 'gc-sib-builder-i1']));
+    assert.match(sibReaped.stdout, /^removed worktree .*\/gc-sib$/m);
     assert.equal(
       reaped.stdout,
       `reaped conv ${l.id} (${l.name})\nremoved worktree ${l.cwd}\nkept branch gc/hostile at ${l.git?.headSha?.slice(0, 7)}\narchived conv ${l.id}\n`,
