@@ -9,6 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gitText, runGit } from '../git/gitExec';
+import { checkNoPlantedLinks } from '../git/plantedLinks';
 import type { GitEnv } from '../git/gitExec';
 import type { WorktreeInfo } from './worktreeInfo';
 
@@ -156,6 +157,8 @@ async function createBranch(info: WorktreeInfo, wanted: string, sha: string, opt
       if (exists.stdout.toString('utf8').trim() === sha) return name;
       continue;
     }
+    // The shared refs/ and logs/ are writable to lanes: nothing is written through a link planted there.
+    checkNoPlantedLinks(info.top, [ref]);
     const made = await runGit(
       info.top,
       ['update-ref', '-m', 'svc reap: keep commits only the worktree held', ref, sha, ''],

@@ -5,6 +5,8 @@
 // nothing. The same lane still commits, pushes its own branch, reports and is reaped
 // without losing work. On a build without the ref policy every refused push here lands.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 import { buildAndReport, laneWorld, ok, startLane, tryStartLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
@@ -42,6 +44,11 @@ describe('lane git confinement: a lane moves only its own branches, through svc'
         run: `for r in heads/zz-broken remotes/origin/zz-broken; do echo ${'1'.repeat(40)} > "$(git rev-parse --git-common-dir)/refs/$r"; done`,
         check: true,
       },
+      // Links where the daemon's git writes the next lane's branch: its reflog, a folder of refs.
+      {
+        run: `c="$(git rev-parse --git-common-dir)" && mkdir -p "$c/logs/refs/heads/gc" && ln -s '${s.home}/planted-log' "$c/logs/refs/heads/gc/next" && ln -s '${s.home}' "$c/refs/heads/gx"`,
+        check: true,
+      },
       { run: buildAndReport('work.txt', 'work'), check: true },
     ]);
     const r = await ok(
@@ -74,6 +81,23 @@ describe('lane git confinement: a lane moves only its own branches, through svc'
     const l = lanes.find((x) => x.name === 'gc-hostile-builder-i1')!;
     assert.equal(l.report?.status, 'done');
     assert.equal(git(w.origin, s.env, 'rev-parse', 'refs/heads/gc/hostile'), l.git?.headSha);
+
+    // The daemon's git makes no branch through a planted link: the next lanes are refused, and nothing is written outside.
+    for (const [run, what] of [
+      ['gc', 'logs/refs/heads/gc/next is a symbolic link'],
+      ['gx', 'refs/heads/gx is a symbolic link'],
+    ]) {
+      const next = await tryStartLane(w, { run, key: 'next', role: 'builder', model: 'm', brief: idle });
+      assert.equal(next.code, 1, next.stderr);
+      assert.equal(
+        next.stderr,
+        `${what} in ${fs.realpathSync(path.join(w.repo, '.git'))}: git never makes one there and a lane may have planted it, so svc writes nothing through it; look at it, remove it and try again\n`,
+      );
+    }
+    assert.deepEqual(
+      fs.readdirSync(s.home).filter((f) => f === 'planted-log' || f === 'next'),
+      [],
+    );
 
     // Reaped without losing work (its commit is on the remote, so nothing is unpushed),
     // whatever broken refs it left behind.
