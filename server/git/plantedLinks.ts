@@ -3,9 +3,9 @@
 // where the link points, with the person's rights (a reflog line appended to a shell start-up
 // file, a ref file in SVC_HOME). Git never makes a link in these places, so before the
 // daemon writes a branch (a lane's worktree) or fetches the base, every place that write
-// goes through is checked with lstat: a folder must be a folder, the ref or reflog file
-// absent or a regular file (a FIFO would hang git). Cheap: a few lstat calls per branch,
-// and the 256 loose-object folders once per fetch.
+// goes through is checked with lstat: no link anywhere on the way, and no FIFO, socket or
+// device where git writes a ref or reflog (a FIFO would hang git). Cheap: a few lstat calls
+// per branch, and the 256 loose-object folders once per fetch.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { plantedLinkError } from './gitRefusals';
@@ -61,7 +61,8 @@ export function plantedPlace(commonDir: string, places: { folders: string[]; fil
   for (const f of places.files) {
     const k = kind(f);
     if (k === 'link') return `${f} is a symbolic link`;
-    if (k === 'other' || k === 'dir') return `${f} is not a regular file`;
+    // A folder there is a branch's folder (`a/b` beside a wanted `a`): git's own refusal says that.
+    if (k === 'other') return `${f} is not a regular file`;
   }
   return undefined;
 }
