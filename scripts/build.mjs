@@ -80,6 +80,8 @@ const configs = [
   // exports runCli) for the rest, so a status check compiles only what it runs.
   { ...node, entryPoints: { svc: 'cli/entry.ts' }, minify: true, alias: { zod: './cli/zodInert.ts' } },
   { ...node, entryPoints: { svcCommands: 'cli/main.ts' }, minify: true, alias: { zod: './cli/zodInert.ts' } },
+  // The git remote helper of a local lane's pushes (bin/git-remote-svc), as lean as the shim.
+  { ...node, entryPoints: { gitRemoteSvc: 'cli/gitRemoteSvc.ts' }, minify: true, alias: { zod: './cli/zodInert.ts' } },
   {
     bundle: true,
     platform: 'browser',

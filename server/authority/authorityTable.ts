@@ -101,6 +101,7 @@ export const AUTHORITY: Readonly<Record<string, Rule>> = {
   'notify/test': person('send through a notify target (svc notify test)'),
   'lanes/wait': anyone,
   'lanes/report': { who: 'itself' },
+  'lanes/push': { who: 'itself' },
   'lanes/stop': lanes('stop'),
   'lanes/reap': lanes('reap'),
   // Its lane or run form is judged by the method on the resolved caller (budget.ts, mayRaiseBudget).

@@ -27,6 +27,11 @@ export interface EnvInput {
    * itself says who it is, so it gets no credential (and SVC_HOME is hidden from it).
    */
   agentSocket?: string;
+  /**
+   * A local lane's push URLs of local remotes: its `git push` to each goes through svc
+   * (`url.svc::<url>.pushInsteadOf`, run by bin/git-remote-svc), which applies the lane ref policy.
+   */
+  pushThroughSvc?: string[];
   /** The GIT_AUTHOR_ and GIT_COMMITTER_ variables from the user's git config; set where the environment has none. */
   gitIdentity?: Record<string, string>;
 }
@@ -59,9 +64,23 @@ export function agentEnv(i: EnvInput): NodeJS.ProcessEnv {
     env.SVC_BIN = path.join(i.shimDir, 'svc');
     env.PATH = [i.shimDir, ...parts].join(path.delimiter);
   }
+  if (!i.bare) pushesThroughSvc(env, i.pushThroughSvc ?? []);
   const script = scriptFor(i.profile.scripts, i.convName);
   if (script) env.SVC_SCRIPT_FILE = path.resolve(i.svcHome, script);
   return env;
+}
+
+/** Adds one `url.svc::<url>.pushInsteadOf <url>` per URL after the environment's own GIT_CONFIG_* entries. */
+function pushesThroughSvc(env: NodeJS.ProcessEnv, urls: string[]): void {
+  if (urls.length === 0) return;
+  let n = Number.parseInt(env.GIT_CONFIG_COUNT ?? '', 10);
+  if (!Number.isInteger(n) || n < 0) n = 0;
+  for (const url of urls) {
+    env[`GIT_CONFIG_KEY_${n}`] = `url.svc::${url}.pushInsteadOf`;
+    env[`GIT_CONFIG_VALUE_${n}`] = url;
+    n++;
+  }
+  env.GIT_CONFIG_COUNT = String(n);
 }
 
 /** The script file of the first glob matching the conversation's name. */

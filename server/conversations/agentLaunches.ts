@@ -58,7 +58,11 @@ export class AgentLaunches {
     const sandboxed = row.sandbox === 'workspace';
     const agentSocket =
       sandboxed && !row.bare ? agentSocketPath(this.app.paths.socket, this.app.paths.home, row.id) : undefined;
+    // A lane's pushes to a local remote go through svc (bin/git-remote-svc and the lane ref
+    // policy), so that remote stays read-only to it; a person's own conversations push as they do.
+    const pushesThroughSvc = row.kind === 'lane' && !row.bare;
     const prepared = (gitFacts ?? agentGitFacts(row.cwd, process.env)).then(async (facts) => {
+      const places = pushesThroughSvc ? { ...facts.places, localRemotes: [] } : facts.places;
       const env = agentEnv({
         convId: row.id,
         convName: row.name,
@@ -71,9 +75,10 @@ export class AgentLaunches {
         gitIdentity: facts.identity,
         callerToken,
         agentSocket,
+        pushThroughSvc: pushesThroughSvc ? facts.places.localRemoteUrls : [],
       });
       if (profile.modelEnv) env[profile.modelEnv] = row.model;
-      const dirs = row.bare ? [] : writableDirs(row.cwd, agentSocket ?? this.app.paths.socket, facts.places);
+      const dirs = row.bare ? [] : writableDirs(row.cwd, agentSocket ?? this.app.paths.socket, places);
       if (!sandboxed) return { env, writableDirs: dirs };
       if (agentSocket) {
         // A long home puts it in <tmp>/svc-<uid>/, which the shared socket may not have made.
@@ -85,9 +90,9 @@ export class AgentLaunches {
         svcHome: this.app.paths.home,
         env,
         home: env.HOME ?? os.homedir(),
-        commonDir: row.bare ? undefined : facts.places.commonDir,
-        localRemotes: row.bare ? [] : facts.places.localRemotes,
-        hooksPath: facts.places.hooksPath,
+        commonDir: row.bare ? undefined : places.commonDir,
+        localRemotes: row.bare ? [] : places.localRemotes,
+        hooksPath: places.hooksPath,
         state: profile.state,
         readable: env.SVC_SCRIPT_FILE ? [env.SVC_SCRIPT_FILE] : [],
         socket: agentSocket,

@@ -26,6 +26,8 @@ export interface GitPlaces {
   commonDir?: string;
   /** Push URLs of the remotes that are local folders, real paths. */
   localRemotes: string[];
+  /** The same remotes' push URLs as git names them (what `url.<base>.pushInsteadOf` matches). */
+  localRemoteUrls: string[];
   /** core.hooksPath as an absolute path (a relative one is the worktree's), when set. */
   hooksPath?: string;
   /** Git did not answer in time: the places are unknown this once (never kept). */
@@ -61,16 +63,20 @@ export async function gitPlaces(
     )
   ).map(text);
   const localRemotes: string[] = [];
+  const localRemoteUrls: string[] = [];
   for (const url of urls) {
     if (!url) continue;
     const local = url.startsWith('file://') ? url.slice('file://'.length) : url;
-    if (path.isAbsolute(local) && isDir(local)) localRemotes.push(fs.realpathSync(local));
+    if (!path.isAbsolute(local) || !isDir(local)) continue;
+    localRemotes.push(fs.realpathSync(local));
+    localRemoteUrls.push(url);
   }
   const hooksPath = hooks ? path.resolve(cwd, hooks) : undefined;
   return {
     gitDir: gitDir || undefined,
     commonDir: commonDir || undefined,
     localRemotes,
+    localRemoteUrls,
     ...(hooksPath ? { hooksPath } : {}),
     ...(timedOut ? { timedOut } : {}),
   };

@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { git, serialized } from './git';
+import { checkNoPlantedLinks } from './plantedLinks';
 
 /**
  * `origin/<default>` after fetching it; the local branch when the project has no origin.
@@ -44,6 +45,8 @@ export async function fetchBaseCommit(
   const theirs =
     local === undefined ? undefined : url === lastUrl && local === lastLocal ? early : await theirsAt(local);
   if (have && theirs === have) return { ref: `origin/${defaultBranchName}`, commit: have };
+  // The fetch writes objects, the tracking ref and its reflog where lanes can write.
+  checkNoPlantedLinks(repo, [tracking], { objects: true });
   await serialized(repo, () => git(repo, ['fetch', '--quiet', '--no-tags', 'origin', `+${ref}:${tracking}`]));
   return { ref: `origin/${defaultBranchName}` };
 }

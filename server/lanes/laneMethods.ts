@@ -16,6 +16,7 @@ import {
   lanesStop,
   lanesWait,
   lanesBudget,
+  lanesPush,
 } from '../../shared/protocol/lanes';
 import type { App } from '../app';
 import type { HostLink } from '../hosts/hostLink';
@@ -35,6 +36,7 @@ import type { LanesContext } from './lanesContext';
 import { LaneStore } from './laneStore';
 import type { LaneRow } from './laneStore';
 import { laneActivity, laneRecord, laneRecords } from './records';
+import { pushForLane } from './lanePush';
 import { fileReport } from './reports';
 import { reapLane } from './reap';
 import { runCards } from './runs';
@@ -89,6 +91,7 @@ export function registerLanes(app: App, conversations: ConversationsPort, hostLi
     const { lane, report } = await fileReport(ctx, p);
     return { lane: lane.name, report };
   });
+  app.rpc.handle(lanesPush, (p, rc) => pushForLane(ctx, rc.caller, p));
   app.rpc.handle(lanesWait, (p, rc) => waitForReport(ctx, p, rc.signal));
   app.rpc.handle(lanesStop, async (p) => {
     const lane = laneByRef(p.lane);

@@ -44,7 +44,7 @@ export function noLauncherError(): SvcError<'noLauncher'> {
 export function roleNotPermittedError(who: string, role: string, allowed: string): SvcError<'roleNotPermitted'> {
   return refused('roleNotPermitted', `${who} may not launch ${an(role)} lane; ${an(role)} is launched by ${allowed}`);
 }
-const an = (word: string) => `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`;
+export const an = (word: string) => `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`;
 
 export function forOnJudgesError(role: string): SvcError<'forOnJudges'> {
   return usage('forOnJudges', `--for is for critic and verifier lanes, not a ${role}`);

@@ -95,6 +95,15 @@ export class LaneStore {
     );
   }
 
+  /** The lanes of `project` whose branch is `branch`, in launch order (a lane's push is judged by them). */
+  ofBranch(project: string, branch: string): LaneRow[] {
+    return (
+      this.db
+        .prepare(`${SELECT} WHERE l.project = ? AND l.branch = ? ORDER BY l.created_at, c.id`)
+        .all(project, branch) as LaneRow[]
+    ).map((r) => fix(r)!);
+  }
+
   /** Every lane of these runs, in launch order, in one query. */
   ofRuns(runs: string[]): LaneRow[] {
     if (runs.length === 0) return [];

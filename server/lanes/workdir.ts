@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { Role } from '../../shared/config';
 import { dirExistsError } from './laneRefusals';
 import { branchExists, git, serialized } from '../git/git';
+import { checkNoPlantedLinks } from '../git/plantedLinks';
 
 export function laneDir(root: string, run: string, key: string, role: Role, iteration: number): string {
   const base = `${run}-${key}`;
@@ -53,6 +54,8 @@ export interface WorktreeSpec {
  */
 export async function createWorktree(s: WorktreeSpec): Promise<void> {
   if (fs.existsSync(s.dir)) throw dirExistsError(s.dir);
+  // The new branch's ref and reflog are written in the shared refs/ and logs/, which lanes can write.
+  if (s.branch) checkNoPlantedLinks(s.repo, [`refs/heads/${s.branch}`]);
   // The lanes root and run folders svc creates are the user's alone (0700): a lane holds its work.
   fs.mkdirSync(path.dirname(s.dir), { recursive: true, mode: 0o700 });
   const sparse = s.sparse && s.sparse.length > 0;

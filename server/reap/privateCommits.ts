@@ -9,6 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gitText, runGit } from '../git/gitExec';
+import { checkNoPlantedLinks } from '../git/plantedLinks';
 import type { GitEnv } from '../git/gitExec';
 import type { WorktreeInfo } from './worktreeInfo';
 
@@ -88,10 +89,12 @@ export async function commitsOnlyThisWorktreeHolds(
   if (candidates.length === 0) return [];
   // Run from the common dir with --single-worktree: the repository as it stands once this
   // worktree is gone (its main worktree's HEAD and reflog, every shared ref and reflog).
-  // Revisions read from stdin are always positive; the holders follow --not.
+  // Revisions read from stdin are always positive; the holders follow --not. --ignore-missing
+  // (before the holders, which it governs): a ref naming no object, which a lane can plant in
+  // the shared refs/, holds nothing and must not stop the reap of every lane.
   const r = await runGit(
     info.commonDir,
-    ['rev-list', '--parents', '--stdin', '--not', '--single-worktree', '--all', '--reflog'],
+    ['rev-list', '--ignore-missing', '--parents', '--stdin', '--not', '--single-worktree', '--all', '--reflog'],
     {
       ...opts,
       extra: { GIT_DIR: info.commonDir },
@@ -154,6 +157,8 @@ async function createBranch(info: WorktreeInfo, wanted: string, sha: string, opt
       if (exists.stdout.toString('utf8').trim() === sha) return name;
       continue;
     }
+    // The shared refs/ and logs/ are writable to lanes: nothing is written through a link planted there.
+    checkNoPlantedLinks(info.top, [ref]);
     const made = await runGit(
       info.top,
       ['update-ref', '-m', 'svc reap: keep commits only the worktree held', ref, sha, ''],

@@ -33,7 +33,18 @@ export async function unpushedCommits(worktreeDir: string, opts: GitEnv = {}): P
   const not = upstream === null ? ['--not', '--remotes'] : ['--not', upstream.full];
   const log = await gitText(
     worktreeDir,
-    ['log', '--no-show-signature', '--no-decorate', '--no-color', '--format=%H %s', head, ...not, '--'],
+    // --ignore-missing: a ref naming no object (a lane can write the shared refs/) is no holder, never a failure.
+    [
+      'log',
+      '--ignore-missing',
+      '--no-show-signature',
+      '--no-decorate',
+      '--no-color',
+      '--format=%H %s',
+      head,
+      ...not,
+      '--',
+    ],
     opts,
   );
   const commits =
@@ -48,7 +59,7 @@ export async function unpushedCommits(worktreeDir: string, opts: GitEnv = {}): P
       : Number(
           await gitText(
             worktreeDir,
-            ['rev-list', '--count', head, '--not', '--branches', '--tags', '--remotes', '--'],
+            ['rev-list', '--ignore-missing', '--count', head, '--not', '--branches', '--tags', '--remotes', '--'],
             opts,
           ),
         );

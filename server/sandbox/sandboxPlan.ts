@@ -5,7 +5,8 @@
 // - what committing, fetching and pushing write in the shared repository: the object
 //   store, refs and reflogs, git-lfs's lfs/ (when there), and this worktree's own admin folder (but not the files in it
 //   that point git at a repository, which the daemon's own git commands there follow);
-// - the object store and refs of a push remote that is a local folder;
+// - the object store and refs of a push remote that is a local folder, for a lane on a host
+//   only: a local lane pushes through svc (bin/git-remote-svc), which applies the lane ref policy;
 // - the harness's own state, a private /tmp, and the conversation's own socket;
 // - and SVC_HOME is hidden whole (caller.key, config.yaml with its tokens, svc.db), except
 //   the files the agent must read (the script harness's script) and its socket; so are the
@@ -22,7 +23,7 @@ export interface SandboxFacts {
   /** This worktree's admin folder (`<common>/worktrees/<lane>`) and the repository's common git dir. */
   gitDir?: string;
   commonDir?: string;
-  /** Push remotes that are local folders (bare repositories), real paths. */
+  /** Push remotes that are local folders (bare repositories) the lane writes itself, real paths: a host's lanes' (a local lane's pushes go through svc). */
   localRemotes: string[];
   /** core.hooksPath, absolute, when set. */
   hooksPath?: string;

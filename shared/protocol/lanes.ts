@@ -323,3 +323,34 @@ export const ReapResult = z.object({
 });
 /** Client → daemon. `svc lane reap`: the spec's Reap steps 1–7; never kills, never discards work. */
 export const lanesReap = request('lanes/reap', ReapParams, ReapResult);
+
+export const PushParams = z
+  .object({
+    /** SVC_CONVERSATION of the pushing lane; the daemon takes the caller it resolved. */
+    caller: Caller,
+    /** The push URL as the lane's git names it (after `svc::`): a local bare repository of the project. */
+    remote: z.string().min(1).max(4096),
+    /** One per refspec git hands the remote helper: the commit to set (null deletes) and the full ref. */
+    updates: z
+      .array(
+        z
+          .object({
+            sha: z
+              .string()
+              .regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/)
+              .nullable(),
+            ref: Ref,
+            force: z.boolean(),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(100),
+  })
+  .strict();
+export const PushResult = z.object({
+  /** In the order asked: `error` is git's status word for the remote helper (`non-fast-forward`) or why svc refused it. */
+  results: z.array(z.object({ ref: z.string(), ok: z.boolean(), error: z.string().optional() })),
+});
+/** Client → daemon. `git push` from a local lane (bin/git-remote-svc): the daemon pushes for the lane, by the lane ref policy. */
+export const lanesPush = request('lanes/push', PushParams, PushResult);

@@ -27,6 +27,8 @@ import { NOTIFY_REFUSALS } from './notify';
 import type { NotifyRefusal } from './notify';
 import { PROJECT_REFUSALS } from './projects';
 import type { ProjectRefusal } from './projects';
+import { PUSH_REFUSALS } from './pushes';
+import type { PushRefusal } from './pushes';
 import { REAP_ERRORS, REAP_REFUSALS } from './reap';
 import type { ReapError, ReapRefusal } from './reap';
 import { REPORT_REFUSALS } from './reports';
@@ -54,6 +56,7 @@ export type SvcReason =
   | LaneRefusal
   | NotifyRefusal
   | ProjectRefusal
+  | PushRefusal
   | ReapRefusal
   | ReapError
   | ReportRefusal
@@ -76,6 +79,7 @@ const ALL: ReadonlySet<string> = new Set<SvcReason>([
   ...LANE_REFUSALS,
   ...NOTIFY_REFUSALS,
   ...PROJECT_REFUSALS,
+  ...PUSH_REFUSALS,
   ...REAP_REFUSALS,
   ...REAP_ERRORS,
   ...REPORT_REFUSALS,

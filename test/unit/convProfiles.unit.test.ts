@@ -217,6 +217,29 @@ describe('agent environment', () => {
       [undefined, undefined, undefined, undefined, '/usr/bin'],
     );
   });
+  it("a lane's pushes to its local remotes go through svc, after the environment's own GIT_CONFIG_* entries", () => {
+    const env = agentEnv({
+      convId: 7,
+      convName: 'r-k-builder-i1',
+      bare: false,
+      extraEnv: null,
+      profile,
+      svcHome: '/home/u/.svc',
+      shimDir: '/shim',
+      base: { ...base, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.pager', GIT_CONFIG_VALUE_0: 'cat' },
+      callerToken: 'cred-7',
+      pushThroughSvc: ['/home/u/proj-origin.git', 'file:///srv/other.git'],
+    });
+    assert.deepEqual(Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('GIT_CONFIG_'))), {
+      GIT_CONFIG_COUNT: '3',
+      GIT_CONFIG_KEY_0: 'core.pager',
+      GIT_CONFIG_VALUE_0: 'cat',
+      GIT_CONFIG_KEY_1: 'url.svc::/home/u/proj-origin.git.pushInsteadOf',
+      GIT_CONFIG_VALUE_1: '/home/u/proj-origin.git',
+      GIT_CONFIG_KEY_2: 'url.svc::file:///srv/other.git.pushInsteadOf',
+      GIT_CONFIG_VALUE_2: 'file:///srv/other.git',
+    });
+  });
   it('SVC_BIN names the shim by absolute path, for shells that reset PATH', () => {
     const env = agentEnv({
       convId: 7,

@@ -55,6 +55,7 @@ describe('the Marketplace package', () => {
         'CHANGELOG.md',
         'LICENSE*',
         'bin/svc',
+        'bin/git-remote-svc',
         'shared/skills/svc-gauntlet-loop/SKILL.md',
       ].includes(entry) ||
       entry.startsWith('dist/') ||
