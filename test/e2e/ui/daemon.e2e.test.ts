@@ -37,6 +37,18 @@ async function waitIdle(ids: number[], timeoutMs = 30_000): Promise<void> {
   }
 }
 
+/** The message names ten and counts the rest ("… and 2 more."): every agent that was stopped, once. */
+function resumedEvery(resumed: string, live: { id: number }[]): void {
+  const listed = [...resumed.matchAll(/#(\d+) /g)].map((m) => Number(m[1]));
+  const more = Number(/ and (\d+) more\.$/.exec(resumed)?.[1] ?? 0);
+  assert.equal(listed.length, Math.min(10, live.length), resumed);
+  assert.equal(listed.length + more, live.length, resumed);
+  assert.ok(
+    listed.every((id) => live.some((a) => a.id === id)),
+    resumed,
+  );
+}
+
 describe('Stop Daemon and Restart Daemon from VS Code', function () {
   this.timeout(180_000);
   const mine: number[] = [];
@@ -150,16 +162,7 @@ describe('Stop Daemon and Restart Daemon from VS Code', function () {
     await screenshot(page, '41b-conversation-panel-daemon-down');
 
     await clickNotificationButton(page, 'svc: the daemon stopped', `Start Daemon and Resume All ${live.length}`);
-    const resumed = await waitForMessage(page, 'svc: resumed ', 60_000);
-    // The message names ten and counts the rest ("… and 2 more."): every agent it stopped, once.
-    const listed = [...resumed.matchAll(/#(\d+) /g)].map((m) => Number(m[1]));
-    const more = Number(/ and (\d+) more\.$/.exec(resumed)?.[1] ?? 0);
-    assert.equal(listed.length, Math.min(10, live.length), resumed);
-    assert.equal(listed.length + more, live.length, resumed);
-    assert.ok(
-      listed.every((id) => live.some((a) => a.id === id)),
-      resumed,
-    );
+    resumedEvery(await waitForMessage(page, 'svc: resumed ', 60_000), live);
     await statusItem(page)
       .filter({ hasText: /^\s*svc\s*$/ })
       .waitFor({ timeout: 20_000 });
@@ -225,8 +228,7 @@ describe('Stop Daemon and Restart Daemon from VS Code', function () {
     await page
       .locator(`.sidebar .pane-header[aria-label="Command Deck Section"] a.action-label[aria-label="${resumeAll}"]`)
       .click();
-    const resumed = await waitForMessage(page, 'svc: resumed ', 60_000);
-    for (const a of live) assert.ok(resumed.includes(`#${a.id} `), resumed);
+    resumedEvery(await waitForMessage(page, 'svc: resumed ', 60_000), live);
     await eventually(
       async () => JSON.stringify((await liveAgents()).map((a) => a.id)) === JSON.stringify(live.map((a) => a.id)),
       30_000,
