@@ -27,7 +27,7 @@ export const installCliCommands: CommandSpec[] = [
     usage: [''],
     flags: {},
     details:
-      "The launcher runs this svc with the Node that runs this command, by absolute paths, so a login shell finds both.\nBeside it goes git-remote-svc (POSIX): the git remote helper a lane's git push runs, which git finds on PATH only.\nIt is written only under your home and never over a file that is not svc's; installing again refreshes it.\nsvc uninstall-cli removes it; svc doctor checks it.",
+      "The launcher runs this svc with the Node that runs this command, by absolute paths, so a login shell finds both.\nIt is written only under your home and never over a file that is not svc's; installing again refreshes it.\nsvc uninstall-cli removes it; svc doctor checks it.",
     async run(_a, io) {
       const where = place(io.env);
       // dist/svc.js → the package's bin/svc, the shim a person runs.

@@ -10,10 +10,6 @@
 // names that Node by its absolute path. It carries a marker line, so svc replaces or
 // removes only a launcher of its own, never a user's file of the same name, and it is
 // written only under the user's home.
-// Beside it goes `git-remote-svc` (POSIX), the git remote helper a local lane's `git push`
-// runs (its push URLs are rewritten to `svc::<url>`): git finds a helper on PATH only, so a
-// login shell that finds `svc` must find the helper too. It follows svc's launcher: written
-// and removed with it, never over a file that is not svc's.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -36,11 +32,6 @@ export function cliLinkPath(p: CliPlace): string {
       'svc.cmd',
     );
   return path.posix.join(p.home, '.local', 'bin', 'svc');
-}
-
-/** Where the push helper's launcher goes (beside svc's); none on Windows. */
-export function helperLinkPath(p: CliPlace): string | null {
-  return p.platform === 'win32' ? null : path.posix.join(path.dirname(cliLinkPath(p)), 'git-remote-svc');
 }
 
 const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -117,23 +108,13 @@ export function installCli(p: CliPlace & { nodePath: string; shimPath: string })
   if (before.kind === 'other') return { outcome: 'taken', file };
   const text = launcherText(p.platform, p.nodePath, p.shimPath);
   const facts = { file, nodePath: p.nodePath, shimPath: p.shimPath };
-  fs.mkdirSync(folder, { recursive: true });
-  const helper = helperLinkPath(p);
-  // bin/git-remote-svc beside bin/svc; a file of that name that is not svc's stays.
-  if (helper && readInstalled(helper).kind !== 'other')
-    writeLauncher(helper, launcherText(p.platform, p.nodePath, path.join(path.dirname(p.shimPath), 'git-remote-svc')));
   if (before.kind === 'ours' && fs.readFileSync(file, 'utf8') === text) return { outcome: 'unchanged', ...facts };
-  writeLauncher(file, text);
-  return { outcome: before.kind === 'ours' ? 'updated' : 'installed', ...facts };
-}
-
-/** Writes `text` to `file` (mode 0755) by a rename, unless it holds it already. */
-function writeLauncher(file: string, text: string): void {
-  if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text) return;
+  fs.mkdirSync(folder, { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, text, { mode: 0o755 });
   fs.chmodSync(tmp, 0o755);
   fs.renameSync(tmp, file);
+  return { outcome: before.kind === 'ours' ? 'updated' : 'installed', ...facts };
 }
 
 export type UninstallCliResult = { outcome: 'removed' | 'absent'; file: string } | { outcome: 'notOurs'; file: string };
@@ -144,8 +125,6 @@ export function uninstallCli(p: CliPlace): UninstallCliResult {
   const there = readInstalled(file);
   if (there.kind === 'none') return { outcome: 'absent', file };
   if (there.kind === 'other') return { outcome: 'notOurs', file };
-  const helper = helperLinkPath(p);
-  if (helper && readInstalled(helper).kind === 'ours') fs.rmSync(helper);
   fs.rmSync(file);
   return { outcome: 'removed', file };
 }

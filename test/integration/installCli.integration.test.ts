@@ -65,13 +65,6 @@ describe('svc install-cli', function () {
       `#!/bin/sh\n# svc's command, installed by svc install-cli; svc uninstall-cli removes it\nexec '${process.execPath}' '${shim}' "$@"\n`,
     );
     assert.equal(fs.statSync(link).mode & 0o777, 0o755);
-    // Beside it the push helper, which git finds on PATH only (a lane's pushes run it).
-    const helper = path.join(path.dirname(link), 'git-remote-svc');
-    assert.equal(
-      fs.readFileSync(helper, 'utf8'),
-      `#!/bin/sh\n# svc's command, installed by svc install-cli; svc uninstall-cli removes it\nexec '${process.execPath}' '${path.join(BIN_DIR, 'git-remote-svc')}' "$@"\n`,
-    );
-    assert.equal(fs.statSync(helper).mode & 0o777, 0o755);
     assert.equal(loginFinds(), link);
     const version = spawnSync('/bin/bash', ['-lc', 'svc --version'], { env: s.env, encoding: 'utf8' });
     assert.equal(version.status, 0, version.stderr);
@@ -117,7 +110,6 @@ describe('svc install-cli', function () {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, `removed ${link}\n`);
     assert.ok(!fs.existsSync(link));
-    assert.ok(!fs.existsSync(path.join(path.dirname(link), 'git-remote-svc')), 'the push helper goes with it');
     assert.notEqual(loginFinds(), link);
     assert.equal((await s.svc(['uninstall-cli'])).stdout, `nothing to remove: ${link} does not exist\n`);
     fs.writeFileSync(path.join(s.svcHome, 'config.yaml'), 'roles:\n  review:\n    harness: codex\n', { mode: 0o600 });
