@@ -8,6 +8,7 @@
 // `harnesses.<name>.env`) is the explicit opt-in for the roles launched with it.
 // Every agent also gets the user's git identity (gitIdentity.ts) unless already set.
 import * as path from 'node:path';
+import { shellQuote } from '../../shared/format/shellQuote';
 import type { Profile } from '../harness/profiles';
 import { globToRegExp } from './names';
 
@@ -64,20 +65,30 @@ export function agentEnv(i: EnvInput): NodeJS.ProcessEnv {
     env.SVC_BIN = path.join(i.shimDir, 'svc');
     env.PATH = [i.shimDir, ...parts].join(path.delimiter);
   }
-  if (!i.bare) pushesThroughSvc(env, i.pushThroughSvc ?? []);
+  if (!i.bare) pushesThroughSvc(env, i.pushThroughSvc ?? [], path.join(i.shimDir, 'git-remote-svc'));
   const script = scriptFor(i.profile.scripts, i.convName);
   if (script) env.SVC_SCRIPT_FILE = path.resolve(i.svcHome, script);
   return env;
 }
 
-/** Adds one `url.svc::<url>.pushInsteadOf <url>` per URL after the environment's own GIT_CONFIG_* entries. */
-function pushesThroughSvc(env: NodeJS.ProcessEnv, urls: string[]): void {
+/**
+ * Adds one `url.svc::<url>.pushInsteadOf <url>` per URL after the environment's own
+ * GIT_CONFIG_* entries, and `alias.remote-svc` naming the helper by absolute paths: git runs
+ * a remote helper as `git remote-svc`, finding `git-remote-svc` on PATH or else that alias,
+ * so a push works from a login shell too (codex runs every command in one), whose PATH has
+ * neither svc's bin folder nor, perhaps, this Node.
+ */
+function pushesThroughSvc(env: NodeJS.ProcessEnv, urls: string[], helper: string): void {
   if (urls.length === 0) return;
   let n = Number.parseInt(env.GIT_CONFIG_COUNT ?? '', 10);
   if (!Number.isInteger(n) || n < 0) n = 0;
-  for (const url of urls) {
-    env[`GIT_CONFIG_KEY_${n}`] = `url.svc::${url}.pushInsteadOf`;
-    env[`GIT_CONFIG_VALUE_${n}`] = url;
+  const entries: [string, string][] = [
+    ...urls.map((url): [string, string] => [`url.svc::${url}.pushInsteadOf`, url]),
+    ['alias.remote-svc', `!${shellQuote(process.execPath)} ${shellQuote(helper)}`],
+  ];
+  for (const [key, value] of entries) {
+    env[`GIT_CONFIG_KEY_${n}`] = key;
+    env[`GIT_CONFIG_VALUE_${n}`] = value;
     n++;
   }
   env.GIT_CONFIG_COUNT = String(n);

@@ -1,12 +1,9 @@
 // The exact shell commands that bring parked work back. Printed to the user and run
 // verbatim by the tests, so they are quoted for a POSIX shell (sh, bash, zsh).
+import { shellQuote } from '../../shared/format/shellQuote';
 import { STRIP } from './patchFormat';
 
-/** Quotes one word for a POSIX shell; plain words stay bare for readability. */
-export function shellQuote(word: string): string {
-  if (word !== '' && /^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
+export { shellQuote };
 
 const q = shellQuote;
 

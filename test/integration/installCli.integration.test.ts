@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { laneWorld, ok, startLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
-import { BIN_DIR, makeScratch } from '../helpers/scratch';
+import { BIN_DIR, git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
 
@@ -48,6 +48,26 @@ describe('svc install-cli', function () {
     assert.equal(
       await doctorCli(),
       'svc command\n  note     a login shell does not find svc: your terminals, and codex lanes (which run commands in a login shell) have no svc command\n           fix: svc install-cli (in VS Code: "svc: Install \'svc\' Command in PATH")',
+    );
+  });
+
+  it("before it, a lane's git push from a login shell (no svc on its PATH) still goes through svc", async () => {
+    const inLoginShell = [
+      'echo pushed > pushed.txt',
+      'git add pushed.txt',
+      "git commit -q -m 'pushed'",
+      'git push -q -u origin HEAD',
+    ];
+    const brief = writeBrief(w.briefs, 'login-push.md', [
+      { run: `env -u SVC_BIN bash -lc "${inLoginShell.join(' && ')}"`, check: true },
+      { run: 'echo pushed from a login shell | "$SVC_BIN" lane report --stdin', check: true },
+    ]);
+    await startLane(w, { run: 'loginpush', key: 'k', role: 'builder', model: 'm', brief });
+    const waited = await s.svc(['lane', 'wait', 'loginpush-k-builder-i1', '--timeout', '60']);
+    assert.equal(waited.code, 0, waited.stdout + waited.stderr);
+    assert.equal(
+      git(w.origin, s.env, 'rev-parse', 'refs/heads/loginpush/k'),
+      git(w.repo, s.env, 'rev-parse', 'refs/heads/loginpush/k'),
     );
   });
 

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { shellQuote } from '../../shared/format/shellQuote';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { agentEnv, scriptFor } from '../../server/conversations/agentEnv';
@@ -231,13 +232,16 @@ describe('agent environment', () => {
       pushThroughSvc: ['/home/u/proj-origin.git', 'file:///srv/other.git'],
     });
     assert.deepEqual(Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('GIT_CONFIG_'))), {
-      GIT_CONFIG_COUNT: '3',
+      GIT_CONFIG_COUNT: '4',
       GIT_CONFIG_KEY_0: 'core.pager',
       GIT_CONFIG_VALUE_0: 'cat',
       GIT_CONFIG_KEY_1: 'url.svc::/home/u/proj-origin.git.pushInsteadOf',
       GIT_CONFIG_VALUE_1: '/home/u/proj-origin.git',
       GIT_CONFIG_KEY_2: 'url.svc::file:///srv/other.git.pushInsteadOf',
       GIT_CONFIG_VALUE_2: 'file:///srv/other.git',
+      // The helper by absolute paths, for a login shell's git, whose PATH has neither.
+      GIT_CONFIG_KEY_3: 'alias.remote-svc',
+      GIT_CONFIG_VALUE_3: `!${shellQuote(process.execPath)} /shim/git-remote-svc`,
     });
   });
   it('SVC_BIN names the shim by absolute path, for shells that reset PATH', () => {
