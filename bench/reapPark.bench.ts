@@ -9,23 +9,17 @@
 // Run: npm run bench -- reapPark
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { newScriptConversation, ok, startLane } from '../test/helpers/lanes';
 import { git, makeScratch } from '../test/helpers/scratch';
 import { writeBrief } from '../test/helpers/scriptBrief';
 import { median } from './acpFloor';
+import { loadAverage } from './loadAverage';
 
 const FILES = Number(process.env.SVC_BENCH_PARK_FILES ?? 30000);
 const DIRTY = Number(process.env.SVC_BENCH_PARK_DIRTY ?? 3600);
 const ROUNDS = 3;
 const TARGET = 1.3;
-
-const load = () =>
-  `load ${os
-    .loadavg()
-    .map((x) => x.toFixed(1))
-    .join(' ')}`;
 
 function timed(fn: () => void): number {
   const t = process.hrtime.bigint();
@@ -127,7 +121,7 @@ async function main(): Promise<void> {
     }
     const ratio = median(parks) / median(floors);
     console.log(
-      `reap --park of ${DIRTY} dirty paths in a ${FILES}-file tree: ${median(parks).toFixed(0)} ms (median of ${ROUNDS}; runs ${parks.map((x) => x.toFixed(0)).join(' ')}); ratio ${ratio.toFixed(2)} to git stash -u + git worktree remove ${median(floors).toFixed(0)} ms (runs ${floors.map((x) => x.toFixed(0)).join(' ')}; target ≤ ${TARGET}: ${ratio <= TARGET ? 'met' : 'MISSED'}); ${load()}`,
+      `reap --park of ${DIRTY} dirty paths in a ${FILES}-file tree: ${median(parks).toFixed(0)} ms (median of ${ROUNDS}; runs ${parks.map((x) => x.toFixed(0)).join(' ')}); ratio ${ratio.toFixed(2)} to git stash -u + git worktree remove ${median(floors).toFixed(0)} ms (runs ${floors.map((x) => x.toFixed(0)).join(' ')}; target ≤ ${TARGET}: ${ratio <= TARGET ? 'met' : 'MISSED'}); ${loadAverage()}`,
     );
   } finally {
     await s.dispose();

@@ -222,6 +222,11 @@ export async function gitText(cwd: string, args: string[], call: GitCall = {}): 
   return (await runGit(cwd, args, call)).stdout.toString('utf8').trim();
 }
 
+/** The inverse of splitNul: paths as git's `-z --stdin` reads them, each NUL-terminated. */
+export function joinNul(paths: readonly Buffer[]): Buffer {
+  return Buffer.concat(paths.flatMap((p) => [p, Buffer.from([0])]));
+}
+
 /**
  * Splits NUL-terminated git output (`-z`) into raw byte fields, dropping the final empty
  * one. Paths stay bytes: a file name need not be UTF-8, and decoding it would make the

@@ -10,7 +10,7 @@
 // (--park) or refuses, never deletes it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runGit, splitNul } from '../git/gitExec';
+import { joinNul, runGit, splitNul } from '../git/gitExec';
 import type { GitEnv } from '../git/gitExec';
 import type { WorktreeInfo } from './worktreeInfo';
 
@@ -98,7 +98,7 @@ async function committedRulesTree(
   const listed = await runGit(workTree, ['ls-files', '-z'], fromRepo);
   const ignoreFiles = splitNul(listed.stdout).filter(isIgnoreFile);
   if (ignoreFiles.length) {
-    const input = Buffer.concat(ignoreFiles.flatMap((p) => [p, Buffer.from([0])]));
+    const input = joinNul(ignoreFiles);
     await runGit(workTree, ['checkout-index', '--force', '-z', '--stdin'], { ...fromRepo, input });
   }
   await runGit(scratchDir, ['init', '--quiet', '--bare', '--template=', gitDir], opts);

@@ -5,7 +5,7 @@
 // the index and lets git compare again, so hidden edits become ordinary changes.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runGit, splitNul } from '../git/gitExec';
+import { joinNul, runGit, splitNul } from '../git/gitExec';
 import type { GitEnv } from '../git/gitExec';
 
 export type HidingBit = 'assume-unchanged' | 'skip-worktree';
@@ -47,7 +47,7 @@ export async function clearBits(
   for (const bit of ['assume-unchanged', 'skip-worktree'] as const) {
     const paths = entries.filter((e) => e.bits.includes(bit)).map((e) => e.path);
     if (paths.length === 0) continue;
-    const input = Buffer.concat(paths.flatMap((p) => [p, Buffer.from([0])]));
+    const input = joinNul(paths);
     await runGit(top, ['update-index', `--no-${bit}`, '-z', '--stdin'], { ...call, input });
   }
 }

@@ -5,7 +5,7 @@
 // uncommitted ignore rules hide, `git write-tree`.
 import * as fs from 'node:fs';
 import { ignoredOnlyByUncommittedRules } from './committedIgnores';
-import { gitFailure, runGit, splitNul } from '../git/gitExec';
+import { gitFailure, joinNul, runGit, splitNul } from '../git/gitExec';
 import type { GitCall, GitEnv } from '../git/gitExec';
 import { clearHidingBits, sparseCheckoutOn } from './indexFlags';
 import type { HiddenByBits } from './indexFlags';
@@ -74,7 +74,7 @@ export async function captureWork(
           args: [...INDEX_SAFE, 'add', '-A', ...sparse, '--pathspec-from-file=-', '--pathspec-file-nul'],
           call: {
             ...call,
-            input: nulList([Buffer.from('.'), ...skip.map((p) => Buffer.from(`:(exclude,literal)${p}`))]),
+            input: joinNul([Buffer.from('.'), ...skip.map((p) => Buffer.from(`:(exclude,literal)${p}`))]),
           },
         },
   );
@@ -85,7 +85,7 @@ export async function captureWork(
       call: {
         ...opts,
         extra: { GIT_INDEX_FILE: indexFile, GIT_LITERAL_PATHSPECS: '1' },
-        input: nulList(ignoredByUncommittedRules.filter((p) => !skip.includes(p.toString('utf8')))),
+        input: joinNul(ignoredByUncommittedRules.filter((p) => !skip.includes(p.toString('utf8')))),
       },
     }));
   }
@@ -162,8 +162,6 @@ async function changesOf(info: WorktreeInfo, head: string, indexFile: string, op
   );
   return parseRaw(splitNul(raw.stdout));
 }
-
-const nulList = (paths: Buffer[]) => Buffer.concat(paths.flatMap((p) => [p, Buffer.from([0])]));
 
 /** `:<old mode> <new mode> <old sha> <new sha> <status>` then the path, NUL-separated. */
 export function parseRaw(fields: Buffer[]): RawChange[] {

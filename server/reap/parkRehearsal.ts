@@ -8,7 +8,7 @@
 // changed paths this checks out 3,600 files instead of 30,000 (and removes as many after).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runGit, splitNul } from '../git/gitExec';
+import { joinNul, runGit, splitNul } from '../git/gitExec';
 import type { GitEnv } from '../git/gitExec';
 import { differs, foldersOf } from './parkDisk';
 
@@ -48,12 +48,12 @@ export async function rehearseRestore(
   const changedSet = new Set(changed.map((p) => p.toString('latin1')));
   const checkedOut = (e: Entry) =>
     converted === 'every path' || changedSet.has(e.path.toString('latin1')) || converted.has(e.path.toString('latin1'));
-  const trialPaths = paths.filter((_, i) => checkedOut(entries[i]));
+  const trialPaths = entries.filter(checkedOut).map((e) => e.path);
   fs.mkdirSync(trialDir, { recursive: true, mode: 0o700 });
   if (trialPaths.length)
     await runGit(top, ['checkout-index', '--force', '-z', '--stdin', `--prefix=${trialDir}/`], {
       ...call,
-      input: Buffer.concat(trialPaths.flatMap((p) => [p, Buffer.from([0])])),
+      input: joinNul(trialPaths),
     });
   const created = createdModes(`${trialDir}.modes`);
   const differing: Buffer[] = [];
@@ -100,7 +100,7 @@ async function convertedAtCheckout(
   if (paths.length === 0) return out;
   const r = await runGit(top, ['check-attr', '-z', '--stdin', ...CONVERTING], {
     ...call,
-    input: Buffer.concat(paths.flatMap((p) => [p, Buffer.from([0])])),
+    input: joinNul(paths),
   });
   // -z: path NUL attribute NUL value NUL, for every path and attribute.
   const fields = splitNul(r.stdout);

@@ -4,7 +4,7 @@
 // removed or cleaned. Match on `reason` (`SvcError.is(e, 'dirty')`), never on the text.
 import { refusalsOf } from '../../shared/errors';
 import * as path from 'node:path';
-import { shellQuote } from './restoreCommand';
+import { shellQuote } from '../../shared/format/shellQuote';
 import type { SvcError } from '../../shared/errors';
 import { REAP_ERRORS, REAP_REFUSALS } from '../../shared/refusals/reap';
 import type { ReapError, ReapRefusal } from '../../shared/refusals/reap';

@@ -3,8 +3,6 @@
 import { shellQuote } from '../../shared/format/shellQuote';
 import { STRIP } from './patchFormat';
 
-export { shellQuote };
-
 const q = shellQuote;
 
 /**

@@ -23,7 +23,8 @@ import { archiveFailedLine, formatReapReport } from '../../shared/format/reapRep
 import { REAP_REFUSALS } from '../../shared/refusals/reap';
 import type { ReapRefusal } from '../../shared/refusals/reap';
 import type { ReapReport } from '../../shared/format/reapReport';
-import { restoreAfterRemove, restoreInPlace, shellQuote } from '../../server/reap/restoreCommand';
+import { restoreAfterRemove, restoreInPlace } from '../../server/reap/restoreCommand';
+import { shellQuote } from '../../shared/format/shellQuote';
 import { splitNul } from '../../server/git/gitExec';
 
 const HEAD = '0123456789abcdef0123456789abcdef01234567';
