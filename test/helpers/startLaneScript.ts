@@ -2,8 +2,8 @@
 // recording what each prompt showed (title, items, prefilled value, active item, Back).
 import type { DeckRow } from '../../extension/commandDeck/deckModel';
 import type { HarnessChoice } from '../../extension/doctor/harnessChoices';
-import { BACK } from '../../extension/lanes/startLaneFlow';
-import type { FlowFacts, PickItem, Prompter, RunChoice } from '../../extension/lanes/startLaneFlow';
+import { BACK } from '../../extension/lanes/startLane/flowTypes';
+import type { FlowFacts, PickItem, Prompter, RunChoice } from '../../extension/lanes/startLane/flowTypes';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 
 /** `<back>` presses Back; undefined dismisses. */

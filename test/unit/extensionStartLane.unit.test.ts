@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { DeckRow } from '../../extension/commandDeck/deckModel';
-import { judgeChoices, startLaneFlow } from '../../extension/lanes/startLaneFlow';
+import { judgeChoices } from '../../extension/lanes/startLane/judgeChoices';
+import { startLaneFlow } from '../../extension/lanes/startLaneFlow';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 import { facts, scripted } from '../helpers/startLaneScript';
 
