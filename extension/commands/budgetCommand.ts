@@ -12,9 +12,9 @@ import { ask, conversationTarget } from './targets';
 
 export async function raiseBudget(
   d: Pick<CommandDeps, 'connection' | 'deck' | 'deckView'>,
-  arg: unknown,
+  conv: number | undefined,
 ): Promise<void> {
-  const t = await conversationTarget(arg, d.deck, d.deckView.selection, {
+  const t = await conversationTarget(conv, d.deck, d.deckView.selection, {
     what: 'raise the spend cap of',
     filter: (r) => r.kind === 'lane',
     none: 'no lane to set a spend cap for',

@@ -4,6 +4,7 @@
 // its runtime guard both follow from `daemon`) and the words its errors use. commands.ts
 // maps each id to its body, and the compiler holds that map to this table. No vscode
 // import: the unit tier and the generator read it in plain Node.
+import type { ArgKind, ArgOf } from './commandArgs';
 
 /** The views whose title bars and rows carry commands (package.json `contributes.views`). */
 export type ViewId = 'svc.inbox' | 'svc.commandDeck' | 'svc.reviews';
@@ -23,6 +24,8 @@ export interface CommandSpec {
   icon?: string;
   /** What it does, for its errors: "svc: cannot <what>: …". */
   what: string;
+  /** What it acts on, read from the argument it is invoked with (commandArgs.ts); absent, it takes none. */
+  takes?: ArgKind;
   /**
    * How it depends on the daemon; absent, it works without one. `needed`: it runs once the
    * daemon is usable (a connect in progress is waited out); while the daemon is down it says
@@ -104,6 +107,7 @@ const TABLE = {
     title: 'Open Conversation',
     icon: 'go-to-file',
     what: 'open the conversation',
+    takes: 'conversation',
     daemon: 'needed',
     menus: [
       onDeckRow(/^svc:conv\b/, '1_open@1'),
@@ -119,6 +123,7 @@ const TABLE = {
     title: 'Open Conversation in the Preview Tab',
     icon: 'go-to-file',
     what: 'open the conversation',
+    takes: 'conversation',
     daemon: 'needed',
     palette: false,
   },
@@ -133,6 +138,7 @@ const TABLE = {
     title: 'Tell Conversation…',
     icon: 'comment',
     what: 'tell the conversation',
+    takes: 'conversation',
     daemon: 'needed',
     menus: [
       onDeckRow(/^svc:conv\b.*\+live\b/, '2_talk@1'),
@@ -147,6 +153,7 @@ const TABLE = {
     title: 'Answer Needs-You Request…',
     icon: 'bell-dot',
     what: 'answer the conversation',
+    takes: 'conversation',
     daemon: 'needed',
     menus: [
       onDeckRow(/^svc:conv\b.*\+needs-you\b/, '2_talk@2'),
@@ -159,6 +166,7 @@ const TABLE = {
     title: 'Stop Conversation',
     icon: 'debug-stop',
     what: 'stop the conversation',
+    takes: 'conversation',
     daemon: 'needed',
     menus: [
       onDeckRow(/^svc:conv\b.*\+live\b/, '3_lifecycle@1'),
@@ -172,6 +180,7 @@ const TABLE = {
     title: 'Archive Conversation',
     icon: 'archive',
     what: 'archive the conversation',
+    takes: 'conversation',
     daemon: 'needed',
     menus: [onDeckRow(/^svc:conv\b(?!.*\+(live|archived)\b)/, '3_lifecycle@3')],
   },
@@ -179,6 +188,7 @@ const TABLE = {
     title: 'Hand Off Conversation…',
     icon: 'arrow-right',
     what: 'hand off the conversation',
+    takes: 'conversation',
     daemon: 'needed',
     menus: [onDeckRow(/^svc:conv\b.*\+succeed\b/, '4_launch@2')],
   },
@@ -186,6 +196,7 @@ const TABLE = {
     title: 'Fork Conversation…',
     icon: 'repo-forked',
     what: 'fork the conversation',
+    takes: 'conversation',
     daemon: 'needed',
     menus: [onDeckRow(/^svc:conv\b.*\+succeed\b/, '4_launch@3')],
   },
@@ -193,6 +204,7 @@ const TABLE = {
     title: 'Start Lane…',
     icon: 'run-all',
     what: 'start a lane',
+    takes: 'conversation',
     daemon: 'needed',
     keys: 'ctrl+alt+s l',
     menus: [onDeckTitle('navigation@2'), onDeckRow(/^svc:conv\b/, '4_launch@1')],
@@ -201,6 +213,7 @@ const TABLE = {
     title: 'Open Worktree in New Window',
     icon: 'empty-window',
     what: "open the lane's worktree",
+    takes: 'conversation',
     daemon: 'needed',
     menus: [onDeckRow(/^svc:conv\+lane\b.*\+git\b(?!.*\+reaped\b)/, '1_open@3')],
   },
@@ -208,6 +221,7 @@ const TABLE = {
     title: 'Compare with Base',
     icon: 'diff-multiple',
     what: "compare the lane's worktree with its base",
+    takes: 'conversation',
     daemon: 'needed',
     menus: [onDeckRow(/^svc:conv\+lane\+builder\b.*\+base\b(?!.*\+reaped\b)/, '1_open@4')],
   },
@@ -215,6 +229,7 @@ const TABLE = {
     title: 'Copy Branch Name',
     icon: 'copy',
     what: "copy the lane's branch",
+    takes: 'conversation',
     daemon: 'needed',
     menus: [onDeckRow(/^svc:conv\+lane\b.*\+git\b/, '6_copy@1')],
   },
@@ -222,6 +237,7 @@ const TABLE = {
     title: 'Reap Lane…',
     icon: 'trash',
     what: 'reap the lane',
+    takes: 'conversation',
     daemon: 'needed',
     menus: [
       onDeckRow(/^svc:conv\+lane\b(?!.*\+reaped\b)/, '3_lifecycle@2'),
@@ -233,6 +249,7 @@ const TABLE = {
     title: 'Request Review…',
     icon: 'eye',
     what: 'request a review',
+    takes: 'issue',
     daemon: 'needed',
     keys: 'ctrl+alt+s r',
     menus: [
@@ -245,6 +262,7 @@ const TABLE = {
     title: 'Abort Review',
     icon: 'circle-slash',
     what: 'abort the review',
+    takes: 'issue',
     daemon: 'needed',
     palette: 'svc.reviewRunning',
     menus: [
@@ -258,6 +276,7 @@ const TABLE = {
     title: 'Restart Review…',
     icon: 'debug-restart',
     what: 'restart the review',
+    takes: 'issue',
     daemon: 'needed',
     menus: [
       onReviewsRow(/^svc:review\+issue\b.*\+run\b/, '1_review@3'),
@@ -305,6 +324,7 @@ const TABLE = {
     title: 'Open Report',
     icon: 'file-text',
     what: 'open the report',
+    takes: 'file',
     palette: false,
     menus: [
       onDeckRow(/^svc:conv\b.*\+report\b/, '1_open@2'),
@@ -344,6 +364,7 @@ const TABLE = {
     title: 'Merge PR',
     icon: 'git-merge',
     what: 'merge the PR',
+    takes: 'pr',
     daemon: 'needed',
     menus: [
       onReviewsRow(/^svc:review\+readiness\b.*\+mergeable\b/, 'inline@1'),
@@ -354,6 +375,7 @@ const TABLE = {
     title: 'Open PR',
     icon: 'link-external',
     what: 'open the PR',
+    takes: 'pr',
     menus: [
       onReviewsRow(/^svc:review\+(readiness|issue)\b.*\+url\b/, 'inline@2'),
       onReviewsRow(/^svc:review\+(readiness|issue)\b.*\+url\b/, '1_pr@2'),
@@ -363,6 +385,7 @@ const TABLE = {
     title: 'Resume Conversation',
     icon: 'debug-continue',
     what: 'resume the conversation',
+    takes: 'conversation',
     daemon: 'needed',
     menus: [
       onDeckRow(/^svc:conv\b(?!.*\+(live|archived|reaped|reviewer)\b)/, '3_lifecycle@0'),
@@ -376,6 +399,7 @@ const TABLE = {
     title: 'Unarchive Conversation',
     icon: 'discard',
     what: 'unarchive the conversation',
+    takes: 'conversation',
     daemon: 'needed',
     menus: [
       onDeckRow(/^svc:conv\b.*\+archived\b/, '3_lifecycle@4'),
@@ -416,6 +440,7 @@ const TABLE = {
     title: 'Start Work Agent…',
     icon: 'play',
     what: "start the issue's work agent",
+    takes: 'issue',
     daemon: 'connectedOnly',
     palette: 'svc.hasIssues',
     menus: [onReviewsRow(/^svc:review\+issue\b(?!.*\+worker\b)/, '0_issue@1')],
@@ -424,6 +449,7 @@ const TABLE = {
     title: 'Mark Issue Done (Push, Open the PR)…',
     icon: 'check-all',
     what: 'mark the issue done',
+    takes: 'issue',
     daemon: 'connectedOnly',
     palette: 'svc.hasIssues',
     menus: [onReviewsRow(/^svc:review\+issue\b(?!.*\+ready\b)/, '0_issue@2')],
@@ -446,6 +472,7 @@ const TABLE = {
     title: 'Export Run Record…',
     icon: 'export',
     what: 'export the run record',
+    takes: 'run',
     daemon: 'needed',
     menus: [onWebview("webviewId == 'svc.awareness' && webviewSection == 'runCard'")],
   },
@@ -453,6 +480,7 @@ const TABLE = {
     title: 'Raise Spend Cap…',
     icon: 'credit-card',
     what: 'raise the spend cap',
+    takes: 'conversation',
     daemon: 'needed',
     menus: [
       onDeckRow(/^svc:conv\+lane\b(?!.*\+reaped\b)/, '3_lifecycle@99'),
@@ -469,6 +497,10 @@ const TABLE = {
 } satisfies Record<`svc.${string}`, CommandSpec>;
 
 export type CommandId = keyof typeof TABLE;
+/** The argument a command's body receives: what its `takes` reads, else nothing. */
+export type ArgOfCommand<Id extends CommandId> = (typeof TABLE)[Id] extends { takes: infer K extends ArgKind }
+  ? ArgOf<K>
+  : undefined;
 export const COMMANDS: Readonly<Record<CommandId, CommandSpec>> = TABLE;
 /** Every command id, in the table's order. */
 export const COMMAND_IDS = Object.keys(COMMANDS) as CommandId[];

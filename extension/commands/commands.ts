@@ -12,7 +12,8 @@ import { AgentsPanel } from '../agents/agentsPanel';
 import { RolesPanel } from '../roles/rolesPanel';
 import type { CommandDeps } from './commandDeps';
 import { COMMAND_IDS, COMMANDS } from './commandTable';
-import type { CommandId } from './commandTable';
+import type { ArgOfCommand, CommandId } from './commandTable';
+import { ARG_READERS } from './commandArgs';
 import {
   answerConversation,
   archiveConversation,
@@ -38,11 +39,11 @@ import { exportRunRecord } from './runRecordCommand';
 import { raiseBudget } from './budgetCommand';
 import { mergePr, openPr, openReport, setDeckFilter } from './viewCommands';
 
-/** What a command does with the arguments VS Code passes (a tree node, a webview's context, or none). */
-type Body = (arg: unknown) => unknown;
+/** Each command's body, given what it acts on as its `takes` reads it from VS Code's argument. */
+type Bodies = { [Id in CommandId]: (arg: ArgOfCommand<Id>) => unknown };
 
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
-  const bodies: Record<CommandId, Body> = {
+  const bodies: Bodies = {
     'svc.startDaemon': () => startDaemon(d.connection),
     'svc.showDaemonStatus': () => showDaemonStatus(d.connection),
     'svc.showDaemonLog': () => showDaemonLog(d.connection),
@@ -99,10 +100,11 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
   };
   const register = (id: CommandId) => {
     const spec = COMMANDS[id];
-    return vscode.commands.registerCommand(id, (arg: unknown) =>
+    const body = bodies[id] as (arg: unknown) => unknown;
+    return vscode.commands.registerCommand(id, (given: unknown) =>
       funnel(spec.what, async () => {
         if (spec.daemon) await d.connection.usable();
-        return bodies[id](arg);
+        return body(spec.takes ? ARG_READERS[spec.takes](given) : undefined);
       }),
     );
   };

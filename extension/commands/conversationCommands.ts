@@ -23,13 +23,13 @@ import { DaemonRefusal } from '../../shared/client/daemonRefusal';
 import { pickerHarnesses } from '../doctor/harnessHealth';
 import { NothingToDo, UserCancelled } from '../errors/errorFunnel';
 import type { CommandDeps } from './commandDeps';
-import { ask, convIdOf, conversationTarget } from './targets';
+import { ask, conversationTarget } from './targets';
 
 const selection = (d: CommandDeps) => d.deckView.selection;
 
 /** Opens a conversation to keep (the palette, a context menu, a double-click): not a preview. */
-export async function openConversation(d: CommandDeps, arg: unknown): Promise<void> {
-  const t = await conversationTarget(arg, d.deck, selection(d), {
+export async function openConversation(d: CommandDeps, conv: number | undefined): Promise<void> {
+  const t = await conversationTarget(conv, d.deck, selection(d), {
     what: 'open',
     none: 'there are no conversations yet',
   });
@@ -46,9 +46,9 @@ export const DOUBLE_CLICK_MS = 600;
  * in the preview tab, as the Explorer opens a file; the same row again within a
  * double-click's time keeps the tab.
  */
-export async function previewConversation(d: CommandDeps, arg: unknown, now = Date.now()): Promise<void> {
+export async function previewConversation(d: CommandDeps, conv: number | undefined, now = Date.now()): Promise<void> {
   await d.connection.usable();
-  const t = await conversationTarget(arg, d.deck, selection(d), {
+  const t = await conversationTarget(conv, d.deck, selection(d), {
     what: 'open',
     none: 'there are no conversations yet',
   });
@@ -115,8 +115,8 @@ export async function newConversation(d: CommandDeps): Promise<void> {
   d.panels.show(created.conversation.id);
 }
 
-export async function tellConversation(d: CommandDeps, arg: unknown): Promise<void> {
-  const t = await conversationTarget(arg, d.deck, selection(d), {
+export async function tellConversation(d: CommandDeps, conv: number | undefined): Promise<void> {
+  const t = await conversationTarget(conv, d.deck, selection(d), {
     what: 'tell',
     filter: (r) => isLive(r.activity),
     none: 'no conversation is running to tell',
@@ -145,8 +145,8 @@ export async function tellConversation(d: CommandDeps, arg: unknown): Promise<vo
   );
 }
 
-export async function answerConversation(d: CommandDeps, arg: unknown): Promise<void> {
-  const t = await conversationTarget(arg, d.deck, selection(d), {
+export async function answerConversation(d: CommandDeps, conv: number | undefined): Promise<void> {
+  const t = await conversationTarget(conv, d.deck, selection(d), {
     what: 'answer',
     filter: (r) => r.activity === 'needs-you',
     none: 'no conversation needs you',
@@ -176,8 +176,8 @@ export async function answerConversation(d: CommandDeps, arg: unknown): Promise<
   void vscode.window.showInformationMessage(`svc: answered #${t.id}: ${r.answered.title}`);
 }
 
-export async function stopConversation(d: CommandDeps, arg: unknown): Promise<void> {
-  const t = await conversationTarget(arg, d.deck, selection(d), {
+export async function stopConversation(d: CommandDeps, conv: number | undefined): Promise<void> {
+  const t = await conversationTarget(conv, d.deck, selection(d), {
     what: 'stop',
     filter: (r) => isLive(r.activity),
     none: 'no conversation is running',
@@ -193,8 +193,8 @@ export async function stopConversation(d: CommandDeps, arg: unknown): Promise<vo
     );
 }
 
-export async function archiveConversation(d: CommandDeps, arg: unknown): Promise<void> {
-  const t = await conversationTarget(arg, d.deck, selection(d), {
+export async function archiveConversation(d: CommandDeps, conv: number | undefined): Promise<void> {
+  const t = await conversationTarget(conv, d.deck, selection(d), {
     what: 'archive',
     filter: (r) => !isLive(r.activity),
     none: 'no stopped conversation to archive',
@@ -208,8 +208,8 @@ export async function archiveConversation(d: CommandDeps, arg: unknown): Promise
 }
 
 /** `svc conv resume`: restarts a stopped conversation's agent (its session is loaded when the harness can). */
-export async function resumeConversation(d: CommandDeps, arg: unknown): Promise<void> {
-  const t = await conversationTarget(arg, d.deck, selection(d), {
+export async function resumeConversation(d: CommandDeps, conv: number | undefined): Promise<void> {
+  const t = await conversationTarget(conv, d.deck, selection(d), {
     what: 'resume',
     filter: (r) => !isLive(r.activity),
     none: 'no stopped conversation to resume',
@@ -224,8 +224,8 @@ export async function resumeConversation(d: CommandDeps, arg: unknown): Promise<
 }
 
 /** `svc conv unarchive`: brings an archived conversation back to the Command Deck. */
-export async function unarchiveConversation(d: CommandDeps, arg: unknown): Promise<void> {
-  const id = convIdOf(arg);
+export async function unarchiveConversation(d: CommandDeps, conv: number | undefined): Promise<void> {
+  const id = conv;
   let target = id;
   if (target === undefined) {
     const archived = d.deck.allRows.filter((r) => r.archived);
@@ -248,8 +248,8 @@ export async function unarchiveConversation(d: CommandDeps, arg: unknown): Promi
 }
 
 /** `svc handoff` / `svc fork`: a successor nested under its source. */
-export async function successor(d: CommandDeps, arg: unknown, how: 'handoff' | 'fork'): Promise<void> {
-  const t = await conversationTarget(arg, d.deck, selection(d), {
+export async function successor(d: CommandDeps, conv: number | undefined, how: 'handoff' | 'fork'): Promise<void> {
+  const t = await conversationTarget(conv, d.deck, selection(d), {
     what: how === 'handoff' ? 'hand off' : 'fork',
     filter: canSucceed,
     none: 'no conversation to continue',

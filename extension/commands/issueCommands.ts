@@ -84,14 +84,12 @@ async function listIssues(d: CommandDeps): Promise<IssueInfo[]> {
 /** The issue a command acts on: an id or a Reviews row, else a pick of `filter`'s issues. */
 async function pickIssue(
   d: CommandDeps,
-  arg: unknown,
+  given: string | undefined,
   what: string,
   filter: (i: IssueInfo) => boolean,
   none: string,
 ): Promise<string> {
-  if (typeof arg === 'string' && arg) return arg;
-  if (typeof arg === 'object' && arg !== null && typeof (arg as { issue?: unknown }).issue === 'string')
-    return (arg as { issue: string }).issue;
+  if (given) return given;
   const issues = (await listIssues(d)).filter(filter);
   if (!issues.length) throw new NothingToDo(none);
   const picked = await vscode.window.showQuickPick(
@@ -109,10 +107,10 @@ async function pickIssue(
 }
 
 /** "svc: Start Work Agent…" (`svc issue start`): harness and model, then the agent starts in the issue's workspace. */
-export async function startIssue(d: CommandDeps, arg: unknown): Promise<void> {
+export async function startIssue(d: CommandDeps, given: string | undefined): Promise<void> {
   const issue = await pickIssue(
     d,
-    arg,
+    given,
     'Start Work Agent',
     (i) => !i.agent || !isLive(i.agent.activity),
     'every issue already has a live work agent (or there is no issue: "svc: New Issue…")',
@@ -150,10 +148,10 @@ export async function startIssue(d: CommandDeps, arg: unknown): Promise<void> {
 }
 
 /** "svc: Issue Done…" (`svc done`): push the issue branch, open its PR if none is open, request a review. */
-export async function issueDone(d: CommandDeps, arg: unknown): Promise<void> {
+export async function issueDone(d: CommandDeps, given: string | undefined): Promise<void> {
   const issue = await pickIssue(
     d,
-    arg,
+    given,
     'Issue Done',
     () => true,
     'there are no issues ("svc: New Issue…" creates one)',

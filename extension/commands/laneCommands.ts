@@ -18,7 +18,6 @@ import { startLaneFlow } from '../lanes/startLaneFlow';
 import type { FlowFacts, LaneAnswers, Prompter } from '../lanes/startLane/flowTypes';
 import { logger } from '../log';
 import type { CommandDeps } from './commandDeps';
-import { convIdOf } from './targets';
 
 const log = logger('lanes');
 
@@ -139,8 +138,12 @@ function daemonFacts(d: CommandDeps, selected: DeckRow | undefined, harnesses: H
   };
 }
 
-export async function startLane(d: CommandDeps, arg: unknown, prompter: Prompter = vscodePrompter): Promise<void> {
-  const id = convIdOf(arg) ?? d.deckView.selection.find((n) => n.kind === 'conv')?.convId;
+export async function startLane(
+  d: CommandDeps,
+  conv: number | undefined,
+  prompter: Prompter = vscodePrompter,
+): Promise<void> {
+  const id = conv ?? d.deckView.selection.find((n) => n.kind === 'conv')?.convId;
   const selected = id !== undefined ? d.deck.row(id) : undefined;
   const launcher = defaultLauncher(selected, d.deck.currentRows);
   const previous = remembered && (!launcher || launcher.id === remembered.launcher) ? remembered : undefined;

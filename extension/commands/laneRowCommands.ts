@@ -8,8 +8,8 @@ import type { CommandDeps } from './commandDeps';
 import { conversationTarget } from './targets';
 import { compareWorktreeWithCommit } from '../lanes/baseDiff';
 
-export async function openWorktreeInNewWindow(d: CommandDeps, arg: unknown): Promise<void> {
-  const t = await conversationTarget(arg, d.deck, d.deckView.selection, {
+export async function openWorktreeInNewWindow(d: CommandDeps, conv: number | undefined): Promise<void> {
+  const t = await conversationTarget(conv, d.deck, d.deckView.selection, {
     what: 'open in a new window',
     filter: (r) => r.kind === 'lane' && !r.reaped,
     none: 'no lane to open',
@@ -23,8 +23,8 @@ export async function openWorktreeInNewWindow(d: CommandDeps, arg: unknown): Pro
   await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(lane.cwd), { forceNewWindow: true });
 }
 
-export async function copyBranch(d: CommandDeps, arg: unknown): Promise<void> {
-  const t = await conversationTarget(arg, d.deck, d.deckView.selection, {
+export async function copyBranch(d: CommandDeps, conv: number | undefined): Promise<void> {
+  const t = await conversationTarget(conv, d.deck, d.deckView.selection, {
     what: 'copy the branch of',
     filter: (r) => !!r.git?.branch,
     none: 'no lane on a branch',
@@ -36,8 +36,8 @@ export async function copyBranch(d: CommandDeps, arg: unknown): Promise<void> {
 }
 
 /** Builder lanes (a --reuse respawn shares its directory's base): the worktree against the commit it was created from. */
-export async function compareWithBase(d: CommandDeps, arg: unknown): Promise<void> {
-  const t = await conversationTarget(arg, d.deck, d.deckView.selection, {
+export async function compareWithBase(d: CommandDeps, conv: number | undefined): Promise<void> {
+  const t = await conversationTarget(conv, d.deck, d.deckView.selection, {
     what: 'compare with its base',
     filter: (r) => r.role === 'builder' && !!r.base && !r.reaped,
     none: 'no builder lane with a base commit',

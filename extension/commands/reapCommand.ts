@@ -47,8 +47,8 @@ export const REAP_WITH_PARK = 'Reap with Park';
 export const OPEN_PATCH = 'Open Patch';
 export const COPY_RESTORE = 'Copy Restore Command';
 
-export async function reapLane(d: CommandDeps, arg: unknown): Promise<void> {
-  const t = await conversationTarget(arg, d.deck, d.deckView.selection, {
+export async function reapLane(d: CommandDeps, conv: number | undefined): Promise<void> {
+  const t = await conversationTarget(conv, d.deck, d.deckView.selection, {
     what: 'reap',
     filter: (r) => r.kind === 'lane' && !r.reaped,
     none: 'no lane to reap',

@@ -10,10 +10,8 @@ import type { CommandDeps } from './commandDeps';
 import { ask } from './targets';
 
 /** The issue a command acts on: a Reviews row (or an id), else a pick. */
-async function issueTarget(d: CommandDeps, arg: unknown, what: string): Promise<string> {
-  if (typeof arg === 'string' && arg) return arg;
-  if (typeof arg === 'object' && arg !== null && typeof (arg as { issue?: unknown }).issue === 'string')
-    return (arg as { issue: string }).issue;
+async function issueTarget(d: CommandDeps, issue: string | undefined, what: string): Promise<string> {
+  if (issue) return issue;
   const issues = d.reviews.issues;
   if (!issues.length)
     throw new NothingToDo('there are no issues yet', { button: 'New Issue', command: 'svc.newIssue' });
@@ -29,8 +27,8 @@ async function issueTarget(d: CommandDeps, arg: unknown, what: string): Promise<
   return picked.label;
 }
 
-export async function requestReview(d: CommandDeps, arg: unknown): Promise<void> {
-  const issue = await issueTarget(d, arg, 'Request Review');
+export async function requestReview(d: CommandDeps, given: string | undefined): Promise<void> {
+  const issue = await issueTarget(d, given, 'Request Review');
   const message = await ask({
     title: `svc: Request Review of ${issue}`,
     prompt: 'A note for the reviewers (optional)',
@@ -47,8 +45,8 @@ export async function requestReview(d: CommandDeps, arg: unknown): Promise<void>
   );
 }
 
-export async function abortReview(d: CommandDeps, arg: unknown): Promise<void> {
-  const issue = await issueTarget(d, arg, 'Abort Review');
+export async function abortReview(d: CommandDeps, given: string | undefined): Promise<void> {
+  const issue = await issueTarget(d, given, 'Abort Review');
   const r = await d.connection.request(reviewAbort, { issue });
   void vscode.window.showInformationMessage(
     r.stopped.length
@@ -57,8 +55,8 @@ export async function abortReview(d: CommandDeps, arg: unknown): Promise<void> {
   );
 }
 
-export async function restartReview(d: CommandDeps, arg: unknown): Promise<void> {
-  const issue = await issueTarget(d, arg, 'Restart Review');
+export async function restartReview(d: CommandDeps, given: string | undefined): Promise<void> {
+  const issue = await issueTarget(d, given, 'Restart Review');
   const scope = await vscode.window.showQuickPick(
     [
       { label: 'Parent and every lane without a report', role: undefined as string | undefined },

@@ -5,18 +5,12 @@ import * as vscode from 'vscode';
 import { lanesRuns } from '../../shared/protocol/lanes';
 import { runsExport } from '../../shared/protocol/runRecord';
 import { UserCancelled } from '../errors/errorFunnel';
+import type { RunTarget } from './commandArgs';
 import type { CommandDeps } from './commandDeps';
 
-/** The run a card's context menu names (its `data-vscode-context`), if any. */
-function runOf(arg: unknown): { run: string; project: string } | undefined {
-  const a = arg as { run?: unknown; project?: unknown } | undefined;
-  return a && typeof a.run === 'string' && typeof a.project === 'string'
-    ? { run: a.run, project: a.project }
-    : undefined;
-}
-
-export async function exportRunRecord(d: Pick<CommandDeps, 'connection'>, arg: unknown): Promise<void> {
-  let target = runOf(arg);
+/** `run`: the one a card's context menu names (its `data-vscode-context`), else a pick. */
+export async function exportRunRecord(d: Pick<CommandDeps, 'connection'>, run: RunTarget | undefined): Promise<void> {
+  let target = run;
   if (!target) {
     const { cards } = await d.connection.request(lanesRuns, {});
     if (cards.length === 0) {

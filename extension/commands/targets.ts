@@ -1,5 +1,5 @@
-// What a command acts on: the row it was invoked on (a context menu passes the tree node,
-// a webview or a link passes the id), else a quick pick of the deck's conversations, with
+// What a command acts on: the conversation it was invoked on (commandArgs.ts reads it from
+// the tree node, webview context or link), else a quick pick of the deck's conversations, with
 // the selected row offered first. "Nothing to pick" is said plainly.
 import * as vscode from 'vscode';
 import type { DeckNode, DeckRow } from '../commandDeck/deckModel';
@@ -12,20 +12,6 @@ export interface ConvTarget {
   row?: DeckRow;
 }
 
-/** A conversation id from a command argument: a tree node, a number, `#5` / `5`, or `{convId}`. */
-export function convIdOf(arg: unknown): number | undefined {
-  if (typeof arg === 'number' && Number.isInteger(arg)) return arg;
-  if (typeof arg === 'string') {
-    const m = /^#?(\d+)$/.exec(arg.trim());
-    return m ? Number(m[1]) : undefined;
-  }
-  if (typeof arg === 'object' && arg !== null && 'convId' in arg) {
-    const id = arg.convId;
-    return typeof id === 'number' && Number.isInteger(id) ? id : undefined;
-  }
-  return undefined;
-}
-
 export interface PickOptions {
   /** "stop", "tell" … for the picker's title. */
   what: string;
@@ -35,13 +21,13 @@ export interface PickOptions {
   none: string;
 }
 
+/** `id`: the conversation the command was invoked on (commandArgs.ts), else undefined: a pick. */
 export async function conversationTarget(
-  arg: unknown,
+  id: number | undefined,
   deck: DeckProvider,
   selected: readonly DeckNode[],
   o: PickOptions,
 ): Promise<ConvTarget> {
-  const id = convIdOf(arg);
   if (id !== undefined) return { id, row: deck.row(id) };
   const rows = deck.currentRows.filter((r) => !r.archived && (o.filter ? o.filter(r) : true));
   if (rows.length === 0) throw new NothingToDo(o.none);

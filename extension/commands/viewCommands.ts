@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { prMerge } from '../../shared/protocol/pr';
 import { NothingToDo, UserCancelled } from '../errors/errorFunnel';
+import type { PrTarget } from './commandArgs';
 import type { CommandDeps } from './commandDeps';
 
 /** Context keys the deck's title bar reads to show each toggle's other half. */
@@ -16,11 +17,8 @@ export const DECK_LIVE_ONLY = 'svc.deck.liveOnly';
  * (rowCommands.reportCommand); a critic row's click opens its conversation, and this its
  * verdict file.
  */
-export async function openReport(arg: unknown): Promise<void> {
-  const node =
-    typeof arg === 'object' && arg !== null ? (arg as { reportFile?: unknown; verdictFile?: unknown }) : undefined;
-  const file = typeof arg === 'string' ? arg : (node?.reportFile ?? node?.verdictFile);
-  if (typeof file !== 'string' || !file) throw new NothingToDo('this row has no report yet');
+export async function openReport(file: string | undefined): Promise<void> {
+  if (!file) throw new NothingToDo('this row has no report yet');
   await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(file), { preview: false });
 }
 
@@ -31,13 +29,8 @@ export async function setDeckFilter(d: CommandDeps, o: { keepArchived?: boolean;
   if (o.liveOnly !== undefined) await vscode.commands.executeCommand('setContext', DECK_LIVE_ONLY, o.liveOnly);
 }
 
-interface PrArg {
-  issue: string;
-  pr?: { number: number; url: string | null; project: string };
-}
-
-function prOf(d: CommandDeps, arg: unknown): PrArg & { pr: NonNullable<PrArg['pr']> } {
-  const a = (typeof arg === 'object' && arg !== null ? arg : {}) as Partial<PrArg>;
+/** The PR a row names, else the one open PR of the Reviews view. */
+function prTarget(d: CommandDeps, a: PrTarget): { issue: string; pr: NonNullable<PrTarget['pr']> } {
   let pr = a.pr;
   if (!pr && typeof a.issue === 'string') {
     const s = d.reviews.issues.find((i) => i.issue.id === a.issue);
@@ -52,8 +45,8 @@ function prOf(d: CommandDeps, arg: unknown): PrArg & { pr: NonNullable<PrArg['pr
   return { issue: a.issue ?? '', pr };
 }
 
-export async function mergePr(d: CommandDeps, arg: unknown): Promise<void> {
-  const { issue, pr } = prOf(d, arg);
+export async function mergePr(d: CommandDeps, target: PrTarget): Promise<void> {
+  const { issue, pr } = prTarget(d, target);
   const go = await vscode.window.showWarningMessage(
     `Merge PR #${pr.number}${issue ? ` of ${issue}` : ''} into its base branch?`,
     {
@@ -68,8 +61,8 @@ export async function mergePr(d: CommandDeps, arg: unknown): Promise<void> {
   d.reviews.refresh();
 }
 
-export async function openPr(d: CommandDeps, arg: unknown): Promise<void> {
-  const { pr } = prOf(d, arg);
+export async function openPr(d: CommandDeps, target: PrTarget): Promise<void> {
+  const { pr } = prTarget(d, target);
   if (!pr.url)
     throw new NothingToDo(
       `PR #${pr.number} has no web page: the project uses the local code host, whose pull requests live in svc only (its row in the Reviews view shows its state)`,
