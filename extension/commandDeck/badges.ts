@@ -17,7 +17,7 @@ export class TreeBadges implements vscode.FileDecorationProvider, vscode.Disposa
   private readonly emitter = new vscode.EventEmitter<vscode.Uri[]>();
   readonly onDidChangeFileDecorations = this.emitter.event;
 
-  constructor(private readonly scheme: string) {}
+  constructor(readonly scheme: string) {}
 
   /** The badges of a new tree; fires for the URIs whose badge changed. */
   set(roots: readonly BadgeNode[]): void {

@@ -1,48 +1,42 @@
-// The Command Deck tree view: a thin wrapper that turns deckModel nodes into TreeItems.
+// The Command Deck tree view: deckModel's nodes shown by the trees' base (mergedTreeProvider.ts).
 // Fed by conversations/list + lanes/list, re-read on `svc/changed` (never polled).
 import * as vscode from 'vscode';
 import { conversationsList } from '../../shared/protocol/conversations';
 import { lanesList } from '../../shared/protocol/lanes';
 import type { DaemonConnection } from '../connection/daemonConnection';
 import { LiveQuery } from '../connection/liveQuery';
-import type { QueryValue } from '../connection/liveQuery';
 import type { ConvoyFacts } from './convoys';
-import { badgeUri, TreeBadges } from './badges';
+import { TreeBadges } from './badges';
 import { buildDeck } from './deckModel';
 import type { DeckNode, DeckOptions, DeckRow } from './deckModel';
 import { deckRows } from './deckRows';
 import { previewCommand, reportCommand } from './rowCommands';
-import { mergeTree } from './treeMerge';
+import { MergedTreeProvider, treeItemOf } from '../trees/mergedTreeProvider';
 import type { ChangeTopic } from '../../shared/protocol/daemon';
 
 export const DECK_TOPICS = ['conversations', 'lanes', 'runs'] as const satisfies readonly ChangeTopic[];
 
-export class DeckProvider implements vscode.TreeDataProvider<DeckNode>, vscode.Disposable {
-  private roots: DeckNode[] = [];
+export class DeckProvider extends MergedTreeProvider<DeckNode> {
   private rows: DeckRow[] = [];
-  private readonly parents = new Map<string, DeckNode | undefined>();
   /** Conversation nodes by conversation id (verdict links left out). */
   private readonly byConv = new Map<number, DeckNode>();
-  private readonly emitter = new vscode.EventEmitter<DeckNode | DeckNode[] | undefined>();
   private readonly rowsEmitter = new vscode.EventEmitter<readonly DeckRow[] | undefined>();
-  private readonly query: LiveQuery<DeckRow[]>;
-  readonly onDidChangeTreeData = this.emitter.event;
+  protected readonly query: LiveQuery<DeckRow[]>;
+  /** Verdict badges of the current nodes, by their resource URI (the decoration provider reads them). */
+  declare readonly badges: TreeBadges;
   /** The rows behind the deck (undefined while the daemon is down): the status bar counts needs-you from them. */
   readonly onDidChangeRows = this.rowsEmitter.event;
 
   constructor(connection: DaemonConnection) {
+    super(new TreeBadges(DECK_SCHEME));
+    this.disposables.push(this.rowsEmitter);
     this.query = new LiveQuery(
       connection,
       'the Command Deck',
       DECK_TOPICS,
       () => readRows(connection),
-      (v) => this.accept(v),
+      (v) => this.setRows(v.kind === 'value' ? v.value : undefined),
     );
-  }
-
-  /** The nodes of the current tree (for in-host tests and reveal). */
-  get topLevel(): readonly DeckNode[] {
-    return this.roots;
   }
 
   /** The rows behind the deck, archived ones left out (pickers offer these). */
@@ -65,8 +59,6 @@ export class DeckProvider implements vscode.TreeDataProvider<DeckNode>, vscode.D
 
   private filter: Pick<DeckOptions, 'keepArchived' | 'liveOnly'> = {};
   private reviews: readonly ConvoyFacts[] = [];
-  /** Verdict badges of the current nodes, by their resource URI (the decoration provider reads them). */
-  readonly badges = new TreeBadges(DECK_SCHEME);
 
   /** The title bar's toggles: archived rows shown, live rows only. */
   get options(): Readonly<Pick<DeckOptions, 'keepArchived' | 'liveOnly'>> {
@@ -106,55 +98,26 @@ export class DeckProvider implements vscode.TreeDataProvider<DeckNode>, vscode.D
   }
 
   private rebuild(): void {
-    // The nodes that kept their place keep their objects, so a refresh names only what changed
-    // (treeMerge.ts: a whole-tree refresh drops the rows' handles a context menu resolves).
-    const merged = mergeTree(
-      this.roots,
-      buildDeck(withStalls(this.rows, this.stalls), { ...this.filter, convoys: true, reviews: this.reviews }),
-    );
-    this.roots = merged.roots;
-    this.parents.clear();
+    this.show(buildDeck(withStalls(this.rows, this.stalls), { ...this.filter, convoys: true, reviews: this.reviews }));
+  }
+
+  protected override beforeIndex(): void {
     this.byConv.clear();
-    const index = (nodes: DeckNode[], parent: DeckNode | undefined) => {
-      for (const n of nodes) {
-        this.parents.set(n.id, parent);
-        if (n.kind === 'conv' && n.row?.id === n.convId) this.byConv.set(n.convId, n);
-        index(n.children, n);
-      }
-    };
-    index(this.roots, undefined);
-    this.badges.set(this.roots);
-    // An unchanged tree is not re-rendered: a refresh under the pointer can swallow a click.
-    if (merged.refresh === 'all') this.emitter.fire(undefined);
-    else if (merged.refresh.length) this.emitter.fire(merged.refresh);
   }
 
-  getTreeItem(n: DeckNode): vscode.TreeItem {
-    return toTreeItem(n);
+  protected override indexed(n: DeckNode): void {
+    if (n.kind === 'conv' && n.row?.id === n.convId) this.byConv.set(n.convId, n);
   }
 
-  getChildren(n?: DeckNode): DeckNode[] {
-    return n ? n.children : this.roots;
+  protected commandOf(n: DeckNode): vscode.Command | undefined {
+    return deckCommand(n);
   }
+}
 
-  getParent(n: DeckNode): DeckNode | undefined {
-    return this.parents.get(n.id);
-  }
-
-  refresh(): void {
-    this.query.refresh(0);
-  }
-
-  private accept(v: QueryValue<DeckRow[]>): void {
-    this.setRows(v.kind === 'value' ? v.value : undefined);
-  }
-
-  dispose(): void {
-    this.query.dispose();
-    this.emitter.dispose();
-    this.rowsEmitter.dispose();
-    this.badges.dispose();
-  }
+/** A row's click: its report when it has one, else its conversation's preview. */
+function deckCommand(n: DeckNode): vscode.Command | undefined {
+  if (n.kind === 'history') return undefined;
+  return n.reportFile ? reportCommand(n.reportFile) : previewCommand(n.convId);
 }
 
 function withStalls(rows: DeckRow[], stalls: ReadonlyMap<number, string>): DeckRow[] {
@@ -165,24 +128,7 @@ function withStalls(rows: DeckRow[], stalls: ReadonlyMap<number, string>): DeckR
 /** The scheme of the deck's resource URIs: a node's verdict badge is a FileDecoration of its URI. */
 export const DECK_SCHEME = 'svc-deck';
 
-export function toTreeItem(n: DeckNode): vscode.TreeItem {
-  const state = !n.children.length
-    ? vscode.TreeItemCollapsibleState.None
-    : n.collapsed
-      ? vscode.TreeItemCollapsibleState.Collapsed
-      : vscode.TreeItemCollapsibleState.Expanded;
-  const item = new vscode.TreeItem(n.label, state);
-  item.id = n.id;
-  item.description = n.description;
-  item.contextValue = n.contextValue;
-  // The URI carries the verdict badge (badges.ts); it names no file, the label stays ours.
-  item.resourceUri = badgeUri(DECK_SCHEME, n.id);
-  if (n.kind !== 'history') item.command = n.reportFile ? reportCommand(n.reportFile) : previewCommand(n.convId);
-  item.iconPath = new vscode.ThemeIcon(n.icon.id, n.icon.color ? new vscode.ThemeColor(n.icon.color) : undefined);
-  item.tooltip = new vscode.MarkdownString(n.tooltip, true);
-  if (n.ariaLabel) item.accessibilityInformation = { label: n.ariaLabel };
-  return item;
-}
+export const toTreeItem = (n: DeckNode): vscode.TreeItem => treeItemOf(n, DECK_SCHEME, deckCommand(n));
 
 /** Conversations (archived ones too: "Show Archived" lists them) joined with lanes. */
 async function readRows(connection: DaemonConnection): Promise<DeckRow[]> {

@@ -10,7 +10,7 @@ import type { InboxItem, InboxListResult } from '../../shared/protocol/inbox';
 import type { ChangeTopic } from '../../shared/protocol/daemon';
 import type { DaemonConnection } from '../connection/daemonConnection';
 import { LiveQuery } from '../connection/liveQuery';
-import { mergeTree } from '../commandDeck/treeMerge';
+import { MergedTreeProvider } from '../trees/mergedTreeProvider';
 import { previewCommand } from '../commandDeck/rowCommands';
 import { logger } from '../log';
 import { inboxNodes } from './inboxModel';
@@ -23,21 +23,18 @@ const WAIT_S = 300;
 /** Output while a stall is shown re-reads the inbox at most this often. */
 const OUTPUT_REREAD_MS = 1000;
 
-export class InboxProvider implements vscode.TreeDataProvider<InboxNode>, vscode.Disposable {
-  private roots: InboxNode[] = [];
+export class InboxProvider extends MergedTreeProvider<InboxNode> {
   private current: InboxItem[] | undefined;
   private cursor: string | undefined;
   /** Bumped on every (re)connect and at dispose: a wait of an older generation stops. */
   private waitGeneration = 0;
-  private readonly emitter = new vscode.EventEmitter<InboxNode | InboxNode[] | undefined>();
   private readonly itemsEmitter = new vscode.EventEmitter<readonly InboxItem[] | undefined>();
-  private readonly query: LiveQuery<InboxListResult>;
-  private readonly subscriptions: vscode.Disposable[];
-  readonly onDidChangeTreeData = this.emitter.event;
+  protected readonly query: LiveQuery<InboxListResult>;
   /** The items after each read (undefined while the daemon is down): badge, status bar, notifications, deck stalls. */
   readonly onDidChangeItems = this.itemsEmitter.event;
 
   constructor(private readonly connection: DaemonConnection) {
+    super();
     this.query = new LiveQuery(
       connection,
       'the Inbox',
@@ -47,11 +44,12 @@ export class InboxProvider implements vscode.TreeDataProvider<InboxNode>, vscode
       250,
     );
     let was = connection.state.kind;
-    this.subscriptions = [
+    this.disposables.push(
+      this.itemsEmitter,
       connection.onDidChange(
         (c) =>
           c.topic === 'transcript' &&
-          this.roots.some((n) => n.kind === 'stalled') &&
+          this.topLevel.some((n) => n.kind === 'stalled') &&
           this.query.refresh(OUTPUT_REREAD_MS),
       ),
       connection.onDidChangeState((s) => {
@@ -60,21 +58,13 @@ export class InboxProvider implements vscode.TreeDataProvider<InboxNode>, vscode
         else if (s.kind !== 'connected') this.waitGeneration++;
         was = s.kind;
       }),
-    ];
+    );
     if (connection.state.kind === 'connected') void this.waitForNew(++this.waitGeneration);
   }
 
   /** Every item waiting now (undefined while the daemon is down). */
   get items(): readonly InboxItem[] | undefined {
     return this.current;
-  }
-
-  get topLevel(): readonly InboxNode[] {
-    return this.roots;
-  }
-
-  refresh(): void {
-    this.query.refresh(0);
   }
 
   /** Waits on the daemon for an item newer than the last read, shows what it answers, and waits again. */
@@ -96,37 +86,16 @@ export class InboxProvider implements vscode.TreeDataProvider<InboxNode>, vscode
   private accept(r: InboxListResult | undefined): void {
     this.current = r?.items;
     if (r) this.cursor = r.cursor;
-    const merged = mergeTree(this.roots, r ? inboxNodes(r.items, r.now) : []);
-    this.roots = merged.roots;
+    this.show(r ? inboxNodes(r.items, r.now) : []);
     this.itemsEmitter.fire(this.current);
-    if (merged.refresh === 'all') this.emitter.fire(undefined);
-    else if (merged.refresh.length) this.emitter.fire(merged.refresh);
   }
 
-  getTreeItem(n: InboxNode): vscode.TreeItem {
-    const item = new vscode.TreeItem(n.label, vscode.TreeItemCollapsibleState.None);
-    item.id = n.id;
-    item.description = n.description;
-    item.contextValue = n.contextValue;
-    item.tooltip = new vscode.MarkdownString(n.tooltip, true);
-    item.iconPath = new vscode.ThemeIcon(n.icon.id, n.icon.color ? new vscode.ThemeColor(n.icon.color) : undefined);
-    if (n.convId !== undefined) item.command = previewCommand(n.convId);
-    return item;
+  protected commandOf(n: InboxNode): vscode.Command | undefined {
+    return n.convId !== undefined ? previewCommand(n.convId) : undefined;
   }
 
-  getChildren(n?: InboxNode): InboxNode[] {
-    return n ? n.children : this.roots;
-  }
-
-  getParent(): undefined {
-    return undefined;
-  }
-
-  dispose(): void {
+  override dispose(): void {
     this.waitGeneration++;
-    this.query.dispose();
-    for (const s of this.subscriptions) s.dispose();
-    this.emitter.dispose();
-    this.itemsEmitter.dispose();
+    super.dispose();
   }
 }
