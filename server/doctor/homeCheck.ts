@@ -2,9 +2,10 @@
 // 0700, files 0600, owned by the user, no symlinks.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { singleQuoted } from '../../shared/format/shellQuote';
 import type { DoctorCheck } from '../../shared/protocol/doctor';
 
-const quote = (p: string) => `'${p.replace(/'/g, "'\\''")}'`;
+const quote = singleQuoted;
 
 function entries(home: string): string[] {
   const out: string[] = [];

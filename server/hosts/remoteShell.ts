@@ -1,11 +1,10 @@
 // Commands for the host's shell. ssh hands its command to the remote user's shell as one
 // string, so every value svc puts there is single-quoted here, once; `~/…` paths become
 // "$HOME"/'…' so the host's shell, not this machine, says where home is.
+import { singleQuoted } from '../../shared/format/shellQuote';
 
 /** `s` single-quoted for a POSIX shell. */
-export function shq(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
+export const shq = singleQuoted;
 
 /** A configured host path as a shell word: `~/x` → "$HOME"/'x'; absolute paths quoted. */
 export function hostPathWord(p: string): string {

@@ -6,6 +6,7 @@ import type { ConversationInfo } from '../../shared/protocol/conversations';
 import type { InboxItem } from '../../shared/protocol/inbox';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 import { ageText } from '../../shared/format/duration';
+import { shellQuote } from '../../shared/format/shellQuote';
 import { isSpendReport } from '../../shared/keys';
 
 /** The most of a report body an item carries: a decision needs its opening, not the whole text. */
@@ -44,8 +45,6 @@ export const firstLines = (body: string): string[] =>
     .filter((l) => l.trim() !== '')
     .slice(0, BODY_LINES)
     .map(clip);
-
-const quote = (s: string) => (/^[A-Za-z0-9._/@:-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 export function inboxItems(f: InboxFacts): InboxItem[] {
   const laneOf = new Map(f.lanes.map((l) => [l.id, l]));
@@ -166,7 +165,7 @@ export function inboxItems(f: InboxFacts): InboxItem[] {
       title: `changes requested by review ${r.runId} of ${r.issue}${r.pr !== null ? ` (PR #${r.pr})` : ''}; no work agent is alive`,
       lines: r.pr !== null ? [`the review: svc pr show ${r.pr} --project ${r.project}`] : [],
       choices: [],
-      command: agent ? `svc conv resume ${agent.name}` : `svc show ${quote(r.issue)}`,
+      command: agent ? `svc conv resume ${agent.name}` : `svc show ${shellQuote(r.issue)}`,
     });
   }
 

@@ -12,6 +12,7 @@
 // written only under the user's home.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { singleQuoted } from '../format/shellQuote';
 
 const MARKER = "svc's command, installed by svc install-cli";
 
@@ -34,8 +35,6 @@ export function cliLinkPath(p: CliPlace): string {
   return path.posix.join(p.home, '.local', 'bin', 'svc');
 }
 
-const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
 /** The launcher's text: the Node and the shim (bin/svc) it runs, both absolute. */
 export function launcherText(platform: NodeJS.Platform, nodePath: string, shimPath: string): string {
   if (platform === 'win32')
@@ -45,7 +44,7 @@ export function launcherText(platform: NodeJS.Platform, nodePath: string, shimPa
   return [
     '#!/bin/sh',
     `# ${MARKER}; svc uninstall-cli removes it`,
-    `exec ${shQuote(nodePath)} ${shQuote(shimPath)} "$@"`,
+    `exec ${singleQuoted(nodePath)} ${singleQuoted(shimPath)} "$@"`,
     '',
   ].join('\n');
 }
