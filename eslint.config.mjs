@@ -77,6 +77,24 @@ const REFUSAL_FILES = [
   'shared/errors.ts',
   'shared/client/daemonRefusal.ts',
 ];
+/** Where a lane lives is asked of its placement (server/lanes/placement.ts, laneSite.ts, laneWhere.ts), never tested in place. */
+const PLACEMENT_FILES = [
+  'server/lanes/placement.ts',
+  'server/lanes/hostPlacement.ts',
+  'server/lanes/laneSite.ts',
+  'server/lanes/laneWhere.ts',
+  'server/lanes/reapOnHost.ts',
+];
+const onHostElsewhere =
+  "a lane's host is asked of its placement (server/lanes/laneSite.ts for a lane, laneWhere.ts for a row), never tested here";
+const HOST_TESTS = [
+  "IfStatement > MemberExpression.test[property.name='host']",
+  "ConditionalExpression > MemberExpression.test[property.name='host']",
+  "LogicalExpression[operator=/^(&&|\\|\\|)$/] > MemberExpression[property.name='host']",
+  "UnaryExpression[operator='!'] > MemberExpression[property.name='host']",
+  "BinaryExpression[operator=/^[!=]==?$/] > MemberExpression[property.name='host']",
+].map((selector) => ({ selector, message: onHostElsewhere }));
+
 const refusalsElsewhere =
   "refusals are made in their domain's refusals file (server/<domain>/<domain>Refusals.ts, reasons in shared/refusals/): call a factory from there";
 
@@ -176,6 +194,23 @@ export default tseslint.config(
           message: refusalsElsewhere,
         },
         { selector: 'NewExpression[callee.name=/^(SvcError|DaemonRefusal)$/]', message: refusalsElsewhere },
+      ],
+    },
+  },
+  {
+    // The lanes' code after launch: local and remote differ only behind the placement seam.
+    // (no-restricted-syntax replaces the block above for these files, so its selectors come too.)
+    files: ['server/lanes/**/*.ts', 'server/reap/**/*.ts', 'server/runRecord/**/*.ts'],
+    ignores: [...REFUSAL_FILES, ...PLACEMENT_FILES],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.name=/^(conflict|refused|usageError|notFound|refusalsOf)$/]',
+          message: refusalsElsewhere,
+        },
+        { selector: 'NewExpression[callee.name=/^(SvcError|DaemonRefusal)$/]', message: refusalsElsewhere },
+        ...HOST_TESTS,
       ],
     },
   },

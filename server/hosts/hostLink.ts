@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SVC_BUILD } from '../../shared/version';
 import type { GitFacts } from '../git/git';
-import type { HostRequest } from './helper/hostOps';
+import type { HostLaneFile, HostRequest } from './helper/hostOps';
 import type { ReportFacts } from '../git/reportFacts';
 import { HOST_NODE_MAJOR } from './hostCheck';
 import {
@@ -154,8 +154,9 @@ export class HostLink {
     return this.call(name, { op: 'reportFacts', dir });
   }
 
-  readFile(name: string, file: string): Promise<{ text: string } | { error: string }> {
-    return this.call(name, { op: 'readFile', path: file });
+  /** A file a lane on host `name` wrote or its agent named, read there as laneFileRead.ts reads one here. */
+  readLaneFile(name: string, dir: string, file: string, maxBytes: number): Promise<HostLaneFile> {
+    return this.call(name, { op: 'readLaneFile', dir, path: file, maxBytes });
   }
 
   /** The bytes of a file on the host (a parked patch coming home). */

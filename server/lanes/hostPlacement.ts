@@ -7,7 +7,9 @@ import { repoIdOf } from '../hosts/hostLink';
 import { shellWord, shq, sshLine } from '../hosts/remoteShell';
 import { hostLanesRootMissingError, hostNeedsOriginError, laneDirFailedError } from './laneRefusals';
 import type { LanesContext } from './lanesContext';
+import { localPlacement } from './placement';
 import type { LaneDir, LanePlacement } from './placement';
+import type { Project } from '../../shared/config';
 
 /**
  * A lane on host `name`. Its directories are paths there, checked there; a start that is
@@ -66,4 +68,16 @@ export async function hostPlacement(
     // Anything on a host gets where it happened.
     makeFailed: (e) => laneDirFailedError((e as Error).message, name),
   };
+}
+
+/** The placement of a new lane: on host `host` (config.yaml hosts.<name>), or on this machine when null. */
+export async function placementFor(
+  ctx: LanesContext,
+  host: string | null,
+  project: Project & { key: string },
+  gitBacked: boolean,
+): Promise<LanePlacement> {
+  return host === null
+    ? localPlacement(project, gitBacked)
+    : await hostPlacement(ctx, host, project.path, project.key, gitBacked);
 }

@@ -38,7 +38,7 @@ import type { LaneRow } from './laneStore';
 import { laneActivity, laneRecord, laneRecords } from './records';
 import { pushForLane } from './lanePush';
 import { fileReport } from './reports';
-import { reapLane } from './reap';
+import { siteOf } from './laneSite';
 import { runCards } from './runs';
 import { chainLine, laneLines } from './show';
 import { waitForReport } from './wait';
@@ -98,7 +98,7 @@ export function registerLanes(app: App, conversations: ConversationsPort, hostLi
     const { stopped } = await conversations.stop(lane.id, { timeoutMs: 30_000 });
     return { lane: lane.name, stopped };
   });
-  app.rpc.handle(lanesReap, (p) => reapLane(ctx, laneByRef(p.lane), p));
+  app.rpc.handle(lanesReap, (p) => siteOf(ctx, laneByRef(p.lane)).reap(p));
   app.rpc.handle(lanesRuns, () => ({ cards: runCards(ctx) }));
   app.rpc.handle(lanesBudget, (p) => setBudget(ctx, p));
   enforceSpendCaps(ctx);
@@ -155,7 +155,7 @@ export function registerLanes(app: App, conversations: ConversationsPort, hostLi
   }));
   app.http.route('POST', '/api/lanes/:name/reap', async (req) => ({
     status: 200,
-    body: await reapLane(ctx, laneByRef(req.params.name), parse(ReapBody, req.json())),
+    body: await siteOf(ctx, laneByRef(req.params.name)).reap(parse(ReapBody, req.json())),
   }));
   return ctx;
 }

@@ -19,6 +19,7 @@ import { isValidBranchName } from '../git/git';
 import { spawnGit } from '../git/gitExec';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
+import { isHere } from './laneWhere';
 import { pushNotFromLaneError, pushRemoteNotLocalError, refRefused } from './pushRefusals';
 
 type Params = z.output<typeof PushParams>;
@@ -47,7 +48,7 @@ export function refPolicy(u: Update, lane: LaneRow, facts: (branch: string) => R
 
 export async function pushForLane(ctx: LanesContext, caller: Caller, p: Params): Promise<Result> {
   const lane = caller.kind === 'agent' ? ctx.store.byId(caller.conv.id) : undefined;
-  if (!lane || lane.host) throw pushNotFromLaneError();
+  if (!lane || !isHere(lane)) throw pushNotFromLaneError();
   const repo = ctx.repoOf(lane.project);
   const remote = repo ? await projectRemote(repo, p.remote) : undefined;
   if (!repo || !remote) throw pushRemoteNotLocalError(p.remote, lane.project);

@@ -7,8 +7,7 @@ import * as path from 'node:path';
 import { isLive } from '../../shared/activity';
 import type { Role } from '../../shared/config';
 import { SvcError } from '../../shared/errors';
-import { hostPlacement } from './hostPlacement';
-import { localPlacement } from './placement';
+import { placementFor } from './hostPlacement';
 import type { LanePlacement } from './placement';
 import type { LaneRecord, LaunchParams } from '../../shared/protocol/lanes';
 import { checkBranchName, existingRefs, GitError, isValidBranchName, resolveCommit } from '../git/git';
@@ -142,9 +141,7 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   const repo = project.path;
   // Where the lane's directory goes (placement.ts): under this machine's lanes root, or on a
   // host, made there from the project's origin (server/hosts).
-  const place = settings.host
-    ? await hostPlacement(ctx, settings.host, repo, project.key, gitBacked)
-    : localPlacement(project, gitBacked);
+  const place = await placementFor(ctx, settings.host, project, gitBacked);
   const root = place.root;
 
   // Git facts that need awaiting come first, all at once (the fetch is the long one); the

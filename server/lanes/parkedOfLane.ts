@@ -4,20 +4,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ParkedPatch } from '../../shared/protocol/lanes';
-import { shq } from '../hosts/remoteShell';
 import { parkedPatchesIn } from '../reap/parkedPatches';
 import type { LaneRow } from './laneStore';
 import type { ParkedFolders } from './parkedFolders';
+import { isHere, restoreCommandFrom } from './laneWhere';
 
 /** Where a lane's parked patches are kept on this machine. */
 export function parkedFolder(agentsDir: string, lane: Pick<LaneRow, 'name'>): string {
   return path.join(agentsDir, `conv-${lane.name}`);
-}
-
-/** A command to run on the lane's host, as it is printed for the user: `ssh` is the host's
- *  whole ssh command with its options (remoteShell.sshCommand), so it works as printed. */
-export function onHost(ssh: string, command: string): string {
-  return `${ssh} ${shq(command)}`;
 }
 
 /**
@@ -35,20 +29,13 @@ export function parkedOfLane(
   const folder = parkedFolder(agentsDir, lane);
   const patches = parkedPatchesIn(folder, folders?.patchNames(folder));
   if (patches.length === 0) return []; // most lanes: a list of many asks no more of the disk
-  const standing = lane.reapedAt === null && !lane.host && fs.existsSync(lane.dir);
+  const standing = lane.reapedAt === null && isHere(lane) && fs.existsSync(lane.dir);
   return patches.map((p) => {
     const command =
       standing && p.restoreInPlaceCommand !== null && p.worktree !== null && samePath(p.worktree, lane.dir)
         ? p.restoreInPlaceCommand
         : p.restoreCommand;
-    let restoreCommand = command;
-    if (command !== null && lane.host) {
-      try {
-        restoreCommand = onHost(sshOf(lane.host), command);
-      } catch {
-        restoreCommand = command; // the host is no longer configured: the command as the host runs it
-      }
-    }
+    const restoreCommand = command === null ? null : restoreCommandFrom(lane, command, sshOf);
     return { patchFile: p.patchFile, tarFile: p.tarFile, paths: p.paths, restoreCommand };
   });
 }

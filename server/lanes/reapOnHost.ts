@@ -18,7 +18,7 @@ import { parkCopyFailedError } from './laneRefusals';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
 import { earlierParked, patchPath, unreapedChildren } from './reapParts';
-import { onHost } from './parkedOfLane';
+import { onHost } from './laneWhere';
 import { laneActivity } from './records';
 
 interface HostReap {

@@ -17,6 +17,7 @@ import type { Gauntlet } from '../../shared/config';
 import type { z } from 'zod';
 import { SpendBook } from './spend';
 import { commitsSinceBase, wantsBaseCount } from './aheadOfBase';
+import { factsKeyOf, isHere } from './laneWhere';
 
 export interface LaneReader {
   store: LaneStore;
@@ -86,7 +87,7 @@ async function countSinceBase(
   const out = new Map<number, number>();
   await Promise.all(
     rows.map(async (row) => {
-      const f = row.host ? undefined : facts.get(row.dir);
+      const f = isHere(row) ? facts.get(row.dir) : undefined;
       if (!f || factsUnavailable(f) || !row.gitBacked || !wantsBaseCount(f, row.baseSha)) return;
       const n = await commitsSinceBase(row.dir, row.baseSha, f.headSha!);
       if (n !== undefined) out.set(row.id, n);
@@ -118,8 +119,8 @@ async function readGitFacts(
   };
   for (const l of rows) {
     if (!l.gitBacked || l.archivedAt !== null || l.reapedAt !== null || facts.has(l.dir)) continue;
-    if (l.host) {
-      push(byHost, l.host, l.dir);
+    if (!isHere(l)) {
+      push(byHost, l.host!, l.dir);
       continue;
     }
     const repo = repoOf(l.project);
@@ -141,7 +142,7 @@ async function readGitFacts(
     // An unreachable host leaves its lanes without git facts; their rows still list.
     ...[...byHost].map(async ([host, dirs]) => {
       const found = (await r.hostOps?.facts(host, dirs).catch(() => undefined)) ?? new Map<string, GitFacts>();
-      for (const [dir, f] of found) facts.set(`${host}\0${dir}`, f);
+      for (const [dir, f] of found) facts.set(factsKeyOf({ host, dir }), f);
     }),
   ]);
 }
@@ -162,7 +163,7 @@ function verdictOf(row: LaneRow, snap: Snapshot): LaneRecord['verdict'] {
 
 function recordOf(r: LaneReader, row: LaneRow, snap: Snapshot): LaneRecord {
   const reports = snap.reports.get(row.id) ?? [];
-  const read = snap.facts.get(row.host ? `${row.host}\0${row.dir}` : row.dir);
+  const read = snap.facts.get(factsKeyOf(row));
   const git = factsUnavailable(read) ? undefined : read;
   return {
     id: row.id,
@@ -184,7 +185,7 @@ function recordOf(r: LaneReader, row: LaneRow, snap: Snapshot): LaneRecord {
         ? { key: row.judgedKey, iteration: row.judgedIteration }
         : null,
     activity: laneActivity(r, row),
-    hostLost: row.host ? (r.conversations.facts(row.id).hostLost ?? null) : null,
+    hostLost: isHere(row) ? null : (r.conversations.facts(row.id).hostLost ?? null),
     spawnError: row.spawnError,
     archived: row.archivedAt !== null,
     reaped: row.reapedAt !== null,

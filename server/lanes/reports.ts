@@ -7,11 +7,12 @@ import { laneReported } from '../../shared/protocol/lanes';
 import type { LaneReport } from '../../shared/protocol/lanes';
 import type { z } from 'zod';
 import type { ReportParams } from '../../shared/protocol/lanes';
-import { reportFacts } from '../git/reportFacts';
 import type { ReportFacts } from '../git/reportFacts';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
-import { laneFolders, LaneFileError, readLaneFile } from '../util/laneFileRead';
+import { LaneFileError } from '../util/laneFileRead';
+import { siteOf } from './laneSite';
+import type { LaneSite } from './laneSite';
 import {
   badVerdictFile,
   blockedBodyError,
@@ -46,28 +47,24 @@ export function callerLane(ctx: LanesContext, caller: string | undefined): LaneR
 export const VERDICT_FILE_MAX = 1_000_000;
 
 /**
- * Reads a verdict file: JSON with a `defects` array. Returns the array's length. A local
- * lane's file must be in its own folders (`folders`, laneFolders) and is read as a lane file
- * (server/util/laneFileRead.ts): a critic cannot name the builder's worktree, a hidden
- * file or a FIFO.
+ * Reads a verdict file: JSON with a `defects` array. Returns the array's length. The file
+ * must be in the lane's own folders and is read as a lane file where the lane lives
+ * (laneSite.ts, server/util/laneFileRead.ts): a critic cannot name the builder's worktree,
+ * a hidden file or a FIFO, here or on a host.
  */
-export function readVerdictFile(
-  file: string,
-  remoteText: { text: string } | { error: string } | undefined,
-  folders: readonly string[],
-): number {
+export async function readVerdictFile(site: LaneSite, file: string): Promise<number> {
   let text: string;
   try {
-    if (remoteText) {
-      if ('error' in remoteText) throw new Error(remoteText.error);
-      text = remoteText.text;
-    } else {
-      text = readLaneFile(file, folders, VERDICT_FILE_MAX);
-    }
+    text = await site.readLaneFile(file, VERDICT_FILE_MAX);
   } catch (e) {
-    if (e instanceof LaneFileError) throw badVerdictFile.notLanes(file, e.problem, folders);
+    if (e instanceof LaneFileError) throw badVerdictFile.notLanes(file, e.problem, site.folders);
     throw badVerdictFile.unreadable(file, (e as NodeJS.ErrnoException).code ?? (e as Error).message);
   }
+  return verdictDefects(file, text).length;
+}
+
+/** A verdict file's `defects`, refused when its text is not JSON with a `defects` array. */
+export function verdictDefects(file: string, text: string): unknown[] {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -76,11 +73,12 @@ export function readVerdictFile(
   }
   const defects = (json as { defects?: unknown } | null)?.defects;
   if (!Array.isArray(defects)) throw badVerdictFile.noDefects(file);
-  return defects.length;
+  return defects;
 }
 
 export async function fileReport(ctx: LanesContext, p: Params): Promise<{ lane: LaneRow; report: LaneReport }> {
   const lane = callerLane(ctx, p.caller);
+  const site = siteOf(ctx, lane);
   // A retry of a report that was stored (its answer was lost with the connection).
   const filed = p.requestId === undefined ? undefined : ctx.store.reportByRequest(lane.id, p.requestId);
   if (filed) return { lane, report: filed };
@@ -98,24 +96,18 @@ export async function fileReport(ctx: LanesContext, p: Params): Promise<{ lane: 
     if (p.verdict === undefined) throw verdictRequiredError(lane.role);
     refuseSecondVerdict(ctx, lane);
     verdict = p.verdict;
-    // A remote lane's verdict file is on its host: read there, judged here the same way.
-    const verdictText =
-      p.verdictFile !== undefined && lane.host ? await ctx.hostOps.readFile(lane.host, p.verdictFile) : undefined;
-    const folders = lane.host ? [] : laneFolders(lane.dir);
-    const count = (file: string) => readVerdictFile(file, verdictText, folders);
-    defects = p.defects ?? (p.verdictFile !== undefined ? count(p.verdictFile) : 0);
-    if (p.defects !== undefined && p.verdictFile !== undefined) count(p.verdictFile); // still validated
+    // Read where the lane lives (a host's lane: there), as the lane's file, judged here the same way.
+    const counted = p.verdictFile !== undefined ? await readVerdictFile(site, p.verdictFile) : 0;
+    defects = p.defects ?? counted; // a file beside --defects is still validated
   }
 
   let headSha: string | null = null;
   let branch: string | null = null;
   if (lane.gitBacked) {
-    const facts = await (lane.host ? ctx.hostOps.reportFacts(lane.host, lane.dir) : reportFacts(lane.dir)).catch(
-      (e: unknown) => {
-        if (SvcError.is(e) && e.reason !== 'hostOpFailed') throw e; // the host could not be reached: say so
-        return undefined;
-      },
-    );
+    const facts = await site.reportFacts().catch((e: unknown) => {
+      if (SvcError.is(e) && e.reason !== 'hostOpFailed') throw e; // the host could not be reached: say so
+      return undefined;
+    });
     if (!facts) throw noWorktreeError(lane.dir);
     headSha = facts.headSha;
     branch = facts.branch;

@@ -8,8 +8,9 @@ import type { RunRecord } from '../../shared/protocol/runRecord';
 import { isSpendReport } from '../../shared/keys';
 import { SVC_VERSION } from '../../shared/version';
 import { formatCost } from '../../shared/format/money';
-import { readVerdictFile, VERDICT_FILE_MAX } from '../lanes/reports';
-import { laneFolders, LaneFileError, readLaneFile } from '../util/laneFileRead';
+import { verdictDefects, VERDICT_FILE_MAX } from '../lanes/reports';
+import { siteOf } from '../lanes/laneSite';
+import { LaneFileError } from '../util/laneFileRead';
 import type { LanesContext } from '../lanes/lanesContext';
 import type { LaneRow } from '../lanes/laneStore';
 import { laneRecords } from '../lanes/records';
@@ -153,14 +154,8 @@ async function defectList(
 ): Promise<{ list: string[] | null; note: string | null }> {
   try {
     // Read as the lane's file (no link, FIFO or device, bounded): the lane may have changed it since.
-    const folders = lane.host ? [] : laneFolders(lane.dir);
-    const text = lane.host
-      ? await ctx.hostOps.readFile(lane.host, file)
-      : { text: readLaneFile(file, folders, VERDICT_FILE_MAX) };
-    if ('error' in text) throw new Error(text.error);
-    readVerdictFile(file, text, folders);
-    const defects = (JSON.parse(text.text) as { defects: unknown[] }).defects;
-    return { list: defects.map(defectLine), note: null };
+    const text = await siteOf(ctx, lane).readLaneFile(file, VERDICT_FILE_MAX);
+    return { list: verdictDefects(file, text).map(defectLine), note: null };
   } catch (e) {
     return {
       list: null,

@@ -5,6 +5,7 @@ import type { RunRecord } from '../../shared/protocol/runRecord';
 import { git } from '../git/git';
 import type { LanesContext } from '../lanes/lanesContext';
 import type { LaneRow } from '../lanes/laneStore';
+import { isHere } from '../lanes/laneWhere';
 
 /** Per builder iteration, and for the whole page. */
 export const DIFF_CAP_BYTES = 200_000;
@@ -32,16 +33,16 @@ export async function builderDiffs(
       .pop();
     const base = { key: first.key, iteration: first.iteration, lane: newest.name };
     const repo = ctx.repoOf(first.project);
-    if (first.host || !repo) {
+    if (!isHere(first) || !repo) {
       out.push({
         ...base,
         base: first.startSha,
         head: headReport?.headSha ?? null,
         stat: '',
         patch: '',
-        note: first.host
-          ? `ran on host ${first.host}: its diff is read there, not here`
-          : 'the project is no longer configured',
+        note: isHere(first)
+          ? 'the project is no longer configured'
+          : `ran on host ${first.host}: its diff is read there, not here`,
       });
       continue;
     }

@@ -5,6 +5,9 @@
 import { formatCost } from '../../shared/format/money';
 import type { RunRecord } from '../../shared/protocol/runRecord';
 import { escapeHtml as esc, markdownHtml } from './markdown';
+
+/** Where a lane ran, as its row's header says it: nothing for this machine. */
+const onHostText = (host: string | null): string => (host === null ? '' : ` · on ${esc(host)}`);
 import { timelineSvg } from './timeline';
 
 type Lane = RunRecord['lanes'][number];
@@ -50,7 +53,7 @@ ${r.reviews.length ? `<section id="reviews"><h2>Review convoys</h2>${reviews(r)}
 
 function laneLine(l: Lane): string {
   const judged = l.judged ? ` · judges ${esc(l.judged.key)} i${l.judged.iteration}` : '';
-  return `<span class="role role-${esc(l.role)}">${esc(l.role)}</span> <b>${esc(l.key)} i${l.iteration}${l.respawn ? ` r${l.respawn}` : ''}</b> <span class="name">#${l.id} ${esc(l.name)}</span>${judged} · ${esc(l.harness)}/${esc(l.model)}${l.effort ? ` (${esc(l.effort)})` : ''}${l.host ? ` · on ${esc(l.host)}` : ''} · <code>${esc(l.dir)}</code> · <span class="act act-${esc(l.activity)}">${esc(l.activity)}</span>${l.reapedAt !== null ? ' · reaped' : ''}`;
+  return `<span class="role role-${esc(l.role)}">${esc(l.role)}</span> <b>${esc(l.key)} i${l.iteration}${l.respawn ? ` r${l.respawn}` : ''}</b> <span class="name">#${l.id} ${esc(l.name)}</span>${judged} · ${esc(l.harness)}/${esc(l.model)}${l.effort ? ` (${esc(l.effort)})` : ''}${onHostText(l.host)} · <code>${esc(l.dir)}</code> · <span class="act act-${esc(l.activity)}">${esc(l.activity)}</span>${l.reapedAt !== null ? ' · reaped' : ''}`;
 }
 
 /** Launcher → lanes, critics and verifiers under the builder iteration they judge, successors under their source. */

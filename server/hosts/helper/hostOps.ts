@@ -10,6 +10,8 @@ import type { GitFacts } from '../../git/git';
 import { groupMembers, procCommand } from '../../util/processGroup';
 import { reportFacts } from '../../git/reportFacts';
 import { isInside, realPathLoose } from '../../util/realPath';
+import { laneFolders, LaneFileError, readLaneFile } from '../../util/laneFileRead';
+import type { LaneFileProblem } from '../../util/laneFileRead';
 import { sidecarPathOf } from '../../reap/parkDisk';
 import { checkLaneDir } from '../../reap/reapChecks';
 import { reapLaneDir } from '../../reap/reapLaneDir';
@@ -34,7 +36,7 @@ export type HostRequest =
     }
   | { op: 'facts'; dirs: string[] }
   | { op: 'reportFacts'; dir: string }
-  | { op: 'readFile'; path: string }
+  | { op: 'readLaneFile'; dir: string; path: string; maxBytes: number }
   | { op: 'agent'; runDir: string; action: 'status' }
   | { op: 'agent'; runDir: string; action: 'signal'; signal: NodeJS.Signals }
   | { op: 'agent'; runDir: string; action: 'stop'; why: string }
@@ -50,6 +52,9 @@ export type HostRequest =
     }
   | { op: 'reapCheck'; dir: string; lanesRoot: string; kind: 'worktree' | 'play'; park: boolean }
   | ({ op: 'sandbox' } & HostSandboxRequest);
+
+/** What reading a lane's file on a host gives: its text, or why it was not read. */
+export type HostLaneFile = { text: string } | { problem: LaneFileProblem };
 
 /** The bare clone of a project's origin on this host: ~/.svc-host/repos/<repoId>.git. */
 export function repoDir(repoId: string): string {
@@ -87,13 +92,14 @@ export async function hostOp(r: HostRequest, lanes: LaneDirMaker): Promise<unkno
     }
     case 'reportFacts':
       return reportFacts(r.dir);
-    case 'readFile':
+    case 'readLaneFile':
+      // Read by the rules the daemon reads a local lane's file by (no link, FIFO or device,
+      // only inside the lane's own folders, bounded), and refused in the same words.
       try {
-        if (!fs.statSync(r.path).isFile()) return { error: 'not a file' };
-        if (fs.statSync(r.path).size > 1_000_000) return { error: 'larger than 1 MB' };
-        return { text: fs.readFileSync(r.path, 'utf8') };
+        return { text: readLaneFile(r.path, laneFolders(r.dir), r.maxBytes) };
       } catch (e) {
-        return { error: (e as NodeJS.ErrnoException).code ?? (e as Error).message };
+        if (e instanceof LaneFileError) return { problem: e.problem };
+        throw e;
       }
     case 'agent':
       return agentOp(r);

@@ -1,10 +1,9 @@
-// `svc lane reap` / POST /api/lanes/:name/reap: the spec's Reap steps 1–7, run by
-// server/reap/reapLaneDir.ts with this lane's parts plugged in — its stop door, its
+// `svc lane reap` of a lane on this machine (laneSite.ts; a host's lane: reapOnHost.ts): the
+// spec's Reap steps 1–7, run by server/reap/reapLaneDir.ts with this lane's parts plugged in — its stop door, its
 // archive, its patch path, the orchestrator's orphan warning. Reap never kills a process
 // and never discards work: every refusal comes before anything is removed or archived.
 import { isLive } from '../../shared/activity';
 import { git, serialized } from '../git/git';
-import { reapOnHost } from './reapOnHost';
 import { earlierParked, patchPath, unreapedChildren } from './reapParts';
 import { parkLimitsOf } from '../reap/parkSize';
 import { reapLaneDir, REAP_STOP_WAIT_S } from '../reap/reapLaneDir';
@@ -13,12 +12,11 @@ import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
 import { laneActivity } from './records';
 
-export async function reapLane(
+export async function reapHere(
   ctx: LanesContext,
   lane: LaneRow,
   opts: { park: boolean; keep: boolean },
 ): Promise<ReapReport> {
-  if (lane.host) return reapOnHost(ctx, lane, opts);
   const convs = ctx.conversations;
   const repo = ctx.repoOf(lane.project);
   const report = await reapLaneDir({
