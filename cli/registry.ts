@@ -9,6 +9,7 @@ import { hostCommands } from './commands/host';
 import { inboxCommands } from './commands/inbox';
 import { installCliCommands } from './commands/installCli';
 import { issueCommands } from './commands/issue';
+import { landCommands } from './commands/land';
 import { laneCommands } from './commands/lane';
 import { notifyCommands } from './commands/notify';
 import { prCommands } from './commands/pr';
@@ -23,6 +24,7 @@ export const COMMANDS: CommandSpec[] = [
   ...convCommands,
   ...agentCommands,
   ...laneCommands,
+  ...landCommands,
   ...inboxCommands,
   ...notifyCommands,
   ...runCommands,

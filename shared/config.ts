@@ -74,6 +74,35 @@ export const GauntletRoleDefaults = z
   })
   .strict();
 
+/** How long a project check may run before svc ends it, when its entry says nothing (seconds). */
+export const CHECK_TIMEOUT_DEFAULT_S = 600;
+
+/** One project check (`gauntlet.checks`): a shell command that decides whether a tree may land. */
+export const GauntletCheck = z
+  .object({
+    name: z
+      .string()
+      .regex(
+        /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/,
+        'a check name is letters, digits, ., _, : and -, at most 64 characters (it names the output file)',
+      ),
+    run: z.string().trim().min(1, 'a check must have a command to run (run: npm test)'),
+    /** Seconds before the check is ended and counted as failed. */
+    timeout: z
+      .number()
+      .int('a check timeout is a whole number of seconds')
+      .positive('a check timeout is a number of seconds above 0')
+      .max(86_400, 'a check timeout is at most 86400 seconds (a day)')
+      .default(CHECK_TIMEOUT_DEFAULT_S),
+  })
+  .strict();
+export type GauntletCheck = z.infer<typeof GauntletCheck>;
+
+/** How `svc lane land` combines a builder's head with the base. */
+export const LAND_METHODS = ['merge', 'rebase', 'squash'] as const;
+export const LandMethod = z.enum(LAND_METHODS);
+export type LandMethod = z.infer<typeof LandMethod>;
+
 export const Gauntlet = z
   .object({
     lanes_root: z.string().min(1).optional(),
@@ -81,6 +110,23 @@ export const Gauntlet = z
     roles: z.partialRecord(Role, GauntletRoleDefaults).optional(),
     /** Each run's spend cap (USD): every lane of a run with their successors. */
     budget: BudgetUsd.optional(),
+    /** The checks a tree must pass to land (`svc lane land`), run in order. */
+    checks: z
+      .array(GauntletCheck)
+      .max(32, 'at most 32 checks')
+      .superRefine((checks, ctx) => {
+        const seen = new Set<string>();
+        for (const [i, c] of checks.entries()) {
+          if (seen.has(c.name))
+            ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `two checks are named '${c.name}'` });
+          seen.add(c.name);
+        }
+      })
+      .optional(),
+    land: z
+      .object({ method: LandMethod.default('merge') })
+      .strict()
+      .optional(),
   })
   .strict();
 

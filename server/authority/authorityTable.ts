@@ -105,6 +105,9 @@ export const AUTHORITY: Readonly<Record<string, Rule>> = {
   'lanes/stop': lanes('stop'),
   'lanes/reap': lanes('reap'),
   // Its lane or run form is judged by the method on the resolved caller (budget.ts, mayRaiseBudget).
+  // A builder's launcher or an ancestor of it lands it: never the builder itself, nor a sibling or a critic.
+  'lanes/land': { who: 'lineage', verb: 'land', noun: 'lanes', target: field('lane'), self: false },
+  'lanes/landings': anyone,
   'lanes/budget': { who: 'method', rule: 'person; an ancestor of every lane named (never the lane itself)' },
   'runs/export': anyone,
 

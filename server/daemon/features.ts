@@ -7,6 +7,7 @@ import type { App } from '../app';
 import { codeHostMigrations } from '../codehost/migrations';
 import { conversationMigrations } from '../conversations/migrations';
 import { issueMigrations } from '../issues/migrations';
+import { landMigrations } from '../land/migrations';
 import { laneMigrations } from '../lanes/migrations';
 import { notifyMigrations } from '../notify/migrations';
 import { openDb } from '../store/db';
@@ -19,6 +20,7 @@ import { registerCodeHost } from '../codehost/registerCodeHost';
 import { registerConversations } from '../conversations/conversationMethods';
 import { registerTranscript } from '../conversations/transcriptMethods';
 import { registerLanes } from '../lanes/laneMethods';
+import { registerLand } from '../land/landMethods';
 import { registerConfig } from '../config/configMethods';
 import { registerReview } from '../review/registerReview';
 import { registerIssueMethods } from '../issues/issueMethods';
@@ -39,6 +41,7 @@ export const featureMigrations: readonly (readonly Migration[])[] = [
   codeHostMigrations,
   issueMigrations,
   notifyMigrations,
+  landMigrations,
 ];
 
 /** The daemon's store, with every feature's tables. */
@@ -59,6 +62,8 @@ export function registerFeatures(app: App, stop: (reason: string) => Promise<voi
   registerProjects(app);
   const codeHosts = registerCodeHost(app);
   const lanes = registerLanes(app, conversations, hostLink);
+  // afterLanding: the siblings' notice (server/land/siblings.ts) is wired here once it lands.
+  registerLand(app, { conversations, lanes: lanes.store });
   registerConfig(app);
   const issues = new IssueStore(app.db);
   const review = registerReview(app, { conv: conversations, hosts: codeHosts, issues });

@@ -21,6 +21,8 @@ import { HTTP_REFUSALS } from './http';
 import type { HttpRefusalReason } from './http';
 import { ISSUE_REFUSALS } from './issues';
 import type { IssueRefusal } from './issues';
+import { LAND_REFUSALS } from './land';
+import type { LandRefusal } from './land';
 import { LANE_REFUSALS } from './lanes';
 import type { LaneRefusal } from './lanes';
 import { NOTIFY_REFUSALS } from './notify';
@@ -53,6 +55,7 @@ export type SvcReason =
   | HostRefusal
   | HttpRefusalReason
   | IssueRefusal
+  | LandRefusal
   | LaneRefusal
   | NotifyRefusal
   | ProjectRefusal
@@ -76,6 +79,7 @@ const ALL: ReadonlySet<string> = new Set<SvcReason>([
   ...HOST_REFUSALS,
   ...HTTP_REFUSALS,
   ...ISSUE_REFUSALS,
+  ...LAND_REFUSALS,
   ...LANE_REFUSALS,
   ...NOTIFY_REFUSALS,
   ...PROJECT_REFUSALS,

@@ -17,6 +17,7 @@ import { HARNESS_REFUSALS } from '../../shared/refusals/harness';
 import { HOST_REFUSALS } from '../../shared/refusals/hosts';
 import { HTTP_REFUSALS } from '../../shared/refusals/http';
 import { ISSUE_REFUSALS } from '../../shared/refusals/issues';
+import { LAND_REFUSALS } from '../../shared/refusals/land';
 import { LANE_REFUSALS } from '../../shared/refusals/lanes';
 import { PROJECT_REFUSALS } from '../../shared/refusals/projects';
 import { REAP_ERRORS, REAP_REFUSALS } from '../../shared/refusals/reap';
@@ -39,6 +40,7 @@ const DOMAINS: { name: string; reasons: readonly string[]; files: string[] }[] =
   { name: 'config', reasons: CONFIG_REFUSALS, files: ['server/config/configRefusals.ts'] },
   { name: 'git', reasons: GIT_REFUSALS, files: ['server/git/gitRefusals.ts'] },
   { name: 'lanes', reasons: LANE_REFUSALS, files: ['server/lanes/laneRefusals.ts'] },
+  { name: 'land', reasons: LAND_REFUSALS, files: ['server/land/landRefusals.ts'] },
   { name: 'reports', reasons: REPORT_REFUSALS, files: ['server/lanes/reportRefusals.ts'] },
   { name: 'spend', reasons: SPEND_REFUSALS, files: ['server/lanes/spendRefusals.ts'] },
   { name: 'run record', reasons: RUN_RECORD_REFUSALS, files: ['server/runRecord/runRecordRefusals.ts'] },

@@ -1,0 +1,146 @@
+// One landing, start to end (docs/decisions/land.md): the base as the code host has it
+// now, the builder's frozen head combined with it, the project checks on the result, and
+// on green the base moved to it by a plain push, which only fast-forwards (the result
+// descends from the base it was tested on, so a base that moved meanwhile is refused by
+// the code host itself and the landing starts over on the new base). The row says how far
+// it got before each step that changes anything, so a daemon killed midway finds it.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { SvcError } from '../../shared/errors';
+import type { Landing } from '../../shared/protocol/land';
+import type { App } from '../app';
+import { fetchBase } from '../git/fetchBase';
+import { git, GitError, gitOk, serialized } from '../git/git';
+import { logger } from '../util/log';
+import { runChecks } from './checks';
+import { combine } from './combine';
+import type { LandingStore } from './landingStore';
+import { landBaseMovedError, landCheckFailedError, landConflictError, landFailedError } from './landRefusals';
+
+const log = logger('land');
+/** A base that moves under a landing this many times in a row refuses it. */
+const BASE_MOVED_TRIES = 3;
+
+export interface LandContext {
+  app: App;
+  store: LandingStore;
+  /** The lanes root of a lane (where landing worktrees go) and its sandbox. */
+  laneOf(id: number): { lanesRoot: string; sandbox: 'workspace' | 'off' | null } | undefined;
+  /**
+   * Called after each landing that moved the base: the lead wires the siblings' notice
+   * (server/land/siblings.ts) here. A throw is logged; the landing stays landed.
+   */
+  afterLanding(landing: Landing): Promise<void> | void;
+}
+
+/** The landing's end: undefined when it landed, else the refusal it ended with. */
+export type Outcome = SvcError | undefined;
+
+export const landingWorktree = (lanesRoot: string, id: number, part = 'checks') =>
+  path.join(lanesRoot, `.land-${id}-${part}`);
+
+export async function runLanding(ctx: LandContext, id: number): Promise<Outcome> {
+  const landing = ctx.store.get(id)!;
+  const end = (e: SvcError, state: 'refused' | 'failed' = 'refused'): Outcome => {
+    ctx.store.end(id, { state, at: ctx.app.now(), reason: e.reason, message: e.message });
+    return e;
+  };
+  try {
+    const project = ctx.app.config.project(landing.project);
+    const lane = ctx.laneOf(landing.laneId)!;
+    await removeStaleWorktrees(project.path, lane.lanesRoot, id);
+    // A daemon killed after its push: the base already holds the landed commit.
+    if (landing.landedSha && (await baseHolds(project.path, landing.base, landing.landedSha)))
+      return landed(ctx, id, landing.landedSha);
+    for (let attempt = 1; ; attempt++) {
+      const baseRef = await fetchBase(project.path, landing.base);
+      const baseSha = (await git(project.path, ['rev-parse', '--verify', `${baseRef}^{commit}`])).trim();
+      ctx.store.running(id, baseSha);
+      ctx.app.notify({ topic: 'runs', id: landing.laneId });
+      const combined = await combine({
+        repo: project.path,
+        baseSha,
+        headSha: landing.headSha,
+        method: landing.method,
+        worktree: landingWorktree(lane.lanesRoot, id, 'rebase'),
+        message: `Land ${landing.lane} (${landing.run}/${landing.key})\n\nLanded by svc lane land from ${landing.headSha}.`,
+      });
+      if (!combined.ok) return end(landConflictError(landing.lane, landing.base, combined.paths));
+      const results = await runChecks({
+        repo: project.path,
+        sha: combined.sha,
+        worktree: landingWorktree(lane.lanesRoot, id),
+        outputDir: path.join(ctx.app.paths.home, 'land', String(id)),
+        checks: project.gauntlet?.checks ?? [],
+        sandbox: lane.sandbox ?? 'off',
+        svcHome: ctx.app.paths.home,
+        stopOnFailure: true,
+        env: { SVC_LANDING: String(id) },
+      });
+      ctx.store.setChecks(
+        id,
+        results.map(({ tail: _tail, ...r }) => r),
+      );
+      const failed = results.find((r) => !r.ok);
+      if (failed) return end(landCheckFailedError(landing.lane, landing.base, failed));
+      ctx.store.intend(id, combined.sha);
+      if (await pushBase(project.path, landing.base, combined.sha)) return landed(ctx, id, combined.sha);
+      log.info(`landing ${id}: ${landing.base} moved while it ran (try ${attempt})`);
+      if (attempt >= BASE_MOVED_TRIES) return end(landBaseMovedError(landing.lane, landing.base));
+    }
+  } catch (e) {
+    if ((e as SvcError).reason) return end(e as SvcError);
+    log.error(`landing ${id} failed`, e);
+    return end(landFailedError(landing.lane, landing.base, (e as Error).message), 'failed');
+  } finally {
+    ctx.app.notify({ topic: 'runs', id: landing.laneId });
+  }
+}
+
+async function landed(ctx: LandContext, id: number, sha: string): Promise<Outcome> {
+  ctx.store.end(id, { state: 'landed', at: ctx.app.now(), landedSha: sha });
+  try {
+    await ctx.afterLanding(ctx.store.get(id)!);
+  } catch (e) {
+    log.warn(`landing ${id}: the after-landing notice failed: ${(e as Error).message}`);
+  }
+  return undefined;
+}
+
+/**
+ * Moves origin's base to `sha` with a plain push: never forced, so the code host takes it
+ * only as a fast-forward. False when the base moved (rejected as non-fast-forward).
+ * The person's hooks are not run (--no-verify): the project checks are the gate.
+ */
+async function pushBase(repo: string, base: string, sha: string): Promise<boolean> {
+  try {
+    await serialized(repo, () =>
+      git(repo, ['push', '--quiet', '--no-verify', 'origin', `${sha}:refs/heads/${base}`], { timeoutMs: 120_000 }),
+    );
+    await git(repo, ['fetch', '--quiet', 'origin', `+refs/heads/${base}:refs/remotes/origin/${base}`]).catch(
+      () => undefined,
+    );
+    return true;
+  } catch (e) {
+    if (e instanceof GitError && /non-fast-forward|fetch first|rejected/.test(e.stderr)) return false;
+    throw e;
+  }
+}
+
+/** Whether origin's base already holds `sha` (read from origin, not the tracking ref). */
+async function baseHolds(repo: string, base: string, sha: string): Promise<boolean> {
+  const ref = await fetchBase(repo, base);
+  return gitOk(repo, ['merge-base', '--is-ancestor', sha, ref]);
+}
+
+/** Worktrees a killed daemon left behind for this landing (only svc's own `.land-<id>-*` folders). */
+async function removeStaleWorktrees(repo: string, lanesRoot: string, id: number): Promise<void> {
+  for (const part of ['checks', 'rebase']) {
+    const dir = landingWorktree(lanesRoot, id, part);
+    if (!fs.existsSync(dir)) continue;
+    await serialized(repo, () => git(repo, ['worktree', 'remove', '--force', dir])).catch(() =>
+      fs.rmSync(dir, { recursive: true, force: true }),
+    );
+  }
+  await serialized(repo, () => git(repo, ['worktree', 'prune'])).catch(() => undefined);
+}

@@ -1,0 +1,96 @@
+// The project checks runner (server/land/checks.ts) on real git and the real sandbox: a
+// fresh worktree at the commit, each check's exit, timeout and output file, the worktree
+// gone afterwards, and a check confined to its worktree (it cannot write the checkout).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { runChecks } from '../../server/land/checks';
+import { git, makeRepo, makeScratch } from '../helpers/scratch';
+import type { Scratch } from '../helpers/scratch';
+
+describe('land: the project checks runner', function () {
+  this.timeout(60_000);
+  let s: Scratch;
+  let repo: string;
+  let sha: string;
+  let saved: NodeJS.ProcessEnv;
+
+  before(() => {
+    s = makeScratch('land-checks');
+    repo = makeRepo(s).dir;
+    fs.writeFileSync(path.join(repo, 'ok.txt'), 'green\n');
+    git(repo, s.env, 'add', '.');
+    git(repo, s.env, 'commit', '--quiet', '-m', 'ok file');
+    sha = git(repo, s.env, 'rev-parse', 'HEAD');
+    saved = process.env;
+    process.env = { ...s.env };
+  });
+  after(async () => {
+    process.env = saved;
+    await s.dispose();
+  });
+
+  const req = (name: string, checks: { name: string; run: string; timeout: number }[], stopOnFailure = false) => ({
+    repo,
+    sha,
+    worktree: path.join(`${repo}-lanes`, `.land-${name}`),
+    outputDir: path.join(s.svcHome, 'land', name),
+    checks,
+    sandbox: 'workspace' as const,
+    svcHome: s.svcHome,
+    stopOnFailure,
+  });
+
+  it('runs each check at the commit in a fresh worktree, keeps its output and removes the worktree', async () => {
+    const r = req('a', [
+      { name: 'reads', run: 'cat ok.txt; echo "sha=$SVC_CHECK_SHA"', timeout: 30 },
+      { name: 'fails', run: 'echo broken >&2; exit 3', timeout: 30 },
+      { name: 'after', run: 'true', timeout: 30 },
+    ]);
+    const results = await runChecks(r);
+    assert.deepEqual(
+      results.map((x) => [x.name, x.ok, x.exitCode, x.timedOut, x.tail]),
+      [
+        ['reads', true, 0, false, `green\nsha=${sha}\n`],
+        ['fails', false, 3, false, 'broken\n'],
+        ['after', true, 0, false, ''],
+      ],
+    );
+    assert.equal(results[0].outputPath, path.join(s.svcHome, 'land', 'a', 'reads.log'));
+    assert.equal(fs.readFileSync(results[1].outputPath, 'utf8'), 'broken\n');
+    assert.equal(fs.existsSync(r.worktree), false);
+    assert.doesNotMatch(git(repo, s.env, 'worktree', 'list'), /\.land-a/);
+  });
+
+  it('stops at the first failure when asked, and ends a check at its timeout', async () => {
+    const results = await runChecks(
+      req(
+        'b',
+        [
+          { name: 'slow', run: 'echo started; sleep 30', timeout: 1 },
+          { name: 'never', run: 'true', timeout: 30 },
+        ],
+        true,
+      ),
+    );
+    assert.equal(results.length, 1);
+    assert.equal(results[0].timedOut, true);
+    assert.equal(results[0].ok, false);
+    assert.equal(results[0].tail, 'started\n');
+    assert.ok(results[0].durationMs < 10_000, `took ${results[0].durationMs} ms`);
+  });
+
+  it('confines a check to its worktree: the checkout and SVC_HOME are out of reach', async () => {
+    const results = await runChecks(
+      req('c', [
+        { name: 'writes-checkout', run: `echo x > ${path.join(repo, 'evil.txt')}`, timeout: 30 },
+        { name: 'reads-home', run: `ls ${s.svcHome} | wc -l`, timeout: 30 },
+        { name: 'writes-own', run: 'echo y > mine.txt && cat mine.txt', timeout: 30 },
+      ]),
+    );
+    assert.equal(results[0].ok, false);
+    assert.equal(fs.existsSync(path.join(repo, 'evil.txt')), false);
+    assert.equal(results[1].tail.trim(), '0');
+    assert.deepEqual([results[2].ok, results[2].tail], [true, 'y\n']);
+  });
+});
