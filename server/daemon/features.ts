@@ -19,6 +19,7 @@ import { registerCodeHost } from '../codehost/registerCodeHost';
 import { registerConversations } from '../conversations/conversationMethods';
 import { registerTranscript } from '../conversations/transcriptMethods';
 import { registerLanes } from '../lanes/laneMethods';
+import { tellAfterBaseMoved } from '../land/siblings';
 import { registerConfig } from '../config/configMethods';
 import { registerReview } from '../review/registerReview';
 import { registerIssueMethods } from '../issues/issueMethods';
@@ -59,6 +60,8 @@ export function registerFeatures(app: App, stop: (reason: string) => Promise<voi
   registerProjects(app);
   const codeHosts = registerCodeHost(app);
   const lanes = registerLanes(app, conversations, hostLink);
+  // A merge through svc moves a base: builders whose branch now conflicts with it are told.
+  codeHosts.onBaseMoved(({ project }) => tellAfterBaseMoved(lanes, project));
   registerConfig(app);
   const issues = new IssueStore(app.db);
   const review = registerReview(app, { conv: conversations, hosts: codeHosts, issues });
