@@ -106,6 +106,9 @@ export function describeRow(row: DeckRow): string {
   const spend = spendText(row.budget);
   if (spend) parts.push(spend);
   if (row.parked?.length) parts.push(row.parked.length === 1 ? 'parked patch' : `${row.parked.length} parked patches`);
+  // The overlap forecast marks the row: a sibling on the same paths, a branch that conflicts with its base.
+  if (row.overlaps?.length) parts.push(`overlaps ${row.overlaps.map((o) => o.key).join(', ')}`);
+  if (row.baseConflict) parts.push('conflicts with base');
   return parts.join(' · ');
 }
 
@@ -168,6 +171,9 @@ export function tooltipOf(row: DeckRow): string {
     const n = p.paths === null ? '' : ` (${p.paths} ${p.paths === 1 ? 'path' : 'paths'})`;
     fact('parked', `${mdCode(p.patchFile)}${n}${p.restoreCommand ? `, restore with ${mdCode(p.restoreCommand)}` : ''}`);
   }
+  for (const o of row.overlaps ?? [])
+    fact('overlaps', `${mdText(o.key)} (${mdCode(o.lane)}) on ${o.paths.map((x) => mdCode(x)).join(', ')}`);
+  if (row.baseConflict) fact('conflicts with base', row.baseConflict.map((x) => mdCode(x)).join(', '));
   return lines.join('\n');
 }
 

@@ -49,6 +49,9 @@ export function deckRows(conversations: readonly ConversationInfo[], lanes: read
           restoreCommand: p.restoreCommand,
         }));
       if (lane.baseSha) row.base = lane.baseSha;
+      if (lane.overlaps?.length)
+        row.overlaps = lane.overlaps.map((o) => ({ key: o.key, lane: o.lane, paths: o.paths }));
+      if (lane.baseConflict) row.baseConflict = lane.baseConflict.paths;
       row.git = lane.git
         ? { branch: lane.git.branch, ahead: lane.git.ahead, dirty: lane.git.dirty, headSha: lane.git.headSha }
         : null;

@@ -50,6 +50,10 @@ export interface DeckRow {
   stalled?: string;
   /** Lanes: every patch `reap --park` left (a reap killed mid-park included), with the command that restores it. */
   parked?: { patchFile: string; paths: number | null; restoreCommand: string | null }[];
+  /** Live builders: the other live builders of the project changing the same paths (the read-time overlap forecast). */
+  overlaps?: { key: string; lane: string; paths: string[] }[];
+  /** Live builders whose branch no longer merges cleanly into the base: the conflicting paths. */
+  baseConflict?: string[];
 }
 
 export interface DeckNode {

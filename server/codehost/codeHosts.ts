@@ -27,6 +27,9 @@ interface Entry {
 
 type PrActivityListener = (pr: { project: string; number: number }) => void;
 
+/** A project's base moved through svc (a PR merged by its code host): the new commit. */
+export type BaseMovedListener = (moved: { project: string; number: number; sha: string }) => void;
+
 export interface CodeHostsDeps {
   db: Db;
   config: ConfigStore;
@@ -42,6 +45,7 @@ export class CodeHosts {
   private hosts = new Map<string, Entry>();
   private relay = new HeadEvents(false);
   private activity = new Set<PrActivityListener>();
+  private baseMoved = new Set<BaseMovedListener>();
   private reviewed?: ReviewedShas;
 
   constructor(private readonly deps: CodeHostsDeps) {}
@@ -54,7 +58,10 @@ export class CodeHosts {
     if (hit && hit.signature === signature) return hit.host;
     if (hit) this.drop(key, hit);
     const hostDeps: HostDeps = { db: this.deps.db, now: this.deps.now, env: this.deps.env, watch: this.deps.watch };
-    const host = withConfiguredChecks(createHost(key, project, config, hostDeps), project.check_commands ?? []);
+    const host = this.reportingMerges(
+      key,
+      withConfiguredChecks(createHost(key, project, config, hostDeps), project.check_commands ?? []),
+    );
     const offHead = host.onHeadChange((c) => this.relay.emit(c));
     const offActivity =
       host instanceof GithubHost ? host.onPrActivity((pr) => this.activity.forEach((fn) => fn(pr))) : () => undefined;
@@ -89,6 +96,29 @@ export class CodeHosts {
   onPrActivity(fn: PrActivityListener): () => void {
     this.activity.add(fn);
     return () => this.activity.delete(fn);
+  }
+
+  /** A project's base moved through a merge svc made (mergePullRequest): builders may now conflict with it. */
+  onBaseMoved(fn: BaseMovedListener): () => void {
+    this.baseMoved.add(fn);
+    return () => this.baseMoved.delete(fn);
+  }
+
+  /** Every merge that succeeds through `host` is reported to onBaseMoved's listeners; a listener that throws is logged. */
+  private reportingMerges(project: string, host: CodeHost): CodeHost {
+    const merge = host.mergePullRequest.bind(host);
+    host.mergePullRequest = async (number, opts) => {
+      const result = await merge(number, opts);
+      for (const fn of [...this.baseMoved]) {
+        try {
+          fn({ project, number, sha: result.sha });
+        } catch (e) {
+          log.error('base moved listener failed', e);
+        }
+      }
+      return result;
+    };
+    return host;
   }
 
   /** The GitHub host of the project configured with this `owner/repo`. */

@@ -21,6 +21,7 @@ import { registerConversations } from '../conversations/conversationMethods';
 import { registerTranscript } from '../conversations/transcriptMethods';
 import { registerLanes } from '../lanes/laneMethods';
 import { registerLand } from '../land/landMethods';
+import { tellAfterBaseMoved } from '../land/siblings';
 import { registerConfig } from '../config/configMethods';
 import { registerReview } from '../review/registerReview';
 import { registerIssueMethods } from '../issues/issueMethods';
@@ -62,8 +63,13 @@ export function registerFeatures(app: App, stop: (reason: string) => Promise<voi
   registerProjects(app);
   const codeHosts = registerCodeHost(app);
   const lanes = registerLanes(app, conversations, hostLink);
-  // afterLanding: the siblings' notice (server/land/siblings.ts) is wired here once it lands.
-  registerLand(app, { conversations, lanes: lanes.store });
+  // A landing or a merge through svc moves a base: builders whose branch now conflicts with it are told.
+  registerLand(app, {
+    conversations,
+    lanes: lanes.store,
+    afterLanding: (landing) => tellAfterBaseMoved(lanes, landing.project),
+  });
+  codeHosts.onBaseMoved(({ project }) => tellAfterBaseMoved(lanes, project));
   registerConfig(app);
   const issues = new IssueStore(app.db);
   const review = registerReview(app, { conv: conversations, hosts: codeHosts, issues });

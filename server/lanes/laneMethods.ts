@@ -69,7 +69,7 @@ export function registerLanes(app: App, conversations: ConversationsPort, hostLi
     const rows = runLanes.filter(
       (l) => (parentId === undefined || l.parentId === parentId) && (p.key === undefined || l.key === p.key),
     );
-    return { lanes: await laneRecords(ctx, rows, { runLanes }) };
+    return { lanes: await laneRecords(ctx, rows, { runLanes, allLanes: p.run ? undefined : runLanes }) };
   };
   const show = async (p: { lane?: string; run?: string; key?: string }) => {
     const any = laneOf(p);

@@ -37,6 +37,7 @@ export function lanesContext(
     hostOps,
     repoOf: (project) => app.config.projects().projects[project]?.path,
     gauntletOf: (project) => app.config.projects().projects[project]?.gauntlet,
+    baseOf: (project) => app.config.projects().projects[project]?.default_branch,
     events: new EventEmitter().setMaxListeners(0),
     now: () => app.now(),
     parked: (row) => parkedOfLane(app.paths.agents, row, (host) => sshCommand(hostOps.host(host).spec), parkedFolders),

@@ -18,6 +18,8 @@ import type { z } from 'zod';
 import { SpendBook } from './spend';
 import { commitsSinceBase, wantsBaseCount } from './aheadOfBase';
 import { factsKeyOf, isHere } from './laneWhere';
+import { forecast, forecastPeers } from './overlaps';
+import type { Forecast } from './overlaps';
 
 export interface LaneReader {
   store: LaneStore;
@@ -29,6 +31,8 @@ export interface LaneReader {
   repoOf(project: string): string | undefined;
   /** The project's gauntlet block (role and run budgets), if configured. */
   gauntletOf(project: string): z.infer<typeof Gauntlet> | undefined;
+  /** The project's base branch (default_branch), if it is still configured: what the overlap forecast reads against. */
+  baseOf?(project: string): string | undefined;
   now(): number;
   /** The lane's parked patches, each with the command that restores it now. */
   parked?(row: LaneRow): LaneRecord['parked'];
@@ -45,6 +49,7 @@ interface Snapshot {
   /** Commits since the base of lanes whose branch has no upstream, by lane id (aheadOfBase.ts). */
   sinceBase: Map<number, number>;
   spend: SpendBook;
+  forecast: Forecast;
 }
 
 const judgeKey = (run: string, key: string, iteration: number) => `${run}\0${key}\0${iteration}`;
@@ -60,7 +65,10 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 // for first: their processes run while this thread reads the store.
 async function snapshot(r: LaneReader, rows: LaneRow[], from: RecordsFrom): Promise<Snapshot> {
   const facts = new Map<string, GitFacts | FactsUnavailable>(from.known);
-  const reading = readGitFacts(r, rows, facts);
+  // The overlap forecast of the rows' live builders needs the facts of every live builder of their projects.
+  const peers = forecastPeers(r, rows, from.allLanes);
+  const listed = new Set(rows.map((x) => x.id));
+  const reading = readGitFacts(r, [...rows, ...peers.filter((p) => !listed.has(p.id))], facts);
   // Every lane of the listed runs, read once: the verdicts' judges and the spend book both need them.
   const runs = [...new Set(rows.map((x) => x.run))];
   const ofRuns = lanesOfRuns(r, runs, from.runLanes);
@@ -75,8 +83,11 @@ async function snapshot(r: LaneReader, rows: LaneRow[], from: RecordsFrom): Prom
   const reports = r.store.reportsOf([...ids]);
   const spend = new SpendBook(r, runs, ofRuns);
   await reading;
-  const sinceBase = await countSinceBase(rows, facts);
-  return { reports, judges, facts, spend, sinceBase };
+  const [sinceBase, fc] = await Promise.all([
+    countSinceBase(rows, facts),
+    forecast(r, peers, (row) => facts.get(row.dir)),
+  ]);
+  return { reports, judges, facts, spend, sinceBase, forecast: fc };
 }
 
 /** Local lanes on a branch never pushed: their commits since the base, counted in parallel. */
@@ -202,6 +213,8 @@ function recordOf(r: LaneReader, row: LaneRow, snap: Snapshot): LaneRecord {
     gitUnavailable: factsUnavailable(read) ? read.unavailable : null,
     parked: r.parked?.(row) ?? [],
     baseSha: row.gitBacked ? row.baseSha : null,
+    overlaps: snap.forecast.overlaps.get(row.id) ?? [],
+    baseConflict: snap.forecast.baseConflict.has(row.id) ? { paths: snap.forecast.baseConflict.get(row.id)! } : null,
   };
 }
 
@@ -219,6 +232,8 @@ export interface RecordsFrom {
    * book take them from here instead of reading the same lanes again.
    */
   runLanes?: LaneRow[];
+  /** Every lane, when the caller read them all already (store.all()): the forecast's peers are taken from here. */
+  allLanes?: LaneRow[];
 }
 
 export async function laneRecords(r: LaneReader, rows: LaneRow[], from: RecordsFrom = {}): Promise<LaneRecord[]> {

@@ -66,6 +66,7 @@ export function laneLines(l: LaneRecord): string[] {
   lines.push(`    ${sandboxText(l.sandbox)}`);
   // A builder's commits are its branch since this commit (what Compare with Base shows).
   if (l.role === 'builder' && l.baseSha) lines.push(`    base ${l.baseSha}`);
+  lines.push(...forecastLines(l));
   return [...lines, ...(l.parked ?? []).flatMap(parkedLines)];
 }
 
@@ -76,4 +77,11 @@ export function parkedLines(p: ParkedPatch): string[] {
     `    parked ${p.patchFile}${n}`,
     `      restore with: ${p.restoreCommand ?? `(no restore line in its header: apply it with git apply --index -p2)`}`,
   ];
+}
+
+/** `overlaps with <key> (<lane>): a.ts, b.ts` for `svc lane show`, and the base conflict. */
+export function forecastLines(o: Pick<LaneRecord, 'overlaps' | 'baseConflict'>): string[] {
+  const lines = o.overlaps.map((x) => `    overlaps with ${x.key} (${x.lane}): ${x.paths.join(', ')}`);
+  if (o.baseConflict) lines.push(`    conflicts with its base: ${o.baseConflict.paths.join(', ')}`);
+  return lines;
 }

@@ -91,6 +91,15 @@ export const ParkedPatch = z.object({
 });
 export type ParkedPatch = z.infer<typeof ParkedPatch>;
 
+/** Another live builder of the project changing the same paths relative to the base (derived on read, never stored). */
+export const LaneOverlap = z.object({
+  key: z.string(),
+  lane: z.string(),
+  run: z.string(),
+  paths: z.array(z.string()),
+});
+export type LaneOverlap = z.infer<typeof LaneOverlap>;
+
 export const LaneRecord = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -153,6 +162,13 @@ export const LaneRecord = z.object({
   parked: z.array(ParkedPatch).default([]),
   /** The commit the lane's worktree was created from (a --reuse respawn: its directory's first lane's); null: a play lane, or unknown (a lane launched before svc kept it). */
   baseSha: z.string().nullable().default(null),
+  /** A live builder's overlap forecast: the other live builders of its project changing the same paths. */
+  overlaps: z.array(LaneOverlap).default([]),
+  /** A live builder whose branch no longer merges cleanly into its project's base: the conflicting paths. */
+  baseConflict: z
+    .object({ paths: z.array(z.string()) })
+    .nullable()
+    .default(null),
 });
 export type LaneRecord = z.infer<typeof LaneRecord>;
 

@@ -273,6 +273,18 @@ describe('Command Deck rows: what each one says (extension/commandDeck/deckModel
   });
 });
 
+describe('deck: the overlap forecast on a builder row', () => {
+  it('marks overlaps and a base conflict in the description and names the paths in the tooltip', () => {
+    const overlaps = [{ key: 'b', lane: 'r1-b-builder-i1', paths: ['shared.txt'] }];
+    const r = lane(2, 1, 'builder', 1, { title: 'r1 k builder i1', overlaps, baseConflict: ['README.md'] });
+    assert.equal(describeRow(r), '#2 · idle · overlaps b · conflicts with base');
+    assert.deepEqual(tooltipOf(r).split('\n').slice(-2), [
+      '- overlaps: b (`r1-b-builder-i1`) on `shared.txt`',
+      '- conflicts with base: `README.md`',
+    ]);
+  });
+});
+
 describe('tooltip Markdown: mdText keeps values text (extension/commandDeck/markdown.ts)', () => {
   it('escapes each character Markdown reads as syntax, flattens line breaks, and leaves other text as it is', () => {
     assert.equal(mdText('conversation 3 stopped'), 'conversation 3 stopped');
