@@ -297,7 +297,7 @@ export const ConfigFile = z
     /** How the daemon learns lanes' git facts (server/git/dirtyFlags.ts), read at its start. */
     git: z
       .object({
-        /** plain: `git status` per worktree in parallel (the default); kept: answers kept under watches and across restarts. */
+        /** kept (the default): answers kept under watches and across restarts; plain: `git status` per worktree in parallel. */
         dirty_flags: z.enum(['plain', 'kept']).optional(),
       })
       .strict()

@@ -1,9 +1,10 @@
 // The one interface `svc lane list` and the Command Deck read lanes' git facts through:
 // branch, head, ahead and the dirty flag of each worktree of a repository. Two
 // implementations answer it: plainDirtyFlags.ts (a `git status` per worktree, in parallel:
-// the reference) and worktreeFacts.ts (the kept one: answers kept under inotify watches and,
-// across a restart, re-checked from the store). `git.dirty_flags` in config.yaml picks one at
-// the daemon's start (dirtyFlagsOf); the property test holds both to `git status`.
+// the reference) and worktreeFacts.ts (the kept one, the default: answers kept under inotify
+// watches and, across a restart, re-checked from the store). `git.dirty_flags` in
+// config.yaml picks one at the daemon's start (dirtyFlagsOf.ts); the property test
+// (test/unit/dirtyFlagsProperty.unit.test.ts) holds both to `git status`.
 import type { GitFacts } from './git';
 
 /** A worktree whose facts git did not give in time; `unavailable` says why, for the reader. */
