@@ -14,7 +14,8 @@
 // Then the real-repository cases of issue 43, first list after a restart ≤ 0.3× the
 // sequential floor: 100 lanes of a 3,000-file repository, and 30 lanes of a 30,000-file one
 // made here (many files at deep paths, and binaries), the sizes set by SVC_BENCH_BIG_LANES,
-// SVC_BENCH_HUGE_LANES and SVC_BENCH_HUGE_FILES (0 lanes leaves a case out).
+// SVC_BENCH_HUGE_LANES and SVC_BENCH_HUGE_FILES (0 lanes leaves a case out), each case once for
+// each implementation of the dirty flags in SVC_BENCH_DIRTY_FLAGS (default plain,kept).
 // Every ratio line carries the load average it was measured under.
 // Run: npm run bench -- laneList
 import { spawnSync } from 'node:child_process';
@@ -37,6 +38,8 @@ const BIG_FILES = 3000;
 const BIG_LANES = Number(process.env.SVC_BENCH_BIG_LANES ?? 100);
 const HUGE_FILES = Number(process.env.SVC_BENCH_HUGE_FILES ?? 30000);
 const HUGE_LANES = Number(process.env.SVC_BENCH_HUGE_LANES ?? 30);
+/** The dirty flags' implementations the real-repository cases run, each in the same minutes. */
+const DIRTY_FLAGS = (process.env.SVC_BENCH_DIRTY_FLAGS ?? 'plain,kept').split(',');
 /** Issue 43: the first list after a restart over lanes of a real-sized repository. */
 const REAL_TARGET = 0.3;
 /** The first list after new lanes: within this many times their parallel cost (1 / PARALLEL). */
@@ -102,6 +105,15 @@ async function main(): Promise<void> {
     };
     const sequentialStatus = (dirs: string[]) => () =>
       dirs.forEach((d) => spawnSync('git', ['status', '--porcelain=v2', '--branch'], { cwd: d, env: s.env }));
+    /** config.yaml's git.dirty_flags for the next daemon start (undefined: the default). */
+    const useDirtyFlags = (kind: string | undefined) => {
+      const file = path.join(s.svcHome, 'config.yaml');
+      const kept = (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '').replace(
+        /^git:\n {2}dirty_flags: \w+\n/m,
+        '',
+      );
+      fs.writeFileSync(file, kind ? `${kept}git:\n  dirty_flags: ${kind}\n` : kept);
+    };
     /** The first list after each of RESTARTS daemon restarts, each followed by the floor. */
     const firstAfterRestart = (listRun: () => void, floor: () => void) => {
       const first: number[] = [];
@@ -223,14 +235,18 @@ async function main(): Promise<void> {
         await sleep(100);
       const caseList = listOf(name);
       caseList(); // counted once, as a running daemon would have
-      const f = firstAfterRestart(
-        caseList,
-        sequentialStatus(fs.readdirSync(laneRoot).map((d) => path.join(laneRoot, d))),
-      );
-      const ratio = f.first / f.floor;
-      console.log(
-        `${lanes} lanes of a ${files}-file repository, first lane list after a daemon restart: ${f.first.toFixed(0)} ms (median of ${RESTARTS}; runs ${f.runs.map((x) => x.toFixed(0)).join(' ')}); ratio ${ratio.toFixed(2)} to the sequential git status floor ${f.floor.toFixed(0)} ms (target ≤ ${REAL_TARGET}: ${ratio <= REAL_TARGET ? 'met' : 'MISSED'}); ${f.load}`,
-      );
+      const dirs = fs.readdirSync(laneRoot).map((d) => path.join(laneRoot, d));
+      // Each implementation of the dirty flags (server/git/dirtyFlags.ts) in the same minutes.
+      for (const kind of DIRTY_FLAGS) {
+        useDirtyFlags(kind);
+        const f = firstAfterRestart(caseList, sequentialStatus(dirs));
+        const ratio = f.first / f.floor;
+        const again = time(caseList); // the daemon's second list: what a view's refresh costs
+        console.log(
+          `${lanes} lanes of a ${files}-file repository, git.dirty_flags ${kind}, first lane list after a daemon restart: ${f.first.toFixed(0)} ms (median of ${RESTARTS}; runs ${f.runs.map((x) => x.toFixed(0)).join(' ')}); ratio ${ratio.toFixed(2)} to the sequential git status floor ${f.floor.toFixed(0)} ms (target ≤ ${REAL_TARGET}: ${ratio <= REAL_TARGET ? 'met' : 'MISSED'}); the list after it ${again.toFixed(0)} ms, ratio ${(again / f.floor).toFixed(2)}; ${f.load}`,
+        );
+      }
+      useDirtyFlags(undefined);
     };
     if (BIG_LANES > 0)
       await realCase('big', BIG_LANES, BIG_FILES, (dir) => {

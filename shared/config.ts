@@ -340,6 +340,14 @@ export const ConfigFile = z
       })
       .strict()
       .optional(),
+    /** How the daemon learns lanes' git facts (server/git/dirtyFlags.ts), read at its start. */
+    git: z
+      .object({
+        /** kept (the default): answers kept under watches and across restarts; plain: `git status` per worktree in parallel. */
+        dirty_flags: z.enum(['plain', 'kept']).optional(),
+      })
+      .strict()
+      .optional(),
     /** Outbound targets told of each new inbox item (server/notify/). */
     notify: NotifyTargets.default([]),
     http: z

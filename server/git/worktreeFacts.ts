@@ -22,6 +22,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { logger } from '../util/log';
+import type { DirtyFlags, FactsUnavailable } from './dirtyFlags';
 import { git } from './git';
 import type { GitFacts } from './git';
 import { cleanGitEnvironment, FACTS_TIMEOUT_MS, GitTimeout } from './gitExec';
@@ -46,14 +47,8 @@ export interface FactsMemory {
   flush?(): void;
 }
 
-/** A worktree whose facts git did not give in time; `unavailable` says why, for the reader. */
-export interface FactsUnavailable {
-  unavailable: string;
-}
-
-export function factsUnavailable(f: GitFacts | FactsUnavailable | undefined): f is FactsUnavailable {
-  return f !== undefined && 'unavailable' in f;
-}
+export { factsUnavailable } from './dirtyFlags';
+export type { FactsUnavailable } from './dirtyFlags';
 
 const log = logger('git-facts');
 
@@ -75,7 +70,8 @@ interface DirtyEntry {
   digest?: string;
 }
 
-export class WorktreeFacts {
+/** The kept implementation of DirtyFlags (dirtyFlags.ts; `git.dirty_flags: kept`). */
+export class WorktreeFacts implements DirtyFlags {
   private readonly dirtyCache = new Map<string, DirtyEntry>();
   /** `git status` runs so far (tests and benchmarks read it to see what was recounted). */
   statusRuns = 0;

@@ -2,7 +2,7 @@
 // and the lane event bus (report filed), created once in laneMethods.ts.
 import { EventEmitter } from 'node:events';
 import type { App } from '../app';
-import { WorktreeFacts } from '../git/worktreeFacts';
+import { dirtyFlagsOf } from '../git/dirtyFlagsOf';
 import type { ConversationsPort } from './conversationsPort';
 import type { HostLink } from '../hosts/hostLink';
 import { sshCommand } from '../hosts/remoteShell';
@@ -26,7 +26,13 @@ export function lanesContext(
   conversations: ConversationsPort,
   hostOps: HostLink,
 ): LanesContext {
-  const gitFacts = new WorktreeFacts({ memory: keptFactsStore(app.db) });
+  let kind: 'plain' | 'kept' | undefined;
+  try {
+    kind = app.config.config().git?.dirty_flags;
+  } catch {
+    kind = undefined; // a config that does not parse is the doctor's to report; the default runs
+  }
+  const gitFacts = dirtyFlagsOf(kind, () => keptFactsStore(app.db));
   app.onStop(() => gitFacts.close());
   const parkedFolders = new ParkedFolders();
   return {

@@ -8,8 +8,8 @@ import type { LaneRecord, LaneReport } from '../../shared/protocol/lanes';
 import { gitFacts } from '../git/git';
 import type { GitFacts } from '../git/git';
 import { FACTS_TIMEOUT_MS, GitTimeout } from '../git/gitExec';
-import { factsUnavailable } from '../git/worktreeFacts';
-import type { FactsUnavailable, WorktreeFacts } from '../git/worktreeFacts';
+import { factsUnavailable } from '../git/dirtyFlags';
+import type { DirtyFlags, FactsUnavailable } from '../git/dirtyFlags';
 import type { ConversationsPort } from './conversationsPort';
 import type { LaneRow, LaneStore } from './laneStore';
 import type { HostLink } from '../hosts/hostLink';
@@ -26,7 +26,7 @@ export interface LaneReader {
   /** Git facts of lanes on other hosts: one helper call per host over its shared connection. */
   hostOps?: Pick<HostLink, 'facts'>;
   conversations: ConversationsPort;
-  gitFacts: WorktreeFacts;
+  gitFacts: DirtyFlags;
   /** The checkout of a project, if it is still configured. */
   repoOf(project: string): string | undefined;
   /** The project's gauntlet block (role and run budgets), if configured. */
