@@ -53,6 +53,7 @@ import {
 import { iterationVerdict } from './reports';
 import { fetchBaseCommit } from '../git/fetchBase';
 import { defaultBranch, laneDir, noPostCheckoutHook } from './workdir';
+import { laneRepoPlaces, ownLaneRepo } from './laneGitRepo';
 import { checkSpendAllowsLaunch } from './spendGuard';
 import { deferred } from '../util/deferred';
 import { laneFolders, LaneFileError, readLaneFile } from '../util/laneFileRead';
@@ -142,9 +143,10 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   const repo = project.path;
   // Where the lane's directory goes (placement.ts): under this machine's lanes root, or on a
   // host, made there from the project's origin (server/hosts).
+  const ownGit = ctx.app.config.config().lanes?.git === 'own';
   const place = settings.host
     ? await hostPlacement(ctx, settings.host, repo, project.key, gitBacked)
-    : localPlacement(project, gitBacked);
+    : localPlacement(project, gitBacked, ownGit);
   const root = place.root;
 
   // Git facts that need awaiting come first, all at once (the fetch is the long one); the
@@ -272,7 +274,13 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   // The agent is started as soon as its worktree is registered, and is told when the files
   // are checked out (`workspace`): its harness decides whether its process starts before.
   const workspace = deferred();
-  const agent = once(() => convs.start(row.id, { prepared, workspace: workspace.promise }));
+  // A lane repository of its own (laneGitRepo.ts): the agent's git places are its, not the project's.
+  const own = !place.host && gitBacked && (draft.reuse ? ownLaneRepo(draft.dir) !== undefined : ownGit);
+  const agentPrepared: PreparedStart | undefined =
+    own && prepared
+      ? { facts: prepared.facts.then((f) => ({ ...f, places: laneRepoPlaces(f.places, draft.dir) })) }
+      : prepared;
+  const agent = once(() => convs.start(row.id, { prepared: agentPrepared, workspace: workspace.promise }));
   const prepareAndStart = async () => {
     try {
       if (!draft.reuse) {
