@@ -348,6 +348,18 @@ export const ConfigFile = z
       })
       .strict()
       .optional(),
+    lanes: z
+      .object({
+        /**
+         * Where a local lane's git state lives (server/lanes/laneGitRepo.ts): `own`, a repository
+         * of its own under the lanes root whose objects are borrowed read-only from the project's,
+         * so the sandbox binds nothing of the person's repository writable; `shared` (default for
+         * now), a worktree of the person's repository itself.
+         */
+        git: z.enum(['own', 'shared']).optional(),
+      })
+      .strict()
+      .optional(),
     /** Outbound targets told of each new inbox item (server/notify/). */
     notify: NotifyTargets.default([]),
     http: z

@@ -70,14 +70,18 @@ export async function hostPlacement(
   };
 }
 
-/** The placement of a new lane: on host `host` (config.yaml hosts.<name>), or on this machine when null. */
+/**
+ * The placement of a new lane: on host `host` (config.yaml hosts.<name>), or on this machine
+ * when null (`ownGit`: with a repository of its own, config.yaml lanes.git).
+ */
 export async function placementFor(
   ctx: LanesContext,
   host: string | null,
   project: Project & { key: string },
   gitBacked: boolean,
+  ownGit: boolean,
 ): Promise<LanePlacement> {
   return host === null
-    ? localPlacement(project, gitBacked)
+    ? localPlacement(project, gitBacked, ownGit)
     : await hostPlacement(ctx, host, project.path, project.key, gitBacked);
 }

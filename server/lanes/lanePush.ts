@@ -1,7 +1,7 @@
 // A local lane's `git push` arrives here (bin/git-remote-svc → lanes/push over the lane's
 // own socket): the remote the lane names must be a local push remote of its project, and
-// each ref passes the lane ref policy before the daemon pushes it from the project's
-// repository, where the lane's commits are. The remote itself is read-only inside the
+// each ref passes the lane ref policy before the daemon pushes it from where the lane's
+// commits are: its own repository (lanes.git: own, laneGitRepo.ts), else the project's. The remote itself is read-only inside the
 // sandbox, so this is the only way a sandboxed lane's branch reaches it.
 //
 // The policy, by role and lineage: a lane updates only branches of lanes it is or launched
@@ -17,6 +17,8 @@ import { isSelfOrDescendant } from '../authority/lineage';
 import { gitPlaces } from '../conversations/writableDirs';
 import { isValidBranchName } from '../git/git';
 import { spawnGit } from '../git/gitExec';
+import { mirrorLaneRefs } from './laneGitMirror';
+import { ownLaneRepo } from './laneGitRepo';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
 import { isHere } from './laneWhere';
@@ -61,12 +63,19 @@ export async function pushForLane(ctx: LanesContext, caller: Caller, p: Params):
       return { name: o.name, mine: row !== undefined && isSelfOrDescendant(get, lane.id, row) };
     }),
   });
+  // Where the lane's commits are: its own repository (lanes.git: own), else the project's.
+  const own = ownLaneRepo(lane.dir);
+  const from = own ?? repo;
   const results: Result['results'] = [];
   // One at a time, in git's order: each answer is that ref's own.
   for (const u of p.updates) {
-    const error = refPolicy(u, lane, facts) ?? (await refUsable(repo, u)) ?? (await pushOne(repo, remote, u));
+    const error = refPolicy(u, lane, facts) ?? (await refUsable(from, u)) ?? (await pushOne(from, remote, u));
     results.push(error === undefined ? { ref: u.ref, ok: true } : { ref: u.ref, ok: false, error });
   }
+  // The lane's branch as pushed, into the person's repository too (laneGitMirror.ts); the
+  // push went either way, so a mirror that fails is left to the next report or the reap.
+  if (own && lane.branch && results.some((r) => r.ok))
+    await mirrorLaneRefs(repo, lane.dir, [`refs/heads/${lane.branch}`], lane.branch).catch(() => undefined);
   return { results };
 }
 

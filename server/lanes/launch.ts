@@ -8,6 +8,7 @@ import { isLive } from '../../shared/activity';
 import type { Role } from '../../shared/config';
 import { SvcError } from '../../shared/errors';
 import { placementFor } from './hostPlacement';
+import { isHere } from './laneWhere';
 import type { LanePlacement } from './placement';
 import type { LaneRecord, LaunchParams } from '../../shared/protocol/lanes';
 import { checkBranchName, existingRefs, GitError, isValidBranchName, resolveCommit } from '../git/git';
@@ -52,6 +53,7 @@ import {
 import { iterationVerdict } from './reports';
 import { fetchBaseCommit } from '../git/fetchBase';
 import { defaultBranch, laneDir, noPostCheckoutHook } from './workdir';
+import { laneRepoPlaces, ownLaneRepo } from './laneGitRepo';
 import { checkSpendAllowsLaunch } from './spendGuard';
 import { deferred } from '../util/deferred';
 import { laneFolders, LaneFileError, readLaneFile } from '../util/laneFileRead';
@@ -141,7 +143,8 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   const repo = project.path;
   // Where the lane's directory goes (placement.ts): under this machine's lanes root, or on a
   // host, made there from the project's origin (server/hosts).
-  const place = await placementFor(ctx, settings.host, project, gitBacked);
+  const ownGit = ctx.app.config.config().lanes?.git === 'own';
+  const place = await placementFor(ctx, settings.host, project, gitBacked, ownGit);
   const root = place.root;
 
   // Git facts that need awaiting come first, all at once (the fetch is the long one); the
@@ -269,7 +272,13 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   // The agent is started as soon as its worktree is registered, and is told when the files
   // are checked out (`workspace`): its harness decides whether its process starts before.
   const workspace = deferred();
-  const agent = once(() => convs.start(row.id, { prepared, workspace: workspace.promise }));
+  // A lane repository of its own (laneGitRepo.ts): the agent's git places are its, not the project's.
+  const own = isHere(place) && gitBacked && (draft.reuse ? ownLaneRepo(draft.dir) !== undefined : ownGit);
+  const agentPrepared: PreparedStart | undefined =
+    own && prepared
+      ? { facts: prepared.facts.then((f) => ({ ...f, places: laneRepoPlaces(f.places, draft.dir) })) }
+      : prepared;
+  const agent = once(() => convs.start(row.id, { prepared: agentPrepared, workspace: workspace.promise }));
   const prepareAndStart = async () => {
     try {
       if (!draft.reuse) {

@@ -48,8 +48,8 @@ export interface LanePlacement {
   makeFailed(e: unknown): SvcError;
 }
 
-/** A lane on this machine: a worktree of the project's checkout (a play lane: an empty folder) under its lanes root. */
-export function localPlacement(project: Project, gitBacked: boolean): LanePlacement {
+/** A lane on this machine: a worktree of the project's checkout, or (`ownRepo`) of a repository of its own (laneGitRepo.ts); a play lane: an empty folder; under its lanes root. */
+export function localPlacement(project: Project, gitBacked: boolean, ownRepo = false): LanePlacement {
   const repo = project.path;
   return {
     host: null,
@@ -72,6 +72,7 @@ export function localPlacement(project: Project, gitBacked: boolean): LanePlacem
         sparse: project.gauntlet?.sparse_checkout,
         onRegistered: fresh.onRegistered,
         hookFree: fresh.hookFree,
+        ownRepo,
       });
       // The facts of a worktree just made are known without asking git (a full `git status` of
       // a fresh checkout is the slowest read there is): its branch, the commit it starts at,

@@ -11,6 +11,11 @@ import type { ReapReport } from '../../shared/format/reapReport';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
 import { laneActivity } from './records';
+import { errorMessage } from '../../shared/errors';
+import { laneMirrorFailedError } from '../reap/reapErrors';
+import type { ReapPlan } from '../reap/reapLaneDir';
+import { laneOnlyRefs, mirrorLaneRefs } from './laneGitMirror';
+import { ownLaneRepo, removeLaneRepo } from './laneGitRepo';
 
 export async function reapHere(
   ctx: LanesContext,
@@ -38,6 +43,7 @@ export async function reapHere(
     keepBranchName: `${lane.run}/${lane.key}-${lane.role}-i${lane.iteration}-kept`,
     orphaned: lane.role === 'orchestrator' ? unreapedChildren(ctx, lane) : [],
     serialize: repo ? (fn) => serialized(repo, fn) : undefined,
+    ownRepo: repo && lane.gitBacked ? ownRepoSteps(repo, lane) : undefined,
   });
   // A worktree deleted by hand leaves its entry in the repository: prune it (step 6).
   if (report.removed === 'alreadyGone' && lane.gitBacked && repo)
@@ -48,4 +54,31 @@ export async function reapHere(
   ctx.app.notify({ topic: 'lanes', id: lane.id });
   ctx.app.notify({ topic: 'runs' });
   return report;
+}
+
+/**
+ * Reap of a lane with a repository of its own (laneGitRepo.ts): every ref only it holds
+ * (its branch, the kept refs reap just made, tags, its HEAD) is mirrored into the project's
+ * repository first (laneGitMirror.ts; "the branch is always kept"), then, the worktree
+ * removed, the lane repository goes: its commits are all in the project's store by then.
+ */
+function ownRepoSteps(repo: string, lane: LaneRow): ReapPlan['ownRepo'] {
+  const laneRepo = ownLaneRepo(lane.dir);
+  if (!laneRepo) return undefined;
+  return {
+    async mirror() {
+      try {
+        const refs = await laneOnlyRefs(repo, lane.dir);
+        // Kept refs (svc-kept/…, …-kept) become the person's branches too, as a shared-layout reap leaves them.
+        await mirrorLaneRefs(repo, lane.dir, refs, lane.branch);
+        for (const r of refs.filter((x) => x.startsWith('refs/heads/') && x !== `refs/heads/${lane.branch}`)) {
+          const b = r.slice('refs/heads/'.length);
+          if (/-kept(-[0-9a-f]+)?$|^svc-kept\//.test(b)) await mirrorLaneRefs(repo, lane.dir, [r], b);
+        }
+      } catch (e) {
+        throw laneMirrorFailedError(lane.dir, laneRepo, errorMessage(e));
+      }
+    },
+    remove: () => removeLaneRepo(laneRepo),
+  };
 }

@@ -13,6 +13,9 @@ import type { LaneRow } from './laneStore';
 import { LaneFileError } from '../util/laneFileRead';
 import { siteOf } from './laneSite';
 import type { LaneSite } from './laneSite';
+import { mirrorLaneRefs } from './laneGitMirror';
+import { ownLaneRepo } from './laneGitRepo';
+import { isHere } from './laneWhere';
 import {
   badVerdictFile,
   blockedBodyError,
@@ -132,8 +135,22 @@ export async function fileReport(ctx: LanesContext, p: Params): Promise<{ lane: 
       requestId: p.requestId ?? null,
     });
   })();
+  await mirrorReportedHead(ctx, lane);
   announceReport(ctx, lane, report);
   return { lane, report };
+}
+
+/**
+ * A lane with a repository of its own (laneGitRepo.ts): its HEAD and branch as reported, into
+ * the person's repository (laneGitMirror.ts), so a critic's, verifier's or land's checkout
+ * of the frozen done head finds its commits in the project's store. A report is stored
+ * whether or not it went: reap mirrors again before anything of the lane goes.
+ */
+async function mirrorReportedHead(ctx: LanesContext, lane: LaneRow): Promise<void> {
+  const repo = isHere(lane) && lane.gitBacked ? ctx.repoOf(lane.project) : undefined;
+  if (!repo || !ownLaneRepo(lane.dir)) return;
+  const refs = ['HEAD', ...(lane.branch ? [`refs/heads/${lane.branch}`] : [])];
+  await mirrorLaneRefs(repo, lane.dir, refs, lane.branch).catch(() => undefined);
 }
 
 /** Wakes the waiters and tells the views of a report just stored (filed by the lane, or by svc in its name). */

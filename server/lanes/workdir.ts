@@ -5,6 +5,7 @@ import type { Role } from '../../shared/config';
 import { dirExistsError } from './laneRefusals';
 import { branchExists, git, serialized } from '../git/git';
 import { checkNoPlantedLinks } from '../git/plantedLinks';
+import { createLaneRepo, laneRepoPath, removeLaneRepo } from './laneGitRepo';
 
 export function laneDir(root: string, run: string, key: string, role: Role, iteration: number): string {
   const base = `${run}-${key}`;
@@ -44,6 +45,12 @@ export interface WorktreeSpec {
   onRegistered?: () => void;
   /** Whether the repository has no post-checkout hook (see onRegistered). */
   hookFree?: boolean;
+  /**
+   * A repository of the lane's own (config.yaml `lanes.git: own`, laneGitRepo.ts) instead of
+   * a worktree of `repo` itself: the worktree is then added from the lane repository, and
+   * the branch is made in `repo` too (at `start`), where the daemon mirrors the lane's.
+   */
+  ownRepo?: boolean;
 }
 
 /**
@@ -58,12 +65,10 @@ export async function createWorktree(s: WorktreeSpec): Promise<void> {
   if (s.branch) checkNoPlantedLinks(s.repo, [`refs/heads/${s.branch}`]);
   // The lanes root and run folders svc creates are the user's alone (0700): a lane holds its work.
   fs.mkdirSync(path.dirname(s.dir), { recursive: true, mode: 0o700 });
+  if (s.ownRepo) return createOwnWorktree(s);
   const sparse = s.sparse && s.sparse.length > 0;
   const split = !sparse && s.onRegistered !== undefined && s.hookFree === true;
-  const args = ['worktree', 'add', '--quiet'];
-  if (sparse || split) args.push('--no-checkout');
-  if (s.branch) args.push('-b', s.branch, s.dir, s.start);
-  else args.push('--detach', s.dir, s.start);
+  const args = worktreeAddArgs(s, sparse || split);
   // Every step writes the repository's shared files (worktrees/, config), so one at a time per repository.
   await serialized(s.repo, async () => {
     // The branch's upstream (so a plain `git push` works and `@{u}` names the branch the
@@ -80,24 +85,76 @@ export async function createWorktree(s: WorktreeSpec): Promise<void> {
       throw added[0].reason;
     }
     if (added[1].status === 'rejected') throw added[1].reason;
-    fs.chmodSync(s.dir, 0o700);
-    if (sparse) {
-      await git(s.dir, ['sparse-checkout', 'set', '--no-cone', '--', ...s.sparse!]);
-      s.onRegistered?.();
-      await git(s.dir, ['read-tree', '-mu', 'HEAD']);
-    } else if (split) {
-      s.onRegistered!();
-      try {
-        await git(s.dir, ['reset', '--hard', '--no-recurse-submodules', '--quiet']);
-      } catch (e) {
-        // `git worktree add` takes back a worktree whose checkout failed (keeping the new
-        // branch); so does the split add. Nothing in it is anyone's work: no agent has had a
-        // session in it yet.
-        await git(s.repo, ['worktree', 'remove', '--force', s.dir]).catch(() => undefined);
-        throw e;
-      }
-    }
+    await checkOut(s, s.repo, sparse, split);
   });
+}
+
+function worktreeAddArgs(s: WorktreeSpec, noCheckout: boolean | undefined): string[] {
+  const args = ['worktree', 'add', '--quiet'];
+  if (noCheckout) args.push('--no-checkout');
+  if (s.branch) args.push('-b', s.branch, s.dir, s.start);
+  else args.push('--detach', s.dir, s.start);
+  return args;
+}
+
+/** The steps after the add: the worktree's mode, and a sparse or split checkout (see createWorktree). */
+async function checkOut(
+  s: WorktreeSpec,
+  addedFrom: string,
+  sparse: boolean | undefined,
+  split: boolean,
+): Promise<void> {
+  fs.chmodSync(s.dir, 0o700);
+  if (sparse) {
+    await git(s.dir, ['sparse-checkout', 'set', '--no-cone', '--', ...s.sparse!]);
+    s.onRegistered?.();
+    await git(s.dir, ['read-tree', '-mu', 'HEAD']);
+  } else if (split) {
+    s.onRegistered!();
+    try {
+      await git(s.dir, ['reset', '--hard', '--no-recurse-submodules', '--quiet']);
+    } catch (e) {
+      // `git worktree add` takes back a worktree whose checkout failed (keeping the new
+      // branch); so does the split add. Nothing in it is anyone's work: no agent has had a
+      // session in it yet.
+      await git(addedFrom, ['worktree', 'remove', '--force', s.dir]).catch(() => undefined);
+      throw e;
+    }
+  }
+}
+
+/**
+ * The worktree of a lane repository of its own (laneGitRepo.ts). The lane repository is
+ * made first (a few milliseconds: one `git init`, files written directly), then the add
+ * from it runs beside the branch's creation in the project's repository (its ref and
+ * upstream, in the project's queue of git writes), so the launch pays for one add as before.
+ */
+async function createOwnWorktree(s: WorktreeSpec): Promise<void> {
+  const laneRepo = laneRepoPath(s.dir);
+  await createLaneRepo(s.repo, laneRepo, s.branch);
+  const sparse = s.sparse && s.sparse.length > 0;
+  const split = !sparse && s.onRegistered !== undefined && s.hookFree === true;
+  const add = git(laneRepo, worktreeAddArgs(s, sparse || split));
+  const project = s.branch
+    ? serialized(s.repo, async () => {
+        await git(s.repo, ['branch', '--no-track', '--', s.branch!, s.start]);
+        await writeUpstream(s.repo, s.branch!);
+      })
+    : undefined;
+  const done = await Promise.allSettled([add, project]);
+  if (done[0].status === 'rejected') {
+    // Nothing of it is anyone's work yet: the lane repository goes; the project's branch,
+    // made at the start commit, is taken back only when it is still there.
+    removeLaneRepo(laneRepo);
+    if (s.branch && done[1].status === 'fulfilled') {
+      // Compare-and-swap on the start commit: a branch someone moved meanwhile stays.
+      await git(s.repo, ['update-ref', '-d', `refs/heads/${s.branch}`, s.start]).catch(() => undefined);
+      await unsetUpstream(s.repo, s.branch);
+    }
+    throw done[0].reason;
+  }
+  if (done[1].status === 'rejected') throw done[1].reason;
+  await checkOut(s, laneRepo, sparse, split);
 }
 
 /**

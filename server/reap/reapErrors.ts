@@ -241,3 +241,11 @@ export function patchInsideWorktreeError(patchFile: string, dir: string): SvcErr
 export function patchExistsError(patchFile: string): SvcError<ReapError> {
   return usage('patchExists', `${patchFile} already exists; parked patches are never overwritten`);
 }
+
+/** Before a lane repository of its own goes (lanes.git: own), its refs could not be copied into the project's repository. */
+export function laneMirrorFailedError(dir: string, laneRepo: string, why: string): SvcError<ReapRefusal> {
+  return refused(
+    'laneMirrorFailed',
+    `could not copy the refs of ${dir}'s own repository ${laneRepo} into the project's repository: ${why}; reap removes nothing whose commits the project lacks`,
+  );
+}

@@ -51,6 +51,12 @@ export interface ReapPlan extends GitEnv {
   parkLimits?: ParkLimits;
   /** Runs the worktree removal in the repository's queue of git mutations (worktree adds). */
   serialize?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /**
+   * A lane with a repository of its own (lanes.git: own): copies every ref only it holds
+   * into the project's repository just before the worktree is removed (a throw is a refusal,
+   * nothing removed), and takes the lane repository away once the worktree is gone.
+   */
+  ownRepo?: { mirror(): Promise<void>; remove(): void };
 }
 
 export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
@@ -87,8 +93,10 @@ export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
       git,
     );
     const parked = park ? { patchFile: park.patchFile, restoreCommand: park.restoreCommand } : undefined;
+    await plan.ownRepo?.mirror();
     const remove = () => removeWorktree(dir, { ...git, parked });
     await (plan.serialize ? plan.serialize(remove) : remove());
+    plan.ownRepo?.remove();
     removed = 'worktree';
   } else if (exists) {
     removePlayDir(dir);

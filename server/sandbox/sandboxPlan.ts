@@ -2,9 +2,12 @@
 // as they come and the Seatbelt profile turns into rules (later, deeper rules win in both).
 // Everything is readable and nothing writable unless listed here:
 // - its own directory, except the `.git` file that says where its repository is;
-// - what committing, fetching and pushing write in the shared repository: the object
+// - what committing, fetching and pushing write in the lane's repository: the object
 //   store, refs and reflogs, git-lfs's lfs/ (when there), and this worktree's own admin folder (but not the files in it
-//   that point git at a repository, which the daemon's own git commands there follow);
+//   that point git at a repository, which the daemon's own git commands there follow, nor
+//   objects/info/alternates). With `lanes.git: own` that repository is the lane's own
+//   (server/lanes/laneGitRepo.ts) and nothing of the person's repository is writable; with
+//   `shared` it is the person's repository itself;
 // - the object store and refs of a push remote that is a local folder, for a lane on a host
 //   only: a local lane pushes through svc (bin/git-remote-svc), which applies the lane ref policy;
 // - the harness's own state, a private /tmp, and the conversation's own socket;
@@ -61,6 +64,10 @@ export function sandboxMounts(f: SandboxFacts, exists: (p: string) => boolean): 
     // lfs/: git-lfs's objects and tmp, which its hooks (post-commit, pre-push) write on a commit or push.
     for (const part of ['objects', 'refs', 'logs', 'lfs'])
       if (exists(path.join(f.commonDir, part))) rw(path.join(f.commonDir, part));
+    // Which other object stores git reads as this one's (a lane repository's borrows the
+    // project's, laneGitRepo.ts): svc's choice, so a lane cannot point the daemon's fetch of
+    // its refs (laneGitMirror.ts) at another repository of the person's.
+    ro(path.join(f.commonDir, 'objects', 'info', 'alternates'));
     // A lane that is a clone of its own has its git dir inside its directory: the parts that run code stay read-only there too.
     if (isInside(f.commonDir, f.cwd)) for (const part of ['hooks', 'config', 'info']) ro(path.join(f.commonDir, part));
   }

@@ -19,6 +19,7 @@ export const REAP_REFUSALS = [
   'unstorablePaths',
   'parkTooLarge',
   'noRoomToPark',
+  'laneMirrorFailed',
 ] as const;
 export type ReapRefusal = (typeof REAP_REFUSALS)[number];
 

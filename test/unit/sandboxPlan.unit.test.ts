@@ -22,8 +22,9 @@ const FACTS: SandboxFacts = {
   privateTmp: ['/tmp', '/var/tmp'],
 };
 
-/** Everything exists but a repository's logs and lfs folders and a worktree's config.worktree. */
-const exists = (p: string) => !p.endsWith('/logs') && !p.endsWith('/lfs') && !p.endsWith('config.worktree');
+/** Everything exists but a repository's logs and lfs folders, its alternates and a worktree's config.worktree. */
+const exists = (p: string) =>
+  !p.endsWith('/logs') && !p.endsWith('/lfs') && !p.endsWith('config.worktree') && !p.endsWith('/alternates');
 
 describe('sandbox plan', () => {
   it('hides SVC_HOME and /tmp first, then binds from the shallowest path to the deepest', () => {
@@ -45,6 +46,14 @@ describe('sandbox plan', () => {
       { kind: 'ro', path: '/home/u/proj/.git/worktrees/r-k/commondir' },
       { kind: 'ro', path: '/home/u/proj/.git/worktrees/r-k/gitdir' },
     ]);
+  });
+
+  it('keeps objects/info/alternates read-only inside the writable object store (a lane repository borrows the project’s)', () => {
+    const ms = sandboxMounts(FACTS, () => true);
+    const at = (p: string) => ms.findIndex((m) => m.path === p);
+    const alt = '/home/u/proj/.git/objects/info/alternates';
+    assert.equal(ms[at(alt)].kind, 'ro');
+    assert.ok(at(alt) > at('/home/u/proj/.git/objects'));
   });
 
   it('never makes the repository’s hooks, config, info, HEAD or other worktrees writable', () => {

@@ -1,0 +1,100 @@
+// How a lane's commits reach the person's repository when the lane has a repository of its
+// own (laneGitRepo.ts): the daemon fetches them, never the lane writing there. Each fetch
+// checks every object it takes (transfer.fsckObjects) and writes only svc's namespace
+// `refs/svc/lanes/<lane dir name>/…`, which no lane can name; the lane's own branch
+// (the one svc made for it) is then moved in refs/heads only as a fast-forward or creation,
+// so a lane cannot rewrite what the person has on it. Nothing else of the person's refs
+// is ever written from a lane's state. When: a report is filed (the frozen done head must
+// be in the project's store for a critic's, verifier's or land's checkout of it), a push
+// through svc went, and before reap removes the lane repository (every ref it holds that
+// the project lacks, so no commit is lost with it).
+//
+// The fetch reads the lane repository with the daemon's rights: its config and alternates
+// are the daemon's (read-only inside); a link a lane planted in its refs or objects is only
+// ever read through, and what is read is validated before anything is written.
+import * as path from 'node:path';
+import { git } from '../git/git';
+import { runGit, spawnGit } from '../git/gitExec';
+
+const MIRROR_TIMEOUT_MS = 120_000;
+
+/** svc's namespace in the project's repository for one lane directory's refs. */
+export function mirrorNamespace(laneDir: string): string {
+  return `refs/svc/lanes/${path.basename(laneDir)}`;
+}
+
+/**
+ * Fetches `refs` (full names in the lane, or `HEAD` for the worktree's own) from the lane
+ * directory into the project's repository under the lane's namespace; then fast-forwards
+ * (or creates) refs/heads/`ownBranch` to the lane's, when it is among them. Returns what
+ * each ref is now in the namespace.
+ */
+export async function mirrorLaneRefs(
+  project: string,
+  laneDir: string,
+  refs: string[],
+  ownBranch: string | null,
+): Promise<Map<string, string>> {
+  const ns = mirrorNamespace(laneDir);
+  const out = new Map<string, string>();
+  if (refs.length === 0) return out;
+  const target = (r: string) => `${ns}/${r === 'HEAD' ? 'HEAD' : r.replace(/^refs\//, '')}`;
+  await runGit(
+    project,
+    [
+      '-c',
+      'transfer.fsckObjects=true',
+      '-c',
+      'fetch.fsckObjects=true',
+      '-c',
+      'protocol.file.allow=always',
+      'fetch',
+      '--quiet',
+      '--no-tags',
+      '--no-write-fetch-head',
+      '--no-auto-gc',
+      '--no-recurse-submodules',
+      laneDir,
+      ...refs.map((r) => `+${r}:${target(r)}`),
+    ],
+    { extra: { GIT_TERMINAL_PROMPT: '0' }, timeoutMs: MIRROR_TIMEOUT_MS },
+  );
+  const shas = await git(project, ['rev-parse', ...refs.map(target)]);
+  shas
+    .trim()
+    .split('\n')
+    .forEach((sha, i) => out.set(refs[i], sha));
+  const own = ownBranch ? out.get(`refs/heads/${ownBranch}`) : undefined;
+  if (ownBranch && own) await fastForward(project, `refs/heads/${ownBranch}`, own);
+  return out;
+}
+
+/** Moves `ref` to `sha` when it is absent or an ancestor of it; else leaves it (the namespace keeps the lane's). */
+async function fastForward(project: string, ref: string, sha: string): Promise<void> {
+  const cur = await spawnGit(project, ['rev-parse', '--verify', '--quiet', ref]);
+  const old = cur.code === 0 ? cur.stdout.toString('utf8').trim() : '';
+  if (old === sha) return;
+  if (old) {
+    const anc = await spawnGit(project, ['merge-base', '--is-ancestor', old, sha]);
+    if (anc.code !== 0) return;
+  }
+  // Compare-and-swap: a ref the person moved meanwhile is left as they made it.
+  await spawnGit(project, ['update-ref', '-m', 'svc: mirrored from its lane', ref, sha, old || '0'.repeat(sha.length)]);
+}
+
+/**
+ * Every ref of the lane repository the project's repository does not hold at the same
+ * commit (the lane's branches, kept refs, tags of its own) plus its worktree's HEAD: what
+ * reap mirrors before the lane repository goes.
+ */
+export async function laneOnlyRefs(project: string, laneDir: string): Promise<string[]> {
+  const fmt = ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/', 'refs/tags/'];
+  const [lane, mine] = await Promise.all([git(laneDir, fmt), git(project, fmt)]);
+  const have = new Set(mine.split('\n').filter(Boolean));
+  const refs = lane
+    .split('\n')
+    .filter((l) => l && !have.has(l))
+    .map((l) => l.slice(l.indexOf(' ') + 1));
+  const head = await spawnGit(laneDir, ['rev-parse', '--verify', '--quiet', 'HEAD']);
+  return head.code === 0 ? [...refs, 'HEAD'] : refs;
+}

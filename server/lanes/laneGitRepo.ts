@@ -1,0 +1,141 @@
+// A local lane's own git state (config.yaml `lanes.git: own`): a bare repository of its own
+// at `<lanes root>/.git-lanes/<lane dir name>.git` (0700; not under SVC_HOME, which the
+// sandbox hides), whose objects/info/alternates borrows the project's object store, and the
+// lane's directory a worktree of it. The sandbox (sandboxPlan.ts) then binds writable only
+// this repository's objects, refs and logs and the worktree's own admin folder: the person's
+// repository is read-only inside, so a lane can lose only its own refs and objects. Its
+// branches reach the person's repository only through the daemon (laneGitMirror.ts).
+//
+// What the lane repository is given, all written by the daemon before the agent starts and
+// read-only inside: the alternates file, a config naming the project's remotes (so a push
+// still goes through svc's `pushInsteadOf` of the same URL), the branch's upstream, the
+// project's hooks (core.hooksPath; they run inside the sandbox and may write only the lane's
+// own files), and a packed-refs snapshot of the project's branches, remote-tracking refs and
+// tags (so `origin/main` and the like name what they name in the person's checkout).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { GitPlaces } from '../conversations/writableDirs';
+import { git } from '../git/git';
+import { commonGitDir } from '../git/plantedLinks';
+
+/** The folder of the lane repositories under a lanes root. */
+export const LANE_REPOS_DIR = '.git-lanes';
+
+/** Where the lane repository of the lane directory `dir` lives. */
+export function laneRepoPath(dir: string): string {
+  return path.join(path.dirname(dir), LANE_REPOS_DIR, `${path.basename(dir)}.git`);
+}
+
+/**
+ * The lane repository of the lane directory `dir`, when it is a worktree of one (read from
+ * its `.git` file and `commondir`, which the sandbox keeps read-only); undefined for a
+ * worktree of the person's repository (`lanes.git: shared`) or no worktree at all.
+ */
+export function ownLaneRepo(dir: string): string | undefined {
+  const common = commonGitDir(dir);
+  if (!common) return undefined;
+  const want = laneRepoPath(dir);
+  return path.resolve(common) === want || safeReal(common) === safeReal(want) ? want : undefined;
+}
+
+function safeReal(p: string): string | undefined {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Local config keys of the project that the lane repository does not take (its own layout, or written here). */
+const NOT_COPIED = /^(core\.(bare|worktree|repositoryformatversion|logallrefupdates|hookspath)|extensions\.|branch\.)/i;
+
+/**
+ * Makes the lane repository for a worktree of `project` (a checkout). `branch`: the lane's
+ * branch, whose upstream (origin, same name) is written in its config. Refuses, as git's
+ * own error, a repository that exists already (a leftover of a lane whose reap did not
+ * finish: never overwritten).
+ */
+export async function createLaneRepo(project: string, laneRepo: string, branch: string | null): Promise<void> {
+  const common = commonGitDir(project);
+  if (!common) throw new Error(`${project} is not a git checkout svc can read`);
+  const commonReal = fs.realpathSync(common);
+  fs.mkdirSync(path.dirname(laneRepo), { recursive: true, mode: 0o700 });
+  // mkdir (not recursive) is the lock: a leftover is never reused.
+  fs.mkdirSync(laneRepo, { mode: 0o700 });
+  const [config, refs, hooksPath, format] = await Promise.all([
+    git(project, ['config', '--local', '--list', '-z']).catch(() => ''),
+    git(project, ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/', 'refs/remotes/', 'refs/tags/']),
+    git(project, ['config', '--get', 'core.hooksPath']).catch(() => ''),
+    git(project, ['rev-parse', '--show-object-format']).catch(() => 'sha1\n'),
+    // No template: no sample hooks, nothing the lane's git would run of its own.
+    git(path.dirname(laneRepo), ['init', '--bare', '--quiet', '--template=', '--object-format=sha1', laneRepo]),
+  ]);
+  if (format.trim() !== 'sha1') {
+    // Re-made in the project's format (sha256 repositories are rare: the second init is their cost alone).
+    fs.rmSync(laneRepo, { recursive: true });
+    fs.mkdirSync(laneRepo, { mode: 0o700 });
+    await git(path.dirname(laneRepo), [
+      'init',
+      '--bare',
+      '--quiet',
+      '--template=',
+      `--object-format=${format.trim()}`,
+      laneRepo,
+    ]);
+  }
+  fs.mkdirSync(path.join(laneRepo, 'objects', 'info'), { recursive: true });
+  fs.mkdirSync(path.join(laneRepo, 'logs'), { recursive: true });
+  fs.writeFileSync(path.join(laneRepo, 'objects', 'info', 'alternates'), `${path.join(commonReal, 'objects')}\n`);
+  // Sorted already (for-each-ref's order); no peeled lines, so git peels tags itself.
+  fs.writeFileSync(path.join(laneRepo, 'packed-refs'), `# pack-refs with: sorted \n${refs}`);
+  const lines: string[] = [];
+  for (const entry of config.split('\0')) {
+    const nl = entry.indexOf('\n');
+    const key = nl < 0 ? entry : entry.slice(0, nl);
+    if (!key || NOT_COPIED.test(key)) continue;
+    lines.push(configLine(key, nl < 0 ? 'true' : entry.slice(nl + 1)));
+  }
+  // Reflogs as in a checkout: reap keeps commits only a reflog holds (privateCommits.ts).
+  lines.push(configLine('core.logAllRefUpdates', 'true'));
+  // The project's hooks (git-lfs, husky), read-only inside: a relative path names the worktree's own folder, as in the project.
+  lines.push(configLine('core.hooksPath', hooksPath.trim() || path.join(commonReal, 'hooks')));
+  if (branch) {
+    lines.push(configLine(`branch.${branch}.remote`, 'origin'));
+    lines.push(configLine(`branch.${branch}.merge`, `refs/heads/${branch}`));
+  }
+  fs.appendFileSync(path.join(laneRepo, 'config'), lines.join(''));
+}
+
+/** One `[section "sub"] name = "value"` entry of a git config file (repeated sections are git's own form). */
+function configLine(key: string, value: string): string {
+  const first = key.indexOf('.');
+  const last = key.lastIndexOf('.');
+  const section = key.slice(0, first);
+  const name = key.slice(last + 1);
+  const sub = first === last ? '' : ` "${quote(key.slice(first + 1, last))}"`;
+  return `[${section}${sub}]\n\t${name} = "${quote(value)}"\n`;
+}
+
+const quote = (s: string) => s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\t/g, '\\t');
+
+/**
+ * The git places of a worktree of the lane repository at `dir`, from those read ahead in the
+ * project's checkout (the lane's start reads them while the worktree is made): the same
+ * remotes (its config names the project's), its own common and admin folders, and the hooks
+ * its config points at. The sandbox binds what these name (sandboxPlan.ts).
+ */
+export function laneRepoPlaces(places: GitPlaces, dir: string): GitPlaces {
+  const laneRepo = laneRepoPath(dir);
+  const hooksPath = places.hooksPath ?? (places.commonDir ? path.join(places.commonDir, 'hooks') : undefined);
+  return {
+    ...places,
+    commonDir: laneRepo,
+    gitDir: path.join(laneRepo, 'worktrees', path.basename(dir)),
+    ...(hooksPath ? { hooksPath } : {}),
+  };
+}
+
+/** Removes a lane repository once no worktree of it is left and its refs are mirrored (reap). */
+export function removeLaneRepo(laneRepo: string): void {
+  fs.rmSync(laneRepo, { recursive: true, force: true });
+}
