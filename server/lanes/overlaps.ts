@@ -10,7 +10,17 @@ import { factsUnavailable } from '../git/worktreeFacts';
 import { baseCommit, baseConflictPaths, changedPaths } from './changedPaths';
 import type { LaneRow } from './laneStore';
 import { isHere } from './laneWhere';
-import type { LaneReader } from './records';
+import type { LaneStore } from './laneStore';
+import type { ConversationsPort } from './conversationsPort';
+
+/** What the forecast reads of a listing (records.ts's LaneReader has it all). */
+export interface ForecastReader {
+  store: Pick<LaneStore, 'all'>;
+  conversations: Pick<ConversationsPort, 'facts'>;
+  repoOf(project: string): string | undefined;
+  baseOf?(project: string): string | undefined;
+  now(): number;
+}
 
 export interface Forecast {
   overlaps: Map<number, LaneOverlap[]>;
@@ -19,7 +29,7 @@ export interface Forecast {
 }
 
 /** A builder the forecast can read: local, in a git worktree that still stands, and live now. */
-export function forecastable(r: Pick<LaneReader, 'conversations' | 'now'>, row: LaneRow): boolean {
+export function forecastable(r: Pick<ForecastReader, 'conversations' | 'now'>, row: LaneRow): boolean {
   return (
     row.role === 'builder' &&
     row.gitBacked &&
@@ -35,7 +45,7 @@ export function forecastable(r: Pick<LaneReader, 'conversations' | 'now'>, row: 
  * whose git facts the forecast needs besides the rows' own. `all` is every lane when the
  * caller holds them already.
  */
-export function forecastPeers(r: LaneReader, rows: LaneRow[], all?: LaneRow[]): LaneRow[] {
+export function forecastPeers(r: ForecastReader, rows: LaneRow[], all?: LaneRow[]): LaneRow[] {
   const projects = new Set(rows.filter((x) => forecastable(r, x)).map((x) => x.project));
   if (projects.size === 0) return [];
   return (all ?? r.store.all()).filter((x) => projects.has(x.project) && forecastable(r, x));
@@ -45,7 +55,7 @@ export function forecastPeers(r: LaneReader, rows: LaneRow[], all?: LaneRow[]): 
 type FactsOf = (row: LaneRow) => GitFacts | FactsUnavailable | undefined;
 
 /** The forecast for `peers` (forecastPeers), each against its project's base as its repository knows it. */
-export async function forecast(r: LaneReader, peers: LaneRow[], factsOf: FactsOf): Promise<Forecast> {
+export async function forecast(r: ForecastReader, peers: LaneRow[], factsOf: FactsOf): Promise<Forecast> {
   const out: Forecast = { overlaps: new Map(), baseConflict: new Map() };
   const byProject = new Map<string, LaneRow[]>();
   for (const p of peers) byProject.set(p.project, [...(byProject.get(p.project) ?? []), p]);
