@@ -1,5 +1,5 @@
 // What every agent start needs from git: the user's identity (gitIdentity.ts) and where the
-// repository and its local remotes live (writableDirs.ts). The probes run as child
+// repository and its local remotes live (server/git/gitPlaces.ts). The probes run as child
 // processes at once, never synchronously on the daemon's loop, and their answer is kept
 // per working directory for as long as every config file git read it from is unchanged,
 // so the second conversation in a folder (the five reviewers of a run, a project's next
@@ -13,8 +13,8 @@ import * as path from 'node:path';
 import { logger } from '../util/log';
 import { gitIdentity } from './gitIdentity';
 import { withoutBranchSections } from '../git/branchSections';
-import { gitPlaces } from './writableDirs';
-import type { GitPlaces } from './writableDirs';
+import { gitPlaces } from '../git/gitPlaces';
+import type { GitPlaces } from '../git/gitPlaces';
 
 export interface AgentGitFacts {
   identity: Record<string, string>;

@@ -14,7 +14,7 @@
 // tags (so `origin/main` and the like name what they name in the person's checkout).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { GitPlaces } from '../conversations/writableDirs';
+import type { GitPlaces } from '../git/gitPlaces';
 import { git } from '../git/git';
 import { commonGitDir } from '../git/plantedLinks';
 

@@ -14,7 +14,7 @@ import type { z } from 'zod';
 import type { PushParams, PushResult } from '../../shared/protocol/lanes';
 import type { Caller } from '../authority/caller';
 import { isSelfOrDescendant } from '../authority/lineage';
-import { gitPlaces } from '../conversations/writableDirs';
+import { gitPlaces } from '../git/gitPlaces';
 import { isValidBranchName } from '../git/git';
 import { spawnGit } from '../git/gitExec';
 import { mirrorLaneRefs } from './laneGitMirror';

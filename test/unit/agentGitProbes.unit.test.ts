@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gitIdentity } from '../../server/conversations/gitIdentity';
-import { gitPlaces } from '../../server/conversations/writableDirs';
+import { gitPlaces } from '../../server/git/gitPlaces';
 
 const REPO = path.resolve(__dirname, '..', '..');
 

@@ -9,7 +9,7 @@
 // folder of this daemon's forwarded socket (a folder, not the socket itself: svc forwards
 // it anew after a lost connection, and a bound file would stay the old one).
 import * as os from 'node:os';
-import { gitPlaces } from '../../conversations/writableDirs';
+import { gitPlaces } from '../../git/gitPlaces';
 import { sandboxKindOf } from '../../sandbox/sandboxMode';
 import { probeSandbox } from '../../sandbox/sandboxProbe';
 import { sandboxedCommand, sandboxFacts } from '../../sandbox/sandboxedCommand';
