@@ -20,6 +20,7 @@ import type { LaneWorld } from '../helpers/lanes';
 import { eventually, git } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
+import { laneEnv } from '../helpers/laneEnv';
 import { controlDirOf } from '../helpers/sshd';
 import type { Sshd } from '../helpers/sshd';
 import { remoteLaneWorld } from '../helpers/remoteLaneWorld';
@@ -150,6 +151,37 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
     await d.pause();
     process.kill(masterPid, 'SIGKILL');
   };
+
+  // Read on the host by the rules a local lane's file is read by (server/util/laneFileRead.ts),
+  // refused in the same words: before, the host read any path the judge named, link or not.
+  it("takes a verifier's verdict file on the host only from its own folders, never a FIFO", async () => {
+    const idle = writeBrief(w.briefs, 'vidle.md', [{ say: 'judging' }]);
+    const v = await startLane(w, { host: 'big', for: 'feat', role: 'verifier', run: 'r1', model: 'm', brief: idle });
+    await eventually(async () => (await lane(v.name)).activity === 'idle');
+    const report = (file: string) =>
+      s.svc(['lane', 'report', '--stdin', '--verdict', 'PASS', '--verdict-file', file], {
+        env: laneEnv(s, { id: v.id }),
+        input: 'judged\n',
+      });
+    const refused = async (file: string, message: string) => {
+      const r = await report(file);
+      assert.equal(r.code, 1, `expected exit 1, got ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+      assert.equal(r.stderr, `${message}\n`);
+    };
+    const builderFile = `${root}/r1-feat-i2/feature.txt`;
+    await refused(
+      builderFile,
+      `verdict file ${builderFile} is not inside this lane's own folders (${v.cwd}); write it there`,
+    );
+    onHost(`mkfifo ${v.cwd}/fifo.json && printf '%s' '{"defects": []}' > ${v.cwd}/verdict.json`);
+    await refused(
+      `${v.cwd}/fifo.json`,
+      `verdict file ${v.cwd}/fifo.json is not a regular file (a link, folder, FIFO or device is never read)`,
+    );
+    await ok(report(`${v.cwd}/verdict.json`));
+    assert.equal((await lane(v.name)).verdict?.verdict, 'PASS');
+    onHost(`rm ${v.cwd}/fifo.json ${v.cwd}/verdict.json`);
+  });
 
   it('a killed connection is not a lost lane: the agent keeps running on the host, the lane shows it, svc reconnects by itself and the lane completes', async () => {
     const slow = writeBrief(w.briefs, 'slow.md', [
@@ -482,8 +514,10 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
   });
 
   it('reaps the rest on the host (clean trees: nothing to park) and archives them', async () => {
+    const verifier = (await lanes()).find((l) => l.role === 'verifier')!.name;
     for (const name of [
       'r1-feat-critic-i1',
+      verifier,
       'r1-feat-builder-i2',
       'r1-feat-builder-i1',
       'r1-dies-builder-i1',
@@ -507,6 +541,7 @@ describe('lanes on another host over SSH: a whole gauntlet (real sshd)', functio
         ['r1-feat-builder-i1', 'stopped', true],
         ['r1-feat-critic-i1', 'stopped', true],
         ['r1-feat-builder-i2', 'stopped', true],
+        [verifier, 'stopped', true],
         ['r1-slow-builder-i1', 'stopped', true],
         ['r1-linkdown-builder-i1', 'stopped', true],
         ['r1-dies-builder-i1', 'stopped', true],
