@@ -6,7 +6,7 @@
 // same on every list after. This pins the fix: a small request is answered within 1 s while
 // such a list runs, and the lists after a restart show facts on every lane.
 // Both implementations of the dirty flags (server/git/dirtyFlags.ts, config.yaml
-// git.dirty_flags) are held to it: plain, the default, and kept.
+// git.dirty_flags) are held to it: plain and kept (the default).
 // The repository is made here: many files at deep paths and a few binaries, checked out in
 // every lane (sizes chosen so the re-checks take seconds of work, the test well under a minute).
 import * as assert from 'node:assert/strict';
