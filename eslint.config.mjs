@@ -98,6 +98,15 @@ const HOST_TESTS = [
 const refusalsElsewhere =
   "refusals are made in their domain's refusals file (server/<domain>/<domain>Refusals.ts, reasons in shared/refusals/): call a factory from there";
 
+/** Refusals are made only by their domain's factories (refusalsElsewhere). */
+const REFUSALS_IN_PLACE = [
+  {
+    selector: 'CallExpression[callee.name=/^(conflict|refused|usageError|notFound|refusalsOf)$/]',
+    message: refusalsElsewhere,
+  },
+  { selector: 'NewExpression[callee.name=/^(SvcError|DaemonRefusal)$/]', message: refusalsElsewhere },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -187,14 +196,7 @@ export default tseslint.config(
     files: ['server/**/*.ts', 'cli/**/*.ts', 'shared/**/*.ts', 'extension/**/*.ts'],
     ignores: REFUSAL_FILES,
     rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: 'CallExpression[callee.name=/^(conflict|refused|usageError|notFound|refusalsOf)$/]',
-          message: refusalsElsewhere,
-        },
-        { selector: 'NewExpression[callee.name=/^(SvcError|DaemonRefusal)$/]', message: refusalsElsewhere },
-      ],
+      'no-restricted-syntax': ['error', ...REFUSALS_IN_PLACE],
     },
   },
   {
@@ -203,15 +205,7 @@ export default tseslint.config(
     files: ['server/lanes/**/*.ts', 'server/reap/**/*.ts', 'server/runRecord/**/*.ts'],
     ignores: [...REFUSAL_FILES, ...PLACEMENT_FILES],
     rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: 'CallExpression[callee.name=/^(conflict|refused|usageError|notFound|refusalsOf)$/]',
-          message: refusalsElsewhere,
-        },
-        { selector: 'NewExpression[callee.name=/^(SvcError|DaemonRefusal)$/]', message: refusalsElsewhere },
-        ...HOST_TESTS,
-      ],
+      'no-restricted-syntax': ['error', ...REFUSALS_IN_PLACE, ...HOST_TESTS],
     },
   },
   {

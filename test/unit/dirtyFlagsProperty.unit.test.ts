@@ -19,24 +19,13 @@ import { openDb } from '../../server/store/db';
 import type { Db } from '../../server/store/db';
 import { storeMigrations } from '../../server/store/migrations';
 import { gitScratch } from '../helpers/gitScratch';
+import { prng } from '../helpers/socketFuzz'; // mulberry32: a failing sequence replays by its seed
 
 const REPO = path.resolve(__dirname, '..', '..');
 const SEEDS = [1, 2];
 const STEPS = 10;
 /** Lets the kept one's watches see a step's events (and puts index writes after file writes). */
 const settle = () => new Promise((r) => setTimeout(r, 150));
-
-/** mulberry32: a small seeded PRNG, so a failing sequence can be replayed by its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('dirty flags: plain and kept agree with git status over random mutations', function () {
   this.timeout(120_000);
