@@ -2,9 +2,12 @@
 // Restart Daemon" ask first in a modal that says how many, and afterwards offer to resume
 // the agents they stopped. The palette offers them only while the daemon is connected.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { AgentStatus } from '../../../shared/protocol/conversations';
 import { eventually, makeRepo } from '../../helpers/scratch';
-import { ok } from './cli';
+import { closeEditors, ok } from './cli';
+import { installedSvc } from './codeServer';
 import { session } from './session';
 import {
   clearNotifications,
@@ -240,6 +243,84 @@ describe('Stop Daemon and Restart Daemon from VS Code', function () {
       15_000,
       'Resume All leaves once nothing waits to resume',
     );
+    await clearNotifications(page);
+  });
+
+  // Last: it runs the daemon for a while with a bubblewrap that fails as AppArmor makes it fail
+  // (Ubuntu 24.04+, Debian 13), then restarts it as before with every agent resumed.
+  it('a lane whose sandbox cannot start gets one notification; Show Fix opens the fix, narrowest first', async () => {
+    const { cs, page } = session();
+    const live = await liveAgents();
+    const fake = path.join(cs.scratch.root, 'bin-apparmor');
+    fs.mkdirSync(fake, { recursive: true });
+    const bwrap = path.join(fake, 'bwrap');
+    fs.writeFileSync(bwrap, "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n", {
+      mode: 0o755,
+    });
+    await ok(['daemon', 'stop', '--force']);
+    const env = { ...cs.env, PATH: [fake, cs.env.PATH].join(path.delimiter) };
+    const started = await installedSvc({ ...cs, env }, ['daemon', 'status']);
+    assert.equal(started.code, 0, started.stderr);
+    await clearNotifications(page);
+
+    const failed = await installedSvc({ ...cs, env }, [
+      'lane',
+      'start',
+      '--parent',
+      String(mine[0]),
+      '--run',
+      'aa',
+      '--key',
+      'k',
+      '--role',
+      'builder',
+      '--harness',
+      'script',
+      '--model',
+      'm',
+      '--prompt',
+      'hi',
+      '--title',
+      'sandboxed lane',
+    ]);
+    assert.equal(failed.code, 1, failed.stdout);
+    assert.match(
+      failed.stderr,
+      /^lane aa-k-builder-i1 failed to start: .*AppArmor restricts unprivileged user namespaces here/,
+    );
+    const [lane] = JSON.parse(await ok(['lane', 'list', '--run', 'aa', '--json'])) as { id: number }[];
+    const told = `svc: lane #${lane.id} (sandboxed lane) did not start: its sandbox cannot start here: AppArmor restricts unprivileged user namespaces here`;
+    await waitForMessage(page, told, 20_000);
+    await screenshot(page, '45-sandbox-cannot-start');
+    await clickNotificationButton(page, told, 'Show Fix');
+    const fix = page.locator('.editor-instance .view-lines');
+    await fix.filter({ hasText: '# The sandbox cannot start here' }).waitFor();
+    await fix.filter({ hasText: `1. let bubblewrap alone use user namespaces with an AppArmor profile` }).waitFor();
+    await fix
+      .filter({
+        hasText: '2. Or allow them for every program: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0',
+      })
+      .waitFor();
+    await fix.filter({ hasText: '3. Or run the lane unconfined with --sandbox off' }).waitFor();
+    // A read-only page: its tab is not dirty, and closing it asks nothing.
+    const tab = page.locator('.tabs-container .tab', { hasText: `sandbox fix for lane ${lane.id}.md` });
+    await tab.waitFor();
+    assert.doesNotMatch((await tab.getAttribute('class')) ?? '', /\bdirty\b/);
+    await closeEditors();
+    await tab.waitFor({ state: 'detached' });
+    await clearNotifications(page);
+
+    // As before: the failed lane reaped away, the real bubblewrap back, every agent resumed.
+    await ok(['lane', 'reap', 'aa-k-builder-i1']);
+    await ok(['daemon', 'stop', '--force']);
+    await ok(['daemon', 'status']);
+    await ok(['conv', 'resume', '--all-stopped-by-daemon']);
+    await eventually(
+      async () => JSON.stringify((await liveAgents()).map((a) => a.id)) === JSON.stringify(live.map((a) => a.id)),
+      30_000,
+      'every agent the daemon stopped is live again',
+    );
+    await waitIdle(mine);
     await clearNotifications(page);
   });
 });
