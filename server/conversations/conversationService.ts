@@ -13,7 +13,7 @@
 //     'alive'|'failed'|'ended'|'timeout' · facts(id) → {alive, working, needsYou, idleSince?,
 //     lastTurnEndedAt?} · activity(row, now?) · tell(id, text, {force?}) · answer(id, a) ·
 //     stop(id, {timeoutMs?, kill?}) → {stopped} · archive(id) · resume(id) · addTellGuard(fn) ·
-//     addResumeGuard(fn) · addTurnGate(fn) · kick(id) · cancelTurn(id)
+//     addResumeGuard(fn) · addTurnGate(fn) · kick(id) · cancelTurn(id) · notice(id, text)
 import { ConversationRegistry } from './conversationRegistry';
 import type { CreateOptions } from './conversationRegistry';
 import {
@@ -297,7 +297,13 @@ export class ConversationService extends ConversationRegistry {
     return answered.info;
   }
 
-  /** The stop door. Never SIGKILLs unless `kill` (a person escalating). */
+  /** A notice in the transcript: something svc did to the conversation, in words. */
+  notice(id: number, text: string): void {
+    this.transcript.append(id, 'notice', { text });
+    this.changed(id);
+  }
+
+  /** The stop door. Never SIGKILLs unless `kill` (a person escalating, or a spend cap's cancel ignored). */
   async stop(id: number, opts: { timeoutMs?: number; kill?: boolean } = {}): Promise<{ stopped: boolean }> {
     const row = this.mustGet(id);
     const s = this.sessions.get(id);

@@ -1,7 +1,8 @@
 // `svc lane budget <lane> <usd>` / `svc lane budget --run <key> <usd>`: set or raise a spend
 // cap. Who may: a person (no calling conversation), or a conversation that launched the
 // lane — its launcher or any conversation up its launch chain (`mayRaiseBudget`). A lane
-// may never raise its own cap. Lanes a raise frees are told to carry on.
+// may never raise its own cap. Lanes a raise frees are told to carry on (one svc stopped at
+// the cap is resumed first).
 import { isLive } from '../../shared/activity';
 import type { z } from 'zod';
 import type { BudgetParams, BudgetResult } from '../../shared/protocol/lanes';
@@ -12,9 +13,13 @@ import type { LaneRow } from './laneStore';
 import { effectiveLauncher } from './launchRules';
 import { laneActivity } from './records';
 import { capText, SpendBook } from './spend';
+import { takeStoppedAtCap } from './spendGuard';
+import { logger } from '../util/log';
 import { budgetNotAllowedError, budgetTargetError, noSuchRunError } from './spendRefusals';
 
 type Params = z.output<typeof BudgetParams>;
+
+const log = logger('spend');
 
 /**
  * The authority rule of `lanes/budget`: no caller (a person) may; a calling conversation
@@ -78,8 +83,7 @@ export function setBudget(ctx: LanesContext, p: Params): z.infer<typeof BudgetRe
       stillHeld.push({ lane: l.name, text: `${held.which} cap: ${capText(held.cap)}` });
       continue;
     }
-    released.push(l.name);
-    carryOn(ctx, l, after);
+    if (carryOn(ctx, l, after)) released.push(l.name);
   }
   ctx.app.notify({ topic: 'lanes' });
   ctx.app.notify({ topic: 'runs' });
@@ -87,9 +91,19 @@ export function setBudget(ctx: LanesContext, p: Params): z.infer<typeof BudgetRe
   return { target, cap: p.usd, spent: shown.spent, released, stillHeld };
 }
 
-/** A freed lane goes on: messages it had queued are delivered first, then it is told to carry on. */
-function carryOn(ctx: LanesContext, lane: LaneRow, book: SpendBook): void {
-  if (!isLive(laneActivity(ctx, lane)) || !ctx.conversations.facts(lane.id).alive) return;
+/**
+ * A freed lane goes on: one svc stopped at the cap is resumed; messages it had queued are
+ * delivered first, then it is told to carry on. False when it was not told (it is not running).
+ */
+function carryOn(ctx: LanesContext, lane: LaneRow, book: SpendBook): boolean {
+  if (takeStoppedAtCap(ctx, lane.id) && !ctx.conversations.facts(lane.id).alive) {
+    try {
+      ctx.conversations.resume(lane.id);
+    } catch (e) {
+      log.warn(`resuming ${lane.name} after its cap was raised failed: ${(e as Error).message}`);
+      return false;
+    }
+  } else if (!isLive(laneActivity(ctx, lane)) || !ctx.conversations.facts(lane.id).alive) return false;
   const cap = book.laneCap(lane);
   const run = book.runCap(lane.project, lane.run);
   const caps = [cap.cap !== null ? `lane ${capText(cap)}` : null, run.cap !== null ? `run ${capText(run)}` : null]
@@ -101,4 +115,5 @@ function carryOn(ctx: LanesContext, lane: LaneRow, book: SpendBook): void {
     `svc: your spend cap was raised (${caps}). Carry on with your brief from where the cancelled turn stopped, and report with svc lane report as before.`,
     { force: true },
   );
+  return true;
 }

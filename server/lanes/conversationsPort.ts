@@ -57,7 +57,12 @@ export interface ConversationsPort {
   prepareStart(dir: string): PreparedStart;
   waitStarted(id: number, timeoutMs: number): Promise<'alive' | 'failed' | 'ended' | 'timeout'>;
   facts(id: number): LiveFacts;
-  stop(id: number, opts: { timeoutMs?: number }): Promise<{ stopped: boolean }>;
+  /** The stop door; `kill` lets it SIGKILL the process group after `timeoutMs`. */
+  stop(id: number, opts: { timeoutMs?: number; kill?: boolean }): Promise<{ stopped: boolean }>;
+  /** Restarts a stopped conversation (its resume guards first). */
+  resume(id: number): void;
+  /** A notice line in the conversation's transcript (what svc did to it, and why). */
+  notice(id: number, text: string): void;
   /** PIDs still alive in the agent's process group (on its host for a remote lane), with their command lines. */
   groupProcesses(id: number): Promise<{ pid: number; command: string }[]>;
   archive(id: number): void;

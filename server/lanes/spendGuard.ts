@@ -3,8 +3,12 @@
 // above a cap svc cancels the turn in progress and files, in the lane's name, one blocked
 // report whose body starts with SPEND (the launcher's `svc lane wait` returns it with exit
 // 4). Until the cap is raised no turn starts on the lane: queued messages stay queued and
-// a new `svc tell` is refused with the reason. Nothing is stored but the report: whether a
-// lane is held is computed from its spend and caps at each check.
+// a new `svc tell` is refused with the reason. A cancelled turn that is still running
+// CANCEL_GRACE_MS later (a tool call in flight that ignored the cancel) has its agent stopped,
+// process group and all, so nothing the lane started runs on past its cap; a raise resumes
+// it. Nothing is stored but the report: whether a lane is held is computed from its spend
+// and caps at each check, and which lanes svc stopped is kept in memory (a daemon restart
+// stops every agent anyway, and `svc conv resume --all-stopped-by-daemon` brings them back).
 import { isLive } from '../../shared/activity';
 import { isSpendReport } from '../../shared/keys';
 import { formatCost } from '../../shared/format/money';
@@ -18,6 +22,17 @@ import { capText, SpendBook } from './spend';
 import { spendAtLaunchError, spendHeldError } from './spendRefusals';
 
 const log = logger('spend');
+
+/** How long a cancelled turn may keep running before svc stops its agent. */
+export const CANCEL_GRACE_MS = 5_000;
+
+/** The lanes' conversations svc stopped at a cap, per daemon: a raise resumes them. */
+const stoppedAtCap = new WeakMap<LanesContext, Set<number>>();
+
+/** Whether svc stopped this conversation at a cap (and forgets it: the caller resumes it). */
+export function takeStoppedAtCap(ctx: LanesContext, convId: number): boolean {
+  return stoppedAtCap.get(ctx)?.delete(convId) ?? false;
+}
 
 /** The lane a conversation spends for (itself, or the lane its successors lead to). */
 export function spendingLane(ctx: LanesContext, convId: number): LaneRow | undefined {
@@ -73,8 +88,10 @@ function stopAtCap(
   trigger: number | undefined,
 ): void {
   const iteration = book.iteration(lane);
-  for (const l of iteration) ctx.conversations.cancelTurn(l.id);
-  if (trigger !== undefined) ctx.conversations.cancelTurn(trigger);
+  const cancelled = [...iteration.map((l) => l.id), ...(trigger === undefined ? [] : [trigger])].filter((id) =>
+    ctx.conversations.cancelTurn(id),
+  );
+  if (cancelled.length) setTimeout(() => stopIfStillWorking(ctx, cancelled), CANCEL_GRACE_MS).unref();
   const target = book.newest(lane);
   const since = Math.max(
     0,
@@ -100,6 +117,25 @@ function stopAtCap(
   announceReport(ctx, target, report);
 }
 
+/** The turns a cap cancelled that have not ended: their agents are stopped, SIGKILL allowed. */
+function stopIfStillWorking(ctx: LanesContext, ids: readonly number[]): void {
+  for (const id of ids) {
+    if (!ctx.conversations.facts(id).working) continue;
+    const name = ctx.conversations.get(id)?.name ?? `#${id}`;
+    ctx.conversations.notice(
+      id,
+      `svc stopped the agent: its turn was still running ${CANCEL_GRACE_MS / 1000} s after svc cancelled it at the spend cap (a tool call that ignored the cancel); raising the cap resumes it`,
+    );
+    log.info(`lane ${name}: its cancelled turn still ran after ${CANCEL_GRACE_MS} ms; stopping its agent`);
+    let set = stoppedAtCap.get(ctx);
+    if (!set) stoppedAtCap.set(ctx, (set = new Set()));
+    set.add(id);
+    ctx.conversations
+      .stop(id, { timeoutMs: 5_000, kill: true })
+      .catch((e) => log.warn(`stopping ${name} at its cap failed: ${(e as Error).message}`));
+  }
+}
+
 /** The blocked report's body: SPEND first (the spec's keyword), what was spent, the cap, how to go on. */
 export function spendBody(lane: LaneRow, which: 'lane' | 'run', cap: SpendCap): string {
   const from = {
@@ -116,7 +152,7 @@ export function spendBody(lane: LaneRow, which: 'lane' | 'run', cap: SpendCap): 
   return [
     `SPEND: ${what}: spent ${formatCost(cap.spent)} of ${formatCost(cap.cap ?? 0)}, ${cap.from ? from[cap.from] : 'a cap'}.`,
     '',
-    `svc cancelled the turn in progress. No further turn runs on ${lane.name} until the cap is raised: messages sent to it are refused with this reason.`,
+    `svc cancelled the turn in progress (an agent whose turn still runs ${CANCEL_GRACE_MS / 1000} s later is stopped). No further turn runs on ${lane.name} until the cap is raised: messages sent to it are refused with this reason.`,
     '',
     `- To go on: \`${raise}\` with a higher amount (a person, or the conversation that launched the lane); the lane is told to carry on.`,
     `- To end it: \`svc lane stop ${lane.name}\`.`,

@@ -2,7 +2,8 @@
 // agents do): a lane over its cap is stopped mid-turn and files a SPEND report its
 // launcher's wait returns with exit 4; no turn runs until the cap is raised, by a person or
 // the lane's launcher (never the lane itself); a raise lets it go on. A run cap stops every
-// live lane of the run; a harness that reports no cost is said to make a cap unenforceable.
+// live lane of the run, and a tool call that ignores the cancel is stopped with its agent;
+// a harness that reports no cost is said to make a cap unenforceable.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -10,7 +11,7 @@ import type { LaneRecord } from '../../shared/protocol/lanes';
 import { buildAndReport, laneWorld, ok, startLane, tryStartLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
 import { laneEnv } from '../helpers/laneEnv';
-import { makeScratch } from '../helpers/scratch';
+import { eventually, makeScratch, sleep } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { scriptBlock, writeBrief } from '../helpers/scriptBrief';
 
@@ -56,7 +57,7 @@ describe('spend caps', function () {
       [
         'SPEND: Lane sp-b-builder-i1 reached its spend cap: spent $0.60 of $0.50, its own cap (--budget or svc lane budget).',
         '',
-        'svc cancelled the turn in progress. No further turn runs on sp-b-builder-i1 until the cap is raised: messages sent to it are refused with this reason.',
+        'svc cancelled the turn in progress (an agent whose turn still runs 5 s later is stopped). No further turn runs on sp-b-builder-i1 until the cap is raised: messages sent to it are refused with this reason.',
         '',
         '- To go on: `svc lane budget sp-b-builder-i1 <usd>` with a higher amount (a person, or the conversation that launched the lane); the lane is told to carry on.',
         '- To end it: `svc lane stop sp-b-builder-i1`.',
@@ -162,6 +163,51 @@ describe('spend caps', function () {
     assert.equal(
       raise.stdout,
       'Spend cap of run proj/rc: $3.00 (spent $1.25)\nrc-quiet-builder-i1 may take turns again; it was told to carry on\nrc-big-builder-i1 may take turns again; it was told to carry on\n',
+    );
+  });
+
+  it('a tool call that ignores the cancel is stopped with its agent: nothing it started runs past the cap; a raise resumes it', async () => {
+    const ticks = path.join(`${w.repo}-lanes`, 'tc-slow', 'ticks');
+    // A command that ignores SIGTERM (so does every process it starts) and writes a tick every 0.1 s.
+    const slow = writeBrief(w.briefs, 'stubborn.md', [
+      { run: "trap '' TERM; while :; do echo tick >> ticks; sleep 0.1; done", check: false },
+    ]);
+    await startLane(w, { run: 'tc', key: 'slow', role: 'builder', model: 'm', brief: slow });
+    await eventually(async () => fs.existsSync(ticks), 30_000, 'the stubborn command to run');
+    await ok(s.svc(['lane', 'budget', '--run', 'tc', '0.5']));
+    const spender = writeBrief(w.briefs, 'over.md', [{ cost: 0.75 }, { sleep: 60_000 }]);
+    await startLane(w, { run: 'tc', key: 'spend', role: 'builder', model: 'm', brief: spender });
+    const waited = await s.svc(['lane', 'wait', 'tc-slow-builder-i1', '--timeout', '60']);
+    assert.equal(waited.code, 4, waited.stderr);
+    assert.match(
+      waited.stdout,
+      /\nsvc cancelled the turn in progress \(an agent whose turn still runs 5 s later is stopped\)\. No further turn runs on tc-slow-builder-i1 /,
+    );
+    // The cancel alone does not end it; 5 s later svc stops the agent, its command with it.
+    await eventually(
+      async () => (await lane('tc-slow-builder-i1')).activity === 'stopped',
+      30_000,
+      'the agent stopped',
+    );
+    const size = fs.statSync(ticks).size;
+    await sleep(1000);
+    assert.equal(fs.statSync(ticks).size, size, 'no tick after the stop: the command ended with its agent');
+    assert.match(
+      (await ok(s.svc(['conv', 'log', 'tc-slow-builder-i1', '--lines', '1000']))).stdout,
+      /svc stopped the agent: its turn was still running 5 s after svc cancelled it at the spend cap \(a tool call that ignored the cancel\); raising the cap resumes it/,
+    );
+    // The spender ended its turn at the cancel: it is held, not stopped.
+    assert.equal((await lane('tc-spend-builder-i1')).activity, 'idle');
+
+    const raise = await ok(s.svc(['lane', 'budget', '--run', 'tc', '5']));
+    assert.equal(
+      raise.stdout,
+      'Spend cap of run proj/tc: $5.00 (spent $0.75)\ntc-slow-builder-i1 may take turns again; it was told to carry on\ntc-spend-builder-i1 may take turns again; it was told to carry on\n',
+    );
+    await eventually(
+      async () => (await lane('tc-slow-builder-i1')).activity !== 'stopped',
+      30_000,
+      'the stopped lane resumed by the raise',
     );
   });
 
