@@ -95,14 +95,10 @@ export function pickNoSuchRunError(
   );
 }
 
-/** An agent picking among builders it did not launch (a builder, a critic, a sibling's lane). */
-export function pickNotAllowedError(
-  caller: { id: number; name: string },
-  lane: { id: number; name: string },
-  why: string,
-): SvcError<'pickNotAllowed'> {
+/** An agent picking among builders it did not launch (itself, a sibling builder, a critic's run). */
+export function pickNotAllowedError(why: string): SvcError<'pickNotAllowed'> {
   return refused(
     'pickNotAllowed',
-    `an agent may only pick among builders it launched (their lanes and successors too), never itself; #${lane.id} (${lane.name}) ${why}; you are agent #${caller.id} (${caller.name}) — ask the person or your launcher`,
+    `an agent may only pick among builders it launched (their lanes and successors too), never itself; ${why} — ask the person or your launcher`,
   );
 }

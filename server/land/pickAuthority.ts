@@ -16,12 +16,8 @@ export function mayPick(conversations: ConversationsPort, caller: Caller, builde
     const row = get(lane.id);
     if (!row || (lane.id !== me.id && isAncestor(get, me.id, row))) continue;
     const parent = ancestorsOf(get, row)[0];
-    const why =
-      lane.id === me.id
-        ? 'is you'
-        : parent
-          ? `was launched by #${parent.id} (${parent.name})`
-          : 'was started by the person';
-    throw pickNotAllowedError(me, lane, why);
+    const it = `#${lane.id} (${lane.name})`;
+    const by = parent ? `was launched by #${parent.id} (${parent.name})` : 'was started by the person';
+    throw pickNotAllowedError(lane.id === me.id ? `${it} is you` : `${it} ${by}, not by you (#${me.id} (${me.name}))`);
   }
 }
