@@ -14,7 +14,7 @@ import type { App } from '../app';
 import type { Caller } from '../authority/caller';
 import { fetchBase } from '../git/fetchBase';
 import { Slots } from '../git/factsQueues';
-import { git, serialized } from '../git/git';
+import { git, gitOk, serialized } from '../git/git';
 import type { ConversationsPort } from '../lanes/conversationsPort';
 import type { LaneRow, LaneStore } from '../lanes/laneStore';
 import { runChecks } from './checks';
@@ -55,6 +55,7 @@ export async function pickBest(
   const builders = keys.flatMap((k) => all.filter((l) => l.role === 'builder' && l.key === k));
   mayPick(deps.conversations, caller, builders);
 
+  const project = deps.app.config.project(projectKey);
   const gathered: Gathered[] = [];
   const notCandidates: NotCandidate[] = [];
   for (const key of keys) {
@@ -78,10 +79,17 @@ export async function pickBest(
       });
       continue;
     }
+    if (!(await haveCommit(project.path, done.r.headSha!, done.r.branch))) {
+      notCandidates.push({
+        key,
+        lane: done.lane.name,
+        reason: `its done head ${done.r.headSha!.slice(0, 12)} is neither in the project's repository nor on origin`,
+      });
+      continue;
+    }
     gathered.push({ key, lane: done.lane, head: done.r.headSha!, verdict: verdictOn(deps.lanes, all, done.lane) });
   }
 
-  const project = deps.app.config.project(projectKey);
   const base = project.default_branch;
   const baseRef = await fetchBase(project.path, base);
   const baseSha = (await git(project.path, ['rev-parse', '--verify', `${baseRef}^{commit}`])).trim();
@@ -170,6 +178,19 @@ async function checksOn(
     svcHome: deps.app.paths.home,
     env: { SVC_PICK: pickId },
   });
+}
+
+/**
+ * Whether the project's repository has `sha`, fetching the lane's branch from origin when it
+ * does not (a lane on a host pushed there, and its objects are not here yet).
+ */
+async function haveCommit(repo: string, sha: string, branch: string | null): Promise<boolean> {
+  if (await gitOk(repo, ['cat-file', '-e', `${sha}^{commit}`])) return true;
+  if (!branch) return false;
+  await git(repo, ['fetch', '--quiet', 'origin', `refs/heads/${branch}`], { timeoutMs: 120_000 }).catch(
+    () => undefined,
+  );
+  return gitOk(repo, ['cat-file', '-e', `${sha}^{commit}`]);
 }
 
 /** Lines added and removed from the merge base of `base` and `head` to `head` (a binary file counts none). */

@@ -235,9 +235,9 @@ tr.total td { font-weight: 600; }
 .tl-life { stroke: var(--line); stroke-width: 8; stroke-linecap: round; }
 .tl-builder { stroke: #8fb8ee; } .tl-critic { stroke: #d8b4fe; } .tl-verifier { stroke: #a5d6a7; } .tl-orchestrator { stroke: #ffcc80; } .tl-play { stroke: #b0bec5; }
 .tl-mark { stroke: var(--bg); stroke-width: 1.5; }
-.tl-launch { fill: var(--accent); } .tl-report { fill: var(--add); } .tl-verdict { fill: #8250df; } .tl-spend { fill: var(--del); } .tl-stop { fill: var(--muted); } .tl-reap { fill: var(--warn); } .tl-land { fill: #1f883d; }
+.tl-launch { fill: var(--accent); } .tl-report { fill: var(--add); } .tl-verdict { fill: #8250df; } .tl-spend { fill: var(--del); } .tl-stop { fill: var(--muted); } .tl-reap { fill: var(--warn); } .tl-land { fill: #1b7c83; }
 .dot { display: inline-block; width: 9px; height: 9px; border-radius: 50%; margin: 0 3px 0 10px; vertical-align: middle; }
-.dot.tl-launch { background: var(--accent); } .dot.tl-report { background: var(--add); } .dot.tl-verdict { background: #8250df; } .dot.tl-spend { background: var(--del); } .dot.tl-stop { background: var(--muted); } .dot.tl-reap { background: var(--warn); } .dot.tl-land { background: #1f883d; }
+.dot.tl-launch { background: var(--accent); } .dot.tl-report { background: var(--add); } .dot.tl-verdict { background: #8250df; } .dot.tl-spend { background: var(--del); } .dot.tl-stop { background: var(--muted); } .dot.tl-reap { background: var(--warn); } .dot.tl-land { background: #1b7c83; }
 .img { color: var(--muted); }
 b.ok { color: var(--add); } b.bad { color: var(--del); }
 `;
