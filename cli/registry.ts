@@ -12,6 +12,7 @@ import { issueCommands } from './commands/issue';
 import { landCommands } from './commands/land';
 import { laneCommands } from './commands/lane';
 import { notifyCommands } from './commands/notify';
+import { pickCommands } from './commands/pick';
 import { prCommands } from './commands/pr';
 import { projectCommands } from './commands/project';
 import { reviewCommands } from './commands/review';
@@ -25,6 +26,7 @@ export const COMMANDS: CommandSpec[] = [
   ...agentCommands,
   ...laneCommands,
   ...landCommands,
+  ...pickCommands,
   ...inboxCommands,
   ...notifyCommands,
   ...runCommands,

@@ -1,9 +1,10 @@
 // `npm run demo`: svc's main job on its embedded defaults — the `script` harness and the
 // local code host; no API keys, no GitHub, no internet. A sample project with a local
-// bare origin, a scripted gauntlet run (builders, blind critics, a second iteration,
-// reap with --park), then a full review convoy on a local pull request, and a
-// conversation that waits for your answer (needs-you). Safe to run
-// twice: each run starts from a fresh demo home under .demo/ in the checkout.
+// bare origin, a scripted gauntlet run (builders, blind critics, a second iteration, the
+// passing builders landed through the queue after the project's check, reap with --park),
+// then a full review convoy on a local pull request, and a conversation that waits for
+// your answer (needs-you). Safe to run twice: each run starts from a fresh demo home
+// under .demo/ in the checkout.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -15,6 +16,7 @@ import { runNeedsYou } from './needsYou';
 import { runReviewConvoy } from './reviewConvoy';
 import { savedLines } from './savedLines';
 import { makeSampleProject } from './sample';
+import type { Landing } from '../../shared/protocol/land';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const DEMO = path.join(REPO, '.demo');
@@ -58,7 +60,7 @@ function freshHome(): void {
 }
 
 async function gauntlet(): Promise<void> {
-  heading('A gauntlet run: two builders, blind critics, a second iteration, reap');
+  heading('A gauntlet run: two builders, blind critics, a second iteration, land, reap');
   const prompt = writeGauntlet(HOME);
   // Finished once the superseded iteration and the docs builder are reaped; greet i2 and its critic stay, so the deck shows the nesting.
   const reaped = ['demo-greet-critic-i1', 'demo-greet-builder-i1', 'demo-docs-builder-i1'];
@@ -111,9 +113,23 @@ async function gauntlet(): Promise<void> {
   await progress.finished;
   clearTimeout(timer);
   progress.close();
+  const queued = await completeFile(path.join(HOME, 'land-docs.txt'));
+  const greet = JSON.parse(await completeFile(path.join(HOME, 'land-greet.json'))) as Landing;
+  say(`\n  ${queued.trim()}`);
+  say(`  ${landedLine(greet)}`);
   say('\n  The docs builder left an uncommitted note; reap --park saved it:');
   const saved = await completeFile(path.join(HOME, 'reap-docs.txt'));
   for (const line of savedLines(saved)) say(`    ${line}`);
+}
+
+/** `landed i2 → main (…)`: the greet builder's landing, which the orchestrator waited for. */
+function landedLine(l: Landing): string {
+  if (l.state !== 'landed') throw new Error(`the landing of ${l.lane} ended ${l.state}: ${l.message ?? ''}`);
+  const checks = l.checks.map(
+    (c) => `${c.name} ${c.ok ? 'passed' : 'failed'} in ${(c.durationMs / 1000).toFixed(1)} s`,
+  );
+  const iteration = /-i(\d+)$/.exec(l.lane)?.[1] ?? '?';
+  return `landed i${iteration} → ${l.base} (${l.key}, ${l.method} ${(l.baseSha ?? '').slice(0, 7)}..${(l.landedSha ?? '').slice(0, 7)}; check ${checks.join(', ')})`;
 }
 
 /**
@@ -125,6 +141,17 @@ async function completeFile(file: string): Promise<string> {
   for (let i = 0; i < 300 && !fs.existsSync(file); i++) await new Promise((r) => setTimeout(r, 100));
   if (!fs.existsSync(file)) throw new Error(`${file} was not written within 30 s`);
   return fs.readFileSync(file, 'utf8');
+}
+
+/**
+ * The sample project's landing checks (gauntlet.checks): one quick one, so the demo's
+ * landings are tested as any project's are. Appended to the entry `svc project add` wrote.
+ */
+function addChecks(): void {
+  fs.appendFileSync(
+    path.join(SVC_HOME, 'projects.yaml'),
+    "    gauntlet:\n      checks:\n        - name: syntax\n          run: 'sh -n greet.sh'\n          timeout: 30\n",
+  );
 }
 
 /** Without a working sandbox the `script` harness's lanes run off (config.yaml, rewritten by the review half). */
@@ -146,6 +173,7 @@ async function main(): Promise<void> {
   const status = JSON.parse(svc(['daemon', 'status', '--json'], { quiet: true })) as { pid: number; httpPort: number };
   say(`  daemon   pid ${status.pid}, http://127.0.0.1:${status.httpPort}`);
   svc(['project', 'add', 'sample', project], { quiet: true });
+  addChecks();
 
   await gauntlet();
   const io = { svc, say, heading, home: HOME, svcHome: SVC_HOME, sandboxOff: sandbox.mode === 'off' };

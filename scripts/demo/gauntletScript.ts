@@ -88,8 +88,14 @@ export function writeGauntlet(home: string): string {
       run: `${start('--for greet --role critic --brief briefs/critic-pass.md --replace')} && ${wait('demo-greet-critic-i2')}`,
       check: true,
     },
+    { say: 'Both PASS. Landing both builders on main: the docs landing queues first, greet is tested on top of it.' },
     {
-      say: 'Both PASS. Reaping the superseded first iteration of greet; the docs tree holds an uncommitted note, so it is parked and kept in the deck.',
+      // As the reap report below: written under a temporary name and renamed when complete.
+      run: `svc lane land demo-docs-builder-i1 > land-docs.txt.tmp && svc lane land demo-greet-builder-i2 --wait --json > land-greet.json.tmp && mv land-docs.txt.tmp land-docs.txt && mv land-greet.json.tmp land-greet.json`,
+      check: true,
+    },
+    {
+      say: 'Reaping the superseded first iteration of greet; the docs tree holds an uncommitted note, so it is parked and kept in the deck.',
     },
     {
       // The report is written under a temporary name and renamed when complete, so a reader never sees it half written.

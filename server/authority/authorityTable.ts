@@ -108,6 +108,11 @@ export const AUTHORITY: Readonly<Record<string, Rule>> = {
   // A builder's launcher or an ancestor of it lands it: never the builder itself, nor a sibling or a critic.
   'lanes/land': { who: 'lineage', verb: 'land', noun: 'lanes', target: field('lane'), self: false },
   'lanes/landings': anyone,
+  // The same callers as lanes/land, over every builder of the keys named (server/land/pickAuthority.ts).
+  'lanes/pick': {
+    who: 'method',
+    rule: 'person; an agent that launched every builder named (or an ancestor of it), never a builder or critic',
+  },
   'lanes/budget': { who: 'method', rule: 'person; an ancestor of every lane named (never the lane itself)' },
   'runs/export': anyone,
 

@@ -21,6 +21,7 @@ import { registerConversations } from '../conversations/conversationMethods';
 import { registerTranscript } from '../conversations/transcriptMethods';
 import { registerLanes } from '../lanes/laneMethods';
 import { registerLand } from '../land/landMethods';
+import { registerPick } from '../land/pickMethods';
 import { tellAfterBaseMoved } from '../land/siblings';
 import { registerConfig } from '../config/configMethods';
 import { registerReview } from '../review/registerReview';
@@ -64,11 +65,12 @@ export function registerFeatures(app: App, stop: (reason: string) => Promise<voi
   const codeHosts = registerCodeHost(app);
   const lanes = registerLanes(app, conversations, hostLink);
   // A landing or a merge through svc moves a base: builders whose branch now conflicts with it are told.
-  registerLand(app, {
+  const land = registerLand(app, {
     conversations,
     lanes: lanes.store,
     afterLanding: (landing) => tellAfterBaseMoved(lanes, landing.project),
   });
+  registerPick(app, { conversations, lanes: lanes.store });
   codeHosts.onBaseMoved(({ project }) => tellAfterBaseMoved(lanes, project));
   registerConfig(app);
   const issues = new IssueStore(app.db);
@@ -97,6 +99,7 @@ export function registerFeatures(app: App, stop: (reason: string) => Promise<voi
     },
     issueOf: (id) => conversations.get(id)?.issueId ?? undefined,
     issue: (id) => issues.get(id),
+    landings: (ids) => land.store.ofLanes(ids),
   });
   const inbox = registerInbox(app, { conv: conversations, lanes, issues });
   const notify = registerNotify(app, inbox);

@@ -78,3 +78,27 @@ export function landPrNotReadyError(lane: string, pr: string, reasons: readonly 
 export function landFailedError(lane: string, base: string, why: string): SvcError<'landFailed'> {
   return internal('landFailed', `the landing of lane ${lane} failed: ${why}; ${base} is unchanged`);
 }
+
+export function pickNoSuchRunError(
+  run: string,
+  project: string | undefined,
+  projects: readonly string[],
+): SvcError<'pickNoSuchRun'> {
+  if (projects.length > 1)
+    return refused(
+      'pickNoSuchRun',
+      `cannot pick among run ${run}: it has lanes in several projects (${projects.join(', ')}); name one with --project`,
+    );
+  return notFound(
+    'pickNoSuchRun',
+    `cannot pick among run ${run}: no lanes of that run${project ? ` in project ${project}` : ''}; svc lane runs lists the runs`,
+  );
+}
+
+/** An agent picking among builders it did not launch (itself, a sibling builder, a critic's run). */
+export function pickNotAllowedError(why: string): SvcError<'pickNotAllowed'> {
+  return refused(
+    'pickNotAllowed',
+    `an agent may only pick among builders it launched (their lanes and successors too), never itself; ${why} — ask the person or your launcher`,
+  );
+}

@@ -1,9 +1,10 @@
 // The facts of one gauntlet run's record, read at export time: the lanes and the
 // conversations around them, chains, reports with their defect lists, builder diffs, a
-// timeline, cost, parked patches and the review convoys of the run's issues. Home paths and
+// timeline, cost, parked patches, landings and the review convoys of the run's issues. Home paths and
 // credentials are scrubbed from the result as a whole (redact.ts), never field by field.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { Landing } from '../../shared/protocol/land';
 import type { RunRecord } from '../../shared/protocol/runRecord';
 import { isSpendReport } from '../../shared/keys';
 import { SVC_VERSION } from '../../shared/version';
@@ -95,6 +96,8 @@ export async function collectRunRecord(
       });
     }
   }
+  const landings = ports.landings([...laneIds]);
+  for (const l of landings) if (l.endedAt !== null) timeline.push(landingEvent(l));
   timeline.sort((a, b) => a.at - b.at);
 
   const runCap = book.runCap(project, run);
@@ -142,7 +145,42 @@ export async function collectRunRecord(
         runCap.cap !== null ? capText(runCap) : `${reported ? formatCost(runCap.spent) : 'no cost reported'} (no cap)`,
     },
     parked: parkedPatches(ctx, rows),
+    landings: landings.map(landingOf),
     reviews: reviewsOf(ports, rows, launchers),
+  };
+}
+
+function landingEvent(l: Landing): RunRecord['timeline'][number] {
+  const text =
+    l.state === 'landed'
+      ? `${l.lane} landed on ${l.base} (${l.method}; ${(l.baseSha ?? '').slice(0, 7)}..${(l.landedSha ?? '').slice(0, 7)})`
+      : `landing of ${l.lane} ${l.state}${l.reason ? ` (${l.reason})` : ''}; ${l.base} unchanged`;
+  return { at: l.endedAt!, laneId: l.laneId, kind: 'land', text };
+}
+
+function landingOf(l: Landing): RunRecord['landings'][number] {
+  return {
+    id: l.id,
+    lane: l.lane,
+    key: l.key,
+    method: l.method,
+    state: l.state,
+    base: l.base,
+    headSha: l.headSha,
+    baseBefore: l.baseSha,
+    baseAfter: l.state === 'landed' ? l.landedSha : null,
+    reason: l.reason,
+    message: l.message,
+    checks: l.checks.map((c) => ({
+      name: c.name,
+      ok: c.ok,
+      exitCode: c.exitCode,
+      timedOut: c.timedOut,
+      durationMs: c.durationMs,
+      logPath: c.outputPath,
+    })),
+    queuedAt: l.queuedAt,
+    endedAt: l.endedAt,
   };
 }
 

@@ -1,5 +1,6 @@
 // What the run record reads of other features: the lanes (their context), conversations
-// (launchers, successors) and issues (review convoys). Wired in daemon/features.ts.
+// (launchers, successors), landings and issues (review convoys). Wired in daemon/features.ts.
+import type { Landing } from '../../shared/protocol/land';
 import type { LanesContext } from '../lanes/lanesContext';
 
 export interface RunRecordPorts {
@@ -22,4 +23,6 @@ export interface RunRecordPorts {
   /** The issue a conversation works on (a work agent), if any. */
   issueOf(id: number): string | undefined;
   issue(id: string): { title: string; workspace: string } | undefined;
+  /** The landings of these builder lanes, oldest first (server/land/landingStore.ts). */
+  landings(laneIds: number[]): Landing[];
 }

@@ -35,14 +35,15 @@ export function renderRunRecord(r: RunRecord): string {
 <h1>${esc(title)}</h1>
 <p class="meta">svc run record · exported ${esc(when(r.exportedAt))} · svc ${esc(r.svcVersion)} · ${r.lanes.length} lane${r.lanes.length === 1 ? '' : 's'} · cost ${esc(r.cost.reported ? r.cost.spend : 'not reported')}</p>
 </header>
-<nav><a href="#tree">Tree</a> <a href="#chains">Chains</a> <a href="#timeline">Timeline</a> <a href="#reports">Reports</a> <a href="#diffs">Diffs</a> <a href="#cost">Cost</a>${r.parked.length ? ' <a href="#parked">Parked</a>' : ''}${r.reviews.length ? ' <a href="#reviews">Reviews</a>' : ''}</nav>
+<nav><a href="#tree">Tree</a> <a href="#chains">Chains</a> <a href="#timeline">Timeline</a> <a href="#reports">Reports</a> <a href="#diffs">Diffs</a> <a href="#cost">Cost</a>${r.landings.length ? ' <a href="#landings">Landings</a>' : ''}${r.parked.length ? ' <a href="#parked">Parked</a>' : ''}${r.reviews.length ? ' <a href="#reviews">Reviews</a>' : ''}</nav>
 <main>
 <section id="tree"><h2>Tree</h2>${tree(r)}</section>
 <section id="chains"><h2>Chains</h2>${r.chains.map((c) => `<p class="chain"><b>${esc(c.key)}</b> <code>${esc(c.line)}</code></p>`).join('')}</section>
-<section id="timeline"><h2>Timeline</h2>${timelineSvg(r)}<p class="legend"><span class="dot tl-launch"></span>launch <span class="dot tl-report"></span>report <span class="dot tl-verdict"></span>verdict <span class="dot tl-spend"></span>spend cap <span class="dot tl-stop"></span>end <span class="dot tl-reap"></span>reap</p>${events(r)}</section>
+<section id="timeline"><h2>Timeline</h2>${timelineSvg(r)}<p class="legend"><span class="dot tl-launch"></span>launch <span class="dot tl-report"></span>report <span class="dot tl-verdict"></span>verdict <span class="dot tl-spend"></span>spend cap <span class="dot tl-stop"></span>end <span class="dot tl-reap"></span>reap <span class="dot tl-land"></span>landing</p>${events(r)}</section>
 <section id="reports"><h2>Reports</h2>${r.reports.length ? r.reports.map((x) => report(r, x)).join('') : '<p>No reports.</p>'}</section>
 <section id="diffs"><h2>Builder diffs</h2>${r.diffs.length ? r.diffs.map(diff).join('') : '<p>No builder iterations.</p>'}</section>
 <section id="cost"><h2>Cost</h2>${cost(r)}</section>
+${r.landings.length ? `<section id="landings"><h2>Landings</h2>${landings(r)}</section>` : ''}
 ${r.parked.length ? `<section id="parked"><h2>Parked patches</h2>${parked(r)}</section>` : ''}
 ${r.reviews.length ? `<section id="reviews"><h2>Review convoys</h2>${reviews(r)}</section>` : ''}
 </main>
@@ -157,6 +158,25 @@ function cost(r: RunRecord): string {
   return `<table><tr><th>lane</th><th>role</th><th>cost</th><th>against its cap</th></tr>${rows}${succ}<tr class="total"><td>total</td><td></td><td class="num">${esc(r.cost.reported ? formatCost(r.cost.total) : '—')}</td><td>${esc(r.cost.spend)}</td></tr></table>`;
 }
 
+/** Each landing: lane, method, state, the base before and after, and every check with its result, time and log. */
+function landings(r: RunRecord): string {
+  const sha = (s: string | null) => (s ? `<code>${esc(s.slice(0, 12))}</code>` : '—');
+  return `<table><tr><th>lane</th><th>method</th><th>state</th><th>base before → after</th><th>checks</th></tr>${r.landings
+    .map((l) => {
+      const checks = l.checks.length
+        ? `<ul>${l.checks
+            .map(
+              (c) =>
+                `<li>${esc(c.name)}: <b class="${c.ok ? 'ok' : 'bad'}">${c.ok ? 'passed' : c.timedOut ? 'timed out' : `failed (exit ${c.exitCode ?? 'signal'})`}</b> in ${(c.durationMs / 1000).toFixed(1)} s · <code>${esc(c.logPath)}</code></li>`,
+            )
+            .join('')}</ul>`
+        : 'no checks ran';
+      const why = l.message ? `<p class="note">${esc(l.message)}</p>` : '';
+      return `<tr><td>${esc(l.lane)}</td><td>${esc(l.method)}</td><td>${esc(l.state)}${why}</td><td>${esc(l.base)}: ${sha(l.baseBefore)} → ${l.baseAfter ? sha(l.baseAfter) : l.endedAt === null ? 'not yet' : 'unchanged'}</td><td>${checks}</td></tr>`;
+    })
+    .join('')}</table>`;
+}
+
 function parked(r: RunRecord): string {
   return `<ul>${r.parked.map((p) => `<li><b>${esc(p.lane)}</b>: <code>${esc(p.file)}</code>${p.restoreCommand ? `<pre>${esc(p.restoreCommand)}</pre>` : ''}</li>`).join('')}</ul>`;
 }
@@ -215,8 +235,9 @@ tr.total td { font-weight: 600; }
 .tl-life { stroke: var(--line); stroke-width: 8; stroke-linecap: round; }
 .tl-builder { stroke: #8fb8ee; } .tl-critic { stroke: #d8b4fe; } .tl-verifier { stroke: #a5d6a7; } .tl-orchestrator { stroke: #ffcc80; } .tl-play { stroke: #b0bec5; }
 .tl-mark { stroke: var(--bg); stroke-width: 1.5; }
-.tl-launch { fill: var(--accent); } .tl-report { fill: var(--add); } .tl-verdict { fill: #8250df; } .tl-spend { fill: var(--del); } .tl-stop { fill: var(--muted); } .tl-reap { fill: var(--warn); }
+.tl-launch { fill: var(--accent); } .tl-report { fill: var(--add); } .tl-verdict { fill: #8250df; } .tl-spend { fill: var(--del); } .tl-stop { fill: var(--muted); } .tl-reap { fill: var(--warn); } .tl-land { fill: #1b7c83; }
 .dot { display: inline-block; width: 9px; height: 9px; border-radius: 50%; margin: 0 3px 0 10px; vertical-align: middle; }
-.dot.tl-launch { background: var(--accent); } .dot.tl-report { background: var(--add); } .dot.tl-verdict { background: #8250df; } .dot.tl-spend { background: var(--del); } .dot.tl-stop { background: var(--muted); } .dot.tl-reap { background: var(--warn); }
+.dot.tl-launch { background: var(--accent); } .dot.tl-report { background: var(--add); } .dot.tl-verdict { background: #8250df; } .dot.tl-spend { background: var(--del); } .dot.tl-stop { background: var(--muted); } .dot.tl-reap { background: var(--warn); } .dot.tl-land { background: #1b7c83; }
 .img { color: var(--muted); }
+b.ok { color: var(--add); } b.bad { color: var(--del); }
 `;

@@ -14,6 +14,7 @@ const MARK: Record<RunRecord['timeline'][number]['kind'], string> = {
   spend: 'spend',
   stop: 'stop',
   reap: 'reap',
+  land: 'land',
 };
 
 export function timelineSvg(r: RunRecord): string {

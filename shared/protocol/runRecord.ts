@@ -79,8 +79,38 @@ export const RecordDiff = z.object({
 export const RecordEvent = z.object({
   at: z.number(),
   laneId: z.number().int(),
-  kind: z.enum(['launch', 'report', 'verdict', 'spend', 'stop', 'reap']),
+  kind: z.enum(['launch', 'report', 'verdict', 'spend', 'stop', 'reap', 'land']),
   text: z.string(),
+});
+
+/** One landing of a builder of the run (`svc lane land`), with its checks' results. */
+export const RecordLanding = z.object({
+  id: z.number().int(),
+  lane: z.string(),
+  key: z.string(),
+  method: z.string(),
+  state: z.string(),
+  base: z.string(),
+  headSha: z.string(),
+  /** The base's commit the landing was tested on, and the one the base moved to (landed only). */
+  baseBefore: Sha,
+  baseAfter: Sha,
+  /** The refusal's reason and message, for a landing that did not land. */
+  reason: z.string().nullable(),
+  message: z.string().nullable(),
+  checks: z.array(
+    z.object({
+      name: z.string(),
+      ok: z.boolean(),
+      exitCode: z.number().int().nullable(),
+      timedOut: z.boolean(),
+      durationMs: z.number().int(),
+      /** The check's whole output (under SVC_HOME/land/). */
+      logPath: z.string(),
+    }),
+  ),
+  queuedAt: z.number(),
+  endedAt: z.number().nullable(),
 });
 
 export const RunRecord = z.object({
@@ -99,6 +129,8 @@ export const RunRecord = z.object({
   timeline: z.array(RecordEvent),
   cost: z.object({ total: z.number(), reported: z.boolean(), spend: z.string() }),
   parked: z.array(z.object({ lane: z.string(), file: z.string(), restoreCommand: z.string().nullable() })),
+  /** The run's landings, oldest first. */
+  landings: z.array(RecordLanding),
   reviews: z.array(
     z.object({
       issue: z.string(),

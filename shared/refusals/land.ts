@@ -1,4 +1,4 @@
-// The reasons `svc lane land` (and the project checks it runs) refuses with.
+// The reasons `svc lane land` and `svc lane pick` (and the project checks they run) refuse with.
 // Messages: server/land/landRefusals.ts.
 export const LAND_REFUSALS = [
   'landNotABuilder',
@@ -10,5 +10,7 @@ export const LAND_REFUSALS = [
   'landInterrupted',
   'landPrNotReady',
   'landFailed',
+  'pickNoSuchRun',
+  'pickNotAllowed',
 ] as const;
 export type LandRefusal = (typeof LAND_REFUSALS)[number];

@@ -1,8 +1,8 @@
 // `svc lane pick`'s ranking: checks green first, then the newest critic verdict, then fewer
 // defects, then the smaller diff; the printed lines name the reasons and the winner's land command.
 import * as assert from 'node:assert/strict';
-import { pickLines, rankCandidates } from '../../server/land/pickRanking';
-import type { PickCandidate } from '../../server/land/pickRanking';
+import { pickLines, rankCandidates } from '../../shared/format/pickRanking';
+import type { PickCandidate } from '../../shared/format/pickRanking';
 
 const green = { green: true } as const;
 const red = (...failed: string[]) => ({ green: false as const, failed });
