@@ -15,6 +15,16 @@ export const PERMISSIONS = ['ask', 'auto'] as const;
 export const SANDBOX_MODES = ['workspace', 'off'] as const;
 export const SandboxMode = z.enum(SANDBOX_MODES);
 export type SandboxMode = z.infer<typeof SandboxMode>;
+/**
+ * Where a local lane's git state lives (server/lanes/laneGitRepo.ts): `own` (the default), a
+ * repository of its own under the lanes root whose objects are borrowed read-only from the
+ * project's, so nothing of the person's repository is writable from the lane; `shared`, a
+ * worktree of the person's repository itself (kept one round for whoever needs the old layout).
+ */
+export const LANE_GIT_LAYOUTS = ['own', 'shared'] as const;
+export const LaneGitLayout = z.enum(LANE_GIT_LAYOUTS);
+export type LaneGitLayout = z.infer<typeof LaneGitLayout>;
+export const DEFAULT_LANE_GIT: LaneGitLayout = 'own';
 export const Effort = z.enum(EFFORTS);
 export type Effort = z.infer<typeof Effort>;
 
@@ -350,13 +360,8 @@ export const ConfigFile = z
       .optional(),
     lanes: z
       .object({
-        /**
-         * Where a local lane's git state lives (server/lanes/laneGitRepo.ts): `own`, a repository
-         * of its own under the lanes root whose objects are borrowed read-only from the project's,
-         * so the sandbox binds nothing of the person's repository writable; `shared` (default for
-         * now), a worktree of the person's repository itself.
-         */
-        git: z.enum(['own', 'shared']).optional(),
+        /** The layout of a new local lane's git state (LANE_GIT_LAYOUTS above); DEFAULT_LANE_GIT when unset. */
+        git: LaneGitLayout.optional(),
       })
       .strict()
       .optional(),

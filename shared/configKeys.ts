@@ -2,7 +2,7 @@
 // daemon (`config/get|set|roles`) and the Roles webview, so all three agree on the names.
 // Who must stay in sync: shared/config.ts (the schemas that validate every write) and the
 // config section of docs/protocol.md. No zod parsing here: the shim bundles this file.
-import { EFFORTS, PERMISSIONS, REVIEW_LANES, REVIEW_MODES, ROLES, SANDBOX_MODES } from './config';
+import { EFFORTS, LANE_GIT_LAYOUTS, PERMISSIONS, REVIEW_LANES, REVIEW_MODES, ROLES, SANDBOX_MODES } from './config';
 import type { ReviewLane, Role } from './config';
 
 /** Which part of a role setting a key names. */
@@ -16,7 +16,8 @@ export type ConfigField =
   | 'sandbox'
   | 'budget'
   | 'park_warn_mb'
-  | 'park_max_mb';
+  | 'park_max_mb'
+  | 'git';
 
 export interface ConfigKeyRef {
   /** The key as written on the command line, e.g. `roles.review.sub.security.model`. */
@@ -48,6 +49,7 @@ export const FIELD_CHOICES: Record<ConfigField, readonly string[] | null> = {
   budget: null,
   park_warn_mb: null,
   park_max_mb: null,
+  git: LANE_GIT_LAYOUTS,
 };
 
 /** The key forms, for help text and refusals. */
@@ -60,6 +62,7 @@ export const CONFIG_KEY_FORMS = [
   `projects.<key>.gauntlet.roles.<${ROLES.join('|')}>.model|effort|harness|permissions|host|sandbox|budget`,
   'projects.<key>.gauntlet.budget',
   'reap.park_warn_mb|park_max_mb',
+  'lanes.git',
 ];
 
 const REVIEW_FIELDS: ConfigField[] = ['mode', 'model', 'harness', 'effort'];
@@ -82,6 +85,9 @@ export function parseConfigKey(key: string): ConfigKeyRef | undefined {
   }
   if (p[0] === 'reap' && p.length === 2 && has(REAP_FIELDS, p[1]))
     return { key, file: 'config', path: p, field: p[1], keepDepth: 0 };
+  // Where a new local lane's git state lives (own|shared, server/lanes/laneGitRepo.ts).
+  if (p[0] === 'lanes' && p.length === 2 && p[1] === 'git')
+    return { key, file: 'config', path: p, field: 'git', keepDepth: 0 };
   if (
     p[0] === 'projects' &&
     p.length === 6 &&
@@ -106,6 +112,7 @@ export function globalConfigKeys(): string[] {
   const keys = REVIEW_FIELDS.map((f) => `roles.review.${f}`);
   for (const lane of REVIEW_LANES) for (const f of LANE_FIELDS) keys.push(`roles.review.sub.${lane}.${f}`);
   for (const f of REAP_FIELDS) keys.push(`reap.${f}`);
+  keys.push('lanes.git');
   return keys;
 }
 

@@ -4,7 +4,7 @@
 // `svc/changed {topic: 'config'}`.
 import * as path from 'node:path';
 import { z } from 'zod';
-import { Effort, HarnessName, HostName, ModelName, ReviewMode, SandboxMode } from '../../shared/config';
+import { Effort, HarnessName, HostName, LaneGitLayout, ModelName, ReviewMode, SandboxMode } from '../../shared/config';
 import { modelIdProblem } from '../../shared/modelId';
 import { CONFIG_KEY_FORMS, globalConfigKeys, parseConfigKey, projectConfigKeys } from '../../shared/configKeys';
 import { parseUsd } from '../../shared/format/money';
@@ -33,6 +33,7 @@ const FIELD_SCHEMA: Record<ConfigField, z.ZodType> = {
   // A whole number of MiB as typed; written to the file as a number (shared/config.ts's ParkMb checks its range).
   park_warn_mb: z.string().regex(/^\s*[1-9]\d*\s*$/, 'a size is a whole number of MiB, such as 100'),
   park_max_mb: z.string().regex(/^\s*[1-9]\d*\s*$/, 'a size is a whole number of MiB, such as 1024'),
+  git: LaneGitLayout,
 };
 
 const SERVICE_VARS = ['SVC_CONVERSATION', 'SVC_CALLER_TOKEN', 'SVC_HOME', 'SVC_BIN', 'SVC_SCRIPT_FILE'];

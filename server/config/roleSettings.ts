@@ -13,6 +13,7 @@ import { FIELD_CHOICES, parseConfigKey } from '../../shared/configKeys';
 import type { ConfigKeyRef } from '../../shared/configKeys';
 import type { ConfigEntry } from '../../shared/protocol/config';
 import { DEFAULT_PARK_MAX_MB, DEFAULT_PARK_WARN_MB } from '../reap/parkSize';
+import { laneGitLayout } from '../lanes/laneGitLayout';
 
 export interface SettingsSource {
   config: ConfigFile;
@@ -31,6 +32,7 @@ function ownValue(ref: ConfigKeyRef, s: SettingsSource): Own {
     const roles = gauntlet?.roles?.[ref.role] as Record<string, string | number | undefined> | undefined;
     return shown(roles?.[ref.field]);
   }
+  if (ref.path[0] === 'lanes') return s.config.lanes?.git;
   if (ref.path[0] === 'reap') {
     const v = s.config.reap?.[ref.field as 'park_warn_mb' | 'park_max_mb'];
     return v === undefined ? undefined : String(v);
@@ -64,6 +66,10 @@ export function whenUnset(ref: ConfigKeyRef): string {
     return `the ${ref.lane} reviewer uses roles.review.harness, else the work agent's harness`;
   }
   switch (ref.field) {
+    case 'git':
+      return laneGitLayout({} as ConfigFile) === 'own'
+        ? "each new local lane gets a git repository of its own, borrowing the project's objects read-only: nothing of your repository is writable from it (shared: a worktree of your repository, as before)"
+        : 'each new local lane is a worktree of your repository itself, whose refs and objects it can write (own: a repository of its own)';
     case 'park_warn_mb':
       return `a reap --park over ${DEFAULT_PARK_WARN_MB} MiB of files warns, naming the largest`;
     case 'park_max_mb':
@@ -112,6 +118,7 @@ function defaultOf(ref: ConfigKeyRef): string | undefined {
   if (ref.field === 'mode') return 'quick';
   if (ref.field === 'park_warn_mb') return String(DEFAULT_PARK_WARN_MB);
   if (ref.field === 'park_max_mb') return String(DEFAULT_PARK_MAX_MB);
+  if (ref.field === 'git') return laneGitLayout({} as ConfigFile);
   return undefined;
 }
 

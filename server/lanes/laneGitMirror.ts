@@ -12,6 +12,7 @@
 // The fetch reads the lane repository with the daemon's rights: its config and alternates
 // are the daemon's (read-only inside); a link a lane planted in its refs or objects is only
 // ever read through, and what is read is validated before anything is written.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { git } from '../git/git';
 import { runGit, spawnGit } from '../git/gitExec';
@@ -85,16 +86,55 @@ async function fastForward(project: string, ref: string, sha: string): Promise<v
 /**
  * Every ref of the lane repository the project's repository does not hold at the same
  * commit (the lane's branches, kept refs, tags of its own) plus its worktree's HEAD: what
- * reap mirrors before the lane repository goes.
+ * reap mirrors before the lane repository goes. Left out: what holds no work and would only
+ * make the copy fail, so that a lane that wrecked its own refs is still reaped: a ref naming
+ * no object (a broken one), and a ref read through a link the lane planted in its refs (git
+ * reads the files where it leads as refs; none of them is the lane's work).
  */
 export async function laneOnlyRefs(project: string, laneDir: string): Promise<string[]> {
   const fmt = ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/', 'refs/tags/'];
-  const [lane, mine] = await Promise.all([git(laneDir, fmt), git(project, fmt)]);
+  const [lane, mine, common] = await Promise.all([
+    git(laneDir, fmt),
+    git(project, fmt),
+    git(laneDir, ['rev-parse', '--path-format=absolute', '--git-common-dir']),
+  ]);
   const have = new Set(mine.split('\n').filter(Boolean));
-  const refs = lane
+  const candidates = lane
     .split('\n')
     .filter((l) => l && !have.has(l))
-    .map((l) => l.slice(l.indexOf(' ') + 1));
+    .map((l) => ({ sha: l.slice(0, l.indexOf(' ')), ref: l.slice(l.indexOf(' ') + 1) }))
+    .filter((r) => !throughLink(common.trim(), r.ref));
+  const present = await presentObjects(
+    laneDir,
+    candidates.map((r) => r.sha),
+  );
+  const refs = candidates.filter((r) => present.has(r.sha)).map((r) => r.ref);
   const head = await spawnGit(laneDir, ['rev-parse', '--verify', '--quiet', 'HEAD']);
   return head.code === 0 ? [...refs, 'HEAD'] : refs;
+}
+
+/** Whether a folder on the way to the loose ref `ref` in `common` is a symbolic link. */
+function throughLink(common: string, ref: string): boolean {
+  const parts = ref.split('/');
+  for (let i = 1; i < parts.length; i++) {
+    const st = fs.lstatSync(path.join(common, ...parts.slice(0, i)), { throwIfNoEntry: false });
+    if (!st) return false; // a packed ref: no folder of its own
+    if (st.isSymbolicLink()) return true;
+  }
+  return false;
+}
+
+/** Which of `shas` name an object the lane's git can read. */
+async function presentObjects(laneDir: string, shas: string[]): Promise<Set<string>> {
+  if (shas.length === 0) return new Set();
+  const out = await runGit(laneDir, ['cat-file', '--batch-check=%(objectname) %(objecttype)'], {
+    input: Buffer.from(shas.join('\n') + '\n'),
+    timeoutMs: MIRROR_TIMEOUT_MS,
+  });
+  const found = new Set<string>();
+  for (const line of out.stdout.toString('utf8').split('\n')) {
+    const [sha, type] = line.split(' ');
+    if (type && type !== 'missing') found.add(sha);
+  }
+  return found;
 }

@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import type { GitPlaces } from '../git/gitPlaces';
 import { git } from '../git/git';
 import { commonGitDir } from '../git/plantedLinks';
+import { CONFIG_LINK, SVC_CONFIG_DIR } from '../sandbox/privateGitConfig';
 
 /** The folder of the lane repositories under a lanes root. */
 export const LANE_REPOS_DIR = '.git-lanes';
@@ -36,6 +37,33 @@ export function ownLaneRepo(dir: string): string | undefined {
   if (!common) return undefined;
   const want = laneRepoPath(dir);
   return path.resolve(common) === want || safeReal(common) === safeReal(want) ? want : undefined;
+}
+
+/** What ownLaneRepo found for each lane directory: a lane's layout never changes once it is made. */
+const layouts = new Map<string, string | null>();
+const LAYOUTS_MAX = 8192;
+
+/**
+ * The repository a lane directory is a worktree of, for reads that batch per repository
+ * (the git facts of a list): its own repository (lanes.git: own) or else `project`. Kept per
+ * directory once found, so a list of many lanes reads no file for it the second time.
+ */
+export function laneFactsRepo(dir: string, project: string): string {
+  let own = layouts.get(dir);
+  if (own === undefined) {
+    own = ownLaneRepo(dir) ?? null;
+    // A lane not made yet (its worktree still being added) is asked again next time.
+    if (own !== null || fs.existsSync(path.join(dir, '.git'))) {
+      if (layouts.size >= LAYOUTS_MAX) layouts.delete(layouts.keys().next().value!);
+      layouts.set(dir, own);
+    }
+  }
+  return own ?? project;
+}
+
+/** Forgets what laneFactsRepo kept for `dir` (its lane was reaped: a later lane there may be made otherwise). */
+export function forgetLaneLayout(dir: string): void {
+  layouts.delete(dir);
 }
 
 function safeReal(p: string): string | undefined {
@@ -85,6 +113,9 @@ export async function createLaneRepo(project: string, laneRepo: string, branch: 
   }
   fs.mkdirSync(path.join(laneRepo, 'objects', 'info'), { recursive: true });
   fs.mkdirSync(path.join(laneRepo, 'logs'), { recursive: true });
+  // git-lfs's folder, where the project has one: its hooks write there on a commit or push
+  // (the sandbox binds it writable); the lane's new objects are copied back at reap (laneLfsObjects.ts).
+  if (fs.existsSync(path.join(commonReal, 'lfs'))) fs.mkdirSync(path.join(laneRepo, 'lfs'));
   fs.writeFileSync(path.join(laneRepo, 'objects', 'info', 'alternates'), `${path.join(commonReal, 'objects')}\n`);
   // Sorted already (for-each-ref's order); no peeled lines, so git peels tags itself.
   fs.writeFileSync(path.join(laneRepo, 'packed-refs'), `# pack-refs with: sorted \n${refs}`);
@@ -103,7 +134,16 @@ export async function createLaneRepo(project: string, laneRepo: string, branch: 
     lines.push(configLine(`branch.${branch}.remote`, 'origin'));
     lines.push(configLine(`branch.${branch}.merge`, `refs/heads/${branch}`));
   }
-  fs.appendFileSync(path.join(laneRepo, 'config'), lines.join(''));
+  // The config every git outside the sandbox reads, behind a link git follows when it writes
+  // one: inside, the lane's git writes a copy of its own instead (privateGitConfig.ts).
+  const own = path.join(laneRepo, SVC_CONFIG_DIR);
+  fs.mkdirSync(own, { mode: 0o700 });
+  fs.writeFileSync(path.join(own, 'config'), fs.readFileSync(path.join(laneRepo, 'config'), 'utf8') + lines.join(''), {
+    flag: 'wx',
+    mode: 0o600,
+  });
+  fs.rmSync(path.join(laneRepo, 'config'));
+  fs.symlinkSync(CONFIG_LINK, path.join(laneRepo, 'config'));
 }
 
 /** One `[section "sub"] name = "value"` entry of a git config file (repeated sections are git's own form). */

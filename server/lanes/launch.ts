@@ -54,6 +54,7 @@ import { iterationVerdict } from './reports';
 import { fetchBaseCommit } from '../git/fetchBase';
 import { defaultBranch, laneDir, noPostCheckoutHook } from './workdir';
 import { laneRepoPlaces, ownLaneRepo } from './laneGitRepo';
+import { laneGitLayout } from './laneGitLayout';
 import { checkSpendAllowsLaunch } from './spendGuard';
 import { deferred } from '../util/deferred';
 import { laneFolders, LaneFileError, readLaneFile } from '../util/laneFileRead';
@@ -143,7 +144,7 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   const repo = project.path;
   // Where the lane's directory goes (placement.ts): under this machine's lanes root, or on a
   // host, made there from the project's origin (server/hosts).
-  const ownGit = ctx.app.config.config().lanes?.git === 'own';
+  const ownGit = laneGitLayout(ctx.app.config.config()) === 'own';
   const place = await placementFor(ctx, settings.host, project, gitBacked, ownGit);
   const root = place.root;
 

@@ -2,6 +2,7 @@
 // spec's Reap steps 1–7, run by server/reap/reapLaneDir.ts with this lane's parts plugged in — its stop door, its
 // archive, its patch path, the orchestrator's orphan warning. Reap never kills a process
 // and never discards work: every refusal comes before anything is removed or archived.
+import * as path from 'node:path';
 import { isLive } from '../../shared/activity';
 import { git, serialized } from '../git/git';
 import { earlierParked, patchPath, unreapedChildren } from './reapParts';
@@ -15,7 +16,9 @@ import { errorMessage } from '../../shared/errors';
 import { laneMirrorFailedError } from '../reap/reapErrors';
 import type { ReapPlan } from '../reap/reapLaneDir';
 import { laneOnlyRefs, mirrorLaneRefs } from './laneGitMirror';
-import { ownLaneRepo, removeLaneRepo } from './laneGitRepo';
+import { forgetLaneLayout, ownLaneRepo, removeLaneRepo } from './laneGitRepo';
+import { copyLaneLfsObjects } from './laneLfsObjects';
+import { commonGitDir } from '../git/plantedLinks';
 
 export async function reapHere(
   ctx: LanesContext,
@@ -49,6 +52,7 @@ export async function reapHere(
   if (report.removed === 'alreadyGone' && lane.gitBacked && repo)
     await serialized(repo, () => git(repo, ['worktree', 'prune']));
   ctx.gitFacts.forget(lane.dir);
+  forgetLaneLayout(lane.dir);
   ctx.store.markReaped(lane.id, ctx.now());
   report.earlierParked = earlierParked(ctx, lane.id, report);
   ctx.app.notify({ topic: 'lanes', id: lane.id });
@@ -75,10 +79,12 @@ function ownRepoSteps(repo: string, lane: LaneRow): ReapPlan['ownRepo'] {
           const b = r.slice('refs/heads/'.length);
           if (/-kept(-[0-9a-f]+)?$|^svc-kept\//.test(b)) await mirrorLaneRefs(repo, lane.dir, [r], b);
         }
+        await copyLaneLfsObjects(laneRepo, commonGitDir(repo) ?? path.join(repo, '.git'));
       } catch (e) {
         throw laneMirrorFailedError(lane.dir, laneRepo, errorMessage(e));
       }
     },
     remove: () => removeLaneRepo(laneRepo),
+    project: repo,
   };
 }

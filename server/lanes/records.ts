@@ -17,6 +17,7 @@ import type { Gauntlet } from '../../shared/config';
 import type { z } from 'zod';
 import { SpendBook } from './spend';
 import { commitsSinceBase, wantsBaseCount } from './aheadOfBase';
+import { laneFactsRepo } from './laneGitRepo';
 import { factsKeyOf, isHere } from './laneWhere';
 import { forecast, forecastPeers } from './overlaps';
 import type { Forecast } from './overlaps';
@@ -135,7 +136,8 @@ async function readGitFacts(
       continue;
     }
     const repo = repoOf(l.project);
-    if (repo) push(byRepo, repo, l.dir);
+    // A lane with a repository of its own is listed by that repository (laneGitRepo.ts).
+    if (repo) push(byRepo, laneFactsRepo(l.dir, repo), l.dir);
     else loose.push(l.dir);
   }
   await Promise.all([

@@ -38,6 +38,12 @@ import type { WorktreeInfo } from './worktreeInfo';
 export interface ParkOptions extends GitEnv {
   /** Checks the written patch; default `verifyPatch`. Inject a failing one to test the abort. */
   verify?: PatchVerifier;
+  /**
+   * Where the restore re-makes the worktree once it is gone, when not the repository it is a
+   * worktree of: a lane repository of its own goes with its reap (lanes.git: own), so the
+   * project's checkout, which holds the lane's branch and commits by then.
+   */
+  repoDir?: string;
 }
 
 export interface ParkResult {
@@ -102,7 +108,7 @@ export async function parkWorktree(
     const restore = {
       restoreCommand: restoreInPlace(info.top, target, exact?.file ?? null),
       restoreAfterRemoveCommand: restoreAfterRemove({
-        repoDir: info.repoDir,
+        repoDir: opts.repoDir ?? info.repoDir,
         worktree: info.top,
         branch: info.branch,
         head,

@@ -54,9 +54,10 @@ export interface ReapPlan extends GitEnv {
   /**
    * A lane with a repository of its own (lanes.git: own): copies every ref only it holds
    * into the project's repository just before the worktree is removed (a throw is a refusal,
-   * nothing removed), and takes the lane repository away once the worktree is gone.
+   * nothing removed), and takes the lane repository away once the worktree is gone. `project`:
+   * the checkout a parked patch's restore re-makes the worktree from (the lane repository is gone by then).
    */
-  ownRepo?: { mirror(): Promise<void>; remove(): void };
+  ownRepo?: { mirror(): Promise<void>; remove(): void; project: string };
 }
 
 export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
@@ -84,7 +85,8 @@ export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
   let kept: KeptRef[] = [];
   let removed: ReapReport['removed'] = 'alreadyGone';
   if (exists && plan.kind === 'worktree') {
-    if (dirty) park = await parkWorktree(dir, plan.patchFile, { ...git, verify: plan.verify });
+    if (dirty)
+      park = await parkWorktree(dir, plan.patchFile, { ...git, verify: plan.verify, repoDir: plan.ownRepo?.project });
     if (park) await pauseAfterParkForFaultTest();
     unpushed = await unpushedCommits(dir, git);
     kept = await keepPrivateCommits(

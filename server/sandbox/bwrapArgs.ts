@@ -33,7 +33,7 @@ export function bwrapArgs(mounts: Mount[], cwd: string): string[] {
   const args = [...BWRAP_BASE_ARGS];
   for (const m of mounts) {
     if (m.kind === 'tmpfs') args.push(...(m.mode ? ['--perms', m.mode] : []), '--tmpfs', m.path);
-    else args.push(m.kind === 'rw' ? '--bind' : '--ro-bind', m.path, m.path);
+    else args.push(m.kind === 'rw' ? '--bind' : '--ro-bind', m.from ?? m.path, m.path);
   }
   args.push('--chdir', cwd, '--');
   return args;

@@ -40,10 +40,18 @@ export interface SandboxFacts {
   privateTmp: string[];
   /** Folders outside SVC_HOME that hold the daemon's sockets (or the person's), hidden like it. */
   sockets?: string[];
+  /**
+   * A lane repository's config folder (`at`) and the sandbox's own copy of it (`from`), shown
+   * at its place inside so the lane's git can write its config (privateGitConfig.ts); bubblewrap only.
+   */
+  privateConfig?: { at: string; from: string };
 }
 
-/** `mode`: the tmpfs's permission bits (svc's own tools refuse an SVC_HOME that is not 0700, the hidden one included). */
-export type Mount = { kind: 'tmpfs'; path: string; mode?: '0700' } | { kind: 'rw' | 'ro'; path: string };
+/**
+ * `mode`: the tmpfs's permission bits (svc's own tools refuse an SVC_HOME that is not 0700, the
+ * hidden one included). `from`: a bind that shows another folder at `path` (bubblewrap only).
+ */
+export type Mount = { kind: 'tmpfs'; path: string; mode?: '0700' } | { kind: 'rw' | 'ro'; path: string; from?: string };
 
 const depth = (p: string) => path.resolve(p).split(path.sep).filter(Boolean).length;
 
@@ -68,6 +76,8 @@ export function sandboxMounts(f: SandboxFacts, exists: (p: string) => boolean): 
     // project's, laneGitRepo.ts): svc's choice, so a lane cannot point the daemon's fetch of
     // its refs (laneGitMirror.ts) at another repository of the person's.
     ro(path.join(f.commonDir, 'objects', 'info', 'alternates'));
+    // The config svc wrote stays read-only and unseen inside: the lane's git writes a copy of it.
+    if (f.privateConfig) binds.push({ kind: 'rw', path: f.privateConfig.at, from: f.privateConfig.from });
     // A lane that is a clone of its own has its git dir inside its directory: the parts that run code stay read-only there too.
     if (isInside(f.commonDir, f.cwd)) for (const part of ['hooks', 'config', 'info']) ro(path.join(f.commonDir, part));
   }
@@ -95,7 +105,7 @@ export function sandboxMounts(f: SandboxFacts, exists: (p: string) => boolean): 
 function dedupe(ms: Mount[]): Mount[] {
   const seen = new Set<string>();
   return ms.filter((m) => {
-    const k = `${m.kind}\0${m.path}`;
+    const k = `${m.kind}\0${m.path}\0${'from' in m ? (m.from ?? '') : ''}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;

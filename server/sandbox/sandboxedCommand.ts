@@ -12,6 +12,7 @@ import type { Mount, SandboxFacts } from './sandboxPlan';
 import { seatbeltProfile } from './seatbeltProfile';
 import { homePaths } from '../../shared/svcHome';
 import { isInside } from './sandboxPlan';
+import { freshSandboxConfig, SVC_CONFIG_DIR } from './privateGitConfig';
 
 export interface SandboxRequest {
   cwd: string;
@@ -87,13 +88,16 @@ export function sandboxFacts(r: SandboxRequest, platform: NodeJS.Platform = proc
   for (const s of state) ensureState(s);
   // Git appends each branch's reflog under logs/; a repository that has none yet must get it now.
   if (r.commonDir) fs.mkdirSync(path.join(r.commonDir, 'logs'), { recursive: true });
+  const commonDir = r.commonDir ? real(r.commonDir) : undefined;
+  // bubblewrap only (Seatbelt cannot show the copy at the config's place): see privateGitConfig.ts.
+  const configCopy = commonDir && platform !== 'darwin' ? freshSandboxConfig(commonDir) : undefined;
   const privateTmp =
     platform === 'darwin' ? ['/private/tmp', real(os.tmpdir())] : ['/tmp', ...(exists('/var/tmp') ? ['/var/tmp'] : [])];
   return {
     cwd: real(r.cwd),
     svcHome: real(r.svcHome),
     gitDir: gitDir ? real(gitDir) : undefined,
-    commonDir: r.commonDir ? real(r.commonDir) : undefined,
+    commonDir,
     localRemotes: r.localRemotes.map(real),
     hooksPath: r.hooksPath ? real(r.hooksPath) : undefined,
     state: state.map(real),
@@ -102,6 +106,9 @@ export function sandboxFacts(r: SandboxRequest, platform: NodeJS.Platform = proc
     privateTmp: [...new Set(privateTmp)],
     // macOS has no private temporary folder: a socket folder there is hidden too.
     sockets: socketFolders(real(r.svcHome), platform === 'darwin' ? [] : privateTmp, r.socket),
+    ...(configCopy && commonDir
+      ? { privateConfig: { at: path.join(commonDir, SVC_CONFIG_DIR), from: configCopy } }
+      : {}),
   };
 }
 

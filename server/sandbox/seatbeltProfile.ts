@@ -16,6 +16,9 @@ export function seatbeltProfile(mounts: Mount[]): string {
     '(allow file-write* (literal "/dev/null") (literal "/dev/zero") (literal "/dev/dtracehelper") (regex #"^/dev/tty") (regex #"^/dev/fd/"))',
   ];
   for (const m of mounts) {
+    // Seatbelt cannot show one folder at another's place: such a bind is left out, so its
+    // place stays as it is (read-only, privateGitConfig.ts), never made writable.
+    if (m.kind !== 'tmpfs' && m.from) continue;
     const p = quote(m.path);
     if (m.kind === 'tmpfs') {
       if (m.path === '/tmp' || m.path.startsWith('/private/') || m.path === '/var/tmp')

@@ -181,9 +181,11 @@ describe('config: svc config get|set', function () {
     assert.deepEqual(row('reap.park_warn_mb'), ['reap.park_warn_mb', '100', 'default']);
     assert.deepEqual(row('reap.park_max_mb'), ['reap.park_max_mb', '1024', 'default']);
     // 12 review keys, 2 reap limits, model, effort, harness, permissions, host, sandbox and budget for each of five roles, and the run budget
-    assert.equal(lines.filter((l) => l !== '').length, 1 + 12 + 2 + 35 + 1);
+    assert.deepEqual(row('lanes.git'), ['lanes.git', 'own', 'default']);
+    // and the lanes' git layout
+    assert.equal(lines.filter((l) => l !== '').length, 1 + 12 + 2 + 1 + 35 + 1);
     const j = JSON.parse((await ok(s.svc(['config', 'get', '--json']))).stdout) as ConfigEntry[];
-    assert.equal(j.length, 50);
+    assert.equal(j.length, 51);
   });
 
   it('shows an inherited lane model and the mode default', async () => {
@@ -248,7 +250,7 @@ describe('config: svc config get|set', function () {
     );
     refused(
       await s.svc(['config', 'set', 'roles.review.speed', 'x']),
-      "unknown config key 'roles.review.speed'; the settable keys are roles.review.mode, roles.review.model, roles.review.harness, roles.review.effort, roles.review.sub.<security|correctness|performance|requirements>.model|harness, projects.<key>.gauntlet.roles.<builder|critic|verifier|play|orchestrator>.model|effort|harness|permissions|host|sandbox|budget, projects.<key>.gauntlet.budget, reap.park_warn_mb|park_max_mb",
+      "unknown config key 'roles.review.speed'; the settable keys are roles.review.mode, roles.review.model, roles.review.harness, roles.review.effort, roles.review.sub.<security|correctness|performance|requirements>.model|harness, projects.<key>.gauntlet.roles.<builder|critic|verifier|play|orchestrator>.model|effort|harness|permissions|host|sandbox|budget, projects.<key>.gauntlet.budget, reap.park_warn_mb|park_max_mb, lanes.git",
     );
     refused(
       await s.svc(['config', 'set', 'reap.park_max_mb', '1.5']),
@@ -326,6 +328,25 @@ describe('config: svc config get|set', function () {
       r.stdout,
       `Unset reap.park_max_mb in ${configFile}; now 1024, default: a reap --park over 1024 MiB of files is refused before anything is stopped or changed\n`,
     );
+  });
+
+  it('sets the lanes’ git layout, own by default, and refuses any other', async () => {
+    let r = await ok(s.svc(['config', 'set', 'lanes.git', 'shared']));
+    assert.equal(r.stdout, `Set lanes.git to shared in ${configFile}\n`);
+    assert.match(fs.readFileSync(configFile, 'utf8'), /^lanes:\n {2}git: shared$/m);
+    assert.equal((await ok(s.svc(['config', 'get', 'lanes.git']))).stdout, 'shared\n');
+    const before = fs.readFileSync(configFile, 'utf8');
+    refused(
+      await s.svc(['config', 'set', 'lanes.git', 'mine']),
+      `cannot set lanes.git to 'mine': Invalid option: expected one of "own"|"shared"; ~/.svc/config.yaml is unchanged`,
+    );
+    assert.equal(fs.readFileSync(configFile, 'utf8'), before);
+    r = await ok(s.svc(['config', 'set', 'lanes.git', '--unset']));
+    assert.equal(
+      r.stdout,
+      `Unset lanes.git in ${configFile}; now own, default: each new local lane gets a git repository of its own, borrowing the project's objects read-only: nothing of your repository is writable from it (shared: a worktree of your repository, as before)\n`,
+    );
+    assert.doesNotMatch(fs.readFileSync(configFile, 'utf8'), /^lanes:/m);
   });
 
   it('refuses a write when the file is already invalid, naming the problem', async () => {

@@ -14,6 +14,9 @@ import { git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
 
+/** The layout under test: `own` (the default) unless SVC_TEST_LANES_GIT=shared. */
+const SHARED = process.env.SVC_TEST_LANES_GIT === 'shared';
+
 /** Runs `cmd` without stopping the script and prints `PROBE <name>: exit <code>` after its output. */
 const probe = (name: string, cmd: string) => ({ run: `${cmd} 2>&1; echo "PROBE ${name}: exit $?"` });
 
@@ -24,6 +27,10 @@ describe('lane git confinement: a lane moves only its own branches, through svc'
 
   before(async () => {
     s = makeScratch('lanegit');
+    fs.mkdirSync(s.svcHome, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(s.svcHome, 'config.yaml'), `lanes:\n  git: ${SHARED ? 'shared' : 'own'}\n`, {
+      mode: 0o600,
+    });
     w = await laneWorld(s);
   });
   after(async () => s.dispose());
@@ -41,7 +48,7 @@ describe('lane git confinement: a lane moves only its own branches, through svc'
       probe('direct', 'env -u GIT_CONFIG_COUNT git push origin HEAD:refs/heads/gc/around'),
       // Broken refs (naming no object) planted where the reap's own git reads every ref.
       {
-        run: `for r in heads/zz-broken remotes/origin/zz-broken; do echo ${'1'.repeat(40)} > "$(git rev-parse --git-common-dir)/refs/$r"; done`,
+        run: `for r in heads/zz-broken remotes/origin/zz-broken; do f="$(git rev-parse --git-common-dir)/refs/$r" && mkdir -p "$(dirname "$f")" && echo ${'1'.repeat(40)} > "$f"; done`,
         check: true,
       },
       // Links where the daemon's git writes the next lane's branch: its reflog, a folder of refs.
@@ -82,17 +89,28 @@ describe('lane git confinement: a lane moves only its own branches, through svc'
     assert.equal(l.report?.status, 'done');
     assert.equal(git(w.origin, s.env, 'rev-parse', 'refs/heads/gc/hostile'), l.git?.headSha);
 
-    // The daemon's git makes no branch through a planted link: the next lanes are refused, and nothing is written outside.
+    // The daemon's git makes no branch through a planted link, and nothing is written outside.
+    // A lane of its own git (lanes.git: own, the default) planted them in its own repository,
+    // which no other lane's start reads: the next lanes start. A lane of the shared layout
+    // planted them in the person's repository: the next lanes are refused, naming the link.
     for (const [run, what] of [
       ['gc', 'logs/refs/heads/gc/next is a symbolic link'],
       ['gx', 'refs/heads/gx is a symbolic link'],
     ]) {
       const next = await tryStartLane(w, { run, key: 'next', role: 'builder', model: 'm', brief: idle });
-      assert.equal(next.code, 1, next.stderr);
-      assert.equal(
-        next.stderr,
-        `${what} in ${fs.realpathSync(path.join(w.repo, '.git'))}: git never makes one there and a lane may have planted it, so svc writes nothing through it; look at it, remove it and try again\n`,
-      );
+      if (SHARED) {
+        assert.equal(next.code, 1, next.stderr);
+        assert.equal(
+          next.stderr,
+          `${what} in ${fs.realpathSync(path.join(w.repo, '.git'))}: git never makes one there and a lane may have planted it, so svc writes nothing through it; look at it, remove it and try again\n`,
+        );
+      } else {
+        assert.equal(next.code, 0, next.stderr);
+        assert.equal(
+          git(w.repo, s.env, 'rev-parse', `refs/heads/${run}/next`),
+          git(w.repo, s.env, 'rev-parse', 'origin/main'),
+        );
+      }
     }
     assert.deepEqual(
       fs.readdirSync(s.home).filter((f) => f === 'planted-log' || f === 'next'),

@@ -19,6 +19,7 @@ import type { LaneWorld } from '../helpers/lanes';
 import { git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
+import { SANDBOX_CONFIG_DIR, SVC_CONFIG_DIR } from '../../server/sandbox/privateGitConfig';
 
 /** Runs `cmd` without stopping the script and prints `PROBE <name>: exit <code>` after its output. */
 const probe = (name: string, cmd: string) => ({ run: `${cmd} >/dev/null 2>&1; echo "PROBE ${name}: exit $?"` });
@@ -84,7 +85,16 @@ describe('lane git of its own: the person repository is never writable from a la
       probe('write-person-ref', `echo ${'1'.repeat(40)} > '${person}/refs/heads/zz'`),
       // Its own repository's parts svc wrote: read-only.
       probe('alternates', `echo /etc > ${c}/objects/info/alternates`),
-      probe('config', `echo '[core]' >> ${c}/config`),
+      probe('config-link', `ln -sfn /etc/gitconfig ${c}/config`),
+      // Its config as its own git writes it: a copy of its own (privateGitConfig.ts), never
+      // read outside. A program named there would run as the person if the daemon's git read it.
+      {
+        run: `git config core.fsmonitor 'touch ${s.home}/planted-fsmonitor; false' && git config core.hooksPath /nowhere && echo "CONFIG $(git config core.fsmonitor)"`,
+        check: true,
+      },
+      { run: `git config --unset core.fsmonitor && git config --unset core.hooksPath`, check: true },
+      // `git push -u` records the upstream in that copy: no "could not lock config file".
+      { run: 'git push -u origin HEAD 2>&1; echo "PROBE push-u: exit $?"' },
       // Links everywhere it can write in its own git state (all of them its own to lose).
       {
         run: [
@@ -96,6 +106,8 @@ describe('lane git of its own: the person repository is never writable from a la
         ].join(' && '),
         check: true,
       },
+      // Left in its config for the daemon's git to find (its facts, the mirror), if it read the lane's copy.
+      { run: `git config core.fsmonitor 'touch ${s.home}/planted-fsmonitor; false'`, check: true },
       { run: buildAndReport('work.txt', 'work'), check: true },
     ]);
     await ok(tryStartLane(w, { run: 'gc', key: 'hostile', role: 'builder', model: 'm', brief, sandbox: 'workspace' }));
@@ -108,9 +120,16 @@ describe('lane git of its own: the person repository is never writable from a la
       'plant-person',
       'write-person-ref',
       'alternates',
-      'config',
+      'config-link',
     ])
       assert.match(log, new RegExp(`^PROBE ${p}: exit [1-9]\\d*$`, 'm'), log);
+    assert.match(
+      log,
+      new RegExp(`^CONFIG touch ${s.home.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/planted-fsmonitor; false$`, 'm'),
+      log,
+    );
+    assert.match(log, /^PROBE push-u: exit 0$/m, log);
+    assert.doesNotMatch(log, /could not lock config file|unable to write upstream/, log);
 
     // The person's repository: main and their unpushed branch where they were, nothing planted.
     assert.equal(git(w.repo, s.env, 'rev-parse', 'refs/heads/main'), mainBefore);
@@ -126,6 +145,17 @@ describe('lane git of its own: the person repository is never writable from a la
     const laneRepo = path.join(path.dirname(l.cwd), '.git-lanes', 'gc-hostile.git');
     assert.equal(fs.statSync(laneRepo).mode & 0o777, 0o700);
     assert.equal(fs.readFileSync(path.join(laneRepo, 'objects/info/alternates'), 'utf8'), `${person}/objects\n`);
+    // The config svc wrote, which every git outside reads, is as svc wrote it: the lane wrote only its copy.
+    assert.equal(fs.readlinkSync(path.join(laneRepo, 'config')), `${SVC_CONFIG_DIR}/config`);
+    const svcConfig = fs.readFileSync(path.join(laneRepo, SVC_CONFIG_DIR, 'config'), 'utf8');
+    assert.doesNotMatch(svcConfig, /fsmonitor|nowhere/);
+    assert.match(
+      svcConfig,
+      /^\[branch "gc\/hostile"\]\n\tremote = "origin"\n\[branch "gc\/hostile"\]\n\tmerge = "refs\/heads\/gc\/hostile"$/m,
+    );
+    assert.match(fs.readFileSync(path.join(laneRepo, SANDBOX_CONFIG_DIR, 'config'), 'utf8'), /fsmonitor/);
+    // The daemon's git in the lane (its facts: a `git status`) runs nothing the lane's copy names.
+    assert.equal((await ok(s.svc(['lane', 'list', '--run', 'gc', '--json']))).code, 0);
 
     // The person's own git in their checkout: a commit works, and writes nowhere outside.
     git(w.repo, s.env, 'commit', '-q', '--allow-empty', '-m', 'the person commits');

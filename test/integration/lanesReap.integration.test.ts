@@ -178,7 +178,9 @@ describe('lanes: reap', function () {
   it('refuses a lane directory that resolves outside the lanes root through a symlink', async () => {
     const l = await built('link', 'k');
     const outside = path.join(s.home, 'elsewhere');
-    git(w.repo, s.env, 'worktree', 'move', l.cwd, outside);
+    // Moved by the repository it is a worktree of: its own (lanes.git: own), else the project's.
+    const common = git(l.cwd, s.env, 'rev-parse', '--path-format=absolute', '--git-common-dir');
+    git(common, s.env, 'worktree', 'move', l.cwd, outside);
     fs.symlinkSync(outside, l.cwd);
     refused(await s.svc(['lane', 'reap', l.name]), new RegExp(`is outside the lanes root`));
     assert.ok(fs.existsSync(path.join(outside, 'work.txt')));

@@ -115,9 +115,11 @@ describe('sandbox: a workspace lane can change only its own worktree', function 
 
     assert.equal(l.sandbox, 'workspace');
     assert.equal(l.report?.status, 'done');
-    // The repository's hook wrote into .git/lfs from inside the sandbox, for the lane's commit.
+    // The repository's hook wrote into the lfs/ folder of the lane's repository from inside the
+    // sandbox, for the lane's commit: its own repository's (lanes.git: own), else the person's .git/lfs.
+    const laneCommon = git(l.cwd, s.env, 'rev-parse', '--path-format=absolute', '--git-common-dir');
     assert.equal(
-      fs.readFileSync(path.join(w.repo, '.git', 'lfs', 'tmp', 'post-commit-sb-confined'), 'utf8').trim(),
+      fs.readFileSync(path.join(laneCommon, 'lfs', 'tmp', 'post-commit-sb-confined'), 'utf8').trim(),
       l.git?.headSha,
     );
     assert.match(

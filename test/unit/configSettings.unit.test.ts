@@ -47,11 +47,21 @@ describe('config: keys and sources', () => {
       'projects.web.gauntlet.roles.builder.model.x',
       'reap.park_min_mb',
       'reap.park_max_mb.x',
+      'lanes',
+      'lanes.git.x',
+      'lanes.root',
     ]) {
       assert.equal(parseConfigKey(bad), undefined, bad);
     }
-    // 12 review keys and reap's two park limits
-    assert.equal(globalConfigKeys().length, 14);
+    // 12 review keys, reap's two park limits and the lanes' git layout
+    assert.equal(globalConfigKeys().length, 15);
+    assert.deepEqual(parseConfigKey('lanes.git'), {
+      key: 'lanes.git',
+      file: 'config',
+      path: ['lanes', 'git'],
+      field: 'git',
+      keepDepth: 0,
+    });
     assert.deepEqual(parseConfigKey('reap.park_max_mb'), {
       key: 'reap.park_max_mb',
       file: 'config',

@@ -92,6 +92,39 @@ describe('sandbox plan', () => {
       assert.ok(ro.includes(`/home/u/proj-lanes/r-k/${p}`), `${p} read-only`);
   });
 
+  it('shows a lane repository’s own config copy at its config folder’s place (bubblewrap), and leaves it out of a Seatbelt profile', () => {
+    const own: SandboxFacts = {
+      ...FACTS,
+      gitDir: '/home/u/proj-lanes/.git-lanes/r-k.git/worktrees/r-k',
+      commonDir: '/home/u/proj-lanes/.git-lanes/r-k.git',
+      privateConfig: {
+        at: '/home/u/proj-lanes/.git-lanes/r-k.git/svc',
+        from: '/home/u/proj-lanes/.git-lanes/r-k.git/svc-sandbox',
+      },
+    };
+    const ms = sandboxMounts(own, exists);
+    const copy = ms.find((m) => m.path === '/home/u/proj-lanes/.git-lanes/r-k.git/svc');
+    assert.deepEqual(copy, {
+      kind: 'rw',
+      path: '/home/u/proj-lanes/.git-lanes/r-k.git/svc',
+      from: '/home/u/proj-lanes/.git-lanes/r-k.git/svc-sandbox',
+    });
+    // Nothing of the person's repository is bound at all.
+    assert.deepEqual(
+      ms.filter((m) => m.path.startsWith('/home/u/proj/')),
+      [],
+    );
+    const args = bwrapArgs(ms, own.cwd);
+    const at = args.indexOf('/home/u/proj-lanes/.git-lanes/r-k.git/svc-sandbox');
+    assert.deepEqual(args.slice(at - 1, at + 2), [
+      '--bind',
+      '/home/u/proj-lanes/.git-lanes/r-k.git/svc-sandbox',
+      '/home/u/proj-lanes/.git-lanes/r-k.git/svc',
+    ]);
+    // Seatbelt cannot show one folder at another's place: the config folder is never made writable there.
+    assert.doesNotMatch(seatbeltProfile(ms), /r-k\.git\/svc/);
+  });
+
   it('bubblewrap: no capability, the whole filesystem read-only, its own PID namespace, dies with the daemon, the mounts in order, the network kept', () => {
     const args = bwrapArgs(sandboxMounts(FACTS, exists), FACTS.cwd).slice(2);
     assert.deepEqual(bwrapArgs([], '/w').slice(0, 2), ['--cap-drop', 'ALL']);
