@@ -67,6 +67,7 @@ export function registerFeatures(app: App, stop: (reason: string) => Promise<voi
   registerLand(app, {
     conversations,
     lanes: lanes.store,
+    hosts: codeHosts,
     afterLanding: (landing) => tellAfterBaseMoved(lanes, landing.project),
   });
   codeHosts.onBaseMoved(({ project }) => tellAfterBaseMoved(lanes, project));
