@@ -135,13 +135,16 @@ async function pushedBefore(repo: string, landing: Landing): Promise<string | nu
   return landing.landedSha && (await baseHolds(repo, landing.base, landing.landedSha)) ? landing.landedSha : null;
 }
 
+/** Recorded landed; the after-landing notice (the siblings told) goes on after the answer: it is not part of the landing. */
 async function landed(ctx: LandContext, id: number, sha: string): Promise<Outcome> {
   ctx.store.end(id, { state: 'landed', at: ctx.app.now(), landedSha: sha });
-  try {
-    await ctx.afterLanding(ctx.store.get(id)!);
-  } catch (e) {
-    log.warn(`landing ${id}: the after-landing notice failed: ${(e as Error).message}`);
-  }
+  const landing = ctx.store.get(id)!;
+  setImmediate(
+    () =>
+      void (async () => ctx.afterLanding(landing))().catch((e: Error) =>
+        log.warn(`landing ${id}: the after-landing notice failed: ${e.message}`),
+      ),
+  );
   return undefined;
 }
 
@@ -155,9 +158,8 @@ async function pushBase(repo: string, base: string, sha: string): Promise<boolea
     await serialized(repo, () =>
       git(repo, ['push', '--quiet', '--no-verify', 'origin', `${sha}:refs/heads/${base}`], { timeoutMs: 120_000 }),
     );
-    await git(repo, ['fetch', '--quiet', 'origin', `+refs/heads/${base}:refs/remotes/origin/${base}`]).catch(
-      () => undefined,
-    );
+    // No fetch after it: a push to origin moves refs/remotes/origin/<base> itself, and
+    // fetchBase reads origin's branch before trusting that ref anyway.
     return true;
   } catch (e) {
     if (e instanceof GitError && /non-fast-forward|fetch first|rejected/.test(e.stderr)) return false;
@@ -173,12 +175,26 @@ async function baseHolds(repo: string, base: string, sha: string): Promise<boole
 
 /** Worktrees a killed daemon left behind for this landing (only svc's own `.land-<id>-*` folders). */
 async function removeStaleWorktrees(repo: string, lanesRoot: string, id: number): Promise<void> {
+  let stale = registeredLandingWorktree(repo, id);
   for (const part of ['checks', 'rebase']) {
     const dir = landingWorktree(lanesRoot, id, part);
     if (!fs.existsSync(dir)) continue;
+    stale = true;
     await serialized(repo, () => git(repo, ['worktree', 'remove', '--force', dir])).catch(() =>
       fs.rmSync(dir, { recursive: true, force: true }),
     );
   }
-  await serialized(repo, () => git(repo, ['worktree', 'prune'])).catch(() => undefined);
+  // Only when a killed landing left something: a prune is a git process on every landing's path.
+  if (stale) await serialized(repo, () => git(repo, ['worktree', 'prune'])).catch(() => undefined);
+}
+
+/** Whether git still registers a worktree of this landing (its folder may be gone); true when it cannot tell. */
+function registeredLandingWorktree(repo: string, id: number): boolean {
+  const admin = path.join(repo, '.git', 'worktrees');
+  try {
+    if (!fs.statSync(path.join(repo, '.git')).isDirectory()) return true;
+    return fs.existsSync(admin) && fs.readdirSync(admin).some((d) => d.startsWith(`.land-${id}-`));
+  } catch {
+    return true;
+  }
 }
