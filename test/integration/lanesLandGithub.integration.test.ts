@@ -1,7 +1,8 @@
 // `svc lane land` on a GitHub project (the fake, over the bare repository it serves):
 // the landing goes through the builder's PR, opened when there is none, and GitHub's
 // merge with the project's land.method; a PR that is not ready is refused with GitHub's
-// reasons before the checks run, and the base is unchanged.
+// reasons before the checks run, and the base is unchanged; a daemon killed after GitHub
+// merged, before the row said so, is found landed at restart without a second merge.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -10,7 +11,9 @@ import { startGithubFake } from '../helpers/githubFake';
 import type { GithubFake } from '../helpers/githubFake';
 import { buildAndReport, laneWorld, ok, startLane } from '../helpers/lanes';
 import type { LaneWorld } from '../helpers/lanes';
-import { git, makeScratch } from '../helpers/scratch';
+import Database from 'better-sqlite3';
+import { alive, daemonPids } from '../helpers/daemonProcs';
+import { eventually, git, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import { writeBrief } from '../helpers/scriptBrief';
 
@@ -129,5 +132,46 @@ describe('lanes: svc lane land on GitHub (fake)', function () {
     assert.equal(originMain(), before);
     assert.equal((await pull(2)).state, 'open');
     assert.equal(fake.requests.filter((q) => q.method === 'PUT' && q.path.endsWith('/pulls/2/merge')).length, 0);
+  });
+
+  it('a daemon killed after GitHub merged the PR, before the row says so: the restart records it landed, merging once', async () => {
+    const marker = path.join(s.root, 'paused-after-github-merge');
+    s.env.SVC_TEST_PAUSE_AFTER_LAND_PUSH = marker;
+    await ok(s.svc(['daemon', 'stop', '--force']));
+    const lane = await builder('killed', 'killed.txt', 'merged before the kill');
+    assert.equal((await s.svc(['lane', 'land', lane.name, '--wait'])).code, 1);
+    await approve(3, lane.head);
+    const queued = await ok(s.svc(['lane', 'land', lane.name]));
+    const id = Number(/^Landing #(\d+) /.exec(queued.stdout)?.[1]);
+    const pid = Number(
+      (await eventually(() => (fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : undefined), 60_000)).trim(),
+    );
+    assert.deepEqual(daemonPids(s.svcHome), [pid]);
+    const merged = await pull(3);
+    assert.equal(merged.state, 'closed');
+    const mergeSha = originMain();
+    const row = () => {
+      const db = new Database(path.join(s.svcHome, 'svc.db'), { readonly: true });
+      try {
+        return db.prepare(`SELECT state, pr, landed_sha AS sha FROM landings WHERE id = ?`).get(id) as {
+          state: string;
+          pr: number;
+          sha: string | null;
+        };
+      } finally {
+        db.close();
+      }
+    };
+    assert.deepEqual(row(), { state: 'running', pr: 3, sha: null });
+    process.kill(pid, 'SIGKILL');
+    await eventually(() => !alive(pid), 10_000, 'the daemon to die');
+
+    await ok(s.svc(['lane', 'runs']));
+    const landed = await eventually(() => (row().state === 'landed' ? row() : undefined), 60_000, 'landed');
+    assert.deepEqual(landed, { state: 'landed', pr: 3, sha: mergeSha });
+    assert.equal(originMain(), mergeSha);
+    assert.equal(originFile('killed.txt'), 'merged before the kill');
+    const puts = fake.requests.filter((q) => q.method === 'PUT' && q.path.endsWith('/pulls/3/merge'));
+    assert.equal(puts.length, 1, 'merged once');
   });
 });
