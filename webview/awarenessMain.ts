@@ -29,7 +29,7 @@ adoptStyles(`
   h3 { font-size: 11px; text-transform: uppercase; margin: 12px 0 4px; padding: 0; color: var(--vscode-sideBarSectionHeader-foreground); }
   .card { padding: 6px var(--indent); margin: 4px 0; border: 1px solid var(--vscode-widget-border, transparent); border-radius: 3px; background: var(--vscode-sideBar-background); }
   .card .run { display: flex; justify-content: space-between; gap: 6px; font-weight: 600; }
-  .card .counts, .card .latest { margin-top: 2px; }
+  .card .counts, .card .latest, .card .landing { margin-top: 2px; }
   .empty { padding: 12px 0; margin: 0; }
   .card { cursor: pointer; }
   .card:hover { background: var(--vscode-list-hoverBackground); }
@@ -172,6 +172,8 @@ function cardElement(c: AwarenessCard): HTMLElement {
   const latest = textElement('div', `${c.latest.text} · ${timeOf(c.latest.at)}`, 'latest muted');
   el.append(head, textElement('div', c.countsLine, 'counts'), latest);
   if (c.spend.cap !== null || c.spend.spent > 0) el.append(spendElement(c.spend));
+  // The run's landings in their base's queue (`svc lane land`), one line each.
+  for (const line of c.queue ?? []) el.append(textElement('div', line, 'landing'));
   el.append(expandElement(c));
   return el;
 }

@@ -28,7 +28,7 @@ const laneLand: CommandSpec = {
   },
   positionals: [{ name: 'lane', required: true }],
   details:
-    'Combines the head with the base (gauntlet.land.method: merge, rebase or squash), runs gauntlet.checks on the result in a fresh worktree, and only on green moves the base by a fast-forward push. Exit 0: landed (or queued, without --wait); 1: refused, with the base unchanged.',
+    'Combines the head with the base (gauntlet.land.method: merge, rebase or squash), runs gauntlet.checks on the result in a fresh worktree, and only on green moves the base by a fast-forward push (on GitHub: merges the builder’s PR, opened when there is none, once GitHub says it is ready). Exit 0: landed (or queued, without --wait); 1: refused, with the base unchanged.',
   async run(a, io) {
     const { landing } = await withDaemon(io, (c) =>
       c.request(lanesLand, { lane: a.positionals[0], wait: bool(a, 'wait') }),

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { defectCount } from '../../shared/format/defects';
 import { laneTable } from './laneFormat';
 import { laneStartLine, laneStartTrouble } from '../../shared/format/laneStart';
+import { formatLandingQueue } from './landQueueFormat';
 import { table } from './table';
 import {
   lanesBudget,
@@ -379,11 +380,12 @@ const laneReap: CommandSpec = {
 
 const laneRuns: CommandSpec = {
   path: ['lane', 'runs'],
-  summary: 'the Awareness rail: one card per gauntlet run with its counts and latest event',
+  summary: 'the Awareness rail: one card per gauntlet run with its counts and latest event, and the landing queues',
   usage: ['[--json]'],
   flags: { ...JSON_FLAG },
   async run(a, io) {
     const { cards } = await withDaemon(io, (c) => c.request(lanesRuns, {}));
+    const queue = formatLandingQueue(cards);
     if (bool(a, 'json')) printJson(io, cards);
     else if (!cards.length) io.out('no gauntlet runs\n');
     else
@@ -398,7 +400,7 @@ const laneRuns: CommandSpec = {
             c.spend.text,
             `${new Date(c.latest.at).toISOString()} ${c.latest.text}`,
           ]),
-        ),
+        ) + (queue && `\n${queue}`),
       );
     return 0;
   },

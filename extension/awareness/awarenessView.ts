@@ -12,6 +12,7 @@ import type { ConnectionState, DaemonConnection } from '../connection/daemonConn
 import { LiveQuery } from '../connection/liveQuery';
 import { plural } from '../connection/statusText';
 import { WebviewViewHost } from '../webviews/webviewHost';
+import { landingQueueLines } from './landingQueue';
 import { runLaneTree } from './runLanes';
 import type { ChangeTopic } from '../../shared/protocol/daemon';
 
@@ -32,7 +33,11 @@ export class AwarenessView extends WebviewViewHost<AwarenessToView, AwarenessFro
         connection,
         'the Awareness rail',
         AWARENESS_TOPICS,
-        async () => (await connection.request(lanesRuns, {})).cards,
+        async () =>
+          (await connection.request(lanesRuns, {})).cards.map((c) => ({
+            ...c,
+            queue: landingQueueLines(c.landings),
+          })),
         (v) => {
           this.cards = v.kind === 'value' ? v.value : undefined;
           this.send();

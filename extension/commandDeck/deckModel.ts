@@ -109,7 +109,14 @@ export function describeRow(row: DeckRow): string {
   // The overlap forecast marks the row: a sibling on the same paths, a branch that conflicts with its base.
   if (row.overlaps?.length) parts.push(`overlaps ${row.overlaps.map((o) => o.key).join(', ')}`);
   if (row.baseConflict) parts.push('conflicts with base');
+  if (row.landing) parts.push(landingText(row.landing));
   return parts.join(' · ');
+}
+
+/** A landing in a row's description: `landing #3 running`, `landing #4 queued, next`, `landing #5 queued, 2 ahead`. */
+function landingText(l: NonNullable<DeckRow['landing']>): string {
+  if (l.state === 'running') return `landing #${l.id} running`;
+  return `landing #${l.id} queued, ${l.position <= 1 ? 'next' : `${l.position} ahead`}`;
 }
 
 /** Spend in a row's description only when it needs eyes: 80 % of a cap or more, a cap reached, or a cap that cannot hold. */
@@ -174,6 +181,11 @@ export function tooltipOf(row: DeckRow): string {
   for (const o of row.overlaps ?? [])
     fact('overlaps', `${mdText(o.key)} (${mdCode(o.lane)}) on ${o.paths.map((x) => mdCode(x)).join(', ')}`);
   if (row.baseConflict) fact('conflicts with base', row.baseConflict.map((x) => mdCode(x)).join(', '));
+  if (row.landing) {
+    const l = row.landing;
+    const where = l.state === 'running' ? 'running' : `${l.position} ahead of it in the queue`;
+    fact('landing', mdText(`#${l.id} on ${l.base}, ${where}${l.pr === null ? '' : ` (PR #${l.pr})`}`));
+  }
   return lines.join('\n');
 }
 

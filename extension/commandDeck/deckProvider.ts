@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { conversationsList } from '../../shared/protocol/conversations';
 import { lanesList } from '../../shared/protocol/lanes';
+import { lanesLandings } from '../../shared/protocol/land';
 import type { DaemonConnection } from '../connection/daemonConnection';
 import { LiveQuery } from '../connection/liveQuery';
 import type { ConvoyFacts } from './convoys';
@@ -134,5 +135,6 @@ export const toTreeItem = (n: DeckNode): vscode.TreeItem => treeItemOf(n, DECK_S
 async function readRows(connection: DaemonConnection): Promise<DeckRow[]> {
   const { conversations } = await connection.request(conversationsList, { all: true });
   const { lanes } = await connection.request(lanesList, {});
-  return deckRows(conversations, lanes);
+  const { landings } = await connection.request(lanesLandings, {});
+  return deckRows(conversations, lanes, landings);
 }

@@ -1,11 +1,21 @@
 // Joins the daemon's conversation list with its lane list into Command Deck rows. Pure:
-// the daemon computes activity, verdicts and git facts; this only merges by id.
+// the daemon computes activity, verdicts and git facts; this only merges by id. A builder's
+// queued or running landing (lanes/landings) marks the row of the lane it lands.
 import type { ConversationInfo } from '../../shared/protocol/conversations';
+import type { Landing } from '../../shared/protocol/land';
 import type { LaneRecord } from '../../shared/protocol/lanes';
 import type { DeckRow } from './deckModel';
 
-export function deckRows(conversations: readonly ConversationInfo[], lanes: readonly LaneRecord[]): DeckRow[] {
+export function deckRows(
+  conversations: readonly ConversationInfo[],
+  lanes: readonly LaneRecord[],
+  landings: readonly Landing[] = [],
+): DeckRow[] {
   const laneById = new Map(lanes.map((l) => [l.id, l]));
+  const landingOf = new Map<number, DeckRow['landing']>();
+  for (const l of landings)
+    if ((l.state === 'queued' || l.state === 'running') && !landingOf.has(l.laneId))
+      landingOf.set(l.laneId, { id: l.id, base: l.base, state: l.state, position: l.position ?? 0, pr: l.pr });
   return conversations.map((c) => {
     const row: DeckRow = {
       id: c.id,
@@ -52,6 +62,8 @@ export function deckRows(conversations: readonly ConversationInfo[], lanes: read
       if (lane.overlaps?.length)
         row.overlaps = lane.overlaps.map((o) => ({ key: o.key, lane: o.lane, paths: o.paths }));
       if (lane.baseConflict) row.baseConflict = lane.baseConflict.paths;
+      const landing = landingOf.get(c.id);
+      if (landing) row.landing = landing;
       row.git = lane.git
         ? { branch: lane.git.branch, ahead: lane.git.ahead, dirty: lane.git.dirty, headSha: lane.git.headSha }
         : null;

@@ -54,6 +54,8 @@ export interface DeckRow {
   overlaps?: { key: string; lane: string; paths: string[] }[];
   /** Live builders whose branch no longer merges cleanly into the base: the conflicting paths. */
   baseConflict?: string[];
+  /** Builders with a landing queued or running (`svc lane land`): its place in its base's queue (0 running). */
+  landing?: { id: number; base: string; state: 'queued' | 'running'; position: number; pr: number | null };
 }
 
 export interface DeckNode {

@@ -72,8 +72,11 @@ export interface CodeHost {
   listStatuses(sha: string): Promise<CommitStatus[]>;
   /** Statuses and check runs together, for readiness. */
   listChecks(sha: string): Promise<Check[]>;
-  /** Merges exactly `sha` (which must still be the head) into the base. Callers check readiness first. */
-  mergePullRequest(number: number, opts: { sha: string }): Promise<MergeResult>;
+  /**
+   * Merges exactly `sha` (which must still be the head) into the base. Callers check readiness first.
+   * `method`: how (`svc lane land` passes the project's land.method); default the host's own choice.
+   */
+  mergePullRequest(number: number, opts: { sha: string; method?: 'merge' | 'squash' | 'rebase' }): Promise<MergeResult>;
   /** Head changes (push, webhook, PR opened). Returns an unsubscribe function. */
   onHeadChange(fn: HeadChangeListener): () => void;
   /** Stops watchers; the host is not used afterwards. */

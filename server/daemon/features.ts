@@ -68,6 +68,7 @@ export function registerFeatures(app: App, stop: (reason: string) => Promise<voi
   const land = registerLand(app, {
     conversations,
     lanes: lanes.store,
+    hosts: codeHosts,
     afterLanding: (landing) => tellAfterBaseMoved(lanes, landing.project),
   });
   registerPick(app, { conversations, lanes: lanes.store });

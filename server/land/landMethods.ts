@@ -4,6 +4,7 @@
 import { lanesLand, lanesLandings } from '../../shared/protocol/land';
 import type { Landing } from '../../shared/protocol/land';
 import type { App } from '../app';
+import type { CodeHosts } from '../codehost/codeHosts';
 import type { ConversationsPort } from '../lanes/conversationsPort';
 import { notALaneError } from '../lanes/laneRefusals';
 import type { LaneStore } from '../lanes/laneStore';
@@ -19,6 +20,8 @@ const log = logger('land');
 export interface LandDeps {
   conversations: ConversationsPort;
   lanes: LaneStore;
+  /** The code hosts: a GitHub project lands through its PR (server/land/landOnGithub.ts). */
+  hosts?: CodeHosts;
   /** After a landing moved the base (the siblings' notice, server/land/siblings.ts, once wired). */
   afterLanding?: (landing: Landing) => Promise<void> | void;
 }
@@ -30,7 +33,12 @@ export function registerLand(app: App, deps: LandDeps): { store: LandingStore } 
     store,
     laneOf: (id) => {
       const l = deps.lanes.byId(id);
-      return l && { lanesRoot: l.lanesRoot, sandbox: l.sandbox };
+      return l && { lanesRoot: l.lanesRoot, sandbox: l.sandbox, branch: l.branch };
+    },
+    githubOf: (key) => {
+      const hosts = deps.hosts;
+      if (!hosts || app.config.project(key).code_host !== 'github') return undefined;
+      return { host: hosts.forProject(key), reviewed: (pr) => hosts.reviewedShas(pr) };
     },
     afterLanding: deps.afterLanding ?? (() => undefined),
   };

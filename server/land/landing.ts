@@ -2,8 +2,10 @@
 // now, the builder's frozen head combined with it, the project checks on the result, and
 // on green the base moved to it by a plain push, which only fast-forwards (the result
 // descends from the base it was tested on, so a base that moved meanwhile is refused by
-// the code host itself and the landing starts over on the new base). The row says how far
-// it got before each step that changes anything, so a daemon killed midway finds it.
+// the code host itself and the landing starts over on the new base). On GitHub the base
+// moves through the builder's PR instead, merged only when ready (landOnGithub.ts). The
+// row says how far it got before each step that changes anything, so a daemon killed
+// midway finds it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { SvcError } from '../../shared/errors';
@@ -14,6 +16,9 @@ import { git, GitError, gitOk, serialized } from '../git/git';
 import { logger } from '../util/log';
 import { runChecks } from './checks';
 import { combine } from './combine';
+import { pauseAfterLandPushForFaultTest } from './faultPause';
+import { mergedAt, prForLanding, requireReady } from './landOnGithub';
+import type { GithubLanding } from './landOnGithub';
 import type { LandingStore } from './landingStore';
 import { landBaseMovedError, landCheckFailedError, landConflictError, landFailedError } from './landRefusals';
 
@@ -25,7 +30,9 @@ export interface LandContext {
   app: App;
   store: LandingStore;
   /** The lanes root of a lane (where landing worktrees go) and its sandbox. */
-  laneOf(id: number): { lanesRoot: string; sandbox: 'workspace' | 'off' | null } | undefined;
+  laneOf(id: number): { lanesRoot: string; sandbox: 'workspace' | 'off' | null; branch: string | null } | undefined;
+  /** The project's GitHub host when its code host is GitHub; undefined lands by a push to origin. */
+  githubOf?(project: string): GithubLanding | undefined;
   /**
    * Called after each landing that moved the base: the lead wires the siblings' notice
    * (server/land/siblings.ts) here. A throw is logged; the landing stays landed.
@@ -48,15 +55,21 @@ export async function runLanding(ctx: LandContext, id: number): Promise<Outcome>
   try {
     const project = ctx.app.config.project(landing.project);
     const lane = ctx.laneOf(landing.laneId)!;
+    const gh = ctx.githubOf?.(landing.project);
     await removeStaleWorktrees(project.path, lane.lanesRoot, id);
-    // A daemon killed after its push: the base already holds the landed commit.
-    if (landing.landedSha && (await baseHolds(project.path, landing.base, landing.landedSha)))
-      return landed(ctx, id, landing.landedSha);
+    // A daemon killed after the base moved (its push, or GitHub's merge of the PR).
+    const moved = gh ? await mergedAt(gh, landing) : await pushedBefore(project.path, landing);
+    if (moved) return landed(ctx, id, moved);
     for (let attempt = 1; ; attempt++) {
-      const baseRef = await fetchBase(project.path, landing.base);
-      const baseSha = (await git(project.path, ['rev-parse', '--verify', `${baseRef}^{commit}`])).trim();
+      const baseSha = await baseCommit(project.path, landing.base);
       ctx.store.running(id, baseSha);
       ctx.app.notify({ topic: 'runs', id: landing.laneId });
+      // GitHub: the PR first, so a PR that cannot merge is refused before the checks run.
+      const pr = gh && (await prForLanding(project.path, gh, landing, lane.branch));
+      if (gh && pr) {
+        ctx.store.setPr(id, pr.number);
+        await requireReady(gh, landing, pr.number);
+      }
       const combined = await combine({
         repo: project.path,
         baseSha,
@@ -83,8 +96,22 @@ export async function runLanding(ctx: LandContext, id: number): Promise<Outcome>
       );
       const failed = results.find((r) => !r.ok);
       if (failed) return end(landCheckFailedError(landing.lane, landing.base, failed));
-      ctx.store.intend(id, combined.sha);
-      if (await pushBase(project.path, landing.base, combined.sha)) return landed(ctx, id, combined.sha);
+      if (gh && pr) {
+        // GitHub merges onto its base as it is then: only the base the checks ran on may take it.
+        if ((await baseCommit(project.path, landing.base)) === baseSha) {
+          await requireReady(gh, landing, pr.number);
+          const merged = await gh.host.mergePullRequest(pr.number, { sha: landing.headSha, method: landing.method });
+          await pauseAfterLandPushForFaultTest();
+          await fetchBase(project.path, landing.base).catch(() => undefined);
+          return landed(ctx, id, merged.sha);
+        }
+      } else {
+        ctx.store.intend(id, combined.sha);
+        if (await pushBase(project.path, landing.base, combined.sha)) {
+          await pauseAfterLandPushForFaultTest();
+          return landed(ctx, id, combined.sha);
+        }
+      }
       log.info(`landing ${id}: ${landing.base} moved while it ran (try ${attempt})`);
       if (attempt >= BASE_MOVED_TRIES) return end(landBaseMovedError(landing.lane, landing.base));
     }
@@ -97,13 +124,27 @@ export async function runLanding(ctx: LandContext, id: number): Promise<Outcome>
   }
 }
 
+/** The base's commit as origin has it now (fetched when it moved). */
+async function baseCommit(repo: string, base: string): Promise<string> {
+  const ref = await fetchBase(repo, base);
+  return (await git(repo, ['rev-parse', '--verify', `${ref}^{commit}`])).trim();
+}
+
+/** The commit a killed daemon had pushed, when origin's base already holds it. */
+async function pushedBefore(repo: string, landing: Landing): Promise<string | null> {
+  return landing.landedSha && (await baseHolds(repo, landing.base, landing.landedSha)) ? landing.landedSha : null;
+}
+
+/** Recorded landed; the after-landing notice (the siblings told) goes on after the answer: it is not part of the landing. */
 async function landed(ctx: LandContext, id: number, sha: string): Promise<Outcome> {
   ctx.store.end(id, { state: 'landed', at: ctx.app.now(), landedSha: sha });
-  try {
-    await ctx.afterLanding(ctx.store.get(id)!);
-  } catch (e) {
-    log.warn(`landing ${id}: the after-landing notice failed: ${(e as Error).message}`);
-  }
+  const landing = ctx.store.get(id)!;
+  setImmediate(
+    () =>
+      void (async () => ctx.afterLanding(landing))().catch((e: Error) =>
+        log.warn(`landing ${id}: the after-landing notice failed: ${e.message}`),
+      ),
+  );
   return undefined;
 }
 
@@ -117,9 +158,8 @@ async function pushBase(repo: string, base: string, sha: string): Promise<boolea
     await serialized(repo, () =>
       git(repo, ['push', '--quiet', '--no-verify', 'origin', `${sha}:refs/heads/${base}`], { timeoutMs: 120_000 }),
     );
-    await git(repo, ['fetch', '--quiet', 'origin', `+refs/heads/${base}:refs/remotes/origin/${base}`]).catch(
-      () => undefined,
-    );
+    // No fetch after it: a push to origin moves refs/remotes/origin/<base> itself, and
+    // fetchBase reads origin's branch before trusting that ref anyway.
     return true;
   } catch (e) {
     if (e instanceof GitError && /non-fast-forward|fetch first|rejected/.test(e.stderr)) return false;
@@ -135,12 +175,26 @@ async function baseHolds(repo: string, base: string, sha: string): Promise<boole
 
 /** Worktrees a killed daemon left behind for this landing (only svc's own `.land-<id>-*` folders). */
 async function removeStaleWorktrees(repo: string, lanesRoot: string, id: number): Promise<void> {
+  let stale = registeredLandingWorktree(repo, id);
   for (const part of ['checks', 'rebase']) {
     const dir = landingWorktree(lanesRoot, id, part);
     if (!fs.existsSync(dir)) continue;
+    stale = true;
     await serialized(repo, () => git(repo, ['worktree', 'remove', '--force', dir])).catch(() =>
       fs.rmSync(dir, { recursive: true, force: true }),
     );
   }
-  await serialized(repo, () => git(repo, ['worktree', 'prune'])).catch(() => undefined);
+  // Only when a killed landing left something: a prune is a git process on every landing's path.
+  if (stale) await serialized(repo, () => git(repo, ['worktree', 'prune'])).catch(() => undefined);
+}
+
+/** Whether git still registers a worktree of this landing (its folder may be gone); true when it cannot tell. */
+function registeredLandingWorktree(repo: string, id: number): boolean {
+  const admin = path.join(repo, '.git', 'worktrees');
+  try {
+    if (!fs.statSync(path.join(repo, '.git')).isDirectory()) return true;
+    return fs.existsSync(admin) && fs.readdirSync(admin).some((d) => d.startsWith(`.land-${id}-`));
+  } catch {
+    return true;
+  }
 }

@@ -9,7 +9,7 @@ type Row = Omit<Landing, 'checks' | 'position'> & { checks: string };
 const SELECT = `
   SELECT d.id, d.project, d.base, c.name AS lane, d.lane_id AS laneId, l.run_key AS run, l.lane_key AS key,
          d.head_sha AS headSha, d.method, d.state, d.base_sha AS baseSha, d.landed_sha AS landedSha,
-         d.reason, d.message, d.checks, d.queued_at AS queuedAt, d.ended_at AS endedAt
+         d.reason, d.message, d.pr, d.checks, d.queued_at AS queuedAt, d.ended_at AS endedAt
   FROM landings d JOIN lanes l ON l.conv_id = d.lane_id JOIN conversations c ON c.id = d.lane_id`;
 
 const ACTIVE = `('queued','running')`;
@@ -90,6 +90,11 @@ export class LandingStore {
   /** The commit the base is about to move to, written before the push (a killed daemon's restart reads it). */
   intend(id: number, sha: string): void {
     this.db.prepare(`UPDATE landings SET landed_sha = ? WHERE id = ?`).run(sha, id);
+  }
+
+  /** The GitHub PR the landing goes through, written before anything is merged. */
+  setPr(id: number, pr: number): void {
+    this.db.prepare(`UPDATE landings SET pr = ? WHERE id = ?`).run(pr, id);
   }
 
   setChecks(id: number, checks: LandCheck[]): void {

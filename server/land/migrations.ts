@@ -27,4 +27,11 @@ export const landMigrations: readonly Migration[] = [
       CREATE INDEX landings_by_lane ON landings (lane_id);
     `,
   },
+  {
+    // The GitHub PR a landing goes through (code_host github): a restart after a kill asks
+    // it whether it merged. 425, not 421: the numbers between are left for #44's other parts.
+    id: 425,
+    name: 'landings_pr',
+    sql: `ALTER TABLE landings ADD COLUMN pr INTEGER;`,
+  },
 ];

@@ -3,6 +3,7 @@
 import { ACTIVITIES } from '../../shared/activity';
 import { ROLES } from '../../shared/config';
 import type { RunCard } from '../../shared/protocol/lanes';
+import { queuedLandingsByRun } from '../land/runQueue';
 import type { LanesContext } from './lanesContext';
 import type { LaneRow } from './laneStore';
 import { laneActivity } from './records';
@@ -36,6 +37,7 @@ export function runCards(ctx: LanesContext): RunCard[] {
     groups.set(id, [...(groups.get(id) ?? []), l]);
   }
   const cards: RunCard[] = [];
+  const landings = queuedLandingsByRun(ctx.app.db);
   const book = new SpendBook(
     ctx,
     [...groups.values()].map((g) => g[0].run),
@@ -64,6 +66,7 @@ export function runCards(ctx: LanesContext): RunCard[] {
       countsLine: parts.join(' · '),
       latest: latestEvent(ctx, lanes),
       spend: runSpend(book, lanes),
+      landings: landings.get(`${first.project}\0${first.run}`) ?? [],
     });
   }
   return cards.sort((a, b) => a.project.localeCompare(b.project) || a.run.localeCompare(b.run));

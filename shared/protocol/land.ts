@@ -36,6 +36,8 @@ export const Landing = z.object({
   /** The refusal's reason and message (refused, failed). */
   reason: z.string().nullable(),
   message: z.string().nullable(),
+  /** The PR it lands through on GitHub (code_host github), once found or opened; null on the local host. */
+  pr: z.number().int().nullable(),
   checks: z.array(LandCheck),
   queuedAt: z.number(),
   endedAt: z.number().nullable(),

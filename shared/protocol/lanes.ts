@@ -248,6 +248,20 @@ export const lanesStop = request(
   z.object({ lane: z.string(), stopped: z.boolean() }),
 );
 
+/** A landing of the run waiting or running in its base's queue (`svc lane land`, issue #44). */
+export const RunCardLanding = z.object({
+  id: z.number().int(),
+  lane: z.string(),
+  laneId: z.number().int(),
+  base: z.string(),
+  state: z.enum(['queued', 'running']),
+  /** Place in its base's queue, every run's landings counted: 0 running, 1 the next … */
+  position: z.number().int(),
+  /** The GitHub PR it lands through, once known; null on the local host. */
+  pr: z.number().int().nullable(),
+});
+export type RunCardLanding = z.infer<typeof RunCardLanding>;
+
 export const RunCard = z.object({
   project: z.string(),
   run: z.string(),
@@ -259,6 +273,8 @@ export const RunCard = z.object({
   latest: z.object({ at: z.number(), text: z.string(), kind: z.enum(['report', 'failed-start', 'end', 'launch']) }),
   /** The run's spend (every lane with its successors) against its cap, and how many lanes are stopped at a cap. */
   spend: SpendCap.extend({ text: z.string(), reached: z.number().int() }),
+  /** The run's landings queued or running, in queue order (none: empty). */
+  landings: z.array(RunCardLanding),
 });
 export type RunCard = z.infer<typeof RunCard>;
 /** Client → daemon. Awareness rail cards, one per gauntlet run, derived on every read. */

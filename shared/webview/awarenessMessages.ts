@@ -15,6 +15,8 @@ export interface AwarenessCard {
   latest: { at: number; text: string; kind: string };
   /** The run's spend against its cap (`$1.25 of $5.00 (25%)`), and how many lanes a cap stops. */
   spend: { spent: number; cap: number | null; text: string; reached: number };
+  /** The run's landings waiting or running, one line each in queue order (extension/awareness/landingQueue.ts). */
+  queue?: string[];
 }
 
 /** Host → view: the whole state (a snapshot; the host keeps only the newest one queued). */

@@ -314,8 +314,8 @@ export class GithubHost implements CodeHost {
     }
   }
 
-  async mergePullRequest(number: number, opts: { sha: string }): Promise<MergeResult> {
-    const method = this.o.mergeMethod ?? (await this.allowedMergeMethod());
+  async mergePullRequest(number: number, opts: { sha: string; method?: MergeMethod }): Promise<MergeResult> {
+    const method = opts.method ?? this.o.mergeMethod ?? (await this.allowedMergeMethod());
     try {
       const r = await this.opener.pulls.merge({
         ...this.repoArgs,
