@@ -99,8 +99,7 @@ export async function parkWorktree(
 
     // Equal on disk: what the patch cannot carry (exact bytes, permission bits) goes beside it.
     const trial = path.join(scratch, 'trial');
-    const present = work.changes.filter((c) => c.newMode !== '000000').map((c) => c.path);
-    const rehearsal = await rehearseRestore(info.top, work.tree, present, trial, opts);
+    const rehearsal = await rehearseRestore(info.top, work.tree, trial, opts);
     const exact = rehearsal.differing.length ? { file: sidecarPathOf(target), paths: rehearsal.differing } : null;
     if (exact) {
       if (fs.existsSync(exact.file)) throw patchExistsError(exact.file);
