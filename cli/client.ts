@@ -1,7 +1,7 @@
 // The shim's connection to the daemon: ensure it runs, then typed requests over the small
 // JSON-RPC client (shared/client/rpcClient.ts). A daemon refusal becomes a `DaemonRefusal` carrying the daemon's message.
 import type * as net from 'node:net';
-import * as path from 'node:path';
+import { join } from 'node:path';
 import type { z } from 'zod';
 import { ConnectionLost } from '../shared/client/connectionLost';
 import { askToStop, DaemonRefusal, readRpcError } from '../shared/client/daemonRefusal';
@@ -97,7 +97,7 @@ export async function connect(env: NodeJS.ProcessEnv, opts: { explicitStart?: bo
     ? await attachForwarded(env.SVC_SOCKET)
     : await ensureDaemon({
         home: svcHomeFrom(env),
-        daemonScript: path.join(__dirname, 'daemon.js'),
+        daemonScript: join(__dirname, 'daemon.js'),
         nodePath: process.execPath,
         build: SVC_BUILD,
         env,

@@ -3,7 +3,7 @@
 // what scripts, agents and the extension run most) are run from this small bundle alone;
 // every other command loads the full command line (dist/svcCommands.js, from main.ts)
 // first. Compiling the whole command set was most of a status check's cost beyond `node`.
-import * as path from 'node:path';
+import { join } from 'node:path';
 import { SVC_VERSION } from '../shared/version';
 import type { CliIo } from './cli';
 import type * as FullCommandLine from './main';
@@ -34,7 +34,7 @@ function run(argv: string[]): Promise<number> {
   // Beside this bundle in dist/ (and on a host, in its build folder); not bundled into it,
   // so loaded by a path esbuild leaves alone, synchronously as every bundle here is.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const full = require(path.join(__dirname, 'svcCommands.js')) as typeof FullCommandLine;
+  const full = require(join(__dirname, 'svcCommands.js')) as typeof FullCommandLine;
   return full.runCli(argv, io);
 }
 

@@ -1,8 +1,9 @@
 // The discovery file SVC_HOME/server.json: how clients find the daemon. Written by
 // server/daemon, read by the shim and the extension. Mode 0600 in a 0700 folder;
 // readers refuse a symlink or a wrong mode rather than trust another user's file.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { lstatSync, readFileSync, realpathSync } from 'node:fs';
+import type { Stats } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { homePaths } from './svcHome';
 
 // Checked by hand, not with zod: the shim reads this file on every run and must stay light.
@@ -40,7 +41,7 @@ export class DiscoveryError extends Error {}
 
 /** Refuses a home folder that is a symlink, another user's, or readable by others. */
 export function checkHomeFolder(home: string): void {
-  const st = fs.lstatSync(home);
+  const st = lstatSync(home);
   if (st.isSymbolicLink())
     throw new DiscoveryError(`${home} is a symlink; svc refuses to use it (set SVC_HOME to a real folder)`);
   if (!st.isDirectory()) throw new DiscoveryError(`${home} is not a folder`);
@@ -59,9 +60,9 @@ export function checkHomeFolder(home: string): void {
 
 /** Reads and checks server.json; undefined when there is none. */
 export function readDiscovery(file: string): Discovery | undefined {
-  let st: fs.Stats;
+  let st: Stats;
   try {
-    st = fs.lstatSync(file);
+    st = lstatSync(file);
   } catch {
     return undefined;
   }
@@ -74,7 +75,7 @@ export function readDiscovery(file: string): Discovery | undefined {
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+    raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch {
     return undefined; // half-written or garbage: treated as absent, the daemon rewrites it
   }
@@ -87,16 +88,14 @@ export function readDiscovery(file: string): Discovery | undefined {
  *  absent, so a daemon of this home starts and replaces it. A file of an older build names
  *  no home; its socket must then be this folder's (in it, or named by its hash). */
 function servesHomeOf(file: string, d: Discovery): boolean {
-  const folder = path.dirname(file);
+  const folder = dirname(file);
   if (d.home !== undefined) return d.home === realPathOr(folder);
-  return (
-    path.dirname(d.socketPath) === folder || path.basename(d.socketPath) === path.basename(homePaths(folder).socket)
-  );
+  return dirname(d.socketPath) === folder || basename(d.socketPath) === basename(homePaths(folder).socket);
 }
 
 function realPathOr(p: string): string {
   try {
-    return fs.realpathSync(p);
+    return realpathSync(p);
   } catch {
     return p;
   }

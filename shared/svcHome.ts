@@ -1,26 +1,26 @@
 // Where svc keeps its state. Shared by the daemon, the shim and the extension, so
 // they always agree on one SVC_HOME.
-import * as os from 'node:os';
-import * as path from 'node:path';
+import { homedir, tmpdir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
 
 export function svcHomeFrom(env: NodeJS.ProcessEnv): string {
   const fromEnv = env.SVC_HOME;
-  if (fromEnv && fromEnv.trim() !== '') return path.resolve(fromEnv);
-  return path.join(env.HOME && env.HOME !== '' ? env.HOME : os.homedir(), '.svc');
+  if (fromEnv && fromEnv.trim() !== '') return resolve(fromEnv);
+  return join(env.HOME && env.HOME !== '' ? env.HOME : homedir(), '.svc');
 }
 
 export const homePaths = (home: string) => ({
   home,
-  discovery: path.join(home, 'server.json'),
-  lock: path.join(home, 'daemon.lock'),
+  discovery: join(home, 'server.json'),
+  lock: join(home, 'daemon.lock'),
   /** Written when the daemon stops on purpose, removed when one starts: a crash leaves none. */
-  stopped: path.join(home, 'daemon.stopped'),
-  db: path.join(home, 'svc.db'),
-  logs: path.join(home, 'logs'),
-  daemonLog: path.join(home, 'logs', 'daemon.log'),
-  projects: path.join(home, 'projects.yaml'),
-  config: path.join(home, 'config.yaml'),
-  agents: path.join(home, 'agents'),
+  stopped: join(home, 'daemon.stopped'),
+  db: join(home, 'svc.db'),
+  logs: join(home, 'logs'),
+  daemonLog: join(home, 'logs', 'daemon.log'),
+  projects: join(home, 'projects.yaml'),
+  config: join(home, 'config.yaml'),
+  agents: join(home, 'agents'),
   socket: defaultSocketPath(home),
 });
 
@@ -31,14 +31,13 @@ export const homePaths = (home: string) => ({
  *  name directly in a shared folder, where another user could take it first. */
 function defaultSocketPath(home: string): string {
   if (process.platform === 'win32') return `\\\\.\\pipe\\svc-${hash(home)}`;
-  const p = path.join(home, 'svc.sock');
+  const p = join(home, 'svc.sock');
   if (Buffer.byteLength(p) <= 100) return p;
   const name = `svc-${hash(home)}.sock`;
   const runtime = process.env.XDG_RUNTIME_DIR;
-  if (runtime && path.isAbsolute(runtime) && Buffer.byteLength(path.join(runtime, name)) <= 100)
-    return path.join(runtime, name);
+  if (runtime && isAbsolute(runtime) && Buffer.byteLength(join(runtime, name)) <= 100) return join(runtime, name);
   const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  return path.join(os.tmpdir(), `svc-${uid}`, name);
+  return join(tmpdir(), `svc-${uid}`, name);
 }
 
 function hash(s: string): string {

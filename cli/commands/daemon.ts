@@ -1,5 +1,5 @@
 // svc daemon status|stop|restart|log
-import * as fs from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { checkHomeFolder, readDiscovery } from '../../shared/discovery';
 import { tryConnect, waitForExit } from '../../shared/client/ensureDaemon';
 import { daemonStatus } from '../../shared/protocol/daemon';
@@ -39,7 +39,7 @@ async function stopRunning(io: CliIo, verb: 'stop' | 'restart', force: boolean):
     return 0;
   }
   const paths = homePaths(svcHomeFrom(io.env));
-  if (!fs.existsSync(paths.home)) return undefined;
+  if (!existsSync(paths.home)) return undefined;
   checkHomeFolder(paths.home);
   const d = readDiscovery(paths.discovery);
   if (!d) return undefined;
@@ -110,12 +110,12 @@ export const daemonCommands: CommandSpec[] = [
     flags: { lines: { type: 'int', help: 'how many lines from the end (default 50)', value: '<n>' } },
     async run(a, io) {
       const file = homePaths(svcHomeFrom(io.env)).daemonLog;
-      if (!fs.existsSync(file)) {
+      if (!existsSync(file)) {
         io.err(`no daemon log yet at ${file}\n`);
         return 1;
       }
       const n = int(a, 'lines') ?? 50;
-      const lines = fs.readFileSync(file, 'utf8').split('\n');
+      const lines = readFileSync(file, 'utf8').split('\n');
       if (lines[lines.length - 1] === '') lines.pop();
       io.out(lines.slice(-Math.max(0, n)).join('\n') + '\n');
       return 0;

@@ -16,7 +16,7 @@ import { git } from './git';
 import type { GitFacts } from './git';
 import { cleanGitEnvironment, FACTS_TIMEOUT_MS, GitTimeout } from './gitExec';
 import { Slots } from './factsQueues';
-import { branchTracking, realOr, worktreeList } from './worktreeList';
+import { branchTracking, factsOf, realOr, worktreeList } from './worktreeList';
 
 const log = logger('git-facts');
 
@@ -58,19 +58,8 @@ export class PlainDirtyFlags implements DirtyFlags {
       dirs.map(async (dir) => {
         const wt = listing.get(dir) ?? (fs.existsSync(dir) ? listing.get(realOr(dir)) : undefined);
         if (!wt) return;
-        const t = wt.branch ? tracking.get(wt.branch) : undefined;
         const dirty = await this.dirty(dir);
-        if (typeof dirty !== 'boolean') {
-          out.set(dir, dirty);
-          return;
-        }
-        out.set(dir, {
-          branch: wt.branch,
-          headSha: wt.head,
-          ahead: t?.ahead ?? null,
-          upstream: t?.upstream ?? null,
-          dirty,
-        });
+        out.set(dir, typeof dirty === 'boolean' ? factsOf(wt, tracking, dirty) : dirty);
       }),
     );
     return out;

@@ -34,7 +34,7 @@ import { MAX_BATCH, statusOfMany } from './statusBatch';
 import { watchTree } from './treeWatch';
 import type { TreeWatch as Watch } from './treeWatch';
 import { Recounts, Slots } from './factsQueues';
-import { branchTracking, realOr, worktreeList } from './worktreeList';
+import { branchTracking, factsOf, realOr, worktreeList } from './worktreeList';
 import { hashBytesOf } from './worktreeRecheck';
 import type { KeptClean, Rechecked } from './worktreeRecheck';
 
@@ -150,7 +150,6 @@ export class WorktreeFacts implements DirtyFlags {
           recounts.decided();
           return;
         }
-        const t = wt.branch ? tracking.get(wt.branch) : undefined;
         let dirty: boolean;
         try {
           dirty = await this.dirty(dir, wt.head, { early, recounts });
@@ -160,13 +159,7 @@ export class WorktreeFacts implements DirtyFlags {
           out.set(dir, { unavailable: e.short });
           return;
         }
-        out.set(dir, {
-          branch: wt.branch,
-          headSha: wt.head,
-          ahead: t?.ahead ?? null,
-          upstream: t?.upstream ?? null,
-          dirty,
-        });
+        out.set(dir, factsOf(wt, tracking, dirty));
       }),
     );
     return out;

@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { git } from './git';
+import type { GitFacts } from './git';
 
 /** Each worktree of `repo` by its real path: its head and branch (null: detached or unborn). */
 export async function worktreeList(
@@ -45,6 +46,16 @@ export async function branchTracking(
     else map.set(branch, { upstream, ahead: Number(/ahead (\d+)/.exec(track)?.[1] ?? 0) });
   }
   return map;
+}
+
+/** One worktree's facts from the listing's entry, the branches' tracking and its dirty flag. */
+export function factsOf(
+  wt: { head: string | null; branch: string | null },
+  tracking: Map<string, { upstream: string | null; ahead: number | null }>,
+  dirty: boolean,
+): GitFacts {
+  const t = wt.branch ? tracking.get(wt.branch) : undefined;
+  return { branch: wt.branch, headSha: wt.head, ahead: t?.ahead ?? null, upstream: t?.upstream ?? null, dirty };
 }
 
 /** A path's real path; the path itself, resolved, when it is gone (a worktree deleted by hand). */

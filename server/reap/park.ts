@@ -34,6 +34,7 @@ import { refuseUnparkable } from './reapChecks';
 import { restoreAfterRemove, restoreInPlace } from './restoreCommand';
 import { headOf, worktreeInfo } from './worktreeInfo';
 import type { WorktreeInfo } from './worktreeInfo';
+import type { KeptCapture } from './hiddenWork';
 
 export interface ParkOptions extends GitEnv {
   /** Checks the written patch; default `verifyPatch`. Inject a failing one to test the abort. */
@@ -44,6 +45,13 @@ export interface ParkOptions extends GitEnv {
    * project's checkout, which holds the lane's branch and commits by then.
    */
   repoDir?: string;
+  /**
+   * What the reap's check read just before, with the agent stopped (reapChecks.ts): the
+   * worktree, already refused if unparkable, and its work as captured there. Step 1 then
+   * starts from that capture; step 4 still captures again, so a tree that moved since
+   * the check is refused as one that moved during the park.
+   */
+  checked?: { info: WorktreeInfo; capture: KeptCapture | null };
 }
 
 export interface ParkResult {
@@ -65,12 +73,13 @@ export async function parkWorktree(
   patchFile: string,
   opts: ParkOptions = {},
 ): Promise<ParkResult | null> {
-  const info = await worktreeInfo(worktreeDir, opts);
+  const info = opts.checked?.info ?? (await worktreeInfo(worktreeDir, opts));
   const head = info.head;
   if (head === null) throw notAWorktreeError(worktreeDir, 'HEAD has no commit');
   // What a patch cannot carry, refused before anything is written: another repository in
   // the tree (its .git would be left out), an operation half done (its state would be reset away).
-  await refuseUnparkable(info.top, info.gitDir, opts);
+  if (!opts.checked) await refuseUnparkable(info.top, info.gitDir, opts);
+  const captured = opts.checked?.capture?.head === head ? opts.checked.capture : null;
   const target = path.resolve(patchFile);
   // The parked work is the user's alone (a lane's 0600 file is in it): folders 0700, files 0600.
   fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
@@ -84,7 +93,8 @@ export async function parkWorktree(
   let tmpSidecar: string | null = null;
   let publishedSidecar: string | null = null;
   try {
-    const work = await captureWork(info, head, path.join(scratch, 'work.index'), scratch, opts);
+    const workIndex = captured?.indexFile ?? path.join(scratch, 'work.index');
+    const work = captured?.work ?? (await captureWork(info, head, workIndex, scratch, opts));
     if (work.changes.length === 0) return null;
     const gitlinks = work.changes.filter((c) => c.oldMode === GITLINK_MODE || c.newMode === GITLINK_MODE);
     if (gitlinks.length)
@@ -95,8 +105,7 @@ export async function parkWorktree(
 
     // Equal on disk: what the patch cannot carry (exact bytes, permission bits) goes beside it.
     const trial = path.join(scratch, 'trial');
-    const present = work.changes.filter((c) => c.newMode !== '000000').map((c) => c.path);
-    const rehearsal = await rehearseRestore(info.top, work.tree, present, trial, opts);
+    const rehearsal = await rehearseRestore(info.top, work.tree, trial, opts);
     const exact = rehearsal.differing.length ? { file: sidecarPathOf(target), paths: rehearsal.differing } : null;
     if (exact) {
       if (fs.existsSync(exact.file)) throw patchExistsError(exact.file);
@@ -123,7 +132,7 @@ export async function parkWorktree(
       restore,
       exact && { file: exact.file, count: exact.paths.length },
     );
-    await writePatchFile(info, head, path.join(scratch, 'work.index'), tmpPatch, header, opts);
+    await writePatchFile(info, head, workIndex, tmpPatch, header, opts);
 
     const verify = opts.verify ?? verifyPatch;
     let outcome;

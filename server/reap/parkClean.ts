@@ -38,10 +38,11 @@ export async function cleanSavedWork(
   if (added.length === 0) return;
   const topBuf = Buffer.from(top + path.sep);
   const parents = new Set<string>();
+  const folders = new Map<string, boolean>();
   for (const rel of added) {
     // Never through a symlink: a saved path that a restored symlink now leads elsewhere
     // names a file outside this tree, which is not ours to touch.
-    if (!parentsAreFolders(topBuf, rel)) continue;
+    if (!parentsAreFolders(topBuf, rel, folders)) continue;
     const abs = Buffer.concat([topBuf, rel]);
     const st = fs.lstatSync(abs, { throwIfNoEntry: false });
     if (!st || st.isDirectory()) continue;
@@ -71,11 +72,23 @@ function parentOf(rel: Buffer): Buffer {
   return i === -1 ? Buffer.alloc(0) : rel.subarray(0, i);
 }
 
-/** True when every folder on the way from the top to `rel` is a real folder (no symlink). */
-function parentsAreFolders(topBuf: Buffer, rel: Buffer): boolean {
+/**
+ * True when every folder on the way from the top to `rel` is a real folder (no symlink).
+ * `known` holds the folders already judged in this clean (keyed by their bytes as hex):
+ * nothing but the clean itself changes the tree meanwhile, and it only removes files, so
+ * each folder is lstat-ed once, not once per file below it (thousands of new files share
+ * a few hundred folders).
+ */
+function parentsAreFolders(topBuf: Buffer, rel: Buffer, known: Map<string, boolean>): boolean {
   for (let at = rel.indexOf(0x2f); at !== -1; at = rel.indexOf(0x2f, at + 1)) {
-    const st = fs.lstatSync(Buffer.concat([topBuf, rel.subarray(0, at)]), { throwIfNoEntry: false });
-    if (!st?.isDirectory()) return false;
+    const folder = rel.subarray(0, at);
+    const key = folder.toString('hex');
+    let isFolder = known.get(key);
+    if (isFolder === undefined) {
+      isFolder = fs.lstatSync(Buffer.concat([topBuf, folder]), { throwIfNoEntry: false })?.isDirectory() === true;
+      known.set(key, isFolder);
+    }
+    if (!isFolder) return false;
   }
   return true;
 }

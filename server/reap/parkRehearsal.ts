@@ -1,11 +1,13 @@
 // The restore rehearsal of `reap --park` (parkDisk.ts says why it exists), with its cost in
-// the work, not in the tree. A path the parked tree holds as HEAD does, with no checkout
-// conversion (no eol, filter, ident or encoding attribute; no core.autocrlf), was hashed by
-// the capture from the disk's own bytes, so the restore's checkout writes those bytes back:
-// only its type and permission bits can differ, and one lstat shows them. Every other path
-// (changed since HEAD, or converted at checkout) is checked out into the scratch folder and
-// compared byte for byte, as the restore would write it. On a 30,000-file tree with 3,600
-// changed paths this checks out 3,600 files instead of 30,000 (and removes as many after).
+// what converts, not in the tree or the work. A path whose checkout converts nothing (no
+// eol, filter, ident or encoding attribute; no core.autocrlf) was hashed by the capture
+// from the disk's own bytes, changed since HEAD or not, and the patch's verification
+// proves the restore gives back that blob (parkVerify.ts: the applied patch's tree is the
+// captured tree), which a checkout writes as it is: only its type and permission bits can
+// differ, and one lstat shows them. Every converted path is checked out into the scratch
+// folder and compared byte for byte, as the restore would write it. On a 30,000-file tree
+// with 3,600 changed paths and no attributes this writes, reads and removes no file; the
+// checkout of the changed paths it did before cost about a fifth of the whole park.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { joinNul, runGit, splitNul } from '../git/gitExec';
@@ -30,13 +32,12 @@ interface CreatedModes {
 }
 
 /**
- * Rehearses restoring `tree` (whose paths in `changed` differ from HEAD) into `trialDir`
- * and lists the paths whose disk state a patch would not give back.
+ * Rehearses restoring `tree` into `trialDir` and lists the paths whose disk state a patch
+ * would not give back.
  */
 export async function rehearseRestore(
   top: string,
   tree: string,
-  changed: readonly Buffer[],
   trialDir: string,
   opts: GitEnv,
 ): Promise<{ differing: Buffer[] }> {
@@ -45,9 +46,7 @@ export async function rehearseRestore(
   const entries = parseStage((await runGit(top, ['ls-files', '--stage', '-z'], call)).stdout);
   const paths = entries.map((e) => e.path);
   const converted = await convertedAtCheckout(top, paths, call);
-  const changedSet = new Set(changed.map((p) => p.toString('latin1')));
-  const checkedOut = (e: Entry) =>
-    converted === 'every path' || changedSet.has(e.path.toString('latin1')) || converted.has(e.path.toString('latin1'));
+  const checkedOut = (e: Entry) => converted === 'every path' || converted.has(e.path.toString('latin1'));
   const trialPaths = entries.filter(checkedOut).map((e) => e.path);
   fs.mkdirSync(trialDir, { recursive: true, mode: 0o700 });
   if (trialPaths.length)
@@ -71,7 +70,7 @@ export async function rehearseRestore(
   return { differing };
 }
 
-/** Why an unconverted path held as at HEAD is not what its checkout writes; null when equal. */
+/** Why an unconverted path is not what its checkout writes (its type or bits); null when equal. */
 function differsFromHead(top: string, e: Entry, created: CreatedModes): string | null {
   const d = lstatOf(top, e.path);
   if (!d || d.isDirectory()) return null; // deleted, absent (sparse), or a folder git sees as a file's place
@@ -82,9 +81,10 @@ function differsFromHead(top: string, e: Entry, created: CreatedModes): string |
 }
 
 /**
- * The paths whose checkout converts bytes, as the trial checkout (same index, same folder)
- * would see their attributes; every path when core.autocrlf converts them all or symlinks
- * are written as files.
+ * The paths whose checkout (or capture) converts bytes, as the trial checkout (same index,
+ * same folder) would see their attributes; every path when core.autocrlf is set to anything
+ * but false (`input` converts on the capture's side: the blob holds LF where the disk holds
+ * CRLF) or symlinks are written as files.
  */
 async function convertedAtCheckout(
   top: string,
@@ -92,10 +92,13 @@ async function convertedAtCheckout(
   call: GitEnv & { extra: Record<string, string> },
 ): Promise<Set<string> | 'every path'> {
   const config = async (key: string) =>
-    (await runGit(top, ['config', '--get', '--type=bool', key], { ...call, okCodes: [1, 128] })).stdout
+    (await runGit(top, ['config', '--get', key], { ...call, okCodes: [1] })).stdout
       .toString('utf8')
-      .trim();
-  if ((await config('core.autocrlf')) === 'true' || (await config('core.symlinks')) === 'false') return 'every path';
+      .trim()
+      .toLowerCase();
+  const autocrlf = await config('core.autocrlf');
+  const off = ['', 'false', 'no', 'off', '0'];
+  if (!off.includes(autocrlf) || off.slice(1).includes(await config('core.symlinks'))) return 'every path';
   const out = new Set<string>();
   if (paths.length === 0) return out;
   const r = await runGit(top, ['check-attr', '-z', '--stdin', ...CONVERTING], {

@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkParkSpace } from './parkSpace';
 import type { GitEnv } from '../git/gitExec';
-import { inspectWork } from './hiddenWork';
+import { gitlinksPossible, inspectWork } from './hiddenWork';
+import type { KeptCapture } from './hiddenWork';
 import { checkInsideLanesRoot } from './lanesRootCheck';
 import { nestedGitEntries, submoduleGitDirs } from './nestedGit';
 import { operationsInProgress } from './operationInProgress';
@@ -26,6 +27,7 @@ import { MIB, parkLimitsOf, parkSizeOf } from './parkSize';
 import type { ParkLimits } from './parkSize';
 import type { ParkSize } from '../../shared/protocol/lanes';
 import { uncommittedPaths, worktreeInfo } from './worktreeInfo';
+import type { WorktreeInfo } from './worktreeInfo';
 
 export interface LaneDirCheck extends GitEnv {
   dir: string;
@@ -48,6 +50,12 @@ export interface LaneDirState {
   dirty: boolean;
   /** The work's size when it is over the warning limit. */
   large: ParkSize | null;
+  /**
+   * After the stop, when parking: the worktree as read and its work as captured by this
+   * check, for the park to start from (the caller disposes of the capture). The park
+   * captures again before it publishes, so a tree that moved since is still refused.
+   */
+  parkStart: { info: WorktreeInfo; capture: KeptCapture | null } | null;
 }
 
 /** Steps 2–4 as checks: throws the refusal reap would give, or says what it found. */
@@ -56,7 +64,7 @@ export async function checkLaneDir(c: LaneDirCheck): Promise<LaneDirState> {
   // From here on the real path: a symlink inside the root cannot redirect a later step.
   const dir = checkInsideLanesRoot(c.dir, c.lanesRoot);
   const exists = fs.existsSync(dir);
-  if (!exists) return { dir, exists, dirty: false, large: null };
+  if (!exists) return { dir, exists, dirty: false, large: null, parkStart: null };
   if (c.processes) {
     const procs = await processesInside(dir, { exclude: c.processes.exclude });
     if (procs.length) throw processesInsideError(dir, procs);
@@ -64,10 +72,11 @@ export async function checkLaneDir(c: LaneDirCheck): Promise<LaneDirState> {
   if (c.kind === 'play') {
     const found = findGit(dir);
     if (found !== null) throw playHasGitError(dir, found);
-    return { dir, exists, dirty: false, large: null };
+    return { dir, exists, dirty: false, large: null, parkStart: null };
   }
   const limits = c.parkLimits ?? parkLimitsOf(undefined);
-  return { dir, exists, ...(await checkWorktreeCanGo(dir, c.park, limits, git, c.patchFile)) };
+  const afterStop = c.processes !== undefined;
+  return { dir, exists, ...(await checkWorktreeCanGo(dir, c.park, afterStop, limits, git, c.patchFile)) };
 }
 
 /**
@@ -83,17 +92,23 @@ export async function refuseUnparkable(top: string, gitDir: string, git: GitEnv 
   if (ops.length) throw operationInProgressError(top, ops);
 }
 
-/** Step 4's refusals for a worktree; whether it holds work for --park to save, and how much when that is a lot. */
+/**
+ * Step 4's refusals for a worktree; whether it holds work for --park to save, and how much
+ * when that is a lot. Parking, the check before the stop captures the work only when a
+ * change could be a gitlink (its one refusal there; hidden work is parked, not refused),
+ * and the check after it keeps its capture for the park.
+ */
 async function checkWorktreeCanGo(
   dir: string,
   park: boolean,
+  afterStop: boolean,
   limits: ParkLimits,
   git: GitEnv,
   patchFile?: string,
-): Promise<{ dirty: boolean; large: ParkSize | null }> {
+): Promise<{ dirty: boolean; large: ParkSize | null; parkStart: LaneDirState['parkStart'] }> {
   const info = await worktreeInfo(dir, git);
   await refuseUnparkable(info.top, info.gitDir, git);
-  const dirty = await uncommittedPaths(dir, git);
+  const dirty = await uncommittedPaths(dir, git, info);
   // Before inspectWork, which already writes objects: the size of the work (`dirty` holds
   // porcelain entries, `XY path`) against the config's limit, and room for it on the disks
   // the park writes to.
@@ -102,11 +117,20 @@ async function checkWorktreeCanGo(
     if (size.bytes > limits.maxBytes) throw parkTooLargeError(info.top, size, limits.maxBytes / MIB);
     checkParkSpace(info.top, size.bytes, [info.gitDir, ...(patchFile ? [path.dirname(patchFile)] : [])]);
   }
-  const work = await inspectWork(dir, dirty, git);
-  if ((dirty.length || work.hidden.length) && !park) throw dirtyError(dir, dirty, work.hidden);
-  if (work.gitlinks.length) throw parkUnsupportedError(info.top, work.gitlinks);
+  const skipCapture = park && !afterStop && !(await gitlinksPossible(info, git));
+  const work = skipCapture
+    ? { hidden: [], gitlinks: [], kept: null }
+    : await inspectWork(dir, dirty, git, { info, keep: park && afterStop });
+  try {
+    if ((dirty.length || work.hidden.length) && !park) throw dirtyError(dir, dirty, work.hidden);
+    if (work.gitlinks.length) throw parkUnsupportedError(info.top, work.gitlinks);
+  } catch (e) {
+    work.kept?.dispose();
+    throw e;
+  }
   return {
     dirty: dirty.length > 0 || work.hidden.length > 0,
     large: size && size.bytes > limits.warnBytes ? size : null,
+    parkStart: park && afterStop ? { info, capture: work.kept } : null,
   };
 }

@@ -11,6 +11,7 @@ import type { PatchVerifier } from './parkVerify';
 import { keepPrivateCommits } from './privateCommits';
 import type { KeptRef } from './privateCommits';
 import { checkLaneDir } from './reapChecks';
+import type { LaneDirState } from './reapChecks';
 import { harnessAliveError } from './reapErrors';
 import type { ProcessInside } from './reapErrors';
 import type { ArchiveOutcome, ReapReport } from '../../shared/format/reapReport';
@@ -61,7 +62,6 @@ export interface ReapPlan extends GitEnv {
 }
 
 export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
-  const git = { env: plan.env };
   const check = {
     env: plan.env,
     dir: plan.dir,
@@ -78,7 +78,18 @@ export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
   if (!(await plan.stop()))
     throw harnessAliveError(String(plan.conv.id), REAP_STOP_WAIT_S, (await plan.survivors?.()) ?? []);
   // Again once stopped: the agent may have changed its tree meanwhile.
-  const { dir, exists, dirty, large } = await checkLaneDir({ ...check, processes: { exclude: plan.excludePids } });
+  const state = await checkLaneDir({ ...check, processes: { exclude: plan.excludePids } });
+  try {
+    return await afterChecks(plan, state);
+  } finally {
+    state.parkStart?.capture?.dispose();
+  }
+}
+
+/** Steps 5–7, once the checks after the stop passed. */
+async function afterChecks(plan: ReapPlan, state: LaneDirState): Promise<ReapReport> {
+  const git = { env: plan.env };
+  const { dir, exists, dirty, large, parkStart } = state;
 
   let park: ParkResult | null = null;
   let unpushed: UnpushedReport = { branch: null, head: null, upstream: null, commits: [], unreferenced: 0 };
@@ -86,7 +97,12 @@ export async function reapLaneDir(plan: ReapPlan): Promise<ReapReport> {
   let removed: ReapReport['removed'] = 'alreadyGone';
   if (exists && plan.kind === 'worktree') {
     if (dirty)
-      park = await parkWorktree(dir, plan.patchFile, { ...git, verify: plan.verify, repoDir: plan.ownRepo?.project });
+      park = await parkWorktree(dir, plan.patchFile, {
+        ...git,
+        verify: plan.verify,
+        repoDir: plan.ownRepo?.project,
+        checked: parkStart ?? undefined,
+      });
     if (park) await pauseAfterParkForFaultTest();
     unpushed = await unpushedCommits(dir, git);
     kept = await keepPrivateCommits(

@@ -91,8 +91,8 @@ function repoDirOf(commonDir: string): string {
  * not work; see docs/decisions.md). The same view `git worktree remove` uses to refuse.
  * Entries are porcelain v1 lines such as ` M src/a.ts` or `?? notes/`.
  */
-export async function uncommittedPaths(dir: string, opts: GitEnv = {}): Promise<string[]> {
-  await worktreeInfo(dir, opts);
+export async function uncommittedPaths(dir: string, opts: GitEnv = {}, known?: WorktreeInfo): Promise<string[]> {
+  if (!known) await worktreeInfo(dir, opts); // refuses a folder that is not a worktree's top
   const out = await runGit(
     dir,
     [

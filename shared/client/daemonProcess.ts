@@ -1,16 +1,17 @@
 // Probing a daemon process and its socket: shared by the start path (ensureDaemon.ts) and
 // the check for a daemon that still serves a home (homeDaemon.ts).
-import * as fs from 'node:fs';
-import * as net from 'node:net';
+import { readFileSync, readdirSync } from 'node:fs';
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
 
 /** The socket when it answers; otherwise undefined, with the error code given to `onError`. */
 export function tryConnect(
   socketPath: string,
   timeoutMs: number,
   onError?: (code: string) => void,
-): Promise<net.Socket | undefined> {
+): Promise<Socket | undefined> {
   return new Promise((resolve) => {
-    const socket = net.connect(socketPath);
+    const socket = connect(socketPath);
     const timer = setTimeout(() => {
       socket.destroy();
       resolve(undefined);
@@ -43,10 +44,10 @@ export function isAlive(pid: number): boolean {
 function isZombie(pid: number): boolean {
   if (process.platform !== 'linux') return false;
   try {
-    const tasks = fs.readdirSync(`/proc/${pid}/task`);
+    const tasks = readdirSync(`/proc/${pid}/task`);
     return tasks.every((t) => {
       try {
-        const stat = fs.readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
+        const stat = readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
         return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
       } catch {
         return true; // that thread is gone

@@ -3,9 +3,9 @@
 // A stale lock, socket or discovery file never blocks: the lock is a kernel lock that
 // dies with its process, and a discovery file whose socket does not answer is ignored.
 import type { ChildProcess } from 'node:child_process';
-import * as fs from 'node:fs';
+import { chmodSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
 import type * as net from 'node:net';
-import * as path from 'node:path';
+import { dirname } from 'node:path';
 import { checkHomeFolder, readDiscovery } from '../discovery';
 import type { Discovery } from '../discovery';
 import { homePaths } from '../svcHome';
@@ -54,7 +54,7 @@ export async function ensureDaemon(o: EnsureOptions): Promise<Attached> {
   let replacing = false;
   let lastProblem = 'no discovery file appeared';
   for (;;) {
-    const d = fs.existsSync(o.home) ? (checkHomeFolder(o.home), readDiscovery(paths.discovery)) : undefined;
+    const d = existsSync(o.home) ? (checkHomeFolder(o.home), readDiscovery(paths.discovery)) : undefined;
     if (d) {
       let refusedWith: string | undefined;
       const socket = await tryConnect(d.socketPath, 2000, (code) => (refusedWith = code));
@@ -70,7 +70,7 @@ export async function ensureDaemon(o: EnsureOptions): Promise<Attached> {
       // starting another would fail the same way, so say why at once.
       if ((refusedWith === 'EPERM' || refusedWith === 'EACCES') && isAlive(d.pid)) {
         throw new DaemonUnavailable(
-          `cannot connect to the svc daemon on ${d.socketPath} (${refusedWith}): this process is not allowed to open that socket (a sandbox, or another user's SVC_HOME); allow the folder ${path.dirname(d.socketPath)} in the sandbox, or run svc outside it`,
+          `cannot connect to the svc daemon on ${d.socketPath} (${refusedWith}): this process is not allowed to open that socket (a sandbox, or another user's SVC_HOME); allow the folder ${dirname(d.socketPath)} in the sandbox, or run svc outside it`,
         );
       }
       lastProblem = `daemon pid ${d.pid} does not answer on ${d.socketPath}`;
@@ -109,7 +109,7 @@ export async function ensureDaemon(o: EnsureOptions): Promise<Attached> {
 function refuseIfStopped(marker: string, conversation: string): void {
   let stop: { reason?: unknown; at?: unknown };
   try {
-    stop = JSON.parse(fs.readFileSync(marker, 'utf8')) as typeof stop;
+    stop = JSON.parse(readFileSync(marker, 'utf8')) as typeof stop;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
     stop = {}; // a damaged marker still says the daemon was stopped
@@ -126,16 +126,16 @@ function spawnDaemon(o: EnsureOptions): { child: ChildProcess; logStart: number 
   const paths = homePaths(o.home);
   let log: number;
   try {
-    fs.mkdirSync(paths.logs, { recursive: true, mode: 0o700 });
-    fs.chmodSync(o.home, 0o700);
-    log = fs.openSync(paths.daemonLog, 'a', 0o600);
+    mkdirSync(paths.logs, { recursive: true, mode: 0o700 });
+    chmodSync(o.home, 0o700);
+    log = openSync(paths.daemonLog, 'a', 0o600);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? 'error';
     throw new DaemonUnavailable(
       `cannot start the svc daemon: SVC_HOME ${o.home} cannot be written here (${code}), and no running daemon answered there; run svc where that folder is writable (outside a sandbox), or set SVC_HOME to a writable folder`,
     );
   }
-  const logStart = fs.fstatSync(log).size;
+  const logStart = fstatSync(log).size;
   const env: NodeJS.ProcessEnv = { ...o.env, SVC_HOME: o.home };
   delete env.SVC_CONVERSATION; // the daemon is nobody's conversation
   // Loaded here, not at the top: only a start needs it, and loading it (with the modules it
@@ -149,7 +149,7 @@ function spawnDaemon(o: EnsureOptions): { child: ChildProcess; logStart: number 
   });
   child.on('error', () => undefined); // reported through the timeout message and the log
   child.unref();
-  fs.closeSync(log);
+  closeSync(log);
   return { child, logStart };
 }
 
@@ -160,12 +160,12 @@ const FAILED = 'svc daemon failed to start: ';
  *  load error says what is wrong only on its later lines. */
 function whyFailed(logFile: string, from: number): string {
   try {
-    const fd = fs.openSync(logFile, 'r');
-    const size = fs.fstatSync(fd).size;
+    const fd = openSync(logFile, 'r');
+    const size = fstatSync(fd).size;
     const start = Math.max(from, size - 65_536);
     const buf = Buffer.alloc(Math.max(0, size - start));
-    fs.readSync(fd, buf, 0, buf.length, start);
-    fs.closeSync(fd);
+    readSync(fd, buf, 0, buf.length, start);
+    closeSync(fd);
     const text = buf.toString('utf8');
     const at = text.lastIndexOf(`\n${FAILED}`);
     const begin = at >= 0 ? at + 1 : text.startsWith(FAILED) ? 0 : -1;

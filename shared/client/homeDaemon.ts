@@ -1,7 +1,7 @@
 // Whether a daemon already serves an SVC_HOME even though its lock file or socket was
 // deleted: a second daemon on one home would rewrite its files against the first. Asked by
 // a client before it starts a daemon and by a daemon that just took the lock.
-import * as fs from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { readDiscovery } from '../discovery';
 import { homePaths } from '../svcHome';
 import { isAlive, tryConnect } from './daemonProcess';
@@ -21,7 +21,7 @@ export async function daemonOfHomeAnswers(home: string, selfPid?: number): Promi
     if (health && health.pid === d.pid && sameFolder(health.svcHome, home))
       return `daemon pid ${d.pid} answers on http://127.0.0.1:${d.httpPort}`;
   }
-  if (selfPid !== undefined && fs.existsSync(paths.socket)) {
+  if (selfPid !== undefined && existsSync(paths.socket)) {
     const socket = await tryConnect(paths.socket, 1000);
     if (socket) {
       socket.destroy();
@@ -34,7 +34,7 @@ export async function daemonOfHomeAnswers(home: string, selfPid?: number): Promi
 function sameFolder(a: unknown, b: string): boolean {
   if (typeof a !== 'string') return false;
   try {
-    return fs.realpathSync(a) === fs.realpathSync(b);
+    return realpathSync(a) === realpathSync(b);
   } catch {
     return a === b;
   }

@@ -57,6 +57,14 @@ for (const bundle of ['svc.js', 'svcCommands.js']) {
 }
 
 describe('the svc shim entry', function () {
+  it('dist/svc.js takes named imports from built-ins: none is copied property by property at its start', () => {
+    // A namespace import (`import * as fs`) is bundled as esbuild's __toESM(require(…)),
+    // which defines a getter for each of the module's exports on every start: fs, path,
+    // os and net cost ~300 KB of allocation, enough for a scavenge before the shim ends.
+    const text = fs.readFileSync(path.join(DIST, 'svc.js'), 'utf8');
+    assert.deepEqual(text.match(/[\w$]+\(require\("node:[^"]+"\)\)/g), null);
+  });
+
   it('dist/svc.js holds the hot commands only: the daemon commands, no other command module and no registry', () => {
     const lean = bundledSources('svc.js').filter((s) => s.startsWith('cli/'));
     assert.deepEqual(

@@ -9,7 +9,8 @@ import { parkWorktree } from '../../server/reap/park';
 import { verifyPatch } from '../../server/reap/parkVerify';
 import type { PatchVerifier } from '../../server/reap/parkVerify';
 import { removeWorktree } from '../../server/reap/removeDirs';
-import { uncommittedPaths } from '../../server/reap/worktreeInfo';
+import { inspectWork } from '../../server/reap/hiddenWork';
+import { uncommittedPaths, worktreeInfo } from '../../server/reap/worktreeInfo';
 import { git, makeScratch, sleep } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 import {
@@ -310,6 +311,27 @@ describe('parkWorktree (reap --park)', function () {
       assert.ok(snap().length > 0);
     });
 
+    it('when the work changed after the check whose capture the park starts from', async () => {
+      const wt = fresh(true);
+      fs.writeFileSync(path.join(wt, 'text.txt'), 'first\n');
+      const info = await worktreeInfo(wt, { env: s.env });
+      const dirty = await uncommittedPaths(wt, { env: s.env });
+      const seen = await inspectWork(wt, dirty, { env: s.env }, { info, keep: true });
+      try {
+        fs.writeFileSync(path.join(wt, 'late.txt'), 'written after the check\n');
+        const file = patchPath();
+        const err = await parkWorktree(wt, file, { env: s.env, checked: { info, capture: seen.kept } }).catch(
+          (e: unknown) => e,
+        );
+        assert.ok(SvcError.is(err, 'parkChanged'));
+        assert.equal(fs.readFileSync(path.join(wt, 'text.txt'), 'utf8'), 'first\n');
+        assert.equal(fs.readFileSync(path.join(wt, 'late.txt'), 'utf8'), 'written after the check\n');
+        assert.equal(fs.existsSync(file), false);
+      } finally {
+        seen.kept?.dispose();
+      }
+    });
+
     it('when a nested repository would have to be parked', async () => {
       const wt = fresh(true);
       fs.writeFileSync(path.join(wt, 'text.txt'), 'changed\n');
@@ -384,6 +406,28 @@ describe('parkWorktree (reap --park)', function () {
       assert.ok(fs.existsSync(file));
     } finally {
       fs.rmSync(lock, { force: true });
+    }
+  });
+
+  it("starts from the check's capture when handed one, and saves the same work", async () => {
+    const wt = fresh(true);
+    fs.writeFileSync(path.join(wt, 'text.txt'), 'changed before the check\n');
+    fs.writeFileSync(path.join(wt, 'new.txt'), 'new\n');
+    const before = snapshot(wt);
+    const info = await worktreeInfo(wt, { env: s.env });
+    const dirty = await uncommittedPaths(wt, { env: s.env });
+    const seen = await inspectWork(wt, dirty, { env: s.env }, { info, keep: true });
+    assert.ok(seen.kept);
+    try {
+      const r = await parkWorktree(wt, patchPath(), { env: s.env, checked: { info, capture: seen.kept } });
+      assert.ok(r);
+      assert.equal(r.files, 2);
+      assert.deepEqual(await uncommittedPaths(wt, { env: s.env }), []);
+      const restored = sh(r.restoreCommand, s.env, s.home);
+      assert.equal(restored.code, 0, restored.stderr);
+      assert.deepEqual(sorted(snapshot(wt)), sorted(before));
+    } finally {
+      seen.kept.dispose();
     }
   });
 

@@ -99,6 +99,21 @@ describe('reap --park restores equal on disk', function () {
     assert.equal(fs.statSync(path.dirname(plan.patchFile)).mode & 0o077, 0);
   });
 
+  it('under core.autocrlf=input (git stores LF, checks out what it stores) changed CRLF files come back with their CRLF bytes', async () => {
+    const { plan, dir } = lane();
+    git(repo.dir, s.env, 'config', 'core.autocrlf', 'input');
+    try {
+      fs.writeFileSync(path.join(dir, 'windows.txt'), 'one\r\ntwo\r\n');
+      fs.writeFileSync(path.join(dir, 'text.txt'), 'edited\r\nwith CRLF\r\n');
+      const header = await parkAndRestore(plan, dir);
+      assert.match(header, /\(exact bytes and permission bits of 2 paths a git patch cannot carry;/);
+      assert.equal(fs.readFileSync(path.join(dir, 'windows.txt'), 'latin1'), 'one\r\ntwo\r\n');
+      assert.equal(fs.readFileSync(path.join(dir, 'text.txt'), 'latin1'), 'edited\r\nwith CRLF\r\n');
+    } finally {
+      git(repo.dir, s.env, 'config', '--unset', 'core.autocrlf');
+    }
+  });
+
   it('permission bits a patch cannot carry: 0600, 0000, 0640 on an unchanged tracked file, 0700', async () => {
     const { plan, dir } = lane();
     const make = (rel: string, data: string, mode: number) => {
