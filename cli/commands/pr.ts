@@ -32,6 +32,12 @@ export function showText(d: PrDetail): string {
   if (d.reviews.length === 0) lines.push('  (none)');
   for (const v of d.reviews)
     lines.push(`  ${v.author} ${v.state} at ${short(v.commitId)}${v.submittedAt ? ` ${v.submittedAt}` : ''}`);
+  if (d.lineComments.length > 0) lines.push('line comments:');
+  for (const c of d.lineComments) {
+    const at = c.startLine === null ? `${c.path}:${c.line}` : `${c.path}:${c.startLine}-${c.line}`;
+    const title = c.body.split('\n')[0].replace(/^\*\*(.*)\*\*$/, '$1');
+    lines.push(`  ${at} ${title}${c.resolved ? ' (resolved)' : ''} (review #${c.reviewId})`);
+  }
   const markers = r.approvals.concat(r.blocking).filter((v) => v.via === 'marker');
   for (const m of markers) lines.push(`  ${m.by} ${m.state} at ${short(m.sha)} (marker comment #${m.id})`);
   lines.push('checks:');

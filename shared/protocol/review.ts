@@ -205,3 +205,21 @@ export const reviewShow = request(
   z.object({ issue: IssueRef, lines: z.number().int().min(1).max(10_000).optional() }).strict(),
   IssueState,
 );
+
+export const FindingId = z.string().regex(/^f-[0-9a-f]{10}$/, 'a finding id looks like f-0123456789');
+
+/** Client → daemon (`svc review dismiss`, the Reviews view). A person dismisses a finding:
+ *  it is not posted again while the code at its location stays the same. Appends `review.dismissed`. */
+export const reviewDismiss = request(
+  'review/dismiss',
+  z.object({ issue: IssueRef, finding: FindingId, caller: Caller }).strict(),
+  z.object({
+    issue: z.string(),
+    finding: z.string(),
+    /** Where the finding was last reported (`path:line`) and its title. */
+    location: z.string(),
+    title: z.string(),
+    /** Line comments marked resolved on the local host (GitHub: resolve the thread there). */
+    resolved: z.number().int(),
+  }),
+);

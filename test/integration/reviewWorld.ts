@@ -140,7 +140,8 @@ export async function reviewWorld(name: string, o: WorldOptions = {}): Promise<W
     return r.stdout;
   };
   const configure = (c: WorldOptions) => {
-    const review: Record<string, unknown> = { mode: c.mode ?? 'full', harness: 'script' };
+    // debounce 0: every push starts its review at once, as these tests expect (the quiet window has its own test).
+    const review: Record<string, unknown> = { mode: c.mode ?? 'full', harness: 'script', debounce: 0 };
     if (!c.noModels) {
       review.model = 'parent-model';
       review.sub = {

@@ -10,6 +10,7 @@ import type {
   CodeHost,
   CreatePullRequest,
   CreateReview,
+  LineComment,
   HeadChangeListener,
   MergeResult,
   SetStatus,
@@ -59,6 +60,29 @@ function memoryBases(): PrBases {
 }
 
 type MergeMethod = 'merge' | 'squash' | 'rebase';
+
+/** A PR's review threads: resolved or not, and the comments in each (REST does not say). */
+const THREADS_QUERY = `query($owner: String!, $repo: String!, $number: Int!, $after: String) {
+  repository(owner: $owner, name: $repo) {
+    pullRequest(number: $number) {
+      reviewThreads(first: 100, after: $after) {
+        pageInfo { hasNextPage endCursor }
+        nodes { isResolved comments(first: 100) { nodes { databaseId } } }
+      }
+    }
+  }
+}`;
+
+interface ThreadsAnswer {
+  repository?: {
+    pullRequest?: {
+      reviewThreads: {
+        pageInfo: { hasNextPage: boolean; endCursor: string | null };
+        nodes: { isResolved: boolean; comments: { nodes: { databaseId: number }[] } }[];
+      };
+    } | null;
+  } | null;
+}
 
 export class GithubHost implements CodeHost {
   readonly kind = 'github' as const;
@@ -171,6 +195,19 @@ export class GithubHost implements CodeHost {
         commit_id: review.commitId,
         event: review.event,
         body: review.body,
+        ...(review.comments?.length
+          ? {
+              comments: review.comments.map((c) => ({
+                path: c.path,
+                line: c.line,
+                side: 'RIGHT' as const,
+                ...(c.startLine !== undefined && c.startLine < c.line
+                  ? { start_line: c.startLine, start_side: 'RIGHT' as const }
+                  : {}),
+                body: c.body,
+              })),
+            }
+          : {}),
       });
       return toReview(r.data);
     } catch (e) {
@@ -178,6 +215,44 @@ export class GithubHost implements CodeHost {
       if (own) throw own;
       throw asGithubError(e, `review PR #${number}`);
     }
+  }
+
+  /** Review comments (REST) with their threads' resolution, which only GraphQL reports. */
+  async listLineComments(number: number): Promise<LineComment[]> {
+    try {
+      const rows = await this.reviewer.paginate(this.reviewer.pulls.listReviewComments, {
+        ...this.repoArgs,
+        pull_number: number,
+        per_page: 100,
+      });
+      const resolved = await this.resolvedCommentIds(number);
+      return rows.map((c) => ({
+        id: c.id,
+        reviewId: c.pull_request_review_id ?? 0,
+        path: c.path,
+        line: c.line ?? c.original_line ?? 0,
+        startLine: c.start_line ?? null,
+        body: c.body,
+        resolved: resolved.has(c.id) || (c.in_reply_to_id !== undefined && resolved.has(c.in_reply_to_id)),
+      }));
+    } catch (e) {
+      throw asGithubError(e, `list the review comments of PR #${number}`);
+    }
+  }
+
+  /** The database ids of the first comments of the PR's resolved review threads. */
+  private async resolvedCommentIds(number: number): Promise<Set<number>> {
+    const out = new Set<number>();
+    let after: string | null = null;
+    for (let page = 0; page < 20; page++) {
+      const r: ThreadsAnswer = await this.reviewer.graphql(THREADS_QUERY, { ...this.repoArgs, number, after });
+      const threads = r.repository?.pullRequest?.reviewThreads;
+      if (!threads) break;
+      for (const t of threads.nodes) if (t.isResolved) for (const c of t.comments.nodes) out.add(c.databaseId);
+      if (!threads.pageInfo.hasNextPage) break;
+      after = threads.pageInfo.endCursor;
+    }
+    return out;
   }
 
   /** Each review with whether its author can push. For every verdict (approval or change
