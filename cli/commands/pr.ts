@@ -1,6 +1,7 @@
 // svc pr list|show|merge|create — pull requests on the project's code host.
+import { findingOf } from '../../shared/format/findingMarker';
 import { prCreate, prList, prMerge, prReview, prShow } from '../../shared/protocol/pr';
-import type { PrDetail, PullRequest } from '../../shared/protocol/pr';
+import type { LineComment, PrDetail, PullRequest } from '../../shared/protocol/pr';
 import { bool, JSON_FLAG, jsonText, str, UsageError } from '../cli';
 import type { CommandSpec, FlagSpec } from '../cli';
 import { connect } from '../client';
@@ -18,6 +19,14 @@ function listLine(p: PullRequest): string {
   return `${p.project}#${p.number}\t${p.state}\t${p.branch} → ${p.base}\t${short(p.head)}\t${p.title}\n`;
 }
 
+/** `path:line [finding] first line (resolved) (review #id)`: the finding's id is what `svc review dismiss` takes. */
+export function lineCommentText(c: LineComment): string {
+  const at = c.startLine === null ? `${c.path}:${c.line}` : `${c.path}:${c.startLine}-${c.line}`;
+  const finding = findingOf(c.body);
+  const title = c.body.split('\n')[0].replace(/^\*\*(.*)\*\*$/, '$1');
+  return `${at}${finding ? ` ${finding}` : ''} ${title}${c.resolved ? ' (resolved)' : ''} (review #${c.reviewId})`;
+}
+
 export function showText(d: PrDetail): string {
   const { pr, readiness: r } = d;
   const lines = [
@@ -32,14 +41,10 @@ export function showText(d: PrDetail): string {
   if (d.reviews.length === 0) lines.push('  (none)');
   for (const v of d.reviews)
     lines.push(`  ${v.author} ${v.state} at ${short(v.commitId)}${v.submittedAt ? ` ${v.submittedAt}` : ''}`);
-  if (d.lineComments.length > 0) lines.push('line comments:');
-  for (const c of d.lineComments) {
-    const at = c.startLine === null ? `${c.path}:${c.line}` : `${c.path}:${c.startLine}-${c.line}`;
-    const title = c.body.split('\n')[0].replace(/^\*\*(.*)\*\*$/, '$1');
-    lines.push(`  ${at} ${title}${c.resolved ? ' (resolved)' : ''} (review #${c.reviewId})`);
-  }
   const markers = r.approvals.concat(r.blocking).filter((v) => v.via === 'marker');
   for (const m of markers) lines.push(`  ${m.by} ${m.state} at ${short(m.sha)} (marker comment #${m.id})`);
+  if (d.lineComments.length > 0) lines.push('line comments:');
+  for (const c of d.lineComments) lines.push(`  ${lineCommentText(c)}`);
   lines.push('checks:');
   if (d.checks.length === 0) lines.push('  (none)');
   for (const c of d.checks) lines.push(`  ${c.name} ${c.state}`);

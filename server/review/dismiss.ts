@@ -3,6 +3,7 @@
 // finding's line comments resolved, as resolving the thread does on GitHub. The finding's
 // identity covers the code at its location, so once that code changes it is another
 // finding and is posted again (docs/review-findings.md).
+import { findingMarker } from '../../shared/format/findingMarker';
 import type { IssueRow } from '../issues/issueStore';
 import type { ReviewCtx } from './context';
 import { iso } from './context';
@@ -48,8 +49,7 @@ export function dismissFinding(ctx: ReviewCtx, issue: IssueRow, finding: string,
     ...(by ? { by } : {}),
   });
   const host = ctx.hosts.forProject(issue.project);
-  const resolved =
-    pr !== null && host.resolveLineComments ? host.resolveLineComments(pr, `svc-finding: ${finding} `) : 0;
+  const resolved = pr !== null && host.resolveLineComments ? host.resolveLineComments(pr, findingMarker(finding)) : 0;
   ctx.app.notify({ topic: 'reviews', id: issue.id });
   return { issue: issue.id, finding, location, title: found.title, resolved };
 }

@@ -3,6 +3,7 @@
 // parsing, identity, verification against the reviewed head (through a file reader) and
 // the status against earlier runs, so every rule is unit-tested.
 import { createHash } from 'node:crypto';
+import { findingMarker } from '../../shared/format/findingMarker';
 import { section } from './synthesize';
 
 export const SEVERITIES = ['blocker', 'should-fix', 'nit'] as const;
@@ -128,7 +129,8 @@ export function verifyFindings(
     if (lines[lines.length - 1] === '') lines.pop();
     if (f.endLine > lines.length) {
       const cited = f.line === f.endLine ? `line ${f.line}` : `lines ${f.line}-${f.endLine}`;
-      dropped.push({ finding: f, why: `${f.path} has ${lines.length} lines at the reviewed head, not ${cited}` });
+      const n = `${lines.length} line${lines.length === 1 ? '' : 's'}`;
+      dropped.push({ finding: f, why: `${f.path} has ${n} at the reviewed head, not ${cited}` });
       continue;
     }
     const id = findingId(f.path, lines.slice(f.line - 1, f.endLine), f.title);
@@ -216,7 +218,5 @@ export function findingsNotes(o: {
 
 /** The comment on a finding's line; its id stays in it so a thread resolved on the host dismisses it. */
 export function commentBody(f: Finding): string {
-  return `**[${f.severity}] ${f.title}**\n\n${f.body || '(no detail)'}\n\n<!-- svc-finding: ${f.id} -->`;
+  return `**[${f.severity}] ${f.title}**\n\n${f.body || '(no detail)'}\n\n${findingMarker(f.id)}`;
 }
-
-export const FINDING_MARKER = /<!-- svc-finding: (f-[0-9a-f]{10}) -->/;
