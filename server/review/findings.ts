@@ -153,6 +153,38 @@ export interface Tracked {
   dismissed: boolean;
   /** Posted as a line comment by this run. */
   post: boolean;
+  /** Its lines are outside the PR's diff, where a host takes no comment: listed in the body only. */
+  offDiff?: boolean;
+}
+
+/** Per file, the new-side line ranges of the diff's hunks (context lines included), as a host takes comments on them. */
+export type DiffHunks = ReadonlyMap<string, readonly { start: number; end: number }[]>;
+
+/** `git diff -U3` output → each file's hunks on the new side. */
+export function parseDiffHunks(diff: string): Map<string, { start: number; end: number }[]> {
+  const out = new Map<string, { start: number; end: number }[]>();
+  let file: string | null = null;
+  for (const l of diff.split('\n')) {
+    if (l.startsWith('+++ ')) {
+      file = l === '+++ /dev/null' ? null : l.slice(4).replace(/^b\//, '');
+      continue;
+    }
+    const h = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/.exec(l);
+    if (h && file !== null) {
+      const start = Number(h[1]);
+      const count = h[2] === undefined ? 1 : Number(h[2]);
+      if (count === 0) continue;
+      const list = out.get(file) ?? [];
+      list.push({ start, end: start + count - 1 });
+      out.set(file, list);
+    }
+  }
+  return out;
+}
+
+/** A finding can go on its line when all its lines are in one hunk of the diff (GitHub refuses the review otherwise). */
+export function inDiff(f: Pick<Finding, 'path' | 'line' | 'endLine'>, hunks: DiffHunks): boolean {
+  return (hunks.get(f.path) ?? []).some((h) => h.start <= f.line && f.endLine <= h.end);
 }
 
 /**
@@ -201,7 +233,13 @@ export function findingsNotes(o: {
   if (o.tracked.length === 0) lines.push('- none');
   for (const t of o.tracked) {
     const f = t.finding;
-    const extra = t.dismissed ? ' (dismissed)' : t.post ? ' (on its line)' : '';
+    const extra = t.dismissed
+      ? ' (dismissed)'
+      : t.post
+        ? ' (on its line)'
+        : t.offDiff
+          ? ' (outside the diff: listed here only)'
+          : '';
     lines.push(`- ${f.id} ${STATUS_WORDS[t.status]}${extra}: [${f.severity}] ${where(f)} — ${f.title}`);
   }
   if (o.dropped.length > 0) {

@@ -10,8 +10,16 @@ import type { CodeHost, NewLineComment } from '../codehost/codeHost';
 import { spawnGit } from '../git/gitExec';
 import type { IssueRow } from '../issues/issueStore';
 import { FINDING_MARKER } from '../../shared/format/findingMarker';
-import { commentBody, findingsNotes, parseFindings, trackFindings, verifyFindings } from './findings';
-import type { Dropped, Finding, FindingProblem, Tracked, WrittenFinding } from './findings';
+import {
+  commentBody,
+  findingsNotes,
+  inDiff,
+  parseDiffHunks,
+  parseFindings,
+  trackFindings,
+  verifyFindings,
+} from './findings';
+import type { DiffHunks, Dropped, Finding, FindingProblem, Tracked, WrittenFinding } from './findings';
 import { readJournal } from './journal';
 import { LANES, reportPath, runDir } from './paths';
 import { readReviewFile } from './reviewFiles';
@@ -92,6 +100,26 @@ async function filesAt(cwd: string, sha: string, paths: string[]): Promise<Map<s
   return out;
 }
 
+/** The diff base the run's reviewers were given (its `review.dispatched` entry). */
+function baseOf(entries: JournalEntry[], runId: string): string | null {
+  let base: string | null = null;
+  for (const e of entries) {
+    const b = (e as { base?: unknown }).base;
+    if (e.runId === runId && typeof b === 'string') base = b;
+  }
+  return base;
+}
+
+/** The PR diff's hunks for the findings' files, or null when it cannot be read (nothing is held back then). */
+async function diffHunks(cwd: string, base: string | null, sha: string, tracked: Tracked[]): Promise<DiffHunks | null> {
+  if (base === null) return null;
+  const paths = [...new Set(tracked.map((t) => t.finding.path))];
+  const r = await spawnGit(cwd, ['diff', '-U3', '--no-color', '--no-ext-diff', base, sha, '--', ...paths], {
+    okCodes: [128],
+  });
+  return r.code === 0 ? parseDiffHunks(r.stdout.toString('utf8')) : null;
+}
+
 /** Everything the post needs about the run's findings; nothing is written here. */
 export async function gatherFindings(host: CodeHost, issue: IssueRow, run: Run, postedText: string): Promise<Gathered> {
   const written: WrittenFinding[] = [];
@@ -121,6 +149,18 @@ export async function gatherFindings(host: CodeHost, issue: IssueRow, run: Run, 
       if (m && c.resolved) dismissed.add(m[1]);
     }
   const tracked = trackFindings(kept, before, dismissed, everPosted);
+  // A host takes comments only on lines of the PR's diff (GitHub refuses the whole review
+  // otherwise): a finding elsewhere is listed in the body, and goes on its line once a later
+  // change brings its lines into the diff.
+  const toPost = tracked.filter((t) => t.post);
+  if (toPost.length > 0) {
+    const hunks = await diffHunks(issue.workspace, baseOf(entries, run.runId), run.sha, toPost);
+    for (const t of toPost)
+      if (hunks !== null && !inDiff(t.finding, hunks)) {
+        t.post = false;
+        t.offDiff = true;
+      }
+  }
   const comments = tracked
     .filter((t) => t.post)
     .map((t) => ({

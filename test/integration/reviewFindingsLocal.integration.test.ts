@@ -149,13 +149,15 @@ describe('review findings on the local host', function () {
     );
 
     // Commit 3: b.txt's problem is fixed (the reviewer no longer reports it); the first stays.
+    // A finding on a line the PR does not change has no line to go on: the body lists it.
     w.ctl(
       i.id,
       'quick.findings',
-      '### [should-fix] feature.txt:3 — the feature names no one\nSay whose feature it is.\n',
+      '### [should-fix] feature.txt:3 — the feature names no one\nSay whose feature it is.\n\n### [nit] README.md:1 — the title is the key\n',
     );
     const v3 = await push(i.workspace, i.id, { 'b.txt': 'const x = 1\n' }, 3);
-    assert.deepEqual(v3.findings, { new: 0, open: 1, fixed: 1, onLines: 0, dropped: 0, malformed: 0 });
+    const readme = findingId('README.md', ['# web'], 'the title is the key');
+    assert.deepEqual(v3.findings, { new: 1, open: 1, fixed: 1, onLines: 0, dropped: 0, malformed: 0 });
     assert.deepEqual(v3.lineComments, []);
     pr = await w.pr(1);
     assert.equal(pr.reviews.length, 3);
@@ -167,6 +169,7 @@ describe('review findings on the local host', function () {
         `Compared with review r2 at ${(v2.sha as string).slice(0, 7)}.`,
         '',
         `- ${a} still open: [should-fix] feature.txt:3 — the feature names no one`,
+        `- ${readme} new (outside the diff: listed here only): [nit] README.md:1 — the title is the key`,
         `- ${b} fixed since: [nit] b.txt:1 — x is never read`,
         '',
       ].join('\n'),

@@ -2,7 +2,15 @@
 // heading reported, the identity that survives a moved line, verification at the head and
 // the status against the last reviewed run.
 import * as assert from 'node:assert/strict';
-import { findingId, findingsNotes, parseFindings, trackFindings, verifyFindings } from '../../server/review/findings';
+import {
+  findingId,
+  findingsNotes,
+  inDiff,
+  parseDiffHunks,
+  parseFindings,
+  trackFindings,
+  verifyFindings,
+} from '../../server/review/findings';
 
 const report = (findings: string) =>
   `# Verdict: CHANGES_REQUESTED\n\n## Summary\nx\n\n## Blockers\n1. y\n\n## Findings\n\n${findings}\n\n## Evidence\nz\n`;
@@ -106,18 +114,19 @@ describe('review findings: identity and verification', () => {
   });
 });
 
-describe('review findings: new, still open, fixed since', () => {
-  const f = (id: string) => ({
-    id,
-    severity: 'nit' as const,
-    path: 'a.ts',
-    line: 1,
-    endLine: 1,
-    title: id,
-    body: '',
-    from: 'security',
-  });
+/** A finding on a.ts:1 whose title is its id. */
+const f = (id: string) => ({
+  id,
+  severity: 'nit' as const,
+  path: 'a.ts',
+  line: 1,
+  endLine: 1,
+  title: id,
+  body: '',
+  from: 'security',
+});
 
+describe('review findings: new, still open, fixed since', () => {
   it('over three commits: new, then still open and not posted again, then fixed', () => {
     const r1 = trackFindings([f('f-1'), f('f-2')], [], new Set(), new Set());
     assert.deepEqual(
@@ -179,5 +188,77 @@ describe('review findings: new, still open, fixed since', () => {
         '- security: `bad`: why',
       ].join('\n'),
     );
+  });
+});
+
+describe('review findings: on the lines of the diff only', () => {
+  const diff = [
+    'diff --git a/a.ts b/a.ts',
+    '--- a/a.ts',
+    '+++ b/a.ts',
+    '@@ -1,3 +1,4 @@',
+    ' one',
+    '+two',
+    ' three',
+    ' four',
+    '@@ -20 +21,2 @@ function x()',
+    '-old',
+    '+new',
+    '+newer',
+    'diff --git a/gone.ts b/gone.ts',
+    '--- a/gone.ts',
+    '+++ /dev/null',
+    '@@ -1,2 +0,0 @@',
+    '-a',
+    '-b',
+    'diff --git a/new.md b/new.md',
+    '--- /dev/null',
+    '+++ b/new.md',
+    '@@ -0,0 +1 @@',
+    '+hello',
+  ].join('\n');
+
+  it("reads each file's new-side hunks, context lines included", () => {
+    assert.deepEqual(
+      [...parseDiffHunks(diff)],
+      [
+        [
+          'a.ts',
+          [
+            { start: 1, end: 4 },
+            { start: 21, end: 22 },
+          ],
+        ],
+        ['new.md', [{ start: 1, end: 1 }]],
+      ],
+    );
+  });
+
+  it('a finding goes on its line when all its lines are in one hunk', () => {
+    const hunks = parseDiffHunks(diff);
+    const at = (path: string, line: number, endLine = line) => inDiff({ path, line, endLine }, hunks);
+    assert.deepEqual(
+      [
+        at('a.ts', 1),
+        at('a.ts', 4),
+        at('a.ts', 5),
+        at('a.ts', 21, 22),
+        at('a.ts', 4, 21),
+        at('new.md', 1),
+        at('b.ts', 1),
+      ],
+      [true, true, false, true, false, true, false],
+    );
+  });
+
+  it('the notes say a finding outside the diff is listed there only', () => {
+    const [t] = trackFindings([f('f-1')], [], new Set(), new Set());
+    const text = findingsNotes({
+      tracked: [{ ...t, post: false, offDiff: true }],
+      dropped: [],
+      problems: [],
+      since: null,
+    });
+    assert.match(text, /\n- f-1 new \(outside the diff: listed here only\): \[nit\] a\.ts:1 — f-1$/);
   });
 });
