@@ -74,8 +74,8 @@ export interface CodeHost {
   createReview(number: number, review: CreateReview): Promise<Review>;
   /** The reviews' comments on lines, oldest first, with whether each thread is resolved. */
   listLineComments(number: number): Promise<LineComment[]>;
-  /** Marks resolved the line comments whose body holds `needle`; how many. Only hosts whose threads svc keeps (local). */
-  resolveLineComments?(number: number, needle: string): number;
+  /** Resolves the threads of the line comments whose body holds `needle` (a finding dismissed); how many. */
+  resolveLineComments(number: number, needle: string): Promise<number>;
   /** Chronological. `head`: the PR's head now, so what is learnt about reviewers can be kept for it. */
   listReviews(number: number, head?: string | null): Promise<Review[]>;
   /** When the PR's base branch last changed (an ISO time), if it ever did since svc first saw it: verdicts before it judged another diff. */

@@ -44,7 +44,7 @@ export function registerReviewMethods(ctx: ReviewCtx, pipeline: ReviewPipeline):
   app.rpc.handle(reviewDismiss, (p) => {
     const issue = pipeline.issue(p.issue);
     const by = p.caller ? ctx.conv.resolve(p.caller).name : undefined;
-    return pipeline.serial(issue.id, () => Promise.resolve(dismissFinding(ctx, issue, p.finding, by)));
+    return pipeline.serial(issue.id, () => dismissFinding(ctx, issue, p.finding, by));
   });
 
   app.rpc.handle(reviewShow, (p) => issueState(ctx, pipeline.issue(p.issue), p.lines));

@@ -118,6 +118,17 @@ export async function startGithubFake(o: {
   };
   const isCommit = (sha: string) => /^[0-9a-f]{40}$/.test(sha) && git('cat-file', '-e', `${sha}^{commit}`).status === 0;
   const headOf = (p: Pull) => p.mergedHead ?? branchSha(p.head);
+  /** The new-side line ranges of `file`'s hunks in the diff from the merge base with `base` to `commit`. */
+  const diffHunks = (base: string, commit: string, file: string) => {
+    const mb = git('merge-base', `refs/heads/${base}`, commit).stdout.trim();
+    const diff = mb ? git('diff', '-U3', '--no-color', mb, commit, '--', file).stdout : '';
+    const out: { start: number; end: number }[] = [];
+    for (const m of diff.matchAll(/^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/gm)) {
+      const count = m[2] === undefined ? 1 : Number(m[2]);
+      if (count > 0) out.push({ start: Number(m[1]), end: Number(m[1]) + count - 1 });
+    }
+    return out;
+  };
   const pullJson = (p: Pull) =>
     shapes().pullRequest({
       number: p.number,
@@ -263,14 +274,38 @@ export async function startGithubFake(o: {
     return [...latest.values()].reverse();
   };
 
-  /** The one GraphQL query svc sends: a PR's review threads, each its resolution and comment ids. */
+  /** The GraphQL svc sends: a PR's review threads (each its node id, resolution and comment
+   *  ids; every comment svc posts opens a thread of its own) and resolveReviewThread. */
   function graphql(body: Json): Reply {
     const query = textOf(body.query);
     const v = (body.variables ?? {}) as Json;
+    if (/resolveReviewThread/.test(query)) {
+      const m = /^PRRT_(\d+)$/.exec(textOf(v.threadId));
+      const known = m && [...lineComments.values()].some((l) => l.some((c) => c.id === Number(m[1])));
+      if (!m || !known)
+        return {
+          status: 200,
+          body: {
+            data: { resolveReviewThread: null },
+            errors: [
+              {
+                type: 'NOT_FOUND',
+                message: `Could not resolve to a node with the global id of '${textOf(v.threadId)}'`,
+              },
+            ],
+          },
+        };
+      resolvedThreads.add(Number(m[1]));
+      return {
+        status: 200,
+        body: { data: { resolveReviewThread: { thread: { id: textOf(v.threadId), isResolved: true } } } },
+      };
+    }
     if (!/reviewThreads/.test(query) || v.owner !== o.owner || v.repo !== o.repo)
       return { status: 200, body: { data: null, errors: [{ message: 'the fake answers only reviewThreads' }] } };
     const pr = pulls.find((x) => x.number === v.number);
     const nodes = (pr ? (lineComments.get(pr.number) ?? []) : []).map((c) => ({
+      id: `PRRT_${c.id as number}`,
       isResolved: resolvedThreads.has(c.id as number),
       comments: { nodes: [{ databaseId: c.id }] },
     }));
@@ -402,14 +437,16 @@ export async function startGithubFake(o: {
         return err(422, 'Unprocessable Entity', ['Review body is required']);
       const commit = (body.commit_id as string | undefined) ?? headOf(pr);
       if (!commit || !isCommit(commit)) return err(422, 'Unprocessable Entity', [`No commit found for SHA: ${commit}`]);
-      // GitHub refuses the whole review when a comment's line is not in the file at the commit.
+      // GitHub refuses the whole review when a comment's lines are not in one hunk of the
+      // PR's diff at that commit (context lines count; the rest of the file does not).
       const asked = (body.comments as Json[] | undefined) ?? [];
       for (const c of asked) {
-        const file = git('show', `${commit}:${textOf(c.path)}`);
-        const lines = file.status === 0 ? file.stdout.split('\n').length - (file.stdout.endsWith('\n') ? 1 : 0) : 0;
-        if (typeof c.line !== 'number' || c.line < 1 || c.line > lines || !c.body)
+        const line = typeof c.line === 'number' ? c.line : NaN;
+        const first = typeof c.start_line === 'number' ? c.start_line : line;
+        const inHunk = diffHunks(pr.base, commit, textOf(c.path)).some((h) => h.start <= first && line <= h.end);
+        if (!inHunk || !c.body)
           return err(422, 'Unprocessable Entity', ['Pull request review thread line must be part of the diff']);
-        if (c.start_line !== undefined && (typeof c.start_line !== 'number' || c.start_line >= c.line))
+        if (c.start_line !== undefined && (typeof c.start_line !== 'number' || c.start_line >= line))
           return err(422, 'Unprocessable Entity', ['Pull request review thread start line must precede the end line']);
       }
       const state =

@@ -67,7 +67,7 @@ const THREADS_QUERY = `query($owner: String!, $repo: String!, $number: Int!, $af
     pullRequest(number: $number) {
       reviewThreads(first: 100, after: $after) {
         pageInfo { hasNextPage endCursor }
-        nodes { isResolved comments(first: 100) { nodes { databaseId } } }
+        nodes { id isResolved comments(first: 100) { nodes { databaseId } } }
       }
     }
   }
@@ -78,11 +78,22 @@ interface ThreadsAnswer {
     pullRequest?: {
       reviewThreads: {
         pageInfo: { hasNextPage: boolean; endCursor: string | null };
-        nodes: { isResolved: boolean; comments: { nodes: { databaseId: number }[] } }[];
+        nodes: { id: string; isResolved: boolean; comments: { nodes: { databaseId: number }[] } }[];
       };
     } | null;
   } | null;
 }
+
+/** Resolves one review thread, as a person does with "Resolve conversation". */
+const RESOLVE_THREAD = `mutation($threadId: ID!) {
+  resolveReviewThread(input: { threadId: $threadId }) { thread { id isResolved } }
+}`;
+
+type Thread = ThreadsAnswer extends {
+  repository?: { pullRequest?: { reviewThreads: { nodes: (infer T)[] } } | null } | null;
+}
+  ? T
+  : never;
 
 export class GithubHost implements CodeHost {
   readonly kind = 'github' as const;
@@ -240,19 +251,45 @@ export class GithubHost implements CodeHost {
     }
   }
 
-  /** The database ids of the first comments of the PR's resolved review threads. */
+  /** The database ids of the comments of the PR's resolved review threads. */
   private async resolvedCommentIds(number: number): Promise<Set<number>> {
     const out = new Set<number>();
+    for (const t of await this.threads(number))
+      if (t.isResolved) for (const c of t.comments.nodes) out.add(c.databaseId);
+    return out;
+  }
+
+  /** The PR's review threads (GraphQL: REST does not say which are resolved). */
+  private async threads(number: number): Promise<Thread[]> {
+    const out: Thread[] = [];
     let after: string | null = null;
     for (let page = 0; page < 20; page++) {
       const r: ThreadsAnswer = await this.reviewer.graphql(THREADS_QUERY, { ...this.repoArgs, number, after });
       const threads = r.repository?.pullRequest?.reviewThreads;
       if (!threads) break;
-      for (const t of threads.nodes) if (t.isResolved) for (const c of t.comments.nodes) out.add(c.databaseId);
+      out.push(...threads.nodes);
       if (!threads.pageInfo.hasNextPage) break;
       after = threads.pageInfo.endCursor;
     }
     return out;
+  }
+
+  /** Resolves the open threads whose comments carry `needle` (a finding's marker), as the reviewer identity. */
+  async resolveLineComments(number: number, needle: string): Promise<number> {
+    try {
+      const ids = new Set(
+        (await this.listLineComments(number)).filter((c) => c.body.includes(needle)).map((c) => c.id),
+      );
+      let n = 0;
+      for (const t of await this.threads(number)) {
+        if (t.isResolved || !t.comments.nodes.some((c) => ids.has(c.databaseId))) continue;
+        await this.reviewer.graphql(RESOLVE_THREAD, { threadId: t.id });
+        n++;
+      }
+      return n;
+    } catch (e) {
+      throw asGithubError(e, `resolve the review threads of PR #${number}`);
+    }
   }
 
   /** Each review with whether its author can push. For every verdict (approval or change

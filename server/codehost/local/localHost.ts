@@ -147,7 +147,7 @@ export class LocalHost implements CodeHost {
   }
 
   /** Resolves the line comments carrying `needle` (a finding's marker): the local host's thread resolution. */
-  resolveLineComments(number: number, needle: string): number {
+  async resolveLineComments(number: number, needle: string): Promise<number> {
     return this.store.resolveLineComments(this.row(number).id, needle);
   }
 
