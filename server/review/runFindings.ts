@@ -5,7 +5,7 @@
 // thread resolved on the code host).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { JournalEntry } from '../../shared/protocol/review';
+import type { FindingInfo, JournalEntry } from '../../shared/protocol/review';
 import type { CodeHost, NewLineComment } from '../codehost/codeHost';
 import { spawnGit } from '../git/gitExec';
 import type { IssueRow } from '../issues/issueStore';
@@ -183,4 +183,32 @@ export async function gatherFindings(host: CodeHost, issue: IssueRow, run: Run, 
       posted: tracked.filter((t) => t.post).map((t) => t.finding.id),
     },
   };
+}
+
+/** The newest posted run's findings with their status, for `svc show` and the Reviews view. */
+export function postedFindings(workspace: string, entries: JournalEntry[]): FindingInfo[] | undefined {
+  const runs = [...runsOf(entries).values()].filter((r) => r.phase === 'verdict').reverse();
+  for (const run of runs) {
+    const record = readRunFindings(workspace, run.runId);
+    if (!record) continue;
+    const since = lastReviewed(entries, run.runId);
+    const before = since ? (readRunFindings(workspace, since.runId)?.findings ?? []) : [];
+    const onLines = new Set<string>();
+    for (const r of runsOf(entries).values())
+      for (const id of readRunFindings(workspace, r.runId)?.posted ?? []) onLines.add(id);
+    const tracked = trackFindings(record.findings, before, journalDismissals(entries), new Set());
+    return tracked.map((t) => ({
+      id: t.finding.id,
+      severity: t.finding.severity,
+      location:
+        t.finding.line === t.finding.endLine
+          ? `${t.finding.path}:${t.finding.line}`
+          : `${t.finding.path}:${t.finding.line}-${t.finding.endLine}`,
+      title: t.finding.title,
+      status: t.status,
+      dismissed: t.dismissed,
+      onLine: onLines.has(t.finding.id),
+    }));
+  }
+  return undefined;
 }

@@ -86,6 +86,22 @@ export const RunInfo = z.object({
 });
 export type RunInfo = z.infer<typeof RunInfo>;
 
+/** A finding of the newest posted review (docs/review-findings.md), as the Reviews view lists it. */
+export const FindingInfo = z.object({
+  id: z.string(),
+  severity: z.enum(['blocker', 'should-fix', 'nit']),
+  /** `path:line` or `path:start-end` at the reviewed head. */
+  location: z.string(),
+  title: z.string(),
+  /** Against the run before: new at this head, still open, or fixed since. */
+  status: z.enum(['new', 'open', 'fixed']),
+  /** A person dismissed it (`svc review dismiss`). */
+  dismissed: z.boolean(),
+  /** It is on its line as a review comment (this run's or an earlier one's). */
+  onLine: z.boolean(),
+});
+export type FindingInfo = z.infer<typeof FindingInfo>;
+
 export const IssueState = z.object({
   issue: IssueInfo,
   pr: z
@@ -107,6 +123,8 @@ export const IssueState = z.object({
   reviewers: z.array(ReviewerInfo),
   /** The journal's tail, oldest first. */
   journal: z.array(JournalEntry),
+  /** The newest posted review's findings and those it found fixed; absent before one posted any. */
+  findings: z.array(FindingInfo).optional(),
 });
 export type IssueState = z.infer<typeof IssueState>;
 
