@@ -175,6 +175,15 @@ describe('review findings on the local host', function () {
       ].join('\n'),
     );
     assert.equal(pr.lineComments.length, 2, 'nothing posted on a line twice');
+    // svc show (and so the Reviews tree) lists the newest posted review's findings.
+    assert.deepEqual(
+      (await w.show(i.id)).findings?.map((x) => [x.id, x.location, x.status, x.dismissed, x.onLine]),
+      [
+        [a, 'feature.txt:3', 'open', false, true],
+        [readme, 'README.md:1', 'new', false, false],
+        [b, 'b.txt:1', 'fixed', false, true],
+      ],
+    );
   });
 
   it('a dismissed finding stays off its line across two more pushes and returns once its code changes', async () => {
