@@ -100,7 +100,9 @@ export async function postVerdict(
     found.notes.length <= room
       ? found.notes
       : `${found.notes.slice(0, Math.max(0, room - 200))}\n\n(cut; every finding: ${path.join(runDir(issue.workspace, runId), 'findings.json')})`;
-  text = `${text.trimEnd()}\n\n${notes}\n`;
+  // A review with no finding now, before or dropped is posted exactly as written.
+  const anyFindings = found.tracked.length + found.dropped.length + found.problems.length > 0;
+  if (anyFindings) text = `${text.trimEnd()}\n\n${notes}\n`;
   const event = EVENT[verdict];
   let via: Posted['via'] = verdict === 'FAILED' ? 'comment' : 'review';
   let id: number;
