@@ -266,6 +266,8 @@ export const ReviewRoles = z
     model: ModelName.optional(),
     harness: HarnessName.optional(),
     effort: Effort.optional(),
+    /** Seconds without a push before a head change starts a review of the newest head (default 60; 0: every push). */
+    debounce: z.number().int().min(0).max(3600).optional(),
     sub: z
       .partialRecord(ReviewLane, z.object({ model: ModelName.optional(), harness: HarnessName.optional() }).strict())
       .optional(),

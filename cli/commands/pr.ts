@@ -1,6 +1,7 @@
 // svc pr list|show|merge|create — pull requests on the project's code host.
+import { findingOf } from '../../shared/format/findingMarker';
 import { prCreate, prList, prMerge, prReview, prShow } from '../../shared/protocol/pr';
-import type { PrDetail, PullRequest } from '../../shared/protocol/pr';
+import type { LineComment, PrDetail, PullRequest } from '../../shared/protocol/pr';
 import { bool, JSON_FLAG, jsonText, str, UsageError } from '../cli';
 import type { CommandSpec, FlagSpec } from '../cli';
 import { connect } from '../client';
@@ -16,6 +17,14 @@ const short = (sha: string | null) => (sha ? sha.slice(0, 7) : 'none');
 
 function listLine(p: PullRequest): string {
   return `${p.project}#${p.number}\t${p.state}\t${p.branch} → ${p.base}\t${short(p.head)}\t${p.title}\n`;
+}
+
+/** `path:line [finding] first line (resolved) (review #id)`: the finding's id is what `svc review dismiss` takes. */
+export function lineCommentText(c: LineComment): string {
+  const at = c.startLine === null ? `${c.path}:${c.line}` : `${c.path}:${c.startLine}-${c.line}`;
+  const finding = findingOf(c.body);
+  const title = c.body.split('\n')[0].replace(/^\*\*(.*)\*\*$/, '$1');
+  return `${at}${finding ? ` ${finding}` : ''} ${title}${c.resolved ? ' (resolved)' : ''} (review #${c.reviewId})`;
 }
 
 export function showText(d: PrDetail): string {
@@ -34,6 +43,8 @@ export function showText(d: PrDetail): string {
     lines.push(`  ${v.author} ${v.state} at ${short(v.commitId)}${v.submittedAt ? ` ${v.submittedAt}` : ''}`);
   const markers = r.approvals.concat(r.blocking).filter((v) => v.via === 'marker');
   for (const m of markers) lines.push(`  ${m.by} ${m.state} at ${short(m.sha)} (marker comment #${m.id})`);
+  if (d.lineComments.length > 0) lines.push('line comments:');
+  for (const c of d.lineComments) lines.push(`  ${lineCommentText(c)}`);
   lines.push('checks:');
   if (d.checks.length === 0) lines.push('  (none)');
   for (const c of d.checks) lines.push(`  ${c.name} ${c.state}`);

@@ -1,6 +1,13 @@
-// svc review request|abort|restart|wait|post — the review pipeline's commands.
+// svc review request|abort|restart|wait|post|dismiss — the review pipeline's commands.
 import { REVIEW_LANES } from '../../shared/config';
-import { reviewAbort, reviewPost, reviewRequest, reviewRestart, reviewWait } from '../../shared/protocol/review';
+import {
+  reviewAbort,
+  reviewDismiss,
+  reviewPost,
+  reviewRequest,
+  reviewRestart,
+  reviewWait,
+} from '../../shared/protocol/review';
 import type { LaneResult } from '../../shared/protocol/review';
 import { bool, int, JSON_FLAG, jsonText, str, UsageError } from '../cli';
 import type { CommandSpec } from '../cli';
@@ -91,6 +98,32 @@ export const reviewCommands: CommandSpec[] = [
         io.out(
           bool(a, 'json') ? jsonText(r) : `Restarted review ${r.runId} of ${r.issue}: ${r.restarted.join(', ')}\n`,
         );
+        return 0;
+      });
+    },
+  },
+  {
+    path: ['review', 'dismiss'],
+    summary: 'dismiss a review finding: it is not posted again unless the code at its location changes',
+    usage: ['<id> <finding> [--json]'],
+    flags: { ...JSON_FLAG },
+    positionals: [
+      { name: 'id', required: true },
+      { name: 'finding', required: true },
+    ],
+    details: "A finding's id (f-0123456789) is listed under Convoy Notes of the posted review and on its line comment.",
+    async run(a, io) {
+      return withDaemon(io, async (client) => {
+        const r = await client.request(reviewDismiss, {
+          issue: a.positionals[0],
+          finding: a.positionals[1],
+          caller: io.env.SVC_CONVERSATION,
+        });
+        if (bool(a, 'json')) io.out(jsonText(r));
+        else
+          io.out(
+            `Dismissed ${r.finding} of ${r.issue} (${r.location} — ${r.title})${r.resolved ? `; resolved ${r.resolved} line comment${r.resolved === 1 ? '' : 's'}` : ''}\n`,
+          );
         return 0;
       });
     },

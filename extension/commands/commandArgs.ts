@@ -69,6 +69,18 @@ export function runOf(arg: unknown): RunTarget | undefined {
     : undefined;
 }
 
+export interface FindingTarget {
+  issue: string;
+  finding: string;
+}
+
+/** A Reviews finding row's issue and finding. */
+export function findingOf(arg: unknown): FindingTarget | undefined {
+  return isObject(arg) && typeof arg.issue === 'string' && typeof arg.finding === 'string'
+    ? { issue: arg.issue, finding: arg.finding }
+    : undefined;
+}
+
 /** The reader of each kind a command may take (commandTable.ts: `takes`). */
 export const ARG_READERS = {
   conversation: conversationOf,
@@ -76,6 +88,7 @@ export const ARG_READERS = {
   file: fileOf,
   pr: prOf,
   run: runOf,
+  finding: findingOf,
 } as const;
 
 export type ArgKind = keyof typeof ARG_READERS;

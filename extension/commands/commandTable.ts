@@ -284,6 +284,16 @@ const TABLE = {
       onReviewsRow(/^svc:review\+run\b.*\+stalled\b/, 'inline@1'),
     ],
   },
+  'svc.dismissFinding': {
+    title: 'Dismiss Finding',
+    icon: 'circle-slash',
+    what: 'dismiss the finding',
+    takes: 'finding',
+    daemon: 'needed',
+    palette: false,
+    // An open finding nobody dismissed yet; a fixed one has nothing left to dismiss.
+    menus: [onReviewsRow(/^svc:review\+finding\+(new|open)$/, 'inline@1')],
+  },
   'svc.openAgents': {
     title: 'Open Agents Page',
     icon: 'organization',

@@ -32,7 +32,7 @@ import { runDoctor } from '../doctor/doctorCommand';
 import { startLane } from './laneCommands';
 import { compareWithBase, copyBranch, openWorktreeInNewWindow } from './laneRowCommands';
 import { reapLane } from './reapCommand';
-import { abortReview, requestReview, restartReview } from './reviewCommands';
+import { abortReview, dismissFinding, requestReview, restartReview } from './reviewCommands';
 import { installSkillCommand } from './skillCommand';
 import { installCliCommand, uninstallCliCommand } from './cliCommand';
 import { exportRunRecord } from './runRecordCommand';
@@ -63,6 +63,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     'svc.requestReview': (arg) => requestReview(d, arg),
     'svc.abortReview': (arg) => abortReview(d, arg),
     'svc.restartReview': (arg) => restartReview(d, arg),
+    'svc.dismissFinding': (arg) => dismissFinding(d, arg),
     'svc.openAgents': () => AgentsPanel.show(d.extensionUri, d.connection),
     'svc.installSkill': () => installSkillCommand(d),
     'svc.installCli': () => installCliCommand(d),

@@ -1,10 +1,11 @@
 // Review commands on an issue (the Reviews tree's rows, or a pick of the issues):
 // request (the single review entry point, source `extension`), abort (stops every running
 // reviewer; the work agent is not messaged) and restart (the parent, and lanes without a
-// report; optionally one lane and a model).
+// report; optionally one lane and a model); and Dismiss Finding on a finding row.
 import * as vscode from 'vscode';
 import { REVIEW_LANES } from '../../shared/config';
-import { reviewAbort, reviewRequest, reviewRestart } from '../../shared/protocol/review';
+import { reviewAbort, reviewDismiss, reviewRequest, reviewRestart } from '../../shared/protocol/review';
+import type { FindingTarget } from './commandArgs';
 import { NothingToDo, UserCancelled } from '../errors/errorFunnel';
 import type { CommandDeps } from './commandDeps';
 import { ask } from './targets';
@@ -76,5 +77,14 @@ export async function restartReview(d: CommandDeps, given: string | undefined): 
   });
   void vscode.window.showInformationMessage(
     `svc: restarted ${r.restarted.length ? r.restarted.join(', ') : 'nothing'} for review ${r.runId} of ${r.issue}.`,
+  );
+}
+
+/** A finding row's Dismiss Finding (as `svc review dismiss <issue> <finding>`): not posted again until its code changes. */
+export async function dismissFinding(d: CommandDeps, given: FindingTarget | undefined): Promise<void> {
+  if (!given) throw new NothingToDo('pick a finding in the Reviews view to dismiss it');
+  const r = await d.connection.request(reviewDismiss, given);
+  void vscode.window.showInformationMessage(
+    `svc: dismissed ${r.finding} of ${r.issue} (${r.location} — ${r.title}); it is not posted again until its code changes.`,
   );
 }

@@ -1,12 +1,13 @@
 // The Reviews tree as a pure function: each issue's derived state (review/show) in, nodes
 // out — the issue with its PR number, review state and merge readiness (Merge / Open PR
 // act on that row), then the newest review run as one convoy row with its verdict and
-// its reviewers under it (each opening its report once written), and earlier runs as a
+// its reviewers under it (each opening its report once written) and the newest posted
+// review's findings (each dismissable while open), and earlier runs as a
 // collapsed history row. Ids are stable across refreshes so VS Code keeps what the person
 // expanded or collapsed. No vscode.
 import { isLive } from '../../shared/activity';
 import { reviewStall } from '../../shared/format/reviewStall';
-import type { IssueState, ReviewerInfo } from '../../shared/protocol/review';
+import type { FindingInfo, IssueState, ReviewerInfo } from '../../shared/protocol/review';
 import { convoyFacts } from '../commandDeck/convoys';
 import { activityIcon, VERDICT_COLORS, verdictBadge, verdictIcon } from '../commandDeck/deckIcons';
 import type { DeckIcon, VerdictBadge } from '../commandDeck/deckIcons';
@@ -14,7 +15,7 @@ import { mdCode, mdText } from '../commandDeck/markdown';
 
 export interface ReviewNode {
   id: string;
-  kind: 'issue' | 'readiness' | 'run' | 'reviewer' | 'history';
+  kind: 'issue' | 'readiness' | 'run' | 'reviewer' | 'finding' | 'history';
   label: string;
   description: string;
   /** Markdown: the row's facts. */
@@ -27,6 +28,8 @@ export interface ReviewNode {
   convId?: number;
   /** Reviewers: the report a click opens once it is written. */
   reportFile?: string;
+  /** Finding rows: the finding's id (Dismiss Finding). */
+  finding?: string;
   /** PR rows: the PR number and its web page (Merge, Open PR). */
   pr?: { number: number; url: string | null; project: string };
   badge?: VerdictBadge;
@@ -102,6 +105,47 @@ function reviewerNode(issue: string, r: ReviewerInfo): ReviewNode {
   };
 }
 
+const FINDING_STATUS: Record<FindingInfo['status'], string> = { new: 'new', open: 'still open', fixed: 'fixed since' };
+const SEVERITY_ICONS: Record<FindingInfo['severity'], DeckIcon> = {
+  blocker: { id: 'error', color: VERDICT_COLORS.fail },
+  'should-fix': { id: 'warning', color: VERDICT_COLORS.notYet },
+  nit: { id: 'info' },
+};
+
+/** A finding of the newest posted review: dismissable while it is open and nobody dismissed it. */
+export function findingNode(issue: string, f: FindingInfo): ReviewNode {
+  const state = [FINDING_STATUS[f.status]];
+  if (f.dismissed) state.push('dismissed');
+  else if (f.onLine) state.push('on its line');
+  return {
+    id: `finding:${issue}:${f.id}`,
+    kind: 'finding',
+    label: `[${f.severity}] ${f.location}`,
+    description: `${f.title} · ${state.join(' · ')}`,
+    tooltip: [
+      `**${mdText(f.title)}** (${f.severity}) at ${mdCode(f.location)}`,
+      '',
+      `- finding: ${mdCode(f.id)}`,
+      `- ${state.join(', ')}`,
+      ...(f.status !== 'fixed' && !f.dismissed
+        ? [
+            `- not worth fixing? Dismiss it (${mdCode(`svc review dismiss ${issue} ${f.id}`)}): it is not posted again until its code changes`,
+          ]
+        : []),
+    ].join('\n'),
+    icon:
+      f.status === 'fixed'
+        ? { id: 'pass', color: VERDICT_COLORS.pass }
+        : f.dismissed
+          ? { id: 'circle-slash', color: 'disabledForeground' }
+          : SEVERITY_ICONS[f.severity],
+    contextValue: `svc:review+finding+${f.status}${f.dismissed ? '+dismissed' : ''}`,
+    issue,
+    finding: f.id,
+    children: [],
+  };
+}
+
 export function reviewNodes(states: readonly IssueState[]): ReviewNode[] {
   const facts = convoyFacts(states);
   return states.map((s, i) => {
@@ -151,6 +195,7 @@ export function reviewNodes(states: readonly IssueState[]): ReviewNode[] {
     } else desc.push('no PR yet');
     if (s.run) {
       const reviewers = s.reviewers.map((r) => reviewerNode(id, r));
+      for (const f of s.findings ?? []) reviewers.push(findingNode(id, f));
       const earlier = Object.entries(facts[i].runs)
         .filter(([run]) => run !== s.run!.runId)
         .sort((a, b) => Number(b[0].slice(1)) - Number(a[0].slice(1)));

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import YAML from 'yaml';
+import type { PrDetail } from '../../shared/protocol/pr';
 import type { IssueState } from '../../shared/protocol/review';
 
 export interface DemoIo {
@@ -17,9 +18,18 @@ export interface DemoIo {
   sandboxOff: boolean;
 }
 
-/** Each reviewer reads the diff under review and writes its report with a Verdict heading. */
+/** Each reviewer reads the diff under review and writes its report with a Verdict heading;
+ *  the correctness lane also leaves a nit on the changed echo line of greet.sh, which the
+ *  service verifies at the head and posts as a comment on that line (docs/review-findings.md).
+ *  A nit blocks nothing: the verdict stays APPROVED. */
 const REVIEWER = `git diff --stat "$SVC_REVIEW_BASE" "$SVC_REVIEW_SHA" > /dev/null
-printf '# Verdict: APPROVED\\n\\n## Summary\\nThe %s pass over %s found nothing to block.\\n\\n## Blockers\\nNone.\\n\\n## Evidence\\ngit diff %s..%s\\n' "$SVC_REVIEW_LANE" "$SVC_REVIEW_SHA" "$SVC_REVIEW_BASE" "$SVC_REVIEW_SHA" > "$SVC_REVIEW_REPORT"
+line=$(git show "$SVC_REVIEW_SHA:greet.sh" | grep -n '^echo' | head -1 | cut -d: -f1)
+{ printf '# Verdict: APPROVED\\n\\n## Summary\\nThe %s pass over %s found nothing to block.\\n\\n## Blockers\\nNone.\\n\\n' "$SVC_REVIEW_LANE" "$SVC_REVIEW_SHA"
+  if [ "$SVC_REVIEW_LANE" = correctness ] && [ -n "$line" ]; then
+    printf '## Findings\\n\\n### [nit] greet.sh:%s — quote the greeting once\\nprintf %%s would keep a name with a backslash as typed.\\n\\n' "$line"
+  fi
+  printf '## Evidence\\ngit diff %s..%s\\n' "$SVC_REVIEW_BASE" "$SVC_REVIEW_SHA"
+} > "$SVC_REVIEW_REPORT"
 `;
 
 /** The parent waits for its four lanes, merges their reports into synthesis.md, posts it. */
@@ -118,5 +128,11 @@ export async function runReviewConvoy(io: DemoIo): Promise<string> {
   io.say(
     `  PR #${state.pr!.number}: review state ${state.pr!.reviewState}, ${state.pr!.ready ? 'ready to merge' : `not ready: ${state.pr!.reasons.join('; ')}`}`,
   );
+  // The correctness lane's nit went on its line with the one review.
+  const pr = JSON.parse(
+    io.svc(['pr', 'show', String(state.pr!.number), '--project', 'sample', '--json'], { quiet: true }),
+  ) as PrDetail;
+  if (pr.lineComments.length === 0) throw new Error(`the review of ${issue.id} posted no line comment`);
+  for (const c of pr.lineComments) io.say(`  line comment on ${c.path}:${c.line}: ${c.body.split('\n')[0]}`);
   return issue.id;
 }

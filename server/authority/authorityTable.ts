@@ -126,6 +126,8 @@ export const AUTHORITY: Readonly<Record<string, Rule>> = {
   'review/request': { who: 'workAgent', action: 'request its review (svc review request)', issue: field('issue') },
   'review/abort': person('abort a review (svc review abort)'),
   'review/restart': person('restart a review (svc review restart)'),
+  // Only the person judges a finding not worth fixing: an agent dismissing its own would silence its review.
+  'review/dismiss': person('dismiss a review finding (svc review dismiss)'),
   'review/wait': {
     who: 'reviewParent',
     action: "wait for the review's lanes (svc review wait)",

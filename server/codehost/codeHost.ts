@@ -6,6 +6,7 @@ import type {
   Check,
   Comment,
   CommitStatus,
+  LineComment,
   HeadChange,
   PrState,
   PullRequest,
@@ -14,7 +15,7 @@ import type {
   StatusState,
 } from '../../shared/protocol/pr';
 
-export type { Check, Comment, CommitStatus, HeadChange, PullRequest, Review, ReviewEvent };
+export type { Check, Comment, CommitStatus, HeadChange, LineComment, PullRequest, Review, ReviewEvent };
 
 export interface CreatePullRequest {
   branch: string;
@@ -30,6 +31,17 @@ export interface CreateReview {
   body: string;
   /** The commit reviewed. Always given: a review is pinned to what was actually read. */
   commitId: string;
+  /** Comments on lines of the files at `commitId` (GitHub review comments), posted with the review. */
+  comments?: NewLineComment[];
+}
+
+export interface NewLineComment {
+  path: string;
+  /** The (last) line commented on, from 1, on the new side of the diff. */
+  line: number;
+  /** The first line of a range; absent for one line. */
+  startLine?: number;
+  body: string;
 }
 
 export interface SetStatus {
@@ -60,6 +72,10 @@ export interface CodeHost {
   headSha(branch: string): Promise<string | null>;
   /** APPROVE / REQUEST_CHANGES by the PR's author throw `selfReviewRefusedError` (reason `selfReviewRefused`). */
   createReview(number: number, review: CreateReview): Promise<Review>;
+  /** The reviews' comments on lines, oldest first, with whether each thread is resolved. */
+  listLineComments(number: number): Promise<LineComment[]>;
+  /** Resolves the threads of the line comments whose body holds `needle` (a finding dismissed); how many. */
+  resolveLineComments(number: number, needle: string): Promise<number>;
   /** Chronological. `head`: the PR's head now, so what is learnt about reviewers can be kept for it. */
   listReviews(number: number, head?: string | null): Promise<Review[]>;
   /** When the PR's base branch last changed (an ISO time), if it ever did since svc first saw it: verdicts before it judged another diff. */

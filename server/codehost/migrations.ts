@@ -117,4 +117,23 @@ export const codeHostMigrations: readonly Migration[] = [
         PRIMARY KEY (project, number)
       );`,
   },
+  {
+    id: 308,
+    name: 'codehost: pr_review_comments',
+    // A review's comments on lines, written with it and pinned like it. `resolved` is the
+    // one fact that changes: a person dismissed the finding the comment carries.
+    sql: `
+      CREATE TABLE pr_review_comments (
+        id INTEGER PRIMARY KEY,
+        review_id INTEGER NOT NULL REFERENCES pr_reviews (id),
+        path TEXT NOT NULL,
+        line INTEGER NOT NULL CHECK (line >= 1),
+        start_line INTEGER CHECK (start_line IS NULL OR (start_line >= 1 AND start_line <= line)),
+        body TEXT NOT NULL,
+        resolved INTEGER NOT NULL DEFAULT 0 CHECK (resolved IN (0, 1))
+      );
+      CREATE INDEX pr_review_comments_review ON pr_review_comments (review_id, id);
+      CREATE TRIGGER pr_review_comments_pinned BEFORE UPDATE OF review_id, path, line, start_line, body ON pr_review_comments
+      BEGIN SELECT RAISE(ABORT, 'a review comment is pinned to its review and line'); END;`,
+  },
 ];

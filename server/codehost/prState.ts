@@ -24,9 +24,10 @@ export async function findPr(host: CodeHost, ref: string): Promise<PullRequest> 
 
 /** `service`: what the service's journal recorded of its verdicts (see ServiceVerdicts), trusted over what the host now shows. */
 export async function prDetail(host: CodeHost, pr: PullRequest, service?: ServiceVerdicts): Promise<PrDetail> {
-  const [identity, reviews, comments, checks] = await Promise.all([
+  const [identity, reviews, lineComments, comments, checks] = await Promise.all([
     host.whoami(),
     host.listReviews(pr.number, pr.head),
+    host.listLineComments(pr.number),
     host.listComments(pr.number),
     pr.head ? host.listChecks(pr.head) : Promise.resolve([]),
   ]);
@@ -35,6 +36,7 @@ export async function prDetail(host: CodeHost, pr: PullRequest, service?: Servic
     identity,
     pr,
     reviews,
+    lineComments,
     comments,
     checks,
     readiness: readiness({

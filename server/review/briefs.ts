@@ -28,6 +28,8 @@ export interface BriefVars {
   report: string;
   /** Lane name → report path (the parent's brief lists them). */
   laneReports: Record<ReviewLane, string>;
+  /** The last reviewed commit (the newest earlier run with a posted verdict), if any. */
+  since?: { runId: string; sha: string };
   /** The request's `-m` message, if any. */
   message?: string;
 }
@@ -69,6 +71,9 @@ export function briefFor(role: ReviewerRole, v: BriefVars): string {
     laneReports: Object.entries(v.laneReports)
       .map(([lane, p]) => `  - ${lane}: \`${p}\``)
       .join('\n'),
+    since: v.since
+      ? `- Last reviewed: \`${v.since.sha}\` (review ${v.since.runId}). What changed since then: \`git diff ${v.since.sha} ${v.sha}\`. Start there, but judge the whole change: findings still open are listed again as still open.\n`
+      : '',
     message: v.message ? `\nThe person who asked for this review wrote:\n\n${quote(v.message.trim())}\n` : '',
   };
   if (role === 'parent') return fill(parent, flat);

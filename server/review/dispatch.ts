@@ -14,6 +14,8 @@ import { fetchBaseCommit } from '../git/fetchBase';
 import { createReviewWorktree, diffBase, isEmptyFolder, removeWorktree } from '../issues/workspace';
 import { lanesRootOf } from '../lanes/lanesRoot';
 import { briefFor } from './briefs';
+import { readJournal } from './journal';
+import { lastReviewed } from './runFindings';
 import type { ReviewCtx } from './context';
 import { LANES, reportPath, reviewerName, reviewWorktree, runDir } from './paths';
 import { reviewerSettings } from './settings';
@@ -147,6 +149,7 @@ export function startReviewers(
     string
   >;
   const existingParent = ctx.conv.store.byName(reviewerName(issue.id, 'parent'));
+  const since = lastReviewed(readJournal(issue.workspace), t.runId) ?? undefined;
   const rows = ctx.app.db.transaction(() => {
     const made: ConversationRow[] = [];
     let parentId: number | null = existingParent?.extraEnv?.SVC_REVIEW_RUN === t.runId ? existingParent.id : null;
@@ -184,6 +187,7 @@ export function startReviewers(
           report,
           laneReports,
           message: t.message,
+          ...(since ? { since } : {}),
         }),
         extraEnv: {
           SVC_ISSUE: issue.id,
@@ -193,6 +197,7 @@ export function startReviewers(
           SVC_REVIEW_REPORT: report,
           SVC_REVIEW_BASE: where.base,
           SVC_REVIEW_DIR: runDir(issue.workspace, t.runId),
+          ...(since ? { SVC_REVIEW_SINCE: since.sha } : {}),
         },
       });
       if (role === 'parent') parentId = row.id;

@@ -37,7 +37,7 @@ import {
 } from './reviewRefusals';
 import { ACTIVE_KINDS, latestRun, nextRunId } from './runs';
 import type { Run } from './runs';
-import { reviewMode } from './settings';
+import { reviewDebounceMs, reviewMode } from './settings';
 import type { ReviewerSettings } from './settings';
 import { readReviewFile } from './reviewFiles';
 
@@ -52,6 +52,8 @@ export type RequestSource = 'done' | 'command' | 'extension' | 'head-change';
 
 export class ReviewPipeline implements ReviewPort {
   private queues = new Map<string, Promise<unknown>>();
+  /** Head changes waiting out the quiet window (`roles.review.debounce`), per issue: the heads seen. */
+  private quiet = new Map<string, { timer: NodeJS.Timeout; heads: string[] }>();
   /** Called after every journal change (the stall watch re-plans). */
   onJournal: (issue: string) => void = () => undefined;
 
@@ -101,7 +103,15 @@ export class ReviewPipeline implements ReviewPort {
    */
   request(
     ref: string,
-    o: { source: RequestSource; message?: string; by?: string; trigger?: string; dedupe?: boolean },
+    o: {
+      source: RequestSource;
+      message?: string;
+      by?: string;
+      trigger?: string;
+      dedupe?: boolean;
+      /** Heads of pushes this request stands for (a burst within the quiet window), oldest first. */
+      coalesced?: string[];
+    },
   ): Promise<RequestResult> {
     const issue = this.issue(ref);
     return this.serial(issue.id, async () => {
@@ -130,6 +140,7 @@ export class ReviewPipeline implements ReviewPort {
         sha,
         source: o.source,
         ...(o.trigger ? { trigger: o.trigger } : {}),
+        ...(o.coalesced && o.coalesced.length > 1 ? { coalesced: o.coalesced } : {}),
         ...(o.by ? { by: o.by } : {}),
         mode,
         pr: pr.number,
@@ -272,11 +283,31 @@ export class ReviewPipeline implements ReviewPort {
     if (!issue) return;
     // A base change keeps the head but changes the diff: a new review even at the same head.
     const dedupe = change.action !== 'base_changed';
-    this.request(issue.id, {
-      source: 'head-change',
-      trigger: change.action ? `${change.source} ${change.action}` : change.source,
-      dedupe,
-    }).then(
+    const wait = reviewDebounceMs(this.ctx.app.config.config());
+    const trigger = change.action ? `${change.source} ${change.action}` : change.source;
+    if (wait === 0) return this.requestOnHead(issue.id, change, trigger, dedupe, [change.after]);
+    // Pushes in a burst make one review of the newest head, once nothing was pushed for `wait`;
+    // a review already running goes on until then, and the new request supersedes it.
+    const held = this.quiet.get(issue.id);
+    if (held) clearTimeout(held.timer);
+    const heads = [...(held?.heads ?? []), change.after];
+    const timer = setTimeout(() => {
+      this.quiet.delete(issue.id);
+      this.requestOnHead(issue.id, change, trigger, dedupe, heads);
+    }, wait);
+    timer.unref();
+    this.quiet.set(issue.id, { timer, heads });
+  }
+
+  /** Stops the quiet windows' timers (the daemon is stopping). */
+  closeQuietWindows(): void {
+    for (const q of this.quiet.values()) clearTimeout(q.timer);
+    this.quiet.clear();
+  }
+
+  private requestOnHead(issueId: string, change: HeadChange, trigger: string, dedupe: boolean, heads: string[]): void {
+    const issue = { id: issueId };
+    this.request(issue.id, { source: 'head-change', trigger, dedupe, coalesced: heads }).then(
       (r) => {
         if (!r.reused) log.info(`${issue.id}: head ${change.after.slice(0, 7)} (${change.source}) → review ${r.runId}`);
       },

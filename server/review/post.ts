@@ -10,6 +10,7 @@ import { SvcError } from '../../shared/errors';
 import type { VerdictName } from '../../shared/protocol/review';
 import type { ReviewEvent } from '../codehost/codeHost';
 import { verdictMarker } from '../codehost/marker';
+import { MAX_BODY } from '../codehost/validate';
 import type { IssueRow } from '../issues/issueStore';
 import { logger } from '../util/log';
 import type { ReviewCtx } from './context';
@@ -17,6 +18,7 @@ import { iso } from './context';
 import { appendJournal, readJournal } from './journal';
 import { LANES, reportPath, runDir } from './paths';
 import { checkPostable, normalizedReport, parseVerdict, QUICK_SECTIONS, SYNTHESIS_SECTIONS } from './reportShape';
+import { gatherFindings, writeRunFindings } from './runFindings';
 import {
   alreadyPostedError,
   approveOverInvalidReportError,
@@ -89,17 +91,44 @@ export async function postVerdict(
   }
 
   const host = ctx.hosts.forProject(issue.project);
+  // Findings verified at the head, each new / still open / fixed since the last reviewed
+  // commit; only new ones nobody dismissed go on their lines (docs/review-findings.md).
+  const found = await gatherFindings(host, issue, run, text);
+  // The report fits MAX_REPORT_CHARS; the notes get what is left of the host's limit.
+  const room = MAX_BODY - 200 - text.length;
+  const notes =
+    found.notes.length <= room
+      ? found.notes
+      : `${found.notes.slice(0, Math.max(0, room - 200))}\n\n(cut; every finding: ${path.join(runDir(issue.workspace, runId), 'findings.json')})`;
+  // A review with no finding now, before or dropped is posted exactly as written.
+  const anyFindings = found.tracked.length + found.dropped.length + found.problems.length > 0;
+  if (anyFindings) text = `${text.trimEnd()}\n\n${notes}\n`;
   const event = EVENT[verdict];
   let via: Posted['via'] = verdict === 'FAILED' ? 'comment' : 'review';
   let id: number;
+  let comments = found.comments;
   try {
-    id = (await host.createReview(run.pr, { event, body: text, commitId: run.sha })).id;
+    id = (await host.createReview(run.pr, { event, body: text, commitId: run.sha, comments })).id;
   } catch (e) {
     if (!SvcError.is(e, 'selfReviewRefused') || verdict === 'FAILED') throw e;
-    // The host will not let its identity review its own PR: the verdict goes in a marker comment.
+    // The host will not let its identity review its own PR: the verdict goes in a marker
+    // comment, and the findings on their lines in a COMMENT review (which never counts as a verdict).
     via = 'marker';
     id = (await host.createComment(run.pr, `${verdictMarker(verdict, run.sha)}\n\n${text}`)).id;
+    if (comments.length > 0) {
+      const body = `Findings of review ${runId} at ${run.sha.slice(0, 7)}; its verdict is in comment #${id}.`;
+      await host.createReview(run.pr, { event: 'COMMENT', body, commitId: run.sha, comments }).catch((err: unknown) => {
+        log.warn(`${issue.id} ${runId}: the findings' line comments were not posted: ${(err as Error).message}`);
+        comments = [];
+      });
+    }
   }
+  writeRunFindings(issue.workspace, {
+    ...found.record,
+    posted: comments.length > 0 ? found.record.posted : [],
+  });
+  const counts = { new: 0, open: 0, fixed: 0 };
+  for (const t of found.tracked) counts[t.status]++;
   if (role === 'quick') fs.copyFileSync(file, path.join(runDir(issue.workspace, runId), 'review.md'));
   appendJournal(issue.workspace, {
     at: iso(ctx.app.now()),
@@ -112,6 +141,9 @@ export async function postVerdict(
     id,
     pr: run.pr,
     by,
+    since: found.since,
+    findings: { ...counts, onLines: comments.length, dropped: found.dropped.length, malformed: found.problems.length },
+    lineComments: comments.map((c) => `${c.path}:${c.startLine ? `${c.startLine}-` : ''}${c.line}`),
   });
   log.info(
     `${issue.id} ${runId}: posted ${verdict} on PR #${run.pr} at ${run.sha.slice(0, 7)} as a ${via} (#${id}, by ${by})`,

@@ -1,6 +1,7 @@
 // review/request, abort, restart, wait, post, show (shared/protocol/review.ts).
 import {
   reviewAbort,
+  reviewDismiss,
   reviewPost,
   reviewRequest,
   reviewRestart,
@@ -9,6 +10,7 @@ import {
 } from '../../shared/protocol/review';
 import type { IssueRow } from '../issues/issueStore';
 import type { ReviewCtx } from './context';
+import { dismissFinding } from './dismiss';
 import { readJournal } from './journal';
 import type { ReviewPipeline } from './pipeline';
 import { reviewerOf } from './reviewers';
@@ -38,6 +40,12 @@ export function registerReviewMethods(ctx: ReviewCtx, pipeline: ReviewPipeline):
   });
 
   app.rpc.handle(reviewPost, (p) => pipeline.post(p.issue, p.run));
+
+  app.rpc.handle(reviewDismiss, (p) => {
+    const issue = pipeline.issue(p.issue);
+    const by = p.caller ? ctx.conv.resolve(p.caller).name : undefined;
+    return pipeline.serial(issue.id, () => dismissFinding(ctx, issue, p.finding, by));
+  });
 
   app.rpc.handle(reviewShow, (p) => issueState(ctx, pipeline.issue(p.issue), p.lines));
 }

@@ -100,6 +100,17 @@ export function unknownRunError(issue: IssueRef, runId: string): SvcError<'unkno
   return notFound('unknownRun', `issue ${issue.id} has no review run ${runId}`);
 }
 
+export function unknownFindingError(issue: IssueRef, finding: string): SvcError<'unknownFinding'> {
+  return notFound(
+    'unknownFinding',
+    `issue ${issue.id} has no finding ${finding} in any posted review; svc show ${issue.id} lists the review's findings under Convoy Notes`,
+  );
+}
+
+export function alreadyDismissedError(issue: IssueRef, finding: string, at: string): SvcError<'alreadyDismissed'> {
+  return conflict('alreadyDismissed', `finding ${finding} of issue ${issue.id} was already dismissed at ${at}`);
+}
+
 export function notAReviewerError(conv: { id: number; name: string }): SvcError<'notAReviewer'> {
   return usage(
     'notAReviewer',

@@ -16,6 +16,13 @@ export function reviewMode(config: ConfigFile): ReviewModeName {
   return config.roles?.review?.mode ?? 'quick';
 }
 
+/** Default quiet window for head changes: an agent pushing ten times a minute makes one review. */
+export const DEFAULT_DEBOUNCE_S = 60;
+
+export function reviewDebounceMs(config: ConfigFile): number {
+  return (config.roles?.review?.debounce ?? DEFAULT_DEBOUNCE_S) * 1000;
+}
+
 export function reviewerSettings(
   config: ConfigFile,
   role: ReviewerRole,

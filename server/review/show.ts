@@ -16,6 +16,7 @@ import { reviewState } from './reviewState';
 import { latestRun, serviceVerdicts } from './runs';
 import type { Run } from './runs';
 import { readReviewFile } from './reviewFiles';
+import { postedFindings } from './runFindings';
 
 const log = logger('review');
 
@@ -81,8 +82,11 @@ export async function issueState(ctx: ReviewCtx, issue: IssueRow, lines = 10): P
       : null,
     reviewers,
     journal: entries.slice(-lines),
+    ...withFindings(postedFindings(issue.workspace, entries)),
   };
 }
+
+const withFindings = (findings: IssueState['findings']) => (findings ? { findings } : {});
 
 /** `text`: the file as readReviewFile read it, null when there is none svc reads. */
 function laneReport(file: string, text: string | null): ReviewerInfo['report'] {

@@ -57,6 +57,20 @@ export const ReviewInfo = z.object({
 });
 export type Review = z.infer<typeof ReviewInfo>;
 
+/** A review's comment on a line (or a range `startLine`–`line`) of the file at the review's commit. */
+export const LineCommentInfo = z.object({
+  id: z.number(),
+  /** The review it belongs to. */
+  reviewId: z.number(),
+  path: z.string(),
+  line: z.number().int(),
+  startLine: z.number().int().nullable(),
+  body: z.string(),
+  /** Its thread was resolved (GitHub) or its finding dismissed (`svc review dismiss`). */
+  resolved: z.boolean(),
+});
+export type LineComment = z.infer<typeof LineCommentInfo>;
+
 /** `updatedAt` differs from `createdAt` once the comment was edited (an edited verdict marker no longer counts). */
 export const CommentInfo = z.object({
   id: z.number(),
@@ -124,6 +138,8 @@ export const PrDetail = z.object({
   identity: z.string(),
   pr: PullRequestInfo,
   reviews: z.array(ReviewInfo),
+  /** The reviews' comments on lines, oldest first. */
+  lineComments: z.array(LineCommentInfo),
   comments: z.array(CommentInfo),
   checks: z.array(CheckInfo),
   readiness: ReadinessInfo,

@@ -86,6 +86,22 @@ export const RunInfo = z.object({
 });
 export type RunInfo = z.infer<typeof RunInfo>;
 
+/** A finding of the newest posted review (docs/review-findings.md), as the Reviews view lists it. */
+export const FindingInfo = z.object({
+  id: z.string(),
+  severity: z.enum(['blocker', 'should-fix', 'nit']),
+  /** `path:line` or `path:start-end` at the reviewed head. */
+  location: z.string(),
+  title: z.string(),
+  /** Against the run before: new at this head, still open, or fixed since. */
+  status: z.enum(['new', 'open', 'fixed']),
+  /** A person dismissed it (`svc review dismiss`). */
+  dismissed: z.boolean(),
+  /** It is on its line as a review comment (this run's or an earlier one's). */
+  onLine: z.boolean(),
+});
+export type FindingInfo = z.infer<typeof FindingInfo>;
+
 export const IssueState = z.object({
   issue: IssueInfo,
   pr: z
@@ -107,6 +123,8 @@ export const IssueState = z.object({
   reviewers: z.array(ReviewerInfo),
   /** The journal's tail, oldest first. */
   journal: z.array(JournalEntry),
+  /** The newest posted review's findings and those it found fixed; absent before one posted any. */
+  findings: z.array(FindingInfo).optional(),
 });
 export type IssueState = z.infer<typeof IssueState>;
 
@@ -204,4 +222,22 @@ export const reviewShow = request(
   'review/show',
   z.object({ issue: IssueRef, lines: z.number().int().min(1).max(10_000).optional() }).strict(),
   IssueState,
+);
+
+export const FindingId = z.string().regex(/^f-[0-9a-f]{10}$/, 'a finding id looks like f-0123456789');
+
+/** Client → daemon (`svc review dismiss`, the Reviews view). A person dismisses a finding:
+ *  it is not posted again while the code at its location stays the same. Appends `review.dismissed`. */
+export const reviewDismiss = request(
+  'review/dismiss',
+  z.object({ issue: IssueRef, finding: FindingId, caller: Caller }).strict(),
+  z.object({
+    issue: z.string(),
+    finding: z.string(),
+    /** Where the finding was last reported (`path:line`) and its title. */
+    location: z.string(),
+    title: z.string(),
+    /** Line comments marked resolved on the local host (GitHub: resolve the thread there). */
+    resolved: z.number().int(),
+  }),
 );

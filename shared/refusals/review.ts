@@ -19,5 +19,7 @@ export const REVIEW_REFUSALS = [
   'runAborted',
   'runSuperseded',
   'noReport',
+  'unknownFinding',
+  'alreadyDismissed',
 ] as const;
 export type ReviewRefusal = (typeof REVIEW_REFUSALS)[number];

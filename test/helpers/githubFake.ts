@@ -31,6 +31,10 @@ export interface GithubFake {
   addUser(token: string, login: string, o?: { association?: string; permission?: Role; integration?: boolean }): void;
   /** Dismisses a review as a maintainer would (its state becomes DISMISSED). */
   dismissReview(id: number): void;
+  /** Resolves the review thread a line comment opened, as a person does on GitHub. */
+  resolveThread(commentId: number): void;
+  /** Every review comment on lines, oldest first. */
+  reviewComments(): Json[];
   /** Deletes a comment, as its author or a maintainer can. */
   deleteComment(id: number): void;
   /** Moves a PR to another base branch (PATCH base), as GitHub does: a new updated_at. */
@@ -97,6 +101,9 @@ export async function startGithubFake(o: {
   const pulls: Pull[] = [];
   const reviews = new Map<number, Json[]>();
   const comments = new Map<number, Json[]>();
+  /** Review comments on lines, per PR; a resolved thread is one whose first comment id is in `resolvedThreads`. */
+  const lineComments = new Map<number, Json[]>();
+  const resolvedThreads = new Set<number>();
   const statuses = new Map<string, Json[]>();
   const checkRuns = new Map<string, Json[]>();
   let nextId = 1000;
@@ -111,6 +118,17 @@ export async function startGithubFake(o: {
   };
   const isCommit = (sha: string) => /^[0-9a-f]{40}$/.test(sha) && git('cat-file', '-e', `${sha}^{commit}`).status === 0;
   const headOf = (p: Pull) => p.mergedHead ?? branchSha(p.head);
+  /** The new-side line ranges of `file`'s hunks in the diff from the merge base with `base` to `commit`. */
+  const diffHunks = (base: string, commit: string, file: string) => {
+    const mb = git('merge-base', `refs/heads/${base}`, commit).stdout.trim();
+    const diff = mb ? git('diff', '-U3', '--no-color', mb, commit, '--', file).stdout : '';
+    const out: { start: number; end: number }[] = [];
+    for (const m of diff.matchAll(/^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/gm)) {
+      const count = m[2] === undefined ? 1 : Number(m[2]);
+      if (count > 0) out.push({ start: Number(m[1]), end: Number(m[1]) + count - 1 });
+    }
+    return out;
+  };
   const pullJson = (p: Pull) =>
     shapes().pullRequest({
       number: p.number,
@@ -158,6 +176,12 @@ export async function startGithubFake(o: {
       }
       throw new Error(`no review ${id}`);
     },
+    resolveThread: (id) => {
+      if (![...lineComments.values()].some((l) => l.some((c) => c.id === id)))
+        throw new Error(`no review comment ${id}`);
+      resolvedThreads.add(id);
+    },
+    reviewComments: () => [...lineComments.values()].flat(),
     deleteComment: (id) => {
       for (const [n, list] of comments) {
         const i = list.findIndex((x) => x.id === id);
@@ -250,6 +274,45 @@ export async function startGithubFake(o: {
     return [...latest.values()].reverse();
   };
 
+  /** The GraphQL svc sends: a PR's review threads (each its node id, resolution and comment
+   *  ids; every comment svc posts opens a thread of its own) and resolveReviewThread. */
+  function graphql(body: Json): Reply {
+    const query = textOf(body.query);
+    const v = (body.variables ?? {}) as Json;
+    if (/resolveReviewThread/.test(query)) {
+      const m = /^PRRT_(\d+)$/.exec(textOf(v.threadId));
+      const known = m && [...lineComments.values()].some((l) => l.some((c) => c.id === Number(m[1])));
+      if (!m || !known)
+        return {
+          status: 200,
+          body: {
+            data: { resolveReviewThread: null },
+            errors: [
+              {
+                type: 'NOT_FOUND',
+                message: `Could not resolve to a node with the global id of '${textOf(v.threadId)}'`,
+              },
+            ],
+          },
+        };
+      resolvedThreads.add(Number(m[1]));
+      return {
+        status: 200,
+        body: { data: { resolveReviewThread: { thread: { id: textOf(v.threadId), isResolved: true } } } },
+      };
+    }
+    if (!/reviewThreads/.test(query) || v.owner !== o.owner || v.repo !== o.repo)
+      return { status: 200, body: { data: null, errors: [{ message: 'the fake answers only reviewThreads' }] } };
+    const pr = pulls.find((x) => x.number === v.number);
+    const nodes = (pr ? (lineComments.get(pr.number) ?? []) : []).map((c) => ({
+      id: `PRRT_${c.id as number}`,
+      isResolved: resolvedThreads.has(c.id as number),
+      comments: { nodes: [{ databaseId: c.id }] },
+    }));
+    const pullRequest = pr ? { reviewThreads: { pageInfo: { hasNextPage: false, endCursor: null }, nodes } } : null;
+    return { status: 200, body: { data: { repository: { pullRequest } } } };
+  }
+
   function route(method: string, url: URL, login: string, body: Json): Reply {
     const p = url.pathname;
     // App installation and Actions tokens may not read /user.
@@ -257,6 +320,7 @@ export async function startGithubFake(o: {
       return integrations.has(login)
         ? err(403, 'Resource not accessible by integration')
         : { status: 200, body: shapes().authenticatedUser(login) };
+    if (method === 'POST' && p === '/graphql') return graphql(body);
     const m = /^\/repos\/([^/]+)\/([^/]+)(\/.*)?$/.exec(p);
     if (!m || m[1] !== o.owner || m[2] !== o.repo) return err(404, 'Not Found');
     const rest = m[3] ?? '/';
@@ -373,6 +437,18 @@ export async function startGithubFake(o: {
         return err(422, 'Unprocessable Entity', ['Review body is required']);
       const commit = (body.commit_id as string | undefined) ?? headOf(pr);
       if (!commit || !isCommit(commit)) return err(422, 'Unprocessable Entity', [`No commit found for SHA: ${commit}`]);
+      // GitHub refuses the whole review when a comment's lines are not in one hunk of the
+      // PR's diff at that commit (context lines count; the rest of the file does not).
+      const asked = (body.comments as Json[] | undefined) ?? [];
+      for (const c of asked) {
+        const line = typeof c.line === 'number' ? c.line : NaN;
+        const first = typeof c.start_line === 'number' ? c.start_line : line;
+        const inHunk = diffHunks(pr.base, commit, textOf(c.path)).some((h) => h.start <= first && line <= h.end);
+        if (!inHunk || !c.body)
+          return err(422, 'Unprocessable Entity', ['Pull request review thread line must be part of the diff']);
+        if (c.start_line !== undefined && (typeof c.start_line !== 'number' || c.start_line >= line))
+          return err(422, 'Unprocessable Entity', ['Pull request review thread start line must precede the end line']);
+      }
       const state =
         event === 'APPROVE'
           ? 'APPROVED'
@@ -393,7 +469,30 @@ export async function startGithubFake(o: {
       });
       list.push(review);
       reviews.set(pr.number, list);
+      const onLines = lineComments.get(pr.number) ?? [];
+      for (const c of asked)
+        onLines.push(
+          shapes().reviewComment({
+            id: nextId++,
+            number: pr.number,
+            reviewId: review.id as number,
+            login,
+            association: association(login),
+            body: textOf(c.body),
+            path: textOf(c.path),
+            line: c.line as number,
+            start_line: typeof c.start_line === 'number' ? c.start_line : null,
+            commit_id: commit,
+            created_at: stamp(),
+          }),
+        );
+      lineComments.set(pr.number, onLines);
       return { status: 200, body: review };
+    }
+    if ((r = /^\/pulls\/(\d+)\/comments$/.exec(rest)) && method === 'GET') {
+      const pr = pull(r[1]);
+      if (!pr) return err(404, 'Not Found');
+      return page(url, lineComments.get(pr.number) ?? []);
     }
     if ((r = /^\/issues\/(\d+)\/comments$/.exec(rest))) {
       const pr = pull(r[1]);

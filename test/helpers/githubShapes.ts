@@ -287,6 +287,49 @@ export class GithubShapes {
     };
   }
 
+  /** A review comment on a line (`pull-request-review-comment`). */
+  reviewComment(c: {
+    id: number;
+    number: number;
+    reviewId: number;
+    login: string;
+    association: string;
+    body: string;
+    path: string;
+    line: number;
+    start_line: number | null;
+    commit_id: string;
+    created_at: string;
+  }): Json {
+    const html = `https://github.com/${this.owner}/${this.repo}/pull/${c.number}#discussion_r${c.id}`;
+    const pr = `${this.repoApi}/pulls/${c.number}`;
+    const self = `${this.repoApi}/pulls/comments/${c.id}`;
+    return {
+      url: self,
+      id: c.id,
+      node_id: nodeId('PullRequestReviewComment', c.id),
+      pull_request_review_id: c.reviewId,
+      diff_hunk: `@@ -0,0 +1,${c.line} @@`,
+      path: c.path,
+      commit_id: c.commit_id,
+      original_commit_id: c.commit_id,
+      user: this.user(c.login),
+      body: c.body,
+      created_at: c.created_at,
+      updated_at: c.created_at,
+      html_url: html,
+      pull_request_url: pr,
+      author_association: c.association,
+      _links: { self: { href: self }, html: { href: html }, pull_request: { href: pr } },
+      start_line: c.start_line,
+      original_start_line: c.start_line,
+      start_side: c.start_line === null ? null : 'RIGHT',
+      line: c.line,
+      original_line: c.line,
+      side: 'RIGHT',
+    };
+  }
+
   issueComment(c: {
     id: number;
     number: number;

@@ -7,7 +7,9 @@
 // plain `Verdict:` line). `<lane>.<runId>` overrides `<lane>` for one run; the parent
 // also takes AUTO (the strictest lane verdict; PLAIN is AUTO on a plain line) and BADFILE
 // (writes a synthesis.md without Convoy Notes and dies without posting); the quick-mode
-// agent's `quick` file takes a verdict or HANG.
+// agent's `quick` file takes a verdict or HANG. `<lane>.findings` (a lane) and
+// `quick.findings` (the quick agent) hold the text of a `## Findings` section that reviewer
+// writes after its Blockers (docs/review-findings.md).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -32,6 +34,8 @@ export interface WorldOptions {
     /** codehost.github.poll_s (default here: 0, off). */ pollS?: number;
     /** codehost.github.reviewer_token: reviews are written by this identity (default: the main token's). */ reviewerToken?: string;
   };
+  /** roles.review.debounce in seconds (default here: 0, a review per push). */
+  debounce?: number;
   /** Extra environment for every svc call and so the daemon (e.g. GITHUB_TOKEN). */
   env?: NodeJS.ProcessEnv;
 }
@@ -72,7 +76,11 @@ esac
 h='# '
 if [ "$c" = PLAIN ]; then c=APPROVED; h=''; fi
 if [ "$c" = CHANGES_REQUESTED ]; then b="1. $SVC_REVIEW_LANE: fix feature.txt line 1"; else b=None.; fi
-printf "$h"'Verdict: %s\\n\\n## Summary\\n%s reviewed %s in run %s\\n\\n## Blockers\\n%s\\n\\n## Evidence\\ngit diff %s %s\\n' "$c" "$SVC_REVIEW_LANE" "$SVC_REVIEW_SHA" "$SVC_REVIEW_RUN" "$b" "$SVC_REVIEW_BASE" "$SVC_REVIEW_SHA" > "$SVC_REVIEW_REPORT"
+f="$HOME/ctl/$SVC_ISSUE/$SVC_REVIEW_LANE.findings"
+{ printf "$h"'Verdict: %s\\n\\n## Summary\\n%s reviewed %s in run %s\\n\\n## Blockers\\n%s\\n\\n' "$c" "$SVC_REVIEW_LANE" "$SVC_REVIEW_SHA" "$SVC_REVIEW_RUN" "$b"
+  if [ -f "$f" ]; then printf '## Findings\\n\\n'; cat "$f"; printf '\\n\\n'; fi
+  printf '## Evidence\\ngit diff %s %s\\n' "$SVC_REVIEW_BASE" "$SVC_REVIEW_SHA"
+} > "$SVC_REVIEW_REPORT"
 `;
 
 const PARENT_SH = `d="$HOME/ctl/$SVC_ISSUE"
@@ -80,7 +88,10 @@ c=$(cat "$d/parent.$SVC_REVIEW_RUN" 2>/dev/null || cat "$d/parent" 2>/dev/null |
 if [ "$SVC_REVIEW_LANE" = quick ]; then
   v=$(cat "$d/quick" 2>/dev/null || echo APPROVED)
   if [ "$v" = HANG ]; then sleep 100000; exit 0; fi
-  printf '# Verdict: %s\\n\\n## Summary\\nquick pass over %s\\n\\n## Blockers\\nNone.\\n\\n## Evidence\\nread the diff\\n' "$v" "$SVC_REVIEW_SHA" > "$SVC_REVIEW_REPORT"
+  { printf '# Verdict: %s\\n\\n## Summary\\nquick pass over %s\\n\\n## Blockers\\nNone.\\n\\n' "$v" "$SVC_REVIEW_SHA"
+    if [ -f "$d/quick.findings" ]; then printf '## Findings\\n\\n'; cat "$d/quick.findings"; printf '\\n\\n'; fi
+    printf '## Evidence\\nread the diff\\n'
+  } > "$SVC_REVIEW_REPORT"
   svc review post "$SVC_ISSUE" --run "$SVC_REVIEW_RUN" > "$d/post-$SVC_REVIEW_RUN.out" 2>&1
 else
   svc review wait > "$d/wait-$SVC_REVIEW_RUN.out" 2>&1
@@ -140,7 +151,12 @@ export async function reviewWorld(name: string, o: WorldOptions = {}): Promise<W
     return r.stdout;
   };
   const configure = (c: WorldOptions) => {
-    const review: Record<string, unknown> = { mode: c.mode ?? 'full', harness: 'script' };
+    // debounce 0: every push starts its review at once, as these tests expect (the quiet window has its own test).
+    const review: Record<string, unknown> = {
+      mode: c.mode ?? 'full',
+      harness: 'script',
+      debounce: c.debounce ?? 0,
+    };
     if (!c.noModels) {
       review.model = 'parent-model';
       review.sub = {

@@ -1,10 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { agentRows } from '../../extension/agents/agentsModel';
 import { runLaneTree } from '../../extension/awareness/runLanes';
+import { findingOf } from '../../extension/commands/commandArgs';
+import { COMMANDS } from '../../extension/commands/commandTable';
 import { issueContextValue, reviewNodes } from '../../extension/reviews/reviewsModel';
 import type { ConversationInfo } from '../../shared/protocol/conversations';
 import type { LaneRecord } from '../../shared/protocol/lanes';
-import type { IssueState } from '../../shared/protocol/review';
+import type { FindingInfo, IssueState } from '../../shared/protocol/review';
 
 const conv = (id: number, o: Partial<ConversationInfo> = {}) =>
   ({
@@ -305,6 +307,92 @@ describe('Reviews tree (extension/reviews/reviewsModel.ts)', () => {
       run.children[2].children.map((c) => [c.id, c.label, c.badge]),
       [['run:WEB-7:r0', 'review r0', { text: '✗', color: 'svc.verdict.fail', tooltip: 'FAILED' }]],
     );
+  });
+
+  it("lists the newest posted review's findings under its run; Dismiss Finding is offered on open ones only", () => {
+    const run = {
+      runId: 'r2',
+      mode: 'quick' as const,
+      sha: 'abcdef0123',
+      phase: 'verdict' as const,
+      verdict: 'APPROVED' as const,
+      worktree: null,
+    };
+    const f = (o: Partial<FindingInfo>): FindingInfo => ({
+      id: 'f-0123456789',
+      severity: 'should-fix',
+      location: 'src/a.ts:3',
+      title: 'null dereference',
+      status: 'new',
+      dismissed: false,
+      onLine: true,
+      ...o,
+    });
+    const [n] = reviewNodes([
+      state({
+        run,
+        findings: [
+          f({}),
+          f({
+            id: 'f-1111111111',
+            severity: 'nit',
+            location: 'b.md:2-4',
+            title: 'wording',
+            status: 'open',
+            dismissed: true,
+          }),
+          f({ id: 'f-2222222222', severity: 'blocker', status: 'fixed', onLine: false }),
+        ],
+      }),
+    ]);
+    const rows = n.children[0].children;
+    assert.deepEqual(
+      rows.map((r) => [r.id, r.label, r.description, r.icon.id, r.contextValue, r.finding]),
+      [
+        [
+          'finding:WEB-7:f-0123456789',
+          '[should-fix] src/a.ts:3',
+          'null dereference · new · on its line',
+          'warning',
+          'svc:review+finding+new',
+          'f-0123456789',
+        ],
+        [
+          'finding:WEB-7:f-1111111111',
+          '[nit] b.md:2-4',
+          'wording · still open · dismissed',
+          'circle-slash',
+          'svc:review+finding+open+dismissed',
+          'f-1111111111',
+        ],
+        [
+          'finding:WEB-7:f-2222222222',
+          '[blocker] src/a.ts:3',
+          'null dereference · fixed since',
+          'pass',
+          'svc:review+finding+fixed',
+          'f-2222222222',
+        ],
+      ],
+    );
+    assert.equal(
+      rows[0].tooltip,
+      [
+        '**null dereference** (should-fix) at `src/a.ts:3`',
+        '',
+        '- finding: `f-0123456789`',
+        '- new, on its line',
+        '- not worth fixing? Dismiss it (`svc review dismiss WEB-7 f-0123456789`): it is not posted again until its code changes',
+      ].join('\n'),
+    );
+    // The inline button's `when` (package.json, from the command table) matches the open, undismissed row only.
+    const when = COMMANDS['svc.dismissFinding'].menus!.map((m) => (m.at === 'view/item/context' ? m.item : null))[0]!;
+    assert.deepEqual(
+      rows.map((r) => when.test(r.contextValue)),
+      [true, false, false],
+    );
+    assert.deepEqual(findingOf(rows[0]), { issue: 'WEB-7', finding: 'f-0123456789' });
+    assert.equal(findingOf(n), undefined, 'an issue row names no finding');
   });
 
   it('a quick run whose reviewer ended without a verdict is stalled: says so, and offers the restart on its row', () => {

@@ -10,6 +10,7 @@ import type {
   CodeHost,
   CreatePullRequest,
   CreateReview,
+  LineComment,
   HeadChangeListener,
   MergeResult,
   SetStatus,
@@ -59,6 +60,40 @@ function memoryBases(): PrBases {
 }
 
 type MergeMethod = 'merge' | 'squash' | 'rebase';
+
+/** A PR's review threads: resolved or not, and the comments in each (REST does not say). */
+const THREADS_QUERY = `query($owner: String!, $repo: String!, $number: Int!, $after: String) {
+  repository(owner: $owner, name: $repo) {
+    pullRequest(number: $number) {
+      reviewThreads(first: 100, after: $after) {
+        pageInfo { hasNextPage endCursor }
+        nodes { id isResolved comments(first: 100) { nodes { databaseId } } }
+      }
+    }
+  }
+}`;
+
+interface ThreadsAnswer {
+  repository?: {
+    pullRequest?: {
+      reviewThreads: {
+        pageInfo: { hasNextPage: boolean; endCursor: string | null };
+        nodes: { id: string; isResolved: boolean; comments: { nodes: { databaseId: number }[] } }[];
+      };
+    } | null;
+  } | null;
+}
+
+/** Resolves one review thread, as a person does with "Resolve conversation". */
+const RESOLVE_THREAD = `mutation($threadId: ID!) {
+  resolveReviewThread(input: { threadId: $threadId }) { thread { id isResolved } }
+}`;
+
+type Thread = ThreadsAnswer extends {
+  repository?: { pullRequest?: { reviewThreads: { nodes: (infer T)[] } } | null } | null;
+}
+  ? T
+  : never;
 
 export class GithubHost implements CodeHost {
   readonly kind = 'github' as const;
@@ -171,12 +206,89 @@ export class GithubHost implements CodeHost {
         commit_id: review.commitId,
         event: review.event,
         body: review.body,
+        ...(review.comments?.length
+          ? {
+              comments: review.comments.map((c) => ({
+                path: c.path,
+                line: c.line,
+                side: 'RIGHT' as const,
+                ...(c.startLine !== undefined && c.startLine < c.line
+                  ? { start_line: c.startLine, start_side: 'RIGHT' as const }
+                  : {}),
+                body: c.body,
+              })),
+            }
+          : {}),
       });
       return toReview(r.data);
     } catch (e) {
       const own = ownPrRefusal(e, number, await this.whoami().catch(() => 'unknown'));
       if (own) throw own;
       throw asGithubError(e, `review PR #${number}`);
+    }
+  }
+
+  /** Review comments (REST) with their threads' resolution, which only GraphQL reports. */
+  async listLineComments(number: number): Promise<LineComment[]> {
+    try {
+      const rows = await this.reviewer.paginate(this.reviewer.pulls.listReviewComments, {
+        ...this.repoArgs,
+        pull_number: number,
+        per_page: 100,
+      });
+      const resolved = await this.resolvedCommentIds(number);
+      return rows.map((c) => ({
+        id: c.id,
+        reviewId: c.pull_request_review_id ?? 0,
+        path: c.path,
+        line: c.line ?? c.original_line ?? 0,
+        startLine: c.start_line ?? null,
+        body: c.body,
+        resolved: resolved.has(c.id) || (c.in_reply_to_id !== undefined && resolved.has(c.in_reply_to_id)),
+      }));
+    } catch (e) {
+      throw asGithubError(e, `list the review comments of PR #${number}`);
+    }
+  }
+
+  /** The database ids of the comments of the PR's resolved review threads. */
+  private async resolvedCommentIds(number: number): Promise<Set<number>> {
+    const out = new Set<number>();
+    for (const t of await this.threads(number))
+      if (t.isResolved) for (const c of t.comments.nodes) out.add(c.databaseId);
+    return out;
+  }
+
+  /** The PR's review threads (GraphQL: REST does not say which are resolved). */
+  private async threads(number: number): Promise<Thread[]> {
+    const out: Thread[] = [];
+    let after: string | null = null;
+    for (let page = 0; page < 20; page++) {
+      const r: ThreadsAnswer = await this.reviewer.graphql(THREADS_QUERY, { ...this.repoArgs, number, after });
+      const threads = r.repository?.pullRequest?.reviewThreads;
+      if (!threads) break;
+      out.push(...threads.nodes);
+      if (!threads.pageInfo.hasNextPage) break;
+      after = threads.pageInfo.endCursor;
+    }
+    return out;
+  }
+
+  /** Resolves the open threads whose comments carry `needle` (a finding's marker), as the reviewer identity. */
+  async resolveLineComments(number: number, needle: string): Promise<number> {
+    try {
+      const ids = new Set(
+        (await this.listLineComments(number)).filter((c) => c.body.includes(needle)).map((c) => c.id),
+      );
+      let n = 0;
+      for (const t of await this.threads(number)) {
+        if (t.isResolved || !t.comments.nodes.some((c) => ids.has(c.databaseId))) continue;
+        await this.reviewer.graphql(RESOLVE_THREAD, { threadId: t.id });
+        n++;
+      }
+      return n;
+    } catch (e) {
+      throw asGithubError(e, `resolve the review threads of PR #${number}`);
     }
   }
 

@@ -129,13 +129,26 @@ export class LocalHost implements CodeHost {
           : 'Can not request changes on your own pull request';
       throw selfReviewRefusedError(number, this.o.reviewer, what);
     }
-    return this.store.insertReview(row.id, {
-      author: this.o.reviewer,
-      state: REVIEW_STATE[review.event],
-      body: review.body,
-      commitId: review.commitId,
-      at: this.o.now(),
-    });
+    return this.store.insertReview(
+      row.id,
+      {
+        author: this.o.reviewer,
+        state: REVIEW_STATE[review.event],
+        body: review.body,
+        commitId: review.commitId,
+        at: this.o.now(),
+      },
+      review.comments,
+    );
+  }
+
+  async listLineComments(number: number) {
+    return this.store.lineComments(this.row(number).id);
+  }
+
+  /** Resolves the line comments carrying `needle` (a finding's marker): the local host's thread resolution. */
+  async resolveLineComments(number: number, needle: string): Promise<number> {
+    return this.store.resolveLineComments(this.row(number).id, needle);
   }
 
   async listReviews(number: number) {

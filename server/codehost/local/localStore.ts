@@ -1,6 +1,6 @@
 // The local host's rows: PRs, reviews, comments, commit statuses (migrations 301–304).
 // One project's view of the tables; timestamps are stored as epoch ms, shown as ISO.
-import type { Comment, CommitStatus, PrState, Review, StatusState } from '../../../shared/protocol/pr';
+import type { Comment, CommitStatus, LineComment, PrState, Review, StatusState } from '../../../shared/protocol/pr';
 import type { Db } from '../../store/db';
 
 /** Whoever can write to the local store can push to the bare repository it serves. */
@@ -114,10 +114,18 @@ export class LocalStore {
   insertReview(
     prId: number,
     r: { author: string; state: Review['state']; body: string; commitId: string; at: number },
+    comments: readonly { path: string; line: number; startLine?: number; body: string }[] = [],
   ): Review {
-    const info = this.db
-      .prepare('INSERT INTO pr_reviews (pr_id, author, state, body, commit_id, submitted_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(prId, r.author, r.state, r.body, r.commitId, r.at);
+    // One transaction: the review and its line comments are written together or not at all.
+    const info = this.db.transaction(() => {
+      const row = this.db
+        .prepare(
+          'INSERT INTO pr_reviews (pr_id, author, state, body, commit_id, submitted_at) VALUES (?, ?, ?, ?, ?, ?)',
+        )
+        .run(prId, r.author, r.state, r.body, r.commitId, r.at);
+      for (const c of comments) this.insertLineComment(Number(row.lastInsertRowid), c);
+      return row;
+    })();
     return {
       id: Number(info.lastInsertRowid),
       author: r.author,
@@ -127,6 +135,50 @@ export class LocalStore {
       submittedAt: iso(r.at),
       ...LOCAL_ACCESS,
     };
+  }
+
+  private insertLineComment(
+    reviewId: number,
+    c: { path: string; line: number; startLine?: number; body: string },
+  ): void {
+    this.db
+      .prepare('INSERT INTO pr_review_comments (review_id, path, line, start_line, body) VALUES (?, ?, ?, ?, ?)')
+      .run(reviewId, c.path, c.line, c.startLine ?? null, c.body);
+  }
+
+  lineComments(prId: number): LineComment[] {
+    const rows = this.db
+      .prepare(
+        `SELECT c.* FROM pr_review_comments c JOIN pr_reviews r ON r.id = c.review_id WHERE r.pr_id = ? ORDER BY c.id`,
+      )
+      .all(prId) as {
+      id: number;
+      review_id: number;
+      path: string;
+      line: number;
+      start_line: number | null;
+      body: string;
+      resolved: number;
+    }[];
+    return rows.map((r) => ({
+      id: r.id,
+      reviewId: r.review_id,
+      path: r.path,
+      line: r.line,
+      startLine: r.start_line,
+      body: r.body,
+      resolved: r.resolved === 1,
+    }));
+  }
+
+  /** Marks a PR's line comments whose body holds `needle` resolved; how many changed. */
+  resolveLineComments(prId: number, needle: string): number {
+    return this.db
+      .prepare(
+        `UPDATE pr_review_comments SET resolved = 1 WHERE resolved = 0 AND instr(body, ?) > 0
+           AND review_id IN (SELECT id FROM pr_reviews WHERE pr_id = ?)`,
+      )
+      .run(needle, prId).changes;
   }
 
   reviews(prId: number): Review[] {
