@@ -11,6 +11,7 @@ import type { LanesContext } from '../lanes/lanesContext';
 import type { LaneRow } from '../lanes/laneStore';
 import { forecastable } from '../lanes/overlaps';
 import { logger } from '../util/log';
+import { laneFactsRepo } from '../lanes/laneGitRepo';
 
 const log = logger('land');
 
@@ -60,7 +61,8 @@ export async function tellConflictingSiblings(
   const found = await Promise.all(
     lanes.map(async (l) => {
       const head = await headOf(l.dir);
-      const paths = head ? await baseConflictPaths(repo, baseSha, head) : undefined;
+      // Read where the lane's head is: its own repository (lanes.git: own) may hold commits the project's does not.
+      const paths = head ? await baseConflictPaths(laneFactsRepo(l.dir, repo), baseSha, head) : undefined;
       return { lane: l, paths: paths ?? null };
     }),
   );

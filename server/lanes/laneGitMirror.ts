@@ -26,7 +26,7 @@ export function mirrorNamespace(laneDir: string): string {
 
 /**
  * Fetches `refs` (full names in the lane, or `HEAD` for the worktree's own) from the lane
- * directory into the project's repository under the lane's namespace; then fast-forwards
+ * directory (or `from`, its lane repository when the directory is gone) into the project's repository under the lane's namespace; then fast-forwards
  * (or creates) refs/heads/`ownBranch` to the lane's, when it is among them. Returns what
  * each ref is now in the namespace.
  */
@@ -35,6 +35,7 @@ export async function mirrorLaneRefs(
   laneDir: string,
   refs: string[],
   ownBranch: string | null,
+  from: string = laneDir,
 ): Promise<Map<string, string>> {
   const ns = mirrorNamespace(laneDir);
   const out = new Map<string, string>();
@@ -55,7 +56,7 @@ export async function mirrorLaneRefs(
       '--no-write-fetch-head',
       '--no-auto-gc',
       '--no-recurse-submodules',
-      laneDir,
+      from,
       ...refs.map((r) => `+${r}:${target(r)}`),
     ],
     { extra: { GIT_TERMINAL_PROMPT: '0' }, timeoutMs: MIRROR_TIMEOUT_MS },
@@ -91,12 +92,12 @@ async function fastForward(project: string, ref: string, sha: string): Promise<v
  * no object (a broken one), and a ref read through a link the lane planted in its refs (git
  * reads the files where it leads as refs; none of them is the lane's work).
  */
-export async function laneOnlyRefs(project: string, laneDir: string): Promise<string[]> {
+export async function laneOnlyRefs(project: string, laneDir: string, from: string = laneDir): Promise<string[]> {
   const fmt = ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/', 'refs/tags/'];
   const [lane, mine, common] = await Promise.all([
-    git(laneDir, fmt),
+    git(from, fmt),
     git(project, fmt),
-    git(laneDir, ['rev-parse', '--path-format=absolute', '--git-common-dir']),
+    git(from, ['rev-parse', '--path-format=absolute', '--git-common-dir']),
   ]);
   const have = new Set(mine.split('\n').filter(Boolean));
   const candidates = lane
@@ -105,10 +106,12 @@ export async function laneOnlyRefs(project: string, laneDir: string): Promise<st
     .map((l) => ({ sha: l.slice(0, l.indexOf(' ')), ref: l.slice(l.indexOf(' ') + 1) }))
     .filter((r) => !throughLink(common.trim(), r.ref));
   const present = await presentObjects(
-    laneDir,
+    from,
     candidates.map((r) => r.sha),
   );
   const refs = candidates.filter((r) => present.has(r.sha)).map((r) => r.ref);
+  // A worktree's HEAD; read from the bare lane repository (its worktree gone) it is not the lane's.
+  if (from !== laneDir) return refs;
   const head = await spawnGit(laneDir, ['rev-parse', '--verify', '--quiet', 'HEAD']);
   return head.code === 0 ? [...refs, 'HEAD'] : refs;
 }

@@ -10,6 +10,7 @@ import { factsUnavailable } from '../git/worktreeFacts';
 import { baseCommit, baseConflictPaths, changedPaths } from './changedPaths';
 import type { LaneRow } from './laneStore';
 import { isHere } from './laneWhere';
+import { laneFactsRepo } from './laneGitRepo';
 import type { LaneStore } from './laneStore';
 import type { ConversationsPort } from './conversationsPort';
 
@@ -73,7 +74,8 @@ export async function forecast(r: ForecastReader, peers: LaneRow[], factsOf: Fac
           if (!f || factsUnavailable(f) || !f.headSha) return;
           const [changed, conflict] = await Promise.all([
             changedPaths({ dir: l.dir, headSha: f.headSha, dirty: f.dirty }, baseSha),
-            baseConflictPaths(repo, baseSha, f.headSha),
+            // Where the lane's head is: its own repository (lanes.git: own) may hold commits the project's does not yet.
+            baseConflictPaths(laneFactsRepo(l.dir, repo), baseSha, f.headSha),
           ]);
           if (changed) paths.set(l.id, new Set(changed));
           if (conflict) out.baseConflict.set(l.id, conflict);

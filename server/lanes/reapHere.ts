@@ -2,8 +2,10 @@
 // spec's Reap steps 1–7, run by server/reap/reapLaneDir.ts with this lane's parts plugged in — its stop door, its
 // archive, its patch path, the orchestrator's orphan warning. Reap never kills a process
 // and never discards work: every refusal comes before anything is removed or archived.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isLive } from '../../shared/activity';
+import { logger } from '../util/log';
 import { git, serialized } from '../git/git';
 import { earlierParked, patchPath, unreapedChildren } from './reapParts';
 import { parkLimitsOf } from '../reap/parkSize';
@@ -16,9 +18,11 @@ import { errorMessage } from '../../shared/errors';
 import { laneMirrorFailedError } from '../reap/reapErrors';
 import type { ReapPlan } from '../reap/reapLaneDir';
 import { laneOnlyRefs, mirrorLaneRefs } from './laneGitMirror';
-import { forgetLaneLayout, ownLaneRepo, removeLaneRepo } from './laneGitRepo';
+import { forgetLaneLayout, laneRepoPath, ownLaneRepo, removeLaneRepo } from './laneGitRepo';
 import { copyLaneLfsObjects } from './laneLfsObjects';
 import { commonGitDir } from '../git/plantedLinks';
+
+const log = logger('reap');
 
 export async function reapHere(
   ctx: LanesContext,
@@ -49,8 +53,10 @@ export async function reapHere(
     ownRepo: repo && lane.gitBacked ? ownRepoSteps(repo, lane) : undefined,
   });
   // A worktree deleted by hand leaves its entry in the repository: prune it (step 6).
-  if (report.removed === 'alreadyGone' && lane.gitBacked && repo)
+  if (report.removed === 'alreadyGone' && lane.gitBacked && repo) {
     await serialized(repo, () => git(repo, ['worktree', 'prune']));
+    await reapOrphanLaneRepo(repo, lane);
+  }
   ctx.gitFacts.forget(lane.dir);
   forgetLaneLayout(lane.dir);
   ctx.store.markReaped(lane.id, ctx.now());
@@ -58,6 +64,25 @@ export async function reapHere(
   ctx.app.notify({ topic: 'lanes', id: lane.id });
   ctx.app.notify({ topic: 'runs' });
   return report;
+}
+
+/**
+ * A lane directory deleted by hand leaves its repository of its own (laneGitRepo.ts) with the
+ * lane's commits: its refs are copied into the project's repository from it, then it goes. A
+ * copy that fails keeps the lane repository (nothing of the lane's is lost) and says so in the log.
+ */
+async function reapOrphanLaneRepo(repo: string, lane: LaneRow): Promise<void> {
+  const laneRepo = laneRepoPath(lane.dir);
+  if (!fs.existsSync(laneRepo)) return;
+  try {
+    const refs = await laneOnlyRefs(repo, lane.dir, laneRepo);
+    await mirrorLaneRefs(repo, lane.dir, refs, lane.branch, laneRepo);
+    await copyLaneLfsObjects(laneRepo, commonGitDir(repo) ?? path.join(repo, '.git'));
+  } catch (e) {
+    log.warn(`${lane.name}: its repository ${laneRepo} is kept: its refs could not be copied: ${errorMessage(e)}`);
+    return;
+  }
+  removeLaneRepo(laneRepo);
 }
 
 /**

@@ -66,7 +66,8 @@ describe('lanes: a whole gauntlet loop', function () {
     assert.equal(git(b2Dir, s.env, 'merge-base', '--is-ancestor', head1, 'HEAD'), '');
     const firstPrompt = (await ok(s.svc(['conv', 'log', 'r1-feat-builder-i2']))).stdout;
     assert.ok(firstPrompt.includes(`critic conversation #${critic1.id}`), 'builder i2 is told the critic by id');
-    const verdict1 = `${w.repo}/.git/worktrees/r1-feat-critic-i1/verdict-r1-feat-critic-i1.json`;
+    // In the critic's own git dir: of its own repository (lanes.git: own), else of the project's.
+    const verdict1 = path.join(git(c1Dir, s.env, 'rev-parse', '--absolute-git-dir'), 'verdict-r1-feat-critic-i1.json');
     assert.ok(
       firstPrompt.includes(`NOT_YET with 2 defect(s); verdict file: ${verdict1}`),
       'builder i2 is told the verdict',

@@ -69,10 +69,12 @@ describe('lanes: a refused reap changes nothing; every parked patch stays in sig
     const dir = fs.realpathSync(l.cwd);
     fs.writeFileSync(path.join(l.cwd, 'wip.txt'), 'parked before the end\n');
     // The reap stops after parking and cleaning, before the worktree is removed: the state a kill -9 mid-park leaves.
-    git(w.repo, s.env, 'worktree', 'lock', '--reason', 'held', l.cwd);
+    // Locked in the repository it is a worktree of: its own (lanes.git: own), else the project's.
+    const common = git(l.cwd, s.env, 'rev-parse', '--path-format=absolute', '--git-common-dir');
+    git(common, s.env, 'worktree', 'lock', '--reason', 'held', l.cwd);
     const failed = await s.svc(['lane', 'reap', l.name, '--park']);
     assert.equal(failed.code, 1, failed.stdout + failed.stderr);
-    git(w.repo, s.env, 'worktree', 'unlock', l.cwd);
+    git(common, s.env, 'worktree', 'unlock', l.cwd);
     assert.equal(fs.existsSync(path.join(l.cwd, 'wip.txt')), false, 'the tree was cleaned');
     const folder = path.join(s.svcHome, 'agents', `conv-${l.name}`);
     const [patchName] = fs.readdirSync(folder).filter((f) => f.startsWith('parked-'));

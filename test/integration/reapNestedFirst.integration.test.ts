@@ -44,6 +44,8 @@ describe('reap: a submodule repository in the lane git dir is refused before any
     const modules = path.join(gitDir, 'modules');
     assert.equal(fs.existsSync(path.join(modules, 'sub', 'HEAD')), true, 'the add left its clone in the git dir');
     const head = git(l.cwd, s.env, 'rev-parse', 'HEAD').trim();
+    // The repository it is a worktree of: its own (lanes.git: own), else the project's.
+    const common = git(l.cwd, s.env, 'rev-parse', '--path-format=absolute', '--git-common-dir');
     const message =
       `${dir} has 1 submodule repository in its git dir (${modules}), as git submodule add leaves one even when it fails; ` +
       `git will not remove a worktree that holds one, and reap would delete it: push any work it holds, then delete it ` +
@@ -56,7 +58,7 @@ describe('reap: a submodule repository in the lane git dir is refused before any
       assert.deepEqual([r.code, r.stdout, r.stderr], [1, '', message], args.join(' '));
       assert.equal(fs.readFileSync(path.join(dir, 'wip.txt'), 'utf8'), 'wip\n', 'the untracked file is where it was');
       assert.equal(git(w.repo, s.env, 'rev-parse', 'refs/heads/ng/k').trim(), head, 'the branch stands');
-      assert.match(git(w.repo, s.env, 'worktree', 'list', '--porcelain'), new RegExp(`^worktree ${dir}$`, 'm'));
+      assert.match(git(common, s.env, 'worktree', 'list', '--porcelain'), new RegExp(`^worktree ${dir}$`, 'm'));
       assert.equal(fs.existsSync(path.join(modules, 'sub', 'HEAD')), true, 'the submodule repository stands');
       assert.deepEqual(
         fs.readdirSync(path.join(s.svcHome, 'agents', `conv-${l.name}`)).filter((f) => f.startsWith('parked-')),
