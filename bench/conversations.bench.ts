@@ -19,6 +19,7 @@ import type { Scratch } from '../test/helpers/scratch';
 import { discovery, rpc } from '../test/integration/convSupport';
 import { directAcp, median, ms } from './acpFloor';
 import { loadAverage } from './loadAverage';
+import { runBench } from './runBench';
 
 // What a user or an agent runs: the package's bin (Node's compile cache where Node has one).
 const SVC_BIN = path.join(REPO, 'bin', 'svc');
@@ -155,10 +156,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

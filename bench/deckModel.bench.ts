@@ -22,6 +22,7 @@ import type { ConversationInfo } from '../shared/protocol/conversations';
 import type { LaneRecord } from '../shared/protocol/lanes';
 import { makeRepo, makeScratch } from '../test/helpers/scratch';
 import { median } from './acpFloor';
+import { runBench } from './runBench';
 
 const CONVERSATIONS = Number(process.env.SVC_BENCH_CONVERSATIONS ?? 2000);
 const SIZES = (process.env.SVC_BENCH_DECK_SIZES ?? '200,2000,10000').split(',').map(Number);
@@ -307,10 +308,4 @@ async function main(): Promise<void> {
   );
 }
 
-main().then(
-  () => process.exit(),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -16,6 +16,7 @@ import { git, makeScratch } from '../test/helpers/scratch';
 import { writeBrief } from '../test/helpers/scriptBrief';
 import { median } from './acpFloor';
 import { loadAverage } from './loadAverage';
+import { runBench } from './runBench';
 
 const ROUNDS = Number(process.env.SVC_BENCH_RUNS ?? 5);
 const TARGET = 1.2;
@@ -88,11 +89,4 @@ async function main(): Promise<void> {
   }
 }
 
-// Ends itself once measured: nothing it started (a socket, a watcher) may keep it waiting.
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

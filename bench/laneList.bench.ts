@@ -28,6 +28,7 @@ import { rpcRequest } from '../test/helpers/rpc';
 import { git, makeScratch, sleep } from '../test/helpers/scratch';
 import { scriptBlock } from '../test/helpers/scriptBrief';
 import { median } from './acpFloor';
+import { runBench } from './runBench';
 
 const SIZES = (process.env.SVC_BENCH_LANE_SIZES ?? '50,200,1000').split(',').map(Number);
 const TARGET_SIZE = 200;
@@ -282,11 +283,4 @@ async function main(): Promise<void> {
   }
 }
 
-// Ends itself once measured: nothing it started (a socket, a watcher) may keep it waiting.
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

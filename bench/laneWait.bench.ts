@@ -15,6 +15,7 @@ import { scriptBlock } from '../test/helpers/scriptBrief';
 import { rpc } from '../test/integration/convSupport';
 import { median } from './acpFloor';
 import { loadAverage } from './loadAverage';
+import { runBench } from './runBench';
 
 const WAITERS = [1, 200];
 const RUNS = Number(process.env.SVC_BENCH_RUNS ?? 5);
@@ -118,11 +119,4 @@ async function main(): Promise<void> {
   }
 }
 
-// Ends itself once measured: nothing it started (a socket, a watcher) may keep it waiting.
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

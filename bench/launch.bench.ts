@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import { laneWorld } from '../test/helpers/lanes';
 import { git, makeScratch } from '../test/helpers/scratch';
 import { directAcp, median, ms } from './acpFloor';
+import { runBench } from './runBench';
 
 const RUNS = Number(process.env.SVC_BENCH_RUNS ?? 7);
 const FILES = Number(process.env.SVC_BENCH_FILES ?? 20_000);
@@ -163,11 +164,4 @@ async function main(): Promise<void> {
   }
 }
 
-// Ends itself once measured: nothing it started (a socket, a watcher) may keep it waiting.
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

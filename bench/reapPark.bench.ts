@@ -15,6 +15,7 @@ import { git, makeScratch } from '../test/helpers/scratch';
 import { writeBrief } from '../test/helpers/scriptBrief';
 import { median } from './acpFloor';
 import { loadAverage } from './loadAverage';
+import { runBench } from './runBench';
 
 const FILES = Number(process.env.SVC_BENCH_PARK_FILES ?? 30000);
 const DIRTY = Number(process.env.SVC_BENCH_PARK_DIRTY ?? 3600);
@@ -128,11 +129,4 @@ async function main(): Promise<void> {
   }
 }
 
-// Ends itself once measured: nothing it started (a socket, a watcher) may keep it waiting.
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

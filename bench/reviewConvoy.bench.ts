@@ -27,6 +27,7 @@ import { reviewWorld } from '../test/integration/reviewWorld';
 import { directAcpAt } from './acpFloor';
 import type { World } from '../test/integration/reviewWorld';
 import { loadAverage } from './loadAverage';
+import { runBench } from './runBench';
 
 const RUNS = Number(process.env.SVC_BENCH_RUNS ?? 5);
 const TARGET = 1.2;
@@ -235,11 +236,4 @@ async function main(): Promise<void> {
   }
 }
 
-// Ends itself once measured: nothing it started (a socket, a watcher) may keep it waiting.
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

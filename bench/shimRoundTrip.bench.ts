@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { makeScratch, REPO } from '../test/helpers/scratch';
 import { loadAverage } from './loadAverage';
+import { runBench } from './runBench';
 
 const RUNS = Number(process.env.SVC_BENCH_RUNS ?? 15);
 const TARGET = 1.15;
@@ -56,11 +57,4 @@ async function main(): Promise<void> {
   }
 }
 
-// Ends itself once measured: nothing it started (a socket, a watcher) may keep it waiting.
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);

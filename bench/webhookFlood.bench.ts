@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { makeScratch } from '../test/helpers/scratch';
 import { flood } from '../test/helpers/webhookPosts';
+import { runBench } from './runBench';
 
 const MB = 1024 * 1024;
 const POSTS = 60;
@@ -51,11 +52,4 @@ async function main(): Promise<void> {
   await once('secret configured', 'codehost:\n  github:\n    webhook_secret: bench-secret\n');
 }
 
-// Ends itself once measured: nothing it started (a socket, a watcher) may keep it waiting.
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error(e);
-    process.exit(1);
-  },
-);
+runBench(main);
