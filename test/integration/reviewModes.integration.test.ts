@@ -84,11 +84,17 @@ describe('review pipeline: modes and verdicts', function () {
     const runDir = path.join(i.workspace, '.svc', 'review', 'r1');
     assert.deepEqual(fs.readdirSync(runDir).sort(), [
       'correctness.md',
+      // The run's findings as posted (none here), for the next run to track against.
+      'findings.json',
       'performance.md',
       'requirements.md',
       'security.md',
       'synthesis.md',
     ]);
+    assert.deepEqual(
+      (JSON.parse(fs.readFileSync(path.join(runDir, 'findings.json'), 'utf8')) as { findings: unknown[] }).findings,
+      [],
+    );
     for (const lane of ['security', 'correctness', 'performance', 'requirements']) {
       assert.match(
         fs.readFileSync(path.join(runDir, `${lane}.md`), 'utf8'),
