@@ -3,6 +3,7 @@
 import { EventEmitter } from 'node:events';
 import type { App } from '../app';
 import { dirtyFlagsOf } from '../git/dirtyFlagsOf';
+import { PlainDirtyFlags } from '../git/plainDirtyFlags';
 import type { ConversationsPort } from './conversationsPort';
 import type { HostLink } from '../hosts/hostLink';
 import { sshCommand } from '../hosts/remoteShell';
@@ -33,13 +34,18 @@ export function lanesContext(
     kind = undefined; // a config that does not parse is the doctor's to report; the default runs
   }
   const gitFacts = dirtyFlagsOf(kind, () => keptFactsStore(app.db));
-  app.onStop(() => gitFacts.close());
+  const ownRepoFacts = new PlainDirtyFlags();
+  app.onStop(() => {
+    gitFacts.close();
+    ownRepoFacts.close();
+  });
   const parkedFolders = new ParkedFolders();
   return {
     app,
     store,
     conversations,
     gitFacts,
+    ownRepoFacts,
     hostOps,
     repoOf: (project) => app.config.projects().projects[project]?.path,
     gauntletOf: (project) => app.config.projects().projects[project]?.gauntlet,

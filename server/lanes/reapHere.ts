@@ -58,6 +58,7 @@ export async function reapHere(
     await reapOrphanLaneRepo(repo, lane);
   }
   ctx.gitFacts.forget(lane.dir);
+  ctx.ownRepoFacts?.forget(lane.dir);
   forgetLaneLayout(lane.dir);
   ctx.store.markReaped(lane.id, ctx.now());
   report.earlierParked = earlierParked(ctx, lane.id, report);

@@ -28,6 +28,12 @@ export interface LaneReader {
   hostOps?: Pick<HostLink, 'facts'>;
   conversations: ConversationsPort;
   gitFacts: DirtyFlags;
+  /**
+   * Git facts of lanes with a repository of their own (lanes.git: own): plain `git status`
+   * per lane, since kept's per-repository re-checks stalled the daemon's thread with one
+   * repository per lane (laneListLargeLanes). Absent: gitFacts serves them too.
+   */
+  ownRepoFacts?: DirtyFlags;
   /** The checkout of a project, if it is still configured. */
   repoOf(project: string): string | undefined;
   /** The project's gauntlet block (role and run budgets), if configured. */
@@ -124,6 +130,7 @@ async function readGitFacts(
   const byRepo = new Map<string, string[]>();
   const byHost = new Map<string, string[]>();
   const loose: string[] = [];
+  const ownRepos = new Set<string>();
   const repos = new Map<string, string | undefined>();
   const repoOf = (project: string) => {
     if (!repos.has(project)) repos.set(project, r.repoOf(project));
@@ -137,7 +144,9 @@ async function readGitFacts(
     }
     const repo = repoOf(l.project);
     // A lane with a repository of its own is listed by that repository (laneGitRepo.ts).
-    if (repo) push(byRepo, laneFactsRepo(l.dir, repo), l.dir);
+    const factsRepo = repo ? laneFactsRepo(l.dir, repo) : undefined;
+    if (factsRepo && factsRepo !== repo) ownRepos.add(factsRepo);
+    if (factsRepo) push(byRepo, factsRepo, l.dir);
     else loose.push(l.dir);
   }
   await Promise.all([
@@ -149,7 +158,8 @@ async function readGitFacts(
       if (f) facts.set(dir, f);
     }),
     ...[...byRepo].map(async ([repo, dirs]) => {
-      const found = await r.gitFacts.ofRepo(repo, dirs).catch(() => new Map<string, GitFacts | FactsUnavailable>());
+      const reader = ownRepos.has(repo) ? (r.ownRepoFacts ?? r.gitFacts) : r.gitFacts;
+      const found = await reader.ofRepo(repo, dirs).catch(() => new Map<string, GitFacts | FactsUnavailable>());
       for (const [dir, f] of found) facts.set(dir, f);
     }),
     // An unreachable host leaves its lanes without git facts; their rows still list.
