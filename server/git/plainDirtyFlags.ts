@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { logger } from '../util/log';
 import type { DirtyFlags, FactsUnavailable } from './dirtyFlags';
-import { git } from './git';
+import { git, GitError } from './git';
 import type { GitFacts } from './git';
 import { cleanGitEnvironment, FACTS_TIMEOUT_MS, GitTimeout } from './gitExec';
 import { Slots } from './factsQueues';
@@ -94,9 +94,11 @@ export class PlainDirtyFlags implements DirtyFlags {
         log.warn(`${dir}: no dirty flag within ${this.timeoutMs} ms; it runs on for the next read`);
       return got;
     } catch (e) {
-      if (!(e instanceof GitTimeout)) throw e;
+      // A status git refused (a damaged index, a lock it could not take) is this lane's
+      // problem, shown on its row; the other lanes of the list keep their facts.
+      if (!(e instanceof GitTimeout) && !(e instanceof GitError)) throw e;
       log.warn(`${dir}: no dirty flag: ${e.message}`);
-      return { unavailable: e.short };
+      return { unavailable: e instanceof GitTimeout ? e.short : statusFailure(e) };
     } finally {
       clearTimeout(timer);
     }
@@ -122,6 +124,12 @@ export class PlainDirtyFlags implements DirtyFlags {
   close(): void {
     this.running.clear();
   }
+}
+
+/** `git status failed: <git's first line>`, what a row shows for a status git refused. */
+function statusFailure(e: GitError): string {
+  const first = e.stderr.trim().split('\n')[0] || (e.code === null ? 'no exit code' : `exit ${e.code}`);
+  return `git status failed: ${first}`;
 }
 
 /** A status in a slot: when it started (its bound runs from then) and its answer. */
