@@ -50,7 +50,7 @@ import {
   reuseWhileLiveError,
   secondLiveLaneError,
 } from './laneRefusals';
-import { iterationVerdict } from './reports';
+import { iterationVerdict, mirrorLaneHead } from './reports';
 import { fetchBaseCommit } from '../git/fetchBase';
 import { defaultBranch, laneDir, noPostCheckoutHook } from './workdir';
 import { laneRepoPlaces, ownLaneRepo } from './laneGitRepo';
@@ -164,7 +164,10 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
     fetch: fetched,
     baseSha: fetched?.then((f) => f.commit ?? resolveCommit(repo, f.ref, 'base ref')) ?? null,
     from: p.from !== undefined ? resolveCommit(repo, p.from, '--from') : undefined,
-    at: p.at !== undefined ? resolveCommit(repo, p.at, '--at') : undefined,
+    at:
+      p.at !== undefined
+        ? judgedHeadsMirrored(ctx, run, p.for).then(() => resolveCommit(repo, p.at!, '--at'))
+        : undefined,
     branchName: p.branch !== undefined && role === 'builder' ? checkBranchName(repo, p.branch) : undefined,
     keyMakesValidBranch:
       builderBranch !== undefined && p.branch === undefined ? isValidBranchName(repo, builderBranch) : true,
@@ -477,6 +480,20 @@ function plan(ctx: LanesContext, i: PlanInput): Plan {
 }
 
 /** Iterations are distinct directories among the slot's lanes. */
+/**
+ * A critic or verifier named a commit of the builder it judges (`--at`), which need not have
+ * reported yet: with a repository of its own, that builder's commits are in the project's
+ * store only once mirrored (laneGitMirror.ts), so its newest iteration's heads are mirrored
+ * first. A mirror that fails leaves `--at` to be refused as naming no commit.
+ */
+async function judgedHeadsMirrored(ctx: LanesContext, run: string, judged: string | undefined): Promise<void> {
+  if (judged === undefined) return;
+  const builders = ctx.store.ofSlot(run, judged, 'builder');
+  const newest = builders[builders.length - 1]?.iteration;
+  const lanes = builders.filter((b) => b.iteration === newest && b.reapedAt === null);
+  await Promise.all(lanes.map((b) => mirrorLaneHead(ctx, b)));
+}
+
 function nextIteration(slot: LaneRow[]): number {
   return new Set(slot.map((l) => l.dir)).size + 1;
 }

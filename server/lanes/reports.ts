@@ -135,18 +135,19 @@ export async function fileReport(ctx: LanesContext, p: Params): Promise<{ lane: 
       requestId: p.requestId ?? null,
     });
   })();
-  await mirrorReportedHead(ctx, lane);
+  await mirrorLaneHead(ctx, lane);
   announceReport(ctx, lane, report);
   return { lane, report };
 }
 
 /**
- * A lane with a repository of its own (laneGitRepo.ts): its HEAD and branch as reported, into
- * the person's repository (laneGitMirror.ts), so a critic's, verifier's or land's checkout
- * of the frozen done head finds its commits in the project's store. A report is stored
+ * A lane with a repository of its own (laneGitRepo.ts): its HEAD and branch as they are now
+ * (a report's, or a launch's judging it at a commit named), into the person's repository
+ * (laneGitMirror.ts), so a critic's, verifier's or land's checkout of it finds its commits
+ * in the project's store. A report is stored
  * whether or not it went: reap mirrors again before anything of the lane goes.
  */
-async function mirrorReportedHead(ctx: LanesContext, lane: LaneRow): Promise<void> {
+export async function mirrorLaneHead(ctx: LanesContext, lane: LaneRow): Promise<void> {
   const repo = isHere(lane) && lane.gitBacked ? ctx.repoOf(lane.project) : undefined;
   if (!repo || !ownLaneRepo(lane.dir)) return;
   const refs = ['HEAD', ...(lane.branch ? [`refs/heads/${lane.branch}`] : [])];

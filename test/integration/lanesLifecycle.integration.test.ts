@@ -1,7 +1,7 @@
 // Lane roles and lifecycles beyond the main loop: wait exit codes, play, verifier,
 // orchestrator, --reuse, stop, sparse checkout, blindness, successors, Awareness cards.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LaneRecord, RunCard } from '../../shared/protocol/lanes';
@@ -182,6 +182,34 @@ describe('lanes: roles and lifecycle', function () {
     const orchDir = path.join(root, 'ver-lead-orch');
     assert.equal(git(orchDir, s.env, 'rev-parse', 'HEAD'), git(w.repo, s.env, 'rev-parse', 'HEAD'));
     assert.equal(git(orchDir, s.env, 'rev-parse', '--abbrev-ref', 'HEAD'), 'HEAD');
+  });
+
+  it("starts a critic at a commit its builder made and has not reported (--at), from the builder's own repository", async () => {
+    await startLane(w, {
+      run: 'at',
+      key: 'web',
+      role: 'builder',
+      model: 'm',
+      brief: writeBrief(w.briefs, 'at-b.md', [{ say: 'working' }]),
+    });
+    const builderDir = path.join(root, 'at-web');
+    fs.writeFileSync(path.join(builderDir, 'page.html'), '<p>hello</p>\n');
+    git(builderDir, s.env, 'add', '.');
+    git(builderDir, s.env, 'commit', '-qm', 'page');
+    const head = git(builderDir, s.env, 'rev-parse', 'HEAD');
+    // Made in the builder's own repository: the person's does not have it yet.
+    assert.equal(spawnSync('git', ['cat-file', '-e', head], { cwd: w.repo, env: s.env }).status, 1);
+    const critic = await startLane(w, {
+      run: 'at',
+      key: 'web',
+      role: 'critic',
+      for: 'web',
+      at: head,
+      model: 'm',
+      brief: writeBrief(w.briefs, 'at-c.md', [{ say: 'judging' }]),
+    });
+    assert.equal(git(critic.cwd, s.env, 'rev-parse', 'HEAD'), head);
+    assert.deepEqual(critic.judged, { key: 'web', iteration: 1 });
   });
 
   it('respawns with --reuse in the same directory and iteration, and stops lanes', async () => {
