@@ -7,7 +7,8 @@
 // A status that outlives the read's bound (FACTS_TIMEOUT_MS) lists as "facts unavailable",
 // but it is not killed: it runs on (up to LATE_FACTOR × the bound) and the next read of that
 // lane joins it instead of starting again, so a slow machine's work is kept, not thrown away
-// and redone on every list (issue 43's defect).
+// and redone on every list (issue 43's defect); when it answers, `onLateAnswer` is told, so
+// a view that showed the lane without facts reads it again.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { logger } from '../util/log';
@@ -34,8 +35,12 @@ export class PlainDirtyFlags implements DirtyFlags {
   /** Statuses still running, by dir: a read joins one instead of starting another. */
   private readonly running = new Map<string, Running>();
 
-  constructor(opts: { timeoutMs?: number; parallel?: number } = {}) {
+  /** Told when a status a read gave up on answers after all, so views read the lane again. */
+  private readonly onLateAnswer: (dir: string) => void;
+
+  constructor(opts: { timeoutMs?: number; parallel?: number; onLateAnswer?: (dir: string) => void } = {}) {
     this.timeoutMs = opts.timeoutMs ?? FACTS_TIMEOUT_MS;
+    this.onLateAnswer = opts.onLateAnswer ?? (() => undefined);
     this.slots = new Slots(opts.parallel ?? 2 * os.availableParallelism());
   }
 
@@ -90,8 +95,14 @@ export class PlainDirtyFlags implements DirtyFlags {
     );
     try {
       const got = await Promise.race([run.done, bound]);
-      if (typeof got !== 'boolean')
+      if (typeof got !== 'boolean') {
         log.warn(`${dir}: no dirty flag within ${this.timeoutMs} ms; it runs on for the next read`);
+        // A view that listed the lane as unavailable reads nothing again on its own.
+        run.done.then(
+          () => this.onLateAnswer(dir),
+          () => undefined,
+        );
+      }
       return got;
     } catch (e) {
       // A status git refused (a damaged index, a lock it could not take) is this lane's

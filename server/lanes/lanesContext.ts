@@ -34,7 +34,7 @@ export function lanesContext(
     kind = undefined; // a config that does not parse is the doctor's to report; the default runs
   }
   const gitFacts = dirtyFlagsOf(kind, () => keptFactsStore(app.db));
-  const ownRepoFacts = new PlainDirtyFlags();
+  const ownRepoFacts = new PlainDirtyFlags({ onLateAnswer: () => app.notify({ topic: 'lanes' }) });
   app.onStop(() => {
     gitFacts.close();
     ownRepoFacts.close();
