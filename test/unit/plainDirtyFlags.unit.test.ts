@@ -17,13 +17,18 @@ describe('plain dirty flags: a slow or refused worktree', function () {
 
   after(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  it('lists a status slower than its bound as unavailable, then tells when it answers; the next read has its facts', async () => {
-    const repo = path.join(root, 'slow');
+  const repoWithOneCommit = (name: string): string => {
+    const repo = path.join(root, name);
     fs.mkdirSync(repo, { recursive: true });
     git(repo, 'init', '-q', '--initial-branch=main');
     fs.writeFileSync(path.join(repo, 'a.txt'), 'a\n');
     git(repo, 'add', '.');
     git(repo, 'commit', '-qm', 'one');
+    return repo;
+  };
+
+  it('lists a status slower than its bound as unavailable, then tells when it answers; the next read has its facts', async () => {
+    const repo = repoWithOneCommit('slow');
     // An fsmonitor hook that takes 0.6 s (git asks it twice), then has no answer: git looks itself.
     const hook = path.join(root, 'slow-fsmonitor.sh');
     fs.writeFileSync(hook, '#!/bin/sh\nsleep 0.6\nexit 1\n', { mode: 0o755 });
@@ -46,12 +51,7 @@ describe('plain dirty flags: a slow or refused worktree', function () {
   });
 
   it('lists a damaged index as "git status failed" with git\'s reason, and the sibling with its facts', async () => {
-    const repo = path.join(root, 'repo');
-    fs.mkdirSync(repo, { recursive: true });
-    git(repo, 'init', '-q', '--initial-branch=main');
-    fs.writeFileSync(path.join(repo, 'a.txt'), 'a\n');
-    git(repo, 'add', '.');
-    git(repo, 'commit', '-qm', 'one');
+    const repo = repoWithOneCommit('repo');
     const [broken, fine] = ['broken', 'fine'].map((n) => path.join(root, n));
     git(repo, 'worktree', 'add', '-q', '-b', 'broken', broken, 'HEAD');
     git(repo, 'worktree', 'add', '-q', '-b', 'fine', fine, 'HEAD');
