@@ -60,6 +60,8 @@ export async function askToStop(socket: net.Socket, reason: string, env?: NodeJS
     await Promise.race([c.sendRequest(daemonStop.method, withCallerEnvelope({ reason }, env)), closed]);
   } catch (e) {
     const answer = readRpcError(e);
+    // The close can reach the request before the socket's own 'close' event: the same case.
+    if (answer === 'lost') return;
     throw answer instanceof DaemonRefusal ? answer : e;
   } finally {
     c.dispose();

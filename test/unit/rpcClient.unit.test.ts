@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { readRpcError, DaemonRefusal } from '../../shared/client/daemonRefusal';
+import { askToStop, readRpcError, DaemonRefusal } from '../../shared/client/daemonRefusal';
 import { FrameReader, rpcOver, RpcError } from '../../shared/client/rpcClient';
 import type { RpcConnection } from '../../shared/client/rpcClient';
 import { nameTakenError } from '../../server/conversations/conversationRefusals';
@@ -143,5 +143,32 @@ describe('rpc client: against the daemon RPC server', () => {
       'lost',
     );
     await server.listen(socketPath.replace('s.sock', 's2.sock')); // so after() closes a listening server
+  });
+});
+
+describe('rpc client: asking a daemon to stop', () => {
+  const dir = path.join(REPO, '.scratch', `unit-asktostop-${process.pid}`);
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('takes a daemon that closes the connection on the request, before answering, as stopping', async () => {
+    fs.mkdirSync(dir, { recursive: true });
+    const socketPath = path.join(dir, 'stop.sock');
+    const asked: string[] = [];
+    const server = net.createServer((s) =>
+      s.once('data', (d) => {
+        asked.push(d.toString('utf8'));
+        s.destroy(); // a daemon on its way out: no answer
+      }),
+    );
+    await new Promise<void>((r) => server.listen(socketPath, r));
+    try {
+      const socket = net.connect(socketPath);
+      await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+      await askToStop(socket, 'svc daemon stop');
+      assert.equal(asked.length, 1);
+      assert.match(asked[0], /"method":"daemon\/stop"/);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 });
