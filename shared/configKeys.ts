@@ -17,6 +17,7 @@ export type ConfigField =
   | 'budget'
   | 'park_warn_mb'
   | 'park_max_mb'
+  | 'debounce'
   | 'git';
 
 export interface ConfigKeyRef {
@@ -49,6 +50,7 @@ export const FIELD_CHOICES: Record<ConfigField, readonly string[] | null> = {
   budget: null,
   park_warn_mb: null,
   park_max_mb: null,
+  debounce: null,
   git: LANE_GIT_LAYOUTS,
 };
 
@@ -58,6 +60,7 @@ export const CONFIG_KEY_FORMS = [
   'roles.review.model',
   'roles.review.harness',
   'roles.review.effort',
+  'roles.review.debounce',
   `roles.review.sub.<${REVIEW_LANES.join('|')}>.model|harness`,
   `projects.<key>.gauntlet.roles.<${ROLES.join('|')}>.model|effort|harness|permissions|host|sandbox|budget`,
   'projects.<key>.gauntlet.budget',
@@ -65,7 +68,8 @@ export const CONFIG_KEY_FORMS = [
   'lanes.git',
 ];
 
-const REVIEW_FIELDS: ConfigField[] = ['mode', 'model', 'harness', 'effort'];
+/** `debounce`: the quiet window after a push, whole seconds (config.yaml `roles.review.debounce`). */
+const REVIEW_FIELDS: ConfigField[] = ['mode', 'model', 'harness', 'effort', 'debounce'];
 const LANE_FIELDS: ConfigField[] = ['model', 'harness'];
 /** `svc lane reap --park`'s limits (config.yaml `reap:`, MiB). */
 const REAP_FIELDS: ConfigField[] = ['park_warn_mb', 'park_max_mb'];

@@ -6,6 +6,7 @@
 // collapsed history row. Ids are stable across refreshes so VS Code keeps what the person
 // expanded or collapsed. No vscode.
 import { isLive } from '../../shared/activity';
+import { findingState } from '../../shared/format/findingState';
 import { reviewStall } from '../../shared/format/reviewStall';
 import type { FindingInfo, IssueState, ReviewerInfo } from '../../shared/protocol/review';
 import { convoyFacts } from '../commandDeck/convoys';
@@ -105,7 +106,6 @@ function reviewerNode(issue: string, r: ReviewerInfo): ReviewNode {
   };
 }
 
-const FINDING_STATUS: Record<FindingInfo['status'], string> = { new: 'new', open: 'still open', fixed: 'fixed since' };
 const SEVERITY_ICONS: Record<FindingInfo['severity'], DeckIcon> = {
   blocker: { id: 'error', color: VERDICT_COLORS.fail },
   'should-fix': { id: 'warning', color: VERDICT_COLORS.notYet },
@@ -114,9 +114,7 @@ const SEVERITY_ICONS: Record<FindingInfo['severity'], DeckIcon> = {
 
 /** A finding of the newest posted review: dismissable while it is open and nobody dismissed it. */
 export function findingNode(issue: string, f: FindingInfo): ReviewNode {
-  const state = [FINDING_STATUS[f.status]];
-  if (f.dismissed) state.push('dismissed');
-  else if (f.onLine) state.push('on its line');
+  const state = findingState(f);
   return {
     id: `finding:${issue}:${f.id}`,
     kind: 'finding',

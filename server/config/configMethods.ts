@@ -33,6 +33,11 @@ const FIELD_SCHEMA: Record<ConfigField, z.ZodType> = {
   // A whole number of MiB as typed; written to the file as a number (shared/config.ts's ParkMb checks its range).
   park_warn_mb: z.string().regex(/^\s*[1-9]\d*\s*$/, 'a size is a whole number of MiB, such as 100'),
   park_max_mb: z.string().regex(/^\s*[1-9]\d*\s*$/, 'a size is a whole number of MiB, such as 1024'),
+  // Whole seconds as typed, at most an hour (ReviewRoles' range); written to the file as a number.
+  debounce: z
+    .string()
+    .regex(/^\s*\d+\s*$/, 'a quiet window is a whole number of seconds, such as 60 (0: a review per push)')
+    .refine((v) => Number(v) <= 3600, 'a quiet window is at most 3600 seconds (an hour)'),
   git: LaneGitLayout,
 };
 
@@ -69,13 +74,13 @@ export function registerConfig(app: App): void {
     const file = fileOf(ref);
     const text = p.value === null ? undefined : p.value.trim();
     if (text !== undefined) checkValue(ref, p.value!, file, app);
-    // Budgets and sizes are numbers in the file (the schema's), however they were typed.
+    // Budgets, sizes and seconds are numbers in the file (the schema's), however they were typed.
     const value =
       text === undefined
         ? text
         : ref.field === 'budget'
           ? (parseUsd(text) as { usd: number }).usd
-          : ref.path[0] === 'reap'
+          : ref.path[0] === 'reap' || ref.field === 'debounce'
             ? Number(text)
             : text;
     const { changed } = app.config.edit(file, ref.path, value, ref.keepDepth);

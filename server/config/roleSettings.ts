@@ -14,6 +14,7 @@ import type { ConfigKeyRef } from '../../shared/configKeys';
 import type { ConfigEntry } from '../../shared/protocol/config';
 import { DEFAULT_PARK_MAX_MB, DEFAULT_PARK_WARN_MB } from '../reap/parkSize';
 import { laneGitLayout } from '../lanes/laneGitLayout';
+import { DEFAULT_DEBOUNCE_S } from '../review/settings';
 
 export interface SettingsSource {
   config: ConfigFile;
@@ -38,6 +39,7 @@ function ownValue(ref: ConfigKeyRef, s: SettingsSource): Own {
     return v === undefined ? undefined : String(v);
   }
   const review = s.config.roles?.review;
+  if (ref.field === 'debounce') return review?.debounce === undefined ? undefined : String(review.debounce);
   if (ref.lane) return (review?.sub?.[ref.lane] as Record<string, string | undefined> | undefined)?.[ref.field];
   return (review as Record<string, string | undefined> | undefined)?.[ref.field];
 }
@@ -74,6 +76,8 @@ export function whenUnset(ref: ConfigKeyRef): string {
       return `a reap --park over ${DEFAULT_PARK_WARN_MB} MiB of files warns, naming the largest`;
     case 'park_max_mb':
       return `a reap --park over ${DEFAULT_PARK_MAX_MB} MiB of files is refused before anything is stopped or changed`;
+    case 'debounce':
+      return `pushes less than ${DEFAULT_DEBOUNCE_S} s apart make one review of the newest head, started ${DEFAULT_DEBOUNCE_S} s after the last (0: a review per push)`;
     case 'mode':
       return 'one agent does a combined review pass (quick is the default)';
     case 'model':
@@ -119,6 +123,7 @@ function defaultOf(ref: ConfigKeyRef): string | undefined {
   if (ref.field === 'park_warn_mb') return String(DEFAULT_PARK_WARN_MB);
   if (ref.field === 'park_max_mb') return String(DEFAULT_PARK_MAX_MB);
   if (ref.field === 'git') return laneGitLayout({} as ConfigFile);
+  if (ref.field === 'debounce') return String(DEFAULT_DEBOUNCE_S);
   return undefined;
 }
 

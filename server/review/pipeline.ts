@@ -134,6 +134,10 @@ export class ReviewPipeline implements ReviewPort {
       const settings =
         mode === 'none' ? new Map<ReviewerRole, ReviewerSettings>() : settingsFor(this.ctx, issue, rolesOf(mode));
       const runId = nextRunId(entries);
+      // The run still under way (only the newest can be: each request retires the ones
+      // before it) is superseded now: its reviewers stop below and its post is refused.
+      const supersedes =
+        latest && (latest.phase === 'requested' || latest.phase === 'dispatched') ? latest.runId : null;
       this.journal(issue, {
         kind: 'review.requested',
         runId,
@@ -141,6 +145,7 @@ export class ReviewPipeline implements ReviewPort {
         source: o.source,
         ...(o.trigger ? { trigger: o.trigger } : {}),
         ...(o.coalesced && o.coalesced.length > 1 ? { coalesced: o.coalesced } : {}),
+        ...(supersedes ? { supersedes } : {}),
         ...(o.by ? { by: o.by } : {}),
         mode,
         pr: pr.number,

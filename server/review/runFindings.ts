@@ -189,26 +189,32 @@ export async function gatherFindings(host: CodeHost, issue: IssueRow, run: Run, 
 export function postedFindings(workspace: string, entries: JournalEntry[]): FindingInfo[] | undefined {
   const runs = [...runsOf(entries).values()].filter((r) => r.phase === 'verdict').reverse();
   for (const run of runs) {
-    const record = readRunFindings(workspace, run.runId);
-    if (!record) continue;
-    const since = lastReviewed(entries, run.runId);
-    const before = since ? (readRunFindings(workspace, since.runId)?.findings ?? []) : [];
-    const onLines = new Set<string>();
-    for (const r of runsOf(entries).values())
-      for (const id of readRunFindings(workspace, r.runId)?.posted ?? []) onLines.add(id);
-    const tracked = trackFindings(record.findings, before, journalDismissals(entries), new Set());
-    return tracked.map((t) => ({
-      id: t.finding.id,
-      severity: t.finding.severity,
-      location:
-        t.finding.line === t.finding.endLine
-          ? `${t.finding.path}:${t.finding.line}`
-          : `${t.finding.path}:${t.finding.line}-${t.finding.endLine}`,
-      title: t.finding.title,
-      status: t.status,
-      dismissed: t.dismissed,
-      onLine: onLines.has(t.finding.id),
-    }));
+    const found = findingsOfRun(workspace, entries, run.runId);
+    if (found) return found;
   }
   return undefined;
+}
+
+/** One posted run's findings with their status against the run before it; undefined when it kept none. */
+export function findingsOfRun(workspace: string, entries: JournalEntry[], runId: string): FindingInfo[] | undefined {
+  const record = readRunFindings(workspace, runId);
+  if (!record) return undefined;
+  const since = lastReviewed(entries, runId);
+  const before = since ? (readRunFindings(workspace, since.runId)?.findings ?? []) : [];
+  const onLines = new Set<string>();
+  for (const r of runsOf(entries).values())
+    for (const id of readRunFindings(workspace, r.runId)?.posted ?? []) onLines.add(id);
+  const tracked = trackFindings(record.findings, before, journalDismissals(entries), new Set());
+  return tracked.map((t) => ({
+    id: t.finding.id,
+    severity: t.finding.severity,
+    location:
+      t.finding.line === t.finding.endLine
+        ? `${t.finding.path}:${t.finding.line}`
+        : `${t.finding.path}:${t.finding.line}-${t.finding.endLine}`,
+    title: t.finding.title,
+    status: t.status,
+    dismissed: t.dismissed,
+    onLine: onLines.has(t.finding.id),
+  }));
 }

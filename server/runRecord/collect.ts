@@ -18,6 +18,7 @@ import { laneRecords } from '../lanes/records';
 import { chainLine } from '../lanes/show';
 import { SpendBook, capText } from '../lanes/spend';
 import { readJournal } from '../review/journal';
+import { findingsOfRun } from '../review/runFindings';
 import { runsOf } from '../review/runs';
 import { builderDiffs } from './diffs';
 import type { RunRecordPorts } from './ports';
@@ -259,7 +260,8 @@ function reviewsOf(ports: RunRecordPorts, rows: LaneRow[], launchers: Conv[]): R
   for (const id of issues) {
     const issue = ports.issue(id);
     if (!issue) continue;
-    for (const r of runsOf(readJournal(issue.workspace)).values()) {
+    const journal = readJournal(issue.workspace);
+    for (const r of runsOf(journal).values()) {
       out.push({
         issue: id,
         title: issue.title,
@@ -269,6 +271,7 @@ function reviewsOf(ports: RunRecordPorts, rows: LaneRow[], launchers: Conv[]): R
         verdict: r.verdict,
         phase: r.phase,
         at: r.bornAt,
+        findings: r.phase === 'verdict' ? (findingsOfRun(issue.workspace, journal, r.runId) ?? []) : [],
       });
     }
   }

@@ -9,6 +9,7 @@ import { escapeHtml as esc, markdownHtml } from './markdown';
 /** Where a lane ran, as its row's header says it: nothing for this machine. */
 const onHostText = (host: string | null): string => (host === null ? '' : ` · on ${esc(host)}`);
 import { timelineSvg } from './timeline';
+import { findingState } from '../../shared/format/findingState';
 
 type Lane = RunRecord['lanes'][number];
 
@@ -187,7 +188,18 @@ function reviews(r: RunRecord): string {
       (v) =>
         `<tr><td>${esc(v.issue)} ${esc(v.title)}</td><td>${esc(v.runId)}</td><td>${esc(v.mode)}</td><td><code>${esc(v.sha.slice(0, 12))}</code></td><td>${esc(v.verdict ?? v.phase)}</td><td>${esc(when(v.at))}</td></tr>`,
     )
-    .join('')}</table>`;
+    .join('')}</table>${r.reviews.map(findings).join('')}`;
+}
+
+/** A run's posted findings, one per line: severity, location, title and state. */
+function findings(v: RunRecord['reviews'][number]): string {
+  if (!v.findings.length) return '';
+  return `<h3>Findings of ${esc(v.runId)}</h3><ul>${v.findings
+    .map(
+      (f) =>
+        `<li>[${esc(f.severity)}] <code>${esc(f.location)}</code> ${esc(f.title)} · ${esc(findingState(f).join(' · '))} <code>${esc(f.id)}</code></li>`,
+    )
+    .join('')}</ul>`;
 }
 
 const STYLE = `

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { RUN_KEY, RUN_KEY_RULE, VERDICTS } from '../keys';
 import { request } from './rpc';
+import { FindingInfo } from './review';
 
 const Sha = z.string().nullable();
 
@@ -141,6 +142,8 @@ export const RunRecord = z.object({
       verdict: z.string().nullable(),
       phase: z.string(),
       at: z.number(),
+      /** The findings the run posted, with their state against the run before (docs/review-findings.md). */
+      findings: z.array(FindingInfo),
     }),
   ),
 });

@@ -180,12 +180,13 @@ describe('config: svc config get|set', function () {
     assert.deepEqual(row('projects.web.gauntlet.budget'), ['projects.web.gauntlet.budget', '-', 'unset']);
     assert.deepEqual(row('reap.park_warn_mb'), ['reap.park_warn_mb', '100', 'default']);
     assert.deepEqual(row('reap.park_max_mb'), ['reap.park_max_mb', '1024', 'default']);
-    // 12 review keys, 2 reap limits, model, effort, harness, permissions, host, sandbox and budget for each of five roles, and the run budget
+    assert.deepEqual(row('roles.review.debounce'), ['roles.review.debounce', '60', 'default']);
+    // 13 review keys, 2 reap limits, model, effort, harness, permissions, host, sandbox and budget for each of five roles, and the run budget
     assert.deepEqual(row('lanes.git'), ['lanes.git', 'own', 'default']);
     // and the lanes' git layout
-    assert.equal(lines.filter((l) => l !== '').length, 1 + 12 + 2 + 1 + 35 + 1);
+    assert.equal(lines.filter((l) => l !== '').length, 1 + 13 + 2 + 1 + 35 + 1);
     const j = JSON.parse((await ok(s.svc(['config', 'get', '--json']))).stdout) as ConfigEntry[];
-    assert.equal(j.length, 51);
+    assert.equal(j.length, 52);
   });
 
   it('shows an inherited lane model and the mode default', async () => {
@@ -250,7 +251,7 @@ describe('config: svc config get|set', function () {
     );
     refused(
       await s.svc(['config', 'set', 'roles.review.speed', 'x']),
-      "unknown config key 'roles.review.speed'; the settable keys are roles.review.mode, roles.review.model, roles.review.harness, roles.review.effort, roles.review.sub.<security|correctness|performance|requirements>.model|harness, projects.<key>.gauntlet.roles.<builder|critic|verifier|play|orchestrator>.model|effort|harness|permissions|host|sandbox|budget, projects.<key>.gauntlet.budget, reap.park_warn_mb|park_max_mb, lanes.git",
+      "unknown config key 'roles.review.speed'; the settable keys are roles.review.mode, roles.review.model, roles.review.harness, roles.review.effort, roles.review.debounce, roles.review.sub.<security|correctness|performance|requirements>.model|harness, projects.<key>.gauntlet.roles.<builder|critic|verifier|play|orchestrator>.model|effort|harness|permissions|host|sandbox|budget, projects.<key>.gauntlet.budget, reap.park_warn_mb|park_max_mb, lanes.git",
     );
     refused(
       await s.svc(['config', 'set', 'reap.park_max_mb', '1.5']),
@@ -328,6 +329,32 @@ describe('config: svc config get|set', function () {
       r.stdout,
       `Unset reap.park_max_mb in ${configFile}; now 1024, default: a reap --park over 1024 MiB of files is refused before anything is stopped or changed\n`,
     );
+  });
+
+  it("sets the reviews' quiet window as whole seconds, 60 by default, 0 for a review per push", async () => {
+    let r = await ok(s.svc(['config', 'set', 'roles.review.debounce', '0']));
+    assert.equal(r.stdout, `Set roles.review.debounce to 0 in ${configFile}\n`);
+    assert.match(fs.readFileSync(configFile, 'utf8'), /^ {4}debounce: 0$/m);
+    assert.equal((await ok(s.svc(['config', 'get', 'roles.review.debounce']))).stdout, '0\n');
+    r = await ok(s.svc(['config', 'set', 'roles.review.debounce', '30']));
+    assert.equal(r.stdout, `Set roles.review.debounce to 30 in ${configFile}\n`);
+    const before = fs.readFileSync(configFile, 'utf8');
+    assert.match(before, /^ {4}debounce: 30$/m);
+    refused(
+      await s.svc(['config', 'set', 'roles.review.debounce', '1.5']),
+      `cannot set roles.review.debounce to '1.5': a quiet window is a whole number of seconds, such as 60 (0: a review per push); ~/.svc/config.yaml is unchanged`,
+    );
+    refused(
+      await s.svc(['config', 'set', 'roles.review.debounce', '7200']),
+      `cannot set roles.review.debounce to '7200': a quiet window is at most 3600 seconds (an hour); ~/.svc/config.yaml is unchanged`,
+    );
+    assert.equal(fs.readFileSync(configFile, 'utf8'), before);
+    r = await ok(s.svc(['config', 'set', 'roles.review.debounce', '--unset']));
+    assert.equal(
+      r.stdout,
+      `Unset roles.review.debounce in ${configFile}; now 60, default: pushes less than 60 s apart make one review of the newest head, started 60 s after the last (0: a review per push)\n`,
+    );
+    assert.doesNotMatch(fs.readFileSync(configFile, 'utf8'), /debounce/);
   });
 
   it('sets the lanes’ git layout, own by default, and refuses any other', async () => {

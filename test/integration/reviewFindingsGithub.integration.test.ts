@@ -5,56 +5,26 @@
 // resolves the thread there; on the author's own PR the verdict stays a marker comment and
 // the findings go on their lines in a COMMENT review.
 import * as assert from 'node:assert/strict';
-import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { findingId } from '../../server/review/findings';
-import { startGithubFake } from '../helpers/githubFake';
 import type { GithubFake } from '../helpers/githubFake';
 import { git } from '../helpers/scratch';
-import { reviewWorld } from './reviewWorld';
+import { githubReviewWorld } from './githubReviewWorld';
+import type { GithubReviewWorld } from './githubReviewWorld';
 import type { World } from './reviewWorld';
-
-const SECRET = 'webhook-secret';
 
 describe('review findings on GitHub (fake)', function () {
   this.timeout(240_000);
+  let g: GithubReviewWorld;
   let w: World;
   let fake: GithubFake;
 
   before(async () => {
-    w = await reviewWorld('review-findings-github', { mode: 'quick', env: { GITHUB_TOKEN: 'token-svc' } });
-    fake = await startGithubFake({ owner: 'acme', repo: 'web', gitDir: w.origin });
-    fake.addUser('token-svc', 'svc');
-    fake.addUser('token-bot', 'svc-bot');
+    g = await githubReviewWorld('review-findings-github');
+    ({ w, fake } = g);
   });
-  after(async () => {
-    await w.s.dispose();
-    await fake.close();
-  });
-
-  /** GitHub's `synchronize` webhook for a push, signed. */
-  const synchronize = async (n: number, branch: string, before: string, after: string, delivery: string) => {
-    const d = JSON.parse(fs.readFileSync(path.join(w.s.svcHome, 'server.json'), 'utf8')) as { httpPort: number };
-    const body = JSON.stringify({
-      action: 'synchronize',
-      before,
-      after,
-      repository: { full_name: 'acme/web' },
-      pull_request: { number: n, head: { sha: after, ref: branch } },
-    });
-    const res = await fetch(`http://127.0.0.1:${d.httpPort}/api/webhooks/github`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-github-event': 'pull_request',
-        'x-github-delivery': delivery,
-        'x-hub-signature-256': `sha256=${crypto.createHmac('sha256', SECRET).update(body).digest('hex')}`,
-      },
-      body,
-    });
-    assert.equal(res.status, 200);
-  };
+  after(async () => g.dispose());
 
   /** Commits `files`, pushes, tells the daemon by webhook, waits for the review of the new head. */
   const push = async (
@@ -69,7 +39,7 @@ describe('review findings on GitHub (fake)', function () {
     git(i.workspace, w.s.env, 'commit', '-qm', `change ${Object.keys(files).join(', ')}`);
     git(i.workspace, w.s.env, 'push', '-q', 'origin', 'HEAD');
     const after = git(i.workspace, w.s.env, 'rev-parse', 'HEAD');
-    await synchronize(n, i.branch, before, after, `d-${after}`);
+    await g.synchronize(n, i.branch, before, after, `d-${after}`);
     const v = await w.waitKind(i.id, 'review.verdict', verdicts, 60_000);
     assert.equal(v.sha, after);
     return v;
@@ -89,7 +59,7 @@ describe('review findings on GitHub (fake)', function () {
       ]);
 
   it('posts findings as review comments once; a thread resolved on GitHub stays dismissed across two pushes until its code changes', async () => {
-    w.configure({ mode: 'quick', github: { apiUrl: fake.url, secret: SECRET, reviewerToken: 'token-bot' } });
+    g.onGithub({ reviewerBot: true });
     const i = await w.issue('GitHub findings', {
       'quick.findings':
         '### [should-fix] feature.txt:1 — the feature names no one\nSay whose.\n\n### [nit] nowhere.txt:1 — not a file\n',
@@ -152,7 +122,7 @@ describe('review findings on GitHub (fake)', function () {
   });
 
   it("on the author's own PR the verdict is a marker comment and the findings go on their lines in a COMMENT review", async () => {
-    w.configure({ mode: 'quick', github: { apiUrl: fake.url, secret: SECRET } });
+    g.onGithub();
     const i = await w.issue('Own PR findings', { 'quick.findings': '### [nit] feature.txt:1 — shorter\n' });
     await w.startWork(i.id);
     const v = await w.waitKind(i.id, 'review.verdict');

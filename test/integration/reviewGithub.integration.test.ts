@@ -6,49 +6,27 @@
 // commit even when GitHub moves the review's commit_id; a PR opened by hand is reviewed
 // on its `opened` webhook.
 import * as assert from 'node:assert/strict';
-import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { startGithubFake } from '../helpers/githubFake';
 import type { GithubFake } from '../helpers/githubFake';
 import { git, sleep } from '../helpers/scratch';
-import { reviewWorld } from './reviewWorld';
+import { githubReviewWorld } from './githubReviewWorld';
+import type { GithubReviewWorld } from './githubReviewWorld';
 import type { World } from './reviewWorld';
-
-const SECRET = 'webhook-secret';
 
 describe('review pipeline on GitHub (fake)', function () {
   this.timeout(180_000);
+  let g: GithubReviewWorld;
   let w: World;
   let fake: GithubFake;
 
   before(async () => {
-    w = await reviewWorld('review-github', { mode: 'quick', env: { GITHUB_TOKEN: 'token-svc' } });
-    fake = await startGithubFake({ owner: 'acme', repo: 'web', gitDir: w.origin });
-    fake.addUser('token-svc', 'svc');
-    w.configure({ mode: 'quick', github: { apiUrl: fake.url, secret: SECRET } });
+    g = await githubReviewWorld('review-github');
+    ({ w, fake } = g);
   });
-  after(async () => {
-    await w.s.dispose();
-    await fake.close();
-  });
+  after(async () => g.dispose());
 
-  const hook = async (delivery: string, payload: object, signature?: string) => {
-    const d = JSON.parse(fs.readFileSync(path.join(w.s.svcHome, 'server.json'), 'utf8')) as { httpPort: number };
-    const body = JSON.stringify(payload);
-    const sig = signature ?? `sha256=${crypto.createHmac('sha256', SECRET).update(body).digest('hex')}`;
-    const res = await fetch(`http://127.0.0.1:${d.httpPort}/api/webhooks/github`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-github-event': 'pull_request',
-        'x-github-delivery': delivery,
-        'x-hub-signature-256': sig,
-      },
-      body,
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  };
+  const hook = (delivery: string, payload: object, signature?: string) => g.hook(delivery, payload, signature);
 
   it('svc done opens the PR on GitHub; the own-PR refusal becomes the marker comment; synchronize starts the next review', async () => {
     const i = await w.issue('GitHub feature');
@@ -113,7 +91,7 @@ describe('review pipeline on GitHub (fake)', function () {
     assert.equal(st.pr!.head, after);
   });
   it('a push whose webhook never comes is reviewed all the same: the poll of the open PRs catches it up', async () => {
-    w.configure({ mode: 'quick', github: { apiUrl: fake.url, secret: SECRET, pollS: 10 } });
+    g.onGithub({ pollS: 10 });
     const i = (await w.show('WEB-1')).issue;
     const reviews = w.kinds(i.id).filter((k) => k === 'review.requested').length;
     fs.appendFileSync(path.join(i.workspace, 'feature.txt'), 'pushed, its webhook lost\n');
@@ -134,8 +112,7 @@ describe('review pipeline on GitHub (fake)', function () {
   });
 
   it('with a reviewer identity of its own, each verdict is one formal review pinned to the head: APPROVE, REQUEST_CHANGES, and COMMENT for FAILED', async () => {
-    fake.addUser('token-bot', 'svc-bot');
-    w.configure({ mode: 'quick', github: { apiUrl: fake.url, secret: SECRET, reviewerToken: 'token-bot' } });
+    g.onGithub({ reviewerBot: true });
     for (const [verdict, event, state] of [
       ['APPROVED', 'APPROVE', 'APPROVED'],
       ['CHANGES_REQUESTED', 'REQUEST_CHANGES', 'CHANGES_REQUESTED'],
@@ -176,7 +153,7 @@ describe('review pipeline on GitHub (fake)', function () {
   });
 
   it('a PR a person opened on GitHub for an issue branch: its `opened` webhook is the review request (source head-change, trigger webhook opened)', async () => {
-    w.configure({ mode: 'quick', github: { apiUrl: fake.url, secret: SECRET, reviewerToken: 'token-bot' } });
+    g.onGithub({ reviewerBot: true });
     const i = await w.issue('Opened by hand', { quick: 'APPROVED' });
     fs.writeFileSync(path.join(i.workspace, 'feature.txt'), 'by hand\n');
     git(i.workspace, w.s.env, 'add', 'feature.txt');
@@ -208,7 +185,7 @@ describe('review pipeline on GitHub (fake)', function () {
   });
 
   it("an approval whose commit_id GitHub moved to a later head is still the reviewed commit's: not ready, stale", async () => {
-    w.configure({ mode: 'quick', github: { apiUrl: fake.url, secret: SECRET, reviewerToken: 'token-bot' } });
+    g.onGithub({ reviewerBot: true });
     const i = await w.issue('Moved approval', { quick: 'APPROVED' });
     await w.startWork(i.id);
     const v = await w.waitKind(i.id, 'review.verdict');

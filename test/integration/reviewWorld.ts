@@ -7,7 +7,7 @@
 // plain `Verdict:` line). `<lane>.<runId>` overrides `<lane>` for one run; the parent
 // also takes AUTO (the strictest lane verdict; PLAIN is AUTO on a plain line) and BADFILE
 // (writes a synthesis.md without Convoy Notes and dies without posting); the quick-mode
-// agent's `quick` file takes a verdict or HANG. `<lane>.findings` (a lane) and
+// agent's `quick` file takes a verdict or HANG (`quick.<runId>` for one run). `<lane>.findings` (a lane) and
 // `quick.findings` (the quick agent) hold the text of a `## Findings` section that reviewer
 // writes after its Blockers (docs/review-findings.md).
 import * as assert from 'node:assert/strict';
@@ -86,7 +86,7 @@ f="$HOME/ctl/$SVC_ISSUE/$SVC_REVIEW_LANE.findings"
 const PARENT_SH = `d="$HOME/ctl/$SVC_ISSUE"
 c=$(cat "$d/parent.$SVC_REVIEW_RUN" 2>/dev/null || cat "$d/parent" 2>/dev/null || echo AUTO)
 if [ "$SVC_REVIEW_LANE" = quick ]; then
-  v=$(cat "$d/quick" 2>/dev/null || echo APPROVED)
+  v=$(cat "$d/quick.$SVC_REVIEW_RUN" 2>/dev/null || cat "$d/quick" 2>/dev/null || echo APPROVED)
   if [ "$v" = HANG ]; then sleep 100000; exit 0; fi
   { printf '# Verdict: %s\\n\\n## Summary\\nquick pass over %s\\n\\n## Blockers\\nNone.\\n\\n' "$v" "$SVC_REVIEW_SHA"
     if [ -f "$d/quick.findings" ]; then printf '## Findings\\n\\n'; cat "$d/quick.findings"; printf '\\n\\n'; fi

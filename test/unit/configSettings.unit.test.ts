@@ -53,8 +53,16 @@ describe('config: keys and sources', () => {
     ]) {
       assert.equal(parseConfigKey(bad), undefined, bad);
     }
-    // 12 review keys, reap's two park limits and the lanes' git layout
-    assert.equal(globalConfigKeys().length, 15);
+    // 13 review keys (the debounce among them), reap's two park limits and the lanes' git layout
+    assert.equal(globalConfigKeys().length, 16);
+    assert.deepEqual(parseConfigKey('roles.review.debounce'), {
+      key: 'roles.review.debounce',
+      file: 'config',
+      path: ['roles', 'review', 'debounce'],
+      field: 'debounce',
+      keepDepth: 0,
+    });
+    assert.equal(parseConfigKey('roles.review.sub.security.debounce'), undefined);
     assert.deepEqual(parseConfigKey('lanes.git'), {
       key: 'lanes.git',
       file: 'config',
@@ -122,6 +130,25 @@ describe('config: keys and sources', () => {
       ['quick', 'default', null],
     );
     assert.deepEqual(at('roles.review.mode').choices, ['quick', 'full', 'none']);
+    // The quiet window: 60 s by default; a number in the file and text in the entry.
+    assert.deepEqual(at('roles.review.debounce'), {
+      key: 'roles.review.debounce',
+      value: '60',
+      source: 'default',
+      from: null,
+      file: null,
+      whenUnset:
+        'pushes less than 60 s apart make one review of the newest head, started 60 s after the last (0: a review per push)',
+      choices: null,
+    });
+    const zero = { ...s, config: ConfigFile.parse({ roles: { review: { debounce: 0 } } }) };
+    assert.deepEqual(
+      [
+        entryFor(parseConfigKey('roles.review.debounce')!, zero).value,
+        entryFor(parseConfigKey('roles.review.debounce')!, zero).source,
+      ],
+      ['0', 'global'],
+    );
     assert.deepEqual(
       [at('projects.web.gauntlet.roles.critic.model').value, at('projects.web.gauntlet.roles.critic.model').source],
       ['c', 'project'],

@@ -1,7 +1,11 @@
 // The run record's defences, unit by unit: Markdown an agent wrote renders with nothing that
-// runs or loads, and a record's strings lose the home path and credentials.
+// runs or loads, a record's strings lose the home path and credentials, and a review's
+// posted findings are listed with their state.
 import * as assert from 'node:assert/strict';
+import type { FindingInfo } from '../../shared/protocol/review';
+import type { RunRecord } from '../../shared/protocol/runRecord';
 import { markdownHtml } from '../../server/runRecord/markdown';
+import { renderRunRecord } from '../../server/runRecord/render';
 import { redactDeep, redactText } from '../../server/runRecord/redact';
 
 describe('run record: report Markdown', () => {
@@ -100,5 +104,89 @@ describe('run record: redaction', () => {
     assert.equal(r('GOOGLE_APPLICATION_CREDENTIALS=/x/key.json'), 'GOOGLE_APPLICATION_CREDENTIALS=[redacted]');
     // Not secrets: a count of tokens, ordinary words.
     assert.equal(r('input tokens: 1200, the author: Ann'), 'input tokens: 1200, the author: Ann');
+  });
+});
+
+describe('run record: review findings', () => {
+  const record = (findings: FindingInfo[]): RunRecord => ({
+    project: 'web',
+    run: 'r1',
+    exportedAt: 0,
+    svcVersion: '0.1.0',
+    launchers: [],
+    lanes: [],
+    successors: [],
+    chains: [],
+    reports: [],
+    diffs: [],
+    timeline: [],
+    cost: { total: 0, reported: false, spend: '' },
+    parked: [],
+    landings: [],
+    reviews: [
+      {
+        issue: 'WEB-1',
+        title: 'Greet',
+        runId: 'r1',
+        mode: 'full',
+        sha: 'a'.repeat(40),
+        verdict: 'APPROVED',
+        phase: 'verdict',
+        at: 0,
+        findings,
+      },
+    ],
+  });
+
+  it("lists a run's posted findings with their state, as text", () => {
+    const html = renderRunRecord(
+      record([
+        {
+          id: 'f-0123456789',
+          severity: 'nit',
+          location: 'greet.sh:3',
+          title: 'quote <b>once</b>',
+          status: 'new',
+          dismissed: false,
+          onLine: true,
+        },
+        {
+          id: 'f-abcdefabcd',
+          severity: 'blocker',
+          location: 'api.ts:4-9',
+          title: 'unchecked input',
+          status: 'open',
+          dismissed: true,
+          onLine: true,
+        },
+        {
+          id: 'f-9999999999',
+          severity: 'should-fix',
+          location: 'db.ts:2',
+          title: 'slow query',
+          status: 'fixed',
+          dismissed: false,
+          onLine: false,
+        },
+      ]),
+    );
+    assert.ok(html.includes('<h3>Findings of r1</h3>'), html);
+    assert.ok(
+      html.includes(
+        '<li>[nit] <code>greet.sh:3</code> quote &lt;b&gt;once&lt;/b&gt; · new · on its line <code>f-0123456789</code></li>',
+      ),
+    );
+    assert.ok(
+      html.includes(
+        '<li>[blocker] <code>api.ts:4-9</code> unchecked input · still open · dismissed <code>f-abcdefabcd</code></li>',
+      ),
+    );
+    assert.ok(
+      html.includes('<li>[should-fix] <code>db.ts:2</code> slow query · fixed since <code>f-9999999999</code></li>'),
+    );
+  });
+
+  it('shows no findings heading for a run without findings', () => {
+    assert.ok(!renderRunRecord(record([])).includes('Findings of'));
   });
 });

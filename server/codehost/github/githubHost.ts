@@ -1,10 +1,9 @@
 // The GitHub code host through @octokit/rest (ESM; bundled by esbuild, loaded through
 // require(esm) under tsx). Facts it relies on are in docs/codehost.md: reviews always pinned
 // with commit_id, the 422 own-PR refusal, combined status `pending` with total_count 0
-// meaning "no statuses", every list paginated. Head changes arrive by webhook (see
-// webhook.ts, `receivePullRequestEvent`), and a conditional read of the open PRs every
-// minute or so (`poll`) catches up a delivery that never came: answered 304 while
-// nothing changed, which GitHub does not count against the rate limit.
+// meaning "no statuses", every list paginated. Head changes (webhooks and the poll) are
+// githubHeadWatch.ts's, review comments on lines and their threads githubLineComments.ts's,
+// whether a reviewer can push githubPushAccess.ts's.
 import type { PrState, PullRequest } from '../../../shared/protocol/pr';
 import type {
   CodeHost,
@@ -15,7 +14,6 @@ import type {
   MergeResult,
   SetStatus,
 } from '../codeHost';
-import { HeadEvents } from '../headEvents';
 import { checkComment, checkReview, checkStatus } from '../validate';
 import { githubIdentityUnknownError, noMergeMethodError } from '../codehostRefusals';
 import { asGithubError, ownPrRefusal } from './githubErrors';
@@ -23,6 +21,11 @@ import { githubClient } from './githubClient';
 import type { GithubClient } from './githubClient';
 import { toCheck, toComment, toPr, toReview, toStatus } from './githubMap';
 import type { GhPull } from './githubMap';
+import { GithubHeadWatch } from './githubHeadWatch';
+import { listLineComments, resolveLineComments } from './githubLineComments';
+import { GithubPushAccess } from './githubPushAccess';
+import { memoryBases } from './prBases';
+import type { PrBases } from './prBases';
 import type { IssueCommentPayload, PullRequestPayload } from './webhookPayload';
 import { logger } from '../../util/log';
 
@@ -48,78 +51,26 @@ export interface GithubHostOptions {
   bases?: PrBases;
 }
 
-/** The base each PR had when last seen, and when it last changed (an ISO time from GitHub). */
-export interface PrBases {
-  get(number: number): { base: string; changedAt: string | null } | undefined;
-  set(number: number, base: string, changedAt: string | null): void;
-}
-
-function memoryBases(): PrBases {
-  const kept = new Map<number, { base: string; changedAt: string | null }>();
-  return { get: (n) => kept.get(n), set: (n, base, changedAt) => void kept.set(n, { base, changedAt }) };
-}
-
 type MergeMethod = 'merge' | 'squash' | 'rebase';
-
-/** A PR's review threads: resolved or not, and the comments in each (REST does not say). */
-const THREADS_QUERY = `query($owner: String!, $repo: String!, $number: Int!, $after: String) {
-  repository(owner: $owner, name: $repo) {
-    pullRequest(number: $number) {
-      reviewThreads(first: 100, after: $after) {
-        pageInfo { hasNextPage endCursor }
-        nodes { id isResolved comments(first: 100) { nodes { databaseId } } }
-      }
-    }
-  }
-}`;
-
-interface ThreadsAnswer {
-  repository?: {
-    pullRequest?: {
-      reviewThreads: {
-        pageInfo: { hasNextPage: boolean; endCursor: string | null };
-        nodes: { id: string; isResolved: boolean; comments: { nodes: { databaseId: number }[] } }[];
-      };
-    } | null;
-  } | null;
-}
-
-/** Resolves one review thread, as a person does with "Resolve conversation". */
-const RESOLVE_THREAD = `mutation($threadId: ID!) {
-  resolveReviewThread(input: { threadId: $threadId }) { thread { id isResolved } }
-}`;
-
-type Thread = ThreadsAnswer extends {
-  repository?: { pullRequest?: { reviewThreads: { nodes: (infer T)[] } } | null } | null;
-}
-  ? T
-  : never;
 
 export class GithubHost implements CodeHost {
   readonly kind = 'github' as const;
   readonly project: string;
   private readonly opener: GithubClient;
   private readonly reviewer: GithubClient;
-  private readonly events = new HeadEvents();
   private readonly activity = new Set<(pr: { project: string; number: number }) => void>();
   private login?: Promise<string>;
   private readonly repoArgs: { owner: string; repo: string };
-  /** The open-PR list's ETag and the head each PR had when last seen (poll or webhook). */
-  private etag?: string;
-  private readonly seenHeads = new Map<number, string>();
-  /** Per PR: whether each verdict author can push, as the permission endpoint said at this head. */
-  private readonly permissions = new Map<number, { head: string; asked: Map<string, Promise<boolean>> }>();
-  private pollTimer?: NodeJS.Timeout;
-  private polling = Promise.resolve();
-
-  private readonly bases: PrBases;
+  private readonly heads: GithubHeadWatch;
+  private readonly pushAccess: GithubPushAccess;
 
   constructor(private readonly o: GithubHostOptions) {
     this.project = o.project;
-    this.bases = o.bases ?? memoryBases();
     this.repoArgs = { owner: o.owner, repo: o.repo };
     this.opener = githubClient(o.token, o.baseUrl);
     this.reviewer = o.reviewerToken ? githubClient(o.reviewerToken, o.baseUrl) : this.opener;
+    this.heads = new GithubHeadWatch(o.project, o, this.opener, o.bases ?? memoryBases());
+    this.pushAccess = new GithubPushAccess(this.reviewer, this.repoArgs);
   }
 
   /** Who the service writes as: configured, else GET /user (which App installation and
@@ -229,74 +180,17 @@ export class GithubHost implements CodeHost {
   }
 
   /** Review comments (REST) with their threads' resolution, which only GraphQL reports. */
-  async listLineComments(number: number): Promise<LineComment[]> {
-    try {
-      const rows = await this.reviewer.paginate(this.reviewer.pulls.listReviewComments, {
-        ...this.repoArgs,
-        pull_number: number,
-        per_page: 100,
-      });
-      const resolved = await this.resolvedCommentIds(number);
-      return rows.map((c) => ({
-        id: c.id,
-        reviewId: c.pull_request_review_id ?? 0,
-        path: c.path,
-        line: c.line ?? c.original_line ?? 0,
-        startLine: c.start_line ?? null,
-        body: c.body,
-        resolved: resolved.has(c.id) || (c.in_reply_to_id !== undefined && resolved.has(c.in_reply_to_id)),
-      }));
-    } catch (e) {
-      throw asGithubError(e, `list the review comments of PR #${number}`);
-    }
-  }
-
-  /** The database ids of the comments of the PR's resolved review threads. */
-  private async resolvedCommentIds(number: number): Promise<Set<number>> {
-    const out = new Set<number>();
-    for (const t of await this.threads(number))
-      if (t.isResolved) for (const c of t.comments.nodes) out.add(c.databaseId);
-    return out;
-  }
-
-  /** The PR's review threads (GraphQL: REST does not say which are resolved). */
-  private async threads(number: number): Promise<Thread[]> {
-    const out: Thread[] = [];
-    let after: string | null = null;
-    for (let page = 0; page < 20; page++) {
-      const r: ThreadsAnswer = await this.reviewer.graphql(THREADS_QUERY, { ...this.repoArgs, number, after });
-      const threads = r.repository?.pullRequest?.reviewThreads;
-      if (!threads) break;
-      out.push(...threads.nodes);
-      if (!threads.pageInfo.hasNextPage) break;
-      after = threads.pageInfo.endCursor;
-    }
-    return out;
+  listLineComments(number: number): Promise<LineComment[]> {
+    return listLineComments(this.reviewer, this.repoArgs, number);
   }
 
   /** Resolves the open threads whose comments carry `needle` (a finding's marker), as the reviewer identity. */
-  async resolveLineComments(number: number, needle: string): Promise<number> {
-    try {
-      const ids = new Set(
-        (await this.listLineComments(number)).filter((c) => c.body.includes(needle)).map((c) => c.id),
-      );
-      let n = 0;
-      for (const t of await this.threads(number)) {
-        if (t.isResolved || !t.comments.nodes.some((c) => ids.has(c.databaseId))) continue;
-        await this.reviewer.graphql(RESOLVE_THREAD, { threadId: t.id });
-        n++;
-      }
-      return n;
-    } catch (e) {
-      throw asGithubError(e, `resolve the review threads of PR #${number}`);
-    }
+  resolveLineComments(number: number, needle: string): Promise<number> {
+    return resolveLineComments(this.reviewer, this.repoArgs, number, needle);
   }
 
-  /** Each review with whether its author can push. For every verdict (approval or change
-   *  request) that is asked of the permission endpoint: `author_association` COLLABORATOR
-   *  or MEMBER is also given to people with read or triage access, whose verdicts GitHub's
-   *  branch protection does not count either. The answers are kept per PR head (a
-   *  permission changed meanwhile counts from the next push), once per author. */
+  /** Each review with whether its author can push, asked for every verdict (approval or
+   *  change request) of the permission endpoint (githubPushAccess.ts). */
   async listReviews(number: number, head?: string | null) {
     let rows;
     try {
@@ -308,42 +202,14 @@ export class GithubHost implements CodeHost {
     } catch (e) {
       throw asGithubError(e, `list the reviews of PR #${number}`);
     }
-    const asked = this.permissionsAt(number, head);
+    const canPush = this.pushAccess.at(number, head);
     return Promise.all(
       rows.map(async (r) => {
         const login = r.user?.login;
         if (!login || !VERDICTS.has(r.state.toUpperCase())) return toReview(r);
-        if (!asked.has(login)) {
-          const answer = this.canPush(login);
-          asked.set(login, answer);
-          answer.catch(() => asked.delete(login)); // a failed question is asked again next time
-        }
-        return toReview(r, await asked.get(login)!);
+        return toReview(r, await canPush(login));
       }),
     );
-  }
-
-  /** Permission answers for the PR at `head` (a fresh set without a head). */
-  private permissionsAt(number: number, head: string | null | undefined): Map<string, Promise<boolean>> {
-    if (!head) return new Map();
-    const kept = this.permissions.get(number);
-    if (kept && kept.head === head) return kept.asked;
-    const fresh = { head, asked: new Map<string, Promise<boolean>>() };
-    this.permissions.set(number, fresh);
-    return fresh.asked;
-  }
-
-  /** Push access by the permission endpoint; a user it will not tell about has none. */
-  private async canPush(login: string): Promise<boolean> {
-    try {
-      const r = await this.reviewer.repos.getCollaboratorPermissionLevel({ ...this.repoArgs, username: login });
-      const p = r.data.user?.permissions;
-      return r.data.permission === 'admin' || r.data.permission === 'write' || !!(p?.push || p?.maintain || p?.admin);
-    } catch (e) {
-      const status = (e as { status?: number }).status;
-      if (status === 404 || status === 403) return false;
-      throw asGithubError(e, `read the permission of ${login}`);
-    }
   }
 
   async createComment(number: number, body: string) {
@@ -456,7 +322,7 @@ export class GithubHost implements CodeHost {
   }
 
   onHeadChange(fn: HeadChangeListener): () => void {
-    return this.events.on(fn);
+    return this.heads.onHeadChange(fn);
   }
 
   /** Comments and reviews changed on a PR (its readiness is computed anew by whoever reads it). */
@@ -465,26 +331,9 @@ export class GithubHost implements CodeHost {
     return () => this.activity.delete(fn);
   }
 
-  /** `owner/repo` of a PR head is this repository (a fork's branch may share an issue branch's name). */
-  private ownHead(headRepo: { full_name: string } | null | undefined): boolean {
-    return !!headRepo && headRepo.full_name.toLowerCase() === `${this.o.owner}/${this.o.repo}`.toLowerCase();
-  }
-
   /** When PR `number`'s base last changed, if it did since svc first saw the PR. */
   baseChangedAt(number: number): string | null {
-    return this.bases.get(number)?.changedAt ?? null;
-  }
-
-  /** Keeps the base PR `number` has now; true when it differs from the one kept (or `changed` says so). */
-  private noteBase(number: number, base: string | undefined, at: string | undefined, changed = false): boolean {
-    if (!base) return false;
-    const kept = this.bases.get(number);
-    if (!changed && (!kept || kept.base === base)) {
-      if (!kept) this.bases.set(number, base, null);
-      return false;
-    }
-    this.bases.set(number, base, at ?? new Date().toISOString());
-    return true;
+    return this.heads.baseChangedAt(number);
   }
 
   /** A verified, first-seen `pull_request` delivery. Returns what was done, for the webhook's answer and log. */
@@ -492,102 +341,17 @@ export class GithubHost implements CodeHost {
     action: string,
     payload: PullRequestPayload,
   ): 'headChange' | 'baseChange' | 'ignored' | 'fork' {
-    const pr = payload.pull_request;
-    // A head from another repository is never one of svc's issue branches, whatever its name.
-    if (pr.head.repo !== undefined && !this.ownHead(pr.head.repo)) return 'fork';
-    // Moved to another base: the diff changed under the same head, so it is a new review target.
-    if (action === 'edited') {
-      if (!payload.changes?.base || !this.noteBase(pr.number, pr.base?.ref, pr.updated_at, true)) return 'ignored';
-      this.events.emit({
-        project: this.project,
-        number: pr.number,
-        branch: pr.head.ref,
-        before: pr.head.sha,
-        after: pr.head.sha,
-        source: 'webhook',
-        action: 'base_changed',
-      });
-      return 'baseChange';
-    }
-    this.noteBase(pr.number, pr.base?.ref, pr.updated_at);
-    let before: string | null = null;
-    let after = pr.head.sha;
-    if (action === 'synchronize') {
-      before = payload.before ?? null;
-      after = payload.after ?? pr.head.sha;
-    } else if (!['opened', 'reopened', 'ready_for_review'].includes(action)) return 'ignored';
-    if (before === after) return 'ignored';
-    this.seenHeads.set(pr.number, after);
-    this.events.emit({
-      project: this.project,
-      number: pr.number,
-      branch: pr.head.ref,
-      before,
-      after,
-      source: 'webhook',
-      action,
-    });
-    return 'headChange';
+    return this.heads.receivePullRequestEvent(action, payload);
   }
 
   /** Reads the open PRs now and every `everyMs` (conditionally), reporting heads the webhooks did not. */
   startPolling(everyMs: number): void {
-    if (this.pollTimer || everyMs <= 0) return;
-    this.pollTimer = setInterval(() => void this.poll(), everyMs);
-    this.pollTimer.unref();
-    void this.poll(); // at once too: deliveries may have been missed while the daemon was stopped
+    this.heads.startPolling(everyMs);
   }
 
   /** One conditional read of the open PRs (most recently updated first); serialized. */
   poll(): Promise<void> {
-    this.polling = this.polling.then(async () => {
-      let r;
-      try {
-        r = await this.opener.pulls.list({
-          ...this.repoArgs,
-          state: 'open',
-          sort: 'updated',
-          direction: 'desc',
-          per_page: 100,
-          headers: this.etag ? { 'if-none-match': this.etag } : {},
-        });
-      } catch (e) {
-        if ((e as { status?: number }).status === 304) return; // nothing changed since the last read
-        log.warn(
-          `polling the open PRs of ${this.o.owner}/${this.o.repo} failed: ${asGithubError(e, 'list the open PRs').message}`,
-        );
-        return;
-      }
-      this.etag = r.headers.etag;
-      for (const pr of r.data) {
-        // A head from another repository, or from a fork since deleted (`repo` null), is never one of svc's branches.
-        if (!this.ownHead(pr.head.repo)) continue;
-        if (this.noteBase(pr.number, pr.base.ref, pr.updated_at)) {
-          this.events.emit({
-            project: this.project,
-            number: pr.number,
-            branch: pr.head.ref,
-            before: pr.head.sha,
-            after: pr.head.sha,
-            source: 'poll',
-            action: 'base_changed',
-          });
-        }
-        const before = this.seenHeads.get(pr.number) ?? null;
-        if (before === pr.head.sha) continue;
-        this.seenHeads.set(pr.number, pr.head.sha);
-        // Heads seen first by this poll are reported too: the review pipeline keeps one review per head.
-        this.events.emit({
-          project: this.project,
-          number: pr.number,
-          branch: pr.head.ref,
-          before,
-          after: pr.head.sha,
-          source: 'poll',
-        });
-      }
-    });
-    return this.polling;
+    return this.heads.poll();
   }
 
   /** A verified `issue_comment` delivery: a comment on a PR was written, edited or deleted
@@ -604,8 +368,7 @@ export class GithubHost implements CodeHost {
     return 'prActivity';
   }
 
-  async close(): Promise<void> {
-    clearInterval(this.pollTimer);
-    await this.polling;
+  close(): Promise<void> {
+    return this.heads.close();
   }
 }

@@ -1,7 +1,7 @@
 // Each GitHub PR's base as svc last saw it, and when it last changed, kept in the store so
-// a base change seen before a daemon restart still stops earlier approvals from counting.
+// a base change seen before a daemon restart still stops earlier approvals from counting
+// (in memory for a host made without a store).
 import type { Db } from '../../store/db';
-import type { PrBases } from './githubHost';
 
 export function storedPrBases(db: Db, project: string): PrBases {
   return {
@@ -16,4 +16,15 @@ export function storedPrBases(db: Db, project: string): PrBases {
         )
         .run(project, number, base, changedAt),
   };
+}
+
+/** The base each PR had when last seen, and when it last changed (an ISO time from GitHub). */
+export interface PrBases {
+  get(number: number): { base: string; changedAt: string | null } | undefined;
+  set(number: number, base: string, changedAt: string | null): void;
+}
+
+export function memoryBases(): PrBases {
+  const kept = new Map<number, { base: string; changedAt: string | null }>();
+  return { get: (n) => kept.get(n), set: (n, base, changedAt) => void kept.set(n, { base, changedAt }) };
 }
