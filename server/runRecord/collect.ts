@@ -196,10 +196,13 @@ async function defectList(
     const text = await siteOf(ctx, lane).readLaneFile(file, VERDICT_FILE_MAX);
     return { list: verdictDefects(file, text).map(defectLine), note: null };
   } catch (e) {
+    // A reap removes the worktree's git dir, where a sandboxed judge keeps its verdict file.
+    const gone = e instanceof LaneFileError && e.problem.kind === 'outside' && lane.reapedAt !== null;
     return {
       list: null,
-      note:
-        e instanceof LaneFileError
+      note: gone
+        ? `verdict file ${file} went with the lane's folders when it was reaped: not read at export`
+        : e instanceof LaneFileError
           ? `verdict file ${file} ${e.message}: not read at export`
           : `verdict file ${file} could not be read at export: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
     };

@@ -129,6 +129,18 @@ describe('run record: svc run export', function () {
     assert.ok(rec.timeline.some((e) => e.kind === 'reap' && e.text === 'rec-greet-builder-i1 reaped'));
   });
 
+  it("says a reaped critic's verdict file went with its folders, and keeps its verdict and count", async () => {
+    await ok(s.svc(['lane', 'reap', 'rec-greet-critic-i1']));
+    const rec = JSON.parse((await ok(s.svc(['run', 'export', 'rec', '--json', '--out', '-']))).stdout) as RunRecord;
+    const judged = rec.reports.find((x) => x.verdict)!;
+    assert.equal(judged.defectList, null);
+    assert.match(
+      judged.defectNote!,
+      /^verdict file ~\/proj-lanes\/\S+\/verdict\.json went with the lane's folders when it was reaped: not read at export$/,
+    );
+    assert.deepEqual(rec.chains, [{ key: 'greet', line: 'i1 built → critic c1: NOT_YET (2 defects)' }]);
+  });
+
   it('opens from its file in chromium with the network cut and requests nothing from elsewhere', async () => {
     const file = path.join(s.home, 'svc-run-proj-rec.html');
     browser = await launchBrowser(s.home);
