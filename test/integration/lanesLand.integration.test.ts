@@ -63,11 +63,13 @@ describe('lanes: svc lane land', function () {
     assert.equal(fs.readFileSync(landing.checks[0].outputPath, 'utf8'), 'green\n');
     // The base had not moved since the lane started: the landing is the builder's own head.
     assert.equal(landing.landedSha, landing.headSha);
-    // No landing worktree is left behind, and the person's checkout is untouched.
+    // The one landing worktree left is the base's kept checks tree, at the landed commit
+    // (made fresh for the next landing); the person's checkout is untouched.
     assert.deepEqual(
       fs.readdirSync(`${w.repo}-lanes`).filter((d) => d.startsWith('.land-')),
-      [],
+      ['.land-checks-main'],
     );
+    assert.equal(git(path.join(`${w.repo}-lanes`, '.land-checks-main'), s.env, 'rev-parse', 'HEAD'), landing.landedSha);
     assert.equal(git(w.repo, s.env, 'status', '--porcelain'), '');
   });
 
