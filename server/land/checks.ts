@@ -45,6 +45,8 @@ export interface ChecksRequest {
   stopOnFailure?: boolean;
   /** Extra environment for the checks (SVC_CHECK_SHA and SVC_CHECK_NAME are always set). */
   env?: Record<string, string>;
+  /** Ends the run early: the check running is killed and no other starts (the results so far are returned). */
+  signal?: AbortSignal;
 }
 
 export interface CheckResult {
@@ -84,6 +86,7 @@ export async function runChecks(req: ChecksRequest): Promise<CheckResult[]> {
   try {
     const results: CheckResult[] = [];
     for (const check of req.checks) {
+      if (req.signal?.aborted) break;
       const r = await runOne(req, check);
       results.push(r);
       if (!r.ok && req.stopOnFailure) break;
@@ -130,6 +133,9 @@ async function runOne(req: ChecksRequest, check: GauntletCheck): Promise<CheckRe
       const child = spawn(command, args, { cwd: req.worktree, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
       let timedOut = false;
       if (child.pid) inFlight.add(child.pid);
+      const stop = () => killGroup(child.pid, 'SIGKILL');
+      req.signal?.addEventListener('abort', stop, { once: true });
+      if (req.signal?.aborted) stop();
       const keep = (d: Buffer) => {
         fs.writeSync(out, d);
         tail = (tail + d.toString('utf8')).slice(-TAIL_BYTES);
@@ -146,6 +152,7 @@ async function runOne(req: ChecksRequest, check: GauntletCheck): Promise<CheckRe
         clearTimeout(timer);
         clearTimeout(grace);
         if (child.pid) inFlight.delete(child.pid);
+        req.signal?.removeEventListener('abort', stop);
         const durationMs = Date.now() - started;
         resolve({
           name: check.name,

@@ -5,7 +5,8 @@
 // the code host itself and the landing starts over on the new base). On GitHub the base
 // moves through the builder's PR instead, merged only when ready (landOnGithub.ts). The
 // row says how far it got before each step that changes anything, so a daemon killed
-// midway finds it.
+// midway finds it. What can start before the base is read does (docs/decisions/land.md):
+// the checks' tree made fresh at the builder's head, and off GitHub its checks on it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { SvcError } from '../../shared/errors';
@@ -15,6 +16,7 @@ import { fetchBase, fetchBaseCommit } from '../git/fetchBase';
 import { git, GitError, gitOk, serialized } from '../git/git';
 import { logger } from '../util/log';
 import { runChecks } from './checks';
+import type { CheckResult } from './checks';
 import { freshChecksTree, keptChecksTree } from './checksTree';
 import { combine } from './combine';
 import { pauseAfterLandPushForFaultTest } from './faultPause';
@@ -102,55 +104,90 @@ async function tryOnBase(
   const project = ctx.app.config.project(landing.project);
   const lane = ctx.laneOf(landing.laneId)!;
   const gh = ctx.githubOf?.(landing.project);
-  const baseSha = await baseCommit(project.path, landing.base);
-  ctx.store.running(id, baseSha);
-  ctx.app.notify({ topic: 'runs', id: landing.laneId });
-  // GitHub: the PR first, so a PR that cannot merge is refused before the checks run.
-  const pr = gh && (await prForLanding(project.path, gh, landing, lane.branch));
-  if (gh && pr) {
-    ctx.store.setPr(id, pr.number);
-    await requireReady(gh, landing, pr.number);
-  }
-  const combined = await combine({
-    repo: project.path,
-    baseSha,
-    headSha: landing.headSha,
-    method: landing.method,
-    worktree: landingWorktree(lane.lanesRoot, id, 'rebase'),
-    message: `Land ${landing.lane} (${landing.run}/${landing.key})\n\nLanded by svc lane land from ${landing.headSha}.`,
-  });
-  if (!combined.ok) return end(ctx, id, landConflictError(landing.lane, landing.base, combined.paths));
-  const results = await runChecks({
-    repo: project.path,
-    sha: combined.sha,
-    worktree: tree,
-    kept: { ready: (await early) && combined.sha === landing.headSha },
-    outputDir: path.join(ctx.app.paths.home, 'land', String(id)),
-    checks: project.gauntlet?.checks ?? [],
-    sandbox: lane.sandbox ?? 'off',
-    svcHome: ctx.app.paths.home,
-    stopOnFailure: true,
-    env: { SVC_LANDING: String(id) },
-  });
-  ctx.store.setChecks(
-    id,
-    results.map(({ tail: _tail, ...r }) => r),
-  );
-  const failed = results.find((r) => !r.ok);
-  if (failed) return end(ctx, id, landCheckFailedError(landing.lane, landing.base, failed));
-  if (gh && pr) {
-    // GitHub merges onto its base as it is then: only the base the checks ran on may take it.
-    if ((await baseCommit(project.path, landing.base)) !== baseSha) return BASE_MOVED;
-    await requireReady(gh, landing, pr.number);
-    const merged = await gh.host.mergePullRequest(pr.number, { sha: landing.headSha, method: landing.method });
+  const checksOn = (sha: string, ready: boolean, signal?: AbortSignal) =>
+    runChecks({
+      repo: project.path,
+      sha,
+      worktree: tree,
+      kept: { ready },
+      outputDir: path.join(ctx.app.paths.home, 'land', String(id)),
+      checks: project.gauntlet?.checks ?? [],
+      sandbox: lane.sandbox ?? 'off',
+      svcHome: ctx.app.paths.home,
+      stopOnFailure: true,
+      env: { SVC_LANDING: String(id) },
+      signal,
+    });
+  // Pushed to origin, a merge or rebase lands the builder's head itself when the base has not
+  // moved past it (a fast-forward, the common case): its checks start at once, while the base
+  // is read and combined. They count only when the combination is that very head; otherwise
+  // they are killed and the combination is checked in the tree made fresh again. On GitHub
+  // the PR's readiness comes first, and a squash is always a new commit: no head run there.
+  const stopHeadRun = new AbortController();
+  const headRun =
+    !gh && landing.method !== 'squash'
+      ? early.then((ready) => checksOn(landing.headSha, ready, stopHeadRun.signal))
+      : undefined;
+  let headRunSettled = !headRun;
+  try {
+    const baseSha = await baseCommit(project.path, landing.base);
+    ctx.store.running(id, baseSha);
+    ctx.app.notify({ topic: 'runs', id: landing.laneId });
+    // GitHub: the PR first, so a PR that cannot merge is refused before the checks run.
+    const pr = gh && (await prForLanding(project.path, gh, landing, lane.branch));
+    if (gh && pr) {
+      ctx.store.setPr(id, pr.number);
+      await requireReady(gh, landing, pr.number);
+    }
+    const combined = await combine({
+      repo: project.path,
+      baseSha,
+      headSha: landing.headSha,
+      method: landing.method,
+      worktree: landingWorktree(lane.lanesRoot, id, 'rebase'),
+      message: `Land ${landing.lane} (${landing.run}/${landing.key})\n\nLanded by svc lane land from ${landing.headSha}.`,
+    });
+    if (!combined.ok) return end(ctx, id, landConflictError(landing.lane, landing.base, combined.paths));
+    const isHead = combined.sha === landing.headSha;
+    let results: CheckResult[];
+    if (headRun && isHead) {
+      headRunSettled = true;
+      results = await headRun;
+    } else {
+      if (headRun) await dropRun(headRun, stopHeadRun);
+      headRunSettled = true;
+      results = await checksOn(combined.sha, !headRun && isHead && (await early));
+    }
+    ctx.store.setChecks(
+      id,
+      results.map(({ tail: _tail, ...r }) => r),
+    );
+    const failed = results.find((r) => !r.ok);
+    if (failed) return end(ctx, id, landCheckFailedError(landing.lane, landing.base, failed));
+    if (gh && pr) {
+      // GitHub merges onto its base as it is then: only the base the checks ran on may take it.
+      if ((await baseCommit(project.path, landing.base)) !== baseSha) return BASE_MOVED;
+      await requireReady(gh, landing, pr.number);
+      const merged = await gh.host.mergePullRequest(pr.number, { sha: landing.headSha, method: landing.method });
+      await pauseAfterLandPushForFaultTest();
+      await fetchBase(project.path, landing.base).catch(() => undefined);
+      return landed(ctx, id, merged.sha);
+    }
+    ctx.store.intend(id, combined.sha);
+    if (!(await pushBase(project.path, landing.base, combined.sha))) return BASE_MOVED;
     await pauseAfterLandPushForFaultTest();
-    await fetchBase(project.path, landing.base).catch(() => undefined);
-    return landed(ctx, id, merged.sha);
+    return landed(ctx, id, combined.sha);
+  } finally {
+    // A refusal or a fault before the head run counted: it ends before the tree is touched again.
+    if (!headRunSettled) await dropRun(headRun!, stopHeadRun);
   }
-  ctx.store.intend(id, combined.sha);
-  if (!(await pushBase(project.path, landing.base, combined.sha))) return BASE_MOVED;
-  await pauseAfterLandPushForFaultTest();
-  return landed(ctx, id, combined.sha);
+}
+
+/** A head run that does not count: killed, waited for, and its output files removed (the combination's replace them). */
+async function dropRun(run: Promise<CheckResult[]>, stop: AbortController): Promise<void> {
+  stop.abort();
+  const results = await run.catch((): CheckResult[] => []);
+  for (const r of results) fs.rmSync(r.outputPath, { force: true });
 }
 
 /** The base's commit as origin has it now (fetched when it moved; read on the way when it had not). */

@@ -96,6 +96,29 @@ describe('land: the project checks runner', function () {
     assert.deepEqual([results[2].ok, results[2].tail], [true, 'y\n']);
   });
 
+  it('ends a run when its signal aborts: the running check killed, no other started', async () => {
+    const stop = new AbortController();
+    const run = runChecks({
+      ...req('d', [
+        { name: 'long', run: 'echo started; sleep 30', timeout: 60 },
+        { name: 'never', run: 'echo ran', timeout: 30 },
+      ]),
+      signal: stop.signal,
+    });
+    const log = path.join(s.svcHome, 'land', 'd', 'long.log');
+    for (let i = 0; i < 200 && !(fs.existsSync(log) && fs.readFileSync(log, 'utf8')); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    const t = Date.now();
+    stop.abort();
+    const results = await run;
+    assert.ok(Date.now() - t < 5_000, `took ${Date.now() - t} ms`);
+    assert.deepEqual(
+      results.map((x) => [x.name, x.ok, x.exitCode, x.timedOut, x.tail]),
+      [['long', false, null, false, 'started\n']],
+    );
+    assert.equal(fs.existsSync(path.join(s.svcHome, 'land', 'd', 'never.log')), false);
+  });
+
   /** Every file of the worktree at `dir` but its `.git` pointer, sorted. */
   const filesOf = (dir: string): string[] =>
     fs
