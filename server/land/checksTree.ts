@@ -36,7 +36,9 @@ export async function commonDirOf(repo: string): Promise<string> {
  * one reused when it is still the worktree svc made there, else made anew.
  */
 export async function freshChecksTree(repo: string, dir: string, sha: string): Promise<void> {
-  const admin = await ownAdminDir(repo, dir);
+  // Nothing awaited before the checkout's start once the common dir is known: a landing
+  // calls this before it reads the base, and the checkout's process starts first.
+  const admin = ownAdminDir(dir, commonDirs.get(repo) ?? (await commonDirOf(repo)));
   if (admin && (await reuse(dir, admin, sha))) return;
   if (fs.existsSync(dir))
     await serialized(repo, () => git(repo, ['worktree', 'remove', '--force', dir])).catch(() =>
@@ -52,10 +54,10 @@ export async function freshChecksTree(repo: string, dir: string, sha: string): P
 }
 
 /**
- * The admin folder of the worktree at `dir` when it is one of `repo`'s and points back to
+ * The admin folder of the worktree at `dir` when it is one of `commonDir`'s and points back to
  * `dir` both ways; undefined otherwise (nothing there, or not what svc made: made anew).
  */
-async function ownAdminDir(repo: string, dir: string): Promise<string | undefined> {
+function ownAdminDir(dir: string, commonDir: string): string | undefined {
   let pointer: string;
   try {
     pointer = fs.readFileSync(path.join(dir, '.git'), 'utf8');
@@ -66,7 +68,7 @@ async function ownAdminDir(repo: string, dir: string): Promise<string | undefine
   if (!m) return undefined;
   // Git writes both pointers absolute (relative ones from git 2.48 on, when asked): compared as real paths.
   const admin = real(path.resolve(dir, m[1]));
-  const worktrees = real(path.join(await commonDirOf(repo), 'worktrees'));
+  const worktrees = real(path.join(commonDir, 'worktrees'));
   if (!admin || !worktrees || path.dirname(admin) !== worktrees) return undefined;
   try {
     if (!fs.lstatSync(path.join(admin, 'HEAD')).isFile()) return undefined;
