@@ -1,9 +1,9 @@
 // The worktree a project's landings run their checks in, kept between landings of one base
 // and made fresh for each: every file the check sees written from the commit by one
 // `git checkout`, nothing else left in it, and its git admin folder back to what a new
-// worktree has (docs/decisions/land.md, "One checks worktree per base"). A new worktree
-// per landing cost two more git processes (add, remove) and the admin folder's set-up on
-// every landing's path. Anything unexpected (the folder gone, its `.git` changed, a
+// worktree has (docs/decisions/land.md, "Project checks"). A new worktree per landing
+// cost two more git processes (add, remove) and the admin folder's set-up on every
+// landing's path. Anything unexpected (the folder gone, its `.git` changed, a
 // checkout that fails) makes the worktree anew, as every landing did before.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
