@@ -1,7 +1,8 @@
 // The project's checks (`gauntlet.checks` in projects.yaml) run on one commit: a fresh
 // detached worktree of their own (never the person's checkout, never a lane's), each check
-// in turn inside the lane sandbox when asked, each one's whole output kept in a file, the
-// worktree removed afterwards. Used by `svc lane land` (server/land/) and `svc lane pick`.
+// in turn inside the lane sandbox when asked, each one's whole output kept in a file. A
+// pick's worktree is new and removed afterwards; a landing's is its base's kept one, made
+// fresh (checksTree.ts). Used by `svc lane land` (server/land/) and `svc lane pick`.
 //
 // The API is one function, runChecks, and its two types: what to run, what came of it.
 import { spawn } from 'node:child_process';
@@ -12,6 +13,7 @@ import type { GauntletCheck, SandboxMode } from '../../shared/config';
 import { git, serialized } from '../git/git';
 import { SandboxProbe } from '../sandbox/sandboxProbe';
 import { sandboxWrap } from '../sandbox/sandboxWrap';
+import { commonDirOf, freshChecksTree } from './checksTree';
 import { checksSandboxError } from './landRefusals';
 
 /** How many bytes of a check's output its result carries (the whole output is in its file). */
@@ -23,8 +25,16 @@ export interface ChecksRequest {
   /** The project checkout whose object store holds `sha` (the worktree is one of its worktrees). */
   repo: string;
   sha: string;
-  /** Where the fresh worktree goes (it must not exist); under the project's lanes root. */
+  /**
+   * Where the fresh worktree goes, under the project's lanes root: a new one (it must not
+   * exist), or with `kept` the kept one of checksTree.ts.
+   */
   worktree: string;
+  /**
+   * `worktree` is a kept checks worktree: made fresh at `sha` here (unless `ready`: made so
+   * already, nothing run in it since) and left in place afterwards for the next landing.
+   */
+  kept?: { ready: boolean };
   /** The folder the output files go in (made when missing); under SVC_HOME. */
   outputDir: string;
   checks: readonly GauntletCheck[];
@@ -35,6 +45,8 @@ export interface ChecksRequest {
   stopOnFailure?: boolean;
   /** Extra environment for the checks (SVC_CHECK_SHA and SVC_CHECK_NAME are always set). */
   env?: Record<string, string>;
+  /** Ends the run early: the check running is killed and no other starts (the results so far are returned). */
+  signal?: AbortSignal;
 }
 
 export interface CheckResult {
@@ -60,31 +72,38 @@ export function stopAllChecks(): void {
 
 /**
  * Runs `checks` in order on `sha` in a fresh worktree at `worktree`, removed afterwards
- * whatever happened. Throws only when the checks could not run at all (the worktree cannot
- * be made, the sandbox cannot start: a typed refusal); a check that fails is a result.
+ * whatever happened unless it is a kept one. Throws only when the checks could not run at
+ * all (the worktree cannot be made, the sandbox cannot start: a typed refusal); a check
+ * that fails is a result.
  */
 export async function runChecks(req: ChecksRequest): Promise<CheckResult[]> {
   fs.mkdirSync(req.outputDir, { recursive: true, mode: 0o700 });
   fs.mkdirSync(path.dirname(req.worktree), { recursive: true });
-  await serialized(req.repo, () => git(req.repo, ['worktree', 'add', '--quiet', '--detach', req.worktree, req.sha]));
+  if (req.kept) {
+    if (!req.kept.ready) await freshChecksTree(req.repo, req.worktree, req.sha);
+  } else
+    await serialized(req.repo, () => git(req.repo, ['worktree', 'add', '--quiet', '--detach', req.worktree, req.sha]));
   try {
     const results: CheckResult[] = [];
     for (const check of req.checks) {
+      if (req.signal?.aborted) break;
       const r = await runOne(req, check);
       results.push(r);
       if (!r.ok && req.stopOnFailure) break;
     }
     return results;
   } finally {
-    await serialized(req.repo, () => git(req.repo, ['worktree', 'remove', '--force', req.worktree])).catch(() =>
-      fs.rmSync(req.worktree, { recursive: true, force: true }),
-    );
+    if (!req.kept)
+      await serialized(req.repo, () => git(req.repo, ['worktree', 'remove', '--force', req.worktree])).catch(() =>
+        fs.rmSync(req.worktree, { recursive: true, force: true }),
+      );
   }
 }
 
 async function commandLine(req: ChecksRequest, env: NodeJS.ProcessEnv, run: string) {
   if (req.sandbox === 'off') return { command: 'sh', args: ['-c', run] };
-  const commonDir = (await git(req.worktree, ['rev-parse', '--path-format=absolute', '--git-common-dir'])).trim();
+  // The project's, read once per daemon: a worktree's common dir is its repository's.
+  const commonDir = await commonDirOf(req.repo);
   const wrap = sandboxWrap(probe, {
     cwd: req.worktree,
     svcHome: req.svcHome,
@@ -114,6 +133,9 @@ async function runOne(req: ChecksRequest, check: GauntletCheck): Promise<CheckRe
       const child = spawn(command, args, { cwd: req.worktree, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
       let timedOut = false;
       if (child.pid) inFlight.add(child.pid);
+      const stop = () => killGroup(child.pid, 'SIGKILL');
+      req.signal?.addEventListener('abort', stop, { once: true });
+      if (req.signal?.aborted) stop();
       const keep = (d: Buffer) => {
         fs.writeSync(out, d);
         tail = (tail + d.toString('utf8')).slice(-TAIL_BYTES);
@@ -130,6 +152,7 @@ async function runOne(req: ChecksRequest, check: GauntletCheck): Promise<CheckRe
         clearTimeout(timer);
         clearTimeout(grace);
         if (child.pid) inFlight.delete(child.pid);
+        req.signal?.removeEventListener('abort', stop);
         const durationMs = Date.now() - started;
         resolve({
           name: check.name,

@@ -1,10 +1,12 @@
 // The project checks runner (server/land/checks.ts) on real git and the real sandbox: a
 // fresh worktree at the commit, each check's exit, timeout and output file, the worktree
-// gone afterwards, and a check confined to its worktree (it cannot write the checkout).
+// gone afterwards, and a check confined to its worktree (it cannot write the checkout);
+// a landing's kept worktree (checksTree.ts) made fresh again for the next run.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runChecks } from '../../server/land/checks';
+import { keptChecksTree } from '../../server/land/checksTree';
 import { git, makeRepo, makeScratch } from '../helpers/scratch';
 import type { Scratch } from '../helpers/scratch';
 
@@ -92,5 +94,87 @@ describe('land: the project checks runner', function () {
     assert.equal(fs.existsSync(path.join(repo, 'evil.txt')), false);
     assert.equal(results[1].tail.trim(), '0');
     assert.deepEqual([results[2].ok, results[2].tail], [true, 'y\n']);
+  });
+
+  it('ends a run when its signal aborts: the running check killed, no other started', async () => {
+    const stop = new AbortController();
+    const run = runChecks({
+      ...req('d', [
+        { name: 'long', run: 'echo started; sleep 30', timeout: 60 },
+        { name: 'never', run: 'echo ran', timeout: 30 },
+      ]),
+      signal: stop.signal,
+    });
+    const log = path.join(s.svcHome, 'land', 'd', 'long.log');
+    for (let i = 0; i < 200 && !(fs.existsSync(log) && fs.readFileSync(log, 'utf8')); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    const t = Date.now();
+    stop.abort();
+    const results = await run;
+    assert.ok(Date.now() - t < 5_000, `took ${Date.now() - t} ms`);
+    assert.deepEqual(
+      results.map((x) => [x.name, x.ok, x.exitCode, x.timedOut, x.tail]),
+      [['long', false, null, false, 'started\n']],
+    );
+    assert.equal(fs.existsSync(path.join(s.svcHome, 'land', 'd', 'never.log')), false);
+  });
+
+  /** Every file of the worktree at `dir` but its `.git` pointer, sorted. */
+  const filesOf = (dir: string): string[] =>
+    fs
+      .readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => !e.isDirectory())
+      .map((e) => path.relative(dir, path.join(e.parentPath ?? e.path, e.name)))
+      .filter((f) => f !== '.git')
+      .sort();
+
+  it('makes a kept worktree fresh for the next run: only the commit’s files, no state a check left', async () => {
+    fs.mkdirSync(path.join(repo, 'src'), { recursive: true });
+    fs.writeFileSync(path.join(repo, 'src', 'two.txt'), 'second\n');
+    git(repo, s.env, 'add', '.');
+    git(repo, s.env, 'commit', '--quiet', '-m', 'second commit');
+    const second = git(repo, s.env, 'rev-parse', 'HEAD');
+    const tree = keptChecksTree(`${repo}-lanes`, 'main');
+    assert.equal(path.basename(tree), '.land-checks-main');
+    const kept = (at: string, run: string) => ({
+      ...req('kept', [{ name: 'leaves-things', run, timeout: 30 }]),
+      sha: at,
+      worktree: tree,
+      kept: { ready: false },
+    });
+    // The first run leaves build output, an edited tracked file and state in its git admin folder.
+    const dirty = `mkdir -p out && echo built > out/bin && echo edited > ok.txt && echo x > "$(git rev-parse --git-dir)/leftover" && git rev-parse HEAD`;
+    const first = await runChecks(kept(sha, dirty));
+    assert.deepEqual([first[0].ok, first[0].tail], [true, `${sha}\n`]);
+    const admin = git(tree, s.env, 'rev-parse', '--absolute-git-dir');
+    assert.deepEqual(filesOf(tree), ['README.md', 'ok.txt', 'out/bin']);
+    assert.ok(fs.existsSync(path.join(admin, 'leftover')));
+
+    const look = `git rev-parse HEAD; git status --porcelain --ignored; cat ok.txt src/two.txt; ls "$(git rev-parse --git-dir)"`;
+    const next = await runChecks(kept(second, look));
+    assert.deepEqual(
+      [next[0].ok, next[0].tail],
+      [true, `${second}\ngreen\nsecond\nHEAD\ncommondir\ngitdir\nindex\nlogs\n`],
+    );
+    // Still the same worktree, in place for the landing after.
+    assert.equal(git(tree, s.env, 'rev-parse', '--absolute-git-dir'), admin);
+    assert.deepEqual(filesOf(tree), ['README.md', 'ok.txt', 'src/two.txt']);
+  });
+
+  it('makes a kept worktree anew when its .git no longer points at its own admin folder', async () => {
+    const tree = keptChecksTree(`${repo}-lanes`, 'main');
+    const other = makeRepo(s, 'elsewhere').dir;
+    const otherHead = git(other, s.env, 'rev-parse', 'HEAD');
+    fs.writeFileSync(path.join(tree, '.git'), `gitdir: ${path.join(other, '.git')}\n`);
+    const r = await runChecks({
+      ...req('anew', [{ name: 'where', run: 'git rev-parse HEAD; ls', timeout: 30 }]),
+      worktree: tree,
+      kept: { ready: false },
+    });
+    assert.deepEqual([r[0].ok, r[0].tail], [true, `${sha}\nREADME.md\nok.txt\n`]);
+    // The other repository was not checked out over; the tree is one of the project's again.
+    assert.equal(git(other, s.env, 'rev-parse', 'HEAD'), otherHead);
+    assert.equal(git(other, s.env, 'status', '--porcelain'), '');
+    assert.match(git(repo, s.env, 'worktree', 'list'), /\.land-checks-main +[0-9a-f]+ \(detached HEAD\)/);
   });
 });

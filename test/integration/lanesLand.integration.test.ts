@@ -14,7 +14,7 @@ import { writeBrief } from '../helpers/scriptBrief';
 
 const CHECKS = `      checks:
         - name: test
-          run: 'if [ -f fail.txt ]; then echo "failing: fail.txt is here"; exit 1; fi; echo green'
+          run: 'if [ -f fail.txt ]; then echo "failing: fail.txt is here"; exit 1; fi; echo "green at $(git rev-parse HEAD)"'
           timeout: 60
 `;
 
@@ -60,14 +60,16 @@ describe('lanes: svc lane land', function () {
       landing.checks.map((c) => [c.name, c.ok, c.exitCode]),
       [['test', true, 0]],
     );
-    assert.equal(fs.readFileSync(landing.checks[0].outputPath, 'utf8'), 'green\n');
+    assert.equal(fs.readFileSync(landing.checks[0].outputPath, 'utf8'), `green at ${landing.headSha}\n`);
     // The base had not moved since the lane started: the landing is the builder's own head.
     assert.equal(landing.landedSha, landing.headSha);
-    // No landing worktree is left behind, and the person's checkout is untouched.
+    // The one landing worktree left is the base's kept checks tree, at the landed commit
+    // (made fresh for the next landing); the person's checkout is untouched.
     assert.deepEqual(
       fs.readdirSync(`${w.repo}-lanes`).filter((d) => d.startsWith('.land-')),
-      [],
+      ['.land-checks-main'],
     );
+    assert.equal(git(path.join(`${w.repo}-lanes`, '.land-checks-main'), s.env, 'rev-parse', 'HEAD'), landing.landedSha);
     assert.equal(git(w.repo, s.env, 'status', '--porcelain'), '');
   });
 
@@ -124,6 +126,13 @@ describe('lanes: svc lane land', function () {
     assert.equal(originFile('qb.txt'), 'second in line');
     // Merge commits: the second's first parent is the first's landing.
     assert.equal(git(w.repo, s.env, '--git-dir', w.origin, 'rev-parse', `${lb.landedSha}^1`), la.landedSha);
+    // The first was its builder's head (a fast-forward), checked while the base was read; the
+    // second's head run, started the same way, was dropped: only the combination's output is kept.
+    assert.equal(la.landedSha, la.headSha);
+    assert.notEqual(lb.landedSha, lb.headSha);
+    assert.equal(fs.readFileSync(la.checks[0].outputPath, 'utf8'), `green at ${la.headSha}\n`);
+    assert.equal(fs.readFileSync(lb.checks[0].outputPath, 'utf8'), `green at ${lb.landedSha}\n`);
+    assert.deepEqual(fs.readdirSync(path.dirname(lb.checks[0].outputPath)), ['test.log']);
   });
 
   it('without --wait prints the queue place and returns; the landing goes on', async () => {
