@@ -58,18 +58,23 @@ export function forecastPeers(r: ForecastReader, rows: LaneRow[], all?: LaneRow[
  * overlaps no one and conflicts with nothing, and its forecast needs no other lane's facts: a
  * launch's answer then reads one ref, however many lanes the project has (each other lane's
  * facts are a `git status` of its own repository under lanes.git: own). False when unsure.
+ * `knownBase`: the base commit the caller resolved a moment ago, taken instead of reading
+ * the ref (the rows are of one project); if the base has moved on since, a lane at the
+ * commit it left still changes nothing relative to it.
  */
 export async function knownAtBase(
   r: ForecastReader,
   rows: LaneRow[],
   known: ReadonlyMap<string, GitFacts> | undefined,
+  knownBase?: string,
 ): Promise<boolean> {
   if (!known) return false;
   const live = rows.filter((x) => forecastable(r, x));
   if (live.length === 0) return false;
   const bases = new Map<string, Promise<string | undefined>>();
   const baseOf = (repo: string, base: string) => {
-    if (!bases.has(repo)) bases.set(repo, baseCommit(repo, base));
+    if (!bases.has(repo))
+      bases.set(repo, knownBase !== undefined ? Promise.resolve(knownBase) : baseCommit(repo, base));
     return bases.get(repo)!;
   };
   const at = await Promise.all(

@@ -3,7 +3,8 @@
 // the project's checkout, the new lane's directory or the new lane's repository — never in
 // another lane's. Before, the launch's answer read every live builder's facts for its overlap
 // forecast (a `git status` of each lane's 20,000-file worktree in bench/launch.bench.ts), so
-// each launch took ~0.45 s longer than the one before (docs/decisions/performance.md).
+// each launch took ~0.45 s longer than the one before (docs/decisions/performance.md). And the
+// launch runs the same eleven gits whatever came before (each spawn holds the daemon's thread).
 // A `git` first on the daemon's PATH logs the folder and arguments of each run.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -53,14 +54,12 @@ describe('lane start under lanes.git own: git runs only where the new lane is', 
       .map((l) => ({ cwd: l.slice(0, l.indexOf('\t')), args: l.slice(l.indexOf('\t') + 1) }));
   };
 
-  it('the fourth live builder launched runs git in no earlier lane, and no `git status`', async () => {
+  it('the fourth live builder launched runs git in no earlier lane: the same eleven gits as any launch', async () => {
     const idle = writeBrief(w.briefs, 'idle.md', [{ say: 'ready' }]);
     const lanes = `${w.repo}-lanes`;
     const launch = (key: string) => startLane(w, { run: 'r', key, role: 'builder', model: 'm', brief: idle });
-    for (const key of ['a', 'b', 'c']) {
-      const lane = await launch(key);
-      assert.equal(lane.activity, 'idle');
-    }
+    // Live (working on their first prompt or idle after it): what the forecast of a launch read before.
+    for (const key of ['a', 'b', 'c']) await launch(key);
     const runs = await gitsDuring(() => launch('d'));
     const others = ['a', 'b', 'c'].flatMap((k) => [
       path.join(lanes, `r-${k}`),
@@ -73,11 +72,32 @@ describe('lane start under lanes.git own: git runs only where the new lane is', 
       runs.filter((r) => / status( |$)/.test(r.args)),
       [],
     );
+    // And exactly these, whatever came before: the base's check (no fetch: origin has not
+    // moved), the branch's, two reads of the project for the lane repository (its config and
+    // refs, laneGitRepo.ts), the add, the project's branch and upstream, the checkout.
     const mine = path.join(lanes, 'r-d');
-    const places = new Set(runs.map((r) => (r.cwd.startsWith(`${mine}${path.sep}`) ? mine : r.cwd)));
-    assert.deepEqual(
-      [...places].sort(),
-      [path.dirname(laneRepoPath(mine)), laneRepoPath(mine), w.repo, mine, w.origin].sort(),
-    );
+    const where = new Map([
+      [w.repo, 'checkout'],
+      [w.origin, 'origin'],
+      [mine, 'lane'],
+      [laneRepoPath(mine), 'lane repository'],
+    ]);
+    const named = runs.map((r) => {
+      const args = r.args.replaceAll(lanes, '<lanes>').replace(/\b[0-9a-f]{40}\b/g, '<sha>');
+      return `${where.get(r.cwd) ?? r.cwd}: ${args}`;
+    });
+    assert.deepEqual(named.sort(), [
+      'checkout: branch --no-track -- r/d <sha>',
+      'checkout: config --local --list -z',
+      'checkout: config branch.r/d.merge refs/heads/r/d',
+      'checkout: config branch.r/d.remote origin',
+      'checkout: for-each-ref --format=%(objectname) %(refname) refs/heads/ refs/remotes/ refs/tags/',
+      'checkout: for-each-ref --format=%(refname) refs/heads/r/d refs/remotes/origin/r/d',
+      'checkout: remote get-url origin',
+      'checkout: rev-parse --verify --quiet refs/remotes/origin/main^{commit}',
+      'lane repository: worktree add --quiet --no-checkout -b r/d <lanes>/r-d <sha>',
+      'lane: reset --hard --no-recurse-submodules --quiet',
+      'origin: rev-parse --verify --quiet refs/heads/main^{commit}',
+    ]);
   });
 });
