@@ -90,7 +90,7 @@ export interface LaneRepoKnown {
  * finish: never overwritten).
  *
  * Two git runs in the project (its local config, its refs), no more: each spawn holds the
- * daemon's thread (~5 ms idle, ~35 ms on a loaded machine, bench/launch.bench.ts), and the
+ * daemon's thread (~35 ms each at load 11 in bench/launch.bench.ts's profile), and the
  * launch waits for them before its `git worktree add`. So the object format is read from
  * the local config (extensions.objectformat), core.hooksPath is asked only when the agent's
  * git places say it is set, and the bare repository is written here as `git init --bare
