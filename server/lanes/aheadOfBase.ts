@@ -11,6 +11,7 @@ const kept = new Map<string, number>();
 
 /** The commits of `head` not in `base`, read in `dir`; undefined when git cannot say (a base gone, a timeout). */
 export async function commitsSinceBase(dir: string, base: string, head: string): Promise<number | undefined> {
+  if (base === head) return 0; // a lane just launched: nothing to ask git
   const pair = `${base}..${head}`;
   const known = kept.get(pair);
   if (known !== undefined) return known;

@@ -77,42 +77,47 @@ function safeReal(p: string): string | undefined {
 /** Local config keys of the project that the lane repository does not take (its own layout, or written here). */
 const NOT_COPIED = /^(core\.(bare|worktree|repositoryformatversion|logallrefupdates|hookspath)|extensions\.|branch\.)/i;
 
+/** What the launch read ahead of the lane repository (the agent's git places of the project). */
+export interface LaneRepoKnown {
+  /** Whether core.hooksPath is set for the project in any config; undefined: not known, git is asked. */
+  hooksPathSet?: boolean;
+}
+
 /**
  * Makes the lane repository for a worktree of `project` (a checkout). `branch`: the lane's
  * branch, whose upstream (origin, same name) is written in its config. Refuses, as git's
  * own error, a repository that exists already (a leftover of a lane whose reap did not
  * finish: never overwritten).
+ *
+ * Two git runs in the project (its local config, its refs), no more: each spawn holds the
+ * daemon's thread (~35 ms each at load 11 in bench/launch.bench.ts's profile), and the
+ * launch waits for them before its `git worktree add`. So the object format is read from
+ * the local config (extensions.objectformat), core.hooksPath is asked only when the agent's
+ * git places say it is set, and the bare repository is written here as `git init --bare
+ * --template=` writes it (HEAD, config, objects/, refs/): the config's filesystem keys git
+ * init would probe are the project's, copied after it, as they always overrode its own.
  */
-export async function createLaneRepo(project: string, laneRepo: string, branch: string | null): Promise<void> {
+export async function createLaneRepo(
+  project: string,
+  laneRepo: string,
+  branch: string | null,
+  known: LaneRepoKnown = {},
+): Promise<void> {
   const common = commonGitDir(project);
   if (!common) throw new Error(`${project} is not a git checkout svc can read`);
   const commonReal = fs.realpathSync(common);
   fs.mkdirSync(path.dirname(laneRepo), { recursive: true, mode: 0o700 });
   // mkdir (not recursive) is the lock: a leftover is never reused.
   fs.mkdirSync(laneRepo, { mode: 0o700 });
-  const [config, refs, hooksPath, format] = await Promise.all([
+  const [config, refs, hooksPath] = await Promise.all([
     git(project, ['config', '--local', '--list', '-z']).catch(() => ''),
     git(project, ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/', 'refs/remotes/', 'refs/tags/']),
-    git(project, ['config', '--get', 'core.hooksPath']).catch(() => ''),
-    git(project, ['rev-parse', '--show-object-format']).catch(() => 'sha1\n'),
-    // No template: no sample hooks, nothing the lane's git would run of its own.
-    git(path.dirname(laneRepo), ['init', '--bare', '--quiet', '--template=', '--object-format=sha1', laneRepo]),
+    known.hooksPathSet === false ? '' : git(project, ['config', '--get', 'core.hooksPath']).catch(() => ''),
   ]);
-  if (format.trim() !== 'sha1') {
-    // Re-made in the project's format (sha256 repositories are rare: the second init is their cost alone).
-    fs.rmSync(laneRepo, { recursive: true });
-    fs.mkdirSync(laneRepo, { mode: 0o700 });
-    await git(path.dirname(laneRepo), [
-      'init',
-      '--bare',
-      '--quiet',
-      '--template=',
-      `--object-format=${format.trim()}`,
-      laneRepo,
-    ]);
-  }
-  fs.mkdirSync(path.join(laneRepo, 'objects', 'info'), { recursive: true });
-  fs.mkdirSync(path.join(laneRepo, 'logs'), { recursive: true });
+  const entries = configEntries(config);
+  const format = entries.find((e) => e.key.toLowerCase() === 'extensions.objectformat')?.value.toLowerCase() ?? 'sha1';
+  const core = writeBareSkeleton(laneRepo, format);
+  fs.mkdirSync(path.join(laneRepo, 'logs'));
   // git-lfs's folder, where the project has one: its hooks write there on a commit or push
   // (the sandbox binds it writable); the lane's new objects are copied back at reap (laneLfsObjects.ts).
   if (fs.existsSync(path.join(commonReal, 'lfs'))) fs.mkdirSync(path.join(laneRepo, 'lfs'));
@@ -120,12 +125,7 @@ export async function createLaneRepo(project: string, laneRepo: string, branch: 
   // Sorted already (for-each-ref's order); no peeled lines, so git peels tags itself.
   fs.writeFileSync(path.join(laneRepo, 'packed-refs'), `# pack-refs with: sorted \n${refs}`);
   const lines: string[] = [];
-  for (const entry of config.split('\0')) {
-    const nl = entry.indexOf('\n');
-    const key = nl < 0 ? entry : entry.slice(0, nl);
-    if (!key || NOT_COPIED.test(key)) continue;
-    lines.push(configLine(key, nl < 0 ? 'true' : entry.slice(nl + 1)));
-  }
+  for (const { key, value } of entries) if (!NOT_COPIED.test(key)) lines.push(configLine(key, value));
   // Reflogs as in a checkout: reap keeps commits only a reflog holds (privateCommits.ts).
   lines.push(configLine('core.logAllRefUpdates', 'true'));
   // The project's hooks (git-lfs, husky), read-only inside: a relative path names the worktree's own folder, as in the project.
@@ -138,12 +138,34 @@ export async function createLaneRepo(project: string, laneRepo: string, branch: 
   // one: inside, the lane's git writes a copy of its own instead (privateGitConfig.ts).
   const own = path.join(laneRepo, SVC_CONFIG_DIR);
   fs.mkdirSync(own, { mode: 0o700 });
-  fs.writeFileSync(path.join(own, 'config'), fs.readFileSync(path.join(laneRepo, 'config'), 'utf8') + lines.join(''), {
-    flag: 'wx',
-    mode: 0o600,
-  });
-  fs.rmSync(path.join(laneRepo, 'config'));
+  fs.writeFileSync(path.join(own, 'config'), core + lines.join(''), { flag: 'wx', mode: 0o600 });
   fs.symlinkSync(CONFIG_LINK, path.join(laneRepo, 'config'));
+}
+
+/** The entries of `git config --list -z` (a key alone is a boolean true). */
+function configEntries(list: string): { key: string; value: string }[] {
+  const out: { key: string; value: string }[] = [];
+  for (const entry of list.split('\0')) {
+    const nl = entry.indexOf('\n');
+    const key = nl < 0 ? entry : entry.slice(0, nl);
+    if (key) out.push({ key, value: nl < 0 ? 'true' : entry.slice(nl + 1) });
+  }
+  return out;
+}
+
+/**
+ * What `git init --bare --quiet --template= --object-format=<format>` makes in the empty
+ * folder `repo` but its config, which is returned: a HEAD (the bare repository's own, which
+ * no lane uses: its worktree has its own) and the object and ref folders; a config saying
+ * bare and the format.
+ */
+function writeBareSkeleton(repo: string, format: string): string {
+  for (const dir of ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags'])
+    fs.mkdirSync(path.join(repo, dir), { recursive: true });
+  fs.writeFileSync(path.join(repo, 'HEAD'), 'ref: refs/heads/main\n', { flag: 'wx' });
+  const v1 = format !== 'sha1';
+  const core = `[core]\n\trepositoryformatversion = ${v1 ? 1 : 0}\n\tfilemode = true\n\tbare = true\n`;
+  return v1 ? `${core}[extensions]\n\tobjectformat = ${format}\n` : core;
 }
 
 /** One `[section "sub"] name = "value"` entry of a git config file (repeated sections are git's own form). */

@@ -14,6 +14,7 @@ import type { LaneRecord, LaunchParams } from '../../shared/protocol/lanes';
 import { checkBranchName, existingRefs, GitError, isValidBranchName, resolveCommit } from '../git/git';
 import type { GitFacts } from '../git/git';
 import type { PreparedStart } from '../conversations/agentGitFacts';
+import type { GitPlaces } from '../git/gitPlaces';
 import { laneContract } from './contract';
 import type { ContractFacts } from './contract';
 import {
@@ -286,10 +287,13 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   const prepareAndStart = async () => {
     try {
       if (!draft.reuse) {
+        const places = await placesReadAhead(prepared);
         const facts = await place.make(draft, {
           mayTrackOrigin: draft.branch !== builderBranch || checked.branchOnOrigin(),
           onRegistered: agent.start,
-          hookFree: await hookFree(prepared),
+          hookFree: places ? noPostCheckoutHook(places) : false,
+          // A places probe that timed out said nothing of the hooks: the lane repository's making asks git.
+          laneRepoKnown: places && !places.timedOut ? { hooksPathSet: places.hooksPath !== undefined } : {},
         });
         if (facts) known = new Map([[draft.dir, facts]]);
       }
@@ -312,13 +316,15 @@ export async function launchLane(ctx: LanesContext, p: LaunchParams): Promise<La
   await prepareAndStart();
   // The record says how the start went (alive, failed, ended), whatever the wait's outcome.
   if (!p.noWait) await convs.waitStarted(row.id, START_WAIT_MS);
-  return laneRecord(ctx, store.byId(row.id)!, known);
+  return laneRecord(ctx, store.byId(row.id)!, { known, knownBase: baseSha ?? undefined });
 }
 
-/** Whether the repository runs no post-checkout hook, from the facts read ahead (unknown: it may). */
-async function hookFree(prepared: PreparedStart | undefined): Promise<boolean> {
-  const facts = await prepared?.facts.catch(() => undefined);
-  return facts ? noPostCheckoutHook(facts.places) : false;
+/**
+ * The project's git places read ahead for the agent (conversationsPort's prepareStart), which
+ * also say whether the repository runs a post-checkout hook; undefined when not read.
+ */
+async function placesReadAhead(prepared: PreparedStart | undefined): Promise<GitPlaces | undefined> {
+  return (await prepared?.facts.catch(() => undefined))?.places;
 }
 
 /**

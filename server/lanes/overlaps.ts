@@ -52,6 +52,43 @@ export function forecastPeers(r: ForecastReader, rows: LaneRow[], all?: LaneRow[
   return (all ?? r.store.all()).filter((x) => projects.has(x.project) && forecastable(r, x));
 }
 
+/**
+ * Whether every forecastable row is known, from facts the caller holds (a worktree it has just
+ * made), to be clean at its project's base commit now. Such a lane changes no path, so it
+ * overlaps no one and conflicts with nothing, and its forecast needs no other lane's facts: a
+ * launch's answer then reads one ref, however many lanes the project has (each other lane's
+ * facts are a `git status` of its own repository under lanes.git: own). False when unsure.
+ * `knownBase`: the base commit the caller resolved a moment ago, taken instead of reading
+ * the ref (the rows are of one project); if the base has moved on since, a lane at the
+ * commit it left still changes nothing relative to it.
+ */
+export async function knownAtBase(
+  r: ForecastReader,
+  rows: LaneRow[],
+  known: ReadonlyMap<string, GitFacts> | undefined,
+  knownBase?: string,
+): Promise<boolean> {
+  if (!known) return false;
+  const live = rows.filter((x) => forecastable(r, x));
+  if (live.length === 0) return false;
+  const bases = new Map<string, Promise<string | undefined>>();
+  const baseOf = (repo: string, base: string) => {
+    if (!bases.has(repo))
+      bases.set(repo, knownBase !== undefined ? Promise.resolve(knownBase) : baseCommit(repo, base));
+    return bases.get(repo)!;
+  };
+  const at = await Promise.all(
+    live.map(async (row) => {
+      const f = known.get(row.dir);
+      const repo = r.repoOf(row.project);
+      const base = r.baseOf?.(row.project);
+      if (!f || f.dirty || !f.headSha || !repo || !base) return false;
+      return (await baseOf(repo, base)) === f.headSha;
+    }),
+  );
+  return at.every(Boolean);
+}
+
 /** The facts of a lane read this time, when they say where its HEAD is. */
 type FactsOf = (row: LaneRow) => GitFacts | FactsUnavailable | undefined;
 

@@ -11,6 +11,7 @@ import type { GitFacts } from '../git/git';
 import { laneDirFailedError } from './laneRefusals';
 import { lanesRootOf } from './lanesRoot';
 import { createPlayDir, createWorktree } from './workdir';
+import type { LaneRepoKnown } from './laneGitRepo';
 
 /** A lane's directory to make (or, `reuse`, an earlier lane's to take over). */
 export interface LaneDir {
@@ -38,11 +39,12 @@ export interface LanePlacement {
    * git. `mayTrackOrigin`: origin may already have a branch of the lane's name (then its
    * upstream is not known ahead). `onRegistered`: called once the agent may start in the
    * directory while its files are still being checked out (see createWorktree), where this
-   * placement can say so; `hookFree`: the repository runs no post-checkout hook.
+   * placement can say so; `hookFree`: the repository runs no post-checkout hook;
+   * `laneRepoKnown`: what a lane repository of its own is made with (laneGitRepo.ts).
    */
   make(
     d: LaneDir,
-    fresh: { mayTrackOrigin: boolean; onRegistered?: () => void; hookFree?: boolean },
+    fresh: { mayTrackOrigin: boolean; onRegistered?: () => void; hookFree?: boolean; laneRepoKnown?: LaneRepoKnown },
   ): Promise<GitFacts | undefined>;
   /** The refusal for a failure to make the directory. */
   makeFailed(e: unknown): SvcError;
@@ -73,6 +75,7 @@ export function localPlacement(project: Project, gitBacked: boolean, ownRepo = f
         onRegistered: fresh.onRegistered,
         hookFree: fresh.hookFree,
         ownRepo,
+        laneRepoKnown: fresh.laneRepoKnown,
       });
       // The facts of a worktree just made are known without asking git (a full `git status` of
       // a fresh checkout is the slowest read there is): its branch, the commit it starts at,

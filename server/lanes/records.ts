@@ -19,7 +19,7 @@ import { SpendBook } from './spend';
 import { commitsSinceBase, wantsBaseCount } from './aheadOfBase';
 import { laneFactsRepo } from './laneGitRepo';
 import { factsKeyOf, isHere } from './laneWhere';
-import { forecast, forecastPeers } from './overlaps';
+import { forecast, forecastPeers, knownAtBase } from './overlaps';
 import type { Forecast } from './overlaps';
 
 export interface LaneReader {
@@ -72,8 +72,9 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 // for first: their processes run while this thread reads the store.
 async function snapshot(r: LaneReader, rows: LaneRow[], from: RecordsFrom): Promise<Snapshot> {
   const facts = new Map<string, GitFacts | FactsUnavailable>(from.known);
-  // The overlap forecast of the rows' live builders needs the facts of every live builder of their projects.
-  const peers = forecastPeers(r, rows, from.allLanes);
+  // The overlap forecast of the rows' live builders needs the facts of every live builder of
+  // their projects, unless the rows are known to change nothing (a lane just launched).
+  const peers = (await knownAtBase(r, rows, from.known, from.knownBase)) ? [] : forecastPeers(r, rows, from.allLanes);
   const listed = new Set(rows.map((x) => x.id));
   const reading = readGitFacts(r, [...rows, ...peers.filter((p) => !listed.has(p.id))], facts);
   // Every lane of the listed runs, read once: the verdicts' judges and the spend book both need them.
@@ -246,6 +247,8 @@ export interface RecordsFrom {
   runLanes?: LaneRow[];
   /** Every lane, when the caller read them all already (store.all()): the forecast's peers are taken from here. */
   allLanes?: LaneRow[];
+  /** The rows' project's base commit as the caller resolved it a moment ago (a launch): not read again. */
+  knownBase?: string;
 }
 
 export async function laneRecords(r: LaneReader, rows: LaneRow[], from: RecordsFrom = {}): Promise<LaneRecord[]> {
@@ -253,6 +256,10 @@ export async function laneRecords(r: LaneReader, rows: LaneRow[], from: RecordsF
   return rows.map((row) => recordOf(r, row, snap));
 }
 
-export async function laneRecord(r: LaneReader, row: LaneRow, known?: Map<string, GitFacts>): Promise<LaneRecord> {
-  return (await laneRecords(r, [row], { known }))[0];
+export async function laneRecord(
+  r: LaneReader,
+  row: LaneRow,
+  from: Pick<RecordsFrom, 'known' | 'knownBase'> = {},
+): Promise<LaneRecord> {
+  return (await laneRecords(r, [row], from))[0];
 }

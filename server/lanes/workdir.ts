@@ -6,6 +6,7 @@ import { dirExistsError } from './laneRefusals';
 import { branchExists, git, serialized } from '../git/git';
 import { checkNoPlantedLinks } from '../git/plantedLinks';
 import { createLaneRepo, laneRepoPath, removeLaneRepo } from './laneGitRepo';
+import type { LaneRepoKnown } from './laneGitRepo';
 
 export function laneDir(root: string, run: string, key: string, role: Role, iteration: number): string {
   const base = `${run}-${key}`;
@@ -51,6 +52,8 @@ export interface WorktreeSpec {
    * the branch is made in `repo` too (at `start`), where the daemon mirrors the lane's.
    */
   ownRepo?: boolean;
+  /** What the launch read ahead for the lane repository (laneGitRepo.ts), when `ownRepo`. */
+  laneRepoKnown?: LaneRepoKnown;
 }
 
 /**
@@ -125,13 +128,15 @@ async function checkOut(
 
 /**
  * The worktree of a lane repository of its own (laneGitRepo.ts). The lane repository is
- * made first (a few milliseconds: one `git init`, files written directly), then the add
- * from it runs beside the branch's creation in the project's repository (its ref and
- * upstream, in the project's queue of git writes), so the launch pays for one add as before.
+ * made first (two git reads of the project, files written directly), then the add from it
+ * runs beside the branch's creation in the project's repository (its ref and upstream, in
+ * the project's queue of git writes), so the launch pays for one add as before. The
+ * checkout (and the agent's start, onRegistered) follows the add at once: the project's
+ * branch is waited for only after it, as nothing of the checkout reads it.
  */
 async function createOwnWorktree(s: WorktreeSpec): Promise<void> {
   const laneRepo = laneRepoPath(s.dir);
-  await createLaneRepo(s.repo, laneRepo, s.branch);
+  await createLaneRepo(s.repo, laneRepo, s.branch, s.laneRepoKnown);
   const sparse = s.sparse && s.sparse.length > 0;
   const split = !sparse && s.onRegistered !== undefined && s.hookFree === true;
   const add = git(laneRepo, worktreeAddArgs(s, sparse || split));
@@ -140,21 +145,28 @@ async function createOwnWorktree(s: WorktreeSpec): Promise<void> {
         await git(s.repo, ['branch', '--no-track', '--', s.branch!, s.start]);
         await writeUpstream(s.repo, s.branch!);
       })
-    : undefined;
-  const done = await Promise.allSettled([add, project]);
-  if (done[0].status === 'rejected') {
+    : Promise.resolve();
+  // Settled now, so a failure while the add still runs is not an unhandled rejection; told below.
+  const branched = project.then(
+    () => undefined,
+    (e: unknown) => ({ error: e }),
+  );
+  try {
+    await add;
+  } catch (e) {
     // Nothing of it is anyone's work yet: the lane repository goes; the project's branch,
     // made at the start commit, is taken back only when it is still there.
     removeLaneRepo(laneRepo);
-    if (s.branch && done[1].status === 'fulfilled') {
+    if (s.branch && !(await branched)) {
       // Compare-and-swap on the start commit: a branch someone moved meanwhile stays.
       await git(s.repo, ['update-ref', '-d', `refs/heads/${s.branch}`, s.start]).catch(() => undefined);
       await unsetUpstream(s.repo, s.branch);
     }
-    throw done[0].reason;
+    throw e;
   }
-  if (done[1].status === 'rejected') throw done[1].reason;
-  await checkOut(s, laneRepo, sparse, split);
+  const checkedOut = checkOut(s, laneRepo, sparse, split);
+  const [failed] = await Promise.all([branched, checkedOut]);
+  if (failed) throw failed.error;
 }
 
 /**
