@@ -25,6 +25,8 @@ interface Kept {
   facts: GitFacts;
   /** What else the answer depended on (the global git config and excludes files), as the daemon stamped it. */
   context: string;
+  /** The index's content digest when the read began (undefined: unknown, so no rewrite is forgiven). */
+  digest: string | undefined;
   /** The index was rewritten since: its digest must still be `digest` for the answer to hold. */
   touched: boolean;
 }
@@ -40,8 +42,12 @@ interface Watched {
   indexRel: string;
   indexFile: string;
   hashBytes: number;
-  /** The index's content digest when the watch began (undefined: unknown, so no rewrite is forgiven). */
+  /**
+   * The index's content digest taken by the last `watch`, at generation `digestGen`: the
+   * digest of what a read begun then will see, as long as the generation has not moved.
+   */
   digest: string | undefined;
+  digestGen: number;
   /** Folders this watch holds (the whole keeper holds at most its budget). */
   folders: number;
   kept?: Kept;
@@ -65,6 +71,12 @@ export class FactsKeeper {
     const had = this.watched.get(dir);
     if (had && !had.lost && had.commonDir === commonDir) {
       had.used = ++this.clock;
+      // The index may have changed since the digest was taken (each change bumped the
+      // generation): taken again for the read that begins now.
+      if (had.digestGen !== had.gen) {
+        had.digest = readDigest(had.indexFile, had.hashBytes);
+        had.digestGen = had.gen;
+      }
       return { gen: had.gen };
     }
     if (had) this.forget(dir);
@@ -84,6 +96,7 @@ export class FactsKeeper {
       indexFile,
       hashBytes: hashBytesOfRepo(common),
       digest: undefined,
+      digestGen: -1,
       folders: 0,
       used: ++this.clock,
     };
@@ -109,6 +122,7 @@ export class FactsKeeper {
     this.folders += w.folders;
     // Taken after the watches are in place: any change to the index from now on is heard.
     w.digest = readDigest(indexFile, w.hashBytes);
+    w.digestGen = w.gen;
     this.watched.set(dir, w);
     return { gen: w.gen };
   }
@@ -116,7 +130,7 @@ export class FactsKeeper {
   keep(dir: string, gen: number, facts: GitFacts, context: string): boolean {
     const w = this.watched.get(dir);
     if (!w || w.lost || w.gen !== gen) return false;
-    w.kept = { facts, context, touched: false };
+    w.kept = { facts, context, digest: w.digestGen === gen ? w.digest : undefined, touched: false };
     return true;
   }
 
@@ -128,7 +142,7 @@ export class FactsKeeper {
     if (w.kept.context !== context) return this.drop(w);
     if (w.kept.touched) {
       const now = readDigest(w.indexFile, w.hashBytes);
-      if (now === undefined || now !== w.digest) return this.drop(w);
+      if (now === undefined || now !== w.kept.digest) return this.drop(w);
       w.kept.touched = false;
     }
     return w.kept.facts;
@@ -159,7 +173,7 @@ export class FactsKeeper {
     w.gen++;
     if (!w.kept) return;
     const indexOnly = gitRel !== null && (gitRel === w.indexRel || gitRel === `${w.indexRel}.lock`);
-    if (indexOnly && w.digest !== undefined) w.kept.touched = true;
+    if (indexOnly && w.kept.digest !== undefined) w.kept.touched = true;
     else w.kept = undefined;
   }
 

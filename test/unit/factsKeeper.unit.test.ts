@@ -121,6 +121,16 @@ describe('facts keeper: own-repository lanes across a daemon restart', function 
     const got = await afterRestart(() => git(lane, 'commit', '-q', '--allow-empty', '-m', 'two'));
     assert.deepEqual(got, { dirty: false, recalled: 0, statuses: 1 });
     assert.notEqual(git(lane, 'rev-parse', 'HEAD'), head);
+    // The index's content moved with the commit; a refresh after it still keeps the new answer.
+    fs.writeFileSync(path.join(lane, 'src', 'added.txt'), 'added\n');
+    git(lane, 'add', '-A');
+    git(lane, 'commit', '-q', '-m', 'three');
+    await settle();
+    assert.deepEqual(await afterRestart(() => assert.equal(git(lane, 'status', '--porcelain'), '')), {
+      dirty: false,
+      recalled: 1,
+      statuses: 0,
+    });
   });
 
   it('refuses to keep an answer when the lane changed while it was read', async () => {
