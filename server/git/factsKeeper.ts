@@ -16,7 +16,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { GitFacts } from './git';
-import { digestOf } from './indexContent';
+import { digestOf, indexStamp } from './indexContent';
 import { watchTree } from './treeWatch';
 import type { TreeWatch } from './treeWatch';
 import { worktreeGitDir } from './factsTasks';
@@ -27,6 +27,8 @@ interface Kept {
   context: string;
   /** The index's content digest when the read began (undefined: unknown, so no rewrite is forgiven). */
   digest: string | undefined;
+  /** The index file's identity on disk then: unchanged, it was not rewritten (only index.lock came and went). */
+  stamp: string | undefined;
   /** The index was rewritten since: its digest must still be `digest` for the answer to hold. */
   touched: boolean;
 }
@@ -47,6 +49,7 @@ interface Watched {
    * digest of what a read begun then will see, as long as the generation has not moved.
    */
   digest: string | undefined;
+  stamp: string | undefined;
   digestGen: number;
   /** Folders this watch holds (the whole keeper holds at most its budget). */
   folders: number;
@@ -74,6 +77,7 @@ export class FactsKeeper {
       // The index may have changed since the digest was taken (each change bumped the
       // generation): taken again for the read that begins now.
       if (had.digestGen !== had.gen) {
+        had.stamp = indexStamp(had.indexFile);
         had.digest = readDigest(had.indexFile, had.hashBytes);
         had.digestGen = had.gen;
       }
@@ -96,6 +100,7 @@ export class FactsKeeper {
       indexFile,
       hashBytes: hashBytesOfRepo(common),
       digest: undefined,
+      stamp: undefined,
       digestGen: -1,
       folders: 0,
       used: ++this.clock,
@@ -121,6 +126,7 @@ export class FactsKeeper {
     }
     this.folders += w.folders;
     // Taken after the watches are in place: any change to the index from now on is heard.
+    w.stamp = indexStamp(indexFile);
     w.digest = readDigest(indexFile, w.hashBytes);
     w.digestGen = w.gen;
     this.watched.set(dir, w);
@@ -130,7 +136,14 @@ export class FactsKeeper {
   keep(dir: string, gen: number, facts: GitFacts, context: string): boolean {
     const w = this.watched.get(dir);
     if (!w || w.lost || w.gen !== gen) return false;
-    w.kept = { facts, context, digest: w.digestGen === gen ? w.digest : undefined, touched: false };
+    const same = w.digestGen === gen;
+    w.kept = {
+      facts,
+      context,
+      digest: same ? w.digest : undefined,
+      stamp: same ? w.stamp : undefined,
+      touched: false,
+    };
     return true;
   }
 
@@ -141,8 +154,14 @@ export class FactsKeeper {
     w.used = ++this.clock;
     if (w.kept.context !== context) return this.drop(w);
     if (w.kept.touched) {
-      const now = readDigest(w.indexFile, w.hashBytes);
-      if (now === undefined || now !== w.kept.digest) return this.drop(w);
+      // The same file on disk was not rewritten: a status took index.lock and let it go.
+      // Otherwise its entries are compared (30,000 of them: ~3 MB read and hashed).
+      const stamp = indexStamp(w.indexFile);
+      if (stamp === undefined || stamp !== w.kept.stamp) {
+        const now = readDigest(w.indexFile, w.hashBytes);
+        if (now === undefined || now !== w.kept.digest) return this.drop(w);
+        w.kept.stamp = stamp;
+      }
       w.kept.touched = false;
     }
     return w.kept.facts;
