@@ -14,8 +14,13 @@
 // Then the real-repository cases of issue 43, first list after a restart ≤ 0.3× the
 // sequential floor: 100 lanes of a 3,000-file repository, and 30 lanes of a 30,000-file one
 // made here (many files at deep paths, and binaries), the sizes set by SVC_BENCH_BIG_LANES,
-// SVC_BENCH_HUGE_LANES and SVC_BENCH_HUGE_FILES (0 lanes leaves a case out), each case once for
-// each implementation of the dirty flags in SVC_BENCH_DIRTY_FLAGS (default plain,kept).
+// SVC_BENCH_HUGE_LANES and SVC_BENCH_HUGE_FILES (0 lanes leaves a case out). The lanes are made
+// as users get them (`lanes.git: own`, a repository of their own each), whose facts the daemon
+// reads with plain statuses kept by the facts keeper (server/git/keeperDirtyFlags.ts); each
+// case runs once for each daemon in SVC_BENCH_KEEPER (default on; `off` starts the daemon with
+// SVC_FACTS_KEEPER=0, plain statuses alone), and for each implementation of the shared-repository
+// dirty flags in SVC_BENCH_DIRTY_FLAGS (default: the configured default only; plain,kept to
+// compare them, which matters only under `lanes.git: shared`).
 // Every ratio line carries the load average it was measured under.
 // Run: npm run bench -- laneList
 import { spawnSync } from 'node:child_process';
@@ -40,7 +45,9 @@ const BIG_LANES = Number(process.env.SVC_BENCH_BIG_LANES ?? 100);
 const HUGE_FILES = Number(process.env.SVC_BENCH_HUGE_FILES ?? 30000);
 const HUGE_LANES = Number(process.env.SVC_BENCH_HUGE_LANES ?? 30);
 /** The dirty flags' implementations the real-repository cases run, each in the same minutes. */
-const DIRTY_FLAGS = (process.env.SVC_BENCH_DIRTY_FLAGS ?? 'plain,kept').split(',');
+const DIRTY_FLAGS = (process.env.SVC_BENCH_DIRTY_FLAGS ?? 'default').split(',');
+/** With and without the facts keeper (its daemon started with SVC_FACTS_KEEPER=0). */
+const KEEPER = (process.env.SVC_BENCH_KEEPER ?? 'on').split(',');
 /** Issue 43: the first list after a restart over lanes of a real-sized repository. */
 const REAL_TARGET = 0.3;
 /** The first list after new lanes: within this many times their parallel cost (1 / PARALLEL). */
@@ -78,8 +85,8 @@ async function main(): Promise<void> {
       if (r.status !== 0) throw new Error(`svc lane list: ${r.error?.message ?? r.stderr}`);
     };
     const list = listOf('bench');
-    const svcOk = (args: string[]) => {
-      const r = spawnSync(process.execPath, [svcJs, ...args], { env: s.env, encoding: 'utf8' });
+    const svcOk = (args: string[], env: NodeJS.ProcessEnv = s.env) => {
+      const r = spawnSync(process.execPath, [svcJs, ...args], { env, encoding: 'utf8' });
       if (r.status !== 0) throw new Error(`svc ${args.join(' ')}: ${r.stderr}`);
     };
     /** Launches lanes `from`…`to - 1` of `run`, four at a time (each answers once its worktree exists). */
@@ -116,12 +123,12 @@ async function main(): Promise<void> {
       fs.writeFileSync(file, kind ? `${kept}git:\n  dirty_flags: ${kind}\n` : kept);
     };
     /** The first list after each of RESTARTS daemon restarts, each followed by the floor. */
-    const firstAfterRestart = (listRun: () => void, floor: () => void) => {
+    const firstAfterRestart = (listRun: () => void, floor: () => void, daemonEnv: NodeJS.ProcessEnv = s.env) => {
       const first: number[] = [];
       const floors: number[] = [];
       for (let i = 0; i < RESTARTS; i++) {
         svcOk(['daemon', 'stop', '--force']);
-        svcOk(['daemon', 'status']); // starts it: the daemon's own start is not the list's
+        svcOk(['daemon', 'status'], daemonEnv); // starts it: the daemon's own start is not the list's
         first.push(time(listRun));
         floors.push(time(floor));
       }
@@ -235,19 +242,29 @@ async function main(): Promise<void> {
       while (fs.readdirSync(laneRoot).filter((d) => fs.existsSync(path.join(laneRoot, d, 'README.md'))).length < lanes)
         await sleep(100);
       const caseList = listOf(name);
-      caseList(); // counted once, as a running daemon would have
+      // Counted as a running daemon would have: once its agents are gone, and once more.
+      caseList();
+      await sleep(2000);
+      caseList();
       const dirs = fs.readdirSync(laneRoot).map((d) => path.join(laneRoot, d));
       // Each implementation of the dirty flags (server/git/dirtyFlags.ts) in the same minutes.
-      for (const kind of DIRTY_FLAGS) {
-        useDirtyFlags(kind);
-        const f = firstAfterRestart(caseList, sequentialStatus(dirs));
-        const ratio = f.first / f.floor;
-        const again = time(caseList); // the daemon's second list: what a view's refresh costs
-        console.log(
-          `${lanes} lanes of a ${files}-file repository, git.dirty_flags ${kind}, first lane list after a daemon restart: ${f.first.toFixed(0)} ms (median of ${RESTARTS}; runs ${f.runs.map((x) => x.toFixed(0)).join(' ')}); ratio ${ratio.toFixed(2)} to the sequential git status floor ${f.floor.toFixed(0)} ms (target ≤ ${REAL_TARGET}: ${ratio <= REAL_TARGET ? 'met' : 'MISSED'}); the list after it ${again.toFixed(0)} ms, ratio ${(again / f.floor).toFixed(2)}; ${f.load}`,
-        );
-      }
+      const layout = fs.existsSync(path.join(laneRoot, '.git-lanes')) ? 'own' : 'shared';
+      for (const keeper of KEEPER)
+        for (const kind of DIRTY_FLAGS) {
+          useDirtyFlags(kind === 'default' ? undefined : kind);
+          const daemonEnv = keeper === 'off' ? { ...s.env, SVC_FACTS_KEEPER: '0' } : s.env;
+          const f = firstAfterRestart(caseList, sequentialStatus(dirs), daemonEnv);
+          const ratio = f.first / f.floor;
+          const again = time(caseList); // the daemon's second list: what a view's refresh costs
+          console.log(
+            `${lanes} lanes of a ${files}-file repository, lanes.git ${layout}, facts keeper ${keeper}, git.dirty_flags ${kind}, first lane list after a daemon restart: ${f.first.toFixed(0)} ms (median of ${RESTARTS}; runs ${f.runs.map((x) => x.toFixed(0)).join(' ')}); ratio ${ratio.toFixed(2)} to the sequential git status floor ${f.floor.toFixed(0)} ms (target ≤ ${REAL_TARGET}: ${ratio <= REAL_TARGET ? 'met' : 'MISSED'}); the list after it ${again.toFixed(0)} ms, ratio ${(again / f.floor).toFixed(2)}; ${f.load}`,
+          );
+        }
       useDirtyFlags(undefined);
+      if (KEEPER.includes('off')) {
+        svcOk(['daemon', 'stop', '--force']); // the next case's daemon runs with the keeper
+        svcOk(['daemon', 'status']);
+      }
     };
     if (BIG_LANES > 0)
       await realCase('big', BIG_LANES, BIG_FILES, (dir) => {

@@ -71,6 +71,8 @@ const configs = [
       svcHost: 'server/hostHelperMain.ts',
       // The facts' worker threads (server/git/factsWorkers.ts) start it beside daemon.js.
       factsWorker: 'server/git/factsWorkerMain.ts',
+      // The facts keeper (server/git/factsKeeper.ts), a process the daemon starts detached.
+      factsKeeper: 'server/git/factsKeeperMain.ts',
     },
     // The review briefs are Markdown templates bundled as text (server/review/briefs).
     loader: { '.md': 'text' },

@@ -44,7 +44,15 @@ export class PlainDirtyFlags implements DirtyFlags {
     this.slots = new Slots(opts.parallel ?? 2 * os.availableParallelism());
   }
 
-  async ofRepo(repo: string, dirs: string[]): Promise<Map<string, GitFacts | FactsUnavailable>> {
+  /**
+   * `fresh`: every status this read answers with starts after the call (none is joined), for
+   * a reader that must know nothing it reports was read before it began (keeperDirtyFlags.ts).
+   */
+  async ofRepo(
+    repo: string,
+    dirs: string[],
+    opts: { fresh?: boolean } = {},
+  ): Promise<Map<string, GitFacts | FactsUnavailable>> {
     const out = new Map<string, GitFacts | FactsUnavailable>();
     let listing: Awaited<ReturnType<typeof worktreeList>>;
     let tracking: Awaited<ReturnType<typeof branchTracking>>;
@@ -63,7 +71,7 @@ export class PlainDirtyFlags implements DirtyFlags {
       dirs.map(async (dir) => {
         const wt = listing.get(dir) ?? (fs.existsSync(dir) ? listing.get(realOr(dir)) : undefined);
         if (!wt) return;
-        const dirty = await this.dirty(dir);
+        const dirty = await this.dirty(dir, opts.fresh === true);
         out.set(dir, typeof dirty === 'boolean' ? factsOf(wt, tracking, dirty) : dirty);
       }),
     );
@@ -74,8 +82,8 @@ export class PlainDirtyFlags implements DirtyFlags {
    * Whether `dir` has changes, or why it is not known within the read's bound. The bound runs
    * from the status's start, not from the read's: a lane waiting for a slot is not late.
    */
-  private async dirty(dir: string): Promise<boolean | FactsUnavailable> {
-    let run = this.running.get(dir);
+  private async dirty(dir: string, fresh: boolean): Promise<boolean | FactsUnavailable> {
+    let run = fresh ? undefined : this.running.get(dir);
     if (!run) {
       run = this.status(dir);
       this.running.set(dir, run);

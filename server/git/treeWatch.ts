@@ -19,6 +19,8 @@ export const MAX_WATCHED_DIRS = 4096;
 
 export interface TreeWatch {
   close(): void;
+  /** The inotify watches it holds (one a folder; undefined where the platform watches the tree natively). */
+  size?(): number;
 }
 
 /**
@@ -61,6 +63,10 @@ class FolderWatches implements TreeWatch {
       this.close();
       throw e;
     }
+  }
+
+  size(): number {
+    return this.watches.size;
   }
 
   close(): void {

@@ -11,7 +11,9 @@ const kept = new Map<string, number>();
 
 /** The commits of `head` not in `base`, read in `dir`; undefined when git cannot say (a base gone, a timeout). */
 export async function commitsSinceBase(dir: string, base: string, head: string): Promise<number | undefined> {
-  if (base === head) return 0; // a lane just launched: nothing to ask git
+  // A lane still at its base (every lane before its first commit) has none: no git, which
+  // matters after a restart, when nothing is kept and each count was a spawn on the daemon's thread.
+  if (base === head) return 0;
   const pair = `${base}..${head}`;
   const known = kept.get(pair);
   if (known !== undefined) return known;

@@ -3,7 +3,7 @@
 import { EventEmitter } from 'node:events';
 import type { App } from '../app';
 import { dirtyFlagsOf } from '../git/dirtyFlagsOf';
-import { PlainDirtyFlags } from '../git/plainDirtyFlags';
+import { ownRepoDirtyFlags } from '../git/keeperDirtyFlags';
 import type { ConversationsPort } from './conversationsPort';
 import type { HostLink } from '../hosts/hostLink';
 import { sshCommand } from '../hosts/remoteShell';
@@ -34,7 +34,7 @@ export function lanesContext(
     kind = undefined; // a config that does not parse is the doctor's to report; the default runs
   }
   const gitFacts = dirtyFlagsOf(kind, () => keptFactsStore(app.db));
-  const ownRepoFacts = new PlainDirtyFlags({ onLateAnswer: () => app.notify({ topic: 'lanes' }) });
+  const ownRepoFacts = ownRepoDirtyFlags(app.paths.socket, app.paths.home, () => app.notify({ topic: 'lanes' }));
   app.onStop(() => {
     gitFacts.close();
     ownRepoFacts.close();

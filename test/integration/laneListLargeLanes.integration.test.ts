@@ -5,8 +5,11 @@
 // git (which then gave up on commands that had answered: `?` on every lane), and did the
 // same on every list after. This pins the fix: a small request is answered within 1 s while
 // such a list runs, and the lists after a restart show facts on every lane.
-// Both implementations of the dirty flags (server/git/dirtyFlags.ts, config.yaml
-// git.dirty_flags) are held to it: plain and kept (the default).
+// The lanes take the default layout (`lanes.git: own`, a repository of their own each),
+// whose facts come from a `git status` per lane kept by the facts keeper
+// (server/git/keeperDirtyFlags.ts), a process that outlives the daemon: after a restart the
+// untouched lanes are answered from it. The daemon runs under each git.dirty_flags setting
+// (plain, and kept, the default for shared lanes), which must not change that.
 // The repository is made here: many files at deep paths and a few binaries, checked out in
 // every lane (sizes chosen so the re-checks take seconds of work, the test well under a minute).
 import * as assert from 'node:assert/strict';

@@ -1,9 +1,11 @@
-// Both DirtyFlags implementations (server/git/dirtyFlags.ts) against git itself: random
+// Every DirtyFlags implementation (server/git/dirtyFlags.ts) against git itself: random
 // sequences of worktree mutations from a seeded PRNG (edit, same-size edit with its mtime put
 // back, a restore of the committed bytes with the mtime put back, add, stage, delete, rename,
 // chmod, commit, checkout, ignored files, index refresh, clean), and after each step the plain
-// one, the kept one that has watched all along, and a kept one just restarted over the same
-// store must each say what `git status` says: dirty or not, at the head and branch git shows.
+// one, the kept one that has watched all along, a kept one just restarted over the same
+// store, and the plain one answered through the facts keeper (keeperDirtyFlags.ts) — the one
+// that has read all along and one just restarted over the same keeper — must each say what
+// `git status` says: dirty or not, at the head and branch git shows.
 // Real git, real SQLite; a bounded number of steps so it fits the unit tier.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -11,6 +13,10 @@ import * as path from 'node:path';
 import { conversationMigrations } from '../../server/conversations/migrations';
 import { factsUnavailable } from '../../server/git/dirtyFlags';
 import type { DirtyFlags } from '../../server/git/dirtyFlags';
+import { FactsKeeper } from '../../server/git/factsKeeper';
+import { serveKeeper } from '../../server/git/factsKeeperServer';
+import { KeeperDirtyFlags } from '../../server/git/keeperDirtyFlags';
+import { KeeperLink } from '../../server/git/keeperLink';
 import { PlainDirtyFlags } from '../../server/git/plainDirtyFlags';
 import { WorktreeFacts } from '../../server/git/worktreeFacts';
 import { keptFactsStore } from '../../server/lanes/keptFactsStore';
@@ -52,6 +58,11 @@ describe('dirty flags: plain and kept agree with git status over random mutation
       const plain = new PlainDirtyFlags();
       const kept = new WorktreeFacts({ memory: keptFactsStore(db), parallel: 2 });
       const restartedDb: Db = openDb(':memory:', [storeMigrations, conversationMigrations, laneMigrations]);
+      const keeperSocket = path.join(base, 'keeper.sock');
+      const keeperServer = await serveKeeper(keeperSocket, new FactsKeeper(50_000));
+      const viaKeeper = () => new KeeperDirtyFlags(new PlainDirtyFlags(), new KeeperLink(keeperSocket, base, 5000));
+      const keeper = viaKeeper();
+      let recalled = 0;
       const rnd = prng(seed);
       const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)];
       const tracked = (wt: string) => git(wt, 'ls-files').split('\n').filter(Boolean);
@@ -147,14 +158,18 @@ describe('dirty flags: plain and kept agree with git status over random mutation
         await settle();
         // One thread: each restart starts its worker threads afresh, and a thread's start is most of its cost.
         const restarted = new WorktreeFacts({ memory: keptFactsStore(restartedDb), parallel: 1 });
+        const keeperRestarted = viaKeeper();
         try {
           const impls: [string, DirtyFlags][] = [
             ['plain', plain],
             ['kept', kept],
             ['kept after a restart', restarted],
+            ['keeper', keeper],
+            ['keeper after a restart', keeperRestarted],
           ];
           for (const [name, impl] of impls) {
-            const got = await impl.ofRepo(repo, wts);
+            // The keeper's readers are given the repository's git dir, as own lanes give theirs.
+            const got = await impl.ofRepo(impl instanceof KeeperDirtyFlags ? path.join(repo, '.git') : repo, wts);
             for (const wt of wts) {
               const f = got.get(wt);
               assert.ok(f && !factsUnavailable(f), `${label}: ${name} has no facts of ${wt}: ${JSON.stringify(f)}`);
@@ -171,6 +186,8 @@ describe('dirty flags: plain and kept agree with git status over random mutation
           }
         } finally {
           restarted.close(); // writes its kept answers for the next step's restart
+          recalled += keeperRestarted.recalled;
+          keeperRestarted.close();
         }
       };
       try {
@@ -181,7 +198,11 @@ describe('dirty flags: plain and kept agree with git status over random mutation
           const what = steps[step](wt);
           await expectAll(`seed ${seed}, step ${i + 1}: ${step}${what ? ` ${what}` : ''} in ${path.basename(wt)}`);
         }
+        // The keeper answered some lanes without git (a step changes one lane of two at most).
+        assert.ok(recalled > 0, 'no lane was answered from the keeper after a restart');
       } finally {
+        keeper.close();
+        keeperServer.close();
         plain.close();
         kept.close();
         db.close();
