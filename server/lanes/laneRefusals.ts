@@ -278,9 +278,22 @@ export function keysClashError(
   );
 }
 
-/** A git failure or anything on a host while making the lane directory, with where (`host`). */
-export function laneDirFailedError(why: string, host?: string): SvcError<'laneDirFailed'> {
-  return conflict('laneDirFailed', `lane directory could not be prepared${host ? ` on host ${host}` : ''}: ${why}`);
+/**
+ * A git failure or anything on a host while making the lane directory, with where (`host`);
+ * `full`: the disk found full after it, which git's message need not name.
+ */
+export function laneDirFailedError(
+  why: string,
+  host?: string,
+  full?: { folder: string; free: number },
+): SvcError<'laneDirFailed'> {
+  const disk = full
+    ? `; the disk of ${full.folder} is full (${Math.floor(full.free / 1024)} KiB free): free space on it, then run it again`
+    : '';
+  return conflict(
+    'laneDirFailed',
+    `lane directory could not be prepared${host ? ` on host ${host}` : ''}: ${why.trimEnd()}${disk}`,
+  );
 }
 
 // ---- A lane on another host (hostPlacement.ts)

@@ -10,6 +10,7 @@ import { branchExists, git, resolveCommit } from '../git/git';
 import type { GitFacts } from '../git/git';
 import { laneDirFailedError } from './laneRefusals';
 import { lanesRootOf } from './lanesRoot';
+import { fullDiskOf } from '../util/freeSpace';
 import { createPlayDir, createWorktree } from './workdir';
 import type { LaneRepoKnown } from './laneGitRepo';
 
@@ -89,7 +90,11 @@ export function localPlacement(project: Project, gitBacked: boolean, ownRepo = f
         dirty: false,
       };
     },
-    // A local refusal already says what and why; a git failure gets where it happened.
-    makeFailed: (e) => (SvcError.is(e) ? e : laneDirFailedError((e as Error).message)),
+    // A local refusal already says what and why; a git failure gets where it happened, and
+    // whether the disk it wrote to is full.
+    makeFailed: (e) =>
+      SvcError.is(e)
+        ? e
+        : laneDirFailedError((e as Error).message, undefined, fullDiskOf([lanesRootOf(project), repo])),
   };
 }

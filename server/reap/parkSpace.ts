@@ -3,21 +3,11 @@
 // beside the brief), and a disk that fills halfway through leaves git's own message
 // ("No space left on device") after the agent was already stopped. A margin covers the
 // patch's headers, the index and what the agent still writes before it stops.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { freeBytes } from '../util/freeSpace';
+import type { FreeBytes } from '../util/freeSpace';
 import { noRoomToParkError } from './reapErrors';
 
 export const PARK_MARGIN_BYTES = 32 * 1024 * 1024;
-
-/** Bytes free to this user on the filesystem of `folder` (its nearest existing ancestor). */
-export type FreeBytes = (folder: string) => number;
-
-const freeBytes: FreeBytes = (folder) => {
-  let at = folder;
-  while (!fs.existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
-  const st = fs.statfsSync(at);
-  return st.bavail * st.bsize;
-};
 
 /** Throws noRoomToPark unless each of `folders` has room for three copies of the work (`workBytes`, parkSize.ts) and the margin. */
 export function checkParkSpace(top: string, workBytes: number, folders: string[], free: FreeBytes = freeBytes): void {

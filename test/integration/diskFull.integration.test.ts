@@ -34,11 +34,12 @@ describe('a full disk during svc lane start', function () {
         spawnSync('sh', ['-c', `dd if=/dev/zero of='${fill}' bs=64k 2>/dev/null; truncate -s -${leaveKiB}K '${fill}'`]);
         const r = await tryStartLane(w, { run: 'df', key: 'k', role: 'builder', model: 'm', brief: idle });
         if (r.code !== 0) {
-          // The store's write, a file svc writes for the lane's own repository, or git's.
+          // The store's write, a file svc writes for the lane's own repository, or git's: git's
+          // own words need not name the disk ("couldn't write …lock"), svc's do.
           assert.equal(r.code, 1, r.stderr);
           assert.match(
             r.stderr,
-            /^(lanes\/start refused: the disk is full \((database or disk is full|ENOSPC: no space left on device, [a-z]+)\); the command was not carried out, or only its first steps were, which svc records once there is space\. Free space on the disk of SVC_HOME and the lanes, then run it again|lane directory could not be prepared: git .*No space left on device)\n$/,
+            /^(lanes\/start refused: the disk is full \((database or disk is full|ENOSPC: no space left on device, [a-z]+)\); the command was not carried out, or only its first steps were, which svc records once there is space\. Free space on the disk of SVC_HOME and the lanes, then run it again|lane directory could not be prepared: git .*; the disk of \S+ is full \(\d+ KiB free\): free space on it, then run it again)\n$/,
           );
         } else assert.match(r.stdout, /^Lane df\/k builder i1: conv \d+ /);
         fs.rmSync(fill);
