@@ -225,11 +225,24 @@ function real(p: string | undefined): string | undefined {
   }
 }
 
+/**
+ * The digest of the index at `file`, read only when it is a regular file: the index is in the
+ * lane's own git dir, which the lane writes, and a FIFO or device there must not hold the
+ * keeper's thread (O_NONBLOCK, checked before reading) nor a link lead it elsewhere.
+ */
 function readDigest(file: string, hashBytes: number): string | undefined {
+  let fd: number;
   try {
-    return digestOf(fs.readFileSync(file), hashBytes);
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
   } catch {
     return undefined;
+  }
+  try {
+    return fs.fstatSync(fd).isFile() ? digestOf(fs.readFileSync(fd), hashBytes) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
