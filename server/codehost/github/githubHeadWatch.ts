@@ -37,6 +37,19 @@ export class GithubHeadWatch {
   }
 
   /** `owner/repo` of a PR head is this repository (a fork's branch may share an issue branch's name). */
+  /** A PR moved to another base under the same head: a new review target (HeadChange `base_changed`). */
+  private baseChanged(pr: { number: number; head: { ref: string; sha: string } }, source: 'webhook' | 'poll'): void {
+    this.events.emit({
+      project: this.project,
+      number: pr.number,
+      branch: pr.head.ref,
+      before: pr.head.sha,
+      after: pr.head.sha,
+      source,
+      action: 'base_changed',
+    });
+  }
+
   private ownHead(headRepo: { full_name: string } | null | undefined): boolean {
     return !!headRepo && headRepo.full_name.toLowerCase() === `${this.o.owner}/${this.o.repo}`.toLowerCase();
   }
@@ -69,15 +82,7 @@ export class GithubHeadWatch {
     // Moved to another base: the diff changed under the same head, so it is a new review target.
     if (action === 'edited') {
       if (!payload.changes?.base || !this.noteBase(pr.number, pr.base?.ref, pr.updated_at, true)) return 'ignored';
-      this.events.emit({
-        project: this.project,
-        number: pr.number,
-        branch: pr.head.ref,
-        before: pr.head.sha,
-        after: pr.head.sha,
-        source: 'webhook',
-        action: 'base_changed',
-      });
+      this.baseChanged(pr, 'webhook');
       return 'baseChange';
     }
     this.noteBase(pr.number, pr.base?.ref, pr.updated_at);
@@ -134,15 +139,7 @@ export class GithubHeadWatch {
         // A head from another repository, or from a fork since deleted (`repo` null), is never one of svc's branches.
         if (!this.ownHead(pr.head.repo)) continue;
         if (this.noteBase(pr.number, pr.base.ref, pr.updated_at)) {
-          this.events.emit({
-            project: this.project,
-            number: pr.number,
-            branch: pr.head.ref,
-            before: pr.head.sha,
-            after: pr.head.sha,
-            source: 'poll',
-            action: 'base_changed',
-          });
+          this.baseChanged(pr, 'poll');
         }
         const before = this.seenHeads.get(pr.number) ?? null;
         if (before === pr.head.sha) continue;
